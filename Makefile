@@ -1,0 +1,35 @@
+# The two commands of the README: `make translate` and `make test`. Both create the virtual
+# environment on first use, so a fresh clone with Python 3.11+, git and make needs nothing else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8080
+
+.PHONY: install translate test serve bench clean
+
+install: $(STAMP)
+
+# Reinstall when the dependency list changes; the stamp makes repeated runs a no-op.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+translate: install
+	$(BIN)/pipeline translate
+
+test: install
+	$(BIN)/python -m pytest -q
+
+# Keys come from the environment (PIPELINE_SERVE_AUTH_KEYS etc.), never from the command line.
+serve: install
+	PIPELINE_SERVE_AUTH_KEYS="$${PIPELINE_SERVE_AUTH_KEYS:-local-dev-key}" \
+		$(BIN)/pipeline serve --host 127.0.0.1 --port $(PORT)
+
+bench: install
+	@for script in bench/*.py; do echo "# $$script"; $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) build .pipeline-cache .pytest_cache *.egg-info

@@ -1,0 +1,25 @@
+"""pipeline: machine-translate Gettext PO/POT and XLIFF catalogs, safely.
+
+The public API is small: build :class:`~pipeline.config.Settings` with
+:func:`~pipeline.config.load_settings`, then call :func:`~pipeline.run.run_translate`.
+The service client lives in :mod:`pipeline.client`, the local service in :mod:`pipeline.service`.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["RunOptions", "RunReport", "Settings", "__version__", "load_settings", "run_translate"]
+
+
+def __getattr__(name: str):
+    # Lazy, so that `import pipeline` (and the pre-commit path) stays light.
+    if name in ("Settings", "load_settings"):
+        from pipeline import config
+
+        return getattr(config, name)
+    if name in ("RunOptions", "RunReport", "run_translate"):
+        from pipeline import run
+
+        return getattr(run, name)
+    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")

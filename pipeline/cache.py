@@ -1,0 +1,60 @@
+"""Content-hash cache of translations, so nothing is ever paid for twice.
+
+The key is the SHA-256 of everything that changes the service's output for one text: the
+service's identity, the request options (languages, context, formality, glossary, style list,
+model type, ...), the protection scheme's version and the protected text itself. The value is
+the protected translation as the service returned it (placeholders still as tags), stored only
+once it has been restored and verified, so a damaged answer is asked for again next time.
+Keys and values never contain the service key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from pipeline.model import TranslationOptions
+from pipeline.protect import SCHEME_VERSION
+
+
+def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
+    """The hex SHA-256 naming one translation."""
+    material = {"scheme": SCHEME_VERSION, "service": service, "options": asdict(options), "text": protected_text}
+    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+
+class TranslationCache:
+    """A persistent (diskcache) or throw-away (in-memory) store of verified translations."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self._memory: dict[str, str] | None = None
+        self._disk = None
+        if directory is None:
+            self._memory = {}
+        else:
+            import diskcache
+
+            directory.mkdir(parents=True, exist_ok=True)
+            self._disk = diskcache.Cache(str(directory))
+
+    def get(self, key: str) -> str | None:
+        """The cached protected translation for ``key``, or None."""
+        if self._memory is not None:
+            return self._memory.get(key)
+        value = self._disk.get(key)  # type: ignore[union-attr]
+        return value if isinstance(value, str) else None
+
+    def set(self, key: str, value: str) -> None:
+        """Store a verified protected translation."""
+        if self._memory is not None:
+            self._memory[key] = value
+        else:
+            self._disk.set(key, value)  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        """Release the cache's files."""
+        if self._disk is not None:
+            self._disk.close()

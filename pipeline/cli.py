@@ -1,0 +1,112 @@
+"""Command-line entry point: ``pipeline <command> ...``.
+
+Each area registers its own subcommands through a ``register(subparsers)`` function that adds
+parsers and sets ``func`` (a callable taking the parsed namespace and returning an exit code).
+Registering modules stay light to import: heavy imports happen inside ``func``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pipeline import __version__
+from pipeline.config import CONFIG_NAME, ENV_AUTH_KEY, ENV_SERVICE_URL
+from pipeline.errors import PipelineError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser of ``pipeline``."""
+    parser = argparse.ArgumentParser(
+        prog="pipeline",
+        description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
+    )
+    parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _register_translate(sub)
+    from pipeline.service import cli as service_cli
+
+    service_cli.register(sub)
+    return parser
+
+
+def _register_translate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "translate",
+        help="translate the untranslated entries of catalogs",
+        description="Translate every untranslated entry of the catalogs (given as PATHs, or found by the "
+                    "config's globs) and write the translations back marked fuzzy. The service key is read "
+                    f"from {ENV_AUTH_KEY}; it is never taken from the command line.",
+        epilog="exit codes: 0 all done; 1 some segments failed or some input was invalid (the report says "
+               "which; everything else was written); 2 usage or configuration error; 3 quota exceeded or "
+               "budget reached (work done so far is saved); 4 authentication refused or service unreachable",
+    )
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="catalog files or folders (default: "
+                   "the config's `catalogs` globs)")
+    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
+                   "./pyproject.toml)")
+    p.add_argument("--target-lang", action="append", default=[], metavar="LANG",
+                   help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)")
+    p.add_argument("--service-url", metavar="URL", help=f"service base URL, or 'embedded' for the in-process local "
+                   f"service (default: {ENV_SERVICE_URL} or the config's [service] url)")
+    p.add_argument("--report-dir", type=Path, metavar="DIR", help="where report.json and report.md go")
+    p.add_argument("--cache-dir", type=Path, metavar="DIR", help="translation cache folder")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache")
+    p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    p.set_defaults(func=_translate)
+
+
+def _translate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from pipeline.config import load_settings
+    from pipeline.report import write_reports
+    from pipeline.run import RunOptions, run_translate
+
+    settings = load_settings(args.config)
+    if args.service_url:
+        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    if args.cache_dir:
+        settings = replace(settings, cache_dir=args.cache_dir.resolve())
+    report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
+    options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang), dry_run=args.dry_run,
+                         use_cache=not args.no_cache)
+    log = (lambda message: None) if args.quiet else (lambda message: print(f"pipeline: {message}", file=sys.stderr))
+    report = run_translate(settings, options, log)
+    json_path, _ = write_reports(report, report_dir)
+    for issue in report.issues:
+        if issue.severity == "error" or not args.quiet:
+            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+    if not args.quiet:
+        t = report.totals
+        if report.dry_run:
+            w = report.would_send
+            print(f"dry run: would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} "
+                  f"requests, about {w['characters']} billed characters; {t.segments_from_cache} from cache")
+        else:
+            print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
+                  f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
+                  f"characters billed in {t.requests} requests; report: {json_path}")
+        if report.stopped:
+            print(f"stopped early: {report.stopped}", file=sys.stderr)
+    return report.exit_code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except PipelineError as exc:
+        print(f"pipeline: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("pipeline: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""One frozen settings tree, built from ``pipeline.toml`` (or ``[tool.pipeline]`` in
+``pyproject.toml``), the environment and the command line, in that order of precedence (last wins).
+
+Reference of every key (all optional)::
+
+    source_lang = "en"                 # language of the msgids / XLIFF sources
+    catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder
+    exclude = []                       # globs to leave out
+    target_langs = []                  # only these target locales (empty: all found)
+
+    [service]
+    url = "embedded"                   # "embedded" (in-process local service) or a base URL;
+                                       # PIPELINE_SERVICE_URL overrides; the key always comes
+                                       # from PIPELINE_AUTH_KEY, never from this file
+    concurrency = 4                    # requests in flight at once
+    timeout = 30.0                     # seconds per request
+    max_attempts = 5                   # per request, for 429 / 5xx / transport errors
+    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set
+
+    [translate]
+    mark_fuzzy = true                  # new translations get "#, fuzzy" (needs review)
+    context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
+                                       # comments), "msgctxt", or "none" (fewest requests)
+    locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
+                                       # built-in mapping is not what you want
+
+    [cache]
+    dir = ".pipeline-cache"            # persistent translation cache ("" disables it)
+
+    [report]
+    dir = "build/pipeline-report"      # report.json and report.md go here
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pipeline.errors import ConfigError
+
+CONFIG_NAME = "pipeline.toml"
+EMBEDDED = "embedded"
+ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
+ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
+CONTEXT_POLICIES = ("all", "msgctxt", "none")
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """How to reach the translation service."""
+
+    url: str | None = None
+    concurrency: int = 4
+    timeout: float = 30.0
+    max_attempts: int = 5
+    reporting_tag: str | None = None
+
+    @property
+    def embedded(self) -> bool:
+        """Whether the in-process local service is used."""
+        return self.url == EMBEDDED
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run needs to know, resolved to absolute paths."""
+
+    root: Path
+    config_path: Path | None = None
+    source_lang: str = "en"
+    catalogs: tuple[str, ...] = ("**/*.po",)
+    exclude: tuple[str, ...] = ()
+    target_langs: tuple[str, ...] = ()
+    service: ServiceSettings = field(default_factory=ServiceSettings)
+    mark_fuzzy: bool = True
+    context: str = "all"
+    locale_map: Mapping[str, str] = field(default_factory=dict)
+    cache_dir: Path | None = None
+    report_dir: Path | None = None
+
+
+_TOP = {"source_lang": str, "catalogs": list, "exclude": list, "target_langs": list,
+        "service": dict, "translate": dict, "cache": dict, "report": dict}
+_SECTIONS = {
+    "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
+    "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict},
+    "cache": {"dir": str},
+    "report": {"dir": str},
+}
+
+
+def find_config(start: Path) -> Path | None:
+    """``pipeline.toml`` in ``start``, else a ``pyproject.toml`` there with ``[tool.pipeline]``."""
+    candidate = start / CONFIG_NAME
+    if candidate.is_file():
+        return candidate
+    pyproject = start / "pyproject.toml"
+    if pyproject.is_file() and "pipeline" in _read_toml(pyproject).get("tool", {}):
+        return pyproject
+    return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _check(path: Path, where: str, table: dict, schema: Mapping[str, object]) -> None:
+    for key, value in table.items():
+        expected = schema.get(key)
+        if expected is None:
+            raise ConfigError(f"{path}: unknown key {where}{key!r} (known: {', '.join(sorted(schema))})")
+        if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, expected):  # type: ignore[arg-type]
+            raise ConfigError(f"{path}: {where}{key} has the wrong type ({type(value).__name__})")
+
+
+def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
+    """Settings from a config file (or defaults rooted at ``cwd``), then the environment."""
+    cwd = (cwd or Path.cwd()).resolve()
+    if config_path is None:
+        config_path = find_config(cwd)
+    if config_path is None:
+        settings = Settings(root=cwd)
+    else:
+        config_path = config_path.resolve()
+        data = _read_toml(config_path)
+        if config_path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("pipeline", {})
+        settings = _from_table(config_path, data)
+    env_url = os.environ.get(ENV_SERVICE_URL)
+    if env_url:
+        settings = replace(settings, service=replace(settings.service, url=env_url))
+    return settings
+
+
+def _from_table(path: Path, data: dict) -> Settings:
+    _check(path, "", data, _TOP)
+    for name, schema in _SECTIONS.items():
+        _check(path, f"{name}.", data.get(name, {}), schema)
+    root = path.parent
+    svc, tr = data.get("service", {}), data.get("translate", {})
+    context = tr.get("context", "all")
+    if context not in CONTEXT_POLICIES:
+        raise ConfigError(f"{path}: translate.context must be one of {', '.join(CONTEXT_POLICIES)}")
+    for key in ("concurrency", "max_attempts"):
+        if svc.get(key, 1) < 1:
+            raise ConfigError(f"{path}: service.{key} must be at least 1")
+    cache_dir = data.get("cache", {}).get("dir", ".pipeline-cache")
+    report_dir = data.get("report", {}).get("dir", "build/pipeline-report")
+    return Settings(
+        root=root,
+        config_path=path,
+        source_lang=data.get("source_lang", "en"),
+        catalogs=tuple(data.get("catalogs", ["**/*.po"])),
+        exclude=tuple(data.get("exclude", [])),
+        target_langs=tuple(data.get("target_langs", [])),
+        service=ServiceSettings(
+            url=svc.get("url") or None,
+            concurrency=svc.get("concurrency", 4),
+            timeout=float(svc.get("timeout", 30.0)),
+            max_attempts=svc.get("max_attempts", 5),
+            reporting_tag=svc.get("reporting_tag") or None,
+        ),
+        mark_fuzzy=tr.get("mark_fuzzy", True),
+        context=context,
+        locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
+        cache_dir=(root / cache_dir) if cache_dir else None,
+        report_dir=root / report_dir,
+    )

@@ -1,0 +1,160 @@
+"""The whole exception tree of the project.
+
+::
+
+    PipelineError                      exit 1 unless a subclass says otherwise
+    ├── UsageError                     exit 2  bad command line or configuration
+    │   └── ConfigError                        names the file (and key) that is wrong
+    ├── CatalogError                   exit 1  a catalog cannot be read; carries path and line
+    ├── BudgetExceededError            exit 3  the run would go over --max-characters
+    ├── ClientLimitError               exit 2  a request would break a service limit; not sent
+    └── ServiceError                           the service answered with an error, or not at all
+        ├── BadRequestError      400
+        ├── AuthenticationError  403   exit 4  key missing, refused, wrong tier, legacy auth
+        ├── NotFoundError        404
+        ├── PayloadTooLargeError 413
+        ├── RateLimitedError     429           should_retry, retry_after
+        ├── QuotaExceededError   456   exit 3  never retried
+        ├── ServerError          5xx           should_retry
+        └── TransportError       -     exit 4  timeout, reset, refused connection; should_retry
+
+Foreign exceptions (httpx's) are translated into these at exactly one place, the client's
+transport shell (``pipeline.client``). Messages never contain a key: the service never echoes
+one, and the client redacts its own before raising (see :func:`redact`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class ExitCode:
+    """Process exit codes of ``pipeline`` (documented in the README)."""
+
+    OK = 0
+    PARTIAL = 1  # some segments failed or some input was invalid; everything else was written
+    USAGE = 2
+    QUOTA = 3  # quota exceeded or budget reached; work done so far is saved
+    UNAVAILABLE = 4  # authentication refused or service unreachable
+
+
+class PipelineError(Exception):
+    """Base of every error the project raises on purpose."""
+
+    exit_code = ExitCode.PARTIAL
+
+
+class UsageError(PipelineError):
+    """The command line or the configuration asks for something impossible."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ConfigError(UsageError):
+    """The configuration file is wrong; the message names the file and the key."""
+
+
+class CatalogError(PipelineError):
+    """A catalog cannot be read or written; carries the path and, when known, the line."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        self.path, self.reason, self.line = path, reason, line
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {reason}")
+
+
+class BudgetExceededError(PipelineError):
+    """Translating more would exceed the character budget of the run."""
+
+    exit_code = ExitCode.QUOTA
+
+
+class ClientLimitError(PipelineError):
+    """A request would break one of the service's limits, so it was not sent."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ServiceError(PipelineError):
+    """The service refused a request or could not be reached.
+
+    ``status_code`` is None for transport failures; ``message`` is the service's own text.
+    """
+
+    should_retry = False
+
+    def __init__(self, message: str, status_code: int | None = None, retry_after: float | None = None) -> None:
+        self.message, self.status_code, self.retry_after = message, status_code, retry_after
+        prefix = f"service answered {status_code}" if status_code is not None else "service unreachable"
+        super().__init__(f"{prefix}: {message}")
+
+
+class BadRequestError(ServiceError):
+    """400: the request is malformed or breaks a rule of the service."""
+
+
+class AuthenticationError(ServiceError):
+    """403: the key is missing, unknown, deactivated, of the wrong tier, or sent the legacy way."""
+
+    exit_code = ExitCode.UNAVAILABLE
+
+
+class NotFoundError(ServiceError):
+    """404: the resource (glossary, style list, document, path) does not exist."""
+
+
+class PayloadTooLargeError(ServiceError):
+    """413: the request body is over the endpoint's limit."""
+
+
+class RateLimitedError(ServiceError):
+    """429: too many requests; wait ``retry_after`` seconds when the service said so."""
+
+    should_retry = True
+
+
+class QuotaExceededError(ServiceError):
+    """456: a key-level or account-level character limit is used up. Never retried."""
+
+    exit_code = ExitCode.QUOTA
+
+
+class ServerError(ServiceError):
+    """5xx: the service failed; worth another try."""
+
+    should_retry = True
+
+
+class TransportError(ServiceError):
+    """No answer: connection refused or reset, timeout, protocol error."""
+
+    exit_code = ExitCode.UNAVAILABLE
+    should_retry = True
+
+
+_BY_STATUS: dict[int, type[ServiceError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: AuthenticationError,
+    404: NotFoundError,
+    413: PayloadTooLargeError,
+    429: RateLimitedError,
+    456: QuotaExceededError,
+}
+
+
+def error_for_status(status_code: int, message: str, retry_after: float | None = None) -> ServiceError:
+    """The ServiceError subclass instance for an HTTP error status."""
+    if status_code >= 500:
+        cls: type[ServiceError] = ServerError
+    else:
+        cls = _BY_STATUS.get(status_code, BadRequestError)
+    return cls(message, status_code=status_code, retry_after=retry_after)
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every non-empty secret replaced by ``***``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

@@ -1,0 +1,43 @@
+"""Catalog formats: reading catalogs into units and writing translations back, atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from pipeline.errors import CatalogError
+from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.po import PoCatalog, read_po
+
+__all__ = ["CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "read_catalog"]
+
+SUFFIXES = (".po", ".pot")
+
+
+def read_catalog(path: Path) -> PoCatalog:
+    """Read a catalog of any supported format, chosen by its suffix."""
+    if path.suffix in SUFFIXES:
+        return read_po(path)
+    raise CatalogError(str(path), f"unsupported catalog format {path.suffix or '(no suffix)'!r}")
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

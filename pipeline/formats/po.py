@@ -1,0 +1,401 @@
+"""Gettext PO catalogs: read into units, write translations back touching only their lines.
+
+Two readers cooperate. polib builds the entries (unescaped strings, flags, comments, plural
+forms, metadata). A strict line scanner checks the syntax polib lets through (``msgstr x"``,
+comments inside an entry, a msgid without msgstr) and records, for every entry, the exact lines
+that write-back may touch: its ``msgstr`` block and its ``#,`` flags line. The two are matched
+entry by entry; if they ever disagree the catalog is refused rather than risked.
+
+Write-back works on the original bytes: every line that does not belong to a translated entry's
+``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
+line endings, charset, missing final newline).
+"""
+
+from __future__ import annotations
+
+import codecs
+import gettext
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+from pipeline.errors import CatalogError
+from pipeline.formats.base import Unit, UnitState
+
+WRAP_WIDTH = 79  # GNU gettext's default page width
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_CHARSET = re.compile(rb"charset=([A-Za-z0-9._:+-]+)")
+_POLIB_LINE = re.compile(r"\(line (\d+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """Where one entry lives in the file (0-based line indexes)."""
+
+    first: int
+    msgid_line: int
+    flags_line: int | None
+    insert_flags_at: int
+    msgstr_start: int
+    msgstr_end: int  # exclusive
+    obsolete: bool
+    msgctxt: str | None
+    msgid: str
+
+
+@dataclass(frozen=True, slots=True)
+class PluralRule:
+    """A catalog's plural rule: how many forms, and which number picks which form."""
+
+    nplurals: int
+    expression: str
+
+    def form_for(self, n: int) -> int:
+        """The msgstr index the rule picks for the number ``n``."""
+        return int(gettext.c2py(self.expression)(n)) if self.nplurals > 1 else 0
+
+    def source_forms(self) -> tuple[int, ...]:
+        """For each target form, 0 to fill it from the singular source, 1 from the plural source."""
+        singular = self.form_for(1)
+        return tuple(0 if i == singular and self.nplurals > 1 else 1 for i in range(self.nplurals))
+
+
+class PoCatalog:
+    """A parsed PO file and everything needed to write translations back into it."""
+
+    format = "po"
+
+    def __init__(self, path: Path, raw_lines: list[bytes], encoding: str, pofile: polib.POFile,
+                 spans: list[_Span], plural: PluralRule | None, is_template: bool) -> None:
+        self.path = path
+        self.encoding = encoding
+        self.is_template = is_template
+        self.plural = plural
+        self._raw_lines = raw_lines
+        self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
+        self._spans = spans
+        self.metadata: Mapping[str, str] = dict(pofile.metadata)
+        self.units: tuple[Unit, ...] = tuple(
+            _unit(i, entry, span, plural) for i, (entry, span) in enumerate(zip(pofile, spans))
+        )
+
+    @property
+    def language(self) -> str | None:
+        """The ``Language`` header, when present and not empty."""
+        return (self.metadata.get("Language") or "").strip() or None
+
+    def can_encode(self, text: str) -> bool:
+        """Whether ``text`` can be written in this catalog's charset."""
+        try:
+            text.encode(self.encoding)
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in."""
+        replace: dict[int, tuple[int, list[str], bytes]] = {}  # first line -> (end, new lines, terminator)
+        insert: dict[int, list[str]] = {}
+        for index, forms in translations.items():
+            unit, span = self.units[index], self._spans[index]
+            if unit.state in (UnitState.OBSOLETE, UnitState.HEADER):
+                raise ValueError(f"unit {index} of {self.path} cannot take a translation")
+            if len(forms) != unit.nforms:
+                raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
+            if mark_fuzzy and "fuzzy" not in unit.flags:
+                if span.flags_line is not None:
+                    flags_text = self._text(span.flags_line).strip()[2:]
+                    replace[span.flags_line] = (span.flags_line + 1, [f"#, fuzzy,{flags_text}"],
+                                                _terminator(self._raw_lines[span.flags_line]))
+                else:
+                    insert.setdefault(span.insert_flags_at, []).append("#, fuzzy")
+            if unit.plural:
+                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
+            else:
+                lines = format_field("msgstr", forms[0])
+            replace[span.msgstr_start] = (span.msgstr_end, lines,
+                                          _terminator(self._raw_lines[span.msgstr_end - 1]))
+        out: list[bytes] = []
+        nl = self._newline.encode(self.encoding)
+        i = 0
+        while i < len(self._raw_lines):
+            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(i, ()))
+            if i in replace:
+                end, lines, terminator = replace[i]
+                encoded = [ln.encode(self.encoding) for ln in lines]
+                out.extend(ln + nl for ln in encoded[:-1])
+                out.append(encoded[-1] + terminator)
+                i = end
+            else:
+                out.append(self._raw_lines[i])
+                i += 1
+        return b"".join(out)
+
+    def _text(self, index: int) -> str:
+        return self._raw_lines[index].decode(self.encoding)
+
+
+def _terminator(raw_line: bytes) -> bytes:
+    if raw_line.endswith(b"\r\n"):
+        return b"\r\n"
+    return b"\n" if raw_line.endswith(b"\n") else b""
+
+
+def _unit(index: int, entry: polib.POEntry, span: _Span, plural: PluralRule | None) -> Unit:
+    is_plural = bool(entry.msgid_plural)
+    if is_plural:
+        nforms = plural.nplurals if plural else 2
+        targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(nforms, len(entry.msgstr_plural))))
+        sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
+    else:
+        nforms, targets, sources = 1, (entry.msgstr,), (entry.msgid,)
+    if entry.obsolete:
+        state = UnitState.OBSOLETE
+    elif not any(targets):
+        state = UnitState.UNTRANSLATED
+    elif "fuzzy" in entry.flags:
+        state = UnitState.FUZZY
+    elif not all(targets[:nforms]):
+        state = UnitState.PARTIAL
+    else:
+        state = UnitState.TRANSLATED
+    return Unit(
+        index=index, line=span.msgid_line + 1, sources=sources, targets=targets, nforms=nforms,
+        plural=is_plural, flags=tuple(entry.flags), context=entry.msgctxt, notes=entry.comment or "",
+        state=state,
+    )
+
+
+def read_po(path: Path) -> PoCatalog:
+    """Parse ``path``; raises :class:`CatalogError` with the line of the first problem."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
+    encoding = _encoding(path, raw)
+    raw_lines = raw.split(b"\n")
+    raw_lines = [ln + b"\n" for ln in raw_lines[:-1]] + ([raw_lines[-1]] if raw_lines[-1] else [])
+    try:
+        text_lines = [ln.decode(encoding) for ln in raw_lines]
+    except UnicodeDecodeError as exc:
+        bad = next(i for i, ln in enumerate(raw_lines) if not _decodes(ln, encoding))
+        raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
+    spans = _scan(path, text_lines)
+    try:
+        pofile = polib.pofile("".join(text_lines), encoding=encoding, wrapwidth=WRAP_WIDTH)
+    except (OSError, ValueError) as exc:
+        found = _POLIB_LINE.search(str(exc))
+        reason = str(exc).split(":", 1)[-1].strip() if ":" in str(exc) else "syntax error"
+        raise CatalogError(str(path), reason or "syntax error", int(found.group(1)) if found else None) from None
+    header = next((i for i, s in enumerate(spans) if s.msgid == "" and s.msgctxt is None and not s.obsolete), None)
+    if header is not None:
+        spans = spans[:header] + spans[header + 1:]
+    _match(path, pofile, spans)
+    is_template = path.suffix == ".pot"
+    return PoCatalog(path, raw_lines, encoding, pofile, spans, _plural_rule(path, pofile), is_template)
+
+
+def _decodes(line: bytes, encoding: str) -> bool:
+    try:
+        line.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _encoding(path: Path, raw: bytes) -> str:
+    found = _CHARSET.search(raw[:8192])
+    name = found.group(1).decode("ascii") if found else "utf-8"
+    if name.upper() == "CHARSET":  # an unfilled POT header
+        name = "utf-8"
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise CatalogError(str(path), f"unknown charset {name!r} in the header", 1) from None
+
+
+def _plural_rule(path: Path, pofile: polib.POFile) -> PluralRule | None:
+    header = pofile.metadata.get("Plural-Forms", "")
+    n = re.search(r"nplurals\s*=\s*(\d+)", header)
+    expr = re.search(r"plural\s*=\s*([^;]+)", header)
+    if n and expr:
+        rule = PluralRule(int(n.group(1)), expr.group(1).strip())
+        try:
+            rule.form_for(1)
+        except (ValueError, SyntaxError, RecursionError):
+            raise CatalogError(str(path), f"invalid Plural-Forms expression {rule.expression!r}", 1) from None
+        return rule
+    language = (pofile.metadata.get("Language") or "").strip()
+    return plural_rule_for(language) if language else None
+
+
+def plural_rule_for(language: str) -> PluralRule | None:
+    """The CLDR plural rule of ``language`` as gettext expresses it, from babel's data."""
+    from babel import Locale, UnknownLocaleError
+    from babel.messages.plurals import get_plural
+
+    try:
+        tup = get_plural(Locale.parse(language.replace("-", "_").split("@")[0]))
+    except (UnknownLocaleError, ValueError):
+        return None
+    return PluralRule(tup.num_plurals, tup.plural_expr)
+
+
+def _match(path: Path, pofile: polib.POFile, spans: list[_Span]) -> None:
+    """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
+    entries = list(pofile)
+    for entry, span in zip(entries, spans):
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (span.msgid, span.msgctxt, span.obsolete):
+            raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
+    if len(entries) != len(spans):
+        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
+
+
+def _scan(path: Path, lines: list[str]) -> list[_Span]:
+    """Check the syntax line by line and record each entry's span."""
+    spans: list[_Span] = []
+    entry: dict | None = None
+    state = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
+    strings: dict[str, list[str]] = {}
+
+    def fail(i: int, reason: str) -> CatalogError:
+        return CatalogError(str(path), reason, i + 1)
+
+    def close(i: int) -> None:
+        nonlocal entry
+        if entry is None:
+            return
+        if entry["msgid_line"] is None:
+            entry = None  # trailing comments after the last entry
+            return
+        if entry["msgstr_start"] is None:
+            raise fail(entry["msgid_line"], "msgid without msgstr")
+        spans.append(_Span(
+            first=entry["first"], msgid_line=entry["msgid_line"], flags_line=entry["flags_line"],
+            insert_flags_at=entry["insert_at"] if entry["insert_at"] is not None else entry["first"],
+            msgstr_start=entry["msgstr_start"], msgstr_end=entry["msgstr_end"], obsolete=entry["obsolete"],
+            msgctxt=_join(strings["msgctxt"]) if "msgctxt" in strings else None,
+            msgid=_join(strings.get("msgid", [])),
+        ))
+        entry = None
+
+    def start(i: int, obsolete: bool) -> dict:
+        strings.clear()
+        return {"first": i, "msgid_line": None, "flags_line": None, "insert_at": None,
+                "msgstr_start": None, "msgstr_end": None, "obsolete": obsolete}
+
+    current_key = None
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if i == 0 and s.startswith("\ufeff"):
+            s = s[1:].strip()
+        if not s:
+            continue
+        obsolete = s.startswith("#~")
+        if obsolete:
+            s = s[2:].strip()
+            if not s or s.startswith("|"):
+                continue
+        if s.startswith("#"):
+            if state in ("msgctxt", "msgid", "msgid_plural"):
+                raise fail(i, "comment inside an entry, before its msgstr")
+            if state == "msgstr" or entry is None:
+                close(i)
+                entry = start(i, False)
+            state = "comment"
+            if s.startswith("#,") and entry["flags_line"] is None:
+                entry["flags_line"] = i
+            if not s.startswith("#|"):
+                entry["insert_at"] = i + 1
+            continue
+        keyword = _KEYWORD.match(s)
+        if keyword:
+            name, rest = keyword.groups()
+            base = "msgstr" if name.startswith("msgstr") else name
+            if base in ("msgctxt", "msgid"):
+                if state == "msgstr" or entry is None:
+                    close(i)
+                    entry = start(i, obsolete)
+                if base == "msgid" and state not in (None, "comment", "msgctxt", "msgstr"):
+                    raise fail(i, "msgid where a msgstr was expected")
+                if base == "msgctxt" and state not in (None, "comment", "msgstr"):
+                    raise fail(i, "msgctxt in the middle of an entry")
+                entry["obsolete"] = obsolete
+                if base == "msgid":
+                    entry["msgid_line"] = i
+            elif base == "msgid_plural":
+                if state != "msgid":
+                    raise fail(i, "msgid_plural without msgid")
+            else:
+                if state not in ("msgid", "msgid_plural", "msgstr"):
+                    raise fail(i, "msgstr without msgid")
+                if entry["msgstr_start"] is None:
+                    entry["msgstr_start"] = i
+                entry["msgstr_end"] = i + 1
+            if not _STRING.fullmatch(rest.rstrip()):
+                raise fail(i, f"{name} is not followed by a properly quoted string")
+            state, current_key = base, name
+            strings.setdefault(name, []).append(rest.rstrip())
+            continue
+        if s.startswith('"'):
+            if state in (None, "comment"):
+                raise fail(i, "string continuation outside an entry")
+            if not _STRING.fullmatch(s):
+                raise fail(i, "continuation line is not a properly quoted string")
+            strings.setdefault(current_key, []).append(s)
+            if state == "msgstr":
+                entry["msgstr_end"] = i + 1
+            continue
+        raise fail(i, f"unrecognised line {s[:40]!r}")
+    if state in ("msgctxt", "msgid", "msgid_plural"):
+        raise fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
+    close(len(lines))
+    return spans
+
+
+def _join(quoted: list[str]) -> str:
+    return polib.unescape("".join(q[1:-1] for q in quoted))
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+            "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+_NEEDS_ESCAPE = re.compile(r'[\\"\n\t\r\a\b\f\v]')
+
+
+def escape(text: str) -> str:
+    """``text`` escaped for a PO string literal."""
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)
+
+
+def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:
+    """The lines of ``keyword "value"`` as GNU gettext writes them (wrapped at ``width``)."""
+    escaped = escape(value)
+    single = f'{keyword} "{escaped}"'
+    if len(single) <= width and "\n" not in value[:-1]:
+        return [single]
+    lines = [f'{keyword} ""']
+    for chunk in re.split(r"(?<=\\n)", escaped):
+        if chunk:
+            lines.extend(f'"{part}"' for part in _wrap(chunk, width - 2))
+    return lines
+
+
+def _wrap(chunk: str, limit: int) -> list[str]:
+    """Split after spaces so that each part fits in ``limit`` columns where possible."""
+    parts: list[str] = []
+    while len(chunk) > limit:
+        cut = chunk.rfind(" ", 0, limit)
+        if cut <= 0:
+            cut = chunk.find(" ", limit)
+            if cut < 0:
+                break
+        parts.append(chunk[:cut + 1])
+        chunk = chunk[cut + 1:]
+    if chunk:
+        parts.append(chunk)
+    return parts

@@ -1,0 +1,81 @@
+"""Locale codes: which language a catalog is in, and the service's code for it.
+
+Gettext and XLIFF spell locales ``pt_BR``, ``pt-PT``, ``zh_TW``, ``zh_Hant``, ``sr@latin``; the
+service wants ``PT-BR``, ``ZH-HANT``. :func:`service_target` maps one to the other without asking
+the service (so a fully cached run sends nothing); the run then checks the result against
+``GET /v3/languages`` before the first request.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+# Regions and scripts that select a service variant; anything else falls back to the base language.
+_VARIANTS = {
+    "en": {"GB": "EN-GB", "UK": "EN-GB", "IE": "EN-GB", "AU": "EN-GB", "NZ": "EN-GB", "IN": "EN-GB",
+           "ZA": "EN-GB", "": "EN-US"},
+    "pt": {"BR": "PT-BR", "": "PT-PT"},
+    "zh": {"HANT": "ZH-HANT", "TW": "ZH-HANT", "HK": "ZH-HANT", "MO": "ZH-HANT", "": "ZH-HANS"},
+    "es": {"419": "ES-419", "MX": "ES-419", "AR": "ES-419", "CO": "ES-419", "CL": "ES-419", "PE": "ES-419",
+           "VE": "ES-419", "US": "ES-419", "UY": "ES-419", "": "ES"},
+    "de": {"CH": "DE-CH"},
+    "fr": {"CA": "FR-CA"},
+}
+# Gettext language codes the service knows under another name.
+_ALIASES = {"nb": "NB", "no": "NB", "nn": "NB", "iw": "HE", "in": "ID"}
+_LOCALE = re.compile(r"^(?P<lang>[A-Za-z]{2,3})(?:[_-](?P<script>[A-Za-z]{4}))?(?:[_-](?P<region>[A-Za-z]{2}|\d{3}))?"
+                     r"(?:\.[\w-]+)?(?:@(?P<modifier>\w+))?$")
+
+
+def parse_locale(code: str) -> tuple[str, str, str, str] | None:
+    """``(language, script, region, modifier)`` of a gettext/BCP 47 code, or None if it is not one."""
+    found = _LOCALE.match(code.strip())
+    if not found:
+        return None
+    return (found["lang"].lower(), (found["script"] or "").title(), (found["region"] or "").upper(),
+            found["modifier"] or "")
+
+
+def service_target(locale: str, overrides: dict[str, str] | None = None) -> str | None:
+    """The service's target code (v2 style, e.g. ``PT-BR``) for a catalog locale, or None."""
+    if overrides and locale in overrides:
+        return overrides[locale].upper()
+    parsed = parse_locale(locale)
+    if parsed is None:
+        return None
+    lang, script, region, modifier = parsed
+    if modifier:  # sr@latin, ca@valencia, ...: a written variety the service has no code for
+        return None
+    variants = _VARIANTS.get(lang)
+    if variants:
+        return variants.get(script.upper()) or variants.get(region) or variants.get("") or lang.upper()
+    return _ALIASES.get(lang, lang.upper())
+
+
+def service_source(locale: str) -> str:
+    """The service's source code: the base language in upper case (``en_US`` -> ``EN``)."""
+    parsed = parse_locale(locale)
+    return (parsed[0] if parsed else locale).upper()
+
+
+def base_language(code: str) -> str:
+    """``pt-BR`` -> ``pt``."""
+    return re.split(r"[-_@.]", code, maxsplit=1)[0].lower()
+
+
+def locale_from_path(path: Path) -> str | None:
+    """Guess a catalog's locale from its path: ``de/LC_MESSAGES/x.po``, ``x.de.po``, ``de.po``."""
+    parts = path.parts
+    if len(parts) >= 3 and parts[-2] == "LC_MESSAGES" and parse_locale(parts[-3]):
+        return parts[-3]
+    stem = path.stem
+    if "." in stem:
+        candidate = stem.rsplit(".", 1)[1]
+        if parse_locale(candidate):
+            return candidate
+    if parse_locale(stem) and len(stem) <= 10:
+        return stem
+    if len(parts) >= 2 and parse_locale(parts[-2]):
+        return parts[-2]
+    return None

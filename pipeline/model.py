@@ -1,0 +1,106 @@
+"""Small frozen records that flow between the stages of a run."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentKey:
+    """Identity of one translatable string: catalog path, unit within it, source form within the unit."""
+
+    catalog: str
+    unit: int
+    form: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One string to translate, as read from a catalog."""
+
+    key: SegmentKey
+    text: str
+    line: int
+    flags: tuple[str, ...] = ()
+    context: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    """A span of source text that must come back verbatim; ``ordered`` ones keep their relative order."""
+
+    id: int
+    text: str
+    kind: str
+    ordered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Protected:
+    """A segment's text as sent: placeholders replaced by ``<x id="N"/>``, edge whitespace set aside."""
+
+    text: str
+    placeholders: tuple[Placeholder, ...]
+    prefix: str = ""
+    suffix: str = ""
+
+    @property
+    def needs_translation(self) -> bool:
+        """False when nothing but placeholders, digits, punctuation or spaces is left to translate."""
+        return any(ch.isalpha() for ch in _strip_tags(self.text))
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """A per-segment or per-catalog problem: reported, never raised."""
+
+    catalog: str
+    reason: str
+    line: int | None = None
+    target_lang: str | None = None
+    severity: str = "error"  # "error" counts as failed; "warning" and "skipped" do not
+
+    def where(self) -> str:
+        """``path:line`` (or just the path) for messages."""
+        return f"{self.catalog}:{self.line}" if self.line else self.catalog
+
+
+@dataclass(slots=True)
+class Counters:
+    """Per-catalog (and total) tallies shown in the report."""
+
+    billed_characters: int = 0
+    characters_saved: int = 0
+    requests: int = 0
+    segments_translated: int = 0
+    segments_from_cache: int = 0
+    segments_copied: int = 0
+    segments_failed: int = 0
+    segments_skipped: int = 0
+
+    def add(self, other: "Counters") -> None:
+        """Add ``other``'s tallies to this one."""
+        for name in self.__slots__:  # type: ignore[attr-defined]
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass(frozen=True, slots=True)
+class TranslationOptions:
+    """Everything besides the text that changes the service's output for a segment."""
+
+    source_lang: str
+    target_lang: str
+    context: str | None = None
+    formality: str | None = None
+    glossary_id: str | None = None
+    style_id: str | None = None
+    model_type: str | None = None
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+
+_MARKUP = re.compile(r"<[^>]*>|&[#\w]+;")
+
+
+def _strip_tags(text: str) -> str:
+    return _MARKUP.sub("", text)

@@ -1,0 +1,133 @@
+"""Scanning: find the catalogs, read them, and list the segments that need translation.
+
+Nothing here talks to the service: a catalog's target language is mapped to the service's code
+offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends no request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline import locales
+from pipeline.config import Settings
+from pipeline.errors import CatalogError
+from pipeline.formats import PoCatalog, Unit, UnitState, read_catalog
+from pipeline.formats.po import plural_rule_for
+from pipeline.model import Issue, Segment, SegmentKey
+
+CATALOG_SUFFIXES = (".po",)
+TEMPLATE_SUFFIXES = (".pot",)
+
+
+@dataclass(frozen=True)
+class ScannedCatalog:
+    """A readable catalog, its languages, and its segments to translate."""
+
+    path: Path
+    display: str  # path as shown in reports (relative to the project root when possible)
+    catalog: PoCatalog
+    locale: str
+    target_lang: str
+    segments: tuple[Segment, ...]
+    source_forms: dict[int, tuple[int, ...]]  # unit index -> source form used by each target form
+    skipped: int
+
+
+def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
+    """The catalog files of the run: the given paths (files or folders) or the configured globs."""
+    found: set[Path] = set()
+    if paths:
+        for path in paths:
+            path = path.resolve()
+            if path.is_dir():
+                found.update(p for p in path.rglob("*") if p.suffix in CATALOG_SUFFIXES and p.is_file())
+            else:
+                found.add(path)  # a missing or odd file is reported when it is read
+    else:
+        for pattern in settings.catalogs:
+            found.update(p.resolve() for p in settings.root.glob(pattern) if p.is_file())
+    excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
+    return sorted(found - excluded)
+
+
+def display_path(settings: Settings, path: Path) -> str:
+    """``path`` relative to the project root where it lies inside it."""
+    try:
+        return str(path.relative_to(settings.root))
+    except ValueError:
+        return str(path)
+
+
+def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = ()) -> tuple[
+        list[ScannedCatalog], list[Issue]]:
+    """Read every catalog; return those with a known target language, and the problems found."""
+    wanted = {t.lower().replace("_", "-") for t in (*settings.target_langs, *target_filter)}
+    scanned: list[ScannedCatalog] = []
+    issues: list[Issue] = []
+    for path in paths:
+        display = display_path(settings, path)
+        if path.suffix in TEMPLATE_SUFFIXES:
+            issues.append(Issue(display, "a template (.pot) is not translated; translate the catalogs made from it",
+                                severity="skipped"))
+            continue
+        try:
+            catalog = read_catalog(path)
+        except CatalogError as exc:
+            issues.append(Issue(display, exc.reason, exc.line))
+            continue
+        locale = catalog.language or locales.locale_from_path(path)
+        if locale is None:
+            issues.append(Issue(display, "cannot tell the target language: set the Language header "
+                                         "or name the file after its locale (de.po, de/LC_MESSAGES/x.po)"))
+            continue
+        target = locales.service_target(locale, dict(settings.locale_map))
+        if wanted and not wanted & {locale.lower().replace("_", "-"), (target or "").lower()}:
+            continue
+        if target is None:
+            issues.append(Issue(display, f"locale {locale!r} has no language on the translation service",
+                                target_lang=locale, severity="skipped"))
+            continue
+        scanned.append(_segments(settings, display, path, catalog, locale, target, issues))
+    return scanned, issues
+
+
+def _segments(settings: Settings, display: str, path: Path, catalog: PoCatalog, locale: str, target: str,
+              issues: list[Issue]) -> ScannedCatalog:
+    plural = catalog.plural or plural_rule_for(locale)
+    segments: list[Segment] = []
+    source_forms: dict[int, tuple[int, ...]] = {}
+    skipped = 0
+    for unit in catalog.units:
+        if unit.state is UnitState.PARTIAL:
+            skipped += 1
+            issues.append(Issue(display, "some plural forms are translated and some are empty; left for a human",
+                                unit.line, target, severity="skipped"))
+            continue
+        if unit.state is not UnitState.UNTRANSLATED:
+            continue
+        if unit.plural:
+            if plural is None:
+                skipped += 1
+                issues.append(Issue(display, "no Plural-Forms header and no CLDR rule for the language", unit.line,
+                                    target))
+                continue
+            forms = plural.source_forms() if unit.nforms == plural.nplurals else (0,) + (1,) * (unit.nforms - 1)
+        else:
+            forms = (0,)
+        source_forms[unit.index] = forms
+        context = _context(settings.context, unit)
+        segments.extend(Segment(SegmentKey(display, unit.index, form), unit.sources[form], unit.line,
+                                unit.flags, context) for form in sorted(set(forms)))
+    return ScannedCatalog(path, display, catalog, locale, target, tuple(segments), source_forms, skipped)
+
+
+def _context(policy: str, unit: Unit) -> str | None:
+    """What is sent as the request's ``context`` for a unit, per the configured policy."""
+    if policy == "none":
+        return None
+    parts = [unit.context or ""]
+    if policy == "all":
+        parts.append(unit.notes)
+    return "\n".join(p for p in parts if p) or None

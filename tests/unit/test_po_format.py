@@ -1,0 +1,124 @@
+"""The PO adapter: reading units, refusing bad syntax, writing back only what changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import CatalogError
+from pipeline.formats import UnitState, read_catalog
+from pipeline.formats.po import format_field
+
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
+    '"Plural-Forms: {plural}\\n"\n\n'
+)
+PL = "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
+
+
+def write(tmp_path: Path, body: str, lang: str = "pl", plural: str = PL, name: str = "x.po") -> Path:
+    path = tmp_path / name
+    path.write_text(HEADER.format(lang=lang, plural=plural) + body, encoding="utf-8")
+    return path
+
+
+def test_units_and_states(tmp_path):
+    path = write(tmp_path, '#, python-format\nmsgid "Hi %(n)s"\nmsgstr ""\n\n'
+                           '#, fuzzy\nmsgid "Old"\nmsgstr "Stary"\n\nmsgid "Done"\nmsgstr "Gotowe"\n\n'
+                           'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d plik"\nmsgstr[1] ""\n'
+                           'msgstr[2] ""\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n')
+    units = read_catalog(path).units
+    assert [u.state for u in units] == [UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.TRANSLATED,
+                                        UnitState.PARTIAL, UnitState.OBSOLETE]
+    assert units[0].line == 8 and units[0].flags == ("python-format",)
+    assert units[3].nforms == 3 and units[3].sources == ("%d file", "%d files")
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "reason"),
+    [
+        ('msgid "a"\nmsgstr a"\n', 8, "properly quoted"),
+        ('msgid "a"\n# comment\nmsgstr ""\n', 8, "comment inside an entry"),
+        ('msgid "a"\n\nmsgid "b"\nmsgstr ""\n', 9, "msgid where a msgstr was expected"),
+        ('msgid "a"\nmsgstr ""\nbogus\n', 9, "unrecognised line"),
+        ('msgid "a"\n', 7, "ends inside an entry"),
+    ],
+)
+def test_syntax_errors_name_the_line(tmp_path, body, line, reason):
+    with pytest.raises(CatalogError, match=reason) as info:
+        read_catalog(write(tmp_path, body))
+    assert info.value.line == line
+    assert str(info.value).startswith(f"{tmp_path / 'x.po'}:{line}:")
+
+
+def test_fixture_with_a_syntax_error(data_dir):
+    path = data_dir / "po" / "syntax_error.po"
+    expected = int((data_dir / "po" / "syntax_error.expected_line").read_text().strip())
+    with pytest.raises(CatalogError) as info:
+        read_catalog(path)
+    assert info.value.line == expected
+
+
+def test_render_without_changes_is_byte_identical(data_dir):
+    for path in sorted((data_dir / "po").rglob("*.po")):
+        if path.name.startswith("syntax_error"):
+            continue
+        assert read_catalog(path).render({}) == path.read_bytes(), path
+
+
+def test_render_touches_only_the_translated_entries(tmp_path, msgfmt_check):
+    original = ('# Translator comment\n#. extracted\n#: a.py:1\n#, python-format\nmsgid "Hello %(name)s"\n'
+                'msgstr ""\n\n#: a.py:2\n#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n'
+                'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n\n'
+                'msgid "Done"\nmsgstr   "Gotowe"\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n')
+    path = write(tmp_path, original)
+    catalog = read_catalog(path)
+    out = catalog.render({0: ("Witaj %(name)s",), 1: ("Otwórz",), 2: ("%d plik", "%d pliki", "%d plików")})
+    expected = HEADER.format(lang="pl", plural=PL) + original.replace(
+        '#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""', '#, fuzzy, python-format\nmsgid "Hello %(name)s"\n'
+        'msgstr "Witaj %(name)s"').replace(
+        '#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""', '#, fuzzy\n#| msgid "Old"\nmsgctxt "verb"\n'
+        'msgid "Open"\nmsgstr "Otwórz"').replace(
+        'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""',
+        '#, fuzzy\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d plik"\nmsgstr[1] "%d pliki"\n'
+        'msgstr[2] "%d plików"')
+    assert out.decode("utf-8") == expected
+    path.write_bytes(out)
+    msgfmt_check(path)
+
+
+def test_render_keeps_crlf_and_a_missing_final_newline(tmp_path):
+    path = tmp_path / "crlf.po"
+    path.write_bytes(HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);").replace("\n", "\r\n")
+                     .encode() + b'msgid "a"\r\nmsgstr ""\r\n\r\nmsgid "b"\r\nmsgstr ""')
+    out = read_catalog(path).render({0: ("A",), 1: ("B",)})
+    assert out.endswith(b'#, fuzzy\r\nmsgid "b"\r\nmsgstr "B"')
+    assert b"\n" not in out.replace(b"\r\n", b"")
+
+
+def test_render_in_a_legacy_charset(tmp_path):
+    path = tmp_path / "latin1.po"
+    path.write_bytes(HEADER.replace("UTF-8", "ISO-8859-1").format(lang="de", plural="nplurals=2; plural=(n != 1);")
+                     .encode("latin-1") + 'msgid "Size"\nmsgstr "Größe"\n\nmsgid "Street"\nmsgstr ""\n'.encode("latin-1"))
+    catalog = read_catalog(path)
+    assert catalog.encoding == "iso8859-1" and catalog.units[0].targets == ("Größe",)
+    assert catalog.can_encode("Straße") and not catalog.can_encode("улица")
+    assert catalog.render({1: ("Straße",)}).endswith('msgstr "Straße"\n'.encode("latin-1"))
+
+
+def test_plural_rule_from_header_and_from_cldr(tmp_path):
+    catalog = read_catalog(write(tmp_path, 'msgid "a"\nmsgstr ""\n'))
+    assert catalog.plural.nplurals == 3 and catalog.plural.source_forms() == (0, 1, 1)
+    ar = read_catalog(write(tmp_path, 'msgid "a"\nmsgstr ""\n', lang="ar", plural="x", name="ar.po"))
+    assert ar.plural.nplurals == 6 and ar.plural.source_forms() == (1, 0, 1, 1, 1, 1)
+
+
+def test_format_field_wraps_like_gettext():
+    assert format_field("msgstr", "short") == ['msgstr "short"']
+    assert format_field("msgstr", "one\ntwo\n") == ['msgstr ""', '"one\\n"', '"two\\n"']
+    long = " ".join(["word"] * 30)
+    lines = format_field("msgstr", long)
+    assert lines[0] == 'msgstr ""' and all(len(line) <= 79 for line in lines)
+    assert "".join(line[1:-1] for line in lines[1:]) == long
+    assert format_field("msgstr", 'say "hi"\\') == ['msgstr "say \\"hi\\"\\\\"']

@@ -1,0 +1,208 @@
+"""The whole run against a scripted fake service (httpx.MockTransport): no sockets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.config import ServiceSettings, Settings
+from pipeline.errors import ExitCode, UsageError
+from pipeline.formats import UnitState, read_catalog
+from pipeline.run import RunOptions, run_translate
+
+HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
+          '"Plural-Forms: {plural}\\n"\n\n')
+PLURALS = {"de": "nplurals=2; plural=(n != 1);",
+           "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"}
+BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'
+        'msgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n#, python-format\nmsgid "%(count)d file"\n'
+        'msgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "%(name)s"\nmsgstr ""\n\n'
+        'msgid "Human"\nmsgstr "Mensch"\n\n#, fuzzy\nmsgid "Review me"\nmsgstr "Prüf mich"\n')
+
+
+class FakeService:
+    """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
+
+    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False) -> None:
+        self.requests: list[dict] = []
+        self.fail_with = fail_with or {}  # translate request number (1-based) -> status
+        self.mangle = mangle
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages":
+            langs = [{"lang": code, "name": code, "usable_as_source": True, "usable_as_target": True,
+                      "status": "stable", "features": {}} for code in ("de", "pl", "fr")]
+            return httpx.Response(200, json=langs)
+        body = json.loads(request.content)
+        self.requests.append(body)
+        status = self.fail_with.get(len(self.requests))
+        if status:
+            return httpx.Response(status, json={"message": f"scripted {status}"})
+        texts = body["text"]
+        out = [f"[{body['target_lang']}] {t}" for t in texts]
+        if self.mangle:
+            out = [t.replace('<x id="1"/>', "") for t in out]
+        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
+                                                          for t in out],
+                                         "billed_characters": sum(len(t) for t in texts)})
+
+    def factory(self):
+        transport = httpx.MockTransport(self.handler)
+        return lambda: AsyncClient("http://fake.invalid", "secret-key", transport=transport,
+                                   retry=RetryPolicy(max_attempts=1))
+
+
+def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
+    for lang in langs:
+        path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(HEADER.format(lang=lang, plural=PLURALS[lang]) + body, encoding="utf-8")
+    return Settings(root=tmp_path, catalogs=("locale/*/LC_MESSAGES/*.po",),
+                    service=ServiceSettings(url="http://fake.invalid", concurrency=1),
+                    cache_dir=tmp_path / "cache")
+
+
+def run(settings: Settings, service: FakeService, **options):
+    return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
+
+
+def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check):
+    settings = project(tmp_path, langs=("de", "pl"))
+    service = FakeService()
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK, report.issues
+    de = read_catalog(tmp_path / "locale/de/LC_MESSAGES/app.po")
+    by_id = {u.sources[0]: u for u in de.units}
+    assert by_id["Hello %(name)s"].targets == ("[DE] Hello %(name)s",)
+    assert by_id["Hello %(name)s"].flags == ("fuzzy", "python-format")
+    assert by_id["Open"].targets == ("[DE] Open",)
+    assert by_id["%(count)d file"].targets == ("[DE] %(count)d file", "[DE] %(count)d files")
+    assert by_id["%(name)s"].targets == ("%(name)s",)  # nothing to translate: copied, not sent
+    assert by_id["Human"].targets == ("Mensch",) and by_id["Human"].state is UnitState.TRANSLATED
+    assert by_id["Review me"].targets == ("Prüf mich",)
+    pl = read_catalog(tmp_path / "locale/pl/LC_MESSAGES/app.po")
+    plural = next(u for u in pl.units if u.plural)
+    assert plural.targets == ("[PL] %(count)d file", "[PL] %(count)d files", "[PL] %(count)d files")
+    for lang in ("de", "pl"):
+        msgfmt_check(tmp_path / f"locale/{lang}/LC_MESSAGES/app.po")
+    assert report.totals.segments_translated == 8 and report.totals.segments_copied == 2
+    assert report.totals.billed_characters == sum(len(t) for r in service.requests for t in r["text"])
+    assert all(r["tag_handling"] == "xml" and r["ignore_tags"] == ["x"] and r["source_lang"] == "EN"
+               for r in service.requests)
+    assert all("%(name)s" not in t for r in service.requests for t in r["text"])  # placeholders never sent
+
+
+def test_context_is_sent_and_groups_requests(tmp_path):
+    service = FakeService()
+    run(project(tmp_path), service)
+    contexts = sorted(r.get("context") or "" for r in service.requests)
+    assert contexts == ["", "verb"]
+
+
+def test_second_run_sends_nothing_and_cache_serves_a_reset_catalog(tmp_path):
+    settings = project(tmp_path)
+    original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    first = FakeService()
+    run(settings, first)
+    second = FakeService()
+    report = run(settings, second)
+    assert second.requests == [] and report.totals.segments_translated == 0
+    translated = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    (tmp_path / "locale/de/LC_MESSAGES/app.po").write_bytes(original)
+    third = FakeService()
+    report = run(settings, third)
+    assert third.requests == []
+    assert report.totals.segments_from_cache == 4 and report.totals.characters_saved > 0
+    assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == translated
+
+
+def test_identical_texts_are_sent_once_across_catalogs(tmp_path):
+    settings = project(tmp_path)
+    other = tmp_path / "locale/de/LC_MESSAGES/other.po"
+    shutil.copy(tmp_path / "locale/de/LC_MESSAGES/app.po", other)
+    service = FakeService()
+    report = run(settings, service)
+    sent = [t for r in service.requests for t in r["text"]]
+    assert len(sent) == len(set(sent)) == 4
+    assert report.totals.segments_translated == 8
+
+
+def test_broken_placeholders_are_never_written(tmp_path):
+    settings = project(tmp_path)
+    path = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    before = path.read_bytes()
+    report = run(settings, FakeService(mangle=True))
+    assert report.exit_code == ExitCode.PARTIAL
+    failed = [i for i in report.issues if "missing" in i.reason]
+    assert {i.line for i in failed} == {8, 19} and all(i.catalog.endswith("app.po") for i in failed)
+    units = {u.sources[0]: u for u in read_catalog(path).units}
+    assert units["Hello %(name)s"].state is UnitState.UNTRANSLATED
+    assert units["Open"].targets == ("[DE] Open",)
+    assert path.read_bytes() != before
+    retry = FakeService()
+    run(settings, retry)  # the damaged answers were not cached: asked again, and now written
+    assert sum(len(r["text"]) for r in retry.requests) == 3  # "Hello" and both plural forms
+
+
+def test_a_broken_catalog_is_reported_and_the_others_are_translated(tmp_path):
+    settings = project(tmp_path, langs=("de", "pl"))
+    bad = tmp_path / "locale/pl/LC_MESSAGES/app.po"
+    bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr "Fertig"', 'msgstr Fertig"'), encoding="utf-8")
+    before = bad.read_bytes()
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.PARTIAL
+    (issue,) = [i for i in report.issues if i.severity == "error"]
+    assert issue.catalog == "locale/pl/LC_MESSAGES/app.po" and issue.line == 12
+    assert bad.read_bytes() == before
+    assert read_catalog(tmp_path / "locale/de/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
+
+
+def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
+    settings = project(tmp_path, langs=("de", "pl"))
+    service = FakeService(fail_with={3: 456})
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("quota exceeded")
+    done = report.totals.segments_translated
+    assert 0 < done < 8
+    rerun = FakeService()
+    report = run(settings, rerun)
+    assert report.exit_code == ExitCode.OK
+    assert report.totals.segments_translated == 8 - done  # nothing paid twice
+
+
+def test_a_refused_key_stops_with_exit_4(tmp_path):
+    report = run(project(tmp_path), FakeService(fail_with={1: 403}))
+    assert report.exit_code == ExitCode.UNAVAILABLE and "403" in report.stopped
+
+
+def test_a_rejected_request_fails_its_segments_only(tmp_path):
+    report = run(project(tmp_path), FakeService(fail_with={1: 400}))
+    assert report.exit_code == ExitCode.PARTIAL
+    assert report.totals.segments_failed + report.totals.segments_translated == 4
+
+
+def test_dry_run_sends_and_writes_nothing(tmp_path):
+    settings = project(tmp_path)
+    before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    service = FakeService()
+    report = run(settings, service, dry_run=True)
+    assert service.requests == [] and report.would_send["segments"] == 4 and report.would_send["requests"] == 2
+    assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == before
+
+
+def test_no_service_configured_is_a_usage_error(tmp_path):
+    settings = Settings(root=tmp_path)
+    with pytest.raises(UsageError, match="--service-url"):
+        run_translate(settings, RunOptions(), log=lambda m: None)
+
+
+def test_target_language_filter(tmp_path):
+    settings = project(tmp_path, langs=("de", "pl"))
+    service = FakeService()
+    run(settings, service, target_langs=("pl",))
+    assert {r["target_lang"] for r in service.requests} == {"PL"}
