@@ -321,6 +321,9 @@ def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCa
         except PlaceholderMismatch as exc:
             fail(item, f"translation not written: {exc}")
             continue
+        if not restored.strip():
+            fail(item, "translation not written: the service returned an empty text")
+            continue
         cache.set(item.key, translation.text)
         for ref in item.refs:
             done[ref.key] = restored
@@ -350,10 +353,10 @@ def _write(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], r
         texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
         if any(t is None for t in texts):
             continue
-        if not all(s.catalog.can_encode(t) for t in texts):  # type: ignore[arg-type]
-            unit = s.catalog.units[index]
-            report.issues.append(Issue(s.display, f"translation cannot be written in the catalog's charset "
-                                                  f"{s.catalog.encoding}", unit.line, s.target_lang))
+        problem = next(filter(None, (s.catalog.write_problem(t) for t in texts)), None)  # type: ignore[arg-type]
+        if problem:
+            report.issues.append(Issue(s.display, f"not written: {problem}", s.catalog.units[index].line,
+                                       s.target_lang))
             cat.counters.segments_failed += 1
             continue
         translations[index] = tuple(texts)  # type: ignore[arg-type]

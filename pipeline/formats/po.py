@@ -31,6 +31,7 @@ _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$"
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9._:+-]+)")
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
+_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +90,17 @@ class PoCatalog:
         """The ``Language`` header, when present and not empty."""
         return (self.metadata.get("Language") or "").strip() or None
 
-    def can_encode(self, text: str) -> bool:
-        """Whether ``text`` can be written in this catalog's charset."""
+    def write_problem(self, text: str) -> str | None:
+        """Why ``text`` cannot be written faithfully into this catalog, or None when it can."""
+        control = _UNWRITABLE.search(text)
+        if control:
+            # polib (and so the next run) would not read \a, \b, \f, \v or octal escapes back.
+            return f"translation contains the control character U+{ord(control.group()):04X}"
         try:
             text.encode(self.encoding)
-        except UnicodeEncodeError:
-            return False
-        return True
+        except UnicodeEncodeError as exc:
+            return f"translation has {exc.object[exc.start:exc.end]!r}, which charset {self.encoding} cannot hold"
+        return None
 
     def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
         """The file's bytes with ``translations`` (unit index -> msgstr forms) written in."""
@@ -187,7 +192,9 @@ def read_po(path: Path) -> PoCatalog:
         raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
     spans = _scan(path, text_lines)
     try:
-        pofile = polib.pofile("".join(text_lines), encoding=encoding, wrapwidth=WRAP_WIDTH)
+        # The path, not the text: polib splits a string with str.splitlines, which also breaks at
+        # U+0085 and U+2028, while files iterate by newline only, as gettext reads them.
+        pofile = polib.pofile(str(path), encoding=encoding, wrapwidth=WRAP_WIDTH)
     except (OSError, ValueError) as exc:
         found = _POLIB_LINE.search(str(exc))
         reason = str(exc).split(":", 1)[-1].strip() if ":" in str(exc) else "syntax error"

@@ -103,7 +103,9 @@ def test_render_in_a_legacy_charset(tmp_path):
                      .encode("latin-1") + 'msgid "Size"\nmsgstr "Größe"\n\nmsgid "Street"\nmsgstr ""\n'.encode("latin-1"))
     catalog = read_catalog(path)
     assert catalog.encoding == "iso8859-1" and catalog.units[0].targets == ("Größe",)
-    assert catalog.can_encode("Straße") and not catalog.can_encode("улица")
+    assert catalog.write_problem("Straße") is None
+    assert "cannot hold" in catalog.write_problem("улица")
+    assert "U+0007" in catalog.write_problem("bell\a")
     assert catalog.render({1: ("Straße",)}).endswith('msgstr "Straße"\n'.encode("latin-1"))
 
 

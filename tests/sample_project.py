@@ -1,0 +1,60 @@
+"""Checks shared by the end-to-end tests: a copy of sample_locales/ translated as a user would."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pipeline.formats import UnitState, read_catalog
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_locales"
+
+
+def copy_sample_project(tmp_path: Path, service_url: str) -> Path:
+    """A copy of the sample catalogs with a pipeline.toml pointing at ``service_url``; returns its root."""
+    root = tmp_path / "project"
+    shutil.copytree(SAMPLES, root / "sample_locales")
+    (root / "pipeline.toml").write_text(
+        'source_lang = "en"\ncatalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n'
+        f'[service]\nurl = "{service_url}"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n',
+        encoding="utf-8")
+    return root
+
+
+def assert_translated_faithfully(root: Path, msgfmt_check) -> int:
+    """Every untranslated sample entry is filled and fuzzy, everything else unchanged; returns the count."""
+    filled = 0
+    for original_path in sorted(SAMPLES.glob("*/LC_MESSAGES/*.po")):
+        path = root / "sample_locales" / original_path.relative_to(SAMPLES)
+        before, after = read_catalog(original_path), read_catalog(path)
+        assert len(before.units) == len(after.units)
+        for old, new in zip(before.units, after.units):
+            if old.state is UnitState.UNTRANSLATED:
+                assert new.state is UnitState.FUZZY and all(new.targets), (path, new)
+                assert new.targets[0] != old.sources[0] or not any(ch.isalpha() for ch in old.sources[0])
+                filled += 1
+            else:
+                assert (new.targets, new.flags, new.state) == (old.targets, old.flags, old.state), (path, new)
+        msgfmt_check(path)
+        _assert_only_translated_lines_changed(original_path.read_text("utf-8"), path.read_text("utf-8"))
+    return filled
+
+
+def _assert_only_translated_lines_changed(before: str, after: str) -> None:
+    import difflib
+
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        assert line[1:].startswith(("msgstr", '"', "#, ")), f"unexpected change: {line!r}"
+
+
+def expected_segments(samples: Path) -> int:
+    """Segments the sample catalogs need: one per entry, two for plurals of 2+ forms (singular, plural)."""
+    total = 0
+    for path in samples.glob("*/LC_MESSAGES/*.po"):
+        for unit in read_catalog(path).units:
+            if unit.state is UnitState.UNTRANSLATED:
+                total += 2 if unit.plural and unit.nforms > 1 else 1
+    return total

@@ -1,0 +1,58 @@
+"""`pipeline translate` on a copy of sample_locales/ with the embedded service: what `make translate` does."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.cli import main
+from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
+
+
+def test_translate_sample_project_with_the_embedded_service(tmp_path, msgfmt_check, capsys):
+    root = copy_sample_project(tmp_path, "embedded")
+    config = str(root / "pipeline.toml")
+    assert main(["translate", "--config", config]) == 0
+    captured = capsys.readouterr()
+    assert "embedded local service" in captured.err
+    filled = assert_translated_faithfully(root, msgfmt_check)
+    report = json.loads((root / "report" / "report.json").read_text())
+    totals = report["totals"]
+    assert filled == 191  # untranslated entries in the seven sample catalogs
+    assert totals["segments_translated"] + totals["segments_copied"] == expected_segments(SAMPLES)
+    assert totals["requests"] > 0 and totals["billed_characters"] > 0 and totals["segments_failed"] == 0
+    assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR", "PL", "AR", "JA", "PT-BR", "ZH-HANT"}
+    assert (root / "report" / "report.md").read_text().startswith("## Translation run")
+
+    snapshot = {p: p.read_bytes() for p in (root / "sample_locales").rglob("*.po")}
+    assert main(["translate", "--config", config]) == 0
+    again = json.loads((root / "report" / "report.json").read_text())
+    assert again["totals"]["requests"] == 0 and again["totals"]["segments_translated"] == 0
+    assert {p: p.read_bytes() for p in snapshot} == snapshot
+
+
+def test_no_service_configured_exits_2_naming_both_options(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["translate"]) == 2
+    err = capsys.readouterr().err
+    assert "--service-url" in err and "PIPELINE_SERVICE_URL" in err
+
+
+def test_a_broken_catalog_exits_1_and_the_rest_is_translated(tmp_path, msgfmt_check, capsys):
+    root = copy_sample_project(tmp_path, "embedded")
+    bad = root / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
+    lines = bad.read_text("utf-8").splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith('msgstr "') and len(line) > 12)
+    lines[index] = lines[index].replace('msgstr "', "msgstr ", 1)
+    bad.write_text("".join(lines), encoding="utf-8")
+    before = bad.read_bytes()
+    assert main(["translate", "--config", str(root / "pipeline.toml")]) == 1
+    err = capsys.readouterr().err
+    assert f"sample_locales/de/LC_MESSAGES/messages.po:{index + 1}: error:" in err
+    assert bad.read_bytes() == before
+    report = json.loads((root / "report" / "report.json").read_text())
+    assert report["issues"][0]["line"] == index + 1
+    fr = root / "sample_locales" / "fr" / "LC_MESSAGES" / "messages.po"
+    assert fr.read_bytes() != (SAMPLES / "fr" / "LC_MESSAGES" / "messages.po").read_bytes()
+    msgfmt_check(fr)
+    assert not list(bad.parent.glob(".*.tmp"))
