@@ -49,7 +49,8 @@ def service_target(locale: str, overrides: dict[str, str] | None = None) -> str 
         return None
     variants = _VARIANTS.get(lang)
     if variants:
-        return variants.get(script.upper()) or variants.get(region) or variants.get("") or lang.upper()
+        by_script = variants.get(script.upper()) if script else None
+        return by_script or variants.get(region) or variants.get("") or lang.upper()
     return _ALIASES.get(lang, lang.upper())
 
 
@@ -67,15 +68,26 @@ def base_language(code: str) -> str:
 def locale_from_path(path: Path) -> str | None:
     """Guess a catalog's locale from its path: ``de/LC_MESSAGES/x.po``, ``x.de.po``, ``de.po``."""
     parts = path.parts
-    if len(parts) >= 3 and parts[-2] == "LC_MESSAGES" and parse_locale(parts[-3]):
-        return parts[-3]
-    stem = path.stem
-    if "." in stem:
-        candidate = stem.rsplit(".", 1)[1]
-        if parse_locale(candidate):
-            return candidate
-    if parse_locale(stem) and len(stem) <= 10:
-        return stem
-    if len(parts) >= 2 and parse_locale(parts[-2]):
-        return parts[-2]
-    return None
+    candidates = []
+    if len(parts) >= 3 and parts[-2] == "LC_MESSAGES":
+        candidates.append(parts[-3])
+    if "." in path.stem:
+        candidates.append(path.stem.rsplit(".", 1)[1])
+    candidates.append(path.stem)
+    if len(parts) >= 2:
+        candidates.append(parts[-2])
+    return next((c for c in candidates if is_known_locale(c)), None)
+
+
+def is_known_locale(code: str) -> bool:
+    """Whether CLDR (through babel) knows ``code``'s language: ``de``, ``pt_BR``, ``sr@latin`` yes; ``app`` no."""
+    from babel import Locale, UnknownLocaleError
+
+    parsed = parse_locale(code)
+    if parsed is None:
+        return False
+    try:
+        Locale.parse(parsed[0])
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
