@@ -183,11 +183,14 @@ def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], opt
 
 
 def _estimate(pending: dict[str, _Pending]) -> dict[str, int]:
-    """What a real run would send: requests, characters billed, unique texts, segments."""
-    requests = 0
+    """What a real run would send: requests (and their lower bound), characters billed, unique texts, segments."""
+    requests = lower_bound = 0
     for texts in _groups(pending).values():
-        requests += len(pack([p.protected.text for p in texts], _params(texts[0].options)).batches)
-    return {"requests": requests, "characters": sum(len(p.protected.text) for p in pending.values()),
+        packing = pack([p.protected.text for p in texts], _params(texts[0].options))
+        requests += len(packing.batches)
+        lower_bound += packing.lower_bound
+    return {"requests": requests, "requests_lower_bound": lower_bound,
+            "characters": sum(len(p.protected.text) for p in pending.values()),
             "texts": len(pending), "segments": sum(len(p.refs) for p in pending.values())}
 
 
