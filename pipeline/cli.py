@@ -28,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     from pipeline.service import cli as service_cli
 
     service_cli.register(sub)
+    from pipeline.client import cli as client_cli
+
+    client_cli.register(sub)
     return parser
 
 

@@ -16,7 +16,8 @@
         ├── RateLimitedError     429           should_retry, retry_after
         ├── QuotaExceededError   456   exit 3  never retried
         ├── ServerError          5xx           should_retry
-        └── TransportError       -     exit 4  timeout, reset, refused connection; should_retry
+        ├── TransportError       -     exit 4  timeout, reset, refused connection; should_retry
+        └── DocumentTranslationError           a document job ended in `error` or took too long
 
 Foreign exceptions (httpx's) are translated into these at exactly one place, the client's
 transport shell (``pipeline.client``). Messages never contain a key: the service never echoes
@@ -130,6 +131,15 @@ class TransportError(ServiceError):
 
     exit_code = ExitCode.UNAVAILABLE
     should_retry = True
+
+
+class DocumentTranslationError(ServiceError):
+    """A document job ended in ``error``, or did not finish in the time allowed."""
+
+    def __init__(self, document_id: str, message: str) -> None:
+        super().__init__(message)
+        self.document_id = document_id
+        self.args = (f"document {document_id}: {message}",)
 
 
 _BY_STATUS: dict[int, type[ServiceError]] = {

@@ -1,0 +1,116 @@
+"""The one way the project talks to the translation service, remote or local.
+
+::
+
+    records.py      frozen result records (TranslateResult, Language, Glossary, ...)
+    limits.py       client-side checks of the service's limits, before anything is sent
+    requests.py     I/O-free request building: Request, Call, flows, translate_params
+    responses.py    I/O-free answer handling: error mapping, parsers
+    retry.py        RetryPolicy, back-off with full jitter, document polling (as flows)
+    endpoints.py    text, documents, Write, languages, usage, admin  } methods written once
+    terminology.py  glossaries v3/v2, style rule lists              } for both shells
+    base.py         what the shells share: headers, user agent, repr
+    sync.py         Client       (httpx.Client): performs calls, sleeps with time.sleep
+    aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
+    cli.py          ``pipeline languages|usage|keys|document|write``
+
+A flow (a generator of calls and sleeps) carries retries and document polling, so the two shells
+only know how to send one request and how to sleep. Both accept an injected httpx transport: a
+remote service, ``pipeline serve``, or the embedded app through ``httpx.ASGITransport`` (async).
+
+Names are loaded on first use so that importing ``pipeline.client.cli`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipeline.client.aio import AsyncClient
+    from pipeline.client.records import (
+        CustomInstruction,
+        CustomTagUsage,
+        CustomTagUsageReport,
+        DeveloperKey,
+        DictionarySummary,
+        DocumentHandle,
+        DocumentStatus,
+        FeatureDescriptor,
+        Glossary,
+        GlossaryDictionary,
+        GlossaryV2,
+        Improvement,
+        Language,
+        LanguagePair,
+        LanguageResource,
+        LanguageV2,
+        StyleRuleList,
+        TranslatedDocument,
+        TranslateResult,
+        Translation,
+        TranslationMemory,
+        Usage,
+    )
+    from pipeline.client.requests import dictionary_from_pairs, translate_params
+    from pipeline.errors import DocumentTranslationError
+    from pipeline.client.retry import PollPolicy, RetryPolicy
+    from pipeline.client.sync import Client
+
+__all__ = [
+    "AsyncClient",
+    "Client",
+    "CustomInstruction",
+    "CustomTagUsage",
+    "CustomTagUsageReport",
+    "DeveloperKey",
+    "DictionarySummary",
+    "DocumentHandle",
+    "DocumentStatus",
+    "DocumentTranslationError",
+    "FeatureDescriptor",
+    "Glossary",
+    "GlossaryDictionary",
+    "GlossaryV2",
+    "Improvement",
+    "Language",
+    "LanguagePair",
+    "LanguageResource",
+    "LanguageV2",
+    "PollPolicy",
+    "RetryPolicy",
+    "StyleRuleList",
+    "TranslateResult",
+    "TranslatedDocument",
+    "Translation",
+    "TranslationMemory",
+    "Usage",
+    "dictionary_from_pairs",
+    "translate_params",
+]
+
+#: Where each public name lives; loaded on first access.
+_HOMES: dict[str, str] = {
+    "AsyncClient": "aio",
+    "Client": "sync",
+    "DocumentTranslationError": "pipeline.errors",
+    "PollPolicy": "retry",
+    "RetryPolicy": "retry",
+    "dictionary_from_pairs": "requests",
+    "translate_params": "requests",
+}
+_HOMES.update((name, "records") for name in __all__ if name not in _HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = home if "." in home else f"{__name__}.{home}"
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -1,0 +1,97 @@
+"""The asynchronous shell: the same methods as :class:`~pipeline.client.Client`, awaited."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import date
+from typing import Any, Literal, TypeVar
+
+import httpx
+
+from pipeline.client.base import POOL_LIMITS, ClientBase
+from pipeline.client.records import CustomTagUsage
+from pipeline.client.requests import Call, Flow, Sleep
+from pipeline.client.responses import finish, transport_errors
+from pipeline.client.retry import RetryPolicy
+from pipeline.errors import ServiceError
+
+T = TypeVar("T")
+
+
+class AsyncClient(ClientBase):
+    """Talks to the service from asyncio; use ``async with`` or call :meth:`aclose`.
+
+    Every endpoint method returns an awaitable. ``transport`` may be ``httpx.ASGITransport`` to
+    talk to the embedded service in-process; ``sleep`` and ``clock`` replace ``asyncio.sleep`` and
+    ``time.monotonic`` for retries and document polling.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        auth_key: str,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retry: RetryPolicy | None = None,
+        reporting_tag: str | None = None,
+        timeout: float = 30.0,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
+        self._sleep = sleep or asyncio.sleep
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout),
+            transport=transport or httpx.AsyncHTTPTransport(limits=POOL_LIMITS),
+        )
+
+    async def aclose(self) -> None:
+        """Close pooled connections."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def iter_custom_tag_usage(
+        self, start_date: date | str, end_date: date | str, *, aggregate_by: Literal["period", "day"] = "period"
+    ) -> AsyncIterator[CustomTagUsage]:
+        """Every usage entry of the range, following ``next_page`` until it is null."""
+        page: int | None = None
+        while True:
+            report = await self.custom_tag_usage(start_date, end_date, aggregate_by=aggregate_by, page=page)  # type: ignore[misc]
+            for entry in report.usage:
+                yield entry
+            if report.next_page is None:
+                return
+            page = report.next_page
+
+    async def _run(self, flow: Flow[T]) -> T:  # type: ignore[override]
+        """Drive ``flow``: send its calls, sleep its sleeps, and throw errors back so it can retry."""
+        reply: Any = None
+        error: ServiceError | None = None
+        while True:
+            try:
+                step = flow.send(reply) if error is None else flow.throw(error)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            reply, error = None, None
+            try:
+                if isinstance(step, Sleep):
+                    await self._sleep(step.seconds)
+                else:
+                    reply = await self._send_once(step)
+            except ServiceError as exc:
+                error = exc
+
+    async def _send_once(self, call: Call[T]) -> T:
+        with transport_errors(self._secrets):
+            response = await self._http.request(**call.request.httpx_arguments())
+        return finish(
+            call, response.status_code, response.headers, response.content, response.reason_phrase, self._secrets
+        )

@@ -1,0 +1,67 @@
+"""What the sync and async shells share: settings, default headers, the user agent, ``repr``."""
+
+from __future__ import annotations
+
+import functools
+import platform
+import time
+from collections.abc import Callable
+
+import httpx
+
+from pipeline import protocol
+from pipeline.client.endpoints import TextEndpoints
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.terminology import TerminologyEndpoints
+
+#: Pooled keep-alive connections of the default transports.
+POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
+
+
+@functools.cache
+def user_agent() -> str:
+    """``pipeline/<version> httpx/<version> Python/<version>``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("pipeline")
+    except PackageNotFoundError:
+        ours = "dev"
+    return f"pipeline/{ours} httpx/{httpx.__version__} {platform.python_implementation()}/{platform.python_version()}"
+
+
+def default_headers(auth_key: str, reporting_tag: str | None) -> dict[str, str]:
+    """Headers sent with every request: the key only ever in ``Authorization``."""
+    if not auth_key or not auth_key.strip():
+        raise ValueError("auth_key is empty")
+    headers = {
+        protocol.AUTH_HEADER: f"{protocol.AUTH_SCHEME} {auth_key}",
+        "User-Agent": user_agent(),
+        "Accept": "application/json",
+    }
+    if reporting_tag is not None:
+        headers[protocol.REPORTING_TAG_HEADER] = reporting_tag
+    return headers
+
+
+class ClientBase(TextEndpoints, TerminologyEndpoints):
+    """Settings common to :class:`~pipeline.client.Client` and :class:`~pipeline.client.AsyncClient`."""
+
+    def _configure(
+        self,
+        base_url: str,
+        auth_key: str,
+        retry: RetryPolicy | None,
+        reporting_tag: str | None,
+        clock: Callable[[], float] | None,
+    ) -> dict[str, str]:
+        if httpx.URL(base_url).scheme not in ("http", "https"):
+            raise ValueError(f"base_url must start with http:// or https://, not {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        self._secrets = (auth_key,)
+        self._retry = retry or RetryPolicy()
+        self._clock = clock or time.monotonic
+        return default_headers(auth_key, reporting_tag)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r}, auth_key='***')"

@@ -1,0 +1,126 @@
+"""Retries and polling as I/O-free flows: exponential back-off with full jitter, ``Retry-After``
+honoured, attempts and total time bounded.
+
+Only errors whose ``should_retry`` is true are retried (429, 5xx, transport failures); every other
+error, 456 included, goes straight back to the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pipeline.client.records import DocumentStatus
+from pipeline.client.requests import Call, Flow, Sleep
+from pipeline.errors import DocumentTranslationError
+from pipeline.errors import ServiceError
+
+T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry; ``max_attempts`` counts the first try."""
+
+    max_attempts: int = 5
+    base_delay: float = 0.5
+    max_delay: float = 30.0
+    max_total: float = 120.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        if min(self.base_delay, self.max_delay, self.max_total) < 0:
+            raise ValueError("delays must not be negative")
+
+
+#: A policy that never retries.
+NO_RETRY = RetryPolicy(max_attempts=1)
+
+
+def retry_delay(
+    policy: RetryPolicy, attempt: int, retry_after: float | None, remaining: float, rand: Callable[[], float]
+) -> float:
+    """Seconds to wait after failed attempt number ``attempt`` (1-based).
+
+    ``Retry-After`` wins when the service sent it; otherwise full jitter: uniform in
+    ``[0, min(max_delay, base_delay * 2 ** (attempt - 1))]``. Never more than ``remaining``.
+    """
+    if retry_after is not None:
+        delay = retry_after
+    else:
+        delay = rand() * min(policy.max_delay, policy.base_delay * 2 ** (attempt - 1))
+    return max(0.0, min(delay, remaining))
+
+
+def retrying(
+    call: Call[T],
+    policy: RetryPolicy,
+    clock: Callable[[], float],
+    rand: Callable[[], float] = random.random,
+) -> Flow[T]:
+    """A flow that performs ``call`` until it succeeds, fails for good, or the policy is spent."""
+    started = clock()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return (yield call)
+        except ServiceError as error:
+            remaining = policy.max_total - (clock() - started)
+            if not error.should_retry or attempt >= policy.max_attempts or remaining <= 0:
+                raise
+            delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)
+            log.info(
+                "%s %s failed (%s), attempt %d of %d; retrying in %.2fs",
+                call.request.method,
+                call.request.path,
+                error,
+                attempt,
+                policy.max_attempts,
+                delay,
+            )
+            yield Sleep(delay)
+
+
+@dataclass(frozen=True)
+class PollPolicy:
+    """How a document job is polled: exponential back-off from ``initial`` up to ``maximum`` seconds,
+    giving up after ``max_wait`` seconds.
+    """
+
+    initial: float = 1.0
+    maximum: float = 10.0
+    max_wait: float = 600.0
+
+
+#: The polling of ``translate_document`` unless the caller passes its own.
+DEFAULT_POLL = PollPolicy()
+
+
+def polling(
+    status_call: Call[DocumentStatus], policy: PollPolicy, retry: RetryPolicy, clock: Callable[[], float]
+) -> Flow[DocumentStatus]:
+    """A flow that polls a document job until it is ``done``; raises if it fails or takes too long."""
+    started = clock()
+    delay = policy.initial
+    while True:
+        status = yield from retrying(status_call, retry, clock)
+        if status.done:
+            return status
+        if status.failed:
+            raise DocumentTranslationError(
+                status.document_id, f"translation failed: {status.message or 'no reason given'}"
+            )
+        waited = clock() - started
+        if waited + delay > policy.max_wait:
+            raise DocumentTranslationError(
+                status.document_id, f"still {status.status} after {waited:.0f}s (max_wait={policy.max_wait:g}s)"
+            )
+        yield Sleep(delay)
+        delay = min(delay * 2, policy.maximum)

@@ -1,0 +1,156 @@
+"""Answer handling: error mapping, messages, Retry-After, key hygiene, malformed answers."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+import respx
+from client_fakes import BASE_URL, KEY
+
+from pipeline.client import Client
+from pipeline.client.responses import error_from_answer, parse_retry_after
+from pipeline.client.retry import NO_RETRY
+from pipeline.errors import (
+    AuthenticationError,
+    BadRequestError,
+    NotFoundError,
+    PayloadTooLargeError,
+    QuotaExceededError,
+    RateLimitedError,
+    ServerError,
+    ServiceError,
+    TransportError,
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "cls", "should_retry"),
+    [
+        (400, BadRequestError, False),
+        (403, AuthenticationError, False),
+        (404, NotFoundError, False),
+        (413, PayloadTooLargeError, False),
+        (429, RateLimitedError, True),
+        (456, QuotaExceededError, False),
+        (500, ServerError, True),
+        (503, ServerError, True),
+    ],
+)
+def test_status_maps_to_the_error_tree(status: int, cls: type, should_retry: bool) -> None:
+    error = error_from_answer(status, {}, b'{"message": "the reason"}', "Reason", ())
+    assert type(error) is cls
+    assert (error.status_code, error.message, error.should_retry) == (status, "the reason", should_retry)
+
+
+def test_message_falls_back_to_body_text_then_reason() -> None:
+    assert (
+        error_from_answer(502, {}, b"<html>Bad gateway</html>", "Bad Gateway", ()).message == "<html>Bad gateway</html>"
+    )
+    assert error_from_answer(502, {}, b"", "Bad Gateway", ()).message == "Bad Gateway"
+    assert error_from_answer(502, {}, b'{"detail": 1}', "Bad Gateway", ()).message == '{"detail": 1}'
+    assert len(error_from_answer(500, {}, b"x" * 5000, "", ()).message) == 300
+
+
+def test_message_is_redacted() -> None:
+    error = error_from_answer(403, {}, f'{{"message": "key {KEY} refused"}}'.encode(), "", (KEY,))
+    assert error.message == "key *** refused"
+    assert KEY not in str(error)
+
+
+def test_retry_after_seconds_and_http_date() -> None:
+    assert parse_retry_after("2") == 2.0
+    assert parse_retry_after(" 0.5 ") == 0.5
+    assert parse_retry_after("-3") == 0.0
+    assert parse_retry_after(None) is None
+    assert parse_retry_after("soon") is None
+    now = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
+    assert parse_retry_after("Sun, 01 Mar 2026 12:00:09 GMT", now=now) == 9.0
+    assert error_from_answer(429, {"Retry-After": "4"}, b"", "", ()).retry_after == 4.0
+
+
+def test_key_never_in_repr_logs_or_errors(
+    client: Client, router: respx.Router, caplog: pytest.LogCaptureFixture
+) -> None:
+    router.get("/v2/usage").mock(
+        side_effect=[
+            httpx.Response(503, json={"message": f"echo {KEY}"}),
+            httpx.ConnectError(f"cannot connect with {KEY}"),
+            httpx.Response(403, json={"message": f"bad key {KEY}"}),
+        ]
+    )
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(AuthenticationError) as caught:
+        client.usage()
+    assert "***" in caught.value.message
+    texts = [repr(client), str(caught.value), repr(caught.value), caplog.text]
+    assert caplog.text  # the retries were logged
+    assert all(KEY not in text for text in texts)
+    assert repr(client) == f"Client(base_url='{BASE_URL}', auth_key='***')"
+
+
+def test_transport_error_message_is_redacted(router: respx.Router) -> None:
+    route = router.get("/v2/usage").mock(side_effect=httpx.ConnectError(f"oops {KEY}"))
+    transport = httpx.MockTransport(router.handler)
+    with Client(BASE_URL, KEY, transport=transport, retry=NO_RETRY) as c, pytest.raises(TransportError) as caught:
+        c.usage()
+    assert route.call_count == 1
+    assert str(caught.value) == "service unreachable: ConnectError: oops ***"
+
+
+def test_empty_key_and_schemeless_url_are_refused() -> None:
+    with pytest.raises(ValueError, match="auth_key is empty"):
+        Client(BASE_URL, "  ")
+    with pytest.raises(ValueError, match="must start with http:// or https://, not 'localhost:8000'"):
+        Client("localhost:8000", KEY)
+
+
+def test_malformed_success_answer_is_a_service_error(client: Client, router: respx.Router) -> None:
+    route = router.get("/v2/usage").respond(200, text="not json")
+    with pytest.raises(ServiceError, match="unexpected answer to GET /v2/usage") as caught:
+        client.usage()
+    assert caught.value.status_code == 200 and not caught.value.should_retry
+    assert route.call_count == 1
+    router.post("/v2/translate").respond(200, json={"translations": [{"no_text": 1}]})
+    with pytest.raises(ServiceError, match="KeyError"):
+        client.translate(["a"], target_lang="DE")
+
+
+def test_languages_features_both_shapes(client: Client, router: respx.Router) -> None:
+    router.get("/v3/languages").respond(
+        json=[
+            {
+                "lang": "de",
+                "name": "German",
+                "usable_as_source": True,
+                "usable_as_target": True,
+                "status": "stable",
+                "features": {"formality": {"status": "stable"}, "tag_handling": {"status": "beta"}},
+            },
+            {
+                "lang": "fr",
+                "name": "French",
+                "usable_as_source": True,
+                "usable_as_target": True,
+                "status": "stable",
+                "features": ["glossary"],
+            },
+        ]
+    )
+    german, french = client.languages()
+    assert dict(german.features) == {"formality": "stable", "tag_handling": "beta"}
+    assert german.supports("formality") and not german.supports("glossary")
+    assert dict(french.features) == {"glossary": "stable"}
+    with pytest.raises(TypeError):
+        german.features["x"] = "y"  # type: ignore[index]
+
+
+def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router) -> None:
+    route = router.get("/v2/usage").respond(json={"character_count": 0})
+    client.usage()
+    assert route.calls.last.request.headers["Connection"] == "keep-alive"
+    with Client(BASE_URL, KEY) as default:
+        pool = default._http._transport._pool  # the default transport is a pooled httpcore pool
+        assert pool._max_keepalive_connections == 10 and pool._keepalive_expiry == 30.0
