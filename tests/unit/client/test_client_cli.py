@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import subprocess
@@ -14,8 +13,7 @@ import respx
 from client_fakes import BASE_URL, KEY
 
 import pipeline.client.sync
-from pipeline.client import cli
-from pipeline.errors import PipelineError
+from pipeline.cli import main
 
 ADMIN = "admin-7c1e-secret"
 LANGS = [
@@ -46,15 +44,8 @@ DEV_KEY = {
 
 
 def run(argv: list[str]) -> int:
-    """What ``pipeline.cli.main`` does with a parser holding only the client's subcommands."""
-    parser = argparse.ArgumentParser(prog="pipeline")
-    cli.register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except PipelineError as exc:
-        print(f"pipeline: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+    """The real entry point, so the tests also cover how the subcommands are registered."""
+    return main(argv)
 
 
 @pytest.fixture
