@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 from pipeline.formats import UnitState, read_catalog
 from pipeline.protect import protect
 
 REPO = Path(__file__).resolve().parent.parent
-SAMPLES = REPO / "sample_locales"
+
+
+def _pristine_samples() -> Path:
+    """The sample catalogs as committed: `make translate` rewrites sample_locales/ in place, and the
+    tests must not depend on whether it ran. Outside a git checkout, the working tree is used."""
+    if (REPO / ".git").exists() and shutil.which("git"):
+        target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD", "sample_locales"],
+                                 capture_output=True, check=False)
+        if archive.returncode == 0:
+            subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+            atexit.register(shutil.rmtree, target, ignore_errors=True)
+            return target / "sample_locales"
+    return REPO / "sample_locales"
+
+
+SAMPLES = _pristine_samples()
 
 
 def copy_sample_project(tmp_path: Path, service_url: str) -> Path:

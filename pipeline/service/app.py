@@ -1,0 +1,92 @@
+"""Assembly of the service app: state, routes, middleware and error handlers.
+
+The app needs no ASGI lifespan (``httpx.ASGITransport`` does not run one): the store is opened
+and the configured accounts registered right here in the factory. Status codes chosen where the
+spec is silent are listed in the docstrings of ``auth``, ``translate``, ``admin``, ``analytics``
+and ``responses``; malformed requests are 400, bodies of the wrong media type 415.
+"""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.routing import Route
+
+from pipeline.service import admin, analytics, discovery, translate, usage
+from pipeline.service.accounts import AccountStore
+from pipeline.service.config import ServiceConfig
+from pipeline.service.faults import FaultBook, FaultMiddleware
+from pipeline.service.lookups import NoResources
+from pipeline.service.metering import Meter
+from pipeline.service.pending import PENDING_PAID_ROUTES
+from pipeline.service.pseudo import PseudoEngine
+from pipeline.service.responses import (
+    ApiError,
+    handle_api_error,
+    handle_http_exception,
+    handle_unexpected,
+)
+from pipeline.service.state import ServiceState, system_clock
+from pipeline.service.store import Database
+
+
+def routes() -> list[Route]:
+    """Every endpoint of part 1, plus the paid-only placeholders of part 2."""
+    return [
+        Route("/v2/translate", translate.translate, methods=["POST"]),
+        Route("/v2/usage", usage.usage, methods=["GET"]),
+        Route("/v3/languages", discovery.languages_v3, methods=["GET"]),
+        Route("/v3/languages/resources", discovery.language_resources, methods=["GET"]),
+        Route("/v2/languages", discovery.languages_v2, methods=["GET"]),
+        Route("/v2/glossary-language-pairs", discovery.glossary_language_pairs, methods=["GET"]),
+        Route("/v2/admin/developer-keys", admin.create_key, methods=["POST"]),
+        Route("/v2/admin/developer-keys", admin.list_keys, methods=["GET"]),
+        Route("/v2/admin/developer-keys/deactivate", admin.deactivate_key, methods=["PUT"]),
+        Route("/v2/admin/developer-keys/label", admin.label_key, methods=["PUT"]),
+        Route("/v2/admin/developer-keys/limits", admin.limit_key, methods=["PUT"]),
+        Route("/v2/admin/analytics/custom-tags", analytics.custom_tags, methods=["GET"]),
+        *PENDING_PAID_ROUTES,
+    ]
+
+
+def build_state(config: ServiceConfig) -> ServiceState:
+    """Open the store, register the configured accounts, pick the engine."""
+    db = Database(config.data_dir)
+    try:
+        accounts = AccountStore(db)
+        meter = Meter(db)
+        clock = config.clock or system_clock
+        accounts.register(config.accounts, int(clock().timestamp() * 1000))
+    except BaseException:
+        db.close()
+        raise
+    return ServiceState(
+        config=config,
+        db=db,
+        accounts=accounts,
+        meter=meter,
+        engine=config.engine or PseudoEngine(),
+        lookups=NoResources(),
+        faults=FaultBook() if config.test_faults else None,
+        clock=clock,
+    )
+
+
+def create_app(config: ServiceConfig) -> Starlette:
+    """The service as an ASGI app, usable at once (no lifespan needed)."""
+    state = build_state(config)
+    middleware = [Middleware(FaultMiddleware, book=state.faults)] if state.faults is not None else []
+    app = Starlette(
+        routes=routes(),
+        middleware=middleware,
+        exception_handlers={
+            ApiError: handle_api_error,
+            HTTPException: handle_http_exception,
+            Exception: handle_unexpected,
+        },
+    )
+    # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
+    app.router.redirect_slashes = False
+    app.state.service = state
+    return app

@@ -1,0 +1,142 @@
+"""The ``pipeline serve`` subcommand: run the local service over HTTP.
+
+Cheap to import: Starlette, uvicorn and the app are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pipeline.errors import UsageError
+from pipeline.service.config import AccountSpec, ServiceConfig
+
+ENV_AUTH_KEYS = "PIPELINE_SERVE_AUTH_KEYS"
+ENV_ADMIN_KEYS = "PIPELINE_SERVE_ADMIN_KEYS"
+ENV_FREE_AUTH_KEYS = "PIPELINE_SERVE_FREE_AUTH_KEYS"
+DEFAULT_PORT = 8000
+
+_EPILOG = f"""\
+keys:
+  --auth-key and --admin-key belong to one paid-tier account, --free-auth-key to one free-tier
+  account; each flag may be repeated. Keys are also read, comma-separated, from the environment
+  variables {ENV_AUTH_KEYS}, {ENV_ADMIN_KEYS} and {ENV_FREE_AUTH_KEYS}
+  (added to those given as flags). Prefer the environment: keys on the command line are visible
+  to every user of the machine through `ps`.
+
+The first line on stdout is `pipeline serve: listening on http://HOST:PORT` once the service
+accepts connections. SIGTERM or Ctrl-C stops it (exit status 0). With --data-dir, accounts,
+developer keys, limits and usage survive a restart; without it everything lives in memory.
+"""
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("port must be between 0 and 65535")
+    return port
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand to ``pipeline``'s subparsers."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the local translation service (pseudo-translation engine) over HTTP",
+        description="Run the local implementation of the translation service on HOST:PORT.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help="port to listen on; 0 picks a free one (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--auth-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help=f"developer key of the paid-tier account (repeatable; also ${ENV_AUTH_KEYS})",
+    )
+    parser.add_argument(
+        "--admin-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help=f"admin key of the paid-tier account (repeatable; also ${ENV_ADMIN_KEYS})",
+    )
+    parser.add_argument(
+        "--free-auth-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help=f"developer key of the free-tier account (repeatable; also ${ENV_FREE_AUTH_KEYS})",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=pathlib.Path,
+        metavar="DIR",
+        help="keep state in DIR/service.sqlite3 across restarts (default: in memory)",
+    )
+    parser.add_argument(
+        "--test-faults",
+        action="store_true",
+        help="honour the X-Test-Fault request header (scripted failures for tests; see pipeline/service/faults.py)",
+    )
+    parser.set_defaults(func=run_serve)
+
+
+def _keys(flags: Iterable[str], environ: Mapping[str, str], variable: str) -> tuple[str, ...]:
+    values = [*flags, *environ.get(variable, "").split(",")]
+    return tuple(dict.fromkeys(v.strip() for v in values if v.strip()))
+
+
+def accounts_from(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple[AccountSpec, ...]:
+    """The accounts the flags and environment describe; UsageError when there is none or they clash."""
+    paid = _keys(args.auth_key, environ, ENV_AUTH_KEYS)
+    admin = _keys(args.admin_key, environ, ENV_ADMIN_KEYS)
+    free = _keys(args.free_auth_key, environ, ENV_FREE_AUTH_KEYS)
+    if not (paid or admin or free):
+        raise UsageError(
+            f"no keys: give --auth-key/--admin-key/--free-auth-key or set {ENV_AUTH_KEYS}, "
+            f"{ENV_ADMIN_KEYS} or {ENV_FREE_AUTH_KEYS}"
+        )
+    if set(paid) & set(admin):
+        raise UsageError("a key cannot be both a developer key and an admin key")
+    if set(free) & (set(paid) | set(admin)):
+        raise UsageError("a key cannot belong to both the paid-tier and the free-tier account")
+    specs = []
+    if paid or admin:
+        specs.append(AccountSpec("paid", paid, admin))
+    if free:
+        specs.append(AccountSpec("free", free))
+    return tuple(specs)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the service until stopped; returns the exit code."""
+    config = ServiceConfig(
+        accounts=accounts_from(args, os.environ), data_dir=args.data_dir, test_faults=args.test_faults
+    )
+    import sqlite3
+
+    from pipeline.service import server
+    from pipeline.service.app import create_app
+
+    try:
+        sock = server.bind(args.host, args.port)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    try:
+        app = create_app(config)
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        sock.close()
+        where = f" with data directory {args.data_dir}" if args.data_dir else ""
+        raise UsageError(f"cannot start the service{where}: {exc}") from None
+    server.run(app, sock)
+    return 0

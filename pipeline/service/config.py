@@ -1,0 +1,53 @@
+"""The settings of one local service instance: accounts, storage place, test faults, engine.
+
+Light on purpose (standard library only) so that ``pipeline.service.cli`` and code that merely
+builds a configuration never import Starlette.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import pathlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from pipeline.service.engine import Engine
+
+Tier = Literal["paid", "free"]
+
+
+@dataclass(frozen=True)
+class AccountSpec:
+    """One account of the service: its tier, developer keys and admin keys (secrets)."""
+
+    tier: Tier
+    auth_keys: tuple[str, ...]
+    admin_keys: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.tier not in ("paid", "free"):
+            raise ValueError(f"tier must be 'paid' or 'free', not {self.tier!r}")
+        keys = (*self.auth_keys, *self.admin_keys)
+        if any(not isinstance(k, str) or not k.strip() for k in keys):
+            raise ValueError("keys must be non-empty strings")
+        if len(set(keys)) != len(keys):
+            raise ValueError("a key may appear only once per account")
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """Everything ``create_app`` needs; built by ``pipeline serve`` or by the embedded default."""
+
+    accounts: tuple[AccountSpec, ...]
+    #: SQLite file lives here when given; otherwise all state is in memory and dies with the app.
+    data_dir: pathlib.Path | None = None
+    #: Honour the ``X-Test-Fault`` request header (see ``pipeline.service.faults``).
+    test_faults: bool = False
+    #: Translation engine; None means the deterministic pseudo-translation engine.
+    engine: Engine | None = None
+    #: Source of "now" in UTC (usage periods, timestamps); None means the system clock.
+    clock: Callable[[], dt.datetime] | None = None
+    #: Entries per page of the custom-tag analytics report.
+    analytics_page_size: int = 100

@@ -1,0 +1,92 @@
+"""The default engine: a deterministic pseudo-translation that keeps everything a pipeline must keep.
+
+Scheme: the first letter of every word gets a combining accent that depends on the target
+language only (``Hello world`` becomes ``Ḧello ẅorld`` for German, ``Ĥello ŵorld`` for French).
+So the output is the same for the same input, differs from the input whenever it holds a
+letter, and differs between target languages (variants included), while digits, punctuation,
+whitespace (edges too) and the number of words stay as they were. On top of that:
+
+- markup tokens and ignored content come back byte-identical (see ``markup``);
+- every glossary source phrase found as a whole word, case-insensitively, is replaced by its
+  target phrase verbatim (no accent), longest phrase first;
+- a text whose source language has the target's base language (``EN`` to ``EN-GB``, ``DE`` to
+  ``DE``) comes back unchanged.
+
+Context, formality, instructions and the model goal are accepted and do not change the output.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from pipeline.service import detect
+from pipeline.service.engine import EngineRequest, MarkupOptions, Translation
+from pipeline.service.languages import LANGUAGES
+from pipeline.service.markup import pieces, visible_text
+
+#: One combining mark per language code of the table, assigned in table order.
+_MARKS = (
+    "\u0308\u0301\u0302\u0303\u0304\u0306\u0307\u030a\u030b\u030c\u0300\u0311\u0323\u0324\u0325"
+    "\u0326\u0327\u0328\u032d\u032e\u0330\u0331\u0305\u0309\u030d\u030e\u030f\u0310\u0312\u0313"
+    "\u0314\u031b\u0329\u032a\u032c\u032f\u0332\u0333\u0334\u0335\u0336\u0338\u033d\u0346\u034a"
+)
+_FIRST = ("de", "fr", "it", "es", "pt", "nl")
+_ORDER = (*_FIRST, *(lang.code.lower() for lang in LANGUAGES if lang.code.lower() not in _FIRST))
+assert len(_MARKS) >= len(_ORDER)
+MARK_BY_TARGET = {code.upper(): _MARKS[i] for i, code in enumerate(_ORDER)}
+
+#: The first letter of a word: a letter not preceded by a letter.
+_WORD_START = re.compile(r"(?<![^\W\d_])([^\W\d_])")
+
+
+def _accent(text: str, mark: str) -> str:
+    return _WORD_START.sub(r"\1" + mark, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _glossary_matcher(entries: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, str]]:
+    targets = {source.lower(): target for source, target in entries}
+    alternatives = "|".join(re.escape(s) for s in sorted({s for s, _ in entries}, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.I), targets
+
+
+def _translate_run(text: str, mark: str, glossary: tuple[tuple[str, str], ...]) -> str:
+    if not glossary:
+        return _accent(text, mark)
+    pattern, targets = _glossary_matcher(glossary)
+    out: list[str] = []
+    pos = 0
+    for match in pattern.finditer(text):
+        out.append(_accent(text[pos : match.start()], mark))
+        out.append(targets[match.group().lower()])
+        pos = match.end()
+    out.append(_accent(text[pos:], mark))
+    return "".join(out)
+
+
+def _base(code: str) -> str:
+    return code.split("-", 1)[0]
+
+
+class PseudoEngine:
+    """Deterministic pseudo-translation (see module docstring)."""
+
+    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
+        """One pseudo-translation per text."""
+        return [self.translate_one(text, request) for text in request.texts]
+
+    def translate_one(self, text: str, request: EngineRequest) -> Translation:
+        """Pseudo-translate one text of ``request``."""
+        source = request.source_lang or detect.detect(visible_text(text, request.markup))
+        if _base(source) == _base(request.target_lang):
+            return Translation(text, source)
+        mark = MARK_BY_TARGET[request.target_lang]
+        if request.markup is None:
+            return Translation(_translate_run(text, mark, request.glossary), source)
+        return Translation(_translate_markup(text, request.markup, mark, request.glossary), source)
+
+
+def _translate_markup(text: str, markup: MarkupOptions, mark: str, glossary: tuple[tuple[str, str], ...]) -> str:
+    return "".join(_translate_run(p.text, mark, glossary) if p.translatable else p.text for p in pieces(text, markup))

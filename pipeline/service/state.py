@@ -1,0 +1,55 @@
+"""The live objects of one app instance, reachable from every endpoint as ``request.app.state.service``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.requests import Request
+
+from pipeline.service.accounts import AccountStore
+from pipeline.service.config import ServiceConfig
+from pipeline.service.engine import Engine
+from pipeline.service.faults import FaultBook
+from pipeline.service.lookups import Lookups
+from pipeline.service.metering import Meter
+from pipeline.service.store import Database
+
+
+def system_clock() -> dt.datetime:
+    """Now, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class ServiceState:
+    """Store, engine, fault book and clock of one app."""
+
+    config: ServiceConfig
+    db: Database
+    accounts: AccountStore
+    meter: Meter
+    engine: Engine
+    lookups: Lookups
+    #: None unless test faults are enabled.
+    faults: FaultBook | None
+    clock: Callable[[], dt.datetime] = system_clock
+
+    def now(self) -> dt.datetime:
+        """Now, in UTC, from the configured clock."""
+        return self.clock()
+
+    def now_ms(self) -> int:
+        """Now as epoch milliseconds."""
+        return int(self.clock().timestamp() * 1000)
+
+    def close(self) -> None:
+        """Release the database."""
+        self.db.close()
+
+
+def service_of(request: Request) -> ServiceState:
+    """The state of the app serving ``request``."""
+    state: ServiceState = request.app.state.service
+    return state

@@ -1,0 +1,150 @@
+"""``POST /v2/translate``: authenticate, read, validate, bill, translate, answer.
+
+Status codes: 400 for a broken rule or malformed body, 403 for authentication (see ``auth``),
+404 for a glossary, style rule list or translation memory the account does not have, 413 for a
+body over 128 KiB, 415 for a body that is neither JSON nor a URL-encoded form, 456 when the
+key's monthly character limit (or a ``quota_after`` test fault) would be exceeded.
+
+Billing: every character of every ``text`` (markup included) counts; ``context`` does not;
+equal-language and variant-to-variant requests are billed; beta targets are free. A request
+that would take the key over its limit is refused whole, before translating, so a key at 100 %
+of its limit answers 456. The response carries ``billed_characters`` (when asked) and
+``model_type_used`` (when ``model_type`` was sent) both at the top level, as the spec words it,
+and on every translation, as the real service does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from pipeline.protocol import (
+    MAX_TRANSLATE_BODY_BYTES,
+    REPORTING_TAG_HEADER,
+    STATUS_QUOTA_EXCEEDED,
+)
+from pipeline.service import mangle
+from pipeline.service.accounts import DeveloperKey
+from pipeline.service.auth import Access, Caller, guarded
+from pipeline.service.engine import EngineRequest, Translation
+from pipeline.service.faults import ActiveFault, active_fault
+from pipeline.service.metering import period_of
+from pipeline.service.params import Params, media_type, read_body
+from pipeline.service.pseudo import MARK_BY_TARGET
+from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.state import ServiceState, service_of
+from pipeline.service.translate_request import TranslateJob, parse_translate
+
+QUOTA_MESSAGE = "quota exceeded: the character limit of this key for the current period is reached"
+
+
+def _resources(
+    service: ServiceState, caller: Caller, job: TranslateJob
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Glossary entries and instructions from the resources the job names (404/400 on mismatch)."""
+    account_id = caller.account.account_id
+    entries: tuple[tuple[str, str], ...] = ()
+    instructions = job.custom_instructions
+    if job.glossary_id is not None:
+        glossary = service.lookups.glossary(account_id, job.glossary_id)
+        if glossary is None:
+            raise ApiError(404, f"glossary {job.glossary_id!r} not found")
+        assert job.source is not None
+        pair = (job.source.base, job.target.base)
+        if pair not in glossary.dictionaries:
+            raise bad_request(f"glossary {job.glossary_id!r} has no dictionary for {pair[0]} -> {pair[1]}")
+        entries = glossary.dictionaries[pair]
+    if job.style_id is not None:
+        style = service.lookups.style_list(account_id, job.style_id)
+        if style is None:
+            raise ApiError(404, f"style rule list {job.style_id!r} not found")
+        if style.language.lower() != job.target.base:
+            raise bad_request(
+                f"style rule list {job.style_id!r} is for {style.language!r}, "
+                f"but the target language is {job.target.v2!r}"
+            )
+        instructions += style.instructions
+    if job.memory_id is not None and service.lookups.translation_memory(account_id, job.memory_id) is None:
+        raise ApiError(404, f"translation memory {job.memory_id!r} not found")
+    return entries, instructions
+
+
+def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None, period: str, total: int) -> None:
+    """Bill the request to the key, or 456 when its limit (or a ``quota_after`` fault) is reached."""
+    if not service.meter.charge(key.key_id, key.account_id, period, "translation", total, key.character_limit):
+        raise ApiError(STATUS_QUOTA_EXCEEDED, QUOTA_MESSAGE)
+    if fault is None or fault.spec.quota_after is None or service.faults is None:
+        return
+    if not service.faults.consume(fault.spec, total):
+        service.meter.refund(key.key_id, period, "translation", total)
+        raise ApiError(STATUS_QUOTA_EXCEEDED, f"{QUOTA_MESSAGE} (test fault quota_after)")
+
+
+def _engine_request(
+    job: TranslateJob, glossary: tuple[tuple[str, str], ...], instructions: tuple[str, ...]
+) -> EngineRequest:
+    return EngineRequest(
+        texts=job.texts,
+        source_lang=None if job.source is None else job.source.v2,
+        target_lang=job.target.v2,
+        markup=job.markup,
+        split_sentences=job.split_sentences,
+        model_type=job.model,
+        formality=job.formality,
+        preserve_formatting=job.preserve_formatting,
+        context=job.context,
+        glossary=glossary,
+        instructions=instructions,
+    )
+
+
+def _payload(
+    job: TranslateJob, translations: Sequence[Translation], billed: tuple[int, ...], mangle_mode: str | None
+) -> dict[str, object]:
+    mark = MARK_BY_TARGET[job.target.v2]
+    items = []
+    for translation, chars in zip(translations, billed, strict=True):
+        text = translation.text
+        if mangle_mode is not None:
+            text = mangle.apply(mangle_mode, text, job.markup, mark)
+        item: dict[str, object] = {"detected_source_language": translation.detected_source_language, "text": text}
+        if job.show_billed_characters:
+            item["billed_characters"] = chars
+        if job.model_type_used is not None:
+            item["model_type_used"] = job.model_type_used
+        items.append(item)
+    payload: dict[str, object] = {"translations": items}
+    if job.show_billed_characters:
+        payload["billed_characters"] = sum(billed)
+    if job.model_type_used is not None:
+        payload["model_type_used"] = job.model_type_used
+    return payload
+
+
+@guarded(Access.DEVELOPER)
+async def translate(request: Request, caller: Caller) -> Response:
+    """Translate up to 50 texts."""
+    service = service_of(request)
+    key = caller.key
+    assert key is not None  # developer-key endpoint
+    body = await read_body(request, MAX_TRANSLATE_BODY_BYTES)
+    job = parse_translate(Params.parse(body, media_type(request)))
+    glossary, instructions = _resources(service, caller, job)
+    billed = job.billed_per_text
+    total = sum(billed)
+    now = service.now()
+    period = period_of(now)
+    fault = active_fault(request.scope)
+    _charge(service, key, fault, period, total)
+    try:
+        translations = await service.engine.translate(_engine_request(job, glossary, instructions))
+    except BaseException:
+        service.meter.refund(key.key_id, period, "translation", total)
+        raise
+    tag = request.headers.get(REPORTING_TAG_HEADER)
+    if tag and total:
+        service.meter.record_tag(caller.account.account_id, tag, now.date().isoformat(), total)
+    mode = fault.spec.mangle if fault is not None and fault.acting else None
+    return json_response(_payload(job, translations, billed, mode))

@@ -1,0 +1,206 @@
+"""Conformance over HTTP: common rules, authentication, body handling, error shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+TRANSLATE = "/v2/translate"
+BASIC = {"text": ["Hello"], "target_lang": "DE"}
+
+
+def test_unknown_path_is_404_json(http, keys, error):
+    assert "not found" in error(http.get("/v2/nothing-here", headers=keys.paid), 404)
+    assert "not found" in error(http.post("/v9/translate", headers=keys.paid), 404)
+
+
+def test_trailing_slash_is_an_unknown_path(http, keys, error):
+    assert "not found" in error(http.post("/v2/translate/", json=BASIC, headers=keys.paid), 404)
+
+
+def test_wrong_method_is_405_with_allow(http, keys, error):
+    response = http.get(TRANSLATE, headers=keys.paid)
+    assert "method GET not allowed" in error(response, 405)
+    assert response.headers["allow"] == "POST"
+    assert "not allowed" in error(http.delete("/v3/languages", headers=keys.paid), 405)
+
+
+def test_missing_authorization_is_403(http, error):
+    assert "missing Authorization header" in error(http.post(TRANSLATE, json=BASIC), 403)
+    assert "missing Authorization header" in error(http.get("/v3/languages?resource=glossary"), 403)
+
+
+@pytest.mark.parametrize("value", ["Bearer abc", "Service-Auth-Key", "DeepL-Auth-Key abc", "abc"])
+def test_malformed_authorization_is_403(http, value, error):
+    message = error(http.post(TRANSLATE, json=BASIC, headers={"Authorization": value}), 403)
+    assert message == "malformed Authorization header; expected 'Service-Auth-Key <key>'"
+
+
+def test_unknown_key_is_403_and_not_echoed(http, error):
+    response = http.post(TRANSLATE, json=BASIC, headers={"Authorization": "Service-Auth-Key secret-guess-123"})
+    assert error(response, 403) == "unknown authentication key"
+    assert "secret-guess-123" not in response.text
+
+
+@pytest.mark.parametrize("tier", ["paid", "free"])
+def test_legacy_query_auth_is_refused_on_both_tiers(http, live_service, tier, error):
+    key = live_service.auth_key if tier == "paid" else live_service.free_auth_key
+    response = http.post(TRANSLATE, params={"auth_key": key}, json=BASIC)
+    assert "legacy authentication" in error(response, 403)
+    assert key not in response.text
+    # Even with a valid header, the legacy parameter is refused.
+    headers = {"Authorization": f"Service-Auth-Key {key}"}
+    assert "legacy authentication" in error(http.get("/v2/usage", params={"auth_key": key}, headers=headers), 403)
+
+
+@pytest.mark.parametrize("tier", ["paid", "free"])
+def test_legacy_body_auth_is_refused_on_both_tiers(http, live_service, post_form, tier, error):
+    key = live_service.auth_key if tier == "paid" else live_service.free_auth_key
+    headers = {"Authorization": f"Service-Auth-Key {key}"}
+    in_form = post_form(TRANSLATE, [("auth_key", key), ("text", "Hello"), ("target_lang", "DE")], headers)
+    assert "legacy authentication" in error(in_form, 403)
+    body = http.post(TRANSLATE, json={**BASIC, "auth_key": key}, headers=headers)
+    assert "legacy authentication" in error(body, 403)
+    # Without any header the refusal still names the header to use.
+    bare = post_form(TRANSLATE, [("auth_key", key), ("text", "Hello"), ("target_lang", "DE")], {})
+    assert "Service-Auth-Key" in error(bare, 403)
+
+
+def test_admin_key_cannot_translate(http, keys, error):
+    assert "admin keys are valid for the admin endpoints only" in error(
+        http.post(TRANSLATE, json=BASIC, headers=keys.admin), 403
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/v2/write/rephrase"),
+        ("POST", "/v2/write/correct"),
+        ("GET", "/v3/style_rules"),
+        ("POST", "/v3/style_rules"),
+        ("DELETE", "/v3/style_rules/0b0c1c52-5bd5-4b1e-9c4c-111111111111"),
+    ],
+)
+def test_free_tier_is_refused_write_and_style_rules(http, keys, method, path, error):
+    response = http.request(method, path, json={"text": ["Hi"]}, headers=keys.free)
+    assert error(response, 403) == "this endpoint is available to paid-tier accounts only"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/v2/admin/developer-keys"),
+        ("POST", "/v2/admin/developer-keys"),
+        ("PUT", "/v2/admin/developer-keys/deactivate"),
+        ("PUT", "/v2/admin/developer-keys/label"),
+        ("PUT", "/v2/admin/developer-keys/limits"),
+        ("GET", "/v2/admin/analytics/custom-tags?start_date=2026-01-01&end_date=2026-01-02"),
+    ],
+)
+def test_free_tier_and_developer_keys_are_refused_admin(http, keys, method, path, error):
+    free = http.request(method, path, json={}, headers=keys.free)
+    assert error(free, 403) == "the admin interface is available to paid-tier accounts only"
+    developer = http.request(method, path, json={}, headers=keys.paid)
+    assert "needs an admin key" in error(developer, 403)
+
+
+def test_malformed_json_is_400(http, keys, error):
+    headers = {**keys.paid, "Content-Type": "application/json"}
+    assert "not valid JSON" in error(http.post(TRANSLATE, content=b'{"text": ["a"', headers=headers), 400)
+    assert "not valid UTF-8" in error(http.post(TRANSLATE, content=b'{"text": ["\xff"]}', headers=headers), 400)
+    assert "must be a JSON object" in error(http.post(TRANSLATE, content=b'["a"]', headers=headers), 400)
+    deep = b"[" * 60_000 + b"]" * 60_000
+    assert "not valid JSON" in error(http.post(TRANSLATE, content=deep, headers=headers), 400)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"text": "Hello", "target_lang": "DE"}, "parameter 'text' must be an array of strings"),
+        ({"text": ["Hello", 3], "target_lang": "DE"}, "parameter 'text' must be an array of strings"),
+        ({"text": ["Hello"], "target_lang": 7}, "parameter 'target_lang' must be a string"),
+        (
+            {"text": ["Hello"], "target_lang": "DE", "show_billed_characters": "yes"},
+            "parameter 'show_billed_characters' must be a boolean (true or false)",
+        ),
+        (
+            {"text": ["Hello"], "target_lang": "DE", "translation_memory_threshold": "80"},
+            "parameter 'translation_memory_threshold' must be an integer",
+        ),
+        (
+            {"text": ["Hello"], "target_lang": "DE", "ignore_tags": [1]},
+            "parameter 'ignore_tags' must be a comma-separated string or an array of strings",
+        ),
+        (
+            {"text": ["Hello"], "target_lang": "DE", "custom_instructions": "be short"},
+            "parameter 'custom_instructions' must be an array of strings",
+        ),
+    ],
+)
+def test_wrong_json_types_are_400(http, keys, body, message, error):
+    assert error(http.post(TRANSLATE, json=body, headers=keys.paid), 400) == message
+
+
+def test_form_body_rules(http, keys, post_form, error):
+    pairs = [
+        ("text", "Hello"),
+        ("text", "World"),
+        ("target_lang", "DE"),
+        ("show_billed_characters", "1"),
+        ("tag_handling", "xml"),
+        ("ignore_tags", "x,y"),
+        ("preserve_formatting", "0"),
+    ]
+    response = post_form(TRANSLATE, pairs, keys.paid)
+    assert response.status_code == 200, response.text
+    assert len(response.json()["translations"]) == 2
+    assert response.json()["billed_characters"] == 10
+    bad_bool = post_form(
+        TRANSLATE, [("text", "Hi"), ("target_lang", "DE"), ("show_billed_characters", "true")], keys.paid
+    )
+    assert error(bad_bool, 400) == "parameter 'show_billed_characters' must be 1 or 0"
+    twice = post_form(TRANSLATE, [("text", "Hi"), ("target_lang", "DE"), ("target_lang", "FR")], keys.paid)
+    assert error(twice, 400) == "parameter 'target_lang' may be given only once"
+
+
+def test_json_without_content_type(http, keys):
+    response = http.post(TRANSLATE, content=b'{"text": ["Hello"], "target_lang": "DE"}', headers=keys.paid)
+    assert response.status_code == 200, response.text
+    assert len(response.json()["translations"]) == 1
+
+
+def test_unsupported_content_type_is_415(http, keys, error):
+    response = http.post(TRANSLATE, content=b"text=Hello", headers={**keys.paid, "Content-Type": "text/plain"})
+    assert "unsupported content type 'text/plain'" in error(response, 415)
+
+
+def _body_of_size(size: int) -> bytes:
+    head = json.dumps({"target_lang": "DE", "text": [""]}, separators=(",", ":")).encode()
+    body = json.dumps({"target_lang": "DE", "text": ["a" * (size - len(head))]}, separators=(",", ":")).encode()
+    assert len(body) == size
+    return body
+
+
+def test_body_limit_is_128_kib(http, keys, error):
+    headers = {**keys.paid, "Content-Type": "application/json"}
+    at_limit = http.post(TRANSLATE, content=_body_of_size(128 * 1024), headers=headers)
+    assert at_limit.status_code == 200, at_limit.text
+    over = http.post(TRANSLATE, content=_body_of_size(128 * 1024 + 1), headers=headers)
+    assert "request body too large" in error(over, 413)
+    huge = http.post(TRANSLATE, content=_body_of_size(3 * 1024 * 1024), headers=headers)
+    assert "at most 131072 bytes" in error(huge, 413)
+
+
+def test_chunked_oversized_body_is_413(http, keys, error):
+    def chunks():
+        yield b'{"target_lang":"DE","text":["'
+        for _ in range(200):
+            yield b"a" * 1024
+        yield b'"]}'
+
+    headers = {**keys.paid, "Content-Type": "application/json"}
+    assert "request body too large" in error(http.post(TRANSLATE, content=chunks(), headers=headers), 413)

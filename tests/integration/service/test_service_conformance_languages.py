@@ -1,0 +1,199 @@
+"""Conformance over HTTP: language discovery (v3 and the deprecated v2 endpoints)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+SOURCES = [
+    "AR",
+    "BG",
+    "CS",
+    "DA",
+    "DE",
+    "EL",
+    "EN",
+    "ES",
+    "ET",
+    "FI",
+    "FR",
+    "HE",
+    "HU",
+    "ID",
+    "IT",
+    "JA",
+    "KO",
+    "LT",
+    "LV",
+    "NB",
+    "NL",
+    "PL",
+    "PT",
+    "RO",
+    "RU",
+    "SK",
+    "SL",
+    "SV",
+    "TH",
+    "TR",
+    "UK",
+    "VI",
+    "ZH",
+]
+TARGETS = sorted(
+    [c for c in SOURCES if c not in ("EN", "PT", "ZH")]
+    + ["EN-GB", "EN-US", "ES-419", "PT-BR", "PT-PT", "ZH-HANS", "ZH-HANT"]
+)
+FORMALITY = {"DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-PT", "JA", "RU"}
+STYLE_BASES = {"de", "en", "es", "fr", "it", "ja", "ko", "zh"}
+RESOURCES = ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules"]
+
+
+@pytest.fixture
+def languages(http, keys):
+    def get(query: str):
+        return http.get(f"/v3/languages?{query}", headers=keys.paid)
+
+    return get
+
+
+def by_code(response) -> dict[str, dict]:
+    assert response.status_code == 200, response.text
+    return {entry["lang"]: entry for entry in response.json()}
+
+
+def test_translate_text_languages(languages):
+    entries = by_code(languages("resource=translate_text"))
+    sources = sorted(c.upper() for c, e in entries.items() if e["usable_as_source"])
+    targets = sorted(c.upper() for c, e in entries.items() if e["usable_as_target"])
+    assert sources == sorted(SOURCES)
+    assert targets == TARGETS
+    assert {"en-US", "en-GB", "zh-Hant", "zh-Hans", "es-419", "pt-BR", "pt-PT", "nb"} <= set(entries)
+    assert all(e["status"] == "stable" for e in entries.values())
+    assert entries["en-US"]["name"] == "English (American)"
+    for code, entry in entries.items():
+        assert set(entry) == {"lang", "name", "usable_as_source", "usable_as_target", "status", "features"}
+        features = entry["features"]
+        assert ("formality" in features) == (code.upper() in FORMALITY)
+        assert ("style_rules" in features) == (entry["usable_as_target"] and code.split("-")[0] in STYLE_BASES)
+        assert ("auto_detection" in features) == entry["usable_as_source"]
+        assert {"glossary", "tag_handling"} <= set(features)
+        assert all(value == {"status": "stable"} for value in features.values())
+
+
+def test_beta_languages_only_with_include_beta(languages):
+    default = by_code(languages("resource=translate_text"))
+    assert "de-CH" not in default and "fr-CA" not in default
+    for query in (
+        "resource=translate_text&include=beta",
+        "resource=translate_text&include=beta&include=external",
+        "resource=translate_text&include=beta,external",
+    ):
+        beta = by_code(languages(query))
+        assert beta["de-CH"]["status"] == "beta" and beta["fr-CA"]["status"] == "beta"
+        assert beta["de-CH"]["usable_as_target"] and not beta["de-CH"]["usable_as_source"]
+        assert len(beta) == len(default) + 2
+    assert by_code(languages("resource=translate_text&include=external")) == default
+
+
+def test_language_query_errors(languages, error):
+    assert error(languages(""), 400) == ("query parameter 'resource' is required; one of " + ", ".join(RESOURCES))
+    assert error(languages("resource=translation"), 400) == (
+        "invalid value 'translation' for 'resource'; allowed: " + ", ".join(RESOURCES)
+    )
+    assert error(languages("resource=glossary&include=alpha"), 400) == (
+        "invalid value 'alpha' for 'include'; allowed: beta, external"
+    )
+    assert error(languages("resource=glossary&resource=voice"), 400) == (
+        "query parameter 'resource' may be given only once"
+    )
+    assert error(languages("product=translate_text"), 400).startswith("query parameter 'resource' is required")
+
+
+@pytest.mark.parametrize("resource", RESOURCES)
+def test_every_resource_lists_languages(languages, resource):
+    entries = by_code(languages(f"resource={resource}"))
+    assert entries
+    assert all(isinstance(e["features"], dict) for e in entries.values())
+
+
+def test_write_resource_features(languages):
+    entries = by_code(languages("resource=write"))
+    styled = {c for c, e in entries.items() if {"writing_style", "tone"} <= set(e["features"])}
+    assert styled == {"de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT"}
+    assert {"ja", "ko", "zh", "zh-Hans", "en", "pt", "pt-BR"} <= set(entries)
+
+
+def test_style_rules_and_glossary_resources(languages):
+    style = by_code(languages("resource=style_rules"))
+    assert set(style) == STYLE_BASES
+    assert all(e["usable_as_target"] and not e["usable_as_source"] and e["features"] == {} for e in style.values())
+    glossary = by_code(languages("resource=glossary"))
+    assert sorted(c.upper() for c in glossary) == sorted(SOURCES)
+
+
+def test_document_formality_excludes_es_419(languages):
+    entries = by_code(languages("resource=translate_document"))
+    assert "formality" in entries["es"]["features"]
+    assert "formality" not in entries["es-419"]["features"]
+    assert "tag_handling" not in entries["de"]["features"]
+
+
+def test_language_resources(http, keys):
+    response = http.get("/v3/languages/resources", headers=keys.paid)
+    assert response.status_code == 200
+    resources = {r["name"]: {f["name"]: f for f in r["features"]} for r in response.json()}
+    assert list(resources) == RESOURCES
+    text = resources["translate_text"]
+    assert set(text) == {"formality", "glossary", "tag_handling", "style_rules", "auto_detection"}
+    assert (text["formality"]["needs_source_support"], text["formality"]["needs_target_support"]) == (False, True)
+    assert (text["glossary"]["needs_source_support"], text["glossary"]["needs_target_support"]) == (True, True)
+    assert (text["auto_detection"]["needs_source_support"], text["auto_detection"]["needs_target_support"]) == (
+        True,
+        False,
+    )
+    assert set(resources["write"]) == {"writing_style", "tone"}
+    assert resources["style_rules"] == {}
+
+
+def test_feature_check_rule_for_a_pair(languages, http, keys):
+    """A feature works for a pair when every side it needs lists it."""
+    entries = by_code(languages("resource=translate_text"))
+    resources = {r["name"]: r for r in http.get("/v3/languages/resources", headers=keys.paid).json()}
+    needs = {f["name"]: f for f in resources["translate_text"]["features"]}
+
+    def supported(feature: str, source: str, target: str) -> bool:
+        rule = needs[feature]
+        return (not rule["needs_source_support"] or feature in entries[source]["features"]) and (
+            not rule["needs_target_support"] or feature in entries[target]["features"]
+        )
+
+    assert supported("formality", "en", "de") and not supported("formality", "de", "en-US")
+    assert supported("style_rules", "de", "en-GB") and not supported("style_rules", "en", "sv")
+
+
+def test_v2_languages(http, keys, error):
+    sources = http.get("/v2/languages", headers=keys.paid).json()
+    assert sorted(x["language"] for x in sources) == sorted(SOURCES)
+    assert all(set(x) == {"language", "name"} for x in sources)
+    assert http.get("/v2/languages?type=source", headers=keys.paid).json() == sources
+    targets = http.get("/v2/languages?type=target", headers=keys.paid).json()
+    assert sorted(x["language"] for x in targets) == TARGETS
+    assert {x["language"] for x in targets if x["supports_formality"]} == FORMALITY
+    assert error(http.get("/v2/languages?type=both", headers=keys.paid), 400) == (
+        "invalid value 'both' for 'type'; allowed: source, target"
+    )
+
+
+def test_v2_glossary_language_pairs(http, keys):
+    response = http.get("/v2/glossary-language-pairs", headers=keys.paid)
+    pairs = response.json()["supported_languages"]
+    assert len(pairs) == len(SOURCES) * (len(SOURCES) - 1)
+    assert {"source_lang": "DE", "target_lang": "EN"} in pairs
+    assert all(p["source_lang"] != p["target_lang"] and p["source_lang"].isupper() for p in pairs)
+
+
+def test_free_tier_may_discover_languages(http, keys):
+    assert http.get("/v3/languages?resource=translate_text", headers=keys.free).status_code == 200
+    assert http.get("/v2/languages", headers=keys.free).status_code == 200

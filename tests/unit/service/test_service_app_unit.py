@@ -1,0 +1,172 @@
+"""The app in-process: the embedded mode, clocked usage periods, engine and lookup seams."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+
+import httpx
+
+from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service.engine import EngineRequest, Translation
+from pipeline.service.lookups import GlossaryInfo, NoResources, StyleInfo
+from pipeline.service.pseudo import MARK_BY_TARGET
+
+UTC = dt.UTC
+
+
+def test_embedded_mode_without_lifespan():
+    """Exactly what the pipeline's embedded default does."""
+
+    async def scenario() -> tuple[dict, list]:
+        app = create_app(ServiceConfig(accounts=(AccountSpec("paid", ("embedded-key",)),)))
+        headers = {"Authorization": "Service-Auth-Key embedded-key"}
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
+            body = {
+                "source_lang": "EN",
+                "target_lang": "DE",
+                "text": ['Delete <x id="1"/> files?', "Quit"],
+                "tag_handling": "xml",
+                "ignore_tags": ["x"],
+                "context": "file manager",
+                "show_billed_characters": True,
+            }
+            translated = (await client.post("/v2/translate", json=body, headers=headers)).json()
+            languages = (await client.get("/v3/languages?resource=translate_text", headers=headers)).json()
+        app.state.service.close()
+        return translated, languages
+
+    translated, languages = asyncio.run(scenario())
+    assert [t["text"] for t in translated["translations"]] == ['D\u0308elete <x id="1"/> f\u0308iles?', "Q\u0308uit"]
+    assert translated["billed_characters"] == 29
+    assert any(entry["lang"] == "de" for entry in languages)
+
+
+def test_usage_resets_with_the_month(make_client, headers, clock):
+    client = make_client(clock=clock)
+    created = client.post("/v2/admin/developer-keys", json={"label": "monthly"}, headers=headers.admin).json()
+    key = {"Authorization": f"Service-Auth-Key {created['api_key']}"}
+    client.put(
+        "/v2/admin/developer-keys/limits", json={"key_id": created["key_id"], "characters": 5}, headers=headers.admin
+    )
+    body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
+    assert client.post("/v2/translate", json=body, headers=key).status_code == 200
+    assert client.post("/v2/translate", json=body, headers=key).status_code == 456
+    usage = client.get("/v2/usage", headers=key).json()
+    assert (usage["start_time"], usage["end_time"]) == ("2026-05-01T00:00:00Z", "2026-06-01T00:00:00Z")
+    clock.now += dt.timedelta(hours=2)
+    assert client.get("/v2/usage", headers=key).json()["api_key_character_count"] == 0
+    assert client.post("/v2/translate", json=body, headers=key).status_code == 200
+
+
+def test_analytics_days_follow_the_clock(make_client, headers, clock):
+    client = make_client(clock=clock, analytics_page_size=1)
+    body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
+    for tag in ("alpha", "beta"):
+        client.post("/v2/translate", json=body, headers={**headers.paid, "X-Service-Reporting-Tag": tag})
+    clock.now += dt.timedelta(days=1)
+    client.post("/v2/translate", json=body, headers={**headers.paid, "X-Service-Reporting-Tag": "alpha"})
+    query = "start_date=2026-05-31&end_date=2026-06-01&aggregate_by=day"
+    pages, page = [], 0
+    while page is not None:
+        report = client.get(f"/v2/admin/analytics/custom-tags?{query}&page={page}", headers=headers.admin).json()
+        report = report["custom_tag_usage_report"]
+        pages.append([(u["custom_tag"], u["usage_date"]) for u in report["usage"]])
+        page = report["next_page"]
+    assert pages == [
+        [("alpha", "2026-05-31T00:00:00Z")],
+        [("beta", "2026-05-31T00:00:00Z")],
+        [("alpha", "2026-06-01T00:00:00Z")],
+    ]
+
+
+class EchoEngine:
+    """An engine that upper-cases, to show the seam."""
+
+    def __init__(self) -> None:
+        self.requests: list[EngineRequest] = []
+
+    async def translate(self, request: EngineRequest) -> list[Translation]:
+        self.requests.append(request)
+        return [Translation(t.upper(), request.source_lang or "EN") for t in request.texts]
+
+
+def test_engine_is_injectable(make_client, headers):
+    engine = EchoEngine()
+    client = make_client(engine=engine)
+    body = {
+        "text": ["hello"],
+        "target_lang": "pt-br",
+        "formality": "prefer_less",
+        "tag_handling": "html",
+        "context": "greeting",
+    }
+    assert client.post("/v2/translate", json=body, headers=headers.paid).json()["translations"][0]["text"] == "HELLO"
+    [request] = engine.requests
+    assert (request.source_lang, request.target_lang, request.formality) == (None, "PT-BR", "less")
+    assert (request.model_type, request.split_sentences, request.context) == (
+        "quality_optimized",
+        "nonewlines",
+        "greeting",
+    )
+    assert request.markup is not None and request.markup.mode == "html"
+
+
+class BrokenEngine:
+    async def translate(self, request: EngineRequest) -> list[Translation]:
+        raise RuntimeError("engine exploded: secret internals")
+
+
+def test_engine_failure_is_a_clean_500_and_not_billed():
+    app = create_app(ServiceConfig(accounts=(AccountSpec("paid", ("k",)),), engine=BrokenEngine()))
+
+    async def scenario() -> tuple[httpx.Response, dict]:
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
+            headers = {"Authorization": "Service-Auth-Key k"}
+            failed = await client.post("/v2/translate", json={"text": ["x"], "target_lang": "DE"}, headers=headers)
+            usage = (await client.get("/v2/usage", headers=headers)).json()
+        return failed, usage
+
+    failed, usage = asyncio.run(scenario())
+    app.state.service.close()
+    assert failed.status_code == 500
+    assert failed.json() == {"message": "internal error of the local service"}
+    assert usage["api_key_character_count"] == 0
+
+
+class Resources(NoResources):
+    """Part-2 lookups stand-in: one glossary and one style rule list."""
+
+    def glossary(self, account_id, glossary_id):
+        if glossary_id != "g1":
+            return None
+        return GlossaryInfo({("en", "de"): (("file", "Datei"), ("save", "Sichern"))})
+
+    def style_list(self, account_id, style_id):
+        return StyleInfo("de", ("Use the informal you.",)) if style_id == "s1" else None
+
+
+def test_lookup_seam_applies_glossaries_and_checks_style_language(client, headers):
+    state = client.app.state.service
+    client.app.state.service = dataclasses.replace(state, lookups=Resources())
+    body = {"text": ["Save the File"], "source_lang": "EN", "target_lang": "DE-CH", "glossary_id": "g1"}
+    out = client.post("/v2/translate", json=body, headers=headers.paid)
+    assert out.json()["translations"][0]["text"] == f"Sichern t{MARK_BY_TARGET['DE-CH']}he Datei"
+    wrong_pair = client.post("/v2/translate", json={**body, "source_lang": "FR"}, headers=headers.paid)
+    assert wrong_pair.status_code == 400
+    assert wrong_pair.json() == {"message": "glossary 'g1' has no dictionary for fr -> de"}
+    styled = {"text": ["Hi"], "source_lang": "EN", "target_lang": "DE", "style_id": "s1"}
+    assert client.post("/v2/translate", json=styled, headers=headers.paid).status_code == 200
+    mismatch = client.post("/v2/translate", json={**styled, "target_lang": "FR"}, headers=headers.paid)
+    assert mismatch.status_code == 400
+    assert mismatch.json() == {"message": "style rule list 's1' is for 'de', but the target language is 'FR'"}
+
+
+def test_free_tier_admin_spec_is_refused(make_client):
+    client = make_client(accounts=(AccountSpec("free", ("f",), ("fa",)),))
+    response = client.get("/v2/admin/developer-keys", headers={"Authorization": "Service-Auth-Key fa"})
+    assert response.status_code == 403
+    assert response.json() == {"message": "the admin interface is available to paid-tier accounts only"}

@@ -1,0 +1,67 @@
+"""``pipeline serve`` command line: registration, keys from flags and environment, light import."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.errors import UsageError
+from pipeline.service import cli
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["serve", *argv])
+
+
+def test_defaults_and_func():
+    args = parse()
+    assert (args.host, args.port, args.data_dir, args.test_faults) == ("127.0.0.1", 8000, None, False)
+    assert args.func is cli.run_serve
+
+
+def test_keys_from_flags_and_environment():
+    args = parse("--auth-key", "a1", "--auth-key", "a2", "--admin-key", "m1", "--free-auth-key", "f1", "--port", "0")
+    environ = {cli.ENV_AUTH_KEYS: " a2, a3 ,", cli.ENV_FREE_AUTH_KEYS: "f2"}
+    paid, free = cli.accounts_from(args, environ)
+    assert (paid.tier, paid.auth_keys, paid.admin_keys) == ("paid", ("a1", "a2", "a3"), ("m1",))
+    assert (free.tier, free.auth_keys, free.admin_keys) == ("free", ("f1", "f2"), ())
+
+
+def test_environment_alone_is_enough():
+    [account] = cli.accounts_from(parse(), {cli.ENV_ADMIN_KEYS: "m"})
+    assert account.admin_keys == ("m",) and account.auth_keys == ()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ((), "no keys"),
+        (("--auth-key", "k", "--admin-key", "k"), "both a developer key and an admin key"),
+        (("--auth-key", "k", "--free-auth-key", "k"), "both the paid-tier and the free-tier"),
+    ],
+)
+def test_bad_key_sets_are_usage_errors(argv, message):
+    with pytest.raises(UsageError, match=message) as caught:
+        cli.accounts_from(parse(*argv), {})
+    assert "'k'" not in str(caught.value)
+
+
+def test_port_must_be_valid(capsys):
+    with pytest.raises(SystemExit):
+        parse("--port", "70000")
+    assert "port must be between 0 and 65535" in capsys.readouterr().err
+
+
+def test_importing_the_cli_is_light():
+    code = (
+        "import sys, pipeline.service.cli, pipeline.service; "
+        "heavy = [m for m in ('starlette', 'uvicorn', 'httpx', 'py3langid', 'numpy', 'sqlite3') if m in sys.modules]; "
+        "print(heavy)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,88 @@
+"""The X-Test-Fault grammar, its counters, and the mangle modes."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from pipeline.service import mangle
+from pipeline.service.engine import MarkupOptions
+from pipeline.service.faults import FaultBook, FaultSpec, FaultSyntaxError, parse
+
+XML = MarkupOptions("xml", frozenset({"x"}))
+
+
+def test_parse_full_grammar():
+    assert parse("status=429; times=2; retry_after=1; id=abc") == FaultSpec(
+        id="abc", times=2, status=429, retry_after=1
+    )
+    assert parse("drop;times=1") == FaultSpec(id="drop;times=1", times=1, drop=True)
+    assert parse("delay=0.25") == FaultSpec(id="delay=0.25", delay=0.25)
+    assert parse("quota_after=100;id=q").quota_after == 100
+    assert parse("mangle=attribute").mangle == "attribute"
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["status=99", "status=600", "times=-1", "delay=-1", "delay=x", "mangle=", "nope", "drop=1;x=2", "retry_after=a"],
+)
+def test_parse_rejects(header):
+    with pytest.raises(FaultSyntaxError):
+        parse(header)
+
+
+def test_times_counts_per_id():
+    book = FaultBook()
+    spec = parse("status=503;times=2;id=a")
+    other = parse("status=503;times=2;id=b")
+    assert [book.hit(spec), book.hit(spec), book.hit(other), book.hit(spec)] == [True, True, True, False]
+    assert all(book.hit(parse("status=500;id=c")) for _ in range(5))
+
+
+def test_quota_after_is_per_id_and_all_or_nothing():
+    book = FaultBook()
+    spec = parse("quota_after=10;id=q")
+    assert book.consume(spec, 6) and not book.consume(spec, 5) and book.consume(spec, 4)
+    assert not book.consume(spec, 1)
+    assert book.consume(parse("quota_after=10;id=r"), 10)
+
+
+def test_mangle_move_to_sentence_start():
+    assert mangle.move('One. Two <x id="1"/> three.', XML) == 'One. <x id="1"/>Two three.'
+    assert mangle.move('Line one\nLine <x id="1"/>', XML) == 'Line one\n<x id="1"/>Line'
+    assert mangle.move('<x id="1"/>Start <x id="2"/> end', XML) == '<x id="2"/><x id="1"/>Start end'
+    assert mangle.move("No tags.", XML) == "No tags."
+    assert mangle.move("Keep <x>in side</x> it", XML) == "<x>in side</x>Keep it"
+
+
+def test_mangle_drop_duplicate_attribute():
+    assert mangle.drop("a <b>c</b>") == "a c</b>"
+    assert mangle.duplicate('a <x id="1"/>') == 'a <x id="1"/><x id="1"/>'
+    assert mangle.attribute('a <x id="1"/>', "\u0308") == 'a <x id="1\u0308"/>'
+    assert mangle.attribute("a <b>c</b>", "\u0308") == "a <b>c</b>"
+    assert mangle.apply("drop", "a <b>", None, "\u0308") == "a <b>"
+
+
+def test_mangle_through_the_endpoint(client, headers):
+    body = {
+        "text": ['Hi <x id="1"/>'],
+        "source_lang": "EN",
+        "target_lang": "DE",
+        "tag_handling": "xml",
+        "ignore_tags": "x",
+    }
+    out = client.post("/v2/translate", json=body, headers={**headers.paid, "X-Test-Fault": "mangle=duplicate"})
+    assert out.json()["translations"][0]["text"] == 'H\u0308i <x id="1"/><x id="1"/>'
+
+
+def test_drop_in_process_raises_transport_error(client, headers, caplog):
+    with pytest.raises(httpx.RemoteProtocolError):
+        client.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "drop;id=d1"})
+    assert [r for r in caplog.records if r.name.startswith("pipeline")] == []
+
+
+def test_fault_header_ignored_when_disabled(make_client, headers):
+    quiet = make_client(test_faults=False)
+    response = quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "status=503"})
+    assert response.status_code == 200
+    assert quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "bad grammar"}).status_code == 200

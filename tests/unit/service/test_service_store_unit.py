@@ -1,0 +1,103 @@
+"""Accounts, keys and metering in the SQLite store (memory and file)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pipeline.service.accounts import AccountStore, ActiveKeyLimitError
+from pipeline.service.config import AccountSpec
+from pipeline.service.metering import Meter, period_bounds, period_of
+from pipeline.service.store import Database
+
+NOW = 1_780_000_000_000
+
+
+def test_registration_is_found_again_after_reopen(tmp_path):
+    db = Database(tmp_path)
+    [account] = AccountStore(db).register([AccountSpec("paid", ("k1",), ("a1",))], NOW)
+    key, secret = AccountStore(db).create_key(account.account_id, "extra", NOW)
+    db.close()
+
+    db = Database(tmp_path)
+    store = AccountStore(db)
+    [again] = store.register([AccountSpec("paid", ("k1", "k2"), ("a2",))], NOW + 1)
+    assert again.account_id == account.account_id
+    assert store.authenticate(secret).key.key_id == key.key_id
+    assert store.authenticate("k2").account.account_id == account.account_id
+    assert store.authenticate("a1") is None  # admin keys follow the configuration
+    assert store.authenticate("a2").is_admin
+    assert [k.label for k in store.list_keys(account.account_id)] == ["Configured key", "extra", "Configured key"]
+    db.close()
+
+
+def test_contradicting_configuration_is_refused():
+    store = AccountStore(Database(None))
+    store.register([AccountSpec("paid", ("k1",)), AccountSpec("free", ("f1",))], NOW)
+    with pytest.raises(ValueError, match="different stored accounts"):
+        store.register([AccountSpec("paid", ("k1", "f1"))], NOW)
+    with pytest.raises(ValueError, match="two accounts"):
+        store.register([AccountSpec("paid", ("x",)), AccountSpec("free", ("x",))], NOW)
+    with pytest.raises(ValueError):
+        AccountSpec("paid", ("k", "k"))
+    with pytest.raises(ValueError):
+        AccountSpec("gold", ("k",))  # type: ignore[arg-type]
+
+
+def test_active_key_limit_and_deactivation():
+    store = AccountStore(Database(None))
+    [account] = store.register([AccountSpec("paid", ())], NOW)
+    keys = [store.create_key(account.account_id, f"k{i}", NOW)[0] for i in range(25)]
+    with pytest.raises(ActiveKeyLimitError):
+        store.create_key(account.account_id, "one too many", NOW)
+    first = store.deactivate(account.account_id, keys[0].key_id, NOW + 5)
+    assert first is not None and first.deactivated_ms == NOW + 5
+    assert store.deactivate(account.account_id, keys[0].key_id, NOW + 9).deactivated_ms == NOW + 5
+    assert store.create_key(account.account_id, "room again", NOW)[0].label == "room again"
+    assert store.deactivate("other-account", keys[1].key_id, NOW) is None
+
+
+def test_limits_keep_speech_unless_given():
+    store = AccountStore(Database(None))
+    [account] = store.register([AccountSpec("paid", ())], NOW)
+    key, _ = store.create_key(account.account_id, "k", NOW)
+    key = store.set_limits(account.account_id, key.key_id, 10, 500, set_speech=True)
+    key = store.set_limits(account.account_id, key.key_id, None, None, set_speech=False)
+    assert (key.character_limit, key.speech_limit_ms) == (None, 500)
+
+
+def test_periods_are_utc_calendar_months():
+    moment = dt.datetime(2026, 12, 31, 23, 59, tzinfo=dt.UTC)
+    assert period_of(moment) == "2026-12"
+    start, end = period_bounds(moment)
+    assert (start.isoformat(), end.isoformat()) == ("2026-12-01T00:00:00+00:00", "2027-01-01T00:00:00+00:00")
+
+
+def test_meter_limits_refunds_and_totals():
+    meter = Meter(Database(None))
+    assert meter.charge("k1", "acc", "2026-05", "translation", 8, limit=10)
+    assert not meter.charge("k1", "acc", "2026-05", "write", 3, limit=10)
+    assert meter.charge("k1", "acc", "2026-05", "write", 2, limit=10)
+    assert not meter.charge("k1", "acc", "2026-05", "translation", 1, limit=10)
+    assert meter.charge("k1", "acc", "2026-05", "translation", 0, limit=0)
+    assert meter.charge("k1", "acc", "2026-06", "translation", 10, limit=10)
+    assert meter.charge("k2", "acc", "2026-05", "translation", 5, limit=None)
+    meter.refund("k2", "2026-05", "translation", 2)
+    assert meter.key_total("k1", "2026-05") == 10 and meter.account_total("acc", "2026-05") == 13
+
+
+def test_tag_report_by_period_and_day():
+    meter = Meter(Database(None))
+    meter.record_tag("acc", "b", "2026-05-01", 5)
+    meter.record_tag("acc", "a", "2026-05-02", 7)
+    meter.record_tag("acc", "a", "2026-05-03", 1)
+    meter.record_tag("other", "a", "2026-05-03", 100)
+    totals = meter.tag_report("acc", "2026-05-01", "2026-05-31", False, 0, 10)
+    assert [(t.custom_tag, t.translation_chars) for t in totals] == [("a", 8), ("b", 5)]
+    days = meter.tag_report("acc", "2026-05-02", "2026-05-03", True, 0, 10)
+    assert [(t.custom_tag, t.day, t.translation_chars) for t in days] == [
+        ("a", "2026-05-02", 7),
+        ("a", "2026-05-03", 1),
+    ]
+    assert len(meter.tag_report("acc", "2026-05-01", "2026-05-31", True, 1, 1)) == 1
