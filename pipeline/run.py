@@ -119,10 +119,10 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
     for s in scanned:
         per_catalog[s.display].counters.segments_skipped += s.skipped
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
-    pending = _plan(settings, scanned, options, report, per_catalog, done)
+    pending = _plan(settings, scanned, per_catalog, done)
     cache = TranslationCache(settings.cache_dir if options.use_cache else None)
     try:
-        pending = _serve_from_cache(cache, pending, options, per_catalog, done)
+        pending = _serve_from_cache(cache, pending, per_catalog, done)
         if options.dry_run:
             report.would_send = _estimate(pending)
         elif pending:
@@ -143,8 +143,8 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
     return report
 
 
-def _plan(settings: Settings, scanned: list[ScannedCatalog], options: RunOptions, report: RunReport,
-          per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str]) -> dict[str, _Pending]:
+def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[str, CatalogReport],
+          done: dict[SegmentKey, str]) -> dict[str, _Pending]:
     """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key."""
     identity = service_identity(settings)
     source = locales.service_source(settings.source_lang)
@@ -165,15 +165,18 @@ def _plan(settings: Settings, scanned: list[ScannedCatalog], options: RunOptions
     return pending
 
 
-def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], options: RunOptions,
-                      per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str]) -> dict[str, _Pending]:
+def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per_catalog: dict[str, CatalogReport],
+                      done: dict[SegmentKey, str]) -> dict[str, _Pending]:
     left: dict[str, _Pending] = {}
     for key, item in pending.items():
         cached = cache.get(key)
-        if cached is None:
+        try:
+            translated = restore(cached, item.protected) if cached is not None else None
+        except PlaceholderMismatch:  # verified before it was stored, so the cache file was tampered with
+            translated = None
+        if translated is None:
             left[key] = item
             continue
-        translated = restore(cached, item.protected)  # verified before it was stored
         for ref in item.refs:
             done[ref.key] = translated
             counters = per_catalog[ref.key.catalog].counters
@@ -236,7 +239,7 @@ async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pen
                 log: Callable[[str], None]) -> None:
     """Send every pending text, concurrently, and record verified results as they arrive."""
     stop = asyncio.Event()
-    sent = [0]  # requests answered, for the report's totals
+    sent = 0  # requests answered, for the report's totals
     limiter = asyncio.Semaphore(settings.service.concurrency)
 
     def fail(item: _Pending, reason: str) -> None:
@@ -245,6 +248,7 @@ async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pen
             per_catalog[ref.key.catalog].counters.segments_failed += 1
 
     async def send(items: list[_Pending], params: dict[str, object]) -> None:
+        nonlocal sent
         if stop.is_set():
             return
         async with limiter:
@@ -253,12 +257,7 @@ async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pen
             try:
                 result = await client.translate([i.protected.text for i in items], **params)
             except PayloadTooLargeError as exc:
-                if len(items) == 1:
-                    fail(items[0], f"the service refused the text as too large: {exc.message}")
-                    return
-                half = len(items) // 2
-                result = None
-                split = (items[:half], items[half:])
+                too_large = exc
             except QuotaExceededError as exc:
                 report.stopped = f"quota exceeded: {exc.message}"
                 stop.set()
@@ -271,11 +270,17 @@ async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pen
                 for item in items:
                     fail(item, f"the service refused the request: {exc}")
                 return
-        if result is None:
-            await asyncio.gather(*(send(part, params) for part in split))
+            else:
+                sent += 1
+                _record(items, result, cache, per_catalog, done, fail)
+                return
+        # A 413 despite the measured size (a service with a smaller limit): split and retry, the
+        # halves outside this request's concurrency slot.
+        if len(items) == 1:
+            fail(items[0], f"the service refused the text as too large: {too_large.message}")
             return
-        sent[0] += 1
-        _record(items, result, cache, per_catalog, done, fail)
+        half = len(items) // 2
+        await asyncio.gather(send(items[:half], params), send(items[half:], params))
 
     try:
         targets = await _check_targets(client, pending, fail)
@@ -294,7 +299,7 @@ async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pen
     except (AuthenticationError, TransportError) as exc:
         report.stopped = str(exc)
     finally:
-        report.totals.requests = sent[0]
+        report.totals.requests = sent
         await client.aclose()
 
 

@@ -28,10 +28,11 @@ BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nms
 class FakeService:
     """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
 
-    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False) -> None:
+    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False, max_texts: int = 50) -> None:
         self.requests: list[dict] = []
         self.fail_with = fail_with or {}  # translate request number (1-based) -> status
         self.mangle = mangle
+        self.max_texts = max_texts  # a service with a smaller limit than the spec's answers 413
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
@@ -44,6 +45,8 @@ class FakeService:
         if status:
             return httpx.Response(status, json={"message": f"scripted {status}"})
         texts = body["text"]
+        if len(texts) > self.max_texts:
+            return httpx.Response(413, json={"message": "too many texts"})
         out = [f"[{body['target_lang']}] {t}" for t in texts]
         if self.mangle:
             out = [t.replace('<x id="1"/>', "") for t in out]
@@ -206,3 +209,29 @@ def test_target_language_filter(tmp_path):
     service = FakeService()
     run(settings, service, target_langs=("pl",))
     assert {r["target_lang"] for r in service.requests} == {"PL"}
+
+
+def test_a_413_splits_the_batch_until_it_fits(tmp_path):
+    service = FakeService(max_texts=1)
+    report = run(project(tmp_path), service)
+    assert report.exit_code == ExitCode.OK
+    answered = [r for r in service.requests if len(r["text"]) <= 1]
+    assert report.totals.requests == len(answered) == 4 and report.totals.segments_translated == 4
+
+
+def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
+    from pipeline.cache import TranslationCache
+
+    settings = project(tmp_path)
+    original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    run(settings, FakeService())
+    cache = TranslationCache(settings.cache_dir)
+    for key in list(cache._disk):  # type: ignore[union-attr]
+        cache.set(key, "placeholders gone")
+    cache.close()
+    (tmp_path / "locale/de/LC_MESSAGES/app.po").write_bytes(original)
+    service = FakeService()
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK
+    assert report.totals.segments_from_cache == 1  # "Open" has no placeholder: still restorable
+    assert report.totals.segments_translated == 3
