@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,6 @@ class TranslationOptions:
     glossary_id: str | None = None
     style_id: str | None = None
     model_type: str | None = None
-    extra: tuple[tuple[str, str], ...] = field(default=())
 
 
 _MARKUP = re.compile(r"<[^>]*>|&[#\w]+;")

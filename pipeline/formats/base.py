@@ -14,7 +14,6 @@ class UnitState(enum.Enum):
     FUZZY = "fuzzy"  # has a translation awaiting review: never overwritten
     TRANSLATED = "translated"
     OBSOLETE = "obsolete"
-    HEADER = "header"
 
 
 @dataclass(frozen=True, slots=True)

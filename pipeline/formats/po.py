@@ -108,7 +108,7 @@ class PoCatalog:
         insert: dict[int, list[str]] = {}
         for index, forms in translations.items():
             unit, span = self.units[index], self._spans[index]
-            if unit.state in (UnitState.OBSOLETE, UnitState.HEADER):
+            if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
