@@ -19,7 +19,7 @@ from pipeline.service.config import ServiceConfig
 from pipeline.service.faults import FaultBook, FaultMiddleware
 from pipeline.service.lookups import NoResources
 from pipeline.service.metering import Meter
-from pipeline.service.pending import PENDING_PAID_ROUTES
+from pipeline.service.pending import PENDING_STYLE_ROUTES, PENDING_WRITE_ROUTES
 from pipeline.service.pseudo import PseudoEngine
 from pipeline.service.responses import (
     ApiError,
@@ -46,7 +46,8 @@ def routes() -> list[Route]:
         Route("/v2/admin/developer-keys/label", admin.label_key, methods=["PUT"]),
         Route("/v2/admin/developer-keys/limits", admin.limit_key, methods=["PUT"]),
         Route("/v2/admin/analytics/custom-tags", analytics.custom_tags, methods=["GET"]),
-        *PENDING_PAID_ROUTES,
+        *PENDING_WRITE_ROUTES,
+        *PENDING_STYLE_ROUTES,
     ]
 
 

@@ -21,9 +21,12 @@ async def not_yet(request: Request, caller: Caller) -> Response:
     raise ApiError(404, f"{request.method} {request.url.path} is not implemented by the local service yet")
 
 
-PENDING_PAID_ROUTES = [
+PENDING_WRITE_ROUTES = [
     Route("/v2/write/rephrase", not_yet, methods=["POST"]),
     Route("/v2/write/correct", not_yet, methods=["POST"]),
+]
+
+PENDING_STYLE_ROUTES = [
     Route("/v3/style_rules", not_yet, methods=["GET", "POST"]),
     Route("/v3/style_rules/{style_id}", not_yet, methods=["GET", "PATCH", "DELETE"]),
     Route("/v3/style_rules/{style_id}/configured_rules", not_yet, methods=["PUT"]),
