@@ -9,7 +9,11 @@ Modules: ``app`` (assembly), ``config`` (settings), ``state`` (live objects of o
 (request and answer plumbing); ``translate_request`` / ``translate`` (the endpoint) with
 ``lookups`` (the seam to glossaries, style rules, memories); ``engine`` / ``pseudo`` /
 ``markup`` / ``detect`` (translation); ``languages`` / ``discovery``; ``usage``; ``admin`` /
-``analytics``; ``faults`` / ``mangle`` (scripted failures); ``pending`` (paid-only endpoints of
+``analytics``; ``write`` / ``improve`` (Write); ``documents`` (package: document translation);
+``resources`` (the stores behind ``lookups``) with ``glossaries`` / ``glossaries_v2`` /
+``glossary_content`` / ``glossary_store`` / ``glossary_match``, ``style_rules`` / ``style_store``,
+``memories`` / ``tm_match`` (translation memories), ``json_body`` (JSON-only bodies);
+``faults`` / ``mangle`` (scripted failures); ``pending`` (paid-only endpoints of
 part 2); ``server`` / ``cli`` (``pipeline serve``).
 """
 
@@ -17,12 +21,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.config import AccountSpec, MemorySpec, ServiceConfig
 
 if TYPE_CHECKING:
     from pipeline.service.app import create_app
 
-__all__ = ["AccountSpec", "ServiceConfig", "create_app"]
+__all__ = ["AccountSpec", "MemorySpec", "ServiceConfig", "create_app"]
 
 
 def __getattr__(name: str) -> Any:

@@ -13,14 +13,27 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
-from pipeline.service import admin, analytics, discovery, translate, usage
+from pipeline.service import (
+    admin,
+    analytics,
+    discovery,
+    glossaries,
+    glossaries_v2,
+    memories,
+    style_rules,
+    translate,
+    usage,
+)
 from pipeline.service.accounts import AccountStore
 from pipeline.service.config import ServiceConfig
+from pipeline.service.documents import routes as document_routes
+from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.faults import FaultBook, FaultMiddleware
-from pipeline.service.lookups import NoResources
+from pipeline.service.glossary_store import GlossaryStore
+from pipeline.service.memories import MemoryStore
 from pipeline.service.metering import Meter
-from pipeline.service.pending import PENDING_STYLE_ROUTES, PENDING_WRITE_ROUTES
 from pipeline.service.pseudo import PseudoEngine
+from pipeline.service.resources import Resources
 from pipeline.service.responses import (
     ApiError,
     handle_api_error,
@@ -29,6 +42,8 @@ from pipeline.service.responses import (
 )
 from pipeline.service.state import ServiceState, system_clock
 from pipeline.service.store import Database
+from pipeline.service.style_store import StyleStore
+from pipeline.service.write import correct as write_correct, rephrase as write_rephrase
 
 
 def routes() -> list[Route]:
@@ -46,8 +61,13 @@ def routes() -> list[Route]:
         Route("/v2/admin/developer-keys/label", admin.label_key, methods=["PUT"]),
         Route("/v2/admin/developer-keys/limits", admin.limit_key, methods=["PUT"]),
         Route("/v2/admin/analytics/custom-tags", analytics.custom_tags, methods=["GET"]),
-        *PENDING_WRITE_ROUTES,
-        *PENDING_STYLE_ROUTES,
+        Route("/v2/write/rephrase", write_rephrase, methods=["POST"]),
+        Route("/v2/write/correct", write_correct, methods=["POST"]),
+        *glossaries.ROUTES,
+        *glossaries_v2.ROUTES,
+        *style_rules.ROUTES,
+        *memories.ROUTES,
+        *document_routes.ROUTES,
     ]
 
 
@@ -58,7 +78,11 @@ def build_state(config: ServiceConfig) -> ServiceState:
         accounts = AccountStore(db)
         meter = Meter(db)
         clock = config.clock or system_clock
-        accounts.register(config.accounts, int(clock().timestamp() * 1000))
+        registered = accounts.register(config.accounts, int(clock().timestamp() * 1000))
+        memory_store = MemoryStore()
+        for account, spec in zip(registered, config.accounts, strict=True):
+            memory_store.load(account.account_id, spec)
+        resources = Resources(GlossaryStore(db), StyleStore(db), memory_store)
     except BaseException:
         db.close()
         raise
@@ -68,7 +92,7 @@ def build_state(config: ServiceConfig) -> ServiceState:
         accounts=accounts,
         meter=meter,
         engine=config.engine or PseudoEngine(),
-        lookups=NoResources(),
+        lookups=resources,
         faults=FaultBook() if config.test_faults else None,
         clock=clock,
     )
@@ -90,4 +114,6 @@ def create_app(config: ServiceConfig) -> Starlette:
     # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
     app.router.redirect_slashes = False
     app.state.service = state
+    # Resumes the jobs a previous run left unfinished (with --data-dir).
+    app.state.documents = DocumentJobs(state.db, state.engine, state.now_ms)
     return app

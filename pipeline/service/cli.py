@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pipeline.errors import UsageError
-from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.config import AccountSpec, MemorySpec, ServiceConfig
 
 ENV_AUTH_KEYS = "PIPELINE_SERVE_AUTH_KEYS"
 ENV_ADMIN_KEYS = "PIPELINE_SERVE_ADMIN_KEYS"
@@ -30,6 +30,7 @@ keys:
 The first line on stdout is `pipeline serve: listening on http://HOST:PORT` once the service
 accepts connections. SIGTERM or Ctrl-C stops it (exit status 0). With --data-dir, accounts,
 developer keys, limits and usage survive a restart; without it everything lives in memory.
+Translation memories are read from their files at every start (ids stay the same).
 """
 
 
@@ -41,6 +42,13 @@ def _port(value: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError("port must be between 0 and 65535")
     return port
+
+
+def _memory(value: str) -> MemorySpec:
+    name, sep, path = value.partition("=")
+    if not sep or not name.strip() or not path.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=FILE, got {value!r}")
+    return MemorySpec(name.strip(), pathlib.Path(path.strip()))
 
 
 def register(subparsers: Any) -> None:
@@ -84,6 +92,22 @@ def register(subparsers: Any) -> None:
         help="keep state in DIR/service.sqlite3 across restarts (default: in memory)",
     )
     parser.add_argument(
+        "--translation-memory",
+        action="append",
+        default=[],
+        type=_memory,
+        metavar="NAME=FILE",
+        help="translation memory of the paid-tier account from a .tmx file or .po compendium (repeatable)",
+    )
+    parser.add_argument(
+        "--free-translation-memory",
+        action="append",
+        default=[],
+        type=_memory,
+        metavar="NAME=FILE",
+        help="translation memory of the free-tier account (repeatable)",
+    )
+    parser.add_argument(
         "--test-faults",
         action="store_true",
         help="honour the X-Test-Fault request header (scripted failures for tests; see pipeline/service/faults.py)",
@@ -110,11 +134,17 @@ def accounts_from(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple
         raise UsageError("a key cannot be both a developer key and an admin key")
     if set(free) & (set(paid) | set(admin)):
         raise UsageError("a key cannot belong to both the paid-tier and the free-tier account")
+    paid_memories = tuple(args.translation_memory)
+    free_memories = tuple(args.free_translation_memory)
+    if paid_memories and not (paid or admin):
+        raise UsageError("--translation-memory belongs to the paid-tier account: give --auth-key too")
+    if free_memories and not free:
+        raise UsageError("--free-translation-memory belongs to the free-tier account: give --free-auth-key too")
     specs = []
     if paid or admin:
-        specs.append(AccountSpec("paid", paid, admin))
+        specs.append(AccountSpec("paid", paid, admin, paid_memories))
     if free:
-        specs.append(AccountSpec("free", free))
+        specs.append(AccountSpec("free", free, (), free_memories))
     return tuple(specs)
 
 

@@ -19,12 +19,26 @@ Tier = Literal["paid", "free"]
 
 
 @dataclass(frozen=True)
+class MemorySpec:
+    """A translation memory to provision: its name and its file (``.tmx`` or ``.po`` compendium)."""
+
+    name: str
+    path: pathlib.Path
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError("a translation memory needs a non-empty name")
+
+
+@dataclass(frozen=True)
 class AccountSpec:
-    """One account of the service: its tier, developer keys and admin keys (secrets)."""
+    """One account of the service: its tier, developer keys, admin keys (secrets) and memories."""
 
     tier: Tier
     auth_keys: tuple[str, ...]
     admin_keys: tuple[str, ...] = ()
+    #: Translation memories of the account, read from their files at every start.
+    translation_memories: tuple[MemorySpec, ...] = ()
 
     def __post_init__(self) -> None:
         if self.tier not in ("paid", "free"):

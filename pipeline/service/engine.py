@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from pipeline.protocol import TM_THRESHOLD_DEFAULT
+from pipeline.service.tm_match import MemoryIndex
+
 
 @dataclass(frozen=True)
 class MarkupOptions:
@@ -51,6 +54,12 @@ class EngineRequest:
     glossary: tuple[tuple[str, str], ...] = ()
     #: Custom instructions of the request followed by those of the style rule list.
     instructions: tuple[str, ...] = ()
+    #: (category, rule, option) triples of the style rule list's configured rules.
+    style_rules: tuple[tuple[str, str, str], ...] = ()
+    #: The translation memory's segments for this target language, when the request names one.
+    memory: MemoryIndex | None = None
+    #: Minimum fuzzy-match score (0..100) for a memory segment to be applied (see ``tm_match``).
+    memory_threshold: int = TM_THRESHOLD_DEFAULT
 
 
 @dataclass(frozen=True)

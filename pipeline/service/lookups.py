@@ -2,8 +2,8 @@
 
 Translation asks a :class:`Lookups` for the glossary, style rule list or translation memory a
 request names and turns the answers into errors (404 unknown id, 400 wrong language pair) and
-engine input. The stores of part 2 (glossaries, style rules, translation memories) implement
-this protocol; until then :class:`NoResources` answers that nothing exists.
+engine input. ``resources.Resources`` implements it over the stores of glossaries, style rules and
+translation memories; :class:`NoResources` answers that nothing exists.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from pipeline.service.tm_match import MemoryIndex
 
 
 @dataclass(frozen=True)
@@ -22,18 +24,21 @@ class GlossaryInfo:
 
 @dataclass(frozen=True)
 class StyleInfo:
-    """A style rule list as translation needs it: its language and its instruction prompts."""
+    """A style rule list as translation needs it: language, instruction prompts, configured rules."""
 
     language: str
     instructions: tuple[str, ...] = ()
+    #: (category, rule, option) triples of the list's configured rules.
+    configured_rules: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class MemoryInfo:
-    """A translation memory of the account (its segments come with part 2)."""
+    """A translation memory of the account: its source base language and a matcher per target base."""
 
     memory_id: str
-    segments: tuple[tuple[str, str], ...] = field(default=())
+    source_lang: str = ""
+    by_target: Mapping[str, MemoryIndex] = field(default_factory=dict)
 
 
 class Lookups(Protocol):

@@ -8,21 +8,26 @@ whitespace (edges too) and the number of words stay as they were. On top of that
 
 - markup tokens and ignored content come back byte-identical (see ``markup``);
 - every glossary source phrase found as a whole word, case-insensitively, is replaced by its
-  target phrase verbatim (no accent), longest phrase first;
+  target phrase verbatim (no accent), longest phrase first (see ``glossary_match``);
 - a text whose source language has the target's base language (``EN`` to ``EN-GB``, ``DE`` to
-  ``DE``) comes back unchanged.
+  ``DE``) comes back unchanged;
+- with a translation memory, a text whose best segment scores at or above the threshold comes
+  back as that segment's target, verbatim (see ``tm_match`` for the score);
+- style rules applied mechanically: ``punctuation.apostrophe = use_curly_apostrophes`` turns
+  every straight apostrophe of the translated text (not of markup) into U+2019.
 
-Context, formality, instructions and the model goal are accepted and do not change the output.
+Context, formality, instructions, other configured rules and the model goal are accepted and do
+not change the output.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
 from pipeline.service import detect
 from pipeline.service.engine import EngineRequest, MarkupOptions, Translation
+from pipeline.service.glossary_match import term_index
 from pipeline.service.languages import LANGUAGES
 from pipeline.service.markup import pieces, visible_text
 
@@ -45,25 +50,17 @@ def _accent(text: str, mark: str) -> str:
     return _WORD_START.sub(r"\1" + mark, text)
 
 
-@functools.lru_cache(maxsize=64)
-def _glossary_matcher(entries: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, str]]:
-    targets = {source.lower(): target for source, target in entries}
-    alternatives = "|".join(re.escape(s) for s in sorted({s for s, _ in entries}, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.I), targets
+CURLY_APOSTROPHES = ("punctuation", "apostrophe", "use_curly_apostrophes")
 
 
-def _translate_run(text: str, mark: str, glossary: tuple[tuple[str, str], ...]) -> str:
-    if not glossary:
-        return _accent(text, mark)
-    pattern, targets = _glossary_matcher(glossary)
-    out: list[str] = []
-    pos = 0
-    for match in pattern.finditer(text):
-        out.append(_accent(text[pos : match.start()], mark))
-        out.append(targets[match.group().lower()])
-        pos = match.end()
-    out.append(_accent(text[pos:], mark))
-    return "".join(out)
+def _translate_run(text: str, mark: str, request: EngineRequest) -> str:
+    if request.glossary:
+        out = term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark))
+    else:
+        out = _accent(text, mark)
+    if CURLY_APOSTROPHES in request.style_rules:
+        out = out.replace("'", "\u2019")
+    return out
 
 
 def _base(code: str) -> str:
@@ -82,11 +79,16 @@ class PseudoEngine:
         source = request.source_lang or detect.detect(visible_text(text, request.markup))
         if _base(source) == _base(request.target_lang):
             return Translation(text, source)
+        memory = request.memory
+        if memory is not None and _base(source).lower() == memory.source_lang:
+            match = memory.best_match(text, request.memory_threshold)
+            if match is not None:
+                return Translation(match.target, source)
         mark = MARK_BY_TARGET[request.target_lang]
         if request.markup is None:
-            return Translation(_translate_run(text, mark, request.glossary), source)
-        return Translation(_translate_markup(text, request.markup, mark, request.glossary), source)
+            return Translation(_translate_run(text, mark, request), source)
+        return Translation(_translate_markup(text, request.markup, mark, request), source)
 
 
-def _translate_markup(text: str, markup: MarkupOptions, mark: str, glossary: tuple[tuple[str, str], ...]) -> str:
-    return "".join(_translate_run(p.text, mark, glossary) if p.translatable else p.text for p in pieces(text, markup))
+def _translate_markup(text: str, markup: MarkupOptions, mark: str, request: EngineRequest) -> str:
+    return "".join(_translate_run(p.text, mark, request) if p.translatable else p.text for p in pieces(text, markup))

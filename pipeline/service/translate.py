@@ -16,6 +16,7 @@ and on every translation, as the real service does.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -35,18 +36,28 @@ from pipeline.service.params import Params, media_type, read_body
 from pipeline.service.pseudo import MARK_BY_TARGET
 from pipeline.service.responses import ApiError, bad_request, json_response
 from pipeline.service.state import ServiceState, service_of
+from pipeline.service.tm_match import MemoryIndex
 from pipeline.service.translate_request import TranslateJob, parse_translate
 
 QUOTA_MESSAGE = "quota exceeded: the character limit of this key for the current period is reached"
 
 
-def _resources(
-    service: ServiceState, caller: Caller, job: TranslateJob
-) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
-    """Glossary entries and instructions from the resources the job names (404/400 on mismatch)."""
+@dataclass(frozen=True)
+class _Found:
+    """What the resources a request names give the engine."""
+
+    glossary: tuple[tuple[str, str], ...] = ()
+    instructions: tuple[str, ...] = ()
+    style_rules: tuple[tuple[str, str, str], ...] = ()
+    memory: MemoryIndex | None = None
+
+
+def _resources(service: ServiceState, caller: Caller, job: TranslateJob) -> _Found:
+    """Glossary entries, instructions, style rules and memory the job names (404/400 on mismatch)."""
     account_id = caller.account.account_id
     entries: tuple[tuple[str, str], ...] = ()
     instructions = job.custom_instructions
+    rules: tuple[tuple[str, str, str], ...] = ()
     if job.glossary_id is not None:
         glossary = service.lookups.glossary(account_id, job.glossary_id)
         if glossary is None:
@@ -66,9 +77,29 @@ def _resources(
                 f"but the target language is {job.target.v2!r}"
             )
         instructions += style.instructions
-    if job.memory_id is not None and service.lookups.translation_memory(account_id, job.memory_id) is None:
+        rules = style.configured_rules
+    memory = None if job.memory_id is None else _memory(service, account_id, job)
+    return _Found(entries, instructions, rules, memory)
+
+
+def _memory(service: ServiceState, account_id: str, job: TranslateJob) -> MemoryIndex:
+    """The named memory's segments for the job's pair; 404 when unknown, 400 when it lacks the pair."""
+    assert job.memory_id is not None
+    memory = service.lookups.translation_memory(account_id, job.memory_id)
+    if memory is None:
         raise ApiError(404, f"translation memory {job.memory_id!r} not found")
-    return entries, instructions
+    if job.source is not None and job.source.base != memory.source_lang:
+        raise bad_request(
+            f"translation memory {job.memory_id!r} has source language {memory.source_lang!r}, "
+            f"but source_lang is {job.source.v2!r}"
+        )
+    index = memory.by_target.get(job.target.base)
+    if index is None:
+        raise bad_request(
+            f"translation memory {job.memory_id!r} has no segments for target language {job.target.base!r}; "
+            f"it has {', '.join(sorted(memory.by_target)) or 'none'}"
+        )
+    return index
 
 
 def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None, period: str, total: int) -> None:
@@ -82,9 +113,7 @@ def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None,
         raise ApiError(STATUS_QUOTA_EXCEEDED, f"{QUOTA_MESSAGE} (test fault quota_after)")
 
 
-def _engine_request(
-    job: TranslateJob, glossary: tuple[tuple[str, str], ...], instructions: tuple[str, ...]
-) -> EngineRequest:
+def _engine_request(job: TranslateJob, found: _Found) -> EngineRequest:
     return EngineRequest(
         texts=job.texts,
         source_lang=None if job.source is None else job.source.v2,
@@ -95,8 +124,11 @@ def _engine_request(
         formality=job.formality,
         preserve_formatting=job.preserve_formatting,
         context=job.context,
-        glossary=glossary,
-        instructions=instructions,
+        glossary=found.glossary,
+        instructions=found.instructions,
+        style_rules=found.style_rules,
+        memory=found.memory,
+        memory_threshold=job.memory_threshold,
     )
 
 
@@ -131,7 +163,7 @@ async def translate(request: Request, caller: Caller) -> Response:
     assert key is not None  # developer-key endpoint
     body = await read_body(request, MAX_TRANSLATE_BODY_BYTES)
     job = parse_translate(Params.parse(body, media_type(request)))
-    glossary, instructions = _resources(service, caller, job)
+    found = _resources(service, caller, job)
     billed = job.billed_per_text
     total = sum(billed)
     now = service.now()
@@ -139,7 +171,7 @@ async def translate(request: Request, caller: Caller) -> Response:
     fault = active_fault(request.scope)
     _charge(service, key, fault, period, total)
     try:
-        translations = await service.engine.translate(_engine_request(job, glossary, instructions))
+        translations = await service.engine.translate(_engine_request(job, found))
     except BaseException:
         service.meter.refund(key.key_id, period, "translation", total)
         raise

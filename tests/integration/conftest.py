@@ -73,6 +73,7 @@ def start_service(
     free_auth_key: str | None = None,
     data_dir: Path | None = None,
     test_faults: bool = True,
+    extra_args: tuple[str, ...] = (),
 ) -> LiveService:
     """Start ``pipeline serve --port 0`` and wait for its listening line (fails after 10 s)."""
     auth_key = auth_key or _new_key("auth")
@@ -86,6 +87,7 @@ def start_service(
         argv.append("--test-faults")
     if data_dir is not None:
         argv += ["--data-dir", str(data_dir)]
+    argv += extra_args
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),

@@ -1,0 +1,326 @@
+"""Document jobs: their table, their files, and the worker that translates them in the background.
+
+Jobs and files live in the service's SQLite database (files as BLOBs), so one code path serves
+the in-memory service and ``--data-dir``: with a data directory a restarted service finds every
+job, puts those that were ``queued`` or ``translating`` back in the queue and finishes them.
+
+States: ``queued`` (accepted) -> ``translating`` (the worker has it; ``progress`` grows with each
+engine request) -> ``done`` (result stored, ``billed_characters`` known) or ``error`` (``message``
+says why). A result is taken exactly once (:meth:`DocumentJobs.take_result`): the job, its upload
+and its result are deleted in the same transaction that hands it out.
+
+The worker is one thread with its own event loop, independent of the loop that serves requests:
+it keeps running whether the app runs under uvicorn or in-process through ``httpx.ASGITransport``
+(where a task on the caller's loop would stop between requests). It starts on the first job and
+ends after a few idle seconds, so an idle app holds no thread. Document keys are stored hashed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import hmac
+import json
+import logging
+import math
+import queue
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pipeline.service.documents.base import DocumentError, Markup
+from pipeline.service.documents.formats import FORMATS
+from pipeline.service.engine import Engine, EngineRequest, MarkupOptions
+from pipeline.service.markup import visible_text
+from pipeline.service.store import Database
+
+_log = logging.getLogger("pipeline.service")
+
+QUEUED, TRANSLATING, DONE, ERROR = "queued", "translating", "done", "error"
+#: Texts per engine request (as in text translation).
+CHUNK = 50
+#: Characters per second assumed for an estimate before the first engine request finished.
+ESTIMATE_RATE = 20_000
+IDLE_SECONDS = 5.0
+EQUAL_LANGUAGES = "Source and target language are equal"
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS document_jobs (
+        document_id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        status TEXT NOT NULL,
+        message TEXT,
+        size INTEGER NOT NULL,
+        billed_characters INTEGER,
+        progress REAL NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        started_ms INTEGER)""",
+    "CREATE INDEX IF NOT EXISTS document_jobs_status ON document_jobs(status, created_ms)",
+    """CREATE TABLE IF NOT EXISTS document_files (
+        document_id TEXT NOT NULL REFERENCES document_jobs(document_id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (document_id, role))""",
+)
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What to do with an upload: formats, languages and resources, resolved at upload time."""
+
+    filename: str
+    input_format: str
+    output_format: str
+    #: Upper-case v2 codes; ``source`` None means detect.
+    source: str | None
+    target: str
+    #: The target in v3 form (written into XLIFF files).
+    target_code: str
+    formality: str = "default"
+    glossary: tuple[tuple[str, str], ...] = ()
+    instructions: tuple[str, ...] = ()
+    #: True for beta targets (free during beta, as in text translation).
+    free: bool = False
+
+    def to_json(self) -> str:
+        """The spec as stored."""
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> JobSpec:
+        """A stored spec."""
+        data = json.loads(text)
+        data["glossary"] = tuple(tuple(pair) for pair in data["glossary"])
+        data["instructions"] = tuple(data["instructions"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class JobView:
+    """A job as the status endpoint shows it."""
+
+    document_id: str
+    account_id: str
+    key_hash: str
+    spec: JobSpec
+    status: str
+    message: str | None
+    billed_characters: int | None
+    seconds_remaining: int | None
+
+    def key_matches(self, document_key: str) -> bool:
+        """Whether ``document_key`` is this job's key (constant-time comparison)."""
+        return hmac.compare_digest(self.key_hash, _hash(document_key))
+
+
+def _hash(document_key: str) -> str:
+    return hashlib.sha256(document_key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class _Closed(Exception):
+    """The database was closed under the worker (the app is shutting down)."""
+
+
+class _Translator:
+    """The :class:`~pipeline.service.documents.base.Translator` of one job."""
+
+    def __init__(
+        self, engine: Engine, spec: JobSpec, loop: asyncio.AbstractEventLoop, progress: Callable[[float], None]
+    ) -> None:
+        self._engine, self._spec, self._loop, self._progress = engine, spec, loop, progress
+        self.characters = 0
+
+    def __call__(self, texts: Sequence[str], markup: Markup = None) -> list[str]:
+        options = MarkupOptions(markup) if markup else None
+        out: list[str] = []
+        for start in range(0, len(texts), CHUNK):
+            chunk = tuple(texts[start : start + CHUNK])
+            request = EngineRequest(
+                texts=chunk,
+                source_lang=self._spec.source,
+                target_lang=self._spec.target,
+                markup=options,
+                split_sentences="nonewlines" if options else "1",
+                formality=self._spec.formality,
+                glossary=self._spec.glossary,
+                instructions=self._spec.instructions,
+            )
+            translations = self._loop.run_until_complete(self._engine.translate(request))
+            out.extend(t.text for t in translations)
+            self.characters += sum(len(visible_text(text, options)) for text in chunk)
+            self._progress((start + len(chunk)) / len(texts))
+        return out
+
+
+class DocumentJobs:
+    """The document jobs of one app and the background worker that runs them."""
+
+    def __init__(self, db: Database, engine: Engine, now_ms: Callable[[], int], idle_seconds: float = IDLE_SECONDS):
+        self._db, self._engine, self._now_ms, self._idle = db, engine, now_ms, idle_seconds
+        db.ensure_schema(_SCHEMA)
+        self._queue: queue.Queue[str] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._resume()
+
+    # --- requests ------------------------------------------------------------------------
+
+    def submit(self, account_id: str, key_id: str, spec: JobSpec, data: bytes) -> tuple[str, str]:
+        """Store an upload as a queued job; its ``(document_id, document_key)``."""
+        document_id = secrets.token_hex(16).upper()
+        document_key = secrets.token_hex(32).upper()
+        with self._db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO document_jobs(document_id, key_hash, account_id, key_id, spec, status, size, created_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (document_id, _hash(document_key), account_id, key_id, spec.to_json(), QUEUED, len(data), self._now_ms()),
+            )
+            conn.execute("INSERT INTO document_files VALUES (?, 'input', ?)", (document_id, data))
+        self._enqueue(document_id)
+        return document_id, document_key
+
+    def get(self, document_id: str) -> JobView | None:
+        """The job ``document_id``, or None."""
+        row = self._db.query_one("SELECT * FROM document_jobs WHERE document_id = ?", (document_id,))
+        if row is None:
+            return None
+        remaining = None
+        if row["status"] == TRANSLATING:
+            remaining = self._remaining(row["size"], row["progress"], row["started_ms"])
+        return JobView(
+            document_id=row["document_id"],
+            account_id=row["account_id"],
+            key_hash=row["key_hash"],
+            spec=JobSpec.from_json(row["spec"]),
+            status=row["status"],
+            message=row["message"],
+            billed_characters=row["billed_characters"] if row["status"] == DONE else None,
+            seconds_remaining=remaining,
+        )
+
+    def _remaining(self, size: int, progress: float, started_ms: int | None) -> int:
+        elapsed = max(self._now_ms() - (started_ms or self._now_ms()), 0) / 1000
+        if progress <= 0:
+            return max(1, math.ceil(size / ESTIMATE_RATE - elapsed))
+        return max(0, math.ceil(elapsed * (1 - progress) / progress))
+
+    def result(self, document_id: str) -> bytes | None:
+        """The stored result of a done job (not yet taken)."""
+        row = self._db.query_one(
+            "SELECT data FROM document_files WHERE document_id = ? AND role = 'output'", (document_id,)
+        )
+        return None if row is None else bytes(row[0])
+
+    def delete(self, document_id: str) -> bool:
+        """Remove a done job with its upload and result; False if it was already gone (taken)."""
+        with self._db.transaction() as conn:
+            cursor = conn.execute("DELETE FROM document_jobs WHERE document_id = ? AND status = ?", (document_id, DONE))
+        return cursor.rowcount == 1
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no job is queued or running (tests, benchmarks); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+    # --- worker --------------------------------------------------------------------------
+
+    def _resume(self) -> None:
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE document_jobs SET status = ?, progress = 0, started_ms = NULL WHERE status IN (?, ?)",
+                (QUEUED, QUEUED, TRANSLATING),
+            )
+        for row in self._db.query(
+            "SELECT document_id FROM document_jobs WHERE status = ? ORDER BY created_ms", (QUEUED,)
+        ):
+            self._enqueue(row[0])
+
+    def _enqueue(self, document_id: str) -> None:
+        with self._lock:
+            self._queue.put(document_id)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="document-jobs", daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            while True:
+                try:
+                    document_id = self._queue.get(timeout=self._idle)
+                except queue.Empty:
+                    with self._lock:
+                        if self._queue.empty():
+                            self._thread = None
+                            return
+                    continue
+                try:
+                    self._run(document_id, loop)
+                except _Closed:
+                    with self._lock:
+                        self._thread = None
+                    return
+                finally:
+                    self._queue.task_done()
+        finally:
+            loop.close()
+
+    def _update(self, document_id: str, **fields: object) -> None:
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        try:
+            with self._db.transaction() as conn:
+                conn.execute(
+                    f"UPDATE document_jobs SET {assignments} WHERE document_id = ?", (*fields.values(), document_id)
+                )
+        except sqlite3.ProgrammingError as exc:
+            raise _Closed() from exc
+
+    def _run(self, document_id: str, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            row = self._db.query_one(
+                "SELECT j.spec, f.data FROM document_jobs j JOIN document_files f USING (document_id) "
+                "WHERE j.document_id = ? AND f.role = 'input' AND j.status = ?",
+                (document_id, QUEUED),
+            )
+        except sqlite3.ProgrammingError as exc:
+            raise _Closed() from exc
+        if row is None:
+            return
+        spec, data = JobSpec.from_json(row[0]), bytes(row[1])
+        self._update(document_id, status=TRANSLATING, started_ms=self._now_ms(), progress=0.0)
+        if spec.source is not None and spec.source.split("-")[0] == spec.target.split("-")[0]:
+            self._update(document_id, status=ERROR, message=EQUAL_LANGUAGES)
+            return
+        translator = _Translator(self._engine, spec, loop, lambda p: self._update(document_id, progress=p))
+        try:
+            output = FORMATS[spec.input_format].translate(data, translator, spec.target_code)
+        except _Closed:
+            raise
+        except DocumentError as exc:
+            self._update(document_id, status=ERROR, message=str(exc))
+            return
+        except Exception:
+            _log.exception("document %s failed", document_id)
+            self._update(document_id, status=ERROR, message="internal error of the local service while translating")
+            return
+        billed = 0 if spec.free else max(translator.characters, FORMATS[spec.input_format].minimum_billed)
+        try:
+            with self._db.transaction() as conn:
+                conn.execute("INSERT OR REPLACE INTO document_files VALUES (?, 'output', ?)", (document_id, output))
+                conn.execute(
+                    "UPDATE document_jobs SET status = ?, billed_characters = ?, progress = 1 WHERE document_id = ?",
+                    (DONE, billed, document_id),
+                )
+        except sqlite3.ProgrammingError as exc:
+            raise _Closed() from exc

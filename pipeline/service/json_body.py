@@ -1,0 +1,46 @@
+"""JSON-only request bodies of the resource endpoints (glossaries, style rules).
+
+The spec says every endpoint other than translation, Write and document status takes JSON. A
+body with another media type is 415, one that is not a JSON object 400, one over the endpoint's
+size limit 413; a legacy ``auth_key`` in it is 403 as everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+
+from pipeline.service.params import (
+    JSON_TYPE,
+    LEGACY_AUTH_MESSAGE,
+    LEGACY_AUTH_PARAM,
+    media_type,
+    parse_json_object,
+    read_body,
+)
+from pipeline.service.responses import ApiError, bad_request
+
+
+async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object (an empty body is ``{}``)."""
+    kind = media_type(request)
+    body = await read_body(request, limit)
+    if kind not in (JSON_TYPE, "") and body.strip():
+        raise ApiError(415, f"unsupported content type {kind!r}; send {JSON_TYPE}")
+    value = parse_json_object(body)
+    if LEGACY_AUTH_PARAM in value:
+        raise ApiError(403, LEGACY_AUTH_MESSAGE)
+    return value
+
+
+def single_query(request: Request, name: str, required: bool = True) -> str | None:
+    """One query parameter: 400 when repeated, or missing while required."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise bad_request(f"query parameter '{name}' may be given only once")
+    if not values:
+        if required:
+            raise bad_request(f"query parameter '{name}' is required")
+        return None
+    return values[0]

@@ -1,0 +1,98 @@
+"""Fuzzy matching of a text against the segments of a translation memory.
+
+The score of a memory segment for a text is a normalized Levenshtein similarity in percent::
+
+    score = 100 * (1 - d / max(len(a), len(b)))
+
+where ``a`` and ``b`` are the text and the segment's source after normalization (Unicode NFC,
+every run of whitespace turned into one space, leading and trailing whitespace removed), lengths
+count code points, and ``d`` is the Levenshtein distance between them: the least number of
+single code-point insertions, deletions and substitutions turning one into the other. Case and
+punctuation count (``Save`` vs ``save`` is one edit). Identical texts score 100; two empty texts
+score 100. A segment is applied when its score is at or above ``translation_memory_threshold``
+(compared exactly, in integers: ``100 * d <= (100 - threshold) * max(len(a), len(b))``). Among
+segments with the best score the first one of the memory wins; an exact match (after
+normalization) is found without scanning.
+
+The unit of matching is one ``text`` of a translation request; the Levenshtein computation is
+rapidfuzz's (C++), so a memory of 100,000 segments costs milliseconds per text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """NFC, whitespace runs as one space, no edge whitespace: the form segments are compared in."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def score(a: str, b: str) -> float:
+    """The fuzzy-match score (0..100) of two texts, as documented above."""
+    a, b = normalize(a), normalize(b)
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 100.0
+    return 100.0 * (1 - Levenshtein.distance(a, b) / longest)
+
+
+def passes(a: str, b: str, threshold: int) -> bool:
+    """Whether normalized ``a`` and ``b`` score at or above ``threshold`` (exact integer test)."""
+    longest = max(len(a), len(b))
+    return 100 * Levenshtein.distance(a, b) <= (100 - threshold) * longest
+
+
+@dataclass(frozen=True)
+class Match:
+    """The memory segment applied to a text, and its score."""
+
+    source: str
+    target: str
+    score: float
+
+
+@dataclass(frozen=True)
+class MemoryIndex:
+    """The segments of one memory for one language pair (base languages), ready for matching."""
+
+    source_lang: str
+    target_lang: str
+    segments: tuple[tuple[str, str], ...]
+    _normalized: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _exact: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        normalized = tuple(normalize(source) for source, _ in self.segments)
+        exact: dict[str, int] = {}
+        for position, key in enumerate(normalized):
+            exact.setdefault(key, position)
+        object.__setattr__(self, "_normalized", normalized)
+        object.__setattr__(self, "_exact", exact)
+
+    def best_match(self, text: str, threshold: int) -> Match | None:
+        """The best segment for ``text`` scoring at least ``threshold``, or None."""
+        query = normalize(text)
+        position = self._exact.get(query)
+        if position is None:
+            if not self._normalized:
+                return None
+            # The cutoff is a float bound that lets borderline candidates through; `passes` decides.
+            found = process.extractOne(
+                query,
+                self._normalized,
+                scorer=Levenshtein.normalized_similarity,
+                score_cutoff=max(0.0, threshold / 100 - 1e-9),
+            )
+            if found is None or not passes(query, found[0], threshold):
+                return None
+            position = found[2]
+        source, target = self.segments[position]
+        return Match(source, target, score(text, source))

@@ -1,0 +1,128 @@
+"""Conformance over HTTP: Write (``/v2/write/rephrase`` and ``/v2/write/correct``)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+REPHRASE, CORRECT = "/v2/write/rephrase", "/v2/write/correct"
+STYLES = ["simple", "business", "academic", "casual"]
+TONES = ["enthusiastic", "friendly", "confident", "diplomatic"]
+
+
+@pytest.mark.parametrize("path", [REPHRASE, CORRECT])
+def test_improvements_in_request_order(http, keys, path):
+    texts = ["this is  the the first text .", "second one ,here", "third"]
+    response = http.post(path, json={"text": texts, "target_lang": "en-US"}, headers=keys.paid)
+    assert response.status_code == 200, response.text
+    items = response.json()["improvements"]
+    assert [i["text"] for i in items] == ["This is the first text.", "Second one, here", "Third"]
+    assert all(i["target_language"] == "en-US" and i["detected_source_language"] == "EN" for i in items)
+
+
+def test_form_bodies_with_repeated_text(post_form, keys):
+    response = post_form(CORRECT, [("text", "hello  world"), ("text", "bonjour"), ("target_lang", "EN")], keys.paid)
+    assert response.status_code == 200, response.text
+    assert [i["text"] for i in response.json()["improvements"]] == ["Hello world", "Bonjour"]
+
+
+def test_language_conventions(http, keys):
+    body = {"text": ['il a dit "oui" ?'], "target_lang": "fr"}
+    french = http.post(CORRECT, json=body, headers=keys.paid).json()["improvements"][0]["text"]
+    assert french == "Il a dit «\u202foui\u202f»\u202f?"
+    german = http.post(CORRECT, json={"text": ['er sagt "ja"'], "target_lang": "de"}, headers=keys.paid)
+    assert german.json()["improvements"][0]["text"] == "Er sagt \u201eja\u201c"
+
+
+def test_without_target_lang_the_detected_language_is_used(http, keys):
+    response = http.post(CORRECT, json={"text": ["Das ist ist ein schöner Tag in Berlin."]}, headers=keys.paid)
+    item = response.json()["improvements"][0]
+    assert item == {"text": "Das ist ein schöner Tag in Berlin.", "target_language": "de", "detected_source_language": "DE"}
+
+
+@pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])
+def test_every_style_and_tone_value(http, keys, name, value):
+    for sent in (value, f"prefer_{value}", "default"):
+        response = http.post(REPHRASE, json={"text": ["fine"], "target_lang": "de", name: sent}, headers=keys.paid)
+        assert response.status_code == 200, (sent, response.text)
+
+
+@pytest.mark.parametrize("target", ["de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT", "EN-us"])
+def test_style_supported_targets(http, keys, target):
+    response = http.post(REPHRASE, json={"text": ["x"], "target_lang": target, "tone": "friendly"}, headers=keys.paid)
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("target", ["ja", "ko", "zh", "zh-Hans", None])
+def test_unsupported_target_prefer_falls_back_unprefixed_is_400(http, keys, error, target):
+    base = {"text": ["x"]} if target is None else {"text": ["x"], "target_lang": target}
+    for name, value in (("writing_style", "simple"), ("tone", "friendly")):
+        assert http.post(REPHRASE, json={**base, name: f"prefer_{value}"}, headers=keys.paid).status_code == 200
+        assert http.post(REPHRASE, json={**base, name: "default"}, headers=keys.paid).status_code == 200
+        assert "not supported for" in error(http.post(REPHRASE, json={**base, name: value}, headers=keys.paid), 400)
+
+
+def test_style_and_tone_are_mutually_exclusive(http, keys, error):
+    body = {"text": ["x"], "target_lang": "de", "writing_style": "simple", "tone": "prefer_friendly"}
+    assert "mutually exclusive" in error(http.post(REPHRASE, json=body, headers=keys.paid), 400)
+
+
+def test_unknown_values_are_400(http, keys, error):
+    body = {"text": ["x"], "target_lang": "de"}
+    assert "invalid value 'formal'" in error(http.post(REPHRASE, json={**body, "writing_style": "formal"}, headers=keys.paid), 400)
+    assert "invalid value 'prefer_angry'" in error(http.post(REPHRASE, json={**body, "tone": "prefer_angry"}, headers=keys.paid), 400)
+
+
+@pytest.mark.parametrize("name", ["writing_style", "tone"])
+def test_correct_refuses_style_and_tone(http, keys, error, name):
+    body = {"text": ["x"], "target_lang": "de", name: "default"}
+    assert "does not accept" in error(http.post(CORRECT, json=body, headers=keys.paid), 400)
+
+
+def test_target_lists_differ_per_endpoint(http, keys, error):
+    for target in ("en", "pt", "PT"):
+        assert http.post(CORRECT, json={"text": ["x"], "target_lang": target}, headers=keys.paid).status_code == 200
+        message = error(http.post(REPHRASE, json={"text": ["x"], "target_lang": target}, headers=keys.paid), 400)
+        assert "not supported by /v2/write/rephrase" in message
+    for path in (REPHRASE, CORRECT):
+        assert "not supported" in error(http.post(path, json={"text": ["x"], "target_lang": "nl"}, headers=keys.paid), 400)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"target_lang": "de"}, "parameter 'text' is required"),
+        ({"text": [], "target_lang": "de"}, "at least one text"),
+        ({"text": "x", "target_lang": "de"}, "must be an array of strings"),
+    ],
+)
+def test_malformed_bodies(http, keys, error, body, message):
+    assert message in error(http.post(REPHRASE, json=body, headers=keys.paid), 400)
+
+
+def test_body_over_10_kib_is_413(http, keys, error):
+    body = {"text": ["a" * (10 * 1024)], "target_lang": "de"}
+    assert "request body too large" in error(http.post(CORRECT, json=body, headers=keys.paid), 413)
+    just_under = {"text": ["a" * (10 * 1024 - 40)], "target_lang": "de"}
+    assert http.post(CORRECT, json=just_under, headers=keys.paid).status_code == 200
+
+
+def test_wrong_media_type_is_415(http, keys, error):
+    response = http.post(CORRECT, content=b"text=x", headers={**keys.paid, "Content-Type": "text/plain"})
+    error(response, 415)
+
+
+@pytest.mark.parametrize("path", [REPHRASE, CORRECT])
+def test_free_tier_is_refused(http, keys, error, path):
+    assert "paid-tier accounts only" in error(http.post(path, json={"text": ["x"]}, headers=keys.free), 403)
+
+
+def test_characters_count_in_usage_and_limits(http, keys, new_key, error):
+    key = new_key()
+    assert http.post(CORRECT, json={"text": ["abc", "de"]}, headers=key.headers).status_code == 200
+    usage = http.get("/v2/usage", headers=key.headers).json()
+    assert usage["api_key_character_count"] == 5
+    http.put("/v2/admin/developer-keys/limits", json={"key_id": key.key_id, "characters": 7}, headers=keys.admin)
+    assert "quota exceeded" in error(http.post(REPHRASE, json={"text": ["abc"]}, headers=key.headers), 456)
+    assert http.post(REPHRASE, json={"text": ["ab"]}, headers=key.headers).status_code == 200
