@@ -1,9 +1,12 @@
 """End-to-end figures of `pipeline translate` with the embedded service, printed as JSON.
 
 A generated corpus (CATALOGS catalogs x MESSAGES messages, placeholders and plurals included)
-is translated from scratch, then translated again (a no-op: nothing left untranslated) and, for
-comparison, merely parsed with polib. Figures: segments per second end to end, requests sent vs
-the lower bound, billed characters vs the characters of the unique texts, peak memory (RSS).
+is translated from scratch, then translated again (a no-op: nothing left untranslated, so every
+catalog is skipped unread, see pipeline/state.py) and, for comparison, merely parsed with polib.
+The no-op is measured twice: in this process, and as a fresh process (against ``python -c pass``),
+which also reports whether the no-op path imported httpx or starlette (it must not). Figures:
+segments per second end to end, requests sent vs the lower bound, billed characters vs the
+characters of the unique texts, peak memory (RSS).
 Usage: python bench/pipeline_run.py [CATALOGS] [MESSAGES]
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import json
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +49,30 @@ def corpus(root: Path, catalogs: int, messages: int) -> None:
         path.write_text(HEADER.format(lang=lang) + "\n".join(entries), encoding="utf-8")
 
 
+FRESH_NOOP = """
+import json, sys, time
+from pathlib import Path
+from pipeline.config import ServiceSettings, Settings
+from pipeline.run import RunOptions, run_translate
+root = Path(sys.argv[1])
+settings = Settings(root=root, catalogs=("*/*/LC_MESSAGES/*.po",), service=ServiceSettings(url="embedded"),
+                    cache_dir=root / ".cache")
+report = run_translate(settings, RunOptions(), log=lambda m: None)
+print(json.dumps({"unchanged": report.unchanged_catalogs, "requests": report.totals.requests,
+                  "heavy_imports": sorted(m for m in ("httpx", "starlette", "diskcache") if m in sys.modules)}))
+"""
+
+
+def wall(argv: list[str]) -> tuple[float, str]:
+    """Best of three wall-clock times of a process, and its output."""
+    best, out = float("inf"), ""
+    for _ in range(3):
+        started = time.perf_counter()
+        out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+        best = min(best, time.perf_counter() - started)
+    return best, out
+
+
 def main() -> None:
     catalogs = int(sys.argv[1]) if len(sys.argv) > 1 else 120
     messages = int(sys.argv[2]) if len(sys.argv) > 2 else 60
@@ -64,6 +92,9 @@ def main() -> None:
         for path in root.glob("*/*/LC_MESSAGES/*.po"):
             polib.pofile(str(path))
         parse_s = time.perf_counter() - started
+        fresh_s, fresh_out = wall([sys.executable, "-c", FRESH_NOOP, str(root)])
+        python_s, _ = wall([sys.executable, "-c", "pass"])
+        fresh = json.loads(fresh_out)
     segments = first.totals.segments_translated + first.totals.segments_copied
     print(json.dumps({
         "catalogs": catalogs,
@@ -80,6 +111,11 @@ def main() -> None:
         "noop_requests": noop.totals.requests,
         "polib_parse_seconds": round(parse_s, 3),
         "noop_vs_parse": round(noop_s / parse_s, 2),
+        "noop_catalogs_skipped_unread": noop.unchanged_catalogs,
+        "noop_fresh_process_seconds": round(fresh_s, 3),
+        "python_startup_seconds": round(python_s, 3),
+        "noop_fresh_process_skipped": fresh["unchanged"],
+        "noop_heavy_imports": fresh["heavy_imports"],
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }, indent=2))
 

@@ -1,8 +1,10 @@
 """Content-hash cache of translations, so nothing is ever paid for twice.
 
 The key is the SHA-256 of everything that changes the service's output for one text: the
-service's identity, the request options (languages, context, formality, glossary, style list,
-model type, ...), the protection scheme's version and the protected text itself. The value is
+service's identity, the request options (languages, context, formality, glossary id and content
+hash, style list id and version, custom instructions, model type, tag-handling version, translation
+memory and threshold: every field of :class:`~pipeline.model.TranslationOptions`), the fixed request
+shape (tag handling and ignored tags), the protection scheme's version and the protected text itself. The value is
 the protected translation as the service returned it (placeholders still as tags), stored only
 once it has been restored and verified, so a damaged answer is asked for again next time.
 Keys and values never contain the service key.
@@ -16,12 +18,16 @@ from dataclasses import asdict
 from pathlib import Path
 
 from pipeline.model import TranslationOptions
-from pipeline.protect import SCHEME_VERSION
+from pipeline.protect import SCHEME_VERSION, TAG
+
+# How every request is sent besides the options: a change here changes what comes back.
+REQUEST_SHAPE = {"tag_handling": "xml", "ignore_tags": [TAG]}
 
 
 def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
     """The hex SHA-256 naming one translation."""
-    material = {"scheme": SCHEME_VERSION, "service": service, "options": asdict(options), "text": protected_text}
+    material = {"scheme": SCHEME_VERSION, "service": service, "options": asdict(options), "text": protected_text,
+                "request": REQUEST_SHAPE}
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 

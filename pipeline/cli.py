@@ -31,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
     from pipeline.client import cli as client_cli
 
     client_cli.register(sub)
+    from pipeline import workflow_cli
+
+    workflow_cli.register(sub)
+    from pipeline import resources_cli
+
+    resources_cli.register(sub)
     return parser
 
 
@@ -57,14 +63,28 @@ def _register_translate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cache-dir", type=Path, metavar="DIR", help="translation cache folder")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache")
     p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
+    p.add_argument("--max-characters", type=_budget, metavar="N",
+                   help="stop before billing more than N characters in this run; what was translated is saved "
+                        "and the run exits 3 (default: the config's [translate] max_characters, else no limit)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_translate)
+
+
+def _budget(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number
 
 
 def _translate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from pipeline.config import load_settings
+    from pipeline.progress import for_stream
     from pipeline.report import write_reports
     from pipeline.run import RunOptions, run_translate
 
@@ -73,11 +93,13 @@ def _translate(args: argparse.Namespace) -> int:
         settings = replace(settings, service=replace(settings.service, url=args.service_url))
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
+    if args.max_characters is not None:
+        settings = replace(settings, max_characters=args.max_characters)
     report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
     options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang), dry_run=args.dry_run,
                          use_cache=not args.no_cache)
     log = (lambda message: None) if args.quiet else (lambda message: print(f"pipeline: {message}", file=sys.stderr))
-    report = run_translate(settings, options, log)
+    report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
     json_path, _ = write_reports(report, report_dir)
     for issue in report.issues:
         if issue.severity == "error" or not args.quiet:
@@ -91,9 +113,12 @@ def _translate(args: argparse.Namespace) -> int:
         else:
             print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
                   f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
-                  f"characters billed in {t.requests} requests; report: {json_path}")
-        if report.stopped:
-            print(f"stopped early: {report.stopped}", file=sys.stderr)
+                  f"characters billed in {t.requests} requests; {report.unchanged_catalogs} unchanged catalogs "
+                  f"not read; report: {json_path}")
+    if report.stopped:  # an early stop is the reason for a non-zero exit: shown even with --quiet
+        left = report.remaining
+        rest = f"; left for the next run: {left['segments']} segments, {left['characters']} characters" if left else ""
+        print(f"pipeline: stopped early: {report.stopped}{rest}", file=sys.stderr)
     return report.exit_code
 
 

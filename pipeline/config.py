@@ -19,6 +19,9 @@ Reference of every key (all optional)::
 
     [translate]
     mark_fuzzy = true                  # new translations get "#, fuzzy" (needs review)
+    max_characters = 500000            # budget: a run never sends a request that would bill more
+                                       # characters in total; it stops, saves, exits 3 (no limit
+                                       # when absent; --max-characters overrides)
     context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
                                        # comments), "msgctxt", or "none" (fewest requests)
     locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
@@ -29,6 +32,37 @@ Reference of every key (all optional)::
 
     [report]
     dir = "build/pipeline-report"      # report.json and report.md go here
+
+    [refresh]
+    template = "locale/messages.pot"   # the POT every catalog is merged from by `pipeline refresh`
+                                       # (unset: <domain>.pot next to the locale folders)
+
+    [resources]                        # glossaries and style lists (docs/glossaries-and-style.md)
+    project = "<config folder name>"   # names this project's glossary and style lists on the
+                                       # service (letters, digits, . _ -)
+    multilingual_glossaries = []       # CSV files: a header row of locale codes (one column
+                                       # per language, the source language's among them)
+
+    [locale_defaults]                  # for every target locale; [locales.<code>] overrides
+    glossaries = []                    # TSV/CSV files "source<TAB>target" (or CSV with an
+                                       # optional source_lang,target_lang pair); the defaults'
+                                       # files and the locale's files add up, later ones win
+    formality = "default"              # default | more | less | prefer_more | prefer_less;
+                                       # "more"/"less" are sent as prefer_* unless strict
+    strict_formality = false           # send more/less as is (fails for unsupported targets)
+    model_type = ""                    # latency_optimized | quality_optimized |
+                                       # prefer_quality_optimized (unset: the service decides)
+    translation_memory_id = ""         # a UUID of the account's translation memories
+    translation_memory_threshold = 75  # 0..100, minimum match percentage
+    style = false                      # no style list, or a table:
+    # [locales.de.style]
+    # name = "Driftwood German"        # the list's name on the service (a marker is appended)
+    # rules = { punctuation = { apostrophe = "use_curly_apostrophes" } }
+    # instructions = [{ label = "Tone", prompt = "Address the user informally.",
+    #                   source_language = "en" }]   # source_language optional
+
+    [locales.de]                       # keys: a gettext or service code (de, pt_BR, PT-BR),
+                                       # mapped like catalog locales; same keys as above
 """
 
 from __future__ import annotations
@@ -40,6 +74,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.errors import ConfigError
+from pipeline.resources.settings import ResourceSettings, parse_resources
 
 CONFIG_NAME = "pipeline.toml"
 EMBEDDED = "embedded"
@@ -76,19 +111,24 @@ class Settings:
     target_langs: tuple[str, ...] = ()
     service: ServiceSettings = field(default_factory=ServiceSettings)
     mark_fuzzy: bool = True
+    max_characters: int | None = None  # billed characters one run may spend (None: no limit)
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
     cache_dir: Path | None = None
     report_dir: Path | None = None
+    refresh_template: Path | None = None  # [refresh] template
+    resources: ResourceSettings = field(default_factory=ResourceSettings)
 
 
 _TOP = {"source_lang": str, "catalogs": list, "exclude": list, "target_langs": list,
-        "service": dict, "translate": dict, "cache": dict, "report": dict}
+        "service": dict, "translate": dict, "cache": dict, "report": dict,
+        "resources": dict, "locale_defaults": dict, "locales": dict, "refresh": dict}
 _SECTIONS = {
     "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict},
+    "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict, "max_characters": int},
     "cache": {"dir": str},
     "report": {"dir": str},
+    "refresh": {"template": str},
 }
 
 
@@ -153,6 +193,8 @@ def _from_table(path: Path, data: dict) -> Settings:
     for key in ("concurrency", "max_attempts"):
         if svc.get(key, 1) < 1:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
+    if tr.get("max_characters", 0) < 0:
+        raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     cache_dir = data.get("cache", {}).get("dir", ".pipeline-cache")
     report_dir = data.get("report", {}).get("dir", "build/pipeline-report")
     return Settings(
@@ -170,8 +212,11 @@ def _from_table(path: Path, data: dict) -> Settings:
             reporting_tag=svc.get("reporting_tag") or None,
         ),
         mark_fuzzy=tr.get("mark_fuzzy", True),
+        max_characters=tr.get("max_characters"),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         cache_dir=(root / cache_dir) if cache_dir else None,
         report_dir=root / report_dir,
+        refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
+        resources=parse_resources(path, data),
     )

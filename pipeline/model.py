@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -96,6 +97,22 @@ class TranslationOptions:
     glossary_id: str | None = None
     style_id: str | None = None
     model_type: str | None = None
+    # Ids name server-side objects whose content can change under the same id (a glossary is
+    # replaced, a style list edited), so the content hashes are what keep the cache honest.
+    glossary_hash: str | None = None
+    style_version: str | None = None
+    custom_instructions: tuple[str, ...] = ()
+    translation_memory_id: str | None = None
+    translation_memory_threshold: int | None = None
+    tag_handling_version: str | None = None
+
+    def inputs_hash(self) -> str:
+        """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""
+        material = "\x1f".join(str(v) for v in (
+            self.source_lang, self.target_lang, self.formality, self.glossary_hash or self.glossary_id,
+            self.style_version or self.style_id, "\x1e".join(self.custom_instructions), self.model_type,
+            self.translation_memory_id, self.translation_memory_threshold, self.tag_handling_version))
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
 _MARKUP = re.compile(r"<[^>]*>|&[#\w]+;")

@@ -20,12 +20,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from pipeline import icu
 from pipeline.model import Placeholder, Protected
 
 #: Part of every cache key: bump it when the protected form of any text changes.
-SCHEME_VERSION = "x-tags/1"
+SCHEME_VERSION = "x-tags/2"  # 2: ICU messages parsed, select case bodies translated
 #: The tag name sent in ``ignore_tags``.
 TAG = "x"
+#: The flag the XLIFF adapter puts on its units: their text is inner XML with inline markup.
+XLIFF_INLINE = "xliff-inline"
 
 
 class PlaceholderMismatch(ValueError):
@@ -33,16 +36,20 @@ class PlaceholderMismatch(ValueError):
 
 
 # Each kind: a verbose regex. Order matters: at one position, the first kind listed wins.
+_XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
 _KIND_PATTERNS: dict[str, str] = {
+    # XLIFF only: native code (1.2 ph, bpt, ept, it) and protected mrk go whole, content included.
+    "xliff-native": "|".join(
+        [rf"<(?:[\w.-]+:)?{name}{_XML_ATTRS}>.*?</(?:[\w.-]+:)?{name}\s*>" for name in ("ph", "bpt", "ept", "it")]
+        + [rf"""<(?:[\w.-]+:)?mrk(?=\s[^>]*\b(?:mtype\s*=\s*["']protected|translate\s*=\s*["']no)["'])"""
+           rf"""{_XML_ATTRS}>.*?</(?:[\w.-]+:)?mrk\s*>"""]),
+    "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
+    "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
     "html-tag": r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
     "url": r"""\b(?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]""",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     "template": r"\{\{.*?\}\}|\{%.*?%\}",
-    "icu-head": r"\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,(?:\s*offset:\d+)?",
-    "icu-case": r"(?:=\d+|\b(?:zero|one|two|few|many|other))\s*\{",
-    "icu-close": r"\}",
-    "icu-hash": r"\#",
     "ruby-named": r"%\{[A-Za-z_][\w.]*\}",
     "shell-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*\b",
     "python-printf": r"""%(?:\([^)]*\))?[#0 +\-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsab%]""",
@@ -73,24 +80,28 @@ _BY_FLAG: dict[str, tuple[str, ...]] = {
     "boost-format": ("c-printf", "qt-arg"),
 }
 _SAFE = ("template", "ruby-named", "shell-var", "safe-printf", "safe-brace")
-_ICU = ("icu-head", "icu-case", "icu-close", "icu-hash")
-_ICU_PRESENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*(?:plural|select|selectordinal)\s*,")
+_XLIFF = ("xliff-native", "xliff-escaped-tag", "xml-special")
 _ORDER = list(_KIND_PATTERNS)
 _PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})
 _COMPILED: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
-def kinds_for(flags: Iterable[str], text: str = "") -> tuple[str, ...]:
-    """The placeholder kinds that apply to a segment with these format flags."""
+def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
+    flags = set(flags)
+    return [_BY_FLAG[f] for f in flags if f in _BY_FLAG and f"no-{f}" not in flags]
+
+
+def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
+    """The placeholder kinds (besides ICU structure, see :mod:`pipeline.icu`) that apply with these format flags."""
     flags = set(flags)
     kinds: set[str] = set(_ALWAYS)
-    grammars = [_BY_FLAG[f] for f in flags if f in _BY_FLAG and f"no-{f}" not in flags]
+    grammars = _grammars(flags)
     for grammar in grammars:
         kinds.update(grammar)
     if not grammars:
         kinds.update(_SAFE)
-        if _ICU_PRESENT.search(text):
-            kinds.update(_ICU)
+    if XLIFF_INLINE in flags:
+        kinds.update(_XLIFF)
     return tuple(k for k in _ORDER if k in kinds)
 
 
@@ -138,22 +149,38 @@ def split_edges(text: str) -> tuple[str, str, str]:
 
 def protect(text: str, flags: Iterable[str] = ()) -> Protected:
     """Replace every placeholder of ``text`` by an ``<x id="N"/>`` tag, ids counted from 1."""
+    flags = tuple(flags)
     prefix, core, suffix = split_edges(text)
-    pattern = _pattern(kinds_for(flags, core))
+    pattern = _pattern(kinds_for(flags))
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
-    for match in pattern.finditer(core):
-        if match.start() == match.end():
-            continue
-        kind = match.lastgroup.replace("_", "-")  # type: ignore[union-attr]
-        pieces.append(_xml_escape(core[last:match.start()]))
-        ph = Placeholder(len(placeholders) + 1, match.group(), kind, _is_ordered(kind, match.group()))
+    for start, end, kind in _spans(core, flags, pattern):
+        pieces.append(_xml_escape(core[last:start]))
+        ph = Placeholder(len(placeholders) + 1, core[start:end], kind, _is_ordered(kind, core[start:end]))
         placeholders.append(ph)
         pieces.append(f'<{TAG} id="{ph.id}"/>')
-        last = match.end()
+        last = end
     pieces.append(_xml_escape(core[last:]))
     return Protected("".join(pieces), tuple(placeholders), prefix, suffix)
+
+
+def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every placeholder of ``core``, in order.
+
+    ICU structure counts only where no format flag names another grammar; the regex kinds then
+    apply to the text between its parts (case bodies, the text around the arguments).
+    """
+    structure = icu.spans(core) if not _grammars(flags) else None
+    found: list[tuple[int, int, str]] = []
+    last = 0
+    for start, end, kind in [(s.start, s.end, s.kind) for s in structure or ()] + [(len(core), len(core), "")]:
+        found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
+                     for m in pattern.finditer(core[last:start]) if m.start() != m.end())
+        if kind:
+            found.append((start, end, kind))
+        last = end
+    return found
 
 
 _TOKEN = re.compile(
@@ -169,7 +196,7 @@ def restore(translated: str, protected: Protected) -> str:
     # Strip before restoring: a placeholder that stands for whitespace must survive at the edges.
     translated = translated.strip()
     seen: list[Placeholder] = []
-    pieces: list[str] = []
+    parts: list[icu.Part] = []
     last = 0
     for match in _TOKEN.finditer(translated):
         if match.group("markup") is not None:
@@ -177,13 +204,18 @@ def restore(translated: str, protected: Protected) -> str:
         ph = by_id.get(int(match.group("id")))
         if ph is None:
             raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
-        pieces.append(_xml_unescape(translated[last:match.start()]))
-        pieces.append(ph.text)
+        parts.append(icu.Part(_xml_unescape(translated[last:match.start()])))
+        parts.append(icu.Part(ph.text, ph.id, ph.kind))
         seen.append(ph)
         last = match.end()
-    pieces.append(_xml_unescape(translated[last:]))
+    parts.append(icu.Part(_xml_unescape(translated[last:])))
     _verify(seen, protected.placeholders)
-    return f"{protected.prefix}{''.join(pieces)}{protected.suffix}"
+    if any(ph.kind in icu.STRUCTURE for ph in protected.placeholders):
+        parts = icu.quote_apostrophes(parts)
+        problem = icu.check(parts, [(ph.id, ph.kind) for ph in protected.placeholders])
+        if problem:
+            raise PlaceholderMismatch(problem)
+    return f"{protected.prefix}{''.join(p.text for p in parts)}{protected.suffix}"
 
 
 def _verify(seen: list[Placeholder], expected: tuple[Placeholder, ...]) -> None:

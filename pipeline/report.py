@@ -1,4 +1,9 @@
-"""``report.json`` (for tools) and ``report.md`` (for people, and CI job summaries) of a run."""
+"""``report.json`` (for tools) and ``report.md`` (for people, and CI job summaries) of a run.
+
+``report.md`` is GitHub-flavoured Markdown meant to be appended to ``$GITHUB_STEP_SUMMARY`` as is:
+a result line, a per-language table, the catalogs (folded when many), and the failed and
+skipped segments with ``file:line`` and reason (capped; ``report.json`` always has them all).
+"""
 
 from __future__ import annotations
 
@@ -12,24 +17,39 @@ from pipeline.model import Counters
 from pipeline.run import RunReport
 
 SCHEMA_VERSION = 1
+MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
+MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
+
+
+def _languages(report: RunReport) -> dict[str, tuple[Counters, int]]:
+    """Per target language: summed counters and number of catalogs."""
+    totals: dict[str, Counters] = defaultdict(Counters)
+    catalogs: dict[str, int] = defaultdict(int)
+    for cat in report.catalogs:
+        totals[cat.target_lang].add(cat.counters)
+        catalogs[cat.target_lang] += 1
+    return {lang: (totals[lang], catalogs[lang]) for lang in sorted(totals)}
 
 
 def to_json(report: RunReport) -> dict:
     """The report as plain JSON data (schema in the README)."""
-    languages: dict[str, Counters] = defaultdict(Counters)
-    for cat in report.catalogs:
-        languages[cat.target_lang].add(cat.counters)
     return {
         "schema": SCHEMA_VERSION,
         "service": report.service,
         "dry_run": report.dry_run,
         "exit_code": report.exit_code,
         "stopped": report.stopped,
+        "budget": report.budget,
+        "remaining": report.remaining or None,
         "duration_seconds": report.duration_seconds,
+        "timings": report.timings,
+        "context_requests": report.context_requests,
+        "unchanged_catalogs": report.unchanged_catalogs,
         "totals": asdict(report.totals),
-        "languages": {lang: asdict(c) for lang, c in sorted(languages.items())},
+        "languages": {lang: {**asdict(c), "catalogs": n} for lang, (c, n) in _languages(report).items()},
         "catalogs": [
-            {"path": c.path, "target_lang": c.target_lang, "written": c.written, **asdict(c.counters)}
+            {"path": c.path, "target_lang": c.target_lang, "written": c.written, "unchanged": c.unchanged,
+             **asdict(c.counters)}
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
         "would_send": report.would_send or None,
@@ -41,41 +61,82 @@ def to_json(report: RunReport) -> dict:
     }
 
 
+def _result(report: RunReport) -> str:
+    failed = sum(1 for i in report.issues if i.severity == "error")
+    if report.stopped:
+        return f"**Stopped early:** {_md(report.stopped)}. Everything translated before that was saved."
+    if failed:
+        return f"**Done with problems:** {failed} issue(s) need attention (listed below); everything else was written."
+    return "**Done.**"
+
+
 def to_markdown(report: RunReport) -> str:
-    """A short Markdown summary, suitable for a CI job summary as is."""
+    """GitHub-flavoured Markdown summary, suitable for a CI job summary as is."""
     t = report.totals
     title = "Translation dry run" if report.dry_run else "Translation run"
-    lines = [f"## {title}", ""]
-    if report.stopped:
-        lines += [f"**Stopped early:** {report.stopped}. Everything translated before that was saved.", ""]
+    lines = [f"## {title}", "", _result(report), ""]
+    if report.remaining:
+        r = report.remaining
+        lines += [f"Left for the next run: {r['segments']} segments ({r['texts']} unique texts, "
+                  f"{r['characters']} characters).", ""]
     if report.dry_run and report.would_send:
         w = report.would_send
-        lines += [f"Would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} requests, "
-                  f"about {w['characters']} billed characters.", ""]
-    lines += [
-        f"{t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
-        f"{t.segments_copied} copied, {t.segments_failed} failed, {t.segments_skipped} skipped; "
-        f"{t.billed_characters} characters billed in {t.requests} requests "
-        f"({t.characters_saved} saved by the cache) in {report.duration_seconds:.1f} s.",
-        "",
-        "| catalog | language | translated | cached | copied | failed | skipped | billed chars |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    for c in sorted(report.catalogs, key=lambda c: c.path):
-        k = c.counters
-        lines.append(f"| `{c.path}` | {c.target_lang} | {k.segments_translated} | {k.segments_from_cache} | "
-                     f"{k.segments_copied} | {k.segments_failed} | {k.segments_skipped} | {k.billed_characters} |")
-    problems = [i for i in report.issues if i.severity != "skipped"]
-    if problems or any(i.severity == "skipped" for i in report.issues):
-        lines += ["", "### Issues", ""]
-        for i in report.issues:
-            lines.append(f"- `{i.where()}` ({i.severity}{', ' + i.target_lang if i.target_lang else ''}): "
-                         f"{_md(i.reason)}")
+        lines += [f"Would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} requests "
+                  f"(lower bound {w['requests_lower_bound']}), about {w['characters']} billed characters.", ""]
+    budget = f" of a budget of {report.budget}" if report.budget is not None else ""
+    context = (f" ({report.context_requests} of them because requests are grouped by context)"
+               if report.context_requests else "")
+    lines += [f"{t.billed_characters} characters billed{budget}, {t.characters_saved} saved by the cache; "
+              f"{t.requests} requests{context}; {report.duration_seconds:.1f} s.", ""]
+    if report.unchanged_catalogs:
+        lines += [f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them: not read.", ""]
+    lines += ["| language | catalogs | translated | from cache | copied | failed | skipped | billed chars "
+              "| saved chars |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for lang, (c, n) in _languages(report).items():
+        lines.append(_row(lang, n, c))
+    lines.append(_row("**total**", len(report.catalogs), t))
+    lines += _catalogs(report)
+    lines += _issues(report)
     return "\n".join(lines) + "\n"
 
 
+def _row(name: str, catalogs: int, c: Counters) -> str:
+    return (f"| {name} | {catalogs} | {c.segments_translated} | {c.segments_from_cache} | {c.segments_copied} | "
+            f"{c.segments_failed} | {c.segments_skipped} | {c.billed_characters} | {c.characters_saved} |")
+
+
+def _catalogs(report: RunReport) -> list[str]:
+    shown = sorted((c for c in report.catalogs if not c.unchanged), key=lambda c: c.path)
+    if not shown:
+        return []
+    table = ["| catalog | language | translated | cached | copied | failed | skipped | billed chars |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for c in shown:
+        k = c.counters
+        table.append(f"| `{_md(c.path)}` | {c.target_lang} | {k.segments_translated} | {k.segments_from_cache} | "
+                     f"{k.segments_copied} | {k.segments_failed} | {k.segments_skipped} | {k.billed_characters} |")
+    if len(shown) <= MD_OPEN_CATALOGS:
+        return ["", "### Catalogs", "", *table]
+    return ["", f"<details><summary>Catalogs ({len(shown)})</summary>", "", *table, "", "</details>"]
+
+
+def _issues(report: RunReport) -> list[str]:
+    if not report.issues:
+        return []
+    order = {"error": 0, "warning": 1, "skipped": 2}
+    issues = sorted(report.issues, key=lambda i: (order.get(i.severity, 3), i.catalog, i.line or 0))
+    lines = ["", f"### Failed and skipped segments ({len(issues)})", "",
+             "| where | language | severity | reason |", "|---|---|---|---|"]
+    for i in issues[:MD_ISSUE_ROWS]:
+        lines.append(f"| `{_md(i.where())}` | {i.target_lang or ''} | {i.severity} | {_md(i.reason)} |")
+    if len(issues) > MD_ISSUE_ROWS:
+        lines += ["", f"... and {len(issues) - MD_ISSUE_ROWS} more in report.json."]
+    return lines
+
+
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
 def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:

@@ -1,8 +1,13 @@
 """The one orchestrator: scan -> protect -> cache -> batch -> translate -> restore -> write -> report.
 
 Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only
-three things stop it early, each saving what was already translated: the service refusing the
-key or being unreachable (exit 4), and the quota running out (exit 3).
+four things stop it early, each saving what was already translated: the service refusing the
+key or being unreachable (exit 4), the quota running out (456) or the run's character budget
+(``max_characters``) being reached (exit 3).
+
+Catalogs an earlier run left with nothing to do, and unchanged since, are skipped unread, and
+every translation written is recorded with its provenance (:mod:`pipeline.state`). Sending,
+with its budget and concurrency, lives in :mod:`pipeline.sending`.
 
 Order of safety: a translation is cached only after it was restored and verified, and a
 catalog is written (atomically) only with verified translations, so a run stopped at any
@@ -12,32 +17,30 @@ moment leaves every file whole and a re-run pays only for what was not yet cache
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
+import hashlib
 import sys
 import time
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pipeline import __version__, locales
-from pipeline.batching import pack
+from pipeline import locales, plurals
 from pipeline.cache import TranslationCache, cache_key
-from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL, Settings
-from pipeline.errors import (AuthenticationError, ExitCode, PayloadTooLargeError, QuotaExceededError, ServiceError,
-                             TransportError, UsageError)
-from pipeline.formats import atomic_write
+from pipeline.config import ENV_SERVICE_URL, Settings
+from pipeline.errors import AuthenticationError, ExitCode, QuotaExceededError, TransportError, UsageError
+from pipeline.formats import Unit, atomic_write
 from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, TranslationOptions
-from pipeline.protect import TAG, PlaceholderMismatch, protect, restore
-from pipeline.scan import ScannedCatalog, discover, scan
+from pipeline.progress import Progress
+from pipeline.protect import PlaceholderMismatch, protect, restore
+from pipeline.resources.plan import ResourcePlan
+from pipeline.scan import ScannedCatalog, discover, display_path, scan
+from pipeline.sending import (BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP, ClientFactory, Outcome, estimate,
+                              open_client, send_all, service_identity)
+from pipeline.state import RunState, Settled, settings_hash, state_dir
 
-if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
-    from pipeline.client import AsyncClient, TranslateResult
-
-EMBEDDED_BASE_URL = "http://embedded.invalid"
-ClientFactory = Callable[[], "AsyncClient"]
+__all__ = ["EMBEDDED_BASE_URL", "CatalogReport", "RunOptions", "RunReport", "run_translate", "service_identity",
+           "translate_catalogs"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,9 @@ class RunOptions:
     target_langs: tuple[str, ...] = ()
     dry_run: bool = False
     use_cache: bool = True
+    # Also re-translate fuzzy units that still hold our untouched machine translation when their
+    # source or the other inputs (glossary, style list, ...) changed since; never a human's text.
+    retranslate_stale: bool = False
 
 
 @dataclass
@@ -58,6 +64,7 @@ class CatalogReport:
     target_lang: str
     counters: Counters = field(default_factory=Counters)
     written: bool = False
+    unchanged: bool = False  # settled by an earlier run and not modified since: not even read
 
 
 @dataclass
@@ -73,6 +80,11 @@ class RunReport:
     stopped: str | None = None  # why the run stopped early, if it did
     would_send: dict[str, int] = field(default_factory=dict)  # dry run: requests, characters, segments
     exit_code: int = ExitCode.OK
+    budget: int | None = None  # max billed characters of this run
+    remaining: dict[str, int] = field(default_factory=dict)  # stopped early: segments, texts, characters unsent
+    context_requests: int = 0  # requests beyond what the same texts would need without grouping by context
+    unchanged_catalogs: int = 0
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
 
 
 @dataclass
@@ -86,53 +98,107 @@ class _Pending:
 
 
 def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], None] | None = None,
-                  client_factory: ClientFactory | None = None) -> RunReport:
+                  client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`."""
-    return asyncio.run(translate_catalogs(settings, options, log or _stderr, client_factory))
+    return asyncio.run(translate_catalogs(settings, options, log or _stderr, client_factory, progress))
 
 
 def _stderr(message: str) -> None:
     print(f"pipeline: {message}", file=sys.stderr)
 
 
-def service_identity(settings: Settings) -> str:
-    """What names the service in cache keys: results of one service are not reused for another."""
-    if settings.service.embedded:
-        return f"embedded/{__version__}"
-    return (settings.service.url or "").rstrip("/")
+def translation_options(settings: Settings, target_lang: str, context: str | None,
+                        resources: ResourcePlan | None = None) -> TranslationOptions:
+    """The options every segment of ``target_lang`` is sent with (``context`` aside)."""
+    if resources is not None:  # glossary, style list, formality, model type, translation memory
+        return resources.options(locales.service_source(settings.source_lang), target_lang, context)
+    return TranslationOptions(source_lang=locales.service_source(settings.source_lang), target_lang=target_lang,
+                              context=context)
 
 
 async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
-                             client_factory: ClientFactory | None = None) -> RunReport:
+                             client_factory: ClientFactory | None = None,
+                             progress: Progress | None = None) -> RunReport:
     """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
 
     ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
     """
-    started = time.monotonic()
+    started = clock = time.monotonic()
     if not options.dry_run and not settings.service.url:
         raise UsageError(f"no translation service configured: pass --service-url URL (or 'embedded' for the "
                          f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml")
-    report = RunReport(service=service_identity(settings), dry_run=options.dry_run)
-    scanned, issues = scan(settings, discover(settings, options.paths), options.target_langs)
+    report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
+    state = RunState(state_dir(settings))
+    fingerprint = settings_hash(settings)
+    resources = ResourcePlan(settings)  # glossary files are read and checked before any request
+    per_catalog: dict[str, CatalogReport] = {}
+    paths = discover(settings, options.paths)
+    if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
+        paths = _skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
+    snapshots = {path: _snapshot(path) for path in paths}  # taken before parsing: see _settle
+    inputs: dict[str, str] = {}  # target -> inputs hash of its options, for provenance
+
+    def stale(display: str, target: str, unit: Unit) -> bool:
+        if target not in inputs:
+            inputs[target] = translation_options(settings, target, None, resources).inputs_hash()
+        return state.is_stale(display, unit, inputs[target])
+
+    scanned, issues = scan(settings, paths, options.target_langs, **(
+        {"retranslate": stale} if options.retranslate_stale else {}))
     report.issues.extend(issues)
-    per_catalog = {s.display: CatalogReport(s.display, s.target_lang) for s in scanned}
     for s in scanned:
+        per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         per_catalog[s.display].counters.segments_skipped += s.skipped
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
-    pending = _plan(settings, scanned, per_catalog, done)
-    cache = TranslationCache(settings.cache_dir if options.use_cache else None)
-    try:
-        pending = _serve_from_cache(cache, pending, per_catalog, done)
-        if options.dry_run:
-            report.would_send = _estimate(pending)
-        elif pending:
-            client = client_factory() if client_factory else _open_client(settings, log)
-            await _send(settings, client, pending, cache, report, per_catalog, done, log)
-    finally:
-        cache.close()
+    pending = _plan(settings, scanned, per_catalog, done, resources)
+    report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
+    if pending:  # a run with nothing to send opens neither the cache nor a client
+        cache = TranslationCache(settings.cache_dir if options.use_cache else None)
+        try:
+            pending = _serve_from_cache(cache, pending, per_catalog, done)
+            if options.dry_run:
+                report.would_send = estimate(pending)
+            elif pending:
+                client = client_factory() if client_factory else open_client(settings, log)
+                from pipeline.resources.attach import attach_resources
+
+                try:
+                    pending = await attach_resources(client, resources, pending, report.service, report.issues, log)
+                except QuotaExceededError as exc:  # what the cache served is still written below
+                    report.stopped, outcome = f"{QUOTA_STOP}: {exc.message}", Outcome()
+                except (AuthenticationError, TransportError) as exc:
+                    report.stopped, outcome = str(exc), Outcome()
+                else:
+                    pending = _serve_from_cache(cache, pending, per_catalog, done)  # keys of features left out
+                    progress = progress or Progress()
+                    progress.start(_per_language(pending))
+                    outcome = await send_all(settings, client, pending, cache, report, per_catalog, done, log,
+                                             progress)
+                report.totals.requests = outcome.requests
+                left = [p for p in pending.values() if p.key not in outcome.finished]
+                if left:
+                    report.remaining = {"segments": sum(len(p.refs) for p in left), "texts": len(left),
+                                        "characters": sum(len(p.protected.text) for p in left)}
+        finally:
+            cache.close()
+    if options.dry_run and not report.would_send:
+        report.would_send = estimate({})
+    report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if not options.dry_run:
+        failed = {i.catalog for i in report.issues if i.severity == "error"}
         for s in scanned:
-            _write(settings, s, done, report, per_catalog[s.display])
+            written, data = _write(settings, s, done, report, per_catalog[s.display])
+            if written:
+                target_inputs = translation_options(settings, s.target_lang, None, resources).inputs_hash()
+                state.record(s.display, ((s.catalog.units[i], forms, target_inputs) for i, forms in written.items()))
+            failed |= {i.catalog for i in report.issues if i.severity == "error"}
+            _settle(state, s, fingerprint, data or snapshots.get(s.path), written, s.display in failed, report)
+        try:
+            state.save()
+        except OSError as exc:
+            report.issues.append(Issue(str(state.directory), f"cannot save the run state: {exc.strerror}",
+                                       severity="warning"))
+    report.timings["write"] = round(time.monotonic() - clock, 3)
     report.catalogs = list(per_catalog.values())
     requests = report.totals.requests  # a request can serve several catalogs: count it once
     for cat in report.catalogs:
@@ -143,11 +209,68 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
     return report
 
 
+def _per_language(pending: dict[str, _Pending]) -> Counter[str]:
+    totals: Counter[str] = Counter()
+    for item in pending.values():
+        totals[item.options.target_lang] += len(item.refs)
+    return totals
+
+
+def _snapshot(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths: list[Path],
+                    target_filter: Sequence[str], report: RunReport, per_catalog: dict[str, CatalogReport]) -> list[Path]:
+    """Drop the catalogs an earlier run settled and nobody changed since; replay their notices into the report."""
+    wanted = {t.lower().replace("_", "-") for t in (*settings.target_langs, *target_filter)}
+    left: list[Path] = []
+    for path in paths:
+        display = display_path(settings, path)
+        record = state.unchanged(display, path, fingerprint)
+        if record is None:
+            left.append(path)
+            continue
+        if wanted and not wanted & {record.locale.lower().replace("_", "-"), record.target_lang.lower()}:
+            continue  # as scan does: not part of this run at all
+        cat = per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
+        cat.counters.segments_skipped = record.skipped
+        report.issues.extend(Issue(display, reason, line, record.target_lang, severity)
+                             for line, reason, severity in record.notices)
+        report.unchanged_catalogs += 1
+    return left
+
+
+def _settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | None,
+            written: dict[int, tuple[str, ...]], failed: bool, report: RunReport) -> None:
+    """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
+
+    ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
+    between, its hash no longer matches and the next run parses it again, which is always safe.
+    """
+    if failed or data is None or set(written) != set(s.source_forms):
+        state.unsettle(s.display)
+        return
+    notices = tuple((i.line, i.reason, i.severity) for i in report.issues if i.catalog == s.display)
+    try:
+        stat = s.path.stat()
+    except OSError:
+        state.unsettle(s.display)
+        return
+    if stat.st_size != len(data):
+        state.unsettle(s.display)
+        return
+    state.settle(s.display, Settled(stat.st_size, stat.st_mtime_ns, hashlib.sha256(data).hexdigest(), fingerprint,
+                                    s.locale, s.target_lang, s.skipped, notices))
+
+
 def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[str, CatalogReport],
-          done: dict[SegmentKey, str]) -> dict[str, _Pending]:
+          done: dict[SegmentKey, str], resources: ResourcePlan) -> dict[str, _Pending]:
     """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key."""
     identity = service_identity(settings)
-    source = locales.service_source(settings.source_lang)
     pending: dict[str, _Pending] = {}
     for s in scanned:
         for seg in s.segments:
@@ -156,8 +279,8 @@ def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[s
                 done[seg.key] = seg.text
                 per_catalog[s.display].counters.segments_copied += 1
                 continue
-            opts = TranslationOptions(source_lang=source, target_lang=s.target_lang, context=seg.context)
-            key = cache_key(identity, opts, protected.text)
+            opts = translation_options(settings, s.target_lang, seg.context, resources)
+            key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
             item = pending.get(key)
             if item is None:
                 pending[key] = item = _Pending(opts, protected, key, [])
@@ -185,200 +308,51 @@ def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per
     return left
 
 
-def _estimate(pending: dict[str, _Pending]) -> dict[str, int]:
-    """What a real run would send: requests (and their lower bound), characters billed, unique texts, segments."""
-    requests = lower_bound = 0
-    for texts in _groups(pending).values():
-        packing = pack([p.protected.text for p in texts], _params(texts[0].options))
-        requests += len(packing.batches)
-        lower_bound += packing.lower_bound
-    return {"requests": requests, "requests_lower_bound": lower_bound,
-            "characters": sum(len(p.protected.text) for p in pending.values()),
-            "texts": len(pending), "segments": sum(len(p.refs) for p in pending.values())}
-
-
-def _groups(pending: dict[str, _Pending]) -> dict[TranslationOptions, list[_Pending]]:
-    groups: dict[TranslationOptions, list[_Pending]] = defaultdict(list)
-    for item in pending.values():
-        groups[item.options].append(item)
-    return groups
-
-
-def _params(opts: TranslationOptions) -> dict[str, object]:
-    from pipeline.client import translate_params
-
-    return translate_params(source_lang=opts.source_lang, target_lang=opts.target_lang, context=opts.context,
-                            formality=opts.formality, glossary_id=opts.glossary_id, style_id=opts.style_id,
-                            model_type=opts.model_type, tag_handling="xml", ignore_tags=[TAG],
-                            show_billed_characters=True)
-
-
-def _open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
-    import httpx
-
-    from pipeline.client import AsyncClient, RetryPolicy
-
-    retry = RetryPolicy(max_attempts=settings.service.max_attempts)
-    common = {"retry": retry, "timeout": settings.service.timeout, "reporting_tag": settings.service.reporting_tag}
-    if settings.service.embedded:
-        from pipeline.service import AccountSpec, ServiceConfig, create_app
-
-        key = secrets.token_urlsafe(24)  # lives only in this process
-        app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
-        log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=httpx.ASGITransport(app=app), **common)
-    key = os.environ.get(ENV_AUTH_KEY)
-    if not key:
-        raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
-    log(f"using the translation service at {settings.service.url}")
-    return AsyncClient(settings.service.url, key, **common)  # type: ignore[arg-type]
-
-
-async def _send(settings: Settings, client: AsyncClient, pending: dict[str, _Pending], cache: TranslationCache,
-                report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                log: Callable[[str], None]) -> None:
-    """Send every pending text, concurrently, and record verified results as they arrive."""
-    stop = asyncio.Event()
-    sent = 0  # requests answered, for the report's totals
-    limiter = asyncio.Semaphore(settings.service.concurrency)
-
-    def fail(item: _Pending, reason: str) -> None:
-        for ref in item.refs:
-            report.issues.append(Issue(ref.key.catalog, reason, ref.line, item.options.target_lang))
-            per_catalog[ref.key.catalog].counters.segments_failed += 1
-
-    async def send(items: list[_Pending], params: dict[str, object]) -> None:
-        nonlocal sent
-        if stop.is_set():
-            return
-        async with limiter:
-            if stop.is_set():
-                return
-            try:
-                result = await client.translate([i.protected.text for i in items], **params)
-            except PayloadTooLargeError as exc:
-                too_large = exc
-            except QuotaExceededError as exc:
-                report.stopped = f"quota exceeded: {exc.message}"
-                stop.set()
-                return
-            except (AuthenticationError, TransportError) as exc:
-                report.stopped = str(exc)
-                stop.set()
-                return
-            except ServiceError as exc:
-                for item in items:
-                    fail(item, f"the service refused the request: {exc}")
-                return
-            else:
-                sent += 1
-                _record(items, result, cache, per_catalog, done, fail)
-                return
-        # A 413 despite the measured size (a service with a smaller limit): split and retry, the
-        # halves outside this request's concurrency slot.
-        if len(items) == 1:
-            fail(items[0], f"the service refused the text as too large: {too_large.message}")
-            return
-        half = len(items) // 2
-        await asyncio.gather(send(items[:half], params), send(items[half:], params))
-
-    try:
-        targets = await _check_targets(client, pending, fail)
-        tasks = []
-        for opts, items in _groups(pending).items():
-            if opts.target_lang not in targets:
-                continue
-            params = _params(opts)
-            packing = pack([i.protected.text for i in items], params)
-            for index in packing.too_large:
-                fail(items[index], "the text is too large for one request (128 KiB body limit)")
-            tasks.extend(send([items[i] for i in batch], params) for batch in packing.batches)
-        log(f"sending {sum(len(p.refs) for p in pending.values())} segments "
-            f"({len(pending)} unique texts) in about {len(tasks)} requests")
-        await asyncio.gather(*tasks)
-    except (AuthenticationError, TransportError) as exc:
-        report.stopped = str(exc)
-    finally:
-        report.totals.requests = sent
-        await client.aclose()
-
-
-async def _check_targets(client: AsyncClient, pending: dict[str, _Pending], fail: Callable[[_Pending, str], None]) -> set[str]:
-    """The wanted target codes the service offers; segments for the others fail with a reason."""
-    languages = await client.languages("translate_text", include=("beta",))
-    offered = {lang.code.upper() for lang in languages if lang.usable_as_target}
-    wanted = {item.options.target_lang for item in pending.values()}
-    for item in pending.values():
-        if item.options.target_lang not in offered:
-            fail(item, f"the service does not offer target language {item.options.target_lang}")
-    return wanted & offered
-
-
-def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCache, per_catalog: dict[str, CatalogReport],
-            done: dict[SegmentKey, str], fail: Callable[[_Pending, str], None]) -> None:
-    """Restore and verify each returned text; cache and keep the good ones, report the others."""
-    texts = [i.protected.text for i in items]
-    billed_total = result.billed_characters if result.billed_characters is not None else sum(map(len, texts))
-    shares = _shares(billed_total, [len(t) for t in texts])
-    catalogs_in_request: set[str] = set()
-    for item, translation, billed in zip(items, result.translations, shares):
-        per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
-        catalogs_in_request.update(ref.key.catalog for ref in item.refs)
-        try:
-            restored = restore(translation.text, item.protected)
-        except PlaceholderMismatch as exc:
-            fail(item, f"translation not written: {exc}")
-            continue
-        if not restored.strip():
-            fail(item, "translation not written: the service returned an empty text")
-            continue
-        cache.set(item.key, translation.text)
-        for ref in item.refs:
-            done[ref.key] = restored
-            per_catalog[ref.key.catalog].counters.segments_translated += 1
-    if len(result.translations) != len(items):
-        for item in items[len(result.translations):]:
-            fail(item, "the service returned fewer translations than texts sent")
-    for name in catalogs_in_request:
-        per_catalog[name].counters.requests += 1
-
-
-def _shares(total: int, weights: Sequence[int]) -> list[int]:
-    """Split ``total`` billed characters over texts in proportion to their lengths, exactly."""
-    weight = sum(weights)
-    if not weight:
-        return [0] * len(weights)
-    shares = [total * w // weight for w in weights]
-    shares[-1] += total - sum(shares)
-    return shares
-
-
 def _write(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], report: RunReport,
-           cat: CatalogReport) -> None:
-    """Write every unit whose forms are all translated and verified; leave the rest untouched."""
+           cat: CatalogReport) -> tuple[dict[int, tuple[str, ...]], bytes | None]:
+    """Write every unit whose forms are all translated and verified; leave the rest untouched.
+
+    Returns the units written (index -> forms) and the bytes written, or ``({}, None)``.
+    """
     translations: dict[int, tuple[str, ...]] = {}
     for index, forms in s.source_forms.items():
         texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
+        warnings: tuple[str, ...] = ()
+        if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
+            assembled = plurals.assemble(s.plural_plans[index], lambda f: done.get(SegmentKey(s.display, index, f)),
+                                         s.catalog.units[index].flags)
+            texts, warnings = list(assembled.texts or (None,)), assembled.warnings
         if any(t is None for t in texts):
             continue
-        problem = next(filter(None, (s.catalog.write_problem(t) for t in texts)), None)  # type: ignore[arg-type]
+        problem = next(filter(None, (s.catalog.write_problem(t, index) for t in texts)), None)  # type: ignore[arg-type]
         if problem:
             report.issues.append(Issue(s.display, f"not written: {problem}", s.catalog.units[index].line,
                                        s.target_lang))
             cat.counters.segments_failed += 1
             continue
+        if warnings and not settings.mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
+            report.issues.extend(Issue(s.display, f"not written (fuzzy marking is off): {w}",
+                                       s.catalog.units[index].line, s.target_lang, severity="skipped")
+                                 for w in warnings)
+            cat.counters.segments_skipped += 1
+            continue
+        report.issues.extend(Issue(s.display, w, s.catalog.units[index].line, s.target_lang, severity="warning")
+                             for w in warnings)
         translations[index] = tuple(texts)  # type: ignore[arg-type]
     if not translations:
-        return
+        return {}, None
+    data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
     try:
-        atomic_write(s.path, s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy))
+        atomic_write(s.path, data)
         cat.written = True
     except OSError as exc:
         report.issues.append(Issue(s.display, f"cannot write the catalog: {exc.strerror}", None, s.target_lang))
+        return {}, None
+    return translations, data
 
 
 def _exit_code(report: RunReport) -> int:
-    if report.stopped and report.stopped.startswith("quota"):
+    if report.stopped and report.stopped.startswith((QUOTA_STOP, BUDGET_STOP)):
         return ExitCode.QUOTA
     if report.stopped:
         return ExitCode.UNAVAILABLE

@@ -6,19 +6,20 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline import locales
+from pipeline import locales, plurals
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import PoCatalog, Unit, UnitState, read_catalog
+from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.formats.po import plural_rule_for
 from pipeline.model import Issue, Segment, SegmentKey
 
-CATALOG_SUFFIXES = (".po",)
+CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 TEMPLATE_SUFFIXES = (".pot",)
+Retranslate = Callable[[str, str, Unit], bool]
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,13 @@ class ScannedCatalog:
 
     path: Path
     display: str  # path as shown in reports (relative to the project root when possible)
-    catalog: PoCatalog
+    catalog: Catalog
     locale: str
     target_lang: str
     segments: tuple[Segment, ...]
-    source_forms: dict[int, tuple[int, ...]]  # unit index -> source form used by each target form
+    source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
+    plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
@@ -60,9 +62,13 @@ def display_path(settings: Settings, path: Path) -> str:
         return str(path)
 
 
-def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = ()) -> tuple[
-        list[ScannedCatalog], list[Issue]]:
-    """Read every catalog; return those with a known target language, and the problems found."""
+def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = (),
+         retranslate: Retranslate | None = None) -> tuple[list[ScannedCatalog], list[Issue]]:
+    """Read every catalog; return those with a known target language, and the problems found.
+
+    ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
+    empty (stale machine translations, see :mod:`pipeline.state`).
+    """
     wanted = {t.lower().replace("_", "-") for t in (*settings.target_langs, *target_filter)}
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
@@ -79,8 +85,9 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
             continue
         locale = catalog.language or locales.locale_from_path(path)
         if locale is None:
-            issues.append(Issue(display, "cannot tell the target language: set the Language header "
-                                         "or name the file after its locale (de.po, de/LC_MESSAGES/x.po)"))
+            issues.append(Issue(display, "cannot tell the target language: set the Language header (XLIFF: "
+                                         "target-language or trgLang) or name the file after its locale "
+                                         "(de.po, de/LC_MESSAGES/x.po, x.de.xlf)"))
             continue
         target = locales.service_target(locale, dict(settings.locale_map))
         if wanted and not wanted & {locale.lower().replace("_", "-"), (target or "").lower()}:
@@ -89,15 +96,16 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
             issues.append(Issue(display, f"locale {locale!r} has no language on the translation service",
                                 target_lang=locale, severity="skipped"))
             continue
-        scanned.append(_segments(settings, display, path, catalog, locale, target, issues))
+        scanned.append(_segments(settings, display, path, catalog, locale, target, issues, retranslate))
     return scanned, issues
 
 
-def _segments(settings: Settings, display: str, path: Path, catalog: PoCatalog, locale: str, target: str,
-              issues: list[Issue]) -> ScannedCatalog:
+def _segments(settings: Settings, display: str, path: Path, catalog: Catalog, locale: str, target: str,
+              issues: list[Issue], retranslate: Retranslate | None = None) -> ScannedCatalog:
     plural = catalog.plural or plural_rule_for(locale)
     segments: list[Segment] = []
     source_forms: dict[int, tuple[int, ...]] = {}
+    plural_plans: dict[int, plurals.UnitPlan] = {}
     skipped = 0
     for unit in catalog.units:
         if unit.state is UnitState.PARTIAL:
@@ -105,7 +113,8 @@ def _segments(settings: Settings, display: str, path: Path, catalog: PoCatalog, 
             issues.append(Issue(display, "some plural forms are translated and some are empty; left for a human",
                                 unit.line, target, severity="skipped"))
             continue
-        if unit.state is not UnitState.UNTRANSLATED:
+        if unit.state is not UnitState.UNTRANSLATED and not (
+                retranslate is not None and unit.state is UnitState.FUZZY and retranslate(display, target, unit)):
             continue
         if unit.plural:
             if plural is None:
@@ -113,14 +122,17 @@ def _segments(settings: Settings, display: str, path: Path, catalog: PoCatalog, 
                 issues.append(Issue(display, "no Plural-Forms header and no CLDR rule for the language", unit.line,
                                     target))
                 continue
-            forms = plural.source_forms() if unit.nforms == plural.nplurals else (0,) + (1,) * (unit.nforms - 1)
+            plan = plural_plans[unit.index] = plurals.plan_unit(unit.sources, unit.flags, unit.nforms, plural,
+                                                                settings.source_lang)
+            forms, texts = tuple(f.segment for f in plan.forms), plan.texts
         else:
-            forms = (0,)
+            forms, texts = (0,), {0: unit.sources[0]}
         source_forms[unit.index] = forms
         context = _context(settings.context, unit)
-        segments.extend(Segment(SegmentKey(display, unit.index, form), unit.sources[form], unit.line,
-                                unit.flags, context) for form in sorted(set(forms)))
-    return ScannedCatalog(path, display, catalog, locale, target, tuple(segments), source_forms, skipped)
+        segments.extend(Segment(SegmentKey(display, unit.index, form), texts[form], unit.line,
+                                unit.flags, context) for form in sorted(texts))
+    return ScannedCatalog(path, display, catalog, locale, target, tuple(segments), source_forms, skipped,
+                          plural_plans)
 
 
 def _context(policy: str, unit: Unit) -> str | None:

@@ -74,10 +74,14 @@ def _assert_only_translated_lines_changed(before: str, after: str) -> None:
 
 
 def expected_segments(samples: Path) -> int:
-    """Segments the sample catalogs need: one per entry, two for plurals of 2+ forms (singular, plural)."""
+    """Segments the sample catalogs need: one per entry, and for plurals one per text of the plural plan."""
+    from pipeline.plurals import plan_unit
+
     total = 0
     for path in samples.glob("*/LC_MESSAGES/*.po"):
-        for unit in read_catalog(path).units:
+        catalog = read_catalog(path)
+        for unit in catalog.units:
             if unit.state is UnitState.UNTRANSLATED:
-                total += 2 if unit.plural and unit.nforms > 1 else 1
+                total += len(plan_unit(unit.sources, unit.flags, unit.nforms, catalog.plural).texts) \
+                    if unit.plural else 1
     return total

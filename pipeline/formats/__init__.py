@@ -7,18 +7,23 @@ import tempfile
 from pathlib import Path
 
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.base import Catalog, Unit, UnitState
 from pipeline.formats.po import PoCatalog, read_po
 
-__all__ = ["CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "read_catalog"]
+__all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "read_catalog"]
 
 SUFFIXES = (".po", ".pot")
+XLIFF_SUFFIXES = (".xlf", ".xliff")
 
 
-def read_catalog(path: Path) -> PoCatalog:
+def read_catalog(path: Path) -> Catalog:
     """Read a catalog of any supported format, chosen by its suffix."""
     if path.suffix in SUFFIXES:
         return read_po(path)
+    if path.suffix.lower() in XLIFF_SUFFIXES:
+        from pipeline.formats.xliff import read_xliff  # lxml only when there is XLIFF to read
+
+        return read_xliff(path)
     raise CatalogError(str(path), f"unsupported catalog format {path.suffix or '(no suffix)'!r}")
 
 

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pipeline.formats.po import PluralRule
 
 
 class UnitState(enum.Enum):
@@ -30,3 +36,22 @@ class Unit:
     context: str | None  # msgctxt
     notes: str  # extracted comments / notes for translators
     state: UnitState
+
+
+class Catalog(Protocol):
+    """What the run needs from a catalog of any format (PO, XLIFF)."""
+
+    path: Path
+    format: str
+    units: tuple[Unit, ...]
+    plural: PluralRule | None  # the catalog's own plural rule, if it declares one
+
+    @property
+    def language(self) -> str | None:
+        """The target language the catalog itself declares, if any."""
+
+    def write_problem(self, text: str, index: int | None = None) -> str | None:
+        """Why ``text`` cannot be written (as unit ``index``'s translation), or None when it can."""
+
+    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
+        """The catalog's bytes with ``translations`` (unit index -> target forms) written in."""

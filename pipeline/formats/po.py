@@ -90,8 +90,8 @@ class PoCatalog:
         """The ``Language`` header, when present and not empty."""
         return (self.metadata.get("Language") or "").strip() or None
 
-    def write_problem(self, text: str) -> str | None:
-        """Why ``text`` cannot be written faithfully into this catalog, or None when it can."""
+    def write_problem(self, text: str, index: int | None = None) -> str | None:
+        """Why ``text`` cannot be written faithfully into this catalog, or None when it can (any unit alike)."""
         control = _UNWRITABLE.search(text)
         if control:
             # polib (and so the next run) would not read \a, \b, \f, \v or octal escapes back.
@@ -140,6 +140,10 @@ class PoCatalog:
                 out.append(self._raw_lines[i])
                 i += 1
         return b"".join(out)
+
+    def entry_lines(self) -> list[tuple[int, int]]:
+        """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
+        return [(span.first, span.msgstr_end) for span in self._spans]
 
     def _text(self, index: int) -> str:
         return self._raw_lines[index].decode(self.encoding)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields, replace
 
 from pipeline.cache import TranslationCache, cache_key
 from pipeline.model import Counters, Issue, TranslationOptions
@@ -23,6 +24,29 @@ def test_every_output_changing_input_changes_the_key():
         cache_key("svc", TranslationOptions("EN", "DE", glossary_id="g"), "Hello"),
     ]
     assert base == cache_key("svc", OPTS, "Hello") and len({base, *variants}) == 7
+
+
+def test_the_key_covers_every_translation_option():
+    """Content hashes, not just ids: a glossary replaced under the same id must miss the cache."""
+    changed = {
+        "source_lang": "FR", "target_lang": "FR", "context": "c", "formality": "more", "glossary_id": "g",
+        "style_id": "s", "model_type": "quality_optimized", "glossary_hash": "h1", "style_version": "v2",
+        "custom_instructions": ("be brief",), "translation_memory_id": "tm", "translation_memory_threshold": 80,
+        "tag_handling_version": "v2",
+    }
+    assert set(changed) == {f.name for f in fields(TranslationOptions)}  # a new field must be tested here
+    keys = {cache_key("svc", replace(OPTS, **{name: value}), "Hello") for name, value in changed.items()}
+    assert len(keys) == len(changed) and cache_key("svc", OPTS, "Hello") not in keys
+    assert replace(OPTS, glossary_hash="a").inputs_hash() != replace(OPTS, glossary_hash="b").inputs_hash()
+    assert replace(OPTS, context="x").inputs_hash() == OPTS.inputs_hash()  # context is per unit, not an input
+
+
+def test_the_key_covers_the_protection_scheme(monkeypatch):
+    import pipeline.cache as cache_module
+
+    before = cache_key("svc", OPTS, "Hello")
+    monkeypatch.setattr(cache_module, "SCHEME_VERSION", "another")
+    assert cache_key("svc", OPTS, "Hello") != before
 
 
 def test_disk_cache_persists(tmp_path):
@@ -61,5 +85,42 @@ def test_report_json_has_the_documented_fields(tmp_path):
 def test_report_markdown_escapes_table_cells():
     md = to_markdown(sample_report())
     assert "| `po/de.po` | DE | 2 | 0 | 0 | 0 | 0 | 10 |" in md
-    assert "`po/de.po:12` (error, DE): placeholder '%s' missing \\| here" in md
+    assert "| `po/de.po:12` | DE | error | placeholder '%s' missing \\| here |" in md
     assert to_json(sample_report())["exit_code"] == 1
+
+
+def test_report_markdown_is_a_job_summary_with_per_language_totals():
+    report = sample_report()
+    report.context_requests, report.budget, report.stopped = 2, 100, "budget of 100 billed characters reached"
+    report.remaining = {"segments": 5, "texts": 4, "characters": 60}
+    md = to_markdown(report)
+    assert md.startswith("## Translation run\n\n**Stopped early:** budget of 100")
+    assert "Left for the next run: 5 segments (4 unique texts, 60 characters)." in md
+    assert "10 characters billed of a budget of 100, 30 saved by the cache" in md
+    assert "(2 of them because requests are grouped by context)" in md
+    assert "| DE | 1 | 2 | 0 | 0 | 0 | 0 | 10 | 0 |" in md and "| FR | 1 | 0 | 3 | 0 | 0 | 0 | 0 | 30 |" in md
+    assert "| **total** | 2 | 2 | 3 | 0 | 0 | 0 | 10 | 30 |" in md
+    for line in md.splitlines():  # every table row has as many cells as its header
+        if line.startswith("|"):
+            assert line.replace("\\|", "").count("|") in (10, 9, 5), line
+
+
+def test_report_markdown_caps_issues_and_folds_many_catalogs():
+    report = sample_report()
+    report.catalogs = [CatalogReport(f"po/{n}.po", "DE") for n in range(30)]
+    report.issues = [Issue("po/a.po", f"reason {n}", n + 1, "DE", "skipped") for n in range(150)]
+    md = to_markdown(report)
+    assert "<details><summary>Catalogs (30)</summary>" in md
+    assert "### Failed and skipped segments (150)" in md and "... and 50 more in report.json." in md
+    assert len(to_json(report)["issues"]) == 150
+
+
+def test_report_json_has_the_run_extras():
+    report = sample_report()
+    report.budget, report.remaining, report.context_requests = 50, {"segments": 1, "texts": 1, "characters": 9}, 3
+    report.unchanged_catalogs = 4
+    report.catalogs.append(CatalogReport("po/pl.po", "PL", unchanged=True))
+    data = to_json(report)
+    assert data["budget"] == 50 and data["remaining"]["characters"] == 9 and data["context_requests"] == 3
+    assert data["unchanged_catalogs"] == 4 and data["languages"]["DE"]["catalogs"] == 1
+    assert next(c for c in data["catalogs"] if c["path"] == "po/pl.po")["unchanged"] is True

@@ -25,7 +25,7 @@ def texts(protected):
                                                                               "help@example.org"]),
         ("Hi {{ user.name }} and %{count} and ${HOME}", [], ["{{ user.name }}", "%{count}", "${HOME}"]),
         ("Line one\nline two\tend", [], ["\n", "\t"]),
-        ("{n, plural, one {# file} other {# files}}", [], ["{n, plural,", "one {", "#", "}", "other {", "#", "}",
+        ("{n, plural, one {# file} other {# files}}", [], ["{n, plural, ", "one {", "#", "} ", "other {", "#", "}",
                                                            "}"]),
     ],
 )

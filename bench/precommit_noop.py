@@ -1,0 +1,71 @@
+"""What the pre-commit hooks cost when there is nothing new to translate; prints JSON.
+
+Compared, as median wall-clock milliseconds of fresh processes (what pre-commit starts):
+``python -c pass``; parsing the staged catalogs with polib; ``pipeline check`` on them; and
+``pipeline translate`` on them once everything was translated by a first run (the no-op hook run).
+The catalogs are a copy of sample_locales/ (7 catalogs), translated by the embedded service.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 7
+CONFIG = """\
+source_lang = "en"
+catalogs = ["*/LC_MESSAGES/*.po"]
+[service]
+url = "embedded"
+[cache]
+dir = ".pipeline-cache"
+[report]
+dir = "build/pipeline-report"
+"""
+
+
+def _median_ms(argv: list[str], cwd: Path) -> float:
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def main() -> None:
+    """Run the measurements and print them."""
+    with tempfile.TemporaryDirectory(prefix="precommit-bench-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(ROOT / "sample_locales", work, dirs_exist_ok=True)
+        (work / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+        catalogs = sorted(str(p.relative_to(work)) for p in work.glob("*/LC_MESSAGES/*.po"))
+        pipeline = [sys.executable, "-m", "pipeline"]
+        started = time.perf_counter()
+        subprocess.run([*pipeline, "translate", "--quiet", *catalogs], cwd=work, check=True, capture_output=True)
+        first_ms = round((time.perf_counter() - started) * 1000, 1)
+        parse = "import sys, polib\nfor p in sys.argv[1:]: polib.pofile(p)"
+        figures = {
+            "catalogs": len(catalogs),
+            "runs_per_figure": RUNS,
+            "python_c_pass_ms": _median_ms([sys.executable, "-c", "pass"], work),
+            "polib_parse_catalogs_ms": _median_ms([sys.executable, "-c", parse, *catalogs], work),
+            "check_hook_ms": _median_ms([*pipeline, "check", "--quiet", *catalogs], work),
+            "translate_hook_noop_ms": _median_ms([*pipeline, "translate", "--quiet", *catalogs], work),
+            "translate_first_run_ms": first_ms,
+        }
+        unchanged = subprocess.run(["git", "diff", "--no-index", "--quiet", str(ROOT / "sample_locales"), str(work)],
+                                   capture_output=True).returncode
+        figures["first_run_changed_catalogs"] = unchanged != 0
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

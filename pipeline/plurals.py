@@ -1,0 +1,226 @@
+"""Plural entries: which text to translate for each target form, and how to assemble the forms again.
+
+English has two forms; Russian has three, Arabic six. Copying the English plural into
+``msgstr[1]`` and ``msgstr[2]`` of a Russian entry gives two copies of one form, which is wrong
+for one of them. So for a language with more than two forms, each target form is translated
+from a sentence with a *representative number* of that form in place of the count placeholder
+(``%d files`` becomes ``2 files`` for Russian "few" and ``5 files`` for "many"); the number is
+then put back as the placeholder. A form is exact when its number comes back exactly once; any
+other outcome falls back to the translation of the plain plural source and the entry stays
+fuzzy with a warning. Forms are never dropped or added: there are exactly ``nforms`` of them.
+
+Segment identity (``SegmentKey.form``): 0 is the plain singular source, 1 the plain plural
+source, ``NUMBER_BASE + i`` the representative-number text of target form ``i``. Each is its own
+text, so deduplication and the cache key differ naturally between them.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from pipeline.formats.po import PluralRule, plural_rule_for
+from pipeline.protect import protect
+
+SINGULAR, PLURAL = 0, 1
+NUMBER_BASE = 2
+#: Numbers searched for a representative of each form: small first (engines keep them as digits).
+_SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
+#: Placeholder kinds that can stand for the count.
+_COUNT_KINDS = frozenset({"python-printf", "c-printf", "safe-printf", "brace", "safe-brace", "qt-arg",
+                          "ruby-named", "icu-arg"})
+_NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
+_INTEGER_PRINTF = re.compile(r"%(?:\d+\$)?(?:\([^)]*\))?[-+ #0']*\d*(?:hh|h|ll|l|j|z|t)?[diu]$")
+_ENGLISH = PluralRule(2, "(n != 1)")
+
+
+@dataclass(frozen=True, slots=True)
+class FormPlan:
+    """How one target form is obtained: from segment ``segment``, with the count put back if ``number`` is set."""
+
+    segment: int
+    number: int | None = None
+    count: str | None = None  # the count placeholder's text, to put back in place of ``number``
+    source: str = ""  # the source sentence (with the count) the number text was made from
+    fallback: int = PLURAL  # segment used when the number does not come back exactly once (0 or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPlan:
+    """Every target form of one plural unit, the texts to send, and why the result is approximate if it is."""
+
+    forms: tuple[FormPlan, ...]
+    texts: dict[int, str]  # segment form -> source text to translate
+    approximate: str | None = None  # set when some form is known in advance to be a copy of the plural
+
+    @property
+    def segments(self) -> tuple[int, ...]:
+        """The segment forms to translate, in a stable order."""
+        return tuple(sorted(self.texts))
+
+
+@dataclass(frozen=True, slots=True)
+class Assembled:
+    """The target forms of a unit (None when some segment has no translation) and warnings about them."""
+
+    texts: tuple[str, ...] | None
+    warnings: tuple[str, ...] = ()
+
+
+@functools.lru_cache(maxsize=64)
+def representatives(rule: PluralRule) -> tuple[tuple[int, ...], ...]:
+    """For each form of ``rule``, the numbers (from a fixed search range) that select it, in search order."""
+    found: list[list[int]] = [[] for _ in range(rule.nplurals)]
+    select = gettext.c2py(rule.expression)  # compiled once: form_for() compiles on every call
+    for n in _SEARCH:
+        form = int(select(n))
+        if 0 <= form < rule.nplurals and len(found[form]) < 8:
+            found[form].append(n)
+    return tuple(tuple(numbers) for numbers in found)
+
+
+@functools.lru_cache(maxsize=16)
+def source_rule(source_lang: str) -> PluralRule:
+    """The plural rule of the source language (English when babel does not know it)."""
+    return plural_rule_for(source_lang) or _ENGLISH
+
+
+def count_placeholder(text: str, flags: Iterable[str]) -> str | None:
+    """The placeholder of ``text`` that stands for the count, or None when there is not exactly one candidate.
+
+    Several candidates are narrowed to the integer printf conversions (``%d``, ``%(n)i``): a count
+    is an integer. The candidate must occur once in ``text``.
+    """
+    candidates = [ph.text for ph in protect(text, flags).placeholders
+                  if ph.kind in _COUNT_KINDS and ph.text not in _NOT_A_COUNT]
+    if len(set(candidates)) > 1:
+        candidates = [c for c in candidates if _INTEGER_PRINTF.match(c)]
+    if len(candidates) != 1 or text.count(candidates[0]) != 1:
+        return None
+    return candidates[0]
+
+
+def _number_pattern(number: int) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)")
+
+
+def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule: PluralRule | None,
+              source_lang: str = "en") -> UnitPlan:
+    """The plan for a plural unit with ``sources`` (singular, plural) and ``nforms`` target forms."""
+    flags = tuple(flags)
+    singular, plural = sources[0], sources[-1]
+    if rule is None or rule.nplurals != nforms or nforms <= 2:
+        return _classic(singular, plural, nforms, rule)
+    singular_numbers = _singular_numbers(source_rule(source_lang))
+    count = count_placeholder(plural, flags)
+    # The singular shares the plural's count or has none ("One file" / "%d files").
+    counts = {SINGULAR: count if count and singular.count(count) == 1 else None, PLURAL: count}
+    classic = _source_forms(rule)  # where a form falls back to: the singular for the form of 1, else the plural
+    forms: list[FormPlan] = []
+    texts: dict[int, str] = {}
+    problems: list[str] = []
+    for i, numbers in enumerate(representatives(rule)):
+        if numbers and all(n in singular_numbers for n in numbers):
+            forms.append(FormPlan(SINGULAR))  # the form is used only where English says the singular
+            texts[SINGULAR] = singular
+            continue
+        choice = _choose(numbers, counts, singular, plural, singular_numbers)
+        if choice is None:
+            problems.append(f"msgstr[{i}]" + ("" if numbers else " (no number selects it)"))
+            forms.append(FormPlan(classic[i]))
+            texts[classic[i]] = sources[classic[i]]
+            continue
+        number, source_form = choice
+        texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)  # type: ignore[arg-type]
+        texts[classic[i]] = sources[classic[i]]  # the fallback, translated in the same run
+        forms.append(FormPlan(NUMBER_BASE + i, number, count, sources[source_form], classic[i]))
+    approximate = None
+    if problems:
+        approximate = (f"plural forms {', '.join(problems)} copied from the {'singular or ' if 0 in classic else ''}"
+                       f"plural translation: no single count placeholder to put a representative number in")
+    return UnitPlan(tuple(forms), texts, approximate)
+
+
+@functools.lru_cache(maxsize=64)
+def _source_forms(rule: PluralRule) -> tuple[int, ...]:
+    """``rule.source_forms()``, computed once per rule (it compiles the expression on every call)."""
+    return rule.source_forms()
+
+
+@functools.lru_cache(maxsize=16)
+def _singular_numbers(src: PluralRule) -> frozenset[int]:
+    """The searched numbers for which the source language uses its singular."""
+    select = gettext.c2py(src.expression)
+    one = int(select(1))
+    return frozenset(n for n in _SEARCH if int(select(n)) == one)
+
+
+def _classic(singular: str, plural: str, nforms: int, rule: PluralRule | None) -> UnitPlan:
+    """One or two forms (or a rule that does not match the entry): the singular and plural sources as they are."""
+    if rule is not None and rule.nplurals == nforms:
+        picks = _source_forms(rule)
+    else:
+        picks = (SINGULAR,) + (PLURAL,) * (nforms - 1)
+    texts = {form: (singular, plural)[form] for form in set(picks)}
+    return UnitPlan(tuple(FormPlan(form) for form in picks), texts)
+
+
+def _choose(numbers: tuple[int, ...], counts: dict[int, str | None], singular: str, plural: str,
+            singular_numbers: frozenset[int]) -> tuple[int, int] | None:
+    """A (number, source form) whose number is not already in the source text; 1 first, then 2 and up, then 0."""
+    ordered = sorted(numbers, key=lambda n: (n != 1, n == 0, n))
+    for number in ordered:
+        source_form = SINGULAR if number in singular_numbers else PLURAL
+        count = counts[source_form]
+        if count is None:
+            continue  # e.g. "One file" / "%d files": 21 (plural source) represents Russian "one" instead of 1
+        text = (singular, plural)[source_form].replace(count, "", 1)
+        if _number_pattern(number).search(text):
+            continue  # the number must be recognisable as the count in the translation
+        return number, source_form
+    return None
+
+
+def put_back(translation: str, form: FormPlan, flags: Iterable[str]) -> str | None:
+    """``translation`` with the representative number replaced by the count placeholder, or None if unsafe."""
+    assert form.number is not None and form.count is not None
+    found = list(_number_pattern(form.number).finditer(translation))
+    if len(found) != 1:
+        return None
+    text = translation[:found[0].start()] + form.count + translation[found[0].end():]
+    # The count may have landed among unnamed printf placeholders in another order than the source's.
+    if _ordered(text, flags) != _ordered(form.source, flags):
+        return None
+    return text
+
+
+def _ordered(text: str, flags: Iterable[str]) -> list[str]:
+    return [ph.text for ph in protect(text, flags).placeholders if ph.ordered]
+
+
+def assemble(plan: UnitPlan, get: Callable[[int], str | None], flags: Iterable[str] = ()) -> Assembled:
+    """The target forms from the verified translations ``get(segment form)``; None if one is missing."""
+    flags = tuple(flags)
+    texts: list[str] = []
+    failed: list[str] = []
+    for i, form in enumerate(plan.forms):
+        translated = get(form.segment)
+        if translated is not None and form.number is not None:
+            restored = put_back(translated, form, flags)
+            if restored is None:
+                failed.append(f"msgstr[{i}]")
+                translated = get(form.fallback)
+            else:
+                translated = restored
+        if translated is None:
+            return Assembled(None)
+        texts.append(translated)
+    warnings = [plan.approximate] if plan.approximate else []
+    if failed:
+        warnings.append(f"plural forms {', '.join(failed)} copied from the plural translation: the representative "
+                        f"number did not come back exactly once")
+    return Assembled(tuple(texts), tuple(warnings))
+

@@ -1,0 +1,124 @@
+"""``pipeline refresh``: the nightly job. Merge templates into catalogs, then translate what is new or stale.
+
+Steps, each safe to stop after:
+
+1. merge: every PO catalog is updated from its template (:mod:`pipeline.formats.po_merge`, msgmerge
+   semantics, only the affected entries edited) and written atomically when it changed;
+2. translate: :func:`pipeline.run.run_translate` with ``retranslate_stale``: untranslated units are
+   translated, and fuzzy units still holding our untouched machine translation are re-translated
+   when their source, glossary or style list changed; a unit a human edited or confirmed is never
+   touched. Glossaries and style lists are synced by that run (``pipeline.resources.attach``) before
+   the first request that uses them, found by content hash, so an unchanged one costs nothing;
+3. the report (``report.json`` / ``report.md``) of the run, with the merge's problems among its issues.
+
+Which template belongs to a catalog: ``--template`` or ``[refresh] template`` for all of them; else
+``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
+``<dir>/<domain>.pot``); else the only ``.pot`` in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.config import Settings
+from pipeline.errors import CatalogError
+from pipeline.formats import atomic_write
+from pipeline.model import Issue
+from pipeline.scan import discover, display_path
+
+
+@dataclass(frozen=True)
+class MergeSummary:
+    """What the merge step did to one catalog."""
+
+    path: str
+    template: str
+    written: bool
+    added: int
+    fuzzy: int
+    obsoleted: int
+    revived: int
+    removed: int
+
+
+@dataclass
+class MergeOutcome:
+    """The merge step over every catalog: what changed and what could not be merged."""
+
+    catalogs: list[MergeSummary] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    merged_paths: list[Path] = field(default_factory=list)
+
+
+def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
+    """The template of ``catalog``: the configured one, else found by the layout (module docstring)."""
+    if configured is not None:
+        return configured
+    if catalog.parent.name == "LC_MESSAGES":
+        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
+        if candidate.is_file():
+            return candidate
+    siblings = sorted(catalog.parent.glob("*.pot"))
+    if len(siblings) == 1:
+        return siblings[0]
+    same_domain = catalog.parent / f"{catalog.stem}.pot"
+    return same_domain if same_domain.is_file() else None
+
+
+def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | None,
+                   log: Callable[[str], None]) -> MergeOutcome:
+    """Update every PO catalog of ``paths`` from its template; write those that changed."""
+    from pipeline.formats.po_merge import merge
+
+    outcome = MergeOutcome()
+    for path in paths:
+        display = display_path(settings, path)
+        if path.suffix != ".po":
+            outcome.issues.append(Issue(display, "only PO catalogs are merged from a template; translated as is",
+                                        severity="skipped"))
+            outcome.merged_paths.append(path)
+            continue
+        found = find_template(path, template)
+        if found is None:
+            outcome.issues.append(Issue(display, "no template found: pass --template or set [refresh] template "
+                                                 "(or put <domain>.pot next to the locale folders)"))
+            continue
+        try:
+            result = merge(path, found)
+            if result.changed:
+                atomic_write(path, result.data)
+        except CatalogError as exc:
+            outcome.issues.append(Issue(display_path(settings, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
+            continue
+        except OSError as exc:
+            outcome.issues.append(Issue(display, f"cannot write the catalog: {exc.strerror}"))
+            continue
+        summary = MergeSummary(display, display_path(settings, found), result.changed, result.added, result.fuzzy,
+                               result.obsoleted, result.revived, result.removed)
+        outcome.catalogs.append(summary)
+        outcome.merged_paths.append(path)
+        if result.changed:
+            log(f"{display}: {result.added} added, {result.fuzzy} fuzzy, {result.obsoleted} obsolete, "
+                f"{result.revived} revived, {result.removed} removed (from {summary.template})")
+    return outcome
+
+
+def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | None = None, *,
+            merge_only: bool = False, log: Callable[[str], None] = lambda message: None,
+            client_factory=None):  # type: ignore[no-untyped-def]
+    """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``."""
+    from pipeline.run import RunOptions, run_translate
+
+    catalogs = [p for p in discover(settings, paths) if p.suffix in (".po", ".xlf", ".xliff")]
+    outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, log)
+    if merge_only or not outcome.merged_paths:
+        return outcome, None
+    options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True)
+    report = run_translate(settings, options, log, client_factory)
+    report.issues[:0] = outcome.issues
+    if any(i.severity == "error" for i in outcome.issues) and report.exit_code == 0:
+        report.exit_code = 1
+    return outcome, report
+

@@ -1,0 +1,165 @@
+"""What ``pipeline translate`` does with resources once it knows it will send requests.
+
+It checks each target's features against the service, syncs the glossary dictionaries and style
+lists the run's targets need (never pruning: other pairs may belong to other runs), and puts the
+ids into the pending requests' options. A feature a language lacks, or a resource endpoint the
+service does not have, is left out of the requests with a warning in the report; the cache key of
+the affected texts is then computed without it, so nothing is cached under a claim it did not meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from pipeline import protocol
+from pipeline.cache import cache_key
+from pipeline.errors import ServiceError
+from pipeline.model import Issue, TranslationOptions
+from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
+from pipeline.resources.glossary_sync import sync_glossary
+from pipeline.resources.plan import ResourcePlan, TargetPlan, style_language
+from pipeline.resources.style_sync import sync_styles
+
+P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
+
+
+async def attach_resources(client: Any, plan: ResourcePlan, pending: Mapping[str, P], identity: str,
+                           issues: list[Issue], log: Callable[[str], None]) -> dict[str, P]:
+    """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped.
+
+    Raises only what stops a run (key refused, quota, service unreachable), after closing ``client``.
+    """
+    try:
+        return await _attach(client, plan, pending, identity, issues, log)
+    except BaseException:
+        await client.aclose()
+        raise
+
+
+async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P], identity: str, issues: list[Issue],
+                  log: Callable[[str], None]) -> dict[str, P]:
+    wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
+    targets = [t for t in map(plan.target, sorted(wanted)) if _uses_resources(t)]
+    if not targets:
+        return dict(pending)
+    try:
+        support = await discover(client)
+    except FATAL:
+        raise
+    except ServiceError as exc:
+        issues.append(Issue(plan.where, f"the service's languages could not be listed ({exc}); features are "
+                                        f"assumed as the spec describes them", severity="warning"))
+        support = LanguageSupport.from_spec(plan.source, wanted)
+    dropped: dict[str, set[str]] = {}
+    gained: dict[str, str] = {}  # target -> formality the plan left out but the service supports
+
+    def drop(target: str, feature: str, reason: str) -> None:
+        dropped.setdefault(target, set()).add(feature)
+        issues.append(Issue(plan.where, f"{feature} left out: {reason}", None, target, "warning"))
+        log(f"{target}: {feature} left out: {reason}")
+
+    pairs, styles, memories = {}, {}, {}
+    for t in targets:
+        if not support.offers_target(t.target):
+            continue  # the run reports the target itself
+        if t.dictionary is not None:
+            if support.supports("glossary", plan.source, t.target):
+                pairs[t.dictionary.pair] = t.dictionary
+            else:
+                drop(t.target, "glossary", f"the service has no glossaries for {plan.source}->{t.target}")
+        if t.style is not None:
+            if style_language(t.target) in protocol.STYLE_LANGUAGES and \
+                    support.supports("style_rules", plan.source, t.target):
+                styles[t.target] = t.style
+            else:
+                drop(t.target, "style list", f"the service has no style rules for {t.target}")
+        if t.formality and not t.strict_formality:
+            if not support.supports("formality", plan.source, t.target):
+                drop(t.target, "formality", f"{t.target} has no formality setting on the service")
+            elif t.sent_formality is None:  # the service has it where the spec does not list it
+                gained[t.target] = t.formality
+        if t.translation_memory_id:
+            memories[t.target] = t.translation_memory_id
+    glossary_id = await _sync_glossary(client, plan, pairs, targets, drop, log)
+    style_ids = await _sync_styles(client, plan, styles, drop, log)
+    await _check_memories(client, memories, drop)
+
+    def options(opts: TranslationOptions) -> TranslationOptions:
+        gone = dropped.get(opts.target_lang, set())
+        return replace(
+            opts,
+            glossary_id=glossary_id if opts.glossary_hash and "glossary" not in gone else None,
+            glossary_hash=None if "glossary" in gone else opts.glossary_hash,
+            style_id=style_ids.get(opts.target_lang) if "style list" not in gone else None,
+            style_version=None if "style list" in gone else opts.style_version,
+            formality=None if "formality" in gone else gained.get(opts.target_lang, opts.formality),
+            translation_memory_id=None if "translation memory" in gone else opts.translation_memory_id,
+            translation_memory_threshold=None if "translation memory" in gone else opts.translation_memory_threshold,
+        )
+
+    out: dict[str, P] = {}
+    for key, item in pending.items():
+        opts = options(item.options)  # type: ignore[attr-defined]
+        if opts.target_lang in dropped or opts.target_lang in gained:
+            text = item.protected.text  # type: ignore[attr-defined]
+            key = cache_key(identity, plan.key_options(opts, text), text)
+        if key in out:  # two texts became one once a feature was dropped
+            out[key].refs.extend(item.refs)  # type: ignore[attr-defined]
+        else:
+            out[key] = replace(item, options=opts, key=key)  # type: ignore[type-var]
+    return out
+
+
+def _uses_resources(t: TargetPlan) -> bool:
+    return bool(t.dictionary or t.style or t.formality or t.translation_memory_id)
+
+
+async def _sync_glossary(client: Any, plan: ResourcePlan, pairs: dict, targets: list[TargetPlan],
+                         drop: Callable[[str, str, str], None], log: Callable[[str], None]) -> str | None:
+    if not pairs:
+        return None
+    try:
+        outcome = await sync_glossary(client, plan.project, pairs, prune=False, log=log)
+    except FATAL:
+        raise
+    except ServiceError as exc:
+        for t in targets:
+            if t.dictionary is not None and t.dictionary.pair in pairs:
+                drop(t.target, "glossary", f"the glossary could not be synced ({exc})")
+        return None
+    log(f"glossary {outcome.glossary_id}: {len(pairs)} dictionaries in use, {outcome.writes} write calls")
+    return outcome.glossary_id
+
+
+async def _sync_styles(client: Any, plan: ResourcePlan, styles: dict, drop: Callable[[str, str, str], None],
+                       log: Callable[[str], None]) -> dict[str, str]:
+    if not styles:
+        return {}
+    try:
+        outcome = await sync_styles(client, plan.project, styles, prune=False, log=log)
+    except STOP:
+        raise
+    except ServiceError as exc:
+        for target in styles:
+            drop(target, "style list", f"the style lists could not be synced ({exc})")
+        return {}
+    log(f"style lists: {len(outcome.ids)} in use, {outcome.writes} write calls")
+    return outcome.ids
+
+
+async def _check_memories(client: Any, memories: dict[str, str], drop: Callable[[str, str, str], None]) -> None:
+    if not memories:
+        return
+    try:
+        known = {m.translation_memory_id for m in await client.translation_memories()}
+    except STOP:
+        raise
+    except ServiceError as exc:
+        for target in memories:
+            drop(target, "translation memory", f"the translation memories could not be listed ({exc})")
+        return
+    for target, memory in memories.items():
+        if memory not in known:
+            drop(target, "translation memory", f"the account has no translation memory {memory}")

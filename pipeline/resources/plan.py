@@ -1,0 +1,186 @@
+"""Per target language, offline: which glossary dictionary, style list, formality, model type and
+translation memory its requests carry, and the content hashes that go into the cache keys.
+
+Cache keys use content, never service ids: a glossary's id stays the same when a dictionary is
+replaced, and a recreated style list gets a new id for the same rules. So the key of a segment
+holds the hash of the glossary entries whose source phrase occurs in it (see
+:meth:`Dictionary.matched_hash`) and the hash of its style list's definition; editing one term
+re-translates the segments that contain it and nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pipeline import locales, protocol
+from pipeline.config import Settings
+from pipeline.errors import ConfigError
+from pipeline.model import TranslationOptions
+from pipeline.resources.glossary_files import Dictionary, Entry, merge, read_multilingual, read_pair_file
+from pipeline.resources.settings import StyleSpec
+
+
+@dataclass(frozen=True)
+class TargetPlan:
+    """What the requests for one service target code carry, before the service is asked."""
+
+    target: str
+    dictionary: Dictionary | None = None
+    style: StyleSpec | None = None
+    formality: str | None = None
+    strict_formality: bool = False
+    model_type: str | None = None
+    translation_memory_id: str | None = None
+    translation_memory_threshold: int | None = None
+
+    @property
+    def style_hash(self) -> str | None:
+        """12 hex digits naming what the style list does (its name is left out: it changes nothing);
+        None where the spec says style lists do not exist, as the request will not carry one."""
+        language = style_language(self.target)
+        if self.style is None or language not in protocol.STYLE_LANGUAGES:
+            return None
+        return style_hash(self.style, language)
+
+    @property
+    def sent_formality(self) -> str | None:
+        """The formality the requests are expected to carry: a ``prefer_*`` value for a target
+        without formality is the default (spec rule 9), so it is left out and not in the key."""
+        if self.formality and not self.strict_formality and self.target.upper() not in protocol.FORMALITY_TARGETS:
+            return None
+        return self.formality
+
+
+class ResourcePlan:
+    """The resource plan of a run or of a sync command; each target is worked out on first use."""
+
+    def __init__(self, settings: Settings) -> None:
+        res = settings.resources
+        self.project = res.project
+        self.source = locales.base_language(settings.source_lang)  # base language, lower case
+        self.where = _displayer(settings.root)(settings.config_path) if settings.config_path else "pipeline.toml"
+        self._settings = settings
+        self._by_target = _locale_keys(settings)
+        self._display = _displayer(settings.root)
+        self._pair_files: dict[tuple[Path, str], list[Entry]] = {}
+        self._multilingual: dict[str, list[list[Entry]]] = {}
+        for path in res.multilingual_glossaries:
+            for base, entries in read_multilingual(path, self._display(path), self.source).items():
+                self._multilingual.setdefault(base, []).append(entries)
+        self._targets: dict[str, TargetPlan] = {}
+        self._contents: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {}  # base -> (first target, entries)
+
+    def target(self, target: str) -> TargetPlan:
+        """What requests for service code ``target`` carry; reads its glossary files on first use."""
+        if target not in self._targets:
+            self._targets[target] = self._resolve(target)
+        return self._targets[target]
+
+    def dictionaries(self, targets: Iterable[str]) -> dict[tuple[str, str], Dictionary]:
+        """Every dictionary of ``targets`` and of the multilingual tables' languages."""
+        out = {d.pair: d for d in (self.target(t).dictionary for t in targets) if d is not None}
+        for base, sources in self._multilingual.items():
+            entries = merge(sources)
+            if (self.source, base) not in out and base != self.source and entries:
+                out[self.source, base] = Dictionary(self.source, base, entries)
+        return out
+
+    def options(self, source_lang: str, target_lang: str, context: str | None) -> TranslationOptions:
+        """The options of one segment's request, without service ids (those come with the sync)."""
+        plan = self.target(target_lang)
+        return TranslationOptions(
+            source_lang=source_lang,
+            target_lang=target_lang,
+            context=context,
+            formality=plan.sent_formality,
+            model_type=plan.model_type,
+            glossary_hash=plan.dictionary.content_hash if plan.dictionary else None,
+            style_version=plan.style_hash,
+            translation_memory_id=plan.translation_memory_id,
+            translation_memory_threshold=plan.translation_memory_threshold if plan.translation_memory_id else None,
+        )
+
+    def key_options(self, options: TranslationOptions, text: str) -> TranslationOptions:
+        """``options`` as the cache key sees them for ``text``: no ids, only the glossary entries it contains."""
+        dictionary = self.target(options.target_lang).dictionary
+        matched = options.glossary_hash  # a hash this plan did not make is kept whole
+        if options.glossary_hash == (dictionary.content_hash if dictionary else None) and dictionary is not None:
+            matched = dictionary.matched_hash(text)
+        return replace(options, glossary_id=None, style_id=None, glossary_hash=matched)
+
+    def _resolve(self, target: str) -> TargetPlan:
+        spec = self._settings.resources.for_locale(self._by_target.get(target))
+        base = locales.base_language(target)
+        sources = list(self._multilingual.get(base, []))
+        for path in spec.glossaries:
+            if (path, base) not in self._pair_files:
+                self._pair_files[path, base] = read_pair_file(path, self._display(path), self.source, base)
+            sources.append(self._pair_files[path, base])
+        entries = merge(sources)
+        dictionary = None
+        if entries and base != self.source:
+            dictionary = Dictionary(self.source, base, entries)
+            first = self._contents.setdefault(base, (target, entries))
+            if first[1] != entries:
+                raise ConfigError(f"{self.where}: {first[0]} and {target} configure different glossaries, but a "
+                                  f"glossary applies to a whole base language ({self.source}->{base}); give them "
+                                  f"the same glossary files")
+        formality = spec.formality
+        if formality == "default":
+            formality = None
+        elif formality in ("more", "less") and not spec.strict_formality:
+            formality = f"prefer_{formality}"
+        return TargetPlan(
+            target=target, dictionary=dictionary, style=spec.style, formality=formality,
+            strict_formality=bool(spec.strict_formality), model_type=spec.model_type,
+            translation_memory_id=spec.translation_memory_id,
+            translation_memory_threshold=spec.translation_memory_threshold)
+
+
+def style_language(target: str) -> str:
+    """The style list language of a target code: its base language (``EN-GB`` -> ``en``)."""
+    return locales.base_language(target)
+
+
+def style_hash(style: StyleSpec, language: str) -> str:
+    """12 hex digits over a style list's language, rules and instructions (as a multiset)."""
+    material = {"language": language, "rules": style.rules_dict(),
+                "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in style.instructions)}
+    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:12]
+
+
+def configured_targets(settings: Settings) -> list[str]:
+    """The service codes of the ``[locales.<code>]`` tables."""
+    out = []
+    for key in settings.resources.locales:
+        target = locales.service_target(key, dict(settings.locale_map))
+        if target is None:
+            raise ConfigError(f"{settings.config_path}: [locales.{key}]: no language of the service matches this "
+                              f"locale (set translate.locale_map, or remove the table)")
+        out.append(target)
+    return out
+
+
+def _locale_keys(settings: Settings) -> dict[str, str]:
+    """Service target code -> the ``[locales.<key>]`` key that configures it."""
+    out: dict[str, str] = {}
+    for key, target in zip(settings.resources.locales, configured_targets(settings)):
+        if target in out:
+            raise ConfigError(f"{settings.config_path}: [locales.{out[target]}] and [locales.{key}] both configure "
+                              f"the service language {target}")
+        out[target] = key
+    return out
+
+
+def _displayer(root: Path):  # type: ignore[no-untyped-def]
+    def display(path: Path) -> str:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            return str(path)
+    return display

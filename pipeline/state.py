@@ -1,0 +1,243 @@
+"""What a run remembers between runs, next to the translation cache.
+
+Two things, both plain JSON written atomically:
+
+* ``state.json``: the catalogs a run left *settled* (nothing untranslated except units skipped
+  for a stable reason, no error), each with a fingerprint: size, mtime, SHA-256 of the bytes and
+  a hash of every setting that changes a run's outcome. A later run with the same settings skips
+  a catalog whose bytes hash the same without parsing it, and replays its skip notices into the
+  report. Hashing the bytes (rather than trusting mtime) keeps this right when a tool restores
+  an old mtime or two edits land within one clock tick; it costs far less than parsing.
+* ``provenance/<hash>.json``, one per catalog, read only when the catalog is parsed: for every
+  unit the pipeline wrote, its identity (msgctxt + msgid, which survives reordering), the source
+  it was translated from, the translation written, and the hash of the other inputs (glossary,
+  style list, formality, ...). A fuzzy unit whose target still equals what we wrote is an
+  untouched machine translation; any other target is a human's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from pipeline import __version__
+from pipeline.config import Settings
+from pipeline.formats import Unit, UnitState, atomic_write
+from pipeline.protect import SCHEME_VERSION
+
+STATE_VERSION = 1
+STATE_NAME = "state.json"
+PROVENANCE_DIR = "provenance"
+# Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
+_OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
+                    "report_dir", "max_characters"}
+
+
+def settings_hash(settings: Settings) -> str:
+    """Hash of every setting that can change what a run does to a catalog, plus the code's versions."""
+    relevant = {f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _OUTCOME_NEUTRAL}
+    material = json.dumps({"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION},
+                          sort_keys=True, default=_jsonable)
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: object) -> object:
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)  # type: ignore[call-overload]
+    if isinstance(value, (set, frozenset)):
+        return sorted(map(repr, value))
+    if hasattr(value, "items"):
+        return dict(value.items())  # type: ignore[attr-defined]
+    return repr(value) if not isinstance(value, Path) else str(value)
+
+
+def state_dir(settings: Settings) -> Path | None:
+    """Where the state lives: the cache folder (so CI persists both together), or nowhere without one."""
+    return settings.cache_dir
+
+
+def unit_identity(unit: Unit) -> str:
+    """msgctxt + msgid, as gettext names a message (``ctx\\x04id``)."""
+    return unit.sources[0] if unit.context is None else f"{unit.context}\x04{unit.sources[0]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A catalog a run left with nothing to do, and what its report entry needs without reading it."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+    settings: str
+    locale: str
+    target_lang: str
+    skipped: int
+    notices: tuple[tuple[int | None, str, str], ...]  # (line, reason, severity) of its non-error issues
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Provenance of one unit the pipeline wrote."""
+
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    inputs: str
+
+
+class RunState:
+    """Settled catalogs and provenance, loaded lazily and saved atomically when changed."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self._settled: dict[str, Settled] = {}
+        self._provenance: dict[str, dict[str, Written]] = {}
+        self._dirty_provenance: set[str] = set()
+        self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
+        self._dirty = False
+        if directory is not None:
+            self._settled = _load_settled(directory / STATE_NAME)
+
+    # -- settled catalogs -------------------------------------------------------------------
+
+    def unchanged(self, display: str, path: Path, settings: str) -> Settled | None:
+        """The settled record of ``display`` when the file still has the recorded bytes and settings."""
+        record = self._settled.get(display)
+        if record is None or record.settings != settings:
+            return None
+        try:
+            stat = os.stat(path)
+            if stat.st_size != record.size:
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != record.sha256:
+            return None
+        if stat.st_mtime_ns != record.mtime_ns:  # same bytes, new mtime (checkout, touch): keep it fresh
+            self._settled[display] = _with_mtime(record, stat.st_mtime_ns)
+            self._dirty = True
+        return record
+
+    def settle(self, display: str, record: Settled) -> None:
+        """Remember ``display`` as settled."""
+        if self._settled.get(display) != record:
+            self._settled[display] = record
+            self._dirty = True
+
+    def unsettle(self, display: str) -> None:
+        """Forget that ``display`` was settled (it has work left, or failed)."""
+        if self._settled.pop(display, None) is not None:
+            self._dirty = True
+
+    # -- provenance -------------------------------------------------------------------------
+
+    def provenance(self, display: str) -> dict[str, Written]:
+        """What the pipeline wrote into ``display``, by unit identity (loaded on first use)."""
+        if display not in self._provenance:
+            self._provenance[display] = (_load_provenance(self._provenance_path(display))
+                                         if self.directory is not None else {})
+        return self._provenance[display]
+
+    def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
+        """Remember the translations just written into ``display``: (unit, targets, inputs hash) each."""
+        written = self.provenance(display)
+        self._by_text.pop(display, None)
+        for unit, targets, inputs in units:
+            written[unit_identity(unit)] = Written(unit.sources, targets, inputs)
+            self._dirty_provenance.add(display)
+
+    def machine_written(self, display: str, unit: Unit) -> Written | None:
+        """Our record for ``unit`` when its target is still exactly what we wrote, else None.
+
+        Looked up by identity first, then (for a msgid that msgmerge changed, leaving our old
+        translation fuzzy under the new msgid) by the written text within the same msgctxt.
+        """
+        targets = tuple(unit.targets[:unit.nforms])
+        if not any(targets):
+            return None
+        written = self.provenance(display)
+        record = written.get(unit_identity(unit))
+        if record is not None and record.targets == targets:
+            return record
+        if display not in self._by_text:
+            self._by_text[display] = {(_context_of(key), rec.targets): rec for key, rec in written.items()}
+        return self._by_text[display].get((unit.context, targets))
+
+    def is_stale(self, display: str, unit: Unit, inputs: str) -> bool:
+        """A fuzzy, untouched machine translation whose source or inputs changed since we wrote it."""
+        if unit.state is not UnitState.FUZZY:
+            return False  # untranslated units are translated anyway; confirmed ones are a human's
+        record = self.machine_written(display, unit)
+        return record is not None and (record.sources != unit.sources or record.inputs != inputs)
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write what changed (atomically); no-op without a state folder."""
+        if self.directory is None:
+            return
+        if self._dirty or self._dirty_provenance:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        if self._dirty:
+            data = {"version": STATE_VERSION,
+                    "catalogs": {name: asdict(rec) for name, rec in sorted(self._settled.items())}}
+            atomic_write(self.directory / STATE_NAME, _dump(data))
+            self._dirty = False
+        for display in sorted(self._dirty_provenance):
+            path = self._provenance_path(display)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            units = {key: asdict(rec) for key, rec in sorted(self._provenance[display].items())}
+            atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}))
+        self._dirty_provenance.clear()
+
+    def _provenance_path(self, display: str) -> Path:
+        assert self.directory is not None
+        name = hashlib.sha256(display.encode("utf-8")).hexdigest()[:32]
+        return self.directory / PROVENANCE_DIR / f"{name}.json"
+
+
+def _context_of(identity: str) -> str | None:
+    return identity.split("\x04", 1)[0] if "\x04" in identity else None
+
+
+def _with_mtime(record: Settled, mtime_ns: int) -> Settled:
+    values = asdict(record)
+    values["mtime_ns"] = mtime_ns
+    return Settled(**values)
+
+
+def _dump(data: object) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
+    return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
+
+
+def _load_settled(path: Path) -> dict[str, Settled]:
+    settled: dict[str, Settled] = {}
+    for name, values in _read_json(path).get("catalogs", {}).items():
+        try:
+            values["notices"] = tuple((line, reason, severity) for line, reason, severity in values["notices"])
+            settled[name] = Settled(**values)
+        except (TypeError, ValueError, KeyError):
+            continue
+    return settled
+
+
+def _load_provenance(path: Path) -> dict[str, Written]:
+    written: dict[str, Written] = {}
+    for key, values in _read_json(path).get("units", {}).items():
+        try:
+            written[key] = Written(tuple(values["sources"]), tuple(values["targets"]), str(values["inputs"]))
+        except (TypeError, KeyError):
+            continue
+    return written

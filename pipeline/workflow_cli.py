@@ -1,0 +1,122 @@
+"""``pipeline check`` (a release gate needing no service) and ``pipeline refresh`` (the nightly job).
+
+Light to import: the parsers only; each command imports its modules when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pipeline.config import CONFIG_NAME
+from pipeline.errors import ExitCode, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``check`` and ``refresh`` subcommands."""
+    p = sub.add_parser(
+        "check",
+        help="check translations without the service (placeholders, plurals, markup, whitespace)",
+        description="Check every translated entry of the catalogs: placeholders kept (by format flag), plural "
+                    "forms complete, HTML/XML tags balanced as in the source, leading and trailing whitespace "
+                    "as in the source. At least as strict as `msgfmt --check` for printf formats; stricter for "
+                    "brace fields and markup. Fuzzy entries are skipped unless --include-fuzzy.",
+        epilog="exit codes: 0 nothing wrong (warnings may be printed); 1 some translation is broken or a catalog "
+               "cannot be read; 2 usage or configuration error",
+    )
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help="catalog files or folders (default: the config's `catalogs` globs)")
+    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
+                   "./pyproject.toml)")
+    p.add_argument("--include-fuzzy", action="store_true", help="check fuzzy (needs-review) entries too")
+    p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
+    p.set_defaults(func=_check)
+
+    r = sub.add_parser(
+        "refresh",
+        help="update catalogs from their template, then translate what is new or stale",
+        description="For each catalog: merge its template (POT) with msgmerge semantics (new entries added, "
+                    "changed ones marked fuzzy with the previous source, removed ones made obsolete) editing only "
+                    "the entries that change; sync glossaries and style rules; translate what is new and "
+                    "re-translate machine translations whose source changed (never an entry a human edited); "
+                    "write the report. A second refresh changes nothing.",
+        epilog="exit codes: as `pipeline translate` (0 all done; 1 some segments failed or input was invalid; "
+               "2 usage or configuration error; 3 quota or budget reached; 4 service refused or unreachable)",
+    )
+    r.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help="catalog files or folders (default: the config's `catalogs` globs)")
+    r.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME})")
+    r.add_argument("--template", type=Path, metavar="POT",
+                   help="the template of every catalog (default: config `[refresh] template`, else <domain>.pot "
+                        "found next to the locale folders)")
+    r.add_argument("--service-url", metavar="URL", help="service base URL, or 'embedded'")
+    r.add_argument("--report-dir", type=Path, metavar="DIR", help="where report.json and report.md go")
+    r.add_argument("--max-characters", type=int, metavar="N", help="stop before billing more than N characters "
+                   "(saved work is kept; exit 3); default: the config's [translate] max_characters")
+    r.add_argument("--merge-only", action="store_true", help="update the catalogs from the template; translate "
+                   "nothing, send nothing")
+    r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    r.set_defaults(func=_refresh)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from pipeline.checks import check_paths
+    from pipeline.config import load_settings
+    from pipeline.scan import discover, display_path
+
+    settings = load_settings(args.config)
+    paths = discover(settings, args.paths)
+    display = {p: display_path(settings, p) for p in paths}
+    issues, read = check_paths(paths, display, include_fuzzy=args.include_fuzzy)
+    errors = [i for i in issues if i.severity == "error"]
+    for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
+        if issue.severity == "error":
+            print(f"{issue.where()}: {issue.reason}")
+        elif not args.quiet:
+            print(f"{issue.where()}: {issue.severity}: {issue.reason}")
+    if not args.quiet:
+        print(f"pipeline check: {len(errors)} error(s), {len(issues) - len(errors)} warning(s) in {read} "
+              f"catalog(s)", file=sys.stderr)
+    return ExitCode.PARTIAL if errors else ExitCode.OK
+
+
+def _refresh(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from pipeline.config import load_settings
+    from pipeline.refresh import refresh
+    from pipeline.report import write_reports
+
+    settings = load_settings(args.config)
+    if args.service_url:
+        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    if args.max_characters is not None:
+        if args.max_characters < 0:
+            raise UsageError("--max-characters must be 0 or more")
+        settings = replace(settings, max_characters=args.max_characters)
+    log = (lambda message: None) if args.quiet else (lambda message: print(f"pipeline: {message}", file=sys.stderr))
+    template = args.template.resolve() if args.template else None
+    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=log)
+    if report is None:
+        for issue in outcome.issues:
+            if issue.severity == "error" or not args.quiet:
+                print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+        if not args.quiet:
+            changed = sum(1 for c in outcome.catalogs if c.written)
+            print(f"{changed} of {len(outcome.catalogs)} catalogs updated from their template")
+        return ExitCode.PARTIAL if any(i.severity == "error" for i in outcome.issues) else ExitCode.OK
+    report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
+    json_path, _ = write_reports(report, report_dir)
+    for issue in report.issues:
+        if issue.severity == "error" or not args.quiet:
+            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+    if not args.quiet:
+        t = report.totals
+        changed = sum(1 for c in outcome.catalogs if c.written)
+        print(f"{changed} of {len(outcome.catalogs)} catalogs updated from their template; "
+              f"{t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
+              f"{t.segments_failed} failed; {t.billed_characters} characters billed; report: {json_path}")
+        if report.stopped:
+            print(f"stopped early: {report.stopped}", file=sys.stderr)
+    return report.exit_code

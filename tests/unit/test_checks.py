@@ -1,0 +1,106 @@
+"""``pipeline check``: fixtures in tests/data/check, named after what they pin, cross-checked with msgfmt.
+
+``bad_*`` files fail both ``msgfmt --check`` and ours; ``stricter_*`` fail only ours (on purpose);
+``ok_*`` pass both.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pipeline.checks import check_paths, check_translation
+from pipeline.cli import main
+
+CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
+FIXTURES = sorted(CHECK_DATA.glob("*.po"))
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_locales").glob("*/LC_MESSAGES/*.po"))
+
+
+def _errors(path: Path, include_fuzzy: bool = False) -> list[str]:
+    issues, read = check_paths([path], include_fuzzy=include_fuzzy)
+    assert read == 1
+    return [i.reason for i in issues if i.severity == "error"]
+
+
+def test_fixture_names_cover_every_outcome():
+    prefixes = {p.name.split("_", 1)[0] for p in FIXTURES}
+    assert prefixes == {"bad", "stricter", "ok"}
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_fixture_outcome(path: Path):
+    errors = _errors(path)
+    if path.name.startswith("ok_"):
+        assert errors == []
+    else:
+        assert errors, f"{path.name} should fail"
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_at_least_as_strict_as_msgfmt(path: Path):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU msgfmt is not installed")
+    done = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+    expected_msgfmt_failure = path.name.startswith("bad_")
+    assert (done.returncode != 0) == expected_msgfmt_failure, done.stderr
+    if done.returncode != 0:
+        assert _errors(path), f"msgfmt rejects {path.name} but pipeline check accepts it:\n{done.stderr}"
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.parent.parent.name)
+def test_sample_catalogs_pass_even_with_fuzzy_entries(path: Path):
+    assert _errors(path, include_fuzzy=True) == []
+
+
+def test_fuzzy_entries_are_checked_on_request():
+    path = CHECK_DATA / "ok_fuzzy_entry_is_skipped.po"
+    assert _errors(path) == []
+    assert _errors(path, include_fuzzy=True) == ["placeholder '%d' missing"]
+
+
+def test_reasons_are_specific():
+    assert check_translation("%(n)d files", "%(n)s Dateien", ["python-format"])[0].reason == (
+        "placeholder '%(n)s' takes type string where the source's '%(n)d' takes int")
+    assert [p.reason for p in check_translation("Name: ", "Name:")] == [
+        "trailing whitespace '' differs from the source's ' '"]
+    assert [p.reason for p in check_translation("<b>x</b>", "<b>x</b><b>")] == [
+        "markup '<b>' 2 times, the source has it 1", "HTML/XML tags are not balanced and nested as in the source"]
+
+
+def test_url_changes_are_warnings_not_errors():
+    problems = check_translation("See https://example.org/help", "Siehe https://example.org/de/hilfe")
+    assert problems and {p.severity for p in problems} == {"warning"}
+
+
+def test_relaxed_plural_form_may_only_drop_trailing_arguments():
+    # Polish form 0 is used for n == 1 only, so it may leave out arguments, but not the first of two.
+    flags = ["c-format"]
+    assert check_translation("%d files in %s", "%1$d plik", flags, strict=False) == []
+    reasons = [p.reason for p in check_translation("%d files in %s", "plik w %2$s", flags, strict=False)]
+    assert reasons == ["placeholders leave out an argument before one they use"]
+
+
+def test_cli_prints_file_and_line_and_exits_1(capsys, tmp_path: Path):
+    bad = tmp_path / "de.po"
+    bad.write_bytes((CHECK_DATA / "bad_c_format_missing_argument.po").read_bytes())
+    ok = tmp_path / "ok" / "fr.po"
+    ok.parent.mkdir()
+    ok.write_bytes((CHECK_DATA / "ok_percent_escape.po").read_bytes())
+    assert main(["check", str(bad), str(ok.parent)]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [f"{bad}:8: placeholder '%d' missing"]
+    assert "1 error(s), 0 warning(s) in 2 catalog(s)" in out.err
+    assert main(["check", "-q", str(ok)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_unreadable_catalog_is_an_error_with_its_line(capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # paths are shown relative to the project root
+    path = Path("tests/data/po/syntax_error.po")
+    assert main(["check", "-q", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("tests/data/po/syntax_error.po:23: unrecognised line")

@@ -1,0 +1,119 @@
+"""ICU MessageFormat through protect/restore: structure protected, case bodies translated, damage refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pipeline import icu
+from pipeline.protect import PlaceholderMismatch, protect, restore
+
+PLURAL = "{n, plural, one {# file} other {# files}}"
+SELECT = "{gender, select, male {He replied} female {She replied} other {They replied}}"
+NESTED = ("{host, select, female {{guests, plural, offset:1 =0 {She stays home} one {She invites {guest}} "
+          "other {She invites {guest} and # others}}} other {{guests, plural, =0 {They stay home} "
+          "other {They invite # people}}}}")
+
+
+def kinds(text: str) -> list[tuple[str, str]]:
+    return [(ph.text, ph.kind) for ph in protect(text).placeholders]
+
+
+def visible(text: str) -> str:
+    """What the engine gets to translate: the protected text without the tags."""
+    return re.sub(r'<x id="\d+"/>', "|", protect(text).text)
+
+
+def accent(protected_text: str) -> str:
+    """A stand-in translation: upper-case every text run, keep the tags."""
+    return re.sub(r"(<x id=\"\d+\"/>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), protected_text)
+
+
+def test_select_keywords_are_protected_and_bodies_translated():
+    assert visible(SELECT) == "||He replied||She replied||They replied||"
+    assert [k for _, k in kinds(SELECT)] == ["icu-head", "icu-case", "icu-close", "icu-case", "icu-close",
+                                             "icu-case", "icu-close", "icu-close"]
+    assert restore(accent(protect(SELECT).text), protect(SELECT)) == \
+        "{gender, select, male {HE REPLIED} female {SHE REPLIED} other {THEY REPLIED}}"
+
+
+def test_plural_hash_and_offset_and_exact_keys_are_protected():
+    text = "You have {count, plural, offset:1 =0 {no messages} one {a message from {name}} other {# messages}}."
+    assert visible(text) == "You have ||no messages||a message from |||| messages||."
+    assert ("{count, plural, offset:1 ", "icu-head") in kinds(text)
+    assert ("{name}", "icu-arg") in kinds(text) and ("#", "icu-hash") in kinds(text)
+
+
+def test_nested_arguments_round_trip_and_translate():
+    p = protect(NESTED)
+    assert restore(p.text, p) == NESTED
+    out = restore(accent(p.text), p)
+    assert "{guests, plural, offset:1 =0 {SHE STAYS HOME}" in out and "{guest} AND # OTHERS" in out
+
+
+def test_simple_arguments_with_styles_are_one_placeholder():
+    text = "{n, plural, other {# items at {price, number, ::currency/EUR} on {d, date, short}}}"
+    assert ("{price, number, ::currency/EUR}", "icu-arg") in kinds(text)
+    assert ("{d, date, short}", "icu-arg") in kinds(text)
+
+
+def test_quoted_literals_are_protected_and_doubled_apostrophes_are_text():
+    text = "{n, plural, one {it''s '{'one'}'} other {# of them}}"
+    assert ("'{'", "icu-quote") in kinds(text) and ("'}'", "icu-quote") in kinds(text)
+    assert "it''s " in visible(text)
+
+
+def test_html_inside_a_case_body_is_protected_too():
+    text = "{n, plural, one {<b>#</b> file} other {<b>#</b> files}}"
+    assert ("<b>", "html-tag") in kinds(text) and ("</b>", "html-tag") in kinds(text)
+
+
+@pytest.mark.parametrize("text", ["{n, plural, one {x}", "{n, plural, }", "{n, plural, one x}",
+                                  "{n, plural, one {'{ unterminated}}"])
+def test_malformed_icu_is_not_taken_apart(text):
+    assert icu.spans(text) is None
+    p = protect(text)
+    assert restore(p.text, p) == text  # still a faithful round trip through the safe kinds
+
+
+def test_a_format_flag_switches_icu_off():
+    assert not any(k.startswith("icu") for _, k in
+                   [(ph.text, ph.kind) for ph in protect(PLURAL, ["python-format"]).placeholders])
+
+
+def _tags(p) -> list[str]:
+    return re.findall(r'<x id="\d+"/>', p.text)
+
+
+@pytest.mark.parametrize(
+    ("mangle", "reason"),
+    [
+        # case key moved into another body
+        (lambda t, tags: t.replace(tags[1], "", 1).replace(tags[4], tags[4] + tags[1], 1), "structure"),
+        # the "#" of the first case moved into the second case
+        (lambda t, tags: t.replace(tags[2], "", 1).replace(tags[5], tags[5] + tags[2], 1), "another ICU case"),
+        # words put between two cases
+        (lambda t, tags: t.replace(tags[3], tags[3] + "und ", 1), "between ICU cases"),
+        # a brace in translated text
+        (lambda t, tags: t.replace(" file", " {file", 1), "brace"),
+        # a hash in the text of a plural case
+        (lambda t, tags: t.replace(" files", " #files", 1), "'#'"),
+    ],
+)
+def test_restore_refuses_broken_structure(mangle, reason):
+    p = protect(PLURAL)
+    with pytest.raises(PlaceholderMismatch, match=reason):
+        restore(mangle(p.text, _tags(p)), p)
+
+
+def test_an_apostrophe_before_an_argument_is_doubled_so_it_stays_an_apostrophe():
+    text = "{n, plural, other {the {app} file}}"
+    p = protect(text)
+    translated = p.text.replace("the ", "l'", 1).replace(" file", " fichier", 1)
+    assert restore(translated, p) == "{n, plural, other {l''{app} fichier}}"
+
+
+def test_select_bodies_made_only_of_placeholders_need_no_translation():
+    assert not protect("{g, select, male {{name}} other {{name}}}").needs_translation
+    assert protect(SELECT).needs_translation

@@ -1,0 +1,136 @@
+"""Plural plans: representative numbers per form, the count placeholder, putting it back, falling back."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.formats.po import PluralRule, plural_rule_for
+from pipeline.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, plan_unit,
+                              representatives)
+
+
+def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format",)) -> list[int | None]:
+    rule = plural_rule_for(lang)
+    return [f.number for f in plan_unit(sources, flags, rule.nplurals, rule).forms]
+
+
+@pytest.mark.parametrize(
+    ("lang", "numbers"),
+    [
+        ("ru", [1, 2, 5]),  # one (1, 21, ...), few, many
+        ("uk", [1, 2, 5]),
+        ("pl", [None, 2, 5]),  # Polish "one" is only 1: the singular source as it is
+        ("cs", [None, 2, 5]),
+        ("sl", [1, 2, 3, 5]),  # 101 is "one" too
+        ("ga", [None, 2, 3, 7, 11]),
+        ("cy", [4, None, 2, 3, 6]),  # babel's Welsh: form 0 is "other"
+        ("ar", [0, None, 2, 3, 100, 11]),
+    ],
+)
+def test_representative_numbers_follow_the_rule(lang, numbers):
+    assert chosen_numbers(lang) == numbers
+    rule = plural_rule_for(lang)
+    for form, number in enumerate(numbers):
+        if number is not None:
+            assert rule.form_for(number) == form
+
+
+def test_every_form_of_common_rules_has_a_representative():
+    for lang in ("ru", "pl", "cs", "sl", "ga", "cy", "ar", "lt", "ro", "mt", "br"):
+        rule = plural_rule_for(lang)
+        assert all(representatives(rule)), lang
+
+
+@pytest.mark.parametrize("nplurals,expr", [(1, "0"), (2, "(n != 1)"), (2, "(n > 1)")])
+def test_one_or_two_forms_use_the_sources_as_they_are(nplurals, expr):
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], nplurals, PluralRule(nplurals, expr))
+    assert all(f.number is None for f in plan.forms) and len(plan.forms) == nplurals
+    assert set(plan.texts.values()) <= {"%d file", "%d files"}
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "count"),
+    [
+        ("%d files", ["c-format"], "%d"),
+        ("%(count)d files in %(folder)s", ["python-format"], "%(count)d"),
+        ("{count} files", ["python-brace-format"], "{count}"),
+        ("{n} files", [], "{n}"),
+        ("%1$s: %2$d files", ["c-format"], "%2$d"),  # several: the one integer conversion
+        ("Files", [], None),
+        ("%s of %s", ["c-format"], None),
+        ("%d of %d", ["c-format"], None),  # twice the same text: which one?
+        ("{a} and {b}", ["python-brace-format"], None),
+        ("100%% of %d", ["python-format"], "%d"),
+    ],
+)
+def test_count_placeholder(text, flags, count):
+    assert count_placeholder(text, flags) == count
+
+
+def test_number_texts_and_their_cache_identity():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%(count)d file in %(dir)s", "%(count)d files in %(dir)s"), ["python-format"], 3, rule)
+    assert plan.texts[NUMBER_BASE + 0] == "1 file in %(dir)s"
+    assert plan.texts[NUMBER_BASE + 1] == "2 files in %(dir)s"
+    assert plan.texts[NUMBER_BASE + 2] == "5 files in %(dir)s"
+    assert plan.texts[SINGULAR] == "%(count)d file in %(dir)s" and plan.texts[PLURAL] == "%(count)d files in %(dir)s"
+    assert len(set(plan.texts.values())) == len(plan.texts)  # each its own text, so its own cache key
+
+
+def test_a_number_already_in_the_source_is_not_used():
+    assert chosen_numbers("ru", ("%d of 5 files", "%d of 5 files")) == [1, 2, 6]
+
+
+def test_a_singular_without_the_count_is_represented_by_21_for_russian():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("One file", "%d files"), ["c-format"], 3, rule)
+    assert plan.texts[NUMBER_BASE] == "21 files" and plan.forms[0].fallback == SINGULAR
+
+
+def test_no_count_placeholder_falls_back_and_says_so():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("File", "Files"), [], 3, rule)
+    assert [f.segment for f in plan.forms] == [SINGULAR, PLURAL, PLURAL]
+    assert "no single count placeholder" in plan.approximate
+
+
+def translations(mapping):
+    return lambda form: mapping.get(form)
+
+
+def test_assemble_puts_the_count_back():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
+    got = assemble(plan, translations({0: "%d файл*", 1: "%d файлов*", 2: "1 файл", 3: "2 файла", 4: "5 файлов"}),
+                   ["c-format"])
+    assert got.texts == ("%d файл", "%d файла", "%d файлов") and got.warnings == ()
+
+
+def test_a_number_that_does_not_come_back_once_falls_back_with_a_warning():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
+    got = assemble(plan, translations({0: "%d файл*", 1: "%d файлов*", 2: "один файл", 3: "2 файла 2",
+                                       4: "5 файлов"}), ["c-format"])
+    assert got.texts == ("%d файл*", "%d файлов*", "%d файлов")
+    assert len(got.warnings) == 1 and "msgstr[0], msgstr[1]" in got.warnings[0]
+
+
+def test_the_count_must_not_change_places_with_unnamed_placeholders():
+    rule = plural_rule_for("pl")
+    plan = plan_unit(("%d file in %s", "%d files in %s"), ["c-format"], 3, rule)
+    got = assemble(plan, translations({0: "%d plik w %s", 1: "%d plików w %s", 3: "w %s są 2 pliki",
+                                       4: "5 plików w %s"}), ["c-format"])
+    assert got.texts == ("%d plik w %s", "%d plików w %s", "%d plików w %s") and got.warnings
+
+
+def test_a_missing_translation_means_no_forms():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
+    assert assemble(plan, translations({2: "1 файл"})).texts is None
+
+
+def test_numbers_inside_other_numbers_do_not_count():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
+    got = assemble(plan, translations({0: "s", 1: "p", 2: "1 файл", 3: "2 файла", 4: "5 файлов из 15 или 2,5"}))
+    assert got.texts[2] == "%d файлов из 15 или 2,5"

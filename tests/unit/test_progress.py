@@ -1,0 +1,75 @@
+"""Progress display: redrawn lines on a terminal, quarter-step log lines elsewhere, nothing when quiet."""
+
+from __future__ import annotations
+
+import io
+
+from pipeline.progress import LogProgress, Progress, TerminalProgress, for_stream
+
+from test_run import FakeService, project, run
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_for_stream_picks_the_display():
+    lines = []
+    assert type(for_stream(Tty(), quiet=True, log=lines.append)) is Progress
+    assert isinstance(for_stream(Tty(), quiet=False, log=lines.append), TerminalProgress)
+    assert isinstance(for_stream(io.StringIO(), quiet=False, log=lines.append), LogProgress)
+
+
+def test_log_lines_at_each_quarter_per_language():
+    lines: list[str] = []
+    progress = LogProgress(lines.append)
+    progress.start({"DE": 8, "FR": 2, "PL": 0})
+    for _ in range(8):
+        progress.advance("DE", 1, 10)
+    progress.advance("FR", 2, 7)
+    progress.advance("XX", 5)  # not started: ignored
+    progress.finish()
+    assert lines == [f"DE {n}/8 segments, {10 * n} characters billed" for n in (2, 4, 6, 8)] + [
+        "FR 2/2 segments, 7 characters billed"]
+
+
+def test_terminal_lines_are_redrawn_in_place():
+    stream, now = Tty(), [0.0]
+    progress = TerminalProgress(stream, clock=lambda: now[0])
+    progress.start({"DE": 4, "PL": 2})
+    first = stream.getvalue()
+    assert first.count("\n") == 2 and "\x1b[" not in first.split("\x1b[2K", 1)[0]
+    progress.advance("DE", 1, 5)  # within the redraw interval: not drawn
+    assert stream.getvalue() == first
+    now[0] = 1.0
+    progress.advance("DE", 1, 5)
+    redraw = stream.getvalue()[len(first):]
+    assert redraw.startswith("\x1b[2F") and "2/4 segments, 10 characters billed" in redraw
+    progress.advance("PL", 2, 3)
+    progress.finish()
+    final = stream.getvalue().rsplit("\x1b[2F", 1)[1]
+    assert "DE [############------------] 2/4" in final and "PL [########################] 2/2" in final
+
+
+def test_a_run_reports_progress_for_every_segment_sent(tmp_path):
+    lines: list[str] = []
+    progress = LogProgress(lines.append)
+    service = FakeService()
+    report = run_with_progress(project(tmp_path, langs=("de", "pl")), service, progress)
+    assert set(progress.total) == {"DE", "PL"}
+    assert progress.done == progress.total
+    assert sum(progress.billed.values()) == report.totals.billed_characters
+    assert [line for line in lines if line.startswith("DE")][-1].startswith(f"DE {progress.total['DE']}/")
+
+
+def run_with_progress(settings, service, progress):
+    from pipeline.run import RunOptions, run_translate
+
+    return run_translate(settings, RunOptions(), log=lambda m: None, client_factory=service.factory(),
+                         progress=progress)
+
+
+def test_quiet_runs_print_nothing(tmp_path, capsys):
+    run(project(tmp_path), FakeService())
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,198 @@
+"""``pipeline refresh``: msgmerge semantics cross-checked with GNU msgmerge, formatting kept, idempotence.
+
+The merge is compared with ``msgmerge --previous`` on what changed (entries, translations, fuzzy
+flags, previous msgids, obsolete entries, comments), not on bytes: msgmerge re-serializes the whole
+file, the merge here edits only the affected entries.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+from sample_project import copy_sample_project
+
+from pipeline.cli import main
+from pipeline.config import load_settings
+from pipeline.formats.po_merge import FUZZY_THRESHOLD, merge, similarity
+from pipeline.refresh import find_template, refresh
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
+PAIRS = ["added_changed_removed_revived", "plural_change_and_flags"]
+
+
+def _semantics(path: Path) -> dict:
+    """What msgmerge decides about each entry, keyed by identity."""
+    out = {}
+    for e in polib.pofile(str(path)):
+        out[(e.msgctxt, e.msgid, e.msgid_plural, bool(e.obsolete))] = {
+            "msgstr": e.msgstr, "plural": dict(e.msgstr_plural), "flags": sorted(e.flags),
+            "previous": (e.previous_msgctxt, e.previous_msgid), "comment": e.comment,
+            "tcomment": e.tcomment, "occurrences": e.occurrences if not e.obsolete else []}
+    return out
+
+
+def _msgmerge(catalog: Path, template: Path, out: Path) -> Path:
+    if shutil.which("msgmerge") is None:
+        pytest.skip("GNU msgmerge is not installed")
+    subprocess.run(["msgmerge", "--previous", "--quiet", "-o", str(out), str(catalog), str(template)], check=True)
+    return out
+
+
+def _assert_same_as_msgmerge(catalog: Path, template: Path, tmp_path: Path) -> bytes:
+    ours = tmp_path / "ours.po"
+    ours.write_bytes(merge(catalog, template).data)
+    theirs = _semantics(_msgmerge(catalog, template, tmp_path / "theirs.po"))
+    mine = _semantics(ours)
+    assert mine.keys() == theirs.keys()
+    for key, expected in theirs.items():
+        got = dict(mine[key])
+        if expected["previous"] == (None, None):
+            # msgmerge gives no #| when the lending entry was fuzzy without one; we always record it.
+            got["previous"] = (None, None)
+        assert got == expected, key
+    return ours.read_bytes()
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_merge_matches_msgmerge(name: str, tmp_path: Path, msgfmt_check):
+    _assert_same_as_msgmerge(DATA / f"{name}.po", DATA / f"{name}.pot", tmp_path)
+    msgfmt_check(tmp_path / "ours.po")
+
+
+def test_merge_counts_and_placement():
+    result = merge(DATA / "added_changed_removed_revived.po", DATA / "added_changed_removed_revived.pot")
+    assert (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed) == (1, 2, 1, 1, 1)
+    text = result.data.decode()
+    # Header lines stay where they were; only the template date changes.
+    assert text.startswith('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n')
+    assert '"POT-Creation-Date: 2026-02-01 00:00+0000\\n"' in text
+    # The changed entry is replaced where it stood, the removed one goes to the end.
+    assert text.index('msgid "Delete %(name)s right now"') < text.index('msgid "Brand new message"')
+    assert text.rstrip().endswith('#~ msgid "Gone away"\n#~ msgstr "Weg"')
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_merge_twice_changes_nothing(name: str, tmp_path: Path):
+    catalog = tmp_path / "de.po"
+    catalog.write_bytes(merge(DATA / f"{name}.po", DATA / f"{name}.pot").data)
+    again = merge(catalog, DATA / f"{name}.pot")
+    assert not again.changed and again.data == catalog.read_bytes()
+
+
+def _edited_template(tmp_path: Path, source: Path) -> Path:
+    """The sample template with one message added, one changed a little, one changed a lot, one removed."""
+    text = source.read_text(encoding="utf-8")
+    for old, new in [('msgid "My files"', 'msgid "All my files"'), ('msgid "Trash"', 'msgid "Recycle bin"')]:
+        assert text.count(old + "\n") == 1
+        text = text.replace(old + "\n", new + "\n")
+    start = text.index('#: driftwood/templates/base.html:63\nmsgid "Settings"')
+    end = text.index("\n\n", start)
+    text = text[:start] + text[end + 2:]
+    text += '\n#: driftwood/new.py:1\nmsgid "Nightly builds are ready"\nmsgstr ""\n'
+    path = tmp_path / "messages.pot"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_sample_catalogs_merge_like_msgmerge_and_keep_their_formatting(tmp_path: Path):
+    project = copy_sample_project(tmp_path, "embedded")
+    template = _edited_template(tmp_path, project / "sample_locales" / "messages.pot")
+    for catalog in sorted((project / "sample_locales").glob("*/LC_MESSAGES/*.po")):
+        work = tmp_path / catalog.parent.parent.name
+        work.mkdir()
+        data = _assert_same_as_msgmerge(catalog, template, work)
+        before = catalog.read_bytes().decode().rstrip("\n").split("\n\n")
+        after = data.decode().rstrip("\n").split("\n\n")
+        # Every entry but the four touched ones (and the header's date) is byte for byte as it was.
+        untouched = [b for b in before if not any(s in b for s in ('"My files"', '"Trash"', '"Settings"',
+                                                                       "POT-Creation-Date"))]
+        assert all(block in after for block in untouched)
+
+
+def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path):
+    catalog = tmp_path / "de.po"
+    catalog.write_bytes(b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\n'
+                        b'msgid "Old"\r\nmsgstr "Alt"')
+    template = tmp_path / "de.pot"
+    template.write_text('msgid "Old"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
+    data = merge(catalog, template).data
+    assert data == (b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\n'
+                    b'msgid "Old"\r\nmsgstr "Alt"\r\n\r\nmsgid "New"\r\nmsgstr ""')
+
+
+def test_similarity_threshold_is_msgmerges():
+    assert FUZZY_THRESHOLD == 0.6
+    assert similarity("Modified", "Modified on") > FUZZY_THRESHOLD
+    assert similarity("Size", "File size") < FUZZY_THRESHOLD
+
+
+def test_template_is_found_next_to_the_locale_folders(tmp_path: Path):
+    lc = tmp_path / "locale" / "de" / "LC_MESSAGES"
+    lc.mkdir(parents=True)
+    (lc / "app.po").touch()
+    (tmp_path / "locale" / "app.pot").touch()
+    assert find_template(lc / "app.po") == tmp_path / "locale" / "app.pot"
+    flat = tmp_path / "po"
+    flat.mkdir()
+    (flat / "de.po").touch()
+    assert find_template(flat / "de.po") is None
+    (flat / "project.pot").touch()
+    assert find_template(flat / "de.po") == flat / "project.pot"
+    assert find_template(flat / "de.po", tmp_path / "x.pot") == tmp_path / "x.pot"
+
+
+def _entry(path: Path, msgid: str, obsolete: bool = False) -> polib.POEntry:
+    return next(e for e in polib.pofile(str(path)) if e.msgid == msgid and bool(e.obsolete) == obsolete)
+
+
+def test_refresh_updates_translates_stale_keeps_humans_and_is_idempotent(tmp_path: Path, monkeypatch):
+    project = copy_sample_project(tmp_path, "embedded")
+    monkeypatch.chdir(project)
+    pot = project / "sample_locales" / "messages.pot"
+    de = project / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
+    assert main(["refresh", "-q"]) == 0  # first night: everything untranslated gets a machine translation
+    machine = _entry(de, "Modified")
+    assert "fuzzy" in machine.flags and machine.msgstr
+    human = _entry(de, "Share")
+    assert human.msgstr == "Teilen" and "fuzzy" not in human.flags
+
+    pot.write_text(_edited_template(tmp_path, pot).read_text(encoding="utf-8")
+                   .replace('msgid "Modified"\n', 'msgid "Modified on"\n')
+                   .replace('msgid "Share"\n', 'msgid "Share it"\n'), encoding="utf-8")
+    assert main(["refresh", "-q"]) == 0
+    restale = _entry(de, "Modified on")
+    assert restale.previous_msgid == "Modified" and restale.msgstr != machine.msgstr  # re-translated
+    assert "on" in restale.msgstr.replace("ö", "o").replace("\u0308", "")
+    kept = _entry(de, "Share it")  # a human translation whose source changed: fuzzy, never overwritten
+    assert kept.msgstr == "Teilen" and "fuzzy" in kept.flags and kept.previous_msgid == "Share"
+    assert _entry(de, "All my files").msgstr == "Meine Dateien"
+    assert _entry(de, "Nightly builds are ready").msgstr
+    assert _entry(de, "Trash", obsolete=True).msgstr == "Papierkorb"
+    assert _entry(de, "Recycle bin").msgstr not in ("", "Papierkorb")
+
+    catalogs = sorted((project / "sample_locales").glob("*/LC_MESSAGES/*.po"))
+    before = {p: p.read_bytes() for p in catalogs}
+    assert main(["refresh", "-q"]) == 0
+    assert {p: p.read_bytes() for p in catalogs} == before
+
+
+def test_refresh_merge_only_sends_nothing(tmp_path: Path):
+    project = copy_sample_project(tmp_path, "http://127.0.0.1:9/unreachable")
+    settings = load_settings(project / "pipeline.toml")
+    pot = project / "sample_locales" / "messages.pot"
+    _edited_template(tmp_path, pot).replace(pot)
+    outcome, report = refresh(settings, merge_only=True)
+    assert report is None and outcome.issues == []
+    assert len(outcome.catalogs) == 7 and all(c.written and c.added == 2 for c in outcome.catalogs)
+
+
+def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys):
+    catalog = tmp_path / "po" / "de.po"
+    catalog.parent.mkdir()
+    catalog.write_bytes((DATA / "plural_change_and_flags.po").read_bytes())
+    assert main(["refresh", "--merge-only", str(catalog)]) == 1
+    assert "no template found" in capsys.readouterr().err

@@ -1,0 +1,132 @@
+"""The sending stage: the character budget, 456, context-grouping cost, concurrency across languages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+
+import httpx
+
+from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.errors import ExitCode
+from pipeline.formats import UnitState, read_catalog
+from pipeline.sending import Budget
+
+from test_run import FakeService, project, run
+
+DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
+
+
+def sent_texts(service: FakeService) -> list[str]:
+    return [t for r in service.requests for t in r["text"]]
+
+
+def pairs(service: FakeService) -> set[tuple[str, str]]:
+    return {(r["target_lang"], t) for r in service.requests for t in r["text"]}
+
+
+def test_budget_fitting_takes_the_prefix_that_fits():
+    budget = Budget(10)
+    assert budget.fitting([4, 4, 4]) == 2
+    budget.reserve(8)
+    assert budget.fitting([2, 1]) == 1
+    budget.settle(8, 3)  # billed less than reserved: the rest is free again
+    assert budget.spent == 3 and budget.fitting([7, 1]) == 1
+    assert Budget(None).fitting([10**9]) == 1
+
+
+def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_path, msgfmt_check):
+    settings = project(tmp_path, langs=("de", "pl"))
+    unlimited = FakeService()
+    total = run(project(tmp_path / "reference", langs=("de", "pl")), unlimited).totals.segments_translated
+    everything = sum(len(t) for t in sent_texts(unlimited))
+    budget = everything // 2
+    service = FakeService()
+    report = run(replace(settings, max_characters=budget), service)
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("budget of")
+    billed = report.totals.billed_characters
+    assert 0 < billed <= budget and billed == sum(len(t) for t in sent_texts(service))
+    done = report.totals.segments_translated
+    assert report.remaining["segments"] + done == total
+    assert report.remaining["characters"] == everything - billed
+    for name in (DE, PL):  # what was translated is saved, and the files are valid
+        msgfmt_check(tmp_path / name)
+    rerun = FakeService()
+    again = run(settings, rerun)
+    assert again.exit_code == ExitCode.OK and again.totals.segments_translated == total - done
+    assert again.totals.billed_characters == everything - billed  # nothing paid twice
+    assert not pairs(rerun) & pairs(service)
+
+
+def test_no_request_ever_goes_beyond_the_budget(tmp_path):
+    for budget in range(0, 60, 7):
+        settings = project(tmp_path / str(budget), langs=("de", "pl"))
+        service = FakeService()
+        report = run(replace(settings, max_characters=budget), service)
+        assert sum(len(t) for t in sent_texts(service)) <= budget, budget
+        assert report.exit_code == ExitCode.QUOTA
+
+
+def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
+    settings = project(tmp_path)
+    original = (tmp_path / DE).read_bytes()
+    run(settings, FakeService())
+    (tmp_path / DE).write_bytes(original)
+    service = FakeService()
+    report = run(replace(settings, max_characters=0), service)
+    assert service.requests == [] and report.exit_code == ExitCode.OK  # all from the cache: within budget
+    with (tmp_path / DE).open("a", encoding="utf-8") as handle:
+        handle.write('\nmsgid "New"\nmsgstr ""\n')
+    report = run(replace(settings, max_characters=0), service)
+    assert service.requests == [] and report.exit_code == ExitCode.QUOTA
+    assert report.remaining == {"segments": 1, "texts": 1, "characters": 3}
+
+
+def test_a_456_reports_what_remains(tmp_path):
+    total = run(project(tmp_path / "reference", langs=("de", "pl")), FakeService()).totals.segments_translated
+    report = run(project(tmp_path, langs=("de", "pl")), FakeService(fail_with={2: 456}))
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("quota exceeded")
+    assert report.remaining["segments"] == total - report.totals.segments_translated > 0
+
+
+def test_context_grouping_cost_is_counted(tmp_path):
+    service = FakeService()
+    report = run(project(tmp_path), service)
+    assert len(service.requests) == 2  # "verb" context and no context
+    assert report.context_requests == 1  # without context grouping, one request would carry all four texts
+    dry = run(project(tmp_path / "again"), FakeService(), dry_run=True)
+    assert dry.would_send["context_requests"] == 1
+    none = run(replace(project(tmp_path / "none"), context="none"), FakeService())
+    assert none.context_requests == 0
+
+
+def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
+    settings = project(tmp_path, langs=("de", "pl"))
+    settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
+    in_flight, peak, langs_in_flight = 0, 0, set()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal in_flight, peak
+        if request.url.path == "/v3/languages":
+            return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True,
+                                              "usable_as_target": True, "status": "stable", "features": {}}
+                                             for c in ("de", "pl")])
+        body = json.loads(request.content)
+        in_flight += 1
+        peak = max(peak, in_flight)
+        langs_in_flight.add(body["target_lang"])
+        await asyncio.sleep(0.05)
+        in_flight -= 1
+        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
+                                                          for t in body["text"]]})
+
+    class Slow:
+        def factory(self):
+            transport = httpx.MockTransport(handler)
+            return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
+                                       retry=RetryPolicy(max_attempts=1))
+
+    report = run(settings, Slow())
+    assert report.exit_code == ExitCode.OK and peak == 2 and langs_in_flight == {"DE", "PL"}
+    assert read_catalog(tmp_path / PL).units[0].state is UnitState.FUZZY

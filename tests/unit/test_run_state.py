@@ -1,0 +1,205 @@
+"""What a run remembers between runs: settled catalogs skipped unread, and provenance of what it wrote."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+
+import pytest
+
+import pipeline.run as run_module
+import pipeline.scan as scan_module
+from pipeline.errors import ExitCode
+from pipeline.formats import UnitState, read_catalog
+from pipeline.state import STATE_NAME, RunState
+
+from test_run import FakeService, project, run
+
+APP = "locale/de/LC_MESSAGES/app.po"
+
+
+def units(path):
+    return {u.sources[0]: u for u in read_catalog(path).units}
+
+
+@pytest.fixture
+def no_parsing(monkeypatch):
+    """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
+    def forbidden(path):
+        raise AssertionError(f"{path} was parsed")
+
+    def arm():
+        monkeypatch.setattr(scan_module, "read_catalog", forbidden)
+
+    return arm
+
+
+def test_a_settled_catalog_is_skipped_without_parsing(tmp_path, no_parsing):
+    settings = project(tmp_path)
+    first = run(settings, FakeService())
+    assert first.exit_code == ExitCode.OK
+    state = json.loads((settings.cache_dir / STATE_NAME).read_text())
+    assert set(state["catalogs"]) == {APP}
+    no_parsing()
+    second = run(settings, FakeService())
+    assert second.exit_code == ExitCode.OK and second.unchanged_catalogs == 1
+    (cat,) = second.catalogs
+    assert cat.unchanged and cat.path == APP and cat.target_lang == "DE"
+
+
+def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(tmp_path, monkeypatch):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    path = tmp_path / APP
+    os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
+    reads = []
+    real = scan_module.read_catalog
+    monkeypatch.setattr(scan_module, "read_catalog", lambda p: reads.append(p) or real(p))
+    assert run(settings, FakeService()).unchanged_catalogs == 1 and reads == []
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('\nmsgid "Brand new"\nmsgstr ""\n')
+    service = FakeService()
+    report = run(settings, service)
+    assert reads == [path] and report.unchanged_catalogs == 0
+    assert [t for r in service.requests for t in r["text"]] == ["Brand new"]
+    assert units(path)["Brand new"].targets == ("[DE] Brand new",)
+
+
+def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    path = tmp_path / APP
+    stat = path.stat()
+    data = path.read_bytes().replace(b'msgstr "Mensch"', b'msgstr ""      ')
+    path.write_bytes(data)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime: only the hash tells
+    service = FakeService()
+    run(settings, service)
+    assert [t for r in service.requests for t in r["text"]] == ["Human"]
+
+
+def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    reads = []
+    real = scan_module.read_catalog
+    monkeypatch.setattr(scan_module, "read_catalog", lambda p: reads.append(p) or real(p))
+    run(replace(settings, context="none"), FakeService())
+    assert reads == [tmp_path / APP]
+    none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
+    run(none, FakeService())
+    assert len(reads) == 1  # budget and service settings do not change what a catalog becomes
+
+
+def test_a_catalog_with_failures_is_never_settled(tmp_path, monkeypatch):
+    settings = project(tmp_path)
+    report = run(settings, FakeService(mangle=True))
+    assert report.exit_code == ExitCode.PARTIAL
+    again = run(settings, FakeService(mangle=True))
+    assert again.unchanged_catalogs == 0 and again.exit_code == ExitCode.PARTIAL  # errors are not forgotten
+
+
+def test_skip_notices_are_replayed_and_the_target_filter_applies(tmp_path, no_parsing):
+    body = 'msgid "One"\nmsgid_plural "Many"\nmsgstr[0] "Eins"\nmsgstr[1] ""\n'  # partial: left for a human
+    settings = project(tmp_path, langs=("de", "pl"), body=body)
+    first = run(settings, FakeService())
+    notices = sorted((i.catalog, i.line, i.reason, i.severity) for i in first.issues)
+    assert len(notices) == 2 and first.totals.segments_skipped == 2
+    no_parsing()
+    second = run(settings, FakeService())
+    assert second.unchanged_catalogs == 2 and second.totals.segments_skipped == 2
+    assert sorted((i.catalog, i.line, i.reason, i.severity) for i in second.issues) == notices
+    only_pl = run(settings, FakeService(), target_langs=("pl",))
+    assert [c.target_lang for c in only_pl.catalogs] == ["PL"]
+
+
+def test_dry_run_and_stopped_runs_settle_nothing(tmp_path):
+    settings = project(tmp_path)
+    run(settings, FakeService(), dry_run=True)
+    assert not (settings.cache_dir / STATE_NAME).exists()
+    report = run(settings, FakeService(fail_with={1: 456}))
+    assert report.exit_code == ExitCode.QUOTA
+    state = RunState(settings.cache_dir)
+    assert state.unchanged(APP, tmp_path / APP, "any") is None
+
+
+def test_a_damaged_state_file_means_parsing_everything_again(tmp_path):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    (settings.cache_dir / STATE_NAME).write_text("{ not json")
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
+    assert json.loads((settings.cache_dir / STATE_NAME).read_text())["catalogs"]  # rewritten whole
+
+
+# -- provenance and re-translating stale machine translations -------------------------------------
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    written = RunState(settings.cache_dir).provenance(APP)
+    assert written["verb\x04Open"].targets == ("[DE] Open",) and written["verb\x04Open"].sources == ("Open",)
+    assert written["%(count)d file"].sources == ("%(count)d file", "%(count)d files")
+    assert len(written["Hello %(name)s"].inputs) == 16
+    assert "Human" not in written and "Review me" not in written  # never ours
+
+
+def stale_project(tmp_path):
+    """A catalog after a first run, then msgmerge-like changes to three of its machine translations."""
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    path = tmp_path / APP
+    # msgmerge: the source changed, our old translation stays, marked fuzzy, under the new msgid.
+    edit(path, 'msgid "Hello %(name)s"\nmsgstr "[DE] Hello %(name)s"',
+         '#| msgid "Hello %(name)s"\nmsgid "Hi %(name)s"\nmsgstr "[DE] Hello %(name)s"')
+    # A human edited a machine translation and left it fuzzy.
+    edit(path, 'msgstr "[DE] Open"', 'msgstr "Öffnen"')
+    edit(path, 'msgctxt "verb"\nmsgid "Open"', 'msgctxt "verb"\nmsgid "Open it"')
+    # A human confirmed a machine translation (removed fuzzy) whose source then changed.
+    edit(path, '#, fuzzy, python-format\nmsgid "%(count)d file"', '#, python-format\nmsgid "%(count)d item"')
+    return settings, path
+
+
+def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_path):
+    settings, path = stale_project(tmp_path)
+    before = units(path)
+    service = FakeService()
+    report = run(settings, service, retranslate_stale=True)
+    assert report.exit_code == ExitCode.OK
+    assert [t for r in service.requests for t in r["text"]] == ['Hi <x id="1"/>']
+    after = units(path)
+    assert after["Hi %(name)s"].targets == ("[DE] Hi %(name)s",) and after["Hi %(name)s"].state is UnitState.FUZZY
+    for human in ("Open it", "%(count)d item", "Human", "Review me"):
+        assert after[human].targets == before[human].targets, human
+    again = FakeService()
+    run(settings, again, retranslate_stale=True)
+    assert again.requests == []  # idempotent: what was just written is the current machine translation
+
+
+def test_without_the_option_stale_translations_stay(tmp_path):
+    settings, path = stale_project(tmp_path)
+    before = path.read_bytes()
+    service = FakeService()
+    run(settings, service)
+    assert service.requests == [] and path.read_bytes() == before
+
+
+def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    original = run_module.translation_options
+    monkeypatch.setattr(run_module, "translation_options",
+                        lambda *args: replace(original(*args), glossary_hash="new glossary"))
+    service = FakeService()
+    report = run(settings, service, retranslate_stale=True)
+    assert report.exit_code == ExitCode.OK
+    sent = sorted(t for r in service.requests for t in r["text"])
+    assert sent == sorted(['Hello <x id="1"/>', "Open", '<x id="1"/> file', '<x id="1"/> files'])
+    assert units(tmp_path / APP)["Human"].targets == ("Mensch",)

@@ -1,0 +1,382 @@
+"""The XLIFF adapter: units and states, inline markup as placeholders, in-place write-back."""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from pipeline.errors import CatalogError
+from pipeline.formats import UnitState, read_catalog
+from pipeline.formats.xliff import NS_12, NS_2, XliffCatalog
+from pipeline.formats.xmltext import set_attributes
+from pipeline.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
+READABLE = sorted(p for p in DATA.glob("*.xlf")
+                  if p.name not in {"entity_expansion.xlf", "external_entity.xlf", "xliff12_not_well_formed.xlf",
+                                    "xliff12_mixed_target_languages.xlf"})
+SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_locales" / "xliff"
+
+
+def read(name: str) -> XliffCatalog:
+    catalog = read_catalog(DATA / name)
+    assert isinstance(catalog, XliffCatalog)
+    return catalog
+
+
+def translate_all(catalog: XliffCatalog, mark_fuzzy: bool = True) -> bytes:
+    """Render a pseudo-translation (markup kept, text upper-cased) of every untranslated unit."""
+    translations = {}
+    for unit in catalog.units:
+        if unit.state is UnitState.UNTRANSLATED:
+            protected = protect(unit.sources[0], unit.flags)
+            translations[unit.index] = (restore(protected.text.upper().replace("<X ID=", "<x id="), protected),)
+    return catalog.render(translations, mark_fuzzy=mark_fuzzy)
+
+
+def changed_lines(before: bytes, after: bytes) -> list[str]:
+    diff = difflib.unified_diff(before.decode("utf-8").splitlines(), after.decode("utf-8").splitlines(),
+                                lineterm="", n=0)
+    return [line for line in diff if not line.startswith(("---", "+++", "@@"))]
+
+
+@pytest.mark.parametrize("path", READABLE + sorted(SAMPLES.glob("*.xlf")), ids=lambda p: p.name)
+def test_read_then_render_without_translations_is_byte_identical(path):
+    assert read_catalog(path).render({}) == path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["entity_expansion.xlf", "external_entity.xlf"])
+def test_entities_are_refused_with_the_line_and_nothing_leaks(name):
+    with pytest.raises(CatalogError) as caught:
+        read_catalog(DATA / name)
+    assert caught.value.line == 1 and "DOCTYPE" in caught.value.reason
+    assert "root:" not in str(caught.value) and "lol" not in str(caught.value)
+
+
+def test_a_malformed_catalog_is_refused_with_its_line():
+    with pytest.raises(CatalogError) as caught:
+        read_catalog(DATA / "xliff12_not_well_formed.xlf")
+    assert caught.value.line == 7 and "not well-formed" in caught.value.reason
+
+
+def test_files_with_different_target_languages_are_refused():
+    with pytest.raises(CatalogError) as caught:
+        read_catalog(DATA / "xliff12_mixed_target_languages.xlf")
+    assert caught.value.line == 7 and "(de, fr)" in caught.value.reason
+
+
+def test_a_non_xliff_document_is_refused(tmp_path):
+    path = tmp_path / "x.de.xlf"
+    path.write_text('<?xml version="1.0"?>\n<html><body/></html>\n', encoding="utf-8")
+    with pytest.raises(CatalogError, match="not an XLIFF"):
+        read_catalog(path)
+
+
+def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated():
+    catalog = read("xliff12_existing_targets.xlf")
+    assert [u.state for u in catalog.units] == [UnitState.UNTRANSLATED] * 4 + [
+        UnitState.FUZZY, UnitState.FUZZY, UnitState.TRANSLATED, UnitState.TRANSLATED]
+    assert catalog.units[4].targets == ("Move",)  # pre-filled by a tool or a human: never overwritten
+    assert all(u.flags == (XLIFF_INLINE,) and u.nforms == 1 and not u.plural for u in catalog.units)
+
+
+def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes():
+    catalog = read("xliff12_existing_targets.xlf")
+    before = (DATA / "xliff12_existing_targets.xlf").read_bytes()
+    after = translate_all(catalog)
+    state = 'state="needs-review-translation" state-qualifier="leveraged-mt"'
+    assert changed_lines(before, after) == [
+        "+        <target " + state + ">UPLOAD</target>",
+        "-        <target/>",
+        "+        <target " + state + ">DOWNLOAD</target>",
+        '-        <target state="new"></target>',
+        '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">RENAME</target>',
+        "-        <target state='needs-translation' xml:lang='de'>  </target>",
+        "+        <target state='needs-review-translation' xml:lang='de' state-qualifier='leveraged-mt'>DELETE</target>",
+    ]
+
+
+def test_rendered_catalog_reads_back_as_fuzzy_or_translated(tmp_path):
+    for mark_fuzzy, state in ((True, UnitState.FUZZY), (False, UnitState.TRANSLATED)):
+        path = tmp_path / f"{mark_fuzzy}.de.xlf"
+        shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
+        path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=mark_fuzzy))  # type: ignore[arg-type]
+        again = read_catalog(path)
+        assert [u.state for u in again.units[:4]] == [state] * 4
+        assert [u.targets for u in again.units[:4]] == [("UPLOAD",), ("DOWNLOAD",), ("RENAME",), ("DELETE",)]
+        assert again.render({}) == path.read_bytes()
+
+
+def test_xliff2_state_and_substate_go_on_the_segment(tmp_path):
+    path = tmp_path / "x.xlf"
+    shutil.copy(DATA / "xliff20_ignorable_segments_notes.xlf", path)
+    before = path.read_bytes()
+    after = translate_all(read_catalog(path))  # type: ignore[arg-type]
+    assert changed_lines(before, after) == [
+        '-      <segment id="s1">',
+        '+      <segment id="s1" state="translated" subState="pipeline:needs-review">',
+        "+        <target>WELCOME.</target>",
+        '-      <segment id="s3" state="initial">',
+        '+      <segment id="s3" state="translated" subState="pipeline:needs-review">',
+        "-        <target/>",
+        "+        <target>HAVE FUN.</target>",
+    ]
+    path.write_bytes(after)
+    assert [u.state for u in read_catalog(path).units] == [UnitState.FUZZY, UnitState.TRANSLATED, UnitState.FUZZY]
+    path.write_bytes(before)
+    path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=False))  # type: ignore[arg-type]
+    assert b'state="translated" subState="pipeline:mt"' in path.read_bytes()
+    assert [u.state for u in read_catalog(path).units] == [UnitState.TRANSLATED] * 3
+
+
+def test_xliff2_ignorable_translate_no_and_notes():
+    catalog = read("xliff20_ignorable_segments_notes.xlf")
+    assert [u.sources[0] for u in catalog.units] == ["Welcome.", "Let us begin.", "Have fun."]
+    assert catalog.units[0].notes == "Shown on the first start.\nTwo sentences."
+    assert catalog.units[1].targets == ("Commençons.",) and catalog.language == "fr"
+
+
+def test_multiple_files_and_inherited_translate_no():
+    catalog = read("xliff12_multiple_files_translate_no.xlf")
+    assert [u.sources[0] for u in catalog.units] == [
+        "Open", "You receive this mail because you asked for it.", "Your files are ready"]
+    assert [u.line for u in catalog.units] == [8, 22, 26] and catalog.language == "de"
+
+
+def test_unit_notes_are_the_units_notes_and_the_header_note_is_not():
+    catalog = read("xliff12_notes.xlf")
+    assert [u.notes for u in catalog.units] == ["Button label.\nKeep it short.", ""]
+    assert all(u.context is None for u in catalog.units)
+
+
+def test_crlf_file_gets_crlf_in_new_targets():
+    catalog = read("xliff12_crlf_line_endings.xlf")
+    assert catalog.units[1].sources == ("First line\r\nsecond line",)
+    after = translate_all(catalog)
+    assert b"\n" not in after.replace(b"\r\n", b"")
+    assert b"</source>\r\n        <target state=" in after
+    assert b"<target state=\"needs-review-translation\" state-qualifier=\"leveraged-mt\">FIRST LINE\r\nSECOND LINE" \
+        in after
+
+
+def test_no_final_newline_stays_without_one():
+    after = translate_all(read("xliff21_no_final_newline.xlf"))
+    assert after.endswith(b"<target>OPEN</target></segment></unit></file></xliff>")
+    assert b'<segment state="translated" subState="pipeline:needs-review"><source>' in after
+
+
+def test_legacy_encoding_is_kept_and_missing_characters_become_references():
+    catalog = read("xliff12_latin1_encoding.xlf")
+    assert catalog.units[0].sources == ("Café opening hours",) and catalog.language == "ja"
+    out = catalog.render({0: ("カフェ & Café",)})
+    before = (DATA / "xliff12_latin1_encoding.xlf").read_bytes()
+    assert out.decode("latin-1").count("&#12459;&#12501;&#12455; &amp; Caf\xe9") == 1
+    assert out.replace(out[out.index(b"\n        <target"):out.index(b"</target>") + 9], b"") == before
+
+
+def test_language_from_the_path_when_the_file_has_none(tmp_path):
+    from pipeline.locales import locale_from_path
+
+    path = tmp_path / "messages.pt_BR.xliff"
+    path.write_text(f'<xliff version="1.2" xmlns="{NS_12}"><file original="a" source-language="en" datatype="x">'
+                    '<body><trans-unit id="a"><source>Hi</source></trans-unit></body></file></xliff>',
+                    encoding="utf-8")
+    catalog = read_catalog(path)
+    assert catalog.language is None and locale_from_path(path) == "pt_BR"
+
+
+def test_nested_inline_markup_travels_as_placeholders_and_comes_back():
+    catalog = read("xliff12_inline_markup.xlf")
+    unit = catalog.units[0]
+    protected = protect(unit.sources[0], unit.flags)
+    assert protected.text == ('Read the <x id="1"/>new <x id="2"/>sharing<x id="3"/> rules<x id="4"/> before you '
+                              '<x id="5"/>invite <x id="6"/><x id="7"/>.')
+    assert protected.placeholders[5].text == '<ph id="4">{user}</ph>'  # native code goes whole
+    moved = protected.text.replace("Read the ", "Lies ").replace(" before you ", " bevor du ")
+    assert catalog.write_problem(restore(moved, protected), 0) is None
+    bpt = protect(catalog.units[1].sources[0], unit.flags)
+    assert [p.kind for p in bpt.placeholders] == ["xliff-native", "xliff-native", "html-tag"]
+    mrk = protect(catalog.units[2].sources[0], unit.flags)
+    assert mrk.text == '<x id="1"/>Warning: <x id="2"/> links are public.'
+
+
+def test_xliff2_inline_markup_pc_sc_ec_mrk_translate_no():
+    catalog = read("xliff20_inline_markup.xlf")
+    texts = [protect(u.sources[0], u.flags).text for u in catalog.units]
+    assert texts[1] == '<x id="1"/>Bold, <x id="2"/>bold and italic<x id="3"/>, italic<x id="4"/>.'
+    assert texts[2] == 'Install <x id="1"/> on <x id="2"/><x id="3"/> and <x id="4"/><x id="5"/>.'
+    assert texts[3] == 'Field<x id="1"/>separator'
+
+
+def test_escaped_markup_in_text_is_one_placeholder_and_references_stay():
+    text = "Press &lt;b&gt;Save&lt;/b&gt; &amp; go"
+    protected = protect(text, (XLIFF_INLINE,))
+    assert protected.text == 'Press <x id="1"/>Save<x id="2"/> <x id="3"/> go'
+    assert restore(protected.text, protected) == text
+
+
+def test_write_problem_refuses_broken_or_different_markup():
+    catalog = read("xliff12_inline_markup.xlf")
+    source = catalog.units[0].sources[0]
+    assert catalog.write_problem(source, 0) is None
+    swapped = source.replace('<g id="3" ctype="link">', "", 1).replace("</g>.", '</g><g id="3" ctype="link">.')
+    assert "not well-formed" in catalog.write_problem(swapped, 0)
+    doubled = source.replace("</g>.", '</g><ph id="4">{user}</ph>.')
+    assert "inline markup" in catalog.write_problem(doubled, 0)
+    foreign = source.replace("</g>.", '</g><x id="9"/>.')  # not the source's markup: written as text
+    assert catalog.write_problem(foreign, 0) is None and "&lt;x id=\"9\"/&gt;" in catalog._content(0, foreign)
+    assert "U+0007" in catalog.write_problem("bell\a", 0)
+    assert "U+D800" in catalog.write_problem("half \ud800", None)
+
+
+def test_text_around_markup_is_escaped_and_markup_is_kept():
+    catalog = read("xliff12_inline_markup.xlf")
+    source = catalog.units[1].sources[0]
+    translation = source.replace("Open ", "Öffne <Tom & Jerry> ").replace("or write to us.", "oder schreib uns.")
+    assert catalog.write_problem(translation, 1) is None
+    out = catalog.render({1: (translation,)}).decode("utf-8")
+    assert ('<target state="needs-review-translation" state-qualifier="leveraged-mt">Öffne &lt;Tom &amp; Jerry&gt; '
+            '<bpt id="1">&lt;a href="<sub>{url}</sub>"&gt;</bpt>the help page<ept id="1">&lt;/a&gt;</ept>'
+            '<x id="2" ctype="lb"/>oder schreib uns.</target>') in out
+
+
+def test_mangled_translations_are_refused_before_they_reach_the_catalog():
+    unit = read("xliff12_inline_markup.xlf").units[0]
+    protected = protect(unit.sources[0], unit.flags)
+    dropped = protected.text.replace('<x id="6"/>', "")
+    duplicated = protected.text.replace('<x id="6"/>', '<x id="6"/><x id="6"/>')
+    moved = '<x id="4"/>' + protected.text.replace('<x id="4"/>', "")  # a closing tag moved to the start
+    for bad in (dropped, duplicated, moved):
+        with pytest.raises(PlaceholderMismatch):
+            restore(bad, protected)
+
+
+def test_render_refuses_what_write_problem_refuses():
+    catalog = read("xliff12_inline_markup.xlf")
+    with pytest.raises(ValueError, match="not well-formed"):
+        catalog.render({0: ('<g id="1" ctype="bold">',)})
+    with pytest.raises(ValueError, match="inline markup"):
+        catalog.render({0: ("no markup at all",)})
+    with pytest.raises(ValueError, match="one target"):
+        catalog.render({0: ("a", "b")})
+
+
+def test_new_target_copies_the_source_xml_space(tmp_path):
+    path = tmp_path / "x.fr.xlf"
+    shutil.copy(SAMPLES / "driftwood.fr.xlf", path)
+    catalog = read_catalog(path)
+    index = next(u.index for u in catalog.units if u.sources == (" (optional)",))
+    out = catalog.render({index: (" (facultatif)",)}).decode("utf-8")
+    assert '<source xml:space="preserve"> (optional)</source>\n        <target xml:space="preserve"> (facultatif)' \
+        in out
+
+
+@pytest.mark.parametrize(("tag", "values", "expected"), [
+    ("<target>", {"state": "new"}, '<target state="new">'),
+    ("<target/>", {"state": "new"}, '<target state="new"/>'),
+    ("<segment id='s1' >", {"state": "translated"}, "<segment id='s1' state='translated' >"),
+    ('<target state="x" a="1">', {"state": "y"}, '<target state="y" a="1">'),
+    ('<t\n   a="1"\n   state="x"/>', {"state": "y", "b": 'q"'}, '<t\n   a="1"\n   state="y" b="q&quot;"/>'),
+])
+def test_set_attributes_touches_only_what_it_sets(tag, values, expected):
+    assert set_attributes(tag, values) == expected
+
+
+def structure_problems(path: Path) -> list[str]:
+    """Checks an XLIFF schema would make of what we write: where targets are and which states they carry."""
+    root = etree.parse(str(path)).getroot()
+    problems = []
+    if root.nsmap[None] == NS_12:
+        q = f"{{{NS_12}}}"
+        for unit in root.iter(f"{q}trans-unit"):
+            kids = [etree.QName(k).localname for k in unit if isinstance(k.tag, str)]
+            if "target" in kids and kids.index("target") != kids.index("source") + 1 + ("seg-source" in kids):
+                problems.append(f"{unit.get('id')}: target not right after source")
+            if kids.count("target") > 1:
+                problems.append(f"{unit.get('id')}: two targets")
+            target = unit.find(f"{q}target")
+            if target is not None and target.get("state") not in (None, "new", "needs-translation", "translated",
+                                                                   "needs-review-translation", "final", "signed-off"):
+                problems.append(f"{unit.get('id')}: state {target.get('state')}")
+    else:
+        q = f"{{{NS_2}}}"
+        for segment in root.iter(f"{q}segment"):
+            kids = [etree.QName(k).localname for k in segment if isinstance(k.tag, str)]
+            if kids not in (["source"], ["source", "target"]):
+                problems.append(f"segment children {kids}")
+            if segment.get("state", "initial") not in ("initial", "translated", "reviewed", "final"):
+                problems.append(f"state {segment.get('state')}")
+            sub = segment.get("subState")
+            if sub is not None and (":" not in sub or segment.get("state") is None):
+                problems.append(f"subState {sub}")
+    return problems
+
+
+@pytest.mark.parametrize("path", READABLE + sorted(SAMPLES.glob("*.xlf")), ids=lambda p: p.name)
+def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
+    out = tmp_path / path.name
+    shutil.copy(path, out)
+    out.write_bytes(translate_all(read_catalog(out)))  # type: ignore[arg-type]
+    assert structure_problems(out) == []
+    again = read_catalog(out)
+    assert not [u for u in again.units if u.state is UnitState.UNTRANSLATED]
+    for old, new in zip(read_catalog(path).units, again.units):
+        assert old.sources == new.sources
+        if old.state is not UnitState.UNTRANSLATED:
+            assert (old.targets, old.state) == (new.targets, new.state)
+
+
+def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+    from sample_project import SAMPLES as PRISTINE
+
+    root = tmp_path / "project"
+    shutil.copytree(PRISTINE / "xliff", root / "sample_locales" / "xliff")
+    config = root / "pipeline.toml"
+    config.write_text('source_lang = "en"\ncatalogs = ["sample_locales/xliff/*.xlf"]\n[service]\nurl = "embedded"\n'
+                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
+    assert main(["translate", "--config", str(config)]) == 0
+    capsys.readouterr()
+    report = json.loads((root / "report" / "report.json").read_text())
+    assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR"} and report["issues"] == []
+    filled = 0
+    for name in ("driftwood.de.xlf", "driftwood.fr.xlf"):
+        original, path = PRISTINE / "xliff" / name, root / "sample_locales" / "xliff" / name
+        assert structure_problems(path) == []
+        before, after = read_catalog(original), read_catalog(path)
+        assert len(before.units) == len(after.units)
+        for old, new in zip(before.units, after.units):
+            if old.state is UnitState.UNTRANSLATED:
+                filled += 1
+                assert new.state is UnitState.FUZZY and new.targets[0].strip() and new.targets != old.sources
+                assert after.write_problem(new.targets[0], new.index) is None  # same inline markup, well-formed
+            else:
+                assert (new.targets, new.state) == (old.targets, old.state)
+        for line in changed_lines(original.read_bytes(), path.read_bytes()):
+            assert line.lstrip("+- ").startswith(("<target", "<segment")), line
+    totals = report["totals"]
+    assert filled == 14 == totals["segments_translated"] + totals["segments_copied"]
+    assert totals["segments_failed"] == 0 and totals["requests"] > 0
+    snapshot = {p: p.read_bytes() for p in (root / "sample_locales").rglob("*.xlf")}
+    assert main(["translate", "--config", str(config)]) == 0
+    again = json.loads((root / "report" / "report.json").read_text())
+    assert again["totals"]["requests"] == 0 and {p: p.read_bytes() for p in snapshot} == snapshot
+
+
+def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_path):
+    path = tmp_path / "x.de.xlf"
+    shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
+    path.write_bytes(translate_all(read_catalog(path)))  # type: ignore[arg-type]
+    first = path.read_bytes()
+    catalog = read_catalog(path)
+    assert catalog.units[0].state is UnitState.FUZZY  # never sent again unless the run's provenance says it is ours
+    out = catalog.render({0: ("Hochladen",)})
+    assert changed_lines(first, out) == [
+        '-        <target state="needs-review-translation" state-qualifier="leveraged-mt">UPLOAD</target>',
+        '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">Hochladen</target>']
