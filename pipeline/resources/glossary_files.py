@@ -22,6 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline import glossary_rules
 from pipeline.client import limits
 from pipeline.errors import ClientLimitError, ConfigError
 from pipeline.locales import base_language
@@ -36,18 +37,8 @@ class Entry:
     where: str  # "path:line"
 
 
-@dataclass(frozen=True)
-class Dictionary:
+class Dictionary(glossary_rules.Dictionary):
     """The entries of one language pair (base languages: glossaries apply to every variant)."""
-
-    source_lang: str
-    target_lang: str
-    entries: tuple[tuple[str, str], ...]
-
-    @property
-    def pair(self) -> tuple[str, str]:
-        """``(source, target)`` base codes in lower case."""
-        return self.source_lang, self.target_lang
 
     def tsv(self) -> str:
         """The entries as the service's ``tsv`` format."""

@@ -115,5 +115,5 @@ def create_app(config: ServiceConfig) -> Starlette:
     app.router.redirect_slashes = False
     app.state.service = state
     # Resumes the jobs a previous run left unfinished (with --data-dir).
-    app.state.documents = DocumentJobs(state.db, state.engine, state.now_ms)
+    app.state.documents = DocumentJobs(state.db, state.engine, state.now_ms, lookups=state.lookups)
     return app

@@ -64,49 +64,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help="port to listen on; 0 picks a free one (default: %(default)s)"
     )
-    parser.add_argument(
-        "--auth-key",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help=f"developer key of the paid-tier account (repeatable; also ${ENV_AUTH_KEYS})",
-    )
-    parser.add_argument(
-        "--admin-key",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help=f"admin key of the paid-tier account (repeatable; also ${ENV_ADMIN_KEYS})",
-    )
-    parser.add_argument(
-        "--free-auth-key",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help=f"developer key of the free-tier account (repeatable; also ${ENV_FREE_AUTH_KEYS})",
-    )
+    for flag, owner, variable in (
+        ("--auth-key", "developer key of the paid-tier account", ENV_AUTH_KEYS),
+        ("--admin-key", "admin key of the paid-tier account", ENV_ADMIN_KEYS),
+        ("--free-auth-key", "developer key of the free-tier account", ENV_FREE_AUTH_KEYS),
+    ):
+        help_text = f"{owner} (repeatable; also ${variable})"
+        parser.add_argument(flag, action="append", default=[], metavar="KEY", help=help_text)
     parser.add_argument(
         "--data-dir",
         type=pathlib.Path,
         metavar="DIR",
         help="keep state in DIR/service.sqlite3 across restarts (default: in memory)",
     )
-    parser.add_argument(
-        "--translation-memory",
-        action="append",
-        default=[],
-        type=_memory,
-        metavar="NAME=FILE",
-        help="translation memory of the paid-tier account from a .tmx file or .po compendium (repeatable)",
-    )
-    parser.add_argument(
-        "--free-translation-memory",
-        action="append",
-        default=[],
-        type=_memory,
-        metavar="NAME=FILE",
-        help="translation memory of the free-tier account (repeatable)",
-    )
+    for flag, owner in (
+        ("--translation-memory", "translation memory of the paid-tier account from a .tmx file or .po compendium"),
+        ("--free-translation-memory", "translation memory of the free-tier account"),
+    ):
+        parser.add_argument(
+            flag, action="append", default=[], type=_memory, metavar="NAME=FILE", help=f"{owner} (repeatable)"
+        )
     parser.add_argument(
         "--test-faults",
         action="store_true",

@@ -19,12 +19,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from pipeline.glossary_rules import Dictionary
 from pipeline.service.auth import Access, Caller, guarded
-from pipeline.service.glossary_content import ContentError, Dictionary, check_name, glossary_language, parse_dictionary
+from pipeline.service.glossary_content import ContentError, check_name, glossary_language, parse_dictionary
 from pipeline.service.glossary_store import DictionarySummary, GlossaryRecord
 from pipeline.service.json_body import read_json_object, single_query
 from pipeline.service.resources import resources_of
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.state import service_of
 from pipeline.service.timestamps import iso_millis
 
@@ -114,9 +115,7 @@ async def list_glossaries(request: Request, caller: Caller) -> Response:
 async def get_glossary(request: Request, caller: Caller) -> Response:
     """``GET /v3/glossaries/{glossary_id}``: one glossary's metadata."""
     glossary_id = request.path_params["glossary_id"]
-    record = resources_of(request).glossaries.get(caller.account.account_id, glossary_id)
-    if record is None:
-        raise not_found(glossary_id)
+    record = found(resources_of(request).glossaries.get(caller.account.account_id, glossary_id), not_found(glossary_id))
     return json_response(glossary_json(record))
 
 
@@ -142,12 +141,9 @@ async def put_dictionary(request: Request, caller: Caller) -> Response:
     glossary_id = request.path_params["glossary_id"]
     body = await read_json_object(request, ONE_DICTIONARY_BODY_LIMIT)
     dictionary = dictionary_from(body, "the dictionary")
-    summary = content(
-        resources_of(request).glossaries.put_dictionary, caller.account.account_id, glossary_id, dictionary
-    )
-    if summary is None:
-        raise not_found(glossary_id)
-    return json_response(summary_json(summary))
+    store = resources_of(request).glossaries
+    summary = content(store.put_dictionary, caller.account.account_id, glossary_id, dictionary)
+    return json_response(summary_json(found(summary, not_found(glossary_id))))
 
 
 @guarded(Access.DEVELOPER)
@@ -168,18 +164,15 @@ async def patch_glossary(request: Request, caller: Caller) -> Response:
         raise bad_request("nothing to change: give 'name' and/or 'dictionaries'")
     store = resources_of(request).glossaries
     record = content(store.update, caller.account.account_id, glossary_id, name, dictionary)
-    if record is None:
-        raise not_found(glossary_id)
-    return json_response(glossary_json(record))
+    return json_response(glossary_json(found(record, not_found(glossary_id))))
 
 
 @guarded(Access.DEVELOPER)
 async def delete_glossary(request: Request, caller: Caller) -> Response:
     """``DELETE /v3/glossaries/{glossary_id}``: the glossary and all its dictionaries."""
     glossary_id = request.path_params["glossary_id"]
-    if not resources_of(request).glossaries.delete(caller.account.account_id, glossary_id):
-        raise not_found(glossary_id)
-    return Response(status_code=204)
+    deleted = resources_of(request).glossaries.delete(caller.account.account_id, glossary_id)
+    return no_content(deleted, not_found(glossary_id))
 
 
 @guarded(Access.DEVELOPER)
@@ -187,12 +180,10 @@ async def delete_dictionary(request: Request, caller: Caller) -> Response:
     """``DELETE /v3/glossaries/{glossary_id}/dictionaries?source_lang=..&target_lang=..``."""
     glossary_id = request.path_params["glossary_id"]
     source, target = query_pair(request)
-    deleted = resources_of(request).glossaries.delete_dictionary(caller.account.account_id, glossary_id, source, target)
-    if deleted is None:
-        raise not_found(glossary_id)
-    if not deleted:
-        raise ApiError(404, f"glossary {glossary_id!r} has no dictionary for {source}->{target}")
-    return Response(status_code=204)
+    store = resources_of(request).glossaries
+    deleted = store.delete_dictionary(caller.account.account_id, glossary_id, source, target)
+    missing_pair = ApiError(404, f"glossary {glossary_id!r} has no dictionary for {source}->{target}")
+    return no_content(found(deleted, not_found(glossary_id)), missing_pair)
 
 
 ROUTES = [

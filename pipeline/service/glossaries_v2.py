@@ -6,7 +6,7 @@ every glossary that holds exactly one dictionary. A glossary with any other numb
 dictionaries is left out of the v2 listing and is a 400 for the v2 endpoints that address it by id
 (naming the v3 endpoints to use). Creation answers 201, delete 204; content rules are those of
 v3 (``glossary_content``). The entries endpoint answers ``text/tab-separated-values``; an
-``Accept`` header that rules that type out is 406.
+``Accept`` header that rules that type out is 406 (after the 404/400 of the glossary itself).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pipeline.service.glossary_content import check_name
 from pipeline.service.glossary_store import GlossaryRecord
 from pipeline.service.json_body import read_json_object
 from pipeline.service.resources import resources_of
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import ApiError, bad_request, found, json_response
 from pipeline.service.state import service_of
 from pipeline.service.timestamps import iso_millis
 
@@ -46,9 +46,7 @@ def glossary_v2_json(record: GlossaryRecord) -> dict[str, object]:
 
 def _single_pair(request: Request, caller: Caller) -> GlossaryRecord:
     glossary_id = request.path_params["glossary_id"]
-    record = resources_of(request).glossaries.get(caller.account.account_id, glossary_id)
-    if record is None:
-        raise not_found(glossary_id)
+    record = found(resources_of(request).glossaries.get(caller.account.account_id, glossary_id), not_found(glossary_id))
     if len(record.dictionaries) != 1:
         raise bad_request(
             f"glossary {glossary_id!r} holds {len(record.dictionaries)} dictionaries; the v2 endpoints handle "
@@ -103,9 +101,9 @@ def _accepts_tsv(accept: str) -> bool:
 @guarded(Access.DEVELOPER)
 async def glossary_entries_v2(request: Request, caller: Caller) -> Response:
     """``GET /v2/glossaries/{glossary_id}/entries``: the entries as tab-separated lines."""
+    record = _single_pair(request, caller)
     if not _accepts_tsv(request.headers.get("accept", "")):
         raise ApiError(406, f"the entries are available as {TSV_TYPE} only; send 'Accept: {TSV_TYPE}'")
-    record = _single_pair(request, caller)
     (dictionary,) = record.dictionaries
     tsv = resources_of(request).glossaries.entries_tsv(
         caller.account.account_id, record.glossary_id, dictionary.source_lang, dictionary.target_lang

@@ -23,8 +23,7 @@ import csv
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-
+from pipeline.glossary_rules import Dictionary
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, MAX_GLOSSARY_NAME_BYTES, MAX_GLOSSARY_PHRASE_BYTES
 from pipeline.service import languages
 
@@ -36,20 +35,6 @@ _FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 class ContentError(ValueError):
     """A dictionary or name breaks a glossary content rule; the message says where and which."""
-
-
-@dataclass(frozen=True)
-class Dictionary:
-    """One language pair of a glossary with its valid entries, in the order given."""
-
-    source_lang: str
-    target_lang: str
-    entries: tuple[tuple[str, str], ...]
-
-    @property
-    def pair(self) -> tuple[str, str]:
-        """(source, target) base languages, lower case."""
-        return self.source_lang, self.target_lang
 
 
 @functools.cache

@@ -13,7 +13,8 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 
-from pipeline.service.glossary_content import Dictionary, check_size, from_tsv, merge, to_tsv
+from pipeline.glossary_rules import Dictionary
+from pipeline.service.glossary_content import check_size, from_tsv, merge, to_tsv
 from pipeline.service.store import Database
 
 _SCHEMA = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from typing import TypeVar
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -20,6 +21,7 @@ from pipeline.protocol import error_body
 _log = logging.getLogger("pipeline.service")
 
 _JSON = "application/json"
+_T = TypeVar("_T")
 
 
 class ApiError(Exception):
@@ -33,6 +35,20 @@ class ApiError(Exception):
 def bad_request(message: str) -> ApiError:
     """A 400 for a malformed or rule-breaking request."""
     return ApiError(400, message)
+
+
+def found(value: _T | None, missing: ApiError) -> _T:
+    """``value`` itself, or raise ``missing`` (the endpoint's 404) when it is None."""
+    if value is None:
+        raise missing
+    return value
+
+
+def no_content(done: bool, missing: ApiError) -> Response:
+    """The 204 (empty body) of a delete that ``done``, or raise ``missing`` (its 404)."""
+    if not done:
+        raise missing
+    return Response(status_code=204)
 
 
 def json_response(payload: object, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

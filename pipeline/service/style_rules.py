@@ -34,7 +34,7 @@ from pipeline.service import languages
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.json_body import read_json_object, single_query
 from pipeline.service.resources import resources_of
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.state import service_of
 from pipeline.service.style_store import Instruction, Rules, StyleList, instruction_json, new_instruction
 from pipeline.service.timestamps import iso_millis
@@ -182,19 +182,15 @@ async def list_styles(request: Request, caller: Caller) -> Response:
 async def get_style(request: Request, caller: Caller) -> Response:
     """``GET /v3/style_rules/{style_id}``."""
     style_id = request.path_params["style_id"]
-    style = resources_of(request).styles.get(caller.account.account_id, style_id)
-    if style is None:
-        raise _missing(style_id)
+    style = found(resources_of(request).styles.get(caller.account.account_id, style_id), _missing(style_id))
     return json_response(style_json(style))
 
 
 async def _change(request: Request, caller: Caller, edit: Any) -> StyleList:
     style_id = request.path_params["style_id"]
     store = resources_of(request).styles
-    style = store.change(caller.account.account_id, style_id, service_of(request).now_ms(), edit)
-    if style is None:
-        raise _missing(style_id)
-    return style
+    changed = store.change(caller.account.account_id, style_id, service_of(request).now_ms(), edit)
+    return found(changed, _missing(style_id))
 
 
 @guarded(Access.PAID_DEVELOPER)
@@ -218,9 +214,7 @@ async def replace_rules(request: Request, caller: Caller) -> Response:
 async def delete_style(request: Request, caller: Caller) -> Response:
     """``DELETE /v3/style_rules/{style_id}``: 204, or 404 when missing."""
     style_id = request.path_params["style_id"]
-    if not resources_of(request).styles.delete(caller.account.account_id, style_id):
-        raise _missing(style_id)
-    return Response(status_code=204)
+    return no_content(resources_of(request).styles.delete(caller.account.account_id, style_id), _missing(style_id))
 
 
 @guarded(Access.PAID_DEVELOPER)
@@ -244,12 +238,8 @@ def _find(style: StyleList, instruction_id: str) -> Instruction | None:
 async def get_instruction(request: Request, caller: Caller) -> Response:
     """``GET /v3/style_rules/{style_id}/custom_instructions/{instruction_id}``."""
     style_id, instruction_id = request.path_params["style_id"], request.path_params["instruction_id"]
-    style = resources_of(request).styles.get(caller.account.account_id, style_id)
-    if style is None:
-        raise _missing(style_id)
-    instruction = _find(style, instruction_id)
-    if instruction is None:
-        raise _instruction_missing(style_id, instruction_id)
+    style = found(resources_of(request).styles.get(caller.account.account_id, style_id), _missing(style_id))
+    instruction = found(_find(style, instruction_id), _instruction_missing(style_id, instruction_id))
     return json_response(instruction_json(instruction))
 
 

@@ -31,10 +31,11 @@ from pipeline.service.accounts import DeveloperKey
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.engine import EngineRequest, Translation
 from pipeline.service.faults import ActiveFault, active_fault
+from pipeline.service.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.metering import period_of
 from pipeline.service.params import Params, media_type, read_body
 from pipeline.service.pseudo import MARK_BY_TARGET
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import ApiError, json_response
 from pipeline.service.state import ServiceState, service_of
 from pipeline.service.tm_match import MemoryIndex
 from pipeline.service.translate_request import TranslateJob, parse_translate
@@ -54,52 +55,20 @@ class _Found:
 
 def _resources(service: ServiceState, caller: Caller, job: TranslateJob) -> _Found:
     """Glossary entries, instructions, style rules and memory the job names (404/400 on mismatch)."""
-    account_id = caller.account.account_id
+    account_id, lookups = caller.account.account_id, service.lookups
     entries: tuple[tuple[str, str], ...] = ()
     instructions = job.custom_instructions
     rules: tuple[tuple[str, str, str], ...] = ()
     if job.glossary_id is not None:
-        glossary = service.lookups.glossary(account_id, job.glossary_id)
-        if glossary is None:
-            raise ApiError(404, f"glossary {job.glossary_id!r} not found")
-        assert job.source is not None
-        pair = (job.source.base, job.target.base)
-        if pair not in glossary.dictionaries:
-            raise bad_request(f"glossary {job.glossary_id!r} has no dictionary for {pair[0]} -> {pair[1]}")
-        entries = glossary.dictionaries[pair]
+        entries = glossary_entries(lookups, account_id, job.glossary_id, job.source, job.target)
     if job.style_id is not None:
-        style = service.lookups.style_list(account_id, job.style_id)
-        if style is None:
-            raise ApiError(404, f"style rule list {job.style_id!r} not found")
-        if style.language.lower() != job.target.base:
-            raise bad_request(
-                f"style rule list {job.style_id!r} is for {style.language!r}, "
-                f"but the target language is {job.target.v2!r}"
-            )
+        style = style_for(lookups, account_id, job.style_id, job.target)
         instructions += style.instructions
         rules = style.configured_rules
-    memory = None if job.memory_id is None else _memory(service, account_id, job)
+    memory = None
+    if job.memory_id is not None:
+        memory = memory_index(lookups, account_id, job.memory_id, job.source, job.target)
     return _Found(entries, instructions, rules, memory)
-
-
-def _memory(service: ServiceState, account_id: str, job: TranslateJob) -> MemoryIndex:
-    """The named memory's segments for the job's pair; 404 when unknown, 400 when it lacks the pair."""
-    assert job.memory_id is not None
-    memory = service.lookups.translation_memory(account_id, job.memory_id)
-    if memory is None:
-        raise ApiError(404, f"translation memory {job.memory_id!r} not found")
-    if job.source is not None and job.source.base != memory.source_lang:
-        raise bad_request(
-            f"translation memory {job.memory_id!r} has source language {memory.source_lang!r}, "
-            f"but source_lang is {job.source.v2!r}"
-        )
-    index = memory.by_target.get(job.target.base)
-    if index is None:
-        raise bad_request(
-            f"translation memory {job.memory_id!r} has no segments for target language {job.target.base!r}; "
-            f"it has {', '.join(sorted(memory.by_target)) or 'none'}"
-        )
-    return index
 
 
 def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None, period: str, total: int) -> None:

@@ -146,17 +146,20 @@ def _instructions(params: Params, target: Language) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _formality(params: Params, target: Language) -> str:
-    value = _choice(params, "formality", FORMALITIES) or "default"
-    supported = languages.supports_formality(target)
+def effective_formality(value: str, supported: bool, where: str) -> str:
+    """The formality to apply: ``prefer_*`` falls back where unsupported, ``more``/``less`` are 400 there."""
     if value in ("more", "less") and not supported:
         raise bad_request(
-            f"formality is not supported for target language {target.v2!r}; "
-            "use prefer_more or prefer_less to fall back to the default formality"
+            f"formality is not supported {where}; use prefer_more or prefer_less to fall back to the default formality"
         )
     if value.startswith("prefer_"):
         return value.removeprefix("prefer_") if supported else "default"
     return value
+
+
+def _formality(params: Params, target: Language) -> str:
+    value = _choice(params, "formality", FORMALITIES) or "default"
+    return effective_formality(value, languages.supports_formality(target), f"for target language {target.v2!r}")
 
 
 def _threshold(params: Params) -> int:

@@ -32,11 +32,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pipeline.protocol import TM_THRESHOLD_DEFAULT
+from pipeline.service import languages
 from pipeline.service.documents.base import DocumentError, Markup
 from pipeline.service.documents.formats import FORMATS
 from pipeline.service.engine import Engine, EngineRequest, MarkupOptions
+from pipeline.service.lookups import Lookups, NoResources
 from pipeline.service.markup import visible_text
 from pipeline.service.store import Database
+from pipeline.service.tm_match import MemoryIndex
 
 _log = logging.getLogger("pipeline.service")
 
@@ -86,6 +90,11 @@ class JobSpec:
     formality: str = "default"
     glossary: tuple[tuple[str, str], ...] = ()
     instructions: tuple[str, ...] = ()
+    #: (category, rule, option) triples of the style rule list's configured rules.
+    style_rules: tuple[tuple[str, str, str], ...] = ()
+    #: The translation memory is looked up again when the job runs (its files are read at start-up).
+    memory_id: str | None = None
+    memory_threshold: int = TM_THRESHOLD_DEFAULT
     #: True for beta targets (free during beta, as in text translation).
     free: bool = False
 
@@ -99,6 +108,7 @@ class JobSpec:
         data = json.loads(text)
         data["glossary"] = tuple(tuple(pair) for pair in data["glossary"])
         data["instructions"] = tuple(data["instructions"])
+        data["style_rules"] = tuple(tuple(rule) for rule in data.get("style_rules", ()))
         return cls(**data)
 
 
@@ -132,9 +142,14 @@ class _Translator:
     """The :class:`~pipeline.service.documents.base.Translator` of one job."""
 
     def __init__(
-        self, engine: Engine, spec: JobSpec, loop: asyncio.AbstractEventLoop, progress: Callable[[float], None]
+        self,
+        engine: Engine,
+        spec: JobSpec,
+        memory: MemoryIndex | None,
+        loop: asyncio.AbstractEventLoop,
+        progress: Callable[[float], None],
     ) -> None:
-        self._engine, self._spec, self._loop, self._progress = engine, spec, loop, progress
+        self._engine, self._spec, self._memory, self._loop, self._progress = engine, spec, memory, loop, progress
         self.characters = 0
 
     def __call__(self, texts: Sequence[str], markup: Markup = None) -> list[str]:
@@ -151,6 +166,9 @@ class _Translator:
                 formality=self._spec.formality,
                 glossary=self._spec.glossary,
                 instructions=self._spec.instructions,
+                style_rules=self._spec.style_rules,
+                memory=self._memory,
+                memory_threshold=self._spec.memory_threshold,
             )
             translations = self._loop.run_until_complete(self._engine.translate(request))
             out.extend(t.text for t in translations)
@@ -162,8 +180,16 @@ class _Translator:
 class DocumentJobs:
     """The document jobs of one app and the background worker that runs them."""
 
-    def __init__(self, db: Database, engine: Engine, now_ms: Callable[[], int], idle_seconds: float = IDLE_SECONDS):
+    def __init__(
+        self,
+        db: Database,
+        engine: Engine,
+        now_ms: Callable[[], int],
+        idle_seconds: float = IDLE_SECONDS,
+        lookups: Lookups | None = None,
+    ):
         self._db, self._engine, self._now_ms, self._idle = db, engine, now_ms, idle_seconds
+        self._lookups: Lookups = lookups or NoResources()
         db.ensure_schema(_SCHEMA)
         self._queue: queue.Queue[str] = queue.Queue()
         self._lock = threading.Lock()
@@ -286,10 +312,16 @@ class DocumentJobs:
         except sqlite3.ProgrammingError as exc:
             raise _Closed() from exc
 
+    def _memory(self, account_id: str, spec: JobSpec) -> MemoryIndex | None:
+        """The job's memory for its target (None when a restart dropped it from the configuration)."""
+        assert spec.memory_id is not None
+        info = self._lookups.translation_memory(account_id, spec.memory_id)
+        return None if info is None else info.by_target.get(languages.base_of(spec.target))
+
     def _run(self, document_id: str, loop: asyncio.AbstractEventLoop) -> None:
         try:
             row = self._db.query_one(
-                "SELECT j.spec, f.data FROM document_jobs j JOIN document_files f USING (document_id) "
+                "SELECT j.spec, f.data, j.account_id FROM document_jobs j JOIN document_files f USING (document_id) "
                 "WHERE j.document_id = ? AND f.role = 'input' AND j.status = ?",
                 (document_id, QUEUED),
             )
@@ -302,7 +334,13 @@ class DocumentJobs:
         if spec.source is not None and spec.source.split("-")[0] == spec.target.split("-")[0]:
             self._update(document_id, status=ERROR, message=EQUAL_LANGUAGES)
             return
-        translator = _Translator(self._engine, spec, loop, lambda p: self._update(document_id, progress=p))
+        memory = None
+        if spec.memory_id is not None:
+            memory = self._memory(row[2], spec)
+            if memory is None:
+                self._update(document_id, status=ERROR, message=f"translation memory {spec.memory_id} is gone")
+                return
+        translator = _Translator(self._engine, spec, memory, loop, lambda p: self._update(document_id, progress=p))
         try:
             output = FORMATS[spec.input_format].translate(data, translator, spec.target_code)
         except _Closed:

@@ -18,13 +18,13 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.types import Message
 
-from pipeline.protocol import FORMALITIES, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
+from pipeline.protocol import FORMALITIES, TM_THRESHOLD_DEFAULT, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
 from pipeline.service import languages
 from pipeline.service.documents.jobs import JobSpec
-from pipeline.service.lookups import Lookups
+from pipeline.service.lookups import Lookups, glossary_entries, memory_index, style_for
 from pipeline.service.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM
 from pipeline.service.responses import ApiError, bad_request
-from pipeline.service.translate_request import source_language, target_language
+from pipeline.service.translate_request import effective_formality, source_language, target_language
 
 #: Largest request body of an upload (the spec leaves the limit open).
 MAX_UPLOAD_BYTES = 30 * 1024 * 1024
@@ -118,74 +118,54 @@ def _formality(form: FormData, target: languages.Language) -> str:
     if value not in FORMALITIES:
         raise bad_request(f"invalid value {value!r} for 'formality'; allowed: {', '.join(FORMALITIES)}")
     supported = target.v2 in languages.DOCUMENT_FORMALITY_TARGETS
-    if value in ("more", "less") and not supported:
-        raise bad_request(
-            f"formality is not supported for documents in target language {target.v2!r}; "
-            "use prefer_more or prefer_less to fall back to the default formality"
-        )
-    if value.startswith("prefer_"):
-        return value.removeprefix("prefer_") if supported else "default"
-    return value
+    return effective_formality(value, supported, f"for documents in target language {target.v2!r}")
 
 
-def _memory(form: FormData, lookups: Lookups, account_id: str) -> None:
+def _threshold(form: FormData) -> int:
     threshold = string_part(form, "translation_memory_threshold")
-    if threshold is not None:
-        try:
-            number = int(threshold, 10)
-        except ValueError:
-            raise bad_request("part 'translation_memory_threshold' must be an integer") from None
-        if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
-            raise bad_request(
-                f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {number}"
-            )
-    memory_id = string_part(form, "translation_memory_id")
-    if memory_id is None:
-        return
+    if threshold is None:
+        return TM_THRESHOLD_DEFAULT
     try:
-        uuid.UUID(memory_id)
+        number = int(threshold, 10)
     except ValueError:
-        raise bad_request("part 'translation_memory_id' must be a UUID") from None
-    if lookups.translation_memory(account_id, memory_id) is None:
-        raise ApiError(404, f"translation memory {memory_id!r} not found")
+        raise bad_request("part 'translation_memory_threshold' must be an integer") from None
+    if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
+        raise bad_request(
+            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {number}"
+        )
+    return number
 
 
-def _resources(
-    form: FormData, lookups: Lookups, account_id: str, source: languages.Language | None, target: languages.Language
-) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
-    entries: tuple[tuple[str, str], ...] = ()
-    instructions: tuple[str, ...] = ()
-    glossary_id = string_part(form, "glossary_id")
-    if glossary_id is not None:
-        if source is None:
-            raise bad_request("glossary_id requires source_lang: glossaries cannot be used with language detection")
-        glossary = lookups.glossary(account_id, glossary_id)
-        if glossary is None:
-            raise ApiError(404, f"glossary {glossary_id!r} not found")
-        pair = (source.base, target.base)
-        if pair not in glossary.dictionaries:
-            raise bad_request(f"glossary {glossary_id!r} has no dictionary for {pair[0]} -> {pair[1]}")
-        entries = tuple(glossary.dictionaries[pair])
-    style_id = string_part(form, "style_id")
-    if style_id is not None:
-        style = lookups.style_list(account_id, style_id)
-        if style is None:
-            raise ApiError(404, f"style rule list {style_id!r} not found")
-        if style.language.lower() != target.base:
-            raise bad_request(
-                f"style rule list {style_id!r} is for {style.language!r}, but the target language is {target.v2!r}"
-            )
-        instructions = tuple(style.instructions)
-    _memory(form, lookups, account_id)
-    return entries, instructions
+def _memory_id(form: FormData) -> str | None:
+    memory_id = string_part(form, "translation_memory_id")
+    if memory_id is not None:
+        try:
+            uuid.UUID(memory_id)
+        except ValueError:
+            raise bad_request("part 'translation_memory_id' must be a UUID") from None
+    return memory_id
 
 
 def job_spec(form: FormData, upload: Upload, extensions: tuple[str, str], lookups: Lookups, account_id: str) -> JobSpec:
-    """The job an upload asks for; ``extensions`` are the checked input and output extensions."""
+    """The job an upload asks for; ``extensions`` are the checked input and output extensions.
+
+    Glossary, style rule list and translation memory are checked exactly as in text translation
+    (``lookups``); the memory is resolved again when the job runs, so only its id is stored.
+    """
     target = target_language(string_part(form, "target_lang"))
     source = source_language(string_part(form, "source_lang"))
     formality = _formality(form, target)
-    glossary, instructions = _resources(form, lookups, account_id, source, target)
+    glossary: tuple[tuple[str, str], ...] = ()
+    glossary_id = string_part(form, "glossary_id")
+    if glossary_id is not None:
+        glossary = glossary_entries(lookups, account_id, glossary_id, source, target)
+    style = None
+    style_id = string_part(form, "style_id")
+    if style_id is not None:
+        style = style_for(lookups, account_id, style_id, target)
+    threshold, memory_id = _threshold(form), _memory_id(form)
+    if memory_id is not None:
+        memory_index(lookups, account_id, memory_id, source, target)
     return JobSpec(
         filename=upload.filename,
         input_format=extensions[0],
@@ -195,6 +175,9 @@ def job_spec(form: FormData, upload: Upload, extensions: tuple[str, str], lookup
         target_code=target.code,
         formality=formality,
         glossary=glossary,
-        instructions=instructions,
+        instructions=() if style is None else tuple(style.instructions),
+        style_rules=() if style is None else tuple(style.configured_rules),
+        memory_id=memory_id,
+        memory_threshold=threshold,
         free=target.status == languages.BETA,
     )

@@ -204,3 +204,19 @@ def test_chunked_oversized_body_is_413(http, keys, error):
 
     headers = {**keys.paid, "Content-Type": "application/json"}
     assert "request body too large" in error(http.post(TRANSLATE, content=chunks(), headers=headers), 413)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "who"),
+    [
+        ("POST", "/v3/glossaries", "paid"),
+        ("POST", "/v2/glossaries", "paid"),
+        ("POST", "/v3/style_rules", "paid"),
+        ("POST", "/v2/admin/developer-keys", "admin"),
+        ("POST", "/v2/translate", "paid"),
+    ],
+)
+def test_a_declared_non_json_type_is_415_even_without_a_body(http, keys, method, path, who, error):
+    # One rule everywhere: the declared media type decides (415), not whether a body follows.
+    headers = {**getattr(keys, who), "Content-Type": "text/plain"}
+    error(http.request(method, path, content=b"", headers=headers), 415)

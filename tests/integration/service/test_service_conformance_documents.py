@@ -332,3 +332,20 @@ def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
         assert wait(http, headers, handle)["status"] == "done"
         result = download(http, headers, handle)
         assert result.status_code == 200 and zipfile.ZipFile(io.BytesIO(result.content)).testzip() is None
+
+
+def test_style_rule_list_applies_to_documents_as_to_text(http, keys) -> None:
+    # Spec: "pass style_id to text or document translation"; the configured rules apply to both.
+    curly = {"punctuation": {"apostrophe": "use_curly_apostrophes"}}
+    body = {"name": "doc", "language": "de", "configured_rules": curly}
+    made = http.post("/v3/style_rules", json=body, headers=keys.paid)
+    assert made.status_code == 201, made.text
+    style_id = made.json()["style_id"]
+    try:
+        text = http.post(
+            "/v2/translate", json={"text": ["It's here"], "target_lang": "DE", "style_id": style_id}, headers=keys.paid
+        ).json()["translations"][0]["text"]
+        result, _ = round_trip(http, keys.paid, "a.txt", b"It's here\n", style_id=style_id)
+        assert "\u2019" in text and result.content.decode("utf-8") == text + "\n"
+    finally:
+        http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)

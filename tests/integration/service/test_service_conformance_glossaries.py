@@ -278,3 +278,9 @@ def test_v2_rules_and_multilingual_glossaries(http, keys, error, make_glossary) 
 def test_glossary_language_pairs_are_listed(http, keys) -> None:
     pairs = http.get("/v2/glossary-language-pairs", headers=keys.paid).json()["supported_languages"]
     assert {"source_lang": "EN", "target_lang": "DE"} in pairs
+
+
+def test_v2_entries_of_a_missing_glossary_is_404_whatever_the_accept(http, keys, error) -> None:
+    # Existence is decided before content negotiation, as for every other resource endpoint.
+    missing = f"/v2/glossaries/{uuid.uuid4()}/entries"
+    error(http.get(missing, headers={**keys.paid, "Accept": "application/json"}), 404)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -165,3 +166,33 @@ def test_unreadable_memory_stops_the_start_with_a_message(tmp_path) -> None:
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "translation memory 'ui'" in done.stderr and "DOCTYPE" in done.stderr
+
+
+def _document(http: httpx.Client, key: str, data: bytes, **fields: str) -> httpx.Response:
+    files = {"file": ("ui.txt", data, "text/plain")}
+    data = {"source_lang": "EN", "target_lang": "DE", **fields}
+    return http.post("/v2/document", files=files, data=data, headers=auth(key))
+
+
+def test_memory_applies_to_documents_with_the_rules_of_text_translation(served, error) -> None:
+    # Spec: translation_memory_id / _threshold on a document have "the same meaning as in text translation".
+    service, http = served
+    key = service.auth_key
+    memory_id = memories(http, key)["ui"]["translation_memory_id"]
+    handle = _document(http, key, b"Save the file before closing!\nSomething else\n", translation_memory_id=memory_id)
+    assert handle.status_code == 200, handle.text
+    body = {"document_key": handle.json()["document_key"]}
+    path = f"/v2/document/{handle.json()['document_id']}"
+    for _ in range(500):
+        if http.post(path, json=body, headers=auth(key)).json()["status"] in ("done", "error"):
+            break
+        time.sleep(0.02)
+    result = http.post(f"{path}/result", json=body, headers=auth(key))
+    assert result.status_code == 200, result.text
+    first, second = result.content.decode("utf-8").splitlines()
+    assert first == "Speichern Sie die Datei vor dem Schließen." and MARK_BY_TARGET["DE"] in second
+    strict = _document(http, key, b"x\n", translation_memory_id=memory_id, translation_memory_threshold="101")
+    error(strict, 400)
+    assert "no segments" in error(_document(http, key, b"x\n", target_lang="IT", translation_memory_id=memory_id), 400)
+    other_source = _document(http, key, b"x\n", source_lang="ES", translation_memory_id=memory_id)
+    assert "source language" in error(other_source, 400)
