@@ -51,10 +51,7 @@ def _register_translate(sub: argparse._SubParsersAction) -> None:
                "which; everything else was written); 2 usage or configuration error; 3 quota exceeded or "
                "budget reached (work done so far is saved); 4 authentication refused or service unreachable",
     )
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="catalog files or folders (default: "
-                   "the config's `catalogs` globs)")
-    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
-                   "./pyproject.toml)")
+    add_catalog_arguments(p)
     p.add_argument("--target-lang", action="append", default=[], metavar="LANG",
                    help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)")
     p.add_argument("--service-url", metavar="URL", help=f"service base URL, or 'embedded' for the in-process local "
@@ -68,6 +65,14 @@ def _register_translate(sub: argparse._SubParsersAction) -> None:
                         "and the run exits 3 (default: the config's [translate] max_characters, else no limit)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_translate)
+
+
+def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
+    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help="catalog files or folders (default: the config's `catalogs` globs)")
+    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
+                   "./pyproject.toml)")
 
 
 def _budget(value: str) -> int:
@@ -85,7 +90,7 @@ def _translate(args: argparse.Namespace) -> int:
 
     from pipeline.config import load_settings
     from pipeline.progress import for_stream
-    from pipeline.report import write_reports
+    from pipeline.report import fallback_note, write_reports
     from pipeline.run import RunOptions, run_translate
 
     settings = load_settings(args.config)
@@ -109,7 +114,8 @@ def _translate(args: argparse.Namespace) -> int:
         if report.dry_run:
             w = report.would_send
             print(f"dry run: would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} "
-                  f"requests, about {w['characters']} billed characters; {t.segments_from_cache} from cache")
+                  f"requests, about {w['characters']} billed characters{fallback_note(w)}; {t.segments_from_cache} "
+                  f"from cache")
         else:
             print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
                   f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "

@@ -9,6 +9,10 @@ then put back as the placeholder. A form is exact when its number comes back exa
 other outcome falls back to the translation of the plain plural source and the entry stays
 fuzzy with a warning. Forms are never dropped or added: there are exactly ``nforms`` of them.
 
+Fallbacks are lazy: a plan's ``texts`` are what the first round sends, its ``fallbacks`` are sent
+only for the forms :func:`missing_fallbacks` names once the number sentences are back, so an
+entry whose numbers all come back costs its number sentences and nothing more.
+
 Segment identity (``SegmentKey.form``): 0 is the plain singular source, 1 the plain plural
 source, ``NUMBER_BASE + i`` the representative-number text of target form ``i``. Each is its own
 text, so deduplication and the cache key differ naturally between them.
@@ -20,7 +24,7 @@ import functools
 import gettext
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipeline.formats.po import PluralRule, plural_rule_for
 from pipeline.protect import protect
@@ -53,8 +57,10 @@ class UnitPlan:
     """Every target form of one plural unit, the texts to send, and why the result is approximate if it is."""
 
     forms: tuple[FormPlan, ...]
-    texts: dict[int, str]  # segment form -> source text to translate
+    texts: dict[int, str]  # segment form -> source text to translate in the first round
     approximate: str | None = None  # set when some form is known in advance to be a copy of the plural
+    # segment form -> source text translated only when a number form falls back to it (not in ``texts``)
+    fallbacks: dict[int, str] = field(default_factory=dict)
 
     @property
     def segments(self) -> tuple[int, ...]:
@@ -121,6 +127,7 @@ def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule:
     classic = _source_forms(rule)  # where a form falls back to: the singular for the form of 1, else the plural
     forms: list[FormPlan] = []
     texts: dict[int, str] = {}
+    fallbacks: dict[int, str] = {}
     problems: list[str] = []
     for i, numbers in enumerate(representatives(rule)):
         if numbers and all(n in singular_numbers for n in numbers):
@@ -135,13 +142,13 @@ def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule:
             continue
         number, source_form = choice
         texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)  # type: ignore[arg-type]
-        texts[classic[i]] = sources[classic[i]]  # the fallback, translated in the same run
+        fallbacks[classic[i]] = sources[classic[i]]  # translated only if this form needs it
         forms.append(FormPlan(NUMBER_BASE + i, number, count, sources[source_form], classic[i]))
     approximate = None
     if problems:
         approximate = (f"plural forms {', '.join(problems)} copied from the {'singular or ' if 0 in classic else ''}"
                        f"plural translation: no single count placeholder to put a representative number in")
-    return UnitPlan(tuple(forms), texts, approximate)
+    return UnitPlan(tuple(forms), texts, approximate, {f: t for f, t in fallbacks.items() if f not in texts})
 
 
 @functools.lru_cache(maxsize=64)
@@ -199,6 +206,21 @@ def put_back(translation: str, form: FormPlan, flags: Iterable[str]) -> str | No
 
 def _ordered(text: str, flags: Iterable[str]) -> list[str]:
     return [ph.text for ph in protect(text, flags).placeholders if ph.ordered]
+
+
+def missing_fallbacks(plan: UnitPlan, get: Callable[[int], str | None], flags: Iterable[str] = ()) -> tuple[int, ...]:
+    """The fallback segment forms ``assemble`` would need but ``get`` has no translation for.
+
+    Empty when some first-round text has no translation either: the unit cannot be written in
+    this run anyway, so its fallbacks are not worth paying for yet.
+    """
+    if any(get(form) is None for form in plan.texts):
+        return ()
+    flags = tuple(flags)
+    missing = {form.fallback for form in plan.forms
+               if form.number is not None and get(form.fallback) is None
+               and put_back(get(form.segment), form, flags) is None}  # type: ignore[arg-type]
+    return tuple(sorted(missing))
 
 
 def assemble(plan: UnitPlan, get: Callable[[int], str | None], flags: Iterable[str] = ()) -> Assembled:

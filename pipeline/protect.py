@@ -165,13 +165,18 @@ def protect(text: str, flags: Iterable[str] = ()) -> Protected:
     return Protected("".join(pieces), tuple(placeholders), prefix, suffix)
 
 
+_MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+
+
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every placeholder of ``core``, in order.
 
     ICU structure counts only where no format flag names another grammar; the regex kinds then
     apply to the text between its parts (case bodies, the text around the arguments).
     """
-    structure = icu.spans(core) if not _grammars(flags) else None
+    structure = None
+    if not _grammars(flags):  # XLIFF markup may hold braces (Angular's equiv-text="{{n}}"): hide it from ICU
+        structure = icu.spans(_MARKUP.sub(lambda m: " " * len(m.group()), core) if XLIFF_INLINE in flags else core)
     found: list[tuple[int, int, str]] = []
     last = 0
     for start, end, kind in [(s.start, s.end, s.kind) for s in structure or ()] + [(len(core), len(core), "")]:

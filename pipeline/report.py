@@ -21,6 +21,12 @@ MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.
 MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
 
 
+def fallback_note(would_send: dict[str, int]) -> str:
+    """The dry-run estimate's note on plural fallbacks a second round may add (sent only when a number fails)."""
+    n = would_send.get("fallback_texts", 0)
+    return f", plus up to {n} plural fallback texts if representative numbers do not come back" if n else ""
+
+
 def _languages(report: RunReport) -> dict[str, tuple[Counters, int]]:
     """Per target language: summed counters and number of catalogs."""
     totals: dict[str, Counters] = defaultdict(Counters)
@@ -82,7 +88,8 @@ def to_markdown(report: RunReport) -> str:
     if report.dry_run and report.would_send:
         w = report.would_send
         lines += [f"Would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} requests "
-                  f"(lower bound {w['requests_lower_bound']}), about {w['characters']} billed characters.", ""]
+                  f"(lower bound {w['requests_lower_bound']}), about {w['characters']} billed characters"
+                  f"{fallback_note(w)}.", ""]
     budget = f" of a budget of {report.budget}" if report.budget is not None else ""
     context = (f" ({report.context_requests} of them because requests are grouped by context)"
                if report.context_requests else "")

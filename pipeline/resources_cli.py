@@ -9,7 +9,6 @@ no longer configured; ``pipeline translate`` syncs only what its run needs and n
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -86,7 +85,22 @@ def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[n
         finally:
             await client.aclose()
 
+    import asyncio  # not at registration: every `pipeline` command would pay for it
+
     return asyncio.run(main())
+
+
+def _print_lines(lines: list[str], none: str) -> int:
+    """Print ``lines`` on stdout, or ``none`` on stderr when there are none; the exit code."""
+    for line in lines:
+        print(line)
+    if not lines:
+        print(none, file=sys.stderr)
+    return 0
+
+
+def _pairs(glossary: Any) -> str:
+    return ", ".join(f"{d.source_lang}->{d.target_lang} ({d.entry_count})" for d in glossary.dictionaries)
 
 
 def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
@@ -147,12 +161,7 @@ def _glossary_list(args: argparse.Namespace) -> int:
     async def work(client: Any) -> int:
         glossaries = await client.list_glossaries() if args.all else \
             await find_glossaries(client, settings.resources.project)
-        for g in glossaries:
-            pairs = ", ".join(f"{d.source_lang}->{d.target_lang} ({d.entry_count})" for d in g.dictionaries)
-            print(f"{g.glossary_id}\t{g.name}\t{pairs or '-'}")
-        if not glossaries:
-            print("no glossary", file=sys.stderr)
-        return 0
+        return _print_lines([f"{g.glossary_id}\t{g.name}\t{_pairs(g) or '-'}" for g in glossaries], "no glossary")
 
     return _with_client(settings, work)
 
@@ -191,13 +200,11 @@ def _glossary_delete(args: argparse.Namespace) -> int:
     settings = _settings(args)
 
     async def work(client: Any) -> int:
-        found = await find_glossaries(client, settings.resources.project)
-        for g in found:
+        deleted = []
+        for g in await find_glossaries(client, settings.resources.project):
             await client.delete_glossary(g.glossary_id)
-            print(f"deleted glossary {g.glossary_id}")
-        if not found:
-            print("no glossary to delete", file=sys.stderr)
-        return 0
+            deleted.append(f"deleted glossary {g.glossary_id}")
+        return _print_lines(deleted, "no glossary to delete")
 
     return _with_client(settings, work)
 
@@ -241,11 +248,8 @@ def _style_list(args: argparse.Namespace) -> int:
         lists = await list_all(client)
         if not args.all:
             lists = [s for s in lists if (parse_marker(s.name) or ("",))[0] == settings.resources.project]
-        for s in lists:
-            print(f"{s.style_id}\t{s.language}\tversion {s.version}\t{s.name}")
-        if not lists:
-            print("no style list", file=sys.stderr)
-        return 0
+        return _print_lines([f"{s.style_id}\t{s.language}\tversion {s.version}\t{s.name}" for s in lists],
+                            "no style list")
 
     return _with_client(settings, work)
 

@@ -7,7 +7,9 @@ key or being unreachable (exit 4), the quota running out (456) or the run's char
 
 Catalogs an earlier run left with nothing to do, and unchanged since, are skipped unread, and
 every translation written is recorded with its provenance (:mod:`pipeline.state`). Sending,
-with its budget and concurrency, lives in :mod:`pipeline.sending`.
+with its budget and concurrency, lives in :mod:`pipeline.sending`. Texts go out in at most two
+rounds sharing one budget: everything the catalogs need, then the plural fallback texts of the
+forms whose representative number did not come back (:mod:`pipeline.plurals`).
 
 Order of safety: a translation is cached only after it was restored and verified, and a
 catalog is written (atomically) only with verified translations, so a run stopped at any
@@ -17,13 +19,15 @@ moment leaves every file whole and a re-run pays only for what was not yet cache
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline import locales, plurals
 from pipeline.cache import TranslationCache, cache_key
@@ -35,9 +39,12 @@ from pipeline.progress import Progress
 from pipeline.protect import PlaceholderMismatch, protect, restore
 from pipeline.resources.plan import ResourcePlan
 from pipeline.scan import ScannedCatalog, discover, display_path, scan
-from pipeline.sending import (BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP, ClientFactory, Outcome, estimate,
+from pipeline.sending import (BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP, Budget, ClientFactory, estimate,
                               open_client, send_all, service_identity)
 from pipeline.state import RunState, Settled, settings_hash, state_dir
+
+if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
+    from pipeline.client import AsyncClient
 
 __all__ = ["EMBEDDED_BASE_URL", "CatalogReport", "RunOptions", "RunReport", "run_translate", "service_identity",
            "translate_catalogs"]
@@ -150,44 +157,36 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
         per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         per_catalog[s.display].counters.segments_skipped += s.skipped
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
-    pending = _plan(settings, scanned, per_catalog, done, resources)
+    pending, spare = _plan(settings, scanned, per_catalog, done, resources)
     report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
-    if pending:  # a run with nothing to send opens neither the cache nor a client
+    if pending or spare:  # a run with nothing to send opens neither the cache nor a client
         cache = TranslationCache(settings.cache_dir if options.use_cache else None)
         try:
             pending = _serve_from_cache(cache, pending, per_catalog, done)
+            # Number sentences the cache answered already tell which fallbacks are needed.
+            needed = _serve_from_cache(cache, _needed(scanned, spare, done), per_catalog, done)
             if options.dry_run:
-                report.would_send = estimate(pending)
-            elif pending:
+                report.would_send = {**estimate({**pending, **needed}), "fallback_texts": sum(
+                    1 for key in spare if key not in needed and cache.get(key) is None)}
+            elif pending or needed:
                 client = client_factory() if client_factory else open_client(settings, log)
-                from pipeline.resources.attach import attach_resources
-
                 try:
-                    pending = await attach_resources(client, resources, pending, report.service, report.issues, log)
-                except QuotaExceededError as exc:  # what the cache served is still written below
-                    report.stopped, outcome = f"{QUOTA_STOP}: {exc.message}", Outcome()
-                except (AuthenticationError, TransportError) as exc:
-                    report.stopped, outcome = str(exc), Outcome()
-                else:
-                    pending = _serve_from_cache(cache, pending, per_catalog, done)  # keys of features left out
-                    progress = progress or Progress()
-                    progress.start(_per_language(pending))
-                    outcome = await send_all(settings, client, pending, cache, report, per_catalog, done, log,
-                                             progress)
-                report.totals.requests = outcome.requests
-                left = [p for p in pending.values() if p.key not in outcome.finished]
+                    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
+                                              per_catalog, done, log, progress)
+                finally:
+                    await client.aclose()
                 if left:
                     report.remaining = {"segments": sum(len(p.refs) for p in left), "texts": len(left),
                                         "characters": sum(len(p.protected.text) for p in left)}
         finally:
             cache.close()
     if options.dry_run and not report.would_send:
-        report.would_send = estimate({})
+        report.would_send = {**estimate({}), "fallback_texts": 0}
     report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if not options.dry_run:
         failed = {i.catalog for i in report.issues if i.severity == "error"}
         for s in scanned:
-            written, data = _write(settings, s, done, report, per_catalog[s.display])
+            written, data = _write(settings, s, done, report, per_catalog[s.display], snapshots.get(s.path))
             if written:
                 target_inputs = translation_options(settings, s.target_lang, None, resources).inputs_hash()
                 state.record(s.display, ((s.catalog.units[i], forms, target_inputs) for i, forms in written.items()))
@@ -207,6 +206,48 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
     report.duration_seconds = round(time.monotonic() - started, 3)
     report.exit_code = _exit_code(report)
     return report
+
+
+async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
+                       scanned: list[ScannedCatalog], pending: dict[str, _Pending], spare: dict[str, _Pending],
+                       report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
+                       log: Callable[[str], None], progress: Progress | None) -> list[_Pending]:
+    """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
+
+    Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
+    """
+    from pipeline.resources.attach import attach_resources
+
+    try:
+        attached = await attach_resources(client, resources, {**pending, **spare}, report.service, report.issues,
+                                          log)
+    except QuotaExceededError as exc:  # what the cache served is still written
+        report.stopped = f"{QUOTA_STOP}: {exc.message}"
+        return list(pending.values())
+    except (AuthenticationError, TransportError) as exc:
+        report.stopped = str(exc)
+        return list(pending.values())
+    fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
+    pending, spare = _split(attached, fallback_keys)
+    pending = _serve_from_cache(cache, pending, per_catalog, done)  # keys of features left out
+    budget = Budget(settings.max_characters)
+    progress = progress or Progress()
+    left: list[_Pending] = []
+    for first in (True, False):
+        if not first:
+            if report.stopped:
+                break
+            pending = _serve_from_cache(cache, _needed(scanned, spare, done), per_catalog, done)
+            if pending:
+                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
+                log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
+        if not pending:
+            continue
+        progress.start(_per_language(pending))
+        outcome = await send_all(settings, client, pending, cache, report, per_catalog, done, log, progress, budget)
+        report.totals.requests += outcome.requests
+        left.extend(p for p in pending.values() if p.key not in outcome.finished)
+    return left
 
 
 def _per_language(pending: dict[str, _Pending]) -> Counter[str]:
@@ -268,16 +309,23 @@ def _settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | 
 
 
 def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[str, CatalogReport],
-          done: dict[SegmentKey, str], resources: ResourcePlan) -> dict[str, _Pending]:
-    """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key."""
+          done: dict[SegmentKey, str], resources: ResourcePlan) -> tuple[dict[str, _Pending], dict[str, _Pending]]:
+    """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key.
+
+    Returns the texts of round one, and the spare ones: plural fallback texts that no round-one
+    text shares a key with (a fallback that does rides along for free).
+    """
     identity = service_identity(settings)
     pending: dict[str, _Pending] = {}
+    fallback_keys: set[SegmentKey] = set()
     for s in scanned:
-        for seg in s.segments:
+        fallback_keys.update(seg.key for seg in s.fallbacks)
+        for seg in (*s.segments, *s.fallbacks):
             protected = protect(seg.text, seg.flags)
             if not protected.needs_translation:
                 done[seg.key] = seg.text
-                per_catalog[s.display].counters.segments_copied += 1
+                if seg.key not in fallback_keys:  # a fallback counts only where it is used
+                    per_catalog[s.display].counters.segments_copied += 1
                 continue
             opts = translation_options(settings, s.target_lang, seg.context, resources)
             key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
@@ -285,7 +333,41 @@ def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[s
             if item is None:
                 pending[key] = item = _Pending(opts, protected, key, [])
             item.refs.append(seg)
-    return pending
+    return _split(pending, fallback_keys)
+
+
+def _split(pending: dict[str, _Pending],
+           fallback_keys: set[SegmentKey]) -> tuple[dict[str, _Pending], dict[str, _Pending]]:
+    """Round-one texts, and the texts only plural fallbacks wait for."""
+    first: dict[str, _Pending] = {}
+    spare: dict[str, _Pending] = {}
+    for key, item in pending.items():
+        (spare if all(ref.key in fallback_keys for ref in item.refs) else first)[key] = item
+    return first, spare
+
+
+def _needed(scanned: list[ScannedCatalog], spare: dict[str, _Pending],
+            done: dict[SegmentKey, str]) -> dict[str, _Pending]:
+    """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
+    if not spare:
+        return {}
+    wanted: set[SegmentKey] = set()
+    for s in scanned:
+        for index, plan in s.plural_plans.items():
+            if plan.fallbacks:
+                get = functools.partial(_done_form, done, s.display, index)
+                wanted.update(SegmentKey(s.display, index, form)
+                              for form in plurals.missing_fallbacks(plan, get, s.catalog.units[index].flags))
+    needed: dict[str, _Pending] = {}
+    for key, item in spare.items():
+        refs = [ref for ref in item.refs if ref.key in wanted]
+        if refs:
+            needed[key] = replace(item, refs=refs)
+    return needed
+
+
+def _done_form(done: dict[SegmentKey, str], catalog: str, unit: int, form: int) -> str | None:
+    return done.get(SegmentKey(catalog, unit, form))
 
 
 def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per_catalog: dict[str, CatalogReport],
@@ -309,9 +391,11 @@ def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per
 
 
 def _write(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], report: RunReport,
-           cat: CatalogReport) -> tuple[dict[int, tuple[str, ...]], bytes | None]:
+           cat: CatalogReport, read: bytes | None) -> tuple[dict[int, tuple[str, ...]], bytes | None]:
     """Write every unit whose forms are all translated and verified; leave the rest untouched.
 
+    ``read`` is the catalog's bytes before it was parsed: a file that no longer has them (saved by
+    a translator, removed, switched by a checkout while the requests were out) is left alone.
     Returns the units written (index -> forms) and the bytes written, or ``({}, None)``.
     """
     translations: dict[int, tuple[str, ...]] = {}
@@ -342,6 +426,10 @@ def _write(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], r
     if not translations:
         return {}, None
     data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
+    if read is None or _snapshot(s.path) != read:
+        report.issues.append(Issue(s.display, "not written: the catalog was changed or removed during the run; "
+                                   "run again (the translations are cached)", None, s.target_lang))
+        return {}, None
     try:
         atomic_write(s.path, data)
         cat.written = True

@@ -35,6 +35,7 @@ class ScannedCatalog:
     source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
     plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
+    fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
@@ -106,6 +107,7 @@ def _segments(settings: Settings, display: str, path: Path, catalog: Catalog, lo
     segments: list[Segment] = []
     source_forms: dict[int, tuple[int, ...]] = {}
     plural_plans: dict[int, plurals.UnitPlan] = {}
+    fallbacks: list[Segment] = []
     skipped = 0
     for unit in catalog.units:
         if unit.state is UnitState.PARTIAL:
@@ -124,15 +126,17 @@ def _segments(settings: Settings, display: str, path: Path, catalog: Catalog, lo
                 continue
             plan = plural_plans[unit.index] = plurals.plan_unit(unit.sources, unit.flags, unit.nforms, plural,
                                                                 settings.source_lang)
-            forms, texts = tuple(f.segment for f in plan.forms), plan.texts
+            forms, texts, spare = tuple(f.segment for f in plan.forms), plan.texts, plan.fallbacks
         else:
-            forms, texts = (0,), {0: unit.sources[0]}
+            forms, texts, spare = (0,), {0: unit.sources[0]}, {}
         source_forms[unit.index] = forms
         context = _context(settings.context, unit)
         segments.extend(Segment(SegmentKey(display, unit.index, form), texts[form], unit.line,
                                 unit.flags, context) for form in sorted(texts))
+        fallbacks.extend(Segment(SegmentKey(display, unit.index, form), spare[form], unit.line,
+                                 unit.flags, context) for form in sorted(spare))
     return ScannedCatalog(path, display, catalog, locale, target, tuple(segments), source_forms, skipped,
-                          plural_plans)
+                          plural_plans, tuple(fallbacks))
 
 
 def _context(policy: str, unit: Unit) -> str | None:

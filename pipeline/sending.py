@@ -149,12 +149,16 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                   log: Callable[[str], None], progress: Progress) -> Outcome:
-    """Send every pending text, concurrently and within the budget; record verified results as they arrive."""
+                   log: Callable[[str], None], progress: Progress, budget: Budget | None = None) -> Outcome:
+    """Send every pending text, concurrently and within the budget; record verified results as they arrive.
+
+    ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); the caller
+    closes ``client``.
+    """
     stop = asyncio.Event()
     outcome = Outcome()
     limiter = asyncio.Semaphore(settings.service.concurrency)
-    budget = Budget(settings.max_characters)
+    budget = Budget(settings.max_characters) if budget is None else budget
 
     def halt(reason: str) -> None:
         if report.stopped is None:
@@ -226,7 +230,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
                 fail(items[index], "the text is too large for one request (128 KiB body limit)")
             planned += len(packing.batches)
             tasks.extend(send([items[i] for i in batch], request_params) for batch in packing.batches)
-        report.context_requests = context_requests(pending, planned)
+        report.context_requests += context_requests(pending, planned)
         log(f"sending {sum(len(p.refs) for p in pending.values())} segments "
             f"({len(pending)} unique texts) in about {len(tasks)} requests")
         await asyncio.gather(*tasks)
@@ -234,7 +238,6 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
         halt(str(exc))
     finally:
         progress.finish()
-        await client.aclose()
     return outcome
 
 

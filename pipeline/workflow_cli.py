@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.config import CONFIG_NAME
+from pipeline.cli import add_catalog_arguments
 from pipeline.errors import ExitCode, UsageError
 
 
@@ -25,10 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="exit codes: 0 nothing wrong (warnings may be printed); 1 some translation is broken or a catalog "
                "cannot be read; 2 usage or configuration error",
     )
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                   help="catalog files or folders (default: the config's `catalogs` globs)")
-    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
-                   "./pyproject.toml)")
+    add_catalog_arguments(p)
     p.add_argument("--include-fuzzy", action="store_true", help="check fuzzy (needs-review) entries too")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
     p.set_defaults(func=_check)
@@ -44,9 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="exit codes: as `pipeline translate` (0 all done; 1 some segments failed or input was invalid; "
                "2 usage or configuration error; 3 quota or budget reached; 4 service refused or unreachable)",
     )
-    r.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                   help="catalog files or folders (default: the config's `catalogs` globs)")
-    r.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME})")
+    add_catalog_arguments(r)
     r.add_argument("--template", type=Path, metavar="POT",
                    help="the template of every catalog (default: config `[refresh] template`, else <domain>.pot "
                         "found next to the locale folders)")

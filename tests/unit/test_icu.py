@@ -117,3 +117,12 @@ def test_an_apostrophe_before_an_argument_is_doubled_so_it_stays_an_apostrophe()
 def test_select_bodies_made_only_of_placeholders_need_no_translation():
     assert not protect("{g, select, male {{name}} other {{name}}}").needs_translation
     assert protect(SELECT).needs_translation
+
+
+def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structure():
+    source = ('{VAR_PLURAL, plural, =0 {just now} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> '
+              'minutes ago}}')
+    protected = protect(source, ("xliff-inline",))
+    assert re.sub(r'<x id="\d+"/>', "|", protected.text) == "||just now||| minutes ago||"
+    assert restore(accent(protected.text), protected) == \
+        '{VAR_PLURAL, plural, =0 {JUST NOW} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> MINUTES AGO}}'

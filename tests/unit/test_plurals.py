@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.formats.po import PluralRule, plural_rule_for
-from pipeline.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, plan_unit,
-                              representatives)
+from pipeline.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, missing_fallbacks,
+                              plan_unit, representatives)
 
 
 def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format",)) -> list[int | None]:
@@ -73,8 +73,29 @@ def test_number_texts_and_their_cache_identity():
     assert plan.texts[NUMBER_BASE + 0] == "1 file in %(dir)s"
     assert plan.texts[NUMBER_BASE + 1] == "2 files in %(dir)s"
     assert plan.texts[NUMBER_BASE + 2] == "5 files in %(dir)s"
-    assert plan.texts[SINGULAR] == "%(count)d file in %(dir)s" and plan.texts[PLURAL] == "%(count)d files in %(dir)s"
-    assert len(set(plan.texts.values())) == len(plan.texts)  # each its own text, so its own cache key
+    assert set(plan.texts) == {NUMBER_BASE + 0, NUMBER_BASE + 1, NUMBER_BASE + 2}  # fallbacks are not sent up front
+    assert plan.fallbacks == {SINGULAR: "%(count)d file in %(dir)s", PLURAL: "%(count)d files in %(dir)s"}
+    texts = [*plan.texts.values(), *plan.fallbacks.values()]
+    assert len(set(texts)) == len(texts)  # each its own text, so its own cache key
+
+
+def test_the_singular_used_as_a_form_is_sent_up_front_and_only_the_plural_waits():
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, plural_rule_for("pl"))
+    assert plan.texts == {SINGULAR: "%d file", NUMBER_BASE + 1: "2 files", NUMBER_BASE + 2: "5 files"}
+    assert plan.fallbacks == {PLURAL: "%d files"}
+
+
+def test_fallbacks_are_missing_only_for_forms_whose_number_did_not_come_back():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
+    exact = {2: "1 файл", 3: "2 файла", 4: "5 файлов"}
+    assert missing_fallbacks(plan, translations(exact), ["c-format"]) == ()
+    assert missing_fallbacks(plan, translations({**exact, 3: "два файла"}), ["c-format"]) == (PLURAL,)
+    one_spelled_out = {**exact, 2: "один файл"}
+    assert missing_fallbacks(plan, translations(one_spelled_out), ["c-format"]) == (SINGULAR,)
+    assert missing_fallbacks(plan, translations({**one_spelled_out, 0: "%d файл"}), ["c-format"]) == ()  # cached
+    # A number sentence with no translation at all: the unit is not written this run, no fallback is paid for.
+    assert missing_fallbacks(plan, translations({2: "один файл", 3: "2 файла"}), ["c-format"]) == ()
 
 
 def test_a_number_already_in_the_source_is_not_used():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -18,7 +19,9 @@ from pipeline.run import RunOptions, run_translate
 HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
           '"Plural-Forms: {plural}\\n"\n\n')
 PLURALS = {"de": "nplurals=2; plural=(n != 1);",
-           "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"}
+           "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+           "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 "
+                 ": 2);"}
 BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'
         'msgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n#, python-format\nmsgid "%(count)d file"\n'
         'msgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "%(name)s"\nmsgstr ""\n\n'
@@ -28,8 +31,10 @@ BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nms
 class FakeService:
     """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
 
-    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False, max_texts: int = 50) -> None:
+    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False, max_texts: int = 50,
+                 rewrite: Callable[[str], str] = str) -> None:
         self.requests: list[dict] = []
+        self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
         self.fail_with = fail_with or {}  # translate request number (1-based) -> status
         self.mangle = mangle
         self.max_texts = max_texts  # a service with a smaller limit than the spec's answers 413
@@ -37,7 +42,7 @@ class FakeService:
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
             langs = [{"lang": code, "name": code, "usable_as_source": True, "usable_as_target": True,
-                      "status": "stable", "features": {}} for code in ("de", "pl", "fr")]
+                      "status": "stable", "features": {}} for code in ("de", "pl", "fr", "ru")]
             return httpx.Response(200, json=langs)
         body = json.loads(request.content)
         self.requests.append(body)
@@ -47,7 +52,7 @@ class FakeService:
         texts = body["text"]
         if len(texts) > self.max_texts:
             return httpx.Response(413, json={"message": "too many texts"})
-        out = [f"[{body['target_lang']}] {t}" for t in texts]
+        out = [self.rewrite(f"[{body['target_lang']}] {t}") for t in texts]
         if self.mangle:
             out = [t.replace('<x id="1"/>', "") for t in out]
         return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
@@ -93,8 +98,9 @@ def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check
     assert plural.targets == ("[PL] %(count)d file", "[PL] %(count)d files", "[PL] %(count)d files")
     for lang in ("de", "pl"):
         msgfmt_check(tmp_path / f"locale/{lang}/LC_MESSAGES/app.po")
-    # Polish plural: "2 files", "5 files" (representative numbers) plus the singular and plural fallbacks.
-    assert report.totals.segments_translated == 10 and report.totals.segments_copied == 2
+    # Polish plural: the singular for "one", and "2 files", "5 files" (representative numbers); the plain
+    # plural, their fallback, is not sent since both numbers came back.
+    assert report.totals.segments_translated == 9 and report.totals.segments_copied == 2
     assert report.totals.billed_characters == sum(len(t) for r in service.requests for t in r["text"])
     assert all(r["tag_handling"] == "xml" and r["ignore_tags"] == ["x"] and r["source_lang"] == "EN"
                for r in service.requests)
@@ -172,11 +178,11 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
     report = run(settings, service)
     assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("quota exceeded")
     done = report.totals.segments_translated
-    assert 0 < done < 10
+    assert 0 < done < 9
     rerun = FakeService()
     report = run(settings, rerun)
     assert report.exit_code == ExitCode.OK
-    assert report.totals.segments_translated == 10 - done  # nothing paid twice
+    assert report.totals.segments_translated == 9 - done  # nothing paid twice
 
 
 def test_a_refused_key_stops_with_exit_4(tmp_path):
@@ -236,3 +242,116 @@ def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
     assert report.exit_code == ExitCode.OK
     assert report.totals.segments_from_cache == 1  # "Open" has no placeholder: still restorable
     assert report.totals.segments_translated == 3
+
+
+PLURAL_ONLY = '#, python-format\nmsgid "%(count)d file"\nmsgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n' \
+              'msgstr[2] ""\n'
+RU = "locale/ru/LC_MESSAGES/app.po"
+
+
+def sent(service: FakeService) -> list[list[str]]:
+    return [r["text"] for r in service.requests]
+
+
+def test_a_plural_whose_numbers_all_come_back_costs_its_number_sentences_only(tmp_path):
+    service = FakeService()
+    report = run(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), service)
+    assert report.exit_code == ExitCode.OK and sent(service) == [["1 file", "2 files", "5 files"]]
+    assert report.totals.billed_characters == len("1 file") + len("2 files") + len("5 files")
+    assert read_catalog(tmp_path / RU).units[0].targets == ("[RU] %(count)d file", "[RU] %(count)d files",
+                                                           "[RU] %(count)d files")
+    assert not [i for i in report.issues if i.severity == "warning"]
+
+
+def spell_out_two(text: str) -> str:
+    return text.replace("2 files", "two files")
+
+
+def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rerun_is_free(tmp_path):
+    settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
+    original = (tmp_path / RU).read_bytes()
+    service = FakeService(rewrite=spell_out_two)
+    report = run(settings, service)
+    # Round one: the number sentences; round two: only the plural the failed form falls back to.
+    assert sent(service) == [["1 file", "2 files", "5 files"], ['<x id="1"/> files']]
+    assert report.exit_code == ExitCode.OK and report.totals.requests == 2
+    assert report.totals.billed_characters == 20 + len('<x id="1"/> files')
+    unit = read_catalog(tmp_path / RU).units[0]
+    assert unit.targets == ("[RU] %(count)d file", "[RU] %(count)d files", "[RU] %(count)d files")
+    assert "fuzzy" in unit.flags
+    assert [i.reason for i in report.issues if i.severity == "warning"] == [
+        "plural forms msgstr[1] copied from the plural translation: the representative number did not come back "
+        "exactly once"]
+    (tmp_path / RU).write_bytes(original)
+    rerun = FakeService(rewrite=spell_out_two)
+    report = run(settings, rerun)
+    assert rerun.requests == [] and report.totals.segments_from_cache == 4  # the fallback too, in round one
+    assert (tmp_path / RU).read_bytes() != original and report.totals.billed_characters == 0
+
+
+def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_path):
+    settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
+    report = run(settings, FakeService(), dry_run=True)
+    assert report.would_send["texts"] == 3 and report.would_send["characters"] == 20
+    assert report.would_send["fallback_texts"] == 2  # the plain singular and plural, only if a number fails
+    from pipeline.report import to_markdown
+
+    assert "plus up to 2 plural fallback texts if representative numbers do not come back" in to_markdown(report)
+    original = (tmp_path / RU).read_bytes()
+    run(settings, FakeService(rewrite=spell_out_two))
+    (tmp_path / RU).write_bytes(original)
+    report = run(settings, FakeService(), dry_run=True)
+    assert report.would_send["texts"] == 0 and report.would_send["fallback_texts"] == 1  # the singular: unused
+
+
+def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path):
+    from dataclasses import replace
+
+    settings = replace(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), max_characters=20)
+    service = FakeService(rewrite=spell_out_two)
+    report = run(settings, service)  # round one spends the whole budget: the fallback does not fit
+    assert sent(service) == [["1 file", "2 files", "5 files"]]
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("budget of 20")
+    assert report.remaining == {"segments": 1, "texts": 1, "characters": len('<x id="1"/> files')}
+    assert read_catalog(tmp_path / RU).units[0].state is UnitState.UNTRANSLATED  # nothing approximate written
+    service = FakeService(rewrite=spell_out_two)
+    report = run(replace(settings, max_characters=None), service)
+    assert sent(service) == [['<x id="1"/> files']] and report.totals.segments_from_cache == 3
+    assert read_catalog(tmp_path / RU).units[0].targets[1] == "[RU] %(count)d files"
+
+
+def test_a_stop_in_round_one_means_no_round_two(tmp_path):
+    body = (PLURAL_ONLY + '\n#, python-format\nmsgctxt "calendar"\nmsgid "%(count)d day"\n'
+            'msgid_plural "%(count)d days"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n')
+    service = FakeService(fail_with={2: 456}, rewrite=spell_out_two)  # the second request (other context) fails
+    report = run(project(tmp_path, langs=("ru",), body=body), service)
+    assert sent(service) == [["1 file", "2 files", "5 files"], ["1 day", "2 days", "5 days"]]
+    assert report.exit_code == ExitCode.QUOTA and report.remaining["texts"] == 3  # the days; no fallback sent
+    assert all(u.state is UnitState.UNTRANSLATED for u in read_catalog(tmp_path / RU).units)
+
+
+def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(tmp_path):
+    settings = project(tmp_path)
+    path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
+    edited = path.read_text(encoding="utf-8").replace('msgstr "Mensch"', 'msgstr "Menschlich"')
+
+    def translator_saves(text: str) -> str:  # a translator saves the file while the requests are out
+        path.write_text(edited, encoding="utf-8")
+        return text
+
+    report = run(settings, FakeService(rewrite=translator_saves))
+    assert path.read_text(encoding="utf-8") == edited
+    assert report.exit_code == ExitCode.PARTIAL
+    assert any("changed or removed during the run" in i.reason for i in report.issues)
+    service = FakeService()
+    again = run(settings, service)
+    assert again.exit_code == ExitCode.OK and service.requests == []
+    assert 'msgstr "Menschlich"' in path.read_text(encoding="utf-8")
+
+
+def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path):
+    settings = project(tmp_path)
+    path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
+    report = run(settings, FakeService(rewrite=lambda text: path.unlink(missing_ok=True) or text))
+    assert not path.exists()
+    assert report.exit_code == ExitCode.PARTIAL
