@@ -52,6 +52,8 @@ _KIND_PATTERNS: dict[str, str] = {
     "template": r"\{\{.*?\}\}|\{%.*?%\}",
     "ruby-named": r"%\{[A-Za-z_][\w.]*\}",
     "shell-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*\b",
+    # Symfony / Laravel-style %name% parameters; before the printf kinds, or %size% would be %s + "ize%".
+    "percent-named": r"%[A-Za-z_][\w.-]*%",
     "python-printf": r"""%(?:\([^)]*\))?[#0 +\-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsab%]""",
     "c-printf": r"""%(?:\d+\$)?[-+ #0']*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?
                     (?:hh|h|ll|l|L|q|j|z|Z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSpn%]|<PRI[a-zA-Z0-9]+>)""",
@@ -79,7 +81,7 @@ _BY_FLAG: dict[str, tuple[str, ...]] = {
     "kde-format": ("qt-arg",),
     "boost-format": ("c-printf", "qt-arg"),
 }
-_SAFE = ("template", "ruby-named", "shell-var", "safe-printf", "safe-brace")
+_SAFE = ("template", "ruby-named", "shell-var", "percent-named", "safe-printf", "safe-brace")
 _XLIFF = ("xliff-native", "xliff-escaped-tag", "xml-special")
 _ORDER = list(_KIND_PATTERNS)
 _PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})

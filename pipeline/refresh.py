@@ -75,7 +75,7 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
     outcome = MergeOutcome()
     for path in paths:
         display = display_path(settings, path)
-        if path.suffix != ".po":
+        if path.suffix.lower() != ".po":
             outcome.issues.append(Issue(display, "only PO catalogs are merged from a template; translated as is",
                                         severity="skipped"))
             outcome.merged_paths.append(path)
@@ -111,7 +111,7 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``."""
     from pipeline.run import RunOptions, run_translate
 
-    catalogs = [p for p in discover(settings, paths) if p.suffix in (".po", ".xlf", ".xliff")]
+    catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in (".po", ".xlf", ".xliff")]
     outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, log)
     if merge_only or not outcome.merged_paths:
         return outcome, None

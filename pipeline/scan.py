@@ -45,7 +45,7 @@ def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
         for path in paths:
             path = path.resolve()
             if path.is_dir():
-                found.update(p for p in path.rglob("*") if p.suffix in CATALOG_SUFFIXES and p.is_file())
+                found.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES and p.is_file())
             else:
                 found.add(path)  # a missing or odd file is reported when it is read
     else:
@@ -75,7 +75,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
     issues: list[Issue] = []
     for path in paths:
         display = display_path(settings, path)
-        if path.suffix in TEMPLATE_SUFFIXES:
+        if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, "a template (.pot) is not translated; translate the catalogs made from it",
                                 severity="skipped"))
             continue

@@ -18,7 +18,7 @@ XLIFF_SUFFIXES = (".xlf", ".xliff")
 
 def read_catalog(path: Path) -> Catalog:
     """Read a catalog of any supported format, chosen by its suffix."""
-    if path.suffix in SUFFIXES:
+    if path.suffix.lower() in SUFFIXES:
         return read_po(path)
     if path.suffix.lower() in XLIFF_SUFFIXES:
         from pipeline.formats.xliff import read_xliff  # lxml only when there is XLIFF to read

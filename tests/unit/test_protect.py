@@ -25,6 +25,7 @@ def texts(protected):
                                                                               "help@example.org"]),
         ("Hi {{ user.name }} and %{count} and ${HOME}", [], ["{{ user.name }}", "%{count}", "${HOME}"]),
         ("Line one\nline two\tend", [], ["\n", "\t"]),
+        ("Hello %name%, %size% MB of %user.quota% left; 50% off", [], ["%name%", "%size%", "%user.quota%"]),
         ("{n, plural, one {# file} other {# files}}", [], ["{n, plural, ", "one {", "#", "} ", "other {", "#", "}",
                                                            "}"]),
     ],
