@@ -119,8 +119,10 @@ def _translate(args: argparse.Namespace) -> int:
         else:
             print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
                   f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
-                  f"characters billed in {t.requests} requests; {report.unchanged_catalogs} unchanged catalogs "
-                  f"not read; report: {json_path}")
+                  f"characters billed in {t.requests} requests; "
+                  + (f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
+                     if report.unchanged_catalogs else "")
+                  + f"report: {json_path}")
     if report.stopped:  # an early stop is the reason for a non-zero exit: shown even with --quiet
         left = report.remaining
         rest = f"; left for the next run: {left['segments']} segments, {left['characters']} characters" if left else ""
