@@ -3,6 +3,11 @@
 The model takes most of a second to load, so it is loaded on first use (or ahead of time with
 :func:`warm_up`, which ``pipeline serve`` calls in the background) and shared by all requests.
 Results are limited to the service's source languages; text without any letters gives ``EN``.
+
+:func:`detect` always answers (translation needs a source language); :func:`detect_reliably`
+answers only when the text is long enough and the model sure enough to refuse a request on it
+(Write's rule that the text's language equals the target): short texts such as ``Hello``
+(detected as Finnish) or ``Bonjour`` (58 %) are too unreliable for that.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ from typing import Any
 from pipeline.service.languages import text_sources
 
 FALLBACK = "EN"
+#: Thresholds of :func:`detect_reliably`: letters in the text, and the model's probability.
+RELIABLE_MIN_LETTERS = 20
+RELIABLE_MIN_CONFIDENCE = 0.99
 #: py3langid names Norwegian Bokmål ``no``; the service says ``NB``.
 _FROM_MODEL = {"no": "NB"}
 _TO_MODEL = {v.lower(): k for k, v in _FROM_MODEL.items()}
@@ -28,7 +36,7 @@ def _load() -> Any:
         if _identifier is None:
             from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-            identifier = LanguageIdentifier.from_model_file(MODEL_FILE)
+            identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
             identifier.set_languages([_TO_MODEL.get(lang.code, lang.code) for lang in text_sources()])
             _identifier = identifier
     return _identifier
@@ -40,9 +48,21 @@ def warm_up() -> None:
 
 
 @functools.lru_cache(maxsize=8192)
+def _classify(text: str) -> tuple[str, float]:
+    code, probability = (_identifier or _load()).classify(text)
+    return str(_FROM_MODEL.get(code, code)).upper(), float(probability)
+
+
 def detect(text: str) -> str:
     """The most likely source language of ``text`` as an upper-case base code (``DE``)."""
     if not any(ch.isalpha() for ch in text):
         return FALLBACK
-    code, _score = (_identifier or _load()).classify(text)
-    return str(_FROM_MODEL.get(code, code)).upper()
+    return _classify(text)[0]
+
+
+def detect_reliably(text: str) -> str | None:
+    """Like :func:`detect`, or None when the text is too short or the model unsure (see thresholds)."""
+    if sum(ch.isalpha() for ch in text) < RELIABLE_MIN_LETTERS:
+        return None
+    code, probability = _classify(text)
+    return code if probability >= RELIABLE_MIN_CONFIDENCE else None

@@ -13,11 +13,13 @@ whitespace (edges too) and the number of words stay as they were. On top of that
   ``DE``) comes back unchanged;
 - with a translation memory, a text whose best segment scores at or above the threshold comes
   back as that segment's target, verbatim (see ``tm_match`` for the score);
-- style rules applied mechanically: ``punctuation.apostrophe = use_curly_apostrophes`` turns
-  every straight apostrophe of the translated text (not of markup) into U+2019.
+- the configured rules of a style rule list that are mechanical punctuation rewrites (quotation
+  marks, apostrophes, ellipses, spacing before ``; : ! ?``, dashes, periods in degrees, calendar
+  era; see ``style_apply``) are applied to the translated text, never to markup or ignored
+  content.
 
-Context, formality, instructions, other configured rules and the model goal are accepted and do
-not change the output.
+Context, formality, instructions, the other configured rules and the model goal are accepted and
+do not change the output.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ import re
 from collections.abc import Sequence
 
 from pipeline.service import detect
-from pipeline.service.engine import EngineRequest, MarkupOptions, Translation
+from pipeline.service.engine import EngineRequest, Translation
 from pipeline.service.glossary_match import term_index
 from pipeline.service.languages import LANGUAGES
 from pipeline.service.markup import pieces, visible_text
+from pipeline.service.style_apply import apply as apply_style
 
 #: One combining mark per language code of the table, assigned in table order.
 _MARKS = (
@@ -50,17 +53,10 @@ def _accent(text: str, mark: str) -> str:
     return _WORD_START.sub(r"\1" + mark, text)
 
 
-CURLY_APOSTROPHES = ("punctuation", "apostrophe", "use_curly_apostrophes")
-
-
 def _translate_run(text: str, mark: str, request: EngineRequest) -> str:
     if request.glossary:
-        out = term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark))
-    else:
-        out = _accent(text, mark)
-    if CURLY_APOSTROPHES in request.style_rules:
-        out = out.replace("'", "\u2019")
-    return out
+        return term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark))
+    return _accent(text, mark)
 
 
 def _base(code: str) -> str:
@@ -85,10 +81,12 @@ class PseudoEngine:
             if match is not None:
                 return Translation(match.target, source)
         mark = MARK_BY_TARGET[request.target_lang]
-        if request.markup is None:
-            return Translation(_translate_run(text, mark, request), source)
-        return Translation(_translate_markup(text, request.markup, mark, request), source)
+        return Translation(_translate_text(text, mark, request), source)
 
 
-def _translate_markup(text: str, markup: MarkupOptions, mark: str, request: EngineRequest) -> str:
-    return "".join(_translate_run(p.text, mark, request) if p.translatable else p.text for p in pieces(text, markup))
+def _translate_text(text: str, mark: str, request: EngineRequest) -> str:
+    """Translate the translatable runs, apply the style rules across them, keep the rest."""
+    parts = list(pieces(text, request.markup))
+    runs = [_translate_run(p.text, mark, request) for p in parts if p.translatable]
+    styled = iter(apply_style(runs, request.style_rules, request.target_lang))
+    return "".join(next(styled) if p.translatable else p.text for p in parts)

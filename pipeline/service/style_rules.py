@@ -7,8 +7,7 @@ milliseconds. ``language`` is accepted in any case and answered in lower case.
 
 Configured rules: the spec does not show the full set of categories, rules and options, so any
 ``category -> rule -> option`` object of non-empty strings is accepted and stored as given. The
-pseudo engine applies what it can mechanically (see ``pseudo``), e.g.
-``punctuation.apostrophe = use_curly_apostrophes``.
+pseudo engine applies the mechanical punctuation rules among them (see ``style_apply``).
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 Status codes: 403 for a free-tier account (see ``auth``), 413 for a body over 10 KiB, 415 for a
 body that is neither JSON nor a URL-encoded form, 400 for every broken rule (unsupported
 ``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given, an unprefixed
-value for a language without style/tone support, style or tone sent to ``correct``), 456 when
-the key's monthly character limit would be exceeded.
+value for a language without style/tone support, style or tone sent to ``correct``, a text
+reliably detected in another language than ``target_lang``), 456 when the key's monthly
+character limit would be exceeded. The language check runs before billing and applies only
+above :func:`detect.detect_reliably`'s thresholds (20 letters, probability 0.99), so a short
+or ambiguous text is never refused.
 
 Both endpoints run the deterministic corrections of :mod:`pipeline.service.improve` with the
 conventions of the target language (or, without ``target_lang``, of the detected language).
@@ -103,12 +106,26 @@ def parse_write(params: Params, endpoint: Endpoint) -> WriteJob:
     return WriteJob(tuple(texts), target, _mode(params, target))
 
 
+def _check_languages(texts: tuple[str, ...], target: str) -> None:
+    """Spec rule 1: the text's language must equal the target's (400), where detection is reliable."""
+    base = target.split("-", 1)[0].upper()
+    for index, text in enumerate(texts):
+        detected = detect.detect_reliably(text)
+        if detected is not None and detected != base:
+            raise bad_request(
+                f"text {index} is in {detected} but target_lang is {target!r}: Write improves a text in "
+                "its own language (or another variant of it); translate it first"
+            )
+
+
 async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Response:
     service = service_of(request)
     key = caller.key
     assert key is not None  # developer-key endpoint
     body = await read_body(request, MAX_WRITE_BODY_BYTES)
     job = parse_write(Params.parse(body, media_type(request)), endpoint)
+    if job.target is not None:
+        _check_languages(job.texts, job.target)
     total = sum(len(t) for t in job.texts)
     period = period_of(service.now())
     if not service.meter.charge(key.key_id, key.account_id, period, "write", total, key.character_limit):

@@ -284,3 +284,22 @@ def test_v2_entries_of_a_missing_glossary_is_404_whatever_the_accept(http, keys,
     # Existence is decided before content negotiation, as for every other resource endpoint.
     missing = f"/v2/glossaries/{uuid.uuid4()}/entries"
     error(http.get(missing, headers={**keys.paid, "Accept": "application/json"}), 404)
+
+
+def test_a_glossary_outlives_its_last_dictionary(http, keys, make_glossary, error) -> None:
+    # Spec: silent. Choice (local-service-resources.md): the glossary stays, empty, until deleted.
+    glossary_id = make_glossary(dictionary("a\tb"))["glossary_id"]
+    query = {"source_lang": "en", "target_lang": "de"}
+    gone = http.delete(f"/v3/glossaries/{glossary_id}/dictionaries", params=query, headers=keys.paid)
+    assert gone.status_code == 204
+    empty = http.get(f"/v3/glossaries/{glossary_id}", headers=keys.paid).json()
+    assert empty["dictionaries"] == [] and empty["glossary_id"] == glossary_id
+    listed = http.get("/v3/glossaries", headers=keys.paid).json()["glossaries"]
+    assert any(g["glossary_id"] == glossary_id for g in listed)
+    body = {"text": ["a"], "source_lang": "EN", "target_lang": "DE", "glossary_id": glossary_id}
+    assert "dictionary" in error(http.post("/v2/translate", json=body, headers=keys.paid), 400)
+    assert "/v3/glossaries" in error(http.get(f"/v2/glossaries/{glossary_id}", headers=keys.paid), 400)
+    refilled = http.put(f"/v3/glossaries/{glossary_id}/dictionaries", json=dictionary("a\tc"), headers=keys.paid)
+    assert refilled.status_code == 200
+    out = http.post("/v2/translate", json=body, headers=keys.paid).json()["translations"][0]["text"]
+    assert out == "c"

@@ -177,3 +177,25 @@ def test_translation_uses_the_list(http, keys, make_style, error) -> None:
     error(http.post("/v2/translate", json=unknown, headers=keys.paid), 404)
     plain = http.post("/v2/translate", json={**body, "style_id": None}, headers=keys.paid).json()
     assert "'" in plain["translations"][0]["text"]
+
+
+def test_mechanical_configured_rules_change_the_translation(http, keys, make_style) -> None:
+    rules = {
+        "punctuation": {
+            "quotation_mark": "use_guillemets",
+            "apostrophe": "use_curly_apostrophes",
+            "spacing_and_punctuation": "use_regular_space",
+        },
+        "numbers": {"decimal_separator": "use_comma_as_decimal_separator"},  # stored only
+    }
+    style = make_style(language="fr", configured_rules=rules)
+    body = {
+        "text": ['<b title="a">"it\'s" 1.5?</b>'],
+        "source_lang": "EN",
+        "target_lang": "FR",
+        "style_id": style["style_id"],
+        "tag_handling": "xml",
+    }
+    out = http.post("/v2/translate", json=body, headers=keys.paid).json()["translations"][0]["text"]
+    mark = MARK_BY_TARGET["FR"]
+    assert out == f'<b title="a">\u00ab\u202fi{mark}t\u2019s{mark}\u202f\u00bb 1.5 ?</b>'

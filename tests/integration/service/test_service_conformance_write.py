@@ -126,3 +126,22 @@ def test_characters_count_in_usage_and_limits(http, keys, new_key, error):
     http.put("/v2/admin/developer-keys/limits", json={"key_id": key.key_id, "characters": 7}, headers=keys.admin)
     assert "quota exceeded" in error(http.post(REPHRASE, json={"text": ["abc"]}, headers=key.headers), 456)
     assert http.post(REPHRASE, json={"text": ["ab"]}, headers=key.headers).status_code == 200
+
+
+@pytest.mark.parametrize("path", [REPHRASE, CORRECT])
+def test_a_text_reliably_in_another_language_is_400(http, keys, error, path):
+    # Spec rule 1: "The language of the input text must equal the target language."
+    german = "Das Haus ist groß und schön, und wir wohnen gern darin."
+    message = error(http.post(path, json={"text": ["fine", german], "target_lang": "en-US"}, headers=keys.paid), 400)
+    assert "text 1 is in DE" in message and "en-US" in message
+    # Variants of the target's language pass, and so do texts too short to judge ("Bonjour").
+    for target, text in (("en-GB", "The quick brown fox jumps over the lazy dog."), ("de", "Bonjour"), ("de", german)):
+        response = http.post(path, json={"text": [text], "target_lang": target}, headers=keys.paid)
+        assert response.status_code == 200, (target, text, response.text)
+
+
+def test_a_refused_language_is_not_billed(http, keys, error):
+    before = http.get("/v2/usage", headers=keys.paid).json()["character_count"]
+    german = "Das Haus ist groß und schön, und wir wohnen gern darin."
+    error(http.post(CORRECT, json={"text": [german], "target_lang": "fr"}, headers=keys.paid), 400)
+    assert http.get("/v2/usage", headers=keys.paid).json()["character_count"] == before
