@@ -12,6 +12,8 @@
     base.py         what the shells share: headers, user agent, repr
     sync.py         Client       (httpx.Client): performs calls, sleeps with time.sleep
     aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
+    aio_endpoints.pyi  the shared methods typed as AsyncClient returns them (coroutines), generated
+    stubgen.py      writes aio_endpoints.pyi (``python -m pipeline.client.stubgen``; dev only)
     cli.py          ``pipeline languages|usage|keys|document|write``
 
 A flow (a generator of calls and sleeps) carries retries and document polling, so the two shells

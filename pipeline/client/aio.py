@@ -5,24 +5,29 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import date
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
-from pipeline.client.base import POOL_LIMITS, ClientBase
+from pipeline.client.base import POOL_LIMITS
 from pipeline.client.records import CustomTagUsage
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import finish, transport_errors
 from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ServiceError
 
+if TYPE_CHECKING:  # the shared endpoint methods, as this shell returns them: coroutines (see stubgen.py)
+    from pipeline.client.aio_endpoints import AsyncEndpoints as _Endpoints
+else:
+    from pipeline.client.base import ClientBase as _Endpoints
+
 T = TypeVar("T")
 
 
-class AsyncClient(ClientBase):
+class AsyncClient(_Endpoints):
     """Talks to the service from asyncio; use ``async with`` or call :meth:`aclose`.
 
-    Every endpoint method returns an awaitable. ``transport`` may be ``httpx.ASGITransport`` to
+    Every endpoint method returns a coroutine. ``transport`` may be ``httpx.ASGITransport`` to
     talk to the embedded service in-process; ``sleep`` and ``clock`` replace ``asyncio.sleep`` and
     ``time.monotonic`` for retries and document polling.
     """
@@ -64,14 +69,14 @@ class AsyncClient(ClientBase):
         """Every usage entry of the range, following ``next_page`` until it is null."""
         page: int | None = None
         while True:
-            report = await self.custom_tag_usage(start_date, end_date, aggregate_by=aggregate_by, page=page)  # type: ignore[misc]
+            report = await self.custom_tag_usage(start_date, end_date, aggregate_by=aggregate_by, page=page)
             for entry in report.usage:
                 yield entry
             if report.next_page is None:
                 return
             page = report.next_page
 
-    async def _run(self, flow: Flow[T]) -> T:  # type: ignore[override]
+    async def _run(self, flow: Flow[T]) -> T:
         """Drive ``flow``: send its calls, sleep its sleeps, and throw errors back so it can retry."""
         reply: Any = None
         error: ServiceError | None = None

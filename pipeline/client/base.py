@@ -44,8 +44,13 @@ def default_headers(auth_key: str, reporting_tag: str | None) -> dict[str, str]:
     return headers
 
 
-class ClientBase(TextEndpoints, TerminologyEndpoints):
+class ShellSettings:
     """Settings common to :class:`~pipeline.client.Client` and :class:`~pipeline.client.AsyncClient`."""
+
+    base_url: str
+    _secrets: tuple[str, ...]
+    _retry: RetryPolicy
+    _clock: Callable[[], float]
 
     def _configure(
         self,
@@ -65,3 +70,11 @@ class ClientBase(TextEndpoints, TerminologyEndpoints):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, auth_key='***')"
+
+
+class ClientBase(TextEndpoints, TerminologyEndpoints, ShellSettings):
+    """The endpoint methods, written once, with the settings they run on; both shells derive from it.
+
+    Type checkers see the async shell through ``aio_endpoints.pyi`` instead, generated from these
+    methods by :mod:`pipeline.client.stubgen`, so that its methods return coroutines.
+    """

@@ -4,7 +4,9 @@ as methods written once for both shells (glossaries and style rules are in ``ter
 Each method builds a :class:`~pipeline.client.requests.Call` (or a flow of them) and hands it to
 ``self._run``, which the sync shell performs right away and the async shell turns into a
 coroutine. So ``Client.translate(...)`` returns a :class:`TranslateResult` and
-``AsyncClient.translate(...)`` an awaitable of one; the annotations below show the sync types.
+``AsyncClient.translate(...)`` a coroutine of one. The annotations below show the sync types; type
+checkers see the async ones in ``aio_endpoints.pyi``, generated from these methods by
+:mod:`pipeline.client.stubgen` (a unit test fails when it is stale).
 """
 
 from __future__ import annotations
