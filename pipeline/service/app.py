@@ -114,6 +114,12 @@ def create_app(config: ServiceConfig) -> Starlette:
     # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
     app.router.redirect_slashes = False
     app.state.service = state
-    # Resumes the jobs a previous run left unfinished (with --data-dir).
-    app.state.documents = DocumentJobs(state.db, state.engine, state.now_ms, lookups=state.lookups)
+    # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
+    app.state.documents = DocumentJobs(
+        state.db,
+        state.engine,
+        state.now_ms,
+        lookups=state.lookups,
+        retention_hours=config.document_retention_hours,
+    )
     return app

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
 Tier = Literal["paid", "free"]
 
+#: Hours a document job nobody downloads is kept (``pipeline serve --document-retention-hours``).
+DEFAULT_DOCUMENT_RETENTION_HOURS = 24.0
+#: A century: longer would overflow SQLite's integers of milliseconds.
+MAX_DOCUMENT_RETENTION_HOURS = 876_000
+
 
 @dataclass(frozen=True)
 class MemorySpec:
@@ -65,3 +70,13 @@ class ServiceConfig:
     clock: Callable[[], dt.datetime] | None = None
     #: Entries per page of the custom-tag analytics report.
     analytics_page_size: int = 100
+    #: Hours a finished document job (and an unfinished upload) is kept if nobody downloads it.
+    document_retention_hours: float = DEFAULT_DOCUMENT_RETENTION_HOURS
+
+    def __post_init__(self) -> None:
+        hours = self.document_retention_hours
+        if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= MAX_DOCUMENT_RETENTION_HOURS:
+            raise ValueError(
+                f"document_retention_hours must be a number of hours above 0 and at most "
+                f"{MAX_DOCUMENT_RETENTION_HOURS}, not {hours!r}"
+            )

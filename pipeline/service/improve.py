@@ -7,6 +7,7 @@ so the engine never invents meaning. In order:
    line start and line breaks are kept);
 2. a word written twice in a row (``the the``) loses its second copy, except pairs that are
    grammatical in the language (``had had``, ``that that``; ``die die``; ``nous nous`` ...);
+   this one runs last, after rule 5, so that a sentence-initial ``the The`` counts too;
 3. straight quotes become the language's typographic quotes when they pair up in the text
    (``“…”`` in English, ``„…“`` in German, ``« … »`` in French, ``«…»`` in Spanish, Italian and
    European Portuguese, ``「…」`` in Japanese), and a straight apostrophe inside a word becomes
@@ -99,7 +100,10 @@ def _undouble(text: str, base: str) -> str:
             return match.group()
         return first
 
-    return _DOUBLED.sub(fix, text)
+    # Until nothing changes: one pass leaves "go go go" as "go go" (a match resumes after its end).
+    while (undoubled := _DOUBLED.sub(fix, text)) != text:
+        text = undoubled
+    return text
 
 
 def _punctuation(text: str, base: str) -> str:
@@ -179,7 +183,7 @@ def improve(text: str, language: str) -> str:
     """``text`` with the corrections of the module docstring for ``language`` (any code form)."""
     base = _base(language)
     text = _collapse_spaces(text)
-    text = _undouble(text, base)
     text = _typographic_quotes(text, language)
     text = _punctuation(text, base)
-    return _capitalise(text, base)
+    # Doubled words last: a sentence-initial "the The" is a doubled word only once capitalised.
+    return _undouble(_capitalise(text, base), base)

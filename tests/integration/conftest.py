@@ -1,7 +1,8 @@
 """Fixtures for integration tests: a real ``pipeline serve`` on 127.0.0.1 (port 0).
 
 ``live_service`` (session-wide) runs one server with test faults enabled and one key of each
-kind, passed through the environment (never argv). Tests that change account-wide state in ways
+kind, plus a developer key of a second paid-tier account (for isolation tests), passed through the
+environment (never argv). Tests that change account-wide state in ways
 others could notice (the active-key limit, restarts) start their own server with
 ``launch_service``. Tests that need a limit or a fresh usage count should create their own
 developer key through the admin API and deactivate it afterwards.
@@ -36,6 +37,8 @@ class LiveService:
     auth_key: str
     admin_key: str
     free_auth_key: str
+    #: Developer key of a second paid-tier account.
+    other_paid_auth_key: str
     process: subprocess.Popen[bytes]
     stdout_path: Path
     stderr_path: Path
@@ -71,6 +74,7 @@ def start_service(
     auth_key: str | None = None,
     admin_key: str | None = None,
     free_auth_key: str | None = None,
+    other_paid_auth_key: str | None = None,
     data_dir: Path | None = None,
     test_faults: bool = True,
     extra_args: tuple[str, ...] = (),
@@ -79,6 +83,7 @@ def start_service(
     auth_key = auth_key or _new_key("auth")
     admin_key = admin_key or _new_key("admin")
     free_auth_key = free_auth_key or _new_key("free")
+    other_paid_auth_key = other_paid_auth_key or _new_key("other-paid")
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / f"serve-{secrets.token_hex(4)}.out"
     stderr_path = stdout_path.with_suffix(".err")
@@ -94,6 +99,7 @@ def start_service(
         "PIPELINE_SERVE_AUTH_KEYS": auth_key,
         "PIPELINE_SERVE_ADMIN_KEYS": admin_key,
         "PIPELINE_SERVE_FREE_AUTH_KEYS": free_auth_key,
+        "PIPELINE_SERVE_OTHER_PAID_AUTH_KEYS": other_paid_auth_key,
     }
     started = time.monotonic()
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
@@ -111,6 +117,7 @@ def start_service(
                 auth_key=auth_key,
                 admin_key=admin_key,
                 free_auth_key=free_auth_key,
+                other_paid_auth_key=other_paid_auth_key,
                 process=process,
                 stdout_path=stdout_path,
                 stderr_path=stderr_path,

@@ -6,8 +6,14 @@ job, puts those that were ``queued`` or ``translating`` back in the queue and fi
 
 States: ``queued`` (accepted) -> ``translating`` (the worker has it; ``progress`` grows with each
 engine request) -> ``done`` (result stored, ``billed_characters`` known) or ``error`` (``message``
-says why). A result is taken exactly once (:meth:`DocumentJobs.take_result`): the job, its upload
-and its result are deleted in the same transaction that hands it out.
+says why). A result is taken exactly once (:meth:`DocumentJobs.delete` after billing): the job, its
+upload and its result are deleted in one transaction.
+
+Jobs nobody downloads expire: a job is deleted with its files ``retention`` after it finished
+(``finished_ms``), or after its upload while it has not finished (an upload abandoned by a stopped
+service, a stuck engine). An expired job is invisible at once (:meth:`DocumentJobs.get` answers
+None, so the routes answer 404 as for an unknown id); its rows go in a sweep that runs at start-up
+and, at most once a minute, on upload, status and after each job, so it costs nothing per request.
 
 The worker is one thread with its own event loop, independent of the loop that serves requests:
 it keeps running whether the app runs under uvicorn or in-process through ``httpx.ASGITransport``
@@ -34,6 +40,7 @@ from dataclasses import dataclass
 
 from pipeline.protocol import TM_THRESHOLD_DEFAULT
 from pipeline.service import languages
+from pipeline.service.config import DEFAULT_DOCUMENT_RETENTION_HOURS
 from pipeline.service.documents.base import DocumentError, Markup
 from pipeline.service.documents.formats import FORMATS
 from pipeline.service.engine import Engine, EngineRequest, MarkupOptions
@@ -50,6 +57,10 @@ CHUNK = 50
 #: Characters per second assumed for an estimate before the first engine request finished.
 ESTIMATE_RATE = 20_000
 IDLE_SECONDS = 5.0
+#: Expired jobs are swept at most this often (of service clock time).
+SWEEP_INTERVAL_MS = 60_000
+#: The instant a job's retention counts from: its finish, or its upload while it has not finished.
+_KEPT_SINCE = "COALESCE(finished_ms, created_ms)"
 EQUAL_LANGUAGES = "Source and target language are equal"
 
 _SCHEMA = (
@@ -65,7 +76,8 @@ _SCHEMA = (
         billed_characters INTEGER,
         progress REAL NOT NULL DEFAULT 0,
         created_ms INTEGER NOT NULL,
-        started_ms INTEGER)""",
+        started_ms INTEGER,
+        finished_ms INTEGER)""",
     "CREATE INDEX IF NOT EXISTS document_jobs_status ON document_jobs(status, created_ms)",
     """CREATE TABLE IF NOT EXISTS document_files (
         document_id TEXT NOT NULL REFERENCES document_jobs(document_id) ON DELETE CASCADE,
@@ -130,6 +142,14 @@ class JobView:
         return hmac.compare_digest(self.key_hash, _hash(document_key))
 
 
+def _add_finished_column(db: Database) -> None:
+    """Add ``finished_ms`` to a table created before jobs expired (its jobs expire by upload time)."""
+    columns = {row["name"] for row in db.query("PRAGMA table_info(document_jobs)")}
+    if "finished_ms" not in columns:
+        with db.transaction() as conn:
+            conn.execute("ALTER TABLE document_jobs ADD COLUMN finished_ms INTEGER")
+
+
 def _hash(document_key: str) -> str:
     return hashlib.sha256(document_key.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -187,19 +207,25 @@ class DocumentJobs:
         now_ms: Callable[[], int],
         idle_seconds: float = IDLE_SECONDS,
         lookups: Lookups | None = None,
+        retention_hours: float = DEFAULT_DOCUMENT_RETENTION_HOURS,
     ):
         self._db, self._engine, self._now_ms, self._idle = db, engine, now_ms, idle_seconds
         self._lookups: Lookups = lookups or NoResources()
+        self._retention_ms = round(retention_hours * 3_600_000)
         db.ensure_schema(_SCHEMA)
+        _add_finished_column(db)
         self._queue: queue.Queue[str] = queue.Queue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._next_sweep_ms = 0
+        self.sweep()
         self._resume()
 
     # --- requests ------------------------------------------------------------------------
 
     def submit(self, account_id: str, key_id: str, spec: JobSpec, data: bytes) -> tuple[str, str]:
         """Store an upload as a queued job; its ``(document_id, document_key)``."""
+        self._sweep_if_due()
         document_id = secrets.token_hex(16).upper()
         document_key = secrets.token_hex(32).upper()
         with self._db.transaction() as conn:
@@ -213,8 +239,12 @@ class DocumentJobs:
         return document_id, document_key
 
     def get(self, document_id: str) -> JobView | None:
-        """The job ``document_id``, or None."""
-        row = self._db.query_one("SELECT * FROM document_jobs WHERE document_id = ?", (document_id,))
+        """The job ``document_id``, or None (also when it expired, swept or not)."""
+        self._sweep_if_due()
+        row = self._db.query_one(
+            f"SELECT * FROM document_jobs WHERE document_id = ? AND {_KEPT_SINCE} > ?",
+            (document_id, self._cutoff_ms()),
+        )
         if row is None:
             return None
         remaining = None
@@ -245,10 +275,31 @@ class DocumentJobs:
         return None if row is None else bytes(row[0])
 
     def delete(self, document_id: str) -> bool:
-        """Remove a done job with its upload and result; False if it was already gone (taken)."""
+        """Remove a done job with its upload and result; False if it was already gone (taken or expired)."""
         with self._db.transaction() as conn:
-            cursor = conn.execute("DELETE FROM document_jobs WHERE document_id = ? AND status = ?", (document_id, DONE))
+            cursor = conn.execute(
+                f"DELETE FROM document_jobs WHERE document_id = ? AND status = ? AND {_KEPT_SINCE} > ?",
+                (document_id, DONE, self._cutoff_ms()),
+            )
         return cursor.rowcount == 1
+
+    def sweep(self) -> int:
+        """Delete the expired jobs with their files; how many were deleted."""
+        now = self._now_ms()
+        self._next_sweep_ms = now + SWEEP_INTERVAL_MS
+        with self._db.transaction() as conn:
+            cursor = conn.execute(f"DELETE FROM document_jobs WHERE {_KEPT_SINCE} <= ?", (now - self._retention_ms,))
+        if cursor.rowcount:
+            _log.info("deleted %d expired document job(s) that were never downloaded", cursor.rowcount)
+        return cursor.rowcount
+
+    def _sweep_if_due(self) -> None:
+        if self._now_ms() >= self._next_sweep_ms:
+            self.sweep()
+
+    def _cutoff_ms(self) -> int:
+        """Jobs that finished (or, unfinished, were uploaded) at or before this instant have expired."""
+        return self._now_ms() - self._retention_ms
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until no job is queued or running (tests, benchmarks); False on timeout."""
@@ -293,7 +344,8 @@ class DocumentJobs:
                     continue
                 try:
                     self._run(document_id, loop)
-                except _Closed:
+                    self._sweep_if_due()
+                except (_Closed, sqlite3.ProgrammingError):
                     with self._lock:
                         self._thread = None
                     return
@@ -332,13 +384,13 @@ class DocumentJobs:
         spec, data = JobSpec.from_json(row[0]), bytes(row[1])
         self._update(document_id, status=TRANSLATING, started_ms=self._now_ms(), progress=0.0)
         if spec.source is not None and spec.source.split("-")[0] == spec.target.split("-")[0]:
-            self._update(document_id, status=ERROR, message=EQUAL_LANGUAGES)
+            self._fail(document_id, EQUAL_LANGUAGES)
             return
         memory = None
         if spec.memory_id is not None:
             memory = self._memory(row[2], spec)
             if memory is None:
-                self._update(document_id, status=ERROR, message=f"translation memory {spec.memory_id} is gone")
+                self._fail(document_id, f"translation memory {spec.memory_id} is gone")
                 return
         translator = _Translator(self._engine, spec, memory, loop, lambda p: self._update(document_id, progress=p))
         try:
@@ -346,19 +398,25 @@ class DocumentJobs:
         except _Closed:
             raise
         except DocumentError as exc:
-            self._update(document_id, status=ERROR, message=str(exc))
+            self._fail(document_id, str(exc))
             return
         except Exception:
             _log.exception("document %s failed", document_id)
-            self._update(document_id, status=ERROR, message="internal error of the local service while translating")
+            self._fail(document_id, "internal error of the local service while translating")
             return
         billed = 0 if spec.free else max(translator.characters, FORMATS[spec.input_format].minimum_billed)
         try:
             with self._db.transaction() as conn:
-                conn.execute("INSERT OR REPLACE INTO document_files VALUES (?, 'output', ?)", (document_id, output))
-                conn.execute(
-                    "UPDATE document_jobs SET status = ?, billed_characters = ?, progress = 1 WHERE document_id = ?",
-                    (DONE, billed, document_id),
+                cursor = conn.execute(
+                    "UPDATE document_jobs SET status = ?, billed_characters = ?, progress = 1, finished_ms = ? "
+                    "WHERE document_id = ?",
+                    (DONE, billed, self._now_ms(), document_id),
                 )
+                # The job expired while it ran (its upload is gone): there is nothing to attach a result to.
+                if cursor.rowcount == 1:
+                    conn.execute("INSERT OR REPLACE INTO document_files VALUES (?, 'output', ?)", (document_id, output))
         except sqlite3.ProgrammingError as exc:
             raise _Closed() from exc
+
+    def _fail(self, document_id: str, message: str) -> None:
+        self._update(document_id, status=ERROR, message=message, finished_ms=self._now_ms())

@@ -22,6 +22,8 @@ class Keys:
     paid: dict[str, str]
     admin: dict[str, str]
     free: dict[str, str]
+    #: The developer key of a second paid-tier account (isolation between two paid accounts).
+    other_paid: dict[str, str]
 
 
 @pytest.fixture(scope="session")
@@ -33,8 +35,13 @@ def http(live_service) -> Iterator[httpx.Client]:
 
 @pytest.fixture(scope="session")
 def keys(live_service) -> Keys:
-    """Headers for the paid developer key, the admin key and the free developer key."""
-    return Keys(auth(live_service.auth_key), auth(live_service.admin_key), auth(live_service.free_auth_key))
+    """Headers for the paid developer key, the admin key, the free developer key and the second paid account's key."""
+    return Keys(
+        auth(live_service.auth_key),
+        auth(live_service.admin_key),
+        auth(live_service.free_auth_key),
+        auth(live_service.other_paid_auth_key),
+    )
 
 
 @dataclass(frozen=True)

@@ -154,11 +154,13 @@ def test_document_key_checks(http, keys, error):
     assert form.status_code == 200 and form.json()["document_id"] == handle["document_id"]
 
 
-def test_other_accounts_cannot_see_a_document(http, keys, error):
+@pytest.mark.parametrize("other", ["free", "other_paid"])
+def test_other_accounts_cannot_see_a_document(http, keys, error, other):
     handle = start(http, keys.paid, "a.txt", b"Hello\n")
-    assert "not found" in error(status(http, keys.free, handle), 404)
-    assert "not found" in error(download(http, keys.free, handle), 404)
+    assert "not found" in error(status(http, getattr(keys, other), handle), 404)
     assert wait(http, keys.paid, handle)["status"] == "done"
+    assert "not found" in error(download(http, getattr(keys, other), handle), 404)
+    assert download(http, keys.paid, handle).status_code == 200
 
 
 def test_free_tier_may_translate_documents(http, keys):
@@ -332,6 +334,21 @@ def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
         assert wait(http, headers, handle)["status"] == "done"
         result = download(http, headers, handle)
         assert result.status_code == 200 and zipfile.ZipFile(io.BytesIO(result.content)).testzip() is None
+
+
+def test_a_document_nobody_downloads_expires_after_the_retention(launch_service, error):
+    import httpx
+
+    service = launch_service(extra_args=("--document-retention-hours", "0.0005"))  # 1.8 seconds
+    headers = {"Authorization": f"Service-Auth-Key {service.auth_key}"}
+    with httpx.Client(base_url=service.url, timeout=30) as http:
+        handle = start(http, headers, "a.txt", b"Hello\n")
+        assert wait(http, headers, handle)["status"] == "done"
+        deadline = time.monotonic() + 20
+        while (answer := status(http, headers, handle)).status_code == 200 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "not found" in error(answer, 404)
+        assert "not found" in error(download(http, headers, handle), 404)
 
 
 def test_style_rule_list_applies_to_documents_as_to_text(http, keys) -> None:

@@ -96,6 +96,17 @@ def test_each_account_lists_its_own_memories(served) -> None:
     assert http.get("/v3/translation_memories").status_code == 403
 
 
+def test_another_paid_account_neither_lists_nor_uses_a_memory(served, error) -> None:
+    service, http = served
+    memory_id = memories(http, service.auth_key)["ui"]["translation_memory_id"]
+    stranger = service.other_paid_auth_key
+    assert memories(http, stranger) == {}
+    error(translate(http, stranger, "Save the file before closing.", translation_memory_id=memory_id), 404)
+    document = {"source_lang": "EN", "target_lang": "DE", "translation_memory_id": memory_id}
+    upload = http.post("/v2/document", files={"file": ("a.txt", b"x\n")}, data=document, headers=auth(stranger))
+    error(upload, 404)
+
+
 def test_memory_ids_survive_a_restart(served, launch_service, memory_files) -> None:
     service, http = served
     before = memories(http, service.auth_key)["ui"]["translation_memory_id"]

@@ -161,6 +161,39 @@ def test_keys_of_one_account_share_its_lists(http, keys, make_style, new_key) ->
     assert http.get(f"/v3/style_rules/{style_id}", headers=other_key.headers).status_code == 200
 
 
+def test_another_paid_account_sees_nothing(http, keys, make_style, error) -> None:
+    style = make_style(custom_instructions=[{"label": "Tone", "prompt": "Use du."}])
+    path = f"/v3/style_rules/{style['style_id']}"
+    instruction = f"{path}/custom_instructions/{style['custom_instructions'][0]['id']}"
+    stranger = keys.other_paid
+    listed = http.get("/v3/style_rules", params={"page_size": 25}, headers=stranger).json()["style_rules"]
+    assert style["style_id"] not in [s["style_id"] for s in listed]
+    for response in (
+        http.get(path, headers=stranger),
+        http.patch(path, json={"name": "mine"}, headers=stranger),
+        http.put(f"{path}/configured_rules", json=CURLY, headers=stranger),
+        http.post(f"{path}/custom_instructions", json={"label": "l", "prompt": "p"}, headers=stranger),
+        http.get(instruction, headers=stranger),
+        http.put(instruction, json={"label": "l", "prompt": "p"}, headers=stranger),
+        http.delete(instruction, headers=stranger),
+        http.delete(path, headers=stranger),
+        http.post("/v2/translate", json={"text": ["x"], "target_lang": "DE", "style_id": style["style_id"]}, headers=stranger),
+        http.post(
+            "/v2/document",
+            files={"file": ("a.txt", b"x\n")},
+            data={"target_lang": "DE", "style_id": style["style_id"]},
+            headers=stranger,
+        ),
+    ):
+        error(response, 404)
+    assert http.get(path, headers=keys.paid).json()["version"] == 1
+    theirs = http.post("/v3/style_rules", json={"name": "theirs", "language": "de"}, headers=stranger).json()["style_id"]
+    try:
+        error(http.get(f"/v3/style_rules/{theirs}", headers=keys.paid), 404)
+    finally:
+        http.delete(f"/v3/style_rules/{theirs}", headers=stranger)
+
+
 def test_translation_uses_the_list(http, keys, make_style, error) -> None:
     style = make_style(configured_rules=CURLY)
     body = {"text": ["don't"], "source_lang": "EN", "target_lang": "DE", "style_id": style["style_id"]}

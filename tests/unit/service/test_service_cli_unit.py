@@ -51,6 +51,31 @@ def test_bad_key_sets_are_usage_errors(argv, message):
     assert "'k'" not in str(caught.value)
 
 
+def test_a_second_paid_account_from_flags_and_environment():
+    args = parse("--auth-key", "a", "--other-paid-auth-key", "o1")
+    paid, other = cli.accounts_from(args, {cli.ENV_OTHER_PAID_AUTH_KEYS: "o2,o1"})
+    assert (paid.tier, paid.auth_keys) == ("paid", ("a",))
+    assert (other.tier, other.auth_keys, other.admin_keys) == ("paid", ("o1", "o2"), ())
+    [alone] = cli.accounts_from(parse(), {cli.ENV_OTHER_PAID_AUTH_KEYS: "o"})
+    assert (alone.tier, alone.auth_keys) == ("paid", ("o",))
+
+
+@pytest.mark.parametrize("owner", ["--auth-key", "--admin-key", "--free-auth-key"])
+def test_a_key_of_the_second_paid_account_belongs_to_it_alone(owner):
+    with pytest.raises(UsageError, match="second paid-tier account"):
+        cli.accounts_from(parse(owner, "k", "--other-paid-auth-key", "k"), {})
+
+
+def test_document_retention_hours(capsys):
+    assert parse().document_retention_hours == 24
+    assert parse("--document-retention-hours", "0.5").document_retention_hours == 0.5
+    assert parse("--document-retention-hours", "876000").document_retention_hours == 876_000
+    for bad in ("0", "-1", "876001", "inf", "nan", "a day"):
+        with pytest.raises(SystemExit):
+            parse("--document-retention-hours", bad)
+    assert "hours" in capsys.readouterr().err
+
+
 def test_port_must_be_valid(capsys):
     with pytest.raises(SystemExit):
         parse("--port", "70000")

@@ -42,6 +42,8 @@ from pipeline.service.improve import NARROW_NBSP, improve
         ("en-US", "don't stop", "Don\u2019t stop"),
         ("ja", "これは  テストです", "これは テストです"),
         ("en-US", "", ""),
+        ("en-US", "go go go", "Go"),  # one pass used to leave "Go go"
+        ("en-US", "the The end", "The end"),  # used to become "The The end"
     ],
 )
 def test_corrections(language, text, expected):
