@@ -12,24 +12,34 @@ Keys and values never contain the service key.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 
-from pipeline.model import TranslationOptions
-from pipeline.protect import SCHEME_VERSION, TAG
+from pipeline.model import SCHEME_VERSION, TranslationOptions
+from pipeline.protect import TAG
 
 # How every request is sent besides the options: a change here changes what comes back.
 REQUEST_SHAPE = {"tag_handling": "xml", "ignore_tags": [TAG]}
+_OPTION_FIELDS = tuple(f.name for f in fields(TranslationOptions))
 
 
 def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
     """The hex SHA-256 naming one translation."""
-    material = {"scheme": SCHEME_VERSION, "service": service, "options": asdict(options), "text": protected_text,
-                "request": REQUEST_SHAPE}
-    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # The bytes hashed are the sorted-key JSON of {options, request, scheme, service, text}; "text"
+    # sorts last, so everything before it is shared by all the texts of one set of options.
+    encoded = _head(SCHEME_VERSION, service, options) + json.dumps(protected_text, ensure_ascii=False) + "}"
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=1024)
+def _head(scheme: str, service: str, options: TranslationOptions) -> str:
+    material = {"scheme": scheme, "service": service, "request": REQUEST_SHAPE,
+                "options": {name: getattr(options, name) for name in _OPTION_FIELDS}}
+    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return encoded[:-1] + ',"text":'
 
 
 class TranslationCache:
@@ -59,6 +69,15 @@ class TranslationCache:
             self._memory[key] = value
         else:
             self._disk.set(key, value)  # type: ignore[union-attr]
+
+    def set_many(self, items: dict[str, str]) -> None:
+        """Store several verified protected translations in one transaction."""
+        if self._memory is not None:
+            self._memory.update(items)
+        elif items:
+            with self._disk.transact():  # type: ignore[union-attr]
+                for key, value in items.items():
+                    self._disk.set(key, value)  # type: ignore[union-attr]
 
     def close(self) -> None:
         """Release the cache's files."""

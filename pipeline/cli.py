@@ -16,8 +16,12 @@ from pipeline.config import CONFIG_NAME, ENV_AUTH_KEY, ENV_SERVICE_URL
 from pipeline.errors import PipelineError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser of ``pipeline``."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser of ``pipeline``, or (given ``command``) one that knows only ``translate``.
+
+    ``pipeline translate`` is what the pre-commit hook starts at every commit: building the parsers
+    of every other command (and importing their modules) would cost it more than Python's start-up.
+    """
     parser = argparse.ArgumentParser(
         prog="pipeline",
         description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
@@ -25,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _register_translate(sub)
+    if command == "translate":
+        return parser
     from pipeline.service import cli as service_cli
 
     service_cli.register(sub)
@@ -132,7 +138,8 @@ def _translate(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

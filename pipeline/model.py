@@ -37,6 +37,12 @@ class Placeholder:
     ordered: bool = False
 
 
+#: Version of the protected form (:mod:`pipeline.protect`), part of every cache key and run fingerprint:
+#: bump it when the protected form of any text changes. Kept here, not in protect.py, so that a run
+#: with nothing to translate can check its fingerprints without loading the placeholder grammars.
+SCHEME_VERSION = "x-tags/2"  # 2: ICU messages parsed, select case bodies translated
+
+
 @dataclass(frozen=True, slots=True)
 class Protected:
     """A segment's text as sent: placeholders replaced by ``<x id="N"/>``, edge whitespace set aside."""

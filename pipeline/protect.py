@@ -23,8 +23,7 @@ from collections.abc import Iterable
 from pipeline import icu
 from pipeline.model import Placeholder, Protected
 
-#: Part of every cache key: bump it when the protected form of any text changes.
-SCHEME_VERSION = "x-tags/2"  # 2: ICU messages parsed, select case bodies translated
+# SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.
 TAG = "x"
 #: The flag the XLIFF adapter puts on its units: their text is inner XML with inline markup.
@@ -38,11 +37,7 @@ class PlaceholderMismatch(ValueError):
 # Each kind: a verbose regex. Order matters: at one position, the first kind listed wins.
 _XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
 _KIND_PATTERNS: dict[str, str] = {
-    # XLIFF only: native code (1.2 ph, bpt, ept, it) and protected mrk go whole, content included.
-    "xliff-native": "|".join(
-        [rf"<(?:[\w.-]+:)?{name}{_XML_ATTRS}>.*?</(?:[\w.-]+:)?{name}\s*>" for name in ("ph", "bpt", "ept", "it")]
-        + [rf"""<(?:[\w.-]+:)?mrk(?=\s[^>]*\b(?:mtype\s*=\s*["']protected|translate\s*=\s*["']no)["'])"""
-           rf"""{_XML_ATTRS}>.*?</(?:[\w.-]+:)?mrk\s*>"""]),
+    # XLIFF native code and protected spans (kind "xliff-native") are found by _xliff_protected.
     "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
     "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
@@ -56,8 +51,9 @@ _KIND_PATTERNS: dict[str, str] = {
     "percent-named": r"%[A-Za-z_][\w.-]*%",
     "python-printf": r"""%(?:\([^)]*\))?[#0 +\-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsab%]""",
     "c-printf": r"""%(?:\d+\$)?[-+ #0']*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?
-                    (?:hh|h|ll|l|L|q|j|z|Z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSpn%]|<PRI[a-zA-Z0-9]+>)""",
-    "safe-printf": r"""%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]?\d*(?:\.\d+)?[sdifuxXeEgGc%]""",
+                    (?:hh|h|ll|l|L|q|j|z|Z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSpn%@]|<PRI[a-zA-Z0-9]+>)""",
+    # Apple's %@ (Objective-C / Swift String(format:), Xcode catalogs) and integer lengths (%lld, %zu).
+    "safe-printf": r"""%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]?\d*(?:\.\d+)?(?:(?:ll|l|z)[diuxX]|[sdifuxXeEgGc%@])""",
     "qt-arg": r"%L?\d{1,2}",
     "brace": r"""\{\{|\}\}|\{[A-Za-z0-9_]*(?:[.\[][^{}\s]*)?(?:![rsa])?(?::[^{}]*)?\}""",
     "safe-brace": r"\{[A-Za-z_]\w*\}|\{\d+\}",
@@ -82,7 +78,7 @@ _BY_FLAG: dict[str, tuple[str, ...]] = {
     "boost-format": ("c-printf", "qt-arg"),
 }
 _SAFE = ("template", "ruby-named", "shell-var", "percent-named", "safe-printf", "safe-brace")
-_XLIFF = ("xliff-native", "xliff-escaped-tag", "xml-special")
+_XLIFF = ("xliff-escaped-tag", "xml-special")
 _ORDER = list(_KIND_PATTERNS)
 _PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})
 _COMPILED: dict[tuple[str, ...], re.Pattern[str]] = {}
@@ -173,21 +169,81 @@ _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every placeholder of ``core``, in order.
 
-    ICU structure counts only where no format flag names another grammar; the regex kinds then
-    apply to the text between its parts (case bodies, the text around the arguments).
+    ICU structure counts only where no format flag names another grammar; XLIFF protected spans
+    always count. The regex kinds then apply to the text between them (case bodies, the text
+    around the arguments and the protected spans).
     """
-    structure = None
-    if not _grammars(flags):  # XLIFF markup may hold braces (Angular's equiv-text="{{n}}"): hide it from ICU
-        structure = icu.spans(_MARKUP.sub(lambda m: " " * len(m.group()), core) if XLIFF_INLINE in flags else core)
+    native = _xliff_protected(core) if XLIFF_INLINE in flags else []
+    fixed: list[tuple[int, int, str]] = []
+    if not _grammars(flags):
+        hidden = core
+        if XLIFF_INLINE in flags:  # markup may hold braces (Angular's equiv-text="{{n}}"), protected text too
+            hidden = _MARKUP.sub(lambda m: " " * len(m.group()), core)
+            for start, end in native:
+                hidden = hidden[:start] + " " * (end - start) + hidden[end:]
+        fixed = [(s.start, s.end, s.kind) for s in icu.spans(hidden) or ()]
+    # An ICU part never ends inside a blanked span, so a protected span is either inside one or apart.
+    fixed += [(start, end, "xliff-native") for start, end in native
+              if not any(s <= start and end <= e for s, e, _ in fixed)]
     found: list[tuple[int, int, str]] = []
     last = 0
-    for start, end, kind in [(s.start, s.end, s.kind) for s in structure or ()] + [(len(core), len(core), "")]:
+    for start, end, kind in sorted(fixed) + [(len(core), len(core), "")]:
         found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
                      for m in pattern.finditer(core[last:start]) if m.start() != m.end())
         if kind:
             found.append((start, end, kind))
         last = end
     return found
+
+
+# XLIFF text never sent: 1.2 native code (ph, bpt, ept, it) with its content, a mrk with
+# mtype="protected" or translate="no", and 2.x sm translate="no" up to the em that names it.
+# A scanner rather than a regex, because such spans nest (mrk in mrk) and sm/em pair by id.
+_XML_TOKEN = re.compile(
+    rf"""<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>
+       |<(?P<close>/)?(?:[\w.-]+:)?(?P<name>[\w.-]+)(?P<attrs>{_XML_ATTRS})(?P<empty>/)?>""",
+    re.VERBOSE | re.DOTALL,
+)
+_NATIVE = frozenset({"ph", "bpt", "ept", "it"})
+_NOT_TRANSLATED = re.compile(r"""\s(?:[\w.-]+:)?(?:mtype\s*=\s*["']protected["']|translate\s*=\s*["']no["'])""")
+
+
+def _attribute(attrs: str, name: str) -> str:
+    found = re.search(rf"""\s{name}\s*=\s*(?:"([^"]*)"|'([^']*)')""", attrs)
+    return (found.group(1) or found.group(2) or "") if found else ""
+
+
+def _xliff_protected(core: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every span of XLIFF inline content that must not be sent, outermost only."""
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    depth = 0
+    until_em: str | None = None  # the sm id whose em closes the open span
+    for tag in _XML_TOKEN.finditer(core):
+        name, attrs, closing, empty = tag.group("name", "attrs", "close", "empty")
+        if name is None:  # comment, CDATA, processing instruction
+            continue
+        if start is None:
+            protected = not closing and _NOT_TRANSLATED.search(attrs) is not None
+            if empty and name == "sm" and protected:
+                start, until_em = tag.start(), _attribute(attrs, "id")
+                continue
+            if closing or empty or not (protected or name in _NATIVE):
+                continue
+            start, depth = tag.start(), 0
+        if until_em is not None:
+            if empty and name == "em" and _attribute(attrs, "startRef") == until_em:
+                spans.append((start, tag.end()))
+                start = until_em = None
+            continue
+        if not empty:
+            depth += -1 if closing else 1
+        if depth == 0:
+            spans.append((start, tag.end()))
+            start = None
+    if start is not None:  # an sm whose em is in a later segment
+        spans.append((start, len(core)))
+    return spans
 
 
 _TOKEN = re.compile(

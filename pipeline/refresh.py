@@ -26,7 +26,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import atomic_write
 from pipeline.model import Issue
-from pipeline.scan import discover, display_path
+from pipeline.catalog_paths import discover, display_path
 
 
 @dataclass(frozen=True)

@@ -104,8 +104,9 @@ def _pairs(glossary: Any) -> str:
 
 
 def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
+    from pipeline.catalog_paths import discover
     from pipeline.resources.plan import configured_targets
-    from pipeline.scan import discover, scan
+    from pipeline.scan import scan
 
     scanned, _ = scan(settings, discover(settings))
     return sorted({*configured_targets(settings), *(s.target_lang for s in scanned)})

@@ -1,53 +1,51 @@
-"""The one orchestrator: scan -> protect -> cache -> batch -> translate -> restore -> write -> report.
+"""A translation run: its options and report, and its first, light steps.
+
+Every run goes discover -> skip unchanged -> scan -> protect -> cache -> batch -> translate ->
+restore -> write -> report. This module starts it: it finds the catalogs and skips those an
+earlier run left with nothing to do and nobody changed since (:mod:`pipeline.state`); the work
+on the others is in :mod:`pipeline.translating`, imported only when some catalog is left. So a
+run with nothing new (the pre-commit hook's usual case) imports neither asyncio nor the
+catalog parsers nor the client: it costs little more than starting Python (bench/).
 
 Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only
 four things stop it early, each saving what was already translated: the service refusing the
 key or being unreachable (exit 4), the quota running out (456) or the run's character budget
 (``max_characters``) being reached (exit 3).
-
-Catalogs an earlier run left with nothing to do, and unchanged since, are skipped unread, and
-every translation written is recorded with its provenance (:mod:`pipeline.state`). Sending,
-with its budget and concurrency, lives in :mod:`pipeline.sending`. Texts go out in at most two
-rounds sharing one budget: everything the catalogs need, then the plural fallback texts of the
-forms whose representative number did not come back (:mod:`pipeline.plurals`).
-
-Order of safety: a translation is cached only after it was restored and verified, and a
-catalog is written (atomically) only with verified translations, so a run stopped at any
-moment leaves every file whole and a re-run pays only for what was not yet cached.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import hashlib
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import locales, plurals
-from pipeline.cache import TranslationCache, cache_key
+from pipeline import __version__
+from pipeline.catalog_paths import discover, display_path
 from pipeline.config import ENV_SERVICE_URL, Settings
-from pipeline.errors import AuthenticationError, ExitCode, QuotaExceededError, TransportError, UsageError
-from pipeline.formats import Unit, atomic_write
-from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, TranslationOptions
-from pipeline.progress import Progress
-from pipeline.protect import PlaceholderMismatch, protect, restore
-from pipeline.resources.plan import ResourcePlan
-from pipeline.scan import ScannedCatalog, discover, display_path, scan
-from pipeline.sending import (BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP, Budget, ClientFactory, estimate,
-                              open_client, send_all, service_identity)
-from pipeline.state import RunState, Settled, settings_hash, state_dir
+from pipeline.errors import ExitCode, UsageError
+from pipeline.model import Counters, Issue
+from pipeline.state import RunState, settings_hash, state_dir
 
-if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
-    from pipeline.client import AsyncClient
+if TYPE_CHECKING:
+    from pipeline.progress import Progress
+    from pipeline.sending import ClientFactory
 
 __all__ = ["EMBEDDED_BASE_URL", "CatalogReport", "RunOptions", "RunReport", "run_translate", "service_identity",
            "translate_catalogs"]
+
+EMBEDDED_BASE_URL = "http://embedded.invalid"
+BUDGET_STOP = "budget"  # RunReport.stopped starts with one of these when the run ran out of characters
+QUOTA_STOP = "quota exceeded"
+
+
+def service_identity(settings: Settings) -> str:
+    """What names the service in cache keys and reports: results of one service are not reused for another."""
+    if settings.service.embedded:
+        return f"embedded/{__version__}"
+    return (settings.service.url or "").rstrip("/")
 
 
 @dataclass(frozen=True)
@@ -95,32 +93,37 @@ class RunReport:
 
 
 @dataclass
-class _Pending:
-    """One unique text to send, and every segment waiting for it."""
+class StartedRun:
+    """A run past its first steps: the catalogs left to read, and what the rest of the run fills in."""
 
-    options: TranslationOptions
-    protected: Protected
-    key: str
-    refs: list[Segment]
+    settings: Settings
+    options: RunOptions
+    report: RunReport
+    state: RunState
+    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
+    paths: list[Path]  # catalogs not skipped as unchanged
+    per_catalog: dict[str, CatalogReport]
+    started: float  # time.monotonic() at the start
+
+    def save_state(self) -> None:
+        """Save what the run remembers; a failure is a warning (the next run just parses more)."""
+        try:
+            self.state.save()
+        except OSError as exc:
+            self.report.issues.append(Issue(str(self.state.directory), f"cannot save the run state: {exc.strerror}",
+                                            severity="warning"))
 
 
 def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], None] | None = None,
                   client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`."""
-    return asyncio.run(translate_catalogs(settings, options, log or _stderr, client_factory, progress))
+    run = _start(settings, options)
+    if not run.paths and not options.dry_run:  # everything settled: no event loop, nothing parsed
+        run.save_state()
+        return _finish(run)
+    import asyncio  # only now: importing it costs more than starting Python
 
-
-def _stderr(message: str) -> None:
-    print(f"pipeline: {message}", file=sys.stderr)
-
-
-def translation_options(settings: Settings, target_lang: str, context: str | None,
-                        resources: ResourcePlan | None = None) -> TranslationOptions:
-    """The options every segment of ``target_lang`` is sent with (``context`` aside)."""
-    if resources is not None:  # glossary, style list, formality, model type, translation memory
-        return resources.options(locales.service_source(settings.source_lang), target_lang, context)
-    return TranslationOptions(source_lang=locales.service_source(settings.source_lang), target_lang=target_lang,
-                              context=context)
+    return asyncio.run(_translate(run, log or _stderr, client_factory, progress))
 
 
 async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
@@ -130,138 +133,38 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
 
     ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
     """
-    started = clock = time.monotonic()
+    return await _translate(_start(settings, options), log, client_factory, progress)
+
+
+async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
+                     progress: Progress | None) -> RunReport:
+    if run.paths or run.options.dry_run:  # a dry run reports what would be sent, even nothing
+        from pipeline.translating import translate
+
+        await translate(run, log, client_factory, progress)
+    else:
+        run.save_state()  # the mtimes of catalogs touched but not changed
+    return _finish(run)
+
+
+def _start(settings: Settings, options: RunOptions) -> StartedRun:
+    """Check the service is configured, find the catalogs and skip those an earlier run settled."""
+    started = time.monotonic()
     if not options.dry_run and not settings.service.url:
         raise UsageError(f"no translation service configured: pass --service-url URL (or 'embedded' for the "
                          f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml")
     report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
     state = RunState(state_dir(settings))
     fingerprint = settings_hash(settings)
-    resources = ResourcePlan(settings)  # glossary files are read and checked before any request
     per_catalog: dict[str, CatalogReport] = {}
     paths = discover(settings, options.paths)
     if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
         paths = _skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
-    snapshots = {path: _snapshot(path) for path in paths}  # taken before parsing: see _settle
-    inputs: dict[str, str] = {}  # target -> inputs hash of its options, for provenance
-
-    def stale(display: str, target: str, unit: Unit) -> bool:
-        if target not in inputs:
-            inputs[target] = translation_options(settings, target, None, resources).inputs_hash()
-        return state.is_stale(display, unit, inputs[target])
-
-    scanned, issues = scan(settings, paths, options.target_langs, **(
-        {"retranslate": stale} if options.retranslate_stale else {}))
-    report.issues.extend(issues)
-    for s in scanned:
-        per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
-        per_catalog[s.display].counters.segments_skipped += s.skipped
-    done: dict[SegmentKey, str] = {}  # segment -> verified translation
-    pending, spare = _plan(settings, scanned, per_catalog, done, resources)
-    report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
-    if pending or spare:  # a run with nothing to send opens neither the cache nor a client
-        cache = TranslationCache(settings.cache_dir if options.use_cache else None)
-        try:
-            pending = _serve_from_cache(cache, pending, per_catalog, done)
-            # Number sentences the cache answered already tell which fallbacks are needed.
-            needed = _serve_from_cache(cache, _needed(scanned, spare, done), per_catalog, done)
-            if options.dry_run:
-                report.would_send = {**estimate({**pending, **needed}), "fallback_texts": sum(
-                    1 for key in spare if key not in needed and cache.get(key) is None)}
-            elif pending or needed:
-                client = client_factory() if client_factory else open_client(settings, log)
-                try:
-                    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
-                                              per_catalog, done, log, progress)
-                finally:
-                    await client.aclose()
-                if left:
-                    report.remaining = {"segments": sum(len(p.refs) for p in left), "texts": len(left),
-                                        "characters": sum(len(p.protected.text) for p in left)}
-        finally:
-            cache.close()
-    if options.dry_run and not report.would_send:
-        report.would_send = {**estimate({}), "fallback_texts": 0}
-    report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
-    if not options.dry_run:
-        failed = {i.catalog for i in report.issues if i.severity == "error"}
-        for s in scanned:
-            written, data = _write(settings, s, done, report, per_catalog[s.display], snapshots.get(s.path))
-            if written:
-                target_inputs = translation_options(settings, s.target_lang, None, resources).inputs_hash()
-                state.record(s.display, ((s.catalog.units[i], forms, target_inputs) for i, forms in written.items()))
-            failed |= {i.catalog for i in report.issues if i.severity == "error"}
-            _settle(state, s, fingerprint, data or snapshots.get(s.path), written, s.display in failed, report)
-        try:
-            state.save()
-        except OSError as exc:
-            report.issues.append(Issue(str(state.directory), f"cannot save the run state: {exc.strerror}",
-                                       severity="warning"))
-    report.timings["write"] = round(time.monotonic() - clock, 3)
-    report.catalogs = list(per_catalog.values())
-    requests = report.totals.requests  # a request can serve several catalogs: count it once
-    for cat in report.catalogs:
-        report.totals.add(cat.counters)
-    report.totals.requests = requests
-    report.duration_seconds = round(time.monotonic() - started, 3)
-    report.exit_code = _exit_code(report)
-    return report
+    return StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)
 
 
-async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
-                       scanned: list[ScannedCatalog], pending: dict[str, _Pending], spare: dict[str, _Pending],
-                       report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                       log: Callable[[str], None], progress: Progress | None) -> list[_Pending]:
-    """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
-
-    Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
-    """
-    from pipeline.resources.attach import attach_resources
-
-    try:
-        attached = await attach_resources(client, resources, {**pending, **spare}, report.service, report.issues,
-                                          log)
-    except QuotaExceededError as exc:  # what the cache served is still written
-        report.stopped = f"{QUOTA_STOP}: {exc.message}"
-        return list(pending.values())
-    except (AuthenticationError, TransportError) as exc:
-        report.stopped = str(exc)
-        return list(pending.values())
-    fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
-    pending, spare = _split(attached, fallback_keys)
-    pending = _serve_from_cache(cache, pending, per_catalog, done)  # keys of features left out
-    budget = Budget(settings.max_characters)
-    progress = progress or Progress()
-    left: list[_Pending] = []
-    for first in (True, False):
-        if not first:
-            if report.stopped:
-                break
-            pending = _serve_from_cache(cache, _needed(scanned, spare, done), per_catalog, done)
-            if pending:
-                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
-                log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
-        if not pending:
-            continue
-        progress.start(_per_language(pending))
-        outcome = await send_all(settings, client, pending, cache, report, per_catalog, done, log, progress, budget)
-        report.totals.requests += outcome.requests
-        left.extend(p for p in pending.values() if p.key not in outcome.finished)
-    return left
-
-
-def _per_language(pending: dict[str, _Pending]) -> Counter[str]:
-    totals: Counter[str] = Counter()
-    for item in pending.values():
-        totals[item.options.target_lang] += len(item.refs)
-    return totals
-
-
-def _snapshot(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
+def _stderr(message: str) -> None:
+    print(f"pipeline: {message}", file=sys.stderr)
 
 
 def _skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths: list[Path],
@@ -285,158 +188,20 @@ def _skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths
     return left
 
 
-def _settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | None,
-            written: dict[int, tuple[str, ...]], failed: bool, report: RunReport) -> None:
-    """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
-    ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
-    between, its hash no longer matches and the next run parses it again, which is always safe.
-    """
-    if failed or data is None or set(written) != set(s.source_forms):
-        state.unsettle(s.display)
-        return
-    notices = tuple((i.line, i.reason, i.severity) for i in report.issues if i.catalog == s.display)
-    try:
-        stat = s.path.stat()
-    except OSError:
-        state.unsettle(s.display)
-        return
-    if stat.st_size != len(data):
-        state.unsettle(s.display)
-        return
-    state.settle(s.display, Settled(stat.st_size, stat.st_mtime_ns, hashlib.sha256(data).hexdigest(), fingerprint,
-                                    s.locale, s.target_lang, s.skipped, notices))
-
-
-def _plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[str, CatalogReport],
-          done: dict[SegmentKey, str], resources: ResourcePlan) -> tuple[dict[str, _Pending], dict[str, _Pending]]:
-    """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key.
-
-    Returns the texts of round one, and the spare ones: plural fallback texts that no round-one
-    text shares a key with (a fallback that does rides along for free).
-    """
-    identity = service_identity(settings)
-    pending: dict[str, _Pending] = {}
-    fallback_keys: set[SegmentKey] = set()
-    for s in scanned:
-        fallback_keys.update(seg.key for seg in s.fallbacks)
-        for seg in (*s.segments, *s.fallbacks):
-            protected = protect(seg.text, seg.flags)
-            if not protected.needs_translation:
-                done[seg.key] = seg.text
-                if seg.key not in fallback_keys:  # a fallback counts only where it is used
-                    per_catalog[s.display].counters.segments_copied += 1
-                continue
-            opts = translation_options(settings, s.target_lang, seg.context, resources)
-            key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
-            item = pending.get(key)
-            if item is None:
-                pending[key] = item = _Pending(opts, protected, key, [])
-            item.refs.append(seg)
-    return _split(pending, fallback_keys)
-
-
-def _split(pending: dict[str, _Pending],
-           fallback_keys: set[SegmentKey]) -> tuple[dict[str, _Pending], dict[str, _Pending]]:
-    """Round-one texts, and the texts only plural fallbacks wait for."""
-    first: dict[str, _Pending] = {}
-    spare: dict[str, _Pending] = {}
-    for key, item in pending.items():
-        (spare if all(ref.key in fallback_keys for ref in item.refs) else first)[key] = item
-    return first, spare
-
-
-def _needed(scanned: list[ScannedCatalog], spare: dict[str, _Pending],
-            done: dict[SegmentKey, str]) -> dict[str, _Pending]:
-    """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
-    if not spare:
-        return {}
-    wanted: set[SegmentKey] = set()
-    for s in scanned:
-        for index, plan in s.plural_plans.items():
-            if plan.fallbacks:
-                get = functools.partial(_done_form, done, s.display, index)
-                wanted.update(SegmentKey(s.display, index, form)
-                              for form in plurals.missing_fallbacks(plan, get, s.catalog.units[index].flags))
-    needed: dict[str, _Pending] = {}
-    for key, item in spare.items():
-        refs = [ref for ref in item.refs if ref.key in wanted]
-        if refs:
-            needed[key] = replace(item, refs=refs)
-    return needed
-
-
-def _done_form(done: dict[SegmentKey, str], catalog: str, unit: int, form: int) -> str | None:
-    return done.get(SegmentKey(catalog, unit, form))
-
-
-def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per_catalog: dict[str, CatalogReport],
-                      done: dict[SegmentKey, str]) -> dict[str, _Pending]:
-    left: dict[str, _Pending] = {}
-    for key, item in pending.items():
-        cached = cache.get(key)
-        try:
-            translated = restore(cached, item.protected) if cached is not None else None
-        except PlaceholderMismatch:  # verified before it was stored, so the cache file was tampered with
-            translated = None
-        if translated is None:
-            left[key] = item
-            continue
-        for ref in item.refs:
-            done[ref.key] = translated
-            counters = per_catalog[ref.key.catalog].counters
-            counters.segments_from_cache += 1
-            counters.characters_saved += len(item.protected.text)
-    return left
-
-
-def _write(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], report: RunReport,
-           cat: CatalogReport, read: bytes | None) -> tuple[dict[int, tuple[str, ...]], bytes | None]:
-    """Write every unit whose forms are all translated and verified; leave the rest untouched.
-
-    ``read`` is the catalog's bytes before it was parsed: a file that no longer has them (saved by
-    a translator, removed, switched by a checkout while the requests were out) is left alone.
-    Returns the units written (index -> forms) and the bytes written, or ``({}, None)``.
-    """
-    translations: dict[int, tuple[str, ...]] = {}
-    for index, forms in s.source_forms.items():
-        texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
-        warnings: tuple[str, ...] = ()
-        if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
-            assembled = plurals.assemble(s.plural_plans[index], lambda f: done.get(SegmentKey(s.display, index, f)),
-                                         s.catalog.units[index].flags)
-            texts, warnings = list(assembled.texts or (None,)), assembled.warnings
-        if any(t is None for t in texts):
-            continue
-        problem = next(filter(None, (s.catalog.write_problem(t, index) for t in texts)), None)  # type: ignore[arg-type]
-        if problem:
-            report.issues.append(Issue(s.display, f"not written: {problem}", s.catalog.units[index].line,
-                                       s.target_lang))
-            cat.counters.segments_failed += 1
-            continue
-        if warnings and not settings.mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
-            report.issues.extend(Issue(s.display, f"not written (fuzzy marking is off): {w}",
-                                       s.catalog.units[index].line, s.target_lang, severity="skipped")
-                                 for w in warnings)
-            cat.counters.segments_skipped += 1
-            continue
-        report.issues.extend(Issue(s.display, w, s.catalog.units[index].line, s.target_lang, severity="warning")
-                             for w in warnings)
-        translations[index] = tuple(texts)  # type: ignore[arg-type]
-    if not translations:
-        return {}, None
-    data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
-    if read is None or _snapshot(s.path) != read:
-        report.issues.append(Issue(s.display, "not written: the catalog was changed or removed during the run; "
-                                   "run again (the translations are cached)", None, s.target_lang))
-        return {}, None
-    try:
-        atomic_write(s.path, data)
-        cat.written = True
-    except OSError as exc:
-        report.issues.append(Issue(s.display, f"cannot write the catalog: {exc.strerror}", None, s.target_lang))
-        return {}, None
-    return translations, data
+def _finish(run: StartedRun) -> RunReport:
+    """Sum the counters, time the run and set its exit code."""
+    report = run.report
+    for stage in ("scan", "translate", "write"):  # a run that skipped everything did none of them
+        report.timings.setdefault(stage, 0.0)
+    report.catalogs = list(run.per_catalog.values())
+    requests = report.totals.requests  # a request can serve several catalogs: count it once
+    for cat in report.catalogs:
+        report.totals.add(cat.counters)
+    report.totals.requests = requests
+    report.duration_seconds = round(time.monotonic() - run.started, 3)
+    report.exit_code = _exit_code(report)
+    return report
 
 
 def _exit_code(report: RunReport) -> int:

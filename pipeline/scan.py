@@ -1,4 +1,4 @@
-"""Scanning: find the catalogs, read them, and list the segments that need translation.
+"""Scanning: read the catalogs (found by :mod:`pipeline.catalog_paths`) and list the segments to translate.
 
 Nothing here talks to the service: a catalog's target language is mapped to the service's code
 offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends no request.
@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import locales, plurals
+from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.formats.po import plural_rule_for
 from pipeline.model import Issue, Segment, SegmentKey
 
-CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
 
@@ -36,31 +36,6 @@ class ScannedCatalog:
     skipped: int
     plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
-
-
-def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
-    """The catalog files of the run: the given paths (files or folders) or the configured globs."""
-    found: set[Path] = set()
-    if paths:
-        for path in paths:
-            path = path.resolve()
-            if path.is_dir():
-                found.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES and p.is_file())
-            else:
-                found.add(path)  # a missing or odd file is reported when it is read
-    else:
-        for pattern in settings.catalogs:
-            found.update(p.resolve() for p in settings.root.glob(pattern) if p.is_file())
-    excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
-    return sorted(found - excluded)
-
-
-def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it."""
-    try:
-        return str(path.relative_to(settings.root))
-    except ValueError:
-        return str(path)
 
 
 def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = (),

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from pipeline import __version__
 from pipeline.batching import pack
 from pipeline.cache import TranslationCache
 from pipeline.config import ENV_AUTH_KEY, Settings
@@ -26,22 +25,14 @@ from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExc
 from pipeline.model import Issue, SegmentKey, TranslationOptions
 from pipeline.progress import Progress
 from pipeline.protect import TAG, PlaceholderMismatch, restore
+from pipeline.run import BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client import AsyncClient, TranslateResult
-    from pipeline.run import CatalogReport, RunReport, _Pending
+    from pipeline.run import CatalogReport, RunReport
+    from pipeline.translating import _Pending
 
-EMBEDDED_BASE_URL = "http://embedded.invalid"
 ClientFactory = Callable[[], "AsyncClient"]
-BUDGET_STOP = "budget"
-QUOTA_STOP = "quota exceeded"
-
-
-def service_identity(settings: Settings) -> str:
-    """What names the service in cache keys: results of one service are not reused for another."""
-    if settings.service.embedded:
-        return f"embedded/{__version__}"
-    return (settings.service.url or "").rstrip("/")
 
 
 @dataclass
@@ -85,8 +76,14 @@ class Outcome:
 def groups(pending: dict[str, _Pending], with_context: bool = True) -> dict[TranslationOptions, list[_Pending]]:
     """Pending texts by the options they share (one request carries one set of options)."""
     grouped: dict[TranslationOptions, list[_Pending]] = defaultdict(list)
+    without: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
     for item in pending.values():
-        grouped[item.options if with_context else replace(item.options, context=None)].append(item)
+        opts = item.options
+        if not with_context:
+            if opts not in without:
+                without[opts] = replace(opts, context=None)
+            opts = without[opts]
+        grouped[opts].append(item)
     return grouped
 
 
@@ -261,6 +258,7 @@ def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCa
     billed_total = result.billed_characters if result.billed_characters is not None else sum(map(len, texts))
     shares = _shares(billed_total, [len(t) for t in texts])
     catalogs_in_request: set[str] = set()
+    verified: dict[str, str] = {}
     for item, translation, billed in zip(items, result.translations, shares):
         per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
         catalogs_in_request.update(ref.key.catalog for ref in item.refs)
@@ -272,12 +270,13 @@ def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCa
         if not restored.strip():
             fail(item, "translation not written: the service returned an empty text", billed)
             continue
-        cache.set(item.key, translation.text)
+        verified[item.key] = translation.text
         outcome.finished.add(item.key)
         for ref in item.refs:
             done[ref.key] = restored
             per_catalog[ref.key.catalog].counters.segments_translated += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
+    cache.set_many(verified)  # one transaction per request, not one per text
     if len(result.translations) != len(items):
         for item in items[len(result.translations):]:
             fail(item, "the service returned fewer translations than texts sent")

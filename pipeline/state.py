@@ -27,7 +27,7 @@ from pathlib import Path
 from pipeline import __version__
 from pipeline.config import Settings
 from pipeline.formats import Unit, UnitState, atomic_write
-from pipeline.protect import SCHEME_VERSION
+from pipeline.model import SCHEME_VERSION
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
@@ -190,8 +190,10 @@ class RunState:
         for display in sorted(self._dirty_provenance):
             path = self._provenance_path(display)
             path.parent.mkdir(parents=True, exist_ok=True)
-            units = {key: asdict(rec) for key, rec in sorted(self._provenance[display].items())}
-            atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}))
+            units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
+                     for key, rec in sorted(self._provenance[display].items())}
+            # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
+            atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}, indent=None))
         self._dirty_provenance.clear()
 
     def _provenance_path(self, display: str) -> Path:
@@ -210,8 +212,8 @@ def _with_mtime(record: Settled, mtime_ns: int) -> Settled:
     return Settled(**values)
 
 
-def _dump(data: object) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+def _dump(data: object, indent: int | None = 1) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
 
 
 def _read_json(path: Path) -> dict:

@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _check(args: argparse.Namespace) -> int:
     from pipeline.checks import check_paths
     from pipeline.config import load_settings
-    from pipeline.scan import discover, display_path
+    from pipeline.catalog_paths import discover, display_path
 
     settings = load_settings(args.config)
     paths = discover(settings, args.paths)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Catalog, Unit, UnitState
-from pipeline.formats.po import PoCatalog, read_po
+
+if TYPE_CHECKING:
+    from pipeline.formats.po import PoCatalog
 
 __all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "read_catalog"]
 
@@ -19,6 +22,8 @@ XLIFF_SUFFIXES = (".xlf", ".xliff")
 def read_catalog(path: Path) -> Catalog:
     """Read a catalog of any supported format, chosen by its suffix."""
     if path.suffix.lower() in SUFFIXES:
+        from pipeline.formats.po import read_po  # polib only when there is a catalog to read: see pipeline.run
+
         return read_po(path)
     if path.suffix.lower() in XLIFF_SUFFIXES:
         from pipeline.formats.xliff import read_xliff  # lxml only when there is XLIFF to read
@@ -46,3 +51,11 @@ def atomic_write(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def __getattr__(name: str) -> object:
+    if name == "PoCatalog":
+        from pipeline.formats.po import PoCatalog
+
+        return PoCatalog
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,11 +11,13 @@ Inline markup. A unit's source text is the inner XML of ``<source>`` exactly as 
 unit carries the ``xliff-inline`` flag, under which :mod:`pipeline.protect` turns each inline tag
 (``g``, ``x``, ``bx``, ``ex``, ``pc``, ``sc``/``ec``, ``sm``/``em``, ``mrk``, 2.x ``ph``), each
 native-code element with its content (1.2 ``ph``, ``bpt``, ``ept``, ``it``), each protected
-``mrk`` (``mtype="protected"``, ``translate="no"``), each escaped tag (``&lt;b&gt;``) and each
-reference (``&amp;``) into one placeholder. Restoring puts those pieces back verbatim and checks
-nesting; :meth:`XliffCatalog.write_problem` then escapes the translated text around them and
-refuses a result that is not well-formed or whose inline elements (name and id) differ from the
-source's.
+``mrk`` (``mtype="protected"``, ``translate="no"``) with what it nests, each 2.x ``sm
+translate="no"`` up to its ``em``, each escaped tag (``&lt;b&gt;``) and each reference (``&amp;``)
+into one placeholder. Restoring puts those pieces back verbatim and checks nesting;
+:meth:`XliffCatalog.write_problem` then escapes the translated text around them and refuses a
+result that is not well-formed or whose inline elements (name and id) differ from the source's.
+A 2.x segment that starts inside a ``translate="no"`` span opened by an earlier segment is not a
+unit: its own text cannot say which part of it is protected.
 
 Write-back splices into the original text at positions found by :mod:`pipeline.formats.xmltext`:
 with no translations the output is the input, byte for byte; otherwise only the targets written
@@ -261,10 +263,24 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
         if not _translatable(unit):
             continue
         notes = _notes(unit.findall(f"{q}notes/{q}note"))
-        for segment in unit.iterchildren(f"{q}segment"):
+        open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
+        for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
+            ignorable = etree.QName(segment).localname == "ignorable"
             source = segment.find(f"{q}source")
             if source is None:
+                if ignorable:
+                    continue
                 raise CatalogError(where, "segment without a source", segment.sourceline)
+            inside = bool(open_spans)
+            for marker in source.iter(f"{q}sm", f"{q}em"):
+                if etree.QName(marker).localname == "sm" and marker.get("translate") == "no":
+                    open_spans.add(marker.get("id", ""))
+                else:
+                    open_spans.discard(marker.get("startRef", ""))
+            # A segment that starts inside a translate="no" span (opened by an earlier segment's sm)
+            # cannot be protected from its own text alone: it is left as it is.
+            if inside or ignorable:
+                continue
             state = segment.get("state", "initial")
             finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
             yield source, segment.find(f"{q}target"), segment, source, notes, finished

@@ -72,6 +72,7 @@ class ResourcePlan:
             for base, entries in read_multilingual(path, self._display(path), self.source).items():
                 self._multilingual.setdefault(base, []).append(entries)
         self._targets: dict[str, TargetPlan] = {}
+        self._key_options: dict[tuple[TranslationOptions, str | None], TranslationOptions] = {}
         self._contents: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {}  # base -> (first target, entries)
 
     def target(self, target: str) -> TargetPlan:
@@ -110,7 +111,11 @@ class ResourcePlan:
         matched = options.glossary_hash  # a hash this plan did not make is kept whole
         if options.glossary_hash == (dictionary.content_hash if dictionary else None) and dictionary is not None:
             matched = dictionary.matched_hash(text)
-        return replace(options, glossary_id=None, style_id=None, glossary_hash=matched)
+        found = self._key_options.get((options, matched))  # a few distinct results for thousands of texts
+        if found is None:
+            found = self._key_options[options, matched] = replace(options, glossary_id=None, style_id=None,
+                                                                  glossary_hash=matched)
+        return found
 
     def _resolve(self, target: str) -> TargetPlan:
         spec = self._settings.resources.for_locale(self._by_target.get(target))

@@ -7,7 +7,6 @@ in :class:`pipeline.config.Settings`. The key reference lives in :mod:`pipeline.
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,6 +146,8 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
         raise ConfigError(f"{path}: {where}.model_type must be one of {', '.join(protocol.MODEL_TYPES)}")
     memory = table.get("translation_memory_id") or None
     if memory is not None:
+        import uuid  # here, not at the top: every run loads the config, few configure a memory
+
         try:
             uuid.UUID(memory)
         except ValueError:

@@ -23,7 +23,8 @@ def inline(draw, version: str, depth: int = 0) -> str:
     """A source's inner XML: escaped text mixed with inline elements of the version, nested."""
     pieces = []
     for n in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["text", "text", "empty", "native", "paired"] if depth < 2 else ["text", "empty"]))
+        kind = draw(st.sampled_from(["text", "text", "empty", "native", "protected", "paired"] if depth < 2
+                                    else ["text", "empty"]))
         if kind == "text":
             pieces.append(draw(TEXT))
         elif kind == "empty":
@@ -35,6 +36,15 @@ def inline(draw, version: str, depth: int = 0) -> str:
                 pieces.append(f'<ph id="{depth * 10 + n}">{draw(TEXT)}</ph>')
             else:
                 pieces.append(f'<mrk id="m{depth * 10 + n}" translate="no">{draw(TEXT)}</mrk>')
+        elif kind == "protected":  # never sent: nested, or (2.x) an sm/em span; SECRET only ever appears here
+            inner = f"{draw(TEXT)}SECRET{draw(TEXT)}"
+            if version == "1.2":
+                pieces.append(f'<mrk mtype="protected">{inner}<mrk mtype="protected">SECRET</mrk>{draw(TEXT)}</mrk>')
+            elif draw(st.booleans()):
+                pieces.append(f'<mrk id="o{depth}{n}" translate="no">{inner}<mrk id="i{depth}{n}" translate="no">'
+                              f'SECRET</mrk>{draw(TEXT)}</mrk>')
+            else:
+                pieces.append(f'<sm id="s{depth}{n}" translate="no"/>{inner}<em startRef="s{depth}{n}"/>')
         else:
             name = "g" if version == "1.2" else "pc"
             pieces.append(f'<{name} id="{depth * 10 + n}">{draw(inline(version, depth + 1))}</{name}>')
@@ -107,6 +117,7 @@ def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuz
     for unit in catalog.units:
         if unit.state is UnitState.UNTRANSLATED:
             protected = protect(unit.sources[0], unit.flags)
+            assert "SECRET" not in protected.text
             assert restore(protected.text, protected) == unit.sources[0]
             wanted[unit.index] = ("Übersetzt: " + restore(protected.text, protected),)
             assert catalog.write_problem(wanted[unit.index][0], unit.index) is None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.config import Settings
-from pipeline.scan import discover
+from pipeline.catalog_paths import discover
 
 
 def test_a_folder_yields_catalogs_whatever_the_suffix_case(tmp_path):

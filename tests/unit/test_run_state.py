@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
 
-import pipeline.run as run_module
 import pipeline.scan as scan_module
+import pipeline.translating as translating_module
+from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.state import STATE_NAME, RunState
@@ -64,6 +67,30 @@ def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(tmp_pa
     assert reads == [path] and report.unchanged_catalogs == 0
     assert [t for r in service.requests for t in r["text"]] == ["Brand new"]
     assert units(path)["Brand new"].targets == ("[DE] Brand new",)
+
+
+# What the no-op path may import: the hook runs it at every commit, so it must stay close to Python's start-up.
+NOOP_PROBE = """
+import json, sys
+from pipeline.cli import main
+code = main(sys.argv[1:])
+heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.translating", "pipeline.scan",
+         "pipeline.protect", "pipeline.formats.po", "pipeline.resources.plan", "pipeline.client", "pipeline.service")
+print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.modules]}))
+"""
+
+
+def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\n'
+                                            'url = "http://fake.invalid"\n[cache]\ndir = "cache"\n')
+    settings = load_settings(tmp_path / "pipeline.toml")
+    project(tmp_path)  # writes the catalog
+    assert run(settings, FakeService()).exit_code == ExitCode.OK
+    probe = subprocess.run([sys.executable, "-c", NOOP_PROBE, "translate", "-q"], cwd=tmp_path, check=True,
+                           capture_output=True, text=True)
+    assert json.loads(probe.stdout) == {"code": 0, "imported": []}, probe.stderr
+    report = json.loads((settings.report_dir / "report.json").read_text())
+    assert report["unchanged_catalogs"] == 1 and report["exit_code"] == 0
 
 
 def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
@@ -194,8 +221,8 @@ def test_without_the_option_stale_translations_stay(tmp_path):
 def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
     settings = project(tmp_path)
     run(settings, FakeService())
-    original = run_module.translation_options
-    monkeypatch.setattr(run_module, "translation_options",
+    original = translating_module.translation_options
+    monkeypatch.setattr(translating_module, "translation_options",
                         lambda *args: replace(original(*args), glossary_hash="new glossary"))
     service = FakeService()
     report = run(settings, service, retranslate_stale=True)

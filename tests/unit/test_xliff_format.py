@@ -16,7 +16,7 @@ from pipeline.formats.xmltext import set_attributes
 from pipeline.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
-READABLE = sorted(p for p in DATA.glob("*.xlf")
+READABLE = sorted(p for p in [*DATA.glob("*.xlf"), *DATA.glob("*.xliff")]
                   if p.name not in {"entity_expansion.xlf", "external_entity.xlf", "xliff12_not_well_formed.xlf",
                                     "xliff12_mixed_target_languages.xlf"})
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_locales" / "xliff"
@@ -212,6 +212,42 @@ def test_xliff2_inline_markup_pc_sc_ec_mrk_translate_no():
     assert texts[3] == 'Field<x id="1"/>separator'
 
 
+def test_sm_em_translate_no_and_nested_protected_mrk_are_never_sent_and_come_back_verbatim():
+    catalog = read("xliff20_protected_spans_sm_em_nested_mrk.xlf")
+    protected = [protect(u.sources[0], u.flags) for u in catalog.units]
+    assert [p.text for p in protected] == [
+        'Install <x id="1"/> on every <x id="2"/>device<x id="3"/>.',  # an sm/em without translate="no" is markup
+        '<x id="1"/>Open <x id="2"/> now.',  # the span crosses the pc's end: it goes whole, from sm to em
+        'Type <x id="1"/> to sync everything.',
+        'Keep it short. <x id="1"/>',  # the em is in a later segment: protected to the segment's end
+        "Thanks for reading.",
+    ]
+    assert protected[0].placeholders[0].text == '<sm id="m1" translate="no"/>Driftwood Sync<em startRef="m1"/>'
+    assert protected[2].placeholders[0].text == ('<mrk id="m1" translate="no">sync --all <mrk id="m2" '
+                                                 'translate="no">--force</mrk> --quiet</mrk>')
+    out = translate_all(catalog).decode("utf-8")
+    assert "<target>INSTALL <sm id=\"m1\" translate=\"no\"/>Driftwood Sync<em startRef=\"m1\"/> ON EVERY" in out
+    assert '<target><pc id="1">OPEN <sm id="m1" translate="no"/>Driftwood</pc> Settings<em startRef="m1"/> NOW.' in out
+    assert "--force</mrk> --quiet</mrk> TO SYNC EVERYTHING.</target>" in out
+
+
+def test_a_segment_that_starts_inside_an_earlier_segments_translate_no_span_is_left_alone():
+    catalog = read("xliff20_protected_spans_sm_em_nested_mrk.xlf")
+    assert [u.sources[0] for u in catalog.units[3:]] == ['Keep it short. <sm id="m1" translate="no"/>Driftwood Sync',
+                                                        "Thanks for reading."]  # not "Cloud Edition", not "Pro<em/>"
+    out = translate_all(catalog).decode("utf-8")
+    assert "<source>Cloud Edition</source>\n      </segment>" in out and "CLOUD" not in out and "PRO" not in out
+
+
+def test_nested_protected_mrk_in_xliff12_is_one_placeholder():
+    catalog = read("xliff12_nested_protected_mrk.xlf")
+    texts = [protect(u.sources[0], u.flags).text for u in catalog.units]
+    assert texts == ['Run <x id="1"/> to overwrite the server copy.', 'See <x id="1"/> for details.']
+    out = translate_all(catalog).decode("utf-8")
+    assert ('<target state="needs-review-translation" state-qualifier="leveraged-mt">RUN <mrk mtype="protected">sync '
+            '<mrk mtype="protected">--force</mrk> now</mrk> TO OVERWRITE THE SERVER COPY.</target>') in out
+
+
 def test_escaped_markup_in_text_is_one_placeholder_and_references_stay():
     text = "Press &lt;b&gt;Save&lt;/b&gt; &amp; go"
     protected = protect(text, (XLIFF_INLINE,))
@@ -380,3 +416,43 @@ def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_pa
     assert changed_lines(first, out) == [
         '-        <target state="needs-review-translation" state-qualifier="leveraged-mt">UPLOAD</target>',
         '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">Hochladen</target>']
+
+
+def test_apple_format_specifiers_are_placeholders():
+    protected = protect("Shared by %1$@ with %2$@: %lld files (%zu KB), %@", (XLIFF_INLINE,))
+    assert [ph.text for ph in protected.placeholders] == ["%1$@", "%2$@", "%lld", "%zu", "%@"]
+    assert protect("50%less, 100%hello", (XLIFF_INLINE,)).placeholders == ()  # lengths only before integers
+
+
+REAL_WORLD = ["angular_messages.fr.xlf", "symfony_messages.fr.xlf", "xcode_de.xliff", "okapi_xliff20.fr.xlf"]
+
+
+def test_angular_symfony_xcode_and_okapi_shapes_translate_and_keep_their_placeholders(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    for name in REAL_WORLD:
+        shutil.copy(DATA / name, tmp_path / name)
+    config = tmp_path / "pipeline.toml"
+    config.write_text('source_lang = "en"\ncatalogs = ["*.xlf", "*.xliff"]\n[service]\nurl = "embedded"\n'
+                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
+    assert main(["translate", "--config", str(config)]) == 0
+    capsys.readouterr()
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["issues"] == [] and report["totals"]["segments_translated"] == 13
+    for name in REAL_WORLD:
+        before, after = read_catalog(DATA / name), read_catalog(tmp_path / name)
+        assert len(before.units) == len(after.units)
+        for old, new in zip(before.units, after.units):
+            if old.state is UnitState.UNTRANSLATED:
+                assert new.state is UnitState.FUZZY and new.targets != old.sources
+                # Angular's <x equiv-text="{{n}}"/> and ICU, Symfony's %name%, Xcode's %lld and %1$@ ...
+                assert sorted(ph.text for ph in protect(new.targets[0], new.flags).placeholders) == \
+                    sorted(ph.text for ph in protect(old.sources[0], old.flags).placeholders)
+            else:
+                assert (new.targets, new.state) == (old.targets, old.state)
+        for line in changed_lines((DATA / name).read_bytes(), (tmp_path / name).read_bytes()):
+            assert line.lstrip("+- ").startswith(("<target", "<segment")), line
+    xcode = read_catalog(tmp_path / "xcode_de.xliff")
+    assert [u.targets[0].split()[0] for u in xcode.units[:1]] == ["%lld"]
