@@ -13,9 +13,9 @@ import asyncio
 import os
 import secrets
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.batching import pack
 from pipeline.cache import TranslationCache
@@ -87,7 +87,7 @@ def groups(pending: dict[str, _Pending], with_context: bool = True) -> dict[Tran
     return grouped
 
 
-def params(opts: TranslationOptions) -> dict[str, object]:
+def params(opts: TranslationOptions) -> dict[str, Any]:
     """The translate request's parameters (without ``text``) for a group's options."""
     from pipeline.client import translate_params
 
@@ -129,7 +129,8 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
     from pipeline.client import AsyncClient, RetryPolicy
 
     retry = RetryPolicy(max_attempts=settings.service.max_attempts)
-    common = {"retry": retry, "timeout": settings.service.timeout, "reporting_tag": settings.service.reporting_tag}
+    common: dict[str, Any] = {"retry": retry, "timeout": settings.service.timeout,
+                              "reporting_tag": settings.service.reporting_tag}
     if settings.service.embedded:
         from pipeline.service import AccountSpec, ServiceConfig, create_app
 
@@ -137,11 +138,11 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
         app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
         return AsyncClient(EMBEDDED_BASE_URL, key, transport=httpx.ASGITransport(app=app), **common)
-    key = os.environ.get(ENV_AUTH_KEY)
-    if not key:
+    remote_key = os.environ.get(ENV_AUTH_KEY)
+    if not remote_key or not settings.service.url:
         raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
     log(f"using the translation service at {settings.service.url}")
-    return AsyncClient(settings.service.url, key, **common)  # type: ignore[arg-type]
+    return AsyncClient(settings.service.url, remote_key, **common)
 
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _Pending], cache: TranslationCache,
@@ -169,7 +170,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
-    async def send(items: list[_Pending], request_params: dict[str, object]) -> None:
+    async def send(items: list[_Pending], request_params: dict[str, Any]) -> None:
         if stop.is_set():
             return
         async with limiter:
@@ -216,7 +217,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
 
     try:
         targets = await _check_targets(client, pending, fail)
-        tasks = []
+        tasks: list[Coroutine[Any, Any, None]] = []
         planned = 0
         for opts, items in groups(pending).items():
             if opts.target_lang not in targets:
