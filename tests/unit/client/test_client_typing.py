@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import inspect
 import textwrap
 
@@ -46,7 +45,6 @@ def test_each_async_stub_method_takes_the_same_parameters_as_the_shared_method()
         assert returned == f"Coroutine[Any, Any, {inspect.signature(function).return_annotation}]", name
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed")
 def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path):
     from mypy import api
 
