@@ -64,7 +64,8 @@ def _register_translate(sub: argparse._SubParsersAction) -> None:
                    f"service (default: {ENV_SERVICE_URL} or the config's [service] url)")
     p.add_argument("--report-dir", type=Path, metavar="DIR", help="where report.json and report.md go")
     p.add_argument("--cache-dir", type=Path, metavar="DIR", help="translation cache folder")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache (catalogs "
+                   "an earlier run settled, and unchanged since, are still skipped: they have nothing to translate)")
     p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
     p.add_argument("--max-characters", type=_budget, metavar="N",
                    help="stop before billing more than N characters in this run; what was translated is saved "

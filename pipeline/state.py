@@ -13,14 +13,19 @@ Two things, both plain JSON written atomically:
   it was translated from, the translation written, and the hash of the other inputs (glossary,
   style list, formality, ...). A fuzzy unit whose target still equals what we wrote is an
   untouched machine translation; any other target is a human's.
+
+Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
+lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
+drops what the other settled or recorded.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -32,6 +37,7 @@ from pipeline.model import SCHEME_VERSION
 STATE_VERSION = 1
 STATE_NAME = "state.json"
 PROVENANCE_DIR = "provenance"
+LOCK_NAME = "state.lock"
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
 _OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
                     "report_dir", "max_characters"}
@@ -95,9 +101,9 @@ class RunState:
         self.directory = directory
         self._settled: dict[str, Settled] = {}
         self._provenance: dict[str, dict[str, Written]] = {}
-        self._dirty_provenance: set[str] = set()
+        self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
-        self._dirty = False
+        self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
         if directory is not None:
             self._settled = _load_settled(directory / STATE_NAME)
 
@@ -118,20 +124,18 @@ class RunState:
         if hashlib.sha256(data).hexdigest() != record.sha256:
             return None
         if stat.st_mtime_ns != record.mtime_ns:  # same bytes, new mtime (checkout, touch): keep it fresh
-            self._settled[display] = _with_mtime(record, stat.st_mtime_ns)
-            self._dirty = True
+            self._settled[display] = self._changes[display] = _with_mtime(record, stat.st_mtime_ns)
         return record
 
     def settle(self, display: str, record: Settled) -> None:
         """Remember ``display`` as settled."""
         if self._settled.get(display) != record:
-            self._settled[display] = record
-            self._dirty = True
+            self._settled[display] = self._changes[display] = record
 
     def unsettle(self, display: str) -> None:
         """Forget that ``display`` was settled (it has work left, or failed)."""
         if self._settled.pop(display, None) is not None:
-            self._dirty = True
+            self._changes[display] = None
 
     # -- provenance -------------------------------------------------------------------------
 
@@ -147,8 +151,8 @@ class RunState:
         written = self.provenance(display)
         self._by_text.pop(display, None)
         for unit, targets, inputs in units:
-            written[unit_identity(unit)] = Written(unit.sources, targets, inputs)
-            self._dirty_provenance.add(display)
+            written[unit_identity(unit)] = self._recorded.setdefault(display, {})[unit_identity(unit)] = Written(
+                unit.sources, targets, inputs)
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -178,23 +182,32 @@ class RunState:
 
     def save(self) -> None:
         """Write what changed (atomically); no-op without a state folder."""
-        if self.directory is None:
+        if self.directory is None or not (self._changes or self._recorded):
             return
-        if self._dirty or self._dirty_provenance:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        if self._dirty:
-            data = {"version": STATE_VERSION,
-                    "catalogs": {name: asdict(rec) for name, rec in sorted(self._settled.items())}}
-            atomic_write(self.directory / STATE_NAME, _dump(data))
-            self._dirty = False
-        for display in sorted(self._dirty_provenance):
-            path = self._provenance_path(display)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
-                     for key, rec in sorted(self._provenance[display].items())}
-            # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
-            atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}, indent=None))
-        self._dirty_provenance.clear()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with _locked(self.directory / LOCK_NAME):
+            if self._changes:
+                settled = _load_settled(self.directory / STATE_NAME)  # another run may have saved meanwhile
+                for name, change in self._changes.items():
+                    if change is None:
+                        settled.pop(name, None)
+                    else:
+                        settled[name] = change
+                data = {"version": STATE_VERSION,
+                        "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())}}
+                atomic_write(self.directory / STATE_NAME, _dump(data))
+                self._settled, self._changes = settled, {}
+            for display, recorded in sorted(self._recorded.items()):
+                path = self._provenance_path(display)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                merged = {**_load_provenance(path), **recorded}
+                units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
+                         for key, rec in sorted(merged.items())}
+                # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
+                atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units},
+                                         indent=None))
+                self._provenance[display] = merged
+            self._recorded.clear()
 
     def _provenance_path(self, display: str) -> Path:
         assert self.directory is not None
@@ -243,3 +256,19 @@ def _load_provenance(path: Path) -> dict[str, Written]:
         except (TypeError, KeyError):
             continue
     return written
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (POSIX advisory lock; without fcntl, no lock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: last writer wins, as before
+        yield
+        return
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

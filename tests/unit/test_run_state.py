@@ -230,3 +230,44 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
     sent = sorted(t for r in service.requests for t in r["text"])
     assert sent == sorted(['Hello <x id="1"/>', "Open", '<x id="1"/> file', '<x id="1"/> files'])
     assert units(tmp_path / APP)["Human"].targets == ("Mensch",)
+
+
+def _settled(n: int):
+    from pipeline.state import Settled
+
+    return Settled(size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0,
+                   notices=())
+
+
+def _unit(msgid: str, target: str):
+    from pipeline.formats import Unit
+
+    return Unit(index=0, line=1, sources=(msgid,), targets=(target,), nforms=1, plural=False, flags=(),
+                context=None, notes="", state=UnitState.FUZZY)
+
+
+def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
+    first, second = RunState(tmp_path), RunState(tmp_path)  # both loaded before either saves
+    first.settle("a.po", _settled(1))
+    first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    second.settle("b.po", _settled(2))
+    second.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
+    first.save()
+    second.save()
+    after = RunState(tmp_path)
+    assert after.unchanged("a.po", tmp_path / "missing", "s") is None  # the file is gone: not settled...
+    assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"a.po", "b.po"}  # ...but kept
+    assert after.machine_written("x.po", _unit("Open", "Öffnen")) is not None
+    assert after.machine_written("x.po", _unit("Close", "Schließen")) is not None
+
+
+def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
+    seed = RunState(tmp_path)
+    seed.settle("a.po", _settled(1))
+    seed.save()
+    first, second = RunState(tmp_path), RunState(tmp_path)
+    first.unsettle("a.po")
+    second.settle("b.po", _settled(2))
+    first.save()
+    second.save()
+    assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
