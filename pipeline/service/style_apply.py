@@ -233,8 +233,8 @@ def _era(text: str, option: str) -> str:
         text = pattern.sub(partial(_renamed, new), text)
     if option == "use_bce_and_ce":
         text = re.sub(
-            rf"(?<![^\W_]){_loose('AD')}[ \u00a0]+(\d+)(?!\d)",
-            lambda m: m.group(1) + " " + _with_marks(m.group()[: m.group().index(" ")], "CE"),
+            rf"(?<![^\W_])(?P<era>{_loose('AD')})(?P<space>[ \u00a0]+)(?P<year>\d+)(?!\d)",
+            lambda m: m["year"] + m["space"] + _with_marks(m["era"], "CE"),
             text,
         )
     return text

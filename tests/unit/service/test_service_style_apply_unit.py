@@ -84,6 +84,8 @@ def test_calendar_era():
     rule = ("dates_and_times", "calendar_era")
     assert styled("In 500 BCE and 300 CE, not CE marks", *rule, "use_bc_and_ad") == "In 500 BC and 300 AD, not CE marks"
     assert styled("In 500 BC, AD 400 and 300 AD", *rule, "use_bce_and_ce") == "In 500 BCE, 400 CE and 300 CE"
+    # A no-break space between era and year is kept (it used to raise: the code looked for " ").
+    assert styled("AD\u00a0500", *rule, "use_bce_and_ce") == "500\u00a0CE"
 
 
 def test_unknown_rules_and_options_are_stored_only():
