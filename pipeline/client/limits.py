@@ -39,10 +39,15 @@ def check_length(name: str, value: str, limit: int) -> None:
         raise ClientLimitError(f"{name} has {len(value)} characters; the limit is {limit}")
 
 
+def check_strings(name: str, values: Sequence[str]) -> None:
+    """``values`` is a sequence of strings, not one string (``list("keep")`` would send four items)."""
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a sequence of strings, not a single string")
+
+
 def check_texts(texts: Sequence[str], limit: int | None = None) -> None:
     """At least one text and, with ``limit``, at most that many."""
-    if isinstance(texts, str):
-        raise TypeError("texts must be a sequence of strings, not a single string")
+    check_strings("texts", texts)
     if not texts:
         raise ClientLimitError("at least one text is required")
     if limit is not None and len(texts) > limit:
@@ -73,7 +78,12 @@ def check_translate_combinations(params: dict[str, object]) -> None:
         for name in ("style_id", "custom_instructions", "translation_memory_id"):
             if name in params:
                 raise ClientLimitError(f"{name} cannot be combined with model_type=latency_optimized")
-    if "glossary_id" in params and "source_lang" not in params:
+    check_glossary_source(params.get("glossary_id"), params.get("source_lang"))
+
+
+def check_glossary_source(glossary_id: object, source_lang: object) -> None:
+    """A glossary needs an explicit ``source_lang`` (translation and document upload alike)."""
+    if glossary_id is not None and source_lang is None:
         raise ClientLimitError("glossary_id requires source_lang")
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TypeVar
+
+_V = TypeVar("_V")
 
 
-def frozen_mapping(data: Mapping[str, object] | None = None) -> Mapping[str, object]:
+def frozen_mapping(data: Mapping[str, _V] | None = None) -> Mapping[str, _V]:
     """A read-only copy of ``data`` (records stay immutable all the way down)."""
     return MappingProxyType(dict(data or {}))
 

@@ -85,6 +85,13 @@ def send_json(method: str, path: str, body: object, parse: Callable[[Any], T], e
     return Call(request, parse, expect)
 
 
+def _post_json_within(what: str, max_bytes: int, path: str, body: object, parse: Callable[[Any], T]) -> Call[T]:
+    """A JSON ``POST``, refused before sending when the body is over ``max_bytes``; encoded only once."""
+    content = protocol.encode_json(body)
+    limits.check_body_size(what, len(content), max_bytes)
+    return Call(Request("POST", path, content=content, content_type="application/json"), parse)
+
+
 def delete(path: str, query: Sequence[tuple[str, str]] = ()) -> Call[None]:
     """A DELETE call whose answer body is ignored."""
     return Call(Request("DELETE", path, query=tuple(query)), _none, expect="none")
@@ -173,17 +180,15 @@ def translate_params(
 
 
 def _strings(name: str, values: Sequence[str]) -> list[str]:
-    # A bare string is a sequence too; list("keep") would silently send four tags.
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be a sequence of strings, not a single string")
+    limits.check_strings(name, values)
     return list(values)
 
 
 def translate(texts: Sequence[str], params: dict[str, object], parse: Callable[[Any], T]) -> Call[T]:
     """``POST /v2/translate`` for ``texts`` with ``params`` from :func:`translate_params`."""
     limits.check_texts(texts, protocol.MAX_TEXTS_PER_REQUEST)
-    limits.check_body_size("translate", protocol.translate_body_size(params, texts), protocol.MAX_TRANSLATE_BODY_BYTES)
-    return send_json("POST", "/v2/translate", {**params, "text": list(texts)}, parse)
+    body = {**params, "text": list(texts)}
+    return _post_json_within("translate", protocol.MAX_TRANSLATE_BODY_BYTES, "/v2/translate", body, parse)
 
 
 # --- Write ----------------------------------------------------------------------------------
@@ -205,8 +210,7 @@ def write(
     for name, value in (("target_lang", target_lang), ("writing_style", writing_style), ("tone", tone)):
         if value is not None:
             body[name] = value
-    limits.check_body_size("write", len(protocol.encode_json(body)), protocol.MAX_WRITE_BODY_BYTES)
-    return send_json("POST", f"/v2/write/{endpoint}", body, parse)
+    return _post_json_within("write", protocol.MAX_WRITE_BODY_BYTES, f"/v2/write/{endpoint}", body, parse)
 
 
 # --- Documents ------------------------------------------------------------------------------
@@ -229,8 +233,7 @@ def upload_document(
     """``POST /v2/document`` as ``multipart/form-data``; the file name goes in both places the spec allows."""
     limits.check_choice("formality", formality, protocol.FORMALITIES)
     limits.check_tm_threshold(translation_memory_threshold)
-    if glossary_id is not None and source_lang is None:
-        raise ClientLimitError("glossary_id requires source_lang")
+    limits.check_glossary_source(glossary_id, source_lang)
     fields = {
         "filename": filename,
         "source_lang": source_lang,

@@ -240,7 +240,7 @@ def parse_style_rule_list(data: Mapping[str, Any]) -> StyleRuleList:
         updated_time=data.get("updated_time"),
         configured_rules=None
         if rules is None
-        else frozen_mapping({category: frozen_mapping(chosen) for category, chosen in rules.items()}),  # type: ignore[misc]
+        else frozen_mapping({category: frozen_mapping(chosen) for category, chosen in rules.items()}),
         custom_instructions=None if instructions is None else tuple(parse_custom_instruction(i) for i in instructions),
     )
 
@@ -265,7 +265,7 @@ def parse_language(data: Mapping[str, Any]) -> Language:
         usable_as_source=bool(data.get("usable_as_source", False)),
         usable_as_target=bool(data.get("usable_as_target", False)),
         status=data.get("status", "stable"),
-        features=frozen_mapping({name: _feature_status(value) for name, value in features.items()}),  # type: ignore[misc]
+        features=frozen_mapping({name: _feature_status(value) for name, value in features.items()}),
     )
 
 

@@ -15,8 +15,7 @@ from typing import TypeVar
 
 from pipeline.client.records import DocumentStatus
 from pipeline.client.requests import Call, Flow, Sleep
-from pipeline.errors import DocumentTranslationError
-from pipeline.errors import ServiceError
+from pipeline.errors import DocumentTranslationError, ServiceError
 
 T = TypeVar("T")
 

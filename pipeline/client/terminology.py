@@ -132,7 +132,7 @@ class TerminologyEndpoints(EndpointBase):
             )
         body: dict[str, object] = {"name": name, "language": language}
         if configured_rules is not None:
-            body["configured_rules"] = {category: dict(rules) for category, rules in configured_rules.items()}
+            body["configured_rules"] = _rules_body(configured_rules)
         if custom_instructions:
             body["custom_instructions"] = [_instruction_body(i) for i in custom_instructions]
         return self._call(requests.send_json("POST", "/v3/style_rules", body, parse.parse_style_rule_list))
@@ -163,9 +163,8 @@ class TerminologyEndpoints(EndpointBase):
         self, style_id: str, configured_rules: Mapping[str, Mapping[str, str]]
     ) -> StyleRuleList:
         """Replace the whole set of configured rules (``PUT /v3/style_rules/{id}/configured_rules``)."""
-        body = {category: dict(rules) for category, rules in configured_rules.items()}
         path = f"/v3/style_rules/{segment(style_id)}/configured_rules"
-        return self._call(requests.send_json("PUT", path, body, parse.parse_style_rule_list))
+        return self._call(requests.send_json("PUT", path, _rules_body(configured_rules), parse.parse_style_rule_list))
 
     def delete_style_rule_list(self, style_id: str) -> None:
         """Delete a style rule list for good (``DELETE /v3/style_rules/{id}``)."""
@@ -181,7 +180,7 @@ class TerminologyEndpoints(EndpointBase):
 
     def get_custom_instruction(self, style_id: str, instruction_id: str) -> CustomInstruction:
         """One custom instruction (``GET /v3/style_rules/{id}/custom_instructions/{instruction_id}``)."""
-        path = f"/v3/style_rules/{segment(style_id)}/custom_instructions/{segment(instruction_id)}"
+        path = _instruction_path(style_id, instruction_id)
         return self._call(requests.get(path, parse.parse_custom_instruction))
 
     def replace_custom_instruction(
@@ -190,12 +189,12 @@ class TerminologyEndpoints(EndpointBase):
         """Replace an instruction; all three fields are sent (``PUT .../custom_instructions/{instruction_id}``)."""
         limits.check_custom_instruction(label, prompt)
         body = {"label": label, "prompt": prompt, "source_language": source_language}
-        path = f"/v3/style_rules/{segment(style_id)}/custom_instructions/{segment(instruction_id)}"
+        path = _instruction_path(style_id, instruction_id)
         return self._call(requests.send_json("PUT", path, body, parse.parse_custom_instruction))
 
     def delete_custom_instruction(self, style_id: str, instruction_id: str) -> None:
         """Delete an instruction for good (``DELETE .../custom_instructions/{instruction_id}``)."""
-        path = f"/v3/style_rules/{segment(style_id)}/custom_instructions/{segment(instruction_id)}"
+        path = _instruction_path(style_id, instruction_id)
         return self._call(requests.delete(path))
 
 
@@ -205,3 +204,11 @@ def _instruction_body(instruction: CustomInstruction) -> dict[str, str]:
     if instruction.source_language is not None:
         body["source_language"] = instruction.source_language
     return body
+
+
+def _rules_body(configured_rules: Mapping[str, Mapping[str, str]]) -> dict[str, dict[str, str]]:
+    return {category: dict(rules) for category, rules in configured_rules.items()}
+
+
+def _instruction_path(style_id: str, instruction_id: str) -> str:
+    return f"/v3/style_rules/{segment(style_id)}/custom_instructions/{segment(instruction_id)}"
