@@ -31,8 +31,7 @@ import document_samples as samples  # noqa: E402
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app  # noqa: E402
 from pipeline.service.documents.formats import FORMATS, extension_of  # noqa: E402
-from pipeline.service.engine import MarkupOptions  # noqa: E402
-from pipeline.service.markup import visible_text  # noqa: E402
+from pipeline.service.documents.jobs import billable_characters  # noqa: E402
 
 KEY = "bench-key"
 HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}
@@ -56,8 +55,7 @@ def text_characters(name: str, data: bytes) -> int:
 
     def count(texts, markup=None):  # type: ignore[no-untyped-def]
         nonlocal total
-        options = MarkupOptions(markup) if markup else None
-        total += sum(len(visible_text(t, options)) for t in texts)
+        total += billable_characters(texts, markup)
         return list(texts)
 
     FORMATS[extension_of(name)].translate(data, count, "de")

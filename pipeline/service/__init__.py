@@ -13,8 +13,7 @@ Modules: ``app`` (assembly), ``config`` (settings), ``state`` (live objects of o
 ``resources`` (the stores behind ``lookups``) with ``glossaries`` / ``glossaries_v2`` /
 ``glossary_content`` / ``glossary_store`` / ``glossary_match``, ``style_rules`` / ``style_store``,
 ``memories`` / ``tm_match`` (translation memories), ``json_body`` (JSON-only bodies);
-``faults`` / ``mangle`` (scripted failures); ``pending`` (paid-only endpoints of
-part 2); ``server`` / ``cli`` (``pipeline serve``).
+``faults`` / ``mangle`` (scripted failures); ``server`` / ``cli`` (``pipeline serve``).
 """
 
 from __future__ import annotations

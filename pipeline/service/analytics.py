@@ -18,21 +18,15 @@ from starlette.responses import Response
 from pipeline.protocol import MAX_ANALYTICS_RANGE_DAYS
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.metering import TagUsage
+from pipeline.service.params import single_query
 from pipeline.service.responses import bad_request, json_response
 from pipeline.service.state import service_of
 
 AGGREGATIONS = ("period", "day")
 
 
-def _query(request: Request, name: str) -> str | None:
-    values = request.query_params.getlist(name)
-    if len(values) > 1:
-        raise bad_request(f"query parameter '{name}' may be given only once")
-    return values[0] if values else None
-
-
 def _date(request: Request, name: str) -> dt.date:
-    value = _query(request, name)
+    value = single_query(request, name, required=False)
     if value is None:
         raise bad_request(f"query parameter '{name}' is required (a date, YYYY-MM-DD)")
     try:
@@ -50,7 +44,7 @@ MAX_PAGE = 1_000_000
 
 
 def _page(request: Request) -> int:
-    value = _query(request, "page")
+    value = single_query(request, "page", required=False)
     if value is None:
         return 0
     if not value.isdigit() or int(value) > MAX_PAGE:
@@ -83,7 +77,7 @@ async def custom_tags(request: Request, caller: Caller) -> Response:
         raise bad_request("end_date must not be before start_date")
     if (end - start).days > MAX_ANALYTICS_RANGE_DAYS:
         raise bad_request(f"the date range may span at most {MAX_ANALYTICS_RANGE_DAYS} days")
-    aggregate_by = _query(request, "aggregate_by") or "period"
+    aggregate_by = single_query(request, "aggregate_by", required=False) or "period"
     if aggregate_by not in AGGREGATIONS:
         raise bad_request(f"invalid value {aggregate_by!r} for 'aggregate_by'; allowed: period, day")
     page = _page(request)

@@ -47,7 +47,7 @@ from pipeline.service.write import correct as write_correct, rephrase as write_r
 
 
 def routes() -> list[Route]:
-    """Every endpoint of part 1, plus the paid-only placeholders of part 2."""
+    """Every endpoint of the service."""
     return [
         Route("/v2/translate", translate.translate, methods=["POST"]),
         Route("/v2/usage", usage.usage, methods=["GET"]),

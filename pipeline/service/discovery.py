@@ -13,14 +13,8 @@ from starlette.responses import Response
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 from pipeline.service import languages
 from pipeline.service.auth import Access, Caller, guarded
+from pipeline.service.params import single_query
 from pipeline.service.responses import bad_request, json_response
-
-
-def _single_query(request: Request, name: str) -> str | None:
-    values = request.query_params.getlist(name)
-    if len(values) > 1:
-        raise bad_request(f"query parameter '{name}' may be given only once")
-    return values[0] if values else None
 
 
 def _includes(request: Request) -> set[str]:
@@ -37,7 +31,7 @@ def _includes(request: Request) -> set[str]:
 @guarded(Access.DEVELOPER)
 async def languages_v3(request: Request, caller: Caller) -> Response:
     """Languages of one resource with their features."""
-    resource = _single_query(request, "resource")
+    resource = single_query(request, "resource", required=False)
     if resource is None:
         raise bad_request(f"query parameter 'resource' is required; one of {', '.join(LANGUAGE_RESOURCES)}")
     if resource not in languages.RESOURCE_FEATURES:
@@ -81,7 +75,7 @@ async def language_resources(request: Request, caller: Caller) -> Response:
 @guarded(Access.DEVELOPER)
 async def languages_v2(request: Request, caller: Caller) -> Response:
     """Deprecated: stable source or target languages of text translation, upper-case codes."""
-    kind = _single_query(request, "type") or "source"
+    kind = single_query(request, "type", required=False) or "source"
     if kind == "source":
         return json_response([{"language": x.v2, "name": x.name} for x in languages.text_sources()])
     if kind == "target":

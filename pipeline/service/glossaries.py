@@ -23,7 +23,8 @@ from pipeline.glossary_rules import Dictionary
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.glossary_content import ContentError, check_name, glossary_language, parse_dictionary
 from pipeline.service.glossary_store import DictionarySummary, GlossaryRecord
-from pipeline.service.json_body import read_json_object, single_query
+from pipeline.service.json_body import read_json_object
+from pipeline.service.params import single_query
 from pipeline.service.resources import resources_of
 from pipeline.service.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.state import service_of
@@ -52,6 +53,11 @@ def glossary_json(record: GlossaryRecord) -> dict[str, object]:
 def not_found(glossary_id: str) -> ApiError:
     """404 for a glossary the account does not have."""
     return ApiError(404, f"glossary {glossary_id!r} not found")
+
+
+def no_dictionary(glossary_id: str, source: str, target: str) -> ApiError:
+    """404 for a language pair the glossary has no dictionary for."""
+    return ApiError(404, f"glossary {glossary_id!r} has no dictionary for {source}->{target}")
 
 
 def content(fn: Any, *args: Any) -> Any:
@@ -130,7 +136,7 @@ async def glossary_entries(request: Request, caller: Caller) -> Response:
     if tsv is None:
         if store.get(account_id, glossary_id) is None:
             raise not_found(glossary_id)
-        raise ApiError(404, f"glossary {glossary_id!r} has no dictionary for {source}->{target}")
+        raise no_dictionary(glossary_id, source, target)
     item = {"source_lang": source, "target_lang": target, "entries": tsv, "entries_format": "tsv"}
     return json_response({"dictionaries": [item]})
 
@@ -182,8 +188,7 @@ async def delete_dictionary(request: Request, caller: Caller) -> Response:
     source, target = query_pair(request)
     store = resources_of(request).glossaries
     deleted = store.delete_dictionary(caller.account.account_id, glossary_id, source, target)
-    missing_pair = ApiError(404, f"glossary {glossary_id!r} has no dictionary for {source}->{target}")
-    return no_content(found(deleted, not_found(glossary_id)), missing_pair)
+    return no_content(found(deleted, not_found(glossary_id)), no_dictionary(glossary_id, source, target))
 
 
 ROUTES = [

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.service.languages import base_of
+
 NARROW_NBSP = "\u202f"
 
 #: Doubled words that are grammatical, per base language (compared in lower case).
@@ -79,10 +81,6 @@ _FRENCH_MARK = re.compile(r"(?<=[\w\u00bb)\]])[ \u00a0]?([;:!?]+)(?=\s|$)")
 _SENTENCE_START = re.compile(r"(?:^|(?<=[.!?])[ \t]+|(?<=[.!?][\"\u201d\u00bb)])[ \t]+)(\S+)")
 _DOUBLE_QUOTE = re.compile(r'"')
 _APOSTROPHE = re.compile(rf"(?<={_LETTER})'(?={_LETTER})")
-
-
-def _base(language: str) -> str:
-    return language.split("-", 1)[0].lower()
 
 
 def _collapse_spaces(text: str) -> str:
@@ -153,7 +151,7 @@ def _capitalise(text: str, base: str) -> str:
 
 
 def _quote_pair(language: str) -> tuple[str, str] | None:
-    return _QUOTES.get(language.lower()) or _QUOTES.get(_base(language))
+    return _QUOTES.get(language.lower()) or _QUOTES.get(base_of(language))
 
 
 def _typographic_quotes(text: str, language: str) -> str:
@@ -174,14 +172,14 @@ def _typographic_quotes(text: str, language: str) -> str:
                 last = p + 1
             out.append(text[last:])
             text = "".join(out)
-    if _base(language) in _CURLY_APOSTROPHE:
+    if base_of(language) in _CURLY_APOSTROPHE:
         text = _APOSTROPHE.sub("\u2019", text)
     return text
 
 
 def improve(text: str, language: str) -> str:
     """``text`` with the corrections of the module docstring for ``language`` (any code form)."""
-    base = _base(language)
+    base = base_of(language)
     text = _collapse_spaces(text)
     text = _typographic_quotes(text, language)
     text = _punctuation(text, base)

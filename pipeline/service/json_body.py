@@ -20,7 +20,7 @@ from pipeline.service.params import (
     parse_json_object,
     read_body,
 )
-from pipeline.service.responses import ApiError, bad_request
+from pipeline.service.responses import ApiError
 
 
 async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
@@ -33,15 +33,3 @@ async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
     if LEGACY_AUTH_PARAM in value:
         raise ApiError(403, LEGACY_AUTH_MESSAGE)
     return value
-
-
-def single_query(request: Request, name: str, required: bool = True) -> str | None:
-    """One query parameter: 400 when repeated, or missing while required."""
-    values = request.query_params.getlist(name)
-    if len(values) > 1:
-        raise bad_request(f"query parameter '{name}' may be given only once")
-    if not values:
-        if required:
-            raise bad_request(f"query parameter '{name}' is required")
-        return None
-    return values[0]

@@ -28,7 +28,7 @@ class Language:
     @property
     def base(self) -> str:
         """Lower-case base language (``en`` for ``en-US``)."""
-        return self.code.split("-", 1)[0].lower()
+        return base_of(self.code)
 
     @property
     def v2(self) -> str:

@@ -5,6 +5,7 @@ other endpoints take JSON only. :class:`Params` hides the difference: in a form 
 string, a parameter may repeat (``text=a&text=b``), booleans are ``1``/``0`` and tag lists are
 comma-separated; in JSON values have their JSON types and ``null`` counts as not given.
 A parameter named ``auth_key`` in a body is legacy authentication and is refused with 403.
+Query parameters, which every endpoint reads the same way, go through :func:`single_query`.
 """
 
 from __future__ import annotations
@@ -52,6 +53,18 @@ async def read_body(request: Request, limit: int) -> bytes:
 def media_type(request: Request) -> str:
     """The request's content type without parameters, lower case ('' when absent)."""
     return request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def single_query(request: Request, name: str, required: bool = True) -> str | None:
+    """One query parameter: 400 when repeated, or missing while required."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise bad_request(f"query parameter '{name}' may be given only once")
+    if not values:
+        if required:
+            raise bad_request(f"query parameter '{name}' is required")
+        return None
+    return values[0]
 
 
 class Params:

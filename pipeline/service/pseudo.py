@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pipeline.service import detect
 from pipeline.service.engine import EngineRequest, Translation
 from pipeline.service.glossary_match import term_index
-from pipeline.service.languages import LANGUAGES
+from pipeline.service.languages import LANGUAGES, base_of
 from pipeline.service.markup import pieces, visible_text
 from pipeline.service.style_apply import apply as apply_style
 
@@ -59,10 +59,6 @@ def _translate_run(text: str, mark: str, request: EngineRequest) -> str:
     return _accent(text, mark)
 
 
-def _base(code: str) -> str:
-    return code.split("-", 1)[0]
-
-
 class PseudoEngine:
     """Deterministic pseudo-translation (see module docstring)."""
 
@@ -73,10 +69,10 @@ class PseudoEngine:
     def translate_one(self, text: str, request: EngineRequest) -> Translation:
         """Pseudo-translate one text of ``request``."""
         source = request.source_lang or detect.detect(visible_text(text, request.markup))
-        if _base(source) == _base(request.target_lang):
+        if base_of(source) == base_of(request.target_lang):
             return Translation(text, source)
         memory = request.memory
-        if memory is not None and _base(source).lower() == memory.source_lang:
+        if memory is not None and base_of(source) == memory.source_lang:
             match = memory.best_match(text, request.memory_threshold)
             if match is not None:
                 return Translation(match.target, source)

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from pipeline.protocol import error_body
+from pipeline.protocol import STATUS_QUOTA_EXCEEDED, encode_json, error_body
 
 _log = logging.getLogger("pipeline.service")
 
@@ -37,6 +37,12 @@ def bad_request(message: str) -> ApiError:
     return ApiError(400, message)
 
 
+def quota_exceeded(detail: str = "") -> ApiError:
+    """A 456: the key's character limit for the period is reached (text, Write and documents alike)."""
+    return ApiError(STATUS_QUOTA_EXCEEDED,
+                    f"quota exceeded: the character limit of this key for the current period is reached{detail}")
+
+
 def found(value: _T | None, missing: ApiError) -> _T:
     """``value`` itself, or raise ``missing`` (the endpoint's 404) when it is None."""
     if value is None:
@@ -54,7 +60,7 @@ def no_content(done: bool, missing: ApiError) -> Response:
 def json_response(payload: object, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     """A compact UTF-8 JSON response."""
     try:
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        body = encode_json(payload)
     except UnicodeEncodeError:
         # A lone surrogate that slipped through; escaped JSON is still valid JSON.
         body = json.dumps(payload, separators=(",", ":")).encode("ascii")
@@ -72,18 +78,15 @@ async def handle_api_error(request: Request, exc: Exception) -> Response:
     return error_response(exc.status, exc.message, exc.headers)
 
 
-_HTTP_MESSAGES = {
-    404: "not found: no such endpoint",
-    405: "method not allowed for this endpoint",
-}
-
-
 async def handle_http_exception(request: Request, exc: Exception) -> Response:
     """Exception handler for Starlette's own 404/405 (routing) in the service's JSON shape."""
     assert isinstance(exc, HTTPException)
-    message = _HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
-    if exc.status_code == 405:
+    if exc.status_code == 404:
+        message = "not found: no such endpoint"
+    elif exc.status_code == 405:
         message = f"method {request.method} not allowed for {request.url.path}"
+    else:
+        message = str(exc.detail)
     return error_response(exc.status_code, message, exc.headers)
 
 

@@ -32,7 +32,6 @@ class Database:
         else:
             data_dir.mkdir(parents=True, exist_ok=True)
             target = str(data_dir / DATABASE_FILE)
-        self.path = None if data_dir is None else data_dir / DATABASE_FILE
         # isolation_level=None: we open transactions ourselves, so a plain read never holds one.
         self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
         self._conn.row_factory = sqlite3.Row

@@ -46,6 +46,8 @@ import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from pipeline.service.languages import base_of
+
 Rules = Sequence[tuple[str, str, str]]
 
 NARROW_NBSP = "\u202f"
@@ -278,7 +280,7 @@ def applied(rules: Rules) -> tuple[tuple[str, str, str], ...]:
 
 def apply(runs: Sequence[str], rules: Rules, target_lang: str) -> list[str]:
     """The text runs of one translation with the mechanical rules of ``rules`` applied."""
-    steps = _rewrites(rules, target_lang.split("-", 1)[0].lower())
+    steps = _rewrites(rules, base_of(target_lang))
     if not steps or not runs:
         return list(runs)
     joined_from = "".join(runs)

@@ -13,6 +13,7 @@ pseudo engine applies the mechanical punctuation rules among them (see ``style_a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -31,7 +32,8 @@ from pipeline.protocol import (
 )
 from pipeline.service import languages
 from pipeline.service.auth import Access, Caller, guarded
-from pipeline.service.json_body import read_json_object, single_query
+from pipeline.service.json_body import read_json_object
+from pipeline.service.params import single_query
 from pipeline.service.resources import resources_of
 from pipeline.service.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.state import service_of
@@ -185,7 +187,7 @@ async def get_style(request: Request, caller: Caller) -> Response:
     return json_response(style_json(style))
 
 
-async def _change(request: Request, caller: Caller, edit: Any) -> StyleList:
+async def _change(request: Request, caller: Caller, edit: Callable[[StyleList], StyleList]) -> StyleList:
     style_id = request.path_params["style_id"]
     store = resources_of(request).styles
     changed = store.change(caller.account.account_id, style_id, service_of(request).now_ms(), edit)

@@ -132,13 +132,11 @@ class StyleStore:
         return None if row is None else _from_row(row)
 
     def change(
-        self, account_id: str, style_id: str, now_ms: int, edit: Callable[[StyleList], StyleList | None]
+        self, account_id: str, style_id: str, now_ms: int, edit: Callable[[StyleList], StyleList]
     ) -> StyleList | None:
-        """Apply ``edit`` to a list and store the result with version + 1.
+        """Apply ``edit`` to a list and store the result with version + 1; None when the list is missing.
 
-        Returns None when the list is missing; when ``edit`` returns None nothing is stored and the
-        unchanged list is returned (the caller decides whether that is an error). ``edit`` may
-        raise to abort (nothing is stored).
+        ``edit`` may raise to abort (nothing is stored).
         """
         with self._db.transaction() as conn:
             row = conn.execute(
@@ -147,10 +145,7 @@ class StyleStore:
             if row is None:
                 return None
             current = _from_row(row)
-            edited = edit(current)
-            if edited is None:
-                return current
-            edited = replace(edited, version=current.version + 1, updated_ms=now_ms)
+            edited = replace(edit(current), version=current.version + 1, updated_ms=now_ms)
             conn.execute(
                 "UPDATE style_rule_lists SET name = ?, version = ?, updated_ms = ?, configured_rules = ?, "
                 "custom_instructions = ? WHERE style_id = ?",

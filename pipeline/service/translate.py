@@ -24,7 +24,6 @@ from starlette.responses import Response
 from pipeline.protocol import (
     MAX_TRANSLATE_BODY_BYTES,
     REPORTING_TAG_HEADER,
-    STATUS_QUOTA_EXCEEDED,
 )
 from pipeline.service import mangle
 from pipeline.service.accounts import DeveloperKey
@@ -35,12 +34,11 @@ from pipeline.service.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.metering import period_of
 from pipeline.service.params import Params, media_type, read_body
 from pipeline.service.pseudo import MARK_BY_TARGET
-from pipeline.service.responses import ApiError, json_response
+from pipeline.service.responses import json_response, quota_exceeded
 from pipeline.service.state import ServiceState, service_of
 from pipeline.service.tm_match import MemoryIndex
 from pipeline.service.translate_request import TranslateJob, parse_translate
 
-QUOTA_MESSAGE = "quota exceeded: the character limit of this key for the current period is reached"
 
 
 @dataclass(frozen=True)
@@ -74,12 +72,12 @@ def _resources(service: ServiceState, caller: Caller, job: TranslateJob) -> _Fou
 def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None, period: str, total: int) -> None:
     """Bill the request to the key, or 456 when its limit (or a ``quota_after`` fault) is reached."""
     if not service.meter.charge(key.key_id, key.account_id, period, "translation", total, key.character_limit):
-        raise ApiError(STATUS_QUOTA_EXCEEDED, QUOTA_MESSAGE)
+        raise quota_exceeded()
     if fault is None or fault.spec.quota_after is None or service.faults is None:
         return
     if not service.faults.consume(fault.spec, total):
         service.meter.refund(key.key_id, period, "translation", total)
-        raise ApiError(STATUS_QUOTA_EXCEEDED, f"{QUOTA_MESSAGE} (test fault quota_after)")
+        raise quota_exceeded(" (test fault quota_after)")
 
 
 def _engine_request(job: TranslateJob, found: _Found) -> EngineRequest:

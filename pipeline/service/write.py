@@ -23,19 +23,18 @@ from typing import Literal
 from starlette.requests import Request
 from starlette.responses import Response
 
-from pipeline.protocol import MAX_WRITE_BODY_BYTES, STATUS_QUOTA_EXCEEDED
+from pipeline.protocol import MAX_WRITE_BODY_BYTES
 from pipeline.service import detect, improve, languages
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.metering import period_of
 from pipeline.service.params import Params, media_type, read_body
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
 
 WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 REPHRASE_TARGETS = ("de", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt-BR", "pt-PT", "zh", "zh-Hans")
 CORRECT_TARGETS = languages.WRITE_TARGETS
-QUOTA_MESSAGE = "quota exceeded: the character limit of this key for the current period is reached"
 
 Endpoint = Literal["rephrase", "correct"]
 
@@ -108,7 +107,7 @@ def parse_write(params: Params, endpoint: Endpoint) -> WriteJob:
 
 def _check_languages(texts: tuple[str, ...], target: str) -> None:
     """Spec rule 1: the text's language must equal the target's (400), where detection is reliable."""
-    base = target.split("-", 1)[0].upper()
+    base = languages.base_of(target).upper()
     for index, text in enumerate(texts):
         detected = detect.detect_reliably(text)
         if detected is not None and detected != base:
@@ -129,7 +128,7 @@ async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Resp
     total = sum(len(t) for t in job.texts)
     period = period_of(service.now())
     if not service.meter.charge(key.key_id, key.account_id, period, "write", total, key.character_limit):
-        raise ApiError(STATUS_QUOTA_EXCEEDED, QUOTA_MESSAGE)
+        raise quota_exceeded()
     items = []
     for text in job.texts:
         detected = detect.detect(text)

@@ -14,7 +14,7 @@ import re
 
 from pipeline.service.documents.base import DocumentError, Translator, decode_text, encode_text
 from pipeline.service.engine import MarkupOptions
-from pipeline.service.markup import TOKEN, pieces
+from pipeline.service.markup import TOKEN, pieces, visible_text
 
 _HTML = MarkupOptions("html")
 _CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
@@ -55,7 +55,8 @@ def _blocks(text: str) -> list[tuple[str, bool]]:
         out.append((piece.text, False))
     if block:
         out.append(("".join(block), True))
-    return [(run, kind and any(p.translatable and p.text.strip() for p in pieces(run, _HTML))) for run, kind in out]
+    # A block counts as the engine will see it: on its own, with visible text.
+    return [(run, kind and bool(visible_text(run, _HTML).strip())) for run, kind in out]
 
 
 def check_html(data: bytes) -> None:

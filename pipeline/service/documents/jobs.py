@@ -154,6 +154,12 @@ def _hash(document_key: str) -> str:
     return hashlib.sha256(document_key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def billable_characters(texts: Sequence[str], markup: Markup = None) -> int:
+    """Characters a document is billed for ``texts`` (before any minimum): visible text, not markup."""
+    options = MarkupOptions(markup) if markup else None
+    return sum(len(visible_text(text, options)) for text in texts)
+
+
 class _Closed(Exception):
     """The database was closed under the worker (the app is shutting down)."""
 
@@ -192,7 +198,7 @@ class _Translator:
             )
             translations = self._loop.run_until_complete(self._engine.translate(request))
             out.extend(t.text for t in translations)
-            self.characters += sum(len(visible_text(text, options)) for text in chunk)
+            self.characters += billable_characters(chunk, markup)
             self._progress((start + len(chunk)) / len(texts))
         return out
 
@@ -383,7 +389,7 @@ class DocumentJobs:
             return
         spec, data = JobSpec.from_json(row[0]), bytes(row[1])
         self._update(document_id, status=TRANSLATING, started_ms=self._now_ms(), progress=0.0)
-        if spec.source is not None and spec.source.split("-")[0] == spec.target.split("-")[0]:
+        if spec.source is not None and languages.base_of(spec.source) == languages.base_of(spec.target):
             self._fail(document_id, EQUAL_LANGUAGES)
             return
         memory = None
@@ -393,8 +399,9 @@ class DocumentJobs:
                 self._fail(document_id, f"translation memory {spec.memory_id} is gone")
                 return
         translator = _Translator(self._engine, spec, memory, loop, lambda p: self._update(document_id, progress=p))
+        document_format = FORMATS[spec.input_format]
         try:
-            output = FORMATS[spec.input_format].translate(data, translator, spec.target_code)
+            output = document_format.translate(data, translator, spec.target_code)
         except _Closed:
             raise
         except DocumentError as exc:
@@ -404,7 +411,7 @@ class DocumentJobs:
             _log.exception("document %s failed", document_id)
             self._fail(document_id, "internal error of the local service while translating")
             return
-        billed = 0 if spec.free else max(translator.characters, FORMATS[spec.input_format].minimum_billed)
+        billed = 0 if spec.free else max(translator.characters, document_format.minimum_billed)
         try:
             with self._db.transaction() as conn:
                 cursor = conn.execute(

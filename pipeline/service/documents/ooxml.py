@@ -18,6 +18,7 @@ prompts). Untrusted input: the package passes :mod:`safezip` and every XML part
 from __future__ import annotations
 
 import io
+import itertools
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -152,21 +153,15 @@ def _apply(slots: list[etree._Element], translated: str) -> None:
     try:
         result = safexml.parse(f"<r>{translated}</r>".encode()).getroot()
     except safexml.UnsafeXmlError:
-        _set(slots[0], translated)
-        for slot in slots[1:]:
-            _set(slot, "")
-        return
-    if len(slots) == 1 and len(result) == 0:
-        _set(slots[0], result.text or "")
-        return
-    expected = [f"t{i}" for i in range(len(slots))]
-    if [child.tag for child in result] == expected and all(len(child) == 0 for child in result):
-        for slot, child in zip(slots, result, strict=True):
-            _set(slot, child.text or "")
-        return
-    _set(slots[0], "".join(result.itertext()))
-    for slot in slots[1:]:
-        _set(slot, "")
+        texts = [translated]
+    else:
+        expected = [f"t{i}" for i in range(len(slots))]
+        if [child.tag for child in result] == expected and all(len(child) == 0 for child in result):
+            texts = [child.text or "" for child in result]
+        else:  # a single run (sent without tags), or the run tags were lost: all text goes to the first run
+            texts = ["".join(result.itertext())]
+    for slot, text in itertools.zip_longest(slots, texts, fillvalue=""):
+        _set(slot, text)
 
 
 def translate_package(

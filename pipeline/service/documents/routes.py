@@ -18,7 +18,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from pipeline.protocol import STATUS_QUOTA_EXCEEDED
 from pipeline.service.auth import Access, Caller, guarded
 from pipeline.service.documents import formats
 from pipeline.service.documents.base import DocumentError
@@ -26,10 +25,9 @@ from pipeline.service.documents.jobs import DONE, ERROR, TRANSLATING, DocumentJo
 from pipeline.service.documents.upload import MAX_UPLOAD_BYTES, job_spec, read_form, read_upload, string_part
 from pipeline.service.metering import period_of
 from pipeline.service.params import Params, media_type, read_body
-from pipeline.service.responses import ApiError, bad_request, json_response
+from pipeline.service.responses import ApiError, bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
 
-QUOTA_MESSAGE = "quota exceeded: the character limit of this key for the current period is reached"
 NOT_READY_RETRY_SECONDS = 1
 
 
@@ -66,7 +64,7 @@ async def upload(request: Request, caller: Caller) -> Response:
         await form.close()
     limit = key.character_limit
     if limit is not None and service.meter.key_total(key.key_id, period_of(service.now())) >= limit:
-        raise ApiError(STATUS_QUOTA_EXCEEDED, QUOTA_MESSAGE)
+        raise quota_exceeded()
     document_id, document_key = jobs_of(request).submit(key.account_id, key.key_id, spec, file.data)
     return json_response({"document_id": document_id, "document_key": document_key})
 
@@ -127,7 +125,7 @@ async def result(request: Request, caller: Caller) -> Response:
     billed = job.billed_characters or 0
     period = period_of(service.now())
     if not service.meter.charge(key.key_id, key.account_id, period, "document", billed, key.character_limit):
-        raise ApiError(STATUS_QUOTA_EXCEEDED, QUOTA_MESSAGE)
+        raise quota_exceeded()
     if content is None or not jobs.delete(job.document_id):
         service.meter.refund(key.key_id, period, "document", billed)
         raise ApiError(404, "document not found: its result was already downloaded")

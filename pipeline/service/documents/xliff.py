@@ -51,21 +51,20 @@ def check_xliff(data: bytes) -> None:
 
 
 def _excluded(element: etree._Element) -> bool:
-    return any(node.get("translate") == "no" for node in element.iterancestors()) or element.get("translate") == "no"
+    return any(node.get("translate") == "no" for node in (element, *element.iterancestors()))
 
 
 def _sources(root: etree._Element, ns: str) -> Iterator[tuple[etree._Element, etree._Element]]:
     """(container, source) pairs to translate; the target goes into ``container``."""
-    if ns == NS_12:
-        for unit in root.iter(f"{{{ns}}}trans-unit"):
-            source = unit.find(f"{{{ns}}}source")
-            if source is not None and not _excluded(unit):
-                yield unit, source
-    else:
-        for segment in root.iter(f"{{{ns}}}segment"):
-            source = segment.find(f"{{{ns}}}source")
-            if source is not None and not _excluded(segment):
-                yield segment, source
+    for container in root.iter(f"{{{ns}}}trans-unit" if ns == NS_12 else f"{{{ns}}}segment"):
+        source = container.find(f"{{{ns}}}source")
+        if source is not None and not _excluded(container):
+            yield container, source
+
+
+def _is_code(element: etree._Element, ns: str) -> bool:
+    """Whether an inline element travels as an empty tag (native code, comment, processing instruction)."""
+    return not isinstance(element.tag, str) or etree.QName(element).localname in _CODES[ns]
 
 
 def _flatten(element: etree._Element, ns: str, counter: list[int]) -> str:
@@ -73,8 +72,7 @@ def _flatten(element: etree._Element, ns: str, counter: list[int]) -> str:
     for child in element:
         number = counter[0]
         counter[0] += 1
-        code = not isinstance(child.tag, str) or etree.QName(child).localname in _CODES[ns]
-        out.append(f"<i{number}/>" if code else f"<i{number}>{_flatten(child, ns, counter)}</i{number}>")
+        out.append(f"<i{number}/>" if _is_code(child, ns) else f"<i{number}>{_flatten(child, ns, counter)}</i{number}>")
         out.append(escape(child.tail or ""))
     return "".join(out)
 
@@ -89,8 +87,7 @@ def _fill(target: etree._Element, result: etree._Element, ns: str, counter: list
         counter[0] += 1
         if theirs.tag != f"i{number}":
             return False
-        code = not isinstance(mine.tag, str) or etree.QName(mine).localname in _CODES[ns]
-        if code:
+        if _is_code(mine, ns):
             if len(theirs) or theirs.text:
                 return False
         elif not _fill(mine, theirs, ns, counter):
