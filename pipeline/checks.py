@@ -19,7 +19,6 @@ warnings: translators legitimately point readers at localised pages.
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -28,8 +27,9 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats import Unit, UnitState, read_catalog
+from pipeline.formats.po import PluralRule
 from pipeline.model import Issue, Placeholder
-from pipeline.protect import _tags_balanced, protect, split_edges
+from pipeline.protect import _tags_balanced, kinds_for, protect, split_edges
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
 OFTEN = 5
@@ -39,9 +39,8 @@ _SET_KINDS = _PRINTF | _BRACE  # an argument may be used more than once in a tra
 _SKIP_TEXTS = frozenset({"%%", "{{", "}}"})
 _WARN_KINDS = frozenset({"url", "email"})
 _IGNORED_KINDS = frozenset({"control"})  # interior newlines and tabs may move in a translation
-_PRINTF_FLAGS = frozenset({"python-format", "c-format", "objc-format", "gcc-internal-format", "php-format",
-                           "javascript-format", "ruby-format", "boost-format"})
-_BRACE_FLAGS = frozenset({"python-brace-format", "perl-brace-format"})
+#: The printf grammars a format flag selects (not the safe one used without flags, where "100%" is fine).
+_FLAGGED_PRINTF = frozenset({"python-printf", "c-printf"})
 
 _CONVERSION = re.compile(
     r"""%(?:(?P<pos>\d+)\$|\((?P<name>[^)]*)\))?[-+ #0']*(?P<width>\*(?:\d+\$)?|\d+)?
@@ -110,15 +109,13 @@ def check_catalog(catalog: object, display: str, include_fuzzy: bool = False) ->
     return issues
 
 
-def _often(plural: object, issues: list[Issue], display: str) -> tuple[bool, ...] | None:
+def _often(plural: PluralRule | None, issues: list[Issue], display: str) -> tuple[bool, ...] | None:
     """Per plural form, whether the rule picks it for many numbers; None without a rule."""
     if plural is None:
         return None
-    counts = [0] * plural.nplurals  # type: ignore[attr-defined]
-    # Compiled once: form_for compiles the expression on every call, and this asks 1001 times.
-    pick = gettext.c2py(plural.expression) if len(counts) > 1 else (lambda n: 0)  # type: ignore[attr-defined]
+    counts = [0] * plural.nplurals
     for n in range(1001):
-        form = int(pick(n))
+        form = plural.form_for(n)
         if not 0 <= form < len(counts):
             issues.append(Issue(display, f"the Plural-Forms expression gives form {form} for n={n}, "
                                          f"but nplurals is {len(counts)}", 1))
@@ -269,11 +266,11 @@ def _arg_problems(source: list[_Arg], target: list[_Arg], strict: bool) -> list[
 
 def _stray_problems(source_text: str, target_text: str, flags: Sequence[str]) -> list[Problem]:
     """A ``%`` or brace left over once placeholders are taken out makes an invalid format string."""
-    active = {f for f in flags if f"no-{f}" not in flags}
+    kinds = frozenset(kinds_for(flags))
     problems = []
-    if active & _PRINTF_FLAGS and "%" in target_text and "%" not in source_text:
+    if kinds & _FLAGGED_PRINTF and "%" in target_text and "%" not in source_text:
         problems.append(Problem("a '%' that starts no valid conversion (write '%%' for a percent sign)"))
-    if active & _BRACE_FLAGS and re.search(r"[{}]", target_text) and not re.search(r"[{}]", source_text):
+    if "brace" in kinds and re.search(r"[{}]", target_text) and not re.search(r"[{}]", source_text):
         problems.append(Problem("a '{' or '}' that is not part of a field (write '{{' or '}}' for a brace)"))
     return problems
 

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline import __version__
-from pipeline.config import CONFIG_NAME, ENV_AUTH_KEY, ENV_SERVICE_URL
+from pipeline.config import CONFIG_NAME, ENV_AUTH_KEY, ENV_SERVICE_URL, Settings, load_settings
 from pipeline.errors import PipelineError
+
+if TYPE_CHECKING:
+    from pipeline.model import Issue
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -78,8 +83,43 @@ def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
     """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                    help="catalog files or folders (default: the config's `catalogs` globs)")
+    add_config_argument(p)
+
+
+def add_config_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--config`` option of every command that reads the project's configuration."""
     p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
                    "./pyproject.toml)")
+
+
+def load_cli_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``--config``, with ``--service-url`` (where given) over the configured URL."""
+    from dataclasses import replace
+
+    settings = load_settings(args.config)
+    if args.service_url:
+        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    return settings
+
+
+def stderr_log(quiet: bool = False) -> Callable[[str], None]:
+    """Where a command's progress messages go: stderr, as ``pipeline: ...``; nowhere when ``quiet``."""
+    return _ignore if quiet else _to_stderr
+
+
+def _ignore(message: str) -> None:
+    pass
+
+
+def _to_stderr(message: str) -> None:
+    print(f"pipeline: {message}", file=sys.stderr)
+
+
+def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
+    """The report's issues on stderr: all of them, or with ``quiet`` only the errors."""
+    for issue in issues:
+        if issue.severity == "error" or not quiet:
+            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
 
 
 def _budget(value: str) -> int:
@@ -95,14 +135,11 @@ def _budget(value: str) -> int:
 def _translate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.config import load_settings
     from pipeline.progress import for_stream
     from pipeline.report import fallback_note, write_reports
     from pipeline.run import RunOptions, run_translate
 
-    settings = load_settings(args.config)
-    if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
@@ -110,12 +147,10 @@ def _translate(args: argparse.Namespace) -> int:
     report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
     options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang), dry_run=args.dry_run,
                          use_cache=not args.no_cache)
-    log = (lambda message: None) if args.quiet else (lambda message: print(f"pipeline: {message}", file=sys.stderr))
+    log = stderr_log(args.quiet)
     report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
     json_path, _ = write_reports(report, report_dir)
-    for issue in report.issues:
-        if issue.severity == "error" or not args.quiet:
-            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+    print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
         if report.dry_run:

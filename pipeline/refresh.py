@@ -26,7 +26,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import atomic_write
 from pipeline.model import Issue
-from pipeline.catalog_paths import discover, display_path
+from pipeline.catalog_paths import CATALOG_SUFFIXES, discover, display_path
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``."""
     from pipeline.run import RunOptions, run_translate
 
-    catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in (".po", ".xlf", ".xliff")]
+    catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in CATALOG_SUFFIXES]
     outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, log)
     if merge_only or not outcome.merged_paths:
         return outcome, None

@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from pipeline.config import CONFIG_NAME
+from pipeline.cli import add_config_argument, load_cli_settings, stderr_log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,25 +49,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser, func: Callable[[argparse.Namespace], int]) -> None:
-    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
-                   "./pyproject.toml)")
+    add_config_argument(p)
     p.add_argument("--service-url", metavar="URL", help="service base URL (default: the config's [service] url)")
     p.set_defaults(func=func)
 
 
-def _settings(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
-    from pipeline.config import load_settings
-
-    settings = load_settings(args.config)
-    if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
-    return settings
-
-
-def _log(message: str) -> None:
-    print(f"pipeline: {message}", file=sys.stderr)
+_log = stderr_log()
 
 
 def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[no-untyped-def]
@@ -129,7 +115,7 @@ def _glossary_sync(args: argparse.Namespace) -> int:
     from pipeline.resources.glossary_sync import sync_glossary
     from pipeline.resources.plan import ResourcePlan
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
     plan = ResourcePlan(settings)
     dictionaries = plan.dictionaries(_all_targets(settings))
     for (source, target), d in sorted(dictionaries.items()):
@@ -157,7 +143,7 @@ def _glossary_sync(args: argparse.Namespace) -> int:
 def _glossary_list(args: argparse.Namespace) -> int:
     from pipeline.resources.glossary_sync import find_glossaries
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
         glossaries = await client.list_glossaries() if args.all else \
@@ -172,7 +158,7 @@ def _glossary_show(args: argparse.Namespace) -> int:
     from pipeline.errors import UsageError
     from pipeline.resources.glossary_sync import find_glossaries
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
     source = locales.base_language(settings.source_lang)
 
     async def work(client: Any) -> int:
@@ -198,7 +184,7 @@ def _glossary_show(args: argparse.Namespace) -> int:
 def _glossary_delete(args: argparse.Namespace) -> int:
     from pipeline.resources.glossary_sync import find_glossaries
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
         deleted = []
@@ -215,17 +201,17 @@ def _glossary_delete(args: argparse.Namespace) -> int:
 
 def _style_sync(args: argparse.Namespace) -> int:
     from pipeline import protocol
-    from pipeline.resources.plan import ResourcePlan, style_language
+    from pipeline.resources.plan import ResourcePlan, has_style_lists
     from pipeline.resources.style_sync import sync_styles
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
     plan = ResourcePlan(settings)
     desired = {}
     for target in _all_targets(settings):
         style = plan.target(target).style
         if style is None:
             continue
-        if style_language(target) not in protocol.STYLE_LANGUAGES:
+        if not has_style_lists(target):
             _log(f"style: {target} skipped: style rule lists exist for {', '.join(protocol.STYLE_LANGUAGES)} only")
             continue
         desired[target] = style
@@ -243,7 +229,7 @@ def _style_sync(args: argparse.Namespace) -> int:
 def _style_list(args: argparse.Namespace) -> int:
     from pipeline.resources.style_sync import list_all, parse_marker
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
         lists = await list_all(client)
@@ -261,7 +247,7 @@ def _style_show(args: argparse.Namespace) -> int:
     from pipeline.errors import UsageError
     from pipeline.resources.style_sync import find_styles
 
-    settings = _settings(args)
+    settings = load_cli_settings(args)
     target = _target_code(settings, args.target)
 
     async def work(client: Any) -> int:

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.cli import add_catalog_arguments
+from pipeline.cli import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
 from pipeline.errors import ExitCode, UsageError
 
 
@@ -79,38 +79,29 @@ def _check(args: argparse.Namespace) -> int:
 def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.config import load_settings
     from pipeline.refresh import refresh
     from pipeline.report import write_reports
 
-    settings = load_settings(args.config)
-    if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    settings = load_cli_settings(args)
     if args.max_characters is not None:
         if args.max_characters < 0:
             raise UsageError("--max-characters must be 0 or more")
         settings = replace(settings, max_characters=args.max_characters)
-    log = (lambda message: None) if args.quiet else (lambda message: print(f"pipeline: {message}", file=sys.stderr))
     template = args.template.resolve() if args.template else None
-    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=log)
+    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet))
+    changed = sum(1 for c in outcome.catalogs if c.written)
+    merged = f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
     if report is None:
-        for issue in outcome.issues:
-            if issue.severity == "error" or not args.quiet:
-                print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+        print_issues(outcome.issues, args.quiet)
         if not args.quiet:
-            changed = sum(1 for c in outcome.catalogs if c.written)
-            print(f"{changed} of {len(outcome.catalogs)} catalogs updated from their template")
+            print(merged)
         return ExitCode.PARTIAL if any(i.severity == "error" for i in outcome.issues) else ExitCode.OK
     report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
     json_path, _ = write_reports(report, report_dir)
-    for issue in report.issues:
-        if issue.severity == "error" or not args.quiet:
-            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+    print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
-        changed = sum(1 for c in outcome.catalogs if c.written)
-        print(f"{changed} of {len(outcome.catalogs)} catalogs updated from their template; "
-              f"{t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
+        print(f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
               f"{t.segments_failed} failed; {t.billed_characters} characters billed; report: {json_path}")
         if report.stopped:
             print(f"stopped early: {report.stopped}", file=sys.stderr)

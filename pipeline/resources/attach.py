@@ -13,13 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from pipeline import protocol
 from pipeline.cache import cache_key
 from pipeline.errors import ServiceError
 from pipeline.model import Issue, TranslationOptions
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_sync import sync_glossary
-from pipeline.resources.plan import ResourcePlan, TargetPlan, style_language
+from pipeline.resources.plan import ResourcePlan, TargetPlan, has_style_lists
 from pipeline.resources.style_sync import sync_styles
 
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
@@ -70,8 +69,7 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P], ide
             else:
                 drop(t.target, "glossary", f"the service has no glossaries for {plan.source}->{t.target}")
         if t.style is not None:
-            if style_language(t.target) in protocol.STYLE_LANGUAGES and \
-                    support.supports("style_rules", plan.source, t.target):
+            if has_style_lists(t.target) and support.supports("style_rules", plan.source, t.target):
                 styles[t.target] = t.style
             else:
                 drop(t.target, "style list", f"the service has no style rules for {t.target}")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pipeline import protocol
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError, TransportError
+from pipeline.resources.plan import has_style_lists
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
     from pipeline.client import AsyncClient
@@ -47,7 +48,7 @@ class LanguageSupport:
             names = {"glossary"}
             if target.upper() in protocol.FORMALITY_TARGETS:
                 names.add("formality")
-            if target.split("-")[0].lower() in protocol.STYLE_LANGUAGES:
+            if has_style_lists(target):
                 names.add("style_rules")
             features[target.upper()] = frozenset(names)
         return cls(features, frozenset({source.upper()}), frozenset(t.upper() for t in targets), dict(SPEC_SIDES))

@@ -44,7 +44,7 @@ class Dictionary(glossary_rules.Dictionary):
         """The entries as the service's ``tsv`` format."""
         return limits.format_entries(self.entries)
 
-    @property
+    @functools.cached_property  # asked for every segment's cache key
     def content_hash(self) -> str:
         """12 hex digits naming this pair's content (sorted, so reordering a file changes nothing)."""
         return _digest(self.source_lang, self.target_lang, *(f"{s}\t{t}" for s, t in sorted(self.entries)))
@@ -161,8 +161,8 @@ def _rows(path: Path, display: str, fmt: str) -> list[tuple[int, list[str]]]:
     except OSError as exc:
         raise ConfigError(f"{display}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        line = path.read_bytes().count(b"\n", 0, exc.start) + 1
-        raise ConfigError(f"{display}:{line}: not valid UTF-8") from None
+        bad = path.read_bytes().count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{display}:{bad}: not valid UTF-8") from None
     rows = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line.removesuffix("\r")

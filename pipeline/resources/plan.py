@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline import locales, protocol
+from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
 from pipeline.errors import ConfigError
 from pipeline.model import TranslationOptions
@@ -41,10 +42,9 @@ class TargetPlan:
     def style_hash(self) -> str | None:
         """12 hex digits naming what the style list does (its name is left out: it changes nothing);
         None where the spec says style lists do not exist, as the request will not carry one."""
-        language = style_language(self.target)
-        if self.style is None or language not in protocol.STYLE_LANGUAGES:
+        if self.style is None or not has_style_lists(self.target):
             return None
-        return style_hash(self.style, language)
+        return style_hash(self.style, style_language(self.target))
 
     @property
     def sent_formality(self) -> str | None:
@@ -62,14 +62,13 @@ class ResourcePlan:
         res = settings.resources
         self.project = res.project
         self.source = locales.base_language(settings.source_lang)  # base language, lower case
-        self.where = _displayer(settings.root)(settings.config_path) if settings.config_path else "pipeline.toml"
+        self.where = display_path(settings, settings.config_path) if settings.config_path else "pipeline.toml"
         self._settings = settings
         self._by_target = _locale_keys(settings)
-        self._display = _displayer(settings.root)
         self._pair_files: dict[tuple[Path, str], list[Entry]] = {}
         self._multilingual: dict[str, list[list[Entry]]] = {}
         for path in res.multilingual_glossaries:
-            for base, entries in read_multilingual(path, self._display(path), self.source).items():
+            for base, entries in read_multilingual(path, display_path(settings, path), self.source).items():
                 self._multilingual.setdefault(base, []).append(entries)
         self._targets: dict[str, TargetPlan] = {}
         self._key_options: dict[tuple[TranslationOptions, str | None], TranslationOptions] = {}
@@ -123,7 +122,8 @@ class ResourcePlan:
         sources = list(self._multilingual.get(base, []))
         for path in spec.glossaries:
             if (path, base) not in self._pair_files:
-                self._pair_files[path, base] = read_pair_file(path, self._display(path), self.source, base)
+                display = display_path(self._settings, path)
+                self._pair_files[path, base] = read_pair_file(path, display, self.source, base)
             sources.append(self._pair_files[path, base])
         entries = merge(sources)
         dictionary = None
@@ -151,11 +151,20 @@ def style_language(target: str) -> str:
     return locales.base_language(target)
 
 
+def has_style_lists(target: str) -> bool:
+    """Whether the spec has style rule lists for the language of target code ``target``."""
+    return style_language(target) in protocol.STYLE_LANGUAGES
+
+
+def style_material(style: StyleSpec, language: str) -> dict[str, object]:
+    """What a style list does, as JSON data: its language, rules and instructions (as a multiset)."""
+    return {"language": language, "rules": style.rules_dict(),
+            "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in style.instructions)}
+
+
 def style_hash(style: StyleSpec, language: str) -> str:
-    """12 hex digits over a style list's language, rules and instructions (as a multiset)."""
-    material = {"language": language, "rules": style.rules_dict(),
-                "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in style.instructions)}
-    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """12 hex digits over :func:`style_material`."""
+    encoded = json.dumps(style_material(style, language), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()[:12]
 
 
@@ -180,12 +189,3 @@ def _locale_keys(settings: Settings) -> dict[str, str]:
                               f"the service language {target}")
         out[target] = key
     return out
-
-
-def _displayer(root: Path):  # type: ignore[no-untyped-def]
-    def display(path: Path) -> str:
-        try:
-            return str(path.relative_to(root))
-        except ValueError:
-            return str(path)
-    return display

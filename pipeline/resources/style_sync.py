@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from pipeline import protocol
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
-from pipeline.resources.plan import style_language
+from pipeline.resources.plan import style_language, style_material
 from pipeline.resources.settings import StyleSpec
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
@@ -41,8 +41,7 @@ class StyleOutcome:
 
 def service_name(spec: StyleSpec, project: str, target: str) -> str:
     """The configured name plus the marker that finds the list again."""
-    material = {"name": spec.name, "language": style_language(target), "rules": spec.rules_dict(),
-                "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in spec.instructions)}
+    material = {"name": spec.name, **style_material(spec, style_language(target))}
     digest = hashlib.sha256(json.dumps(material, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
     return f"{spec.name} [pipeline:{project}:{target}:{digest[:12]}]"
 
