@@ -19,7 +19,6 @@ from dataclasses import dataclass
 HEAD, CLOSE, CASE = "icu-head", "icu-close", "icu-case"
 STRUCTURE = frozenset({HEAD, CLOSE, CASE})
 HASH, ARG, QUOTE = "icu-hash", "icu-arg", "icu-quote"
-KINDS = (HEAD, CASE, CLOSE, HASH, ARG, QUOTE)
 PRESENT = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*(?:plural|select|selectordinal)\s*,")
 
 _HEAD = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*(plural|select|selectordinal)\s*,(?:\s*offset\s*:\s*\d+)?\s*")
@@ -148,7 +147,7 @@ def check(parts: Sequence[Part], source_ids: Sequence[tuple[int, str]]) -> str |
     got = [p.id for p in parts if p.id is not None and p.kind in STRUCTURE]
     if got != expected:
         return "ICU message structure (arguments, case keys, braces) changed"
-    want_scope = _scopes([(i, kind) for i, kind in source_ids])
+    want_scope = _scopes(source_ids)
     got_scope = _scopes([(p.id, p.kind) for p in parts if p.id is not None])
     for ident, scope in got_scope.items():
         if want_scope.get(ident) != scope:
@@ -193,7 +192,7 @@ def _scopes(sequence: Sequence[tuple[int, str]]) -> dict[int, int]:
             if stack:
                 stack.pop()
         else:
-            scopes[ident] = next((i for i in reversed(stack)), 0)
+            scopes[ident] = stack[-1] if stack else 0
     return scopes
 
 

@@ -9,6 +9,7 @@ the service (so a fully cached run sends nothing); the run then checks the resul
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 # Regions and scripts that select a service variant; anything else falls back to the base language.
@@ -58,6 +59,16 @@ def service_source(locale: str) -> str:
     """The service's source code: the base language in upper case (``en_US`` -> ``EN``)."""
     parsed = parse_locale(locale)
     return (parsed[0] if parsed else locale).upper()
+
+
+def selection(codes: Iterable[str]) -> set[str]:
+    """The locales or service codes a run is limited to (``target_langs``, ``--target``), for :func:`selected`."""
+    return {code.lower().replace("_", "-") for code in codes}
+
+
+def selected(wanted: set[str], locale: str, target: str | None) -> bool:
+    """Whether a catalog in ``locale`` (service code ``target``) belongs to a run limited to ``wanted`` (empty: all)."""
+    return not wanted or bool(wanted & {locale.lower().replace("_", "-"), (target or "").lower()})
 
 
 def base_language(code: str) -> str:

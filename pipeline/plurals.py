@@ -21,7 +21,6 @@ text, so deduplication and the cache key differ naturally between them.
 from __future__ import annotations
 
 import functools
-import gettext
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -62,11 +61,6 @@ class UnitPlan:
     # segment form -> source text translated only when a number form falls back to it (not in ``texts``)
     fallbacks: dict[int, str] = field(default_factory=dict)
 
-    @property
-    def segments(self) -> tuple[int, ...]:
-        """The segment forms to translate, in a stable order."""
-        return tuple(sorted(self.texts))
-
 
 @dataclass(frozen=True, slots=True)
 class Assembled:
@@ -80,9 +74,8 @@ class Assembled:
 def representatives(rule: PluralRule) -> tuple[tuple[int, ...], ...]:
     """For each form of ``rule``, the numbers (from a fixed search range) that select it, in search order."""
     found: list[list[int]] = [[] for _ in range(rule.nplurals)]
-    select = gettext.c2py(rule.expression)  # compiled once: form_for() compiles on every call
     for n in _SEARCH:
-        form = int(select(n))
+        form = rule.form_for(n)
         if 0 <= form < rule.nplurals and len(found[form]) < 8:
             found[form].append(n)
     return tuple(tuple(numbers) for numbers in found)
@@ -124,7 +117,7 @@ def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule:
     count = count_placeholder(plural, flags)
     # The singular shares the plural's count or has none ("One file" / "%d files").
     counts = {SINGULAR: count if count and singular.count(count) == 1 else None, PLURAL: count}
-    classic = _source_forms(rule)  # where a form falls back to: the singular for the form of 1, else the plural
+    classic = rule.source_forms()  # where a form falls back to: the singular for the form of 1, else the plural
     forms: list[FormPlan] = []
     texts: dict[int, str] = {}
     fallbacks: dict[int, str] = {}
@@ -151,24 +144,17 @@ def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule:
     return UnitPlan(tuple(forms), texts, approximate, {f: t for f, t in fallbacks.items() if f not in texts})
 
 
-@functools.lru_cache(maxsize=64)
-def _source_forms(rule: PluralRule) -> tuple[int, ...]:
-    """``rule.source_forms()``, computed once per rule (it compiles the expression on every call)."""
-    return rule.source_forms()
-
-
 @functools.lru_cache(maxsize=16)
 def _singular_numbers(src: PluralRule) -> frozenset[int]:
     """The searched numbers for which the source language uses its singular."""
-    select = gettext.c2py(src.expression)
-    one = int(select(1))
-    return frozenset(n for n in _SEARCH if int(select(n)) == one)
+    one = src.form_for(1)
+    return frozenset(n for n in _SEARCH if src.form_for(n) == one)
 
 
 def _classic(singular: str, plural: str, nforms: int, rule: PluralRule | None) -> UnitPlan:
     """One or two forms (or a rule that does not match the entry): the singular and plural sources as they are."""
     if rule is not None and rule.nplurals == nforms:
-        picks = _source_forms(rule)
+        picks = rule.source_forms()
     else:
         picks = (SINGULAR,) + (PLURAL,) * (nforms - 1)
     texts = {form: (singular, plural)[form] for form in set(picks)}

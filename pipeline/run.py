@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import __version__
+from pipeline import __version__, locales
 from pipeline.catalog_paths import discover, display_path
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import ExitCode, UsageError
@@ -170,7 +170,7 @@ def _stderr(message: str) -> None:
 def _skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths: list[Path],
                     target_filter: Sequence[str], report: RunReport, per_catalog: dict[str, CatalogReport]) -> list[Path]:
     """Drop the catalogs an earlier run settled and nobody changed since; replay their notices into the report."""
-    wanted = {t.lower().replace("_", "-") for t in (*settings.target_langs, *target_filter)}
+    wanted = locales.selection((*settings.target_langs, *target_filter))
     left: list[Path] = []
     for path in paths:
         display = display_path(settings, path)
@@ -178,7 +178,7 @@ def _skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths
         if record is None:
             left.append(path)
             continue
-        if wanted and not wanted & {record.locale.lower().replace("_", "-"), record.target_lang.lower()}:
+        if not locales.selected(wanted, record.locale, record.target_lang):
             continue  # as scan does: not part of this run at all
         cat = per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
         cat.counters.segments_skipped = record.skipped

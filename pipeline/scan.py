@@ -45,7 +45,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
     empty (stale machine translations, see :mod:`pipeline.state`).
     """
-    wanted = {t.lower().replace("_", "-") for t in (*settings.target_langs, *target_filter)}
+    wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
     for path in paths:
@@ -66,7 +66,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
                                          "(de.po, de/LC_MESSAGES/x.po, x.de.xlf)"))
             continue
         target = locales.service_target(locale, dict(settings.locale_map))
-        if wanted and not wanted & {locale.lower().replace("_", "-"), (target or "").lower()}:
+        if not locales.selected(wanted, locale, target):
             continue
         if target is None:
             issues.append(Issue(display, f"locale {locale!r} has no language on the translation service",

@@ -147,7 +147,7 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                   log: Callable[[str], None], progress: Progress, budget: Budget | None = None) -> Outcome:
+                   log: Callable[[str], None], progress: Progress, budget: Budget) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); the caller
@@ -156,7 +156,6 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
     stop = asyncio.Event()
     outcome = Outcome()
     limiter = asyncio.Semaphore(settings.service.concurrency)
-    budget = Budget(settings.max_characters) if budget is None else budget
 
     def halt(reason: str) -> None:
         if report.stopped is None:

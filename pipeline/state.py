@@ -26,7 +26,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from pipeline import __version__
@@ -124,7 +124,7 @@ class RunState:
         if hashlib.sha256(data).hexdigest() != record.sha256:
             return None
         if stat.st_mtime_ns != record.mtime_ns:  # same bytes, new mtime (checkout, touch): keep it fresh
-            self._settled[display] = self._changes[display] = _with_mtime(record, stat.st_mtime_ns)
+            self._settled[display] = self._changes[display] = replace(record, mtime_ns=stat.st_mtime_ns)
         return record
 
     def settle(self, display: str, record: Settled) -> None:
@@ -151,8 +151,9 @@ class RunState:
         written = self.provenance(display)
         self._by_text.pop(display, None)
         for unit, targets, inputs in units:
-            written[unit_identity(unit)] = self._recorded.setdefault(display, {})[unit_identity(unit)] = Written(
-                unit.sources, targets, inputs)
+            identity = unit_identity(unit)
+            record = Written(unit.sources, targets, inputs)
+            written[identity] = self._recorded.setdefault(display, {})[identity] = record
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -217,12 +218,6 @@ class RunState:
 
 def _context_of(identity: str) -> str | None:
     return identity.split("\x04", 1)[0] if "\x04" in identity else None
-
-
-def _with_mtime(record: Settled, mtime_ns: int) -> Settled:
-    values = asdict(record)
-    values["mtime_ns"] = mtime_ns
-    return Settled(**values)
 
 
 def _dump(data: object, indent: int | None = 1) -> bytes:

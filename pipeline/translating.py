@@ -14,7 +14,6 @@ translation written is recorded with its provenance (:mod:`pipeline.state`).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import time
 from collections import Counter
@@ -74,10 +73,13 @@ async def translate(run: StartedRun, log: Callable[[str], None], client_factory:
     snapshots = {path: _snapshot(path) for path in run.paths}  # taken before parsing: see _settle
     inputs: dict[str, str] = {}  # target -> inputs hash of its options, for provenance
 
-    def stale(display: str, target: str, unit: Unit) -> bool:
+    def inputs_hash(target: str) -> str:
         if target not in inputs:
             inputs[target] = translation_options(settings, target, None, resources).inputs_hash()
-        return state.is_stale(display, unit, inputs[target])
+        return inputs[target]
+
+    def stale(display: str, target: str, unit: Unit) -> bool:
+        return state.is_stale(display, unit, inputs_hash(target))
 
     scanned, issues = scan(settings, run.paths, options.target_langs, **(
         {"retranslate": stale} if options.retranslate_stale else {}))
@@ -115,11 +117,12 @@ async def translate(run: StartedRun, log: Callable[[str], None], client_factory:
     if not options.dry_run:
         failed = {i.catalog for i in report.issues if i.severity == "error"}
         for s in scanned:
+            before = len(report.issues)
             written, data = _write(settings, s, done, report, per_catalog[s.display], snapshots.get(s.path))
             if written:
-                target_inputs = translation_options(settings, s.target_lang, None, resources).inputs_hash()
-                state.record(s.display, ((s.catalog.units[i], forms, target_inputs) for i, forms in written.items()))
-            failed |= {i.catalog for i in report.issues if i.severity == "error"}
+                state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
+                                         for i, forms in written.items()))
+            failed.update(i.catalog for i in report.issues[before:] if i.severity == "error")
             _settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, s.display in failed, report)
         run.save_state()
     report.timings["write"] = round(time.monotonic() - clock, 3)
@@ -255,19 +258,15 @@ def _needed(scanned: list[ScannedCatalog], spare: dict[str, _Pending],
     for s in scanned:
         for index, plan in s.plural_plans.items():
             if plan.fallbacks:
-                get = functools.partial(_done_form, done, s.display, index)
-                wanted.update(SegmentKey(s.display, index, form)
-                              for form in plurals.missing_fallbacks(plan, get, s.catalog.units[index].flags))
+                missing = plurals.missing_fallbacks(plan, lambda f: done.get(SegmentKey(s.display, index, f)),
+                                                    s.catalog.units[index].flags)
+                wanted.update(SegmentKey(s.display, index, form) for form in missing)
     needed: dict[str, _Pending] = {}
     for key, item in spare.items():
         refs = [ref for ref in item.refs if ref.key in wanted]
         if refs:
             needed[key] = replace(item, refs=refs)
     return needed
-
-
-def _done_form(done: dict[SegmentKey, str], catalog: str, unit: int, form: int) -> str | None:
-    return done.get(SegmentKey(catalog, unit, form))
 
 
 def _serve_from_cache(cache: TranslationCache, pending: dict[str, _Pending], per_catalog: dict[str, CatalogReport],

@@ -14,9 +14,10 @@ line endings, charset, missing final newline).
 from __future__ import annotations
 
 import codecs
+import functools
 import gettext
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,12 +59,18 @@ class PluralRule:
 
     def form_for(self, n: int) -> int:
         """The msgstr index the rule picks for the number ``n``."""
-        return int(gettext.c2py(self.expression)(n)) if self.nplurals > 1 else 0
+        return int(_compiled(self.expression)(n)) if self.nplurals > 1 else 0
 
     def source_forms(self) -> tuple[int, ...]:
         """For each target form, 0 to fill it from the singular source, 1 from the plural source."""
         singular = self.form_for(1)
         return tuple(0 if i == singular and self.nplurals > 1 else 1 for i in range(self.nplurals))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(expression: str) -> Callable[[int], int]:
+    """A plural expression compiled once: a run asks the same few rules thousands of times."""
+    return gettext.c2py(expression)
 
 
 class PoCatalog:

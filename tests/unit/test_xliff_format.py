@@ -366,20 +366,26 @@ def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
             assert (old.targets, old.state) == (new.targets, new.state)
 
 
-def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
+def translate_with_cli(root: Path, catalogs: str, capsys) -> dict:
+    """``pipeline translate`` with the embedded service over ``catalogs`` (TOML list) under ``root``: report.json."""
     import json
 
     from pipeline.cli import main
+
+    config = root / "pipeline.toml"
+    config.write_text(f'source_lang = "en"\ncatalogs = {catalogs}\n[service]\nurl = "embedded"\n'
+                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
+    assert main(["translate", "--config", str(config)]) == 0
+    capsys.readouterr()
+    return json.loads((root / "report" / "report.json").read_text())
+
+
+def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
     from sample_project import SAMPLES as PRISTINE
 
     root = tmp_path / "project"
     shutil.copytree(PRISTINE / "xliff", root / "sample_locales" / "xliff")
-    config = root / "pipeline.toml"
-    config.write_text('source_lang = "en"\ncatalogs = ["sample_locales/xliff/*.xlf"]\n[service]\nurl = "embedded"\n'
-                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
-    assert main(["translate", "--config", str(config)]) == 0
-    capsys.readouterr()
-    report = json.loads((root / "report" / "report.json").read_text())
+    report = translate_with_cli(root, '["sample_locales/xliff/*.xlf"]', capsys)
     assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR"} and report["issues"] == []
     filled = 0
     for name in ("driftwood.de.xlf", "driftwood.fr.xlf"):
@@ -400,8 +406,7 @@ def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
     assert filled == 14 == totals["segments_translated"] + totals["segments_copied"]
     assert totals["segments_failed"] == 0 and totals["requests"] > 0
     snapshot = {p: p.read_bytes() for p in (root / "sample_locales").rglob("*.xlf")}
-    assert main(["translate", "--config", str(config)]) == 0
-    again = json.loads((root / "report" / "report.json").read_text())
+    again = translate_with_cli(root, '["sample_locales/xliff/*.xlf"]', capsys)
     assert again["totals"]["requests"] == 0 and {p: p.read_bytes() for p in snapshot} == snapshot
 
 
@@ -428,18 +433,9 @@ REAL_WORLD = ["angular_messages.fr.xlf", "symfony_messages.fr.xlf", "xcode_de.xl
 
 
 def test_angular_symfony_xcode_and_okapi_shapes_translate_and_keep_their_placeholders(tmp_path, capsys):
-    import json
-
-    from pipeline.cli import main
-
     for name in REAL_WORLD:
         shutil.copy(DATA / name, tmp_path / name)
-    config = tmp_path / "pipeline.toml"
-    config.write_text('source_lang = "en"\ncatalogs = ["*.xlf", "*.xliff"]\n[service]\nurl = "embedded"\n'
-                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
-    assert main(["translate", "--config", str(config)]) == 0
-    capsys.readouterr()
-    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    report = translate_with_cli(tmp_path, '["*.xlf", "*.xliff"]', capsys)
     assert report["issues"] == [] and report["totals"]["segments_translated"] == 13
     for name in REAL_WORLD:
         before, after = read_catalog(DATA / name), read_catalog(tmp_path / name)
