@@ -214,7 +214,7 @@ def read_po(path: Path) -> PoCatalog:
     if header is not None:
         spans = spans[:header] + spans[header + 1:]
     _match(path, pofile, spans)
-    is_template = path.suffix == ".pot"
+    is_template = path.suffix.lower() == ".pot"
     return PoCatalog(path, raw_lines, encoding, pofile, spans, _plural_rule(path, pofile), is_template)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.po import format_field
+from pipeline.formats.po import format_field, read_po
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -124,3 +124,12 @@ def test_format_field_wraps_like_gettext():
     assert lines[0] == 'msgstr ""' and all(len(line) <= 79 for line in lines)
     assert "".join(line[1:-1] for line in lines[1:]) == long
     assert format_field("msgstr", 'say "hi"\\') == ['msgstr "say \\"hi\\"\\\\"']
+
+
+def test_a_template_is_known_by_its_suffix_in_any_case(tmp_path):
+    for name in ("messages.pot", "MESSAGES.POT"):
+        path = tmp_path / name
+        path.write_bytes(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr ""\n')
+        assert read_po(path).is_template, name
+    (tmp_path / "de.po").write_bytes((tmp_path / "messages.pot").read_bytes())
+    assert not read_po(tmp_path / "de.po").is_template
