@@ -29,13 +29,12 @@ from pipeline.errors import CatalogError
 from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.formats.po import PluralRule
 from pipeline.model import Issue, Placeholder
-from pipeline.protect import _tags_balanced, kinds_for, protect, split_edges
+from pipeline.protect import PRINTF_KINDS, kinds_for, protect, split_edges, tags_balanced
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
 OFTEN = 5
-_PRINTF = frozenset({"python-printf", "c-printf", "safe-printf"})
 _BRACE = frozenset({"brace", "safe-brace"})
-_SET_KINDS = _PRINTF | _BRACE  # an argument may be used more than once in a translation
+_SET_KINDS = PRINTF_KINDS | _BRACE  # an argument may be used more than once in a translation
 _SKIP_TEXTS = frozenset({"%%", "{{", "}}"})
 _WARN_KINDS = frozenset({"url", "email"})
 _IGNORED_KINDS = frozenset({"control"})  # interior newlines and tabs may move in a translation
@@ -156,7 +155,7 @@ def check_translation(source: str, target: str, flags: Sequence[str] = (), *, st
     tgt = protect(target, flags)
     problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict))
     problems.extend(_stray_problems(src.text, tgt.text, flags))
-    if _tags_balanced(src.placeholders) and not _tags_balanced(tgt.placeholders):
+    if tags_balanced(src.placeholders) and not tags_balanced(tgt.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source"))
     return problems
 
@@ -211,7 +210,7 @@ def _split(placeholders: Sequence[Placeholder], problems: list[Problem], side: s
     for ph in placeholders:
         if ph.text in _SKIP_TEXTS or ph.kind in _IGNORED_KINDS:
             continue
-        if ph.kind not in _PRINTF:
+        if ph.kind not in PRINTF_KINDS:
             others.append(ph)
             continue
         m = _CONVERSION.match(ph.text)

@@ -80,7 +80,7 @@ _BY_FLAG: dict[str, tuple[str, ...]] = {
 _SAFE = ("template", "ruby-named", "shell-var", "percent-named", "safe-printf", "safe-brace")
 _XLIFF = ("xliff-escaped-tag", "xml-special")
 _ORDER = list(_KIND_PATTERNS)
-_PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})
+PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})
 _COMPILED: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
@@ -113,7 +113,7 @@ def _pattern(kinds: tuple[str, ...]) -> re.Pattern[str]:
 
 def _is_ordered(kind: str, text: str) -> bool:
     """Unnamed, non-positional printf conversions must keep their relative order."""
-    return kind in _PRINTF_KINDS and text != "%%" and "(" not in text and "$" not in text
+    return kind in PRINTF_KINDS and text != "%%" and "(" not in text and "$" not in text
 
 
 def _xml_escape(text: str) -> str:
@@ -296,7 +296,7 @@ def _verify(seen: list[Placeholder], expected: tuple[Placeholder, ...]) -> None:
     if ordered_out != ordered_in:
         names = ", ".join(ph.text for ph in expected if ph.ordered)
         raise PlaceholderMismatch(f"unnamed placeholders ({names}) reordered; use positional forms to reorder")
-    if _tags_balanced(expected) and not _tags_balanced(seen):
+    if tags_balanced(expected) and not tags_balanced(seen):
         raise PlaceholderMismatch("HTML tags no longer balanced or nested as in the source")
 
 
@@ -304,7 +304,8 @@ _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w:.-]*)")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
-def _tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
+def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
+    """Whether the HTML tags among ``placeholders`` open and close in properly nested pairs."""
     stack: list[str] = []
     for ph in placeholders:
         if ph.kind != "html-tag" or ph.text.endswith("/>"):
