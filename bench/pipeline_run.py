@@ -25,7 +25,7 @@ from pathlib import Path
 import polib
 
 from pipeline.config import ServiceSettings, Settings
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 LANGS = ["de", "fr", "pl", "ja", "pt_BR"]
 HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -55,12 +55,12 @@ FRESH_NOOP = """
 import json, sys, time
 from pathlib import Path
 from pipeline.config import ServiceSettings, Settings
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 root = Path(sys.argv[1])
 settings = Settings(root=root, catalogs=("*/*/LC_MESSAGES/*.po",), service=ServiceSettings(url="embedded"),
                     cache_dir=root / ".cache")
 report = run_translate(settings, RunOptions(), log=lambda m: None)
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.translating", "pipeline.protect")
+heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.run.plan", "pipeline.placeholders.protect")
 print(json.dumps({"unchanged": report.unchanged_catalogs, "requests": report.totals.requests,
                   "heavy_imports": sorted(m for m in heavy if m in sys.modules)}))
 """

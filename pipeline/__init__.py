@@ -1,13 +1,13 @@
 """pipeline: machine-translate Gettext PO/POT and XLIFF catalogs, safely.
 
 The public API is small: build :class:`~pipeline.config.Settings` with
-:func:`~pipeline.config.load_settings`, then call :func:`~pipeline.run.run_translate`.
+:func:`~pipeline.config.load_settings`, then call :func:`~pipeline.run.orchestrate.run_translate`.
 The service client lives in :mod:`pipeline.client`, the local service in :mod:`pipeline.service`.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from pipeline.version import __version__
 
 __all__ = ["RunOptions", "RunReport", "Settings", "__version__", "load_settings", "run_translate"]
 
@@ -19,7 +19,7 @@ def __getattr__(name: str):
 
         return getattr(config, name)
     if name in ("RunOptions", "RunReport", "run_translate"):
-        from pipeline import run
+        from pipeline.run import orchestrate
 
-        return getattr(run, name)
+        return getattr(orchestrate, name)
     raise AttributeError(f"module 'pipeline' has no attribute {name!r}")

@@ -1,45 +1,14 @@
 """Content-hash cache of translations, so nothing is ever paid for twice.
 
-The key is the SHA-256 of everything that changes the service's output for one text: the
-service's identity, the request options (languages, context, formality, glossary id and content
-hash, style list id and version, custom instructions, model type, tag-handling version, translation
-memory and threshold: every field of :class:`~pipeline.model.TranslationOptions`), the fixed request
-shape (tag handling and ignored tags), the protection scheme's version and the protected text itself. The value is
-the protected translation as the service returned it (placeholders still as tags), stored only
-once it has been restored and verified, so a damaged answer is asked for again next time.
-Keys and values never contain the service key.
+Keys come from :func:`pipeline.run.request.cache_key` (a hash of the request as sent and the
+protected text). The value is the protected translation as the service returned it
+(placeholders still as tags), stored only once it has been restored and verified, so a damaged
+answer is asked for again next time. Keys and values never contain the service key.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-from dataclasses import fields
 from pathlib import Path
-
-from pipeline.model import SCHEME_VERSION, TranslationOptions
-from pipeline.protect import TAG
-
-# How every request is sent besides the options: a change here changes what comes back.
-REQUEST_SHAPE = {"tag_handling": "xml", "ignore_tags": [TAG]}
-_OPTION_FIELDS = tuple(f.name for f in fields(TranslationOptions))
-
-
-def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
-    """The hex SHA-256 naming one translation."""
-    # The bytes hashed are the sorted-key JSON of {options, request, scheme, service, text}; "text"
-    # sorts last, so everything before it is shared by all the texts of one set of options.
-    encoded = _head(SCHEME_VERSION, service, options) + json.dumps(protected_text, ensure_ascii=False) + "}"
-    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
-
-
-@functools.lru_cache(maxsize=1024)
-def _head(scheme: str, service: str, options: TranslationOptions) -> str:
-    material = {"scheme": scheme, "service": service, "request": REQUEST_SHAPE,
-                "options": {name: getattr(options, name) for name in _OPTION_FIELDS}}
-    encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return encoded[:-1] + ',"text":'
 
 
 class TranslationCache:

@@ -1,6 +1,6 @@
 """Which files a run works on, and how reports name them.
 
-Kept apart from :mod:`pipeline.scan` (which parses) so that finding the catalogs imports no parser.
+Kept apart from :mod:`pipeline.run.scan` (which parses) so that finding the catalogs imports no parser.
 """
 
 from __future__ import annotations

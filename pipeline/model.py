@@ -37,7 +37,7 @@ class Placeholder:
     ordered: bool = False
 
 
-#: Version of the protected form (:mod:`pipeline.protect`), part of every cache key and run fingerprint:
+#: Version of the protected form (:mod:`pipeline.placeholders.protect`), part of every cache key and run fingerprint:
 #: bump it when the protected form of any text changes. Kept here, not in protect.py, so that a run
 #: with nothing to translate can check its fingerprints without loading the placeholder grammars.
 SCHEME_VERSION = "x-tags/2"  # 2: ICU messages parsed, select case bodies translated

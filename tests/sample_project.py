@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.formats import UnitState, read_catalog
-from pipeline.protect import protect
+from pipeline.placeholders.protect import protect
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,7 +75,7 @@ def _assert_only_translated_lines_changed(before: str, after: str) -> None:
 
 def expected_segments(samples: Path) -> int:
     """Segments the sample catalogs need: one per entry, and for plurals one per text of the plural plan."""
-    from pipeline.plurals import plan_unit
+    from pipeline.run.plurals import plan_unit
 
     total = 0
     for path in samples.glob("*/LC_MESSAGES/*.po"):

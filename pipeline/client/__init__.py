@@ -20,7 +20,7 @@ A flow (a generator of calls and sleeps) carries retries and document polling, s
 only know how to send one request and how to sleep. Both accept an injected httpx transport: a
 remote service, ``pipeline serve``, or the embedded app through ``httpx.ASGITransport`` (async).
 
-Names are loaded on first use so that importing ``pipeline.client.cli`` stays cheap.
+Names are loaded on first use so that importing ``pipeline.cli.client`` stays cheap.
 """
 
 from __future__ import annotations

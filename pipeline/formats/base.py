@@ -6,10 +6,9 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from pipeline.formats.po import PluralRule
+from pipeline.plural_rules import PluralRule
 
 
 class UnitState(enum.Enum):

@@ -14,10 +14,8 @@ line endings, charset, missing final newline).
 from __future__ import annotations
 
 import codecs
-import functools
-import gettext
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +23,7 @@ import polib
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
+from pipeline.plural_rules import PluralRule, plural_rule_for
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
@@ -48,29 +47,6 @@ class _Span:
     obsolete: bool
     msgctxt: str | None
     msgid: str
-
-
-@dataclass(frozen=True, slots=True)
-class PluralRule:
-    """A catalog's plural rule: how many forms, and which number picks which form."""
-
-    nplurals: int
-    expression: str
-
-    def form_for(self, n: int) -> int:
-        """The msgstr index the rule picks for the number ``n``."""
-        return int(_compiled(self.expression)(n)) if self.nplurals > 1 else 0
-
-    def source_forms(self) -> tuple[int, ...]:
-        """For each target form, 0 to fill it from the singular source, 1 from the plural source."""
-        singular = self.form_for(1)
-        return tuple(0 if i == singular and self.nplurals > 1 else 1 for i in range(self.nplurals))
-
-
-@functools.lru_cache(maxsize=64)
-def _compiled(expression: str) -> Callable[[int], int]:
-    """A plural expression compiled once: a run asks the same few rules thousands of times."""
-    return gettext.c2py(expression)
 
 
 class PoCatalog:
@@ -250,18 +226,6 @@ def _plural_rule(path: Path, pofile: polib.POFile) -> PluralRule | None:
         return rule
     language = (pofile.metadata.get("Language") or "").strip()
     return plural_rule_for(language) if language else None
-
-
-def plural_rule_for(language: str) -> PluralRule | None:
-    """The CLDR plural rule of ``language`` as gettext expresses it, from babel's data."""
-    from babel import Locale, UnknownLocaleError
-    from babel.messages.plurals import get_plural
-
-    try:
-        tup = get_plural(Locale.parse(language.replace("-", "_").split("@")[0]))
-    except (UnknownLocaleError, ValueError):
-        return None
-    return PluralRule(tup.num_plurals, tup.plural_expr)
 
 
 def _match(path: Path, pofile: polib.POFile, spans: list[_Span]) -> None:

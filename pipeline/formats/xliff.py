@@ -8,7 +8,7 @@ are fine as long as they agree on the target language (1.2 ``target-language``, 
 Notes (1.2 ``note`` in the unit, 2.x ``notes/note``) become the unit's notes.
 
 Inline markup. A unit's source text is the inner XML of ``<source>`` exactly as written, and the
-unit carries the ``xliff-inline`` flag, under which :mod:`pipeline.protect` turns each inline tag
+unit carries the ``xliff-inline`` flag, under which :mod:`pipeline.placeholders.protect` turns each inline tag
 (``g``, ``x``, ``bx``, ``ex``, ``pc``, ``sc``/``ec``, ``sm``/``em``, ``mrk``, 2.x ``ph``), each
 native-code element with its content (1.2 ``ph``, ``bpt``, ``ept``, ``it``), each protected
 ``mrk`` (``mtype="protected"``, ``translate="no"``) with what it nests, each 2.x ``sm
@@ -52,7 +52,7 @@ from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
 from pipeline.formats.xmltext import Span, decode, element_spans, escape_attribute, escape_text, leading_indent, \
     set_attributes
-from pipeline.protect import XLIFF_INLINE, protect
+from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from pipeline.cache import cache_key
 from pipeline.errors import ServiceError
 from pipeline.model import Issue, TranslationOptions
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
@@ -24,20 +23,24 @@ from pipeline.resources.style_sync import sync_styles
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
 
 
-async def attach_resources(client: Any, plan: ResourcePlan, pending: Mapping[str, P], identity: str,
-                           issues: list[Issue], log: Callable[[str], None]) -> dict[str, P]:
+async def attach_resources(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
+                           cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
+                           log: Callable[[str], None]) -> dict[str, P]:
     """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped.
+
+    ``cache_key(options, text)`` names a text sent with ``options`` (the run's key for its service).
 
     Raises only what stops a run (key refused, quota, service unreachable), after closing ``client``.
     """
     try:
-        return await _attach(client, plan, pending, identity, issues, log)
+        return await _attach(client, plan, pending, cache_key, issues, log)
     except BaseException:
         await client.aclose()
         raise
 
 
-async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P], identity: str, issues: list[Issue],
+async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
+                  cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
                   log: Callable[[str], None]) -> dict[str, P]:
     wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
     targets = [t for t in map(plan.target, sorted(wanted)) if _uses_resources(t)]
@@ -102,7 +105,7 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P], ide
         opts = options(item.options)  # type: ignore[attr-defined]
         if opts.target_lang in dropped or opts.target_lang in gained:
             text = item.protected.text  # type: ignore[attr-defined]
-            key = cache_key(identity, plan.key_options(opts, text), text)
+            key = cache_key(plan.key_options(opts, text), text)
         if key in out:  # two texts became one once a feature was dropped
             out[key].refs.extend(item.refs)  # type: ignore[attr-defined]
         else:

@@ -16,7 +16,7 @@ from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 from sample_project import SAMPLES, copy_sample_project
 

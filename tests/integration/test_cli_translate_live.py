@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from pipeline.formats import read_catalog
-from pipeline.protect import protect
+from pipeline.placeholders.protect import protect
 
 from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 

@@ -19,9 +19,9 @@ import pytest
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.formats import UnitState, read_catalog
-from pipeline.protect import protect
+from pipeline.placeholders.protect import protect
 from pipeline.protocol import TEST_FAULT_HEADER
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 pytestmark = pytest.mark.integration
 

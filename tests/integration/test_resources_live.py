@@ -24,7 +24,7 @@ from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
 from pipeline.resources.plan import ResourcePlan
 from pipeline.resources.style_sync import find_styles, sync_styles
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 pytestmark = pytest.mark.integration
 

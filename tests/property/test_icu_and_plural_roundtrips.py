@@ -7,10 +7,10 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import icu
-from pipeline.formats.po import plural_rule_for
-from pipeline.plurals import assemble, plan_unit
-from pipeline.protect import PlaceholderMismatch, protect, restore
+from pipeline.placeholders import icu
+from pipeline.plural_rules import plural_rule_for
+from pipeline.run.plurals import assemble, plan_unit
+from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
 WORDS = st.sampled_from(["file", "files", "He", "She", "a b", "it''s", "Wört", "日本", " ", "!", "<b>x</b>",
                          "%s", "https://example.com", "42", "a@b.org"])  # all valid inside ICU text

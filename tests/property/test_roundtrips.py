@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline import protocol
-from pipeline.batching import pack
+from pipeline.run.send import pack
 from pipeline.formats import read_catalog
 from pipeline.formats.po import format_field
-from pipeline.protect import protect, restore
+from pipeline.placeholders.protect import protect, restore
 
 FLAGS = st.lists(st.sampled_from(["python-format", "c-format", "python-brace-format", "php-format",
                                   "javascript-format", "ruby-format", "qt-format", "no-c-format"]),

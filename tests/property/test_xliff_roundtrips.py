@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pipeline.formats import UnitState, read_catalog
 from pipeline.formats.xliff import NS_12, NS_2
 from pipeline.formats.xmltext import escape_text
-from pipeline.protect import protect, restore
+from pipeline.placeholders.protect import protect, restore
 
 WORDS = st.sampled_from(["Open", "the", "file", "Wört", "日本", "&", "<", ">", '"', "'", "{name}", "%s", " ", "  ",
                          "\t", "\n", "a@b.org", "https://example.com/?a=1&b=2", "&lt;b&gt;", "]]>"])

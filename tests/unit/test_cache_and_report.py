@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 
-from pipeline.cache import TranslationCache, cache_key
+from pipeline.cache import TranslationCache
+from pipeline.run.request import cache_key
 from pipeline.model import Counters, Issue, TranslationOptions
-from pipeline.report import to_json, to_markdown, write_reports
-from pipeline.run import CatalogReport, RunReport
+from pipeline.run.report import to_json, to_markdown, write_reports
+from pipeline.run.records import CatalogReport, RunReport
 
 OPTS = TranslationOptions(source_lang="EN", target_lang="DE")
 
@@ -42,7 +43,7 @@ def test_the_key_covers_every_translation_option():
 
 
 def test_the_key_covers_the_protection_scheme(monkeypatch):
-    import pipeline.cache as cache_module
+    import pipeline.run.request as cache_module
 
     before = cache_key("svc", OPTS, "Hello")
     monkeypatch.setattr(cache_module, "SCHEME_VERSION", "another")

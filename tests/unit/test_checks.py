@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.checks import check_paths, check_translation
+from pipeline.workflows.check import check_paths, check_translation
 from pipeline.cli import main
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"

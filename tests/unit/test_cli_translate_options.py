@@ -10,7 +10,7 @@ from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
 from pipeline.formats import read_catalog
-from pipeline.protect import protect
+from pipeline.placeholders.protect import protect
 from sample_project import SAMPLES, copy_sample_project
 
 

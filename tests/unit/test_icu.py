@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from pipeline import icu
-from pipeline.protect import PlaceholderMismatch, protect, restore
+from pipeline.placeholders import icu
+from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
 PLURAL = "{n, plural, one {# file} other {# files}}"
 SELECT = "{gender, select, male {He replied} female {She replied} other {They replied}}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.formats.po import PluralRule, plural_rule_for
-from pipeline.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, missing_fallbacks,
+from pipeline.plural_rules import PluralRule, plural_rule_for
+from pipeline.run.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, missing_fallbacks,
                               plan_unit, representatives)
 
 

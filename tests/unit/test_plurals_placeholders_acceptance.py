@@ -19,9 +19,9 @@ import pytest
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.po import plural_rule_for
-from pipeline.protect import protect
-from pipeline.run import RunOptions, run_translate
+from pipeline.plural_rules import plural_rule_for
+from pipeline.placeholders.protect import protect
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "po"
 LANGS = ("ar", "cs", "cy", "de", "fr", "ga", "ja", "pl", "ru", "sl")
@@ -252,7 +252,7 @@ def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
     assert by_source["{g, select, male {{name}} other {{name}}}"] == "{g, select, male {{name}} other {{name}}}"
     for unit in units:
         if unit.state is UnitState.FUZZY:
-            from pipeline import icu
+            from pipeline.placeholders import icu
 
             assert icu.spans(unit.targets[0].removeprefix("[DE] ")) is not None, unit.targets[0]
     assert not any("select," in t or "male {" in t for t in fake.texts)

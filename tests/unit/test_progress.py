@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from pipeline.progress import LogProgress, Progress, TerminalProgress, for_stream
+from pipeline.run.progress import LogProgress, Progress, TerminalProgress, for_stream
 
 from test_run import FakeService, project, run
 
@@ -64,7 +64,7 @@ def test_a_run_reports_progress_for_every_segment_sent(tmp_path):
 
 
 def run_with_progress(settings, service, progress):
-    from pipeline.run import RunOptions, run_translate
+    from pipeline.run.orchestrate import RunOptions, run_translate
 
     return run_translate(settings, RunOptions(), log=lambda m: None, client_factory=service.factory(),
                          progress=progress)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.protect import PlaceholderMismatch, protect, restore
+from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
 
 def texts(protected):

@@ -17,8 +17,8 @@ from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.config import load_settings
-from pipeline.formats.po_merge import FUZZY_THRESHOLD, merge, similarity
-from pipeline.refresh import find_template, refresh
+from pipeline.formats.merge import FUZZY_THRESHOLD, merge, similarity
+from pipeline.workflows.refresh import find_template, refresh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
 PAIRS = ["added_changed_removed_revived", "plural_change_and_flags"]

@@ -10,7 +10,7 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.resources.plan import ResourcePlan
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
 BODY = ''.join(f'msgid "{text}"\nmsgstr ""\n\n' for text in ("Open file", "Delete folder", "Hello", "Settings"))

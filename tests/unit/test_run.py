@@ -14,7 +14,7 @@ from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode, UsageError
 from pipeline.formats import UnitState, read_catalog
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
           '"Plural-Forms: {plural}\\n"\n\n')
@@ -294,7 +294,7 @@ def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_pat
     report = run(settings, FakeService(), dry_run=True)
     assert report.would_send["texts"] == 3 and report.would_send["characters"] == 20
     assert report.would_send["fallback_texts"] == 2  # the plain singular and plural, only if a number fails
-    from pipeline.report import to_markdown
+    from pipeline.run.report import to_markdown
 
     assert "plus up to 2 plural fallback texts if representative numbers do not come back" in to_markdown(report)
     original = (tmp_path / RU).read_bytes()

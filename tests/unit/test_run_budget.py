@@ -11,7 +11,7 @@ import httpx
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
-from pipeline.sending import Budget
+from pipeline.run.send import Budget
 
 from test_run import FakeService, project, run
 

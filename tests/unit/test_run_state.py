@@ -10,12 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-import pipeline.scan as scan_module
-import pipeline.translating as translating_module
+import pipeline.run.scan as scan_module
+import pipeline.run.plan as plan_module
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
-from pipeline.state import STATE_NAME, RunState
+from pipeline.run.state import STATE_NAME, RunState
 
 from test_run import FakeService, project, run
 
@@ -74,8 +74,9 @@ NOOP_PROBE = """
 import json, sys
 from pipeline.cli import main
 code = main(sys.argv[1:])
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.translating", "pipeline.scan",
-         "pipeline.protect", "pipeline.formats.po", "pipeline.resources.plan", "pipeline.client", "pipeline.service")
+heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate",
+         "pipeline.run.scan",
+         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.plan", "pipeline.client", "pipeline.service")
 print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.modules]}))
 """
 
@@ -221,8 +222,8 @@ def test_without_the_option_stale_translations_stay(tmp_path):
 def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
     settings = project(tmp_path)
     run(settings, FakeService())
-    original = translating_module.translation_options
-    monkeypatch.setattr(translating_module, "translation_options",
+    original = plan_module.translation_options
+    monkeypatch.setattr(plan_module, "translation_options",
                         lambda *args: replace(original(*args), glossary_hash="new glossary"))
     service = FakeService()
     report = run(settings, service, retranslate_stale=True)
@@ -233,7 +234,7 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
 
 
 def _settled(n: int):
-    from pipeline.state import Settled
+    from pipeline.run.state import Settled
 
     return Settled(size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0,
                    notices=())

@@ -13,7 +13,7 @@ from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.formats.xliff import NS_12, NS_2, XliffCatalog
 from pipeline.formats.xmltext import set_attributes
-from pipeline.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
+from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
 READABLE = sorted(p for p in [*DATA.glob("*.xlf"), *DATA.glob("*.xliff")]

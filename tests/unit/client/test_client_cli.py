@@ -198,7 +198,7 @@ def test_service_errors_become_exit_codes(service: respx.Router, capsys: pytest.
 
 
 def test_importing_the_cli_does_not_import_httpx() -> None:
-    code = "import sys, pipeline.client.cli; print('httpx' in sys.modules)"
+    code = "import sys, pipeline.cli.client; print('httpx' in sys.modules)"
     root = pathlib.Path(__file__).resolve().parents[3]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True).stdout
     assert out.strip() == "False"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipeline import icu
+from pipeline.placeholders import icu
 from pipeline.model import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
@@ -90,7 +90,7 @@ def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
 
 
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
-    """The placeholder kinds (besides ICU structure, see :mod:`pipeline.icu`) that apply with these format flags."""
+    """The placeholder kinds (besides ICU structure, see :mod:`pipeline.placeholders.icu`) that apply with these format flags."""
     flags = set(flags)
     kinds: set[str] = set(_ALWAYS)
     grammars = _grammars(flags)

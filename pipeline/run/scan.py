@@ -7,35 +7,20 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline import locales, plurals
+from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
-from pipeline.formats.po import plural_rule_for
+from pipeline.plural_rules import plural_rule_for
 from pipeline.model import Issue, Segment, SegmentKey
+from pipeline.run import plurals
+from pipeline.run.records import ScannedCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
-
-
-@dataclass(frozen=True)
-class ScannedCatalog:
-    """A readable catalog, its languages, and its segments to translate."""
-
-    path: Path
-    display: str  # path as shown in reports (relative to the project root when possible)
-    catalog: Catalog
-    locale: str
-    target_lang: str
-    segments: tuple[Segment, ...]
-    source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
-    skipped: int
-    plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
-    fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
 
 
 def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = (),
@@ -43,7 +28,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
     """Read every catalog; return those with a known target language, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
-    empty (stale machine translations, see :mod:`pipeline.state`).
+    empty (stale machine translations, see :mod:`pipeline.run.state`).
     """
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline.cli import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
+from pipeline.cli.common import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
 from pipeline.errors import ExitCode, UsageError
 
 
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pipeline.checks import check_paths
+    from pipeline.workflows.check import check_paths
     from pipeline.config import load_settings
     from pipeline.catalog_paths import discover, display_path
 
@@ -79,8 +79,8 @@ def _check(args: argparse.Namespace) -> int:
 def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.refresh import refresh
-    from pipeline.report import write_reports
+    from pipeline.workflows.refresh import refresh
+    from pipeline.run.report import write_reports
 
     settings = load_cli_settings(args)
     if args.max_characters is not None:

@@ -1,4 +1,6 @@
-"""``report.json`` (for tools) and ``report.md`` (for people, and CI job summaries) of a run.
+"""The run's last stage: its totals and exit code (:func:`finish`), and its ``report.json`` and ``report.md``.
+
+``report.json`` is for tools, ``report.md`` for people and CI job summaries.
 
 ``report.md`` is GitHub-flavoured Markdown meant to be appended to ``$GITHUB_STEP_SUMMARY`` as is:
 a result line, a per-language table, the catalogs (folded when many), and the failed and
@@ -8,17 +10,44 @@ skipped segments with ``file:line`` and reason (capped; ``report.json`` always h
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
 
+from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Counters
-from pipeline.run import RunReport
+from pipeline.run.records import BUDGET_STOP, QUOTA_STOP, RunReport, StartedRun
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
 MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
+
+
+def finish(run: StartedRun) -> RunReport:
+    """Sum the counters, time the run and set its exit code."""
+    report = run.report
+    for stage in ("scan", "translate", "write"):  # a run that skipped everything did none of them
+        report.timings.setdefault(stage, 0.0)
+    report.catalogs = list(run.per_catalog.values())
+    requests = report.totals.requests  # a request can serve several catalogs: count it once
+    for cat in report.catalogs:
+        report.totals.add(cat.counters)
+    report.totals.requests = requests
+    report.duration_seconds = round(time.monotonic() - run.started, 3)
+    report.exit_code = _exit_code(report)
+    return report
+
+
+def _exit_code(report: RunReport) -> int:
+    if report.stopped and report.stopped.startswith((QUOTA_STOP, BUDGET_STOP)):
+        return ExitCode.QUOTA
+    if report.stopped:
+        return ExitCode.UNAVAILABLE
+    if any(i.severity == "error" for i in report.issues):
+        return ExitCode.PARTIAL
+    return ExitCode.OK
 
 
 def fallback_note(would_send: dict[str, int]) -> str:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pipeline.cli import add_config_argument, load_cli_settings, stderr_log
+from pipeline.cli.common import add_config_argument, load_cli_settings, stderr_log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,7 +59,7 @@ _log = stderr_log()
 
 def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[no-untyped-def]
     from pipeline.errors import UsageError
-    from pipeline.sending import open_client
+    from pipeline.run.request import open_client
 
     if not settings.service.url:
         raise UsageError("no translation service configured: pass --service-url URL or set [service] url")
@@ -92,7 +92,7 @@ def _pairs(glossary: Any) -> str:
 def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
     from pipeline.catalog_paths import discover
     from pipeline.resources.plan import configured_targets
-    from pipeline.scan import scan
+    from pipeline.run.scan import scan
 
     scanned, _ = scan(settings, discover(settings))
     return sorted({*configured_targets(settings), *(s.target_lang for s in scanned)})

@@ -2,9 +2,9 @@
 
 Steps, each safe to stop after:
 
-1. merge: every PO catalog is updated from its template (:mod:`pipeline.formats.po_merge`, msgmerge
+1. merge: every PO catalog is updated from its template (:mod:`pipeline.formats.merge`, msgmerge
    semantics, only the affected entries edited) and written atomically when it changed;
-2. translate: :func:`pipeline.run.run_translate` with ``retranslate_stale``: untranslated units are
+2. translate: :func:`pipeline.run.orchestrate.run_translate` with ``retranslate_stale``: untranslated units are
    translated, and fuzzy units still holding our untouched machine translation are re-translated
    when their source, glossary or style list changed; a unit a human edited or confirmed is never
    touched. Glossaries and style lists are synced by that run (``pipeline.resources.attach``) before
@@ -70,7 +70,7 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
 def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | None,
                    log: Callable[[str], None]) -> MergeOutcome:
     """Update every PO catalog of ``paths`` from its template; write those that changed."""
-    from pipeline.formats.po_merge import merge
+    from pipeline.formats.merge import merge
 
     outcome = MergeOutcome()
     for path in paths:
@@ -109,7 +109,7 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
             merge_only: bool = False, log: Callable[[str], None] = lambda message: None,
             client_factory=None):  # type: ignore[no-untyped-def]
     """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``."""
-    from pipeline.run import RunOptions, run_translate
+    from pipeline.run.orchestrate import RunOptions, run_translate
 
     catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in CATALOG_SUFFIXES]
     outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, log)

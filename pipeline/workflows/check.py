@@ -3,7 +3,7 @@
 What is checked, for every translated unit (fuzzy ones only on request):
 
 - placeholders: the translation has the source's placeholders (found with the grammars of
-  :mod:`pipeline.protect`, chosen by the unit's format flags), no others, and printf arguments keep
+  :mod:`pipeline.placeholders.protect`, chosen by the unit's format flags), no others, and printf arguments keep
   their types; a lone ``%`` (printf formats) or ``{`` / ``}`` (brace formats) is an error;
 - markup: HTML/XML tags balanced and nested in the source stay so in the translation;
 - plural forms: as many forms as the catalog's ``Plural-Forms`` says, none empty, and the header
@@ -27,9 +27,9 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats import Unit, UnitState, read_catalog
-from pipeline.formats.po import PluralRule
+from pipeline.plural_rules import PluralRule
 from pipeline.model import Issue, Placeholder
-from pipeline.protect import PRINTF_KINDS, kinds_for, protect, split_edges, tags_balanced
+from pipeline.placeholders.protect import PRINTF_KINDS, kinds_for, protect, split_edges, tags_balanced
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
 OFTEN = 5

@@ -1,5 +1,12 @@
 """Sending the run's unique texts: grouped by options, packed, sent concurrently within a budget.
 
+Packing: at most 50 texts and 128 KiB of encoded body per request. Sizes are measured with
+:func:`pipeline.protocol.translate_body_size`, which equals the length of the body the client
+sends, byte for byte. Packing aims at the lower bound ``max(ceil(n / 50), ceil(bytes / room))``:
+it tries to spread the texts, largest first, over that many requests (then one more), each text
+going to the least filled request, and falls back to first-fit decreasing, which always
+succeeds, when both limits bind at once.
+
 One semaphore bounds the requests in flight across every target language, so a run over many
 languages keeps ``concurrency`` requests busy until the last batch. The budget
 (``max_characters``) is checked before each request: a request reserves the characters it will
@@ -10,29 +17,26 @@ be billed (the service bills every character of the texts sent, tags included, a
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
+import heapq
+import math
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from pipeline.batching import pack
+from pipeline import protocol
 from pipeline.cache import TranslationCache
-from pipeline.config import ENV_AUTH_KEY, Settings
+from pipeline.config import Settings
 from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
-                             TransportError, UsageError)
+                             TransportError)
 from pipeline.model import Issue, SegmentKey, TranslationOptions
-from pipeline.progress import Progress
-from pipeline.protect import TAG, PlaceholderMismatch, restore
-from pipeline.run import BUDGET_STOP, EMBEDDED_BASE_URL, QUOTA_STOP
+from pipeline.run.progress import Progress
+from pipeline.run.records import BUDGET_STOP, QUOTA_STOP, CatalogReport, Pending, RunReport, Verify
+from pipeline.run.request import request_params
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client import AsyncClient, TranslateResult
-    from pipeline.run import CatalogReport, RunReport
-    from pipeline.translating import _Pending
 
-ClientFactory = Callable[[], "AsyncClient"]
 
 
 @dataclass
@@ -73,9 +77,9 @@ class Outcome:
     finished: set[str] = field(default_factory=set)  # cache keys recorded or failed
 
 
-def groups(pending: dict[str, _Pending], with_context: bool = True) -> dict[TranslationOptions, list[_Pending]]:
+def groups(pending: dict[str, Pending], with_context: bool = True) -> dict[TranslationOptions, list[Pending]]:
     """Pending texts by the options they share (one request carries one set of options)."""
-    grouped: dict[TranslationOptions, list[_Pending]] = defaultdict(list)
+    grouped: dict[TranslationOptions, list[Pending]] = defaultdict(list)
     without: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
     for item in pending.values():
         opts = item.options
@@ -87,33 +91,20 @@ def groups(pending: dict[str, _Pending], with_context: bool = True) -> dict[Tran
     return grouped
 
 
-def params(opts: TranslationOptions) -> dict[str, Any]:
-    """The translate request's parameters (without ``text``) for a group's options."""
-    from pipeline.client import translate_params
-
-    return translate_params(source_lang=opts.source_lang, target_lang=opts.target_lang, context=opts.context,
-                            formality=opts.formality, glossary_id=opts.glossary_id, style_id=opts.style_id,
-                            model_type=opts.model_type, custom_instructions=opts.custom_instructions,
-                            translation_memory_id=opts.translation_memory_id,
-                            translation_memory_threshold=opts.translation_memory_threshold,
-                            tag_handling="xml", tag_handling_version=opts.tag_handling_version, ignore_tags=[TAG],
-                            show_billed_characters=True)
-
-
-def context_requests(pending: dict[str, _Pending], planned: int) -> int:
+def context_requests(pending: dict[str, Pending], planned: int) -> int:
     """Requests that grouping by context costs: ``planned`` minus what the texts would need without context."""
     without = 0
     for opts, items in groups(pending, with_context=False).items():
         texts = list(dict.fromkeys(i.protected.text for i in items))  # without context, equal texts merge
-        without += len(pack(texts, params(opts)).batches)
+        without += len(pack(texts, request_params(opts)).batches)
     return max(0, planned - without)
 
 
-def estimate(pending: dict[str, _Pending]) -> dict[str, int]:
+def estimate(pending: dict[str, Pending]) -> dict[str, int]:
     """What a real run would send: requests (and their lower bound), characters billed, unique texts, segments."""
     requests = lower_bound = 0
     for opts, items in groups(pending).items():
-        packing = pack([p.protected.text for p in items], params(opts))
+        packing = pack([p.protected.text for p in items], request_params(opts))
         requests += len(packing.batches)
         lower_bound += packing.lower_bound
     return {"requests": requests, "requests_lower_bound": lower_bound,
@@ -122,35 +113,13 @@ def estimate(pending: dict[str, _Pending]) -> dict[str, int]:
             "texts": len(pending), "segments": sum(len(p.refs) for p in pending.values())}
 
 
-def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
-    """The async client the settings describe: the embedded service in-process, or the configured URL."""
-    import httpx
-
-    from pipeline.client import AsyncClient, RetryPolicy
-
-    retry = RetryPolicy(max_attempts=settings.service.max_attempts)
-    common: dict[str, Any] = {"retry": retry, "timeout": settings.service.timeout,
-                              "reporting_tag": settings.service.reporting_tag}
-    if settings.service.embedded:
-        from pipeline.service import AccountSpec, ServiceConfig, create_app
-
-        key = secrets.token_urlsafe(24)  # lives only in this process
-        app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
-        log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=httpx.ASGITransport(app=app), **common)
-    remote_key = os.environ.get(ENV_AUTH_KEY)
-    if not remote_key or not settings.service.url:
-        raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
-    log(f"using the translation service at {settings.service.url}")
-    return AsyncClient(settings.service.url, remote_key, **common)
-
-
-async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _Pending], cache: TranslationCache,
+async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                   log: Callable[[str], None], progress: Progress, budget: Budget) -> Outcome:
+                   log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
-    ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); the caller
+    ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
+    is the gate's check, applied to every returned text before it is cached or kept. The caller
     closes ``client``.
     """
     stop = asyncio.Event()
@@ -162,14 +131,14 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
             report.stopped = reason
         stop.set()
 
-    def fail(item: _Pending, reason: str, billed: int = 0) -> None:
+    def fail(item: Pending, reason: str, billed: int = 0) -> None:
         outcome.finished.add(item.key)
         for ref in item.refs:
             report.issues.append(Issue(ref.key.catalog, reason, ref.line, item.options.target_lang))
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
-    async def send(items: list[_Pending], request_params: dict[str, Any]) -> None:
+    async def send(items: list[Pending], params: dict[str, Any]) -> None:
         if stop.is_set():
             return
         async with limiter:
@@ -187,7 +156,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
             budget.reserve(cost)
             billed = 0
             try:
-                result = await client.translate([i.protected.text for i in items], **request_params)
+                result = await client.translate([i.protected.text for i in items], **params)
             except PayloadTooLargeError as exc:
                 too_large = exc
             except QuotaExceededError as exc:
@@ -202,7 +171,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
                 return
             else:
                 outcome.requests += 1
-                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress)
+                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify)
                 return
             finally:
                 budget.settle(cost, billed)
@@ -212,7 +181,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
             fail(items[0], f"the service refused the text as too large: {too_large.message}")
             return
         half = len(items) // 2
-        await asyncio.gather(send(items[:half], request_params), send(items[half:], request_params))
+        await asyncio.gather(send(items[:half], params), send(items[half:], params))
 
     try:
         targets = await _check_targets(client, pending, fail)
@@ -221,12 +190,12 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
         for opts, items in groups(pending).items():
             if opts.target_lang not in targets:
                 continue
-            request_params = params(opts)
-            packing = pack([i.protected.text for i in items], request_params)
+            params = request_params(opts)
+            packing = pack([i.protected.text for i in items], params)
             for index in packing.too_large:
                 fail(items[index], "the text is too large for one request (128 KiB body limit)")
             planned += len(packing.batches)
-            tasks.extend(send([items[i] for i in batch], request_params) for batch in packing.batches)
+            tasks.extend(send([items[i] for i in batch], params) for batch in packing.batches)
         report.context_requests += context_requests(pending, planned)
         log(f"sending {sum(len(p.refs) for p in pending.values())} segments "
             f"({len(pending)} unique texts) in about {len(tasks)} requests")
@@ -238,8 +207,8 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, _
     return outcome
 
 
-async def _check_targets(client: AsyncClient, pending: dict[str, _Pending],
-                         fail: Callable[[_Pending, str], None]) -> set[str]:
+async def _check_targets(client: AsyncClient, pending: dict[str, Pending],
+                         fail: Callable[[Pending, str], None]) -> set[str]:
     """The wanted target codes the service offers; segments for the others fail with a reason."""
     languages = await client.languages("translate_text", include=("beta",))
     offered = {lang.code.upper() for lang in languages if lang.usable_as_target}
@@ -250,9 +219,9 @@ async def _check_targets(client: AsyncClient, pending: dict[str, _Pending],
     return wanted & offered
 
 
-def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCache,
+def _record(items: list[Pending], result: TranslateResult, cache: TranslationCache,
             per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str], fail: Callable[..., None],
-            outcome: Outcome, progress: Progress) -> int:
+            outcome: Outcome, progress: Progress, verify: Verify) -> int:
     """Restore and verify each returned text; cache and keep the good ones, report the others; returns billed."""
     texts = [i.protected.text for i in items]
     billed_total = result.billed_characters if result.billed_characters is not None else sum(map(len, texts))
@@ -262,14 +231,11 @@ def _record(items: list[_Pending], result: TranslateResult, cache: TranslationCa
     for item, translation, billed in zip(items, result.translations, shares):
         per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
         catalogs_in_request.update(ref.key.catalog for ref in item.refs)
-        try:
-            restored = restore(translation.text, item.protected)
-        except PlaceholderMismatch as exc:
-            fail(item, f"translation not written: {exc}", billed)
+        verdict = verify(item.protected, translation.text)
+        if verdict.text is None:
+            fail(item, f"translation not written: {verdict.problem}", billed)
             continue
-        if not restored.strip():
-            fail(item, "translation not written: the service returned an empty text", billed)
-            continue
+        restored = verdict.text
         verified[item.key] = translation.text
         outcome.finished.add(item.key)
         for ref in item.refs:
@@ -293,3 +259,76 @@ def _shares(total: int, weights: Sequence[int]) -> list[int]:
     shares = [total * w // weight for w in weights]
     shares[-1] += total - sum(shares)
     return shares
+
+
+@dataclass(frozen=True, slots=True)
+class Packing:
+    """The result of packing: batches of indexes into the input, and the indexes that fit nowhere."""
+
+    batches: tuple[tuple[int, ...], ...]
+    too_large: tuple[int, ...]
+    lower_bound: int
+
+
+def pack(texts: Sequence[str], params: dict[str, object],
+         max_texts: int = protocol.MAX_TEXTS_PER_REQUEST,
+         max_bytes: int = protocol.MAX_TRANSLATE_BODY_BYTES) -> Packing:
+    """Pack ``texts`` (all sharing ``params``) into as few requests as the limits allow."""
+    room = max_bytes - protocol.empty_translate_body_size(params)  # for the array's contents and commas
+    # Each text costs its encoded size plus one comma; the first comma of a batch is not sent, so
+    # a batch fits when the sum of costs is at most room + 1.
+    costs = [protocol.encoded_text_size(t) + 1 for t in texts]
+    capacity = room + 1
+    too_large = tuple(i for i, cost in enumerate(costs) if cost > capacity)
+    order = sorted((i for i, cost in enumerate(costs) if cost <= capacity), key=lambda i: (-costs[i], i))
+    if not order:
+        return Packing((), too_large, 0)
+    lower = max(math.ceil(len(order) / max_texts), math.ceil(sum(costs[i] for i in order) / capacity))
+    fallback = _first_fit(order, costs, max_texts, capacity)
+    for k in range(lower, min(lower + 2, len(fallback))):
+        balanced = _balanced(order, costs, max_texts, capacity, k)
+        if balanced is not None:
+            return Packing(_sorted(balanced), too_large, lower)
+    return Packing(_sorted(fallback), too_large, lower)
+
+
+def _first_fit(order: list[int], costs: list[int], max_texts: int, capacity: int) -> list[list[int]]:
+    """First-fit decreasing: always succeeds, but may need more bins when both limits bind."""
+    bins: list[list[int]] = []
+    used: list[int] = []
+    for i in order:
+        for b, members in enumerate(bins):
+            if len(members) < max_texts and used[b] + costs[i] <= capacity:
+                members.append(i)
+                used[b] += costs[i]
+                break
+        else:
+            bins.append([i])
+            used.append(costs[i])
+    return bins
+
+
+def _balanced(order: list[int], costs: list[int], max_texts: int, capacity: int, k: int) -> list[list[int]] | None:
+    """Worst-fit decreasing into exactly ``k`` bins (largest first, each into the emptiest bin), or None."""
+    bins: list[list[int]] = [[] for _ in range(k)]
+    heap = [(0, b) for b in range(k)]  # (bytes used, bin)
+    for i in order:
+        skipped = []
+        placed = False
+        while heap:
+            used, b = heapq.heappop(heap)
+            if len(bins[b]) < max_texts and used + costs[i] <= capacity:
+                bins[b].append(i)
+                heapq.heappush(heap, (used + costs[i], b))
+                placed = True
+                break
+            skipped.append((used, b))
+        for item in skipped:
+            heapq.heappush(heap, item)
+        if not placed:
+            return None
+    return [b for b in bins if b]
+
+
+def _sorted(bins: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(tuple(sorted(b)) for b in bins))

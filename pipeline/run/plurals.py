@@ -25,8 +25,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pipeline.formats.po import PluralRule, plural_rule_for
-from pipeline.protect import protect
+from pipeline.plural_rules import PluralRule, plural_rule_for
+from pipeline.placeholders.protect import protect
 
 SINGULAR, PLURAL = 0, 1
 NUMBER_BASE = 2

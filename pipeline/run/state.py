@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from pipeline import __version__
+from pipeline.version import __version__
 from pipeline.config import Settings
 from pipeline.formats import Unit, UnitState, atomic_write
 from pipeline.model import SCHEME_VERSION

@@ -1,57 +1,21 @@
-"""Command-line entry point: ``pipeline <command> ...``.
+"""``pipeline translate``: the command the pre-commit hook starts at every commit.
 
-Each area registers its own subcommands through a ``register(subparsers)`` function that adds
-parsers and sets ``func`` (a callable taking the parsed namespace and returning an exit code).
-Registering modules stay light to import: heavy imports happen inside ``func``.
+Light to import: the run's modules are loaded when the command runs, and only as far as the run
+needs them (a run with nothing new stops before parsing anything).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pipeline import __version__
-from pipeline.config import CONFIG_NAME, ENV_AUTH_KEY, ENV_SERVICE_URL, Settings, load_settings
-from pipeline.errors import PipelineError
-
-if TYPE_CHECKING:
-    from pipeline.model import Issue
+from pipeline.cli.common import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
+from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The full argument parser of ``pipeline``, or (given ``command``) one that knows only ``translate``.
-
-    ``pipeline translate`` is what the pre-commit hook starts at every commit: building the parsers
-    of every other command (and importing their modules) would cost it more than Python's start-up.
-    """
-    parser = argparse.ArgumentParser(
-        prog="pipeline",
-        description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
-    )
-    parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _register_translate(sub)
-    if command == "translate":
-        return parser
-    from pipeline.service import cli as service_cli
-
-    service_cli.register(sub)
-    from pipeline.client import cli as client_cli
-
-    client_cli.register(sub)
-    from pipeline import workflow_cli
-
-    workflow_cli.register(sub)
-    from pipeline import resources_cli
-
-    resources_cli.register(sub)
-    return parser
-
-
-def _register_translate(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``translate`` command."""
     p = sub.add_parser(
         "translate",
         help="translate the untranslated entries of catalogs",
@@ -79,49 +43,6 @@ def _register_translate(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_translate)
 
 
-def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
-    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                   help="catalog files or folders (default: the config's `catalogs` globs)")
-    add_config_argument(p)
-
-
-def add_config_argument(p: argparse.ArgumentParser) -> None:
-    """The ``--config`` option of every command that reads the project's configuration."""
-    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
-                   "./pyproject.toml)")
-
-
-def load_cli_settings(args: argparse.Namespace) -> Settings:
-    """The settings of ``--config``, with ``--service-url`` (where given) over the configured URL."""
-    from dataclasses import replace
-
-    settings = load_settings(args.config)
-    if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
-    return settings
-
-
-def stderr_log(quiet: bool = False) -> Callable[[str], None]:
-    """Where a command's progress messages go: stderr, as ``pipeline: ...``; nowhere when ``quiet``."""
-    return _ignore if quiet else _to_stderr
-
-
-def _ignore(message: str) -> None:
-    pass
-
-
-def _to_stderr(message: str) -> None:
-    print(f"pipeline: {message}", file=sys.stderr)
-
-
-def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
-    """The report's issues on stderr: all of them, or with ``quiet`` only the errors."""
-    for issue in issues:
-        if issue.severity == "error" or not quiet:
-            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
-
-
 def _budget(value: str) -> int:
     try:
         number = int(value)
@@ -135,9 +56,9 @@ def _budget(value: str) -> int:
 def _translate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.progress import for_stream
-    from pipeline.report import fallback_note, write_reports
-    from pipeline.run import RunOptions, run_translate
+    from pipeline.run.orchestrate import RunOptions, run_translate
+    from pipeline.run.progress import for_stream
+    from pipeline.run.report import fallback_note, write_reports
 
     settings = load_cli_settings(args)
     if args.cache_dir:
@@ -170,22 +91,3 @@ def _translate(args: argparse.Namespace) -> int:
         rest = f"; left for the next run: {left['segments']} segments, {left['characters']} characters" if left else ""
         print(f"pipeline: stopped early: {report.stopped}{rest}", file=sys.stderr)
     return report.exit_code
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
-    argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except PipelineError as exc:
-        print(f"pipeline: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("pipeline: interrupted", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

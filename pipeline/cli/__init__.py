@@ -1,0 +1,66 @@
+"""Command-line entry point: ``pipeline <command> ...``.
+
+One module per command group registers its subcommands through a ``register(subparsers)``
+function that adds parsers and sets ``func`` (a callable taking the parsed namespace and
+returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.workflows` (check,
+refresh), :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.client` (the
+service's endpoints); ``pipeline serve`` registers from :mod:`pipeline.service.cli`. The options
+they share are in :mod:`~pipeline.cli.common`. Registering modules stay light to import: heavy
+imports happen inside ``func``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pipeline.version import __version__
+from pipeline.cli import translate
+from pipeline.errors import PipelineError
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser of ``pipeline``, or (given ``command``) one that knows only ``translate``.
+
+    ``pipeline translate`` is what the pre-commit hook starts at every commit: building the parsers
+    of every other command (and importing their modules) would cost it more than Python's start-up.
+    """
+    parser = argparse.ArgumentParser(
+        prog="pipeline",
+        description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
+    )
+    parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    translate.register(sub)
+    if command == "translate":
+        return parser
+    from pipeline.service import cli as service_cli
+
+    service_cli.register(sub)
+    from pipeline.cli import client, resources, workflows
+
+    client.register(sub)
+    workflows.register(sub)
+    resources.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except PipelineError as exc:
+        print(f"pipeline: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("pipeline: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""What every command shares: the catalog and ``--config`` arguments, settings, logging and issue output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.config import CONFIG_NAME, Settings, load_settings
+
+if TYPE_CHECKING:
+    from pipeline.model import Issue
+
+
+def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
+    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                   help="catalog files or folders (default: the config's `catalogs` globs)")
+    add_config_argument(p)
+
+
+def add_config_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--config`` option of every command that reads the project's configuration."""
+    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
+                   "./pyproject.toml)")
+
+
+def load_cli_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``--config``, with ``--service-url`` (where given) over the configured URL."""
+    from dataclasses import replace
+
+    settings = load_settings(args.config)
+    if args.service_url:
+        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    return settings
+
+
+def stderr_log(quiet: bool = False) -> Callable[[str], None]:
+    """Where a command's progress messages go: stderr, as ``pipeline: ...``; nowhere when ``quiet``."""
+    return _ignore if quiet else _to_stderr
+
+
+def _ignore(message: str) -> None:
+    pass
+
+
+def _to_stderr(message: str) -> None:
+    print(f"pipeline: {message}", file=sys.stderr)
+
+
+def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
+    """The report's issues on stderr: all of them, or with ``quiet`` only the errors."""
+    for issue in issues:
+        if issue.severity == "error" or not quiet:
+            print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)

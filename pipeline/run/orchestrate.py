@@ -1,0 +1,237 @@
+"""A translation run, stage by stage: the only module that knows the stages and their order.
+
+Every run goes
+
+    settled (skip unchanged) -> scan -> plan (protect, dedupe, cache keys) -> cached -> send
+    (budget, packing, concurrency) -> gate (verify, assemble plurals) -> write -> report
+
+one module of :mod:`pipeline.run` each. Stages never import each other; what they share is in
+:mod:`pipeline.run.records`. A run with nothing new (the pre-commit hook's usual case) stops
+after the first stage and imports neither asyncio nor the catalog parsers nor the client: it
+costs little more than starting Python (bench/). The later stages are imported only when some
+catalog is left (or for a dry run).
+
+Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only
+four things stop it early, each saving what was already translated: the service refusing the
+key or being unreachable (exit 4), the quota running out (456) or the run's character budget
+(``max_characters``) being reached (exit 3).
+
+Order of safety: a translation is cached only after the gate verified it, and a catalog is
+written (atomically) only with verified translations, so a run stopped at any moment leaves
+every file whole and a re-run pays only for what was not yet cached. Every translation written
+is recorded with its provenance (:mod:`pipeline.run.state`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pipeline.catalog_paths import discover
+from pipeline.config import ENV_SERVICE_URL, Settings
+from pipeline.errors import UsageError
+from pipeline.run.records import QUOTA_STOP, CatalogReport, Pending, RunOptions, RunReport, StartedRun
+from pipeline.run.report import finish
+from pipeline.run.request import service_identity
+from pipeline.run.settled import skip_unchanged
+from pipeline.run.state import RunState, settings_hash, state_dir
+
+if TYPE_CHECKING:
+    from pipeline.cache import TranslationCache
+    from pipeline.client import AsyncClient
+    from pipeline.model import SegmentKey
+    from pipeline.resources.plan import ResourcePlan
+    from pipeline.run.progress import Progress
+    from pipeline.run.records import ScannedCatalog
+    from pipeline.run.request import ClientFactory
+
+__all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
+
+
+def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], None] | None = None,
+                  client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
+    """Run a whole translation job synchronously; see :func:`translate_catalogs`."""
+    run = _start(settings, options)
+    if not run.paths and not options.dry_run:  # everything settled: no event loop, nothing parsed
+        run.save_state()
+        return finish(run)
+    import asyncio  # only now: importing it costs more than starting Python
+
+    return asyncio.run(_translate(run, log or _stderr, client_factory, progress))
+
+
+async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
+                             client_factory: ClientFactory | None = None,
+                             progress: Progress | None = None) -> RunReport:
+    """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
+
+    ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
+    """
+    return await _translate(_start(settings, options), log, client_factory, progress)
+
+
+async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
+                     progress: Progress | None) -> RunReport:
+    if run.paths or run.options.dry_run:  # a dry run reports what would be sent, even nothing
+        await _work(run, log, client_factory, progress)
+    else:
+        run.save_state()  # the mtimes of catalogs touched but not changed
+    return finish(run)
+
+
+def _start(settings: Settings, options: RunOptions) -> StartedRun:
+    """Check the service is configured, find the catalogs and skip those an earlier run settled."""
+    started = time.monotonic()
+    if not options.dry_run and not settings.service.url:
+        raise UsageError(f"no translation service configured: pass --service-url URL (or 'embedded' for the "
+                         f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml")
+    report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
+    state = RunState(state_dir(settings))
+    fingerprint = settings_hash(settings)
+    per_catalog: dict[str, CatalogReport] = {}
+    paths = discover(settings, options.paths)
+    if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
+        paths = skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
+    return StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)
+
+
+def _stderr(message: str) -> None:
+    print(f"pipeline: {message}", file=sys.stderr)
+
+
+async def _work(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None = None,
+                progress: Progress | None = None) -> None:
+    """Scan the catalogs ``run`` has left, translate what they need and write the results back into them.
+
+    Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
+    trouble.
+    """
+    from pipeline.cache import TranslationCache
+    from pipeline.resources.plan import ResourcePlan
+    from pipeline.run import gate, plan, send, settled, write
+    from pipeline.run.cached import serve_from_cache
+    from pipeline.run.request import open_client
+    from pipeline.run.scan import scan
+
+    settings, options, report, state, per_catalog = run.settings, run.options, run.report, run.state, run.per_catalog
+    clock = run.started
+    resources = ResourcePlan(settings)  # glossary files are read and checked before any request
+    snapshots = {path: write.snapshot(path) for path in run.paths}  # taken before parsing: see settled.settle
+    inputs: dict[str, str] = {}  # target -> inputs hash of its options, for provenance
+
+    def inputs_hash(target: str) -> str:
+        if target not in inputs:
+            inputs[target] = plan.translation_options(settings, target, None, resources).inputs_hash()
+        return inputs[target]
+
+    def stale(display: str, target: str, unit: object) -> bool:
+        return state.is_stale(display, unit, inputs_hash(target))  # type: ignore[arg-type]
+
+    scanned, issues = scan(settings, run.paths, options.target_langs, **(
+        {"retranslate": stale} if options.retranslate_stale else {}))
+    report.issues.extend(issues)
+    for s in scanned:
+        per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
+        per_catalog[s.display].counters.segments_skipped += s.skipped
+    done: dict[SegmentKey, str] = {}  # segment -> verified translation
+    pending, spare = plan.plan(settings, scanned, per_catalog, done, resources)
+    report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
+    if pending or spare:  # a run with nothing to send opens neither the cache nor a client
+        cache = TranslationCache(settings.cache_dir if options.use_cache else None)
+        try:
+            pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify)
+            # Number sentences the cache answered already tell which fallbacks are needed.
+            needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify)
+            if options.dry_run:
+                report.would_send = {**send.estimate({**pending, **needed}), "fallback_texts": sum(
+                    1 for key in spare if key not in needed and cache.get(key) is None)}
+            elif pending or needed:
+                client = client_factory() if client_factory else open_client(settings, log)
+                try:
+                    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
+                                              per_catalog, done, log, progress)
+                finally:
+                    await client.aclose()
+                if left:
+                    report.remaining = {"segments": sum(len(p.refs) for p in left), "texts": len(left),
+                                        "characters": sum(len(p.protected.text) for p in left)}
+        finally:
+            cache.close()
+    if options.dry_run and not report.would_send:
+        report.would_send = {**send.estimate({}), "fallback_texts": 0}
+    report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
+    if not options.dry_run:
+        failed = {i.catalog for i in report.issues if i.severity == "error"}
+        for s in scanned:
+            before = len(report.issues)
+            cat = per_catalog[s.display]
+            admitted = gate.admit(settings, s, done, report, cat)
+            written, data = write.write_catalog(settings, s, admitted, report, cat, snapshots.get(s.path))
+            if written:
+                state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
+                                         for i, forms in written.items()))
+            failed.update(i.catalog for i in report.issues[before:] if i.severity == "error")
+            settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, s.display in failed,
+                           report)
+        run.save_state()
+    report.timings["write"] = round(time.monotonic() - clock, 3)
+
+
+async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
+                       scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
+                       report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
+                       log: Callable[[str], None], progress: Progress | None) -> list[Pending]:
+    """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
+
+    Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
+    """
+    import functools
+
+    from pipeline.errors import AuthenticationError, QuotaExceededError, TransportError
+    from pipeline.resources.attach import attach_resources
+    from pipeline.run import gate, plan, send
+    from pipeline.run.cached import serve_from_cache
+    from pipeline.run.progress import Progress
+    from pipeline.run.request import cache_key
+
+    try:
+        attached = await attach_resources(client, resources, {**pending, **spare},
+                                          functools.partial(cache_key, report.service), report.issues, log)
+    except QuotaExceededError as exc:  # what the cache served is still written
+        report.stopped = f"{QUOTA_STOP}: {exc.message}"
+        return list(pending.values())
+    except (AuthenticationError, TransportError) as exc:
+        report.stopped = str(exc)
+        return list(pending.values())
+    fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
+    pending, spare = plan.split(attached, fallback_keys)
+    pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify)  # keys of features left out
+    budget = send.Budget(settings.max_characters)
+    progress = progress or Progress()
+    left: list[Pending] = []
+    for first in (True, False):
+        if not first:
+            if report.stopped:
+                break
+            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify)
+            if pending:
+                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
+                log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
+        if not pending:
+            continue
+        progress.start(_per_language(pending))
+        outcome = await send.send_all(settings, client, pending, cache, report, per_catalog, done, log, progress,
+                                      budget, gate.verify)
+        report.totals.requests += outcome.requests
+        left.extend(p for p in pending.values() if p.key not in outcome.finished)
+    return left
+
+
+def _per_language(pending: dict[str, Pending]) -> Counter[str]:
+    totals: Counter[str] = Counter()
+    for item in pending.values():
+        totals[item.options.target_lang] += len(item.refs)
+    return totals

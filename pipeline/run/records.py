@@ -1,0 +1,134 @@
+"""The records a run's stages share: what was asked (RunOptions), what is pending, and the report.
+
+Stages never import each other (only :mod:`pipeline.run.orchestrate` does); what they pass
+between them is defined here, next to nothing but :mod:`pipeline.model`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from pipeline.config import Settings
+from pipeline.errors import ExitCode
+from pipeline.formats import Catalog
+from pipeline.model import Counters, Issue, Protected, Segment, TranslationOptions
+from pipeline.run.state import RunState
+
+if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
+    from pipeline.run.plurals import UnitPlan
+
+__all__ = ["BUDGET_STOP", "QUOTA_STOP", "CatalogReport", "Pending", "RunOptions", "RunReport", "ScannedCatalog",
+           "StartedRun", "Verdict",
+           "Verify"]
+
+BUDGET_STOP = "budget"  # RunReport.stopped starts with one of these when the run ran out of characters
+QUOTA_STOP = "quota exceeded"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What one ``pipeline translate`` invocation asks for, beyond the settings."""
+
+    paths: tuple[Path, ...] = ()
+    target_langs: tuple[str, ...] = ()
+    dry_run: bool = False
+    use_cache: bool = True
+    # Also re-translate fuzzy units that still hold our untouched machine translation when their
+    # source or the other inputs (glossary, style list, ...) changed since; never a human's text.
+    retranslate_stale: bool = False
+
+
+@dataclass(frozen=True)
+class ScannedCatalog:
+    """A readable catalog, its languages, and its segments to translate."""
+
+    path: Path
+    display: str  # path as shown in reports (relative to the project root when possible)
+    catalog: Catalog
+    locale: str
+    target_lang: str
+    segments: tuple[Segment, ...]
+    source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
+    skipped: int
+    plural_plans: dict[int, UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
+    fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The gate's answer for one returned text: restored for writing, or why it may not be written."""
+
+    text: str | None  # the translation with the placeholders put back; None when rejected
+    problem: str | None = None
+
+
+#: The gate's check of a returned text (:func:`pipeline.run.gate.verify`); the orchestrator hands it
+#: to the stages that receive texts (cache, send), which do not import the gate themselves.
+Verify = Callable[[Protected, str], Verdict]
+
+
+@dataclass
+class Pending:
+    """One unique text to send, and every segment waiting for it."""
+
+    options: TranslationOptions
+    protected: Protected
+    key: str
+    refs: list[Segment]
+
+
+@dataclass
+class CatalogReport:
+    """The outcome for one catalog."""
+
+    path: str
+    target_lang: str
+    counters: Counters = field(default_factory=Counters)
+    written: bool = False
+    unchanged: bool = False  # settled by an earlier run and not modified since: not even read
+
+
+@dataclass
+class RunReport:
+    """The outcome of a run: what the report files and the exit code are made from."""
+
+    service: str
+    dry_run: bool
+    catalogs: list[CatalogReport] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    totals: Counters = field(default_factory=Counters)
+    duration_seconds: float = 0.0
+    stopped: str | None = None  # why the run stopped early, if it did
+    would_send: dict[str, int] = field(default_factory=dict)  # dry run: requests, characters, segments
+    exit_code: int = ExitCode.OK
+    budget: int | None = None  # max billed characters of this run
+    remaining: dict[str, int] = field(default_factory=dict)  # stopped early: segments, texts, characters unsent
+    context_requests: int = 0  # requests beyond what the same texts would need without grouping by context
+    unchanged_catalogs: int = 0
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+
+
+@dataclass
+class StartedRun:
+    """A run past its first steps: the catalogs left to read, and what the rest of the run fills in."""
+
+    settings: Settings
+    options: RunOptions
+    report: RunReport
+    state: RunState
+    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
+    paths: list[Path]  # catalogs not skipped as unchanged
+    per_catalog: dict[str, CatalogReport]
+    started: float  # time.monotonic() at the start
+
+    def save_state(self) -> None:
+        """Save what the run remembers; a failure is a warning (the next run just parses more)."""
+        try:
+            self.state.save()
+        except OSError as exc:
+            self.report.issues.append(Issue(str(self.state.directory), f"cannot save the run state: {exc.strerror}",
+                                            severity="warning"))
