@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import re
 from dataclasses import dataclass
@@ -58,6 +59,14 @@ class Protected:
         return any(ch.isalpha() for ch in _strip_tags(self.text))
 
 
+class Severity(enum.StrEnum):
+    """How much an :class:`Issue` matters; the values are what the reports print."""
+
+    ERROR = "error"  # counts as failed: the run exits 1, the catalog is not settled
+    WARNING = "warning"  # written, but worth a look (an approximate plural, a feature left out)
+    SKIPPED = "skipped"  # deliberately left for a human (a partial plural, a template)
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A per-segment or per-catalog problem: reported, never raised."""
@@ -66,7 +75,11 @@ class Issue:
     reason: str
     line: int | None = None
     target_lang: str | None = None
-    severity: str = "error"  # "error" counts as failed; "warning" and "skipped" do not
+    severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        # Replayed notices come back from state.json as plain strings: one type from here on.
+        object.__setattr__(self, "severity", Severity(self.severity))
 
     def where(self) -> str:
         """``path:line`` (or just the path) for messages."""

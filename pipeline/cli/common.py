@@ -6,12 +6,8 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from pipeline.config import CONFIG_NAME, Settings, load_settings
-
-if TYPE_CHECKING:
-    from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 
 
 def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
@@ -53,5 +49,5 @@ def _to_stderr(message: str) -> None:
 def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
     """The report's issues on stderr: all of them, or with ``quiet`` only the errors."""
     for issue in issues:
-        if issue.severity == "error" or not quiet:
+        if issue.severity is Severity.ERROR or not quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)

@@ -74,10 +74,10 @@ def _translate(args: argparse.Namespace) -> int:
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
-        if report.dry_run:
+        if report.would_send is not None:
             w = report.would_send
-            print(f"dry run: would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} "
-                  f"requests, about {w['characters']} billed characters{fallback_note(w)}; {t.segments_from_cache} "
+            print(f"dry run: would send {w.segments} segments ({w.texts} unique texts) in {w.requests} "
+                  f"requests, about {w.characters} billed characters{fallback_note(w)}; {t.segments_from_cache} "
                   f"from cache")
         else:
             print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
@@ -86,8 +86,8 @@ def _translate(args: argparse.Namespace) -> int:
                   + (f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
                      if report.unchanged_catalogs else "")
                   + f"report: {json_path}")
-    if report.stopped:  # an early stop is the reason for a non-zero exit: shown even with --quiet
+    if report.stopped is not None:  # an early stop is the reason for a non-zero exit: shown even with --quiet
         left = report.remaining
-        rest = f"; left for the next run: {left['segments']} segments, {left['characters']} characters" if left else ""
+        rest = f"; left for the next run: {left.segments} segments, {left.characters} characters" if left else ""
         print(f"pipeline: stopped early: {report.stopped}{rest}", file=sys.stderr)
     return report.exit_code

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pipeline.cli.common import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
 from pipeline.errors import ExitCode, UsageError
+from pipeline.model import Severity
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,9 +65,9 @@ def _check(args: argparse.Namespace) -> int:
     paths = discover(settings, args.paths)
     display = {p: display_path(settings, p) for p in paths}
     issues, read = check_paths(paths, display, include_fuzzy=args.include_fuzzy)
-    errors = [i for i in issues if i.severity == "error"]
+    errors = [i for i in issues if i.severity is Severity.ERROR]
     for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
-        if issue.severity == "error":
+        if issue.severity is Severity.ERROR:
             print(f"{issue.where()}: {issue.reason}")
         elif not args.quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}")
@@ -95,7 +96,7 @@ def _refresh(args: argparse.Namespace) -> int:
         print_issues(outcome.issues, args.quiet)
         if not args.quiet:
             print(merged)
-        return ExitCode.PARTIAL if any(i.severity == "error" for i in outcome.issues) else ExitCode.OK
+        return ExitCode.PARTIAL if any(i.severity is Severity.ERROR for i in outcome.issues) else ExitCode.OK
     report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
     json_path, _ = write_reports(report, report_dir)
     print_issues(report.issues, args.quiet)
@@ -103,6 +104,6 @@ def _refresh(args: argparse.Namespace) -> int:
         t = report.totals
         print(f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
               f"{t.segments_failed} failed; {t.billed_characters} characters billed; report: {json_path}")
-        if report.stopped:
+        if report.stopped is not None:
             print(f"stopped early: {report.stopped}", file=sys.stderr)
     return report.exit_code

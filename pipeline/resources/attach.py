@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from pipeline.errors import ServiceError
-from pipeline.model import Issue, TranslationOptions
+from pipeline.model import Issue, Severity, TranslationOptions
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_sync import sync_glossary
 from pipeline.resources.plan import ResourcePlan, TargetPlan, has_style_lists
@@ -52,14 +52,14 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
         raise
     except ServiceError as exc:
         issues.append(Issue(plan.where, f"the service's languages could not be listed ({exc}); features are "
-                                        f"assumed as the spec describes them", severity="warning"))
+                                        f"assumed as the spec describes them", severity=Severity.WARNING))
         support = LanguageSupport.from_spec(plan.source, wanted)
     dropped: dict[str, set[str]] = {}
     gained: dict[str, str] = {}  # target -> formality the plan left out but the service supports
 
     def drop(target: str, feature: str, reason: str) -> None:
         dropped.setdefault(target, set()).add(feature)
-        issues.append(Issue(plan.where, f"{feature} left out: {reason}", None, target, "warning"))
+        issues.append(Issue(plan.where, f"{feature} left out: {reason}", None, target, Severity.WARNING))
         log(f"{target}: {feature} left out: {reason}")
 
     pairs, styles, memories = {}, {}, {}

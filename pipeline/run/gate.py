@@ -16,7 +16,7 @@ that this module stays the single verifier without the stages importing each oth
 from __future__ import annotations
 
 from pipeline.config import Settings
-from pipeline.model import Issue, Protected, SegmentKey
+from pipeline.model import Issue, Protected, SegmentKey, Severity
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
 from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog, Verdict
@@ -56,11 +56,11 @@ def admit(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], re
             continue
         if warnings and not settings.mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
             report.issues.extend(Issue(s.display, f"not written (fuzzy marking is off): {w}",
-                                       s.catalog.units[index].line, s.target_lang, severity="skipped")
+                                       s.catalog.units[index].line, s.target_lang, severity=Severity.SKIPPED)
                                  for w in warnings)
             cat.counters.segments_skipped += 1
             continue
-        report.issues.extend(Issue(s.display, w, s.catalog.units[index].line, s.target_lang, severity="warning")
+        report.issues.extend(Issue(s.display, w, s.catalog.units[index].line, s.target_lang, severity=Severity.WARNING)
                              for w in warnings)
         translations[index] = tuple(texts)  # type: ignore[arg-type]
     return translations

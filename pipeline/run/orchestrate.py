@@ -28,12 +28,15 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import discover
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
-from pipeline.run.records import QUOTA_STOP, CatalogReport, Pending, RunOptions, RunReport, StartedRun
+from pipeline.model import Severity
+from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Remaining, RunOptions, RunReport, StartedRun,
+                                  Stop, StopReason)
 from pipeline.run.report import finish
 from pipeline.run.request import service_identity
 from pipeline.run.settled import skip_unchanged
@@ -146,8 +149,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             # Number sentences the cache answered already tell which fallbacks are needed.
             needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify)
             if options.dry_run:
-                report.would_send = {**send.estimate({**pending, **needed}), "fallback_texts": sum(
-                    1 for key in spare if key not in needed and cache.get(key) is None)}
+                report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
+                    1 for key in spare if key not in needed and cache.get(key) is None))
             elif pending or needed:
                 client = client_factory() if client_factory else open_client(settings, log)
                 try:
@@ -156,15 +159,15 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                 finally:
                     await client.aclose()
                 if left:
-                    report.remaining = {"segments": sum(len(p.refs) for p in left), "texts": len(left),
-                                        "characters": sum(len(p.protected.text) for p in left)}
+                    report.remaining = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
+                                                 characters=sum(len(p.protected.text) for p in left))
         finally:
             cache.close()
-    if options.dry_run and not report.would_send:
-        report.would_send = {**send.estimate({}), "fallback_texts": 0}
+    if options.dry_run and report.would_send is None:
+        report.would_send = DryRunEstimate()
     report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if not options.dry_run:
-        failed = {i.catalog for i in report.issues if i.severity == "error"}
+        failed = {i.catalog for i in report.issues if i.severity is Severity.ERROR}
         for s in scanned:
             before = len(report.issues)
             cat = per_catalog[s.display]
@@ -173,7 +176,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             if written:
                 state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
                                          for i, forms in written.items()))
-            failed.update(i.catalog for i in report.issues[before:] if i.severity == "error")
+            failed.update(i.catalog for i in report.issues[before:] if i.severity is Severity.ERROR)
             settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, s.display in failed,
                            report)
         run.save_state()
@@ -201,10 +204,10 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         attached = await attach_resources(client, resources, {**pending, **spare},
                                           functools.partial(cache_key, report.service), report.issues, log)
     except QuotaExceededError as exc:  # what the cache served is still written
-        report.stopped = f"{QUOTA_STOP}: {exc.message}"
+        report.stopped = Stop(StopReason.QUOTA, f"quota exceeded: {exc.message}")
         return list(pending.values())
     except (AuthenticationError, TransportError) as exc:
-        report.stopped = str(exc)
+        report.stopped = Stop(StopReason.SERVICE, str(exc))
         return list(pending.values())
     fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
     pending, spare = plan.split(attached, fallback_keys)

@@ -6,6 +6,7 @@ between them is defined here, next to nothing but :mod:`pipeline.model`.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,18 +16,56 @@ from typing import TYPE_CHECKING
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.formats import Catalog
-from pipeline.model import Counters, Issue, Protected, Segment, TranslationOptions
+from pipeline.model import Counters, Issue, Protected, Segment, Severity, TranslationOptions
 from pipeline.run.state import RunState
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
     from pipeline.run.plurals import UnitPlan
 
-__all__ = ["BUDGET_STOP", "QUOTA_STOP", "CatalogReport", "Pending", "RunOptions", "RunReport", "ScannedCatalog",
-           "StartedRun", "Verdict",
+__all__ = ["CatalogReport", "DryRunEstimate", "Pending", "Remaining", "RunOptions", "RunReport", "ScannedCatalog",
+           "StartedRun", "Stop", "StopReason", "Verdict",
            "Verify"]
 
-BUDGET_STOP = "budget"  # RunReport.stopped starts with one of these when the run ran out of characters
-QUOTA_STOP = "quota exceeded"
+class StopReason(enum.Enum):
+    """Why a run stopped before sending everything; each saves what was already translated."""
+
+    BUDGET = "budget"  # the run's max_characters reached: exit 3
+    QUOTA = "quota"  # the account's quota exceeded (456): exit 3
+    SERVICE = "service"  # key refused or service unreachable: exit 4
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """An early stop: its reason, and the message the reports show."""
+
+    reason: StopReason
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, slots=True)
+class Remaining:
+    """What a stopped run left unsent, for the next run."""
+
+    segments: int
+    texts: int
+    characters: int
+
+
+@dataclass(frozen=True, slots=True)
+class DryRunEstimate:
+    """What a real run would send (``report.json``'s ``would_send``, field for field)."""
+
+    requests: int = 0
+    requests_lower_bound: int = 0
+    context_requests: int = 0
+    characters: int = 0  # billed: every character of the texts, tags included
+    texts: int = 0
+    segments: int = 0
+    # Plural fallback texts not counted above: sent in a second round only for forms whose number fails.
+    fallback_texts: int = 0
 
 
 @dataclass(frozen=True)
@@ -102,11 +141,11 @@ class RunReport:
     issues: list[Issue] = field(default_factory=list)
     totals: Counters = field(default_factory=Counters)
     duration_seconds: float = 0.0
-    stopped: str | None = None  # why the run stopped early, if it did
-    would_send: dict[str, int] = field(default_factory=dict)  # dry run: requests, characters, segments
+    stopped: Stop | None = None  # why the run stopped early, if it did
+    would_send: DryRunEstimate | None = None  # dry run only
     exit_code: int = ExitCode.OK
     budget: int | None = None  # max billed characters of this run
-    remaining: dict[str, int] = field(default_factory=dict)  # stopped early: segments, texts, characters unsent
+    remaining: Remaining | None = None  # stopped early with something left unsent
     context_requests: int = 0  # requests beyond what the same texts would need without grouping by context
     unchanged_catalogs: int = 0
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
@@ -131,4 +170,4 @@ class StartedRun:
             self.state.save()
         except OSError as exc:
             self.report.issues.append(Issue(str(self.state.directory), f"cannot save the run state: {exc.strerror}",
-                                            severity="warning"))
+                                            severity=Severity.WARNING))

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
-from pipeline.model import Counters
-from pipeline.run.records import BUDGET_STOP, QUOTA_STOP, RunReport, StartedRun
+from pipeline.model import Counters, Severity
+from pipeline.run.records import DryRunEstimate, RunReport, StartedRun, StopReason
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
@@ -41,18 +41,16 @@ def finish(run: StartedRun) -> RunReport:
 
 
 def _exit_code(report: RunReport) -> int:
-    if report.stopped and report.stopped.startswith((QUOTA_STOP, BUDGET_STOP)):
-        return ExitCode.QUOTA
-    if report.stopped:
-        return ExitCode.UNAVAILABLE
-    if any(i.severity == "error" for i in report.issues):
+    if report.stopped is not None:
+        return ExitCode.UNAVAILABLE if report.stopped.reason is StopReason.SERVICE else ExitCode.QUOTA
+    if any(i.severity is Severity.ERROR for i in report.issues):
         return ExitCode.PARTIAL
     return ExitCode.OK
 
 
-def fallback_note(would_send: dict[str, int]) -> str:
+def fallback_note(would_send: DryRunEstimate) -> str:
     """The dry-run estimate's note on plural fallbacks a second round may add (sent only when a number fails)."""
-    n = would_send.get("fallback_texts", 0)
+    n = would_send.fallback_texts
     return f", plus up to {n} plural fallback texts if representative numbers do not come back" if n else ""
 
 
@@ -73,9 +71,9 @@ def to_json(report: RunReport) -> dict:
         "service": report.service,
         "dry_run": report.dry_run,
         "exit_code": report.exit_code,
-        "stopped": report.stopped,
+        "stopped": str(report.stopped) if report.stopped is not None else None,
         "budget": report.budget,
-        "remaining": report.remaining or None,
+        "remaining": asdict(report.remaining) if report.remaining is not None else None,
         "duration_seconds": report.duration_seconds,
         "timings": report.timings,
         "context_requests": report.context_requests,
@@ -87,7 +85,7 @@ def to_json(report: RunReport) -> dict:
              **asdict(c.counters)}
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
-        "would_send": report.would_send or None,
+        "would_send": asdict(report.would_send) if report.would_send is not None else None,
         "issues": [
             {"catalog": i.catalog, "line": i.line, "target_lang": i.target_lang, "severity": i.severity,
              "reason": i.reason}
@@ -97,9 +95,9 @@ def to_json(report: RunReport) -> dict:
 
 
 def _result(report: RunReport) -> str:
-    failed = sum(1 for i in report.issues if i.severity == "error")
+    failed = sum(1 for i in report.issues if i.severity is Severity.ERROR)
     if report.stopped:
-        return f"**Stopped early:** {_md(report.stopped)}. Everything translated before that was saved."
+        return f"**Stopped early:** {_md(str(report.stopped))}. Everything translated before that was saved."
     if failed:
         return f"**Done with problems:** {failed} issue(s) need attention (listed below); everything else was written."
     return "**Done.**"
@@ -110,14 +108,14 @@ def to_markdown(report: RunReport) -> str:
     t = report.totals
     title = "Translation dry run" if report.dry_run else "Translation run"
     lines = [f"## {title}", "", _result(report), ""]
-    if report.remaining:
+    if report.remaining is not None:
         r = report.remaining
-        lines += [f"Left for the next run: {r['segments']} segments ({r['texts']} unique texts, "
-                  f"{r['characters']} characters).", ""]
-    if report.dry_run and report.would_send:
+        lines += [f"Left for the next run: {r.segments} segments ({r.texts} unique texts, "
+                  f"{r.characters} characters).", ""]
+    if report.dry_run and report.would_send is not None:
         w = report.would_send
-        lines += [f"Would send {w['segments']} segments ({w['texts']} unique texts) in {w['requests']} requests "
-                  f"(lower bound {w['requests_lower_bound']}), about {w['characters']} billed characters"
+        lines += [f"Would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests "
+                  f"(lower bound {w.requests_lower_bound}), about {w.characters} billed characters"
                   f"{fallback_note(w)}.", ""]
     budget = f" of a budget of {report.budget}" if report.budget is not None else ""
     context = (f" ({report.context_requests} of them because requests are grouped by context)"
@@ -160,7 +158,7 @@ def _catalogs(report: RunReport) -> list[str]:
 def _issues(report: RunReport) -> list[str]:
     if not report.issues:
         return []
-    order = {"error": 0, "warning": 1, "skipped": 2}
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.SKIPPED: 2}
     issues = sorted(report.issues, key=lambda i: (order.get(i.severity, 3), i.catalog, i.line or 0))
     lines = ["", f"### Failed and skipped segments ({len(issues)})", "",
              "| where | language | severity | reason |", "|---|---|---|---|"]

@@ -15,7 +15,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.plural_rules import plural_rule_for
-from pipeline.model import Issue, Segment, SegmentKey
+from pipeline.model import Issue, Segment, SegmentKey, Severity
 from pipeline.run import plurals
 from pipeline.run.records import ScannedCatalog
 
@@ -37,7 +37,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
         display = display_path(settings, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, "a template (.pot) is not translated; translate the catalogs made from it",
-                                severity="skipped"))
+                                severity=Severity.SKIPPED))
             continue
         try:
             catalog = read_catalog(path)
@@ -55,7 +55,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
             continue
         if target is None:
             issues.append(Issue(display, f"locale {locale!r} has no language on the translation service",
-                                target_lang=locale, severity="skipped"))
+                                target_lang=locale, severity=Severity.SKIPPED))
             continue
         scanned.append(_segments(settings, display, path, catalog, locale, target, issues, retranslate))
     return scanned, issues
@@ -73,7 +73,7 @@ def _segments(settings: Settings, display: str, path: Path, catalog: Catalog, lo
         if unit.state is UnitState.PARTIAL:
             skipped += 1
             issues.append(Issue(display, "some plural forms are translated and some are empty; left for a human",
-                                unit.line, target, severity="skipped"))
+                                unit.line, target, severity=Severity.SKIPPED))
             continue
         if unit.state is not UnitState.UNTRANSLATED and not (
                 retranslate is not None and unit.state is UnitState.FUZZY and retranslate(display, target, unit)):

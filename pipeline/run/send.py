@@ -31,7 +31,7 @@ from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExc
                              TransportError)
 from pipeline.model import Issue, SegmentKey, TranslationOptions
 from pipeline.run.progress import Progress
-from pipeline.run.records import BUDGET_STOP, QUOTA_STOP, CatalogReport, Pending, RunReport, Verify
+from pipeline.run.records import CatalogReport, DryRunEstimate, Pending, RunReport, Stop, StopReason, Verify
 from pipeline.run.request import request_params
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
@@ -100,17 +100,17 @@ def context_requests(pending: dict[str, Pending], planned: int) -> int:
     return max(0, planned - without)
 
 
-def estimate(pending: dict[str, Pending]) -> dict[str, int]:
+def estimate(pending: dict[str, Pending]) -> DryRunEstimate:
     """What a real run would send: requests (and their lower bound), characters billed, unique texts, segments."""
     requests = lower_bound = 0
     for opts, items in groups(pending).items():
         packing = pack([p.protected.text for p in items], request_params(opts))
         requests += len(packing.batches)
         lower_bound += packing.lower_bound
-    return {"requests": requests, "requests_lower_bound": lower_bound,
-            "context_requests": context_requests(pending, requests),
-            "characters": sum(len(p.protected.text) for p in pending.values()),
-            "texts": len(pending), "segments": sum(len(p.refs) for p in pending.values())}
+    return DryRunEstimate(requests=requests, requests_lower_bound=lower_bound,
+                          context_requests=context_requests(pending, requests),
+                          characters=sum(len(p.protected.text) for p in pending.values()),
+                          texts=len(pending), segments=sum(len(p.refs) for p in pending.values()))
 
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
@@ -126,9 +126,9 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     outcome = Outcome()
     limiter = asyncio.Semaphore(settings.service.concurrency)
 
-    def halt(reason: str) -> None:
+    def halt(reason: StopReason, message: str) -> None:
         if report.stopped is None:
-            report.stopped = reason
+            report.stopped = Stop(reason, message)
         stop.set()
 
     def fail(item: Pending, reason: str, billed: int = 0) -> None:
@@ -148,7 +148,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             fit = budget.fitting(costs)
             if fit < len(items):
                 # Send what still fits, then stop: the rest is left for a run with a new budget.
-                halt(f"{BUDGET_STOP} of {budget.limit} billed characters reached")
+                halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
                 items, costs = items[:fit], costs[:fit]
                 if not items:
                     return
@@ -160,10 +160,10 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             except PayloadTooLargeError as exc:
                 too_large = exc
             except QuotaExceededError as exc:
-                halt(f"{QUOTA_STOP}: {exc.message}")
+                halt(StopReason.QUOTA, f"quota exceeded: {exc.message}")
                 return
             except (AuthenticationError, TransportError) as exc:
-                halt(str(exc))
+                halt(StopReason.SERVICE, str(exc))
                 return
             except ServiceError as exc:
                 for item in items:
@@ -201,7 +201,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             f"({len(pending)} unique texts) in about {len(tasks)} requests")
         await asyncio.gather(*tasks)
     except (AuthenticationError, TransportError) as exc:
-        halt(str(exc))
+        halt(StopReason.SERVICE, str(exc))
     finally:
         progress.finish()
     return outcome

@@ -32,7 +32,7 @@ from pathlib import Path
 from pipeline.version import __version__
 from pipeline.config import Settings
 from pipeline.formats import Unit, UnitState, atomic_write
-from pipeline.model import SCHEME_VERSION
+from pipeline.model import SCHEME_VERSION, Severity
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
@@ -82,7 +82,7 @@ class Settled:
     locale: str
     target_lang: str
     skipped: int
-    notices: tuple[tuple[int | None, str, str], ...]  # (line, reason, severity) of its non-error issues
+    notices: tuple[tuple[int | None, str, Severity], ...]  # (line, reason, severity) of its non-error issues
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +236,8 @@ def _load_settled(path: Path) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     for name, values in _read_json(path).get("catalogs", {}).items():
         try:
-            values["notices"] = tuple((line, reason, severity) for line, reason, severity in values["notices"])
+            values["notices"] = tuple((line, reason, Severity(severity))  # a damaged file is parsed afresh
+                                      for line, reason, severity in values["notices"])
             settled[name] = Settled(**values)
         except (TypeError, ValueError, KeyError):
             continue

@@ -28,7 +28,7 @@ from pathlib import Path
 from pipeline.errors import CatalogError
 from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.plural_rules import PluralRule
-from pipeline.model import Issue, Placeholder
+from pipeline.model import Issue, Placeholder, Severity
 from pipeline.placeholders.protect import PRINTF_KINDS, kinds_for, protect, split_edges, tags_balanced
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
@@ -54,10 +54,10 @@ _CLASSES = {**dict.fromkeys("di", "int"), **dict.fromkeys("ouxX", "unsigned"),
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with a translation: ``severity`` is "error" or "warning"."""
+    """One thing wrong with a translation: an error or a warning."""
 
     reason: str
-    severity: str = "error"
+    severity: Severity = Severity.ERROR
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +183,7 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
     kinds = {ph.text: ph.kind for ph in (*source, *target)}
     for text in sorted(set(src_count) | set(tgt_count)):
         want, have = src_count[text], tgt_count[text]
-        severity = "warning" if kinds[text] in _WARN_KINDS else "error"
+        severity = Severity.WARNING if kinds[text] in _WARN_KINDS else Severity.ERROR
         if kinds[text] in _SET_KINDS:
             want, have = min(want, 1), min(have, 1)
         if have > want:

@@ -25,7 +25,7 @@ from pathlib import Path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import atomic_write
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 from pipeline.catalog_paths import CATALOG_SUFFIXES, discover, display_path
 
 
@@ -77,7 +77,7 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
         display = display_path(settings, path)
         if path.suffix.lower() != ".po":
             outcome.issues.append(Issue(display, "only PO catalogs are merged from a template; translated as is",
-                                        severity="skipped"))
+                                        severity=Severity.SKIPPED))
             outcome.merged_paths.append(path)
             continue
         found = find_template(path, template)
@@ -118,7 +118,7 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True)
     report = run_translate(settings, options, log, client_factory)
     report.issues[:0] = outcome.issues
-    if any(i.severity == "error" for i in outcome.issues) and report.exit_code == 0:
+    if any(i.severity is Severity.ERROR for i in outcome.issues) and report.exit_code == 0:
         report.exit_code = 1
     return outcome, report
 

@@ -67,9 +67,9 @@ def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest
     fault = f"quota_after={everything // 2};id=budget-{secrets.token_hex(4)}"
     first = run_translate(settings, RunOptions(), log=lambda m: None,
                           client_factory=client_factory(live_service, fault))
-    assert first.exit_code == ExitCode.QUOTA and first.stopped.startswith("quota exceeded")
+    assert first.exit_code == ExitCode.QUOTA and first.stopped.message.startswith("quota exceeded")
     assert 0 < first.totals.billed_characters <= everything // 2
-    assert first.remaining["segments"] > 0
+    assert first.remaining.segments > 0
     for path in catalogs(root):
         msgfmt_check(path)
     second = run_translate(settings, RunOptions(), log=lambda m: None, client_factory=client_factory(live_service))

@@ -6,10 +6,10 @@ import json
 from dataclasses import fields, replace
 
 from pipeline.cache import TranslationCache
-from pipeline.run.request import cache_key
 from pipeline.model import Counters, Issue, TranslationOptions
+from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.report import to_json, to_markdown, write_reports
-from pipeline.run.records import CatalogReport, RunReport
+from pipeline.run.request import cache_key
 
 OPTS = TranslationOptions(source_lang="EN", target_lang="DE")
 
@@ -92,8 +92,8 @@ def test_report_markdown_escapes_table_cells():
 
 def test_report_markdown_is_a_job_summary_with_per_language_totals():
     report = sample_report()
-    report.context_requests, report.budget, report.stopped = 2, 100, "budget of 100 billed characters reached"
-    report.remaining = {"segments": 5, "texts": 4, "characters": 60}
+    report.context_requests, report.budget, report.stopped = 2, 100, Stop(StopReason.BUDGET, "budget of 100 billed characters reached")
+    report.remaining = Remaining(segments=5, texts=4, characters=60)
     md = to_markdown(report)
     assert md.startswith("## Translation run\n\n**Stopped early:** budget of 100")
     assert "Left for the next run: 5 segments (4 unique texts, 60 characters)." in md
@@ -118,7 +118,7 @@ def test_report_markdown_caps_issues_and_folds_many_catalogs():
 
 def test_report_json_has_the_run_extras():
     report = sample_report()
-    report.budget, report.remaining, report.context_requests = 50, {"segments": 1, "texts": 1, "characters": 9}, 3
+    report.budget, report.remaining, report.context_requests = 50, Remaining(segments=1, texts=1, characters=9), 3
     report.unchanged_catalogs = 4
     report.catalogs.append(CatalogReport("po/pl.po", "PL", unchanged=True))
     data = to_json(report)

@@ -15,6 +15,7 @@ from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode, UsageError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import Remaining
 
 HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
           '"Plural-Forms: {plural}\\n"\n\n')
@@ -176,7 +177,7 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
     settings = project(tmp_path, langs=("de", "pl"))
     service = FakeService(fail_with={3: 456})
     report = run(settings, service)
-    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("quota exceeded")
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
     done = report.totals.segments_translated
     assert 0 < done < 9
     rerun = FakeService()
@@ -187,7 +188,7 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
 
 def test_a_refused_key_stops_with_exit_4(tmp_path):
     report = run(project(tmp_path), FakeService(fail_with={1: 403}))
-    assert report.exit_code == ExitCode.UNAVAILABLE and "403" in report.stopped
+    assert report.exit_code == ExitCode.UNAVAILABLE and "403" in report.stopped.message
 
 
 def test_a_rejected_request_fails_its_segments_only(tmp_path):
@@ -201,7 +202,7 @@ def test_dry_run_sends_and_writes_nothing(tmp_path):
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     service = FakeService()
     report = run(settings, service, dry_run=True)
-    assert service.requests == [] and report.would_send["segments"] == 4 and report.would_send["requests"] == 2
+    assert service.requests == [] and report.would_send.segments == 4 and report.would_send.requests == 2
     assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == before
 
 
@@ -292,8 +293,8 @@ def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rer
 def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_path):
     settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send["texts"] == 3 and report.would_send["characters"] == 20
-    assert report.would_send["fallback_texts"] == 2  # the plain singular and plural, only if a number fails
+    assert report.would_send.texts == 3 and report.would_send.characters == 20
+    assert report.would_send.fallback_texts == 2  # the plain singular and plural, only if a number fails
     from pipeline.run.report import to_markdown
 
     assert "plus up to 2 plural fallback texts if representative numbers do not come back" in to_markdown(report)
@@ -301,7 +302,7 @@ def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_pat
     run(settings, FakeService(rewrite=spell_out_two))
     (tmp_path / RU).write_bytes(original)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send["texts"] == 0 and report.would_send["fallback_texts"] == 1  # the singular: unused
+    assert report.would_send.texts == 0 and report.would_send.fallback_texts == 1  # the singular: unused
 
 
 def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path):
@@ -311,8 +312,8 @@ def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_pa
     service = FakeService(rewrite=spell_out_two)
     report = run(settings, service)  # round one spends the whole budget: the fallback does not fit
     assert sent(service) == [["1 file", "2 files", "5 files"]]
-    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("budget of 20")
-    assert report.remaining == {"segments": 1, "texts": 1, "characters": len('<x id="1"/> files')}
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of 20")
+    assert report.remaining == Remaining(segments=1, texts=1, characters=len('<x id="1"/> files'))
     assert read_catalog(tmp_path / RU).units[0].state is UnitState.UNTRANSLATED  # nothing approximate written
     service = FakeService(rewrite=spell_out_two)
     report = run(replace(settings, max_characters=None), service)
@@ -326,7 +327,7 @@ def test_a_stop_in_round_one_means_no_round_two(tmp_path):
     service = FakeService(fail_with={2: 456}, rewrite=spell_out_two)  # the second request (other context) fails
     report = run(project(tmp_path, langs=("ru",), body=body), service)
     assert sent(service) == [["1 file", "2 files", "5 files"], ["1 day", "2 days", "5 days"]]
-    assert report.exit_code == ExitCode.QUOTA and report.remaining["texts"] == 3  # the days; no fallback sent
+    assert report.exit_code == ExitCode.QUOTA and report.remaining.texts == 3  # the days; no fallback sent
     assert all(u.state is UnitState.UNTRANSLATED for u in read_catalog(tmp_path / RU).units)
 
 

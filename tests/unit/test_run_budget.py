@@ -11,6 +11,7 @@ import httpx
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
+from pipeline.run.records import Remaining
 from pipeline.run.send import Budget
 
 from test_run import FakeService, project, run
@@ -44,12 +45,12 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_pat
     budget = everything // 2
     service = FakeService()
     report = run(replace(settings, max_characters=budget), service)
-    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("budget of")
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of")
     billed = report.totals.billed_characters
     assert 0 < billed <= budget and billed == sum(len(t) for t in sent_texts(service))
     done = report.totals.segments_translated
-    assert report.remaining["segments"] + done == total
-    assert report.remaining["characters"] == everything - billed
+    assert report.remaining.segments + done == total
+    assert report.remaining.characters == everything - billed
     for name in (DE, PL):  # what was translated is saved, and the files are valid
         msgfmt_check(tmp_path / name)
     rerun = FakeService()
@@ -80,14 +81,14 @@ def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
         handle.write('\nmsgid "New"\nmsgstr ""\n')
     report = run(replace(settings, max_characters=0), service)
     assert service.requests == [] and report.exit_code == ExitCode.QUOTA
-    assert report.remaining == {"segments": 1, "texts": 1, "characters": 3}
+    assert report.remaining == Remaining(segments=1, texts=1, characters=3)
 
 
 def test_a_456_reports_what_remains(tmp_path):
     total = run(project(tmp_path / "reference", langs=("de", "pl")), FakeService()).totals.segments_translated
     report = run(project(tmp_path, langs=("de", "pl")), FakeService(fail_with={2: 456}))
-    assert report.exit_code == ExitCode.QUOTA and report.stopped.startswith("quota exceeded")
-    assert report.remaining["segments"] == total - report.totals.segments_translated > 0
+    assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
+    assert report.remaining.segments == total - report.totals.segments_translated > 0
 
 
 def test_context_grouping_cost_is_counted(tmp_path):
@@ -96,7 +97,7 @@ def test_context_grouping_cost_is_counted(tmp_path):
     assert len(service.requests) == 2  # "verb" context and no context
     assert report.context_requests == 1  # without context grouping, one request would carry all four texts
     dry = run(project(tmp_path / "again"), FakeService(), dry_run=True)
-    assert dry.would_send["context_requests"] == 1
+    assert dry.would_send.context_requests == 1
     none = run(replace(project(tmp_path / "none"), context="none"), FakeService())
     assert none.context_requests == 0
 
