@@ -60,20 +60,12 @@ class _Block:
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
     """The catalog at ``catalog_path`` updated from ``template_path``; nothing is written."""
     catalog = read_po(catalog_path)
-    read_po(template_path)  # the strict reader: a broken template is refused with its line
-    template = _polib(template_path)
-    raw = catalog_path.read_bytes()
+    template = read_po(template_path)  # the strict reader: a broken template is refused with its line
+    raw = catalog.raw  # each file is read once: what is merged is what was checked
     lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
-    merger = _Merger(catalog, list(_polib(catalog_path)), [e for e in template if not e.obsolete], lines,
-                     template.metadata)
+    merger = _Merger(catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines,
+                     dict(template.metadata))
     return merger.run(raw)
-
-
-def _polib(path: Path) -> polib.POFile:
-    try:
-        return polib.pofile(str(path), wrapwidth=WRAP_WIDTH)
-    except (OSError, ValueError) as exc:
-        raise CatalogError(str(path), str(exc)) from None
 
 
 def _key(entry: polib.POEntry) -> tuple[str | None, str, str | None]:

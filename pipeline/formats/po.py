@@ -14,6 +14,7 @@ line endings, charset, missing final newline).
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,9 +65,15 @@ class PoCatalog:
         self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
         self._spans = spans
         self.metadata: Mapping[str, str] = dict(pofile.metadata)
+        self.entries: tuple[polib.POEntry, ...] = tuple(pofile)  # what msgmerge-style merging works on
         self.units: tuple[Unit, ...] = tuple(
             _unit(i, entry, span, plural) for i, (entry, span) in enumerate(zip(pofile, spans))
         )
+
+    @property
+    def raw(self) -> bytes:
+        """The file's bytes as they were read."""
+        return b"".join(self._raw_lines)
 
     @property
     def language(self) -> str | None:
@@ -179,9 +186,8 @@ def read_po(path: Path) -> PoCatalog:
         raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
     spans = _scan(path, text_lines)
     try:
-        # The path, not the text: polib splits a string with str.splitlines, which also breaks at
-        # U+0085 and U+2028, while files iterate by newline only, as gettext reads them.
-        pofile = polib.pofile(str(path), encoding=encoding, wrapwidth=WRAP_WIDTH)
+        # The text already read, never the path: the file may have changed or vanished since.
+        pofile = polib.pofile(_PoText("".join(text_lines)), encoding=encoding, wrapwidth=WRAP_WIDTH)
     except (OSError, ValueError) as exc:
         found = _POLIB_LINE.search(str(exc))
         reason = str(exc).split(":", 1)[-1].strip() if ":" in str(exc) else "syntax error"
@@ -192,6 +198,27 @@ def read_po(path: Path) -> PoCatalog:
     _match(path, pofile, spans)
     is_template = path.suffix.lower() == ".pot"
     return PoCatalog(path, raw_lines, encoding, pofile, spans, _plural_rule(path, pofile), is_template)
+
+
+class _PoText(str):
+    """PO text that :func:`polib.pofile` can never mistake for a path, split into lines as a file is read.
+
+    ``polib.pofile`` takes a path or a text and tells them apart with ``os.path.isfile``: a catalog
+    that vanished mid-run would have its path parsed as PO text, and a text naming an existing file
+    would read that file instead. So the value polib tests is a NUL byte, which no path can hold
+    (``os.path.isfile`` answers False), and the lines it parses come from :meth:`splitlines`:
+    split where a text-mode file splits (``\n``, ``\r\n``, ``\r``), not where ``str.splitlines``
+    also does (U+0085, U+2028, ... are text inside a PO string).
+    """
+
+    def __new__(cls, text: str) -> _PoText:
+        value = super().__new__(cls, "\0")
+        value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
+        return value
+
+    def splitlines(self, keepends: bool = False) -> list[str]:  # type: ignore[override]
+        """The PO text's lines (polib strips their ends itself)."""
+        return list(self.lines)
 
 
 def _decodes(line: bytes, encoding: str) -> bool:
