@@ -15,14 +15,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.placeholders.grammar import ARGUMENT_NAME
+
 #: Opens an argument; closes one; opens a case body.
 HEAD, CLOSE, CASE = "icu-head", "icu-close", "icu-case"
 STRUCTURE = frozenset({HEAD, CLOSE, CASE})
 HASH, ARG, QUOTE = "icu-hash", "icu-arg", "icu-quote"
-PRESENT = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*(?:plural|select|selectordinal)\s*,")
+#: Somewhere in the text, the head of a plural or select message: {count, plural, ...
+PRESENT = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*,\s*(?:plural|select|selectordinal)\s*,", re.VERBOSE)
 
-_HEAD = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*(plural|select|selectordinal)\s*,(?:\s*offset\s*:\s*\d+)?\s*")
-_SIMPLE = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*(?:\}|,)")
+#: The head of a plural or select message at a position, up to its first case; group 1 is its type.
+_HEAD = re.compile(r"\{\s*" + ARGUMENT_NAME + r"""\s*,\s*(plural|select|selectordinal)\s*,
+                   (?:\s*offset\s*:\s*\d+)?\s*   # plural messages may subtract an offset""", re.VERBOSE)
+#: A simple argument, {name} or {0}, or the start of a formatted one: {when, date, short}.
+_SIMPLE = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*(?:\}|,)", re.VERBOSE)
 _KEY = re.compile(r"(?:=-?\d+(?:\.\d+)?|[A-Za-z_][\w-]*)\s*\{")
 _BODY_CLOSE = re.compile(r"\}\s*")
 _MAX_DEPTH = 20

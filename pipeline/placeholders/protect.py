@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import icu
 from pipeline.model import Placeholder, Protected
+from pipeline.placeholders import grammar, icu
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.
@@ -34,7 +34,8 @@ class PlaceholderMismatch(ValueError):
     """A translation cannot be restored faithfully; ``str(exc)`` is the reason for the report."""
 
 
-# Each kind: a verbose regex. Order matters: at one position, the first kind listed wins.
+# Each kind: a verbose regex (the printf and brace ones from pipeline.placeholders.grammar). Order
+# matters: at one position, the first kind listed wins.
 _XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
 _KIND_PATTERNS: dict[str, str] = {
     # XLIFF native code and protected spans (kind "xliff-native") are found by _xliff_protected.
@@ -45,18 +46,16 @@ _KIND_PATTERNS: dict[str, str] = {
     "url": r"""\b(?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]""",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     "template": r"\{\{.*?\}\}|\{%.*?%\}",
-    "ruby-named": r"%\{[A-Za-z_][\w.]*\}",
+    "ruby-named": grammar.RUBY_NAMED,
     "shell-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*\b",
-    # Symfony / Laravel-style %name% parameters; before the printf kinds, or %size% would be %s + "ize%".
-    "percent-named": r"%[A-Za-z_][\w.-]*%",
-    "python-printf": r"""%(?:\([^)]*\))?[#0 +\-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsab%]""",
-    "c-printf": r"""%(?:\d+\$)?[-+ #0']*(?:\*(?:\d+\$)?|\d+)?(?:\.(?:\*(?:\d+\$)?|\d+))?
-                    (?:hh|h|ll|l|L|q|j|z|Z|t|I64|I32|I)?(?:[diouxXeEfFgGaAcCsSpn%@]|<PRI[a-zA-Z0-9]+>)""",
-    # Apple's %@ (Objective-C / Swift String(format:), Xcode catalogs) and integer lengths (%lld, %zu).
-    "safe-printf": r"""%(?:\d+\$)?(?:\([A-Za-z_]\w*\))?[-+#0]?\d*(?:\.\d+)?(?:(?:ll|l|z)[diuxX]|[sdifuxXeEgGc%@])""",
-    "qt-arg": r"%L?\d{1,2}",
-    "brace": r"""\{\{|\}\}|\{[A-Za-z0-9_]*(?:[.\[][^{}\s]*)?(?:![rsa])?(?::[^{}]*)?\}""",
-    "safe-brace": r"\{[A-Za-z_]\w*\}|\{\d+\}",
+    # Before the printf kinds, or %size% would be %s + "ize%".
+    "percent-named": grammar.PERCENT_NAMED,
+    "python-printf": grammar.PYTHON_PRINTF,
+    "c-printf": grammar.C_PRINTF,
+    "safe-printf": grammar.SAFE_PRINTF,
+    "qt-arg": grammar.QT_ARG,
+    "brace": grammar.BRACE,
+    "safe-brace": grammar.SAFE_BRACE,
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }

@@ -25,8 +25,9 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pipeline.plural_rules import PluralRule, plural_rule_for
+from pipeline.placeholders.grammar import INTEGER_PRINTF
 from pipeline.placeholders.protect import protect
+from pipeline.plural_rules import PluralRule, plural_rule_for
 
 SINGULAR, PLURAL = 0, 1
 NUMBER_BASE = 2
@@ -36,7 +37,6 @@ _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
 _COUNT_KINDS = frozenset({"python-printf", "c-printf", "safe-printf", "brace", "safe-brace", "qt-arg",
                           "ruby-named", "icu-arg"})
 _NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
-_INTEGER_PRINTF = re.compile(r"%(?:\d+\$)?(?:\([^)]*\))?[-+ #0']*\d*(?:hh|h|ll|l|j|z|t)?[diu]$")
 _ENGLISH = PluralRule(2, "(n != 1)")
 
 
@@ -96,7 +96,7 @@ def count_placeholder(text: str, flags: Iterable[str]) -> str | None:
     candidates = [ph.text for ph in protect(text, flags).placeholders
                   if ph.kind in _COUNT_KINDS and ph.text not in _NOT_A_COUNT]
     if len(set(candidates)) > 1:
-        candidates = [c for c in candidates if _INTEGER_PRINTF.match(c)]
+        candidates = [c for c in candidates if INTEGER_PRINTF.match(c)]
     if len(candidates) != 1 or text.count(candidates[0]) != 1:
         return None
     return candidates[0]

@@ -27,9 +27,10 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats import Unit, UnitState, read_catalog
-from pipeline.plural_rules import PluralRule
 from pipeline.model import Issue, Placeholder, Severity
+from pipeline.placeholders.grammar import PRINTF_CONVERSION
 from pipeline.placeholders.protect import PRINTF_KINDS, kinds_for, protect, split_edges, tags_balanced
+from pipeline.plural_rules import PluralRule
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
 OFTEN = 5
@@ -41,11 +42,6 @@ _IGNORED_KINDS = frozenset({"control"})  # interior newlines and tabs may move i
 #: The printf grammars a format flag selects (not the safe one used without flags, where "100%" is fine).
 _FLAGGED_PRINTF = frozenset({"python-printf", "c-printf"})
 
-_CONVERSION = re.compile(
-    r"""%(?:(?P<pos>\d+)\$|\((?P<name>[^)]*)\))?[-+ #0']*(?P<width>\*(?:\d+\$)?|\d+)?
-        (?:\.(?P<precision>\*(?:\d+\$)?|\d+))?(?P<length>hh|h|ll|l|L|q|j|z|Z|t|I64|I32|I)?(?P<conv>.+)$""",
-    re.VERBOSE,
-)
 # What an argument must be on both sides; e.g. %d and %i read the same int, %s and %d do not.
 _CLASSES = {**dict.fromkeys("di", "int"), **dict.fromkeys("ouxX", "unsigned"),
             **dict.fromkeys("eEfFgGaA", "float"), **dict.fromkeys("sSrab", "string"),
@@ -213,7 +209,7 @@ def _split(placeholders: Sequence[Placeholder], problems: list[Problem], side: s
         if ph.kind not in PRINTF_KINDS:
             others.append(ph)
             continue
-        m = _CONVERSION.match(ph.text)
+        m = PRINTF_CONVERSION.match(ph.text)
         if m is None:
             others.append(ph)
             continue
