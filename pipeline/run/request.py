@@ -20,7 +20,6 @@ import functools
 import hashlib
 import json
 import os
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +48,8 @@ def service_identity(settings: Settings) -> str:
 
 def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
     """The async client the settings describe: the embedded service in-process, or the configured URL."""
+    import secrets  # here, not at the top: the no-op run imports this module but never opens a client
+
     import httpx
 
     from pipeline.client import AsyncClient, RetryPolicy
