@@ -60,7 +60,8 @@ root = Path(sys.argv[1])
 settings = Settings(root=root, catalogs=("*/*/LC_MESSAGES/*.po",), service=ServiceSettings(url="embedded"),
                     cache_dir=root / ".cache")
 report = run_translate(settings, RunOptions(), log=lambda m: None)
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.run.plan", "pipeline.placeholders.protect")
+heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.run.plan",
+         "pipeline.placeholders.protect")
 print(json.dumps({"unchanged": report.unchanged_catalogs, "requests": report.totals.requests,
                   "heavy_imports": sorted(m for m in heavy if m in sys.modules)}))
 """

@@ -89,12 +89,12 @@ def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
 
 
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
-    """The placeholder kinds (besides ICU structure, see :mod:`pipeline.placeholders.icu`) that apply with these format flags."""
+    """The placeholder kinds (besides ICU structure, :mod:`~pipeline.placeholders.icu`) these format flags select."""
     flags = set(flags)
     kinds: set[str] = set(_ALWAYS)
     grammars = _grammars(flags)
-    for grammar in grammars:
-        kinds.update(grammar)
+    for flag_kinds in grammars:
+        kinds.update(flag_kinds)
     if not grammars:
         kinds.update(_SAFE)
     if XLIFF_INLINE in flags:

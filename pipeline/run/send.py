@@ -38,7 +38,6 @@ if TYPE_CHECKING:  # the client (httpx) is imported only when a request is reall
     from pipeline.client import AsyncClient, TranslateResult
 
 
-
 @dataclass
 class Budget:
     """Billed characters a run may still spend; None means no limit."""
@@ -259,6 +258,9 @@ def _shares(total: int, weights: Sequence[int]) -> list[int]:
     shares = [total * w // weight for w in weights]
     shares[-1] += total - sum(shares)
     return shares
+
+
+# --- Packing ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
