@@ -211,6 +211,8 @@ class _PoText(str):
     also does (U+0085, U+2028, ... are text inside a PO string).
     """
 
+    lines: list[str]
+
     def __new__(cls, text: str) -> _PoText:
         value = super().__new__(cls, "\0")
         value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads

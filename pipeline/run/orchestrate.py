@@ -45,6 +45,7 @@ from pipeline.run.state import RunState, settings_hash, state_dir
 if TYPE_CHECKING:
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
+    from pipeline.formats import Unit
     from pipeline.model import SegmentKey
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run.progress import Progress
@@ -130,8 +131,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             inputs[target] = plan.translation_options(settings, target, None, resources).inputs_hash()
         return inputs[target]
 
-    def stale(display: str, target: str, unit: object) -> bool:
-        return state.is_stale(display, unit, inputs_hash(target))  # type: ignore[arg-type]
+    def stale(display: str, target: str, unit: Unit) -> bool:
+        return state.is_stale(display, unit, inputs_hash(target))
 
     scanned, issues = scan(settings, run.paths, options.target_langs, **(
         {"retranslate": stale} if options.retranslate_stale else {}))
