@@ -22,12 +22,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Check every translated entry of the catalogs: placeholders kept (by format flag), plural "
                     "forms complete, HTML/XML tags balanced as in the source, leading and trailing whitespace "
                     "as in the source. At least as strict as `msgfmt --check` for printf formats; stricter for "
-                    "brace fields and markup. Fuzzy entries are skipped unless --include-fuzzy.",
+                    "brace fields and markup. Fuzzy (needs-review) entries are checked too, and reported apart: they are "
+                    "what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
         epilog="exit codes: 0 nothing wrong (warnings may be printed); 1 some translation is broken or a catalog "
                "cannot be read; 2 usage or configuration error",
     )
     add_catalog_arguments(p)
-    p.add_argument("--include-fuzzy", action="store_true", help="check fuzzy (needs-review) entries too")
+    p.add_argument("--skip-fuzzy", action="store_true", help="leave fuzzy (needs-review) entries out, as msgfmt does")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
     p.set_defaults(func=_check)
 
@@ -64,16 +65,21 @@ def _check(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     paths = discover(settings, args.paths)
     display = {p: display_path(settings, p) for p in paths}
-    issues, read = check_paths(paths, display, include_fuzzy=args.include_fuzzy)
-    errors = [i for i in issues if i.severity is Severity.ERROR]
-    for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
-        if issue.severity is Severity.ERROR:
-            print(f"{issue.where()}: {issue.reason}")
-        elif not args.quiet:
-            print(f"{issue.where()}: {issue.severity}: {issue.reason}")
+    checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy)
+    errors = warnings = 0
+    for title, issues in (("", checked.issues), ("fuzzy entry: ", checked.fuzzy)):
+        for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
+            if issue.severity is Severity.ERROR:
+                errors += 1
+                print(f"{issue.where()}: {title}{issue.reason}")
+            else:
+                warnings += 1
+                if not args.quiet:
+                    print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
     if not args.quiet:
-        print(f"pipeline check: {len(errors)} error(s), {len(issues) - len(errors)} warning(s) in {read} "
-              f"catalog(s)", file=sys.stderr)
+        fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
+        print(f"pipeline check: {errors} error(s), {warnings} warning(s) in {checked.read} catalog(s); "
+              f"{fuzzy} of the errors in fuzzy entries", file=sys.stderr)
     return ExitCode.PARTIAL if errors else ExitCode.OK
 
 

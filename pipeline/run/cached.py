@@ -16,12 +16,13 @@ def serve_from_cache(cache: TranslationCache, pending: dict[str, Pending], per_c
     for key, item in pending.items():
         cached = cache.get(key)
         # Verified before it was stored: a text the gate now refuses was tampered with, and is asked for again.
-        translated = verify(item.protected, cached).text if cached is not None else None
-        if translated is None:
+        # Each segment gets its own placeholders back, and every one must pass, or the text is sent again.
+        verdicts = [verify(item.protected_for(ref), cached, ref) for ref in item.refs] if cached is not None else []
+        if not verdicts or any(v.text is None for v in verdicts):
             left[key] = item
             continue
-        for ref in item.refs:
-            done[ref.key] = translated
+        for ref, verdict in zip(item.refs, verdicts):
+            done[ref.key] = verdict.text  # type: ignore[assignment]
             counters = per_catalog[ref.key.catalog].counters
             counters.segments_from_cache += 1
             counters.characters_saved += len(item.protected.text)

@@ -62,6 +62,8 @@ def plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[st
             item = pending.get(key)
             if item is None:
                 pending[key] = item = Pending(opts, protected, key, [])
+            elif protected != item.protected:  # same text sent, other placeholders behind the tags
+                item.own[seg.key] = protected
             item.refs.append(seg)
     return split(pending, fallback_keys)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.formats import Catalog
-from pipeline.model import Counters, Issue, Protected, Segment, Severity, TranslationOptions
+from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, Severity, TranslationOptions
 from pipeline.run.state import RunState
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
@@ -103,11 +103,12 @@ class Verdict:
 
     text: str | None  # the translation with the placeholders put back; None when rejected
     problem: str | None = None
+    retryable: bool = False  # rejected for its placeholders: showing them another way could pass
 
 
 #: The gate's check of a returned text (:func:`pipeline.run.gate.verify`); the orchestrator hands it
 #: to the stages that receive texts (cache, send), which do not import the gate themselves.
-Verify = Callable[[Protected, str], Verdict]
+Verify = Callable[[Protected, str, Segment], Verdict]
 
 
 @dataclass
@@ -118,6 +119,13 @@ class Pending:
     protected: Protected
     key: str
     refs: list[Segment]
+    # Segments whose placeholders differ from ``protected``'s although their protected text is the
+    # same (``%(name)s`` and ``{}``): each gets its own placeholders back from the shared answer.
+    own: dict[SegmentKey, Protected] = field(default_factory=dict)
+
+    def protected_for(self, ref: Segment) -> Protected:
+        """``ref``'s own protected form."""
+        return self.own.get(ref.key, self.protected)
 
 
 @dataclass

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.workflows.check import check_paths, check_translation
+from pipeline.run.gate import check_translation
+from pipeline.workflows.check import check_paths
 from pipeline.cli import main
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
@@ -20,10 +21,10 @@ FIXTURES = sorted(CHECK_DATA.glob("*.po"))
 SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_locales").glob("*/LC_MESSAGES/*.po"))
 
 
-def _errors(path: Path, include_fuzzy: bool = False) -> list[str]:
-    issues, read = check_paths([path], include_fuzzy=include_fuzzy)
-    assert read == 1
-    return [i.reason for i in issues if i.severity == "error"]
+def _errors(path: Path, include_fuzzy: bool = True) -> list[str]:
+    checked = check_paths([path], include_fuzzy=include_fuzzy)
+    assert checked.read == 1
+    return [i.reason for i in checked.issues + checked.fuzzy if i.severity == "error"]
 
 
 def test_fixture_names_cover_every_outcome():
@@ -57,10 +58,20 @@ def test_sample_catalogs_pass_even_with_fuzzy_entries(path: Path):
     assert _errors(path, include_fuzzy=True) == []
 
 
-def test_fuzzy_entries_are_checked_on_request():
-    path = CHECK_DATA / "ok_fuzzy_entry_is_skipped.po"
-    assert _errors(path) == []
-    assert _errors(path, include_fuzzy=True) == ["placeholder '%d' missing"]
+def test_fuzzy_entries_are_checked_unless_left_out_as_msgfmt_does():
+    path = CHECK_DATA / "stricter_fuzzy_entry_missing_argument.po"
+    assert _errors(path) == ["placeholder '%d' missing"]
+    assert _errors(path, include_fuzzy=False) == []
+
+
+def test_fuzzy_brace_field_replaced_by_printf_fails_the_cli(capsys):
+    # The "Badge layout" regression: a fuzzy machine translation with another format's placeholder.
+    path = CHECK_DATA / "stricter_fuzzy_brace_field_became_printf.po"
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [f"{path.relative_to(Path.cwd())}:8: fuzzy entry: placeholder '{{}}' missing"]
+    assert "1 of the errors in fuzzy entries" in out.err
+    assert main(["check", "--skip-fuzzy", "-q", str(path)]) == 0
 
 
 def test_reasons_are_specific():
