@@ -290,14 +290,20 @@ class _Arg:
     ref: str
     kind: str
     text: str
+    style: str = "unnumbered"  # or "named", "numbered"
 
 
 def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder],
                           strict: bool) -> list[Problem]:
     problems: list[Problem] = []
-    src_args, src_other = _split(source, problems, "source")
-    tgt_args, tgt_other = _split(target, problems, "translation")
-    problems.extend(_arg_problems(src_args, tgt_args, strict))
+    src_args, src_other = _split(source, [])  # a source that mixes styles is the author's problem
+    tgt_args, tgt_other = _split(target, problems, mixed_ok=_mixes(src_args))
+    if not _mixes(src_args):
+        problems.extend(_arg_problems(src_args, tgt_args, strict))
+    elif [a.text for a in tgt_args] != [a.text for a in src_args]:
+        # Arguments of a source that mixes styles have no one meaning: they must stay exactly as they are.
+        problems.append(Problem("the source mixes printf argument styles, and the translation does not keep its "
+                                "arguments exactly as they are", rule=Rule.ARGUMENT))
     src_count, tgt_count = Counter(ph.text for ph in src_other), Counter(ph.text for ph in tgt_other)
     kinds = {ph.text: ph.kind for ph in (*source, *target)}
     for text in sorted(set(src_count) | set(tgt_count)):
@@ -321,8 +327,12 @@ def _label(kind: str) -> str:
     return "URL" if kind == "url" else "e-mail address" if kind == "email" else "placeholder"
 
 
+def _mixes(args: Sequence[_Arg]) -> bool:
+    return len({a.style for a in args if a.text != "*"}) > 1
+
+
 def _split(placeholders: Sequence[Placeholder], problems: list[Problem],
-           side: str) -> tuple[list[_Arg], list[Placeholder]]:
+           mixed_ok: bool = False) -> tuple[list[_Arg], list[Placeholder]]:
     """printf arguments (numbered by position or named), and every other placeholder."""
     args: list[_Arg] = []
     others: list[Placeholder] = []
@@ -344,20 +354,18 @@ def _split(placeholders: Sequence[Placeholder], problems: list[Problem],
                 ref = star[1:-1] if star.endswith("$") else str(position)
                 args.append(_Arg(ref, "int", "*"))
         if m.group("name") is not None:
-            styles.add("named")
-            ref = f"({m.group('name')})"
+            style, ref = "named", f"({m.group('name')})"
         elif m.group("pos"):
-            styles.add("numbered")
-            ref = m.group("pos")
+            style, ref = "numbered", m.group("pos")
         else:
-            styles.add("unnumbered")
             position += 1
-            ref = str(position)
+            style, ref = "unnumbered", str(position)
+        styles.add(style)
         conv = m.group("conv")
         kind = (m.group("length") or "") + _CLASSES.get(conv, conv)
-        args.append(_Arg(ref, kind, ph.text))
-    if len(styles) > 1:
-        problems.append(Problem(f"the {side} mixes {' and '.join(sorted(styles))} printf arguments",
+        args.append(_Arg(ref, kind, ph.text, style))
+    if len(styles) > 1 and not mixed_ok:
+        problems.append(Problem(f"the translation mixes {' and '.join(sorted(styles))} printf arguments",
                                 rule=Rule.ARGUMENT))
     return args, others
 

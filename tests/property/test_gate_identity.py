@@ -1,0 +1,56 @@
+"""Identity: two sources that protect to the same text share one answer, yet each gets its own placeholders.
+
+Nothing keyed by text alone decides which placeholders go where (the "Badge layout" defect: a
+python-format and a python-brace-format entry protected alike, and the brace entry got ``%(name)s``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from pipeline.gate import admit
+from pipeline.protect import protect
+
+FLAGS = st.lists(st.sampled_from(["python-format", "c-format", "python-brace-format", "php-format",
+                                  "javascript-format", "ruby-format", "qt-format", "no-c-format"]),
+                 max_size=2, unique=True)
+PLACEHOLDER = st.sampled_from(["%s", "%d", "%(name)s", "%1$s", "{}", "{0}", "{count}", "{name!r:>10}", "<b>", "</b>",
+                               "&amp;", "https://example.com/a", "%{n}", "${HOME}", "%L1", "%name%"])
+WORDS = st.lists(st.sampled_from(["Badge", "layout:", "files", "of", "Wört", "日本", "done", "."]), min_size=1,
+                 max_size=4).map(" ".join)
+
+
+def _build(words: list[str], placeholders: list[str]) -> str:
+    return "".join(w + " " + p + " " for w, p in zip(words, placeholders)) + words[-1]
+
+
+@given(st.lists(WORDS, min_size=2, max_size=4), st.data(), FLAGS, FLAGS)
+def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_b):
+    count = len(words) - 1
+    first = data.draw(st.lists(PLACEHOLDER, min_size=count, max_size=count))
+    second = data.draw(st.lists(PLACEHOLDER, min_size=count, max_size=count))
+    source_a, source_b = _build(words, first), _build(words, second)
+    protected_a, protected_b = protect(source_a, flags_a), protect(source_b, flags_b)
+    assume(protected_a.text == protected_b.text and source_a != source_b)
+    # One answer for the shared text, as the service gives it: the words changed, the tags kept.
+    answer = re.sub(r"(?<![<\w])([A-Za-z]+)(?![^<]*/>)", lambda m: m.group(1).upper(), protected_a.text)
+    restored_a = admit(answer, protected_a, source_a, flags_a)
+    restored_b = admit(answer, protected_b, source_b, flags_b)
+    assert isinstance(restored_a, str) and isinstance(restored_b, str)
+    assert [ph.text for ph in protect(restored_a, flags_a).placeholders] == [ph.text for ph in protected_a.placeholders]
+    assert [ph.text for ph in protect(restored_b, flags_b).placeholders] == [ph.text for ph in protected_b.placeholders]
+
+
+def test_badge_layout_pair_each_gets_its_own_field():
+    printf, brace = "Badge layout: %(name)s", "Badge layout: {}"
+    p_printf, p_brace = protect(printf, ("python-format",)), protect(brace, ("python-brace-format",))
+    assert p_printf.text == p_brace.text
+    answer = p_printf.text.replace("Badge layout", "Abzeichen-Layout")
+    assert admit(answer, p_printf, printf, ("python-format",)) == "Abzeichen-Layout: %(name)s"
+    assert admit(answer, p_brace, brace, ("python-brace-format",)) == "Abzeichen-Layout: {}"
+    # The defect itself: the printf segment's restoration offered for the brace entry is refused.
+    refusal = admit(answer, p_printf, brace, ("python-brace-format",))
+    assert not isinstance(refusal, str) and "'{}' missing" in refusal.reason
