@@ -2,28 +2,47 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pipeline.cache import TranslationCache
 from pipeline.model import SegmentKey
+from pipeline.placeholders.schemes import Scheme
 from pipeline.run.records import CatalogReport, Pending, Verify
+from pipeline.run.request import recovered_key
 
 __all__ = ["serve_from_cache"]
 
 
 def serve_from_cache(cache: TranslationCache, pending: dict[str, Pending], per_catalog: dict[str, CatalogReport],
-                     done: dict[SegmentKey, str], verify: Verify) -> dict[str, Pending]:
-    """Fill ``done`` from the cache where it can; returns the texts still to send."""
+                     done: dict[SegmentKey, str], verify: Verify,
+                     notes: dict[SegmentKey, str] | None = None) -> dict[str, Pending]:
+    """Fill ``done`` from the cache where it can; returns the texts still to send.
+
+    A text recovered in pieces is cached apart (:func:`~pipeline.run.request.recovered_key`) and
+    looked up when the first attempt's key misses; its segments get the scheme's note in ``notes``.
+    """
     left: dict[str, Pending] = {}
     for key, item in pending.items():
-        cached = cache.get(key)
-        # Verified before it was stored: a text the gate now refuses was tampered with, and is asked for again.
-        # Each segment gets its own placeholders back, and every one must pass, or the text is sent again.
-        verdicts = [verify(item.protected_for(ref), cached, ref) for ref in item.refs] if cached is not None else []
-        if not verdicts or any(v.text is None for v in verdicts):
+        cached, note = cache.get(key), None
+        if cached is None:
+            cached, note = cache.get(recovered_key(key, Scheme.PIECES)), Scheme.PIECES.needs_review_note
+        if cached is None:
             left[key] = item
             continue
-        for ref, verdict in zip(item.refs, verdicts):
-            done[ref.key] = verdict.text  # type: ignore[assignment]
+        # Verified before it was stored: a text the gate now refuses was tampered with, and is asked for
+        # again. Each segment gets its own placeholders back; only those the gate refuses are sent.
+        waiting = []
+        for ref in item.refs:
+            translated = verify(item.protected_for(ref), cached, ref).text
+            if translated is None:
+                waiting.append(ref)
+                continue
+            done[ref.key] = translated
+            if note and notes is not None:
+                notes[ref.key] = note
             counters = per_catalog[ref.key.catalog].counters
             counters.segments_from_cache += 1
             counters.characters_saved += len(item.protected.text)
+        if waiting:
+            left[key] = replace(item, refs=waiting)
     return left

@@ -141,14 +141,16 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
         per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         per_catalog[s.display].counters.segments_skipped += s.skipped
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
+    notes: dict[SegmentKey, str] = {}  # segment -> why its translation needs a reviewer's eye
     pending, spare = plan.plan(settings, scanned, per_catalog, done, resources)
     report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if pending or spare:  # a run with nothing to send opens neither the cache nor a client
         cache = TranslationCache(settings.cache_dir if options.use_cache else None)
         try:
-            pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify)
+            pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)
             # Number sentences the cache answered already tell which fallbacks are needed.
-            needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify)
+            needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
+                                      notes)
             if options.dry_run:
                 report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
                     1 for key in spare if key not in needed and cache.get(key) is None))
@@ -156,7 +158,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                 client = client_factory() if client_factory else open_client(settings, log)
                 try:
                     left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
-                                              per_catalog, done, log, progress)
+                                              per_catalog, done, notes, log, progress)
                 finally:
                     await client.aclose()
                 if left:
@@ -172,7 +174,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
         for s in scanned:
             before = len(report.issues)
             cat = per_catalog[s.display]
-            admitted = gate.admit(settings, s, done, report, cat)
+            admitted = gate.admit(settings, s, done, report, cat, notes)
             written, data = write.write_catalog(settings, s, admitted, report, cat, snapshots.get(s.path))
             if written:
                 state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
@@ -187,7 +189,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
 async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                       log: Callable[[str], None], progress: Progress | None) -> list[Pending]:
+                       notes: dict[SegmentKey, str], log: Callable[[str], None],
+                       progress: Progress | None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
     Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
@@ -212,7 +215,7 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         return list(pending.values())
     fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
     pending, spare = plan.split(attached, fallback_keys)
-    pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify)  # keys of features left out
+    pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)  # keys of features left out
     budget = send.Budget(settings.max_characters)
     progress = progress or Progress()
     left: list[Pending] = []
@@ -220,7 +223,8 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         if not first:
             if report.stopped:
                 break
-            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify)
+            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
+                                       notes)
             if pending:
                 entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
                 log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
@@ -228,7 +232,7 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
             continue
         progress.start(_per_language(pending))
         outcome = await send.send_all(settings, client, pending, cache, report, per_catalog, done, log, progress,
-                                      budget, gate.verify)
+                                      budget, gate.verify, notes)
         report.totals.requests += outcome.requests
         left.extend(p for p in pending.values() if p.key not in outcome.finished)
     return left

@@ -22,7 +22,7 @@ from pipeline.run.state import RunState
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
     from pipeline.run.plurals import UnitPlan
 
-__all__ = ["CatalogReport", "DryRunEstimate", "Pending", "Remaining", "RunOptions", "RunReport", "ScannedCatalog",
+__all__ = ["CatalogReport", "DryRunEstimate", "Pending", "Recovery", "Remaining", "RunOptions", "RunReport", "ScannedCatalog",
            "StartedRun", "Stop", "StopReason", "Verdict",
            "Verify"]
 
@@ -140,6 +140,14 @@ class CatalogReport:
 
 
 @dataclass
+class Recovery:
+    """Per language: segments each recovery scheme got past the gate, and the characters retries cost."""
+
+    segments: dict[str, int] = field(default_factory=dict)  # scheme name -> segments recovered
+    characters: int = 0
+
+
+@dataclass
 class RunReport:
     """The outcome of a run: what the report files and the exit code are made from."""
 
@@ -157,6 +165,7 @@ class RunReport:
     context_requests: int = 0  # requests beyond what the same texts would need without grouping by context
     unchanged_catalogs: int = 0
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+    recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
 
 
 @dataclass

@@ -86,6 +86,8 @@ def to_json(report: RunReport) -> dict:
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
         "would_send": asdict(report.would_send) if report.would_send is not None else None,
+        # Per language: segments each recovery scheme got past the gate, and the characters retries cost.
+        "recovery": {lang: asdict(r) for lang, r in sorted(report.recovery.items())},
         "issues": [
             {"catalog": i.catalog, "line": i.line, "target_lang": i.target_lang, "severity": i.severity,
              "reason": i.reason}
@@ -130,9 +132,21 @@ def to_markdown(report: RunReport) -> str:
     for lang, (c, n) in _languages(report).items():
         lines.append(_row(lang, n, c))
     lines.append(_row("**total**", len(report.catalogs), t))
+    lines += _recovery(report)
     lines += _catalogs(report)
     lines += _issues(report)
     return "\n".join(lines) + "\n"
+
+
+def _recovery(report: RunReport) -> list[str]:
+    """One line per language whose damaged placeholders were recovered by sending them another way."""
+    if not report.recovery:
+        return []
+    lines = ["", "Recovered after the engine damaged placeholders (retries cost the characters shown):", ""]
+    for lang, r in sorted(report.recovery.items()):
+        schemes = ", ".join(f"{n} by {name}" for name, n in sorted(r.segments.items())) or "none"
+        lines.append(f"- {lang}: {schemes}; {r.characters} characters")
+    return lines
 
 
 def _row(name: str, catalogs: int, c: Counters) -> str:

@@ -29,6 +29,7 @@ from pipeline.errors import UsageError
 from pipeline.model import SCHEME_VERSION, TranslationOptions
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
+    from pipeline.placeholders.schemes import Scheme
     from pipeline.client import AsyncClient
 
 ClientFactory = Callable[[], "AsyncClient"]
@@ -106,3 +107,15 @@ def _head(scheme: str, service: str, options: TranslationOptions) -> str:
                 "content": {"glossary": options.glossary_hash, "style": options.style_version}}
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return encoded[:-1] + ',"text":'
+
+
+def recovered_key(key: str, scheme: Scheme) -> str:
+    """Where a translation a recovery scheme got past the gate is cached.
+
+    Under the first attempt's own key, so the next run finds it without sending anything, except
+    for the schemes whose result needs a reviewer's note (pieces): they are kept apart, so a cache
+    hit can still say so (:func:`pipeline.run.cached.serve_from_cache` looks there too).
+    """
+    if scheme.needs_review_note is None:
+        return key
+    return hashlib.sha256(f"{key}/{scheme.value}".encode()).hexdigest()

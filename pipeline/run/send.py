@@ -29,10 +29,13 @@ from pipeline.cache import TranslationCache
 from pipeline.config import Settings
 from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
                              TransportError)
-from pipeline.model import Issue, SegmentKey, TranslationOptions
+from pipeline.model import Issue, Segment, SegmentKey, TranslationOptions
 from pipeline.run.progress import Progress
-from pipeline.run.records import CatalogReport, DryRunEstimate, Pending, RunReport, Stop, StopReason, Verify
-from pipeline.run.request import request_params
+from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recovery, RunReport, Stop, StopReason,
+                                  Verdict, Verify)
+from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
+from pipeline.placeholders.schemes import request_params as scheme_params
+from pipeline.run.request import recovered_key, request_params
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client import AsyncClient, TranslateResult
@@ -74,6 +77,8 @@ class Outcome:
 
     requests: int = 0
     finished: set[str] = field(default_factory=set)  # cache keys recorded or failed
+    retry: dict[str, Pending] = field(default_factory=dict)  # refused for their placeholders: recover
+    first_problem: dict[str, str] = field(default_factory=dict)  # why the first attempt was refused
 
 
 def groups(pending: dict[str, Pending], with_context: bool = True) -> dict[TranslationOptions, list[Pending]]:
@@ -114,12 +119,15 @@ def estimate(pending: dict[str, Pending]) -> DryRunEstimate:
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                   log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify) -> Outcome:
+                   log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify,
+                   notes: dict[SegmentKey, str]) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
-    is the gate's check, applied to every returned text before it is cached or kept. The caller
-    closes ``client``.
+    is the gate's check, applied to every returned text before it is cached or kept. A text the
+    gate refuses for its placeholders is sent again under each recovery scheme in turn
+    (:mod:`pipeline.placeholders.schemes`); ``notes`` gets the segments whose scheme asks for a
+    reviewer's eye. The caller closes ``client``.
     """
     stop = asyncio.Event()
     outcome = Outcome()
@@ -137,25 +145,26 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
-    async def send(items: list[Pending], params: dict[str, Any]) -> None:
+    async def send(items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         if stop.is_set():
             return
         async with limiter:
             if stop.is_set():
                 return
-            costs = [len(i.protected.text) for i in items]
+            sent = [encode(scheme, i.protected) for i in items]  # one text per item but with pieces
+            costs = [sum(map(len, texts)) for texts in sent]
             fit = budget.fitting(costs)
             if fit < len(items):
                 # Send what still fits, then stop: the rest is left for a run with a new budget.
                 halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
-                items, costs = items[:fit], costs[:fit]
+                items, costs, sent = items[:fit], costs[:fit], sent[:fit]
                 if not items:
                     return
             cost = sum(costs)
             budget.reserve(cost)
             billed = 0
             try:
-                result = await client.translate([i.protected.text for i in items], **params)
+                result = await client.translate([t for texts in sent for t in texts], **params)
             except PayloadTooLargeError as exc:
                 too_large = exc
             except QuotaExceededError as exc:
@@ -170,7 +179,14 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
                 return
             else:
                 outcome.requests += 1
-                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify)
+                answers, keys = None, None
+                if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
+                    answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
+                    keys = [recovered_key(i.key, scheme) for i in items]
+                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
+                                 answers, keys, costs)
+                if scheme is not Scheme.XML:
+                    _count_recovery(report, scheme, items, done, notes, billed)
                 return
             finally:
                 budget.settle(cost, billed)
@@ -180,7 +196,29 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             fail(items[0], f"the service refused the text as too large: {too_large.message}")
             return
         half = len(items) // 2
-        await asyncio.gather(send(items[:half], params), send(items[half:], params))
+        await asyncio.gather(send(items[:half], params, scheme), send(items[half:], params, scheme))
+
+    async def recover() -> None:
+        """Send the segments refused for their placeholders again, each scheme in turn, until they pass."""
+        for scheme in RECOVERY:
+            if stop.is_set() or not outcome.retry:
+                break
+            round_items, outcome.retry = outcome.retry, {}
+            batches: list[Coroutine[Any, Any, None]] = []
+            for opts, items in groups(round_items).items():
+                usable = [i for i in items if applicable(scheme, i.protected, opts.model_type)]
+                outcome.retry.update((i.key, i) for i in items if i not in usable)  # left for the next scheme
+                params = {**{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
+                          **scheme_params(scheme)}
+                batches.extend(send(batch, params, scheme) for batch in _recovery_batches(scheme, usable))
+            await asyncio.gather(*batches)
+        for key, item in outcome.retry.items():  # no scheme got these past the gate (or the run stopped)
+            if not stop.is_set():
+                fail(item, f"translation not written: {outcome.first_problem.get(key)} (and damaged again "
+                           f"however the placeholders were shown)")
+        if stop.is_set():  # left unsent, for the next run: it pays only for these
+            outcome.finished.difference_update(outcome.retry)
+        outcome.retry.clear()
 
     try:
         targets = await _check_targets(client, pending, fail)
@@ -199,11 +237,63 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         log(f"sending {sum(len(p.refs) for p in pending.values())} segments "
             f"({len(pending)} unique texts) in about {len(tasks)} requests")
         await asyncio.gather(*tasks)
+        if outcome.retry:
+            log(f"{sum(len(p.refs) for p in outcome.retry.values())} segments came back with damaged "
+                f"placeholders: sending them again, showing the placeholders another way")
+            await recover()
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
     finally:
         progress.finish()
     return outcome
+
+
+#: Parameters a recovery scheme sets (or leaves out) itself.
+_SCHEME_PARAMS = frozenset({"tag_handling", "tag_handling_version", "ignore_tags"})
+
+
+def _decoded(scheme: Scheme, items: list[Pending], sent: list[tuple[str, ...]], returned: list[str]) -> list[str]:
+    """The canonical answer of each item from the texts the service returned for a scheme's request."""
+    answers: list[str] = []
+    position = 0
+    for item, texts in zip(items, sent):
+        part = returned[position:position + len(texts)]
+        position += len(texts)
+        if len(part) < len(texts):
+            break  # fewer translations than texts: _record fails the rest
+        answers.append(decode(scheme, item.protected, part))
+    return answers
+
+
+def _recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending]]:
+    """Recovery rounds are small: fill requests greedily, well inside the text and size limits."""
+    batches: list[list[Pending]] = []
+    count = size = 0
+    for item in items:
+        texts = encode(scheme, item.protected)
+        weight = sum(protocol.encoded_text_size(t) + 1 for t in texts)
+        if batches and count + len(texts) <= protocol.MAX_TEXTS_PER_REQUEST and \
+                size + weight <= protocol.MAX_TRANSLATE_BODY_BYTES // 2:
+            batches[-1].append(item)
+            count, size = count + len(texts), size + weight
+        else:
+            batches.append([item])
+            count, size = len(texts), weight
+    return batches
+
+
+def _count_recovery(report: RunReport, scheme: Scheme, items: list[Pending], done: dict[SegmentKey, str],
+                    notes: dict[SegmentKey, str], billed: int) -> None:
+    """Per language: the segments a scheme got past the gate, and what its requests cost."""
+    for item in items:
+        recovery = report.recovery.setdefault(item.options.target_lang, Recovery())
+        recovered = [ref for ref in item.refs if ref.key in done]
+        if recovered:
+            recovery.segments[scheme.value] = recovery.segments.get(scheme.value, 0) + len(recovered)
+        if scheme.needs_review_note:
+            notes.update((ref.key, scheme.needs_review_note) for ref in recovered)
+    if items:
+        report.recovery.setdefault(items[0].options.target_lang, Recovery()).characters += billed
 
 
 async def _check_targets(client: AsyncClient, pending: dict[str, Pending],
@@ -220,34 +310,60 @@ async def _check_targets(client: AsyncClient, pending: dict[str, Pending],
 
 def _record(items: list[Pending], result: TranslateResult, cache: TranslationCache,
             per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str], fail: Callable[..., None],
-            outcome: Outcome, progress: Progress, verify: Verify) -> int:
-    """Restore and verify each returned text; cache and keep the good ones, report the others; returns billed."""
-    texts = [i.protected.text for i in items]
-    billed_total = result.billed_characters if result.billed_characters is not None else sum(map(len, texts))
-    shares = _shares(billed_total, [len(t) for t in texts])
+            outcome: Outcome, progress: Progress, verify: Verify, answers: Sequence[str] | None = None,
+            cache_keys: Sequence[str] | None = None, sizes: Sequence[int] | None = None) -> int:
+    """Verify each returned text for each segment; cache and keep the good ones, report the others; returns billed.
+
+    ``answers`` replaces the returned texts when a recovery scheme sent them another way (decoded to
+    the canonical form), and ``cache_keys`` says where a verified answer is cached.
+    """
+    sizes = sizes if sizes is not None else [len(i.protected.text) for i in items]
+    billed_total = result.billed_characters if result.billed_characters is not None else sum(sizes)
+    shares = _shares(billed_total, sizes)
     catalogs_in_request: set[str] = set()
     verified: dict[str, str] = {}
-    for item, translation, billed in zip(items, result.translations, shares):
+    returned = answers if answers is not None else [t.text for t in result.translations]
+    for index, (item, answer, billed) in enumerate(zip(items, returned, shares)):
         per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
         catalogs_in_request.update(ref.key.catalog for ref in item.refs)
-        verdict = verify(item.protected, translation.text)
-        if verdict.text is None:
-            fail(item, f"translation not written: {verdict.problem}", billed)
+        passed, refused = _verdicts(item, answer, verify)
+        if passed:
+            verified[cache_keys[index] if cache_keys else item.key] = answer
+            for ref, text in passed:
+                done[ref.key] = text
+                per_catalog[ref.key.catalog].counters.segments_translated += 1
+            progress.advance(item.options.target_lang, len(passed), billed)
+        if not refused:
+            outcome.finished.add(item.key)
             continue
-        restored = verdict.text
-        verified[item.key] = translation.text
-        outcome.finished.add(item.key)
-        for ref in item.refs:
-            done[ref.key] = restored
-            per_catalog[ref.key.catalog].counters.segments_translated += 1
-        progress.advance(item.options.target_lang, len(item.refs), billed)
+        rest = replace(item, refs=[ref for ref, _ in refused])
+        if all(v.retryable for _, v in refused):
+            outcome.retry[item.key] = rest  # shown another way in a recovery round
+            outcome.first_problem.setdefault(item.key, refused[0][1].problem or "")
+        else:
+            fail(rest, f"translation not written: {next(v.problem for _, v in refused if not v.retryable)}",
+                 0 if passed else billed)
     cache.set_many(verified)  # one transaction per request, not one per text
-    if len(result.translations) != len(items):
-        for item in items[len(result.translations):]:
+    if len(returned) != len(items):
+        for item in items[len(returned):]:
             fail(item, "the service returned fewer translations than texts sent")
     for name in catalogs_in_request:
         per_catalog[name].counters.requests += 1
     return billed_total
+
+
+def _verdicts(item: Pending, answer: str, verify: Verify) -> tuple[list[tuple[Segment, str]],
+                                                                    list[tuple[Segment, Verdict]]]:
+    """Each segment of ``item`` through the gate with its own placeholders: (passed, refused)."""
+    passed: list[tuple[Segment, str]] = []
+    refused: list[tuple[Segment, Verdict]] = []
+    for ref in item.refs:
+        verdict = verify(item.protected_for(ref), answer, ref)
+        if verdict.text is None:
+            refused.append((ref, verdict))
+        else:
+            passed.append((ref, verdict.text))
+    return passed, refused
 
 
 def _shares(total: int, weights: Sequence[int]) -> list[int]:

@@ -25,7 +25,9 @@ EXCLUDED = (PACKAGE / "service",)
 # ``pipeline glossary|style sync``.
 STAGES = {"settled", "scan", "plan", "cached", "send", "gate", "write", "report"}
 STAGE_ENTRY_POINTS = {"pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows"},
-                      "pipeline.run.scan": {"pipeline.cli.resources"}}
+                      "pipeline.run.scan": {"pipeline.cli.resources"},
+                      # The one gate: `pipeline check` runs its rules over existing translations.
+                      "pipeline.run.gate": {"pipeline.workflows.check"}}
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -32,12 +33,13 @@ BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nms
 class FakeService:
     """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
 
-    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool = False, max_texts: int = 50,
+    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool | set[str] = False, max_texts: int = 50,
                  rewrite: Callable[[str], str] = str) -> None:
         self.requests: list[dict] = []
         self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
         self.fail_with = fail_with or {}  # translate request number (1-based) -> status
-        self.mangle = mangle
+        # Which ways of showing placeholders this engine damages: True for all of them.
+        self.mangle = {"xml", "html", "tokens", "pieces"} if mangle is True else set(mangle or ())
         self.max_texts = max_texts  # a service with a smaller limit than the spec's answers 413
 
     def handler(self, request: httpx.Request) -> httpx.Response:
@@ -54,11 +56,22 @@ class FakeService:
         if len(texts) > self.max_texts:
             return httpx.Response(413, json={"message": "too many texts"})
         out = [self.rewrite(f"[{body['target_lang']}] {t}") for t in texts]
-        if self.mangle:
-            out = [t.replace('<x id="1"/>', "") for t in out]
+        out = [self._damage(body.get("tag_handling"), t) for t in out]
         return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
                                                           for t in out],
                                          "billed_characters": sum(len(t) for t in texts)})
+
+    def _damage(self, tag_handling: str | None, text: str) -> str:
+        """The first placeholder dropped, however it was shown; foreign markup where there is none."""
+        if tag_handling == "xml" and "xml" in self.mangle:
+            return text.replace('<x id="1"/>', "")
+        if tag_handling == "html" and "html" in self.mangle:
+            return text.replace('<span translate="no" id="p1"></span>', "")
+        if tag_handling is None and "XQ1Z" in text and "tokens" in self.mangle:
+            return text.replace("XQ1Z", "")
+        if tag_handling is None and "XQ" not in text and "pieces" in self.mangle:
+            return text + " <b>"
+        return text
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
@@ -158,6 +171,41 @@ def test_broken_placeholders_are_never_written(tmp_path):
     retry = FakeService()
     run(settings, retry)  # the damaged answers were not cached: asked again, and now written
     assert sum(len(r["text"]) for r in retry.requests) == 3  # "Hello" and both plural forms
+
+
+def test_damaged_placeholders_are_recovered_by_showing_them_another_way(tmp_path):
+    settings = project(tmp_path)
+    path = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    service = FakeService(mangle={"xml"})  # damages tags, keeps non-translatable html spans
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK, report.issues
+    units = {u.sources[0]: u for u in read_catalog(path).units}
+    assert units["Hello %(name)s"].targets == ("[DE] Hello %(name)s",)
+    assert units["Hello %(name)s"].state is UnitState.FUZZY
+    assert report.recovery["DE"].segments == {"html": 3}
+    retried = [r for r in service.requests if r.get("tag_handling") != "xml" or r.get("tag_handling_version")]
+    assert report.recovery["DE"].characters == sum(len(t) for r in retried for t in r["text"]) > 0
+    # Only the damaged texts were sent again, and nothing is sent for them on the next run.
+    assert sum(len(r["text"]) for r in retried[-1:]) == 3
+    again = FakeService(mangle={"xml"})
+    path.write_bytes(path.read_bytes().replace(b'msgstr "[DE] Hello %(name)s"', b'msgstr ""'))
+    run(settings, again)
+    assert [r for r in again.requests if "text" in r] == []
+
+
+def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path):
+    settings = replace(project(tmp_path), mark_fuzzy=False)
+    path = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    report = run(settings, FakeService(mangle={"xml", "html", "tokens"}))
+    assert report.recovery["DE"].segments == {"pieces": 3}
+    notes = [i for i in report.issues if "in pieces" in i.reason]
+    assert notes and {i.severity for i in notes} == {"skipped"}  # fuzzy marking is off: left for a human
+    units = {u.sources[0]: u for u in read_catalog(path).units}
+    assert units["Hello %(name)s"].state is UnitState.UNTRANSLATED
+    report = run(replace(settings, mark_fuzzy=True), FakeService(mangle={"xml", "html", "tokens"}))
+    units = {u.sources[0]: u for u in read_catalog(path).units}
+    assert units["Hello %(name)s"].targets == ("[DE] Hello %(name)s",)
+    assert units["Hello %(name)s"].state is UnitState.FUZZY
 
 
 def test_a_broken_catalog_is_reported_and_the_others_are_translated(tmp_path):

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.gate import admit
-from pipeline.protect import protect
-from pipeline.schemes import RECOVERY, Scheme, applicable, decode, encode, request_params
+from pipeline.model import Segment, SegmentKey
+from pipeline.run.gate import verify
+from pipeline.placeholders.protect import protect
+from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode, request_params
+
+
+def admit(answer: str, protected, source: str, flags=()):
+    """The gate's verdict on ``answer`` for a segment with ``source``: the text to write, or the Verdict."""
+    verdict = verify(protected, answer, Segment(SegmentKey("t.po", 0), source, 1, tuple(flags)))
+    return verdict.text if verdict.text is not None else verdict
+
 
 SOURCE = "Hello %(name)s, you have <b>%(count)d</b> new messages & 2 alerts."
 FLAGS = ("python-format",)

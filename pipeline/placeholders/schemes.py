@@ -14,7 +14,7 @@ its placeholders is sent again, showing them another way; each scheme differs in
              stays marked for review with a note.
 
 Every scheme decodes its answers back to the canonical form (``<x id="N"/>`` tags in XML-escaped
-text), so the one gate (:func:`pipeline.gate.admit`) judges every attempt alike. The placeholder
+text), so the one gate (:func:`pipeline.run.gate.verify`) judges every attempt alike. The placeholder
 text itself is never sent under any scheme.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.model import Protected
-from pipeline.protect import TAG
+from pipeline.placeholders.protect import TAG
 
 
 class Scheme(enum.Enum):
