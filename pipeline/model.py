@@ -41,7 +41,7 @@ class Placeholder:
 #: Version of the protected form (:mod:`pipeline.placeholders.protect`), part of every cache key and run fingerprint:
 #: bump it when the protected form of any text changes. Kept here, not in protect.py, so that a run
 #: with nothing to translate can check its fingerprints without loading the placeholder grammars.
-SCHEME_VERSION = "x-tags/2"  # 2: ICU messages parsed, select case bodies translated
+SCHEME_VERSION = "x-tags/3"  # 3: sh-format variables in lower case protected
 
 
 @dataclass(frozen=True, slots=True)

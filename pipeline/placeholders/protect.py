@@ -48,6 +48,8 @@ _KIND_PATTERNS: dict[str, str] = {
     "template": r"\{\{.*?\}\}|\{%.*?%\}",
     "ruby-named": grammar.RUBY_NAMED,
     "shell-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*\b",
+    # sh-format (gettext's $name and ${name}): every variable, lower case too, as msgfmt reads them.
+    "sh-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*",
     # Before the printf kinds, or %size% would be %s + "ize%".
     "percent-named": grammar.PERCENT_NAMED,
     "python-printf": grammar.PYTHON_PRINTF,
@@ -66,7 +68,7 @@ _BY_FLAG: dict[str, tuple[str, ...]] = {
     "c-format": ("c-printf",),
     "objc-format": ("c-printf",),
     "gcc-internal-format": ("c-printf",),
-    "sh-format": ("shell-var",),
+    "sh-format": ("sh-var",),
     "php-format": ("c-printf",),
     "javascript-format": ("c-printf",),
     "python-brace-format": ("brace",),

@@ -77,7 +77,8 @@ class Rule(enum.Enum):
 
 
 #: Rules another way of showing the engine the placeholders can change: they concern the placeholders.
-RETRYABLE = frozenset({Rule.PLACEHOLDER, Rule.ARGUMENT, Rule.MARKUP, Rule.ICU})
+#: Edge whitespace is put back verbatim, so a difference there is an interior newline placeholder moved.
+RETRYABLE = frozenset({Rule.PLACEHOLDER, Rule.ARGUMENT, Rule.MARKUP, Rule.ICU, Rule.WHITESPACE})
 
 
 @dataclass(frozen=True, slots=True)

@@ -404,3 +404,32 @@ def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path):
     report = run(settings, FakeService(rewrite=lambda text: path.unlink(missing_ok=True) or text))
     assert not path.exists()
     assert report.exit_code == ExitCode.PARTIAL
+
+
+IDENTITY_BODY = ('#, python-format\nmsgid "Badge layout: %(name)s"\nmsgstr ""\n\n'
+                 '#, python-brace-format\nmsgid "Badge layout: {}"\nmsgstr ""\n\n'
+                 'msgid "Delete "\nmsgstr ""\n\nmsgid "Delete"\nmsgstr ""\n\n'
+                 '#, sh-format\nmsgid "Running as process $pid."\nmsgstr ""\n')
+
+
+def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(tmp_path, msgfmt_check):
+    # The "Badge layout" defect: both entries protect to the same text, which is sent once.
+    settings = project(tmp_path, body=IDENTITY_BODY)
+    path = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    service = FakeService()
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK, report.issues
+    assert sum(len(r["text"]) for r in service.requests) == 3  # shared texts sent once
+    targets = {u.sources[0]: u.targets[0] for u in read_catalog(path).units}
+    assert targets["Badge layout: %(name)s"] == "[DE] Badge layout: %(name)s"
+    assert targets["Badge layout: {}"] == "[DE] Badge layout: {}"
+    assert targets["Delete "] == "[DE] Delete " and targets["Delete"] == "[DE] Delete"
+    assert targets["Running as process $pid."] == "[DE] Running as process $pid."
+    assert "$pid" not in json.dumps(service.requests)  # an sh-format variable is a placeholder, never sent
+    msgfmt_check(path)
+    # Served from the cache the same way: each its own.
+    path.write_text(HEADER.format(lang="de", plural=PLURALS["de"]) + IDENTITY_BODY, encoding="utf-8")
+    again = FakeService()
+    run(settings, again)
+    assert again.requests == []  # every translate request is recorded: none was sent
+    assert {u.sources[0]: u.targets[0] for u in read_catalog(path).units} == targets
