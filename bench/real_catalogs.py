@@ -314,18 +314,19 @@ def best_of(argv: list[str], cwd: Path, env: dict[str, str], times: int = 3) -> 
     return best, code
 
 
-def measure_noop(tree: Path, catalogs: list[Catalog], pycache: Path) -> dict:
+def measure_noop(tree: Path, catalogs: list[Catalog], pycache: Path, times: int) -> dict:
     """A second ``pipeline translate`` over a translated tree vs a polib parse of it and ``python -c pass``."""
     env = bytecode_env(pycache)
     paths = [str(tree / c.path) for c in catalogs]
-    log("no-op: timing pipeline translate, polib parse, python -c pass (best of 3 each)")
-    noop_s, noop_code = best_of([pipeline_exe(), "translate", "-q"], tree, env)
-    parse_s, _ = best_of([sys.executable, "-c", PARSE, *paths], tree, env)
-    pass_s, _ = best_of([sys.executable, "-c", "pass"], tree, env)
+    log(f"no-op: timing pipeline translate, polib parse, python -c pass (best of {times} each)")
+    noop_s, noop_code = best_of([pipeline_exe(), "translate", "-q"], tree, env, times)
+    parse_s, _ = best_of([sys.executable, "-c", PARSE, *paths], tree, env, times)
+    pass_s, _ = best_of([sys.executable, "-c", "pass"], tree, env, times)
     report_path = tree / "report" / "report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
     return {
         "catalogs": len(paths),
+        "best_of": times,
         "noop_seconds": round(noop_s, 3),
         "noop_exit_code": noop_code,
         "noop_requests": report.get("totals", {}).get("requests"),
@@ -421,6 +422,7 @@ def main() -> int:
     parser.add_argument("--modes", default=",".join(MODES), help=f"mangle modes, comma-separated (default: {','.join(MODES)})")
     parser.add_argument("--every", type=int, help="damage only every N-th text (when the service supports every=N)")
     parser.add_argument("--projects", default=",".join(p.name for p in PROJECTS), help="projects, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each no-op command, best kept (default: 3)")
     parser.add_argument("--keep", type=Path, help="build the trees in this folder and keep them (replaced if there)")
     args = parser.parse_args()
     if not (args.run or os.environ.get("BENCH_REAL") == "1"):
@@ -450,7 +452,7 @@ def main() -> int:
                     runs[label] = run_once(label, work / "base", work / label, proxy.url, every_catalog, check_args)
                     runs[label]["proxied_requests"] = proxy.requests
                     runs[label]["fault_header"] = header.rsplit(";id=", 1)[0]
-            doc["noop"] = measure_noop(work / "clean", every_catalog, work / "pycache")
+            doc["noop"] = measure_noop(work / "clean", every_catalog, work / "pycache", args.repeat)
         labels = list(runs)
         table = summarise(labels, runs, records, catalogs)
         doc["runs"] = {label: {k: v for k, v in run.items() if k != "catalogs"} for label, run in runs.items()}
