@@ -92,12 +92,18 @@ def _archives(folder: Path) -> list[Path]:
 
 
 def extract(project: Project, archive: Path, dest: Path) -> list[Path]:
-    """Write the project's chosen catalogs under ``dest``; their paths, sorted."""
+    """Write the project's chosen catalogs under ``dest``; their paths, by language, then path.
+
+    By language first because blanking counts entries across catalogs: in path order, the
+    two-entry catalogs of three languages (de, ga, ru, de, ga, ru, ...) line up with "every
+    third" so that one language is never blanked and the others always at the same entry.
+    """
     patterns = [project.pattern.format(lang=lang) for lang in project.languages]
     written = []
     for name, data in _members(archive):
         name = name.removeprefix("./")
-        if not any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+        matched = [i for i, pattern in enumerate(patterns) if fnmatch.fnmatchcase(name, pattern)]
+        if not matched:
             continue
         relative = PurePosixPath(name.removeprefix(project.strip))
         if relative.is_absolute() or ".." in relative.parts:
@@ -105,10 +111,10 @@ def extract(project: Project, archive: Path, dest: Path) -> list[Path]:
         target = dest.joinpath(*relative.parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data())
-        written.append(target)
+        written.append((matched[0], target))
     if not written:
         raise FetchError(f"{archive.name} has no member matching {patterns}")
-    return sorted(written)
+    return [path for _, path in sorted(written)]
 
 
 def _members(archive: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
