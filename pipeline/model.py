@@ -67,6 +67,13 @@ class Severity(enum.StrEnum):
     SKIPPED = "skipped"  # deliberately left for a human (a partial plural, a template)
 
 
+class Cause(enum.Enum):
+    """Why an error lasts: a rerun with the same inputs cannot change it, so the catalog is settled with it."""
+
+    INPUT = "input"  # the catalog (or the settings) must change first
+    LANGUAGE = "language"  # the service does not offer the language, until its language list changes
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A per-segment or per-catalog problem: reported, never raised."""
@@ -76,10 +83,13 @@ class Issue:
     line: int | None = None
     target_lang: str | None = None
     severity: Severity = Severity.ERROR
+    cause: Cause | None = None  # set when the problem lasts whatever the run does (see Cause)
 
     def __post_init__(self) -> None:
         # Replayed notices come back from state.json as plain strings: one type from here on.
         object.__setattr__(self, "severity", Severity(self.severity))
+        if self.cause is not None:
+            object.__setattr__(self, "cause", Cause(self.cause))
 
     def where(self) -> str:
         """``path:line`` (or just the path) for messages."""

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from pipeline.catalog_paths import discover
+from pipeline.catalog_paths import discover, display_path
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
 from pipeline.model import Severity
@@ -170,18 +170,21 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
         report.would_send = DryRunEstimate()
     report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if not options.dry_run:
-        failed = {i.catalog for i in report.issues if i.severity is Severity.ERROR}
+        if report.service_languages is not None:
+            state.note_languages(report.service, report.service_languages)
         for s in scanned:
-            before = len(report.issues)
             cat = per_catalog[s.display]
             admitted = gate.admit(settings, s, done, report, cat, notes)
             written, data = write.write_catalog(settings, s, admitted, report, cat, snapshots.get(s.path))
             if written:
                 state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
                                          for i, forms in written.items()))
-            failed.update(i.catalog for i in report.issues[before:] if i.severity is Severity.ERROR)
-            settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, s.display in failed,
-                           report)
+            settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, report)
+        used = {s.path for s in scanned}
+        for path in run.paths:  # unreadable, or of no known language: settled with that error
+            if path not in used:
+                settled.settle_unread(state, display_path(settings, path), path, run.fingerprint, snapshots.get(path),
+                                      report)
         run.save_state()
     report.timings["write"] = round(time.monotonic() - clock, 3)
 

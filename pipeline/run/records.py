@@ -166,6 +166,7 @@ class RunReport:
     unchanged_catalogs: int = 0
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
+    service_languages: str | None = None  # hash of the target languages the service offered, when asked
 
 
 @dataclass

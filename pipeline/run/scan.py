@@ -15,7 +15,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.plural_rules import plural_rule_for
-from pipeline.model import Issue, Segment, SegmentKey, Severity
+from pipeline.model import Cause, Issue, Segment, SegmentKey, Severity
 from pipeline.run import plurals
 from pipeline.run.records import ScannedCatalog
 
@@ -42,13 +42,13 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:
-            issues.append(Issue(display, exc.reason, exc.line))
+            issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         locale = catalog.language or locales.locale_from_path(path)
         if locale is None:
             issues.append(Issue(display, "cannot tell the target language: set the Language header (XLIFF: "
                                          "target-language or trgLang) or name the file after its locale "
-                                         "(de.po, de/LC_MESSAGES/x.po, x.de.xlf)"))
+                                         "(de.po, de/LC_MESSAGES/x.po, x.de.xlf)", cause=Cause.INPUT))
             continue
         target = locales.service_target(locale, dict(settings.locale_map))
         if not locales.selected(wanted, locale, target):
@@ -82,7 +82,7 @@ def _segments(settings: Settings, display: str, path: Path, catalog: Catalog, lo
             if plural is None:
                 skipped += 1
                 issues.append(Issue(display, "no Plural-Forms header and no CLDR rule for the language", unit.line,
-                                    target))
+                                    target, cause=Cause.INPUT))
                 continue
             plan = plural_plans[unit.index] = plurals.plan_unit(unit.sources, unit.flags, unit.nforms, plural,
                                                                 settings.source_lang)

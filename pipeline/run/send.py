@@ -17,6 +17,7 @@ be billed (the service bills every character of the texts sent, tags included, a
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import heapq
 import math
 from collections import defaultdict
@@ -29,7 +30,7 @@ from pipeline.cache import TranslationCache
 from pipeline.config import Settings
 from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
                              TransportError)
-from pipeline.model import Issue, Segment, SegmentKey, TranslationOptions
+from pipeline.model import Cause, Issue, Segment, SegmentKey, TranslationOptions
 from pipeline.run.progress import Progress
 from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recovery, RunReport, Stop, StopReason,
                                   Verdict, Verify)
@@ -138,10 +139,10 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             report.stopped = Stop(reason, message)
         stop.set()
 
-    def fail(item: Pending, reason: str, billed: int = 0) -> None:
+    def fail(item: Pending, reason: str, billed: int = 0, cause: Cause | None = None) -> None:
         outcome.finished.add(item.key)
         for ref in item.refs:
-            report.issues.append(Issue(ref.key.catalog, reason, ref.line, item.options.target_lang))
+            report.issues.append(Issue(ref.key.catalog, reason, ref.line, item.options.target_lang, cause=cause))
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
@@ -221,7 +222,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         outcome.retry.clear()
 
     try:
-        targets = await _check_targets(client, pending, fail)
+        targets = await _check_targets(client, pending, fail, report)
         tasks: list[Coroutine[Any, Any, None]] = []
         planned = 0
         for opts, items in groups(pending).items():
@@ -296,15 +297,20 @@ def _count_recovery(report: RunReport, scheme: Scheme, items: list[Pending], don
         report.recovery.setdefault(items[0].options.target_lang, Recovery()).characters += billed
 
 
-async def _check_targets(client: AsyncClient, pending: dict[str, Pending],
-                         fail: Callable[[Pending, str], None]) -> set[str]:
-    """The wanted target codes the service offers; segments for the others fail with a reason."""
+async def _check_targets(client: AsyncClient, pending: dict[str, Pending], fail: Callable[..., None],
+                         report: RunReport) -> set[str]:
+    """The wanted target codes the service offers; segments for the others fail with a reason.
+
+    The offered codes' hash goes into the report: a catalog settled because its language is not
+    offered is looked at again once the service's list changes.
+    """
     languages = await client.languages("translate_text", include=("beta",))
     offered = {lang.code.upper() for lang in languages if lang.usable_as_target}
+    report.service_languages = hashlib.sha256(" ".join(sorted(offered)).encode()).hexdigest()[:16]
     wanted = {item.options.target_lang for item in pending.values()}
     for item in pending.values():
         if item.options.target_lang not in offered:
-            fail(item, f"the service does not offer target language {item.options.target_lang}")
+            fail(item, f"the service does not offer target language {item.options.target_lang}", cause=Cause.LANGUAGE)
     return wanted & offered
 
 

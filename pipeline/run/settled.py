@@ -14,11 +14,11 @@ from pathlib import Path
 from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
-from pipeline.model import Issue
+from pipeline.model import Cause, Issue, Severity
 from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog
 from pipeline.run.state import RunState, Settled
 
-__all__ = ["settle", "skip_unchanged"]
+__all__ = ["settle", "settle_unread", "skip_unchanged"]
 
 
 def skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths: list[Path],
@@ -29,38 +29,68 @@ def skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths:
     left: list[Path] = []
     for path in paths:
         display = display_path(settings, path)
-        record = state.unchanged(display, path, fingerprint)
+        record = state.unchanged(display, path, fingerprint, report.service)
         if record is None:
             left.append(path)
             continue
-        if not locales.selected(wanted, record.locale, record.target_lang):
+        if record.locale and not locales.selected(wanted, record.locale, record.target_lang):
             continue  # as scan does: not part of this run at all
         cat = per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
         cat.counters.segments_skipped = record.skipped
-        report.issues.extend(Issue(display, reason, line, record.target_lang, severity)
-                             for line, reason, severity in record.notices)
+        report.issues.extend(Issue(display, reason, line, record.target_lang or None, severity, cause)
+                             for line, reason, severity, cause in record.notices)
         report.unchanged_catalogs += 1
     return left
 
 
 def settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | None,
-           written: dict[int, tuple[str, ...]], failed: bool, report: RunReport) -> None:
+           written: dict[int, tuple[str, ...]], report: RunReport) -> None:
     """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
+    Nothing left means every unit was written, or failed for a reason no rerun can change (an
+    :class:`~pipeline.model.Issue` with a ``cause``: an input error, a language the service does
+    not offer); it is then settled with those errors, which every skipping run reports again.
     ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
     between, its hash no longer matches and the next run parses it again, which is always safe.
     """
-    if failed or data is None or set(written) != set(s.source_forms):
+    issues = [i for i in report.issues if i.catalog == s.display]
+    if data is None or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
         state.unsettle(s.display)
         return
-    notices = tuple((i.line, i.reason, i.severity) for i in report.issues if i.catalog == s.display)
-    try:
-        stat = s.path.stat()
-    except OSError:
+    lasting = {i.line for i in issues if i.cause is not None}
+    unwritten = {s.catalog.units[index].line for index in set(s.source_forms) - set(written)}
+    if not (None in lasting or unwritten <= lasting):
         state.unsettle(s.display)
+        return
+    _settle(state, s.display, s.path, data, fingerprint, s.locale, s.target_lang, s.skipped, issues, report)
+
+
+def settle_unread(state: RunState, display: str, path: Path, fingerprint: str, data: bytes | None,
+                  report: RunReport) -> None:
+    """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
+    issues = [i for i in report.issues if i.catalog == display]
+    if data is None or not issues or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
+        state.unsettle(display)
+        return
+    _settle(state, display, path, data, fingerprint, "", "", 0, issues, report)
+
+
+def _settle(state: RunState, display: str, path: Path, data: bytes, fingerprint: str, locale: str,
+            target_lang: str, skipped: int, issues: list[Issue], report: RunReport) -> None:
+    try:
+        stat = path.stat()
+    except OSError:
+        state.unsettle(display)
         return
     if stat.st_size != len(data):
-        state.unsettle(s.display)
+        state.unsettle(display)
         return
-    state.settle(s.display, Settled(stat.st_size, stat.st_mtime_ns, hashlib.sha256(data).hexdigest(), fingerprint,
-                                    s.locale, s.target_lang, s.skipped, notices))
+    languages = None
+    if any(i.cause is Cause.LANGUAGE for i in issues):
+        languages = report.service_languages
+        if languages is None:  # not offered, but by a list we did not see: nothing to compare with later
+            state.unsettle(display)
+            return
+    notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
+    state.settle(display, Settled(stat.st_size, stat.st_mtime_ns, hashlib.sha256(data).hexdigest(), fingerprint,
+                                  locale, target_lang, skipped, notices, languages))

@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -32,12 +33,14 @@ from pathlib import Path
 from pipeline.version import __version__
 from pipeline.config import Settings
 from pipeline.formats import Unit, UnitState, atomic_write
-from pipeline.model import SCHEME_VERSION, Severity
+from pipeline.model import SCHEME_VERSION, Cause, Severity
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
 PROVENANCE_DIR = "provenance"
 LOCK_NAME = "state.lock"
+#: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
+LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
 _OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
                     "report_dir", "max_characters"}
@@ -82,7 +85,10 @@ class Settled:
     locale: str
     target_lang: str
     skipped: int
-    notices: tuple[tuple[int | None, str, Severity], ...]  # (line, reason, severity) of its non-error issues
+    # (line, reason, severity, cause) of its issues: notices, and the errors it was settled with
+    notices: tuple[tuple[int | None, str, str, str | None], ...]
+    # Settled with a language the service did not offer: the hash of the service's list then.
+    languages: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +110,26 @@ class RunState:
         self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
+        self._languages: dict[str, tuple[str, float]] = {}  # service -> (hash of its list, when seen)
+        self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
         if directory is not None:
-            self._settled = _load_settled(directory / STATE_NAME)
+            data = _read_json(directory / STATE_NAME)
+            self._settled = _settled_from(data)
+            self._languages = _languages_from(data)
 
     # -- settled catalogs -------------------------------------------------------------------
 
-    def unchanged(self, display: str, path: Path, settings: str) -> Settled | None:
-        """The settled record of ``display`` when the file still has the recorded bytes and settings."""
+    def unchanged(self, display: str, path: Path, settings: str, service: str = "") -> Settled | None:
+        """The settled record of ``display`` when the file still has the recorded bytes and settings.
+
+        A catalog settled because ``service`` did not offer its language stays settled only while
+        the service's language list, as last seen (at most :data:`LANGUAGES_TTL` ago), is the same.
+        """
         record = self._settled.get(display)
         if record is None or record.settings != settings:
             return None
+        if record.languages is not None and not self._languages_current(service, record.languages):
+            return None  # settled for a language not offered: the service's list may have changed
         try:
             stat = os.stat(path)
             if stat.st_size != record.size:
@@ -131,6 +147,18 @@ class RunState:
         """Remember ``display`` as settled."""
         if self._settled.get(display) != record:
             self._settled[display] = self._changes[display] = record
+
+    def note_languages(self, service: str, languages: str) -> None:
+        """Remember the hash of the target languages ``service`` offers, as seen now."""
+        self._languages[service] = self._languages_seen[service] = (languages, time.time())
+
+    def languages(self, service: str) -> str | None:
+        """The hash of ``service``'s language list as last seen, if still fresh."""
+        seen = self._languages.get(service)
+        return seen[0] if seen is not None and time.time() - seen[1] < LANGUAGES_TTL else None
+
+    def _languages_current(self, service: str, languages: str) -> bool:
+        return self.languages(service) == languages
 
     def unsettle(self, display: str) -> None:
         """Forget that ``display`` was settled (it has work left, or failed)."""
@@ -183,21 +211,24 @@ class RunState:
 
     def save(self) -> None:
         """Write what changed (atomically); no-op without a state folder."""
-        if self.directory is None or not (self._changes or self._recorded):
+        if self.directory is None or not (self._changes or self._recorded or self._languages_seen):
             return
         self.directory.mkdir(parents=True, exist_ok=True)
         with _locked(self.directory / LOCK_NAME):
-            if self._changes:
-                settled = _load_settled(self.directory / STATE_NAME)  # another run may have saved meanwhile
+            if self._changes or self._languages_seen:
+                on_disk = _read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
+                settled, languages = _settled_from(on_disk), _languages_from(on_disk)
                 for name, change in self._changes.items():
                     if change is None:
                         settled.pop(name, None)
                     else:
                         settled[name] = change
+                languages.update(self._languages_seen)
                 data = {"version": STATE_VERSION,
-                        "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())}}
+                        "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+                        "languages": {name: list(seen) for name, seen in sorted(languages.items())}}
                 atomic_write(self.directory / STATE_NAME, _dump(data))
-                self._settled, self._changes = settled, {}
+                self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
             for display, recorded in sorted(self._recorded.items()):
                 path = self._provenance_path(display)
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -232,16 +263,32 @@ def _read_json(path: Path) -> dict:
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
 
 
-def _load_settled(path: Path) -> dict[str, Settled]:
+def _settled_from(data: dict) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
-    for name, values in _read_json(path).get("catalogs", {}).items():
+    catalogs = data.get("catalogs", {})
+    for name, values in (catalogs.items() if isinstance(catalogs, dict) else ()):
         try:
-            values["notices"] = tuple((line, reason, Severity(severity))  # a damaged file is parsed afresh
-                                      for line, reason, severity in values["notices"])
-            settled[name] = Settled(**values)
-        except (TypeError, ValueError, KeyError):
+            values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])
+            record = Settled(**values)
+            # A tampered or damaged file is a reason to parse again, never to trust a wrong shape.
+            if not all(len(n) == 4 and isinstance(n[1], str) for n in record.notices):
+                continue
+            settled[name] = replace(record, notices=tuple(
+                (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
+                for line, reason, severity, cause in record.notices))
+        except (TypeError, ValueError, KeyError, AttributeError):
             continue
     return settled
+
+
+def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
+    found: dict[str, tuple[str, float]] = {}
+    languages = data.get("languages", {})
+    for name, seen in (languages.items() if isinstance(languages, dict) else ()):
+        if isinstance(seen, list) and len(seen) == 2 and isinstance(seen[0], str) and \
+                isinstance(seen[1], (int, float)):
+            found[name] = (seen[0], float(seen[1]))
+    return found
 
 
 def _load_provenance(path: Path) -> dict[str, Written]:

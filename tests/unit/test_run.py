@@ -23,7 +23,9 @@ HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"L
 PLURALS = {"de": "nplurals=2; plural=(n != 1);",
            "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
            "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 "
-                 ": 2);"}
+                 ": 2);",
+           "fr": "nplurals=2; plural=(n > 1);",
+           "ja": "nplurals=1; plural=0;"}
 BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'
         'msgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n#, python-format\nmsgid "%(count)d file"\n'
         'msgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "%(name)s"\nmsgstr ""\n\n'
@@ -34,7 +36,9 @@ class FakeService:
     """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
 
     def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool | set[str] = False, max_texts: int = 50,
-                 rewrite: Callable[[str], str] = str) -> None:
+                 rewrite: Callable[[str], str] = str, languages: tuple[str, ...] = ("de", "pl", "fr", "ru")) -> None:
+        self.languages = languages
+        self.language_requests = 0
         self.requests: list[dict] = []
         self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
         self.fail_with = fail_with or {}  # translate request number (1-based) -> status
@@ -44,8 +48,9 @@ class FakeService:
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
+            self.language_requests += 1
             langs = [{"lang": code, "name": code, "usable_as_source": True, "usable_as_target": True,
-                      "status": "stable", "features": {}} for code in ("de", "pl", "fr", "ru")]
+                      "status": "stable", "features": {}} for code in self.languages]
             return httpx.Response(200, json=langs)
         body = json.loads(request.content)
         self.requests.append(body)
@@ -433,3 +438,52 @@ def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(tmp_p
     run(settings, again)
     assert again.requests == []  # every translate request is recorded: none was sent
     assert {u.sources[0]: u.targets[0] for u in read_catalog(path).units} == targets
+
+
+def test_a_language_not_offered_settles_until_the_service_list_changes(tmp_path, monkeypatch):
+    settings = project(tmp_path, langs=("de", "ja"))
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.PARTIAL
+    reasons = {i.reason for i in report.issues if i.severity == "error"}
+    assert reasons == {"the service does not offer target language JA"}
+    # Nothing a rerun can change: skipped unread, the failure reported again, nothing asked of the service.
+    service = FakeService()
+    report = run(settings, service)
+    assert report.unchanged_catalogs == 2 and service.language_requests == 0 and service.requests == []
+    assert report.exit_code == ExitCode.PARTIAL
+    assert {i.reason for i in report.issues if i.severity == "error"} == reasons
+    # A run that sees another language list (here: another catalog needing work) opens it again next time.
+    project(tmp_path, langs=("fr",))
+    run(settings, FakeService(languages=("de", "fr", "ja")))
+    offered = FakeService(languages=("de", "fr", "ja"))
+    report = run(settings, offered)
+    assert report.exit_code == ExitCode.OK, report.issues
+    assert read_catalog(tmp_path / "locale/ja/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
+
+
+def test_a_language_list_seen_long_ago_is_asked_again(tmp_path, monkeypatch):
+    settings = project(tmp_path, langs=("ja",))
+    run(settings, FakeService())
+    assert run(settings, FakeService()).unchanged_catalogs == 1
+    import pipeline.run.state as state
+
+    later = state.time.time() + state.LANGUAGES_TTL + 1
+    monkeypatch.setattr(state.time, "time", lambda: later)
+    service = FakeService()
+    report = run(settings, service)
+    assert report.unchanged_catalogs == 0 and service.language_requests == 1
+
+
+def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path):
+    settings = project(tmp_path, langs=("de",))
+    bad = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr "Fertig"', 'msgstr Fertig"'), encoding="utf-8")
+    first = run(settings, FakeService())
+    (error,) = [i for i in first.issues if i.severity == "error"]
+    again = run(settings, FakeService())
+    assert again.unchanged_catalogs == 1 and again.exit_code == ExitCode.PARTIAL
+    assert [(i.catalog, i.line, i.reason) for i in again.issues if i.severity == "error"] == [
+        (error.catalog, error.line, error.reason)]
+    bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr Fertig"', 'msgstr "Fertig"'), encoding="utf-8")
+    fixed = run(settings, FakeService())
+    assert fixed.unchanged_catalogs == 0 and fixed.exit_code == ExitCode.OK
