@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES  # noqa: E402
 from pipeline.service import AccountSpec, ServiceConfig, create_app  # noqa: E402
 from pipeline.service.config import MemorySpec  # noqa: E402
-from pipeline.service.memories import memory_id_for  # noqa: E402
+from pipeline.service.store.memories import memory_id_for  # noqa: E402
 
 KEY = "bench-key"
 HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}

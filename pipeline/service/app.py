@@ -13,10 +13,9 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
-from pipeline.service import (
+from pipeline.service.api import (
     admin,
     analytics,
-    discovery,
     glossaries,
     glossaries_v2,
     memories,
@@ -24,26 +23,27 @@ from pipeline.service import (
     translate,
     usage,
 )
-from pipeline.service.accounts import AccountStore
+from pipeline.service.api import documents as document_routes
+from pipeline.service.api import languages as discovery
+from pipeline.service.api.write import correct as write_correct, rephrase as write_rephrase
 from pipeline.service.config import ServiceConfig
-from pipeline.service.documents import routes as document_routes
 from pipeline.service.documents.jobs import DocumentJobs
-from pipeline.service.faults import FaultBook, FaultMiddleware
-from pipeline.service.glossary_store import GlossaryStore
-from pipeline.service.memories import MemoryStore
-from pipeline.service.metering import Meter
-from pipeline.service.pseudo import PseudoEngine
-from pipeline.service.resources import Resources
-from pipeline.service.responses import (
+from pipeline.service.engine.pseudo import PseudoEngine
+from pipeline.service.http.responses import (
     ApiError,
     handle_api_error,
     handle_http_exception,
     handle_unexpected,
 )
 from pipeline.service.state import ServiceState, system_clock
-from pipeline.service.store import Database
-from pipeline.service.style_store import StyleStore
-from pipeline.service.write import correct as write_correct, rephrase as write_rephrase
+from pipeline.service.store.accounts import AccountStore
+from pipeline.service.store.database import Database
+from pipeline.service.store.glossaries import GlossaryStore
+from pipeline.service.store.memories import MemoryStore
+from pipeline.service.store.metering import Meter
+from pipeline.service.store.resources import Resources
+from pipeline.service.store.styles import StyleStore
+from pipeline.service.testing.faults import FaultBook, FaultMiddleware
 
 
 def routes() -> list[Route]:

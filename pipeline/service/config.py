@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from pipeline.service.engine import Engine
+    from pipeline.service.engine.base import Engine
 
 Tier = Literal["paid", "free"]
 
@@ -62,7 +62,7 @@ class ServiceConfig:
     accounts: tuple[AccountSpec, ...]
     #: SQLite file lives here when given; otherwise all state is in memory and dies with the app.
     data_dir: pathlib.Path | None = None
-    #: Honour the ``X-Test-Fault`` request header (see ``pipeline.service.faults``).
+    #: Honour the ``X-Test-Fault`` request header (see ``pipeline.service.testing.faults``).
     test_faults: bool = False
     #: Translation engine; None means the deterministic pseudo-translation engine.
     engine: Engine | None = None

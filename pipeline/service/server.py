@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 import uvicorn
 from starlette.applications import Starlette
 
-from pipeline.service import detect
+from pipeline.service.engine import detect
 
 READY_PREFIX = "pipeline serve: listening on "
 GRACEFUL_SHUTDOWN_SECONDS = 5

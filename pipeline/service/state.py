@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from pipeline.service.accounts import AccountStore
 from pipeline.service.config import ServiceConfig
-from pipeline.service.engine import Engine
-from pipeline.service.faults import FaultBook
-from pipeline.service.lookups import Lookups
-from pipeline.service.metering import Meter
-from pipeline.service.store import Database
+from pipeline.service.engine.base import Engine
+from pipeline.service.store.accounts import AccountStore
+from pipeline.service.store.database import Database
+from pipeline.service.store.lookups import Lookups
+from pipeline.service.store.metering import Meter
+from pipeline.service.testing.faults import FaultBook
 
 
 def system_clock() -> dt.datetime:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from pipeline.service.documents.base import DocumentError, Translator, decode_text, encode_text
-from pipeline.service.engine import MarkupOptions
-from pipeline.service.markup import TOKEN, pieces, visible_text
+from pipeline.service.engine.base import MarkupOptions
+from pipeline.service.engine.markup import TOKEN, pieces, visible_text
 
 _HTML = MarkupOptions("html")
 _CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)

@@ -43,11 +43,11 @@ from pipeline.service import languages
 from pipeline.service.config import DEFAULT_DOCUMENT_RETENTION_HOURS
 from pipeline.service.documents.base import DocumentError, Markup
 from pipeline.service.documents.formats import FORMATS
-from pipeline.service.engine import Engine, EngineRequest, MarkupOptions
-from pipeline.service.lookups import Lookups, NoResources
-from pipeline.service.markup import visible_text
-from pipeline.service.store import Database
-from pipeline.service.tm_match import MemoryIndex
+from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions
+from pipeline.service.engine.markup import visible_text
+from pipeline.service.engine.tm_match import MemoryIndex
+from pipeline.service.store.database import Database
+from pipeline.service.store.lookups import Lookups, NoResources
 
 _log = logging.getLogger("pipeline.service")
 

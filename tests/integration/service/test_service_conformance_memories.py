@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipeline.service.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.pseudo import MARK_BY_TARGET
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ import uuid
 import httpx
 import pytest
 
-from pipeline.service.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.pseudo import MARK_BY_TARGET
 
 pytestmark = pytest.mark.integration
 

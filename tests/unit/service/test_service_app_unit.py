@@ -9,9 +9,9 @@ import datetime as dt
 import httpx
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app
-from pipeline.service.engine import EngineRequest, Translation
-from pipeline.service.lookups import GlossaryInfo, NoResources, StyleInfo
-from pipeline.service.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.base import EngineRequest, Translation
+from pipeline.service.engine.pseudo import MARK_BY_TARGET
+from pipeline.service.store.lookups import GlossaryInfo, NoResources, StyleInfo
 
 UTC = dt.UTC
 

@@ -14,8 +14,8 @@ from lxml import etree
 
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
-from pipeline.service.engine import EngineRequest, Translation
-from pipeline.service.pseudo import PseudoEngine
+from pipeline.service.engine.base import EngineRequest, Translation
+from pipeline.service.engine.pseudo import PseudoEngine
 
 
 class Upper:
@@ -25,8 +25,8 @@ class Upper:
         self.sent: list[tuple[str, str | None]] = []
 
     def __call__(self, texts: Sequence[str], markup: str | None = None) -> list[str]:
-        from pipeline.service.engine import MarkupOptions
-        from pipeline.service.markup import pieces
+        from pipeline.service.engine.base import MarkupOptions
+        from pipeline.service.engine.markup import pieces
 
         self.sent += [(t, markup) for t in texts]
         options = MarkupOptions(markup) if markup else None  # type: ignore[arg-type]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pipeline.service import mangle
-from pipeline.service.engine import MarkupOptions
-from pipeline.service.faults import FaultBook, FaultSpec, FaultSyntaxError, parse
+from pipeline.service.engine.base import MarkupOptions
+from pipeline.service.testing import mangle
+from pipeline.service.testing.faults import FaultBook, FaultSpec, FaultSyntaxError, parse
 
 XML = MarkupOptions("xml", frozenset({"x"}))
 

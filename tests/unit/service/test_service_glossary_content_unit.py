@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.service.glossary_content import (
+from pipeline.service.engine.glossary_match import TermIndex
+from pipeline.service.store.glossary_content import (
     ContentError,
     from_tsv,
     glossary_language,
@@ -19,7 +20,6 @@ from pipeline.service.glossary_content import (
     phrase_problem,
     to_tsv,
 )
-from pipeline.service.glossary_match import TermIndex
 
 # Phrases that pass every content rule: no control characters, no line breaks, no edge whitespace.
 _inner = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=12)

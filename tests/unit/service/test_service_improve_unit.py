@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.service.improve import NARROW_NBSP, improve
+from pipeline.service.engine.improve import NARROW_NBSP, improve
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.service.engine import MarkupOptions
-from pipeline.service.markup import pieces, visible_text
+from pipeline.service.engine.base import MarkupOptions
+from pipeline.service.engine.markup import pieces, visible_text
 
 XML = MarkupOptions("xml", frozenset({"x", "keep"}))
 HTML = MarkupOptions("html")

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from pipeline.errors import UsageError
 from pipeline.service import AccountSpec, cli
 from pipeline.service.config import MemorySpec
-from pipeline.service.memories import MemoryLoadError, load_memory, memory_id_for
-from pipeline.service.tm_match import MemoryIndex, normalize, passes, score
+from pipeline.service.engine.tm_match import MemoryIndex, normalize, passes, score
+from pipeline.service.store.memories import MemoryLoadError, load_memory, memory_id_for
 
 
 def _levenshtein(a: str, b: str) -> int:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.service.engine import EngineRequest, MarkupOptions
+from pipeline.service.engine.base import EngineRequest, MarkupOptions
+from pipeline.service.engine.pseudo import MARK_BY_TARGET, PseudoEngine
 from pipeline.service.languages import text_targets
-from pipeline.service.pseudo import MARK_BY_TARGET, PseudoEngine
 
 ENGINE = PseudoEngine()
 

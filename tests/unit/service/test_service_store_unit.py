@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from pipeline.service.accounts import AccountStore, ActiveKeyLimitError
 from pipeline.service.config import AccountSpec
-from pipeline.service.metering import Meter, period_bounds, period_of
-from pipeline.service.store import Database
+from pipeline.service.store.accounts import AccountStore, ActiveKeyLimitError
+from pipeline.service.store.database import Database
+from pipeline.service.store.metering import Meter, period_bounds, period_of
 
 NOW = 1_780_000_000_000
 

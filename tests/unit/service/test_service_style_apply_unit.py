@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from pipeline.service.engine import EngineRequest, MarkupOptions
-from pipeline.service.pseudo import MARK_BY_TARGET, PseudoEngine
-from pipeline.service.style_apply import applied, apply
+from pipeline.service.engine.base import EngineRequest, MarkupOptions
+from pipeline.service.engine.pseudo import MARK_BY_TARGET, PseudoEngine
+from pipeline.service.engine.style_apply import applied, apply
 
 NNBSP = "\u202f"
 

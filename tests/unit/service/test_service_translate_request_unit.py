@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.service.params import Params
-from pipeline.service.responses import ApiError
-from pipeline.service.translate_request import parse_translate
+from pipeline.service.api.translate_params import parse_translate
+from pipeline.service.http.params import Params
+from pipeline.service.http.responses import ApiError
 
 
 def job(**values):

@@ -1,0 +1,1 @@
+"""The endpoints, one module per route group; each exports ``routes`` for ``app`` to mount."""

@@ -1,0 +1,156 @@
+"""``POST /v2/write/rephrase`` and ``POST /v2/write/correct`` (paid tier only).
+
+Status codes: 403 for a free-tier account (see ``auth``), 413 for a body over 10 KiB, 415 for a
+body that is neither JSON nor a URL-encoded form, 400 for every broken rule (unsupported
+``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given, an unprefixed
+value for a language without style/tone support, style or tone sent to ``correct``, a text
+reliably detected in another language than ``target_lang``), 456 when the key's monthly
+character limit would be exceeded. The language check runs before billing and applies only
+above :func:`detect.detect_reliably`'s thresholds (20 letters, probability 0.99), so a short
+or ambiguous text is never refused.
+
+Both endpoints run the deterministic corrections of :mod:`pipeline.service.engine.improve` with the
+conventions of the target language (or, without ``target_lang``, of the detected language).
+Every character of every ``text`` is billed as Write usage. ``target_language`` echoes the
+caller's ``target_lang`` in its canonical form; without one it is the detected base language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from pipeline.protocol import MAX_WRITE_BODY_BYTES
+from pipeline.service import languages
+from pipeline.service.engine import detect, improve
+from pipeline.service.http.auth import Access, Caller, guarded
+from pipeline.service.http.params import Params, media_type, read_body
+from pipeline.service.http.responses import bad_request, json_response, quota_exceeded
+from pipeline.service.state import service_of
+from pipeline.service.store.metering import period_of
+
+WRITING_STYLES = ("simple", "business", "academic", "casual")
+TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
+REPHRASE_TARGETS = ("de", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt-BR", "pt-PT", "zh", "zh-Hans")
+CORRECT_TARGETS = languages.WRITE_TARGETS
+
+Endpoint = Literal["rephrase", "correct"]
+
+
+@dataclass(frozen=True)
+class WriteJob:
+    """A valid Write request: texts, the canonical target (or None) and the effective mode."""
+
+    texts: tuple[str, ...]
+    target: str | None
+    #: ``writing_style:<value>``, ``tone:<value>`` or ``default``.
+    mode: str
+
+
+def _allowed(values: tuple[str, ...]) -> tuple[str, ...]:
+    return ("default", *values, *(f"prefer_{v}" for v in values))
+
+
+def _target(params: Params, endpoint: Endpoint) -> str | None:
+    code = params.string("target_lang")
+    if code is None:
+        return None
+    allowed = REPHRASE_TARGETS if endpoint == "rephrase" else CORRECT_TARGETS
+    by_key = {c.lower(): c for c in allowed}
+    canonical = by_key.get(code.strip().lower())
+    if canonical is None:
+        raise bad_request(f"target_lang {code!r} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}")
+    return canonical
+
+
+def _mode(params: Params, target: str | None) -> str:
+    style, tone = params.string("writing_style"), params.string("tone")
+    if style is not None and tone is not None:
+        raise bad_request("writing_style and tone are mutually exclusive; send only one of them")
+    for name, value, values in (("writing_style", style, WRITING_STYLES), ("tone", tone, TONES)):
+        if value is None:
+            continue
+        if value not in _allowed(values):
+            raise bad_request(f"invalid value {value!r} for '{name}'; allowed: {', '.join(_allowed(values))}")
+        if value == "default":
+            return "default"
+        supported = target in languages.WRITE_STYLE_TARGETS
+        if supported:
+            return f"{name}:{value.removeprefix('prefer_')}"
+        if value.startswith("prefer_"):
+            return "default"
+        where = f"target language {target!r}" if target else "requests without target_lang"
+        raise bad_request(
+            f"{name} {value!r} is not supported for {where}; supported for "
+            f"{', '.join(sorted(languages.WRITE_STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
+        )
+    return "default"
+
+
+def parse_write(params: Params, endpoint: Endpoint) -> WriteJob:
+    """Validate Write parameters into a job; 400 on the first broken rule."""
+    texts = params.strings("text")
+    if texts is None:
+        raise bad_request("parameter 'text' is required")
+    if not texts:
+        raise bad_request("parameter 'text' must hold at least one text")
+    target = _target(params, endpoint)
+    if endpoint == "correct":
+        sent = [name for name in ("writing_style", "tone") if params.present(name)]
+        if sent:
+            raise bad_request(f"/v2/write/correct does not accept {' or '.join(sent)}; use /v2/write/rephrase")
+        return WriteJob(tuple(texts), target, "default")
+    return WriteJob(tuple(texts), target, _mode(params, target))
+
+
+def _check_languages(texts: tuple[str, ...], target: str) -> None:
+    """Spec rule 1: the text's language must equal the target's (400), where detection is reliable."""
+    base = languages.base_of(target).upper()
+    for index, text in enumerate(texts):
+        detected = detect.detect_reliably(text)
+        if detected is not None and detected != base:
+            raise bad_request(
+                f"text {index} is in {detected} but target_lang is {target!r}: Write improves a text in "
+                "its own language (or another variant of it); translate it first"
+            )
+
+
+async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Response:
+    service = service_of(request)
+    key = caller.key
+    assert key is not None  # developer-key endpoint
+    body = await read_body(request, MAX_WRITE_BODY_BYTES)
+    job = parse_write(Params.parse(body, media_type(request)), endpoint)
+    if job.target is not None:
+        _check_languages(job.texts, job.target)
+    total = sum(len(t) for t in job.texts)
+    period = period_of(service.now())
+    if not service.meter.charge(key.key_id, key.account_id, period, "write", total, key.character_limit):
+        raise quota_exceeded()
+    items = []
+    for text in job.texts:
+        detected = detect.detect(text)
+        language = job.target or detected.lower()
+        items.append(
+            {
+                "text": improve.improve(text, language),
+                "target_language": language,
+                "detected_source_language": detected,
+            }
+        )
+    return json_response({"improvements": items})
+
+
+@guarded(Access.PAID_DEVELOPER)
+async def rephrase(request: Request, caller: Caller) -> Response:
+    """Improve texts (the local engine corrects; style and tone are validated, see ``improve``)."""
+    return await _improve(request, caller, "rephrase")
+
+
+@guarded(Access.PAID_DEVELOPER)
+async def correct(request: Request, caller: Caller) -> Response:
+    """Correct texts with minimal changes."""
+    return await _improve(request, caller, "correct")

@@ -1,0 +1,88 @@
+"""The default engine: a deterministic pseudo-translation that keeps everything a pipeline must keep.
+
+Scheme: the first letter of every word gets a combining accent that depends on the target
+language only (``Hello world`` becomes ``Ḧello ẅorld`` for German, ``Ĥello ŵorld`` for French).
+So the output is the same for the same input, differs from the input whenever it holds a
+letter, and differs between target languages (variants included), while digits, punctuation,
+whitespace (edges too) and the number of words stay as they were. On top of that:
+
+- markup tokens and ignored content come back byte-identical (see ``markup``);
+- every glossary source phrase found as a whole word, case-insensitively, is replaced by its
+  target phrase verbatim (no accent), longest phrase first (see ``glossary_match``);
+- a text whose source language has the target's base language (``EN`` to ``EN-GB``, ``DE`` to
+  ``DE``) comes back unchanged;
+- with a translation memory, a text whose best segment scores at or above the threshold comes
+  back as that segment's target, verbatim (see ``tm_match`` for the score);
+- the configured rules of a style rule list that are mechanical punctuation rewrites (quotation
+  marks, apostrophes, ellipses, spacing before ``; : ! ?``, dashes, periods in degrees, calendar
+  era; see ``style_apply``) are applied to the translated text, never to markup or ignored
+  content.
+
+Context, formality, instructions, the other configured rules and the model goal are accepted and
+do not change the output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.service.engine import detect
+from pipeline.service.engine.base import EngineRequest, Translation
+from pipeline.service.engine.glossary_match import term_index
+from pipeline.service.engine.markup import pieces, visible_text
+from pipeline.service.engine.style_apply import apply as apply_style
+from pipeline.service.languages import LANGUAGES, base_of
+
+#: One combining mark per language code of the table, assigned in table order.
+_MARKS = (
+    "\u0308\u0301\u0302\u0303\u0304\u0306\u0307\u030a\u030b\u030c\u0300\u0311\u0323\u0324\u0325"
+    "\u0326\u0327\u0328\u032d\u032e\u0330\u0331\u0305\u0309\u030d\u030e\u030f\u0310\u0312\u0313"
+    "\u0314\u031b\u0329\u032a\u032c\u032f\u0332\u0333\u0334\u0335\u0336\u0338\u033d\u0346\u034a"
+)
+_FIRST = ("de", "fr", "it", "es", "pt", "nl")
+_ORDER = (*_FIRST, *(lang.code.lower() for lang in LANGUAGES if lang.code.lower() not in _FIRST))
+assert len(_MARKS) >= len(_ORDER)
+MARK_BY_TARGET = {code.upper(): _MARKS[i] for i, code in enumerate(_ORDER)}
+
+#: The first letter of a word: a letter not preceded by a letter.
+_WORD_START = re.compile(r"(?<![^\W\d_])([^\W\d_])")
+
+
+def _accent(text: str, mark: str) -> str:
+    return _WORD_START.sub(r"\1" + mark, text)
+
+
+def _translate_run(text: str, mark: str, request: EngineRequest) -> str:
+    if request.glossary:
+        return term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark))
+    return _accent(text, mark)
+
+
+class PseudoEngine:
+    """Deterministic pseudo-translation (see module docstring)."""
+
+    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
+        """One pseudo-translation per text."""
+        return [self.translate_one(text, request) for text in request.texts]
+
+    def translate_one(self, text: str, request: EngineRequest) -> Translation:
+        """Pseudo-translate one text of ``request``."""
+        source = request.source_lang or detect.detect(visible_text(text, request.markup))
+        if base_of(source) == base_of(request.target_lang):
+            return Translation(text, source)
+        memory = request.memory
+        if memory is not None and base_of(source) == memory.source_lang:
+            match = memory.best_match(text, request.memory_threshold)
+            if match is not None:
+                return Translation(match.target, source)
+        mark = MARK_BY_TARGET[request.target_lang]
+        return Translation(_translate_text(text, mark, request), source)
+
+
+def _translate_text(text: str, mark: str, request: EngineRequest) -> str:
+    """Translate the translatable runs, apply the style rules across them, keep the rest."""
+    parts = list(pieces(text, request.markup))
+    runs = [_translate_run(p.text, mark, request) for p in parts if p.translatable]
+    styled = iter(apply_style(runs, request.style_rules, request.target_lang))
+    return "".join(next(styled) if p.translatable else p.text for p in parts)

@@ -1,0 +1,35 @@
+"""JSON-only request bodies of the resource endpoints (glossaries, style rules).
+
+The spec says every endpoint other than translation, Write and document status takes JSON. A
+declared media type other than JSON is 415 (with or without a body, as on every endpoint), a body
+that is not a JSON object 400, one over the endpoint's size limit 413; a legacy ``auth_key`` in it
+is 403 as everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+
+from pipeline.service.http.params import (
+    JSON_TYPE,
+    LEGACY_AUTH_MESSAGE,
+    LEGACY_AUTH_PARAM,
+    media_type,
+    parse_json_object,
+    read_body,
+)
+from pipeline.service.http.responses import ApiError
+
+
+async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object (an empty body is ``{}``)."""
+    kind = media_type(request)
+    body = await read_body(request, limit)
+    if kind not in (JSON_TYPE, ""):
+        raise ApiError(415, f"unsupported content type {kind!r}; send {JSON_TYPE}")
+    value = parse_json_object(body)
+    if LEGACY_AUTH_PARAM in value:
+        raise ApiError(403, LEGACY_AUTH_MESSAGE)
+    return value

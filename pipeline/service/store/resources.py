@@ -1,0 +1,113 @@
+"""The account resources of one app (glossaries, style rule lists, translation memories) and the
+:class:`~pipeline.service.store.lookups.Lookups` that translation uses to find them.
+
+Glossary entries are read lazily: translation first learns which pairs a glossary has, and only
+the dictionary of the request's pair is loaded and parsed, once per revision (a small cache keeps
+the latest parsed dictionaries, so a 10 MB dictionary is not re-read for every request).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+
+from pipeline.service.state import service_of
+from pipeline.service.store.glossaries import GlossaryStore
+from pipeline.service.store.glossary_content import from_tsv
+from pipeline.service.store.lookups import GlossaryInfo, MemoryInfo, StyleInfo
+from pipeline.service.store.styles import StyleStore
+
+if TYPE_CHECKING:
+    from pipeline.service.store.memories import MemoryStore
+
+Entries = tuple[tuple[str, str], ...]
+_CACHED_DICTIONARIES = 8
+
+
+class _EntryCache:
+    """Parsed dictionaries by (glossary, pair, revision), least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple[str, str, str, str], Entries] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, str, str], load: Callable[[], Entries]) -> Entries:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        entries: Entries = load()
+        with self._lock:
+            self._items[key] = entries
+            while len(self._items) > _CACHED_DICTIONARIES:
+                self._items.popitem(last=False)
+        return entries
+
+
+class _Dictionaries(Mapping[tuple[str, str], Entries]):
+    """A glossary's dictionaries by pair; entries are loaded only for the pair asked for."""
+
+    def __init__(self, resources: Resources, account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]):
+        self._resources, self._account_id, self._glossary_id = resources, account_id, glossary_id
+        self._revisions = revisions
+
+    def __getitem__(self, pair: tuple[str, str]) -> Entries:
+        revision = self._revisions[pair]
+
+        def load() -> Entries:
+            tsv = self._resources.glossaries.entries_tsv(self._account_id, self._glossary_id, *pair)
+            return () if tsv is None else from_tsv(tsv)
+
+        return self._resources.entry_cache.get((self._glossary_id, *pair, revision), load)
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._revisions)
+
+    def __len__(self) -> int:
+        return len(self._revisions)
+
+
+class Resources:
+    """Stores of the account resources; also the app's :class:`Lookups`."""
+
+    def __init__(self, glossaries: GlossaryStore, styles: StyleStore, memories: MemoryStore) -> None:
+        self.glossaries, self.styles, self.memories = glossaries, styles, memories
+        self.entry_cache = _EntryCache()
+
+    def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
+        """The glossary with its dictionaries by (source base, target base)."""
+        record = self.glossaries.get(account_id, glossary_id)
+        if record is None:
+            return None
+        revisions = {(d.source_lang, d.target_lang): d.revision for d in record.dictionaries}
+        return GlossaryInfo(_Dictionaries(self, account_id, glossary_id, revisions))
+
+    def style_list(self, account_id: str, style_id: str) -> StyleInfo | None:
+        """The style rule list's language, instruction prompts and configured rules."""
+        style = self.styles.get(account_id, style_id)
+        if style is None:
+            return None
+        rules = tuple(
+            (category, rule, option)
+            for category, chosen in style.configured_rules.items()
+            for rule, option in chosen.items()
+        )
+        return StyleInfo(style.language, tuple(i.prompt for i in style.instructions), rules)
+
+    def translation_memory(self, account_id: str, memory_id: str) -> MemoryInfo | None:
+        """The memory's source language and its matchers per target language."""
+        memory = self.memories.get(account_id, memory_id)
+        if memory is None:
+            return None
+        return MemoryInfo(memory.memory_id, memory.source_lang, memory.by_target)
+
+
+def resources_of(request: Request) -> Resources:
+    """The resource stores of the app serving ``request``."""
+    lookups = service_of(request).lookups
+    assert isinstance(lookups, Resources)
+    return lookups
