@@ -4,16 +4,11 @@
 pipeline's embedded mode calls it in-process through ``httpx.ASGITransport``. ``create_app`` is
 resolved lazily so that importing this package (and ``pipeline.service.cli``) stays light.
 
-Modules: ``app`` (assembly), ``config`` (settings), ``state`` (live objects of one app);
-``store`` / ``accounts`` / ``metering`` (SQLite state); ``auth``, ``params``, ``responses``
-(request and answer plumbing); ``translate_request`` / ``translate`` (the endpoint) with
-``lookups`` (the seam to glossaries, style rules, memories); ``engine`` / ``pseudo`` /
-``markup`` / ``detect`` (translation); ``languages`` / ``discovery``; ``usage``; ``admin`` /
-``analytics``; ``write`` / ``improve`` (Write); ``documents`` (package: document translation);
-``resources`` (the stores behind ``lookups``) with ``glossaries`` / ``glossaries_v2`` /
-``glossary_content`` / ``glossary_store`` / ``glossary_match``, ``style_rules`` / ``style_store``,
-``memories`` / ``tm_match`` (translation memories), ``json_body`` (JSON-only bodies);
-``faults`` / ``mangle`` (scripted failures); ``server`` / ``cli`` (``pipeline serve``).
+The tree is the map: ``app`` (assembly), ``config``, ``state`` (live objects of one app),
+``languages`` (the language table), ``server`` / ``cli`` (``pipeline serve``); ``http/`` (request
+and answer plumbing), ``api/`` (the endpoints, one module per route group), ``store/`` (SQLite
+tables and translation memories), ``engine/`` (what produces text), ``documents/`` (document
+formats and jobs), ``testing/`` (scripted failures).
 """
 
 from __future__ import annotations

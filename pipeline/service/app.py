@@ -8,24 +8,26 @@ and ``responses``; malformed requests are 400, bodies of the wrong media type 41
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Router
 
 from pipeline.service.api import (
     admin,
-    analytics,
+    documents,
     glossaries,
     glossaries_v2,
+    languages,
+    languages_v2,
     memories,
     style_rules,
     translate,
     usage,
+    write,
 )
-from pipeline.service.api import documents as document_routes
-from pipeline.service.api import languages as discovery
-from pipeline.service.api.write import correct as write_correct, rephrase as write_rephrase
 from pipeline.service.config import ServiceConfig
 from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.engine.pseudo import PseudoEngine
@@ -45,30 +47,20 @@ from pipeline.service.store.resources import Resources
 from pipeline.service.store.styles import StyleStore
 from pipeline.service.testing.faults import FaultBook, FaultMiddleware
 
+#: The route groups (``api`` modules) by the version prefix they are mounted under.
+V2_GROUPS: tuple[ModuleType, ...] = (translate, usage, write, admin, glossaries_v2, languages_v2, documents)
+V3_GROUPS: tuple[ModuleType, ...] = (languages, glossaries, style_rules, memories)
 
-def routes() -> list[Route]:
-    """Every endpoint of the service."""
-    return [
-        Route("/v2/translate", translate.translate, methods=["POST"]),
-        Route("/v2/usage", usage.usage, methods=["GET"]),
-        Route("/v3/languages", discovery.languages_v3, methods=["GET"]),
-        Route("/v3/languages/resources", discovery.language_resources, methods=["GET"]),
-        Route("/v2/languages", discovery.languages_v2, methods=["GET"]),
-        Route("/v2/glossary-language-pairs", discovery.glossary_language_pairs, methods=["GET"]),
-        Route("/v2/admin/developer-keys", admin.create_key, methods=["POST"]),
-        Route("/v2/admin/developer-keys", admin.list_keys, methods=["GET"]),
-        Route("/v2/admin/developer-keys/deactivate", admin.deactivate_key, methods=["PUT"]),
-        Route("/v2/admin/developer-keys/label", admin.label_key, methods=["PUT"]),
-        Route("/v2/admin/developer-keys/limits", admin.limit_key, methods=["PUT"]),
-        Route("/v2/admin/analytics/custom-tags", analytics.custom_tags, methods=["GET"]),
-        Route("/v2/write/rephrase", write_rephrase, methods=["POST"]),
-        Route("/v2/write/correct", write_correct, methods=["POST"]),
-        *glossaries.ROUTES,
-        *glossaries_v2.ROUTES,
-        *style_rules.ROUTES,
-        *memories.ROUTES,
-        *document_routes.ROUTES,
-    ]
+
+def _mount(prefix: str, groups: tuple[ModuleType, ...]) -> Mount:
+    # Without redirect_slashes "/v2/translate/" is an unknown path (404), not a redirect.
+    router = Router([route for group in groups for route in group.routes], redirect_slashes=False)
+    return Mount(prefix, app=router)
+
+
+def routes() -> list[BaseRoute]:
+    """Every endpoint of the service: the route groups mounted under ``/v2`` and ``/v3``."""
+    return [_mount("/v2", V2_GROUPS), _mount("/v3", V3_GROUPS)]
 
 
 def build_state(config: ServiceConfig) -> ServiceState:

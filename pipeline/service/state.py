@@ -12,8 +12,8 @@ from pipeline.service.config import ServiceConfig
 from pipeline.service.engine.base import Engine
 from pipeline.service.store.accounts import AccountStore
 from pipeline.service.store.database import Database
-from pipeline.service.store.lookups import Lookups
 from pipeline.service.store.metering import Meter
+from pipeline.service.store.resources import Lookups, Resources
 from pipeline.service.testing.faults import FaultBook
 
 
@@ -53,3 +53,10 @@ def service_of(request: Request) -> ServiceState:
     """The state of the app serving ``request``."""
     state: ServiceState = request.app.state.service
     return state
+
+
+def resources_of(request: Request) -> Resources:
+    """The resource stores of the app serving ``request``."""
+    lookups = service_of(request).lookups
+    assert isinstance(lookups, Resources)
+    return lookups

@@ -1,4 +1,4 @@
-"""The three document endpoints: upload, status, result.
+"""The three document endpoints under ``/v2/document``: upload, status, result.
 
 Status and result take ``document_key`` in a JSON or URL-encoded body. A document id that does
 not exist, was already downloaded, or belongs to another account answers 404 (so ids of other
@@ -7,26 +7,199 @@ The result of a job still ``queued``/``translating`` answers 503 with ``Retry-Af
 document that is not ready yet); of a job in ``error`` 409 with the job's message. The result
 is sent with the media type of its format and a ``Content-Disposition`` naming the file; billing
 happens at that moment (456 when the key's limit would be exceeded; the job then stays).
+
+Upload status codes: 415 when the body is not ``multipart/form-data``; 413 over
+:data:`MAX_UPLOAD_BYTES`; 400 for a malformed form, a missing ``file`` or ``target_lang``, a file
+name with a directory part (path traversal), an unsupported or refused file type, a part type
+that contradicts the name, a file whose content is not what its name says (including unsafe ZIP
+packages and XML with a DOCTYPE), an impossible ``output_format``, and every language, formality,
+glossary, style and memory rule of text translation; 404 for a glossary, style rule list or
+translation memory the account does not have. ``model_type`` is accepted and ignored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import urllib.parse
+import uuid
+from dataclasses import dataclass
 
+from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Message
 
-from pipeline.service.api.document_upload import MAX_UPLOAD_BYTES, job_spec, read_form, read_upload, string_part
+from pipeline.protocol import FORMALITIES, TM_THRESHOLD_DEFAULT, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
+from pipeline.service import languages
+from pipeline.service.api.lookups import glossary_entries, memory_index, style_for
+from pipeline.service.api.translate_params import effective_formality, source_language, target_language
 from pipeline.service.documents import formats
 from pipeline.service.documents.base import DocumentError
-from pipeline.service.documents.jobs import DONE, ERROR, TRANSLATING, DocumentJobs, JobView
+from pipeline.service.documents.jobs import DONE, ERROR, TRANSLATING, DocumentJobs, JobSpec, JobView
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.params import Params, media_type, read_body
+from pipeline.service.http.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM, Params, media_type, read_body
 from pipeline.service.http.responses import ApiError, bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
 from pipeline.service.store.metering import period_of
+from pipeline.service.store.resources import Lookups
+
+#: Largest request body of an upload (the spec leaves the limit open).
+MAX_UPLOAD_BYTES = 30 * 1024 * 1024
+MAX_FILENAME_CHARS = 255
+_FIELDS = frozenset(
+    {
+        "file",
+        "filename",
+        "source_lang",
+        "target_lang",
+        "formality",
+        "glossary_id",
+        "output_format",
+        "style_id",
+        "translation_memory_id",
+        "translation_memory_threshold",
+        "model_type",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """The file of an upload: its checked name, its part's content type, its bytes."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+async def read_form(request: Request, body: bytes) -> FormData:
+    """The multipart form of an already-read body (400 when malformed)."""
+    delivered = False
+
+    async def receive() -> Message:
+        nonlocal delivered
+        if delivered:
+            return {"type": "http.disconnect"}
+        delivered = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    replay = Request(request.scope, receive)
+    return await replay.form(max_files=1, max_fields=len(_FIELDS) + 4, max_part_size=64 * 1024)
+
+
+def check_filename(name: str) -> str:
+    """A plain file name, or 400 (directories, traversal, control characters, length)."""
+    if not name or not name.strip():
+        raise bad_request("the file name is empty; send it in the file part or in 'filename'")
+    if "/" in name or "\\" in name or name in (".", "..") or ":" in name[:2]:
+        raise bad_request(f"file name {name!r} has a directory part; send a plain file name (path traversal refused)")
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        raise bad_request("the file name holds control characters")
+    if len(name) > MAX_FILENAME_CHARS:
+        raise bad_request(f"the file name has {len(name)} characters; at most {MAX_FILENAME_CHARS} are allowed")
+    return name
+
+
+def string_part(form: FormData, name: str) -> str | None:
+    """A plain form field given at most once, or None."""
+    values = form.getlist(name)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise bad_request(f"part '{name}' may be given only once")
+    value = values[0]
+    if not isinstance(value, str):
+        raise bad_request(f"part '{name}' must be a plain form field, not a file")
+    return value
+
+
+async def read_upload(form: FormData) -> Upload:
+    """The file part and its name; 400 when missing or malformed."""
+    if LEGACY_AUTH_PARAM in form:
+        raise ApiError(403, LEGACY_AUTH_MESSAGE)
+    files = form.getlist("file")
+    if not files:
+        raise bad_request("part 'file' is required")
+    part = files[0]
+    if not isinstance(part, UploadFile):
+        raise bad_request("part 'file' must be a file part (with a filename in its Content-Disposition)")
+    name = string_part(form, "filename") or part.filename or ""
+    data = await part.read()
+    if not data:
+        raise bad_request("the uploaded file is empty")
+    return Upload(check_filename(name), part.content_type or "", data)
+
+
+def _formality(form: FormData, target: languages.Language) -> str:
+    value = string_part(form, "formality") or "default"
+    if value not in FORMALITIES:
+        raise bad_request(f"invalid value {value!r} for 'formality'; allowed: {', '.join(FORMALITIES)}")
+    supported = target.v2 in languages.DOCUMENT_FORMALITY_TARGETS
+    return effective_formality(value, supported, f"for documents in target language {target.v2!r}")
+
+
+def _threshold(form: FormData) -> int:
+    threshold = string_part(form, "translation_memory_threshold")
+    if threshold is None:
+        return TM_THRESHOLD_DEFAULT
+    try:
+        number = int(threshold, 10)
+    except ValueError:
+        raise bad_request("part 'translation_memory_threshold' must be an integer") from None
+    if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
+        raise bad_request(
+            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {number}"
+        )
+    return number
+
+
+def _memory_id(form: FormData) -> str | None:
+    memory_id = string_part(form, "translation_memory_id")
+    if memory_id is not None:
+        try:
+            uuid.UUID(memory_id)
+        except ValueError:
+            raise bad_request("part 'translation_memory_id' must be a UUID") from None
+    return memory_id
+
+
+def job_spec(form: FormData, upload: Upload, extensions: tuple[str, str], lookups: Lookups, account_id: str) -> JobSpec:
+    """The job an upload asks for; ``extensions`` are the checked input and output extensions.
+
+    Glossary, style rule list and translation memory are checked exactly as in text translation
+    (``api.lookups``); the memory is resolved again when the job runs, so only its id is stored.
+    """
+    target = target_language(string_part(form, "target_lang"))
+    source = source_language(string_part(form, "source_lang"))
+    formality = _formality(form, target)
+    glossary: tuple[tuple[str, str], ...] = ()
+    glossary_id = string_part(form, "glossary_id")
+    if glossary_id is not None:
+        glossary = glossary_entries(lookups, account_id, glossary_id, source, target)
+    style = None
+    style_id = string_part(form, "style_id")
+    if style_id is not None:
+        style = style_for(lookups, account_id, style_id, target)
+    threshold, memory_id = _threshold(form), _memory_id(form)
+    if memory_id is not None:
+        memory_index(lookups, account_id, memory_id, source, target)
+    return JobSpec(
+        filename=upload.filename,
+        input_format=extensions[0],
+        output_format=extensions[1],
+        source=None if source is None else source.v2,
+        target=target.v2,
+        target_code=target.code,
+        formality=formality,
+        glossary=glossary,
+        instructions=() if style is None else tuple(style.instructions),
+        style_rules=() if style is None else tuple(style.configured_rules),
+        memory_id=memory_id,
+        memory_threshold=threshold,
+        free=target.status == languages.BETA,
+    )
+
 
 NOT_READY_RETRY_SECONDS = 1
 
@@ -137,8 +310,8 @@ async def result(request: Request, caller: Caller) -> Response:
     )
 
 
-ROUTES = [
-    Route("/v2/document", upload, methods=["POST"]),
-    Route("/v2/document/{document_id}", status, methods=["POST"]),
-    Route("/v2/document/{document_id}/result", result, methods=["POST"]),
+routes = [
+    Route("/document", upload, methods=["POST"]),
+    Route("/document/{document_id}", status, methods=["POST"]),
+    Route("/document/{document_id}/result", result, methods=["POST"]),
 ]

@@ -3,7 +3,7 @@
 Any developer key (free or paid) may use them; a glossary belongs to its account and is a 404
 for every other account. Status codes where the spec is silent: creation answers 201, both
 deletes 204 with an empty body; a missing glossary or dictionary is 404; every content or
-parameter rule is 400 (see ``glossary_content`` for the messages, which name the line); a body
+parameter rule is 400 (see ``store.glossary_content`` for the messages, which name the line); a body
 over the size limits below is 413. Languages are accepted in any case and answered in lower case;
 ``ready`` is true in every answer since a local glossary is usable as soon as it is stored.
 
@@ -25,10 +25,10 @@ from pipeline.service.http.json_body import read_json_object
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
+from pipeline.service.state import resources_of
 from pipeline.service.state import service_of
 from pipeline.service.store.glossaries import DictionarySummary, GlossaryRecord
 from pipeline.service.store.glossary_content import ContentError, check_name, glossary_language, parse_dictionary
-from pipeline.service.store.resources import resources_of
 
 ONE_DICTIONARY_BODY_LIMIT = 64 * 1024 * 1024
 CREATE_BODY_LIMIT = 256 * 1024 * 1024
@@ -191,13 +191,13 @@ async def delete_dictionary(request: Request, caller: Caller) -> Response:
     return no_content(found(deleted, not_found(glossary_id)), no_dictionary(glossary_id, source, target))
 
 
-ROUTES = [
-    Route("/v3/glossaries", create_glossary, methods=["POST"]),
-    Route("/v3/glossaries", list_glossaries, methods=["GET"]),
-    Route("/v3/glossaries/{glossary_id}", get_glossary, methods=["GET"]),
-    Route("/v3/glossaries/{glossary_id}", patch_glossary, methods=["PATCH"]),
-    Route("/v3/glossaries/{glossary_id}", delete_glossary, methods=["DELETE"]),
-    Route("/v3/glossaries/{glossary_id}/entries", glossary_entries, methods=["GET"]),
-    Route("/v3/glossaries/{glossary_id}/dictionaries", put_dictionary, methods=["PUT"]),
-    Route("/v3/glossaries/{glossary_id}/dictionaries", delete_dictionary, methods=["DELETE"]),
+routes = [
+    Route("/glossaries", create_glossary, methods=["POST"]),
+    Route("/glossaries", list_glossaries, methods=["GET"]),
+    Route("/glossaries/{glossary_id}", get_glossary, methods=["GET"]),
+    Route("/glossaries/{glossary_id}", patch_glossary, methods=["PATCH"]),
+    Route("/glossaries/{glossary_id}", delete_glossary, methods=["DELETE"]),
+    Route("/glossaries/{glossary_id}/entries", glossary_entries, methods=["GET"]),
+    Route("/glossaries/{glossary_id}/dictionaries", put_dictionary, methods=["PUT"]),
+    Route("/glossaries/{glossary_id}/dictionaries", delete_dictionary, methods=["DELETE"]),
 ]

@@ -5,7 +5,7 @@ v3 glossary with one dictionary (v3 may list, use and even edit it), and the v2 
 every glossary that holds exactly one dictionary. A glossary with any other number of
 dictionaries is left out of the v2 listing and is a 400 for the v2 endpoints that address it by id
 (naming the v3 endpoints to use). Creation answers 201, delete 204; content rules are those of
-v3 (``glossary_content``). The entries endpoint answers ``text/tab-separated-values``; an
+v3 (``store.glossary_content``). The entries endpoint answers ``text/tab-separated-values``; an
 ``Accept`` header that rules that type out is 406 (after the 404/400 of the glossary itself).
 """
 
@@ -20,10 +20,10 @@ from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_object
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response
 from pipeline.service.http.timestamps import iso_millis
+from pipeline.service.state import resources_of
 from pipeline.service.state import service_of
 from pipeline.service.store.glossaries import GlossaryRecord
 from pipeline.service.store.glossary_content import check_name
-from pipeline.service.store.resources import resources_of
 
 BODY_LIMIT = 64 * 1024 * 1024
 TSV_TYPE = "text/tab-separated-values"
@@ -119,10 +119,10 @@ async def delete_glossary_v2(request: Request, caller: Caller) -> Response:
     return Response(status_code=204)
 
 
-ROUTES = [
-    Route("/v2/glossaries", create_glossary_v2, methods=["POST"]),
-    Route("/v2/glossaries", list_glossaries_v2, methods=["GET"]),
-    Route("/v2/glossaries/{glossary_id}", get_glossary_v2, methods=["GET"]),
-    Route("/v2/glossaries/{glossary_id}", delete_glossary_v2, methods=["DELETE"]),
-    Route("/v2/glossaries/{glossary_id}/entries", glossary_entries_v2, methods=["GET"]),
+routes = [
+    Route("/glossaries", create_glossary_v2, methods=["POST"]),
+    Route("/glossaries", list_glossaries_v2, methods=["GET"]),
+    Route("/glossaries/{glossary_id}", get_glossary_v2, methods=["GET"]),
+    Route("/glossaries/{glossary_id}", delete_glossary_v2, methods=["DELETE"]),
+    Route("/glossaries/{glossary_id}/entries", glossary_entries_v2, methods=["GET"]),
 ]

@@ -1,7 +1,6 @@
-"""Language discovery: ``/v3/languages``, ``/v3/languages/resources`` and the deprecated v2 lists.
+"""Language discovery: ``/v3/languages`` and ``/v3/languages/resources`` (v2 lists: ``languages_v2``).
 
-v3 answers use v3 codes (``en-US``, ``zh-Hant``); v2 answers use upper case (``EN-US``), the
-glossary language pairs included. Query values (``resource``, ``include``, ``type``) are exact
+Answers use v3 codes (``en-US``, ``zh-Hant``). Query values (``resource``, ``include``) are exact
 lower-case words; an unknown or repeated one answers 400.
 """
 
@@ -9,6 +8,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 from pipeline.service import languages
@@ -72,25 +72,7 @@ async def language_resources(request: Request, caller: Caller) -> Response:
     return json_response(listing)
 
 
-@guarded(Access.DEVELOPER)
-async def languages_v2(request: Request, caller: Caller) -> Response:
-    """Deprecated: stable source or target languages of text translation, upper-case codes."""
-    kind = single_query(request, "type", required=False) or "source"
-    if kind == "source":
-        return json_response([{"language": x.v2, "name": x.name} for x in languages.text_sources()])
-    if kind == "target":
-        return json_response(
-            [
-                {"language": x.v2, "name": x.name, "supports_formality": languages.supports_formality(x)}
-                for x in languages.text_targets(include_beta=False)
-            ]
-        )
-    raise bad_request(f"invalid value {kind!r} for 'type'; allowed: source, target")
-
-
-@guarded(Access.DEVELOPER)
-async def glossary_language_pairs(request: Request, caller: Caller) -> Response:
-    """Deprecated: every ordered pair of distinct glossary languages."""
-    codes = [x.language.v2 for x in languages.resource_entries("glossary")]
-    pairs = [{"source_lang": s, "target_lang": t} for s in codes for t in codes if s != t]
-    return json_response({"supported_languages": pairs})
+routes = [
+    Route("/languages", languages_v3, methods=["GET"]),
+    Route("/languages/resources", language_resources, methods=["GET"]),
+]

@@ -1,4 +1,8 @@
-"""``GET /v3/translation_memories``: the memories of the caller's account (see ``store.memories``)."""
+"""``GET /v3/translation_memories``: the memories of the caller's account (see ``store.memories``).
+
+The answer is ``{"translation_memories": [...]}`` with ``translation_memory_id``, ``name``,
+``source_language``, ``target_languages`` and ``segment_count`` per memory.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,8 @@ from starlette.routing import Route
 
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.responses import json_response
+from pipeline.service.state import resources_of
 from pipeline.service.store.memories import TranslationMemory
-from pipeline.service.store.resources import resources_of
 
 
 def memory_json(memory: TranslationMemory) -> dict[str, object]:
@@ -30,4 +34,4 @@ async def list_memories(request: Request, caller: Caller) -> Response:
     return json_response({"translation_memories": [memory_json(m) for m in memories]})
 
 
-ROUTES = [Route("/v3/translation_memories", list_memories, methods=["GET"])]
+routes = [Route("/translation_memories", list_memories, methods=["GET"])]

@@ -7,7 +7,7 @@ milliseconds. ``language`` is accepted in any case and answered in lower case.
 
 Configured rules: the spec does not show the full set of categories, rules and options, so any
 ``category -> rule -> option`` object of non-empty strings is accepted and stored as given. The
-pseudo engine applies the mechanical punctuation rules among them (see ``style_apply``).
+pseudo engine applies the mechanical punctuation rules among them (see ``engine.style_apply``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from pipeline.service.http.json_body import read_json_object
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
+from pipeline.service.state import resources_of
 from pipeline.service.state import service_of
-from pipeline.service.store.resources import resources_of
 from pipeline.service.store.styles import Instruction, Rules, StyleList, instruction_json, new_instruction
 
 #: Style bodies are small: 200 instructions of 400 characters are well under this.
@@ -276,11 +276,11 @@ async def delete_instruction(request: Request, caller: Caller) -> Response:
     return Response(status_code=204)
 
 
-_ONE = "/v3/style_rules/{style_id}"
+_ONE = "/style_rules/{style_id}"
 _INSTRUCTION = _ONE + "/custom_instructions/{instruction_id}"
-ROUTES = [
-    Route("/v3/style_rules", create_style, methods=["POST"]),
-    Route("/v3/style_rules", list_styles, methods=["GET"]),
+routes = [
+    Route("/style_rules", create_style, methods=["POST"]),
+    Route("/style_rules", list_styles, methods=["GET"]),
     Route(_ONE, get_style, methods=["GET"]),
     Route(_ONE, rename_style, methods=["PATCH"]),
     Route(_ONE, delete_style, methods=["DELETE"]),

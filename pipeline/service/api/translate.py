@@ -1,6 +1,6 @@
 """``POST /v2/translate``: authenticate, read, validate, bill, translate, answer.
 
-Status codes: 400 for a broken rule or malformed body, 403 for authentication (see ``auth``),
+Status codes: 400 for a broken rule or malformed body, 403 for authentication (see ``http.auth``),
 404 for a glossary, style rule list or translation memory the account does not have, 413 for a
 body over 128 KiB, 415 for a body that is neither JSON nor a URL-encoded form, 456 when the
 key's monthly character limit (or a ``quota_after`` test fault) would be exceeded.
@@ -20,11 +20,13 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from pipeline.protocol import (
     MAX_TRANSLATE_BODY_BYTES,
     REPORTING_TAG_HEADER,
 )
+from pipeline.service.api.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.api.translate_params import TranslateJob, parse_translate
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import MARK_BY_TARGET
@@ -34,7 +36,6 @@ from pipeline.service.http.params import Params, media_type, read_body
 from pipeline.service.http.responses import json_response, quota_exceeded
 from pipeline.service.state import ServiceState, service_of
 from pipeline.service.store.accounts import DeveloperKey
-from pipeline.service.store.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.store.metering import period_of
 from pipeline.service.testing import mangle
 from pipeline.service.testing.faults import ActiveFault, active_fault
@@ -147,3 +148,6 @@ async def translate(request: Request, caller: Caller) -> Response:
         service.meter.record_tag(caller.account.account_id, tag, now.date().isoformat(), total)
     mode = fault.spec.mangle if fault is not None and fault.acting else None
     return json_response(_payload(job, translations, billed, mode))
+
+
+routes = [Route("/translate", translate, methods=["POST"])]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.responses import json_response
@@ -39,3 +40,6 @@ async def usage(request: Request, caller: Caller) -> Response:
         payload["speech_to_text_milliseconds_count"] = 0
         payload["speech_to_text_milliseconds_limit"] = caller.key.speech_limit_ms
     return json_response(payload)
+
+
+routes = [Route("/usage", usage, methods=["GET"])]

@@ -1,6 +1,6 @@
 """``POST /v2/write/rephrase`` and ``POST /v2/write/correct`` (paid tier only).
 
-Status codes: 403 for a free-tier account (see ``auth``), 413 for a body over 10 KiB, 415 for a
+Status codes: 403 for a free-tier account (see ``http.auth``), 413 for a body over 10 KiB, 415 for a
 body that is neither JSON nor a URL-encoded form, 400 for every broken rule (unsupported
 ``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given, an unprefixed
 value for a language without style/tone support, style or tone sent to ``correct``, a text
@@ -22,6 +22,7 @@ from typing import Literal
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from pipeline.protocol import MAX_WRITE_BODY_BYTES
 from pipeline.service import languages
@@ -146,7 +147,7 @@ async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Resp
 
 @guarded(Access.PAID_DEVELOPER)
 async def rephrase(request: Request, caller: Caller) -> Response:
-    """Improve texts (the local engine corrects; style and tone are validated, see ``improve``)."""
+    """Improve texts (the local engine corrects; style and tone are validated, see ``engine.improve``)."""
     return await _improve(request, caller, "rephrase")
 
 
@@ -154,3 +155,9 @@ async def rephrase(request: Request, caller: Caller) -> Response:
 async def correct(request: Request, caller: Caller) -> Response:
     """Correct texts with minimal changes."""
     return await _improve(request, caller, "correct")
+
+
+routes = [
+    Route("/write/rephrase", rephrase, methods=["POST"]),
+    Route("/write/correct", correct, methods=["POST"]),
+]

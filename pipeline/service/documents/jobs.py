@@ -47,7 +47,7 @@ from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions
 from pipeline.service.engine.markup import visible_text
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.database import Database
-from pipeline.service.store.lookups import Lookups, NoResources
+from pipeline.service.store.resources import Lookups, NoResources
 
 _log = logging.getLogger("pipeline.service")
 

@@ -58,7 +58,7 @@ class EngineRequest:
     style_rules: tuple[tuple[str, str, str], ...] = ()
     #: The translation memory's segments for this target language, when the request names one.
     memory: MemoryIndex | None = None
-    #: Minimum fuzzy-match score (0..100) for a memory segment to be applied (see ``tm_match``).
+    #: Minimum fuzzy-match score (0..100) for a memory segment to be applied (see ``engine.tm_match``).
     memory_threshold: int = TM_THRESHOLD_DEFAULT
 
 

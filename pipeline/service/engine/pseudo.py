@@ -12,10 +12,10 @@ whitespace (edges too) and the number of words stay as they were. On top of that
 - a text whose source language has the target's base language (``EN`` to ``EN-GB``, ``DE`` to
   ``DE``) comes back unchanged;
 - with a translation memory, a text whose best segment scores at or above the threshold comes
-  back as that segment's target, verbatim (see ``tm_match`` for the score);
+  back as that segment's target, verbatim (see ``engine.tm_match`` for the score);
 - the configured rules of a style rule list that are mechanical punctuation rewrites (quotation
   marks, apostrophes, ellipses, spacing before ``; : ! ?``, dashes, periods in degrees, calendar
-  era; see ``style_apply``) are applied to the translated text, never to markup or ignored
+  era; see ``engine.style_apply``) are applied to the translated text, never to markup or ignored
   content.
 
 Context, formality, instructions, the other configured rules and the model goal are accepted and

@@ -16,9 +16,7 @@ one) each time it starts; the files stay the source of truth. Two formats:
 
 Languages are reduced to base languages (a memory applies to all variants, like a glossary).
 A memory's id is a UUID derived from the account's tier and the memory's name, so it stays the
-same across restarts. ``GET /v3/translation_memories`` answers ``{"translation_memories": [...]}``
-with ``translation_memory_id``, ``name``, ``source_language``, ``target_languages`` and
-``segment_count`` per memory. See ``tm_match`` for the fuzzy-match score.
+same across restarts. ``api.memories`` lists them; see ``engine.tm_match`` for the fuzzy-match score.
 """
 
 from __future__ import annotations

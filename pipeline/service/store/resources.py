@@ -1,5 +1,10 @@
 """The account resources of one app (glossaries, style rule lists, translation memories) and the
-:class:`~pipeline.service.store.lookups.Lookups` that translation uses to find them.
+:class:`Lookups` seam through which translation finds them.
+
+Text and document translation ask a :class:`Lookups` for the glossary, style rule list or
+translation memory a request names (``api.lookups`` turns the answers into errors and engine
+input); :class:`Resources` implements it over the stores, :class:`NoResources` answers that
+nothing exists.
 
 Glossary entries are read lazily: translation first learns which pairs a glossary has, and only
 the dictionary of the request's pair is loaded and parsed, once per revision (a small cache keeps
@@ -11,21 +16,75 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from starlette.requests import Request
-
-from pipeline.service.state import service_of
+from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.glossaries import GlossaryStore
 from pipeline.service.store.glossary_content import from_tsv
-from pipeline.service.store.lookups import GlossaryInfo, MemoryInfo, StyleInfo
+from pipeline.service.store.memories import MemoryStore
 from pipeline.service.store.styles import StyleStore
-
-if TYPE_CHECKING:
-    from pipeline.service.store.memories import MemoryStore
 
 Entries = tuple[tuple[str, str], ...]
 _CACHED_DICTIONARIES = 8
+
+
+@dataclass(frozen=True)
+class GlossaryInfo:
+    """A glossary's dictionaries: (source base, target base) in lower case -> (source, target) pairs."""
+
+    dictionaries: Mapping[tuple[str, str], tuple[tuple[str, str], ...]]
+
+
+@dataclass(frozen=True)
+class StyleInfo:
+    """A style rule list as translation needs it: language, instruction prompts, configured rules."""
+
+    language: str
+    instructions: tuple[str, ...] = ()
+    #: (category, rule, option) triples of the list's configured rules.
+    configured_rules: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryInfo:
+    """A translation memory of the account: its source base language and a matcher per target base."""
+
+    memory_id: str
+    source_lang: str = ""
+    by_target: Mapping[str, MemoryIndex] = field(default_factory=dict)
+
+
+class Lookups(Protocol):
+    """Finds an account's resources by id; None means the account has no such resource."""
+
+    def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
+        """The glossary ``glossary_id`` of the account."""
+        ...
+
+    def style_list(self, account_id: str, style_id: str) -> StyleInfo | None:
+        """The style rule list ``style_id`` of the account."""
+        ...
+
+    def translation_memory(self, account_id: str, memory_id: str) -> MemoryInfo | None:
+        """The translation memory ``memory_id`` of the account."""
+        ...
+
+
+class NoResources:
+    """Lookups for a service without resource stores: every id is unknown."""
+
+    def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
+        """Always None."""
+        return None
+
+    def style_list(self, account_id: str, style_id: str) -> StyleInfo | None:
+        """Always None."""
+        return None
+
+    def translation_memory(self, account_id: str, memory_id: str) -> MemoryInfo | None:
+        """Always None."""
+        return None
 
 
 class _EntryCache:
@@ -105,9 +164,3 @@ class Resources:
             return None
         return MemoryInfo(memory.memory_id, memory.source_lang, memory.by_target)
 
-
-def resources_of(request: Request) -> Resources:
-    """The resource stores of the app serving ``request``."""
-    lookups = service_of(request).lookups
-    assert isinstance(lookups, Resources)
-    return lookups

@@ -1,7 +1,7 @@
 """Markup damage on purpose (test faults), reproducing what real engines do to protected tags.
 
 Each function takes a translated text and returns it with one defect, or unchanged when the
-text has nothing to damage. See ``faults`` for how a request asks for them.
+text has nothing to damage. See ``testing.faults`` for how a request asks for them.
 """
 
 from __future__ import annotations

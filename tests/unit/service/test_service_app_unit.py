@@ -11,7 +11,7 @@ import httpx
 from pipeline.service import AccountSpec, ServiceConfig, create_app
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import MARK_BY_TARGET
-from pipeline.service.store.lookups import GlossaryInfo, NoResources, StyleInfo
+from pipeline.service.store.resources import GlossaryInfo, NoResources, StyleInfo
 
 UTC = dt.UTC
 
