@@ -2,7 +2,7 @@
 
 For each format a document of ``--paragraphs`` paragraphs (cues, units, rows, slides/10) is
 built with ``tests/document_samples.py`` (needs the ``test`` extra: python-docx, python-pptx,
-openpyxl), then uploaded, polled and downloaded through ``httpx.ASGITransport``, ``--runs``
+openpyxl), then uploaded, polled and downloaded through the embedded transport, ``--runs``
 times. Figures per format: wall time of the best run from upload to downloaded result,
 characters of translatable text per second (the 50,000-character minimum billing of Office
 formats is not counted) and paragraphs per second.
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import document_samples as samples  # noqa: E402
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app  # noqa: E402
+from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
 from pipeline.service.documents.formats import FORMATS, extension_of  # noqa: E402
 from pipeline.service.documents.jobs import billable_characters  # noqa: E402
 
@@ -85,9 +85,9 @@ async def one_run(client: httpx.AsyncClient, name: str, data: bytes) -> tuple[fl
 
 
 async def measure(formats: list[str], paragraphs: int, runs: int) -> list[dict[str, object]]:
-    app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),)))
+    transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),)))
     rows = []
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench.invalid") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench.invalid") as client:
         for fmt in formats:
             name, build, count = BUILDERS[fmt]
             data = build(paragraphs)
@@ -108,7 +108,6 @@ async def measure(formats: list[str], paragraphs: int, runs: int) -> list[dict[s
                     "paragraphs_per_second": round(count(paragraphs) / best),
                 }
             )
-    app.state.service.close()
     return rows
 
 

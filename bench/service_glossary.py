@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES  # noqa: E402
-from pipeline.service import AccountSpec, ServiceConfig, create_app  # noqa: E402
+from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
 from pipeline.service.config import MemorySpec  # noqa: E402
 from pipeline.service.store.memories import memory_id_for  # noqa: E402
 
@@ -144,16 +144,12 @@ async def main(repeat: int, segments: int) -> dict[str, object]:
         write_memory(tmx, segments)
         started = time.perf_counter()
         account = AccountSpec("paid", (KEY,), (), (MemorySpec("bench", tmx),))
-        app = create_app(ServiceConfig(accounts=(account,)))
+        transport = embedded_transport(ServiceConfig(accounts=(account,)))
+        await transport.service.open()  # reads the memory file
         load_s = time.perf_counter() - started
-        try:
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://bench", timeout=300
-            ) as client:
-                glossary = await glossary_figures(client, repeat)
-                memory = await memory_figures(client, memory_id_for("paid", "bench"), segments, repeat)
-        finally:
-            app.state.service.close()
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench", timeout=300) as client:
+            glossary = await glossary_figures(client, repeat)
+            memory = await memory_figures(client, memory_id_for("paid", "bench"), segments, repeat)
     memory["load_seconds"] = round(load_s, 3)
     return {
         "python": platform.python_version(),

@@ -30,7 +30,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app  # noqa: E402
+from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
 
 KEY = "bench-key"
 TEXTS_PER_REQUEST = 50
@@ -92,9 +92,8 @@ async def run_load(client: httpx.AsyncClient, requests: int, concurrency: int) -
 
 
 async def in_process(requests: int, concurrency: int) -> dict[str, object]:
-    """Load through httpx.ASGITransport."""
-    app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),)))
-    transport = httpx.ASGITransport(app=app)
+    """Load through the embedded transport (httpx.ASGITransport, app closed with the client)."""
+    transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),)))
     async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
         return await run_load(client, requests, concurrency)
 

@@ -1,18 +1,32 @@
-"""Assembly of the service app: state, routes, middleware and error handlers.
+"""Assembly of the service app: routes, middleware, error handlers, and its open/close life.
 
-The app needs no ASGI lifespan (``httpx.ASGITransport`` does not run one): the store is opened
-and the configured accounts registered right here in the factory. Status codes chosen where the
-spec is silent are listed in the docstrings of ``auth``, ``translate``, ``admin``, ``analytics``
-and ``responses``; malformed requests are 400, bodies of the wrong media type 415.
+:func:`create_app` builds a :class:`ServiceApp` and opens nothing. :meth:`ServiceApp.open` opens
+the database, registers the configured accounts, reads the translation memories and resumes the
+document jobs; :meth:`ServiceApp.aclose` stops the document worker and closes the database. Both
+are idempotent, and three callers use them: the ASGI lifespan (any ASGI server, ``pipeline serve``),
+:class:`~pipeline.service.embedded.EmbeddedTransport` (the pipeline's in-process mode, where
+``httpx.ASGITransport`` runs no lifespan) and ``async with app.running()``. A request that arrives
+before anyone opened the app opens it, so a bare ``httpx.ASGITransport`` still works, but only
+``aclose`` releases what it opened.
+
+Status codes chosen where the spec is silent are listed in the docstrings of ``http.auth``,
+``api.translate``, ``api.admin`` and ``http.responses``; malformed requests are 400, bodies of the
+wrong media type 415.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
 from types import ModuleType
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.types import Receive, Scope, Send
 from starlette.routing import BaseRoute, Mount, Router
 
 from pipeline.service.api import (
@@ -30,11 +44,13 @@ from pipeline.service.api import (
 )
 from pipeline.service.config import ServiceConfig
 from pipeline.service.documents.jobs import DocumentJobs
+from pipeline.service.engine.base import Engine
 from pipeline.service.engine.pseudo import PseudoEngine
 from pipeline.service.http.responses import (
     ApiError,
     handle_api_error,
     handle_http_exception,
+    error_response,
     handle_unexpected,
 )
 from pipeline.service.state import ServiceState, system_clock
@@ -45,7 +61,7 @@ from pipeline.service.store.memories import MemoryStore
 from pipeline.service.store.metering import Meter
 from pipeline.service.store.resources import Resources
 from pipeline.service.store.styles import StyleStore
-from pipeline.service.testing.faults import FaultBook, FaultMiddleware
+from pipeline.service.testing.faults import FaultBook, FaultMeter, FaultMiddleware, MangledEngine
 
 #: The route groups (``api`` modules) by the version prefix they are mounted under.
 V2_GROUPS: tuple[ModuleType, ...] = (translate, usage, write, admin, glossaries_v2, languages_v2, documents)
@@ -63,12 +79,16 @@ def routes() -> list[BaseRoute]:
     return [_mount("/v2", V2_GROUPS), _mount("/v3", V3_GROUPS)]
 
 
-def build_state(config: ServiceConfig) -> ServiceState:
-    """Open the store, register the configured accounts, pick the engine."""
+class ServiceStartError(Exception):
+    """The app cannot open: its data directory, database or a translation memory file is unusable."""
+
+
+def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> ServiceState:
+    """Open the store, register the configured accounts, read the memories, pick the engine."""
     db = Database(config.data_dir)
     try:
         accounts = AccountStore(db)
-        meter = Meter(db)
+        meter = Meter(db) if faults is None else FaultMeter(db, faults)
         clock = config.clock or system_clock
         registered = accounts.register(config.accounts, int(clock().timestamp() * 1000))
         memory_store = MemoryStore()
@@ -78,40 +98,105 @@ def build_state(config: ServiceConfig) -> ServiceState:
     except BaseException:
         db.close()
         raise
+    engine: Engine = config.engine or PseudoEngine()
     return ServiceState(
         config=config,
         db=db,
         accounts=accounts,
         meter=meter,
-        engine=config.engine or PseudoEngine(),
+        engine=engine if faults is None else MangledEngine(engine),
         lookups=resources,
-        faults=FaultBook() if config.test_faults else None,
         clock=clock,
     )
 
 
-def create_app(config: ServiceConfig) -> Starlette:
-    """The service as an ASGI app, usable at once (no lifespan needed)."""
-    state = build_state(config)
-    middleware = [Middleware(FaultMiddleware, book=state.faults)] if state.faults is not None else []
-    app = Starlette(
-        routes=routes(),
-        middleware=middleware,
-        exception_handlers={
-            ApiError: handle_api_error,
-            HTTPException: handle_http_exception,
-            Exception: handle_unexpected,
-        },
-    )
-    # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
-    app.router.redirect_slashes = False
-    app.state.service = state
-    # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
-    app.state.documents = DocumentJobs(
-        state.db,
-        state.engine,
-        state.now_ms,
-        lookups=state.lookups,
-        retention_hours=config.document_retention_hours,
-    )
-    return app
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    assert isinstance(app, ServiceApp)
+    async with app.running():
+        yield
+
+
+class ServiceApp(Starlette):
+    """The service as an ASGI app with an explicit, idempotent :meth:`open` and :meth:`aclose`."""
+
+    def __init__(self, config: ServiceConfig) -> None:
+        self.config = config
+        self._faults = FaultBook() if config.test_faults else None
+        middleware = [Middleware(FaultMiddleware, book=self._faults)] if self._faults is not None else []
+        super().__init__(
+            routes=routes(),
+            middleware=middleware,
+            exception_handlers={
+                ApiError: handle_api_error,
+                HTTPException: handle_http_exception,
+                Exception: handle_unexpected,
+            },
+            lifespan=_lifespan,
+        )
+        # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
+        self.router.redirect_slashes = False
+        self._lock = threading.Lock()
+        self._phase = "new"
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the app is open (opened and not yet closed)."""
+        return self._phase == "open"
+
+    async def open(self) -> None:
+        """Open the database and the document jobs (once); ServiceStartError when they cannot be used."""
+        with self._lock:
+            if self._phase == "closed":
+                raise RuntimeError("the service app was closed; create a new one")
+            if self._phase == "open":
+                return
+            try:
+                state = build_state(self.config, self._faults)
+            except (OSError, ValueError, sqlite3.Error) as exc:
+                raise ServiceStartError(str(exc)) from exc
+            self.state.service = state
+            # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
+            self.state.documents = DocumentJobs(
+                state.db,
+                state.engine,
+                state.now_ms,
+                lookups=state.lookups,
+                retention_hours=self.config.document_retention_hours,
+            )
+            self._phase = "open"
+
+    async def aclose(self) -> None:
+        """Stop the document worker and close the database (once); nothing of the app runs afterwards."""
+        with self._lock:
+            was_open, self._phase = self._phase == "open", "closed"
+        if was_open:
+            # Joining the worker may wait for an engine request in flight: not on the event loop.
+            await asyncio.to_thread(self._release)
+
+    def _release(self) -> None:
+        self.state.documents.close()
+        self.state.service.close()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[ServiceApp]:
+        """The app opened for the duration of the ``async with`` block, closed afterwards."""
+        await self.open()
+        try:
+            yield self
+        finally:
+            await self.aclose()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one ASGI call, opening the app first if nobody did."""
+        if scope["type"] == "http" and self._phase != "open":
+            if self._phase == "closed":
+                await error_response(503, "the local service is shut down")(scope, receive, send)
+                return
+            await self.open()
+        await super().__call__(scope, receive, send)
+
+
+def create_app(config: ServiceConfig) -> ServiceApp:
+    """The service as an ASGI app; it opens on :meth:`ServiceApp.open`, its lifespan or its first request."""
+    return ServiceApp(config)

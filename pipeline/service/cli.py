@@ -168,20 +168,16 @@ def run_serve(args: argparse.Namespace) -> int:
         test_faults=args.test_faults,
         document_retention_hours=args.document_retention_hours,
     )
-    import sqlite3
-
     from pipeline.service import server
-    from pipeline.service.app import create_app
+    from pipeline.service.app import ServiceStartError, create_app
 
     try:
         sock = server.bind(args.host, args.port)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
     try:
-        app = create_app(config)
-    except (OSError, ValueError, sqlite3.Error) as exc:
-        sock.close()
+        server.run(create_app(config), sock)
+    except ServiceStartError as exc:
         where = f" with data directory {args.data_dir}" if args.data_dir else ""
         raise UsageError(f"cannot start the service{where}: {exc}") from None
-    server.run(app, sock)
     return 0

@@ -5,6 +5,8 @@ stdout line ``pipeline serve: listening on http://HOST:PORT`` is printed once uv
 connections; nothing else goes to stdout (no access log) and keys are never logged.
 SIGTERM and SIGINT stop the server gracefully and the process exits 0: uvicorn's own handling
 would re-raise the signal after shutdown, which ends the process with a signal status instead.
+The app is opened before uvicorn starts, so that a bad ``--data-dir`` or memory file is a clear
+error instead of a lifespan traceback; the lifespan then closes it at shutdown.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import threading
 from collections.abc import Callable, Iterator
 
 import uvicorn
-from starlette.applications import Starlette
 
+from pipeline.service.app import ServiceApp
 from pipeline.service.engine import detect
 
 READY_PREFIX = "pipeline serve: listening on "
@@ -92,8 +94,12 @@ def _configure_logging() -> None:
         logger.propagate = False
 
 
-def run(app: Starlette, sock: socket.socket) -> None:
-    """Serve ``app`` on the bound ``sock`` until SIGTERM/SIGINT, then close the app's store."""
+def run(app: ServiceApp, sock: socket.socket) -> None:
+    """Open ``app`` and serve it on the bound ``sock`` until SIGTERM/SIGINT, then close both.
+
+    Raises :class:`~pipeline.service.app.ServiceStartError`, before the listening line, when the
+    app cannot open.
+    """
     _configure_logging()
 
     def ready() -> None:
@@ -103,7 +109,7 @@ def run(app: Starlette, sock: socket.socket) -> None:
 
     uv_config = uvicorn.Config(
         app,
-        lifespan="off",
+        lifespan="on",
         access_log=False,
         log_config=None,
         log_level="warning",
@@ -111,8 +117,12 @@ def run(app: Starlette, sock: socket.socket) -> None:
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
+
+    async def serve() -> None:
+        async with app.running():
+            await _Server(uv_config, ready).serve(sockets=[sock])
+
     try:
-        asyncio.run(_Server(uv_config, ready).serve(sockets=[sock]))
+        asyncio.run(serve())
     finally:
-        app.state.service.close()
         sock.close()

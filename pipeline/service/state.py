@@ -14,7 +14,6 @@ from pipeline.service.store.accounts import AccountStore
 from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Meter
 from pipeline.service.store.resources import Lookups, Resources
-from pipeline.service.testing.faults import FaultBook
 
 
 def system_clock() -> dt.datetime:
@@ -24,7 +23,7 @@ def system_clock() -> dt.datetime:
 
 @dataclass(frozen=True)
 class ServiceState:
-    """Store, engine, fault book and clock of one app."""
+    """Store, engine and clock of one app."""
 
     config: ServiceConfig
     db: Database
@@ -32,8 +31,6 @@ class ServiceState:
     meter: Meter
     engine: Engine
     lookups: Lookups
-    #: None unless test faults are enabled.
-    faults: FaultBook | None
     clock: Callable[[], dt.datetime] = system_clock
 
     def now(self) -> dt.datetime:

@@ -3,7 +3,7 @@
 Status codes: 400 for a broken rule or malformed body, 403 for authentication (see ``http.auth``),
 404 for a glossary, style rule list or translation memory the account does not have, 413 for a
 body over 128 KiB, 415 for a body that is neither JSON nor a URL-encoded form, 456 when the
-key's monthly character limit (or a ``quota_after`` test fault) would be exceeded.
+key's monthly character limit would be exceeded (test faults act in ``testing.faults``).
 
 Billing: every character of every ``text`` (markup included) counts; ``context`` does not;
 equal-language and variant-to-variant requests are billed; beta targets are free. A request
@@ -29,7 +29,6 @@ from pipeline.protocol import (
 from pipeline.service.api.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.api.translate_params import TranslateJob, parse_translate
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import MARK_BY_TARGET
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import Params, media_type, read_body
@@ -37,8 +36,6 @@ from pipeline.service.http.responses import json_response, quota_exceeded
 from pipeline.service.state import ServiceState, service_of
 from pipeline.service.store.accounts import DeveloperKey
 from pipeline.service.store.metering import period_of
-from pipeline.service.testing import mangle
-from pipeline.service.testing.faults import ActiveFault, active_fault
 
 
 
@@ -70,15 +67,10 @@ def _resources(service: ServiceState, caller: Caller, job: TranslateJob) -> _Fou
     return _Found(entries, instructions, rules, memory)
 
 
-def _charge(service: ServiceState, key: DeveloperKey, fault: ActiveFault | None, period: str, total: int) -> None:
-    """Bill the request to the key, or 456 when its limit (or a ``quota_after`` fault) is reached."""
+def _charge(service: ServiceState, key: DeveloperKey, period: str, total: int) -> None:
+    """Bill the request to the key, or 456 when its limit is reached."""
     if not service.meter.charge(key.key_id, key.account_id, period, "translation", total, key.character_limit):
         raise quota_exceeded()
-    if fault is None or fault.spec.quota_after is None or service.faults is None:
-        return
-    if not service.faults.consume(fault.spec, total):
-        service.meter.refund(key.key_id, period, "translation", total)
-        raise quota_exceeded(" (test fault quota_after)")
 
 
 def _engine_request(job: TranslateJob, found: _Found) -> EngineRequest:
@@ -100,16 +92,13 @@ def _engine_request(job: TranslateJob, found: _Found) -> EngineRequest:
     )
 
 
-def _payload(
-    job: TranslateJob, translations: Sequence[Translation], billed: tuple[int, ...], mangle_mode: str | None
-) -> dict[str, object]:
-    mark = MARK_BY_TARGET[job.target.v2]
+def _payload(job: TranslateJob, translations: Sequence[Translation], billed: tuple[int, ...]) -> dict[str, object]:
     items = []
     for translation, chars in zip(translations, billed, strict=True):
-        text = translation.text
-        if mangle_mode is not None:
-            text = mangle.apply(mangle_mode, text, job.markup, mark)
-        item: dict[str, object] = {"detected_source_language": translation.detected_source_language, "text": text}
+        item: dict[str, object] = {
+            "detected_source_language": translation.detected_source_language,
+            "text": translation.text,
+        }
         if job.show_billed_characters:
             item["billed_characters"] = chars
         if job.model_type_used is not None:
@@ -136,8 +125,7 @@ async def translate(request: Request, caller: Caller) -> Response:
     total = sum(billed)
     now = service.now()
     period = period_of(now)
-    fault = active_fault(request.scope)
-    _charge(service, key, fault, period, total)
+    _charge(service, key, period, total)
     try:
         translations = await service.engine.translate(_engine_request(job, found))
     except BaseException:
@@ -146,8 +134,7 @@ async def translate(request: Request, caller: Caller) -> Response:
     tag = request.headers.get(REPORTING_TAG_HEADER)
     if tag and total:
         service.meter.record_tag(caller.account.account_id, tag, now.date().isoformat(), total)
-    mode = fault.spec.mangle if fault is not None and fault.acting else None
-    return json_response(_payload(job, translations, billed, mode))
+    return json_response(_payload(job, translations, billed))
 
 
 routes = [Route("/translate", translate, methods=["POST"])]

@@ -18,12 +18,15 @@ and, at most once a minute, on upload, status and after each job, so it costs no
 The worker is one thread with its own event loop, independent of the loop that serves requests:
 it keeps running whether the app runs under uvicorn or in-process through ``httpx.ASGITransport``
 (where a task on the caller's loop would stop between requests). It starts on the first job and
-ends after a few idle seconds, so an idle app holds no thread. Document keys are stored hashed.
+ends after a few idle seconds, so an idle app holds no thread. :meth:`DocumentJobs.close` stops it
+for good (the app's ``aclose``): an engine request in flight is cancelled and the job, left
+``translating``, is resumed by the next start. Document keys are stored hashed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -57,6 +60,10 @@ CHUNK = 50
 #: Characters per second assumed for an estimate before the first engine request finished.
 ESTIMATE_RATE = 20_000
 IDLE_SECONDS = 5.0
+#: How long :meth:`DocumentJobs.close` waits for the worker (an engine that blocks its thread).
+CLOSE_TIMEOUT_SECONDS = 5.0
+#: Put in the queue to wake the worker when closing.
+_WAKE_UP = ""
 #: Expired jobs are swept at most this often (of service clock time).
 SWEEP_INTERVAL_MS = 60_000
 #: The instant a job's retention counts from: its finish, or its upload while it has not finished.
@@ -174,14 +181,18 @@ class _Translator:
         memory: MemoryIndex | None,
         loop: asyncio.AbstractEventLoop,
         progress: Callable[[float], None],
+        closing: Callable[[], bool],
     ) -> None:
         self._engine, self._spec, self._memory, self._loop, self._progress = engine, spec, memory, loop, progress
+        self._closing = closing
         self.characters = 0
 
     def __call__(self, texts: Sequence[str], markup: Markup = None) -> list[str]:
         options = MarkupOptions(markup) if markup else None
         out: list[str] = []
         for start in range(0, len(texts), CHUNK):
+            if self._closing():
+                raise _Closed()
             chunk = tuple(texts[start : start + CHUNK])
             request = EngineRequest(
                 texts=chunk,
@@ -196,7 +207,10 @@ class _Translator:
                 memory=self._memory,
                 memory_threshold=self._spec.memory_threshold,
             )
-            translations = self._loop.run_until_complete(self._engine.translate(request))
+            try:
+                translations = self._loop.run_until_complete(self._engine.translate(request))
+            except asyncio.CancelledError:
+                raise _Closed() from None  # DocumentJobs.close cancelled the engine request
             out.extend(t.text for t in translations)
             self.characters += billable_characters(chunk, markup)
             self._progress((start + len(chunk)) / len(texts))
@@ -223,6 +237,8 @@ class DocumentJobs:
         self._queue: queue.Queue[str] = queue.Queue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing = False
         self._next_sweep_ms = 0
         self.sweep()
         self._resume()
@@ -316,6 +332,23 @@ class DocumentJobs:
             time.sleep(0.005)
         return True
 
+    def close(self, timeout: float = CLOSE_TIMEOUT_SECONDS) -> None:
+        """Stop the worker for good and wait for it (before the database closes).
+
+        The running job stops at its engine request (cancelled) and stays ``translating``, queued
+        ones stay ``queued``: the next start resumes both.
+        """
+        with self._lock:
+            self._closing = True
+            thread, loop = self._thread, self._loop
+        if thread is None:
+            return
+        self._queue.put(_WAKE_UP)
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the worker closed its loop in between
+                loop.call_soon_threadsafe(_cancel_all, loop)
+        thread.join(timeout)
+
     # --- worker --------------------------------------------------------------------------
 
     def _resume(self) -> None:
@@ -331,6 +364,8 @@ class DocumentJobs:
 
     def _enqueue(self, document_id: str) -> None:
         with self._lock:
+            if self._closing:
+                return  # stays queued in the database for the next start
             self._queue.put(document_id)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="document-jobs", daemon=True)
@@ -338,6 +373,8 @@ class DocumentJobs:
 
     def _work(self) -> None:
         loop = asyncio.new_event_loop()
+        with self._lock:
+            self._loop = loop
         try:
             while True:
                 try:
@@ -345,19 +382,22 @@ class DocumentJobs:
                 except queue.Empty:
                     with self._lock:
                         if self._queue.empty():
-                            self._thread = None
+                            self._thread = self._loop = None  # under the lock: _enqueue starts a new one
                             return
                     continue
                 try:
+                    if self._closing:
+                        return
                     self._run(document_id, loop)
                     self._sweep_if_due()
                 except (_Closed, sqlite3.ProgrammingError):
-                    with self._lock:
-                        self._thread = None
                     return
                 finally:
                     self._queue.task_done()
         finally:
+            with self._lock:
+                if self._thread is threading.current_thread():
+                    self._thread = self._loop = None
             loop.close()
 
     def _update(self, document_id: str, **fields: object) -> None:
@@ -398,7 +438,9 @@ class DocumentJobs:
             if memory is None:
                 self._fail(document_id, f"translation memory {spec.memory_id} is gone")
                 return
-        translator = _Translator(self._engine, spec, memory, loop, lambda p: self._update(document_id, progress=p))
+        translator = _Translator(
+            self._engine, spec, memory, loop, lambda p: self._update(document_id, progress=p), lambda: self._closing
+        )
         document_format = FORMATS[spec.input_format]
         try:
             output = document_format.translate(data, translator, spec.target_code)
@@ -427,3 +469,8 @@ class DocumentJobs:
 
     def _fail(self, document_id: str, message: str) -> None:
         self._update(document_id, status=ERROR, message=message, finished_ms=self._now_ms())
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        task.cancel()

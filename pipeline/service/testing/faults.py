@@ -27,6 +27,10 @@ Grammar (items separated by ``;``, spaces around items ignored)::
                      attribute  the first attribute value translated
 
 Order within one request: delay, then drop or status, then (translate) quota_after and mangle.
+Delay, drop and status are acted out by :class:`FaultMiddleware` before routing; quota_after and
+mangle by the meter and the engine an app with test faults gets (:class:`FaultMeter`,
+:class:`MangledEngine`), which read the request's fault from a context variable the middleware
+sets, so the endpoints themselves know nothing of faults.
 Examples: ``status=429;times=2;retry_after=1;id=a``, ``status=503;times=1;id=b``, ``delay=0.2``,
 ``drop;times=1;id=c``, ``quota_after=100;id=d``, ``mangle=move;id=e``. A header that does not
 follow the grammar answers 400.
@@ -35,7 +39,10 @@ follow the grammar answers 400.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import dataclasses
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,12 +50,16 @@ import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipeline.protocol import RETRY_AFTER_HEADER, TEST_FAULT_HEADER
-from pipeline.service.http.responses import error_response
+from pipeline.service.engine.base import Engine, EngineRequest, Translation
+from pipeline.service.engine.pseudo import MARK_BY_TARGET
+from pipeline.service.http.responses import error_response, quota_exceeded
+from pipeline.service.store.database import Database
+from pipeline.service.store.metering import Kind, Meter
+from pipeline.service.testing import mangle
 
 MANGLE_MODES = ("move", "drop", "duplicate", "attribute")
 MAX_DELAY_SECONDS = 30.0
 _HEADER = TEST_FAULT_HEADER.lower().encode("latin-1")
-SCOPE_KEY = "test_fault"
 
 
 class FaultSyntaxError(ValueError):
@@ -158,10 +169,13 @@ class FaultBook:
         return True
 
 
-def active_fault(scope: Scope) -> ActiveFault | None:
-    """The fault the middleware found on this request, if any."""
-    state = scope.get("state")
-    return None if state is None else state.get(SCOPE_KEY)
+#: The fault of the request being handled; set by the middleware for the handling of one request.
+_CURRENT: contextvars.ContextVar[ActiveFault | None] = contextvars.ContextVar("test_fault", default=None)
+
+
+def active_fault() -> ActiveFault | None:
+    """The fault the middleware found on the request being handled, if any."""
+    return _CURRENT.get()
 
 
 class FaultMiddleware:
@@ -184,7 +198,6 @@ class FaultMiddleware:
             await error_response(400, f"bad {TEST_FAULT_HEADER} header: {exc}")(scope, receive, send)
             return
         fault = ActiveFault(spec, self.book.hit(spec))
-        scope.setdefault("state", {})[SCOPE_KEY] = fault
         if fault.acting:
             if spec.delay:
                 await asyncio.sleep(spec.delay)
@@ -197,7 +210,11 @@ class FaultMiddleware:
                 message = f"test fault: scripted status {spec.status}"
                 await error_response(spec.status, message, headers)(scope, receive, send)
                 return
-        await self.app(scope, receive, send)
+        token = _CURRENT.set(fault)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _CURRENT.reset(token)
 
 
 async def _drain(receive: Receive) -> None:
@@ -217,3 +234,41 @@ async def _drop(send: Send) -> None:
     }
     await send(start)
     raise DroppedConnection("test fault: connection dropped")
+
+
+class FaultMeter(Meter):
+    """The meter of an app with test faults: ``quota_after`` refuses translation past its characters."""
+
+    def __init__(self, db: Database, book: FaultBook) -> None:
+        super().__init__(db)
+        self._book = book
+
+    def charge(self, key_id: str, account_id: str, period: str, kind: Kind, characters: int, limit: int | None) -> bool:
+        """Charge as :class:`Meter` does, then 456 (charge taken back) when the request's quota fault is spent."""
+        if not super().charge(key_id, account_id, period, kind, characters, limit):
+            return False
+        fault = active_fault()
+        if kind != "translation" or fault is None or fault.spec.quota_after is None:
+            return True
+        if not self._book.consume(fault.spec, characters):
+            self.refund(key_id, period, kind, characters)
+            raise quota_exceeded(" (test fault quota_after)")
+        return True
+
+
+class MangledEngine:
+    """The engine of an app with test faults: ``mangle`` damages the markup of the translated texts."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
+        """The wrapped engine's translations, damaged when the request's fault acts and asks for it."""
+        translations = await self._engine.translate(request)
+        fault = active_fault()
+        if fault is None or not fault.acting or fault.spec.mangle is None or request.markup is None:
+            return translations
+        mode, mark = fault.spec.mangle, MARK_BY_TARGET[request.target_lang]
+        return [
+            dataclasses.replace(t, text=mangle.apply(mode, t.text, request.markup, mark)) for t in translations
+        ]

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service.embedded import EmbeddedTransport
 
 PAID, ADMIN, FREE = "unit-paid-key", "unit-admin-key", "unit-free-key"
 
@@ -31,12 +32,16 @@ class Clock:
 
 
 class InProcess:
-    """A synchronous facade over ``httpx.AsyncClient`` + ``ASGITransport`` on a private event loop."""
+    """A synchronous facade over ``httpx.AsyncClient`` + the embedded transport on a private event loop.
+
+    The app is opened at once (tests look at ``app.state``); :meth:`close` closes it with the client.
+    """
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self._loop = asyncio.new_event_loop()
-        self._client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://embedded.invalid")
+        self._client = httpx.AsyncClient(transport=EmbeddedTransport(app), base_url="http://embedded.invalid")
+        self._loop.run_until_complete(app.open())
 
     def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         return self._loop.run_until_complete(self._client.request(method, url, **kwargs))
@@ -51,9 +56,11 @@ class InProcess:
         return self.request("PUT", url, **kwargs)
 
     def close(self) -> None:
+        """Close the client and with it the app (a second call does nothing)."""
+        if self._loop.is_closed():
+            return
         self._loop.run_until_complete(self._client.aclose())
         self._loop.close()
-        self.app.state.service.close()
 
 
 def default_accounts() -> tuple[AccountSpec, ...]:

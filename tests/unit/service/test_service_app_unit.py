@@ -8,7 +8,7 @@ import datetime as dt
 
 import httpx
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import MARK_BY_TARGET
 from pipeline.service.store.resources import GlossaryInfo, NoResources, StyleInfo
@@ -17,12 +17,11 @@ UTC = dt.UTC
 
 
 def test_embedded_mode_without_lifespan():
-    """Exactly what the pipeline's embedded default does."""
+    """Exactly what the pipeline's embedded default does; closing the client closes the service."""
 
     async def scenario() -> tuple[dict, list]:
-        app = create_app(ServiceConfig(accounts=(AccountSpec("paid", ("embedded-key",)),)))
+        transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", ("embedded-key",)),)))
         headers = {"Authorization": "Service-Auth-Key embedded-key"}
-        transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
             body = {
                 "source_lang": "EN",
@@ -35,7 +34,8 @@ def test_embedded_mode_without_lifespan():
             }
             translated = (await client.post("/v2/translate", json=body, headers=headers)).json()
             languages = (await client.get("/v3/languages?resource=translate_text", headers=headers)).json()
-        app.state.service.close()
+            assert transport.service.is_open
+        assert not transport.service.is_open
         return translated, languages
 
     translated, languages = asyncio.run(scenario())
@@ -131,7 +131,7 @@ def test_engine_failure_is_a_clean_500_and_not_billed():
         return failed, usage
 
     failed, usage = asyncio.run(scenario())
-    app.state.service.close()
+    asyncio.run(app.aclose())
     assert failed.status_code == 500
     assert failed.json() == {"message": "internal error of the local service"}
     assert usage["api_key_character_count"] == 0

@@ -148,11 +148,11 @@ def test_expiry_survives_a_restart(make_client, headers, clock, tmp_path):
     client = make_client(clock=clock, data_dir=tmp_path)
     kept, dropped = upload(client, headers.paid), upload(client, headers.paid, b"Bye\n")
     finish(client)
-    client.app.state.service.close()
+    client.close()
     clock.now += 23 * HOUR
     restarted = make_client(clock=clock, data_dir=tmp_path)
     assert download(restarted, headers.paid, kept).status_code == 200
-    restarted.app.state.service.close()
+    restarted.close()
     clock.now += HOUR
     again = make_client(clock=clock, data_dir=tmp_path)
     assert stored(again) == (0, 0)  # swept at start-up, measured from the finish, not the restart
@@ -171,7 +171,7 @@ def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_ti
     client = make_client(clock=clock, data_dir=tmp_path)
     handle = upload(client, headers.paid)
     finish(client)
-    client.app.state.service.close()
+    client.close()
     conn = sqlite3.connect(tmp_path / DATABASE_FILE)
     conn.execute("UPDATE document_jobs SET finished_ms = NULL")  # as a job finished before the column existed
     conn.commit()

@@ -119,3 +119,15 @@ def test_modules_and_folders_stay_small():
         if (count := len(list(folder.glob("*.py")))) > MAX_MODULES_PER_FOLDER
     }
     assert (long_modules, crowded) == ({}, {})
+
+
+def test_only_the_assembly_knows_the_test_faults():
+    """Scripted failures act in their middleware and the wrappers it installs, never in an endpoint."""
+    known = _modules()
+    importers = {
+        name
+        for name, path in known.items()
+        for module, _, _ in _imports(path, known)
+        if module.startswith(f"{PACKAGE}.testing") and not name.startswith(f"{PACKAGE}.testing")
+    }
+    assert importers == {f"{PACKAGE}.app"}

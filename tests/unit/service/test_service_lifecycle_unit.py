@@ -1,0 +1,157 @@
+"""The app's life: opened by its lifespan, the embedded transport or its first request; closed with nothing left.
+
+"Nothing left" is checked directly: no thread the app started is still alive, and its database
+connection refuses statements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.types import Message
+
+from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
+from pipeline.service.app import ServiceApp, ServiceStartError
+from pipeline.service.engine.base import EngineRequest, Translation
+from pipeline.service.engine.pseudo import PseudoEngine
+
+KEY = "lifecycle-key"
+HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}
+BASE = "http://embedded.invalid"
+
+
+class StuckEngine(PseudoEngine):
+    """Never finishes an engine request (until cancelled)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+
+    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
+        self.started.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def config(**fields: object) -> ServiceConfig:
+    return ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), **fields)  # type: ignore[arg-type]
+
+
+def assert_released(app: ServiceApp, threads_before: set[threading.Thread]) -> None:
+    """No thread started since ``threads_before`` is alive, and the database is closed."""
+    started = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
+    assert started == []
+    assert not app.is_open
+    with pytest.raises(sqlite3.ProgrammingError):
+        app.state.service.db.query("SELECT 1")
+
+
+def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the_database(tmp_path: Path):
+    engine = StuckEngine()
+    threads_before = set(threading.enumerate())
+
+    async def scenario() -> tuple[ServiceApp, dict[str, str]]:
+        transport = embedded_transport(config(engine=engine, data_dir=tmp_path))
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+            files = {"file": ("a.txt", b"Hello\n")}
+            answer = await client.post("/v2/document", files=files, data={"target_lang": "DE"}, headers=HEADERS)
+            assert answer.status_code == 200, answer.text
+            assert await asyncio.to_thread(engine.started.wait, 10)
+        return transport.service, answer.json()
+
+    app, handle = asyncio.run(scenario())
+    assert_released(app, threads_before)
+
+    # The job cut off mid-translation is finished by the next start.
+    async def resumed() -> dict[str, object]:
+        async with httpx.AsyncClient(transport=embedded_transport(config(data_dir=tmp_path)), base_url=BASE) as client:
+            for _ in range(1000):
+                body = {"document_key": handle["document_key"]}
+                status = (await client.post(f"/v2/document/{handle['document_id']}", json=body, headers=HEADERS)).json()
+                if status["status"] == "done":
+                    return status
+                await asyncio.sleep(0.01)
+        raise AssertionError(f"job still {status}")
+
+    assert asyncio.run(resumed())["status"] == "done"
+
+
+async def serve_lifespan(app: ServiceApp, while_up: Callable[[], Awaitable[None]]) -> list[str]:
+    """Drive the ASGI lifespan as a server does: startup, ``while_up()``, shutdown; the messages sent."""
+    inbox: asyncio.Queue[Message] = asyncio.Queue()
+    sent: list[str] = []
+    started = asyncio.Event()
+
+    async def send(message: Message) -> None:
+        sent.append(message["type"])
+        if message["type"].startswith("lifespan.startup."):
+            started.set()
+
+    await inbox.put({"type": "lifespan.startup"})
+    task = asyncio.create_task(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, inbox.get, send))
+    await started.wait()
+    await while_up()
+    await inbox.put({"type": "lifespan.shutdown"})
+    await task
+    return sent
+
+
+def test_the_lifespan_opens_and_closes_the_app():
+    app = create_app(config())
+    threads_before = set(threading.enumerate())
+
+    async def while_up() -> None:
+        assert app.is_open
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as client:
+            assert (await client.get("/v2/usage", headers=HEADERS)).status_code == 200
+
+    sent = asyncio.run(serve_lifespan(app, while_up))
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert_released(app, threads_before)
+
+
+def test_a_bare_asgi_transport_opens_the_app_on_the_first_request_and_aclose_releases_it():
+    app = create_app(config())
+    threads_before = set(threading.enumerate())
+    assert not app.is_open
+
+    async def scenario() -> int:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as client:
+            status = (await client.get("/v2/usage", headers=HEADERS)).status_code
+        assert app.is_open  # a bare transport does not close the app: its owner does
+        await app.aclose()
+        await app.aclose()  # idempotent
+        return status
+
+    assert asyncio.run(scenario()) == 200
+    assert_released(app, threads_before)
+
+
+def test_a_closed_app_answers_503_and_cannot_reopen():
+    app = create_app(config())
+
+    async def scenario() -> httpx.Response:
+        async with app.running():
+            pass
+        with pytest.raises(RuntimeError, match="closed"):
+            await app.open()
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as client:
+            return await client.get("/v2/usage", headers=HEADERS)
+
+    answer = asyncio.run(scenario())
+    assert answer.status_code == 503
+    assert answer.json() == {"message": "the local service is shut down"}
+
+
+def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path):
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("x")
+    app = create_app(config(data_dir=not_a_directory))
+    with pytest.raises(ServiceStartError):
+        asyncio.run(app.open())
+    assert not app.is_open
