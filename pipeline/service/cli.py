@@ -117,7 +117,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--test-faults",
         action="store_true",
-        help="honour the X-Test-Fault request header (scripted failures for tests; see pipeline/service/testing/faults.py)",
+        help="honour the X-Test-Fault request header "
+        "(scripted failures for tests; see pipeline/service/testing/faults.py)",
     )
     parser.set_defaults(func=run_serve)
 

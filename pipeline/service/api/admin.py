@@ -1,19 +1,19 @@
 """The ``/v2/admin`` endpoints (admin key, paid tier only): developer keys and usage analytics.
 
-Developer keys (``/v2/admin/developer-keys``). Status codes: 400 for a missing or mistyped field, and for creating a 26th active key; 404 for
-a ``key_id`` that is not a key of the caller's account; 413 for a body over 16 KiB; 415 for a
-non-JSON body.
-The creating call answers the developer key plus ``api_key``, the new key's secret, which is
-shown this one time only (the service keeps a hash). Deactivation is immediate and permanent;
-deactivating again changes nothing and answers the key as it is.
+Developer keys (``/v2/admin/developer-keys``). Status codes: 400 for a missing or mistyped field,
+and for creating a 26th active key; 404 for a ``key_id`` that is not a key of the caller's account;
+413 for a body over 16 KiB; 415 for a non-JSON body. The creating call answers the developer key
+plus ``api_key``, the new key's secret, which is shown this one time only (the service keeps a
+hash). Deactivation is immediate and permanent; deactivating again changes nothing and answers the
+key as it is.
 
 Analytics (``GET /v2/admin/analytics/custom-tags``): characters per ``X-Service-Reporting-Tag``.
 Dates are UTC days (``YYYY-MM-DD``; a full ISO datetime is cut to its date), both inclusive;
 ``end_date - start_date`` may be at most 366 days. Only text translation records tags, so
-``text_improvement_characters`` is 0 and ``total_characters`` equals the translation figure.
-Pages hold ``ServiceConfig.analytics_page_size`` entries (100 by default), ordered by tag (and
-day first with ``aggregate_by=day``); ``next_page`` is null on the last page. Bad or missing
-query values answer 400.
+``text_improvement_characters`` is 0 and ``total_characters`` equals the translation figure. Pages
+hold ``ServiceConfig.analytics_page_size`` entries (100 by default), ordered by tag (and day first
+with ``aggregate_by=day``); ``next_page`` is null on the last page. Bad or missing query values
+answer 400.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from pipeline.protocol import MAX_ACTIVE_DEVELOPER_KEYS, MAX_ANALYTICS_RANGE_DAYS
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import Params, media_type, read_body, single_query
 from pipeline.service.http.responses import ApiError, bad_request, json_response
@@ -67,7 +68,7 @@ def _required_string(params: Params, name: str) -> str:
 
 def _found(key: DeveloperKey | None, key_id: str) -> DeveloperKey:
     if key is None:
-        raise ApiError(404, f"developer key {key_id!r} not found")
+        raise ApiError(404, f"developer key {echo(key_id)} not found")
     return key
 
 
@@ -148,7 +149,7 @@ def _date(request: Request, name: str) -> dt.date:
     try:
         return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).date()
     except ValueError:
-        raise bad_request(f"query parameter '{name}' must be a date (YYYY-MM-DD), got {value!r}") from None
+        raise bad_request(f"query parameter '{name}' must be a date (YYYY-MM-DD), got {echo(value)}") from None
 
 
 #: Far beyond any real report; keeps the row offset inside SQLite's integer range.
@@ -160,7 +161,7 @@ def _page(request: Request) -> int:
     if value is None:
         return 0
     if not value.isdigit() or int(value) > MAX_PAGE:
-        raise bad_request(f"query parameter 'page' must be a whole number from 0 to {MAX_PAGE}, got {value!r}")
+        raise bad_request(f"query parameter 'page' must be a whole number from 0 to {MAX_PAGE}, got {echo(value)}")
     return int(value)
 
 
@@ -191,7 +192,7 @@ async def custom_tags(request: Request, caller: Caller) -> Response:
         raise bad_request(f"the date range may span at most {MAX_ANALYTICS_RANGE_DAYS} days")
     aggregate_by = single_query(request, "aggregate_by", required=False) or "period"
     if aggregate_by not in AGGREGATIONS:
-        raise bad_request(f"invalid value {aggregate_by!r} for 'aggregate_by'; allowed: period, day")
+        raise bad_request(f"invalid value {echo(aggregate_by)} for 'aggregate_by'; allowed: period, day")
     page = _page(request)
     size = service.config.analytics_page_size
     rows = service.meter.tag_report(

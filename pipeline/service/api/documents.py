@@ -37,6 +37,7 @@ from pipeline.service.api.translate_params import effective_formality, source_la
 from pipeline.service.documents import formats
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.documents.jobs import DONE, ERROR, TRANSLATING, DocumentJobs, JobSpec, JobView
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM, Params, media_type, read_body
 from pipeline.service.http.responses import ApiError, bad_request, json_response, quota_exceeded
@@ -93,7 +94,9 @@ def check_filename(name: str) -> str:
     if not name or not name.strip():
         raise bad_request("the file name is empty; send it in the file part or in 'filename'")
     if "/" in name or "\\" in name or name in (".", "..") or ":" in name[:2]:
-        raise bad_request(f"file name {name!r} has a directory part; send a plain file name (path traversal refused)")
+        raise bad_request(
+            f"file name {echo(name)} has a directory part; send a plain file name (path traversal refused)"
+        )
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
         raise bad_request("the file name holds control characters")
     if len(name) > MAX_FILENAME_CHARS:
@@ -134,7 +137,7 @@ async def read_upload(form: FormData) -> Upload:
 def _formality(form: FormData, target: languages.Language) -> str:
     value = string_part(form, "formality") or "default"
     if value not in FORMALITIES:
-        raise bad_request(f"invalid value {value!r} for 'formality'; allowed: {', '.join(FORMALITIES)}")
+        raise bad_request(f"invalid value {echo(value)} for 'formality'; allowed: {', '.join(FORMALITIES)}")
     supported = target.v2 in languages.DOCUMENT_FORMALITY_TARGETS
     return effective_formality(value, supported, f"for documents in target language {target.v2!r}")
 
@@ -149,7 +152,7 @@ def _threshold(form: FormData) -> int:
         raise bad_request("part 'translation_memory_threshold' must be an integer") from None
     if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
         raise bad_request(
-            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {number}"
+            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {echo(number)}"
         )
     return number
 
@@ -217,7 +220,7 @@ async def upload(request: Request, caller: Caller) -> Response:
     key = caller.key
     assert key is not None
     if media_type(request) != "multipart/form-data":
-        raise ApiError(415, f"unsupported content type {media_type(request)!r}; send multipart/form-data")
+        raise ApiError(415, f"unsupported content type {echo(media_type(request))}; send multipart/form-data")
     body = await read_body(request, MAX_UPLOAD_BYTES)
     form = await read_form(request, body)
     try:

@@ -11,21 +11,21 @@ v3 (``store.glossary_content``). The entries endpoint answers ``text/tab-separat
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from pipeline.service.api.glossaries import content, dictionary_from, not_found
+from pipeline.service.api.glossaries import ONE_DICTIONARY_BODY_LIMIT, content, dictionary_from, not_found
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_object
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response
 from pipeline.service.http.timestamps import iso_millis
-from pipeline.service.state import resources_of
-from pipeline.service.state import service_of
+from pipeline.service.state import resources_of, service_of
 from pipeline.service.store.glossaries import GlossaryRecord
 from pipeline.service.store.glossary_content import check_name
 
-BODY_LIMIT = 64 * 1024 * 1024
 TSV_TYPE = "text/tab-separated-values"
 _ACCEPTABLE = frozenset({TSV_TYPE, "text/*", "*/*"})
 
@@ -49,7 +49,7 @@ def _single_pair(request: Request, caller: Caller) -> GlossaryRecord:
     record = found(resources_of(request).glossaries.get(caller.account.account_id, glossary_id), not_found(glossary_id))
     if len(record.dictionaries) != 1:
         raise bad_request(
-            f"glossary {glossary_id!r} holds {len(record.dictionaries)} dictionaries; the v2 endpoints handle "
+            f"glossary {echo(glossary_id)} holds {len(record.dictionaries)} dictionaries; the v2 endpoints handle "
             "single-pair glossaries only; use /v3/glossaries"
         )
     return record
@@ -58,11 +58,12 @@ def _single_pair(request: Request, caller: Caller) -> GlossaryRecord:
 @guarded(Access.DEVELOPER)
 async def create_glossary_v2(request: Request, caller: Caller) -> Response:
     """``POST /v2/glossaries``: a single-pair glossary."""
-    body = await read_json_object(request, BODY_LIMIT)
+    body = await read_json_object(request, ONE_DICTIONARY_BODY_LIMIT)
     name = content(check_name, body.get("name"))
-    dictionary = dictionary_from(body, "the glossary")
+    dictionary = await run_in_threadpool(dictionary_from, body, "the glossary")
     store = resources_of(request).glossaries
-    record = store.create(caller.account.account_id, name, [dictionary], service_of(request).now_ms())
+    now_ms = service_of(request).now_ms()
+    record = await run_in_threadpool(store.create, caller.account.account_id, name, [dictionary], now_ms)
     return json_response(glossary_v2_json(record), status=201)
 
 

@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 from pipeline.service import languages
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import bad_request, json_response
@@ -23,7 +24,7 @@ def _includes(request: Request) -> set[str]:
     unknown = values - set(LANGUAGE_INCLUDES)
     if unknown:
         raise bad_request(
-            f"invalid value {sorted(unknown)[0]!r} for 'include'; allowed: {', '.join(LANGUAGE_INCLUDES)}"
+            f"invalid value {echo(sorted(unknown)[0])} for 'include'; allowed: {', '.join(LANGUAGE_INCLUDES)}"
         )
     return values
 
@@ -35,7 +36,7 @@ async def languages_v3(request: Request, caller: Caller) -> Response:
     if resource is None:
         raise bad_request(f"query parameter 'resource' is required; one of {', '.join(LANGUAGE_RESOURCES)}")
     if resource not in languages.RESOURCE_FEATURES:
-        raise bad_request(f"invalid value {resource!r} for 'resource'; allowed: {', '.join(LANGUAGE_RESOURCES)}")
+        raise bad_request(f"invalid value {echo(resource)} for 'resource'; allowed: {', '.join(LANGUAGE_RESOURCES)}")
     include_beta = "beta" in _includes(request)
     listing = [
         {

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from pipeline.service import languages
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import bad_request, json_response
@@ -29,7 +30,7 @@ async def languages_v2(request: Request, caller: Caller) -> Response:
                 for x in languages.text_targets(include_beta=False)
             ]
         )
-    raise bad_request(f"invalid value {kind!r} for 'type'; allowed: source, target")
+    raise bad_request(f"invalid value {echo(kind)} for 'type'; allowed: source, target")
 
 
 @guarded(Access.DEVELOPER)

@@ -7,6 +7,7 @@ errors: 404 for an id the account does not have, 400 for a wrong language pair.
 
 from __future__ import annotations
 
+from pipeline.service.echo import echo
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.http.responses import ApiError, bad_request
 from pipeline.service.languages import Language
@@ -21,10 +22,10 @@ def glossary_entries(
         raise bad_request("glossary_id requires source_lang: glossaries cannot be used with language detection")
     glossary = lookups.glossary(account_id, glossary_id)
     if glossary is None:
-        raise ApiError(404, f"glossary {glossary_id!r} not found")
+        raise ApiError(404, f"glossary {echo(glossary_id)} not found")
     pair = (source.base, target.base)
     if pair not in glossary.dictionaries:
-        raise bad_request(f"glossary {glossary_id!r} has no dictionary for {pair[0]} -> {pair[1]}")
+        raise bad_request(f"glossary {echo(glossary_id)} has no dictionary for {pair[0]} -> {pair[1]}")
     return tuple(glossary.dictionaries[pair])
 
 
@@ -32,10 +33,10 @@ def style_for(lookups: Lookups, account_id: str, style_id: str, target: Language
     """The style rule list, which must be for the target's base language (404, 400)."""
     style = lookups.style_list(account_id, style_id)
     if style is None:
-        raise ApiError(404, f"style rule list {style_id!r} not found")
+        raise ApiError(404, f"style rule list {echo(style_id)} not found")
     if style.language.lower() != target.base:
         raise bad_request(
-            f"style rule list {style_id!r} is for {style.language!r}, but the target language is {target.v2!r}"
+            f"style rule list {echo(style_id)} is for {style.language!r}, but the target language is {target.v2!r}"
         )
     return style
 
@@ -46,16 +47,16 @@ def memory_index(
     """The memory's segments for the target base language (404 unknown, 400 other source or no segments)."""
     memory = lookups.translation_memory(account_id, memory_id)
     if memory is None:
-        raise ApiError(404, f"translation memory {memory_id!r} not found")
+        raise ApiError(404, f"translation memory {echo(memory_id)} not found")
     if source is not None and source.base != memory.source_lang:
         raise bad_request(
-            f"translation memory {memory_id!r} has source language {memory.source_lang!r}, "
+            f"translation memory {echo(memory_id)} has source language {memory.source_lang!r}, "
             f"but source_lang is {source.v2!r}"
         )
     index = memory.by_target.get(target.base)
     if index is None:
         raise bad_request(
-            f"translation memory {memory_id!r} has no segments for target language {target.base!r}; "
+            f"translation memory {echo(memory_id)} has no segments for target language {target.base!r}; "
             f"it has {', '.join(sorted(memory.by_target)) or 'none'}"
         )
     return index

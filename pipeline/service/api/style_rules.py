@@ -31,13 +31,13 @@ from pipeline.protocol import (
     STYLE_PAGE_SIZE_MIN,
 )
 from pipeline.service import languages
+from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_object
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
-from pipeline.service.state import resources_of
-from pipeline.service.state import service_of
+from pipeline.service.state import resources_of, service_of
 from pipeline.service.store.styles import Instruction, Rules, StyleList, instruction_json, new_instruction
 
 #: Style bodies are small: 200 instructions of 400 characters are well under this.
@@ -70,7 +70,7 @@ def _name(value: object) -> str:
 
 def _language(value: object) -> str:
     if not isinstance(value, str) or value.strip().lower() not in STYLE_LANGUAGES:
-        raise bad_request(f"'language' is required and must be one of {', '.join(STYLE_LANGUAGES)}; got {value!r}")
+        raise bad_request(f"'language' is required and must be one of {', '.join(STYLE_LANGUAGES)}; got {echo(value)}")
     return value.strip().lower()
 
 
@@ -81,7 +81,9 @@ def configured_rules(value: object) -> Rules:
     rules: Rules = {}
     for category, chosen in value.items():
         if not category.strip() or not isinstance(chosen, dict):
-            raise bad_request(f"configured_rules[{category!r}] must be a non-empty category name mapping to an object")
+            raise bad_request(
+                f"configured_rules[{echo(category)}] must be a non-empty category name mapping to an object"
+            )
         for rule, option in chosen.items():
             if not rule.strip() or not isinstance(option, str) or not option.strip():
                 raise bad_request(
@@ -110,7 +112,7 @@ def instruction_from(body: object, where: str) -> Instruction:
     if source is not None:
         lang = languages.find(source) if isinstance(source, str) else None
         if lang is None:
-            raise bad_request(f"{where}: 'source_language' {source!r} is not a supported language code")
+            raise bad_request(f"{where}: 'source_language' {echo(source)} is not a supported language code")
         source = lang.code
     return new_instruction(label, prompt, source)
 
@@ -120,11 +122,11 @@ def _too_many(count: int) -> ApiError:
 
 
 def _missing(style_id: str) -> ApiError:
-    return ApiError(404, f"style rule list {style_id!r} not found")
+    return ApiError(404, f"style rule list {echo(style_id)} not found")
 
 
 def _instruction_missing(style_id: str, instruction_id: str) -> ApiError:
-    return ApiError(404, f"custom instruction {instruction_id!r} not found in style rule list {style_id!r}")
+    return ApiError(404, f"custom instruction {echo(instruction_id)} not found in style rule list {echo(style_id)}")
 
 
 def _int_query(request: Request, name: str, default: int, low: int, high: int | None) -> int:
@@ -134,10 +136,10 @@ def _int_query(request: Request, name: str, default: int, low: int, high: int | 
     try:
         value = int(raw, 10)
     except ValueError:
-        raise bad_request(f"query parameter '{name}' must be an integer, got {raw!r}") from None
+        raise bad_request(f"query parameter '{name}' must be an integer, got {echo(raw)}") from None
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise bad_request(f"query parameter '{name}' must be {bound}, got {value}")
+        raise bad_request(f"query parameter '{name}' must be {bound}, got {echo(value)}")
     return value
 
 
@@ -149,7 +151,7 @@ def _bool_query(request: Request, name: str) -> bool:
         return True
     if raw.lower() in ("false", "0"):
         return False
-    raise bad_request(f"query parameter '{name}' must be true or false, got {raw!r}")
+    raise bad_request(f"query parameter '{name}' must be true or false, got {echo(raw)}")
 
 
 @guarded(Access.PAID_DEVELOPER)

@@ -37,6 +37,7 @@ from pipeline.protocol import (
     TM_THRESHOLD_MIN,
 )
 from pipeline.service import languages
+from pipeline.service.echo import echo
 from pipeline.service.engine.base import MarkupOptions
 from pipeline.service.http.params import Params
 from pipeline.service.http.responses import bad_request
@@ -77,7 +78,7 @@ class TranslateJob:
 def _choice(params: Params, name: str, allowed: tuple[str, ...]) -> str | None:
     value = params.string(name)
     if value is not None and value not in allowed:
-        raise bad_request(f"invalid value {value!r} for '{name}'; allowed: {', '.join(allowed)}")
+        raise bad_request(f"invalid value {echo(value)} for '{name}'; allowed: {', '.join(allowed)}")
     return value
 
 
@@ -101,8 +102,8 @@ def target_language(code: str | None) -> Language:
         return lang
     if lang is not None:
         variants = [x.v2 for x in languages.text_targets(include_beta=False) if x.base == lang.base]
-        raise bad_request(f"target_lang {code!r} is not supported; use one of {', '.join(variants)}")
-    raise bad_request(f"target_lang {code!r} is not supported")
+        raise bad_request(f"target_lang {echo(code)} is not supported; use one of {', '.join(variants)}")
+    raise bad_request(f"target_lang {echo(code)} is not supported")
 
 
 def source_language(code: str | None) -> Language | None:
@@ -113,8 +114,8 @@ def source_language(code: str | None) -> Language | None:
     if lang is not None and lang.source:
         return lang
     if lang is not None:
-        raise bad_request(f"source_lang {code!r} is not supported; use the base language {lang.base.upper()!r}")
-    raise bad_request(f"source_lang {code!r} is not supported")
+        raise bad_request(f"source_lang {echo(code)} is not supported; use the base language {echo(lang.base.upper())}")
+    raise bad_request(f"source_lang {echo(code)} is not supported")
 
 
 def _uuid(params: Params, name: str) -> str | None:
@@ -168,7 +169,7 @@ def _threshold(params: Params) -> int:
         return TM_THRESHOLD_DEFAULT
     if not TM_THRESHOLD_MIN <= value <= TM_THRESHOLD_MAX:
         raise bad_request(
-            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {value}"
+            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {echo(value)}"
         )
     return value
 

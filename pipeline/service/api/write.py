@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from pipeline.protocol import MAX_WRITE_BODY_BYTES
 from pipeline.service import languages
+from pipeline.service.echo import echo
 from pipeline.service.engine import detect, improve
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import Params, media_type, read_body
@@ -63,7 +64,7 @@ def _target(params: Params, endpoint: Endpoint) -> str | None:
     by_key = {c.lower(): c for c in allowed}
     canonical = by_key.get(code.strip().lower())
     if canonical is None:
-        raise bad_request(f"target_lang {code!r} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}")
+        raise bad_request(f"target_lang {echo(code)} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}")
     return canonical
 
 
@@ -75,7 +76,7 @@ def _mode(params: Params, target: str | None) -> str:
         if value is None:
             continue
         if value not in _allowed(values):
-            raise bad_request(f"invalid value {value!r} for '{name}'; allowed: {', '.join(_allowed(values))}")
+            raise bad_request(f"invalid value {echo(value)} for '{name}'; allowed: {', '.join(_allowed(values))}")
         if value == "default":
             return "default"
         supported = target in languages.WRITE_STYLE_TARGETS
@@ -85,7 +86,7 @@ def _mode(params: Params, target: str | None) -> str:
             return "default"
         where = f"target language {target!r}" if target else "requests without target_lang"
         raise bad_request(
-            f"{name} {value!r} is not supported for {where}; supported for "
+            f"{name} {echo(value)} is not supported for {where}; supported for "
             f"{', '.join(sorted(languages.WRITE_STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
         )
     return "default"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pipeline.service.documents import html, ooxml, text, xliff
 from pipeline.service.documents.base import DocumentError, Translator
+from pipeline.service.echo import echo
 
 #: Documents of these kinds are billed at least this many characters (spec, limits).
 MINIMUM_BILLED = 50_000
@@ -127,7 +128,7 @@ def format_for(filename: str, part_type: str) -> Format:
     part_type = part_type.split(";", 1)[0].strip().lower()
     if part_type not in GENERIC_TYPES and part_type not in found.part_types and part_type in _KNOWN_TYPES:
         raise DocumentError(
-            f"the file part's content type {part_type!r} says {_KNOWN_TYPES[part_type]}, "
+            f"the file part's content type {echo(part_type)} says {_KNOWN_TYPES[part_type]}, "
             f"but the file name says {extension}; send the right type or application/octet-stream"
         )
     return found
@@ -143,6 +144,6 @@ def output_extension(input_extension: str, output_format: str | None) -> str:
     if (input_extension, wanted) == ("pdf", "docx"):
         return wanted
     raise DocumentError(
-        f"output_format {output_format!r} is not possible for a .{input_extension} document: "
+        f"output_format {echo(output_format)} is not possible for a .{input_extension} document: "
         "only pdf input may be converted (to docx); other documents keep their format"
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from pipeline.service.documents.base import DocumentError, Translator, decode_text, encode_text
+from pipeline.service.echo import echo
 from pipeline.service.engine.base import MarkupOptions
 from pipeline.service.engine.markup import TOKEN, pieces, visible_text
 
@@ -75,4 +76,4 @@ def translate_html(data: bytes, translate: Translator) -> bytes:
     try:
         return encode_text("".join(run for run, _ in runs), encoding, bom)
     except LookupError:
-        raise DocumentError(f"the html file declares an unknown charset {encoding!r}") from None
+        raise DocumentError(f"the html file declares an unknown charset {echo(encoding)}") from None

@@ -29,6 +29,7 @@ from lxml import etree
 from pipeline import safexml
 from pipeline.service.documents import safezip
 from pipeline.service.documents.base import DocumentError, Translator
+from pipeline.service.echo import echo
 
 CONTENT_TYPES = "[Content_Types].xml"
 _CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
@@ -78,7 +79,7 @@ def _parse_part(name: str, data: bytes) -> etree._ElementTree:
     try:
         return safexml.parse(data)
     except safexml.UnsafeXmlError as exc:
-        raise DocumentError(f"package part {name!r} is refused: {exc}") from None
+        raise DocumentError(f"package part {echo(name)} is refused: {exc}") from None
 
 
 def _content_types(archive: zipfile.ZipFile) -> dict[str, str]:

@@ -16,6 +16,7 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass
+from pipeline.service.echo import echo
 
 MAX_MEMBERS = 5000
 #: Largest uncompressed member (any part, XML or media).
@@ -49,11 +50,11 @@ DEFAULT_LIMITS = Limits()
 
 def _check_name(name: str) -> None:
     if not name or "\x00" in name or any(ord(ch) < 0x20 for ch in name):
-        raise PackageError(f"member name {name!r} holds control characters")
+        raise PackageError(f"member name {echo(name)} holds control characters")
     if "\\" in name or name.startswith("/") or _DRIVE.match(name):
-        raise PackageError(f"member name {name!r} is an absolute or Windows path (path traversal refused)")
+        raise PackageError(f"member name {echo(name)} is an absolute or Windows path (path traversal refused)")
     if any(part == ".." for part in name.split("/")):
-        raise PackageError(f"member name {name!r} climbs out of the package with '..' (path traversal refused)")
+        raise PackageError(f"member name {echo(name)} climbs out of the package with '..' (path traversal refused)")
 
 
 def inspect(data: bytes, limits: Limits = DEFAULT_LIMITS) -> zipfile.ZipFile:
@@ -70,18 +71,18 @@ def inspect(data: bytes, limits: Limits = DEFAULT_LIMITS) -> zipfile.ZipFile:
     for info in members:
         _check_name(info.filename)
         if info.filename.lower() in seen:
-            raise PackageError(f"member {info.filename!r} appears twice")
+            raise PackageError(f"member {echo(info.filename)} appears twice")
         seen.add(info.filename.lower())
         if info.flag_bits & 0x1:
-            raise PackageError(f"member {info.filename!r} is encrypted")
+            raise PackageError(f"member {echo(info.filename)} is encrypted")
         if info.file_size > limits.member_bytes:
             raise PackageError(
-                f"member {info.filename!r} declares {info.file_size} bytes uncompressed; "
+                f"member {echo(info.filename)} declares {info.file_size} bytes uncompressed; "
                 f"at most {limits.member_bytes} are accepted"
             )
         if info.file_size > limits.ratio_floor and info.file_size > limits.ratio * max(info.compress_size, 1):
             raise PackageError(
-                f"member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)}-fold "
+                f"member {echo(info.filename)} expands {info.file_size // max(info.compress_size, 1)}-fold "
                 f"(at most {limits.ratio}-fold is accepted): refused as a possible zip bomb"
             )
         total += info.file_size
@@ -99,7 +100,7 @@ def read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits 
         with archive.open(info) as stream:
             data = stream.read(cap + 1)
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError) as exc:
-        raise PackageError(f"member {info.filename!r} cannot be decompressed: {exc}") from None
+        raise PackageError(f"member {echo(info.filename)} cannot be decompressed: {exc}") from None
     if len(data) > cap:
-        raise PackageError(f"member {info.filename!r} is larger than it declares; refused as a possible zip bomb")
+        raise PackageError(f"member {echo(info.filename)} is larger than it declares; refused as a possible zip bomb")
     return data

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pipeline.service.documents.base import DocumentError, Translator, decode_text, encode_text
+from pipeline.service.echo import echo
 
 _TIMING = re.compile(r"^\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}(?:\s+.*)?$")
 
@@ -49,7 +50,7 @@ def _cues(lines: list[tuple[str, str]]) -> list[tuple[int, int]]:
             i += 1
             continue
         if not lines[i][0].strip().isdigit():
-            raise DocumentError(f"srt line {i + 1}: expected a cue number, found {lines[i][0][:40]!r}")
+            raise DocumentError(f"srt line {i + 1}: expected a cue number, found {echo(lines[i][0][:40])}")
         if i + 1 >= len(lines) or not _TIMING.match(lines[i + 1][0]):
             raise DocumentError(f"srt line {i + 2}: expected a timing line 'HH:MM:SS,mmm --> HH:MM:SS,mmm'")
         first = end = i + 2

@@ -20,6 +20,7 @@ from lxml import etree
 
 from pipeline import safexml
 from pipeline.service.documents.base import DocumentError, Translator
+from pipeline.service.echo import echo
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_20 = "urn:oasis:names:tc:xliff:document:2.0"
@@ -41,7 +42,7 @@ def _parse(data: bytes) -> tuple[etree._ElementTree, str]:
     if qname.localname != "xliff" or qname.namespace not in (NS_12, NS_20):
         raise DocumentError("the file is not XLIFF 1.2 or 2.x (root element <xliff> in the XLIFF namespace)")
     if qname.namespace == NS_20 and not str(root.get("version", "2.0")).startswith("2."):
-        raise DocumentError(f"XLIFF version {root.get('version')!r} is not supported; 1.2 and 2.x are")
+        raise DocumentError(f"XLIFF version {echo(root.get('version'))} is not supported; 1.2 and 2.x are")
     return tree, qname.namespace
 
 
@@ -122,7 +123,7 @@ def translate_xliff(data: bytes, translate: Translator, target_lang: str) -> byt
         body = copy.deepcopy(source)
         if result is None or not _fill(body, result, ns, [0]):
             unit_id = container.get("id") or (container.getparent().get("id") if ns == NS_20 else None)
-            raise DocumentError(f"unit {unit_id!r}: the translation lost the inline markup of the source")
+            raise DocumentError(f"unit {echo(unit_id)}: the translation lost the inline markup of the source")
         target = _place_target(container, source, ns)
         target.text = body.text
         target[:] = list(body)

@@ -3,7 +3,9 @@
 Translate (and later Write and document status) take JSON objects or URL-encoded forms; the
 other endpoints take JSON only. :class:`Params` hides the difference: in a form every value is a
 string, a parameter may repeat (``text=a&text=b``), booleans are ``1``/``0`` and tag lists are
-comma-separated; in JSON values have their JSON types and ``null`` counts as not given.
+comma-separated; in JSON values have their JSON types and ``null`` counts as not given. ``NaN``
+and ``Infinity``, which Python's JSON reader accepts, are not JSON (RFC 8259): a body holding them
+is 400.
 A parameter named ``auth_key`` in a body is legacy authentication and is refused with 403.
 Query parameters, which every endpoint reads the same way, go through :func:`single_query`.
 """
@@ -17,12 +19,13 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from pipeline.service.echo import echo
 from pipeline.service.http.responses import ApiError, bad_request
 
 JSON_TYPE = "application/json"
 FORM_TYPE = "application/x-www-form-urlencoded"
 LEGACY_AUTH_PARAM = "auth_key"
-#: Past the limit the body is still read (and dropped) up to this size, so that the client
+#: Past the limit the body is still read (and dropped) up to this much more, so that the client
 #: finishes sending and reads the 413 instead of meeting a reset connection.
 _DRAIN_LIMIT = 16 * 1024 * 1024
 
@@ -32,21 +35,33 @@ LEGACY_AUTH_MESSAGE = (
 )
 
 
+def _declared_length(request: Request) -> int | None:
+    value = request.headers.get("content-length", "")
+    return int(value) if value.isdigit() else None
+
+
 async def read_body(request: Request, limit: int) -> bytes:
-    """The whole request body, or 413 when it is larger than ``limit`` bytes."""
+    """The whole request body, or 413 when it is larger than ``limit`` bytes.
+
+    A body whose ``Content-Length`` is over the limit is refused before any of it is kept: it is
+    only drained (up to ``limit`` plus 16 MiB) so that the client reads the answer.
+    """
+    declared = _declared_length(request)
+    keep = declared is None or declared <= limit
     chunks: list[bytes] = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
-            if size <= limit:
+            if keep and size <= limit:
                 chunks.append(chunk)
-            elif size > _DRAIN_LIMIT:
+            elif size > limit + _DRAIN_LIMIT:
                 break
     except ClientDisconnect:
         raise bad_request("request body incomplete: the client disconnected") from None
-    if size > limit:
-        raise ApiError(413, f"request body too large: {size} bytes, at most {limit} bytes are allowed")
+    if size > limit or not keep:
+        shown = max(size, declared or 0)
+        raise ApiError(413, f"request body too large: {shown} bytes, at most {limit} bytes are allowed")
     return b"".join(chunks)
 
 
@@ -85,7 +100,7 @@ class Params:
         if allow_form and content_type in (FORM_TYPE, ""):
             return cls(_parse_form(body), form=True)
         accepted = f"{JSON_TYPE} or {FORM_TYPE}" if allow_form else JSON_TYPE
-        raise ApiError(415, f"unsupported content type {content_type!r}; send {accepted}")
+        raise ApiError(415, f"unsupported content type {echo(content_type)}; send {accepted}")
 
     def present(self, name: str) -> bool:
         """Whether the parameter appears at all, JSON null included."""
@@ -161,7 +176,7 @@ def parse_json_object(body: bytes) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        value = json.loads(body.decode("utf-8"))
+        value = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise bad_request("request body is not valid UTF-8") from None
     except ValueError as exc:
@@ -176,6 +191,11 @@ def parse_json_object(body: bytes) -> dict[str, Any]:
         except RecursionError:
             raise bad_request("request body is not valid JSON: nested too deeply") from None
     return value
+
+
+def _refuse_constant(name: str) -> Any:
+    """``json.loads`` hook for ``NaN``, ``Infinity`` and ``-Infinity``, which are not JSON."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _refuse_lone_surrogates(value: Any) -> None:

@@ -1,10 +1,13 @@
 """Accounts, their developer keys and admin keys, stored in the service database.
 
-Accounts come from the configuration (``pipeline serve`` flags or ``ServiceConfig.accounts``) and
-are found again after a restart through any of their keys. Developer keys are data: keys created
-through the admin API, labels, limits and deactivations persist, and a key given on the command
-line is an ordinary developer key of its account (it can be relabelled, limited, deactivated).
-Admin keys are configuration: each start replaces them with the configured ones.
+Accounts come from the configuration (``pipeline serve`` flags, environment variables or
+``ServiceConfig.accounts``) and are found again after a restart through any of their keys.
+Developer keys are data: keys created through the admin API, labels, limits and deactivations
+persist, and a configured key is an ordinary developer key of its account (it can be relabelled,
+limited, deactivated). The configuration can still revoke what it gave: a configured key missing
+from the configuration of a later start is deactivated at that start, for good, like a
+deactivation through the API (keys created through the API are not affected). Admin keys are
+configuration only: each start replaces them with the configured ones.
 
 Secrets are never stored, only their SHA-256; the creating call is the only moment a secret of
 an API-created key is known.
@@ -13,6 +16,7 @@ an API-created key is known.
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 import uuid
 from collections.abc import Sequence
@@ -26,6 +30,8 @@ from pipeline.service.store.database import Database
 DEFAULT_KEY_LABEL = "Developer key"
 CONFIGURED_KEY_LABEL = "Configured key"
 
+_log = logging.getLogger("pipeline.service")
+
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS accounts (
         account_id TEXT PRIMARY KEY,
@@ -38,7 +44,8 @@ _SCHEMA = (
         created_ms INTEGER NOT NULL,
         deactivated_ms INTEGER,
         character_limit INTEGER,
-        speech_limit_ms INTEGER)""",
+        speech_limit_ms INTEGER,
+        configured INTEGER NOT NULL DEFAULT 0)""",
     """CREATE TABLE IF NOT EXISTS admin_keys (
         secret_sha256 TEXT PRIMARY KEY,
         account_id TEXT NOT NULL REFERENCES accounts(account_id))""",
@@ -108,6 +115,15 @@ def _key(row: sqlite3.Row) -> DeveloperKey:
     )
 
 
+def _add_configured_column(db: Database) -> None:
+    """Add ``configured`` to a key table from before revocation; its configured keys keep their label."""
+    columns = {row["name"] for row in db.query("PRAGMA table_info(developer_keys)")}
+    if "configured" not in columns:
+        with db.transaction() as conn:
+            conn.execute("ALTER TABLE developer_keys ADD COLUMN configured INTEGER NOT NULL DEFAULT 0")
+            conn.execute("UPDATE developer_keys SET configured = 1 WHERE label = ?", (CONFIGURED_KEY_LABEL,))
+
+
 _KEY_COLUMNS = "key_id, account_id, label, created_ms, deactivated_ms, character_limit, speech_limit_ms"
 
 
@@ -117,6 +133,7 @@ class AccountStore:
     def __init__(self, db: Database) -> None:
         self._db = db
         db.ensure_schema(_SCHEMA)
+        _add_configured_column(db)
 
     def register(self, specs: Sequence[AccountSpec], now_ms: int) -> list[Account]:
         """Create or find the configured accounts; raises ValueError on contradictory keys."""
@@ -131,6 +148,15 @@ class AccountStore:
             configured = [a.account_id for a in accounts]
             marks = ",".join("?" * len(configured))
             conn.execute(f"DELETE FROM admin_keys WHERE account_id NOT IN ({marks})", configured)
+            hashes = [_sha(secret) for spec in specs for secret in spec.auth_keys]
+            marks = ",".join("?" * len(hashes))
+            revoked = conn.execute(
+                "UPDATE developer_keys SET deactivated_ms = ? WHERE configured = 1 AND deactivated_ms IS NULL "
+                f"AND secret_sha256 NOT IN ({marks})",
+                (now_ms, *hashes),
+            ).rowcount
+        if revoked:
+            _log.warning("deactivated %d developer key(s) that are no longer configured", revoked)
         return accounts
 
     def _register_one(self, conn: sqlite3.Connection, spec: AccountSpec, now_ms: int) -> Account:
@@ -155,8 +181,8 @@ class AccountStore:
         )
         for secret in spec.auth_keys:
             conn.execute(
-                "INSERT OR IGNORE INTO developer_keys(key_id, account_id, secret_sha256, label, created_ms) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO developer_keys(key_id, account_id, secret_sha256, label, created_ms, configured) "
+                "VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT(secret_sha256) DO UPDATE SET configured = 1",
                 (_new_key_id(), account_id, _sha(secret), CONFIGURED_KEY_LABEL, now_ms),
             )
         conn.execute("DELETE FROM admin_keys WHERE account_id = ?", (account_id,))

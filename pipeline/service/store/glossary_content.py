@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from pipeline.glossary_rules import Dictionary
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, MAX_GLOSSARY_NAME_BYTES, MAX_GLOSSARY_PHRASE_BYTES
 from pipeline.service import languages
+from pipeline.service.echo import echo
 
 ENTRY_FORMATS = ("tsv", "csv")
 #: C0 and C1 control characters (Unicode category Cc: tab, line feed, CR, NEL included) and the
@@ -48,10 +49,10 @@ def glossary_language(code: object, field: str) -> str:
         raise ContentError(f"'{field}' is required and must be a language code")
     lang = languages.find(code)
     if lang is None:
-        raise ContentError(f"{field} {code!r} is not a supported glossary language")
+        raise ContentError(f"{field} {echo(code)} is not a supported glossary language")
     if lang.code.lower() not in _glossary_codes():
         raise ContentError(
-            f"{field} {code!r} is not a glossary language: glossaries use base languages "
+            f"{field} {echo(code)} is not a glossary language: glossaries use base languages "
             f"({lang.base!r}) and apply to all of its variants"
         )
     return lang.base
@@ -73,9 +74,9 @@ def phrase_problem(phrase: str) -> str | None:
         return "empty phrase"
     bad = _FORBIDDEN.search(phrase)
     if bad is not None:
-        return f"control character or line break U+{ord(bad.group()):04X} in {phrase!r}"
+        return f"control character or line break U+{ord(bad.group()):04X} in {echo(phrase)}"
     if phrase != phrase.strip():
-        return f"leading or trailing whitespace in {phrase!r}"
+        return f"leading or trailing whitespace in {echo(phrase)}"
     size = len(phrase.encode("utf-8", "surrogatepass"))
     if size > MAX_GLOSSARY_PHRASE_BYTES:
         return f"phrase is {size} UTF-8 bytes; at most {MAX_GLOSSARY_PHRASE_BYTES} are allowed"
@@ -138,7 +139,9 @@ def parse_dictionary(source_lang: str, target_lang: str, entries: object, entrie
             if problem is not None:
                 raise ContentError(f"{where}: {side} phrase: {problem}")
         if source in first_line:
-            raise ContentError(f"{where}: duplicate source phrase {source!r} (already on line {first_line[source]})")
+            raise ContentError(
+                f"{where}: duplicate source phrase {echo(source)} (already on line {first_line[source]})"
+            )
         first_line[source] = number
         pairs.append((source, target))
     if not pairs:

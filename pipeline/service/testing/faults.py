@@ -50,6 +50,7 @@ import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipeline.protocol import RETRY_AFTER_HEADER, TEST_FAULT_HEADER
+from pipeline.service.echo import echo
 from pipeline.service.engine.base import Engine, EngineRequest, Translation
 from pipeline.service.engine.pseudo import MARK_BY_TARGET
 from pipeline.service.http.responses import error_response, quota_exceeded
@@ -115,7 +116,7 @@ def parse(header: str) -> FaultSpec:
         if key == "drop" and not sep:
             fields["drop"] = True
         elif not sep:
-            raise FaultSyntaxError(f"item {item!r} must be 'key=value' or 'drop'")
+            raise FaultSyntaxError(f"item {echo(item)} must be 'key=value' or 'drop'")
         elif key == "id" and value:
             fields["id"] = value
         elif key == "times":
@@ -139,7 +140,7 @@ def parse(header: str) -> FaultSpec:
                 raise FaultSyntaxError(f"mangle must be one of {', '.join(MANGLE_MODES)}")
             fields["mangle"] = value
         else:
-            raise FaultSyntaxError(f"unknown item {key!r}")
+            raise FaultSyntaxError(f"unknown item {echo(key)}")
     return FaultSpec(**fields)
 
 

@@ -32,6 +32,39 @@ def test_registration_is_found_again_after_reopen(tmp_path):
     db.close()
 
 
+def test_a_key_dropped_from_the_configuration_is_deactivated_but_api_keys_stay(tmp_path):
+    db = Database(tmp_path)
+    store = AccountStore(db)
+    [account] = store.register([AccountSpec("paid", ("k1", "k2"))], NOW)
+    made, secret = store.create_key(account.account_id, "made", NOW)
+    store.register([AccountSpec("paid", ("k1",))], NOW + 5)
+    dropped = store.authenticate("k2")
+    assert dropped is not None and dropped.key is not None and dropped.key.deactivated_ms == NOW + 5
+    assert not store.authenticate("k1").key.is_deactivated
+    assert not store.authenticate(secret).key.is_deactivated
+    store.register([AccountSpec("paid", ("k1", "k2"))], NOW + 9)  # configured again: revoked for good
+    assert store.authenticate("k2").key.deactivated_ms == NOW + 5
+    db.close()
+
+
+def test_a_key_table_from_before_revocation_counts_its_configured_keys_by_label(tmp_path):
+    db = Database(tmp_path)
+    store = AccountStore(db)
+    [account] = store.register([AccountSpec("paid", ("k1", "k2"))], NOW)
+    store.create_key(account.account_id, "made", NOW)
+    with db.transaction() as conn:
+        conn.execute("ALTER TABLE developer_keys DROP COLUMN configured")
+    db.close()
+
+    db = Database(tmp_path)
+    store = AccountStore(db)
+    store.register([AccountSpec("paid", ("k1",))], NOW + 5)
+    states = {k.label: k.is_deactivated for k in store.list_keys(account.account_id) if k.label != "Configured key"}
+    assert states == {"made": False}
+    assert store.authenticate("k2").key.is_deactivated and not store.authenticate("k1").key.is_deactivated
+    db.close()
+
+
 def test_contradicting_configuration_is_refused():
     store = AccountStore(Database(None))
     store.register([AccountSpec("paid", ("k1",)), AccountSpec("free", ("f1",))], NOW)
