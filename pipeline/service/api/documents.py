@@ -36,12 +36,13 @@ from pipeline.service.api.lookups import glossary_entries, memory_index, style_f
 from pipeline.service.api.translate_params import effective_formality, source_language, target_language
 from pipeline.service.documents import formats
 from pipeline.service.documents.base import DocumentError
-from pipeline.service.documents.jobs import DONE, ERROR, TRANSLATING, DocumentJobs, JobSpec, JobView
+from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM, Params, media_type, read_body
 from pipeline.service.http.responses import ApiError, bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
+from pipeline.service.store.jobs import DONE, ERROR, TRANSLATING, JobSpec, JobView
 from pipeline.service.store.metering import period_of
 from pipeline.service.store.resources import Lookups
 

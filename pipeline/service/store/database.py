@@ -5,11 +5,10 @@ One code path serves both cases: with a data directory the database is the file
 without one it is SQLite's ``:memory:`` database and dies with the app.
 
 Each area keeps its tables in its own module (``accounts``, ``metering``, ``glossaries``,
-``styles``; document jobs in ``documents.jobs``) and declares them with
-:meth:`Database.ensure_schema`. Calls are short and synchronous: the service runs them on the
-event loop, which is cheaper than a thread hop for
+``styles``, ``jobs``) and declares them with :meth:`Database.ensure_schema`. Calls are short and
+synchronous: the service runs them on the event loop, which is cheaper than a thread hop for
 statements that take microseconds. A lock still guards the connection so a caller in a worker
-thread cannot interleave with the loop.
+thread (the document worker, the glossary endpoints' parsing) cannot interleave with the loop.
 """
 
 from __future__ import annotations
