@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -120,7 +121,10 @@ async def translate(request: Request, caller: Caller) -> Response:
     assert key is not None  # developer-key endpoint
     body = await read_body(request, MAX_TRANSLATE_BODY_BYTES)
     job = parse_translate(Params.parse(body, media_type(request)))
-    found = _resources(service, caller, job)
+    if job.glossary_id is None and job.memory_id is None:
+        found = _resources(service, caller, job)
+    else:  # a 10 MB dictionary is read from the store and parsed for its first use
+        found = await run_in_threadpool(_resources, service, caller, job)
     billed = job.billed_per_text
     total = sum(billed)
     now = service.now()

@@ -206,6 +206,9 @@ class DocumentJobs:
             with self._lock:
                 if self._thread is threading.current_thread():
                     self._thread = self._loop = None
+            # Join the threads of engines' to_thread; a cancellation from close() may interrupt it.
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(loop.shutdown_default_executor())
             loop.close()
 
     def _update(self, document_id: str, **fields: object) -> None:

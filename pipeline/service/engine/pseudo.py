@@ -19,11 +19,13 @@ whitespace (edges too) and the number of words stay as they were. On top of that
   content.
 
 Context, formality, instructions, the other configured rules and the model goal are accepted and
-do not change the output.
+do not change the output. A request with a glossary or a memory is translated in a worker thread:
+indexing a 10 MB dictionary for its first use takes a second, which the event loop must not wait.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 
@@ -64,6 +66,11 @@ class PseudoEngine:
 
     async def translate(self, request: EngineRequest) -> Sequence[Translation]:
         """One pseudo-translation per text."""
+        if request.glossary or request.memory is not None:
+            return await asyncio.to_thread(self._translate_all, request)
+        return self._translate_all(request)
+
+    def _translate_all(self, request: EngineRequest) -> list[Translation]:
         return [self.translate_one(text, request) for text in request.texts]
 
     def translate_one(self, text: str, request: EngineRequest) -> Translation:
