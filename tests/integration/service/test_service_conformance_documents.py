@@ -342,7 +342,8 @@ def test_a_document_nobody_downloads_expires_after_the_retention(launch_service,
     service = launch_service(extra_args=("--document-retention-hours", "0.0005"))  # 1.8 seconds
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}"}
     with httpx.Client(base_url=service.url, timeout=30) as http:
-        handle = start(http, headers, "a.txt", b"Hello\n")
+        # source_lang given: loading the detection model can take longer than the retention on a busy machine.
+        handle = start(http, headers, "a.txt", b"Hello\n", source_lang="EN")
         assert wait(http, headers, handle)["status"] == "done"
         deadline = time.monotonic() + 20
         while (answer := status(http, headers, handle)).status_code == 200 and time.monotonic() < deadline:
