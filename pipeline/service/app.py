@@ -155,15 +155,19 @@ class ServiceApp(Starlette):
                 state = build_state(self.config, self._faults)
             except (OSError, ValueError, sqlite3.Error) as exc:
                 raise ServiceStartError(str(exc)) from exc
-            self.state.service = state
-            # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
-            self.state.documents = DocumentJobs(
-                state.db,
-                state.engine,
-                state.now_ms,
-                lookups=state.lookups,
-                retention_hours=self.config.document_retention_hours,
-            )
+            try:
+                # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
+                documents = DocumentJobs(
+                    state.db,
+                    state.engine,
+                    state.now_ms,
+                    lookups=state.lookups,
+                    retention_hours=self.config.document_retention_hours,
+                )
+            except sqlite3.Error as exc:
+                state.close()
+                raise ServiceStartError(str(exc)) from exc
+            self.state.service, self.state.documents = state, documents
             self._phase = "open"
 
     async def aclose(self) -> None:
