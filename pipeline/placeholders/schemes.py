@@ -8,7 +8,8 @@ its placeholders is sent again, showing them another way; each scheme differs in
 ``xml-v2``   the same tags under the next-generation tag handling (``tag_handling_version=v2``);
 ``html``     empty non-translatable spans ``<span translate="no" id="pN"></span>`` with
              ``tag_handling=html``;
-``tokens``   opaque words ``XQNZ`` in plain text, no tag handling at all;
+``tokens``   opaque identifiers ``_XQN_`` in plain text, no tag handling at all (the underscores
+             keep a neighbouring word apart from the token);
 ``pieces``   the text between the placeholders translated piece by piece, placeholders put back in
              source order: always well-formed, but the word order is the source's, so the result
              stays marked for review with a note.
@@ -53,7 +54,7 @@ RECOVERY = (Scheme.XML_V2, Scheme.HTML, Scheme.TOKENS, Scheme.PIECES)
 
 _CANONICAL = re.compile(rf"""<{TAG}\s+id\s*=\s*["'](\d+)["']\s*/>""")
 _SPAN = re.compile(r"""<span\s+translate\s*=\s*["']no["']\s+id\s*=\s*["']p(\d+)["']\s*>\s*</span\s*>""", re.I)
-_TOKEN = re.compile(r"XQ(\d+)Z")
+_TOKEN = re.compile(r"_XQ(\d+)_")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -86,7 +87,7 @@ def encode(scheme: Scheme, protected: Protected) -> tuple[str, ...]:
     if scheme is Scheme.HTML:
         return (_CANONICAL.sub(lambda m: f'<span translate="no" id="p{m.group(1)}"></span>', protected.text),)
     if scheme is Scheme.TOKENS:
-        return (_unescape(_CANONICAL.sub(lambda m: f"XQ{m.group(1)}Z", protected.text)),)
+        return (_unescape(_CANONICAL.sub(lambda m: f"_XQ{m.group(1)}_", protected.text)),)
     return tuple(core for _, core, _ in _pieces(protected.text) if core)
 
 

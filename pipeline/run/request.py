@@ -51,20 +51,19 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
     """The async client the settings describe: the embedded service in-process, or the configured URL."""
     import secrets  # here, not at the top: the no-op run imports this module but never opens a client
 
-    import httpx
-
     from pipeline.client import AsyncClient, RetryPolicy
 
     retry = RetryPolicy(max_attempts=settings.service.max_attempts)
     common: dict[str, Any] = {"retry": retry, "timeout": settings.service.timeout,
                               "reporting_tag": settings.service.reporting_tag}
     if settings.service.embedded:
-        from pipeline.service import AccountSpec, ServiceConfig, create_app
+        from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
 
         key = secrets.token_urlsafe(24)  # lives only in this process
-        app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
+        # Closing the client (client.aclose()) closes the service: its database and document worker.
+        transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=httpx.ASGITransport(app=app), **common)
+        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
     remote_key = os.environ.get(ENV_AUTH_KEY)
     if not remote_key or not settings.service.url:
         raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")

@@ -72,8 +72,8 @@ class FakeService:
             return text.replace('<x id="1"/>', "")
         if tag_handling == "html" and "html" in self.mangle:
             return text.replace('<span translate="no" id="p1"></span>', "")
-        if tag_handling is None and "XQ1Z" in text and "tokens" in self.mangle:
-            return text.replace("XQ1Z", "")
+        if tag_handling is None and "_XQ1_" in text and "tokens" in self.mangle:
+            return text.replace("_XQ1_", "")
         if tag_handling is None and "XQ" not in text and "pieces" in self.mangle:
             return text + " <b>"
         return text

@@ -39,7 +39,7 @@ def test_each_scheme_sends_what_it_says():
     assert encode(Scheme.HTML, protected) == (
         'Hello <span translate="no" id="p1"></span>, you have <span translate="no" id="p2"></span>'
         '<span translate="no" id="p3"></span><span translate="no" id="p4"></span> new messages &amp; 2 alerts.',)
-    assert encode(Scheme.TOKENS, protected) == ("Hello XQ1Z, you have XQ2ZXQ3ZXQ4Z new messages & 2 alerts.",)
+    assert encode(Scheme.TOKENS, protected) == ("Hello _XQ1_, you have _XQ2__XQ3__XQ4_ new messages & 2 alerts.",)
     assert encode(Scheme.PIECES, protected) == ("Hello", ", you have", "new messages & 2 alerts.")
     assert request_params(Scheme.XML_V2)["tag_handling_version"] == "v2"
     assert request_params(Scheme.HTML) == {"tag_handling": "html"}
@@ -66,7 +66,7 @@ def test_damaged_answers_under_any_scheme_are_refused():
     damaged = {
         Scheme.XML: protected.text.replace('<x id="1"/>', ""),
         Scheme.HTML: encode(Scheme.HTML, protected)[0].replace('id="p2"', 'id="p7"'),
-        Scheme.TOKENS: encode(Scheme.TOKENS, protected)[0].replace("XQ1Z", "Xq1z"),
+        Scheme.TOKENS: encode(Scheme.TOKENS, protected)[0].replace("_XQ1_", "_Xq1_"),
     }
     for scheme, answer in damaged.items():
         verdict = admit(decode(scheme, protected, (answer,)), protected, SOURCE, FLAGS)
@@ -76,5 +76,5 @@ def test_damaged_answers_under_any_scheme_are_refused():
 def test_schemes_that_cannot_carry_a_segment_are_skipped():
     assert not applicable(Scheme.XML_V2, protect("%s files", ("c-format",)), "latency_optimized")
     assert applicable(Scheme.XML_V2, protect("%s files", ("c-format",)), "quality_optimized")
-    assert not applicable(Scheme.TOKENS, protect("Code XQ1Z is %s", ("c-format",)))
+    assert not applicable(Scheme.TOKENS, protect("Code _XQ1_ is %s", ("c-format",)))
     assert [s for s in RECOVERY if applicable(s, protect("No placeholders"))] == []

@@ -4,7 +4,9 @@ Scheme: the first letter of every word gets a combining accent that depends on t
 language only (``Hello world`` becomes ``Ḧello ẅorld`` for German, ``Ĥello ŵorld`` for French).
 So the output is the same for the same input, differs from the input whenever it holds a
 letter, and differs between target languages (variants included), while digits, punctuation,
-whitespace (edges too) and the number of words stay as they were. On top of that:
+whitespace (edges too) and the number of words stay as they were. A word that starts with a letter
+and holds a digit is a code (``MP3``, ``A4``, ``XQ1Z``) and is kept, as real engines keep product
+codes and placeholder-like tokens. On top of that:
 
 - markup tokens and ignored content come back byte-identical (see ``markup``);
 - every glossary source phrase found as a whole word, case-insensitively, is replaced by its
@@ -49,10 +51,14 @@ MARK_BY_TARGET = {code.upper(): _MARKS[i] for i, code in enumerate(_ORDER)}
 
 #: The first letter of a word: a letter not preceded by a letter.
 _WORD_START = re.compile(r"(?<![^\W\d_])([^\W\d_])")
+#: A run of letters and digits; one that starts with a letter and holds a digit is a code.
+_WORD = re.compile(r"[^\W_]+")
+_CODE = re.compile(r"[^\W\d_][^\W_]*\d")
 
 
 def _accent(text: str, mark: str) -> str:
-    return _WORD_START.sub(r"\1" + mark, text)
+    return _WORD.sub(lambda m: m.group() if _CODE.match(m.group()) else _WORD_START.sub(r"\1" + mark, m.group()),
+                     text)
 
 
 def _translate_run(text: str, mark: str, request: EngineRequest) -> str:

@@ -24,7 +24,12 @@ Grammar (items separated by ``;``, spaces around items ignored)::
                      move       an ignored element moved to the start of its sentence
                      drop       the first tag removed
                      duplicate  the first tag emitted twice
+                     swap       the first two different tags exchanged
                      attribute  the first attribute value translated
+                     any        whatever looks like a placeholder, with tag handling or without:
+                                the first tag removed, else the first code-like word (a word
+                                starting with a letter and holding a digit, such as XQ1Z) removed
+    every=N          with mangle: damage only every Nth text of a request (the 2nd, 4th, ... for 2)
 
 Order within one request: delay, then drop or status, then (translate) quota_after and mangle.
 Delay, drop and status are acted out by :class:`FaultMiddleware` before routing; quota_after and
@@ -58,7 +63,7 @@ from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Kind, Meter
 from pipeline.service.testing import mangle
 
-MANGLE_MODES = ("move", "drop", "duplicate", "attribute")
+MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "any")
 MAX_DELAY_SECONDS = 30.0
 _HEADER = TEST_FAULT_HEADER.lower().encode("latin-1")
 
@@ -86,6 +91,7 @@ class FaultSpec:
     drop: bool = False
     quota_after: int | None = None
     mangle: str | None = None
+    every: int = 1
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,8 @@ def parse(header: str) -> FaultSpec:
             fields["retry_after"] = _int(key, value, 0)
         elif key == "quota_after":
             fields["quota_after"] = _int(key, value, 0)
+        elif key == "every":
+            fields["every"] = _int(key, value, 1)
         elif key == "delay":
             try:
                 delay = float(value)
@@ -267,9 +275,10 @@ class MangledEngine:
         """The wrapped engine's translations, damaged when the request's fault acts and asks for it."""
         translations = await self._engine.translate(request)
         fault = active_fault()
-        if fault is None or not fault.acting or fault.spec.mangle is None or request.markup is None:
+        if fault is None or not fault.acting or fault.spec.mangle is None:
             return translations
-        mode, mark = fault.spec.mangle, MARK_BY_TARGET[request.target_lang]
+        mode, mark, every = fault.spec.mangle, MARK_BY_TARGET[request.target_lang], fault.spec.every
         return [
-            dataclasses.replace(t, text=mangle.apply(mode, t.text, request.markup, mark)) for t in translations
+            dataclasses.replace(t, text=mangle.apply(mode, t.text, request.markup, mark)) if (i + 1) % every == 0 else t
+            for i, t in enumerate(translations)
         ]

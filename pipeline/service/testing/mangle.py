@@ -98,10 +98,37 @@ def attribute(text: str, mark: str) -> str:
     return text
 
 
+def swap(text: str) -> str:
+    """The first two different tags exchanged."""
+    tags = _tags(text)
+    second = next((t for t in tags[1:] if t.group() != tags[0].group()), None) if tags else None
+    if second is None:
+        return text
+    first = tags[0]
+    return (text[:first.start()] + second.group() + text[first.end():second.start()] + first.group()
+            + text[second.end():])
+
+
+#: A word that starts with a letter and holds a digit: what opaque placeholder tokens look like.
+_CODE_WORD = re.compile(r"(?<![^\W_])[^\W\d_][^\W_]*\d[^\W_]*")
+
+
+def damage_any(text: str, markup: MarkupOptions | None) -> str:
+    """The first tag removed (with tag handling), else the first code-like word removed."""
+    if markup is not None and _tags(text):
+        return drop(text)
+    code = _CODE_WORD.search(text)
+    return text if code is None else text[:code.start()] + text[code.end():]
+
+
 def apply(mode: str, text: str, markup: MarkupOptions | None, mark: str) -> str:
-    """Apply one mangle mode to a translated text (no-op without tag handling)."""
+    """Apply one mangle mode to a translated text (``any`` also without tag handling, the others not)."""
+    if mode == "any":
+        return damage_any(text, markup)
     if markup is None:
         return text
+    if mode == "swap":
+        return swap(text)
     if mode == "move":
         return move(text, markup)
     if mode == "drop":

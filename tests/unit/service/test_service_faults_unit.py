@@ -24,7 +24,8 @@ def test_parse_full_grammar():
 
 @pytest.mark.parametrize(
     "header",
-    ["status=99", "status=600", "times=-1", "delay=-1", "delay=x", "mangle=", "nope", "drop=1;x=2", "retry_after=a"],
+    ["status=99", "status=600", "times=-1", "delay=-1", "delay=x", "mangle=", "nope", "drop=1;x=2", "retry_after=a",
+     "every=0", "every=x"],
 )
 def test_parse_rejects(header):
     with pytest.raises(FaultSyntaxError):
@@ -61,6 +62,26 @@ def test_mangle_drop_duplicate_attribute():
     assert mangle.attribute('a <x id="1"/>', "\u0308") == 'a <x id="1\u0308"/>'
     assert mangle.attribute("a <b>c</b>", "\u0308") == "a <b>c</b>"
     assert mangle.apply("drop", "a <b>", None, "\u0308") == "a <b>"
+
+
+def test_mangle_swap_and_any():
+    assert mangle.swap('<x id="1"/> a <x id="2"/> b') == '<x id="2"/> a <x id="1"/> b'
+    assert mangle.swap('<x id="1"/> a <x id="1"/>') == '<x id="1"/> a <x id="1"/>'  # nothing different to swap
+    assert mangle.apply("any", 'a <x id="1"/> b', XML, "\u0308") == "a  b"
+    html = MarkupOptions("html", frozenset())
+    assert mangle.apply("any", 'a <span translate="no" id="p1"></span>', html, "") == "a </span>"
+    assert mangle.apply("any", "Hello XQ1Z and XQ2Z", None, "") == "Hello  and XQ2Z"  # plain text too
+    assert mangle.apply("any", "No codes, 3rd place", None, "") == "No codes, 3rd place"
+    assert mangle.apply("swap", '<x id="1"/><x id="2"/>', None, "") == '<x id="1"/><x id="2"/>'
+
+
+def test_mangle_every_second_text_of_a_request(client, headers):
+    body = {"text": ['A <x id="1"/>', 'B <x id="1"/>', 'C <x id="1"/>', 'D <x id="1"/>'], "source_lang": "EN",
+            "target_lang": "DE", "tag_handling": "xml", "ignore_tags": "x"}
+    out = client.post("/v2/translate", json=body, headers={**headers.paid, "X-Test-Fault": "mangle=drop;every=2"})
+    texts = [t["text"] for t in out.json()["translations"]]
+    assert ['<x id="1"/>' in t for t in texts] == [True, False, True, False]
+    assert parse("mangle=swap;every=2") == FaultSpec(id="mangle=swap;every=2", mangle="swap", every=2)
 
 
 def test_mangle_through_the_endpoint(client, headers):
