@@ -6,7 +6,10 @@ import json
 from dataclasses import replace
 
 from resources_fake import FakeResources
-from test_resources_run import BODY, HEADER, TM, project as resource_project, run as resource_run
+from test_resources_run import BODY, HEADER, TM
+from test_resources_run import CONFIG as RESOURCE_CONFIG
+from test_resources_run import project as resource_project
+from test_resources_run import run as resource_run
 from test_run import FakeService, project, run
 
 from pipeline.config import load_settings
@@ -165,3 +168,14 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     assert (report.totals.segments_translated, report.totals.segments_from_cache) == (1, 0)
     after = path.read_text(encoding="utf-8")
     assert f'msgid "Open file"\nmsgstr "{human}"' in after and "Verzeichnis" in after
+
+
+def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path):
+    settings = resource_project(tmp_path, langs=("de",),
+                                config=RESOURCE_CONFIG.replace('url = "http://fake.invalid"', 'url = "embedded"'))
+    assert run_translate(settings, RunOptions(), log=lambda m: None).exit_code == ExitCode.OK
+    (tmp_path / "de.tsv").write_text("file\tAkte\n", encoding="utf-8")
+    messages: list[str] = []
+    report = run_translate(settings, RunOptions(), log=messages.append)
+    assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 1 and messages == []
+    assert not (settings.cache_dir / "synced.json").exists()
