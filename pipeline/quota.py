@@ -15,7 +15,10 @@ the 456 halfway through.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really sent
+    from pipeline.client import Usage
 
 #: What the service reports as the limit when none is set.
 UNLIMITED = 10**12
@@ -56,7 +59,7 @@ class Allowance:
                 "key_count": self.key_count, "key_limit": self.key_limit, "left": self.left}
 
 
-def allowance(usage: Any) -> Allowance:
+def allowance(usage: Usage) -> Allowance:
     """The allowance in a :class:`pipeline.client.Usage` (key-level figures are among its ``extra``)."""
     extra = usage.extra
     return Allowance(account_count=usage.character_count, account_limit=_limit(usage.character_limit),

@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pipeline.run.records import RunReport
-
 from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
                                  report_dir, stderr_log)
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
+
+if TYPE_CHECKING:
+    from pipeline.run.records import RunReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
