@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.client import Client
+from pipeline.client import AsyncClient, Client, RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
@@ -67,6 +67,10 @@ class TextRecording(Recording):
         if request.url.path == "/v2/translate":
             self.texts.extend(json.loads(request.content)["text"])
         return await super().handle_async_request(request)
+
+
+def client_with(url: str, key: str, transport: Recording) -> AsyncClient:
+    return AsyncClient(url, key, transport=transport, retry=RetryPolicy(max_attempts=1))
 
 
 def translate_requests(transport: Recording) -> int:
@@ -151,12 +155,6 @@ def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
     done = cli(root, live_service.auth_key, "translate")
     assert done.returncode == 0, done.stderr
     assert "no character limit" in done.stderr
-
-
-def client_with(url: str, key: str, transport: Recording):
-    from pipeline.client import AsyncClient, RetryPolicy
-
-    return AsyncClient(url, key, transport=transport, retry=RetryPolicy(max_attempts=1))
 
 
 # --- terminology edits reach the service --------------------------------------------------------
