@@ -28,10 +28,12 @@ Reference of every key (all optional)::
                                        # built-in mapping is not what you want
 
     [cache]
-    dir = ".pipeline-cache"            # persistent translation cache ("" disables it)
+    dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
+                                       # unset: the user's cache folder (see project_dir)
 
     [report]
-    dir = "build/pipeline-report"      # report.json and report.md go here
+    dir = "build/pipeline-report"      # report.json and report.md go here;
+                                       # unset: <the project's cache folder>/report
 
     [refresh]
     template = "locale/messages.pot"   # the POT every catalog is merged from by `pipeline refresh`
@@ -67,7 +69,10 @@ Reference of every key (all optional)::
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -80,7 +85,9 @@ CONFIG_NAME = "pipeline.toml"
 EMBEDDED = "embedded"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
+ENV_CACHE_HOME = "XDG_CACHE_HOME"
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
+REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,30 @@ _SECTIONS = {
 }
 
 
+def user_cache_home() -> Path:
+    """The user's cache folder: ``$XDG_CACHE_HOME`` when set, else where the platform keeps caches."""
+    configured = os.environ.get(ENV_CACHE_HOME)
+    if configured and Path(configured).is_absolute():  # the XDG spec ignores a relative value
+        return Path(configured)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    return Path.home() / ".cache"
+
+
+def project_dir(root: Path) -> Path:
+    """Where the cache, run state and report of the project at ``root`` live unless configured.
+
+    Outside the work tree, so that a run (the pre-commit hook above all) changes nothing there but
+    the catalogs: ``<user cache folder>/pipeline/<folder name>-<hash of the absolute root>``. The
+    name makes the folder easy to find; the hash keeps two checkouts of one project apart.
+    """
+    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", root.name)[:40].strip("._") or "project"
+    return user_cache_home() / "pipeline" / f"{name}-{digest}"
+
+
 def find_config(start: Path) -> Path | None:
     """``pipeline.toml`` in ``start``, else a ``pyproject.toml`` there with ``[tool.pipeline]``."""
     candidate = start / CONFIG_NAME
@@ -168,7 +199,8 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
     if config_path is None:
         config_path = find_config(cwd)
     if config_path is None:
-        settings = Settings(root=cwd)
+        default = project_dir(cwd)
+        settings = Settings(root=cwd, cache_dir=default, report_dir=default / REPORT_SUBDIR)
     else:
         config_path = config_path.resolve()
         data = _read_toml(config_path)
@@ -195,8 +227,9 @@ def _from_table(path: Path, data: dict) -> Settings:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
-    cache_dir = data.get("cache", {}).get("dir", ".pipeline-cache")
-    report_dir = data.get("report", {}).get("dir", "build/pipeline-report")
+    default = project_dir(root)  # only where the configuration names no folder
+    cache_dir = data.get("cache", {}).get("dir")
+    report_dir = data.get("report", {}).get("dir")
     return Settings(
         root=root,
         config_path=path,
@@ -215,8 +248,8 @@ def _from_table(path: Path, data: dict) -> Settings:
         max_characters=tr.get("max_characters"),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
-        cache_dir=(root / cache_dir) if cache_dir else None,
-        report_dir=root / report_dir,
+        cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
+        report_dir=default / REPORT_SUBDIR if report_dir is None else root / report_dir,
         refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
         resources=parse_resources(path, data),
     )

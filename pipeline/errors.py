@@ -37,6 +37,7 @@ class ExitCode:
     USAGE = 2
     QUOTA = 3  # quota exceeded or budget reached; work done so far is saved
     UNAVAILABLE = 4  # authentication refused or service unreachable
+    PENDING = 5  # --frozen: a run would translate or merge something (nothing was sent or written)
 
 
 class PipelineError(Exception):

@@ -12,6 +12,15 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
 
 
+@pytest.fixture(autouse=True)
+def user_cache_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh user cache folder per test: runs without a configured cache folder keep theirs there,
+    and a test must neither see another's cache nor write into the real ``~/.cache``."""
+    home = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def data_dir() -> Path:
     """The read-only fixture files in tests/data."""

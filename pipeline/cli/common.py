@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from pipeline.config import CONFIG_NAME, Settings, load_settings
+from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, load_settings, project_dir
 from pipeline.model import Issue, Severity
 
 
@@ -21,6 +21,21 @@ def add_config_argument(p: argparse.ArgumentParser) -> None:
     """The ``--config`` option of every command that reads the project's configuration."""
     p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
                    "./pyproject.toml)")
+
+
+def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
+    """The ``--frozen`` option of ``translate`` and ``refresh``: the CI check."""
+    p.add_argument("--frozen", action="store_true",
+                   help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
+                        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
+                        f"characters), 0 when there is nothing to do; needs no key")
+
+
+def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
+    """Where the report goes: ``--report-dir``, else the configured folder, else the project's cache folder."""
+    if args.report_dir:
+        return args.report_dir.resolve()
+    return settings.report_dir or project_dir(settings.root) / REPORT_SUBDIR
 
 
 def load_cli_settings(args: argparse.Namespace) -> Settings:

@@ -9,9 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.cli.common import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
+from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
+                                 report_dir, stderr_log)
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
+
+if TYPE_CHECKING:
+    from pipeline.run.records import RunReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "config's globs) and write the translations back marked fuzzy. The service key is read "
                     f"from {ENV_AUTH_KEY}; it is never taken from the command line.",
         epilog="exit codes: 0 all done; 1 some segments failed or some input was invalid (the report says "
-               "which; everything else was written); 2 usage or configuration error; 3 quota exceeded or "
-               "budget reached (work done so far is saved); 4 authentication refused or service unreachable",
+               "which; everything else was written); 2 usage or configuration error; 3 quota exceeded, budget "
+               "reached (work done so far is saved) or the account's characters left cannot cover the run (nothing "
+               "sent); 4 authentication refused or service unreachable; 5 --frozen and a run would change a catalog",
     )
     add_catalog_arguments(p)
     p.add_argument("--target-lang", action="append", default=[], metavar="LANG",
@@ -36,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache (catalogs "
                    "an earlier run settled, and unchanged since, are still skipped: they have nothing to translate)")
     p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
+    add_frozen_argument(p, "translate")
     p.add_argument("--max-characters", type=_budget, metavar="N",
                    help="stop before billing more than N characters in this run; what was translated is saved "
                         "and the run exits 3 (default: the config's [translate] max_characters, else no limit)")
@@ -58,19 +65,20 @@ def _translate(args: argparse.Namespace) -> int:
 
     from pipeline.run.orchestrate import RunOptions, run_translate
     from pipeline.run.progress import for_stream
-    from pipeline.run.report import fallback_note, write_reports
+    from pipeline.run.report import fallback_note, usage_line, write_reports
 
     settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
         settings = replace(settings, max_characters=args.max_characters)
-    report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
-    options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang), dry_run=args.dry_run,
-                         use_cache=not args.no_cache)
+    options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang),
+                         dry_run=args.dry_run or args.frozen, use_cache=not args.no_cache, frozen=args.frozen)
     log = stderr_log(args.quiet)
     report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
-    json_path, _ = write_reports(report, report_dir)
+    if args.frozen:  # a check: nothing written, not even the report
+        return print_frozen(report, "translate")
+    json_path, _ = write_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
@@ -86,8 +94,27 @@ def _translate(args: argparse.Namespace) -> int:
                   + (f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
                      if report.unchanged_catalogs else "")
                   + f"report: {json_path}")
+            usage = usage_line(report)
+            if usage:
+                print(f"pipeline: {usage}", file=sys.stderr)
     if report.stopped is not None:  # an early stop is the reason for a non-zero exit: shown even with --quiet
         left = report.remaining
         rest = f"; left for the next run: {left.segments} segments, {left.characters} characters" if left else ""
         print(f"pipeline: stopped early: {report.stopped}{rest}", file=sys.stderr)
+    return report.exit_code
+
+
+def print_frozen(report: RunReport, command: str) -> int:
+    """The outcome of ``--frozen``: what a run would change, one catalog a line, on stdout; returns the exit code."""
+    from pipeline.run.report import work_lines
+
+    print_issues(report.issues, quiet=True)
+    lines = work_lines(report)
+    if lines:
+        w = report.would_send
+        print(f"pipeline {command} --frozen: a run would change {len(lines)} catalog(s), billing about "
+              f"{w.characters if w else 0} characters:")
+        print("\n".join(lines))
+    elif report.exit_code == 0:
+        print(f"pipeline {command} --frozen: nothing to translate")
     return report.exit_code

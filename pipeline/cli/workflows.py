@@ -8,10 +8,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.cli.common import add_catalog_arguments, load_cli_settings, print_issues, stderr_log
+from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
+                                 report_dir, stderr_log)
 from pipeline.errors import ExitCode, UsageError
 from pipeline.model import Severity
+
+if TYPE_CHECKING:
+    from pipeline.run.records import RunReport
+    from pipeline.workflows.refresh import MergeOutcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "re-translate machine translations whose source changed (never an entry a human edited); "
                     "write the report. A second refresh changes nothing.",
         epilog="exit codes: as `pipeline translate` (0 all done; 1 some segments failed or input was invalid; "
-               "2 usage or configuration error; 3 quota or budget reached; 4 service refused or unreachable)",
+               "2 usage or configuration error; 3 quota or budget reached, or too few characters left for the run; "
+               "4 service refused or unreachable; 5 --frozen and a refresh would change a catalog)",
     )
     add_catalog_arguments(r)
     r.add_argument("--template", type=Path, metavar="POT",
@@ -53,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(saved work is kept; exit 3); default: the config's [translate] max_characters")
     r.add_argument("--merge-only", action="store_true", help="update the catalogs from the template; translate "
                    "nothing, send nothing")
+    add_frozen_argument(r, "refresh")
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     r.set_defaults(func=_refresh)
 
@@ -87,7 +95,7 @@ def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from pipeline.workflows.refresh import refresh
-    from pipeline.run.report import write_reports
+    from pipeline.run.report import usage_line, write_reports
 
     settings = load_cli_settings(args)
     if args.max_characters is not None:
@@ -95,7 +103,10 @@ def _refresh(args: argparse.Namespace) -> int:
             raise UsageError("--max-characters must be 0 or more")
         settings = replace(settings, max_characters=args.max_characters)
     template = args.template.resolve() if args.template else None
-    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet))
+    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet),
+                              frozen=args.frozen)
+    if args.frozen:  # a check: nothing written, not even the report
+        return _print_frozen_refresh(outcome, report)
     changed = sum(1 for c in outcome.catalogs if c.written)
     merged = f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
     if report is None:
@@ -103,13 +114,42 @@ def _refresh(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(merged)
         return ExitCode.PARTIAL if any(i.severity is Severity.ERROR for i in outcome.issues) else ExitCode.OK
-    report_dir = (args.report_dir.resolve() if args.report_dir else settings.report_dir) or Path("pipeline-report")
-    json_path, _ = write_reports(report, report_dir)
+    json_path, _ = write_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
         print(f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
               f"{t.segments_failed} failed; {t.billed_characters} characters billed; report: {json_path}")
+        usage = usage_line(report)
+        if usage:
+            print(f"pipeline: {usage}", file=sys.stderr)
         if report.stopped is not None:
             print(f"stopped early: {report.stopped}", file=sys.stderr)
     return report.exit_code
+
+
+def _print_frozen_refresh(outcome: MergeOutcome, report: RunReport | None) -> int:
+    """What a refresh would merge and translate, one catalog a line, on stdout; returns the exit code (5: something)."""
+    from pipeline.run.report import work_lines
+
+    merges = [f"{c.path}\tmerge: {c.added} added, {c.fuzzy} fuzzy, {c.obsoleted} obsolete, {c.revived} revived, "
+              f"{c.removed} removed" for c in outcome.catalogs if c.written]
+    if merges:
+        print(f"pipeline refresh --frozen: the merge would change {len(merges)} catalog(s):")
+        print("\n".join(merges))
+    if report is None:
+        print_issues(outcome.issues, quiet=True)
+        errors = any(i.severity is Severity.ERROR for i in outcome.issues)
+        code = ExitCode.PARTIAL if errors else ExitCode.PENDING if merges else ExitCode.OK
+    else:
+        print_issues(report.issues, quiet=True)  # the merge's problems are among them
+        lines = work_lines(report)
+        if lines:
+            characters = report.would_send.characters if report.would_send else 0
+            print(f"pipeline refresh --frozen: translating would change {len(lines)} catalog(s), billing about "
+                  f"{characters} characters (counted before the merge):")
+            print("\n".join(lines))
+        code = report.exit_code
+    if code == ExitCode.OK:
+        print("pipeline refresh --frozen: nothing to merge or translate")
+    return code

@@ -1,4 +1,5 @@
-"""What ``pipeline translate`` does with resources once it knows it will send requests.
+"""What ``pipeline translate`` does with resources once it knows it will send requests (or that the
+terminology files changed since the last sync: :func:`sync_terminology`).
 
 It checks each target's features against the service, syncs the glossary dictionaries and style
 lists the run's targets need (never pruning: other pairs may belong to other runs), and puts the
@@ -9,8 +10,8 @@ the affected texts is then computed without it, so nothing is cached under a cla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from pipeline.errors import ServiceError
@@ -25,27 +26,58 @@ P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key 
 
 async def attach_resources(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
                            cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
-                           log: Callable[[str], None]) -> dict[str, P]:
+                           log: Callable[[str], None], synced: Synced | None = None) -> dict[str, P]:
     """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped.
 
     ``cache_key(options, text)`` names a text sent with ``options`` (the run's key for its service).
+    ``synced`` is what a sync of every pending target already did in this run (not done again).
 
     Raises only what stops a run (key refused, quota, service unreachable), after closing ``client``.
     """
     try:
-        return await _attach(client, plan, pending, cache_key, issues, log)
+        return await _attach(client, plan, pending, cache_key, issues, log, synced)
     except BaseException:
         await client.aclose()
         raise
 
 
-async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
-                  cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
-                  log: Callable[[str], None]) -> dict[str, P]:
-    wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
+@dataclass
+class Synced:
+    """What a sync left in use: the glossary id, the style list ids, and the features left out per target."""
+
+    glossary_id: str | None = None
+    style_ids: dict[str, str] = field(default_factory=dict)
+    dropped: dict[str, set[str]] = field(default_factory=dict)
+    gained: dict[str, str] = field(default_factory=dict)  # target -> formality the plan left out but the service has
+
+
+async def sync_terminology(client: Any, plan: ResourcePlan, targets: Iterable[str], issues: list[Issue],
+                           log: Callable[[str], None]) -> Synced | None:
+    """Sync the glossary and style lists of ``targets`` because their files changed, pending texts or not.
+
+    Returns what the sync did, or None when it failed: a warning (no catalog depends on it unless
+    texts are pending, and those try again on their own), and the next run tries again.
+    """
+    try:
+        return await sync_targets(client, plan, targets, issues, log)
+    except ServiceError as exc:
+        issues.append(Issue(plan.where, f"glossary and style lists not synced ({exc}); the next run tries again",
+                            severity=Severity.WARNING))
+        return None
+
+
+async def sync_targets(client: Any, plan: ResourcePlan, wanted: Iterable[str], issues: list[Issue],
+                       log: Callable[[str], None]) -> Synced:
+    """Check the features of the ``wanted`` targets against the service and sync their glossary and style lists.
+
+    What a target cannot have is left out with a warning in ``issues``; raises only what stops a
+    run (key refused, quota, service unreachable).
+    """
+    wanted = set(wanted)
+    synced = Synced()
     targets = [t for t in map(plan.target, sorted(wanted)) if _uses_resources(t)]
     if not targets:
-        return dict(pending)
+        return synced
     try:
         support = await discover(client)
     except FATAL:
@@ -54,11 +86,9 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
         issues.append(Issue(plan.where, f"the service's languages could not be listed ({exc}); features are "
                                         f"assumed as the spec describes them", severity=Severity.WARNING))
         support = LanguageSupport.from_spec(plan.source, wanted)
-    dropped: dict[str, set[str]] = {}
-    gained: dict[str, str] = {}  # target -> formality the plan left out but the service supports
 
     def drop(target: str, feature: str, reason: str) -> None:
-        dropped.setdefault(target, set()).add(feature)
+        synced.dropped.setdefault(target, set()).add(feature)
         issues.append(Issue(plan.where, f"{feature} left out: {reason}", None, target, Severity.WARNING))
         log(f"{target}: {feature} left out: {reason}")
 
@@ -80,20 +110,30 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
             if not support.supports("formality", plan.source, t.target):
                 drop(t.target, "formality", f"{t.target} has no formality setting on the service")
             elif t.sent_formality is None:  # the service has it where the spec does not list it
-                gained[t.target] = t.formality
+                synced.gained[t.target] = t.formality
         if t.translation_memory_id:
             memories[t.target] = t.translation_memory_id
-    glossary_id = await _sync_glossary(client, plan, pairs, targets, drop, log)
-    style_ids = await _sync_styles(client, plan, styles, drop, log)
+    synced.glossary_id = await _sync_glossary(client, plan, pairs, targets, drop, log)
+    synced.style_ids = await _sync_styles(client, plan, styles, drop, log)
     await _check_memories(client, memories, drop)
+    return synced
+
+
+async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
+                  cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
+                  log: Callable[[str], None], synced: Synced | None) -> dict[str, P]:
+    if synced is None:
+        wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
+        synced = await sync_targets(client, plan, wanted, issues, log)
+    dropped, gained = synced.dropped, synced.gained
 
     def options(opts: TranslationOptions) -> TranslationOptions:
         gone = dropped.get(opts.target_lang, set())
         return replace(
             opts,
-            glossary_id=glossary_id if opts.glossary_hash and "glossary" not in gone else None,
+            glossary_id=synced.glossary_id if opts.glossary_hash and "glossary" not in gone else None,
             glossary_hash=None if "glossary" in gone else opts.glossary_hash,
-            style_id=style_ids.get(opts.target_lang) if "style list" not in gone else None,
+            style_id=synced.style_ids.get(opts.target_lang) if "style list" not in gone else None,
             style_version=None if "style list" in gone else opts.style_version,
             formality=None if "formality" in gone else gained.get(opts.target_lang, opts.formality),
             translation_memory_id=None if "translation memory" in gone else opts.translation_memory_id,

@@ -11,6 +11,11 @@ after the first stage and imports neither asyncio nor the catalog parsers nor th
 costs little more than starting Python (bench/). The later stages are imported only when some
 catalog is left (or for a dry run).
 
+Before the first translate request the account's usage is read: a run that what is left cannot
+cover stops before sending anything (exit 3). An edited glossary or style file (its hash differs
+from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every catalog is
+settled, without reading them.
+
 Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only
 four things stop it early, each saving what was already translated: the service refusing the
 key or being unreachable (exit 4), the quota running out (456) or the run's character budget
@@ -34,8 +39,9 @@ from typing import TYPE_CHECKING
 from pipeline.catalog_paths import discover, display_path
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
-from pipeline.model import Severity
-from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Remaining, RunOptions, RunReport, StartedRun,
+from pipeline.model import Issue, Severity
+from pipeline.resources import synced
+from pipeline.run.records import (CatalogReport, CatalogWork, Pending, Remaining, RunOptions, RunReport, StartedRun,
                                   Stop, StopReason)
 from pipeline.run.report import finish
 from pipeline.run.request import service_identity
@@ -46,7 +52,8 @@ if TYPE_CHECKING:
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
     from pipeline.formats import Unit
-    from pipeline.model import SegmentKey
+    from pipeline.model import SegmentKey, TranslationOptions
+    from pipeline.resources.attach import Synced
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run.progress import Progress
     from pipeline.run.records import ScannedCatalog
@@ -59,7 +66,7 @@ def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], 
                   client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`."""
     run = _start(settings, options)
-    if not run.paths and not options.dry_run:  # everything settled: no event loop, nothing parsed
+    if not run.paths and not options.dry_run and run.terminology is None:  # no event loop, nothing parsed
         run.save_state()
         return finish(run)
     import asyncio  # only now: importing it costs more than starting Python
@@ -79,7 +86,7 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
 
 async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
                      progress: Progress | None) -> RunReport:
-    if run.paths or run.options.dry_run:  # a dry run reports what would be sent, even nothing
+    if run.paths or run.options.dry_run or run.terminology is not None:  # a dry run reports even nothing
         await _work(run, log, client_factory, progress)
     else:
         run.save_state()  # the mtimes of catalogs touched but not changed
@@ -99,7 +106,14 @@ def _start(settings: Settings, options: RunOptions) -> StartedRun:
     paths = discover(settings, options.paths)
     if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
         paths = skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
-    return StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)
+    run = StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)
+    # The files' hashes decide, offline: an unchanged glossary costs no request. The embedded service
+    # keeps nothing between runs, so there is nothing to keep in step there.
+    if not options.dry_run and not settings.service.embedded:
+        terms = synced.fingerprint(settings)
+        if synced.SyncRecord(state.directory).needs_sync(report.service, terms):
+            run.terminology = terms
+    return run
 
 
 def _stderr(message: str) -> None:
@@ -124,15 +138,23 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     clock = run.started
     resources = ResourcePlan(settings)  # glossary files are read and checked before any request
     snapshots = {path: write.snapshot(path) for path in run.paths}  # taken before parsing: see settled.settle
-    inputs: dict[str, str] = {}  # target -> inputs hash of its options, for provenance
+    options_of: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
+    inputs: dict[str, str] = {}  # target -> inputs hash of its whole options, as older provenance has it
 
-    def inputs_hash(target: str) -> str:
-        if target not in inputs:
-            inputs[target] = plan.translation_options(settings, target, None, resources).inputs_hash()
-        return inputs[target]
+    def target_options(target: str) -> TranslationOptions:
+        if target not in options_of:
+            options_of[target] = plan.translation_options(settings, target, None, resources)
+        return options_of[target]
+
+    def unit_inputs(target: str, unit: Unit) -> str:
+        """The unit's inputs hash, with only the glossary entries its source contains: a changed term
+        makes stale the units that contain it, and no other."""
+        return resources.key_options(target_options(target), "\n".join(unit.sources)).inputs_hash()
 
     def stale(display: str, target: str, unit: Unit) -> bool:
-        return state.is_stale(display, unit, inputs_hash(target))
+        if target not in inputs:
+            inputs[target] = target_options(target).inputs_hash()
+        return state.is_stale(display, unit, (unit_inputs(target, unit), inputs[target]))
 
     scanned, issues = scan(settings, run.paths, options.target_langs, **(
         {"retranslate": stale} if options.retranslate_stale else {}))
@@ -143,31 +165,36 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
     notes: dict[SegmentKey, str] = {}  # segment -> why its translation needs a reviewer's eye
     pending, spare = plan.plan(settings, scanned, per_catalog, done, resources)
+    needed: dict[str, Pending] = {}
     report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
-    if pending or spare:  # a run with nothing to send opens neither the cache nor a client
-        cache = TranslationCache(settings.cache_dir if options.use_cache else None)
-        try:
+    # A run with nothing to send opens no cache; a dry run reads an existing cache and creates none.
+    cache_dir = settings.cache_dir if options.use_cache else None
+    if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
+        cache_dir = None
+    cache = TranslationCache(cache_dir) if pending or spare else None
+    try:
+        if cache is not None:
             pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)
             # Number sentences the cache answered already tell which fallbacks are needed.
             needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
                                       notes)
-            if options.dry_run:
-                report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
-                    1 for key in spare if key not in needed and cache.get(key) is None))
-            elif pending or needed:
-                client = client_factory() if client_factory else open_client(settings, log)
-                try:
-                    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
-                                              per_catalog, done, notes, log, progress)
-                finally:
-                    await client.aclose()
-                if left:
-                    report.remaining = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
-                                                 characters=sum(len(p.protected.text) for p in left))
-        finally:
+        if options.dry_run:
+            report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
+                1 for key in spare if key not in needed and cache is not None and cache.get(key) is None))
+            report.would_write = _would_write(per_catalog, {**pending, **needed})
+        elif pending or needed or run.terminology is not None:
+            client = client_factory() if client_factory else open_client(settings, log)
+            try:
+                left = await _use_service(run, client, cache, resources, scanned, pending, needed, spare, done, notes,
+                                          log, progress)
+            finally:
+                await client.aclose()
+            if left:
+                report.remaining = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
+                                             characters=sum(len(p.protected.text) for p in left))
+    finally:
+        if cache is not None:
             cache.close()
-    if options.dry_run and report.would_send is None:
-        report.would_send = DryRunEstimate()
     report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
     if not options.dry_run:
         if report.service_languages is not None:
@@ -177,7 +204,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             admitted = gate.admit(settings, s, done, report, cat, notes)
             written, data = write.write_catalog(settings, s, admitted, report, cat, snapshots.get(s.path))
             if written:
-                state.record(s.display, ((s.catalog.units[i], forms, inputs_hash(s.target_lang))
+                state.record(s.display, ((s.catalog.units[i], forms, unit_inputs(s.target_lang, s.catalog.units[i]))
                                          for i, forms in written.items()))
             settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, report)
         used = {s.path for s in scanned}
@@ -189,14 +216,83 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     report.timings["write"] = round(time.monotonic() - clock, 3)
 
 
+def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
+    """Per catalog a real run would change: the segments it would write and the characters it would bill."""
+    segments: Counter[str] = Counter()
+    characters: Counter[str] = Counter()
+    for item in pending.values():
+        for name, count in Counter(ref.key.catalog for ref in item.refs).items():
+            segments[name] += count
+            characters[name] += len(item.protected.text)
+    work = []
+    for name, cat in per_catalog.items():
+        writes = cat.counters.segments_copied + cat.counters.segments_from_cache + segments[name]
+        if writes and not cat.unchanged:
+            work.append(CatalogWork(name, cat.target_lang, writes, characters[name]))
+    return work
+
+
+async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationCache | None, resources: ResourcePlan,
+                       scanned: list[ScannedCatalog], pending: dict[str, Pending], needed: dict[str, Pending],
+                       spare: dict[str, Pending], done: dict[SegmentKey, str], notes: dict[SegmentKey, str],
+                       log: Callable[[str], None], progress: Progress | None) -> list[Pending]:
+    """Check the quota, sync edited terminology, then send; returns what is left unsent.
+
+    The usage is read before the first request: a run it cannot cover sends nothing at all, not
+    even a glossary.
+    """
+    from pipeline.run import send
+
+    settings, report = run.settings, run.report
+    if pending or needed:
+        characters = sum(len(p.protected.text) for p in (*pending.values(), *needed.values()))
+        report.usage, stop = await send.check_quota(client, characters, settings.max_characters, log)
+        if stop is not None:
+            report.stopped = stop
+            return [*pending.values(), *needed.values()]
+    synced_now = await _sync_terminology(run, client, resources, scanned, log) if run.terminology else None
+    if not (pending or needed):
+        return []
+    assert cache is not None
+    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report, run.per_catalog,
+                              done, notes, log, progress, synced_now)
+    if report.usage is not None and report.usage.before is not None and report.totals.requests:
+        report.usage.after, _ = await send.read_usage(client)
+    return left
+
+
+async def _sync_terminology(run: StartedRun, client: AsyncClient, resources: ResourcePlan,
+                            scanned: list[ScannedCatalog], log: Callable[[str], None]) -> Synced | None:
+    """Sync the glossary and style lists whose files changed, for every target the project's catalogs have.
+
+    Those are the settled catalogs' (known unread) and the scanned ones', so they include every
+    target of the run's texts: the run uses what this sync did (None when it failed). A target
+    configured without a catalog is left to ``pipeline glossary sync`` / ``style sync``.
+    """
+    from pipeline.resources.attach import sync_terminology
+
+    assert run.terminology is not None
+    targets = {*run.state.settled_targets(), *(s.target_lang for s in scanned)}
+    log("glossary or style files changed since the last sync: syncing them")
+    outcome = await sync_terminology(client, resources, targets, run.report.issues, log)
+    if outcome is not None:
+        try:
+            synced.SyncRecord(run.state.directory).save(run.report.service, run.terminology)
+        except OSError as exc:  # the next run syncs again, which writes nothing: a warning
+            run.report.issues.append(Issue(str(run.state.directory), f"cannot save the sync record: {exc.strerror}",
+                                           severity=Severity.WARNING))
+    return outcome
+
+
 async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                        notes: dict[SegmentKey, str], log: Callable[[str], None],
-                       progress: Progress | None) -> list[Pending]:
+                       progress: Progress | None, synced_now: Synced | None = None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
     Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
+    ``synced_now`` is this run's terminology sync, when it made one: the resources are not synced twice.
     """
     import functools
 
@@ -209,7 +305,8 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
 
     try:
         attached = await attach_resources(client, resources, {**pending, **spare},
-                                          functools.partial(cache_key, report.service), report.issues, log)
+                                          functools.partial(cache_key, report.service), report.issues, log,
+                                          synced_now)
     except QuotaExceededError as exc:  # what the cache served is still written
         report.stopped = Stop(StopReason.QUOTA, f"quota exceeded: {exc.message}")
         return list(pending.values())

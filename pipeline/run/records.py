@@ -17,14 +17,15 @@ from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.formats import Catalog
 from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, Severity, TranslationOptions
+from pipeline.quota import Allowance
 from pipeline.run.state import RunState
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
     from pipeline.run.plurals import UnitPlan
 
-__all__ = ["CatalogReport", "DryRunEstimate", "Pending", "Recovery", "Remaining", "RunOptions", "RunReport", "ScannedCatalog",
-           "StartedRun", "Stop", "StopReason", "Verdict",
-           "Verify"]
+__all__ = ["CatalogReport", "CatalogWork", "DryRunEstimate", "Pending", "Recovery", "Remaining", "RunOptions",
+           "RunReport", "ScannedCatalog", "StartedRun", "Stop", "StopReason", "UsageRecord", "Verdict", "Verify"]
+
 
 class StopReason(enum.Enum):
     """Why a run stopped before sending everything; each saves what was already translated."""
@@ -68,6 +69,29 @@ class DryRunEstimate:
     fallback_texts: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CatalogWork:
+    """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
+
+    ``characters`` counts each unique text once per catalog that needs it (a text two catalogs
+    share is billed once in the run's total, :class:`DryRunEstimate`).
+    """
+
+    path: str
+    target_lang: str
+    segments: int  # translated, taken from the cache, or copied as is: every one is a write
+    characters: int
+
+
+@dataclass
+class UsageRecord:
+    """The account's usage read around a run (``GET /v2/usage``), and why it is missing when it is."""
+
+    before: Allowance | None = None
+    after: Allowance | None = None
+    note: str | None = None  # e.g. the service gives no limit, or the usage call failed
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """What one ``pipeline translate`` invocation asks for, beyond the settings."""
@@ -79,6 +103,8 @@ class RunOptions:
     # Also re-translate fuzzy units that still hold our untouched machine translation when their
     # source or the other inputs (glossary, style list, ...) changed since; never a human's text.
     retranslate_stale: bool = False
+    # A dry run that is a check (CI): exit 5 when a real run would write anything (ExitCode.PENDING).
+    frozen: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +185,8 @@ class RunReport:
     duration_seconds: float = 0.0
     stopped: Stop | None = None  # why the run stopped early, if it did
     would_send: DryRunEstimate | None = None  # dry run only
+    would_write: list[CatalogWork] = field(default_factory=list)  # dry run only: catalogs a run would change
+    usage: UsageRecord | None = None  # read before the first translate request
     exit_code: int = ExitCode.OK
     budget: int | None = None  # max billed characters of this run
     remaining: Remaining | None = None  # stopped early with something left unsent
@@ -181,6 +209,7 @@ class StartedRun:
     paths: list[Path]  # catalogs not skipped as unchanged
     per_catalog: dict[str, CatalogReport]
     started: float  # time.monotonic() at the start
+    terminology: str | None = None  # fingerprint of glossary and style files not yet synced to this service
 
     def save_state(self) -> None:
         """Save what the run remembers; a failure is a warning (the next run just parses more)."""

@@ -18,7 +18,8 @@ from pathlib import Path
 from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Counters, Severity
-from pipeline.run.records import DryRunEstimate, RunReport, StartedRun, StopReason
+from pipeline.quota import Allowance
+from pipeline.run.records import DryRunEstimate, RunReport, StartedRun, StopReason, UsageRecord
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
@@ -36,16 +37,43 @@ def finish(run: StartedRun) -> RunReport:
         report.totals.add(cat.counters)
     report.totals.requests = requests
     report.duration_seconds = round(time.monotonic() - run.started, 3)
-    report.exit_code = _exit_code(report)
+    report.exit_code = _exit_code(report, run.options.frozen)
     return report
 
 
-def _exit_code(report: RunReport) -> int:
+def _exit_code(report: RunReport, frozen: bool = False) -> int:
     if report.stopped is not None:
         return ExitCode.UNAVAILABLE if report.stopped.reason is StopReason.SERVICE else ExitCode.QUOTA
     if any(i.severity is Severity.ERROR for i in report.issues):
-        return ExitCode.PARTIAL
+        return ExitCode.PARTIAL  # an unreadable catalog comes first: translating would not fix it
+    if frozen and report.would_write:
+        return ExitCode.PENDING
     return ExitCode.OK
+
+
+def work_lines(report: RunReport) -> list[str]:
+    """One line per catalog a real run would change (dry run), for people and CI logs."""
+    return [f"{w.path}\t{w.target_lang}\t{w.segments} segments\t{w.characters} characters"
+            for w in sorted(report.would_write, key=lambda w: w.path)]
+
+
+def usage_line(report: RunReport) -> str | None:
+    """The account's usage before (and after) the run, in one line; None when it was not read."""
+    usage = report.usage
+    if usage is None or usage.before is None:
+        return usage.note if usage is not None else None
+    line = f"usage before the run: {_usage(usage.before)}"
+    if usage.after is not None:
+        line += f"; after: {_usage(usage.after)}"
+    return line
+
+
+def _usage(a: Allowance) -> str:
+    limits = [f"account {a.account_count}" + (f" of {a.account_limit}" if a.account_limit is not None else "")]
+    if a.key_count is not None:
+        limits.append(f"key {a.key_count}" + (f" of {a.key_limit}" if a.key_limit is not None else ""))
+    left = f", {a.left} characters left" if a.left is not None else ", no limit"
+    return ", ".join(limits) + left
 
 
 def fallback_note(would_send: DryRunEstimate) -> str:
@@ -88,12 +116,21 @@ def to_json(report: RunReport) -> dict:
         "would_send": asdict(report.would_send) if report.would_send is not None else None,
         # Per language: segments each recovery scheme got past the gate, and the characters retries cost.
         "recovery": {lang: asdict(r) for lang, r in sorted(report.recovery.items())},
+        "would_write": [asdict(w) for w in report.would_write] if report.dry_run else None,
+        "usage": _usage_json(report.usage),
         "issues": [
             {"catalog": i.catalog, "line": i.line, "target_lang": i.target_lang, "severity": i.severity,
              "reason": i.reason}
             for i in report.issues
         ],
     }
+
+
+def _usage_json(usage: UsageRecord | None) -> dict | None:
+    if usage is None:
+        return None
+    return {"before": usage.before.to_json() if usage.before is not None else None,
+            "after": usage.after.to_json() if usage.after is not None else None, "note": usage.note}
 
 
 def _result(report: RunReport) -> str:
@@ -126,6 +163,9 @@ def to_markdown(report: RunReport) -> str:
               f"{t.requests} requests{context}; {report.duration_seconds:.1f} s.", ""]
     if report.unchanged_catalogs:
         lines += [f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them: not read.", ""]
+    usage = usage_line(report)
+    if usage:
+        lines += [_md(usage[0].upper() + usage[1:]) + ".", ""]
     lines += ["| language | catalogs | translated | from cache | copied | failed | skipped | billed chars "
               "| saved chars |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -12,6 +12,9 @@ languages keeps ``concurrency`` requests busy until the last batch. The budget
 (``max_characters``) is checked before each request: a request reserves the characters it will
 be billed (the service bills every character of the texts sent, tags included, and nothing for
 ``context``), so concurrent requests can never together go beyond the budget.
+
+Before the first request the account's usage is read (:func:`check_quota`): a run that what is
+left of the account's or the key's characters cannot cover stops before sending anything.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from pipeline.config import Settings
 from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
                              TransportError)
 from pipeline.model import Cause, Issue, Segment, SegmentKey, TranslationOptions
+from pipeline.quota import Allowance, allowance, shortfall
 from pipeline.run.progress import Progress
 from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recovery, RunReport, Stop, StopReason,
-                                  Verdict, Verify)
+                                  UsageRecord, Verdict, Verify)
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.request import recovered_key, request_params
@@ -116,6 +120,36 @@ def estimate(pending: dict[str, Pending]) -> DryRunEstimate:
                           context_requests=context_requests(pending, requests),
                           characters=sum(len(p.protected.text) for p in pending.values()),
                           texts=len(pending), segments=sum(len(p.refs) for p in pending.values()))
+
+
+async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]:
+    """What the account and the key have used and may use this period, or (None, why not)."""
+    try:
+        return allowance(await client.usage()), None
+    except ServiceError as exc:
+        return None, f"the account's usage could not be read ({exc}); the run goes on without a quota check"
+
+
+async def check_quota(client: AsyncClient, needed: int, budget: int | None,
+                      log: Callable[[str], None]) -> tuple[UsageRecord, Stop | None]:
+    """Read the usage before the first request; a :class:`Stop` when what is left cannot cover ``needed``.
+
+    ``needed`` is what the run will bill (after the cache and deduplication); a ``budget`` caps it.
+    No limit, or no answer, and the run goes on: the log and the report say so.
+    """
+    before, note = await read_usage(client)
+    record = UsageRecord(before=before, note=note)
+    if before is not None and before.left is None:
+        record.note = "the service gives no character limit for this account or key: no quota check"
+    if record.note:
+        log(record.note)
+        return record, None
+    assert before is not None
+    message = shortfall(before, needed, budget)
+    if message is not None:
+        return record, Stop(StopReason.QUOTA, message)
+    log(f"{before.left} characters left this period ({before.holder} limit); this run needs at most {needed}")
+    return record, None
 
 
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,

@@ -10,8 +10,9 @@ Two things, both plain JSON written atomically:
   an old mtime or two edits land within one clock tick; it costs far less than parsing.
 * ``provenance/<hash>.json``, one per catalog, read only when the catalog is parsed: for every
   unit the pipeline wrote, its identity (msgctxt + msgid, which survives reordering), the source
-  it was translated from, the translation written, and the hash of the other inputs (glossary,
-  style list, formality, ...). A fuzzy unit whose target still equals what we wrote is an
+  it was translated from, the translation written, and the hash of the other inputs (the
+  glossary entries its source contains, style list, formality, ...: so a changed term makes stale
+  only the units that contain it). A fuzzy unit whose target still equals what we wrote is an
   untouched machine translation; any other target is a human's.
 
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
@@ -160,6 +161,10 @@ class RunState:
     def _languages_current(self, service: str, languages: str) -> bool:
         return self.languages(service) == languages
 
+    def settled_targets(self) -> set[str]:
+        """The target languages of the settled catalogs (known without reading them; an unreadable one has none)."""
+        return {record.target_lang for record in self._settled.values() if record.target_lang}
+
     def unsettle(self, display: str) -> None:
         """Forget that ``display`` was settled (it has work left, or failed)."""
         if self._settled.pop(display, None) is not None:
@@ -200,12 +205,17 @@ class RunState:
             self._by_text[display] = {(_context_of(key), rec.targets): rec for key, rec in written.items()}
         return self._by_text[display].get((unit.context, targets))
 
-    def is_stale(self, display: str, unit: Unit, inputs: str) -> bool:
-        """A fuzzy, untouched machine translation whose source or inputs changed since we wrote it."""
+    def is_stale(self, display: str, unit: Unit, current: tuple[str, ...]) -> bool:
+        """A fuzzy, untouched machine translation whose source or inputs changed since we wrote it.
+
+        ``current`` holds the inputs hashes the unit would be written with now: its own (with the
+        glossary entries its source contains), and the whole target's as written before the
+        per-segment hash, so that older provenance is not taken for stale.
+        """
         if unit.state is not UnitState.FUZZY:
             return False  # untranslated units are translated anyway; confirmed ones are a human's
         record = self.machine_written(display, unit)
-        return record is not None and (record.sources != unit.sources or record.inputs != inputs)
+        return record is not None and (record.sources != unit.sources or record.inputs not in current)
 
     # -- saving -----------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.errors import CatalogError
+from pipeline.errors import CatalogError, ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Issue, Severity
 from pipeline.catalog_paths import CATALOG_SUFFIXES, discover, display_path
@@ -35,7 +35,7 @@ class MergeSummary:
 
     path: str
     template: str
-    written: bool
+    written: bool  # the merge changed it (and wrote it, unless the refresh was --frozen)
     added: int
     fuzzy: int
     obsoleted: int
@@ -68,8 +68,8 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
 
 
 def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | None,
-                   log: Callable[[str], None]) -> MergeOutcome:
-    """Update every PO catalog of ``paths`` from its template; write those that changed."""
+                   log: Callable[[str], None], write: bool = True) -> MergeOutcome:
+    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
     from pipeline.formats.merge import merge
 
     outcome = MergeOutcome()
@@ -87,7 +87,7 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
             continue
         try:
             result = merge(path, found)
-            if result.changed:
+            if result.changed and write:
                 atomic_write(path, result.data)
         except CatalogError as exc:
             outcome.issues.append(Issue(display_path(settings, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
@@ -107,18 +107,27 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
 
 def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | None = None, *,
             merge_only: bool = False, log: Callable[[str], None] = lambda message: None,
-            client_factory=None):  # type: ignore[no-untyped-def]
-    """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``."""
+            client_factory=None, frozen: bool = False):  # type: ignore[no-untyped-def]
+    """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``.
+
+    ``frozen``: merge in memory and estimate the translation (a dry run), writing and sending
+    nothing; the report's exit code is 5 when a refresh would change a catalog. The estimate of a
+    catalog the merge would change is of the catalog before the merge (its new entries come on top).
+    """
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in CATALOG_SUFFIXES]
-    outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, log)
+    # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
+    merge_log = (lambda message: None) if frozen else log
+    outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, merge_log, write=not frozen)
     if merge_only or not outcome.merged_paths:
         return outcome, None
-    options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True)
+    options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
     report = run_translate(settings, options, log, client_factory)
     report.issues[:0] = outcome.issues
-    if any(i.severity is Severity.ERROR for i in outcome.issues) and report.exit_code == 0:
-        report.exit_code = 1
+    if any(i.severity is Severity.ERROR for i in outcome.issues) and report.exit_code in (0, ExitCode.PENDING):
+        report.exit_code = ExitCode.PARTIAL
+    elif frozen and report.exit_code == 0 and any(c.written for c in outcome.catalogs):
+        report.exit_code = ExitCode.PENDING
     return outcome, report
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import load_settings
+from pipeline.config import load_settings, project_dir
 from pipeline.errors import ConfigError
 from pipeline.locales import locale_from_path, service_source, service_target
 
@@ -20,7 +20,36 @@ def test_settings_from_pipeline_toml(tmp_path, monkeypatch):
     s = load_settings(None, cwd=tmp_path)
     assert s.root == tmp_path and s.catalogs == ("po/*.po",) and s.service.embedded
     assert s.service.concurrency == 2 and s.context == "msgctxt" and s.locale_map == {"pt": "PT-BR"}
-    assert s.cache_dir is None and s.report_dir == tmp_path / "build/pipeline-report"
+    assert s.cache_dir is None and s.report_dir == project_dir(tmp_path) / "report"
+
+
+def test_unconfigured_folders_are_in_the_user_cache_folder_not_the_work_tree(tmp_path, user_cache_home):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "pipeline.toml").write_text('[service]\nurl = "embedded"\n')
+    configured = load_settings(None, cwd=tmp_path / "app")
+    bare = load_settings(None, cwd=tmp_path)  # no config file at all: the same rule
+    for s in (configured, bare):
+        assert s.cache_dir is not None and s.cache_dir.parent == user_cache_home / "pipeline"
+        assert s.report_dir == s.cache_dir / "report"
+        assert not s.cache_dir.is_relative_to(tmp_path)
+    assert configured.cache_dir.name.startswith("app-") and configured.cache_dir != bare.cache_dir
+    assert load_settings(None, cwd=tmp_path / "app").cache_dir == configured.cache_dir  # stable between runs
+
+
+def test_configured_folders_stay_where_the_configuration_puts_them(tmp_path):
+    (tmp_path / "pipeline.toml").write_text('[cache]\ndir = ".pipeline-cache"\n[report]\ndir = "build/report"\n')
+    s = load_settings(None, cwd=tmp_path)
+    assert s.cache_dir == tmp_path / ".pipeline-cache" and s.report_dir == tmp_path / "build/report"
+
+
+def test_user_cache_home_follows_xdg_and_ignores_a_relative_value(tmp_path, monkeypatch):
+    from pipeline.config import user_cache_home
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    assert user_cache_home() == tmp_path / "c"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_home().is_absolute() and not str(user_cache_home()).startswith("relative")
 
 
 def test_pyproject_tool_section_and_environment_override(tmp_path, monkeypatch):

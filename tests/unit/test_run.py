@@ -33,13 +33,18 @@ BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nms
 
 
 class FakeService:
-    """Answers /v3/languages and /v2/translate; translation = target code + text, tags kept."""
+    """Answers /v3/languages, /v2/usage and /v2/translate; translation = target code + text, tags kept."""
 
     def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool | set[str] = False, max_texts: int = 50,
-                 rewrite: Callable[[str], str] = str, languages: tuple[str, ...] = ("de", "pl", "fr", "ru")) -> None:
+                 rewrite: Callable[[str], str] = str, languages: tuple[str, ...] = ("de", "pl", "fr", "ru"),
+                 usage: dict | int | None = None) -> None:
         self.languages = languages
         self.language_requests = 0
         self.requests: list[dict] = []
+        # GET /v2/usage answers this body (or this status); the default: an account without a limit.
+        self.usage = {"character_count": 0, "character_limit": None} if usage is None else usage
+        self.usage_calls = 0
+        self.billed = 0
         self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
         self.fail_with = fail_with or {}  # translate request number (1-based) -> status
         # Which ways of showing placeholders this engine damages: True for all of them.
@@ -52,6 +57,12 @@ class FakeService:
             langs = [{"lang": code, "name": code, "usable_as_source": True, "usable_as_target": True,
                       "status": "stable", "features": {}} for code in self.languages]
             return httpx.Response(200, json=langs)
+        if request.url.path == "/v2/usage":
+            self.usage_calls += 1
+            if isinstance(self.usage, int):
+                return httpx.Response(self.usage, json={"message": f"scripted {self.usage}"})
+            return httpx.Response(200, json={**self.usage, "character_count": self.usage["character_count"]
+                                             + self.billed})
         body = json.loads(request.content)
         self.requests.append(body)
         status = self.fail_with.get(len(self.requests))
@@ -60,6 +71,7 @@ class FakeService:
         texts = body["text"]
         if len(texts) > self.max_texts:
             return httpx.Response(413, json={"message": "too many texts"})
+        self.billed += sum(len(t) for t in texts)
         out = [self.rewrite(f"[{body['target_lang']}] {t}") for t in texts]
         out = [self._damage(body.get("tag_handling"), t) for t in out]
         return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}

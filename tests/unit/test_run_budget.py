@@ -113,6 +113,8 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
             return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True,
                                               "usable_as_target": True, "status": "stable", "features": {}}
                                              for c in ("de", "pl")])
+        if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
+            return httpx.Response(404, json={"message": "not found"})
         body = json.loads(request.content)
         in_flight += 1
         peak = max(peak, in_flight)

@@ -1,0 +1,95 @@
+"""Spend only what the account has: the usage read before a run's first translate request.
+
+``GET /v2/usage`` gives the account's ``character_count`` and ``character_limit`` and, for a key
+with its own limit, ``api_key_character_count`` and ``api_key_character_limit`` (the spec does
+not show the full shape; these are the names the service uses, and ``pipeline serve`` serves
+them the same way). A limit that is null, absent, or the service's "no limit set" value
+(10^12) is no limit. What is left is the smaller of what the account and the key have left.
+
+The run compares that with what it will really bill (after the cache and deduplication; capped
+by its own ``max_characters``) and, when it cannot be covered, stops before sending anything:
+a partial run is a decision for the user (``--max-characters``), not something to discover at
+the 456 halfway through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really sent
+    from pipeline.client import Usage
+
+#: What the service reports as the limit when none is set.
+UNLIMITED = 10**12
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """Characters used and allowed this period, for the account and for the calling key."""
+
+    account_count: int
+    account_limit: int | None = None
+    key_count: int | None = None
+    key_limit: int | None = None
+
+    @property
+    def left(self) -> int | None:
+        """Characters that may still be billed (the tighter of account and key), None when unlimited."""
+        rooms = self._rooms()
+        return max(0, min(rooms.values())) if rooms else None
+
+    @property
+    def holder(self) -> str:
+        """Whose limit binds: ``"key"`` or ``"account"``."""
+        rooms = self._rooms()
+        return "key" if "key" in rooms and rooms["key"] <= rooms.get("account", rooms["key"]) else "account"
+
+    def _rooms(self) -> dict[str, int]:
+        rooms = {}
+        if self.account_limit is not None:
+            rooms["account"] = self.account_limit - self.account_count
+        if self.key_limit is not None:
+            rooms["key"] = self.key_limit - (self.key_count or 0)
+        return rooms
+
+    def to_json(self) -> dict[str, int | None]:
+        """The figures as the report records them."""
+        return {"account_count": self.account_count, "account_limit": self.account_limit,
+                "key_count": self.key_count, "key_limit": self.key_limit, "left": self.left}
+
+
+def allowance(usage: Usage) -> Allowance:
+    """The allowance in a :class:`pipeline.client.Usage` (key-level figures are among its ``extra``)."""
+    extra = usage.extra
+    return Allowance(account_count=usage.character_count, account_limit=_limit(usage.character_limit),
+                     key_count=_count(extra.get("api_key_character_count")),
+                     key_limit=_limit(extra.get("api_key_character_limit")))
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _limit(value: object) -> int | None:
+    count = _count(value)
+    return None if count is None or count >= UNLIMITED else count
+
+
+def shortfall(allowed: Allowance, needed: int, budget: int | None) -> str | None:
+    """Why the run must not start, or None when what is left covers it.
+
+    ``needed`` is what the run will bill; with a ``budget`` the run bills at most that, so a
+    budget within what is left is a deliberate partial run and goes ahead.
+    """
+    left = allowed.left
+    if left is None:
+        return None
+    planned = needed if budget is None else min(needed, budget)
+    if planned <= left:
+        return None
+    offer = (f"pass --max-characters {left} to translate part of it now" if left > 0
+             else "nothing can be translated until the usage period resets or the limit is raised")
+    who = "the key" if allowed.holder == "key" else "the account"
+    return (f"{who} has {left:,} characters left this period and this run needs {planned:,}"
+            f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: nothing was sent; {offer}")

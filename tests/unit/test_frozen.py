@@ -1,0 +1,106 @@
+"""``--frozen``: the CI check. Sends nothing, writes nothing; exit 5 with a list when a run would change a catalog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.cli import main
+from pipeline.errors import ExitCode
+
+HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
+BODY = 'msgid "Open the file"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\nmsgid "%(name)s"\nmsgstr ""\n'
+TEMPLATE = HEADER.format(lang="") + 'msgid "Open the file"\nmsgstr ""\n\nmsgid "Done"\nmsgstr ""\n\n' \
+                                    'msgid "%(name)s"\nmsgstr ""\n'
+
+
+def project(tmp_path: Path, langs=("de", "fr"), service: str | None = "embedded") -> Path:
+    root = tmp_path / "project"
+    (root / "locale").mkdir(parents=True)
+    for lang in langs:
+        (root / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + BODY, encoding="utf-8")
+    (root / "locale" / "messages.pot").write_text(TEMPLATE, encoding="utf-8")
+    service_table = f'[service]\nurl = "{service}"\n' if service else ""
+    (root / "pipeline.toml").write_text(f'source_lang = "en"\ncatalogs = ["locale/*.po"]\n{service_table}'
+                                        f'[refresh]\ntemplate = "locale/messages.pot"\n', encoding="utf-8")
+    return root
+
+
+def snapshot(root: Path, cache_home: Path) -> dict[Path, bytes]:
+    """Every file of the project and of the user's cache folder (the translation cache's database by name only:
+    the cache library rewrites its settings row whenever it opens one, adding or changing no translation)."""
+    return {p: b"" if p.name == "cache.db" and p.is_relative_to(cache_home) else p.read_bytes()
+            for folder in (root, cache_home) for p in folder.rglob("*") if p.is_file()}
+
+
+def frozen(root: Path, command: str, capsys) -> tuple[int, str]:
+    code = main([command, "--frozen", "--config", str(root / "pipeline.toml")])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_translate_frozen_lists_the_work_and_exits_5_without_sending_or_writing(tmp_path, user_cache_home, capsys,
+                                                                                monkeypatch):
+    root = project(tmp_path, service=None)  # no service, no key: a CI check needs neither
+    monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
+    before = snapshot(root, user_cache_home)
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.PENDING == 5
+    assert snapshot(root, user_cache_home) == before
+    lines = {line.split()[0]: line for line in output.splitlines() if line.startswith("locale/")}
+    assert set(lines) == {"locale/de.po", "locale/fr.po"}
+    # Two entries each: one to translate (13 billed characters), one copied as is (only a placeholder).
+    assert "DE" in lines["locale/de.po"] and "2 segments" in lines["locale/de.po"]
+    assert "13 characters" in lines["locale/de.po"]
+    assert "26 characters" in output  # the total
+
+
+def test_translate_frozen_exits_0_after_a_run_and_5_again_after_a_new_string(tmp_path, user_cache_home, capsys):
+    root = project(tmp_path)
+    assert main(["translate", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
+    capsys.readouterr()
+    before = snapshot(root, user_cache_home)
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.OK and "nothing to translate" in output
+    assert snapshot(root, user_cache_home) == before
+
+    with (root / "locale" / "de.po").open("a", encoding="utf-8") as handle:
+        handle.write('\nmsgid "Save"\nmsgstr ""\n')
+    before = snapshot(root, user_cache_home)
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.PENDING and "locale/de.po" in output and "locale/fr.po" not in output
+    assert "1 segments" in output and "4 characters" in output
+    assert snapshot(root, user_cache_home) == before
+
+
+def test_translations_the_cache_already_has_still_count_they_would_be_written(tmp_path, capsys):
+    root = project(tmp_path, langs=("de",))
+    assert main(["translate", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
+    capsys.readouterr()
+    (root / "locale" / "de.po").write_text(HEADER.format(lang="de") + BODY, encoding="utf-8")  # undone by hand
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.PENDING and "2 segments" in output and "0 characters" in output
+
+
+def test_refresh_frozen_lists_what_the_merge_would_change(tmp_path, user_cache_home, capsys):
+    root = project(tmp_path)
+    assert main(["refresh", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
+    capsys.readouterr()
+    code, output = frozen(root, "refresh", capsys)
+    assert code == ExitCode.OK and "nothing to" in output
+
+    with (root / "locale" / "messages.pot").open("a", encoding="utf-8") as handle:
+        handle.write('\nmsgid "Quit"\nmsgstr ""\n')
+    before = snapshot(root, user_cache_home)
+    code, output = frozen(root, "refresh", capsys)
+    assert code == ExitCode.PENDING
+    assert snapshot(root, user_cache_home) == before
+    merged = [line for line in output.splitlines() if "merge" in line]
+    assert any("locale/de.po" in line and "1 added" in line for line in merged), output
+    assert any("locale/fr.po" in line and "1 added" in line for line in merged), output
+
+
+def test_an_unreadable_catalog_is_exit_1_even_when_frozen(tmp_path, capsys):
+    root = project(tmp_path, langs=("de",))
+    (root / "locale" / "de.po").write_text(HEADER.format(lang="de") + 'msgid "Open\nmsgstr ""\n', encoding="utf-8")
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.PARTIAL and "locale/de.po" in output
