@@ -1,0 +1,134 @@
+"""Read the per-resource language files of this folder into frozen records.
+
+A file lists every language of one resource (code, status, roles) and every feature with the
+languages that support it (``"*"``: all of them). Names live once, in ``names.json``. The files
+are read once per process; a file that contradicts itself (a feature naming a language the
+resource does not list, an unknown status) fails loudly at load time, never at request time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources as importlib_resources
+from typing import Any
+
+STATUSES = ("stable", "beta", "early_access")
+#: The resources with a data file, in the order ``/v3/languages/resources`` lists them.
+RESOURCES = (
+    "translate_text",
+    "translate_document",
+    "glossary",
+    "voice",
+    "write",
+    "style_rules",
+    "translation_memory",
+)
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """A feature of a resource and the side(s) of a language pair that must support it."""
+
+    name: str
+    needs_source_support: bool
+    needs_target_support: bool
+
+
+@dataclass(frozen=True)
+class LanguageRow:
+    """One language of one resource: v3 code, English name, status, roles and supported features."""
+
+    code: str
+    name: str
+    status: str
+    source: bool
+    target: bool
+    features: tuple[str, ...]
+
+    @property
+    def v2(self) -> str:
+        """Upper-case form of the code, as the v2 endpoints write it."""
+        return self.code.upper()
+
+
+@dataclass(frozen=True)
+class ResourceTable:
+    """Every language of one resource, its features, and where the facts come from."""
+
+    name: str
+    features: tuple[FeatureSpec, ...]
+    languages: tuple[LanguageRow, ...]
+    #: Codes the deprecated v2 listings leave out (as the real service does).
+    v2_hidden: frozenset[str]
+    sources: tuple[str, ...]
+    retrieved: str
+
+    def find(self, code: str) -> LanguageRow | None:
+        """The row for ``code`` (any case), or None."""
+        key = code.strip().lower()
+        return next((row for row in self.languages if row.code.lower() == key), None)
+
+
+def _read(name: str) -> dict[str, Any]:
+    text = importlib_resources.files(__package__).joinpath(f"{name}.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def names() -> dict[str, str]:
+    """English name of every language code (v3 form)."""
+    return dict(_read("names")["names"])
+
+
+@cache
+def v2_target_names() -> dict[str, str]:
+    """Names the v2 target listing uses instead of :func:`names` (``zh``: Chinese (simplified))."""
+    return dict(_read("names")["v2_target_names"])
+
+
+@cache
+def load(resource: str) -> ResourceTable:
+    """The table of ``resource`` (one of :data:`RESOURCES`); ValueError when its file is inconsistent."""
+    if resource not in RESOURCES:
+        raise KeyError(resource)
+    data = _read(resource)
+    all_names = names()
+    codes = [row["lang"] for row in data["languages"]]
+    features = tuple(
+        FeatureSpec(f["name"], bool(f["needs_source_support"]), bool(f["needs_target_support"]))
+        for f in data["features"]
+    )
+    support: dict[str, list[str]] = {code: [] for code in codes}
+    for raw in data["features"]:
+        listed = codes if raw["languages"] == "*" else raw["languages"]
+        for code in listed:
+            if code not in support:
+                raise ValueError(f"{resource}.json: feature {raw['name']!r} names {code!r}, which is not listed")
+            support[code].append(raw["name"])
+    rows = []
+    for raw in data["languages"]:
+        if raw["status"] not in STATUSES:
+            raise ValueError(f"{resource}.json: {raw['lang']!r} has unknown status {raw['status']!r}")
+        if raw["lang"] not in all_names:
+            raise ValueError(f"{resource}.json: {raw['lang']!r} has no name in names.json")
+        rows.append(
+            LanguageRow(
+                code=raw["lang"],
+                name=all_names[raw["lang"]],
+                status=raw["status"],
+                source=bool(raw["usable_as_source"]),
+                target=bool(raw["usable_as_target"]),
+                features=tuple(support[raw["lang"]]),
+            )
+        )
+    return ResourceTable(
+        name=resource,
+        features=features,
+        languages=tuple(rows),
+        v2_hidden=frozenset(data.get("v2_hidden", ())),
+        sources=tuple(data["sources"]),
+        retrieved=data["retrieved"],
+    )
