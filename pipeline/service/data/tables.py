@@ -83,11 +83,6 @@ def names() -> dict[str, str]:
     return dict(_read("names")["names"])
 
 
-@cache
-def v2_target_names() -> dict[str, str]:
-    """Names the v2 target listing uses instead of :func:`names` (``zh``: Chinese (simplified))."""
-    return dict(_read("names")["v2_target_names"])
-
 
 @cache
 def load(resource: str) -> ResourceTable:
