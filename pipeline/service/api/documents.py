@@ -33,7 +33,13 @@ from starlette.types import Message
 from pipeline.protocol import FORMALITIES, TM_THRESHOLD_DEFAULT, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
 from pipeline.service import languages
 from pipeline.service.api.lookups import glossary_entries, memory_index, style_for
-from pipeline.service.api.translate_params import effective_formality, source_language, target_language
+from pipeline.service.api.translate_params import (
+    LATENCY,
+    QUALITY,
+    effective_formality,
+    source_language,
+    target_language,
+)
 from pipeline.service.documents import formats
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.documents.jobs import DocumentJobs
@@ -176,6 +182,9 @@ def job_spec(form: FormData, upload: Upload, extensions: tuple[str, str], lookup
     """
     target = target_language(string_part(form, "target_lang"))
     source = source_language(string_part(form, "source_lang"))
+    for lang, role in ((target, "target_lang"), (source, "source_lang")):
+        if lang is not None and languages.entry(languages.DOCUMENT, lang.code) is None:
+            raise bad_request(f"{role} {lang.v2!r} is not supported for document translation")
     formality = _formality(form, target)
     glossary: tuple[tuple[str, str], ...] = ()
     glossary_id = string_part(form, "glossary_id")
@@ -202,6 +211,8 @@ def job_spec(form: FormData, upload: Upload, extensions: tuple[str, str], lookup
         memory_id=memory_id,
         memory_threshold=threshold,
         free=target.status == languages.BETA,
+        # Style rules and memories need the next-gen model (text translation rule 5).
+        model=QUALITY if style is not None or memory_id is not None else LATENCY,
     )
 
 
@@ -271,6 +282,8 @@ async def status(request: Request, caller: Caller) -> Response:
     if job.status == DONE:
         payload["billed_characters"] = job.billed_characters
     if job.status == ERROR and job.message:
+        # The real service sends both names; the official clients read error_message.
+        payload["error_message"] = job.message
         payload["message"] = job.message
     return json_response(payload)
 

@@ -151,7 +151,9 @@ async def glossary_entries(request: Request, caller: Caller) -> Response:
         if store.get(account_id, glossary_id) is None:
             raise not_found(glossary_id)
         raise no_dictionary(glossary_id, source, target)
-    item = {"source_lang": source, "target_lang": target, "entries": tsv, "entries_format": "tsv"}
+    # Lines are joined, not terminated, as the real service sends them (clients compare the text).
+    entries = tsv.removesuffix("\n")
+    item = {"source_lang": source, "target_lang": target, "entries": entries, "entries_format": "tsv"}
     return await run_in_threadpool(json_response, {"dictionaries": [item]})  # up to 10 MB to encode
 
 

@@ -1,7 +1,8 @@
 """Language discovery: ``/v3/languages`` and ``/v3/languages/resources`` (v2 lists: ``languages_v2``).
 
-Answers use v3 codes (``en-US``, ``zh-Hant``). Query values (``resource``, ``include``) are exact
-lower-case words; an unknown or repeated one answers 400.
+Answers use v3 codes (``en-US``, ``zh-Hant``) and derive from the language data (see
+``languages``). Query values (``resource``, ``include``) are exact lower-case words; an unknown or
+repeated one answers 400.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
+from pipeline.protocol import LANGUAGE_INCLUDES
 from pipeline.service import languages
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
@@ -34,9 +35,9 @@ async def languages_v3(request: Request, caller: Caller) -> Response:
     """Languages of one resource with their features."""
     resource = single_query(request, "resource", required=False)
     if resource is None:
-        raise bad_request(f"query parameter 'resource' is required; one of {', '.join(LANGUAGE_RESOURCES)}")
-    if resource not in languages.RESOURCE_FEATURES:
-        raise bad_request(f"invalid value {echo(resource)} for 'resource'; allowed: {', '.join(LANGUAGE_RESOURCES)}")
+        raise bad_request(f"query parameter 'resource' is required; one of {', '.join(languages.RESOURCES)}")
+    if resource not in languages.RESOURCES:
+        raise bad_request(f"invalid value {echo(resource)} for 'resource'; allowed: {', '.join(languages.RESOURCES)}")
     include_beta = "beta" in _includes(request)
     listing = [
         {
@@ -65,10 +66,10 @@ async def language_resources(request: Request, caller: Caller) -> Response:
                     "needs_source_support": f.needs_source_support,
                     "needs_target_support": f.needs_target_support,
                 }
-                for f in features
+                for f in languages.resource_features(name)
             ],
         }
-        for name, features in languages.RESOURCE_FEATURES.items()
+        for name in languages.RESOURCES
     ]
     return json_response(listing)
 

@@ -69,9 +69,10 @@ def _name(value: object) -> str:
 
 
 def _language(value: object) -> str:
-    if not isinstance(value, str) or value.strip().lower() not in STYLE_LANGUAGES:
+    found = languages.entry("style_rules", value) if isinstance(value, str) else None
+    if found is None:
         raise bad_request(f"'language' is required and must be one of {', '.join(STYLE_LANGUAGES)}; got {echo(value)}")
-    return value.strip().lower()
+    return found.language.code
 
 
 def configured_rules(value: object) -> Rules:
@@ -222,7 +223,13 @@ async def delete_style(request: Request, caller: Caller) -> Response:
 
 @guarded(Access.PAID_DEVELOPER)
 async def add_instruction(request: Request, caller: Caller) -> Response:
-    """``POST /v3/style_rules/{style_id}/custom_instructions``: the whole list, with the new id."""
+    """``POST /v3/style_rules/{style_id}/custom_instructions``: the whole list, plus the new instruction's fields.
+
+    The contract answers the full updated list (the new instruction, with its id, inside
+    ``custom_instructions``); the official clients read ``id``, ``label`` and ``prompt`` of the new
+    instruction from the top level. No list field has those names, so one answer carries both
+    (docs/local-service-resources.md).
+    """
     instruction = instruction_from(await read_json_object(request, BODY_LIMIT), "the custom instruction")
 
     def edit(style: StyleList) -> StyleList:
@@ -230,7 +237,8 @@ async def add_instruction(request: Request, caller: Caller) -> Response:
             raise _too_many(len(style.instructions) + 1)
         return dataclasses.replace(style, instructions=(*style.instructions, instruction))
 
-    return json_response(style_json(await _change(request, caller, edit)), status=201)
+    updated = style_json(await _change(request, caller, edit))
+    return json_response({**updated, **instruction_json(instruction)}, status=201)
 
 
 def _find(style: StyleList, instruction_id: str) -> Instruction | None:

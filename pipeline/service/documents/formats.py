@@ -120,10 +120,10 @@ def format_for(filename: str, part_type: str) -> Format:
         raise DocumentError(REFUSED[extension])
     found = FORMATS.get(extension)
     if found is None:
-        shown = f".{extension}" if extension else "no extension"
+        # The real service's sentence first: clients show it to users as it is.
         raise DocumentError(
-            f"file type {shown} is not supported; supported: {', '.join(FORMATS)} "
-            f"(refused with a reason: {', '.join(REFUSED)})"
+            f"Failed to get the document_type from the file extension ({filename}). "
+            f"Supported here: {', '.join(FORMATS)} (refused with a reason: {', '.join(REFUSED)})"
         )
     part_type = part_type.split(";", 1)[0].strip().lower()
     if part_type not in GENERIC_TYPES and part_type not in found.part_types and part_type in _KNOWN_TYPES:

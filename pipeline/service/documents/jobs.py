@@ -87,6 +87,7 @@ class _Translator:
                 style_rules=self._spec.style_rules,
                 memory=self._memory,
                 memory_threshold=self._spec.memory_threshold,
+                model_type=self._spec.model,
             )
             try:
                 translations = self._loop.run_until_complete(self._engine.translate(request))

@@ -2,7 +2,8 @@
 
 The model takes most of a second to load, so it is loaded on first use (or ahead of time with
 :func:`warm_up`, which ``pipeline serve`` calls in the background) and shared by all requests.
-Results are limited to the service's source languages; text without any letters gives ``EN``.
+Results are limited to the source languages whose ``auto_detection`` feature the language data
+lists (the real service detects those only); text without any letters gives ``EN``.
 
 :func:`detect` always answers (translation needs a source language); :func:`detect_reliably`
 answers only when the text is long enough and the model sure enough to refuse a request on it
@@ -16,7 +17,7 @@ import functools
 import threading
 from typing import Any
 
-from pipeline.service.languages import text_sources
+from pipeline.service.languages import TEXT, has_feature, text_sources
 
 FALLBACK = "EN"
 #: Thresholds of :func:`detect_reliably`: letters in the text, and the model's probability.
@@ -37,7 +38,8 @@ def _load() -> Any:
             from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
             identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-            identifier.set_languages([_TO_MODEL.get(lang.code, lang.code) for lang in text_sources()])
+            detectable = [lang.code for lang in text_sources() if has_feature(TEXT, lang.code, "auto_detection")]
+            identifier.set_languages([_TO_MODEL.get(code, code) for code in detectable])
             _identifier = identifier
     return _identifier
 

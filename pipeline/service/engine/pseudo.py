@@ -6,7 +6,10 @@ So the output is the same for the same input, differs from the input whenever it
 letter, and differs between target languages (variants included), while digits, punctuation,
 whitespace (edges too) and the number of words stay as they were. A word that starts with a letter
 and holds a digit is a code (``MP3``, ``A4``, ``XQ1Z``) and is kept, as real engines keep product
-codes and placeholder-like tokens. On top of that:
+codes and placeholder-like tokens. That is the classic model (``latency_optimized``); the
+next-gen model (``quality_optimized``, asked for or implied, see ``api.translate_params``) puts
+the same accent on the *last* letter of every word instead (``Hellö worlḋ``-like), so a caller
+can see which model served. On top of that:
 
 - markup tokens and ignored content come back byte-identical (see ``markup``);
 - every glossary source phrase found as a whole word, case-insensitively, is replaced by its
@@ -36,35 +39,50 @@ from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index
 from pipeline.service.engine.markup import pieces, visible_text
 from pipeline.service.engine.style_apply import apply as apply_style
-from pipeline.service.languages import LANGUAGES, base_of
+from pipeline.service.languages import BETA, LANGUAGES, base_of
 
-#: One combining mark per language code of the table, assigned in table order.
+QUALITY = "quality_optimized"
+
+#: One combining mark per language code of the table. The first 45 keep the marks the languages
+#: of the original table always had; languages added later take the marks after them.
 _MARKS = (
     "\u0308\u0301\u0302\u0303\u0304\u0306\u0307\u030a\u030b\u030c\u0300\u0311\u0323\u0324\u0325"
     "\u0326\u0327\u0328\u032d\u032e\u0330\u0331\u0305\u0309\u030d\u030e\u030f\u0310\u0312\u0313"
     "\u0314\u031b\u0329\u032a\u032c\u032f\u0332\u0333\u0334\u0335\u0336\u0338\u033d\u0346\u034a"
+    "\u0315\u0316\u0317\u0318\u0319\u031a\u031c\u031d\u031e\u031f\u0320\u0321\u0322\u032b\u0339"
+    "\u033a\u033b\u033c\u033e\u033f\u0340\u0341\u0342\u0343\u0344\u0345\u0347\u0348\u0349\u034b"
+    "\u034c\u034d\u034e\u0350\u0351\u0352\u0353\u0354\u0355\u0356\u0357\u0358\u0359\u035a\u035b"
+    "\u0363\u0364\u0365\u0366\u0367\u0368\u0369\u036a\u036b\u036c\u036d\u036e\u036f\u1dc0\u1dc1"
+    "\u1dc2\u1dc3\u1dc4\u1dc5\u1dc6\u1dc7\u1dc8\u1dc9\u1dca\u1dcb\u1dcc\u1dcd\u1dce\u1dcf\u1dd0"
+    "\u1dd1\u1dd2\u1dd3\u1dd4\u1dd5\u1dd6\u1dd7\u1dd8\u1dd9\u1dda"
 )
 _FIRST = ("de", "fr", "it", "es", "pt", "nl")
-_ORDER = (*_FIRST, *(lang.code.lower() for lang in LANGUAGES if lang.code.lower() not in _FIRST))
-assert len(_MARKS) >= len(_ORDER)
+#: The original table: the stable languages and the two beta variants it already had.
+_ORIGINAL = tuple(x.code.lower() for x in LANGUAGES if x.status != BETA or x.code in ("de-CH", "fr-CA"))
+_ADDED = tuple(x.code.lower() for x in LANGUAGES if x.code.lower() not in _ORIGINAL)
+_ORDER = (*_FIRST, *(code for code in (*_ORIGINAL, *_ADDED) if code not in _FIRST))
+assert len(set(_MARKS)) == len(_MARKS) >= len(_ORDER)
 MARK_BY_TARGET = {code.upper(): _MARKS[i] for i, code in enumerate(_ORDER)}
 
-#: The first letter of a word: a letter not preceded by a letter.
+#: The first letter of a word (a letter not preceded by a letter): where the classic model marks.
 _WORD_START = re.compile(r"(?<![^\W\d_])([^\W\d_])")
+#: The last letter of a word (a letter not followed by a letter): where the next-gen model marks.
+_WORD_END = re.compile(r"([^\W\d_])(?![^\W\d_])")
 #: A run of letters and digits; one that starts with a letter and holds a digit is a code.
 _WORD = re.compile(r"[^\W_]+")
 _CODE = re.compile(r"[^\W\d_][^\W_]*\d")
 
 
-def _accent(text: str, mark: str) -> str:
-    return _WORD.sub(lambda m: m.group() if _CODE.match(m.group()) else _WORD_START.sub(r"\1" + mark, m.group()),
-                     text)
+def _accent(text: str, mark: str, next_gen: bool = False) -> str:
+    letter = _WORD_END if next_gen else _WORD_START
+    return _WORD.sub(lambda m: m.group() if _CODE.match(m.group()) else letter.sub(r"\1" + mark, m.group()), text)
 
 
 def _translate_run(text: str, mark: str, request: EngineRequest) -> str:
+    next_gen = request.model_type == QUALITY
     if request.glossary:
-        return term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark))
-    return _accent(text, mark)
+        return term_index(request.glossary).replace(text, lambda gap: _accent(gap, mark, next_gen))
+    return _accent(text, mark, next_gen)
 
 
 class PseudoEngine:

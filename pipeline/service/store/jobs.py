@@ -89,6 +89,8 @@ class JobSpec:
     memory_threshold: int = TM_THRESHOLD_DEFAULT
     #: True for beta targets (free during beta, as in text translation).
     free: bool = False
+    #: The engine model: next-gen when a style rule list or a memory asks for it, as in text translation.
+    model: str = "latency_optimized"
 
     def to_json(self) -> str:
         """The spec as stored."""

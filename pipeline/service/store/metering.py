@@ -98,6 +98,15 @@ class Meter:
         row = self._db.query_one(f"SELECT {_TOTAL} FROM key_usage WHERE key_id = ? AND period = ?", (key_id, period))
         return row[0] if row else 0
 
+    def by_kind(self, key_id: str, account_id: str, period: str) -> dict[Kind, tuple[int, int]]:
+        """Per kind: (characters of the key, characters of all keys of the account) in a period."""
+        columns = ", ".join(f"COALESCE(SUM({c}), 0)" for c in _COLUMNS.values())
+        mine = self._db.query_one(f"SELECT {columns} FROM key_usage WHERE key_id = ? AND period = ?", (key_id, period))
+        everyone = self._db.query_one(
+            f"SELECT {columns} FROM key_usage WHERE account_id = ? AND period = ?", (account_id, period)
+        )
+        return {kind: (int(mine[i]), int(everyone[i])) for i, kind in enumerate(_COLUMNS)}  # type: ignore[index, misc]
+
     def account_total(self, account_id: str, period: str) -> int:
         """Characters all keys of an account consumed in a period."""
         row = self._db.query_one(

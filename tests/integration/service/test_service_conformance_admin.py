@@ -129,6 +129,26 @@ def test_limit_reached_answers_456(http, keys, new_key, error):
     assert usage["speech_to_text_milliseconds_limit"] == 60000
 
 
+def test_usage_reports_key_level_figures_as_the_real_service(http, keys, new_key):
+    """Account and key figures side by side; "no limit" is the real service's 1000000000000, never null."""
+    limited, unlimited = new_key(), new_key()
+    http.put(f"{KEYS}/limits", json={"key_id": limited.key_id, "characters": 40}, headers=keys.admin)
+    translate(http, limited.headers, "Twelve chars")
+    http.post("/v2/write/correct", json={"text": ["This is fine."], "target_lang": "en-US"}, headers=limited.headers)
+    usage = http.get("/v2/usage", headers=limited.headers).json()
+    assert (usage["api_key_character_count"], usage["api_key_character_limit"]) == (25, 40)
+    assert usage["character_limit"] == 1_000_000_000_000 and usage["character_count"] >= 25
+    assert usage["start_time"] < usage["end_time"]
+    products = {p["product_type"]: p for p in usage["products"]}
+    assert (products["translate"]["api_key_character_count"], products["write"]["api_key_character_count"]) == (12, 13)
+    assert products["translate"]["character_count"] >= 12 and products["write"]["character_count"] >= 13
+    other = http.get("/v2/usage", headers=unlimited.headers).json()
+    assert (other["api_key_character_count"], other["api_key_character_limit"]) == (0, 1_000_000_000_000)
+    assert other["character_count"] == usage["character_count"]  # the account's figure, whichever key asks
+    http.put(f"{KEYS}/limits", json={"key_id": unlimited.key_id, "characters": 0}, headers=keys.admin)
+    assert http.get("/v2/usage", headers=unlimited.headers).json()["api_key_character_limit"] == 0
+
+
 def test_usage_counts_translation_characters(http, keys, new_key):
     key = new_key()
     before = http.get("/v2/usage", headers=key.headers).json()

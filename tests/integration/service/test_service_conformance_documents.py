@@ -254,7 +254,7 @@ def test_upload_over_the_limit_is_413(http, keys, error):
         ("photo.jpg", "images are not supported"),
         ("photo.jpeg", "images are not supported"),
         ("photo.png", "images are not supported"),
-        ("tool.exe", "not supported"),
+        ("tool.exe", "Failed to get the document_type from the file extension (tool.exe)."),
     ],
 )
 def test_refused_formats_are_400(http, keys, error, name, message):

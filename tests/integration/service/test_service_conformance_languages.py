@@ -47,7 +47,11 @@ TARGETS = sorted(
 )
 FORMALITY = {"DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-PT", "JA", "RU"}
 STYLE_BASES = {"de", "en", "es", "fr", "it", "ja", "ko", "zh"}
-RESOURCES = ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules"]
+RESOURCES = ["translate_text", "translate_document", "glossary", "voice", "write", "style_rules", "translation_memory"]
+#: Languages the real service added in beta (documentation, 2026), all of them text sources and targets.
+NEW_BETA = 81
+#: Codes the real service leaves out of the deprecated v2 listings (its official mock's list).
+V2_HIDDEN = {"ACE", "BHO", "CEB", "CKB", "GOM", "KMR", "LMO", "MAI", "PAG", "PAM", "PRS", "SCN", "YUE"}
 
 
 @pytest.fixture
@@ -77,7 +81,8 @@ def test_translate_text_languages(languages):
         features = entry["features"]
         assert ("formality" in features) == (code.upper() in FORMALITY)
         assert ("style_rules" in features) == (entry["usable_as_target"] and code.split("-")[0] in STYLE_BASES)
-        assert ("auto_detection" in features) == entry["usable_as_source"]
+        # The real service detects every stable source language but Thai.
+        assert ("auto_detection" in features) == (entry["usable_as_source"] and code != "th")
         assert {"glossary", "tag_handling"} <= set(features)
         assert all(value == {"status": "stable"} for value in features.values())
 
@@ -93,7 +98,11 @@ def test_beta_languages_only_with_include_beta(languages):
         beta = by_code(languages(query))
         assert beta["de-CH"]["status"] == "beta" and beta["fr-CA"]["status"] == "beta"
         assert beta["de-CH"]["usable_as_target"] and not beta["de-CH"]["usable_as_source"]
-        assert len(beta) == len(default) + 2
+        assert len(beta) == len(default) + NEW_BETA + 2
+        assert (beta["ga"]["status"], beta["ga"]["usable_as_source"], beta["ga"]["usable_as_target"]) == (
+            "beta", True, True
+        )
+        assert beta["ga"]["features"] == {"tag_handling": {"status": "stable"}}  # no glossary, formality, style
     assert by_code(languages("resource=translate_text&include=external")) == default
 
 
@@ -146,15 +155,15 @@ def test_language_resources(http, keys):
     resources = {r["name"]: {f["name"]: f for f in r["features"]} for r in response.json()}
     assert list(resources) == RESOURCES
     text = resources["translate_text"]
-    assert set(text) == {"formality", "glossary", "tag_handling", "style_rules", "auto_detection"}
+    assert set(text) == {"formality", "glossary", "tag_handling", "style_rules", "translation_memory", "auto_detection"}
     assert (text["formality"]["needs_source_support"], text["formality"]["needs_target_support"]) == (False, True)
     assert (text["glossary"]["needs_source_support"], text["glossary"]["needs_target_support"]) == (True, True)
     assert (text["auto_detection"]["needs_source_support"], text["auto_detection"]["needs_target_support"]) == (
         True,
         False,
     )
-    assert set(resources["write"]) == {"writing_style", "tone"}
-    assert resources["style_rules"] == {}
+    assert set(resources["write"]) == {"writing_style", "tone", "auto_detection"}
+    assert resources["style_rules"] == {} and resources["translation_memory"] == {}
 
 
 def test_feature_check_rule_for_a_pair(languages, http, keys):
@@ -174,12 +183,18 @@ def test_feature_check_rule_for_a_pair(languages, http, keys):
 
 
 def test_v2_languages(http, keys, error):
+    """v2 derives from the same data: the stable languages and the new ones, less what v2 never lists."""
     sources = http.get("/v2/languages", headers=keys.paid).json()
-    assert sorted(x["language"] for x in sources) == sorted(SOURCES)
+    codes = {x["language"] for x in sources}
+    assert set(SOURCES) <= codes and "GA" in codes and not codes & V2_HIDDEN
+    assert len(sources) == len(SOURCES) + NEW_BETA - len(V2_HIDDEN)
     assert all(set(x) == {"language", "name"} for x in sources)
     assert http.get("/v2/languages?type=source", headers=keys.paid).json() == sources
     targets = http.get("/v2/languages?type=target", headers=keys.paid).json()
-    assert sorted(x["language"] for x in targets) == TARGETS
+    target_codes = {x["language"] for x in targets}
+    assert set(TARGETS) <= target_codes and not target_codes & (V2_HIDDEN | {"EN", "PT", "ZH", "DE-CH", "FR-CA"})
+    assert len(targets) == len(TARGETS) + NEW_BETA - len(V2_HIDDEN)
+    assert all(set(x) == {"language", "name", "supports_formality"} for x in targets)
     assert {x["language"] for x in targets if x["supports_formality"]} == FORMALITY
     assert error(http.get("/v2/languages?type=both", headers=keys.paid), 400) == (
         "invalid value 'both' for 'type'; allowed: source, target"
@@ -190,8 +205,21 @@ def test_v2_glossary_language_pairs(http, keys):
     response = http.get("/v2/glossary-language-pairs", headers=keys.paid)
     pairs = response.json()["supported_languages"]
     assert len(pairs) == len(SOURCES) * (len(SOURCES) - 1)
-    assert {"source_lang": "DE", "target_lang": "EN"} in pairs
-    assert all(p["source_lang"] != p["target_lang"] and p["source_lang"].isupper() for p in pairs)
+    assert {"source_lang": "de", "target_lang": "en"} in pairs
+    # Lower case, as the real service sends them.
+    assert all(p["source_lang"] != p["target_lang"] and p["source_lang"].islower() for p in pairs)
+
+
+def test_v2_languages_read_the_type_from_a_form_body(http, keys):
+    """The official clients send ``type=target`` in a form body of the GET."""
+    form = {**keys.paid, "Content-Type": "application/x-www-form-urlencoded"}
+    targets = http.request("GET", "/v2/languages", content=b"type=target", headers=form).json()
+    assert targets == http.get("/v2/languages?type=target", headers=keys.paid).json()
+    as_json = http.request("GET", "/v2/languages", json={"type": "target"}, headers=keys.paid).json()
+    assert as_json == targets
+    # The query wins over the body, as the query is what the spec names.
+    query_first = http.request("GET", "/v2/languages?type=source", content=b"type=target", headers=form).json()
+    assert query_first == http.get("/v2/languages", headers=keys.paid).json()
 
 
 def test_free_tier_may_discover_languages(http, keys):

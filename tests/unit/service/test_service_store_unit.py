@@ -120,6 +120,17 @@ def test_meter_limits_refunds_and_totals():
     assert meter.key_total("k1", "2026-05") == 10 and meter.account_total("acc", "2026-05") == 13
 
 
+def test_meter_by_kind_gives_the_key_and_the_account():
+    meter = Meter(Database(None))
+    meter.charge("k1", "acc", "2026-05", "translation", 8, limit=None)
+    meter.charge("k1", "acc", "2026-05", "write", 2, limit=None)
+    meter.charge("k2", "acc", "2026-05", "document", 5, limit=None)
+    meter.charge("k2", "acc", "2026-06", "write", 50, limit=None)
+    meter.charge("k3", "other", "2026-05", "translation", 100, limit=None)
+    assert meter.by_kind("k1", "acc", "2026-05") == {"translation": (8, 8), "write": (2, 2), "document": (0, 5)}
+    assert meter.by_kind("k9", "acc", "2026-07") == {"translation": (0, 0), "write": (0, 0), "document": (0, 0)}
+
+
 def test_tag_report_by_period_and_day():
     meter = Meter(Database(None))
     meter.record_tag("acc", "b", "2026-05-01", 5)
