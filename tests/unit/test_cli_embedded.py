@@ -17,10 +17,12 @@ def test_translate_sample_project_with_the_embedded_service(tmp_path, msgfmt_che
     filled = assert_translated_faithfully(root, msgfmt_check)
     report = json.loads((root / "report" / "report.json").read_text())
     totals = report["totals"]
-    assert filled == 191  # untranslated entries in the seven sample catalogs
+    assert filled == 249  # untranslated entries in the eight sample catalogs (Irish: all 58)
     assert totals["segments_translated"] + totals["segments_copied"] == expected_segments(SAMPLES)
     assert totals["requests"] > 0 and totals["billed_characters"] > 0 and totals["segments_failed"] == 0
-    assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR", "PL", "AR", "JA", "PT-BR", "ZH-HANT"}
+    assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR", "PL", "AR", "JA", "PT-BR", "ZH-HANT", "GA"}
+    irish = next(c for c in report["catalogs"] if c["target_lang"] == "GA")
+    assert irish["segments_translated"] > 0 and irish["segments_failed"] == 0  # a beta language of the service
     assert (root / "report" / "report.md").read_text().startswith("## Translation run")
 
     snapshot = {p: p.read_bytes() for p in (root / "sample_locales").rglob("*.po")}
