@@ -30,6 +30,10 @@ Reference of every key (all optional)::
     [cache]
     dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
                                        # unset: the user's cache folder (see project_dir)
+    url = ""                           # shared cache every machine reaches: "redis://host:6379/0"
+                                       # (rediss:// for TLS, unix:///path?db=0); PIPELINE_CACHE_URL
+                                       # overrides; put a password in the environment, not here
+    ttl = 0                            # seconds a shared entry lives (0: until cleared)
 
     [report]
     dir = "build/pipeline-report"      # report.json and report.md go here;
@@ -86,6 +90,8 @@ EMBEDDED = "embedded"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_HOME = "XDG_CACHE_HOME"
+ENV_CACHE_URL = "PIPELINE_CACHE_URL"
+CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -122,6 +128,8 @@ class Settings:
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
     cache_dir: Path | None = None
+    cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
+    cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
     report_dir: Path | None = None
     refresh_template: Path | None = None  # [refresh] template
     resources: ResourceSettings = field(default_factory=ResourceSettings)
@@ -133,7 +141,7 @@ _TOP = {"source_lang": str, "catalogs": list, "exclude": list, "target_langs": l
 _SECTIONS = {
     "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
     "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict, "max_characters": int},
-    "cache": {"dir": str},
+    "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
     "refresh": {"template": str},
 }
@@ -210,7 +218,20 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
         settings = replace(settings, service=replace(settings.service, url=env_url))
+    env_cache_url = os.environ.get(ENV_CACHE_URL)
+    if env_cache_url:
+        settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
     return settings
+
+
+def check_cache_url(url: str, where: str) -> str:
+    """``url`` when it names a Redis the cache can use; the error never quotes it (it may hold a password)."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in CACHE_URL_SCHEMES:
+        raise ConfigError(f"{where} must be a URL starting with "
+                          f"{', '.join(s + '://' for s in CACHE_URL_SCHEMES)} (the value is not shown: it may "
+                          f"hold a password)")
+    return url
 
 
 def _from_table(path: Path, data: dict) -> Settings:
@@ -228,7 +249,10 @@ def _from_table(path: Path, data: dict) -> Settings:
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     default = project_dir(root)  # only where the configuration names no folder
-    cache_dir = data.get("cache", {}).get("dir")
+    cache = data.get("cache", {})
+    cache_dir = cache.get("dir")
+    if cache.get("ttl", 0) < 0:
+        raise ConfigError(f"{path}: cache.ttl must be 0 (no expiry) or more seconds")
     report_dir = data.get("report", {}).get("dir")
     return Settings(
         root=root,
@@ -249,6 +273,8 @@ def _from_table(path: Path, data: dict) -> Settings:
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
+        cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
+        cache_ttl=cache.get("ttl") or None,
         report_dir=default / REPORT_SUBDIR if report_dir is None else root / report_dir,
         refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
         resources=parse_resources(path, data),

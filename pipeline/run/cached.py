@@ -22,10 +22,14 @@ def serve_from_cache(cache: TranslationCache, pending: dict[str, Pending], per_c
     looked up when the first attempt's key misses; its segments get the scheme's note in ``notes``.
     """
     left: dict[str, Pending] = {}
+    found = cache.get_many(pending)  # one round trip to a shared cache for the whole group, none when local
+    # Only the misses can have been recovered in pieces: a group the local cache answers asks nothing more.
+    pieces = {key: recovered_key(key, Scheme.PIECES) for key in pending if key not in found}
+    found.update(cache.get_many(pieces.values()) if pieces else {})
     for key, item in pending.items():
-        cached, note = cache.get(key), None
+        cached, note = found.get(key), None
         if cached is None:
-            cached, note = cache.get(recovered_key(key, Scheme.PIECES)), Scheme.PIECES.needs_review_note
+            cached, note = found.get(pieces[key]), Scheme.PIECES.needs_review_note
         if cached is None:
             left[key] = item
             continue

@@ -127,7 +127,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
     trouble.
     """
-    from pipeline.cache import TranslationCache
+    from pipeline.cache import open_cache
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run import gate, plan, send, settled, write
     from pipeline.run.cached import serve_from_cache
@@ -171,7 +171,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     cache_dir = settings.cache_dir if options.use_cache else None
     if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
         cache_dir = None
-    cache = TranslationCache(cache_dir) if pending or spare else None
+    cache = open_cache(replace(settings, cache_dir=cache_dir), report.service, log,
+                       enabled=options.use_cache) if pending or spare else None
     try:
         if cache is not None:
             pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)
@@ -179,8 +180,9 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
                                       notes)
         if options.dry_run:
+            cached = cache.get_many(key for key in spare if key not in needed) if cache is not None else {}
             report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
-                1 for key in spare if key not in needed and cache is not None and cache.get(key) is None))
+                1 for key in spare if key not in needed and cache is not None and key not in cached))
             report.would_write = _would_write(per_catalog, {**pending, **needed})
         elif pending or needed or run.terminology is not None:
             client = client_factory() if client_factory else open_client(settings, log)

@@ -44,7 +44,7 @@ LOCK_NAME = "state.lock"
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
 _OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
-                    "report_dir", "max_characters"}
+                    "cache_url", "cache_ttl", "report_dir", "max_characters"}
 
 
 def settings_hash(settings: Settings) -> str:
@@ -268,20 +268,31 @@ def _dump(data: object, indent: int | None = 1) -> bytes:
 def _read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
+
+
+# Each field of a settled record and the exact type it must have: these files are plain JSON anyone
+# with write access to the folder can edit, so a record of any other shape is dropped, never trusted.
+_SETTLED_TYPES = {"size": int, "mtime_ns": int, "sha256": str, "settings": str, "locale": str, "target_lang": str,
+                  "skipped": int}
 
 
 def _settled_from(data: dict) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     catalogs = data.get("catalogs", {})
     for name, values in (catalogs.items() if isinstance(catalogs, dict) else ()):
+        if not isinstance(values, dict) or any(type(values.get(f)) is not kind for f, kind in _SETTLED_TYPES.items()):
+            continue  # type(): a bool is no int here
+        if not isinstance(values.get("languages"), (str, type(None))):
+            continue
         try:
             values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])
             record = Settled(**values)
             # A tampered or damaged file is a reason to parse again, never to trust a wrong shape.
-            if not all(len(n) == 4 and isinstance(n[1], str) for n in record.notices):
+            if not all(len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str)
+                       for n in record.notices):
                 continue
             settled[name] = replace(record, notices=tuple(
                 (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
@@ -301,14 +312,24 @@ def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
     return found
 
 
+def _written_from(values: object) -> Written | None:
+    if not isinstance(values, dict):
+        return None
+    sources, targets, inputs = values.get("sources"), values.get("targets"), values.get("inputs")
+    if not (_strings(sources) and _strings(targets) and isinstance(inputs, str)):
+        return None
+    return Written(tuple(sources), tuple(targets), inputs)  # type: ignore[arg-type]
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def _load_provenance(path: Path) -> dict[str, Written]:
-    written: dict[str, Written] = {}
-    for key, values in _read_json(path).get("units", {}).items():
-        try:
-            written[key] = Written(tuple(values["sources"]), tuple(values["targets"]), str(values["inputs"]))
-        except (TypeError, KeyError):
-            continue
-    return written
+    units = _read_json(path).get("units")
+    if not isinstance(units, dict):
+        return {}
+    return {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
 
 
 @contextlib.contextmanager

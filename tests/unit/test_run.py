@@ -293,13 +293,19 @@ def test_a_413_splits_the_batch_until_it_fits(tmp_path):
 
 
 def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
+    import sqlite3
+
     from pipeline.cache import TranslationCache
+    from pipeline.cache.local import FILE_NAME
 
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     run(settings, FakeService())
+    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+        keys = [key for (key,) in db.execute("SELECT key FROM translations")]
+    db.close()
     cache = TranslationCache(settings.cache_dir)
-    for key in list(cache._disk):  # type: ignore[union-attr]
+    for key in keys:
         cache.set(key, "placeholders gone")
     cache.close()
     (tmp_path / "locale/de/LC_MESSAGES/app.po").write_bytes(original)

@@ -1,0 +1,52 @@
+"""The translation cache: verified translations by content hash, so nothing is paid for twice.
+
+::
+
+    TranslationCache           tiered.py: what a run talks to (get, get_many, set, set_many, close)
+      near  LocalStore          local.py: SQLite in the cache folder ([cache] dir), or memory
+      far   RedisStore | None   shared.py: Redis/Valkey ([cache] url or PIPELINE_CACHE_URL), optional
+    entry                       entry.py: the one value format of every store (plain JSON)
+    maintenance                 maintenance.py: ``pipeline cache stats|clear`` on either store
+
+Keys come from :func:`pipeline.run.request.cache_key` (a hash of the request as sent and the
+protected text); this package stores and finds them, and never computes one.
+
+Values are plain data in every store, never pickles: whoever can write a cache folder or reach the
+shared Redis can make a run miss, never make it run code. The run state that lets unchanged
+catalogs be skipped is not here: it describes local files, so it stays in the working tree's own
+cache folder (:mod:`pipeline.state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
+from pipeline.cache.tiered import TranslationCache
+from pipeline.config import Settings
+
+__all__ = ["TranslationCache", "open_cache", "open_shared"]
+
+
+def open_shared(settings: Settings, service: str) -> RedisStore | None:
+    """The shared store ``settings`` name for ``service``'s entries, or None (raises SharedStoreError)."""
+    if not settings.cache_url:
+        return None
+    return RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
+
+
+def open_cache(settings: Settings, service: str, log: Callable[[str], None], *, enabled: bool = True,
+               ) -> TranslationCache:
+    """The cache a run of ``service`` uses: local folder, shared store in front of it when configured.
+
+    ``enabled=False`` (``--no-cache``) gives a cache in memory that lives for this run only.
+    """
+    if not enabled:
+        return TranslationCache(None, log=log)
+    try:
+        shared = open_shared(settings, service)
+    except SharedStoreError as exc:
+        log(f"warning: the shared translation cache cannot be used ({exc}); this run goes on with the local "
+            f"cache only")
+        shared = None
+    return TranslationCache(settings.cache_dir, shared, log)

@@ -1,0 +1,43 @@
+"""What a cache entry holds, in every store: plain JSON text, never a pickle.
+
+An entry is ``{"v": 1, "translation": "<protected translation>"}``: the translation as the service
+returned it (placeholders still as ``<x id="N"/>`` tags), stored only once it was restored and
+verified. The key already names everything the translation depends on, so nothing else is needed.
+
+Whoever can write a store (a cache folder shared between CI jobs, a Redis every runner reaches)
+can put anything in it, so reading is a parse, never an evaluation: a value that is not this exact
+shape is a miss, and the text is asked for again.
+"""
+
+from __future__ import annotations
+
+import json
+
+ENTRY_VERSION = 1
+# A protected translation is one segment; anything far larger is not ours (and not worth parsing).
+MAX_ENTRY_CHARS = 1_000_000
+
+
+def encode(translation: str) -> str:
+    """The stored form of one verified protected translation."""
+    return json.dumps({"v": ENTRY_VERSION, "translation": translation}, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(stored: object) -> str | None:
+    """The protected translation ``stored`` holds, or None when it is not a well-formed entry."""
+    if isinstance(stored, (bytes, bytearray)):
+        try:
+            stored = bytes(stored).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not isinstance(stored, str) or len(stored) > MAX_ENTRY_CHARS:
+        return None
+    try:
+        data = json.loads(stored)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser recurses
+        return None
+    if not isinstance(data, dict) or set(data) != {"v", "translation"} or type(data["v"]) is not int \
+            or data["v"] != ENTRY_VERSION:  # type(): true == 1 in Python
+        return None
+    translation = data["translation"]
+    return translation if isinstance(translation, str) else None

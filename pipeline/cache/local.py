@@ -1,0 +1,129 @@
+"""The local store: one SQLite table in the cache folder, holding plain JSON entries.
+
+A plain table rather than diskcache: diskcache records a storage mode per row and unpickles rows in
+pickle mode (and may read or delete the file a row names), whatever the application stored, so
+anyone who can write the cache folder could run code in the next run. Here a value is only ever
+a TEXT parsed by :func:`pipeline.cache.entry.decode`; anything else in the file is a miss.
+
+The folder's earlier diskcache file (``cache.db``) is never opened; ``pipeline cache clear``
+removes it. WAL mode and a busy timeout let parallel runs on one folder read and write together.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from pipeline.cache.entry import decode, encode
+
+FILE_NAME = "translations.sqlite3"
+LEGACY_FILES = ("cache.db", "cache.db-wal", "cache.db-shm")  # diskcache's, read by earlier versions
+_BUSY_TIMEOUT_SECONDS = 30.0  # another run's write transaction: seconds, never minutes
+_CHUNK = 500  # keys per SELECT: below every SQLite's limit on bound parameters
+
+
+class LocalStoreError(Exception):
+    """The cache file cannot be opened, read or written (damaged, not SQLite, disk full, ...)."""
+
+
+class LocalStore:
+    """Verified protected translations in ``<directory>/translations.sqlite3``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / FILE_NAME
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise LocalStoreError(_reason(exc)) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones
+            self._db.execute("CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) "
+                             "WITHOUT ROWID")
+            self._db.execute("SELECT key, value FROM translations LIMIT 0")  # a foreign table of that name
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise LocalStoreError(_reason(exc)) from None
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
+        """The entries found among ``keys`` (well-formed ones only)."""
+        wanted = list(keys)
+        found: dict[str, str] = {}
+        try:
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start:start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for key, value in self._db.execute(f"SELECT key, value FROM translations WHERE key IN ({marks})",
+                                                   chunk):
+                    translation = decode(value)
+                    if translation is not None and isinstance(key, str):
+                        found[key] = translation
+        except sqlite3.Error as exc:
+            raise LocalStoreError(_reason(exc)) from None
+        return found
+
+    def set_many(self, items: Mapping[str, str]) -> None:
+        """Store ``items`` (key -> protected translation) in one transaction."""
+        if not items:
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO translations (key, value) VALUES (?, ?)",
+                                     ((key, encode(value)) for key, value in items.items()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise LocalStoreError(_reason(exc)) from None
+
+    def stats(self) -> dict[str, object]:
+        """Entries and bytes on disk."""
+        try:
+            (entries,) = self._db.execute("SELECT count(*) FROM translations").fetchone()
+        except sqlite3.Error as exc:
+            raise LocalStoreError(_reason(exc)) from None
+        return {"entries": entries, "bytes": _size(self.path, "", "-wal", "-shm"),
+                "legacy_bytes": _size(self.path.parent / LEGACY_FILES[0], "", "-wal", "-shm")}
+
+    def clear(self) -> int:
+        """Remove every entry (and the legacy diskcache file); returns how many entries there were."""
+        try:
+            (entries,) = self._db.execute("SELECT count(*) FROM translations").fetchone()
+            self._db.execute("DELETE FROM translations")
+            self._db.execute("VACUUM")
+        except sqlite3.Error as exc:
+            raise LocalStoreError(_reason(exc)) from None
+        for name in LEGACY_FILES:
+            try:
+                os.unlink(self.path.parent / name)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise LocalStoreError(_reason(exc)) from None
+        return int(entries)
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+
+def _size(base: Path, *suffixes: str) -> int:
+    total = 0
+    for suffix in suffixes:
+        try:
+            total += os.stat(f"{base}{suffix}").st_size
+        except OSError:
+            pass
+    return total
+
+
+def _reason(exc: BaseException) -> str:
+    """A short reason without a traceback (paths are the user's own, so they may be named)."""
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,173 @@
+"""The shared store: Redis (or Valkey), reached by every machine that translates the same texts.
+
+Keys are ``pipeline:<entry version>:<protection scheme>:<service hash>:<cache key>``: the cache key
+already covers the service and the scheme, the namespace keeps two services' or two incompatible
+versions' entries apart for ``pipeline cache stats|clear`` too. Values are the same plain JSON
+entries as the local store's (:mod:`pipeline.cache.entry`).
+
+Round trips, not commands, are what a remote store costs: reads are one pipelined batch of MGETs
+per request group, writes one pipelined batch of SETs (the caller buffers them). Timeouts are
+short and nothing is retried: a shared cache that does not answer at once is skipped for the
+rest of the run by the caller, never waited for.
+
+The URL may carry a password: it is kept in this object only, and :func:`redact` and
+:func:`_scrub` keep it out of every message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from urllib.parse import unquote, urlsplit
+
+from pipeline.cache.entry import ENTRY_VERSION, decode, encode
+from pipeline.model import SCHEME_VERSION
+
+SCHEMES = ("redis", "rediss", "unix")
+CONNECT_TIMEOUT_SECONDS = 1.0
+SOCKET_TIMEOUT_SECONDS = 2.0
+_MGET_CHUNK = 1000  # keys per MGET: bounded replies, still one round trip (pipelined)
+_SCAN_COUNT = 1000
+
+
+class SharedStoreError(Exception):
+    """The shared store cannot be reached or answered wrongly; the message names no secret."""
+
+
+def redact(url: str) -> str:
+    """``url`` without user, password or query (which may carry one): safe to print."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "the configured URL"
+    if parts.scheme == "unix":
+        return f"unix://{parts.path}"
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def namespace(service: str) -> str:
+    """The key prefix of ``service``'s entries (the service is hashed: its URL stays out of key names)."""
+    digest = hashlib.sha256(service.encode("utf-8")).hexdigest()[:16]
+    return f"pipeline:{ENTRY_VERSION}:{SCHEME_VERSION}:{digest}:"
+
+
+class RedisStore:
+    """Entries of one namespace in one Redis database."""
+
+    def __init__(self, url: str, prefix: str, ttl: int | None = None) -> None:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self.where = redact(url)
+        self._secrets = _secrets(url)
+        self._prefix = prefix
+        self._ttl = ttl
+        self.round_trips = 0
+        try:
+            # No retries (the client's default backs off for seconds): one failure and the run moves on.
+            self._client = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                                                socket_timeout=SOCKET_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0),
+                                                health_check_interval=0)
+        except (ValueError, TypeError) as exc:
+            raise SharedStoreError(self._scrub(exc)) from None
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
+        """The well-formed entries found among ``keys``, in one round trip."""
+        wanted = list(keys)
+        if not wanted:
+            return {}
+        chunks = [wanted[i:i + _MGET_CHUNK] for i in range(0, len(wanted), _MGET_CHUNK)]
+        with self._errors():
+            pipe = self._client.pipeline(transaction=False)
+            for chunk in chunks:
+                pipe.mget([self._prefix + key for key in chunk])
+            replies = pipe.execute()
+        self.round_trips += 1
+        found: dict[str, str] = {}
+        for chunk, values in zip(chunks, replies):
+            if not isinstance(values, list):
+                continue
+            for key, value in zip(chunk, values):
+                translation = decode(value) if value is not None else None
+                if translation is not None:
+                    found[key] = translation
+        return found
+
+    def set_many(self, items: Mapping[str, str]) -> None:
+        """Store ``items`` (key -> protected translation) in one round trip."""
+        if not items:
+            return
+        with self._errors():
+            pipe = self._client.pipeline(transaction=False)
+            for key, value in items.items():
+                pipe.set(self._prefix + key, encode(value), ex=self._ttl)
+            pipe.execute()
+        self.round_trips += 1
+
+    def stats(self) -> dict[str, object]:
+        """Entries of this namespace and of every pipeline namespace in the database."""
+        with self._errors():
+            mine = sum(1 for _ in self._scan(self._prefix))
+            every = sum(1 for _ in self._scan(_root(self._prefix)))
+        return {"entries": mine, "entries_all_namespaces": every}
+
+    def clear(self, every_namespace: bool = False) -> int:
+        """Delete this namespace's entries (or every pipeline namespace's); returns how many."""
+        deleted = 0
+        with self._errors():
+            batch: list[bytes] = []
+            for key in self._scan(_root(self._prefix) if every_namespace else self._prefix):
+                batch.append(key)
+                if len(batch) >= _SCAN_COUNT:
+                    deleted += self._client.unlink(*batch)
+                    batch = []
+            if batch:
+                deleted += self._client.unlink(*batch)
+        return int(deleted)
+
+    def close(self) -> None:
+        """Drop the connections."""
+        try:
+            self._client.close()
+        except Exception:  # noqa: BLE001 - closing a dead connection must not fail a finished run
+            pass
+
+    def _scan(self, prefix: str) -> Iterator[bytes]:
+        # The prefix comes from our own namespace(): only glob characters of the scheme need escaping.
+        pattern = "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
+        yield from self._client.scan_iter(match=pattern, count=_SCAN_COUNT)
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """The one place the client's exceptions (and OSError) become SharedStoreError, scrubbed."""
+        from redis.exceptions import RedisError
+
+        try:
+            yield
+        except (RedisError, OSError) as exc:
+            raise SharedStoreError(self._scrub(exc)) from None
+
+    def _scrub(self, exc: BaseException) -> str:
+        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        for secret in self._secrets:
+            message = message.replace(secret, "***")
+        return message
+
+
+def _root(prefix: str) -> str:
+    return prefix.split(":", 1)[0] + ":"
+
+
+def _secrets(url: str) -> tuple[str, ...]:
+    """The parts of ``url`` that must never be printed, longest first (raw and percent-decoded)."""
+    try:
+        parts = urlsplit(url)
+        found = {parts.password or "", parts.username or "", parts.query}
+    except ValueError:
+        return ()
+    found |= {unquote(s) for s in found}
+    return tuple(sorted(filter(None, found), key=len, reverse=True))

@@ -1,0 +1,137 @@
+"""What a run talks to: the local store as a near cache in front of an optional shared one.
+
+Reads ask the near store first and the shared store only for what it lacks, in one round trip per
+call (:meth:`TranslationCache.get_many`, one call per request group); what the shared store
+answers is copied into the near store, so the next run on this machine asks it nothing. Writes go
+to the near store at once (a run stopped at any moment keeps what it paid for) and to the shared
+store in pipelined batches.
+
+Neither store can fail a run: a local file that cannot be used leaves the run with a cache in
+memory, a shared store that does not answer is dropped for the rest of the run; each says so
+once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from pipeline.cache.local import LocalStore, LocalStoreError
+from pipeline.cache.shared import RedisStore, SharedStoreError
+
+# Shared writes wait for this many entries (or the end of the run): a handful of round trips per
+# thousand segments, and a run stopped early loses at most this many from the shared store only.
+FLUSH_AT = 500
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+class TranslationCache:
+    """Verified protected translations by cache key: a local folder (or memory) before an optional shared store."""
+
+    def __init__(self, directory: Path | None, shared: RedisStore | None = None,
+                 log: Callable[[str], None] | None = None) -> None:
+        self._log = log or _stderr
+        self._memory: dict[str, str] = {}
+        self._local: LocalStore | None = None
+        self._shared = shared
+        self._outbox: dict[str, str] = {}
+        if directory is not None:
+            try:
+                self._local = LocalStore(directory)
+            except LocalStoreError as exc:
+                self._log(f"warning: the translation cache in {directory} cannot be used ({exc}); this run keeps "
+                          f"its translations in memory only")
+
+    @property
+    def shared_round_trips(self) -> int:
+        """Round trips made to the shared store so far (0 without one)."""
+        return self._shared.round_trips if self._shared is not None else 0
+
+    def get(self, key: str) -> str | None:
+        """The cached protected translation for ``key``, or None."""
+        return self.get_many((key,)).get(key)
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
+        """The cached protected translations among ``keys`` (at most one round trip to the shared store)."""
+        wanted = list(dict.fromkeys(keys))
+        found = self._near_get(wanted)
+        missing = [key for key in wanted if key not in found]
+        if missing and self._shared is not None:
+            try:
+                far = self._shared.get_many(missing)
+            except SharedStoreError as exc:
+                self._drop_shared(exc)
+            else:
+                found.update(far)
+                self._near_set(far)
+        return found
+
+    def set(self, key: str, value: str) -> None:
+        """Store a verified protected translation."""
+        self.set_many({key: value})
+
+    def set_many(self, items: Mapping[str, str]) -> None:
+        """Store several verified protected translations: locally at once, in the shared store batched."""
+        if not items:
+            return
+        self._near_set(items)
+        if self._shared is not None:
+            self._outbox.update(items)
+            if len(self._outbox) >= FLUSH_AT:
+                self.flush()
+
+    def flush(self) -> None:
+        """Send the buffered writes to the shared store (one round trip)."""
+        if self._shared is None or not self._outbox:
+            return
+        try:
+            self._shared.set_many(self._outbox)
+        except SharedStoreError as exc:
+            self._drop_shared(exc)
+        self._outbox = {}
+
+    def close(self) -> None:
+        """Flush the shared writes and release both stores."""
+        try:
+            self.flush()
+        finally:
+            if self._shared is not None:
+                self._shared.close()
+            if self._local is not None:
+                self._local.close()
+
+    def _near_get(self, keys: list[str]) -> dict[str, str]:
+        if self._local is not None:
+            try:
+                return self._local.get_many(keys)
+            except LocalStoreError as exc:
+                self._drop_local(exc)
+        return {key: self._memory[key] for key in keys if key in self._memory}
+
+    def _near_set(self, items: Mapping[str, str]) -> None:
+        if self._local is not None:
+            try:
+                self._local.set_many(items)
+                return
+            except LocalStoreError as exc:
+                self._drop_local(exc)
+        self._memory.update(items)
+
+    def _drop_local(self, exc: LocalStoreError) -> None:
+        assert self._local is not None
+        self._log(f"warning: the translation cache {self._local.path} failed ({exc}); this run keeps its "
+                  f"translations in memory from here on")
+        self._local.close()
+        self._local = None
+
+    def _drop_shared(self, exc: SharedStoreError) -> None:
+        assert self._shared is not None
+        self._log(f"warning: the shared translation cache at {self._shared.where} is unavailable ({exc}); this "
+                  f"run goes on with the local cache only")
+        self._shared.close()
+        self._shared = None
+        self._outbox = {}

@@ -1,0 +1,245 @@
+"""The shared cache against a real ``redis-server`` on 127.0.0.1 (a free port), started by these tests.
+
+Each working tree is a separate copy of the sample project with its own local cache folder, as two
+CI runners or two clones would be; they share only the Redis URL (with a password, which must
+never show). Skipped when ``redis-server`` is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from sample_project import copy_sample_project
+
+pytestmark = pytest.mark.integration
+
+PASSWORD = "redis-test-pa55word"
+INSTALL_HINT = ("redis-server is not installed: `apt-get install redis-server` (Debian/Ubuntu; `make test` does it "
+                "when run as root), or put any redis-server on PATH")
+
+
+class RedisServer:
+    """A throw-away redis-server on a free loopback port, with a password."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        """The URL with its password, as a user would put it in PIPELINE_CACHE_URL."""
+        return f"redis://:{PASSWORD}@127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> None:
+        """Start (or restart on the same port) and wait until it answers."""
+        if not self.port:
+            self.port = _free_port()
+        config = self.workdir / "redis.conf"
+        config.write_text(f"port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave \"\"\nappendonly no\n"
+                          f"dir {self.workdir}\nloglevel warning\n", encoding="utf-8")
+        self.process = subprocess.Popen(["redis-server", str(config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            try:
+                if self.client().ping():
+                    return
+            except Exception:  # noqa: BLE001 - not listening yet
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start within 10 s")
+
+    def client(self, db: int = 0):
+        """A redis-py client to look inside."""
+        import redis
+
+        return redis.Redis.from_url(self.url(db), socket_connect_timeout=1, socket_timeout=2)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def redis_server(tmp_path) -> Iterator[RedisServer]:
+    if shutil.which("redis-server") is None:
+        pytest.skip(INSTALL_HINT)
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def tree(tmp_path: Path, name: str) -> Path:
+    """One working tree: a copy of the sample project with its own local cache folder."""
+    return copy_sample_project(tmp_path / name, "embedded")
+
+
+def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    env["PIPELINE_CACHE_URL"] = cache_url
+    done = subprocess.run([sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml"),
+                           *args], capture_output=True, text=True, env=env, timeout=120)
+    report_text = (root / "report" / "report.json").read_text(encoding="utf-8")
+    assert PASSWORD not in done.stdout + done.stderr + report_text
+    assert PASSWORD not in "".join(p.read_text(encoding="utf-8", errors="replace")
+                                   for p in (root / ".cache").rglob("*") if p.is_file())
+    return done, json.loads(report_text)
+
+
+def catalogs(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "sample_locales").rglob("*.po"))}
+
+
+def warnings(done: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in done.stderr.splitlines() if "shared translation cache" in line]
+
+
+def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(redis_server, tmp_path):
+    first, second = tree(tmp_path, "a"), tree(tmp_path, "b")
+    done, report = translate(first, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    assert report["totals"]["requests"] > 0 and report["totals"]["billed_characters"] > 0 and not warnings(done)
+    paid = report["totals"]["segments_translated"]
+    assert redis_server.client().dbsize() > 0
+
+    done, report = translate(second, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    assert report["totals"]["requests"] == 0 and report["totals"]["billed_characters"] == 0
+    assert report["totals"]["segments_from_cache"] == paid and report["totals"]["segments_translated"] == 0
+    assert catalogs(second) == catalogs(first)
+    assert (second / ".cache" / "state.json").is_file()  # the run state stays with its own working tree
+
+
+def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tmp_path):
+    reference, report = translate(tree(tmp_path, "ref"), redis_server.url(db=2))
+    assert reference.returncode == 0, reference.stderr
+    billed_alone = report["totals"]["billed_characters"]
+
+    languages = ("de", "fr", "pl", "ja")
+    roots = [tree(tmp_path, f"job-{lang}") for lang in languages]
+    with ThreadPoolExecutor(len(roots)) as pool:
+        results = list(pool.map(lambda job: translate(job[0], redis_server.url(db=1), "--target-lang", job[1]),
+                                zip(roots, languages)))
+    assert all(done.returncode == 0 for done, _ in results), [done.stderr for done, _ in results]
+    billed_per_job = [report["totals"]["billed_characters"] for _, report in results]
+    assert all(billed_per_job)
+
+    done, report = translate(tree(tmp_path, "all"), redis_server.url(db=1))
+    assert done.returncode == 0, done.stderr
+    rest = report["totals"]["billed_characters"]
+    assert rest > 0  # the languages no job ran (ar, pt_BR, zh_Hant) are paid now, once
+    # What the parallel jobs paid plus what the last run paid for the other languages is what one
+    # run of everything pays: no text was paid twice.
+    assert sum(billed_per_job) + rest == billed_alone
+    done, report = translate(tree(tmp_path, "again"), redis_server.url(db=1))
+    assert report["totals"]["requests"] == 0 and report["totals"]["billed_characters"] == 0
+
+
+def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(redis_server, tmp_path):
+    root = tree(tmp_path, "a")
+    pristine = catalogs(root)
+    done, first = translate(root, redis_server.url())
+    assert done.returncode == 0 and not warnings(done), done.stderr
+    translated = catalogs(root)
+    redis_server.stop()
+    for name, data in pristine.items():  # the same untranslated catalogs again
+        (root / name).write_bytes(data)
+    done, report = translate(root, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    assert report["totals"]["requests"] == 0 and catalogs(root) == translated
+    assert not warnings(done)  # everything was in the local cache: the shared one was not even asked
+
+    for name, data in pristine.items():  # now with one text no cache has: the shared one is asked, and is down
+        (root / name).write_bytes(data)
+    de = root / "sample_locales/de/LC_MESSAGES/messages.po"
+    de.write_bytes(de.read_bytes() + b'\nmsgid "A sentence no cache has seen"\nmsgstr ""\n')
+    started = time.monotonic()
+    done, report = translate(root, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    assert report["totals"]["segments_from_cache"] == first["totals"]["segments_translated"]
+    assert report["totals"]["segments_translated"] == 1 and report["totals"]["requests"] == 1
+    (warning,) = warnings(done)
+    assert f"127.0.0.1:{redis_server.port}" in warning and "local cache only" in warning
+    assert time.monotonic() - started < 30
+
+    fresh = tree(tmp_path, "fresh")  # nothing local either: it pays, and still says so once
+    done, report = translate(fresh, redis_server.url())
+    assert done.returncode == 0 and len(warnings(done)) == 1, done.stderr
+    assert report["totals"]["requests"] > 0 and catalogs(fresh) == translated
+
+
+def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tmp_path):
+    wrong = f"redis://:not-{PASSWORD}@127.0.0.1:{redis_server.port}/0"
+    done, report = translate(tree(tmp_path, "a"), wrong)
+    assert done.returncode == 0, done.stderr
+    assert f"not-{PASSWORD}" not in done.stdout + done.stderr
+    assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
+
+
+def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path):
+    with socket.socket() as silent:  # accepts connections (backlog) and never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        started = time.monotonic()
+        done, report = translate(tree(tmp_path, "a"), f"redis://:{PASSWORD}@127.0.0.1:{port}/0")
+    assert done.returncode == 0, done.stderr
+    assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
+    assert time.monotonic() - started < 60
+
+
+def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_server, tmp_path):
+    root = tree(tmp_path, "a")
+    config = root / "pipeline.toml"
+    config.write_text(config.read_text().replace("[cache]\n", "[cache]\nttl = 3600\n"), encoding="utf-8")
+    done, _ = translate(root, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = list(client.scan_iter(count=1000))
+    assert keys and all(key.startswith(b"pipeline:1:") for key in keys)
+    for key in keys[:20]:
+        entry = json.loads(client.get(key))
+        assert set(entry) == {"v", "translation"} and isinstance(entry["translation"], str)
+        assert 0 < client.ttl(key) <= 3600
+
+
+def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_server, tmp_path):
+    import pickle
+
+    done, first = translate(tree(tmp_path, "a"), redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = list(client.scan_iter(count=1000))
+    for key in keys:
+        client.set(key, pickle.dumps({"translation": "x"}))
+    done, report = translate(tree(tmp_path, "b"), redis_server.url())
+    assert done.returncode == 0 and report["totals"]["segments_from_cache"] == 0, done.stderr
+    assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
+    assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON

@@ -1,0 +1,178 @@
+"""The cache's stores one by one: the entry format, the local SQLite store, the tiered cache (no sockets)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from pipeline.cache import TranslationCache
+from pipeline.cache.entry import MAX_ENTRY_CHARS, decode, encode
+from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace, redact
+from pipeline.cache.tiered import FLUSH_AT
+
+
+def test_an_entry_round_trips_any_text():
+    for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", "{\"v\": 1}"):
+        assert decode(encode(text)) == text
+        assert decode(encode(text).encode("utf-8")) == text
+
+
+@pytest.mark.parametrize("stored", [
+    None, 3, "Hallo", "", "not json {", "[1, 2]", '"Hallo"', '{"v": 2, "translation": "x"}',
+    '{"v": 1}', '{"v": 1, "translation": 5}', '{"v": 1, "translation": "x", "extra": 1}',
+    '{"v": true, "translation": "x"}', b"\xff\xfe", "[" * 100_000, " " * (MAX_ENTRY_CHARS + 1),
+    b"\x80\x04\x95\x1f\x00\x00\x00\x00\x00\x00\x00\x8c\x05posix\x94\x8c\x06system\x94\x93\x94.",
+])
+def test_anything_but_a_well_formed_entry_is_a_miss(stored):
+    assert decode(stored) is None
+
+
+def test_the_local_store_persists_plain_json(tmp_path):
+    store = LocalStore(tmp_path)
+    store.set_many({"k1": "Hallo", "k2": 'Tür <x id="1"/>'})
+    store.close()
+    again = LocalStore(tmp_path)
+    assert again.get_many(["k1", "k2", "missing"]) == {"k1": "Hallo", "k2": 'Tür <x id="1"/>'}
+    assert again.stats()["entries"] == 2
+    again.close()
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        rows = dict(db.execute("SELECT key, value FROM translations"))
+    db.close()
+    assert json.loads(rows["k1"]) == {"v": 1, "translation": "Hallo"}
+
+
+def test_the_local_store_reads_more_keys_than_sqlite_binds_at_once(tmp_path):
+    store = LocalStore(tmp_path)
+    items = {f"k{n}": f"v{n}" for n in range(2_345)}
+    store.set_many(items)
+    assert store.get_many([*items, "nope"]) == items
+    store.close()
+
+
+def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path):
+    (tmp_path / LEGACY_FILES[0]).write_bytes(b"old")
+    (tmp_path / "state.json").write_text("{}")
+    store = LocalStore(tmp_path)
+    store.set_many({"a": "A", "b": "B"})
+    assert store.stats()["legacy_bytes"] == 3
+    assert store.clear() == 2 and store.get_many(["a", "b"]) == {}
+    assert not (tmp_path / LEGACY_FILES[0]).exists() and (tmp_path / "state.json").exists()  # run state stays
+    store.close()
+
+
+@pytest.mark.parametrize("content", [b"this is not a database" * 100, b""])
+def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning(tmp_path, content):
+    (tmp_path / FILE_NAME).write_bytes(content)
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    cache.set_many({"k": "v"})
+    assert cache.get_many(["k", "x"]) == {"k": "v"}
+    cache.close()
+    if content:
+        assert len(said) == 1 and "memory" in said[0], said
+    else:  # an empty file is a new database
+        assert said == []
+
+
+def test_a_foreign_table_of_the_same_name_is_refused_not_read(tmp_path):
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        db.execute("CREATE TABLE translations (k TEXT, payload BLOB)")
+    db.close()
+    with pytest.raises(LocalStoreError):
+        LocalStore(tmp_path)
+
+
+class FakeShared:
+    """Stands in for RedisStore: a dict, round trips counted, failing on demand."""
+
+    where = "redis://fake:6379/0"
+
+    def __init__(self, fail: bool = False) -> None:
+        self.data: dict[str, str] = {}
+        self.round_trips = 0
+        self.fail = fail
+        self.closed = False
+
+    def get_many(self, keys):
+        self.round_trips += 1
+        if self.fail:
+            raise SharedStoreError("ConnectionError: Error 111 connecting to fake:6379. Connection refused.")
+        return {key: self.data[key] for key in keys if key in self.data}
+
+    def set_many(self, items):
+        self.round_trips += 1
+        if self.fail:
+            raise SharedStoreError("TimeoutError: Timeout reading from socket")
+        self.data.update(items)
+
+    def close(self):
+        self.closed = True
+
+
+def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(tmp_path):
+    shared = FakeShared()
+    shared.data = {"far1": "F1", "far2": "F2"}
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    cache.set_many({"near": "N"})
+    trips = shared.round_trips
+    assert cache.get_many(["near", "far1", "far2", "none"]) == {"near": "N", "far1": "F1", "far2": "F2"}
+    assert shared.round_trips == trips + 1  # one round trip for the whole group
+    assert cache.get_many(["near", "far1"]) == {"near": "N", "far1": "F1"}
+    assert shared.round_trips == trips + 1  # all answered locally now
+    cache.close()
+    again = TranslationCache(tmp_path, FakeShared(), log=pytest.fail)  # type: ignore[arg-type]
+    assert again.get_many(["far1", "far2"]) == {"far1": "F1", "far2": "F2"}  # copied into the local folder
+    again.close()
+
+
+def test_shared_writes_are_batched_and_flushed_on_close(tmp_path):
+    shared = FakeShared()
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    for n in range(FLUSH_AT * 2 + 10):
+        cache.set(f"k{n}", "v")
+    assert shared.round_trips == 2 and len(shared.data) == FLUSH_AT * 2
+    cache.close()
+    assert shared.round_trips == 3 and len(shared.data) == FLUSH_AT * 2 + 10 and shared.closed
+
+
+def test_a_failing_shared_store_is_dropped_for_the_run_with_one_warning(tmp_path):
+    shared = FakeShared(fail=True)
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, shared, log=said.append)  # type: ignore[arg-type]
+    cache.set_many({"k": "v"})
+    for _ in range(3):
+        assert cache.get_many(["k", "x"]) == {"k": "v"}
+    cache.set_many({f"n{n}": "v" for n in range(FLUSH_AT + 1)})
+    cache.close()
+    assert shared.round_trips == 1 and len(said) == 1
+    assert "redis://fake:6379/0" in said[0] and "local cache only" in said[0]
+
+
+def test_a_url_is_printed_without_its_password_user_or_query():
+    assert redact("redis://user:s3cret@cache.example:6380/2") == "redis://cache.example:6380/2"
+    assert redact("rediss://:s3cret@cache.example/0?password=other") == "rediss://cache.example/0"
+    assert redact("unix:///run/redis.sock?db=1&password=s3cret") == "unix:///run/redis.sock"
+    assert redact("redis://[::1:6379/0") == "the configured URL"
+
+
+def test_the_shared_store_scrubs_the_password_from_any_message():
+    store = RedisStore("redis://admin:p%40ss-w0rd@127.0.0.1:1/0", namespace("svc"))  # no connection yet
+    for secret in ("p%40ss-w0rd", "p@ss-w0rd", "admin"):
+        message = store._scrub(ConnectionError(f"could not log in as admin with {secret}"))
+        assert secret not in message and "***" in message
+    assert "p@ss" not in repr(store.where) and store.where == "redis://127.0.0.1:1/0"
+    store.close()
+
+
+def test_a_url_the_client_cannot_parse_is_an_error_naming_no_secret():
+    with pytest.raises(SharedStoreError) as caught:
+        RedisStore("redis://:hunter22@127.0.0.1:notaport/0", namespace("svc"))
+    assert "hunter22" not in str(caught.value)
+
+
+def test_namespaces_differ_by_service_and_never_contain_its_url():
+    first, second = namespace("https://api.example/v2"), namespace("embedded/0.1.0")
+    assert first != second and first.startswith("pipeline:") and "example" not in first

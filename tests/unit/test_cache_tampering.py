@@ -1,0 +1,122 @@
+"""Every store a run reads is plain data: a tampered cache, run state or provenance is a miss, never code or a crash."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import sqlite3
+
+import pytest
+
+from pipeline.cache.local import FILE_NAME
+from pipeline.errors import ExitCode
+from pipeline.run.state import PROVENANCE_DIR, STATE_NAME
+
+from test_run import FakeService, project, run
+
+
+class Payload:
+    """Unpickling this runs a shell command that creates ``marker``."""
+
+    def __init__(self, marker) -> None:
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return os.system, (f"touch '{self.marker}'",)
+
+
+def first_run(tmp_path):
+    settings = project(tmp_path)
+    original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    report = run(settings, FakeService())
+    assert report.totals.segments_translated == 4 and report.totals.requests == 2  # one per context
+    (tmp_path / "locale/de/LC_MESSAGES/app.po").write_bytes(original)  # translate it all again
+    return settings
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path, as_text):
+    settings = first_run(tmp_path)
+    marker = tmp_path / "owned"
+    payload = pickle.dumps(Payload(marker))
+    pickle.loads(payload)  # the payload works: unpickling it would create the marker
+    assert marker.exists()
+    marker.unlink()
+    value = payload.decode("latin-1") if as_text else payload
+    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+        assert db.execute("UPDATE translations SET value = ?", (value,)).rowcount == 4
+    db.close()
+    service = FakeService()
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK and not marker.exists()
+    assert report.totals.segments_from_cache == 0 and report.totals.segments_translated == 4
+    assert report.totals.requests == 2  # asked again, and stored again as plain JSON
+    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+        values = [value for (value,) in db.execute("SELECT value FROM translations")]
+    db.close()
+    assert len(values) == 4 and all(json.loads(v)["v"] == 1 for v in values)
+
+
+def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
+    settings = first_run(tmp_path)
+    marker = tmp_path / "owned"
+    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+        keys = [key for (key,) in db.execute("SELECT key FROM translations")]
+    db.close()
+    (settings.cache_dir / FILE_NAME).unlink()
+    # diskcache's table layout; mode 4 is MODE_PICKLE, which diskcache unpickles on every read.
+    with sqlite3.connect(settings.cache_dir / "cache.db") as db:
+        db.execute("CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, raw INTEGER, store_time REAL, "
+                   "expire_time REAL, access_time REAL, access_count INTEGER DEFAULT 0, tag BLOB, size INTEGER "
+                   "DEFAULT 0, mode INTEGER DEFAULT 0, filename TEXT, value BLOB)")
+        db.executemany("INSERT INTO Cache (key, raw, mode, value) VALUES (?, 1, 4, ?)",
+                       [(key, pickle.dumps(Payload(marker))) for key in keys])
+    db.close()
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and not marker.exists()
+    assert report.totals.segments_from_cache == 0 and report.totals.segments_translated == 4
+
+
+@pytest.mark.parametrize("state", [
+    "[]", '{"version": 1, "catalogs": []}', '{"version": 1, "catalogs": "x"}',
+    '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": []}}',
+    '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": "big"}}}',
+    "[" * 50_000, '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": 1, "mtime_ns": 1, '
+                  '"sha256": "x", "settings": "x", "locale": "de", "target_lang": "DE", "skipped": 0, '
+                  '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
+])
+def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, state):
+    settings = project(tmp_path)
+    settings.cache_dir.mkdir(parents=True)
+    (settings.cache_dir / STATE_NAME).write_text(state, encoding="utf-8")
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
+    assert report.totals.segments_translated == 4
+    assert run(settings, FakeService()).unchanged_catalogs == 1  # and replaced by a good one
+
+
+def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    state_path = settings.cache_dir / STATE_NAME
+    data = json.loads(state_path.read_text())
+    (record,) = data["catalogs"].values()
+    for forged in ({"skipped": True}, {"skipped": "3"}, {"notices": [[1, "reason", "fatal"]]},
+                   {"notices": [[1, "reason"]]}, {"extra": 1}):
+        state_path.write_text(json.dumps({**data, "catalogs": {k: {**record, **forged}
+                                                                for k in data["catalogs"]}}))
+        report = run(settings, FakeService())
+        assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0, forged
+
+
+@pytest.mark.parametrize("units", ['[]', '"x"', '{"Hello": []}', '{"Hello": {"sources": "Hello", "targets": [1], '
+                                   '"inputs": "x"}}', '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}'])
+def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, units):
+    settings = project(tmp_path)
+    run(settings, FakeService())
+    (path,) = (settings.cache_dir / PROVENANCE_DIR).iterdir()
+    path.write_text(f'{{"version": 1, "catalog": "locale/de/LC_MESSAGES/app.po", "units": {units}}}')
+    (settings.cache_dir / STATE_NAME).unlink()  # parse the catalog again, reading its provenance
+    report = run(settings, FakeService(), retranslate_stale=True)
+    assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
