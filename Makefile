@@ -20,7 +20,12 @@ $(STAMP): pyproject.toml
 translate: install
 	$(BIN)/pipeline translate
 
+# The shared-cache tests need a real redis-server: installed here when missing and we can (root and
+# apt-get); otherwise those tests are skipped and say how to install it.
 test: install
+	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		{ apt-get update -qq && apt-get install -y -qq redis-server; } >/dev/null 2>&1 || \
+		echo "redis-server not installed (needs root and apt-get): the Redis cache tests will be skipped"; }
 	$(BIN)/python -m pytest -q
 
 # Keys come from the environment (PIPELINE_SERVE_AUTH_KEYS etc.), never from the command line.
