@@ -69,9 +69,11 @@ class RedisStore:
         self.round_trips = 0
         try:
             # No retries (the client's default backs off for seconds): one failure and the run moves on.
+            # RESP2 and no client-name calls: a new connection costs no handshake round trips but AUTH/SELECT.
             self._client = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
                                                 socket_timeout=SOCKET_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0),
-                                                health_check_interval=0)
+                                                health_check_interval=0, protocol=2, lib_name=None,
+                                                lib_version=None)
         except (ValueError, TypeError) as exc:
             raise SharedStoreError(self._scrub(exc)) from None
 
