@@ -17,7 +17,9 @@ The URL may carry a password: it is kept in this object only, and :func:`redact`
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import inspect
 from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
@@ -29,6 +31,16 @@ CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
 _MGET_CHUNK = 1000  # keys per MGET: bounded replies, still one round trip (pipelined)
 _SCAN_COUNT = 1000
+
+
+@functools.cache
+def _no_client_info() -> dict[str, None]:
+    """The arguments that skip CLIENT SETINFO: ``driver_info`` in newer redis-py, ``lib_name``/``lib_version`` before."""
+    from redis.connection import AbstractConnection
+
+    if "driver_info" in inspect.signature(AbstractConnection.__init__).parameters:
+        return {"driver_info": None}
+    return {"lib_name": None, "lib_version": None}
 
 
 class SharedStoreError(Exception):
@@ -72,8 +84,7 @@ class RedisStore:
             # RESP2 and no client-name calls: a new connection costs no handshake round trips but AUTH/SELECT.
             self._client = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
                                                 socket_timeout=SOCKET_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0),
-                                                health_check_interval=0, protocol=2, lib_name=None,
-                                                lib_version=None)
+                                                health_check_interval=0, protocol=2, **_no_client_info())
         except (ValueError, TypeError) as exc:
             raise SharedStoreError(self._scrub(exc)) from None
 

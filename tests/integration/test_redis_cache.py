@@ -243,3 +243,34 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_se
     assert done.returncode == 0 and report["totals"]["segments_from_cache"] == 0, done.stderr
     assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
     assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
+
+
+def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
+    from dataclasses import replace
+
+    from pipeline.cache import open_cache
+    from pipeline.cache.maintenance import cache_stats, clear_cache
+    from pipeline.config import Settings
+
+    settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache", cache_url=redis_server.url())
+    for service, count in (("svc-a", 3), ("svc-b", 2)):
+        cache = open_cache(settings, service, pytest.fail)
+        cache.set_many({f"k{n}": "v" for n in range(count)})
+        cache.close()
+    stats = cache_stats(settings, "svc-a")
+    assert stats["local"]["entries"] == 3  # type: ignore[index]  # same keys: svc-b's overwrote locally
+    assert stats["shared"]["entries"] == 3 and stats["shared"]["entries_all_namespaces"] == 5  # type: ignore[index]
+    assert PASSWORD not in json.dumps(stats)
+    assert "shared" not in clear_cache(settings, "svc-a")  # the shared store only when asked
+    assert redis_server.client().dbsize() == 5
+    assert clear_cache(settings, "svc-a", shared=True)["shared"]["cleared"] == 3  # type: ignore[index]
+    assert redis_server.client().dbsize() == 2
+    assert clear_cache(settings, "svc-a", shared=True, every_service=True)["shared"]["cleared"] == 2  # type: ignore[index]
+    assert redis_server.client().dbsize() == 0
+
+    redis_server.stop()
+    stats = cache_stats(settings, "svc-a")
+    assert "error" in stats["shared"] and stats["local"]["entries"] == 0  # type: ignore[index,operator]
+    assert PASSWORD not in json.dumps(stats)
+    down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
+    assert PASSWORD not in json.dumps(down)

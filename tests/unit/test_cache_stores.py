@@ -176,3 +176,23 @@ def test_a_url_the_client_cannot_parse_is_an_error_naming_no_secret():
 def test_namespaces_differ_by_service_and_never_contain_its_url():
     first, second = namespace("https://api.example/v2"), namespace("embedded/0.1.0")
     assert first != second and first.startswith("pipeline:") and "example" not in first
+
+
+def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path):
+    from pipeline.cache.maintenance import cache_stats, clear_cache
+    from pipeline.config import Settings
+
+    settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache")
+    assert cache_stats(settings, "svc") == {"local": {"path": str(tmp_path / "cache" / FILE_NAME), "entries": 0,
+                                                      "bytes": 0, "legacy_bytes": 0}, "shared": None}
+    assert not (tmp_path / "cache").exists()  # looking does not create it
+    cache = TranslationCache(settings.cache_dir)
+    cache.set_many({"a": "A", "b": "B"})
+    cache.close()
+    (tmp_path / "cache" / "state.json").write_text("{}")
+    local = cache_stats(settings, "svc")["local"]
+    assert local["entries"] == 2 and local["bytes"] > 0  # type: ignore[index]
+    assert clear_cache(settings, "svc") == {"local": {"path": str(tmp_path / "cache" / FILE_NAME), "cleared": 2}}
+    assert cache_stats(settings, "svc")["local"]["entries"] == 0  # type: ignore[index]
+    assert (tmp_path / "cache" / "state.json").exists()
+    assert cache_stats(Settings(root=tmp_path), "svc") == {"local": None, "shared": None}

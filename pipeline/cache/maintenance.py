@@ -1,0 +1,68 @@
+"""``pipeline cache stats|clear`` on either store: what the cache holds, and emptying it.
+
+Both return plain dicts (printed as text or JSON by the CLI). A store that cannot be reached is
+reported in its entry (``"error"``), never raised: stats of the local folder are still worth
+showing when Redis is down. Clearing the shared store is opt-in (``shared=True``): every runner
+and developer pointed at it would pay again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace, redact
+from pipeline.config import Settings
+
+
+def cache_stats(settings: Settings, service: str) -> dict[str, object]:
+    """Entries and sizes of the local store and (when configured) of ``service``'s shared namespace."""
+    return {"local": _local(settings, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
+            "shared": _shared(settings, service, RedisStore.stats)}
+
+
+def clear_cache(settings: Settings, service: str, *, shared: bool = False,
+                every_service: bool = False) -> dict[str, object]:
+    """Empty the local store and, with ``shared``, ``service``'s shared entries (every service's too)."""
+    result: dict[str, object] = {"local": _local(settings, lambda store: {"cleared": store.clear()},
+                                                 {"cleared": 0})}
+    if shared:
+        result["shared"] = _shared(settings, service,
+                                   lambda store: {"cleared": store.clear(every_namespace=every_service)})
+    return result
+
+
+def _local(settings: Settings, action: Callable[[LocalStore], dict[str, object]],
+           untouched: dict[str, object]) -> dict[str, object] | None:
+    if settings.cache_dir is None:
+        return None
+    where = {"path": str(settings.cache_dir / FILE_NAME)}
+    if not (settings.cache_dir / FILE_NAME).exists() and not (settings.cache_dir / LEGACY_FILES[0]).exists():
+        return {**where, **untouched}  # never created: nothing to count or clear, and nothing to create
+    try:
+        store = LocalStore(settings.cache_dir)
+    except LocalStoreError as exc:
+        return {**where, "error": str(exc)}
+    try:
+        return {**where, **action(store)}
+    except LocalStoreError as exc:
+        return {**where, "error": str(exc)}
+    finally:
+        store.close()
+
+
+def _shared(settings: Settings, service: str,
+            action: Callable[[RedisStore], dict[str, object]]) -> dict[str, object] | None:
+    if not settings.cache_url:
+        return None
+    where = {"url": redact(settings.cache_url), "namespace": namespace(service)}
+    try:
+        store = RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
+    except SharedStoreError as exc:
+        return {**where, "error": str(exc)}
+    try:
+        return {**where, **action(store)}
+    except SharedStoreError as exc:
+        return {**where, "error": str(exc)}
+    finally:
+        store.close()
