@@ -25,7 +25,10 @@ _CHUNK = 500  # keys per SELECT: below every SQLite's limit on bound parameters
 
 
 class LocalStoreError(Exception):
-    """The cache file cannot be opened, read or written (damaged, not SQLite, disk full, ...)."""
+    """The cache file cannot be opened, read or written (damaged, not SQLite, disk full, ...).
+
+    Never leaves the cache package: the tiered cache falls back to memory, maintenance reports it.
+    """
 
 
 class LocalStore:

@@ -10,8 +10,9 @@ per request group, writes one pipelined batch of SETs (the caller buffers them).
 short and nothing is retried: a shared cache that does not answer at once is skipped for the
 rest of the run by the caller, never waited for.
 
-The URL may carry a password: it is kept in this object only, and :func:`redact` and
-:func:`_scrub` keep it out of every message.
+The URL may carry a password: it is kept in the client only, and :func:`redact` and
+``RedisStore._scrub`` keep it out of every message. :class:`SharedStoreError` never leaves the
+cache package: the tiered cache and the maintenance commands turn it into a warning or a field.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from urllib.parse import unquote, urlsplit
 from pipeline.cache.entry import ENTRY_VERSION, decode, encode
 from pipeline.model import SCHEME_VERSION
 
-SCHEMES = ("redis", "rediss", "unix")
 CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
 _MGET_CHUNK = 1000  # keys per MGET: bounded replies, still one round trip (pipelined)
