@@ -70,9 +70,12 @@ class RedisStore:
     """Entries of one namespace in one Redis database."""
 
     def __init__(self, url: str, prefix: str, ttl: int | None = None) -> None:
-        import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
+        try:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+        except ImportError:  # a dependency, but an install without dependencies must not crash the run
+            raise SharedStoreError("the redis package is not installed (pip install redis)") from None
 
         self.where = redact(url)
         self._secrets = _secrets(url)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 
 import pytest
 
@@ -196,3 +197,17 @@ def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path):
     assert cache_stats(settings, "svc")["local"]["entries"] == 0  # type: ignore[index]
     assert (tmp_path / "cache" / "state.json").exists()
     assert cache_stats(Settings(root=tmp_path), "svc") == {"local": None, "shared": None}
+
+
+def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(tmp_path, monkeypatch):
+    from pipeline.cache import open_cache
+    from pipeline.config import Settings
+
+    monkeypatch.setitem(sys.modules, "redis", None)  # what an install without dependencies looks like
+    said: list[str] = []
+    cache = open_cache(Settings(root=tmp_path, cache_dir=tmp_path / "c", cache_url="redis://:pw-123@h:1/0"), "svc",
+                       said.append)
+    cache.set_many({"k": "v"})
+    assert cache.get("k") == "v"
+    cache.close()
+    assert len(said) == 1 and "pip install redis" in said[0] and "pw-123" not in said[0]
