@@ -274,3 +274,30 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     assert PASSWORD not in json.dumps(stats)
     down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
     assert PASSWORD not in json.dumps(down)
+
+
+def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_path):
+    root = tree(tmp_path, "a")
+    done, _ = translate(root, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")},
+           "PIPELINE_CACHE_URL": redis_server.url()}
+
+    def cache(*args: str) -> subprocess.CompletedProcess:
+        ran = subprocess.run([sys.executable, "-m", "pipeline", "cache", *args, "--config",
+                              str(root / "pipeline.toml")], capture_output=True, text=True, env=env, timeout=60)
+        assert PASSWORD not in ran.stdout + ran.stderr
+        return ran
+
+    stats = cache("stats", "--json")
+    assert stats.returncode == 0, stats.stderr
+    figures = json.loads(stats.stdout)
+    entries = redis_server.client().dbsize()
+    assert figures["shared"]["entries"] == entries > 0 and figures["local"]["entries"] == entries
+    assert f"127.0.0.1:{redis_server.port}" in cache("stats").stdout
+    cleared = cache("clear", "--shared")
+    assert cleared.returncode == 0 and f"{entries} entries removed" in cleared.stdout, cleared.stderr
+    assert redis_server.client().dbsize() == 0
+    redis_server.stop()
+    down = cache("stats")
+    assert down.returncode == 1 and "unavailable" in down.stdout and "Traceback" not in down.stderr

@@ -1,0 +1,45 @@
+"""``pipeline cache stats|clear`` on the local folder (the shared store's side: tests/integration/test_redis_cache.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.cache import TranslationCache
+from pipeline.cli import main
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    monkeypatch.delenv("PIPELINE_CACHE_URL", raising=False)
+    path = tmp_path / "pipeline.toml"
+    path.write_text('[service]\nurl = "embedded"\n[cache]\ndir = "cache"\n', encoding="utf-8")
+    return str(path)
+
+
+def test_stats_then_clear_then_stats_again(tmp_path, config, capsys):
+    cache = TranslationCache(tmp_path / "cache")
+    cache.set_many({"a": "A", "b": "B"})
+    cache.close()
+    assert main(["cache", "stats", "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert "local (" in out and "translations.sqlite3): 2 entries" in out and "shared: not configured" in out
+    assert main(["cache", "clear", "--config", config]) == 0
+    assert "2 entries removed" in capsys.readouterr().out
+    assert main(["cache", "stats", "--json", "--config", config]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["local"]["entries"] == 0 and figures["shared"] is None
+
+
+def test_all_services_without_shared_is_a_usage_error(config, capsys):
+    assert main(["cache", "clear", "--all-services", "--config", config]) == 2
+    assert "--shared" in capsys.readouterr().err
+
+
+def test_a_damaged_cache_file_is_reported_not_a_traceback(tmp_path, config, capsys):
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "translations.sqlite3").write_bytes(b"garbage" * 1000)
+    assert main(["cache", "stats", "--config", config]) == 1
+    out = capsys.readouterr().out
+    assert "unavailable" in out and "Traceback" not in out
