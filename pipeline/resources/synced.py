@@ -84,7 +84,7 @@ class SyncRecord:
 def _load(path: Path) -> dict[str, str]:
     try:
         data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
         return {}  # missing or damaged: the next run syncs again, which costs reads only
     if not isinstance(data, dict) or data.get("version") != RECORD_VERSION or not isinstance(data.get("synced"), dict):
         return {}

@@ -11,6 +11,7 @@ import pytest
 
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode
+from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.state import PROVENANCE_DIR, STATE_NAME
 
 from test_run import FakeService, project, run
@@ -120,3 +121,10 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, 
     (settings.cache_dir / STATE_NAME).unlink()  # parse the catalog again, reading its provenance
     report = run(settings, FakeService(), retranslate_stale=True)
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
+
+
+@pytest.mark.parametrize("record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": '
+                                    '["h"]}}', "not json"])
+def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path, record):
+    (tmp_path / RECORD_NAME).write_text(record, encoding="utf-8")
+    assert SyncRecord(tmp_path).needs_sync("svc", "h")
