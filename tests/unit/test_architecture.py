@@ -164,3 +164,11 @@ def test_only_the_orchestrator_imports_the_run_stages():
             if imp.importer not in STAGE_ENTRY_POINTS.get(imp.target, set()):
                 stray.append(f"{imp.importer}:{imp.line} imports {imp.target}")
     assert stray == []
+
+
+def test_only_the_service_assembly_knows_the_test_faults():
+    """Scripted failures act in their middleware and the wrappers it installs, never in an endpoint."""
+    importers = {imp.importer for imp in IMPORTS
+                 if imp.target.startswith("pipeline.service.testing")
+                 and not imp.importer.startswith("pipeline.service.testing")}
+    assert importers == {"pipeline.service.app"}
