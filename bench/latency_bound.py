@@ -1,0 +1,161 @@
+"""A latency-bound run against a service with an in-flight limit the pipeline is not told; prints JSON.
+
+``pipeline serve`` runs behind a stand-in (this script started again with ``--stand-in``) that
+adds LATENCY seconds to every request and answers 429 with ``Retry-After: 1`` (after the same
+latency) to any request arriving while LIMIT others are in flight. The workload is Django's
+English catalogs translated into six languages (bench/_workload.py). The pipeline runs in this
+process with ``[service] concurrency`` at CEILING, above LIMIT.
+
+Figures: wall time of the run against the physical bound ``ceil(requests / LIMIT) x LATENCY``
+(target <= 1.25), requests sent vs the batching lower bound, 429s answered, the most requests the
+stand-in saw in flight at once, and ``python -c pass`` on this machine.
+Usage: python bench/latency_bound.py [LIMIT] [CEILING]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+LATENCY = 0.2
+RETRY_AFTER = "1"
+STATS_PATH = "/_stand-in/stats"
+
+
+def stand_in(upstream: str, latency: float, limit: int) -> None:
+    """Serve the latency/limit stand-in in front of ``upstream`` until killed; prints its URL first."""
+    import httpx
+    import uvicorn
+
+    client = httpx.AsyncClient(base_url=upstream, timeout=60)
+    stats = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": {}}
+    in_flight = 0
+
+    async def reply(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def app(scope, receive, send) -> None:
+        nonlocal in_flight
+        if scope["path"] == STATS_PATH:
+            await reply(send, 200, [(b"content-type", b"application/json")], json.dumps(stats).encode())
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if in_flight >= limit:  # refused at the edge, but the answer still travels back
+            stats["rejected"] += 1
+            await asyncio.sleep(latency)
+            await reply(send, 429, [(b"content-type", b"application/json"), (b"retry-after", RETRY_AFTER.encode())],
+                        b'{"message": "Too many requests"}')
+            return
+        in_flight += 1
+        stats["max_in_flight"] = max(stats["max_in_flight"], in_flight)
+        try:
+            await asyncio.sleep(latency)
+            query = scope["query_string"].decode()
+            headers = [(k.decode(), v.decode()) for k, v in scope["headers"] if k not in (b"host", b"content-length")]
+            answer = await client.request(scope["method"], scope["path"] + (f"?{query}" if query else ""),
+                                          headers=headers, content=body)
+        finally:
+            in_flight -= 1
+        stats["answered"] += 1
+        stats["paths"][scope["path"]] = stats["paths"].get(scope["path"], 0) + 1
+        keep = [(k.encode(), v.encode()) for k, v in answer.headers.items()
+                if k.lower() not in ("content-length", "transfer-encoding", "content-encoding", "connection")]
+        await reply(send, answer.status_code, keep, answer.content)
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    print(f"http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+
+def start(argv: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """Start a server process and return it with the URL from its first stdout line."""
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env)
+    line = process.stdout.readline() if process.stdout else ""
+    url = line.strip().rsplit(" ", 1)[-1]
+    if not url.startswith("http"):
+        process.kill()
+        raise SystemExit(f"server did not start: {argv}")
+    return process, url
+
+
+def main() -> None:
+    """Run the measurement and print it."""
+    limit = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    ceiling = int(sys.argv[2]) if len(sys.argv) > 2 else 16
+    from _workload import python_startup_seconds, write_corpus
+
+    import httpx
+
+    from pipeline.config import ServiceSettings, Settings
+    from pipeline.run import RunOptions, run_translate
+
+    key = secrets.token_urlsafe(16)
+    env = {**os.environ, "PIPELINE_SERVE_AUTH_KEYS": key}
+    serve, upstream = start([sys.executable, "-m", "pipeline", "serve", "--host", "127.0.0.1", "--port", "0"], env)
+    try:
+        proxy, url = start([sys.executable, __file__, "--stand-in", upstream, str(LATENCY), str(limit)], env)
+        try:
+            with tempfile.TemporaryDirectory(prefix="latency-bench-") as tmp:
+                root = Path(tmp)
+                workload = write_corpus(root / "src")
+                settings = Settings(root=root, catalogs=("src/**/*.po",), cache_dir=root / ".cache",
+                                    service=ServiceSettings(url=url, concurrency=ceiling))
+                os.environ["PIPELINE_AUTH_KEY"] = key
+                dry = run_translate(settings, RunOptions(dry_run=True, use_cache=False), log=lambda m: None)
+                started = time.perf_counter()
+                report = run_translate(settings, RunOptions(), log=lambda m: None)
+                wall = time.perf_counter() - started
+            stats = httpx.get(url + STATS_PATH).json()
+        finally:
+            proxy.terminate()
+            proxy.wait()
+    finally:
+        serve.terminate()
+        serve.wait()
+    requests = report.totals.requests
+    bound = math.ceil(requests / limit) * LATENCY
+    print(json.dumps({
+        **workload,
+        "latency_seconds": LATENCY,
+        "service_in_flight_limit": limit,
+        "concurrency_ceiling": ceiling,
+        "exit_code": report.exit_code,
+        "segments_translated": report.totals.segments_translated,
+        "wall_seconds": round(wall, 3),
+        "translate_requests": requests,
+        "requests_lower_bound": dry.would_send.get("requests_lower_bound"),
+        "physical_bound_seconds": round(bound, 3),
+        "wall_vs_bound": round(wall / bound, 3) if bound else None,
+        "answered_by_stand_in": stats["answered"],
+        "answered_429": stats["rejected"],
+        "max_in_flight_seen": stats["max_in_flight"],
+        "requests_by_path": stats["paths"],
+        "timings": report.timings,
+        "python_c_pass_seconds": python_startup_seconds(),
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--stand-in":
+        stand_in(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main()
