@@ -1,7 +1,8 @@
 """A latency-bound run against a service with an in-flight limit the pipeline is not told; prints JSON.
 
 ``pipeline serve`` runs behind a stand-in (this script started again with ``--stand-in``) that
-adds LATENCY seconds to every request and answers 429 with ``Retry-After: 1`` (after the same
+makes every request take LATENCY seconds (``pipeline serve``'s own work included, unless it takes
+longer: ``upstream_seconds_max`` says) and answers 429 with ``Retry-After: 1`` (after the same
 latency) to any request arriving while LIMIT others are in flight. The workload is Django's
 English catalogs translated into six languages (bench/_workload.py). The pipeline runs in this
 process with ``[service] concurrency`` at CEILING, above LIMIT.
@@ -39,7 +40,7 @@ def stand_in(upstream: str, latency: float, limit: int) -> None:
     import uvicorn
 
     client = httpx.AsyncClient(base_url=upstream, timeout=60)
-    stats = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": {}}
+    stats = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": {}, "upstream_seconds_max": 0.0}
     in_flight = 0
 
     async def reply(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
@@ -48,6 +49,7 @@ def stand_in(upstream: str, latency: float, limit: int) -> None:
 
     async def app(scope, receive, send) -> None:
         nonlocal in_flight
+        loop = asyncio.get_running_loop()
         if scope["path"] == STATS_PATH:
             await reply(send, 200, [(b"content-type", b"application/json")], json.dumps(stats).encode())
             return
@@ -66,11 +68,14 @@ def stand_in(upstream: str, latency: float, limit: int) -> None:
         in_flight += 1
         stats["max_in_flight"] = max(stats["max_in_flight"], in_flight)
         try:
-            await asyncio.sleep(latency)
+            started = loop.time()
             query = scope["query_string"].decode()
             headers = [(k.decode(), v.decode()) for k, v in scope["headers"] if k not in (b"host", b"content-length")]
             answer = await client.request(scope["method"], scope["path"] + (f"?{query}" if query else ""),
                                           headers=headers, content=body)
+            upstream = loop.time() - started
+            stats["upstream_seconds_max"] = max(stats["upstream_seconds_max"], round(upstream, 3))
+            await asyncio.sleep(latency - upstream)  # the service's own work is part of its latency
         finally:
             in_flight -= 1
         stats["answered"] += 1
@@ -148,6 +153,7 @@ def main() -> None:
         "answered_by_stand_in": stats["answered"],
         "answered_429": stats["rejected"],
         "max_in_flight_seen": stats["max_in_flight"],
+        "upstream_seconds_max": stats["upstream_seconds_max"],
         "requests_by_path": stats["paths"],
         "timings": report.timings,
         "python_c_pass_seconds": python_startup_seconds(),

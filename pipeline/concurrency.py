@@ -4,15 +4,15 @@ A service limits how many requests an account may have in flight without saying 
 answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter` its asyncio shell:
 
 - it starts low and grows while answers come: one more request in flight per answer until the
-  first 429 (doubling per round trip, as TCP's slow start), then by one per round trip's worth of
-  answers while below the level a 429 came at;
-- a 429 pulls the limit below the number in flight when the refused request was let go (the
-  service evidently took no more), and remembers that level as known to be refused;
+  first 429 (doubling per round trip, as TCP's slow start);
+- a 429 pulls the limit below the number in flight with the refused request (the service
+  evidently took no more), halving it at the first 429;
 - a 429 pauses every sender, not just the refused one, for ``Retry-After`` seconds (or a doubling
   default when the service sent none): nothing new goes out before the pause ends, so there is no
   storm of requests that are all refused again;
-- going back up to a level that was refused is a *probe*, allowed once per ``probe_interval``
-  seconds, an interval that doubles each time a probe is refused: each refused probe costs a pause;
+- after that it grows by a *probe*, one level up, at most once per ``probe_interval`` seconds of
+  answers, an interval that doubles each time a 429 follows: each refused probe costs a pause, so
+  probing often would cost more than the extra request in flight brings;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
@@ -80,29 +80,38 @@ class Controller:
         self._pause = DEFAULT_PAUSE
         if self.refused_level is None:
             self.limit = min(self.ceiling, self.limit + 1)
-        elif self.limit + 1 < self.refused_level:
-            self.limit = min(self.ceiling, self.limit + 1 / self.limit)
         elif now >= self.next_probe and self.limit < self.ceiling:
-            # Try the refused level once more: the service may take more now than it did.
-            self.refused_level += 1
-            self.limit = min(self.ceiling, math.floor(self.limit) + 1)
+            # Probe one level up: the service may take more now than when it refused.
+            self.limit = float(self.allowed + 1)
+            self.refused_level = self.allowed + 1
             self.next_probe = now + self.probe_interval
 
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> None:
-        """The request of ``ticket`` was answered 429: back off and pause every sender."""
+        """The request of ``ticket`` was answered 429: back off and pause every sender.
+
+        The service held at least its limit besides this request, so its limit is below the most
+        requests out with it: the higher of how many were out when it was let go (its level) and
+        when the 429 came (requests let go together reach the service in any order). The first 429
+        also halves the limit, as slow start overshoots by up to twice what the service takes.
+        The level above the new limit counts as refused: going back there is a probe.
+        """
+        out = max(ticket.level, self.in_flight)
         self.in_flight -= 1
         pause = retry_after if retry_after is not None else self._pause
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         self.paused_until = max(self.paused_until, now + min(pause, MAX_PAUSE))
-        level = max(1, ticket.level)
-        self.limit = float(max(1, min(math.floor(self.limit), level - 1)))
+        target = out - 1
+        if self.refused_level is None:
+            target = min(target, self.allowed // 2)
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
-            self.epoch += 1
+            target = min(target, self.allowed - 1)
             if self.refused_level is not None:  # a refused probe: wait longer before the next
                 self.probe_interval = min(MAX_PROBE_INTERVAL, self.probe_interval * 2)
+            self.epoch += 1
             self.next_probe = now + self.probe_interval
-        self.refused_level = level if self.refused_level is None else min(self.refused_level, level)
+        self.limit = float(max(1, min(self.allowed, target)))
+        self.refused_level = self.allowed + 1
 
     def release(self, ticket: Ticket) -> None:
         """The request of ``ticket`` ended some other way (error, cancelled): free its place only."""

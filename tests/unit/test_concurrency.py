@@ -76,7 +76,7 @@ def test_a_burst_of_429s_backs_off_once():
     for ticket in tickets[5:]:
         controller.refused(ticket, 1.0, 0.0)
     assert controller.epoch == 1
-    assert controller.allowed == 5
+    assert controller.allowed == 4  # halved once, not once per 429
 
 
 def test_retry_after_pauses_every_sender():
@@ -118,11 +118,26 @@ def test_no_storm_after_the_pause():
     assert len(fill(controller, 1.0)) == 4  # after the pause: only what the service took
 
 
-def test_a_refused_level_is_probed_again_after_the_interval_and_a_refused_probe_waits_longer():
-    controller = Controller(ceiling=16, initial=5, probe_interval=10.0)
+def test_a_steady_429_backs_off_to_one_below_the_most_requests_out():
+    controller = Controller(ceiling=16, initial=8)
     tickets = fill(controller)
-    controller.refused(tickets[-1], 0.0, 0.0)
-    for ticket in tickets[:-1]:
+    for ticket in tickets[4:]:
+        controller.refused(ticket, 0.0, 0.0)
+    for ticket in tickets[:4]:
+        controller.answered(ticket, 0.0)
+    tickets = fill(controller, 1.0)
+    assert len(tickets) == 4
+    # Let go together, the requests reach the service in any order: the one let go first is refused.
+    controller.refused(tickets[0], 0.0, 1.0)
+    assert controller.allowed == 3
+
+
+def test_a_level_is_probed_after_the_interval_and_a_refused_probe_waits_twice_as_long():
+    controller = Controller(ceiling=16, initial=8, probe_interval=10.0)
+    tickets = fill(controller)
+    for ticket in tickets[4:]:
+        controller.refused(ticket, 0.0, 0.0)
+    for ticket in tickets[:4]:
         controller.answered(ticket, 0.0)
     assert controller.allowed == 4
     for ticket in fill(controller, 5.0):
@@ -131,9 +146,9 @@ def test_a_refused_level_is_probed_again_after_the_interval_and_a_refused_probe_
     tickets = fill(controller, 10.0)
     controller.answered(tickets[0], 10.0)
     assert controller.allowed == 5  # the probe
-    probe = [*tickets[1:], *fill(controller, 10.0)]
-    assert max(t.level for t in probe) == 5
-    controller.refused(max(probe, key=lambda t: t.level), 0.0, 10.0)
+    probe = fill(controller, 10.0)
+    assert [t.level for t in probe] == [4, 5]
+    controller.refused(probe[-1], 0.0, 10.0)
     assert controller.allowed == 4 and controller.probe_interval == 20.0
 
 
