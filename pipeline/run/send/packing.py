@@ -56,11 +56,17 @@ def pack(texts: Sequence[str], params: dict[str, object],
 def _first_fit(order: list[int], costs: list[int], max_texts: int, capacity: int) -> list[list[int]]:
     """First-fit decreasing: always succeeds, but may need more bins when both limits bind.
 
+    When the ``max_texts`` largest texts fit in one request together, no request can ever be full
+    by bytes, and first-fit is filling requests one after the other (the usual case of short
+    interface strings, done in linear time).
+
     ``tree`` is a segment tree over the bins holding the room left in each (-1 once it holds
     ``max_texts``; bins not opened yet have all their room); the first bin with room for a text
     is found by walking down from the root, left whenever the left half has room. The tree
     doubles when the bins outgrow it.
     """
+    if sum(costs[i] for i in order[:max_texts]) <= capacity:
+        return [order[i:i + max_texts] for i in range(0, len(order), max_texts)]
     size = 64
     tree = [capacity] * (2 * size)
     bins: list[list[int]] = []
