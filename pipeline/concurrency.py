@@ -89,21 +89,24 @@ class Controller:
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> None:
         """The request of ``ticket`` was answered 429: back off and pause every sender.
 
-        The service held at least its limit besides this request, so its limit is below the most
-        requests out with it: the higher of how many were out when it was let go (its level) and
-        when the 429 came (requests let go together reach the service in any order). The first 429
-        also halves the limit, as slow start overshoots by up to twice what the service takes.
-        The level above the new limit counts as refused: going back there is a probe.
+        The service held at least its limit besides this request. While the limit grows (before
+        any back-off) requests go out one by one as answers come, so the level the refused one was
+        let go at says what the service took; the first back-off also at least halves the limit, as
+        slow start overshoots by up to twice. Later, requests let go together after a pause reach
+        the service in any order, so the most requests out with the refused one (at its grant or
+        now) bounds what it takes. The level above the new limit counts as refused: going back
+        there is a probe.
         """
-        out = max(ticket.level, self.in_flight)
+        first = ticket.epoch == 0
+        out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
         pause = retry_after if retry_after is not None else self._pause
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         self.paused_until = max(self.paused_until, now + min(pause, MAX_PAUSE))
         target = out - 1
-        if self.refused_level is None:
-            target = min(target, self.allowed // 2)
+        if first:
+            target = min(target, self.allowed // 2 if self.epoch == 0 else self.allowed)
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
             target = min(target, self.allowed - 1)
             if self.refused_level is not None:  # a refused probe: wait longer before the next
