@@ -50,3 +50,14 @@ def test_batches_respect_both_limits_on_sizes_alone(sizes, max_texts):
         assert len(batch) <= max_texts
         assert protocol.translate_body_size(PARAMS, [texts[i] for i in batch]) <= 30_000
     assert packing.lower_bound <= len(packing.batches) <= packing.lower_bound + 1
+
+
+@given(st.text())
+def test_a_text_is_measured_as_json_encodes_it(text):
+    import json
+
+    try:
+        expected = len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate cannot be sent at all
+        return
+    assert protocol.encoded_text_size(text) == expected
