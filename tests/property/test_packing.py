@@ -52,12 +52,8 @@ def test_batches_respect_both_limits_on_sizes_alone(sizes, max_texts):
     assert packing.lower_bound <= len(packing.batches) <= packing.lower_bound + 1
 
 
-@given(st.text())
+@given(st.text(st.characters(blacklist_categories=("Cs",))))  # a lone surrogate cannot be sent at all
 def test_a_text_is_measured_as_json_encodes_it(text):
     import json
 
-    try:
-        expected = len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate cannot be sent at all
-        return
-    assert protocol.encoded_text_size(text) == expected
+    assert protocol.encoded_text_size(text) == len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
