@@ -1,7 +1,7 @@
 """Scale: one generated catalog of N entries (dry run and real run), and a corpus of such catalogs; prints JSON.
 
-Each figure comes from a fresh process (``--child``) that reports its wall time and peak RSS
-(``resource.getrusage``), and its RSS before the run (imports done), so the run's own memory is
+Each figure comes from a fresh process (``--child``) that reports its wall and CPU time (CPU time
+is the steadier on a shared machine) and peak RSS (``resource.getrusage``), and its RSS before the run (imports done), so the run's own memory is
 the difference. Two sizes show whether time and memory grow linearly; a corpus of CORPUS
 catalogs of the smaller size shows whether a run's peak memory is bounded by its largest catalog
 (ideal ratio to the single catalog: 1) or grows with the corpus.
@@ -56,11 +56,11 @@ def child(mode: str, root: Path) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     settings = Settings(root=root, catalogs=("**/*.po",), cache_dir=root / ".cache",
                         service=ServiceSettings(url="embedded"))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = run_translate(settings, RunOptions(dry_run=mode == "dry"), log=lambda m: None)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": round(seconds, 2), "peak_rss_mib": round(peak / 1024, 1),
+    print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "peak_rss_mib": round(peak / 1024, 1),
                       "rss_before_run_mib": round(before / 1024, 1),
                       "run_rss_mib": round((peak - before) / 1024, 1), "exit_code": report.exit_code,
                       "requests": report.totals.requests or report.would_send.get("requests"),
@@ -82,7 +82,8 @@ def main() -> None:
     small = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     large = int(sys.argv[2]) if len(sys.argv) > 2 else 500_000
     corpus = int(sys.argv[3]) if len(sys.argv) > 3 else 4
-    figures: dict[str, object] = {"python_c_pass_seconds": python_startup_seconds()}
+    figures: dict[str, object] = {"python_c_pass_seconds": python_startup_seconds(),
+                                  "load_average": round(os.getloadavg()[0], 2)}
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
         for size in (small, large):
             root = Path(tmp) / f"one-{size}"
@@ -99,6 +100,7 @@ def main() -> None:
     figures["size_ratio"] = ratio
     for mode in ("dry_run", "real_run"):
         figures[f"{mode}_time_ratio"] = round(big[mode]["seconds"] / one[mode]["seconds"], 2)  # type: ignore[index]
+        figures[f"{mode}_cpu_ratio"] = round(big[mode]["cpu_seconds"] / one[mode]["cpu_seconds"], 2)  # type: ignore[index]
         figures[f"{mode}_memory_ratio"] = round(big[mode]["run_rss_mib"] / one[mode]["run_rss_mib"], 2)  # type: ignore[index]
     figures["corpus_vs_largest_catalog_memory"] = round(
         many["real_run"]["run_rss_mib"] / one["real_run"]["run_rss_mib"], 2)  # type: ignore[index]
