@@ -75,6 +75,7 @@ def main() -> None:
         "catalogs": workload["catalogs"],
         "runs_per_figure": RUNS,
         "python_c_pass_seconds": round(python_s, 4),
+        "load_average": round(os.getloadavg()[0], 2),
         "noop_fresh_process_seconds": round(fresh_s, 4),
         "noop_fresh_vs_python": round(fresh_s / python_s, 2),
         "noop_in_process_seconds": round(noop_s, 4),

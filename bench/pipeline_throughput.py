@@ -14,6 +14,7 @@ from __future__ import annotations
 import cProfile
 import io
 import json
+import os
 import pstats
 import sys
 import tempfile
@@ -61,6 +62,7 @@ def main() -> None:
         "timings": report.timings,
         "profiled": profile,
         "python_c_pass_seconds": python_startup_seconds(),
+        "load_average": round(os.getloadavg()[0], 2),
     }, indent=2))
     if profiler:
         out = io.StringIO()
