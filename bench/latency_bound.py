@@ -132,7 +132,7 @@ def main() -> None:
     import httpx
 
     from pipeline.config import ServiceSettings, Settings
-    from pipeline.run import RunOptions, run_translate
+    from pipeline.run.orchestrate import RunOptions, run_translate
 
     key = secrets.token_urlsafe(16)
     proxy, url = start([sys.executable, __file__, "--stand-in", str(LATENCY), str(limit)],

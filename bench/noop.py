@@ -28,7 +28,7 @@ IN_PROCESS = """
 import sys, time, polib
 from pathlib import Path
 from pipeline.config import load_settings
-from pipeline.run import RunOptions, run_translate
+from pipeline.run.orchestrate import RunOptions, run_translate
 paths = sorted(Path("src").glob("**/*.po"))
 started = time.perf_counter()
 report = run_translate(load_settings(Path("pipeline.toml")), RunOptions(), log=lambda m: None)

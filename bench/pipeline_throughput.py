@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _workload import python_startup_seconds, write_corpus  # noqa: E402
 
 from pipeline.config import ServiceSettings, Settings  # noqa: E402
-from pipeline.run import RunOptions, run_translate  # noqa: E402
+from pipeline.run.orchestrate import RunOptions, run_translate  # noqa: E402
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
                             service=ServiceSettings(url="embedded"))
         import pipeline.client  # noqa: F401  the run's lazy imports, done before timing
         import pipeline.service.app  # noqa: F401
-        import pipeline.translating  # noqa: F401
+        import pipeline.run.gate, pipeline.run.plan, pipeline.run.scan, pipeline.run.send  # noqa: F401, E401
 
         profiler = cProfile.Profile() if profile else None
         started, cpu = time.perf_counter(), time.process_time()

@@ -46,12 +46,12 @@ def generate(path: Path, entries: int, lang: str = "de", salt: str = "") -> None
 def child(mode: str, root: Path) -> None:
     """Run once in this fresh process and print seconds, peak RSS and RSS before the run."""
     from pipeline.config import ServiceSettings, Settings
-    from pipeline.run import RunOptions, run_translate
+    from pipeline.run.orchestrate import RunOptions, run_translate
 
     if mode == "real":  # the run's lazy imports, so that the RSS before the run includes them
         import pipeline.client  # noqa: F401
         import pipeline.service.app  # noqa: F401
-    import pipeline.translating  # noqa: F401
+    import pipeline.run.gate, pipeline.run.plan, pipeline.run.scan, pipeline.run.send  # noqa: F401, E401
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     settings = Settings(root=root, catalogs=("**/*.po",), cache_dir=root / ".cache",

@@ -3,7 +3,7 @@ honoured, attempts and total time bounded.
 
 Only errors whose ``should_retry`` is true are retried (429, 5xx, transport failures); every other
 error, 456 included, goes straight back to the caller. A caller that paces its own requests
-(the run's send stage, :mod:`pipeline.concurrency`) turns ``retry_rate_limited`` off to see every
+(the run's send stage, :mod:`pipeline.run.send.concurrency`) turns ``retry_rate_limited`` off to see every
 429 itself: a retry hidden in here would go out while every other sender should be pausing.
 """
 

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from pipeline.concurrency import Controller, Limiter, Ticket
+from pipeline.run.send.concurrency import Controller, Limiter, Ticket
 
 
 def fill(controller: Controller, now: float = 0.0) -> list[Ticket]:
