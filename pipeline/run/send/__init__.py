@@ -1,7 +1,9 @@
 """Sending the run's unique texts: grouped by options, packed (:mod:`.packing`), sent concurrently within a budget.
 
-One semaphore bounds the requests in flight across every target language, so a run over many
-languages keeps ``concurrency`` requests busy until the last batch. The budget
+One limiter (:mod:`.concurrency`) bounds the requests in flight across every target language, so
+a run over many languages keeps the service busy until the last batch: it finds how many requests
+the service takes at once (growing while answers come, backing off and pausing every sender on a
+429, honouring Retry-After), never more than ``[service] concurrency``. The budget
 (``max_characters``) is checked before each request: a request reserves the characters it will
 be billed (the service bills every character of the texts sent, tags included, and nothing for
 ``context``), so concurrent requests can never together go beyond the budget.
@@ -22,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from pipeline import protocol
 from pipeline.cache import TranslationCache
 from pipeline.config import Settings
-from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
-                             TransportError)
+from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, RateLimitedError,
+                             ServiceError, TransportError)
 from pipeline.model import Cause, Issue, Segment, SegmentKey, TranslationOptions
 from pipeline.quota import Allowance, allowance, shortfall
 from pipeline.run.progress import Progress
@@ -32,6 +34,7 @@ from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recove
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.request import recovered_key, request_params
+from pipeline.run.send.concurrency import Controller, Limiter, Ticket
 from pipeline.run.send.packing import pack
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
@@ -158,7 +161,9 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     """
     stop = asyncio.Event()
     outcome = Outcome()
-    limiter = asyncio.Semaphore(settings.service.concurrency)
+    limiter = Limiter(Controller(settings.service.concurrency))
+    # 429s come back here, where they pause every sender; the client still retries 5xx and transport errors.
+    sender = client.with_retry(replace(client.retry, retry_rate_limited=False))
 
     def halt(reason: StopReason, message: str) -> None:
         if report.stopped is None:
@@ -172,53 +177,79 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
+    async def translate(texts: list[str], params: dict[str, Any], ticket: Ticket) -> TranslateResult | None:
+        """One request, sent again after each 429 once the limiter lets it (None: the run stopped meanwhile)."""
+        refusals = 0
+        while True:
+            try:
+                result = await sender.translate(texts, **params)
+            except RateLimitedError as exc:
+                limiter.refused(ticket, exc.retry_after)
+                refusals += 1
+                if refusals >= sender.retry.max_attempts:
+                    raise
+                ticket = await limiter.acquire()
+                if stop.is_set():
+                    limiter.release(ticket)
+                    return None
+                continue
+            except BaseException:
+                limiter.release(ticket)
+                raise
+            limiter.answered(ticket)
+            return result
+
     async def send(items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         if stop.is_set():
             return
-        async with limiter:
-            if stop.is_set():
+        ticket = await limiter.acquire()
+        if stop.is_set():
+            limiter.release(ticket)
+            return
+        sent = [encode(scheme, i.protected) for i in items]  # one text per item but with pieces
+        costs = [sum(map(len, texts)) for texts in sent]
+        fit = budget.fitting(costs)
+        if fit < len(items):
+            # Send what still fits, then stop: the rest is left for a run with a new budget.
+            halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
+            items, costs, sent = items[:fit], costs[:fit], sent[:fit]
+            if not items:
+                limiter.release(ticket)
                 return
-            sent = [encode(scheme, i.protected) for i in items]  # one text per item but with pieces
-            costs = [sum(map(len, texts)) for texts in sent]
-            fit = budget.fitting(costs)
-            if fit < len(items):
-                # Send what still fits, then stop: the rest is left for a run with a new budget.
-                halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
-                items, costs, sent = items[:fit], costs[:fit], sent[:fit]
-                if not items:
-                    return
-            cost = sum(costs)
-            budget.reserve(cost)
-            billed = 0
-            try:
-                result = await client.translate([t for texts in sent for t in texts], **params)
-            except PayloadTooLargeError as exc:
-                too_large = exc
-            except QuotaExceededError as exc:
-                halt(StopReason.QUOTA, f"quota exceeded: {exc.message}")
+        cost = sum(costs)
+        budget.reserve(cost)
+        billed = 0
+        try:
+            result = await translate([t for texts in sent for t in texts], params, ticket)
+        except PayloadTooLargeError as exc:
+            too_large = exc
+        except QuotaExceededError as exc:
+            halt(StopReason.QUOTA, f"quota exceeded: {exc.message}")
+            return
+        except (AuthenticationError, TransportError) as exc:
+            halt(StopReason.SERVICE, str(exc))
+            return
+        except ServiceError as exc:
+            for item in items:
+                fail(item, f"the service refused the request: {exc}")
+            return
+        else:
+            if result is None:
                 return
-            except (AuthenticationError, TransportError) as exc:
-                halt(StopReason.SERVICE, str(exc))
-                return
-            except ServiceError as exc:
-                for item in items:
-                    fail(item, f"the service refused the request: {exc}")
-                return
-            else:
-                outcome.requests += 1
-                answers, keys = None, None
-                if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
-                    answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
-                    keys = [recovered_key(i.key, scheme) for i in items]
-                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
-                                 answers, keys, costs)
-                if scheme is not Scheme.XML:
-                    _count_recovery(report, scheme, items, done, notes, billed)
-                return
-            finally:
-                budget.settle(cost, billed)
-        # A 413 despite the measured size (a service with a smaller limit): split and retry, the
-        # halves outside this request's concurrency slot.
+            outcome.requests += 1
+            answers, keys = None, None
+            if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
+                answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
+                keys = [recovered_key(i.key, scheme) for i in items]
+            billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
+                             answers, keys, costs)
+            if scheme is not Scheme.XML:
+                _count_recovery(report, scheme, items, done, notes, billed)
+            return
+        finally:
+            budget.settle(cost, billed)
+        # A 413 despite the measured size (a service with a smaller limit): split and retry, each
+        # half with a ticket of its own.
         if len(items) == 1:
             fail(items[0], f"the service refused the text as too large: {too_large.message}")
             return
@@ -271,6 +302,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
     finally:
+        limiter.close()
         progress.finish()
     return outcome
 
