@@ -172,7 +172,7 @@ def main() -> None:
         "segments_translated": report.totals.segments_translated,
         "wall_seconds": round(wall, 3),
         "translate_requests": requests,
-        "requests_lower_bound": dry.would_send.get("requests_lower_bound"),
+        "requests_lower_bound": dry.would_send.requests_lower_bound,
         "physical_bound_seconds": round(bound, 3),
         "wall_vs_bound": round(wall / bound, 3) if bound else None,
         # A busy machine stretches every request beyond LATENCY (both processes wait for a core):

@@ -63,7 +63,7 @@ def child(mode: str, root: Path) -> None:
     print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "peak_rss_mib": round(peak / 1024, 1),
                       "rss_before_run_mib": round(before / 1024, 1),
                       "run_rss_mib": round((peak - before) / 1024, 1), "exit_code": report.exit_code,
-                      "requests": report.totals.requests or report.would_send.get("requests"),
+                      "requests": report.totals.requests or getattr(report.would_send, "requests", 0),
                       "segments_translated": report.totals.segments_translated}))
 
 
