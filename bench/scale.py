@@ -1,7 +1,7 @@
 """Scale: one generated catalog of N entries (dry run and real run), and a corpus of such catalogs; prints JSON.
 
-Each figure comes from a fresh process (``--child``) that reports its wall and CPU time (CPU time
-is the steadier on a shared machine) and peak RSS (``resource.getrusage``), and its RSS before the run (imports done), so the run's own memory is
+Each figure comes from a fresh process (``--child``) that reports its wall and CPU time (CPU
+time is the steadier on a shared machine) and peak RSS (``resource.getrusage``), and its RSS before the run (imports done), so the run's own memory is
 the difference. Two sizes show whether time and memory grow linearly; a corpus of CORPUS
 catalogs of the smaller size shows whether a run's peak memory is bounded by its largest catalog
 (ideal ratio to the single catalog: 1) or grows with the corpus.
@@ -99,9 +99,8 @@ def main() -> None:
     ratio = large / small
     figures["size_ratio"] = ratio
     for mode in ("dry_run", "real_run"):
-        figures[f"{mode}_time_ratio"] = round(big[mode]["seconds"] / one[mode]["seconds"], 2)  # type: ignore[index]
-        figures[f"{mode}_cpu_ratio"] = round(big[mode]["cpu_seconds"] / one[mode]["cpu_seconds"], 2)  # type: ignore[index]
-        figures[f"{mode}_memory_ratio"] = round(big[mode]["run_rss_mib"] / one[mode]["run_rss_mib"], 2)  # type: ignore[index]
+        for figure, key in (("time", "seconds"), ("cpu", "cpu_seconds"), ("memory", "run_rss_mib")):
+            figures[f"{mode}_{figure}_ratio"] = round(big[mode][key] / one[mode][key], 2)  # type: ignore[index]
     figures["corpus_vs_largest_catalog_memory"] = round(
         many["real_run"]["run_rss_mib"] / one["real_run"]["run_rss_mib"], 2)  # type: ignore[index]
     print(json.dumps(figures, indent=2))
