@@ -2,8 +2,9 @@
 
 The local service (the app ``pipeline serve`` serves) runs behind a stand-in middleware (this
 script started again with ``--stand-in``) that makes every request take LATENCY seconds (the
-service's own work included unless it takes longer: ``service_seconds_max`` says), and answers 429 with ``Retry-After: 1`` (after the same
-latency) to any request arriving while LIMIT others are in flight. The workload is Django's
+service's own work included unless it takes longer: ``service_seconds_max`` says), and answers
+429 with ``Retry-After: 1`` (after the same latency) to any request arriving while LIMIT others
+are in flight. The workload is Django's
 English catalogs translated into six languages (bench/_workload.py). The pipeline runs in this
 process with ``[service] concurrency`` at CEILING, above LIMIT.
 

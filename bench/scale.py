@@ -1,10 +1,11 @@
 """Scale: one generated catalog of N entries (dry run and real run), and a corpus of such catalogs; prints JSON.
 
 Each figure comes from a fresh process (``--child``) that reports its wall and CPU time (CPU
-time is the steadier on a shared machine) and peak RSS (``resource.getrusage``), and its RSS before the run (imports done), so the run's own memory is
-the difference. Two sizes show whether time and memory grow linearly; a corpus of CORPUS
-catalogs of the smaller size shows whether a run's peak memory is bounded by its largest catalog
-(ideal ratio to the single catalog: 1) or grows with the corpus.
+time is the steadier on a shared machine), its peak RSS (``resource.getrusage``) and its RSS
+before the run (imports done): the run's own memory is the difference. Two sizes show whether
+time and memory grow linearly; a corpus of CORPUS catalogs of the smaller size shows whether a
+run's peak memory is bounded by its largest catalog (ideal ratio to the single catalog: 1) or
+grows with the corpus.
 Usage: python bench/scale.py [SMALL] [LARGE] [CORPUS]   (defaults: 100000 500000 4)
 """
 
