@@ -71,9 +71,12 @@ def child(mode: str, root: Path) -> None:
 def measure(mode: str, root: Path) -> dict[str, object]:
     """The child's figures for one run."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    out = subprocess.run([sys.executable, __file__, "--child", mode, str(root)], check=True,
-                         capture_output=True, text=True, env=env).stdout
-    return json.loads(out)
+    done = subprocess.run([sys.executable, __file__, "--child", mode, str(root)], capture_output=True, text=True,
+                          env=env)
+    if done.returncode:
+        raise SystemExit(f"{mode} run of {root.name} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    print(f"# {root.name} {mode}: {done.stdout.strip()}", file=sys.stderr, flush=True)  # a long bench shows progress
+    return json.loads(done.stdout)
 
 
 def main() -> None:
