@@ -29,6 +29,8 @@ class Limited:
             return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True,
                                               "usable_as_target": True, "status": "stable", "features": {}}
                                              for c in ("de", "pl")])
+        if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
+            return httpx.Response(404, json={"message": "not found"})
         if self.in_flight >= LIMIT:
             await asyncio.sleep(0.01)
             self.refusals += 1
@@ -67,7 +69,7 @@ def test_requests_in_flight_never_exceed_the_ceiling(tmp_path):
 
     async def handler(request: httpx.Request) -> httpx.Response:
         nonlocal seen, in_flight
-        if request.url.path == "/v3/languages":
+        if request.url.path != "/v2/translate":
             return await Limited().handler(request)
         in_flight += 1
         seen = max(seen, in_flight)
