@@ -33,8 +33,9 @@ serve: install
 	PIPELINE_SERVE_AUTH_KEYS="$${PIPELINE_SERVE_AUTH_KEYS:-local-dev-key}" \
 		$(BIN)/pipeline serve --host 127.0.0.1 --port $(PORT)
 
+# bench/_*.py are helpers the scripts import, not benches.
 bench: install
-	@for script in bench/*.py; do echo "# $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in bench/[!_]*.py; do echo "# $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build .pipeline-cache .pytest_cache *.egg-info

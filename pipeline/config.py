@@ -12,7 +12,9 @@ Reference of every key (all optional)::
     url = "embedded"                   # "embedded" (in-process local service) or a base URL;
                                        # PIPELINE_SERVICE_URL overrides; the key always comes
                                        # from PIPELINE_AUTH_KEY, never from this file
-    concurrency = 4                    # requests in flight at once
+    concurrency = 16                   # the most requests in flight at once: a ceiling; the run
+                                       # finds how many the service takes (it grows while answers
+                                       # come, backs off and pauses on 429, honours Retry-After)
     timeout = 30.0                     # seconds per request
     max_attempts = 5                   # per request, for 429 / 5xx / transport errors
     reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set
@@ -101,7 +103,7 @@ class ServiceSettings:
     """How to reach the translation service."""
 
     url: str | None = None
-    concurrency: int = 4
+    concurrency: int = 16  # a ceiling: pipeline.run.send.concurrency finds the service's own limit below it
     timeout: float = 30.0
     max_attempts: int = 5
     reporting_tag: str | None = None
@@ -263,7 +265,7 @@ def _from_table(path: Path, data: dict) -> Settings:
         target_langs=tuple(data.get("target_langs", [])),
         service=ServiceSettings(
             url=svc.get("url") or None,
-            concurrency=svc.get("concurrency", 4),
+            concurrency=svc.get("concurrency", ServiceSettings.concurrency),
             timeout=float(svc.get("timeout", 30.0)),
             max_attempts=svc.get("max_attempts", 5),
             reporting_tag=svc.get("reporting_tag") or None,

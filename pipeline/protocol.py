@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from json.encoder import encode_basestring as _encode_string
 
 # --- Authentication and headers -------------------------------------------------------------
 AUTH_HEADER = "Authorization"
@@ -69,7 +70,10 @@ def encode_json(payload: object) -> bytes:
 
 def encoded_text_size(text: str) -> int:
     """Bytes one entry of a JSON ``text`` array takes in a body made by :func:`encode_json`."""
-    return len(json.dumps(text, ensure_ascii=False).encode("utf-8"))
+    # What json.dumps(text, ensure_ascii=False) returns for a string, without building an encoder
+    # per call: packing measures every text of a run, half a million for a large catalog.
+    encoded = _encode_string(text)
+    return len(encoded) if encoded.isascii() else len(encoded.encode("utf-8"))
 
 
 def translate_body_size(params: dict[str, object], texts: Iterable[str]) -> int:

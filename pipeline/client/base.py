@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import platform
 import time
 from collections.abc import Callable
+from typing import Self
 
 import httpx
 
@@ -67,6 +69,17 @@ class ShellSettings:
         self._retry = retry or RetryPolicy()
         self._clock = clock or time.monotonic
         return default_headers(auth_key, reporting_tag)
+
+    @property
+    def retry(self) -> RetryPolicy:
+        """How this client retries."""
+        return self._retry
+
+    def with_retry(self, retry: RetryPolicy) -> Self:
+        """The same client (same connections, key and settings) retrying by ``retry``; close only the original."""
+        view = copy.copy(self)
+        view._retry = retry
+        return view
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, auth_key='***')"

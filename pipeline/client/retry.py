@@ -2,7 +2,9 @@
 honoured, attempts and total time bounded.
 
 Only errors whose ``should_retry`` is true are retried (429, 5xx, transport failures); every other
-error, 456 included, goes straight back to the caller.
+error, 456 included, goes straight back to the caller. A caller that paces its own requests
+(the run's send stage, :mod:`pipeline.run.send.concurrency`) turns ``retry_rate_limited`` off to see every
+429 itself: a retry hidden in here would go out while every other sender should be pausing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TypeVar
 
 from pipeline.client.records import DocumentStatus
 from pipeline.client.requests import Call, Flow, Sleep
-from pipeline.errors import DocumentTranslationError, ServiceError
+from pipeline.errors import DocumentTranslationError, RateLimitedError, ServiceError
 
 T = TypeVar("T")
 
@@ -30,6 +32,7 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 30.0
     max_total: float = 120.0
+    retry_rate_limited: bool = True  # False: a 429 goes straight back to the caller
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
@@ -72,7 +75,8 @@ def retrying(
             return (yield call)
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
-            if not error.should_retry or attempt >= policy.max_attempts or remaining <= 0:
+            if (not error.should_retry or attempt >= policy.max_attempts or remaining <= 0
+                    or (isinstance(error, RateLimitedError) and not policy.retry_rate_limited)):
                 raise
             delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)
             log.info(

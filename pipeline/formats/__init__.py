@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,8 @@ from pipeline.formats.base import Catalog, Unit, UnitState
 if TYPE_CHECKING:
     from pipeline.formats.po import PoCatalog
 
-__all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "read_catalog"]
+__all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "atomic_write_all",
+           "read_catalog"]
 
 SUFFIXES = (".po", ".pot")
 XLIFF_SUFFIXES = (".xlf", ".xliff")
@@ -51,6 +53,27 @@ def atomic_write(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write_all(files: Sequence[tuple[Path, bytes]], workers: int = 8) -> list[OSError | None]:
+    """Write several files as :func:`atomic_write` does, at once; per file, the OSError it met or None.
+
+    Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
+    provenance files queued up for most of a second; in threads the waits overlap.
+    """
+    def one(item: tuple[Path, bytes]) -> OSError | None:
+        try:
+            atomic_write(*item)
+        except OSError as exc:
+            return exc
+        return None
+
+    if len(files) < 2:
+        return [one(item) for item in files]
+    from concurrent.futures import ThreadPoolExecutor  # only a run that writes pays for the import
+
+    with ThreadPoolExecutor(max_workers=min(workers, len(files))) as pool:
+        return list(pool.map(one, files))
 
 
 def __getattr__(name: str) -> object:

@@ -201,10 +201,21 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     if not options.dry_run:
         if report.service_languages is not None:
             state.note_languages(report.service, report.service_languages)
+        gated: list[tuple[dict[int, tuple[str, ...]], list[Issue]]] = []  # per catalog: admitted, its issues
         for s in scanned:
-            cat = per_catalog[s.display]
-            admitted = gate.admit(settings, s, done, report, cat, notes)
-            written, data = write.write_catalog(settings, s, admitted, report, cat, snapshots.get(s.path))
+            before = len(report.issues)
+            gated.append((gate.admit(settings, s, done, report, per_catalog[s.display], notes),
+                          report.issues[before:]))
+            del report.issues[before:]  # put back below, in catalog order, with those of the write
+        outcomes = write.write_catalogs(settings, [(s, admitted, snapshots.get(s.path))
+                                                   for s, (admitted, _) in zip(scanned, gated)])
+        for s, (admitted, issues), (data, problem) in zip(scanned, gated, outcomes):
+            report.issues.extend(issues)
+            if problem:
+                report.issues.append(Issue(s.display, problem, None, s.target_lang))
+            written = admitted if data is not None else {}
+            if data is not None:
+                per_catalog[s.display].written = True
             if written:
                 state.record(s.display, ((s.catalog.units[i], forms, unit_inputs(s.target_lang, s.catalog.units[i]))
                                          for i, forms in written.items()))

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from pipeline.version import __version__
 from pipeline.config import Settings
-from pipeline.formats import Unit, UnitState, atomic_write
+from pipeline.formats import Unit, UnitState, atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
 STATE_VERSION = 1
@@ -239,16 +239,26 @@ class RunState:
                         "languages": {name: list(seen) for name, seen in sorted(languages.items())}}
                 atomic_write(self.directory / STATE_NAME, _dump(data))
                 self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
+            files: list[tuple[Path, bytes]] = []
+            merged_by_display: dict[str, dict[str, Written]] = {}
             for display, recorded in sorted(self._recorded.items()):
                 path = self._provenance_path(display)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                merged = {**_load_provenance(path), **recorded}
+                merged = merged_by_display[display] = {**_load_provenance(path), **recorded}
                 units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
                          for key, rec in sorted(merged.items())}
                 # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
-                atomic_write(path, _dump({"version": STATE_VERSION, "catalog": display, "units": units},
-                                         indent=None))
-                self._provenance[display] = merged
+                files.append((path, _dump({"version": STATE_VERSION, "catalog": display, "units": units},
+                                          indent=None)))
+            # One provenance file per catalog written: their fsyncs overlap instead of queueing.
+            errors = atomic_write_all(files)
+            for (display, merged), error in zip(merged_by_display.items(), errors):
+                if error is None:
+                    self._provenance[display] = merged
+                    del self._recorded[display]
+            failed = next((e for e in errors if e is not None), None)
+            if failed is not None:
+                raise failed
             self._recorded.clear()
 
     def _provenance_path(self, display: str) -> Path:

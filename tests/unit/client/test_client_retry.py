@@ -71,6 +71,22 @@ def test_429_then_200_honours_retry_after(client: Client, router: respx.Router, 
     assert fake_time.sleeps == [3.0]
 
 
+def test_a_caller_that_paces_itself_sees_the_429_at_once_and_5xx_are_still_retried(
+    client: Client, router: respx.Router, fake_time: FakeTime
+) -> None:
+    paced = client.with_retry(RetryPolicy(retry_rate_limited=False))
+    route = router.post("/v2/translate").mock(
+        side_effect=[httpx.Response(429, headers={"Retry-After": "3"}, json={"message": "slow down"}),
+                     httpx.Response(503), httpx.Response(200, json=OK)]
+    )
+    with pytest.raises(RateLimitedError) as caught:
+        paced.translate(["Hello"], target_lang="DE")
+    assert caught.value.retry_after == 3.0 and route.call_count == 1 and fake_time.sleeps == []
+    assert paced.translate(["Hello"], target_lang="DE").translations[0].text == "Hallo"
+    assert route.call_count == 3 and len(fake_time.sleeps) == 1
+    assert client.retry.retry_rate_limited and not paced.retry.retry_rate_limited  # the original is unchanged
+
+
 def test_456_raises_quota_error_at_once(client: Client, router: respx.Router, fake_time: FakeTime) -> None:
     route = router.post("/v2/translate").respond(456, json={"message": "Quota exceeded"})
     with pytest.raises(QuotaExceededError) as caught:

@@ -28,9 +28,9 @@ def test_both_shells_and_the_stub_offer_the_same_methods():
     in_stub = {node.name for node in cls.body if isinstance(node, ast.FunctionDef)}
     shared = {name for name, _ in stubgen.endpoint_methods()}
     assert in_stub == shared
-    # What each shell adds by hand: closing, and the paging iterator.
-    assert public(Client) - shared == {"close", "iter_custom_tag_usage"}
-    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage"}
+    # What each shell adds by hand: closing, the paging iterator, and a view with another retry policy.
+    assert public(Client) - shared == {"close", "iter_custom_tag_usage", "with_retry"}
+    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage", "with_retry"}
     assert shared <= public(Client) and shared <= public(AsyncClient)
 
 

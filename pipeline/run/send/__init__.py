@@ -1,14 +1,9 @@
-"""Sending the run's unique texts: grouped by options, packed, sent concurrently within a budget.
+"""Sending the run's unique texts: grouped by options, packed (:mod:`.packing`), sent concurrently within a budget.
 
-Packing: at most 50 texts and 128 KiB of encoded body per request. Sizes are measured with
-:func:`pipeline.protocol.translate_body_size`, which equals the length of the body the client
-sends, byte for byte. Packing aims at the lower bound ``max(ceil(n / 50), ceil(bytes / room))``:
-it tries to spread the texts, largest first, over that many requests (then one more), each text
-going to the least filled request, and falls back to first-fit decreasing, which always
-succeeds, when both limits bind at once.
-
-One semaphore bounds the requests in flight across every target language, so a run over many
-languages keeps ``concurrency`` requests busy until the last batch. The budget
+One limiter (:mod:`.concurrency`) bounds the requests in flight across every target language, so
+a run over many languages keeps the service busy until the last batch: it finds how many requests
+the service takes at once (growing while answers come, backing off and pausing every sender on a
+429, honouring Retry-After), never more than ``[service] concurrency``. The budget
 (``max_characters``) is checked before each request: a request reserves the characters it will
 be billed (the service bills every character of the texts sent, tags included, and nothing for
 ``context``), so concurrent requests can never together go beyond the budget.
@@ -21,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import heapq
-import math
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from pipeline import protocol
 from pipeline.cache import TranslationCache
 from pipeline.config import Settings
-from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, ServiceError,
-                             TransportError)
+from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, RateLimitedError,
+                             ServiceError, TransportError)
 from pipeline.model import Cause, Issue, Segment, SegmentKey, TranslationOptions
 from pipeline.quota import Allowance, allowance, shortfall
 from pipeline.run.progress import Progress
@@ -41,6 +34,8 @@ from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recove
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.request import recovered_key, request_params
+from pipeline.run.send.concurrency import Controller, Limiter, Ticket
+from pipeline.run.send.packing import pack
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client import AsyncClient, TranslateResult
@@ -166,7 +161,9 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     """
     stop = asyncio.Event()
     outcome = Outcome()
-    limiter = asyncio.Semaphore(settings.service.concurrency)
+    limiter = Limiter(Controller(settings.service.concurrency))
+    # 429s come back here, where they pause every sender; the client still retries 5xx and transport errors.
+    sender = client.with_retry(replace(client.retry, retry_rate_limited=False))
 
     def halt(reason: StopReason, message: str) -> None:
         if report.stopped is None:
@@ -180,53 +177,79 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             per_catalog[ref.key.catalog].counters.segments_failed += 1
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
+    async def translate(texts: list[str], params: dict[str, Any], ticket: Ticket) -> TranslateResult | None:
+        """One request, sent again after each 429 once the limiter lets it (None: the run stopped meanwhile)."""
+        refusals = 0
+        while True:
+            try:
+                result = await sender.translate(texts, **params)
+            except RateLimitedError as exc:
+                limiter.refused(ticket, exc.retry_after)
+                refusals += 1
+                if refusals >= sender.retry.max_attempts:
+                    raise
+                ticket = await limiter.acquire()
+                if stop.is_set():
+                    limiter.release(ticket)
+                    return None
+                continue
+            except BaseException:
+                limiter.release(ticket)
+                raise
+            limiter.answered(ticket)
+            return result
+
     async def send(items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         if stop.is_set():
             return
-        async with limiter:
-            if stop.is_set():
+        ticket = await limiter.acquire()
+        if stop.is_set():
+            limiter.release(ticket)
+            return
+        sent = [encode(scheme, i.protected) for i in items]  # one text per item but with pieces
+        costs = [sum(map(len, texts)) for texts in sent]
+        fit = budget.fitting(costs)
+        if fit < len(items):
+            # Send what still fits, then stop: the rest is left for a run with a new budget.
+            halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
+            items, costs, sent = items[:fit], costs[:fit], sent[:fit]
+            if not items:
+                limiter.release(ticket)
                 return
-            sent = [encode(scheme, i.protected) for i in items]  # one text per item but with pieces
-            costs = [sum(map(len, texts)) for texts in sent]
-            fit = budget.fitting(costs)
-            if fit < len(items):
-                # Send what still fits, then stop: the rest is left for a run with a new budget.
-                halt(StopReason.BUDGET, f"budget of {budget.limit} billed characters reached")
-                items, costs, sent = items[:fit], costs[:fit], sent[:fit]
-                if not items:
-                    return
-            cost = sum(costs)
-            budget.reserve(cost)
-            billed = 0
-            try:
-                result = await client.translate([t for texts in sent for t in texts], **params)
-            except PayloadTooLargeError as exc:
-                too_large = exc
-            except QuotaExceededError as exc:
-                halt(StopReason.QUOTA, f"quota exceeded: {exc.message}")
+        cost = sum(costs)
+        budget.reserve(cost)
+        billed = 0
+        try:
+            result = await translate([t for texts in sent for t in texts], params, ticket)
+        except PayloadTooLargeError as exc:
+            too_large = exc
+        except QuotaExceededError as exc:
+            halt(StopReason.QUOTA, f"quota exceeded: {exc.message}")
+            return
+        except (AuthenticationError, TransportError) as exc:
+            halt(StopReason.SERVICE, str(exc))
+            return
+        except ServiceError as exc:
+            for item in items:
+                fail(item, f"the service refused the request: {exc}")
+            return
+        else:
+            if result is None:
                 return
-            except (AuthenticationError, TransportError) as exc:
-                halt(StopReason.SERVICE, str(exc))
-                return
-            except ServiceError as exc:
-                for item in items:
-                    fail(item, f"the service refused the request: {exc}")
-                return
-            else:
-                outcome.requests += 1
-                answers, keys = None, None
-                if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
-                    answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
-                    keys = [recovered_key(i.key, scheme) for i in items]
-                billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
-                                 answers, keys, costs)
-                if scheme is not Scheme.XML:
-                    _count_recovery(report, scheme, items, done, notes, billed)
-                return
-            finally:
-                budget.settle(cost, billed)
-        # A 413 despite the measured size (a service with a smaller limit): split and retry, the
-        # halves outside this request's concurrency slot.
+            outcome.requests += 1
+            answers, keys = None, None
+            if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
+                answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
+                keys = [recovered_key(i.key, scheme) for i in items]
+            billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
+                             answers, keys, costs)
+            if scheme is not Scheme.XML:
+                _count_recovery(report, scheme, items, done, notes, billed)
+            return
+        finally:
+            budget.settle(cost, billed)
+        # A 413 despite the measured size (a service with a smaller limit): split and retry, each
+        # half with a ticket of its own.
         if len(items) == 1:
             fail(items[0], f"the service refused the text as too large: {too_large.message}")
             return
@@ -279,6 +302,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
     finally:
+        limiter.close()
         progress.finish()
     return outcome
 
@@ -414,79 +438,3 @@ def _shares(total: int, weights: Sequence[int]) -> list[int]:
     shares = [total * w // weight for w in weights]
     shares[-1] += total - sum(shares)
     return shares
-
-
-# --- Packing ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Packing:
-    """The result of packing: batches of indexes into the input, and the indexes that fit nowhere."""
-
-    batches: tuple[tuple[int, ...], ...]
-    too_large: tuple[int, ...]
-    lower_bound: int
-
-
-def pack(texts: Sequence[str], params: dict[str, object],
-         max_texts: int = protocol.MAX_TEXTS_PER_REQUEST,
-         max_bytes: int = protocol.MAX_TRANSLATE_BODY_BYTES) -> Packing:
-    """Pack ``texts`` (all sharing ``params``) into as few requests as the limits allow."""
-    room = max_bytes - protocol.empty_translate_body_size(params)  # for the array's contents and commas
-    # Each text costs its encoded size plus one comma; the first comma of a batch is not sent, so
-    # a batch fits when the sum of costs is at most room + 1.
-    costs = [protocol.encoded_text_size(t) + 1 for t in texts]
-    capacity = room + 1
-    too_large = tuple(i for i, cost in enumerate(costs) if cost > capacity)
-    order = sorted((i for i, cost in enumerate(costs) if cost <= capacity), key=lambda i: (-costs[i], i))
-    if not order:
-        return Packing((), too_large, 0)
-    lower = max(math.ceil(len(order) / max_texts), math.ceil(sum(costs[i] for i in order) / capacity))
-    fallback = _first_fit(order, costs, max_texts, capacity)
-    for k in range(lower, min(lower + 2, len(fallback))):
-        balanced = _balanced(order, costs, max_texts, capacity, k)
-        if balanced is not None:
-            return Packing(_sorted(balanced), too_large, lower)
-    return Packing(_sorted(fallback), too_large, lower)
-
-
-def _first_fit(order: list[int], costs: list[int], max_texts: int, capacity: int) -> list[list[int]]:
-    """First-fit decreasing: always succeeds, but may need more bins when both limits bind."""
-    bins: list[list[int]] = []
-    used: list[int] = []
-    for i in order:
-        for b, members in enumerate(bins):
-            if len(members) < max_texts and used[b] + costs[i] <= capacity:
-                members.append(i)
-                used[b] += costs[i]
-                break
-        else:
-            bins.append([i])
-            used.append(costs[i])
-    return bins
-
-
-def _balanced(order: list[int], costs: list[int], max_texts: int, capacity: int, k: int) -> list[list[int]] | None:
-    """Worst-fit decreasing into exactly ``k`` bins (largest first, each into the emptiest bin), or None."""
-    bins: list[list[int]] = [[] for _ in range(k)]
-    heap = [(0, b) for b in range(k)]  # (bytes used, bin)
-    for i in order:
-        skipped = []
-        placed = False
-        while heap:
-            used, b = heapq.heappop(heap)
-            if len(bins[b]) < max_texts and used + costs[i] <= capacity:
-                bins[b].append(i)
-                heapq.heappush(heap, (used + costs[i], b))
-                placed = True
-                break
-            skipped.append((used, b))
-        for item in skipped:
-            heapq.heappush(heap, item)
-        if not placed:
-            return None
-    return [b for b in bins if b]
-
-
-def _sorted(bins: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(sorted(tuple(sorted(b)) for b in bins))

@@ -1,0 +1,91 @@
+"""A no-op run (everything already translated) as a fresh process and in-process; prints JSON.
+
+On the workload of bench/latency_bound.py (78 Django catalogs, six languages), translated once,
+then ``pipeline translate`` again with nothing new: compared with ``python -c pass`` (target
+<= 3x) and with parsing the same catalogs with polib in-process (target <= 1x). Fresh processes
+may cache bytecode (in a temporary folder), as an installed package has, even where
+PYTHONDONTWRITEBYTECODE is set. Figures are the median of RUNS runs after one that fills the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _workload import write_corpus  # noqa: E402
+
+RUNS = 7
+CONFIG = 'catalogs = ["src/**/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n'
+IN_PROCESS = """
+import sys, time, polib
+from pathlib import Path
+from pipeline.config import load_settings
+from pipeline.run.orchestrate import RunOptions, run_translate
+paths = sorted(Path("src").glob("**/*.po"))
+started = time.perf_counter()
+report = run_translate(load_settings(Path("pipeline.toml")), RunOptions(), log=lambda m: None)
+noop = time.perf_counter() - started
+started = time.perf_counter()
+for path in paths:
+    polib.pofile(str(path))
+parse = time.perf_counter() - started
+print(noop, parse, report.unchanged_catalogs, report.totals.requests)
+"""
+
+
+def median_seconds(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """Median wall-clock seconds of a fresh process, after one run that fills the bytecode cache."""
+    subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env=env)
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env=env)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Run the measurements and print them."""
+    with tempfile.TemporaryDirectory(prefix="noop-bench-") as tmp:
+        work = Path(tmp)
+        workload = write_corpus(work / "src")
+        (work / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+        pipeline = [sys.executable, "-m", "pipeline", "translate", "--quiet"]
+        subprocess.run(pipeline, cwd=work, check=True, capture_output=True, env=env)  # the real run
+        python_s = median_seconds([sys.executable, "-c", "pass"], work, env)
+        fresh_s = median_seconds(pipeline, work, env)
+        rows = []
+        for _ in range(RUNS):
+            out = subprocess.run([sys.executable, "-c", IN_PROCESS], cwd=work, check=True, capture_output=True,
+                                 text=True, env=env).stdout.split()
+            rows.append((float(out[0]), float(out[1]), int(out[2]), int(out[3])))
+        noop_s = statistics.median(r[0] for r in rows)
+        parse_s = statistics.median(r[1] for r in rows)
+    print(json.dumps({
+        "catalogs": workload["catalogs"],
+        "runs_per_figure": RUNS,
+        "python_c_pass_seconds": round(python_s, 4),
+        "load_average": round(os.getloadavg()[0], 2),
+        "noop_fresh_process_seconds": round(fresh_s, 4),
+        "noop_fresh_vs_python": round(fresh_s / python_s, 2),
+        "noop_in_process_seconds": round(noop_s, 4),
+        "polib_parse_in_process_seconds": round(parse_s, 4),
+        "noop_in_process_vs_parse": round(noop_s / parse_s, 3),
+        "noop_fresh_vs_parse": round(fresh_s / parse_s, 2),
+        "catalogs_skipped_unread": rows[-1][2],
+        "noop_requests": rows[-1][3],
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""How many translate requests may be in flight: found by watching the service, never above a ceiling.
+
+A service limits how many requests an account may have in flight without saying how many, and
+answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter` its asyncio shell:
+
+- it starts low and grows while answers come: one more request in flight per answer until the
+  first 429 (doubling per round trip, as TCP's slow start);
+- a 429 pulls the limit below the number in flight with the refused request (the service
+  evidently took no more), halving it at the first 429;
+- a 429 pauses every sender, not just the refused one, for ``Retry-After`` seconds (or a doubling
+  default when the service sent none): nothing new goes out before the pause ends, so there is no
+  storm of requests that are all refused again;
+- after that it grows by a *probe*, one level up, at most once per ``probe_interval`` seconds of
+  answers, an interval that doubles each time a 429 follows: each refused probe costs a pause, so
+  probing often would cost more than the extra request in flight brings;
+- the limit never exceeds ``ceiling`` (``[service] concurrency``).
+
+The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
+:meth:`Limiter.answered`, :meth:`Limiter.refused` (429: retry the request with a new ticket),
+or :meth:`Limiter.release` (any other outcome, which teaches nothing about the limit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while they keep coming
+MAX_PAUSE = 60.0
+PROBE_INTERVAL = 30.0  # seconds between probes of a level the service refused
+MAX_PROBE_INTERVAL = 600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """Leave for one request: ``level`` is how many were in flight with it when it was let go."""
+
+    level: int
+    epoch: int  # how many back-offs had happened when it was let go
+
+
+class Controller:
+    """The additive-increase, back-off-on-429 rule, with every clock reading passed in (``now``)."""
+
+    def __init__(self, ceiling: int, initial: int = 2, probe_interval: float = PROBE_INTERVAL) -> None:
+        if ceiling < 1:
+            raise ValueError("ceiling must be at least 1")
+        self.ceiling = ceiling
+        self.limit = float(min(ceiling, max(1, initial)))
+        self.in_flight = 0
+        self.paused_until = 0.0
+        self.refused_level: int | None = None  # lowest level a 429 came at; None: none yet (slow start)
+        self.epoch = 0
+        self.probe_interval = probe_interval
+        self.next_probe = 0.0
+        self._pause = DEFAULT_PAUSE
+
+    @property
+    def allowed(self) -> int:
+        """How many requests may be in flight now (pauses aside)."""
+        return max(1, min(self.ceiling, math.floor(self.limit)))
+
+    def grant(self, now: float) -> Ticket | float:
+        """A ticket when a request may go at ``now``; otherwise seconds until a pause ends, or ``math.inf``
+        when only an answer (a request leaving flight) can make room."""
+        if now < self.paused_until:
+            return self.paused_until - now
+        if self.in_flight >= self.allowed:
+            return math.inf
+        self.in_flight += 1
+        return Ticket(self.in_flight, self.epoch)
+
+    def answered(self, ticket: Ticket, now: float) -> None:
+        """The request of ``ticket`` was answered (not 429): grow."""
+        self.in_flight -= 1
+        self._pause = DEFAULT_PAUSE
+        if self.refused_level is None:
+            self.limit = min(self.ceiling, self.limit + 1)
+        elif now >= self.next_probe and self.limit < self.ceiling:
+            # Probe one level up: the service may take more now than when it refused.
+            self.limit = float(self.allowed + 1)
+            self.refused_level = self.allowed + 1
+            self.next_probe = now + self.probe_interval
+
+    def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> None:
+        """The request of ``ticket`` was answered 429: back off and pause every sender.
+
+        The service held at least its limit besides this request. While the limit grows (before
+        any back-off) requests go out one by one as answers come, so the level the refused one was
+        let go at says what the service took; the first back-off also at least halves the limit, as
+        slow start overshoots by up to twice. Later, requests let go together after a pause reach
+        the service in any order, so the most requests out with the refused one (at its grant or
+        now) bounds what it takes. The level above the new limit counts as refused: going back
+        there is a probe.
+        """
+        first = ticket.epoch == 0
+        out = ticket.level if first else max(ticket.level, self.in_flight)
+        self.in_flight -= 1
+        pause = retry_after if retry_after is not None else self._pause
+        if retry_after is None:
+            self._pause = min(MAX_PAUSE, self._pause * 2)
+        self.paused_until = max(self.paused_until, now + min(pause, MAX_PAUSE))
+        target = out - 1
+        if first:
+            target = min(target, self.allowed // 2 if self.epoch == 0 else self.allowed)
+        if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
+            target = min(target, self.allowed - 1)
+            if self.refused_level is not None:  # a refused probe: wait longer before the next
+                self.probe_interval = min(MAX_PROBE_INTERVAL, self.probe_interval * 2)
+            self.epoch += 1
+            self.next_probe = now + self.probe_interval
+        self.limit = float(max(1, min(self.allowed, target)))
+        self.refused_level = self.allowed + 1
+
+    def release(self, ticket: Ticket) -> None:
+        """The request of ``ticket`` ended some other way (error, cancelled): free its place only."""
+        self.in_flight -= 1
+
+
+class Limiter:
+    """The controller for asyncio tasks: :meth:`acquire` waits its turn, first come first served."""
+
+    def __init__(self, controller: Controller, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.controller = controller
+        self._clock, self._sleep = clock, sleep
+        self._waiters: deque[asyncio.Future[Ticket]] = deque()
+        self._timer: asyncio.Task[None] | None = None
+        self.refusals = 0
+
+    async def acquire(self) -> Ticket:
+        """Wait until a request may go; the ticket must be handed back by exactly one of the methods below."""
+        if not self._waiters:
+            granted = self.controller.grant(self._clock())
+            if isinstance(granted, Ticket):
+                return granted
+        waiter: asyncio.Future[Ticket] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        self._wake()
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # granted just as it was cancelled
+                self.release(waiter.result())
+            raise
+
+    def answered(self, ticket: Ticket) -> None:
+        """The request was answered (not 429)."""
+        self.controller.answered(ticket, self._clock())
+        self._wake()
+
+    def refused(self, ticket: Ticket, retry_after: float | None) -> None:
+        """The request was answered 429 (``Retry-After`` in seconds, when sent)."""
+        self.refusals += 1
+        self.controller.refused(ticket, retry_after, self._clock())
+        self._wake()
+
+    def release(self, ticket: Ticket) -> None:
+        """The request ended otherwise."""
+        self.controller.release(ticket)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Let waiting requests go, oldest first, as far as the controller allows."""
+        while self._waiters:
+            if self._waiters[0].done():  # cancelled while waiting
+                self._waiters.popleft()
+                continue
+            granted = self.controller.grant(self._clock())
+            if isinstance(granted, Ticket):
+                self._waiters.popleft().set_result(granted)
+                continue
+            if granted != math.inf and (self._timer is None or self._timer.done()):
+                self._timer = asyncio.get_running_loop().create_task(self._after(granted))
+            return
+
+    def close(self) -> None:
+        """Stop the timer of a pause still running (the run is over)."""
+        if self._timer is not None:
+            self._timer.cancel()
+
+    async def _after(self, seconds: float) -> None:
+        await self._sleep(seconds)
+        self._timer = None  # done sleeping: a pause extended meanwhile needs a timer of its own
+        self._wake()

@@ -1,0 +1,22 @@
+"""Writing several files at once: each written whole, an error reported for its own file only."""
+
+from __future__ import annotations
+
+from pipeline.formats import atomic_write_all
+
+
+def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
+    files = [(tmp_path / f"f{i}.po", f"content {i}".encode()) for i in range(12)]
+    files[5] = (tmp_path / "missing-folder" / "f5.po", b"lost")
+    (tmp_path / "f7.po").write_bytes(b"old")
+    errors = atomic_write_all(files)
+    assert [e is None for e in errors] == [i != 5 for i in range(12)]
+    assert isinstance(errors[5], FileNotFoundError)
+    assert [(p.read_bytes() if p.exists() else None) for p, _ in files] == [
+        None if i == 5 else f"content {i}".encode() for i in range(12)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"f{i}.po" for i in range(12) if i != 5)
+
+
+def test_one_file_or_none(tmp_path):
+    assert atomic_write_all([]) == []
+    assert atomic_write_all([(tmp_path / "a", b"x")]) == [None] and (tmp_path / "a").read_bytes() == b"x"

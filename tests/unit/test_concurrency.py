@@ -1,0 +1,253 @@
+"""The adaptive concurrency controller: grows while answers come, backs off on 429, honours
+Retry-After for every sender, never exceeds its ceiling. Clocks are passed in: nothing is timed."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+from pipeline.run.send.concurrency import Controller, Limiter, Ticket
+
+
+def fill(controller: Controller, now: float = 0.0) -> list[Ticket]:
+    """Every ticket the controller grants at ``now``."""
+    tickets = []
+    while isinstance(granted := controller.grant(now), Ticket):
+        tickets.append(granted)
+    return tickets
+
+
+def test_it_grows_while_answers_come():
+    controller = Controller(ceiling=64, initial=2)
+    sizes = []
+    for _ in range(4):  # four round trips, every request answered
+        tickets = fill(controller)
+        sizes.append(len(tickets))
+        for ticket in tickets:
+            controller.answered(ticket, 0.0)
+    assert sizes == [2, 4, 8, 16]
+
+
+def test_first_round_trip_doubles_the_limit():
+    controller = Controller(ceiling=64, initial=4)
+    for ticket in fill(controller):
+        controller.answered(ticket, 0.0)
+    assert controller.allowed == 8
+
+
+def test_it_never_exceeds_the_ceiling():
+    controller = Controller(ceiling=5, initial=2)
+    most = 0
+    for step in range(200):
+        tickets = fill(controller, float(step))
+        most = max(most, controller.in_flight)
+        for ticket in tickets:
+            controller.answered(ticket, float(step))
+    assert most == 5 and controller.allowed == 5
+
+
+def test_the_ceiling_holds_through_probes():
+    controller = Controller(ceiling=3, initial=3, probe_interval=1.0)
+    tickets = fill(controller)
+    controller.refused(tickets[-1], 0.0, 0.0)
+    for ticket in tickets[:-1]:
+        controller.answered(ticket, 0.0)
+    for step in range(1, 100):  # many probe intervals pass with every request answered
+        for ticket in fill(controller, float(step)):
+            assert ticket.level <= 3
+            controller.answered(ticket, float(step))
+    assert controller.allowed == 3
+
+
+def test_a_429_backs_off_below_the_level_it_came_at():
+    controller = Controller(ceiling=16, initial=8)
+    tickets = fill(controller)
+    assert [t.level for t in tickets] == list(range(1, 9))
+    for ticket in tickets[4:]:  # the service takes four: the others are refused
+        controller.refused(ticket, 0.0, 0.0)
+    assert controller.allowed == 4 and controller.refused_level == 5
+
+
+def test_a_burst_of_429s_backs_off_once():
+    controller = Controller(ceiling=16, initial=8)
+    tickets = fill(controller)
+    for ticket in tickets[5:]:
+        controller.refused(ticket, 1.0, 0.0)
+    assert controller.epoch == 1
+    assert controller.allowed == 4  # halved once, not once per 429
+
+
+def test_retry_after_pauses_every_sender():
+    controller = Controller(ceiling=8, initial=4)
+    first, *others = fill(controller, 10.0)
+    controller.refused(first, 3.0, 10.0)
+    for ticket in others:
+        controller.answered(ticket, 10.5)  # room is free, but the pause holds
+    assert controller.grant(11.0) == pytest.approx(2.0)
+    assert controller.grant(12.999) == pytest.approx(0.001)
+    assert isinstance(controller.grant(13.0), Ticket)
+
+
+def test_without_retry_after_the_pause_doubles_while_429s_keep_coming():
+    controller = Controller(ceiling=8, initial=1)
+    pauses = []
+    now = 0.0
+    for _ in range(3):
+        ticket = controller.grant(now)
+        assert isinstance(ticket, Ticket)
+        controller.refused(ticket, None, now)
+        pauses.append(controller.paused_until - now)
+        now = controller.paused_until
+    assert pauses == [1.0, 2.0, 4.0]
+    ticket = controller.grant(now)
+    controller.answered(ticket, now)  # an answer resets it
+    controller.refused(controller.grant(now), None, now)
+    assert controller.paused_until - now == 1.0
+
+
+def test_no_storm_after_the_pause():
+    controller = Controller(ceiling=16, initial=8)
+    tickets = fill(controller)
+    for ticket in tickets[4:]:
+        controller.refused(ticket, 1.0, 0.0)
+    for ticket in tickets[:4]:
+        controller.answered(ticket, 0.5)
+    assert fill(controller, 0.9) == []
+    assert len(fill(controller, 1.0)) == 4  # after the pause: only what the service took
+
+
+def test_a_steady_429_backs_off_to_one_below_the_most_requests_out():
+    controller = Controller(ceiling=16, initial=8)
+    tickets = fill(controller)
+    for ticket in tickets[4:]:
+        controller.refused(ticket, 0.0, 0.0)
+    for ticket in tickets[:4]:
+        controller.answered(ticket, 0.0)
+    tickets = fill(controller, 1.0)
+    assert len(tickets) == 4
+    # Let go together, the requests reach the service in any order: the one let go first is refused.
+    controller.refused(tickets[0], 0.0, 1.0)
+    assert controller.allowed == 3
+
+
+def test_a_level_is_probed_after_the_interval_and_a_refused_probe_waits_twice_as_long():
+    controller = Controller(ceiling=16, initial=8, probe_interval=10.0)
+    tickets = fill(controller)
+    for ticket in tickets[4:]:
+        controller.refused(ticket, 0.0, 0.0)
+    for ticket in tickets[:4]:
+        controller.answered(ticket, 0.0)
+    assert controller.allowed == 4
+    for ticket in fill(controller, 5.0):
+        controller.answered(ticket, 5.0)
+    assert controller.allowed == 4  # too early to probe
+    tickets = fill(controller, 10.0)
+    controller.answered(tickets[0], 10.0)
+    assert controller.allowed == 5  # the probe
+    probe = fill(controller, 10.0)
+    assert [t.level for t in probe] == [4, 5]
+    controller.refused(probe[-1], 0.0, 10.0)
+    assert controller.allowed == 4 and controller.probe_interval == 20.0
+
+
+def test_other_failures_free_the_place_without_backing_off():
+    controller = Controller(ceiling=4, initial=2)
+    tickets = fill(controller)
+    for ticket in tickets:
+        controller.release(ticket)
+    assert controller.in_flight == 0 and controller.allowed == 2 and controller.paused_until == 0.0
+
+
+def test_the_ceiling_must_be_positive():
+    with pytest.raises(ValueError):
+        Controller(ceiling=0)
+
+
+class FakeTime:
+    """A clock that only moves when somebody sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def test_limiter_lets_waiters_go_in_order_and_only_after_the_pause():
+    time = FakeTime()
+    order: list[tuple[int, float]] = []
+
+    async def main() -> None:
+        limiter = Limiter(Controller(ceiling=2, initial=2), clock=time.clock, sleep=time.sleep)
+        first = await limiter.acquire()
+        second = await limiter.acquire()
+
+        async def request(n: int) -> None:
+            ticket = await limiter.acquire()
+            order.append((n, time.now))
+            limiter.answered(ticket)
+
+        waiting = [asyncio.create_task(request(n)) for n in range(5)]
+        await asyncio.sleep(0)
+        assert order == []
+        limiter.refused(first, 2.5)  # everybody waits out the Retry-After
+        limiter.answered(second)
+        await asyncio.sleep(0)
+        await asyncio.gather(*waiting)
+        assert order == [(n, 2.5) for n in range(5)]  # in order, none before the pause ended
+        assert time.slept == [2.5] and limiter.refusals == 1
+        limiter.close()
+
+    asyncio.run(main())
+
+
+def test_limiter_never_has_more_in_flight_than_allowed():
+    time = FakeTime()
+    most = 0
+
+    async def main() -> None:
+        nonlocal most
+        limiter = Limiter(Controller(ceiling=3, initial=1), clock=time.clock, sleep=time.sleep)
+
+        async def request() -> None:
+            nonlocal most
+            ticket = await limiter.acquire()
+            most = max(most, limiter.controller.in_flight)
+            await asyncio.sleep(0)
+            limiter.answered(ticket)
+
+        await asyncio.gather(*(request() for _ in range(50)))
+        assert limiter.controller.in_flight == 0
+
+    asyncio.run(main())
+    assert most == 3
+
+
+def test_a_cancelled_waiter_gives_its_turn_away():
+    async def main() -> None:
+        limiter = Limiter(Controller(ceiling=1, initial=1))
+        held = await limiter.acquire()
+        cancelled = asyncio.create_task(limiter.acquire())
+        later = asyncio.create_task(limiter.acquire())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.sleep(0)
+        limiter.answered(held)
+        ticket = await later
+        assert ticket.level == 1 and limiter.controller.in_flight == 1
+
+    asyncio.run(main())
+
+
+def test_grant_reports_inf_when_only_an_answer_makes_room():
+    controller = Controller(ceiling=1, initial=1)
+    fill(controller)
+    assert controller.grant(0.0) == math.inf
