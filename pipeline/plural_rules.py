@@ -7,9 +7,10 @@ language comes from babel's data (:func:`plural_rule_for`).
 from __future__ import annotations
 
 import functools
-import gettext
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from pipeline.plural_expression import compile_expression
 
 __all__ = ["PluralRule", "plural_rule_for"]
 
@@ -23,7 +24,7 @@ class PluralRule:
 
     def form_for(self, n: int) -> int:
         """The msgstr index the rule picks for the number ``n``."""
-        return int(_compiled(self.expression)(n)) if self.nplurals > 1 else 0
+        return _compiled(self.expression)(n) if self.nplurals > 1 else 0
 
     def source_forms(self) -> tuple[int, ...]:
         """For each target form, 0 to fill it from the singular source, 1 from the plural source."""
@@ -33,8 +34,8 @@ class PluralRule:
 
 @functools.lru_cache(maxsize=64)
 def _compiled(expression: str) -> Callable[[int], int]:
-    """A plural expression compiled once: a run asks the same few rules thousands of times."""
-    return gettext.c2py(expression)
+    """A plural expression compiled once (never eval'd): a run asks the same few rules thousands of times."""
+    return compile_expression(expression)
 
 
 def plural_rule_for(language: str) -> PluralRule | None:

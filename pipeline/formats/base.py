@@ -44,6 +44,7 @@ class Catalog(Protocol):
     format: str
     units: tuple[Unit, ...]
     plural: PluralRule | None  # the catalog's own plural rule, if it declares one
+    warnings: tuple[str, ...]  # about the file as a whole (a header that misnames its charset)
 
     @property
     def language(self) -> str | None:

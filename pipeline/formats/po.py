@@ -9,6 +9,14 @@ entry by entry; if they ever disagree the catalog is refused rather than risked.
 Write-back works on the original bytes: every line that does not belong to a translated entry's
 ``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
 line endings, charset, missing final newline).
+
+Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
+line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
+(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), no header entry, a
+plural rule that divides by zero, picks a form the catalog does not have or claims more forms than
+any language has. The charset is the one the header entry's Content-Type names (nothing else in
+the file counts), and only an ASCII-compatible text encoding is accepted: a codec that adds a BOM,
+escapes or transforms text would corrupt the file on write-back.
 """
 
 from __future__ import annotations
@@ -24,13 +32,20 @@ import polib
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.po_header import encoding_of, field_line
+from pipeline.plural_expression import PluralExpressionError, check
 from pipeline.plural_rules import PluralRule, plural_rule_for
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_CHARSET = re.compile(rb"charset=([A-Za-z0-9._:+-]+)")
+# What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
+# (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
+_ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
+_BAD_ESCAPE = "an escape sequence gettext does not know (it reads \\n \\t \\r \\\" \\\\, octal and \\x hex)"
+# A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
+_KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 _UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -56,9 +71,11 @@ class PoCatalog:
     format = "po"
 
     def __init__(self, path: Path, raw_lines: list[bytes], encoding: str, pofile: polib.POFile,
-                 spans: list[_Span], plural: PluralRule | None, is_template: bool) -> None:
+                 spans: list[_Span], plural: PluralRule | None, is_template: bool,
+                 warnings: tuple[str, ...] = ()) -> None:
         self.path = path
         self.encoding = encoding
+        self.warnings = warnings  # about the file as a whole, reported without a line
         self.is_template = is_template
         self.plural = plural
         self._raw_lines = raw_lines
@@ -176,28 +193,39 @@ def read_po(path: Path) -> PoCatalog:
         raw = path.read_bytes()
     except OSError as exc:
         raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
-    encoding = _encoding(path, raw)
+    if raw.startswith(codecs.BOM_UTF8):
+        raise CatalogError(str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; "
+                                      "save it without one", 1)
     raw_lines = raw.split(b"\n")
     raw_lines = [ln + b"\n" for ln in raw_lines[:-1]] + ([raw_lines[-1]] if raw_lines[-1] else [])
+    encoding, warnings = encoding_of(path, raw, raw_lines)
     try:
         text_lines = [ln.decode(encoding) for ln in raw_lines]
     except UnicodeDecodeError as exc:
         bad = next(i for i, ln in enumerate(raw_lines) if not _decodes(ln, encoding))
         raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
     spans = _scan(path, text_lines)
+    _refuse_duplicates(path, spans)
     try:
         # The text already read, never the path: the file may have changed or vanished since.
         pofile = polib.pofile(_PoText("".join(text_lines)), encoding=encoding, wrapwidth=WRAP_WIDTH)
     except (OSError, ValueError) as exc:
         found = _POLIB_LINE.search(str(exc))
-        reason = str(exc).split(":", 1)[-1].strip() if ":" in str(exc) else "syntax error"
-        raise CatalogError(str(path), reason or "syntax error", int(found.group(1)) if found else None) from None
+        raise CatalogError(str(path), _polib_reason(str(exc)), int(found.group(1)) if found else None) from None
     header = next((i for i, s in enumerate(spans) if s.msgid == "" and s.msgctxt is None and not s.obsolete), None)
+    is_template = path.suffix.lower() == ".pot"
+    if (header is None or not pofile.metadata) and not is_template:
+        # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
+        # rule. A template is never compiled, and merging needs nothing from its header.
+        line = spans[header].msgid_line + 1 if header is not None else None
+        raise CatalogError(str(path), 'no header entry (msgid "" with Content-Type and the other fields), '
+                                      'which msgfmt --check requires', line)
+    header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
     if header is not None:
         spans = spans[:header] + spans[header + 1:]
     _match(path, pofile, spans)
-    is_template = path.suffix.lower() == ".pot"
-    return PoCatalog(path, raw_lines, encoding, pofile, spans, _plural_rule(path, pofile), is_template)
+    plural = _plural_rule(path, pofile, field_line(raw_lines, header_lines, b"Plural-Forms"))
+    return PoCatalog(path, raw_lines, encoding, pofile, spans, plural, is_template, warnings)
 
 
 class _PoText(str):
@@ -231,27 +259,27 @@ def _decodes(line: bytes, encoding: str) -> bool:
     return True
 
 
-def _encoding(path: Path, raw: bytes) -> str:
-    found = _CHARSET.search(raw[:8192])
-    name = found.group(1).decode("ascii") if found else "utf-8"
-    if name.upper() == "CHARSET":  # an unfilled POT header
-        name = "utf-8"
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        raise CatalogError(str(path), f"unknown charset {name!r} in the header", 1) from None
+def _refuse_duplicates(path: Path, spans: list[_Span]) -> None:
+    """Refuse a second entry with the msgctxt and msgid of an earlier one, as msgfmt does (obsolete ones too)."""
+    seen: dict[tuple[str | None, str], int] = {}
+    for span in spans:
+        key = (span.msgctxt, span.msgid)
+        if key in seen:
+            raise CatalogError(str(path), f"the same msgctxt and msgid as the entry at line {seen[key]}, "
+                                          f"which msgfmt refuses", span.msgid_line + 1)
+        seen[key] = span.msgid_line + 1
 
 
-def _plural_rule(path: Path, pofile: polib.POFile) -> PluralRule | None:
+def _plural_rule(path: Path, pofile: polib.POFile, line: int | None) -> PluralRule | None:
     header = pofile.metadata.get("Plural-Forms", "")
     n = re.search(r"nplurals\s*=\s*(\d+)", header)
     expr = re.search(r"plural\s*=\s*([^;]+)", header)
     if n and expr:
-        rule = PluralRule(int(n.group(1)), expr.group(1).strip())
+        rule = PluralRule(int(n.group(1)[:8]), expr.group(1).strip())
         try:
-            rule.form_for(1)
-        except (ValueError, SyntaxError, RecursionError):
-            raise CatalogError(str(path), f"invalid Plural-Forms expression {rule.expression!r}", 1) from None
+            check(rule.nplurals, rule.expression)
+        except PluralExpressionError as exc:
+            raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
         return rule
     language = (pofile.metadata.get("Language") or "").strip()
     return plural_rule_for(language) if language else None
@@ -303,8 +331,6 @@ def _scan(path: Path, lines: list[str]) -> list[_Span]:
     current_key = None
     for i, line in enumerate(lines):
         s = line.strip()
-        if i == 0 and s.startswith("\ufeff"):
-            s = s[1:].strip()
         if not s:
             continue
         obsolete = s.startswith("#~")
@@ -350,6 +376,8 @@ def _scan(path: Path, lines: list[str]) -> list[_Span]:
                 entry["msgstr_end"] = i + 1
             if not _STRING.fullmatch(rest.rstrip()):
                 raise fail(i, f"{name} is not followed by a properly quoted string")
+            if "\\" in _ESCAPE.sub("", rest.rstrip()):
+                raise fail(i, _BAD_ESCAPE)
             state, current_key = base, name
             strings.setdefault(name, []).append(rest.rstrip())
             continue
@@ -358,15 +386,35 @@ def _scan(path: Path, lines: list[str]) -> list[_Span]:
                 raise fail(i, "string continuation outside an entry")
             if not _STRING.fullmatch(s):
                 raise fail(i, "continuation line is not a properly quoted string")
+            if "\\" in _ESCAPE.sub("", s):
+                raise fail(i, _BAD_ESCAPE)
             strings.setdefault(current_key, []).append(s)
             if state == "msgstr":
                 entry["msgstr_end"] = i + 1
             continue
-        raise fail(i, f"unrecognised line {s[:40]!r}")
+        raise fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
     if state in ("msgctxt", "msgid", "msgid_plural"):
         raise fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
     close(len(lines))
     return spans
+
+
+def _excerpt(line: str) -> str:
+    """A misspelt keyword worth quoting (`` 'msgstrr'``), else nothing: the line may be a secret's.
+
+    A file that is no catalog at all (an ``.env`` linked or named as one) must not have its
+    content copied into errors, reports and CI summaries.
+    """
+    word = _KEYWORD_LIKE.match(line)
+    return f" {word.group()!r}" if word else ""
+
+
+def _polib_reason(message: str) -> str:
+    """polib's reason for refusing a file, without anything it quoted from the file."""
+    reason = message.rpartition("): ")[2] if "): " in message else ""
+    if reason.startswith("unknown keyword"):
+        return "unknown keyword"
+    return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"
 
 
 def _join(quoted: list[str]) -> str:

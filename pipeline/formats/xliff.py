@@ -86,6 +86,7 @@ class XliffCatalog:
     """A parsed XLIFF file and everything needed to write targets back into it."""
 
     format = "xliff"
+    warnings: tuple[str, ...] = ()  # the reader refuses what it cannot read faithfully; nothing to warn about
     plural = None  # XLIFF units are never plural here
 
     def __init__(self, path: Path, text: str, codec: str, version: str, language: str | None,

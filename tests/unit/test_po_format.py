@@ -154,9 +154,10 @@ def test_the_catalog_is_parsed_from_the_bytes_read_even_if_the_file_vanishes_mea
 
 def test_a_catalog_whose_text_names_an_existing_file_is_parsed_as_itself(tmp_path, monkeypatch):
     """A text that happens to be a path is still the text: polib must not open that file instead."""
-    text = 'msgid "Mine"\nmsgstr ""\n'
+    header = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n\n'  # no "/" in it: the whole text is a file name
+    text = header + 'msgid "Mine"\nmsgstr ""\n'
     monkeypatch.chdir(tmp_path)
-    (tmp_path / text).write_text('msgid "Elsewhere"\nmsgstr ""\n', encoding="utf-8")  # newlines are legal in names
+    (tmp_path / text).write_text(header + 'msgid "Elsewhere"\nmsgstr ""\n', encoding="utf-8")  # newlines are legal
     path = tmp_path / "x.po"
     path.write_text(text, encoding="utf-8")
     assert [u.sources for u in read_po(path).units] == [("Mine",)]

@@ -1,0 +1,125 @@
+"""A PO file's charset, from its header entry only, and where the header's fields are.
+
+The charset decides how every other byte is read, so it is taken from the one place gettext
+takes it, the header entry's ``Content-Type`` (a ``charset=`` in a comment or another entry does
+not count), and only an ASCII-compatible text encoding is accepted: a codec that adds a BOM
+(``utf-8-sig``), escapes (``unicode_escape``), transforms (``rot13``, ``base64``, ``idna``) or switches
+state with ASCII bytes (ISO-2022, UTF-7) would corrupt the file on write-back.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+from pathlib import Path
+
+from pipeline.errors import CatalogError
+
+_CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
+# Bytes an ASCII-compatible PO charset must read and write as themselves, whatever comes before
+# them: every ASCII character, plus the sequences that switch or escape in stateful and escaping
+# codecs (ISO-2022, HZ, UTF-7, raw_unicode_escape).
+_ASCII_PROBE = bytes(range(128)) + b"\\u0041\\x41+AEE-~{!!~}\x1b$B!!\x1b(B\x1b$)C"
+
+
+def encoding_of(path: Path, raw: bytes, raw_lines: list[bytes]) -> tuple[str, tuple[str, ...]]:
+    """The codec to read and write the file with, and warnings about the choice."""
+    found = _header_charset(raw_lines)
+    if found is None:
+        return "utf-8", ()
+    name, line = found
+    if name.upper() == "CHARSET":  # an unfilled POT header
+        return "utf-8", ()
+    shown = name[:40]
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise CatalogError(str(path), f"unknown charset {shown!r} in the header", line) from None
+    if not _ascii_compatible(codec):
+        raise CatalogError(str(path), f"charset {shown!r} in the header is not one a PO file can be in: gettext "
+                                      f"needs a text encoding that keeps ASCII as it is, without a byte-order mark",
+                           line)
+    if codec != "utf-8" and _single_byte(codec) and not raw.isascii() and _is_utf8(raw):
+        # Read as the header says, every UTF-8 character would become two or three wrong ones, and
+        # translations written back in that charset would leave the file in two encodings.
+        return "utf-8", (f"the header says charset {shown} but the text is UTF-8: read and written as UTF-8; "
+                         f"correct the header's Content-Type",)
+    return codec, ()
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=32)
+def _ascii_compatible(codec: str) -> bool:
+    """Whether ``codec`` is a text encoding that reads and writes ASCII bytes as themselves, BOM-free."""
+    if not getattr(codecs.lookup(codec), "_is_text_encoding", True):  # base64, rot13, zlib, ...
+        return False
+    try:
+        # Encoding first: escaping codecs fail it before their decoder warns about the probe's escapes.
+        text = _ASCII_PROBE.decode("ascii")
+        return text.encode(codec) == _ASCII_PROBE and _ASCII_PROBE.decode(codec) == text
+    except (UnicodeError, LookupError, TypeError, ValueError):
+        return False
+
+
+@functools.lru_cache(maxsize=32)
+def _single_byte(codec: str) -> bool:
+    """Whether ``codec`` maps every byte to one character (Latin-1, KOI8-R, cp1252), unlike EUC-JP or GBK."""
+    return len(bytes(range(128, 256)).decode(codec, "replace")) == 128
+
+
+def _header_charset(raw_lines: list[bytes]) -> tuple[str, int] | None:
+    """The charset the header entry's Content-Type names, and its line (1-based); None if it names none.
+
+    Works on the bytes, before the charset is known: the header's lines are ASCII in every
+    charset a PO file can be in. Comments and other entries do not count, however they look.
+    """
+    context = False
+    i = 0
+    while i < len(raw_lines):
+        s = raw_lines[i].strip()
+        if s.startswith(b"msgctxt"):
+            context = True
+        elif s.startswith(b"msgid") and not s.startswith(b"msgid_plural"):
+            header = not context and re.fullmatch(rb'msgid\s*""', s) is not None
+            context = False
+            j = i + 1
+            while j < len(raw_lines) and raw_lines[j].strip().startswith(b'"'):
+                header = header and raw_lines[j].strip() == b'""'
+                j += 1
+            if header and j < len(raw_lines) and raw_lines[j].strip().startswith(b"msgstr"):
+                end = j + 1
+                while end < len(raw_lines) and raw_lines[end].strip().startswith(b'"'):
+                    end += 1
+                line = field_line(raw_lines, (j, end), b"Content-Type")
+                if line is None:
+                    return None
+                charset = _CONTENT_CHARSET.search(_quoted(raw_lines[line - 1]).decode("latin-1"))
+                return (charset.group(1), line) if charset else None
+            i = j
+            continue
+        i += 1
+    return None
+
+
+def field_line(raw_lines: list[bytes], lines: tuple[int, int], field: bytes) -> int | None:
+    """The line (1-based) in ``raw_lines[start:end]`` where the header field ``field`` starts, if any."""
+    start, end = lines
+    for k in range(start, end):
+        content = _quoted(raw_lines[k]).lstrip()
+        if content.lower().startswith(field.lower() + b":") or b"\\n" + field.lower() + b":" in content.lower():
+            return k + 1
+    return None
+
+
+def _quoted(raw_line: bytes) -> bytes:
+    """What lies between the first and the last double quote of a line."""
+    first, last = raw_line.find(b'"'), raw_line.rfind(b'"')
+    return raw_line[first + 1:last] if 0 <= first < last else b""
