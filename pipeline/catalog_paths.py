@@ -1,33 +1,74 @@
 """Which files a run works on, and how reports name them.
 
 Kept apart from :mod:`pipeline.run.scan` (which parses) so that finding the catalogs imports no parser.
+
+A catalog reached through a symbolic link that leaves the project (the config file's folder and
+the paths given on the command line) is neither read nor written unless
+``Settings.follow_symlinks_outside`` allows it: a ``de.po`` linked to ``~/.ssh/config`` or to
+another project's catalog must not be rewritten, nor have its content quoted in a report.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
+from pipeline.model import Issue
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
+OUTSIDE_LINK = ("is a symbolic link to {target}, outside the project: neither read nor written "
+                "(pass --follow-symlinks-outside to allow it)")
+
+
+@dataclass(frozen=True)
+class Found:
+    """The catalogs of a run, and the links refused because they lead out of the project."""
+
+    paths: list[Path]
+    refused: list[Issue] = field(default_factory=list)
+
+
+def find_catalogs(settings: Settings, paths: Sequence[Path] = ()) -> Found:
+    """The catalog files of the run: the given paths (files or folders) or the configured globs."""
+    roots = [settings.root.resolve(), *(p.resolve() for p in paths if p.is_dir())]
+    candidates: set[Path] = set()
+    if paths:
+        for path in paths:
+            if path.is_dir():
+                candidates.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES and p.is_file())
+            else:
+                candidates.add(path)  # a missing or odd file is reported when it is read
+    else:
+        for pattern in settings.catalogs:
+            candidates.update(p for p in settings.root.glob(pattern) if p.is_file())
+    excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
+    found: set[Path] = set()
+    refused: list[Issue] = []
+    for candidate in sorted(candidates):
+        real = candidate.resolve()
+        if real in excluded:
+            continue
+        if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
+            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))),
+                                 OUTSIDE_LINK.format(target=real)))
+            continue
+        found.add(real)
+    return Found(sorted(found), refused)
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
-    """The catalog files of the run: the given paths (files or folders) or the configured globs."""
-    found: set[Path] = set()
-    if paths:
-        for path in paths:
-            path = path.resolve()
-            if path.is_dir():
-                found.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES and p.is_file())
-            else:
-                found.add(path)  # a missing or odd file is reported when it is read
-    else:
-        for pattern in settings.catalogs:
-            found.update(p.resolve() for p in settings.root.glob(pattern) if p.is_file())
-    excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
-    return sorted(found - excluded)
+    """The catalog files of the run (see :func:`find_catalogs`), without the refused links."""
+    return find_catalogs(settings, paths).paths
+
+
+def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
+    """Whether ``path`` reaches, through a symbolic link, a file outside every root."""
+    if any(real.is_relative_to(root) for root in roots):
+        return False
+    return Path(os.path.abspath(path)) != real  # no link on the way: a file the user named, where it is
 
 
 def display_path(settings: Settings, path: Path) -> str:

@@ -135,6 +135,8 @@ class Settings:
     report_dir: Path | None = None
     refresh_template: Path | None = None  # [refresh] template
     resources: ResourceSettings = field(default_factory=ResourceSettings)
+    # Read and write catalogs reached through links that leave the project (--follow-symlinks-outside).
+    follow_symlinks_outside: bool = False
 
 
 _TOP = {"source_lang": str, "catalogs": list, "exclude": list, "target_langs": list,

@@ -14,6 +14,9 @@ def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
     """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                    help="catalog files or folders (default: the config's `catalogs` globs)")
+    p.add_argument("--follow-symlinks-outside", action="store_true",
+                   help="also read and write catalogs that are symbolic links to files outside the project (the "
+                        "config file's folder and the PATHs given); refused by default")
     add_config_argument(p)
 
 
@@ -45,6 +48,8 @@ def load_cli_settings(args: argparse.Namespace) -> Settings:
     settings = load_settings(args.config)
     if args.service_url:
         settings = replace(settings, service=replace(settings.service, url=args.service_url))
+    if "follow_symlinks_outside" in args and args.follow_symlinks_outside:  # commands on catalogs only
+        settings = replace(settings, follow_symlinks_outside=True)
     return settings
 
 

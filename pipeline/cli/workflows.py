@@ -66,16 +66,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pipeline.workflows.check import check_paths
+    from dataclasses import replace
+
+    from pipeline.catalog_paths import display_path, find_catalogs
     from pipeline.config import load_settings
-    from pipeline.catalog_paths import discover, display_path
+    from pipeline.workflows.check import check_paths
 
     settings = load_settings(args.config)
-    paths = discover(settings, args.paths)
+    if args.follow_symlinks_outside:
+        settings = replace(settings, follow_symlinks_outside=True)
+    found = find_catalogs(settings, args.paths)
+    paths = found.paths
     display = {p: display_path(settings, p) for p in paths}
     checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy)
     errors = warnings = 0
-    for title, issues in (("", checked.issues), ("fuzzy entry: ", checked.fuzzy)):
+    for title, issues in (("", [*found.refused, *checked.issues]), ("fuzzy entry: ", checked.fuzzy)):
         for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
             if issue.severity is Severity.ERROR:
                 errors += 1

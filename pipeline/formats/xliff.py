@@ -196,7 +196,8 @@ def read_xliff(path: Path) -> XliffCatalog:
     root = tree.getroot()
     name = etree.QName(root)
     if name.localname != "xliff" or name.namespace not in (NS_12, NS_2):
-        raise CatalogError(where, f"not an XLIFF 1.2 or 2.x document (root element {root.tag})", root.sourceline)
+        raise CatalogError(where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})",
+                           root.sourceline)
     try:
         text, codec = decode(data, tree.docinfo.encoding)
         spans = element_spans(text)

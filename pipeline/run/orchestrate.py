@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from pipeline.catalog_paths import discover, display_path
+from pipeline.catalog_paths import display_path, find_catalogs
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
 from pipeline.model import Issue, Severity
@@ -103,7 +103,9 @@ def _start(settings: Settings, options: RunOptions) -> StartedRun:
     state = RunState(state_dir(settings))
     fingerprint = settings_hash(settings)
     per_catalog: dict[str, CatalogReport] = {}
-    paths = discover(settings, options.paths)
+    found = find_catalogs(settings, options.paths)
+    report.issues.extend(found.refused)
+    paths = found.paths
     if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
         paths = skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
     run = StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)

@@ -44,7 +44,7 @@ def scan(settings: Settings, paths: Iterable[Path], target_filter: Sequence[str]
         except CatalogError as exc:
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
-        issues.extend(Issue(display, warning, severity="warning") for warning in catalog.warnings)
+        issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
         locale = catalog.language or locales.locale_from_path(path)
         if locale is None:
             issues.append(Issue(display, "cannot tell the target language: set the Language header (XLIFF: "

@@ -26,7 +26,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Issue, Severity
-from pipeline.catalog_paths import CATALOG_SUFFIXES, discover, display_path
+from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 
 
 @dataclass(frozen=True)
@@ -116,10 +116,12 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     """
     from pipeline.run.orchestrate import RunOptions, run_translate
 
-    catalogs = [p for p in discover(settings, paths) if p.suffix.lower() in CATALOG_SUFFIXES]
+    found = find_catalogs(settings, paths)
+    catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
     merge_log = (lambda message: None) if frozen else log
     outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, merge_log, write=not frozen)
+    outcome.issues[:0] = found.refused
     if merge_only or not outcome.merged_paths:
         return outcome, None
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
