@@ -17,6 +17,7 @@
         ├── QuotaExceededError   456   exit 3  never retried
         ├── ServerError          5xx           should_retry
         ├── TransportError       -     exit 4  timeout, reset, refused connection; should_retry
+        ├── AnswerTooLargeError  -             the answer passed what its request can produce; not read on
         └── DocumentTranslationError           a document job ended in `error` or took too long
 
 Foreign exceptions (httpx's) are translated into these at exactly one place, the client's
@@ -132,6 +133,17 @@ class TransportError(ServiceError):
 
     exit_code = ExitCode.UNAVAILABLE
     should_retry = True
+
+
+class AnswerTooLargeError(ServiceError):
+    """The answer's body passed the bound its request allows (a broken or hostile service); never retried.
+
+    The client stops reading at the bound, so an endless answer costs that many bytes of memory.
+    """
+
+    def __init__(self, what: str, limit: int, status_code: int | None = None) -> None:
+        super().__init__(f"the answer to {what} passed {limit} bytes, more than the request can produce; "
+                         f"the rest was not read", status_code)
 
 
 class DocumentTranslationError(ServiceError):

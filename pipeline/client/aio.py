@@ -12,7 +12,7 @@ import httpx
 from pipeline.client.base import POOL_LIMITS
 from pipeline.client.records import CustomTagUsage
 from pipeline.client.requests import Call, Flow, Sleep
-from pipeline.client.responses import finish, transport_errors
+from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ServiceError
 
@@ -95,8 +95,12 @@ class AsyncClient(_Endpoints):
                 error = exc
 
     async def _send_once(self, call: Call[T]) -> T:
+        # Streamed, so that reading stops at the call's bound instead of at the end of an endless answer.
         with transport_errors(self._secrets):
-            response = await self._http.request(**call.request.httpx_arguments())
-        return finish(
-            call, response.status_code, response.headers, response.content, response.reason_phrase, self._secrets
-        )
+            async with self._http.stream(**call.request.httpx_arguments()) as response:
+                body = BoundedBody(call, response.status_code, response.headers)
+                async for chunk in response.aiter_bytes():
+                    if not body.add(chunk):
+                        break
+        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase,
+                      self._secrets)

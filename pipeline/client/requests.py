@@ -23,6 +23,23 @@ T = TypeVar("T")
 #: How an answer's body is decoded before it is parsed.
 Expect = Literal["json", "text", "bytes", "none"]
 
+# How many bytes of an answer's (decoded) body the client reads: a broken or hostile service
+# that streams without end must fail the request, not fill the memory. Each bound is far above
+# what the service can legitimately send for the request.
+ANSWER_BYTES = 8 * 1024 * 1024  # lists, records, status: kilobytes in practice
+ANSWER_FLOOR_BYTES = 256 * 1024  # the least a body-sized bound allows
+# A translation of one request byte: longer target text, \uXXXX escapes (6 bytes a character,
+# 12 outside the BMP) and the JSON around each text stay well under this.
+ANSWER_BYTES_PER_REQUEST_BYTE = 16
+GLOSSARY_ENTRIES_ANSWER_BYTES = 4 * protocol.MAX_GLOSSARY_DICTIONARY_BYTES  # one dictionary, escaped in JSON
+DOCUMENT_ANSWER_BYTES = 256 * 1024 * 1024  # a translated document
+ERROR_ANSWER_BYTES = 64 * 1024  # an error's message is in its first bytes; the rest is dropped unread
+
+
+def answer_bound(request_bytes: int) -> int:
+    """The most bytes an answer to a request of ``request_bytes`` may have (translate, Write)."""
+    return max(ANSWER_FLOOR_BYTES, ANSWER_BYTES_PER_REQUEST_BYTE * request_bytes)
+
 
 @dataclass(frozen=True)
 class Request:
@@ -61,6 +78,7 @@ class Call(Generic[T]):
     request: Request
     parse: Callable[[Any], T]
     expect: Expect = "json"
+    max_answer: int = ANSWER_BYTES  # bytes of a successful answer's body; more fails the call
 
 
 @dataclass(frozen=True)
@@ -74,22 +92,25 @@ class Sleep:
 Flow = Generator["Call[Any] | Sleep", Any, T]
 
 
-def get(path: str, parse: Callable[[Any], T], query: Sequence[tuple[str, str]] = ()) -> Call[T]:
+def get(path: str, parse: Callable[[Any], T], query: Sequence[tuple[str, str]] = (),
+        max_answer: int = ANSWER_BYTES) -> Call[T]:
     """A GET call."""
-    return Call(Request("GET", path, query=tuple(query)), parse)
+    return Call(Request("GET", path, query=tuple(query)), parse, max_answer=max_answer)
 
 
-def send_json(method: str, path: str, body: object, parse: Callable[[Any], T], expect: Expect = "json") -> Call[T]:
+def send_json(method: str, path: str, body: object, parse: Callable[[Any], T], expect: Expect = "json",
+              max_answer: int = ANSWER_BYTES) -> Call[T]:
     """A call with a JSON body encoded by :func:`pipeline.protocol.encode_json`."""
     request = Request(method, path, content=protocol.encode_json(body), content_type="application/json")
-    return Call(request, parse, expect)
+    return Call(request, parse, expect, max_answer)
 
 
 def _post_json_within(what: str, max_bytes: int, path: str, body: object, parse: Callable[[Any], T]) -> Call[T]:
     """A JSON ``POST``, refused before sending when the body is over ``max_bytes``; encoded only once."""
     content = protocol.encode_json(body)
     limits.check_body_size(what, len(content), max_bytes)
-    return Call(Request("POST", path, content=content, content_type="application/json"), parse)
+    return Call(Request("POST", path, content=content, content_type="application/json"), parse,
+                max_answer=answer_bound(len(content)))
 
 
 def delete(path: str, query: Sequence[tuple[str, str]] = ()) -> Call[None]:

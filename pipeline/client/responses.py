@@ -38,8 +38,8 @@ from pipeline.client.records import (
     Usage,
     frozen_mapping,
 )
-from pipeline.client.requests import Call
-from pipeline.errors import ServiceError, TransportError, error_for_status, redact
+from pipeline.client.requests import ERROR_ANSWER_BYTES, Call
+from pipeline.errors import AnswerTooLargeError, ServiceError, TransportError, error_for_status, redact
 
 T = TypeVar("T")
 
@@ -62,6 +62,42 @@ def transport_errors(secrets: Sequence[str]) -> Iterator[None]:
     except httpx.TransportError as exc:  # includes TimeoutException, NetworkError, ProtocolError
         detail = str(exc) or "no detail"
         raise TransportError(redact(f"{type(exc).__name__}: {detail}", secrets)) from exc
+
+
+class BoundedBody:
+    """An answer's body, collected chunk by chunk up to the bound of its call.
+
+    A successful answer over the bound fails the call with :class:`AnswerTooLargeError` (before
+    reading anything when ``Content-Length`` already says so); an error answer is cut at
+    :data:`ERROR_ANSWER_BYTES`, which still holds its message, and the rest is dropped unread.
+    """
+
+    def __init__(self, call: Call[Any], status_code: int, headers: Mapping[str, str]) -> None:
+        self._what = f"{call.request.method} {call.request.path}"
+        self._status = status_code
+        self._error = status_code >= 300
+        self._limit = ERROR_ANSWER_BYTES if self._error else call.max_answer
+        self._chunks: list[bytes] = []
+        self._size = 0
+        declared = headers.get("Content-Length", "")
+        if not self._error and declared.isdigit() and int(declared) > self._limit:
+            raise AnswerTooLargeError(self._what, self._limit, status_code)
+
+    def add(self, chunk: bytes) -> bool:
+        """Keep ``chunk``; False once the body is complete enough (an error's cut), so reading stops."""
+        room = self._limit - self._size
+        if len(chunk) > room:
+            if not self._error:
+                raise AnswerTooLargeError(self._what, self._limit, self._status)
+            chunk = chunk[:room]
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        return self._size < self._limit
+
+    @property
+    def content(self) -> bytes:
+        """The bytes kept."""
+        return b"".join(self._chunks)
 
 
 def error_from_answer(

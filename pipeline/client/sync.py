@@ -12,7 +12,7 @@ import httpx
 from pipeline.client.base import POOL_LIMITS, ClientBase
 from pipeline.client.records import CustomTagUsage
 from pipeline.client.requests import Call, Flow, Sleep
-from pipeline.client.responses import finish, transport_errors
+from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ServiceError
 
@@ -88,8 +88,11 @@ class Client(ClientBase):
                 error = exc
 
     def _send_once(self, call: Call[T]) -> T:
-        with transport_errors(self._secrets):
-            response = self._http.request(**call.request.httpx_arguments())
-        return finish(
-            call, response.status_code, response.headers, response.content, response.reason_phrase, self._secrets
-        )
+        # Streamed, so that reading stops at the call's bound instead of at the end of an endless answer.
+        with transport_errors(self._secrets), self._http.stream(**call.request.httpx_arguments()) as response:
+            body = BoundedBody(call, response.status_code, response.headers)
+            for chunk in response.iter_bytes():
+                if not body.add(chunk):
+                    break
+        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase,
+                      self._secrets)

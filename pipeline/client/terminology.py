@@ -45,7 +45,7 @@ class TerminologyEndpoints(EndpointBase):
         """One dictionary with its entries, as TSV (``GET /v3/glossaries/{id}/entries``)."""
         query = [("source_lang", source_lang), ("target_lang", target_lang)]
         path = f"/v3/glossaries/{segment(glossary_id)}/entries"
-        return self._call(requests.get(path, parse.parse_glossary_entries, query))
+        return self._call(requests.get(path, parse.parse_glossary_entries, query, requests.GLOSSARY_ENTRIES_ANSWER_BYTES))
 
     def replace_glossary_dictionary(self, glossary_id: str, dictionary: GlossaryDictionary) -> DictionarySummary:
         """Create or replace the dictionary of one pair (``PUT /v3/glossaries/{id}/dictionaries``)."""
@@ -103,7 +103,7 @@ class TerminologyEndpoints(EndpointBase):
             f"/v2/glossaries/{segment(glossary_id)}/entries",
             headers=(("Accept", "text/tab-separated-values"),),
         )
-        return self._call(requests.Call(request, str, expect="text"))
+        return self._call(requests.Call(request, str, "text", requests.GLOSSARY_ENTRIES_ANSWER_BYTES))
 
     def delete_glossary_v2(self, glossary_id: str) -> None:
         """Delete a v2 glossary (``DELETE /v2/glossaries/{id}``)."""
