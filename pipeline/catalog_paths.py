@@ -21,29 +21,35 @@ from pipeline.model import Issue
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 OUTSIDE_LINK = ("is a symbolic link to {target}, outside the project: neither read nor written "
                 "(pass --follow-symlinks-outside to allow it)")
+FOLDER = "is a folder named like a catalog: not read"
+READ_ONLY = "is read-only: left alone (nothing sent for it, nothing written)"
 
 
 @dataclass(frozen=True)
 class Found:
-    """The catalogs of a run, and the links refused because they lead out of the project."""
+    """The catalogs of a run, and what was refused: links out of the project, folders named like catalogs."""
 
     paths: list[Path]
     refused: list[Issue] = field(default_factory=list)
 
 
-def find_catalogs(settings: Settings, paths: Sequence[Path] = ()) -> Found:
-    """The catalog files of the run: the given paths (files or folders) or the configured globs."""
+def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool = True) -> Found:
+    """The catalog files of the run: the given paths (files or folders) or the configured globs.
+
+    ``writing``: the command writes catalogs, so a read-only one is refused before anything is
+    sent for it (a rename would replace it anyway: permissions guard the file, not its folder).
+    """
     roots = [settings.root.resolve(), *(p.resolve() for p in paths if p.is_dir())]
     candidates: set[Path] = set()
     if paths:
         for path in paths:
             if path.is_dir():
-                candidates.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES and p.is_file())
+                candidates.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES)
             else:
                 candidates.add(path)  # a missing or odd file is reported when it is read
     else:
         for pattern in settings.catalogs:
-            candidates.update(p for p in settings.root.glob(pattern) if p.is_file())
+            candidates.update(settings.root.glob(pattern))
     excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
     found: set[Path] = set()
     refused: list[Issue] = []
@@ -51,9 +57,17 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = ()) -> Found:
         real = candidate.resolve()
         if real in excluded:
             continue
+        if candidate.is_dir():
+            if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
+                refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER,
+                                     severity="warning"))
+            continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
             refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))),
                                  OUTSIDE_LINK.format(target=real)))
+            continue
+        if writing and read_only(real):
+            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), READ_ONLY))
             continue
         found.add(real)
     return Found(sorted(found), refused)
@@ -62,6 +76,15 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = ()) -> Found:
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
     """The catalog files of the run (see :func:`find_catalogs`), without the refused links."""
     return find_catalogs(settings, paths).paths
+
+
+def read_only(path: Path) -> bool:
+    """Whether ``path`` is an existing file its owner (or, for root, anyone) may not write."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False  # missing: reported when it is read
+    return not mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:

@@ -75,7 +75,7 @@ def _check(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     if args.follow_symlinks_outside:
         settings = replace(settings, follow_symlinks_outside=True)
-    found = find_catalogs(settings, args.paths)
+    found = find_catalogs(settings, args.paths, writing=False)
     paths = found.paths
     display = {p: display_path(settings, p) for p in paths}
     checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy)

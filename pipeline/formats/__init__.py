@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Sequence
@@ -35,7 +36,17 @@ def read_catalog(path: Path) -> Catalog:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half."""
+    """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half.
+
+    A read-only ``path`` is refused (PermissionError), though the rename would replace it: the
+    file's permissions say it must not change, whatever its folder allows.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and (not mode & 0o222 or not os.access(path, os.W_OK)):
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -1,10 +1,12 @@
-"""Catalogs that are symbolic links out of the project are neither read nor written unless allowed."""
+"""Discovery under attack: links out of the project, folders named like catalogs, read-only catalogs."""
 
 from __future__ import annotations
 
 import dataclasses
 import shutil
 from pathlib import Path
+
+import pytest
 
 from pipeline.catalog_paths import discover, find_catalogs
 from pipeline.cli import main
@@ -100,3 +102,44 @@ def test_check_reports_the_link_and_takes_the_flag(tmp_path, capsys, monkeypatch
     assert main(["check"]) == ExitCode.PARTIAL
     assert "linked.po: is a symbolic link to" in capsys.readouterr().out
     assert main(["check", "--follow-symlinks-outside"]) == ExitCode.OK
+
+
+def test_a_folder_named_like_a_catalog_is_reported(tmp_path):
+    settings, folder = _project(tmp_path)
+    (folder / "odd.po").mkdir()
+    (folder / "odd.po" / "inner.txt").write_text("not a catalog", encoding="utf-8")
+    for given in ((), (settings.root,)):
+        found = find_catalogs(settings, given)
+        assert [(i.catalog, i.reason, i.severity) for i in found.refused] == [
+            ("locale/de/LC_MESSAGES/odd.po", "is a folder named like a catalog: not read", "warning")]
+        assert found.paths == [(folder / "app.po").resolve()]
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and "odd.po" in str(report.issues)
+
+
+def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path):
+    settings, folder = _project(tmp_path)
+    locked = folder / "locked.po"
+    locked.write_text(HEADER.format(lang="de", plural=PLURALS["de"]) + 'msgid "Locked only"\nmsgstr ""\n',
+                      encoding="utf-8")
+    locked.chmod(0o444)
+    before = locked.read_bytes()
+    service = FakeService()
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.PARTIAL
+    [issue] = [i for i in report.issues if i.severity == "error"]
+    assert issue.catalog == "locale/de/LC_MESSAGES/locked.po" and "read-only" in issue.reason
+    assert locked.read_bytes() == before and locked.stat().st_mode & 0o777 == 0o444
+    assert service.requests and not any("Locked only" in t for r in service.requests for t in r["text"])
+    assert find_catalogs(settings, writing=False).refused == []  # `pipeline check` reads it as usual
+
+
+def test_the_writer_refuses_to_replace_a_read_only_file(tmp_path):
+    from pipeline.formats import atomic_write
+
+    path = tmp_path / "de.po"
+    path.write_bytes(b"old")
+    path.chmod(0o444)
+    with pytest.raises(PermissionError, match="read-only"):
+        atomic_write(path, b"new")
+    assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]
