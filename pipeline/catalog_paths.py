@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 OUTSIDE_LINK = ("is a symbolic link to {target}, outside the project: neither read nor written "
@@ -60,7 +60,7 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
                 refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER,
-                                     severity="warning"))
+                                     severity=Severity.WARNING))
             continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
             refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))),
