@@ -39,6 +39,8 @@ class ExitCode:
     QUOTA = 3  # quota exceeded or budget reached; work done so far is saved
     UNAVAILABLE = 4  # authentication refused or service unreachable
     PENDING = 5  # --frozen: a run would translate or merge something (nothing was sent or written)
+    INTERRUPTED = 130  # SIGINT (Ctrl-C): stopped sending; what was done is written and saved
+    TERMINATED = 143  # SIGTERM: the same
 
 
 class PipelineError(Exception):

@@ -17,9 +17,13 @@ from the last sync's, :mod:`pipeline.resources.synced`) is synced even when ever
 settled, without reading them.
 
 Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only
-four things stop it early, each saving what was already translated: the service refusing the
+a few things stop it early, each saving what was already translated: the service refusing the
 key or being unreachable (exit 4), the quota running out (456) or the run's character budget
-(``max_characters``) being reached (exit 3).
+(``max_characters``) being reached (exit 3), and SIGINT or SIGTERM (exit 130 or 143,
+:class:`Interruption`).
+
+Two runs on the same catalogs and cache folder take turns (:class:`~pipeline.run.state.CatalogLocks`):
+the second waits for the catalogs the first holds, then finds them done.
 
 Order of safety: a translation is cached only after the gate verified it, and a catalog is
 written (atomically) only with verified translations, so a run stopped at any moment leaves
@@ -29,12 +33,14 @@ is recorded with its provenance (:mod:`pipeline.run.state`).
 
 from __future__ import annotations
 
+import functools
+import signal
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.catalog_paths import display_path, find_catalogs
 from pipeline.config import ENV_SERVICE_URL, Settings
@@ -46,9 +52,11 @@ from pipeline.run.records import (CatalogReport, CatalogWork, Pending, Remaining
 from pipeline.run.report import finish
 from pipeline.run.request import service_identity
 from pipeline.run.settled import skip_unchanged
-from pipeline.run.state import RunState, settings_hash, state_dir
+from pipeline.run.state import CatalogLocks, RunState, settings_hash, state_dir
 
 if TYPE_CHECKING:
+    import asyncio
+
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
     from pipeline.formats import Unit
@@ -64,14 +72,22 @@ __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "transla
 
 def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], None] | None = None,
                   client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
-    """Run a whole translation job synchronously; see :func:`translate_catalogs`."""
-    run = _start(settings, options)
-    if not run.paths and not options.dry_run and run.terminology is None:  # no event loop, nothing parsed
-        run.save_state()
-        return finish(run)
-    import asyncio  # only now: importing it costs more than starting Python
+    """Run a whole translation job synchronously; see :func:`translate_catalogs`.
 
-    return asyncio.run(_translate(run, log or _stderr, client_factory, progress))
+    SIGINT and SIGTERM stop it in order (:class:`Interruption`): what was done is written and
+    saved, and the report says so (exit 130 or 143).
+    """
+    log = log or _stderr
+    run = _start(settings, options, log)
+    try:
+        if not run.paths and not options.dry_run and run.terminology is None:  # no event loop, nothing parsed
+            run.save_state()
+            return finish(run)
+        import asyncio  # only now: importing it costs more than starting Python
+
+        return asyncio.run(_translate(run, log, client_factory, progress, handle_signals=True))
+    finally:
+        run.locks.release()
 
 
 async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
@@ -80,54 +96,145 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
     """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
 
     ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
+    The caller's event loop keeps its own signal handling.
     """
-    return await _translate(_start(settings, options), log, client_factory, progress)
+    run = _start(settings, options, log)
+    try:
+        return await _translate(run, log, client_factory, progress)
+    finally:
+        run.locks.release()
 
 
 async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
-                     progress: Progress | None) -> RunReport:
+                     progress: Progress | None, handle_signals: bool = False) -> RunReport:
     if run.paths or run.options.dry_run or run.terminology is not None:  # a dry run reports even nothing
-        await _work(run, log, client_factory, progress)
+        interruption = Interruption()
+        if handle_signals:
+            interruption.install()
+        try:
+            await _work(run, log, client_factory, progress, interruption)
+        finally:
+            interruption.remove()
+        if interruption.signum is not None:  # whatever else stopped the run, the user asked it to stop
+            reason = StopReason.INTERRUPTED if interruption.signum == signal.SIGINT else StopReason.TERMINATED
+            run.report.stopped = Stop(reason, f"interrupted by {signal.Signals(interruption.signum).name}: "
+                                              f"stopped sending; what was translated is written and saved")
     else:
         run.save_state()  # the mtimes of catalogs touched but not changed
     return finish(run)
 
 
-def _start(settings: Settings, options: RunOptions) -> StartedRun:
-    """Check the service is configured, find the catalogs and skip those an earlier run settled."""
+def _start(settings: Settings, options: RunOptions, log: Callable[[str], None]) -> StartedRun:
+    """Check the service is configured, find and lock the catalogs, and skip those an earlier run settled.
+
+    The locks come first: a run that waited for another one reads the state that run saved, so
+    it skips (or finds translated) what the other did, and pays for none of it again.
+    """
     started = time.monotonic()
     if not options.dry_run and not settings.service.url:
         raise UsageError(f"no translation service configured: pass --service-url URL (or 'embedded' for the "
                          f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml")
     report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
-    state = RunState(state_dir(settings))
-    fingerprint = settings_hash(settings)
-    per_catalog: dict[str, CatalogReport] = {}
     found = find_catalogs(settings, options.paths)
     report.issues.extend(found.refused)
     paths = found.paths
-    if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
-        paths = skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
-    run = StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started)
-    # The files' hashes decide, offline: an unchanged glossary costs no request. The embedded service
-    # keeps nothing between runs, so there is nothing to keep in step there.
-    if not options.dry_run and not settings.service.embedded:
-        terms = synced.fingerprint(settings)
-        if synced.SyncRecord(state.directory).needs_sync(report.service, terms):
-            run.terminology = terms
+    locks = CatalogLocks(state_dir(settings))
+    if not options.dry_run:  # a dry run writes nothing: it need not wait for anyone
+        locks.acquire(paths, functools.partial(display_path, settings), log)
+    try:
+        state = RunState(state_dir(settings))
+        fingerprint = settings_hash(settings)
+        per_catalog: dict[str, CatalogReport] = {}
+        if not options.retranslate_stale:  # a refresh must look at every fuzzy unit, whatever the bytes
+            paths = skip_unchanged(settings, state, fingerprint, paths, options.target_langs, report, per_catalog)
+        run = StartedRun(settings, options, report, state, fingerprint, paths, per_catalog, started, locks)
+        # The files' hashes decide, offline: an unchanged glossary costs no request. The embedded service
+        # keeps nothing between runs, so there is nothing to keep in step there.
+        if not options.dry_run and not settings.service.embedded:
+            terms = synced.fingerprint(settings)
+            if synced.SyncRecord(state.directory).needs_sync(report.service, terms):
+                run.terminology = terms
+    except BaseException:
+        locks.release()
+        raise
     return run
+
+
+#: Seconds the requests in flight get to finish after SIGINT/SIGTERM, so that what they are billed
+#: for is kept (cached and written); a second signal cancels them at once.
+GRACE_SECONDS = 5.0
+
+
+class Interruption:
+    """SIGINT/SIGTERM during a run: stop sending, let the requests in flight finish (briefly), then cancel them.
+
+    The run then goes on as after any early stop: it writes every translation verified so far,
+    saves the cache and state and writes its report; the exit status is 128 + the signal's number.
+    A third signal finds the default handlers back and ends the process at once.
+    """
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.signum: int | None = None
+        self.stop = asyncio.Event()  # set by the first signal: nothing more is sent
+        self._sending: asyncio.Future[Any] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._installed: list[int] = []
+
+    def install(self) -> None:
+        """Handle SIGINT and SIGTERM on the running loop, where it can (the main thread, not Windows)."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(signum, self._signalled, signum)
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue
+            self._installed.append(signum)
+
+    def remove(self) -> None:
+        """Give the signals back to their default handlers."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        for signum in self._installed:
+            loop.remove_signal_handler(signum)
+        self._installed.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def watch(self, sending: asyncio.Future[Any]) -> None:
+        """``sending`` (one round of requests) is what a signal cancels once the grace period is over."""
+        self._sending = sending
+
+    def _signalled(self, signum: int) -> None:
+        import asyncio
+
+        if self.signum is None:
+            self.signum = signum
+            self.stop.set()
+            self._timer = asyncio.get_running_loop().call_later(GRACE_SECONDS, self._cancel)
+        else:
+            self._cancel()
+            self.remove()
+
+    def _cancel(self) -> None:
+        if self._sending is not None and not self._sending.done():
+            self._sending.cancel()
 
 
 def _stderr(message: str) -> None:
     print(f"pipeline: {message}", file=sys.stderr)
 
 
-async def _work(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None = None,
-                progress: Progress | None = None) -> None:
+async def _work(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
+                progress: Progress | None, interruption: Interruption) -> None:
     """Scan the catalogs ``run`` has left, translate what they need and write the results back into them.
 
     Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
-    trouble.
+    trouble. After ``interruption`` nothing more is sent, and the writing goes on as usual.
     """
     from pipeline.cache import open_cache
     from pipeline.resources.plan import ResourcePlan
@@ -190,7 +297,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             client = client_factory() if client_factory else open_client(settings, log)
             try:
                 left = await _use_service(run, client, cache, resources, scanned, pending, needed, spare, done, notes,
-                                          log, progress)
+                                          log, progress, interruption)
             finally:
                 await client.aclose()
             if left:
@@ -250,7 +357,8 @@ def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pendi
 async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationCache | None, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], needed: dict[str, Pending],
                        spare: dict[str, Pending], done: dict[SegmentKey, str], notes: dict[SegmentKey, str],
-                       log: Callable[[str], None], progress: Progress | None) -> list[Pending]:
+                       log: Callable[[str], None], progress: Progress | None,
+                       interruption: Interruption) -> list[Pending]:
     """Check the quota, sync edited terminology, then send; returns what is left unsent.
 
     The usage is read before the first request: a run it cannot cover sends nothing at all, not
@@ -270,7 +378,7 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
         return []
     assert cache is not None
     left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report, run.per_catalog,
-                              done, notes, log, progress, synced_now)
+                              done, notes, log, progress, interruption, synced_now)
     if report.usage is not None and report.usage.before is not None and report.totals.requests:
         report.usage.after, _ = await send.read_usage(client)
     return left
@@ -302,14 +410,15 @@ async def _sync_terminology(run: StartedRun, client: AsyncClient, resources: Res
 async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                       notes: dict[SegmentKey, str], log: Callable[[str], None],
-                       progress: Progress | None, synced_now: Synced | None = None) -> list[Pending]:
+                       notes: dict[SegmentKey, str], log: Callable[[str], None], progress: Progress | None,
+                       interruption: Interruption, synced_now: Synced | None = None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
-    Both rounds share one budget; a stop in round one (budget, quota, service) means no round two.
-    ``synced_now`` is this run's terminology sync, when it made one: the resources are not synced twice.
+    Both rounds share one budget; a stop in round one (budget, quota, service, a signal) means no
+    round two. ``synced_now`` is this run's terminology sync, when it made one: the resources are
+    not synced twice.
     """
-    import functools
+    import asyncio
 
     from pipeline.errors import AuthenticationError, QuotaExceededError, TransportError
     from pipeline.resources.attach import attach_resources
@@ -336,7 +445,7 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     left: list[Pending] = []
     for first in (True, False):
         if not first:
-            if report.stopped:
+            if report.stopped or interruption.stop.is_set():
                 break
             pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
                                        notes)
@@ -346,8 +455,18 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         if not pending:
             continue
         progress.start(_per_language(pending))
-        outcome = await send.send_all(settings, client, pending, cache, report, per_catalog, done, log, progress,
-                                      budget, gate.verify, notes)
+        outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
+        sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
+                                                      log, progress, budget, gate.verify, notes,
+                                                      stop=interruption.stop, outcome=outcome))
+        interruption.watch(sending)
+        try:
+            await sending
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # this task itself is cancelled, not just its requests
+
         report.totals.requests += outcome.requests
         left.extend(p for p in pending.values() if p.key not in outcome.finished)
     return left

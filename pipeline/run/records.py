@@ -18,7 +18,7 @@ from pipeline.errors import ExitCode
 from pipeline.formats import Catalog
 from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, Severity, TranslationOptions
 from pipeline.quota import Allowance
-from pipeline.run.state import RunState
+from pipeline.run.state import CatalogLocks, RunState
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
     from pipeline.run.plurals import UnitPlan
@@ -33,6 +33,8 @@ class StopReason(enum.Enum):
     BUDGET = "budget"  # the run's max_characters reached: exit 3
     QUOTA = "quota"  # the account's quota exceeded (456): exit 3
     SERVICE = "service"  # key refused or service unreachable: exit 4
+    INTERRUPTED = "interrupted"  # SIGINT: exit 130
+    TERMINATED = "terminated"  # SIGTERM: exit 143
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,7 @@ class StartedRun:
     paths: list[Path]  # catalogs not skipped as unchanged
     per_catalog: dict[str, CatalogReport]
     started: float  # time.monotonic() at the start
+    locks: CatalogLocks  # held on the run's catalogs until it ends
     terminology: str | None = None  # fingerprint of glossary and style files not yet synced to this service
 
     def save_state(self) -> None:

@@ -41,9 +41,14 @@ def finish(run: StartedRun) -> RunReport:
     return report
 
 
+_STOP_CODES = {StopReason.BUDGET: ExitCode.QUOTA, StopReason.QUOTA: ExitCode.QUOTA,
+               StopReason.SERVICE: ExitCode.UNAVAILABLE, StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
+               StopReason.TERMINATED: ExitCode.TERMINATED}
+
+
 def _exit_code(report: RunReport, frozen: bool = False) -> int:
     if report.stopped is not None:
-        return ExitCode.UNAVAILABLE if report.stopped.reason is StopReason.SERVICE else ExitCode.QUOTA
+        return _STOP_CODES[report.stopped.reason]
     if any(i.severity is Severity.ERROR for i in report.issues):
         return ExitCode.PARTIAL  # an unreadable catalog comes first: translating would not fix it
     if frozen and report.would_write:

@@ -17,7 +17,9 @@ Two things, both plain JSON written atomically:
 
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
-drops what the other settled or recorded.
+drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
+catalog (:class:`CatalogLocks`), so what one translates the other finds done instead of paying
+for it again.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from pipeline.version import __version__
 from pipeline.config import Settings
@@ -42,6 +45,7 @@ PROVENANCE_DIR = "provenance"
 LOCK_NAME = "state.lock"
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
+LOCKS_DIR = "locks"  # one lock file per catalog a run works on
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
 _OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
                     "cache_url", "cache_ttl", "report_dir", "max_characters"}
@@ -356,3 +360,57 @@ def _locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+class CatalogLocks:
+    """Exclusive locks on the catalogs a run works on, so that two runs on the same catalogs take turns.
+
+    One lock file per catalog (named by a hash of its real path) in the cache folder's ``locks/``:
+    a second run (a parallel CI job on the same checkout and cache folder) waits until the first
+    has written the catalog and saved its state, then finds it settled and sends nothing for it.
+    Locks are taken in sorted order, so two runs never wait for each other in a circle, and they
+    go with the process: a run that is killed leaves none behind. Without a cache folder (or
+    without fcntl) nothing is locked.
+    """
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory / LOCKS_DIR if directory is not None else None
+        self._held: list[BinaryIO] = []
+
+    def acquire(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> None:
+        """Lock every catalog of ``paths``, waiting (and saying so) for those another run holds."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: runs do not take turns
+            return
+        if self.directory is None:
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against "
+                f"other runs")
+            return
+        for path in sorted(set(paths)):
+            lock = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"
+            try:
+                handle = open(lock, "a+b")  # held until release()
+            except OSError as exc:
+                log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
+                continue
+            try:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    log(f"waiting for another run that is translating {name(path)}")
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            except BaseException:
+                handle.close()
+                raise
+            self._held.append(handle)
+
+    def release(self) -> None:
+        """Let other runs have the catalogs (closing a lock file releases its lock)."""
+        for handle in self._held:
+            handle.close()
+        self._held.clear()

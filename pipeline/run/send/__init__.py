@@ -150,17 +150,19 @@ async def check_quota(client: AsyncClient, needed: int, budget: int | None,
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                    log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify,
-                   notes: dict[SegmentKey, str]) -> Outcome:
+                   notes: dict[SegmentKey, str], *, stop: asyncio.Event | None = None,
+                   outcome: Outcome | None = None) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
     is the gate's check, applied to every returned text before it is cached or kept. A text the
     gate refuses for its placeholders is sent again under each recovery scheme in turn
     (:mod:`pipeline.placeholders.schemes`); ``notes`` gets the segments whose scheme asks for a
-    reviewer's eye. The caller closes ``client``.
+    reviewer's eye. The caller closes ``client``. Once ``stop`` is set (a signal) nothing more is sent;
+    a caller that may cancel this call passes ``outcome`` to keep what came back before.
     """
-    stop = asyncio.Event()
-    outcome = Outcome()
+    stop = stop if stop is not None else asyncio.Event()
+    outcome = outcome if outcome is not None else Outcome()
     limiter = Limiter(Controller(settings.service.concurrency))
     # 429s come back here, where they pause every sender; the client still retries 5xx and transport errors.
     sender = client.with_retry(replace(client.retry, retry_rate_limited=False))

@@ -1,0 +1,109 @@
+"""Unlucky environments against a real `pipeline serve`: two runs at once, Ctrl-C, a full disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.client import Client
+
+from sample_project import copy_sample_project
+
+pytestmark = pytest.mark.integration
+
+FAULTY_CLI = Path(__file__).resolve().parent / "faulty_cli.py"
+
+
+def _project(tmp_path: Path, url: str, concurrency: int = 1, cache: str = ".cache", report: str = "report") -> Path:
+    root = copy_sample_project(tmp_path, url)
+    (root / "pipeline.toml").write_text(
+        'source_lang = "en"\ncatalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n'
+        f'[service]\nurl = "{url}"\nconcurrency = {concurrency}\nmax_attempts = 1\n'
+        f'[cache]\ndir = "{cache}"\n[report]\ndir = "{report}"\n', encoding="utf-8")
+    return root
+
+
+def _start(service, root: Path, fault: str | None = None, name: str = "run") -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    env["PIPELINE_AUTH_KEY"] = service.auth_key
+    argv = [sys.executable, str(FAULTY_CLI), fault] if fault else [sys.executable, "-m", "pipeline"]
+    out, err = (root / f"{name}.out").open("wb"), (root / f"{name}.err").open("wb")
+    return subprocess.Popen([*argv, "translate", "--config", str(root / "pipeline.toml")], stdout=out, stderr=err,
+                            env=env, cwd=root)
+
+
+def _billed(service) -> int:
+    with Client(service.url, service.auth_key) as client:
+        return client.usage().character_count
+
+
+def _reference(service, tmp_path: Path) -> int:
+    """What one run of the sample project bills on its own."""
+    before = _billed(service)
+    process = _start(service, _project(tmp_path / "reference", service.url))
+    assert process.wait(timeout=120) == 0
+    return _billed(service) - before
+
+
+def _wait_for(path: Path, text: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in path.read_text(encoding="utf-8", errors="replace"):
+        assert time.monotonic() < deadline, path.read_text(encoding="utf-8", errors="replace")
+        time.sleep(0.05)
+
+
+def _catalogs(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8")
+            for p in sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))}
+
+
+def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(launch_service, tmp_path):
+    service = launch_service()
+    reference = _reference(service, tmp_path)
+    root = _project(tmp_path / "shared", service.url, concurrency=2)
+    before = _billed(service)
+    first = _start(service, root, "delay=0.4", "first")
+    _wait_for(root / "first.err", "sending")  # the first run is translating when the second starts
+    second = _start(service, root, "delay=0.4", "second")
+    assert first.wait(timeout=180) == 0, (root / "first.err").read_text()
+    assert second.wait(timeout=180) == 0, (root / "second.err").read_text()
+    assert "waiting for another run that is translating" in (root / "second.err").read_text()
+    assert _billed(service) - before == reference
+    for name in ("first", "second"):
+        assert "Traceback" not in (root / f"{name}.err").read_text()
+    assert all('msgstr ""\n\n' not in text or "fuzzy" in text for text in _catalogs(root).values())
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(launch_service, tmp_path,
+                                                                                 signum, code):
+    service = launch_service()
+    reference = _reference(service, tmp_path)
+    root = _project(tmp_path / "interrupted", service.url)
+    pristine = _catalogs(root)
+    before = _billed(service)
+    process = _start(service, root, "delay=1")
+    _wait_for(root / "run.err", "sending")
+    time.sleep(2.5)  # a couple of requests done, one in flight, most not sent
+    process.send_signal(signum)
+    assert process.wait(timeout=60) == code
+    err = (root / "run.err").read_text()
+    assert "Traceback" not in err and "interrupted" in err
+    report = json.loads((root / "report" / "report.json").read_text())
+    assert "interrupted" in json.dumps(report["stopped"])
+    assert report["remaining"]  # it did stop before the end
+    written = {name for name, text in _catalogs(root).items() if text != pristine[name]}
+    assert written, "the translations done before the signal were written"
+    first_billed = _billed(service) - before
+    assert 0 < first_billed < reference
+    rerun = _start(service, root, None, "rerun")
+    assert rerun.wait(timeout=120) == 0, (root / "rerun.err").read_text()
+    # Requests in flight were let finish (and cached), so nothing is paid twice.
+    assert _billed(service) - before == reference

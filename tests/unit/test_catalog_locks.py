@@ -1,0 +1,43 @@
+"""Catalog locks: a second holder waits for the first, says so, and gets the lock once it is released."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from pipeline.run.state import CatalogLocks
+
+
+def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
+    catalogs = [tmp_path / "de.po", tmp_path / "fr.po"]
+    first, second = CatalogLocks(tmp_path / "cache"), CatalogLocks(tmp_path / "cache")
+    first.acquire(catalogs, str, lambda message: None)
+    said: list[str] = []
+    got = threading.Event()
+
+    def take() -> None:
+        second.acquire(reversed(catalogs), lambda p: p.name, said.append)  # any order: taken sorted
+        got.set()
+
+    thread = threading.Thread(target=take)
+    thread.start()
+    time.sleep(0.3)
+    assert not got.is_set() and said == ["waiting for another run that is translating de.po"]
+    first.release()
+    assert got.wait(5)
+    thread.join()
+    second.release()
+
+
+def test_without_a_cache_folder_nothing_is_locked(tmp_path):
+    locks = CatalogLocks(None)
+    locks.acquire([tmp_path / "de.po"], str, lambda message: None)
+    CatalogLocks(None).acquire([tmp_path / "de.po"], str, lambda message: None)  # does not wait
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_unusable_lock_folder_is_a_warning_not_a_failure(tmp_path):
+    (tmp_path / "cache").write_text("a file where the folder should be", encoding="utf-8")
+    said: list[str] = []
+    CatalogLocks(tmp_path / "cache").acquire([tmp_path / "de.po"], str, said.append)
+    assert len(said) == 1 and said[0].startswith("warning: cannot create")
