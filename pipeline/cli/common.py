@@ -6,8 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
 from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, load_settings, project_dir
+from pipeline.errors import ExitCode
 from pipeline.model import Issue, Severity
+
+if TYPE_CHECKING:
+    from pipeline.run.records import RunReport
 
 
 def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
@@ -71,3 +77,21 @@ def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
     for issue in issues:
         if issue.severity is Severity.ERROR or not quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+
+
+def save_reports(report: RunReport, directory: Path) -> Path | None:
+    """Write ``report.json`` and ``report.md``; when that fails (a full disk), say so and return None.
+
+    The catalogs, cache and state were written before: only the report is lost, so the run's
+    outcome stays what it was, and at least exit 1 says that something needs a look.
+    """
+    from pipeline.run.report import write_reports
+
+    try:
+        json_path, _ = write_reports(report, directory)
+    except OSError as exc:
+        print(f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
+              f"and the run state are saved", file=sys.stderr)
+        report.exit_code = max(report.exit_code, ExitCode.PARTIAL)
+        return None
+    return json_path

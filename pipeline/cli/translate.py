@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
-                                 report_dir, stderr_log)
+                                 report_dir, save_reports, stderr_log)
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def _translate(args: argparse.Namespace) -> int:
 
     from pipeline.run.orchestrate import RunOptions, run_translate
     from pipeline.run.progress import for_stream
-    from pipeline.run.report import fallback_note, usage_line, write_reports
+    from pipeline.run.report import fallback_note, usage_line
 
     settings = load_cli_settings(args)
     if args.cache_dir:
@@ -78,7 +78,7 @@ def _translate(args: argparse.Namespace) -> int:
     report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
-    json_path, _ = write_reports(report, report_dir(args, settings))
+    json_path = save_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
@@ -93,7 +93,7 @@ def _translate(args: argparse.Namespace) -> int:
                   f"characters billed in {t.requests} requests; "
                   + (f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
                      if report.unchanged_catalogs else "")
-                  + f"report: {json_path}")
+                  + (f"report: {json_path}" if json_path else "no report written"))
             usage = usage_line(report)
             if usage:
                 print(f"pipeline: {usage}", file=sys.stderr)

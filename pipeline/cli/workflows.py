@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
-                                 report_dir, stderr_log)
+                                 report_dir, save_reports, stderr_log)
 from pipeline.errors import ExitCode, UsageError
 from pipeline.model import Severity
 
@@ -100,7 +100,7 @@ def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from pipeline.workflows.refresh import refresh
-    from pipeline.run.report import usage_line, write_reports
+    from pipeline.run.report import usage_line
 
     settings = load_cli_settings(args)
     if args.max_characters is not None:
@@ -119,12 +119,13 @@ def _refresh(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(merged)
         return ExitCode.PARTIAL if any(i.severity is Severity.ERROR for i in outcome.issues) else ExitCode.OK
-    json_path, _ = write_reports(report, report_dir(args, settings))
+    json_path = save_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
         print(f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
-              f"{t.segments_failed} failed; {t.billed_characters} characters billed; report: {json_path}")
+              f"{t.segments_failed} failed; {t.billed_characters} characters billed; "
+              + (f"report: {json_path}" if json_path else "no report written"))
         usage = usage_line(report)
         if usage:
             print(f"pipeline: {usage}", file=sys.stderr)

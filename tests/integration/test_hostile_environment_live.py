@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -107,3 +108,43 @@ def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_re
     assert rerun.wait(timeout=120) == 0, (root / "rerun.err").read_text()
     # Requests in flight were let finish (and cached), so nothing is paid twice.
     assert _billed(service) - before == reference
+def _mount_tmpfs(where: Path, size: str) -> None:
+    where.mkdir(parents=True)
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+
+
+def _fill(where: Path) -> None:
+    """Leave no free byte on the file system of ``where``."""
+    for name, size in (("filler", 65536), ("filler-small", 1)):
+        with (where / name).open("wb", buffering=0) as handle:
+            try:
+                while True:
+                    handle.write(b"\0" * size)
+            except OSError:
+                pass
+
+
+@pytest.mark.parametrize("full", ["report"])
+def test_a_full_disk_under_the_cache_or_the_report_is_a_clear_error(launch_service, tmp_path, full):
+    service = launch_service()
+    disk = tmp_path / "disk"
+    _mount_tmpfs(disk, "1m")
+    try:
+        (disk / "sub").mkdir()
+        root = _project(tmp_path / "full", service.url, concurrency=4,
+                        cache=str(disk / "sub") if full == "cache" else ".cache",
+                        report=str(disk / "sub") if full == "report" else "report")
+        pristine = _catalogs(root)
+        _fill(disk)
+        process = _start(service, root)
+        code = process.wait(timeout=120)
+        err = (root / "run.err").read_text()
+        assert code == 1, err
+        assert "Traceback" not in err and "No space left on device" in err, err
+        assert all(_catalogs(root)[name] != text for name, text in pristine.items())  # written nonetheless
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

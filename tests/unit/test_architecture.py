@@ -21,7 +21,7 @@ MAX_MODULES_PER_FOLDER = 15
 # finished report for the commands, and ``scan`` lists a project's target languages for
 # ``pipeline glossary|style sync``.
 STAGES = {"settled", "scan", "plan", "cached", "send", "gate", "write", "report"}
-STAGE_ENTRY_POINTS = {"pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows"},
+STAGE_ENTRY_POINTS = {"pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
                       "pipeline.run.scan": {"pipeline.cli.resources"},
                       # The one gate: `pipeline check` runs its rules over existing translations.
                       "pipeline.run.gate": {"pipeline.workflows.check"}}

@@ -1,0 +1,44 @@
+"""A full disk (faked with ENOSPC) under the report or the cache folder: a clear error, catalogs stay written."""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.formats import atomic_write
+from pipeline.run import report as run_report
+from sample_project import copy_sample_project
+
+CATALOG = "sample_locales/de/LC_MESSAGES/messages.po"
+
+
+def _full(*args: object, **kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("command", ["translate", "refresh"])
+def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_written(tmp_path, capsys,
+                                                                                       monkeypatch, command):
+    root = copy_sample_project(tmp_path, "embedded")
+    before = (root / CATALOG).read_bytes()
+    monkeypatch.setattr(run_report, "write_reports", _full)
+    argv = [command, "--config", str(root / "pipeline.toml")]
+    if command == "refresh":
+        argv += ["--template", str(root / "sample_locales" / "messages.pot")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "cannot write the report in" in err and "No space left on device" in err
+    assert (root / CATALOG).read_bytes() != before  # translated and written before the report failed
+
+
+def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_file(tmp_path, monkeypatch):
+    import pipeline.formats
+
+    path = tmp_path / "de.po"
+    path.write_bytes(b"old")
+    monkeypatch.setattr(pipeline.formats.os, "fsync", _full)
+    with pytest.raises(OSError, match="No space left"):
+        atomic_write(path, b"new")
+    assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]
