@@ -280,7 +280,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     cache_dir = settings.cache_dir if options.use_cache else None
     if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
         cache_dir = None
-    cache = open_cache(replace(settings, cache_dir=cache_dir), report.service, log,
+    cache = open_cache(replace(settings, cache_dir=cache_dir), report.service,
+                       functools.partial(_cache_trouble, report, cache_dir, log),
                        enabled=options.use_cache) if pending or spare else None
     try:
         if cache is not None:
@@ -470,6 +471,12 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         report.totals.requests += outcome.requests
         left.extend(p for p in pending.values() if p.key not in outcome.finished)
     return left
+
+
+def _cache_trouble(report: RunReport, where: object, log: Callable[[str], None], message: str) -> None:
+    """What the cache says (a folder it cannot use, a full disk): said now, and a warning of the report for CI."""
+    log(message)
+    report.issues.append(Issue(str(where), message.removeprefix("warning: "), severity=Severity.WARNING))
 
 
 def _per_language(pending: dict[str, Pending]) -> Counter[str]:

@@ -42,3 +42,21 @@ def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_
     with pytest.raises(OSError, match="No space left"):
         atomic_write(path, b"new")
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]
+
+
+def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(tmp_path, monkeypatch):
+    from pipeline.cache import local
+
+    from tests.unit.test_run import FakeService, project, run
+
+    def full(self, items) -> None:
+        raise local.LocalStoreError("database or disk is full")
+
+    monkeypatch.setattr(local.LocalStore, "set_many", full)
+    settings = project(tmp_path)
+    report = run(settings, FakeService())
+    assert report.exit_code == 0, report.issues
+    [warning] = [i for i in report.issues if "translation cache" in i.reason]
+    assert warning.severity == "warning" and "database or disk is full" in warning.reason
+    assert warning.catalog == str(settings.cache_dir)
+    assert "[DE] Hello" in (tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po").read_text(encoding="utf-8")
