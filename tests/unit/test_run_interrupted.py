@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import time
@@ -81,4 +80,4 @@ def test_a_second_signal_cancels_the_request_in_flight(tmp_path):
     assert report.remaining is not None and report.totals.segments_translated == 0
     for lang in LANGS:  # only what needed no translation ("%(name)s") was written
         assert _translated(tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po") == 0
-    assert json.loads(json.dumps(str(report.stopped)))  # the report can say why
+    assert str(report.stopped).startswith("interrupted by SIGINT")
