@@ -116,7 +116,7 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     """
     from pipeline.run.orchestrate import RunOptions, run_translate
 
-    found = find_catalogs(settings, paths)
+    found = find_catalogs(settings, paths, writing=not frozen)  # a frozen refresh writes nothing
     catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
     merge_log = (lambda message: None) if frozen else log
