@@ -281,7 +281,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
         cache_dir = None
     cache = open_cache(replace(settings, cache_dir=cache_dir), report.service,
-                       functools.partial(_cache_trouble, report, cache_dir, log),
+                       functools.partial(_cache_trouble, report, cache_dir),
                        enabled=options.use_cache) if pending or spare else None
     try:
         if cache is not None:
@@ -473,9 +473,11 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     return left
 
 
-def _cache_trouble(report: RunReport, where: object, log: Callable[[str], None], message: str) -> None:
-    """What the cache says (a folder it cannot use, a full disk): said now, and a warning of the report for CI."""
-    log(message)
+def _cache_trouble(report: RunReport, where: object, message: str) -> None:
+    """What the cache says (a folder it cannot use, a full disk, Redis away): a warning of the report.
+
+    Said once: the command prints the report's warnings when the run ends, and CI reads them there.
+    """
     report.issues.append(Issue(str(where), message.removeprefix("warning: "), severity=Severity.WARNING))
 
 
