@@ -42,13 +42,8 @@ class Language:
         return self.code.upper()
 
 
-@dataclass(frozen=True)
-class Feature:
-    """A feature descriptor of a resource: which side(s) of a pair must list it."""
-
-    name: str
-    needs_source_support: bool
-    needs_target_support: bool
+#: A feature descriptor of a resource (which side(s) of a pair must list it), as the data files give it.
+Feature = tables.FeatureSpec
 
 
 @dataclass(frozen=True)
@@ -76,9 +71,7 @@ def resource_entries(resource: str) -> tuple[ResourceEntry, ...]:
 @cache
 def resource_features(resource: str) -> tuple[Feature, ...]:
     """The features of ``resource`` and the sides each needs."""
-    return tuple(
-        Feature(f.name, f.needs_source_support, f.needs_target_support) for f in tables.load(resource).features
-    )
+    return tables.load(resource).features
 
 
 @cache
