@@ -99,7 +99,8 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
     try:
         restored = restore(answer, protected)
     except PlaceholderMismatch as exc:
-        return Verdict(None, str(exc), _mismatch_rule(str(exc)) in RETRYABLE)
+        # Every restore refusal (missing, duplicated, reordered, foreign markup, ICU) concerns the placeholders.
+        return Verdict(None, str(exc), retryable=True)
     if not restored.strip() and segment.text.strip():
         return Verdict(None, "the service returned an empty text")
     error = next((p for p in check_translation(segment.text, restored, segment.flags)
@@ -147,14 +148,6 @@ def admit(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], re
                              for w in warnings)
         translations[index] = tuple(texts)  # type: ignore[arg-type]
     return translations
-
-
-def _mismatch_rule(reason: str) -> Rule:
-    if "ICU" in reason:
-        return Rule.ICU
-    if "balanced" in reason:
-        return Rule.MARKUP
-    return Rule.PLACEHOLDER
 
 
 def check_unit(unit: Unit, targets: Sequence[str], catalog: Catalog | None = None,
