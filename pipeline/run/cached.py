@@ -36,12 +36,11 @@ def serve_from_cache(cache: TranslationCache, pending: dict[str, Pending], per_c
         # Verified before it was stored: a text the gate now refuses was tampered with, and is asked for
         # again. Each segment gets its own placeholders back; only those the gate refuses are sent.
         waiting = []
-        for ref in item.refs:
-            translated = verify(item.protected_for(ref), cached, ref).text
-            if translated is None:
+        for ref, verdict in item.verdicts(cached, verify):
+            if verdict.text is None:
                 waiting.append(ref)
                 continue
-            done[ref.key] = translated
+            done[ref.key] = verdict.text
             if note and notes is not None:
                 notes[ref.key] = note
             counters = per_catalog[ref.key.catalog].counters

@@ -155,6 +155,18 @@ class Pending:
         """``ref``'s own protected form."""
         return self.own.get(ref.key, self.protected)
 
+    def verdicts(self, answer: str, verify: Verify) -> list[tuple[Segment, Verdict]]:
+        """Each segment through the gate with its own placeholders; alike segments are judged once."""
+        seen: dict[tuple[Protected, str, tuple[str, ...]], Verdict] = {}
+        out: list[tuple[Segment, Verdict]] = []
+        for ref in self.refs:
+            protected = self.protected_for(ref)
+            alike = (protected, ref.text, ref.flags)
+            if alike not in seen:
+                seen[alike] = verify(protected, answer, ref)
+            out.append((ref, seen[alike]))
+        return out
+
 
 @dataclass
 class CatalogReport:

@@ -26,11 +26,11 @@ from pipeline.cache import TranslationCache
 from pipeline.config import Settings
 from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, RateLimitedError,
                              ServiceError, TransportError)
-from pipeline.model import Cause, Issue, Segment, SegmentKey, TranslationOptions
+from pipeline.model import Cause, Issue, SegmentKey, TranslationOptions
 from pipeline.quota import Allowance, allowance, shortfall
 from pipeline.run.progress import Progress
 from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recovery, RunReport, Stop, StopReason,
-                                  UsageRecord, Verdict, Verify)
+                                  UsageRecord, Verify)
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.request import recovered_key, request_params
@@ -392,7 +392,9 @@ def _record(items: list[Pending], result: TranslateResult, cache: TranslationCac
     for index, (item, answer, billed) in enumerate(zip(items, returned, shares)):
         per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
         catalogs_in_request.update(ref.key.catalog for ref in item.refs)
-        passed, refused = _verdicts(item, answer, verify)
+        judged = item.verdicts(answer, verify)
+        passed = [(ref, v.text) for ref, v in judged if v.text is not None]
+        refused = [(ref, v) for ref, v in judged if v.text is None]
         if passed:
             verified[cache_keys[index] if cache_keys else item.key] = answer
             for ref, text in passed:
@@ -416,20 +418,6 @@ def _record(items: list[Pending], result: TranslateResult, cache: TranslationCac
     for name in catalogs_in_request:
         per_catalog[name].counters.requests += 1
     return billed_total
-
-
-def _verdicts(item: Pending, answer: str, verify: Verify) -> tuple[list[tuple[Segment, str]],
-                                                                    list[tuple[Segment, Verdict]]]:
-    """Each segment of ``item`` through the gate with its own placeholders: (passed, refused)."""
-    passed: list[tuple[Segment, str]] = []
-    refused: list[tuple[Segment, Verdict]] = []
-    for ref in item.refs:
-        verdict = verify(item.protected_for(ref), answer, ref)
-        if verdict.text is None:
-            refused.append((ref, verdict))
-        else:
-            passed.append((ref, verdict.text))
-    return passed, refused
 
 
 def _shares(total: int, weights: Sequence[int]) -> list[int]:
