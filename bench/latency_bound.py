@@ -21,7 +21,6 @@ import json
 import math
 import os
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +44,7 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
     import uvicorn
 
     from pipeline.service import AccountSpec, ServiceConfig, create_app
+    from pipeline.service.server import bind
 
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (auth_key,)),)))
     stats = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": {}, "service_seconds_max": 0.0}
@@ -86,8 +86,7 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
         for message in held:
             await send(message)
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
+    sock = bind("127.0.0.1", 0)  # as `pipeline serve` binds (asyncio sets TCP_NODELAY on such sockets)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(middleware, lifespan="off", access_log=False, log_level="warning")
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
