@@ -4,7 +4,10 @@ Retry-After for every sender, never exceeds its ceiling. Clocks are passed in: n
 from __future__ import annotations
 
 import asyncio
+import heapq
+import random
 import math
+from collections.abc import Callable
 
 import pytest
 
@@ -251,3 +254,65 @@ def test_grant_reports_inf_when_only_an_answer_makes_room():
     controller = Controller(ceiling=1, initial=1)
     fill(controller)
     assert controller.grant(0.0) == math.inf
+
+
+def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: Callable[[], float] = lambda: 0.8,
+             network: float = 0.1) -> Controller:
+    """Send ``requests`` through a controller to a service that holds ``limit`` at once.
+
+    Like the latency bench's stand-in: every answer, 429 or not, comes after the service held the
+    request for ``hold()`` seconds; each way over the network takes ``network`` seconds. The
+    service counts a request out when its answer leaves; answers on their way back are what
+    fools a plain count of the requests in flight.
+    """
+    requests = requests if requests is not None else 20 * limit  # about 20 round trips: no probe yet
+    controller = Controller(ceiling=ceiling, initial=2)
+    events: list[tuple[float, int, str, Ticket]] = []  # (when the client hears it, order, status, ticket)
+    at_service: list[float] = []  # when each request the service holds leaves it
+    sent = answered = order = 0
+    now = 0.0
+    while answered < requests:
+        while sent < requests and isinstance(ticket := controller.grant(now), Ticket):
+            arrives = now + network
+            at_service[:] = [leaves for leaves in at_service if leaves > arrives]
+            status = "429" if len(at_service) >= limit else "200"
+            leaves = arrives + hold()
+            if status == "200":
+                at_service.append(leaves)
+            order += 1
+            heapq.heappush(events, (leaves + network, order, status, ticket))
+            sent += 1
+        waiting = controller.grant(now) if sent < requests else math.inf
+        if events and (not isinstance(waiting, float) or events[0][0] <= now + waiting):
+            now, _, status, ticket = heapq.heappop(events)
+            if status == "200":
+                controller.answered(ticket, now)
+                answered += 1
+            else:
+                controller.refused(ticket, 1.0, now)
+                sent -= 1  # sent again
+        else:
+            now += waiting
+    return controller
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 4, 6, 8, 12])
+def test_slow_start_overshoot_is_undone_in_one_back_off_to_what_the_service_held(limit):
+    controller = simulate(limit)
+    assert controller.epoch == 1  # one burst of 429s, not a second one a level above the limit
+    assert controller.allowed == limit
+    assert controller.floor == limit
+
+
+@pytest.mark.parametrize("limit", [2, 4, 8])
+@pytest.mark.parametrize("network", [0.0, 0.2, 0.4])
+def test_the_floor_never_counts_more_than_the_service_held(limit, network):
+    jitter = random.Random(limit)  # the service's own work takes 0.2 s to 1.4 s
+    controller = simulate(limit, requests=40 * limit, hold=lambda: jitter.uniform(0.2, 1.4), network=network)
+    assert 1 <= controller.floor <= limit
+    assert controller.allowed <= limit
+
+
+def test_without_a_limit_below_the_ceiling_nothing_is_refused():
+    controller = simulate(limit=100, ceiling=16)
+    assert controller.epoch == 0 and controller.allowed == 16

@@ -5,8 +5,14 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
 
 - it starts low and grows while answers come: one more request in flight per answer until the
   first 429 (doubling per round trip, as TCP's slow start);
+- it keeps the most requests the service has demonstrably held at once (its *floor*): an
+  answered request and the answered ones sent shortly before it were all in the service
+  together. "Shortly" is half the shortest round trip seen: a request's answer cannot have left
+  the service that soon, as long as the network takes less of a round trip than the service's
+  own work (over loopback it takes nothing; to a translation service, a fraction);
 - a 429 pulls the limit below the number in flight with the refused request (the service
-  evidently took no more), halving it at the first 429;
+  evidently took no more), and at the first 429 of a burst back to the floor when one is known
+  (the overshoot of slow start is then undone in one back-off, not two), else to half;
 - a 429 pauses every sender, not just the refused one, for ``Retry-After`` seconds (or a doubling
   default when the service sent none): nothing new goes out before the pause ends, so there is no
   storm of requests that are all refused again;
@@ -35,12 +41,20 @@ PROBE_INTERVAL = 30.0  # seconds between probes of a level the service refused
 MAX_PROBE_INTERVAL = 600.0
 
 
+#: Answered tickets remembered for the floor, per place of the ceiling: the young of a ticket are
+#: always among the last ``ceiling`` let go.
+_KEEP_ANSWERED = 4
+
+
 @dataclass(frozen=True, slots=True)
 class Ticket:
     """Leave for one request: ``level`` is how many were in flight with it when it was let go."""
 
     level: int
     epoch: int  # how many back-offs had happened when it was let go
+    number: int = 0  # the order it was let go in
+    granted_at: float = 0.0
+    young: tuple[int, ...] = ()  # the numbers of the requests in flight sent shortly before it
 
 
 class Controller:
@@ -57,7 +71,12 @@ class Controller:
         self.epoch = 0
         self.probe_interval = probe_interval
         self.next_probe = 0.0
+        self.floor = 0  # most requests the service was seen holding at once; 0: not known yet
+        self.shortest = math.inf  # the shortest round trip of an answered request
         self._pause = DEFAULT_PAUSE
+        self._let_go = 0
+        self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
+        self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
 
     @property
     def allowed(self) -> int:
@@ -72,11 +91,24 @@ class Controller:
         if self.in_flight >= self.allowed:
             return math.inf
         self.in_flight += 1
-        return Ticket(self.in_flight, self.epoch)
+        self._let_go += 1
+        young = tuple(number for number, at in self._out.items() if now - at < self.shortest / 2)
+        self._out[self._let_go] = now
+        return Ticket(self.in_flight, self.epoch, self._let_go, now, young)
 
     def answered(self, ticket: Ticket, now: float) -> None:
         """The request of ``ticket`` was answered (not 429): grow."""
         self.in_flight -= 1
+        self._out.pop(ticket.number, None)
+        self.shortest = min(self.shortest, now - ticket.granted_at)
+        # It was in the service with every young request answered before it: they were sent so
+        # shortly before it that their answers had not left the service yet when it came.
+        held = 1 + sum(1 for number in ticket.young if number in self._answered)
+        self.floor = max(self.floor, held)
+        self._answered.add(ticket.number)
+        if len(self._answered) > 2 * _KEEP_ANSWERED * self.ceiling:
+            oldest = self._let_go - _KEEP_ANSWERED * self.ceiling
+            self._answered = {number for number in self._answered if number > oldest}
         self._pause = DEFAULT_PAUSE
         if self.refused_level is None:
             self.limit = min(self.ceiling, self.limit + 1)
@@ -100,25 +132,28 @@ class Controller:
         first = ticket.epoch == 0
         out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
+        self._out.pop(ticket.number, None)
         pause = retry_after if retry_after is not None else self._pause
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         self.paused_until = max(self.paused_until, now + min(pause, MAX_PAUSE))
         target = out - 1
-        if first:
-            target = min(target, self.allowed // 2 if self.epoch == 0 else self.allowed)
+        if first and self.epoch == 0:  # undo slow start's overshoot
+            target = min(target, self.floor if 0 < self.floor < self.allowed else self.allowed // 2)
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
-            target = min(target, self.allowed - 1)
+            target = min(target, self.floor if 0 < self.floor < self.allowed else self.allowed - 1)
             if self.refused_level is not None:  # a refused probe: wait longer before the next
                 self.probe_interval = min(MAX_PROBE_INTERVAL, self.probe_interval * 2)
             self.epoch += 1
             self.next_probe = now + self.probe_interval
         self.limit = float(max(1, min(self.allowed, target)))
+        self.floor = min(self.floor, self.allowed)  # the service may take fewer now than it once did
         self.refused_level = self.allowed + 1
 
     def release(self, ticket: Ticket) -> None:
         """The request of ``ticket`` ended some other way (error, cancelled): free its place only."""
         self.in_flight -= 1
+        self._out.pop(ticket.number, None)
 
 
 class Limiter:
