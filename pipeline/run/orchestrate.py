@@ -20,7 +20,7 @@ Per-segment problems become :class:`~pipeline.model.Issue` records and the run g
 a few things stop it early, each saving what was already translated: the service refusing the
 key or being unreachable (exit 4), the quota running out (456) or the run's character budget
 (``max_characters``) being reached (exit 3), and SIGINT or SIGTERM (exit 130 or 143,
-:class:`Interruption`).
+:class:`~pipeline.run.send.interruption.Interruption`).
 
 Two runs on the same catalogs and cache folder take turns (:class:`~pipeline.run.state.CatalogLocks`):
 the second waits for the catalogs the first holds, then finds them done.
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from pipeline.run.progress import Progress
     from pipeline.run.records import ScannedCatalog
     from pipeline.run.request import ClientFactory
+    from pipeline.run.send.interruption import Interruption
 
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
 
@@ -74,8 +75,8 @@ def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], 
                   client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`.
 
-    SIGINT and SIGTERM stop it in order (:class:`Interruption`): what was done is written and
-    saved, and the report says so (exit 130 or 143).
+    SIGINT and SIGTERM stop it in order (:class:`~pipeline.run.send.interruption.Interruption`):
+    what was done is written and saved, and the report says so (exit 130 or 143).
     """
     log = log or _stderr
     run = _start(settings, options, log)
@@ -108,6 +109,8 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
 async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
                      progress: Progress | None, handle_signals: bool = False) -> RunReport:
     if run.paths or run.options.dry_run or run.terminology is not None:  # a dry run reports even nothing
+        from pipeline.run.send.interruption import Interruption
+
         interruption = Interruption()
         if handle_signals:
             interruption.install()
@@ -158,71 +161,6 @@ def _start(settings: Settings, options: RunOptions, log: Callable[[str], None]) 
         locks.release()
         raise
     return run
-
-
-#: Seconds the requests in flight get to finish after SIGINT/SIGTERM, so that what they are billed
-#: for is kept (cached and written); a second signal cancels them at once.
-GRACE_SECONDS = 5.0
-
-
-class Interruption:
-    """SIGINT/SIGTERM during a run: stop sending, let the requests in flight finish (briefly), then cancel them.
-
-    The run then goes on as after any early stop: it writes every translation verified so far,
-    saves the cache and state and writes its report; the exit status is 128 + the signal's number.
-    A third signal finds the default handlers back and ends the process at once.
-    """
-
-    def __init__(self) -> None:
-        import asyncio
-
-        self.signum: int | None = None
-        self.stop = asyncio.Event()  # set by the first signal: nothing more is sent
-        self._sending: asyncio.Future[Any] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._installed: list[int] = []
-
-    def install(self) -> None:
-        """Handle SIGINT and SIGTERM on the running loop, where it can (the main thread, not Windows)."""
-        import asyncio
-
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(signum, self._signalled, signum)
-            except (NotImplementedError, RuntimeError, ValueError):
-                continue
-            self._installed.append(signum)
-
-    def remove(self) -> None:
-        """Give the signals back to their default handlers."""
-        import asyncio
-
-        loop = asyncio.get_running_loop()
-        for signum in self._installed:
-            loop.remove_signal_handler(signum)
-        self._installed.clear()
-        if self._timer is not None:
-            self._timer.cancel()
-
-    def watch(self, sending: asyncio.Future[Any]) -> None:
-        """``sending`` (one round of requests) is what a signal cancels once the grace period is over."""
-        self._sending = sending
-
-    def _signalled(self, signum: int) -> None:
-        import asyncio
-
-        if self.signum is None:
-            self.signum = signum
-            self.stop.set()
-            self._timer = asyncio.get_running_loop().call_later(GRACE_SECONDS, self._cancel)
-        else:
-            self._cancel()
-            self.remove()
-
-    def _cancel(self) -> None:
-        if self._sending is not None and not self._sending.done():
-            self._sending.cancel()
 
 
 def _stderr(message: str) -> None:
@@ -363,23 +301,34 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
     """Check the quota, sync edited terminology, then send; returns what is left unsent.
 
     The usage is read before the first request: a run it cannot cover sends nothing at all, not
-    even a glossary.
+    even a glossary or a listing. The target languages the service offers are read next, while
+    the terminology is synced and attached (a round trip saved).
     """
+    import asyncio
+
     from pipeline.run import send
 
     settings, report = run.settings, run.report
-    if pending or needed:
-        characters = sum(len(p.protected.text) for p in (*pending.values(), *needed.values()))
-        report.usage, stop = await send.check_quota(client, characters, settings.max_characters, log)
-        if stop is not None:
-            report.stopped = stop
-            return [*pending.values(), *needed.values()]
-    synced_now = await _sync_terminology(run, client, resources, scanned, log) if run.terminology else None
     if not (pending or needed):
+        if run.terminology:
+            await _sync_terminology(run, client, resources, scanned, log)
         return []
-    assert cache is not None
-    left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report, run.per_catalog,
-                              done, notes, log, progress, interruption, synced_now)
+    characters = sum(len(p.protected.text) for p in (*pending.values(), *needed.values()))
+    report.usage, stop = await send.check_quota(client, characters, settings.max_characters, log)
+    if stop is not None:
+        report.stopped = stop
+        return [*pending.values(), *needed.values()]
+    offered = asyncio.ensure_future(send.offered_targets(client, report))
+    try:
+        synced_now = await _sync_terminology(run, client, resources, scanned, log) if run.terminology else None
+        assert cache is not None
+        left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
+                                  run.per_catalog, done, notes, log, progress, interruption, offered, synced_now)
+    finally:
+        if not offered.done():
+            offered.cancel()
+        elif not offered.cancelled():
+            offered.exception()  # read by the sending stage, or unused: never "never retrieved"
     if report.usage is not None and report.usage.before is not None and report.totals.requests:
         report.usage.after, _ = await send.read_usage(client)
     return left
@@ -412,12 +361,14 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                        notes: dict[SegmentKey, str], log: Callable[[str], None], progress: Progress | None,
-                       interruption: Interruption, synced_now: Synced | None = None) -> list[Pending]:
+                       interruption: Interruption, offered: asyncio.Future[set[str]],
+                       synced_now: Synced | None = None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
-    Both rounds share one budget; a stop in round one (budget, quota, service, a signal) means no
-    round two. ``synced_now`` is this run's terminology sync, when it made one: the resources are
-    not synced twice.
+    Both rounds share one budget and one limiter (round two starts at the service's limit as
+    round one found it); a stop in round one (budget, quota, service, a signal) means no round
+    two. ``offered`` gives the target codes the service offers. ``synced_now`` is this run's
+    terminology sync, when it made one: the resources are not synced twice.
     """
     import asyncio
 
@@ -442,34 +393,39 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     pending, spare = plan.split(attached, fallback_keys)
     pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)  # keys of features left out
     budget = send.Budget(settings.max_characters)
+    limiter = send.new_limiter(settings)
     progress = progress or Progress()
     left: list[Pending] = []
-    for first in (True, False):
-        if not first:
-            if report.stopped or interruption.stop.is_set():
-                break
-            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
-                                       notes)
-            if pending:
-                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
-                log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
-        if not pending:
-            continue
-        progress.start(_per_language(pending))
-        outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
-        sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
-                                                      log, progress, budget, gate.verify, notes,
-                                                      stop=interruption.stop, outcome=outcome))
-        interruption.watch(sending)
-        try:
-            await sending
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # this task itself is cancelled, not just its requests
-
-        report.totals.requests += outcome.requests
-        left.extend(p for p in pending.values() if p.key not in outcome.finished)
+    try:
+        for first in (True, False):
+            if not first:
+                if report.stopped or interruption.stop.is_set():
+                    break
+                pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
+                                           notes)
+                if pending:
+                    entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
+                    log(f"{len(entries)} plural entries need a fallback text: a representative number did not "
+                        f"come back")
+            if not pending:
+                continue
+            progress.start(_per_language(pending))
+            outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
+            sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
+                                                          log, progress, budget, gate.verify, notes,
+                                                          stop=interruption.stop, outcome=outcome, limiter=limiter,
+                                                          offered=offered))
+            interruption.watch(sending)
+            try:
+                await sending
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if current is not None and current.cancelling():
+                    raise  # this task itself is cancelled, not just its requests
+            report.totals.requests += outcome.requests
+            left.extend(p for p in pending.values() if p.key not in outcome.finished)
+    finally:
+        limiter.close()
     return left
 
 

@@ -347,6 +347,7 @@ def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rer
     # Round one: the number sentences; round two: only the plural the failed form falls back to.
     assert sent(service) == [["1 file", "2 files", "5 files"], ['<x id="1"/> files']]
     assert report.exit_code == ExitCode.OK and report.totals.requests == 2
+    assert service.language_requests == 1  # read once for both rounds
     assert report.totals.billed_characters == 20 + len('<x id="1"/> files')
     unit = read_catalog(tmp_path / RU).units[0]
     assert unit.targets == ("[RU] %(count)d file", "[RU] %(count)d files", "[RU] %(count)d files")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -151,7 +151,8 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                    log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify,
                    notes: dict[SegmentKey, str], *, stop: asyncio.Event | None = None,
-                   outcome: Outcome | None = None) -> Outcome:
+                   outcome: Outcome | None = None, limiter: Limiter | None = None,
+                   offered: Awaitable[set[str]] | None = None) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
@@ -160,10 +161,15 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     (:mod:`pipeline.placeholders.schemes`); ``notes`` gets the segments whose scheme asks for a
     reviewer's eye. The caller closes ``client``. Once ``stop`` is set (a signal) nothing more is sent;
     a caller that may cancel this call passes ``outcome`` to keep what came back before.
+
+    The rounds of one run pass the same ``limiter`` (what it learnt of the service's limit holds
+    for the next round; the caller closes it) and the target codes the service ``offered`` (see
+    :func:`offered_targets`, read once, while the usage is); without them this call makes its own.
     """
     stop = stop if stop is not None else asyncio.Event()
     outcome = outcome if outcome is not None else Outcome()
-    limiter = Limiter(Controller(settings.service.concurrency))
+    own_limiter = limiter is None
+    limiter = limiter if limiter is not None else new_limiter(settings)
     # 429s come back here, where they pause every sender; the client still retries 5xx and transport errors.
     sender = client.with_retry(replace(client.retry, retry_rate_limited=False))
 
@@ -281,7 +287,8 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         outcome.retry.clear()
 
     try:
-        targets = await _check_targets(client, pending, fail, report)
+        targets = _check_targets(await (offered if offered is not None else offered_targets(client, report)),
+                                 pending, fail)
         tasks: list[Coroutine[Any, Any, None]] = []
         planned = 0
         for opts, items in groups(pending).items():
@@ -304,9 +311,15 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
     finally:
-        limiter.close()
+        if own_limiter:
+            limiter.close()
         progress.finish()
     return outcome
+
+
+def new_limiter(settings: Settings) -> Limiter:
+    """The limiter of a run's requests: it finds the service's limit, never above ``[service] concurrency``."""
+    return Limiter(Controller(settings.service.concurrency))
 
 
 #: Parameters a recovery scheme sets (or leaves out) itself.
@@ -357,16 +370,20 @@ def _count_recovery(report: RunReport, scheme: Scheme, items: list[Pending], don
         report.recovery.setdefault(items[0].options.target_lang, Recovery()).characters += billed
 
 
-async def _check_targets(client: AsyncClient, pending: dict[str, Pending], fail: Callable[..., None],
-                         report: RunReport) -> set[str]:
-    """The wanted target codes the service offers; segments for the others fail with a reason.
+async def offered_targets(client: AsyncClient, report: RunReport) -> set[str]:
+    """The target codes the service offers (upper case); their hash goes into the report.
 
-    The offered codes' hash goes into the report: a catalog settled because its language is not
-    offered is looked at again once the service's list changes.
+    A catalog settled because its language is not offered is looked at again once the service's
+    list changes.
     """
     languages = await client.languages("translate_text", include=("beta",))
     offered = {lang.code.upper() for lang in languages if lang.usable_as_target}
     report.service_languages = hashlib.sha256(" ".join(sorted(offered)).encode()).hexdigest()[:16]
+    return offered
+
+
+def _check_targets(offered: set[str], pending: dict[str, Pending], fail: Callable[..., None]) -> set[str]:
+    """The wanted target codes the service offers; segments for the others fail with a reason."""
     wanted = {item.options.target_lang for item in pending.values()}
     for item in pending.values():
         if item.options.target_lang not in offered:

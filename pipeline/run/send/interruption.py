@@ -1,0 +1,63 @@
+"""SIGINT/SIGTERM during a run: stop sending, let the requests in flight finish (briefly), then cancel them."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+#: Seconds the requests in flight get to finish after SIGINT/SIGTERM, so that what they are billed
+#: for is kept (cached and written); a second signal cancels them at once.
+GRACE_SECONDS = 5.0
+
+
+class Interruption:
+    """SIGINT/SIGTERM during a run: stop sending, let the requests in flight finish (briefly), then cancel them.
+
+    The run then goes on as after any early stop: it writes every translation verified so far,
+    saves the cache and state and writes its report; the exit status is 128 + the signal's number.
+    A third signal finds the default handlers back and ends the process at once.
+    """
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.stop = asyncio.Event()  # set by the first signal: nothing more is sent
+        self._sending: asyncio.Future[Any] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._installed: list[int] = []
+
+    def install(self) -> None:
+        """Handle SIGINT and SIGTERM on the running loop, where it can (the main thread, not Windows)."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(signum, self._signalled, signum)
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue
+            self._installed.append(signum)
+
+    def remove(self) -> None:
+        """Give the signals back to their default handlers."""
+        loop = asyncio.get_running_loop()
+        for signum in self._installed:
+            loop.remove_signal_handler(signum)
+        self._installed.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def watch(self, sending: asyncio.Future[Any]) -> None:
+        """``sending`` (one round of requests) is what a signal cancels once the grace period is over."""
+        self._sending = sending
+
+    def _signalled(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+            self.stop.set()
+            self._timer = asyncio.get_running_loop().call_later(GRACE_SECONDS, self._cancel)
+        else:
+            self._cancel()
+            self.remove()
+
+    def _cancel(self) -> None:
+        if self._sending is not None and not self._sending.done():
+            self._sending.cancel()
