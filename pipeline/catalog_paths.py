@@ -100,3 +100,31 @@ def display_path(settings: Settings, path: Path) -> str:
         return str(path.relative_to(settings.root))
     except ValueError:
         return str(path)
+
+
+#: Catalog bytes a run reads at once, unless its largest catalog is bigger. A corpus larger than
+#: that is worked through in windows: each is scanned, translated, written and let go before the
+#: next is read, so a run's memory follows its largest catalog (or this), not the corpus. A text
+#: shared by two windows is paid once: the second finds it in the cache.
+WINDOW_BYTES = 4 * 2**20
+
+
+def catalog_windows(paths: list[Path], budget: int | None = None) -> list[list[Path]]:
+    """``paths`` in order, cut into runs whose files together stay within ``budget`` bytes (default
+    :data:`WINDOW_BYTES`), or within the largest file when it is bigger."""
+    sizes = []
+    for path in paths:
+        try:
+            sizes.append(path.stat().st_size)
+        except OSError:  # the scan reports it
+            sizes.append(0)
+    budget = max([WINDOW_BYTES if budget is None else budget, *sizes])
+    windows: list[list[Path]] = []
+    total = budget + 1
+    for path, size in zip(paths, sizes):
+        if total + size > budget:
+            windows.append([])
+            total = 0
+        windows[-1].append(path)
+        total += size
+    return windows

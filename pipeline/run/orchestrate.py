@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from pipeline.catalog_paths import display_path, find_catalogs
+from pipeline.catalog_paths import catalog_windows, display_path, find_catalogs
 from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
 from pipeline.model import Issue, Severity
@@ -56,6 +56,7 @@ from pipeline.run.state import CatalogLocks, RunState, settings_hash, state_dir
 
 if TYPE_CHECKING:
     import asyncio
+    from pathlib import Path
 
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
@@ -172,8 +173,25 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     """Scan the catalogs ``run`` has left, translate what they need and write the results back into them.
 
     Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
-    trouble. After ``interruption`` nothing more is sent, and the writing goes on as usual.
+    trouble. After ``interruption`` nothing more is sent, and the writing goes on as usual. Once
+    the run has stopped (a signal, the budget, the quota, the service), the windows not yet begun
+    are left unread for the next run, each catalog with a warning.
     """
+    windows = catalog_windows(run.paths) or [[]]  # none left: still sync edited terminology, still report
+    for number, window in enumerate(windows):
+        if number and (run.report.stopped is not None or interruption.stop.is_set()):
+            for path in (path for later in windows[number:] for path in later):
+                run.report.issues.append(Issue(display_path(run.settings, path), "not read: the run stopped before "
+                                               "reaching this catalog; the next run translates it",
+                                               severity=Severity.WARNING))
+            return
+        await _work_on(run, window, log, client_factory, progress, interruption)
+
+
+async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None],
+                   client_factory: ClientFactory | None, progress: Progress | None,
+                   interruption: Interruption) -> None:
+    """:func:`_work` for one window of catalogs (``paths``)."""
     from pipeline.cache import open_cache
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run import gate, plan, send, settled, write
@@ -184,7 +202,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     settings, options, report, state, per_catalog = run.settings, run.options, run.report, run.state, run.per_catalog
     clock = run.started
     resources = ResourcePlan(settings)  # glossary files are read and checked before any request
-    snapshots = {path: write.snapshot(path) for path in run.paths}  # taken before parsing: see settled.settle
+    snapshots = {path: write.snapshot(path) for path in paths}  # taken before parsing: see settled.settle
     options_of: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
     inputs: dict[str, str] = {}  # target -> inputs hash of its whole options, as older provenance has it
 
@@ -203,7 +221,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             inputs[target] = target_options(target).inputs_hash()
         return state.is_stale(display, unit, (unit_inputs(target, unit), inputs[target]))
 
-    scanned, issues = scan(settings, run.paths, options.target_langs, **(
+    scanned, issues = scan(settings, paths, options.target_langs, **(
         {"retranslate": stale} if options.retranslate_stale else {}))
     report.issues.extend(issues)
     for s in scanned:
@@ -213,7 +231,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     notes: dict[SegmentKey, str] = {}  # segment -> why its translation needs a reviewer's eye
     pending, spare = plan.plan(settings, scanned, per_catalog, done, resources)
     needed: dict[str, Pending] = {}
-    report.timings["scan"], clock = round(time.monotonic() - clock, 3), time.monotonic()
+    clock = _timed(report, "scan", clock)
     # A run with nothing to send opens no cache; a dry run reads an existing cache and creates none.
     cache_dir = settings.cache_dir if options.use_cache else None
     if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
@@ -229,9 +247,11 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                                       notes)
         if options.dry_run:
             cached = cache.get_many(key for key in spare if key not in needed) if cache is not None else {}
-            report.would_send = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
+            estimate = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
                 1 for key in spare if key not in needed and cache is not None and key not in cached))
-            report.would_write = _would_write(per_catalog, {**pending, **needed})
+            report.would_send = _plus(report.would_send, estimate)
+            report.would_write.extend(_would_write({s.display: per_catalog[s.display] for s in scanned},
+                                                   {**pending, **needed}))
         elif pending or needed or run.terminology is not None:
             client = client_factory() if client_factory else open_client(settings, log)
             try:
@@ -240,12 +260,14 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             finally:
                 await client.aclose()
             if left:
-                report.remaining = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
-                                             characters=sum(len(p.protected.text) for p in left))
+                report.remaining = _plus(report.remaining, Remaining(
+                    segments=sum(len(p.refs) for p in left), texts=len(left),
+                    characters=sum(len(p.protected.text) for p in left)))
+            run.terminology = None  # synced (or tried): the next window does not sync again
     finally:
         if cache is not None:
             cache.close()
-    report.timings["translate"], clock = round(time.monotonic() - clock, 3), time.monotonic()
+    clock = _timed(report, "translate", clock)
     if not options.dry_run:
         if report.service_languages is not None:
             state.note_languages(report.service, report.service_languages)
@@ -269,12 +291,26 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                                          for i, forms in written.items()))
             settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, report)
         used = {s.path for s in scanned}
-        for path in run.paths:  # unreadable, or of no known language: settled with that error
+        for path in paths:  # unreadable, or of no known language: settled with that error
             if path not in used:
                 settled.settle_unread(state, display_path(settings, path), path, run.fingerprint, snapshots.get(path),
                                       report)
         run.save_state()
-    report.timings["write"] = round(time.monotonic() - clock, 3)
+    _timed(report, "write", clock)
+
+
+def _timed(report: RunReport, stage: str, since: float) -> float:
+    """Add the seconds since ``since`` to the stage's timing (windows add up); returns now."""
+    now = time.monotonic()
+    report.timings[stage] = round(report.timings.get(stage, 0.0) + now - since, 3)
+    return now
+
+
+def _plus(total: Any, more: Any) -> Any:
+    """Two records of counts (a window's after the others'), added field by field; ``total`` may be None."""
+    if total is None:
+        return more
+    return replace(total, **{name: getattr(total, name) + getattr(more, name) for name in more.__dataclass_fields__})
 
 
 def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
@@ -392,7 +428,8 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
     pending, spare = plan.split(attached, fallback_keys)
     pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)  # keys of features left out
-    budget = send.Budget(settings.max_characters)
+    # One budget for the run: an earlier window's bill counts.
+    budget = send.Budget(settings.max_characters, spent=sum(c.counters.billed_characters for c in per_catalog.values()))
     limiter = send.new_limiter(settings)
     progress = progress or Progress()
     left: list[Pending] = []
