@@ -106,7 +106,7 @@ def display_path(settings: Settings, path: Path) -> str:
 #: that is worked through in windows: each is scanned, translated, written and let go before the
 #: next is read, so a run's memory follows its largest catalog (or this), not the corpus. A text
 #: shared by two windows is paid once: the second finds it in the cache.
-WINDOW_BYTES = 4 * 2**20
+WINDOW_BYTES = 2**20
 
 
 def catalog_windows(paths: list[Path], budget: int | None = None) -> list[list[Path]]:
