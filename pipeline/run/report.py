@@ -14,12 +14,15 @@ import time
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Counters, Severity
-from pipeline.quota import Allowance
 from pipeline.run.records import DryRunEstimate, RunReport, StartedRun, StopReason, UsageRecord
+
+if TYPE_CHECKING:
+    from pipeline.quota import Allowance
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
