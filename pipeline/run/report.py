@@ -114,11 +114,11 @@ def to_json(report: RunReport) -> dict:
         "timings": report.timings,
         "context_requests": report.context_requests,
         "unchanged_catalogs": report.unchanged_catalogs,
-        "totals": asdict(report.totals),
-        "languages": {lang: {**asdict(c), "catalogs": n} for lang, (c, n) in _languages(report).items()},
+        "totals": _counts(report.totals),
+        "languages": {lang: {**_counts(c), "catalogs": n} for lang, (c, n) in _languages(report).items()},
         "catalogs": [
             {"path": c.path, "target_lang": c.target_lang, "written": c.written, "unchanged": c.unchanged,
-             **asdict(c.counters)}
+             **_counts(c.counters)}
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
         "would_send": asdict(report.would_send) if report.would_send is not None else None,
@@ -132,6 +132,11 @@ def to_json(report: RunReport) -> dict:
             for i in report.issues
         ],
     }
+
+
+def _counts(counters: Counters) -> dict[str, int]:
+    # asdict() deep-copies field by field: for every catalog of a run with nothing new, a tenth of its time.
+    return {name: getattr(counters, name) for name in counters.__slots__}  # type: ignore[attr-defined]
 
 
 def _usage_json(usage: UsageRecord | None) -> dict | None:
