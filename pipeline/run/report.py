@@ -135,7 +135,8 @@ def to_json(report: RunReport) -> dict:
 
 
 def _counts(counters: Counters) -> dict[str, int]:
-    # asdict() deep-copies field by field: for every catalog of a run with nothing new, a tenth of its time.
+    # Not asdict(), which deep-copies every value: for the counters of every catalog that was a quarter
+    # of the time a run with nothing new spends writing its report.
     return {name: getattr(counters, name) for name in counters.__slots__}  # type: ignore[attr-defined]
 
 

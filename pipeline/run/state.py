@@ -219,7 +219,7 @@ class RunState:
         glossary entries its source contains), and the whole target's as written before the
         per-segment hash, so that older provenance is not taken for stale.
         """
-        from pipeline.formats import UnitState
+        from pipeline.formats.base import UnitState  # loaded with the units: see the imports above
 
         if unit.state is not UnitState.FUZZY:
             return False  # untranslated units are translated anyway; confirmed ones are a human's
