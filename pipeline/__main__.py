@@ -1,5 +1,5 @@
 """``python -m pipeline``: the same as the ``pipeline`` console script."""
 
-from pipeline.cli import main
+from pipeline.cli import run
 
-raise SystemExit(main())
+run()

@@ -53,8 +53,9 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
     excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
     found: set[Path] = set()
     refused: list[Issue] = []
+    folders: dict[str, str] = {}
     for candidate in sorted(candidates):
-        real = candidate.resolve()
+        real = _resolve(candidate, folders)
         if real in excluded:
             continue
         if candidate.is_dir():
@@ -85,6 +86,28 @@ def read_only(path: Path) -> bool:
     except OSError:
         return False  # missing: reported when it is read
     return not mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def _resolve(path: Path, folders: dict[str, str]) -> Path:
+    """``path.resolve()``, resolving each folder on the way once (kept in ``folders``).
+
+    A project's catalogs share most of their folders: resolved whole, each path looked at every
+    folder above it again. A path that is itself a link is resolved whole, and so is every path
+    on Windows, where resolving also normalises the names.
+    """
+    if os.name != "posix" or path.name in ("", "..") or os.path.islink(path):
+        return path.resolve()
+    return Path(_real_folder(os.path.dirname(path), folders), path.name)
+
+
+def _real_folder(folder: str, folders: dict[str, str]) -> str:
+    if folder not in folders:
+        name = os.path.basename(folder)
+        if name in ("", ".", "..") or os.path.islink(folder):
+            folders[folder] = str(Path(folder).resolve())
+        else:
+            folders[folder] = os.path.join(_real_folder(os.path.dirname(folder), folders), name)
+    return folders[folder]
 
 
 def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Catalog, Unit, UnitState
 
 if TYPE_CHECKING:
+    from pipeline.formats.base import Catalog, Unit, UnitState
     from pipeline.formats.po import PoCatalog
 
 __all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "atomic_write_all",
@@ -88,6 +88,12 @@ def atomic_write_all(files: Sequence[tuple[Path, bytes]], workers: int = 8) -> l
 
 
 def __getattr__(name: str) -> object:
+    # The models are imported on first use: a run with nothing new writes its report through
+    # atomic_write and needs neither them nor the plural rules they load.
+    if name in ("Catalog", "Unit", "UnitState"):
+        from pipeline.formats import base
+
+        return getattr(base, name)
     if name == "PoCatalog":
         from pipeline.formats.po import PoCatalog
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
-from pipeline.formats import Catalog
 from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, Severity, TranslationOptions
-from pipeline.quota import Allowance
 from pipeline.run.state import CatalogLocks, RunState
 
-if TYPE_CHECKING:  # the plural planner loads the placeholder grammars: not on the no-op path
+if TYPE_CHECKING:  # not loaded on the no-op path: the plural planner loads the placeholder grammars
+    from pipeline.formats import Catalog
+    from pipeline.quota import Allowance
     from pipeline.run.plurals import UnitPlan
 
 __all__ = ["CatalogReport", "CatalogWork", "DryRunEstimate", "Pending", "Recovery", "Remaining", "RunOptions",

@@ -32,12 +32,15 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from pipeline.version import __version__
 from pipeline.config import Settings
-from pipeline.formats import Unit, UnitState, atomic_write, atomic_write_all
+from pipeline.formats import atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
+
+if TYPE_CHECKING:  # units exist only once a catalog is parsed: not on the no-op path
+    from pipeline.formats import Unit
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
@@ -216,6 +219,8 @@ class RunState:
         glossary entries its source contains), and the whole target's as written before the
         per-segment hash, so that older provenance is not taken for stale.
         """
+        from pipeline.formats.base import UnitState  # loaded with the units: see the imports above
+
         if unit.state is not UnitState.FUZZY:
             return False  # untranslated units are translated anyway; confirmed ones are a human's
         record = self.machine_written(display, unit)

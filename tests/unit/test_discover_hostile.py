@@ -70,6 +70,18 @@ def test_links_inside_the_project_and_given_folders_are_followed(tmp_path):
     assert given.refused == [] and given.paths == [outside.resolve()]
 
 
+def test_a_linked_folder_is_followed_to_where_it_leads(tmp_path):
+    settings, folder = _project(tmp_path)
+    outside = tmp_path / "elsewhere" / "fr"
+    (outside / "LC_MESSAGES").mkdir(parents=True)
+    shutil.copy(folder / "app.po", outside / "LC_MESSAGES" / "app.po")
+    (settings.root / "locale" / "fr").symlink_to(outside, target_is_directory=True)  # leaves the project
+    (settings.root / "locale" / "de-alias").symlink_to(folder.parent, target_is_directory=True)  # stays inside
+    found = find_catalogs(settings)
+    assert found.paths == [(folder / "app.po").resolve()]  # one catalog, however many ways lead to it
+    assert [(i.catalog, "outside the project" in i.reason) for i in found.refused] == [("locale/fr/LC_MESSAGES/app.po", True)]
+
+
 def test_a_given_file_that_links_out_of_the_project_is_refused(tmp_path):
     settings, folder = _project(tmp_path)
     (folder / "linked.po").symlink_to(_outside_catalog(tmp_path))
