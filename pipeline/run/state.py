@@ -249,11 +249,12 @@ class RunState:
                 atomic_write(self.directory / STATE_NAME, _dump(data))
                 self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
             files: list[tuple[Path, bytes]] = []
-            merged_by_display: dict[str, dict[str, Written]] = {}
+            saved_displays: list[str] = []
             for display, recorded in sorted(self._recorded.items()):
                 path = self._provenance_path(display)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                merged = merged_by_display[display] = {**_load_provenance(path), **recorded}
+                merged = {**_load_provenance(path), **recorded}
+                saved_displays.append(display)
                 units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
                          for key, rec in sorted(merged.items())}
                 # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
@@ -261,9 +262,10 @@ class RunState:
                                           indent=None)))
             # One provenance file per catalog written: their fsyncs overlap instead of queueing.
             errors = atomic_write_all(files)
-            for (display, merged), error in zip(merged_by_display.items(), errors):
-                if error is None:
-                    self._provenance[display] = merged
+            for display, error in zip(saved_displays, errors):
+                if error is None:  # on disk now: read again if asked, not held (a run of many windows)
+                    self._provenance.pop(display, None)
+                    self._by_text.pop(display, None)
                     del self._recorded[display]
             failed = next((e for e in errors if e is not None), None)
             if failed is not None:
