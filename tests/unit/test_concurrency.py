@@ -263,16 +263,22 @@ def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: C
     Like the latency bench's stand-in: every answer, 429 or not, comes after the service held the
     request for ``hold()`` seconds; each way over the network takes ``network`` seconds. The
     service counts a request out when its answer leaves; answers on their way back are what
-    fools a plain count of the requests in flight.
+    fools a plain count of the requests in flight. A refused request goes again once the pause
+    the controller gives it is over (Retry-After: 1 s).
     """
     requests = requests if requests is not None else 20 * limit  # about 20 round trips: no probe yet
     controller = Controller(ceiling=ceiling, initial=2)
     events: list[tuple[float, int, str, Ticket]] = []  # (when the client hears it, order, status, ticket)
     at_service: list[float] = []  # when each request the service holds leaves it
-    sent = answered = order = 0
+    retries: list[float] = []  # when each refused request may go again
+    fresh, answered, order = requests, 0, 0
     now = 0.0
     while answered < requests:
-        while sent < requests and isinstance(ticket := controller.grant(now), Ticket):
+        while (fresh or (retries and retries[0] <= now)) and isinstance(ticket := controller.grant(now), Ticket):
+            if retries and retries[0] <= now:
+                heapq.heappop(retries)
+            else:
+                fresh -= 1
             arrives = now + network
             at_service[:] = [leaves for leaves in at_service if leaves > arrives]
             status = "429" if len(at_service) >= limit else "200"
@@ -281,18 +287,22 @@ def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: C
                 at_service.append(leaves)
             order += 1
             heapq.heappush(events, (leaves + network, order, status, ticket))
-            sent += 1
-        waiting = controller.grant(now) if sent < requests else math.inf
-        if events and (not isinstance(waiting, float) or events[0][0] <= now + waiting):
-            now, _, status, ticket = heapq.heappop(events)
+        wakes = [events[0][0]] if events else []
+        if retries and retries[0] > now:
+            wakes.append(retries[0])
+        granted = controller.grant(now)
+        if isinstance(granted, Ticket):  # room, but nothing ready to go: give the ticket back
+            controller.release(granted)
+        elif granted != math.inf and (fresh or retries):
+            wakes.append(now + granted)
+        now = min(wakes)
+        while events and events[0][0] <= now:
+            _, _, status, ticket = heapq.heappop(events)
             if status == "200":
                 controller.answered(ticket, now)
                 answered += 1
             else:
-                controller.refused(ticket, 1.0, now)
-                sent -= 1  # sent again
-        else:
-            now += waiting
+                heapq.heappush(retries, now + controller.refused(ticket, 1.0, now))
     return controller
 
 
@@ -308,7 +318,7 @@ def test_slow_start_overshoot_is_undone_in_one_back_off_to_what_the_service_held
 @pytest.mark.parametrize("network", [0.0, 0.2, 0.4])
 def test_the_floor_never_counts_more_than_the_service_held(limit, network):
     jitter = random.Random(limit)  # the service's own work takes 0.2 s to 1.4 s
-    controller = simulate(limit, requests=40 * limit, hold=lambda: jitter.uniform(0.2, 1.4), network=network)
+    controller = simulate(limit, hold=lambda: jitter.uniform(0.2, 1.4), network=network)
     assert 1 <= controller.floor <= limit
     assert controller.allowed <= limit
 
@@ -316,3 +326,23 @@ def test_the_floor_never_counts_more_than_the_service_held(limit, network):
 def test_without_a_limit_below_the_ceiling_nothing_is_refused():
     controller = simulate(limit=100, ceiling=16)
     assert controller.epoch == 0 and controller.allowed == 16
+
+
+def test_backed_by_a_floor_only_the_refused_request_waits_out_retry_after():
+    controller = Controller(ceiling=16, initial=4)
+    for ticket in fill(controller, 0.0):
+        controller.answered(ticket, 1.0)  # four held at once: the floor
+    assert controller.floor == 4 and controller.allowed == 8
+    tickets = fill(controller, 1.0)
+    assert controller.refused(tickets[-1], 3.0, 1.2) == 3.0  # the refused request waits its Retry-After
+    assert controller.allowed == 4 and controller.paused_until == 0.0  # the others are not paused
+    for ticket in tickets[:4]:
+        controller.answered(ticket, 2.0)
+    assert isinstance(controller.grant(2.0), Ticket)  # room at the floor: a request goes at once
+
+
+def test_without_a_floor_a_429_still_pauses_every_sender_for_its_retry_after():
+    controller = Controller(ceiling=16, initial=8)
+    tickets = fill(controller, 0.0)
+    assert controller.refused(tickets[-1], 2.0, 0.5) == 2.0
+    assert controller.paused_until == 2.5

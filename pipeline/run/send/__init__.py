@@ -192,10 +192,13 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             try:
                 result = await sender.translate(texts, **params)
             except RateLimitedError as exc:
-                limiter.refused(ticket, exc.retry_after)
+                pause = limiter.refused(ticket, exc.retry_after)
                 refusals += 1
                 if refusals >= sender.retry.max_attempts:
                     raise
+                await limiter.sleep(pause)  # Retry-After, for this request whatever the others do
+                if stop.is_set():
+                    return None
                 ticket = await limiter.acquire()
                 if stop.is_set():
                     limiter.release(ticket)

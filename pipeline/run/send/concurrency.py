@@ -13,9 +13,11 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
 - a 429 pulls the limit below the number in flight with the refused request (the service
   evidently took no more), and at the first 429 of a burst back to the floor when one is known
   (the overshoot of slow start is then undone in one back-off, not two), else to half;
-- a 429 pauses every sender, not just the refused one, for ``Retry-After`` seconds (or a doubling
-  default when the service sent none): nothing new goes out before the pause ends, so there is no
-  storm of requests that are all refused again;
+- the refused request waits ``Retry-After`` seconds (or a doubling default when the service sent
+  none) before it goes again, through the limiter like any other. When the back-off had no floor
+  to go back to, the 429 pauses every sender as well: nothing new goes out before the pause ends,
+  so there is no storm of requests that are all refused again. Backed by a floor, the others go
+  on meanwhile, at most as many at once as the service was seen holding;
 - after that it grows by a *probe*, one level up, at most once per ``probe_interval`` seconds of
   answers, an interval that doubles each time a 429 follows: each refused probe costs a pause, so
   probing often would cost more than the extra request in flight brings;
@@ -73,6 +75,7 @@ class Controller:
         self.next_probe = 0.0
         self.floor = 0  # most requests the service was seen holding at once; 0: not known yet
         self.shortest = math.inf  # the shortest round trip of an answered request
+        self._to_floor = False  # the last burst of 429s backed off to the floor
         self._pause = DEFAULT_PAUSE
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
@@ -118,8 +121,10 @@ class Controller:
             self.refused_level = self.allowed + 1
             self.next_probe = now + self.probe_interval
 
-    def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> None:
-        """The request of ``ticket`` was answered 429: back off and pause every sender.
+    def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> float:
+        """The request of ``ticket`` was answered 429: back off; returns the seconds it waits before going again.
+
+        Every sender is paused too unless the back-off of its burst went back to the floor.
 
         The service held at least its limit besides this request. While the limit grows (before
         any back-off) requests go out one by one as answers come, so the level the refused one was
@@ -133,15 +138,16 @@ class Controller:
         out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
-        pause = retry_after if retry_after is not None else self._pause
+        pause = min(retry_after if retry_after is not None else self._pause, MAX_PAUSE)
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
-        self.paused_until = max(self.paused_until, now + min(pause, MAX_PAUSE))
         target = out - 1
-        if first and self.epoch == 0:  # undo slow start's overshoot
-            target = min(target, self.floor if 0 < self.floor < self.allowed else self.allowed // 2)
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
-            target = min(target, self.floor if 0 < self.floor < self.allowed else self.allowed - 1)
+            self._to_floor = 0 < self.floor < self.allowed
+        if first and self.epoch == 0:  # undo slow start's overshoot
+            target = min(target, self.floor if self._to_floor else self.allowed // 2)
+        if ticket.epoch == self.epoch:
+            target = min(target, self.floor if self._to_floor else self.allowed - 1)
             if self.refused_level is not None:  # a refused probe: wait longer before the next
                 self.probe_interval = min(MAX_PROBE_INTERVAL, self.probe_interval * 2)
             self.epoch += 1
@@ -149,6 +155,9 @@ class Controller:
         self.limit = float(max(1, min(self.allowed, target)))
         self.floor = min(self.floor, self.allowed)  # the service may take fewer now than it once did
         self.refused_level = self.allowed + 1
+        if not self._to_floor:  # no level known to be safe: nobody sends until the pause is over
+            self.paused_until = max(self.paused_until, now + pause)
+        return pause
 
     def release(self, ticket: Ticket) -> None:
         """The request of ``ticket`` ended some other way (error, cancelled): free its place only."""
@@ -183,16 +192,22 @@ class Limiter:
                 self.release(waiter.result())
             raise
 
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` on the limiter's clock (a refused request's own Retry-After)."""
+        await self._sleep(seconds)
+
     def answered(self, ticket: Ticket) -> None:
         """The request was answered (not 429)."""
         self.controller.answered(ticket, self._clock())
         self._wake()
 
-    def refused(self, ticket: Ticket, retry_after: float | None) -> None:
-        """The request was answered 429 (``Retry-After`` in seconds, when sent)."""
+    def refused(self, ticket: Ticket, retry_after: float | None) -> float:
+        """The request was answered 429 (``Retry-After`` in seconds, when sent); returns the seconds it
+        waits before it asks for a ticket again."""
         self.refusals += 1
-        self.controller.refused(ticket, retry_after, self._clock())
+        pause = self.controller.refused(ticket, retry_after, self._clock())
         self._wake()
+        return pause
 
     def release(self, ticket: Ticket) -> None:
         """The request ended otherwise."""
