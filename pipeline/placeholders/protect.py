@@ -17,6 +17,7 @@ Which grammars apply comes from the segment's format flags (``python-format``, `
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -92,7 +93,12 @@ def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
 
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
     """The placeholder kinds (besides ICU structure, :mod:`~pipeline.placeholders.icu`) these format flags select."""
-    flags = set(flags)
+    return _kinds(tuple(flags))
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(flags: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`kinds_for` worked out once per set of flags: a catalog has a few sets, and thousands of segments."""
     kinds: set[str] = set(_ALWAYS)
     grammars = _grammars(flags)
     for flag_kinds in grammars:
@@ -148,7 +154,17 @@ def split_edges(text: str) -> tuple[str, str, str]:
 
 def protect(text: str, flags: Iterable[str] = ()) -> Protected:
     """Replace every placeholder of ``text`` by an ``<x id="N"/>`` tag, ids counted from 1."""
-    flags = tuple(flags)
+    return _protect(text, tuple(flags))
+
+
+#: Texts whose protected form is kept. A run protects each source when planning and again at the
+#: gate (which protects source and translation to compare their placeholders), so the entries must
+#: outlast a run's planning; the result is a frozen record, shared safely.
+PROTECT_MEMO = 1 << 15
+
+
+@functools.lru_cache(maxsize=PROTECT_MEMO)
+def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
     pattern = _pattern(kinds_for(flags))
     pieces: list[str] = []

@@ -87,3 +87,12 @@ def test_only_placeholders_needs_no_translation():
     assert not protect("https://example.com", []).needs_translation
     assert not protect("—", []).needs_translation
     assert protect("%(name)s files", ["python-format"]).needs_translation
+
+
+def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike():
+    # protect keeps its results by (text, flags): the flags' container must not change the answer.
+    text = "%(n)s of {0} <b>done</b>"
+    expected = protect(text, ("python-format",))
+    assert protect(text, ["python-format"]) == expected
+    assert protect(text, (f for f in ["python-format"])) == expected
+    assert protect(text, ()) != expected  # without the flag, %(n)s is protected by the safe grammar only
