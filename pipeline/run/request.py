@@ -63,7 +63,8 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
         # Closing the client (client.aclose()) closes the service: its database and document worker.
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
+        # The app is called directly (pipeline.client.inprocess): the same app and answers, without HTTP objects.
+        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, app=transport.service, **common)
     remote_key = os.environ.get(ENV_AUTH_KEY)
     if not remote_key or not settings.service.url:
         raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
