@@ -127,7 +127,14 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
         synced = await sync_targets(client, plan, wanted, issues, log)
     dropped, gained = synced.dropped, synced.gained
 
+    made: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
+
     def options(opts: TranslationOptions) -> TranslationOptions:
+        if opts not in made:
+            made[opts] = resynced(opts)
+        return made[opts]
+
+    def resynced(opts: TranslationOptions) -> TranslationOptions:
         gone = dropped.get(opts.target_lang, set())
         return replace(
             opts,
