@@ -18,9 +18,13 @@ ENTRY_VERSION = 1
 MAX_ENTRY_CHARS = 1_000_000
 
 
+#: json.dumps with these options, made once rather than for every entry.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def encode(translation: str) -> str:
     """The stored form of one verified protected translation."""
-    return json.dumps({"v": ENTRY_VERSION, "translation": translation}, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode({"v": ENTRY_VERSION, "translation": translation})
 
 
 def decode(stored: object) -> str | None:

@@ -306,6 +306,8 @@ class _Arg:
 
 def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder],
                           strict: bool) -> list[Problem]:
+    if not source and not target:  # nothing below has anything to compare
+        return []
     problems: list[Problem] = []
     src_args, src_other = _split(source, [])  # a source that mixes styles is the author's problem
     tgt_args, tgt_other = _split(target, problems, mixed_ok=_mixes(src_args))
@@ -407,9 +409,14 @@ def _arg_problems(source: list[_Arg], target: list[_Arg], strict: bool) -> list[
 _ANY_BRACE = re.compile(r"[{}]")
 
 
-def _stray_problems(source_text: str, target_text: str, flags: Sequence[str]) -> list[Problem]:
+@functools.lru_cache(maxsize=256)
+def _kind_set(flags: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(kinds_for(flags))
+
+
+def _stray_problems(source_text: str, target_text: str, flags: tuple[str, ...]) -> list[Problem]:
     """A ``%`` or brace left over once placeholders are taken out makes an invalid format string."""
-    kinds = frozenset(kinds_for(flags))
+    kinds = _kind_set(flags)
     problems = []
     if kinds & _FLAGGED_PRINTF and "%" in target_text and "%" not in source_text:
         problems.append(Problem("a '%' that starts no valid conversion (write '%%' for a percent sign)",

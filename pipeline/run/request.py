@@ -93,11 +93,15 @@ def _params(opts: TranslationOptions) -> dict[str, Any]:
                             show_billed_characters=True)
 
 
+#: json.dumps(text, ensure_ascii=False), its encoder made once rather than for every segment.
+_TEXT = json.JSONEncoder(ensure_ascii=False)
+
+
 def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
     """The hex SHA-256 naming one translation."""
     # The bytes hashed are the sorted-key JSON of {content, key, request, scheme, service, text};
     # "text" sorts last, so everything before it is shared by all the texts of one set of options.
-    encoded = _head(SCHEME_VERSION, service, options) + json.dumps(protected_text, ensure_ascii=False) + "}"
+    encoded = _head(SCHEME_VERSION, service, options) + _TEXT.encode(protected_text) + "}"
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 
 
