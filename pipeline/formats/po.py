@@ -134,18 +134,20 @@ class PoCatalog:
                                           _terminator(self._raw_lines[span.msgstr_end - 1]))
         out: list[bytes] = []
         nl = self._newline.encode(self.encoding)
-        i = 0
-        while i < len(self._raw_lines):
-            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(i, ()))
-            if i in replace:
-                end, lines, terminator = replace[i]
+        i = 0  # the lines between the places that change are copied as slices, not one by one
+        for at in sorted(replace.keys() | insert.keys()):
+            if at < i or at >= len(self._raw_lines):
+                continue  # inside a block replaced already, or past the end: never reached line by line
+            out.extend(self._raw_lines[i:at])
+            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(at, ()))
+            i = at
+            if at in replace:
+                end, lines, terminator = replace[at]
                 encoded = [ln.encode(self.encoding) for ln in lines]
                 out.extend(ln + nl for ln in encoded[:-1])
                 out.append(encoded[-1] + terminator)
                 i = end
-            else:
-                out.append(self._raw_lines[i])
-                i += 1
+        out.extend(self._raw_lines[i:])
         return b"".join(out)
 
     def entry_lines(self) -> list[tuple[int, int]]:
