@@ -57,7 +57,7 @@ class Protected:
     @property
     def needs_translation(self) -> bool:
         """False when nothing but placeholders, digits, punctuation or spaces is left to translate."""
-        return any(map(str.isalpha, _strip_tags(self.text)))
+        return _has_letters(self.text)
 
 
 class Severity(enum.StrEnum):
@@ -154,5 +154,7 @@ def _inputs_hash(options: TranslationOptions) -> str:
 _MARKUP = re.compile(r"<[^>]*>|&[#\w]+;")
 
 
-def _strip_tags(text: str) -> str:
-    return _MARKUP.sub("", text)
+@functools.lru_cache(maxsize=4096)
+def _has_letters(text: str) -> bool:
+    """Whether ``text`` has a letter outside its tags; once per text (a run asks for each source once per language)."""
+    return any(map(str.isalpha, _MARKUP.sub("", text)))
