@@ -272,9 +272,11 @@ _TOKEN = re.compile(
 
 def restore(translated: str, protected: Protected) -> str:
     """Put the placeholders back into a translation of ``protected.text``; verify everything came back."""
-    by_id = {ph.id: ph for ph in protected.placeholders}
     # Strip before restoring: a placeholder that stands for whitespace must survive at the edges.
     translated = translated.strip()
+    if not protected.placeholders and _TOKEN.search(translated) is None:
+        return f"{protected.prefix}{_xml_unescape(translated)}{protected.suffix}"  # nothing to put back or check
+    by_id = {ph.id: ph for ph in protected.placeholders}
     seen: list[Placeholder] = []
     parts: list[icu.Part] = []
     last = 0
