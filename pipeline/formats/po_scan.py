@@ -119,8 +119,6 @@ def scan(path: Path, lines: list[str]) -> Scanned:
         if not s:
             continue
         rules.line(i, s)
-        if name_seen := _repeated(s, entry, state):
-            raise fail(i, f"{name_seen} a second time in one entry")
         obsolete = s.startswith("#~")
         if obsolete:
             s = s[2:].strip()
@@ -167,12 +165,14 @@ def scan(path: Path, lines: list[str]) -> Scanned:
                 if name != "msgstr" and len(name) > len("msgstr[0]"):
                     raise fail(i, f"{name}: no language has that many plural forms")
                 assert entry is not None
+                if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
+                    raise fail(i, f"{name} a second time in one entry")
                 if entry.msgstr_start is None:
                     entry.msgstr_start = i
                 entry.msgstr_end = i + 1
             if not _STRING.fullmatch(rest.rstrip()):
                 raise fail(i, f"{name} is not followed by a properly quoted string")
-            if "\\" in _ESCAPE.sub("", rest.rstrip()):
+            if "\\" in rest and "\\" in _ESCAPE.sub("", rest.rstrip()):
                 raise fail(i, _BAD_ESCAPE)
             assert entry is not None
             state, current_key = base, name
@@ -183,7 +183,7 @@ def scan(path: Path, lines: list[str]) -> Scanned:
                 raise fail(i, "string continuation outside an entry")
             if not _STRING.fullmatch(s):
                 raise fail(i, "continuation line is not a properly quoted string")
-            if "\\" in _ESCAPE.sub("", s):
+            if "\\" in s and "\\" in _ESCAPE.sub("", s):
                 raise fail(i, _BAD_ESCAPE)
             assert entry is not None
             entry.strings.setdefault(current_key, []).append(s)
@@ -197,12 +197,6 @@ def scan(path: Path, lines: list[str]) -> Scanned:
     return Scanned(entries, rules.refusal(entries))
 
 
-def _repeated(line: str, entry: _Open | None, state: str | None) -> str | None:
-    """A msgstr[N] the entry has already (polib would keep the second, the scanner join them)."""
-    if entry is None or state not in ("msgstr",) or "msgstr[" not in line:
-        return None
-    keyword = _KEYWORD.match(line.removeprefix("#~").strip())
-    return keyword.group(1) if keyword and keyword.group(1) in entry.strings else None
 
 
 def metadata(header: str) -> dict[str, str]:
