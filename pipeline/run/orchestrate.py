@@ -93,7 +93,6 @@ def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], 
         run.locks.release()
 
 
-
 async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
                              client_factory: ClientFactory | None = None,
                              progress: Progress | None = None) -> RunReport:
