@@ -19,6 +19,7 @@ def test_an_entry_round_trips_any_text():
     for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", "{\"v\": 1}"):
         assert decode(encode(text)) == text
         assert decode(encode(text).encode("utf-8")) == text
+        assert encode(text) == json.dumps({"v": 1, "translation": text}, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("stored", [
