@@ -91,6 +91,12 @@ def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
     return [_BY_FLAG[f] for f in flags if f in _BY_FLAG and f"no-{f}" not in flags]
 
 
+@functools.lru_cache(maxsize=256)
+def _flagged(flags: tuple[str, ...]) -> bool:
+    """Whether ``flags`` name a format grammar (ICU structure is looked for only where none does)."""
+    return bool(_grammars(flags))
+
+
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
     """The placeholder kinds (besides ICU structure, :mod:`~pipeline.placeholders.icu`) these format flags select."""
     return _kinds(tuple(flags))
@@ -192,7 +198,7 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
     """
     native = _xliff_protected(core) if XLIFF_INLINE in flags else []
     fixed: list[tuple[int, int, str]] = []
-    if not _grammars(flags):
+    if not _flagged(flags):
         hidden = core
         if XLIFF_INLINE in flags:  # markup may hold braces (Angular's equiv-text="{{n}}"), protected text too
             hidden = _MARKUP.sub(lambda m: " " * len(m.group()), core)

@@ -253,6 +253,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _control_problems(source: str, target: str) -> list[Problem]:
+    if _CONTROL.search(target) is None:  # the usual case: nothing in the translation to look for in the source
+        return []
     allowed = set(_CONTROL.findall(source))
     extra = sorted({ch for ch in _CONTROL.findall(target) if ch not in allowed})
     return [Problem(f"control character U+{ord(ch):04X} ({unicodedata.name(ch, 'control')}) not in the source",
