@@ -187,6 +187,9 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
 
 
 _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+#: The characters the regex kinds are made of: each kind needs one of them (``<`` ``&`` ``%`` ``{`` ``}``
+#: ``$`` ``@``, ``:`` of a URL, a control character), so a text without any holds none of them.
+TRIGGERS = re.compile(r"[<&:@{}%$\n\t\r\v\f]")
 
 
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
@@ -210,9 +213,11 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
               if not any(s <= start and end <= e for s, e, _ in fixed)]
     found: list[tuple[int, int, str]] = []
     last = 0
+    searched = TRIGGERS.search(core) is not None  # most texts: nothing any kind could match
     for start, end, kind in sorted(fixed) + [(len(core), len(core), "")]:
-        found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
-                     for m in pattern.finditer(core[last:start]) if m.start() != m.end())
+        if searched:
+            found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
+                         for m in pattern.finditer(core[last:start]) if m.start() != m.end())
         if kind:
             found.append((start, end, kind))
         last = end

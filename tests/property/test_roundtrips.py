@@ -134,3 +134,15 @@ def test_po_render_changes_the_translated_entries_and_no_other_byte(tmp_path: Pa
     catalog = read_catalog(path)
     out = catalog.render({i: (text,) for i, text in written.items()}, mark_fuzzy=mark_fuzzy)
     assert out == _po_with_flags(entries, written, mark_fuzzy, crlf).encode("utf-8")
+
+
+@given(st.text(st.characters(blacklist_characters="<&:@{}%$\n\t\r\v\f", blacklist_categories=("Cs",)), max_size=80),
+       FLAGS)
+def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
+    # protect skips its regex scan for such texts: every kind must need one of those characters.
+    from pipeline.placeholders import protect as protect_module
+
+    every_kind = protect_module._pattern(tuple(protect_module._KIND_PATTERNS))
+    assert protect_module.TRIGGERS.search(text) is None
+    assert [m.group() for m in every_kind.finditer(text) if m.group()] == []
+    assert protect(text, flags).placeholders == ()
