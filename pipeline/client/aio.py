@@ -101,7 +101,7 @@ class AsyncClient(_Endpoints):
                 error = exc
 
     async def _send_once(self, call: Call[T]) -> T:
-        if self._app is not None and self._app.handles(call.request):
+        if self._app is not None and self._app.handles(call.request) and not self._http.is_closed:
             status, headers, content = await self._app.call(call.request)
             body = BoundedBody(call, status, headers)  # the same bound as over HTTP
             body.add(content)

@@ -128,3 +128,16 @@ def test_answers_errors_and_billing_match_the_transport_path():
     direct, over_httpx = asyncio.run(run(True)), asyncio.run(run(False))
     assert direct == over_httpx
     assert direct[-1].character_count == direct[4].character_count + len("four")  # billed: the refused one was not
+
+
+def test_a_closed_client_refuses_calls_on_either_path():
+    async def run(direct: bool) -> str:
+        app = _service()
+        client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(app), app=app if direct else None)
+        await client.usage()
+        await client.aclose()
+        with pytest.raises(RuntimeError) as refused:
+            await client.usage()
+        return str(refused.value)
+
+    assert asyncio.run(run(True)) == asyncio.run(run(False))
