@@ -37,9 +37,17 @@ def main() -> None:
         workload = write_corpus(root / "src")
         settings = Settings(root=root, catalogs=("src/**/*.po",), cache_dir=root / ".cache",
                             service=ServiceSettings(url="embedded"))
-        import pipeline.client  # noqa: F401  the run's lazy imports, done before timing
-        import pipeline.service.app  # noqa: F401
-        import pipeline.run.gate, pipeline.run.plan, pipeline.run.scan, pipeline.run.send  # noqa: F401, E401
+        # The run's lazy imports, done before timing (pipeline.client is a lazy package: its modules
+        # are named one by one; babel is what the plural rules of a catalog without a header load).
+        import babel.messages.plurals  # noqa: F401
+        import concurrent.futures.thread  # noqa: F401
+        import importlib.metadata  # noqa: F401  the client's user agent names its version
+        import pipeline.client.aio, pipeline.client.inprocess  # noqa: F401, E401
+        import pipeline.formats.po  # noqa: F401
+        import pipeline.resources.attach  # noqa: F401
+        import pipeline.service.app, pipeline.service.embedded  # noqa: F401, E401
+        import pipeline.run.cached, pipeline.run.gate, pipeline.run.plan, pipeline.run.scan  # noqa: F401, E401
+        import pipeline.run.send, pipeline.run.write  # noqa: F401, E401
 
         profiler = cProfile.Profile() if profile else None
         started, cpu = time.perf_counter(), time.process_time()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ class Protected:
     @property
     def needs_translation(self) -> bool:
         """False when nothing but placeholders, digits, punctuation or spaces is left to translate."""
-        return any(ch.isalpha() for ch in _strip_tags(self.text))
+        return _has_letters(self.text)
 
 
 class Severity(enum.StrEnum):
@@ -137,15 +138,23 @@ class TranslationOptions:
 
     def inputs_hash(self) -> str:
         """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""
-        material = "\x1f".join(str(v) for v in (
-            self.source_lang, self.target_lang, self.formality, self.glossary_hash or self.glossary_id,
-            self.style_version or self.style_id, "\x1e".join(self.custom_instructions), self.model_type,
-            self.translation_memory_id, self.translation_memory_threshold, self.tag_handling_version))
-        return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
+        return _inputs_hash(self)
+
+
+@functools.lru_cache(maxsize=256)
+def _inputs_hash(options: TranslationOptions) -> str:
+    """Hashed once per distinct options: a run has a few, and asks for the hash of every unit it writes."""
+    material = "\x1f".join(str(v) for v in (
+        options.source_lang, options.target_lang, options.formality, options.glossary_hash or options.glossary_id,
+        options.style_version or options.style_id, "\x1e".join(options.custom_instructions), options.model_type,
+        options.translation_memory_id, options.translation_memory_threshold, options.tag_handling_version))
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 
 _MARKUP = re.compile(r"<[^>]*>|&[#\w]+;")
 
 
-def _strip_tags(text: str) -> str:
-    return _MARKUP.sub("", text)
+@functools.lru_cache(maxsize=4096)
+def _has_letters(text: str) -> bool:
+    """Whether ``text`` has a letter outside its tags; once per text (a run asks for each source once per language)."""
+    return any(map(str.isalpha, _MARKUP.sub("", text)))

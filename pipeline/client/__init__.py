@@ -12,13 +12,15 @@
     base.py         what the shells share: headers, user agent, repr
     sync.py         Client       (httpx.Client): performs calls, sleeps with time.sleep
     aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
+    inprocess.py    AsyncClient's direct path to an in-process ASGI app (the embedded service)
     aio_endpoints.pyi  the shared methods typed as AsyncClient returns them (coroutines), generated
     stubgen.py      writes aio_endpoints.pyi (``python -m pipeline.client.stubgen``; dev only)
     cli.py          ``pipeline languages|usage|keys|document|write``
 
 A flow (a generator of calls and sleeps) carries retries and document polling, so the two shells
 only know how to send one request and how to sleep. Both accept an injected httpx transport: a
-remote service, ``pipeline serve``, or the embedded app through ``httpx.ASGITransport`` (async).
+remote service, ``pipeline serve``, or the embedded app through ``httpx.ASGITransport`` (async),
+which ``AsyncClient(app=...)`` also calls directly, without httpx's request and response objects.
 
 Names are loaded on first use so that importing ``pipeline.cli.client`` stays cheap.
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,11 +13,13 @@ from typing import TYPE_CHECKING
 from pipeline.errors import CatalogError
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from pipeline.formats.base import Catalog, Unit, UnitState
     from pipeline.formats.po import PoCatalog
 
-__all__ = ["Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write", "atomic_write_all",
-           "read_catalog"]
+__all__ = ["AtomicWriter", "Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write",
+           "atomic_write_all", "read_catalog"]
 
 SUFFIXES = (".po", ".pot")
 XLIFF_SUFFIXES = (".xlf", ".xliff")
@@ -72,19 +75,46 @@ def atomic_write_all(files: Sequence[tuple[Path, bytes]], workers: int = 8) -> l
     Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
     provenance files queued up for most of a second; in threads the waits overlap.
     """
-    def one(item: tuple[Path, bytes]) -> OSError | None:
-        try:
-            atomic_write(*item)
-        except OSError as exc:
-            return exc
-        return None
-
     if len(files) < 2:
-        return [one(item) for item in files]
-    from concurrent.futures import ThreadPoolExecutor  # only a run that writes pays for the import
+        return [_written(path, data) for path, data in files]
+    with AtomicWriter(workers) as writer:
+        futures = [writer.submit(path, data) for path, data in files]
+    return [future.result() for future in futures]
 
-    with ThreadPoolExecutor(max_workers=min(workers, len(files))) as pool:
-        return list(pool.map(one, files))
+
+class AtomicWriter:
+    """Atomic writes in worker threads, each started as soon as its file is ready (``with`` waits for all).
+
+    While a caller prepares the next file (renders a catalog), the writes submitted so far wait for
+    the disk in the background; :meth:`submit` waits only when ``at_once`` writes are still pending.
+    """
+
+    def __init__(self, at_once: int = 8) -> None:
+        from concurrent.futures import ThreadPoolExecutor  # only a run that writes pays for the import
+
+        self._pool = ThreadPoolExecutor(max_workers=at_once)
+        self._slots = threading.BoundedSemaphore(at_once)
+
+    def submit(self, path: Path, data: bytes) -> Future[OSError | None]:
+        """Start writing ``data`` to ``path``; the future holds the OSError the write met, or None."""
+        self._slots.acquire()
+        future = self._pool.submit(_written, path, data)
+        future.add_done_callback(lambda _: self._slots.release())
+        return future
+
+    def __enter__(self) -> AtomicWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def _written(path: Path, data: bytes) -> OSError | None:
+    try:
+        atomic_write(path, data)
+    except OSError as exc:
+        return exc
+    return None
 
 
 def __getattr__(name: str) -> object:

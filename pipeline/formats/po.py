@@ -1,10 +1,12 @@
 """Gettext PO catalogs: read into units, write translations back touching only their lines.
 
-Two readers cooperate. polib builds the entries (unescaped strings, flags, comments, plural
-forms, metadata). A strict line scanner checks the syntax polib lets through (``msgstr x"``,
-comments inside an entry, a msgid without msgstr) and records, for every entry, the exact lines
-that write-back may touch: its ``msgstr`` block and its ``#,`` flags line. The two are matched
-entry by entry; if they ever disagree the catalog is refused rather than risked.
+One pass reads a catalog (:mod:`pipeline.formats.po_scan`): a strict line scanner checks the
+syntax (what gettext and polib refuse, and what polib lets through: ``msgstr x"``, comments inside
+an entry, a msgid without msgstr), reads each entry's strings as polib does and records the exact
+lines write-back may touch: its ``msgstr`` block and its ``#,`` flags line. polib's own entries,
+which msgmerge-style merging works on (:attr:`PoCatalog.entries`), are parsed only when asked for,
+and matched with the scanner's entry by entry: if they ever disagree the catalog is refused
+rather than risked.
 
 Write-back works on the original bytes: every line that does not belong to a translated entry's
 ``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
@@ -33,36 +35,14 @@ import polib
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
 from pipeline.formats.po_header import encoding_of, field_line
+from pipeline.formats.po_scan import Entry, metadata, scan
 from pipeline.plural_expression import PluralExpressionError, check
 from pipeline.plural_rules import PluralRule, plural_rule_for
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
-_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-# What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
-# (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
-_ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
-_BAD_ESCAPE = "an escape sequence gettext does not know (it reads \\n \\t \\r \\\" \\\\, octal and \\x hex)"
-# A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
-_KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 _UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-@dataclass(frozen=True, slots=True)
-class _Span:
-    """Where one entry lives in the file (0-based line indexes)."""
-
-    first: int
-    msgid_line: int
-    flags_line: int | None
-    insert_flags_at: int
-    msgstr_start: int
-    msgstr_end: int  # exclusive
-    obsolete: bool
-    msgctxt: str | None
-    msgid: str
 
 
 class PoCatalog:
@@ -70,8 +50,8 @@ class PoCatalog:
 
     format = "po"
 
-    def __init__(self, path: Path, raw_lines: list[bytes], encoding: str, pofile: polib.POFile,
-                 spans: list[_Span], plural: PluralRule | None, is_template: bool,
+    def __init__(self, path: Path, raw_lines: list[bytes], encoding: str, metadata: Mapping[str, str],
+                 spans: list[Entry], plural: PluralRule | None, is_template: bool,
                  warnings: tuple[str, ...] = ()) -> None:
         self.path = path
         self.encoding = encoding
@@ -81,11 +61,28 @@ class PoCatalog:
         self._raw_lines = raw_lines
         self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
         self._spans = spans
-        self.metadata: Mapping[str, str] = dict(pofile.metadata)
-        self.entries: tuple[polib.POEntry, ...] = tuple(pofile)  # what msgmerge-style merging works on
-        self.units: tuple[Unit, ...] = tuple(
-            _unit(i, entry, span, plural) for i, (entry, span) in enumerate(zip(pofile, spans))
-        )
+        self.metadata: Mapping[str, str] = dict(metadata)
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, plural) for i, span in enumerate(spans))
+        self._entries: tuple[polib.POEntry, ...] | None = None
+
+    @property
+    def entries(self) -> tuple[polib.POEntry, ...]:
+        """polib's entries (what msgmerge-style merging works on), parsed on first use and matched with the units.
+
+        Raises :class:`CatalogError` when polib reads the file otherwise than the scanner did.
+        """
+        if self._entries is None:
+            try:
+                # The text already read, never the path: the file may have changed or vanished since.
+                pofile = polib.pofile(_PoText(self.raw.decode(self.encoding)), encoding=self.encoding,
+                                      wrapwidth=WRAP_WIDTH)
+            except (OSError, ValueError) as exc:
+                found = _POLIB_LINE.search(str(exc))
+                raise CatalogError(str(self.path), _polib_reason(str(exc)),
+                                   int(found.group(1)) if found else None) from None
+            _match(self.path, pofile, self._spans)
+            self._entries = tuple(pofile)
+        return self._entries
 
     @property
     def raw(self) -> bytes:
@@ -134,18 +131,20 @@ class PoCatalog:
                                           _terminator(self._raw_lines[span.msgstr_end - 1]))
         out: list[bytes] = []
         nl = self._newline.encode(self.encoding)
-        i = 0
-        while i < len(self._raw_lines):
-            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(i, ()))
-            if i in replace:
-                end, lines, terminator = replace[i]
+        i = 0  # the lines between the places that change are copied as slices, not one by one
+        for at in sorted(replace.keys() | insert.keys()):
+            if at < i or at >= len(self._raw_lines):
+                continue  # inside a block replaced already, or past the end: never reached line by line
+            out.extend(self._raw_lines[i:at])
+            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(at, ()))
+            i = at
+            if at in replace:
+                end, lines, terminator = replace[at]
                 encoded = [ln.encode(self.encoding) for ln in lines]
                 out.extend(ln + nl for ln in encoded[:-1])
                 out.append(encoded[-1] + terminator)
                 i = end
-            else:
-                out.append(self._raw_lines[i])
-                i += 1
+        out.extend(self._raw_lines[i:])
         return b"".join(out)
 
     def entry_lines(self) -> list[tuple[int, int]]:
@@ -162,7 +161,7 @@ def _terminator(raw_line: bytes) -> bytes:
     return b"\n" if raw_line.endswith(b"\n") else b""
 
 
-def _unit(index: int, entry: polib.POEntry, span: _Span, plural: PluralRule | None) -> Unit:
+def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
     is_plural = bool(entry.msgid_plural)
     if is_plural:
         nforms = plural.nplurals if plural else 2
@@ -181,7 +180,7 @@ def _unit(index: int, entry: polib.POEntry, span: _Span, plural: PluralRule | No
     else:
         state = UnitState.TRANSLATED
     return Unit(
-        index=index, line=span.msgid_line + 1, sources=sources, targets=targets, nforms=nforms,
+        index=index, line=entry.msgid_line + 1, sources=sources, targets=targets, nforms=nforms,
         plural=is_plural, flags=tuple(entry.flags), context=entry.msgctxt, notes=entry.comment or "",
         state=state,
     )
@@ -204,17 +203,18 @@ def read_po(path: Path) -> PoCatalog:
     except UnicodeDecodeError as exc:
         bad = next(i for i, ln in enumerate(raw_lines) if not _decodes(ln, encoding))
         raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
-    spans = _scan(path, text_lines)
+    scanned = scan(path, text_lines)
+    spans = scanned.entries
     _refuse_duplicates(path, spans)
-    try:
-        # The text already read, never the path: the file may have changed or vanished since.
-        pofile = polib.pofile(_PoText("".join(text_lines)), encoding=encoding, wrapwidth=WRAP_WIDTH)
-    except (OSError, ValueError) as exc:
-        found = _POLIB_LINE.search(str(exc))
-        raise CatalogError(str(path), _polib_reason(str(exc)), int(found.group(1)) if found else None) from None
-    header = next((i for i, s in enumerate(spans) if s.msgid == "" and s.msgctxt is None and not s.obsolete), None)
+    if scanned.polib_refusal is not None:
+        raise scanned.polib_refusal
+    # polib takes the first live entry with an empty msgid as the header, whatever its context.
+    header = next((i for i, s in enumerate(spans) if s.msgid == "" and not s.obsolete), None)
+    if header is not None and spans[header].msgctxt is not None:
+        raise CatalogError(str(path), "entry could not be located for faithful write-back", spans[header].first + 1)
+    fields = metadata(spans[header].msgstr) if header is not None else {}
     is_template = path.suffix.lower() == ".pot"
-    if (header is None or not pofile.metadata) and not is_template:
+    if (header is None or not fields) and not is_template:
         # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
         # rule. A template is never compiled, and merging needs nothing from its header.
         line = spans[header].msgid_line + 1 if header is not None else None
@@ -223,9 +223,8 @@ def read_po(path: Path) -> PoCatalog:
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
     if header is not None:
         spans = spans[:header] + spans[header + 1:]
-    _match(path, pofile, spans)
-    plural = _plural_rule(path, pofile, field_line(raw_lines, header_lines, b"Plural-Forms"))
-    return PoCatalog(path, raw_lines, encoding, pofile, spans, plural, is_template, warnings)
+    plural = _plural_rule(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
+    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings)
 
 
 class _PoText(str):
@@ -259,7 +258,7 @@ def _decodes(line: bytes, encoding: str) -> bool:
     return True
 
 
-def _refuse_duplicates(path: Path, spans: list[_Span]) -> None:
+def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
     """Refuse a second entry with the msgctxt and msgid of an earlier one, as msgfmt does (obsolete ones too)."""
     seen: dict[tuple[str | None, str], int] = {}
     for span in spans:
@@ -270,8 +269,8 @@ def _refuse_duplicates(path: Path, spans: list[_Span]) -> None:
         seen[key] = span.msgid_line + 1
 
 
-def _plural_rule(path: Path, pofile: polib.POFile, line: int | None) -> PluralRule | None:
-    header = pofile.metadata.get("Plural-Forms", "")
+def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> PluralRule | None:
+    header = fields.get("Plural-Forms", "")
     n = re.search(r"nplurals\s*=\s*(\d+)", header)
     expr = re.search(r"plural\s*=\s*([^;]+)", header)
     if n and expr:
@@ -281,11 +280,11 @@ def _plural_rule(path: Path, pofile: polib.POFile, line: int | None) -> PluralRu
         except PluralExpressionError as exc:
             raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
         return rule
-    language = (pofile.metadata.get("Language") or "").strip()
+    language = (fields.get("Language") or "").strip()
     return plural_rule_for(language) if language else None
 
 
-def _match(path: Path, pofile: polib.POFile, spans: list[_Span]) -> None:
+def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
     """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
     entries = list(pofile)
     for entry, span in zip(entries, spans):
@@ -295,130 +294,12 @@ def _match(path: Path, pofile: polib.POFile, spans: list[_Span]) -> None:
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
 
 
-def _scan(path: Path, lines: list[str]) -> list[_Span]:
-    """Check the syntax line by line and record each entry's span."""
-    spans: list[_Span] = []
-    entry: dict | None = None
-    state = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
-    strings: dict[str, list[str]] = {}
-
-    def fail(i: int, reason: str) -> CatalogError:
-        return CatalogError(str(path), reason, i + 1)
-
-    def close(i: int) -> None:
-        nonlocal entry
-        if entry is None:
-            return
-        if entry["msgid_line"] is None:
-            entry = None  # trailing comments after the last entry
-            return
-        if entry["msgstr_start"] is None:
-            raise fail(entry["msgid_line"], "msgid without msgstr")
-        spans.append(_Span(
-            first=entry["first"], msgid_line=entry["msgid_line"], flags_line=entry["flags_line"],
-            insert_flags_at=entry["insert_at"] if entry["insert_at"] is not None else entry["first"],
-            msgstr_start=entry["msgstr_start"], msgstr_end=entry["msgstr_end"], obsolete=entry["obsolete"],
-            msgctxt=_join(strings["msgctxt"]) if "msgctxt" in strings else None,
-            msgid=_join(strings.get("msgid", [])),
-        ))
-        entry = None
-
-    def start(i: int, obsolete: bool) -> dict:
-        strings.clear()
-        return {"first": i, "msgid_line": None, "flags_line": None, "insert_at": None,
-                "msgstr_start": None, "msgstr_end": None, "obsolete": obsolete}
-
-    current_key = None
-    for i, line in enumerate(lines):
-        s = line.strip()
-        if not s:
-            continue
-        obsolete = s.startswith("#~")
-        if obsolete:
-            s = s[2:].strip()
-            if not s or s.startswith("|"):
-                continue
-        if s.startswith("#"):
-            if state in ("msgctxt", "msgid", "msgid_plural"):
-                raise fail(i, "comment inside an entry, before its msgstr")
-            if state == "msgstr" or entry is None:
-                close(i)
-                entry = start(i, False)
-            state = "comment"
-            if s.startswith("#,") and entry["flags_line"] is None:
-                entry["flags_line"] = i
-            if not s.startswith("#|"):
-                entry["insert_at"] = i + 1
-            continue
-        keyword = _KEYWORD.match(s)
-        if keyword:
-            name, rest = keyword.groups()
-            base = "msgstr" if name.startswith("msgstr") else name
-            if base in ("msgctxt", "msgid"):
-                if state == "msgstr" or entry is None:
-                    close(i)
-                    entry = start(i, obsolete)
-                if base == "msgid" and state not in (None, "comment", "msgctxt", "msgstr"):
-                    raise fail(i, "msgid where a msgstr was expected")
-                if base == "msgctxt" and state not in (None, "comment", "msgstr"):
-                    raise fail(i, "msgctxt in the middle of an entry")
-                entry["obsolete"] = obsolete
-                if base == "msgid":
-                    entry["msgid_line"] = i
-            elif base == "msgid_plural":
-                if state != "msgid":
-                    raise fail(i, "msgid_plural without msgid")
-            else:
-                if state not in ("msgid", "msgid_plural", "msgstr"):
-                    raise fail(i, "msgstr without msgid")
-                if entry["msgstr_start"] is None:
-                    entry["msgstr_start"] = i
-                entry["msgstr_end"] = i + 1
-            if not _STRING.fullmatch(rest.rstrip()):
-                raise fail(i, f"{name} is not followed by a properly quoted string")
-            if "\\" in _ESCAPE.sub("", rest.rstrip()):
-                raise fail(i, _BAD_ESCAPE)
-            state, current_key = base, name
-            strings.setdefault(name, []).append(rest.rstrip())
-            continue
-        if s.startswith('"'):
-            if state in (None, "comment"):
-                raise fail(i, "string continuation outside an entry")
-            if not _STRING.fullmatch(s):
-                raise fail(i, "continuation line is not a properly quoted string")
-            if "\\" in _ESCAPE.sub("", s):
-                raise fail(i, _BAD_ESCAPE)
-            strings.setdefault(current_key, []).append(s)
-            if state == "msgstr":
-                entry["msgstr_end"] = i + 1
-            continue
-        raise fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
-    if state in ("msgctxt", "msgid", "msgid_plural"):
-        raise fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
-    close(len(lines))
-    return spans
-
-
-def _excerpt(line: str) -> str:
-    """A misspelt keyword worth quoting (`` 'msgstrr'``), else nothing: the line may be a secret's.
-
-    A file that is no catalog at all (an ``.env`` linked or named as one) must not have its
-    content copied into errors, reports and CI summaries.
-    """
-    word = _KEYWORD_LIKE.match(line)
-    return f" {word.group()!r}" if word else ""
-
-
 def _polib_reason(message: str) -> str:
     """polib's reason for refusing a file, without anything it quoted from the file."""
     reason = message.rpartition("): ")[2] if "): " in message else ""
     if reason.startswith("unknown keyword"):
         return "unknown keyword"
     return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"
-
-
-def _join(quoted: list[str]) -> str:
-    return polib.unescape("".join(q[1:-1] for q in quoted))
 
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",

@@ -17,6 +17,7 @@ Which grammars apply comes from the segment's format flags (``python-format``, `
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -90,9 +91,20 @@ def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
     return [_BY_FLAG[f] for f in flags if f in _BY_FLAG and f"no-{f}" not in flags]
 
 
+@functools.lru_cache(maxsize=256)
+def _flagged(flags: tuple[str, ...]) -> bool:
+    """Whether ``flags`` name a format grammar (ICU structure is looked for only where none does)."""
+    return bool(_grammars(flags))
+
+
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
     """The placeholder kinds (besides ICU structure, :mod:`~pipeline.placeholders.icu`) these format flags select."""
-    flags = set(flags)
+    return _kinds(tuple(flags))
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(flags: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`kinds_for` worked out once per set of flags: a catalog has a few sets, and thousands of segments."""
     kinds: set[str] = set(_ALWAYS)
     grammars = _grammars(flags)
     for flag_kinds in grammars:
@@ -148,7 +160,17 @@ def split_edges(text: str) -> tuple[str, str, str]:
 
 def protect(text: str, flags: Iterable[str] = ()) -> Protected:
     """Replace every placeholder of ``text`` by an ``<x id="N"/>`` tag, ids counted from 1."""
-    flags = tuple(flags)
+    return _protect(text, tuple(flags))
+
+
+#: Texts whose protected form is kept. A run protects each source when planning and again at the
+#: gate (which protects source and translation to compare their placeholders), so the entries must
+#: outlast a run's planning; the result is a frozen record, shared safely.
+PROTECT_MEMO = 1 << 15
+
+
+@functools.lru_cache(maxsize=PROTECT_MEMO)
+def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
     pattern = _pattern(kinds_for(flags))
     pieces: list[str] = []
@@ -165,6 +187,9 @@ def protect(text: str, flags: Iterable[str] = ()) -> Protected:
 
 
 _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
+#: The characters the regex kinds are made of: each kind needs one of them (``<`` ``&`` ``%`` ``{`` ``}``
+#: ``$`` ``@``, ``:`` of a URL, a control character), so a text without any holds none of them.
+TRIGGERS = re.compile(r"[<&:@{}%$\n\t\r\v\f]")
 
 
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
@@ -176,7 +201,7 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
     """
     native = _xliff_protected(core) if XLIFF_INLINE in flags else []
     fixed: list[tuple[int, int, str]] = []
-    if not _grammars(flags):
+    if not _flagged(flags):
         hidden = core
         if XLIFF_INLINE in flags:  # markup may hold braces (Angular's equiv-text="{{n}}"), protected text too
             hidden = _MARKUP.sub(lambda m: " " * len(m.group()), core)
@@ -188,9 +213,11 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
               if not any(s <= start and end <= e for s, e, _ in fixed)]
     found: list[tuple[int, int, str]] = []
     last = 0
+    searched = TRIGGERS.search(core) is not None  # most texts: nothing any kind could match
     for start, end, kind in sorted(fixed) + [(len(core), len(core), "")]:
-        found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
-                     for m in pattern.finditer(core[last:start]) if m.start() != m.end())
+        if searched:
+            found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
+                         for m in pattern.finditer(core[last:start]) if m.start() != m.end())
         if kind:
             found.append((start, end, kind))
         last = end
@@ -256,9 +283,11 @@ _TOKEN = re.compile(
 
 def restore(translated: str, protected: Protected) -> str:
     """Put the placeholders back into a translation of ``protected.text``; verify everything came back."""
-    by_id = {ph.id: ph for ph in protected.placeholders}
     # Strip before restoring: a placeholder that stands for whitespace must survive at the edges.
     translated = translated.strip()
+    if not protected.placeholders and _TOKEN.search(translated) is None:
+        return f"{protected.prefix}{_xml_unescape(translated)}{protected.suffix}"  # nothing to put back or check
+    by_id = {ph.id: ph for ph in protected.placeholders}
     seen: list[Placeholder] = []
     parts: list[icu.Part] = []
     last = 0

@@ -127,7 +127,14 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
         synced = await sync_targets(client, plan, wanted, issues, log)
     dropped, gained = synced.dropped, synced.gained
 
+    made: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
+
     def options(opts: TranslationOptions) -> TranslationOptions:
+        if opts not in made:
+            made[opts] = resynced(opts)
+        return made[opts]
+
+    def resynced(opts: TranslationOptions) -> TranslationOptions:
         gone = dropped.get(opts.target_lang, set())
         return replace(
             opts,
@@ -146,8 +153,10 @@ async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
         if opts.target_lang in dropped or opts.target_lang in gained:
             text = item.protected.text  # type: ignore[attr-defined]
             key = cache_key(plan.key_options(opts, text), text)
-        if key in out:  # two texts became one once a feature was dropped
-            out[key].refs.extend(item.refs)  # type: ignore[attr-defined]
+        if key in out:  # two texts became one once a feature was dropped (a new record: the inputs stay as they were)
+            out[key] = replace(out[key], refs=[*out[key].refs, *item.refs])  # type: ignore[type-var, attr-defined]
+        elif opts == item.options and key == item.key:  # type: ignore[attr-defined]
+            out[key] = item  # unchanged: the usual case, thousands of texts
         else:
             out[key] = replace(item, options=opts, key=key)  # type: ignore[type-var]
     return out

@@ -35,6 +35,7 @@ warnings: translators legitimately point readers at localised pages.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -184,8 +185,12 @@ def check_unit(unit: Unit, targets: Sequence[str], catalog: Catalog | None = Non
     return problems
 
 
+@functools.lru_cache(maxsize=64)
 def plural_usage(plural: PluralRule | None) -> tuple[tuple[bool, ...] | None, int, str | None]:
-    """Per plural form whether the rule picks it for many numbers, the form of n=1, and a problem with the rule."""
+    """Per plural form whether the rule picks it for many numbers, the form of n=1, and a problem with the rule.
+
+    Worked out once per rule (1,001 numbers each): a run's catalogs share a few rules.
+    """
     if plural is None:
         return None, 0, None
     counts = [0] * plural.nplurals
@@ -200,7 +205,19 @@ def plural_usage(plural: PluralRule | None) -> tuple[tuple[bool, ...] | None, in
 def check_translation(source: str, target: str, flags: Sequence[str] = (), *, strict: bool = True,
                       edges_from: str | None = None) -> list[Problem]:
     """Problems of one translation of ``source``; ``strict=False`` lets it leave out arguments."""
-    problems = _edge_problems(source if edges_from is None else edges_from, target)
+    return list(_checked(source, target, tuple(flags), strict, source if edges_from is None else edges_from))
+
+
+#: Translations whose problems are kept. The same translation is judged when it comes back
+#: (:func:`verify`) and again, with the rest of its unit, before it is written (:func:`admit`):
+#: the second judgement finds the first's answer here as long as the run's segments fit.
+CHECK_MEMO = 1 << 15
+
+
+@functools.lru_cache(maxsize=CHECK_MEMO)
+def _checked(source: str, target: str, flags: tuple[str, ...], strict: bool, edges_from: str) -> tuple[Problem, ...]:
+    """:func:`check_translation`, a pure function of its arguments: the rules run once per distinct question."""
+    problems = _edge_problems(edges_from, target)
     problems.extend(_control_problems(source, target))
     src = protect(source, flags)
     tgt = protect(target, flags)
@@ -209,7 +226,7 @@ def check_translation(source: str, target: str, flags: Sequence[str] = (), *, st
     problems.extend(_stray_problems(src.text, tgt.text, flags))
     if tags_balanced(src.placeholders) and not tags_balanced(tgt.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
-    return problems
+    return tuple(problems)
 
 
 # --- edges and characters ---------------------------------------------------------------------
@@ -236,6 +253,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _control_problems(source: str, target: str) -> list[Problem]:
+    if _CONTROL.search(target) is None:  # the usual case: nothing in the translation to look for in the source
+        return []
     allowed = set(_CONTROL.findall(source))
     extra = sorted({ch for ch in _CONTROL.findall(target) if ch not in allowed})
     return [Problem(f"control character U+{ord(ch):04X} ({unicodedata.name(ch, 'control')}) not in the source",
@@ -289,6 +308,8 @@ class _Arg:
 
 def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder],
                           strict: bool) -> list[Problem]:
+    if not source and not target:  # nothing below has anything to compare
+        return []
     problems: list[Problem] = []
     src_args, src_other = _split(source, [])  # a source that mixes styles is the author's problem
     tgt_args, tgt_other = _split(target, problems, mixed_ok=_mixes(src_args))
@@ -390,9 +411,14 @@ def _arg_problems(source: list[_Arg], target: list[_Arg], strict: bool) -> list[
 _ANY_BRACE = re.compile(r"[{}]")
 
 
-def _stray_problems(source_text: str, target_text: str, flags: Sequence[str]) -> list[Problem]:
+@functools.lru_cache(maxsize=256)
+def _kind_set(flags: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(kinds_for(flags))
+
+
+def _stray_problems(source_text: str, target_text: str, flags: tuple[str, ...]) -> list[Problem]:
     """A ``%`` or brace left over once placeholders are taken out makes an invalid format string."""
-    kinds = frozenset(kinds_for(flags))
+    kinds = _kind_set(flags)
     problems = []
     if kinds & _FLAGGED_PRINTF and "%" in target_text and "%" not in source_text:
         problems.append(Problem("a '%' that starts no valid conversion (write '%%' for a percent sign)",

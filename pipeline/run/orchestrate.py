@@ -87,7 +87,10 @@ def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], 
             return finish(run)
         import asyncio  # only now: importing it costs more than starting Python
 
-        return asyncio.run(_translate(run, log, client_factory, progress, handle_signals=True))
+        from pipeline.run.collector import fewer_collections
+
+        with fewer_collections():
+            return asyncio.run(_translate(run, log, client_factory, progress, handle_signals=True))
     finally:
         run.locks.release()
 

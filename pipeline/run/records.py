@@ -157,6 +157,8 @@ class Pending:
 
     def verdicts(self, answer: str, verify: Verify) -> list[tuple[Segment, Verdict]]:
         """Each segment through the gate with its own placeholders; alike segments are judged once."""
+        if len(self.refs) == 1:  # the usual case: nothing to share
+            return [(self.refs[0], verify(self.protected_for(self.refs[0]), answer, self.refs[0]))]
         seen: dict[tuple[Protected, str, tuple[str, ...]], Verdict] = {}
         out: list[tuple[Segment, Verdict]] = []
         for ref in self.refs:

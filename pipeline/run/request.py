@@ -63,7 +63,8 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
         # Closing the client (client.aclose()) closes the service: its database and document worker.
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
+        # The app is called directly (pipeline.client.inprocess): the same app and answers, without HTTP objects.
+        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, app=transport.service, **common)
     remote_key = os.environ.get(ENV_AUTH_KEY)
     if not remote_key or not settings.service.url:
         raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
@@ -92,11 +93,15 @@ def _params(opts: TranslationOptions) -> dict[str, Any]:
                             show_billed_characters=True)
 
 
+#: json.dumps(text, ensure_ascii=False), its encoder made once rather than for every segment.
+_TEXT = json.JSONEncoder(ensure_ascii=False)
+
+
 def cache_key(service: str, options: TranslationOptions, protected_text: str) -> str:
     """The hex SHA-256 naming one translation."""
     # The bytes hashed are the sorted-key JSON of {content, key, request, scheme, service, text};
     # "text" sorts last, so everything before it is shared by all the texts of one set of options.
-    encoded = _head(SCHEME_VERSION, service, options) + json.dumps(protected_text, ensure_ascii=False) + "}"
+    encoded = _head(SCHEME_VERSION, service, options) + _TEXT.encode(protected_text) + "}"
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 
 

@@ -1,24 +1,28 @@
 """Writing: put the admitted translations into their catalogs, atomically, unless one changed meanwhile.
 
-Catalogs are written a few at a time (:func:`pipeline.formats.atomic_write_all`): every atomic
-write waits for the disk (fsync), and those waits overlap instead of queueing, while no more than a
-few rendered catalogs are held in memory at once.
+Catalogs are written in worker threads (:class:`pipeline.formats.AtomicWriter`): every atomic write
+waits for the disk (fsync), and those waits overlap each other and the rendering of the next
+catalogs instead of queueing, with at most a few writes pending at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.formats import atomic_write_all
+from pipeline.formats import AtomicWriter
 from pipeline.run.records import ScannedCatalog
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["snapshot", "write_catalogs"]
 
 CHANGED = ("not written: the catalog was changed or removed during the run; "
            "run again (the translations are cached)")
-AT_ONCE = 8  # catalogs rendered and written together
+AT_ONCE = 8  # catalog writes pending at once
 
 
 def snapshot(path: Path) -> bytes | None:
@@ -39,18 +43,17 @@ def write_catalogs(settings: Settings, jobs: Sequence[tuple[ScannedCatalog, dict
     removed, switched by a checkout while the requests were out) is left alone.
     """
     results: list[tuple[bytes | None, str | None]] = [(None, None)] * len(jobs)
-    for start in range(0, len(jobs), AT_ONCE):
-        ready: list[tuple[int, Path, bytes]] = []
-        for n in range(start, min(start + AT_ONCE, len(jobs))):
-            s, translations, read = jobs[n]
+    started: list[tuple[int, bytes, Future[OSError | None]]] = []
+    with AtomicWriter(AT_ONCE) as writer:
+        for n, (s, translations, read) in enumerate(jobs):
             if not translations:
                 continue
             data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
             if read is None or snapshot(s.path) != read:
                 results[n] = (None, CHANGED)
                 continue
-            ready.append((n, s.path, data))
-        errors = atomic_write_all([(path, data) for _, path, data in ready])
-        for (n, _, data), error in zip(ready, errors):
-            results[n] = (data, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
+            started.append((n, data, writer.submit(s.path, data)))
+    for n, data, future in started:
+        error = future.result()
+        results[n] = (data, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
     return results

@@ -1,5 +1,9 @@
 """The service in-process: an httpx transport that opens the app and closes it with its client.
 
+A run's client (:func:`pipeline.run.request.open_client`) also hands the app its calls directly
+(``AsyncClient(app=...)``, :mod:`pipeline.client.inprocess`): the same app and answers without
+httpx's request and response objects; the transport still closes the app.
+
 ``httpx.ASGITransport`` runs no ASGI lifespan, so nothing would close the app's database or stop
 its document worker. :class:`EmbeddedTransport` opens the app before its first request and closes
 it in :meth:`~EmbeddedTransport.aclose`, which ``httpx.AsyncClient.aclose`` calls: closing the

@@ -101,3 +101,48 @@ def test_batches_respect_both_limits_and_place_every_text_once(texts, max_texts)
     for i in packing.too_large:
         assert len(protocol.encode_json({**params, "text": [texts[i]]})) > limit
     assert len(packing.batches) <= packing.lower_bound + 1
+
+
+def _po_with_flags(entries: list[tuple[str | None, str, bool]], written: dict[int, str], mark_fuzzy: bool,
+                   crlf: bool) -> str:
+    """A catalog of ``entries`` (context, msgid, has a flags line), with ``written`` translations as
+    the writer must put them: its msgstr, and the fuzzy flag in its flags line or a new one."""
+    blocks = [HEADER]
+    for i, (ctxt, msgid, flagged) in enumerate(entries):
+        fuzzy = i in written and mark_fuzzy
+        lines = [f"#: src.py:{i}"]
+        if flagged:
+            lines.append("#, fuzzy, python-format" if fuzzy else "#, python-format")
+        elif fuzzy:
+            lines.append("#, fuzzy")
+        if ctxt is not None:
+            lines += format_field("msgctxt", ctxt)
+        lines += format_field("msgid", f"{i}:{msgid}") + format_field("msgstr", written.get(i, ""))
+        blocks.append("\n".join(lines) + "\n")
+    text = "\n".join(blocks)
+    return text.replace("\n", "\r\n") if crlf else text
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@given(st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, st.booleans()), max_size=8),
+       st.dictionaries(st.integers(0, 7), PO_TEXT), st.booleans(), st.booleans())
+def test_po_render_changes_the_translated_entries_and_no_other_byte(tmp_path: Path, entries, translations,
+                                                                    mark_fuzzy, crlf):
+    written = {i: text for i, text in translations.items() if i < len(entries)}
+    path = tmp_path / "x.po"
+    path.write_bytes(_po_with_flags(entries, {}, mark_fuzzy, crlf).encode("utf-8"))
+    catalog = read_catalog(path)
+    out = catalog.render({i: (text,) for i, text in written.items()}, mark_fuzzy=mark_fuzzy)
+    assert out == _po_with_flags(entries, written, mark_fuzzy, crlf).encode("utf-8")
+
+
+@given(st.text(st.characters(blacklist_characters="<&:@{}%$\n\t\r\v\f", blacklist_categories=("Cs",)), max_size=80),
+       FLAGS)
+def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
+    # protect skips its regex scan for such texts: every kind must need one of those characters.
+    from pipeline.placeholders import protect as protect_module
+
+    every_kind = protect_module._pattern(tuple(protect_module._KIND_PATTERNS))
+    assert protect_module.TRIGGERS.search(text) is None
+    assert [m.group() for m in every_kind.finditer(text) if m.group()] == []
+    assert protect(text, flags).placeholders == ()

@@ -20,3 +20,17 @@ def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
 def test_one_file_or_none(tmp_path):
     assert atomic_write_all([]) == []
     assert atomic_write_all([(tmp_path / "a", b"x")]) == [None] and (tmp_path / "a").read_bytes() == b"x"
+
+
+def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path):
+    from pipeline.formats import AtomicWriter
+
+    (tmp_path / "b").mkdir()  # a folder where a file should go: that write fails, alone
+    with AtomicWriter(at_once=2) as writer:
+        futures = [writer.submit(tmp_path / name, name.encode()) for name in ("a", "b", "c", "d", "e")]
+        first = futures[0].result()  # done before the writer is closed: writes do not wait for the others
+    assert first is None and (tmp_path / "a").read_bytes() == b"a"
+    errors = [f.result() for f in futures]
+    assert [e is None for e in errors] == [True, False, True, True, True]
+    assert isinstance(errors[1], IsADirectoryError)
+    assert [(tmp_path / n).read_bytes() for n in "acde"] == [b"a", b"c", b"d", b"e"]

@@ -19,6 +19,7 @@ def test_an_entry_round_trips_any_text():
     for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", "{\"v\": 1}"):
         assert decode(encode(text)) == text
         assert decode(encode(text).encode("utf-8")) == text
+        assert encode(text) == json.dumps({"v": 1, "translation": text}, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("stored", [
@@ -211,3 +212,63 @@ def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
     assert cache.get("k") == "v"
     cache.close()
     assert len(said) == 1 and "pip install redis" in said[0] and "pw-123" not in said[0]
+
+
+def _rows(path, table):
+    with sqlite3.connect(path / FILE_NAME) as db:
+        rows = [tuple(row) for row in db.execute(f"SELECT key, value FROM {table}")]
+    db.close()
+    return sorted((key, json.loads(value)["translation"]) for key, value in rows)
+
+
+def test_entries_a_killed_run_left_unfolded_are_read_counted_and_folded_by_the_next_writer(tmp_path):
+    killed = LocalStore(tmp_path)
+    killed.set_many({"a": "A", "b": "B"})  # committed, never closed: the process died here
+    assert _rows(tmp_path, "recent") == [("a", "A"), ("b", "B")] and _rows(tmp_path, "translations") == []
+    reader = LocalStore(tmp_path)
+    assert reader.get_many(["a", "b", "c"]) == {"a": "A", "b": "B"}
+    assert reader.stats()["entries"] == 2
+    reader.close()  # wrote nothing: folds nothing
+    assert _rows(tmp_path, "recent") == [("a", "A"), ("b", "B")]
+    writer = LocalStore(tmp_path)
+    writer.set_many({"c": "C"})
+    writer.close()
+    assert _rows(tmp_path, "recent") == []
+    assert _rows(tmp_path, "translations") == [("a", "A"), ("b", "B"), ("c", "C")]
+
+
+def test_the_later_entry_wins_before_and_after_folding(tmp_path):
+    store = LocalStore(tmp_path)
+    store.set_many({"k": "old", "j": "J"})
+    store.close()
+    store = LocalStore(tmp_path)
+    store.set_many({"k": "newer"})
+    store.set_many({"k": "newest"})
+    assert store.get_many(["k", "j"]) == {"k": "newest", "j": "J"}
+    assert store.stats()["entries"] == 2
+    store.close()
+    assert _rows(tmp_path, "translations") == [("j", "J"), ("k", "newest")]
+
+
+def test_a_connection_folds_once_it_appended_enough(tmp_path, monkeypatch):
+    monkeypatch.setattr("pipeline.cache.local.FOLD_AT", 3)
+    store = LocalStore(tmp_path)
+    store.set_many({"a": "A", "b": "B"})
+    assert _rows(tmp_path, "recent") == [("a", "A"), ("b", "B")]
+    store.set_many({"c": "C"})  # the third: everything is folded in the same transaction
+    assert _rows(tmp_path, "recent") == [] and [k for k, _ in _rows(tmp_path, "translations")] == ["a", "b", "c"]
+    assert store.get_many(["a", "b", "c"]) == {"a": "A", "b": "B", "c": "C"}
+    store.close()
+
+
+def test_clearing_empties_both_tables(tmp_path):
+    killed = LocalStore(tmp_path)
+    killed.set_many({"a": "A"})
+    folded = LocalStore(tmp_path)
+    folded.set_many({"b": "B"})
+    folded.close()
+    killed.set_many({"c": "C"})
+    store = LocalStore(tmp_path)
+    assert store.clear() == 3
+    assert store.get_many(["a", "b", "c"]) == {} and store.stats()["entries"] == 0
+    store.close()

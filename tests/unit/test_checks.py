@@ -115,3 +115,14 @@ def test_unreadable_catalog_is_an_error_with_its_line(capsys, monkeypatch):
     path = Path("tests/data/po/syntax_error.po")
     assert main(["check", "-q", str(path)]) == 1
     assert capsys.readouterr().out.startswith("tests/data/po/syntax_error.po:23: unrecognised line")
+
+
+def test_check_translation_answers_a_fresh_list_each_time():
+    # The gate keeps its judgements (verify, then admit, ask the same question): a caller that adds
+    # to the list it got must not change what the next caller is told.
+    first = check_translation("%(n)s files", "files", ["python-format"])
+    assert [p.reason for p in first] == ["placeholder '%(n)s' missing"]
+    first.append(first[0])
+    again = check_translation("%(n)s files", "files", ("python-format",))
+    assert [p.reason for p in again] == ["placeholder '%(n)s' missing"]
+    assert check_translation("%(n)s files", "%(n)s Dateien", ["python-format"]) == []

@@ -87,3 +87,22 @@ def test_only_placeholders_needs_no_translation():
     assert not protect("https://example.com", []).needs_translation
     assert not protect("—", []).needs_translation
     assert protect("%(name)s files", ["python-format"]).needs_translation
+
+
+def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike():
+    # protect keeps its results by (text, flags): the flags' container must not change the answer.
+    text = "%(n)s of {0} <b>done</b>"
+    expected = protect(text, ("python-format",))
+    assert protect(text, ["python-format"]) == expected
+    assert protect(text, (f for f in ["python-format"])) == expected
+    assert protect(text, ()) != expected  # without the flag, %(n)s is protected by the safe grammar only
+
+
+def test_a_text_without_placeholders_still_refuses_tags_in_its_translation():
+    protected = protect("  Save & close ")
+    assert protected.placeholders == ()
+    assert restore("Speichern &amp; schließen", protected) == "  Speichern & schließen "
+    with pytest.raises(PlaceholderMismatch, match="unknown placeholder id 1"):
+        restore('Speichern <x id="1"/>', protected)
+    with pytest.raises(PlaceholderMismatch, match="unexpected markup '<b>'"):
+        restore("Speichern <b>jetzt", protected)

@@ -506,3 +506,19 @@ def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path)
     bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr Fertig"', 'msgstr "Fertig"'), encoding="utf-8")
     fixed = run(settings, FakeService())
     assert fixed.unchanged_catalogs == 0 and fixed.exit_code == ExitCode.OK
+
+
+def test_a_run_collects_garbage_less_often_and_gives_the_process_its_thresholds_back(tmp_path):
+    import gc
+
+    from pipeline.run.collector import GC_YOUNG_THRESHOLD
+
+    settings = project(tmp_path)
+    service = FakeService()
+    during: list[tuple[int, int, int]] = []
+    before = gc.get_threshold()
+    report = run_translate(settings, RunOptions(), log=lambda message: during.append(gc.get_threshold()),
+                           client_factory=service.factory())
+    assert report.exit_code == ExitCode.OK and during
+    assert all(t == (max(before[0], GC_YOUNG_THRESHOLD), *before[1:]) for t in during)
+    assert gc.get_threshold() == before

@@ -71,10 +71,16 @@ _WORD_END = re.compile(r"([^\W\d_])(?![^\W\d_])")
 #: A run of letters and digits; one that starts with a letter and holds a digit is a code.
 _WORD = re.compile(r"[^\W_]+")
 _CODE = re.compile(r"[^\W\d_][^\W_]*\d")
+#: A code anywhere in a text: a word start (no letter or digit before it), a letter, then a digit in the word.
+_CODE_WORD = re.compile(r"(?<![^\W_])[^\W\d_][^\W_]*\d")
 
 
 def _accent(text: str, mark: str, next_gen: bool = False) -> str:
     letter = _WORD_END if next_gen else _WORD_START
+    if _CODE_WORD.search(text) is None:
+        # No code to keep: marking the whole text at once marks each word as marking it alone would,
+        # since a word's first (last) letter is one with no letter before (after) it either way.
+        return letter.sub(lambda m: m.group() + mark, text)
     return _WORD.sub(lambda m: m.group() if _CODE.match(m.group()) else letter.sub(r"\1" + mark, m.group()), text)
 
 

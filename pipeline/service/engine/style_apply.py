@@ -280,6 +280,8 @@ def applied(rules: Rules) -> tuple[tuple[str, str, str], ...]:
 
 def apply(runs: Sequence[str], rules: Rules, target_lang: str) -> list[str]:
     """The text runs of one translation with the mechanical rules of ``rules`` applied."""
+    if not rules:  # the usual request: nothing to work out per text
+        return list(runs)
     steps = _rewrites(rules, base_of(target_lang))
     if not steps or not runs:
         return list(runs)
