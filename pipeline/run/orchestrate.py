@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from pipeline.run.progress import Progress
     from pipeline.run.records import ScannedCatalog
     from pipeline.run.request import ClientFactory
+    from pipeline.run.send.concurrency import Limiter
     from pipeline.run.send.interruption import Interruption
 
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
@@ -181,14 +182,18 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     are left unread for the next run, each catalog with a warning.
     """
     windows = catalog_windows(run.paths) or [[]]  # none left: still sync edited terminology, still report
-    for number, window in enumerate(windows):
-        if number and (run.report.stopped is not None or interruption.stop.is_set()):
-            for path in (path for later in windows[number:] for path in later):
-                run.report.issues.append(Issue(display_path(run.settings, path), "not read: the run stopped before "
-                                               "reaching this catalog; the next run translates it",
-                                               severity=Severity.WARNING))
-            return
-        await _work_on(run, window, log, client_factory, progress, interruption)
+    try:
+        for number, window in enumerate(windows):
+            if number and (run.report.stopped is not None or interruption.stop.is_set()):
+                for path in (path for later in windows[number:] for path in later):
+                    run.report.issues.append(Issue(display_path(run.settings, path), "not read: the run stopped "
+                                                   "before reaching this catalog; the next run translates it",
+                                                   severity=Severity.WARNING))
+                return
+            await _work_on(run, window, log, client_factory, progress, interruption)
+    finally:
+        if run.limiter is not None:
+            run.limiter.close()
 
 
 async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None],
@@ -361,8 +366,11 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
     try:
         synced_now = await _sync_terminology(run, client, resources, scanned, log) if run.terminology else None
         assert cache is not None
+        if run.limiter is None:
+            run.limiter = send.new_limiter(settings)
         left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
-                                  run.per_catalog, done, notes, log, progress, interruption, offered, synced_now)
+                                  run.per_catalog, done, notes, log, progress, interruption, offered, run.limiter,
+                                  synced_now)
     finally:
         if not offered.done():
             offered.cancel()
@@ -400,14 +408,15 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                        notes: dict[SegmentKey, str], log: Callable[[str], None], progress: Progress | None,
-                       interruption: Interruption, offered: asyncio.Future[set[str]],
+                       interruption: Interruption, offered: asyncio.Future[set[str]], limiter: Limiter,
                        synced_now: Synced | None = None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
-    Both rounds share one budget and one limiter (round two starts at the service's limit as
-    round one found it); a stop in round one (budget, quota, service, a signal) means no round
-    two. ``offered`` gives the target codes the service offers. ``synced_now`` is this run's
-    terminology sync, when it made one: the resources are not synced twice.
+    Both rounds share one budget and the run's ``limiter`` (round two, and the next window, start
+    at the service's limit as found so far); a stop in round one (budget, quota, service, a
+    signal) means no round two. ``offered`` gives the target codes the service offers.
+    ``synced_now`` is this run's terminology sync, when it made one: the resources are not synced
+    twice.
     """
     import asyncio
 
@@ -433,39 +442,35 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)  # keys of features left out
     # One budget for the run: an earlier window's bill counts.
     budget = send.Budget(settings.max_characters, spent=sum(c.counters.billed_characters for c in per_catalog.values()))
-    limiter = send.new_limiter(settings)
     progress = progress or Progress()
     left: list[Pending] = []
-    try:
-        for first in (True, False):
-            if not first:
-                if report.stopped or interruption.stop.is_set():
-                    break
-                pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
-                                           notes)
-                if pending:
-                    entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
-                    log(f"{len(entries)} plural entries need a fallback text: a representative number did not "
-                        f"come back")
-            if not pending:
-                continue
-            progress.start(_per_language(pending))
-            outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
-            sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
-                                                          log, progress, budget, gate.verify, notes,
-                                                          stop=interruption.stop, outcome=outcome, limiter=limiter,
-                                                          offered=offered))
-            interruption.watch(sending)
-            try:
-                await sending
-            except asyncio.CancelledError:
-                current = asyncio.current_task()
-                if current is not None and current.cancelling():
-                    raise  # this task itself is cancelled, not just its requests
-            report.totals.requests += outcome.requests
-            left.extend(p for p in pending.values() if p.key not in outcome.finished)
-    finally:
-        limiter.close()
+    for first in (True, False):
+        if not first:
+            if report.stopped or interruption.stop.is_set():
+                break
+            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
+                                       notes)
+            if pending:
+                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
+                log(f"{len(entries)} plural entries need a fallback text: a representative number did not "
+                    f"come back")
+        if not pending:
+            continue
+        progress.start(_per_language(pending))
+        outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
+        sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
+                                                      log, progress, budget, gate.verify, notes,
+                                                      stop=interruption.stop, outcome=outcome, limiter=limiter,
+                                                      offered=offered))
+        interruption.watch(sending)
+        try:
+            await sending
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # this task itself is cancelled, not just its requests
+        report.totals.requests += outcome.requests
+        left.extend(p for p in pending.values() if p.key not in outcome.finished)
     return left
 
 

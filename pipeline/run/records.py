@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
@@ -227,6 +227,9 @@ class StartedRun:
     started: float  # time.monotonic() at the start
     locks: CatalogLocks  # held on the run's catalogs until it ends
     terminology: str | None = None  # fingerprint of glossary and style files not yet synced to this service
+    # The send stage's limiter, made by the first window that sends: what it learnt of the
+    # service's limit holds for the next windows (typed loosely: records import no stage).
+    limiter: Any = None
 
     def save_state(self) -> None:
         """Save what the run remembers; a failure is a warning (the next run just parses more)."""
