@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-__all__ = ["GC_YOUNG_THRESHOLD", "fewer_collections"]
+__all__ = ["GC_YOUNG_THRESHOLD", "fewer_collections", "window"]
 
 #: Allocations between two young-generation collections while a run works.
 GC_YOUNG_THRESHOLD = 10_000
@@ -27,3 +27,37 @@ def fewer_collections() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
+
+
+@contextlib.contextmanager
+def window() -> Iterator[Callable[[], None]]:
+    """One window of catalogs: no collection while its records are built, and none over them after.
+
+    Reading and planning a window builds its units, segments and protected texts, none of them in
+    a cycle; each full collection meanwhile went over all of them again, a cost that grew faster
+    than the catalog (500,000 entries took 5.8 times the CPU of 100,000, 5.1 times without
+    collections). The block calls the callback it is given once those records are built: the
+    collector is on again, and what exists then is frozen (:func:`gc.freeze`) until the window
+    ends, so later collections go over what the window makes afterwards only. Objects frozen
+    are still freed when nothing refers to them; a process that froze objects itself is left as
+    it is.
+    """
+    enabled, ours = gc.isenabled(), gc.get_freeze_count() == 0
+    frozen = False
+    gc.disable()
+
+    def built() -> None:
+        nonlocal frozen
+        if enabled:
+            gc.enable()
+        if ours and not frozen:
+            gc.freeze()
+            frozen = True
+
+    try:
+        yield built
+    finally:
+        if enabled:
+            gc.enable()
+        if frozen:
+            gc.unfreeze()

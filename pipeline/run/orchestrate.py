@@ -181,6 +181,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     the run has stopped (a signal, the budget, the quota, the service), the windows not yet begun
     are left unread for the next run, each catalog with a warning.
     """
+    from pipeline.run import collector
+
     windows = catalog_windows(run.paths) or [[]]  # none left: still sync edited terminology, still report
     try:
         for number, window in enumerate(windows):
@@ -190,7 +192,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                                                    "before reaching this catalog; the next run translates it",
                                                    severity=Severity.WARNING))
                 return
-            await _work_on(run, window, log, client_factory, progress, interruption)
+            with collector.window() as built:
+                await _work_on(run, window, log, client_factory, progress, interruption, built)
     finally:
         if run.limiter is not None:
             run.limiter.close()
@@ -198,8 +201,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
 
 async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None],
                    client_factory: ClientFactory | None, progress: Progress | None,
-                   interruption: Interruption) -> None:
-    """:func:`_work` for one window of catalogs (``paths``)."""
+                   interruption: Interruption, built: Callable[[], None]) -> None:
+    """:func:`_work` for one window of catalogs (``paths``); ``built`` is called once they are read and planned."""
     from pipeline.cache import open_cache
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run import gate, plan, send, settled, write
@@ -238,6 +241,7 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
     done: dict[SegmentKey, str] = {}  # segment -> verified translation
     notes: dict[SegmentKey, str] = {}  # segment -> why its translation needs a reviewer's eye
     pending, spare = plan.plan(settings, scanned, per_catalog, done, resources)
+    built()
     needed: dict[str, Pending] = {}
     clock = _timed(report, "scan", clock)
     # A run with nothing to send opens no cache; a dry run reads an existing cache and creates none.

@@ -522,3 +522,45 @@ def test_a_run_collects_garbage_less_often_and_gives_the_process_its_thresholds_
     assert report.exit_code == ExitCode.OK and during
     assert all(t == (max(before[0], GC_YOUNG_THRESHOLD), *before[1:]) for t in during)
     assert gc.get_threshold() == before
+
+
+def test_a_window_builds_its_records_without_collections_then_freezes_them_until_it_ends():
+    import gc
+
+    from pipeline.run import collector
+
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with collector.window() as built:
+        assert not gc.isenabled()  # reading and planning: no collection over the growing records
+        records = [[n] for n in range(1000)]
+        built()
+        assert gc.isenabled() and gc.get_freeze_count() > 0  # built: frozen, later collections skip them
+        built()  # a second call changes nothing
+    assert gc.isenabled() and gc.get_freeze_count() == 0 and len(records) == 1000
+
+
+def test_a_window_leaves_a_process_that_froze_objects_itself_as_it_was():
+    import gc
+
+    from pipeline.run import collector
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector.window() as built:
+            built()
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_a_window_that_fails_while_reading_turns_the_collector_back_on():
+    import gc
+
+    from pipeline.run import collector
+
+    with pytest.raises(RuntimeError):
+        with collector.window():
+            raise RuntimeError("unreadable")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
