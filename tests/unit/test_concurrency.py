@@ -257,17 +257,19 @@ def test_grant_reports_inf_when_only_an_answer_makes_room():
 
 
 def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: Callable[[], float] = lambda: 0.8,
-             network: float = 0.1) -> Controller:
+             network: float = 0.1, probe_interval: float = 1000.0) -> tuple[Controller, int]:
     """Send ``requests`` through a controller to a service that holds ``limit`` at once.
 
     Like the latency bench's stand-in: every answer, 429 or not, comes after the service held the
     request for ``hold()`` seconds; each way over the network takes ``network`` seconds. The
     service counts a request out when its answer leaves; answers on their way back are what
     fools a plain count of the requests in flight. A refused request goes again once the pause
-    the controller gives it is over (Retry-After: 1 s).
+    the controller gives it is over (Retry-After: 1 s). Returns the controller and the 429s.
+    ``probe_interval`` defaults to more than a simulation lasts: no probe.
     """
-    requests = requests if requests is not None else 20 * limit  # about 20 round trips: no probe yet
-    controller = Controller(ceiling=ceiling, initial=2)
+    requests = requests if requests is not None else 20 * limit  # about 20 round trips
+    controller = Controller(ceiling=ceiling, initial=2, probe_interval=probe_interval)
+    refusals = 0
     events: list[tuple[float, int, str, Ticket]] = []  # (when the client hears it, order, status, ticket)
     at_service: list[float] = []  # when each request the service holds leaves it
     retries: list[float] = []  # when each refused request may go again
@@ -302,13 +304,14 @@ def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: C
                 controller.answered(ticket, now)
                 answered += 1
             else:
+                refusals += 1
                 heapq.heappush(retries, now + controller.refused(ticket, 1.0, now))
-    return controller
+    return controller, refusals
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 4, 6, 8, 12])
 def test_slow_start_overshoot_is_undone_in_one_back_off_to_what_the_service_held(limit):
-    controller = simulate(limit)
+    controller, _ = simulate(limit)
     assert controller.epoch == 1  # one burst of 429s, not a second one a level above the limit
     assert controller.allowed == limit
     assert controller.floor == limit
@@ -318,13 +321,14 @@ def test_slow_start_overshoot_is_undone_in_one_back_off_to_what_the_service_held
 @pytest.mark.parametrize("network", [0.0, 0.2, 0.4])
 def test_the_floor_never_counts_more_than_the_service_held(limit, network):
     jitter = random.Random(limit)  # the service's own work takes 0.2 s to 1.4 s
-    controller = simulate(limit, hold=lambda: jitter.uniform(0.2, 1.4), network=network)
+    controller, _ = simulate(limit, hold=lambda: jitter.uniform(0.2, 1.4), network=network)
     assert 1 <= controller.floor <= limit
     assert controller.allowed <= limit
 
 
 def test_without_a_limit_below_the_ceiling_nothing_is_refused():
-    controller = simulate(limit=100, ceiling=16)
+    controller, refusals = simulate(limit=100, ceiling=16, probe_interval=2.0)
+    assert refusals == 0
     assert controller.epoch == 0 and controller.allowed == 16
 
 
@@ -346,3 +350,14 @@ def test_without_a_floor_a_429_still_pauses_every_sender_for_its_retry_after():
     tickets = fill(controller, 0.0)
     assert controller.refused(tickets[-1], 2.0, 0.5) == 2.0
     assert controller.paused_until == 2.5
+
+
+@pytest.mark.parametrize("limit", [2, 4, 8, 12])
+@pytest.mark.parametrize("network", [0.0, 0.1, 0.3])
+def test_probes_climb_from_a_low_floor_to_the_limit_and_stay_there(limit, network):
+    # 0.2 s of service per request, as the latency bench's stand-in, and a network that makes the
+    # floor from round trips count low; probes every 2 s.
+    controller, refusals = simulate(limit, requests=500 * limit, hold=lambda: 0.2, network=network,
+                                    probe_interval=2.0)
+    assert controller.allowed == limit and controller.floor == limit
+    assert refusals <= 2 * limit + 8  # slow start's overshoot, then a refused probe now and then

@@ -19,8 +19,10 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   so there is no storm of requests that are all refused again. Backed by a floor, the others go
   on meanwhile, at most as many at once as the service was seen holding;
 - after that it grows by a *probe*, one level up, at most once per ``probe_interval`` seconds of
-  answers, an interval that doubles each time a 429 follows: each refused probe costs a pause, so
-  probing often would cost more than the extra request in flight brings;
+  answers, an interval that doubles each time a 429 follows. A level held for twice its number of
+  answers without a 429 becomes the floor, so a refused probe backs off to the level below it and
+  costs only the refused request's wait (the floor from round trips alone counts only half of what
+  a steady stream has in the service);
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
@@ -39,7 +41,7 @@ from dataclasses import dataclass
 
 DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while they keep coming
 MAX_PAUSE = 60.0
-PROBE_INTERVAL = 30.0  # seconds between probes of a level the service refused
+PROBE_INTERVAL = 2.0  # seconds between probes of a level the service refused (ten 200 ms round trips)
 MAX_PROBE_INTERVAL = 600.0
 
 
@@ -76,6 +78,7 @@ class Controller:
         self.floor = 0  # most requests the service was seen holding at once; 0: not known yet
         self.shortest = math.inf  # the shortest round trip of an answered request
         self._to_floor = False  # the last burst of 429s backed off to the floor
+        self._steady = 0  # answers since the limit last changed or a 429 came
         self._pause = DEFAULT_PAUSE
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
@@ -115,11 +118,16 @@ class Controller:
         self._pause = DEFAULT_PAUSE
         if self.refused_level is None:
             self.limit = min(self.ceiling, self.limit + 1)
-        elif now >= self.next_probe and self.limit < self.ceiling:
+            return
+        self._steady += 1
+        if self._steady >= 2 * self.allowed:  # held without a 429 for a while: safe to come back to
+            self.floor = max(self.floor, self.allowed)
+        if now >= self.next_probe and self.limit < self.ceiling:
             # Probe one level up: the service may take more now than when it refused.
             self.limit = float(self.allowed + 1)
             self.refused_level = self.allowed + 1
             self.next_probe = now + self.probe_interval
+            self._steady = 0
 
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> float:
         """The request of ``ticket`` was answered 429: back off; returns the seconds it waits before going again.
@@ -135,6 +143,7 @@ class Controller:
         there is a probe.
         """
         first = ticket.epoch == 0
+        self._steady = 0
         out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
