@@ -1,0 +1,181 @@
+"""Writing the no-op stamp that :mod:`pipeline.cli.noop` checks: after a ``translate`` run that was a complete no-op.
+
+The stamp claims that a regular run, started again with the same arguments, folder and
+environment, would do nothing and print nothing, as long as every catalog's bytes still hash as
+``state.json`` records them (which :mod:`pipeline.cli.noop` checks: the same test as the regular
+run's skip). It is written only when this module finds that claim in the run state itself, after
+the run, rather than trusting what the run saw: every catalog the discovery finds now is settled
+with the current settings, with no language list to look up again; the run's issues are only
+the warnings those catalogs were settled with (repeated by every run that skips them, in the
+report alone: ``--quiet`` prints errors only, and a stamp needs ``--quiet`` and no error); the
+terminology needs no sync; and the folders the discovery looks into did not change meanwhile.
+Anything else (an error, a file gone, a folder too large to watch) means no stamp: the next run
+takes the regular path, which is always right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipeline.catalog_paths import display_path, find_catalogs
+from pipeline.cli.noop import (STAMP_VERSION, code_signature, environment_signature, file_digest, folder_signature,
+                               stamp_path, writable)
+from pipeline.config import CONFIG_NAME, Settings
+from pipeline.model import Severity
+from pipeline.resources import synced
+from pipeline.run.records import RunReport
+from pipeline.run.state import STATE_NAME, RunState, settings_hash
+from pipeline.version import __version__
+
+__all__ = ["MAX_FOLDERS", "write_stamp"]
+
+#: Folders a stamp may watch: a project whose globs look into more (``**`` over a virtualenv)
+#: gets no stamp, since checking them all would cost what the stamp saves.
+MAX_FOLDERS = 5000
+_GLOB_CHARS = frozenset("*?[")
+
+
+def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Settings, paths: Sequence[Path],
+                report: RunReport, report_folder: Path) -> bool:
+    """Write the stamp when the run just finished (``report``, written to ``report_folder``) was a complete no-op.
+
+    Returns whether a stamp was written. Never raises: a stamp is an optimisation.
+    """
+    if not (args.quiet and not args.dry_run and not args.frozen and report.exit_code == 0
+            and not any(issue.severity is Severity.ERROR for issue in report.issues)  # printed even with --quiet
+            and report.stopped is None and report.would_send is None and report.totals.requests == 0
+            and settings.cache_dir is not None):
+        return False
+    if "@" in os.environ.get("PIPELINE_SERVICE_URL", ""):  # a URL with credentials: not even hashed into a stamp
+        return False
+    try:
+        stamp = _stamp(list(argv), args, settings, paths, report, report_folder)
+        if stamp is None:
+            return False
+        _write(Path(stamp_path(os.getcwd())), json.dumps(stamp, ensure_ascii=False, separators=(",", ":")))
+        return True
+    except (OSError, ValueError):  # a cache folder it cannot write, a name it cannot encode
+        return False
+
+
+def _write(path: Path, text: str) -> None:
+    """Write the stamp atomically, readable by its owner alone. Not synced to the disk: a stamp a
+    crash loses or truncates is not valid JSON, or missing, and the next run takes the regular path."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8", "surrogateescape"))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths: Sequence[Path],
+           report: RunReport, report_folder: Path) -> dict | None:
+    assert settings.cache_dir is not None
+    written = time.time_ns()  # before any look: a change after it has a later mtime (see noop.RACY_NS)
+    folders = _folders(settings, paths)
+    if folders is None:
+        return None
+    found = find_catalogs(settings, paths)
+    if found.refused or len(found.paths) != report.unchanged_catalogs:
+        return None
+    state_file = settings.cache_dir / STATE_NAME
+    state_digest = file_digest(str(state_file))
+    state = RunState(settings.cache_dir)
+    fingerprint = settings_hash(settings)
+    catalogs = []
+    notices = 0
+    for path in found.paths:  # the regular run skips it while its bytes hash as recorded: noop checks that
+        record = state.settled_record(display_path(settings, path))
+        if record is None or record.settings != fingerprint or record.languages is not None:
+            return None  # languages: settled while a list seen at most a day ago says the same
+        notices += len(record.notices)
+        if os.path.realpath(path) != str(path) or not writable(str(path)):
+            return None
+        catalogs.append([str(path), record.sha256])
+    if notices != len(report.issues):
+        return None  # the run's warnings must all be the settled catalogs' notices, which every skip repeats
+    if file_digest(str(state_file)) != state_digest:
+        return None  # another run saved meanwhile
+    if not settings.service.embedded and synced.SyncRecord(settings.cache_dir).needs_sync(
+            report.service, synced.fingerprint(settings)):
+        return None
+    cwd = os.getcwd()
+    configs = [os.path.join(cwd, args.config)] if args.config else [os.path.join(cwd, CONFIG_NAME),
+                                                                        os.path.join(cwd, "pyproject.toml")]
+    files = [*configs, *map(str, synced.glossary_files(settings)), str(state_file),
+             str(settings.cache_dir / synced.RECORD_NAME), str(report_folder / "report.json"),
+             str(report_folder / "report.md")]
+    if _folders(settings, paths) != folders:
+        return None  # a catalog added or removed while this looked
+    return {
+        "version": STAMP_VERSION, "pipeline": __version__, "written_ns": written, "argv": argv, "cwd": cwd,
+        "env": environment_signature(), "code": code_signature(),
+        "real": [[p, os.path.realpath(p)] for p in [cwd, *configs]],
+        "folders": folders,
+        "files": [[p, file_digest(p)] for p in files],
+        "catalogs": catalogs,
+    }
+
+
+def _folders(settings: Settings, paths: Sequence[Path]) -> list[list] | None:
+    """Every folder the catalog discovery could look into, with its signature; None when there are too many.
+
+    A superset: from the fixed start of each glob (``locale`` of ``locale/*/LC_MESSAGES/*.po``),
+    every folder below when a wildcard comes before the last part, following links (the glob's
+    ``*`` does); for PATHs, a folder given and everything below it, the folder of a file given.
+    """
+    starts: list[tuple[str, bool]] = []  # (folder, with everything below it)
+    if paths:
+        for path in paths:
+            absolute = os.path.abspath(path)
+            starts.append((absolute, True) if os.path.isdir(absolute) else (os.path.dirname(absolute), False))
+    else:
+        starts.extend(_glob_start(str(settings.root), pattern) for pattern in settings.catalogs)
+    starts.extend(_glob_start(str(settings.root), pattern) for pattern in settings.exclude)
+    seen: dict[str, list[int] | None] = {}
+    visited: set[tuple[int, int]] = set()
+    pending = [(folder, below) for folder, below in starts]
+    while pending:
+        folder, below = pending.pop()
+        if folder not in seen:
+            seen[folder] = folder_signature(folder)
+            if len(seen) > MAX_FOLDERS:
+                return None
+        if not below or seen[folder] is None:
+            continue
+        st = os.stat(folder)
+        if (st.st_dev, st.st_ino) in visited:
+            continue  # a link back up, or a second way in
+        visited.add((st.st_dev, st.st_ino))
+        try:
+            with os.scandir(folder) as entries:
+                pending.extend((entry.path, True) for entry in entries if entry.is_dir())
+        except OSError:
+            return None  # the glob would meet it too: no promise about a folder we cannot list
+    return [[folder, signature] for folder, signature in sorted(seen.items())]
+
+
+def _glob_start(root: str, pattern: str) -> tuple[str, bool]:
+    """The folder a glob starts in, and whether it can reach below it."""
+    parts = [part for part in pattern.replace(os.sep, "/").split("/") if part not in ("", ".")]
+    fixed: list[str] = []
+    for part in parts:
+        if _GLOB_CHARS & set(part):
+            break
+        fixed.append(part)
+    wild = parts[len(fixed):]
+    if not wild:  # a file named in full: the folder it is in
+        return os.path.join(root, *fixed[:-1]), False
+    return os.path.join(root, *fixed), len(wild) > 1 or wild[0] == "**"
