@@ -94,8 +94,12 @@ def run() -> NoReturn:
     run with nothing new). Files are closed by the code that opened them, never left to those
     collections; standard streams are flushed at exit either way.
     """
-    if noop.settled(sys.argv[1:]):
-        sys.exit(0)
+    try:
+        if noop.settled(sys.argv[1:]):
+            sys.exit(0)
+    except KeyboardInterrupt:  # as main says it
+        print("pipeline: interrupted", file=sys.stderr)
+        sys.exit(130)
     import gc
 
     code = main()

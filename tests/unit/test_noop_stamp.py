@@ -215,6 +215,15 @@ def test_other_arguments(stamped, argv, capsys):
     assert noop.settled(QUIET)
 
 
+def test_a_command_line_naming_catalogs_is_stamped_for_those_catalogs(stamped):
+    argv = [*QUIET, APP]
+    assert regular(argv) == 0 and noop.settled(argv) and not noop.settled(QUIET)
+    other = stamped / "locale" / "de" / "LC_MESSAGES" / "other.po"
+    other.write_text(catalog("de", "Welcome"))  # not named: its folder changed all the same
+    assert not noop.settled(argv)
+    assert regular(argv) == 0 and not translated(other)
+
+
 def test_another_command_line_forgets_the_stamp_and_writes_none_when_it_prints(stamped, capsys):
     assert regular(["translate"]) == 0
     assert "unchanged" in capsys.readouterr().out
