@@ -13,10 +13,11 @@ code's files (size and mtime), the Python running it, the argument list exactly,
 folder, the environment the settings read (:func:`environment_signature`: secrets only as set or
 not), the config file candidates' bytes (SHA-256) and where they resolve to, every catalog's
 bytes (SHA-256, never trusted to an mtime), real path and writability, every folder the catalog
-discovery could look into (mtimes and inode: a catalog added or removed changes its folder), the
-glossary files', the run state's (``state.json``, ``synced.json``) and the report files' bytes.
-A folder changed within :data:`RACY_NS` of the stamp's writing is not trusted (an edit in the
-same clock tick leaves the mtime as it was).
+discovery could look into (the same folder, by inode, with the same entries: names, kinds and
+link targets), the glossary files', the run state's (``state.json``, ``synced.json``) and the
+report files' bytes. A folder's entries are compared only when its mtime, ctime or inode changed,
+or when it changed within :data:`RACY_NS` of the stamp's writing (an entry added in that clock
+tick could leave the times as they were); otherwise the times prove them unchanged.
 
 Light to import: standard modules only, and not ``pathlib``; ``hashlib`` and ``json`` only once
 a stamp is there to check.
@@ -141,6 +142,26 @@ def folder_signature(path: str) -> list[int] | None:
     return [st.st_mtime_ns, st.st_ctime_ns, st.st_ino] if stat.S_ISDIR(st.st_mode) else None
 
 
+def folder_entries(path: str) -> str:
+    """SHA-256 over a folder's entries: each name, whether it is a folder (following links), and a link's target.
+
+    What the discovery's globs see of a folder; not its files' times or bytes, nor the temporary
+    files that came and went (a report written atomically, a lock file).
+    """
+    import hashlib
+
+    items = []
+    with os.scandir(path) as entries:
+        for entry in entries:
+            target = os.readlink(entry.path) if entry.is_symlink() else ""
+            items.append(f"{entry.name}\0{'d' if entry.is_dir() else 'f'}\0{target}")
+    digest = hashlib.sha256()
+    for item in sorted(items):
+        encoded = item.encode("utf-8", "surrogateescape")
+        digest.update(b"%d:" % len(encoded) + encoded)
+    return digest.hexdigest()
+
+
 def writable(path: str) -> bool:
     """As :func:`pipeline.catalog_paths.read_only` (negated) for an existing file."""
     return bool(os.stat(path).st_mode & 0o222) and os.access(path, os.W_OK)
@@ -187,12 +208,18 @@ def _settled(argv: list[str]) -> bool:
     if any(os.path.realpath(p) != target for p, target in real):
         return False
     for entry in folders:
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
             return False
         recorded, now = entry[1], folder_signature(entry[0])
-        if recorded != now:
-            return False
-        if now is not None and now[0] > written - RACY_NS:  # changed in the stamp's clock tick: not trusted
+        if recorded is None or now is None:
+            if recorded != now:
+                return False
+            continue
+        if not (isinstance(recorded, list) and len(recorded) == 3) or now[2] != recorded[2]:
+            return False  # another folder there
+        if now == recorded and now[0] <= written - RACY_NS:
+            continue  # untouched since well before the stamp: no entry came or went
+        if folder_entries(entry[0]) != entry[2]:
             return False
     if any(file_digest(p) != digest for p, digest in files):
         return False

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.catalog_paths import display_path, find_catalogs
-from pipeline.cli.noop import (STAMP_VERSION, code_signature, environment_signature, file_digest, folder_signature,
-                               stamp_path, writable)
+from pipeline.cli.noop import (STAMP_VERSION, code_signature, environment_signature, file_digest, folder_entries,
+                               folder_signature, stamp_path, writable)
 from pipeline.config import CONFIG_NAME, Settings
 from pipeline.model import Severity
 from pipeline.resources import synced
@@ -83,7 +83,7 @@ def _write(path: Path, text: str) -> None:
 def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths: Sequence[Path],
            report: RunReport, report_folder: Path) -> dict | None:
     assert settings.cache_dir is not None
-    written = time.time_ns()  # before any look: a change after it has a later mtime (see noop.RACY_NS)
+    written = time.time_ns()  # before any look: a change after it has a later mtime (noop.RACY_NS)
     folders = _folders(settings, paths)
     if folders is None:
         return None
@@ -118,7 +118,7 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths:
              str(settings.cache_dir / synced.RECORD_NAME), str(report_folder / "report.json"),
              str(report_folder / "report.md")]
     if _folders(settings, paths) != folders:
-        return None  # a catalog added or removed while this looked
+        return None  # a catalog added or removed while this looked: the discovery may have missed it
     return {
         "version": STAMP_VERSION, "pipeline": __version__, "written_ns": written, "argv": argv, "cwd": cwd,
         "env": environment_signature(), "code": code_signature(),
@@ -164,7 +164,8 @@ def _folders(settings: Settings, paths: Sequence[Path]) -> list[list] | None:
                 pending.extend((entry.path, True) for entry in entries if entry.is_dir())
         except OSError:
             return None  # the glob would meet it too: no promise about a folder we cannot list
-    return [[folder, signature] for folder, signature in sorted(seen.items())]
+    return [[folder, signature, None if signature is None else folder_entries(folder)]
+            for folder, signature in sorted(seen.items())]
 
 
 def _glob_start(root: str, pattern: str) -> tuple[str, bool]:

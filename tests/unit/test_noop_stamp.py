@@ -277,23 +277,53 @@ def test_a_catalog_replaced_by_a_link_to_the_same_bytes_outside(stamped, tmp_pat
     assert regular() == 1  # a link out of the project: refused
 
 
-def test_a_racy_stamp_is_not_trusted(stamped):
-    """A folder changed within two seconds of the stamp's writing: an edit in that clock tick is invisible."""
+def test_a_link_to_a_catalog_pointed_elsewhere_in_the_project(stamped):
+    store = stamped / "store"
+    store.mkdir()
+    (store / "a.po").write_bytes((stamped / APP).read_bytes())
+    (store / "b.po").write_bytes((stamped / APP).read_bytes())
+    (stamped / APP).unlink()
+    (stamped / APP).symlink_to(store / "a.po")
+    assert regular() == 0 and not noop.settled(QUIET)  # store/a.po was read: settled now
+    assert regular() == 0 and noop.settled(QUIET)
+    (stamped / APP).unlink()
+    (stamped / APP).symlink_to(store / "b.po")  # same name, same kind, same bytes: another catalog
+    assert not noop.settled(QUIET)
+    assert regular() == 0
+    assert report(stamped)["unchanged_catalogs"] == 0  # store/b.po had never been settled
+
+
+def test_a_folder_changed_in_the_stamps_clock_tick_has_its_entries_compared(stamped):
+    """Times that did not move prove nothing when they are within 2 s of the stamp: an entry added
+    in that clock tick may leave them as they were. Simulated: the stamp records the folder's
+    times as they are after the catalog was added."""
+    folder = stamped / "locale" / "de" / "LC_MESSAGES"
+    new = folder / "more.po"
+    new.write_text(catalog("de", "Welcome"))
     stamp = json.loads(stamp_file(stamped).read_text())
-    newest = max(sig[0] for _, sig in stamp["folders"] if sig)
-    stamp["written_ns"] = newest + 10**9
+    entry = next(e for e in stamp["folders"] if e[0] == str(folder))
+    entry[1] = noop.folder_signature(str(folder))
+    stamp["written_ns"] = entry[1][0] + 10**9  # racy
     stamp_file(stamped).write_text(json.dumps(stamp))
     assert not noop.settled(QUIET)
+    stamp["written_ns"] = entry[1][0] + 10 * 10**9  # the same times, long before the stamp: trusted
+    stamp_file(stamped).write_text(json.dumps(stamp))
+    assert noop.settled(QUIET)
 
 
-def test_a_fresh_project_gets_a_stamp_the_check_does_not_trust_until_its_folders_are_old(tmp_path, monkeypatch):
+def test_a_stamp_written_right_after_the_edits_is_trusted_by_its_folders_entries(tmp_path, monkeypatch):
     root = tmp_path / "fresh"
     (root / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True)
-    (root / "pipeline.toml").write_text(CONFIG)
+    # Everything in the tree, below a ** glob: the run rewrites its report and state folders each time.
+    (root / "pipeline.toml").write_text(CONFIG.replace("locale/*/LC_MESSAGES/*.po", "**/*.po"))
     (root / APP).write_text(catalog("de", "Hello"))
     monkeypatch.chdir(root)
     assert main(QUIET) == 0 and main(QUIET) == 0
-    assert stamp_file(root).exists() and not noop.settled(QUIET)
+    assert noop.settled(QUIET)
+    assert regular() == 0 and noop.settled(QUIET)
+    (root / "report" / "notes.po").write_text(catalog("de", "Welcome"))  # a catalog there is a catalog
+    assert not noop.settled(QUIET)
+    assert regular() == 0 and translated(root / "report" / "notes.po")
 
 
 def test_no_stamp_without_a_cache_folder(tmp_path, monkeypatch):
