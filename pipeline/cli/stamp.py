@@ -21,7 +21,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.catalog_paths import display_path, find_catalogs
@@ -129,54 +129,92 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths:
     }
 
 
+class _TooMany(Exception):
+    pass
+
+
 def _folders(settings: Settings, paths: Sequence[Path]) -> list[list] | None:
     """Every folder the catalog discovery could look into, with its signature; None when there are too many.
 
-    A superset: from the fixed start of each glob (``locale`` of ``locale/*/LC_MESSAGES/*.po``),
-    every folder below when a wildcard comes before the last part, following links (the glob's
-    ``*`` does); for PATHs, a folder given and everything below it, the folder of a file given.
+    Each glob is followed part by part as pathlib does, from the settings' root, a superset where
+    that is simpler: a wildcard part reaches every subfolder (not only those its pattern matches),
+    ``**`` every folder below (following links, each real folder once). A part named in full adds
+    that folder (or that it is missing); the folder a glob lists adds its entries. For PATHs: a
+    folder given and every folder below it, the folder of a file given.
     """
-    starts: list[tuple[str, bool]] = []  # (folder, with everything below it)
-    if paths:
-        for path in paths:
-            absolute = os.path.abspath(path)
-            starts.append((absolute, True) if os.path.isdir(absolute) else (os.path.dirname(absolute), False))
-    else:
-        starts.extend(_glob_start(str(settings.root), pattern) for pattern in settings.catalogs)
-    starts.extend(_glob_start(str(settings.root), pattern) for pattern in settings.exclude)
     seen: dict[str, list[int] | None] = {}
-    visited: set[tuple[int, int]] = set()
-    pending = [(folder, below) for folder, below in starts]
-    while pending:
-        folder, below = pending.pop()
+
+    def add(folder: str) -> bool:
         if folder not in seen:
             seen[folder] = folder_signature(folder)
             if len(seen) > MAX_FOLDERS:
-                return None
-        if not below or seen[folder] is None:
-            continue
-        st = os.stat(folder)
-        if (st.st_dev, st.st_ino) in visited:
-            continue  # a link back up, or a second way in
-        visited.add((st.st_dev, st.st_ino))
-        try:
-            with os.scandir(folder) as entries:
-                pending.extend((entry.path, True) for entry in entries if entry.is_dir())
-        except OSError:
-            return None  # the glob would meet it too: no promise about a folder we cannot list
+                raise _TooMany
+        return seen[folder] is not None
+
+    root = str(settings.root)
+    try:
+        if paths:
+            for path in paths:
+                absolute = os.path.abspath(path)
+                if os.path.isdir(absolute):
+                    _select(absolute, ["**", "*"], add)
+                else:
+                    add(os.path.dirname(absolute))
+        else:
+            for pattern in settings.catalogs:
+                _select(root, _parts(pattern), add)
+        for pattern in settings.exclude:  # a link an exclude matches leaves out the catalog it reaches
+            _select(root, _parts(pattern), add)
+    except _TooMany:
+        return None
     return [[folder, signature, None if signature is None else folder_entries(folder)]
             for folder, signature in sorted(seen.items())]
 
 
-def _glob_start(root: str, pattern: str) -> tuple[str, bool]:
-    """The folder a glob starts in, and whether it can reach below it."""
-    parts = [part for part in pattern.replace(os.sep, "/").split("/") if part not in ("", ".")]
-    fixed: list[str] = []
-    for part in parts:
-        if _GLOB_CHARS & set(part):
-            break
-        fixed.append(part)
-    wild = parts[len(fixed):]
-    if not wild:  # a file named in full: the folder it is in
-        return os.path.join(root, *fixed[:-1]), False
-    return os.path.join(root, *fixed), len(wild) > 1 or wild[0] == "**"
+def _parts(pattern: str) -> list[str]:
+    return [part for part in pattern.replace(os.sep, "/").split("/") if part not in ("", ".")]
+
+
+def _select(folder: str, parts: list[str], add: Callable[[str], bool]) -> None:
+    """Add the folders a glob's ``parts`` look into from ``folder`` (an OSError listing one: no stamp)."""
+    if not parts:
+        add(folder)
+        return
+    part, rest = parts[0], parts[1:]
+    if part == "**":
+        for below in _below(folder, add):
+            if rest:
+                _select(below, rest, add)
+    elif _GLOB_CHARS & set(part):
+        if add(folder) and rest:
+            for sub in _subfolders(folder):
+                _select(sub, rest, add)
+    elif rest:
+        child = os.path.join(folder, part)
+        if add(child):
+            _select(child, rest, add)
+    else:
+        add(folder)  # a file named in full: whether it is there is its folder's entry
+
+
+def _below(folder: str, add: Callable[[str], bool]) -> list[str]:
+    """``folder`` and every folder below it, following links, each real folder once (a link back up ends there)."""
+    found: list[str] = []
+    visited: set[tuple[int, int]] = set()
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        if not add(current):
+            continue
+        st = os.stat(current)
+        if (st.st_dev, st.st_ino) in visited:
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        found.append(current)
+        pending.extend(_subfolders(current))
+    return found
+
+
+def _subfolders(folder: str) -> list[str]:
+    with os.scandir(folder) as entries:
+        return [entry.path for entry in entries if entry.is_dir()]

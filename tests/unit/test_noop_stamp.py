@@ -178,6 +178,28 @@ def test_a_catalog_added_deep_below_a_double_star_glob_even_with_the_folders_mti
     assert regular() == 0 and translated(new)
 
 
+def test_the_folders_watched_follow_the_globs_parts(stamped):
+    (stamped / "pipeline.toml").write_text(CONFIG.replace("locale/*/LC_MESSAGES/*.po", "*/*/LC_MESSAGES/*.po"))
+    (stamped / "build" / "deep").mkdir(parents=True)
+    assert regular() == 0 and regular() == 0 and noop.settled(QUIET)
+    (stamped / "build" / "deep" / "output.o").write_text("")  # the glob lists build/, not build/deep/
+    (stamped / "build" / "deep" / "more").mkdir()
+    assert noop.settled(QUIET)
+    new = stamped / "build" / "deep" / "LC_MESSAGES" / "app.po"
+    new.parent.mkdir()
+    new.write_text(catalog("de", "Welcome"))
+    assert not noop.settled(QUIET)
+    assert regular() == 0 and translated(new)
+
+
+def test_a_folder_a_glob_names_replaced_by_another(stamped):
+    (stamped / "locale").rename(stamped / "old")
+    (stamped / "locale").mkdir()
+    (stamped / "old" / "de").rename(stamped / "locale" / "de")  # the same entries below a new locale/
+    assert not noop.settled(QUIET)
+    assert regular() == 0
+
+
 def test_a_catalog_removed(stamped):
     (stamped / APP).unlink()
     assert not noop.settled(QUIET)
