@@ -35,11 +35,10 @@ STAMP_VERSION = 1
 STAMP_FOLDER = "noop"  # of <user cache folder>/pipeline
 MAX_STAMP_BYTES = 4 * 2**20  # a larger stamp is not ours: not read
 RACY_NS = 2_000_000_000  # FAT keeps mtimes to 2 s
-#: Variables the settings and the translate command read. Their values go into the signature,
-#: except for those in SECRET_VARIABLES; any other PIPELINE_* variable counts as set or not.
+#: Variables the settings and the translate command read whose values go into the signature. Every
+#: other PIPELINE_* variable (PIPELINE_AUTH_KEY, PIPELINE_CACHE_URL: secrets) counts as set or not.
 PLAIN_VARIABLES = ("PIPELINE_SERVICE_URL", "XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE", "TERM",
                    "LANG", "LC_ALL", "LC_CTYPE", "PYTHONUTF8", "PYTHONIOENCODING")
-SECRET_VARIABLES = ("PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL")
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")  # as pipeline.config.CACHE_URL_SCHEMES
 
 
