@@ -13,11 +13,12 @@ code's files (size and mtime), the Python running it, the argument list exactly,
 folder, the environment the settings read (:func:`environment_signature`: secrets only as set or
 not), the config file candidates' bytes (SHA-256) and where they resolve to, every catalog's
 bytes (SHA-256, never trusted to an mtime), real path and writability, every folder the catalog
-discovery could look into (the same folder, by inode, with the same entries: names, kinds and
-link targets), the glossary files', the run state's (``state.json``, ``synced.json``) and the
-report files' bytes. A folder's entries are compared only when its mtime, ctime or inode changed,
-or when it changed within :data:`RACY_NS` of the stamp's writing (an entry added in that clock
-tick could leave the times as they were); otherwise the times prove them unchanged.
+discovery could look into (the same folder, by inode, with the same times, or else the same
+entries: names, kinds and link targets), the glossary files', the run state's (``state.json``,
+``synced.json``) and the report files' bytes. A folder changed within :data:`RACY_NS` before the
+stamp's look at it makes the stamp untrusted: an entry added and removed again in that clock tick
+would leave its times as they were, so that look proves nothing (:mod:`pipeline.cli.stamp` writes
+no such stamp; the next no-op, later, will).
 
 Light to import: standard modules only, and not ``pathlib``; ``hashlib`` and ``json`` only once
 a stamp is there to check.
@@ -214,12 +215,14 @@ def _settled(argv: list[str]) -> bool:
             if recorded != now:
                 return False
             continue
-        if not (isinstance(recorded, list) and len(recorded) == 3) or now[2] != recorded[2]:
-            return False  # another folder there
-        if now == recorded and now[0] <= written - RACY_NS:
-            continue  # untouched since well before the stamp: no entry came or went
-        if folder_entries(entry[0]) != entry[2]:
+        if not (isinstance(recorded, list) and len(recorded) == 3 and isinstance(recorded[0], int)):
             return False
+        if recorded[0] > written - RACY_NS:
+            return False  # changed in the clock tick of the stamp's look: that look proves nothing
+        if now[2] != recorded[2]:
+            return False  # another folder there
+        if now != recorded and folder_entries(entry[0]) != entry[2]:
+            return False  # entries came or went (a temporary file that came and went changes nothing)
     if any(file_digest(p) != digest for p, digest in files):
         return False
     for p, digest in catalogs:  # as the regular run's discovery and skip decide: real path, writable, bytes

@@ -8,7 +8,8 @@ the run, rather than trusting what the run saw: every catalog the discovery find
 with the current settings, with no language list to look up again; the run's issues are only
 the warnings those catalogs were settled with (repeated by every run that skips them, in the
 report alone: ``--quiet`` prints errors only, and a stamp needs ``--quiet`` and no error); the
-terminology needs no sync; and the folders the discovery looks into did not change meanwhile.
+terminology needs no sync; and the folders the discovery looks into did not change meanwhile, nor
+within two seconds before (see :data:`pipeline.cli.noop.RACY_NS`).
 Anything else (an error, a file gone, a folder too large to watch) means no stamp: the next run
 takes the regular path, which is always right.
 """
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.catalog_paths import display_path, find_catalogs
-from pipeline.cli.noop import (STAMP_VERSION, code_signature, environment_signature, file_digest, folder_entries,
+from pipeline.cli.noop import (RACY_NS, STAMP_VERSION, code_signature, environment_signature, file_digest, folder_entries,
                                folder_signature, stamp_path, writable)
 from pipeline.config import CONFIG_NAME, Settings
 from pipeline.model import Severity
@@ -119,6 +120,8 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths:
              str(report_folder / "report.md")]
     if _folders(settings, paths) != folders:
         return None  # a catalog added or removed while this looked: the discovery may have missed it
+    if any(signature is not None and signature[0] > written - RACY_NS for _, signature, _ in folders):
+        return None  # changed within a clock tick of this look: the next no-op, later, writes the stamp
     return {
         "version": STAMP_VERSION, "pipeline": __version__, "written_ns": written, "argv": argv, "cwd": cwd,
         "env": environment_signature(), "code": code_signature(),
