@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.catalog_paths import display_path, find_catalogs
-from pipeline.cli.noop import (RACY_NS, STAMP_VERSION, code_signature, environment_signature, file_digest, folder_entries,
-                               folder_signature, stamp_path, writable)
+from pipeline.cli.noop import (RACY_NS, STAMP_VERSION, code_signature, environment_signature, file_digest,
+                               folder_entries, folder_signature, stamp_path, writable)
 from pipeline.config import CONFIG_NAME, Settings
+from pipeline.errors import PipelineError
 from pipeline.model import Severity
 from pipeline.resources import synced
 from pipeline.run.records import RunReport
@@ -43,11 +44,12 @@ MAX_FOLDERS = 5000
 _GLOB_CHARS = frozenset("*?[")
 
 
-def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Settings, paths: Sequence[Path],
-                report: RunReport, report_folder: Path) -> bool:
+def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Settings, reload: Callable[[], Settings],
+                paths: Sequence[Path], report: RunReport, report_folder: Path) -> bool:
     """Write the stamp when the run just finished (``report``, written to ``report_folder``) was a complete no-op.
 
-    Returns whether a stamp was written. Never raises: a stamp is an optimisation.
+    ``settings`` are the run's; ``reload`` builds them again from the config file and command line
+    as they are now. Returns whether a stamp was written. Never raises: a stamp is an optimisation.
     """
     if not (args.quiet and not args.dry_run and not args.frozen and report.exit_code == 0
             and not any(issue.severity is Severity.ERROR for issue in report.issues)  # printed even with --quiet
@@ -57,12 +59,12 @@ def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Setting
     if "@" in os.environ.get("PIPELINE_SERVICE_URL", ""):  # a URL with credentials: not even hashed into a stamp
         return False
     try:
-        stamp = _stamp(list(argv), args, settings, paths, report, report_folder)
+        stamp = _stamp(list(argv), args, settings, reload, paths, report, report_folder)
         if stamp is None:
             return False
         _write(Path(stamp_path(os.getcwd())), json.dumps(stamp, ensure_ascii=False, separators=(",", ":")))
         return True
-    except (OSError, ValueError):  # a cache folder it cannot write, a name it cannot encode
+    except (OSError, ValueError, PipelineError):  # a folder it cannot write, a name it cannot encode, a config gone bad
         return False
 
 
@@ -81,18 +83,30 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths: Sequence[Path],
-           report: RunReport, report_folder: Path) -> dict | None:
+def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, reload: Callable[[], Settings],
+           paths: Sequence[Path], report: RunReport, report_folder: Path) -> dict | None:
     assert settings.cache_dir is not None
+    cwd = os.getcwd()
+    configs = [os.path.join(cwd, args.config)] if args.config else [os.path.join(cwd, CONFIG_NAME),
+                                                                        os.path.join(cwd, "pyproject.toml")]
+    state_file = settings.cache_dir / STATE_NAME
+    files = [*configs, *map(str, synced.glossary_files(settings)), str(state_file),
+             str(settings.cache_dir / synced.RECORD_NAME), str(report_folder / "report.json"),
+             str(report_folder / "report.md")]
+    # Hashed first and again last: what is recorded is what everything between saw. The config's
+    # bytes must also still make the run's settings (the run read it before any of this).
+    digests = [[p, file_digest(p)] for p in files]
+    real = [[p, os.path.realpath(p)] for p in [cwd, *configs]]
+    if reload() != settings:
+        return None
     written = time.time_ns()  # before any look: a change after it has a later mtime (noop.RACY_NS)
     folders = _folders(settings, paths)
-    if folders is None:
-        return None
+    if folders is None or any(signature is not None and signature[0] > written - RACY_NS
+                              for signature in folders.values()):
+        return None  # changed within a clock tick of this look: the next no-op, later, writes the stamp
     found = find_catalogs(settings, paths)
     if found.refused or len(found.paths) != report.unchanged_catalogs:
         return None
-    state_file = settings.cache_dir / STATE_NAME
-    state_digest = file_digest(str(state_file))
     state = RunState(settings.cache_dir)
     fingerprint = settings_hash(settings)
     catalogs = []
@@ -107,27 +121,22 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, paths:
         catalogs.append([str(path), record.sha256])
     if notices != len(report.issues):
         return None  # the run's warnings must all be the settled catalogs' notices, which every skip repeats
-    if file_digest(str(state_file)) != state_digest:
-        return None  # another run saved meanwhile
     if not settings.service.embedded and synced.SyncRecord(settings.cache_dir).needs_sync(
             report.service, synced.fingerprint(settings)):
         return None
-    cwd = os.getcwd()
-    configs = [os.path.join(cwd, args.config)] if args.config else [os.path.join(cwd, CONFIG_NAME),
-                                                                        os.path.join(cwd, "pyproject.toml")]
-    files = [*configs, *map(str, synced.glossary_files(settings)), str(state_file),
-             str(settings.cache_dir / synced.RECORD_NAME), str(report_folder / "report.json"),
-             str(report_folder / "report.md")]
+    # Listed once, between the two looks: the same times in both mean these entries all along.
+    entries = [[folder, signature, None if signature is None else folder_entries(folder)]
+               for folder, signature in sorted(folders.items())]
     if _folders(settings, paths) != folders:
         return None  # a catalog added or removed while this looked: the discovery may have missed it
-    if any(signature is not None and signature[0] > written - RACY_NS for _, signature, _ in folders):
-        return None  # changed within a clock tick of this look: the next no-op, later, writes the stamp
+    if [[p, file_digest(p)] for p in files] != digests or [[p, os.path.realpath(p)] for p in [cwd, *configs]] != real:
+        return None  # another run saved its state or report meanwhile, or a file was edited
     return {
         "version": STAMP_VERSION, "pipeline": __version__, "written_ns": written, "argv": argv, "cwd": cwd,
         "env": environment_signature(), "code": code_signature(),
-        "real": [[p, os.path.realpath(p)] for p in [cwd, *configs]],
-        "folders": folders,
-        "files": [[p, file_digest(p)] for p in files],
+        "real": real,
+        "folders": entries,
+        "files": digests,
         "catalogs": catalogs,
     }
 
@@ -136,7 +145,7 @@ class _TooMany(Exception):
     pass
 
 
-def _folders(settings: Settings, paths: Sequence[Path]) -> list[list] | None:
+def _folders(settings: Settings, paths: Sequence[Path]) -> dict[str, list[int] | None] | None:
     """Every folder the catalog discovery could look into, with its signature; None when there are too many.
 
     Each glob is followed part by part as pathlib does, from the settings' root, a superset where
@@ -170,8 +179,7 @@ def _folders(settings: Settings, paths: Sequence[Path]) -> list[list] | None:
             _select(root, _parts(pattern), add)
     except _TooMany:
         return None
-    return [[folder, signature, None if signature is None else folder_entries(folder)]
-            for folder, signature in sorted(seen.items())]
+    return seen
 
 
 def _parts(pattern: str) -> list[str]:

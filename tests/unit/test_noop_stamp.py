@@ -414,7 +414,8 @@ def test_a_damaged_stamp_falls_through(stamped, damage):
 @pytest.mark.parametrize("change", [
     lambda s: s.update(written_ns="1"), lambda s: s.update(written_ns=True), lambda s: s.update(argv="translate"),
     lambda s: s.update(folders=[[1, 2]]), lambda s: s.update(folders=[["/", "x"]]), lambda s: s.update(folders={}),
-    lambda s: s.update(catalogs=[["a"]]), lambda s: s.update(catalogs=[[1, "x"]]), lambda s: s.update(files=[[None, None]]),
+    lambda s: s.update(catalogs=[["a"]]), lambda s: s.update(catalogs=[[1, "x"]]),
+    lambda s: s.update(files=[[None, None]]),
     lambda s: s.update(real=[["/", 3]]), lambda s: s.update(version=2), lambda s: s.update(pipeline="0.0.0"),
     lambda s: s.update(code="x"), lambda s: s.update(env="x"), lambda s: s.update(cwd="/"),
     lambda s: s["catalogs"][0].__setitem__(1, "0" * 64), lambda s: s["folders"][0].__setitem__(1, [1, 2, 3]),
@@ -436,3 +437,79 @@ def test_a_process_with_a_damaged_stamp_runs_the_regular_path_silently(stamped):
     code, modules, err = probe(stamped)
     assert (code, err) == (0, "") and "pipeline.run.orchestrate" in modules
     assert noop.settled(QUIET)  # that regular run was a no-op: stamped again
+
+
+# -- what changes while the stamp is written makes no stamp ------------------------------------------
+
+def test_no_stamp_when_the_config_no_longer_makes_the_runs_settings(stamped, monkeypatch):
+    """The run read the config before the stamp hashes it: an edit in between must not be vouched for."""
+    import dataclasses
+
+    import pipeline.cli.translate as translate
+
+    real, calls = translate._settings, []
+
+    def settings(args):
+        calls.append(args)
+        made = real(args)
+        return made if len(calls) == 1 else dataclasses.replace(made, mark_fuzzy=not made.mark_fuzzy)
+
+    monkeypatch.setattr(translate, "_settings", settings)
+    assert regular() == 0 and len(calls) == 2
+    assert not stamp_file(stamped).exists()
+
+
+def test_no_stamp_when_a_catalog_comes_or_a_file_changes_while_it_is_written(stamped, monkeypatch):
+    import pipeline.cli.stamp as stamp
+
+    real = stamp.find_catalogs
+
+    def meanwhile(settings, paths):
+        found = real(settings, paths)
+        (stamped / "locale" / "de" / "LC_MESSAGES" / "late.po").write_text(catalog("de", "Late"))
+        return found
+
+    monkeypatch.setattr(stamp, "find_catalogs", meanwhile)
+    assert regular() == 0 and not stamp_file(stamped).exists()
+    monkeypatch.setattr(stamp, "find_catalogs", real)  # (not undo(): that would leave the project's folder)
+    age(stamped)
+    assert regular() == 0 and not noop.settled(QUIET)  # late.po translated: not a no-op
+    age(stamped)
+
+    def edited(settings, paths):
+        found = real(settings, paths)
+        (stamped / "report" / "report.md").write_text("edited")
+        return found
+
+    monkeypatch.setattr(stamp, "find_catalogs", edited)
+    assert regular() == 0 and not stamp_file(stamped).exists()
+
+
+PLURAL = ('msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+          '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n'
+          '\nmsgid "One file"\nmsgid_plural "Several files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n')
+
+
+def test_the_warnings_settled_catalogs_repeat_do_not_keep_the_stamp_away_but_any_other_does(stamped, monkeypatch):
+    polish = stamped / "locale" / "pl" / "LC_MESSAGES" / "app.po"
+    polish.parent.mkdir(parents=True)
+    polish.write_text(PLURAL)
+    assert regular() == 0
+    age(stamped)
+    assert regular() == 0
+    warnings = [i for i in report(stamped)["issues"] if i["severity"] == "warning"]
+    assert warnings and report(stamped)["unchanged_catalogs"] == 2  # repeated by the skip, in the report only
+    assert noop.settled(QUIET)
+
+    import pipeline.run.orchestrate as orchestrate
+    from pipeline.model import Issue, Severity
+
+    real = orchestrate.run_translate
+
+    def with_a_warning(*args, **kwargs):
+        report = real(*args, **kwargs)
+        report.issues.append(Issue("somewhere", "a warning of this run alone", severity=Severity.WARNING))
+        return report
+
+    monkeypatch.setattr(orchestrate, "run_translate", with_a_warning)
+    assert regular() == 0 and not stamp_file(stamped).exists()
