@@ -29,7 +29,6 @@ from pipeline.catalog_paths import display_path, find_catalogs
 from pipeline.cli.noop import (RACY_NS, STAMP_VERSION, code_signature, environment_signature, file_digest,
                                folder_entries, folder_signature, stamp_path, writable)
 from pipeline.config import CONFIG_NAME, Settings
-from pipeline.errors import PipelineError
 from pipeline.model import Severity
 from pipeline.resources import synced
 from pipeline.run.records import RunReport
@@ -64,7 +63,7 @@ def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Setting
             return False
         _write(Path(stamp_path(os.getcwd())), json.dumps(stamp, ensure_ascii=False, separators=(",", ":")))
         return True
-    except (OSError, ValueError, PipelineError):  # a folder it cannot write, a name it cannot encode, a config gone bad
+    except Exception:  # a folder it cannot write, a config gone bad meanwhile: the run itself succeeded
         return False
 
 

@@ -85,7 +85,7 @@ def _translate(args: argparse.Namespace) -> int:
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
     json_path = save_reports(report, report_dir(args, settings))
-    if json_path is not None and getattr(args, "command_line", None) is not None:
+    if json_path is not None and "command_line" in args:  # set by main: the arguments exactly as given
         from pipeline.cli.stamp import write_stamp
 
         write_stamp(args.command_line, args, settings, lambda: _settings(args), options.paths, report,

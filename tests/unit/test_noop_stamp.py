@@ -513,3 +513,11 @@ def test_the_warnings_settled_catalogs_repeat_do_not_keep_the_stamp_away_but_any
 
     monkeypatch.setattr(orchestrate, "run_translate", with_a_warning)
     assert regular() == 0 and not stamp_file(stamped).exists()
+
+
+def test_no_stamp_when_the_service_url_carries_credentials(stamped, monkeypatch):
+    monkeypatch.setenv("PIPELINE_SERVICE_URL", "http://user:s3cr3t@localhost:1")
+    assert regular() == 0  # a no-op needs no service
+    assert not stamp_file(stamped).exists()
+    monkeypatch.setenv("PIPELINE_SERVICE_URL", "http://localhost:1")
+    assert regular() == 0 and noop.settled(QUIET)
