@@ -7,18 +7,23 @@ refresh), :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.
 clear), :mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
 :mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`.
 Registering modules stay light to import: heavy imports happen inside ``func``.
+
+This package itself is lighter still: the process's entry point (:func:`run`) first asks
+:mod:`pipeline.cli.noop` whether a stamp proves the command a no-op, and that must cost little
+more than Python's start-up, so argparse and the commands are imported only past that check.
 """
 
 from __future__ import annotations
 
-import argparse
-import gc
 import sys
-from typing import NoReturn
 
+from pipeline.cli import noop
 from pipeline.version import __version__
-from pipeline.cli import translate
-from pipeline.errors import PipelineError
+
+TYPE_CHECKING = False  # not typing's: importing typing costs a tenth of the no-op check
+if TYPE_CHECKING:
+    import argparse
+    from typing import NoReturn
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -29,6 +34,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     ``pipeline translate`` is what the pre-commit hook starts at every commit: building the parsers
     of every other command (and importing their modules) would cost it more than Python's start-up.
     """
+    import argparse
+
+    from pipeline.cli import translate
+
     parser = argparse.ArgumentParser(
         prog="pipeline",
         description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
@@ -51,10 +60,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line; returns the process exit code.
+
+    Every command forgets the working folder's no-op stamp before it starts (``translate`` writes
+    a new one when it turns out a complete no-op): a stamp never outlives a run that may change
+    what it vouches for.
+    """
+    from pipeline.errors import PipelineError
+
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
+    args.command_line = list(argv)  # what a no-op stamp records
+    noop.remove_stamp()
     try:
         return int(args.func(args))
     except PipelineError as exc:
@@ -68,11 +86,22 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The process's entry point (the ``pipeline`` console script, ``python -m pipeline``): :func:`main`, then exit.
 
+    First, a ``translate`` that a no-op stamp proves has nothing to do exits 0 at once, printing
+    nothing, as the regular run it stands for would (:mod:`pipeline.cli.noop`).
+
     The process ends here, and every object it leaves goes with it: frozen, they are skipped by the
     interpreter's final garbage collections, which otherwise walk all of them (about a tenth of a
     run with nothing new). Files are closed by the code that opened them, never left to those
     collections; standard streams are flushed at exit either way.
     """
+    try:
+        if noop.settled(sys.argv[1:]):
+            sys.exit(0)
+    except KeyboardInterrupt:  # as main says it
+        print("pipeline: interrupted", file=sys.stderr)
+        sys.exit(130)
+    import gc
+
     code = main()
     gc.freeze()
     sys.exit(code)

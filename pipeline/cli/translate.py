@@ -16,6 +16,7 @@ from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, loa
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 if TYPE_CHECKING:
+    from pipeline.config import Settings
     from pipeline.run.records import RunReport
 
 
@@ -60,18 +61,23 @@ def _budget(value: str) -> int:
     return number
 
 
-def _translate(args: argparse.Namespace) -> int:
+def _settings(args: argparse.Namespace) -> Settings:
     from dataclasses import replace
-
-    from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.progress import for_stream
-    from pipeline.run.report import fallback_note, usage_line
 
     settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
         settings = replace(settings, max_characters=args.max_characters)
+    return settings
+
+
+def _translate(args: argparse.Namespace) -> int:
+    from pipeline.run.orchestrate import RunOptions, run_translate
+    from pipeline.run.progress import for_stream
+    from pipeline.run.report import fallback_note, usage_line
+
+    settings = _settings(args)
     options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang),
                          dry_run=args.dry_run or args.frozen, use_cache=not args.no_cache, frozen=args.frozen)
     log = stderr_log(args.quiet)
@@ -79,6 +85,11 @@ def _translate(args: argparse.Namespace) -> int:
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
     json_path = save_reports(report, report_dir(args, settings))
+    if json_path is not None and "command_line" in args:  # set by main: the arguments exactly as given
+        from pipeline.cli.stamp import write_stamp
+
+        write_stamp(args.command_line, args, settings, lambda: _settings(args), options.paths, report,
+                    json_path.parent)
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
