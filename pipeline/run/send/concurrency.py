@@ -18,11 +18,12 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   to go back to, the 429 pauses every sender as well: nothing new goes out before the pause ends,
   so there is no storm of requests that are all refused again. Backed by a floor, the others go
   on meanwhile, at most as many at once as the service was seen holding;
-- after that it grows by a *probe*, one level up, at most once per ``probe_interval`` seconds of
-  answers, an interval that doubles each time a 429 follows. A level held for twice its number of
-  answers without a 429 becomes the floor, so a refused probe backs off to the level below it and
-  costs only the refused request's wait (the floor from round trips alone counts only half of what
-  a steady stream has in the service);
+- after that it grows by a *probe*, one level up, once the level it is at has been held for
+  twice its number of answers without a 429 (it then becomes the floor: the floor from round
+  trips alone counts only about half of what a steady stream has in the service), and at most
+  once per ``probe_interval`` seconds, an interval that doubles each time a 429 follows. A refused
+  probe backs off to the floor and costs only the refused request's wait, so probing stays cheap,
+  and the doubling keeps the 429s few over a long run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
@@ -41,7 +42,7 @@ from dataclasses import dataclass
 
 DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while they keep coming
 MAX_PAUSE = 60.0
-PROBE_INTERVAL = 2.0  # seconds between probes of a level the service refused (ten 200 ms round trips)
+PROBE_INTERVAL = 0.5  # seconds between probes, doubling after each one refused
 MAX_PROBE_INTERVAL = 600.0
 
 
@@ -120,8 +121,9 @@ class Controller:
             self.limit = min(self.ceiling, self.limit + 1)
             return
         self._steady += 1
-        if self._steady >= 2 * self.allowed:  # held without a 429 for a while: safe to come back to
-            self.floor = max(self.floor, self.allowed)
+        if self._steady < 2 * self.allowed:
+            return
+        self.floor = max(self.floor, self.allowed)  # held without a 429 for a while: safe to come back to
         if now >= self.next_probe and self.limit < self.ceiling:
             # Probe one level up: the service may take more now than when it refused.
             self.limit = float(self.allowed + 1)
