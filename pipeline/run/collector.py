@@ -30,7 +30,7 @@ def fewer_collections() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def window() -> Iterator[Callable[[], None]]:
+def window(collect: bool = False) -> Iterator[Callable[[], None]]:
     """One window of catalogs: no collection while its records are built, and none over them after.
 
     Reading and planning a window builds its units, segments and protected texts, none of them in
@@ -41,7 +41,12 @@ def window() -> Iterator[Callable[[], None]]:
     ends, so later collections go over what the window makes afterwards only. Objects frozen
     are still freed when nothing refers to them; a process that froze objects itself is left as
     it is.
+
+    ``collect`` (every window after the first): a full collection first, so that what the last
+    window left in cycles is freed now, not frozen with this window's records until it ends.
     """
+    if collect:
+        gc.collect()
     enabled, ours = gc.isenabled(), gc.get_freeze_count() == 0
     frozen = False
     gc.disable()

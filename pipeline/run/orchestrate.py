@@ -192,7 +192,7 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                                                    "before reaching this catalog; the next run translates it",
                                                    severity=Severity.WARNING))
                 return
-            with collector.window() as built:
+            with collector.window(collect=number > 0) as built:
                 await _work_on(run, window, log, client_factory, progress, interruption, built)
     finally:
         if run.limiter is not None:
