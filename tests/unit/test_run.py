@@ -564,3 +564,36 @@ def test_a_window_that_fails_while_reading_turns_the_collector_back_on():
         with collector.window():
             raise RuntimeError("unreadable")
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_a_later_window_frees_the_cycles_the_last_one_left_before_freezing_its_own_records():
+    import gc
+    import weakref
+
+    from pipeline.run import collector
+
+    class Node:
+        pass
+
+    def leave_a_cycle() -> weakref.ref:
+        node = Node()
+        node.self = node  # unreachable once this returns: only the cyclic collector frees it
+        return weakref.ref(node)
+
+    gc.disable()  # no collection may free it by chance before the window does
+    try:
+        left = leave_a_cycle()
+        with collector.window(collect=True) as built:
+            assert left() is None
+            built()
+    finally:
+        gc.enable()
+    gc.disable()
+    try:
+        left = leave_a_cycle()
+        with collector.window() as built:  # the first window: nothing to free yet, no collection
+            assert left() is not None
+            built()
+    finally:
+        gc.enable()
+        gc.collect()
