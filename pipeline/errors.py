@@ -83,13 +83,15 @@ class ClientLimitError(PipelineError):
 class ServiceError(PipelineError):
     """The service refused a request or could not be reached.
 
-    ``status_code`` is None for transport failures; ``message`` is the service's own text.
+    ``status_code`` is None for transport failures; ``message`` is the service's own text;
+    ``attempts`` is how many times the client sent the request before giving up with this error.
     """
 
     should_retry = False
 
     def __init__(self, message: str, status_code: int | None = None, retry_after: float | None = None) -> None:
         self.message, self.status_code, self.retry_after = message, status_code, retry_after
+        self.attempts = 1
         prefix = f"service answered {status_code}" if status_code is not None else "service unreachable"
         super().__init__(f"{prefix}: {message}")
 

@@ -76,11 +76,12 @@ def _limit(value: object) -> int | None:
     return None if count is None or count >= UNLIMITED else count
 
 
-def shortfall(allowed: Allowance, needed: int, budget: int | None) -> str | None:
-    """Why the run must not start, or None when what is left covers it.
+def shortfall(allowed: Allowance, needed: int, budget: int | None, earlier: int = 0) -> str | None:
+    """Why the run must not start (or go on), or None when what is left covers it.
 
     ``needed`` is what the run will bill; with a ``budget`` the run bills at most that, so a
-    budget within what is left is a deliberate partial run and goes ahead.
+    budget within what is left is a deliberate partial run and goes ahead. ``earlier``: what the
+    run already billed for the catalogs it read before these (a corpus read in windows).
     """
     left = allowed.left
     if left is None:
@@ -91,5 +92,7 @@ def shortfall(allowed: Allowance, needed: int, budget: int | None) -> str | None
     offer = (f"pass --max-characters {left} to translate part of it now" if left > 0
              else "nothing can be translated until the usage period resets or the limit is raised")
     who = "the key" if allowed.holder == "key" else "the account"
+    sent = (f"nothing more was sent after the {earlier:,} characters billed for its earlier catalogs" if earlier
+            else "nothing was sent")
     return (f"{who} has {left:,} characters left this period and this run needs {planned:,}"
-            f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: nothing was sent; {offer}")
+            f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: {sent}; {offer}")

@@ -8,7 +8,9 @@ the stamped run did), taking no lock and writing nothing: the last report stays,
 exactly this state. On any doubt, or any exception here, the regular path runs: this check can
 never fail a run.
 
-What must match (else the regular path runs): the stamp's format and the package's version, the
+The stamp must be the user's own and private (mode 0600, in a folder only they can write) and
+must watch at least one catalog and folder. What must match (else the regular path runs): the
+stamp's format and the package's version, the
 code's files (size and mtime), the Python running it, the argument list exactly, the working
 folder, the environment the settings read (:func:`environment_signature`: secrets only as set or
 not), the config file candidates' bytes (SHA-256) and where they resolve to, every catalog's
@@ -167,6 +169,12 @@ def writable(path: str) -> bool:
     return bool(os.stat(path).st_mode & 0o222) and os.access(path, os.W_OK)
 
 
+def _private(st: os.stat_result, others: int) -> bool:
+    """Owned by this user, with none of the ``others`` permission bits: nobody else wrote or can write it."""
+    owner = getattr(os, "geteuid", None)
+    return (owner is None or st.st_uid == owner()) and not st.st_mode & others
+
+
 def _strings(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
@@ -186,6 +194,8 @@ def _settled(argv: list[str]) -> bool:
     except OSError:
         return False  # no stamp: the usual case of a run with something to do
     with handle:
+        if not _private(os.fstat(handle.fileno()), 0o077) or not _private(os.stat(os.path.dirname(path)), 0o022):
+            return False  # written or writable by someone else: it proves nothing
         raw = handle.read(MAX_STAMP_BYTES + 1)
     if len(raw) > MAX_STAMP_BYTES:
         return False
@@ -203,8 +213,8 @@ def _settled(argv: list[str]) -> bool:
         return False
     real, folders, files, catalogs = (stamp.get(k) for k in ("real", "folders", "files", "catalogs"))
     if not (_pairs(real, str) and _pairs(files, (str, type(None))) and _pairs(catalogs, str)
-            and isinstance(folders, list)):
-        return False
+            and isinstance(folders, list) and catalogs and folders):
+        return False  # a stamp that watches nothing proves nothing
     if any(os.path.realpath(p) != target for p, target in real):
         return False
     for entry in folders:

@@ -77,6 +77,7 @@ def retrying(
             remaining = policy.max_total - (clock() - started)
             if (not error.should_retry or attempt >= policy.max_attempts or remaining <= 0
                     or (isinstance(error, RateLimitedError) and not policy.retry_rate_limited)):
+                error.attempts = attempt
                 raise
             delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)
             log.info(

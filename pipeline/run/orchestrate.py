@@ -47,7 +47,7 @@ from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
 from pipeline.model import Issue, Severity
 from pipeline.resources import synced
-from pipeline.run.records import (CatalogReport, CatalogWork, Pending, Remaining, RunOptions, RunReport, StartedRun,
+from pipeline.run.records import (CatalogReport, Pending, Remaining, RunOptions, RunReport, StartedRun,
                                   Stop, StopReason)
 from pipeline.run.report import finish
 from pipeline.run.request import service_identity
@@ -177,16 +177,21 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
     """Scan the catalogs ``run`` has left, translate what they need and write the results back into them.
 
     Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
-    trouble. After ``interruption`` nothing more is sent, and the writing goes on as usual. Once
-    the run has stopped (a signal, the budget, the quota, the service), the windows not yet begun
-    are left unread for the next run, each catalog with a warning.
+    trouble. After ``interruption`` nothing more is sent, and the writing goes on as usual; the
+    windows not yet begun are then left unread for the next run, each catalog with a warning.
+    After any other stop (the budget, the quota, the service) the later windows are still read,
+    served from the cache and written, and what they needed counts as left for the next run, as
+    in a run of one window.
     """
     from pipeline.run import collector
 
-    windows = catalog_windows(run.paths) or [[]]  # none left: still sync edited terminology, still report
+    # A later window finds a text an earlier one paid for in the cache; without one (or in a dry
+    # run, which writes none), it would pay or count it again: one window then.
+    windowed = not run.options.dry_run and run.options.use_cache and run.settings.cache_dir is not None
+    windows = (catalog_windows(run.paths) if windowed else [run.paths]) or [[]]  # none left: still sync, report
     try:
         for number, window in enumerate(windows):
-            if number and (run.report.stopped is not None or interruption.stop.is_set()):
+            if number and interruption.signum is not None:  # the user asked it to stop: read no more
                 for path in (path for later in windows[number:] for path in later):
                     run.report.issues.append(Issue(display_path(run.settings, path), "not read: the run stopped "
                                                    "before reaching this catalog; the next run translates it",
@@ -211,7 +216,7 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
     from pipeline.run.scan import scan
 
     settings, options, report, state, per_catalog = run.settings, run.options, run.report, run.state, run.per_catalog
-    clock = run.started
+    clock = run.started if "scan" not in report.timings else time.monotonic()  # a later window times only itself
     resources = ResourcePlan(settings)  # glossary files are read and checked before any request
     snapshots = {path: write.snapshot(path) for path in paths}  # taken before parsing: see settled.settle
     options_of: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
@@ -262,15 +267,18 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
             estimate = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
                 1 for key in spare if key not in needed and cache is not None and key not in cached))
             report.would_send = _plus(report.would_send, estimate)
-            report.would_write.extend(_would_write({s.display: per_catalog[s.display] for s in scanned},
-                                                   {**pending, **needed}))
+            report.would_write.extend(send.would_write({s.display: per_catalog[s.display] for s in scanned},
+                                                       {**pending, **needed}))
         elif pending or needed or run.terminology is not None:
-            client = client_factory() if client_factory else open_client(settings, log)
-            try:
-                left = await _use_service(run, client, cache, resources, scanned, pending, needed, spare, done, notes,
-                                          log, progress, interruption)
-            finally:
-                await client.aclose()
+            if report.stopped is not None:  # an earlier window stopped the run: nothing more is sent
+                left = [*pending.values(), *needed.values()]
+            else:
+                client = client_factory() if client_factory else open_client(settings, log)
+                try:
+                    left = await _use_service(run, client, cache, resources, scanned, pending, needed, spare, done,
+                                              notes, log, progress, interruption)
+                finally:
+                    await client.aclose()
             if left:
                 report.remaining = _plus(report.remaining, Remaining(
                     segments=sum(len(p.refs) for p in left), texts=len(left),
@@ -325,22 +333,6 @@ def _plus(total: Any, more: Any) -> Any:
     return replace(total, **{name: getattr(total, name) + getattr(more, name) for name in more.__dataclass_fields__})
 
 
-def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
-    """Per catalog a real run would change: the segments it would write and the characters it would bill."""
-    segments: Counter[str] = Counter()
-    characters: Counter[str] = Counter()
-    for item in pending.values():
-        for name, count in Counter(ref.key.catalog for ref in item.refs).items():
-            segments[name] += count
-            characters[name] += len(item.protected.text)
-    work = []
-    for name, cat in per_catalog.items():
-        writes = cat.counters.segments_copied + cat.counters.segments_from_cache + segments[name]
-        if writes and not cat.unchanged:
-            work.append(CatalogWork(name, cat.target_lang, writes, characters[name]))
-    return work
-
-
 async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationCache | None, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], needed: dict[str, Pending],
                        spare: dict[str, Pending], done: dict[SegmentKey, str], notes: dict[SegmentKey, str],
@@ -362,7 +354,10 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
             await _sync_terminology(run, client, resources, scanned, log)
         return []
     characters = sum(len(p.protected.text) for p in (*pending.values(), *needed.values()))
-    report.usage, stop = await send.check_quota(client, characters, settings.max_characters, log)
+    earlier = sum(c.counters.billed_characters for c in run.per_catalog.values())  # by earlier windows
+    budget = None if settings.max_characters is None else max(0, settings.max_characters - earlier)
+    usage, stop = await send.check_quota(client, characters, budget, log, earlier)
+    report.usage = usage if report.usage is None else replace(report.usage, note=usage.note)  # before: the run's
     if stop is not None:
         report.stopped = stop
         return [*pending.values(), *needed.values()]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -29,8 +29,8 @@ from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExc
 from pipeline.model import Cause, Issue, SegmentKey, TranslationOptions
 from pipeline.quota import Allowance, allowance, shortfall
 from pipeline.run.progress import Progress
-from pipeline.run.records import (CatalogReport, DryRunEstimate, Pending, Recovery, RunReport, Stop, StopReason,
-                                  UsageRecord, Verify)
+from pipeline.run.records import (CatalogReport, CatalogWork, DryRunEstimate, Pending, Recovery, RunReport, Stop,
+                                  StopReason, UsageRecord, Verify)
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.request import recovered_key, request_params
@@ -117,6 +117,22 @@ def estimate(pending: dict[str, Pending]) -> DryRunEstimate:
                           texts=len(pending), segments=sum(len(p.refs) for p in pending.values()))
 
 
+def would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
+    """Per catalog a real run would change: the segments it would write and the characters it would bill."""
+    segments: Counter[str] = Counter()
+    characters: Counter[str] = Counter()
+    for item in pending.values():
+        for name, count in Counter(ref.key.catalog for ref in item.refs).items():
+            segments[name] += count
+            characters[name] += len(item.protected.text)
+    work = []
+    for name, cat in per_catalog.items():
+        writes = cat.counters.segments_copied + cat.counters.segments_from_cache + segments[name]
+        if writes and not cat.unchanged:
+            work.append(CatalogWork(name, cat.target_lang, writes, characters[name]))
+    return work
+
+
 async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]:
     """What the account and the key have used and may use this period, or (None, why not)."""
     try:
@@ -126,11 +142,12 @@ async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]
 
 
 async def check_quota(client: AsyncClient, needed: int, budget: int | None,
-                      log: Callable[[str], None]) -> tuple[UsageRecord, Stop | None]:
+                      log: Callable[[str], None], earlier: int = 0) -> tuple[UsageRecord, Stop | None]:
     """Read the usage before the first request; a :class:`Stop` when what is left cannot cover ``needed``.
 
     ``needed`` is what the run will bill (after the cache and deduplication); a ``budget`` caps it.
-    No limit, or no answer, and the run goes on: the log and the report say so.
+    No limit, or no answer, and the run goes on: the log and the report say so. ``earlier`` is
+    what the run already billed for catalogs read before (a corpus read in windows).
     """
     before, note = await read_usage(client)
     record = UsageRecord(before=before, note=note)
@@ -140,7 +157,7 @@ async def check_quota(client: AsyncClient, needed: int, budget: int | None,
         log(record.note)
         return record, None
     assert before is not None
-    message = shortfall(before, needed, budget)
+    message = shortfall(before, needed, budget, earlier)
     if message is not None:
         return record, Stop(StopReason.QUOTA, message)
     log(f"{before.left} characters left this period ({before.holder} limit); this run needs at most {needed}")
@@ -186,15 +203,20 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         progress.advance(item.options.target_lang, len(item.refs), billed)
 
     async def translate(texts: list[str], params: dict[str, Any], ticket: Ticket) -> TranslateResult | None:
-        """One request, sent again after each 429 once the limiter lets it (None: the run stopped meanwhile)."""
-        refusals = 0
+        """One request, sent again after each 429 once the limiter lets it (None: the run stopped meanwhile).
+
+        ``max_attempts`` bounds every send of it, 429s and the client's own retries (5xx, transport) together.
+        """
+        used = 0
         while True:
+            left = sender.retry.max_attempts - used
             try:
-                result = await sender.translate(texts, **params)
+                result = await (sender if not used else sender.with_retry(replace(sender.retry, max_attempts=left))
+                                ).translate(texts, **params)
             except RateLimitedError as exc:
                 pause = limiter.refused(ticket, exc.retry_after)
-                refusals += 1
-                if refusals >= sender.retry.max_attempts:
+                used += exc.attempts
+                if used >= sender.retry.max_attempts:
                     raise
                 await limiter.sleep(pause)  # Retry-After, for this request whatever the others do
                 if stop.is_set():

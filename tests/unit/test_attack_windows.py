@@ -1,0 +1,252 @@
+"""Attacks on windows: reports, bills, budgets, quota, stops and timings as a run of one window has them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import pipeline.catalog_paths
+from pipeline.errors import ExitCode
+from test_run import HEADER, PLURALS, FakeService, project, run
+
+
+@pytest.fixture
+def one_catalog_per_window(monkeypatch):
+    monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
+
+
+def two_german_catalogs(root: Path) -> Path:
+    """Two German catalogs with the same texts (one window each when WINDOW_BYTES = 1)."""
+    settings = project(root, langs=("de",))
+    other = root / "locale" / "de" / "LC_MESSAGES" / "zother.po"
+    other.write_bytes((root / "locale" / "de" / "LC_MESSAGES" / "app.po").read_bytes())
+    return settings
+
+
+def test_attack_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(tmp_path,
+                                                                                            one_catalog_per_window):
+    settings = two_german_catalogs(tmp_path)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    whole = run(settings, FakeService(), dry_run=True)
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = run(settings, FakeService(), dry_run=True)
+    service = FakeService()
+    real = run(settings, service)
+    assert real.totals.billed_characters == service.billed
+    assert whole.would_send.characters == service.billed  # one window: the estimate is what is billed
+    assert windowed.would_send.characters == whole.would_send.characters  # a dry run reads one window: counted once
+
+
+def test_attack_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catalog_per_window):
+    settings = two_german_catalogs(tmp_path)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    whole = run(settings, FakeService(), dry_run=True)
+    budget = whole.would_send.characters
+    whole_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
+    assert whole_b.exit_code == windowed_b.exit_code
+    assert (whole_b.stopped is None) == (windowed_b.stopped is None)
+
+
+def test_attack_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, one_catalog_per_window):
+    langs = ("de", "fr", "pl", "ru")
+    whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
+    whole_settings, windowed_settings = project(whole_root, langs=langs), project(windowed_root, langs=langs)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    estimate = run(whole_settings, FakeService(languages=langs), dry_run=True).would_send.characters
+    budget = estimate // 8  # stops inside the first window either way
+    whole = run(replace(whole_settings, max_characters=budget), FakeService(languages=langs))
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = run(replace(windowed_settings, max_characters=budget), FakeService(languages=langs))
+    assert whole.exit_code == windowed.exit_code == ExitCode.QUOTA
+    assert whole.totals.billed_characters == windowed.totals.billed_characters
+    # "Left for the next run" must not shrink because the rest was never read
+    assert windowed.remaining == whole.remaining
+
+
+def test_attack_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_path, one_catalog_per_window):
+    langs = ("de", "fr", "pl", "ru")
+    settings = project(tmp_path, langs=langs)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    total = run(settings, FakeService(languages=langs), dry_run=True).would_send.characters
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    first = FakeService(languages=langs)
+    stopped = run(replace(settings, max_characters=total // 8), first)
+    assert stopped.exit_code == ExitCode.QUOTA
+    second = FakeService(languages=langs)
+    rerun = run(settings, second)
+    assert rerun.exit_code == ExitCode.OK
+    assert first.billed + second.billed == total
+
+
+def test_attack_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_window):
+    langs = ("de", "fr", "pl")
+    settings = project(tmp_path, langs=langs)
+    bad = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "app.po"
+    bad.write_text(HEADER.format(lang="fr", plural=PLURALS["fr"]) + 'msgid "x\nmsgstr ""\n', encoding="utf-8")
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    whole_root = tmp_path.parent / (tmp_path.name + "-whole")
+    import shutil
+    shutil.copytree(tmp_path, whole_root)
+    whole = run(replace(settings, root=whole_root, cache_dir=whole_root / "cache"), FakeService(languages=langs))
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    service = FakeService(languages=langs)
+    windowed = run(settings, service)
+    assert windowed.exit_code == whole.exit_code
+    assert sorted((i.catalog, i.line, i.reason) for i in windowed.issues) == sorted(
+        (i.catalog, i.line, i.reason) for i in whole.issues)
+    assert {b["target_lang"] for b in service.requests} == {"DE", "PL"}
+
+
+def test_attack_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_window, monkeypatch):
+    import pipeline.run.plan as plan_module
+
+    langs = ("de", "fr", "pl")
+    roots = {name: tmp_path / name for name in ("whole", "windowed")}
+    settings = {name: project(root, langs=langs) for name, root in roots.items()}
+    for name in roots:
+        second = roots[name] / "locale" / "de" / "LC_MESSAGES" / "zz.po"
+        second.write_bytes((roots[name] / "locale" / "de" / "LC_MESSAGES" / "app.po").read_bytes())
+        run(settings[name], FakeService(languages=langs))
+    original = plan_module.translation_options
+    monkeypatch.setattr(plan_module, "translation_options",
+                        lambda *args: replace(original(*args), glossary_hash="new glossary"))
+    services = {name: FakeService(languages=langs) for name in roots}
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    whole = run(settings["whole"], services["whole"], retranslate_stale=True)
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = run(settings["windowed"], services["windowed"], retranslate_stale=True)
+    assert whole.exit_code == windowed.exit_code == ExitCode.OK
+    assert services["windowed"].billed == services["whole"].billed
+    assert ({p.relative_to(roots["whole"]): p.read_bytes() for p in roots["whole"].glob("locale/**/*.po")}
+            == {p.relative_to(roots["windowed"]): p.read_bytes() for p in roots["windowed"].glob("locale/**/*.po")})
+    # (held up; the windowed report counts the second window's shared texts as from_cache: informational)
+
+
+XLIFF_DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
+
+
+def mixed_project(root: Path):
+    langs = ("de", "fr", "pl")
+    settings = project(root, langs=langs)
+    import shutil
+    for name in ("symfony_messages.fr.xlf", "xcode_de.xliff", "xliff12_inline_markup.xlf"):
+        shutil.copy(XLIFF_DATA / name, root / "locale" / name)
+    (root / "locale" / "de" / "LC_MESSAGES" / "broken.po").write_text('msgid "x\nmsgstr ""\n', encoding="utf-8")
+    return replace(settings, catalogs=("locale/*/LC_MESSAGES/*.po", "locale/*.xlf", "locale/*.xliff"))
+
+
+def comparable(report) -> dict:
+    from pipeline.run.report import to_json
+    data = to_json(report)
+    for volatile in ("duration_seconds", "timings", "usage", "context_requests"):
+        data.pop(volatile)
+    # Windows send more requests (a language's texts split across windows): expected, not compared.
+    for counts in [data["totals"], *data["languages"].values(), *data["catalogs"], data["would_send"] or {}]:
+        for key in ("requests", "requests_lower_bound", "context_requests"):
+            counts.pop(key, None)
+    data["issues"] = sorted(data["issues"], key=lambda i: (i["catalog"], str(i["line"]), i["reason"]))
+    if data["would_write"] is not None:
+        data["would_write"] = sorted(data["would_write"], key=str)
+    return data
+
+
+@pytest.mark.parametrize("options", [{}, {"dry_run": True}, {"dry_run": True, "frozen": True},
+                                     {"target_langs": ("fr",)}, {"dry_run": True, "target_langs": ("de",)}],
+                         ids=["real", "dry", "frozen", "target-fr", "dry-target-de"])
+def test_attack_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
+    whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
+    whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    whole = run(whole_settings, FakeService(languages=("de", "fr", "pl")), **options)
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = run(windowed_settings, FakeService(languages=("de", "fr", "pl")), **options)
+    assert comparable(windowed) == comparable(whole)
+
+
+@pytest.mark.parametrize("mangle", [True, {"xml"}], ids=["all-schemes", "xml-only"])
+def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_path, one_catalog_per_window,
+                                                                                   mangle):
+    langs = ("de", "fr", "pl", "ru")
+    settings = project(tmp_path, langs=langs)
+    probe_root = tmp_path.parent / (tmp_path.name + "-probe")
+    probe = project(probe_root, langs=langs)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    unlimited = FakeService(languages=langs, mangle=mangle)
+    run(probe, unlimited)
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    budget = unlimited.billed * 2 // 3
+    service = FakeService(languages=langs, mangle=mangle)
+    report = run(replace(settings, max_characters=budget), service)
+    assert service.billed <= budget, (service.billed, budget, unlimited.billed)
+    assert report.totals.billed_characters == service.billed
+
+
+@pytest.mark.parametrize("no_cache", ["option", "settings"], ids=["--no-cache", "cache-dir-empty"])
+def test_attack_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window,
+                                                                           no_cache):
+    whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
+    whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
+    options = {"use_cache": False} if no_cache == "option" else {}
+    if no_cache == "settings":
+        whole_settings = replace(whole_settings, cache_dir=None)
+        windowed_settings = replace(windowed_settings, cache_dir=None)
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    once = FakeService()
+    assert run(whole_settings, once, **options).exit_code == ExitCode.OK
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = FakeService()
+    assert run(windowed_settings, windowed, **options).exit_code == ExitCode.OK
+    assert windowed.billed == once.billed  # without a cache: one window, paid once
+
+
+def test_attack_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_catalog_per_window):
+    langs = ("de", "fr", "pl")
+    settings = project(tmp_path, langs=langs)
+    service = FakeService(languages=langs, usage={"character_count": 1000, "character_limit": 100000})
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK and service.billed > 0
+    # "usage before the run" (report.json usage.before, the CLI's usage line) must be the account before any
+    # window sent anything, not before the last window.
+    assert report.usage.before.account_count == 1000
+    assert report.usage.after.account_count == 1000 + service.billed
+
+
+def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(tmp_path,
+                                                                                   one_catalog_per_window):
+    langs = ("de", "fr", "pl", "ru")
+    probe_root = tmp_path.parent / (tmp_path.name + "-probe")
+    pipeline.catalog_paths.WINDOW_BYTES = 10**9
+    needed = run(project(probe_root, langs=langs), FakeService(languages=langs), dry_run=True).would_send.characters
+    limit = {"character_count": 0, "character_limit": needed // 2}  # fits the first window, not the run
+    whole = FakeService(languages=langs, usage=limit)
+    whole_report = run(project(tmp_path / "whole", langs=langs), whole)
+    assert whole_report.exit_code == ExitCode.QUOTA and whole.billed == 0  # one pass: refused, nothing sent
+    pipeline.catalog_paths.WINDOW_BYTES = 1
+    windowed = FakeService(languages=langs, usage=limit)
+    report = run(project(tmp_path / "windowed", langs=langs), windowed)
+    assert report.exit_code == ExitCode.QUOTA
+    # Each window checks what is left before it sends (the run's whole need is not known before its
+    # last window is read): window 1 fits and is sent; a later one is refused, and says so truly.
+    assert 0 < windowed.billed < needed and report.totals.billed_characters == windowed.billed
+    assert (f"nothing more was sent after the {windowed.billed:,} characters billed for its earlier catalogs"
+            in str(report.stopped))
+    assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
+
+
+def test_attack_stage_timings_of_windows_add_up_to_at_most_the_run(tmp_path, one_catalog_per_window):
+    import time
+    langs = ("de", "fr", "pl", "ru")
+    settings = project(tmp_path, langs=langs)
+
+    def slow(text: str) -> str:
+        time.sleep(0.05)  # each answer takes a while: later windows start well after the run did
+        return text
+
+    report = run(settings, FakeService(languages=langs, rewrite=slow))
+    assert report.exit_code == ExitCode.OK
+    stages = sum(report.timings.values())
+    assert stages <= report.duration_seconds + 0.01, (report.timings, report.duration_seconds)
