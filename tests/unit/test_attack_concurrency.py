@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import httpx
 import pytest
@@ -21,16 +22,29 @@ def languages() -> httpx.Response:
                                       "status": "stable", "features": {}} for c in ("de", "pl")])
 
 
+
+def not_translate(request: httpx.Request) -> httpx.Response:
+    """What the fake services answer besides /v2/translate: the languages, else 404."""
+    if request.url.path == "/v3/languages":
+        return languages()
+    return httpx.Response(404, json={"message": "not found"})
+
+
+def answer(service: Any, request: httpx.Request) -> httpx.Response:
+    """A fake service's answer: each text marked, as a pseudo engine would, and billed to ``service``."""
+    texts = json.loads(request.content)["text"]
+    service.billed += sum(len(t) for t in texts)
+    return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
+                                                      for t in texts]})
+
 class Always429:
     def __init__(self, headers: dict[str, str]) -> None:
         self.headers = headers
         self.translate_calls = 0
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v3/languages":
-            return languages()
         if request.url.path != "/v2/translate":
-            return httpx.Response(404, json={"message": "not found"})
+            return not_translate(request)
         self.translate_calls += 1
         return httpx.Response(429, headers=self.headers, json={"message": "slow down"})
 
@@ -82,10 +96,8 @@ class Mixed:
         self.billed = 0
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v3/languages":
-            return languages()
         if request.url.path != "/v2/translate":
-            return httpx.Response(404, json={"message": "not found"})
+            return not_translate(request)
         self.calls += 1
         turn = self.calls % 8
         if turn == 1:
@@ -96,10 +108,7 @@ class Mixed:
             raise httpx.ConnectError("reset", request=request)
         if turn == 4:
             return httpx.Response(429, json={"message": "slow down"})
-        body = json.loads(request.content)
-        self.billed += sum(len(t) for t in body["text"])
-        return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                          for t in body["text"]]})
+        return answer(self, request)
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
@@ -129,10 +138,8 @@ class Dropping:
 
     async def handler(self, request: httpx.Request) -> httpx.Response:
         import asyncio
-        if request.url.path == "/v3/languages":
-            return languages()
         if request.url.path != "/v2/translate":
-            return httpx.Response(404, json={"message": "not found"})
+            return not_translate(request)
         limit = 4 if self.answered < 10 else 1
         if self.in_flight >= limit:
             self.refusals += 1
@@ -141,10 +148,7 @@ class Dropping:
         await asyncio.sleep(0.005)
         self.in_flight -= 1
         self.answered += 1
-        body = json.loads(request.content)
-        self.billed += sum(len(t) for t in body["text"])
-        return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                          for t in body["text"]]})
+        return answer(self, request)
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
@@ -180,10 +184,8 @@ def test_attack_sigint_during_a_long_retry_after_stops_soon_and_saves(tmp_path, 
     answered = []
 
     def handler(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v3/languages":
-            return languages()
         if request.url.path != "/v2/translate":
-            return httpx.Response(404, json={"message": "not found"})
+            return not_translate(request)
         body = json.loads(request.content)
         if not answered:
             answered.append(1)
@@ -216,10 +218,8 @@ def test_attack_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together
 
     def handler(request: httpx.Request) -> httpx.Response:
         nonlocal calls
-        if request.url.path == "/v3/languages":
-            return languages()
         if request.url.path != "/v2/translate":
-            return httpx.Response(404, json={"message": "not found"})
+            return not_translate(request)
         calls += 1
         if calls % 3 == 0:
             return httpx.Response(429, headers={"Retry-After": "0"}, json={"message": "slow down"})

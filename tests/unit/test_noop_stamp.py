@@ -97,6 +97,15 @@ def probe(root: Path, argv=QUIET) -> tuple[int, set[str], str]:
     return done.returncode, set(json.loads(done.stdout.splitlines()[-1])), done.stderr
 
 
+def make_project(root: Path, monkeypatch, config: str = CONFIG, *messages: str) -> Path:
+    """A project in ``root`` (the working folder from now on): config and one German catalog."""
+    (root / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True)
+    (root / "pipeline.toml").write_text(config)
+    (root / APP).write_text(catalog("de", *(messages or ("Hello",))))
+    monkeypatch.chdir(root)
+    return root
+
+
 def test_after_a_noop_the_next_process_exits_at_once_importing_none_of_the_regular_path(stamped):
     before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in (stamped / "report").iterdir()}
     state = (stamped / ".cache" / "state.json").stat().st_mtime_ns
@@ -334,11 +343,7 @@ def test_a_racy_stamp_is_not_trusted(stamped):
 
 
 def test_no_stamp_right_after_the_catalogs_folders_changed(tmp_path, monkeypatch):
-    root = tmp_path / "fresh"
-    (root / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True)
-    (root / "pipeline.toml").write_text(CONFIG)
-    (root / APP).write_text(catalog("de", "Hello"))
-    monkeypatch.chdir(root)
+    root = make_project(tmp_path / "fresh", monkeypatch)
     assert main(QUIET) == 0 and main(QUIET) == 0  # translated (its folder written), then a no-op
     assert not stamp_file(root).exists()
     age(root)  # later
@@ -355,11 +360,7 @@ def test_a_temporary_file_that_came_and_went_in_a_watched_folder_changes_nothing
 
 def test_a_report_folder_a_glob_looks_into_keeps_the_stamp_from_being_written(tmp_path, monkeypatch):
     """The run rewrites its report just before the stamp's look: that folder is always racy."""
-    root = tmp_path / "intree"
-    (root / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True)
-    (root / "pipeline.toml").write_text(CONFIG.replace("locale/*/LC_MESSAGES/*.po", "**/*.po"))
-    (root / APP).write_text(catalog("de", "Hello"))
-    monkeypatch.chdir(root)
+    root = make_project(tmp_path / "intree", monkeypatch, CONFIG.replace("locale/*/LC_MESSAGES/*.po", "**/*.po"))
     assert main(QUIET) == 0
     age(root)
     assert main(QUIET) == 0 and not stamp_file(root).exists()
@@ -371,11 +372,7 @@ def test_a_report_folder_a_glob_looks_into_keeps_the_stamp_from_being_written(tm
 
 
 def test_no_stamp_without_a_cache_folder(tmp_path, monkeypatch):
-    root = tmp_path / "nocache"
-    (root / "locale" / "de" / "LC_MESSAGES").mkdir(parents=True)
-    (root / "pipeline.toml").write_text(CONFIG.replace('dir = ".cache"', 'dir = ""'))
-    (root / APP).write_text(catalog("de", "Hello"))
-    monkeypatch.chdir(root)
+    root = make_project(tmp_path / "nocache", monkeypatch, CONFIG.replace('dir = ".cache"', 'dir = ""'))
     assert main(QUIET) == 0
     age(root)
     assert main(QUIET) == 0 and not stamp_file(root).exists()
