@@ -437,8 +437,12 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         report.stopped = Stop(StopReason.SERVICE, str(exc))
         return list(pending.values())
     fallback_keys = {seg.key for s in scanned for seg in s.fallbacks}
+    missed = set(pending)  # looked up already, and not in the cache
     pending, spare = plan.split(attached, fallback_keys)
-    pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)  # keys of features left out
+    changed = {key: item for key, item in pending.items() if key not in missed}  # keys of features left out
+    if changed:
+        still = serve_from_cache(cache, changed, per_catalog, done, gate.verify, notes)
+        pending = {key: item for key, item in pending.items() if key in missed or key in still}
     # One budget for the run: an earlier window's bill counts.
     budget = send.Budget(settings.max_characters, spent=sum(c.counters.billed_characters for c in per_catalog.values()))
     progress = progress or Progress()
