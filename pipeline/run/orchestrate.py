@@ -198,7 +198,8 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
                                                    severity=Severity.WARNING))
                 return
             with collector.window(collect=number > 0) as built:
-                await _work_on(run, window, log, client_factory, progress, interruption, built)
+                started = run.started if number == 0 else time.monotonic()  # a later window times only itself
+                await _work_on(run, window, log, client_factory, progress, interruption, built, started)
     finally:
         if run.limiter is not None:
             run.limiter.close()
@@ -206,8 +207,9 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
 
 async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None],
                    client_factory: ClientFactory | None, progress: Progress | None,
-                   interruption: Interruption, built: Callable[[], None]) -> None:
-    """:func:`_work` for one window of catalogs (``paths``); ``built`` is called once they are read and planned."""
+                   interruption: Interruption, built: Callable[[], None], started: float) -> None:
+    """:func:`_work` for one window of catalogs (``paths``); ``built`` is called once they are read and
+    planned; its stage timings count from ``started``."""
     from pipeline.cache import open_cache
     from pipeline.resources.plan import ResourcePlan
     from pipeline.run import gate, plan, send, settled, write
@@ -216,7 +218,7 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
     from pipeline.run.scan import scan
 
     settings, options, report, state, per_catalog = run.settings, run.options, run.report, run.state, run.per_catalog
-    clock = run.started if "scan" not in report.timings else time.monotonic()  # a later window times only itself
+    clock = started
     resources = ResourcePlan(settings)  # glossary files are read and checked before any request
     snapshots = {path: write.snapshot(path) for path in paths}  # taken before parsing: see settled.settle
     options_of: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
