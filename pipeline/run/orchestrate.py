@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import catalog_windows, display_path, find_catalogs
 from pipeline.config import ENV_SERVICE_URL, Settings
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from pipeline.run.progress import Progress
     from pipeline.run.records import ScannedCatalog
     from pipeline.run.request import ClientFactory
+    from pipeline.run.send import Budget
     from pipeline.run.send.concurrency import Limiter
     from pipeline.run.send.interruption import Interruption
 
@@ -268,9 +269,8 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
             cached = cache.get_many(key for key in spare if key not in needed) if cache is not None else {}
             estimate = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
                 1 for key in spare if key not in needed and cache is not None and key not in cached))
-            report.would_send = _plus(report.would_send, estimate)
-            report.would_write.extend(send.would_write({s.display: per_catalog[s.display] for s in scanned},
-                                                       {**pending, **needed}))
+            report.would_send = estimate  # a dry run reads one window
+            report.would_write = send.would_write(per_catalog, {**pending, **needed})
         elif pending or needed or run.terminology is not None:
             if report.stopped is not None:  # an earlier window stopped the run: nothing more is sent
                 left = [*pending.values(), *needed.values()]
@@ -282,9 +282,9 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
                 finally:
                     await client.aclose()
             if left:
-                report.remaining = _plus(report.remaining, Remaining(
-                    segments=sum(len(p.refs) for p in left), texts=len(left),
-                    characters=sum(len(p.protected.text) for p in left)))
+                more = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
+                                 characters=sum(len(p.protected.text) for p in left))
+                report.remaining = more if report.remaining is None else report.remaining + more
             run.terminology = None  # synced (or tried): the next window does not sync again
     finally:
         if cache is not None:
@@ -328,13 +328,6 @@ def _timed(report: RunReport, stage: str, since: float) -> float:
     return now
 
 
-def _plus(total: Any, more: Any) -> Any:
-    """Two records of counts (a window's after the others'), added field by field; ``total`` may be None."""
-    if total is None:
-        return more
-    return replace(total, **{name: getattr(total, name) + getattr(more, name) for name in more.__dataclass_fields__})
-
-
 async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationCache | None, resources: ResourcePlan,
                        scanned: list[ScannedCatalog], pending: dict[str, Pending], needed: dict[str, Pending],
                        spare: dict[str, Pending], done: dict[SegmentKey, str], notes: dict[SegmentKey, str],
@@ -357,8 +350,8 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
         return []
     characters = sum(len(p.protected.text) for p in (*pending.values(), *needed.values()))
     earlier = sum(c.counters.billed_characters for c in run.per_catalog.values())  # by earlier windows
-    budget = None if settings.max_characters is None else max(0, settings.max_characters - earlier)
-    usage, stop = await send.check_quota(client, characters, budget, log, earlier)
+    budget = send.Budget(settings.max_characters, spent=earlier)  # one for the run: both rounds, every window
+    usage, stop = await send.check_quota(client, characters, budget.left, log, earlier)
     report.usage = usage if report.usage is None else replace(report.usage, note=usage.note)  # before: the run's
     if stop is not None:
         report.stopped = stop
@@ -371,7 +364,7 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
             run.limiter = send.new_limiter(settings)
         left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
                                   run.per_catalog, done, notes, log, progress, interruption, offered, run.limiter,
-                                  synced_now)
+                                  budget, synced_now)
     finally:
         if not offered.done():
             offered.cancel()
@@ -410,10 +403,10 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
                        report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                        notes: dict[SegmentKey, str], log: Callable[[str], None], progress: Progress | None,
                        interruption: Interruption, offered: asyncio.Future[set[str]], limiter: Limiter,
-                       synced_now: Synced | None = None) -> list[Pending]:
+                       budget: Budget, synced_now: Synced | None = None) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
-    Both rounds share one budget and the run's ``limiter`` (round two, and the next window, start
+    Both rounds share the run's ``budget`` and ``limiter`` (round two, and the next window, start
     at the service's limit as found so far); a stop in round one (budget, quota, service, a
     signal) means no round two. ``offered`` gives the target codes the service offers.
     ``synced_now`` is this run's terminology sync, when it made one: the resources are not synced
@@ -445,8 +438,6 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     if changed:
         still = serve_from_cache(cache, changed, per_catalog, done, gate.verify, notes)
         pending = {key: item for key, item in pending.items() if key in missed or key in still}
-    # One budget for the run: an earlier window's bill counts.
-    budget = send.Budget(settings.max_characters, spent=sum(c.counters.billed_characters for c in per_catalog.values()))
     progress = progress or Progress()
     left: list[Pending] = []
     for first in (True, False):

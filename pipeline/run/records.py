@@ -56,6 +56,10 @@ class Remaining:
     texts: int
     characters: int
 
+    def __add__(self, other: Remaining) -> Remaining:
+        """What two windows of a run left, together."""
+        return Remaining(self.segments + other.segments, self.texts + other.texts, self.characters + other.characters)
+
 
 @dataclass(frozen=True, slots=True)
 class DryRunEstimate:

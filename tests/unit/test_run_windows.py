@@ -67,14 +67,14 @@ def test_windows_write_what_one_pass_writes_and_bill_it_once(tmp_path, one_catal
     assert service.usage_calls == 2 * len(LANGS)  # each window reads what is left before it sends, and after
 
 
-def test_a_dry_run_adds_up_the_windows(tmp_path, one_catalog_per_window):
+def test_a_dry_run_reads_one_window_and_estimates_as_one_pass(tmp_path, one_catalog_per_window):
     settings = project(tmp_path, langs=LANGS)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(languages=LANGS), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed = run(settings, FakeService(languages=LANGS), dry_run=True)
     assert whole.would_send.characters > 0
-    assert windowed.would_send == whole.would_send  # one language per catalog: no request is shared anyway
+    assert windowed.would_send == whole.would_send
     assert windowed.would_write == whole.would_write
 
 

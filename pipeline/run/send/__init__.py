@@ -49,6 +49,11 @@ class Budget:
     spent: int = 0
     reserved: int = 0
 
+    @property
+    def left(self) -> int | None:
+        """What may still be spent (None: no limit)."""
+        return None if self.limit is None else max(0, self.limit - self.spent - self.reserved)
+
     def fitting(self, costs: Sequence[int]) -> int:
         """How many of ``costs``, taken in order, fit in what is left."""
         if self.limit is None:
@@ -167,9 +172,8 @@ async def check_quota(client: AsyncClient, needed: int, budget: int | None,
 async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
                    report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
                    log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify,
-                   notes: dict[SegmentKey, str], *, stop: asyncio.Event | None = None,
-                   outcome: Outcome | None = None, limiter: Limiter | None = None,
-                   offered: Awaitable[set[str]] | None = None) -> Outcome:
+                   notes: dict[SegmentKey, str], *, limiter: Limiter, offered: Awaitable[set[str]],
+                   stop: asyncio.Event | None = None, outcome: Outcome | None = None) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
@@ -181,12 +185,10 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
 
     The rounds of one run pass the same ``limiter`` (what it learnt of the service's limit holds
     for the next round; the caller closes it) and the target codes the service ``offered`` (see
-    :func:`offered_targets`, read once, while the usage is); without them this call makes its own.
+    :func:`offered_targets`, read once per window).
     """
     stop = stop if stop is not None else asyncio.Event()
     outcome = outcome if outcome is not None else Outcome()
-    own_limiter = limiter is None
-    limiter = limiter if limiter is not None else new_limiter(settings)
     # 429s come back here, where they pause every sender; the client still retries 5xx and transport errors.
     sender = client.with_retry(replace(client.retry, retry_rate_limited=False))
 
@@ -312,8 +314,7 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         outcome.retry.clear()
 
     try:
-        targets = _check_targets(await (offered if offered is not None else offered_targets(client, report)),
-                                 pending, fail)
+        targets = _check_targets(await offered, pending, fail)
         tasks: list[Coroutine[Any, Any, None]] = []
         planned = 0
         for opts, items in groups(pending).items():
@@ -336,8 +337,6 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
     finally:
-        if own_limiter:
-            limiter.close()
         progress.finish()
     return outcome
 
