@@ -26,12 +26,30 @@ def django_templates() -> dict[str, bytes]:
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
     wheels = sorted(DOWNLOADS.glob("django-*.whl"))
     if not wheels:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--only-binary", ":all:", "-d", str(DOWNLOADS), DJANGO], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "-d",
+                str(DOWNLOADS),
+                DJANGO,
+            ],
+            check=True,
+        )
         wheels = sorted(DOWNLOADS.glob("django-*.whl"))
     with zipfile.ZipFile(wheels[-1]) as wheel:
-        return {name: wheel.read(name) for name in sorted(wheel.namelist())
-                if "/locale/en/LC_MESSAGES/" in name and name.endswith(".po")}
+        return {
+            name: wheel.read(name)
+            for name in sorted(wheel.namelist())
+            if "/locale/en/LC_MESSAGES/" in name and name.endswith(".po")
+        }
 
 
 def write_corpus(root: Path, langs: tuple[str, ...] = LANGS) -> dict[str, int]:
@@ -52,8 +70,13 @@ def write_corpus(root: Path, langs: tuple[str, ...] = LANGS) -> dict[str, int]:
             path = root / name.replace("/locale/en/", f"/locale/{lang}/")
             path.parent.mkdir(parents=True, exist_ok=True)
             template.save(str(path))
-    return {"templates": len(templates), "messages_per_language": messages, "languages": len(langs),
-            "catalogs": len(templates) * len(langs), "source_segments": segments * len(langs)}
+    return {
+        "templates": len(templates),
+        "messages_per_language": messages,
+        "languages": len(langs),
+        "catalogs": len(templates) * len(langs),
+        "source_segments": segments * len(langs),
+    }
 
 
 def python_startup_seconds(runs: int = 5) -> float:

@@ -26,12 +26,11 @@ import time
 from pathlib import Path
 
 import redis
+from pipeline_run import bytecode_env, corpus, wall
 from redis.connection import AbstractConnection
 
 from pipeline.config import ServiceSettings, Settings
 from pipeline.run.orchestrate import RunOptions, run_translate
-
-from pipeline_run import bytecode_env, corpus, wall
 
 INSTALL_HINT = "redis-server is not installed: apt-get install redis-server"
 
@@ -58,8 +57,22 @@ def free_port() -> int:
 
 def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no", "--dir", str(workdir)], stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     url = f"redis://127.0.0.1:{port}/0"
     for _ in range(200):
         try:
@@ -74,8 +87,11 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
 def commands(url: str) -> dict[str, int]:
     """Calls per command so far, as the server counts them (this probe's own INFO and handshake left out)."""
     stats = redis.Redis.from_url(url).info("commandstats")
-    return {k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()
-            if k not in ("cmdstat_info", "cmdstat_client|setinfo", "cmdstat_hello")}
+    return {
+        k.removeprefix("cmdstat_"): v["calls"]
+        for k, v in stats.items()
+        if k not in ("cmdstat_info", "cmdstat_client|setinfo", "cmdstat_hello")
+    }
 
 
 def delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
@@ -83,8 +99,13 @@ def delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
 
 
 def timed_run(root: Path, url: str | None, cache: Path) -> tuple[float, object]:
-    settings = Settings(root=root, catalogs=("*/*/LC_MESSAGES/*.po",), service=ServiceSettings(url="embedded"),
-                        cache_dir=cache, cache_url=url)
+    settings = Settings(
+        root=root,
+        catalogs=("*/*/LC_MESSAGES/*.po",),
+        service=ServiceSettings(url="embedded"),
+        cache_dir=cache,
+        cache_url=url,
+    )
     started = time.perf_counter()
     report = run_translate(settings, RunOptions(), log=lambda m: print(m, file=sys.stderr))
     return time.perf_counter() - started, report
@@ -103,6 +124,7 @@ def main() -> None:
         corpus(pristine, catalogs, messages)
         server, url = start_redis(base)
         try:
+
             def fresh(name: str) -> Path:
                 return Path(shutil.copytree(pristine, base / name))
 
@@ -128,26 +150,31 @@ def main() -> None:
             server.wait()
         python_s, _ = wall([sys.executable, "-c", "pass"], bytecode_env(base / "pycache"))
     per_k = 1000 / segments
-    print(json.dumps({
-        "catalogs": catalogs,
-        "messages_per_catalog": messages,
-        "segments": segments,
-        "first_run_requests": first.totals.requests,  # type: ignore[attr-defined]
-        "fill_round_trips": fill["round_trips"],
-        "fill_round_trips_per_1000_segments": round(fill["round_trips"] * per_k, 2),
-        "fill_redis_commands": fill["commands"],
-        "cached_over_redis_round_trips": read["round_trips"],
-        "cached_over_redis_round_trips_per_1000_segments": round(read["round_trips"] * per_k, 2),
-        "cached_over_redis_redis_commands": read["commands"],
-        "cached_over_redis_requests": over_redis.totals.requests,  # type: ignore[attr-defined]
-        "cached_over_redis_seconds": round(over_redis_s, 3),
-        "cached_local_seconds": round(local_s, 3),
-        "cached_local_requests": local.totals.requests,  # type: ignore[attr-defined]
-        "cached_near_with_redis_configured_seconds": round(near_s, 3),
-        "cached_near_round_trips": near_trips,
-        "cached_near_requests": near.totals.requests,  # type: ignore[attr-defined]
-        "python_startup_seconds": round(python_s, 3),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "catalogs": catalogs,
+                "messages_per_catalog": messages,
+                "segments": segments,
+                "first_run_requests": first.totals.requests,  # type: ignore[attr-defined]
+                "fill_round_trips": fill["round_trips"],
+                "fill_round_trips_per_1000_segments": round(fill["round_trips"] * per_k, 2),
+                "fill_redis_commands": fill["commands"],
+                "cached_over_redis_round_trips": read["round_trips"],
+                "cached_over_redis_round_trips_per_1000_segments": round(read["round_trips"] * per_k, 2),
+                "cached_over_redis_redis_commands": read["commands"],
+                "cached_over_redis_requests": over_redis.totals.requests,  # type: ignore[attr-defined]
+                "cached_over_redis_seconds": round(over_redis_s, 3),
+                "cached_local_seconds": round(local_s, 3),
+                "cached_local_requests": local.totals.requests,  # type: ignore[attr-defined]
+                "cached_near_with_redis_configured_seconds": round(near_s, 3),
+                "cached_near_round_trips": near_trips,
+                "cached_near_requests": near.totals.requests,  # type: ignore[attr-defined]
+                "python_startup_seconds": round(python_s, 3),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,12 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
         if in_flight >= limit:  # refused at the edge, but the answer still travels back
             stats["rejected"] += 1
             await asyncio.sleep(latency)
-            await reply(send, 429, [(b"content-type", b"application/json"), (b"retry-after", RETRY_AFTER.encode())],
-                        b'{"message": "Too many requests"}')
+            await reply(
+                send,
+                429,
+                [(b"content-type", b"application/json"), (b"retry-after", RETRY_AFTER.encode())],
+                b'{"message": "Too many requests"}',
+            )
             return
         in_flight += 1
         stats["max_in_flight"] = max(stats["max_in_flight"], in_flight)
@@ -127,22 +131,26 @@ def main() -> None:
     """Run the measurement and print it."""
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     ceiling = int(sys.argv[2]) if len(sys.argv) > 2 else 16
-    from _workload import python_startup_seconds, write_corpus
-
     import httpx
+    from _workload import python_startup_seconds, write_corpus
 
     from pipeline.config import ServiceSettings, Settings
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     key = secrets.token_urlsafe(16)
-    proxy, url = start([sys.executable, __file__, "--stand-in", str(LATENCY), str(limit)],
-                       {**os.environ, "STAND_IN_KEY": key})
+    proxy, url = start(
+        [sys.executable, __file__, "--stand-in", str(LATENCY), str(limit)], {**os.environ, "STAND_IN_KEY": key}
+    )
     try:
         with tempfile.TemporaryDirectory(prefix="latency-bench-") as tmp:
             root = Path(tmp)
             workload = write_corpus(root / "src")
-            settings = Settings(root=root, catalogs=("src/**/*.po",), cache_dir=root / ".cache",
-                                service=ServiceSettings(url=url, concurrency=ceiling))
+            settings = Settings(
+                root=root,
+                catalogs=("src/**/*.po",),
+                cache_dir=root / ".cache",
+                service=ServiceSettings(url=url, concurrency=ceiling),
+            )
             os.environ["PIPELINE_AUTH_KEY"] = key
             transport = TimedTransport()
 
@@ -150,6 +158,7 @@ def main() -> None:
                 from pipeline.client import AsyncClient, RetryPolicy
 
                 return AsyncClient(url, key, transport=transport, retry=RetryPolicy(max_attempts=5))
+
             dry = run_translate(settings, RunOptions(dry_run=True, use_cache=False), log=lambda m: None)
             load = os.getloadavg()[0]
             started = time.perf_counter()
@@ -163,32 +172,37 @@ def main() -> None:
     bound = math.ceil(requests / limit) * LATENCY
     seen = statistics.mean(transport.seconds)
     seen_bound = math.ceil(requests / limit) * seen
-    print(json.dumps({
-        **workload,
-        "latency_seconds": LATENCY,
-        "service_in_flight_limit": limit,
-        "concurrency_ceiling": ceiling,
-        "exit_code": report.exit_code,
-        "segments_translated": report.totals.segments_translated,
-        "wall_seconds": round(wall, 3),
-        "translate_requests": requests,
-        "requests_lower_bound": dry.would_send.requests_lower_bound,
-        "physical_bound_seconds": round(bound, 3),
-        "wall_vs_bound": round(wall / bound, 3) if bound else None,
-        # A busy machine stretches every request beyond LATENCY (both processes wait for a core):
-        # the bound again with the mean time a request took as the pipeline saw it.
-        "request_seconds_seen_mean": round(seen, 4),
-        "bound_at_seen_latency_seconds": round(seen_bound, 3),
-        "wall_vs_bound_at_seen_latency": round(wall / seen_bound, 3),
-        "answered_by_stand_in": stats["answered"],
-        "answered_429": stats["rejected"],
-        "max_in_flight_seen": stats["max_in_flight"],
-        "service_seconds_max": stats["service_seconds_max"],
-        "load_average": round(load, 2),
-        "requests_by_path": stats["paths"],
-        "timings": report.timings,
-        "python_c_pass_seconds": python_startup_seconds(),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                **workload,
+                "latency_seconds": LATENCY,
+                "service_in_flight_limit": limit,
+                "concurrency_ceiling": ceiling,
+                "exit_code": report.exit_code,
+                "segments_translated": report.totals.segments_translated,
+                "wall_seconds": round(wall, 3),
+                "translate_requests": requests,
+                "requests_lower_bound": dry.would_send.requests_lower_bound,
+                "physical_bound_seconds": round(bound, 3),
+                "wall_vs_bound": round(wall / bound, 3) if bound else None,
+                # A busy machine stretches every request beyond LATENCY (both processes wait for a core):
+                # the bound again with the mean time a request took as the pipeline saw it.
+                "request_seconds_seen_mean": round(seen, 4),
+                "bound_at_seen_latency_seconds": round(seen_bound, 3),
+                "wall_vs_bound_at_seen_latency": round(wall / seen_bound, 3),
+                "answered_by_stand_in": stats["answered"],
+                "answered_429": stats["rejected"],
+                "max_in_flight_seen": stats["max_in_flight"],
+                "service_seconds_max": stats["service_seconds_max"],
+                "load_average": round(load, 2),
+                "requests_by_path": stats["paths"],
+                "timings": report.timings,
+                "python_c_pass_seconds": python_startup_seconds(),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

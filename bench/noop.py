@@ -78,28 +78,34 @@ def main() -> None:
         regular_s = median_seconds([sys.executable, "-c", REGULAR, "translate", "--quiet"], work, env)
         rows = []
         for _ in range(RUNS):
-            out = subprocess.run([sys.executable, "-c", IN_PROCESS], cwd=work, check=True, capture_output=True,
-                                 text=True, env=env).stdout.split()
+            out = subprocess.run(
+                [sys.executable, "-c", IN_PROCESS], cwd=work, check=True, capture_output=True, text=True, env=env
+            ).stdout.split()
             rows.append((float(out[0]), float(out[1]), int(out[2]), int(out[3])))
         noop_s = statistics.median(r[0] for r in rows)
         parse_s = statistics.median(r[1] for r in rows)
-    print(json.dumps({
-        "catalogs": workload["catalogs"],
-        "runs_per_figure": RUNS,
-        "python_c_pass_seconds": round(python_s, 4),
-        "load_average": round(os.getloadavg()[0], 2),
-        "noop_fresh_process_seconds": round(fresh_s, 4),
-        "noop_fresh_vs_python": round(fresh_s / python_s, 2),
-        "noop_stamp_written": stamped,
-        "noop_regular_fresh_process_seconds": round(regular_s, 4),
-        "noop_regular_fresh_vs_python": round(regular_s / python_s, 2),
-        "noop_in_process_seconds": round(noop_s, 4),
-        "polib_parse_in_process_seconds": round(parse_s, 4),
-        "noop_in_process_vs_parse": round(noop_s / parse_s, 3),
-        "noop_fresh_vs_parse": round(fresh_s / parse_s, 2),
-        "catalogs_skipped_unread": rows[-1][2],
-        "noop_requests": rows[-1][3],
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "catalogs": workload["catalogs"],
+                "runs_per_figure": RUNS,
+                "python_c_pass_seconds": round(python_s, 4),
+                "load_average": round(os.getloadavg()[0], 2),
+                "noop_fresh_process_seconds": round(fresh_s, 4),
+                "noop_fresh_vs_python": round(fresh_s / python_s, 2),
+                "noop_stamp_written": stamped,
+                "noop_regular_fresh_process_seconds": round(regular_s, 4),
+                "noop_regular_fresh_vs_python": round(regular_s / python_s, 2),
+                "noop_in_process_seconds": round(noop_s, 4),
+                "polib_parse_in_process_seconds": round(parse_s, 4),
+                "noop_in_process_vs_parse": round(noop_s / parse_s, 3),
+                "noop_fresh_vs_parse": round(fresh_s / parse_s, 2),
+                "catalogs_skipped_unread": rows[-1][2],
+                "noop_requests": rows[-1][3],
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,10 @@ from pipeline.config import ServiceSettings, Settings
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 LANGS = ["de", "fr", "pl", "ja", "pt_BR"]
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
-          '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+)
 
 
 def corpus(root: Path, catalogs: int, messages: int) -> None:
@@ -40,14 +42,16 @@ def corpus(root: Path, catalogs: int, messages: int) -> None:
         entries = []
         for m in range(messages):
             if m % 10 == 0:
-                entries.append(f'#, python-format\nmsgid "%(count)d file in folder {m}"\n'
-                               f'msgid_plural "%(count)d files in folder {m}"\nmsgstr[0] ""\nmsgstr[1] ""\n')
+                entries.append(
+                    f'#, python-format\nmsgid "%(count)d file in folder {m}"\n'
+                    f'msgid_plural "%(count)d files in folder {m}"\nmsgstr[0] ""\nmsgstr[1] ""\n'
+                )
             elif m % 3 == 0:
-                entries.append(f'#, python-brace-format\nmsgid "Hello {{user}}, message {m} of catalog {c}"\n'
-                               'msgstr ""\n')
+                entries.append(
+                    f'#, python-brace-format\nmsgid "Hello {{user}}, message {m} of catalog {c}"\nmsgstr ""\n'
+                )
             else:
-                entries.append(f'msgid "Plain <b>sentence</b> number {m} in catalog {c // len(LANGS)}."\n'
-                               'msgstr ""\n')
+                entries.append(f'msgid "Plain <b>sentence</b> number {m} in catalog {c // len(LANGS)}."\nmsgstr ""\n')
         path = root / f"cat{c:04d}" / lang / "LC_MESSAGES" / "messages.po"
         path.parent.mkdir(parents=True)
         path.write_text(HEADER.format(lang=lang) + "\n".join(entries), encoding="utf-8")
@@ -92,8 +96,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         corpus(root, catalogs, messages)
-        settings = Settings(root=root, catalogs=("*/*/LC_MESSAGES/*.po",), service=ServiceSettings(url="embedded"),
-                            cache_dir=root / ".cache")
+        settings = Settings(
+            root=root,
+            catalogs=("*/*/LC_MESSAGES/*.po",),
+            service=ServiceSettings(url="embedded"),
+            cache_dir=root / ".cache",
+        )
         dry = run_translate(settings, RunOptions(dry_run=True, use_cache=False), log=lambda m: None)
         started = time.perf_counter()
         first = run_translate(settings, RunOptions(), log=lambda m: None)
@@ -110,29 +118,34 @@ def main() -> None:
         python_s, _ = wall([sys.executable, "-c", "pass"], env)
         fresh = json.loads(fresh_out)
     segments = first.totals.segments_translated + first.totals.segments_copied
-    print(json.dumps({
-        "catalogs": catalogs,
-        "messages_per_catalog": messages,
-        "segments": segments,
-        "exit_code": first.exit_code,
-        "translate_seconds": round(translate_s, 3),
-        "segments_per_second": round(segments / translate_s, 1),
-        "requests_sent": first.totals.requests,
-        "requests_lower_bound": dry.would_send.requests_lower_bound,
-        "billed_characters": first.totals.billed_characters,
-        "unique_text_characters": dry.would_send.characters,
-        "noop_run_seconds": round(noop_s, 3),
-        "noop_requests": noop.totals.requests,
-        "polib_parse_seconds": round(parse_s, 3),
-        "noop_vs_parse": round(noop_s / parse_s, 2),
-        "noop_catalogs_skipped_unread": noop.unchanged_catalogs,
-        "noop_library_fresh_process_seconds": round(fresh_s, 3),
-        "python_startup_seconds": round(python_s, 3),
-        "noop_library_fresh_vs_python": round(fresh_s / python_s, 2),
-        "noop_fresh_process_skipped": fresh["unchanged"],
-        "noop_heavy_imports": fresh["heavy_imports"],
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "catalogs": catalogs,
+                "messages_per_catalog": messages,
+                "segments": segments,
+                "exit_code": first.exit_code,
+                "translate_seconds": round(translate_s, 3),
+                "segments_per_second": round(segments / translate_s, 1),
+                "requests_sent": first.totals.requests,
+                "requests_lower_bound": dry.would_send.requests_lower_bound,
+                "billed_characters": first.totals.billed_characters,
+                "unique_text_characters": dry.would_send.characters,
+                "noop_run_seconds": round(noop_s, 3),
+                "noop_requests": noop.totals.requests,
+                "polib_parse_seconds": round(parse_s, 3),
+                "noop_vs_parse": round(noop_s / parse_s, 2),
+                "noop_catalogs_skipped_unread": noop.unchanged_catalogs,
+                "noop_library_fresh_process_seconds": round(fresh_s, 3),
+                "python_startup_seconds": round(python_s, 3),
+                "noop_library_fresh_vs_python": round(fresh_s / python_s, 2),
+                "noop_fresh_process_skipped": fresh["unchanged"],
+                "noop_heavy_imports": fresh["heavy_imports"],
+                "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

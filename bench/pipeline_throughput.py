@@ -35,19 +35,27 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="throughput-bench-") as tmp:
         root = Path(tmp)
         workload = write_corpus(root / "src")
-        settings = Settings(root=root, catalogs=("src/**/*.po",), cache_dir=root / ".cache",
-                            service=ServiceSettings(url="embedded"))
+        settings = Settings(
+            root=root, catalogs=("src/**/*.po",), cache_dir=root / ".cache", service=ServiceSettings(url="embedded")
+        )
         # The run's lazy imports, done before timing (pipeline.client is a lazy package: its modules
         # are named one by one; babel is what the plural rules of a catalog without a header load).
-        import babel.messages.plurals  # noqa: F401
         import concurrent.futures.thread  # noqa: F401
         import importlib.metadata  # noqa: F401  the client's user agent names its version
-        import pipeline.client.aio, pipeline.client.inprocess  # noqa: F401, E401
+
+        import babel.messages.plurals  # noqa: F401
+
+        import pipeline.client.aio  # noqa: F401, E401
+        import pipeline.client.inprocess
         import pipeline.formats.po  # noqa: F401
         import pipeline.resources.attach  # noqa: F401
-        import pipeline.service.app, pipeline.service.embedded  # noqa: F401, E401
-        import pipeline.run.cached, pipeline.run.gate, pipeline.run.plan, pipeline.run.scan  # noqa: F401, E401
-        import pipeline.run.send, pipeline.run.write  # noqa: F401, E401
+        import pipeline.run.cached  # noqa: F401, E401
+        import pipeline.run.gate
+        import pipeline.run.plan
+        import pipeline.run.scan
+        import pipeline.run.send  # noqa: F401, E401
+        import pipeline.run.write
+        import pipeline.service.app  # noqa: F401, E401
 
         profiler = cProfile.Profile() if profile else None
         started, cpu = time.perf_counter(), time.process_time()
@@ -58,20 +66,25 @@ def main() -> None:
             profiler.disable()
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     segments = report.totals.segments_translated + report.totals.segments_copied
-    print(json.dumps({
-        **workload,
-        "exit_code": report.exit_code,
-        "segments": segments,
-        "requests": report.totals.requests,
-        "wall_seconds": round(wall, 3),
-        "segments_per_second": round(segments / wall),
-        "cpu_seconds": round(cpu, 3),  # steadier than wall time on a shared machine
-        "segments_per_cpu_second": round(segments / cpu),
-        "timings": report.timings,
-        "profiled": profile,
-        "python_c_pass_seconds": python_startup_seconds(),
-        "load_average": round(os.getloadavg()[0], 2),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                **workload,
+                "exit_code": report.exit_code,
+                "segments": segments,
+                "requests": report.totals.requests,
+                "wall_seconds": round(wall, 3),
+                "segments_per_second": round(segments / wall),
+                "cpu_seconds": round(cpu, 3),  # steadier than wall time on a shared machine
+                "segments_per_cpu_second": round(segments / cpu),
+                "timings": report.timings,
+                "profiled": profile,
+                "python_c_pass_seconds": python_startup_seconds(),
+                "load_average": round(os.getloadavg()[0], 2),
+            },
+            indent=2,
+        )
+    )
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)

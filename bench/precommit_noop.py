@@ -59,8 +59,9 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["XDG_CACHE_HOME"] = tmp + "-xdg"  # the report and the no-op stamp: not in the real ~/.cache
         started = time.perf_counter()
-        subprocess.run([*pipeline, "translate", "--quiet", *catalogs], cwd=work, check=True, capture_output=True,
-                       env=env)
+        subprocess.run(
+            [*pipeline, "translate", "--quiet", *catalogs], cwd=work, check=True, capture_output=True, env=env
+        )
         first_ms = round((time.perf_counter() - started) * 1000, 1)
         time.sleep(RACY_PAUSE)
         parse = "import sys, polib\nfor p in sys.argv[1:]: polib.pofile(p)"
@@ -75,11 +76,14 @@ def main() -> None:
             "translate_first_run_ms": first_ms,
         }
         figures["noop_vs_python"] = round(figures["translate_hook_noop_ms"] / figures["python_c_pass_ms"], 2)
-        figures["noop_vs_polib_parse"] = round(figures["translate_hook_noop_ms"] / figures["polib_parse_catalogs_ms"], 2)
+        figures["noop_vs_polib_parse"] = round(
+            figures["translate_hook_noop_ms"] / figures["polib_parse_catalogs_ms"], 2
+        )
         shutil.rmtree(env["PYTHONPYCACHEPREFIX"], ignore_errors=True)
         shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
-        unchanged = subprocess.run(["git", "diff", "--no-index", "--quiet", str(ROOT / "sample_locales"), str(work)],
-                                   capture_output=True).returncode
+        unchanged = subprocess.run(
+            ["git", "diff", "--no-index", "--quiet", str(ROOT / "sample_locales"), str(work)], capture_output=True
+        ).returncode
         figures["first_run_changed_catalogs"] = unchanged != 0
     print(json.dumps(figures, indent=2))
 

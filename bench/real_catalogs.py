@@ -80,8 +80,13 @@ class Service:
         env = {**os.environ, "PIPELINE_SERVE_AUTH_KEYS": SERVE_KEY}
         self._out = (self.folder / "serve.out").open("w+")
         self._err = (self.folder / "serve.err").open("w")
-        self.proc = subprocess.Popen([pipeline_exe(), "serve", "--host", "127.0.0.1", "--port", "0", "--test-faults"],
-                                     env=env, stdout=self._out, stderr=self._err, text=True)
+        self.proc = subprocess.Popen(
+            [pipeline_exe(), "serve", "--host", "127.0.0.1", "--port", "0", "--test-faults"],
+            env=env,
+            stdout=self._out,
+            stderr=self._err,
+            text=True,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
             first = (self.folder / "serve.out").read_text().split("\n", 1)
@@ -110,9 +115,13 @@ def probe_fault(url: str, header: str) -> tuple[int, str]:
     except ImportError:  # the wire contract moved; these are its values today
         AUTH_HEADER, AUTH_SCHEME = "Authorization", "Service-Auth-Key"
     try:
-        response = httpx.post(f"{url}/v2/translate", timeout=30, trust_env=False,
-                              headers={AUTH_HEADER: f"{AUTH_SCHEME} {SERVE_KEY}", FAULT_HEADER: header},
-                              data={"text": "Open <b>the</b> file", "target_lang": "DE", "tag_handling": "xml"})
+        response = httpx.post(
+            f"{url}/v2/translate",
+            timeout=30,
+            trust_env=False,
+            headers={AUTH_HEADER: f"{AUTH_SCHEME} {SERVE_KEY}", FAULT_HEADER: header},
+            data={"text": "Open <b>the</b> file", "target_lang": "DE", "tag_handling": "xml"},
+        )
     except httpx.HTTPError as exc:
         return 0, type(exc).__name__
     return response.status_code, response.text[:200]
@@ -168,15 +177,23 @@ def problems(root: Path, catalogs: list[Catalog], check_args: list[str]) -> dict
     proc = subprocess.run([pipeline_exe(), "check", "-q", *check_args], cwd=root, capture_output=True, text=True)
     for line in proc.stdout.splitlines():
         match = _LINE.match(line)
-        name, where, reason = (match["file"], int(match["line"]), match["reason"]) if match else (
-            line.partition(": ")[0], None, line.partition(": ")[2])
+        name, where, reason = (
+            (match["file"], int(match["line"]), match["reason"])
+            if match
+            else (line.partition(": ")[0], None, line.partition(": ")[2])
+        )
         relative = _relative(root, name)
         if relative in found:
             found[relative].append((where, f"check: {reason}"))
     if shutil.which("msgfmt"):
         for catalog in catalogs:
-            run = subprocess.run(["msgfmt", "--check", "--use-fuzzy", "-o", os.devnull, catalog.path], cwd=root,
-                                 capture_output=True, text=True, errors="replace")
+            run = subprocess.run(
+                ["msgfmt", "--check", "--use-fuzzy", "-o", os.devnull, catalog.path],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                errors="replace",
+            )
             for line in run.stderr.splitlines():
                 match = _LINE.match(line)
                 if match:
@@ -220,7 +237,9 @@ def run_once(label: str, base: Path, dest: Path, url: str, catalogs: list[Catalo
         result["stderr"] = proc.stderr.strip()[-600:]
     totals = report.get("totals", {})
     result["report_totals"] = {k: v for k, v in totals.items() if isinstance(v, (int, float)) and v}
-    reasons = Counter(_reason_kind(i.get("reason", "")) for i in report.get("issues", []) if i.get("severity") == "error")
+    reasons = Counter(
+        _reason_kind(i.get("reason", "")) for i in report.get("issues", []) if i.get("severity") == "error"
+    )
     result["issue_reasons"] = dict(reasons.most_common(6))
     for key in ("recovered", "recovery", "retries"):  # recovery counters, once the run reports them
         if key in report:
@@ -252,8 +271,13 @@ def _reason_kind(reason: str) -> str:
     return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "…", reason)[:120]
 
 
-def evaluate(base: Path, dest: Path, catalog: Catalog, found: list[tuple[int | None, str]],
-             issues: dict[str, list[tuple[int | None, str]]]) -> dict:
+def evaluate(
+    base: Path,
+    dest: Path,
+    catalog: Catalog,
+    found: list[tuple[int | None, str]],
+    issues: dict[str, list[tuple[int | None, str]]],
+) -> dict:
     """Filled, refused and broken entries of one catalog after a run."""
     try:
         po = polib.pofile(str(dest / catalog.path))
@@ -279,7 +303,8 @@ def evaluate(base: Path, dest: Path, catalog: Catalog, found: list[tuple[int | N
         out["problems_elsewhere"] = elsewhere  # in entries this run did not write (the project's own)
     if bad:
         out.setdefault("examples", {})["broken"] = [
-            {"msgid": k[1][:100], "msgstr": _text(entries[k])[:100], "why": v[:2]} for k, v in bad.items()]
+            {"msgid": k[1][:100], "msgstr": _text(entries[k])[:100], "why": v[:2]} for k, v in bad.items()
+        ]
     if refused:
         before = line_keys(base / catalog.path)
         mine = issues.get(catalog.path, [])
@@ -289,12 +314,17 @@ def evaluate(base: Path, dest: Path, catalog: Catalog, found: list[tuple[int | N
             why.setdefault(key, []).append(reason)
         out.setdefault("examples", {})["refused"] = [
             {"msgid": k[1][:100], "why": (why.get(k) or why.get(None) or ["(no issue in the report)"])[:2]}
-            for k in sorted(refused, key=lambda k: k[1])]
+            for k in sorted(refused, key=lambda k: k[1])
+        ]
     return out
 
 
 def _text(entry: polib.POEntry) -> str:
-    return entry.msgstr if not entry.msgid_plural else " | ".join(entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural))
+    return (
+        entry.msgstr
+        if not entry.msgid_plural
+        else " | ".join(entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural))
+    )
 
 
 def bytecode_env(pycache: Path) -> dict[str, str]:
@@ -344,8 +374,12 @@ def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict], dict
     records, catalogs = [], {}
     shutil.rmtree(base, ignore_errors=True)  # blanking twice would blank more than a third
     for project in (p for p in PROJECTS if p.name in names):
-        record: dict = {"project": project.name, "package": f"{project.kind}:{project.package}",
-                        "languages": list(project.languages), "why": project.why}
+        record: dict = {
+            "project": project.name,
+            "package": f"{project.kind}:{project.package}",
+            "languages": list(project.languages),
+            "why": project.why,
+        }
         records.append(record)
         try:
             archive = fetch(project, cache, log)
@@ -357,9 +391,12 @@ def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict], dict
             continue
         catalogs[project.name] = blank_tree(base, paths)
         found = catalogs[project.name]
-        record.update(catalogs=len(found), entries=sum(c.entries for c in found),
-                      blanked=sum(len(c.blanked) for c in found),
-                      empty_before=sum(len(c.untranslated - c.blanked) for c in found))
+        record.update(
+            catalogs=len(found),
+            entries=sum(c.entries for c in found),
+            blanked=sum(len(c.blanked) for c in found),
+            empty_before=sum(len(c.untranslated - c.blanked) for c in found),
+        )
         unreadable = [c.path for c in found if c.error]
         if unreadable:
             record["unreadable"] = unreadable
@@ -367,20 +404,30 @@ def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict], dict
     return records, catalogs
 
 
-def summarise(labels: list[str], runs: dict[str, dict], records: list[dict], catalogs: dict[str, list[Catalog]]) -> dict:
+def summarise(
+    labels: list[str], runs: dict[str, dict], records: list[dict], catalogs: dict[str, list[Catalog]]
+) -> dict:
     """Per-project sums, per-catalog lines, fill ratios and broken totals."""
     rows: list[dict] = []
     totals: dict[str, Counter] = {label: Counter() for label in labels}
     for record in records:
         for catalog in catalogs.get(record["project"], []):
-            row = {"catalog": catalog.path, "lang": catalog.lang, "entries": catalog.entries,
-                   "blanked": len(catalog.blanked), "flags": dict(catalog.flags.most_common())}
+            row = {
+                "catalog": catalog.path,
+                "lang": catalog.lang,
+                "entries": catalog.entries,
+                "blanked": len(catalog.blanked),
+                "flags": dict(catalog.flags.most_common()),
+            }
             if catalog.error:
                 row["error"] = catalog.error
             for label in labels:
                 figures = runs[label]["catalogs"].get(catalog.path, {})
-                row[label] = figures["error"] if "error" in figures else [
-                    figures.get("filled", 0), figures.get("refused", 0), figures.get("broken", 0)]
+                row[label] = (
+                    figures["error"]
+                    if "error" in figures
+                    else [figures.get("filled", 0), figures.get("refused", 0), figures.get("broken", 0)]
+                )
                 sums = record.setdefault("runs", {}).setdefault(label, Counter())
                 for key in ("filled", "refused", "broken", "also_filled"):
                     sums[key] += figures.get(key, 0)
@@ -389,15 +436,23 @@ def summarise(labels: list[str], runs: dict[str, dict], records: list[dict], cat
         for label, sums in record.get("runs", {}).items():
             record["runs"][label] = dict(sums)
     clean = totals.get("clean", Counter())["filled"]
-    summary = {label: {"filled": t["filled"], "refused": t["refused"], "broken": t["broken"],
-                       "fill_ratio_vs_clean": round(t["filled"] / clean, 4) if clean else None}
-               for label, t in totals.items()}
+    summary = {
+        label: {
+            "filled": t["filled"],
+            "refused": t["refused"],
+            "broken": t["broken"],
+            "fill_ratio_vs_clean": round(t["filled"] / clean, 4) if clean else None,
+        }
+        for label, t in totals.items()
+    }
     return {"rows": rows, "summary": summary}
 
 
 def _commit() -> str | None:
     """The commit of the checkout the bench runs from, so figures can be compared over time."""
-    proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True
+    )
     return proc.stdout.strip() or None
 
 
@@ -408,8 +463,10 @@ def render(value: object, indent: int = 0, width: int = 118) -> str:
         return flat
     pad = " " * (indent + 1)
     if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {render(v, indent + 1, 400 if k == 'catalogs' else width)}"
-                 for k, v in value.items()]
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {render(v, indent + 1, 400 if k == 'catalogs' else width)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     items = [pad + render(v, indent + 1, width) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
@@ -419,10 +476,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", action="store_true", help="run even without BENCH_REAL=1")
     parser.add_argument("--cache", type=Path, help="keep downloaded packages here (default: a temporary folder)")
-    parser.add_argument("--modes", default=",".join(MODES), help=f"mangle modes, comma-separated (default: {','.join(MODES)})")
+    parser.add_argument(
+        "--modes", default=",".join(MODES), help=f"mangle modes, comma-separated (default: {','.join(MODES)})"
+    )
     parser.add_argument("--every", type=int, help="damage only every N-th text (when the service supports every=N)")
     parser.add_argument("--projects", default=",".join(p.name for p in PROJECTS), help="projects, comma-separated")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each no-op command, best kept (default: 3)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed runs of each no-op command, best kept (default: 3)"
+    )
     parser.add_argument("--keep", type=Path, help="build the trees in this folder and keep them (replaced if there)")
     args = parser.parse_args()
     if not (args.run or os.environ.get("BENCH_REAL") == "1"):
@@ -461,9 +522,11 @@ def main() -> int:
             "target_fill_ratio": TARGET_FILL_RATIO,
             "broken_total": sum(s["broken"] for s in table["summary"].values()),
             "target_broken": 0,
-            "targets_met": {label: figures["broken"] == 0 and (label == "clean" or (figures["fill_ratio_vs_clean"] or 0)
-                                                                >= TARGET_FILL_RATIO)
-                            for label, figures in table["summary"].items()},
+            "targets_met": {
+                label: figures["broken"] == 0
+                and (label == "clean" or (figures["fill_ratio_vs_clean"] or 0) >= TARGET_FILL_RATIO)
+                for label, figures in table["summary"].items()
+            },
             "noop_vs_parse": doc["noop"]["noop_vs_parse"],
             "seconds": round(time.perf_counter() - started, 1),
         }

@@ -22,8 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
-          '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+)
 WORDS = ("file", "folder", "user", "account", "message", "setting", "project", "report", "invoice", "session")
 
 
@@ -35,11 +37,14 @@ def generate(path: Path, entries: int, lang: str = "de", salt: str = "") -> None
         for i in range(entries):
             word = WORDS[i % len(WORDS)]
             if i % 20 == 0:
-                out.write(f'#, python-format\nmsgid "%(count)d {word} in group {salt}{i}"\n'
-                          f'msgid_plural "%(count)d {word}s in group {salt}{i}"\nmsgstr[0] ""\nmsgstr[1] ""\n\n')
+                out.write(
+                    f'#, python-format\nmsgid "%(count)d {word} in group {salt}{i}"\n'
+                    f'msgid_plural "%(count)d {word}s in group {salt}{i}"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
+                )
             elif i % 3 == 0:
-                out.write(f'#, python-brace-format\nmsgid "Hello {{name}}, your {word} {salt}{i} is ready"\n'
-                          'msgstr ""\n\n')
+                out.write(
+                    f'#, python-brace-format\nmsgid "Hello {{name}}, your {word} {salt}{i} is ready"\nmsgstr ""\n\n'
+                )
             else:
                 out.write(f'msgid "The <b>{word}</b> number {salt}{i} was saved."\nmsgstr ""\n\n')
 
@@ -52,27 +57,38 @@ def child(mode: str, root: Path) -> None:
     if mode == "real":  # the run's lazy imports, so that the RSS before the run includes them
         import pipeline.client  # noqa: F401
         import pipeline.service.app  # noqa: F401
-    import pipeline.run.gate, pipeline.run.plan, pipeline.run.scan, pipeline.run.send  # noqa: F401, E401
+    import pipeline.run.gate  # noqa: F401, E401
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    settings = Settings(root=root, catalogs=("**/*.po",), cache_dir=root / ".cache",
-                        service=ServiceSettings(url="embedded"))
+    settings = Settings(
+        root=root, catalogs=("**/*.po",), cache_dir=root / ".cache", service=ServiceSettings(url="embedded")
+    )
     started, cpu = time.perf_counter(), time.process_time()
     report = run_translate(settings, RunOptions(dry_run=mode == "dry"), log=lambda m: None)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "peak_rss_mib": round(peak / 1024, 1),
-                      "rss_before_run_mib": round(before / 1024, 1),
-                      "run_rss_mib": round((peak - before) / 1024, 1), "exit_code": report.exit_code,
-                      "requests": report.totals.requests or getattr(report.would_send, "requests", 0),
-                      "segments_translated": report.totals.segments_translated}))
+    print(
+        json.dumps(
+            {
+                "seconds": round(seconds, 2),
+                "cpu_seconds": round(cpu, 2),
+                "peak_rss_mib": round(peak / 1024, 1),
+                "rss_before_run_mib": round(before / 1024, 1),
+                "run_rss_mib": round((peak - before) / 1024, 1),
+                "exit_code": report.exit_code,
+                "requests": report.totals.requests or getattr(report.would_send, "requests", 0),
+                "segments_translated": report.totals.segments_translated,
+            }
+        )
+    )
 
 
 def measure(mode: str, root: Path) -> dict[str, object]:
     """The child's figures for one run."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    done = subprocess.run([sys.executable, __file__, "--child", mode, str(root)], capture_output=True, text=True,
-                          env=env)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(root)], capture_output=True, text=True, env=env
+    )
     if done.returncode:
         raise SystemExit(f"{mode} run of {root.name} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     print(f"# {root.name} {mode}: {done.stdout.strip()}", file=sys.stderr, flush=True)  # a long bench shows progress
@@ -86,14 +102,19 @@ def main() -> None:
     small = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     large = int(sys.argv[2]) if len(sys.argv) > 2 else 500_000
     corpus = int(sys.argv[3]) if len(sys.argv) > 3 else 4
-    figures: dict[str, object] = {"python_c_pass_seconds": python_startup_seconds(),
-                                  "load_average": round(os.getloadavg()[0], 2)}
+    figures: dict[str, object] = {
+        "python_c_pass_seconds": python_startup_seconds(),
+        "load_average": round(os.getloadavg()[0], 2),
+    }
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
         for size in (small, large):
             root = Path(tmp) / f"one-{size}"
             generate(root / "de" / "messages.po", size)
-            figures[f"entries_{size}"] = {"catalog_mib": round((root / "de" / "messages.po").stat().st_size / 2**20, 1),
-                                          "dry_run": measure("dry", root), "real_run": measure("real", root)}
+            figures[f"entries_{size}"] = {
+                "catalog_mib": round((root / "de" / "messages.po").stat().st_size / 2**20, 1),
+                "dry_run": measure("dry", root),
+                "real_run": measure("real", root),
+            }
         root = Path(tmp) / "corpus"
         for n in range(corpus):
             generate(root / f"part{n}" / "de" / "messages.po", small, salt=f"p{n}-")
@@ -106,7 +127,8 @@ def main() -> None:
         for figure, key in (("time", "seconds"), ("cpu", "cpu_seconds"), ("memory", "run_rss_mib")):
             figures[f"{mode}_{figure}_ratio"] = round(big[mode][key] / one[mode][key], 2)  # type: ignore[index]
     figures["corpus_vs_largest_catalog_memory"] = round(
-        many["real_run"]["run_rss_mib"] / one["real_run"]["run_rss_mib"], 2)  # type: ignore[index]
+        many["real_run"]["run_rss_mib"] / one["real_run"]["run_rss_mib"], 2
+    )  # type: ignore[index]
     print(json.dumps(figures, indent=2))
 
 

@@ -12,7 +12,7 @@ from pipeline.version import __version__
 __all__ = ["RunOptions", "RunReport", "Settings", "__version__", "load_settings", "run_translate"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     # Lazy, so that `import pipeline` (and the pre-commit path) stays light.
     if name in ("Settings", "load_settings"):
         from pipeline import config

@@ -19,8 +19,10 @@ from pipeline.config import Settings
 from pipeline.model import Issue, Severity
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
-OUTSIDE_LINK = ("is a symbolic link to {target}, outside the project: neither read nor written "
-                "(pass --follow-symlinks-outside to allow it)")
+OUTSIDE_LINK = (
+    "is a symbolic link to {target}, outside the project: neither read nor written "
+    "(pass --follow-symlinks-outside to allow it)"
+)
 FOLDER = "is a folder named like a catalog: not read"
 READ_ONLY = "is read-only: left alone (nothing sent for it, nothing written)"
 
@@ -60,12 +62,14 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
             continue
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
-                refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER,
-                                     severity=Severity.WARNING))
+                refused.append(
+                    Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING)
+                )
             continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
-            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))),
-                                 OUTSIDE_LINK.format(target=real)))
+            refused.append(
+                Issue(display_path(settings, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
+            )
             continue
         if writing and read_only(real):
             refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), READ_ONLY))
@@ -144,7 +148,7 @@ def catalog_windows(paths: list[Path], budget: int | None = None) -> list[list[P
     budget = max([WINDOW_BYTES if budget is None else budget, *sizes])
     windows: list[list[Path]] = []
     total = budget + 1
-    for path, size in zip(paths, sizes):
+    for path, size in zip(paths, sizes, strict=True):
         if total + size > budget:
             windows.append([])
             total = 0

@@ -83,6 +83,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import ConfigError
 from pipeline.resources.settings import ResourceSettings, parse_resources
@@ -139,10 +140,21 @@ class Settings:
     follow_symlinks_outside: bool = False
 
 
-_TOP = {"source_lang": str, "catalogs": list, "exclude": list, "target_langs": list,
-        "service": dict, "translate": dict, "cache": dict, "report": dict,
-        "resources": dict, "locale_defaults": dict, "locales": dict, "refresh": dict}
-_SECTIONS = {
+_TOP = {
+    "source_lang": str,
+    "catalogs": list,
+    "exclude": list,
+    "target_langs": list,
+    "service": dict,
+    "translate": dict,
+    "cache": dict,
+    "report": dict,
+    "resources": dict,
+    "locale_defaults": dict,
+    "locales": dict,
+    "refresh": dict,
+}
+_SECTIONS: dict[str, Mapping[str, object]] = {
     "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
     "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict, "max_characters": int},
     "cache": {"dir": str, "url": str, "ttl": int},
@@ -196,7 +208,7 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
 
 
-def _check(path: Path, where: str, table: dict, schema: Mapping[str, object]) -> None:
+def _check(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
     for key, value in table.items():
         expected = schema.get(key)
         if expected is None:
@@ -232,13 +244,15 @@ def check_cache_url(url: str, where: str) -> str:
     """``url`` when it names a Redis the cache can use; the error never quotes it (it may hold a password)."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme not in CACHE_URL_SCHEMES:
-        raise ConfigError(f"{where} must be a URL starting with "
-                          f"{', '.join(s + '://' for s in CACHE_URL_SCHEMES)} (the value is not shown: it may "
-                          f"hold a password)")
+        raise ConfigError(
+            f"{where} must be a URL starting with "
+            f"{', '.join(s + '://' for s in CACHE_URL_SCHEMES)} (the value is not shown: it may "
+            f"hold a password)"
+        )
     return url
 
 
-def _from_table(path: Path, data: dict) -> Settings:
+def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     _check(path, "", data, _TOP)
     for name, schema in _SECTIONS.items():
         _check(path, f"{name}.", data.get(name, {}), schema)

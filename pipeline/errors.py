@@ -146,8 +146,10 @@ class AnswerTooLargeError(ServiceError):
     """
 
     def __init__(self, what: str, limit: int, status_code: int | None = None) -> None:
-        super().__init__(f"the answer to {what} passed {limit} bytes, more than the request can produce; "
-                         f"the rest was not read", status_code)
+        super().__init__(
+            f"the answer to {what} passed {limit} bytes, more than the request can produce; the rest was not read",
+            status_code,
+        )
 
 
 class DocumentTranslationError(ServiceError):

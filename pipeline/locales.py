@@ -14,19 +14,39 @@ from pathlib import Path
 
 # Regions and scripts that select a service variant; anything else falls back to the base language.
 _VARIANTS = {
-    "en": {"GB": "EN-GB", "UK": "EN-GB", "IE": "EN-GB", "AU": "EN-GB", "NZ": "EN-GB", "IN": "EN-GB",
-           "ZA": "EN-GB", "": "EN-US"},
+    "en": {
+        "GB": "EN-GB",
+        "UK": "EN-GB",
+        "IE": "EN-GB",
+        "AU": "EN-GB",
+        "NZ": "EN-GB",
+        "IN": "EN-GB",
+        "ZA": "EN-GB",
+        "": "EN-US",
+    },
     "pt": {"BR": "PT-BR", "": "PT-PT"},
     "zh": {"HANT": "ZH-HANT", "TW": "ZH-HANT", "HK": "ZH-HANT", "MO": "ZH-HANT", "": "ZH-HANS"},
-    "es": {"419": "ES-419", "MX": "ES-419", "AR": "ES-419", "CO": "ES-419", "CL": "ES-419", "PE": "ES-419",
-           "VE": "ES-419", "US": "ES-419", "UY": "ES-419", "": "ES"},
+    "es": {
+        "419": "ES-419",
+        "MX": "ES-419",
+        "AR": "ES-419",
+        "CO": "ES-419",
+        "CL": "ES-419",
+        "PE": "ES-419",
+        "VE": "ES-419",
+        "US": "ES-419",
+        "UY": "ES-419",
+        "": "ES",
+    },
     "de": {"CH": "DE-CH"},
     "fr": {"CA": "FR-CA"},
 }
 # Gettext language codes the service knows under another name.
 _ALIASES = {"nb": "NB", "no": "NB", "nn": "NB", "iw": "HE", "in": "ID"}
-_LOCALE = re.compile(r"^(?P<lang>[A-Za-z]{2,3})(?:[_-](?P<script>[A-Za-z]{4}))?(?:[_-](?P<region>[A-Za-z]{2}|\d{3}))?"
-                     r"(?:\.[\w-]+)?(?:@(?P<modifier>\w+))?$")
+_LOCALE = re.compile(
+    r"^(?P<lang>[A-Za-z]{2,3})(?:[_-](?P<script>[A-Za-z]{4}))?(?:[_-](?P<region>[A-Za-z]{2}|\d{3}))?"
+    r"(?:\.[\w-]+)?(?:@(?P<modifier>\w+))?$"
+)
 
 
 def parse_locale(code: str) -> tuple[str, str, str, str] | None:
@@ -34,8 +54,12 @@ def parse_locale(code: str) -> tuple[str, str, str, str] | None:
     found = _LOCALE.match(code.strip())
     if not found:
         return None
-    return (found["lang"].lower(), (found["script"] or "").title(), (found["region"] or "").upper(),
-            found["modifier"] or "")
+    return (
+        found["lang"].lower(),
+        (found["script"] or "").title(),
+        (found["region"] or "").upper(),
+        found["modifier"] or "",
+    )
 
 
 def service_target(locale: str, overrides: dict[str, str] | None = None) -> str | None:

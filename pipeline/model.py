@@ -110,9 +110,9 @@ class Counters:
     segments_failed: int = 0
     segments_skipped: int = 0
 
-    def add(self, other: "Counters") -> None:
+    def add(self, other: Counters) -> None:
         """Add ``other``'s tallies to this one."""
-        for name in self.__slots__:  # type: ignore[attr-defined]
+        for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -144,10 +144,21 @@ class TranslationOptions:
 @functools.lru_cache(maxsize=256)
 def _inputs_hash(options: TranslationOptions) -> str:
     """Hashed once per distinct options: a run has a few, and asks for the hash of every unit it writes."""
-    material = "\x1f".join(str(v) for v in (
-        options.source_lang, options.target_lang, options.formality, options.glossary_hash or options.glossary_id,
-        options.style_version or options.style_id, "\x1e".join(options.custom_instructions), options.model_type,
-        options.translation_memory_id, options.translation_memory_threshold, options.tag_handling_version))
+    material = "\x1f".join(
+        str(v)
+        for v in (
+            options.source_lang,
+            options.target_lang,
+            options.formality,
+            options.glossary_hash or options.glossary_id,
+            options.style_version or options.style_id,
+            "\x1e".join(options.custom_instructions),
+            options.model_type,
+            options.translation_memory_id,
+            options.translation_memory_threshold,
+            options.tag_handling_version,
+        )
+    )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
 
 

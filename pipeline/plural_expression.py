@@ -85,22 +85,28 @@ def _number(text: str) -> Evaluator:
 
 def _binary(op: str, left: Evaluator, right: Evaluator) -> Evaluator:
     if op in ("/", "%"):
+
         def divide(n: int) -> int:
             divisor = right(n)
             if divisor == 0:
                 raise PluralExpressionError(f"the plural expression divides by zero for n={n}")
             dividend = left(n)
             return dividend // divisor if op == "/" else dividend % divisor
+
         return divide
     if op == "||":
         return lambda n: int(bool(left(n)) or bool(right(n)))
     if op == "&&":
         return lambda n: int(bool(left(n)) and bool(right(n)))
     compute: Callable[[int, int], int] = {
-        "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
-        "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b),
-        "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b),
-        "+": lambda a, b: (a + b) & _ULONG, "-": lambda a, b: (a - b) & _ULONG,
+        "==": lambda a, b: int(a == b),
+        "!=": lambda a, b: int(a != b),
+        "<": lambda a, b: int(a < b),
+        ">": lambda a, b: int(a > b),
+        "<=": lambda a, b: int(a <= b),
+        ">=": lambda a, b: int(a >= b),
+        "+": lambda a, b: (a + b) & _ULONG,
+        "-": lambda a, b: (a - b) & _ULONG,
         "*": lambda a, b: (a * b) & _ULONG,
     }[op]
     return lambda n: compute(left(n), right(n))

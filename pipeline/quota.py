@@ -55,16 +55,24 @@ class Allowance:
 
     def to_json(self) -> dict[str, int | None]:
         """The figures as the report records them."""
-        return {"account_count": self.account_count, "account_limit": self.account_limit,
-                "key_count": self.key_count, "key_limit": self.key_limit, "left": self.left}
+        return {
+            "account_count": self.account_count,
+            "account_limit": self.account_limit,
+            "key_count": self.key_count,
+            "key_limit": self.key_limit,
+            "left": self.left,
+        }
 
 
 def allowance(usage: Usage) -> Allowance:
     """The allowance in a :class:`pipeline.client.Usage` (key-level figures are among its ``extra``)."""
     extra = usage.extra
-    return Allowance(account_count=usage.character_count, account_limit=_limit(usage.character_limit),
-                     key_count=_count(extra.get("api_key_character_count")),
-                     key_limit=_limit(extra.get("api_key_character_limit")))
+    return Allowance(
+        account_count=usage.character_count,
+        account_limit=_limit(usage.character_limit),
+        key_count=_count(extra.get("api_key_character_count")),
+        key_limit=_limit(extra.get("api_key_character_limit")),
+    )
 
 
 def _count(value: object) -> int | None:
@@ -89,10 +97,18 @@ def shortfall(allowed: Allowance, needed: int, budget: int | None, earlier: int 
     planned = needed if budget is None else min(needed, budget)
     if planned <= left:
         return None
-    offer = (f"pass --max-characters {left} to translate part of it now" if left > 0
-             else "nothing can be translated until the usage period resets or the limit is raised")
+    offer = (
+        f"pass --max-characters {left} to translate part of it now"
+        if left > 0
+        else "nothing can be translated until the usage period resets or the limit is raised"
+    )
     who = "the key" if allowed.holder == "key" else "the account"
-    sent = (f"nothing more was sent after the {earlier:,} characters billed for its earlier catalogs" if earlier
-            else "nothing was sent")
-    return (f"{who} has {left:,} characters left this period and this run needs {planned:,}"
-            f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: {sent}; {offer}")
+    sent = (
+        f"nothing more was sent after the {earlier:,} characters billed for its earlier catalogs"
+        if earlier
+        else "nothing was sent"
+    )
+    return (
+        f"{who} has {left:,} characters left this period and this run needs {planned:,}"
+        f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: {sent}; {offer}"
+    )

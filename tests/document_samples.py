@@ -71,12 +71,13 @@ def html(paragraphs: int = 2) -> bytes:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Release notes</title>'
         '<script>var greeting = "Hello";</script></head>\n<body>\n'
-        f'{body}<p>Run <code>make install</code> now.<br>Done.</p>\n</body></html>\n'
+        f"{body}<p>Run <code>make install</code> now.<br>Done.</p>\n</body></html>\n"
     ).encode()
 
 
 def srt(cues: int = 2) -> bytes:
     """A SubRip file with two-line cues and an italic tag."""
+
     def at(n: int, millis: int) -> str:
         return f"{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d},{millis:03d}"
 
@@ -143,7 +144,11 @@ def package(members: dict[str, bytes | str]) -> bytes:
 def minimal_docx(document: str | None = None, **extra: bytes | str) -> bytes:
     """A hand-made two-part docx; ``document`` replaces word/document.xml."""
     return package(
-        {"[Content_Types].xml": _CONTENT_TYPES, "word/document.xml": document or _DOCUMENT.format(text="Hello"), **extra}
+        {
+            "[Content_Types].xml": _CONTENT_TYPES,
+            "word/document.xml": document or _DOCUMENT.format(text="Hello"),
+            **extra,
+        }
     )
 
 
@@ -182,7 +187,7 @@ def billion_laughs_docx() -> bytes:
 def external_entity_xliff() -> bytes:
     """XLIFF that tries to read a local file through an external entity."""
     return (
-        '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
-        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en">'
-        '<body><trans-unit id="1"><source>&xxe;</source></trans-unit></body></file></xliff>'
-    ).encode()
+        b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+        b'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en">'
+        b'<body><trans-unit id="1"><source>&xxe;</source></trans-unit></body></file></xliff>'
+    )

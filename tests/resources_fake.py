@@ -23,8 +23,13 @@ class LostAnswer(Exception):
 class FakeResources:
     """Glossaries v3, style rule lists, languages, translation memories and translate, in memory."""
 
-    def __init__(self, targets=("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"), glossary_routes: bool = True,
-                 style_routes: bool = True, memories=()) -> None:
+    def __init__(
+        self,
+        targets=("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
+        glossary_routes: bool = True,
+        style_routes: bool = True,
+        memories=(),
+    ) -> None:
         self.targets = targets
         self.glossary_routes, self.style_routes = glossary_routes, style_routes
         self.memories = list(memories)
@@ -49,8 +54,12 @@ class FakeResources:
 
     def client(self, max_attempts: int = 1) -> AsyncClient:
         """An async client talking to this fake."""
-        return AsyncClient("http://fake.invalid", "secret-key", transport=httpx.MockTransport(self.handler),
-                           retry=RetryPolicy(max_attempts=max_attempts, base_delay=0))
+        return AsyncClient(
+            "http://fake.invalid",
+            "secret-key",
+            transport=httpx.MockTransport(self.handler),
+            retry=RetryPolicy(max_attempts=max_attempts, base_delay=0),
+        )
 
     def factory(self, max_attempts: int = 1) -> Callable[[], AsyncClient]:
         """A client factory for ``run_translate``."""
@@ -73,11 +82,22 @@ class FakeResources:
             return self._languages(request.url.params.get("resource"))
         if path == "/v3/languages/resources":
             sides = {"formality": (False, True), "glossary": (True, True), "style_rules": (False, True)}
-            return httpx.Response(200, json=[{"name": "translate_text", "features": [
-                {"name": n, "needs_source_support": s, "needs_target_support": t} for n, (s, t) in sides.items()]}])
+            return httpx.Response(
+                200,
+                json=[
+                    {
+                        "name": "translate_text",
+                        "features": [
+                            {"name": n, "needs_source_support": s, "needs_target_support": t}
+                            for n, (s, t) in sides.items()
+                        ],
+                    }
+                ],
+            )
         if path == "/v3/translation_memories":
-            return httpx.Response(200, json={"translation_memories": [
-                {"translation_memory_id": m, "name": "tm"} for m in self.memories]})
+            return httpx.Response(
+                200, json={"translation_memories": [{"translation_memory_id": m, "name": "tm"} for m in self.memories]}
+            )
         if path == "/v2/translate":
             return self._translate(json.loads(request.content))
         if parts[:2] == ["v3", "glossaries"]:
@@ -91,20 +111,45 @@ class FakeResources:
         return httpx.Response(404, json={"message": f"unknown path {path}"})
 
     def _languages(self, resource: str | None) -> httpx.Response:
-        langs = [{"lang": "en", "name": "en", "usable_as_source": True, "usable_as_target": False,
-                  "status": "stable", "features": {"glossary": {"status": "stable"}}}]
+        langs = [
+            {
+                "lang": "en",
+                "name": "en",
+                "usable_as_source": True,
+                "usable_as_target": False,
+                "status": "stable",
+                "features": {"glossary": {"status": "stable"}},
+            }
+        ]
         for code in self.targets:
             features = {"glossary": {"status": "stable"}}
             if code.upper() in FORMALITY:
                 features["formality"] = {"status": "stable"}
             if code.split("-")[0] in STYLE_LANGS:
                 features["style_rules"] = {"status": "stable"}
-            langs.append({"lang": code, "name": code, "usable_as_source": False, "usable_as_target": True,
-                          "status": "stable", "features": features})
+            langs.append(
+                {
+                    "lang": code,
+                    "name": code,
+                    "usable_as_source": False,
+                    "usable_as_target": True,
+                    "status": "stable",
+                    "features": features,
+                }
+            )
         if resource == "glossary":
             bases = sorted({c.split("-")[0].lower() for c in ("en", *self.targets)})
-            langs = [{"lang": b, "name": b, "usable_as_source": True, "usable_as_target": True, "status": "stable",
-                      "features": {}} for b in bases]
+            langs = [
+                {
+                    "lang": b,
+                    "name": b,
+                    "usable_as_source": True,
+                    "usable_as_target": True,
+                    "status": "stable",
+                    "features": {},
+                }
+                for b in bases
+            ]
         return httpx.Response(200, json=langs)
 
     def _translate(self, body: dict) -> httpx.Response:
@@ -120,17 +165,28 @@ class FakeResources:
             style = self.styles.get(body.get("style_id", ""))
             mark = f"|style v{style['version']}" if style else ""
             texts.append(f"[{body['target_lang']}{mark}] {out}")
-        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
-                                                          for t in texts],
-                                         "billed_characters": sum(len(t) for t in body["text"])})
+        return httpx.Response(
+            200,
+            json={
+                "translations": [{"text": t, "detected_source_language": "EN"} for t in texts],
+                "billed_characters": sum(len(t) for t in body["text"]),
+            },
+        )
 
     # --- glossaries -------------------------------------------------------------------------
 
     def _summary(self, glossary_id: str) -> dict:
         g = self.glossaries[glossary_id]
-        return {"glossary_id": glossary_id, "name": g["name"], "ready": True, "creation_time": g["created"],
-                "dictionaries": [{"source_lang": s, "target_lang": t, "entry_count": len(e)}
-                                 for (s, t), e in sorted(g["dictionaries"].items())]}
+        return {
+            "glossary_id": glossary_id,
+            "name": g["name"],
+            "ready": True,
+            "creation_time": g["created"],
+            "dictionaries": [
+                {"source_lang": s, "target_lang": t, "entry_count": len(e)}
+                for (s, t), e in sorted(g["dictionaries"].items())
+            ],
+        }
 
     def _glossary(self, method: str, rest: list[str], request: httpx.Request) -> httpx.Response:
         if not rest:
@@ -138,8 +194,11 @@ class FakeResources:
                 return httpx.Response(200, json={"glossaries": [self._summary(g) for g in self.glossaries]})
             body = json.loads(request.content)
             glossary_id = next(self._ids)
-            self.glossaries[glossary_id] = {"name": body["name"], "created": f"2026-01-01T00:00:{next(self._clock):02d}Z",
-                                            "dictionaries": {}}
+            self.glossaries[glossary_id] = {
+                "name": body["name"],
+                "created": f"2026-01-01T00:00:{next(self._clock):02d}Z",
+                "dictionaries": {},
+            }
             for d in body["dictionaries"]:
                 self._put(glossary_id, d)
             return httpx.Response(201, json=self._summary(glossary_id))
@@ -149,8 +208,14 @@ class FakeResources:
         if rest[1:] == ["dictionaries"] and method == "PUT":
             d = json.loads(request.content)
             self._put(glossary_id, d)
-            return httpx.Response(200, json={"source_lang": d["source_lang"], "target_lang": d["target_lang"],
-                                             "entry_count": len(self.glossaries[glossary_id]["dictionaries"])})
+            return httpx.Response(
+                200,
+                json={
+                    "source_lang": d["source_lang"],
+                    "target_lang": d["target_lang"],
+                    "entry_count": len(self.glossaries[glossary_id]["dictionaries"]),
+                },
+            )
         if rest[1:] == ["dictionaries"] and method == "DELETE":
             pair = (request.url.params["source_lang"], request.url.params["target_lang"])
             self.glossaries[glossary_id]["dictionaries"].pop(pair)
@@ -159,8 +224,14 @@ class FakeResources:
             pair = (request.url.params["source_lang"], request.url.params["target_lang"])
             entries = self.glossaries[glossary_id]["dictionaries"][pair]
             tsv = "".join(f"{s}\t{t}\n" for s, t in entries.items())
-            return httpx.Response(200, json={"dictionaries": [{"source_lang": pair[0], "target_lang": pair[1],
-                                                               "entries": tsv, "entries_format": "tsv"}]})
+            return httpx.Response(
+                200,
+                json={
+                    "dictionaries": [
+                        {"source_lang": pair[0], "target_lang": pair[1], "entries": tsv, "entries_format": "tsv"}
+                    ]
+                },
+            )
         if method == "PATCH":
             self.glossaries[glossary_id]["name"] = json.loads(request.content)["name"]
             return httpx.Response(200, json=self._summary(glossary_id))
@@ -178,8 +249,13 @@ class FakeResources:
 
     def _style_view(self, style_id: str, detailed: bool = True) -> dict:
         s = self.styles[style_id]
-        view = {"style_id": style_id, "name": s["name"], "language": s["language"], "version": s["version"],
-                "creation_time": s["created"]}
+        view = {
+            "style_id": style_id,
+            "name": s["name"],
+            "language": s["language"],
+            "version": s["version"],
+            "creation_time": s["created"],
+        }
         if detailed:
             view["configured_rules"] = s["rules"]
             view["custom_instructions"] = s["instructions"]
@@ -190,14 +266,18 @@ class FakeResources:
             if method == "GET":
                 page = int(request.url.params.get("page", 0))
                 size = int(request.url.params.get("page_size", 10))
-                ids = list(self.styles)[page * size:(page + 1) * size]
+                ids = list(self.styles)[page * size : (page + 1) * size]
                 return httpx.Response(200, json={"style_rules": [self._style_view(i, False) for i in ids]})
             body = json.loads(request.content)
             style_id = next(self._ids)
-            self.styles[style_id] = {"name": body["name"], "language": body["language"], "version": 1,
-                                     "created": f"2026-01-01T00:00:{next(self._clock):02d}Z",
-                                     "rules": body.get("configured_rules", {}), "instructions": [
-                                         {**i, "id": next(self._ids)} for i in body.get("custom_instructions", [])]}
+            self.styles[style_id] = {
+                "name": body["name"],
+                "language": body["language"],
+                "version": 1,
+                "created": f"2026-01-01T00:00:{next(self._clock):02d}Z",
+                "rules": body.get("configured_rules", {}),
+                "instructions": [{**i, "id": next(self._ids)} for i in body.get("custom_instructions", [])],
+            }
             return httpx.Response(201, json=self._style_view(style_id))
         style_id = rest[0]
         if style_id not in self.styles:

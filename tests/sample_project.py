@@ -19,8 +19,9 @@ def _pristine_samples() -> Path:
     tests must not depend on whether it ran. Outside a git checkout, the working tree is used."""
     if (REPO / ".git").exists() and shutil.which("git"):
         target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", "HEAD", "sample_locales"],
-                                 capture_output=True, check=False)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO), "archive", "HEAD", "sample_locales"], capture_output=True, check=False
+        )
         if archive.returncode == 0:
             subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
             atexit.register(shutil.rmtree, target, ignore_errors=True)
@@ -38,7 +39,8 @@ def copy_sample_project(tmp_path: Path, service_url: str) -> Path:
     (root / "pipeline.toml").write_text(
         'source_lang = "en"\ncatalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n'
         f'[service]\nurl = "{service_url}"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return root
 
 
@@ -49,7 +51,7 @@ def assert_translated_faithfully(root: Path, msgfmt_check) -> int:
         path = root / "sample_locales" / original_path.relative_to(SAMPLES)
         before, after = read_catalog(original_path), read_catalog(path)
         assert len(before.units) == len(after.units)
-        for old, new in zip(before.units, after.units):
+        for old, new in zip(before.units, after.units, strict=True):
             if old.state is UnitState.UNTRANSLATED:
                 assert new.state is UnitState.FUZZY and all(new.targets), (path, new)
                 if protect(old.sources[0], old.flags).needs_translation:
@@ -82,6 +84,7 @@ def expected_segments(samples: Path) -> int:
         catalog = read_catalog(path)
         for unit in catalog.units:
             if unit.state is UnitState.UNTRANSLATED:
-                total += len(plan_unit(unit.sources, unit.flags, unit.nforms, catalog.plural).texts) \
-                    if unit.plural else 1
+                total += (
+                    len(plan_unit(unit.sources, unit.flags, unit.nforms, catalog.plural).texts) if unit.plural else 1
+                )
     return total

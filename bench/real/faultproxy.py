@@ -60,8 +60,9 @@ class FaultProxy:
             more = message.get("more_body", False)
         if self._client is None:  # created here: it belongs to the proxy thread's event loop
             self._client = httpx.AsyncClient(timeout=120, trust_env=False)
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
-                   if k.lower() not in _REQUEST_DROP]
+        headers = [
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k.lower() not in _REQUEST_DROP
+        ]
         headers.append((FAULT_HEADER, self.fault))
         url = self.upstream + scope["raw_path"].decode("latin-1")
         if scope.get("query_string"):

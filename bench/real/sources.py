@@ -33,25 +33,49 @@ class Project:
     """A published package and which of its catalogs the bench takes."""
 
     name: str
-    kind: str                   # "pip" (a wheel from PyPI) or "apt" (a Debian binary package)
+    kind: str  # "pip" (a wheel from PyPI) or "apt" (a Debian binary package)
     package: str
-    pattern: str                # fnmatch pattern of archive members; "{lang}" is each language
+    pattern: str  # fnmatch pattern of archive members; "{lang}" is each language
     languages: tuple[str, ...]  # chosen for several plural-form types (2, 3-4, 6 forms, 1 form)
-    strip: str = ""             # member prefix left out of the project tree
+    strip: str = ""  # member prefix left out of the project tree
     why: str = ""
 
 
 PROJECTS = (
-    Project("django", "pip", "django", "django/*locale/{lang}/LC_MESSAGES/*.po", ("de", "ru", "ar"),
-            why="python-format and python-brace-format, plurals, djangojs catalogs"),
-    Project("sphinx", "pip", "sphinx", "sphinx/locale/{lang}/LC_MESSAGES/sphinx.po", ("fr", "pl", "ja"),
-            why="long catalogs of reST and python-format messages; Japanese has one plural form"),
-    Project("wagtail", "pip", "wagtail", "wagtail/*locale/{lang}/LC_MESSAGES/*.po", ("fr", "pl", "ar"),
-            why="a large Django project with HTML in messages"),
-    Project("gettext-examples", "apt", "gettext-doc", "usr/share/doc/gettext/examples/*/po/{lang}.po",
-            ("de", "ru", "ga"), strip="usr/share/doc/gettext/examples/",
-            why="GNU gettext's hello-* examples: c-format, java-format, csharp-format, qt-format, sh-format, "
-                "... ; Irish (5 forms) is not offered by the service, so its catalogs test refusal"),
+    Project(
+        "django",
+        "pip",
+        "django",
+        "django/*locale/{lang}/LC_MESSAGES/*.po",
+        ("de", "ru", "ar"),
+        why="python-format and python-brace-format, plurals, djangojs catalogs",
+    ),
+    Project(
+        "sphinx",
+        "pip",
+        "sphinx",
+        "sphinx/locale/{lang}/LC_MESSAGES/sphinx.po",
+        ("fr", "pl", "ja"),
+        why="long catalogs of reST and python-format messages; Japanese has one plural form",
+    ),
+    Project(
+        "wagtail",
+        "pip",
+        "wagtail",
+        "wagtail/*locale/{lang}/LC_MESSAGES/*.po",
+        ("fr", "pl", "ar"),
+        why="a large Django project with HTML in messages",
+    ),
+    Project(
+        "gettext-examples",
+        "apt",
+        "gettext-doc",
+        "usr/share/doc/gettext/examples/*/po/{lang}.po",
+        ("de", "ru", "ga"),
+        strip="usr/share/doc/gettext/examples/",
+        why="GNU gettext's hello-* examples: c-format, java-format, csharp-format, qt-format, sh-format, "
+        "... ; Irish (5 forms) is not offered by the service, so its catalogs test refusal",
+    ),
 )
 
 
@@ -67,8 +91,19 @@ def fetch(project: Project, cache: Path, log: Callable[[str], None]) -> Path:
         return found[0]
     folder.mkdir(parents=True, exist_ok=True)
     if project.kind == "pip":
-        argv = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
-                "--disable-pip-version-check", "-d", str(folder), project.package]
+        argv = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-d",
+            str(folder),
+            project.package,
+        ]
     elif project.kind == "apt":
         if shutil.which("apt-get") is None:
             raise FetchError("apt-get is not installed")
@@ -88,7 +123,9 @@ def fetch(project: Project, cache: Path, log: Callable[[str], None]) -> Path:
 
 
 def _archives(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*") if p.suffix in (".whl", ".deb") and p.is_file()) if folder.is_dir() else []
+    return (
+        sorted(p for p in folder.glob("*") if p.suffix in (".whl", ".deb") and p.is_file()) if folder.is_dir() else []
+    )
 
 
 def extract(project: Project, archive: Path, dest: Path) -> list[Path]:
@@ -148,7 +185,7 @@ Key = tuple[str | None, str]  # (msgctxt, msgid): one entry of a catalog
 class Catalog:
     """One catalog of the tree: what it held before the runs, and which entries a run should fill."""
 
-    path: str                       # relative to the project tree
+    path: str  # relative to the project tree
     lang: str = ""
     entries: int = 0
     translated_before: int = 0

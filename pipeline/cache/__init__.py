@@ -35,8 +35,13 @@ def open_shared(settings: Settings, service: str) -> RedisStore | None:
     return RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
 
 
-def open_cache(settings: Settings, service: str, log: Callable[[str], None], *, enabled: bool = True,
-               ) -> TranslationCache:
+def open_cache(
+    settings: Settings,
+    service: str,
+    log: Callable[[str], None],
+    *,
+    enabled: bool = True,
+) -> TranslationCache:
     """The cache a run of ``service`` uses: local folder, shared store in front of it when configured.
 
     ``enabled=False`` (``--no-cache``) gives a cache in memory that lives for this run only.
@@ -46,7 +51,6 @@ def open_cache(settings: Settings, service: str, log: Callable[[str], None], *, 
     try:
         shared = open_shared(settings, service)
     except SharedStoreError as exc:
-        log(f"warning: the shared translation cache cannot be used ({exc}); this run goes on with the local "
-            f"cache only")
+        log(f"warning: the shared translation cache cannot be used ({exc}); this run goes on with the local cache only")
         shared = None
     return TranslationCache(settings.cache_dir, shared, log)

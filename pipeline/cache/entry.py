@@ -44,8 +44,12 @@ def decode(stored: object) -> str | None:
         data = json.loads(stored)
     except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser recurses
         return None
-    if not isinstance(data, dict) or set(data) != {"v", "translation"} or type(data["v"]) is not int \
-            or data["v"] != ENTRY_VERSION:  # type(): true == 1 in Python
+    if (
+        not isinstance(data, dict)
+        or set(data) != {"v", "translation"}
+        or type(data["v"]) is not int
+        or data["v"] != ENTRY_VERSION
+    ):  # type(): true == 1 in Python
         return None
     translation = data["translation"]
     return translation if isinstance(translation, str) else None

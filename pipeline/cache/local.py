@@ -55,10 +55,12 @@ class LocalStore:
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones
-            self._db.execute("CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) "
-                             "WITHOUT ROWID")
-            self._db.execute("CREATE TABLE IF NOT EXISTS recent (id INTEGER PRIMARY KEY, key TEXT NOT NULL, "
-                             "value TEXT NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID"
+            )
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS recent (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL)"
+            )
             self._db.execute("SELECT key, value FROM translations LIMIT 0")  # a foreign table of that name
             self._db.execute("SELECT id, key, value FROM recent LIMIT 0")
         except sqlite3.Error as exc:
@@ -75,7 +77,7 @@ class LocalStore:
             if self._db.execute("SELECT EXISTS (SELECT 1 FROM recent)").fetchone()[0]:
                 queries.append("SELECT key, value FROM recent WHERE key IN ({}) ORDER BY id")  # later ones win
             for start in range(0, len(wanted), _CHUNK):
-                chunk = wanted[start:start + _CHUNK]
+                chunk = wanted[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))
                 for query in queries:
                     for key, value in self._db.execute(query.format(marks), chunk):
@@ -93,8 +95,10 @@ class LocalStore:
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany("INSERT INTO recent (key, value) VALUES (?, ?)",
-                                     ((key, encode(value)) for key, value in items.items()))
+                self._db.executemany(
+                    "INSERT INTO recent (key, value) VALUES (?, ?)",
+                    ((key, encode(value)) for key, value in items.items()),
+                )
                 self._appended += len(items)
                 if self._appended >= FOLD_AT:
                     self._fold()
@@ -117,8 +121,11 @@ class LocalStore:
             (entries,) = self._db.execute(_COUNT).fetchone()
         except sqlite3.Error as exc:
             raise LocalStoreError(_reason(exc)) from None
-        return {"entries": entries, "bytes": _size(self.path, "", "-wal", "-shm"),
-                "legacy_bytes": _size(self.path.parent / LEGACY_FILES[0], "", "-wal", "-shm")}
+        return {
+            "entries": entries,
+            "bytes": _size(self.path, "", "-wal", "-shm"),
+            "legacy_bytes": _size(self.path.parent / LEGACY_FILES[0], "", "-wal", "-shm"),
+        }
 
     def clear(self) -> int:
         """Remove every entry (and the legacy diskcache file); returns how many entries there were."""

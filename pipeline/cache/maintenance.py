@@ -17,23 +17,27 @@ from pipeline.config import Settings
 
 def cache_stats(settings: Settings, service: str) -> dict[str, object]:
     """Entries and sizes of the local store and (when configured) of ``service``'s shared namespace."""
-    return {"local": _local(settings, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
-            "shared": _shared(settings, service, RedisStore.stats)}
+    return {
+        "local": _local(settings, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
+        "shared": _shared(settings, service, RedisStore.stats),
+    }
 
 
-def clear_cache(settings: Settings, service: str, *, shared: bool = False,
-                every_service: bool = False) -> dict[str, object]:
+def clear_cache(
+    settings: Settings, service: str, *, shared: bool = False, every_service: bool = False
+) -> dict[str, object]:
     """Empty the local store and, with ``shared``, ``service``'s shared entries (every service's too)."""
-    result: dict[str, object] = {"local": _local(settings, lambda store: {"cleared": store.clear()},
-                                                 {"cleared": 0})}
+    result: dict[str, object] = {"local": _local(settings, lambda store: {"cleared": store.clear()}, {"cleared": 0})}
     if shared:
-        result["shared"] = _shared(settings, service,
-                                   lambda store: {"cleared": store.clear(every_namespace=every_service)})
+        result["shared"] = _shared(
+            settings, service, lambda store: {"cleared": store.clear(every_namespace=every_service)}
+        )
     return result
 
 
-def _local(settings: Settings, action: Callable[[LocalStore], dict[str, object]],
-           untouched: dict[str, object]) -> dict[str, object] | None:
+def _local(
+    settings: Settings, action: Callable[[LocalStore], dict[str, object]], untouched: dict[str, object]
+) -> dict[str, object] | None:
     if settings.cache_dir is None:
         return None
     where = {"path": str(settings.cache_dir / FILE_NAME)}
@@ -51,8 +55,9 @@ def _local(settings: Settings, action: Callable[[LocalStore], dict[str, object]]
         store.close()
 
 
-def _shared(settings: Settings, service: str,
-            action: Callable[[RedisStore], dict[str, object]]) -> dict[str, object] | None:
+def _shared(
+    settings: Settings, service: str, action: Callable[[RedisStore], dict[str, object]]
+) -> dict[str, object] | None:
     if not settings.cache_url:
         return None
     where = {"url": redact(settings.cache_url), "namespace": namespace(service)}

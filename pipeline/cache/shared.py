@@ -35,7 +35,10 @@ _SCAN_COUNT = 1000
 
 @functools.cache
 def _no_client_info() -> dict[str, None]:
-    """The arguments that skip CLIENT SETINFO: ``driver_info`` in newer redis-py, ``lib_name``/``lib_version`` before."""
+    """The arguments that skip CLIENT SETINFO.
+
+    ``driver_info`` in newer redis-py, ``lib_name``/``lib_version`` before.
+    """
     from redis.connection import AbstractConnection
 
     if "driver_info" in inspect.signature(AbstractConnection.__init__).parameters:
@@ -85,9 +88,15 @@ class RedisStore:
         try:
             # No retries (the client's default backs off for seconds): one failure and the run moves on.
             # RESP2 and no client-name calls: a new connection costs no handshake round trips but AUTH/SELECT.
-            self._client = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                                                socket_timeout=SOCKET_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0),
-                                                health_check_interval=0, protocol=2, **_no_client_info())
+            self._client = redis.Redis.from_url(
+                url,
+                socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                socket_timeout=SOCKET_TIMEOUT_SECONDS,
+                retry=Retry(NoBackoff(), 0),
+                health_check_interval=0,
+                protocol=2,
+                **_no_client_info(),
+            )
         except (ValueError, TypeError) as exc:
             raise SharedStoreError(self._scrub(exc)) from None
 
@@ -96,7 +105,7 @@ class RedisStore:
         wanted = list(keys)
         if not wanted:
             return {}
-        chunks = [wanted[i:i + _MGET_CHUNK] for i in range(0, len(wanted), _MGET_CHUNK)]
+        chunks = [wanted[i : i + _MGET_CHUNK] for i in range(0, len(wanted), _MGET_CHUNK)]
         with self._errors():
             pipe = self._client.pipeline(transaction=False)
             for chunk in chunks:
@@ -104,10 +113,10 @@ class RedisStore:
             replies = pipe.execute()
         self.round_trips += 1
         found: dict[str, str] = {}
-        for chunk, values in zip(chunks, replies):
+        for chunk, values in zip(chunks, replies, strict=False):
             if not isinstance(values, list):
                 continue
-            for key, value in zip(chunk, values):
+            for key, value in zip(chunk, values, strict=False):
                 translation = decode(value) if value is not None else None
                 if translation is not None:
                     found[key] = translation

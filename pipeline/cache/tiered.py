@@ -32,8 +32,9 @@ def _stderr(message: str) -> None:
 class TranslationCache:
     """Verified protected translations by cache key: a local folder (or memory) before an optional shared store."""
 
-    def __init__(self, directory: Path | None, shared: RedisStore | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, directory: Path | None, shared: RedisStore | None = None, log: Callable[[str], None] | None = None
+    ) -> None:
         self._log = log or _stderr
         self._memory: dict[str, str] = {}
         self._local: LocalStore | None = None
@@ -43,8 +44,10 @@ class TranslationCache:
             try:
                 self._local = LocalStore(directory)
             except LocalStoreError as exc:
-                self._log(f"warning: the translation cache in {directory} cannot be used ({exc}); this run keeps "
-                          f"its translations in memory only")
+                self._log(
+                    f"warning: the translation cache in {directory} cannot be used ({exc}); this run keeps "
+                    f"its translations in memory only"
+                )
 
     @property
     def shared_round_trips(self) -> int:
@@ -123,15 +126,19 @@ class TranslationCache:
 
     def _drop_local(self, exc: LocalStoreError) -> None:
         assert self._local is not None
-        self._log(f"warning: the translation cache {self._local.path} failed ({exc}); this run keeps its "
-                  f"translations in memory from here on")
+        self._log(
+            f"warning: the translation cache {self._local.path} failed ({exc}); this run keeps its "
+            f"translations in memory from here on"
+        )
         self._local.close()
         self._local = None
 
     def _drop_shared(self, exc: SharedStoreError) -> None:
         assert self._shared is not None
-        self._log(f"warning: the shared translation cache at {self._shared.where} is unavailable ({exc}); this "
-                  f"run goes on with the local cache only")
+        self._log(
+            f"warning: the shared translation cache at {self._shared.where} is unavailable ({exc}); this "
+            f"run goes on with the local cache only"
+        )
         self._shared.close()
         self._shared = None
         self._outbox = {}

@@ -28,7 +28,7 @@ AUTH_KEY_ENV = "PIPELINE_AUTH_KEY"
 ADMIN_KEY_ENV = "PIPELINE_ADMIN_KEY"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the client's subcommands to ``pipeline``'s parser."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--service-url", metavar="URL", help=f"base URL of the service (default: ${URL_ENV})")

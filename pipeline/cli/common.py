@@ -18,26 +18,38 @@ if TYPE_CHECKING:
 
 def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
     """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
-    p.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                   help="catalog files or folders (default: the config's `catalogs` globs)")
-    p.add_argument("--follow-symlinks-outside", action="store_true",
-                   help="also read and write catalogs that are symbolic links to files outside the project (the "
-                        "config file's folder and the PATHs given); refused by default")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="catalog files or folders (default: the config's `catalogs` globs)",
+    )
+    p.add_argument(
+        "--follow-symlinks-outside",
+        action="store_true",
+        help="also read and write catalogs that are symbolic links to files outside the project (the "
+        "config file's folder and the PATHs given); refused by default",
+    )
     add_config_argument(p)
 
 
 def add_config_argument(p: argparse.ArgumentParser) -> None:
     """The ``--config`` option of every command that reads the project's configuration."""
-    p.add_argument("--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in "
-                   "./pyproject.toml)")
+    p.add_argument(
+        "--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in ./pyproject.toml)"
+    )
 
 
 def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
     """The ``--frozen`` option of ``translate`` and ``refresh``: the CI check."""
-    p.add_argument("--frozen", action="store_true",
-                   help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
-                        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
-                        f"characters), 0 when there is nothing to do; needs no key")
+    p.add_argument(
+        "--frozen",
+        action="store_true",
+        help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
+        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
+        f"characters), 0 when there is nothing to do; needs no key",
+    )
 
 
 def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
@@ -90,8 +102,11 @@ def save_reports(report: RunReport, directory: Path) -> Path | None:
     try:
         json_path, _ = write_reports(report, directory)
     except OSError as exc:
-        print(f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
-              f"and the run state are saved", file=sys.stderr)
+        print(
+            f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
+            f"and the run state are saved",
+            file=sys.stderr,
+        )
         report.exit_code = max(report.exit_code, ExitCode.PARTIAL)
         return None
     return json_path

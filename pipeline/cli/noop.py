@@ -40,8 +40,19 @@ MAX_STAMP_BYTES = 4 * 2**20  # a larger stamp is not ours: not read
 RACY_NS = 2_000_000_000  # FAT keeps mtimes to 2 s
 #: Variables the settings and the translate command read whose values go into the signature. Every
 #: other PIPELINE_* variable (PIPELINE_AUTH_KEY, PIPELINE_CACHE_URL: secrets) counts as set or not.
-PLAIN_VARIABLES = ("PIPELINE_SERVICE_URL", "XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE", "TERM",
-                   "LANG", "LC_ALL", "LC_CTYPE", "PYTHONUTF8", "PYTHONIOENCODING")
+PLAIN_VARIABLES = (
+    "PIPELINE_SERVICE_URL",
+    "XDG_CACHE_HOME",
+    "HOME",
+    "LOCALAPPDATA",
+    "USERPROFILE",
+    "TERM",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "PYTHONUTF8",
+    "PYTHONIOENCODING",
+)
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")  # as pipeline.config.CACHE_URL_SCHEMES
 
 
@@ -181,7 +192,8 @@ def _strings(value: object) -> bool:
 
 def _pairs(value: object, second: type | tuple[type, ...]) -> bool:
     return isinstance(value, list) and all(
-        isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], second) for v in value)
+        isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], second) for v in value
+    )
 
 
 def _settled(argv: list[str]) -> bool:
@@ -212,8 +224,14 @@ def _settled(argv: list[str]) -> bool:
     if stamp.get("env") != environment_signature() or stamp.get("code") != code_signature():
         return False
     real, folders, files, catalogs = (stamp.get(k) for k in ("real", "folders", "files", "catalogs"))
-    if not (_pairs(real, str) and _pairs(files, (str, type(None))) and _pairs(catalogs, str)
-            and isinstance(folders, list) and catalogs and folders):
+    if not (
+        _pairs(real, str)
+        and _pairs(files, (str, type(None)))
+        and _pairs(catalogs, str)
+        and isinstance(folders, list)
+        and catalogs
+        and folders
+    ):
         return False  # a stamp that watches nothing proves nothing
     if any(os.path.realpath(p) != target for p, target in real):
         return False

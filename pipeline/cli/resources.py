@@ -18,9 +18,12 @@ from pipeline.cli.common import add_config_argument, load_cli_settings, stderr_l
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``glossary`` and ``style`` commands."""
-    glossary = sub.add_parser("glossary", help="sync and inspect the project's glossary on the service",
-                              description="The project's glossary: one v3 glossary holding one dictionary per "
-                                          "language pair, built from the glossary files the config names.")
+    glossary = sub.add_parser(
+        "glossary",
+        help="sync and inspect the project's glossary on the service",
+        description="The project's glossary: one v3 glossary holding one dictionary per "
+        "language pair, built from the glossary files the config names.",
+    )
     gsub = glossary.add_subparsers(dest="action", required=True, metavar="ACTION")
     p = gsub.add_parser("sync", help="upload the dictionaries that changed; delete the ones no longer configured")
     p.add_argument("--check", action="store_true", help="only read and check the glossary files; send nothing")
@@ -34,9 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = gsub.add_parser("delete", help="delete the project's glossary from the service")
     _common(p, _glossary_delete)
 
-    style = sub.add_parser("style", help="sync and inspect the project's style rule lists on the service",
-                           description="The project's style rule lists: one per target language that has a "
-                                       "style table in the config.")
+    style = sub.add_parser(
+        "style",
+        help="sync and inspect the project's style rule lists on the service",
+        description="The project's style rule lists: one per target language that has a style table in the config.",
+    )
     ssub = style.add_subparsers(dest="action", required=True, metavar="ACTION")
     p = ssub.add_parser("sync", help="create or update the style lists; delete the ones no longer configured")
     _common(p, _style_sync)
@@ -133,8 +138,7 @@ def _glossary_sync(args: argparse.Namespace) -> int:
             else:
                 usable[pair] = d
         outcome = await sync_glossary(client, plan.project, usable, prune=True, log=_log)
-        print(f"glossary {outcome.glossary_id or '(none)'}: {len(usable)} dictionaries, "
-              f"{outcome.writes} write calls")
+        print(f"glossary {outcome.glossary_id or '(none)'}: {len(usable)} dictionaries, {outcome.writes} write calls")
         return 0
 
     return _with_client(settings, work)
@@ -146,8 +150,9 @@ def _glossary_list(args: argparse.Namespace) -> int:
     settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
-        glossaries = await client.list_glossaries() if args.all else \
-            await find_glossaries(client, settings.resources.project)
+        glossaries = (
+            await client.list_glossaries() if args.all else await find_glossaries(client, settings.resources.project)
+        )
         return _print_lines([f"{g.glossary_id}\t{g.name}\t{_pairs(g) or '-'}" for g in glossaries], "no glossary")
 
     return _with_client(settings, work)
@@ -164,8 +169,9 @@ def _glossary_show(args: argparse.Namespace) -> int:
     async def work(client: Any) -> int:
         found = await find_glossaries(client, settings.resources.project)
         if not found:
-            raise UsageError(f"project {settings.resources.project!r} has no glossary on the service: run "
-                             f"`pipeline glossary sync`")
+            raise UsageError(
+                f"project {settings.resources.project!r} has no glossary on the service: run `pipeline glossary sync`"
+            )
         glossary = found[0]
         if args.target is None:
             print(f"{glossary.glossary_id}\t{glossary.name}")
@@ -174,8 +180,11 @@ def _glossary_show(args: argparse.Namespace) -> int:
             return 0
         target = locales.base_language(_target_code(settings, args.target))
         dictionary = await client.glossary_entries(glossary.glossary_id, source, target)
-        sys.stdout.write(dictionary.entries if dictionary.entries.endswith("\n") or not dictionary.entries
-                         else dictionary.entries + "\n")
+        sys.stdout.write(
+            dictionary.entries
+            if dictionary.entries.endswith("\n") or not dictionary.entries
+            else dictionary.entries + "\n"
+        )
         return 0
 
     return _with_client(settings, work)
@@ -235,8 +244,9 @@ def _style_list(args: argparse.Namespace) -> int:
         lists = await list_all(client)
         if not args.all:
             lists = [s for s in lists if (parse_marker(s.name) or ("",))[0] == settings.resources.project]
-        return _print_lines([f"{s.style_id}\t{s.language}\tversion {s.version}\t{s.name}" for s in lists],
-                            "no style list")
+        return _print_lines(
+            [f"{s.style_id}\t{s.language}\tversion {s.version}\t{s.name}" for s in lists], "no style list"
+        )
 
     return _with_client(settings, work)
 
@@ -255,12 +265,23 @@ def _style_show(args: argparse.Namespace) -> int:
         if not found:
             raise UsageError(f"project {settings.resources.project!r} has no style list for {target} on the service")
         full = await client.get_style_rule_list(found[0].style_id)
-        print(json.dumps({
-            "style_id": full.style_id, "name": full.name, "language": full.language, "version": full.version,
-            "configured_rules": {k: dict(v) for k, v in (full.configured_rules or {}).items()},
-            "custom_instructions": [{"id": i.id, "label": i.label, "prompt": i.prompt,
-                                     "source_language": i.source_language} for i in full.custom_instructions or ()],
-        }, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "style_id": full.style_id,
+                    "name": full.name,
+                    "language": full.language,
+                    "version": full.version,
+                    "configured_rules": {k: dict(v) for k, v in (full.configured_rules or {}).items()},
+                    "custom_instructions": [
+                        {"id": i.id, "label": i.label, "prompt": i.prompt, "source_language": i.source_language}
+                        for i in full.custom_instructions or ()
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return 0
 
     return _with_client(settings, work)

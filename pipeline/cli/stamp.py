@@ -26,8 +26,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.catalog_paths import display_path, find_catalogs
-from pipeline.cli.noop import (RACY_NS, STAMP_VERSION, code_signature, environment_signature, file_digest,
-                               folder_entries, folder_signature, stamp_path, writable)
+from pipeline.cli.noop import (
+    RACY_NS,
+    STAMP_VERSION,
+    code_signature,
+    environment_signature,
+    file_digest,
+    folder_entries,
+    folder_signature,
+    stamp_path,
+    writable,
+)
 from pipeline.config import CONFIG_NAME, Settings
 from pipeline.model import Severity
 from pipeline.resources import synced
@@ -43,17 +52,31 @@ MAX_FOLDERS = 5000
 _GLOB_CHARS = frozenset("*?[")
 
 
-def write_stamp(argv: Sequence[str], args: argparse.Namespace, settings: Settings, reload: Callable[[], Settings],
-                paths: Sequence[Path], report: RunReport, report_folder: Path) -> bool:
+def write_stamp(
+    argv: Sequence[str],
+    args: argparse.Namespace,
+    settings: Settings,
+    reload: Callable[[], Settings],
+    paths: Sequence[Path],
+    report: RunReport,
+    report_folder: Path,
+) -> bool:
     """Write the stamp when the run just finished (``report``, written to ``report_folder``) was a complete no-op.
 
     ``settings`` are the run's; ``reload`` builds them again from the config file and command line
     as they are now. Returns whether a stamp was written. Never raises: a stamp is an optimisation.
     """
-    if not (args.quiet and not args.dry_run and not args.frozen and report.exit_code == 0
-            and not any(issue.severity is Severity.ERROR for issue in report.issues)  # printed even with --quiet
-            and report.stopped is None and report.would_send is None and report.totals.requests == 0
-            and settings.cache_dir is not None):
+    if not (
+        args.quiet
+        and not args.dry_run
+        and not args.frozen
+        and report.exit_code == 0
+        and not any(issue.severity is Severity.ERROR for issue in report.issues)  # printed even with --quiet
+        and report.stopped is None
+        and report.would_send is None
+        and report.totals.requests == 0
+        and settings.cache_dir is not None
+    ):
         return False
     if "@" in os.environ.get("PIPELINE_SERVICE_URL", ""):  # a URL with credentials: not even hashed into a stamp
         return False
@@ -82,16 +105,31 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, reload: Callable[[], Settings],
-           paths: Sequence[Path], report: RunReport, report_folder: Path) -> dict | None:
+def _stamp(
+    argv: list[str],
+    args: argparse.Namespace,
+    settings: Settings,
+    reload: Callable[[], Settings],
+    paths: Sequence[Path],
+    report: RunReport,
+    report_folder: Path,
+) -> dict | None:
     assert settings.cache_dir is not None
     cwd = os.getcwd()
-    configs = [os.path.join(cwd, args.config)] if args.config else [os.path.join(cwd, CONFIG_NAME),
-                                                                        os.path.join(cwd, "pyproject.toml")]
+    configs = (
+        [os.path.join(cwd, args.config)]
+        if args.config
+        else [os.path.join(cwd, CONFIG_NAME), os.path.join(cwd, "pyproject.toml")]
+    )
     state_file = settings.cache_dir / STATE_NAME
-    files = [*configs, *map(str, synced.glossary_files(settings)), str(state_file),
-             str(settings.cache_dir / synced.RECORD_NAME), str(report_folder / "report.json"),
-             str(report_folder / "report.md")]
+    files = [
+        *configs,
+        *map(str, synced.glossary_files(settings)),
+        str(state_file),
+        str(settings.cache_dir / synced.RECORD_NAME),
+        str(report_folder / "report.json"),
+        str(report_folder / "report.md"),
+    ]
     # Hashed first and again last: what is recorded is what everything between saw. The config's
     # bytes must also still make the run's settings (the run read it before any of this).
     digests = [[p, file_digest(p)] for p in files]
@@ -100,8 +138,9 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, reload
         return None
     written = time.time_ns()  # before any look: a change after it has a later mtime (noop.RACY_NS)
     folders = _folders(settings, paths)
-    if folders is None or any(signature is not None and signature[0] > written - RACY_NS
-                              for signature in folders.values()):
+    if folders is None or any(
+        signature is not None and signature[0] > written - RACY_NS for signature in folders.values()
+    ):
         return None  # changed within a clock tick of this look: the next no-op, later, writes the stamp
     found = find_catalogs(settings, paths)
     if found.refused or len(found.paths) != report.unchanged_catalogs:
@@ -121,18 +160,26 @@ def _stamp(argv: list[str], args: argparse.Namespace, settings: Settings, reload
     if notices != len(report.issues):
         return None  # the run's warnings must all be the settled catalogs' notices, which every skip repeats
     if not settings.service.embedded and synced.SyncRecord(settings.cache_dir).needs_sync(
-            report.service, synced.fingerprint(settings)):
+        report.service, synced.fingerprint(settings)
+    ):
         return None
     # Listed once, between the two looks: the same times in both mean these entries all along.
-    entries = [[folder, signature, None if signature is None else folder_entries(folder)]
-               for folder, signature in sorted(folders.items())]
+    entries = [
+        [folder, signature, None if signature is None else folder_entries(folder)]
+        for folder, signature in sorted(folders.items())
+    ]
     if _folders(settings, paths) != folders:
         return None  # a catalog added or removed while this looked: the discovery may have missed it
     if [[p, file_digest(p)] for p in files] != digests or [[p, os.path.realpath(p)] for p in [cwd, *configs]] != real:
         return None  # another run saved its state or report meanwhile, or a file was edited
     return {
-        "version": STAMP_VERSION, "pipeline": __version__, "written_ns": written, "argv": argv, "cwd": cwd,
-        "env": environment_signature(), "code": code_signature(),
+        "version": STAMP_VERSION,
+        "pipeline": __version__,
+        "written_ns": written,
+        "argv": argv,
+        "cwd": cwd,
+        "env": environment_signature(),
+        "code": code_signature(),
         "real": real,
         "folders": entries,
         "files": digests,

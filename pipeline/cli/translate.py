@@ -11,8 +11,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
-                                 report_dir, save_reports, stderr_log)
+from pipeline.cli.common import (
+    add_catalog_arguments,
+    add_frozen_argument,
+    load_cli_settings,
+    print_issues,
+    report_dir,
+    save_reports,
+    stderr_log,
+)
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 if TYPE_CHECKING:
@@ -26,27 +33,44 @@ def register(sub: argparse._SubParsersAction) -> None:
         "translate",
         help="translate the untranslated entries of catalogs",
         description="Translate every untranslated entry of the catalogs (given as PATHs, or found by the "
-                    "config's globs) and write the translations back marked fuzzy. The service key is read "
-                    f"from {ENV_AUTH_KEY}; it is never taken from the command line.",
+        "config's globs) and write the translations back marked fuzzy. The service key is read "
+        f"from {ENV_AUTH_KEY}; it is never taken from the command line.",
         epilog="exit codes: 0 all done; 1 some segments failed or some input was invalid (the report says "
-               "which; everything else was written); 2 usage or configuration error; 3 quota exceeded, budget "
-               "reached (work done so far is saved) or the account's characters left cannot cover the run (nothing "
-               "sent); 4 authentication refused or service unreachable; 5 --frozen and a run would change a catalog",
+        "which; everything else was written); 2 usage or configuration error; 3 quota exceeded, budget "
+        "reached (work done so far is saved) or the account's characters left cannot cover the run (nothing "
+        "sent); 4 authentication refused or service unreachable; 5 --frozen and a run would change a catalog",
     )
     add_catalog_arguments(p)
-    p.add_argument("--target-lang", action="append", default=[], metavar="LANG",
-                   help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)")
-    p.add_argument("--service-url", metavar="URL", help=f"service base URL, or 'embedded' for the in-process local "
-                   f"service (default: {ENV_SERVICE_URL} or the config's [service] url)")
+    p.add_argument(
+        "--target-lang",
+        action="append",
+        default=[],
+        metavar="LANG",
+        help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)",
+    )
+    p.add_argument(
+        "--service-url",
+        metavar="URL",
+        help=f"service base URL, or 'embedded' for the in-process local "
+        f"service (default: {ENV_SERVICE_URL} or the config's [service] url)",
+    )
     p.add_argument("--report-dir", type=Path, metavar="DIR", help="where report.json and report.md go")
     p.add_argument("--cache-dir", type=Path, metavar="DIR", help="translation cache folder")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the translation cache (catalogs "
-                   "an earlier run settled, and unchanged since, are still skipped: they have nothing to translate)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the translation cache (catalogs "
+        "an earlier run settled, and unchanged since, are still skipped: they have nothing to translate)",
+    )
     p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
     add_frozen_argument(p, "translate")
-    p.add_argument("--max-characters", type=_budget, metavar="N",
-                   help="stop before billing more than N characters in this run; what was translated is saved "
-                        "and the run exits 3 (default: the config's [translate] max_characters, else no limit)")
+    p.add_argument(
+        "--max-characters",
+        type=_budget,
+        metavar="N",
+        help="stop before billing more than N characters in this run; what was translated is saved "
+        "and the run exits 3 (default: the config's [translate] max_characters, else no limit)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_translate)
 
@@ -78,8 +102,13 @@ def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.report import fallback_note, usage_line
 
     settings = _settings(args)
-    options = RunOptions(paths=tuple(args.paths), target_langs=tuple(args.target_lang),
-                         dry_run=args.dry_run or args.frozen, use_cache=not args.no_cache, frozen=args.frozen)
+    options = RunOptions(
+        paths=tuple(args.paths),
+        target_langs=tuple(args.target_lang),
+        dry_run=args.dry_run or args.frozen,
+        use_cache=not args.no_cache,
+        frozen=args.frozen,
+    )
     log = stderr_log(args.quiet)
     report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
     if args.frozen:  # a check: nothing written, not even the report
@@ -88,23 +117,29 @@ def _translate(args: argparse.Namespace) -> int:
     if json_path is not None and "command_line" in args:  # set by main: the arguments exactly as given
         from pipeline.cli.stamp import write_stamp
 
-        write_stamp(args.command_line, args, settings, lambda: _settings(args), options.paths, report,
-                    json_path.parent)
+        write_stamp(args.command_line, args, settings, lambda: _settings(args), options.paths, report, json_path.parent)
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
         if report.would_send is not None:
             w = report.would_send
-            print(f"dry run: would send {w.segments} segments ({w.texts} unique texts) in {w.requests} "
-                  f"requests, about {w.characters} billed characters{fallback_note(w)}; {t.segments_from_cache} "
-                  f"from cache")
+            print(
+                f"dry run: would send {w.segments} segments ({w.texts} unique texts) in {w.requests} "
+                f"requests, about {w.characters} billed characters{fallback_note(w)}; {t.segments_from_cache} "
+                f"from cache"
+            )
         else:
-            print(f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
-                  f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
-                  f"characters billed in {t.requests} requests; "
-                  + (f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
-                     if report.unchanged_catalogs else "")
-                  + (f"report: {json_path}" if json_path else "no report written"))
+            print(
+                f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
+                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
+                f"characters billed in {t.requests} requests; "
+                + (
+                    f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
+                    if report.unchanged_catalogs
+                    else ""
+                )
+                + (f"report: {json_path}" if json_path else "no report written")
+            )
             usage = usage_line(report)
             if usage:
                 print(f"pipeline: {usage}", file=sys.stderr)
@@ -123,8 +158,10 @@ def print_frozen(report: RunReport, command: str) -> int:
     lines = work_lines(report)
     if lines:
         w = report.would_send
-        print(f"pipeline {command} --frozen: a run would change {len(lines)} catalog(s), billing about "
-              f"{w.characters if w else 0} characters:")
+        print(
+            f"pipeline {command} --frozen: a run would change {len(lines)} catalog(s), billing about "
+            f"{w.characters if w else 0} characters:"
+        )
         print("\n".join(lines))
     elif report.exit_code == 0:
         print(f"pipeline {command} --frozen: nothing to translate")

@@ -10,8 +10,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cli.common import (add_catalog_arguments, add_frozen_argument, load_cli_settings, print_issues,
-                                 report_dir, save_reports, stderr_log)
+from pipeline.cli.common import (
+    add_catalog_arguments,
+    add_frozen_argument,
+    load_cli_settings,
+    print_issues,
+    report_dir,
+    save_reports,
+    stderr_log,
+)
 from pipeline.errors import ExitCode, UsageError
 from pipeline.model import Severity
 
@@ -26,12 +33,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check",
         help="check translations without the service (placeholders, plurals, markup, whitespace)",
         description="Check every translated entry of the catalogs: placeholders kept (by format flag), plural "
-                    "forms complete, HTML/XML tags balanced as in the source, leading and trailing whitespace "
-                    "as in the source. At least as strict as `msgfmt --check` for printf formats; stricter for "
-                    "brace fields and markup. Fuzzy (needs-review) entries are checked too, and reported apart: they are "
-                    "what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
+        "forms complete, HTML/XML tags balanced as in the source, leading and trailing whitespace "
+        "as in the source. At least as strict as `msgfmt --check` for printf formats; stricter for "
+        "brace fields and markup. Fuzzy (needs-review) entries are checked too, and reported apart: they are "
+        "what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
         epilog="exit codes: 0 nothing wrong (warnings may be printed); 1 some translation is broken or a catalog "
-               "cannot be read; 2 usage or configuration error",
+        "cannot be read; 2 usage or configuration error",
     )
     add_catalog_arguments(p)
     p.add_argument("--skip-fuzzy", action="store_true", help="leave fuzzy (needs-review) entries out, as msgfmt does")
@@ -42,24 +49,36 @@ def register(sub: argparse._SubParsersAction) -> None:
         "refresh",
         help="update catalogs from their template, then translate what is new or stale",
         description="For each catalog: merge its template (POT) with msgmerge semantics (new entries added, "
-                    "changed ones marked fuzzy with the previous source, removed ones made obsolete) editing only "
-                    "the entries that change; sync glossaries and style rules; translate what is new and "
-                    "re-translate machine translations whose source changed (never an entry a human edited); "
-                    "write the report. A second refresh changes nothing.",
+        "changed ones marked fuzzy with the previous source, removed ones made obsolete) editing only "
+        "the entries that change; sync glossaries and style rules; translate what is new and "
+        "re-translate machine translations whose source changed (never an entry a human edited); "
+        "write the report. A second refresh changes nothing.",
         epilog="exit codes: as `pipeline translate` (0 all done; 1 some segments failed or input was invalid; "
-               "2 usage or configuration error; 3 quota or budget reached, or too few characters left for the run; "
-               "4 service refused or unreachable; 5 --frozen and a refresh would change a catalog)",
+        "2 usage or configuration error; 3 quota or budget reached, or too few characters left for the run; "
+        "4 service refused or unreachable; 5 --frozen and a refresh would change a catalog)",
     )
     add_catalog_arguments(r)
-    r.add_argument("--template", type=Path, metavar="POT",
-                   help="the template of every catalog (default: config `[refresh] template`, else <domain>.pot "
-                        "found next to the locale folders)")
+    r.add_argument(
+        "--template",
+        type=Path,
+        metavar="POT",
+        help="the template of every catalog (default: config `[refresh] template`, else <domain>.pot "
+        "found next to the locale folders)",
+    )
     r.add_argument("--service-url", metavar="URL", help="service base URL, or 'embedded'")
     r.add_argument("--report-dir", type=Path, metavar="DIR", help="where report.json and report.md go")
-    r.add_argument("--max-characters", type=int, metavar="N", help="stop before billing more than N characters "
-                   "(saved work is kept; exit 3); default: the config's [translate] max_characters")
-    r.add_argument("--merge-only", action="store_true", help="update the catalogs from the template; translate "
-                   "nothing, send nothing")
+    r.add_argument(
+        "--max-characters",
+        type=int,
+        metavar="N",
+        help="stop before billing more than N characters "
+        "(saved work is kept; exit 3); default: the config's [translate] max_characters",
+    )
+    r.add_argument(
+        "--merge-only",
+        action="store_true",
+        help="update the catalogs from the template; translate nothing, send nothing",
+    )
     add_frozen_argument(r, "refresh")
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     r.set_defaults(func=_refresh)
@@ -91,16 +110,19 @@ def _check(args: argparse.Namespace) -> int:
                     print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
     if not args.quiet:
         fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
-        print(f"pipeline check: {errors} error(s), {warnings} warning(s) in {checked.read} catalog(s); "
-              f"{fuzzy} of the errors in fuzzy entries", file=sys.stderr)
+        print(
+            f"pipeline check: {errors} error(s), {warnings} warning(s) in {checked.read} catalog(s); "
+            f"{fuzzy} of the errors in fuzzy entries",
+            file=sys.stderr,
+        )
     return ExitCode.PARTIAL if errors else ExitCode.OK
 
 
 def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.workflows.refresh import refresh
     from pipeline.run.report import usage_line
+    from pipeline.workflows.refresh import refresh
 
     settings = load_cli_settings(args)
     if args.max_characters is not None:
@@ -108,8 +130,9 @@ def _refresh(args: argparse.Namespace) -> int:
             raise UsageError("--max-characters must be 0 or more")
         settings = replace(settings, max_characters=args.max_characters)
     template = args.template.resolve() if args.template else None
-    outcome, report = refresh(settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet),
-                              frozen=args.frozen)
+    outcome, report = refresh(
+        settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet), frozen=args.frozen
+    )
     if args.frozen:  # a check: nothing written, not even the report
         return _print_frozen_refresh(outcome, report)
     changed = sum(1 for c in outcome.catalogs if c.written)
@@ -123,9 +146,11 @@ def _refresh(args: argparse.Namespace) -> int:
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
-        print(f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
-              f"{t.segments_failed} failed; {t.billed_characters} characters billed; "
-              + (f"report: {json_path}" if json_path else "no report written"))
+        print(
+            f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
+            f"{t.segments_failed} failed; {t.billed_characters} characters billed; "
+            + (f"report: {json_path}" if json_path else "no report written")
+        )
         usage = usage_line(report)
         if usage:
             print(f"pipeline: {usage}", file=sys.stderr)
@@ -138,8 +163,12 @@ def _print_frozen_refresh(outcome: MergeOutcome, report: RunReport | None) -> in
     """What a refresh would merge and translate, one catalog a line, on stdout; returns the exit code (5: something)."""
     from pipeline.run.report import work_lines
 
-    merges = [f"{c.path}\tmerge: {c.added} added, {c.fuzzy} fuzzy, {c.obsoleted} obsolete, {c.revived} revived, "
-              f"{c.removed} removed" for c in outcome.catalogs if c.written]
+    merges = [
+        f"{c.path}\tmerge: {c.added} added, {c.fuzzy} fuzzy, {c.obsoleted} obsolete, {c.revived} revived, "
+        f"{c.removed} removed"
+        for c in outcome.catalogs
+        if c.written
+    ]
     if merges:
         print(f"pipeline refresh --frozen: the merge would change {len(merges)} catalog(s):")
         print("\n".join(merges))
@@ -152,8 +181,10 @@ def _print_frozen_refresh(outcome: MergeOutcome, report: RunReport | None) -> in
         lines = work_lines(report)
         if lines:
             characters = report.would_send.characters if report.would_send else 0
-            print(f"pipeline refresh --frozen: translating would change {len(lines)} catalog(s), billing about "
-                  f"{characters} characters (counted before the merge):")
+            print(
+                f"pipeline refresh --frozen: translating would change {len(lines)} catalog(s), billing about "
+                f"{characters} characters (counted before the merge):"
+            )
             print("\n".join(lines))
         code = report.exit_code
     if code == ExitCode.OK:

@@ -57,9 +57,9 @@ if TYPE_CHECKING:
         Usage,
     )
     from pipeline.client.requests import dictionary_from_pairs, translate_params
-    from pipeline.errors import DocumentTranslationError
     from pipeline.client.retry import PollPolicy, RetryPolicy
     from pipeline.client.sync import Client
+    from pipeline.errors import DocumentTranslationError
 
 __all__ = [
     "AsyncClient",

@@ -90,7 +90,7 @@ class AsyncClient(_Endpoints):
             try:
                 step = flow.send(reply) if error is None else flow.throw(error)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                return stop.value
             reply, error = None, None
             try:
                 if isinstance(step, Sleep):
@@ -113,5 +113,4 @@ class AsyncClient(_Endpoints):
                 async for chunk in response.aiter_bytes():
                     if not body.add(chunk):
                         break
-        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase,
-                      self._secrets)
+        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase, self._secrets)

@@ -297,8 +297,14 @@ def _document_status_call(handle: DocumentHandle) -> Call[DocumentStatus]:
 
 def _document_result_call(handle: DocumentHandle) -> Call[bytes]:
     body = requests.document_key_body(handle.document_key)
-    return requests.send_json("POST", f"/v2/document/{segment(handle.document_id)}/result", body, _identity, "bytes",
-                              requests.DOCUMENT_ANSWER_BYTES)
+    return requests.send_json(
+        "POST",
+        f"/v2/document/{segment(handle.document_id)}/result",
+        body,
+        _identity,
+        "bytes",
+        requests.DOCUMENT_ANSWER_BYTES,
+    )
 
 
 def _identity(value: T) -> T:

@@ -23,8 +23,9 @@ import httpx
 from pipeline.client.requests import Request
 
 Message = MutableMapping[str, Any]
-ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
-                   Awaitable[None]]
+ASGIApp = Callable[
+    [MutableMapping[str, Any], Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
+]
 
 #: Methods for which httpx sends ``Content-Length: 0`` when there is no body.
 _EMPTY_BODY_LENGTH = ("POST", "PUT", "PATCH")
@@ -59,16 +60,25 @@ class AppCaller:
         raw_path = self._prefix + request.path.encode("ascii")
         query = str(httpx.QueryParams(list(request.query))).encode("ascii") if request.query else b""
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
-            "headers": headers, "scheme": self._scheme, "path": unquote(raw_path.decode("ascii")),
-            "raw_path": raw_path, "query_string": query, "server": self._server, "client": ("127.0.0.1", 123),
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request.method,
+            "headers": headers,
+            "scheme": self._scheme,
+            "path": unquote(raw_path.decode("ascii")),
+            "raw_path": raw_path,
+            "query_string": query,
+            "server": self._server,
+            "client": ("127.0.0.1", 123),
             "root_path": "",
         }
         return await _exchange(self._app, scope, body, request.method != "HEAD")
 
 
-async def _exchange(app: ASGIApp, scope: MutableMapping[str, Any], body: bytes,
-                    keep_body: bool) -> tuple[int, httpx.Headers, bytes]:
+async def _exchange(
+    app: ASGIApp, scope: MutableMapping[str, Any], body: bytes, keep_body: bool
+) -> tuple[int, httpx.Headers, bytes]:
     """One ASGI request/response cycle, as ``httpx.ASGITransport`` drives it."""
     status: int | None = None
     headers: list[tuple[bytes, bytes]] = []

@@ -92,14 +92,21 @@ class Sleep:
 Flow = Generator["Call[Any] | Sleep", Any, T]
 
 
-def get(path: str, parse: Callable[[Any], T], query: Sequence[tuple[str, str]] = (),
-        max_answer: int = ANSWER_BYTES) -> Call[T]:
+def get(
+    path: str, parse: Callable[[Any], T], query: Sequence[tuple[str, str]] = (), max_answer: int = ANSWER_BYTES
+) -> Call[T]:
     """A GET call."""
     return Call(Request("GET", path, query=tuple(query)), parse, max_answer=max_answer)
 
 
-def send_json(method: str, path: str, body: object, parse: Callable[[Any], T], expect: Expect = "json",
-              max_answer: int = ANSWER_BYTES) -> Call[T]:
+def send_json(
+    method: str,
+    path: str,
+    body: object,
+    parse: Callable[[Any], T],
+    expect: Expect = "json",
+    max_answer: int = ANSWER_BYTES,
+) -> Call[T]:
     """A call with a JSON body encoded by :func:`pipeline.protocol.encode_json`."""
     request = Request(method, path, content=protocol.encode_json(body), content_type="application/json")
     return Call(request, parse, expect, max_answer)
@@ -109,8 +116,11 @@ def _post_json_within(what: str, max_bytes: int, path: str, body: object, parse:
     """A JSON ``POST``, refused before sending when the body is over ``max_bytes``; encoded only once."""
     content = protocol.encode_json(body)
     limits.check_body_size(what, len(content), max_bytes)
-    return Call(Request("POST", path, content=content, content_type="application/json"), parse,
-                max_answer=answer_bound(len(content)))
+    return Call(
+        Request("POST", path, content=content, content_type="application/json"),
+        parse,
+        max_answer=answer_bound(len(content)),
+    )
 
 
 def delete(path: str, query: Sequence[tuple[str, str]] = ()) -> Call[None]:

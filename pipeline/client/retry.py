@@ -75,8 +75,12 @@ def retrying(
             return (yield call)
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
-            if (not error.should_retry or attempt >= policy.max_attempts or remaining <= 0
-                    or (isinstance(error, RateLimitedError) and not policy.retry_rate_limited)):
+            if (
+                not error.should_retry
+                or attempt >= policy.max_attempts
+                or remaining <= 0
+                or (isinstance(error, RateLimitedError) and not policy.retry_rate_limited)
+            ):
                 error.attempts = attempt
                 raise
             delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)

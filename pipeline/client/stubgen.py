@@ -38,8 +38,11 @@ def endpoint_methods() -> Iterator[tuple[str, Callable[..., object]]]:
 
 def render() -> str:
     """The stub's text."""
-    imports: dict[str, set[str]] = {"collections.abc": {"Coroutine"}, "typing": {"Any"},
-                                    "pipeline.client.base": {"ShellSettings"}}
+    imports: dict[str, set[str]] = {
+        "collections.abc": {"Coroutine"},
+        "typing": {"Any"},
+        "pipeline.client.base": {"ShellSettings"},
+    }
     methods: list[str] = []
     for name, function in endpoint_methods():
         signature = inspect.signature(function)
@@ -69,8 +72,11 @@ def render() -> str:
     ]
     for module, names in sorted(imports.items()):
         line = f"from {module} import {', '.join(sorted(names))}"
-        lines.append(line if len(line) <= _WIDTH else
-                     f"from {module} import (\n" + "".join(f"    {n},\n" for n in sorted(names)) + ")")
+        lines.append(
+            line
+            if len(line) <= _WIDTH
+            else f"from {module} import (\n" + "".join(f"    {n},\n" for n in sorted(names)) + ")"
+        )
     lines += ["", "", "class AsyncEndpoints(ShellSettings):"]
     return "\n".join(lines) + "\n" + "\n".join(methods)
 
@@ -82,7 +88,7 @@ def _collect(annotation: object, function: Callable[..., object], imports: dict[
     for name in _NAME.findall(_STRING.sub("", annotation)):
         if name in _BUILTIN:
             continue
-        value = function.__globals__[name]  # type: ignore[attr-defined]
+        value = function.__globals__[name]
         module = getattr(value, "__module__", None)
         if not module or getattr(sys.modules.get(module), name, None) is not value:
             module = function.__module__

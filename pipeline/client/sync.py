@@ -77,7 +77,7 @@ class Client(ClientBase):
             try:
                 step = flow.send(reply) if error is None else flow.throw(error)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                return stop.value
             reply, error = None, None
             try:
                 if isinstance(step, Sleep):
@@ -94,5 +94,4 @@ class Client(ClientBase):
             for chunk in response.iter_bytes():
                 if not body.add(chunk):
                     break
-        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase,
-                      self._secrets)
+        return finish(call, response.status_code, response.headers, body.content, response.reason_phrase, self._secrets)

@@ -45,7 +45,9 @@ class TerminologyEndpoints(EndpointBase):
         """One dictionary with its entries, as TSV (``GET /v3/glossaries/{id}/entries``)."""
         query = [("source_lang", source_lang), ("target_lang", target_lang)]
         path = f"/v3/glossaries/{segment(glossary_id)}/entries"
-        return self._call(requests.get(path, parse.parse_glossary_entries, query, requests.GLOSSARY_ENTRIES_ANSWER_BYTES))
+        return self._call(
+            requests.get(path, parse.parse_glossary_entries, query, requests.GLOSSARY_ENTRIES_ANSWER_BYTES)
+        )
 
     def replace_glossary_dictionary(self, glossary_id: str, dictionary: GlossaryDictionary) -> DictionarySummary:
         """Create or replace the dictionary of one pair (``PUT /v3/glossaries/{id}/dictionaries``)."""

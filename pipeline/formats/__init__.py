@@ -18,8 +18,17 @@ if TYPE_CHECKING:
     from pipeline.formats.base import Catalog, Unit, UnitState
     from pipeline.formats.po import PoCatalog
 
-__all__ = ["AtomicWriter", "Catalog", "CatalogError", "PoCatalog", "Unit", "UnitState", "atomic_write",
-           "atomic_write_all", "read_catalog"]
+__all__ = [
+    "AtomicWriter",
+    "Catalog",
+    "CatalogError",
+    "PoCatalog",
+    "Unit",
+    "UnitState",
+    "atomic_write",
+    "atomic_write_all",
+    "read_catalog",
+]
 
 SUFFIXES = (".po", ".pot")
 XLIFF_SUFFIXES = (".xlf", ".xliff")

@@ -63,8 +63,9 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
     template = read_po(template_path)  # the strict reader: a broken template is refused with its line
     raw = catalog.raw  # each file is read once: what is merged is what was checked
     lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
-    merger = _Merger(catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines,
-                     dict(template.metadata))
+    merger = _Merger(
+        catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines, dict(template.metadata)
+    )
     return merger.run(raw)
 
 
@@ -85,8 +86,14 @@ def similarity(a: str, b: str) -> float:
 
 
 class _Merger:
-    def __init__(self, catalog: PoCatalog, entries: list[polib.POEntry], template: list[polib.POEntry],
-                 lines: list[str], template_metadata: dict[str, str]) -> None:
+    def __init__(
+        self,
+        catalog: PoCatalog,
+        entries: list[polib.POEntry],
+        template: list[polib.POEntry],
+        lines: list[str],
+        template_metadata: dict[str, str],
+    ) -> None:
         self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
         self.template_metadata = template_metadata
         self.ranges = catalog.entry_lines()
@@ -130,8 +137,15 @@ class _Merger:
         removed = sum(1 for i, e in enumerate(self.entries) if not e.obsolete and i not in used and not _translated(e))
         blocks += [_Block(self._obsolete_lines(i), None, [self.newline]) for i in obsoleted]
         data = self._render(blocks)
-        return MergeResult(data, data != raw, added=len(unmatched) - len(fuzzy), fuzzy=len(fuzzy),
-                           obsoleted=len(obsoleted), revived=len(revived), removed=removed)
+        return MergeResult(
+            data,
+            data != raw,
+            added=len(unmatched) - len(fuzzy),
+            fuzzy=len(fuzzy),
+            obsoleted=len(obsoleted),
+            revived=len(revived),
+            removed=removed,
+        )
 
     def _best_match(self, t: polib.POEntry, lenders: list[int]) -> int | None:
         best, best_ratio = None, FUZZY_THRESHOLD
@@ -141,8 +155,9 @@ class _Merger:
                 best, best_ratio = i, ratio
         return best
 
-    def _existing_blocks(self, serves: dict[int, int], in_place: dict[int, int], fuzzy: dict[int, int],
-                         used: set[int]) -> list[_Block]:
+    def _existing_blocks(
+        self, serves: dict[int, int], in_place: dict[int, int], fuzzy: dict[int, int], used: set[int]
+    ) -> list[_Block]:
         """The catalog's entries that stay where they are, each with the lines before it."""
         blocks: list[_Block] = []
         previous_end = self._header_end()
@@ -178,11 +193,14 @@ class _Merger:
         try:
             return text.encode(self.catalog.encoding)
         except UnicodeEncodeError as exc:
-            raise CatalogError(str(self.catalog.path), f"the template has {exc.object[exc.start:exc.end]!r}, which "
-                                                        f"charset {self.catalog.encoding} cannot hold") from None
+            raise CatalogError(
+                str(self.catalog.path),
+                f"the template has {exc.object[exc.start : exc.end]!r}, which "
+                f"charset {self.catalog.encoding} cannot hold",
+            ) from None
 
     def _header(self) -> list[str]:
-        header = self.lines[:self._header_end()]
+        header = self.lines[: self._header_end()]
         date = self.template_metadata.get("POT-Creation-Date")
         if not date:
             return list(header)
@@ -205,8 +223,11 @@ class _Merger:
     def _translator_comments(self, i: int) -> list[str]:
         first, end = self.ranges[i]
         block = self.lines[first:end]
-        return [ln for ln in block if ln.startswith("#") and not ln.startswith(_TEMPLATE_COMMENT)
-                and not ln.startswith("#~")]
+        return [
+            ln
+            for ln in block
+            if ln.startswith("#") and not ln.startswith(_TEMPLATE_COMMENT) and not ln.startswith("#~")
+        ]
 
     def _fuzzy_lines(self, pos: int, i: int) -> list[str]:
         """A template entry that takes the translation of a similar old entry, marked fuzzy."""
@@ -217,13 +238,22 @@ class _Merger:
         previous += _prefixed("#| ", format_field("msgid", old.msgid))
         if old.msgid_plural:
             previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
-        return [*self._translator_comments(i), *_template_comments(t, True), *previous,
-                *_source_lines(t), *self._target_lines(t, old)]
+        return [
+            *self._translator_comments(i),
+            *_template_comments(t, True),
+            *previous,
+            *_source_lines(t),
+            *self._target_lines(t, old),
+        ]
 
     def _revived_lines(self, pos: int, i: int) -> list[str]:
         old, t = self.entries[i], self.template[pos]
-        return [*self._translator_comments(i), *_template_comments(t, "fuzzy" in old.flags),
-                *_source_lines(t), *self._target_lines(t, old)]
+        return [
+            *self._translator_comments(i),
+            *_template_comments(t, "fuzzy" in old.flags),
+            *_source_lines(t),
+            *self._target_lines(t, old),
+        ]
 
     def _new_lines(self, pos: int) -> list[str]:
         t = self.template[pos]

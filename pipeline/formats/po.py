@@ -27,7 +27,6 @@ import codecs
 import io
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import polib
@@ -50,9 +49,17 @@ class PoCatalog:
 
     format = "po"
 
-    def __init__(self, path: Path, raw_lines: list[bytes], encoding: str, metadata: Mapping[str, str],
-                 spans: list[Entry], plural: PluralRule | None, is_template: bool,
-                 warnings: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        path: Path,
+        raw_lines: list[bytes],
+        encoding: str,
+        metadata: Mapping[str, str],
+        spans: list[Entry],
+        plural: PluralRule | None,
+        is_template: bool,
+        warnings: tuple[str, ...] = (),
+    ) -> None:
         self.path = path
         self.encoding = encoding
         self.warnings = warnings  # about the file as a whole, reported without a line
@@ -74,12 +81,14 @@ class PoCatalog:
         if self._entries is None:
             try:
                 # The text already read, never the path: the file may have changed or vanished since.
-                pofile = polib.pofile(_PoText(self.raw.decode(self.encoding)), encoding=self.encoding,
-                                      wrapwidth=WRAP_WIDTH)
+                pofile = polib.pofile(
+                    _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
+                )
             except (OSError, ValueError) as exc:
                 found = _POLIB_LINE.search(str(exc))
-                raise CatalogError(str(self.path), _polib_reason(str(exc)),
-                                   int(found.group(1)) if found else None) from None
+                raise CatalogError(
+                    str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
+                ) from None
             _match(self.path, pofile, self._spans)
             self._entries = tuple(pofile)
         return self._entries
@@ -103,7 +112,7 @@ class PoCatalog:
         try:
             text.encode(self.encoding)
         except UnicodeEncodeError as exc:
-            return f"translation has {exc.object[exc.start:exc.end]!r}, which charset {self.encoding} cannot hold"
+            return f"translation has {exc.object[exc.start : exc.end]!r}, which charset {self.encoding} cannot hold"
         return None
 
     def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
@@ -119,16 +128,18 @@ class PoCatalog:
             if mark_fuzzy and "fuzzy" not in unit.flags:
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
-                    replace[span.flags_line] = (span.flags_line + 1, [f"#, fuzzy,{flags_text}"],
-                                                _terminator(self._raw_lines[span.flags_line]))
+                    replace[span.flags_line] = (
+                        span.flags_line + 1,
+                        [f"#, fuzzy,{flags_text}"],
+                        _terminator(self._raw_lines[span.flags_line]),
+                    )
                 else:
                     insert.setdefault(span.insert_flags_at, []).append("#, fuzzy")
             if unit.plural:
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
             else:
                 lines = format_field("msgstr", forms[0])
-            replace[span.msgstr_start] = (span.msgstr_end, lines,
-                                          _terminator(self._raw_lines[span.msgstr_end - 1]))
+            replace[span.msgstr_start] = (span.msgstr_end, lines, _terminator(self._raw_lines[span.msgstr_end - 1]))
         out: list[bytes] = []
         nl = self._newline.encode(self.encoding)
         i = 0  # the lines between the places that change are copied as slices, not one by one
@@ -180,8 +191,15 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
     else:
         state = UnitState.TRANSLATED
     return Unit(
-        index=index, line=entry.msgid_line + 1, sources=sources, targets=targets, nforms=nforms,
-        plural=is_plural, flags=tuple(entry.flags), context=entry.msgctxt, notes=entry.comment or "",
+        index=index,
+        line=entry.msgid_line + 1,
+        sources=sources,
+        targets=targets,
+        nforms=nforms,
+        plural=is_plural,
+        flags=tuple(entry.flags),
+        context=entry.msgctxt,
+        notes=entry.comment or "",
         state=state,
     )
 
@@ -193,8 +211,9 @@ def read_po(path: Path) -> PoCatalog:
     except OSError as exc:
         raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
     if raw.startswith(codecs.BOM_UTF8):
-        raise CatalogError(str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; "
-                                      "save it without one", 1)
+        raise CatalogError(
+            str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
+        )
     raw_lines = raw.split(b"\n")
     raw_lines = [ln + b"\n" for ln in raw_lines[:-1]] + ([raw_lines[-1]] if raw_lines[-1] else [])
     encoding, warnings = encoding_of(path, raw, raw_lines)
@@ -218,11 +237,14 @@ def read_po(path: Path) -> PoCatalog:
         # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
         # rule. A template is never compiled, and merging needs nothing from its header.
         line = spans[header].msgid_line + 1 if header is not None else None
-        raise CatalogError(str(path), 'no header entry (msgid "" with Content-Type and the other fields), '
-                                      'which msgfmt --check requires', line)
+        raise CatalogError(
+            str(path),
+            'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
+            line,
+        )
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
     if header is not None:
-        spans = spans[:header] + spans[header + 1:]
+        spans = spans[:header] + spans[header + 1 :]
     plural = _plural_rule(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
     return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings)
 
@@ -245,7 +267,7 @@ class _PoText(str):
         value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
         return value
 
-    def splitlines(self, keepends: bool = False) -> list[str]:  # type: ignore[override]
+    def splitlines(self, keepends: bool = False) -> list[str]:
         """The PO text's lines (polib strips their ends itself)."""
         return list(self.lines)
 
@@ -264,8 +286,11 @@ def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
     for span in spans:
         key = (span.msgctxt, span.msgid)
         if key in seen:
-            raise CatalogError(str(path), f"the same msgctxt and msgid as the entry at line {seen[key]}, "
-                                          f"which msgfmt refuses", span.msgid_line + 1)
+            raise CatalogError(
+                str(path),
+                f"the same msgctxt and msgid as the entry at line {seen[key]}, which msgfmt refuses",
+                span.msgid_line + 1,
+            )
         seen[key] = span.msgid_line + 1
 
 
@@ -287,7 +312,7 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
 def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
     """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
     entries = list(pofile)
-    for entry, span in zip(entries, spans):
+    for entry, span in zip(entries, spans, strict=False):
         if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (span.msgid, span.msgctxt, span.obsolete):
             raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
     if len(entries) != len(spans):
@@ -302,8 +327,17 @@ def _polib_reason(message: str) -> str:
     return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"
 
 
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
-            "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+_ESCAPES = {
+    "\\": "\\\\",
+    '"': '\\"',
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\v": "\\v",
+}
 _NEEDS_ESCAPE = re.compile(r'[\\"\n\t\r\a\b\f\v]')
 
 
@@ -334,8 +368,8 @@ def _wrap(chunk: str, limit: int) -> list[str]:
             cut = chunk.find(" ", limit)
             if cut < 0:
                 break
-        parts.append(chunk[:cut + 1])
-        chunk = chunk[cut + 1:]
+        parts.append(chunk[: cut + 1])
+        chunk = chunk[cut + 1 :]
     if chunk:
         parts.append(chunk)
     return parts

@@ -37,14 +37,19 @@ def encoding_of(path: Path, raw: bytes, raw_lines: list[bytes]) -> tuple[str, tu
     except LookupError:
         raise CatalogError(str(path), f"unknown charset {shown!r} in the header", line) from None
     if not _ascii_compatible(codec):
-        raise CatalogError(str(path), f"charset {shown!r} in the header is not one a PO file can be in: gettext "
-                                      f"needs a text encoding that keeps ASCII as it is, without a byte-order mark",
-                           line)
+        raise CatalogError(
+            str(path),
+            f"charset {shown!r} in the header is not one a PO file can be in: gettext "
+            f"needs a text encoding that keeps ASCII as it is, without a byte-order mark",
+            line,
+        )
     if codec != "utf-8" and _single_byte(codec) and not raw.isascii() and _is_utf8(raw):
         # Read as the header says, every UTF-8 character would become two or three wrong ones, and
         # translations written back in that charset would leave the file in two encodings.
-        return "utf-8", (f"the header says charset {shown} but the text is UTF-8: read and written as UTF-8; "
-                         f"correct the header's Content-Type",)
+        return "utf-8", (
+            f"the header says charset {shown} but the text is UTF-8: read and written as UTF-8; "
+            f"correct the header's Content-Type",
+        )
     return codec, ()
 
 
@@ -122,4 +127,4 @@ def field_line(raw_lines: list[bytes], lines: tuple[int, int], field: bytes) -> 
 def _quoted(raw_line: bytes) -> bytes:
     """What lies between the first and the last double quote of a line."""
     first, last = raw_line.find(b'"'), raw_line.rfind(b'"')
-    return raw_line[first + 1:last] if 0 <= first < last else b""
+    return raw_line[first + 1 : last] if 0 <= first < last else b""

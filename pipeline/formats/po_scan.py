@@ -27,7 +27,7 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 # What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
 # (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
 _ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
-_BAD_ESCAPE = "an escape sequence gettext does not know (it reads \\n \\t \\r \\\" \\\\, octal and \\x hex)"
+_BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\" \\\\, octal and \\x hex)'
 # A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
 
@@ -100,17 +100,26 @@ def scan(path: Path, lines: list[str]) -> Scanned:
         if entry.msgstr_start is None or entry.msgstr_end is None:
             raise fail(entry.msgid_line, "msgid without msgstr")
         strings = entry.strings
-        entries.append(Entry(
-            first=entry.first, msgid_line=entry.msgid_line, flags_line=entry.flags_line,
-            insert_flags_at=entry.insert_at if entry.insert_at is not None else entry.first,
-            msgstr_start=entry.msgstr_start, msgstr_end=entry.msgstr_end, obsolete=entry.obsolete,
-            msgctxt=_join(strings["msgctxt"]) if "msgctxt" in strings else None,
-            msgid=_join(strings.get("msgid", [])), msgid_plural=_join(strings.get("msgid_plural", [])),
-            msgstr=_join(strings.get("msgstr", [])),
-            msgstr_plural={int(name[7:-1]): _join(quoted) for name, quoted in strings.items()
-                           if name.startswith("msgstr[")},
-            flags=tuple(entry.flags), comment="\n".join(entry.comments),
-        ))
+        entries.append(
+            Entry(
+                first=entry.first,
+                msgid_line=entry.msgid_line,
+                flags_line=entry.flags_line,
+                insert_flags_at=entry.insert_at if entry.insert_at is not None else entry.first,
+                msgstr_start=entry.msgstr_start,
+                msgstr_end=entry.msgstr_end,
+                obsolete=entry.obsolete,
+                msgctxt=_join(strings["msgctxt"]) if "msgctxt" in strings else None,
+                msgid=_join(strings.get("msgid", [])),
+                msgid_plural=_join(strings.get("msgid_plural", [])),
+                msgstr=_join(strings.get("msgstr", [])),
+                msgstr_plural={
+                    int(name[7:-1]): _join(quoted) for name, quoted in strings.items() if name.startswith("msgstr[")
+                },
+                flags=tuple(entry.flags),
+                comment="\n".join(entry.comments),
+            )
+        )
         entry = None
 
     current_key = ""
@@ -197,10 +206,11 @@ def scan(path: Path, lines: list[str]) -> Scanned:
     return Scanned(entries, rules.refusal(entries))
 
 
-
-
 def metadata(header: str) -> dict[str, str]:
-    """The header entry's fields (``Name: value`` lines, a line without a colon continuing the last), as polib reads them."""
+    """The header entry's fields, as polib reads them.
+
+    ``Name: value`` lines; a line without a colon continues the last.
+    """
     fields: dict[str, str] = {}
     key = None
     for line in header.splitlines():
@@ -242,7 +252,13 @@ class _PolibRules:
     _ALL = frozenset({"st", "he", "gc", "oc", "fl", "ct", "pc", "pm", "pp", "tc", "ms", "mp", "mx", "mi"})
     # symbol -> the states it may follow
     _FROM = {
-        "tc": _ALL - {"ct"}, "gc": _ALL, "oc": _ALL, "fl": _ALL, "pc": _ALL, "pm": _ALL, "pp": _ALL,
+        "tc": _ALL - {"ct"},
+        "gc": _ALL,
+        "oc": _ALL,
+        "fl": _ALL,
+        "pc": _ALL,
+        "pm": _ALL,
+        "pp": _ALL,
         "ct": frozenset({"st", "he", "gc", "oc", "fl", "tc", "pc", "pm", "pp", "ms", "mx"}),
         "mi": frozenset({"st", "he", "gc", "oc", "fl", "ct", "tc", "pc", "pm", "pp", "ms", "mx"}),
         "mp": frozenset({"tc", "gc", "pc", "pm", "pp", "mi"}),
@@ -274,12 +290,19 @@ class _PolibRules:
 
     def refusal(self, entries: list[Entry]) -> CatalogError | None:
         """The first thing polib refuses, once every line was read."""
-        if self._refused is None and entries and self._state in ("ms", "mx") and self._last_token.startswith("#") \
-                and entries[-1].msgstr_end <= self._last_line:
+        if (
+            self._refused is None
+            and entries
+            and self._state in ("ms", "mx")
+            and self._last_token.startswith("#")
+            and entries[-1].msgstr_end <= self._last_line
+        ):
             # polib keeps the entry a file ends in only when its last line is not comment-like.
-            self._refused = CatalogError(str(self._path), "the last entry is followed by a line (#~|, or a bare "
-                                                          "#:, #, or #.) that makes polib drop it",
-                                         entries[-1].msgid_line + 1)
+            self._refused = CatalogError(
+                str(self._path),
+                "the last entry is followed by a line (#~|, or a bare #:, #, or #.) that makes polib drop it",
+                entries[-1].msgid_line + 1,
+            )
         return self._refused
 
     def _line(self, i: int, line: str) -> None:
@@ -297,8 +320,9 @@ class _PolibRules:
             raise CatalogError(str(self._path), "syntax error", i + 1)
         if symbol == "mc" and self._state in ("ct", "mi", "mp", "ms", "mx") and line.startswith("#|"):
             # polib adds a "#|" line's string to the entry's own msgctxt, msgid or msgstr
-            raise CatalogError(str(self._path), 'a "#|" string line inside an entry, which polib reads as part of '
-                                                "its strings", i + 1)
+            raise CatalogError(
+                str(self._path), 'a "#|" string line inside an entry, which polib reads as part of its strings', i + 1
+            )
         if symbol != "mc":
             self._state = "he" if symbol == "tc" and self._state in ("st", "he") else symbol
 

@@ -50,9 +50,17 @@ from lxml import etree
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
-from pipeline.formats.xmltext import Span, decode, element_spans, escape_attribute, escape_text, leading_indent, \
-    set_attributes
+from pipeline.formats.xmltext import (
+    Span,
+    decode,
+    element_spans,
+    escape_attribute,
+    escape_text,
+    leading_indent,
+    set_attributes,
+)
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
+from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
@@ -62,8 +70,17 @@ MT_QUALIFIER_12 = "leveraged-mt"
 REVIEW_SUBSTATE = "pipeline:needs-review"
 MT_SUBSTATE = "pipeline:mt"
 
-_UNFINISHED_12 = frozenset({"new", "needs-translation", "needs-adaptation", "needs-l10n",
-                            "needs-review-translation", "needs-review-adaptation", "needs-review-l10n"})
+_UNFINISHED_12 = frozenset(
+    {
+        "new",
+        "needs-translation",
+        "needs-adaptation",
+        "needs-l10n",
+        "needs-review-translation",
+        "needs-review-adaptation",
+        "needs-review-l10n",
+    }
+)
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -87,10 +104,18 @@ class XliffCatalog:
 
     format = "xliff"
     warnings: tuple[str, ...] = ()  # the reader refuses what it cannot read faithfully; nothing to warn about
-    plural = None  # XLIFF units are never plural here
+    plural: PluralRule | None = None  # XLIFF units are never plural here
 
-    def __init__(self, path: Path, text: str, codec: str, version: str, language: str | None,
-                 units: tuple[Unit, ...], places: tuple[_Place, ...]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        text: str,
+        codec: str,
+        version: str,
+        language: str | None,
+        units: tuple[Unit, ...],
+        places: tuple[_Place, ...],
+    ) -> None:
         self.path = path
         self.version = version
         self.units = units
@@ -115,8 +140,9 @@ class XliffCatalog:
         content = self._content(index, text)
         wrapper = "".join(f' xmlns{":" + p if p else ""}="{escape_attribute(uri)}"' for p, uri in place.namespaces)
         try:
-            target = parse(f"<{place.source.prefix}target{wrapper}>{content}</{place.source.prefix}target>"
-                           .encode("utf-8")).getroot()
+            target = parse(
+                f"<{place.source.prefix}target{wrapper}>{content}</{place.source.prefix}target>".encode()
+            ).getroot()
         except UnsafeXmlError as exc:
             return f"translation is not well-formed XML: {exc.reason}"
         if _inline_signature(target) != place.inline:
@@ -152,21 +178,28 @@ class XliffCatalog:
         pieces: list[str] = []
         last = 0
         for found in pattern.finditer(translation):
-            pieces += [escape_text(translation[last:found.start()]), found.group()]
+            pieces += [escape_text(translation[last : found.start()]), found.group()]
             last = found.end()
         pieces.append(escape_text(translation[last:]))
         return "".join(pieces)
 
     def _edits(self, place: _Place, content: str, mark_fuzzy: bool) -> Iterator[tuple[int, int, str]]:
         if place.segment is None:  # 1.2: the state lives on the target
-            state = {"state": "needs-review-translation" if mark_fuzzy else "translated",
-                     "state-qualifier": MT_QUALIFIER_12}
+            state = {
+                "state": "needs-review-translation" if mark_fuzzy else "translated",
+                "state-qualifier": MT_QUALIFIER_12,
+            }
         else:
             state = {}
             seg = place.segment
-            yield seg.start, seg.open_end, set_attributes(
-                self._text[seg.start:seg.open_end],
-                {"state": "translated", "subState": REVIEW_SUBSTATE if mark_fuzzy else MT_SUBSTATE})
+            yield (
+                seg.start,
+                seg.open_end,
+                set_attributes(
+                    self._text[seg.start : seg.open_end],
+                    {"state": "translated", "subState": REVIEW_SUBSTATE if mark_fuzzy else MT_SUBSTATE},
+                ),
+            )
         target = place.target
         if target is None:
             name = f"{place.source.prefix}target"
@@ -174,11 +207,11 @@ class XliffCatalog:
             start_tag = set_attributes(f"<{name}>", {**attrs, **state})
             yield place.insert_at, place.insert_at, f"{place.indent}{start_tag}{content}</{name}>"
         elif target.empty:
-            start_tag = re.sub(r"\s*/>$", ">", set_attributes(self._text[target.start:target.end], state))
+            start_tag = re.sub(r"\s*/>$", ">", set_attributes(self._text[target.start : target.end], state))
             yield target.start, target.end, f"{start_tag}{content}</{target.name}>"
         else:
             if state:
-                yield target.start, target.open_end, set_attributes(self._text[target.start:target.open_end], state)
+                yield target.start, target.open_end, set_attributes(self._text[target.start : target.open_end], state)
             yield target.open_end, target.close_start, content
 
 
@@ -196,8 +229,9 @@ def read_xliff(path: Path) -> XliffCatalog:
     root = tree.getroot()
     name = etree.QName(root)
     if name.localname != "xliff" or name.namespace not in (NS_12, NS_2):
-        raise CatalogError(where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})",
-                           root.sourceline)
+        raise CatalogError(
+            where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
+        )
     try:
         text, codec = decode(data, tree.docinfo.encoding)
         spans = element_spans(text)
@@ -206,10 +240,10 @@ def read_xliff(path: Path) -> XliffCatalog:
     elements = list(root.iter(etree.Element))
     if len(elements) != len(spans):
         raise CatalogError(where, "elements could not be located for faithful write-back")
-    for element, span in zip(elements, spans):
+    for element, span in zip(elements, spans, strict=True):
         if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
             raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
-    located = dict(zip(elements, spans))
+    located = dict(zip(elements, spans, strict=True))
     version = root.get("version", "")
     if name.namespace == NS_12:
         found = list(_units_12(where, root))
@@ -221,21 +255,30 @@ def read_xliff(path: Path) -> XliffCatalog:
     places: list[_Place] = []
     for source, target, segment, after, notes, finished in found:
         source_span = located[source]
-        inner = text[source_span.open_end:source_span.close_start]
+        inner = text[source_span.open_end : source_span.close_start]
         if not inner.strip():
             continue
         target_span = located[target] if target is not None else None
-        target_inner = text[target_span.open_end:target_span.close_start] if target_span else ""
+        target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
         if not target_inner.strip():
             state = UnitState.UNTRANSLATED
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
-        units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, (XLIFF_INLINE,),
-                          None, notes, state))
-        places.append(_Place(source_span, target_span, located[segment] if segment is not None else None,
-                             located[after].end, leading_indent(text, source_span.start), source.get(XML_SPACE),
-                             tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
-                             _inline_signature(source)))
+        units.append(
+            Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, (XLIFF_INLINE,), None, notes, state)
+        )
+        places.append(
+            _Place(
+                source_span,
+                target_span,
+                located[segment] if segment is not None else None,
+                located[after].end,
+                leading_indent(text, source_span.start),
+                source.get(XML_SPACE),
+                tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
+                _inline_signature(source),
+            )
+        )
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
 
 
@@ -254,8 +297,14 @@ def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
         target = unit.find(f"{q}target")
         seg_source = unit.find(f"{q}seg-source")
         finished = target is not None and target.get("state") not in _UNFINISHED_12
-        yield source, target, None, seg_source if seg_source is not None else source, \
-            _notes(unit.findall(f"{q}note")), finished
+        yield (
+            source,
+            target,
+            None,
+            seg_source if seg_source is not None else source,
+            _notes(unit.findall(f"{q}note")),
+            finished,
+        )
 
 
 def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
@@ -307,16 +356,23 @@ def _one_language(where: str, root: etree._Element, attribute: str) -> str | Non
     for file in root.iterchildren(f"{{{NS_12}}}file"):
         value = file.get(attribute)
         if value:
-            seen.setdefault(value, file.sourceline)
+            seen.setdefault(value, file.sourceline or 0)
     if len(seen) > 1:
         names = ", ".join(seen)
-        raise CatalogError(where, f"the files in this catalog have different target languages ({names}); "
-                                  "split it into one catalog per language", list(seen.values())[1])
+        raise CatalogError(
+            where,
+            f"the files in this catalog have different target languages ({names}); "
+            "split it into one catalog per language",
+            list(seen.values())[1],
+        )
     return next(iter(seen), None)
 
 
 def _inline_signature(element: etree._Element) -> tuple[tuple[str, str], ...]:
     """Sorted (name, id) of every element inside ``element``: what a translation must keep."""
-    return tuple(sorted(
-        (etree.QName(e).localname, e.get("id") or e.get("startRef") or e.get("rid") or "")
-        for e in element.iterdescendants(etree.Element)))
+    return tuple(
+        sorted(
+            (etree.QName(e).localname, e.get("id") or e.get("startRef") or e.get("rid") or "")
+            for e in element.iterdescendants(etree.Element)
+        )
+    )

@@ -114,7 +114,7 @@ def set_attributes(start_tag: str, values: dict[str, str]) -> str:
     for found in _ATTR.finditer(attrs):
         space, name, equals, q, _ = found.groups()
         if name in left:
-            pieces.append(attrs[last:found.start()])
+            pieces.append(attrs[last : found.start()])
             pieces.append(f"{space}{name}{equals}{q}{escape_attribute(left.pop(name), q)}{q}")
             last = found.end()
     pieces.append(attrs[last:])

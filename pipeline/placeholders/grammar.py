@@ -14,8 +14,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ARGUMENT_NAME", "BRACE", "C_PRINTF", "INTEGER_PRINTF", "PERCENT_NAMED", "PRINTF_CONVERSION",
-           "PYTHON_PRINTF", "QT_ARG", "RUBY_NAMED", "SAFE_BRACE", "SAFE_PRINTF"]
+__all__ = [
+    "ARGUMENT_NAME",
+    "BRACE",
+    "C_PRINTF",
+    "INTEGER_PRINTF",
+    "PERCENT_NAMED",
+    "PRINTF_CONVERSION",
+    "PYTHON_PRINTF",
+    "QT_ARG",
+    "RUBY_NAMED",
+    "SAFE_BRACE",
+    "SAFE_PRINTF",
+]
 
 # --- Shared parts of a printf conversion ---------------------------------------------------------
 
@@ -38,16 +49,24 @@ PYTHON_PRINTF = r"""
 """
 
 #: C printf (``c-format`` and the flags that share it): %d, %2$s, %-*.*f, %lld, %@, %<PRId64>.
-C_PRINTF = r"""
+C_PRINTF = (
+    r"""
     %
     (?:\d+\$)?                  # argument position: %2$s
     [-+ #0']*                   # flags (' groups thousands)
-    """ + _C_WIDTH + r"""?      # minimum width
-    (?:\.""" + _C_WIDTH + r""")?  # precision
-    """ + _C_LENGTH + r"""?     # length modifier
+    """
+    + _C_WIDTH
+    + r"""?      # minimum width
+    (?:\."""
+    + _C_WIDTH
+    + r""")?  # precision
+    """
+    + _C_LENGTH
+    + r"""?     # length modifier
     (?:[diouxXeEfFgGaAcCsSpn%@]  # conversion (%@ is an Objective-C object)
       |<PRI[a-zA-Z0-9]+>)       # or an <inttypes.h> macro, as xgettext writes it
 """
+)
 
 #: printf forms safe to detect without a format flag (where "100%" is just text): Apple's %@ and
 #: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too.
@@ -93,20 +112,30 @@ PERCENT_NAMED = r"""%[A-Za-z_][\w.-]*%"""
 # --- Compiled, for single-purpose matches ---------------------------------------------------------
 
 #: One printf conversion taken apart (``pipeline check`` compares them between source and translation).
-PRINTF_CONVERSION = re.compile(r"""
+PRINTF_CONVERSION = re.compile(
+    r"""
     %
     (?:(?P<pos>\d+)\$           # argument position: %2$s
       |\((?P<name>[^)]*)\))?    # or Python mapping key: %(name)s
     [-+ #0']*                   # flags
-    (?P<width>""" + _C_WIDTH + r""")?
-    (?:\.(?P<precision>""" + _C_WIDTH + r"""))?
-    (?P<length>""" + _C_LENGTH + r""")?
+    (?P<width>"""
+    + _C_WIDTH
+    + r""")?
+    (?:\.(?P<precision>"""
+    + _C_WIDTH
+    + r"""))?
+    (?P<length>"""
+    + _C_LENGTH
+    + r""")?
     (?P<conv>.+)$               # the rest: the conversion (checked by the caller)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 #: A printf conversion of an integer (%d, %i, %u, with position, key, flags, width or length):
 #: what can stand for the count of a plural.
-INTEGER_PRINTF = re.compile(r"""
+INTEGER_PRINTF = re.compile(
+    r"""
     %
     (?:\d+\$)?                  # argument position
     (?:\([^)]*\))?              # Python mapping key
@@ -114,4 +143,6 @@ INTEGER_PRINTF = re.compile(r"""
     \d*                         # width
     (?:hh|h|ll|l|j|z|t)?        # integer length modifiers
     [diu]$
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)

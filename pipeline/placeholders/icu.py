@@ -25,8 +25,13 @@ HASH, ARG, QUOTE = "icu-hash", "icu-arg", "icu-quote"
 PRESENT = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*,\s*(?:plural|select|selectordinal)\s*,", re.VERBOSE)
 
 #: The head of a plural or select message at a position, up to its first case; group 1 is its type.
-_HEAD = re.compile(r"\{\s*" + ARGUMENT_NAME + r"""\s*,\s*(plural|select|selectordinal)\s*,
-                   (?:\s*offset\s*:\s*\d+)?\s*   # plural messages may subtract an offset""", re.VERBOSE)
+_HEAD = re.compile(
+    r"\{\s*"
+    + ARGUMENT_NAME
+    + r"""\s*,\s*(plural|select|selectordinal)\s*,
+                   (?:\s*offset\s*:\s*\d+)?\s*   # plural messages may subtract an offset""",
+    re.VERBOSE,
+)
 #: A simple argument, {name} or {0}, or the start of a formatted one: {when, date, short}.
 _SIMPLE = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*(?:\}|,)", re.VERBOSE)
 _KEY = re.compile(r"(?:=-?\d+(?:\.\d+)?|[A-Za-z_][\w-]*)\s*\{")
@@ -83,7 +88,7 @@ def _message(text: str, pos: int, out: list[Span], in_plural: bool, depth: int) 
 
 def _quote(text: str, pos: int, out: list[Span]) -> int:
     """``''`` is an apostrophe (text); ``'`` before a syntax character quotes up to the next ``'``."""
-    nxt = text[pos + 1:pos + 2]
+    nxt = text[pos + 1 : pos + 2]
     if nxt == "'" or nxt not in ("{", "}", "#", "|"):
         return pos + (2 if nxt == "'" else 1)
     close = text.find("'", pos + 1)

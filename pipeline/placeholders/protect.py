@@ -155,7 +155,7 @@ def split_edges(text: str) -> tuple[str, str, str]:
     if not core:
         return text, "", ""
     start = text.index(core)
-    return text[:start], core, text[start + len(core):]
+    return text[:start], core, text[start + len(core) :]
 
 
 def protect(text: str, flags: Iterable[str] = ()) -> Protected:
@@ -209,15 +209,19 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
                 hidden = hidden[:start] + " " * (end - start) + hidden[end:]
         fixed = [(s.start, s.end, s.kind) for s in icu.spans(hidden) or ()]
     # An ICU part never ends inside a blanked span, so a protected span is either inside one or apart.
-    fixed += [(start, end, "xliff-native") for start, end in native
-              if not any(s <= start and end <= e for s, e, _ in fixed)]
+    fixed += [
+        (start, end, "xliff-native") for start, end in native if not any(s <= start and end <= e for s, e, _ in fixed)
+    ]
     found: list[tuple[int, int, str]] = []
     last = 0
     searched = TRIGGERS.search(core) is not None  # most texts: nothing any kind could match
     for start, end, kind in sorted(fixed) + [(len(core), len(core), "")]:
         if searched:
-            found.extend((last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
-                         for m in pattern.finditer(core[last:start]) if m.start() != m.end())
+            found.extend(
+                (last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
+                for m in pattern.finditer(core[last:start])
+                if m.start() != m.end()
+            )
         if kind:
             found.append((start, end, kind))
         last = end
@@ -297,7 +301,7 @@ def restore(translated: str, protected: Protected) -> str:
         ph = by_id.get(int(match.group("id")))
         if ph is None:
             raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
-        parts.append(icu.Part(_xml_unescape(translated[last:match.start()])))
+        parts.append(icu.Part(_xml_unescape(translated[last : match.start()])))
         parts.append(icu.Part(ph.text, ph.id, ph.kind))
         seen.append(ph)
         last = match.end()

@@ -44,8 +44,7 @@ class Scheme(enum.Enum):
     def needs_review_note(self) -> str | None:
         """The note a translation made this way carries (it forces the needs-review mark), or None."""
         if self is Scheme.PIECES:
-            return ("translated in pieces between its placeholders (the engine kept damaging them): "
-                    "check the word order")
+            return "translated in pieces between its placeholders (the engine kept damaging them): check the word order"
         return None
 
 
@@ -98,8 +97,10 @@ def decode(scheme: Scheme, protected: Protected, answers: Sequence[str]) -> str:
     if scheme is Scheme.HTML:
         # HTML answers may spell characters as named entities (&nbsp;): back to characters, then XML.
         parts = _SPAN.split(answers[0])  # text, id, text, id, ..., text
-        return "".join(f'<{TAG} id="{part}"/>' if odd else _escape(html.unescape(part))
-                       for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts)))
+        return "".join(
+            f'<{TAG} id="{part}"/>' if odd else _escape(html.unescape(part))
+            for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
+        )
     if scheme is Scheme.TOKENS:
         return _TOKEN.sub(lambda m: f'<{TAG} id="{m.group(1)}"/>', _escape(answers[0]))
     out: list[str] = []
@@ -125,7 +126,7 @@ def _pieces(canonical: str) -> list[tuple[str, str, str]]:
         if _LETTER.search(plain):
             core = plain.strip()
             start = plain.index(core)
-            runs.append((_escape(plain[:start]), core, _escape(plain[start + len(core):]) + tag))
+            runs.append((_escape(plain[:start]), core, _escape(plain[start + len(core) :]) + tag))
         else:
             runs.append((text + tag, "", ""))
         last = match.end() if match else len(canonical)

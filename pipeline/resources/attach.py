@@ -24,9 +24,15 @@ from pipeline.resources.style_sync import sync_styles
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
 
 
-async def attach_resources(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
-                           cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
-                           log: Callable[[str], None], synced: Synced | None = None) -> dict[str, P]:
+async def attach_resources(
+    client: Any,
+    plan: ResourcePlan,
+    pending: Mapping[str, P],
+    cache_key: Callable[[TranslationOptions, str], str],
+    issues: list[Issue],
+    log: Callable[[str], None],
+    synced: Synced | None = None,
+) -> dict[str, P]:
     """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped.
 
     ``cache_key(options, text)`` names a text sent with ``options`` (the run's key for its service).
@@ -51,8 +57,9 @@ class Synced:
     gained: dict[str, str] = field(default_factory=dict)  # target -> formality the plan left out but the service has
 
 
-async def sync_terminology(client: Any, plan: ResourcePlan, targets: Iterable[str], issues: list[Issue],
-                           log: Callable[[str], None]) -> Synced | None:
+async def sync_terminology(
+    client: Any, plan: ResourcePlan, targets: Iterable[str], issues: list[Issue], log: Callable[[str], None]
+) -> Synced | None:
     """Sync the glossary and style lists of ``targets`` because their files changed, pending texts or not.
 
     Returns what the sync did, or None when it failed: a warning (no catalog depends on it unless
@@ -61,13 +68,19 @@ async def sync_terminology(client: Any, plan: ResourcePlan, targets: Iterable[st
     try:
         return await sync_targets(client, plan, targets, issues, log)
     except ServiceError as exc:
-        issues.append(Issue(plan.where, f"glossary and style lists not synced ({exc}); the next run tries again",
-                            severity=Severity.WARNING))
+        issues.append(
+            Issue(
+                plan.where,
+                f"glossary and style lists not synced ({exc}); the next run tries again",
+                severity=Severity.WARNING,
+            )
+        )
         return None
 
 
-async def sync_targets(client: Any, plan: ResourcePlan, wanted: Iterable[str], issues: list[Issue],
-                       log: Callable[[str], None]) -> Synced:
+async def sync_targets(
+    client: Any, plan: ResourcePlan, wanted: Iterable[str], issues: list[Issue], log: Callable[[str], None]
+) -> Synced:
     """Check the features of the ``wanted`` targets against the service and sync their glossary and style lists.
 
     What a target cannot have is left out with a warning in ``issues``; raises only what stops a
@@ -83,8 +96,13 @@ async def sync_targets(client: Any, plan: ResourcePlan, wanted: Iterable[str], i
     except FATAL:
         raise
     except ServiceError as exc:
-        issues.append(Issue(plan.where, f"the service's languages could not be listed ({exc}); features are "
-                                        f"assumed as the spec describes them", severity=Severity.WARNING))
+        issues.append(
+            Issue(
+                plan.where,
+                f"the service's languages could not be listed ({exc}); features are assumed as the spec describes them",
+                severity=Severity.WARNING,
+            )
+        )
         support = LanguageSupport.from_spec(plan.source, wanted)
 
     def drop(target: str, feature: str, reason: str) -> None:
@@ -119,9 +137,15 @@ async def sync_targets(client: Any, plan: ResourcePlan, wanted: Iterable[str], i
     return synced
 
 
-async def _attach(client: Any, plan: ResourcePlan, pending: Mapping[str, P],
-                  cache_key: Callable[[TranslationOptions, str], str], issues: list[Issue],
-                  log: Callable[[str], None], synced: Synced | None) -> dict[str, P]:
+async def _attach(
+    client: Any,
+    plan: ResourcePlan,
+    pending: Mapping[str, P],
+    cache_key: Callable[[TranslationOptions, str], str],
+    issues: list[Issue],
+    log: Callable[[str], None],
+    synced: Synced | None,
+) -> dict[str, P]:
     if synced is None:
         wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
         synced = await sync_targets(client, plan, wanted, issues, log)
@@ -166,8 +190,14 @@ def _uses_resources(t: TargetPlan) -> bool:
     return bool(t.dictionary or t.style or t.formality or t.translation_memory_id)
 
 
-async def _sync_glossary(client: Any, plan: ResourcePlan, pairs: dict, targets: list[TargetPlan],
-                         drop: Callable[[str, str, str], None], log: Callable[[str], None]) -> str | None:
+async def _sync_glossary(
+    client: Any,
+    plan: ResourcePlan,
+    pairs: dict,
+    targets: list[TargetPlan],
+    drop: Callable[[str, str, str], None],
+    log: Callable[[str], None],
+) -> str | None:
     if not pairs:
         return None
     try:
@@ -183,8 +213,9 @@ async def _sync_glossary(client: Any, plan: ResourcePlan, pairs: dict, targets: 
     return outcome.glossary_id
 
 
-async def _sync_styles(client: Any, plan: ResourcePlan, styles: dict, drop: Callable[[str, str, str], None],
-                       log: Callable[[str], None]) -> dict[str, str]:
+async def _sync_styles(
+    client: Any, plan: ResourcePlan, styles: dict, drop: Callable[[str, str, str], None], log: Callable[[str], None]
+) -> dict[str, str]:
     if not styles:
         return {}
     try:

@@ -19,8 +19,12 @@ if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when req
     from pipeline.client import AsyncClient
 
 #: feature -> (needs source support, needs target support), when the service does not say.
-SPEC_SIDES = {"formality": (False, True), "glossary": (True, True), "style_rules": (False, True),
-              "tag_handling": (True, True)}
+SPEC_SIDES = {
+    "formality": (False, True),
+    "glossary": (True, True),
+    "style_rules": (False, True),
+    "tag_handling": (True, True),
+}
 #: Errors that stop a run whatever the endpoint; a 403 from a style endpoint means a free-tier key.
 STOP = (QuotaExceededError, TransportError)
 #: Errors that mean "stop", not "this feature is missing".

@@ -77,8 +77,11 @@ def read_pair_file(path: Path, display: str, source: str, target: str) -> list[E
     for number, fields in _rows(path, display, fmt):
         where = f"{display}:{number}"
         if len(fields) not in ((2, 4) if fmt == "csv" else (2,)):
-            expected = "2 fields (source, target) or 4 (with source_lang, target_lang)" if fmt == "csv" else \
-                "2 tab-separated fields (source, target)"
+            expected = (
+                "2 fields (source, target) or 4 (with source_lang, target_lang)"
+                if fmt == "csv"
+                else "2 tab-separated fields (source, target)"
+            )
             raise ConfigError(f"{where}: expected {expected}, found {len(fields)}")
         if len(fields) == 4 and (base_language(fields[2]), base_language(fields[3])) != (source, target):
             continue
@@ -97,15 +100,19 @@ def read_multilingual(path: Path, display: str, source: str) -> dict[str, list[E
     header_line, header = header_row
     bases = [base_language(code.strip()) if code.strip() else "" for code in header]
     if bases.count(source) != 1:
-        raise ConfigError(f"{display}:{header_line}: the header row must have exactly one column for the source "
-                          f"language {source!r}, found {bases.count(source)}")
+        raise ConfigError(
+            f"{display}:{header_line}: the header row must have exactly one column for the source "
+            f"language {source!r}, found {bases.count(source)}"
+        )
     columns: dict[str, int] = {}
-    for index, (code, base) in enumerate(zip(header, bases)):
+    for index, (code, base) in enumerate(zip(header, bases, strict=True)):
         if not base or not base.isalpha():
             raise ConfigError(f"{display}:{header_line}: column {index + 1} ({code!r}) is not a language code")
         if base in columns:
-            raise ConfigError(f"{display}:{header_line}: columns {header[columns[base]]!r} and {code!r} both map to "
-                              f"the {base!r} dictionary (glossaries apply to a base language)")
+            raise ConfigError(
+                f"{display}:{header_line}: columns {header[columns[base]]!r} and {code!r} both map to "
+                f"the {base!r} dictionary (glossaries apply to a base language)"
+            )
         columns[base] = index
     source_index = columns.pop(source)
     out: dict[str, list[Entry]] = {base: [] for base in columns}
@@ -139,8 +146,10 @@ def _entry(source: str, target: str, where: str, first_line: dict[str, int], num
     except ClientLimitError as exc:
         raise ConfigError(str(exc)) from None
     if source in first_line:
-        raise ConfigError(f"{where}: duplicate source entry {source!r} (first on line {first_line[source]}); "
-                          f"the service refuses duplicates")
+        raise ConfigError(
+            f"{where}: duplicate source entry {source!r} (first on line {first_line[source]}); "
+            f"the service refuses duplicates"
+        )
     first_line[source] = number
     return Entry(source, target, where)
 
@@ -176,4 +185,3 @@ def _rows(path: Path, display: str, fmt: str) -> list[tuple[int, list[str]]]:
         except csv.Error as exc:
             raise ConfigError(f"{display}:{number}: invalid CSV ({exc})") from None
     return rows
-

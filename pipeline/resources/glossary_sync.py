@@ -57,7 +57,7 @@ def parse_name(name: str) -> tuple[str, dict[Pair, str]] | None:
         if not (source and target and digest):
             return None
         hashes[source, target] = digest
-    return head[len(PREFIX):], hashes
+    return head[len(PREFIX) :], hashes
 
 
 def _pair(source: str, target: str) -> Pair:
@@ -69,8 +69,14 @@ async def find_glossaries(client: AsyncClient, project: str) -> list[Glossary]:
     return [g for g in await client.list_glossaries() if (parse_name(g.name) or ("",))[0] == project]
 
 
-async def sync_glossary(client: AsyncClient, project: str, dictionaries: Mapping[Pair, Dictionary], *,
-                        prune: bool, log: Callable[[str], None]) -> SyncOutcome:
+async def sync_glossary(
+    client: AsyncClient,
+    project: str,
+    dictionaries: Mapping[Pair, Dictionary],
+    *,
+    prune: bool,
+    log: Callable[[str], None],
+) -> SyncOutcome:
     """Make the project's glossary hold ``dictionaries``; with ``prune``, drop every other pair."""
     outcome = SyncOutcome()
     ours = await find_glossaries(client, project)
@@ -111,8 +117,13 @@ async def sync_glossary(client: AsyncClient, project: str, dictionaries: Mapping
     return outcome
 
 
-async def _create(client: AsyncClient, project: str, dictionaries: Mapping[Pair, Dictionary],
-                  outcome: SyncOutcome, log: Callable[[str], None]) -> Glossary:
+async def _create(
+    client: AsyncClient,
+    project: str,
+    dictionaries: Mapping[Pair, Dictionary],
+    outcome: SyncOutcome,
+    log: Callable[[str], None],
+) -> Glossary:
     name = glossary_name(project, {pair: d.content_hash for pair, d in dictionaries.items()})
     contents = [_content(d) for _, d in sorted(dictionaries.items())]
     try:
@@ -126,7 +137,9 @@ async def _create(client: AsyncClient, project: str, dictionaries: Mapping[Pair,
             raise
         outcome.writes += 1
         _note(outcome, log, f"creating the glossary failed ({exc}) but it was created; using it")
-        return await _dedupe(client, found, dictionaries, outcome, log)
+        kept = await _dedupe(client, found, dictionaries, outcome, log)
+        assert kept is not None  # ``found`` is not empty
+        return kept
     outcome.writes += 1
     _note(outcome, log, f"created glossary {created.glossary_id} with {len(contents)} dictionaries")
     # A retried create can leave a twin behind; keep the one just made.
@@ -136,8 +149,13 @@ async def _create(client: AsyncClient, project: str, dictionaries: Mapping[Pair,
     return created
 
 
-async def _dedupe(client: AsyncClient, ours: list[Glossary], dictionaries: Mapping[Pair, Dictionary],
-                  outcome: SyncOutcome, log: Callable[[str], None]) -> Glossary | None:
+async def _dedupe(
+    client: AsyncClient,
+    ours: list[Glossary],
+    dictionaries: Mapping[Pair, Dictionary],
+    outcome: SyncOutcome,
+    log: Callable[[str], None],
+) -> Glossary | None:
     """The glossary to keep (the best match, then the oldest); every other one is deleted."""
     if not ours:
         return None
@@ -153,8 +171,9 @@ async def _dedupe(client: AsyncClient, ours: list[Glossary], dictionaries: Mappi
     return ranked[0]
 
 
-async def _delete_extra(client: AsyncClient, glossary: Glossary, outcome: SyncOutcome,
-                        log: Callable[[str], None]) -> None:
+async def _delete_extra(
+    client: AsyncClient, glossary: Glossary, outcome: SyncOutcome, log: Callable[[str], None]
+) -> None:
     await client.delete_glossary(glossary.glossary_id)
     outcome.writes += 1
     _note(outcome, log, f"deleted duplicate glossary {glossary.glossary_id}")

@@ -112,8 +112,9 @@ class ResourcePlan:
             matched = dictionary.matched_hash(text)
         found = self._key_options.get((options, matched))  # a few distinct results for thousands of texts
         if found is None:
-            found = self._key_options[options, matched] = replace(options, glossary_id=None, style_id=None,
-                                                                  glossary_hash=matched)
+            found = self._key_options[options, matched] = replace(
+                options, glossary_id=None, style_id=None, glossary_hash=matched
+            )
         return found
 
     def _resolve(self, target: str) -> TargetPlan:
@@ -131,19 +132,26 @@ class ResourcePlan:
             dictionary = Dictionary(self.source, base, entries)
             first = self._contents.setdefault(base, (target, entries))
             if first[1] != entries:
-                raise ConfigError(f"{self.where}: {first[0]} and {target} configure different glossaries, but a "
-                                  f"glossary applies to a whole base language ({self.source}->{base}); give them "
-                                  f"the same glossary files")
+                raise ConfigError(
+                    f"{self.where}: {first[0]} and {target} configure different glossaries, but a "
+                    f"glossary applies to a whole base language ({self.source}->{base}); give them "
+                    f"the same glossary files"
+                )
         formality = spec.formality
         if formality == "default":
             formality = None
         elif formality in ("more", "less") and not spec.strict_formality:
             formality = f"prefer_{formality}"
         return TargetPlan(
-            target=target, dictionary=dictionary, style=spec.style, formality=formality,
-            strict_formality=bool(spec.strict_formality), model_type=spec.model_type,
+            target=target,
+            dictionary=dictionary,
+            style=spec.style,
+            formality=formality,
+            strict_formality=bool(spec.strict_formality),
+            model_type=spec.model_type,
             translation_memory_id=spec.translation_memory_id,
-            translation_memory_threshold=spec.translation_memory_threshold)
+            translation_memory_threshold=spec.translation_memory_threshold,
+        )
 
 
 def style_language(target: str) -> str:
@@ -158,8 +166,11 @@ def has_style_lists(target: str) -> bool:
 
 def style_material(style: StyleSpec, language: str) -> dict[str, object]:
     """What a style list does, as JSON data: its language, rules and instructions (as a multiset)."""
-    return {"language": language, "rules": style.rules_dict(),
-            "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in style.instructions)}
+    return {
+        "language": language,
+        "rules": style.rules_dict(),
+        "instructions": sorted([i.label, i.prompt, i.source_language or ""] for i in style.instructions),
+    }
 
 
 def style_hash(style: StyleSpec, language: str) -> str:
@@ -174,8 +185,10 @@ def configured_targets(settings: Settings) -> list[str]:
     for key in settings.resources.locales:
         target = locales.service_target(key, dict(settings.locale_map))
         if target is None:
-            raise ConfigError(f"{settings.config_path}: [locales.{key}]: no language of the service matches this "
-                              f"locale (set translate.locale_map, or remove the table)")
+            raise ConfigError(
+                f"{settings.config_path}: [locales.{key}]: no language of the service matches this "
+                f"locale (set translate.locale_map, or remove the table)"
+            )
         out.append(target)
     return out
 
@@ -183,9 +196,11 @@ def configured_targets(settings: Settings) -> list[str]:
 def _locale_keys(settings: Settings) -> dict[str, str]:
     """Service target code -> the ``[locales.<key>]`` key that configures it."""
     out: dict[str, str] = {}
-    for key, target in zip(settings.resources.locales, configured_targets(settings)):
+    for key, target in zip(settings.resources.locales, configured_targets(settings), strict=True):
         if target in out:
-            raise ConfigError(f"{settings.config_path}: [locales.{out[target]}] and [locales.{key}] both configure "
-                              f"the service language {target}")
+            raise ConfigError(
+                f"{settings.config_path}: [locales.{out[target]}] and [locales.{key}] both configure "
+                f"the service language {target}"
+            )
         out[target] = key
     return out

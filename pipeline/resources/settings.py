@@ -16,8 +16,15 @@ from pipeline.errors import ConfigError
 
 #: What may name a project on the service: it is embedded in glossary and style list names.
 _PROJECT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-_LOCALE_KEYS = {"glossaries": list, "formality": str, "strict_formality": bool, "model_type": str,
-                "translation_memory_id": str, "translation_memory_threshold": int, "style": (dict, bool)}
+_LOCALE_KEYS = {
+    "glossaries": list,
+    "formality": str,
+    "strict_formality": bool,
+    "model_type": str,
+    "translation_memory_id": str,
+    "translation_memory_threshold": int,
+    "style": (dict, bool),
+}
 _STYLE_KEYS = {"name": str, "rules": dict, "instructions": list}
 _INSTRUCTION_KEYS = {"label": str, "prompt": str, "source_language": str}
 _RESOURCES_KEYS = {"project": str, "multilingual_glossaries": list}
@@ -109,8 +116,7 @@ def parse_resources(path: Path, data: Mapping[str, object]) -> ResourceSettings:
     if not isinstance(locales_table, dict):
         raise ConfigError(f"{path}: locales must be a table of [locales.<code>] tables")
     locales = {str(key): _locale(path, f"locales.{key}", value, root) for key, value in locales_table.items()}
-    return ResourceSettings(project=project, multilingual_glossaries=multilingual, defaults=defaults,
-                            locales=locales)
+    return ResourceSettings(project=project, multilingual_glossaries=multilingual, defaults=defaults, locales=locales)
 
 
 def _project_from_folder(root: Path) -> str:
@@ -154,8 +160,10 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
             raise ConfigError(f"{path}: {where}.translation_memory_id must be a UUID") from None
     threshold = table.get("translation_memory_threshold")
     if threshold is not None and not protocol.TM_THRESHOLD_MIN <= threshold <= protocol.TM_THRESHOLD_MAX:
-        raise ConfigError(f"{path}: {where}.translation_memory_threshold must be within "
-                          f"{protocol.TM_THRESHOLD_MIN}..{protocol.TM_THRESHOLD_MAX}")
+        raise ConfigError(
+            f"{path}: {where}.translation_memory_threshold must be within "
+            f"{protocol.TM_THRESHOLD_MIN}..{protocol.TM_THRESHOLD_MAX}"
+        )
     style_value = table.get("style")
     if style_value is True:
         raise ConfigError(f"{path}: {where}.style must be a table, or false to use no style list")
@@ -163,8 +171,10 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
     if model_type == "latency_optimized":
         for key in _NEEDS_QUALITY:
             if table.get(key):
-                raise ConfigError(f"{path}: {where}.{key} cannot be combined with model_type = "
-                                  f"\"latency_optimized\" (the service rejects it)")
+                raise ConfigError(
+                    f"{path}: {where}.{key} cannot be combined with model_type = "
+                    f'"latency_optimized" (the service rejects it)'
+                )
     return LocaleSpec(
         glossaries=_paths(path, f"{where}.glossaries", table.get("glossaries", []), root),
         formality=formality,
@@ -184,18 +194,20 @@ def _style(path: Path, where: str, value: dict) -> StyleSpec:
         raise ConfigError(f"{path}: {where}.name is required")
     # The service name also carries a marker (about 60 characters); see style_sync.service_name.
     if len(name) > protocol.MAX_STYLE_LIST_NAME_CHARS - 200:
-        raise ConfigError(f"{path}: {where}.name is too long (at most {protocol.MAX_STYLE_LIST_NAME_CHARS - 200} "
-                          f"characters)")
+        raise ConfigError(
+            f"{path}: {where}.name is too long (at most {protocol.MAX_STYLE_LIST_NAME_CHARS - 200} characters)"
+        )
     rules = []
     for category, chosen in sorted(table.get("rules", {}).items()):
         if not isinstance(chosen, dict) or not all(isinstance(v, str) and v for v in chosen.values()):
-            raise ConfigError(f"{path}: {where}.rules.{category} must be a table of rule = \"option\"")
+            raise ConfigError(f'{path}: {where}.rules.{category} must be a table of rule = "option"')
         rules.append((category, tuple(sorted(chosen.items()))))
     instructions = []
     items = table.get("instructions", [])
     if len(items) > protocol.MAX_STYLE_INSTRUCTIONS:
-        raise ConfigError(f"{path}: {where}.instructions has {len(items)} entries; the limit is "
-                          f"{protocol.MAX_STYLE_INSTRUCTIONS}")
+        raise ConfigError(
+            f"{path}: {where}.instructions has {len(items)} entries; the limit is {protocol.MAX_STYLE_INSTRUCTIONS}"
+        )
     for number, item in enumerate(items, 1):
         spot = f"{where}.instructions[{number}]"
         item = _table(path, spot, item, _INSTRUCTION_KEYS)
@@ -203,10 +215,14 @@ def _style(path: Path, where: str, value: dict) -> StyleSpec:
         if not label or not prompt:
             raise ConfigError(f"{path}: {spot} needs a label and a prompt")
         if len(label) > protocol.MAX_STYLE_INSTRUCTION_LABEL_CHARS:
-            raise ConfigError(f"{path}: {spot}.label has {len(label)} characters; the limit is "
-                              f"{protocol.MAX_STYLE_INSTRUCTION_LABEL_CHARS}")
+            raise ConfigError(
+                f"{path}: {spot}.label has {len(label)} characters; the limit is "
+                f"{protocol.MAX_STYLE_INSTRUCTION_LABEL_CHARS}"
+            )
         if len(prompt) > protocol.MAX_STYLE_INSTRUCTION_PROMPT_CHARS:
-            raise ConfigError(f"{path}: {spot}.prompt has {len(prompt)} characters; the limit is "
-                              f"{protocol.MAX_STYLE_INSTRUCTION_PROMPT_CHARS}")
+            raise ConfigError(
+                f"{path}: {spot}.prompt has {len(prompt)} characters; the limit is "
+                f"{protocol.MAX_STYLE_INSTRUCTION_PROMPT_CHARS}"
+            )
         instructions.append(Instruction(label, prompt, item.get("source_language")))
     return StyleSpec(name=name, rules=tuple(rules), instructions=tuple(instructions))

@@ -73,8 +73,9 @@ async def find_styles(client: AsyncClient, project: str) -> dict[str, list[Style
     return found
 
 
-async def sync_styles(client: AsyncClient, project: str, desired: Mapping[str, StyleSpec], *, prune: bool,
-                      log: Callable[[str], None]) -> StyleOutcome:
+async def sync_styles(
+    client: AsyncClient, project: str, desired: Mapping[str, StyleSpec], *, prune: bool, log: Callable[[str], None]
+) -> StyleOutcome:
     """Make the project's style lists match ``desired`` (target code -> spec); with ``prune``, delete the rest."""
     outcome = StyleOutcome()
     existing = await find_styles(client, project)
@@ -100,15 +101,22 @@ async def sync_styles(client: AsyncClient, project: str, desired: Mapping[str, S
     return outcome
 
 
-async def _create(client: AsyncClient, project: str, target: str, spec: StyleSpec, name: str,
-                  outcome: StyleOutcome, log: Callable[[str], None]) -> str:
+async def _create(
+    client: AsyncClient,
+    project: str,
+    target: str,
+    spec: StyleSpec,
+    name: str,
+    outcome: StyleOutcome,
+    log: Callable[[str], None],
+) -> str:
     from pipeline.client import CustomInstruction
 
     instructions = [CustomInstruction(i.label, i.prompt, i.source_language) for i in spec.instructions]
     try:
-        created = await client.create_style_rule_list(name, style_language(target),
-                                                      configured_rules=spec.rules_dict() or None,
-                                                      custom_instructions=instructions)
+        created = await client.create_style_rule_list(
+            name, style_language(target), configured_rules=spec.rules_dict() or None, custom_instructions=instructions
+        )
     except (AuthenticationError, QuotaExceededError):
         raise
     except ServiceError:
@@ -127,8 +135,15 @@ async def _create(client: AsyncClient, project: str, target: str, spec: StyleSpe
     return created.style_id
 
 
-async def _update(client: AsyncClient, style_id: str, target: str, spec: StyleSpec, name: str,
-                  outcome: StyleOutcome, log: Callable[[str], None]) -> str:
+async def _update(
+    client: AsyncClient,
+    style_id: str,
+    target: str,
+    spec: StyleSpec,
+    name: str,
+    outcome: StyleOutcome,
+    log: Callable[[str], None],
+) -> str:
     current = await client.get_style_rule_list(style_id)
     rules = spec.rules_dict()
     have = {category: dict(chosen) for category, chosen in (current.configured_rules or {}).items()}

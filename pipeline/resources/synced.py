@@ -42,8 +42,12 @@ def fingerprint(settings: Settings) -> str | None:
     if not res.configured:
         return None
     files = {str(path): _file_hash(path) for path in glossary_files(settings)}
-    material = {"source": settings.source_lang, "locale_map": dict(settings.locale_map), "files": files,
-                "resources": asdict(res)}
+    material = {
+        "source": settings.source_lang,
+        "locale_map": dict(settings.locale_map),
+        "files": files,
+        "resources": asdict(res),
+    }
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 

@@ -13,9 +13,14 @@ from pipeline.run.request import recovered_key
 __all__ = ["serve_from_cache"]
 
 
-def serve_from_cache(cache: TranslationCache, pending: dict[str, Pending], per_catalog: dict[str, CatalogReport],
-                     done: dict[SegmentKey, str], verify: Verify,
-                     notes: dict[SegmentKey, str] | None = None) -> dict[str, Pending]:
+def serve_from_cache(
+    cache: TranslationCache,
+    pending: dict[str, Pending],
+    per_catalog: dict[str, CatalogReport],
+    done: dict[SegmentKey, str],
+    verify: Verify,
+    notes: dict[SegmentKey, str] | None = None,
+) -> dict[str, Pending]:
     """Fill ``done`` from the cache where it can; returns the texts still to send.
 
     A text recovered in pieces is cached apart (:func:`~pipeline.run.request.recovered_key`) and

@@ -47,8 +47,15 @@ from pipeline.config import Settings
 from pipeline.model import Issue, Placeholder, Protected, Segment, SegmentKey, Severity
 from pipeline.placeholders import icu
 from pipeline.placeholders.grammar import PRINTF_CONVERSION
-from pipeline.placeholders.protect import (PRINTF_KINDS, PlaceholderMismatch, kinds_for, protect, restore, split_edges,
-                                           tags_balanced)
+from pipeline.placeholders.protect import (
+    PRINTF_KINDS,
+    PlaceholderMismatch,
+    kinds_for,
+    protect,
+    restore,
+    split_edges,
+    tags_balanced,
+)
 from pipeline.run import plurals
 from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog, Verdict
 
@@ -104,15 +111,22 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
         return Verdict(None, str(exc), retryable=True)
     if not restored.strip() and segment.text.strip():
         return Verdict(None, "the service returned an empty text")
-    error = next((p for p in check_translation(segment.text, restored, segment.flags)
-                  if p.severity is Severity.ERROR), None)
+    error = next(
+        (p for p in check_translation(segment.text, restored, segment.flags) if p.severity is Severity.ERROR), None
+    )
     if error is not None:
         return Verdict(None, error.reason, error.rule in RETRYABLE)
     return Verdict(restored)
 
 
-def admit(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], report: RunReport,
-          cat: CatalogReport, notes: dict[SegmentKey, str] | None = None) -> dict[int, tuple[str, ...]]:
+def admit(
+    settings: Settings,
+    s: ScannedCatalog,
+    done: dict[SegmentKey, str],
+    report: RunReport,
+    cat: CatalogReport,
+    notes: dict[SegmentKey, str] | None = None,
+) -> dict[int, tuple[str, ...]]:
     """The units of ``s`` that may be written (index -> target forms); reports why the others may not.
 
     ``notes`` holds, per segment, why its translation needs a reviewer's eye (e.g. translated in
@@ -123,36 +137,51 @@ def admit(settings: Settings, s: ScannedCatalog, done: dict[SegmentKey, str], re
     for index, forms in s.source_forms.items():
         unit = s.catalog.units[index]
         texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
-        warnings: tuple[str, ...] = tuple(dict.fromkeys(
-            note for form in forms if (note := (notes or {}).get(SegmentKey(s.display, index, form)))))
+        warnings: tuple[str, ...] = tuple(
+            dict.fromkeys(note for form in forms if (note := (notes or {}).get(SegmentKey(s.display, index, form))))
+        )
         if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
-            assembled = plurals.assemble(s.plural_plans[index], lambda f: done.get(SegmentKey(s.display, index, f)),
-                                         unit.flags)
+            assembled = plurals.assemble(s.plural_plans[index], plurals.lookup(done, s.display, index), unit.flags)
             texts, warnings = list(assembled.texts or (None,)), (*warnings, *assembled.warnings)
         if any(t is None for t in texts):
             continue
         if usage is None:
             usage = plural_usage(s.catalog.plural)
         often, one_form, _ = usage
-        errors = [p for p in check_unit(unit, texts, s.catalog, often, one_form)  # type: ignore[arg-type]
-                  if p.severity is Severity.ERROR]
+        errors = [
+            p
+            for p in check_unit(unit, texts, s.catalog, often, one_form)  # type: ignore[arg-type]
+            if p.severity is Severity.ERROR
+        ]
         if errors:
             report.issues.append(Issue(s.display, f"not written: {errors[0].reason}", unit.line, s.target_lang))
             cat.counters.segments_failed += 1
             continue
         if warnings and not settings.mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
-            report.issues.extend(Issue(s.display, f"not written (fuzzy marking is off): {w}", unit.line,
-                                       s.target_lang, severity=Severity.SKIPPED) for w in warnings)
+            report.issues.extend(
+                Issue(
+                    s.display,
+                    f"not written (fuzzy marking is off): {w}",
+                    unit.line,
+                    s.target_lang,
+                    severity=Severity.SKIPPED,
+                )
+                for w in warnings
+            )
             cat.counters.segments_skipped += 1
             continue
-        report.issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING)
-                             for w in warnings)
+        report.issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING) for w in warnings)
         translations[index] = tuple(texts)  # type: ignore[arg-type]
     return translations
 
 
-def check_unit(unit: Unit, targets: Sequence[str], catalog: Catalog | None = None,
-               often: Sequence[bool] | None = None, one_form: int = 0) -> list[Problem]:
+def check_unit(
+    unit: Unit,
+    targets: Sequence[str],
+    catalog: Catalog | None = None,
+    often: Sequence[bool] | None = None,
+    one_form: int = 0,
+) -> list[Problem]:
     """Problems of ``targets`` as ``unit``'s translation; ``often`` and ``one_form`` come from :func:`plural_usage`.
 
     With ``catalog``, also what the catalog's format cannot hold (charset, XML characters, markup).
@@ -166,21 +195,29 @@ def check_unit(unit: Unit, targets: Sequence[str], catalog: Catalog | None = Non
     if not unit.plural:
         return problems + check_translation(unit.sources[0], targets[0], unit.flags)
     singular, plural_source = unit.sources
-    if singular.startswith("\n") != plural_source.startswith("\n") or \
-            singular.endswith("\n") != plural_source.endswith("\n"):
-        problems.append(Problem("the singular and plural sources do not both begin and end with a newline",
-                                rule=Rule.WHITESPACE))
+    if singular.startswith("\n") != plural_source.startswith("\n") or singular.endswith("\n") != plural_source.endswith(
+        "\n"
+    ):
+        problems.append(
+            Problem("the singular and plural sources do not both begin and end with a newline", rule=Rule.WHITESPACE)
+        )
     if len(targets) != unit.nforms and (catalog is not None or len(targets) > unit.nforms):
-        problems.append(Problem(f"{len(targets)} plural forms, but the catalog's plural rule has {unit.nforms}",
-                                rule=Rule.PLURAL))
-    for index, target in enumerate(targets[:unit.nforms]):
+        problems.append(
+            Problem(f"{len(targets)} plural forms, but the catalog's plural rule has {unit.nforms}", rule=Rule.PLURAL)
+        )
+    for index, target in enumerate(targets[: unit.nforms]):
         if not target:
             problems.append(Problem(f"plural form {index} is empty", rule=Rule.PLURAL))
             continue
         strict = often is None or index >= len(often) or often[index]
         # Like msgfmt, every form is compared with the plural source; only edges follow the singular.
-        found = check_translation(plural_source, target, unit.flags, strict=strict,
-                                  edges_from=singular if index == one_form else plural_source)
+        found = check_translation(
+            plural_source,
+            target,
+            unit.flags,
+            strict=strict,
+            edges_from=singular if index == one_form else plural_source,
+        )
         problems.extend(Problem(f"plural form {index}: {p.reason}", p.severity, p.rule) for p in found)
     return problems
 
@@ -202,8 +239,9 @@ def plural_usage(plural: PluralRule | None) -> tuple[tuple[bool, ...] | None, in
     return tuple(c >= OFTEN for c in counts), plural.form_for(1), None
 
 
-def check_translation(source: str, target: str, flags: Sequence[str] = (), *, strict: bool = True,
-                      edges_from: str | None = None) -> list[Problem]:
+def check_translation(
+    source: str, target: str, flags: Sequence[str] = (), *, strict: bool = True, edges_from: str | None = None
+) -> list[Problem]:
     """Problems of one translation of ``source``; ``strict=False`` lets it leave out arguments."""
     return list(_checked(source, target, tuple(flags), strict, source if edges_from is None else edges_from))
 
@@ -231,19 +269,25 @@ def _checked(source: str, target: str, flags: tuple[str, ...], strict: bool, edg
 
 # --- edges and characters ---------------------------------------------------------------------
 
+
 def _edge_problems(source: str, target: str) -> list[Problem]:
     src_lead, src_core, src_trail = split_edges(source)
     tgt_lead, tgt_core, tgt_trail = split_edges(target)
     if not src_core or not tgt_core:
-        return [] if src_core or not tgt_core else [
-            Problem("the source is only whitespace, the translation is not", rule=Rule.WHITESPACE)]
+        return (
+            []
+            if src_core or not tgt_core
+            else [Problem("the source is only whitespace, the translation is not", rule=Rule.WHITESPACE)]
+        )
     problems = []
     if src_lead != tgt_lead:
-        problems.append(Problem(f"leading whitespace {tgt_lead!r} differs from the source's {src_lead!r}",
-                                rule=Rule.WHITESPACE))
+        problems.append(
+            Problem(f"leading whitespace {tgt_lead!r} differs from the source's {src_lead!r}", rule=Rule.WHITESPACE)
+        )
     if src_trail != tgt_trail:
-        problems.append(Problem(f"trailing whitespace {tgt_trail!r} differs from the source's {src_trail!r}",
-                                rule=Rule.WHITESPACE))
+        problems.append(
+            Problem(f"trailing whitespace {tgt_trail!r} differs from the source's {src_trail!r}", rule=Rule.WHITESPACE)
+        )
     return problems
 
 
@@ -257,8 +301,13 @@ def _control_problems(source: str, target: str) -> list[Problem]:
         return []
     allowed = set(_CONTROL.findall(source))
     extra = sorted({ch for ch in _CONTROL.findall(target) if ch not in allowed})
-    return [Problem(f"control character U+{ord(ch):04X} ({unicodedata.name(ch, 'control')}) not in the source",
-                    rule=Rule.CONTROL) for ch in extra]
+    return [
+        Problem(
+            f"control character U+{ord(ch):04X} ({unicodedata.name(ch, 'control')}) not in the source",
+            rule=Rule.CONTROL,
+        )
+        for ch in extra
+    ]
 
 
 # --- ICU ------------------------------------------------------------------------------------
@@ -275,8 +324,11 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
     if not tgt:
         return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
     if tgt != src:
-        return [Problem("the ICU message structure (arguments, keywords, case keys) differs from the source's",
-                        rule=Rule.ICU)]
+        return [
+            Problem(
+                "the ICU message structure (arguments, keywords, case keys) differs from the source's", rule=Rule.ICU
+            )
+        ]
     return []
 
 
@@ -291,9 +343,16 @@ _IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; IC
 _FLAGGED_PRINTF = frozenset({"python-printf", "c-printf"})
 
 # What an argument must be on both sides; e.g. %d and %i read the same int, %s and %d do not.
-_CLASSES = {**dict.fromkeys("di", "int"), **dict.fromkeys("ouxX", "unsigned"),
-            **dict.fromkeys("eEfFgGaA", "float"), **dict.fromkeys("sSrab", "string"),
-            "c": "char", "C": "char", "p": "pointer", "n": "count"}
+_CLASSES = {
+    **dict.fromkeys("di", "int"),
+    **dict.fromkeys("ouxX", "unsigned"),
+    **dict.fromkeys("eEfFgGaA", "float"),
+    **dict.fromkeys("sSrab", "string"),
+    "c": "char",
+    "C": "char",
+    "p": "pointer",
+    "n": "count",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,8 +365,7 @@ class _Arg:
     style: str = "unnumbered"  # or "named", "numbered"
 
 
-def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder],
-                          strict: bool) -> list[Problem]:
+def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool) -> list[Problem]:
     if not source and not target:  # nothing below has anything to compare
         return []
     problems: list[Problem] = []
@@ -317,8 +375,13 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
         problems.extend(_arg_problems(src_args, tgt_args, strict))
     elif [a.text for a in tgt_args] != [a.text for a in src_args]:
         # Arguments of a source that mixes styles have no one meaning: they must stay exactly as they are.
-        problems.append(Problem("the source mixes printf argument styles, and the translation does not keep its "
-                                "arguments exactly as they are", rule=Rule.ARGUMENT))
+        problems.append(
+            Problem(
+                "the source mixes printf argument styles, and the translation does not keep its "
+                "arguments exactly as they are",
+                rule=Rule.ARGUMENT,
+            )
+        )
     src_count, tgt_count = Counter(ph.text for ph in src_other), Counter(ph.text for ph in tgt_other)
     kinds = {ph.text: ph.kind for ph in (*source, *target)}
     for text in sorted(set(src_count) | set(tgt_count)):
@@ -331,8 +394,11 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
             where = "not in the source" if want == 0 else f"{have} times, the source has it {want}"
             problems.append(Problem(f"{_label(kinds[text])} {text!r} {where}", severity, rule))
         elif have < want and strict:
-            problems.append(Problem(f"{_label(kinds[text])} {text!r} missing"
-                                    + (f" ({have} of {want})" if have else ""), severity, rule))
+            problems.append(
+                Problem(
+                    f"{_label(kinds[text])} {text!r} missing" + (f" ({have} of {want})" if have else ""), severity, rule
+                )
+            )
     return problems
 
 
@@ -346,8 +412,9 @@ def _mixes(args: Sequence[_Arg]) -> bool:
     return len({a.style for a in args if a.text != "*"}) > 1
 
 
-def _split(placeholders: Sequence[Placeholder], problems: list[Problem],
-           mixed_ok: bool = False) -> tuple[list[_Arg], list[Placeholder]]:
+def _split(
+    placeholders: Sequence[Placeholder], problems: list[Problem], mixed_ok: bool = False
+) -> tuple[list[_Arg], list[Placeholder]]:
     """printf arguments (numbered by position or named), and every other placeholder."""
     args: list[_Arg] = []
     others: list[Placeholder] = []
@@ -380,8 +447,9 @@ def _split(placeholders: Sequence[Placeholder], problems: list[Problem],
         kind = (m.group("length") or "") + _CLASSES.get(conv, conv)
         args.append(_Arg(ref, kind, ph.text, style))
     if len(styles) > 1 and not mixed_ok:
-        problems.append(Problem(f"the translation mixes {' and '.join(sorted(styles))} printf arguments",
-                                rule=Rule.ARGUMENT))
+        problems.append(
+            Problem(f"the translation mixes {' and '.join(sorted(styles))} printf arguments", rule=Rule.ARGUMENT)
+        )
     return args, others
 
 
@@ -394,8 +462,13 @@ def _arg_problems(source: list[_Arg], target: list[_Arg], strict: bool) -> list[
         if expected is None:
             problems.append(Problem(f"placeholder {arg.text!r} has no matching argument in the source"))
         elif expected.kind != arg.kind:
-            problems.append(Problem(f"placeholder {arg.text!r} takes type {arg.kind} where the source's "
-                                    f"{expected.text!r} takes {expected.kind}", rule=Rule.ARGUMENT))
+            problems.append(
+                Problem(
+                    f"placeholder {arg.text!r} takes type {arg.kind} where the source's "
+                    f"{expected.text!r} takes {expected.kind}",
+                    rule=Rule.ARGUMENT,
+                )
+            )
         seen.setdefault(arg.ref, arg)
     missing = [a for ref, a in src.items() if ref not in seen]
     if strict:
@@ -421,9 +494,11 @@ def _stray_problems(source_text: str, target_text: str, flags: tuple[str, ...]) 
     kinds = _kind_set(flags)
     problems = []
     if kinds & _FLAGGED_PRINTF and "%" in target_text and "%" not in source_text:
-        problems.append(Problem("a '%' that starts no valid conversion (write '%%' for a percent sign)",
-                                rule=Rule.STRAY))
+        problems.append(
+            Problem("a '%' that starts no valid conversion (write '%%' for a percent sign)", rule=Rule.STRAY)
+        )
     if "brace" in kinds and _ANY_BRACE.search(target_text) and not _ANY_BRACE.search(source_text):
-        problems.append(Problem("a '{' or '}' that is not part of a field (write '{{' or '}}' for a brace)",
-                                rule=Rule.STRAY))
+        problems.append(
+            Problem("a '{' or '}' that is not part of a field (write '{{' or '}}' for a brace)", rule=Rule.STRAY)
+        )
     return problems

@@ -47,8 +47,7 @@ from pipeline.config import ENV_SERVICE_URL, Settings
 from pipeline.errors import UsageError
 from pipeline.model import Issue, Severity
 from pipeline.resources import synced
-from pipeline.run.records import (CatalogReport, Pending, Remaining, RunOptions, RunReport, StartedRun,
-                                  Stop, StopReason)
+from pipeline.run.records import CatalogReport, Pending, Remaining, RunOptions, RunReport, StartedRun, Stop, StopReason
 from pipeline.run.report import finish
 from pipeline.run.request import service_identity
 from pipeline.run.settled import skip_unchanged
@@ -74,8 +73,13 @@ if TYPE_CHECKING:
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
 
 
-def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], None] | None = None,
-                  client_factory: ClientFactory | None = None, progress: Progress | None = None) -> RunReport:
+def run_translate(
+    settings: Settings,
+    options: RunOptions,
+    log: Callable[[str], None] | None = None,
+    client_factory: ClientFactory | None = None,
+    progress: Progress | None = None,
+) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`.
 
     SIGINT and SIGTERM stop it in order (:class:`~pipeline.run.send.interruption.Interruption`):
@@ -97,9 +101,13 @@ def run_translate(settings: Settings, options: RunOptions, log: Callable[[str], 
         run.locks.release()
 
 
-async def translate_catalogs(settings: Settings, options: RunOptions, log: Callable[[str], None],
-                             client_factory: ClientFactory | None = None,
-                             progress: Progress | None = None) -> RunReport:
+async def translate_catalogs(
+    settings: Settings,
+    options: RunOptions,
+    log: Callable[[str], None],
+    client_factory: ClientFactory | None = None,
+    progress: Progress | None = None,
+) -> RunReport:
     """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
 
     ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
@@ -112,8 +120,13 @@ async def translate_catalogs(settings: Settings, options: RunOptions, log: Calla
         run.locks.release()
 
 
-async def _translate(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
-                     progress: Progress | None, handle_signals: bool = False) -> RunReport:
+async def _translate(
+    run: StartedRun,
+    log: Callable[[str], None],
+    client_factory: ClientFactory | None,
+    progress: Progress | None,
+    handle_signals: bool = False,
+) -> RunReport:
     if run.paths or run.options.dry_run or run.terminology is not None:  # a dry run reports even nothing
         from pipeline.run.send.interruption import Interruption
 
@@ -126,8 +139,11 @@ async def _translate(run: StartedRun, log: Callable[[str], None], client_factory
             interruption.remove()
         if interruption.signum is not None:  # whatever else stopped the run, the user asked it to stop
             reason = StopReason.INTERRUPTED if interruption.signum == signal.SIGINT else StopReason.TERMINATED
-            run.report.stopped = Stop(reason, f"interrupted by {signal.Signals(interruption.signum).name}: "
-                                              f"stopped sending; what was translated is written and saved")
+            run.report.stopped = Stop(
+                reason,
+                f"interrupted by {signal.Signals(interruption.signum).name}: "
+                f"stopped sending; what was translated is written and saved",
+            )
     else:
         run.save_state()  # the mtimes of catalogs touched but not changed
     return finish(run)
@@ -141,8 +157,10 @@ def _start(settings: Settings, options: RunOptions, log: Callable[[str], None]) 
     """
     started = time.monotonic()
     if not options.dry_run and not settings.service.url:
-        raise UsageError(f"no translation service configured: pass --service-url URL (or 'embedded' for the "
-                         f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml")
+        raise UsageError(
+            f"no translation service configured: pass --service-url URL (or 'embedded' for the "
+            f"local in-process service), or set {ENV_SERVICE_URL}, or set [service] url in pipeline.toml"
+        )
     report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
     found = find_catalogs(settings, options.paths)
     report.issues.extend(found.refused)
@@ -173,8 +191,13 @@ def _stderr(message: str) -> None:
     print(f"pipeline: {message}", file=sys.stderr)
 
 
-async def _work(run: StartedRun, log: Callable[[str], None], client_factory: ClientFactory | None,
-                progress: Progress | None, interruption: Interruption) -> None:
+async def _work(
+    run: StartedRun,
+    log: Callable[[str], None],
+    client_factory: ClientFactory | None,
+    progress: Progress | None,
+    interruption: Interruption,
+) -> None:
     """Scan the catalogs ``run`` has left, translate what they need and write the results back into them.
 
     Fills ``run.report`` (issues, per-catalog counters, timings); never raises for per-segment
@@ -194,9 +217,13 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
         for number, window in enumerate(windows):
             if number and interruption.signum is not None:  # the user asked it to stop: read no more
                 for path in (path for later in windows[number:] for path in later):
-                    run.report.issues.append(Issue(display_path(run.settings, path), "not read: the run stopped "
-                                                   "before reaching this catalog; the next run translates it",
-                                                   severity=Severity.WARNING))
+                    run.report.issues.append(
+                        Issue(
+                            display_path(run.settings, path),
+                            "not read: the run stopped before reaching this catalog; the next run translates it",
+                            severity=Severity.WARNING,
+                        )
+                    )
                 return
             with collector.window(collect=number > 0) as built:
                 started = run.started if number == 0 else time.monotonic()  # a later window times only itself
@@ -206,9 +233,16 @@ async def _work(run: StartedRun, log: Callable[[str], None], client_factory: Cli
             run.limiter.close()
 
 
-async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None],
-                   client_factory: ClientFactory | None, progress: Progress | None,
-                   interruption: Interruption, built: Callable[[], None], started: float) -> None:
+async def _work_on(
+    run: StartedRun,
+    paths: list[Path],
+    log: Callable[[str], None],
+    client_factory: ClientFactory | None,
+    progress: Progress | None,
+    interruption: Interruption,
+    built: Callable[[], None],
+    started: float,
+) -> None:
     """:func:`_work` for one window of catalogs (``paths``); ``built`` is called once they are read and
     planned; its stage timings count from ``started``."""
     from pipeline.cache import open_cache
@@ -240,8 +274,9 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
             inputs[target] = target_options(target).inputs_hash()
         return state.is_stale(display, unit, (unit_inputs(target, unit), inputs[target]))
 
-    scanned, issues = scan(settings, paths, options.target_langs, **(
-        {"retranslate": stale} if options.retranslate_stale else {}))
+    scanned, issues = scan(
+        settings, paths, options.target_langs, **({"retranslate": stale} if options.retranslate_stale else {})
+    )
     report.issues.extend(issues)
     for s in scanned:
         per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
@@ -256,19 +291,27 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
     cache_dir = settings.cache_dir if options.use_cache else None
     if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
         cache_dir = None
-    cache = open_cache(replace(settings, cache_dir=cache_dir), report.service,
-                       functools.partial(_cache_trouble, report, cache_dir),
-                       enabled=options.use_cache) if pending or spare else None
+    cache = (
+        open_cache(
+            replace(settings, cache_dir=cache_dir),
+            report.service,
+            functools.partial(_cache_trouble, report, cache_dir),
+            enabled=options.use_cache,
+        )
+        if pending or spare
+        else None
+    )
     try:
         if cache is not None:
             pending = serve_from_cache(cache, pending, per_catalog, done, gate.verify, notes)
             # Number sentences the cache answered already tell which fallbacks are needed.
-            needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
-                                      notes)
+            needed = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify, notes)
         if options.dry_run:
             cached = cache.get_many(key for key in spare if key not in needed) if cache is not None else {}
-            estimate = replace(send.estimate({**pending, **needed}), fallback_texts=sum(
-                1 for key in spare if key not in needed and cache is not None and key not in cached))
+            estimate = replace(
+                send.estimate({**pending, **needed}),
+                fallback_texts=sum(1 for key in spare if key not in needed and cache is not None and key not in cached),
+            )
             report.would_send = estimate  # a dry run reads one window
             report.would_write = send.would_write(per_catalog, {**pending, **needed})
         elif pending or needed or run.terminology is not None:
@@ -277,13 +320,29 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
             else:
                 client = client_factory() if client_factory else open_client(settings, log)
                 try:
-                    left = await _use_service(run, client, cache, resources, scanned, pending, needed, spare, done,
-                                              notes, log, progress, interruption)
+                    left = await _use_service(
+                        run,
+                        client,
+                        cache,
+                        resources,
+                        scanned,
+                        pending,
+                        needed,
+                        spare,
+                        done,
+                        notes,
+                        log,
+                        progress,
+                        interruption,
+                    )
                 finally:
                     await client.aclose()
             if left:
-                more = Remaining(segments=sum(len(p.refs) for p in left), texts=len(left),
-                                 characters=sum(len(p.protected.text) for p in left))
+                more = Remaining(
+                    segments=sum(len(p.refs) for p in left),
+                    texts=len(left),
+                    characters=sum(len(p.protected.text) for p in left),
+                )
                 report.remaining = more if report.remaining is None else report.remaining + more
             run.terminology = None  # synced (or tried): the next window does not sync again
     finally:
@@ -296,12 +355,12 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
         gated: list[tuple[dict[int, tuple[str, ...]], list[Issue]]] = []  # per catalog: admitted, its issues
         for s in scanned:
             before = len(report.issues)
-            gated.append((gate.admit(settings, s, done, report, per_catalog[s.display], notes),
-                          report.issues[before:]))
+            gated.append((gate.admit(settings, s, done, report, per_catalog[s.display], notes), report.issues[before:]))
             del report.issues[before:]  # put back below, in catalog order, with those of the write
-        outcomes = write.write_catalogs(settings, [(s, admitted, snapshots.get(s.path))
-                                                   for s, (admitted, _) in zip(scanned, gated)])
-        for s, (admitted, issues), (data, problem) in zip(scanned, gated, outcomes):
+        outcomes = write.write_catalogs(
+            settings, [(s, admitted, snapshots.get(s.path)) for s, (admitted, _) in zip(scanned, gated, strict=True)]
+        )
+        for s, (admitted, issues), (data, problem) in zip(scanned, gated, outcomes, strict=True):
             report.issues.extend(issues)
             if problem:
                 report.issues.append(Issue(s.display, problem, None, s.target_lang))
@@ -309,14 +368,20 @@ async def _work_on(run: StartedRun, paths: list[Path], log: Callable[[str], None
             if data is not None:
                 per_catalog[s.display].written = True
             if written:
-                state.record(s.display, ((s.catalog.units[i], forms, unit_inputs(s.target_lang, s.catalog.units[i]))
-                                         for i, forms in written.items()))
+                state.record(
+                    s.display,
+                    (
+                        (s.catalog.units[i], forms, unit_inputs(s.target_lang, s.catalog.units[i]))
+                        for i, forms in written.items()
+                    ),
+                )
             settled.settle(state, s, run.fingerprint, data or snapshots.get(s.path), written, report)
         used = {s.path for s in scanned}
         for path in paths:  # unreadable, or of no known language: settled with that error
             if path not in used:
-                settled.settle_unread(state, display_path(settings, path), path, run.fingerprint, snapshots.get(path),
-                                      report)
+                settled.settle_unread(
+                    state, display_path(settings, path), path, run.fingerprint, snapshots.get(path), report
+                )
         run.save_state()
     _timed(report, "write", clock)
 
@@ -328,11 +393,21 @@ def _timed(report: RunReport, stage: str, since: float) -> float:
     return now
 
 
-async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationCache | None, resources: ResourcePlan,
-                       scanned: list[ScannedCatalog], pending: dict[str, Pending], needed: dict[str, Pending],
-                       spare: dict[str, Pending], done: dict[SegmentKey, str], notes: dict[SegmentKey, str],
-                       log: Callable[[str], None], progress: Progress | None,
-                       interruption: Interruption) -> list[Pending]:
+async def _use_service(
+    run: StartedRun,
+    client: AsyncClient,
+    cache: TranslationCache | None,
+    resources: ResourcePlan,
+    scanned: list[ScannedCatalog],
+    pending: dict[str, Pending],
+    needed: dict[str, Pending],
+    spare: dict[str, Pending],
+    done: dict[SegmentKey, str],
+    notes: dict[SegmentKey, str],
+    log: Callable[[str], None],
+    progress: Progress | None,
+    interruption: Interruption,
+) -> list[Pending]:
     """Check the quota, sync edited terminology, then send; returns what is left unsent.
 
     The usage is read before the first request: a run it cannot cover sends nothing at all, not
@@ -362,9 +437,26 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
         assert cache is not None
         if run.limiter is None:
             run.limiter = send.new_limiter(settings)
-        left = await _send_rounds(settings, client, cache, resources, scanned, pending, spare, report,
-                                  run.per_catalog, done, notes, log, progress, interruption, offered, run.limiter,
-                                  budget, synced_now)
+        left = await _send_rounds(
+            settings,
+            client,
+            cache,
+            resources,
+            scanned,
+            pending,
+            spare,
+            report,
+            run.per_catalog,
+            done,
+            notes,
+            log,
+            progress,
+            interruption,
+            offered,
+            run.limiter,
+            budget,
+            synced_now,
+        )
     finally:
         if not offered.done():
             offered.cancel()
@@ -375,8 +467,13 @@ async def _use_service(run: StartedRun, client: AsyncClient, cache: TranslationC
     return left
 
 
-async def _sync_terminology(run: StartedRun, client: AsyncClient, resources: ResourcePlan,
-                            scanned: list[ScannedCatalog], log: Callable[[str], None]) -> Synced | None:
+async def _sync_terminology(
+    run: StartedRun,
+    client: AsyncClient,
+    resources: ResourcePlan,
+    scanned: list[ScannedCatalog],
+    log: Callable[[str], None],
+) -> Synced | None:
     """Sync the glossary and style lists whose files changed, for every target the project's catalogs have.
 
     Those are the settled catalogs' (known unread) and the scanned ones', so they include every
@@ -393,17 +490,34 @@ async def _sync_terminology(run: StartedRun, client: AsyncClient, resources: Res
         try:
             synced.SyncRecord(run.state.directory).save(run.report.service, run.terminology)
         except OSError as exc:  # the next run syncs again, which writes nothing: a warning
-            run.report.issues.append(Issue(str(run.state.directory), f"cannot save the sync record: {exc.strerror}",
-                                           severity=Severity.WARNING))
+            run.report.issues.append(
+                Issue(
+                    str(run.state.directory), f"cannot save the sync record: {exc.strerror}", severity=Severity.WARNING
+                )
+            )
     return outcome
 
 
-async def _send_rounds(settings: Settings, client: AsyncClient, cache: TranslationCache, resources: ResourcePlan,
-                       scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending],
-                       report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                       notes: dict[SegmentKey, str], log: Callable[[str], None], progress: Progress | None,
-                       interruption: Interruption, offered: asyncio.Future[set[str]], limiter: Limiter,
-                       budget: Budget, synced_now: Synced | None = None) -> list[Pending]:
+async def _send_rounds(
+    settings: Settings,
+    client: AsyncClient,
+    cache: TranslationCache,
+    resources: ResourcePlan,
+    scanned: list[ScannedCatalog],
+    pending: dict[str, Pending],
+    spare: dict[str, Pending],
+    report: RunReport,
+    per_catalog: dict[str, CatalogReport],
+    done: dict[SegmentKey, str],
+    notes: dict[SegmentKey, str],
+    log: Callable[[str], None],
+    progress: Progress | None,
+    interruption: Interruption,
+    offered: asyncio.Future[set[str]],
+    limiter: Limiter,
+    budget: Budget,
+    synced_now: Synced | None = None,
+) -> list[Pending]:
     """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
 
     Both rounds share the run's ``budget`` and ``limiter`` (round two, and the next window, start
@@ -422,9 +536,15 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
     from pipeline.run.request import cache_key
 
     try:
-        attached = await attach_resources(client, resources, {**pending, **spare},
-                                          functools.partial(cache_key, report.service), report.issues, log,
-                                          synced_now)
+        attached = await attach_resources(
+            client,
+            resources,
+            {**pending, **spare},
+            functools.partial(cache_key, report.service),
+            report.issues,
+            log,
+            synced_now,
+        )
     except QuotaExceededError as exc:  # what the cache served is still written
         report.stopped = Stop(StopReason.QUOTA, f"quota exceeded: {exc.message}")
         return list(pending.values())
@@ -444,20 +564,34 @@ async def _send_rounds(settings: Settings, client: AsyncClient, cache: Translati
         if not first:
             if report.stopped or interruption.stop.is_set():
                 break
-            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify,
-                                       notes)
+            pending = serve_from_cache(cache, plan.needed(scanned, spare, done), per_catalog, done, gate.verify, notes)
             if pending:
                 entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
-                log(f"{len(entries)} plural entries need a fallback text: a representative number did not "
-                    f"come back")
+                log(f"{len(entries)} plural entries need a fallback text: a representative number did not come back")
         if not pending:
             continue
         progress.start(_per_language(pending))
         outcome = send.Outcome()  # kept when the requests are cancelled: what came back is written
-        sending = asyncio.ensure_future(send.send_all(settings, client, pending, cache, report, per_catalog, done,
-                                                      log, progress, budget, gate.verify, notes,
-                                                      stop=interruption.stop, outcome=outcome, limiter=limiter,
-                                                      offered=offered))
+        sending = asyncio.ensure_future(
+            send.send_all(
+                settings,
+                client,
+                pending,
+                cache,
+                report,
+                per_catalog,
+                done,
+                log,
+                progress,
+                budget,
+                gate.verify,
+                notes,
+                stop=interruption.stop,
+                outcome=outcome,
+                limiter=limiter,
+                offered=offered,
+            )
+        )
         interruption.watch(sending)
         try:
             await sending

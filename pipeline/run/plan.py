@@ -25,17 +25,24 @@ from pipeline.run.request import cache_key, service_identity
 __all__ = ["needed", "plan", "split", "translation_options"]
 
 
-def translation_options(settings: Settings, target_lang: str, context: str | None,
-                        resources: ResourcePlan | None = None) -> TranslationOptions:
+def translation_options(
+    settings: Settings, target_lang: str, context: str | None, resources: ResourcePlan | None = None
+) -> TranslationOptions:
     """The options every segment of ``target_lang`` is sent with (``context`` aside)."""
     if resources is not None:  # glossary, style list, formality, model type, translation memory
         return resources.options(locales.service_source(settings.source_lang), target_lang, context)
-    return TranslationOptions(source_lang=locales.service_source(settings.source_lang), target_lang=target_lang,
-                              context=context)
+    return TranslationOptions(
+        source_lang=locales.service_source(settings.source_lang), target_lang=target_lang, context=context
+    )
 
 
-def plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[str, CatalogReport],
-         done: dict[SegmentKey, str], resources: ResourcePlan) -> tuple[dict[str, Pending], dict[str, Pending]]:
+def plan(
+    settings: Settings,
+    scanned: list[ScannedCatalog],
+    per_catalog: dict[str, CatalogReport],
+    done: dict[SegmentKey, str],
+    resources: ResourcePlan,
+) -> tuple[dict[str, Pending], dict[str, Pending]]:
     """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key.
 
     Returns the texts of round one, and the spare ones: plural fallback texts that no round-one
@@ -56,8 +63,9 @@ def plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[st
                 continue
             opts = per_context.get((s.target_lang, seg.context))
             if opts is None:
-                opts = per_context[s.target_lang, seg.context] = translation_options(settings, s.target_lang,
-                                                                                     seg.context, resources)
+                opts = per_context[s.target_lang, seg.context] = translation_options(
+                    settings, s.target_lang, seg.context, resources
+                )
             key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
             item = pending.get(key)
             if item is None:
@@ -68,8 +76,7 @@ def plan(settings: Settings, scanned: list[ScannedCatalog], per_catalog: dict[st
     return split(pending, fallback_keys)
 
 
-def split(pending: dict[str, Pending],
-          fallback_keys: set[SegmentKey]) -> tuple[dict[str, Pending], dict[str, Pending]]:
+def split(pending: dict[str, Pending], fallback_keys: set[SegmentKey]) -> tuple[dict[str, Pending], dict[str, Pending]]:
     """Round-one texts, and the texts only plural fallbacks wait for."""
     first: dict[str, Pending] = {}
     spare: dict[str, Pending] = {}
@@ -78,8 +85,7 @@ def split(pending: dict[str, Pending],
     return first, spare
 
 
-def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending],
-           done: dict[SegmentKey, str]) -> dict[str, Pending]:
+def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[SegmentKey, str]) -> dict[str, Pending]:
     """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
     if not spare:
         return {}
@@ -87,8 +93,11 @@ def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending],
     for s in scanned:
         for index, unit_plan in s.plural_plans.items():
             if unit_plan.fallbacks:
-                missing = plurals.missing_fallbacks(unit_plan, lambda f: done.get(SegmentKey(s.display, index, f)),
-                                                    s.catalog.units[index].flags)
+                missing = plurals.missing_fallbacks(
+                    unit_plan,
+                    plurals.lookup(done, s.display, index),
+                    s.catalog.units[index].flags,
+                )
                 wanted.update(SegmentKey(s.display, index, form) for form in missing)
     result: dict[str, Pending] = {}
     for key, item in spare.items():

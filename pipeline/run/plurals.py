@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from pipeline.model import SegmentKey
 from pipeline.placeholders.grammar import INTEGER_PRINTF
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import PluralRule, plural_rule_for
@@ -34,8 +35,9 @@ NUMBER_BASE = 2
 #: Numbers searched for a representative of each form: small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
 #: Placeholder kinds that can stand for the count.
-_COUNT_KINDS = frozenset({"python-printf", "c-printf", "safe-printf", "brace", "safe-brace", "qt-arg",
-                          "ruby-named", "icu-arg"})
+_COUNT_KINDS = frozenset(
+    {"python-printf", "c-printf", "safe-printf", "brace", "safe-brace", "qt-arg", "ruby-named", "icu-arg"}
+)
 _NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
 _ENGLISH = PluralRule(2, "(n != 1)")
 
@@ -93,8 +95,9 @@ def count_placeholder(text: str, flags: Iterable[str]) -> str | None:
     Several candidates are narrowed to the integer printf conversions (``%d``, ``%(n)i``): a count
     is an integer. The candidate must occur once in ``text``.
     """
-    candidates = [ph.text for ph in protect(text, flags).placeholders
-                  if ph.kind in _COUNT_KINDS and ph.text not in _NOT_A_COUNT]
+    candidates = [
+        ph.text for ph in protect(text, flags).placeholders if ph.kind in _COUNT_KINDS and ph.text not in _NOT_A_COUNT
+    ]
     if len(set(candidates)) > 1:
         candidates = [c for c in candidates if INTEGER_PRINTF.match(c)]
     if len(candidates) != 1 or text.count(candidates[0]) != 1:
@@ -106,8 +109,9 @@ def _number_pattern(number: int) -> re.Pattern[str]:
     return re.compile(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)")
 
 
-def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule: PluralRule | None,
-              source_lang: str = "en") -> UnitPlan:
+def plan_unit(
+    sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule: PluralRule | None, source_lang: str = "en"
+) -> UnitPlan:
     """The plan for a plural unit with ``sources`` (singular, plural) and ``nforms`` target forms."""
     flags = tuple(flags)
     singular, plural = sources[0], sources[-1]
@@ -139,8 +143,10 @@ def plan_unit(sources: tuple[str, ...], flags: Iterable[str], nforms: int, rule:
         forms.append(FormPlan(NUMBER_BASE + i, number, count, sources[source_form], classic[i]))
     approximate = None
     if problems:
-        approximate = (f"plural forms {', '.join(problems)} copied from the {'singular or ' if 0 in classic else ''}"
-                       f"plural translation: no single count placeholder to put a representative number in")
+        approximate = (
+            f"plural forms {', '.join(problems)} copied from the {'singular or ' if 0 in classic else ''}"
+            f"plural translation: no single count placeholder to put a representative number in"
+        )
     return UnitPlan(tuple(forms), texts, approximate, {f: t for f, t in fallbacks.items() if f not in texts})
 
 
@@ -161,8 +167,13 @@ def _classic(singular: str, plural: str, nforms: int, rule: PluralRule | None) -
     return UnitPlan(tuple(FormPlan(form) for form in picks), texts)
 
 
-def _choose(numbers: tuple[int, ...], counts: dict[int, str | None], singular: str, plural: str,
-            singular_numbers: frozenset[int]) -> tuple[int, int] | None:
+def _choose(
+    numbers: tuple[int, ...],
+    counts: dict[int, str | None],
+    singular: str,
+    plural: str,
+    singular_numbers: frozenset[int],
+) -> tuple[int, int] | None:
     """A (number, source form) whose number is not already in the source text; 1 first, then 2 and up, then 0."""
     ordered = sorted(numbers, key=lambda n: (n != 1, n == 0, n))
     for number in ordered:
@@ -183,7 +194,7 @@ def put_back(translation: str, form: FormPlan, flags: Iterable[str]) -> str | No
     found = list(_number_pattern(form.number).finditer(translation))
     if len(found) != 1:
         return None
-    text = translation[:found[0].start()] + form.count + translation[found[0].end():]
+    text = translation[: found[0].start()] + form.count + translation[found[0].end() :]
     # The count may have landed among unnamed printf placeholders in another order than the source's.
     if _ordered(text, flags) != _ordered(form.source, flags):
         return None
@@ -192,6 +203,11 @@ def put_back(translation: str, form: FormPlan, flags: Iterable[str]) -> str | No
 
 def _ordered(text: str, flags: Iterable[str]) -> list[str]:
     return [ph.text for ph in protect(text, flags).placeholders if ph.ordered]
+
+
+def lookup(done: Mapping[SegmentKey, str], catalog: str, unit: int) -> Callable[[int], str | None]:
+    """The verified translation of each form of one unit, by form number (None when there is none yet)."""
+    return lambda form: done.get(SegmentKey(catalog, unit, form))
 
 
 def missing_fallbacks(plan: UnitPlan, get: Callable[[int], str | None], flags: Iterable[str] = ()) -> tuple[int, ...]:
@@ -203,9 +219,13 @@ def missing_fallbacks(plan: UnitPlan, get: Callable[[int], str | None], flags: I
     if any(get(form) is None for form in plan.texts):
         return ()
     flags = tuple(flags)
-    missing = {form.fallback for form in plan.forms
-               if form.number is not None and get(form.fallback) is None
-               and put_back(get(form.segment), form, flags) is None}  # type: ignore[arg-type]
+    missing = {
+        form.fallback
+        for form in plan.forms
+        if form.number is not None
+        and get(form.fallback) is None
+        and put_back(get(form.segment) or "", form, flags) is None
+    }
     return tuple(sorted(missing))
 
 
@@ -228,7 +248,8 @@ def assemble(plan: UnitPlan, get: Callable[[int], str | None], flags: Iterable[s
         texts.append(translated)
     warnings = [plan.approximate] if plan.approximate else []
     if failed:
-        warnings.append(f"plural forms {', '.join(failed)} copied from the plural translation: the representative "
-                        f"number did not come back exactly once")
+        warnings.append(
+            f"plural forms {', '.join(failed)} copied from the plural translation: the representative "
+            f"number did not come back exactly once"
+        )
     return Assembled(tuple(texts), tuple(warnings))
-

@@ -95,8 +95,9 @@ class TerminalProgress(Progress):
         for lang, total in self.total.items():
             filled = BAR_WIDTH * self.done[lang] // total
             bar = "#" * filled + "-" * (BAR_WIDTH - filled)
-            out.append(f"\x1b[2K{lang:>7} [{bar}] {self.done[lang]}/{total} segments, "
-                       f"{self.billed[lang]} characters billed\n")
+            out.append(
+                f"\x1b[2K{lang:>7} [{bar}] {self.done[lang]}/{total} segments, {self.billed[lang]} characters billed\n"
+            )
         self._drawn = len(self.total)
         self._stream.write("".join(out))
         self._stream.flush()

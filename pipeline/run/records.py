@@ -10,7 +10,6 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
 from typing import TYPE_CHECKING, Any
 
 from pipeline.config import Settings
@@ -23,8 +22,23 @@ if TYPE_CHECKING:  # not loaded on the no-op path: the plural planner loads the 
     from pipeline.quota import Allowance
     from pipeline.run.plurals import UnitPlan
 
-__all__ = ["CatalogReport", "CatalogWork", "DryRunEstimate", "Pending", "Recovery", "Remaining", "RunOptions",
-           "RunReport", "ScannedCatalog", "StartedRun", "Stop", "StopReason", "UsageRecord", "Verdict", "Verify"]
+__all__ = [
+    "CatalogReport",
+    "CatalogWork",
+    "DryRunEstimate",
+    "Pending",
+    "Recovery",
+    "Remaining",
+    "RunOptions",
+    "RunReport",
+    "ScannedCatalog",
+    "StartedRun",
+    "Stop",
+    "StopReason",
+    "UsageRecord",
+    "Verdict",
+    "Verify",
+]
 
 
 class StopReason(enum.Enum):
@@ -240,5 +254,8 @@ class StartedRun:
         try:
             self.state.save()
         except OSError as exc:
-            self.report.issues.append(Issue(str(self.state.directory), f"cannot save the run state: {exc.strerror}",
-                                            severity=Severity.WARNING))
+            self.report.issues.append(
+                Issue(
+                    str(self.state.directory), f"cannot save the run state: {exc.strerror}", severity=Severity.WARNING
+                )
+            )

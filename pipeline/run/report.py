@@ -44,9 +44,13 @@ def finish(run: StartedRun) -> RunReport:
     return report
 
 
-_STOP_CODES = {StopReason.BUDGET: ExitCode.QUOTA, StopReason.QUOTA: ExitCode.QUOTA,
-               StopReason.SERVICE: ExitCode.UNAVAILABLE, StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
-               StopReason.TERMINATED: ExitCode.TERMINATED}
+_STOP_CODES = {
+    StopReason.BUDGET: ExitCode.QUOTA,
+    StopReason.QUOTA: ExitCode.QUOTA,
+    StopReason.SERVICE: ExitCode.UNAVAILABLE,
+    StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
+    StopReason.TERMINATED: ExitCode.TERMINATED,
+}
 
 
 def _exit_code(report: RunReport, frozen: bool = False) -> int:
@@ -61,8 +65,10 @@ def _exit_code(report: RunReport, frozen: bool = False) -> int:
 
 def work_lines(report: RunReport) -> list[str]:
     """One line per catalog a real run would change (dry run), for people and CI logs."""
-    return [f"{w.path}\t{w.target_lang}\t{w.segments} segments\t{w.characters} characters"
-            for w in sorted(report.would_write, key=lambda w: w.path)]
+    return [
+        f"{w.path}\t{w.target_lang}\t{w.segments} segments\t{w.characters} characters"
+        for w in sorted(report.would_write, key=lambda w: w.path)
+    ]
 
 
 def usage_line(report: RunReport) -> str | None:
@@ -117,8 +123,13 @@ def to_json(report: RunReport) -> dict:
         "totals": _counts(report.totals),
         "languages": {lang: {**_counts(c), "catalogs": n} for lang, (c, n) in _languages(report).items()},
         "catalogs": [
-            {"path": c.path, "target_lang": c.target_lang, "written": c.written, "unchanged": c.unchanged,
-             **_counts(c.counters)}
+            {
+                "path": c.path,
+                "target_lang": c.target_lang,
+                "written": c.written,
+                "unchanged": c.unchanged,
+                **_counts(c.counters),
+            }
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
         "would_send": asdict(report.would_send) if report.would_send is not None else None,
@@ -127,8 +138,13 @@ def to_json(report: RunReport) -> dict:
         "would_write": [asdict(w) for w in report.would_write] if report.dry_run else None,
         "usage": _usage_json(report.usage),
         "issues": [
-            {"catalog": i.catalog, "line": i.line, "target_lang": i.target_lang, "severity": i.severity,
-             "reason": i.reason}
+            {
+                "catalog": i.catalog,
+                "line": i.line,
+                "target_lang": i.target_lang,
+                "severity": i.severity,
+                "reason": i.reason,
+            }
             for i in report.issues
         ],
     }
@@ -137,14 +153,17 @@ def to_json(report: RunReport) -> dict:
 def _counts(counters: Counters) -> dict[str, int]:
     # Not asdict(), which deep-copies every value: for the counters of every catalog that was a quarter
     # of the time a run with nothing new spends writing its report.
-    return {name: getattr(counters, name) for name in counters.__slots__}  # type: ignore[attr-defined]
+    return {name: getattr(counters, name) for name in counters.__slots__}
 
 
 def _usage_json(usage: UsageRecord | None) -> dict | None:
     if usage is None:
         return None
-    return {"before": usage.before.to_json() if usage.before is not None else None,
-            "after": usage.after.to_json() if usage.after is not None else None, "note": usage.note}
+    return {
+        "before": usage.before.to_json() if usage.before is not None else None,
+        "after": usage.after.to_json() if usage.after is not None else None,
+        "note": usage.note,
+    }
 
 
 def _result(report: RunReport) -> str:
@@ -163,26 +182,38 @@ def to_markdown(report: RunReport) -> str:
     lines = [f"## {title}", "", _result(report), ""]
     if report.remaining is not None:
         r = report.remaining
-        lines += [f"Left for the next run: {r.segments} segments ({r.texts} unique texts, "
-                  f"{r.characters} characters).", ""]
+        lines += [
+            f"Left for the next run: {r.segments} segments ({r.texts} unique texts, {r.characters} characters).",
+            "",
+        ]
     if report.dry_run and report.would_send is not None:
         w = report.would_send
-        lines += [f"Would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests "
-                  f"(lower bound {w.requests_lower_bound}), about {w.characters} billed characters"
-                  f"{fallback_note(w)}.", ""]
+        lines += [
+            f"Would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests "
+            f"(lower bound {w.requests_lower_bound}), about {w.characters} billed characters"
+            f"{fallback_note(w)}.",
+            "",
+        ]
     budget = f" of a budget of {report.budget}" if report.budget is not None else ""
-    context = (f" ({report.context_requests} of them because requests are grouped by context)"
-               if report.context_requests else "")
-    lines += [f"{t.billed_characters} characters billed{budget}, {t.characters_saved} saved by the cache; "
-              f"{t.requests} requests{context}; {report.duration_seconds:.1f} s.", ""]
+    context = (
+        f" ({report.context_requests} of them because requests are grouped by context)"
+        if report.context_requests
+        else ""
+    )
+    lines += [
+        f"{t.billed_characters} characters billed{budget}, {t.characters_saved} saved by the cache; "
+        f"{t.requests} requests{context}; {report.duration_seconds:.1f} s.",
+        "",
+    ]
     if report.unchanged_catalogs:
         lines += [f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them: not read.", ""]
     usage = usage_line(report)
     if usage:
         lines += [_md(usage[0].upper() + usage[1:]) + ".", ""]
-    lines += ["| language | catalogs | translated | from cache | copied | failed | skipped | billed chars "
-              "| saved chars |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "| language | catalogs | translated | from cache | copied | failed | skipped | billed chars | saved chars |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for lang, (c, n) in _languages(report).items():
         lines.append(_row(lang, n, c))
     lines.append(_row("**total**", len(report.catalogs), t))
@@ -204,20 +235,26 @@ def _recovery(report: RunReport) -> list[str]:
 
 
 def _row(name: str, catalogs: int, c: Counters) -> str:
-    return (f"| {name} | {catalogs} | {c.segments_translated} | {c.segments_from_cache} | {c.segments_copied} | "
-            f"{c.segments_failed} | {c.segments_skipped} | {c.billed_characters} | {c.characters_saved} |")
+    return (
+        f"| {name} | {catalogs} | {c.segments_translated} | {c.segments_from_cache} | {c.segments_copied} | "
+        f"{c.segments_failed} | {c.segments_skipped} | {c.billed_characters} | {c.characters_saved} |"
+    )
 
 
 def _catalogs(report: RunReport) -> list[str]:
     shown = sorted((c for c in report.catalogs if not c.unchanged), key=lambda c: c.path)
     if not shown:
         return []
-    table = ["| catalog | language | translated | cached | copied | failed | skipped | billed chars |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    table = [
+        "| catalog | language | translated | cached | copied | failed | skipped | billed chars |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for c in shown:
         k = c.counters
-        table.append(f"| `{_md(c.path)}` | {c.target_lang} | {k.segments_translated} | {k.segments_from_cache} | "
-                     f"{k.segments_copied} | {k.segments_failed} | {k.segments_skipped} | {k.billed_characters} |")
+        table.append(
+            f"| `{_md(c.path)}` | {c.target_lang} | {k.segments_translated} | {k.segments_from_cache} | "
+            f"{k.segments_copied} | {k.segments_failed} | {k.segments_skipped} | {k.billed_characters} |"
+        )
     if len(shown) <= MD_OPEN_CATALOGS:
         return ["", "### Catalogs", "", *table]
     return ["", f"<details><summary>Catalogs ({len(shown)})</summary>", "", *table, "", "</details>"]
@@ -228,8 +265,13 @@ def _issues(report: RunReport) -> list[str]:
         return []
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.SKIPPED: 2}
     issues = sorted(report.issues, key=lambda i: (order.get(i.severity, 3), i.catalog, i.line or 0))
-    lines = ["", f"### Failed and skipped segments ({len(issues)})", "",
-             "| where | language | severity | reason |", "|---|---|---|---|"]
+    lines = [
+        "",
+        f"### Failed and skipped segments ({len(issues)})",
+        "",
+        "| where | language | severity | reason |",
+        "|---|---|---|---|",
+    ]
     for i in issues[:MD_ISSUE_ROWS]:
         lines.append(f"| `{_md(i.where())}` | {i.target_lang or ''} | {i.severity} | {_md(i.reason)} |")
     if len(issues) > MD_ISSUE_ROWS:

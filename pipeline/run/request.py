@@ -23,14 +23,14 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pipeline.version import __version__
 from pipeline.config import ENV_AUTH_KEY, Settings
 from pipeline.errors import UsageError
 from pipeline.model import SCHEME_VERSION, TranslationOptions
+from pipeline.version import __version__
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
-    from pipeline.placeholders.schemes import Scheme
     from pipeline.client import AsyncClient
+    from pipeline.placeholders.schemes import Scheme
 
 ClientFactory = Callable[[], "AsyncClient"]
 EMBEDDED_BASE_URL = "http://embedded.invalid"
@@ -54,8 +54,11 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
     from pipeline.client import AsyncClient, RetryPolicy
 
     retry = RetryPolicy(max_attempts=settings.service.max_attempts)
-    common: dict[str, Any] = {"retry": retry, "timeout": settings.service.timeout,
-                              "reporting_tag": settings.service.reporting_tag}
+    common: dict[str, Any] = {
+        "retry": retry,
+        "timeout": settings.service.timeout,
+        "reporting_tag": settings.service.reporting_tag,
+    }
     if settings.service.embedded:
         from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
 
@@ -84,13 +87,22 @@ def _params(opts: TranslationOptions) -> dict[str, Any]:
     from pipeline.client.requests import translate_params
     from pipeline.placeholders.protect import TAG
 
-    return translate_params(source_lang=opts.source_lang, target_lang=opts.target_lang, context=opts.context,
-                            formality=opts.formality, glossary_id=opts.glossary_id, style_id=opts.style_id,
-                            model_type=opts.model_type, custom_instructions=opts.custom_instructions,
-                            translation_memory_id=opts.translation_memory_id,
-                            translation_memory_threshold=opts.translation_memory_threshold,
-                            tag_handling="xml", tag_handling_version=opts.tag_handling_version, ignore_tags=[TAG],
-                            show_billed_characters=True)
+    return translate_params(
+        source_lang=opts.source_lang,
+        target_lang=opts.target_lang,
+        context=opts.context,
+        formality=opts.formality,
+        glossary_id=opts.glossary_id,
+        style_id=opts.style_id,
+        model_type=opts.model_type,
+        custom_instructions=opts.custom_instructions,
+        translation_memory_id=opts.translation_memory_id,
+        translation_memory_threshold=opts.translation_memory_threshold,
+        tag_handling="xml",
+        tag_handling_version=opts.tag_handling_version,
+        ignore_tags=[TAG],
+        show_billed_characters=True,
+    )
 
 
 #: json.dumps(text, ensure_ascii=False), its encoder made once rather than for every segment.
@@ -107,8 +119,13 @@ def cache_key(service: str, options: TranslationOptions, protected_text: str) ->
 
 @functools.lru_cache(maxsize=1024)
 def _head(scheme: str, service: str, options: TranslationOptions) -> str:
-    material = {"key": KEY_VERSION, "scheme": scheme, "service": service, "request": _params(options),
-                "content": {"glossary": options.glossary_hash, "style": options.style_version}}
+    material = {
+        "key": KEY_VERSION,
+        "scheme": scheme,
+        "service": service,
+        "request": _params(options),
+        "content": {"glossary": options.glossary_hash, "style": options.style_version},
+    }
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return encoded[:-1] + ',"text":'
 

@@ -21,9 +21,15 @@ from pipeline.run.state import RunState, Settled
 __all__ = ["settle", "settle_unread", "skip_unchanged"]
 
 
-def skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths: list[Path],
-                   target_filter: Sequence[str], report: RunReport,
-                   per_catalog: dict[str, CatalogReport]) -> list[Path]:
+def skip_unchanged(
+    settings: Settings,
+    state: RunState,
+    fingerprint: str,
+    paths: list[Path],
+    target_filter: Sequence[str],
+    report: RunReport,
+    per_catalog: dict[str, CatalogReport],
+) -> list[Path]:
     """Drop the catalogs an earlier run settled and nobody changed since; replay their notices into the report."""
     wanted = locales.selection((*settings.target_langs, *target_filter))
     left: list[Path] = []
@@ -37,14 +43,24 @@ def skip_unchanged(settings: Settings, state: RunState, fingerprint: str, paths:
             continue  # as scan does: not part of this run at all
         cat = per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
         cat.counters.segments_skipped = record.skipped
-        report.issues.extend(Issue(display, reason, line, record.target_lang or None, severity, cause)
-                             for line, reason, severity, cause in record.notices)
+        report.issues.extend(
+            Issue(
+                display, reason, line, record.target_lang or None, Severity(severity), Cause(cause) if cause else None
+            )
+            for line, reason, severity, cause in record.notices
+        )
         report.unchanged_catalogs += 1
     return left
 
 
-def settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | None,
-           written: dict[int, tuple[str, ...]], report: RunReport) -> None:
+def settle(
+    state: RunState,
+    s: ScannedCatalog,
+    fingerprint: str,
+    data: bytes | None,
+    written: dict[int, tuple[str, ...]],
+    report: RunReport,
+) -> None:
     """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
     Nothing left means every unit was written, or failed for a reason no rerun can change (an
@@ -65,8 +81,9 @@ def settle(state: RunState, s: ScannedCatalog, fingerprint: str, data: bytes | N
     _settle(state, s.display, s.path, data, fingerprint, s.locale, s.target_lang, s.skipped, issues, report)
 
 
-def settle_unread(state: RunState, display: str, path: Path, fingerprint: str, data: bytes | None,
-                  report: RunReport) -> None:
+def settle_unread(
+    state: RunState, display: str, path: Path, fingerprint: str, data: bytes | None, report: RunReport
+) -> None:
     """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
     issues = [i for i in report.issues if i.catalog == display]
     if data is None or not issues or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
@@ -75,8 +92,18 @@ def settle_unread(state: RunState, display: str, path: Path, fingerprint: str, d
     _settle(state, display, path, data, fingerprint, "", "", 0, issues, report)
 
 
-def _settle(state: RunState, display: str, path: Path, data: bytes, fingerprint: str, locale: str,
-            target_lang: str, skipped: int, issues: list[Issue], report: RunReport) -> None:
+def _settle(
+    state: RunState,
+    display: str,
+    path: Path,
+    data: bytes,
+    fingerprint: str,
+    locale: str,
+    target_lang: str,
+    skipped: int,
+    issues: list[Issue],
+    report: RunReport,
+) -> None:
     try:
         stat = path.stat()
     except OSError:
@@ -92,5 +119,17 @@ def _settle(state: RunState, display: str, path: Path, data: bytes, fingerprint:
             state.unsettle(display)
             return
     notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
-    state.settle(display, Settled(stat.st_size, stat.st_mtime_ns, hashlib.sha256(data).hexdigest(), fingerprint,
-                                  locale, target_lang, skipped, notices, languages))
+    state.settle(
+        display,
+        Settled(
+            stat.st_size,
+            stat.st_mtime_ns,
+            hashlib.sha256(data).hexdigest(),
+            fingerprint,
+            locale,
+            target_lang,
+            skipped,
+            notices,
+            languages,
+        ),
+    )

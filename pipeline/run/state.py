@@ -34,10 +34,10 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from pipeline.version import __version__
 from pipeline.config import Settings
 from pipeline.formats import atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
+from pipeline.version import __version__
 
 if TYPE_CHECKING:  # units exist only once a catalog is parsed: not on the no-op path
     from pipeline.formats import Unit
@@ -50,15 +50,27 @@ LOCK_NAME = "state.lock"
 LANGUAGES_TTL = 24 * 3600
 LOCKS_DIR = "locks"  # one lock file per catalog a run works on
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
-_OUTCOME_NEUTRAL = {"root", "config_path", "catalogs", "exclude", "target_langs", "service", "cache_dir",
-                    "cache_url", "cache_ttl", "report_dir", "max_characters"}
+_OUTCOME_NEUTRAL = {
+    "root",
+    "config_path",
+    "catalogs",
+    "exclude",
+    "target_langs",
+    "service",
+    "cache_dir",
+    "cache_url",
+    "cache_ttl",
+    "report_dir",
+    "max_characters",
+}
 
 
 def settings_hash(settings: Settings) -> str:
     """Hash of every setting that can change what a run does to a catalog, plus the code's versions."""
     relevant = {f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _OUTCOME_NEUTRAL}
-    material = json.dumps({"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION},
-                          sort_keys=True, default=_jsonable)
+    material = json.dumps(
+        {"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION}, sort_keys=True, default=_jsonable
+    )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
@@ -68,7 +80,7 @@ def _jsonable(value: object) -> object:
     if isinstance(value, (set, frozenset)):
         return sorted(map(repr, value))
     if hasattr(value, "items"):
-        return dict(value.items())  # type: ignore[attr-defined]
+        return dict(value.items())
     return repr(value) if not isinstance(value, Path) else str(value)
 
 
@@ -186,8 +198,9 @@ class RunState:
     def provenance(self, display: str) -> dict[str, Written]:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use)."""
         if display not in self._provenance:
-            self._provenance[display] = (_load_provenance(self._provenance_path(display))
-                                         if self.directory is not None else {})
+            self._provenance[display] = (
+                _load_provenance(self._provenance_path(display)) if self.directory is not None else {}
+            )
         return self._provenance[display]
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
@@ -205,7 +218,7 @@ class RunState:
         Looked up by identity first, then (for a msgid that msgmerge changed, leaving our old
         translation fuzzy under the new msgid) by the written text within the same msgctxt.
         """
-        targets = tuple(unit.targets[:unit.nforms])
+        targets = tuple(unit.targets[: unit.nforms])
         if not any(targets):
             return None
         written = self.provenance(display)
@@ -247,9 +260,11 @@ class RunState:
                     else:
                         settled[name] = change
                 languages.update(self._languages_seen)
-                data = {"version": STATE_VERSION,
-                        "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
-                        "languages": {name: list(seen) for name, seen in sorted(languages.items())}}
+                data = {
+                    "version": STATE_VERSION,
+                    "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+                    "languages": {name: list(seen) for name, seen in sorted(languages.items())},
+                }
                 atomic_write(self.directory / STATE_NAME, _dump(data))
                 self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
             files: list[tuple[Path, bytes]] = []
@@ -259,14 +274,15 @@ class RunState:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 merged = {**_load_provenance(path), **recorded}
                 saved_displays.append(display)
-                units = {key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
-                         for key, rec in sorted(merged.items())}
+                units = {
+                    key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
+                    for key, rec in sorted(merged.items())
+                }
                 # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
-                files.append((path, _dump({"version": STATE_VERSION, "catalog": display, "units": units},
-                                          indent=None)))
+                files.append((path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}, indent=None)))
             # One provenance file per catalog written: their fsyncs overlap instead of queueing.
             errors = atomic_write_all(files)
-            for display, error in zip(saved_displays, errors):
+            for display, error in zip(saved_displays, errors, strict=True):
                 if error is None:  # on disk now: read again if asked, not held (a run of many windows)
                     self._provenance.pop(display, None)
                     self._by_text.pop(display, None)
@@ -300,14 +316,21 @@ def _read_json(path: Path) -> dict:
 
 # Each field of a settled record and the exact type it must have: these files are plain JSON anyone
 # with write access to the folder can edit, so a record of any other shape is dropped, never trusted.
-_SETTLED_TYPES = {"size": int, "mtime_ns": int, "sha256": str, "settings": str, "locale": str, "target_lang": str,
-                  "skipped": int}
+_SETTLED_TYPES = {
+    "size": int,
+    "mtime_ns": int,
+    "sha256": str,
+    "settings": str,
+    "locale": str,
+    "target_lang": str,
+    "skipped": int,
+}
 
 
 def _settled_from(data: dict) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     catalogs = data.get("catalogs", {})
-    for name, values in (catalogs.items() if isinstance(catalogs, dict) else ()):
+    for name, values in catalogs.items() if isinstance(catalogs, dict) else ():
         if not isinstance(values, dict) or any(type(values.get(f)) is not kind for f, kind in _SETTLED_TYPES.items()):
             continue  # type(): a bool is no int here
         if not isinstance(values.get("languages"), (str, type(None))):
@@ -316,12 +339,17 @@ def _settled_from(data: dict) -> dict[str, Settled]:
             values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])
             record = Settled(**values)
             # A tampered or damaged file is a reason to parse again, never to trust a wrong shape.
-            if not all(len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str)
-                       for n in record.notices):
+            if not all(
+                len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str) for n in record.notices
+            ):
                 continue
-            settled[name] = replace(record, notices=tuple(
-                (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
-                for line, reason, severity, cause in record.notices))
+            settled[name] = replace(
+                record,
+                notices=tuple(
+                    (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
+                    for line, reason, severity, cause in record.notices
+                ),
+            )
         except (TypeError, ValueError, KeyError, AttributeError):
             continue
     return settled
@@ -330,9 +358,8 @@ def _settled_from(data: dict) -> dict[str, Settled]:
 def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
     found: dict[str, tuple[str, float]] = {}
     languages = data.get("languages", {})
-    for name, seen in (languages.items() if isinstance(languages, dict) else ()):
-        if isinstance(seen, list) and len(seen) == 2 and isinstance(seen[0], str) and \
-                isinstance(seen[1], (int, float)):
+    for name, seen in languages.items() if isinstance(languages, dict) else ():
+        if isinstance(seen, list) and len(seen) == 2 and isinstance(seen[0], str) and isinstance(seen[1], (int, float)):
             found[name] = (seen[0], float(seen[1]))
     return found
 
@@ -399,8 +426,7 @@ class CatalogLocks:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against "
-                f"other runs")
+            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
             return
         for path in sorted(set(paths)):
             lock = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"

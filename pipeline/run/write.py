@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["snapshot", "write_catalogs"]
 
-CHANGED = ("not written: the catalog was changed or removed during the run; "
-           "run again (the translations are cached)")
+CHANGED = "not written: the catalog was changed or removed during the run; run again (the translations are cached)"
 AT_ONCE = 8  # catalog writes pending at once
 
 
@@ -33,8 +32,9 @@ def snapshot(path: Path) -> bytes | None:
         return None
 
 
-def write_catalogs(settings: Settings, jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]]
-                   ) -> list[tuple[bytes | None, str | None]]:
+def write_catalogs(
+    settings: Settings, jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]]
+) -> list[tuple[bytes | None, str | None]]:
     """Write each catalog's admitted translations, every other unit untouched; per job, in order, the
     bytes written (None when nothing was) and why it was not written (None when it was or had nothing).
 

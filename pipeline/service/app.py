@@ -26,8 +26,8 @@ from types import ModuleType
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.types import Receive, Scope, Send
 from starlette.routing import BaseRoute, Mount, Router
+from starlette.types import Receive, Scope, Send
 
 from pipeline.service.api import (
     admin,
@@ -48,9 +48,9 @@ from pipeline.service.engine.base import Engine
 from pipeline.service.engine.pseudo import PseudoEngine
 from pipeline.service.http.responses import (
     ApiError,
+    error_response,
     handle_api_error,
     handle_http_exception,
-    error_response,
     handle_unexpected,
 )
 from pipeline.service.state import ServiceState, system_clock

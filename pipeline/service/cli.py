@@ -61,7 +61,9 @@ def _hours(value: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of hours: {value!r}") from None
     if not 0 < hours <= MAX_DOCUMENT_RETENTION_HOURS:
-        raise argparse.ArgumentTypeError(f"the retention must be above 0 and at most {MAX_DOCUMENT_RETENTION_HOURS} hours")
+        raise argparse.ArgumentTypeError(
+            f"the retention must be above 0 and at most {MAX_DOCUMENT_RETENTION_HOURS} hours"
+        )
     return hours
 
 

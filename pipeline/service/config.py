@@ -75,7 +75,11 @@ class ServiceConfig:
 
     def __post_init__(self) -> None:
         hours = self.document_retention_hours
-        if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0 < hours <= MAX_DOCUMENT_RETENTION_HOURS:
+        if (
+            isinstance(hours, bool)
+            or not isinstance(hours, int | float)
+            or not 0 < hours <= MAX_DOCUMENT_RETENTION_HOURS
+        ):
             raise ValueError(
                 f"document_retention_hours must be a number of hours above 0 and at most "
                 f"{MAX_DOCUMENT_RETENTION_HOURS}, not {hours!r}"

@@ -153,5 +153,3 @@ def v2_listing(kind: str) -> tuple[Language, ...]:
     hidden = tables.load(TEXT).v2_hidden
     wanted = [lang for lang in LANGUAGES if lang.code not in hidden]
     return tuple(lang for lang in wanted if (lang.source if kind == "source" else lang.target))
-
-

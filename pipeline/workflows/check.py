@@ -13,8 +13,9 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, UnitState, read_catalog
-from pipeline.run.gate import check_unit, plural_usage
 from pipeline.model import Issue
+from pipeline.run.gate import check_unit, plural_usage
+
 
 @dataclass
 class Checked:
@@ -25,8 +26,7 @@ class Checked:
     read: int = 0
 
 
-def check_paths(paths: Iterable[Path], display: dict[Path, str] | None = None,
-                include_fuzzy: bool = True) -> Checked:
+def check_paths(paths: Iterable[Path], display: dict[Path, str] | None = None, include_fuzzy: bool = True) -> Checked:
     """Check every catalog; ``include_fuzzy=False`` leaves entries awaiting review out, as msgfmt does."""
     checked = Checked()
     for path in paths:
@@ -51,12 +51,18 @@ def check_catalog(catalog: Catalog, display: str, into: Checked, include_fuzzy: 
     metadata = getattr(catalog, "metadata", None)
     plural_units = [u for u in checked if u.plural]
     if metadata is not None and plural_units and "plural=" not in (metadata.get("Plural-Forms") or ""):
-        issues.append(Issue(display, "the catalog has plural translations but no Plural-Forms header "
-                                     "(nplurals=N; plural=EXPRESSION;)", plural_units[0].line))
+        issues.append(
+            Issue(
+                display,
+                "the catalog has plural translations but no Plural-Forms header (nplurals=N; plural=EXPRESSION;)",
+                plural_units[0].line,
+            )
+        )
     often, one_form, problem = plural_usage(catalog.plural)
     if problem:
         issues.append(Issue(display, problem, 1))
     for unit in checked:
         found = check_unit(unit, unit.targets, None, often, one_form)
         (into.fuzzy if unit.state is UnitState.FUZZY else issues).extend(
-            Issue(display, p.reason, unit.line, severity=p.severity) for p in found)
+            Issue(display, p.reason, unit.line, severity=p.severity) for p in found
+        )

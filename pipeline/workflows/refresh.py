@@ -21,12 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Issue, Severity
-from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
+
+if TYPE_CHECKING:
+    from pipeline.run.records import RunReport
+    from pipeline.run.request import ClientFactory
 
 
 @dataclass(frozen=True)
@@ -67,8 +72,9 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
     return same_domain if same_domain.is_file() else None
 
 
-def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | None,
-                   log: Callable[[str], None], write: bool = True) -> MergeOutcome:
+def merge_catalogs(
+    settings: Settings, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
+) -> MergeOutcome:
     """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
     from pipeline.formats.merge import merge
 
@@ -76,14 +82,22 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
     for path in paths:
         display = display_path(settings, path)
         if path.suffix.lower() != ".po":
-            outcome.issues.append(Issue(display, "only PO catalogs are merged from a template; translated as is",
-                                        severity=Severity.SKIPPED))
+            outcome.issues.append(
+                Issue(
+                    display, "only PO catalogs are merged from a template; translated as is", severity=Severity.SKIPPED
+                )
+            )
             outcome.merged_paths.append(path)
             continue
         found = find_template(path, template)
         if found is None:
-            outcome.issues.append(Issue(display, "no template found: pass --template or set [refresh] template "
-                                                 "(or put <domain>.pot next to the locale folders)"))
+            outcome.issues.append(
+                Issue(
+                    display,
+                    "no template found: pass --template or set [refresh] template "
+                    "(or put <domain>.pot next to the locale folders)",
+                )
+            )
             continue
         try:
             result = merge(path, found)
@@ -95,19 +109,36 @@ def merge_catalogs(settings: Settings, paths: Sequence[Path], template: Path | N
         except OSError as exc:
             outcome.issues.append(Issue(display, f"cannot write the catalog: {exc.strerror}"))
             continue
-        summary = MergeSummary(display, display_path(settings, found), result.changed, result.added, result.fuzzy,
-                               result.obsoleted, result.revived, result.removed)
+        summary = MergeSummary(
+            display,
+            display_path(settings, found),
+            result.changed,
+            result.added,
+            result.fuzzy,
+            result.obsoleted,
+            result.revived,
+            result.removed,
+        )
         outcome.catalogs.append(summary)
         outcome.merged_paths.append(path)
         if result.changed:
-            log(f"{display}: {result.added} added, {result.fuzzy} fuzzy, {result.obsoleted} obsolete, "
-                f"{result.revived} revived, {result.removed} removed (from {summary.template})")
+            log(
+                f"{display}: {result.added} added, {result.fuzzy} fuzzy, {result.obsoleted} obsolete, "
+                f"{result.revived} revived, {result.removed} removed (from {summary.template})"
+            )
     return outcome
 
 
-def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | None = None, *,
-            merge_only: bool = False, log: Callable[[str], None] = lambda message: None,
-            client_factory=None, frozen: bool = False):  # type: ignore[no-untyped-def]
+def refresh(
+    settings: Settings,
+    paths: Sequence[Path] = (),
+    template: Path | None = None,
+    *,
+    merge_only: bool = False,
+    log: Callable[[str], None] = lambda message: None,
+    client_factory: ClientFactory | None = None,
+    frozen: bool = False,
+) -> tuple[MergeOutcome, RunReport | None]:
     """Merge, then translate new and stale entries; returns ``(MergeOutcome, RunReport or None)``.
 
     ``frozen``: merge in memory and estimate the translation (a dry run), writing and sending
@@ -132,4 +163,3 @@ def refresh(settings: Settings, paths: Sequence[Path] = (), template: Path | Non
     elif frozen and report.exit_code == 0 and any(c.written for c in outcome.catalogs):
         report.exit_code = ExitCode.PENDING
     return outcome, report
-

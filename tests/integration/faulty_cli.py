@@ -21,6 +21,7 @@ def _with_fault(fault: str):
         if request.url.path == "/v2/translate":
             request.headers[TEST_FAULT_HEADER] = fault
         return await _send(self, request)
+
     return handle_async_request
 
 

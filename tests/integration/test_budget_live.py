@@ -11,14 +11,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sample_project import SAMPLES, copy_sample_project
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
-
-from sample_project import SAMPLES, copy_sample_project
 
 pytestmark = pytest.mark.integration
 
@@ -42,8 +41,10 @@ class FaultTransport(httpx.AsyncBaseTransport):
 def client_factory(live_service, fault: str | None = None):
     def make() -> AsyncClient:
         transport = FaultTransport(fault) if fault else None
-        return AsyncClient(live_service.url, live_service.auth_key, transport=transport,
-                           retry=RetryPolicy(max_attempts=1))
+        return AsyncClient(
+            live_service.url, live_service.auth_key, transport=transport, retry=RetryPolicy(max_attempts=1)
+        )
+
     return make
 
 
@@ -53,20 +54,24 @@ def catalogs(root: Path) -> dict[Path, bytes]:
 
 def reference_billing(live_service, tmp_path: Path) -> int:
     root = copy_sample_project(tmp_path / "reference", live_service.url)
-    report = run_translate(load_settings(root / "pipeline.toml"), RunOptions(), log=lambda m: None,
-                           client_factory=client_factory(live_service))
+    report = run_translate(
+        load_settings(root / "pipeline.toml"),
+        RunOptions(),
+        log=lambda m: None,
+        client_factory=client_factory(live_service),
+    )
     assert report.exit_code == ExitCode.OK, report.issues
     return report.totals.billed_characters
 
 
-def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(live_service, tmp_path,
-                                                                                  msgfmt_check):
+def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(live_service, tmp_path, msgfmt_check):
     everything = reference_billing(live_service, tmp_path)
     root = copy_sample_project(tmp_path, live_service.url)
     settings = load_settings(root / "pipeline.toml")
     fault = f"quota_after={everything // 2};id=budget-{secrets.token_hex(4)}"
-    first = run_translate(settings, RunOptions(), log=lambda m: None,
-                          client_factory=client_factory(live_service, fault))
+    first = run_translate(
+        settings, RunOptions(), log=lambda m: None, client_factory=client_factory(live_service, fault)
+    )
     assert first.exit_code == ExitCode.QUOTA and first.stopped.message.startswith("quota exceeded")
     assert 0 < first.totals.billed_characters <= everything // 2
     assert first.remaining.segments > 0
@@ -84,8 +89,9 @@ def test_cli_max_characters_stops_with_exit_3_and_a_rerun_finishes(live_service,
     env["PIPELINE_AUTH_KEY"] = live_service.auth_key
     argv = [sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml")]
     budget = everything // 3
-    done = subprocess.run([*argv, "--max-characters", str(budget)], capture_output=True, text=True, env=env,
-                          timeout=120)
+    done = subprocess.run(
+        [*argv, "--max-characters", str(budget)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 3, done.stderr
     assert "stopped early: budget of" in done.stderr and "left for the next run:" in done.stderr
     report = json.loads((root / "report" / "report.json").read_text())

@@ -8,11 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
-
-from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 pytestmark = pytest.mark.integration
 
@@ -21,8 +20,13 @@ def translate(root, env_key: str | None, *args: str) -> subprocess.CompletedProc
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     if env_key is not None:
         env["PIPELINE_AUTH_KEY"] = env_key
-    return subprocess.run([sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml"),
-                           *args], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_cli_translates_the_sample_project_against_pipeline_serve(live_service, tmp_path, msgfmt_check):
@@ -55,7 +59,7 @@ def test_cli_with_a_wrong_key_exits_4_and_writes_no_service_translation(live_ser
     for path in SAMPLES.glob("*/LC_MESSAGES/*.po"):
         before = read_catalog(path).units
         after = read_catalog(root / "sample_locales" / path.relative_to(SAMPLES)).units
-        for old, new in zip(before, after):
+        for old, new in zip(before, after, strict=True):
             if new.targets != old.targets:  # only what needed no service: placeholder-only entries, copied
                 assert not protect(old.sources[0], old.flags).needs_translation, new
 

@@ -20,7 +20,7 @@ from pipeline.errors import AnswerTooLargeError
 pytestmark = pytest.mark.integration
 
 # Answers every request with 200 and a chunked body that never ends; prints its port first.
-SERVER = textwrap.dedent('''
+SERVER = textwrap.dedent("""
     import asyncio
 
     CHUNK = b"x" * 65536
@@ -30,7 +30,8 @@ SERVER = textwrap.dedent('''
         try:
             while (await reader.readline()) not in (b"\\r\\n", b""):
                 pass  # the request's headers; its body is left unread
-            writer.write(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n"
+            writer.write(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\n"
+                         b"Transfer-Encoding: chunked\\r\\n\\r\\n"
                          b"5\\r\\n{\\"a\\":\\r\\n")
             while True:
                 writer.write(FRAME)
@@ -46,7 +47,7 @@ SERVER = textwrap.dedent('''
         await server.serve_forever()
 
     asyncio.run(main())
-''')
+""")
 
 
 @pytest.fixture
@@ -75,14 +76,24 @@ def test_an_endless_answer_fails_the_request_and_memory_stays_bounded(endless_ur
 def test_a_run_against_an_endless_service_reports_the_error_without_a_traceback(endless_url, tmp_path: Path):
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     folder.mkdir(parents=True)
-    (folder / "app.po").write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-                                   '"Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n', encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nmax_attempts = 1\n',
-                                            encoding="utf-8")
+    (folder / "app.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "pipeline.toml").write_text(
+        'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nmax_attempts = 1\n', encoding="utf-8"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_AUTH_KEY"] = "secret-key"
-    done = subprocess.run([sys.executable, "-m", "pipeline", "translate", "--service-url", endless_url],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "--service-url", endless_url],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert "more than the request can produce" in done.stdout + done.stderr

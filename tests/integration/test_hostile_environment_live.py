@@ -12,10 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+from sample_project import copy_sample_project
 
 from pipeline.client import Client
-
-from sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +26,9 @@ def _project(tmp_path: Path, url: str, concurrency: int = 1, cache: str = ".cach
     (root / "pipeline.toml").write_text(
         'source_lang = "en"\ncatalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n'
         f'[service]\nurl = "{url}"\nconcurrency = {concurrency}\nmax_attempts = 1\n'
-        f'[cache]\ndir = "{cache}"\n[report]\ndir = "{report}"\n', encoding="utf-8")
+        f'[cache]\ndir = "{cache}"\n[report]\ndir = "{report}"\n',
+        encoding="utf-8",
+    )
     return root
 
 
@@ -36,8 +37,9 @@ def _start(service, root: Path, fault: str | None = None, name: str = "run") -> 
     env["PIPELINE_AUTH_KEY"] = service.auth_key
     argv = [sys.executable, str(FAULTY_CLI), fault] if fault else [sys.executable, "-m", "pipeline"]
     out, err = (root / f"{name}.out").open("wb"), (root / f"{name}.err").open("wb")
-    return subprocess.Popen([*argv, "translate", "--config", str(root / "pipeline.toml")], stdout=out, stderr=err,
-                            env=env, cwd=root)
+    return subprocess.Popen(
+        [*argv, "translate", "--config", str(root / "pipeline.toml")], stdout=out, stderr=err, env=env, cwd=root
+    )
 
 
 def _billed(service) -> int:
@@ -62,8 +64,10 @@ def _wait_for(path: Path, text: str, timeout: float = 60.0) -> None:
 
 
 def _catalogs(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): p.read_text(encoding="utf-8")
-            for p in sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))}
+    return {
+        str(p.relative_to(root)): p.read_text(encoding="utf-8")
+        for p in sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))
+    }
 
 
 def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(launch_service, tmp_path):
@@ -84,8 +88,9 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(launch_service, tmp_path,
-                                                                                 signum, code):
+def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(
+    launch_service, tmp_path, signum, code
+):
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "interrupted", service.url)
@@ -110,6 +115,8 @@ def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_re
     # Requests in flight were let finish (and cached), so nothing is paid twice.
     assert _billed(service) - before == reference
     assert _catalogs(root) == _catalogs(reference_root)
+
+
 def _mount_tmpfs(where: Path, size: str) -> None:
     where.mkdir(parents=True)
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("mount"):
@@ -131,16 +138,21 @@ def _fill(where: Path) -> None:
 
 
 @pytest.mark.parametrize("full", ["cache", "report"])
-def test_a_full_disk_under_the_cache_or_the_report_is_said_clearly_and_the_catalogs_are_written(launch_service,
-                                                                                              tmp_path, full):
+def test_a_full_disk_under_the_cache_or_the_report_is_said_clearly_and_the_catalogs_are_written(
+    launch_service, tmp_path, full
+):
     service = launch_service()
     disk = tmp_path / "disk"
     _mount_tmpfs(disk, "1m")
     try:
         (disk / "sub").mkdir()
-        root = _project(tmp_path / "full", service.url, concurrency=4,
-                        cache=str(disk / "sub") if full == "cache" else ".cache",
-                        report=str(disk / "sub") if full == "report" else "report")
+        root = _project(
+            tmp_path / "full",
+            service.url,
+            concurrency=4,
+            cache=str(disk / "sub") if full == "cache" else ".cache",
+            report=str(disk / "sub") if full == "report" else "report",
+        )
         pristine = _catalogs(root)
         _fill(disk)
         process = _start(service, root)

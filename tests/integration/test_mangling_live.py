@@ -39,10 +39,20 @@ PLAIN = "Saved."
 EXPECTED = {
     "move": {UNNAMED: "reordered", HTML: "balanced", NAMED: None, ICU: "ICU message structure", PLAIN: None},
     "drop": {UNNAMED: "missing", HTML: "missing", NAMED: "missing", ICU: "missing", PLAIN: None},
-    "duplicate": {UNNAMED: "appears 2 times", HTML: "appears 2 times", NAMED: "appears 2 times",
-                  ICU: "appears 2 times", PLAIN: None},
-    "attribute": {UNNAMED: "unexpected markup", HTML: "unexpected markup", NAMED: "unexpected markup",
-                  ICU: "unexpected markup", PLAIN: None},
+    "duplicate": {
+        UNNAMED: "appears 2 times",
+        HTML: "appears 2 times",
+        NAMED: "appears 2 times",
+        ICU: "appears 2 times",
+        PLAIN: None,
+    },
+    "attribute": {
+        UNNAMED: "unexpected markup",
+        HTML: "unexpected markup",
+        NAMED: "unexpected markup",
+        ICU: "unexpected markup",
+        PLAIN: None,
+    },
 }
 
 
@@ -67,13 +77,18 @@ def test_mangled_translations_are_refused_then_recovered(tmp_path, live_service,
     root.mkdir()
     path = root / "de.po"
     shutil.copy(FIXTURE, path)
-    settings = Settings(root=root, catalogs=("*.po",), service=ServiceSettings(url=live_service.url, max_attempts=1),
-                        cache_dir=tmp_path / "cache")
+    settings = Settings(
+        root=root,
+        catalogs=("*.po",),
+        service=ServiceSettings(url=live_service.url, max_attempts=1),
+        cache_dir=tmp_path / "cache",
+    )
     fault = f"mangle={mode};id=mangle-{mode}-{secrets.token_hex(4)}"
 
     def client() -> AsyncClient:
-        return AsyncClient(live_service.url, live_service.auth_key, transport=FaultHeader(fault),
-                           retry=RetryPolicy(max_attempts=1))
+        return AsyncClient(
+            live_service.url, live_service.auth_key, transport=FaultHeader(fault), retry=RetryPolicy(max_attempts=1)
+        )
 
     report = run_translate(settings, RunOptions(), log=lambda m: None, client_factory=client)
     assert report.stopped is None, report.stopped
@@ -99,8 +114,9 @@ def test_without_a_fault_everything_is_written(tmp_path, live_service, msgfmt_ch
     root.mkdir()
     path = root / "de.po"
     shutil.copy(FIXTURE, path)
-    settings = Settings(root=root, catalogs=("*.po",), service=ServiceSettings(url=live_service.url),
-                        cache_dir=tmp_path / "cache")
+    settings = Settings(
+        root=root, catalogs=("*.po",), service=ServiceSettings(url=live_service.url), cache_dir=tmp_path / "cache"
+    )
 
     def client() -> AsyncClient:
         return AsyncClient(live_service.url, live_service.auth_key, retry=RetryPolicy(max_attempts=1))

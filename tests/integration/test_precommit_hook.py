@@ -63,7 +63,9 @@ NEW_ENTRY = '\nmsgid "Save all"\nmsgstr ""\n'
 HOOKS = ("translate-catalogs", "check-catalogs")
 
 
-def _git(cwd: Path, *args: str, env: dict[str, str] | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+def _git(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, check: bool = True
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=check)
 
 
@@ -71,9 +73,16 @@ def _env(home: Path, user_home: Path | None = None) -> dict[str, str]:
     """The environment of a user whose pre-commit store is ``home``; their own files go under ``user_home``."""
     user_home = user_home or home.parent
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PIPELINE_", "XDG_"))}
-    env.update(PRE_COMMIT_HOME=str(home), GIT_AUTHOR_NAME="Test", GIT_AUTHOR_EMAIL="test@example.org",
-               GIT_COMMITTER_NAME="Test", GIT_COMMITTER_EMAIL="test@example.org", GIT_CONFIG_NOSYSTEM="1",
-               HOME=str(user_home), XDG_CACHE_HOME=str(user_home / ".cache"))
+    env.update(
+        PRE_COMMIT_HOME=str(home),
+        GIT_AUTHOR_NAME="Test",
+        GIT_AUTHOR_EMAIL="test@example.org",
+        GIT_COMMITTER_NAME="Test",
+        GIT_COMMITTER_EMAIL="test@example.org",
+        GIT_CONFIG_NOSYSTEM="1",
+        HOME=str(user_home),
+        XDG_CACHE_HOME=str(user_home / ".cache"),
+    )
     return env
 
 
@@ -131,8 +140,14 @@ class Project:
         return Path(self.env["XDG_CACHE_HOME"])
 
 
-def _project(tmp_path: Path, hook_repo: tuple[Path, str], pre_commit_home: Path, config: str | None,
-             catalogs: dict[str, str], extra_env: dict[str, str] | None = None) -> Project:
+def _project(
+    tmp_path: Path,
+    hook_repo: tuple[Path, str],
+    pre_commit_home: Path,
+    config: str | None,
+    catalogs: dict[str, str],
+    extra_env: dict[str, str] | None = None,
+) -> Project:
     repo, rev = hook_repo
     env = {**_env(pre_commit_home, tmp_path / "user"), **(extra_env or {})}
     path = tmp_path / "project"
@@ -142,12 +157,14 @@ def _project(tmp_path: Path, hook_repo: tuple[Path, str], pre_commit_home: Path,
     if config is not None:
         (path / "pipeline.toml").write_text(config, encoding="utf-8")
     hooks = "".join(f"  - id: {hook}\n" for hook in HOOKS)
-    (path / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n{hooks}",
-                                                  encoding="utf-8")
+    (path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n{hooks}", encoding="utf-8"
+    )
     project = Project(path, env)
     project.git("init", "-q")
-    installed = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=path, env=env,
-                               capture_output=True, text=True)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=path, env=env, capture_output=True, text=True
+    )
     assert installed.returncode == 0, installed.stdout + installed.stderr
     return project
 
@@ -189,10 +206,12 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     (project / ".gitignore").write_text(".pipeline-cache/\nbuild/\n", encoding="utf-8")
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: translate-catalogs\n  - id: check-catalogs\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     _git(project, "init", "-q", env=env)
-    installed = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=project, env=env,
-                               capture_output=True, text=True)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=project, env=env, capture_output=True, text=True
+    )
     assert installed.returncode == 0, installed.stdout + installed.stderr
     _git(project, "add", "-A", env=env)
 
@@ -215,16 +234,19 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     # The configuration put the cache and report in the work tree (ignored): they are used there.
     assert (project / ".pipeline-cache" / "state.json").is_file()
     assert (project / "build" / "pipeline-report" / "report.json").is_file()
-    print(f"pre-commit: first commit (the session's first builds the hook env) {first_seconds:.1f} s, "
-          f"second {second_seconds:.1f} s")
+    print(
+        f"pre-commit: first commit (the session's first builds the hook env) {first_seconds:.1f} s, "
+        f"second {second_seconds:.1f} s"
+    )
 
 
 PROJECT_FILES = {".pre-commit-config.yaml", "pipeline.toml", "locale/de.po", "locale/fr.po"}
 
 
 def test_git_add_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_path):
-    project = _project(tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG,
-                       {"de.po": CATALOG, "fr.po": _catalog("fr")})
+    project = _project(
+        tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
+    )
     project.git("add", "-A")
     _assert_failed_once(project.commit("-m", "new strings"))
     _assert_translated(project, "de.po")
@@ -241,8 +263,9 @@ def test_git_add_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_pa
 
 
 def test_git_commit_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_path):
-    project = _project(tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG,
-                       {"de.po": CATALOG, "fr.po": _catalog("fr")})
+    project = _project(
+        tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
+    )
     project.git("add", "-A")
     project.git("commit", "-q", "--no-verify", "-m", "the project before the hook")
     with (project.path / "locale" / "de.po").open("a", encoding="utf-8") as handle:
@@ -258,8 +281,9 @@ def test_git_commit_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp
 
 
 def test_commit_of_some_catalogs_passes_and_leaves_the_others_alone(hook_repo, pre_commit_home, tmp_path):
-    project = _project(tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG,
-                       {"de.po": CATALOG, "fr.po": _catalog("fr")})
+    project = _project(
+        tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
+    )
     project.git("add", ".pre-commit-config.yaml", "pipeline.toml", "locale/de.po")
 
     _assert_failed_once(project.commit("-m", "German first"))
@@ -280,8 +304,9 @@ def test_commit_of_some_catalogs_passes_and_leaves_the_others_alone(hook_repo, p
 
 
 def test_without_a_config_file_the_hook_writes_nothing_but_the_catalog(hook_repo, pre_commit_home, tmp_path):
-    project = _project(tmp_path, hook_repo, pre_commit_home, None, {"de.po": CATALOG},
-                       extra_env={"PIPELINE_SERVICE_URL": "embedded"})
+    project = _project(
+        tmp_path, hook_repo, pre_commit_home, None, {"de.po": CATALOG}, extra_env={"PIPELINE_SERVICE_URL": "embedded"}
+    )
     project.git("add", "-A")
     _assert_failed_once(project.commit("-m", "new strings"))
     _assert_translated(project, "de.po")

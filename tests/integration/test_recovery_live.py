@@ -24,15 +24,17 @@ from pipeline.workflows.check import check_paths
 
 pytestmark = pytest.mark.integration
 
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
-          '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+)
 SOURCES = [
     ("python-format", "Hello %(name)s, you have %(count)d new messages."),
     ("python-format", "%s of %d files copied to %s."),
     ("c-format", "Could not open %s: %s"),
     ("c-format", "Copy %1$s to %2$s?"),
     ("python-brace-format", "Delete {count} items from {folder}?"),
-    (None, "<b>Warning:</b> read the <a href=\"/docs\">documentation</a> first."),
+    (None, '<b>Warning:</b> read the <a href="/docs">documentation</a> first.'),
     (None, "{count, plural, one {# file} other {# files}} in {folder}"),
     ("python-format", "Signed in as %(user)s.\nSign out?"),
 ]
@@ -59,7 +61,7 @@ def _catalog(path: Path) -> None:
     entries = []
     for n in range(5):
         for flag, source in SOURCES:
-            text = source.replace("\"", "\\\"").replace("\n", "\\n")
+            text = source.replace('"', '\\"').replace("\n", "\\n")
             entries.append((f"#, {flag}\n" if flag else "") + f'msgctxt "v{n}"\nmsgid "{text}"\nmsgstr ""\n')
     path.write_text(HEADER + "\n".join(entries), encoding="utf-8")
 
@@ -69,12 +71,17 @@ def _run(tmp_path: Path, live_service, name: str, fault: str | None):
     root.mkdir()
     path = root / "de.po"
     _catalog(path)
-    settings = Settings(root=root, catalogs=("*.po",), cache_dir=tmp_path / f"cache-{name}",
-                        service=ServiceSettings(url=live_service.url, max_attempts=1))
+    settings = Settings(
+        root=root,
+        catalogs=("*.po",),
+        cache_dir=tmp_path / f"cache-{name}",
+        service=ServiceSettings(url=live_service.url, max_attempts=1),
+    )
 
     def client() -> AsyncClient:
-        return AsyncClient(live_service.url, live_service.auth_key, transport=FaultHeader(fault),
-                           retry=RetryPolicy(max_attempts=1))
+        return AsyncClient(
+            live_service.url, live_service.auth_key, transport=FaultHeader(fault), retry=RetryPolicy(max_attempts=1)
+        )
 
     report = run_translate(settings, RunOptions(), log=lambda m: None, client_factory=client)
     filled = sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY)

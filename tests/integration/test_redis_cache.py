@@ -19,14 +19,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 
 PASSWORD = "redis-test-pa55word"
-INSTALL_HINT = ("redis-server is not installed: `apt-get install redis-server` (Debian/Ubuntu; `make test` does it "
-                "when run as root), or put any redis-server on PATH")
+INSTALL_HINT = (
+    "redis-server is not installed: `apt-get install redis-server` (Debian/Ubuntu; `make test` does it "
+    "when run as root), or put any redis-server on PATH"
+)
 
 
 class RedisServer:
@@ -46,10 +47,14 @@ class RedisServer:
         if not self.port:
             self.port = _free_port()
         config = self.workdir / "redis.conf"
-        config.write_text(f"port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave \"\"\nappendonly no\n"
-                          f"dir {self.workdir}\nloglevel warning\n", encoding="utf-8")
-        self.process = subprocess.Popen(["redis-server", str(config)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        config.write_text(
+            f'port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave ""\nappendonly no\n'
+            f"dir {self.workdir}\nloglevel warning\n",
+            encoding="utf-8",
+        )
+        self.process = subprocess.Popen(
+            ["redis-server", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -104,12 +109,18 @@ def tree(tmp_path: Path, name: str) -> Path:
 def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_CACHE_URL"] = cache_url
-    done = subprocess.run([sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml"),
-                           *args], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     report_text = (root / "report" / "report.json").read_text(encoding="utf-8")
     assert PASSWORD not in done.stdout + done.stderr + report_text
-    assert PASSWORD not in "".join(p.read_text(encoding="utf-8", errors="replace")
-                                   for p in (root / ".cache").rglob("*") if p.is_file())
+    assert PASSWORD not in "".join(
+        p.read_text(encoding="utf-8", errors="replace") for p in (root / ".cache").rglob("*") if p.is_file()
+    )
     return done, json.loads(report_text)
 
 
@@ -145,8 +156,12 @@ def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tm
     languages = ("de", "fr", "pl", "ja")
     roots = [tree(tmp_path, f"job-{lang}") for lang in languages]
     with ThreadPoolExecutor(len(roots)) as pool:
-        results = list(pool.map(lambda job: translate(job[0], redis_server.url(db=1), "--target-lang", job[1]),
-                                zip(roots, languages)))
+        results = list(
+            pool.map(
+                lambda job: translate(job[0], redis_server.url(db=1), "--target-lang", job[1]),
+                zip(roots, languages, strict=True),
+            )
+        )
     assert all(done.returncode == 0 for done, _ in results), [done.stderr for done, _ in results]
     billed_per_job = [report["totals"]["billed_characters"] for _, report in results]
     assert all(billed_per_job)
@@ -280,12 +295,19 @@ def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_pa
     root = tree(tmp_path, "a")
     done, _ = translate(root, redis_server.url())
     assert done.returncode == 0, done.stderr
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")},
-           "PIPELINE_CACHE_URL": redis_server.url()}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")},
+        "PIPELINE_CACHE_URL": redis_server.url(),
+    }
 
     def cache(*args: str) -> subprocess.CompletedProcess:
-        ran = subprocess.run([sys.executable, "-m", "pipeline", "cache", *args, "--config",
-                              str(root / "pipeline.toml")], capture_output=True, text=True, env=env, timeout=60)
+        ran = subprocess.run(
+            [sys.executable, "-m", "pipeline", "cache", *args, "--config", str(root / "pipeline.toml")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
         assert PASSWORD not in ran.stdout + ran.stderr
         return ran
 

@@ -23,7 +23,6 @@ from pipeline.formats import read_catalog
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
 from pipeline.resources.plan import ResourcePlan
-from pipeline.resources.style_sync import find_styles, sync_styles
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 pytestmark = pytest.mark.integration
@@ -72,7 +71,8 @@ def make_project(tmp_path: Path, url: str, langs=("de", "fr", "pl")) -> Path:
     (tmp_path / "locale").mkdir(parents=True)
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
     (tmp_path / "terms.csv").write_text("en,fr\nfile,fichier\n", encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text(f"""source_lang = "en"
+    (tmp_path / "pipeline.toml").write_text(
+        f"""source_lang = "en"
 catalogs = ["locale/*.po"]
 [service]
 url = "{url}"
@@ -90,7 +90,9 @@ formality = "less"
 name = "Integration German"
 rules = {{ punctuation = {{ apostrophe = "use_curly_apostrophes" }} }}
 instructions = [{{ label = "Address", prompt = "Use du." }}]
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     reset(tmp_path, langs)
     return tmp_path
 
@@ -106,13 +108,21 @@ def translated(root: Path, lang: str) -> dict[str, str]:
 
 
 def client(service, transport=None, attempts: int = 1) -> AsyncClient:
-    return AsyncClient(service.url, service.auth_key, transport=transport or Recording(),
-                       retry=RetryPolicy(max_attempts=attempts, base_delay=0.01))
+    return AsyncClient(
+        service.url,
+        service.auth_key,
+        transport=transport or Recording(),
+        retry=RetryPolicy(max_attempts=attempts, base_delay=0.01),
+    )
 
 
 def translate(root: Path, service, transport: Recording):
-    return run_translate(load_settings(root / "pipeline.toml"), RunOptions(), log=lambda m: None,
-                         client_factory=lambda: client(service, transport))
+    return run_translate(
+        load_settings(root / "pipeline.toml"),
+        RunOptions(),
+        log=lambda m: None,
+        client_factory=lambda: client(service, transport),
+    )
 
 
 def sync(root: Path, service, transport: Recording, attempts: int = 1):
@@ -122,10 +132,12 @@ def sync(root: Path, service, transport: Recording, attempts: int = 1):
     async def go():
         c = client(service, transport, attempts)
         try:
-            return await sync_glossary(c, plan.project, plan.dictionaries(["DE", "FR", "PL"]), prune=True,
-                                       log=lambda m: None)
+            return await sync_glossary(
+                c, plan.project, plan.dictionaries(["DE", "FR", "PL"]), prune=True, log=lambda m: None
+            )
         finally:
             await c.aclose()
+
     return asyncio.run(go())
 
 
@@ -138,6 +150,7 @@ def ours(root: Path, service) -> list:
             return await find_glossaries(c, project)
         finally:
             await c.aclose()
+
     return asyncio.run(go())
 
 
@@ -178,8 +191,10 @@ def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoint
 
 def test_an_answer_lost_after_create_leaves_one_glossary(endpoints, tmp_path):
     root = make_project(tmp_path, endpoints.url)
-    dropped = Recording(fault_on=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries",
-                        fault=f"drop;times=1;id={secrets.token_hex(6)}")
+    dropped = Recording(
+        fault_on=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries",
+        fault=f"drop;times=1;id={secrets.token_hex(6)}",
+    )
     outcome = sync(root, endpoints, dropped, attempts=3)  # the client retries the POST: a twin is made
     assert [m for m, p in dropped.requests if p == "/v3/glossaries"].count("POST") == 2
     assert [g.glossary_id for g in ours(root, endpoints)] == [outcome.glossary_id]

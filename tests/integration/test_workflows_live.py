@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_resources_live import Recording, client
 
 from pipeline.client import AsyncClient, Client, RetryPolicy
 from pipeline.config import load_settings
@@ -19,8 +20,6 @@ from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.refresh import refresh
-
-from test_resources_live import Recording, client
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +39,9 @@ def make_project(root: Path, url: str, langs=("de", "fr"), glossary: bool = Fals
         resources = f'[resources]\nproject = "wf-{secrets.token_hex(4)}"\n[locales.de]\nglossaries = ["de.tsv"]\n'
     (root / "pipeline.toml").write_text(
         f'source_lang = "en"\ncatalogs = ["locale/*.po"]\n[service]\nurl = "{url}"\n'
-        f'[refresh]\ntemplate = "locale/messages.pot"\n{resources}', encoding="utf-8")
+        f'[refresh]\ntemplate = "locale/messages.pot"\n{resources}',
+        encoding="utf-8",
+    )
     return root
 
 
@@ -48,8 +49,13 @@ def cli(root: Path, key: str | None, *args: str) -> subprocess.CompletedProcess[
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     if key is not None:
         env["PIPELINE_AUTH_KEY"] = key
-    return subprocess.run([sys.executable, "-m", "pipeline", *args, "--config", str(root / "pipeline.toml")],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args, "--config", str(root / "pipeline.toml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def files(*folders: Path) -> dict[Path, bytes]:
@@ -113,14 +119,17 @@ def limited_key(live_service):
             admin.deactivate_developer_key(key.key_id)
 
 
-def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(live_service, limited_key,
-                                                                                  tmp_path):
+def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(live_service, limited_key, tmp_path):
     root = make_project(tmp_path / "project", live_service.url)
     before = files(root / "locale")
     transport = Recording()
     settings = load_settings(root / "pipeline.toml")
-    report = run_translate(settings, RunOptions(), log=lambda m: None,
-                           client_factory=lambda: client_with(live_service.url, limited_key, transport))
+    report = run_translate(
+        settings,
+        RunOptions(),
+        log=lambda m: None,
+        client_factory=lambda: client_with(live_service.url, limited_key, transport),
+    )
     assert report.exit_code == ExitCode.QUOTA
     assert "the key has 20 characters left" in str(report.stopped) and "--max-characters 20" in str(report.stopped)
     assert translate_requests(transport) == 0
@@ -137,8 +146,9 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
         assert own.usage().extra["api_key_character_count"] == 0  # not one character billed
 
 
-def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_and_after(live_service, limited_key,
-                                                                                         tmp_path, user_cache_home):
+def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_and_after(
+    live_service, limited_key, tmp_path, user_cache_home
+):
     root = make_project(tmp_path / "project", live_service.url)
     done = cli(root, limited_key, "translate", "--max-characters", "20")
     assert done.returncode == ExitCode.QUOTA, done.stderr  # the budget, not the quota check, ends it
@@ -160,8 +170,9 @@ def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
 # --- terminology edits reach the service --------------------------------------------------------
 
 
-def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_only_its_segments(live_service,
-                                                                                                   tmp_path):
+def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_only_its_segments(
+    live_service, tmp_path
+):
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
@@ -177,8 +188,10 @@ def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_
     # A human takes over one translation that contains the term: refresh must never touch it.
     po = (root / "locale" / "de.po").read_text(encoding="utf-8")
     human = "Die Datei mit allen teilen"
-    po = po.replace(f'#, fuzzy\nmsgid "Share the file with everyone"\nmsgstr "{de["Share the file with everyone"]}"',
-                    f'msgid "Share the file with everyone"\nmsgstr "{human}"')
+    po = po.replace(
+        f'#, fuzzy\nmsgid "Share the file with everyone"\nmsgstr "{de["Share the file with everyone"]}"',
+        f'msgid "Share the file with everyone"\nmsgstr "{human}"',
+    )
     assert human in po
     (root / "locale" / "de.po").write_text(po, encoding="utf-8")
 
@@ -213,8 +226,9 @@ def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(liv
 
     def run() -> tuple[Recording, object]:
         transport = Recording()
-        report = run_translate(settings, RunOptions(), log=lambda m: None,
-                               client_factory=lambda: client(live_service, transport))
+        report = run_translate(
+            settings, RunOptions(), log=lambda m: None, client_factory=lambda: client(live_service, transport)
+        )
         assert report.exit_code == 0, report.issues
         return transport, report
 

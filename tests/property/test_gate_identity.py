@@ -12,8 +12,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pipeline.model import Segment, SegmentKey
-from pipeline.run.gate import verify
 from pipeline.placeholders.protect import protect
+from pipeline.run.gate import verify
 
 
 def admit(answer: str, protected, source: str, flags=()):
@@ -22,22 +22,54 @@ def admit(answer: str, protected, source: str, flags=()):
     return verdict.text if verdict.text is not None else verdict
 
 
-FLAGS = st.lists(st.sampled_from(["python-format", "c-format", "python-brace-format", "php-format",
-                                  "javascript-format", "ruby-format", "qt-format", "no-c-format"]),
-                 max_size=2, unique=True)
-POOL = ["%s", "%d", "%(name)s", "%1$s", "{}", "{0}", "{count}", "{name!r:>10}", "<b>", "</b>", "&amp;",
-        "https://example.com/a", "%{n}", "${HOME}", "%L1", "%name%"]
+FLAGS = st.lists(
+    st.sampled_from(
+        [
+            "python-format",
+            "c-format",
+            "python-brace-format",
+            "php-format",
+            "javascript-format",
+            "ruby-format",
+            "qt-format",
+            "no-c-format",
+        ]
+    ),
+    max_size=2,
+    unique=True,
+)
+POOL = [
+    "%s",
+    "%d",
+    "%(name)s",
+    "%1$s",
+    "{}",
+    "{0}",
+    "{count}",
+    "{name!r:>10}",
+    "<b>",
+    "</b>",
+    "&amp;",
+    "https://example.com/a",
+    "%{n}",
+    "${HOME}",
+    "%L1",
+    "%name%",
+]
 
 
 def _whole(flags: list[str]) -> list[str]:
     """The pool's placeholders that protect to exactly one tag under ``flags``."""
     return [p for p in POOL if protect(p, flags).text == '<x id="1"/>']
-WORDS = st.lists(st.sampled_from(["Badge", "layout:", "files", "of", "Wört", "日本", "done", "."]), min_size=1,
-                 max_size=4).map(" ".join)
+
+
+WORDS = st.lists(
+    st.sampled_from(["Badge", "layout:", "files", "of", "Wört", "日本", "done", "."]), min_size=1, max_size=4
+).map(" ".join)
 
 
 def _build(words: list[str], placeholders: list[str]) -> str:
-    return "".join(w + " " + p + " " for w, p in zip(words, placeholders)) + words[-1]
+    return "".join(w + " " + p + " " for w, p in zip(words, placeholders, strict=False)) + words[-1]
 
 
 @given(st.lists(WORDS, min_size=2, max_size=4), st.data(), FLAGS, FLAGS)

@@ -8,24 +8,54 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.placeholders import icu
+from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.plurals import assemble, plan_unit
-from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
-WORDS = st.sampled_from(["file", "files", "He", "She", "a b", "it''s", "Wört", "日本", " ", "!", "<b>x</b>",
-                         "%s", "https://example.com", "42", "a@b.org"])  # all valid inside ICU text
+WORDS = st.sampled_from(
+    [
+        "file",
+        "files",
+        "He",
+        "She",
+        "a b",
+        "it''s",
+        "Wört",
+        "日本",
+        " ",
+        "!",
+        "<b>x</b>",
+        "%s",
+        "https://example.com",
+        "42",
+        "a@b.org",
+    ]
+)  # all valid inside ICU text
 NAMES = st.sampled_from(["n", "count", "gender", "x_1", "0"])
-SIMPLE = st.one_of(NAMES.map(lambda n: "{" + n + "}"), NAMES.map(lambda n: "{" + n + ", number}"),
-                   NAMES.map(lambda n: "{" + n + ", date, short}"), st.just("'{'"), st.just("'}'"))
+SIMPLE = st.one_of(
+    NAMES.map(lambda n: "{" + n + "}"),
+    NAMES.map(lambda n: "{" + n + ", number}"),
+    NAMES.map(lambda n: "{" + n + ", date, short}"),
+    st.just("'{'"),
+    st.just("'}'"),
+)
 
 
 def _complex(bodies: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    plural = st.tuples(NAMES, st.sampled_from(["plural", "selectordinal"]), st.sampled_from(["", "offset:1 "]),
-                       st.lists(st.tuples(st.sampled_from(["=0", "=1", "zero", "one", "two", "few", "many"]), bodies),
-                                max_size=3), bodies)
-    select = st.tuples(NAMES, st.just("select"), st.just(""),
-                       st.lists(st.tuples(st.sampled_from(["male", "female", "neutral-x"]), bodies), max_size=3),
-                       bodies)
+    plural = st.tuples(
+        NAMES,
+        st.sampled_from(["plural", "selectordinal"]),
+        st.sampled_from(["", "offset:1 "]),
+        st.lists(st.tuples(st.sampled_from(["=0", "=1", "zero", "one", "two", "few", "many"]), bodies), max_size=3),
+        bodies,
+    )
+    select = st.tuples(
+        NAMES,
+        st.just("select"),
+        st.just(""),
+        st.lists(st.tuples(st.sampled_from(["male", "female", "neutral-x"]), bodies), max_size=3),
+        bodies,
+    )
 
     def build(parts) -> str:
         name, kind, offset, cases, other = parts
@@ -39,14 +69,16 @@ def _messages(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.lists(st.one_of(WORDS, SIMPLE, st.just("#"), _complex(inner)), max_size=4).map("".join)
 
 
-BODY = st.recursive(st.lists(st.one_of(WORDS, SIMPLE, st.just("#")), max_size=3).map("".join), _messages,
-                    max_leaves=12)
-ICU_MESSAGE = st.tuples(st.lists(WORDS, max_size=2).map("".join), _complex(BODY),
-                        st.lists(st.one_of(WORDS, SIMPLE), max_size=2).map("".join)).map("".join)
+BODY = st.recursive(st.lists(st.one_of(WORDS, SIMPLE, st.just("#")), max_size=3).map("".join), _messages, max_leaves=12)
+ICU_MESSAGE = st.tuples(
+    st.lists(WORDS, max_size=2).map("".join),
+    _complex(BODY),
+    st.lists(st.one_of(WORDS, SIMPLE), max_size=2).map("".join),
+).map("".join)
 
 
 def _structure(text: str) -> list[str]:
-    return [text[s.start:s.end].strip() for s in icu.spans(text) or () if s.kind in icu.STRUCTURE]
+    return [text[s.start : s.end].strip() for s in icu.spans(text) or () if s.kind in icu.STRUCTURE]
 
 
 @settings(max_examples=150, deadline=None)
@@ -64,15 +96,39 @@ def test_icu_messages_are_parsed_and_round_trip(message):
 def test_a_translation_of_the_bodies_keeps_the_structure(message):
     message = message.strip()
     protected = protect(message)
-    translated = re.sub(r"(<x id=\"\d+\"/>)|([^<]+)",
-                        lambda m: m.group(1) or m.group(2).replace("file", "Datei").replace("He", "Er"),
-                        protected.text)
+    translated = re.sub(
+        r"(<x id=\"\d+\"/>)|([^<]+)",
+        lambda m: m.group(1) or m.group(2).replace("file", "Datei").replace("He", "Er"),
+        protected.text,
+    )
     out = restore(translated, protected)
     assert icu.spans(out) is not None and _structure(out) == _structure(message)
 
 
-PIECES = st.sampled_from(["{n, plural, ", "one {", "other {", "male {", "}", "} ", "#", "'", "''", "'{'", "{name}",
-                          "{n, select, ", "=0 {", "offset:1 ", "word", " ", "%d", "<b>", "</b>", "{"])
+PIECES = st.sampled_from(
+    [
+        "{n, plural, ",
+        "one {",
+        "other {",
+        "male {",
+        "}",
+        "} ",
+        "#",
+        "'",
+        "''",
+        "'{'",
+        "{name}",
+        "{n, select, ",
+        "=0 {",
+        "offset:1 ",
+        "word",
+        " ",
+        "%d",
+        "<b>",
+        "</b>",
+        "{",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -101,8 +157,9 @@ def test_shuffled_structure_is_refused_or_still_well_formed(message, rnd):
     assert _structure(out) == _structure(message)  # only non-structural parts moved, within their cases
 
 
-COUNTS = st.sampled_from([("%d", ["c-format"]), ("%(count)d", ["python-format"]), ("{count}", ["python-brace-format"]),
-                          ("{n}", [])])
+COUNTS = st.sampled_from(
+    [("%d", ["c-format"]), ("%(count)d", ["python-format"]), ("{count}", ["python-brace-format"]), ("{n}", [])]
+)
 LANGS = st.sampled_from(["ja", "en", "fr", "ru", "pl", "cs", "sl", "ga", "cy", "ar", "lt", "ro", "mt", "br"])
 NOUN = st.sampled_from(["file", "day", "new message", "user in %s", "item of 5", "thumbnail"])
 

@@ -17,22 +17,102 @@ from hypothesis import strategies as st
 from pipeline.errors import CatalogError
 from pipeline.formats.po import read_po
 
-HEADER = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', '"Language: de\\n"',
-          '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"']
-LINES = st.sampled_from([
-    'msgid "a"', 'msgid "b"', 'msgid "c d"', 'msgid ""', 'msgctxt "k"', 'msgctxt ""', 'msgid_plural "as"',
-    'msgstr "x"', 'msgstr ""', 'msgstr[0] "x0"', 'msgstr[1] "x1"', 'msgstr[2] "x2"', 'msgstr[10] "ten"',
-    '"cont"', '""', '"Language: fr\\n"', '"X-Other: y\\n"', '"no colon"', '#, fuzzy', '#, python-format',
-    '#, fuzzy, c-format', '#,', '#,fuzzy', '#, a,, b', '#. note', '#.  two spaces', '#.', '#.note', '#: a.py:1 b.py',
-    '#:', '# tc', '#', '#xyz', '## double', '#| msgid "old"', '#| msgctxt "oldk"', '#| msgid_plural "olds"',
-    '#| "oc"', '#|', '#| msgid', '#| foo "x"', '#~ msgid "o"', '#~ msgid "p"', '#~ msgstr "q"', '#~ "r"', '#~',
-    '#~msgid "z"', '#~| msgid "w"', '#~ | msgid "w"', '#~ #, fuzzy', '#~ #. old note', '', '   ',
-    'msgid "a\\"b"', 'msgstr "t\\tu\\nv"', 'msgid "\\q"', 'msgid "unterminated', 'msgid a', 'garbage',
-    'msgstr', 'msgid  "spaced"', '  msgid "indented"',
-])
-COMMENTS = st.lists(st.sampled_from(['#, fuzzy', '#, python-format', '#, fuzzy, c-format', '#, a,, b', '#. note',
-                                      '#.  two spaces', '#: a.py:1 b.py', '# tc', '#', '## double', '#| msgid "old"',
-                                      '#| msgctxt "oldk"', '#| "oc"', '#,', '#.', '#:']), max_size=3)
+HEADER = [
+    'msgid ""',
+    'msgstr ""',
+    '"Content-Type: text/plain; charset=UTF-8\\n"',
+    '"Language: de\\n"',
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"',
+]
+LINES = st.sampled_from(
+    [
+        'msgid "a"',
+        'msgid "b"',
+        'msgid "c d"',
+        'msgid ""',
+        'msgctxt "k"',
+        'msgctxt ""',
+        'msgid_plural "as"',
+        'msgstr "x"',
+        'msgstr ""',
+        'msgstr[0] "x0"',
+        'msgstr[1] "x1"',
+        'msgstr[2] "x2"',
+        'msgstr[10] "ten"',
+        '"cont"',
+        '""',
+        '"Language: fr\\n"',
+        '"X-Other: y\\n"',
+        '"no colon"',
+        "#, fuzzy",
+        "#, python-format",
+        "#, fuzzy, c-format",
+        "#,",
+        "#,fuzzy",
+        "#, a,, b",
+        "#. note",
+        "#.  two spaces",
+        "#.",
+        "#.note",
+        "#: a.py:1 b.py",
+        "#:",
+        "# tc",
+        "#",
+        "#xyz",
+        "## double",
+        '#| msgid "old"',
+        '#| msgctxt "oldk"',
+        '#| msgid_plural "olds"',
+        '#| "oc"',
+        "#|",
+        "#| msgid",
+        '#| foo "x"',
+        '#~ msgid "o"',
+        '#~ msgid "p"',
+        '#~ msgstr "q"',
+        '#~ "r"',
+        "#~",
+        '#~msgid "z"',
+        '#~| msgid "w"',
+        '#~ | msgid "w"',
+        "#~ #, fuzzy",
+        "#~ #. old note",
+        "",
+        "   ",
+        'msgid "a\\"b"',
+        'msgstr "t\\tu\\nv"',
+        'msgid "\\q"',
+        'msgid "unterminated',
+        "msgid a",
+        "garbage",
+        "msgstr",
+        'msgid  "spaced"',
+        '  msgid "indented"',
+    ]
+)
+COMMENTS = st.lists(
+    st.sampled_from(
+        [
+            "#, fuzzy",
+            "#, python-format",
+            "#, fuzzy, c-format",
+            "#, a,, b",
+            "#. note",
+            "#.  two spaces",
+            "#: a.py:1 b.py",
+            "# tc",
+            "#",
+            "## double",
+            '#| msgid "old"',
+            '#| msgctxt "oldk"',
+            '#| "oc"',
+            "#,",
+            "#.",
+            "#:",
+        ]
+    ),
+    max_size=3,
+)
 STRING = st.sampled_from(['""', '"x"', '"t\\tu\\nv"', '"q\\"uote"', '"caf\u00e9"', '"a b"'])
 
 
@@ -92,6 +172,7 @@ def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header, 
     except CatalogError:
         return
     units, metadata = _units_as_polib_reads_them(text)  # polib must not refuse it either
-    assert [(u.sources, u.targets, u.flags, u.context, u.notes, u.state.name == "OBSOLETE")
-            for u in catalog.units] == units
+    assert [
+        (u.sources, u.targets, u.flags, u.context, u.notes, u.state.name == "OBSOLETE") for u in catalog.units
+    ] == units
     assert dict(catalog.metadata) == metadata

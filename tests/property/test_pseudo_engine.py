@@ -22,8 +22,32 @@ def _word_by_word(text: str, mark: str, next_gen: bool) -> str:
 
 
 # Words, codes, digits, underscores and separators next to each other, and any text at all.
-PIECES = st.sampled_from(["word", "Wört", "MP3", "A4", "3D", "x2y", "42", "_", "__init__", "a_b", " ", "-", ".",
-                          "'", "日本", "ǅ", "ß", "\u0301", "<x id=\"1\"/>", "\n", "é", "1a"])
+PIECES = st.sampled_from(
+    [
+        "word",
+        "Wört",
+        "MP3",
+        "A4",
+        "3D",
+        "x2y",
+        "42",
+        "_",
+        "__init__",
+        "a_b",
+        " ",
+        "-",
+        ".",
+        "'",
+        "日本",
+        "ǅ",
+        "ß",
+        "\u0301",
+        '<x id="1"/>',
+        "\n",
+        "é",
+        "1a",
+    ]
+)
 TEXT = st.one_of(st.text(max_size=40), st.lists(PIECES, max_size=12).map("".join))
 
 

@@ -8,18 +8,64 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline import protocol
-from pipeline.run.send import pack
 from pipeline.formats import read_catalog
 from pipeline.formats.po import format_field
 from pipeline.placeholders.protect import protect, restore
+from pipeline.run.send import pack
 
-FLAGS = st.lists(st.sampled_from(["python-format", "c-format", "python-brace-format", "php-format",
-                                  "javascript-format", "ruby-format", "qt-format", "no-c-format"]),
-                 max_size=2, unique=True)
+FLAGS = st.lists(
+    st.sampled_from(
+        [
+            "python-format",
+            "c-format",
+            "python-brace-format",
+            "php-format",
+            "javascript-format",
+            "ruby-format",
+            "qt-format",
+            "no-c-format",
+        ]
+    ),
+    max_size=2,
+    unique=True,
+)
 # Text made of the pieces placeholders are made of, so the regexes are really exercised.
-PIECES = st.sampled_from(["%s", "%d", "%(name)s", "%1$s", "%%", "{0}", "{count}", "{{", "}}", "<b>", "</b>",
-                          '<a href="x">', "&amp;", "&", "<", ">", "https://example.com/a", "a@b.org", "\n", "\t",
-                          " ", "  ", "word", "Wört", "日本", "${HOME}", "%{n}", "{{ v }}", "#", "}", "{", "%"])
+PIECES = st.sampled_from(
+    [
+        "%s",
+        "%d",
+        "%(name)s",
+        "%1$s",
+        "%%",
+        "{0}",
+        "{count}",
+        "{{",
+        "}}",
+        "<b>",
+        "</b>",
+        '<a href="x">',
+        "&amp;",
+        "&",
+        "<",
+        ">",
+        "https://example.com/a",
+        "a@b.org",
+        "\n",
+        "\t",
+        " ",
+        "  ",
+        "word",
+        "Wört",
+        "日本",
+        "${HOME}",
+        "%{n}",
+        "{{ v }}",
+        "#",
+        "}",
+        "{",
+        "%",
+    ]
+)
 TEXT = st.one_of(st.text(max_size=60), st.lists(PIECES, max_size=12).map("".join))
 
 
@@ -39,11 +85,17 @@ def test_placeholder_ids_appear_once_each_in_order(text, flags):
 
 
 # What write_problem() lets through: no control characters but newline, tab and carriage return.
-PO_TEXT = st.text(st.characters(blacklist_categories=("Cs",),
-                                blacklist_characters=[chr(c) for c in range(32) if chr(c) not in "\n\t\r"] + ["\x7f"]),
-                  max_size=120)
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
-          '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n')
+PO_TEXT = st.text(
+    st.characters(
+        blacklist_categories=("Cs",),
+        blacklist_characters=[chr(c) for c in range(32) if chr(c) not in "\n\t\r"] + ["\x7f"],
+    ),
+    max_size=120,
+)
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
+)
 
 
 def _po(entries: list[tuple[str | None, str, str]], crlf: bool, final_newline: bool) -> str:
@@ -70,7 +122,8 @@ def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, e
     path.write_bytes(_po(entries, crlf, final_newline).encode("utf-8"))
     catalog = read_catalog(path)
     assert [(u.context, u.sources[0], u.targets[0]) for u in catalog.units] == [
-        (c, f"{i}:{m}", s) for i, (c, m, s) in enumerate(entries)]
+        (c, f"{i}:{m}", s) for i, (c, m, s) in enumerate(entries)
+    ]
     assert catalog.render({}) == path.read_bytes()
 
 
@@ -103,8 +156,9 @@ def test_batches_respect_both_limits_and_place_every_text_once(texts, max_texts)
     assert len(packing.batches) <= packing.lower_bound + 1
 
 
-def _po_with_flags(entries: list[tuple[str | None, str, bool]], written: dict[int, str], mark_fuzzy: bool,
-                   crlf: bool) -> str:
+def _po_with_flags(
+    entries: list[tuple[str | None, str, bool]], written: dict[int, str], mark_fuzzy: bool, crlf: bool
+) -> str:
     """A catalog of ``entries`` (context, msgid, has a flags line), with ``written`` translations as
     the writer must put them: its msgstr, and the fuzzy flag in its flags line or a new one."""
     blocks = [HEADER]
@@ -124,10 +178,15 @@ def _po_with_flags(entries: list[tuple[str | None, str, bool]], written: dict[in
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
-@given(st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, st.booleans()), max_size=8),
-       st.dictionaries(st.integers(0, 7), PO_TEXT), st.booleans(), st.booleans())
-def test_po_render_changes_the_translated_entries_and_no_other_byte(tmp_path: Path, entries, translations,
-                                                                    mark_fuzzy, crlf):
+@given(
+    st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, st.booleans()), max_size=8),
+    st.dictionaries(st.integers(0, 7), PO_TEXT),
+    st.booleans(),
+    st.booleans(),
+)
+def test_po_render_changes_the_translated_entries_and_no_other_byte(
+    tmp_path: Path, entries, translations, mark_fuzzy, crlf
+):
     written = {i: text for i, text in translations.items() if i < len(entries)}
     path = tmp_path / "x.po"
     path.write_bytes(_po_with_flags(entries, {}, mark_fuzzy, crlf).encode("utf-8"))
@@ -136,8 +195,9 @@ def test_po_render_changes_the_translated_entries_and_no_other_byte(tmp_path: Pa
     assert out == _po_with_flags(entries, written, mark_fuzzy, crlf).encode("utf-8")
 
 
-@given(st.text(st.characters(blacklist_characters="<&:@{}%$\n\t\r\v\f", blacklist_categories=("Cs",)), max_size=80),
-       FLAGS)
+@given(
+    st.text(st.characters(blacklist_characters="<&:@{}%$\n\t\r\v\f", blacklist_categories=("Cs",)), max_size=80), FLAGS
+)
 def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
     # protect skips its regex scan for such texts: every kind must need one of those characters.
     from pipeline.placeholders import protect as protect_module

@@ -9,12 +9,34 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.xliff import NS_12, NS_2
+from pipeline.formats.xliff import NS_2, NS_12
 from pipeline.formats.xmltext import escape_text
 from pipeline.placeholders.protect import protect, restore
 
-WORDS = st.sampled_from(["Open", "the", "file", "Wört", "日本", "&", "<", ">", '"', "'", "{name}", "%s", " ", "  ",
-                         "\t", "\n", "a@b.org", "https://example.com/?a=1&b=2", "&lt;b&gt;", "]]>"])
+WORDS = st.sampled_from(
+    [
+        "Open",
+        "the",
+        "file",
+        "Wört",
+        "日本",
+        "&",
+        "<",
+        ">",
+        '"',
+        "'",
+        "{name}",
+        "%s",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "a@b.org",
+        "https://example.com/?a=1&b=2",
+        "&lt;b&gt;",
+        "]]>",
+    ]
+)
 TEXT = st.lists(WORDS, min_size=1, max_size=5).map(lambda ws: escape_text("".join(ws)))
 
 
@@ -23,14 +45,23 @@ def inline(draw, version: str, depth: int = 0) -> str:
     """A source's inner XML: escaped text mixed with inline elements of the version, nested."""
     pieces = []
     for n in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["text", "text", "empty", "native", "protected", "paired"] if depth < 2
-                                    else ["text", "empty"]))
+        kind = draw(
+            st.sampled_from(
+                ["text", "text", "empty", "native", "protected", "paired"] if depth < 2 else ["text", "empty"]
+            )
+        )
         if kind == "text":
             pieces.append(draw(TEXT))
         elif kind == "empty":
-            pieces.append(draw(st.sampled_from(['<x id="{n}"/>', "<x id='{n}' ctype='lb'/>"] if version == "1.2"
-                                               else ['<ph id="{n}"/>', '<sc id="{n}"/>', '<cp hex="0009"/>'])
-                               ).format(n=depth * 10 + n))
+            pieces.append(
+                draw(
+                    st.sampled_from(
+                        ['<x id="{n}"/>', "<x id='{n}' ctype='lb'/>"]
+                        if version == "1.2"
+                        else ['<ph id="{n}"/>', '<sc id="{n}"/>', '<cp hex="0009"/>']
+                    )
+                ).format(n=depth * 10 + n)
+            )
         elif kind == "native":
             if version == "1.2":
                 pieces.append(f'<ph id="{depth * 10 + n}">{draw(TEXT)}</ph>')
@@ -41,8 +72,10 @@ def inline(draw, version: str, depth: int = 0) -> str:
             if version == "1.2":
                 pieces.append(f'<mrk mtype="protected">{inner}<mrk mtype="protected">SECRET</mrk>{draw(TEXT)}</mrk>')
             elif draw(st.booleans()):
-                pieces.append(f'<mrk id="o{depth}{n}" translate="no">{inner}<mrk id="i{depth}{n}" translate="no">'
-                              f'SECRET</mrk>{draw(TEXT)}</mrk>')
+                pieces.append(
+                    f'<mrk id="o{depth}{n}" translate="no">{inner}<mrk id="i{depth}{n}" translate="no">'
+                    f"SECRET</mrk>{draw(TEXT)}</mrk>"
+                )
             else:
                 pieces.append(f'<sm id="s{depth}{n}" translate="no"/>{inner}<em startRef="s{depth}{n}"/>')
         else:
@@ -71,24 +104,39 @@ def catalogs(draw) -> tuple[bytes, str]:
             state = draw(st.sampled_from(["", f" state={q}new{q}", f" state={q}translated{q}"]))
             target_xml = pad + target.replace("<target", f"<target{state}", 1) if target else ""
             note_xml = f"{pad}<note>{note}</note>" if note else ""
-            units.append(f"{nl}{indent * 3}<trans-unit id={q}u{i}{q}{translate}>{pad}<source>{source}</source>"
-                         f"{target_xml}{note_xml}{nl}{indent * 3}</trans-unit>")
+            units.append(
+                f"{nl}{indent * 3}<trans-unit id={q}u{i}{q}{translate}>{pad}<source>{source}</source>"
+                f"{target_xml}{note_xml}{nl}{indent * 3}</trans-unit>"
+            )
         else:
             state = draw(st.sampled_from(["", f" state={q}initial{q}", f" state={q}final{q}"]))
             notes = f"{pad}<notes><note>{note}</note></notes>" if note else ""
             ignorable = draw(st.sampled_from(["", f"{pad}<ignorable><source> </source></ignorable>"]))
             target_xml = pad + indent + target if target else ""
-            units.append(f"{nl}{indent * 2}<unit id={q}u{i}{q}{translate}>{notes}{pad}<segment{state}>{pad}{indent}"
-                         f"<source>{source}</source>{target_xml}{pad}</segment>{ignorable}{nl}{indent * 2}</unit>")
+            units.append(
+                f"{nl}{indent * 2}<unit id={q}u{i}{q}{translate}>{notes}{pad}<segment{state}>{pad}{indent}"
+                f"<source>{source}</source>{target_xml}{pad}</segment>{ignorable}{nl}{indent * 2}</unit>"
+            )
     if version == "1.2":
-        body = (f"<xliff version={q}1.2{q} xmlns={q}{NS_12}{q}>{nl}{indent}<file original={q}a{q} "
-                f"source-language={q}en{q} target-language={q}de{q} datatype={q}plaintext{q}>{nl}{indent * 2}<body>"
-                f"{''.join(units)}{nl}{indent * 2}</body>{nl}{indent}</file>{nl}</xliff>")
+        body = (
+            f"<xliff version={q}1.2{q} xmlns={q}{NS_12}{q}>{nl}{indent}<file original={q}a{q} "
+            f"source-language={q}en{q} target-language={q}de{q} datatype={q}plaintext{q}>{nl}{indent * 2}<body>"
+            f"{''.join(units)}{nl}{indent * 2}</body>{nl}{indent}</file>{nl}</xliff>"
+        )
     else:
-        body = (f"<xliff version={q}{version}{q} xmlns={q}{NS_2}{q} srcLang={q}en{q} trgLang={q}de{q}>{nl}{indent}"
-                f"<file id={q}f{q}>{''.join(units)}{nl}{indent}</file>{nl}</xliff>")
-    declaration = draw(st.sampled_from(["", f"<?xml version={q}1.0{q} encoding={q}UTF-8{q}?>{nl}",
-                                        f"<?xml version='1.0'?>{nl}<!-- a comment -->{nl}"]))
+        body = (
+            f"<xliff version={q}{version}{q} xmlns={q}{NS_2}{q} srcLang={q}en{q} trgLang={q}de{q}>{nl}{indent}"
+            f"<file id={q}f{q}>{''.join(units)}{nl}{indent}</file>{nl}</xliff>"
+        )
+    declaration = draw(
+        st.sampled_from(
+            [
+                "",
+                f"<?xml version={q}1.0{q} encoding={q}UTF-8{q}?>{nl}",
+                f"<?xml version='1.0'?>{nl}<!-- a comment -->{nl}",
+            ]
+        )
+    )
     final = draw(st.sampled_from(["", nl]))
     return (declaration + body + final).encode("utf-8"), version
 
@@ -126,7 +174,7 @@ def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuz
     again = read_catalog(path)
     assert again.render({}) == out
     assert len(again.units) == len(catalog.units)
-    for old, new in zip(catalog.units, again.units):
+    for old, new in zip(catalog.units, again.units, strict=True):
         assert new.sources == old.sources and new.notes == old.notes
         if old.index in wanted:
             assert new.state is (UnitState.FUZZY if mark_fuzzy else UnitState.TRANSLATED)

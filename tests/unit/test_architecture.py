@@ -21,10 +21,12 @@ MAX_MODULES_PER_FOLDER = 15
 # finished report for the commands, and ``scan`` lists a project's target languages for
 # ``pipeline glossary|style sync``.
 STAGES = {"settled", "scan", "plan", "cached", "send", "gate", "write", "report"}
-STAGE_ENTRY_POINTS = {"pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
-                      "pipeline.run.scan": {"pipeline.cli.resources"},
-                      # The one gate: `pipeline check` runs its rules over existing translations.
-                      "pipeline.run.gate": {"pipeline.workflows.check"}}
+STAGE_ENTRY_POINTS = {
+    "pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
+    "pipeline.run.scan": {"pipeline.cli.resources"},
+    # The one gate: `pipeline check` runs its rules over existing translations.
+    "pipeline.run.gate": {"pipeline.workflows.check"},
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ def _resolve(importer: str, path: Path, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     package = importer.split(".") if path.name == "__init__.py" else importer.split(".")[:-1]
-    base = package[:len(package) - node.level + 1]
+    base = package[: len(package) - node.level + 1]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -58,8 +60,11 @@ def _imports(name: str, path: Path) -> list[Import]:
     found: list[Import] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            found.extend(Import(name, alias.name, (), node.lineno) for alias in node.names
-                         if alias.name.split(".")[0] == "pipeline")
+            found.extend(
+                Import(name, alias.name, (), node.lineno)
+                for alias in node.names
+                if alias.name.split(".")[0] == "pipeline"
+            )
         elif isinstance(node, ast.ImportFrom):
             module = _resolve(name, path, node)
             if module.split(".")[0] != "pipeline":
@@ -145,14 +150,21 @@ def test_modules_are_at_most_500_lines(name):
 
 def test_folders_hold_at_most_15_modules():
     folders = {path.parent for path in MODULES.values()}
-    crowded = {str(folder.relative_to(ROOT)): n for folder in folders
-               if (n := len(list(folder.glob("*.py")))) > MAX_MODULES_PER_FOLDER}
+    crowded = {
+        str(folder.relative_to(ROOT)): n
+        for folder in folders
+        if (n := len(list(folder.glob("*.py")))) > MAX_MODULES_PER_FOLDER
+    }
     assert crowded == {}
 
 
 def test_no_module_imports_another_modules_private_name():
-    private = [f"{imp.importer}:{imp.line} imports {name} from {imp.target}" for imp in IMPORTS
-               for name in imp.names if name.startswith("_") and not name.startswith("__")]
+    private = [
+        f"{imp.importer}:{imp.line} imports {name} from {imp.target}"
+        for imp in IMPORTS
+        for name in imp.names
+        if name.startswith("_") and not name.startswith("__")
+    ]
     assert private == []
 
 
@@ -168,7 +180,9 @@ def test_only_the_orchestrator_imports_the_run_stages():
 
 def test_only_the_service_assembly_knows_the_test_faults():
     """Scripted failures act in their middleware and the wrappers it installs, never in an endpoint."""
-    importers = {imp.importer for imp in IMPORTS
-                 if imp.target.startswith("pipeline.service.testing")
-                 and not imp.importer.startswith("pipeline.service.testing")}
+    importers = {
+        imp.importer
+        for imp in IMPORTS
+        if imp.target.startswith("pipeline.service.testing") and not imp.importer.startswith("pipeline.service.testing")
+    }
     assert importers == {"pipeline.service.app"}

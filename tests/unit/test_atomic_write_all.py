@@ -13,7 +13,8 @@ def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
     assert [e is None for e in errors] == [i != 5 for i in range(12)]
     assert isinstance(errors[5], FileNotFoundError)
     assert [(p.read_bytes() if p.exists() else None) for p, _ in files] == [
-        None if i == 5 else f"content {i}".encode() for i in range(12)]
+        None if i == 5 else f"content {i}".encode() for i in range(12)
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"f{i}.po" for i in range(12) if i != 5)
 
 

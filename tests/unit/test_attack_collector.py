@@ -6,11 +6,11 @@ import asyncio
 import gc
 
 import pytest
+from test_run import FakeService, project, run
 
 import pipeline.catalog_paths
 import pipeline.run.scan
 from pipeline.run.orchestrate import RunOptions, translate_catalogs
-from test_run import FakeService, project, run
 
 
 @pytest.fixture
@@ -71,8 +71,7 @@ def test_attack_library_use_inside_an_event_loop_with_other_tasks(tmp_path, one_
                 await asyncio.sleep(0)
 
         task = asyncio.create_task(other())
-        report = await translate_catalogs(settings, RunOptions(), log=lambda m: None,
-                                          client_factory=service.factory())
+        report = await translate_catalogs(settings, RunOptions(), log=lambda m: None, client_factory=service.factory())
         await task
         return report, other_saw_disabled
 

@@ -8,19 +8,30 @@ from typing import Any
 
 import httpx
 import pytest
+from test_run import project, run
 
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
-from test_run import project, run
 
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(120))
 
 
 def languages() -> httpx.Response:
-    return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True, "usable_as_target": True,
-                                      "status": "stable", "features": {}} for c in ("de", "pl")])
-
+    return httpx.Response(
+        200,
+        json=[
+            {
+                "lang": c,
+                "name": c,
+                "usable_as_source": True,
+                "usable_as_target": True,
+                "status": "stable",
+                "features": {},
+            }
+            for c in ("de", "pl")
+        ],
+    )
 
 
 def not_translate(request: httpx.Request) -> httpx.Response:
@@ -34,8 +45,10 @@ def answer(service: Any, request: httpx.Request) -> httpx.Response:
     """A fake service's answer: each text marked, as a pseudo engine would, and billed to ``service``."""
     texts = json.loads(request.content)["text"]
     service.billed += sum(len(t) for t in texts)
-    return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                      for t in texts]})
+    return httpx.Response(
+        200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in texts]}
+    )
+
 
 class Always429:
     def __init__(self, headers: dict[str, str]) -> None:
@@ -50,8 +63,9 @@ class Always429:
 
     def factory(self, attempts: int = 2):
         transport = httpx.MockTransport(self.handler)
-        return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
-                                   retry=RetryPolicy(max_attempts=attempts))
+        return lambda: AsyncClient(
+            "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=attempts)
+        )
 
 
 @pytest.fixture
@@ -68,22 +82,28 @@ def limiters(monkeypatch):
     return made
 
 
-@pytest.mark.parametrize("headers", [{"Retry-After": "0"}, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"},
-                                     {"Retry-After": "garbage"}], ids=["zero", "past-date", "garbage"])
+@pytest.mark.parametrize(
+    "headers",
+    [{"Retry-After": "0"}, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, {"Retry-After": "garbage"}],
+    ids=["zero", "past-date", "garbage"],
+)
 @pytest.mark.parametrize("concurrency", [1, 4])
 def test_attack_429_until_attempts_run_out_fails_segments_clearly_and_returns_every_ticket(
-        tmp_path, headers, concurrency, limiters, monkeypatch):
+    tmp_path, headers, concurrency, limiters, monkeypatch
+):
     monkeypatch.setattr("pipeline.run.send.concurrency.DEFAULT_PAUSE", 0.01)
     settings = project(tmp_path, langs=("de",), body=BODY)
-    settings = replace(settings, context="none",
-                       service=replace(settings.service, concurrency=concurrency, max_attempts=2))
+    settings = replace(
+        settings, context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
+    )
     service = Always429(headers)
     report = run(settings, service)
     assert report.exit_code != ExitCode.OK
     assert report.totals.billed_characters == 0
     failed = [i for i in report.issues if i.severity.name == "ERROR" and i.line is not None]
-    assert failed and all("429" in i.reason or "rate" in i.reason.lower() or "too many" in i.reason.lower()
-                          for i in failed), [i.reason for i in report.issues][:3]
+    assert failed and all(
+        "429" in i.reason or "rate" in i.reason.lower() or "too many" in i.reason.lower() for i in failed
+    ), [i.reason for i in report.issues][:3]
     assert limiters and all(limiter.controller.in_flight == 0 for limiter in limiters)
 
 
@@ -112,8 +132,12 @@ class Mixed:
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
-        return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
-                                   retry=RetryPolicy(max_attempts=10, base_delay=0.001, max_delay=0.002))
+        return lambda: AsyncClient(
+            "http://fake.invalid",
+            "k",
+            transport=transport,
+            retry=RetryPolicy(max_attempts=10, base_delay=0.001, max_delay=0.002),
+        )
 
 
 def test_attack_429_mixed_with_5xx_and_transport_errors(tmp_path, limiters, monkeypatch):
@@ -138,6 +162,7 @@ class Dropping:
 
     async def handler(self, request: httpx.Request) -> httpx.Response:
         import asyncio
+
         if request.url.path != "/v2/translate":
             return not_translate(request)
         limit = 4 if self.answered < 10 else 1
@@ -157,6 +182,7 @@ class Dropping:
 
 def test_attack_a_limit_that_drops_mid_run_across_windows(tmp_path, limiters, monkeypatch):
     import pipeline.catalog_paths
+
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
     body = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(300))
     settings = project(tmp_path, langs=("de", "pl"), body=body)
@@ -177,6 +203,7 @@ def test_attack_sigint_during_a_long_retry_after_stops_soon_and_saves(tmp_path, 
     import time
 
     import pipeline.catalog_paths
+
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
     monkeypatch.setattr("pipeline.run.send.interruption.GRACE_SECONDS", 0.5)
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
@@ -189,8 +216,10 @@ def test_attack_sigint_during_a_long_retry_after_stops_soon_and_saves(tmp_path, 
         body = json.loads(request.content)
         if not answered:
             answered.append(1)
-            return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                              for t in body["text"]]})
+            return httpx.Response(
+                200,
+                json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]},
+            )
         threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
         return httpx.Response(429, headers={"Retry-After": "30"}, json={"message": "slow down"})
 
@@ -198,8 +227,9 @@ def test_attack_sigint_during_a_long_retry_after_stops_soon_and_saves(tmp_path, 
 
     class Service:
         def factory(self):
-            return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
-                                       retry=RetryPolicy(max_attempts=5))
+            return lambda: AsyncClient(
+                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=5)
+            )
 
     started = time.monotonic()
     report = run(settings, Service())
@@ -229,8 +259,12 @@ def test_attack_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together
 
     class Service:
         def factory(self):
-            return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
-                                       retry=RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.001))
+            return lambda: AsyncClient(
+                "http://fake.invalid",
+                "k",
+                transport=transport,
+                retry=RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.001),
+            )
 
     report = run(settings, Service())
     assert report.exit_code != ExitCode.OK

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import os
 
-from pipeline.cli import noop
 from test_noop_stamp import APP, QUIET, catalog, regular, stamp_file, stamped, translated  # noqa: F401
+
+from pipeline.cli import noop
 
 
 def test_attack_a_stamp_emptied_by_someone_else_must_not_prove_a_noop(stamped):  # noqa: F811

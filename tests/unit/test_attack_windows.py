@@ -6,10 +6,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_run import HEADER, PLURALS, FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.errors import ExitCode
-from test_run import HEADER, PLURALS, FakeService, project, run
 
 
 @pytest.fixture
@@ -25,8 +25,9 @@ def two_german_catalogs(root: Path) -> Path:
     return settings
 
 
-def test_attack_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(tmp_path,
-                                                                                            one_catalog_per_window):
+def test_attack_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(
+    tmp_path, one_catalog_per_window
+):
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -90,6 +91,7 @@ def test_attack_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalo
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole_root = tmp_path.parent / (tmp_path.name + "-whole")
     import shutil
+
     shutil.copytree(tmp_path, whole_root)
     whole = run(replace(settings, root=whole_root, cache_dir=whole_root / "cache"), FakeService(languages=langs))
     pipeline.catalog_paths.WINDOW_BYTES = 1
@@ -97,7 +99,8 @@ def test_attack_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalo
     windowed = run(settings, service)
     assert windowed.exit_code == whole.exit_code
     assert sorted((i.catalog, i.line, i.reason) for i in windowed.issues) == sorted(
-        (i.catalog, i.line, i.reason) for i in whole.issues)
+        (i.catalog, i.line, i.reason) for i in whole.issues
+    )
     assert {b["target_lang"] for b in service.requests} == {"DE", "PL"}
 
 
@@ -112,8 +115,9 @@ def test_attack_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_pe
         second.write_bytes((roots[name] / "locale" / "de" / "LC_MESSAGES" / "app.po").read_bytes())
         run(settings[name], FakeService(languages=langs))
     original = plan_module.translation_options
-    monkeypatch.setattr(plan_module, "translation_options",
-                        lambda *args: replace(original(*args), glossary_hash="new glossary"))
+    monkeypatch.setattr(
+        plan_module, "translation_options", lambda *args: replace(original(*args), glossary_hash="new glossary")
+    )
     services = {name: FakeService(languages=langs) for name in roots}
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings["whole"], services["whole"], retranslate_stale=True)
@@ -121,8 +125,9 @@ def test_attack_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_pe
     windowed = run(settings["windowed"], services["windowed"], retranslate_stale=True)
     assert whole.exit_code == windowed.exit_code == ExitCode.OK
     assert services["windowed"].billed == services["whole"].billed
-    assert ({p.relative_to(roots["whole"]): p.read_bytes() for p in roots["whole"].glob("locale/**/*.po")}
-            == {p.relative_to(roots["windowed"]): p.read_bytes() for p in roots["windowed"].glob("locale/**/*.po")})
+    assert {p.relative_to(roots["whole"]): p.read_bytes() for p in roots["whole"].glob("locale/**/*.po")} == {
+        p.relative_to(roots["windowed"]): p.read_bytes() for p in roots["windowed"].glob("locale/**/*.po")
+    }
     # (held up; the windowed report counts the second window's shared texts as from_cache: informational)
 
 
@@ -133,6 +138,7 @@ def mixed_project(root: Path):
     langs = ("de", "fr", "pl")
     settings = project(root, langs=langs)
     import shutil
+
     for name in ("symfony_messages.fr.xlf", "xcode_de.xliff", "xliff12_inline_markup.xlf"):
         shutil.copy(XLIFF_DATA / name, root / "locale" / name)
     (root / "locale" / "de" / "LC_MESSAGES" / "broken.po").write_text('msgid "x\nmsgstr ""\n', encoding="utf-8")
@@ -141,6 +147,7 @@ def mixed_project(root: Path):
 
 def comparable(report) -> dict:
     from pipeline.run.report import to_json
+
     data = to_json(report)
     for volatile in ("duration_seconds", "timings", "usage", "context_requests"):
         data.pop(volatile)
@@ -154,9 +161,17 @@ def comparable(report) -> dict:
     return data
 
 
-@pytest.mark.parametrize("options", [{}, {"dry_run": True}, {"dry_run": True, "frozen": True},
-                                     {"target_langs": ("fr",)}, {"dry_run": True, "target_langs": ("de",)}],
-                         ids=["real", "dry", "frozen", "target-fr", "dry-target-de"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"dry_run": True},
+        {"dry_run": True, "frozen": True},
+        {"target_langs": ("fr",)},
+        {"dry_run": True, "target_langs": ("de",)},
+    ],
+    ids=["real", "dry", "frozen", "target-fr", "dry-target-de"],
+)
 def test_attack_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
@@ -168,8 +183,9 @@ def test_attack_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_ca
 
 
 @pytest.mark.parametrize("mangle", [True, {"xml"}], ids=["all-schemes", "xml-only"])
-def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_path, one_catalog_per_window,
-                                                                                   mangle):
+def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(
+    tmp_path, one_catalog_per_window, mangle
+):
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
@@ -186,8 +202,7 @@ def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_ga
 
 
 @pytest.mark.parametrize("no_cache", ["option", "settings"], ids=["--no-cache", "cache-dir-empty"])
-def test_attack_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window,
-                                                                           no_cache):
+def test_attack_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window, no_cache):
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
     options = {"use_cache": False} if no_cache == "option" else {}
@@ -215,8 +230,7 @@ def test_attack_the_usage_before_the_run_is_read_before_the_first_window(tmp_pat
     assert report.usage.after.account_count == 1000 + service.billed
 
 
-def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(tmp_path,
-                                                                                   one_catalog_per_window):
+def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(tmp_path, one_catalog_per_window):
     langs = ("de", "fr", "pl", "ru")
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -232,13 +246,15 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     # Each window checks what is left before it sends (the run's whole need is not known before its
     # last window is read): window 1 fits and is sent; a later one is refused, and says so truly.
     assert 0 < windowed.billed < needed and report.totals.billed_characters == windowed.billed
-    assert (f"nothing more was sent after the {windowed.billed:,} characters billed for its earlier catalogs"
-            in str(report.stopped))
+    assert f"nothing more was sent after the {windowed.billed:,} characters billed for its earlier catalogs" in str(
+        report.stopped
+    )
     assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
 
 
 def test_attack_stage_timings_of_windows_add_up_to_at_most_the_run(tmp_path, one_catalog_per_window):
     import time
+
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
 

@@ -30,9 +30,18 @@ def test_every_output_changing_input_changes_the_key():
 def test_the_key_covers_every_translation_option():
     """Content hashes, not just ids: a glossary replaced under the same id must miss the cache."""
     changed = {
-        "source_lang": "FR", "target_lang": "FR", "context": "c", "formality": "more", "glossary_id": "g",
-        "style_id": "s", "model_type": "quality_optimized", "glossary_hash": "h1", "style_version": "v2",
-        "custom_instructions": ("be brief",), "translation_memory_id": "tm", "translation_memory_threshold": 80,
+        "source_lang": "FR",
+        "target_lang": "FR",
+        "context": "c",
+        "formality": "more",
+        "glossary_id": "g",
+        "style_id": "s",
+        "model_type": "quality_optimized",
+        "glossary_hash": "h1",
+        "style_version": "v2",
+        "custom_instructions": ("be brief",),
+        "translation_memory_id": "tm",
+        "translation_memory_threshold": 80,
         "tag_handling_version": "v2",
     }
     assert set(changed) == {f.name for f in fields(TranslationOptions)}  # a new field must be tested here
@@ -78,8 +87,15 @@ def test_report_json_has_the_documented_fields(tmp_path):
     assert [c["path"] for c in data["catalogs"]] == ["po/de.po", "po/fr.po"]
     assert data["catalogs"][0]["target_lang"] == "DE" and data["catalogs"][0]["requests"] == 1
     assert data["languages"]["FR"]["characters_saved"] == 30
-    assert data["issues"] == [{"catalog": "po/de.po", "line": 12, "target_lang": "DE", "severity": "error",
-                               "reason": "placeholder '%s' missing | here"}]
+    assert data["issues"] == [
+        {
+            "catalog": "po/de.po",
+            "line": 12,
+            "target_lang": "DE",
+            "severity": "error",
+            "reason": "placeholder '%s' missing | here",
+        }
+    ]
     assert md_path.read_text() == to_markdown(sample_report())
 
 
@@ -92,7 +108,11 @@ def test_report_markdown_escapes_table_cells():
 
 def test_report_markdown_is_a_job_summary_with_per_language_totals():
     report = sample_report()
-    report.context_requests, report.budget, report.stopped = 2, 100, Stop(StopReason.BUDGET, "budget of 100 billed characters reached")
+    report.context_requests, report.budget, report.stopped = (
+        2,
+        100,
+        Stop(StopReason.BUDGET, "budget of 100 billed characters reached"),
+    )
     report.remaining = Remaining(segments=5, texts=4, characters=60)
     md = to_markdown(report)
     assert md.startswith("## Translation run\n\n**Stopped early:** budget of 100")
@@ -102,7 +122,7 @@ def test_report_markdown_is_a_job_summary_with_per_language_totals():
     assert "| DE | 1 | 2 | 0 | 0 | 0 | 0 | 10 | 0 |" in md and "| FR | 1 | 0 | 3 | 0 | 0 | 0 | 0 | 30 |" in md
     assert "| **total** | 2 | 2 | 3 | 0 | 0 | 0 | 10 | 30 |" in md
     tables: list[list[int]] = []  # per table, the number of cell borders of each row
-    for line, before in zip(md.splitlines(), ["", *md.splitlines()]):
+    for line, before in zip(md.splitlines(), ["", *md.splitlines()], strict=False):
         if line.startswith("|"):
             if not before.startswith("|"):
                 tables.append([])

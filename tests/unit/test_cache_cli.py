@@ -1,4 +1,7 @@
-"""``pipeline cache stats|clear`` on the local folder (the shared store's side: tests/integration/test_redis_cache.py)."""
+"""``pipeline cache stats|clear`` on the local folder.
+
+The shared store's side is in tests/integration/test_redis_cache.py.
+"""
 
 from __future__ import annotations
 

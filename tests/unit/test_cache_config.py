@@ -35,8 +35,9 @@ def test_no_url_no_shared_cache_and_ttl_zero_means_no_expiry(tmp_path, monkeypat
     assert settings.cache_url is None and settings.cache_ttl is None
 
 
-@pytest.mark.parametrize("cache", ['url = "http://u:s3cr3t-pa55@host/"\n', 'url = "s3cr3t-pa55"\n',
-                                   'ttl = -1\n', 'ttl = "1"\n', 'url = 5\n'])
+@pytest.mark.parametrize(
+    "cache", ['url = "http://u:s3cr3t-pa55@host/"\n', 'url = "s3cr3t-pa55"\n', "ttl = -1\n", 'ttl = "1"\n', "url = 5\n"]
+)
 def test_a_bad_value_is_a_config_error_that_never_quotes_the_url(tmp_path, monkeypatch, cache):
     monkeypatch.delenv(ENV_CACHE_URL, raising=False)
     with pytest.raises(ConfigError) as caught:

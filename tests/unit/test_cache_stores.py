@@ -16,18 +16,33 @@ from pipeline.cache.tiered import FLUSH_AT
 
 
 def test_an_entry_round_trips_any_text():
-    for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", "{\"v\": 1}"):
+    for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", '{"v": 1}'):
         assert decode(encode(text)) == text
         assert decode(encode(text).encode("utf-8")) == text
         assert encode(text) == json.dumps({"v": 1, "translation": text}, ensure_ascii=False, separators=(",", ":"))
 
 
-@pytest.mark.parametrize("stored", [
-    None, 3, "Hallo", "", "not json {", "[1, 2]", '"Hallo"', '{"v": 2, "translation": "x"}',
-    '{"v": 1}', '{"v": 1, "translation": 5}', '{"v": 1, "translation": "x", "extra": 1}',
-    '{"v": true, "translation": "x"}', b"\xff\xfe", "[" * 100_000, " " * (MAX_ENTRY_CHARS + 1),
-    b"\x80\x04\x95\x1f\x00\x00\x00\x00\x00\x00\x00\x8c\x05posix\x94\x8c\x06system\x94\x93\x94.",
-])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        None,
+        3,
+        "Hallo",
+        "",
+        "not json {",
+        "[1, 2]",
+        '"Hallo"',
+        '{"v": 2, "translation": "x"}',
+        '{"v": 1}',
+        '{"v": 1, "translation": 5}',
+        '{"v": 1, "translation": "x", "extra": 1}',
+        '{"v": true, "translation": "x"}',
+        b"\xff\xfe",
+        "[" * 100_000,
+        " " * (MAX_ENTRY_CHARS + 1),
+        b"\x80\x04\x95\x1f\x00\x00\x00\x00\x00\x00\x00\x8c\x05posix\x94\x8c\x06system\x94\x93\x94.",
+    ],
+)
 def test_anything_but_a_well_formed_entry_is_a_miss(stored):
     assert decode(stored) is None
 
@@ -185,8 +200,10 @@ def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path):
     from pipeline.config import Settings
 
     settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache")
-    assert cache_stats(settings, "svc") == {"local": {"path": str(tmp_path / "cache" / FILE_NAME), "entries": 0,
-                                                      "bytes": 0, "legacy_bytes": 0}, "shared": None}
+    assert cache_stats(settings, "svc") == {
+        "local": {"path": str(tmp_path / "cache" / FILE_NAME), "entries": 0, "bytes": 0, "legacy_bytes": 0},
+        "shared": None,
+    }
     assert not (tmp_path / "cache").exists()  # looking does not create it
     cache = TranslationCache(settings.cache_dir)
     cache.set_many({"a": "A", "b": "B"})
@@ -206,8 +223,9 @@ def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
 
     monkeypatch.setitem(sys.modules, "redis", None)  # what an install without dependencies looks like
     said: list[str] = []
-    cache = open_cache(Settings(root=tmp_path, cache_dir=tmp_path / "c", cache_url="redis://:pw-123@h:1/0"), "svc",
-                       said.append)
+    cache = open_cache(
+        Settings(root=tmp_path, cache_dir=tmp_path / "c", cache_url="redis://:pw-123@h:1/0"), "svc", said.append
+    )
     cache.set_many({"k": "v"})
     assert cache.get("k") == "v"
     cache.close()

@@ -8,13 +8,12 @@ import pickle
 import sqlite3
 
 import pytest
+from test_run import FakeService, project, run
 
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.state import PROVENANCE_DIR, STATE_NAME
-
-from test_run import FakeService, project, run
 
 
 class Payload:
@@ -68,25 +67,35 @@ def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
     (settings.cache_dir / FILE_NAME).unlink()
     # diskcache's table layout; mode 4 is MODE_PICKLE, which diskcache unpickles on every read.
     with sqlite3.connect(settings.cache_dir / "cache.db") as db:
-        db.execute("CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, raw INTEGER, store_time REAL, "
-                   "expire_time REAL, access_time REAL, access_count INTEGER DEFAULT 0, tag BLOB, size INTEGER "
-                   "DEFAULT 0, mode INTEGER DEFAULT 0, filename TEXT, value BLOB)")
-        db.executemany("INSERT INTO Cache (key, raw, mode, value) VALUES (?, 1, 4, ?)",
-                       [(key, pickle.dumps(Payload(marker))) for key in keys])
+        db.execute(
+            "CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, raw INTEGER, store_time REAL, "
+            "expire_time REAL, access_time REAL, access_count INTEGER DEFAULT 0, tag BLOB, size INTEGER "
+            "DEFAULT 0, mode INTEGER DEFAULT 0, filename TEXT, value BLOB)"
+        )
+        db.executemany(
+            "INSERT INTO Cache (key, raw, mode, value) VALUES (?, 1, 4, ?)",
+            [(key, pickle.dumps(Payload(marker))) for key in keys],
+        )
     db.close()
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and not marker.exists()
     assert report.totals.segments_from_cache == 0 and report.totals.segments_translated == 4
 
 
-@pytest.mark.parametrize("state", [
-    "[]", '{"version": 1, "catalogs": []}', '{"version": 1, "catalogs": "x"}',
-    '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": []}}',
-    '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": "big"}}}',
-    "[" * 50_000, '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": 1, "mtime_ns": 1, '
-                  '"sha256": "x", "settings": "x", "locale": "de", "target_lang": "DE", "skipped": 0, '
-                  '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
-])
+@pytest.mark.parametrize(
+    "state",
+    [
+        "[]",
+        '{"version": 1, "catalogs": []}',
+        '{"version": 1, "catalogs": "x"}',
+        '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": []}}',
+        '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": "big"}}}',
+        "[" * 50_000,
+        '{"version": 1, "catalogs": {"locale/de/LC_MESSAGES/app.po": {"size": 1, "mtime_ns": 1, '
+        '"sha256": "x", "settings": "x", "locale": "de", "target_lang": "DE", "skipped": 0, '
+        '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
+    ],
+)
 def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, state):
     settings = project(tmp_path)
     settings.cache_dir.mkdir(parents=True)
@@ -103,16 +112,28 @@ def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
     state_path = settings.cache_dir / STATE_NAME
     data = json.loads(state_path.read_text())
     (record,) = data["catalogs"].values()
-    for forged in ({"skipped": True}, {"skipped": "3"}, {"notices": [[1, "reason", "fatal"]]},
-                   {"notices": [[1, "reason"]]}, {"extra": 1}):
-        state_path.write_text(json.dumps({**data, "catalogs": {k: {**record, **forged}
-                                                                for k in data["catalogs"]}}))
+    for forged in (
+        {"skipped": True},
+        {"skipped": "3"},
+        {"notices": [[1, "reason", "fatal"]]},
+        {"notices": [[1, "reason"]]},
+        {"extra": 1},
+    ):
+        state_path.write_text(json.dumps({**data, "catalogs": {k: {**record, **forged} for k in data["catalogs"]}}))
         report = run(settings, FakeService())
         assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0, forged
 
 
-@pytest.mark.parametrize("units", ['[]', '"x"', '{"Hello": []}', '{"Hello": {"sources": "Hello", "targets": [1], '
-                                   '"inputs": "x"}}', '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}'])
+@pytest.mark.parametrize(
+    "units",
+    [
+        "[]",
+        '"x"',
+        '{"Hello": []}',
+        '{"Hello": {"sources": "Hello", "targets": [1], "inputs": "x"}}',
+        '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}',
+    ],
+)
 def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, units):
     settings = project(tmp_path)
     run(settings, FakeService())
@@ -123,8 +144,9 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, 
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
 
 
-@pytest.mark.parametrize("record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": '
-                                    '["h"]}}', "not json"])
+@pytest.mark.parametrize(
+    "record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": ["h"]}}', "not json"]
+)
 def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path, record):
     (tmp_path / RECORD_NAME).write_text(record, encoding="utf-8")
     assert SyncRecord(tmp_path).needs_sync("svc", "h")

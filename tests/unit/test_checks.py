@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli import main
 from pipeline.run.gate import check_translation
 from pipeline.workflows.check import check_paths
-from pipeline.cli import main
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
 FIXTURES = sorted(CHECK_DATA.glob("*.po"))
@@ -76,11 +76,15 @@ def test_fuzzy_brace_field_replaced_by_printf_fails_the_cli(capsys):
 
 def test_reasons_are_specific():
     assert check_translation("%(n)d files", "%(n)s Dateien", ["python-format"])[0].reason == (
-        "placeholder '%(n)s' takes type string where the source's '%(n)d' takes int")
+        "placeholder '%(n)s' takes type string where the source's '%(n)d' takes int"
+    )
     assert [p.reason for p in check_translation("Name: ", "Name:")] == [
-        "trailing whitespace '' differs from the source's ' '"]
+        "trailing whitespace '' differs from the source's ' '"
+    ]
     assert [p.reason for p in check_translation("<b>x</b>", "<b>x</b><b>")] == [
-        "markup '<b>' 2 times, the source has it 1", "HTML/XML tags are not balanced and nested as in the source"]
+        "markup '<b>' 2 times, the source has it 1",
+        "HTML/XML tags are not balanced and nested as in the source",
+    ]
 
 
 def test_url_changes_are_warnings_not_errors():

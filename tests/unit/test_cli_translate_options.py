@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from sample_project import SAMPLES, copy_sample_project
 
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
 from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
-from sample_project import SAMPLES, copy_sample_project
 
 
 def test_quiet_prints_nothing_and_pipes_get_plain_progress_lines(tmp_path, capsys):
@@ -34,8 +34,11 @@ def test_max_characters_zero_stops_before_sending_and_exits_3(tmp_path, capsys):
     report = json.loads((root / "report" / "report.json").read_text())
     assert report["totals"]["requests"] == 0 and report["remaining"]["segments"] > 0
     for path in before:  # only what needed no service (placeholder-only entries, copied) was written
-        for old, new in zip(read_catalog(SAMPLES / path.relative_to(root / "sample_locales")).units,
-                            read_catalog(path).units):
+        for old, new in zip(
+            read_catalog(SAMPLES / path.relative_to(root / "sample_locales")).units,
+            read_catalog(path).units,
+            strict=True,
+        ):
             if new.targets != old.targets:
                 assert not protect(old.sources[0], old.flags).needs_translation, new
 

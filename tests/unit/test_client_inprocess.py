@@ -37,22 +37,36 @@ class Recorder:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        self.seen.append({
-            "method": scope["method"], "path": scope["path"], "raw_path": scope["raw_path"],
-            "query_string": scope["query_string"], "scheme": scope["scheme"], "server": scope["server"],
-            "root_path": scope["root_path"], "headers": sorted(scope["headers"]), "body": body,
-        })
+        self.seen.append(
+            {
+                "method": scope["method"],
+                "path": scope["path"],
+                "raw_path": scope["raw_path"],
+                "query_string": scope["query_string"],
+                "scheme": scope["scheme"],
+                "server": scope["server"],
+                "root_path": scope["root_path"],
+                "headers": sorted(scope["headers"]),
+                "body": body,
+            }
+        )
         answer = json.dumps({"message": "recorded"}).encode()
-        await send({"type": "http.response.start", "status": 400,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": answer})
 
 
 async def _calls(client: AsyncClient) -> list[str]:
     """A spread of calls (JSON bodies, no body, a query, a quoted path segment); the error each meets."""
     calls = [
-        client.translate(["Hello <x id=\"1\"/>", "Grüße"], target_lang="DE", tag_handling="xml", ignore_tags=["x"],
-                         context="a button"),
+        client.translate(
+            ['Hello <x id="1"/>', "Grüße"], target_lang="DE", tag_handling="xml", ignore_tags=["x"], context="a button"
+        ),
         client.usage(),
         client.languages("translate_text", include=("beta",)),
         client.delete_glossary("id with/slash?&"),
@@ -71,8 +85,9 @@ def test_the_app_sees_the_request_httpx_would_give_it():
     direct_app, transport_app = Recorder(), Recorder()
 
     async def run() -> tuple[list[str], list[str]]:
-        direct = AsyncClient(BASE, KEY, transport=httpx.ASGITransport(app=direct_app), app=direct_app,
-                             reporting_tag="nightly")
+        direct = AsyncClient(
+            BASE, KEY, transport=httpx.ASGITransport(app=direct_app), app=direct_app, reporting_tag="nightly"
+        )
         over_httpx = AsyncClient(BASE, KEY, transport=httpx.ASGITransport(app=transport_app), reporting_tag="nightly")
         try:
             return await _calls(direct), await _calls(over_httpx)
@@ -82,7 +97,7 @@ def test_the_app_sees_the_request_httpx_would_give_it():
 
     direct_errors, transport_errors = asyncio.run(run())
     assert len(direct_app.seen) == len(transport_app.seen) == 6
-    for got, expected in zip(direct_app.seen, transport_app.seen):
+    for got, expected in zip(direct_app.seen, transport_app.seen, strict=True):
         assert got == expected
     assert direct_errors == transport_errors
     assert direct_errors[0] == "BadRequestError: service answered 400: recorded"
@@ -96,7 +111,7 @@ def _service() -> Any:
 async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     """Translations, a refused request and a key limit reached; every answer, error and usage figure."""
     out: list[Any] = []
-    texts = ["Open <x id=\"1\"/> files", "  Save  ", "%d items"]
+    texts = ['Open <x id="1"/> files', "  Save  ", "%d items"]
     out.append(await client.translate(texts, target_lang="FR", tag_handling="xml", ignore_tags=["x"]))
     out.append(await client.translate(["Bonjour"], target_lang="DE", model_type="quality_optimized"))
     for bad in ({"target_lang": "XX"}, {"target_lang": "DE", "source_lang": "EN", "glossary_id": "no-such-glossary"}):

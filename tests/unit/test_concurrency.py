@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import random
 import math
+import random
 from collections.abc import Callable
 
 import pytest
@@ -256,8 +256,14 @@ def test_grant_reports_inf_when_only_an_answer_makes_room():
     assert controller.grant(0.0) == math.inf
 
 
-def simulate(limit: int, ceiling: int = 16, requests: int | None = None, hold: Callable[[], float] = lambda: 0.8,
-             network: float = 0.1, probe_interval: float = 1000.0) -> tuple[Controller, int]:
+def simulate(
+    limit: int,
+    ceiling: int = 16,
+    requests: int | None = None,
+    hold: Callable[[], float] = lambda: 0.8,
+    network: float = 0.1,
+    probe_interval: float = 1000.0,
+) -> tuple[Controller, int]:
     """Send ``requests`` through a controller to a service that holds ``limit`` at once.
 
     Like the latency bench's stand-in: every answer, 429 or not, comes after the service held the
@@ -357,7 +363,6 @@ def test_without_a_floor_a_429_still_pauses_every_sender_for_its_retry_after():
 def test_probes_climb_from_a_low_floor_to_the_limit_and_stay_there(limit, network):
     # 0.2 s of service per request, as the latency bench's stand-in, and a network that makes the
     # floor from round trips count low; probes every 2 s.
-    controller, refusals = simulate(limit, requests=500 * limit, hold=lambda: 0.2, network=network,
-                                    probe_interval=2.0)
+    controller, refusals = simulate(limit, requests=500 * limit, hold=lambda: 0.2, network=network, probe_interval=2.0)
     assert controller.allowed == limit and controller.floor == limit
     assert refusals <= 2 * limit + 8  # slow start's overshoot, then a refused probe now and then

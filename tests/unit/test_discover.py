@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.config import Settings
 from pipeline.catalog_paths import discover
+from pipeline.config import Settings
 
 
 def test_a_folder_yields_catalogs_whatever_the_suffix_case(tmp_path):

@@ -22,8 +22,9 @@ SECRETS = ("SECRET_TOKEN", "abc123", "API_PASSWORD", "hunter2")
 def _outside_catalog(tmp_path: Path) -> Path:
     outside = tmp_path / "elsewhere" / "de.po"
     outside.parent.mkdir()
-    outside.write_text(HEADER.format(lang="de", plural=PLURALS["de"]) + 'msgid "Elsewhere"\nmsgstr ""\n',
-                       encoding="utf-8")
+    outside.write_text(
+        HEADER.format(lang="de", plural=PLURALS["de"]) + 'msgid "Elsewhere"\nmsgstr ""\n', encoding="utf-8"
+    )
     return outside
 
 
@@ -79,7 +80,9 @@ def test_a_linked_folder_is_followed_to_where_it_leads(tmp_path):
     (settings.root / "locale" / "de-alias").symlink_to(folder.parent, target_is_directory=True)  # stays inside
     found = find_catalogs(settings)
     assert found.paths == [(folder / "app.po").resolve()]  # one catalog, however many ways lead to it
-    assert [(i.catalog, "outside the project" in i.reason) for i in found.refused] == [("locale/fr/LC_MESSAGES/app.po", True)]
+    assert [(i.catalog, "outside the project" in i.reason) for i in found.refused] == [
+        ("locale/fr/LC_MESSAGES/app.po", True)
+    ]
 
 
 def test_a_given_file_that_links_out_of_the_project_is_refused(tmp_path):
@@ -123,7 +126,8 @@ def test_a_folder_named_like_a_catalog_is_reported(tmp_path):
     for given in ((), (settings.root,)):
         found = find_catalogs(settings, given)
         assert [(i.catalog, i.reason, i.severity) for i in found.refused] == [
-            ("locale/de/LC_MESSAGES/odd.po", "is a folder named like a catalog: not read", "warning")]
+            ("locale/de/LC_MESSAGES/odd.po", "is a folder named like a catalog: not read", "warning")
+        ]
         assert found.paths == [(folder / "app.po").resolve()]
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and "odd.po" in str(report.issues)
@@ -132,8 +136,9 @@ def test_a_folder_named_like_a_catalog_is_reported(tmp_path):
 def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path):
     settings, folder = _project(tmp_path)
     locked = folder / "locked.po"
-    locked.write_text(HEADER.format(lang="de", plural=PLURALS["de"]) + 'msgid "Locked only"\nmsgstr ""\n',
-                      encoding="utf-8")
+    locked.write_text(
+        HEADER.format(lang="de", plural=PLURALS["de"]) + 'msgid "Locked only"\nmsgstr ""\n', encoding="utf-8"
+    )
     locked.chmod(0o444)
     before = locked.read_bytes()
     service = FakeService()

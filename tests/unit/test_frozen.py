@@ -9,8 +9,10 @@ from pipeline.errors import ExitCode
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
 BODY = 'msgid "Open the file"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\nmsgid "%(name)s"\nmsgstr ""\n'
-TEMPLATE = HEADER.format(lang="") + 'msgid "Open the file"\nmsgstr ""\n\nmsgid "Done"\nmsgstr ""\n\n' \
-                                    'msgid "%(name)s"\nmsgstr ""\n'
+TEMPLATE = (
+    HEADER.format(lang="") + 'msgid "Open the file"\nmsgstr ""\n\nmsgid "Done"\nmsgstr ""\n\n'
+    'msgid "%(name)s"\nmsgstr ""\n'
+)
 
 
 def project(tmp_path: Path, langs=("de", "fr"), service: str | None = "embedded") -> Path:
@@ -20,16 +22,22 @@ def project(tmp_path: Path, langs=("de", "fr"), service: str | None = "embedded"
         (root / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + BODY, encoding="utf-8")
     (root / "locale" / "messages.pot").write_text(TEMPLATE, encoding="utf-8")
     service_table = f'[service]\nurl = "{service}"\n' if service else ""
-    (root / "pipeline.toml").write_text(f'source_lang = "en"\ncatalogs = ["locale/*.po"]\n{service_table}'
-                                        f'[refresh]\ntemplate = "locale/messages.pot"\n', encoding="utf-8")
+    (root / "pipeline.toml").write_text(
+        f'source_lang = "en"\ncatalogs = ["locale/*.po"]\n{service_table}[refresh]\ntemplate = "locale/messages.pot"\n',
+        encoding="utf-8",
+    )
     return root
 
 
 def snapshot(root: Path, cache_home: Path) -> dict[Path, bytes]:
     """Every file of the project and of the user's cache folder (the translation cache's database by name only:
     the cache library rewrites its settings row whenever it opens one, adding or changing no translation)."""
-    return {p: b"" if p.name == "cache.db" and p.is_relative_to(cache_home) else p.read_bytes()
-            for folder in (root, cache_home) for p in folder.rglob("*") if p.is_file()}
+    return {
+        p: b"" if p.name == "cache.db" and p.is_relative_to(cache_home) else p.read_bytes()
+        for folder in (root, cache_home)
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
 
 
 def frozen(root: Path, command: str, capsys) -> tuple[int, str]:
@@ -38,8 +46,9 @@ def frozen(root: Path, command: str, capsys) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-def test_translate_frozen_lists_the_work_and_exits_5_without_sending_or_writing(tmp_path, user_cache_home, capsys,
-                                                                                monkeypatch):
+def test_translate_frozen_lists_the_work_and_exits_5_without_sending_or_writing(
+    tmp_path, user_cache_home, capsys, monkeypatch
+):
     root = project(tmp_path, service=None)  # no service, no key: a CI check needs neither
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     before = snapshot(root, user_cache_home)

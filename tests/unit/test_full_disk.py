@@ -5,11 +5,11 @@ from __future__ import annotations
 import errno
 
 import pytest
+from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.formats import atomic_write
 from pipeline.run import report as run_report
-from sample_project import copy_sample_project
 
 CATALOG = "sample_locales/de/LC_MESSAGES/messages.po"
 
@@ -19,8 +19,9 @@ def _full(*args: object, **kwargs: object) -> None:
 
 
 @pytest.mark.parametrize("command", ["translate", "refresh"])
-def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_written(tmp_path, capsys,
-                                                                                       monkeypatch, command):
+def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_written(
+    tmp_path, capsys, monkeypatch, command
+):
     root = copy_sample_project(tmp_path, "embedded")
     before = (root / CATALOG).read_bytes()
     monkeypatch.setattr(run_report, "write_reports", _full)
@@ -46,7 +47,6 @@ def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_
 
 def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(tmp_path, monkeypatch):
     from pipeline.cache import local
-
     from tests.unit.test_run import FakeService, project, run
 
     def full(self, items) -> None:

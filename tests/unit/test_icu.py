@@ -11,9 +11,11 @@ from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
 PLURAL = "{n, plural, one {# file} other {# files}}"
 SELECT = "{gender, select, male {He replied} female {She replied} other {They replied}}"
-NESTED = ("{host, select, female {{guests, plural, offset:1 =0 {She stays home} one {She invites {guest}} "
-          "other {She invites {guest} and # others}}} other {{guests, plural, =0 {They stay home} "
-          "other {They invite # people}}}}")
+NESTED = (
+    "{host, select, female {{guests, plural, offset:1 =0 {She stays home} one {She invites {guest}} "
+    "other {She invites {guest} and # others}}} other {{guests, plural, =0 {They stay home} "
+    "other {They invite # people}}}}"
+)
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -32,10 +34,20 @@ def accent(protected_text: str) -> str:
 
 def test_select_keywords_are_protected_and_bodies_translated():
     assert visible(SELECT) == "||He replied||She replied||They replied||"
-    assert [k for _, k in kinds(SELECT)] == ["icu-head", "icu-case", "icu-close", "icu-case", "icu-close",
-                                             "icu-case", "icu-close", "icu-close"]
-    assert restore(accent(protect(SELECT).text), protect(SELECT)) == \
-        "{gender, select, male {HE REPLIED} female {SHE REPLIED} other {THEY REPLIED}}"
+    assert [k for _, k in kinds(SELECT)] == [
+        "icu-head",
+        "icu-case",
+        "icu-close",
+        "icu-case",
+        "icu-close",
+        "icu-case",
+        "icu-close",
+        "icu-close",
+    ]
+    assert (
+        restore(accent(protect(SELECT).text), protect(SELECT))
+        == "{gender, select, male {HE REPLIED} female {SHE REPLIED} other {THEY REPLIED}}"
+    )
 
 
 def test_plural_hash_and_offset_and_exact_keys_are_protected():
@@ -69,8 +81,9 @@ def test_html_inside_a_case_body_is_protected_too():
     assert ("<b>", "html-tag") in kinds(text) and ("</b>", "html-tag") in kinds(text)
 
 
-@pytest.mark.parametrize("text", ["{n, plural, one {x}", "{n, plural, }", "{n, plural, one x}",
-                                  "{n, plural, one {'{ unterminated}}"])
+@pytest.mark.parametrize(
+    "text", ["{n, plural, one {x}", "{n, plural, }", "{n, plural, one x}", "{n, plural, one {'{ unterminated}}"]
+)
 def test_malformed_icu_is_not_taken_apart(text):
     assert icu.spans(text) is None
     p = protect(text)
@@ -78,8 +91,9 @@ def test_malformed_icu_is_not_taken_apart(text):
 
 
 def test_a_format_flag_switches_icu_off():
-    assert not any(k.startswith("icu") for _, k in
-                   [(ph.text, ph.kind) for ph in protect(PLURAL, ["python-format"]).placeholders])
+    assert not any(
+        k.startswith("icu") for _, k in [(ph.text, ph.kind) for ph in protect(PLURAL, ["python-format"]).placeholders]
+    )
 
 
 def _tags(p) -> list[str]:
@@ -120,9 +134,10 @@ def test_select_bodies_made_only_of_placeholders_need_no_translation():
 
 
 def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structure():
-    source = ('{VAR_PLURAL, plural, =0 {just now} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> '
-              'minutes ago}}')
+    source = '{VAR_PLURAL, plural, =0 {just now} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> minutes ago}}'
     protected = protect(source, ("xliff-inline",))
     assert re.sub(r'<x id="\d+"/>', "|", protected.text) == "||just now||| minutes ago||"
-    assert restore(accent(protected.text), protected) == \
-        '{VAR_PLURAL, plural, =0 {JUST NOW} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> MINUTES AGO}}'
+    assert (
+        restore(accent(protected.text), protected)
+        == '{VAR_PLURAL, plural, =0 {JUST NOW} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> MINUTES AGO}}'
+    )

@@ -22,16 +22,17 @@ import pytest
 from pipeline.cli import main, noop
 from pipeline.cli.stamp import MAX_FOLDERS
 
-CONFIG = ('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n'
-          '[report]\ndir = "report"\n')
+CONFIG = (
+    'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n'
+    '[report]\ndir = "report"\n'
+)
 APP = "locale/de/LC_MESSAGES/app.po"
 QUIET = ["translate", "--quiet"]
 
 
 def catalog(language: str, *texts: str) -> str:
     entries = "".join(f'\nmsgid "{text}"\nmsgstr ""\n' for text in texts)
-    return (f'msgid ""\nmsgstr ""\n"Language: {language}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-            f"{entries}")
+    return f'msgid ""\nmsgstr ""\n"Language: {language}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n{entries}'
 
 
 def age(root: Path, seconds: int = 60) -> None:
@@ -88,8 +89,17 @@ sys.argv = ["pipeline", *sys.argv[1:]]
 from pipeline.cli import run
 run()
 """
-REGULAR_MODULES = ("argparse", "tomllib", "dataclasses", "typing", "pipeline.config", "pipeline.cli.translate",
-                   "pipeline.run.orchestrate", "pipeline.run.state", "pipeline.catalog_paths")
+REGULAR_MODULES = (
+    "argparse",
+    "tomllib",
+    "dataclasses",
+    "typing",
+    "pipeline.config",
+    "pipeline.cli.translate",
+    "pipeline.run.orchestrate",
+    "pipeline.run.state",
+    "pipeline.catalog_paths",
+)
 
 
 def probe(root: Path, argv=QUIET) -> tuple[int, set[str], str]:
@@ -143,6 +153,7 @@ def test_the_stamp_is_private_and_holds_no_secret(stamped, monkeypatch):
 
 # -- falls through, and the regular run does the right thing ----------------------------------------
 
+
 def test_a_same_size_edit_with_the_mtime_restored(stamped):
     path = stamped / APP
     st = path.stat()
@@ -189,8 +200,11 @@ def test_a_catalog_added_deep_below_a_double_star_glob_even_with_the_folders_mti
 
 def test_the_folders_watched_follow_the_globs_parts(stamped):
     # (the report out of the tree: */* lists the report folder, which each run rewrites)
-    (stamped / "pipeline.toml").write_text(CONFIG.replace("locale/*/LC_MESSAGES/*.po", "*/*/LC_MESSAGES/*.po")
-                                           .replace('dir = "report"', 'dir = "../report"'))
+    (stamped / "pipeline.toml").write_text(
+        CONFIG.replace("locale/*/LC_MESSAGES/*.po", "*/*/LC_MESSAGES/*.po").replace(
+            'dir = "report"', 'dir = "../report"'
+        )
+    )
     (stamped / "build" / "deep").mkdir(parents=True)
     assert regular() == 0
     age(stamped)
@@ -243,8 +257,17 @@ def test_an_environment_variable_the_settings_read(stamped, monkeypatch):
     assert not noop.settled(QUIET)
 
 
-@pytest.mark.parametrize("argv", [["translate"], ["translate", "-q"], ["translate", "--quiet", "--dry-run"],
-                                  ["translate", "--quiet", APP], ["check", "--quiet"], []])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["translate"],
+        ["translate", "-q"],
+        ["translate", "--quiet", "--dry-run"],
+        ["translate", "--quiet", APP],
+        ["check", "--quiet"],
+        [],
+    ],
+)
 def test_other_arguments(stamped, argv, capsys):
     assert not noop.settled(argv)
     assert noop.settled(QUIET)
@@ -364,8 +387,9 @@ def test_a_report_folder_a_glob_looks_into_keeps_the_stamp_from_being_written(tm
     assert main(QUIET) == 0
     age(root)
     assert main(QUIET) == 0 and not stamp_file(root).exists()
-    (root / "pipeline.toml").write_text(CONFIG.replace("locale/*/LC_MESSAGES/*.po", "**/*.po")
-                                        .replace('dir = "report"', 'dir = "../report"'))
+    (root / "pipeline.toml").write_text(
+        CONFIG.replace("locale/*/LC_MESSAGES/*.po", "**/*.po").replace('dir = "report"', 'dir = "../report"')
+    )
     assert main(QUIET) == 0
     age(root)
     assert main(QUIET) == 0 and noop.settled(QUIET)
@@ -393,30 +417,57 @@ def test_no_stamp_when_the_globs_reach_too_many_folders(tmp_path, monkeypatch):
 
 # -- damaged or hostile stamps: never a traceback, always the regular path --------------------------
 
+
 def _rewrite(stamped: Path, change) -> None:
     stamp = json.loads(stamp_file(stamped).read_text())
     change(stamp)
     stamp_file(stamped).write_text(json.dumps(stamp))
 
 
-@pytest.mark.parametrize("damage", [
-    b"", b"not json", b"{", b"[]", b"null", b'"text"', b"\xff\xfe\x00binary", b"[" * 100_000 + b"]" * 100_000,
-    b'{"version": 1, "pipeline": "0.1.0"}', b" " * (noop.MAX_STAMP_BYTES + 1),
-], ids=["empty", "not-json", "truncated", "list", "null", "string", "binary", "deep", "partial", "huge"])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"not json",
+        b"{",
+        b"[]",
+        b"null",
+        b'"text"',
+        b"\xff\xfe\x00binary",
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"version": 1, "pipeline": "0.1.0"}',
+        b" " * (noop.MAX_STAMP_BYTES + 1),
+    ],
+    ids=["empty", "not-json", "truncated", "list", "null", "string", "binary", "deep", "partial", "huge"],
+)
 def test_a_damaged_stamp_falls_through(stamped, damage):
     stamp_file(stamped).write_bytes(damage)
     assert not noop.settled(QUIET)
 
 
-@pytest.mark.parametrize("change", [
-    lambda s: s.update(written_ns="1"), lambda s: s.update(written_ns=True), lambda s: s.update(argv="translate"),
-    lambda s: s.update(folders=[[1, 2]]), lambda s: s.update(folders=[["/", "x"]]), lambda s: s.update(folders={}),
-    lambda s: s.update(catalogs=[["a"]]), lambda s: s.update(catalogs=[[1, "x"]]),
-    lambda s: s.update(files=[[None, None]]),
-    lambda s: s.update(real=[["/", 3]]), lambda s: s.update(version=2), lambda s: s.update(pipeline="0.0.0"),
-    lambda s: s.update(code="x"), lambda s: s.update(env="x"), lambda s: s.update(cwd="/"),
-    lambda s: s["catalogs"][0].__setitem__(1, "0" * 64), lambda s: s["folders"][0].__setitem__(1, [1, 2, 3]),
-], ids=lambda _: "change")
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: s.update(written_ns="1"),
+        lambda s: s.update(written_ns=True),
+        lambda s: s.update(argv="translate"),
+        lambda s: s.update(folders=[[1, 2]]),
+        lambda s: s.update(folders=[["/", "x"]]),
+        lambda s: s.update(folders={}),
+        lambda s: s.update(catalogs=[["a"]]),
+        lambda s: s.update(catalogs=[[1, "x"]]),
+        lambda s: s.update(files=[[None, None]]),
+        lambda s: s.update(real=[["/", 3]]),
+        lambda s: s.update(version=2),
+        lambda s: s.update(pipeline="0.0.0"),
+        lambda s: s.update(code="x"),
+        lambda s: s.update(env="x"),
+        lambda s: s.update(cwd="/"),
+        lambda s: s["catalogs"][0].__setitem__(1, "0" * 64),
+        lambda s: s["folders"][0].__setitem__(1, [1, 2, 3]),
+    ],
+    ids=lambda _: "change",
+)
 def test_a_hostile_stamp_falls_through(stamped, change):
     _rewrite(stamped, change)
     assert noop.settled(QUIET) is False
@@ -437,6 +488,7 @@ def test_a_process_with_a_damaged_stamp_runs_the_regular_path_silently(stamped):
 
 
 # -- what changes while the stamp is written makes no stamp ------------------------------------------
+
 
 def test_no_stamp_when_the_config_no_longer_makes_the_runs_settings(stamped, monkeypatch):
     """The run read the config before the stamp hashes it: an edit in between must not be vouched for."""
@@ -482,9 +534,11 @@ def test_no_stamp_when_a_catalog_comes_or_a_file_changes_while_it_is_written(sta
     assert regular() == 0 and not stamp_file(stamped).exists()
 
 
-PLURAL = ('msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-          '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n'
-          '\nmsgid "One file"\nmsgid_plural "Several files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n')
+PLURAL = (
+    'msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n'
+    '\nmsgid "One file"\nmsgid_plural "Several files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n'
+)
 
 
 def test_the_warnings_settled_catalogs_repeat_do_not_keep_the_stamp_away_but_any_other_does(stamped, monkeypatch):

@@ -25,21 +25,24 @@ def test_arithmetic_is_unsigned_long_as_in_gettext():
     assert compile_expression("n/3 + n%3")(10) == 4
 
 
-@pytest.mark.parametrize(("nplurals", "expression", "reason"), [
-    (2, "n/0", "divides by zero for n=0"),
-    (2, "n%(n-1)", "divides by zero for n=1"),
-    (0, "0", "nplurals=0"),
-    (7, "n%7", "nplurals=7"),
-    (100000, "n", "nplurals=100000"),
-    (2, "n+5", "can pick form 1005"),
-    (2, "__import__('os').system('id')", "unexpected character '_'"),
-    (2, "n ? 1", "ends too early"),
-    (2, "(n", "ends too early"),
-    (2, "n 1", "unexpected '1'"),
-    (2, "(" * 60 + "n" + ")" * 60, "nested too deeply"),
-    (2, "n+" * 200 + "1", "more than 300 tokens"),
-    (2, "n" * 1001, "longer than 1000"),
-])
+@pytest.mark.parametrize(
+    ("nplurals", "expression", "reason"),
+    [
+        (2, "n/0", "divides by zero for n=0"),
+        (2, "n%(n-1)", "divides by zero for n=1"),
+        (0, "0", "nplurals=0"),
+        (7, "n%7", "nplurals=7"),
+        (100000, "n", "nplurals=100000"),
+        (2, "n+5", "can pick form 1005"),
+        (2, "__import__('os').system('id')", "unexpected character '_'"),
+        (2, "n ? 1", "ends too early"),
+        (2, "(n", "ends too early"),
+        (2, "n 1", "unexpected '1'"),
+        (2, "(" * 60 + "n" + ")" * 60, "nested too deeply"),
+        (2, "n+" * 200 + "1", "more than 300 tokens"),
+        (2, "n" * 1001, "longer than 1000"),
+    ],
+)
 def test_a_bad_rule_is_refused_with_the_reason(nplurals, expression, reason):
     with pytest.raises(PluralExpressionError, match=reason.replace("(", r"\(")):
         check(nplurals, expression)

@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from pipeline.plural_rules import PluralRule, plural_rule_for
-from pipeline.run.plurals import (NUMBER_BASE, PLURAL, SINGULAR, assemble, count_placeholder, missing_fallbacks,
-                              plan_unit, representatives)
+from pipeline.run.plurals import (
+    NUMBER_BASE,
+    PLURAL,
+    SINGULAR,
+    assemble,
+    count_placeholder,
+    missing_fallbacks,
+    plan_unit,
+    representatives,
+)
 
 
 def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format",)) -> list[int | None]:
@@ -122,16 +130,20 @@ def translations(mapping):
 def test_assemble_puts_the_count_back():
     rule = plural_rule_for("ru")
     plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
-    got = assemble(plan, translations({0: "%d файл*", 1: "%d файлов*", 2: "1 файл", 3: "2 файла", 4: "5 файлов"}),
-                   ["c-format"])
+    got = assemble(
+        plan, translations({0: "%d файл*", 1: "%d файлов*", 2: "1 файл", 3: "2 файла", 4: "5 файлов"}), ["c-format"]
+    )
     assert got.texts == ("%d файл", "%d файла", "%d файлов") and got.warnings == ()
 
 
 def test_a_number_that_does_not_come_back_once_falls_back_with_a_warning():
     rule = plural_rule_for("ru")
     plan = plan_unit(("%d file", "%d files"), ["c-format"], 3, rule)
-    got = assemble(plan, translations({0: "%d файл*", 1: "%d файлов*", 2: "один файл", 3: "2 файла 2",
-                                       4: "5 файлов"}), ["c-format"])
+    got = assemble(
+        plan,
+        translations({0: "%d файл*", 1: "%d файлов*", 2: "один файл", 3: "2 файла 2", 4: "5 файлов"}),
+        ["c-format"],
+    )
     assert got.texts == ("%d файл*", "%d файлов*", "%d файлов")
     assert len(got.warnings) == 1 and "msgstr[0], msgstr[1]" in got.warnings[0]
 
@@ -139,8 +151,11 @@ def test_a_number_that_does_not_come_back_once_falls_back_with_a_warning():
 def test_the_count_must_not_change_places_with_unnamed_placeholders():
     rule = plural_rule_for("pl")
     plan = plan_unit(("%d file in %s", "%d files in %s"), ["c-format"], 3, rule)
-    got = assemble(plan, translations({0: "%d plik w %s", 1: "%d plików w %s", 3: "w %s są 2 pliki",
-                                       4: "5 plików w %s"}), ["c-format"])
+    got = assemble(
+        plan,
+        translations({0: "%d plik w %s", 1: "%d plików w %s", 3: "w %s są 2 pliki", 4: "5 plików w %s"}),
+        ["c-format"],
+    )
     assert got.texts == ("%d plik w %s", "%d plików w %s", "%d plików w %s") and got.warnings
 
 

@@ -32,6 +32,7 @@ _NUMBER = re.compile(r"(?<![\d.,])(\d+)(?![\d])")
 
 def pseudo(text: str, lang: str, spell_out_one: bool = False) -> str:
     """Upper-case the text runs, keep tags, mark numbers with their digits as letters (5 -> '#f')."""
+
     def run(chunk: str) -> str:
         out = chunk.upper()
         if spell_out_one:
@@ -51,16 +52,33 @@ class Fake:
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
-            return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True, "usable_as_target": True,
-                                              "status": "stable", "features": {}} for c in LANGS])
+            return httpx.Response(
+                200,
+                json=[
+                    {
+                        "lang": c,
+                        "name": c,
+                        "usable_as_source": True,
+                        "usable_as_target": True,
+                        "status": "stable",
+                        "features": {},
+                    }
+                    for c in LANGS
+                ],
+            )
         if request.url.path == "/v2/usage":  # the quota check: an account without a limit
             return httpx.Response(200, json={"character_count": 0, "character_limit": None})
         body = json.loads(request.content)
         assert body["tag_handling"] == "xml" and body["ignore_tags"] == ["x"]
         self.texts.extend(body["text"])
         out = [pseudo(t, body["target_lang"], self.spell_out_one) for t in body["text"]]
-        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"} for t in out],
-                                         "billed_characters": sum(map(len, body["text"]))})
+        return httpx.Response(
+            200,
+            json={
+                "translations": [{"text": t, "detected_source_language": "EN"} for t in out],
+                "billed_characters": sum(map(len, body["text"])),
+            },
+        )
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
@@ -72,9 +90,13 @@ def translate(tmp_path: Path, names: list[str], fake: Fake | None = None, **sett
     root.mkdir(exist_ok=True)
     for name in names:
         shutil.copy(DATA / name, root / name)
-    settings = Settings(root=root, catalogs=("*.po",), service=ServiceSettings(url="http://fake.invalid",
-                                                                               concurrency=2),
-                        cache_dir=tmp_path / "cache", **settings_kw)
+    settings = Settings(
+        root=root,
+        catalogs=("*.po",),
+        service=ServiceSettings(url="http://fake.invalid", concurrency=2),
+        cache_dir=tmp_path / "cache",
+        **settings_kw,
+    )
     fake = fake or Fake()
     report = run_translate(settings, RunOptions(), log=lambda m: None, client_factory=fake.factory())
     return root, report, fake
@@ -106,9 +128,16 @@ def untranslated_units(name: str):
     return [u for u in read_catalog(DATA / name).units if u.state is UnitState.UNTRANSLATED]
 
 
-NPLURALS = {"plurals_nplurals_1.po": 1, "plurals_nplurals_2.po": 2, "plurals_nplurals_2_fr.po": 2,
-            "plurals_nplurals_3.po": 3, "plurals_nplurals_3_ru.po": 3, "plurals_nplurals_4_sl.po": 4,
-            "plurals_nplurals_5_ga.po": 5, "plurals_nplurals_6.po": 6}
+NPLURALS = {
+    "plurals_nplurals_1.po": 1,
+    "plurals_nplurals_2.po": 2,
+    "plurals_nplurals_2_fr.po": 2,
+    "plurals_nplurals_3.po": 3,
+    "plurals_nplurals_3_ru.po": 3,
+    "plurals_nplurals_4_sl.po": 4,
+    "plurals_nplurals_5_ga.po": 5,
+    "plurals_nplurals_6.po": 6,
+}
 
 
 def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgfmt_check):
@@ -118,7 +147,7 @@ def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgf
         before, after = read_catalog(DATA / name), read_catalog(root / name)
         rule = before.plural
         assert rule.nplurals == n
-        for old, new in zip(before.units, after.units):
+        for old, new in zip(before.units, after.units, strict=True):
             if old.state is not UnitState.UNTRANSLATED:
                 assert new.targets == old.targets
                 continue
@@ -128,8 +157,9 @@ def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgf
                 # Each form keeps the placeholders of the source it was made from: the singular
                 # ("One item selected", none) or the plural / number sentence (the count).
                 made_from = plan.forms[form].source or old.sources[plan.forms[form].segment]
-                assert sorted(ph.text for ph in protect(text, new.flags).placeholders) == \
-                    sorted(ph.text for ph in protect(made_from, old.flags).placeholders), (name, form, text)
+                assert sorted(ph.text for ph in protect(text, new.flags).placeholders) == sorted(
+                    ph.text for ph in protect(made_from, old.flags).placeholders
+                ), (name, form, text)
             if n > 2 and old.sources[0] != "One item selected":
                 # different numbers behind different forms: no two forms from the same number
                 marks = [re.findall(r"#[a-j]+", t) for t in new.targets]
@@ -179,7 +209,9 @@ def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(tm
 
 def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_path):
     root, report, _ = translate(tmp_path, ["plurals_without_count_placeholder.po"], mark_fuzzy=False)
-    assert all(u.state is UnitState.UNTRANSLATED for u in read_catalog(root / "plurals_without_count_placeholder.po").units)
+    assert all(
+        u.state is UnitState.UNTRANSLATED for u in read_catalog(root / "plurals_without_count_placeholder.po").units
+    )
     assert len([i for i in report.issues if i.severity == "skipped" and "fuzzy marking is off" in i.reason]) == 3
 
 
@@ -198,14 +230,20 @@ def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(tmp_path, 
     (unit,) = [u for u in read_catalog(root / "plurals_cldr_fallback_no_plural_forms.po").units if u.plural]
     assert len(unit.targets) == 3 and all(unit.targets)
     msgfmt_check(root / "plurals_cldr_fallback_no_plural_forms.po")
-    assert_only_translated_lines_changed(DATA / "plurals_cldr_fallback_no_plural_forms.po",
-                                         root / "plurals_cldr_fallback_no_plural_forms.po")
+    assert_only_translated_lines_changed(
+        DATA / "plurals_cldr_fallback_no_plural_forms.po", root / "plurals_cldr_fallback_no_plural_forms.po"
+    )
 
 
-@pytest.mark.parametrize(("name", "encoding"), [("charset_iso8859_2.po", "iso8859-2"),
-                                                ("charset_koi8_r.po", "koi8-r"),
-                                                ("charset_euc_jp.po", "euc_jp"),
-                                                ("latin1_charset.po", "iso8859-1")])
+@pytest.mark.parametrize(
+    ("name", "encoding"),
+    [
+        ("charset_iso8859_2.po", "iso8859-2"),
+        ("charset_koi8_r.po", "koi8-r"),
+        ("charset_euc_jp.po", "euc_jp"),
+        ("latin1_charset.po", "iso8859-1"),
+    ],
+)
 def test_legacy_charsets_are_kept(tmp_path, msgfmt_check, name, encoding):
     root, report, _ = translate(tmp_path, [name])
     assert report.exit_code == 0, report.issues
@@ -235,7 +273,7 @@ def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
     after = {u.index: u for u in read_catalog(root / "every_placeholder_kind.po").units}
     for old in before:
         new = after[old.index]
-        for source, target in zip((old.sources[0], old.sources[-1]) * 3, new.targets):
+        for source, target in zip((old.sources[0], old.sources[-1]) * 3, new.targets, strict=False):
             want = [ph.text for ph in protect(source, old.flags).placeholders]
             got = [ph.text for ph in protect(target, old.flags).placeholders]
             assert sorted(got) == sorted(want), (old.sources, new.targets)
@@ -251,10 +289,14 @@ def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
     assert report.exit_code == 0, report.issues
     units = read_catalog(root / "icu_messages.po").units
     by_source = {u.sources[0]: u.targets[0] for u in units}
-    assert by_source["{gender, select, male {He replied} female {She replied} other {They replied}}"] == \
-        "[DE] {gender, select, male {HE REPLIED} female {SHE REPLIED} other {THEY REPLIED}}"
-    assert by_source["{count, plural, =0 {No files} one {One file} other {# files}}"] == \
-        "[DE] {count, plural, =0 {NO FILES} one {ONE FILE} other {# FILES}}"
+    assert (
+        by_source["{gender, select, male {He replied} female {She replied} other {They replied}}"]
+        == "[DE] {gender, select, male {HE REPLIED} female {SHE REPLIED} other {THEY REPLIED}}"
+    )
+    assert (
+        by_source["{count, plural, =0 {No files} one {One file} other {# files}}"]
+        == "[DE] {count, plural, =0 {NO FILES} one {ONE FILE} other {# FILES}}"
+    )
     assert by_source["{g, select, male {{name}} other {{name}}}"] == "{g, select, male {{name}} other {{name}}}"
     for unit in units:
         if unit.state is UnitState.FUZZY:
@@ -273,8 +315,28 @@ def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path):
     assert report.totals.segments_copied == 11
 
 
-@pytest.mark.parametrize("text", ["42", "3.14", "1,000,000", "—", "…", "(%d)", "%d%%", "12:30", "#1", "+49 30 1234",
-                                  "https://example.com/a", "a@b.org", "<br/>", "{0}/{1}", "!!!", "© 2024", "→"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "42",
+        "3.14",
+        "1,000,000",
+        "—",
+        "…",
+        "(%d)",
+        "%d%%",
+        "12:30",
+        "#1",
+        "+49 30 1234",
+        "https://example.com/a",
+        "a@b.org",
+        "<br/>",
+        "{0}/{1}",
+        "!!!",
+        "© 2024",
+        "→",
+    ],
+)
 def test_copy_not_send_covers_numbers_and_punctuation(text):
     assert not protect(text, ["c-format"] if "%" in text else []).needs_translation
 
@@ -289,19 +351,28 @@ def test_a_large_catalog(tmp_path, msgfmt_check):
     blocks = [header]
     for i in range(3000):
         if i % 10 == 0:
-            blocks.append(f'#, python-format\nmsgid "%(count)d item {i}"\nmsgid_plural "%(count)d items {i}"\n'
-                          'msgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""')
+            blocks.append(
+                f'#, python-format\nmsgid "%(count)d item {i}"\nmsgid_plural "%(count)d items {i}"\n'
+                'msgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""'
+            )
         elif i % 7 == 0:
             blocks.append(f'#: src/app.py:{i}\nmsgid "Setting number {i} is <b>on</b>"\nmsgstr "Настройка {i}"')
         else:
-            blocks.append(f'#: src/app.py:{i}\nmsgid "Message number {i} for %s"\nmsgstr ""'.replace(
-                "msgid", "#, c-format\nmsgid", 1))
+            blocks.append(
+                f'#: src/app.py:{i}\nmsgid "Message number {i} for %s"\nmsgstr ""'.replace(
+                    "msgid", "#, c-format\nmsgid", 1
+                )
+            )
     (tmp_path / "project").mkdir()
     path = tmp_path / "project" / "large.po"
     path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
     original = path.read_bytes()
-    settings = Settings(root=path.parent, catalogs=("*.po",), service=ServiceSettings(url="http://fake.invalid"),
-                        cache_dir=tmp_path / "cache")
+    settings = Settings(
+        root=path.parent,
+        catalogs=("*.po",),
+        service=ServiceSettings(url="http://fake.invalid"),
+        cache_dir=tmp_path / "cache",
+    )
     fake = Fake()
     report = run_translate(settings, RunOptions(), log=lambda m: None, client_factory=fake.factory())
     assert report.exit_code == 0, report.issues[:3]

@@ -24,13 +24,21 @@ def write(tmp_path: Path, body: str, lang: str = "pl", plural: str = PL, name: s
 
 
 def test_units_and_states(tmp_path):
-    path = write(tmp_path, '#, python-format\nmsgid "Hi %(n)s"\nmsgstr ""\n\n'
-                           '#, fuzzy\nmsgid "Old"\nmsgstr "Stary"\n\nmsgid "Done"\nmsgstr "Gotowe"\n\n'
-                           'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d plik"\nmsgstr[1] ""\n'
-                           'msgstr[2] ""\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n')
+    path = write(
+        tmp_path,
+        '#, python-format\nmsgid "Hi %(n)s"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "Old"\nmsgstr "Stary"\n\nmsgid "Done"\nmsgstr "Gotowe"\n\n'
+        'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d plik"\nmsgstr[1] ""\n'
+        'msgstr[2] ""\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n',
+    )
     units = read_catalog(path).units
-    assert [u.state for u in units] == [UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.TRANSLATED,
-                                        UnitState.PARTIAL, UnitState.OBSOLETE]
+    assert [u.state for u in units] == [
+        UnitState.UNTRANSLATED,
+        UnitState.FUZZY,
+        UnitState.TRANSLATED,
+        UnitState.PARTIAL,
+        UnitState.OBSOLETE,
+    ]
     assert units[0].line == 8 and units[0].flags == ("python-format",)
     assert units[3].nforms == 3 and units[3].sources == ("%d file", "%d files")
 
@@ -68,21 +76,26 @@ def test_render_without_changes_is_byte_identical(data_dir):
 
 
 def test_render_touches_only_the_translated_entries(tmp_path, msgfmt_check):
-    original = ('# Translator comment\n#. extracted\n#: a.py:1\n#, python-format\nmsgid "Hello %(name)s"\n'
-                'msgstr ""\n\n#: a.py:2\n#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n'
-                'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n\n'
-                'msgid "Done"\nmsgstr   "Gotowe"\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n')
+    original = (
+        '# Translator comment\n#. extracted\n#: a.py:1\n#, python-format\nmsgid "Hello %(name)s"\n'
+        'msgstr ""\n\n#: a.py:2\n#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n'
+        'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n\n'
+        'msgid "Done"\nmsgstr   "Gotowe"\n\n#~ msgid "Gone"\n#~ msgstr "Nie ma"\n'
+    )
     path = write(tmp_path, original)
     catalog = read_catalog(path)
     out = catalog.render({0: ("Witaj %(name)s",), 1: ("Otwórz",), 2: ("%d plik", "%d pliki", "%d plików")})
     expected = HEADER.format(lang="pl", plural=PL) + original.replace(
-        '#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""', '#, fuzzy, python-format\nmsgid "Hello %(name)s"\n'
-        'msgstr "Witaj %(name)s"').replace(
-        '#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""', '#, fuzzy\n#| msgid "Old"\nmsgctxt "verb"\n'
-        'msgid "Open"\nmsgstr "Otwórz"').replace(
+        '#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""',
+        '#, fuzzy, python-format\nmsgid "Hello %(name)s"\nmsgstr "Witaj %(name)s"',
+    ).replace(
+        '#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr ""',
+        '#, fuzzy\n#| msgid "Old"\nmsgctxt "verb"\nmsgid "Open"\nmsgstr "Otwórz"',
+    ).replace(
         'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""',
         '#, fuzzy\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d plik"\nmsgstr[1] "%d pliki"\n'
-        'msgstr[2] "%d plików"')
+        'msgstr[2] "%d plików"',
+    )
     assert out.decode("utf-8") == expected
     path.write_bytes(out)
     msgfmt_check(path)
@@ -90,8 +103,10 @@ def test_render_touches_only_the_translated_entries(tmp_path, msgfmt_check):
 
 def test_render_keeps_crlf_and_a_missing_final_newline(tmp_path):
     path = tmp_path / "crlf.po"
-    path.write_bytes(HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);").replace("\n", "\r\n")
-                     .encode() + b'msgid "a"\r\nmsgstr ""\r\n\r\nmsgid "b"\r\nmsgstr ""')
+    path.write_bytes(
+        HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);").replace("\n", "\r\n").encode()
+        + b'msgid "a"\r\nmsgstr ""\r\n\r\nmsgid "b"\r\nmsgstr ""'
+    )
     out = read_catalog(path).render({0: ("A",), 1: ("B",)})
     assert out.endswith(b'#, fuzzy\r\nmsgid "b"\r\nmsgstr "B"')
     assert b"\n" not in out.replace(b"\r\n", b"")
@@ -99,8 +114,10 @@ def test_render_keeps_crlf_and_a_missing_final_newline(tmp_path):
 
 def test_render_in_a_legacy_charset(tmp_path):
     path = tmp_path / "latin1.po"
-    path.write_bytes(HEADER.replace("UTF-8", "ISO-8859-1").format(lang="de", plural="nplurals=2; plural=(n != 1);")
-                     .encode("latin-1") + 'msgid "Size"\nmsgstr "Größe"\n\nmsgid "Street"\nmsgstr ""\n'.encode("latin-1"))
+    path.write_bytes(
+        HEADER.replace("UTF-8", "ISO-8859-1").format(lang="de", plural="nplurals=2; plural=(n != 1);").encode("latin-1")
+        + 'msgid "Size"\nmsgstr "Größe"\n\nmsgid "Street"\nmsgstr ""\n'.encode("latin-1")
+    )
     catalog = read_catalog(path)
     assert catalog.encoding == "iso8859-1" and catalog.units[0].targets == ("Größe",)
     assert catalog.write_problem("Straße") is None
@@ -129,7 +146,9 @@ def test_format_field_wraps_like_gettext():
 def test_a_template_is_known_by_its_suffix_in_any_case(tmp_path):
     for name in ("messages.pot", "MESSAGES.POT"):
         path = tmp_path / name
-        path.write_bytes(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr ""\n')
+        path.write_bytes(
+            b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr ""\n'
+        )
         assert read_po(path).is_template, name
     (tmp_path / "de.po").write_bytes((tmp_path / "messages.pot").read_bytes())
     assert not read_po(tmp_path / "de.po").is_template

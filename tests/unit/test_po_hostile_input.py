@@ -28,9 +28,28 @@ def test_charset_comes_from_the_header_entry_not_from_a_comment_above_it(tmp_pat
     assert b"Gr\xf6\xdfe" not in written
 
 
-@pytest.mark.parametrize("charset", ["utf-8-sig", "unicode_escape", "raw_unicode_escape", "idna", "rot13", "base64",
-                                     "hex", "zlib", "uu", "quopri", "utf-16", "utf-32", "utf-7", "punycode",
-                                     "iso2022_jp", "hz", "cp037"])
+@pytest.mark.parametrize(
+    "charset",
+    [
+        "utf-8-sig",
+        "unicode_escape",
+        "raw_unicode_escape",
+        "idna",
+        "rot13",
+        "base64",
+        "hex",
+        "zlib",
+        "uu",
+        "quopri",
+        "utf-16",
+        "utf-32",
+        "utf-7",
+        "punycode",
+        "iso2022_jp",
+        "hz",
+        "cp037",
+    ],
+)
 def test_a_charset_that_is_no_ascii_compatible_text_encoding_is_refused_with_file_and_charset(tmp_path, charset):
     text = (HOSTILE / "charset_not_a_text_encoding.po").read_text(encoding="ascii")
     path = tmp_path / "de.po"
@@ -42,8 +61,23 @@ def test_a_charset_that_is_no_ascii_compatible_text_encoding_is_refused_with_fil
     assert str(info.value).startswith(f"{path}:{CONTENT_TYPE_LINE}:")
 
 
-@pytest.mark.parametrize("charset", ["UTF-8", "utf8", "ISO-8859-1", "latin1", "KOI8-R", "CP1252", "EUC-JP", "GB18030",
-                                     "Shift_JIS", "BIG5", "ASCII", "CHARSET"])
+@pytest.mark.parametrize(
+    "charset",
+    [
+        "UTF-8",
+        "utf8",
+        "ISO-8859-1",
+        "latin1",
+        "KOI8-R",
+        "CP1252",
+        "EUC-JP",
+        "GB18030",
+        "Shift_JIS",
+        "BIG5",
+        "ASCII",
+        "CHARSET",
+    ],
+)
 def test_real_gettext_charsets_are_still_read(tmp_path, charset):
     text = (HOSTILE / "charset_not_a_text_encoding.po").read_text(encoding="ascii")
     path = tmp_path / "de.po"
@@ -67,12 +101,15 @@ def test_a_real_latin1_catalog_keeps_its_charset_without_a_warning(data_dir):
     assert catalog.encoding == "iso8859-1" and catalog.warnings == ()
 
 
-@pytest.mark.parametrize(("name", "reason"), [
-    ("plural_forms_nplurals_0.po", "nplurals=0"),
-    ("plural_forms_nplurals_100000.po", "nplurals=100000"),
-    ("plural_forms_division_by_zero.po", "divides by zero"),
-    ("plural_forms_picks_a_missing_form.po", "can pick form"),
-])
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("plural_forms_nplurals_0.po", "nplurals=0"),
+        ("plural_forms_nplurals_100000.po", "nplurals=100000"),
+        ("plural_forms_division_by_zero.po", "divides by zero"),
+        ("plural_forms_picks_a_missing_form.po", "can pick form"),
+    ],
+)
 def test_an_absurd_plural_header_is_an_error_for_that_catalog(name, reason):
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(HOSTILE / name)
@@ -80,13 +117,16 @@ def test_an_absurd_plural_header_is_an_error_for_that_catalog(name, reason):
     assert info.value.path == str(HOSTILE / name)
 
 
-@pytest.mark.parametrize(("name", "line", "reason"), [
-    ("refused_invalid_escape.po", 13, "escape sequence gettext does not know"),
-    ("refused_duplicate_msgid.po", 16, "entry at line 10"),
-    ("refused_duplicate_of_an_obsolete_entry.po", 13, "entry at line 10"),
-    ("refused_missing_header.po", None, "no header entry"),
-    ("refused_byte_order_mark.po", 1, "byte-order mark"),
-])
+@pytest.mark.parametrize(
+    ("name", "line", "reason"),
+    [
+        ("refused_invalid_escape.po", 13, "escape sequence gettext does not know"),
+        ("refused_duplicate_msgid.po", 16, "entry at line 10"),
+        ("refused_duplicate_of_an_obsolete_entry.po", 13, "entry at line 10"),
+        ("refused_missing_header.po", None, "no header entry"),
+        ("refused_byte_order_mark.po", 1, "byte-order mark"),
+    ],
+)
 def test_a_catalog_msgfmt_refuses_is_refused_with_its_line(name, line, reason):
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(HOSTILE / name)

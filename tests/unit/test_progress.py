@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from pipeline.run.progress import LogProgress, Progress, TerminalProgress, for_stream
-
 from test_run import FakeService, project, run
+
+from pipeline.run.progress import LogProgress, Progress, TerminalProgress, for_stream
 
 
 class Tty(io.StringIO):
@@ -31,7 +31,8 @@ def test_log_lines_at_each_quarter_per_language():
     progress.advance("XX", 5)  # not started: ignored
     progress.finish()
     assert lines == [f"DE {n}/8 segments, {10 * n} characters billed" for n in (2, 4, 6, 8)] + [
-        "FR 2/2 segments, 7 characters billed"]
+        "FR 2/2 segments, 7 characters billed"
+    ]
 
 
 def test_terminal_lines_are_redrawn_in_place():
@@ -44,7 +45,7 @@ def test_terminal_lines_are_redrawn_in_place():
     assert stream.getvalue() == first
     now[0] = 1.0
     progress.advance("DE", 1, 5)
-    redraw = stream.getvalue()[len(first):]
+    redraw = stream.getvalue()[len(first) :]
     assert redraw.startswith("\x1b[2F") and "2/4 segments, 10 characters billed" in redraw
     progress.advance("PL", 2, 3)
     progress.finish()
@@ -66,8 +67,9 @@ def test_a_run_reports_progress_for_every_segment_sent(tmp_path):
 def run_with_progress(settings, service, progress):
     from pipeline.run.orchestrate import RunOptions, run_translate
 
-    return run_translate(settings, RunOptions(), log=lambda m: None, client_factory=service.factory(),
-                         progress=progress)
+    return run_translate(
+        settings, RunOptions(), log=lambda m: None, client_factory=service.factory(), progress=progress
+    )
 
 
 def test_quiet_runs_print_nothing(tmp_path, capsys):

@@ -17,17 +17,26 @@ def texts(protected):
         ("Hello %(name)s, %d new", ["python-format"], ["%(name)s", "%d"]),
         ("100%% done", ["python-format"], ["%%"]),
         ("%1$s wrote %2$d lines", ["c-format"], ["%1$s", "%2$d"]),
-        ("{count} files in {0}: {size:.1f} MB, {name!r}", ["python-brace-format"],
-         ["{count}", "{0}", "{size:.1f}", "{name!r}"]),
+        (
+            "{count} files in {0}: {size:.1f} MB, {name!r}",
+            ["python-brace-format"],
+            ["{count}", "{0}", "{size:.1f}", "{name!r}"],
+        ),
         ("Use {{braces}}", ["python-brace-format"], ["{{", "}}"]),
         ('Click <a href="{url}">here</a>&nbsp;now', [], ['<a href="{url}">', "</a>", "&nbsp;"]),
-        ("See https://example.com/docs. Or write to help@example.org", [], ["https://example.com/docs",
-                                                                              "help@example.org"]),
+        (
+            "See https://example.com/docs. Or write to help@example.org",
+            [],
+            ["https://example.com/docs", "help@example.org"],
+        ),
         ("Hi {{ user.name }} and %{count} and ${HOME}", [], ["{{ user.name }}", "%{count}", "${HOME}"]),
         ("Line one\nline two\tend", [], ["\n", "\t"]),
         ("Hello %name%, %size% MB of %user.quota% left; 50% off", [], ["%name%", "%size%", "%user.quota%"]),
-        ("{n, plural, one {# file} other {# files}}", [], ["{n, plural, ", "one {", "#", "} ", "other {", "#", "}",
-                                                           "}"]),
+        (
+            "{n, plural, one {# file} other {# files}}",
+            [],
+            ["{n, plural, ", "one {", "#", "} ", "other {", "#", "}", "}"],
+        ),
     ],
 )
 def test_placeholders_found(source, flags, expected):

@@ -15,12 +15,23 @@ def test_the_tighter_of_account_and_key_is_what_is_left():
 
 
 def test_key_figures_are_read_as_the_service_reports_them():
-    local = allowance(parse_usage({"character_count": 7, "character_limit": None, "api_key_character_count": 3,
-                                   "api_key_character_limit": 20}))
+    local = allowance(
+        parse_usage(
+            {"character_count": 7, "character_limit": None, "api_key_character_count": 3, "api_key_character_limit": 20}
+        )
+    )
     assert local == Allowance(account_count=7, account_limit=None, key_count=3, key_limit=20) and local.left == 17
     # The hosted service reports "no limit set" as 10^12, and free keys have no key-level figures.
-    hosted = allowance(parse_usage({"character_count": 3_000, "character_limit": UNLIMITED,
-                                    "api_key_character_count": 3_000, "api_key_character_limit": UNLIMITED}))
+    hosted = allowance(
+        parse_usage(
+            {
+                "character_count": 3_000,
+                "character_limit": UNLIMITED,
+                "api_key_character_count": 3_000,
+                "api_key_character_limit": UNLIMITED,
+            }
+        )
+    )
     assert hosted.left is None and hosted.account_limit is None and hosted.key_limit is None
     free = allowance(parse_usage({"character_count": 100, "character_limit": 500_000}))
     assert free.left == 499_900 and free.key_count is None and free.holder == "account"

@@ -29,9 +29,14 @@ def _semantics(path: Path) -> dict:
     out = {}
     for e in polib.pofile(str(path)):
         out[(e.msgctxt, e.msgid, e.msgid_plural, bool(e.obsolete))] = {
-            "msgstr": e.msgstr, "plural": dict(e.msgstr_plural), "flags": sorted(e.flags),
-            "previous": (e.previous_msgctxt, e.previous_msgid), "comment": e.comment,
-            "tcomment": e.tcomment, "occurrences": e.occurrences if not e.obsolete else []}
+            "msgstr": e.msgstr,
+            "plural": dict(e.msgstr_plural),
+            "flags": sorted(e.flags),
+            "previous": (e.previous_msgctxt, e.previous_msgid),
+            "comment": e.comment,
+            "tcomment": e.tcomment,
+            "occurrences": e.occurrences if not e.obsolete else [],
+        }
     return out
 
 
@@ -91,7 +96,7 @@ def _edited_template(tmp_path: Path, source: Path) -> Path:
         text = text.replace(old + "\n", new + "\n")
     start = text.index('#: driftwood/templates/base.html:63\nmsgid "Settings"')
     end = text.index("\n\n", start)
-    text = text[:start] + text[end + 2:]
+    text = text[:start] + text[end + 2 :]
     text += '\n#: driftwood/new.py:1\nmsgid "Nightly builds are ready"\nmsgstr ""\n'
     path = tmp_path / "messages.pot"
     path.write_text(text, encoding="utf-8")
@@ -108,20 +113,24 @@ def test_sample_catalogs_merge_like_msgmerge_and_keep_their_formatting(tmp_path:
         before = catalog.read_bytes().decode().rstrip("\n").split("\n\n")
         after = data.decode().rstrip("\n").split("\n\n")
         # Every entry but the four touched ones (and the header's date) is byte for byte as it was.
-        untouched = [b for b in before if not any(s in b for s in ('"My files"', '"Trash"', '"Settings"',
-                                                                       "POT-Creation-Date"))]
+        untouched = [
+            b for b in before if not any(s in b for s in ('"My files"', '"Trash"', '"Settings"', "POT-Creation-Date"))
+        ]
         assert all(block in after for block in untouched)
 
 
 def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path):
     catalog = tmp_path / "de.po"
-    catalog.write_bytes(b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\n'
-                        b'msgid "Old"\r\nmsgstr "Alt"')
+    catalog.write_bytes(
+        b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\nmsgid "Old"\r\nmsgstr "Alt"'
+    )
     template = tmp_path / "de.pot"
     template.write_text('msgid "Old"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
     data = merge(catalog, template).data
-    assert data == (b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\n'
-                    b'msgid "Old"\r\nmsgstr "Alt"\r\n\r\nmsgid "New"\r\nmsgstr ""')
+    assert data == (
+        b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\n'
+        b'msgid "Old"\r\nmsgstr "Alt"\r\n\r\nmsgid "New"\r\nmsgstr ""'
+    )
 
 
 def test_similarity_threshold_is_msgmerges():
@@ -160,9 +169,13 @@ def test_refresh_updates_translates_stale_keeps_humans_and_is_idempotent(tmp_pat
     human = _entry(de, "Share")
     assert human.msgstr == "Teilen" and "fuzzy" not in human.flags
 
-    pot.write_text(_edited_template(tmp_path, pot).read_text(encoding="utf-8")
-                   .replace('msgid "Modified"\n', 'msgid "Modified on"\n')
-                   .replace('msgid "Share"\n', 'msgid "Share it"\n'), encoding="utf-8")
+    pot.write_text(
+        _edited_template(tmp_path, pot)
+        .read_text(encoding="utf-8")
+        .replace('msgid "Modified"\n', 'msgid "Modified on"\n')
+        .replace('msgid "Share"\n', 'msgid "Share it"\n'),
+        encoding="utf-8",
+    )
     assert main(["refresh", "-q"]) == 0
     restale = _entry(de, "Modified on")
     assert restale.previous_msgid == "Modified" and restale.msgstr != machine.msgstr  # re-translated

@@ -29,22 +29,31 @@ def pair_error(tmp_path, name, text):
 def test_tsv_and_csv_pair_files(tmp_path):
     tsv = write(tmp_path, "de.tsv", "file\tDatei\n\nfolder\tOrdner\r\n")
     assert [(e.source, e.target, e.where) for e in read_pair_file(tsv, "de.tsv", "en", "de")] == [
-        ("file", "Datei", "de.tsv:1"), ("folder", "Ordner", "de.tsv:3")]
-    csv = write(tmp_path, "de.csv", 'file,Datei\n"a ""quoted"", term","ein Begriff"\nfolder,dossier,en,fr\n'
-                                    'share,teilen,EN,de\n')
+        ("file", "Datei", "de.tsv:1"),
+        ("folder", "Ordner", "de.tsv:3"),
+    ]
+    csv = write(
+        tmp_path, "de.csv", 'file,Datei\n"a ""quoted"", term","ein Begriff"\nfolder,dossier,en,fr\nshare,teilen,EN,de\n'
+    )
     assert [(e.source, e.target) for e in read_pair_file(csv, "de.csv", "en", "de")] == [
-        ("file", "Datei"), ('a "quoted", term', "ein Begriff"), ("share", "teilen")]
+        ("file", "Datei"),
+        ('a "quoted", term', "ein Begriff"),
+        ("share", "teilen"),
+    ]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("file\tDatei\nfile\tAkte\n", "de.tsv:2: duplicate source entry 'file' (first on line 1)"),
-    ("file\t\n", "de.tsv:1 (target): empty phrase"),
-    (" file\tDatei\n", "de.tsv:1 (source): leading or trailing whitespace"),
-    ("file\u2028x\tDatei\n", "de.tsv:1 (source): control character U+2028"),
-    ("fi\x07le\tDatei\n", "de.tsv:1 (source): control character U+0007"),
-    ("x" * 1025 + "\tDatei\n", "de.tsv:1 (source): phrase is 1025 bytes; the limit is 1024"),
-    ("ok\tgut\nfile\tDatei\textra\n", "de.tsv:2: expected 2 tab-separated fields"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("file\tDatei\nfile\tAkte\n", "de.tsv:2: duplicate source entry 'file' (first on line 1)"),
+        ("file\t\n", "de.tsv:1 (target): empty phrase"),
+        (" file\tDatei\n", "de.tsv:1 (source): leading or trailing whitespace"),
+        ("file\u2028x\tDatei\n", "de.tsv:1 (source): control character U+2028"),
+        ("fi\x07le\tDatei\n", "de.tsv:1 (source): control character U+0007"),
+        ("x" * 1025 + "\tDatei\n", "de.tsv:1 (source): phrase is 1025 bytes; the limit is 1024"),
+        ("ok\tgut\nfile\tDatei\textra\n", "de.tsv:2: expected 2 tab-separated fields"),
+    ],
+)
 def test_content_rules_name_file_and_line(tmp_path, text, message):
     assert message in pair_error(tmp_path, "de.tsv", text)
 
@@ -61,17 +70,23 @@ def test_multilingual_table(tmp_path):
     path = write(tmp_path, "terms.csv", "en,de,fr_FR,pt_BR\nfile,Datei,fichier,\nfolder,Ordner,,pasta\n\n")
     table = read_multilingual(path, "terms.csv", "en")
     assert {base: [(e.source, e.target) for e in entries] for base, entries in table.items()} == {
-        "de": [("file", "Datei"), ("folder", "Ordner")], "fr": [("file", "fichier")], "pt": [("folder", "pasta")]}
+        "de": [("file", "Datei"), ("folder", "Ordner")],
+        "fr": [("file", "fichier")],
+        "pt": [("folder", "pasta")],
+    }
 
 
-@pytest.mark.parametrize("text, message", [
-    ("de,fr\nDatei,fichier\n", "terms.csv:1: the header row must have exactly one column for the source"),
-    ("en,pt_BR,pt_PT\na,b,c\n", "terms.csv:1: columns 'pt_BR' and 'pt_PT' both map to the 'pt' dictionary"),
-    ("en,de\nfile,Datei,extra\n", "terms.csv:2: expected 2 fields as in the header row, found 3"),
-    ("en,de\n,Datei\n", "terms.csv:2 (source): empty phrase"),
-    ("en,de\nfile,Datei\nfile,Akte\n", "terms.csv:3: duplicate source entry 'file'"),
-    ("", "terms.csv: empty file"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("de,fr\nDatei,fichier\n", "terms.csv:1: the header row must have exactly one column for the source"),
+        ("en,pt_BR,pt_PT\na,b,c\n", "terms.csv:1: columns 'pt_BR' and 'pt_PT' both map to the 'pt' dictionary"),
+        ("en,de\nfile,Datei,extra\n", "terms.csv:2: expected 2 fields as in the header row, found 3"),
+        ("en,de\n,Datei\n", "terms.csv:2 (source): empty phrase"),
+        ("en,de\nfile,Datei\nfile,Akte\n", "terms.csv:3: duplicate source entry 'file'"),
+        ("", "terms.csv: empty file"),
+    ],
+)
 def test_multilingual_errors(tmp_path, text, message):
     path = write(tmp_path, "terms.csv", text)
     with pytest.raises(ConfigError) as info:
@@ -93,8 +108,10 @@ def test_content_hash_ignores_order_and_matched_hash_follows_the_text():
 
 @given(st.lists(st.tuples(st.text(min_size=1), st.text(min_size=1)), max_size=8, unique_by=lambda e: e[0]))
 def test_hash_is_a_function_of_the_entry_set(entries):
-    assert Dictionary("en", "de", tuple(entries)).content_hash == \
-        Dictionary("en", "de", tuple(reversed(entries))).content_hash
+    assert (
+        Dictionary("en", "de", tuple(entries)).content_hash
+        == Dictionary("en", "de", tuple(reversed(entries))).content_hash
+    )
 
 
 CONFIG = """
@@ -137,11 +154,16 @@ def test_plan_merges_defaults_locale_files_and_the_table(tmp_path):
     assert fr.dictionary.entries == (("file", "fichier"), ("folder", "dossier"), ("Driftwood", "Driftwood"))
     assert pl.dictionary.entries == (("Driftwood", "Driftwood"),)
     assert (de.formality, ja.formality, fr.formality) == ("prefer_more", "less", "prefer_more")
-    assert de.style.name == "German" and de.style.rules_dict() == {"punctuation": {"apostrophe": "use_curly_apostrophes"}}
+    assert de.style.name == "German" and de.style.rules_dict() == {
+        "punctuation": {"apostrophe": "use_curly_apostrophes"}
+    }
     assert pl.style is None and fr.style is None
     opts = plan.options("EN", "DE", None)
     assert (opts.model_type, opts.translation_memory_id, opts.translation_memory_threshold) == (
-        "quality_optimized", "6f1a4c9e-9d3e-4b8a-8c57-2f0d2a1b3c4d", 80)
+        "quality_optimized",
+        "6f1a4c9e-9d3e-4b8a-8c57-2f0d2a1b3c4d",
+        80,
+    )
     assert opts.glossary_hash == de.dictionary.content_hash and opts.style_version == de.style_hash
     assert plan.key_options(opts, "Hello").glossary_hash is None
     assert plan.key_options(opts, "Open folder").glossary_hash is not None
@@ -163,20 +185,30 @@ def test_variants_of_one_language_must_share_their_glossary(tmp_path):
         plan.target("PT-PT")
 
 
-@pytest.mark.parametrize("extra, message", [
-    ('[locales.de]\nformality = "polite"\n', "locales.de.formality must be one of"),
-    ('[locales.de]\nstyle = true\n', "locales.de.style must be a table, or false"),
-    ('[locales.de]\ncolour = 1\n', "unknown key locales.de.colour"),
-    ('[locales.de]\ntranslation_memory_id = "x"\n', "translation_memory_id must be a UUID"),
-    ('[locales.de]\ntranslation_memory_threshold = 101\n', "translation_memory_threshold must be within 0..100"),
-    ('[locales.de]\nmodel_type = "latency_optimized"\n[locales.de.style]\nname = "x"\n',
-     "locales.de.style cannot be combined with model_type"),
-    ('[locales.de.style]\nname = "x"\ninstructions = [{ label = "a" }]\n', "instructions[1] needs a label and a prompt"),
-    ('[locales.de.style]\nname = "x"\ninstructions = [{ label = "a", prompt = "' + "p" * 301 + '" }]\n',
-     "prompt has 301 characters; the limit is 300"),
-    ('[resources]\nproject = "my project"\n', "resources.project 'my project' must be"),
-    ('[locales."sr@latin"]\nformality = "more"\n', "[locales.sr@latin]: no language of the service"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ('[locales.de]\nformality = "polite"\n', "locales.de.formality must be one of"),
+        ("[locales.de]\nstyle = true\n", "locales.de.style must be a table, or false"),
+        ("[locales.de]\ncolour = 1\n", "unknown key locales.de.colour"),
+        ('[locales.de]\ntranslation_memory_id = "x"\n', "translation_memory_id must be a UUID"),
+        ("[locales.de]\ntranslation_memory_threshold = 101\n", "translation_memory_threshold must be within 0..100"),
+        (
+            '[locales.de]\nmodel_type = "latency_optimized"\n[locales.de.style]\nname = "x"\n',
+            "locales.de.style cannot be combined with model_type",
+        ),
+        (
+            '[locales.de.style]\nname = "x"\ninstructions = [{ label = "a" }]\n',
+            "instructions[1] needs a label and a prompt",
+        ),
+        (
+            '[locales.de.style]\nname = "x"\ninstructions = [{ label = "a", prompt = "' + "p" * 301 + '" }]\n',
+            "prompt has 301 characters; the limit is 300",
+        ),
+        ('[resources]\nproject = "my project"\n', "resources.project 'my project' must be"),
+        ('[locales."sr@latin"]\nformality = "more"\n', "[locales.sr@latin]: no language of the service"),
+    ],
+)
 def test_config_errors_name_the_key(tmp_path, extra, message):
     write(tmp_path, "pipeline.toml", 'source_lang = "en"\n' + extra)
     with pytest.raises(ConfigError) as info:

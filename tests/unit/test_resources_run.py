@@ -13,7 +13,7 @@ from pipeline.resources.plan import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
-BODY = ''.join(f'msgid "{text}"\nmsgstr ""\n\n' for text in ("Open file", "Delete folder", "Hello", "Settings"))
+BODY = "".join(f'msgid "{text}"\nmsgstr ""\n\n' for text in ("Open file", "Delete folder", "Hello", "Settings"))
 TM = "6f1a4c9e-9d3e-4b8a-8c57-2f0d2a1b3c4d"
 CONFIG = f"""source_lang = "en"
 catalogs = ["locale/*.po"]
@@ -107,8 +107,9 @@ def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
     fake = FakeResources(memories=[TM])
     run(settings, fake)
     reset(tmp_path)
-    (tmp_path / "locale" / "de.po").write_text(HEADER.format(lang="de") + BODY + 'msgid "New file"\nmsgstr ""\n',
-                                               encoding="utf-8")
+    (tmp_path / "locale" / "de.po").write_text(
+        HEADER.format(lang="de") + BODY + 'msgid "New file"\nmsgstr ""\n', encoding="utf-8"
+    )
     fake.reset_log()
     run(settings, fake)
     assert fake.writes() == [] and [t for b in fake.translations for t in b["text"]] == ["New file"]
@@ -128,11 +129,17 @@ def test_missing_service_features_degrade_with_warnings(tmp_path):
     fake = FakeResources(glossary_routes=False, style_routes=False)  # and no translation memory
     report = run(settings, fake)
     assert report.exit_code == ExitCode.OK
-    assert all("glossary_id" not in b and "style_id" not in b and "translation_memory_id" not in b
-               for b in fake.translations)
+    assert all(
+        "glossary_id" not in b and "style_id" not in b and "translation_memory_id" not in b for b in fake.translations
+    )
     reasons = sorted((i.target_lang, i.reason.split(":")[0]) for i in report.issues if i.severity == "warning")
-    assert reasons == [("DE", "glossary left out"), ("DE", "style list left out"), ("DE", "translation memory left out"),
-                       ("FR", "glossary left out"), ("PL", "style list left out")]
+    assert reasons == [
+        ("DE", "glossary left out"),
+        ("DE", "style list left out"),
+        ("DE", "translation memory left out"),
+        ("FR", "glossary left out"),
+        ("PL", "style list left out"),
+    ]
     # what was cached is what was really asked for: with the features back, those texts go out again
     reset(tmp_path)
     full = FakeResources(memories=[TM])
@@ -147,7 +154,8 @@ def test_formality_left_out_where_the_language_has_none(tmp_path):
     report = run(settings, fake)
     assert all("formality" not in b for b in fake.translations)
     assert [i.reason for i in report.issues if i.severity == "warning"] == [
-        "formality left out: JA has no formality setting on the service"]
+        "formality left out: JA has no formality setting on the service"
+    ]
 
 
 def test_an_invalid_glossary_stops_before_any_request(tmp_path):
@@ -170,8 +178,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     from sample_project import REPO, SAMPLES
 
     shutil.copytree(SAMPLES, tmp_path / "sample_locales")
-    shutil.copytree(REPO / "sample_locales" / "glossary", tmp_path / "sample_locales" / "glossary",
-                    dirs_exist_ok=True)
+    shutil.copytree(REPO / "sample_locales" / "glossary", tmp_path / "sample_locales" / "glossary", dirs_exist_ok=True)
     config = (REPO / "pipeline.toml").read_text(encoding="utf-8")
     (tmp_path / "pipeline.toml").write_text(config.replace('dir = ".pipeline-cache"', 'dir = ""'), encoding="utf-8")
     settings = load_settings(tmp_path / "pipeline.toml")
@@ -186,8 +193,12 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     assert warnings == [("GA", "glossary left out: the service has no glossaries for en->GA")]
     irish = read_catalog(tmp_path / "sample_locales/ga/LC_MESSAGES/messages.po").units
     assert all(u.targets[0] and u.targets[0] != u.sources[0] for u in irish if u.sources[0] == "Size")
-    de = {u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "sample_locales/de/LC_MESSAGES/messages.po").units}
-    fr = {u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "sample_locales/fr/LC_MESSAGES/messages.po").units}
+    de = {
+        u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "sample_locales/de/LC_MESSAGES/messages.po").units
+    }
+    fr = {
+        u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "sample_locales/fr/LC_MESSAGES/messages.po").units
+    }
     assert (de["Size"], de["Modified"], fr["Size"]) == ("Größe", "Geändert", "Taille")
     assert any("created style list" in m for m in messages)
 

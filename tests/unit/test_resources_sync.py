@@ -21,10 +21,12 @@ def glossary(fake, dictionaries, prune=False, max_attempts=1):
     async def go():
         client = fake.client(max_attempts)
         try:
-            return await sync_glossary(client, "demo", {d.pair: d for d in dictionaries}, prune=prune,
-                                       log=lambda m: None)
+            return await sync_glossary(
+                client, "demo", {d.pair: d for d in dictionaries}, prune=prune, log=lambda m: None
+            )
         finally:
             await client.aclose()
+
     return asyncio.run(go())
 
 
@@ -35,6 +37,7 @@ def styles(fake, desired, prune=False):
             return await sync_styles(client, "demo", desired, prune=prune, log=lambda m: None)
         finally:
             await client.aclose()
+
     return asyncio.run(go())
 
 
@@ -50,8 +53,10 @@ def test_first_sync_creates_one_glossary_and_the_second_writes_nothing():
     first = glossary(fake, [DE, FR])
     assert len(fake.glossaries) == 1 and first.writes == 1
     assert fake.writes() == [("POST", "/v3/glossaries")]
-    assert fake.glossaries[first.glossary_id]["dictionaries"] == {("en", "de"): dict(DE.entries),
-                                                                  ("en", "fr"): dict(FR.entries)}
+    assert fake.glossaries[first.glossary_id]["dictionaries"] == {
+        ("en", "de"): dict(DE.entries),
+        ("en", "fr"): dict(FR.entries),
+    }
     fake.reset_log()
     second = glossary(fake, [DE, FR])
     assert second.glossary_id == first.glossary_id and second.writes == 0
@@ -104,10 +109,12 @@ def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary():
 def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match():
     fake = FakeResources()
     good = glossary(fake, [DE]).glossary_id
-    fake.glossaries["stale-twin"] = {"name": "pipeline:demo en-de=000000000000", "created": "2025-01-01T00:00:00Z",
-                                     "dictionaries": {}}
-    fake.glossaries["other-project"] = {"name": "pipeline:other en-de=000000000000", "created": "x",
-                                        "dictionaries": {}}
+    fake.glossaries["stale-twin"] = {
+        "name": "pipeline:demo en-de=000000000000",
+        "created": "2025-01-01T00:00:00Z",
+        "dictionaries": {},
+    }
+    fake.glossaries["other-project"] = {"name": "pipeline:other en-de=000000000000", "created": "x", "dictionaries": {}}
     fake.glossaries["hand-made"] = {"name": "Team terms", "created": "x", "dictionaries": {}}
     fake.reset_log()
     outcome = glossary(fake, [DE])
@@ -126,8 +133,11 @@ def test_prune_deletes_pairs_no_longer_configured_and_only_then():
     assert glossary(fake, [], prune=True).glossary_id is None and fake.glossaries == {}
 
 
-GERMAN = StyleSpec("German", (("punctuation", (("apostrophe", "use_curly_apostrophes"),)),),
-                   (Instruction("Tone", "Use du."), Instruction("Brand", "Never translate Driftwood.")))
+GERMAN = StyleSpec(
+    "German",
+    (("punctuation", (("apostrophe", "use_curly_apostrophes"),)),),
+    (Instruction("Tone", "Use du."), Instruction("Brand", "Never translate Driftwood.")),
+)
 
 
 def test_style_list_created_once_then_left_alone():
@@ -145,8 +155,11 @@ def test_style_changes_write_only_what_differs():
     fake = FakeResources()
     style_id = styles(fake, {"DE": GERMAN}).ids["DE"]
     fake.reset_log()
-    changed = StyleSpec("German", GERMAN.rules, (Instruction("Brand", "Never translate Driftwood."),
-                                                 Instruction("Dates", "Use ISO dates.")))
+    changed = StyleSpec(
+        "German",
+        GERMAN.rules,
+        (Instruction("Brand", "Never translate Driftwood."), Instruction("Dates", "Use ISO dates.")),
+    )
     outcome = styles(fake, {"DE": changed})
     methods = [(m, p.rsplit("/", 2)[-2] if p.count("/") > 4 else p.rsplit("/", 1)[-1]) for m, p in fake.writes()]
     assert [m for m, _ in methods] == ["DELETE", "POST", "PATCH"] and outcome.writes == 3
@@ -154,8 +167,9 @@ def test_style_changes_write_only_what_differs():
     assert [i["label"] for i in s["instructions"]] == ["Brand", "Dates"] and s["version"] == 4
     assert s["name"] == service_name(changed, "demo", "DE")
     fake.reset_log()
-    rules_only = StyleSpec("German", (("style_and_tone", (("abbreviations", "use_abbreviations_and_symbols"),)),),
-                           changed.instructions)
+    rules_only = StyleSpec(
+        "German", (("style_and_tone", (("abbreviations", "use_abbreviations_and_symbols"),)),), changed.instructions
+    )
     styles(fake, {"DE": rules_only})
     assert [w[0] for w in fake.writes()] == ["PUT", "PATCH"]
     assert fake.styles[style_id]["rules"] == {"style_and_tone": {"abbreviations": "use_abbreviations_and_symbols"}}
@@ -164,8 +178,14 @@ def test_style_changes_write_only_what_differs():
 def test_style_lists_are_found_across_pages_and_pruned():
     fake = FakeResources()
     for n in range(30):  # other lists of the account fill the first page
-        fake.styles[f"other-{n}"] = {"name": f"Someone else's list {n}", "language": "fr", "version": 1,
-                                     "created": "x", "rules": {}, "instructions": []}
+        fake.styles[f"other-{n}"] = {
+            "name": f"Someone else's list {n}",
+            "language": "fr",
+            "version": 1,
+            "created": "x",
+            "rules": {},
+            "instructions": [],
+        }
     ids = styles(fake, {"DE": GERMAN, "FR": StyleSpec("French")}).ids
     fake.reset_log()
     assert styles(fake, {"DE": GERMAN, "FR": StyleSpec("French")}).writes == 0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -18,26 +18,37 @@ from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
 
-HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
-          '"Plural-Forms: {plural}\\n"\n\n')
-PLURALS = {"de": "nplurals=2; plural=(n != 1);",
-           "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
-           "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 "
-                 ": 2);",
-           "fr": "nplurals=2; plural=(n > 1);",
-           "ja": "nplurals=1; plural=0;"}
-BODY = ('#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'
-        'msgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n#, python-format\nmsgid "%(count)d file"\n'
-        'msgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "%(name)s"\nmsgstr ""\n\n'
-        'msgid "Human"\nmsgstr "Mensch"\n\n#, fuzzy\nmsgid "Review me"\nmsgstr "Prüf mich"\n')
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
+    '"Plural-Forms: {plural}\\n"\n\n'
+)
+PLURALS = {
+    "de": "nplurals=2; plural=(n != 1);",
+    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "ja": "nplurals=1; plural=0;",
+}
+BODY = (
+    '#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'
+    'msgctxt "verb"\nmsgid "Open"\nmsgstr ""\n\n#, python-format\nmsgid "%(count)d file"\n'
+    'msgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "%(name)s"\nmsgstr ""\n\n'
+    'msgid "Human"\nmsgstr "Mensch"\n\n#, fuzzy\nmsgid "Review me"\nmsgstr "Prüf mich"\n'
+)
 
 
 class FakeService:
     """Answers /v3/languages, /v2/usage and /v2/translate; translation = target code + text, tags kept."""
 
-    def __init__(self, fail_with: dict[int, int] | None = None, mangle: bool | set[str] = False, max_texts: int = 50,
-                 rewrite: Callable[[str], str] = str, languages: tuple[str, ...] = ("de", "pl", "fr", "ru"),
-                 usage: dict | int | None = None) -> None:
+    def __init__(
+        self,
+        fail_with: dict[int, int] | None = None,
+        mangle: bool | set[str] = False,
+        max_texts: int = 50,
+        rewrite: Callable[[str], str] = str,
+        languages: tuple[str, ...] = ("de", "pl", "fr", "ru"),
+        usage: dict | int | None = None,
+    ) -> None:
         self.languages = languages
         self.language_requests = 0
         self.requests: list[dict] = []
@@ -54,15 +65,25 @@ class FakeService:
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
             self.language_requests += 1
-            langs = [{"lang": code, "name": code, "usable_as_source": True, "usable_as_target": True,
-                      "status": "stable", "features": {}} for code in self.languages]
+            langs = [
+                {
+                    "lang": code,
+                    "name": code,
+                    "usable_as_source": True,
+                    "usable_as_target": True,
+                    "status": "stable",
+                    "features": {},
+                }
+                for code in self.languages
+            ]
             return httpx.Response(200, json=langs)
         if request.url.path == "/v2/usage":
             self.usage_calls += 1
             if isinstance(self.usage, int):
                 return httpx.Response(self.usage, json={"message": f"scripted {self.usage}"})
-            return httpx.Response(200, json={**self.usage, "character_count": self.usage["character_count"]
-                                             + self.billed})
+            return httpx.Response(
+                200, json={**self.usage, "character_count": self.usage["character_count"] + self.billed}
+            )
         body = json.loads(request.content)
         self.requests.append(body)
         status = self.fail_with.get(len(self.requests))
@@ -74,9 +95,13 @@ class FakeService:
         self.billed += sum(len(t) for t in texts)
         out = [self.rewrite(f"[{body['target_lang']}] {t}") for t in texts]
         out = [self._damage(body.get("tag_handling"), t) for t in out]
-        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
-                                                          for t in out],
-                                         "billed_characters": sum(len(t) for t in texts)})
+        return httpx.Response(
+            200,
+            json={
+                "translations": [{"text": t, "detected_source_language": "EN"} for t in out],
+                "billed_characters": sum(len(t) for t in texts),
+            },
+        )
 
     def _damage(self, tag_handling: str | None, text: str) -> str:
         """The first placeholder dropped, however it was shown; foreign markup where there is none."""
@@ -92,8 +117,9 @@ class FakeService:
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
-        return lambda: AsyncClient("http://fake.invalid", "secret-key", transport=transport,
-                                   retry=RetryPolicy(max_attempts=1))
+        return lambda: AsyncClient(
+            "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
+        )
 
 
 def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
@@ -101,9 +127,12 @@ def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
         path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(HEADER.format(lang=lang, plural=PLURALS[lang]) + body, encoding="utf-8")
-    return Settings(root=tmp_path, catalogs=("locale/*/LC_MESSAGES/*.po",),
-                    service=ServiceSettings(url="http://fake.invalid", concurrency=1),
-                    cache_dir=tmp_path / "cache")
+    return Settings(
+        root=tmp_path,
+        catalogs=("locale/*/LC_MESSAGES/*.po",),
+        service=ServiceSettings(url="http://fake.invalid", concurrency=1),
+        cache_dir=tmp_path / "cache",
+    )
 
 
 def run(settings: Settings, service: FakeService, **options):
@@ -133,8 +162,9 @@ def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check
     # plural, their fallback, is not sent since both numbers came back.
     assert report.totals.segments_translated == 9 and report.totals.segments_copied == 2
     assert report.totals.billed_characters == sum(len(t) for r in service.requests for t in r["text"])
-    assert all(r["tag_handling"] == "xml" and r["ignore_tags"] == ["x"] and r["source_lang"] == "EN"
-               for r in service.requests)
+    assert all(
+        r["tag_handling"] == "xml" and r["ignore_tags"] == ["x"] and r["source_lang"] == "EN" for r in service.requests
+    )
     assert all("%(name)s" not in t for r in service.requests for t in r["text"])  # placeholders never sent
 
 
@@ -316,8 +346,10 @@ def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
     assert report.totals.segments_translated == 3
 
 
-PLURAL_ONLY = '#, python-format\nmsgid "%(count)d file"\nmsgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n' \
-              'msgstr[2] ""\n'
+PLURAL_ONLY = (
+    '#, python-format\nmsgid "%(count)d file"\nmsgid_plural "%(count)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n'
+    'msgstr[2] ""\n'
+)
 RU = "locale/ru/LC_MESSAGES/app.po"
 
 
@@ -330,8 +362,11 @@ def test_a_plural_whose_numbers_all_come_back_costs_its_number_sentences_only(tm
     report = run(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), service)
     assert report.exit_code == ExitCode.OK and sent(service) == [["1 file", "2 files", "5 files"]]
     assert report.totals.billed_characters == len("1 file") + len("2 files") + len("5 files")
-    assert read_catalog(tmp_path / RU).units[0].targets == ("[RU] %(count)d file", "[RU] %(count)d files",
-                                                           "[RU] %(count)d files")
+    assert read_catalog(tmp_path / RU).units[0].targets == (
+        "[RU] %(count)d file",
+        "[RU] %(count)d files",
+        "[RU] %(count)d files",
+    )
     assert not [i for i in report.issues if i.severity == "warning"]
 
 
@@ -354,7 +389,8 @@ def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rer
     assert "fuzzy" in unit.flags
     assert [i.reason for i in report.issues if i.severity == "warning"] == [
         "plural forms msgstr[1] copied from the plural translation: the representative number did not come back "
-        "exactly once"]
+        "exactly once"
+    ]
     (tmp_path / RU).write_bytes(original)
     rerun = FakeService(rewrite=spell_out_two)
     report = run(settings, rerun)
@@ -394,8 +430,10 @@ def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_pa
 
 
 def test_a_stop_in_round_one_means_no_round_two(tmp_path):
-    body = (PLURAL_ONLY + '\n#, python-format\nmsgctxt "calendar"\nmsgid "%(count)d day"\n'
-            'msgid_plural "%(count)d days"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n')
+    body = (
+        PLURAL_ONLY + '\n#, python-format\nmsgctxt "calendar"\nmsgid "%(count)d day"\n'
+        'msgid_plural "%(count)d days"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n'
+    )
     service = FakeService(fail_with={2: 456}, rewrite=spell_out_two)  # the second request (other context) fails
     report = run(project(tmp_path, langs=("ru",), body=body), service)
     assert sent(service) == [["1 file", "2 files", "5 files"], ["1 day", "2 days", "5 days"]]
@@ -430,10 +468,12 @@ def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path):
     assert report.exit_code == ExitCode.PARTIAL
 
 
-IDENTITY_BODY = ('#, python-format\nmsgid "Badge layout: %(name)s"\nmsgstr ""\n\n'
-                 '#, python-brace-format\nmsgid "Badge layout: {}"\nmsgstr ""\n\n'
-                 'msgid "Delete "\nmsgstr ""\n\nmsgid "Delete"\nmsgstr ""\n\n'
-                 '#, sh-format\nmsgid "Running as process $pid."\nmsgstr ""\n')
+IDENTITY_BODY = (
+    '#, python-format\nmsgid "Badge layout: %(name)s"\nmsgstr ""\n\n'
+    '#, python-brace-format\nmsgid "Badge layout: {}"\nmsgstr ""\n\n'
+    'msgid "Delete "\nmsgstr ""\n\nmsgid "Delete"\nmsgstr ""\n\n'
+    '#, sh-format\nmsgid "Running as process $pid."\nmsgstr ""\n'
+)
 
 
 def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(tmp_path, msgfmt_check):
@@ -502,7 +542,8 @@ def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path)
     again = run(settings, FakeService())
     assert again.unchanged_catalogs == 1 and again.exit_code == ExitCode.PARTIAL
     assert [(i.catalog, i.line, i.reason) for i in again.issues if i.severity == "error"] == [
-        (error.catalog, error.line, error.reason)]
+        (error.catalog, error.line, error.reason)
+    ]
     bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr Fertig"', 'msgstr "Fertig"'), encoding="utf-8")
     fixed = run(settings, FakeService())
     assert fixed.unchanged_catalogs == 0 and fixed.exit_code == ExitCode.OK
@@ -517,8 +558,9 @@ def test_a_run_collects_garbage_less_often_and_gives_the_process_its_thresholds_
     service = FakeService()
     during: list[tuple[int, int, int]] = []
     before = gc.get_threshold()
-    report = run_translate(settings, RunOptions(), log=lambda message: during.append(gc.get_threshold()),
-                           client_factory=service.factory())
+    report = run_translate(
+        settings, RunOptions(), log=lambda message: during.append(gc.get_threshold()), client_factory=service.factory()
+    )
     assert report.exit_code == ExitCode.OK and during
     assert all(t == (max(before[0], GC_YOUNG_THRESHOLD), *before[1:]) for t in during)
     assert gc.get_threshold() == before

@@ -7,14 +7,13 @@ import json
 from dataclasses import replace
 
 import httpx
+from test_run import FakeService, project, run
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send import Budget
-
-from test_run import FakeService, project, run
 
 DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
 
@@ -110,9 +109,20 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
     async def handler(request: httpx.Request) -> httpx.Response:
         nonlocal in_flight, peak
         if request.url.path == "/v3/languages":
-            return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True,
-                                              "usable_as_target": True, "status": "stable", "features": {}}
-                                             for c in ("de", "pl")])
+            return httpx.Response(
+                200,
+                json=[
+                    {
+                        "lang": c,
+                        "name": c,
+                        "usable_as_source": True,
+                        "usable_as_target": True,
+                        "status": "stable",
+                        "features": {},
+                    }
+                    for c in ("de", "pl")
+                ],
+            )
         if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
             return httpx.Response(404, json={"message": "not found"})
         body = json.loads(request.content)
@@ -121,14 +131,16 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
         langs_in_flight.add(body["target_lang"])
         await asyncio.sleep(0.05)
         in_flight -= 1
-        return httpx.Response(200, json={"translations": [{"text": t, "detected_source_language": "EN"}
-                                                          for t in body["text"]]})
+        return httpx.Response(
+            200, json={"translations": [{"text": t, "detected_source_language": "EN"} for t in body["text"]]}
+        )
 
     class Slow:
         def factory(self):
             transport = httpx.MockTransport(handler)
-            return lambda: AsyncClient("http://fake.invalid", "k", transport=transport,
-                                       retry=RetryPolicy(max_attempts=1))
+            return lambda: AsyncClient(
+                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)
+            )
 
     report = run(settings, Slow())
     assert report.exit_code == ExitCode.OK and peak == 2 and langs_in_flight == {"DE", "PL"}

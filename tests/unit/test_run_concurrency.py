@@ -7,11 +7,10 @@ import json
 from dataclasses import replace
 
 import httpx
+from test_run import project, run
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
-
-from test_run import project, run
 
 LIMIT, CEILING, RETRY_AFTER = 2, 8, 0.05
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(400))  # 8 requests per language
@@ -26,9 +25,20 @@ class Limited:
 
     async def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
-            return httpx.Response(200, json=[{"lang": c, "name": c, "usable_as_source": True,
-                                              "usable_as_target": True, "status": "stable", "features": {}}
-                                             for c in ("de", "pl")])
+            return httpx.Response(
+                200,
+                json=[
+                    {
+                        "lang": c,
+                        "name": c,
+                        "usable_as_source": True,
+                        "usable_as_target": True,
+                        "status": "stable",
+                        "features": {},
+                    }
+                    for c in ("de", "pl")
+                ],
+            )
         if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
             return httpx.Response(404, json={"message": "not found"})
         if self.in_flight >= LIMIT:
@@ -41,8 +51,9 @@ class Limited:
         self.in_flight -= 1
         self.answered += 1
         body = json.loads(request.content)
-        return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                          for t in body["text"]]})
+        return httpx.Response(
+            200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]}
+        )
 
     def factory(self):
         transport = httpx.MockTransport(self.handler)
@@ -76,8 +87,9 @@ def test_requests_in_flight_never_exceed_the_ceiling(tmp_path):
         await asyncio.sleep(0.01)
         in_flight -= 1
         body = json.loads(request.content)
-        return httpx.Response(200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"}
-                                                          for t in body["text"]]})
+        return httpx.Response(
+            200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]}
+        )
 
     class Unlimited:
         def factory(self):

@@ -37,16 +37,22 @@ class SignallingService(FakeService):
 
     def factory(self):
         transport = httpx.MockTransport(self.async_handler)
-        return lambda: AsyncClient("http://fake.invalid", "secret-key", transport=transport,
-                                   retry=RetryPolicy(max_attempts=1))
+        return lambda: AsyncClient(
+            "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
+        )
 
 
 def _translated(path) -> int:
     return sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY and u.targets[0].startswith("["))
 
 
-@pytest.mark.parametrize(("signum", "code", "reason"), [(signal.SIGINT, ExitCode.INTERRUPTED, StopReason.INTERRUPTED),
-                                                        (signal.SIGTERM, ExitCode.TERMINATED, StopReason.TERMINATED)])
+@pytest.mark.parametrize(
+    ("signum", "code", "reason"),
+    [
+        (signal.SIGINT, ExitCode.INTERRUPTED, StopReason.INTERRUPTED),
+        (signal.SIGTERM, ExitCode.TERMINATED, StopReason.TERMINATED),
+    ],
+)
 def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(tmp_path, signum, code, reason):
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,))

@@ -38,18 +38,31 @@ def everything(tmp_path) -> int:
 def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_request(tmp_path):
     need = everything(tmp_path)
     settings = project(tmp_path)
-    service = FakeService(usage={"character_count": 0, "character_limit": None, "api_key_character_count": 3,
-                                 "api_key_character_limit": 8})
+    service = FakeService(
+        usage={
+            "character_count": 0,
+            "character_limit": None,
+            "api_key_character_count": 3,
+            "api_key_character_limit": 8,
+        }
+    )
     report = run(settings, service)
     assert report.exit_code == ExitCode.QUOTA and service.requests == [] and service.usage_calls == 1
-    assert str(report.stopped) == (f"the key has 5 characters left this period and this run needs {need}: nothing "
-                                   f"was sent; pass --max-characters 5 to translate part of it now")
+    assert str(report.stopped) == (
+        f"the key has 5 characters left this period and this run needs {need}: nothing "
+        f"was sent; pass --max-characters 5 to translate part of it now"
+    )
     # Only what needed no request is written (a text that is all placeholder, copied as is).
     assert 'msgid "Hello %(name)s"\nmsgstr ""' in (tmp_path / DE_PATH).read_text(encoding="utf-8")
     assert report.totals.segments_translated == 0 and report.totals.segments_copied == 1
     assert report.remaining is not None and report.remaining.characters == need
-    assert to_json(report)["usage"]["before"] == {"account_count": 0, "account_limit": None, "key_count": 3,
-                                                  "key_limit": 8, "left": 5}
+    assert to_json(report)["usage"]["before"] == {
+        "account_count": 0,
+        "account_limit": None,
+        "key_count": 3,
+        "key_limit": 8,
+        "left": 5,
+    }
 
 
 def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tmp_path):
@@ -78,11 +91,18 @@ def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(t
 
 
 def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_path):
-    unlimited = FakeService(usage={"character_count": 5, "character_limit": UNLIMITED,
-                                   "api_key_character_count": 5, "api_key_character_limit": UNLIMITED})
+    unlimited = FakeService(
+        usage={
+            "character_count": 5,
+            "character_limit": UNLIMITED,
+            "api_key_character_count": 5,
+            "api_key_character_limit": UNLIMITED,
+        }
+    )
     messages: list[str] = []
-    report = run_translate(project(tmp_path / "a"), RunOptions(), log=messages.append,
-                           client_factory=unlimited.factory())
+    report = run_translate(
+        project(tmp_path / "a"), RunOptions(), log=messages.append, client_factory=unlimited.factory()
+    )
     assert report.exit_code == ExitCode.OK and texts(unlimited)
     assert "no character limit" in report.usage.note and any("no character limit" in m for m in messages)
     billed = report.totals.billed_characters
@@ -130,8 +150,9 @@ def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path):
     fake = FakeResources(memories=[TM])
     resource_run(settings, fake)
     config = (tmp_path / "pipeline.toml").read_text(encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text(config.replace('prompt = "Use du."', 'prompt = "Use Sie."'),
-                                            encoding="utf-8")
+    (tmp_path / "pipeline.toml").write_text(
+        config.replace('prompt = "Use du."', 'prompt = "Use Sie."'), encoding="utf-8"
+    )
     settings = load_settings(tmp_path / "pipeline.toml")
     fake.reset_log()
     dry = run_translate(settings, RunOptions(dry_run=True), log=lambda m: None, client_factory=fake.factory())
@@ -155,8 +176,10 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     po = path.read_text(encoding="utf-8")
     machine = po.split('msgid "Open file"\nmsgstr "', 1)[1].split('"', 1)[0]
     human = "Datei öffnen"
-    path.write_text(po.replace(f'#, fuzzy\nmsgid "Open file"\nmsgstr "{machine}"',
-                               f'msgid "Open file"\nmsgstr "{human}"'), encoding="utf-8")
+    path.write_text(
+        po.replace(f'#, fuzzy\nmsgid "Open file"\nmsgstr "{machine}"', f'msgid "Open file"\nmsgstr "{human}"'),
+        encoding="utf-8",
+    )
     assert human in path.read_text(encoding="utf-8")
 
     fake.reset_log()
@@ -171,8 +194,9 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
 
 
 def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path):
-    settings = resource_project(tmp_path, langs=("de",),
-                                config=RESOURCE_CONFIG.replace('url = "http://fake.invalid"', 'url = "embedded"'))
+    settings = resource_project(
+        tmp_path, langs=("de",), config=RESOURCE_CONFIG.replace('url = "http://fake.invalid"', 'url = "embedded"')
+    )
     assert run_translate(settings, RunOptions(), log=lambda m: None).exit_code == ExitCode.OK
     (tmp_path / "de.tsv").write_text("file\tAkte\n", encoding="utf-8")
     messages: list[str] = []

@@ -9,15 +9,14 @@ import sys
 from dataclasses import replace
 
 import pytest
+from test_run import FakeService, project, run
 
-import pipeline.run.scan as scan_module
 import pipeline.run.plan as plan_module
+import pipeline.run.scan as scan_module
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.state import STATE_NAME, RunState
-
-from test_run import FakeService, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
@@ -29,6 +28,7 @@ def units(path):
 @pytest.fixture
 def no_parsing(monkeypatch):
     """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
+
     def forbidden(path):
         raise AssertionError(f"{path} was parsed")
 
@@ -74,9 +74,10 @@ NOOP_PROBE = """
 import json, sys
 from pipeline.cli import main
 code = main(sys.argv[1:])
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml", "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate",
-         "pipeline.run.scan",
-         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.plan", "pipeline.client", "pipeline.service",
+heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml",
+         "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate", "pipeline.run.scan",
+         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.plan",
+         "pipeline.client", "pipeline.service",
          # the catalog model and plural rules (a report is written with atomic_write alone), the usage
          # records, and the thread pool that writes many files at once
          "pipeline.formats.base", "pipeline.plural_rules", "pipeline.quota", "concurrent.futures")
@@ -85,20 +86,23 @@ print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.module
 
 
 def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
-    (tmp_path / "pipeline.toml").write_text('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\n'
-                                            'url = "http://fake.invalid"\n[cache]\ndir = "cache"\n')
+    (tmp_path / "pipeline.toml").write_text(
+        'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "http://fake.invalid"\n[cache]\ndir = "cache"\n'
+    )
     settings = load_settings(tmp_path / "pipeline.toml")
     project(tmp_path)  # writes the catalog
     assert run(settings, FakeService()).exit_code == ExitCode.OK
-    probe = subprocess.run([sys.executable, "-c", NOOP_PROBE, "translate", "-q"], cwd=tmp_path, check=True,
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        [sys.executable, "-c", NOOP_PROBE, "translate", "-q"], cwd=tmp_path, check=True, capture_output=True, text=True
+    )
     assert json.loads(probe.stdout) == {"code": 0, "imported": []}, probe.stderr
     report = json.loads((settings.report_dir / "report.json").read_text())
     assert report["unchanged_catalogs"] == 1 and report["exit_code"] == 0
     (settings.report_dir / "report.json").unlink()
     # The process entry point (what the hook starts) prints nothing and writes the report the same way.
-    again = subprocess.run([sys.executable, "-m", "pipeline", "translate", "-q"], cwd=tmp_path, capture_output=True,
-                           text=True)
+    again = subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "-q"], cwd=tmp_path, capture_output=True, text=True
+    )
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
     assert json.loads((settings.report_dir / "report.json").read_text())["unchanged_catalogs"] == 1
 
@@ -172,6 +176,7 @@ def test_a_damaged_state_file_means_parsing_everything_again(tmp_path):
 
 # -- provenance and re-translating stale machine translations -------------------------------------
 
+
 def edit(path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
@@ -194,8 +199,11 @@ def stale_project(tmp_path):
     run(settings, FakeService())
     path = tmp_path / APP
     # msgmerge: the source changed, our old translation stays, marked fuzzy, under the new msgid.
-    edit(path, 'msgid "Hello %(name)s"\nmsgstr "[DE] Hello %(name)s"',
-         '#| msgid "Hello %(name)s"\nmsgid "Hi %(name)s"\nmsgstr "[DE] Hello %(name)s"')
+    edit(
+        path,
+        'msgid "Hello %(name)s"\nmsgstr "[DE] Hello %(name)s"',
+        '#| msgid "Hello %(name)s"\nmsgid "Hi %(name)s"\nmsgstr "[DE] Hello %(name)s"',
+    )
     # A human edited a machine translation and left it fuzzy.
     edit(path, 'msgstr "[DE] Open"', 'msgstr "Öffnen"')
     edit(path, 'msgctxt "verb"\nmsgid "Open"', 'msgctxt "verb"\nmsgid "Open it"')
@@ -232,8 +240,9 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
     settings = project(tmp_path)
     run(settings, FakeService())
     original = plan_module.translation_options
-    monkeypatch.setattr(plan_module, "translation_options",
-                        lambda *args: replace(original(*args), glossary_hash="new glossary"))
+    monkeypatch.setattr(
+        plan_module, "translation_options", lambda *args: replace(original(*args), glossary_hash="new glossary")
+    )
     service = FakeService()
     report = run(settings, service, retranslate_stale=True)
     assert report.exit_code == ExitCode.OK
@@ -245,15 +254,26 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
 def _settled(n: int):
     from pipeline.run.state import Settled
 
-    return Settled(size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0,
-                   notices=())
+    return Settled(
+        size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0, notices=()
+    )
 
 
 def _unit(msgid: str, target: str):
     from pipeline.formats import Unit
 
-    return Unit(index=0, line=1, sources=(msgid,), targets=(target,), nforms=1, plural=False, flags=(),
-                context=None, notes="", state=UnitState.FUZZY)
+    return Unit(
+        index=0,
+        line=1,
+        sources=(msgid,),
+        targets=(target,),
+        nforms=1,
+        plural=False,
+        flags=(),
+        context=None,
+        notes="",
+        state=UnitState.FUZZY,
+    )
 
 
 def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):

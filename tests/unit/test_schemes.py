@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pipeline.model import Segment, SegmentKey
-from pipeline.run.gate import verify
 from pipeline.placeholders.protect import protect
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode, request_params
+from pipeline.run.gate import verify
 
 
 def admit(answer: str, protected, source: str, flags=()):
@@ -38,7 +38,8 @@ def test_each_scheme_sends_what_it_says():
     assert encode(Scheme.XML, protected) == encode(Scheme.XML_V2, protected) == (protected.text,)
     assert encode(Scheme.HTML, protected) == (
         'Hello <span translate="no" id="p1"></span>, you have <span translate="no" id="p2"></span>'
-        '<span translate="no" id="p3"></span><span translate="no" id="p4"></span> new messages &amp; 2 alerts.',)
+        '<span translate="no" id="p3"></span><span translate="no" id="p4"></span> new messages &amp; 2 alerts.',
+    )
     assert encode(Scheme.TOKENS, protected) == ("Hello _XQ1_, you have _XQ2__XQ3__XQ4_ new messages & 2 alerts.",)
     assert encode(Scheme.PIECES, protected) == ("Hello", ", you have", "new messages & 2 alerts.")
     assert request_params(Scheme.XML_V2)["tag_handling_version"] == "v2"
@@ -50,7 +51,8 @@ def test_pieces_are_translated_separately_and_put_back_in_source_order():
     protected = protect(SOURCE, FLAGS)
     answers = ("Hallo", ", Sie haben", "neue Nachrichten & 2 Hinweise.")
     assert admit(decode(Scheme.PIECES, protected, answers), protected, SOURCE, FLAGS) == (
-        "Hallo %(name)s, Sie haben <b>%(count)d</b> neue Nachrichten & 2 Hinweise.")
+        "Hallo %(name)s, Sie haben <b>%(count)d</b> neue Nachrichten & 2 Hinweise."
+    )
     assert Scheme.PIECES.needs_review_note and Scheme.XML.needs_review_note is None
 
 
@@ -58,7 +60,8 @@ def test_html_answers_with_named_entities_decode_to_characters():
     protected = protect("Save %s now", ("c-format",))
     answer = 'Enregistrer<span translate="no" id="p1"></span>&nbsp;maintenant'
     assert admit(decode(Scheme.HTML, protected, (answer,)), protected, "Save %s now", ("c-format",)) == (
-        "Enregistrer%s\u00a0maintenant")
+        "Enregistrer%s\u00a0maintenant"
+    )
 
 
 def test_damaged_answers_under_any_scheme_are_refused():

@@ -51,7 +51,9 @@ def test_a_sync_is_needed_until_recorded_per_service_and_never_without_a_state_f
     assert again.needs_sync("http://other.example", current)  # another service has its own copy
     again.save("http://other.example", current)
     assert set(json.loads((settings.cache_dir / RECORD_NAME).read_text())["synced"]) == {
-        "embedded/1", "http://other.example"}
+        "embedded/1",
+        "http://other.example",
+    }
     assert not SyncRecord(None).needs_sync("embedded/1", current)
     assert not record.needs_sync("embedded/1", None)
 

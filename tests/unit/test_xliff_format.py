@@ -11,14 +11,22 @@ from lxml import etree
 
 from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.xliff import NS_12, NS_2, XliffCatalog
+from pipeline.formats.xliff import NS_2, NS_12, XliffCatalog
 from pipeline.formats.xmltext import set_attributes
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
-READABLE = sorted(p for p in [*DATA.glob("*.xlf"), *DATA.glob("*.xliff")]
-                  if p.name not in {"entity_expansion.xlf", "external_entity.xlf", "xliff12_not_well_formed.xlf",
-                                    "xliff12_mixed_target_languages.xlf"})
+READABLE = sorted(
+    p
+    for p in [*DATA.glob("*.xlf"), *DATA.glob("*.xliff")]
+    if p.name
+    not in {
+        "entity_expansion.xlf",
+        "external_entity.xlf",
+        "xliff12_not_well_formed.xlf",
+        "xliff12_mixed_target_languages.xlf",
+    }
+)
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_locales" / "xliff"
 
 
@@ -39,8 +47,9 @@ def translate_all(catalog: XliffCatalog, mark_fuzzy: bool = True) -> bytes:
 
 
 def changed_lines(before: bytes, after: bytes) -> list[str]:
-    diff = difflib.unified_diff(before.decode("utf-8").splitlines(), after.decode("utf-8").splitlines(),
-                                lineterm="", n=0)
+    diff = difflib.unified_diff(
+        before.decode("utf-8").splitlines(), after.decode("utf-8").splitlines(), lineterm="", n=0
+    )
     return [line for line in diff if not line.startswith(("---", "+++", "@@"))]
 
 
@@ -79,7 +88,11 @@ def test_a_non_xliff_document_is_refused(tmp_path):
 def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated():
     catalog = read("xliff12_existing_targets.xlf")
     assert [u.state for u in catalog.units] == [UnitState.UNTRANSLATED] * 4 + [
-        UnitState.FUZZY, UnitState.FUZZY, UnitState.TRANSLATED, UnitState.TRANSLATED]
+        UnitState.FUZZY,
+        UnitState.FUZZY,
+        UnitState.TRANSLATED,
+        UnitState.TRANSLATED,
+    ]
     assert catalog.units[4].targets == ("Move",)  # pre-filled by a tool or a human: never overwritten
     assert all(u.flags == (XLIFF_INLINE,) and u.nforms == 1 and not u.plural for u in catalog.units)
 
@@ -96,7 +109,7 @@ def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes():
         '-        <target state="new"></target>',
         '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">RENAME</target>',
         "-        <target state='needs-translation' xml:lang='de'>  </target>",
-        "+        <target state='needs-review-translation' xml:lang='de' state-qualifier='leveraged-mt'>DELETE</target>",
+        "+        <target state='needs-review-translation' xml:lang='de' state-qualifier='leveraged-mt'>DELETE</target>",  # noqa: E501
     ]
 
 
@@ -143,7 +156,10 @@ def test_xliff2_ignorable_translate_no_and_notes():
 def test_multiple_files_and_inherited_translate_no():
     catalog = read("xliff12_multiple_files_translate_no.xlf")
     assert [u.sources[0] for u in catalog.units] == [
-        "Open", "You receive this mail because you asked for it.", "Your files are ready"]
+        "Open",
+        "You receive this mail because you asked for it.",
+        "Your files are ready",
+    ]
     assert [u.line for u in catalog.units] == [8, 22, 26] and catalog.language == "de"
 
 
@@ -159,8 +175,7 @@ def test_crlf_file_gets_crlf_in_new_targets():
     after = translate_all(catalog)
     assert b"\n" not in after.replace(b"\r\n", b"")
     assert b"</source>\r\n        <target state=" in after
-    assert b"<target state=\"needs-review-translation\" state-qualifier=\"leveraged-mt\">FIRST LINE\r\nSECOND LINE" \
-        in after
+    assert b'<target state="needs-review-translation" state-qualifier="leveraged-mt">FIRST LINE\r\nSECOND LINE' in after
 
 
 def test_no_final_newline_stays_without_one():
@@ -175,16 +190,18 @@ def test_legacy_encoding_is_kept_and_missing_characters_become_references():
     out = catalog.render({0: ("カフェ & Café",)})
     before = (DATA / "xliff12_latin1_encoding.xlf").read_bytes()
     assert out.decode("latin-1").count("&#12459;&#12501;&#12455; &amp; Caf\xe9") == 1
-    assert out.replace(out[out.index(b"\n        <target"):out.index(b"</target>") + 9], b"") == before
+    assert out.replace(out[out.index(b"\n        <target") : out.index(b"</target>") + 9], b"") == before
 
 
 def test_language_from_the_path_when_the_file_has_none(tmp_path):
     from pipeline.locales import locale_from_path
 
     path = tmp_path / "messages.pt_BR.xliff"
-    path.write_text(f'<xliff version="1.2" xmlns="{NS_12}"><file original="a" source-language="en" datatype="x">'
-                    '<body><trans-unit id="a"><source>Hi</source></trans-unit></body></file></xliff>',
-                    encoding="utf-8")
+    path.write_text(
+        f'<xliff version="1.2" xmlns="{NS_12}"><file original="a" source-language="en" datatype="x">'
+        '<body><trans-unit id="a"><source>Hi</source></trans-unit></body></file></xliff>',
+        encoding="utf-8",
+    )
     catalog = read_catalog(path)
     assert catalog.language is None and locale_from_path(path) == "pt_BR"
 
@@ -193,8 +210,10 @@ def test_nested_inline_markup_travels_as_placeholders_and_comes_back():
     catalog = read("xliff12_inline_markup.xlf")
     unit = catalog.units[0]
     protected = protect(unit.sources[0], unit.flags)
-    assert protected.text == ('Read the <x id="1"/>new <x id="2"/>sharing<x id="3"/> rules<x id="4"/> before you '
-                              '<x id="5"/>invite <x id="6"/><x id="7"/>.')
+    assert protected.text == (
+        'Read the <x id="1"/>new <x id="2"/>sharing<x id="3"/> rules<x id="4"/> before you '
+        '<x id="5"/>invite <x id="6"/><x id="7"/>.'
+    )
     assert protected.placeholders[5].text == '<ph id="4">{user}</ph>'  # native code goes whole
     moved = protected.text.replace("Read the ", "Lies ").replace(" before you ", " bevor du ")
     assert catalog.write_problem(restore(moved, protected), 0) is None
@@ -223,18 +242,21 @@ def test_sm_em_translate_no_and_nested_protected_mrk_are_never_sent_and_come_bac
         "Thanks for reading.",
     ]
     assert protected[0].placeholders[0].text == '<sm id="m1" translate="no"/>Driftwood Sync<em startRef="m1"/>'
-    assert protected[2].placeholders[0].text == ('<mrk id="m1" translate="no">sync --all <mrk id="m2" '
-                                                 'translate="no">--force</mrk> --quiet</mrk>')
+    assert protected[2].placeholders[0].text == (
+        '<mrk id="m1" translate="no">sync --all <mrk id="m2" translate="no">--force</mrk> --quiet</mrk>'
+    )
     out = translate_all(catalog).decode("utf-8")
-    assert "<target>INSTALL <sm id=\"m1\" translate=\"no\"/>Driftwood Sync<em startRef=\"m1\"/> ON EVERY" in out
+    assert '<target>INSTALL <sm id="m1" translate="no"/>Driftwood Sync<em startRef="m1"/> ON EVERY' in out
     assert '<target><pc id="1">OPEN <sm id="m1" translate="no"/>Driftwood</pc> Settings<em startRef="m1"/> NOW.' in out
     assert "--force</mrk> --quiet</mrk> TO SYNC EVERYTHING.</target>" in out
 
 
 def test_a_segment_that_starts_inside_an_earlier_segments_translate_no_span_is_left_alone():
     catalog = read("xliff20_protected_spans_sm_em_nested_mrk.xlf")
-    assert [u.sources[0] for u in catalog.units[3:]] == ['Keep it short. <sm id="m1" translate="no"/>Driftwood Sync',
-                                                        "Thanks for reading."]  # not "Cloud Edition", not "Pro<em/>"
+    assert [u.sources[0] for u in catalog.units[3:]] == [
+        'Keep it short. <sm id="m1" translate="no"/>Driftwood Sync',
+        "Thanks for reading.",
+    ]  # not "Cloud Edition", not "Pro<em/>"
     out = translate_all(catalog).decode("utf-8")
     assert "<source>Cloud Edition</source>\n      </segment>" in out and "CLOUD" not in out and "PRO" not in out
 
@@ -244,8 +266,10 @@ def test_nested_protected_mrk_in_xliff12_is_one_placeholder():
     texts = [protect(u.sources[0], u.flags).text for u in catalog.units]
     assert texts == ['Run <x id="1"/> to overwrite the server copy.', 'See <x id="1"/> for details.']
     out = translate_all(catalog).decode("utf-8")
-    assert ('<target state="needs-review-translation" state-qualifier="leveraged-mt">RUN <mrk mtype="protected">sync '
-            '<mrk mtype="protected">--force</mrk> now</mrk> TO OVERWRITE THE SERVER COPY.</target>') in out
+    assert (
+        '<target state="needs-review-translation" state-qualifier="leveraged-mt">RUN <mrk mtype="protected">sync '
+        '<mrk mtype="protected">--force</mrk> now</mrk> TO OVERWRITE THE SERVER COPY.</target>'
+    ) in out
 
 
 def test_escaped_markup_in_text_is_one_placeholder_and_references_stay():
@@ -264,7 +288,7 @@ def test_write_problem_refuses_broken_or_different_markup():
     doubled = source.replace("</g>.", '</g><ph id="4">{user}</ph>.')
     assert "inline markup" in catalog.write_problem(doubled, 0)
     foreign = source.replace("</g>.", '</g><x id="9"/>.')  # not the source's markup: written as text
-    assert catalog.write_problem(foreign, 0) is None and "&lt;x id=\"9\"/&gt;" in catalog._content(0, foreign)
+    assert catalog.write_problem(foreign, 0) is None and '&lt;x id="9"/&gt;' in catalog._content(0, foreign)
     assert "U+0007" in catalog.write_problem("bell\a", 0)
     assert "U+D800" in catalog.write_problem("half \ud800", None)
 
@@ -275,9 +299,11 @@ def test_text_around_markup_is_escaped_and_markup_is_kept():
     translation = source.replace("Open ", "Öffne <Tom & Jerry> ").replace("or write to us.", "oder schreib uns.")
     assert catalog.write_problem(translation, 1) is None
     out = catalog.render({1: (translation,)}).decode("utf-8")
-    assert ('<target state="needs-review-translation" state-qualifier="leveraged-mt">Öffne &lt;Tom &amp; Jerry&gt; '
-            '<bpt id="1">&lt;a href="<sub>{url}</sub>"&gt;</bpt>the help page<ept id="1">&lt;/a&gt;</ept>'
-            '<x id="2" ctype="lb"/>oder schreib uns.</target>') in out
+    assert (
+        '<target state="needs-review-translation" state-qualifier="leveraged-mt">Öffne &lt;Tom &amp; Jerry&gt; '
+        '<bpt id="1">&lt;a href="<sub>{url}</sub>"&gt;</bpt>the help page<ept id="1">&lt;/a&gt;</ept>'
+        '<x id="2" ctype="lb"/>oder schreib uns.</target>'
+    ) in out
 
 
 def test_mangled_translations_are_refused_before_they_reach_the_catalog():
@@ -307,17 +333,21 @@ def test_new_target_copies_the_source_xml_space(tmp_path):
     catalog = read_catalog(path)
     index = next(u.index for u in catalog.units if u.sources == (" (optional)",))
     out = catalog.render({index: (" (facultatif)",)}).decode("utf-8")
-    assert '<source xml:space="preserve"> (optional)</source>\n        <target xml:space="preserve"> (facultatif)' \
-        in out
+    assert (
+        '<source xml:space="preserve"> (optional)</source>\n        <target xml:space="preserve"> (facultatif)' in out
+    )
 
 
-@pytest.mark.parametrize(("tag", "values", "expected"), [
-    ("<target>", {"state": "new"}, '<target state="new">'),
-    ("<target/>", {"state": "new"}, '<target state="new"/>'),
-    ("<segment id='s1' >", {"state": "translated"}, "<segment id='s1' state='translated' >"),
-    ('<target state="x" a="1">', {"state": "y"}, '<target state="y" a="1">'),
-    ('<t\n   a="1"\n   state="x"/>', {"state": "y", "b": 'q"'}, '<t\n   a="1"\n   state="y" b="q&quot;"/>'),
-])
+@pytest.mark.parametrize(
+    ("tag", "values", "expected"),
+    [
+        ("<target>", {"state": "new"}, '<target state="new">'),
+        ("<target/>", {"state": "new"}, '<target state="new"/>'),
+        ("<segment id='s1' >", {"state": "translated"}, "<segment id='s1' state='translated' >"),
+        ('<target state="x" a="1">', {"state": "y"}, '<target state="y" a="1">'),
+        ('<t\n   a="1"\n   state="x"/>', {"state": "y", "b": 'q"'}, '<t\n   a="1"\n   state="y" b="q&quot;"/>'),
+    ],
+)
 def test_set_attributes_touches_only_what_it_sets(tag, values, expected):
     assert set_attributes(tag, values) == expected
 
@@ -335,8 +365,15 @@ def structure_problems(path: Path) -> list[str]:
             if kids.count("target") > 1:
                 problems.append(f"{unit.get('id')}: two targets")
             target = unit.find(f"{q}target")
-            if target is not None and target.get("state") not in (None, "new", "needs-translation", "translated",
-                                                                   "needs-review-translation", "final", "signed-off"):
+            if target is not None and target.get("state") not in (
+                None,
+                "new",
+                "needs-translation",
+                "translated",
+                "needs-review-translation",
+                "final",
+                "signed-off",
+            ):
                 problems.append(f"{unit.get('id')}: state {target.get('state')}")
     else:
         q = f"{{{NS_2}}}"
@@ -360,7 +397,7 @@ def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
     assert structure_problems(out) == []
     again = read_catalog(out)
     assert not [u for u in again.units if u.state is UnitState.UNTRANSLATED]
-    for old, new in zip(read_catalog(path).units, again.units):
+    for old, new in zip(read_catalog(path).units, again.units, strict=True):
         assert old.sources == new.sources
         if old.state is not UnitState.UNTRANSLATED:
             assert (old.targets, old.state) == (new.targets, new.state)
@@ -373,8 +410,11 @@ def translate_with_cli(root: Path, catalogs: str, capsys) -> dict:
     from pipeline.cli import main
 
     config = root / "pipeline.toml"
-    config.write_text(f'source_lang = "en"\ncatalogs = {catalogs}\n[service]\nurl = "embedded"\n'
-                      '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n', encoding="utf-8")
+    config.write_text(
+        f'source_lang = "en"\ncatalogs = {catalogs}\n[service]\nurl = "embedded"\n'
+        '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n',
+        encoding="utf-8",
+    )
     assert main(["translate", "--config", str(config)]) == 0
     capsys.readouterr()
     return json.loads((root / "report" / "report.json").read_text())
@@ -393,7 +433,7 @@ def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
         assert structure_problems(path) == []
         before, after = read_catalog(original), read_catalog(path)
         assert len(before.units) == len(after.units)
-        for old, new in zip(before.units, after.units):
+        for old, new in zip(before.units, after.units, strict=True):
             if old.state is UnitState.UNTRANSLATED:
                 filled += 1
                 assert new.state is UnitState.FUZZY and new.targets[0].strip() and new.targets != old.sources
@@ -420,7 +460,8 @@ def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_pa
     out = catalog.render({0: ("Hochladen",)})
     assert changed_lines(first, out) == [
         '-        <target state="needs-review-translation" state-qualifier="leveraged-mt">UPLOAD</target>',
-        '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">Hochladen</target>']
+        '+        <target state="needs-review-translation" state-qualifier="leveraged-mt">Hochladen</target>',
+    ]
 
 
 def test_apple_format_specifiers_are_placeholders():
@@ -440,12 +481,13 @@ def test_angular_symfony_xcode_and_okapi_shapes_translate_and_keep_their_placeho
     for name in REAL_WORLD:
         before, after = read_catalog(DATA / name), read_catalog(tmp_path / name)
         assert len(before.units) == len(after.units)
-        for old, new in zip(before.units, after.units):
+        for old, new in zip(before.units, after.units, strict=True):
             if old.state is UnitState.UNTRANSLATED:
                 assert new.state is UnitState.FUZZY and new.targets != old.sources
                 # Angular's <x equiv-text="{{n}}"/> and ICU, Symfony's %name%, Xcode's %lld and %1$@ ...
-                assert sorted(ph.text for ph in protect(new.targets[0], new.flags).placeholders) == \
-                    sorted(ph.text for ph in protect(old.sources[0], old.flags).placeholders)
+                assert sorted(ph.text for ph in protect(new.targets[0], new.flags).placeholders) == sorted(
+                    ph.text for ph in protect(old.sources[0], old.flags).placeholders
+                )
             else:
                 assert (new.targets, new.state) == (old.targets, old.state)
         for line in changed_lines((DATA / name).read_bytes(), (tmp_path / name).read_bytes()):

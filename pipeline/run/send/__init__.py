@@ -24,15 +24,31 @@ from typing import TYPE_CHECKING, Any
 from pipeline import protocol
 from pipeline.cache import TranslationCache
 from pipeline.config import Settings
-from pipeline.errors import (AuthenticationError, PayloadTooLargeError, QuotaExceededError, RateLimitedError,
-                             ServiceError, TransportError)
+from pipeline.errors import (
+    AuthenticationError,
+    PayloadTooLargeError,
+    QuotaExceededError,
+    RateLimitedError,
+    ServiceError,
+    TransportError,
+)
 from pipeline.model import Cause, Issue, SegmentKey, TranslationOptions
-from pipeline.quota import Allowance, allowance, shortfall
-from pipeline.run.progress import Progress
-from pipeline.run.records import (CatalogReport, CatalogWork, DryRunEstimate, Pending, Recovery, RunReport, Stop,
-                                  StopReason, UsageRecord, Verify)
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
+from pipeline.quota import Allowance, allowance, shortfall
+from pipeline.run.progress import Progress
+from pipeline.run.records import (
+    CatalogReport,
+    CatalogWork,
+    DryRunEstimate,
+    Pending,
+    Recovery,
+    RunReport,
+    Stop,
+    StopReason,
+    UsageRecord,
+    Verify,
+)
 from pipeline.run.request import recovered_key, request_params
 from pipeline.run.send.concurrency import Controller, Limiter, Ticket
 from pipeline.run.send.packing import pack
@@ -116,10 +132,14 @@ def estimate(pending: dict[str, Pending]) -> DryRunEstimate:
         packing = pack([p.protected.text for p in items], request_params(opts))
         requests += len(packing.batches)
         lower_bound += packing.lower_bound
-    return DryRunEstimate(requests=requests, requests_lower_bound=lower_bound,
-                          context_requests=context_requests(pending, requests),
-                          characters=sum(len(p.protected.text) for p in pending.values()),
-                          texts=len(pending), segments=sum(len(p.refs) for p in pending.values()))
+    return DryRunEstimate(
+        requests=requests,
+        requests_lower_bound=lower_bound,
+        context_requests=context_requests(pending, requests),
+        characters=sum(len(p.protected.text) for p in pending.values()),
+        texts=len(pending),
+        segments=sum(len(p.refs) for p in pending.values()),
+    )
 
 
 def would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
@@ -146,8 +166,9 @@ async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]
         return None, f"the account's usage could not be read ({exc}); the run goes on without a quota check"
 
 
-async def check_quota(client: AsyncClient, needed: int, budget: int | None,
-                      log: Callable[[str], None], earlier: int = 0) -> tuple[UsageRecord, Stop | None]:
+async def check_quota(
+    client: AsyncClient, needed: int, budget: int | None, log: Callable[[str], None], earlier: int = 0
+) -> tuple[UsageRecord, Stop | None]:
     """Read the usage before the first request; a :class:`Stop` when what is left cannot cover ``needed``.
 
     ``needed`` is what the run will bill (after the cache and deduplication); a ``budget`` caps it.
@@ -169,11 +190,25 @@ async def check_quota(client: AsyncClient, needed: int, budget: int | None,
     return record, None
 
 
-async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, Pending], cache: TranslationCache,
-                   report: RunReport, per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str],
-                   log: Callable[[str], None], progress: Progress, budget: Budget, verify: Verify,
-                   notes: dict[SegmentKey, str], *, limiter: Limiter, offered: Awaitable[set[str]],
-                   stop: asyncio.Event | None = None, outcome: Outcome | None = None) -> Outcome:
+async def send_all(
+    settings: Settings,
+    client: AsyncClient,
+    pending: dict[str, Pending],
+    cache: TranslationCache,
+    report: RunReport,
+    per_catalog: dict[str, CatalogReport],
+    done: dict[SegmentKey, str],
+    log: Callable[[str], None],
+    progress: Progress,
+    budget: Budget,
+    verify: Verify,
+    notes: dict[SegmentKey, str],
+    *,
+    limiter: Limiter,
+    offered: Awaitable[set[str]],
+    stop: asyncio.Event | None = None,
+    outcome: Outcome | None = None,
+) -> Outcome:
     """Send every pending text, concurrently and within the budget; record verified results as they arrive.
 
     ``budget`` is shared by the rounds of one run (plural fallbacks are a second round); ``verify``
@@ -213,8 +248,9 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
         while True:
             left = sender.retry.max_attempts - used
             try:
-                result = await (sender if not used else sender.with_retry(replace(sender.retry, max_attempts=left))
-                                ).translate(texts, **params)
+                result = await (
+                    sender if not used else sender.with_retry(replace(sender.retry, max_attempts=left))
+                ).translate(texts, **params)
             except RateLimitedError as exc:
                 pause = limiter.refused(ticket, exc.retry_after)
                 used += exc.attempts
@@ -276,8 +312,9 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             if scheme is not Scheme.XML:  # decode to the canonical form the gate and cache know
                 answers = _decoded(scheme, items, sent, [t.text for t in result.translations])
                 keys = [recovered_key(i.key, scheme) for i in items]
-            billed = _record(items, result, cache, per_catalog, done, fail, outcome, progress, verify,
-                             answers, keys, costs)
+            billed = _record(
+                items, result, cache, per_catalog, done, fail, outcome, progress, verify, answers, keys, costs
+            )
             if scheme is not Scheme.XML:
                 _count_recovery(report, scheme, items, done, notes, billed)
             return
@@ -301,14 +338,19 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             for opts, items in groups(round_items).items():
                 usable = [i for i in items if applicable(scheme, i.protected, opts.model_type)]
                 outcome.retry.update((i.key, i) for i in items if i not in usable)  # left for the next scheme
-                params = {**{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
-                          **scheme_params(scheme)}
+                params = {
+                    **{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
+                    **scheme_params(scheme),
+                }
                 batches.extend(send(batch, params, scheme) for batch in _recovery_batches(scheme, usable))
             await asyncio.gather(*batches)
         for key, item in outcome.retry.items():  # no scheme got these past the gate (or the run stopped)
             if not stop.is_set():
-                fail(item, f"translation not written: {outcome.first_problem.get(key)} (and damaged again "
-                           f"however the placeholders were shown)")
+                fail(
+                    item,
+                    f"translation not written: {outcome.first_problem.get(key)} (and damaged again "
+                    f"however the placeholders were shown)",
+                )
         if stop.is_set():  # left unsent, for the next run: it pays only for these
             outcome.finished.difference_update(outcome.retry)
         outcome.retry.clear()
@@ -327,12 +369,16 @@ async def send_all(settings: Settings, client: AsyncClient, pending: dict[str, P
             planned += len(packing.batches)
             tasks.extend(send([items[i] for i in batch], params) for batch in packing.batches)
         report.context_requests += context_requests(pending, planned)
-        log(f"sending {sum(len(p.refs) for p in pending.values())} segments "
-            f"({len(pending)} unique texts) in about {len(tasks)} requests")
+        log(
+            f"sending {sum(len(p.refs) for p in pending.values())} segments "
+            f"({len(pending)} unique texts) in about {len(tasks)} requests"
+        )
         await asyncio.gather(*tasks)
         if outcome.retry:
-            log(f"{sum(len(p.refs) for p in outcome.retry.values())} segments came back with damaged "
-                f"placeholders: sending them again, showing the placeholders another way")
+            log(
+                f"{sum(len(p.refs) for p in outcome.retry.values())} segments came back with damaged "
+                f"placeholders: sending them again, showing the placeholders another way"
+            )
             await recover()
     except (AuthenticationError, TransportError) as exc:
         halt(StopReason.SERVICE, str(exc))
@@ -354,8 +400,8 @@ def _decoded(scheme: Scheme, items: list[Pending], sent: list[tuple[str, ...]], 
     """The canonical answer of each item from the texts the service returned for a scheme's request."""
     answers: list[str] = []
     position = 0
-    for item, texts in zip(items, sent):
-        part = returned[position:position + len(texts)]
+    for item, texts in zip(items, sent, strict=True):
+        part = returned[position : position + len(texts)]
         position += len(texts)
         if len(part) < len(texts):
             break  # fewer translations than texts: _record fails the rest
@@ -370,8 +416,11 @@ def _recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending
     for item in items:
         texts = encode(scheme, item.protected)
         weight = sum(protocol.encoded_text_size(t) + 1 for t in texts)
-        if batches and count + len(texts) <= protocol.MAX_TEXTS_PER_REQUEST and \
-                size + weight <= protocol.MAX_TRANSLATE_BODY_BYTES // 2:
+        if (
+            batches
+            and count + len(texts) <= protocol.MAX_TEXTS_PER_REQUEST
+            and size + weight <= protocol.MAX_TRANSLATE_BODY_BYTES // 2
+        ):
             batches[-1].append(item)
             count, size = count + len(texts), size + weight
         else:
@@ -380,8 +429,14 @@ def _recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending
     return batches
 
 
-def _count_recovery(report: RunReport, scheme: Scheme, items: list[Pending], done: dict[SegmentKey, str],
-                    notes: dict[SegmentKey, str], billed: int) -> None:
+def _count_recovery(
+    report: RunReport,
+    scheme: Scheme,
+    items: list[Pending],
+    done: dict[SegmentKey, str],
+    notes: dict[SegmentKey, str],
+    billed: int,
+) -> None:
     """Per language: the segments a scheme got past the gate, and what its requests cost."""
     for item in items:
         recovery = report.recovery.setdefault(item.options.target_lang, Recovery())
@@ -415,10 +470,20 @@ def _check_targets(offered: set[str], pending: dict[str, Pending], fail: Callabl
     return wanted & offered
 
 
-def _record(items: list[Pending], result: TranslateResult, cache: TranslationCache,
-            per_catalog: dict[str, CatalogReport], done: dict[SegmentKey, str], fail: Callable[..., None],
-            outcome: Outcome, progress: Progress, verify: Verify, answers: Sequence[str] | None = None,
-            cache_keys: Sequence[str] | None = None, sizes: Sequence[int] | None = None) -> int:
+def _record(
+    items: list[Pending],
+    result: TranslateResult,
+    cache: TranslationCache,
+    per_catalog: dict[str, CatalogReport],
+    done: dict[SegmentKey, str],
+    fail: Callable[..., None],
+    outcome: Outcome,
+    progress: Progress,
+    verify: Verify,
+    answers: Sequence[str] | None = None,
+    cache_keys: Sequence[str] | None = None,
+    sizes: Sequence[int] | None = None,
+) -> int:
     """Verify each returned text for each segment; cache and keep the good ones, report the others; returns billed.
 
     ``answers`` replaces the returned texts when a recovery scheme sent them another way (decoded to
@@ -430,7 +495,7 @@ def _record(items: list[Pending], result: TranslateResult, cache: TranslationCac
     catalogs_in_request: set[str] = set()
     verified: dict[str, str] = {}
     returned = answers if answers is not None else [t.text for t in result.translations]
-    for index, (item, answer, billed) in enumerate(zip(items, returned, shares)):
+    for index, (item, answer, billed) in enumerate(zip(items, returned, shares, strict=False)):
         per_catalog[item.refs[0].key.catalog].counters.billed_characters += billed
         catalogs_in_request.update(ref.key.catalog for ref in item.refs)
         judged = item.verdicts(answer, verify)
@@ -450,11 +515,14 @@ def _record(items: list[Pending], result: TranslateResult, cache: TranslationCac
             outcome.retry[item.key] = rest  # shown another way in a recovery round
             outcome.first_problem.setdefault(item.key, refused[0][1].problem or "")
         else:
-            fail(rest, f"translation not written: {next(v.problem for _, v in refused if not v.retryable)}",
-                 0 if passed else billed)
+            fail(
+                rest,
+                f"translation not written: {next(v.problem for _, v in refused if not v.retryable)}",
+                0 if passed else billed,
+            )
     cache.set_many(verified)  # one transaction per request, not one per text
     if len(returned) != len(items):
-        for item in items[len(returned):]:
+        for item in items[len(returned) :]:
             fail(item, "the service returned fewer translations than texts sent")
     for name in catalogs_in_request:
         per_catalog[name].counters.requests += 1

@@ -179,8 +179,12 @@ class Controller:
 class Limiter:
     """The controller for asyncio tasks: :meth:`acquire` waits its turn, first come first served."""
 
-    def __init__(self, controller: Controller, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        controller: Controller,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.controller = controller
         self._clock, self._sleep = clock, sleep
         self._waiters: deque[asyncio.Future[Ticket]] = deque()

@@ -31,9 +31,12 @@ class Packing:
     lower_bound: int
 
 
-def pack(texts: Sequence[str], params: dict[str, object],
-         max_texts: int = protocol.MAX_TEXTS_PER_REQUEST,
-         max_bytes: int = protocol.MAX_TRANSLATE_BODY_BYTES) -> Packing:
+def pack(
+    texts: Sequence[str],
+    params: dict[str, object],
+    max_texts: int = protocol.MAX_TEXTS_PER_REQUEST,
+    max_bytes: int = protocol.MAX_TRANSLATE_BODY_BYTES,
+) -> Packing:
     """Pack ``texts`` (all sharing ``params``) into as few requests as the limits allow."""
     room = max_bytes - protocol.empty_translate_body_size(params)  # for the array's contents and commas
     # Each text costs its encoded size plus one comma; the first comma of a batch is not sent, so
@@ -66,7 +69,7 @@ def _first_fit(order: list[int], costs: list[int], max_texts: int, capacity: int
     doubles when the bins outgrow it.
     """
     if sum(costs[i] for i in order[:max_texts]) <= capacity:
-        return [order[i:i + max_texts] for i in range(0, len(order), max_texts)]
+        return [order[i : i + max_texts] for i in range(0, len(order), max_texts)]
     size = 64
     tree = [capacity] * (2 * size)
     bins: list[list[int]] = []

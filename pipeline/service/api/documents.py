@@ -159,7 +159,8 @@ def _threshold(form: FormData) -> int:
         raise bad_request("part 'translation_memory_threshold' must be an integer") from None
     if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
         raise bad_request(
-            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {echo(number)}"
+            f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, "
+            f"got {echo(number)}"
         )
     return number
 

@@ -39,7 +39,6 @@ from pipeline.service.store.accounts import DeveloperKey
 from pipeline.service.store.metering import period_of
 
 
-
 @dataclass(frozen=True)
 class _Found:
     """What the resources a request names give the engine."""

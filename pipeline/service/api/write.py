@@ -64,7 +64,9 @@ def _target(params: Params, endpoint: Endpoint) -> str | None:
     by_key = {c.lower(): c for c in allowed}
     canonical = by_key.get(code.strip().lower())
     if canonical is None:
-        raise bad_request(f"target_lang {echo(code)} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}")
+        raise bad_request(
+            f"target_lang {echo(code)} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}"
+        )
     return canonical
 
 

@@ -83,7 +83,6 @@ def names() -> dict[str, str]:
     return dict(_read("names")["names"])
 
 
-
 @cache
 def load(resource: str) -> ResourceTable:
     """The table of ``resource`` (one of :data:`RESOURCES`); ValueError when its file is inconsistent."""

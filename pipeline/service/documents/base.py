@@ -31,11 +31,7 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs
 
 def decode_text(data: bytes, what: str, fallback: str | None = None) -> tuple[str, str, bytes]:
     """``(text, encoding, bom)`` of a text file: a BOM decides, else UTF-8 (else ``fallback``)."""
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            break
-    else:
-        bom, encoding = b"", fallback or "utf-8"
+    bom, encoding = next(((b, e) for b, e in _BOMS if data.startswith(b)), (b"", fallback or "utf-8"))
     try:
         return data[len(bom) :].decode(encoding), encoding, bom
     except (UnicodeDecodeError, LookupError):

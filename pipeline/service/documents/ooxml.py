@@ -18,7 +18,6 @@ prompts). Untrusted input: the package passes :mod:`safezip` and every XML part
 from __future__ import annotations
 
 import io
-import itertools
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,7 +35,10 @@ _CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 _OFFICE = "application/vnd.openxmlformats-officedocument."
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
-W_NS = ("http://schemas.openxmlformats.org/wordprocessingml/2006/main", "http://purl.oclc.org/ooxml/wordprocessingml/main")
+W_NS = (
+    "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    "http://purl.oclc.org/ooxml/wordprocessingml/main",
+)
 A_NS = ("http://schemas.openxmlformats.org/drawingml/2006/main", "http://purl.oclc.org/ooxml/drawingml/main")
 S_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main", "http://purl.oclc.org/ooxml/spreadsheetml/main")
 
@@ -89,10 +91,10 @@ def _content_types(archive: zipfile.ZipFile) -> dict[str, str]:
     except KeyError:
         raise DocumentError(f"not an Office Open XML package: {CONTENT_TYPES} is missing") from None
     root = _parse_part(CONTENT_TYPES, safezip.read_member(archive, info)).getroot()
-    defaults = {
-        d.get("Extension", "").lower(): d.get("ContentType", "") for d in root.iter(f"{{{_CT_NS}}}Default")
+    defaults = {d.get("Extension", "").lower(): d.get("ContentType", "") for d in root.iter(f"{{{_CT_NS}}}Default")}
+    overrides = {
+        o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in root.iter(f"{{{_CT_NS}}}Override")
     }
-    overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType", "") for o in root.iter(f"{{{_CT_NS}}}Override")}
     types = {}
     for member in archive.infolist():
         name = member.filename
@@ -119,8 +121,8 @@ def check(data: bytes, extension: str, limits: safezip.Limits = safezip.DEFAULT_
     _open(data, KINDS[extension], limits)[0].close()
 
 
-def _local(element: etree._Element) -> str:
-    return etree.QName(element).localname if isinstance(element.tag, str) else ""
+def _local(element: etree._Element | None) -> str:
+    return etree.QName(element).localname if element is not None and isinstance(element.tag, str) else ""
 
 
 def _groups(root: etree._Element) -> Iterator[list[etree._Element]]:
@@ -161,7 +163,7 @@ def _apply(slots: list[etree._Element], translated: str) -> None:
             texts = [child.text or "" for child in result]
         else:  # a single run (sent without tags), or the run tags were lost: all text goes to the first run
             texts = ["".join(result.itertext())]
-    for slot, text in itertools.zip_longest(slots, texts, fillvalue=""):
+    for slot, text in zip(slots, [*texts, *[""] * (len(slots) - len(texts))], strict=True):
         _set(slot, text)
 
 

@@ -16,6 +16,7 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass
+
 from pipeline.service.echo import echo
 
 MAX_MEMBERS = 5000

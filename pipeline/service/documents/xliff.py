@@ -122,7 +122,8 @@ def translate_xliff(data: bytes, translate: Translator, target_lang: str) -> byt
             result = None
         body = copy.deepcopy(source)
         if result is None or not _fill(body, result, ns, [0]):
-            unit_id = container.get("id") or (container.getparent().get("id") if ns == NS_20 else None)
+            parent = container.getparent()
+            unit_id = container.get("id") or (parent.get("id") if ns == NS_20 and parent is not None else None)
             raise DocumentError(f"unit {echo(unit_id)}: the translation lost the inline markup of the source")
         target = _place_target(container, source, ns)
         target.text = body.text

@@ -71,7 +71,7 @@ _CASELESS = frozenset({"ja", "ko", "zh"})
 _LETTER = r"[^\W\d_]"
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 _DOUBLED = re.compile(rf"(?<!{_LETTER})({_LETTER}+)([ \t]+)(\1)(?!{_LETTER})", re.I)
-_SPACE_BEFORE = re.compile(rf"(?<=\w)[ \t]+([,;:!?]|\.(?=\s|$))")
+_SPACE_BEFORE = re.compile(r"(?<=\w)[ \t]+([,;:!?]|\.(?=\s|$))")
 #: "word .word" / "word ,word": the space belongs after the mark.
 _SPACE_MOVED = re.compile(rf"(?<=\w)[ \t]+([,;:!?])(?={_LETTER}{{2}})")
 _SPACE_AFTER_MARK = re.compile(rf"(?<={_LETTER})([,;!?])(?={_LETTER})")
@@ -91,7 +91,7 @@ def _undouble(text: str, base: str) -> str:
     keep = _LEGIT_DOUBLES.get(base, frozenset())
 
     def fix(match: re.Match[str]) -> str:
-        first, gap, second = match.group(1), match.group(2), match.group(3)
+        first, second = match.group(1), match.group(3)
         if first != second and not (first.lower() == second.lower() and second.islower()):
             return match.group()  # "the The" is not a typo of the usual kind; "The the" is
         if first.lower() in keep:
@@ -119,7 +119,7 @@ def _punctuation(text: str, base: str) -> str:
 
 def _ends_sentence(text: str, end: int, base: str) -> bool:
     """Whether the ``.`` ``!`` or ``?`` just before ``end`` closes a sentence."""
-    head = text[:end].rstrip(" \t\"\u201d\u00bb)")
+    head = text[:end].rstrip(' \t"\u201d\u00bb)')
     if not head or head[-1] in "!?":
         return True
     if head.endswith(".."):

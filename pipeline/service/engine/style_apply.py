@@ -96,9 +96,7 @@ _ELLIPSIS_OPTIONS = {
 
 _SPACED_MARK = re.compile(rf"{_AFTER_WORD}[ \u00a0\u202f]?([;:!?]+)(?=\s|$)")
 
-_SENTENCE_BREAK = re.compile(
-    rf"{_AFTER_LETTER}(?:[ \u00a0]+[-\u2013\u2014][ \u00a0]+|\u2014)(?=[^\W\d_])"
-)
+_SENTENCE_BREAK = re.compile(rf"{_AFTER_LETTER}(?:[ \u00a0]+[-\u2013\u2014][ \u00a0]+|\u2014)(?=[^\W\d_])")
 _BREAK_OPTIONS = {
     "use_em_dash_with_space_on_either_side": " \u2014 ",
     "use_em_dash_without_space_on_either_side": "\u2014",

@@ -39,8 +39,10 @@ def bad_request(message: str) -> ApiError:
 
 def quota_exceeded(detail: str = "") -> ApiError:
     """A 456: the key's character limit for the period is reached (text, Write and documents alike)."""
-    return ApiError(STATUS_QUOTA_EXCEEDED,
-                    f"quota exceeded: the character limit of this key for the current period is reached{detail}")
+    return ApiError(
+        STATUS_QUOTA_EXCEEDED,
+        f"quota exceeded: the character limit of this key for the current period is reached{detail}",
+    )
 
 
 def found(value: _T | None, missing: ApiError) -> _T:

@@ -23,6 +23,7 @@ import csv
 import functools
 import re
 from collections.abc import Iterable, Iterator
+
 from pipeline.glossary_rules import Dictionary
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, MAX_GLOSSARY_NAME_BYTES, MAX_GLOSSARY_PHRASE_BYTES
 from pipeline.service import languages

@@ -157,7 +157,16 @@ class JobTable:
             conn.execute(
                 "INSERT INTO document_jobs(document_id, key_hash, account_id, key_id, spec, status, size, created_ms)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (document_id, _hash(document_key), account_id, key_id, spec.to_json(), QUEUED, len(data), self._now_ms()),
+                (
+                    document_id,
+                    _hash(document_key),
+                    account_id,
+                    key_id,
+                    spec.to_json(),
+                    QUEUED,
+                    len(data),
+                    self._now_ms(),
+                ),
             )
             conn.execute("INSERT INTO document_files VALUES (?, 'input', ?)", (document_id, data))
         return document_id, document_key
@@ -254,7 +263,9 @@ class JobTable:
         """Set columns of one job (``progress`` as it runs)."""
         assignments = ", ".join(f"{name} = ?" for name in fields)
         with self._db.transaction() as conn:
-            conn.execute(f"UPDATE document_jobs SET {assignments} WHERE document_id = ?", (*fields.values(), document_id))
+            conn.execute(
+                f"UPDATE document_jobs SET {assignments} WHERE document_id = ?", (*fields.values(), document_id)
+            )
 
     def finish(self, document_id: str, billed: int, output: bytes) -> None:
         """Mark a job ``done`` with its result (nothing is stored if the job expired while it ran)."""

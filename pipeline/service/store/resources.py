@@ -163,4 +163,3 @@ class Resources:
         if memory is None:
             return None
         return MemoryInfo(memory.memory_id, memory.source_lang, memory.by_target)
-

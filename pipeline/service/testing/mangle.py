@@ -105,8 +105,13 @@ def swap(text: str) -> str:
     if second is None:
         return text
     first = tags[0]
-    return (text[:first.start()] + second.group() + text[first.end():second.start()] + first.group()
-            + text[second.end():])
+    return (
+        text[: first.start()]
+        + second.group()
+        + text[first.end() : second.start()]
+        + first.group()
+        + text[second.end() :]
+    )
 
 
 #: A word that starts with a letter and holds a digit: what opaque placeholder tokens look like.
@@ -118,7 +123,7 @@ def damage_any(text: str, markup: MarkupOptions | None) -> str:
     if markup is not None and _tags(text):
         return drop(text)
     code = _CODE_WORD.search(text)
-    return text if code is None else text[:code.start()] + text[code.end():]
+    return text if code is None else text[: code.start()] + text[code.end() :]
 
 
 def apply(mode: str, text: str, markup: MarkupOptions | None, mark: str) -> str:

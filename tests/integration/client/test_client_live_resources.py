@@ -26,7 +26,10 @@ def test_glossaries_v3(client: Client) -> None:
         assert glossary.glossary_id in [g.glossary_id for g in client.list_glossaries()]
         assert client.get_glossary(glossary.glossary_id) == glossary
         entries = client.glossary_entries(glossary.glossary_id, "en", "de")
-        assert (entries.entries, entries.entries_format) == ("save\tSichern\nfile\tDatei", "tsv")  # the service joins lines, no final newline
+        assert (entries.entries, entries.entries_format) == (
+            "save\tSichern\nfile\tDatei",
+            "tsv",
+        )  # the service joins lines, no final newline
         summary = client.replace_glossary_dictionary(
             glossary.glossary_id, GlossaryDictionary("de", "en", "Datei,file", "csv")
         )

@@ -18,7 +18,9 @@ DE = "\u0308"  # the pseudo engine's German mark
 
 def upload(http, headers, name, data, part_type="application/octet-stream", **fields):
     """POST /v2/document; the raw response."""
-    return http.post(UPLOAD, files={"file": (name, data, part_type)}, data={"target_lang": "DE", **fields}, headers=headers)
+    return http.post(
+        UPLOAD, files={"file": (name, data, part_type)}, data={"target_lang": "DE", **fields}, headers=headers
+    )
 
 
 def start(http, headers, name, data, **fields):
@@ -47,7 +49,9 @@ def wait(http, headers, handle, timeout=20.0):
 
 
 def download(http, headers, handle):
-    return http.post(f"{UPLOAD}/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers)
+    return http.post(
+        f"{UPLOAD}/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers
+    )
 
 
 def round_trip(http, headers, name, data, **fields):
@@ -150,7 +154,9 @@ def test_document_key_checks(http, keys, error):
         http.post(f"{UPLOAD}/{handle['document_id']}", json={}, headers=keys.paid), 400
     )
     assert "not found" in error(status(http, keys.paid, {**handle, "document_id": "0" * 32}), 404)
-    form = http.post(f"{UPLOAD}/{handle['document_id']}", data={"document_key": handle["document_key"]}, headers=keys.paid)
+    form = http.post(
+        f"{UPLOAD}/{handle['document_id']}", data={"document_key": handle["document_key"]}, headers=keys.paid
+    )
     assert form.status_code == 200 and form.json()["document_id"] == handle["document_id"]
 
 
@@ -223,18 +229,23 @@ def test_unknown_resources_are_404(http, keys, error):
 
 
 def test_prefer_formality_falls_back_and_model_type_is_ignored(http, keys):
-    result, _ = round_trip(http, keys.paid, "a.txt", b"Hello\n", target_lang="EN-GB", formality="prefer_more",
-                           model_type="anything")
+    result, _ = round_trip(
+        http, keys.paid, "a.txt", b"Hello\n", target_lang="EN-GB", formality="prefer_more", model_type="anything"
+    )
     assert result.status_code == 200
 
 
 def test_filename_part_and_missing_parts(http, keys, error):
-    named = http.post(UPLOAD, files={"file": ("blob", b"Hello\n")}, data={"target_lang": "DE", "filename": "a.txt"},
-                      headers=keys.paid)
+    named = http.post(
+        UPLOAD, files={"file": ("blob", b"Hello\n")}, data={"target_lang": "DE", "filename": "a.txt"}, headers=keys.paid
+    )
     assert named.status_code == 200, named.text
-    assert "part 'file' is required" in error(http.post(UPLOAD, files={"x": ("a.txt", b"x")}, data={"target_lang": "DE"},
-                                                        headers=keys.paid), 400)
-    assert "target_lang' is required" in error(http.post(UPLOAD, files={"file": ("a.txt", b"x")}, headers=keys.paid), 400)
+    assert "part 'file' is required" in error(
+        http.post(UPLOAD, files={"x": ("a.txt", b"x")}, data={"target_lang": "DE"}, headers=keys.paid), 400
+    )
+    assert "target_lang' is required" in error(
+        http.post(UPLOAD, files={"file": ("a.txt", b"x")}, headers=keys.paid), 400
+    )
     assert "empty" in error(upload(http, keys.paid, "a.txt", b""), 400)
 
 
@@ -270,8 +281,9 @@ def test_refused_formats_are_400(http, keys, error, name, message):
 def test_path_traversal_in_file_names_is_refused(http, keys, error, name):
     if not name.startswith("C:"):  # the multipart parser itself cuts a Windows drive path to its last part
         assert "path traversal" in error(upload(http, keys.paid, name, b"Hello\n"), 400)
-    field = http.post(UPLOAD, files={"file": ("a.txt", b"Hello\n")}, data={"target_lang": "DE", "filename": name},
-                      headers=keys.paid)
+    field = http.post(
+        UPLOAD, files={"file": ("a.txt", b"Hello\n")}, data={"target_lang": "DE", "filename": name}, headers=keys.paid
+    )
     assert "path traversal" in error(field, 400)
 
 
@@ -304,7 +316,10 @@ def test_wrong_content_is_refused(http, keys, error, name, data, part_type, mess
 
 
 def test_unsafe_parts_and_forged_sizes_end_the_job_in_error(http, keys):
-    for data, message in ((samples.billion_laughs_docx(), "DOCTYPE"), (samples.forged_size(), "cannot be decompressed")):
+    for data, message in (
+        (samples.billion_laughs_docx(), "DOCTYPE"),
+        (samples.forged_size(), "cannot be decompressed"),
+    ):
         handle = start(http, keys.paid, "a.docx", data)
         body = wait(http, keys.paid, handle)
         assert body["status"] == "error" and message in body["message"], body
@@ -328,8 +343,9 @@ def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
         handle = start(http, headers, "a.docx", samples.docx(1))
         wait(http, headers, handle)
     assert first.stop() == 0
-    second = launch_service(data_dir=data_dir, auth_key=first.auth_key, admin_key=first.admin_key,
-                            free_auth_key=first.free_auth_key)
+    second = launch_service(
+        data_dir=data_dir, auth_key=first.auth_key, admin_key=first.admin_key, free_auth_key=first.free_auth_key
+    )
     with httpx.Client(base_url=second.url, timeout=30) as http:
         assert wait(http, headers, handle)["status"] == "done"
         result = download(http, headers, handle)

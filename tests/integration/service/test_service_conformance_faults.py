@@ -104,7 +104,10 @@ def test_mangle_times(http, keys):
     [
         ("status=abc", "bad X-Test-Fault header: status must be an integer"),
         ("status=200", "bad X-Test-Fault header: status must be between 400 and 599"),
-        ("mangle=shuffle", "bad X-Test-Fault header: mangle must be one of move, drop, duplicate, swap, attribute, any"),
+        (
+            "mangle=shuffle",
+            "bad X-Test-Fault header: mangle must be one of move, drop, duplicate, swap, attribute, any",
+        ),
         ("delay=99", "bad X-Test-Fault header: delay must be between 0 and 30 seconds"),
         ("explode=1", "bad X-Test-Fault header: unknown item 'explode'"),
         ("times", "bad X-Test-Fault header: item 'times' must be 'key=value' or 'drop'"),

@@ -192,12 +192,16 @@ def test_deletes_answer_204_and_then_404(http, keys, make_glossary, error) -> No
 def test_another_account_sees_nothing(http, keys, make_glossary, error, other) -> None:
     glossary_id = make_glossary(dictionary("a\tb"))["glossary_id"]
     stranger = getattr(keys, other)
-    assert glossary_id not in [g["glossary_id"] for g in http.get("/v3/glossaries", headers=stranger).json()["glossaries"]]
+    assert glossary_id not in [
+        g["glossary_id"] for g in http.get("/v3/glossaries", headers=stranger).json()["glossaries"]
+    ]
     error(http.get(f"/v3/glossaries/{glossary_id}", headers=stranger), 404)
     error(http.get(f"/v3/glossaries/{glossary_id}/entries?source_lang=en&target_lang=de", headers=stranger), 404)
     error(http.patch(f"/v3/glossaries/{glossary_id}", json={"name": "mine"}, headers=stranger), 404)
     error(http.put(f"/v3/glossaries/{glossary_id}/dictionaries", json=dictionary("x\ty"), headers=stranger), 404)
-    error(http.delete(f"/v3/glossaries/{glossary_id}/dictionaries?source_lang=en&target_lang=de", headers=stranger), 404)
+    error(
+        http.delete(f"/v3/glossaries/{glossary_id}/dictionaries?source_lang=en&target_lang=de", headers=stranger), 404
+    )
     error(http.delete(f"/v3/glossaries/{glossary_id}", headers=stranger), 404)
     error(http.get(f"/v2/glossaries/{glossary_id}", headers=stranger), 404)
     body = {"text": ["a"], "source_lang": "EN", "target_lang": "DE", "glossary_id": glossary_id}

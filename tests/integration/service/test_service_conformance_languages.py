@@ -100,7 +100,9 @@ def test_beta_languages_only_with_include_beta(languages):
         assert beta["de-CH"]["usable_as_target"] and not beta["de-CH"]["usable_as_source"]
         assert len(beta) == len(default) + NEW_BETA + 2
         assert (beta["ga"]["status"], beta["ga"]["usable_as_source"], beta["ga"]["usable_as_target"]) == (
-            "beta", True, True
+            "beta",
+            True,
+            True,
         )
         assert beta["ga"]["features"] == {"tag_handling": {"status": "stable"}}  # no glossary, formality, style
     assert by_code(languages("resource=translate_text&include=external")) == default

@@ -177,7 +177,9 @@ def test_another_paid_account_sees_nothing(http, keys, make_style, error) -> Non
         http.put(instruction, json={"label": "l", "prompt": "p"}, headers=stranger),
         http.delete(instruction, headers=stranger),
         http.delete(path, headers=stranger),
-        http.post("/v2/translate", json={"text": ["x"], "target_lang": "DE", "style_id": style["style_id"]}, headers=stranger),
+        http.post(
+            "/v2/translate", json={"text": ["x"], "target_lang": "DE", "style_id": style["style_id"]}, headers=stranger
+        ),
         http.post(
             "/v2/document",
             files={"file": ("a.txt", b"x\n")},
@@ -187,7 +189,9 @@ def test_another_paid_account_sees_nothing(http, keys, make_style, error) -> Non
     ):
         error(response, 404)
     assert http.get(path, headers=keys.paid).json()["version"] == 1
-    theirs = http.post("/v3/style_rules", json={"name": "theirs", "language": "de"}, headers=stranger).json()["style_id"]
+    theirs = http.post("/v3/style_rules", json={"name": "theirs", "language": "de"}, headers=stranger).json()[
+        "style_id"
+    ]
     try:
         error(http.get(f"/v3/style_rules/{theirs}", headers=keys.paid), 404)
     finally:

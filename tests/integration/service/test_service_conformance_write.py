@@ -38,7 +38,11 @@ def test_language_conventions(http, keys):
 def test_without_target_lang_the_detected_language_is_used(http, keys):
     response = http.post(CORRECT, json={"text": ["Das ist ist ein schöner Tag in Berlin."]}, headers=keys.paid)
     item = response.json()["improvements"][0]
-    assert item == {"text": "Das ist ein schöner Tag in Berlin.", "target_language": "de", "detected_source_language": "DE"}
+    assert item == {
+        "text": "Das ist ein schöner Tag in Berlin.",
+        "target_language": "de",
+        "detected_source_language": "DE",
+    }
 
 
 @pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])
@@ -70,8 +74,12 @@ def test_style_and_tone_are_mutually_exclusive(http, keys, error):
 
 def test_unknown_values_are_400(http, keys, error):
     body = {"text": ["x"], "target_lang": "de"}
-    assert "invalid value 'formal'" in error(http.post(REPHRASE, json={**body, "writing_style": "formal"}, headers=keys.paid), 400)
-    assert "invalid value 'prefer_angry'" in error(http.post(REPHRASE, json={**body, "tone": "prefer_angry"}, headers=keys.paid), 400)
+    assert "invalid value 'formal'" in error(
+        http.post(REPHRASE, json={**body, "writing_style": "formal"}, headers=keys.paid), 400
+    )
+    assert "invalid value 'prefer_angry'" in error(
+        http.post(REPHRASE, json={**body, "tone": "prefer_angry"}, headers=keys.paid), 400
+    )
 
 
 @pytest.mark.parametrize("name", ["writing_style", "tone"])
@@ -86,7 +94,9 @@ def test_target_lists_differ_per_endpoint(http, keys, error):
         message = error(http.post(REPHRASE, json={"text": ["x"], "target_lang": target}, headers=keys.paid), 400)
         assert "not supported by /v2/write/rephrase" in message
     for path in (REPHRASE, CORRECT):
-        assert "not supported" in error(http.post(path, json={"text": ["x"], "target_lang": "nl"}, headers=keys.paid), 400)
+        assert "not supported" in error(
+            http.post(path, json={"text": ["x"], "target_lang": "nl"}, headers=keys.paid), 400
+        )
 
 
 @pytest.mark.parametrize(

@@ -112,10 +112,17 @@ def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_reques
     # Before: the stored dictionary was parsed and indexed on the event loop at its first use
     # (after every PUT), so a key could stall the service again and again.
     dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
-    created = http.post("/v3/glossaries", json={"name": "big", "dictionaries": [dictionary]}, headers=keys.paid, timeout=120)
+    created = http.post(
+        "/v3/glossaries", json={"name": "big", "dictionaries": [dictionary]}, headers=keys.paid, timeout=120
+    )
     assert created.status_code == 201, created.text
     glossary_id = created.json()["glossary_id"]
-    request = {"text": ["the term 0000042 of the product"], "source_lang": "EN", "target_lang": "FR", "glossary_id": glossary_id}
+    request = {
+        "text": ["the term 0000042 of the product"],
+        "source_lang": "EN",
+        "target_lang": "FR",
+        "glossary_id": glossary_id,
+    }
     timings: dict[str, float] = {}
     answers: list[httpx.Response] = []
 
@@ -148,7 +155,10 @@ def test_a_huge_invalid_value_is_echoed_cut_short(http, keys, error):
     message = error(http.post(TRANSLATE, json={"text": ["Hi"], "target_lang": huge}, headers=keys.paid), 400)
     assert message == f"target_lang {repr(huge)[:MAX_ECHO_CHARS]}{ELLIPSIS} is not supported"
     entries = f"source\u0001{'y' * 60_000}\ttarget\n"
-    body = {"name": "n", "dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": entries, "entries_format": "tsv"}]}
+    body = {
+        "name": "n",
+        "dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": entries, "entries_format": "tsv"}],
+    }
     message = error(http.post("/v3/glossaries", json=body, headers=keys.paid), 400)
     assert message.endswith(ELLIPSIS) and len(message) < 300
 

@@ -63,8 +63,12 @@ def test_the_async_client_stops_at_the_same_bound():
     body = Endless()
 
     async def main() -> None:
-        async with AsyncClient(BASE_URL, KEY, transport=httpx.MockTransport(lambda r: httpx.Response(200, content=body.__aiter__())),
-                               retry=NO_RETRY) as client:
+        async with AsyncClient(
+            BASE_URL,
+            KEY,
+            transport=httpx.MockTransport(lambda r: httpx.Response(200, content=body.__aiter__())),
+            retry=NO_RETRY,
+        ) as client:
             await client.translate(["Hello"], target_lang="DE")
 
     with pytest.raises(AnswerTooLargeError):

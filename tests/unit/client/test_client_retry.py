@@ -76,8 +76,11 @@ def test_a_caller_that_paces_itself_sees_the_429_at_once_and_5xx_are_still_retri
 ) -> None:
     paced = client.with_retry(RetryPolicy(retry_rate_limited=False))
     route = router.post("/v2/translate").mock(
-        side_effect=[httpx.Response(429, headers={"Retry-After": "3"}, json={"message": "slow down"}),
-                     httpx.Response(503), httpx.Response(200, json=OK)]
+        side_effect=[
+            httpx.Response(429, headers={"Retry-After": "3"}, json={"message": "slow down"}),
+            httpx.Response(503),
+            httpx.Response(200, json=OK),
+        ]
     )
     with pytest.raises(RateLimitedError) as caught:
         paced.translate(["Hello"], target_lang="DE")

@@ -6,8 +6,6 @@ import ast
 import inspect
 import textwrap
 
-import pytest
-
 from pipeline.client import stubgen
 from pipeline.client.aio import AsyncClient
 from pipeline.client.sync import Client
@@ -18,8 +16,9 @@ def public(cls: type) -> set[str]:
 
 
 def test_the_async_stub_is_the_one_generated_from_the_endpoint_methods():
-    assert stubgen.STUB.read_text(encoding="utf-8") == stubgen.render(), \
+    assert stubgen.STUB.read_text(encoding="utf-8") == stubgen.render(), (
         "pipeline/client/aio_endpoints.pyi is stale: run python -m pipeline.client.stubgen"
+    )
 
 
 def test_both_shells_and_the_stub_offer_the_same_methods():
@@ -49,7 +48,8 @@ def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path
     from mypy import api
 
     probe = tmp_path / "probe.py"
-    probe.write_text(textwrap.dedent("""
+    probe.write_text(
+        textwrap.dedent("""
         import asyncio
         from typing import assert_type
         from pipeline.client import AsyncClient, Client, Glossary, TranslateResult
@@ -63,7 +63,9 @@ def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path
             task = asyncio.create_task(client.usage())
             await task
             wrong: TranslateResult = client.translate(["a"], target_lang="DE")
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     out, _, status = api.run(["--no-incremental", "--follow-imports=silent", "--cache-dir=/dev/null", str(probe)])
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and len(errors) == 1 and "probe.py:14:" in errors[0] and "Coroutine" in errors[0], out

@@ -58,7 +58,12 @@ def test_todays_languages_are_offered_for_text_translation() -> None:
         row = table.find(code)
         assert row is not None and row.status == "beta" and row.target, code
     assert table.find("de").status == "stable" and table.find("ja").features == (
-        "formality", "glossary", "tag_handling", "style_rules", "translation_memory", "auto_detection"
+        "formality",
+        "glossary",
+        "tag_handling",
+        "style_rules",
+        "translation_memory",
+        "auto_detection",
     )
 
 
@@ -80,7 +85,15 @@ def test_variants_are_targets_only_and_glossaries_use_base_languages() -> None:
     text = tables.load("translate_text")
     variants = [row for row in text.languages if "-" in row.code]
     assert {row.code for row in variants} == {
-        "en-GB", "en-US", "es-419", "pt-BR", "pt-PT", "zh-Hans", "zh-Hant", "de-CH", "fr-CA"
+        "en-GB",
+        "en-US",
+        "es-419",
+        "pt-BR",
+        "pt-PT",
+        "zh-Hans",
+        "zh-Hant",
+        "de-CH",
+        "fr-CA",
     }
     assert all(row.target and not row.source for row in variants)
     assert all("-" not in row.code for row in tables.load("glossary").languages)
@@ -104,8 +117,9 @@ def test_an_inconsistent_file_fails_at_load_time(monkeypatch: pytest.MonkeyPatch
     broken = {
         "sources": ["test"],
         "retrieved": "2026-11-23",
-        "features": [{"name": "glossary", "needs_source_support": True, "needs_target_support": True,
-                      "languages": ["xx"]}],
+        "features": [
+            {"name": "glossary", "needs_source_support": True, "needs_target_support": True, "languages": ["xx"]}
+        ],
         "languages": [{"lang": "de", "status": "stable", "usable_as_source": True, "usable_as_target": True}],
     }
     real_read = tables._read

@@ -37,13 +37,17 @@ class HeldEngine(PseudoEngine):
 
 
 def upload(client, headers, data: bytes = b"Hello\n", **fields: str) -> dict[str, str]:
-    response = client.post("/v2/document", files={"file": ("a.txt", data)}, data={"target_lang": "DE", **fields}, headers=headers)
+    response = client.post(
+        "/v2/document", files={"file": ("a.txt", data)}, data={"target_lang": "DE", **fields}, headers=headers
+    )
     assert response.status_code == 200, response.text
     return response.json()
 
 
 def status(client, headers, handle) -> httpx.Response:
-    return client.post(f"/v2/document/{handle['document_id']}", json={"document_key": handle["document_key"]}, headers=headers)
+    return client.post(
+        f"/v2/document/{handle['document_id']}", json={"document_key": handle["document_key"]}, headers=headers
+    )
 
 
 def download(client, headers, handle) -> httpx.Response:
@@ -159,7 +163,9 @@ def test_expiry_survives_a_restart(make_client, headers, clock, tmp_path):
     assert_unknown(status(again, headers.paid, dropped))
 
 
-def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_time(make_client, headers, clock, tmp_path):
+def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_time(
+    make_client, headers, clock, tmp_path
+):
     conn = sqlite3.connect(tmp_path / DATABASE_FILE)
     conn.execute(
         "CREATE TABLE document_jobs (document_id TEXT PRIMARY KEY, key_hash TEXT NOT NULL, account_id TEXT NOT NULL,"

@@ -237,7 +237,9 @@ class SlowEngine(PseudoEngine):
 
 
 def _upload(client, headers, name: str, data: bytes, **fields: str):
-    response = client.post("/v2/document", files={"file": (name, data)}, data={"target_lang": "DE", **fields}, headers=headers)
+    response = client.post(
+        "/v2/document", files={"file": (name, data)}, data={"target_lang": "DE", **fields}, headers=headers
+    )
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -291,7 +293,9 @@ def test_jobs_survive_a_restart(make_client, headers, tmp_path):
     done = _wait(restarted, headers.paid, handle)
     assert done["status"] == "done"
     result = restarted.post(
-        f"/v2/document/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers.paid
+        f"/v2/document/{handle['document_id']}/result",
+        json={"document_key": handle["document_key"]},
+        headers=headers.paid,
     )
     assert result.content == "H\u0308ello\n".encode()
 
@@ -301,9 +305,16 @@ def test_equal_languages_end_in_error(client, headers):
     status = _wait(client, headers.paid, handle)
     message = "Source and target language are equal"
     # Both names, as the real service sends them; the official clients read error_message.
-    assert status == {"document_id": handle["document_id"], "status": "error", "message": message, "error_message": message}
+    assert status == {
+        "document_id": handle["document_id"],
+        "status": "error",
+        "message": message,
+        "error_message": message,
+    }
     result = client.post(
-        f"/v2/document/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers.paid
+        f"/v2/document/{handle['document_id']}/result",
+        json={"document_key": handle["document_key"]},
+        headers=headers.paid,
     )
     assert result.status_code == 409 and "Source and target language are equal" in result.json()["message"]
 

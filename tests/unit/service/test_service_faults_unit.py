@@ -24,8 +24,19 @@ def test_parse_full_grammar():
 
 @pytest.mark.parametrize(
     "header",
-    ["status=99", "status=600", "times=-1", "delay=-1", "delay=x", "mangle=", "nope", "drop=1;x=2", "retry_after=a",
-     "every=0", "every=x"],
+    [
+        "status=99",
+        "status=600",
+        "times=-1",
+        "delay=-1",
+        "delay=x",
+        "mangle=",
+        "nope",
+        "drop=1;x=2",
+        "retry_after=a",
+        "every=0",
+        "every=x",
+    ],
 )
 def test_parse_rejects(header):
     with pytest.raises(FaultSyntaxError):
@@ -76,8 +87,13 @@ def test_mangle_swap_and_any():
 
 
 def test_mangle_every_second_text_of_a_request(client, headers):
-    body = {"text": ['A <x id="1"/>', 'B <x id="1"/>', 'C <x id="1"/>', 'D <x id="1"/>'], "source_lang": "EN",
-            "target_lang": "DE", "tag_handling": "xml", "ignore_tags": "x"}
+    body = {
+        "text": ['A <x id="1"/>', 'B <x id="1"/>', 'C <x id="1"/>', 'D <x id="1"/>'],
+        "source_lang": "EN",
+        "target_lang": "DE",
+        "tag_handling": "xml",
+        "ignore_tags": "x",
+    }
     out = client.post("/v2/translate", json=body, headers={**headers.paid, "X-Test-Fault": "mangle=drop;every=2"})
     texts = [t["text"] for t in out.json()["translations"]]
     assert ['<x id="1"/>' in t for t in texts] == [True, False, True, False]

@@ -26,7 +26,7 @@ from pipeline.service.engine.improve import NARROW_NBSP, improve
         ("en-US", "Pi is 3.14 at 10:30 on example.com and file.txt", "Pi is 3.14 at 10:30 on example.com and file.txt"),
         ("fr", "Vraiment ? Oui !", f"Vraiment{NARROW_NBSP}? Oui{NARROW_NBSP}!"),
         ("fr", "Note: voir ci-dessous; merci", f"Note{NARROW_NBSP}: voir ci-dessous{NARROW_NBSP}; merci"),
-        ("fr", "Il a dit \"bonjour\".", f"Il a dit «{NARROW_NBSP}bonjour{NARROW_NBSP}»."),
+        ("fr", 'Il a dit "bonjour".', f"Il a dit «{NARROW_NBSP}bonjour{NARROW_NBSP}»."),
         ("en-US", "she left. then he came", "She left. Then he came"),
         ("en-US", "See e.g. the manual. it helps", "See e.g. the manual. It helps"),
         ("de", "Siehe z. B. den Text", "Siehe z. B. den Text"),
@@ -53,7 +53,9 @@ def test_corrections(language, text, expected):
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["the", "The", "a", "he", "had", "e.g.", ".", ",", "!", "?", ":", '"', "'", " ", "  ", "\n", "x1"]),
+        st.sampled_from(
+            ["the", "The", "a", "he", "had", "e.g.", ".", ",", "!", "?", ":", '"', "'", " ", "  ", "\n", "x1"]
+        ),
         max_size=30,
     ),
     st.sampled_from(["en-US", "de", "fr", "ja", "pt-PT"]),

@@ -150,7 +150,8 @@ def _serve_args(*argv: str) -> argparse.Namespace:
 def test_serve_flags_give_each_account_its_memories() -> None:
     args = _serve_args(
         "--auth-key", "p", "--free-auth-key", "f",
-        "--translation-memory", "ui=a.tmx", "--translation-memory", "docs = b.po", "--free-translation-memory", "x=c.po",
+        "--translation-memory", "ui=a.tmx", "--translation-memory", "docs = b.po",
+        "--free-translation-memory", "x=c.po",
     )  # fmt: skip
     paid, free = cli.accounts_from(args, {})
     assert paid.translation_memories == (MemorySpec("ui", Path("a.tmx")), MemorySpec("docs", Path("b.po")))

@@ -38,7 +38,10 @@ def test_quotation_mark(option, target, text, expected):
 
 
 def test_apostrophe_both_ways_after_letters_only():
-    assert styled("don't, dogs' 5' 'x", "punctuation", "apostrophe", "use_curly_apostrophes") == "don\u2019t, dogs\u2019 5' 'x"
+    assert (
+        styled("don't, dogs' 5' 'x", "punctuation", "apostrophe", "use_curly_apostrophes")
+        == "don\u2019t, dogs\u2019 5' 'x"
+    )
     assert styled("don\u2019t", "punctuation", "apostrophe", "use_straight_apostrophes") == "don't"
 
 
@@ -103,10 +106,16 @@ def test_runs_keep_their_number_and_quotes_pair_across_them():
 
 
 def test_engine_applies_rules_to_text_not_to_markup_or_ignored_content():
-    rules = (("punctuation", "quotation_mark", "use_guillemets"), ("punctuation", "apostrophe", "use_curly_apostrophes"))
+    rules = (
+        ("punctuation", "quotation_mark", "use_guillemets"),
+        ("punctuation", "apostrophe", "use_curly_apostrophes"),
+    )
     text = '<p title="it\'s">"it\'s"</p><keep>"don\'t"</keep>'
     request = EngineRequest(
-        texts=(text,), source_lang="EN", target_lang="FR", style_rules=rules,
+        texts=(text,),
+        source_lang="EN",
+        target_lang="FR",
+        style_rules=rules,
         markup=MarkupOptions("xml", frozenset({"keep"})),
     )
     [out] = asyncio.run(PseudoEngine().translate(request))
