@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8080
 
-.PHONY: install translate test serve bench clean
+.PHONY: install translate test check serve bench clean
 
 install: $(STAMP)
 
@@ -14,7 +14,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
 	touch $(STAMP)
 
 translate: install
@@ -27,6 +27,12 @@ test: install
 		{ apt-get update -qq && apt-get install -y -qq redis-server; } >/dev/null 2>&1 || \
 		echo "redis-server not installed (needs root and apt-get): the Redis cache tests will be skipped"; }
 	$(BIN)/python -m pytest -q
+
+# Lint, format and types, as CI runs them (.ci/run); `ruff format .` fixes the format.
+check: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Keys come from the environment (PIPELINE_SERVE_AUTH_KEYS etc.), never from the command line.
 serve: install
