@@ -6,8 +6,8 @@ catalog is skipped unread, see pipeline/state.py) and, for comparison, merely pa
 The no-op is measured twice: in this process, and as a fresh process calling the library's
 ``run_translate`` (against ``python -c pass``, both with a bytecode cache as an installed package
 has, even where PYTHONDONTWRITEBYTECODE is set), which also reports whether the no-op path
-imported any of the run machinery (it must not). The command's no-op, which a no-op stamp can
-answer before the library loads, is bench/noop.py's subject. Figures:
+imported any of the run machinery (it must not). The command's no-op, as a fresh process, is
+bench/noop.py's subject. Figures:
 segments per second end to end, requests sent vs the lower bound, billed characters vs the
 characters of the unique texts, peak memory (RSS).
 Usage: python bench/pipeline_run.py [CATALOGS] [MESSAGES]

@@ -6,9 +6,7 @@ Compared, as median wall-clock milliseconds of fresh processes (what pre-commit 
 The catalogs are a copy of sample_locales/ (7 catalogs), translated by the embedded service.
 Every process may cache bytecode (in a temporary folder), as an installed package has, even where
 PYTHONDONTWRITEBYTECODE is set; without it each run would also compile the package's modules.
-The no-op hook run takes the no-op stamp's fast path (docs/runs.md): a pause of RACY_PAUSE seconds
-after the first run stands for the time between commits (a folder changed within 2 s of the stamp
-is not trusted), and the stamp goes to a temporary user cache folder.
+The report and the run state go to a temporary user cache folder.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 7
-RACY_PAUSE = 2.5
 CONFIG = """\
 source_lang = "en"
 catalogs = ["*/LC_MESSAGES/*.po"]
@@ -57,13 +54,12 @@ def main() -> None:
         catalogs = sorted(str(p.relative_to(work)) for p in work.glob("*/LC_MESSAGES/*.po"))
         pipeline = [sys.executable, "-m", "pipeline"]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["XDG_CACHE_HOME"] = tmp + "-xdg"  # the report and the no-op stamp: not in the real ~/.cache
+        env["XDG_CACHE_HOME"] = tmp + "-xdg"  # the report: not in the real ~/.cache
         started = time.perf_counter()
         subprocess.run(
             [*pipeline, "translate", "--quiet", *catalogs], cwd=work, check=True, capture_output=True, env=env
         )
         first_ms = round((time.perf_counter() - started) * 1000, 1)
-        time.sleep(RACY_PAUSE)
         parse = "import sys, polib\nfor p in sys.argv[1:]: polib.pofile(p)"
         env["PYTHONPYCACHEPREFIX"] = tmp + "-pycache"
         figures = {

@@ -6,18 +6,14 @@ returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.wor
 refresh), :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.cache` (stats,
 clear), :mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
 :mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`.
-Registering modules stay light to import: heavy imports happen inside ``func``.
-
-This package itself is lighter still: the process's entry point (:func:`run`) first asks
-:mod:`pipeline.cli.noop` whether a stamp proves the command a no-op, and that must cost little
-more than Python's start-up, so argparse and the commands are imported only past that check.
+Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
+translate`` (what the pre-commit hook starts at every commit) builds only its own parser.
 """
 
 from __future__ import annotations
 
 import sys
 
-from pipeline.cli import noop
 from pipeline.version import __version__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a tenth of the no-op check
@@ -60,19 +56,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the process exit code.
-
-    Every command forgets the working folder's no-op stamp before it starts (``translate`` writes
-    a new one when it turns out a complete no-op): a stamp never outlives a run that may change
-    what it vouches for.
-    """
+    """Run the command line; returns the process exit code."""
     from pipeline.errors import PipelineError
 
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
-    args.command_line = list(argv)  # what a no-op stamp records
-    noop.remove_stamp()
     try:
         return int(args.func(args))
     except PipelineError as exc:
@@ -86,20 +75,11 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The process's entry point (the ``pipeline`` console script, ``python -m pipeline``): :func:`main`, then exit.
 
-    First, a ``translate`` that a no-op stamp proves has nothing to do exits 0 at once, printing
-    nothing, as the regular run it stands for would (:mod:`pipeline.cli.noop`).
-
     The process ends here, and every object it leaves goes with it: frozen, they are skipped by the
     interpreter's final garbage collections, which otherwise walk all of them (about a tenth of a
     run with nothing new). Files are closed by the code that opened them, never left to those
     collections; standard streams are flushed at exit either way.
     """
-    try:
-        if noop.settled(sys.argv[1:]):
-            sys.exit(0)
-    except KeyboardInterrupt:  # as main says it
-        print("pipeline: interrupted", file=sys.stderr)
-        sys.exit(130)
     import gc
 
     code = main()

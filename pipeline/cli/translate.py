@@ -114,10 +114,6 @@ def _translate(args: argparse.Namespace) -> int:
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
     json_path = save_reports(report, report_dir(args, settings))
-    if json_path is not None and "command_line" in args:  # set by main: the arguments exactly as given
-        from pipeline.cli.stamp import write_stamp
-
-        write_stamp(args.command_line, args, settings, lambda: _settings(args), options.paths, report, json_path.parent)
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals
