@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 from pipeline import protocol
 from pipeline.client import limits, requests
 from pipeline.client import responses as parse
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomTagUsageReport,
     DeveloperKey,
     DocumentHandle,

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import httpx
 
 from pipeline import protocol
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomInstruction,
     CustomTagUsage,
     CustomTagUsageReport,

@@ -1,17 +1,16 @@
-"""Talking to the service: the client a run uses, one translate request as it is sent, and the
-cache key that hashes exactly that request.
+"""The translate request as it is sent, and the cache key that hashes exactly that request.
 
 :func:`request_params` is the only place that says how a group of segments is sent (the options,
 plus the fixed shape: XML tag handling with the placeholder tag ignored, billed characters
 shown). The cache key (:func:`cache_key`) hashes those very parameters, so a change to how
 requests are sent can never silently reuse results of the old shape.
 
-The key is the SHA-256 of the service's identity, the protection scheme's version
-(:data:`~pipeline.model.SCHEME_VERSION`), the request parameters for the segment's options
-(every field of :class:`~pipeline.model.TranslationOptions` that is sent), the content hashes
-of the glossary and style list (ids name server-side objects whose content can change under the
-same id; the run keys by content and leaves the ids out, see ``ResourcePlan.key_options``) and
-the protected text itself. Keys never contain the service key.
+The key is the SHA-256 of the service's identity (:func:`pipeline.connect.service_identity`), the
+protection scheme's version (:data:`~pipeline.model.SCHEME_VERSION`), the request parameters for
+the segment's options (every field of :class:`~pipeline.model.TranslationOptions` that is sent),
+the content hashes of the glossary and style list (ids name server-side objects whose content can
+change under the same id; the run keys by content and leaves the ids out, see
+``ResourcePlan.key_options``) and the protected text itself. Keys never contain the service key.
 """
 
 from __future__ import annotations
@@ -19,60 +18,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pipeline.config import ENV_AUTH_KEY, Settings
-from pipeline.errors import UsageError
 from pipeline.model import SCHEME_VERSION, TranslationOptions
-from pipeline.version import __version__
 
-if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
-    from pipeline.client import AsyncClient
+if TYPE_CHECKING:
     from pipeline.placeholders.schemes import Scheme
 
-ClientFactory = Callable[[], "AsyncClient"]
-EMBEDDED_BASE_URL = "http://embedded.invalid"
-
-#: Version of the key's layout; bump it when the material hashed changes shape. 2: the request's
-#: parameters as sent (issue 16) instead of a separate copy of the request shape.
+#: Version of the key's layout; bump it when the material hashed changes shape (CHANGELOG.md says
+#: what each version hashed).
 KEY_VERSION = 2
-
-
-def service_identity(settings: Settings) -> str:
-    """What names the service in cache keys and reports: results of one service are not reused for another."""
-    if settings.service.embedded:
-        return f"embedded/{__version__}"
-    return (settings.service.url or "").rstrip("/")
-
-
-def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
-    """The async client the settings describe: the embedded service in-process, or the configured URL."""
-    import secrets  # here, not at the top: the no-op run imports this module but never opens a client
-
-    from pipeline.client import AsyncClient, RetryPolicy
-
-    retry = RetryPolicy(max_attempts=settings.service.max_attempts)
-    common: dict[str, Any] = {
-        "retry": retry,
-        "timeout": settings.service.timeout,
-        "reporting_tag": settings.service.reporting_tag,
-    }
-    if settings.service.embedded:
-        from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
-
-        key = secrets.token_urlsafe(24)  # lives only in this process
-        # Closing the client (client.aclose()) closes the service: its database and document worker.
-        transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
-        log("using the embedded local service (in-process pseudo-translation, no network, no account)")
-        # The app is called directly (pipeline.client.inprocess): the same app and answers, without HTTP objects.
-        return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, app=transport.service, **common)
-    remote_key = os.environ.get(ENV_AUTH_KEY)
-    if not remote_key or not settings.service.url:
-        raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
-    log(f"using the translation service at {settings.service.url}")
-    return AsyncClient(settings.service.url, remote_key, **common)
 
 
 def request_params(opts: TranslationOptions) -> dict[str, Any]:
@@ -82,8 +37,8 @@ def request_params(opts: TranslationOptions) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1024)
 def _params(opts: TranslationOptions) -> dict[str, Any]:
-    # Imported here, not at the top: the no-op run names this module (service_identity) and must
-    # load neither httpx (the client checks the values against the spec) nor the placeholder grammars.
+    # Imported here: the client's request module (which checks the values against the spec) is
+    # needed only once a key is computed, never by a run that skips every catalog.
     from pipeline.client.requests import translate_params
     from pipeline.placeholders.protect import TAG
 

@@ -1,15 +1,14 @@
-"""The client's direct in-process path (``AsyncClient(app=...)``) against the transport path.
+"""The embedded service as an httpx transport: opened by the app's lifespan, closed with the client.
 
-The embedded service is called without httpx's request and response objects; these tests pin
-that the app sees the very request httpx would give it, and that the answers, the errors and the
-billing are the same as through ``httpx.ASGITransport``.
+The transport is the one seam between the pipeline and the in-process service: these tests pin
+that it opens the app once through its ASGI lifespan, closes it with the client, and answers as
+the same app does behind a plain ``httpx.ASGITransport`` opened by hand.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 from typing import Any
 
 import httpx
@@ -22,85 +21,6 @@ from pipeline.service.embedded import EmbeddedTransport
 
 BASE = "http://embedded.invalid"
 KEY, ADMIN = "direct-dev-key", "direct-admin-key"
-
-
-class Recorder:
-    """An ASGI app that records each request (scope and body) and answers 400 with a fixed message."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        self.seen.append(
-            {
-                "method": scope["method"],
-                "path": scope["path"],
-                "raw_path": scope["raw_path"],
-                "query_string": scope["query_string"],
-                "scheme": scope["scheme"],
-                "server": scope["server"],
-                "root_path": scope["root_path"],
-                "headers": sorted(scope["headers"]),
-                "body": body,
-            }
-        )
-        answer = json.dumps({"message": "recorded"}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 400,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": answer})
-
-
-async def _calls(client: AsyncClient) -> list[str]:
-    """A spread of calls (JSON bodies, no body, a query, a quoted path segment); the error each meets."""
-    calls = [
-        client.translate(
-            ['Hello <x id="1"/>', "Grüße"], target_lang="DE", tag_handling="xml", ignore_tags=["x"], context="a button"
-        ),
-        client.usage(),
-        client.languages("translate_text", include=("beta",)),
-        client.delete_glossary("id with/slash?&"),
-        client.custom_tag_usage("2026-01-01", "2026-01-31", aggregate_by="day", page=2),
-        client.deactivate_developer_key("k 1"),
-    ]
-    errors = []
-    for call in calls:
-        with pytest.raises(ServiceError) as caught:
-            await call
-        errors.append(f"{type(caught.value).__name__}: {caught.value}")
-    return errors
-
-
-def test_the_app_sees_the_request_httpx_would_give_it():
-    direct_app, transport_app = Recorder(), Recorder()
-
-    async def run() -> tuple[list[str], list[str]]:
-        direct = AsyncClient(
-            BASE, KEY, transport=httpx.ASGITransport(app=direct_app), app=direct_app, reporting_tag="nightly"
-        )
-        over_httpx = AsyncClient(BASE, KEY, transport=httpx.ASGITransport(app=transport_app), reporting_tag="nightly")
-        try:
-            return await _calls(direct), await _calls(over_httpx)
-        finally:
-            await direct.aclose()
-            await over_httpx.aclose()
-
-    direct_errors, transport_errors = asyncio.run(run())
-    assert len(direct_app.seen) == len(transport_app.seen) == 6
-    for got, expected in zip(direct_app.seen, transport_app.seen, strict=True):
-        assert got == expected
-    assert direct_errors == transport_errors
-    assert direct_errors[0] == "BadRequestError: service answered 400: recorded"
 
 
 def _service() -> Any:
@@ -129,30 +49,81 @@ async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     return out
 
 
-def test_answers_errors_and_billing_match_the_transport_path():
-    async def run(direct: bool) -> list[Any]:
-        app = _service()
-        transport = EmbeddedTransport(app)
-        client = AsyncClient(BASE, KEY, transport=transport, app=app if direct else None)
-        admin = AsyncClient(BASE, ADMIN, transport=transport, app=app if direct else None)
+def test_answers_errors_and_billing_match_an_app_opened_by_hand():
+    async def embedded() -> list[Any]:
+        transport = EmbeddedTransport(_service())
+        client, admin = AsyncClient(BASE, KEY, transport=transport), AsyncClient(BASE, ADMIN, transport=transport)
         try:
             return await _session(client, admin)
         finally:
             await client.aclose()
 
-    direct, over_httpx = asyncio.run(run(True)), asyncio.run(run(False))
-    assert direct == over_httpx
-    assert direct[-1].character_count == direct[4].character_count + len("four")  # billed: the refused one was not
-
-
-def test_a_closed_client_refuses_calls_on_either_path():
-    async def run(direct: bool) -> str:
+    async def by_hand() -> list[Any]:
         app = _service()
-        client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(app), app=app if direct else None)
+        async with app.running():
+            transport = httpx.ASGITransport(app=app)
+            client, admin = AsyncClient(BASE, KEY, transport=transport), AsyncClient(BASE, ADMIN, transport=transport)
+            return await _session(client, admin)
+
+    through_transport, opened_by_hand = asyncio.run(embedded()), asyncio.run(by_hand())
+    assert through_transport == opened_by_hand
+    assert through_transport[-1].character_count == through_transport[4].character_count + len("four")
+
+
+def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it():
+    async def run() -> tuple[bool, list[bool], bool]:
+        app = _service()
+        opened: list[bool] = []
+        original = app.open
+
+        async def counting_open() -> None:
+            opened.append(app.is_open)
+            await original()
+
+        app.open = counting_open  # type: ignore[method-assign]
+        client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(app))
+        before = app.is_open
+        await asyncio.gather(*(client.translate(["Hello"], target_lang="DE") for _ in range(5)))
+        during = app.is_open
+        await client.aclose()
+        return before, [*opened, during], app.is_open
+
+    before, (first_open, during), after = asyncio.run(run())
+    assert (before, first_open, during, after) == (False, False, True, False)
+
+
+def test_a_request_to_an_app_nobody_opened_is_answered_503():
+    async def run() -> int:
+        transport = httpx.ASGITransport(app=_service())
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+            return (await client.get("/v2/usage", headers={"Authorization": f"Service-Auth-Key {KEY}"})).status_code
+
+    assert asyncio.run(run()) == 503
+
+
+def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tmp_path):
+    from pipeline.service.app import ServiceStartError
+
+    (tmp_path / "data").write_text("a file where the data folder should be")
+    config = ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), data_dir=tmp_path / "data")
+
+    async def run() -> None:
+        client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(create_app(config)))
+        try:
+            await client.usage()
+        finally:
+            await client.aclose()
+
+    with pytest.raises(ServiceStartError):
+        asyncio.run(run())
+
+
+def test_a_closed_client_refuses_calls():
+    async def run() -> None:
+        client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(_service()))
         await client.usage()
         await client.aclose()
-        with pytest.raises(RuntimeError) as refused:
-            await client.usage()
-        return str(refused.value)
+        await client.usage()
 
-    assert asyncio.run(run(True)) == asyncio.run(run(False))
+    with pytest.raises(RuntimeError):
+        asyncio.run(run())
