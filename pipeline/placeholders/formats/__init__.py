@@ -119,6 +119,7 @@ def check_entry(
     targets: Sequence[str],
     often: Sequence[bool] | None = None,
     form_of: Callable[[int], int] | None = None,
+    strict: Sequence[bool] | None = None,
 ) -> list[FormProblem]:
     """msgfmt's format checks of an entry: ``sources`` is (msgid,) or (msgid, msgid_plural).
 
@@ -126,7 +127,8 @@ def check_entry(
     out unless the entry is singular, has a single form, or ``often[form]`` says the plural rule
     picks that form for at least 5 numbers in 0..1000 (and a ``range:`` flag does not narrow it
     to one number); without ``often`` (no usable plural rule) every form may. ``form_of`` is the
-    plural rule, for the ``range:`` flag.
+    plural rule, for the ``range:`` flag. ``strict`` overrides all that, per form: one text judged
+    apart from its entry (a plural form of a number sentence) says itself whether it may leave out.
     """
     plural = len(sources) > 1
     window = _range(flags) if plural and form_of is not None else None
@@ -141,8 +143,11 @@ def check_entry(
             if parsed.invalid is not None:
                 problems.append(FormProblem(form, grammar, f"not a valid format string: {parsed.invalid}"))
                 continue
-            strict = not plural or len(targets) == 1 or _often(often, index, window, form_of)
-            reason = grammar.check(source, parsed, strict)
+            if strict is not None:
+                equal = strict[index]
+            else:
+                equal = not plural or len(targets) == 1 or _often(often, index, window, form_of)
+            reason = grammar.check(source, parsed, equal)
             if reason:
                 problems.append(FormProblem(form, grammar, reason))
     return problems

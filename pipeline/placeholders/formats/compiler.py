@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_listed, compare_subset, merge_args
+from pipeline.placeholders.formats.spec import (
+    Arg,
+    Directive,
+    Grammar,
+    Parsed,
+    compare_listed,
+    compare_subset,
+    merge_args,
+)
 
 __all__ = ["GCC_INTERNAL", "GFC_INTERNAL"]
 

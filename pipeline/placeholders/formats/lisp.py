@@ -112,13 +112,17 @@ def _parse_tilde(text: str, scheme: bool) -> Parsed:
         elif directive in _STRUCTURE:
             structure[m["modifiers"] + directive.lower()] += 1
         elif directive not in _NO_ARG:
-            return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} ('~{directive}') is unknown")
+            return Parsed(
+                tuple(directives), invalid=f"directive number {len(directives) + 1} ('~{directive}') is unknown"
+            )
         directives.append(Directive(at, m.end(), directive not in _NO_ARG))
         at = text.find("~", m.end())
     if structure:
         # Control structures reorder, repeat and skip arguments: compared as written, see the module docstring.
         shape = ",".join(f"{k}{n}" for k, n in sorted(structure.items()))
-        return Parsed(tuple(directives), tuple(Arg(i, a.type) for i, a in enumerate(args)), facts=frozenset({_CONTROL, shape}))
+        return Parsed(
+            tuple(directives), tuple(Arg(i, a.type) for i, a in enumerate(args)), facts=frozenset({_CONTROL, shape})
+        )
     merged, problem = merge_args(args)
     return Parsed(tuple(directives), merged, problem)
 

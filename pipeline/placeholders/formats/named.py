@@ -83,7 +83,9 @@ def _check_python(source: Parsed, target: Parsed, strict: bool) -> str | None:
 
 def _bad(text: str, start: int, number: int) -> str:
     rest = text[start : start + 12]
-    return f"directive number {number} ({rest!r}) is not valid" if len(rest) > 1 else "the string ends inside a directive"
+    return (
+        f"directive number {number} ({rest!r}) is not valid" if len(rest) > 1 else "the string ends inside a directive"
+    )
 
 
 # --- Python str.format -------------------------------------------------------------------------
@@ -123,8 +125,12 @@ def _parse_python_brace(text: str, translated: bool) -> Parsed:
         names.append(Arg(m.group()[1:-1]))  # gettext names a field by all it holds, format spec included
         directives.append(Directive(at, m.end()))
         at = m.end()
+    # "}}" is a brace to str.format (gettext reads it as text): kept, so that it comes back doubled.
+    for m in re.finditer(r"\}\}", text):
+        if not any(d.start <= m.start() < d.end for d in directives):
+            directives.append(Directive(m.start(), m.end(), False))
     args, _ = merge_args(names)
-    return Parsed(tuple(directives), args)
+    return Parsed(tuple(sorted(directives, key=lambda d: d.start)), args)
 
 
 def _check_python_brace(source: Parsed, target: Parsed, strict: bool) -> str | None:

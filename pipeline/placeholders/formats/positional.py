@@ -67,7 +67,8 @@ def _parse_kde(text: str, translated: bool) -> Parsed:
     """KDE's ``%N``: one argument in the middle may go unused, not two."""
     found = list(_KDE.finditer(text))
     args, _ = merge_args([Arg(int(m["number"])) for m in found])
-    gaps = [n for n in range(1, max((a.key for a in args), default=0)) if Arg(n) not in args]  # type: ignore[operator]
+    used = {int(a.key) for a in args}
+    gaps = [n for n in range(1, max(used, default=0)) if n not in used]
     invalid = "the string leaves out two arguments before one it uses" if len(gaps) > 1 else None
     return Parsed(tuple(Directive(m.start(), m.end()) for m in found), args, invalid)
 
@@ -113,7 +114,9 @@ def _parse_boost(text: str, translated: bool) -> Parsed:
     while at >= 0:
         m = _BOOST.match(text, at)
         bad = m is None or (
-            not m["percent"] and not m["positional"] and (bool(m["bar"]) != bool(m["close"]) or not (m["bar"] or m["conversion"]))
+            not m["percent"]
+            and not m["positional"]
+            and (bool(m["bar"]) != bool(m["close"]) or not (m["bar"] or m["conversion"]))
         )
         if m is None or bad:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")

@@ -141,7 +141,9 @@ def _gap(args: tuple[Arg, ...]) -> str | None:
 
 def _bad_directive(text: str, start: int, number: int) -> str:
     rest = text[start : start + 12]
-    return f"directive number {number} ({rest!r}) is not valid" if len(rest) > 1 else "the string ends inside a directive"
+    return (
+        f"directive number {number} ({rest!r}) is not valid" if len(rest) > 1 else "the string ends inside a directive"
+    )
 
 
 def _scan(

@@ -94,7 +94,7 @@ def merge_args(args: Sequence[Arg], any_type: str = "") -> tuple[tuple[Arg, ...]
 
 
 def _order(arg: Arg) -> tuple[int, int | str]:
-    return (0, arg.key) if isinstance(arg.key, int) else (1, arg.key)  # type: ignore[return-value]
+    return (0, arg.key) if isinstance(arg.key, int) else (1, arg.key)
 
 
 def _show(key: int | str) -> str:
