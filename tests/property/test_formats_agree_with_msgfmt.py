@@ -52,7 +52,10 @@ PIECES = {
     "ycp-format": ["%1", "%2", "%%", "%", "%a"],
     "object-pascal-format": ["%s", "%d", "%0:s", "%1:d", "%%", "%*d", "%-5.2f", "%", "%x"],
 }
-HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
+)
 
 
 def _texts(flag: str) -> st.SearchStrategy[str]:

@@ -402,7 +402,7 @@ def _parse_perl(text: str) -> Parsed:
                 return problem
         for star in (m["width"], m["precision"]):
             if star and star.startswith("*"):
-                problem = args.add(star[1:-1] if star.endswith("$") else None, "int")
+                problem = args.add(star[1:-1] if star.endswith("$") else None, "int/")
                 if problem:
                     return problem
         conversion, size = m["conversion"], m["size"] or ""
