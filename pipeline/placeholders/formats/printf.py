@@ -455,6 +455,10 @@ def _parse_java_printf(text: str) -> Parsed:
     def read(m: re.Match[str]) -> Directive | str | None:
         conversion = m["conversion"]
         if conversion in ("%", "n"):
+            # %% takes no flag but '-' and no precision; %n takes nothing at all.
+            bare = m.group()[1:-1]
+            if conversion == "n" and bare or conversion == "%" and (set(m["flags"]) - {"-"} or "." in bare):
+                return f"directive number {args.unnumbered + 1}: flags that %{conversion} does not take"
             return Directive(m.start(), m.end(), False)
         type_ = "date" if conversion[0] in "tT" else _JAVA_TYPES[conversion]
         if m["index"] == "<":
