@@ -173,9 +173,11 @@ def _edge_problems(source: str, target: str) -> list[Problem]:
     return problems
 
 
-# Newlines and tabs are text; every other C0/C1 control must come from the source, and so must a bidi
-# override, which can make a string display as something else (Trojan Source).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202d\u202e]")
+# A bidi override can make a string display as something else (Trojan Source): an error unless the
+# source has it. Other C0/C1 controls a translator may add on purpose (en@boldquot's terminal escapes):
+# a warning, which a machine translation may not have (the gate refuses it there).
+_OVERRIDE = re.compile("[\u202d\u202e]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 #: Characters a reader cannot see: bidi controls that can hide what a string says (Trojan Source),
 #: zero-width spaces and joiners' lookalikes, a byte-order mark. A human translator of a right-to-left
 #: language uses some on purpose (a warning); an engine that adds them damaged the text.
@@ -184,7 +186,7 @@ INVISIBLE = re.compile("[\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]")
 
 def _character_problems(source: str, target: str) -> list[Problem]:
     problems: list[Problem] = []
-    for pattern, severity in ((_CONTROL, Severity.ERROR), (INVISIBLE, Severity.WARNING)):
+    for pattern, severity in ((_OVERRIDE, Severity.ERROR), (_CONTROL, Severity.WARNING), (INVISIBLE, Severity.WARNING)):
         if pattern.search(target) is None:  # the usual case: nothing in the translation to look for in the source
             continue
         allowed = set(pattern.findall(source))

@@ -77,8 +77,14 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
         restored = INVISIBLE.sub(lambda m: m.group() if m.group() in keep else "", restored)
     if not restored.strip() and segment.text.strip():
         return Verdict(None, "the service returned an empty text")
+    # Machine output stays strict: a control character the source lacks is damage there, not style.
     error = next(
-        (p for p in check_translation(segment.text, restored, segment.flags) if p.severity is Severity.ERROR), None
+        (
+            p
+            for p in check_translation(segment.text, restored, segment.flags)
+            if p.severity is Severity.ERROR or p.rule is Rule.CONTROL
+        ),
+        None,
     )
     if error is not None:
         return Verdict(None, error.reason, error.rule in RETRYABLE)
