@@ -105,7 +105,7 @@ class TextEndpoints(EndpointBase):
             splitting_tags=splitting_tags,
             ignore_tags=ignore_tags,
         )
-        return self._call(requests.translate(texts, params, parse.parse_translate))
+        return self._call(requests.translate(texts, params, parse.translate_parser(len(texts))))
 
     # --- Documents --------------------------------------------------------------------------
 
