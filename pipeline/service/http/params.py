@@ -98,7 +98,7 @@ class Params:
         if content_type == JSON_TYPE or (not content_type and (looks_json or not allow_form)):
             return cls(parse_json_object(body), form=False)
         if allow_form and content_type in (FORM_TYPE, ""):
-            return cls(_parse_form(body), form=True)
+            return cls(parse_form(body), form=True)
         accepted = f"{JSON_TYPE} or {FORM_TYPE}" if allow_form else JSON_TYPE
         raise ApiError(415, f"unsupported content type {echo(content_type)}; send {accepted}")
 
@@ -214,7 +214,8 @@ def _refuse_lone_surrogates(value: Any) -> None:
             _refuse_lone_surrogates(item)
 
 
-def _parse_form(body: bytes) -> dict[str, list[str]]:
+def parse_form(body: bytes) -> dict[str, list[str]]:
+    """The fields of a URL-encoded form body, each name with its values in order (400 when undecodable)."""
     try:
         pairs = urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
     except (UnicodeDecodeError, ValueError):
