@@ -209,7 +209,7 @@ def test_key_limit_refuses_download_and_upload(http, keys, new_key, error):
     [
         ({"target_lang": "XX"}, "target_lang 'XX' is not supported"),
         ({"source_lang": "EN-GB"}, "source_lang 'EN-GB' is not supported"),
-        ({"formality": "more", "target_lang": "ES-419"}, "formality is not supported for documents"),
+        ({"formality": "more", "target_lang": "ES-419"}, "Target language 'ES-419' does not support formality for"),
         ({"formality": "polite"}, "invalid value 'polite' for 'formality'"),
         ({"glossary_id": "6b9e6b4e-7c71-4b7e-8f6e-0d6a4c0a1b2c"}, "glossary_id requires source_lang"),
         ({"translation_memory_threshold": "101"}, "between 0 and 100"),
