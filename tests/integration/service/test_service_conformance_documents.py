@@ -181,6 +181,29 @@ def test_equal_languages_end_in_error(http, keys, error):
     assert "nothing to download" in error(download(http, keys.paid, handle), 409)
 
 
+def test_a_document_detected_in_its_target_language_ends_in_error(http, keys, error):
+    """Without source_lang the detected language counts as the source (the official clients' suites)."""
+    handle = start(http, keys.paid, "a.txt", b"Protonenstrahl\n", target_lang="DE")
+    body = wait(http, keys.paid, handle)
+    assert (body["status"], body["error_message"]) == ("error", "Source and target language are equal")
+    assert "nothing to download" in error(download(http, keys.paid, handle), 409)
+
+
+def test_a_style_rule_lists_length_instruction_applies_to_documents(http, keys):
+    prompt = {"label": "length", "prompt": "Use no more than 12 characters."}
+    style = http.post(
+        "/v3/style_rules", json={"name": "l", "language": "de", "custom_instructions": [prompt]}, headers=keys.paid
+    )
+    style_id = style.json()["style_id"]
+    try:
+        text = b"I am testing if custom instructions are working correctly.\nShort\n"
+        result, _ = round_trip(http, keys.paid, "notes.txt", text, source_lang="EN", style_id=style_id)
+        lines = result.content.decode("utf-8").split("\n")
+        assert [0 < len(line) <= 12 for line in lines[:2]] == [True, True] and lines[2:] == [""]
+    finally:
+        http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)
+
+
 def test_billing_happens_at_download(http, new_key):
     key = new_key()
     handle = start(http, key.headers, "a.txt", b"Hello world\n")
