@@ -1,7 +1,8 @@
 """Request bodies: reading them within a size limit, and typed access to their parameters.
 
-Translate (and later Write and document status) take JSON objects or URL-encoded forms; the
-other endpoints take JSON only. :class:`Params` hides the difference: in a form every value is a
+Translate, Write and document status take JSON objects or URL-encoded forms (the glossary writes
+too, read as objects by ``http.json_body``); the other endpoints take JSON only. :class:`Params`
+hides the difference: in a form every value is a
 string, a parameter may repeat (``text=a&text=b``), booleans are ``1``/``0`` and tag lists are
 comma-separated; in JSON values have their JSON types and ``null`` counts as not given. ``NaN``
 and ``Infinity``, which Python's JSON reader accepts, are not JSON (RFC 8259): a body holding them
