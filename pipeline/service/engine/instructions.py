@@ -11,8 +11,8 @@ see that instructions reached the engine, and one kind of instruction it can hon
    as the pseudo engine keeps them), the target phrases a glossary put in (they stay verbatim),
    and a text the engine passed through unchanged because its language is the target's.
 2. **Length.** An instruction asking for a maximum length ("at most N characters", "no more than
-   N characters", "maximum N characters", "max. N characters", "up to N characters", "shorter
-   than N characters", "fewer/less than N characters"; any case) makes every translation at most
+   N characters", "maximum N characters", "max. N characters", "shorter than N characters"; any
+   case) makes every translation at most
    that many characters (code points, markup included; "shorter than N" means N - 1; the smallest
    limit of several wins). Words are dropped from the end; markup and ignored content are never
    cut, so the text stays well-formed; the text's leading and trailing whitespace is kept while
@@ -45,15 +45,16 @@ VARIANT_MARKS = "\u20d0\u20d1\u20d6\u20d7\u20db\u20dc\u20e1\u20e8"
 _LIMIT = re.compile(
     r"""(?ix)
     \b(?P<kind>
-        at\s+most | no\s+more\s+than | up\s+to
+        at\s+most | no\s+more\s+than
       | (?:a\s+)?max(?:imum|\.)?(?:\s+of)?    # maximum, a maximum of, max., max
-      | shorter\s+than | fewer\s+than | less\s+than
+      | shorter\s+than
     )
     \s+(?P<number>\d{1,3}(?:,\d{3})+|\d+)     # 40, 1,000
     \s*(?:characters?|chars?)\b
     """
 )
-_STRICT = ("shorter", "fewer", "less")
+#: "shorter than N" allows N - 1 characters.
+_STRICT = "shorter"
 _TOKENS = re.compile(r"\s+|\S+")
 
 

@@ -42,10 +42,10 @@ def translate(*texts: str, **fields) -> list[str]:
         ("a maximum of 30 characters", 30),
         ("max. 8 characters", 8),
         ("max 8 chars", 8),
-        ("up to 1,000 characters", 1000),
+        ("at most 1,000 characters", 1000),
         ("Keep it shorter than 20 characters", 19),
-        ("fewer than 1 character", 0),
-        ("less than 0 characters", 0),
+        ("shorter than 1 character", 0),
+        ("shorter than 0 characters", 0),
     ],
 )
 def test_the_common_phrasings_of_a_length_limit_are_read(instruction, limit):
@@ -53,7 +53,15 @@ def test_the_common_phrasings_of_a_length_limit_are_read(instruction, limit):
 
 
 @pytest.mark.parametrize(
-    "instruction", ["Use informal language", "at most 40 words", "40 characters at most", "almost 40 characters"]
+    "instruction",
+    [
+        "Use informal language",
+        "at most 40 words",
+        "40 characters at most",
+        "almost 40 characters",
+        "Use abbreviations of less than 5 characters",
+        "up to 3 characters",
+    ],
 )
 def test_other_instructions_set_no_limit(instruction):
     assert read((instruction,)).limit is None
