@@ -30,7 +30,7 @@ def test_rephrase(client: Client) -> None:
 
 
 def test_rephrase_style_rules_reach_the_service(client: Client) -> None:
-    with pytest.raises(BadRequestError, match="not supported for target language 'ja'"):
+    with pytest.raises(BadRequestError, match="Language ja does not support setting a tone"):
         client.rephrase(["x"], target_lang="ja", tone="friendly")
 
 

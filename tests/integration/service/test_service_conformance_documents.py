@@ -181,6 +181,29 @@ def test_equal_languages_end_in_error(http, keys, error):
     assert "nothing to download" in error(download(http, keys.paid, handle), 409)
 
 
+def test_a_document_detected_in_its_target_language_ends_in_error(http, keys, error):
+    """Without source_lang the detected language counts as the source (the official clients' suites)."""
+    handle = start(http, keys.paid, "a.txt", b"Protonenstrahl\n", target_lang="DE")
+    body = wait(http, keys.paid, handle)
+    assert (body["status"], body["error_message"]) == ("error", "Source and target language are equal")
+    assert "nothing to download" in error(download(http, keys.paid, handle), 409)
+
+
+def test_a_style_rule_lists_length_instruction_applies_to_documents(http, keys):
+    prompt = {"label": "length", "prompt": "Use no more than 12 characters."}
+    style = http.post(
+        "/v3/style_rules", json={"name": "l", "language": "de", "custom_instructions": [prompt]}, headers=keys.paid
+    )
+    style_id = style.json()["style_id"]
+    try:
+        text = b"I am testing if custom instructions are working correctly.\nShort\n"
+        result, _ = round_trip(http, keys.paid, "notes.txt", text, source_lang="EN", style_id=style_id)
+        lines = result.content.decode("utf-8").split("\n")
+        assert [0 < len(line) <= 12 for line in lines[:2]] == [True, True] and lines[2:] == [""]
+    finally:
+        http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)
+
+
 def test_billing_happens_at_download(http, new_key):
     key = new_key()
     handle = start(http, key.headers, "a.txt", b"Hello world\n")
@@ -209,7 +232,7 @@ def test_key_limit_refuses_download_and_upload(http, keys, new_key, error):
     [
         ({"target_lang": "XX"}, "target_lang 'XX' is not supported"),
         ({"source_lang": "EN-GB"}, "source_lang 'EN-GB' is not supported"),
-        ({"formality": "more", "target_lang": "ES-419"}, "formality is not supported for documents"),
+        ({"formality": "more", "target_lang": "ES-419"}, "Target language 'ES-419' does not support formality for"),
         ({"formality": "polite"}, "invalid value 'polite' for 'formality'"),
         ({"glossary_id": "6b9e6b4e-7c71-4b7e-8f6e-0d6a4c0a1b2c"}, "glossary_id requires source_lang"),
         ({"translation_memory_threshold": "101"}, "between 0 and 100"),

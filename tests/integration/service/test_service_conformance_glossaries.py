@@ -123,8 +123,7 @@ def test_name_and_dictionary_limits(http, keys, error) -> None:
     ("body", "words"),
     [
         ({"dictionaries": [dictionary("a\tb")]}, "'name'"),
-        ({"name": "x"}, "'dictionaries'"),
-        ({"name": "x", "dictionaries": []}, "'dictionaries'"),
+        ({"name": "x", "dictionaries": {"source_lang": "en"}}, "'dictionaries' must be an array"),
         ({"name": "x", "dictionaries": [dictionary("a\tb"), dictionary("c\td", "EN", "DE")]}, "given twice"),
         ({"name": "x", "dictionaries": [dictionary("a\tb", "en", "en")]}, "must differ"),
         ({"name": "x", "dictionaries": [dictionary("a\tb", "en-US", "de")]}, "base languages"),
@@ -231,7 +230,7 @@ def test_translation_applies_the_dictionary_of_the_base_pair(http, keys, make_gl
     assert "source_lang" in error(
         http.post("/v2/translate", json={**body, "source_lang": None}, headers=keys.paid), 400
     )
-    assert "no dictionary" in error(
+    assert "No dictionary found for language pair en->fr" in error(
         http.post("/v2/translate", json={**body, "target_lang": "FR"}, headers=keys.paid), 400
     )
     unknown = {**body, "glossary_id": str(uuid.uuid4())}

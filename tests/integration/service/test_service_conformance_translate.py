@@ -226,7 +226,7 @@ def test_formality_on_other_targets(translate, error, target):
         assert ok(translate({"text": ["Hallo"], "target_lang": target, "formality": value}))
     for value in ("more", "less"):
         assert error(translate({"text": ["Hallo"], "target_lang": target, "formality": value}), 400) == (
-            f"formality is not supported for target language {target.upper()!r}; "
+            f"Target language {target.upper()!r} does not support formality; "
             "use prefer_more or prefer_less to fall back to the default formality"
         )
     assert error(translate({"text": ["x"], "target_lang": "DE", "formality": "formal"}), 400) == (

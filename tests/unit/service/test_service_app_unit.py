@@ -156,7 +156,7 @@ def test_lookup_seam_applies_glossaries_and_checks_style_language(client, header
     assert out.json()["translations"][0]["text"] == f"Sichern t{MARK_BY_TARGET['DE-CH']}he Datei"
     wrong_pair = client.post("/v2/translate", json={**body, "source_lang": "FR"}, headers=headers.paid)
     assert wrong_pair.status_code == 400
-    assert wrong_pair.json() == {"message": "glossary 'g1' has no dictionary for fr -> de"}
+    assert wrong_pair.json() == {"message": "No dictionary found for language pair fr->de in glossary 'g1'"}
     styled = {"text": ["Hi"], "source_lang": "EN", "target_lang": "DE", "style_id": "s1"}
     assert client.post("/v2/translate", json=styled, headers=headers.paid).status_code == 200
     mismatch = client.post("/v2/translate", json={**styled, "target_lang": "FR"}, headers=headers.paid)

@@ -319,6 +319,22 @@ def test_equal_languages_end_in_error(client, headers):
     assert result.status_code == 409 and "Source and target language are equal" in result.json()["message"]
 
 
+def test_a_document_detected_in_its_target_language_ends_in_error(client, headers):
+    """Without source_lang the document's detected language counts as its source (the official clients' suites)."""
+    german_page = "<html><body><p>Das ist ein <b>schöner</b> Tag in Berlin.</p></body></html>".encode()
+    for name, data in (("de.txt", b"Protonenstrahl\n"), ("de.html", german_page)):
+        handle = _upload(client, headers.paid, name, data)
+        status = _wait(client, headers.paid, handle)
+        assert (status["status"], status.get("error_message")) == ("error", "Source and target language are equal")
+        assert "billed_characters" not in status
+    into_french = _wait(
+        client, headers.paid, _upload(client, headers.paid, "fr.txt", b"Protonenstrahl\n", target_lang="FR")
+    )
+    assert into_french["status"] == "done"
+    no_letters = _wait(client, headers.paid, _upload(client, headers.paid, "n.txt", b"1, 2, 3\n", target_lang="EN-US"))
+    assert no_letters["status"] == "done"
+
+
 def test_minimum_billing_for_office_documents(client, headers):
     handle = _upload(client, headers.paid, "a.docx", samples.docx(1))
     assert _wait(client, headers.paid, handle)["billed_characters"] == formats.MINIMUM_BILLED
