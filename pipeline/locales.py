@@ -100,15 +100,32 @@ def base_language(code: str) -> str:
     return re.split(r"[-_@.]", code, maxsplit=1)[0].lower()
 
 
+#: Known language codes that are more often a word in a file name than a language, after a
+#: hyphen: ``admin-ts.po`` is not in Tsonga. Such a file is in its language only by its header,
+#: its folder or ``[translate] languages``.
+_NOT_AFTER_A_HYPHEN = frozenset({"am", "as", "be", "is", "js", "no", "or", "so", "to", "ts"})
+
+
 def locale_from_path(path: Path) -> str | None:
-    """Guess a catalog's locale from its path: ``de/LC_MESSAGES/x.po``, ``x.de.po``, ``de.po``."""
+    """Guess a catalog's locale from its path, the first of these that CLDR knows as a language:
+    ``de/LC_MESSAGES/x.po``, ``x.de.po`` (``messages+intl-icu.de.xlf``), ``de_DE.po``,
+    ``admin-de_DE.po`` (a WordPress language pack), then the folder: ``de/x.po``.
+
+    ``index.po``, ``admin-ui.po`` or ``messages.xlf`` name no language.
+    """
     parts = path.parts
+    stem = path.stem
     candidates = []
     if len(parts) >= 3 and parts[-2] == "LC_MESSAGES":
         candidates.append(parts[-3])
-    if "." in path.stem:
-        candidates.append(path.stem.rsplit(".", 1)[1])
-    candidates.append(path.stem)
+    if "." in stem:
+        candidates.append(stem.rsplit(".", 1)[1])
+    candidates.append(stem)
+    pieces = stem.rsplit(".", 1)[-1].split("-")
+    if len(pieces) >= 3:
+        candidates.append("-".join(pieces[-2:]))  # admin-pt-BR
+    if len(pieces) >= 2 and pieces[-1].lower() not in _NOT_AFTER_A_HYPHEN:
+        candidates.append(pieces[-1])
     if len(parts) >= 2:
         candidates.append(parts[-2])
     return next((c for c in candidates if is_known_locale(c)), None)
