@@ -140,8 +140,8 @@ _LANGUAGES = {
     "HE": ("hebrew", ""),
     "YI": ("hebrew", "vװyײoױ"),
     "AR": ("arabic", ""),
-    "FA": ("arabic", "pپcچgگkکyیiیxژ"),
-    "PRS": ("arabic", "pپcچgگkکyیzژ"),
+    "FA": ("arabic", "pپcچgگkکxژ"),
+    "PRS": ("arabic", "pپcچgگkکzژ"),
     "PS": ("arabic", "tټdډrړgګnڼxښyې"),
     "UR": ("arabic", "tٹdڈrڑyےhھpپgگkک"),
     "CKB": ("arabic", "rڕlڵoۆeێaەpپgگ"),
@@ -170,7 +170,7 @@ _LANGUAGES = {
     "YUE": ("hant", "e嘅m咩l啦w喎"),
 }
 #: Hebrew writes five letters otherwise at the end of a word.
-_FINALS = {"hebrew": str.maketrans("כמנפצ", "ךםןףץ")}
+_FINALS: dict[str, dict[int, int]] = {"hebrew": str.maketrans("כמנפצ", "ךםןףץ")}
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ class Alphabet:
     def letters(self) -> str:
         """Every letter a pseudo-translation into this language can hold (both cases)."""
         extra = "".join(c.upper() for c in self.table if len(c.upper()) == 1)
-        finals = "".join(_FINALS[self.script].values()) if self.script in _FINALS else ""  # type: ignore[arg-type]
+        finals = "".join(chr(c) for c in _FINALS[self.script].values()) if self.script in _FINALS else ""
         return "".join(dict.fromkeys(self.table + extra + self.signature + finals))
 
     def finish_word(self, word: str) -> str:
@@ -230,8 +230,9 @@ def unheld(letters: str, encoding: str) -> str | None:
     return None
 
 
-def charset_problem(encoding: str, target: str, locale: str) -> str | None:
-    """Why a catalog in ``encoding`` cannot take translations into ``target`` (catalog ``locale``), or None.
+def charset_problem(encoding: str, target: str, locale: str, shown: str | None = None) -> str | None:
+    """Why a catalog in ``encoding`` (named ``shown`` in its header) cannot take translations into
+    ``target`` (catalog ``locale``), or None.
 
     A UTF encoding holds everything; any other must hold every letter of the language's table.
     """
@@ -241,7 +242,7 @@ def charset_problem(encoding: str, target: str, locale: str) -> str | None:
     if letter is None:
         return None
     return (
-        f"its charset {encoding} cannot hold the letters of {locale} (such as {letter!r}, U+{ord(letter):04X}): "
+        f"its charset {shown or encoding} cannot hold the letters of {locale} (such as {letter!r}, U+{ord(letter):04X}): "
         f"nothing is sent for it; convert it to UTF-8 first (msgconv --to-code=UTF-8 FILE -o FILE) or pass "
         f"--to-utf8 (or set [translate] to_utf8 = true) to have it converted when it is written"
     )

@@ -39,3 +39,14 @@ def converted_to_utf8(catalog: Catalog) -> Catalog:
     ):
         raise CatalogError(str(path), "cannot be converted to UTF-8: the header could not be rewritten")
     return converted
+
+
+def header_charset(catalog: Catalog) -> str:
+    """The charset as the catalog's header spells it (``ISO-8859-2``), else the codec's name."""
+    from pipeline.formats.po import PoCatalog
+
+    if isinstance(catalog, PoCatalog):
+        found = re.search(r"charset\s*=\s*([^\s;]+)", catalog.metadata.get("Content-Type", ""), re.IGNORECASE)
+        if found:
+            return found.group(1)
+    return catalog.encoding

@@ -197,14 +197,15 @@ def _fit_charset(
 
     Decided before anything is sent: a translation the catalog cannot hold is never paid for.
     """
-    problem = charset_problem(catalog.encoding, target, locale) if catalog.format == "po" else None
-    if problem is None:
+    if catalog.format != "po" or charset_problem(catalog.encoding, target, locale) is None:
         return catalog
+    from pipeline.formats.charset import converted_to_utf8, header_charset
+
+    charset = header_charset(catalog)
+    problem = charset_problem(catalog.encoding, target, locale, charset) or ""
     if not settings.to_utf8:
         issues.append(Issue(display, problem, target_lang=target, cause=Cause.INPUT))
         return None
-    from pipeline.formats.charset import converted_to_utf8
-
     try:
         converted = converted_to_utf8(catalog)
     except CatalogError as exc:
@@ -213,7 +214,7 @@ def _fit_charset(
     issues.append(
         Issue(
             display,
-            f"converted from {catalog.encoding} to UTF-8 (header and bytes) when written, as to_utf8 asks",
+            f"converted from {charset} to UTF-8 (header and bytes) when written, as to_utf8 asks",
             target_lang=target,
             severity=Severity.WARNING,
         )
