@@ -75,8 +75,7 @@ def _django(root: Path, files: list[str], found: Found) -> None:
     for name in files:
         parts = name.split("/")
         if len(parts) >= 4 and parts[-2] == "LC_MESSAGES" and parts[-4] == "locale" and name.endswith(".po"):
-            folder = "/".join(parts[:-3])
-            found.add(f"{folder}/*/LC_MESSAGES/*.po", "a locale/ folder (Django app, Babel)")
+            found.add(f"{'/'.join(parts[:-3])}/*/LC_MESSAGES/*.po", "a locale/ folder (Django app, Babel)")
 
 
 def _django_base(root: Path, settings_module: str) -> Path:

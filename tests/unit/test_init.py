@@ -14,7 +14,10 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 
 LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "layouts"
-PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\nmsgid "Hi"\nmsgstr ""\n'
+PO = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
+    'msgid "Hi"\nmsgstr ""\n'
+)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
