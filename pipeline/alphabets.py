@@ -243,6 +243,7 @@ def charset_problem(encoding: str, target: str, locale: str, shown: str | None =
         return None
     return (
         f"its charset {shown or encoding} cannot hold the letters of {locale} (such as {letter!r}, "
-        f"U+{ord(letter):04X}): nothing is sent for it; convert it to UTF-8 first (msgconv --to-code=UTF-8 FILE -o FILE) or pass "
-        f"--to-utf8 (or set [translate] to_utf8 = true) to have it converted when it is written"
+        f"U+{ord(letter):04X}): nothing is sent for it; convert it to UTF-8 first "
+        f"(msgconv --to-code=UTF-8 FILE -o FILE), or pass --to-utf8 (or set [translate] to_utf8 = true) "
+        f"to have it converted when it is written"
     )
