@@ -5,8 +5,8 @@ function that adds parsers and sets ``func`` (a callable taking the parsed names
 returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.init`,
 :mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.resources` (glossary, style),
 :mod:`~pipeline.cli.cache` (stats, clear), :mod:`~pipeline.cli.client` (the service's endpoints);
-``pipeline serve`` registers from :mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`.
-Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
+``pipeline serve`` registers from :mod:`pipeline.service.cli`. The options they share are in
+:mod:`~pipeline.cli.common`. Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
 translate`` (what the pre-commit hook starts at every commit) builds only its own parser.
 """
 
