@@ -7,6 +7,7 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline import locales
@@ -82,7 +83,8 @@ def scan(
         if fitted is None:
             continue
         catalog, keys_left = _keyed(settings, display, fitted, locale, target, issues)
-        scanned.append(_segments(settings, display, path, catalog, locale, target, issues, retranslate, keys_left))
+        found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
+        scanned.append(_without(found, keys_left) if keys_left else found)
     return scanned, issues
 
 
@@ -95,7 +97,6 @@ def _segments(
     target: str,
     issues: list[Issue],
     retranslate: Retranslate | None = None,
-    skip: frozenset[int] = frozenset(),
 ) -> ScannedCatalog:
     plural = catalog.plural or plural_rule_for(locale)
     segments: list[Segment] = []
@@ -104,8 +105,6 @@ def _segments(
     fallbacks: list[Segment] = []
     skipped = 0
     for unit in catalog.units:
-        if unit.index in skip:  # a key with no text to translate from: warned about already
-            continue
         if unit.state is UnitState.PARTIAL:
             skipped += 1
             issues.append(
@@ -164,6 +163,16 @@ def _context(policy: str, unit: Unit) -> str | None:
     if policy == "all":
         parts.append(unit.notes)
     return "\n".join(p for p in parts if p) or None
+
+
+def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
+    """``scanned`` without the segments of ``units`` (keys with no text to translate from: warned about)."""
+    return replace(
+        scanned,
+        segments=tuple(s for s in scanned.segments if s.key.unit not in units),
+        source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
+        skipped=scanned.skipped + len(units),
+    )
 
 
 def _no_language(display: str, catalog: Catalog) -> Issue:
