@@ -12,6 +12,7 @@ import deepl
 import pytest
 from deepl.api_data import MultilingualGlossaryDictionaryEntries as Dictionary
 from official_client_support import official_client
+
 from pipeline.service.engine.pseudo import transliterate
 
 pytestmark = pytest.mark.integration

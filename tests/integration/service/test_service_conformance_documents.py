@@ -8,8 +8,9 @@ import zipfile
 
 import document_samples as samples
 import pytest
-from pipeline.service.engine.pseudo import transliterate
 from lxml import etree
+
+from pipeline.service.engine.pseudo import transliterate
 
 pytestmark = pytest.mark.integration
 

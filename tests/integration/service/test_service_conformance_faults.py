@@ -7,6 +7,7 @@ import time
 
 import httpx
 import pytest
+
 from pipeline.service.engine.pseudo import MARK_BY_TARGET, transliterate
 
 pytestmark = pytest.mark.integration

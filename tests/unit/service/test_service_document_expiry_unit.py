@@ -14,10 +14,9 @@ import pytest
 from pipeline.service import ServiceConfig
 from pipeline.service.config import AccountSpec
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import PseudoEngine
+from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 from pipeline.service.store.database import DATABASE_FILE
 from pipeline.service.store.jobs import SWEEP_INTERVAL_MS
-from pipeline.service.engine.pseudo import transliterate
 
 HOUR = dt.timedelta(hours=1)
 JUST = dt.timedelta(milliseconds=1)

@@ -15,8 +15,7 @@ from lxml import etree
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import PseudoEngine
-from pipeline.service.engine.pseudo import transliterate
+from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 
 
 class Upper:

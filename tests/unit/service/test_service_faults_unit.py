@@ -6,9 +6,9 @@ import httpx
 import pytest
 
 from pipeline.service.engine.base import MarkupOptions
+from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.testing import mangle
 from pipeline.service.testing.faults import FaultBook, FaultSpec, FaultSyntaxError, parse
-from pipeline.service.engine.pseudo import transliterate
 
 XML = MarkupOptions("xml", frozenset({"x"}))
 

@@ -9,7 +9,6 @@ import pytest
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 from pipeline.service.engine.style_apply import applied, apply
-from pipeline.service.engine.pseudo import transliterate
 
 NNBSP = "\u202f"
 
