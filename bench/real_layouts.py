@@ -221,10 +221,16 @@ def measure(name: str, root: Path) -> dict:
     env = {**os.environ, "XDG_CACHE_HOME": str(root.parent / "xdg")}
     done = _run([sys.executable, "-m", "pipeline", "translate", "--quiet"], cwd=root, env=env)
     report = json.loads((root / ".pipeline-report" / "report.json").read_text(encoding="utf-8"))
-    refused: dict[str, str] = {}
+    refused: dict[str, str] = {}  # catalogs nothing was written for, and the first reason
+    written_paths = {c["path"] for c in report["catalogs"] if c.get("written")}
     for issue in report["issues"]:
-        if issue["severity"] in ("error", "skipped") and issue.get("line") is None:
+        if issue["severity"] in ("error", "skipped") and issue["catalog"] not in written_paths:
             refused.setdefault(issue["catalog"], issue["reason"][:160])
+    failed_reasons: dict[str, int] = {}
+    for issue in report["issues"]:
+        if issue["severity"] == "error" and issue["catalog"] in written_paths:
+            reason = re.sub(r"'[^']*'|\d+", "…", issue["reason"])[:120]
+            failed_reasons[reason] = failed_reasons.get(reason, 0) + 1
     msgfmt_failures, left_charset = [], []
     for path, charset in legacy.items():
         if _run(["msgfmt", "-c", "-o", os.devnull, str(path)]).returncode:
@@ -241,11 +247,12 @@ def measure(name: str, root: Path) -> dict:
     return {
         "layout": name,
         "exit_code": done.returncode,
-        "catalogs_found": len(report["catalogs"]) + len(refused),
+        "catalogs_found": len({c["path"] for c in report["catalogs"]} | set(refused)),
         "catalogs_written": len(written),
         "segments_filled": report["totals"]["segments_translated"] + report["totals"]["segments_copied"],
         "segments_failed": report["totals"]["segments_failed"],
         "catalogs_refused": refused,
+        "segment_refusals_in_written_catalogs": failed_reasons,
         "legacy_charsets": charsets,
         "msgfmt_c_failures": msgfmt_failures,
         "left_their_charset": left_charset,

@@ -10,6 +10,7 @@ another project's catalog must not be rewritten, nor have its content quoted in 
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Sequence
@@ -162,6 +163,7 @@ def _not_the_projects(folder: str) -> bool:
     return folder.startswith(".") or folder in NOT_THE_PROJECTS
 
 
+@functools.lru_cache(maxsize=256)
 def _compile(pattern: str, ignore_case: bool) -> _Pattern:
     parts = tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
     prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))

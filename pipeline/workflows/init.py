@@ -70,8 +70,8 @@ def _django(root: Path, files: list[str], found: Found) -> None:
             strings = _STRING.findall(element)
             if strings:
                 joined = "/".join(s.strip("/") for s in strings)
-                folder = (base / joined).relative_to(root) if (base / joined).is_dir() else Path(joined)
-                found.add(f"{folder.as_posix()}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
+                folder = next((f for f in (root / joined, base / joined) if f.is_dir()), root / joined)
+                found.add(f"{folder.relative_to(root).as_posix()}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
     for name in files:
         parts = name.split("/")
         if len(parts) >= 4 and parts[-2] == "LC_MESSAGES" and parts[-4] == "locale" and name.endswith(".po"):
@@ -85,7 +85,7 @@ def _django_base(root: Path, settings_module: str) -> Path:
 
 
 def _babel(root: Path, found: Found) -> None:
-    sections: list[tuple[str, dict[str, str]]] = []
+    sections: list[tuple[str, str, dict[str, str]]] = []  # (where, command, its table)
     cfg = root / "setup.cfg"
     if cfg.is_file():
         parser = configparser.ConfigParser(interpolation=None)
@@ -94,7 +94,7 @@ def _babel(root: Path, found: Found) -> None:
         except configparser.Error:
             found.notes.append("setup.cfg could not be read: its Babel sections were not looked at")
         else:
-            sections += [(f"setup.cfg [{s}]", dict(parser[s])) for s in parser.sections()]
+            sections += [(f"setup.cfg [{s}]", s, dict(parser[s])) for s in parser.sections()]
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
@@ -103,13 +103,11 @@ def _babel(root: Path, found: Found) -> None:
             tools = {}
         for tool, tables in tools.items():
             if isinstance(tables, dict):
-                sections += [(f"pyproject.toml [tool.{tool}.{n}]", t) for n, t in tables.items() if isinstance(t, dict)]
-    for where, table in sections:
-        if where.rstrip("]").rsplit(".", 1)[-1].rsplit("[", 1)[-1] in (
-            "compile_catalog",
-            "update_catalog",
-            "init_catalog",
-        ):
+                sections += [
+                    (f"pyproject.toml [tool.{tool}.{n}]", n, t) for n, t in tables.items() if isinstance(t, dict)
+                ]
+    for where, command, table in sections:
+        if command in ("compile_catalog", "update_catalog", "init_catalog"):
             directory = str(table.get("directory", "")).strip()
             if directory:
                 domain = str(table.get("domain", "")).strip() or "*"
