@@ -17,7 +17,11 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Catalog, UnitState
+from pipeline.formats.xmltext import escape_text
 
+#: A CDATA section: its text is what the key stands for, markup included, so it is sent as escaped
+#: text (whose tags the placeholder layer keeps) rather than as one untranslatable block.
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 #: Dotted words without spaces, ASCII: how Symfony, Laravel and most key-based catalogs spell keys.
 KEY = re.compile(r"[A-Za-z_][\w-]*(?:\.[\w-]+)+\Z", re.ASCII)
 
@@ -50,7 +54,7 @@ def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSourc
         for unit in source.units if source is not None else ():
             target = unit.targets[0] if unit.targets and unit.state is not UnitState.OBSOLETE else ""
             if target.strip() and target != unit.sources[0]:
-                texts_by_key[unit.sources[0]] = target
+                texts_by_key[unit.sources[0]] = _CDATA.sub(lambda m: escape_text(m.group(1)), target)
     found = KeyedSources(sibling)
     for unit in catalog.units:
         if unit.plural or unit.state is not UnitState.UNTRANSLATED:

@@ -97,6 +97,7 @@ def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path):
     de = read_catalog(root / "translations" / "messages.de.xlf")
     targets = {u.sources[0]: u.targets for u in de.units}
     assert targets["registration.title"] == ("[DE] Create an account",)
+    assert targets["help.intro"] == ("[DE] Read the &lt;strong&gt;guide&lt;/strong&gt; first",)  # CDATA's text
     assert targets["registration.footer"] in ((), ("",))  # no English text: left alone
     [warning] = [i for i in report.issues if "registration.footer" in i.reason]
     assert warning.severity == "warning" and "messages.en.xlf gives no text" in warning.reason
