@@ -206,12 +206,14 @@ def _fit_charset(
 
     Decided before anything is sent: a translation the catalog cannot hold is never paid for.
     """
-    if catalog.format != "po" or charset_problem(catalog.encoding, target, locale) is None:
+    if catalog.format != "po":
         return catalog
     from pipeline.formats.charset import converted_to_utf8, header_charset
 
     charset = header_charset(catalog)
-    problem = charset_problem(catalog.encoding, target, locale, charset) or ""
+    problem = charset_problem(catalog.encoding, target, locale, charset)
+    if problem is None:
+        return catalog
     if not settings.to_utf8:
         issues.append(Issue(display, problem, target_lang=target, cause=Cause.INPUT))
         return None
@@ -243,13 +245,17 @@ def _keyed(
     assert isinstance(catalog, XliffCatalog)
 
     found = keyed_sources(catalog, locale, settings.source_lang)
-    where = found.source_catalog.name if found.source_catalog else f"no {settings.source_lang} catalog beside it"
+    where = (
+        f"{found.source_catalog.name} gives no text for it"
+        if found.source_catalog
+        else f"there is no {settings.source_lang} catalog beside it to give its text"
+    )
     for index, key in found.missing.items():
         issues.append(
             Issue(
                 display,
-                f"the source {key!r} looks like a key and {where} gives no text for it: not translated (the key "
-                f"itself would be billed and written)",
+                f"the source {key!r} looks like a key and {where}: not translated (the key itself would be "
+                f"billed and written)",
                 catalog.units[index].line,
                 target,
                 severity=Severity.WARNING,

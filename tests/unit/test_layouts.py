@@ -160,3 +160,18 @@ def test_to_utf8_converts_the_catalog_when_it_is_written_and_a_dry_run_changes_n
     text = pl.read_bytes().decode("utf-8")
     assert "charset=UTF-8" in text and transliterate("Open the file", "PL") in text
     msgfmt_check(pl)
+
+
+def test_keys_without_a_source_language_catalog_are_not_sent(tmp_path):
+    root = _copy(tmp_path, "symfony")
+    (root / "translations" / "messages.en.xlf").unlink()
+    settings = load_settings(root / "pipeline.toml")
+    settings = settings.__class__(
+        **{**settings.__dict__, "service": settings.service.__class__(url="http://x.invalid")}
+    )
+    service = FakeService()
+    report = run(settings, service)
+    sent = [text for request in service.requests for text in request["text"]]
+    assert "Save" in sent and not any(text.startswith(("registration.", "help.")) for text in sent)
+    warnings = [i.reason for i in report.issues if i.catalog == "translations/messages.de.xlf"]
+    assert len(warnings) == 4 and all("there is no en catalog beside it to give its text" in w for w in warnings)
