@@ -27,6 +27,9 @@ from pathlib import Path
 from pipeline.catalog_paths import project_files
 from pipeline.config import CONFIG_NAME
 
+#: A comment in angular.json (the Angular CLI reads JSON with comments); strings are matched first
+#: so that a ``//`` inside one (a URL) stays.
+_JSON_COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
 _STRING = re.compile(r"""['"]([^'"\n]+)['"]""")
 
 
@@ -132,7 +135,7 @@ def _angular(root: Path, found: Found) -> None:
     if not path.is_file():
         return
     try:
-        projects = json.loads(_read(path)).get("projects", {})
+        projects = json.loads(_JSON_COMMENT.sub(r"\1", _read(path))).get("projects", {})
     except (json.JSONDecodeError, AttributeError):
         found.notes.append("angular.json could not be read: its i18n section was not looked at")
         return
@@ -166,9 +169,12 @@ def _folders(files: list[str], found: Found) -> None:
         if folder.rsplit("/", 1)[-1] in ("languages", "translations") and "." in file:
             seen.setdefault(folder, set()).add(file.rsplit(".", 1)[1].lower())
     for folder, suffixes in sorted(seen.items()):
-        kind = "WordPress language files" if folder.endswith("languages") else "Symfony translations"
+        if folder.endswith("languages"):  # WordPress keeps plugins/ and themes/ below it
+            if "po" in suffixes:
+                found.add(f"{folder}/**/*.po", "WordPress language files")
+            continue
         for suffix in sorted(suffixes & {"po", "xlf", "xliff"}):
-            found.add(f"{folder}/*.{suffix}", kind)
+            found.add(f"{folder}/*.{suffix}", "Symfony translations")
         if (
             folder.endswith("translations")
             and found.source_lang is None

@@ -87,9 +87,10 @@ def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path):
     angular = {
         "projects": {"app": {"i18n": {"sourceLocale": "en-US", "locales": {"fr": "src/locale/messages.fr.xlf"}}}}
     }
-    (tmp_path / "angular.json").write_text(json.dumps(angular), encoding="utf-8")
+    text = json.dumps(angular, indent=2).replace('"i18n"', '// the Angular CLI reads comments\n"i18n"', 1)
+    (tmp_path / "angular.json").write_text(text.replace('"app"', '"https://x.example/app"'), encoding="utf-8")
     assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
-    assert set(_catalogs(tmp_path)) == {"src/locale/messages.fr.xlf", "languages/*.po", "translations/*.xlf"}
+    assert set(_catalogs(tmp_path)) == {"src/locale/messages.fr.xlf", "languages/**/*.po", "translations/*.xlf"}
     assert load_settings(tmp_path / "pipeline.toml").source_lang == "en"
 
 
