@@ -149,6 +149,8 @@ class _Patterns:
 
     def match_any(self, root: Path, *paths: Path) -> bool:
         """Whether a pattern matches one of ``paths`` (relative to ``root``; those outside never match)."""
+        if not self.patterns:
+            return False
         for path in paths:
             try:
                 name = Path(os.path.abspath(path)).relative_to(root).as_posix()
@@ -224,30 +226,50 @@ def _git_files(top: Path) -> list[str] | None:
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:
-    """The names the patterns match under ``top``, walking only the folders each pattern can reach."""
+    """The names the patterns match under ``top``, walking only the folders each pattern can reach.
+
+    Folders reached through a symbolic link are walked (the link is refused later if it leads out of
+    the project), each linked target once: a link back up the tree is no endless loop.
+    """
     names: set[str] = set()
     for pattern in compiled.patterns:
         if pattern.literal:
             continue
-        start = top.joinpath(*pattern.parts[: pattern.prefix])
-        depth = pattern.depth
-        seen: set[tuple[int, int]] = set()  # folders by identity: a link back up is not a loop
-        for folder, subfolders, files in os.walk(start, followlinks=True):
-            level = 0 if folder == str(start) else os.path.relpath(folder, start).count(os.sep) + 1
+        prefix = "".join(f"{part}/" for part in pattern.parts[: pattern.prefix])
+        stack = [(os.path.join(top, prefix), prefix, 0)]
+        linked: set[str] = set()
+        while stack:
+            folder, relative, level = stack.pop()
             try:
-                info = os.stat(folder)
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
             except OSError:
-                subfolders[:] = []
                 continue
-            if (info.st_dev, info.st_ino) in seen or (level and VENV_MARKER in files):
-                subfolders[:] = []
-                continue
-            seen.add((info.st_dev, info.st_ino))
-            relative = Path(folder).relative_to(top).as_posix()
-            here = "" if relative == "." else relative + "/"
-            names.update(here + n for n in (*files, *subfolders) if pattern.regex.match(here + n))
-            subfolders[:] = [s for s in subfolders if not _not_the_projects(s) and (depth is None or level < depth)]
+            if level and any(e.name == VENV_MARKER for e in entries):
+                continue  # a virtual environment
+            for entry in entries:
+                name = relative + entry.name
+                if pattern.regex.match(name):
+                    names.add(name)
+                if not _enters(entry, level, pattern.depth, linked):
+                    continue
+                stack.append((entry.path, name + "/", level + 1))
     return names
+
+
+def _enters(entry: os.DirEntry[str], level: int, depth: int | None, linked: set[str]) -> bool:
+    """Whether the walk goes into ``entry``: a folder of the project's, within reach, not a loop."""
+    try:
+        if not entry.is_dir() or _not_the_projects(entry.name) or (depth is not None and level >= depth):
+            return False
+        if entry.is_symlink():
+            real = os.path.realpath(entry.path)
+            if real in linked:
+                return False
+            linked.add(real)
+    except OSError:
+        return False
+    return True
 
 
 def configured_locale(settings: Settings, path: Path) -> str | None:

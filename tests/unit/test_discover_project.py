@@ -135,3 +135,10 @@ def test_dry_run_lists_the_catalogs_it_found(tmp_path, monkeypatch, capsys):
     assert "found 3 catalog(s):" in out
     assert all(f"  {name} (DE)" in out for name in OURS)
     assert "site-packages" not in out and "node_modules" not in out
+
+
+def test_a_link_back_up_the_tree_is_walked_once_not_forever(tmp_path):
+    _tree(tmp_path, OURS)
+    (tmp_path / "locale" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    found = find_catalogs(Settings(root=tmp_path))
+    assert _names(found.paths, tmp_path) == set(OURS) and found.refused == []
