@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline import locales
-from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
@@ -211,7 +210,7 @@ def _fit_charset(
     from pipeline.formats.charset import converted_to_utf8, header_charset
 
     charset = header_charset(catalog)
-    problem = charset_problem(catalog.encoding, target, locale, charset)
+    problem = locales.charset_problem(catalog.encoding, target, locale, charset)
     if problem is None:
         return catalog
     if not settings.to_utf8:

@@ -62,10 +62,7 @@ url = "embedded"
 NEW_ENTRY = '\nmsgid "Save all"\nmsgstr ""\n'
 # The hook configuration of docs/recipes.md for a project that tries the embedded service: the local
 # service is an extra of the package, named on the hook.
-HOOKS_CONFIG = (
-    "  - id: translate-catalogs\n    additional_dependencies: ['.[serve]']\n"
-    "  - id: check-catalogs\n"
-)
+HOOKS_CONFIG = "  - id: translate-catalogs\n    additional_dependencies: ['.[serve]']\n  - id: check-catalogs\n"
 
 
 def _git(

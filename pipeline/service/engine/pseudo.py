@@ -2,7 +2,7 @@
 that keeps everything a pipeline must keep.
 
 Scheme: every letter of every word is replaced through the target language's table
-(:mod:`pipeline.alphabets`): Latin-script languages get their own letters put in (``Hello
+(:mod:`pipeline.locales`): Latin-script languages get their own letters put in (``Hello
 world`` becomes ``Hellö wörld`` in German, ``Hęłłó wórłd`` in Polish, ``Hallu wurld`` in English,
 whose vowels are swapped), other scripts a transliteration (``Хелло ворлд`` in Russian, Hebrew
 letters with their end-of-word forms, katakana in Japanese, Hangul, Han characters, Thai...). A
@@ -12,7 +12,7 @@ the script has it; combining marks inside a word are dropped. A word the table l
 (``by`` in Polish) gets the table's signature letter after it. So the output is the same for the
 same input, differs from the input whenever it holds a letter, differs between target languages
 (variants included: no two share a table), holds only letters the language's legacy charset has
-(ISO-8859-2 for Polish, EUC-JP for Japanese; see :mod:`pipeline.alphabets`), and a right-to-left
+(ISO-8859-2 for Polish, EUC-JP for Japanese; see :mod:`pipeline.locales`), and a right-to-left
 target comes back right-to-left; digits, punctuation, whitespace (edges too) and the number of
 words stay as they were. A word that starts with a letter and holds a digit is a code (``MP3``,
 ``A4``, ``XQ1Z``) and is kept, as real engines keep product codes and placeholder-like tokens.
@@ -46,7 +46,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from pipeline.alphabets import Alphabet, alphabet
+from pipeline.locales import Alphabet, alphabet
 from pipeline.service.engine import detect
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index
