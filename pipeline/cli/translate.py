@@ -16,11 +16,13 @@ from pipeline.cli.common import (
     add_frozen_argument,
     load_cli_settings,
     print_issues,
+    print_usage,
     report_dir,
     save_reports,
     stderr_log,
 )
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
+from pipeline.model import Severity
 
 if TYPE_CHECKING:
     from pipeline.config import Settings
@@ -112,7 +114,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import fallback_note, usage_line
+    from pipeline.run.report import fallback_note
     from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
@@ -151,9 +153,7 @@ def _translate(args: argparse.Namespace) -> int:
                 )
                 + (f"report: {json_path}" if json_path else "no report written")
             )
-            usage = usage_line(report)
-            if usage:
-                print(f"pipeline: {usage}", file=sys.stderr)
+            print_usage(report)
     if report.stopped is not None:  # an early stop is the reason for a non-zero exit: shown even with --quiet
         left = report.remaining
         rest = f"; left for the next run: {left.segments} segments, {left.characters} characters" if left else ""
@@ -176,6 +176,12 @@ def print_frozen(report: RunReport, command: str) -> int:
         print("\n".join(lines))
     elif report.exit_code == 0:
         print(f"pipeline {command} --frozen: nothing to translate")
+    else:
+        errors = sum(1 for i in report.issues if i.severity is Severity.ERROR)
+        print(
+            f"pipeline {command} --frozen: nothing a run could translate; {errors} error(s) above, which a run "
+            f"would report too (exit {report.exit_code})"
+        )
     return report.exit_code
 
 
