@@ -56,6 +56,9 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
 
     async def middleware(scope, receive, send) -> None:
         nonlocal in_flight
+        if scope["type"] != "http":  # the lifespan: the app opens its database in it
+            await app(scope, receive, send)
+            return
         loop = asyncio.get_running_loop()
         if scope["path"] == STATS_PATH:
             await reply(send, 200, [(b"content-type", b"application/json")], json.dumps(stats).encode())
@@ -92,7 +95,7 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
 
     sock = bind("127.0.0.1", 0)  # as `pipeline serve` binds (asyncio sets TCP_NODELAY on such sockets)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(middleware, lifespan="off", access_log=False, log_level="warning")
+    config = uvicorn.Config(middleware, lifespan="on", access_log=False, log_level="warning")
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 
 

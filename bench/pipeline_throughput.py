@@ -46,7 +46,6 @@ def main() -> None:
         import babel.messages.plurals  # noqa: F401
 
         import pipeline.client.aio  # noqa: F401, E401
-        import pipeline.client.inprocess
         import pipeline.formats.po  # noqa: F401
         import pipeline.resources.attach  # noqa: F401
         import pipeline.run.cached  # noqa: F401, E401
