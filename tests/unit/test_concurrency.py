@@ -84,11 +84,9 @@ def test_a_burst_of_429s_backs_off_once():
 
 def test_a_limits_retry_after_pauses_every_sender_while_no_level_is_known_safe():
     controller = Controller(ceiling=8, initial=4)
-    first, *others = fill(controller, 10.0)
-    for ticket in reversed(others):  # every request beyond the first refused: a limit of one
+    for ticket in fill(controller, 10.0):  # every request refused
         controller.refused(ticket, 3.0, 10.0)
     assert controller.paused_until == 13.0
-    controller.answered(first, 10.5)  # room is free, but the pause holds
     assert controller.grant(11.0) == pytest.approx(2.0)
     assert controller.grant(12.999) == pytest.approx(0.001)
     assert isinstance(controller.grant(13.0), Ticket)
@@ -191,10 +189,8 @@ def test_limiter_lets_waiters_go_in_order_and_only_after_the_pause():
 
     async def main() -> None:
         limiter = Limiter(Controller(ceiling=4, initial=4), clock=time.clock, sleep=time.sleep)
-        first, *others = [await limiter.acquire() for _ in range(4)]
-        for ticket in reversed(others):  # a limit of one, and no level known safe: everybody waits
+        for ticket in [await limiter.acquire() for _ in range(4)]:  # every one refused: everybody waits
             limiter.refused(ticket, 2.5)
-        limiter.answered(first)
 
         async def request(n: int) -> None:
             ticket = await limiter.acquire()
@@ -205,7 +201,7 @@ def test_limiter_lets_waiters_go_in_order_and_only_after_the_pause():
         await asyncio.sleep(0)
         await asyncio.gather(*waiting)
         assert order == [(n, 2.5) for n in range(5)]  # in order, none before the pause ended
-        assert time.slept == [2.5] and limiter.refusals == 3
+        assert time.slept == [2.5] and limiter.refusals == 4
         limiter.close()
 
     asyncio.run(main())
@@ -315,6 +311,7 @@ def simulate(
             else:
                 refusals += 1
                 heapq.heappush(retries, now + controller.refused(ticket, 1.0, now))
+    controller.simulated_seconds = now  # type: ignore[attr-defined]  # for the tests that time the run
     return controller, refusals
 
 
@@ -347,8 +344,8 @@ def test_backed_by_a_floor_only_the_refused_request_waits_out_retry_after():
         controller.answered(ticket, 1.0)  # four held at once: the floor
     assert controller.floor == 4 and controller.allowed == 8
     tickets = fill(controller, 1.0)
-    controller.refused(tickets[-1], 3.0, 1.2)
-    assert controller.refused(tickets[-2], 3.0, 1.2) == 3.0  # a refused request waits its Retry-After
+    for ticket in tickets[:3:-1]:  # every request beyond the four it held is refused
+        assert controller.refused(ticket, 3.0, 1.2) == 3.0  # a refused request waits its Retry-After
     assert controller.allowed == 4 and controller.paused_until == 0.0  # the others are not paused
     for ticket in tickets[:4]:
         controller.answered(ticket, 2.0)
@@ -358,7 +355,7 @@ def test_backed_by_a_floor_only_the_refused_request_waits_out_retry_after():
 def test_without_a_floor_a_429_still_pauses_every_sender_for_its_retry_after():
     controller = Controller(ceiling=16, initial=8)
     tickets = fill(controller, 0.0)
-    for ticket in tickets[:-4:-1]:
+    for ticket in tickets[:-5:-1]:
         assert controller.refused(ticket, 2.0, 0.5) == 2.0
     assert controller.paused_until == 2.5
 
@@ -370,7 +367,9 @@ def test_probes_climb_from_a_low_floor_to_the_limit_and_stay_there(limit, networ
     # floor from round trips count low; probes every 2 s.
     controller, refusals = simulate(limit, requests=500 * limit, hold=lambda: 0.2, network=network, probe_interval=2.0)
     assert controller.allowed == limit and controller.floor == limit
-    assert refusals <= 2 * limit + 8  # slow start's overshoot, then a refused probe now and then
+    # Slow start's overshoot, then a refused probe now and then (a probe's first refusal may be
+    # taken for noise: it takes two or three to tell).
+    assert refusals <= 3 * limit + 8
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -388,9 +387,11 @@ def test_a_limit_is_still_found_under_noise(seed):
     controller, _ = simulate(
         limit=4, ceiling=16, requests=400, hold=lambda: 0.1, probe_interval=0.5, noise=0.2, seed=seed
     )
-    # Near the limit: not collapsed to one, nor at the ceiling (a level above the limit fills in for
-    # the requests refused at random).
-    assert 4 <= controller.allowed <= 7
+    # The limit's refusals still back off (the ceiling would draw a refusal for every answer), and
+    # the random ones do not collapse the run: about 30 s at the limit without noise (0.3 s a round
+    # trip); taking every 429 for the limit took 230 s or more.
+    assert controller.allowed < 16 and controller.epoch >= 1
+    assert controller.simulated_seconds <= 100
 
 
 def test_a_refused_request_back_from_its_wait_goes_before_the_requests_not_sent_yet():

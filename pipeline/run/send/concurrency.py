@@ -56,11 +56,15 @@ MAX_PROBE_INTERVAL = 600.0
 #: Answered tickets remembered for the floor, per place of the ceiling: the young of a ticket are
 #: always among the last ``ceiling`` let go.
 _KEEP_ANSWERED = 4
-#: Outcomes remembered per place of the ceiling to tell a limit from noise (:meth:`Controller.refused`).
-_KEEP_OUTCOMES = 4
-#: Odds at which refusals are taken for a limit rather than noise.
+#: Outcomes remembered per level, to tell a limit from noise (:meth:`Controller._beyond_limit`).
+_KEEP_PER_LEVEL = 32
+#: The G statistic (twice the log-likelihood ratio) at which refusals are taken to be more frequent
+#: from some level up than below it: about one chance in a thousand for noise, with the levels tried.
+LIMIT_EVIDENCE = 12.0
+#: Odds at which refusals from some level up are taken for a limit's (which refuses most requests
+#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet.
 LIMIT_ODDS = 100.0
-_BEYOND_LIMIT = 0.9  # the share of requests a limit refuses beyond it
+_BEYOND_LIMIT = 0.9
 _PRIOR = (0.4, 4.0)  # refusals and outcomes assumed below a level before any is seen: 10 %
 
 
@@ -98,7 +102,8 @@ class Controller:
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
         self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
-        self._outcomes: deque[tuple[int, bool]] = deque(maxlen=_KEEP_OUTCOMES * ceiling)  # (level, refused)
+        # Per level (the number in flight at grant): whether each of its last outcomes was a 429.
+        self._outcomes = [deque[bool](maxlen=_KEEP_PER_LEVEL) for _ in range(ceiling + 1)]
         self.noise = 0  # 429s taken for noise: only the refused request waited
 
     @property
@@ -123,7 +128,7 @@ class Controller:
         """The request of ``ticket`` was answered (not 429): grow."""
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
-        self._outcomes.append((ticket.level, False))
+        self._note(ticket.level, False)
         self.shortest = min(self.shortest, now - ticket.granted_at)
         # It was in the service with every young request answered before it: they were sent so
         # shortly before it that their answers had not left the service yet when it came.
@@ -171,7 +176,7 @@ class Controller:
         out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
-        self._outcomes.append((ticket.level, True))
+        self._note(ticket.level, True)
         pause = min(retry_after if retry_after is not None else self._pause, MAX_PAUSE)
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
@@ -197,31 +202,40 @@ class Controller:
             self.paused_until = max(self.paused_until, now + pause)
         return pause
 
-    def _beyond_limit(self, level: int) -> bool:
-        """Whether recent refusals grow with the requests in flight, as a limit's do, up to ``level``.
+    def _note(self, level: int, refused: bool) -> None:
+        self._outcomes[min(level, self.ceiling)].append(refused)
 
-        For each level up to the refused request's, the refusals at that level or above are
-        weighed against the refusal rate below it (noise refuses at every level alike): the odds
-        that a limit (refusing most requests beyond it) rather than that rate made them must reach
-        :data:`LIMIT_ODDS` at some level.
+    def _beyond_limit(self, level: int) -> bool:
+        """Whether the refusals grow with the requests in flight, as a limit's do, up to ``level``.
+
+        Noise refuses at every level alike, a limit only beyond it: for each level up to the
+        refused request's, the outcomes at that level or above are weighed against those below it,
+        two ways. The odds that a limit refusing most requests beyond it, rather than the rate
+        below (with a prior while little is known), made the refusals above must reach
+        :data:`LIMIT_ODDS`: a burst beyond the limit tells at once. Or a G-test of the two rates
+        must reach :data:`LIMIT_EVIDENCE`: it tells a level refused now and then (one above the
+        limit, where a request gets in whenever another has just left) from the levels below.
         """
-        refused = [0] * (level + 1)  # per level up to the refused request's (higher ones counted there)
-        outcomes = [0] * (level + 1)
-        for at, was_refused in self._outcomes:
-            at = min(at, level)
-            outcomes[at] += 1
-            refused[at] += was_refused
-        refused_below, below = _PRIOR
-        refused_above, above = sum(refused), sum(outcomes)
-        for split in range(1, level + 1):
+        refused = [sum(outcomes) for outcomes in self._outcomes]
+        counts = [len(outcomes) for outcomes in self._outcomes]
+        refused_above, above = sum(refused), sum(counts)
+        refused_below = below = 0
+        for split in range(1, min(level, self.ceiling) + 1):
             refused_above -= refused[split - 1]
-            above -= outcomes[split - 1]
+            above -= counts[split - 1]
             refused_below += refused[split - 1]
-            below += outcomes[split - 1]
-            rate = min(refused_below / below, _BEYOND_LIMIT)
-            misses = above - refused_above
-            if (_BEYOND_LIMIT / rate) ** refused_above * ((1 - _BEYOND_LIMIT) / (1 - rate)) ** misses >= LIMIT_ODDS:
+            below += counts[split - 1]
+            rate = min((refused_below + _PRIOR[0]) / (below + _PRIOR[1]), _BEYOND_LIMIT)
+            odds = (_BEYOND_LIMIT / rate) ** refused_above * ((1 - _BEYOND_LIMIT) / (1 - rate)) ** (
+                above - refused_above
+            )
+            if odds >= LIMIT_ODDS:
                 return True
+            if below and above and refused_above * below > refused_below * above:
+                apart = _log_likelihood(refused_above, above) + _log_likelihood(refused_below, below)
+                together = _log_likelihood(refused_above + refused_below, above + below)
+                if 2 * (apart - together) >= LIMIT_EVIDENCE:
+                    return True
         return False
 
     def release(self, ticket: Ticket) -> None:
@@ -312,3 +326,11 @@ class Limiter:
         await self._sleep(seconds)
         self._timer = None  # done sleeping: a pause extended meanwhile needs a timer of its own
         self._wake()
+
+
+def _log_likelihood(refused: int, outcomes: int) -> float:
+    """Log-likelihood of ``refused`` refusals among ``outcomes`` at their own rate."""
+    kept = outcomes - refused
+    return (refused * math.log(refused / outcomes) if refused else 0.0) + (
+        kept * math.log(kept / outcomes) if kept else 0.0
+    )
