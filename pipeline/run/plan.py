@@ -81,6 +81,8 @@ def plan(
             if item is None:
                 pending[key] = item = Pending(opts, protected, key, [])
             elif protected != item.protected:  # same text sent, other placeholders behind the tags
+                if item.own is None:
+                    item.own = {}
                 item.own[seg.key] = protected
             item.refs.append(seg)
     return split(pending, fallback_keys)

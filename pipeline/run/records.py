@@ -146,9 +146,9 @@ class Verdict:
 Verify = Callable[[Protected, str, Segment], Verdict]
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
-    """One unique text to send, and every segment waiting for it."""
+    """One unique text to send, and every segment waiting for it (one per text of a catalog: kept small)."""
 
     options: TranslationOptions
     protected: Protected
@@ -156,11 +156,12 @@ class Pending:
     refs: list[Segment]
     # Segments whose placeholders differ from ``protected``'s although their protected text is the
     # same (``%(name)s`` and ``{}``): each gets its own placeholders back from the shared answer.
-    own: dict[SegmentKey, Protected] = field(default_factory=dict)
+    # None for the usual text that has no such segment.
+    own: dict[SegmentKey, Protected] | None = None
 
     def protected_for(self, ref: Segment) -> Protected:
         """``ref``'s own protected form."""
-        return self.own.get(ref.key, self.protected)
+        return self.protected if self.own is None else self.own.get(ref.key, self.protected)
 
     def verdicts(self, answer: str, verify: Verify) -> list[tuple[Segment, Verdict]]:
         """Each segment through the gate with its own placeholders; alike segments are judged once."""
