@@ -16,6 +16,8 @@ beside them (the machine may be shared: CPU seconds are printed too, steadier th
 - ``memory``: one generated catalog (bench/scale.py) of about 1 MB and of 10 MB: the slope of peak
   RSS between the two sizes, against the slope of a process that only parses it with polib
   (in-process: the run's own RSS, bench/scale.py's child, against the same). Target <= 2x.
+- ``context``: the requests each context policy costs on the workload (dry runs), against what
+  the same texts would need without context.
 - ``merge``: ``pipeline refresh --merge-only`` on Weblate 5.8's Greek catalog (0.8 MB) and Weblate
   5.14's template (0.45 MB), wheels downloaded into a temporary folder and kept there, against
   ``msgmerge --previous`` on the same pair. Target <= 1.0x.
@@ -365,7 +367,41 @@ def row_merge(work: Path, env: dict[str, str], runs: int = 3) -> dict[str, Any]:
     }
 
 
-ROWS = {"latency": row_latency, "embedded": row_embedded, "storm": row_storm, "memory": row_memory, "merge": row_merge}
+def row_context(work: Path, env: dict[str, str]) -> dict[str, Any]:
+    """Requests a context policy costs on the workload (dry runs): texts with equal context share requests.
+
+    ``context`` is one per request (the API applies it to every text), so each distinct context of a
+    language is a request of its own at least; ``requests_without_context`` is what the same texts
+    would need if context were not sent.
+    """
+    from pipeline.config import ServiceSettings, Settings
+    from pipeline.run.orchestrate import RunOptions, run_translate
+
+    root = work / "context"
+    write_corpus(root / "src")
+    out: dict[str, Any] = {}
+    for policy in ("all", "msgctxt", "none"):
+        settings = Settings(
+            root=root, catalogs=("src/**/*.po",), service=ServiceSettings(url="embedded"), context=policy
+        )
+        estimate = run_translate(settings, RunOptions(dry_run=True, use_cache=False), log=lambda m: None).would_send
+        assert estimate is not None
+        out[f"policy_{policy}"] = {
+            "requests": estimate.requests,
+            "requests_without_context": estimate.requests - estimate.context_requests,
+            "texts": estimate.texts,
+        }
+    return out
+
+
+ROWS = {
+    "latency": row_latency,
+    "embedded": row_embedded,
+    "storm": row_storm,
+    "memory": row_memory,
+    "merge": row_merge,
+    "context": row_context,
+}
 
 
 def main() -> None:
