@@ -298,20 +298,8 @@ def read_xliff(path: Path) -> XliffCatalog:
             state = UnitState.UNTRANSLATED
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
-        units.append(
-            Unit(
-                len(units),
-                source_span.line,
-                (inner,),
-                (target_inner,),
-                1,
-                False,
-                (XLIFF_INLINE, *limits),
-                None,
-                notes,
-                state,
-            )
-        )
+        flags = (XLIFF_INLINE, *limits)
+        units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
         places.append(
             _Place(
                 source_span,

@@ -2,8 +2,9 @@
 
 Every run goes
 
-    settled (skip unchanged) -> scan -> plan (protect, dedupe, cache keys) -> cached -> send
-    (budget, packing, concurrency) -> gate (verify, assemble plurals) -> write -> report
+    settled (skip unchanged) -> scan -> plan (protect, dedupe, cache keys) -> reuse (reviewed
+    translations elsewhere) -> cached -> send (budget, packing, concurrency, length retries) -> gate
+    (verify, assemble plurals) -> write -> report
 
 one module of :mod:`pipeline.run` each. Stages never import each other; they take the run's
 :class:`~pipeline.run.context.RunContext` and the records of :mod:`pipeline.run.records`. A run
@@ -210,6 +211,12 @@ async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     _read(run, window)
     clock = run.timed("scan", clock)
+    if window.pending or window.spare:
+        from pipeline.run import gate
+        from pipeline.run.reuse import reuse
+
+        reuse(run, window, gate.first_error)
+        clock = run.timed("reuse", clock)
     usage: UsageError | None = None
     try:
         await _translate_window(run, window)
@@ -252,13 +259,17 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     """Serve what the cache holds, then estimate (dry run) or send the rest; what is left counts as remaining."""
     from pipeline.run import gate, plan
     from pipeline.run.cached import serve_from_cache
+    from pipeline.run.send import length
 
     if window.pending or window.spare:
+        planned = list(window.pending.values())
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
             run, window, plan.needed(window.scanned, window.spare, window.done), gate.verify
         )
+        # What the cache holds over its length limit is asked for again, shorter, with the rest.
+        window.pending.update(serve_from_cache(run, window, length.retries(run, window, planned), gate.verify))
     if run.options.dry_run:
         unneeded = [key for key in window.spare if key not in window.needed]
         spare_cached = run.cache().get_many(unneeded) if unneeded else {}
@@ -269,7 +280,8 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     left = [*window.pending.values(), *window.needed.values()]
     if run.report.stopped is None:  # an earlier window stopped the run: nothing more is sent
         left = await _use_service(run, window)
-    run.report.leave(left)
+    # A length retry left unsent is no work left: its segments are written with their first answer.
+    run.report.leave([p for p in left if not all(ref.key in window.retried for ref in p.refs)])
     run.terminology = None  # synced (or tried): the next window does not sync again
 
 
@@ -323,16 +335,18 @@ async def _use_service(run: RunContext, window: Window) -> list[Pending]:
 
 
 async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | None) -> list[Pending]:
-    """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
+    """Send round one, then the fallbacks of the plural forms whose number did not come back, then the
+    length retries (:mod:`pipeline.run.send.length`); returns what is left.
 
-    Both rounds share the run's budget and limiter (round two, and the next window, start at the
-    service's limit as found so far); a stop in round one (budget, quota, service, a signal)
-    means no round two. ``synced_now`` is this run's terminology sync, when it made one: the
+    The rounds share the run's budget and limiter (round two, and the next window, start at the
+    service's limit as found so far); a stop in a round (budget, quota, service, a signal)
+    means no round after it. ``synced_now`` is this run's terminology sync, when it made one: the
     resources are not synced twice.
     """
     from pipeline.run import gate, plan, send
     from pipeline.run.cached import serve_from_cache
     from pipeline.run.report.progress import Progress
+    from pipeline.run.send import length
 
     if not await _attach(run, window, synced_now):
         return list(window.pending.values())
@@ -340,6 +354,7 @@ async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | Non
     run.progress = run.progress or Progress()
     assert run.interruption is not None
     left: list[Pending] = []
+    sent: list[Pending] = []
     pending = window.pending
     for first in (True, False):
         if not first:
@@ -352,8 +367,14 @@ async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | Non
                     f"{len(entries)} plural entries need a fallback text: a representative number did not come back"
                 )
         if pending:
+            sent.extend(pending.values())
             outcome = await _round(run, window, pending)
             left.extend(p for p in pending.values() if p.key not in outcome.finished)
+    if not (run.report.stopped or run.interruption.stop.is_set()):  # then what came back over its length limit
+        pending = serve_from_cache(run, window, length.retries(run, window, sent), gate.verify)
+        if pending:  # what this round leaves unsent keeps its first answer: no work left for the next run
+            run.log(f"{sum(len(p.refs) for p in pending.values())} segments over their length limit: asking again")
+            await _round(run, window, pending)
     return left
 
 
@@ -422,7 +443,9 @@ async def _attach(run: RunContext, window: Window, synced_now: Synced | None) ->
 def _write(run: RunContext, window: Window) -> None:
     """Admit each catalog's translations through the gate, write them, record their provenance, settle."""
     from pipeline.run import gate, plan, settled, write
+    from pipeline.run.send import length
 
+    length.settle(run, window)
     if run.report.service_languages is not None:
         run.journal.note_languages(run.report.service, run.report.service_languages)
     gated: list[tuple[dict[int, tuple[str, ...]], list[Issue]]] = []  # per catalog: admitted, its issues
@@ -432,7 +455,7 @@ def _write(run: RunContext, window: Window) -> None:
         gated.append((admitted, run.report.issues[before:]))
         del run.report.issues[before:]  # put back below, in catalog order, with those of the write
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
-    outcomes = write.write_catalogs(run.settings, jobs)
+    outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())
     for s, (admitted, issues), (data, problem) in zip(window.scanned, gated, outcomes, strict=True):
         run.report.issues.extend(issues)
@@ -441,10 +464,16 @@ def _write(run: RunContext, window: Window) -> None:
         written = admitted if data is not None else {}
         if data is not None:
             run.per_catalog[s.display].written = True
+        reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units
             run.journal.record(
-                s.display, ((units[i], forms, inputs.of_unit(s.target_lang, units[i])) for i, forms in written.items())
+                s.display,
+                (
+                    (units[i], forms, inputs.of_unit(s.target_lang, units[i]))
+                    for i, forms in written.items()
+                    if i not in reused
+                ),
             )
         settled.settle(run, s, data or window.snapshots.get(s.path), written)
     used = {s.path for s in window.scanned}

@@ -20,7 +20,7 @@ MAX_MODULES_PER_FOLDER = 15
 # The run's stages (pipeline/run/): only the orchestrator imports them. ``report`` also renders a
 # finished report for the commands, and ``scan`` lists a project's target languages for
 # ``pipeline glossary|style sync``.
-STAGES = {"settled", "scan", "plan", "cached", "send", "gate", "write", "report"}
+STAGES = {"settled", "scan", "plan", "reuse", "cached", "send", "gate", "write", "report"}
 STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
     "pipeline.run.scan": {"pipeline.cli.resources"},

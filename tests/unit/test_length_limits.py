@@ -87,7 +87,8 @@ def test_a_unit_to_review_is_written_fuzzy_with_a_comment_whatever_mark_fuzzy_sa
     path.write_bytes(catalog.render({0: ("Speichern",), 1: ("Öffnen",)}, mark_fuzzy=False, review={0: note, 2: "x"}))
     msgfmt_check(path)
     text = path.read_bytes().decode("latin-1")
-    assert '# pipeline: reused from app/\\u0142.po:3 with a line break\n#. Button\n#, fuzzy, max-length:6\nmsgid "Save"' in text
+    comment = "# pipeline: reused from app/\\u0142.po:3 with a line break\n"  # one line, in the catalog's charset
+    assert comment + '#. Button\n#, fuzzy, max-length:6\nmsgid "Save"' in text
     assert '\nmsgid "Open"\nmsgstr "Öffnen"' in text  # not named: mark_fuzzy's choice
     units = read_po(path).units
     assert [u.state for u in units] == [UnitState.FUZZY, UnitState.TRANSLATED, UnitState.UNTRANSLATED]

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.formats.po import read_po
 from pipeline.locales import alphabet
+from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.instructions import (
     InstructionFollowingEngine,
     read,
@@ -102,7 +102,9 @@ def test_the_variant_keeps_codes_numbers_markup_and_ignored_content():
 
 
 def test_the_variant_leaves_the_given_phrases_alone():
-    assert vary("die Datei open", GERMAN, None, frozenset({"die Datei"})) == "die Datei äpen"  # o is no letter of the table either
+    assert (
+        vary("die Datei open", GERMAN, None, frozenset({"die Datei"})) == "die Datei äpen"
+    )  # o is no letter of the table either
 
 
 @pytest.mark.parametrize(
