@@ -211,7 +211,7 @@ async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     _read(run, window)
     clock = run.timed("scan", clock)
-    if window.pending or window.spare:
+    if run.settings.reuse and (window.pending or window.spare):
         from pipeline.run import gate
         from pipeline.run.reuse import reuse
 

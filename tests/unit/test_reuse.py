@@ -157,16 +157,28 @@ def test_a_machine_translation_written_unmarked_is_not_reused(tmp_path, project)
     assert units(other)[None, "Cancel"].state is UnitState.TRANSLATED
 
 
-def test_other_languages_and_disagreeing_reviewers_give_nothing(tmp_path):
-    catalog(tmp_path, "locale/fr/LC_MESSAGES/django.po", "fr", 'msgid "Save"\nmsgstr "Enregistrer"\n')
+def test_a_translation_is_reused_within_the_language_the_service_translates_into(tmp_path):
+    catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Save"\nmsgstr "Speichern"\n')
+    catalog(tmp_path, "locale/pt/LC_MESSAGES/a.po", "pt", 'msgid "Save"\nmsgstr "Guardar"\n', PLURAL["de"])
+    catalog(tmp_path, "locale/fr/LC_MESSAGES/a.po", "fr", 'msgid "Save"\nmsgstr "Enregistrer"\n')
+    austrian = catalog(tmp_path, "locale/de_AT/LC_MESSAGES/b.po", "de_AT", 'msgid "Save"\nmsgstr ""\n', PLURAL["de"])
+    brazilian = catalog(tmp_path, "locale/pt_BR/LC_MESSAGES/b.po", "pt_BR", 'msgid "Save"\nmsgstr ""\n', PLURAL["fr"])
+    service = FakeService(languages=("de", "pt-BR", "fr"))
+    report = run(settings(tmp_path), service)
+    # de_AT is translated into DE, as de is; pt_BR into PT-BR, which pt (PT-PT) is not.
+    assert units(austrian)[None, "Save"].targets == ("Speichern",)
+    assert [r.origin for r in report.reused] == ["locale/de/LC_MESSAGES/a.po:6"]
+    assert sent(service) == ["Save"] and units(brazilian)[None, "Save"].targets == ("[PT-BR] Save",)
+
+
+def test_disagreeing_reviewers_give_nothing(tmp_path):
     catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Save"\nmsgstr "Speichern"\n')
     catalog(tmp_path, "locale/de/LC_MESSAGES/b.po", "de", 'msgid "Save"\nmsgstr "Sichern"\n')
-    target = catalog(tmp_path, "locale/de_AT/LC_MESSAGES/c.po", "de_AT", 'msgid "Save"\nmsgstr ""\n', PLURAL["de"])
     script = catalog(tmp_path, "locale/de/LC_MESSAGES/c.po", "de", 'msgid "Save"\nmsgstr ""\n')
     service = FakeService()
     report = run(settings(tmp_path), service)
     assert report.reused == [] and sent(service) == ["Save"]
-    assert units(script)[None, "Save"].targets == units(target)[None, "Save"].targets == ("[DE] Save",)
+    assert units(script)[None, "Save"].targets == ("[DE] Save",)
 
 
 def test_a_compendium_answers_what_no_catalog_of_the_project_has(tmp_path, project):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,8 +86,12 @@ def signature(rule: PluralRule | None) -> tuple[int, ...] | None:
     return (rule.nplurals, *(rule.form_for(n) for n in _SIGNATURE_NUMBERS))
 
 
-def same_locale(code: str) -> tuple[str, ...]:
-    """A locale as compared for reuse: ``de_DE`` and ``de-de`` are one, ``de`` and ``de_DE`` are two."""
+def same_language(code: str, locale_map: Mapping[str, str]) -> tuple[str, ...]:
+    """A locale as compared for reuse: the language the service translates it into (``de``, ``de_DE`` and
+    ``de_AT`` are one; ``pt`` and ``pt_BR``, ``zh`` and ``zh_TW`` are two), else the locale itself."""
+    target = locales.service_target(code, dict(locale_map))
+    if target is not None:
+        return ("service", target)
     parsed = locales.parse_locale(code)
     return parsed if parsed is not None else (code.lower(),)
 
@@ -104,35 +108,46 @@ class Index:
 
     def language(self, locale: str) -> LanguageIndex:
         """The index of ``locale`` (empty unless :meth:`build` was asked for it)."""
-        return self._languages.get(same_locale(locale), LanguageIndex())
+        return self._languages.get(same_language(locale, self.settings.locale_map), LanguageIndex())
 
     def build(self, wanted: Iterable[str], parsed: dict[Path, tuple[str, Catalog]]) -> None:
         """Index the ``wanted`` locales not indexed yet; ``parsed``: catalogs read already (path -> locale, catalog)."""
-        todo = {same_locale(code) for code in wanted} - set(self._languages)
+        codes = list(wanted)
+        todo = {same_language(code, self.settings.locale_map) for code in codes} - set(self._languages)
         if not todo:
             return
         for key in todo:
             self._languages[key] = LanguageIndex()
-        bases = {key[0] for key in todo}
+        bases = {locales.base_language(code) for code in codes}
         for path, compendium in self._candidates():
             display = display_path(self.settings, path)
-            quick = (
-                configured_locale(self.settings, path)
-                or self._settled_locale(display)
-                or locales.locale_from_path(path)
-            )
-            if quick is not None and locales.base_language(quick) not in bases:
-                continue  # another language: not even read
+            if not self._may_be(path, display, bases, todo):
+                continue  # another language, as its path, the configuration or the run state says: not read
             locale: str | None
             if path in parsed:
                 locale, catalog = parsed[path]
                 source: Source | None = _source(catalog, display, self.journal)
             else:
                 source = self._source(path, display, compendium)
-                language = source.language if source is not None else None
-                locale = configured_locale(self.settings, path) or language or locales.locale_from_path(path)
-            if source is not None and locale is not None and same_locale(locale) in todo:
-                self._add(self._languages[same_locale(locale)], source, display, locale, compendium)
+                declared = source.language if source is not None else None
+                locale = configured_locale(self.settings, path) or declared or locales.locale_from_path(path)
+            if source is not None and locale is not None:
+                language = same_language(locale, self.settings.locale_map)
+                if language in todo:
+                    self._add(self._languages[language], source, display, locale, compendium)
+
+    def _may_be(self, path: Path, display: str, bases: set[str], todo: set[tuple[str, ...]]) -> bool:
+        """Whether the catalog at ``path`` may be in one of the languages to index, told without reading it.
+
+        By its base language (its header may name a region its path does not) or its service
+        language (``locale_map`` may join two base languages); unknown: it may.
+        """
+        quick = (
+            configured_locale(self.settings, path) or self._settled_locale(display) or locales.locale_from_path(path)
+        )
+        if quick is None or locales.base_language(quick) in bases:
+            return True
+        return same_language(quick, self.settings.locale_map) in todo
 
     def _candidates(self) -> Iterator[tuple[Path, bool]]:
         """Every catalog the discovery finds (read-only ones too), then each compendium: (path, is a compendium)."""
@@ -258,11 +273,8 @@ def _load(path: Path, digest: str) -> Source | None:
         isinstance(plural, list) and len(plural) == 2 and type(plural[0]) is int and isinstance(plural[1], str)
     ):
         return None
-    if plural is not None:
-        try:
-            check(plural[0], plural[1])  # as the catalog's reader checked it: never trust the folder more
-        except PluralExpressionError:
-            return None
+    if plural is not None and not _valid_plural(plural[0], plural[1]):
+        return None  # as the catalog's reader checks it: the folder is never trusted more than the file
     out = []
     for entry in entries:
         # The folder is plain JSON anyone with write access can edit: any other shape means parsing again.
@@ -279,6 +291,16 @@ def _load(path: Path, digest: str) -> Source | None:
             return None
         out.append((ctx, tuple(sources), tuple(targets), line, ours))
     return Source(language, (plural[0], plural[1]) if plural else None, tuple(out))
+
+
+@functools.lru_cache(maxsize=64)
+def _valid_plural(nplurals: int, expression: str) -> bool:
+    """Whether a plural rule is one a catalog may declare: checked once per rule (a language's catalogs share one)."""
+    try:
+        check(nplurals, expression)
+    except PluralExpressionError:
+        return False
+    return True
 
 
 def _strings(value: object) -> bool:
