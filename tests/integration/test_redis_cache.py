@@ -260,6 +260,23 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_se
     assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
 
 
+def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(redis_server, tmp_path):
+    paid = tree(tmp_path, "a")
+    done, first = translate(paid, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = list(client.scan_iter(count=1000))
+    for key in keys:
+        client.set(key, '{"v":1,"translation":"\\ud800"}')
+    fresh = tree(tmp_path, "b")
+    done, report = translate(fresh, redis_server.url())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert report["totals"]["segments_from_cache"] == 0
+    assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
+    assert catalogs(fresh) == catalogs(paid)
+    assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
+
+
 def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
     from dataclasses import replace
 
