@@ -2,7 +2,9 @@
 
 Keys are ``pipeline:<entry version>:<protection scheme>:<service hash>:<cache key>``: the cache key
 already covers the service and the scheme, the namespace keeps two services' or two incompatible
-versions' entries apart for ``pipeline cache stats|clear`` too. Values are the same plain JSON
+versions' entries apart for ``pipeline cache stats|clear`` too. Other applications may keep keys
+that merely start with ``pipeline:`` in the same database, so stats and clear count and delete
+only string keys of exactly this shape (16 and 64 lower-case hex digits). Values are the same plain JSON
 entries as the local store's (:mod:`pipeline.cache.entry`).
 
 Round trips, not commands, are what a remote store costs: reads are one pipelined batch of MGETs
@@ -21,6 +23,7 @@ import contextlib
 import functools
 import hashlib
 import inspect
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
@@ -31,6 +34,8 @@ CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
 _MGET_CHUNK = 1000  # keys per MGET: bounded replies, still one round trip (pipelined)
 _SCAN_COUNT = 1000
+#: The name of an entry of any version, scheme and service: what stats and clear may touch.
+_ENTRY_KEY = re.compile(rb"pipeline:[0-9]+:[^:]+:[0-9a-f]{16}:[0-9a-f]{64}")
 
 
 @functools.cache
@@ -162,9 +167,12 @@ class RedisStore:
             pass
 
     def _scan(self, prefix: str) -> Iterator[bytes]:
+        """Names of the entries under ``prefix``: string keys of the entry shape only (TYPE needs Redis 6)."""
         # The prefix comes from our own namespace(): only glob characters of the scheme need escaping.
         pattern = "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
-        yield from self._client.scan_iter(match=pattern, count=_SCAN_COUNT)
+        for key in self._client.scan_iter(match=pattern, count=_SCAN_COUNT, _type="string"):
+            if _ENTRY_KEY.fullmatch(key):
+                yield key
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:

@@ -287,7 +287,7 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache", cache_url=redis_server.url())
     for service, count in (("svc-a", 3), ("svc-b", 2)):
         cache = open_cache(settings, service, pytest.fail)
-        cache.set_many({f"k{n}": "v" for n in range(count)})
+        cache.set_many({f"{n:064x}": "v" for n in range(count)})  # keys as cache_key() makes them
         cache.close()
     stats = cache_stats(settings, "svc-a")
     assert stats["local"]["entries"] == 3  # type: ignore[index]  # same keys: svc-b's overwrote locally
@@ -306,6 +306,39 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     assert PASSWORD not in json.dumps(stats)
     down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
     assert PASSWORD not in json.dumps(down)
+
+
+def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_server, tmp_path):
+    from pipeline.cache import open_cache
+    from pipeline.cache.maintenance import cache_stats, clear_cache
+    from pipeline.config import Settings
+
+    settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache", cache_url=redis_server.url())
+    cache = open_cache(settings, "svc-a", pytest.fail)
+    cache.set_many({"a" * 64: "A", "b" * 64: "B"})
+    cache.close()
+    client = redis_server.client()
+    older = f"pipeline:0:x-tags/2:{'0' * 16}:{'c' * 64}"  # an earlier version's entry: ours, cleared too
+    client.set(older, '{"v":0,"translation":"C"}')
+    foreign = {
+        "pipeline:build:4711:status": "running",
+        f"pipeline:1:x-tags/3:{'0' * 16}:not-a-hash": "x",
+        f"pipeline:1:x-tags/3:{'0' * 16}:{'d' * 64}:extra": "x",
+        f"pipeline:1:x-tags/3:{'0' * 16}:{'E' * 64}": "x",
+        "pipeline:": "x",
+        "other:1:x-tags/3:0:0": "x",
+    }
+    for key, value in foreign.items():
+        client.set(key, value)
+    client.hset("pipeline:runners", mapping={"r1": "busy"})
+    client.hset(f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}", mapping={"shape": "of ours, type not"})
+    stats = cache_stats(settings, "svc-a")["shared"]
+    assert stats["entries"] == 2 and stats["entries_all_namespaces"] == 3  # type: ignore[index]
+    cleared = clear_cache(settings, "svc-a", shared=True, every_service=True)["shared"]
+    assert cleared["cleared"] == 3  # type: ignore[index]
+    left = {key.decode() for key in client.scan_iter(count=1000)}
+    assert left == {*foreign, "pipeline:runners", f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}"}
+    assert client.hgetall("pipeline:runners") == {b"r1": b"busy"}
 
 
 def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_path):
