@@ -16,9 +16,15 @@ from __future__ import annotations
 import json
 import re
 
+from pipeline.protocol import MAX_TRANSLATE_BODY_BYTES
+
 ENTRY_VERSION = 1
 # A protected translation is one segment; anything far larger is not ours (and not worth parsing).
 MAX_ENTRY_CHARS = 1_000_000
+#: The longest stored entry in bytes: the largest translate answer the client reads (16 bytes per
+#: byte of a request of at most 128 KiB, pipeline.client.requests) holds every entry made from it.
+#: A store holding a longer value was written by someone else: it is a miss, and never read whole.
+MAX_ENTRY_BYTES = 16 * MAX_TRANSLATE_BODY_BYTES
 
 
 #: Half of a UTF-16 pair on its own; json.loads turns an escaped pair into one character.
@@ -40,6 +46,8 @@ def encode(translation: str) -> str:
 def decode(stored: object) -> str | None:
     """The protected translation ``stored`` holds, or None when it is not a well-formed entry."""
     if isinstance(stored, (bytes, bytearray)):
+        if len(stored) > MAX_ENTRY_BYTES:
+            return None
         try:
             stored = bytes(stored).decode("utf-8")
         except UnicodeDecodeError:

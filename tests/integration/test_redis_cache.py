@@ -277,6 +277,43 @@ def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(red
     assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
 
 
+def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
+    from pipeline.cache.entry import MAX_ENTRY_BYTES
+
+    done, first = translate(tree(tmp_path, "a"), redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = sorted(client.scan_iter(count=1000))[:10]
+    for key in keys:
+        client.set(key, b"x" * (MAX_ENTRY_BYTES + 1))
+    sent = client.info("stats")["total_net_output_bytes"]
+    done, report = translate(tree(tmp_path, "b"), redis_server.url())
+    read = client.info("stats")["total_net_output_bytes"] - sent
+    assert done.returncode == 0 and "shared translation cache" not in done.stderr, done.stderr
+    assert read < 1_000_000  # every other entry, but none of the 10 huge values
+    assert report["totals"]["segments_from_cache"] == first["totals"]["segments_translated"] - len(keys)
+    assert all(client.strlen(key) < 10_000 for key in keys)  # paid again and replaced
+
+
+def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(redis_server, monkeypatch):
+    from pipeline.cache import shared
+    from pipeline.cache.entry import encode
+
+    monkeypatch.setattr(shared, "READ_BYTES", 10_000)
+    monkeypatch.setattr(shared, "MAX_ENTRY_BYTES", 2_000)
+    store = shared.RedisStore(redis_server.url(), shared.namespace("svc"))
+    values = {f"{n:064x}": f"{n:04d}" * 250 for n in range(100)}  # 1,000 characters each
+    store.set_many(values)
+    client = redis_server.client()
+    client.set(store._prefix + "e" * 64, encode("x" * 2_000))  # longer than an entry can be: a miss
+    client.hset(store._prefix + "f" * 64, mapping={"not": "a string"})  # a miss, not an error
+    store.round_trips = 0
+    assert store.get_many([*values, "e" * 64, "f" * 64, "0" * 63 + "z"]) == values
+    assert 10 <= store.round_trips <= 12  # 10 KB a round trip: about ten entries each
+    assert len(encode(values[f"{0:064x}"])) > 1_000
+    store.close()
+
+
 def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
     from dataclasses import replace
 
