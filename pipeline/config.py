@@ -85,7 +85,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.resources.settings import ResourceSettings, parse_resources
 
 CONFIG_NAME = "pipeline.toml"
@@ -108,6 +108,11 @@ class ServiceSettings:
     timeout: float = 30.0
     max_attempts: int = 5
     reporting_tag: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every way in (file, environment, command line, library) ends here; those three name themselves first.
+        if self.url:
+            check_service_url(self.url, "the service URL")
 
     @property
     def embedded(self) -> bool:
@@ -233,11 +238,27 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         settings = _from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
-        settings = replace(settings, service=replace(settings.service, url=env_url))
+        settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
     env_cache_url = os.environ.get(ENV_CACHE_URL)
     if env_cache_url:
         settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
     return settings
+
+
+def check_service_url(url: str, where: str) -> str:
+    """``url`` when it names no user or password; the error shows it without them.
+
+    Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
+    header that carries the key, so such a URL never reaches the service as meant, and its password
+    would otherwise be printed wherever the URL is (the log, report.json).
+    """
+    if has_userinfo(url):
+        raise ConfigError(
+            f"{where} carries a user or password ({redact_url(url)} is shown without them): the service "
+            f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
+            f"in its place"
+        )
+    return url
 
 
 def check_cache_url(url: str, where: str) -> str:
@@ -280,7 +301,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         exclude=tuple(data.get("exclude", [])),
         target_langs=tuple(data.get("target_langs", [])),
         service=ServiceSettings(
-            url=svc.get("url") or None,
+            url=check_service_url(svc["url"], f"{path}: service.url") if svc.get("url") else None,
             concurrency=svc.get("concurrency", ServiceSettings.concurrency),
             timeout=float(svc.get("timeout", 30.0)),
             max_attempts=svc.get("max_attempts", 5),

@@ -18,7 +18,8 @@ So the server measures before it sends (:data:`_READ`): a value longer than any 
 (:data:`~pipeline.cache.entry.MAX_ENTRY_BYTES`) is a miss and never sent, and one round trip
 returns at most :data:`READ_BYTES` of values; what did not fit is asked for in the next one.
 
-The URL may carry a password: it is kept in the client only, and :func:`redact` and
+The URL may carry a password: it is kept in the client only, and
+:func:`~pipeline.errors.redact_url` and
 ``RedisStore._scrub`` keep it out of every message. :class:`SharedStoreError` never leaves the
 cache package: the tiered cache and the maintenance commands turn it into a warning or a field.
 """
@@ -34,6 +35,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
 from pipeline.cache.entry import ENTRY_VERSION, MAX_ENTRY_BYTES, decode, encode
+from pipeline.errors import redact_url
 from pipeline.model import SCHEME_VERSION
 
 CONNECT_TIMEOUT_SECONDS = 1.0
@@ -81,19 +83,6 @@ class SharedStoreError(Exception):
     """The shared store cannot be reached or answered wrongly; the message names no secret."""
 
 
-def redact(url: str) -> str:
-    """``url`` without user, password or query (which may carry one): safe to print."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return "the configured URL"
-    if parts.scheme == "unix":
-        return f"unix://{parts.path}"
-    return f"{parts.scheme}://{host}{port}{parts.path}"
-
-
 def namespace(service: str) -> str:
     """The key prefix of ``service``'s entries (the service is hashed: its URL stays out of key names)."""
     digest = hashlib.sha256(service.encode("utf-8")).hexdigest()[:16]
@@ -111,7 +100,7 @@ class RedisStore:
         except ImportError:  # a dependency, but an install without dependencies must not crash the run
             raise SharedStoreError("the redis package is not installed (pip install redis)") from None
 
-        self.where = redact(url)
+        self.where = redact_url(url)
         self._secrets = _secrets(url)
         self._prefix = prefix
         self._ttl = ttl

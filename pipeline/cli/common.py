@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, load_settings, project_dir
+from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, check_service_url, load_settings, project_dir
 from pipeline.errors import ExitCode
 from pipeline.model import Issue, Severity
 
@@ -65,7 +65,8 @@ def load_cli_settings(args: argparse.Namespace) -> Settings:
 
     settings = load_settings(args.config)
     if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+        url = check_service_url(args.service_url, "--service-url")
+        settings = replace(settings, service=replace(settings.service, url=url))
     if "follow_symlinks_outside" in args and args.follow_symlinks_outside:  # commands on catalogs only
         settings = replace(settings, follow_symlinks_outside=True)
     return settings

@@ -11,8 +11,9 @@ import pytest
 from pipeline.cache import TranslationCache
 from pipeline.cache.entry import MAX_ENTRY_CHARS, decode, encode
 from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace, redact
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.cache.tiered import FLUSH_AT
+from pipeline.errors import redact_url as redact
 
 
 def test_an_entry_round_trips_any_text():
