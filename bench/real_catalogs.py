@@ -8,7 +8,7 @@ clean, and once per mangle mode behind a loopback proxy that adds ``X-Test-Fault
 subprocesses, so the bench does not depend on the package's module layout.
 
 Per catalog and run: blanked, filled (the blanked entries that now have a translation), refused (still
-empty, with the report's reasons), broken (written entries that ``pipeline check --include-fuzzy`` or
+empty, with the report's reasons), broken (written entries that ``pipeline check`` (fuzzy included) or
 ``msgfmt --check --use-fuzzy`` rejects), and the flags seen. Summary: the fill ratio of each mangled run
 against the clean run (target >= 0.97 when every second text is damaged), broken in total (target 0),
 and the no-op run (fresh process) against a bare polib parse of the same catalogs and ``python -c pass``.

@@ -78,7 +78,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -92,7 +91,6 @@ CONFIG_NAME = "pipeline.toml"
 EMBEDDED = "embedded"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
-ENV_CACHE_HOME = "XDG_CACHE_HOME"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
@@ -169,15 +167,14 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
 
 
 def user_cache_home() -> Path:
-    """The user's cache folder: ``$XDG_CACHE_HOME`` when set, else where the platform keeps caches."""
-    configured = os.environ.get(ENV_CACHE_HOME)
-    if configured and Path(configured).is_absolute():  # the XDG spec ignores a relative value
-        return Path(configured)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches"
-    if os.name == "nt":
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    return Path.home() / ".cache"
+    """The user's cache folder, where the platform keeps caches (platformdirs).
+
+    ``$XDG_CACHE_HOME`` (a relative value is ignored, as the XDG spec says) or ``~/.cache`` on
+    Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows.
+    """
+    import platformdirs
+
+    return platformdirs.user_cache_path()
 
 
 def project_dir(root: Path) -> Path:

@@ -10,15 +10,19 @@ The run compares that with what it will really bill (after the cache and dedupli
 by its own ``max_characters``) and, when it cannot be covered, stops before sending anything:
 a partial run is a decision for the user (``--max-characters``), not something to discover at
 the 456 halfway through.
+
+The reads a run makes before its first translate request live here too: the usage
+(:func:`check_quota`) and the target languages the service offers (:func:`offered_targets`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really sent
-    from pipeline.client import Usage
+    from pipeline.client import AsyncClient, Usage
 
 #: What the service reports as the limit when none is set.
 UNLIMITED = 10**12
@@ -112,3 +116,52 @@ def shortfall(allowed: Allowance, needed: int, budget: int | None, earlier: int 
         f"{who} has {left:,} characters left this period and this run needs {planned:,}"
         f"{'' if planned == needed else f' (budget; {needed:,} for everything)'}: {sent}; {offer}"
     )
+
+
+@dataclass
+class UsageRecord:
+    """The account's usage read around a run (``GET /v2/usage``), and why it is missing when it is."""
+
+    before: Allowance | None = None
+    after: Allowance | None = None
+    note: str | None = None  # e.g. the service gives no limit, or the usage call failed
+
+
+async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]:
+    """What the account and the key have used and may use this period, or (None, why not)."""
+    from pipeline.errors import ServiceError
+
+    try:
+        return allowance(await client.usage()), None
+    except ServiceError as exc:
+        return None, f"the account's usage could not be read ({exc}); the run goes on without a quota check"
+
+
+async def check_quota(
+    client: AsyncClient, needed: int, budget: int | None, earlier: int = 0
+) -> tuple[UsageRecord, str | None]:
+    """Read the usage before the first request; with it, why the run must stop (None: it goes on).
+
+    ``needed`` is what the run will bill (after the cache and deduplication); a ``budget`` caps it.
+    No limit, or no answer, and the run goes on: the record's note says so. ``earlier`` is what
+    the run already billed for catalogs read before (a corpus read in windows).
+    """
+    before, note = await read_usage(client)
+    record = UsageRecord(before=before, note=note)
+    if before is None:
+        return record, None
+    if before.left is None:
+        record.note = "the service gives no character limit for this account or key: no quota check"
+        return record, None
+    return record, shortfall(before, needed, budget, earlier)
+
+
+async def offered_targets(client: AsyncClient) -> tuple[frozenset[str], str]:
+    """The target codes the service offers (upper case), and a hash of that list for the run state.
+
+    A catalog settled because its language is not offered is looked at again once the service's
+    list changes.
+    """
+    languages = await client.languages("translate_text", include=("beta",))
+    offered = frozenset(lang.code.upper() for lang in languages if lang.usable_as_target)
+    return offered, hashlib.sha256(" ".join(sorted(offered)).encode()).hexdigest()[:16]

@@ -8,7 +8,7 @@
     entry                       entry.py: the one value format of every store (plain JSON)
     maintenance                 maintenance.py: ``pipeline cache stats|clear`` on either store
 
-Keys come from :func:`pipeline.run.request.cache_key` (a hash of the request as sent and the
+Keys come from :func:`pipeline.run.keys.cache_key` (a hash of the request as sent and the
 protected text); this package stores and finds them, and never computes one.
 
 Values are plain data in every store, never pickles: whoever can write a cache folder or reach the

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
-    from pipeline.run.request import service_identity
+    from pipeline.connect import service_identity
 
     settings = load_cli_settings(args)
     if args.cache_dir:

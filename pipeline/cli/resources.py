@@ -63,8 +63,8 @@ _log = stderr_log()
 
 
 def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[no-untyped-def]
+    from pipeline.connect import open_client
     from pipeline.errors import UsageError
-    from pipeline.run.request import open_client
 
     if not settings.service.url:
         raise UsageError("no translation service configured: pass --service-url URL or set [service] url")
@@ -96,7 +96,7 @@ def _pairs(glossary: Any) -> str:
 
 def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
     from pipeline.catalog_paths import discover
-    from pipeline.resources.plan import configured_targets
+    from pipeline.resources.targets import configured_targets
     from pipeline.run.scan import scan
 
     scanned, _ = scan(settings, discover(settings))
@@ -118,7 +118,7 @@ def _target_code(settings, lang: str) -> str:  # type: ignore[no-untyped-def]
 
 def _glossary_sync(args: argparse.Namespace) -> int:
     from pipeline.resources.glossary_sync import sync_glossary
-    from pipeline.resources.plan import ResourcePlan
+    from pipeline.resources.targets import ResourcePlan
 
     settings = load_cli_settings(args)
     plan = ResourcePlan(settings)
@@ -210,8 +210,8 @@ def _glossary_delete(args: argparse.Namespace) -> int:
 
 def _style_sync(args: argparse.Namespace) -> int:
     from pipeline import protocol
-    from pipeline.resources.plan import ResourcePlan, has_style_lists
     from pipeline.resources.style_sync import sync_styles
+    from pipeline.resources.targets import ResourcePlan, has_style_lists
 
     settings = load_cli_settings(args)
     plan = ResourcePlan(settings)

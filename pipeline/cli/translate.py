@@ -98,8 +98,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.progress import for_stream
     from pipeline.run.report import fallback_note, usage_line
+    from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
     options = RunOptions(

@@ -32,16 +32,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "check",
         help="check translations without the service (placeholders, plurals, markup, whitespace)",
-        description="Check every translated entry of the catalogs: placeholders kept (by format flag), plural "
-        "forms complete, HTML/XML tags balanced as in the source, leading and trailing whitespace "
-        "as in the source. At least as strict as `msgfmt --check` for printf formats; stricter for "
-        "brace fields and markup. Fuzzy (needs-review) entries are checked too, and reported apart: they are "
-        "what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
-        epilog="exit codes: 0 nothing wrong (warnings may be printed); 1 some translation is broken or a catalog "
-        "cannot be read; 2 usage or configuration error",
+        description="Check every translated entry of the catalogs. Errors break the program or the catalog: "
+        "what `msgfmt --check` rejects (the format directives of every format flag gettext knows, "
+        "newlines at both ends, plural forms and the Plural-Forms header), and a placeholder the source "
+        "has (markup, variables, ICU structure) missing, added or changed. Warnings are style: entities "
+        "vs characters, other edge whitespace, translated attribute text, bidi and invisible characters, "
+        "URLs. Fuzzy (needs-review) entries are checked too, and reported apart: they are what machine "
+        "translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
+        epilog="exit codes: 0 no error (warnings may be printed); 1 some translation is broken, a catalog "
+        "cannot be read, or (--strict) a warning; 2 usage or configuration error",
     )
     add_catalog_arguments(p)
     p.add_argument("--skip-fuzzy", action="store_true", help="leave fuzzy (needs-review) entries out, as msgfmt does")
+    p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
     p.set_defaults(func=_check)
 
@@ -106,7 +109,7 @@ def _check(args: argparse.Namespace) -> int:
                 print(f"{issue.where()}: {title}{issue.reason}")
             else:
                 warnings += 1
-                if not args.quiet:
+                if not args.quiet or args.strict:
                     print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
     if not args.quiet:
         fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
@@ -115,7 +118,7 @@ def _check(args: argparse.Namespace) -> int:
             f"{fuzzy} of the errors in fuzzy entries",
             file=sys.stderr,
         )
-    return ExitCode.PARTIAL if errors else ExitCode.OK
+    return ExitCode.PARTIAL if errors or (args.strict and warnings) else ExitCode.OK
 
 
 def _refresh(args: argparse.Namespace) -> int:

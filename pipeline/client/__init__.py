@@ -2,7 +2,7 @@
 
 ::
 
-    records.py      frozen result records (TranslateResult, Language, Glossary, ...)
+    api_data.py     frozen result records (TranslateResult, Language, Glossary, ...)
     limits.py       client-side checks of the service's limits, before anything is sent
     requests.py     I/O-free request building: Request, Call, flows, translate_params
     responses.py    I/O-free answer handling: error mapping, parsers
@@ -12,15 +12,14 @@
     base.py         what the shells share: headers, user agent, repr
     sync.py         Client       (httpx.Client): performs calls, sleeps with time.sleep
     aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
-    inprocess.py    AsyncClient's direct path to an in-process ASGI app (the embedded service)
     aio_endpoints.pyi  the shared methods typed as AsyncClient returns them (coroutines), generated
     stubgen.py      writes aio_endpoints.pyi (``python -m pipeline.client.stubgen``; dev only)
     cli.py          ``pipeline languages|usage|keys|document|write``
 
 A flow (a generator of calls and sleeps) carries retries and document polling, so the two shells
 only know how to send one request and how to sleep. Both accept an injected httpx transport: a
-remote service, ``pipeline serve``, or the embedded app through ``httpx.ASGITransport`` (async),
-which ``AsyncClient(app=...)`` also calls directly, without httpx's request and response objects.
+remote service, ``pipeline serve``, or the embedded app
+(:class:`~pipeline.service.embedded.EmbeddedTransport`, async).
 
 Names are loaded on first use so that importing ``pipeline.cli.client`` stays cheap.
 """
@@ -32,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pipeline.client.aio import AsyncClient
-    from pipeline.client.records import (
+    from pipeline.client.api_data import (
         CustomInstruction,
         CustomTagUsage,
         CustomTagUsageReport,
@@ -103,7 +102,7 @@ _HOMES: dict[str, str] = {
     "dictionary_from_pairs": "requests",
     "translate_params": "requests",
 }
-_HOMES.update((name, "records") for name in __all__ if name not in _HOMES)
+_HOMES.update((name, "api_data") for name in __all__ if name not in _HOMES)
 
 
 def __getattr__(name: str) -> Any:

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
+from pipeline.client.api_data import CustomTagUsage
 from pipeline.client.base import POOL_LIMITS
-from pipeline.client.inprocess import AppCaller, ASGIApp
-from pipeline.client.records import CustomTagUsage
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -28,11 +27,9 @@ T = TypeVar("T")
 class AsyncClient(_Endpoints):
     """Talks to the service from asyncio; use ``async with`` or call :meth:`aclose`.
 
-    Every endpoint method returns a coroutine. ``transport`` may be ``httpx.ASGITransport`` to
-    talk to the embedded service in-process; with ``app`` (that transport's app) the calls go to
-    the app directly, without httpx's request and response objects (:mod:`~pipeline.client.inprocess`),
-    and the transport keeps what the direct path does not take (multipart uploads) and its closing.
-    ``sleep`` and ``clock`` replace ``asyncio.sleep`` and ``time.monotonic`` for retries and
+    Every endpoint method returns a coroutine. ``transport`` replaces the network: the embedded
+    service is one (:class:`~pipeline.service.embedded.EmbeddedTransport`), as is any httpx
+    transport a test brings. ``sleep`` and ``clock`` replace ``asyncio.sleep`` and ``time.monotonic`` for retries and
     document polling.
     """
 
@@ -47,7 +44,6 @@ class AsyncClient(_Endpoints):
         timeout: float = 30.0,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         clock: Callable[[], float] | None = None,
-        app: ASGIApp | None = None,
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
@@ -57,7 +53,6 @@ class AsyncClient(_Endpoints):
             timeout=httpx.Timeout(timeout),
             transport=transport or httpx.AsyncHTTPTransport(limits=POOL_LIMITS),
         )
-        self._app = AppCaller(app, self.base_url, self._http.headers) if app is not None else None
 
     async def aclose(self) -> None:
         """Close pooled connections."""
@@ -101,11 +96,6 @@ class AsyncClient(_Endpoints):
                 error = exc
 
     async def _send_once(self, call: Call[T]) -> T:
-        if self._app is not None and self._app.handles(call.request) and not self._http.is_closed:
-            status, headers, content = await self._app.call(call.request)
-            body = BoundedBody(call, status, headers)  # the same bound as over HTTP
-            body.add(content)
-            return finish(call, status, headers, body.content, httpx.codes.get_reason_phrase(status), self._secrets)
         # Streamed, so that reading stops at the call's bound instead of at the end of an endless answer.
         with transport_errors(self._secrets):
             async with self._http.stream(**call.request.httpx_arguments()) as response:

@@ -3,8 +3,7 @@
 
 from collections.abc import Coroutine, Mapping, Sequence
 from datetime import date
-from pipeline.client.base import ShellSettings
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomInstruction,
     CustomTagUsageReport,
     DeveloperKey,
@@ -25,6 +24,7 @@ from pipeline.client.records import (
     TranslationMemory,
     Usage,
 )
+from pipeline.client.base import ShellSettings
 from pipeline.client.retry import PollPolicy
 from typing import Any, Literal
 

@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 from pipeline import protocol
 from pipeline.client import limits, requests
 from pipeline.client import responses as parse
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomTagUsageReport,
     DeveloperKey,
     DocumentHandle,
@@ -105,7 +105,7 @@ class TextEndpoints(EndpointBase):
             splitting_tags=splitting_tags,
             ignore_tags=ignore_tags,
         )
-        return self._call(requests.translate(texts, params, parse.parse_translate))
+        return self._call(requests.translate(texts, params, parse.translate_parser(len(texts))))
 
     # --- Documents --------------------------------------------------------------------------
 

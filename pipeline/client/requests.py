@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from pipeline import protocol
 from pipeline.client import limits
-from pipeline.client.records import GlossaryDictionary
+from pipeline.client.api_data import GlossaryDictionary
 from pipeline.errors import ClientLimitError
 
 T = TypeVar("T")

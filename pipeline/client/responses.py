@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import httpx
 
 from pipeline import protocol
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomInstruction,
     CustomTagUsage,
     CustomTagUsageReport,
@@ -244,6 +244,21 @@ def parse_translate(data: Mapping[str, Any]) -> TranslateResult:
         for item in data["translations"]
     )
     return TranslateResult(translations, _billed(data), data.get("model_type_used"))
+
+
+def translate_parser(count: int) -> Callable[[Mapping[str, Any]], TranslateResult]:
+    """:func:`parse_translate` for a request of ``count`` texts: another number of translations is refused.
+
+    One translation too many (or too few) leaves no way to tell which answer belongs to which text.
+    """
+
+    def parse(data: Mapping[str, Any]) -> TranslateResult:
+        result = parse_translate(data)
+        if len(result.translations) != count:
+            raise ValueError(f"{len(result.translations)} translations for {count} texts")
+        return result
+
+    return parse
 
 
 def parse_document_handle(data: Mapping[str, Any]) -> DocumentHandle:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from pipeline.client.records import DocumentStatus
+from pipeline.client.api_data import DocumentStatus
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.errors import DocumentTranslationError, RateLimitedError, ServiceError
 

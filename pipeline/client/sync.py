@@ -9,8 +9,8 @@ from typing import Any, Literal, TypeVar
 
 import httpx
 
+from pipeline.client.api_data import CustomTagUsage
 from pipeline.client.base import POOL_LIMITS, ClientBase
-from pipeline.client.records import CustomTagUsage
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy

@@ -9,8 +9,7 @@ from collections.abc import Mapping, Sequence
 from pipeline import protocol
 from pipeline.client import limits, requests
 from pipeline.client import responses as parse
-from pipeline.client.endpoints import EndpointBase
-from pipeline.client.records import (
+from pipeline.client.api_data import (
     CustomInstruction,
     DictionarySummary,
     Glossary,
@@ -19,6 +18,7 @@ from pipeline.client.records import (
     LanguagePair,
     StyleRuleList,
 )
+from pipeline.client.endpoints import EndpointBase
 from pipeline.client.requests import segment
 from pipeline.errors import ClientLimitError
 

@@ -59,6 +59,7 @@ class PoCatalog:
         plural: PluralRule | None,
         is_template: bool,
         warnings: tuple[str, ...] = (),
+        plural_header_at: int | None = None,
     ) -> None:
         self.path = path
         self.encoding = encoding
@@ -71,6 +72,9 @@ class PoCatalog:
         self.metadata: Mapping[str, str] = dict(metadata)
         self.units: tuple[Unit, ...] = tuple(_unit(i, span, plural) for i, span in enumerate(spans))
         self._entries: tuple[polib.POEntry, ...] | None = None
+        # Where a Plural-Forms line goes when the header lacks one and plural translations are written
+        # with CLDR's rule: without it the catalog would stop compiling.
+        self._plural_header_at = plural_header_at
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -140,6 +144,10 @@ class PoCatalog:
             else:
                 lines = format_field("msgstr", forms[0])
             replace[span.msgstr_start] = (span.msgstr_end, lines, _terminator(self._raw_lines[span.msgstr_end - 1]))
+        at = self._plural_header_at
+        if at is not None and self.plural is not None and any(self.units[i].plural for i in translations):
+            rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
+            insert.setdefault(at, []).append(rule)
         out: list[bytes] = []
         nl = self._newline.encode(self.encoding)
         i = 0  # the lines between the places that change are copied as slices, not one by one
@@ -243,10 +251,26 @@ def read_po(path: Path) -> PoCatalog:
             line,
         )
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
+    spans_header_ends_with_newline = header is not None and spans[header].msgstr.endswith("\n")
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     plural = _plural_rule(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
-    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings)
+    header_at = None
+    if (
+        plural is not None
+        and "plural=" not in fields.get("Plural-Forms", "")
+        and header is not None
+        and spans_header_ends_with_newline
+    ):
+        header_at = header_lines[1]
+        if any(s.msgid_plural and not s.obsolete for s in spans):
+            warnings = (
+                *warnings,
+                f"no Plural-Forms header: plural entries are translated with CLDR's rule for "
+                f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
+                f"and the header line is added with them, as msginit writes it",
+            )
+    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at)
 
 
 class _PoText(str):

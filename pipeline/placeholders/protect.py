@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 
 from pipeline.model import Placeholder, Protected
-from pipeline.placeholders import grammar, icu
+from pipeline.placeholders import formats, grammar, icu
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.
@@ -35,8 +35,8 @@ class PlaceholderMismatch(ValueError):
     """A translation cannot be restored faithfully; ``str(exc)`` is the reason for the report."""
 
 
-# Each kind: a verbose regex (the printf and brace ones from pipeline.placeholders.grammar). Order
-# matters: at one position, the first kind listed wins.
+# Each kind: a verbose regex. Order matters: at one position, the first kind listed wins. A format
+# flag's directives are not among them: its grammar (pipeline.placeholders.formats) finds them.
 _XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
 _KIND_PATTERNS: dict[str, str] = {
     # XLIFF native code and protected spans (kind "xliff-native") are found by _xliff_protected.
@@ -46,59 +46,37 @@ _KIND_PATTERNS: dict[str, str] = {
     "html-tag": r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
     "url": r"""\b(?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]""",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
-    "template": r"\{\{.*?\}\}|\{%.*?%\}",
+    "template": grammar.TEMPLATE,
+    "bracket-markup": grammar.BRACKET_MARKUP,
     "ruby-named": grammar.RUBY_NAMED,
-    "shell-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*\b",
-    # sh-format (gettext's $name and ${name}): every variable, lower case too, as msgfmt reads them.
-    "sh-var": r"\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*",
-    # Before the printf kinds, or %size% would be %s + "ize%".
+    "dollar-var": grammar.DOLLAR_VARIABLE,
+    # Before the printf kind, or %size% would be %s + "ize%".
     "percent-named": grammar.PERCENT_NAMED,
-    "python-printf": grammar.PYTHON_PRINTF,
-    "c-printf": grammar.C_PRINTF,
     "safe-printf": grammar.SAFE_PRINTF,
-    "qt-arg": grammar.QT_ARG,
-    "brace": grammar.BRACE,
     "safe-brace": grammar.SAFE_BRACE,
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
 
 _ALWAYS = ("html-comment", "html-tag", "url", "email", "entity", "control")
-_BY_FLAG: dict[str, tuple[str, ...]] = {
-    "python-format": ("python-printf",),
-    "c-format": ("c-printf",),
-    "objc-format": ("c-printf",),
-    "gcc-internal-format": ("c-printf",),
-    "sh-format": ("sh-var",),
-    "php-format": ("c-printf",),
-    "javascript-format": ("c-printf",),
-    "python-brace-format": ("brace",),
-    "perl-brace-format": ("brace",),
-    "ruby-format": ("ruby-named", "c-printf"),
-    "qt-format": ("qt-arg",),
-    "kde-format": ("qt-arg",),
-    "boost-format": ("c-printf", "qt-arg"),
-}
-_SAFE = ("template", "ruby-named", "shell-var", "percent-named", "safe-printf", "safe-brace")
+#: Detected without a format flag, where "100%" is just text: only the forms that are safe to detect.
+_SAFE = ("template", "bracket-markup", "ruby-named", "dollar-var", "percent-named", "safe-printf", "safe-brace")
 _XLIFF = ("xliff-escaped-tag", "xml-special")
 _ORDER = list(_KIND_PATTERNS)
-PRINTF_KINDS = frozenset({"python-printf", "c-printf", "safe-printf"})
+#: Kinds that read a printf argument in order when they carry no position or name.
+PRINTF_KINDS = frozenset({"safe-printf"})
+#: The kind of a format flag's directives ends so: ``c-format``, ``python-brace-format``.
+FORMAT_SUFFIX = "-format"
 _COMPILED: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 
-def _grammars(flags: Iterable[str]) -> list[tuple[str, ...]]:
-    flags = set(flags)
-    return [_BY_FLAG[f] for f in flags if f in _BY_FLAG and f"no-{f}" not in flags]
-
-
-@functools.lru_cache(maxsize=256)
 def _flagged(flags: tuple[str, ...]) -> bool:
     """Whether ``flags`` name a format grammar (ICU structure is looked for only where none does)."""
-    return bool(_grammars(flags))
+    return bool(formats.grammars_for(flags))
 
 
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
-    """The placeholder kinds (besides ICU structure, :mod:`~pipeline.placeholders.icu`) these format flags select."""
+    """The regex placeholder kinds (besides format directives and ICU structure) these flags select."""
     return _kinds(tuple(flags))
 
 
@@ -106,10 +84,7 @@ def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
 def _kinds(flags: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`kinds_for` worked out once per set of flags: a catalog has a few sets, and thousands of segments."""
     kinds: set[str] = set(_ALWAYS)
-    grammars = _grammars(flags)
-    for flag_kinds in grammars:
-        kinds.update(flag_kinds)
-    if not grammars:
+    if not _flagged(flags):
         kinds.update(_SAFE)
     if XLIFF_INLINE in flags:
         kinds.update(_XLIFF)
@@ -176,9 +151,9 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
-    for start, end, kind in _spans(core, flags, pattern):
+    for start, end, kind, ordered in _spans(core, flags, pattern):
         pieces.append(_xml_escape(core[last:start]))
-        ph = Placeholder(len(placeholders) + 1, core[start:end], kind, _is_ordered(kind, core[start:end]))
+        ph = Placeholder(len(placeholders) + 1, core[start:end], kind, ordered or _is_ordered(kind, core[start:end]))
         placeholders.append(ph)
         pieces.append(f'<{TAG} id="{ph.id}"/>')
         last = end
@@ -192,40 +167,83 @@ _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 TRIGGERS = re.compile(r"[<&:@{}%$\n\t\r\v\f]")
 
 
-def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
-    """``(start, end, kind)`` of every placeholder of ``core``, in order.
+def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, kind, ordered)`` of every placeholder of ``core``, in order.
 
-    ICU structure counts only where no format flag names another grammar; XLIFF protected spans
-    always count. The regex kinds then apply to the text between them (case bodies, the text
-    around the arguments and the protected spans).
+    The directives of the formats the flags name count first (their grammars find them); ICU
+    structure counts only where no flag names a format; XLIFF protected spans always count. The
+    regex kinds then apply to the text between them.
     """
     native = _xliff_protected(core) if XLIFF_INLINE in flags else []
-    fixed: list[tuple[int, int, str]] = []
-    if not _flagged(flags):
+    fixed: list[tuple[int, int, str, bool]] = []
+    grammars = formats.grammars_for(flags)
+    if grammars:
+        fixed, valid = _directives(core, grammars)
+        if not valid:  # not a format string after all: what is safe to detect is protected too
+            pattern = _pattern(tuple(k for k in _ORDER if k in set(kinds_for(flags)) | set(_SAFE)))
+    else:
         hidden = core
         if XLIFF_INLINE in flags:  # markup may hold braces (Angular's equiv-text="{{n}}"), protected text too
             hidden = _MARKUP.sub(lambda m: " " * len(m.group()), core)
             for start, end in native:
                 hidden = hidden[:start] + " " * (end - start) + hidden[end:]
-        fixed = [(s.start, s.end, s.kind) for s in icu.spans(hidden) or ()]
+        fixed = [(s.start, s.end, s.kind, False) for s in icu.spans(hidden) or ()]
     # An ICU part never ends inside a blanked span, so a protected span is either inside one or apart.
     fixed += [
-        (start, end, "xliff-native") for start, end in native if not any(s <= start and end <= e for s, e, _ in fixed)
+        (start, end, "xliff-native", False)
+        for start, end in native
+        if not any(s <= start < e or s < end <= e for s, e, _, _ in fixed)
     ]
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str, bool]] = []
     last = 0
     searched = TRIGGERS.search(core) is not None  # most texts: nothing any kind could match
-    for start, end, kind in sorted(fixed) + [(len(core), len(core), "")]:
-        if searched:
-            found.extend(
-                (last + m.start(), last + m.end(), m.lastgroup.replace("_", "-"))  # type: ignore[union-attr]
-                for m in pattern.finditer(core[last:start])
-                if m.start() != m.end()
-            )
-        if kind:
-            found.append((start, end, kind))
-        last = end
+    markup_only = XLIFF_INLINE in flags  # in XLIFF every tag is markup; in a PO string only HTML's
+    for start, end, kind, ordered in sorted(fixed) + [(len(core), len(core), "", False)]:
+        if searched and start >= last:
+            for m in pattern.finditer(core, last, start):
+                name = m.lastgroup.replace("_", "-")  # type: ignore[union-attr]
+                if m.start() != m.end() and (name != "html-tag" or markup_only or _is_html(m.group())):
+                    found.append((m.start(), m.end(), name, False))
+        if kind and start >= last:
+            found.append((start, end, kind, ordered))
+            last = end
     return found
+
+
+def _directives(core: str, grammars: tuple[formats.Grammar, ...]) -> tuple[list[tuple[int, int, str, bool]], bool]:
+    """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
+    whether every grammar reads ``core`` as a valid format string."""
+    spans: list[tuple[int, int, str, bool]] = []
+    valid = True
+    for each in grammars:
+        parsed = formats.parse(each, core, True)
+        valid = valid and parsed.invalid is None
+        for d in parsed.directives:
+            if not any(s < d.end and d.start < e for s, e, _, _ in spans):
+                spans.append((d.start, d.end, each.flag, d.ordered))
+    return spans, valid
+
+
+#: HTML's elements: a ``<word>`` that names none, without attributes or a closing partner, is text
+#: (``-J<directory>``, ``<new column>``), which the translator may translate.
+_HTML_ELEMENTS = frozenset(
+    """a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite
+    code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure
+    font footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link
+    main map mark meta meter nav noscript object ol optgroup option output p param picture pre progress q
+    rp rt ruby s samp script section select small source span strike strong style sub summary sup svg
+    table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr""".split()
+)
+_TAG_PARTS = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
+
+
+def _is_html(tag: str) -> bool:
+    """Whether a tag-like ``<...>`` of a PO string is markup: an HTML element, attributes, or self-closing."""
+    m = _TAG_PARTS.match(tag)
+    if m is None:
+        return False
+    rest = m.group("rest").strip()
+    return m.group("name").lower() in _HTML_ELEMENTS or "=" in rest or (rest == "/" and not m.group("close"))
 
 
 # XLIFF text never sent: 1.2 native code (ph, bpt, ept, it) with its content, a mrk with

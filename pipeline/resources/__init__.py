@@ -3,7 +3,7 @@
 
     settings.py        the [resources], [locale_defaults] and [locales.<code>] config tables
     glossary_files.py  reading and validating the glossary files of the repository (offline)
-    plan.py            per target: what a request carries, and the content hashes the cache keys use
+    targets.py         per target: what a request carries, and the content hashes the cache keys use
     features.py        which language supports which feature (GET /v3/languages, .../resources)
     glossary_sync.py   one v3 glossary per project, one dictionary per pair, found by its name
     style_sync.py      one style rule list per target locale, found by its name

@@ -23,8 +23,8 @@ from pipeline.errors import ServiceError
 from pipeline.model import Issue, Severity, TranslationOptions
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_sync import sync_glossary
-from pipeline.resources.plan import ResourcePlan, TargetPlan, has_style_lists
 from pipeline.resources.style_sync import sync_styles
+from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
 
 if TYPE_CHECKING:
     from pipeline.client import TranslationMemory

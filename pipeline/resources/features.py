@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pipeline import protocol
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError, TransportError
-from pipeline.resources.plan import has_style_lists
+from pipeline.resources.targets import has_style_lists
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
     from pipeline.client import AsyncClient

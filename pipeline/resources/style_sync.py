@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from pipeline import protocol
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
-from pipeline.resources.plan import style_language, style_material
 from pipeline.resources.settings import StyleSpec
+from pipeline.resources.targets import style_language, style_material
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
     from pipeline.client import AsyncClient, StyleRuleList

@@ -2,9 +2,9 @@
 
 ``settled`` -> ``scan`` -> ``plan`` -> ``cached`` -> ``send`` -> ``gate`` -> ``write`` -> ``report``;
 :mod:`pipeline.run.orchestrate` is the only module that imports the stages and holds the entry
-points (``run_translate``). The stages share the records of :mod:`pipeline.run.records` and the
-helpers :mod:`~pipeline.run.request` (request parameters and cache key),
-:mod:`~pipeline.run.plurals` (plural forms), :mod:`~pipeline.run.state` (what runs remember) and
-:mod:`~pipeline.run.progress`; :mod:`~pipeline.run.collector` tunes garbage collection while a
-run works. Nothing is imported here, so naming the package stays free.
+points (``run_translate``). The stages take the run's :class:`~pipeline.run.context.RunContext`
+and the records of :mod:`pipeline.run.records`, and share the helpers :mod:`~pipeline.run.keys`
+(request parameters and cache key), :mod:`~pipeline.run.plurals` (plural forms),
+:mod:`~pipeline.run.journal` (what runs remember) and :mod:`~pipeline.run.locks` (runs take
+turns on catalogs). Nothing is imported here, so naming the package stays free.
 """

@@ -4,28 +4,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.cache import TranslationCache
-from pipeline.model import SegmentKey
 from pipeline.placeholders.schemes import Scheme
-from pipeline.run.records import CatalogReport, Pending, Verify
-from pipeline.run.request import recovered_key
+from pipeline.run.context import RunContext
+from pipeline.run.keys import recovered_key
+from pipeline.run.records import Pending, Verify, Window
 
 __all__ = ["serve_from_cache"]
 
 
 def serve_from_cache(
-    cache: TranslationCache,
-    pending: dict[str, Pending],
-    per_catalog: dict[str, CatalogReport],
-    done: dict[SegmentKey, str],
-    verify: Verify,
-    notes: dict[SegmentKey, str] | None = None,
+    run: RunContext, window: Window, pending: dict[str, Pending], verify: Verify
 ) -> dict[str, Pending]:
-    """Fill ``done`` from the cache where it can; returns the texts still to send.
+    """Fill the window's translations from the run's cache where it can; returns the texts still to send.
 
-    A text recovered in pieces is cached apart (:func:`~pipeline.run.request.recovered_key`) and
-    looked up when the first attempt's key misses; its segments get the scheme's note in ``notes``.
+    A text recovered in pieces is cached apart (:func:`~pipeline.run.keys.recovered_key`) and
+    looked up when the first attempt's key misses; its segments get the scheme's note.
     """
+    cache, per_catalog, done, notes = run.cache(), run.per_catalog, window.done, window.notes
     left: dict[str, Pending] = {}
     found = cache.get_many(pending)  # one round trip to a shared cache for the whole group, none when local
     # Only the misses can have been recovered in pieces: a group the local cache answers asks nothing more.
@@ -46,7 +41,7 @@ def serve_from_cache(
                 waiting.append(ref)
                 continue
             done[ref.key] = verdict.text
-            if note and notes is not None:
+            if note:
                 notes[ref.key] = note
             counters = per_catalog[ref.key.catalog].counters
             counters.segments_from_cache += 1

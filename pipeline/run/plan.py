@@ -2,27 +2,36 @@
 
 This is the run's only deduplication: segments whose protected text, options and service are
 the same share one :class:`~pipeline.run.records.Pending` text, named by its cache key
-(:func:`pipeline.run.request.cache_key`), and are sent, cached and paid for once.
+(:func:`pipeline.run.keys.cache_key`), and are sent, cached and paid for once.
 
 Texts go out in at most two rounds sharing one budget: everything the catalogs need, then the
 plural fallback texts of the forms whose representative number did not come back
-(:mod:`pipeline.run.plurals`); :func:`needed` picks those.
+(:mod:`pipeline.run.plurals`); :func:`needed` picks those. A dry run stops at the plan: :func:`estimate`
+says what a real run would send and write.
+
+:class:`Inputs` hashes what a unit is written with (its target's options, and the glossary entries
+its source contains): provenance records it, and a refresh compares it to find stale units.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 
 from pipeline import locales
 from pipeline.config import Settings
+from pipeline.connect import service_identity
+from pipeline.formats.base import Unit
 from pipeline.model import SegmentKey, TranslationOptions
 from pipeline.placeholders.protect import protect
-from pipeline.resources.plan import ResourcePlan
+from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
-from pipeline.run.records import CatalogReport, Pending, ScannedCatalog
-from pipeline.run.request import cache_key, service_identity
+from pipeline.run.keys import cache_key, request_params
+from pipeline.run.records import CatalogReport, CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
+from pipeline.run.send.packing import context_requests, groups, pack
 
-__all__ = ["needed", "plan", "split", "translation_options"]
+__all__ = ["Inputs", "estimate", "needed", "plan", "split", "translation_options"]
 
 
 def translation_options(
@@ -105,3 +114,69 @@ def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[
         if refs:
             result[key] = replace(item, refs=refs)
     return result
+
+
+class Inputs:
+    """The inputs hashes a unit is written with, per target language (worked out once per target)."""
+
+    def __init__(self, settings: Settings, resources: ResourcePlan) -> None:
+        self.settings, self.resources = settings, resources
+        self._options: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
+        self._whole: dict[str, str] = {}  # target -> inputs hash of its whole options, as older provenance has it
+
+    def options(self, target: str) -> TranslationOptions:
+        """The options ``target``'s segments are sent with, context aside."""
+        if target not in self._options:
+            self._options[target] = translation_options(self.settings, target, None, self.resources)
+        return self._options[target]
+
+    def of_unit(self, target: str, unit: Unit) -> str:
+        """The unit's inputs hash, with only the glossary entries its source contains: a changed term
+        makes stale the units that contain it, and no other."""
+        return self.resources.key_options(self.options(target), "\n".join(unit.sources)).inputs_hash()
+
+    def current(self, target: str, unit: Unit) -> tuple[str, str]:
+        """The hashes a unit written now would have: its own, and its whole target's (older provenance)."""
+        if target not in self._whole:
+            self._whole[target] = self.options(target).inputs_hash()
+        return self.of_unit(target, unit), self._whole[target]
+
+
+def estimate(
+    window: Window, per_catalog: dict[str, CatalogReport], spare_cached: Collection[str]
+) -> tuple[DryRunEstimate, list[CatalogWork]]:
+    """What a real run would send (requests and their lower bound, characters billed, texts, segments) and
+    write (per catalog); ``spare_cached`` are the spare texts the cache holds."""
+    sending = {**window.pending, **window.needed}
+    requests = lower_bound = 0
+    for opts, items in groups(sending).items():
+        packing = pack([p.protected.text for p in items], request_params(opts))
+        requests += len(packing.batches)
+        lower_bound += packing.lower_bound
+    fallback_texts = sum(1 for key in window.spare if key not in window.needed and key not in spare_cached)
+    would_send = DryRunEstimate(
+        requests=requests,
+        requests_lower_bound=lower_bound,
+        context_requests=context_requests(sending, requests),
+        characters=sum(len(p.protected.text) for p in sending.values()),
+        texts=len(sending),
+        segments=sum(len(p.refs) for p in sending.values()),
+        fallback_texts=fallback_texts,
+    )
+    return would_send, _would_write(per_catalog, sending)
+
+
+def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
+    """Per catalog a real run would change: the segments it would write and the characters it would bill."""
+    segments: Counter[str] = Counter()
+    characters: Counter[str] = Counter()
+    for item in pending.values():
+        for name, count in Counter(ref.key.catalog for ref in item.refs).items():
+            segments[name] += count
+            characters[name] += len(item.protected.text)
+    work = []
+    for name, cat in per_catalog.items():
+        writes = cat.counters.segments_copied + cat.counters.segments_from_cache + segments[name]
+        if writes and not cat.unchanged:
+            work.append(CatalogWork(name, cat.target_lang, writes, characters[name]))
+    return work

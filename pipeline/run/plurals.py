@@ -27,17 +27,15 @@ from dataclasses import dataclass, field
 
 from pipeline.model import SegmentKey
 from pipeline.placeholders.grammar import INTEGER_PRINTF
-from pipeline.placeholders.protect import protect
+from pipeline.placeholders.protect import FORMAT_SUFFIX, protect
 from pipeline.plural_rules import PluralRule, plural_rule_for
 
 SINGULAR, PLURAL = 0, 1
 NUMBER_BASE = 2
 #: Numbers searched for a representative of each form: small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
-#: Placeholder kinds that can stand for the count.
-_COUNT_KINDS = frozenset(
-    {"python-printf", "c-printf", "safe-printf", "brace", "safe-brace", "qt-arg", "ruby-named", "icu-arg"}
-)
+#: Placeholder kinds that can stand for the count, besides a format flag's directives.
+_COUNT_KINDS = frozenset({"safe-printf", "safe-brace", "ruby-named", "dollar-var", "icu-arg"})
 _NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
 _ENGLISH = PluralRule(2, "(n != 1)")
 
@@ -96,7 +94,9 @@ def count_placeholder(text: str, flags: Iterable[str]) -> str | None:
     is an integer. The candidate must occur once in ``text``.
     """
     candidates = [
-        ph.text for ph in protect(text, flags).placeholders if ph.kind in _COUNT_KINDS and ph.text not in _NOT_A_COUNT
+        ph.text
+        for ph in protect(text, flags).placeholders
+        if (ph.kind in _COUNT_KINDS or ph.kind.endswith(FORMAT_SUFFIX)) and ph.text not in _NOT_A_COUNT
     ]
     if len(set(candidates)) > 1:
         candidates = [c for c in candidates if INTEGER_PRINTF.match(c)]
@@ -116,12 +116,12 @@ def plan_unit(
     flags = tuple(flags)
     singular, plural = sources[0], sources[-1]
     if rule is None or rule.nplurals != nforms or nforms <= 2:
-        return _classic(singular, plural, nforms, rule)
+        return _classic(singular, plural, nforms, rule, flags)
     singular_numbers = _singular_numbers(source_rule(source_lang))
     count = count_placeholder(plural, flags)
     # The singular shares the plural's count or has none ("One file" / "%d files").
     counts = {SINGULAR: count if count and singular.count(count) == 1 else None, PLURAL: count}
-    classic = rule.source_forms()  # where a form falls back to: the singular for the form of 1, else the plural
+    classic = source_forms(rule, singular, plural, flags)  # where a form falls back to
     forms: list[FormPlan] = []
     texts: dict[int, str] = {}
     fallbacks: dict[int, str] = {}
@@ -157,10 +157,32 @@ def _singular_numbers(src: PluralRule) -> frozenset[int]:
     return frozenset(n for n in _SEARCH if src.form_for(n) == one)
 
 
-def _classic(singular: str, plural: str, nforms: int, rule: PluralRule | None) -> UnitPlan:
+def source_forms(rule: PluralRule, singular: str, plural: str, flags: tuple[str, ...]) -> tuple[int, ...]:
+    """Per target form, the source it is translated from when no number sentence is: 0 singular, 1 plural.
+
+    The form of 1 comes from the singular, unless the rule also picks it for many numbers (Russian's
+    1, 21, 31...) and the singular lacks placeholders of the plural: msgfmt then needs them in that
+    form, so it is translated from the plural source ("%d file" rather than "One file").
+    """
+    picks = list(rule.source_forms())
+    one = rule.form_for(1)
+    if 0 <= one < len(picks) and picks[one] == SINGULAR and _often(rule, one):
+        plural_args = {ph.text for ph in protect(plural, flags).placeholders if ph.kind != "control"}
+        if not plural_args <= {ph.text for ph in protect(singular, flags).placeholders}:
+            picks[one] = PLURAL
+    return tuple(picks)
+
+
+@functools.lru_cache(maxsize=64)
+def _often(rule: PluralRule, form: int) -> bool:
+    """Whether ``rule`` picks ``form`` for 5 or more numbers in 0..1000: msgfmt's test for a form that keeps all."""
+    return sum(1 for n in range(1001) if rule.form_for(n) == form) >= 5
+
+
+def _classic(singular: str, plural: str, nforms: int, rule: PluralRule | None, flags: tuple[str, ...]) -> UnitPlan:
     """One or two forms (or a rule that does not match the entry): the singular and plural sources as they are."""
     if rule is not None and rule.nplurals == nforms:
-        picks = rule.source_forms()
+        picks = source_forms(rule, singular, plural, flags)
     else:
         picks = (SINGULAR,) + (PLURAL,) * (nforms - 1)
     texts = {form: (singular, plural)[form] for form in set(picks)}

@@ -7,19 +7,17 @@ between them is defined here, next to nothing but :mod:`pipeline.model`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pipeline.config import Settings
 from pipeline.errors import ExitCode
-from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, Severity, TranslationOptions
-from pipeline.run.state import CatalogLocks, RunState
+from pipeline.model import Counters, Issue, Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # not loaded on the no-op path: the plural planner loads the placeholder grammars
     from pipeline.formats import Catalog
-    from pipeline.quota import Allowance
+    from pipeline.quota import UsageRecord
     from pipeline.run.plurals import UnitPlan
 
 __all__ = [
@@ -32,12 +30,11 @@ __all__ = [
     "RunOptions",
     "RunReport",
     "ScannedCatalog",
-    "StartedRun",
     "Stop",
     "StopReason",
-    "UsageRecord",
     "Verdict",
     "Verify",
+    "Window",
 ]
 
 
@@ -49,6 +46,7 @@ class StopReason(enum.Enum):
     SERVICE = "service"  # key refused or service unreachable: exit 4
     INTERRUPTED = "interrupted"  # SIGINT: exit 130
     TERMINATED = "terminated"  # SIGTERM: exit 143
+    FAILED = "failed"  # something unexpected after translations were verified: exit 1, they are written
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +99,6 @@ class CatalogWork:
     target_lang: str
     segments: int  # translated, taken from the cache, or copied as is: every one is a write
     characters: int
-
-
-@dataclass
-class UsageRecord:
-    """The account's usage read around a run (``GET /v2/usage``), and why it is missing when it is."""
-
-    before: Allowance | None = None
-    after: Allowance | None = None
-    note: str | None = None  # e.g. the service gives no limit, or the usage call failed
 
 
 @dataclass(frozen=True)
@@ -230,32 +219,26 @@ class RunReport:
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
 
+    def leave(self, left: Sequence[Pending]) -> None:
+        """Count ``left`` (texts a stopped run did not send) in what remains for the next run."""
+        if left:
+            more = Remaining(
+                segments=sum(len(p.refs) for p in left),
+                texts=len(left),
+                characters=sum(len(p.protected.text) for p in left),
+            )
+            self.remaining = more if self.remaining is None else self.remaining + more
+
 
 @dataclass
-class StartedRun:
-    """A run past its first steps: the catalogs left to read, and what the rest of the run fills in."""
+class Window:
+    """The catalogs a run reads, translates and writes together, and what the stages find out about them."""
 
-    settings: Settings
-    options: RunOptions
-    report: RunReport
-    state: RunState
-    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
-    paths: list[Path]  # catalogs not skipped as unchanged
-    per_catalog: dict[str, CatalogReport]
-    started: float  # time.monotonic() at the start
-    locks: CatalogLocks  # held on the run's catalogs until it ends
-    terminology: str | None = None  # fingerprint of glossary and style files not yet synced to this service
-    # The send stage's limiter, made by the first window that sends: what it learnt of the
-    # service's limit holds for the next windows (typed loosely: records import no stage).
-    limiter: Any = None
-
-    def save_state(self) -> None:
-        """Save what the run remembers; a failure is a warning (the next run just parses more)."""
-        try:
-            self.state.save()
-        except OSError as exc:
-            self.report.issues.append(
-                Issue(
-                    str(self.state.directory), f"cannot save the run state: {exc.strerror}", severity=Severity.WARNING
-                )
-            )
+    paths: list[Path]
+    snapshots: dict[Path, bytes | None]  # each catalog's bytes before it was parsed: see write.write_catalogs
+    scanned: list[ScannedCatalog] = field(default_factory=list)
+    pending: dict[str, Pending] = field(default_factory=dict)  # round one: what the catalogs need
+    spare: dict[str, Pending] = field(default_factory=dict)  # plural fallback texts, sent only if needed
+    needed: dict[str, Pending] = field(default_factory=dict)  # the spare texts some form turned out to need
+    done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
+    notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye

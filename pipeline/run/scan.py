@@ -29,7 +29,7 @@ def scan(
     """Read every catalog; return those with a known target language, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
-    empty (stale machine translations, see :mod:`pipeline.run.state`).
+    empty (stale machine translations, see :mod:`pipeline.run.journal`).
     """
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []

@@ -2,46 +2,38 @@
 
 A run with nothing new (the pre-commit hook's usual case) stops after :func:`skip_unchanged`: it
 imports neither asyncio nor the catalog parsers nor the client. What is remembered between runs,
-and how, is :mod:`pipeline.run.state`.
+and how, is :mod:`pipeline.run.journal`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline import locales
 from pipeline.catalog_paths import display_path
-from pipeline.config import Settings
 from pipeline.model import Cause, Issue, Severity
-from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog
-from pipeline.run.state import RunState, Settled
+from pipeline.run.context import RunContext
+from pipeline.run.journal import Settled
+from pipeline.run.records import CatalogReport, ScannedCatalog
 
 __all__ = ["settle", "settle_unread", "skip_unchanged"]
 
 
-def skip_unchanged(
-    settings: Settings,
-    state: RunState,
-    fingerprint: str,
-    paths: list[Path],
-    target_filter: Sequence[str],
-    report: RunReport,
-    per_catalog: dict[str, CatalogReport],
-) -> list[Path]:
+def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
     """Drop the catalogs an earlier run settled and nobody changed since; replay their notices into the report."""
-    wanted = locales.selection((*settings.target_langs, *target_filter))
+    report = run.report
+    wanted = locales.selection((*run.settings.target_langs, *run.options.target_langs))
     left: list[Path] = []
     for path in paths:
-        display = display_path(settings, path)
-        record = state.unchanged(display, path, fingerprint, report.service)
+        display = display_path(run.settings, path)
+        record = run.journal.unchanged(display, path, run.fingerprint, report.service)
         if record is None:
             left.append(path)
             continue
         if record.locale and not locales.selected(wanted, record.locale, record.target_lang):
             continue  # as scan does: not part of this run at all
-        cat = per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
+        cat = run.per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
         cat.counters.segments_skipped = record.skipped
         report.issues.extend(
             Issue(
@@ -53,14 +45,7 @@ def skip_unchanged(
     return left
 
 
-def settle(
-    state: RunState,
-    s: ScannedCatalog,
-    fingerprint: str,
-    data: bytes | None,
-    written: dict[int, tuple[str, ...]],
-    report: RunReport,
-) -> None:
+def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict[int, tuple[str, ...]]) -> None:
     """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
     Nothing left means every unit was written, or failed for a reason no rerun can change (an
@@ -69,67 +54,50 @@ def settle(
     ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
     between, its hash no longer matches and the next run parses it again, which is always safe.
     """
-    issues = [i for i in report.issues if i.catalog == s.display]
+    issues = [i for i in run.report.issues if i.catalog == s.display]
     if data is None or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
-        state.unsettle(s.display)
+        run.journal.unsettle(s.display)
         return
     lasting = {i.line for i in issues if i.cause is not None}
     unwritten = {s.catalog.units[index].line for index in set(s.source_forms) - set(written)}
     if not (None in lasting or unwritten <= lasting):
-        state.unsettle(s.display)
+        run.journal.unsettle(s.display)
         return
-    _settle(state, s.display, s.path, data, fingerprint, s.locale, s.target_lang, s.skipped, issues, report)
+    record = _record(run, s.path, data, issues, s.locale, s.target_lang, s.skipped)
+    if record is None:
+        run.journal.unsettle(s.display)
+    else:
+        run.journal.settle(s.display, record)
 
 
-def settle_unread(
-    state: RunState, display: str, path: Path, fingerprint: str, data: bytes | None, report: RunReport
-) -> None:
+def settle_unread(run: RunContext, path: Path, data: bytes | None) -> None:
     """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
-    issues = [i for i in report.issues if i.catalog == display]
-    if data is None or not issues or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
-        state.unsettle(display)
-        return
-    _settle(state, display, path, data, fingerprint, "", "", 0, issues, report)
+    display = display_path(run.settings, path)
+    issues = [i for i in run.report.issues if i.catalog == display]
+    record = None
+    if data is not None and issues and not any(i.severity is Severity.ERROR and i.cause is None for i in issues):
+        record = _record(run, path, data, issues)
+    if record is None:
+        run.journal.unsettle(display)
+    else:
+        run.journal.settle(display, record)
 
 
-def _settle(
-    state: RunState,
-    display: str,
-    path: Path,
-    data: bytes,
-    fingerprint: str,
-    locale: str,
-    target_lang: str,
-    skipped: int,
-    issues: list[Issue],
-    report: RunReport,
-) -> None:
+def _record(
+    run: RunContext, path: Path, data: bytes, issues: list[Issue], locale: str = "", target: str = "", skipped: int = 0
+) -> Settled | None:
+    """The settled record of a catalog whose bytes are ``data``, or None when it cannot be settled now."""
     try:
         stat = path.stat()
     except OSError:
-        state.unsettle(display)
-        return
+        return None
     if stat.st_size != len(data):
-        state.unsettle(display)
-        return
+        return None
     languages = None
     if any(i.cause is Cause.LANGUAGE for i in issues):
-        languages = report.service_languages
+        languages = run.report.service_languages
         if languages is None:  # not offered, but by a list we did not see: nothing to compare with later
-            state.unsettle(display)
-            return
+            return None
     notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
-    state.settle(
-        display,
-        Settled(
-            stat.st_size,
-            stat.st_mtime_ns,
-            hashlib.sha256(data).hexdigest(),
-            fingerprint,
-            locale,
-            target_lang,
-            skipped,
-            notices,
-            languages,
-        ),
-    )
+    digest = hashlib.sha256(data).hexdigest()
+    return Settled(stat.st_size, stat.st_mtime_ns, digest, run.fingerprint, locale, target, skipped, notices, languages)

@@ -3,11 +3,10 @@
 :func:`create_app` builds a :class:`ServiceApp` and opens nothing. :meth:`ServiceApp.open` opens
 the database, registers the configured accounts, reads the translation memories and resumes the
 document jobs; :meth:`ServiceApp.aclose` stops the document worker and closes the database. Both
-are idempotent, and three callers use them: the ASGI lifespan (any ASGI server, ``pipeline serve``),
-:class:`~pipeline.service.embedded.EmbeddedTransport` (the pipeline's in-process mode, where
-``httpx.ASGITransport`` runs no lifespan) and ``async with app.running()``. A request that arrives
-before anyone opened the app opens it, so a bare ``httpx.ASGITransport`` still works, but only
-``aclose`` releases what it opened.
+are idempotent, and the ASGI lifespan calls them (any ASGI server, ``pipeline serve``, and
+:class:`~pipeline.service.embedded.EmbeddedTransport`, the pipeline's in-process mode, which drives
+the lifespan itself); ``async with app.running()`` does the same for a caller that runs no
+lifespan. A request to an app that is not open is answered 503.
 
 Status codes chosen where the spec is silent are listed in the docstrings of ``http.auth``,
 ``api.translate``, ``api.admin`` and ``http.responses``; malformed requests are 400, bodies of the
@@ -19,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-import threading
 from collections.abc import AsyncIterator
 from types import ModuleType
 
@@ -136,7 +134,6 @@ class ServiceApp(Starlette):
         )
         # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
         self.router.redirect_slashes = False
-        self._lock = threading.Lock()
         self._phase = "new"
 
     @property
@@ -145,35 +142,36 @@ class ServiceApp(Starlette):
         return self._phase == "open"
 
     async def open(self) -> None:
-        """Open the database and the document jobs (once); ServiceStartError when they cannot be used."""
-        with self._lock:
-            if self._phase == "closed":
-                raise RuntimeError("the service app was closed; create a new one")
-            if self._phase == "open":
-                return
-            try:
-                state = build_state(self.config, self._faults)
-            except (OSError, ValueError, sqlite3.Error) as exc:
-                raise ServiceStartError(str(exc)) from exc
-            try:
-                # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
-                documents = DocumentJobs(
-                    state.db,
-                    state.engine,
-                    state.now_ms,
-                    lookups=state.lookups,
-                    retention_hours=self.config.document_retention_hours,
-                )
-            except sqlite3.Error as exc:
-                state.close()
-                raise ServiceStartError(str(exc)) from exc
-            self.state.service, self.state.documents = state, documents
-            self._phase = "open"
+        """Open the database and the document jobs (once); ServiceStartError when they cannot be used.
+
+        Nothing here awaits, so two callers on one event loop cannot both open the app.
+        """
+        if self._phase == "closed":
+            raise RuntimeError("the service app was closed; create a new one")
+        if self._phase == "open":
+            return
+        try:
+            state = build_state(self.config, self._faults)
+        except (OSError, ValueError, sqlite3.Error) as exc:
+            raise ServiceStartError(str(exc)) from exc
+        try:
+            # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
+            documents = DocumentJobs(
+                state.db,
+                state.engine,
+                state.now_ms,
+                lookups=state.lookups,
+                retention_hours=self.config.document_retention_hours,
+            )
+        except sqlite3.Error as exc:
+            state.close()
+            raise ServiceStartError(str(exc)) from exc
+        self.state.service, self.state.documents = state, documents
+        self._phase = "open"
 
     async def aclose(self) -> None:
         """Stop the document worker and close the database (once); nothing of the app runs afterwards."""
-        with self._lock:
-            was_open, self._phase = self._phase == "open", "closed"
+        was_open, self._phase = self._phase == "open", "closed"
         if was_open:
             # Joining the worker may wait for an engine request in flight: not on the event loop.
             await asyncio.to_thread(self._release)
@@ -192,15 +190,14 @@ class ServiceApp(Starlette):
             await self.aclose()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Handle one ASGI call, opening the app first if nobody did."""
+        """Handle one ASGI call; an HTTP request to an app that is not open is answered 503."""
         if scope["type"] == "http" and self._phase != "open":
-            if self._phase == "closed":
-                await error_response(503, "the local service is shut down")(scope, receive, send)
-                return
-            await self.open()
+            message = "the local service is shut down" if self._phase == "closed" else "the local service is not open"
+            await error_response(503, message)(scope, receive, send)
+            return
         await super().__call__(scope, receive, send)
 
 
 def create_app(config: ServiceConfig) -> ServiceApp:
-    """The service as an ASGI app; it opens on :meth:`ServiceApp.open`, its lifespan or its first request."""
+    """The service as an ASGI app; it opens on :meth:`ServiceApp.open` or in its lifespan."""
     return ServiceApp(config)

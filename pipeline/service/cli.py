@@ -171,8 +171,13 @@ def run_serve(args: argparse.Namespace) -> int:
         test_faults=args.test_faults,
         document_retention_hours=args.document_retention_hours,
     )
-    from pipeline.service import server
-    from pipeline.service.app import ServiceStartError, create_app
+    try:
+        from pipeline.service import server
+        from pipeline.service.app import ServiceStartError, create_app
+    except ImportError as exc:
+        raise UsageError(
+            f"pipeline serve needs the [serve] extra ({exc.name} is missing): pip install 'pipeline[serve]'"
+        ) from None
 
     try:
         sock = server.bind(args.host, args.port)

@@ -2,7 +2,8 @@
 
 No service, no network. Every translated unit is checked, and fuzzy ones (machine translations
 awaiting review are what a reviewer most needs checked) unless the caller leaves them out, as
-``msgfmt`` does. What the rules are and how strict: :mod:`pipeline.run.gate`.
+``msgfmt`` does. Each issue keeps its severity: errors (what msgfmt rejects, a placeholder missing,
+added or changed) and warnings (style). What the rules are: :mod:`pipeline.placeholders.checks`.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from pipeline.formats import atomic_write
 from pipeline.model import Issue, Severity
 
 if TYPE_CHECKING:
+    from pipeline.connect import ClientFactory
     from pipeline.run.records import RunReport
-    from pipeline.run.request import ClientFactory
 
 
 @dataclass(frozen=True)

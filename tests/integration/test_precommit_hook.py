@@ -60,7 +60,9 @@ catalogs = ["locale/*.po"]
 url = "embedded"
 """
 NEW_ENTRY = '\nmsgid "Save all"\nmsgstr ""\n'
-HOOKS = ("translate-catalogs", "check-catalogs")
+# The hook configuration of docs/recipes.md for a project that tries the embedded service: the local
+# service is an extra of the package, named on the hook.
+HOOKS_CONFIG = "  - id: translate-catalogs\n    additional_dependencies: ['.[serve]']\n  - id: check-catalogs\n"
 
 
 def _git(
@@ -156,9 +158,8 @@ def _project(
         (path / "locale" / name).write_text(text, encoding="utf-8")
     if config is not None:
         (path / "pipeline.toml").write_text(config, encoding="utf-8")
-    hooks = "".join(f"  - id: {hook}\n" for hook in HOOKS)
     (path / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n{hooks}", encoding="utf-8"
+        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n{HOOKS_CONFIG}", encoding="utf-8"
     )
     project = Project(path, env)
     project.git("init", "-q")
@@ -205,7 +206,7 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     (project / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
     (project / ".gitignore").write_text(".pipeline-cache/\nbuild/\n", encoding="utf-8")
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: translate-catalogs\n  - id: check-catalogs\n",
+        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n{HOOKS_CONFIG}",
         encoding="utf-8",
     )
     _git(project, "init", "-q", env=env)

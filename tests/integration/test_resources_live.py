@@ -22,7 +22,7 @@ from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
-from pipeline.resources.plan import ResourcePlan
+from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 pytestmark = pytest.mark.integration

@@ -11,7 +11,7 @@ from pipeline import protocol
 from pipeline.formats import read_catalog
 from pipeline.formats.po import format_field
 from pipeline.placeholders.protect import protect, restore
-from pipeline.run.send import pack
+from pipeline.run.send.packing import pack
 
 FLAGS = st.lists(
     st.sampled_from(

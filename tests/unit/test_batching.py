@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline import protocol
-from pipeline.run.send import pack
+from pipeline.run.send.packing import pack
 
 PARAMS = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
 

@@ -7,9 +7,9 @@ from dataclasses import fields, replace
 
 from pipeline.cache import TranslationCache
 from pipeline.model import Counters, Issue, TranslationOptions
+from pipeline.run.keys import cache_key
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.report import to_json, to_markdown, write_reports
-from pipeline.run.request import cache_key
 
 OPTS = TranslationOptions(source_lang="EN", target_lang="DE")
 
@@ -57,7 +57,7 @@ def test_the_key_covers_every_translation_option():
 
 
 def test_the_key_covers_the_protection_scheme(monkeypatch):
-    import pipeline.run.request as cache_module
+    import pipeline.run.keys as cache_module
 
     before = cache_key("svc", OPTS, "Hello")
     monkeypatch.setattr(cache_module, "SCHEME_VERSION", "another")

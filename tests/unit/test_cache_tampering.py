@@ -13,7 +13,7 @@ from test_run import FakeService, project, run
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
-from pipeline.run.state import PROVENANCE_DIR, STATE_NAME
+from pipeline.run.journal import PROVENANCE_DIR, STATE_NAME
 
 
 class Payload:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from pipeline.run.state import CatalogLocks
+from pipeline.run.locks import CatalogLocks
 
 
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):

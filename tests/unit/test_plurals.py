@@ -113,7 +113,17 @@ def test_a_number_already_in_the_source_is_not_used():
 def test_a_singular_without_the_count_is_represented_by_21_for_russian():
     rule = plural_rule_for("ru")
     plan = plan_unit(("One file", "%d files"), ["c-format"], 3, rule)
-    assert plan.texts[NUMBER_BASE] == "21 files" and plan.forms[0].fallback == SINGULAR
+    # Form 0 also covers 21, 31...: msgfmt needs %d there, which "One file" lacks, so it falls back to the plural.
+    assert plan.texts[NUMBER_BASE] == "21 files" and plan.forms[0].fallback == PLURAL
+
+
+def test_a_form_of_one_that_covers_many_numbers_is_translated_from_the_plural_when_the_singular_lacks_its_arguments():
+    rule = plural_rule_for("ru")
+    plan = plan_unit(("One file in %(dir)s", "%(count)d files in %(dir)s"), ["python-format"], 3, rule)
+    assert [f.fallback for f in plan.forms] == [PLURAL, PLURAL, PLURAL]
+    # Where the singular carries every argument, the form of one falls back to it.
+    plan = plan_unit(("%(count)d file in %(dir)s", "%(count)d files in %(dir)s"), ["python-format"], 3, rule)
+    assert plan.forms[0].fallback == SINGULAR
 
 
 def test_no_count_placeholder_falls_back_and_says_so():

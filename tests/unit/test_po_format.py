@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,17 @@ def test_a_removed_catalog_is_an_error_naming_it(tmp_path):
     with pytest.raises(CatalogError) as caught:
         read_po(path)
     assert caught.value.path == str(path) and "cannot read" in caught.value.reason
+
+
+def test_plural_translations_into_a_catalog_without_plural_forms_add_the_header_as_msginit_writes_it(tmp_path: Path):
+    catalog = read_po(Path(__file__).resolve().parents[1] / "data" / "po" / "plural_header_missing_ru.po")
+    assert catalog.units[0].nforms == 3 and "no Plural-Forms header" in catalog.warnings[0]
+    out = tmp_path / "ru.po"
+    out.write_bytes(catalog.render({0: ("%d файл", "%d файла", "%d файлов")}, mark_fuzzy=False))
+    text = out.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=3; plural=(n%10==1' in text and text.count("Plural-Forms") == 1
+    if shutil.which("msgfmt"):
+        done = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(out)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    # A render with only singular translations leaves the header alone.
+    assert b"Plural-Forms" not in catalog.render({}, mark_fuzzy=False)

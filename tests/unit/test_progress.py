@@ -6,7 +6,7 @@ import io
 
 from test_run import FakeService, project, run
 
-from pipeline.run.progress import LogProgress, Progress, TerminalProgress, for_stream
+from pipeline.run.report.progress import LogProgress, Progress, TerminalProgress, for_stream
 
 
 class Tty(io.StringIO):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
 from pipeline.resources.glossary_files import Dictionary, read_multilingual, read_pair_file
-from pipeline.resources.plan import ResourcePlan
+from pipeline.resources.targets import ResourcePlan
 
 
 def write(tmp_path, name, text, encoding="utf-8"):

@@ -9,7 +9,7 @@ from resources_fake import FakeResources
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
-from pipeline.resources.plan import ResourcePlan
+from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'

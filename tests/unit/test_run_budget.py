@@ -13,7 +13,7 @@ from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
-from pipeline.run.send import Budget
+from pipeline.run.send.budget import Budget
 
 DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
 

@@ -16,7 +16,7 @@ import pipeline.run.scan as scan_module
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
-from pipeline.run.state import STATE_NAME, RunState
+from pipeline.run.journal import STATE_NAME, Journal
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
@@ -76,7 +76,7 @@ from pipeline.cli import main
 code = main(sys.argv[1:])
 heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml",
          "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate", "pipeline.run.scan",
-         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.plan",
+         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.targets",
          "pipeline.client", "pipeline.service",
          # the catalog model and plural rules (a report is written with atomic_write alone), the usage
          # records, and the thread pool that writes many files at once
@@ -161,7 +161,7 @@ def test_dry_run_and_stopped_runs_settle_nothing(tmp_path):
     assert not (settings.cache_dir / STATE_NAME).exists()
     report = run(settings, FakeService(fail_with={1: 456}))
     assert report.exit_code == ExitCode.QUOTA
-    state = RunState(settings.cache_dir)
+    state = Journal(settings.cache_dir)
     assert state.unchanged(APP, tmp_path / APP, "any") is None
 
 
@@ -186,7 +186,7 @@ def edit(path, old: str, new: str) -> None:
 def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path):
     settings = project(tmp_path)
     run(settings, FakeService())
-    written = RunState(settings.cache_dir).provenance(APP)
+    written = Journal(settings.cache_dir).provenance(APP)
     assert written["verb\x04Open"].targets == ("[DE] Open",) and written["verb\x04Open"].sources == ("Open",)
     assert written["%(count)d file"].sources == ("%(count)d file", "%(count)d files")
     assert len(written["Hello %(name)s"].inputs) == 16
@@ -252,7 +252,7 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
 
 
 def _settled(n: int):
-    from pipeline.run.state import Settled
+    from pipeline.run.journal import Settled
 
     return Settled(
         size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0, notices=()
@@ -277,14 +277,14 @@ def _unit(msgid: str, target: str):
 
 
 def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
-    first, second = RunState(tmp_path), RunState(tmp_path)  # both loaded before either saves
+    first, second = Journal(tmp_path), Journal(tmp_path)  # both loaded before either saves
     first.settle("a.po", _settled(1))
     first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
     second.settle("b.po", _settled(2))
     second.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
     first.save()
     second.save()
-    after = RunState(tmp_path)
+    after = Journal(tmp_path)
     assert after.unchanged("a.po", tmp_path / "missing", "s") is None  # the file is gone: not settled...
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"a.po", "b.po"}  # ...but kept
     assert after.machine_written("x.po", _unit("Open", "Öffnen")) is not None
@@ -292,10 +292,10 @@ def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
 
 
 def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
-    seed = RunState(tmp_path)
+    seed = Journal(tmp_path)
     seed.settle("a.po", _settled(1))
     seed.save()
-    first, second = RunState(tmp_path), RunState(tmp_path)
+    first, second = Journal(tmp_path), Journal(tmp_path)
     first.unsettle("a.po")
     second.settle("b.po", _settled(2))
     first.save()

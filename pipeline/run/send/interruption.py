@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import Iterator
 from typing import Any
+
+from pipeline.run.records import Stop, StopReason
 
 #: Seconds the requests in flight get to finish after SIGINT/SIGTERM, so that what they are billed
 #: for is kept (cached and written); a second signal cancels them at once.
@@ -35,6 +39,24 @@ class Interruption:
             except (NotImplementedError, RuntimeError, ValueError):
                 continue
             self._installed.append(signum)
+
+    @contextlib.contextmanager
+    def handling(self, install: bool = True) -> Iterator[Interruption]:
+        """The ``with`` block handles the signals (when ``install``); they go back to their handlers after."""
+        if install:
+            self.install()
+        try:
+            yield self
+        finally:
+            self.remove()
+
+    def stopped(self) -> Stop | None:
+        """The run's stop for the signal received, if one was."""
+        if self.signum is None:
+            return None
+        reason = StopReason.INTERRUPTED if self.signum == signal.SIGINT else StopReason.TERMINATED
+        name = signal.Signals(self.signum).name
+        return Stop(reason, f"interrupted by {name}: stopped sending; what was translated is written and saved")
 
     def remove(self) -> None:
         """Give the signals back to their default handlers."""

@@ -1,4 +1,4 @@
-"""Packing texts into translate requests: at most 50 texts and 128 KiB of encoded body each.
+"""Packing texts into translate requests: at most 50 texts and 128 KiB of encoded body each, one set of options.
 
 Sizes are measured with :func:`pipeline.protocol.translate_body_size`, which equals the length
 of the body the client sends, byte for byte. Packing aims at the lower bound
@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from pipeline import protocol
+from pipeline.model import TranslationOptions
+from pipeline.run.keys import request_params
+from pipeline.run.records import Pending
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,3 +125,26 @@ def _balanced(order: list[int], costs: list[int], max_texts: int, capacity: int,
 
 def _sorted(bins: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(sorted(b)) for b in bins))
+
+
+def groups(pending: Mapping[str, Pending], with_context: bool = True) -> dict[TranslationOptions, list[Pending]]:
+    """Pending texts by the options they share (one request carries one set of options)."""
+    grouped: dict[TranslationOptions, list[Pending]] = defaultdict(list)
+    without: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
+    for item in pending.values():
+        opts = item.options
+        if not with_context:
+            if opts not in without:
+                without[opts] = replace(opts, context=None)
+            opts = without[opts]
+        grouped[opts].append(item)
+    return grouped
+
+
+def context_requests(pending: Mapping[str, Pending], planned: int) -> int:
+    """Requests that grouping by context costs: ``planned`` minus what the texts would need without context."""
+    without = 0
+    for opts, items in groups(pending, with_context=False).items():
+        texts = list(dict.fromkeys(i.protected.text for i in items))  # without context, equal texts merge
+        without += len(pack(texts, request_params(opts)).batches)
+    return max(0, planned - without)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pipeline.client import Client
-from pipeline.client.records import CustomInstruction, DictionarySummary, GlossaryDictionary
+from pipeline.client.api_data import CustomInstruction, DictionarySummary, GlossaryDictionary
 from pipeline.errors import BadRequestError, ClientLimitError, NotFoundError
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,7 @@ import document_samples as samples
 import pytest
 
 from pipeline.client import AsyncClient, Client, PollPolicy
-from pipeline.client.records import DocumentStatus, Improvement
+from pipeline.client.api_data import DocumentStatus, Improvement
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
 
 pytestmark = pytest.mark.integration

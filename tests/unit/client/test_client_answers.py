@@ -118,6 +118,13 @@ def test_malformed_success_answer_is_a_service_error(client: Client, router: res
         client.translate(["a"], target_lang="DE")
 
 
+def test_more_translations_than_texts_is_refused(client: Client, router: respx.Router) -> None:
+    # No way to tell which answer belongs to which text: the whole answer is refused, not written.
+    router.post("/v2/translate").respond(200, json={"translations": [{"text": "A"}, {"text": "B"}]})
+    with pytest.raises(ServiceError, match="2 translations for 1 texts"):
+        client.translate(["a"], target_lang="DE")
+
+
 def test_languages_features_both_shapes(client: Client, router: respx.Router) -> None:
     router.get("/v3/languages").respond(
         json=[

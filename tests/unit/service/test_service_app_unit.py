@@ -124,14 +124,13 @@ def test_engine_failure_is_a_clean_500_and_not_billed():
 
     async def scenario() -> tuple[httpx.Response, dict]:
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
+        async with app.running(), httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
             headers = {"Authorization": "Service-Auth-Key k"}
             failed = await client.post("/v2/translate", json={"text": ["x"], "target_lang": "DE"}, headers=headers)
             usage = (await client.get("/v2/usage", headers=headers)).json()
         return failed, usage
 
     failed, usage = asyncio.run(scenario())
-    asyncio.run(app.aclose())
     assert failed.status_code == 500
     assert failed.json() == {"message": "internal error of the local service"}
     assert usage["api_key_character_count"] == 0

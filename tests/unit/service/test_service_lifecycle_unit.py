@@ -115,20 +115,21 @@ def test_the_lifespan_opens_and_closes_the_app():
     assert_released(app, threads_before)
 
 
-def test_a_bare_asgi_transport_opens_the_app_on_the_first_request_and_aclose_releases_it():
+def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked():
     app = create_app(config())
     threads_before = set(threading.enumerate())
-    assert not app.is_open
 
-    async def scenario() -> int:
+    async def scenario() -> tuple[int, int]:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as client:
-            status = (await client.get("/v2/usage", headers=HEADERS)).status_code
-        assert app.is_open  # a bare transport does not close the app: its owner does
+            before = (await client.get("/v2/usage", headers=HEADERS)).status_code
+            assert not app.is_open  # a request never opens the app: its lifespan or its owner does
+            await app.open()
+            after = (await client.get("/v2/usage", headers=HEADERS)).status_code
         await app.aclose()
         await app.aclose()  # idempotent
-        return status
+        return before, after
 
-    assert asyncio.run(scenario()) == 200
+    assert asyncio.run(scenario()) == (503, 200)
     assert_released(app, threads_before)
 
 

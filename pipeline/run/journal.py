@@ -18,21 +18,20 @@ Two things, both plain JSON written atomically:
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
 drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
-catalog (:class:`CatalogLocks`), so what one translates the other finds done instead of paying
+catalog (:mod:`pipeline.run.locks`), so what one translates the other finds done instead of paying
 for it again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.formats import atomic_write, atomic_write_all
@@ -45,10 +44,9 @@ if TYPE_CHECKING:  # units exist only once a catalog is parsed: not on the no-op
 STATE_VERSION = 1
 STATE_NAME = "state.json"
 PROVENANCE_DIR = "provenance"
-LOCK_NAME = "state.lock"
+LOCK_NAME = "state.lock"  # held while a save merges this run's changes into the files
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
-LOCKS_DIR = "locks"  # one lock file per catalog a run works on
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
 _OUTCOME_NEUTRAL = {
     "root",
@@ -84,11 +82,6 @@ def _jsonable(value: object) -> object:
     return repr(value) if not isinstance(value, Path) else str(value)
 
 
-def state_dir(settings: Settings) -> Path | None:
-    """Where the state lives: the cache folder (so CI persists both together), or nowhere without one."""
-    return settings.cache_dir
-
-
 def unit_identity(unit: Unit) -> str:
     """msgctxt + msgid, as gettext names a message (``ctx\\x04id``)."""
     return unit.sources[0] if unit.context is None else f"{unit.context}\x04{unit.sources[0]}"
@@ -120,8 +113,8 @@ class Written:
     inputs: str
 
 
-class RunState:
-    """Settled catalogs and provenance, loaded lazily and saved atomically when changed."""
+class Journal:
+    """What runs remember: settled catalogs and provenance, loaded lazily and saved atomically when changed."""
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
@@ -250,7 +243,9 @@ class RunState:
         if self.directory is None or not (self._changes or self._recorded or self._languages_seen):
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        with _locked(self.directory / LOCK_NAME):
+        from filelock import FileLock  # only a run that changed something pays for importing it
+
+        with FileLock(self.directory / LOCK_NAME):
             if self._changes or self._languages_seen:
                 on_disk = _read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
                 settled, languages = _settled_from(on_disk), _languages_from(on_disk)
@@ -382,72 +377,3 @@ def _load_provenance(path: Path) -> dict[str, Written]:
     if not isinstance(units, dict):
         return {}
     return {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` (POSIX advisory lock; without fcntl, no lock)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: last writer wins, as before
-        yield
-        return
-    with open(path, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
-class CatalogLocks:
-    """Exclusive locks on the catalogs a run works on, so that two runs on the same catalogs take turns.
-
-    One lock file per catalog (named by a hash of its real path) in the cache folder's ``locks/``:
-    a second run (a parallel CI job on the same checkout and cache folder) waits until the first
-    has written the catalog and saved its state, then finds it settled and sends nothing for it.
-    Locks are taken in sorted order, so two runs never wait for each other in a circle, and they
-    go with the process: a run that is killed leaves none behind. Without a cache folder (or
-    without fcntl) nothing is locked.
-    """
-
-    def __init__(self, directory: Path | None) -> None:
-        self.directory = directory / LOCKS_DIR if directory is not None else None
-        self._held: list[BinaryIO] = []
-
-    def acquire(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> None:
-        """Lock every catalog of ``paths``, waiting (and saying so) for those another run holds."""
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: runs do not take turns
-            return
-        if self.directory is None:
-            return
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
-            return
-        for path in sorted(set(paths)):
-            lock = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"
-            try:
-                handle = open(lock, "a+b")  # held until release()
-            except OSError as exc:
-                log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
-                continue
-            try:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    log(f"waiting for another run that is translating {name(path)}")
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            except BaseException:
-                handle.close()
-                raise
-            self._held.append(handle)
-
-    def release(self) -> None:
-        """Let other runs have the catalogs (closing a lock file releases its lock)."""
-        for handle in self._held:
-            handle.close()
-        self._held.clear()

@@ -19,17 +19,18 @@ from typing import TYPE_CHECKING
 from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Counters, Severity
-from pipeline.run.records import DryRunEstimate, RunReport, StartedRun, StopReason, UsageRecord
+from pipeline.run.context import RunContext
+from pipeline.run.records import DryRunEstimate, RunReport, StopReason
 
 if TYPE_CHECKING:
-    from pipeline.quota import Allowance
+    from pipeline.quota import Allowance, UsageRecord
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
 MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
 
 
-def finish(run: StartedRun) -> RunReport:
+def finish(run: RunContext) -> RunReport:
     """Sum the counters, time the run and set its exit code."""
     report = run.report
     for stage in ("scan", "translate", "write"):  # a run that skipped everything did none of them
@@ -50,6 +51,7 @@ _STOP_CODES = {
     StopReason.SERVICE: ExitCode.UNAVAILABLE,
     StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
     StopReason.TERMINATED: ExitCode.TERMINATED,
+    StopReason.FAILED: ExitCode.PARTIAL,
 }
 
 

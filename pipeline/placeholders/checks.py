@@ -1,0 +1,300 @@
+"""The rules a translation is judged by, each a plain function, with two severities.
+
+An *error* breaks the program or the catalog: msgfmt rejects the entry (a format directive of the
+entry's flags, a leading or trailing newline), or a placeholder the source has is missing, added
+or changed (markup, variables, ICU structure), or a control character appears that the source
+lacks. A *warning* is style: an entity written as its character or the reverse, other edge
+whitespace, a translated attribute (``title=``, ``alt=``), a URL pointing at a localised page, a
+bidi or invisible character, a directive that reads no argument (``%%``, ``%<``), markup whose
+balance differs where the source's own is unusual.
+
+:func:`check_translation` judges one text against its source; the gate
+(:mod:`pipeline.run.gate`) runs it over every form of a unit, with msgfmt's format check of the
+whole entry (:func:`pipeline.placeholders.formats.check_entry`) for plural ones.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.model import Placeholder, Protected, Severity
+from pipeline.placeholders import formats, icu
+from pipeline.placeholders.protect import FORMAT_SUFFIX, protect, split_edges, tags_balanced
+
+__all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "newline_problems"]
+
+
+class Rule(enum.Enum):
+    """Which rule a problem breaks."""
+
+    PLACEHOLDER = "placeholder"  # missing, extra, duplicated, reordered, unknown, foreign markup
+    ARGUMENT = "argument"  # a format directive of the entry's flags, as msgfmt judges it
+    MARKUP = "markup"  # HTML/XML balance and nesting, attributes
+    ICU = "icu"  # ICU arguments and plural/select structure
+    STRAY = "stray"  # a '%' or brace that starts no valid directive
+    WHITESPACE = "whitespace"  # leading/trailing whitespace and newlines
+    PLURAL = "plural"  # form count, empty forms, the Plural-Forms header
+    CONTROL = "control"  # control, bidi and invisible characters the source does not have
+    STORAGE = "storage"  # what the catalog cannot hold (charset, XML characters, inline markup)
+    EMPTY = "empty"  # the service returned nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a translation, and the rule it breaks."""
+
+    reason: str
+    severity: Severity = Severity.ERROR
+    rule: Rule = Rule.PLACEHOLDER
+
+
+def _warning(reason: str, rule: Rule) -> Problem:
+    return Problem(reason, Severity.WARNING, rule)
+
+
+def check_translation(
+    source: str,
+    target: str,
+    flags: Sequence[str] = (),
+    *,
+    strict: bool = True,
+    edges_from: str | None = None,
+    formats_too: bool = True,
+) -> list[Problem]:
+    """Problems of one translation of ``source``; ``strict=False`` lets it leave arguments out.
+
+    ``edges_from`` is the text whose edge whitespace the translation follows (a plural's singular
+    for the form of one); ``formats_too=False`` leaves the format directives to the caller, who
+    judges a plural entry's forms together as msgfmt does.
+    """
+    edges = source if edges_from is None else edges_from
+    return list(_checked(source, target, tuple(flags), strict, edges, formats_too))
+
+
+#: Translations whose problems are kept. The same translation is judged when it comes back and
+#: again, with the rest of its unit, before it is written: the second judgement finds the first's
+#: answer here as long as the run's segments fit.
+CHECK_MEMO = 1 << 15
+
+
+@functools.lru_cache(maxsize=CHECK_MEMO)
+def _checked(
+    source: str, target: str, flags: tuple[str, ...], strict: bool, edges: str, formats_too: bool
+) -> tuple[Problem, ...]:
+    """:func:`check_translation`, a pure function of its arguments: the rules run once per distinct question."""
+    problems = newline_problems(edges, target)
+    problems.extend(_edge_problems(edges, target))
+    problems.extend(_character_problems(source, target))
+    if formats_too:
+        problems.extend(format_problems(flags, [source], [target], strict=(strict,)))
+    src = protect(source, flags)
+    tgt = protect(target, flags)
+    problems.extend(_icu_problems(src, tgt))
+    problems.extend(_stray_problems(source, target, flags))
+    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict))
+    if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
+        problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
+    elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
+        problems.append(_warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
+    return tuple(problems)
+
+
+def format_problems(
+    flags: Sequence[str],
+    sources: Sequence[str],
+    targets: Sequence[str],
+    often: Sequence[bool] | None = None,
+    strict: Sequence[bool] | None = None,
+) -> list[Problem]:
+    """msgfmt's format check of an entry, as errors (see :func:`pipeline.placeholders.formats.check_entry`)."""
+    if not formats.grammars_for(flags):
+        return []
+    return [
+        Problem(str(p) if p.form is not None else f"{p.grammar.pretty} format: {p.reason}", rule=Rule.ARGUMENT)
+        for p in formats.check_entry(flags, sources, targets, often, strict=strict)
+    ]
+
+
+_LONE_BRACE = re.compile(r"\{\{|\}\}|(?P<lone>\})")
+
+
+def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Problem]:
+    """A lone ``}`` is text to msgfmt, but str.format raises on it: the program breaks."""
+    if "}" not in target or formats.GRAMMARS["python-brace-format"] not in formats.grammars_for(flags):
+        return []
+
+    def lone(text: str) -> int:
+        stripped = protect(text, flags).text
+        return sum(1 for m in _LONE_BRACE.finditer(stripped) if m.group("lone"))
+
+    if lone(target) > lone(source):
+        return [Problem("a '}' that is not part of a field (write '}}' for a brace)", rule=Rule.STRAY)]
+    return []
+
+
+# --- edges and characters ---------------------------------------------------------------------
+
+
+def newline_problems(source: str, target: str) -> list[Problem]:
+    """msgfmt's rule: a translation begins and ends with a newline exactly when its source does."""
+    problems = []
+    if source.startswith("\n") != target.startswith("\n"):
+        problems.append(
+            Problem("the translation and its source do not both begin with a newline", rule=Rule.WHITESPACE)
+        )
+    if source.endswith("\n") != target.endswith("\n"):
+        problems.append(Problem("the translation and its source do not both end with a newline", rule=Rule.WHITESPACE))
+    return problems
+
+
+def _edge_problems(source: str, target: str) -> list[Problem]:
+    """Other edge whitespace: a style matter (the newlines are msgfmt's, above)."""
+    src_lead, src_core, src_trail = split_edges(source)
+    tgt_lead, tgt_core, tgt_trail = split_edges(target)
+    if not src_core or not tgt_core:
+        if src_core or not tgt_core:
+            return []
+        return [_warning("the source is only whitespace, the translation is not", Rule.WHITESPACE)]
+    problems = []
+    if src_lead != tgt_lead:
+        problems.append(
+            _warning(f"leading whitespace {tgt_lead!r} differs from the source's {src_lead!r}", Rule.WHITESPACE)
+        )
+    if src_trail != tgt_trail:
+        problems.append(
+            _warning(f"trailing whitespace {tgt_trail!r} differs from the source's {src_trail!r}", Rule.WHITESPACE)
+        )
+    return problems
+
+
+# A bidi override can make a string display as something else (Trojan Source): an error unless the
+# source has it. Other C0/C1 controls a translator may add on purpose (en@boldquot's terminal escapes):
+# a warning, which a machine translation may not have (the gate refuses it there).
+_OVERRIDE = re.compile("[\u202d\u202e]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Characters a reader cannot see: bidi controls that can hide what a string says (Trojan Source),
+#: zero-width spaces and joiners' lookalikes, a byte-order mark. A human translator of a right-to-left
+#: language uses some on purpose (a warning); an engine that adds them damaged the text.
+INVISIBLE = re.compile("[\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]")
+
+
+def _character_problems(source: str, target: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for pattern, severity in ((_OVERRIDE, Severity.ERROR), (_CONTROL, Severity.WARNING), (INVISIBLE, Severity.WARNING)):
+        if pattern.search(target) is None:  # the usual case: nothing in the translation to look for in the source
+            continue
+        allowed = set(pattern.findall(source))
+        for ch in sorted({ch for ch in pattern.findall(target) if ch not in allowed}):
+            name = unicodedata.name(ch, "control")
+            problems.append(Problem(f"character U+{ord(ch):04X} ({name}) not in the source", severity, Rule.CONTROL))
+    return problems
+
+
+# --- ICU ------------------------------------------------------------------------------------
+
+_SPACES = re.compile(r"\s+")
+
+
+def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
+    """An ICU source needs an ICU translation with the same arguments, keywords and case keys in order."""
+    src = [_SPACES.sub(" ", ph.text.strip()) for ph in source.placeholders if ph.kind in icu.STRUCTURE]
+    if not src:
+        return []
+    tgt = [_SPACES.sub(" ", ph.text.strip()) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
+    if not tgt:
+        return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
+    if tgt != src:
+        return [
+            Problem(
+                "the ICU message structure (arguments, keywords, case keys) differs from the source's", rule=Rule.ICU
+            )
+        ]
+    return []
+
+
+# --- placeholders -----------------------------------------------------------------------------
+
+#: Kinds an argument of which may be used more than once, or not at all where a form may leave out.
+_SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-named", "ruby-named", "icu-arg"})
+#: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
+_WARN_KINDS = frozenset({"url", "email", "entity"})
+_IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; ICU structure has its own rule
+#: Attributes whose values are text for the reader, which a translator translates.
+_TEXT_ATTRIBUTES = re.compile(
+    r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary)\s*=\s*)(?:"[^"]*"|'[^']*')""", re.I
+)
+
+
+def _identity(ph: Placeholder) -> str:
+    """What must come back unchanged: a tag's text without the values of its text attributes."""
+    if ph.kind == "html-tag":
+        return _TEXT_ATTRIBUTES.sub(r'\1""', ph.text)
+    return ph.text
+
+
+def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool) -> list[Problem]:
+    if not source and not target:  # nothing below has anything to compare
+        return []
+    problems: list[Problem] = []
+    src = [ph for ph in source if ph.kind not in _IGNORED_KINDS]
+    tgt = [ph for ph in target if ph.kind not in _IGNORED_KINDS]
+    src_count, tgt_count = Counter(_identity(ph) for ph in src), Counter(_identity(ph) for ph in tgt)
+    kinds = {_identity(ph): ph.kind for ph in (*src, *tgt)}
+    for text in sorted(set(src_count) | set(tgt_count)):
+        want, have, kind = src_count[text], tgt_count[text], kinds[text]
+        if kind.endswith(FORMAT_SUFFIX):
+            if want != have and not _takes_argument(text, kind):
+                problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
+            continue  # the format's arguments are msgfmt's to judge
+        severity = Severity.WARNING if kind in _WARN_KINDS else Severity.ERROR
+        rule = Rule.MARKUP if _label(kind) == "markup" else Rule.PLACEHOLDER
+        if kind in _SET_KINDS:
+            want, have = min(want, 1), min(have, 1)
+        if have > want:
+            where = "not in the source" if want == 0 else f"{have} times, the source has it {want}"
+            problems.append(Problem(f"{_label(kind)} {text!r} {where}", severity, rule))
+        elif have < want and (strict or kind not in _SET_KINDS):
+            problems.append(
+                Problem(f"{_label(kind)} {text!r} missing" + (f" ({have} of {want})" if have else ""), severity, rule)
+            )
+    problems.extend(_attribute_problems(src, tgt))
+    ordered_in = [ph.text for ph in src if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
+    ordered_out = [ph.text for ph in tgt if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
+    if strict and sorted(ordered_in) == sorted(ordered_out) and ordered_in != ordered_out:
+        problems.append(_warning("unnamed placeholders are in another order than in the source", Rule.PLACEHOLDER))
+    return problems
+
+
+def _attribute_problems(source: Sequence[Placeholder], target: Sequence[Placeholder]) -> list[Problem]:
+    """A tag whose text attributes (``title=``, ``alt=``) were translated: worth a look, not an error."""
+    theirs = {ph.text for ph in source if ph.kind == "html-tag"}
+    shapes = {_identity(ph) for ph in source if ph.kind == "html-tag"}
+    changed = sorted(
+        {ph.text for ph in target if ph.kind == "html-tag" and ph.text not in theirs and _identity(ph) in shapes}
+    )
+    return [_warning(f"markup {text!r} has translated attribute text", Rule.MARKUP) for text in changed]
+
+
+@functools.lru_cache(maxsize=1024)
+def _takes_argument(text: str, kind: str) -> bool:
+    grammar = formats.GRAMMARS.get(kind)
+    if grammar is None:
+        return True
+    directives = formats.parse(grammar, text, True).directives
+    return any(d.takes_argument for d in directives) or not directives
+
+
+def _label(kind: str) -> str:
+    if kind.startswith("html") or kind in ("entity", "bracket-markup"):
+        return "markup"
+    return "URL" if kind == "url" else "e-mail address" if kind == "email" else "placeholder"
+
+
+def _tag_shape(placeholders: Sequence[Placeholder]) -> list[str]:
+    return [ph.text for ph in placeholders if ph.kind == "html-tag"]
