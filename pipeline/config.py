@@ -24,6 +24,9 @@ Reference of every key (all optional)::
     max_characters = 500000            # budget: a run never sends a request that would bill more
                                        # characters in total; it stops, saves, exits 3 (no limit
                                        # when absent; --max-characters overrides)
+    lock_wait = 600                    # seconds a run waits for catalogs another run holds (its
+                                       # locks), saying who holds them; then it gives up, exit 6
+                                       # (0: never wait; --lock-wait overrides)
     context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
                                        # comments), "msgctxt", or "none" (fewest requests)
     locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
@@ -131,6 +134,7 @@ class Settings:
     service: ServiceSettings = field(default_factory=ServiceSettings)
     mark_fuzzy: bool = True
     max_characters: int | None = None  # billed characters one run may spend (None: no limit)
+    lock_wait: float = 600.0  # seconds a run waits for catalogs another run has locked, then gives up
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
     cache_dir: Path | None = None
@@ -159,7 +163,13 @@ _TOP = {
 }
 _SECTIONS: dict[str, Mapping[str, object]] = {
     "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict, "max_characters": int},
+    "translate": {
+        "mark_fuzzy": bool,
+        "context": str,
+        "locale_map": dict,
+        "max_characters": int,
+        "lock_wait": (int, float),
+    },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
     "refresh": {"template": str},
@@ -284,6 +294,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
+    if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
+        raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
     default = project_dir(root)  # only where the configuration names no folder
     cache = data.get("cache", {})
     cache_dir = cache.get("dir")
@@ -306,6 +318,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         ),
         mark_fuzzy=tr.get("mark_fuzzy", True),
         max_characters=tr.get("max_characters"),
+        lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,

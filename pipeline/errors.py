@@ -41,6 +41,7 @@ class ExitCode:
     QUOTA = 3  # quota exceeded or budget reached; work done so far is saved
     UNAVAILABLE = 4  # authentication refused or service unreachable
     PENDING = 5  # --frozen: a run would translate or merge something (nothing was sent or written)
+    LOCKED = 6  # another run held catalogs longer than the run would wait; what was done before is saved
     INTERRUPTED = 130  # SIGINT (Ctrl-C): stopped sending; what was done is written and saved
     TERMINATED = 143  # SIGTERM: the same
 

@@ -75,6 +75,15 @@ class Cause(enum.Enum):
     LANGUAGE = "language"  # the service does not offer the language, until its language list changes
 
 
+class Alert(str):
+    """A progress message a user must see even with ``--quiet`` (the CLI's quiet log still prints it).
+
+    A plain ``str`` to every other receiver of a run's log.
+    """
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A per-segment or per-catalog problem: reported, never raised."""
