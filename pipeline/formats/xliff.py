@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -128,6 +128,20 @@ class XliffCatalog:
     def language(self) -> str | None:
         """The target language the file declares, when it declares one."""
         return self._language
+
+    @property
+    def encoding(self) -> str:
+        """The encoding the file is written in."""
+        return self._codec
+
+    def with_sources(self, sources: Mapping[int, str]) -> XliffCatalog:
+        """This catalog with the source text of units ``sources`` names replaced (unit index -> text).
+
+        For sources that are keys (``registration.title``): the run translates, checks and records
+        the text the key stands for; what is written back is the same file with targets added.
+        """
+        units = tuple(replace(u, sources=(sources[u.index],)) if u.index in sources else u for u in self.units)
+        return XliffCatalog(self.path, self._text, self._codec, self.version, self._language, units, self._places)
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""

@@ -109,8 +109,9 @@ def test_a_catalog_link_re_pointed_to_a_file_with_the_same_bytes_is_translated_t
     assert main(QUIET) == 0 and untranslated(root / "store/b.po") == 0
 
 
-def test_a_folder_link_whose_target_appears_later_is_translated_then(project):
-    root = project(["locale/*/*.po"])
+@pytest.mark.parametrize("pattern", ["locale/*/*.po", "locale/**/*.po"])
+def test_a_folder_link_whose_target_appears_later_is_translated_then(project, pattern):
+    root = project([pattern])
     (root / "locale" / "app").mkdir(parents=True)
     (root / "locale" / "app" / "de.po").write_text(catalog("de", "Hello"))
     (root / "third_party").mkdir()  # a submodule not checked out yet: its folder is there, empty
@@ -122,32 +123,35 @@ def test_a_folder_link_whose_target_appears_later_is_translated_then(project):
     assert main(QUIET) == 0 and untranslated(root / "third_party/locale/de.po") == 0
 
 
-def test_an_excluded_link_re_pointed_puts_its_old_target_back_in_the_run(project):
-    root = project(["locale/*/*.po"], exclude=["locale/old/*.po"])
+def test_a_link_re_pointed_away_from_an_excluded_folder_is_translated_where_it_now_leads(project):
+    root = project(["locale/current/*.po"], exclude=["locale/v1/*.po"])  # v1 is frozen: never written
     for version in ("v1", "v2"):
         (root / "locale" / version).mkdir(parents=True)
         (root / "locale" / version / "de.po").write_text(catalog("de", "Hello"))
-    (root / "locale" / "old").symlink_to("v1")  # v1 is the old version: left alone
-    settled_then(root)
-    assert untranslated(root / "locale/v1/de.po") == 1 and untranslated(root / "locale/v2/de.po") == 0
-    (root / "locale" / "old").unlink()
-    (root / "locale" / "old").symlink_to("v2")  # now v2 is the old one, and v1 is in the run
+    (root / "locale" / "current").symlink_to("v1")
+    assert main(QUIET) == 0 and main(QUIET) == 0  # excluded where the link leads: nothing to do
+    assert untranslated(root / "locale/v1/de.po") == 1
     age(root)
-    assert main(QUIET) == 0 and untranslated(root / "locale/v1/de.po") == 0
+    (root / "locale" / "current").unlink()
+    (root / "locale" / "current").symlink_to("v2")
+    age(root)
+    assert main(QUIET) == 0 and untranslated(root / "locale/v2/de.po") == 0
+    assert untranslated(root / "locale/v1/de.po") == 1
 
 
-def test_an_excluded_link_whose_target_appears_later_excludes_it_from_then_on(project):
-    root = project(["locale/*.po", "shared/*.po"], exclude=["locale/legacy/*.po"])
-    (root / "locale").mkdir()
-    (root / "locale" / "de.po").write_text(catalog("de", "Hello"))
-    (root / "locale" / "legacy").symlink_to("../shared")  # not there yet
+def test_a_link_target_that_appears_in_an_excluded_folder_stays_out_until_the_exclusion_goes(project):
+    root = project(["locale/*/*.po"], exclude=["third_party/**"])
+    (root / "locale" / "app").mkdir(parents=True)
+    (root / "locale" / "app" / "de.po").write_text(catalog("de", "Hello"))
+    (root / "third_party").mkdir()
+    (root / "locale" / "vendor").symlink_to("../third_party/locale")
     settled_then(root)
-    (root / "shared").mkdir()
-    (root / "shared" / "fr.po").write_text(catalog("fr", "Old text"))
-    before = (root / "shared" / "fr.po").read_bytes()
+    (root / "third_party" / "locale").mkdir()
+    (root / "third_party" / "locale" / "fr.po").write_text(catalog("fr", "Old text"))
+    before = (root / "third_party" / "locale" / "fr.po").read_bytes()
     age(root)
     assert main(QUIET) == 0
-    assert (root / "shared" / "fr.po").read_bytes() == before  # excluded through the link, as meant
-    (root / "locale" / "legacy").unlink()  # the link goes: shared/ is in the run again
+    assert (root / "third_party" / "locale" / "fr.po").read_bytes() == before  # excluded where it lies, as meant
+    project(["locale/*/*.po"])  # the exclusion goes: third_party's catalog is in the run now
     age(root)
-    assert main(QUIET) == 0 and untranslated(root / "shared/fr.po") == 0
+    assert main(QUIET) == 0 and untranslated(root / "third_party/locale/fr.po") == 0

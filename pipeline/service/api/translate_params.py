@@ -147,11 +147,16 @@ def _instructions(params: Params, target: Language) -> tuple[str, ...]:
     return tuple(items)
 
 
-def effective_formality(value: str, supported: bool, where: str) -> str:
-    """The formality to apply: ``prefer_*`` falls back where unsupported, ``more``/``less`` are 400 there."""
+def effective_formality(value: str, supported: bool, target: Language, what: str = "") -> str:
+    """The formality to apply: ``prefer_*`` falls back where unsupported, ``more``/``less`` are 400 there.
+
+    The message starts as the real service's does ("Target language ... formality"), which the
+    official clients match; ``what`` names the kind of request when it matters (documents).
+    """
     if value in ("more", "less") and not supported:
         raise bad_request(
-            f"formality is not supported {where}; use prefer_more or prefer_less to fall back to the default formality"
+            f"Target language {target.v2!r} does not support formality{what}; "
+            "use prefer_more or prefer_less to fall back to the default formality"
         )
     if value.startswith("prefer_"):
         return value.removeprefix("prefer_") if supported else "default"
@@ -160,7 +165,7 @@ def effective_formality(value: str, supported: bool, where: str) -> str:
 
 def _formality(params: Params, target: Language) -> str:
     value = _choice(params, "formality", FORMALITIES) or "default"
-    return effective_formality(value, languages.supports_formality(target), f"for target language {target.v2!r}")
+    return effective_formality(value, languages.supports_formality(target), target)
 
 
 def _threshold(params: Params) -> int:
