@@ -246,18 +246,7 @@ def read_xliff(path: Path) -> XliffCatalog:
         raise CatalogError(
             where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
         )
-    try:
-        text, codec = decode(data, tree.docinfo.encoding)
-        spans = element_spans(text)
-    except ValueError as exc:
-        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
-    elements = list(root.iter(etree.Element))
-    if len(elements) != len(spans):
-        raise CatalogError(where, "elements could not be located for faithful write-back")
-    for element, span in zip(elements, spans, strict=True):
-        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
-            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
-    located = dict(zip(elements, spans, strict=True))
+    text, codec, located = _located(where, data, tree)
     version = root.get("version", "")
     if name.namespace == NS_12:
         found = list(_units_12(where, root))
@@ -294,6 +283,22 @@ def read_xliff(path: Path) -> XliffCatalog:
             )
         )
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
+
+
+def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
+    """The decoded text, its codec, and where in it each element's bytes are (for write-back)."""
+    try:
+        text, codec = decode(data, tree.docinfo.encoding)
+        spans = element_spans(text)
+    except ValueError as exc:
+        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
+    elements = list(tree.getroot().iter(etree.Element))
+    if len(elements) != len(spans):
+        raise CatalogError(where, "elements could not be located for faithful write-back")
+    for element, span in zip(elements, spans, strict=True):
+        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
+            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
+    return text, codec, dict(zip(elements, spans, strict=True))
 
 
 _Found = tuple[etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool]
