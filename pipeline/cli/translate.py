@@ -79,6 +79,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "catalog is refused before anything is sent (default: the config's [translate] to_utf8)",
     )
     add_frozen_argument(p, "translate")
+    _add_limits(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (and whom a run waits for)")
+    p.set_defaults(func=_translate)
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    """The options that bound a run: its budget and how long it waits for another run."""
     p.add_argument(
         "--max-characters",
         type=_budget,
@@ -94,8 +101,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "with --quiet), then stop with exit 6 (default: the config's [translate] lock_wait, else 600; 0: "
         "never wait)",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (and whom a run waits for)")
-    p.set_defaults(func=_translate)
 
 
 def _budget(value: str) -> int:
