@@ -29,6 +29,9 @@ Reference of every key (all optional)::
     max_characters = 500000            # budget: a run never sends a request that would bill more
                                        # characters in total; it stops, saves, exits 3 (no limit
                                        # when absent; --max-characters overrides)
+    lock_wait = 600                    # seconds a run waits for catalogs another run holds (its
+                                       # locks), saying who holds them; then it gives up, exit 6
+                                       # (0: never wait; --lock-wait overrides)
     context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
                                        # comments), "msgctxt", or "none" (fewest requests)
     locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
@@ -110,7 +113,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.resources.settings import ResourceSettings, parse_resources
 
 CONFIG_NAME = "pipeline.toml"
@@ -135,6 +138,11 @@ class ServiceSettings:
     max_attempts: int = 5
     reporting_tag: str | None = None
 
+    def __post_init__(self) -> None:
+        # Every way in (file, environment, command line, library) ends here; those three name themselves first.
+        if self.url:
+            check_service_url(self.url, "the service URL")
+
     @property
     def embedded(self) -> bool:
         """Whether the in-process local service is used."""
@@ -154,6 +162,7 @@ class Settings:
     service: ServiceSettings = field(default_factory=ServiceSettings)
     mark_fuzzy: bool = True
     max_characters: int | None = None  # billed characters one run may spend (None: no limit)
+    lock_wait: float = 600.0  # seconds a run waits for catalogs another run has locked, then gives up
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
     languages: tuple[tuple[str, str], ...] = ()  # [translate] languages: (glob, locale), in the file's order
@@ -192,6 +201,7 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
         "context": str,
         "locale_map": dict,
         "max_characters": int,
+        "lock_wait": (int, float),
         "languages": dict,
         "to_utf8": bool,
         "reuse": bool,
@@ -273,11 +283,27 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         settings = _from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
-        settings = replace(settings, service=replace(settings.service, url=env_url))
+        settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
     env_cache_url = os.environ.get(ENV_CACHE_URL)
     if env_cache_url:
         settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
     return settings
+
+
+def check_service_url(url: str, where: str) -> str:
+    """``url`` when it names no user or password; the error shows it without them.
+
+    Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
+    header that carries the key, so such a URL never reaches the service as meant, and its password
+    would otherwise be printed wherever the URL is (the log, report.json).
+    """
+    if has_userinfo(url):
+        raise ConfigError(
+            f"{where} carries a user or password ({redact_url(url)} is shown without them): the service "
+            f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
+            f"in its place"
+        )
+    return url
 
 
 def check_cache_url(url: str, where: str) -> str:
@@ -310,6 +336,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
+    if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
+        raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
     default = project_dir(root)  # only where the configuration names no folder
     cache = data.get("cache", {})
     cache_dir = cache.get("dir")
@@ -324,7 +352,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         exclude=tuple(data.get("exclude", [])),
         target_langs=tuple(data.get("target_langs", [])),
         service=ServiceSettings(
-            url=svc.get("url") or None,
+            url=check_service_url(svc["url"], f"{path}: service.url") if svc.get("url") else None,
             concurrency=svc.get("concurrency", ServiceSettings.concurrency),
             timeout=float(svc.get("timeout", 30.0)),
             max_attempts=svc.get("max_attempts", 5),
@@ -332,6 +360,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         ),
         mark_fuzzy=tr.get("mark_fuzzy", True),
         max_characters=tr.get("max_characters"),
+        lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         languages=_languages(path, tr.get("languages", {})),

@@ -75,6 +75,15 @@ class Cause(enum.Enum):
     LANGUAGE = "language"  # the service does not offer the language, until its language list changes
 
 
+class Alert(str):
+    """A progress message a user must see even with ``--quiet`` (the CLI's quiet log still prints it).
+
+    A plain ``str`` to every other receiver of a run's log.
+    """
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A per-segment or per-catalog problem: reported, never raised."""
@@ -144,6 +153,10 @@ class TranslationOptions:
     translation_memory_id: str | None = None
     translation_memory_threshold: int | None = None
     tag_handling_version: str | None = None
+    # A memory's content lives on the service and changes under its id (edited in the web UI): what
+    # the service says about it (pipeline.resources.attach.memory_version) keys the cache. Unknown
+    # (None) until the run has asked, and a key made before that is never stored under.
+    translation_memory_version: str | None = None
 
     def inputs_hash(self) -> str:
         """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""

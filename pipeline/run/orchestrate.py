@@ -26,8 +26,9 @@ being unreachable (exit 4), the quota running out (456) or the run's character b
 :class:`~pipeline.run.send.interruption.Interruption`), and anything unexpected while translating
 (exit 1: what was verified before it is written all the same).
 
-Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): the second waits for the
-catalogs the first holds, then finds them done.
+Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs are
+locked while it is read, translated and written; a second run waits for the catalogs the first
+holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
 
 Order of safety: a translation is cached only after the gate verified it, and a catalog is
 written (atomically) only with verified translations, so a run stopped at any moment leaves every
@@ -40,7 +41,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,7 @@ from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
-from pipeline.run.locks import CatalogLocks
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
 from pipeline.run.records import CatalogReport, RunOptions, RunReport, Stop, StopReason, Window
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
@@ -116,11 +117,9 @@ def _start(
     client_factory: ClientFactory | None,
     progress: Progress | None,
 ) -> RunContext:
-    """Check the service is configured, find the catalogs, skip those an earlier run settled, lock the rest.
+    """Check the service is configured, find the catalogs, skip those an earlier run settled.
 
-    The catalogs left are locked before they are read: a run that had to wait for another one
-    looks at them again, with the state that run saved, so it skips (or finds translated) what
-    the other did and pays for none of it again.
+    The catalogs left are locked window by window (:func:`_lock`), each before it is read.
     """
     if not options.dry_run:
         check_service(settings)
@@ -134,23 +133,16 @@ def _start(
         report,
         Journal(settings.cache_dir),
         settings_hash(settings),
-        CatalogLocks(settings.cache_dir),
+        CatalogLocks(settings.cache_dir, settings.lock_wait),
         client_factory=client_factory,
         progress=progress,
     )
     if options.frozen and not settings.service.url:
         # A CI check names no service: the one the last run used is whose results the cache holds.
         report.service = run.journal.last_service() or report.service
-    try:
-        run.paths = _unsettled(run, found.paths)
-        if not options.dry_run and run.locks.acquire(run.paths, lambda p: display_path(settings, p), log):
-            run.journal = Journal(settings.cache_dir)  # another run went first: look again with what it saved
-            run.paths = _unsettled(run, run.paths)
-        if not options.dry_run:
-            run.note_terminology()
-    except BaseException:
-        run.locks.release()
-        raise
+    run.paths = _unsettled(run, found.paths)
+    if not options.dry_run:
+        run.note_terminology()
     return run
 
 
@@ -190,22 +182,51 @@ def _windows(run: RunContext) -> Iterator[list[Path]]:
     A later window finds a text an earlier one paid for in the cache; without one (or in a dry
     run, which writes none) it would pay or count it again: one window then.
     """
-    windowed = not run.options.dry_run and run.options.use_cache and run.settings.cache_dir is not None
-    windows = (catalog_windows(run.paths) if windowed else [run.paths]) or [[]]  # none left: still sync, report
+    if run.options.dry_run:
+        windows = [run.paths]
+    else:  # the run's one cache (memory without a folder) carries what a window paid for to the next
+        most = at_once()  # a window's catalogs are locked together: as many descriptors
+        windows = [w[i : i + most] for w in catalog_windows(run.paths) for i in range(0, len(w), most)] or [[]]
     assert run.interruption is not None
     for number, window in enumerate(windows):
-        if number and run.interruption.signum is not None:
-            for path in (path for later in windows[number:] for path in later):
-                run.warn(
-                    display_path(run.settings, path),
-                    "not read: the run stopped before reaching this catalog; the next run translates it",
-                )
+        locked = run.report.stopped is not None and run.report.stopped.reason is StopReason.LOCKED
+        if number and (run.interruption.signum is not None or locked):
+            _not_read(run, (path for later in windows[number:] for path in later))
             return
         yield window
 
 
+def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
+    for path in paths:
+        run.warn(
+            display_path(run.settings, path),
+            "not read: the run stopped before reaching this catalog; the next run translates it",
+        )
+
+
 async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
-    """Scan, plan, translate and write one window of catalogs; its stage timings count from ``clock``."""
+    """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
+    try:
+        paths = _lock(run, paths)
+    except CatalogsBusy as exc:
+        run.report.stopped = Stop(StopReason.LOCKED, str(exc))
+        _not_read(run, paths)
+        return
+    try:
+        await _locked_window(run, paths, clock)
+    finally:
+        run.locks.release()  # after the state was saved: a run waiting for these finds them done
+
+
+def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
+    """Lock the window's catalogs; those another run settled while this one waited are skipped."""
+    if run.options.dry_run or not run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log):
+        return paths
+    run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
+    return _unsettled(run, paths)
+
+
+async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
     from pipeline.run import write
 
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle

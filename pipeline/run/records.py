@@ -48,6 +48,7 @@ class StopReason(enum.Enum):
     INTERRUPTED = "interrupted"  # SIGINT: exit 130
     TERMINATED = "terminated"  # SIGTERM: exit 143
     FAILED = "failed"  # something unexpected after translations were verified: exit 1, they are written
+    LOCKED = "locked"  # another run held catalogs longer than lock_wait: exit 6
 
 
 @dataclass(frozen=True, slots=True)

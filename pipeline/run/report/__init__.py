@@ -52,6 +52,7 @@ _STOP_CODES = {
     StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
     StopReason.TERMINATED: ExitCode.TERMINATED,
     StopReason.FAILED: ExitCode.PARTIAL,
+    StopReason.LOCKED: ExitCode.LOCKED,
 }
 
 
