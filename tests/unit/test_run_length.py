@@ -120,3 +120,10 @@ def test_a_failed_retry_keeps_the_first_answer_with_a_warning(tmp_path):
     assert report.totals.segments_failed == 0 and report.totals.length_over == 1
     assert any("the first one is kept" in i.reason and i.severity is Severity.WARNING for i in report.issues)
     assert read_catalog(path).units[0].targets == (f"[DE] {LONG}",)
+
+
+def test_no_retry_when_the_placeholders_alone_fill_the_limit(tmp_path):
+    path = catalog(tmp_path, "de", '#, python-format, max-length:17\nmsgid " By %(filter_title)s "\nmsgstr ""\n')
+    report = run(embedded(tmp_path))
+    assert (report.totals.requests, report.totals.length_retried, report.totals.length_over) == (1, 0, 1)
+    assert "over the limit of 17" in path.read_text("utf-8")

@@ -64,10 +64,11 @@ def retries(run: RunContext, window: Window, items: Iterable[Pending]) -> dict[s
             limit, text = _limit(ref), window.done.get(ref.key)
             if limit is None or text is None or ref.key in window.retried or limit.problem(text) is None:
                 continue
-            protected = item.protected_for(ref)
-            room = limit.characters_for(text) + len(protected.text) - len(ref.text)
-            if room <= 0:
-                continue  # the placeholders alone take the room: no wording can fit
+            protected, allowed = item.protected_for(ref), limit.characters_for(text)
+            kept = len(protected.prefix) + len(protected.suffix) + sum(len(p.text) for p in protected.placeholders)
+            if allowed <= kept:
+                continue  # the placeholders and edge whitespace alone fill the limit: no wording can fit
+            room = allowed + len(protected.text) - len(ref.text)
             asked = replace(
                 opts,
                 custom_instructions=(*opts.custom_instructions, INSTRUCTION.format(n=room)),
