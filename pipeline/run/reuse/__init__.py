@@ -69,8 +69,8 @@ def reuse(run: RunContext, window: Window, check: Check) -> None:
 
 def _index(run: RunContext) -> Index:
     if run.reuse_index is None:
-        persist = run.options.use_cache and not run.options.dry_run
-        run.reuse_index = Index(run.settings, run.journal, persist)
+        cached = run.options.use_cache  # --no-cache: the index is a cache too
+        run.reuse_index = Index(run.settings, run.journal, cached, persist=cached and not run.options.dry_run)
     return run.reuse_index
 
 

@@ -99,12 +99,12 @@ def same_language(code: str, locale_map: Mapping[str, str]) -> tuple[str, ...]:
 class Index:
     """Per language, the reviewed translations of the project and the compendia; built on first need."""
 
-    def __init__(self, settings: Settings, journal: Journal, persist: bool) -> None:
+    def __init__(self, settings: Settings, journal: Journal, cached: bool = True, persist: bool = True) -> None:
+        """``cached``: read what earlier runs kept in the cache folder; ``persist``: keep what this one parses."""
         self.settings, self.journal, self.persist = settings, journal, persist
         self.warnings: list[tuple[str, str]] = []  # (file, why it was not read): compendia only
-        self.parsed = 0  # catalogs parsed to build the index (the others were read from the cache folder)
         self._languages: dict[tuple[str, ...], LanguageIndex] = {}
-        self._directory = settings.cache_dir / INDEX_DIR if settings.cache_dir is not None else None
+        self._directory = settings.cache_dir / INDEX_DIR if settings.cache_dir is not None and cached else None
 
     def language(self, locale: str) -> LanguageIndex:
         """The index of ``locale`` (empty unless :meth:`build` was asked for it)."""
@@ -207,7 +207,6 @@ class Index:
             if compendium:
                 self.warnings.append((display, exc.reason))
             return None
-        self.parsed += 1
         source = _source(catalog, display, self.journal)
         if stored is not None and self.persist:
             try:
