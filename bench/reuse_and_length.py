@@ -1,14 +1,18 @@
 """Reuse of reviewed translations and length limits, on real catalogs; prints JSON.
 
-Reuse. Two published projects with several catalogs per language (Django: core, JavaScript and
-each contrib app; Wagtail: admin, core and each contrib module), five languages. Every third
-reviewed entry is blanked (bench/real/sources.py), so an entry blanked in one catalog may still be
-reviewed in another. Each project is translated three times from the same blanked tree and the
-same (empty) cache, with the embedded service: without reuse, with reuse of the project's own
-catalogs, and with a compendium built with ``msgcat --use-first`` from the other project's
-catalogs of the language. Per language: the characters billed by each run. Every reused unit's
-origin is checked: the origin file must hold the same msgctxt and msgid, reviewed (not fuzzy),
-with the very translation written.
+Reuse. Three published projects with several catalogs per language (Django: core, JavaScript
+and each contrib app; Wagtail: admin, core and each contrib module; WordPress's language packs
+from Debian's source package: admin, network admin, front end and city names), five languages.
+Every third reviewed entry is blanked (bench/real/sources.py), so an entry blanked in one catalog
+may still be reviewed in another. Each project is translated three times from the same blanked
+tree and the same (empty) cache, with the embedded service: without reuse, with reuse of the
+project's own catalogs, and with a compendium built with ``msgcat --use-first`` from the other
+projects' catalogs of the language (Django's and Wagtail's, unblanked). Per language: the
+characters billed by each run. Every reused unit's origin is checked: the origin file must hold
+the same msgctxt and msgid, reviewed (not fuzzy), with the very translation written. For Django
+also: a run with nothing new (it must not index anything), then two runs that each add one string
+per language (the first indexes the settled siblings and keeps what it found in the cache folder,
+the second reads that).
 
 Near matches (not a feature: measured to decide whether to make one). For the blanked entries no
 exact match filled, the most similar reviewed source (difflib ratio, msgmerge's measure, >= 0.8
@@ -24,7 +28,8 @@ those limits are exceeded the way a German UI string exceeds English's). Transla
 in the end, still over (each must carry a review note and a report warning: never silently),
 refused. Polish takes no custom instructions (spec rule 8): nothing is asked again there.
 
-Skipped (prints {"skipped": ...}) unless BENCH_REAL=1 or --run: it downloads ~30 MB.
+Skipped (prints {"skipped": ...}) unless BENCH_REAL=1 or --run: it downloads ~40 MB (pip, apt-get
+source) and takes minutes.
 Usage: BENCH_REAL=1 python bench/reuse_and_length.py [--cache DIR] [--languages de,fr,pl,ja,ru]
 """
 
