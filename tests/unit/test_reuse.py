@@ -14,7 +14,7 @@ from pipeline.formats import UnitState, read_catalog
 from pipeline.run import journal
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Reused, RunReport
-from pipeline.run.report import to_json
+from pipeline.run.report import to_json, to_markdown
 from pipeline.run.reuse import index
 
 PLURAL = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
@@ -130,6 +130,7 @@ def test_an_entry_reviewed_in_a_sibling_catalog_is_written_from_it_and_never_sen
         Reused(SCRIPT_PATH, before[None, "%(count)d file"].line, "DE", plural),
     ]
     assert to_json(report)["reused"][0] == {"catalog": SCRIPT_PATH, "line": 7, "target_lang": "DE", "origin": save}
+    assert f"| `{SCRIPT_PATH}:7` | DE | `{save}` |" in to_markdown(report)
     counters = next(c for c in report.catalogs if c.path.endswith("djangojs.po")).counters
     # "Save", and the two plural sources as sent: "<x id="1"/> file" and "<x id="1"/> files".
     assert (counters.segments_reused, counters.characters_reused) == (3, 4 + 16 + 17)
