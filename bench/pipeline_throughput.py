@@ -46,7 +46,6 @@ def main() -> None:
         import babel.messages.plurals  # noqa: F401
 
         import pipeline.client.aio  # noqa: F401, E401
-        import pipeline.client.inprocess
         import pipeline.formats.po  # noqa: F401
         import pipeline.resources.attach  # noqa: F401
         import pipeline.run.cached  # noqa: F401, E401
@@ -56,6 +55,7 @@ def main() -> None:
         import pipeline.run.send  # noqa: F401, E401
         import pipeline.run.write
         import pipeline.service.app  # noqa: F401, E401
+        import pipeline.service.embedded  # noqa: F401  the embedded transport
 
         profiler = cProfile.Profile() if profile else None
         started, cpu = time.perf_counter(), time.process_time()

@@ -43,6 +43,20 @@ Reference of every key (all optional)::
                                        # language's letters is converted to UTF-8 (header and
                                        # bytes) before it is translated; otherwise it is refused
                                        # before anything is sent (--to-utf8 sets it)
+    reuse = true                       # an untranslated entry whose msgctxt and msgid (and
+                                       # msgid_plural) have a reviewed (non-fuzzy) translation in
+                                       # another catalog of the same language, or in a compendium,
+                                       # gets it at no cost: written fuzzy, with a comment naming
+                                       # where it came from (docs/runs.md)
+    compendia = ["i18n/compendium-*.po"]
+                                       # PO files of reviewed translations (msgmerge --compendium's
+                                       # kind), globs relative to this file; each in the language
+                                       # its Language header (or name) says; the project's own
+                                       # catalogs win over them
+    over_length = "review"             # a translation still over its entry's length limit
+                                       # (max-length:N, XLIFF maxwidth / slr) after one retry
+                                       # asking for at most N characters: written marked for
+                                       # review with a note ("review"), or not written ("refuse")
 
     [cache]
     dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
@@ -109,6 +123,7 @@ ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
+OVER_LENGTH = ("review", "refuse")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -152,6 +167,9 @@ class Settings:
     locale_map: Mapping[str, str] = field(default_factory=dict)
     languages: tuple[tuple[str, str], ...] = ()  # [translate] languages: (glob, locale), in the file's order
     to_utf8: bool = False
+    reuse: bool = True  # reviewed translations of the same entries elsewhere are written before any is paid for
+    compendia: tuple[str, ...] = ()  # globs of compendium PO files, relative to root
+    over_length: str = "review"  # a translation still over its length limit: "review" or "refuse"
     cache_dir: Path | None = None
     cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
     cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
@@ -186,6 +204,9 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
         "lock_wait": (int, float),
         "languages": dict,
         "to_utf8": bool,
+        "reuse": bool,
+        "compendia": list,
+        "over_length": str,
     },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
@@ -309,6 +330,10 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     for key in ("concurrency", "max_attempts"):
         if svc.get(key, 1) < 1:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
+    if tr.get("over_length", "review") not in OVER_LENGTH:
+        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
+    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
+        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
@@ -340,6 +365,9 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         languages=_languages(path, tr.get("languages", {})),
         to_utf8=tr.get("to_utf8", False),
+        reuse=tr.get("reuse", True),
+        compendia=tuple(tr.get("compendia", [])),
+        over_length=tr.get("over_length", "review"),
         cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
         cache_ttl=cache.get("ttl") or None,

@@ -118,6 +118,15 @@ class Counters:
     segments_copied: int = 0
     segments_failed: int = 0
     segments_skipped: int = 0
+    # A reviewed translation of the same entry elsewhere (a sibling catalog, a compendium), written at
+    # no cost; the characters its texts would have been billed.
+    segments_reused: int = 0
+    characters_reused: int = 0
+    # Length limits: segments sent again asking for at most N characters; units written over their
+    # limit all the same (marked for review) or, as configured, left untranslated.
+    length_retried: int = 0
+    length_over: int = 0
+    length_refused: int = 0
 
     def add(self, other: Counters) -> None:
         """Add ``other``'s tallies to this one."""

@@ -123,17 +123,29 @@ class PoCatalog:
             )
         return None
 
-    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
-        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in."""
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in.
+
+        The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
+        says, with the note as a translator comment (``# note``) above the entry.
+        """
         replace: dict[int, tuple[int, list[str], bytes]] = {}  # first line -> (end, new lines, terminator)
         insert: dict[int, list[str]] = {}
+        review = review or {}
         for index, forms in translations.items():
             unit, span = self.units[index], self._spans[index]
             if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
-            if mark_fuzzy and "fuzzy" not in unit.flags:
+            if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
+                insert.setdefault(span.first, []).append(f"# {self._comment(review[index])}")
+            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     replace[span.flags_line] = (
@@ -169,6 +181,11 @@ class PoCatalog:
                 i = end
         out.extend(self._raw_lines[i:])
         return b"".join(out)
+
+    def _comment(self, note: str) -> str:
+        """``note`` as one comment line this catalog's charset holds: controls and what it cannot hold escaped."""
+        flat = _UNWRITABLE.sub(" ", note.replace("\r", " ").replace("\n", " "))
+        return flat.encode(self.encoding, "backslashreplace").decode(self.encoding)
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""

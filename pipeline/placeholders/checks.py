@@ -3,7 +3,8 @@
 An *error* breaks the program or the catalog: msgfmt rejects the entry (a format directive of the
 entry's flags, a leading or trailing newline), or a placeholder the source has is missing, added
 or changed (markup, variables, ICU structure), or a control character appears that the source
-lacks. A *warning* is style: an entity written as its character or the reverse, other edge
+lacks. A *warning* is style, or a matter for a reviewer: a translation longer than its unit's
+length limit (:mod:`pipeline.formats.limits`), an entity written as its character or the reverse, other edge
 whitespace, a translated attribute (``title=``, ``alt=``), a URL pointing at a localised page, a
 bidi or invisible character, a directive that reads no argument (``%%``, ``%<``), markup whose
 balance differs where the source's own is unusual.
@@ -23,11 +24,20 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.formats.limits import limit_of
 from pipeline.model import Placeholder, Protected, Severity
 from pipeline.placeholders import formats, icu
 from pipeline.placeholders.protect import FORMAT_SUFFIX, protect, split_edges, tags_balanced
 
-__all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "newline_problems"]
+__all__ = [
+    "INVISIBLE",
+    "Problem",
+    "Rule",
+    "check_translation",
+    "format_problems",
+    "length_problems",
+    "newline_problems",
+]
 
 
 class Rule(enum.Enum):
@@ -43,6 +53,7 @@ class Rule(enum.Enum):
     CONTROL = "control"  # control, bidi and invisible characters the source does not have
     STORAGE = "storage"  # what the catalog cannot hold (charset, XML characters, inline markup)
     EMPTY = "empty"  # the service returned nothing
+    LENGTH = "length"  # longer than the unit's length limit (max-length:N, XLIFF maxwidth, slr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +100,7 @@ def _checked(
 ) -> tuple[Problem, ...]:
     """:func:`check_translation`, a pure function of its arguments: the rules run once per distinct question."""
     problems = newline_problems(edges, target)
+    problems.extend(length_problems(target, flags))
     problems.extend(_edge_problems(edges, target))
     problems.extend(_character_problems(source, target))
     if formats_too:
@@ -136,6 +148,13 @@ def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Pr
     if lone(target) > lone(source):
         return [Problem("a '}' that is not part of a field (write '}}' for a brace)", rule=Rule.STRAY)]
     return []
+
+
+def length_problems(target: str, flags: Sequence[str]) -> list[Problem]:
+    """A translation over the length limit its flags set: a warning (a reviewer shortens it, or the UI breaks)."""
+    limit = limit_of(tuple(flags)) if any(f.startswith("max-") for f in flags) else None
+    reason = limit.problem(target) if limit is not None else None
+    return [_warning(f"the translation has {reason}", Rule.LENGTH)] if reason else []
 
 
 # --- edges and characters ---------------------------------------------------------------------

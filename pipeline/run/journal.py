@@ -160,6 +160,10 @@ class Journal:
             self._settled[display] = self._changes[display] = replace(record, mtime_ns=stat.st_mtime_ns)
         return record
 
+    def settled_record(self, display: str) -> Settled | None:
+        """The settled record of ``display`` as loaded, without looking at the file (see :meth:`unchanged`)."""
+        return self._settled.get(display)
+
     def settle(self, display: str, record: Settled) -> None:
         """Remember ``display`` as settled."""
         if self._settled.get(display) != record:

@@ -28,6 +28,7 @@ __all__ = [
     "Recovery",
     "Remaining",
     "RunOptions",
+    "Reused",
     "RunReport",
     "ScannedCatalog",
     "Stop",
@@ -197,6 +198,16 @@ class Recovery:
     characters: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Reused:
+    """A unit written with a reviewed translation found elsewhere, and where it was found."""
+
+    catalog: str
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+
+
 @dataclass
 class RunReport:
     """The outcome of a run: what the report files and the exit code are made from."""
@@ -219,6 +230,7 @@ class RunReport:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
+    reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere
 
     def leave(self, left: Sequence[Pending]) -> None:
         """Count ``left`` (texts a stopped run did not send) in what remains for the next run."""
@@ -243,3 +255,7 @@ class Window:
     needed: dict[str, Pending] = field(default_factory=dict)  # the spare texts some form turned out to need
     done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
     notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye
+    # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
+    review: dict[str, dict[int, str]] = field(default_factory=dict)
+    reused: dict[str, set[int]] = field(default_factory=dict)  # catalog -> units written from a reviewed translation
+    retried: dict[SegmentKey, str] = field(default_factory=dict)  # sent again for its length limit -> first answer

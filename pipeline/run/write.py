@@ -7,7 +7,7 @@ catalogs instead of queueing, with at most a few writes pending at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,10 +33,15 @@ def snapshot(path: Path) -> bytes | None:
 
 
 def write_catalogs(
-    settings: Settings, jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]]
+    settings: Settings,
+    jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
+    review: Mapping[str, Mapping[int, str]] | None = None,
 ) -> list[tuple[bytes | None, str | None]]:
     """Write each catalog's admitted translations, every other unit untouched; per job, in order, the
     bytes written (None when nothing was) and why it was not written (None when it was or had nothing).
+
+    ``review`` (catalog -> unit -> note) names the units written marked for review with a note
+    (:meth:`pipeline.formats.base.Catalog.render`).
 
     A job is a scanned catalog, the translations the gate admitted (unit index -> forms) and the
     catalog's bytes before it was parsed: a file that no longer has them (saved by a translator,
@@ -52,7 +57,7 @@ def write_catalogs(
             if read is None:
                 results[n] = (None, CHANGED)
                 continue
-            data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
+            data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display))
             # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
             started.append((n, data, writer.submit(s.path, data, expected=read)))
     for n, data, future in started:
