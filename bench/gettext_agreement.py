@@ -492,10 +492,9 @@ def main() -> int:
         doc: dict = {"commit": commit(), "msgfmt": version}
         unshared: list[dict] = []
         for record in records:
+            name = record["project"]
             if "error" not in record:
-                record["pristine"], listed = pristine_agreement(
-                    work / "pristine" / record["project"], record["project"]
-                )
+                record["pristine"], listed = pristine_agreement(work / "pristine" / name, name)
                 unshared.extend({"project": name, **item} for item in listed)
         doc["projects"] = records
         if trees:
