@@ -41,7 +41,8 @@ from pipeline.plural_rules import PluralRule, plural_rule_for
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
-_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: NUL ends a string in a compiled catalog; every other control character is written as an escape.
+_UNWRITABLE = re.compile(r"\x00")
 
 
 class PoCatalog:
@@ -111,7 +112,6 @@ class PoCatalog:
         """Why ``text`` cannot be written faithfully into this catalog, or None when it can (any unit alike)."""
         control = _UNWRITABLE.search(text)
         if control:
-            # polib (and so the next run) would not read \a, \b, \f, \v or octal escapes back.
             return f"translation contains the control character U+{ord(control.group()):04X}"
         try:
             text.encode(self.encoding)
@@ -334,13 +334,21 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
 
 
 def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
-    """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
+    """Refuse the file unless polib's entries and the scanner's spans agree one to one; then give polib's
+    entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
     entries = list(pofile)
     for entry, span in zip(entries, spans, strict=False):
-        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (span.msgid, span.msgctxt, span.obsolete):
+        msgctxt, msgid = span.polib_key or (span.msgctxt, span.msgid)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, span.obsolete):
             raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
     if len(entries) != len(spans):
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
+    for entry, span in zip(entries, spans, strict=True):
+        entry.msgctxt, entry.msgid, entry.msgid_plural = span.msgctxt, span.msgid, span.msgid_plural
+        if span.msgid_plural:
+            entry.msgstr_plural = dict(span.msgstr_plural)
+        else:
+            entry.msgstr = span.msgstr
 
 
 def _polib_reason(message: str) -> str:
@@ -362,12 +370,12 @@ _ESCAPES = {
     "\f": "\\f",
     "\v": "\\v",
 }
-_NEEDS_ESCAPE = re.compile(r'[\\"\n\t\r\a\b\f\v]')
+_NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
 
 
 def escape(text: str) -> str:
-    """``text`` escaped for a PO string literal."""
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)
+    """``text`` escaped for a PO string literal: control characters without a name as three octal digits."""
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group()) or f"\\{ord(m.group()):03o}", text)
 
 
 def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:

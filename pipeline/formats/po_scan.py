@@ -50,6 +50,9 @@ class Entry:
     msgstr_plural: dict[int, str]
     flags: tuple[str, ...]
     comment: str  # the ``#.`` lines
+    #: (msgctxt, msgid) as polib reads them, where that differs (an escape polib does not know: \\a,
+    #: octal, hex); the strings above are msgfmt's reading.
+    polib_key: tuple[str | None, str] | None = None
 
 
 @dataclass
@@ -118,6 +121,7 @@ def scan(path: Path, lines: list[str]) -> Scanned:
                 },
                 flags=tuple(entry.flags),
                 comment="\n".join(entry.comments),
+                polib_key=_polib_key(strings),
             )
         )
         entry = None
@@ -234,7 +238,66 @@ def _excerpt(line: str) -> str:
 
 def _join(quoted: list[str]) -> str:
     joined = "".join(q[1:-1] for q in quoted)
-    return polib.unescape(joined) if "\\" in joined else joined  # it changes nothing but escapes
+    return unescape(joined) if "\\" in joined else joined  # it changes nothing but escapes
+
+
+def _polib_key(strings: dict[str, list[str]]) -> tuple[str | None, str] | None:
+    """(msgctxt, msgid) as polib reads them, when that is not as msgfmt does; else None."""
+    quoted = [*strings.get("msgctxt", []), *strings.get("msgid", [])]
+    if not any("\\" in q for q in quoted):
+        return None
+    ours = (_join(strings["msgctxt"]) if "msgctxt" in strings else None, _join(strings.get("msgid", [])))
+    theirs = (_polib_join(strings["msgctxt"]) if "msgctxt" in strings else None, _polib_join(strings.get("msgid", [])))
+    return theirs if theirs != ours else None
+
+
+def _polib_join(quoted: list[str]) -> str:
+    """The string as polib reads it: polib knows ``\\n \\t \\r \\v \\b \\f \\\\ \\"`` only."""
+    joined = "".join(q[1:-1] for q in quoted)
+    return polib.unescape(joined) if "\\" in joined else joined
+
+
+_NAMED = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", '"': '"'}
+_READ_ESCAPE = re.compile(r"\\(?:([ntrabfv\\\"])|([0-7]{1,3})|x([0-9A-Fa-f]+))")
+
+
+def unescape(text: str) -> str:
+    """A PO string's content as msgfmt reads it: named escapes, octal (up to three digits) and hex numbers.
+
+    A number is one byte (hex digits are read as long as they last, as C does, the value kept to a
+    byte); bytes above 127 that follow each other are decoded together as UTF-8 (``\\303\\251`` is é),
+    falling back to Latin-1.
+    """
+    out: list[str] = []
+    pending = bytearray()
+    last = 0
+    for m in _READ_ESCAPE.finditer(text):
+        if m.start() != last or m.group(1) is not None:
+            _flush(pending, out)
+        out.append(text[last : m.start()])
+        last = m.end()
+        named, octal, hexa = m.groups()
+        if named is not None:
+            out.append(_NAMED[named])
+            continue
+        value = (int(octal, 8) if octal else int(hexa, 16)) & 0xFF
+        if value < 0x80:
+            _flush(pending, out)
+            out.append(chr(value))
+        else:
+            pending.append(value)
+    _flush(pending, out)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _flush(pending: bytearray, out: list[str]) -> None:
+    if pending:
+        try:
+            out.append(pending.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(pending.decode("latin-1"))
+        pending.clear()
 
 
 class _PolibRules:

@@ -27,7 +27,7 @@ from pipeline.model import Placeholder, Protected, Severity
 from pipeline.placeholders import formats, icu
 from pipeline.placeholders.protect import FORMAT_SUFFIX, protect, split_edges, tags_balanced
 
-__all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "newline_problems"]
+__all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "glued_link", "newline_problems"]
 
 
 class Rule(enum.Enum):
@@ -97,7 +97,8 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
-    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict))
+    date_format = not formats.grammars_for(flags) and _STRFTIME.search(source) is not None
+    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, date_format))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
@@ -136,6 +137,51 @@ def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Pr
     if lone(target) > lone(source):
         return [Problem("a '}' that is not part of a field (write '}}' for a brace)", rule=Rule.STRAY)]
     return []
+
+
+_LINK_KINDS = frozenset({"url", "email"})
+_TAG_AT = re.compile(r'<x id="(\d+)"/>')
+
+
+def glued_link(protected: Protected, answer: str) -> str | None:
+    """Why an engine's ``answer`` glues a URL or e-mail address to a word the source keeps apart, or None.
+
+    Restored, ``https://example.com/docs`` followed by "and" reads ``https://example.com/docsand``: a
+    link to another page, which a comparison of the restored text could only take for a localised URL.
+    """
+    links = {str(ph.id): ph.text for ph in protected.placeholders if ph.kind in _LINK_KINDS}
+    if not links:
+        return None
+    apart = {
+        m.group(1): _neighbours(protected.text, m) for m in _TAG_AT.finditer(protected.text) if m.group(1) in links
+    }
+    for m in _TAG_AT.finditer(answer):
+        ident = m.group(1)
+        if ident in apart:
+            before, after = _neighbours(answer, m)
+            if (after and not apart[ident][1]) or (before and not apart[ident][0]):
+                return f"{_label(_kind_of(protected, ident))} {links[ident]!r} is glued to the text next to it"
+    return None
+
+
+def _neighbours(text: str, m: re.Match[str]) -> tuple[bool, bool]:
+    """Whether a letter or digit of a script that spaces its words touches the tag ``m``, left and right.
+
+    Chinese and Japanese writing puts no space around a link, and a reader's link ends at the ideograph.
+    """
+
+    def word(ch: str) -> bool:
+        return ch.isalnum() and ord(ch) < _IDEOGRAPHIC
+
+    return (m.start() > 0 and word(text[m.start() - 1]), m.end() < len(text) and word(text[m.end()]))
+
+
+#: From here on (CJK radicals, kana, ideographs, Hangul...): scripts a URL is not glued to.
+_IDEOGRAPHIC = 0x2E80
+
+
+def _kind_of(protected: Protected, ident: str) -> str:
+    return next(ph.kind for ph in protected.placeholders if str(ph.id) == ident)
 
 
 # --- edges and characters ---------------------------------------------------------------------
@@ -225,20 +271,42 @@ _SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-name
 #: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
 _WARN_KINDS = frozenset({"url", "email", "entity"})
 _IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; ICU structure has its own rule
-#: Attributes whose values are text for the reader, which a translator translates.
+#: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
+#: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
+#: tools that merge a translation back go by the element's name and id, never by these.
 _TEXT_ATTRIBUTES = re.compile(
-    r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary)\s*=\s*)(?:"[^"]*"|'[^']*')""", re.I
+    r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary|equiv-text|disp|equiv)\s*=\s*)"""
+    r"""(?:"[^"]*"|'[^']*')""",
+    re.I,
 )
+#: An XML namespace declaration: where a tool serialised the element, not what it is.
+_XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
 def _identity(ph: Placeholder) -> str:
-    """What must come back unchanged: a tag's text without the values of its text attributes."""
+    """What must come back unchanged: a tag's text without the values of its text attributes; a
+    variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
-        return _TEXT_ATTRIBUTES.sub(r'\1""', ph.text)
+        return _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text))
+    if ph.kind == "dollar-var" and ph.text.startswith("${"):
+        return "$" + ph.text[2:-1]
     return ph.text
 
 
-def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool) -> list[Problem]:
+def _set_like(kind: str, text: str) -> bool:
+    """Named substitutions (and ``%%``): using one more or fewer times breaks nothing."""
+    return kind in _SET_KINDS and text != "%%" or (kind == "template" and text.startswith("{{"))
+
+
+#: strftime's conversions that printf does not have: an unflagged text holding one is a date format,
+#: which a translator adapts to the language ("%b %e %H:%M" -> "%e. %b %H.%M").
+_STRFTIME = re.compile(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
+
+
+def _placeholder_problems(
+    source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool, date_format: bool = False
+) -> list[Problem]:
+    """Placeholders missing, added or changed; ``date_format``: the source is an unflagged strftime format."""
     if not source and not target:  # nothing below has anything to compare
         return []
     problems: list[Problem] = []
@@ -252,14 +320,19 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
             if want != have and not _takes_argument(text, kind):
                 problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
             continue  # the format's arguments are msgfmt's to judge
-        severity = Severity.WARNING if kind in _WARN_KINDS else Severity.ERROR
+        severity = (
+            Severity.WARNING if kind in _WARN_KINDS or (kind == "safe-printf" and date_format) else Severity.ERROR
+        )
         rule = Rule.MARKUP if _label(kind) == "markup" else Rule.PLACEHOLDER
-        if kind in _SET_KINDS:
+        set_like = _set_like(kind, text)
+        if text == "%%" and kind == "safe-printf":
+            severity = Severity.WARNING  # reads no argument: "%%" for "%" is a matter of whether it is a format
+        if set_like:
             want, have = min(want, 1), min(have, 1)
         if have > want:
             where = "not in the source" if want == 0 else f"{have} times, the source has it {want}"
             problems.append(Problem(f"{_label(kind)} {text!r} {where}", severity, rule))
-        elif have < want and (strict or kind not in _SET_KINDS):
+        elif have < want and (strict or not set_like):
             problems.append(
                 Problem(f"{_label(kind)} {text!r} missing" + (f" ({have} of {want})" if have else ""), severity, rule)
             )

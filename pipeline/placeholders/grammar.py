@@ -61,8 +61,9 @@ SAFE_BRACE = (
 RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
 #: Symfony / Laravel parameters: %name%. Listed before the printf kinds by protect, or %size%
-#: would be read as %s followed by "ize%".
-PERCENT_NAMED = r"""%[A-Za-z_][\w.-]*%"""
+#: would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
+#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none.
+PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 # --- Markup and variables of unflagged strings ----------------------------------------------------
 
@@ -84,8 +85,8 @@ BRACKET_MARKUP = r"""
 
 #: Variables: $name, ${name}, and PHP's array elements $cfg['Servers'] (not "$5", a price).
 DOLLAR_VARIABLE = r"""
-    \$\{[A-Za-z_]\w*\}                # ${name}
-    | \$[A-Za-z_]\w*                   # $name
+    \$\{[A-Za-z_][A-Za-z0-9_]*\}       # ${name}
+    | \$[A-Za-z_][A-Za-z0-9_]*          # $name, ASCII: "$TMPDIR를" is $TMPDIR and a Korean particle
       (?:\[(?:'[^'\n]*'|"[^"\n]*"|\w+)\])*   # ['key'], [0]
 """
 
