@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from pipeline.model import Placeholder, Protected, Severity
 from pipeline.placeholders import formats, icu
-from pipeline.placeholders.protect import FORMAT_SUFFIX, protect, split_edges, tags_balanced
+from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect, split_edges, tags_balanced
 
 __all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "glued_link", "newline_problems"]
 
@@ -97,8 +97,8 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
-    date_format = not formats.grammars_for(flags) and _STRFTIME.search(source) is not None
-    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, date_format))
+    style = _style_of(source, target, src, flags)
+    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
@@ -279,6 +279,9 @@ _TEXT_ATTRIBUTES = re.compile(
     r"""(?:"[^"]*"|'[^']*')""",
     re.I,
 )
+#: HTML's void elements written ``<br>``, ``<br/>``, ``<br />`` or ``<br >``: one element.
+_VOID_TAG = re.compile(r"<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b", re.I)
+_EMPTY_END = re.compile(r"\s*/?\s*>$")
 #: An XML namespace declaration: where a tool serialised the element, not what it is.
 _XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
@@ -287,7 +290,8 @@ def _identity(ph: Placeholder) -> str:
     """What must come back unchanged: a tag's text without the values of its text attributes; a
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
-        return _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text))
+        text = _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text))
+        return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
     if ph.kind == "dollar-var" and ph.text.startswith("${"):
         return "$" + ph.text[2:-1]
     return ph.text
@@ -301,12 +305,74 @@ def _set_like(kind: str, text: str) -> bool:
 #: strftime's conversions that printf does not have: an unflagged text holding one is a date format,
 #: which a translator adapts to the language ("%b %e %H:%M" -> "%e. %b %H.%M").
 _STRFTIME = re.compile(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
+#: glibc's alternative digits and era (%Od, %Ey): a translation that uses them reads a date format.
+_STRFTIME_ALT = re.compile(r"%[EO][A-Za-z]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """Which placeholder differences are style (warnings) for one source and translation.
+
+    Unflagged placeholders are guesses; where the guess and a human translator disagree in a way that
+    breaks no program, the difference is a warning. Machine output is held to every placeholder by
+    :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
+    """
+
+    date_format: bool  # an unflagged strftime format: its conversions are the translator's to adapt
+    markup_is_style: bool  # HTML in a PO string (not XLIFF's inline elements): emphasis is the translator's
+    literal: bool  # the source has no word outside guessed placeholders ("{erroneous}"): it is literal text
+    source_braces: bool  # the source has a brace field
+
+
+_GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "safe-printf", "safe-brace"})
+_LETTER = re.compile(r"[^\W\d_]")
+#: A name of capitals only: a metavariable of a help text ({INTEGER}, %REGEXP%), which translators translate.
+_METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
+
+
+def _style_of(source: str, target: str, src: Protected, flags: tuple[str, ...]) -> _Style:
+    guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
+    unflagged = not formats.grammars_for(flags)
+    return _Style(
+        date_format=unflagged and (_STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None),
+        markup_is_style=XLIFF_INLINE not in flags,
+        literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
+        source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
+    )
+
+
+def _unguessed_text(protected: Protected) -> str:
+    """The protected text with the guessed placeholders' tags out and the others' texts back in."""
+    others = {str(ph.id): ph.text for ph in protected.placeholders if ph.kind not in _GUESSED}
+    return re.sub(r'<x id="(\d+)"/>', lambda m: others.get(m.group(1), ""), protected.text)
+
+
+def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
+    """An error where a program would show or run something else; a warning where only style differs."""
+    if kind in _WARN_KINDS or kind == "dollar-var":  # $NAME: a help text's variable, substituted by few programs
+        return Severity.WARNING
+    if style.literal and kind in _GUESSED:
+        return Severity.WARNING
+    if kind == "safe-printf" and (style.date_format or text == "%%"):  # "%%" reads no argument
+        return Severity.WARNING
+    if kind in ("safe-brace", "percent-named") and _METAVARIABLE.fullmatch(text):
+        return Severity.WARNING
+    if kind == "safe-brace" and text == "{}" and not want and not style.source_braces:
+        return Severity.WARNING  # "{}" added to a text that has no field: a brace pair, not a field
+    if kind in ("html-tag", "bracket-markup") and style.markup_is_style and not _carries_value(text):
+        return Severity.WARNING  # emphasis or a link added or left out; broken nesting stays an error
+    return Severity.ERROR
+
+
+def _carries_value(tag: str) -> bool:
+    """Whether markup holds a value the program fills in (``<a href="%s">``): losing it loses the value."""
+    return any(ph.kind in _GUESSED for ph in protect(tag.replace("<", " ").replace(">", " ")).placeholders)
 
 
 def _placeholder_problems(
-    source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool, date_format: bool = False
+    source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool, style: _Style
 ) -> list[Problem]:
-    """Placeholders missing, added or changed; ``date_format``: the source is an unflagged strftime format."""
+    """Placeholders missing, added or changed, each an error or (``style``) a warning."""
     if not source and not target:  # nothing below has anything to compare
         return []
     problems: list[Problem] = []
@@ -320,13 +386,9 @@ def _placeholder_problems(
             if want != have and not _takes_argument(text, kind):
                 problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
             continue  # the format's arguments are msgfmt's to judge
-        severity = (
-            Severity.WARNING if kind in _WARN_KINDS or (kind == "safe-printf" and date_format) else Severity.ERROR
-        )
+        severity = _severity(kind, text, want, style)
         rule = Rule.MARKUP if _label(kind) == "markup" else Rule.PLACEHOLDER
         set_like = _set_like(kind, text)
-        if text == "%%" and kind == "safe-printf":
-            severity = Severity.WARNING  # reads no argument: "%%" for "%" is a matter of whether it is a format
         if set_like:
             want, have = min(want, 1), min(have, 1)
         if have > want:

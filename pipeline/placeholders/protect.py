@@ -225,8 +225,9 @@ def _directives(core: str, grammars: tuple[formats.Grammar, ...]) -> tuple[list[
 
 
 #: HTML's elements: a ``<word>`` that names none and has no attributes is text (``-J<directory>``,
-#: ``<new column>``), which the translator may translate; so is one that names an element but has
-#: neither attributes nor its partner in the text (``-image_base <address>``).
+#: ``<new column>``), which the translator may translate; so is one that names an element other than
+#: the formatting ones but has neither attributes nor its partner in the text (``-image_base
+#: <address>``, ``cp <source> <dest>``).
 _HTML_ELEMENTS = frozenset(
     """a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite
     code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure
@@ -234,6 +235,13 @@ _HTML_ELEMENTS = frozenset(
     main map mark meta meter nav noscript object ol optgroup option output p param picture pre progress q
     rp rt ruby s samp script section select small source span strike strong style sub summary sup svg
     table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr""".split()
+)
+#: Elements that format running text: markup wherever they appear, a lone ``<strong>`` included (a
+#: translation that breaks a pair must still be seen to). Other element names (``<address>``,
+#: ``<source>``, ``<option>``) are common words of help texts' metavariables.
+_FORMATTING = frozenset(
+    """a abbr b big blockquote br cite code del div em font h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p
+    pre q s small span strike strong sub sup table td th tr tt u ul wbr""".split()
 )
 _TAG_PARTS = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
 
@@ -245,11 +253,11 @@ def _is_html(tag: str, text: str) -> bool:
     if m is None:
         return False
     rest, name = m.group("rest").strip(), m.group("name").lower()
-    if "=" in rest or (rest == "/" and not m.group("close")):
+    if "=" in rest or (rest == "/" and not m.group("close")) or name in _FORMATTING:
         return True
-    if name not in _HTML_ELEMENTS:
+    if name not in _HTML_ELEMENTS or name in _VOID:
         return False
-    return name in _VOID or _partner(name, not m.group("close")).search(text) is not None
+    return _partner(name, not m.group("close")).search(text) is not None
 
 
 @functools.lru_cache(maxsize=256)
