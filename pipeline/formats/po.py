@@ -27,6 +27,7 @@ import codecs
 import io
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import polib
@@ -45,37 +46,41 @@ _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 _UNWRITABLE = re.compile(r"\x00")
 
 
+@dataclass(frozen=True)
+class PoRead:
+    """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
+
+    path: Path
+    raw_lines: list[bytes]
+    encoding: str
+    metadata: Mapping[str, str]
+    spans: list[Entry]
+    plural: PluralRule | None
+    is_template: bool
+    warnings: tuple[str, ...] = ()  # about the file as a whole, reported without a line
+    #: Where a Plural-Forms line goes when the header lacks one and plural translations are written
+    #: with CLDR's rule: without it the catalog would stop compiling.
+    plural_header_at: int | None = None
+
+
 class PoCatalog:
     """A parsed PO file and everything needed to write translations back into it."""
 
     format = "po"
 
-    def __init__(
-        self,
-        path: Path,
-        raw_lines: list[bytes],
-        encoding: str,
-        metadata: Mapping[str, str],
-        spans: list[Entry],
-        plural: PluralRule | None,
-        is_template: bool,
-        warnings: tuple[str, ...] = (),
-        plural_header_at: int | None = None,
-    ) -> None:
-        self.path = path
-        self.encoding = encoding
-        self.warnings = warnings  # about the file as a whole, reported without a line
-        self.is_template = is_template
-        self.plural = plural
-        self._raw_lines = raw_lines
-        self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
-        self._spans = spans
-        self.metadata: Mapping[str, str] = dict(metadata)
-        self.units: tuple[Unit, ...] = tuple(_unit(i, span, plural) for i, span in enumerate(spans))
+    def __init__(self, read: PoRead) -> None:
+        self.path = read.path
+        self.encoding = read.encoding
+        self.warnings = read.warnings
+        self.is_template = read.is_template
+        self.plural = read.plural
+        self._raw_lines = read.raw_lines
+        self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
+        self._spans = read.spans
+        self.metadata: Mapping[str, str] = dict(read.metadata)
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural) for i, span in enumerate(read.spans))
         self._entries: tuple[polib.POEntry, ...] | None = None
-        # Where a Plural-Forms line goes when the header lacks one and plural translations are written
-        # with CLDR's rule: without it the catalog would stop compiling.
-        self._plural_header_at = plural_header_at
+        self._plural_header_at = read.plural_header_at
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -270,7 +275,7 @@ def read_po(path: Path) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at)
+    return PoCatalog(PoRead(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
 
 
 class _PoText(str):
