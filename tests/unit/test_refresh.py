@@ -217,7 +217,9 @@ def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys):
 def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_path: Path):
     header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
     template = tmp_path / "x.pot"
-    template.write_text(header + 'msgid "Key \\x41"\nmsgstr ""\n\nmsgid "Bell \\a"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n')
+    template.write_text(
+        header + 'msgid "Key \\x41"\nmsgstr ""\n\nmsgid "Bell \\a"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n'
+    )
     catalog = tmp_path / "de.po"
     body = 'msgid "Key \\101"\nmsgstr "Taste \\x41"\n\nmsgid "Bell \\007"\nmsgstr "Klingel \\a"\n'
     catalog.write_text(header + body)
