@@ -168,3 +168,18 @@ def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
     assert (glued.text, glued.retryable) == (None, True) and "glued" in (glued.problem or "")
     assert verify(protected, 'Lies <x id="1"/> und mehr.', segment).text == "Lies https://example.com/docs und mehr."
     assert verify(protected, '请阅读<x id="1"/>了解更多。', segment).text is not None  # no spaces in Chinese
+
+
+def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery():
+    from pipeline.model import Segment, SegmentKey
+    from pipeline.placeholders.protect import protect
+    from pipeline.run.gate import verify
+
+    source = 'Read <x id="START_TAG_SPAN"/>this<x id="CLOSE_TAG_SPAN"/> first'
+    flags = ("xliff-inline",)
+    protected = protect(source, flags)
+    segment = Segment(SegmentKey("m.xlf", 0, 0), source, 1, flags)
+    swapped = verify(protected, 'Lies <x id="2"/>das<x id="1"/> zuerst', segment)
+    assert (swapped.text, swapped.retryable) == (None, True)
+    kept = verify(protected, 'Lies <x id="1"/>das<x id="2"/> zuerst', segment)
+    assert kept.text == 'Lies <x id="START_TAG_SPAN"/>das<x id="CLOSE_TAG_SPAN"/> zuerst'
