@@ -318,7 +318,7 @@ class _Style:
     :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
     """
 
-    date_format: bool  # an unflagged strftime format: its conversions are the translator's to adapt
+    date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
     markup_is_style: bool  # HTML in a PO string (not XLIFF's inline elements): emphasis is the translator's
     literal: bool  # the source has no word outside guessed placeholders ("{erroneous}"): it is literal text
     source_braces: bool  # the source has a brace field
@@ -334,11 +334,24 @@ def _style_of(source: str, target: str, src: Protected, flags: tuple[str, ...]) 
     guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
     unflagged = not formats.grammars_for(flags)
     return _Style(
-        date_format=unflagged and (_STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None),
+        date_format=unflagged
+        and (
+            _STRFTIME.search(source) is not None
+            or _STRFTIME_ALT.search(target) is not None
+            or _lone_percent(source, src)
+        ),
         markup_is_style=XLIFF_INLINE not in flags,
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
     )
+
+
+def _lone_percent(source: str, protected: Protected) -> bool:
+    """Whether the source has a ``%`` that starts no conversion ("Use%", "public key %08"): then it is
+    no printf format, which a program could not pass to printf, and a translation's ``%u`` is text."""
+    percents = source.count("%")
+    used = sum(ph.text.count("%") for ph in protected.placeholders)  # a URL's %20 or a width="100%" too
+    return percents > used
 
 
 def _unguessed_text(protected: Protected) -> str:
