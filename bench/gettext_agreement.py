@@ -100,6 +100,23 @@ PROJECTS = (
         why="Angular XLIFF 1.2 and 2.0 with <x id=PH/> interpolations",
     ),
 )
+#: The format an unflagged entry of each project's PO catalogs is written in: an error msgfmt does not
+#: share is asked again of msgfmt with that flag added (its own verdict on the placeholders), and the
+#: listing says so. Catalogs of Debian's GNU tools carry c-format where xgettext saw a directive, and
+#: WordPress's language packs carry no flags at all.
+LANGUAGE_FORMAT = {
+    "gcc": "c-format",
+    "coreutils": "c-format",
+    "bash": "c-format",
+    "grub": "c-format",
+    "gettext": "c-format",
+    "phpmyadmin": "php-format",
+    "wordpress": "php-format",
+    "gnome-shell": "javascript-format",
+    "django": "python-format",
+    "wagtail": "python-format",
+    "sphinx": "python-format",
+}
 MODES = ("move", "drop", "duplicate", "swap", "attribute", "any")
 TARGET_FILL_RATIO = 0.99
 CONFIG = """\
@@ -332,9 +349,15 @@ def pristine_agreement(root: Path, project: str) -> tuple[dict, list[dict]]:
         missed = set(rejected) - set(errors)
         figures["msgfmt_rejects_check_passes"] += len(missed)
         texts = entry_texts(path) if set(errors) - set(rejected) or missed else {}
-        for key in sorted(set(errors) - set(rejected), key=lambda k: _line_of(index, k)):
+        alone = set(errors) - set(rejected)
+        flagged = _rejected_once_flagged(path, alone, LANGUAGE_FORMAT.get(project)) if alone else {}
+        for key in sorted(alone, key=lambda k: _line_of(index, k)):
             figures["not_shared"] += 1
-            unshared.append(_listing(relative, index, key, texts, errors[key]))
+            item = _listing(relative, index, key, texts, errors[key])
+            if key in flagged:
+                figures["not_shared_msgfmt_rejects_once_flagged"] += 1
+                item["msgfmt_once_flagged"] = flagged[key]
+            unshared.append(item)
         for key in sorted(missed, key=lambda k: _line_of(index, k)):
             unshared.append({**_listing(relative, index, key, texts, rejected[key]), "missed": True})
     figures["warnings"] = sum(warnings.values())
@@ -342,6 +365,27 @@ def pristine_agreement(root: Path, project: str) -> tuple[dict, list[dict]]:
     if warnings:
         result["warnings_by_kind"] = dict(warnings.most_common(8))
     return result, unshared
+
+
+def _rejected_once_flagged(path: Path, keys: set[Key | None], flag: str | None) -> dict[Key | None, str]:
+    """Of ``keys``, the unflagged entries msgfmt rejects once ``flag`` is added to them: (key -> its message)."""
+    if path.suffix != ".po" or flag is None:
+        return {}
+    po = polib.pofile(str(path))
+    chosen = [e for e in po if key_of(e) in keys and not any(f.endswith("-format") for f in e.flags)]
+    if not chosen:
+        return {}
+    single = polib.POFile()
+    single.metadata = po.metadata
+    for entry in chosen:
+        entry.flags.append(flag)
+        single.append(entry)
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.po"
+        single.save(str(probe))
+        lines = msgfmt_lines(probe, False)
+        index = line_keys(probe)
+    return {k: reasons[0] for k, reasons in by_key(index, lines).items() if k in keys}
 
 
 def _line_of(index: tuple[list[int], list[Key]], key: Key | None) -> int:
@@ -519,7 +563,16 @@ def main() -> int:
         if trees:
             runs, doc["faults"] = translate_runs(work, trees, [m for m in args.modes.split(",") if m], args.every)
             doc["translated"], doc["translated_totals"] = summarise_runs(runs)
-        keys = ("catalogs", "entries", "msgfmt_rejects", "check_errors", "shared", "not_shared", "warnings")
+        keys = (
+            "catalogs",
+            "entries",
+            "msgfmt_rejects",
+            "check_errors",
+            "shared",
+            "not_shared",
+            "not_shared_msgfmt_rejects_once_flagged",
+            "warnings",
+        )
         doc["pristine_totals"] = {
             key: sum(r.get("pristine", {}).get(key, 0) for r in records)
             for key in (*keys, "msgfmt_rejects_check_passes")

@@ -97,7 +97,7 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
-    style = _style_of(source, target, src, flags)
+    style = _style_of(source, target, src, tgt, flags)
     problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
@@ -282,6 +282,7 @@ _TEXT_ATTRIBUTES = re.compile(
 #: HTML's void elements written ``<br>``, ``<br/>``, ``<br />`` or ``<br >``: one element.
 _VOID_TAG = re.compile(r"<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b", re.I)
 _EMPTY_END = re.compile(r"\s*/?\s*>$")
+_TAG_END = re.compile(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
 #: An XML namespace declaration: where a tool serialised the element, not what it is.
 _XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
@@ -290,7 +291,7 @@ def _identity(ph: Placeholder) -> str:
     """What must come back unchanged: a tag's text without the values of its text attributes; a
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
-        text = _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text))
+        text = _TAG_END.sub(r"\1", _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text)))
         return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
     if ph.kind == "dollar-var" and ph.text.startswith("${"):
         return "$" + ph.text[2:-1]
@@ -319,7 +320,9 @@ class _Style:
     """
 
     date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
-    markup_is_style: bool  # HTML in a PO string (not XLIFF's inline elements): emphasis is the translator's
+    #: HTML in a PO string (not XLIFF's inline elements) whose tags carry the same values in both texts
+    #: (``href="%s"`` kept, ``target=`` dropped): emphasis and attributes are the translator's.
+    markup_is_style: bool
     literal: bool  # the source has no word outside guessed placeholders ("{erroneous}"): it is literal text
     source_braces: bool  # the source has a brace field
 
@@ -330,7 +333,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 _METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
 
 
-def _style_of(source: str, target: str, src: Protected, flags: tuple[str, ...]) -> _Style:
+def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: tuple[str, ...]) -> _Style:
     guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
     unflagged = not formats.grammars_for(flags)
     return _Style(
@@ -340,7 +343,7 @@ def _style_of(source: str, target: str, src: Protected, flags: tuple[str, ...]) 
             or _STRFTIME_ALT.search(target) is not None
             or _lone_percent(source, src)
         ),
-        markup_is_style=XLIFF_INLINE not in flags,
+        markup_is_style=XLIFF_INLINE not in flags and _carried(src) == _carried(tgt),
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
     )
@@ -372,14 +375,22 @@ def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
         return Severity.WARNING
     if kind == "safe-brace" and text == "{}" and not want and not style.source_braces:
         return Severity.WARNING  # "{}" added to a text that has no field: a brace pair, not a field
-    if kind in ("html-tag", "bracket-markup") and style.markup_is_style and not _carries_value(text):
+    if kind in _MARKUP_KINDS and style.markup_is_style:
         return Severity.WARNING  # emphasis or a link added or left out; broken nesting stays an error
     return Severity.ERROR
 
 
-def _carries_value(tag: str) -> bool:
-    """Whether markup holds a value the program fills in (``<a href="%s">``): losing it loses the value."""
-    return any(ph.kind in _GUESSED for ph in protect(tag.replace("<", " ").replace(">", " ")).placeholders)
+def _carried(protected: Protected) -> Counter[str]:
+    """The values the program fills into a text's markup (``<a href="%s">``, ``<!--%s-->``), counted."""
+    found: Counter[str] = Counter()
+    for ph in protected.placeholders:
+        if ph.kind in _MARKUP_KINDS and any(c in ph.text for c in "%{$"):
+            inner = protect(ph.text.replace("<", " ").replace(">", " ")).placeholders
+            found.update(p.text for p in inner if p.kind in _GUESSED)
+    return found
+
+
+_MARKUP_KINDS = frozenset({"html-tag", "html-comment", "bracket-markup"})
 
 
 def _placeholder_problems(
