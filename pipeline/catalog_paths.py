@@ -10,7 +10,9 @@ another project's catalog must not be rewritten, nor have its content quoted in 
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,11 @@ from pipeline.config import Settings
 from pipeline.model import Issue, Severity
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
+#: Folders no search enters, whatever the patterns say below their literal part: installed
+#: packages and tools' state, never the project's own catalogs. A folder holding ``pyvenv.cfg``
+#: (a virtual environment, whatever its name) is left out as well, and so is every hidden folder.
+NOT_THE_PROJECTS = frozenset({"node_modules", "site-packages", "__pycache__"})
+VENV_MARKER = "pyvenv.cfg"
 OUTSIDE_LINK = (
     "is a symbolic link to {target}, outside the project: neither read nor written "
     "(pass --follow-symlinks-outside to allow it)"
@@ -38,27 +45,29 @@ class Found:
 def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool = True) -> Found:
     """The catalog files of the run: the given paths (files or folders) or the configured globs.
 
-    ``writing``: the command writes catalogs, so a read-only one is refused before anything is
-    sent for it (a rename would replace it anyway: permissions guard the file, not its folder).
+    A file given is taken as it is (nothing is walked for it); a folder given, or the configured
+    globs, are searched among the files of the project (:func:`project_files`). ``writing``: the
+    command writes catalogs, so a read-only one is refused before anything is sent for it (a
+    rename would replace it anyway: permissions guard the file, not its folder).
     """
     roots = [settings.root.resolve(), *(p.resolve() for p in paths if p.is_dir())]
     candidates: set[Path] = set()
     if paths:
         for path in paths:
             if path.is_dir():
-                candidates.update(p for p in path.rglob("*") if p.suffix.lower() in CATALOG_SUFFIXES)
+                every = tuple(f"**/*{suffix}" for suffix in CATALOG_SUFFIXES)
+                candidates.update(path / name for name in project_files(path, every, ignore_case=True))
             else:
                 candidates.add(path)  # a missing or odd file is reported when it is read
     else:
-        for pattern in settings.catalogs:
-            candidates.update(settings.root.glob(pattern))
-    excluded = {p.resolve() for pattern in settings.exclude for p in settings.root.glob(pattern)}
+        candidates.update(settings.root / name for name in project_files(settings.root, settings.catalogs))
+    excluded = _Patterns(settings.exclude)
     found: set[Path] = set()
     refused: list[Issue] = []
     folders: dict[str, str] = {}
     for candidate in sorted(candidates):
         real = _resolve(candidate, folders)
-        if real in excluded:
+        if excluded.match_any(settings.root, candidate, real):
             continue
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
@@ -76,6 +85,199 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
             continue
         found.add(real)
     return Found(sorted(found), refused)
+
+
+def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False) -> list[str]:
+    """The files under ``top`` that one of ``patterns`` (globs, ``**`` for any folders) matches, as
+    ``/``-separated paths relative to ``top``, among the files that are the project's own.
+
+    Inside a git work tree those are the files git sees: tracked, or untracked and not ignored
+    (``git ls-files``, run once). Elsewhere the folders a pattern can reach are walked. Either
+    way nothing is taken from below a hidden folder, a virtual environment (a folder holding
+    ``pyvenv.cfg``), ``node_modules`` or ``site-packages``, unless the pattern's literal part (the
+    folders before its first wildcard) names it. A pattern without a wildcard names one file,
+    taken when it exists, whatever git says.
+    """
+    compiled = _Patterns(patterns, ignore_case)
+    names = {p.text for p in compiled.patterns if p.literal and os.path.lexists(top / p.text)}
+    if not any(not p.literal for p in compiled.patterns):
+        return sorted(names)
+    listed = _git_files(top)
+    if listed is None:
+        names.update(_walk(top, compiled))
+    else:
+        venvs = {n.rpartition("/")[0] for n in listed if n == VENV_MARKER or n.endswith("/" + VENV_MARKER)}
+        names.update(n for n in listed if compiled.match_project(n, venvs) and os.path.lexists(top / n))
+    return sorted(names)
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    text: str
+    parts: tuple[str, ...]
+    prefix: int  # leading folders without a wildcard: searched even when hidden or a venv
+    regex: re.Pattern[str]
+
+    @property
+    def literal(self) -> bool:
+        return self.prefix == len(self.parts)
+
+    @property
+    def depth(self) -> int | None:
+        """How many folders below the literal part a match lies at most (None: any, ``**``)."""
+        return None if "**" in self.parts else len(self.parts) - self.prefix - 1
+
+
+class _Patterns:
+    """Globs as pathlib reads them (``*``, ``?``, ``[...]`` within a name; ``**`` for any folders)."""
+
+    def __init__(self, patterns: Sequence[str], ignore_case: bool = False) -> None:
+        self.patterns = [_compile(p, ignore_case) for p in patterns if p.strip("/")]
+
+    def match_project(self, name: str, venvs: set[str]) -> bool:
+        """Whether a pattern matches ``name`` with no folder of another's on the way."""
+        for pattern in self.patterns:
+            if not pattern.literal and pattern.regex.match(name):
+                folders = name.split("/")[:-1]
+                if not any(
+                    _not_the_projects(folder) or "/".join(folders[: i + 1]) in venvs
+                    for i, folder in enumerate(folders)
+                    if i >= pattern.prefix
+                ):
+                    return True
+        return False
+
+    def match_any(self, root: Path, *paths: Path) -> bool:
+        """Whether a pattern matches one of ``paths`` (relative to ``root``; those outside never match)."""
+        if not self.patterns:
+            return False
+        for path in paths:
+            try:
+                name = Path(os.path.abspath(path)).relative_to(root).as_posix()
+            except ValueError:
+                continue
+            if any(p.regex.match(name) for p in self.patterns):
+                return True
+        return False
+
+
+def _not_the_projects(folder: str) -> bool:
+    return folder.startswith(".") or folder in NOT_THE_PROJECTS
+
+
+@functools.lru_cache(maxsize=256)
+def _compile(pattern: str, ignore_case: bool) -> _Pattern:
+    parts = tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
+    prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))
+    regex = ""
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            regex += "(?:[^/]+/)*[^/]+" if last else "(?:[^/]+/)*"
+        else:
+            regex += _name_regex(part) + ("" if last else "/")
+    flags = re.IGNORECASE if ignore_case else 0
+    return _Pattern("/".join(parts), parts, prefix, re.compile(regex + r"\Z", flags))
+
+
+_WILDCARD = re.compile(r"[*?[]")
+
+
+def _name_regex(part: str) -> str:
+    """One path component's glob as a regex that never crosses a ``/``."""
+    out, i = [], 0
+    while i < len(part):
+        char = part[i]
+        end = part.find("]", i + 2) if char == "[" else -1
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif end != -1:
+            body = part[i + 1 : end]
+            negate = body.startswith("!")
+            body = re.sub(r"([\\^\]])", r"\\\1", body[1:] if negate else body)
+            out.append(f"[{'^/' if negate else ''}{body}]")
+            i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def _git_files(top: Path) -> list[str] | None:
+    """The files git sees under ``top`` (tracked, or untracked and not ignored); None outside a work tree.
+
+    Also None when git is missing or fails, or sees nothing there (a folder git ignores, given on
+    the command line): the folders are walked then.
+    """
+    if not any((folder / ".git").exists() for folder in (top, *top.parents)):
+        return None  # not a work tree: spawn no git
+    import subprocess  # only here: it costs a few milliseconds to import
+
+    command = ["git", "-C", str(top), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or not done.stdout:
+        return None
+    return sorted({os.fsdecode(name) for name in done.stdout.split(b"\0") if name})
+
+
+def _walk(top: Path, compiled: _Patterns) -> set[str]:
+    """The names the patterns match under ``top``, walking only the folders each pattern can reach.
+
+    Folders reached through a symbolic link are walked (the link is refused later if it leads out of
+    the project), each linked target once: a link back up the tree is no endless loop.
+    """
+    names: set[str] = set()
+    for pattern in compiled.patterns:
+        if pattern.literal:
+            continue
+        prefix = "".join(f"{part}/" for part in pattern.parts[: pattern.prefix])
+        stack = [(os.path.join(top, prefix), prefix, 0)]
+        linked: set[str] = set()
+        while stack:
+            folder, relative, level = stack.pop()
+            try:
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
+            except OSError:
+                continue
+            if level and any(e.name == VENV_MARKER for e in entries):
+                continue  # a virtual environment
+            for entry in entries:
+                name = relative + entry.name
+                if pattern.regex.match(name):
+                    names.add(name)
+                if not _enters(entry, level, pattern.depth, linked):
+                    continue
+                stack.append((entry.path, name + "/", level + 1))
+    return names
+
+
+def _enters(entry: os.DirEntry[str], level: int, depth: int | None, linked: set[str]) -> bool:
+    """Whether the walk goes into ``entry``: a folder of the project's, within reach, not a loop."""
+    try:
+        if not entry.is_dir() or _not_the_projects(entry.name) or (depth is not None and level >= depth):
+            return False
+        if entry.is_symlink():
+            real = os.path.realpath(entry.path)
+            if real in linked:
+                return False
+            linked.add(real)
+    except OSError:
+        return False
+    return True
+
+
+def configured_locale(settings: Settings, path: Path) -> str | None:
+    """The locale ``[translate] languages`` gives the catalog at ``path``: the first glob that matches it."""
+    for pattern, locale in settings.languages:
+        if _Patterns((pattern,)).match_any(settings.root, path):
+            return locale
+    return None
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:

@@ -4,7 +4,12 @@
 Reference of every key (all optional)::
 
     source_lang = "en"                 # language of the msgids / XLIFF sources
-    catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder
+    catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
+                                       # every .po, .xlf and .xliff); inside a git work tree only
+                                       # the files git sees (tracked, or untracked and not
+                                       # ignored); never below a hidden folder, a virtual
+                                       # environment (pyvenv.cfg), node_modules or site-packages,
+                                       # unless the glob names that folder before its first wildcard
     exclude = []                       # globs to leave out
     target_langs = []                  # only these target locales (empty: all found)
 
@@ -28,6 +33,13 @@ Reference of every key (all optional)::
                                        # comments), "msgctxt", or "none" (fewest requests)
     locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
                                        # built-in mapping is not what you want
+    languages = { "languages/admin-german.po" = "de" }
+                                       # glob -> locale of the catalogs it matches, for files
+                                       # whose header and name do not say it; wins over both
+    to_utf8 = false                    # a PO catalog whose charset cannot hold its target
+                                       # language's letters is converted to UTF-8 (header and
+                                       # bytes) before it is translated; otherwise it is refused
+                                       # before anything is sent (--to-utf8 sets it)
 
     [cache]
     dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
@@ -94,6 +106,7 @@ ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
+DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
 
@@ -120,7 +133,7 @@ class Settings:
     root: Path
     config_path: Path | None = None
     source_lang: str = "en"
-    catalogs: tuple[str, ...] = ("**/*.po",)
+    catalogs: tuple[str, ...] = DEFAULT_CATALOGS
     exclude: tuple[str, ...] = ()
     target_langs: tuple[str, ...] = ()
     service: ServiceSettings = field(default_factory=ServiceSettings)
@@ -128,6 +141,8 @@ class Settings:
     max_characters: int | None = None  # billed characters one run may spend (None: no limit)
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
+    languages: tuple[tuple[str, str], ...] = ()  # [translate] languages: (glob, locale), in the file's order
+    to_utf8: bool = False
     cache_dir: Path | None = None
     cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
     cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
@@ -154,7 +169,14 @@ _TOP = {
 }
 _SECTIONS: dict[str, Mapping[str, object]] = {
     "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {"mark_fuzzy": bool, "context": str, "locale_map": dict, "max_characters": int},
+    "translate": {
+        "mark_fuzzy": bool,
+        "context": str,
+        "locale_map": dict,
+        "max_characters": int,
+        "languages": dict,
+        "to_utf8": bool,
+    },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
     "refresh": {"template": str},
@@ -273,7 +295,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         root=root,
         config_path=path,
         source_lang=data.get("source_lang", "en"),
-        catalogs=tuple(data.get("catalogs", ["**/*.po"])),
+        catalogs=tuple(data.get("catalogs", DEFAULT_CATALOGS)),
         exclude=tuple(data.get("exclude", [])),
         target_langs=tuple(data.get("target_langs", [])),
         service=ServiceSettings(
@@ -287,6 +309,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         max_characters=tr.get("max_characters"),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
+        languages=_languages(path, tr.get("languages", {})),
+        to_utf8=tr.get("to_utf8", False),
         cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
         cache_ttl=cache.get("ttl") or None,
@@ -294,3 +318,13 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
         resources=parse_resources(path, data),
     )
+
+
+def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """``[translate] languages``: glob -> locale, each locale one a catalog can be in."""
+    from pipeline.locales import parse_locale
+
+    for pattern, locale in table.items():
+        if not isinstance(locale, str) or parse_locale(locale) is None:
+            raise ConfigError(f'{path}: translate.languages[{pattern!r}] must be a locale code like "de" or "pt_BR"')
+    return tuple((str(pattern), str(locale)) for pattern, locale in table.items())

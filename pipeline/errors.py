@@ -6,7 +6,6 @@
     ├── UsageError                     exit 2  bad command line or configuration
     │   └── ConfigError                        names the file (and key) that is wrong
     ├── CatalogError                   exit 1  a catalog cannot be read; carries path and line
-    ├── BudgetExceededError            exit 3  the run would go over --max-characters
     ├── ClientLimitError               exit 2  a request would break a service limit; not sent
     └── ServiceError                           the service answered with an error, or not at all
         ├── BadRequestError      400
@@ -66,12 +65,6 @@ class CatalogError(PipelineError):
         self.path, self.reason, self.line = path, reason, line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {reason}")
-
-
-class BudgetExceededError(PipelineError):
-    """Translating more would exceed the character budget of the run."""
-
-    exit_code = ExitCode.QUOTA
 
 
 class ClientLimitError(PipelineError):

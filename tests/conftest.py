@@ -7,9 +7,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
+
+# Properties that write and read files: a file system's latency is not the code's, so no deadline
+# (the default 200 ms fails them on a busy machine), and a tmp_path shared by the examples is fine
+# (each example writes over it).
+settings.register_profile(
+    "files", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 @pytest.fixture(autouse=True)

@@ -2,11 +2,11 @@
 
 One module per command group registers its subcommands through a ``register(subparsers)``
 function that adds parsers and sets ``func`` (a callable taking the parsed namespace and
-returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.workflows` (check,
-refresh), :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.cache` (stats,
-clear), :mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
-:mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`.
-Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
+returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.init`,
+:mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.resources` (glossary, style),
+:mod:`~pipeline.cli.cache` (stats, clear), :mod:`~pipeline.cli.client` (the service's endpoints);
+``pipeline serve`` registers from :mod:`pipeline.service.cli`. The options they share are in
+:mod:`~pipeline.cli.common`. Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
 translate`` (what the pre-commit hook starts at every commit) builds only its own parser.
 """
 
@@ -46,8 +46,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from pipeline.service import cli as service_cli
 
     service_cli.register(sub)
-    from pipeline.cli import cache, client, resources, workflows
+    from pipeline.cli import cache, client, init, resources, workflows
 
+    init.register(sub)
     client.register(sub)
     workflows.register(sub)
     resources.register(sub)

@@ -48,7 +48,9 @@ def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
         action="store_true",
         help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
         f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
-        f"characters), 0 when there is nothing to do; needs no key",
+        f"characters, from the cache of the service the last run used when none is configured), 0 when "
+        f"there is nothing to do, 1 (as a run would) when what is left is what the last run refused "
+        f"in catalogs unchanged since, or input no run can use; needs no key",
     )
 
 
@@ -89,6 +91,17 @@ def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
     for issue in issues:
         if issue.severity is Severity.ERROR or not quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
+
+
+def print_usage(report: RunReport) -> None:
+    """The account's usage before and after the run, on stderr, when it was read.
+
+    Why it was not (the usage call failed, no limit) was said once while the run went on.
+    """
+    from pipeline.run.report import usage_line
+
+    if report.usage is not None and report.usage.before is not None:
+        print(f"pipeline: {usage_line(report)}", file=sys.stderr)
 
 
 def save_reports(report: RunReport, directory: Path) -> Path | None:

@@ -16,11 +16,13 @@ from pipeline.cli.common import (
     add_frozen_argument,
     load_cli_settings,
     print_issues,
+    print_usage,
     report_dir,
     save_reports,
     stderr_log,
 )
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
+from pipeline.model import Severity
 
 if TYPE_CHECKING:
     from pipeline.config import Settings
@@ -62,7 +64,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="neither read nor write the translation cache (catalogs "
         "an earlier run settled, and unchanged since, are still skipped: they have nothing to translate)",
     )
-    p.add_argument("--dry-run", action="store_true", help="show what would be sent; send nothing, write no catalog")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list the catalogs found (with their language) and show what would be sent; send nothing, "
+        "write no catalog",
+    )
+    p.add_argument(
+        "--to-utf8",
+        action="store_true",
+        help="convert a PO catalog whose charset cannot hold its language's letters (a Polish catalog in "
+        "ISO-8859-1) to UTF-8, header and bytes, when its translations are written; without it such a "
+        "catalog is refused before anything is sent (default: the config's [translate] to_utf8)",
+    )
     add_frozen_argument(p, "translate")
     p.add_argument(
         "--max-characters",
@@ -93,12 +107,14 @@ def _settings(args: argparse.Namespace) -> Settings:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
         settings = replace(settings, max_characters=args.max_characters)
+    if args.to_utf8:
+        settings = replace(settings, to_utf8=True)
     return settings
 
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import fallback_note, usage_line
+    from pipeline.run.report import fallback_note
     from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
@@ -118,6 +134,7 @@ def _translate(args: argparse.Namespace) -> int:
     if not args.quiet:
         t = report.totals
         if report.would_send is not None:
+            print_found(report)
             w = report.would_send
             print(
                 f"dry run: would send {w.segments} segments ({w.texts} unique texts) in {w.requests} "
@@ -136,9 +153,7 @@ def _translate(args: argparse.Namespace) -> int:
                 )
                 + (f"report: {json_path}" if json_path else "no report written")
             )
-            usage = usage_line(report)
-            if usage:
-                print(f"pipeline: {usage}", file=sys.stderr)
+            print_usage(report)
     if report.stopped is not None:  # an early stop is the reason for a non-zero exit: shown even with --quiet
         left = report.remaining
         rest = f"; left for the next run: {left.segments} segments, {left.characters} characters" if left else ""
@@ -161,4 +176,37 @@ def print_frozen(report: RunReport, command: str) -> int:
         print("\n".join(lines))
     elif report.exit_code == 0:
         print(f"pipeline {command} --frozen: nothing to translate")
+    else:
+        errors = sum(1 for i in report.issues if i.severity is Severity.ERROR)
+        print(
+            f"pipeline {command} --frozen: nothing a run could translate; {errors} error(s) above, which a run "
+            f"would report too (exit {report.exit_code})"
+        )
     return report.exit_code
+
+
+def print_found(report: RunReport) -> None:
+    """The catalogs a dry run found, one a line with its language, those skipped unread marked so."""
+    if not report.catalogs:
+        print("found no catalog to translate")
+        return
+    print(f"found {len(report.catalogs)} catalog(s):")
+    for cat in sorted(report.catalogs, key=lambda c: c.path):
+        note = " (unchanged since a run that finished it: not read)" if cat.unchanged else ""
+        print(f"  {cat.path} ({cat.target_lang}){note}")
+
+
+def preview(config: Path) -> None:
+    """What ``pipeline translate --dry-run --config CONFIG`` prints: the catalogs found, the problems, the estimate."""
+    from pipeline.config import load_settings
+    from pipeline.run.orchestrate import RunOptions, run_translate
+
+    report = run_translate(load_settings(config), RunOptions(dry_run=True), stderr_log())
+    print_issues(report.issues, quiet=False)
+    print_found(report)
+    if report.would_send is not None:
+        w = report.would_send
+        print(
+            f"would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests, about "
+            f"{w.characters} billed characters; {report.totals.segments_from_cache} from cache"
+        )

@@ -15,6 +15,7 @@ from pipeline.cli.common import (
     add_frozen_argument,
     load_cli_settings,
     print_issues,
+    print_usage,
     report_dir,
     save_reports,
     stderr_log,
@@ -124,7 +125,6 @@ def _check(args: argparse.Namespace) -> int:
 def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from pipeline.run.report import usage_line
     from pipeline.workflows.refresh import refresh
 
     settings = load_cli_settings(args)
@@ -139,7 +139,11 @@ def _refresh(args: argparse.Namespace) -> int:
     if args.frozen:  # a check: nothing written, not even the report
         return _print_frozen_refresh(outcome, report)
     changed = sum(1 for c in outcome.catalogs if c.written)
-    merged = f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
+    merged = (
+        f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
+        if outcome.catalogs
+        else "no catalog merged (no template for them)"
+    )
     if report is None:
         print_issues(outcome.issues, args.quiet)
         if not args.quiet:
@@ -154,9 +158,7 @@ def _refresh(args: argparse.Namespace) -> int:
             f"{t.segments_failed} failed; {t.billed_characters} characters billed; "
             + (f"report: {json_path}" if json_path else "no report written")
         )
-        usage = usage_line(report)
-        if usage:
-            print(f"pipeline: {usage}", file=sys.stderr)
+        print_usage(report)
         if report.stopped is not None:
             print(f"stopped early: {report.stopped}", file=sys.stderr)
     return report.exit_code

@@ -50,6 +50,10 @@ class Catalog(Protocol):
     def language(self) -> str | None:
         """The target language the catalog itself declares, if any."""
 
+    @property
+    def encoding(self) -> str:
+        """The charset the file is read and written in."""
+
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written (as unit ``index``'s translation), or None when it can."""
 

@@ -121,7 +121,11 @@ class PoCatalog:
         try:
             text.encode(self.encoding)
         except UnicodeEncodeError as exc:
-            return f"translation has {exc.object[exc.start : exc.end]!r}, which charset {self.encoding} cannot hold"
+            bad = exc.object[exc.start]
+            return (
+                f"translation has {bad!r} (U+{ord(bad):04X}), which charset {self.encoding} cannot hold; convert "
+                f"the catalog: msgconv --to-code=UTF-8"
+            )
         return None
 
     def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
@@ -217,10 +221,11 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
     )
 
 
-def read_po(path: Path) -> PoCatalog:
-    """Parse ``path``; raises :class:`CatalogError` with the line of the first problem."""
+def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
+    """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
+    with the line of the first problem."""
     try:
-        raw = path.read_bytes()
+        raw = path.read_bytes() if raw is None else raw
     except OSError as exc:
         raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
     if raw.startswith(codecs.BOM_UTF8):

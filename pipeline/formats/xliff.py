@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -128,6 +128,20 @@ class XliffCatalog:
     def language(self) -> str | None:
         """The target language the file declares, when it declares one."""
         return self._language
+
+    @property
+    def encoding(self) -> str:
+        """The encoding the file is written in."""
+        return self._codec
+
+    def with_sources(self, sources: Mapping[int, str]) -> XliffCatalog:
+        """This catalog with the source text of units ``sources`` names replaced (unit index -> text).
+
+        For sources that are keys (``registration.title``): the run translates, checks and records
+        the text the key stands for; what is written back is the same file with targets added.
+        """
+        units = tuple(replace(u, sources=(sources[u.index],)) if u.index in sources else u for u in self.units)
+        return XliffCatalog(self.path, self._text, self._codec, self.version, self._language, units, self._places)
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""
@@ -232,18 +246,7 @@ def read_xliff(path: Path) -> XliffCatalog:
         raise CatalogError(
             where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
         )
-    try:
-        text, codec = decode(data, tree.docinfo.encoding)
-        spans = element_spans(text)
-    except ValueError as exc:
-        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
-    elements = list(root.iter(etree.Element))
-    if len(elements) != len(spans):
-        raise CatalogError(where, "elements could not be located for faithful write-back")
-    for element, span in zip(elements, spans, strict=True):
-        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
-            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
-    located = dict(zip(elements, spans, strict=True))
+    text, codec, located = _located(where, data, tree)
     version = root.get("version", "")
     if name.namespace == NS_12:
         found = list(_units_12(where, root))
@@ -280,6 +283,22 @@ def read_xliff(path: Path) -> XliffCatalog:
             )
         )
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
+
+
+def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
+    """The decoded text, its codec, and where in it each element's bytes are (for write-back)."""
+    try:
+        text, codec = decode(data, tree.docinfo.encoding)
+        spans = element_spans(text)
+    except ValueError as exc:
+        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
+    elements = list(tree.getroot().iter(etree.Element))
+    if len(elements) != len(spans):
+        raise CatalogError(where, "elements could not be located for faithful write-back")
+    for element, span in zip(elements, spans, strict=True):
+        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
+            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
+    return text, codec, dict(zip(elements, spans, strict=True))
 
 
 _Found = tuple[etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool]

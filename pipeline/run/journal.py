@@ -102,6 +102,9 @@ class Settled:
     notices: tuple[tuple[int | None, str, str, str | None], ...]
     # Settled with a language the service did not offer: the hash of the service's list then.
     languages: str | None = None
+    # Settled for a check only (--frozen): the run left units refused (the gate, the service) that a
+    # real run tries again; a check reports them as that run did instead of as work to do.
+    retry: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +159,6 @@ class Journal:
             self._settled[display] = self._changes[display] = replace(record, mtime_ns=stat.st_mtime_ns)
         return record
 
-    def settled_record(self, display: str) -> Settled | None:
-        """The settled record of ``display`` as loaded, without looking at the file (see :meth:`unchanged`)."""
-        return self._settled.get(display)
-
     def settle(self, display: str, record: Settled) -> None:
         """Remember ``display`` as settled."""
         if self._settled.get(display) != record:
@@ -173,6 +172,11 @@ class Journal:
         """The hash of ``service``'s language list as last seen, if still fresh."""
         seen = self._languages.get(service)
         return seen[0] if seen is not None and time.time() - seen[1] < LANGUAGES_TTL else None
+
+    def last_service(self) -> str | None:
+        """The service a run last read the language list of: the one that sent (and cached) last."""
+        seen = {**self._languages, **self._languages_seen}
+        return max(seen, key=lambda service: seen[service][1]) if seen else None
 
     def _languages_current(self, service: str, languages: str) -> bool:
         return self.languages(service) == languages
@@ -328,7 +332,7 @@ def _settled_from(data: dict) -> dict[str, Settled]:
     for name, values in catalogs.items() if isinstance(catalogs, dict) else ():
         if not isinstance(values, dict) or any(type(values.get(f)) is not kind for f, kind in _SETTLED_TYPES.items()):
             continue  # type(): a bool is no int here
-        if not isinstance(values.get("languages"), (str, type(None))):
+        if not isinstance(values.get("languages"), (str, type(None))) or type(values.get("retry", False)) is not bool:
             continue
         try:
             values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])

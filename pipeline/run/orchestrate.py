@@ -137,6 +137,9 @@ def _start(
         client_factory=client_factory,
         progress=progress,
     )
+    if options.frozen and not settings.service.url:
+        # A CI check names no service: the one the last run used is whose results the cache holds.
+        report.service = run.journal.last_service() or report.service
     try:
         run.paths = _unsettled(run, found.paths)
         if not options.dry_run and run.locks.acquire(run.paths, lambda p: display_path(settings, p), log):
@@ -241,7 +244,7 @@ def _read(run: RunContext, window: Window) -> None:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
     window.pending, window.spare = plan.plan(
-        run.settings, window.scanned, run.per_catalog, window.done, run.resources()
+        run.settings, window.scanned, run.per_catalog, window.done, run.resources(), run.report.service
     )
 
 

@@ -21,7 +21,6 @@ from dataclasses import replace
 
 from pipeline import locales
 from pipeline.config import Settings
-from pipeline.connect import service_identity
 from pipeline.formats.base import Unit
 from pipeline.model import SegmentKey, TranslationOptions
 from pipeline.placeholders.protect import protect
@@ -51,13 +50,15 @@ def plan(
     per_catalog: dict[str, CatalogReport],
     done: dict[SegmentKey, str],
     resources: ResourcePlan,
+    service: str,
 ) -> tuple[dict[str, Pending], dict[str, Pending]]:
     """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key.
 
-    Returns the texts of round one, and the spare ones: plural fallback texts that no round-one
-    text shares a key with (a fallback that does rides along for free).
+    ``service`` names the service in the keys (the run's, as its report has it). Returns the texts
+    of round one, and the spare ones: plural fallback texts that no round-one text shares a key
+    with (a fallback that does rides along for free).
     """
-    identity = service_identity(settings)
+    identity = service
     pending: dict[str, Pending] = {}
     fallback_keys: set[SegmentKey] = set()
     per_context: dict[tuple[str, str | None], TranslationOptions] = {}  # few distinct, thousands of segments

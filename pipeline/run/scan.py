@@ -7,11 +7,11 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline import locales
-from pipeline.catalog_paths import display_path
+from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
@@ -52,15 +52,16 @@ def scan(
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
-        locale = catalog.language or locales.locale_from_path(path)
+        locale = configured_locale(settings, path) or catalog.language or locales.locale_from_path(path)
         if locale is None:
+            issues.append(_no_language(display, catalog))
+            continue
+        if _in_source_language(settings, locale):
             issues.append(
                 Issue(
                     display,
-                    "cannot tell the target language: set the Language header (XLIFF: "
-                    "target-language or trgLang) or name the file after its locale "
-                    "(de.po, de/LC_MESSAGES/x.po, x.de.xlf)",
-                    cause=Cause.INPUT,
+                    f"is in the source language ({locale}): translations are made from it, not into it",
+                    severity=Severity.SKIPPED,
                 )
             )
             continue
@@ -77,7 +78,12 @@ def scan(
                 )
             )
             continue
-        scanned.append(_segments(settings, display, path, catalog, locale, target, issues, retranslate))
+        fitted = _fit_charset(settings, display, catalog, locale, target, issues)
+        if fitted is None:
+            continue
+        catalog, keys_left = _keyed(settings, display, fitted, locale, target, issues)
+        found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
+        scanned.append(_without(found, keys_left) if keys_left else found)
     return scanned, issues
 
 
@@ -174,3 +180,102 @@ def _context(policy: str, unit: Unit) -> str | None:
     if policy == "all":
         parts.append(unit.notes)
     return "\n".join(p for p in parts if p) or None
+
+
+def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
+    """``scanned`` without the segments of ``units`` (keys with no text to translate from: warned about)."""
+    return replace(
+        scanned,
+        segments=tuple(s for s in scanned.segments if s.key.unit not in units),
+        source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
+        skipped=scanned.skipped + len(units),
+    )
+
+
+def _no_language(display: str, catalog: Catalog) -> Issue:
+    """Why a catalog with no language is left alone: a source file, or one that needs saying."""
+    configure = f'or say it in pipeline.toml: [translate] languages = {{ "{display}" = "de" }}'
+    if catalog.format == "xliff" and all(u.state is UnitState.UNTRANSLATED for u in catalog.units):
+        return Issue(
+            display,
+            "names no target language and holds no translation: taken for the source file (like a .pot) and not "
+            f"translated; if it is a translation, set target-language (2.x: trgLang), name it x.de.xlf, {configure}",
+            severity=Severity.SKIPPED,
+        )
+    return Issue(
+        display,
+        "cannot tell the target language: set the Language header (XLIFF: target-language or trgLang), name "
+        f"the file after its locale (de.po, de/LC_MESSAGES/x.po, admin-de_DE.po, x.de.xlf), {configure}",
+        cause=Cause.INPUT,
+    )
+
+
+def _in_source_language(settings: Settings, locale: str) -> bool:
+    """Whether ``locale`` is the source language itself (``en`` for ``en``; ``en_GB`` is a target)."""
+    return locale.replace("_", "-").lower() == settings.source_lang.replace("_", "-").lower()
+
+
+def _fit_charset(
+    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+) -> Catalog | None:
+    """``catalog``, converted to UTF-8 where its charset cannot hold the target's letters and
+    ``to_utf8`` asks for it; None (with the refusal in ``issues``) where it cannot be used.
+
+    Decided before anything is sent: a translation the catalog cannot hold is never paid for.
+    """
+    if catalog.format != "po":
+        return catalog
+    from pipeline.formats.charset import converted_to_utf8, header_charset
+
+    charset = header_charset(catalog)
+    problem = locales.charset_problem(catalog.encoding, target, locale, charset)
+    if problem is None:
+        return catalog
+    if not settings.to_utf8:
+        issues.append(Issue(display, problem, target_lang=target, cause=Cause.INPUT))
+        return None
+    try:
+        converted = converted_to_utf8(catalog)
+    except CatalogError as exc:
+        issues.append(Issue(display, exc.reason, exc.line, target, cause=Cause.INPUT))
+        return None
+    issues.append(
+        Issue(
+            display,
+            f"converted from {charset} to UTF-8 (header and bytes) when written, as to_utf8 asks",
+            target_lang=target,
+            severity=Severity.WARNING,
+        )
+    )
+    return converted
+
+
+def _keyed(
+    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+) -> tuple[Catalog, frozenset[int]]:
+    """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
+    if catalog.format != "xliff":
+        return catalog, frozenset()
+    from pipeline.formats.keyed import keyed_sources
+    from pipeline.formats.xliff import XliffCatalog
+
+    assert isinstance(catalog, XliffCatalog)
+
+    found = keyed_sources(catalog, locale, settings.source_lang)
+    where = (
+        f"{found.source_catalog.name} gives no text for it"
+        if found.source_catalog
+        else f"there is no {settings.source_lang} catalog beside it to give its text"
+    )
+    for index, key in found.missing.items():
+        issues.append(
+            Issue(
+                display,
+                f"the source {key!r} looks like a key and {where}: not translated (the key itself would be "
+                f"billed and written)",
+                catalog.units[index].line,
+                target,
+                severity=Severity.WARNING,
+            )
+        )
+    return (catalog.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)

@@ -8,6 +8,7 @@ and how, is :mod:`pipeline.run.journal`.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline import locales
@@ -28,7 +29,7 @@ def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
     for path in paths:
         display = display_path(run.settings, path)
         record = run.journal.unchanged(display, path, run.fingerprint, report.service)
-        if record is None:
+        if record is None or (record.retry and not run.options.frozen):
             left.append(path)
             continue
         if record.locale and not locales.selected(wanted, record.locale, record.target_lang):
@@ -51,14 +52,18 @@ def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict
     Nothing left means every unit was written, or failed for a reason no rerun can change (an
     :class:`~pipeline.model.Issue` with a ``cause``: an input error, a language the service does
     not offer); it is then settled with those errors, which every skipping run reports again.
+    Units refused for a reason a rerun may change (the gate refused what the service answered)
+    settle the catalog for a check only (``retry``): a real run sends them again, ``--frozen``
+    reports what this run refused and exits as it did, instead of listing them as work to do.
     ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
     between, its hash no longer matches and the next run parses it again, which is always safe.
     """
     issues = [i for i in run.report.issues if i.catalog == s.display]
-    if data is None or any(i.severity is Severity.ERROR and i.cause is None for i in issues):
-        run.journal.unsettle(s.display)
+    refused = {i.line for i in issues if i.severity is Severity.ERROR and i.cause is None}
+    if data is None or None in refused or (refused and run.report.stopped is not None):
+        run.journal.unsettle(s.display)  # the catalog as a whole failed, or the run stopped: nothing to replay
         return
-    lasting = {i.line for i in issues if i.cause is not None}
+    lasting = {i.line for i in issues if i.cause is not None} | refused
     unwritten = {s.catalog.units[index].line for index in set(s.source_forms) - set(written)}
     if not (None in lasting or unwritten <= lasting):
         run.journal.unsettle(s.display)
@@ -67,7 +72,7 @@ def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict
     if record is None:
         run.journal.unsettle(s.display)
     else:
-        run.journal.settle(s.display, record)
+        run.journal.settle(s.display, replace(record, retry=bool(refused)))
 
 
 def settle_unread(run: RunContext, path: Path, data: bytes | None) -> None:

@@ -43,6 +43,7 @@ from pipeline.service.api import (
 from pipeline.service.config import ServiceConfig
 from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.engine.base import Engine
+from pipeline.service.engine.instructions import InstructionFollowingEngine
 from pipeline.service.engine.pseudo import PseudoEngine
 from pipeline.service.http.responses import (
     ApiError,
@@ -96,7 +97,8 @@ def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> Servi
     except BaseException:
         db.close()
         raise
-    engine: Engine = config.engine or PseudoEngine()
+    # The pseudo engine ignores instructions; the wrapper follows those it can (engine.instructions).
+    engine: Engine = config.engine or InstructionFollowingEngine(PseudoEngine())
     return ServiceState(
         config=config,
         db=db,

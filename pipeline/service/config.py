@@ -64,7 +64,8 @@ class ServiceConfig:
     data_dir: pathlib.Path | None = None
     #: Honour the ``X-Test-Fault`` request header (see ``pipeline.service.testing.faults``).
     test_faults: bool = False
-    #: Translation engine; None means the deterministic pseudo-translation engine.
+    #: Translation engine; None means the deterministic pseudo-translation engine, with the custom
+    #: instructions followed on top of it (``engine.instructions``).
     engine: Engine | None = None
     #: Source of "now" in UTC (usage periods, timestamps); None means the system clock.
     clock: Callable[[], dt.datetime] | None = None

@@ -63,6 +63,14 @@ def _wait_for(path: Path, text: str, timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def _wait_until_billed(service, before: int, timeout: float = 60.0) -> None:
+    """Until the service has billed the run for something: a request was answered."""
+    deadline = time.monotonic() + timeout
+    while _billed(service) == before:
+        assert time.monotonic() < deadline, "nothing was billed"
+        time.sleep(0.05)
+
+
 def _catalogs(root: Path) -> dict[str, str]:
     return {
         str(p.relative_to(root)): p.read_text(encoding="utf-8")
@@ -98,7 +106,7 @@ def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_re
     before = _billed(service)
     process = _start(service, root, "delay=1")
     _wait_for(root / "run.err", "sending")
-    time.sleep(2.5)  # a couple of requests done, one in flight, most not sent
+    _wait_until_billed(service, before)  # a request done, others in flight, most not sent
     process.send_signal(signum)
     assert process.wait(timeout=60) == code
     err = (root / "run.err").read_text()

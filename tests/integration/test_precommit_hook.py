@@ -181,7 +181,7 @@ def _assert_translated(project: Project, name: str) -> None:
 
 
 def _assert_failed_once(result: subprocess.CompletedProcess[str]) -> None:
-    assert result.returncode != 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
     assert "files were modified by this hook" in result.stdout + result.stderr
 
 
@@ -219,7 +219,7 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     started = time.monotonic()
     first = _git(project, "commit", "-m", "new strings", env=env, check=False)
     first_seconds = time.monotonic() - started
-    assert first.returncode != 0, first.stdout + first.stderr
+    assert first.returncode == 1, first.stdout + first.stderr
     assert "files were modified by this hook" in first.stdout + first.stderr
     translated = (project / "locale" / "de.po").read_text(encoding="utf-8")
     assert 'msgstr "Öffnen"' in translated  # a human translation is left alone

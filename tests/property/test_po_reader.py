@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polib
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.errors import CatalogError
@@ -161,7 +161,7 @@ def _units_as_polib_reads_them(text: str) -> tuple[list[tuple], dict[str, str]]:
     return units, dict(pofile.metadata)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=400, deadline=None)
+@settings(settings.get_profile("files"), max_examples=400)
 @given(st.booleans(), BODY)
 def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header, body):
     text = "\n".join((HEADER if with_header else []) + body) + "\n"

@@ -1,4 +1,4 @@
-"""The pseudo engine's accents: its one-pass shortcut marks exactly what marking word by word marks."""
+"""The pseudo engine's letters: a word is transliterated alone as it is within a text, codes kept."""
 
 from __future__ import annotations
 
@@ -7,19 +7,9 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.service.engine.pseudo import _accent
+from pipeline.service.engine.pseudo import transliterate
 
 _WORD = re.compile(r"[^\W_]+")
-_CODE = re.compile(r"[^\W\d_][^\W_]*\d")
-_FIRST = re.compile(r"(?<![^\W\d_])([^\W\d_])")
-_LAST = re.compile(r"([^\W\d_])(?![^\W\d_])")
-
-
-def _word_by_word(text: str, mark: str, next_gen: bool) -> str:
-    """The rule as the module docstring states it: each word alone, codes kept as they are."""
-    letter = _LAST if next_gen else _FIRST
-    return _WORD.sub(lambda m: m.group() if _CODE.match(m.group()) else letter.sub(r"\1" + mark, m.group()), text)
-
 
 # Words, codes, digits, underscores and separators next to each other, and any text at all.
 PIECES = st.sampled_from(
@@ -41,16 +31,27 @@ PIECES = st.sampled_from(
         "日本",
         "ǅ",
         "ß",
-        "\u0301",
         '<x id="1"/>',
         "\n",
         "é",
         "1a",
+        "Łódź",
     ]
 )
-TEXT = st.one_of(st.text(max_size=40), st.lists(PIECES, max_size=12).map("".join))
+TEXT = st.one_of(
+    st.text(st.characters(blacklist_categories=("Mn", "Mc", "Me", "Cs")), max_size=40),
+    st.lists(PIECES, max_size=12).map("".join),
+)
+
+
+@given(TEXT, st.booleans(), st.sampled_from(["DE", "PL", "EN-US", "RU", "HE", "JA", "ZH-HANS", "AR"]))
+def test_a_text_is_transliterated_word_by_word(text, next_gen, target):
+    by_word = _WORD.sub(lambda m: transliterate(m.group(), target, next_gen), text)
+    assert transliterate(text, target, next_gen) == by_word
 
 
 @given(TEXT, st.booleans())
-def test_accents_are_those_of_marking_word_by_word(text, next_gen):
-    assert _accent(text, "\u0308", next_gen) == _word_by_word(text, "\u0308", next_gen)
+def test_codes_and_numbers_are_kept(text, next_gen):
+    out = transliterate(text, "PL", next_gen)
+    kept = [w for w in _WORD.findall(text) if re.match(r"[^\W\d_][^\W_]*\d", w) or w.isdigit()]
+    assert all(w in out for w in kept)

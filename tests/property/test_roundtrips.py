@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import protocol
@@ -109,7 +109,7 @@ def _po(entries: list[tuple[str | None, str, str]], crlf: bool, final_newline: b
 ENTRIES = st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, PO_TEXT), max_size=8)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.booleans(), st.booleans())
 def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, entries, crlf, final_newline):
     path = tmp_path / "x.po"
@@ -121,7 +121,7 @@ def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, e
     assert catalog.render({}) == path.read_bytes()
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.lists(PO_TEXT, min_size=8, max_size=8), st.booleans())
 def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries, translations, crlf):
     path = tmp_path / "x.po"
@@ -171,7 +171,7 @@ def _po_with_flags(
     return text.replace("\n", "\r\n") if crlf else text
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@settings(settings.get_profile("files"), max_examples=60)
 @given(
     st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, st.booleans()), max_size=8),
     st.dictionaries(st.integers(0, 7), PO_TEXT),

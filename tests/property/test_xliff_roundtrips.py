@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.formats import UnitState, read_catalog
@@ -148,14 +148,14 @@ def _write(data: bytes) -> Path:
     return path
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs())
 def test_read_then_render_without_changes_is_byte_identical(generated):
     data, _ = generated
     assert read_catalog(_write(data)).render({}) == data
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs(), st.booleans())
 def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy):
     data, version = generated

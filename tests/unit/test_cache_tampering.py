@@ -8,7 +8,7 @@ import pickle
 import sqlite3
 
 import pytest
-from test_run import FakeService, project, run
+from run_fakes import FakeService, project, run
 
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode

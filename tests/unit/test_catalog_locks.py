@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 from pipeline.run.locks import CatalogLocks
 
@@ -13,20 +12,32 @@ def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
     first, second = CatalogLocks(tmp_path / "cache"), CatalogLocks(tmp_path / "cache")
     first.acquire(catalogs, str, lambda message: None)
     said: list[str] = []
-    got = threading.Event()
+    waiting, got = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def log(message: str) -> None:
+        said.append(message)
+        waiting.set()  # said before it blocks on the lock
 
     def take() -> None:
-        second.acquire(reversed(catalogs), lambda p: p.name, said.append)  # any order: taken sorted
+        waited.append(second.acquire(reversed(catalogs), lambda p: p.name, log))  # any order: taken sorted
         got.set()
 
     thread = threading.Thread(target=take)
     thread.start()
-    time.sleep(0.3)
+    assert waiting.wait(5)
     assert not got.is_set() and said == ["waiting for another run that is translating de.po"]
     first.release()
     assert got.wait(5)
     thread.join()
     second.release()
+    assert waited == [True]  # the caller is told, so it looks at the catalogs again
+
+
+def test_a_run_with_nothing_to_lock_takes_no_lock(tmp_path):
+    locks = CatalogLocks(tmp_path / "cache")
+    assert locks.acquire([], str, lambda message: None) is False
+    assert not (tmp_path / "cache").exists()
 
 
 def test_without_a_cache_folder_nothing_is_locked(tmp_path):

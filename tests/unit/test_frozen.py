@@ -113,3 +113,57 @@ def test_an_unreadable_catalog_is_exit_1_even_when_frozen(tmp_path, capsys):
     (root / "locale" / "de.po").write_text(HEADER.format(lang="de") + 'msgid "Open\nmsgstr ""\n', encoding="utf-8")
     code, output = frozen(root, "translate", capsys)
     assert code == ExitCode.PARTIAL and "locale/de.po" in output
+
+
+def test_frozen_without_a_service_estimates_from_the_cache_of_the_last_run(
+    tmp_path, user_cache_home, capsys, monkeypatch
+):
+    monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
+    root = project(tmp_path, langs=("de",), service=None)  # the CI check names no service
+    config = str(root / "pipeline.toml")
+    assert main(["translate", "--quiet", "--service-url", "embedded", "--config", config]) == 0
+    capsys.readouterr()
+    (root / "locale" / "de.po").write_text(HEADER.format(lang="de") + BODY, encoding="utf-8")  # undone by hand
+    code, output = frozen(root, "translate", capsys)
+    assert code == ExitCode.PENDING and "2 segments" in output and "0 characters" in output
+
+
+def test_what_the_last_run_refused_is_reported_and_frozen_exits_as_that_run_did(tmp_path):
+    from tests.unit.test_run import FakeService, run
+    from tests.unit.test_run import project as run_project
+
+    settings = run_project(tmp_path)
+    refused = run(settings, FakeService(mangle=True))  # the service drops placeholders: the gate refuses them
+    assert refused.exit_code == ExitCode.PARTIAL
+    reasons = sorted(i.reason for i in refused.issues if i.severity == "error")
+    assert reasons
+
+    check = run(settings, FakeService(), dry_run=True, frozen=True)
+    assert check.exit_code == ExitCode.PARTIAL  # as the real run exited, not 5: no run would get further
+    assert check.would_write == [] and sorted(i.reason for i in check.issues if i.severity == "error") == reasons
+
+    service = FakeService()
+    again = run(settings, service)  # a real run tries the refused units again
+    assert again.exit_code == ExitCode.OK and service.requests
+    assert run(settings, FakeService(), dry_run=True, frozen=True).exit_code == ExitCode.OK
+
+
+def test_refresh_without_a_template_does_not_count_nothing(tmp_path, capsys, user_cache_home):
+    root = project(tmp_path, langs=("de",))
+    (root / "locale" / "messages.pot").unlink()
+    (root / "pipeline.toml").write_text(
+        'source_lang = "en"\ncatalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n', encoding="utf-8"
+    )
+    main(["refresh", "--config", str(root / "pipeline.toml")])
+    out = capsys.readouterr()
+    assert "0 of 0" not in out.out + out.err
+
+
+def test_the_usage_note_is_said_once(capsys):
+    from pipeline.cli.common import print_usage
+    from pipeline.quota import UsageRecord
+    from pipeline.run.records import RunReport
+
+    report = RunReport(service="x", dry_run=False, usage=UsageRecord(note="the account's usage could not be read"))
+    print_usage(report)  # the run said it while it went on
+    assert capsys.readouterr().err == ""

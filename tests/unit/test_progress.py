@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from test_run import FakeService, project, run
+from run_fakes import FakeService, project, run
 
 from pipeline.run.report.progress import LogProgress, Progress, TerminalProgress, for_stream
 

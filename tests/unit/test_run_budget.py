@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import httpx
-from test_run import FakeService, project, run
+from run_fakes import FakeService, project, run
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode

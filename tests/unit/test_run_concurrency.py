@@ -1,26 +1,49 @@
-"""The send stage under a service that refuses requests beyond an in-flight limit it does not announce."""
+"""The send stage under a service that refuses requests beyond an in-flight limit it does not announce.
+
+The fake service's latency and the limiter run on one virtual clock (tests/virtual_time.py): the
+counts below do not depend on how fast or busy the machine is.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 
 import httpx
-from test_run import project, run
+import pytest
+from run_fakes import project, run
+from virtual_time import VirtualTime
 
+import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
+from pipeline.run.send.concurrency import Controller, Limiter
 
 LIMIT, CEILING, RETRY_AFTER = 2, 8, 0.05
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(400))  # 8 requests per language
 
 
+@pytest.fixture
+def time_(monkeypatch):
+    """A virtual clock for the run's limiter (and the fake services' latency)."""
+    time_ = VirtualTime()
+    made: list[Limiter] = []
+
+    def on_virtual_time(settings):
+        made.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
+        return made[-1]
+
+    monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)
+    time_.limiters = made
+    return time_
+
+
 class Limited:
     """A fake service answering 429 (Retry-After) to a request that finds LIMIT others in flight."""
 
-    def __init__(self) -> None:
-        self.in_flight = self.peak = self.answered = 0
+    def __init__(self, time_: VirtualTime) -> None:
+        self.time = time_
+        self.in_flight = self.answered = 0
         self.refusals = 0
 
     async def handler(self, request: httpx.Request) -> httpx.Response:
@@ -42,12 +65,11 @@ class Limited:
         if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
             return httpx.Response(404, json={"message": "not found"})
         if self.in_flight >= LIMIT:
-            await asyncio.sleep(0.01)
+            await self.time.sleep(0.01)
             self.refusals += 1
             return httpx.Response(429, headers={"Retry-After": str(RETRY_AFTER)}, json={"message": "slow down"})
         self.in_flight += 1
-        self.peak = max(self.peak, self.in_flight)
-        await asyncio.sleep(0.01)
+        await self.time.sleep(0.01)
         self.in_flight -= 1
         self.answered += 1
         body = json.loads(request.content)
@@ -60,19 +82,20 @@ class Limited:
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=5))
 
 
-def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path):
+def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path, time_):
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=CEILING))
-    service = Limited()
+    service = Limited(time_)
     report = run(settings, service)
     assert report.exit_code == ExitCode.OK, report.issues
     assert report.totals.segments_translated == 800 and report.totals.requests == 16 == service.answered
-    assert service.peak <= LIMIT
+    (limiter,) = time_.limiters
+    assert limiter.controller.floor == LIMIT  # what the service takes, found without being told
     # One overshoot while it grows, then it keeps to what the service takes: no storm of 429s.
     assert 0 < service.refusals <= 6  # a fixed 8 in flight draws 20 or more
 
 
-def test_requests_in_flight_never_exceed_the_ceiling(tmp_path):
+def test_requests_in_flight_never_exceed_the_ceiling(tmp_path, time_):
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=3))
     seen = 0
@@ -81,10 +104,10 @@ def test_requests_in_flight_never_exceed_the_ceiling(tmp_path):
     async def handler(request: httpx.Request) -> httpx.Response:
         nonlocal seen, in_flight
         if request.url.path != "/v2/translate":
-            return await Limited().handler(request)
+            return await Limited(time_).handler(request)
         in_flight += 1
         seen = max(seen, in_flight)
-        await asyncio.sleep(0.01)
+        await time_.sleep(0.01)
         in_flight -= 1
         body = json.loads(request.content)
         return httpx.Response(

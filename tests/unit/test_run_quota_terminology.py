@@ -6,11 +6,11 @@ import json
 from dataclasses import replace
 
 from resources_fake import FakeResources
+from run_fakes import FakeService, project, run
 from test_resources_run import BODY, HEADER, TM
 from test_resources_run import CONFIG as RESOURCE_CONFIG
 from test_resources_run import project as resource_project
 from test_resources_run import run as resource_run
-from test_run import FakeService, project, run
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode

@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from test_run import FakeService, project, run
+from run_fakes import FakeService, project, run
 
 import pipeline.run.plan as plan_module
 import pipeline.run.scan as scan_module

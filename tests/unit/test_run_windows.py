@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_run import FakeService, project, run
+from run_fakes import FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows

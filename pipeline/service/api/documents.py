@@ -146,7 +146,7 @@ def _formality(form: FormData, target: languages.Language) -> str:
     if value not in FORMALITIES:
         raise bad_request(f"invalid value {echo(value)} for 'formality'; allowed: {', '.join(FORMALITIES)}")
     supported = target.v2 in languages.DOCUMENT_FORMALITY_TARGETS
-    return effective_formality(value, supported, f"for documents in target language {target.v2!r}")
+    return effective_formality(value, supported, target, " for documents")
 
 
 def _threshold(form: FormData) -> int:

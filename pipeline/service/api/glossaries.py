@@ -1,7 +1,11 @@
 """Glossaries v3: the eight ``/v3/glossaries`` endpoints.
 
 Any developer key (free or paid) may use them; a glossary belongs to its account and is a 404
-for every other account. Status codes where the spec is silent: creation answers 201, both
+for every other account. The writes (POST, PATCH, PUT) take JSON or URL-encoded forms with indexed
+fields (``dictionaries[0].source_lang``, see ``http.form_object``), as the official Node.js client
+sends them. A creation may hold no dictionary at all (``dictionaries`` empty or absent): the
+official clients create glossaries so and fill them with PUT, and the real service accepts it
+(``docs/local-service-conformance.md``). Status codes where the spec is silent: creation answers 201, both
 deletes 204 with an empty body; a missing glossary or dictionary is 404; every content or
 parameter rule is 400 (see ``store.glossary_content`` for the messages, which name the line); a body
 over the size limits below is 413. Languages are accepted in any case and answered in lower case;
@@ -28,7 +32,7 @@ from pipeline.glossary_rules import Dictionary
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.json_body import read_json_object
+from pipeline.service.http.json_body import read_json_or_form_object
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
@@ -63,9 +67,14 @@ def not_found(glossary_id: str) -> ApiError:
     return ApiError(404, f"glossary {echo(glossary_id)} not found")
 
 
+def no_dictionary_message(glossary_id: str, source: str, target: str) -> str:
+    """The message for a language pair a glossary has no dictionary for, in the real service's words."""
+    return f"No dictionary found for language pair {source}->{target} in glossary {echo(glossary_id)}"
+
+
 def no_dictionary(glossary_id: str, source: str, target: str) -> ApiError:
     """404 for a language pair the glossary has no dictionary for."""
-    return ApiError(404, f"glossary {echo(glossary_id)} has no dictionary for {source}->{target}")
+    return ApiError(404, no_dictionary_message(glossary_id, source, target))
 
 
 def content(fn: Any, *args: Any) -> Any:
@@ -96,8 +105,8 @@ def query_pair(request: Request) -> tuple[str, str]:
 
 @guarded(Access.DEVELOPER)
 async def create_glossary(request: Request, caller: Caller) -> Response:
-    """``POST /v3/glossaries``: a glossary with one or more dictionaries."""
-    body = await read_json_object(request, CREATE_BODY_LIMIT)
+    """``POST /v3/glossaries``: a glossary with its dictionaries (none is allowed)."""
+    body = await read_json_or_form_object(request, CREATE_BODY_LIMIT)
     name = content(check_name, body.get("name"))
     dictionaries = await run_in_threadpool(_dictionaries, body.get("dictionaries"))
     store = resources_of(request).glossaries
@@ -107,9 +116,11 @@ async def create_glossary(request: Request, caller: Caller) -> Response:
 
 
 def _dictionaries(items: object) -> list[Dictionary]:
-    """The dictionaries of a creation body, distinct pairs (400 on any broken rule)."""
-    if not isinstance(items, list) or not items:
-        raise bad_request("'dictionaries' is required: an array of one or more dictionaries")
+    """The dictionaries of a creation body, distinct pairs, maybe none (400 on any broken rule)."""
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise bad_request("'dictionaries' must be an array of dictionaries")
     dictionaries: list[Dictionary] = []
     seen: set[tuple[str, str]] = set()
     for number, item in enumerate(items, 1):
@@ -161,7 +172,7 @@ async def glossary_entries(request: Request, caller: Caller) -> Response:
 async def put_dictionary(request: Request, caller: Caller) -> Response:
     """``PUT /v3/glossaries/{glossary_id}/dictionaries``: create or replace one dictionary."""
     glossary_id = request.path_params["glossary_id"]
-    body = await read_json_object(request, ONE_DICTIONARY_BODY_LIMIT)
+    body = await read_json_or_form_object(request, ONE_DICTIONARY_BODY_LIMIT)
     dictionary = await run_in_threadpool(dictionary_from, body, "the dictionary")
     store = resources_of(request).glossaries
     summary = await run_in_threadpool(content, store.put_dictionary, caller.account.account_id, glossary_id, dictionary)
@@ -172,7 +183,7 @@ async def put_dictionary(request: Request, caller: Caller) -> Response:
 async def patch_glossary(request: Request, caller: Caller) -> Response:
     """``PATCH /v3/glossaries/{glossary_id}``: rename and/or merge entries into one dictionary."""
     glossary_id = request.path_params["glossary_id"]
-    body = await read_json_object(request, ONE_DICTIONARY_BODY_LIMIT)
+    body = await read_json_or_form_object(request, ONE_DICTIONARY_BODY_LIMIT)
     name = None if body.get("name") is None else content(check_name, body["name"])
     dictionary = None
     items = body.get("dictionaries")

@@ -4,7 +4,8 @@ v2 and v3 share one store and one id space, as on the real service: a glossary c
 v3 glossary with one dictionary (v3 may list, use and even edit it), and the v2 endpoints handle
 every glossary that holds exactly one dictionary. A glossary with any other number of
 dictionaries is left out of the v2 listing and is a 400 for the v2 endpoints that address it by id
-(naming the v3 endpoints to use). Creation answers 201, delete 204; content rules are those of
+(naming the v3 endpoints to use). Creation takes JSON or a URL-encoded form (the official Node.js
+client sends a form). Creation answers 201, delete 204; content rules are those of
 v3 (``store.glossary_content``). The entries endpoint answers ``text/tab-separated-values``; an
 ``Accept`` header that rules that type out is 406 (after the 404/400 of the glossary itself).
 """
@@ -19,7 +20,7 @@ from starlette.routing import Route
 from pipeline.service.api.glossaries import ONE_DICTIONARY_BODY_LIMIT, content, dictionary_from, not_found
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.json_body import read_json_object
+from pipeline.service.http.json_body import read_json_or_form_object
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response
 from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import resources_of, service_of
@@ -58,7 +59,7 @@ def _single_pair(request: Request, caller: Caller) -> GlossaryRecord:
 @guarded(Access.DEVELOPER)
 async def create_glossary_v2(request: Request, caller: Caller) -> Response:
     """``POST /v2/glossaries``: a single-pair glossary."""
-    body = await read_json_object(request, ONE_DICTIONARY_BODY_LIMIT)
+    body = await read_json_or_form_object(request, ONE_DICTIONARY_BODY_LIMIT)
     name = content(check_name, body.get("name"))
     dictionary = await run_in_threadpool(dictionary_from, body, "the glossary")
     store = resources_of(request).glossaries

@@ -7,6 +7,7 @@ errors: 404 for an id the account does not have, 400 for a wrong language pair.
 
 from __future__ import annotations
 
+from pipeline.service.api.glossaries import no_dictionary_message
 from pipeline.service.echo import echo
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.http.responses import ApiError, bad_request
@@ -25,7 +26,7 @@ def glossary_entries(
         raise ApiError(404, f"glossary {echo(glossary_id)} not found")
     pair = (source.base, target.base)
     if pair not in glossary.dictionaries:
-        raise bad_request(f"glossary {echo(glossary_id)} has no dictionary for {pair[0]} -> {pair[1]}")
+        raise bad_request(no_dictionary_message(glossary_id, *pair))
     return tuple(glossary.dictionaries[pair])
 
 

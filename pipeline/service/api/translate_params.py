@@ -147,11 +147,16 @@ def _instructions(params: Params, target: Language) -> tuple[str, ...]:
     return tuple(items)
 
 
-def effective_formality(value: str, supported: bool, where: str) -> str:
-    """The formality to apply: ``prefer_*`` falls back where unsupported, ``more``/``less`` are 400 there."""
+def effective_formality(value: str, supported: bool, target: Language, what: str = "") -> str:
+    """The formality to apply: ``prefer_*`` falls back where unsupported, ``more``/``less`` are 400 there.
+
+    The message starts as the real service's does ("Target language ... formality"), which the
+    official clients match; ``what`` names the kind of request when it matters (documents).
+    """
     if value in ("more", "less") and not supported:
         raise bad_request(
-            f"formality is not supported {where}; use prefer_more or prefer_less to fall back to the default formality"
+            f"Target language {target.v2!r} does not support formality{what}; "
+            "use prefer_more or prefer_less to fall back to the default formality"
         )
     if value.startswith("prefer_"):
         return value.removeprefix("prefer_") if supported else "default"
@@ -160,7 +165,7 @@ def effective_formality(value: str, supported: bool, where: str) -> str:
 
 def _formality(params: Params, target: Language) -> str:
     value = _choice(params, "formality", FORMALITIES) or "default"
-    return effective_formality(value, languages.supports_formality(target), f"for target language {target.v2!r}")
+    return effective_formality(value, languages.supports_formality(target), target)
 
 
 def _threshold(params: Params) -> int:
@@ -172,6 +177,39 @@ def _threshold(params: Params) -> int:
             f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, got {echo(value)}"
         )
     return value
+
+
+def _quality_only(
+    tag_version: str | None, style_id: str | None, instructions: tuple[str, ...], memory_id: str | None
+) -> list[str]:
+    """The options asked for that only the quality-optimized models serve (spec rules 4-5)."""
+    return [
+        name
+        for name, present in (
+            ("tag_handling_version=v2", tag_version == "v2"),
+            ("style_id", style_id is not None),
+            ("custom_instructions", bool(instructions)),
+            ("translation_memory_id", memory_id is not None),
+        )
+        if present
+    ]
+
+
+def _model(
+    model_type: str | None, split: str | None, detect: bool, tag_handling: str | None, needs_quality: list[str]
+) -> tuple[str, str]:
+    """The model that serves the request and the sentence splitting it uses (spec rules 1-5)."""
+    if needs_quality and model_type == LATENCY:
+        raise bad_request(
+            f"{needs_quality[0]} requires quality_optimized models and cannot be combined with "
+            "model_type=latency_optimized"
+        )
+    next_gen = detect or bool(needs_quality) or model_type in (QUALITY, "prefer_quality_optimized")
+    if next_gen:
+        return QUALITY, "nonewlines" if tag_handling else "0"
+    if split is None:
+        split = "nonewlines" if tag_handling == "html" else "1"
+    return LATENCY, split
 
 
 def parse_translate(params: Params) -> TranslateJob:
@@ -198,27 +236,8 @@ def parse_translate(params: Params) -> TranslateJob:
 
     if glossary_id is not None and source is None:
         raise bad_request("glossary_id requires source_lang: glossaries cannot be used with language detection")
-    needs_quality = [
-        name
-        for name, present in (
-            ("tag_handling_version=v2", tag_version == "v2"),
-            ("style_id", style_id is not None),
-            ("custom_instructions", bool(instructions)),
-            ("translation_memory_id", memory_id is not None),
-        )
-        if present
-    ]
-    if needs_quality and model_type == LATENCY:
-        raise bad_request(
-            f"{needs_quality[0]} requires quality_optimized models and cannot be combined with "
-            "model_type=latency_optimized"
-        )
-    next_gen = source is None or bool(needs_quality) or model_type in (QUALITY, "prefer_quality_optimized")
-    model = QUALITY if next_gen else LATENCY
-    if next_gen:
-        split = "nonewlines" if tag_handling else "0"
-    elif split is None:
-        split = "nonewlines" if tag_handling == "html" else "1"
+    needs_quality = _quality_only(tag_version, style_id, instructions, memory_id)
+    model, split = _model(model_type, split, source is None, tag_handling, needs_quality)
     markup = None
     if tag_handling is not None:
         markup = MarkupOptions(

@@ -2,9 +2,11 @@
 
 Status codes: 403 for a free-tier account (see ``http.auth``), 413 for a body over 10 KiB, 415 for a
 body that is neither JSON nor a URL-encoded form, 400 for every broken rule (unsupported
-``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given, an unprefixed
-value for a language without style/tone support, style or tone sent to ``correct``, a text
-reliably detected in another language than ``target_lang``), 456 when the key's monthly
+``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given with a value
+other than ``default``, an unprefixed value for a language without style/tone support, style or
+tone sent to ``correct``, a text reliably detected in another language than ``target_lang``),
+with the wordings the official clients match ("Value for 'target_lang' not supported", "Language
+ja does not support setting a tone", "Both writing_style and tone defined"), 456 when the key's monthly
 character limit would be exceeded. The language check runs before billing and applies only
 above :func:`detect.detect_reliably`'s thresholds (20 letters, probability 0.99), so a short
 or ambiguous text is never refused.
@@ -13,6 +15,8 @@ Both endpoints run the deterministic corrections of :mod:`pipeline.service.engin
 conventions of the target language (or, without ``target_lang``, of the detected language).
 Every character of every ``text`` is billed as Write usage. ``target_language`` echoes the
 caller's ``target_lang`` in its canonical form; without one it is the detected base language.
+Rephrase also takes the base codes ``en`` and ``pt`` (not in the spec's list, but sent by the
+official clients) and answers them as ``en-US`` and ``pt-PT``, as the real service does.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 REPHRASE_TARGETS = ("de", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt-BR", "pt-PT", "zh", "zh-Hans")
 CORRECT_TARGETS = languages.WRITE_TARGETS
+#: Base codes the official clients send to rephrase, answered as the variant the real service picks.
+REPHRASE_ALIASES = {"en": "en-US", "pt": "pt-PT"}
+BOTH_DEFINED = "Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request."
 
 Endpoint = Literal["rephrase", "correct"]
 
@@ -60,38 +67,45 @@ def _target(params: Params, endpoint: Endpoint) -> str | None:
     code = params.string("target_lang")
     if code is None:
         return None
+    key = code.strip().lower()
+    if endpoint == "rephrase" and key in REPHRASE_ALIASES:
+        return REPHRASE_ALIASES[key]
     allowed = REPHRASE_TARGETS if endpoint == "rephrase" else CORRECT_TARGETS
-    by_key = {c.lower(): c for c in allowed}
-    canonical = by_key.get(code.strip().lower())
+    canonical = {c.lower(): c for c in allowed}.get(key)
     if canonical is None:
         raise bad_request(
-            f"target_lang {echo(code)} is not supported by /v2/write/{endpoint}; use one of {', '.join(allowed)}"
+            f"Value for 'target_lang' not supported: {echo(code)} is not a target of /v2/write/{endpoint}; "
+            f"use one of {', '.join(allowed)}"
         )
     return canonical
 
 
+def _unsupported(name: str, value: str, target: str | None) -> str:
+    what = "a writing style" if name == "writing_style" else "a tone"
+    who = f"Language {target.lower()} does" if target else "A request without target_lang does"
+    return (
+        f"{who} not support setting {what} ({name} {echo(value)}); supported for "
+        f"{', '.join(sorted(languages.WRITE_STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
+    )
+
+
 def _mode(params: Params, target: str | None) -> str:
-    style, tone = params.string("writing_style"), params.string("tone")
-    if style is not None and tone is not None:
-        raise bad_request("writing_style and tone are mutually exclusive; send only one of them")
-    for name, value, values in (("writing_style", style, WRITING_STYLES), ("tone", tone, TONES)):
-        if value is None:
+    modes: list[str] = []
+    for name, values in (("writing_style", WRITING_STYLES), ("tone", TONES)):
+        value = params.string(name)
+        if value is None or value == "default":
             continue
         if value not in _allowed(values):
             raise bad_request(f"invalid value {echo(value)} for '{name}'; allowed: {', '.join(_allowed(values))}")
-        if value == "default":
-            return "default"
-        supported = target in languages.WRITE_STYLE_TARGETS
-        if supported:
-            return f"{name}:{value.removeprefix('prefer_')}"
-        if value.startswith("prefer_"):
-            return "default"
-        where = f"target language {target!r}" if target else "requests without target_lang"
-        raise bad_request(
-            f"{name} {echo(value)} is not supported for {where}; supported for "
-            f"{', '.join(sorted(languages.WRITE_STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
-        )
-    return "default"
+        if target in languages.WRITE_STYLE_TARGETS:
+            modes.append(f"{name}:{value.removeprefix('prefer_')}")
+        elif value.startswith("prefer_"):
+            modes.append("default")
+        else:
+            raise bad_request(_unsupported(name, value, target))
+    if len(modes) == 2:
+        raise bad_request(BOTH_DEFINED)
+    return modes[0] if modes else "default"
 
 
 def parse_write(params: Params, endpoint: Endpoint) -> WriteJob:

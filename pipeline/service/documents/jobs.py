@@ -16,13 +16,13 @@ import logging
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 
 from pipeline.service import languages
 from pipeline.service.config import DEFAULT_DOCUMENT_RETENTION_HOURS
 from pipeline.service.documents.base import DocumentError, Markup
 from pipeline.service.documents.formats import FORMATS
+from pipeline.service.engine import detect
 from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions
 from pipeline.service.engine.markup import visible_text
 from pipeline.service.engine.tm_match import MemoryIndex
@@ -40,6 +40,28 @@ CLOSE_TIMEOUT_SECONDS = 5.0
 #: Put in the queue to wake the worker when closing.
 _WAKE_UP = ""
 EQUAL_LANGUAGES = "Source and target language are equal"
+#: Visible characters read from the start of a document to detect its language.
+DETECT_SAMPLE_CHARS = 10_000
+
+
+def refuse_text_in_target_language(texts: Sequence[str], options: MarkupOptions | None, target: str) -> None:
+    """Without ``source_lang``, a document detected in the target's language ends in error.
+
+    The real service treats it as a document whose ``source_lang`` equals the target (the official
+    clients' suites expect the same error). The document's start decides: its first
+    :data:`DETECT_SAMPLE_CHARS` visible characters; a document without letters is never refused.
+    """
+    sample: list[str] = []
+    size = 0
+    for text in texts:
+        if size >= DETECT_SAMPLE_CHARS:
+            break
+        visible = visible_text(text, options)
+        sample.append(visible)
+        size += len(visible) + 1
+    joined = "\n".join(sample)[:DETECT_SAMPLE_CHARS]
+    if any(ch.isalpha() for ch in joined) and languages.base_of(detect.detect(joined)) == languages.base_of(target):
+        raise DocumentError(EQUAL_LANGUAGES)
 
 
 def billable_characters(texts: Sequence[str], markup: Markup = None) -> int:
@@ -70,6 +92,8 @@ class _Translator:
 
     def __call__(self, texts: Sequence[str], markup: Markup = None) -> list[str]:
         options = MarkupOptions(markup) if markup else None
+        if self._spec.source is None:
+            refuse_text_in_target_language(texts, options, self._spec.target)
         out: list[str] = []
         for start in range(0, len(texts), CHUNK):
             if self._closing():
@@ -142,15 +166,6 @@ class DocumentJobs:
     def delete(self, document_id: str) -> bool:
         """Remove a done job with its upload and result; False if it was already gone (taken or expired)."""
         return self.table.delete(document_id)
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait until no job is queued or running (tests, benchmarks); False on timeout."""
-        deadline = time.monotonic() + timeout
-        while self._queue.unfinished_tasks:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
-        return True
 
     def close(self, timeout: float = CLOSE_TIMEOUT_SECONDS) -> None:
         """Stop the worker for good and wait for it (before the database closes).

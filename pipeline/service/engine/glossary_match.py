@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 def _is_word(char: str) -> bool:
@@ -51,26 +51,37 @@ class TermIndex:
 
     def replace(self, text: str, gap: Callable[[str], str]) -> str:
         """``text`` with every matched phrase replaced by its target and ``gap`` applied to the rest."""
+        out: list[str] = []
+        done = 0
+        for start, end, target in self._matches(text):
+            out.append(gap(text[done:start]))
+            out.append(target)
+            done = end
+        out.append(gap(text[done:]))
+        return "".join(out)
+
+    def targets_in(self, text: str) -> set[str]:
+        """The target phrases that :meth:`replace` puts into ``text``."""
+        return {target for _, _, target in self._matches(text)}
+
+    def _matches(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """``(start, end, target)`` of each matched phrase, left to right, the longest at each position."""
         folded = _fold(text)
         size = len(text)
-        out: list[str] = []
-        done = position = 0
+        position = 0
         while position < size:
             if position == 0 or not _is_word(text[position - 1]):
                 for length in self._lengths.get(_key(folded, position), ()):
                     end = position + length
                     target = self._targets.get(folded[position:end]) if end <= size else None
                     if target is not None and (end == size or not _is_word(text[end])):
-                        out.append(gap(text[done:position]))
-                        out.append(target)
-                        done = position = end
+                        yield position, end, target
+                        position = end
                         break
                 else:
                     position += 1
                 continue
             position += 1
-        out.append(gap(text[done:]))
-        return "".join(out)
 
 
 _BY_IDENTITY: OrderedDict[int, tuple[tuple[tuple[str, str], ...], TermIndex]] = OrderedDict()

@@ -1,21 +1,27 @@
-"""JSON-only request bodies of the resource endpoints (glossaries, style rules).
+"""Request bodies of the resource endpoints (glossaries, style rules, admin): JSON objects, or forms.
 
-The spec says every endpoint other than translation, Write and document status takes JSON. A
-declared media type other than JSON is 415 (with or without a body, as on every endpoint), a body
-that is not a JSON object 400, one over the endpoint's size limit 413; a legacy ``auth_key`` in it
-is 403 as everywhere. A body past 64 KiB is parsed in a worker thread: a glossary body of tens of
-megabytes takes a second to parse, and other requests must not wait for it.
+The spec says every endpoint other than translation, Write and document status takes JSON; the
+glossary writes also take URL-encoded forms (:func:`read_json_or_form_object`), because the
+official Node.js client sends every one of them as a form and the real service accepts it (see
+``docs/local-service-conformance.md``). A declared media type the endpoint does not take is 415
+(with or without a body, as on every endpoint), a body that is not an object 400, one over the
+endpoint's size limit 413; a legacy ``auth_key`` in it is 403 as everywhere. A body past 64 KiB is
+parsed in a worker thread: a glossary body of tens of megabytes takes a second to parse, and other
+requests must not wait for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from pipeline.service.echo import echo
+from pipeline.service.http.form_object import form_object
 from pipeline.service.http.params import (
+    FORM_TYPE,
     JSON_TYPE,
     LEGACY_AUTH_MESSAGE,
     LEGACY_AUTH_PARAM,
@@ -35,10 +41,22 @@ async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
     body = await read_body(request, limit)
     if kind not in (JSON_TYPE, ""):
         raise ApiError(415, f"unsupported content type {echo(kind)}; send {JSON_TYPE}")
-    if len(body) <= INLINE_PARSE_BYTES:
-        value = parse_json_object(body)
-    else:
-        value = await run_in_threadpool(parse_json_object, body)
+    return await _parsed(parse_json_object, body)
+
+
+async def read_json_or_form_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, or the object a URL-encoded form stands for (``http.form_object``)."""
+    kind = media_type(request)
+    body = await read_body(request, limit)
+    if kind == FORM_TYPE:
+        return await _parsed(form_object, body)
+    if kind not in (JSON_TYPE, ""):
+        raise ApiError(415, f"unsupported content type {echo(kind)}; send {JSON_TYPE} or {FORM_TYPE}")
+    return await _parsed(parse_json_object, body)
+
+
+async def _parsed(parse: Callable[[bytes], dict[str, Any]], body: bytes) -> dict[str, Any]:
+    value = parse(body) if len(body) <= INLINE_PARSE_BYTES else await run_in_threadpool(parse, body)
     if LEGACY_AUTH_PARAM in value:
         raise ApiError(403, LEGACY_AUTH_MESSAGE)
     return value

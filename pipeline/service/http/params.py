@@ -1,7 +1,8 @@
 """Request bodies: reading them within a size limit, and typed access to their parameters.
 
-Translate (and later Write and document status) take JSON objects or URL-encoded forms; the
-other endpoints take JSON only. :class:`Params` hides the difference: in a form every value is a
+Translate, Write and document status take JSON objects or URL-encoded forms (the glossary writes
+too, read as objects by ``http.json_body``); the other endpoints take JSON only. :class:`Params`
+hides the difference: in a form every value is a
 string, a parameter may repeat (``text=a&text=b``), booleans are ``1``/``0`` and tag lists are
 comma-separated; in JSON values have their JSON types and ``null`` counts as not given. ``NaN``
 and ``Infinity``, which Python's JSON reader accepts, are not JSON (RFC 8259): a body holding them
@@ -98,7 +99,7 @@ class Params:
         if content_type == JSON_TYPE or (not content_type and (looks_json or not allow_form)):
             return cls(parse_json_object(body), form=False)
         if allow_form and content_type in (FORM_TYPE, ""):
-            return cls(_parse_form(body), form=True)
+            return cls(parse_form(body), form=True)
         accepted = f"{JSON_TYPE} or {FORM_TYPE}" if allow_form else JSON_TYPE
         raise ApiError(415, f"unsupported content type {echo(content_type)}; send {accepted}")
 
@@ -214,7 +215,8 @@ def _refuse_lone_surrogates(value: Any) -> None:
             _refuse_lone_surrogates(item)
 
 
-def _parse_form(body: bytes) -> dict[str, list[str]]:
+def parse_form(body: bytes) -> dict[str, list[str]]:
+    """The fields of a URL-encoded form body, each name with its values in order (400 when undecodable)."""
     try:
         pairs = urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
     except (UnicodeDecodeError, ValueError):

@@ -11,10 +11,16 @@ import pytest
 from pipeline.client import AsyncClient, Client, PollPolicy
 from pipeline.client.api_data import DocumentStatus, Improvement
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
+from pipeline.service.engine.pseudo import transliterate
 
 pytestmark = pytest.mark.integration
 
-DE = "\u0308"
+
+def de(text: str) -> str:
+    """The pseudo engine's German for ``text``."""
+    return transliterate(text, "DE")
+
+
 FAST_POLL = PollPolicy(initial=0.02, maximum=0.2, max_wait=30.0)
 
 
@@ -30,7 +36,7 @@ def test_rephrase(client: Client) -> None:
 
 
 def test_rephrase_style_rules_reach_the_service(client: Client) -> None:
-    with pytest.raises(BadRequestError, match="not supported for target language 'ja'"):
+    with pytest.raises(BadRequestError, match="Language ja does not support setting a tone"):
         client.rephrase(["x"], target_lang="ja", tone="friendly")
 
 
@@ -50,11 +56,11 @@ def test_upload_status_download(real_client: Client) -> None:
     status = real_client.document_status(handle)
     assert status.document_id == handle.document_id and status.status in ("queued", "translating", "done")
     done = real_client.translate_document(b"World\n", "b.txt", target_lang="DE", poll=FAST_POLL)
-    assert done.content == f"W{DE}orld\n".encode() and done.status.billed_characters == 5
+    assert done.content == f"{de('World')}\n".encode() and done.status.billed_characters == 5
     for _ in range(200):
         if real_client.document_status(handle).status == "done":
             break
-    assert real_client.download_document(handle) == f"H{DE}ello\n".encode()
+    assert real_client.download_document(handle) == f"{de('Hello')}\n".encode()
     with pytest.raises(NotFoundError):
         real_client.download_document(handle)
 
@@ -64,7 +70,7 @@ def test_translate_document_docx(real_client: Client) -> None:
 
     result = real_client.translate_document(samples.docx(1), "notes.docx", target_lang="DE", poll=FAST_POLL)
     assert result.status == DocumentStatus(result.status.document_id, "done", billed_characters=50_000)
-    assert python_docx.Document(io.BytesIO(result.content)).paragraphs[0].text == f"R{DE}elease n{DE}otes"
+    assert python_docx.Document(io.BytesIO(result.content)).paragraphs[0].text == f"{de('Release')} {de('notes')}"
 
 
 def test_translate_document_failure_is_an_error(real_client: Client) -> None:
@@ -83,4 +89,4 @@ async def test_async_write_and_documents(live_service: Any) -> None:
         improved = await client.correct(["hello  world"], target_lang="en-US")
         assert improved[0].text == "Hello world"
         result = await client.translate_document(samples.srt(1), "a.srt", target_lang="DE", poll=FAST_POLL)
-        assert f"H{DE}ello <i>w{DE}orld</i>".encode() in result.content
+        assert f"{de('Hello')} <i>{de('world')}</i>".encode() in result.content

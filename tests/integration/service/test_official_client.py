@@ -19,10 +19,14 @@ import pytest
 from document_samples import docx
 from official_client_support import official_client
 
+from pipeline.service.engine.pseudo import transliterate
+
 pytestmark = pytest.mark.integration
 
 #: ``Hello world`` as the classic (latency-optimized) engine variant writes it in German.
-HELLO_DE = "H\u0308ello w\u0308orld"
+HELLO_DE = transliterate("Hello world", "DE")
+#: ... and as the next-gen (quality-optimized) variant writes it.
+HELLO_DE_NEXT_GEN = transliterate("Hello world", "DE", next_gen=True)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +70,7 @@ def test_the_real_services_scheme_word_is_refused(live_service) -> None:
 
 def test_translate_text_many_texts(client: deepl.DeepLClient) -> None:
     results = client.translate_text(["Hello world", "Save the file"], source_lang="EN", target_lang="DE")
-    assert [r.text for r in results] == [HELLO_DE, "S\u0308ave t\u0308he f\u0308ile"]
+    assert [r.text for r in results] == [HELLO_DE, transliterate("Save the file", "DE")]
     assert [r.detected_source_lang for r in results] == ["EN", "EN"]
     assert all(r.model_type_used is None for r in results)  # no model_type sent, none reported
 
@@ -74,7 +78,7 @@ def test_translate_text_many_texts(client: deepl.DeepLClient) -> None:
 def test_detection_is_served_by_the_quality_model(client: deepl.DeepLClient) -> None:
     """Without source_lang the next-gen model serves, whatever model_type says (spec rule 3)."""
     detected = client.translate_text("Hello world", target_lang="DE", model_type="latency_optimized")
-    assert (detected.text, detected.detected_source_lang) == ("Hello\u0308 world\u0308", "EN")
+    assert (detected.text, detected.detected_source_lang) == (HELLO_DE_NEXT_GEN, "EN")
     assert detected.model_type_used == "quality_optimized"
 
 
@@ -85,7 +89,7 @@ def test_latency_and_quality_models_answer_visibly_differently(client: deepl.Dee
         "Hello world", source_lang="EN", target_lang="DE", model_type="prefer_quality_optimized"
     )
     assert (latency.text, latency.model_type_used) == (HELLO_DE, "latency_optimized")
-    assert (quality.text, quality.model_type_used) == ("Hello\u0308 world\u0308", "quality_optimized")
+    assert (quality.text, quality.model_type_used) == (HELLO_DE_NEXT_GEN, "quality_optimized")
     assert (preferred.text, preferred.model_type_used) == (quality.text, "quality_optimized")
 
 
@@ -98,9 +102,12 @@ def test_custom_instructions_and_tag_handling_v2_imply_the_quality_model(client:
         custom_instructions=["Be brief"],
         model_type="prefer_quality_optimized",
     )
-    assert (instructed.text, instructed.model_type_used) == (quality.text, "quality_optimized")
+    # The quality model's text, with the variant mark of these instructions (U+20D1) after each word's first letter.
+    assert instructed.model_type_used == "quality_optimized"
+    assert instructed.text.replace("\u20d1", "") == quality.text
+    assert [word[1] for word in instructed.text.split()] == ["\u20d1", "\u20d1"]
     implied = client.translate_text("Hello world", source_lang="EN", target_lang="DE", custom_instructions=["Be brief"])
-    assert implied.text == quality.text
+    assert implied.text == instructed.text
     v2 = client.translate_text(
         "<p>Hello world</p>", source_lang="EN", target_lang="DE", tag_handling="xml", tag_handling_version="v2"
     )
@@ -111,10 +118,25 @@ def test_custom_instructions_and_tag_handling_v2_imply_the_quality_model(client:
         )
 
 
+def test_custom_instructions_change_the_output_visibly_and_deterministically(client: deepl.DeepLClient) -> None:
+    """The client suite's ``test_custom_instructions``: other instructions, another text; the same, the same."""
+    text = "I am testing if custom instructions are working correctly."
+    plain = client.translate_text(text, target_lang="DE")
+    instructed = client.translate_text(
+        text, target_lang="DE", custom_instructions=["Use informal language", "Be concise"]
+    )
+    again = client.translate_text(text, target_lang="DE", custom_instructions=["Use informal language", "Be concise"])
+    assert instructed.text == again.text != plain.text
+    assert instructed.detected_source_lang == "EN"
+    limited = client.translate_text(text, target_lang="DE", custom_instructions=["At most 20 characters."])
+    assert 0 < len(limited.text) <= 20
+
+
 def test_formality_where_supported_and_prefer_values_elsewhere(client: deepl.DeepLClient) -> None:
     informal = client.translate_text("How are you?", source_lang="EN", target_lang="DE", formality="less")
-    assert informal.text == "H\u0308ow a\u0308re y\u0308ou?"
-    with pytest.raises(deepl.DeepLException, match="formality"):
+    assert informal.text == transliterate("How are you?", "DE")
+    # The client's own suite matches "Target language ... formality", the real service's order.
+    with pytest.raises(deepl.DeepLException, match=r"Target language 'SV' does not support formality"):
         client.translate_text("How are you?", target_lang="SV", formality="more")
     fallback = client.translate_text("How are you?", target_lang="SV", formality=deepl.Formality.PREFER_MORE)
     plain = client.translate_text("How are you?", target_lang="SV")
@@ -155,7 +177,7 @@ def test_irish_translates_both_ways(client: deepl.DeepLClient) -> None:
     assert to_irish.detected_source_lang == "EN"
     assert to_irish.text not in ("Hello world", HELLO_DE) and len(to_irish.text.split()) == 2
     from_irish = client.translate_text("Dia duit", source_lang="GA", target_lang="DE")
-    assert (from_irish.text, from_irish.detected_source_lang) == ("D\u0308ia d\u0308uit", "GA")
+    assert (from_irish.text, from_irish.detected_source_lang) == (transliterate("Dia duit", "DE"), "GA")
 
 
 # --- language lists ---------------------------------------------------------------------------
@@ -209,8 +231,9 @@ def test_rephrase_and_correct(client: deepl.DeepLClient) -> None:
     assert [r.target_language for r in toned] == ["de", "de"] and toned[0].text.startswith("D")
     corrected = client.correct_text("this are bad", target_lang="en-GB")
     assert (corrected.text, corrected.target_language) == ("This are bad", "en-GB")
-    with pytest.raises(deepl.DeepLException, match="writing_style"):
+    with pytest.raises(deepl.DeepLException, match="Language ja does not support setting a writing style"):
         client.rephrase_text("これは", target_lang="ja", style="business")
+    assert client.rephrase_text("this is fine", target_lang="en", style="business").target_language == "en-US"
     assert client.rephrase_text("これは", target_lang="ja", style="prefer_business").target_language == "ja"
 
 
@@ -253,6 +276,16 @@ def test_document_with_equal_languages_ends_in_error_with_a_message(client: deep
     assert "Source and target language are equal" in str(caught.value)
     status = client.translate_document_get_status(caught.value.document_handle)
     assert status.status.value == "error" and status.error_message == "Source and target language are equal"
+
+
+def test_a_document_detected_in_its_target_language_ends_in_error(client: deepl.DeepLClient, tmp_path: Path) -> None:
+    """The client suite's ``test_document_failure_during_translation``: no source_lang, a German text into German."""
+    source = tmp_path / "example_document.txt"
+    source.write_text("Protonenstrahl", encoding="utf-8")
+    with pytest.raises(deepl.DocumentTranslationException) as caught:
+        client.translate_document_from_filepath(source, tmp_path / "out.txt", target_lang="DE")
+    assert "Source and target language are equal" in str(caught.value)
+    assert caught.value.document_handle is not None
 
 
 def test_unsupported_document_type_uses_the_real_services_wording(client: deepl.DeepLClient) -> None:

@@ -10,10 +10,16 @@ import document_samples as samples
 import pytest
 from lxml import etree
 
+from pipeline.service.engine.pseudo import transliterate
+
 pytestmark = pytest.mark.integration
 
 UPLOAD = "/v2/document"
-DE = "\u0308"  # the pseudo engine's German mark
+
+
+def de(text: str) -> str:
+    """The pseudo engine's German for ``text``."""
+    return transliterate(text, "DE")
 
 
 def upload(http, headers, name, data, part_type="application/octet-stream", **fields):
@@ -75,10 +81,10 @@ def test_docx_round_trip(http, keys):
     assert result.headers["content-type"].startswith("application/vnd.openxmlformats-officedocument.wordprocessingml")
     assert 'filename="notes.docx"' in result.headers["content-disposition"]
     document = python_docx.Document(io.BytesIO(result.content))
-    assert document.paragraphs[0].text == f"R{DE}elease n{DE}otes"
+    assert document.paragraphs[0].text == f"{de('Release')} {de('notes')}"
     assert document.paragraphs[0].style.name == "Heading 1"
     assert [r.bold for r in document.paragraphs[1].runs] == [None, True, None]
-    assert document.paragraphs[1].runs[1].text == f"i{DE}mportant"
+    assert document.paragraphs[1].runs[1].text == f"{de('important')}"
 
 
 def test_pptx_round_trip(http, keys):
@@ -87,8 +93,8 @@ def test_pptx_round_trip(http, keys):
     result, _ = round_trip(http, keys.paid, "deck.pptx", samples.pptx(2))
     presentation = python_pptx.Presentation(io.BytesIO(result.content))
     slide = presentation.slides[1]
-    assert slide.shapes.title.text == f"Q{DE}uarterly r{DE}eview 1"
-    assert slide.notes_slide.notes_text_frame.text == f"S{DE}peak s{DE}lowly."
+    assert slide.shapes.title.text == f"{de('Quarterly')} {de('review')} 1"
+    assert slide.notes_slide.notes_text_frame.text == f"{de('Speak')} {de('slowly')}."
     assert len(presentation.slides) == 2
 
 
@@ -97,8 +103,8 @@ def test_xlsx_round_trip_keeps_numbers_and_formulas(http, keys):
 
     result, _ = round_trip(http, keys.paid, "prices.xlsx", samples.xlsx(3))
     sheet = openpyxl.load_workbook(io.BytesIO(result.content))["Prices"]
-    assert sheet["A1"].value == f"P{DE}roduct" and sheet["A1"].font.bold
-    assert sheet["A2"].value == f"B{DE}lue c{DE}hair 0" and sheet["B2"].value == 10
+    assert sheet["A1"].value == f"{de('Product')}" and sheet["A1"].font.bold
+    assert sheet["A2"].value == f"{de('Blue')} {de('chair')} 0" and sheet["B2"].value == 10
     assert sheet["B10"].value == "=SUM(B2:B4)"
 
 
@@ -106,14 +112,14 @@ def test_html_round_trip(http, keys):
     result, done = round_trip(http, keys.paid, "page.html", samples.html(2))
     page = result.content.decode()
     assert result.headers["content-type"].startswith("text/html")
-    assert f"<p>P{DE}aragraph 0: <b>i{DE}mportant</b>" in page and "<code>make install</code>" in page
-    assert etree.HTML(result.content).find(".//title").text == f"R{DE}elease n{DE}otes"
+    assert f"<p>{de('Paragraph')} 0: <b>{de('important')}</b>" in page and "<code>make install</code>" in page
+    assert etree.HTML(result.content).find(".//title").text == f"{de('Release')} {de('notes')}"
     assert done["billed_characters"] < 50_000
 
 
 def test_srt_round_trip(http, keys):
     result, _ = round_trip(http, keys.paid, "movie.srt", samples.srt(2))
-    assert result.content.decode().startswith(f"1\n00:00:00,000 --> 00:00:00,900\nH{DE}ello <i>w{DE}orld</i>\n")
+    assert result.content.decode().startswith(f"1\n00:00:00,000 --> 00:00:00,900\n{de('Hello')} <i>{de('world')}</i>\n")
 
 
 @pytest.mark.parametrize(("name", "build"), [("app.xlf", samples.xliff12), ("app.xliff", samples.xliff21)])
@@ -122,13 +128,13 @@ def test_xliff_round_trip(http, keys, name, build):
     root = etree.fromstring(result.content)
     ns = etree.QName(root).namespace
     target = root.find(f".//{{{ns}}}target")
-    assert target is not None and target.text == f"D{DE}elete "
+    assert target is not None and target.text == f"{de('Delete')} "
     assert len(target) == 2
 
 
 def test_txt_round_trip_and_htm_keeps_its_extension(http, keys):
     result, _ = round_trip(http, keys.paid, "a.txt", b"Hello\n")
-    assert result.content == f"H{DE}ello\n".encode()
+    assert result.content == f"{de('Hello')}\n".encode()
     htm, _ = round_trip(http, keys.paid, "b.HTM", b"<p>Hi</p>", output_format="htm")
     assert 'filename="b.htm"' in htm.headers["content-disposition"]
 
@@ -171,7 +177,7 @@ def test_other_accounts_cannot_see_a_document(http, keys, error, other):
 
 def test_free_tier_may_translate_documents(http, keys):
     result, _ = round_trip(http, keys.free, "a.txt", b"Hello\n")
-    assert result.content == f"H{DE}ello\n".encode()
+    assert result.content == f"{de('Hello')}\n".encode()
 
 
 def test_equal_languages_end_in_error(http, keys, error):
@@ -179,6 +185,29 @@ def test_equal_languages_end_in_error(http, keys, error):
     body = wait(http, keys.paid, handle)
     assert body["status"] == "error" and "equal" in body["message"]
     assert "nothing to download" in error(download(http, keys.paid, handle), 409)
+
+
+def test_a_document_detected_in_its_target_language_ends_in_error(http, keys, error):
+    """Without source_lang the detected language counts as the source (the official clients' suites)."""
+    handle = start(http, keys.paid, "a.txt", b"Protonenstrahl\n", target_lang="DE")
+    body = wait(http, keys.paid, handle)
+    assert (body["status"], body["error_message"]) == ("error", "Source and target language are equal")
+    assert "nothing to download" in error(download(http, keys.paid, handle), 409)
+
+
+def test_a_style_rule_lists_length_instruction_applies_to_documents(http, keys):
+    prompt = {"label": "length", "prompt": "Use no more than 12 characters."}
+    style = http.post(
+        "/v3/style_rules", json={"name": "l", "language": "de", "custom_instructions": [prompt]}, headers=keys.paid
+    )
+    style_id = style.json()["style_id"]
+    try:
+        text = b"I am testing if custom instructions are working correctly.\nShort\n"
+        result, _ = round_trip(http, keys.paid, "notes.txt", text, source_lang="EN", style_id=style_id)
+        lines = result.content.decode("utf-8").split("\n")
+        assert [0 < len(line) <= 12 for line in lines[:2]] == [True, True] and lines[2:] == [""]
+    finally:
+        http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)
 
 
 def test_billing_happens_at_download(http, new_key):
@@ -209,7 +238,7 @@ def test_key_limit_refuses_download_and_upload(http, keys, new_key, error):
     [
         ({"target_lang": "XX"}, "target_lang 'XX' is not supported"),
         ({"source_lang": "EN-GB"}, "source_lang 'EN-GB' is not supported"),
-        ({"formality": "more", "target_lang": "ES-419"}, "formality is not supported for documents"),
+        ({"formality": "more", "target_lang": "ES-419"}, "Target language 'ES-419' does not support formality for"),
         ({"formality": "polite"}, "invalid value 'polite' for 'formality'"),
         ({"glossary_id": "6b9e6b4e-7c71-4b7e-8f6e-0d6a4c0a1b2c"}, "glossary_id requires source_lang"),
         ({"translation_memory_threshold": "101"}, "between 0 and 100"),
@@ -330,7 +359,7 @@ def test_result_is_a_valid_package_even_with_odd_members(http, keys):
     result, _ = round_trip(http, keys.paid, "a.docx", data)
     package = zipfile.ZipFile(io.BytesIO(result.content))
     assert package.read("customXml/item1.xml") == b"<a>Keep me</a>"
-    assert f"H{DE}ello".encode() in package.read("word/document.xml")
+    assert f"{de('Hello')}".encode() in package.read("word/document.xml")
 
 
 def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):

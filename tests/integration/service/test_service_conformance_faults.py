@@ -8,6 +8,8 @@ import time
 import httpx
 import pytest
 
+from pipeline.service.engine.pseudo import MARK_BY_TARGET, transliterate
+
 pytestmark = pytest.mark.integration
 
 BODY = {"text": ["Hello world"], "source_lang": "EN", "target_lang": "DE"}
@@ -62,6 +64,10 @@ def test_quota_after_n_characters(http, keys, error):
     assert http.post("/v2/translate", json={**BODY, "text": ["01234"]}, headers=headers).status_code == 200
 
 
+def de(text: str) -> str:
+    return transliterate(text, "DE")
+
+
 def mangled(http, keys, mode: str, text: str, ignore: str = "x") -> str:
     body = {"text": [text], "source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": [ignore]}
     response = http.post("/v2/translate", json=body, headers={**keys.paid, **fault(f"mangle={mode}")})
@@ -71,24 +77,24 @@ def mangled(http, keys, mode: str, text: str, ignore: str = "x") -> str:
 
 def test_mangle_move(http, keys):
     out = mangled(http, keys, "move", 'First one. Then press <x id="1"/> now.')
-    assert out == 'F\u0308irst o\u0308ne. <x id="1"/>T\u0308hen p\u0308ress n\u0308ow.'
+    assert out == f'{de("First one.")} <x id="1"/>{de("Then press now.")}'
 
 
 def test_mangle_drop(http, keys):
     out = mangled(http, keys, "drop", 'Press <x id="1"/> and <x id="2"/> now.')
-    assert out == 'P\u0308ress  a\u0308nd <x id="2"/> n\u0308ow.'
+    assert out == f'{de("Press")}  {de("and")} <x id="2"/> {de("now.")}'
 
 
 def test_mangle_duplicate(http, keys):
     out = mangled(http, keys, "duplicate", 'Press <x id="1"/> now.')
-    assert out == 'P\u0308ress <x id="1"/><x id="1"/> n\u0308ow.'
+    assert out == f'{de("Press")} <x id="1"/><x id="1"/> {de("now.")}'
 
 
 def test_mangle_attribute(http, keys):
     out = mangled(http, keys, "attribute", 'Press <x id="1"/> now.')
-    assert out == 'P\u0308ress <x id="1\u0308"/> n\u0308ow.'
+    assert out == f'{de("Press")} <x id="1{MARK_BY_TARGET["DE"]}"/> {de("now.")}'
     out = mangled(http, keys, "attribute", '<a title="Open file">Go</a>', ignore="none")
-    assert out == '<a title="O\u0308pen file">G\u0308o</a>'
+    assert out == f'<a title="O{MARK_BY_TARGET["DE"]}pen file">{de("Go")}</a>'
 
 
 def test_mangle_times(http, keys):

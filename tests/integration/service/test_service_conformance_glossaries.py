@@ -8,11 +8,10 @@ import uuid
 import httpx
 import pytest
 
-from pipeline.service.engine.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.pseudo import transliterate
 
 pytestmark = pytest.mark.integration
 
-DE = MARK_BY_TARGET["DE"]
 MILLIS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
 
@@ -123,8 +122,7 @@ def test_name_and_dictionary_limits(http, keys, error) -> None:
     ("body", "words"),
     [
         ({"dictionaries": [dictionary("a\tb")]}, "'name'"),
-        ({"name": "x"}, "'dictionaries'"),
-        ({"name": "x", "dictionaries": []}, "'dictionaries'"),
+        ({"name": "x", "dictionaries": {"source_lang": "en"}}, "'dictionaries' must be an array"),
         ({"name": "x", "dictionaries": [dictionary("a\tb"), dictionary("c\td", "EN", "DE")]}, "given twice"),
         ({"name": "x", "dictionaries": [dictionary("a\tb", "en", "en")]}, "must differ"),
         ({"name": "x", "dictionaries": [dictionary("a\tb", "en-US", "de")]}, "base languages"),
@@ -225,13 +223,13 @@ def test_translation_applies_the_dictionary_of_the_base_pair(http, keys, make_gl
     glossary_id = make_glossary(dictionary("save\tSichern\nthe file\tdie Datei"))["glossary_id"]
     body = {"text": ["Save the FILE now"], "source_lang": "en", "target_lang": "DE", "glossary_id": glossary_id}
     out = http.post("/v2/translate", json=body, headers=keys.paid)
-    assert out.json()["translations"][0]["text"] == f"Sichern die Datei n{DE}ow"
+    assert out.json()["translations"][0]["text"] == f"Sichern die Datei {transliterate('now', 'DE')}"
     swiss = http.post("/v2/translate", json={**body, "target_lang": "de-CH"}, headers=keys.paid)
     assert swiss.json()["translations"][0]["text"].startswith("Sichern die Datei")
     assert "source_lang" in error(
         http.post("/v2/translate", json={**body, "source_lang": None}, headers=keys.paid), 400
     )
-    assert "no dictionary" in error(
+    assert "No dictionary found for language pair en->fr" in error(
         http.post("/v2/translate", json={**body, "target_lang": "FR"}, headers=keys.paid), 400
     )
     unknown = {**body, "glossary_id": str(uuid.uuid4())}

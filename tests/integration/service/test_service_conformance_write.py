@@ -64,12 +64,20 @@ def test_unsupported_target_prefer_falls_back_unprefixed_is_400(http, keys, erro
     for name, value in (("writing_style", "simple"), ("tone", "friendly")):
         assert http.post(REPHRASE, json={**base, name: f"prefer_{value}"}, headers=keys.paid).status_code == 200
         assert http.post(REPHRASE, json={**base, name: "default"}, headers=keys.paid).status_code == 200
-        assert "not supported for" in error(http.post(REPHRASE, json={**base, name: value}, headers=keys.paid), 400)
+        message = error(http.post(REPHRASE, json={**base, name: value}, headers=keys.paid), 400)
+        what = "a writing style" if name == "writing_style" else "a tone"
+        who = "A request without target_lang" if target is None else f"Language {target.lower()}"
+        assert message.startswith(f"{who} does not support setting {what} ({name} '{value}')")
 
 
-def test_style_and_tone_are_mutually_exclusive(http, keys, error):
+def test_style_and_tone_are_mutually_exclusive_unless_one_is_default(http, keys, error):
     body = {"text": ["x"], "target_lang": "de", "writing_style": "simple", "tone": "prefer_friendly"}
-    assert "mutually exclusive" in error(http.post(REPHRASE, json=body, headers=keys.paid), 400)
+    assert error(http.post(REPHRASE, json=body, headers=keys.paid), 400) == (
+        "Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request."
+    )
+    for style, tone in (("default", "confident"), ("academic", "default"), ("default", "default")):
+        body = {"text": ["x"], "target_lang": "en", "writing_style": style, "tone": tone}
+        assert http.post(REPHRASE, json=body, headers=keys.paid).status_code == 200, (style, tone)
 
 
 def test_unknown_values_are_400(http, keys, error):
@@ -90,13 +98,22 @@ def test_correct_refuses_style_and_tone(http, keys, error, name):
 
 def test_target_lists_differ_per_endpoint(http, keys, error):
     for target in ("en", "pt", "PT"):
-        assert http.post(CORRECT, json={"text": ["x"], "target_lang": target}, headers=keys.paid).status_code == 200
-        message = error(http.post(REPHRASE, json={"text": ["x"], "target_lang": target}, headers=keys.paid), 400)
-        assert "not supported by /v2/write/rephrase" in message
+        corrected = http.post(CORRECT, json={"text": ["x"], "target_lang": target}, headers=keys.paid)
+        assert corrected.json()["improvements"][0]["target_language"] == target.lower()
     for path in (REPHRASE, CORRECT):
-        assert "not supported" in error(
-            http.post(path, json={"text": ["x"], "target_lang": "nl"}, headers=keys.paid), 400
+        assert error(http.post(path, json={"text": ["x"], "target_lang": "nl"}, headers=keys.paid), 400).startswith(
+            f"Value for 'target_lang' not supported: 'nl' is not a target of {path}; use one of "
         )
+
+
+@pytest.mark.parametrize(("sent", "answered"), [("en", "en-US"), ("EN", "en-US"), ("pt", "pt-PT")])
+def test_rephrase_answers_a_base_code_as_the_variant_the_real_service_picks(post_form, keys, sent, answered):
+    """The official clients send ``en`` to rephrase, with or without style or tone (Node sends forms)."""
+    for extra in ([], [("writing_style", "business")], [("tone", "confident")]):
+        response = post_form(REPHRASE, [("text", "this is fine"), ("target_lang", sent), *extra], keys.paid)
+        assert response.status_code == 200, (extra, response.text)
+        [item] = response.json()["improvements"]
+        assert (item["text"], item["target_language"]) == ("This is fine", answered)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import httpx
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.resources import GlossaryInfo, NoResources, StyleInfo
 
 UTC = dt.UTC
@@ -39,7 +39,10 @@ def test_embedded_mode_without_lifespan():
         return translated, languages
 
     translated, languages = asyncio.run(scenario())
-    assert [t["text"] for t in translated["translations"]] == ['D\u0308elete <x id="1"/> f\u0308iles?', "Q\u0308uit"]
+    assert [t["text"] for t in translated["translations"]] == [
+        f'{transliterate("Delete", "DE")} <x id="1"/> {transliterate("files?", "DE")}',
+        transliterate("Quit", "DE"),
+    ]
     assert translated["billed_characters"] == 29
     assert any(entry["lang"] == "de" for entry in languages)
 
@@ -153,10 +156,10 @@ def test_lookup_seam_applies_glossaries_and_checks_style_language(client, header
     client.app.state.service = dataclasses.replace(state, lookups=Resources())
     body = {"text": ["Save the File"], "source_lang": "EN", "target_lang": "DE-CH", "glossary_id": "g1"}
     out = client.post("/v2/translate", json=body, headers=headers.paid)
-    assert out.json()["translations"][0]["text"] == f"Sichern t{MARK_BY_TARGET['DE-CH']}he Datei"
+    assert out.json()["translations"][0]["text"] == f"Sichern {transliterate('the', 'DE-CH')} Datei"
     wrong_pair = client.post("/v2/translate", json={**body, "source_lang": "FR"}, headers=headers.paid)
     assert wrong_pair.status_code == 400
-    assert wrong_pair.json() == {"message": "glossary 'g1' has no dictionary for fr -> de"}
+    assert wrong_pair.json() == {"message": "No dictionary found for language pair fr->de in glossary 'g1'"}
     styled = {"text": ["Hi"], "source_lang": "EN", "target_lang": "DE", "style_id": "s1"}
     assert client.post("/v2/translate", json=styled, headers=headers.paid).status_code == 200
     mismatch = client.post("/v2/translate", json={**styled, "target_lang": "FR"}, headers=headers.paid)

@@ -15,7 +15,7 @@ from lxml import etree
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import PseudoEngine
+from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 
 
 class Upper:
@@ -278,7 +278,7 @@ def test_result_before_done_is_503_then_once_only(make_client, headers):
     assert early.status_code == 503 and early.headers["retry-after"] == "1"
     _wait(client, headers.paid, handle)
     first = client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers.paid)
-    assert first.status_code == 200 and first.content.startswith("H\u0308ello".encode())
+    assert first.status_code == 200 and first.content.startswith(transliterate("Hello", "DE").encode())
     again = client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers.paid)
     assert again.status_code == 404
     assert _status(client, headers.paid, handle) == {"message": again.json()["message"]}
@@ -297,7 +297,7 @@ def test_jobs_survive_a_restart(make_client, headers, tmp_path):
         json={"document_key": handle["document_key"]},
         headers=headers.paid,
     )
-    assert result.content == "H\u0308ello\n".encode()
+    assert result.content == (transliterate("Hello", "DE") + "\n").encode()
 
 
 def test_equal_languages_end_in_error(client, headers):
@@ -317,6 +317,22 @@ def test_equal_languages_end_in_error(client, headers):
         headers=headers.paid,
     )
     assert result.status_code == 409 and "Source and target language are equal" in result.json()["message"]
+
+
+def test_a_document_detected_in_its_target_language_ends_in_error(client, headers):
+    """Without source_lang the document's detected language counts as its source (the official clients' suites)."""
+    german_page = "<html><body><p>Das ist ein <b>schöner</b> Tag in Berlin.</p></body></html>".encode()
+    for name, data in (("de.txt", b"Protonenstrahl\n"), ("de.html", german_page)):
+        handle = _upload(client, headers.paid, name, data)
+        status = _wait(client, headers.paid, handle)
+        assert (status["status"], status.get("error_message")) == ("error", "Source and target language are equal")
+        assert "billed_characters" not in status
+    into_french = _wait(
+        client, headers.paid, _upload(client, headers.paid, "fr.txt", b"Protonenstrahl\n", target_lang="FR")
+    )
+    assert into_french["status"] == "done"
+    no_letters = _wait(client, headers.paid, _upload(client, headers.paid, "n.txt", b"1, 2, 3\n", target_lang="EN-US"))
+    assert no_letters["status"] == "done"
 
 
 def test_minimum_billing_for_office_documents(client, headers):

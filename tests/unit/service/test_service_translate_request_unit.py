@@ -103,4 +103,5 @@ def test_beta_target_is_free():
 def test_first_broken_rule_is_reported():
     with pytest.raises(ApiError) as caught:
         job(formality="more", target_lang="EN-GB")
-    assert caught.value.status == 400 and "formality is not supported" in caught.value.message
+    assert caught.value.status == 400
+    assert caught.value.message.startswith("Target language 'EN-GB' does not support formality;")

@@ -1,4 +1,4 @@
-"""Attacks on windows: reports, bills, budgets, quota, stops and timings as a run of one window has them."""
+"""Windows give what one pass gives: reports, bills, budgets, quota, stops and timings."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_run import HEADER, PLURALS, FakeService, project, run
+from run_fakes import HEADER, PLURALS, FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.errors import ExitCode
@@ -25,9 +25,7 @@ def two_german_catalogs(root: Path) -> Path:
     return settings
 
 
-def test_attack_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(
-    tmp_path, one_catalog_per_window
-):
+def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(tmp_path, one_catalog_per_window):
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -40,7 +38,7 @@ def test_attack_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run
     assert windowed.would_send.characters == whole.would_send.characters  # a dry run reads one window: counted once
 
 
-def test_attack_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catalog_per_window):
+def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catalog_per_window):
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -52,7 +50,7 @@ def test_attack_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, on
     assert (whole_b.stopped is None) == (windowed_b.stopped is None)
 
 
-def test_attack_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, one_catalog_per_window):
+def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, one_catalog_per_window):
     langs = ("de", "fr", "pl", "ru")
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = project(whole_root, langs=langs), project(windowed_root, langs=langs)
@@ -68,7 +66,7 @@ def test_attack_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_
     assert windowed.remaining == whole.remaining
 
 
-def test_attack_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_path, one_catalog_per_window):
+def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_path, one_catalog_per_window):
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -83,7 +81,7 @@ def test_attack_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest
     assert first.billed + second.billed == total
 
 
-def test_attack_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_window):
+def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_window):
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     bad = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "app.po"
@@ -104,7 +102,7 @@ def test_attack_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalo
     assert {b["target_lang"] for b in service.requests} == {"DE", "PL"}
 
 
-def test_attack_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_window, monkeypatch):
+def test_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_window, monkeypatch):
     import pipeline.run.plan as plan_module
 
     langs = ("de", "fr", "pl")
@@ -172,7 +170,7 @@ def comparable(report) -> dict:
     ],
     ids=["real", "dry", "frozen", "target-fr", "dry-target-de"],
 )
-def test_attack_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
+def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -183,9 +181,7 @@ def test_attack_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_ca
 
 
 @pytest.mark.parametrize("mangle", [True, {"xml"}], ids=["all-schemes", "xml-only"])
-def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(
-    tmp_path, one_catalog_per_window, mangle
-):
+def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_path, one_catalog_per_window, mangle):
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
@@ -202,7 +198,7 @@ def test_attack_the_budget_spans_windows_even_when_answers_are_refused_by_the_ga
 
 
 @pytest.mark.parametrize("no_cache", ["option", "settings"], ids=["--no-cache", "cache-dir-empty"])
-def test_attack_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window, no_cache):
+def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window, no_cache):
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
     options = {"use_cache": False} if no_cache == "option" else {}
@@ -218,7 +214,7 @@ def test_attack_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_
     assert windowed.billed == once.billed  # without a cache: one window, paid once
 
 
-def test_attack_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_catalog_per_window):
+def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_catalog_per_window):
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     service = FakeService(languages=langs, usage={"character_count": 1000, "character_limit": 100000})
@@ -252,7 +248,7 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
 
 
-def test_attack_stage_timings_of_windows_add_up_to_at_most_the_run(tmp_path, one_catalog_per_window):
+def test_stage_timings_of_windows_add_up_to_at_most_the_run(tmp_path, one_catalog_per_window):
     import time
 
     langs = ("de", "fr", "pl", "ru")

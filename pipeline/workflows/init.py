@@ -1,0 +1,228 @@
+"""``pipeline init``: look at a project as it is and write a commented ``pipeline.toml`` for it.
+
+What is recognised, each becoming catalog globs with a comment saying where they came from:
+
+- Django: ``LOCALE_PATHS`` in a settings module, and every app's ``locale/<lang>/LC_MESSAGES/``;
+- Babel: ``directory`` (and ``domain``) of ``[compile_catalog]``, ``[update_catalog]`` or
+  ``[init_catalog]`` in ``setup.cfg``, or the same tables under ``[tool.*]`` in ``pyproject.toml``;
+- Sphinx: ``locale_dirs`` in a ``conf.py``;
+- WordPress: a ``languages/`` folder of ``.po`` files (``admin-de_DE.po``);
+- Angular: the ``i18n`` section of ``angular.json`` (``sourceLocale``, ``locales``);
+- Symfony: a ``translations/`` folder of XLIFF (or PO) files.
+
+Nothing is executed: settings modules and ``conf.py`` are read as text. The files are looked for
+as discovery looks for catalogs (:func:`pipeline.catalog_paths.project_files`), so a virtual
+environment's Django is never taken for the project's.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.catalog_paths import project_files
+from pipeline.config import CONFIG_NAME
+
+#: A comment in angular.json (the Angular CLI reads JSON with comments); strings are matched first
+#: so that a ``//`` inside one (a URL) stays.
+_JSON_COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_STRING = re.compile(r"""['"]([^'"\n]+)['"]""")
+
+
+@dataclass
+class Found:
+    """What ``init`` learnt about a project: catalog globs with why, and its source language."""
+
+    catalogs: dict[str, str] = field(default_factory=dict)  # glob -> where it comes from
+    source_lang: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, glob: str, why: str) -> None:
+        """Add ``glob`` (once; the first reason is kept)."""
+        self.catalogs.setdefault(glob.strip("/").removeprefix("./"), why)
+
+
+def inspect(root: Path) -> Found:
+    """Everything :mod:`pipeline.workflows.init` recognises in the project at ``root``."""
+    found = Found()
+    files = project_files(
+        root, ["**/*.py", "**/setup.cfg", "**/pyproject.toml", "**/angular.json", "**/*.po", "**/*.xlf", "**/*.xliff"]
+    )
+    _django(root, files, found)
+    _babel(root, found)
+    _sphinx(root, files, found)
+    _angular(root, found)
+    _folders(files, found)
+    return found
+
+
+def _django(root: Path, files: list[str], found: Found) -> None:
+    for name in files:
+        if not name.endswith(".py") or "settings" not in name:
+            continue
+        text = _read(root / name)
+        block = re.search(r"^LOCALE_PATHS\s*=\s*[\[(](.*?)[\])]", text, re.MULTILINE | re.DOTALL)
+        if block is None:
+            continue
+        base = _django_base(root, name)
+        for element in block.group(1).split(","):
+            strings = _STRING.findall(element)
+            if strings:
+                joined = "/".join(s.strip("/") for s in strings)
+                folder = next((f for f in (root / joined, base / joined) if f.is_dir()), root / joined)
+                found.add(f"{folder.relative_to(root).as_posix()}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
+    for name in files:
+        parts = name.split("/")
+        if len(parts) >= 4 and parts[-2] == "LC_MESSAGES" and parts[-4] == "locale" and name.endswith(".po"):
+            found.add(f"{'/'.join(parts[:-3])}/*/LC_MESSAGES/*.po", "a locale/ folder (Django app, Babel)")
+
+
+def _django_base(root: Path, settings_module: str) -> Path:
+    """BASE_DIR as Django's project template defines it: the folder above the settings package."""
+    here = (root / settings_module).parent
+    return here.parent if (here / "__init__.py").exists() or here.name == "settings" else here
+
+
+def _babel(root: Path, found: Found) -> None:
+    sections: list[tuple[str, str, dict[str, str]]] = []  # (where, command, its table)
+    cfg = root / "setup.cfg"
+    if cfg.is_file():
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(_read(cfg))
+        except configparser.Error:
+            found.notes.append("setup.cfg could not be read: its Babel sections were not looked at")
+        else:
+            sections += [(f"setup.cfg [{s}]", s, dict(parser[s])) for s in parser.sections()]
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            tools = tomllib.loads(_read(pyproject)).get("tool", {})
+        except tomllib.TOMLDecodeError:
+            tools = {}
+        for tool, tables in tools.items():
+            if isinstance(tables, dict):
+                sections += [
+                    (f"pyproject.toml [tool.{tool}.{n}]", n, t) for n, t in tables.items() if isinstance(t, dict)
+                ]
+    for where, command, table in sections:
+        if command in ("compile_catalog", "update_catalog", "init_catalog"):
+            directory = str(table.get("directory", "")).strip()
+            if directory:
+                domain = str(table.get("domain", "")).strip() or "*"
+                found.add(f"{directory}/*/LC_MESSAGES/{domain}.po", f"Babel {where}")
+
+
+def _sphinx(root: Path, files: list[str], found: Found) -> None:
+    for name in files:
+        if name != "conf.py" and not name.endswith("/conf.py"):
+            continue
+        text = _read(root / name)
+        block = re.search(r"^locale_dirs\s*=\s*[\[(](.*?)[\])]", text, re.MULTILINE | re.DOTALL)
+        if block is None:
+            continue
+        here = Path(name).parent
+        for folder in _STRING.findall(block.group(1)):
+            found.add(f"{(here / folder).as_posix()}/**/*.po", f"Sphinx locale_dirs ({name})")
+
+
+def _angular(root: Path, found: Found) -> None:
+    path = root / "angular.json"
+    if not path.is_file():
+        return
+    try:
+        projects = json.loads(_JSON_COMMENT.sub(r"\1", _read(path))).get("projects", {})
+    except (json.JSONDecodeError, AttributeError):
+        found.notes.append("angular.json could not be read: its i18n section was not looked at")
+        return
+    for name, project in projects.items() if isinstance(projects, dict) else ():
+        i18n = project.get("i18n", {}) if isinstance(project, dict) else {}
+        if not isinstance(i18n, dict):
+            continue
+        source = i18n.get("sourceLocale")
+        source = source.get("code") if isinstance(source, dict) else source
+        if isinstance(source, str):
+            found.source_lang = found.source_lang or source
+        for locale, spec in (i18n.get("locales") or {}).items():
+            for file in _translations(spec):
+                found.add(file, f"Angular i18n of project {name} ({locale})")
+
+
+def _translations(spec: object) -> list[str]:
+    """The files an Angular ``locales`` entry names: a path, a list, or ``{"translation": ...}``."""
+    if isinstance(spec, dict):
+        spec = spec.get("translation")
+    if isinstance(spec, str):
+        return [spec]
+    return [s for s in spec if isinstance(s, str)] if isinstance(spec, list) else []
+
+
+def _folders(files: list[str], found: Found) -> None:
+    """WordPress ``languages/`` and Symfony ``translations/`` folders, wherever they are."""
+    seen: dict[str, set[str]] = {}
+    for name in files:
+        folder, _, file = name.rpartition("/")
+        if folder.rsplit("/", 1)[-1] in ("languages", "translations") and "." in file:
+            seen.setdefault(folder, set()).add(file.rsplit(".", 1)[1].lower())
+    for folder, suffixes in sorted(seen.items()):
+        if folder.endswith("languages"):  # WordPress keeps plugins/ and themes/ below it
+            if "po" in suffixes:
+                found.add(f"{folder}/**/*.po", "WordPress language files")
+            continue
+        for suffix in sorted(suffixes & {"po", "xlf", "xliff"}):
+            found.add(f"{folder}/*.{suffix}", "Symfony translations")
+        if (
+            folder.endswith("translations")
+            and found.source_lang is None
+            and any(f.startswith(f"{folder}/") and re.search(r"\.en\.(xlf|xliff)$", f) for f in files)
+        ):
+            found.source_lang = "en"
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def render(found: Found) -> str:
+    """The commented ``pipeline.toml`` for what was found."""
+    lines = [
+        f"# {CONFIG_NAME}, written by `pipeline init` from what it found in this project; every key is",
+        "# described in the README (Configuration). Check the catalogs with `pipeline translate --dry-run`.",
+        "",
+        f'source_lang = "{(found.source_lang or "en").split("-")[0].split("_")[0].lower()}"',
+    ]
+    if found.catalogs:
+        lines.append("catalogs = [")
+        lines += [f"    {json.dumps(glob)},  # {why}" for glob, why in found.catalogs.items()]
+        lines.append("]")
+    else:
+        lines += [
+            "# No known layout found: every .po, .xlf and .xliff git sees is a catalog. Name them here to narrow it:",
+            '# catalogs = ["locale/*/LC_MESSAGES/*.po"]',
+        ]
+    lines += [f"# {note}" for note in found.notes]
+    lines += [
+        "# exclude = []",
+        "",
+        "[service]",
+        '# "embedded" is the local service (pseudo-translations, no account). For the real one set a base URL',
+        "# here or in PIPELINE_SERVICE_URL; the key is read from PIPELINE_AUTH_KEY, never from this file.",
+        'url = "embedded"',
+        "",
+        "[translate]",
+        "mark_fuzzy = true  # new translations are marked fuzzy: a human reviews them",
+        "# For catalogs whose header and file name do not say their language:",
+        '# languages = { "languages/admin.po" = "de" }',
+        "# A PO catalog whose charset cannot hold its language's letters is refused; this converts it to UTF-8:",
+        "# to_utf8 = false",
+        "# max_characters = 500000  # the most one run may bill",
+        "",
+    ]
+    return "\n".join(lines)

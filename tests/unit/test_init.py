@@ -1,0 +1,99 @@
+"""`pipeline init`: a pipeline.toml from what a project looks like, never over an existing one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.config import load_settings
+from pipeline.errors import ExitCode
+
+LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "layouts"
+PO = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
+    'msgid "Hi"\nmsgstr ""\n'
+)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def _cache_outside(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+
+
+def _catalogs(root: Path) -> dict[str, str]:
+    return {glob: glob for glob in tomllib.loads((root / "pipeline.toml").read_text(encoding="utf-8"))["catalogs"]}
+
+
+def test_a_django_project_gets_its_locale_paths_and_app_folders_not_its_virtualenvs(tmp_path, capsys):
+    _write(
+        tmp_path,
+        {
+            "mysite/__init__.py": "",
+            "mysite/settings.py": "from pathlib import Path\nBASE_DIR = Path(__file__).resolve().parent.parent\n"
+            'LOCALE_PATHS = [\n    BASE_DIR / "locale",\n]\n',
+            "locale/de/LC_MESSAGES/django.po": PO.format(lang="de"),
+            "polls/locale/fr/LC_MESSAGES/django.po": PO.format(lang="fr"),
+            ".venv/pyvenv.cfg": "home = /usr/bin\n",
+            ".venv/lib/python3.11/site-packages/django/conf/locale/de/LC_MESSAGES/django.po": PO.format(lang="de"),
+            "env/pyvenv.cfg": "home = /usr/bin\n",
+            "env/lib/python3.11/site-packages/django/conf/locale/de/LC_MESSAGES/django.po": PO.format(lang="de"),
+        },
+    )
+    assert main(["init", str(tmp_path)]) == ExitCode.OK
+    text = (tmp_path / "pipeline.toml").read_text(encoding="utf-8")
+    assert set(_catalogs(tmp_path)) == {"locale/*/LC_MESSAGES/*.po", "polls/locale/*/LC_MESSAGES/*.po"}
+    assert "# Django LOCALE_PATHS (mysite/settings.py)" in text and 'url = "embedded"' in text
+    out = capsys.readouterr().out
+    assert "found 2 catalog(s):" in out and "locale/de/LC_MESSAGES/django.po (DE)" in out
+    assert "site-packages" not in out
+    load_settings(tmp_path / "pipeline.toml")  # a valid configuration
+
+
+def test_an_existing_configuration_is_kept_unless_forced(tmp_path, capsys):
+    (tmp_path / "pipeline.toml").write_text("# mine\n", encoding="utf-8")
+    assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.USAGE
+    assert (tmp_path / "pipeline.toml").read_text(encoding="utf-8") == "# mine\n"
+    assert "pass --force" in capsys.readouterr().err
+    assert main(["init", str(tmp_path), "--no-preview", "--force"]) == ExitCode.OK
+    assert "pipeline init" in (tmp_path / "pipeline.toml").read_text(encoding="utf-8")
+
+
+def test_babel_and_sphinx_settings_become_catalog_globs(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "setup.cfg": "[compile_catalog]\ndirectory = app/translations\ndomain = messages\n",
+            "docs/conf.py": "project = 'x'\nlocale_dirs = ['locale/']\n",
+        },
+    )
+    assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
+    assert set(_catalogs(tmp_path)) == {"app/translations/*/LC_MESSAGES/messages.po", "docs/locale/**/*.po"}
+
+
+def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path):
+    for layout in ("angular", "wordpress", "symfony"):
+        shutil.copytree(LAYOUTS / layout, tmp_path, dirs_exist_ok=True)
+    angular = {
+        "projects": {"app": {"i18n": {"sourceLocale": "en-US", "locales": {"fr": "src/locale/messages.fr.xlf"}}}}
+    }
+    text = json.dumps(angular, indent=2).replace('"i18n"', '// the Angular CLI reads comments\n"i18n"', 1)
+    (tmp_path / "angular.json").write_text(text.replace('"app"', '"https://x.example/app"'), encoding="utf-8")
+    assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
+    assert set(_catalogs(tmp_path)) == {"src/locale/messages.fr.xlf", "languages/**/*.po", "translations/*.xlf"}
+    assert load_settings(tmp_path / "pipeline.toml").source_lang == "en"
+
+
+def test_a_project_with_no_known_layout_keeps_the_default_globs(tmp_path):
+    assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
+    assert "catalogs" not in tomllib.loads((tmp_path / "pipeline.toml").read_text(encoding="utf-8"))
