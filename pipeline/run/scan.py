@@ -24,6 +24,9 @@ TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
 
 
+_TEMPLATE_SKIPPED = "a template (.pot) is not translated; translate the catalogs made from it"
+
+
 def scan(
     settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = (), retranslate: Retranslate | None = None
 ) -> tuple[list[ScannedCatalog], list[Issue]]:
@@ -38,13 +41,7 @@ def scan(
     for path in paths:
         display = display_path(settings, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
-            issues.append(
-                Issue(
-                    display,
-                    "a template (.pot) is not translated; translate the catalogs made from it",
-                    severity=Severity.SKIPPED,
-                )
-            )
+            issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
             catalog = read_catalog(path)
