@@ -117,7 +117,7 @@ LANGUAGE_FORMAT = {
     "wagtail": "python-format",
     "sphinx": "python-format",
 }
-MODES = ("move", "drop", "duplicate", "swap", "attribute", "any")
+MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any")
 TARGET_FILL_RATIO = 0.99
 CONFIG = """\
 source_lang = "en"
