@@ -92,11 +92,13 @@ def fault_headers(url: str, modes: list[str], every: int | None) -> tuple[dict[s
     if status != 200:
         found["every_probe"] = f"HTTP {status}: {text}"
     headers = {}
-    for mode in modes:
-        value = f"mangle={mode}" + (f";every={every}" if every and found["every_supported"] else "")
-        status, text = probe_fault(url, f"{value};id=bench-probe-{mode}")
+    for mode in modes:  # "MODE" or "MODE/N": damage every N-th text only, whatever ``every`` says
+        name, _, own = mode.partition("/")
+        each = int(own) if own else every
+        value = f"mangle={name}" + (f";every={each}" if each and found["every_supported"] else "")
+        status, text = probe_fault(url, f"{value};id=bench-probe-{name}")
         if status == 200:
-            headers[mode] = f"{value};id=bench-{mode}"
+            headers[mode] = f"{value};id=bench-{name}-{own or 'all'}"
         else:
             found.setdefault("refused_modes", {})[mode] = f"HTTP {status}: {text}"
     return headers, found
