@@ -324,6 +324,9 @@ class _Style:
     #: (``href="%s"`` kept, ``target=`` dropped): emphasis and attributes are the translator's.
     markup_is_style: bool
     literal: bool  # the source has no word outside guessed placeholders ("{erroneous}"): it is literal text
+    #: The unflagged printf conversions read the same arguments with the same types, as msgfmt would judge
+    #: them under c-format (``%s`` and ``%1$s``, ``%1s`` and ``%s``): written otherwise, not changed.
+    printf_agrees: bool | None  # None: not a text c-format reads, or flagged
     source_braces: bool  # the source has a brace field
 
 
@@ -346,7 +349,17 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         markup_is_style=XLIFF_INLINE not in flags and _carried(src) == _carried(tgt),
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
+        printf_agrees=_printf_agrees(source, target, src) if unflagged else None,
     )
+
+
+def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:
+    if not any(ph.kind == "safe-printf" for ph in src.placeholders):
+        return None
+    grammar = formats.GRAMMARS["c-format"]
+    if formats.parse(grammar, source, False).invalid or formats.parse(grammar, target, True).invalid:
+        return None
+    return not formats.check_entry(["c-format"], [source], [target])
 
 
 def _lone_percent(source: str, protected: Protected) -> bool:
@@ -410,6 +423,8 @@ def _placeholder_problems(
             if want != have and not _takes_argument(text, kind):
                 problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
             continue  # the format's arguments are msgfmt's to judge
+        if kind == "safe-printf" and style.printf_agrees is True:
+            continue
         severity = _severity(kind, text, want, style)
         rule = Rule.MARKUP if _label(kind) == "markup" else Rule.PLACEHOLDER
         set_like = _set_like(kind, text)
@@ -426,7 +441,11 @@ def _placeholder_problems(
     ordered_in = [ph.text for ph in src if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
     ordered_out = [ph.text for ph in tgt if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
     if strict and sorted(ordered_in) == sorted(ordered_out) and ordered_in != ordered_out:
-        problems.append(_warning("unnamed placeholders are in another order than in the source", Rule.PLACEHOLDER))
+        reason = "unnamed placeholders are in another order than in the source"
+        if style.printf_agrees is False:  # "%s of %d" -> "%d von %s": printf would read the wrong types
+            problems.append(Problem(reason + ": printf reads the arguments with other types", rule=Rule.ARGUMENT))
+        else:
+            problems.append(_warning(reason, Rule.PLACEHOLDER))
     return problems
 
 
