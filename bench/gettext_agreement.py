@@ -392,6 +392,26 @@ def _rejected_once_flagged(path: Path, keys: set[Key | None], flag: str | None) 
     return {k: reasons[0] for k, reasons in by_key(index, lines).items() if k in keys}
 
 
+#: What kind of mismatch an error msgfmt does not share is, first match wins (see kind_of).
+_KINDS = (
+    ("msgfmt rejects it once flagged", lambda item, why: bool(item.get("msgfmt_once_flagged"))),
+    ("HTML nesting broken", lambda item, why: "not balanced" in why),
+    ("plural form empty", lambda item, why: "is empty" in why),
+    ("bidi override added", lambda item, why: "U+202E" in why or "U+202D" in why),
+    ("{{ var }} missing or changed", lambda item, why: "'{{" in why),
+    ("%name% missing or changed", lambda item, why: re.search(r"'%[A-Za-z_][\w.-]*%'", why) is not None),
+    ("{name} missing or changed", lambda item, why: re.search(r"'\{[^'{}]*\}'", why) is not None),
+    ("markup carrying a value lost or changed", lambda item, why: "markup" in why),
+    ("printf conversion added, missing or changed", lambda item, why: "'%" in why),
+)
+
+
+def kind_of(item: dict) -> str:
+    """The kind of an unshared error, for the summary by kind."""
+    why = " ".join(item.get("why", []))
+    return next((name for name, test in _KINDS if test(item, why)), "other")
+
+
 def _line_of(index: tuple[list[int], list[Key]], key: Key | None) -> int:
     return index[0][index[1].index(key)] if key in index[1] else 0
 
@@ -581,7 +601,8 @@ def main() -> int:
             key: sum(r.get("pristine", {}).get(key, 0) for r in records)
             for key in (*keys, "msgfmt_rejects_check_passes")
         }
-        doc["check_errors_not_shared"] = unshared
+        doc["check_errors_not_shared_by_kind"] = dict(Counter(kind_of(item) for item in unshared).most_common())
+        doc["check_errors_not_shared"] = [{"kind": kind_of(item), **item} for item in unshared]
         doc["seconds"] = round(time.perf_counter() - started, 1)
     print(render(doc))
     return 0
