@@ -338,7 +338,10 @@ _METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
 
 def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: tuple[str, ...]) -> _Style:
     guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
-    unflagged = not formats.grammars_for(flags)
+    grammars = formats.grammars_for(flags)
+    # A flag whose grammar cannot read the source ("%b %d, %Y" flagged python-format) says nothing.
+    unflagged = not grammars or any(formats.parse(g, source, False).invalid for g in grammars)
+    agrees = _printf_agrees(source, target, src) if unflagged else None
     return _Style(
         date_format=unflagged
         and (
@@ -346,10 +349,10 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
             or _STRFTIME_ALT.search(target) is not None
             or _lone_percent(source, src)
         ),
-        markup_is_style=XLIFF_INLINE not in flags and _carried(src) == _carried(tgt),
+        markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees) == _values(tgt, agrees),
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
-        printf_agrees=_printf_agrees(source, target, src) if unflagged else None,
+        printf_agrees=agrees,
     )
 
 
@@ -393,14 +396,22 @@ def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
     return Severity.ERROR
 
 
-def _carried(protected: Protected) -> Counter[str]:
-    """The values the program fills into a text's markup (``<a href="%s">``, ``<!--%s-->``), counted."""
+def _values(protected: Protected, printf_agrees: bool | None) -> Counter[str]:
+    """The values the program fills in, in markup (``<a href="%s">``, ``<!--%s-->``) or not, counted;
+    printf conversions as one kind where they read alike (``%2$s`` and ``%s``)."""
     found: Counter[str] = Counter()
     for ph in protected.placeholders:
         if ph.kind in _MARKUP_KINDS and any(c in ph.text for c in "%{$"):
             inner = protect(ph.text.replace("<", " ").replace(">", " ")).placeholders
             found.update(p.text for p in inner if p.kind in _GUESSED)
+        elif ph.kind in _GUESSED:
+            found[ph.text] += 1
+    if printf_agrees:
+        return Counter("%" if _PRINTF_VALUE.fullmatch(k) else k for k in found.elements())
     return found
+
+
+_PRINTF_VALUE = re.compile(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
 
 
 _MARKUP_KINDS = frozenset({"html-tag", "html-comment", "bracket-markup"})
