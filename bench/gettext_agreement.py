@@ -504,7 +504,7 @@ def translate_runs(work: Path, trees: list[Tree], modes: list[str], every: int |
         for mode, header in headers.items():
             label = f"mangle={mode}"
             with FaultProxy(service.url, header) as proxy:
-                runs[label] = run_once(label, work / "base", work / label, proxy.url, trees)
+                runs[label] = run_once(label, work / "base", work / label.replace("/", "-every-"), proxy.url, trees)
                 faults.setdefault("proxied_requests", {})[label] = proxy.requests
     return runs, faults
 
