@@ -342,14 +342,12 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
     # A flag whose grammar cannot read the source ("%b %d, %Y" flagged python-format) says nothing.
     unflagged = not grammars or any(formats.parse(g, source, False).invalid for g in grammars)
     agrees = _printf_agrees(source, target, src) if unflagged else None
+    dates = unflagged and (
+        _STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None or _lone_percent(source, src)
+    )
     return _Style(
-        date_format=unflagged
-        and (
-            _STRFTIME.search(source) is not None
-            or _STRFTIME_ALT.search(target) is not None
-            or _lone_percent(source, src)
-        ),
-        markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees) == _values(tgt, agrees),
+        date_format=dates,
+        markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees, dates) == _values(tgt, agrees, dates),
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
         printf_agrees=agrees,
@@ -396,9 +394,12 @@ def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
     return Severity.ERROR
 
 
-def _values(protected: Protected, printf_agrees: bool | None) -> Counter[str]:
-    """The values the program fills in, in markup (``<a href="%s">``, ``<!--%s-->``) or not, counted;
-    printf conversions as one kind where they read alike (``%2$s`` and ``%s``)."""
+def _values(protected: Protected, printf_agrees: bool | None, dates: bool) -> Counter[str]:
+    """The values the program fills in, in markup (``<a href="%s">``, ``<!--%s-->``) or not, counted.
+
+    printf conversions count as one kind where both texts read them alike (``%2$s`` and ``%s``), and
+    not at all in a date format (or a text no printf reads); ``%%`` is never a value.
+    """
     found: Counter[str] = Counter()
     for ph in protected.placeholders:
         if ph.kind in _MARKUP_KINDS and any(c in ph.text for c in "%{$"):
@@ -406,9 +407,12 @@ def _values(protected: Protected, printf_agrees: bool | None) -> Counter[str]:
             found.update(p.text for p in inner if p.kind in _GUESSED)
         elif ph.kind in _GUESSED:
             found[ph.text] += 1
-    if printf_agrees:
-        return Counter("%" if _PRINTF_VALUE.fullmatch(k) else k for k in found.elements())
-    return found
+    values: Counter[str] = Counter()
+    for text, count in found.items():
+        if text == "%%" or (dates and _PRINTF_VALUE.fullmatch(text)):
+            continue
+        values["%" if printf_agrees and _PRINTF_VALUE.fullmatch(text) else text] += count
+    return values
 
 
 _PRINTF_VALUE = re.compile(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
