@@ -27,6 +27,7 @@ import codecs
 import io
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import polib
@@ -41,7 +42,25 @@ from pipeline.plural_rules import PluralRule, plural_rule_for
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
-_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: NUL ends a string in a compiled catalog; every other control character is written as an escape.
+_UNWRITABLE = re.compile(r"\x00")
+
+
+@dataclass(frozen=True)
+class PoRead:
+    """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
+
+    path: Path
+    raw_lines: list[bytes]
+    encoding: str
+    metadata: Mapping[str, str]
+    spans: list[Entry]
+    plural: PluralRule | None
+    is_template: bool
+    warnings: tuple[str, ...] = ()  # about the file as a whole, reported without a line
+    #: Where a Plural-Forms line goes when the header lacks one and plural translations are written
+    #: with CLDR's rule: without it the catalog would stop compiling.
+    plural_header_at: int | None = None
 
 
 class PoCatalog:
@@ -49,32 +68,19 @@ class PoCatalog:
 
     format = "po"
 
-    def __init__(
-        self,
-        path: Path,
-        raw_lines: list[bytes],
-        encoding: str,
-        metadata: Mapping[str, str],
-        spans: list[Entry],
-        plural: PluralRule | None,
-        is_template: bool,
-        warnings: tuple[str, ...] = (),
-        plural_header_at: int | None = None,
-    ) -> None:
-        self.path = path
-        self.encoding = encoding
-        self.warnings = warnings  # about the file as a whole, reported without a line
-        self.is_template = is_template
-        self.plural = plural
-        self._raw_lines = raw_lines
-        self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
-        self._spans = spans
-        self.metadata: Mapping[str, str] = dict(metadata)
-        self.units: tuple[Unit, ...] = tuple(_unit(i, span, plural) for i, span in enumerate(spans))
+    def __init__(self, read: PoRead) -> None:
+        self.path = read.path
+        self.encoding = read.encoding
+        self.warnings = read.warnings
+        self.is_template = read.is_template
+        self.plural = read.plural
+        self._raw_lines = read.raw_lines
+        self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
+        self._spans = read.spans
+        self.metadata: Mapping[str, str] = dict(read.metadata)
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural) for i, span in enumerate(read.spans))
         self._entries: tuple[polib.POEntry, ...] | None = None
-        # Where a Plural-Forms line goes when the header lacks one and plural translations are written
-        # with CLDR's rule: without it the catalog would stop compiling.
-        self._plural_header_at = plural_header_at
+        self._plural_header_at = read.plural_header_at
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -111,7 +117,6 @@ class PoCatalog:
         """Why ``text`` cannot be written faithfully into this catalog, or None when it can (any unit alike)."""
         control = _UNWRITABLE.search(text)
         if control:
-            # polib (and so the next run) would not read \a, \b, \f, \v or octal escapes back.
             return f"translation contains the control character U+{ord(control.group()):04X}"
         try:
             text.encode(self.encoding)
@@ -292,7 +297,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at)
+    return PoCatalog(PoRead(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
 
 
 class _PoText(str):
@@ -356,13 +361,21 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
 
 
 def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
-    """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
+    """Refuse the file unless polib's entries and the scanner's spans agree one to one; then give polib's
+    entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
     entries = list(pofile)
     for entry, span in zip(entries, spans, strict=False):
-        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (span.msgid, span.msgctxt, span.obsolete):
+        msgctxt, msgid = span.polib_key or (span.msgctxt, span.msgid)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, span.obsolete):
             raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
     if len(entries) != len(spans):
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
+    for entry, span in zip(entries, spans, strict=True):
+        entry.msgctxt, entry.msgid, entry.msgid_plural = span.msgctxt, span.msgid, span.msgid_plural
+        if span.msgid_plural:
+            entry.msgstr_plural = dict(span.msgstr_plural)
+        else:
+            entry.msgstr = span.msgstr
 
 
 def _polib_reason(message: str) -> str:
@@ -384,12 +397,12 @@ _ESCAPES = {
     "\f": "\\f",
     "\v": "\\v",
 }
-_NEEDS_ESCAPE = re.compile(r'[\\"\n\t\r\a\b\f\v]')
+_NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
 
 
 def escape(text: str) -> str:
-    """``text`` escaped for a PO string literal."""
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)
+    """``text`` escaped for a PO string literal: control characters without a name as three octal digits."""
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group()) or f"\\{ord(m.group()):03o}", text)
 
 
 def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:

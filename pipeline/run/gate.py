@@ -39,6 +39,7 @@ from pipeline.placeholders.checks import (
     Rule,
     check_translation,
     format_problems,
+    glued_link,
     newline_problems,
 )
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
@@ -82,6 +83,9 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
     except PlaceholderMismatch as exc:
         # Every restore refusal (missing, duplicated, reordered, foreign markup, ICU) concerns the placeholders.
         return Verdict(None, str(exc), retryable=True)
+    glued = glued_link(protected, answer)
+    if glued is not None:
+        return Verdict(None, glued, retryable=True)
     if INVISIBLE.search(restored):  # recovered: an engine that adds zero-width or bidi characters damaged the text
         keep = set(INVISIBLE.findall(segment.text))
         restored = INVISIBLE.sub(lambda m: m.group() if m.group() in keep else "", restored)
