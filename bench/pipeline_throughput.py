@@ -55,6 +55,7 @@ def main() -> None:
         import pipeline.run.send  # noqa: F401, E401
         import pipeline.run.write
         import pipeline.service.app  # noqa: F401, E401
+        import pipeline.service.embedded  # noqa: F401  the embedded transport
 
         profiler = cProfile.Profile() if profile else None
         started, cpu = time.perf_counter(), time.process_time()

@@ -21,7 +21,6 @@ Usage: BENCH_REAL=1 python bench/real_catalogs.py [--cache DIR] [--modes move,dr
 from __future__ import annotations
 
 import argparse
-import bisect
 import json
 import os
 import re
@@ -33,17 +32,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import httpx
 import polib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real.faultproxy import FAULT_HEADER, FaultProxy  # noqa: E402
+from real.faultproxy import FaultProxy  # noqa: E402
+from real.harness import SERVE_KEY, Service, commit, entry_at, fault_headers, line_keys, pipeline_exe, render  # noqa: E402
 from real.sources import PROJECTS, Catalog, FetchError, Key, blank_tree, extract, fetch, is_filled, key_of  # noqa: E402
 
 MODES = ("move", "drop", "duplicate", "attribute")
 TARGET_FILL_RATIO = 0.97
 EXAMPLES = {"broken": 8, "refused": 5}  # examples kept per run, one per distinct reason
-SERVE_KEY = "real-catalogs-bench-key"  # a throwaway key of the throwaway local service
 CONFIG = """\
 source_lang = "en"
 catalogs = ["**/*.po"]
@@ -63,112 +61,10 @@ def log(message: str) -> None:
     print(f"[real_catalogs] {message}", file=sys.stderr, flush=True)
 
 
-def pipeline_exe() -> str:
-    """The ``pipeline`` command of this interpreter's environment."""
-    beside = Path(sys.executable).with_name("pipeline")
-    return str(beside) if beside.exists() else (shutil.which("pipeline") or "pipeline")
-
-
-class Service:
-    """``pipeline serve --test-faults`` on a free loopback port, for the length of a ``with``."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.url = ""
-
-    def __enter__(self) -> Service:
-        env = {**os.environ, "PIPELINE_SERVE_AUTH_KEYS": SERVE_KEY}
-        self._out = (self.folder / "serve.out").open("w+")
-        self._err = (self.folder / "serve.err").open("w")
-        self.proc = subprocess.Popen(
-            [pipeline_exe(), "serve", "--host", "127.0.0.1", "--port", "0", "--test-faults"],
-            env=env,
-            stdout=self._out,
-            stderr=self._err,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            first = (self.folder / "serve.out").read_text().split("\n", 1)
-            if len(first) == 2 and "listening on " in first[0]:
-                self.url = first[0].split("listening on ", 1)[1].strip()
-                return self
-            time.sleep(0.05)
-        self.__exit__()
-        raise RuntimeError(f"pipeline serve did not start: {(self.folder / 'serve.err').read_text()[-500:]}")
-
-    def __exit__(self, *exc: object) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._out.close()
-        self._err.close()
-
-
-def probe_fault(url: str, header: str) -> tuple[int, str]:
-    """The service's answer to one small translate request carrying ``header``."""
-    try:
-        from pipeline.protocol import AUTH_HEADER, AUTH_SCHEME
-    except ImportError:  # the wire contract moved; these are its values today
-        AUTH_HEADER, AUTH_SCHEME = "Authorization", "Service-Auth-Key"
-    try:
-        response = httpx.post(
-            f"{url}/v2/translate",
-            timeout=30,
-            trust_env=False,
-            headers={AUTH_HEADER: f"{AUTH_SCHEME} {SERVE_KEY}", FAULT_HEADER: header},
-            data={"text": "Open <b>the</b> file", "target_lang": "DE", "tag_handling": "xml"},
-        )
-    except httpx.HTTPError as exc:
-        return 0, type(exc).__name__
-    return response.status_code, response.text[:200]
-
-
-def fault_headers(url: str, modes: list[str], every: int | None) -> tuple[dict[str, str], dict]:
-    """The X-Test-Fault value per mode, and what the probes found (``every`` support, refused modes)."""
-    found: dict = {"every_asked": every}
-    status, text = probe_fault(url, "mangle=move;every=2;id=bench-probe-every")
-    found["every_supported"] = status == 200
-    if status != 200:
-        found["every_probe"] = f"HTTP {status}: {text}"
-    headers = {}
-    for mode in modes:
-        value = f"mangle={mode}" + (f";every={every}" if every and found["every_supported"] else "")
-        status, text = probe_fault(url, f"{value};id=bench-probe-{mode}")
-        if status == 200:
-            headers[mode] = f"{value};id=bench-{mode}"
-        else:
-            found.setdefault("refused_modes", {})[mode] = f"HTTP {status}: {text}"
-    return headers, found
-
-
 def check_supports_fuzzy() -> list[str]:
     """``--include-fuzzy`` when ``pipeline check`` has it (it may become the default)."""
     help_text = subprocess.run([pipeline_exe(), "check", "--help"], capture_output=True, text=True).stdout
     return ["--include-fuzzy"] if "--include-fuzzy" in help_text else []
-
-
-def line_keys(path: Path) -> tuple[list[int], list[Key]]:
-    """First line (1-based) of each entry's block (comments included) and the entry's key, in file order."""
-    po = polib.pofile(str(path))
-    lines = path.read_bytes().split(b"\n")
-    starts, keys = [], []
-    for entry in po:
-        start = entry.linenum
-        while start > 1 and lines[start - 2].strip():
-            start -= 1
-        starts.append(start)
-        keys.append(key_of(entry))
-    return starts, keys
-
-
-def entry_at(index: tuple[list[int], list[Key]], line: int) -> Key | None:
-    """The entry whose block holds ``line``; None for the header."""
-    at = bisect.bisect_right(index[0], line) - 1
-    return index[1][at] if at >= 0 else None
 
 
 def problems(root: Path, catalogs: list[Catalog], check_args: list[str]) -> dict[str, list[tuple[int | None, str]]]:
@@ -448,30 +344,6 @@ def summarise(
     return {"rows": rows, "summary": summary}
 
 
-def _commit() -> str | None:
-    """The commit of the checkout the bench runs from, so figures can be compared over time."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True
-    )
-    return proc.stdout.strip() or None
-
-
-def render(value: object, indent: int = 0, width: int = 118) -> str:
-    """JSON with short containers on one line; each per-catalog row is one (long) line."""
-    flat = json.dumps(value, ensure_ascii=False)
-    if not isinstance(value, (dict, list)) or not value or len(flat) + indent <= width:
-        return flat
-    pad = " " * (indent + 1)
-    if isinstance(value, dict):
-        items = [
-            f"{pad}{json.dumps(k, ensure_ascii=False)}: {render(v, indent + 1, 400 if k == 'catalogs' else width)}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    items = [pad + render(v, indent + 1, width) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", action="store_true", help="run even without BENCH_REAL=1")
@@ -497,7 +369,7 @@ def main() -> int:
         cache = args.cache or work / "downloads"
         records, catalogs = prepare(args.projects.split(","), cache, work / "base")
         every_catalog = [c for name in catalogs for c in catalogs[name]]
-        doc: dict = {"commit": _commit(), "projects": records, "msgfmt": bool(shutil.which("msgfmt"))}
+        doc: dict = {"commit": commit(), "projects": records, "msgfmt": bool(shutil.which("msgfmt"))}
         if not every_catalog:
             doc["error"] = "no project could be fetched"
             print(render(doc))

@@ -29,6 +29,9 @@ Reference of every key (all optional)::
     max_characters = 500000            # budget: a run never sends a request that would bill more
                                        # characters in total; it stops, saves, exits 3 (no limit
                                        # when absent; --max-characters overrides)
+    lock_wait = 600                    # seconds a run waits for catalogs another run holds (its
+                                       # locks), saying who holds them; then it gives up, exit 6
+                                       # (0: never wait; --lock-wait overrides)
     context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
                                        # comments), "msgctxt", or "none" (fewest requests)
     locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
@@ -40,6 +43,20 @@ Reference of every key (all optional)::
                                        # language's letters is converted to UTF-8 (header and
                                        # bytes) before it is translated; otherwise it is refused
                                        # before anything is sent (--to-utf8 sets it)
+    reuse = true                       # an untranslated entry whose msgctxt and msgid (and
+                                       # msgid_plural) have a reviewed (non-fuzzy) translation in
+                                       # another catalog of the same language, or in a compendium,
+                                       # gets it at no cost: written fuzzy, with a comment naming
+                                       # where it came from (docs/runs.md)
+    compendia = ["i18n/compendium-*.po"]
+                                       # PO files of reviewed translations (msgmerge --compendium's
+                                       # kind), globs relative to this file; each in the language
+                                       # its Language header (or name) says; the project's own
+                                       # catalogs win over them
+    over_length = "review"             # a translation still over its entry's length limit
+                                       # (max-length:N, XLIFF maxwidth / slr) after one retry
+                                       # asking for at most N characters: written marked for
+                                       # review with a note ("review"), or not written ("refuse")
 
     [cache]
     dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
@@ -96,7 +113,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.resources.settings import ResourceSettings, parse_resources
 
 CONFIG_NAME = "pipeline.toml"
@@ -106,6 +123,7 @@ ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
+OVER_LENGTH = ("review", "refuse")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -119,6 +137,11 @@ class ServiceSettings:
     timeout: float = 30.0
     max_attempts: int = 5
     reporting_tag: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every way in (file, environment, command line, library) ends here; those three name themselves first.
+        if self.url:
+            check_service_url(self.url, "the service URL")
 
     @property
     def embedded(self) -> bool:
@@ -139,10 +162,14 @@ class Settings:
     service: ServiceSettings = field(default_factory=ServiceSettings)
     mark_fuzzy: bool = True
     max_characters: int | None = None  # billed characters one run may spend (None: no limit)
+    lock_wait: float = 600.0  # seconds a run waits for catalogs another run has locked, then gives up
     context: str = "all"
     locale_map: Mapping[str, str] = field(default_factory=dict)
     languages: tuple[tuple[str, str], ...] = ()  # [translate] languages: (glob, locale), in the file's order
     to_utf8: bool = False
+    reuse: bool = True  # reviewed translations of the same entries elsewhere are written before any is paid for
+    compendia: tuple[str, ...] = ()  # globs of compendium PO files, relative to root
+    over_length: str = "review"  # a translation still over its length limit: "review" or "refuse"
     cache_dir: Path | None = None
     cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
     cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
@@ -174,8 +201,12 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
         "context": str,
         "locale_map": dict,
         "max_characters": int,
+        "lock_wait": (int, float),
         "languages": dict,
         "to_utf8": bool,
+        "reuse": bool,
+        "compendia": list,
+        "over_length": str,
     },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
@@ -252,11 +283,27 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         settings = _from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
-        settings = replace(settings, service=replace(settings.service, url=env_url))
+        settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
     env_cache_url = os.environ.get(ENV_CACHE_URL)
     if env_cache_url:
         settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
     return settings
+
+
+def check_service_url(url: str, where: str) -> str:
+    """``url`` when it names no user or password; the error shows it without them.
+
+    Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
+    header that carries the key, so such a URL never reaches the service as meant, and its password
+    would otherwise be printed wherever the URL is (the log, report.json).
+    """
+    if has_userinfo(url):
+        raise ConfigError(
+            f"{where} carries a user or password ({redact_url(url)} is shown without them): the service "
+            f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
+            f"in its place"
+        )
+    return url
 
 
 def check_cache_url(url: str, where: str) -> str:
@@ -283,8 +330,14 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     for key in ("concurrency", "max_attempts"):
         if svc.get(key, 1) < 1:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
+    if tr.get("over_length", "review") not in OVER_LENGTH:
+        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
+    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
+        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
+    if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
+        raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
     default = project_dir(root)  # only where the configuration names no folder
     cache = data.get("cache", {})
     cache_dir = cache.get("dir")
@@ -299,7 +352,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         exclude=tuple(data.get("exclude", [])),
         target_langs=tuple(data.get("target_langs", [])),
         service=ServiceSettings(
-            url=svc.get("url") or None,
+            url=check_service_url(svc["url"], f"{path}: service.url") if svc.get("url") else None,
             concurrency=svc.get("concurrency", ServiceSettings.concurrency),
             timeout=float(svc.get("timeout", 30.0)),
             max_attempts=svc.get("max_attempts", 5),
@@ -307,10 +360,14 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         ),
         mark_fuzzy=tr.get("mark_fuzzy", True),
         max_characters=tr.get("max_characters"),
+        lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
         context=context,
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         languages=_languages(path, tr.get("languages", {})),
         to_utf8=tr.get("to_utf8", False),
+        reuse=tr.get("reuse", True),
+        compendia=tuple(tr.get("compendia", [])),
+        over_length=tr.get("over_length", "review"),
         cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
         cache_ttl=cache.get("ttl") or None,

@@ -6,7 +6,6 @@
     ├── UsageError                     exit 2  bad command line or configuration
     │   └── ConfigError                        names the file (and key) that is wrong
     ├── CatalogError                   exit 1  a catalog cannot be read; carries path and line
-    ├── BudgetExceededError            exit 3  the run would go over --max-characters
     ├── ClientLimitError               exit 2  a request would break a service limit; not sent
     └── ServiceError                           the service answered with an error, or not at all
         ├── BadRequestError      400
@@ -27,7 +26,9 @@ one, and the client redacts its own before raising (see :func:`redact`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 
 class ExitCode:
@@ -39,6 +40,7 @@ class ExitCode:
     QUOTA = 3  # quota exceeded or budget reached; work done so far is saved
     UNAVAILABLE = 4  # authentication refused or service unreachable
     PENDING = 5  # --frozen: a run would translate or merge something (nothing was sent or written)
+    LOCKED = 6  # another run held catalogs longer than the run would wait; what was done before is saved
     INTERRUPTED = 130  # SIGINT (Ctrl-C): stopped sending; what was done is written and saved
     TERMINATED = 143  # SIGTERM: the same
 
@@ -66,12 +68,6 @@ class CatalogError(PipelineError):
         self.path, self.reason, self.line = path, reason, line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {reason}")
-
-
-class BudgetExceededError(PipelineError):
-    """Translating more would exceed the character budget of the run."""
-
-    exit_code = ExitCode.QUOTA
 
 
 class ClientLimitError(PipelineError):
@@ -187,3 +183,22 @@ def redact(text: str, secrets: Iterable[str]) -> str:
         if secret:
             text = text.replace(secret, "***")
     return text
+
+
+def redact_url(url: str) -> str:
+    """``url`` without user, password or query (which may carry one): safe to print."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "the configured URL"
+    if parts.scheme == "unix":
+        return f"unix://{parts.path}"
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def has_userinfo(url: str) -> bool:
+    """Whether ``url`` names a user or password (``https://user:pw@host``), parsed or not."""
+    rest = url.split("://", 1)[-1]
+    return "@" in re.split(r"[/?#\\]", rest, maxsplit=1)[0]

@@ -75,6 +75,15 @@ class Cause(enum.Enum):
     LANGUAGE = "language"  # the service does not offer the language, until its language list changes
 
 
+class Alert(str):
+    """A progress message a user must see even with ``--quiet`` (the CLI's quiet log still prints it).
+
+    A plain ``str`` to every other receiver of a run's log.
+    """
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A per-segment or per-catalog problem: reported, never raised."""
@@ -109,6 +118,15 @@ class Counters:
     segments_copied: int = 0
     segments_failed: int = 0
     segments_skipped: int = 0
+    # A reviewed translation of the same entry elsewhere (a sibling catalog, a compendium), written at
+    # no cost; the characters its texts would have been billed.
+    segments_reused: int = 0
+    characters_reused: int = 0
+    # Length limits: segments sent again asking for at most N characters; units written over their
+    # limit all the same (marked for review) or, as configured, left untranslated.
+    length_retried: int = 0
+    length_over: int = 0
+    length_refused: int = 0
 
     def add(self, other: Counters) -> None:
         """Add ``other``'s tallies to this one."""
@@ -135,6 +153,10 @@ class TranslationOptions:
     translation_memory_id: str | None = None
     translation_memory_threshold: int | None = None
     tag_handling_version: str | None = None
+    # A memory's content lives on the service and changes under its id (edited in the web UI): what
+    # the service says about it (pipeline.resources.attach.memory_version) keys the cache. Unknown
+    # (None) until the run has asked, and a key made before that is never stored under.
+    translation_memory_version: str | None = None
 
     def inputs_hash(self) -> str:
         """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""

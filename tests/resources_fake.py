@@ -33,6 +33,7 @@ class FakeResources:
         self.targets = targets
         self.glossary_routes, self.style_routes = glossary_routes, style_routes
         self.memories = list(memories)
+        self.memory_edits: dict[str, int] = {}  # memory id -> times it was edited (in the service's web UI)
         self.glossaries: dict[str, dict] = {}
         self.styles: dict[str, dict] = {}
         self.requests: list[tuple[str, str]] = []
@@ -95,9 +96,7 @@ class FakeResources:
                 ],
             )
         if path == "/v3/translation_memories":
-            return httpx.Response(
-                200, json={"translation_memories": [{"translation_memory_id": m, "name": "tm"} for m in self.memories]}
-            )
+            return httpx.Response(200, json={"translation_memories": [self._memory(m) for m in self.memories]})
         if path == "/v2/translate":
             return self._translate(json.loads(request.content))
         if parts[:2] == ["v3", "glossaries"]:
@@ -152,6 +151,19 @@ class FakeResources:
             ]
         return httpx.Response(200, json=langs)
 
+    def _memory(self, memory_id: str) -> dict:
+        """A memory as the real service lists it: an edit changes its updated_time, not its id."""
+        edits = self.memory_edits.get(memory_id, 0)
+        return {
+            "translation_memory_id": memory_id,
+            "name": "tm",
+            "source_language": "en",
+            "target_languages": ["de"],
+            "segment_count": 10,
+            "creation_time": "2026-01-01T00:00:00Z",
+            "updated_time": f"2026-01-{1 + edits:02d}T00:00:00Z",
+        }
+
     def _translate(self, body: dict) -> httpx.Response:
         self.translations.append(body)
         texts = []
@@ -164,6 +176,8 @@ class FakeResources:
                     out = out.replace(source, f"«{target}»")
             style = self.styles.get(body.get("style_id", ""))
             mark = f"|style v{style['version']}" if style else ""
+            edits = self.memory_edits.get(body.get("translation_memory_id", ""), 0)
+            mark += f"|tm edit {edits}" if edits else ""
             texts.append(f"[{body['target_lang']}{mark}] {out}")
         return httpx.Response(
             200,

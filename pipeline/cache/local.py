@@ -73,9 +73,13 @@ class LocalStore:
         wanted = list(keys)
         found: dict[str, str] = {}
         try:
-            queries = ["SELECT key, value FROM translations WHERE key IN ({})"]
+            # Values as bytes: a row that is not UTF-8 is then a miss in decode(), where sqlite3's own
+            # decoding would fail the whole read (and cost the run its cache file).
+            queries = ["SELECT key, CAST(value AS BLOB) FROM translations WHERE key IN ({})"]
             if self._db.execute("SELECT EXISTS (SELECT 1 FROM recent)").fetchone()[0]:
-                queries.append("SELECT key, value FROM recent WHERE key IN ({}) ORDER BY id")  # later ones win
+                queries.append(
+                    "SELECT key, CAST(value AS BLOB) FROM recent WHERE key IN ({}) ORDER BY id"
+                )  # later wins
             for start in range(0, len(wanted), _CHUNK):
                 chunk = wanted[start : start + _CHUNK]
                 marks = ",".join("?" * len(chunk))

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace, redact
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.config import Settings
+from pipeline.errors import redact_url
 
 
 def cache_stats(settings: Settings, service: str) -> dict[str, object]:
@@ -60,7 +61,7 @@ def _shared(
 ) -> dict[str, object] | None:
     if not settings.cache_url:
         return None
-    where = {"url": redact(settings.cache_url), "namespace": namespace(service)}
+    where = {"url": redact_url(settings.cache_url), "namespace": namespace(service)}
     try:
         store = RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
     except SharedStoreError as exc:

@@ -2,15 +2,24 @@
 
 Keys are ``pipeline:<entry version>:<protection scheme>:<service hash>:<cache key>``: the cache key
 already covers the service and the scheme, the namespace keeps two services' or two incompatible
-versions' entries apart for ``pipeline cache stats|clear`` too. Values are the same plain JSON
+versions' entries apart for ``pipeline cache stats|clear`` too. Other applications may keep keys
+that merely start with ``pipeline:`` in the same database, so stats and clear count and delete
+only string keys of exactly this shape (16 and 64 lower-case hex digits). Values are the same plain JSON
 entries as the local store's (:mod:`pipeline.cache.entry`).
 
-Round trips, not commands, are what a remote store costs: reads are one pipelined batch of MGETs
-per request group, writes one pipelined batch of SETs (the caller buffers them). Timeouts are
-short and nothing is retried: a shared cache that does not answer at once is skipped for the
-rest of the run by the caller, never waited for.
+Round trips, not commands, are what a remote store costs: reads are one pipelined batch of calls
+of a small Lua script per request group, writes one pipelined batch of SETs (the caller buffers
+them). Timeouts are short and nothing is retried: a shared cache that does not answer at once is
+skipped for the rest of the run by the caller, never waited for.
 
-The URL may carry a password: it is kept in the client only, and :func:`redact` and
+Whoever can write the store can put a value of any size under an entry's key, and a client reads
+a reply whole before anything can look at it: forty 20 MB values cost a runner 1.7 GB with MGET.
+So the server measures before it sends (:data:`_READ`): a value longer than any entry can be
+(:data:`~pipeline.cache.entry.MAX_ENTRY_BYTES`) is a miss and never sent, and one round trip
+returns at most :data:`READ_BYTES` of values; what did not fit is asked for in the next one.
+
+The URL may carry a password: it is kept in the client only, and
+:func:`~pipeline.errors.redact_url` and
 ``RedisStore._scrub`` keep it out of every message. :class:`SharedStoreError` never leaves the
 cache package: the tiered cache and the maintenance commands turn it into a warning or a field.
 """
@@ -21,16 +30,40 @@ import contextlib
 import functools
 import hashlib
 import inspect
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
-from pipeline.cache.entry import ENTRY_VERSION, decode, encode
+from pipeline.cache.entry import ENTRY_VERSION, MAX_ENTRY_BYTES, decode, encode
+from pipeline.errors import redact_url
 from pipeline.model import SCHEME_VERSION
 
 CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
-_MGET_CHUNK = 1000  # keys per MGET: bounded replies, still one round trip (pipelined)
+_READ_CHUNK = 1000  # keys per script call, several calls pipelined in one round trip
 _SCAN_COUNT = 1000
+#: Bytes of values one round trip returns at most (a value of MAX_ENTRY_BYTES always fits).
+READ_BYTES = 8 * MAX_ENTRY_BYTES
+#: Each key's value when it is a string of 1 to ARGV[1] bytes and fits in the ARGV[2] bytes left;
+#: false (nil) when absent, of another type or too long; 0 when it did not fit (asked again).
+_READ = """
+local most, room = tonumber(ARGV[1]), tonumber(ARGV[2])
+local out = {}
+for i, key in ipairs(KEYS) do
+  local size = redis.pcall('STRLEN', key)
+  if type(size) ~= 'number' or size == 0 or size > most then
+    out[i] = false
+  elseif size > room then
+    out[i] = 0
+  else
+    room = room - size
+    out[i] = redis.call('GET', key)
+  end
+end
+return out
+"""
+#: The name of an entry of any version, scheme and service: what stats and clear may touch.
+_ENTRY_KEY = re.compile(rb"pipeline:[0-9]+:[^:]+:[0-9a-f]{16}:[0-9a-f]{64}")
 
 
 @functools.cache
@@ -50,19 +83,6 @@ class SharedStoreError(Exception):
     """The shared store cannot be reached or answered wrongly; the message names no secret."""
 
 
-def redact(url: str) -> str:
-    """``url`` without user, password or query (which may carry one): safe to print."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return "the configured URL"
-    if parts.scheme == "unix":
-        return f"unix://{parts.path}"
-    return f"{parts.scheme}://{host}{port}{parts.path}"
-
-
 def namespace(service: str) -> str:
     """The key prefix of ``service``'s entries (the service is hashed: its URL stays out of key names)."""
     digest = hashlib.sha256(service.encode("utf-8")).hexdigest()[:16]
@@ -80,7 +100,7 @@ class RedisStore:
         except ImportError:  # a dependency, but an install without dependencies must not crash the run
             raise SharedStoreError("the redis package is not installed (pip install 'pipeline[redis]')") from None
 
-        self.where = redact(url)
+        self.where = redact_url(url)
         self._secrets = _secrets(url)
         self._prefix = prefix
         self._ttl = ttl
@@ -101,26 +121,37 @@ class RedisStore:
             raise SharedStoreError(self._scrub(exc)) from None
 
     def get_many(self, keys: Iterable[str]) -> dict[str, str]:
-        """The well-formed entries found among ``keys``, in one round trip."""
+        """The well-formed entries found among ``keys``: one round trip, more only past READ_BYTES."""
         wanted = list(keys)
-        if not wanted:
-            return {}
-        chunks = [wanted[i : i + _MGET_CHUNK] for i in range(0, len(wanted), _MGET_CHUNK)]
+        found: dict[str, str] = {}
+        while wanted:
+            wanted = self._read(wanted, found)
+        return found
+
+    def _read(self, wanted: list[str], found: dict[str, str]) -> list[str]:
+        """One round trip: put what it reads of ``wanted`` in ``found``; returns the keys left for the next."""
+        most = max(1, READ_BYTES // MAX_ENTRY_BYTES)  # calls whose share of READ_BYTES still fits any entry
+        asked = wanted[: _READ_CHUNK * most]
+        chunks = [asked[i : i + _READ_CHUNK] for i in range(0, len(asked), _READ_CHUNK)]
+        room = max(MAX_ENTRY_BYTES, READ_BYTES // len(chunks))
         with self._errors():
             pipe = self._client.pipeline(transaction=False)
             for chunk in chunks:
-                pipe.mget([self._prefix + key for key in chunk])
+                pipe.eval(_READ, len(chunk), *(self._prefix + key for key in chunk), MAX_ENTRY_BYTES, room)
             replies = pipe.execute()
         self.round_trips += 1
-        found: dict[str, str] = {}
+        left = wanted[len(asked) :]
         for chunk, values in zip(chunks, replies, strict=False):
             if not isinstance(values, list):
                 continue
             for key, value in zip(chunk, values, strict=False):
-                translation = decode(value) if value is not None else None
-                if translation is not None:
-                    found[key] = translation
-        return found
+                if isinstance(value, bytes):
+                    translation = decode(value)
+                    if translation is not None:
+                        found[key] = translation
+                elif value == 0:
+                    left.append(key)  # did not fit in this round trip: the first of each call always does
+        return left
 
     def set_many(self, items: Mapping[str, str]) -> None:
         """Store ``items`` (key -> protected translation) in one round trip."""
@@ -162,9 +193,12 @@ class RedisStore:
             pass
 
     def _scan(self, prefix: str) -> Iterator[bytes]:
+        """Names of the entries under ``prefix``: string keys of the entry shape only (TYPE needs Redis 6)."""
         # The prefix comes from our own namespace(): only glob characters of the scheme need escaping.
         pattern = "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
-        yield from self._client.scan_iter(match=pattern, count=_SCAN_COUNT)
+        for key in self._client.scan_iter(match=pattern, count=_SCAN_COUNT, _type="string"):
+            if _ENTRY_KEY.fullmatch(key):
+                yield key
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:

@@ -43,7 +43,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     usage = subparsers.add_parser("usage", parents=[common], help="show the characters used this period")
     usage.set_defaults(func=_usage)
+    _register_keys(subparsers, common)
+    _register_documents_and_write(subparsers, common)
 
+
+def _register_keys(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     keys = subparsers.add_parser("keys", help=f"manage developer keys (admin key from ${ADMIN_KEY_ENV})")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     create = keys_sub.add_parser("create", parents=[common], help="create a developer key")
@@ -65,6 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     deactivate.add_argument("key_id")
     deactivate.set_defaults(func=_keys_deactivate)
 
+
+def _register_documents_and_write(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     document = subparsers.add_parser("document", help="translate documents")
     document_sub = document.add_subparsers(dest="document_command", required=True, metavar="ACTION")
     translate = document_sub.add_parser("translate", parents=[common], help="upload, wait, download")

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, load_settings, project_dir
+from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, check_service_url, load_settings, project_dir
 from pipeline.errors import ExitCode
-from pipeline.model import Issue, Severity
+from pipeline.model import Alert, Issue, Severity
 
 if TYPE_CHECKING:
     from pipeline.run.records import RunReport
@@ -67,19 +67,21 @@ def load_cli_settings(args: argparse.Namespace) -> Settings:
 
     settings = load_settings(args.config)
     if args.service_url:
-        settings = replace(settings, service=replace(settings.service, url=args.service_url))
+        url = check_service_url(args.service_url, "--service-url")
+        settings = replace(settings, service=replace(settings.service, url=url))
     if "follow_symlinks_outside" in args and args.follow_symlinks_outside:  # commands on catalogs only
         settings = replace(settings, follow_symlinks_outside=True)
     return settings
 
 
 def stderr_log(quiet: bool = False) -> Callable[[str], None]:
-    """Where a command's progress messages go: stderr, as ``pipeline: ...``; nowhere when ``quiet``."""
-    return _ignore if quiet else _to_stderr
+    """Where a command's progress messages go: stderr, as ``pipeline: ...``; with ``quiet`` only alerts."""
+    return _alerts_only if quiet else _to_stderr
 
 
-def _ignore(message: str) -> None:
-    pass
+def _alerts_only(message: str) -> None:
+    if isinstance(message, Alert):  # waiting for another run's locks: silence there looks like a hang
+        _to_stderr(message)
 
 
 def _to_stderr(message: str) -> None:

@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="exit codes: 0 all done; 1 some segments failed or some input was invalid (the report says "
         "which; everything else was written); 2 usage or configuration error; 3 quota exceeded, budget "
         "reached (work done so far is saved) or the account's characters left cannot cover the run (nothing "
-        "sent); 4 authentication refused or service unreachable; 5 --frozen and a run would change a catalog",
+        "sent); 4 authentication refused or service unreachable; 5 --frozen and a run would change a catalog; 6 "
+        "another run held catalogs longer than --lock-wait (what was done before is saved)",
     )
     add_catalog_arguments(p)
     p.add_argument(
@@ -78,6 +79,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "catalog is refused before anything is sent (default: the config's [translate] to_utf8)",
     )
     add_frozen_argument(p, "translate")
+    _add_limits(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (and whom a run waits for)")
+    p.set_defaults(func=_translate)
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    """The options that bound a run: its budget and how long it waits for another run."""
     p.add_argument(
         "--max-characters",
         type=_budget,
@@ -85,8 +93,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="stop before billing more than N characters in this run; what was translated is saved "
         "and the run exits 3 (default: the config's [translate] max_characters, else no limit)",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
-    p.set_defaults(func=_translate)
+    p.add_argument(
+        "--lock-wait",
+        type=_seconds,
+        metavar="SECONDS",
+        help="wait at most this long for catalogs another run is translating (it is named on stderr, even "
+        "with --quiet), then stop with exit 6 (default: the config's [translate] lock_wait, else 600; 0: "
+        "never wait)",
+    )
 
 
 def _budget(value: str) -> int:
@@ -99,6 +113,16 @@ def _budget(value: str) -> int:
     return number
 
 
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 <= number < float("inf"):
+        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+    return number
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     from dataclasses import replace
 
@@ -107,6 +131,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
         settings = replace(settings, max_characters=args.max_characters)
+    if args.lock_wait is not None:
+        settings = replace(settings, lock_wait=args.lock_wait)
     if args.to_utf8:
         settings = replace(settings, to_utf8=True)
     return settings
@@ -114,7 +140,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import fallback_note
+    from pipeline.run.report import fallback_note, reuse_and_length
     from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
@@ -144,8 +170,8 @@ def _translate(args: argparse.Namespace) -> int:
         else:
             print(
                 f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
-                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped; {t.billed_characters} "
-                f"characters billed in {t.requests} requests; "
+                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}; "
+                f"{t.billed_characters} characters billed in {t.requests} requests; "
                 + (
                     f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
                     if report.unchanged_catalogs

@@ -15,6 +15,7 @@ from pipeline import protocol
 from pipeline.client.endpoints import TextEndpoints
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.terminology import TerminologyEndpoints
+from pipeline.errors import has_userinfo, redact_url
 
 #: Pooled keep-alive connections of the default transports.
 POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
@@ -62,6 +63,11 @@ class ShellSettings:
         reporting_tag: str | None,
         clock: Callable[[], float] | None,
     ) -> dict[str, str]:
+        if has_userinfo(base_url):  # httpx would send it as Basic auth, replacing the key's header
+            raise ValueError(
+                f"base_url must not carry a user or password ({redact_url(base_url)} is shown without them): "
+                f"httpx would send them as Basic auth in place of the key"
+            )
         if httpx.URL(base_url).scheme not in ("http", "https"):
             raise ValueError(f"base_url must start with http:// or https://, not {base_url!r}")
         self.base_url = base_url.rstrip("/")

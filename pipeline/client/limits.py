@@ -88,8 +88,9 @@ def check_glossary_source(glossary_id: object, source_lang: object) -> None:
 
 
 def check_write_options(writing_style: str | None, tone: str | None) -> None:
-    """``writing_style`` and ``tone`` are mutually exclusive."""
-    if writing_style is not None and tone is not None:
+    """``writing_style`` and ``tone`` exclude each other, unless one of them is ``default`` (as the service
+    and its official clients accept)."""
+    if writing_style not in (None, "default") and tone not in (None, "default"):
         raise ClientLimitError("writing_style and tone cannot be sent in the same request")
 
 

@@ -5,6 +5,7 @@ and the parsers that turn the service's JSON into records.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -45,6 +46,10 @@ T = TypeVar("T")
 
 #: Longest piece of a non-JSON error body quoted in an exception message.
 _MAX_QUOTED_BODY = 300
+
+#: A JSON escape of half a UTF-16 pair: only an answer holding one can hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # --- Errors ---------------------------------------------------------------------------------
@@ -113,7 +118,7 @@ def _error_message(content: bytes) -> str:
     text = content.decode("utf-8", errors="replace").strip()
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser recurses
         return text[:_MAX_QUOTED_BODY]
     if isinstance(data, dict) and isinstance(data.get("message"), str):
         return data["message"]
@@ -153,7 +158,7 @@ def finish(
         raise error_from_answer(status_code, headers, content, reason, secrets)
     try:
         if call.expect == "json":
-            body: Any = json.loads(content)
+            body: Any = _parse_json(content)
         elif call.expect == "text":
             body = content.decode("utf-8")
         elif call.expect == "bytes":
@@ -166,11 +171,70 @@ def finish(
         raise ServiceError(f"unexpected answer to {what}: {type(exc).__name__}: {exc}", status_code) from exc
 
 
+def _parse_json(content: bytes) -> Any:
+    """The JSON value of an answer's body; ValueError for anything a run could not take from it.
+
+    Beyond what :func:`json.loads` refuses: nesting deeper than it recurses, and strings holding a
+    lone surrogate (``"\\ud800"`` is valid JSON but no character: no catalog, cache or report can
+    hold it, so it would fail the run wherever it is first written).
+    """
+    try:
+        body = json.loads(content)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deep to be read") from None
+    if _SURROGATE_ESCAPE.search(content) and _holds_lone_surrogate(body):
+        raise ValueError("a string holds a lone surrogate (half of a UTF-16 pair), which is no character")
+    return body
+
+
+def _holds_lone_surrogate(body: Any) -> bool:
+    pending = [body]  # a loop, not recursion: the parser's own depth limit is close to Python's
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
 # --- Parsers --------------------------------------------------------------------------------
 
 
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _count(data: Mapping[str, Any], field: str) -> int | None:
+    """``data[field]`` as a whole number of at least 0, None when absent or null; ValueError naming it otherwise.
+
+    JSON has no integer type: a number such as ``1e400`` or ``Infinity`` reaches Python as a
+    float that no count can be.
+    """
+    value = data.get(field)
+    if value is None:
+        return None
+    if type(value) is int and value >= 0:
+        return value
+    if type(value) is float and value.is_integer() and value >= 0:
+        return int(value)
+    raise ValueError(f"{field} is not a count: {str(value)[:40]}")
+
+
+def _billed(data: Mapping[str, Any]) -> int | None:
+    """The billed characters of a translation answer, None when absent or no count.
+
+    The translations beside a nonsensical figure are still good, and refusing them would make the
+    run pay for them again; without the figure the run counts what it sent.
+    """
+    try:
+        return _count(data, "billed_characters")
+    except ValueError:
+        return None
 
 
 def parse_translate(data: Mapping[str, Any]) -> TranslateResult:
@@ -179,7 +243,7 @@ def parse_translate(data: Mapping[str, Any]) -> TranslateResult:
         Translation(text=item["text"], detected_source_language=item.get("detected_source_language", ""))
         for item in data["translations"]
     )
-    return TranslateResult(translations, _opt_int(data.get("billed_characters")), data.get("model_type_used"))
+    return TranslateResult(translations, _billed(data), data.get("model_type_used"))
 
 
 def translate_parser(count: int) -> Callable[[Mapping[str, Any]], TranslateResult]:
@@ -208,7 +272,7 @@ def parse_document_status(data: Mapping[str, Any]) -> DocumentStatus:
         document_id=data["document_id"],
         status=data["status"],
         seconds_remaining=_opt_int(data.get("seconds_remaining")),
-        billed_characters=_opt_int(data.get("billed_characters")),
+        billed_characters=_billed(data),
         message=data.get("message"),
     )
 
@@ -370,11 +434,14 @@ _USAGE_FIELDS = (
 
 def parse_usage(data: Mapping[str, Any]) -> Usage:
     """``GET /v2/usage``."""
+    count = _count(data, "character_count")
+    if count is None:
+        raise KeyError("character_count")
     return Usage(
-        character_count=int(data["character_count"]),
-        character_limit=_opt_int(data.get("character_limit")),
-        speech_to_text_milliseconds_count=_opt_int(data.get("speech_to_text_milliseconds_count")),
-        speech_to_text_milliseconds_limit=_opt_int(data.get("speech_to_text_milliseconds_limit")),
+        character_count=count,
+        character_limit=_count(data, "character_limit"),
+        speech_to_text_milliseconds_count=_count(data, "speech_to_text_milliseconds_count"),
+        speech_to_text_milliseconds_limit=_count(data, "speech_to_text_milliseconds_limit"),
         extra=frozen_mapping({k: v for k, v in data.items() if k not in _USAGE_FIELDS}),
     )
 

@@ -1,12 +1,24 @@
-"""Catalog formats: reading catalogs into units and writing translations back, atomically."""
+"""Catalog formats: reading catalogs into units and writing translations back, atomically.
+
+A catalog is replaced only if it still holds the bytes the run read (``expected``): a translator
+may save it at any moment, and the check and the replacement must be one step. On Linux they
+are: the new file is swapped in with ``renameat2(RENAME_EXCHANGE)``, the file it displaced is
+compared with what was read, and a file saved meanwhile is swapped straight back. Where no
+atomic exchange exists (other systems, some network file systems) the last check is made right
+before the rename, after the slow part (writing and flushing the new file), which leaves a
+window of microseconds instead of the whole flush.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
 import os
+import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +34,7 @@ __all__ = [
     "AtomicWriter",
     "Catalog",
     "CatalogError",
+    "ChangedMeanwhile",
     "PoCatalog",
     "Unit",
     "UnitState",
@@ -47,11 +60,26 @@ def read_catalog(path: Path) -> Catalog:
     raise CatalogError(str(path), f"unsupported catalog format {path.suffix or '(no suffix)'!r}")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+class ChangedMeanwhile(OSError):
+    """The file no longer held the bytes it was read with (saved, removed): it was left as it is.
+
+    ``kept``: where an earlier save was kept, when a file was saved twice in the instant of the
+    exchange (both saves are kept; the later one at the file's own path).
+    """
+
+    def __init__(self, path: Path, reason: str, kept: str | None = None) -> None:
+        super().__init__(errno.ESTALE, reason, str(path))
+        self.kept = kept
+
+
+def atomic_write(path: Path, data: bytes, expected: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half.
 
-    A read-only ``path`` is refused (PermissionError), though the rename would replace it: the
-    file's permissions say it must not change, whatever its folder allows.
+    With ``expected``, only while ``path`` still holds exactly those bytes, checked in the same
+    step as the replacement (see the module's docstring); otherwise :class:`ChangedMeanwhile`,
+    and ``path`` is left as it is (a removed file is not created again). A read-only ``path`` is
+    refused (PermissionError), though the rename would replace it: the file's permissions say it
+    must not change, whatever its folder allows.
     """
     try:
         mode = path.stat().st_mode
@@ -69,13 +97,98 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         except FileNotFoundError:
             pass
+        if expected is None:
+            os.replace(tmp, path)
+            return
+        ours = os.stat(tmp)
+        exchanged = _exchange(tmp, path)
+    except FileNotFoundError as exc:
+        _discard(tmp)
+        if expected is not None and exc.filename == str(path):
+            raise ChangedMeanwhile(path, "removed during the run") from None
+        raise
+    except BaseException:
+        _discard(tmp)
+        raise
+    if exchanged:
+        _settle_exchange(tmp, path, expected, ours)
+        return
+    try:  # no atomic exchange here: the last check, then the rename at once
+        if _contents(path) != expected:
+            raise ChangedMeanwhile(path, "changed during the run")
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        _discard(tmp)
         raise
+
+
+def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_result) -> None:
+    """After the new file (``ours``) was swapped in: drop what it displaced if that is what was read, else swap back.
+
+    Nothing but our own new file and the file that was read is ever deleted: a save is put back,
+    or, saved twice in the instant between (extremely unlikely), the later save is put at ``path``
+    and the earlier one kept beside it, named in the error.
+    """
+    if _contents(Path(displaced)) == expected:
+        _discard(displaced)
+        return
+    try:
+        _exchange(displaced, path)  # the save goes back where it was
+        if os.path.samestat(os.stat(displaced), ours):
+            _discard(displaced)
+            raise ChangedMeanwhile(path, "changed during the run")
+        _exchange(displaced, path)  # a second save replaced ours meanwhile: the later one at path
+    except OSError as exc:
+        if isinstance(exc, ChangedMeanwhile):
+            raise
+        raise ChangedMeanwhile(path, "saved during the run, and could not be put back", kept=displaced) from None
+    raise ChangedMeanwhile(path, "saved twice during the run", kept=displaced)
+
+
+def _discard(tmp: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def _contents(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _exchange(tmp: str, path: Path) -> bool:
+    """Swap ``tmp`` and ``path`` atomically; False where the system or file system cannot.
+
+    Linux ``renameat2(RENAME_EXCHANGE)`` (glibc 2.28 and later; ext4, xfs, btrfs, tmpfs, ...).
+    """
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    import ctypes
+
+    if renameat2(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(path), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):  # not here: rename as everywhere else
+        return False
+    raise OSError(code, os.strerror(code), str(path))
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a libc without it (musl before 1.2.x, old glibc)
+        return None
 
 
 def atomic_write_all(files: Sequence[tuple[Path, bytes]], workers: int = 8) -> list[OSError | None]:
@@ -104,10 +217,12 @@ class AtomicWriter:
         self._pool = ThreadPoolExecutor(max_workers=at_once)
         self._slots = threading.BoundedSemaphore(at_once)
 
-    def submit(self, path: Path, data: bytes) -> Future[OSError | None]:
-        """Start writing ``data`` to ``path``; the future holds the OSError the write met, or None."""
+    def submit(self, path: Path, data: bytes, expected: bytes | None = None) -> Future[OSError | None]:
+        """Start writing ``data`` to ``path`` (only over ``expected``: see :func:`atomic_write`); the
+        future holds the OSError the write met (:class:`ChangedMeanwhile` among them), or None.
+        """
         self._slots.acquire()
-        future = self._pool.submit(_written, path, data)
+        future = self._pool.submit(_written, path, data, expected)
         future.add_done_callback(lambda _: self._slots.release())
         return future
 
@@ -118,9 +233,9 @@ class AtomicWriter:
         self._pool.shutdown(wait=True)
 
 
-def _written(path: Path, data: bytes) -> OSError | None:
+def _written(path: Path, data: bytes, expected: bytes | None = None) -> OSError | None:
     try:
-        atomic_write(path, data)
+        atomic_write(path, data, expected)
     except OSError as exc:
         return exc
     return None

@@ -57,5 +57,11 @@ class Catalog(Protocol):
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written (as unit ``index``'s translation), or None when it can."""
 
-    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
-        """The catalog's bytes with ``translations`` (unit index -> target forms) written in."""
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The catalog's bytes with ``translations`` (unit index -> target forms) written in; the units
+        ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy`` says, with the note."""

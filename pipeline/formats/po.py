@@ -29,6 +29,7 @@ import itertools
 import re
 from array import array
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import polib
@@ -43,7 +44,25 @@ from pipeline.plural_rules import PluralRule, plural_rule_for
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
-_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: NUL ends a string in a compiled catalog; every other control character is written as an escape.
+_UNWRITABLE = re.compile(r"\x00")
+
+
+@dataclass(frozen=True)
+class PoRead:
+    """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
+
+    path: Path
+    raw_lines: list[bytes]
+    encoding: str
+    metadata: Mapping[str, str]
+    spans: list[Entry]
+    plural: PluralRule | None
+    is_template: bool
+    warnings: tuple[str, ...] = ()  # about the file as a whole, reported without a line
+    #: Where a Plural-Forms line goes when the header lacks one and plural translations are written
+    #: with CLDR's rule: without it the catalog would stop compiling.
+    plural_header_at: int | None = None
 
 
 class PoCatalog:
@@ -51,35 +70,22 @@ class PoCatalog:
 
     format = "po"
 
-    def __init__(
-        self,
-        path: Path,
-        raw_lines: list[bytes],
-        encoding: str,
-        metadata: Mapping[str, str],
-        spans: list[Entry],
-        plural: PluralRule | None,
-        is_template: bool,
-        warnings: tuple[str, ...] = (),
-        plural_header_at: int | None = None,
-    ) -> None:
-        self.path = path
-        self.encoding = encoding
-        self.warnings = warnings  # about the file as a whole, reported without a line
-        self.is_template = is_template
-        self.plural = plural
+    def __init__(self, read: PoRead) -> None:
+        self.path = read.path
+        self.encoding = read.encoding
+        self.warnings = read.warnings
+        self.is_template = read.is_template
+        self.plural = read.plural
         # The file's bytes and where each line starts (and where the last ends): a bytes object per
         # line would cost more than the text itself.
-        self._raw = b"".join(raw_lines)
-        self._starts = array("Q", itertools.accumulate(map(len, raw_lines), initial=0))
-        self._newline = "\r\n" if raw_lines and raw_lines[0].endswith(b"\r\n") else "\n"
-        self._spans = spans
-        self.metadata: Mapping[str, str] = dict(metadata)
-        self.units: tuple[Unit, ...] = tuple(_unit(i, span, plural) for i, span in enumerate(spans))
+        self._raw = b"".join(read.raw_lines)
+        self._starts = array("Q", itertools.accumulate(map(len, read.raw_lines), initial=0))
+        self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
+        self._spans = read.spans
+        self.metadata: Mapping[str, str] = dict(read.metadata)
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural) for i, span in enumerate(read.spans))
         self._entries: tuple[polib.POEntry, ...] | None = None
-        # Where a Plural-Forms line goes when the header lacks one and plural translations are written
-        # with CLDR's rule: without it the catalog would stop compiling.
-        self._plural_header_at = plural_header_at
+        self._plural_header_at = read.plural_header_at
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -116,7 +122,6 @@ class PoCatalog:
         """Why ``text`` cannot be written faithfully into this catalog, or None when it can (any unit alike)."""
         control = _UNWRITABLE.search(text)
         if control:
-            # polib (and so the next run) would not read \a, \b, \f, \v or octal escapes back.
             return f"translation contains the control character U+{ord(control.group()):04X}"
         try:
             text.encode(self.encoding)
@@ -128,19 +133,31 @@ class PoCatalog:
             )
         return None
 
-    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
-        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in."""
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in.
+
+        The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
+        says, with the note as a translator comment (``# note``) above the entry.
+        """
         nl = self._newline.encode(self.encoding)
         # (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one small
         # record per change, the file's other lines copied between them as slices.
         edits: list[tuple[int, int, int, bytes]] = []
+        review = review or {}
         for index, forms in translations.items():
             unit, span = self.units[index], self._spans[index]
             if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
-            if mark_fuzzy and "fuzzy" not in unit.flags:
+            if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
+                edits.append((span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl)))
+            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
@@ -172,8 +189,12 @@ class PoCatalog:
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
-        nl = self._newline
-        return (nl.join(lines)).encode(self.encoding) + terminator
+        return self._newline.join(lines).encode(self.encoding) + terminator
+
+    def _comment(self, note: str) -> str:
+        """``note`` as one comment line this catalog's charset holds: controls and what it cannot hold escaped."""
+        flat = _UNWRITABLE.sub(" ", note.replace("\r", " ").replace("\n", " "))
+        return flat.encode(self.encoding, "backslashreplace").decode(self.encoding)
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
@@ -287,7 +308,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at)
+    return PoCatalog(PoRead(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
 
 
 class _PoText(str):
@@ -351,13 +372,21 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
 
 
 def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
-    """Refuse the file unless polib's entries and the scanner's spans agree one to one."""
+    """Refuse the file unless polib's entries and the scanner's spans agree one to one; then give polib's
+    entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
     entries = list(pofile)
     for entry, span in zip(entries, spans, strict=False):
-        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (span.msgid, span.msgctxt, span.obsolete):
+        msgctxt, msgid = span.polib_key or (span.msgctxt, span.msgid)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, span.obsolete):
             raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
     if len(entries) != len(spans):
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
+    for entry, span in zip(entries, spans, strict=True):
+        entry.msgctxt, entry.msgid, entry.msgid_plural = span.msgctxt, span.msgid, span.msgid_plural
+        if span.msgid_plural:
+            entry.msgstr_plural = dict(span.msgstr_plural)
+        else:
+            entry.msgstr = span.msgstr
 
 
 def _polib_reason(message: str) -> str:
@@ -379,12 +408,12 @@ _ESCAPES = {
     "\f": "\\f",
     "\v": "\\v",
 }
-_NEEDS_ESCAPE = re.compile(r'[\\"\n\t\r\a\b\f\v]')
+_NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
 
 
 def escape(text: str) -> str:
-    """``text`` escaped for a PO string literal."""
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES[m.group()], text)
+    """``text`` escaped for a PO string literal: control characters without a name as three octal digits."""
+    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group()) or f"\\{ord(m.group()):03o}", text)
 
 
 def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:

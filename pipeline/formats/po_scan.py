@@ -50,6 +50,9 @@ class Entry:
     msgstr_plural: dict[int, str]
     flags: tuple[str, ...]
     comment: str  # the ``#.`` lines
+    #: (msgctxt, msgid) as polib reads them, where that differs (an escape polib does not know: \\a,
+    #: octal, hex); the strings above are msgfmt's reading.
+    polib_key: tuple[str | None, str] | None = None
 
 
 @dataclass
@@ -82,25 +85,130 @@ class Scanned:
 
 def scan(path: Path, lines: list[str]) -> Scanned:
     """Check the syntax line by line and read every entry."""
-    entries: list[Entry] = []
-    entry: _Open | None = None
-    state = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
-    rules = _PolibRules(path)
+    return _Scanner(path).read(lines)
 
-    def fail(i: int, reason: str) -> CatalogError:
-        return CatalogError(str(path), reason, i + 1)
 
-    def close() -> None:
-        nonlocal entry
-        if entry is None:
-            return
-        if entry.msgid_line is None:
-            entry = None  # trailing comments after the last entry
+class _Scanner:
+    """The scan's state: the entries read, the one being read, and where in an entry the last line was."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: list[Entry] = []
+        self.entry: _Open | None = None
+        self.state: str | None = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
+        self.key = ""  # the keyword whose strings continuation lines extend
+        self.rules = _PolibRules(path)
+
+    def read(self, lines: list[str]) -> Scanned:
+        """Every entry of ``lines``; a :class:`CatalogError` at the first line gettext would refuse."""
+        for i, line in enumerate(lines):
+            s = line.strip()
+            if not s:
+                continue
+            self.rules.line(i, s)
+            obsolete = s.startswith("#~")
+            if obsolete:
+                s = s[2:].strip()
+                if not s or s.startswith("|"):
+                    continue
+            if s.startswith("#"):
+                self._comment(i, s)
+            elif (keyword := _KEYWORD.match(s)) is not None:
+                self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
+            elif s.startswith('"'):
+                self._continuation(i, s)
+            else:
+                raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
+        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+            raise self._fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
+        self._close()
+        return Scanned(self.entries, self.rules.refusal(self.entries))
+
+    def _fail(self, i: int, reason: str) -> CatalogError:
+        return CatalogError(str(self.path), reason, i + 1)
+
+    def _comment(self, i: int, s: str) -> None:
+        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+            raise self._fail(i, "comment inside an entry, before its msgstr")
+        if self.state == "msgstr" or self.entry is None:
+            self._close()
+            self.entry = _Open(i)
+        entry = self.entry
+        self.state = "comment"
+        if s.startswith("#,"):
+            if entry.flags_line is None:
+                entry.flags_line = i
+            if len(s.split(None, 1)) > 1:  # polib reads flags from "#, a, b" (a bare "#," has none)
+                entry.flags.extend(flag.strip() for flag in s[3:].split(","))
+        elif s.startswith("#.") and len(s.split(None, 1)) > 1:
+            entry.comments.append(s[3:])
+        if not s.startswith("#|"):
+            entry.insert_at = i + 1
+
+    def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
+        base = "msgstr" if name.startswith("msgstr") else name
+        if base in ("msgctxt", "msgid"):
+            self._entry_start(i, base, obsolete)
+        elif base == "msgid_plural":
+            if self.state != "msgid":
+                raise self._fail(i, "msgid_plural without msgid")
+        else:
+            self._msgstr(i, name)
+        if not _STRING.fullmatch(rest):
+            raise self._fail(i, f"{name} is not followed by a properly quoted string")
+        if "\\" in rest and "\\" in _ESCAPE.sub("", rest):
+            raise self._fail(i, _BAD_ESCAPE)
+        assert self.entry is not None
+        self.state, self.key = base, name
+        self.entry.strings.setdefault(name, []).append(rest)
+
+    def _entry_start(self, i: int, base: str, obsolete: bool) -> None:
+        """A msgctxt or msgid: a new entry after a msgstr, checked against where the last line was."""
+        if self.state == "msgstr" or self.entry is None:
+            self._close()
+            self.entry = _Open(i, obsolete)
+        if base == "msgid" and self.state not in (None, "comment", "msgctxt", "msgstr"):
+            raise self._fail(i, "msgid where a msgstr was expected")
+        if base == "msgctxt" and self.state not in (None, "comment", "msgstr"):
+            raise self._fail(i, "msgctxt in the middle of an entry")
+        self.entry.obsolete = obsolete
+        if base == "msgid":
+            self.entry.msgid_line = i
+
+    def _msgstr(self, i: int, name: str) -> None:
+        if self.state not in ("msgid", "msgid_plural", "msgstr"):
+            raise self._fail(i, "msgstr without msgid")
+        if name != "msgstr" and len(name) > len("msgstr[0]"):
+            raise self._fail(i, f"{name}: no language has that many plural forms")
+        entry = self.entry
+        assert entry is not None
+        if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
+            raise self._fail(i, f"{name} a second time in one entry")
+        if entry.msgstr_start is None:
+            entry.msgstr_start = i
+        entry.msgstr_end = i + 1
+
+    def _continuation(self, i: int, s: str) -> None:
+        if self.state in (None, "comment"):
+            raise self._fail(i, "string continuation outside an entry")
+        if not _STRING.fullmatch(s):
+            raise self._fail(i, "continuation line is not a properly quoted string")
+        if "\\" in s and "\\" in _ESCAPE.sub("", s):
+            raise self._fail(i, _BAD_ESCAPE)
+        assert self.entry is not None
+        self.entry.strings.setdefault(self.key, []).append(s)
+        if self.state == "msgstr":
+            self.entry.msgstr_end = i + 1
+
+    def _close(self) -> None:
+        """Record the entry being read (trailing comments after the last entry are no entry)."""
+        entry, self.entry = self.entry, None
+        if entry is None or entry.msgid_line is None:
             return
         if entry.msgstr_start is None or entry.msgstr_end is None:
-            raise fail(entry.msgid_line, "msgid without msgstr")
+            raise self._fail(entry.msgid_line, "msgid without msgstr")
         strings = entry.strings
-        entries.append(
+        self.entries.append(
             Entry(
                 first=entry.first,
                 msgid_line=entry.msgid_line,
@@ -118,92 +226,9 @@ def scan(path: Path, lines: list[str]) -> Scanned:
                 },
                 flags=tuple(entry.flags),
                 comment="\n".join(entry.comments),
+                polib_key=_polib_key(strings),
             )
         )
-        entry = None
-
-    current_key = ""
-    for i, line in enumerate(lines):
-        s = line.strip()
-        if not s:
-            continue
-        rules.line(i, s)
-        obsolete = s.startswith("#~")
-        if obsolete:
-            s = s[2:].strip()
-            if not s or s.startswith("|"):
-                continue
-        if s.startswith("#"):
-            if state in ("msgctxt", "msgid", "msgid_plural"):
-                raise fail(i, "comment inside an entry, before its msgstr")
-            if state == "msgstr" or entry is None:
-                close()
-                entry = _Open(i)
-            state = "comment"
-            if s.startswith("#,"):
-                if entry.flags_line is None:
-                    entry.flags_line = i
-                if len(s.split(None, 1)) > 1:  # polib reads flags from "#, a, b" (a bare "#," has none)
-                    entry.flags.extend(flag.strip() for flag in s[3:].split(","))
-            elif s.startswith("#.") and len(s.split(None, 1)) > 1:
-                entry.comments.append(s[3:])
-            if not s.startswith("#|"):
-                entry.insert_at = i + 1
-            continue
-        keyword = _KEYWORD.match(s)
-        if keyword:
-            name, rest = keyword.groups()
-            base = "msgstr" if name.startswith("msgstr") else name
-            if base in ("msgctxt", "msgid"):
-                if state == "msgstr" or entry is None:
-                    close()
-                    entry = _Open(i, obsolete)
-                if base == "msgid" and state not in (None, "comment", "msgctxt", "msgstr"):
-                    raise fail(i, "msgid where a msgstr was expected")
-                if base == "msgctxt" and state not in (None, "comment", "msgstr"):
-                    raise fail(i, "msgctxt in the middle of an entry")
-                entry.obsolete = obsolete
-                if base == "msgid":
-                    entry.msgid_line = i
-            elif base == "msgid_plural":
-                if state != "msgid":
-                    raise fail(i, "msgid_plural without msgid")
-            else:
-                if state not in ("msgid", "msgid_plural", "msgstr"):
-                    raise fail(i, "msgstr without msgid")
-                if name != "msgstr" and len(name) > len("msgstr[0]"):
-                    raise fail(i, f"{name}: no language has that many plural forms")
-                assert entry is not None
-                if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
-                    raise fail(i, f"{name} a second time in one entry")
-                if entry.msgstr_start is None:
-                    entry.msgstr_start = i
-                entry.msgstr_end = i + 1
-            if not _STRING.fullmatch(rest.rstrip()):
-                raise fail(i, f"{name} is not followed by a properly quoted string")
-            if "\\" in rest and "\\" in _ESCAPE.sub("", rest.rstrip()):
-                raise fail(i, _BAD_ESCAPE)
-            assert entry is not None
-            state, current_key = base, name
-            entry.strings.setdefault(name, []).append(rest.rstrip())
-            continue
-        if s.startswith('"'):
-            if state in (None, "comment"):
-                raise fail(i, "string continuation outside an entry")
-            if not _STRING.fullmatch(s):
-                raise fail(i, "continuation line is not a properly quoted string")
-            if "\\" in s and "\\" in _ESCAPE.sub("", s):
-                raise fail(i, _BAD_ESCAPE)
-            assert entry is not None
-            entry.strings.setdefault(current_key, []).append(s)
-            if state == "msgstr":
-                entry.msgstr_end = i + 1
-            continue
-        raise fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
-    if state in ("msgctxt", "msgid", "msgid_plural"):
-        raise fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
-    close()
-    return Scanned(entries, rules.refusal(entries))
 
 
 def metadata(header: str) -> dict[str, str]:
@@ -234,7 +259,66 @@ def _excerpt(line: str) -> str:
 
 def _join(quoted: list[str]) -> str:
     joined = "".join(q[1:-1] for q in quoted)
-    return polib.unescape(joined) if "\\" in joined else joined  # it changes nothing but escapes
+    return unescape(joined) if "\\" in joined else joined  # it changes nothing but escapes
+
+
+def _polib_key(strings: dict[str, list[str]]) -> tuple[str | None, str] | None:
+    """(msgctxt, msgid) as polib reads them, when that is not as msgfmt does; else None."""
+    quoted = [*strings.get("msgctxt", []), *strings.get("msgid", [])]
+    if not any("\\" in q for q in quoted):
+        return None
+    ours = (_join(strings["msgctxt"]) if "msgctxt" in strings else None, _join(strings.get("msgid", [])))
+    theirs = (_polib_join(strings["msgctxt"]) if "msgctxt" in strings else None, _polib_join(strings.get("msgid", [])))
+    return theirs if theirs != ours else None
+
+
+def _polib_join(quoted: list[str]) -> str:
+    """The string as polib reads it: polib knows ``\\n \\t \\r \\v \\b \\f \\\\ \\"`` only."""
+    joined = "".join(q[1:-1] for q in quoted)
+    return polib.unescape(joined) if "\\" in joined else joined
+
+
+_NAMED = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", '"': '"'}
+_READ_ESCAPE = re.compile(r"\\(?:([ntrabfv\\\"])|([0-7]{1,3})|x([0-9A-Fa-f]+))")
+
+
+def unescape(text: str) -> str:
+    """A PO string's content as msgfmt reads it: named escapes, octal (up to three digits) and hex numbers.
+
+    A number is one byte (hex digits are read as long as they last, as C does, the value kept to a
+    byte); bytes above 127 that follow each other are decoded together as UTF-8 (``\\303\\251`` is é),
+    falling back to Latin-1.
+    """
+    out: list[str] = []
+    pending = bytearray()
+    last = 0
+    for m in _READ_ESCAPE.finditer(text):
+        if m.start() != last or m.group(1) is not None:
+            _flush(pending, out)
+        out.append(text[last : m.start()])
+        last = m.end()
+        named, octal, hexa = m.groups()
+        if named is not None:
+            out.append(_NAMED[named])
+            continue
+        value = (int(octal, 8) if octal else int(hexa, 16)) & 0xFF
+        if value < 0x80:
+            _flush(pending, out)
+            out.append(chr(value))
+        else:
+            pending.append(value)
+    _flush(pending, out)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _flush(pending: bytearray, out: list[str]) -> None:
+    if pending:
+        try:
+            out.append(pending.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(pending.decode("latin-1"))
+        pending.clear()
 
 
 class _PolibRules:

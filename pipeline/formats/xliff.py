@@ -50,6 +50,7 @@ from lxml import etree
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.limits import length_flag, storage_flag
 from pipeline.formats.xmltext import (
     Span,
     decode,
@@ -65,6 +66,7 @@ from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
+NS_SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"  # the size and length restriction module
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
 REVIEW_SUBSTATE = "pipeline:needs-review"
@@ -163,19 +165,36 @@ class XliffCatalog:
             return "the translation's inline markup (element names and ids) differs from the source's"
         return None
 
-    def render(self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool = True) -> bytes:
-        """The file's bytes with ``translations`` (unit index -> (target,)) written in."""
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> (target,)) written in.
+
+        The units ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy``
+        says; in 1.2 the note follows the target as ``<note from="pipeline">`` (2.x keeps notes per
+        unit, not per segment: the note is the report's there).
+        """
         edits: list[tuple[int, int, str]] = []
+        review = review or {}
         for index, forms in translations.items():
             if len(forms) != 1:
                 raise ValueError(f"unit {index} of {self.path} takes one target, got {len(forms)}")
             problem = self.write_problem(forms[0], index)
             if problem:
                 raise ValueError(f"unit {index} of {self.path}: {problem}")
-            edits.extend(self._edits(self._places[index], self._content(index, forms[0]), mark_fuzzy))
+            place, content = self._places[index], self._content(index, forms[0])
+            edits.extend(self._edits(place, content, mark_fuzzy or index in review, index in review))
+            if index in review and place.segment is None:
+                name = f"{place.source.prefix}note"
+                note = f'{place.indent}<{name} from="pipeline">{escape_text(_NOT_XML.sub(" ", review[index]))}</{name}>'
+                at = place.target.end if place.target is not None else place.insert_at
+                edits.append((at, at, note))  # after a new target inserted at the same place: the sort is stable
         pieces: list[str] = []
         last = 0
-        for start, end, new in sorted(edits):
+        for start, end, new in sorted(edits, key=lambda edit: edit[:2]):
             pieces += [self._text[last:start], new]
             last = end
         pieces.append(self._text[last:])
@@ -197,12 +216,13 @@ class XliffCatalog:
         pieces.append(escape_text(translation[last:]))
         return "".join(pieces)
 
-    def _edits(self, place: _Place, content: str, mark_fuzzy: bool) -> Iterator[tuple[int, int, str]]:
+    def _edits(
+        self, place: _Place, content: str, mark_fuzzy: bool, reviewed: bool = False
+    ) -> Iterator[tuple[int, int, str]]:
         if place.segment is None:  # 1.2: the state lives on the target
-            state = {
-                "state": "needs-review-translation" if mark_fuzzy else "translated",
-                "state-qualifier": MT_QUALIFIER_12,
-            }
+            state = {"state": "needs-review-translation" if mark_fuzzy else "translated"}
+            if not reviewed:  # a unit with a note says where its text came from there
+                state["state-qualifier"] = MT_QUALIFIER_12
         else:
             state = {}
             seg = place.segment
@@ -246,18 +266,7 @@ def read_xliff(path: Path) -> XliffCatalog:
         raise CatalogError(
             where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
         )
-    try:
-        text, codec = decode(data, tree.docinfo.encoding)
-        spans = element_spans(text)
-    except ValueError as exc:
-        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
-    elements = list(root.iter(etree.Element))
-    if len(elements) != len(spans):
-        raise CatalogError(where, "elements could not be located for faithful write-back")
-    for element, span in zip(elements, spans, strict=True):
-        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
-            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
-    located = dict(zip(elements, spans, strict=True))
+    text, codec, located = _located(where, data, tree)
     version = root.get("version", "")
     if name.namespace == NS_12:
         found = list(_units_12(where, root))
@@ -267,7 +276,7 @@ def read_xliff(path: Path) -> XliffCatalog:
         language = root.get("trgLang") or None
     units: list[Unit] = []
     places: list[_Place] = []
-    for source, target, segment, after, notes, finished in found:
+    for source, target, segment, after, notes, finished, limits in found:
         source_span = located[source]
         inner = text[source_span.open_end : source_span.close_start]
         if not inner.strip():
@@ -278,9 +287,8 @@ def read_xliff(path: Path) -> XliffCatalog:
             state = UnitState.UNTRANSLATED
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
-        units.append(
-            Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, (XLIFF_INLINE,), None, notes, state)
-        )
+        flags = (XLIFF_INLINE, *limits)
+        units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
         places.append(
             _Place(
                 source_span,
@@ -296,11 +304,30 @@ def read_xliff(path: Path) -> XliffCatalog:
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
 
 
-_Found = tuple[etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool]
+def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
+    """The decoded text, its codec, and where in it each element's bytes are (for write-back)."""
+    try:
+        text, codec = decode(data, tree.docinfo.encoding)
+        spans = element_spans(text)
+    except ValueError as exc:
+        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
+    elements = list(tree.getroot().iter(etree.Element))
+    if len(elements) != len(spans):
+        raise CatalogError(where, "elements could not be located for faithful write-back")
+    for element, span in zip(elements, spans, strict=True):
+        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
+            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
+    return text, codec, dict(zip(elements, spans, strict=True))
+
+
+#: (source, target, segment, element a new target follows, notes, finished, length-limit flags)
+_Found = tuple[
+    etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool, tuple[str, ...]
+]
 
 
 def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, None, element a new target follows, notes, finished) per translatable trans-unit."""
+    """(source, target, None, element a new target follows, notes, finished, limits) per translatable trans-unit."""
     q = f"{{{NS_12}}}"
     for unit in root.iter(f"{q}trans-unit"):
         if not _translatable(unit):
@@ -318,16 +345,20 @@ def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
             seg_source if seg_source is not None else source,
             _notes(unit.findall(f"{q}note")),
             finished,
+            _limits_12(unit),
         )
 
 
 def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, segment, source, notes, finished) per segment of every translatable unit."""
+    """(source, target, segment, source, notes, finished, limits) per segment of every translatable unit."""
     q = f"{{{NS_2}}}"
+    profiles = {file: _profiles(file) for file in root.iterchildren(f"{q}file")}
     for unit in root.iter(f"{q}unit"):
         if not _translatable(unit):
             continue
         notes = _notes(unit.findall(f"{q}notes/{q}note"))
+        file = next(unit.iterancestors(f"{q}file"), None)
+        limits = _limits_2(unit, profiles[file] if file is not None and file in profiles else _DEFAULT_PROFILES)
         open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
         for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
             ignorable = etree.QName(segment).localname == "ignorable"
@@ -348,7 +379,42 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
                 continue
             state = segment.get("state", "initial")
             finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
-            yield source, segment.find(f"{q}target"), segment, source, notes, finished
+            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits
+
+
+#: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
+_DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
+_STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
+_RESTRICTION = re.compile(r"\s*(?:\d{1,9}\s*,\s*)?(\d{1,9})\s*")  # "max" or "min,max"
+
+
+def _limits_12(unit: etree._Element) -> tuple[str, ...]:
+    """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.formats.limits`."""
+    width = unit.get("maxwidth")
+    if width is None or unit.get("size-unit") != "char" or not width.strip().isdigit():
+        return ()
+    return (length_flag(int(width)),)
+
+
+def _profiles(file: etree._Element) -> tuple[str, str]:
+    """A 2.x file's general and storage profiles (``slr:profiles``), the standard ones by default."""
+    found = file.find(f"{{{NS_SLR}}}profiles")
+    if found is None:
+        return _DEFAULT_PROFILES
+    return found.get("generalProfile", _DEFAULT_PROFILES[0]), found.get("storageProfile", _DEFAULT_PROFILES[1])
+
+
+def _limits_2(unit: etree._Element, profiles: tuple[str, str]) -> tuple[str, ...]:
+    """A 2.x unit's size and storage restrictions under the standard profiles, as flags."""
+    general, storage = profiles
+    flags = []
+    size = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}sizeRestriction") or "")
+    if size and general == "xliff:codepoints":
+        flags.append(length_flag(int(size.group(1))))
+    stored = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}storageRestriction") or "")
+    if stored and storage in _STORAGE_PROFILES:
+        flags.append(storage_flag(_STORAGE_PROFILES[storage], int(stored.group(1))))
+    return tuple(flags)
 
 
 def _translatable(element: etree._Element) -> bool:

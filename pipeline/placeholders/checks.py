@@ -3,7 +3,8 @@
 An *error* breaks the program or the catalog: msgfmt rejects the entry (a format directive of the
 entry's flags, a leading or trailing newline), or a placeholder the source has is missing, added
 or changed (markup, variables, ICU structure), or a control character appears that the source
-lacks. A *warning* is style: an entity written as its character or the reverse, other edge
+lacks. A *warning* is style, or a matter for a reviewer: a translation longer than its unit's
+length limit (:mod:`pipeline.formats.limits`), an entity written as its character or the reverse, other edge
 whitespace, a translated attribute (``title=``, ``alt=``), a URL pointing at a localised page, a
 bidi or invisible character, a directive that reads no argument (``%%``, ``%<``), markup whose
 balance differs where the source's own is unusual.
@@ -23,11 +24,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.formats.limits import limit_of
 from pipeline.model import Placeholder, Protected, Severity
 from pipeline.placeholders import formats, icu
-from pipeline.placeholders.protect import FORMAT_SUFFIX, protect, split_edges, tags_balanced
+from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect, split_edges, tags_balanced
 
-__all__ = ["INVISIBLE", "Problem", "Rule", "check_translation", "format_problems", "newline_problems"]
+__all__ = [
+    "INVISIBLE",
+    "Problem",
+    "Rule",
+    "check_translation",
+    "format_problems",
+    "glued_link",
+    "length_problems",
+    "newline_problems",
+]
 
 
 class Rule(enum.Enum):
@@ -43,6 +54,7 @@ class Rule(enum.Enum):
     CONTROL = "control"  # control, bidi and invisible characters the source does not have
     STORAGE = "storage"  # what the catalog cannot hold (charset, XML characters, inline markup)
     EMPTY = "empty"  # the service returned nothing
+    LENGTH = "length"  # longer than the unit's length limit (max-length:N, XLIFF maxwidth, slr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +101,7 @@ def _checked(
 ) -> tuple[Problem, ...]:
     """:func:`check_translation`, a pure function of its arguments: the rules run once per distinct question."""
     problems = newline_problems(edges, target)
+    problems.extend(length_problems(target, flags))
     problems.extend(_edge_problems(edges, target))
     problems.extend(_character_problems(source, target))
     if formats_too:
@@ -97,7 +110,8 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
-    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict))
+    style = _style_of(source, target, src, tgt, flags)
+    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
@@ -136,6 +150,58 @@ def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Pr
     if lone(target) > lone(source):
         return [Problem("a '}' that is not part of a field (write '}}' for a brace)", rule=Rule.STRAY)]
     return []
+
+
+def length_problems(target: str, flags: Sequence[str]) -> list[Problem]:
+    """A translation over the length limit its flags set: a warning (a reviewer shortens it, or the UI breaks)."""
+    limit = limit_of(tuple(flags)) if any(f.startswith("max-") for f in flags) else None
+    reason = limit.problem(target) if limit is not None else None
+    return [_warning(f"the translation has {reason}", Rule.LENGTH)] if reason else []
+
+
+_LINK_KINDS = frozenset({"url", "email"})
+_TAG_AT = re.compile(r'<x id="(\d+)"/>')
+
+
+def glued_link(protected: Protected, answer: str) -> str | None:
+    """Why an engine's ``answer`` glues a URL or e-mail address to a word the source keeps apart, or None.
+
+    Restored, ``https://example.com/docs`` followed by "and" reads ``https://example.com/docsand``: a
+    link to another page, which a comparison of the restored text could only take for a localised URL.
+    """
+    links = {str(ph.id): ph.text for ph in protected.placeholders if ph.kind in _LINK_KINDS}
+    if not links:
+        return None
+    apart = {
+        m.group(1): _neighbours(protected.text, m) for m in _TAG_AT.finditer(protected.text) if m.group(1) in links
+    }
+    for m in _TAG_AT.finditer(answer):
+        ident = m.group(1)
+        if ident in apart:
+            before, after = _neighbours(answer, m)
+            if (after and not apart[ident][1]) or (before and not apart[ident][0]):
+                return f"{_label(_kind_of(protected, ident))} {links[ident]!r} is glued to the text next to it"
+    return None
+
+
+def _neighbours(text: str, m: re.Match[str]) -> tuple[bool, bool]:
+    """Whether a letter or digit of a script that spaces its words touches the tag ``m``, left and right.
+
+    Chinese and Japanese writing puts no space around a link, and a reader's link ends at the ideograph.
+    """
+
+    def word(ch: str) -> bool:
+        return ch.isalnum() and ord(ch) < _IDEOGRAPHIC
+
+    return (m.start() > 0 and word(text[m.start() - 1]), m.end() < len(text) and word(text[m.end()]))
+
+
+#: From here on (CJK radicals, kana, ideographs, Hangul...): scripts a URL is not glued to.
+_IDEOGRAPHIC = 0x2E80
+
+
+def _kind_of(protected: Protected, ident: str) -> str:
+    return next(ph.kind for ph in protected.placeholders if str(ph.id) == ident)
 
 
 # --- edges and characters ---------------------------------------------------------------------
@@ -225,20 +291,160 @@ _SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-name
 #: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
 _WARN_KINDS = frozenset({"url", "email", "entity"})
 _IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; ICU structure has its own rule
-#: Attributes whose values are text for the reader, which a translator translates.
+#: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
+#: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
+#: tools that merge a translation back go by the element's name and id, never by these.
 _TEXT_ATTRIBUTES = re.compile(
-    r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary)\s*=\s*)(?:"[^"]*"|'[^']*')""", re.I
+    r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary|equiv-text|disp|equiv)\s*=\s*)"""
+    r"""(?:"[^"]*"|'[^']*')""",
+    re.I,
 )
+#: HTML's void elements written ``<br>``, ``<br/>``, ``<br />`` or ``<br >``: one element.
+_VOID_TAG = re.compile(r"<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b", re.I)
+_EMPTY_END = re.compile(r"\s*/?\s*>$")
+_TAG_END = re.compile(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
+#: An XML namespace declaration: where a tool serialised the element, not what it is.
+_XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
 def _identity(ph: Placeholder) -> str:
-    """What must come back unchanged: a tag's text without the values of its text attributes."""
+    """What must come back unchanged: a tag's text without the values of its text attributes; a
+    variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
-        return _TEXT_ATTRIBUTES.sub(r'\1""', ph.text)
+        text = _TAG_END.sub(r"\1", _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text)))
+        return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
+    if ph.kind == "dollar-var" and ph.text.startswith("${"):
+        return "$" + ph.text[2:-1]
     return ph.text
 
 
-def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool) -> list[Problem]:
+def _set_like(kind: str, text: str) -> bool:
+    """Named substitutions (and ``%%``): using one more or fewer times breaks nothing."""
+    return kind in _SET_KINDS and text != "%%" or (kind == "template" and text.startswith("{{"))
+
+
+#: strftime's conversions that printf does not have: an unflagged text holding one is a date format,
+#: which a translator adapts to the language ("%b %e %H:%M" -> "%e. %b %H.%M").
+_STRFTIME = re.compile(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
+#: glibc's alternative digits and era (%Od, %Ey): a translation that uses them reads a date format.
+_STRFTIME_ALT = re.compile(r"%[EO][A-Za-z]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """Which placeholder differences are style (warnings) for one source and translation.
+
+    Unflagged placeholders are guesses; where the guess and a human translator disagree in a way that
+    breaks no program, the difference is a warning. Machine output is held to every placeholder by
+    :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
+    """
+
+    date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
+    #: HTML in a PO string (not XLIFF's inline elements) whose tags carry the same values in both texts
+    #: (``href="%s"`` kept, ``target=`` dropped): emphasis and attributes are the translator's.
+    markup_is_style: bool
+    literal: bool  # the source has no word outside guessed placeholders ("{erroneous}"): it is literal text
+    #: The unflagged printf conversions read the same arguments with the same types, as msgfmt would judge
+    #: them under c-format (``%s`` and ``%1$s``, ``%1s`` and ``%s``): written otherwise, not changed.
+    printf_agrees: bool | None  # None: not a text c-format reads, or flagged
+    source_braces: bool  # the source has a brace field
+
+
+_GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "safe-printf", "safe-brace"})
+_LETTER = re.compile(r"[^\W\d_]")
+#: A name of capitals only: a metavariable of a help text ({INTEGER}, %REGEXP%), which translators translate.
+_METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
+
+
+def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: tuple[str, ...]) -> _Style:
+    guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
+    grammars = formats.grammars_for(flags)
+    # A flag whose grammar cannot read the source ("%b %d, %Y" flagged python-format) says nothing.
+    unflagged = not grammars or any(formats.parse(g, source, False).invalid for g in grammars)
+    agrees = _printf_agrees(source, target, src) if unflagged else None
+    dates = unflagged and (
+        _STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None or _lone_percent(source, src)
+    )
+    return _Style(
+        date_format=dates,
+        markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees, dates) == _values(tgt, agrees, dates),
+        literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
+        source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
+        printf_agrees=agrees,
+    )
+
+
+def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:
+    if not any(ph.kind == "safe-printf" for ph in src.placeholders):
+        return None
+    grammar = formats.GRAMMARS["c-format"]
+    if formats.parse(grammar, source, False).invalid or formats.parse(grammar, target, True).invalid:
+        return None
+    return not formats.check_entry(["c-format"], [source], [target])
+
+
+def _lone_percent(source: str, protected: Protected) -> bool:
+    """Whether the source has a ``%`` that starts no conversion ("Use%", "public key %08"): then it is
+    no printf format, which a program could not pass to printf, and a translation's ``%u`` is text."""
+    percents = source.count("%")
+    used = sum(ph.text.count("%") for ph in protected.placeholders)  # a URL's %20 or a width="100%" too
+    return percents > used
+
+
+def _unguessed_text(protected: Protected) -> str:
+    """The protected text with the guessed placeholders' tags out and the others' texts back in."""
+    others = {str(ph.id): ph.text for ph in protected.placeholders if ph.kind not in _GUESSED}
+    return re.sub(r'<x id="(\d+)"/>', lambda m: others.get(m.group(1), ""), protected.text)
+
+
+def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
+    """An error where a program would show or run something else; a warning where only style differs."""
+    if kind in _WARN_KINDS or kind == "dollar-var":  # $NAME: a help text's variable, substituted by few programs
+        return Severity.WARNING
+    if style.literal and kind in _GUESSED:
+        return Severity.WARNING
+    if kind == "safe-printf" and (style.date_format or text == "%%"):  # "%%" reads no argument
+        return Severity.WARNING
+    if kind in ("safe-brace", "percent-named") and _METAVARIABLE.fullmatch(text):
+        return Severity.WARNING
+    if kind == "safe-brace" and text == "{}" and not want and not style.source_braces:
+        return Severity.WARNING  # "{}" added to a text that has no field: a brace pair, not a field
+    if kind in _MARKUP_KINDS and style.markup_is_style:
+        return Severity.WARNING  # emphasis or a link added or left out; broken nesting stays an error
+    return Severity.ERROR
+
+
+def _values(protected: Protected, printf_agrees: bool | None, dates: bool) -> Counter[str]:
+    """The values the program fills in, in markup (``<a href="%s">``, ``<!--%s-->``) or not, counted.
+
+    printf conversions count as one kind where both texts read them alike (``%2$s`` and ``%s``), and
+    not at all in a date format (or a text no printf reads); ``%%`` is never a value.
+    """
+    found: Counter[str] = Counter()
+    for ph in protected.placeholders:
+        if ph.kind in _MARKUP_KINDS and any(c in ph.text for c in "%{$"):
+            inner = protect(ph.text.replace("<", " ").replace(">", " ")).placeholders
+            found.update(p.text for p in inner if p.kind in _GUESSED)
+        elif ph.kind in _GUESSED:
+            found[ph.text] += 1
+    values: Counter[str] = Counter()
+    for text, count in found.items():
+        if text == "%%" or (dates and _PRINTF_VALUE.fullmatch(text)):
+            continue
+        values["%" if printf_agrees and _PRINTF_VALUE.fullmatch(text) else text] += count
+    return values
+
+
+_PRINTF_VALUE = re.compile(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
+
+
+_MARKUP_KINDS = frozenset({"html-tag", "html-comment", "bracket-markup"})
+
+
+def _placeholder_problems(
+    source: Sequence[Placeholder], target: Sequence[Placeholder], strict: bool, style: _Style
+) -> list[Problem]:
+    """Placeholders missing, added or changed, each an error or (``style``) a warning."""
     if not source and not target:  # nothing below has anything to compare
         return []
     problems: list[Problem] = []
@@ -252,14 +458,17 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
             if want != have and not _takes_argument(text, kind):
                 problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
             continue  # the format's arguments are msgfmt's to judge
-        severity = Severity.WARNING if kind in _WARN_KINDS else Severity.ERROR
+        if kind == "safe-printf" and style.printf_agrees is True:
+            continue
+        severity = _severity(kind, text, want, style)
         rule = Rule.MARKUP if _label(kind) == "markup" else Rule.PLACEHOLDER
-        if kind in _SET_KINDS:
+        set_like = _set_like(kind, text)
+        if set_like:
             want, have = min(want, 1), min(have, 1)
         if have > want:
             where = "not in the source" if want == 0 else f"{have} times, the source has it {want}"
             problems.append(Problem(f"{_label(kind)} {text!r} {where}", severity, rule))
-        elif have < want and (strict or kind not in _SET_KINDS):
+        elif have < want and (strict or not set_like):
             problems.append(
                 Problem(f"{_label(kind)} {text!r} missing" + (f" ({have} of {want})" if have else ""), severity, rule)
             )
@@ -267,7 +476,11 @@ def _placeholder_problems(source: Sequence[Placeholder], target: Sequence[Placeh
     ordered_in = [ph.text for ph in src if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
     ordered_out = [ph.text for ph in tgt if ph.ordered and not ph.kind.endswith(FORMAT_SUFFIX)]
     if strict and sorted(ordered_in) == sorted(ordered_out) and ordered_in != ordered_out:
-        problems.append(_warning("unnamed placeholders are in another order than in the source", Rule.PLACEHOLDER))
+        reason = "unnamed placeholders are in another order than in the source"
+        if style.printf_agrees is False:  # "%s of %d" -> "%d von %s": printf would read the wrong types
+            problems.append(Problem(reason + ": printf reads the arguments with other types", rule=Rule.ARGUMENT))
+        else:
+            problems.append(_warning(reason, Rule.PLACEHOLDER))
     return problems
 
 

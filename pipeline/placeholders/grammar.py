@@ -44,12 +44,13 @@ SAFE_PRINTF = r"""
 ARGUMENT_NAME = r"""(?: [A-Za-z_]\w* | \d+ )"""
 
 #: Brace fields safe to detect without a format flag: {}, {name}, {0}, and str.format's {room.name},
-#: {id:2}, {value!r:>10}; never a space inside, so "{see below}" stays text.
+#: {id:2}, {value!r:>10}; never a space inside, so "{see below}" stays text, and an ASCII name, so
+#: that "{Aufzählung}" (a translated "<enumerator>") is text too.
 SAFE_BRACE = (
     r"""
     \{\}                                # automatic numbering
     | \{"""
-    + ARGUMENT_NAME
+    + r"""(?: [A-Za-z_][A-Za-z0-9_]* | \d+ )"""
     + r"""
       (?:\.[A-Za-z_]\w*|\[\w+\])*       # attribute and index: {room.name}, {a[0]}
       (?:![rsa])?                       # conversion
@@ -61,8 +62,9 @@ SAFE_BRACE = (
 RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
 #: Symfony / Laravel parameters: %name%. Listed before the printf kinds by protect, or %size%
-#: would be read as %s followed by "ize%".
-PERCENT_NAMED = r"""%[A-Za-z_][\w.-]*%"""
+#: would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
+#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none.
+PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 # --- Markup and variables of unflagged strings ----------------------------------------------------
 
@@ -84,8 +86,9 @@ BRACKET_MARKUP = r"""
 
 #: Variables: $name, ${name}, and PHP's array elements $cfg['Servers'] (not "$5", a price).
 DOLLAR_VARIABLE = r"""
-    \$\{[A-Za-z_]\w*\}                # ${name}
-    | \$[A-Za-z_]\w*                   # $name
+    \$\{[A-Za-z_][A-Za-z0-9_]*\}       # ${name}
+    | \$[A-Za-z_][A-Za-z0-9_]*          # $name, ASCII: "$TMPDIR를" is $TMPDIR and a Korean particle,
+      (?![\u00c0-\u024f])               #   but "$línia" is a word, not $l
       (?:\[(?:'[^'\n]*'|"[^"\n]*"|\w+)\])*   # ['key'], [0]
 """
 

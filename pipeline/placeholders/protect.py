@@ -209,7 +209,7 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
         if searched and start >= last:
             for m in pattern.finditer(core, last, start):
                 name = m.lastgroup.replace("_", "-")  # type: ignore[union-attr]
-                if m.start() != m.end() and (name != "html-tag" or markup_only or _is_html(m.group())):
+                if m.start() != m.end() and (name != "html-tag" or markup_only or _is_html(m.group(), core)):
                     found.append((m.start(), m.end(), name, False))
         if kind and start >= last:
             found.append((start, end, kind, ordered))
@@ -231,8 +231,10 @@ def _directives(core: str, grammars: tuple[formats.Grammar, ...]) -> tuple[list[
     return spans, valid
 
 
-#: HTML's elements: a ``<word>`` that names none, without attributes or a closing partner, is text
-#: (``-J<directory>``, ``<new column>``), which the translator may translate.
+#: HTML's elements: a ``<word>`` that names none and has no attributes is text (``-J<directory>``,
+#: ``<new column>``), which the translator may translate; so is one that names an element other than
+#: the formatting ones but has neither attributes nor its partner in the text (``-image_base
+#: <address>``, ``cp <source> <dest>``).
 _HTML_ELEMENTS = frozenset(
     """a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite
     code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure
@@ -241,16 +243,34 @@ _HTML_ELEMENTS = frozenset(
     rp rt ruby s samp script section select small source span strike strong style sub summary sup svg
     table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr""".split()
 )
+#: Elements that format running text: markup wherever they appear, a lone ``<strong>`` included (a
+#: translation that breaks a pair must still be seen to). Other element names (``<address>``,
+#: ``<source>``, ``<option>``) are common words of help texts' metavariables.
+_FORMATTING = frozenset(
+    """a abbr b big blockquote br cite code del div em font h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p
+    pre q s small span strike strong sub sup table td th tr tt u ul wbr""".split()
+)
 _TAG_PARTS = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
 
 
-def _is_html(tag: str) -> bool:
-    """Whether a tag-like ``<...>`` of a PO string is markup: an HTML element, attributes, or self-closing."""
+def _is_html(tag: str, text: str) -> bool:
+    """Whether a tag-like ``<...>`` of a PO string ``text`` is markup: attributes, self-closing, or an HTML
+    element that is void or has its partner (``</b>`` for ``<b>``, ``<b>`` or ``<b ...>`` for ``</b>``)."""
     m = _TAG_PARTS.match(tag)
     if m is None:
         return False
-    rest = m.group("rest").strip()
-    return m.group("name").lower() in _HTML_ELEMENTS or "=" in rest or (rest == "/" and not m.group("close"))
+    rest, name = m.group("rest").strip(), m.group("name").lower()
+    if "=" in rest or (rest == "/" and not m.group("close")) or name in _FORMATTING:
+        return True
+    if name not in _HTML_ELEMENTS or name in _VOID:
+        return False
+    return _partner(name, not m.group("close")).search(text) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _partner(name: str, opening: bool) -> re.Pattern[str]:
+    """The other half of an element: its end tag for a start tag, a start tag for an end tag."""
+    return re.compile(rf"</{re.escape(name)}\s*>" if opening else rf"<{re.escape(name)}(?:[\s/>])", re.I)
 
 
 # XLIFF text never sent: 1.2 native code (ph, bpt, ept, it) with its content, a mrk with
@@ -363,14 +383,25 @@ _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w:.-]*)")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
+#: Angular's XLIFF 1.2 stands for an element's start and end with two empty ``x`` elements whose
+#: ids pair up: ``START_TAG_SPAN`` / ``CLOSE_TAG_SPAN``, ``START_BOLD_TEXT_1`` / ``CLOSE_BOLD_TEXT_1``.
+_ANGULAR_PAIR = re.compile(r"""<x\s[^>]*?\bid\s*=\s*["'](?P<edge>START|CLOSE)_(?P<name>[A-Z0-9_]+)["']""")
+
+
 def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
-    """Whether the HTML tags among ``placeholders`` open and close in properly nested pairs."""
+    """Whether the HTML tags among ``placeholders`` (and Angular's start/close pairs) nest properly."""
     stack: list[str] = []
     for ph in placeholders:
-        if ph.kind != "html-tag" or ph.text.endswith("/>"):
+        if ph.kind != "html-tag":
             continue
-        closing, name = _TAG_NAME.match(ph.text).groups()  # type: ignore[union-attr]
-        name = name.lower()
+        pair = _ANGULAR_PAIR.match(ph.text) if ph.text.startswith("<x") else None
+        if pair is not None:
+            closing, name = ("/" if pair.group("edge") == "CLOSE" else ""), "angular:" + pair.group("name")
+        elif ph.text.endswith("/>"):
+            continue
+        else:
+            closing, name = _TAG_NAME.match(ph.text).groups()  # type: ignore[union-attr]
+            name = name.lower()
         if name in _VOID:
             continue
         if not closing:

@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from pipeline import protocol
 from pipeline.model import Protected
 from pipeline.placeholders.protect import TAG
 
@@ -76,6 +77,8 @@ def applicable(scheme: Scheme, protected: Protected, model_type: str | None = No
         return model_type != "latency_optimized"  # v2 needs the next-generation models
     if scheme is Scheme.TOKENS:
         return not _TOKEN.search(_unescape(protected.text))  # the source must not hold such words itself
+    if scheme is Scheme.PIECES:  # every piece of a text goes in one request
+        return len(encode(scheme, protected)) <= protocol.MAX_TEXTS_PER_REQUEST
     return True
 
 

@@ -6,13 +6,18 @@ lists the run's targets need (never pruning: other pairs may belong to other run
 ids into the pending requests' options. A feature a language lacks, or a resource endpoint the
 service does not have, is left out of the requests with a warning in the report; the cache key of
 the affected texts is then computed without it, so nothing is cached under a claim it did not meet.
+A text sent with a translation memory is keyed with what the service says the memory is now
+(:func:`memory_version`), learnt here: until then its key is one nothing is stored under, so no
+answer of an earlier state of the memory is ever served from the cache.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.errors import ServiceError
 from pipeline.model import Issue, Severity, TranslationOptions
@@ -20,6 +25,9 @@ from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_sync import sync_glossary
 from pipeline.resources.style_sync import sync_styles
 from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
+
+if TYPE_CHECKING:
+    from pipeline.client import TranslationMemory
 
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
 
@@ -55,6 +63,7 @@ class Synced:
     style_ids: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, set[str]] = field(default_factory=dict)
     gained: dict[str, str] = field(default_factory=dict)  # target -> formality the plan left out but the service has
+    memory_versions: dict[str, str] = field(default_factory=dict)  # target -> memory_version() of its memory
 
 
 async def sync_terminology(
@@ -133,7 +142,7 @@ async def sync_targets(
             memories[t.target] = t.translation_memory_id
     synced.glossary_id = await _sync_glossary(client, plan, pairs, targets, drop, log)
     synced.style_ids = await _sync_styles(client, plan, styles, drop, log)
-    await _check_memories(client, memories, drop)
+    synced.memory_versions = await _check_memories(client, memories, drop)
     return synced
 
 
@@ -149,7 +158,7 @@ async def _attach(
     if synced is None:
         wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
         synced = await sync_targets(client, plan, wanted, issues, log)
-    dropped, gained = synced.dropped, synced.gained
+    dropped, gained, versions = synced.dropped, synced.gained, synced.memory_versions
 
     made: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts
 
@@ -169,12 +178,13 @@ async def _attach(
             formality=None if "formality" in gone else gained.get(opts.target_lang, opts.formality),
             translation_memory_id=None if "translation memory" in gone else opts.translation_memory_id,
             translation_memory_threshold=None if "translation memory" in gone else opts.translation_memory_threshold,
+            translation_memory_version=None if "translation memory" in gone else versions.get(opts.target_lang),
         )
 
     out: dict[str, P] = {}
     for key, item in pending.items():
         opts = options(item.options)  # type: ignore[attr-defined]
-        if opts.target_lang in dropped or opts.target_lang in gained:
+        if opts.target_lang in dropped or opts.target_lang in gained or opts.translation_memory_version:
             text = item.protected.text  # type: ignore[attr-defined]
             key = cache_key(plan.key_options(opts, text), text)
         if key in out:  # two texts became one once a feature was dropped (a new record: the inputs stay as they were)
@@ -230,17 +240,33 @@ async def _sync_styles(
     return outcome.ids
 
 
-async def _check_memories(client: Any, memories: dict[str, str], drop: Callable[[str, str, str], None]) -> None:
+async def _check_memories(
+    client: Any, memories: dict[str, str], drop: Callable[[str, str, str], None]
+) -> dict[str, str]:
+    """Per target whose memory the account has, the memory's version; the others are dropped."""
     if not memories:
-        return
+        return {}
     try:
-        known = {m.translation_memory_id for m in await client.translation_memories()}
+        known = {m.translation_memory_id: memory_version(m) for m in await client.translation_memories()}
     except STOP:
         raise
     except ServiceError as exc:
         for target in memories:
             drop(target, "translation memory", f"the translation memories could not be listed ({exc})")
-        return
+        return {}
     for target, memory in memories.items():
         if memory not in known:
             drop(target, "translation memory", f"the account has no translation memory {memory}")
+    return {target: known[memory] for target, memory in memories.items() if memory in known}
+
+
+def memory_version(memory: TranslationMemory) -> str:
+    """What the service says a memory is now, hashed: every listed field but its id and name.
+
+    The spec shows nothing of a memory but its id; the service lists its languages, segment count
+    and times (``updated_time`` changes with every edit), the local service its languages and
+    segment count. Whatever it lists, a change in it is a change of what requests with the memory
+    may answer, so the cache keys change with it.
+    """
+    fields = json.dumps(dict(memory.extra), sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(fields.encode("utf-8")).hexdigest()[:16]

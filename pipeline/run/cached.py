@@ -44,7 +44,8 @@ def serve_from_cache(
             if note:
                 notes[ref.key] = note
             counters = per_catalog[ref.key.catalog].counters
-            counters.segments_from_cache += 1
+            if ref.key not in window.retried:  # a length retry's segment was counted with its first answer
+                counters.segments_from_cache += 1
             counters.characters_saved += len(item.protected.text)
         if waiting:
             left[key] = replace(item, refs=waiting)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # none of these is loaded by a run that skips every catalog
     from pipeline.resources.attach import Synced
     from pipeline.resources.targets import ResourcePlan
     from pipeline.run.report.progress import Progress
+    from pipeline.run.reuse.index import Index
     from pipeline.run.send.budget import Budget
     from pipeline.run.send.concurrency import Limiter
     from pipeline.run.send.interruption import Interruption
@@ -58,6 +59,7 @@ class RunContext:
     budget: Budget | None = None  # the run's max_characters, across rounds and windows
     limiter: Limiter | None = None  # what it learns of the service's limit holds for the whole run
     offered: frozenset[str] | None = None  # the target codes the service offers, read once
+    reuse_index: Index | None = None  # reviewed translations by language, built on first need (run.reuse)
     _cache: TranslationCache | None = field(default=None, init=False, repr=False)
     _client: AsyncClient | None = field(default=None, init=False, repr=False)
     _resources: ResourcePlan | None = field(default=None, init=False, repr=False)

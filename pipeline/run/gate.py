@@ -39,6 +39,7 @@ from pipeline.placeholders.checks import (
     Rule,
     check_translation,
     format_problems,
+    glued_link,
     newline_problems,
 )
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
@@ -49,7 +50,17 @@ if TYPE_CHECKING:
     from pipeline.formats import Catalog, Unit
     from pipeline.plural_rules import PluralRule
 
-__all__ = ["RETRYABLE", "Problem", "Rule", "admit", "check_translation", "check_unit", "plural_usage", "verify"]
+__all__ = [
+    "RETRYABLE",
+    "Problem",
+    "Rule",
+    "admit",
+    "check_translation",
+    "check_unit",
+    "first_error",
+    "plural_usage",
+    "verify",
+]
 
 #: msgfmt's rule: a plural form picked at least this often for n in 0..1000 must keep every argument.
 OFTEN = 5
@@ -72,6 +83,9 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
     except PlaceholderMismatch as exc:
         # Every restore refusal (missing, duplicated, reordered, foreign markup, ICU) concerns the placeholders.
         return Verdict(None, str(exc), retryable=True)
+    glued = glued_link(protected, answer)
+    if glued is not None:
+        return Verdict(None, glued, retryable=True)
     if INVISIBLE.search(restored):  # recovered: an engine that adds zero-width or bidi characters damaged the text
         keep = set(INVISIBLE.findall(segment.text))
         restored = INVISIBLE.sub(lambda m: m.group() if m.group() in keep else "", restored)
@@ -144,6 +158,13 @@ def admit(
         report.issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING) for w in warnings)
         translations[index] = tuple(texts)  # type: ignore[arg-type]
     return translations
+
+
+def first_error(catalog: Catalog, unit: Unit, targets: Sequence[str]) -> str | None:
+    """The first error :func:`admit` finds in ``targets`` as ``unit``'s translation in ``catalog``, or None."""
+    often, one_form, _ = plural_usage(catalog.plural)
+    found = check_unit(unit, targets, catalog, often, one_form)
+    return next((p.reason for p in found if p.severity is Severity.ERROR), None)
 
 
 def check_unit(

@@ -60,6 +60,7 @@ _OUTCOME_NEUTRAL = {
     "cache_ttl",
     "report_dir",
     "max_characters",
+    "lock_wait",
 }
 
 

@@ -10,7 +10,9 @@ protection scheme's version (:data:`~pipeline.model.SCHEME_VERSION`), the reques
 the segment's options (every field of :class:`~pipeline.model.TranslationOptions` that is sent),
 the content hashes of the glossary and style list (ids name server-side objects whose content can
 change under the same id; the run keys by content and leaves the ids out, see
-``ResourcePlan.key_options``) and the protected text itself. Keys never contain the service key.
+``ResourcePlan.key_options``), for a text sent with a translation memory what the service says the
+memory is now (``TranslationOptions.translation_memory_version``), and the protected text itself.
+Keys never contain the service key.
 """
 
 from __future__ import annotations
@@ -74,12 +76,15 @@ def cache_key(service: str, options: TranslationOptions, protected_text: str) ->
 
 @functools.lru_cache(maxsize=1024)
 def _head(scheme: str, service: str, options: TranslationOptions) -> str:
+    content = {"glossary": options.glossary_hash, "style": options.style_version}
+    if options.translation_memory_id:  # only then: the keys of every other text stay as they were
+        content["memory"] = options.translation_memory_version
     material = {
         "key": KEY_VERSION,
         "scheme": scheme,
         "service": service,
         "request": _params(options),
-        "content": {"glossary": options.glossary_hash, "style": options.style_version},
+        "content": content,
     }
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return encoded[:-1] + ',"text":'

@@ -7,6 +7,14 @@ are taken in sorted order, so two runs never wait for each other in a circle, an
 the process: a run that is killed leaves none behind (``filelock`` uses ``flock`` on POSIX and
 ``msvcrt.locking`` on Windows). Without a cache folder nothing is locked.
 
+Each lock holds a file descriptor, so a run locks one window of catalogs at a time, at most
+:func:`at_once` of them, and lets them go once the window is written and its state saved (before
+the next is locked, so two runs never hold some and wait for others). Beside each lock a note
+(``<name>.owner``) says who holds it and since when: a run that has to wait says so, naming the
+holder, even under ``--quiet`` (:class:`~pipeline.model.Alert`), and gives up after
+``Settings.lock_wait`` seconds with :class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or
+on a frozen CI runner holds its locks until it is resumed or ended.
+
 Only catalogs a run may write are locked, after the settled ones were skipped: a run with
 nothing to do takes no lock and does not even import ``filelock``.
 """
@@ -14,55 +22,115 @@ nothing to do takes no lock and does not even import ``filelock``.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import socket
+import sys
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pipeline.model import Alert
 
 if TYPE_CHECKING:
     from filelock import BaseFileLock
 
-__all__ = ["LOCKS_DIR", "CatalogLocks"]
+__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "at_once"]
 
 LOCKS_DIR = "locks"
+#: The most catalogs a run locks at once, whatever its descriptor limit allows.
+MOST_AT_ONCE = 512
+_OWNER_BYTES = 4096  # a longer note is not ours: not read
+
+
+def at_once(limit: int | None = None) -> int:
+    """Catalogs one window may lock: a quarter of the descriptor limit (``limit``, default this
+    process's), at most :data:`MOST_AT_ONCE`; the rest stay for the catalogs, cache, service and Python."""
+    if limit is None:
+        try:
+            import resource  # POSIX only
+
+            limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        except (ImportError, OSError, ValueError):
+            return MOST_AT_ONCE
+        if limit == resource.RLIM_INFINITY:
+            return MOST_AT_ONCE
+    return max(16, min(MOST_AT_ONCE, limit // 4))
+
+
+class CatalogsBusy(Exception):
+    """Another run held a catalog longer than this run would wait; the message names it and the holder."""
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a lock: a process on a host, its command line, since when (seconds since the epoch)."""
+
+    pid: int
+    host: str
+    command: str
+    since: float
+
+    @classmethod
+    def me(cls) -> Holder:
+        """This process, now."""
+        return cls(os.getpid(), socket.gethostname(), _command()[:200], time.time())
+
+    def describe(self, now: float | None = None) -> str:
+        """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
+        now = time.time() if now is None else now
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
+        text = f"process {self.pid} on {self.host} ({self.command}), since {when} ({_ago(now - self.since)})"
+        if self.host == socket.gethostname() and _stopped(self.pid):
+            text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
+        return text
 
 
 class CatalogLocks:
-    """Exclusive locks on catalogs, held until :meth:`release` (or the process's end)."""
+    """Exclusive locks on catalogs, held until :meth:`release` (or the process's end).
 
-    def __init__(self, cache_dir: Path | None) -> None:
+    ``wait``: seconds a run waits for a catalog another run holds before it gives up.
+    """
+
+    def __init__(self, cache_dir: Path | None, wait: float = 600.0) -> None:
         self.directory = cache_dir / LOCKS_DIR if cache_dir is not None else None
+        self.wait = wait
         self._held: list[BaseFileLock] = []
 
     def acquire(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
-        """Lock every catalog of ``paths``, waiting (and saying so) for those another run holds.
+        """Lock every catalog of ``paths``, waiting (and saying for whom) for those another run holds.
 
         Returns whether it waited: another run may have settled or translated those catalogs
-        meanwhile, so the caller looks at them again.
+        meanwhile, so the caller looks at them again. Raises :class:`CatalogsBusy` when a wait
+        outlasts ``wait`` (what this call locked is let go).
         """
         wanted = sorted(set(paths))
         if self.directory is None or not wanted:
             return False
-        from filelock import FileLock, Timeout
+        from filelock import FileLock
 
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
             return False
+        me = json.dumps(Holder.me().__dict__).encode("utf-8")
         waited = False
         for path in wanted:
-            lock = FileLock(self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock")
+            file = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"
+            lock = FileLock(file)
             try:
-                try:
-                    lock.acquire(blocking=False)
-                except Timeout:
-                    log(f"waiting for another run that is translating {name(path)}")
-                    waited = True
-                    lock.acquire()
+                waited = self._take(lock, file, name(path), log) or waited
             except OSError as exc:
                 log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
                 continue
+            except CatalogsBusy:
+                self.release()
+                raise
             self._held.append(lock)
+            _note(file, me)
         return waited
 
     def release(self) -> None:
@@ -70,3 +138,71 @@ class CatalogLocks:
         for lock in self._held:
             lock.release()
         self._held.clear()
+
+    def _take(self, lock: BaseFileLock, file: Path, shown: str, log: Callable[[str], None]) -> bool:
+        """Take ``lock``; True when it had to wait for it."""
+        from filelock import Timeout
+
+        try:
+            lock.acquire(blocking=False)
+            return False
+        except Timeout:
+            pass
+        holder = _holder(file)
+        who = holder.describe() if holder else "another run (it left no note of who it is)"
+        log(Alert(f"waiting up to {self.wait:g} s for {shown}, which another run holds: {who}"))
+        try:
+            lock.acquire(timeout=self.wait)
+        except Timeout:
+            raise CatalogsBusy(
+                f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
+                f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
+                f"--lock-wait sets the wait)"
+            ) from None
+        return True
+
+
+def _command() -> str:
+    """This process's command line as its user typed it (``python -m pipeline`` shown as ``pipeline``)."""
+    if not sys.argv or not sys.argv[0]:
+        return "a Python program using pipeline"
+    program = Path(sys.argv[0])
+    name = "pipeline" if program.name == "pipeline" or program.parent.name == "pipeline" else program.name
+    return " ".join([name, *sys.argv[1:]])
+
+
+def _note(file: Path, me: bytes) -> None:
+    """Say who holds ``file``'s lock, beside it (best effort: a waiter without a note just says less)."""
+    try:
+        Path(f"{file}.owner").write_bytes(me)
+    except OSError:
+        pass
+
+
+def _holder(file: Path) -> Holder | None:
+    """The note of whoever holds ``file``'s lock; None when there is none, or it is not ours."""
+    try:
+        with open(f"{file}.owner", "rb") as handle:
+            data = json.loads(handle.read(_OWNER_BYTES))
+        holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    return holder if holder.since == holder.since else None  # NaN: not a time
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process ``pid`` of this host is stopped (Linux: its state in /proc is T or t)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read(4096)
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"T", b"t")
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 120:
+        return f"{max(seconds, 0):.0f} s ago"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min ago"
+    return f"{seconds / 3600:.1f} h ago"

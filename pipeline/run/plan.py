@@ -80,11 +80,7 @@ def plan(
             item = pending.get(key)
             if item is None:
                 pending[key] = item = Pending(opts, protected, key, [])
-            elif protected != item.protected:  # same text sent, other placeholders behind the tags
-                if item.own is None:
-                    item.own = {}
-                item.own[seg.key] = protected
-            item.refs.append(seg)
+            item.add(seg, protected)
     return split(pending, fallback_keys)
 
 
@@ -179,7 +175,8 @@ def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pendi
             characters[name] += len(item.protected.text)
     work = []
     for name, cat in per_catalog.items():
-        writes = cat.counters.segments_copied + cat.counters.segments_from_cache + segments[name]
+        c = cat.counters
+        writes = c.segments_copied + c.segments_from_cache + c.segments_reused + segments[name]
         if writes and not cat.unchanged:
             work.append(CatalogWork(name, cat.target_lang, writes, characters[name]))
     return work

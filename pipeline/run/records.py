@@ -28,6 +28,7 @@ __all__ = [
     "Recovery",
     "Remaining",
     "RunOptions",
+    "Reused",
     "RunReport",
     "ScannedCatalog",
     "Stop",
@@ -47,6 +48,7 @@ class StopReason(enum.Enum):
     INTERRUPTED = "interrupted"  # SIGINT: exit 130
     TERMINATED = "terminated"  # SIGTERM: exit 143
     FAILED = "failed"  # something unexpected after translations were verified: exit 1, they are written
+    LOCKED = "locked"  # another run held catalogs longer than lock_wait: exit 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,14 @@ class Pending:
     # None for the usual text that has no such segment.
     own: dict[SegmentKey, Protected] | None = None
 
+    def add(self, ref: Segment, protected: Protected) -> None:
+        """``ref`` waits for this text too, with ``protected`` as its own form (kept when its placeholders differ)."""
+        if protected != self.protected:  # same text sent, other placeholders behind the tags
+            if self.own is None:
+                self.own = {}
+            self.own[ref.key] = protected
+        self.refs.append(ref)
+
     def protected_for(self, ref: Segment) -> Protected:
         """``ref``'s own protected form."""
         return self.protected if self.own is None else self.own.get(ref.key, self.protected)
@@ -197,6 +207,16 @@ class Recovery:
     characters: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Reused:
+    """A unit written with a reviewed translation found elsewhere, and where it was found."""
+
+    catalog: str
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+
+
 @dataclass
 class RunReport:
     """The outcome of a run: what the report files and the exit code are made from."""
@@ -219,6 +239,7 @@ class RunReport:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
+    reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere
 
     def leave(self, left: Sequence[Pending]) -> None:
         """Count ``left`` (texts a stopped run did not send) in what remains for the next run."""
@@ -243,3 +264,7 @@ class Window:
     needed: dict[str, Pending] = field(default_factory=dict)  # the spare texts some form turned out to need
     done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
     notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye
+    # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
+    review: dict[str, dict[int, str]] = field(default_factory=dict)
+    reused: dict[str, set[int]] = field(default_factory=dict)  # catalog -> units written from a reviewed translation
+    retried: dict[SegmentKey, str] = field(default_factory=dict)  # sent again for its length limit -> first answer

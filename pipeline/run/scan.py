@@ -7,7 +7,7 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline import locales
@@ -16,12 +16,15 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Segment, SegmentKey, Severity
-from pipeline.plural_rules import plural_rule_for
+from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
 from pipeline.run.records import ScannedCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
+
+
+_TEMPLATE_SKIPPED = "a template (.pot) is not translated; translate the catalogs made from it"
 
 
 def scan(
@@ -38,13 +41,7 @@ def scan(
     for path in paths:
         display = display_path(settings, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
-            issues.append(
-                Issue(
-                    display,
-                    "a template (.pot) is not translated; translate the catalogs made from it",
-                    severity=Severity.SKIPPED,
-                )
-            )
+            issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
             catalog = read_catalog(path)
@@ -98,60 +95,78 @@ def _segments(
     retranslate: Retranslate | None = None,
 ) -> ScannedCatalog:
     plural = catalog.plural or plural_rule_for(locale)
-    segments: list[Segment] = []
-    source_forms: dict[int, tuple[int, ...]] = {}
-    plural_plans: dict[int, plurals.UnitPlan] = {}
-    fallbacks: list[Segment] = []
-    skipped = 0
+    found = _Found()
     for unit in catalog.units:
-        if unit.state is UnitState.PARTIAL:
-            skipped += 1
-            issues.append(
-                Issue(
-                    display,
-                    "some plural forms are translated and some are empty; left for a human",
-                    unit.line,
-                    target,
-                    severity=Severity.SKIPPED,
-                )
-            )
+        if unit.state is not UnitState.PARTIAL and not _wanted(unit, display, target, retranslate):
             continue
-        if unit.state is not UnitState.UNTRANSLATED and not (
-            retranslate is not None and unit.state is UnitState.FUZZY and retranslate(display, target, unit)
-        ):
+        refusal = _refusal(unit, display, target, plural)
+        if refusal is not None:
+            found.skipped += 1
+            issues.append(refusal)
             continue
+        found.add(settings, display, unit, plural)
+    return ScannedCatalog(
+        path,
+        display,
+        catalog,
+        locale,
+        target,
+        tuple(found.segments),
+        found.source_forms,
+        found.skipped,
+        found.plural_plans,
+        tuple(found.fallbacks),
+    )
+
+
+def _wanted(unit: Unit, display: str, target: str, retranslate: Retranslate | None) -> bool:
+    """Whether a unit is to be translated: untranslated, or a stale machine translation to redo."""
+    if unit.state is UnitState.UNTRANSLATED:
+        return True
+    return retranslate is not None and unit.state is UnitState.FUZZY and retranslate(display, target, unit)
+
+
+def _refusal(unit: Unit, display: str, target: str, plural: PluralRule | None) -> Issue | None:
+    """Why a wanted unit is left out (half-translated plural, no plural rule), or None."""
+    if unit.state is UnitState.PARTIAL:
+        reason = "some plural forms are translated and some are empty; left for a human"
+        return Issue(display, reason, unit.line, target, severity=Severity.SKIPPED)
+    if unit.plural and plural is None:
+        reason = "no Plural-Forms header and no CLDR rule for the language"
+        return Issue(display, reason, unit.line, target, cause=Cause.INPUT)
+    return None
+
+
+@dataclass
+class _Found:
+    """The segments of one catalog's wanted units, collected in unit order."""
+
+    segments: list[Segment] = field(default_factory=list)
+    source_forms: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)
+    fallbacks: list[Segment] = field(default_factory=list)
+    skipped: int = 0
+
+    def add(self, settings: Settings, display: str, unit: Unit, plural: PluralRule | None) -> None:
+        """The unit's segments (a plural's number sentences, with their fallbacks kept apart)."""
         if unit.plural:
-            if plural is None:
-                skipped += 1
-                issues.append(
-                    Issue(
-                        display,
-                        "no Plural-Forms header and no CLDR rule for the language",
-                        unit.line,
-                        target,
-                        cause=Cause.INPUT,
-                    )
-                )
-                continue
-            plan = plural_plans[unit.index] = plurals.plan_unit(
+            assert plural is not None  # _refusal left such units out
+            plan = self.plural_plans[unit.index] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, settings.source_lang
             )
             forms, texts, spare = tuple(f.segment for f in plan.forms), plan.texts, plan.fallbacks
         else:
             forms, texts, spare = (0,), {0: unit.sources[0]}, {}
-        source_forms[unit.index] = forms
+        self.source_forms[unit.index] = forms
         context = _context(settings.context, unit)
-        segments.extend(
+        self.segments.extend(
             Segment(SegmentKey(display, unit.index, form), texts[form], unit.line, unit.flags, context)
             for form in sorted(texts)
         )
-        fallbacks.extend(
+        self.fallbacks.extend(
             Segment(SegmentKey(display, unit.index, form), spare[form], unit.line, unit.flags, context)
             for form in sorted(spare)
         )
-    return ScannedCatalog(
-        path, display, catalog, locale, target, tuple(segments), source_forms, skipped, plural_plans, tuple(fallbacks)
-    )
 
 
 def _context(policy: str, unit: Unit) -> str | None:

@@ -7,12 +7,12 @@ catalogs instead of queueing, with at most a few writes pending at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.formats import AtomicWriter
+from pipeline.formats import AtomicWriter, ChangedMeanwhile
 from pipeline.run.records import ScannedCatalog
 
 if TYPE_CHECKING:
@@ -33,14 +33,20 @@ def snapshot(path: Path) -> bytes | None:
 
 
 def write_catalogs(
-    settings: Settings, jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]]
+    settings: Settings,
+    jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
+    review: Mapping[str, Mapping[int, str]] | None = None,
 ) -> list[tuple[bytes | None, str | None]]:
     """Write each catalog's admitted translations, every other unit untouched; per job, in order, the
     bytes written (None when nothing was) and why it was not written (None when it was or had nothing).
 
+    ``review`` (catalog -> unit -> note) names the units written marked for review with a note
+    (:meth:`pipeline.formats.base.Catalog.render`).
+
     A job is a scanned catalog, the translations the gate admitted (unit index -> forms) and the
     catalog's bytes before it was parsed: a file that no longer has them (saved by a translator,
-    removed, switched by a checkout while the requests were out) is left alone.
+    removed, switched by a checkout while the requests were out, or while it was being written)
+    is left alone.
     """
     results: list[tuple[bytes | None, str | None]] = [(None, None)] * len(jobs)
     started: list[tuple[int, bytes, Future[OSError | None]]] = []
@@ -48,12 +54,19 @@ def write_catalogs(
         for n, (s, translations, read) in enumerate(jobs):
             if not translations:
                 continue
-            data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy)
-            if read is None or snapshot(s.path) != read:
+            if read is None:
                 results[n] = (None, CHANGED)
                 continue
-            started.append((n, data, writer.submit(s.path, data)))
+            data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display))
+            # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
+            started.append((n, data, writer.submit(s.path, data, expected=read)))
     for n, data, future in started:
         error = future.result()
-        results[n] = (data, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
+        if isinstance(error, ChangedMeanwhile):
+            results[n] = (
+                None,
+                CHANGED if error.kept is None else f"{CHANGED}; an earlier save is kept in {error.kept}",
+            )
+        else:
+            results[n] = (data, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
     return results

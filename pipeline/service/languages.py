@@ -139,11 +139,6 @@ def supports_style(lang: Language) -> bool:
     return has_feature(TEXT, lang.code, "style_rules")
 
 
-def supports_glossary(source: Language, target: Language, resource: str = TEXT) -> bool:
-    """Whether a glossary applies to ``source -> target`` (both sides must list the feature)."""
-    return has_feature(resource, source.code, "glossary") and has_feature(resource, target.code, "glossary")
-
-
 def v2_listing(kind: str) -> tuple[Language, ...]:
     """The deprecated ``/v2/languages`` view of text translation: ``source`` or ``target`` entries.
 

@@ -88,7 +88,7 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
     second = _start(service, root, "delay=0.4", "second")
     assert first.wait(timeout=180) == 0, (root / "first.err").read_text()
     assert second.wait(timeout=180) == 0, (root / "second.err").read_text()
-    assert "waiting for another run that is translating" in (root / "second.err").read_text()
+    assert "which another run holds: process" in (root / "second.err").read_text()  # named, with its pid
     assert _billed(service) - before == reference
     for name in ("first", "second"):
         assert "Traceback" not in (root / f"{name}.err").read_text()

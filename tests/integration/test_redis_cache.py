@@ -260,6 +260,60 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_se
     assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
 
 
+def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(redis_server, tmp_path):
+    paid = tree(tmp_path, "a")
+    done, first = translate(paid, redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = list(client.scan_iter(count=1000))
+    for key in keys:
+        client.set(key, '{"v":1,"translation":"\\ud800"}')
+    fresh = tree(tmp_path, "b")
+    done, report = translate(fresh, redis_server.url())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert report["totals"]["segments_from_cache"] == 0
+    assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
+    assert catalogs(fresh) == catalogs(paid)
+    assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
+
+
+def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
+    from pipeline.cache.entry import MAX_ENTRY_BYTES
+
+    done, first = translate(tree(tmp_path, "a"), redis_server.url())
+    assert done.returncode == 0, done.stderr
+    client = redis_server.client()
+    keys = sorted(client.scan_iter(count=1000))[:10]
+    for key in keys:
+        client.set(key, b"x" * (MAX_ENTRY_BYTES + 1))
+    sent = client.info("stats")["total_net_output_bytes"]
+    done, report = translate(tree(tmp_path, "b"), redis_server.url())
+    read = client.info("stats")["total_net_output_bytes"] - sent
+    assert done.returncode == 0 and "shared translation cache" not in done.stderr, done.stderr
+    assert read < 1_000_000  # every other entry, but none of the 10 huge values
+    assert report["totals"]["segments_from_cache"] == first["totals"]["segments_translated"] - len(keys)
+    assert all(client.strlen(key) < 10_000 for key in keys)  # paid again and replaced
+
+
+def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(redis_server, monkeypatch):
+    from pipeline.cache import shared
+    from pipeline.cache.entry import encode
+
+    monkeypatch.setattr(shared, "READ_BYTES", 10_000)
+    monkeypatch.setattr(shared, "MAX_ENTRY_BYTES", 2_000)
+    store = shared.RedisStore(redis_server.url(), shared.namespace("svc"))
+    values = {f"{n:064x}": f"{n:04d}" * 250 for n in range(100)}  # 1,000 characters each
+    store.set_many(values)
+    client = redis_server.client()
+    client.set(store._prefix + "e" * 64, encode("x" * 2_000))  # longer than an entry can be: a miss
+    client.hset(store._prefix + "f" * 64, mapping={"not": "a string"})  # a miss, not an error
+    store.round_trips = 0
+    assert store.get_many([*values, "e" * 64, "f" * 64, "0" * 63 + "z"]) == values
+    assert 10 <= store.round_trips <= 12  # 10 KB a round trip: about ten entries each
+    assert len(encode(values[f"{0:064x}"])) > 1_000
+    store.close()
+
+
 def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
     from dataclasses import replace
 
@@ -270,7 +324,7 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache", cache_url=redis_server.url())
     for service, count in (("svc-a", 3), ("svc-b", 2)):
         cache = open_cache(settings, service, pytest.fail)
-        cache.set_many({f"k{n}": "v" for n in range(count)})
+        cache.set_many({f"{n:064x}": "v" for n in range(count)})  # keys as cache_key() makes them
         cache.close()
     stats = cache_stats(settings, "svc-a")
     assert stats["local"]["entries"] == 3  # type: ignore[index]  # same keys: svc-b's overwrote locally
@@ -289,6 +343,39 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     assert PASSWORD not in json.dumps(stats)
     down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
     assert PASSWORD not in json.dumps(down)
+
+
+def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_server, tmp_path):
+    from pipeline.cache import open_cache
+    from pipeline.cache.maintenance import cache_stats, clear_cache
+    from pipeline.config import Settings
+
+    settings = Settings(root=tmp_path, cache_dir=tmp_path / "cache", cache_url=redis_server.url())
+    cache = open_cache(settings, "svc-a", pytest.fail)
+    cache.set_many({"a" * 64: "A", "b" * 64: "B"})
+    cache.close()
+    client = redis_server.client()
+    older = f"pipeline:0:x-tags/2:{'0' * 16}:{'c' * 64}"  # an earlier version's entry: ours, cleared too
+    client.set(older, '{"v":0,"translation":"C"}')
+    foreign = {
+        "pipeline:build:4711:status": "running",
+        f"pipeline:1:x-tags/3:{'0' * 16}:not-a-hash": "x",
+        f"pipeline:1:x-tags/3:{'0' * 16}:{'d' * 64}:extra": "x",
+        f"pipeline:1:x-tags/3:{'0' * 16}:{'E' * 64}": "x",
+        "pipeline:": "x",
+        "other:1:x-tags/3:0:0": "x",
+    }
+    for key, value in foreign.items():
+        client.set(key, value)
+    client.hset("pipeline:runners", mapping={"r1": "busy"})
+    client.hset(f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}", mapping={"shape": "of ours, type not"})
+    stats = cache_stats(settings, "svc-a")["shared"]
+    assert stats["entries"] == 2 and stats["entries_all_namespaces"] == 3  # type: ignore[index]
+    cleared = clear_cache(settings, "svc-a", shared=True, every_service=True)["shared"]
+    assert cleared["cleared"] == 3  # type: ignore[index]
+    left = {key.decode() for key in client.scan_iter(count=1000)}
+    assert left == {*foreign, "pipeline:runners", f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}"}
+    assert client.hgetall("pipeline:runners") == {b"r1": b"busy"}
 
 
 def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_path):

@@ -44,9 +44,14 @@ def test_the_key_covers_every_translation_option():
         "translation_memory_threshold": 80,
         "tag_handling_version": "v2",
     }
-    assert set(changed) == {f.name for f in fields(TranslationOptions)}  # a new field must be tested here
+    # A new field must be tested here (the memory's version below: it counts only with a memory).
+    assert {*changed, "translation_memory_version"} == {f.name for f in fields(TranslationOptions)}
     keys = {cache_key("svc", replace(OPTS, **{name: value}), "Hello") for name, value in changed.items()}
     assert len(keys) == len(changed) and cache_key("svc", OPTS, "Hello") not in keys
+    memory = replace(OPTS, translation_memory_id="tm")
+    versions = {cache_key("svc", replace(memory, translation_memory_version=v), "Hello") for v in (None, "a", "b")}
+    assert len(versions) == 3  # an edited memory misses; not yet known is a key of its own
+    assert cache_key("svc", replace(OPTS, translation_memory_version="a"), "Hello") == cache_key("svc", OPTS, "Hello")
     assert replace(OPTS, glossary_hash="a").inputs_hash() != replace(OPTS, glossary_hash="b").inputs_hash()
     assert replace(OPTS, context="x").inputs_hash() == OPTS.inputs_hash()  # context is per unit, not an input
 

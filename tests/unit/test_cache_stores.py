@@ -11,8 +11,9 @@ import pytest
 from pipeline.cache import TranslationCache
 from pipeline.cache.entry import MAX_ENTRY_CHARS, decode, encode
 from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace, redact
+from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.cache.tiered import FLUSH_AT
+from pipeline.errors import redact_url as redact
 
 
 def test_an_entry_round_trips_any_text():
@@ -41,10 +42,36 @@ def test_an_entry_round_trips_any_text():
         "[" * 100_000,
         " " * (MAX_ENTRY_CHARS + 1),
         b"\x80\x04\x95\x1f\x00\x00\x00\x00\x00\x00\x00\x8c\x05posix\x94\x8c\x06system\x94\x93\x94.",
+        # Lone surrogates: JSON escapes that are no character, which no catalog or store can hold.
+        '{"v":1,"translation":"\\ud800"}',
+        b'{"v":1,"translation":"Tag \\uDFFF"}',
+        '{"v":1,"translation":"\\ude00\\ud83d"}',  # a pair in the wrong order is two lone halves
+        '{"v":1,"translation":"\ud800"}',  # the surrogate itself in a str (what a buggy writer stores)
     ],
 )
 def test_anything_but_a_well_formed_entry_is_a_miss(stored):
     assert decode(stored) is None
+
+
+def test_an_escaped_surrogate_pair_is_one_character_and_a_hit():
+    assert decode('{"v":1,"translation":"\\ud83d\\ude00"}') == "\U0001f600"
+
+
+def test_a_row_that_is_not_utf_8_is_a_miss_and_the_store_stays_in_use(tmp_path):
+    store = LocalStore(tmp_path)
+    store.set_many({"bad": "x", "good": "G"})
+    store.close()
+    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        db.execute(
+            "UPDATE translations SET value = CAST(? AS TEXT) WHERE key = 'bad'", (b'{"v":1,"translation":"\x80"}',)
+        )
+    db.close()
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    assert cache.get_many(["bad", "good"]) == {"good": "G"}
+    cache.set_many({"bad": "B"})
+    cache.close()
+    assert said == [] and LocalStore(tmp_path).get_many(["bad"]) == {"bad": "B"}  # kept on disk, not in memory
 
 
 def test_the_local_store_persists_plain_json(tmp_path):

@@ -58,6 +58,21 @@ def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path,
     assert len(values) == 4 and all(json.loads(v)["v"] == 1 for v in values)
 
 
+def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(tmp_path):
+    settings = first_run(tmp_path)
+    catalog = tmp_path / "locale/de/LC_MESSAGES/app.po"
+    original = catalog.read_bytes()
+    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+        assert db.execute("UPDATE translations SET value = ?", ('{"v":1,"translation":"\\ud800"}',)).rowcount == 4
+    db.close()
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.issues == []
+    assert report.totals.segments_from_cache == 0 and report.totals.segments_translated == 4
+    catalog.write_bytes(original)
+    again = run(settings, FakeService())
+    assert again.totals.segments_from_cache == 4 and again.totals.requests == 0  # good entries replaced them
+
+
 def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
     settings = first_run(tmp_path)
     marker = tmp_path / "owned"

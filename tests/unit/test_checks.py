@@ -140,3 +140,46 @@ def test_check_translation_answers_a_fresh_list_each_time():
     again = check_translation("%(n)s files", "files", ("python-format",))
     assert [p.reason for p in again] == [missing]
     assert check_translation("%(n)s files", "%(n)s Dateien", ["python-format"]) == []
+
+
+def test_angular_start_and_close_placeholders_must_nest_as_in_the_source():
+    start, close = '<x id="START_TAG_SPAN" ctype="x-span"/>', '<x id="CLOSE_TAG_SPAN" ctype="x-span"/>'
+    source = f"Read {start}this{close} first"
+    assert check_translation(source, f"Lies {start}das{close} zuerst", ["xliff-inline"]) == []
+    swapped = check_translation(source, f"Lies {close}das{start} zuerst", ["xliff-inline"])
+    assert [p.reason for p in swapped] == ["HTML/XML tags are not balanced and nested as in the source"]
+    assert swapped[0].severity == "error"
+
+
+def test_an_equiv_text_written_otherwise_is_the_same_inline_element():
+    source = 'Logged in as <x id="PH" equiv-text="this.displayName || this.userName"/>'
+    target = 'Angemeldet als <x id="PH" equiv-text="this.displayName || this.userName\n"/>'
+    assert [p for p in check_translation(source, target, ["xliff-inline"]) if p.severity == "error"] == []
+
+
+def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
+    from pipeline.model import Segment, SegmentKey
+    from pipeline.placeholders.protect import protect
+    from pipeline.run.gate import verify
+
+    source = "Read https://example.com/docs and more."
+    segment, protected = Segment(SegmentKey("c.po", 0, 0), source, 1), protect(source)
+    glued = verify(protected, 'Lies <x id="1"/>und mehr.', segment)
+    assert (glued.text, glued.retryable) == (None, True) and "glued" in (glued.problem or "")
+    assert verify(protected, 'Lies <x id="1"/> und mehr.', segment).text == "Lies https://example.com/docs und mehr."
+    assert verify(protected, '请阅读<x id="1"/>了解更多。', segment).text is not None  # no spaces in Chinese
+
+
+def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery():
+    from pipeline.model import Segment, SegmentKey
+    from pipeline.placeholders.protect import protect
+    from pipeline.run.gate import verify
+
+    source = 'Read <x id="START_TAG_SPAN"/>this<x id="CLOSE_TAG_SPAN"/> first'
+    flags = ("xliff-inline",)
+    protected = protect(source, flags)
+    segment = Segment(SegmentKey("m.xlf", 0, 0), source, 1, flags)
+    swapped = verify(protected, 'Lies <x id="2"/>das<x id="1"/> zuerst', segment)
+    assert (swapped.text, swapped.retryable) == (None, True)
+    kept = verify(protected, 'Lies <x id="1"/>das<x id="2"/> zuerst', segment)
+    assert kept.text == 'Lies <x id="START_TAG_SPAN"/>das<x id="CLOSE_TAG_SPAN"/> zuerst'

@@ -124,8 +124,26 @@ def test_render_in_a_legacy_charset(tmp_path):
     assert catalog.encoding == "iso8859-1" and catalog.units[0].targets == ("Größe",)
     assert catalog.write_problem("Straße") is None
     assert "cannot hold" in catalog.write_problem("улица")
-    assert "U+0007" in catalog.write_problem("bell\a")
+    assert "U+0000" in catalog.write_problem("nul\0")
+    assert catalog.write_problem("bell\a") is None
     assert catalog.render({1: ("Straße",)}).endswith('msgstr "Straße"\n'.encode("latin-1"))
+
+
+def test_escapes_in_a_msgid_are_read_as_msgfmt_reads_them(tmp_path):
+    path = write(tmp_path, 'msgid "\\x41\\102\\a \\\\x41 \\303\\251"\nmsgstr ""\n')
+    catalog = read_catalog(path)
+    assert catalog.units[0].sources == ("AB\a \\x41 é",)
+    assert [e.msgid for e in catalog.entries if e.msgid] == ["AB\a \\x41 é"]  # polib's entries agree
+
+
+def test_control_characters_are_written_as_escapes_and_read_back(tmp_path):
+    path = write(tmp_path, 'msgid "Ring \\a and \\001"\nmsgstr ""\n\nmsgid "keep \\x41"\nmsgstr "\\x41"\n')
+    catalog = read_catalog(path)
+    out = catalog.render({0: ("Klingel \a und \x01",)}, mark_fuzzy=False)
+    assert b'msgstr "Klingel \\a und \\001"' in out
+    assert out.endswith(b'msgid "keep \\x41"\nmsgstr "\\x41"\n')  # untouched entries stay byte for byte
+    path.write_bytes(out)
+    assert read_catalog(path).units[0].targets == ("Klingel \a und \x01",)
 
 
 def test_plural_rule_from_header_and_from_cldr(tmp_path):

@@ -212,3 +212,17 @@ def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys):
     catalog.write_bytes((DATA / "plural_change_and_flags.po").read_bytes())
     assert main(["refresh", "--merge-only", str(catalog)]) == 1
     assert "no template found" in capsys.readouterr().err
+
+
+def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_path: Path):
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+    template = tmp_path / "x.pot"
+    template.write_text(
+        header + 'msgid "Key \\x41"\nmsgstr ""\n\nmsgid "Bell \\a"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n'
+    )
+    catalog = tmp_path / "de.po"
+    body = 'msgid "Key \\101"\nmsgstr "Taste \\x41"\n\nmsgid "Bell \\007"\nmsgstr "Klingel \\a"\n'
+    catalog.write_text(header + body)
+    data = merge(catalog, template).data.decode()
+    # "\x41" in the template and "\101" in the catalog are one msgid to msgfmt: kept, not made obsolete
+    assert data.startswith(header + body) and "#~" not in data and 'msgid "New"' in data

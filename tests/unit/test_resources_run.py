@@ -116,12 +116,43 @@ def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
 
 
 def test_a_fully_cached_run_asks_the_service_nothing(tmp_path):
+    settings = project(tmp_path, config=CONFIG.replace(f'translation_memory_id = "{TM}"\n', ""))
+    fake = FakeResources()
+    run(settings, fake)
+    reset(tmp_path)
+    fake.reset_log()
+    assert run(settings, fake).exit_code == ExitCode.OK and fake.requests == []
+
+
+def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now(tmp_path):
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
     reset(tmp_path)
     fake.reset_log()
-    assert run(settings, fake).exit_code == ExitCode.OK and fake.requests == []
+    report = run(settings, fake)
+    assert report.exit_code == ExitCode.OK and report.totals.segments_from_cache == 12
+    assert ("GET", "/v3/translation_memories") in fake.requests
+    assert fake.translations == [] and all(method == "GET" for method, _ in fake.requests)
+
+
+def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_cache(tmp_path):
+    settings = project(tmp_path)
+    fake = FakeResources(memories=[TM])
+    run(settings, fake)
+    reset(tmp_path)
+    fake.reset_log()
+    fake.memory_edits[TM] = 1  # edited in the service's web UI: same id, new updated_time
+    report = run(settings, fake)
+    assert report.exit_code == ExitCode.OK, report.issues
+    assert sorted({b["target_lang"] for b in fake.translations}) == ["DE"]  # only the texts the memory serves
+    assert translations(tmp_path, "de")["Hello"] == "[DE|style v1|tm edit 1] Hello"
+    assert report.totals.segments_from_cache == 8 and report.totals.segments_translated == 4
+    reset(tmp_path)
+    fake.reset_log()
+    again = run(settings, fake)  # unchanged since: the new answers come from the cache
+    assert again.totals.segments_from_cache == 12 and fake.translations == []
+    assert translations(tmp_path, "de")["Hello"] == "[DE|style v1|tm edit 1] Hello"
 
 
 def test_missing_service_features_degrade_with_warnings(tmp_path):

@@ -81,3 +81,12 @@ def test_schemes_that_cannot_carry_a_segment_are_skipped():
     assert applicable(Scheme.XML_V2, protect("%s files", ("c-format",)), "quality_optimized")
     assert not applicable(Scheme.TOKENS, protect("Code _XQ1_ is %s", ("c-format",)))
     assert [s for s in RECOVERY if applicable(s, protect("No placeholders"))] == []
+
+
+def test_a_text_with_more_pieces_than_a_request_holds_is_not_sent_in_pieces():
+    from pipeline import protocol
+    from pipeline.placeholders.protect import protect
+
+    many = protect(" ".join(f"word{i} %s" for i in range(protocol.MAX_TEXTS_PER_REQUEST + 1)), ["c-format"])
+    few = protect("one %s two %s", ["c-format"])
+    assert not applicable(Scheme.PIECES, many) and applicable(Scheme.PIECES, few)

@@ -178,7 +178,11 @@ def _parse_csharp(text: str, translated: bool) -> Parsed:
     return Parsed(tuple(directives), merged)
 
 
-_JAVA_ELEMENT = re.compile(r"\{\s*(?P<number>\d+)\s*(?:,\s*(?P<type>[A-Za-z]+)\s*(?:,[^{}]*)?)?\}")
+_JAVA_ELEMENT = re.compile(r"\{\s*(?P<number>\d+)\s*(?:,\s*(?P<type>[A-Za-z]+)\s*(?:,(?P<style>.*))?)?\}", re.DOTALL)
+#: A choice format's case: a limit, then ``#``, ``<`` or ``≤``, then a message whose arguments count too.
+_JAVA_CHOICE = re.compile(
+    r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+|\u221e)(?:[eE][-+]?\d+)?\s*[#<\u2264](?P<message>.*)", re.DOTALL
+)
 _JAVA_TYPES = {"number": "number", "choice": "number", "date": "date", "time": "date"}
 
 
@@ -198,10 +202,17 @@ def _parse_java(text: str, translated: bool) -> Parsed:
             m = _JAVA_ELEMENT.fullmatch(text, at, end) if end else None
             if m is None:
                 return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
-            type_ = m["type"]
+            type_, style = m["type"], m["style"]
             if type_ is not None and type_ not in _JAVA_TYPES:
                 return Parsed(tuple(directives), invalid=f"unknown element type {type_!r}")
+            if style is not None and ("{" in style or "}" in style) and type_ != "choice":
+                return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
             args.append(Arg(int(m["number"]), _JAVA_TYPES.get(type_ or "", "object")))
+            if type_ == "choice" and style is not None:
+                inner = _java_choice_args(style, translated)
+                if isinstance(inner, str):
+                    return Parsed(tuple(directives), invalid=inner)
+                args.extend(inner)
             directives.append(Directive(at, end))
             at = end
             continue
@@ -210,6 +221,32 @@ def _parse_java(text: str, translated: bool) -> Parsed:
         at += 1
     merged, problem = merge_args(args)
     return Parsed(tuple(directives), merged, problem)
+
+
+def _java_choice_args(style: str, translated: bool) -> list[Arg] | str:
+    """The arguments the messages of a choice format's cases use (as gettext does), or why it is not valid."""
+    args: list[Arg] = []
+    for case in _top_level_split(style, "|"):
+        m = _JAVA_CHOICE.fullmatch(case)
+        if m is None:
+            return "a choice format's case is not 'limit#message'"
+        parsed = _parse_java(m["message"], translated)
+        if parsed.invalid is not None:
+            return parsed.invalid
+        args.extend(parsed.args)
+    return args
+
+
+def _top_level_split(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` outside braces."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == separator and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _matching_brace(text: str, start: int) -> int:

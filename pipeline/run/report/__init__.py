@@ -52,6 +52,7 @@ _STOP_CODES = {
     StopReason.INTERRUPTED: ExitCode.INTERRUPTED,
     StopReason.TERMINATED: ExitCode.TERMINATED,
     StopReason.FAILED: ExitCode.PARTIAL,
+    StopReason.LOCKED: ExitCode.LOCKED,
 }
 
 
@@ -98,6 +99,19 @@ def fallback_note(would_send: DryRunEstimate) -> str:
     return f", plus up to {n} plural fallback texts if representative numbers do not come back" if n else ""
 
 
+def reuse_and_length(t: Counters) -> str:
+    """What reuse and length limits did, for the one-line summary: empty when they did nothing."""
+    parts = []
+    if t.segments_reused:
+        parts.append(f"{t.segments_reused} reused ({t.characters_reused} characters not billed)")
+    if t.length_retried or t.length_over or t.length_refused:
+        parts.append(
+            f"length limits: {t.length_retried} asked again, {t.length_over} still over (marked for review), "
+            f"{t.length_refused} refused"
+        )
+    return "".join(f"; {part}" for part in parts)
+
+
 def _languages(report: RunReport) -> dict[str, tuple[Counters, int]]:
     """Per target language: summed counters and number of catalogs."""
     totals: dict[str, Counters] = defaultdict(Counters)
@@ -137,6 +151,8 @@ def to_json(report: RunReport) -> dict:
         "would_send": asdict(report.would_send) if report.would_send is not None else None,
         # Per language: segments each recovery scheme got past the gate, and the characters retries cost.
         "recovery": {lang: asdict(r) for lang, r in sorted(report.recovery.items())},
+        # Every unit written from a reviewed translation elsewhere, and where that was ("path:line").
+        "reused": [asdict(r) for r in report.reused],
         "would_write": [asdict(w) for w in report.would_write] if report.dry_run else None,
         "usage": _usage_json(report.usage),
         "issues": [
@@ -220,6 +236,7 @@ def to_markdown(report: RunReport) -> str:
         lines.append(_row(lang, n, c))
     lines.append(_row("**total**", len(report.catalogs), t))
     lines += _recovery(report)
+    lines += _reuse_and_length(report)
     lines += _catalogs(report)
     lines += _issues(report)
     return "\n".join(lines) + "\n"
@@ -233,6 +250,27 @@ def _recovery(report: RunReport) -> list[str]:
     for lang, r in sorted(report.recovery.items()):
         schemes = ", ".join(f"{n} by {name}" for name, n in sorted(r.segments.items())) or "none"
         lines.append(f"- {lang}: {schemes}; {r.characters} characters")
+    return lines
+
+
+def _reuse_and_length(report: RunReport) -> list[str]:
+    """Per language: what reviewed translations elsewhere saved, and what length limits did; the reused units."""
+    lines = []
+    for lang, (c, _) in _languages(report).items():
+        said = reuse_and_length(c)
+        if said:
+            lines.append(f"- {lang}: {said.removeprefix('; ')}")
+    if not lines:
+        return []
+    lines = ["", "Reused reviewed translations, and length limits:", "", *lines]
+    if report.reused:
+        lines += ["", "| unit | language | reused from |", "|---|---|---|"]
+        lines += [
+            f"| `{_md(r.catalog)}:{r.line}` | {r.target_lang} | `{_md(r.origin)}` |"
+            for r in report.reused[:MD_ISSUE_ROWS]
+        ]
+        if len(report.reused) > MD_ISSUE_ROWS:
+            lines += ["", f"... and {len(report.reused) - MD_ISSUE_ROWS} more in report.json."]
     return lines
 
 

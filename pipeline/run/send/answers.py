@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from pipeline.model import Cause, Issue
+from pipeline.model import Cause, Issue, Severity
 from pipeline.placeholders.schemes import Scheme, decode
 from pipeline.run.keys import recovered_key
 from pipeline.run.records import Pending, Recovery, Verify, Window
@@ -35,9 +35,18 @@ class Answers:
         self.run, self.window, self.verify, self.outcome = run, window, verify, outcome
 
     def fail(self, item: Pending, reason: str, billed: int = 0, cause: Cause | None = None) -> None:
-        """Every segment of ``item`` failed for ``reason``."""
+        """Every segment of ``item`` failed for ``reason``.
+
+        A length retry that fails leaves its segments their first translation (:mod:`.length`): a warning.
+        """
         self.outcome.finished.add(item.key)
         target = item.options.target_lang
+        retried = self.window.retried
+        if retried and all(ref.key in retried for ref in item.refs):
+            for ref in item.refs:
+                note = f"the shorter translation asked for was not used ({reason}): the first one is kept"
+                self.run.report.issues.append(Issue(ref.key.catalog, note, ref.line, target, Severity.WARNING))
+            return
         for ref in item.refs:
             self.run.report.issues.append(Issue(ref.key.catalog, reason, ref.line, target, cause=cause))
             self.run.per_catalog[ref.key.catalog].counters.segments_failed += 1
@@ -90,9 +99,11 @@ class Answers:
         judged = item.verdicts(answer, self.verify)
         passed = [(ref, v.text) for ref, v in judged if v.text is not None]
         refused = [(ref, v) for ref, v in judged if v.text is None]
+        retried = self.window.retried
         for ref, text in passed:
             self.window.done[ref.key] = text
-            self.run.per_catalog[ref.key.catalog].counters.segments_translated += 1
+            if ref.key not in retried:  # a length retry's segment was counted with its first answer
+                self.run.per_catalog[ref.key.catalog].counters.segments_translated += 1
         if passed and self.run.progress is not None:
             self.run.progress.advance(item.options.target_lang, len(passed), billed)
         if not refused:

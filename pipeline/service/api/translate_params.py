@@ -179,6 +179,39 @@ def _threshold(params: Params) -> int:
     return value
 
 
+def _quality_only(
+    tag_version: str | None, style_id: str | None, instructions: tuple[str, ...], memory_id: str | None
+) -> list[str]:
+    """The options asked for that only the quality-optimized models serve (spec rules 4-5)."""
+    return [
+        name
+        for name, present in (
+            ("tag_handling_version=v2", tag_version == "v2"),
+            ("style_id", style_id is not None),
+            ("custom_instructions", bool(instructions)),
+            ("translation_memory_id", memory_id is not None),
+        )
+        if present
+    ]
+
+
+def _model(
+    model_type: str | None, split: str | None, detect: bool, tag_handling: str | None, needs_quality: list[str]
+) -> tuple[str, str]:
+    """The model that serves the request and the sentence splitting it uses (spec rules 1-5)."""
+    if needs_quality and model_type == LATENCY:
+        raise bad_request(
+            f"{needs_quality[0]} requires quality_optimized models and cannot be combined with "
+            "model_type=latency_optimized"
+        )
+    next_gen = detect or bool(needs_quality) or model_type in (QUALITY, "prefer_quality_optimized")
+    if next_gen:
+        return QUALITY, "nonewlines" if tag_handling else "0"
+    if split is None:
+        split = "nonewlines" if tag_handling == "html" else "1"
+    return LATENCY, split
+
+
 def parse_translate(params: Params) -> TranslateJob:
     """Validate translate parameters into a job; 400 on the first broken rule."""
     texts = _texts(params)
@@ -203,27 +236,8 @@ def parse_translate(params: Params) -> TranslateJob:
 
     if glossary_id is not None and source is None:
         raise bad_request("glossary_id requires source_lang: glossaries cannot be used with language detection")
-    needs_quality = [
-        name
-        for name, present in (
-            ("tag_handling_version=v2", tag_version == "v2"),
-            ("style_id", style_id is not None),
-            ("custom_instructions", bool(instructions)),
-            ("translation_memory_id", memory_id is not None),
-        )
-        if present
-    ]
-    if needs_quality and model_type == LATENCY:
-        raise bad_request(
-            f"{needs_quality[0]} requires quality_optimized models and cannot be combined with "
-            "model_type=latency_optimized"
-        )
-    next_gen = source is None or bool(needs_quality) or model_type in (QUALITY, "prefer_quality_optimized")
-    model = QUALITY if next_gen else LATENCY
-    if next_gen:
-        split = "nonewlines" if tag_handling else "0"
-    elif split is None:
-        split = "nonewlines" if tag_handling == "html" else "1"
+    needs_quality = _quality_only(tag_version, style_id, instructions, memory_id)
+    model, split = _model(model_type, split, source is None, tag_handling, needs_quality)
     markup = None
     if tag_handling is not None:
         markup = MarkupOptions(

@@ -104,7 +104,6 @@ _KNOWN_TYPES = {
     "image/png": "png",
     "image/jpeg": "jpg",
 }
-ALL_EXTENSIONS = (*FORMATS, *REFUSED)
 
 
 def extension_of(filename: str) -> str:

@@ -16,7 +16,6 @@ import logging
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 
 from pipeline.service import languages
@@ -167,15 +166,6 @@ class DocumentJobs:
     def delete(self, document_id: str) -> bool:
         """Remove a done job with its upload and result; False if it was already gone (taken or expired)."""
         return self.table.delete(document_id)
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait until no job is queued or running (tests, benchmarks); False on timeout."""
-        deadline = time.monotonic() + timeout
-        while self._queue.unfinished_tasks:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
-        return True
 
     def close(self, timeout: float = CLOSE_TIMEOUT_SECONDS) -> None:
         """Stop the worker for good and wait for it (before the database closes).

@@ -4,12 +4,16 @@ A real engine follows ``custom_instructions`` (and the instructions of a style r
 writing differently. The pseudo engine cannot follow "Use informal language", but a caller must
 see that instructions reached the engine, and one kind of instruction it can honour exactly:
 
-1. **Variant.** With any instructions, every word of the translation gets one more combining mark
-   after its first letter, one of :data:`VARIANT_MARKS` chosen by a hash of the instructions (so
-   the same instructions always give the same text, and other instructions most likely another
-   one). Left alone: markup and ignored content (``engine.markup``), codes such as ``MP3`` (kept
-   as the pseudo engine keeps them), the target phrases a glossary put in (they stay verbatim),
-   and a text the engine passed through unchanged because its language is the target's.
+1. **Variant.** With any instructions, the first letter of every word of the translation is
+   replaced by another letter of the target language's own alphabet (:func:`pipeline.locales.alphabet`):
+   a letter of the alphabet moves on by a number of places a hash of the instructions picks, any
+   other letter (a memory match's) becomes the letter that hash picks. So the same instructions
+   always give the same text, other instructions most likely another one, and the text holds
+   only letters the language's legacy charset has (ISO-8859-2 for Polish, EUC-JP for Japanese),
+   as the engine's plain output does. Left alone: markup and ignored content (``engine.markup``),
+   codes such as ``MP3`` (kept as the pseudo engine keeps them), the target phrases a glossary
+   put in (they stay verbatim), and a text the engine passed through unchanged because its
+   language is the target's.
 2. **Length.** An instruction asking for a maximum length ("at most N characters", "no more than
    N characters", "maximum N characters", "max. N characters", "shorter than N characters"; any
    case) makes every translation at most
@@ -31,16 +35,14 @@ import functools
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from pipeline.locales import alphabet
 from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions, Translation
 from pipeline.service.engine.glossary_match import term_index
 from pipeline.service.engine.markup import pieces
 from pipeline.service.languages import base_of
-
-#: Combining marks of the variant, none of them used by the pseudo engine's language marks.
-VARIANT_MARKS = "\u20d0\u20d1\u20d6\u20d7\u20db\u20dc\u20e1\u20e8"
 
 _LIMIT = re.compile(
     r"""(?ix)
@@ -60,21 +62,20 @@ _TOKENS = re.compile(r"\s+|\S+")
 
 @dataclass(frozen=True)
 class Instructions:
-    """What a request's instructions ask of the engine here: the variant's mark and a length limit."""
+    """What a request's instructions ask of the engine here: the variant's key and a length limit."""
 
-    mark: str | None
+    key: int | None  # picks the variant's letters; None without instructions
     limit: int | None
 
 
 @functools.lru_cache(maxsize=256)
 def read(instructions: tuple[str, ...]) -> Instructions:
-    """The variant mark (None without instructions) and the smallest length limit asked for (or None)."""
+    """The variant's key (None without instructions) and the smallest length limit asked for (or None)."""
     if not instructions:
         return Instructions(None, None)
     digest = hashlib.sha256("\x1e".join(instructions).encode("utf-8")).digest()
-    mark = VARIANT_MARKS[int.from_bytes(digest[:4], "big") % len(VARIANT_MARKS)]
     limits = [_limit(m) for text in instructions for m in _LIMIT.finditer(text)]
-    return Instructions(mark, min(limits) if limits else None)
+    return Instructions(int.from_bytes(digest[:4], "big"), min(limits) if limits else None)
 
 
 def _limit(match: re.Match[str]) -> int:
@@ -101,14 +102,40 @@ def _words(text: str) -> Iterable[tuple[int, int]]:
         position = end
 
 
-def _vary_word(word: str, mark: str) -> str:
+@dataclass(frozen=True)
+class Variant:
+    """How the variant of one key and target rewrites a word's first letter: within the target's alphabet."""
+
+    cycle: str  # the alphabet's letters (lower case where the script has case), each once
+    shift: int  # places a letter of ``cycle`` moves on: never 0, never the whole cycle
+    other: str  # what a letter outside ``cycle`` becomes
+    finish: Callable[[str], str]  # the script's end-of-word forms (Hebrew finals)
+
+    def first_letter(self, letter: str) -> str:
+        """``letter`` replaced by another letter of the alphabet, in its case where the script has one."""
+        lower = letter.lower()
+        at = self.cycle.find(lower) if len(lower) == 1 else -1
+        new = self.cycle[(at + self.shift) % len(self.cycle)] if at >= 0 else self.other
+        upper = new.upper()
+        return upper if letter != lower and len(upper) == 1 else new
+
+
+@functools.lru_cache(maxsize=256)
+def variant(key: int, target: str) -> Variant:
+    """The variant ``key`` (:attr:`Instructions.key`) gives in ``target``'s alphabet (a service target code)."""
+    letters = alphabet(target)
+    cycle = "".join(dict.fromkeys(letters.table))
+    return Variant(cycle, 1 + key % (len(cycle) - 1), cycle[key % len(cycle)], letters.finish_word)
+
+
+def _vary_word(word: str, how: Variant) -> str:
     first = next((i for i, char in enumerate(word) if char.isalpha()), None)
     if first is None or (first == 0 and any(char.isdigit() for char in word)):
         return word  # no letter, or a code (a letter first, a digit inside): kept as the engine keeps it
     end = first + 1
     while end < len(word) and _is_mark(word[end]):
-        end += 1
-    return word[:end] + mark + word[end:]
+        end += 1  # the letter's own marks go with it: on the new letter they could make one no charset holds
+    return how.finish(word[:first] + how.first_letter(word[first]) + word[end:])
 
 
 def _protected(text: str, phrases: frozenset[str]) -> list[tuple[int, int]]:
@@ -121,8 +148,8 @@ def _protected(text: str, phrases: frozenset[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def vary(text: str, mark: str, markup: MarkupOptions | None, keep: frozenset[str] = frozenset()) -> str:
-    """``text`` with ``mark`` after the first letter of each word outside markup and the ``keep`` phrases."""
+def vary(text: str, how: Variant, markup: MarkupOptions | None, keep: frozenset[str] = frozenset()) -> str:
+    """``text`` with the first letter of each word outside markup and the ``keep`` phrases rewritten ``how``."""
     out = []
     for piece in pieces(text, markup):
         if not piece.translatable:
@@ -133,7 +160,7 @@ def vary(text: str, mark: str, markup: MarkupOptions | None, keep: frozenset[str
             if any(s < end and start < e for s, e in spans):
                 continue
             out.append(run[done:start])
-            out.append(_vary_word(run[start:end], mark))
+            out.append(_vary_word(run[start:end], how))
             done = end
         out.append(run[done:])
     return "".join(out)
@@ -211,8 +238,8 @@ def follow(translation: Translation, source: str, request: EngineRequest) -> Tra
     asked = read(request.instructions)
     text = translation.text
     translated = base_of(translation.detected_source_language) != base_of(request.target_lang)
-    if asked.mark is not None and translated:
-        text = vary(text, asked.mark, request.markup, glossary_targets(source, request))
+    if asked.key is not None and translated:
+        text = vary(text, variant(asked.key, request.target_lang), request.markup, glossary_targets(source, request))
     if asked.limit is not None:
         text = shorten(text, asked.limit, request.markup)
     return translation if text == translation.text else Translation(text, translation.detected_source_language)

@@ -107,14 +107,6 @@ class Meter:
         )
         return {kind: (int(mine[i]), int(everyone[i])) for i, kind in enumerate(_COLUMNS)}  # type: ignore[index, misc]
 
-    def account_total(self, account_id: str, period: str) -> int:
-        """Characters all keys of an account consumed in a period."""
-        row = self._db.query_one(
-            f"SELECT COALESCE(SUM({_TOTAL}), 0) FROM key_usage WHERE account_id = ? AND period = ?",
-            (account_id, period),
-        )
-        return row[0] if row else 0
-
     def record_tag(self, account_id: str, custom_tag: str, day: str, characters: int) -> None:
         """Add text-translation characters to a custom reporting tag on a UTC day (``YYYY-MM-DD``)."""
         with self._db.transaction() as conn:

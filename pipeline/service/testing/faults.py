@@ -26,6 +26,7 @@ Grammar (items separated by ``;``, spaces around items ignored)::
                      duplicate  the first tag emitted twice
                      swap       the first two different tags exchanged
                      attribute  the first attribute value translated
+                     glue       the spaces after the first tag removed (a link glued to the next word)
                      any        whatever looks like a placeholder, with tag handling or without:
                                 the first tag removed, else the first code-like word (a word
                                 starting with a letter and holding a digit, such as XQ1Z) removed
@@ -63,7 +64,7 @@ from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Kind, Meter
 from pipeline.service.testing import mangle
 
-MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "any")
+MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any")
 MAX_DELAY_SECONDS = 30.0
 _HEADER = TEST_FAULT_HEADER.lower().encode("latin-1")
 

@@ -114,6 +114,15 @@ def swap(text: str) -> str:
     )
 
 
+def glue(text: str) -> str:
+    """The spaces right after the first tag removed: what it stands for touches the next word."""
+    tags = _tags(text)
+    if not tags:
+        return text
+    end = tags[0].end()
+    return text[:end] + text[end:].lstrip(" ")
+
+
 #: A word that starts with a letter and holds a digit: what opaque placeholder tokens look like.
 _CODE_WORD = re.compile(r"(?<![^\W_])[^\W\d_][^\W_]*\d[^\W_]*")
 
@@ -140,4 +149,6 @@ def apply(mode: str, text: str, markup: MarkupOptions | None, mark: str) -> str:
         return drop(text)
     if mode == "duplicate":
         return duplicate(text)
+    if mode == "glue":
+        return glue(text)
     return attribute(text, mark)

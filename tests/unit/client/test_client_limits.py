@@ -75,6 +75,18 @@ def test_write_body_and_options(client: Client) -> None:
         client.rephrase(["x"], writing_style="business", tone="friendly")
 
 
+@pytest.mark.parametrize(("style", "tone"), [("default", "friendly"), ("business", "default")])
+def test_a_default_style_or_tone_goes_with_the_other(style: str, tone: str) -> None:
+    """As the service and its official clients accept: 'default' asks for nothing."""
+    import json
+
+    from pipeline.client.requests import write
+
+    call = write("rephrase", ["x"], lambda answer: answer, writing_style=style, tone=tone)
+    body = json.loads(call.request.content or b"")
+    assert (body["writing_style"], body["tone"]) == (style, tone)
+
+
 def test_limit_errors_exit_with_usage_code() -> None:
     assert ClientLimitError.exit_code == ExitCode.USAGE
 

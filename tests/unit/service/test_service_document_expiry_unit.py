@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 
 import httpx
@@ -55,8 +56,13 @@ def download(client, headers, handle) -> httpx.Response:
     return client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers)
 
 
-def finish(client) -> None:
-    assert client.app.state.documents.wait_idle(10)
+def finish(client, headers, *handles) -> None:
+    """Until each job has ended (done or error), as a client polling its status would."""
+    deadline = time.monotonic() + 10
+    for handle in handles:
+        while status(client, headers, handle).json()["status"] not in ("done", "error"):
+            assert time.monotonic() < deadline, "the document job did not end"
+            time.sleep(0.005)
 
 
 def stored(client) -> tuple[int, int]:
@@ -72,7 +78,7 @@ def assert_unknown(response: httpx.Response) -> None:
 def test_a_done_job_is_kept_24_hours_after_it_finished_then_answers_as_unknown(make_client, headers, clock):
     client = make_client(clock=clock)
     handle = upload(client, headers.paid)
-    finish(client)
+    finish(client, headers.paid, handle)
     clock.now += 24 * HOUR - JUST
     assert status(client, headers.paid, handle).json()["status"] == "done"
     clock.now += JUST
@@ -87,7 +93,7 @@ def test_a_done_job_is_kept_24_hours_after_it_finished_then_answers_as_unknown(m
 def test_an_error_job_expires_too(make_client, headers, clock):
     client = make_client(clock=clock)
     handle = upload(client, headers.paid, source_lang="DE")
-    finish(client)
+    finish(client, headers.paid, handle)
     assert status(client, headers.paid, handle).json()["status"] == "error"
     clock.now += 24 * HOUR
     assert_unknown(status(client, headers.paid, handle))
@@ -101,7 +107,7 @@ def test_expiry_counts_from_the_finish_and_a_download_before_it_works(make_clien
     assert engine.started.wait(10)
     clock.now += 50 * dt.timedelta(minutes=1)  # a long translation
     engine.release.set()
-    finish(client)
+    finish(client, headers.paid, handle)
     clock.now += 59 * dt.timedelta(minutes=1)
     result = download(client, headers.paid, handle)
     assert result.status_code == 200 and result.content == (transliterate("Hello", "DE") + "\n").encode()
@@ -109,21 +115,21 @@ def test_expiry_counts_from_the_finish_and_a_download_before_it_works(make_clien
 
 def test_an_expired_job_is_swept_without_being_asked_for(make_client, headers, clock):
     client = make_client(clock=clock, document_retention_hours=0.5)
-    upload(client, headers.paid)
-    finish(client)
+    first = upload(client, headers.paid)
+    finish(client, headers.paid, first)
     clock.now += dt.timedelta(minutes=30)
-    upload(client, headers.paid, b"Other\n")  # any upload sweeps (at most once a minute)
-    finish(client)
+    second = upload(client, headers.paid, b"Other\n")  # any upload sweeps (at most once a minute)
+    finish(client, headers.paid, second)
     assert stored(client) == (1, 2)
 
 
 def test_the_sweep_runs_at_most_once_a_minute_but_expiry_is_exact(make_client, headers, clock):
     client = make_client(clock=clock, document_retention_hours=1)
     first = upload(client, headers.paid)
-    finish(client)
+    finish(client, headers.paid, first)
     clock.now += HOUR - dt.timedelta(milliseconds=SWEEP_INTERVAL_MS // 2)
     second = upload(client, headers.paid)  # sweeps: nothing expired yet
-    finish(client)
+    finish(client, headers.paid, second)
     clock.now += dt.timedelta(milliseconds=SWEEP_INTERVAL_MS // 2)
     assert_unknown(status(client, headers.paid, first))  # expired, not yet swept
     assert stored(client) == (2, 4)
@@ -143,7 +149,7 @@ def test_an_upload_whose_job_never_finishes_expires_after_its_upload(make_client
     assert stored(client) == (0, 0)
     engine.release.set()  # the worker finishes a job that is gone: nothing is stored, it goes on
     later = upload(client, headers.paid)
-    finish(client)
+    finish(client, headers.paid, later)
     assert stored(client) == (1, 2)
     assert status(client, headers.paid, later).json()["status"] == "done"
 
@@ -151,7 +157,7 @@ def test_an_upload_whose_job_never_finishes_expires_after_its_upload(make_client
 def test_expiry_survives_a_restart(make_client, headers, clock, tmp_path):
     client = make_client(clock=clock, data_dir=tmp_path)
     kept, dropped = upload(client, headers.paid), upload(client, headers.paid, b"Bye\n")
-    finish(client)
+    finish(client, headers.paid, kept, dropped)
     client.close()
     clock.now += 23 * HOUR
     restarted = make_client(clock=clock, data_dir=tmp_path)
@@ -176,7 +182,7 @@ def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_ti
     conn.close()
     client = make_client(clock=clock, data_dir=tmp_path)
     handle = upload(client, headers.paid)
-    finish(client)
+    finish(client, headers.paid, handle)
     client.close()
     conn = sqlite3.connect(tmp_path / DATABASE_FILE)
     conn.execute("UPDATE document_jobs SET finished_ms = NULL")  # as a job finished before the column existed

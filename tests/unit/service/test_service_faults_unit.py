@@ -124,3 +124,11 @@ def test_fault_header_ignored_when_disabled(make_client, headers):
     response = quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "status=503"})
     assert response.status_code == 200
     assert quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "bad grammar"}).status_code == 200
+
+
+def test_mangle_glue_removes_the_spaces_after_the_first_tag():
+    assert (
+        mangle.apply("glue", 'Lies <x id="1"/>  und <x id="2"/> mehr', XML, "")
+        == 'Lies <x id="1"/>und <x id="2"/> mehr'
+    )
+    assert mangle.apply("glue", "no tags here", XML, "") == "no tags here"

@@ -6,12 +6,14 @@ import asyncio
 
 import pytest
 
+from pipeline.formats.po import read_po
+from pipeline.locales import alphabet
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.instructions import (
-    VARIANT_MARKS,
     InstructionFollowingEngine,
     read,
     shorten,
+    variant,
     vary,
 )
 from pipeline.service.engine.markup import TOKEN
@@ -67,29 +69,67 @@ def test_other_instructions_set_no_limit(instruction):
     assert read((instruction,)).limit is None
 
 
-def test_the_smallest_limit_wins_and_the_mark_is_keyed_by_all_instructions():
+def test_the_smallest_limit_wins_and_the_key_is_keyed_by_all_instructions():
     asked = read(("at most 40 characters", "Be brief. No more than 25 characters."))
-    assert asked.limit == 25 and asked.mark in VARIANT_MARKS
+    assert asked.limit == 25 and asked.key is not None
     assert read(("at most 40 characters", "Be brief. No more than 25 characters.")) == asked  # same text, same answer
-    marks = {read((f"instruction {n}",)).mark for n in range(40)}
-    assert len(marks) > 1  # other instructions, other variants
-    assert read(()).mark is None and read(()).limit is None
+    shifts = {variant(key, "DE").shift for n in range(40) if (key := read((f"instruction {n}",)).key) is not None}
+    assert len(shifts) > 1  # other instructions, other variants
+    assert read(()).key is None and read(()).limit is None
 
 
 # --- the variant --------------------------------------------------------------------------------
 
+#: A key whose German variant moves each letter of the alphabet on by one place (ä -> b, z -> ä).
+ONE = 0
+GERMAN = variant(ONE, "DE")
 
-def test_the_variant_marks_each_word_after_its_first_letter_and_its_marks():
-    assert vary("Hello\u0308 w\u0301orld", "\u20d1", None) == "H\u20d1ello\u0308 w\u0301\u20d1orld"
+
+def test_the_variant_rewrites_the_first_letter_of_each_word_within_the_alphabet():
+    assert GERMAN.shift == 1 and GERMAN.cycle == alphabet("DE").table
+    assert vary("Hällö wörld", GERMAN, None) == "Iällö xörld"
+    assert vary("zürück", GERMAN, None) == "äürück"  # round the alphabet's end
+    assert vary("Straße", GERMAN, None) == "Ätraße"  # s is no letter of the table (ß is): the key's letter
+
+
+def test_the_variant_drops_the_first_letters_own_marks():
+    assert vary("H\u0308ello w\u0301orld", GERMAN, None) == "Iello xorld"
 
 
 def test_the_variant_keeps_codes_numbers_markup_and_ignored_content():
     text = 'Buy <b>MP3</b> 42 <x id="1"/> <x>keep me</x> now'
-    assert vary(text, "\u20d1", IGNORE_X) == 'B\u20d1uy <b>MP3</b> 42 <x id="1"/> <x>keep me</x> n\u20d1ow'
+    assert vary(text, GERMAN, IGNORE_X) == 'Cuy <b>MP3</b> 42 <x id="1"/> <x>keep me</x> ■ow'.replace("■", "ö")
 
 
 def test_the_variant_leaves_the_given_phrases_alone():
-    assert vary("die Datei open", "\u20d1", None, frozenset({"die Datei"})) == "die Datei o\u20d1pen"
+    assert (
+        vary("die Datei open", GERMAN, None, frozenset({"die Datei"})) == "die Datei äpen"
+    )  # o is no letter of the table either
+
+
+@pytest.mark.parametrize(
+    ("target", "charset"),
+    [("PL", "iso-8859-2"), ("DE", "iso-8859-1"), ("JA", "euc-jp"), ("RU", "koi8-r"), ("HE", "iso-8859-8")],
+)
+def test_an_instructed_translation_holds_only_letters_of_the_targets_legacy_charset(target, charset):
+    text = "Zażółć gęślą jaźń: Hello wonderful Ärger, Ω and 東京 at the café"
+    for n in range(30):
+        [out] = translate(text, target_lang=target, instructions=(f"Be brief {n}",))
+        out.encode(charset)  # raises when the variant put in a character the charset lacks
+        assert out != translate(text, target_lang=target)[0]
+
+
+def test_a_length_limited_polish_translation_can_be_written_into_an_iso_8859_2_catalog(tmp_path):
+    path = tmp_path / "pl.po"
+    path.write_bytes(
+        b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=ISO-8859-2\\n"\n"Language: pl\\n"\n\n'
+        b'msgid "Save the changes to your profile"\nmsgstr ""\n'
+    )
+    catalog = read_po(path)
+    [out] = translate(catalog.units[0].sources[0], target_lang="PL", instructions=("at most 20 characters",))
+    assert 0 < len(out) <= 20 and catalog.write_problem(out) is None
+    path.write_bytes(catalog.render({0: (out,)}))
+    assert read_po(path).units[0].targets == (out,)
 
 
 def test_instructions_change_the_output_visibly_and_deterministically():
@@ -103,7 +143,9 @@ def test_instructions_change_the_output_visibly_and_deterministically():
         instructions=("Use informal language", "Be concise"),
     )
     assert instructed == again != plain
-    assert instructed[0].replace(read(("Use informal language", "Be concise")).mark or "?", "") == plain[0]
+    # Each word differs from the plain translation in its first letter only.
+    pairs = list(zip(instructed[0].split(), plain[0].split(), strict=True))
+    assert all(a[1:] == b[1:] and a[0] != b[0] for a, b in pairs if b[0].isalpha())
 
 
 def test_glossary_phrases_stay_verbatim_under_instructions():
@@ -141,13 +183,13 @@ def test_the_limit_holds_for_every_text_through_the_engine():
     out = translate(*texts, instructions=("Answer in at most 12 characters",), markup=XML)
     assert [len(t) <= 12 for t in out] == [True, False, True]  # the second one's tags alone take 14
     assert out[1] == "<p><b></b></p>"
-    assert out[2].replace(read(("Answer in at most 12 characters",)).mark or "?", "") == translate("Fits")[0]
+    assert out[2][1:] == translate("Fits")[0][1:] and out[2][0] != translate("Fits")[0][0]
 
 
 def test_a_memory_match_is_cut_too():
     memory = MemoryIndex("en", "de", (("Save the file", "Die Datei speichern"),))
     [out] = translate("Save the file", memory=memory, instructions=("at most 9 characters",))
-    assert len(out) <= 9 and out.startswith("D")
+    assert len(out) <= 9 and out.startswith("ie ", 1) and out[0] != "D"
 
 
 def test_tags_come_back_whole_and_in_order_whatever_the_limit():

@@ -1,9 +1,10 @@
-"""A translation run, stage by stage: the only module that knows the stages and their order.
+"""A translation run, stage by stage: the only package that knows the stages and their order.
 
 Every run goes
 
-    settled (skip unchanged) -> scan -> plan (protect, dedupe, cache keys) -> cached -> send
-    (budget, packing, concurrency) -> gate (verify, assemble plurals) -> write -> report
+    settled (skip unchanged) -> scan -> plan (protect, dedupe, cache keys) -> reuse (reviewed
+    translations elsewhere) -> cached -> send (budget, packing, concurrency, length retries) -> gate
+    (verify, assemble plurals) -> write -> report
 
 one module of :mod:`pipeline.run` each. Stages never import each other; they take the run's
 :class:`~pipeline.run.context.RunContext` and the records of :mod:`pipeline.run.records`. A run
@@ -13,7 +14,8 @@ Python (bench/noop.py). The later stages are imported only when some catalog is 
 dry run). The catalogs are read in windows (:func:`pipeline.catalog_paths.catalog_windows`), each
 scanned, translated, written and saved before the next is read.
 
-Before the first translate request of a window the account's usage is read: a run that what is
+What a window does with the service is :mod:`.service`'s. Before the first translate request of
+a window the account's usage is read: a run that what is
 left cannot cover stops before sending anything (exit 3). An edited glossary or style file (its
 hash differs from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every
 catalog is settled, without reading them.
@@ -25,8 +27,9 @@ being unreachable (exit 4), the quota running out (456) or the run's character b
 :class:`~pipeline.run.send.interruption.Interruption`), and anything unexpected while translating
 (exit 1: what was verified before it is written all the same).
 
-Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): the second waits for the
-catalogs the first holds, then finds them done.
+Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs are
+locked while it is read, translated and written; a second run waits for the catalogs the first
+holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
 
 Order of safety: a translation is cached only after the gate verified it, and a catalog is
 written (atomically) only with verified translations, so a run stopped at any moment leaves every
@@ -38,8 +41,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,17 +52,15 @@ from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
-from pipeline.run.locks import CatalogLocks
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
+from pipeline.run.orchestrate.service import use_service
 from pipeline.run.records import CatalogReport, RunOptions, RunReport, Stop, StopReason, Window
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
 
 if TYPE_CHECKING:
     from pipeline.formats import Unit
-    from pipeline.resources.attach import Synced
-    from pipeline.run.records import Pending
     from pipeline.run.report.progress import Progress
-    from pipeline.run.send import Outcome
 
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
 
@@ -115,11 +115,9 @@ def _start(
     client_factory: ClientFactory | None,
     progress: Progress | None,
 ) -> RunContext:
-    """Check the service is configured, find the catalogs, skip those an earlier run settled, lock the rest.
+    """Check the service is configured, find the catalogs, skip those an earlier run settled.
 
-    The catalogs left are locked before they are read: a run that had to wait for another one
-    looks at them again, with the state that run saved, so it skips (or finds translated) what
-    the other did and pays for none of it again.
+    The catalogs left are locked window by window (:func:`_lock`), each before it is read.
     """
     if not options.dry_run:
         check_service(settings)
@@ -133,23 +131,16 @@ def _start(
         report,
         Journal(settings.cache_dir),
         settings_hash(settings),
-        CatalogLocks(settings.cache_dir),
+        CatalogLocks(settings.cache_dir, settings.lock_wait),
         client_factory=client_factory,
         progress=progress,
     )
     if options.frozen and not settings.service.url:
         # A CI check names no service: the one the last run used is whose results the cache holds.
         report.service = run.journal.last_service() or report.service
-    try:
-        run.paths = _unsettled(run, found.paths)
-        if not options.dry_run and run.locks.acquire(run.paths, lambda p: display_path(settings, p), log):
-            run.journal = Journal(settings.cache_dir)  # another run went first: look again with what it saved
-            run.paths = _unsettled(run, run.paths)
-        if not options.dry_run:
-            run.note_terminology()
-    except BaseException:
-        run.locks.release()
-        raise
+    run.paths = _unsettled(run, found.paths)
+    if not options.dry_run:
+        run.note_terminology()
     return run
 
 
@@ -189,27 +180,62 @@ def _windows(run: RunContext) -> Iterator[list[Path]]:
     A later window finds a text an earlier one paid for in the cache; without one (or in a dry
     run, which writes none) it would pay or count it again: one window then.
     """
-    windowed = not run.options.dry_run and run.options.use_cache and run.settings.cache_dir is not None
-    windows = (catalog_windows(run.paths) if windowed else [run.paths]) or [[]]  # none left: still sync, report
+    if run.options.dry_run:
+        windows = [run.paths]
+    else:  # the run's one cache (memory without a folder) carries what a window paid for to the next
+        most = at_once()  # a window's catalogs are locked together: as many descriptors
+        windows = [w[i : i + most] for w in catalog_windows(run.paths) for i in range(0, len(w), most)] or [[]]
     assert run.interruption is not None
     for number, window in enumerate(windows):
-        if number and run.interruption.signum is not None:
-            for path in (path for later in windows[number:] for path in later):
-                run.warn(
-                    display_path(run.settings, path),
-                    "not read: the run stopped before reaching this catalog; the next run translates it",
-                )
+        locked = run.report.stopped is not None and run.report.stopped.reason is StopReason.LOCKED
+        if number and (run.interruption.signum is not None or locked):
+            _not_read(run, (path for later in windows[number:] for path in later))
             return
         yield window
 
 
+def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
+    for path in paths:
+        run.warn(
+            display_path(run.settings, path),
+            "not read: the run stopped before reaching this catalog; the next run translates it",
+        )
+
+
 async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
-    """Scan, plan, translate and write one window of catalogs; its stage timings count from ``clock``."""
+    """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
+    try:
+        paths = _lock(run, paths)
+    except CatalogsBusy as exc:
+        run.report.stopped = Stop(StopReason.LOCKED, str(exc))
+        _not_read(run, paths)
+        return
+    try:
+        await _locked_window(run, paths, clock)
+    finally:
+        run.locks.release()  # after the state was saved: a run waiting for these finds them done
+
+
+def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
+    """Lock the window's catalogs; those another run settled while this one waited are skipped."""
+    if run.options.dry_run or not run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log):
+        return paths
+    run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
+    return _unsettled(run, paths)
+
+
+async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
     from pipeline.run import write
 
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     _read(run, window)
     clock = run.timed("scan", clock)
+    if run.settings.reuse and (window.pending or window.spare):
+        from pipeline.run import gate
+        from pipeline.run.reuse import reuse
+
+        reuse(run, window, gate.first_error)
+        clock = run.timed("reuse", clock)
     usage: UsageError | None = None
     try:
         await _translate_window(run, window)
@@ -252,13 +278,17 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     """Serve what the cache holds, then estimate (dry run) or send the rest; what is left counts as remaining."""
     from pipeline.run import gate, plan
     from pipeline.run.cached import serve_from_cache
+    from pipeline.run.send import length
 
     if window.pending or window.spare:
+        planned = list(window.pending.values())
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
             run, window, plan.needed(window.scanned, window.spare, window.done), gate.verify
         )
+        # What the cache holds over its length limit is asked for again, shorter, with the rest.
+        window.pending.update(serve_from_cache(run, window, length.retries(run, window, planned), gate.verify))
     if run.options.dry_run:
         unneeded = [key for key in window.spare if key not in window.needed]
         spare_cached = run.cache().get_many(unneeded) if unneeded else {}
@@ -268,161 +298,18 @@ async def _translate_window(run: RunContext, window: Window) -> None:
         return
     left = [*window.pending.values(), *window.needed.values()]
     if run.report.stopped is None:  # an earlier window stopped the run: nothing more is sent
-        left = await _use_service(run, window)
-    run.report.leave(left)
+        left = await use_service(run, window)
+    # A length retry left unsent is no work left: its segments are written with their first answer.
+    run.report.leave([p for p in left if not all(ref.key in window.retried for ref in p.refs)])
     run.terminology = None  # synced (or tried): the next window does not sync again
-
-
-async def _use_service(run: RunContext, window: Window) -> list[Pending]:
-    """Check the quota, sync edited terminology, then send; returns what is left unsent.
-
-    The usage is read before the first request: a window it cannot cover sends nothing at all,
-    not even a glossary or a listing. The target languages the service offers are read (once per
-    run) while the terminology is synced and attached: a round trip saved.
-    """
-    import asyncio
-
-    from pipeline.errors import AuthenticationError, ServiceError, TransportError
-    from pipeline.quota import check_quota, offered_targets, read_usage
-    from pipeline.run.send.budget import Budget
-
-    if not (window.pending or window.needed):
-        if run.terminology:
-            await run.sync_terminology(s.target_lang for s in window.scanned)
-        return []
-    left = [*window.pending.values(), *window.needed.values()]
-    run.budget = run.budget or Budget(run.settings.max_characters)
-    earlier = run.budget.spent  # by earlier windows
-    needed = sum(len(p.protected.text) for p in left)
-    usage, shortfall = await check_quota(run.client(), needed, run.budget.left, earlier)
-    run.note_usage(usage, needed)
-    if shortfall is not None:
-        run.report.stopped = Stop(StopReason.QUOTA, shortfall)
-        return left
-    offered = None if run.offered is not None else asyncio.ensure_future(offered_targets(run.client()))
-    try:
-        synced_now = await run.sync_terminology(s.target_lang for s in window.scanned) if run.terminology else None
-        if offered is not None:
-            try:
-                run.offered, run.report.service_languages = await offered
-            except ServiceError as exc:
-                reason = (
-                    StopReason.SERVICE if isinstance(exc, (AuthenticationError, TransportError)) else StopReason.FAILED
-                )
-                run.report.stopped = Stop(reason, f"the service's target languages could not be read: {exc}")
-                return left
-        left = await _send_rounds(run, window, synced_now)
-    finally:
-        if offered is not None and not offered.done():
-            offered.cancel()
-        elif offered is not None and not offered.cancelled():
-            offered.exception()  # read above, or unused: never "never retrieved"
-    if run.report.usage is not None and run.report.usage.before is not None and run.report.totals.requests:
-        run.report.usage.after, _ = await read_usage(run.client())
-    return left
-
-
-async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | None) -> list[Pending]:
-    """Send round one, then the fallbacks of the plural forms whose number did not come back; returns what is left.
-
-    Both rounds share the run's budget and limiter (round two, and the next window, start at the
-    service's limit as found so far); a stop in round one (budget, quota, service, a signal)
-    means no round two. ``synced_now`` is this run's terminology sync, when it made one: the
-    resources are not synced twice.
-    """
-    from pipeline.run import gate, plan, send
-    from pipeline.run.cached import serve_from_cache
-    from pipeline.run.report.progress import Progress
-
-    if not await _attach(run, window, synced_now):
-        return list(window.pending.values())
-    run.limiter = run.limiter or send.new_limiter(run.settings)
-    run.progress = run.progress or Progress()
-    assert run.interruption is not None
-    left: list[Pending] = []
-    pending = window.pending
-    for first in (True, False):
-        if not first:
-            if run.report.stopped or run.interruption.stop.is_set():
-                break
-            pending = serve_from_cache(run, window, plan.needed(window.scanned, window.spare, window.done), gate.verify)
-            if pending:
-                entries = {(ref.key.catalog, ref.key.unit) for p in pending.values() for ref in p.refs}
-                run.log(
-                    f"{len(entries)} plural entries need a fallback text: a representative number did not come back"
-                )
-        if pending:
-            outcome = await _round(run, window, pending)
-            left.extend(p for p in pending.values() if p.key not in outcome.finished)
-    return left
-
-
-async def _round(run: RunContext, window: Window, pending: dict[str, Pending]) -> Outcome:
-    """One round of requests, which a second signal (or the grace period's end) may cancel: what came back is kept."""
-    import asyncio
-
-    from pipeline.run import gate, send
-
-    assert run.interruption is not None and run.progress is not None
-    run.progress.start(_per_language(pending))
-    outcome = send.Outcome()
-    sending = asyncio.ensure_future(send.send_round(run, window, pending, gate.verify, outcome))
-    run.interruption.watch(sending)
-    try:
-        await sending
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if current is not None and current.cancelling():
-            raise  # this task itself is cancelled, not just its requests
-    run.report.totals.requests += outcome.requests
-    return outcome
-
-
-async def _attach(run: RunContext, window: Window, synced_now: Synced | None) -> bool:
-    """Fill in the glossary, style list and memory ids; False when the run stopped doing it.
-
-    A feature the service left out changes a text's key: those texts are looked up in the cache
-    again (the ones looked up already and missed are not).
-    """
-    import functools
-
-    from pipeline.errors import AuthenticationError, QuotaExceededError, TransportError
-    from pipeline.resources.attach import attach_resources
-    from pipeline.run import gate, plan
-    from pipeline.run.cached import serve_from_cache
-    from pipeline.run.keys import cache_key
-
-    try:
-        attached = await attach_resources(
-            run.client(),
-            run.resources(),
-            {**window.pending, **window.spare},
-            functools.partial(cache_key, run.report.service),
-            run.report.issues,
-            run.log,
-            synced_now,
-        )
-    except QuotaExceededError as exc:  # what the cache served is still written
-        run.report.stopped = Stop(StopReason.QUOTA, f"quota exceeded: {exc.message}")
-        return False
-    except (AuthenticationError, TransportError) as exc:
-        run.report.stopped = Stop(StopReason.SERVICE, str(exc))
-        return False
-    fallback_keys = {seg.key for s in window.scanned for seg in s.fallbacks}
-    missed = set(window.pending)  # looked up already, and not in the cache
-    pending, window.spare = plan.split(attached, fallback_keys)
-    changed = {key: item for key, item in pending.items() if key not in missed}  # keys of features left out
-    if changed:
-        still = serve_from_cache(run, window, changed, gate.verify)
-        pending = {key: item for key, item in pending.items() if key in missed or key in still}
-    window.pending = pending
-    return True
 
 
 def _write(run: RunContext, window: Window) -> None:
     """Admit each catalog's translations through the gate, write them, record their provenance, settle."""
     from pipeline.run import gate, plan, settled, write
+    from pipeline.run.send import length
 
+    length.settle(run, window)
     if run.report.service_languages is not None:
         run.journal.note_languages(run.report.service, run.report.service_languages)
     gated: list[tuple[dict[int, tuple[str, ...]], list[Issue]]] = []  # per catalog: admitted, its issues
@@ -432,7 +319,7 @@ def _write(run: RunContext, window: Window) -> None:
         gated.append((admitted, run.report.issues[before:]))
         del run.report.issues[before:]  # put back below, in catalog order, with those of the write
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
-    outcomes = write.write_catalogs(run.settings, jobs)
+    outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())
     for s, (admitted, issues), (data, problem) in zip(window.scanned, gated, outcomes, strict=True):
         run.report.issues.extend(issues)
@@ -441,10 +328,16 @@ def _write(run: RunContext, window: Window) -> None:
         written = admitted if data is not None else {}
         if data is not None:
             run.per_catalog[s.display].written = True
+        reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units
             run.journal.record(
-                s.display, ((units[i], forms, inputs.of_unit(s.target_lang, units[i])) for i, forms in written.items())
+                s.display,
+                (
+                    (units[i], forms, inputs.of_unit(s.target_lang, units[i]))
+                    for i, forms in written.items()
+                    if i not in reused
+                ),
             )
         settled.settle(run, s, data or window.snapshots.get(s.path), written)
     used = {s.path for s in window.scanned}
@@ -452,10 +345,3 @@ def _write(run: RunContext, window: Window) -> None:
         if path not in used:
             settled.settle_unread(run, path, window.snapshots.get(path))
     run.save_state()
-
-
-def _per_language(pending: dict[str, Pending]) -> Counter[str]:
-    totals: Counter[str] = Counter()
-    for item in pending.values():
-        totals[item.options.target_lang] += len(item.refs)
-    return totals

@@ -1,0 +1,177 @@
+"""Slow clients cannot starve the local service: a deadline on request heads, a cap on connections.
+
+The protocol class is tested under uvicorn on a loopback socket with small figures; the attack
+itself (slowloris: connections sending a header line now and then) against a real ``pipeline
+serve`` under a low descriptor limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from pipeline.service.server import bounded_protocol, connection_cap
+
+pytestmark = pytest.mark.integration
+
+PARTIAL_HEAD = b"POST /v2/translate HTTP/1.1\r\nHost: x\r\n"
+WHOLE_REQUEST = b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+class Served:
+    """A uvicorn server in a thread with a bounded protocol; ``/slow`` answers once ``release`` is set."""
+
+    def __init__(self, cap: int, header_seconds: float) -> None:
+        self.release = threading.Event()
+        self.arrived = threading.Semaphore(0)  # one release per request that reached /slow
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        release, arrived = self.release, self.arrived
+
+        async def app(scope, receive, send) -> None:
+            if scope["path"] == "/slow":
+                arrived.release()
+                await asyncio.get_running_loop().run_in_executor(None, release.wait)
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        config = uvicorn.Config(
+            app, http=bounded_protocol(cap, header_seconds), log_config=None, lifespan="off", log_level="error"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])))
+
+    def connect(self, first: bytes = b"") -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        if first:
+            sock.sendall(first)
+        return sock
+
+    def get(self, path: str = "/") -> int:
+        return httpx.get(f"http://127.0.0.1:{self.port}{path}", timeout=10).status_code
+
+
+@pytest.fixture
+def served(request) -> Iterator[Served]:
+    cap, header_seconds = request.param
+    server = Served(cap, header_seconds)
+    server.thread.start()
+    while not server.server.started:  # the thread's own start-up, not a timed wait for a result
+        time.sleep(0.01)
+    yield server
+    server.release.set()
+    server.server.should_exit = True
+    server.thread.join(timeout=10)
+    server.sock.close()
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Wait (up to the socket's timeout) for the server to close ``sock``; True when it did."""
+    try:
+        while chunk := sock.recv(4096):
+            if b"HTTP/1.1" in chunk:
+                return False
+    except TimeoutError:
+        return False
+    except ConnectionResetError:  # closed with our bytes unread: a reset rather than an end of stream
+        return True
+    finally:
+        sock.close()
+    return True
+
+
+@pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
+@pytest.mark.parametrize("first", [PARTIAL_HEAD, b""], ids=["slow head", "nothing sent"])
+def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served, first):
+    started = time.monotonic()
+    slow = served.connect(first)
+    assert served.get() == 200
+    assert closed_by_server(slow) and time.monotonic() - started >= 0.3
+
+
+@pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
+def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served):
+    slow = served.connect()
+    started = time.monotonic()
+    with pytest.raises(OSError):  # broken pipe or reset: the server closed it
+        for byte in PARTIAL_HEAD * 100:  # each byte well within the deadline, all of them not
+            slow.sendall(bytes([byte]))
+            time.sleep(0.02)  # the attack's pace, not a wait for a result
+    assert 0.3 <= time.monotonic() - started < 3
+    slow.close()
+
+
+@pytest.mark.parametrize("served", [(8, 60.0)], indirect=True)
+def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served):
+    slow = [served.connect(PARTIAL_HEAD) for _ in range(8)]
+    assert served.get() == 200  # needed a place: the oldest slow connection gave it
+    assert closed_by_server(slow[0])
+    for sock in slow[1:]:
+        sock.close()
+
+
+@pytest.mark.parametrize("served", [(4, 60.0)], indirect=True)
+def test_connections_whose_request_arrived_whole_are_never_dropped(served):
+    busy = [served.connect(WHOLE_REQUEST) for _ in range(4)]
+    for _ in busy:
+        assert served.arrived.acquire(timeout=10)  # each request is in the app
+    extra = served.connect(PARTIAL_HEAD)
+    assert closed_by_server(extra)  # no one else waits for a request: the newcomer goes
+    served.release.set()
+    for sock in busy:
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        sock.close()
+
+
+def test_the_cap_keeps_descriptors_for_the_service_and_the_accept_bursts():
+    assert connection_cap(512) == 256 and connection_cap(1024) == 768 and connection_cap(100_000) == 1000
+    assert connection_cap(100) == 8
+
+
+def test_slowloris_against_pipeline_serve_under_ulimit_512_leaves_real_requests_served(tmp_path: Path):
+    stderr = tmp_path / "stderr"
+    env = {**os.environ, "PIPELINE_SERVE_AUTH_KEYS": "slow-test-key"}
+    with stderr.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pipeline", "serve", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env=env,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (512, 512)),
+        )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().decode().split("listening on ")[1].strip()
+        host, port = url.removeprefix("http://").split(":")
+        attackers = []
+        for _ in range(600):
+            sock = socket.create_connection((host, int(port)), timeout=10)
+            sock.sendall(PARTIAL_HEAD)
+            attackers.append(sock)
+        for sock in attackers:  # a header line each, as slowloris keeps its connections busy
+            sock.sendall(b"X-Slow: 1\r\n")
+        answer = httpx.post(
+            f"{url}/v2/translate",
+            headers={"Authorization": "Service-Auth-Key slow-test-key"},
+            json={"text": ["Hello"], "target_lang": "DE"},
+            timeout=10,
+        )
+        assert answer.status_code == 200
+        for sock in attackers:
+            sock.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert "out of system resource" not in stderr.read_text(errors="replace")

@@ -1,0 +1,178 @@
+"""The catalog locks of a run: a bounded number of descriptors, and a bounded, visible wait for another run.
+
+1,500 catalogs under ``ulimit -n 1024`` (300 under 256) ended in "Too many open files" (a lock file
+held per catalog for the whole run); a run suspended with Ctrl-Z made the next one wait silently,
+for ever, under ``--quiet``.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_run import FakeService, project, run
+
+from pipeline.cli import main
+from pipeline.errors import ExitCode
+from pipeline.formats import read_catalog
+from pipeline.model import Alert
+from pipeline.run import orchestrate
+from pipeline.run.locks import CatalogLocks, Holder, at_once
+
+CATALOG = (
+    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    'msgid "Hello {n}"\nmsgstr ""\n'
+)
+
+
+def many(root: Path, count: int) -> Path:
+    """A project of ``count`` one-entry German catalogs (embedded service); its root."""
+    for n in range(count):
+        path = root / "locale" / f"c{n:05d}" / "de.po"
+        path.parent.mkdir(parents=True)
+        path.write_text(CATALOG.replace("{n}", str(n)), encoding="utf-8")
+    (root / "pipeline.toml").write_text(
+        'catalogs = ["locale/*/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
+    )
+    return root
+
+
+def translate_limited(root: Path, descriptors: int) -> subprocess.CompletedProcess[str]:
+    """``pipeline translate --quiet`` in ``root``, in a process whose descriptor limit is ``descriptors``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "--quiet"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors)),
+    )
+
+
+def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_skipped(tmp_path):
+    root = many(tmp_path, 300)
+    done = translate_limited(root, 256)
+    assert done.returncode == 0 and "Too many open files" not in done.stderr, done.stderr[-2000:]
+    for n in (0, 150, 299):
+        (unit,) = read_catalog(root / "locale" / f"c{n:05d}" / "de.po").units
+        assert unit.targets[0] and unit.targets[0] != ""
+    again = translate_limited(root, 256)  # nothing to do: nothing locked, nothing read
+    assert (again.returncode, again.stderr) == (0, "")
+
+
+def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path, monkeypatch):
+    settings = project(tmp_path, body="")
+    folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
+    for n in range(23):
+        (folder / f"c{n}.po").write_text(CATALOG.replace("{n}", str(n)), encoding="utf-8")
+    monkeypatch.setattr(orchestrate, "at_once", lambda: 5)
+    held: list[int] = []
+    real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
+
+    def acquire(self, paths, name, log):
+        assert self._held == []  # the last window's locks are let go before the next are taken
+        waited = real_acquire(self, paths, name, log)
+        held.append(len(self._held))
+        return waited
+
+    monkeypatch.setattr(CatalogLocks, "acquire", acquire)
+    monkeypatch.setattr(CatalogLocks, "release", real_release)
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 23
+    assert held == [5, 5, 5, 5, 4]  # app.po (nothing to translate) and the 23: in windows of 5
+    assert at_once(1024) == 256 and at_once(64) == 16 and at_once(10**6) == 512
+
+
+def holder_of(settings) -> CatalogLocks:
+    """Another run, in this process: it holds the German catalog's lock."""
+    other = CatalogLocks(settings.cache_dir)
+    other.acquire([(settings.root / "locale/de/LC_MESSAGES/app.po").resolve()], str, lambda m: None)
+    return other
+
+
+def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path):
+    settings = replace(project(tmp_path), lock_wait=0.2)
+    before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
+    other = holder_of(settings)
+    said: list[str] = []
+    service = FakeService()
+    try:
+        report = run_with_log(settings, service, said.append)
+    finally:
+        other.release()
+    assert report.exit_code == ExitCode.LOCKED == 6 and service.requests == []
+    assert str(report.stopped).startswith("gave up after waiting 0.2 s for locale/de/LC_MESSAGES/app.po")
+    me = Holder.me()
+    assert f"process {me.pid} on {me.host}" in str(report.stopped) and "since " in str(report.stopped)
+    (alert,) = [m for m in said if isinstance(m, Alert)]
+    assert alert.startswith("waiting up to 0.2 s for locale/de/LC_MESSAGES/app.po, which another run holds: process")
+    assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == before
+    assert run(settings, FakeService()).exit_code == ExitCode.OK  # free again: the next run goes ahead
+
+
+def run_with_log(settings, service, log):
+    from pipeline.run.orchestrate import RunOptions, run_translate
+
+    return run_translate(settings, RunOptions(), log=log, client_factory=service.factory())
+
+
+def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(tmp_path, capsys, monkeypatch):
+    root = many(tmp_path, 1)
+    monkeypatch.chdir(root)
+    for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    other = CatalogLocks(root / ".cache")
+    other.acquire([(root / "locale/c00000/de.po").resolve()], str, lambda m: None)
+    try:
+        code = main(["translate", "--quiet", "--lock-wait", "0.1"])
+    finally:
+        other.release()
+    out, err = capsys.readouterr()
+    assert code == 6 and out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith("pipeline: waiting up to 0.1 s for locale/c00000/de.po, which another run holds:")
+    assert "stopped early: gave up after waiting 0.1 s for locale/c00000/de.po" in err
+
+
+HOLD = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from pipeline.run.locks import CatalogLocks
+    locks = CatalogLocks(Path(sys.argv[1]))
+    locks.acquire([Path(sys.argv[2])], str, print)
+    print("held", flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a process's state")
+def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path):
+    settings = replace(project(tmp_path), lock_wait=0.1)
+    catalog = (tmp_path / "locale/de/LC_MESSAGES/app.po").resolve()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(settings.cache_dir), str(catalog)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        os.kill(holder.pid, signal.SIGSTOP)
+        report = run(settings, FakeService())
+    finally:
+        os.kill(holder.pid, signal.SIGCONT)
+        holder.communicate("", timeout=30)
+    assert report.exit_code == ExitCode.LOCKED
+    assert f"process {holder.pid}" in str(report.stopped)
+    assert f"that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {holder.pid}`" in str(report.stopped)

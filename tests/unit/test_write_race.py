@@ -1,0 +1,149 @@
+"""A translator saving a catalog while the run writes it: the save is kept, reported, never overwritten.
+
+The run checks that a catalog still holds the bytes it was read with and then replaces it; a save
+landing between the two was lost (8 of 10 tries when the check and the rename ran in different
+threads). The saves here land at chosen instants through a hook, not a timed race.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import ExitCode
+from pipeline.formats import ChangedMeanwhile, atomic_write
+from tests.unit.test_run import FakeService, project, run
+
+CATALOG = "locale/de/LC_MESSAGES/app.po"
+
+
+def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
+    """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
+    real = tempfile.mkstemp
+    saved: list[str] = []
+
+    def mkstemp(*args, prefix=None, dir=None, **kwargs):
+        if not saved and prefix == f".{path.name}." and os.path.samefile(dir, path.parent):
+            path.write_bytes(edit)
+            saved.append(str(path))
+        return real(*args, prefix=prefix, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    return saved
+
+
+def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(tmp_path, monkeypatch):
+    settings = project(tmp_path)
+    path = tmp_path / CATALOG
+    edit = path.read_bytes().replace(b'msgstr "Fertig"', b'msgstr "Erledigt"')
+    saved = save_when_the_writer_starts(monkeypatch, path, edit)
+    report = run(settings, FakeService())
+    assert saved and path.read_bytes() == edit  # the translator's save, whole
+    assert report.exit_code == ExitCode.PARTIAL
+    assert [(i.catalog, i.reason.split(":")[0]) for i in report.issues] == [(CATALOG, "not written")]
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    service = FakeService()
+    again = run(settings, service)  # the next run writes into the saved file, paying nothing again
+    assert again.exit_code == ExitCode.OK and service.requests == []
+    text = path.read_text(encoding="utf-8")
+    assert 'msgstr "Erledigt"' in text and "[DE] Open" in text
+
+
+def exchange_supported(tmp_path) -> bool:
+    from pipeline.formats import _exchange
+
+    a, b = tmp_path / "probe-a", tmp_path / "probe-b"
+    a.write_bytes(b"a")
+    b.write_bytes(b"b")
+    try:
+        return _exchange(str(a), b) and a.read_bytes() == b"b"
+    finally:
+        a.unlink()
+        b.unlink()
+
+
+def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkeypatch):
+    from pipeline import formats
+
+    if not exchange_supported(tmp_path):
+        pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
+    path = tmp_path / "app.po"
+    path.write_bytes(b"as read")
+    real = formats._exchange
+    calls: list[bytes] = []
+
+    def save_then_exchange(tmp, target):
+        if not calls:
+            target.write_bytes(b"saved by a translator")
+        calls.append(target.read_bytes())
+        return real(tmp, target)
+
+    monkeypatch.setattr(formats, "_exchange", save_then_exchange)
+    with pytest.raises(ChangedMeanwhile):
+        atomic_write(path, b"translated", expected=b"as read")
+    assert len(calls) == 2  # swapped in, found the save displaced, swapped back
+    assert path.read_bytes() == b"saved by a translator" and sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
+
+
+def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(tmp_path, monkeypatch):
+    from pipeline import formats
+
+    monkeypatch.setattr(formats, "_exchange", lambda tmp, target: False)  # other systems, NFS, ...
+    path = tmp_path / "app.po"
+    path.write_bytes(b"as read")
+    saved = save_when_the_writer_starts(monkeypatch, path, b"saved by a translator")
+    with pytest.raises(ChangedMeanwhile):
+        atomic_write(path, b"translated", expected=b"as read")
+    assert saved and path.read_bytes() == b"saved by a translator"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
+    atomic_write(path, b"translated", expected=b"saved by a translator")
+    assert path.read_bytes() == b"translated"
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path, monkeypatch, exchange):
+    from pipeline import formats
+
+    if not exchange:
+        monkeypatch.setattr(formats, "_exchange", lambda tmp, target: False)
+    path = tmp_path / "app.po"
+    path.write_bytes(b"as read")
+    path.chmod(0o640)
+    atomic_write(path, b"translated", expected=b"as read")
+    assert path.read_bytes() == b"translated" and path.stat().st_mode & 0o777 == 0o640
+    path.unlink()
+    with pytest.raises(ChangedMeanwhile):
+        atomic_write(path, b"again", expected=b"translated")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(tmp_path, monkeypatch):
+    from pipeline import formats
+
+    if not exchange_supported(tmp_path):
+        pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
+    path = tmp_path / "app.po"
+    path.write_bytes(b"as read")
+    real = formats._exchange
+    calls: list[int] = []
+
+    def saves(tmp, target):
+        calls.append(1)
+        if len(calls) == 1:
+            target.write_bytes(b"first save")  # in place, just before the swap
+        if len(calls) == 2:  # the second save lands as editors save: a new file renamed over the path
+            (tmp_path / "editor.tmp").write_bytes(b"second save")
+            os.replace(tmp_path / "editor.tmp", target)
+        return real(tmp, target)
+
+    monkeypatch.setattr(formats, "_exchange", saves)
+    with pytest.raises(ChangedMeanwhile) as caught:
+        atomic_write(path, b"translated", expected=b"as read")
+    kept = caught.value.kept
+    assert kept is not None and Path(kept).read_bytes() == b"first save"
+    assert path.read_bytes() == b"second save"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["app.po", Path(kept).name])
