@@ -39,9 +39,9 @@ from pipeline.placeholders.checks import (
     Rule,
     check_translation,
     format_problems,
-    glued_link,
     newline_problems,
 )
+from pipeline.placeholders.links import glued_link
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
 from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog, Verdict

@@ -188,3 +188,55 @@ def test_only_the_service_assembly_knows_the_test_faults():
         if imp.target.startswith("pipeline.service.testing") and not imp.importer.startswith("pipeline.service.testing")
     }
     assert importers == {"pipeline.service.app"}
+
+
+MAX_FUNCTION_LINES = 60
+MAX_PARAMETERS = 8
+# The client's methods and request builders that mirror one API call's parameter list: one keyword
+# per field of the service's request, as the official clients have them.
+MIRRORS_THE_API = {
+    "pipeline.client.endpoints:translate",
+    "pipeline.client.endpoints:translate_document",
+    "pipeline.client.endpoints:upload_document",
+    "pipeline.client.requests:translate_params",
+    "pipeline.client.requests:upload_document",
+}
+
+
+def _functions() -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append((f"{name}:{node.name}", node))
+    return found
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = node.args
+    named = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg not in ("self", "cls")]
+    return len(named) + (args.vararg is not None) + (args.kwarg is not None)
+
+
+def test_no_function_is_over_60_lines():
+    long = {
+        where: node.end_lineno - node.lineno + 1
+        for where, node in _functions()
+        if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    }
+    assert {where: n for where, n in long.items() if where not in MIRRORS_THE_API} == {}
+
+
+def test_no_function_takes_more_than_8_parameters_but_those_that_mirror_the_api():
+    many = {where: _parameters(node) for where, node in _functions() if _parameters(node) > MAX_PARAMETERS}
+    assert {where: n for where, n in many.items() if where not in MIRRORS_THE_API} == {}
+    assert MIRRORS_THE_API <= {where for where, _ in _functions()}  # no stale exemption
+
+
+def test_the_function_checks_see_long_and_wide_functions(tmp_path):
+    """The checks themselves: a 61-line function and a 9-parameter one are counted as such."""
+    source = "def wide(a, b, c, d, e, f, g, h, *rest):\n    pass\n\ndef long():\n" + "    x = 1\n" * 60
+    tree = ast.parse(source)
+    wide, long = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert _parameters(wide) == 9
+    assert long.end_lineno - long.lineno + 1 == 61
