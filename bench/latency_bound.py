@@ -35,12 +35,18 @@ RETRY_AFTER = "1"
 STATS_PATH = "/_stand-in/stats"
 
 
-def stand_in(auth_key: str, latency: float, limit: int) -> None:
+def stand_in(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0) -> None:
     """Serve the local service behind the latency/limit middleware until killed; prints its URL first.
+
+    ``refuse_share``: besides the limit, that share of translate requests is refused at random
+    (429 with the same Retry-After, a seeded generator): refusals that do not grow with the
+    requests in flight.
 
     The middleware wraps the same app ``pipeline serve`` serves, in one process: a proxy in
     front of ``pipeline serve`` would add a second HTTP hop to every request on a busy machine.
     """
+    import random
+
     import uvicorn
 
     from pipeline.service import AccountSpec, ServiceConfig, create_app
@@ -49,6 +55,7 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (auth_key,)),)))
     stats = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": {}, "service_seconds_max": 0.0}
     in_flight = 0
+    chance = random.Random(26)
 
     async def reply(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
         await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -56,11 +63,15 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
 
     async def middleware(scope, receive, send) -> None:
         nonlocal in_flight
+        if scope["type"] != "http":  # the lifespan: the app opens its database in it
+            await app(scope, receive, send)
+            return
         loop = asyncio.get_running_loop()
         if scope["path"] == STATS_PATH:
             await reply(send, 200, [(b"content-type", b"application/json")], json.dumps(stats).encode())
             return
-        if in_flight >= limit:  # refused at the edge, but the answer still travels back
+        noise = scope["path"].endswith("/translate") and chance.random() < refuse_share
+        if in_flight >= limit or noise:  # refused at the edge, but the answer still travels back
             stats["rejected"] += 1
             await asyncio.sleep(latency)
             await reply(
@@ -92,7 +103,7 @@ def stand_in(auth_key: str, latency: float, limit: int) -> None:
 
     sock = bind("127.0.0.1", 0)  # as `pipeline serve` binds (asyncio sets TCP_NODELAY on such sockets)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(middleware, lifespan="off", access_log=False, log_level="warning")
+    config = uvicorn.Config(middleware, lifespan="on", access_log=False, log_level="warning")
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 
 
@@ -207,6 +218,11 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--stand-in":
-        stand_in(os.environ["STAND_IN_KEY"], float(sys.argv[2]), int(sys.argv[3]))
+        stand_in(
+            os.environ["STAND_IN_KEY"],
+            float(sys.argv[2]),
+            int(sys.argv[3]),
+            float(sys.argv[4]) if len(sys.argv) > 4 else 0.0,
+        )
     else:
         main()

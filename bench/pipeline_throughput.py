@@ -44,7 +44,6 @@ def main() -> None:
         import importlib.metadata  # noqa: F401  the client's user agent names its version
 
         import babel.messages.plurals  # noqa: F401
-        import pipeline.client.inprocess
 
         import pipeline.client.aio  # noqa: F401, E401
         import pipeline.formats.po  # noqa: F401

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     import argparse
     from typing import NoReturn
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["GC_THRESHOLDS", "build_parser", "main", "run"]
+
+#: The collector's thresholds in the ``pipeline`` process (Python's are 700, 10, 10): see :func:`run`.
+GC_THRESHOLDS = (50_000, 20, 20)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -76,6 +79,12 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The process's entry point (the ``pipeline`` console script, ``python -m pipeline``): :func:`main`, then exit.
 
+    The process is the command's own, so it may tune the garbage collector as library code never
+    does: a run makes hundreds of thousands of small records that live until it ends and almost
+    never form cycles, and at Python's default thresholds the collector walked them again and
+    again (5 % of a run's CPU on six languages of Django's catalogs, 7.5 % on a 1 MB catalog, 9 % on
+    4 MB; 1 to 2 % at :data:`GC_THRESHOLDS`, the peak memory alike).
+
     The process ends here, and every object it leaves goes with it: frozen, they are skipped by the
     interpreter's final garbage collections, which otherwise walk all of them (about a tenth of a
     run with nothing new). Files are closed by the code that opened them, never left to those
@@ -83,6 +92,7 @@ def run() -> NoReturn:
     """
     import gc
 
+    gc.set_threshold(*GC_THRESHOLDS)
     code = main()
     gc.freeze()
     sys.exit(code)

@@ -7,7 +7,10 @@ Matching, as msgmerge does it:
 - otherwise the most similar translated entry (live or obsolete, any msgctxt) whose msgid has a
   :class:`difflib.SequenceMatcher` ratio of at least :data:`FUZZY_THRESHOLD` (msgmerge's own
   threshold for its similar ``fstrcmp`` measure) lends its translation: the new entry is marked fuzzy
-  and records the previous msgctxt/msgid/msgid_plural in ``#|`` lines, and the lending entry is used up;
+  and records the previous msgctxt/msgid/msgid_plural in ``#|`` lines, and the lending entry is used up.
+  The search is exhaustive but cheap: rapidfuzz ranks every lender by the ratio of their longest
+  common subsequence (``fstrcmp``'s own measure, never below the matcher's), and the matcher runs
+  only on the best of them, best first, until that bound falls below the best ratio found;
 - otherwise the template entry is added untranslated;
 - a catalog entry nothing uses becomes obsolete when it has a translation, and goes when it has none.
 
@@ -21,15 +24,21 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import polib
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
 
 from pipeline.errors import CatalogError
 from pipeline.formats.po import WRAP_WIDTH, PoCatalog, format_field, read_po
 
 FUZZY_THRESHOLD = 0.6
+#: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns
+#: a cutoff of exactly 0.6 into a distance that leaves a ratio of exactly 0.6 out).
+_ROUNDING = 1e-4
 _POT_DATE = re.compile(r'^(\s*"POT-Creation-Date:\s*)([^"\\]*)(\\n")')
 _TEMPLATE_COMMENT = ("#.", "#:", "#,", "#|")
 _KEYWORD_START = re.compile(r"\s*(?:#~\s*)?(msgctxt|msgid)\b")
@@ -85,6 +94,30 @@ def similarity(a: str, b: str) -> float:
     return matcher.ratio()
 
 
+def most_similar(text: str, sources: Sequence[str]) -> int | None:
+    """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if any
+    reaches :data:`FUZZY_THRESHOLD`.
+
+    The ratio of two texts' longest common subsequence bounds the matcher's from above (the
+    matcher's blocks are a common subsequence), so the sources are tried in the order of that
+    bound, and none after it falls below the best ratio found.
+    """
+    ranked = process.extract(
+        text, sources, scorer=Indel.normalized_similarity, score_cutoff=FUZZY_THRESHOLD - _ROUNDING, limit=None
+    )
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq1(text)
+    best, best_ratio = None, FUZZY_THRESHOLD
+    for source, bound, k in ranked:
+        if bound < best_ratio - _ROUNDING:
+            break
+        matcher.set_seq2(source)
+        ratio = matcher.ratio()
+        if ratio > best_ratio or (ratio == best_ratio and (best is None or k < best)):
+            best, best_ratio = k, ratio
+    return best
+
+
 class _Merger:
     def __init__(
         self,
@@ -114,11 +147,12 @@ class _Merger:
             else:
                 unmatched.append(pos)
         lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
+        sources = [self.entries[i].msgid for i in lenders]
         fuzzy: dict[int, int] = {}  # template position -> catalog entry lending its translation
         for pos in unmatched:
-            best = self._best_match(self.template[pos], lenders)
+            best = most_similar(self.template[pos].msgid, sources)
             if best is not None:
-                fuzzy[pos] = best
+                fuzzy[pos] = lenders[best]
         used = set(serves) | set(revived.values()) | set(fuzzy.values())
         in_place = {}  # a live entry lending to exactly one new entry is replaced where it stands
         lent: dict[int, list[int]] = {}
@@ -146,14 +180,6 @@ class _Merger:
             revived=len(revived),
             removed=removed,
         )
-
-    def _best_match(self, t: polib.POEntry, lenders: list[int]) -> int | None:
-        best, best_ratio = None, FUZZY_THRESHOLD
-        for i in lenders:
-            ratio = similarity(t.msgid, self.entries[i].msgid)
-            if ratio > best_ratio or (ratio == best_ratio and best is None):
-                best, best_ratio = i, ratio
-        return best
 
     def _existing_blocks(
         self, serves: dict[int, int], in_place: dict[int, int], fuzzy: dict[int, int], used: set[int]

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import re
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,7 +76,10 @@ class PoCatalog:
         self.warnings = read.warnings
         self.is_template = read.is_template
         self.plural = read.plural
-        self._raw_lines = read.raw_lines
+        # The file's bytes and where each line starts (and where the last ends): a bytes object per
+        # line would cost more than the text itself.
+        self._raw = b"".join(read.raw_lines)
+        self._starts = array("Q", itertools.accumulate(map(len, read.raw_lines), initial=0))
         self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
         self._spans = read.spans
         self.metadata: Mapping[str, str] = dict(read.metadata)
@@ -106,7 +111,7 @@ class PoCatalog:
     @property
     def raw(self) -> bytes:
         """The file's bytes as they were read."""
-        return b"".join(self._raw_lines)
+        return self._raw
 
     @property
     def language(self) -> str | None:
@@ -139,8 +144,10 @@ class PoCatalog:
         The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
         says, with the note as a translator comment (``# note``) above the entry.
         """
-        replace: dict[int, tuple[int, list[str], bytes]] = {}  # first line -> (end, new lines, terminator)
-        insert: dict[int, list[str]] = {}
+        nl = self._newline.encode(self.encoding)
+        # (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one small
+        # record per change, the file's other lines copied between them as slices.
+        edits: list[tuple[int, int, int, bytes]] = []
         review = review or {}
         for index, forms in translations.items():
             unit, span = self.units[index], self._spans[index]
@@ -149,43 +156,40 @@ class PoCatalog:
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
-                insert.setdefault(span.first, []).append(f"# {self._comment(review[index])}")
+                edits.append((span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl)))
             if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
-                    replace[span.flags_line] = (
-                        span.flags_line + 1,
-                        [f"#, fuzzy,{flags_text}"],
-                        _terminator(self._raw_lines[span.flags_line]),
-                    )
+                    line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
+                    edits.append((span.flags_line, 1, span.flags_line + 1, line))
                 else:
-                    insert.setdefault(span.insert_flags_at, []).append("#, fuzzy")
+                    edits.append((span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl)))
             if unit.plural:
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
             else:
                 lines = format_field("msgstr", forms[0])
-            replace[span.msgstr_start] = (span.msgstr_end, lines, _terminator(self._raw_lines[span.msgstr_end - 1]))
+            block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
+            edits.append((span.msgstr_start, 1, span.msgstr_end, block))
         at = self._plural_header_at
         if at is not None and self.plural is not None and any(self.units[i].plural for i in translations):
             rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
-            insert.setdefault(at, []).append(rule)
-        out: list[bytes] = []
-        nl = self._newline.encode(self.encoding)
-        i = 0  # the lines between the places that change are copied as slices, not one by one
-        for at in sorted(replace.keys() | insert.keys()):
-            if at < i or at >= len(self._raw_lines):
+            edits.append((at, 0, at, self._encoded([rule], nl)))
+        edits.sort(key=lambda edit: edit[:2])  # stable: inserts at one line keep their order
+        out = bytearray()
+        last = len(self._starts) - 1
+        i = 0
+        for at, _, end, data in edits:
+            if at < i or at >= last:
                 continue  # inside a block replaced already, or past the end: never reached line by line
-            out.extend(self._raw_lines[i:at])
-            out.extend(ln.encode(self.encoding) + nl for ln in insert.get(at, ()))
-            i = at
-            if at in replace:
-                end, lines, terminator = replace[at]
-                encoded = [ln.encode(self.encoding) for ln in lines]
-                out.extend(ln + nl for ln in encoded[:-1])
-                out.append(encoded[-1] + terminator)
-                i = end
-        out.extend(self._raw_lines[i:])
-        return b"".join(out)
+            out += self._lines(i, at)
+            out += data
+            i = end
+        out += self._lines(i, last)
+        return bytes(out)
+
+    def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
+        """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
+        return self._newline.join(lines).encode(self.encoding) + terminator
 
     def _comment(self, note: str) -> str:
         """``note`` as one comment line this catalog's charset holds: controls and what it cannot hold escaped."""
@@ -197,7 +201,14 @@ class PoCatalog:
         return [(span.first, span.msgstr_end) for span in self._spans]
 
     def _text(self, index: int) -> str:
-        return self._raw_lines[index].decode(self.encoding)
+        return self._line(index).decode(self.encoding)
+
+    def _line(self, index: int) -> bytes:
+        return self._raw[self._starts[index] : self._starts[index + 1]]
+
+    def _lines(self, start: int, end: int) -> bytes:
+        """Lines ``start`` to ``end`` (excluded), as one piece of the file's bytes."""
+        return self._raw[self._starts[start] : self._starts[end]]
 
 
 def _terminator(raw_line: bytes) -> bytes:

@@ -153,12 +153,19 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     last = 0
     for start, end, kind, ordered in _spans(core, flags, pattern):
         pieces.append(_xml_escape(core[last:start]))
-        ph = Placeholder(len(placeholders) + 1, core[start:end], kind, ordered or _is_ordered(kind, core[start:end]))
+        text = core[start:end]
+        ph = _placeholder(len(placeholders) + 1, text, kind, ordered or _is_ordered(kind, text))
         placeholders.append(ph)
         pieces.append(f'<{TAG} id="{ph.id}"/>')
         last = end
     pieces.append(_xml_escape(core[last:]))
     return Protected("".join(pieces), tuple(placeholders), prefix, suffix)
+
+
+@functools.lru_cache(maxsize=4096)
+def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholder:
+    """One record for each placeholder alike: a catalog repeats its ``<b>`` and ``%(count)d`` thousands of times."""
+    return Placeholder(number, text, kind, ordered)
 
 
 _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")

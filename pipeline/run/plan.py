@@ -80,9 +80,7 @@ def plan(
             item = pending.get(key)
             if item is None:
                 pending[key] = item = Pending(opts, protected, key, [])
-            elif protected != item.protected:  # same text sent, other placeholders behind the tags
-                item.own[seg.key] = protected
-            item.refs.append(seg)
+            item.add(seg, protected)
     return split(pending, fallback_keys)
 
 

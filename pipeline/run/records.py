@@ -148,9 +148,9 @@ class Verdict:
 Verify = Callable[[Protected, str, Segment], Verdict]
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
-    """One unique text to send, and every segment waiting for it."""
+    """One unique text to send, and every segment waiting for it (one per text of a catalog: kept small)."""
 
     options: TranslationOptions
     protected: Protected
@@ -158,11 +158,20 @@ class Pending:
     refs: list[Segment]
     # Segments whose placeholders differ from ``protected``'s although their protected text is the
     # same (``%(name)s`` and ``{}``): each gets its own placeholders back from the shared answer.
-    own: dict[SegmentKey, Protected] = field(default_factory=dict)
+    # None for the usual text that has no such segment.
+    own: dict[SegmentKey, Protected] | None = None
+
+    def add(self, ref: Segment, protected: Protected) -> None:
+        """``ref`` waits for this text too, with ``protected`` as its own form (kept when its placeholders differ)."""
+        if protected != self.protected:  # same text sent, other placeholders behind the tags
+            if self.own is None:
+                self.own = {}
+            self.own[ref.key] = protected
+        self.refs.append(ref)
 
     def protected_for(self, ref: Segment) -> Protected:
         """``ref``'s own protected form."""
-        return self.own.get(ref.key, self.protected)
+        return self.protected if self.own is None else self.own.get(ref.key, self.protected)
 
     def verdicts(self, answer: str, verify: Verify) -> list[tuple[Segment, Verdict]]:
         """Each segment through the gate with its own placeholders; alike segments are judged once."""

@@ -443,3 +443,22 @@ def test_a_run_leaves_the_host_process_garbage_collector_as_it_found_it(tmp_path
     assert report.exit_code == ExitCode.OK and during
     assert set(during) == {before}
     assert (gc.get_threshold(), gc.isenabled(), gc.get_freeze_count()) == before
+
+
+def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch):
+    """The console script, whose process is the command's own, sets the thresholds the run measured."""
+    import gc
+
+    import pipeline.cli
+
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(pipeline.cli, "main", lambda: seen.append(gc.get_threshold()) or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # the test process goes on: nothing frozen
+    try:
+        with pytest.raises(SystemExit) as exited:
+            pipeline.cli.run()
+    finally:
+        gc.set_threshold(*before)
+    assert exited.value.code == 0
+    assert seen == [pipeline.cli.GC_THRESHOLDS] != [before]

@@ -232,6 +232,7 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=5))
     calls: list[str] = []
     answered: list[str] = []
+    refused: list[list[str]] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
         if request.url.path != "/v2/translate":
@@ -244,7 +245,8 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
                 200,
                 json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]},
             )
-        calls.append("refused" if len(calls) == 1 else "sent after the signal")  # a third must not come
+        calls.append("refused" if len(calls) == 1 else "sent after the signal")
+        refused.append(body["text"])
         if len(calls) == 2:
             os.kill(os.getpid(), signal.SIGINT)  # while this request's 30 s Retry-After is ahead of it
         return httpx.Response(429, headers={"Retry-After": "30"}, json={"message": "slow down"})
@@ -252,7 +254,11 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
     transport = httpx.MockTransport(handler)
     report = run(settings, Factory(lambda: client(transport, time_, max_attempts=5)))
     assert report.exit_code == ExitCode.INTERRUPTED and report.stopped is not None
-    assert calls == ["answered", "refused"]  # the refused request was not sent again
+    # A lone 429 is no limit: it pauses no other request, and the one let go as the signal came may
+    # still go (its ticket was handed over in the same turn of the event loop); none after it, and
+    # the refused request is not sent again.
+    assert calls[:2] == ["answered", "refused"] and len(calls) <= 3
+    assert refused[0] not in refused[1:]
     assert report.totals.segments_translated == len(answered) > 0  # what was answered is written
     assert all(limiter.controller.in_flight == 0 for limiter in limiters)
     assert any("not read" in i.reason for i in report.issues)  # pl, the second window, left for the next run

@@ -10,20 +10,27 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   together. "Shortly" is half the shortest round trip seen: a request's answer cannot have left
   the service that soon, as long as the network takes less of a round trip than the service's
   own work (over loopback it takes nothing; to a translation service, a fraction);
-- a 429 pulls the limit below the number in flight with the refused request (the service
+- a 429 teaches about the limit only when refusals grow with the requests in flight: the
+  refusals at the refused request's level and above are weighed against the refusal rate below
+  it, over the last outcomes (:meth:`Controller._beyond_limit`). Refusals that come alike at every
+  level are noise (a busy service, a shared rate limit): only the refused request waits out its
+  ``Retry-After``, and then goes before the requests not sent yet;
+- a limit's 429 pulls the limit below the number in flight with the refused request (the service
   evidently took no more), and at the first 429 of a burst back to the floor when one is known
   (the overshoot of slow start is then undone in one back-off, not two), else to half;
 - the refused request waits ``Retry-After`` seconds (or a doubling default when the service sent
   none) before it goes again, through the limiter like any other. When the back-off had no floor
-  to go back to, the 429 pauses every sender as well: nothing new goes out before the pause ends,
-  so there is no storm of requests that are all refused again. Backed by a floor, the others go
-  on meanwhile, at most as many at once as the service was seen holding;
-- after that it grows by a *probe*, one level up, once the level it is at has been held for
-  twice its number of answers without a 429 (it then becomes the floor: the floor from round
-  trips alone counts only about half of what a steady stream has in the service), and at most
-  once per ``probe_interval`` seconds, an interval that doubles each time a 429 follows. A refused
-  probe backs off to the floor and costs only the refused request's wait, so probing stays cheap,
-  and the doubling keeps the 429s few over a long run;
+  to go back to, a limit's 429 pauses every sender as well: nothing new goes out before the pause
+  ends, so there is no storm of requests that are all refused again. Backed by a floor, the others
+  go on meanwhile, at most as many at once as the service was seen holding;
+- after that it grows by a *probe* once the level it is at has been held for twice its number of
+  answers without a limit's 429 (it then becomes the floor: the floor from round trips alone
+  counts only about half of what a steady stream has in the service), and at most once per
+  ``probe_interval`` seconds, an interval that doubles each time a 429 follows. A probe climbs one
+  level, and twice as many as the last while probes hold (back to one after a back-off), so a
+  back-off that noise looked like a limit is undone in a few probes. A refused probe backs off to
+  the floor and costs only the refused request's wait, so probing stays cheap, and the doubling
+  keeps the 429s few over a long run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
@@ -49,6 +56,16 @@ MAX_PROBE_INTERVAL = 600.0
 #: Answered tickets remembered for the floor, per place of the ceiling: the young of a ticket are
 #: always among the last ``ceiling`` let go.
 _KEEP_ANSWERED = 4
+#: Outcomes remembered per level, to tell a limit from noise (:meth:`Controller._beyond_limit`).
+_KEEP_PER_LEVEL = 32
+#: The G statistic (twice the log-likelihood ratio) at which refusals are taken to be more frequent
+#: from some level up than below it: about one chance in a thousand for noise, with the levels tried.
+LIMIT_EVIDENCE = 12.0
+#: Odds at which refusals from some level up are taken for a limit's (which refuses most requests
+#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet.
+LIMIT_ODDS = 100.0
+_BEYOND_LIMIT = 0.9
+_PRIOR = (0.4, 4.0)  # refusals and outcomes assumed below a level before any is seen: 10 %
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +97,14 @@ class Controller:
         self.shortest = math.inf  # the shortest round trip of an answered request
         self._to_floor = False  # the last burst of 429s backed off to the floor
         self._steady = 0  # answers since the limit last changed or a 429 came
+        self._step = 1  # levels the next probe climbs: doubles while probes hold, 1 again after a back-off
         self._pause = DEFAULT_PAUSE
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
         self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
+        # Per level (the number in flight at grant): whether each of its last outcomes was a 429.
+        self._outcomes = [deque[bool](maxlen=_KEEP_PER_LEVEL) for _ in range(ceiling + 1)]
+        self.noise = 0  # 429s taken for noise: only the refused request waited
 
     @property
     def allowed(self) -> int:
@@ -107,6 +128,7 @@ class Controller:
         """The request of ``ticket`` was answered (not 429): grow."""
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
+        self._note(ticket.level, False)
         self.shortest = min(self.shortest, now - ticket.granted_at)
         # It was in the service with every young request answered before it: they were sent so
         # shortly before it that their answers had not left the service yet when it came.
@@ -125,16 +147,20 @@ class Controller:
             return
         self.floor = max(self.floor, self.allowed)  # held without a 429 for a while: safe to come back to
         if now >= self.next_probe and self.limit < self.ceiling:
-            # Probe one level up: the service may take more now than when it refused.
-            self.limit = float(self.allowed + 1)
-            self.refused_level = self.allowed + 1
+            # Probe higher: the service may take more now than when it refused (or it refused at random).
+            held, self._step = self.allowed, 2 * self._step
+            self.limit = float(min(self.ceiling, held + self._step // 2))
+            self.refused_level = self.allowed
             self.next_probe = now + self.probe_interval
             self._steady = 0
 
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> float:
-        """The request of ``ticket`` was answered 429: back off; returns the seconds it waits before going again.
+        """The request of ``ticket`` was answered 429: back off if a limit refused it; returns the seconds it waits
+        before going again.
 
-        Every sender is paused too unless the back-off of its burst went back to the floor.
+        A 429 that looks like noise (:meth:`_beyond_limit`) changes nothing but that request's
+        wait. After a limit's, every sender is paused too unless the back-off of its burst went back
+        to the floor.
 
         The service held at least its limit besides this request. While the limit grows (before
         any back-off) requests go out one by one as answers come, so the level the refused one was
@@ -145,13 +171,19 @@ class Controller:
         there is a probe.
         """
         first = ticket.epoch == 0
-        self._steady = 0
+        # While the limit grows, requests go out one by one and the level says what the service
+        # held; after a back-off, those let go together reach it in any order.
         out = ticket.level if first else max(ticket.level, self.in_flight)
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
+        self._note(ticket.level, True)
         pause = min(retry_after if retry_after is not None else self._pause, MAX_PAUSE)
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
+        if not self._beyond_limit(ticket.level):
+            self.noise += 1
+            return pause
+        self._steady, self._step = 0, 1
         target = out - 1
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
             self._to_floor = 0 < self.floor < self.allowed
@@ -169,6 +201,42 @@ class Controller:
         if not self._to_floor:  # no level known to be safe: nobody sends until the pause is over
             self.paused_until = max(self.paused_until, now + pause)
         return pause
+
+    def _note(self, level: int, refused: bool) -> None:
+        self._outcomes[min(level, self.ceiling)].append(refused)
+
+    def _beyond_limit(self, level: int) -> bool:
+        """Whether the refusals grow with the requests in flight, as a limit's do, up to ``level``.
+
+        Noise refuses at every level alike, a limit only beyond it: for each level up to the
+        refused request's, the outcomes at that level or above are weighed against those below it,
+        two ways. The odds that a limit refusing most requests beyond it, rather than the rate
+        below (with a prior while little is known), made the refusals above must reach
+        :data:`LIMIT_ODDS`: a burst beyond the limit tells at once. Or a G-test of the two rates
+        must reach :data:`LIMIT_EVIDENCE`: it tells a level refused now and then (one above the
+        limit, where a request gets in whenever another has just left) from the levels below.
+        """
+        refused = [sum(outcomes) for outcomes in self._outcomes]
+        counts = [len(outcomes) for outcomes in self._outcomes]
+        refused_above, above = sum(refused), sum(counts)
+        refused_below = below = 0
+        for split in range(1, min(level, self.ceiling) + 1):
+            refused_above -= refused[split - 1]
+            above -= counts[split - 1]
+            refused_below += refused[split - 1]
+            below += counts[split - 1]
+            rate = min((refused_below + _PRIOR[0]) / (below + _PRIOR[1]), _BEYOND_LIMIT)
+            odds = (_BEYOND_LIMIT / rate) ** refused_above * ((1 - _BEYOND_LIMIT) / (1 - rate)) ** (
+                above - refused_above
+            )
+            if odds >= LIMIT_ODDS:
+                return True
+            if below and above and refused_above * below > refused_below * above:
+                apart = _log_likelihood(refused_above, above) + _log_likelihood(refused_below, below)
+                together = _log_likelihood(refused_above + refused_below, above + below)
+                if 2 * (apart - together) >= LIMIT_EVIDENCE:
+                    return True
+        return False
 
     def release(self, ticket: Ticket) -> None:
         """The request of ``ticket`` ended some other way (error, cancelled): free its place only."""
@@ -188,17 +256,22 @@ class Limiter:
         self.controller = controller
         self._clock, self._sleep = clock, sleep
         self._waiters: deque[asyncio.Future[Ticket]] = deque()
+        self._again: deque[asyncio.Future[Ticket]] = deque()  # refused requests, back from their wait
         self._timer: asyncio.Task[None] | None = None
         self.refusals = 0
 
-    async def acquire(self) -> Ticket:
-        """Wait until a request may go; the ticket must be handed back by exactly one of the methods below."""
-        if not self._waiters:
+    async def acquire(self, again: bool = False) -> Ticket:
+        """Wait until a request may go; the ticket must be handed back by exactly one of the methods below.
+
+        ``again``: the request was refused (429) and waited out its Retry-After: it goes before
+        the requests not sent yet, so that one refused twice does not also wait for all of them.
+        """
+        if not (self._again or self._waiters):
             granted = self.controller.grant(self._clock())
             if isinstance(granted, Ticket):
                 return granted
         waiter: asyncio.Future[Ticket] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        (self._again if again else self._waiters).append(waiter)
         self._wake()
         try:
             return await waiter
@@ -230,14 +303,15 @@ class Limiter:
         self._wake()
 
     def _wake(self) -> None:
-        """Let waiting requests go, oldest first, as far as the controller allows."""
-        while self._waiters:
-            if self._waiters[0].done():  # cancelled while waiting
-                self._waiters.popleft()
+        """Let waiting requests go, refused ones first, oldest first, as far as the controller allows."""
+        while self._again or self._waiters:
+            queue = self._again if self._again else self._waiters
+            if queue[0].done():  # cancelled while waiting
+                queue.popleft()
                 continue
             granted = self.controller.grant(self._clock())
             if isinstance(granted, Ticket):
-                self._waiters.popleft().set_result(granted)
+                queue.popleft().set_result(granted)
                 continue
             if granted != math.inf and (self._timer is None or self._timer.done()):
                 self._timer = asyncio.get_running_loop().create_task(self._after(granted))
@@ -252,3 +326,11 @@ class Limiter:
         await self._sleep(seconds)
         self._timer = None  # done sleeping: a pause extended meanwhile needs a timer of its own
         self._wake()
+
+
+def _log_likelihood(refused: int, outcomes: int) -> float:
+    """Log-likelihood of ``refused`` refusals among ``outcomes`` at their own rate."""
+    kept = outcomes - refused
+    return (refused * math.log(refused / outcomes) if refused else 0.0) + (
+        kept * math.log(kept / outcomes) if kept else 0.0
+    )

@@ -78,9 +78,7 @@ def retries(run: RunContext, window: Window, items: Iterable[Pending]) -> dict[s
             retry = out.get(key)
             if retry is None:
                 retry = out[key] = Pending(asked, protected, key, [])
-            elif protected != retry.protected:
-                retry.own[ref.key] = protected
-            retry.refs.append(ref)
+            retry.add(ref, protected)
             window.retried[ref.key] = text
             run.per_catalog[ref.key.catalog].counters.length_retried += 1
     return out

@@ -147,11 +147,11 @@ class Sender:
             outcome.finished.difference_update(outcome.retry)
         outcome.retry.clear()
 
-    async def _ticket(self) -> Ticket | None:
-        """A ticket of the limiter, or None once the run stopped sending."""
+    async def _ticket(self, again: bool = False) -> Ticket | None:
+        """A ticket of the limiter (``again``: for a request refused once), or None once the run stopped sending."""
         if self.stop.is_set():
             return None
-        ticket = await self.limiter.acquire()
+        ticket = await self.limiter.acquire(again)
         if self.stop.is_set():
             self.limiter.release(ticket)
             return None
@@ -175,7 +175,7 @@ class Sender:
                 if used >= allowed:
                     raise
                 await self.limiter.sleep(pause)  # Retry-After, for this request whatever the others do
-                next_ticket = await self._ticket()
+                next_ticket = await self._ticket(again=True)
                 if next_ticket is None:
                     return None
                 ticket = next_ticket
