@@ -26,7 +26,7 @@ test: install
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		{ apt-get update -qq && apt-get install -y -qq redis-server; } >/dev/null 2>&1 || \
 		echo "redis-server not installed (needs root and apt-get): the Redis cache tests will be skipped"; }
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Lint, format and types, as CI runs them (.ci/run); `ruff format .` fixes the format.
 check: install

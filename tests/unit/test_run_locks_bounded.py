@@ -169,6 +169,7 @@ def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path):
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         os.kill(holder.pid, signal.SIGSTOP)
+        os.waitpid(holder.pid, os.WUNTRACED)  # returns once it has stopped, not merely been signalled
         report = run(settings, FakeService())
     finally:
         os.kill(holder.pid, signal.SIGCONT)
