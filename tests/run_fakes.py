@@ -36,6 +36,24 @@ BODY = (
 )
 
 
+def languages_answer(codes) -> httpx.Response:
+    """The service's ``/v3/languages`` answer offering ``codes`` as source and target, with no features."""
+    return httpx.Response(
+        200,
+        json=[
+            {
+                "lang": code,
+                "name": code,
+                "usable_as_source": True,
+                "usable_as_target": True,
+                "status": "stable",
+                "features": {},
+            }
+            for code in codes
+        ],
+    )
+
+
 class FakeService:
     """Answers /v3/languages, /v2/usage and /v2/translate; translation = target code + text, tags kept."""
 
@@ -64,18 +82,7 @@ class FakeService:
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
             self.language_requests += 1
-            langs = [
-                {
-                    "lang": code,
-                    "name": code,
-                    "usable_as_source": True,
-                    "usable_as_target": True,
-                    "status": "stable",
-                    "features": {},
-                }
-                for code in self.languages
-            ]
-            return httpx.Response(200, json=langs)
+            return languages_answer(self.languages)
         if request.url.path == "/v2/usage":
             self.usage_calls += 1
             if isinstance(self.usage, int):

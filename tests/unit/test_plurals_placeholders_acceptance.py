@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from run_fakes import languages_answer
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
@@ -52,20 +53,7 @@ class Fake:
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
-            return httpx.Response(
-                200,
-                json=[
-                    {
-                        "lang": c,
-                        "name": c,
-                        "usable_as_source": True,
-                        "usable_as_target": True,
-                        "status": "stable",
-                        "features": {},
-                    }
-                    for c in LANGS
-                ],
-            )
+            return languages_answer(LANGS)
         if request.url.path == "/v2/usage":  # the quota check: an account without a limit
             return httpx.Response(200, json={"character_count": 0, "character_limit": None})
         body = json.loads(request.content)

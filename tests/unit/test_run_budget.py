@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import httpx
-from run_fakes import FakeService, project, run
+from run_fakes import FakeService, languages_answer, project, run
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
@@ -109,20 +109,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
     async def handler(request: httpx.Request) -> httpx.Response:
         nonlocal in_flight, peak
         if request.url.path == "/v3/languages":
-            return httpx.Response(
-                200,
-                json=[
-                    {
-                        "lang": c,
-                        "name": c,
-                        "usable_as_source": True,
-                        "usable_as_target": True,
-                        "status": "stable",
-                        "features": {},
-                    }
-                    for c in ("de", "pl")
-                ],
-            )
+            return languages_answer(("de", "pl"))
         if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
             return httpx.Response(404, json={"message": "not found"})
         body = json.loads(request.content)

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import httpx
 import pytest
-from run_fakes import project, run
+from run_fakes import languages_answer, project, run
 from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
@@ -49,20 +49,7 @@ class Limited:
 
     async def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
-            return httpx.Response(
-                200,
-                json=[
-                    {
-                        "lang": c,
-                        "name": c,
-                        "usable_as_source": True,
-                        "usable_as_target": True,
-                        "status": "stable",
-                        "features": {},
-                    }
-                    for c in ("de", "pl")
-                ],
-            )
+            return languages_answer(("de", "pl"))
         if request.url.path != "/v2/translate":  # the usage check: a service without it goes on unchecked
             return httpx.Response(404, json={"message": "not found"})
         if self.in_flight >= LIMIT:

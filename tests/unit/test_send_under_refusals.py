@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from run_fakes import project, run
+from run_fakes import languages_answer, project, run
 from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
@@ -24,20 +24,7 @@ BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(120))
 
 
 def languages() -> httpx.Response:
-    return httpx.Response(
-        200,
-        json=[
-            {
-                "lang": c,
-                "name": c,
-                "usable_as_source": True,
-                "usable_as_target": True,
-                "status": "stable",
-                "features": {},
-            }
-            for c in ("de", "pl")
-        ],
-    )
+    return languages_answer(("de", "pl"))
 
 
 def not_translate(request: httpx.Request) -> httpx.Response:
