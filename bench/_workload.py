@@ -21,30 +21,24 @@ LANGS = ("de", "fr", "es", "pl", "ja", "pt_BR")
 DOWNLOADS = Path(tempfile.gettempdir()) / "pipeline-bench-downloads"
 
 
-def django_templates() -> dict[str, bytes]:
-    """Every ``en`` catalog of the Django wheel, by its path inside the wheel."""
-    DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    wheels = sorted(DOWNLOADS.glob("django-*.whl"))
+def downloaded_wheel(requirement: str) -> Path:
+    """The wheel of ``requirement`` (``name==version``), downloaded once into the benches' download folder."""
+    folder = DOWNLOADS / requirement.replace("==", "-")
+    wheels = sorted(folder.glob("*.whl"))
     if not wheels:
+        folder.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--no-deps",
-                "--only-binary",
-                ":all:",
-                "-d",
-                str(DOWNLOADS),
-                DJANGO,
-            ],
+            [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps"]
+            + ["--only-binary", ":all:", "-d", str(folder), requirement],
             check=True,
         )
-        wheels = sorted(DOWNLOADS.glob("django-*.whl"))
-    with zipfile.ZipFile(wheels[-1]) as wheel:
+        wheels = sorted(folder.glob("*.whl"))
+    return wheels[-1]
+
+
+def django_templates() -> dict[str, bytes]:
+    """Every ``en`` catalog of the Django wheel, by its path inside the wheel."""
+    with zipfile.ZipFile(downloaded_wheel(DJANGO)) as wheel:
         return {
             name: wheel.read(name)
             for name in sorted(wheel.namelist())

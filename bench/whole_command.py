@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _workload import DOWNLOADS, python_startup_seconds, write_corpus  # noqa: E402
+from _workload import downloaded_wheel, python_startup_seconds, write_corpus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 GNU_TIME = "/usr/bin/time"  # Debian's package "time"
@@ -291,29 +291,7 @@ def row_memory(work: Path, env: dict[str, str]) -> dict[str, Any]:
 
 def weblate_file(requirement: str, member: str) -> bytes:
     """One file of a Weblate wheel, downloaded once into the benches' download folder."""
-    folder = DOWNLOADS / requirement.replace("==", "-")
-    wheels = sorted(folder.glob("*.whl"))
-    if not wheels:
-        folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--no-deps",
-                "--only-binary",
-                ":all:",
-                "-d",
-                str(folder),
-                requirement,
-            ],
-            check=True,
-        )
-        wheels = sorted(folder.glob("*.whl"))
-    with zipfile.ZipFile(wheels[-1]) as wheel:
+    with zipfile.ZipFile(downloaded_wheel(requirement)) as wheel:
         return wheel.read(member)
 
 
