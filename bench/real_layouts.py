@@ -37,6 +37,9 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from real.sources import Project, fetch_all  # noqa: E402
+
 GNU = ("hello", "sed", "m4", "indent", "sharutils", "cpio")
 WORDPRESS_LANGS = ("de_DE", "pl_PL", "he_IL", "ja", "ar", "el", "ru_RU")
 SYMFONY_LANGS = ("de", "pl", "he", "ja", "ru", "cs")
@@ -50,32 +53,9 @@ def _run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
 
 
-def _apt(work: Path) -> list[str]:
-    """apt-get options for a private source list with Debian's deb-src (the system's is left alone)."""
-    apt = work / "apt"
-    (apt / "parts").mkdir(parents=True, exist_ok=True)
-    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
-    (apt / "parts" / "src.sources").write_text(
-        "Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n"
-        "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n",
-        encoding="utf-8",
-    )
-    options = [
-        "-o", "Dir::Etc::SourceList=/dev/null", "-o", f"Dir::Etc::SourceParts={apt / 'parts'}",
-        "-o", f"Dir::State::Lists={apt / 'lists'}", "-o", f"Dir::Cache={apt / 'cache'}",
-    ]  # fmt: skip
-    if not any((apt / "lists").glob("*Sources*")):
-        _run(["apt-get", "update", *options])
-    return options
-
-
 def _source(work: Path, package: str) -> list[Path]:
     """The tarballs of a Debian source package, downloaded once into work/debian."""
-    folder = work / "debian"
-    folder.mkdir(exist_ok=True)
-    if not list(folder.glob(f"{package}_*.dsc")):
-        _run(["apt-get", *_apt(work), "source", "--download-only", package], cwd=folder)
-    return sorted(p for p in folder.glob(f"{package}_*.tar.*") if not p.name.endswith(".asc"))
+    return fetch_all(Project(package, "deb-src", package, "*", ()), work / "debian", lambda message: None)
 
 
 def _blank_po(path: Path) -> None:

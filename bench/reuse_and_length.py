@@ -55,7 +55,7 @@ from xml.sax.saxutils import escape
 import polib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real.sources import PROJECTS, FetchError, blank_tree, extract, fetch, is_filled  # noqa: E402
+from real.sources import PROJECTS, FetchError, Project, blank_tree, extract, fetch, fetch_all, is_filled  # noqa: E402
 
 from pipeline import locales  # noqa: E402
 from pipeline.config import load_settings  # noqa: E402
@@ -359,22 +359,8 @@ WORDPRESS = {"de": "de_DE", "fr": "fr_FR", "pl": "pl_PL", "ja": "ja", "ru": "ru_
 
 def wordpress(languages: tuple[str, ...], cache: Path, dest: Path) -> list[Path]:
     """WordPress's language packs (admin, network admin, front end, cities) from Debian's source package."""
-    folder = cache / "wordpress-debian"
-    apt = folder / "apt"
-    (apt / "parts").mkdir(parents=True, exist_ok=True)
-    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
-    (apt / "parts" / "src.sources").write_text(
-        "Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n"
-        "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n",
-        encoding="utf-8",
-    )
-    options = ["-o", "Dir::Etc::SourceList=/dev/null", "-o", f"Dir::Etc::SourceParts={apt / 'parts'}"]
-    options += ["-o", f"Dir::State::Lists={apt / 'lists'}", "-o", f"Dir::Cache={apt / 'cache'}"]
-    if not list(folder.glob("wordpress_*.debian.tar.*")):
-        log("downloading wordpress (Debian source)")
-        subprocess.run(["apt-get", *options, "update"], capture_output=True, check=False)
-        subprocess.run(["apt-get", *options, "source", "--download-only", "wordpress"], cwd=folder, capture_output=True)
-    tarballs = sorted(folder.glob("wordpress_*.debian.tar.*"))
+    source = Project("wordpress-debian", "deb-src", "wordpress", "debian/languages/*.po", ())
+    tarballs = [p for p in fetch_all(source, cache, log) if ".debian.tar." in p.name]
     if not tarballs:
         raise FetchError("apt-get source wordpress found nothing")
     wanted = {WORDPRESS[lang] for lang in languages if lang in WORDPRESS}
