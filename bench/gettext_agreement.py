@@ -42,7 +42,17 @@ import polib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real.faultproxy import FaultProxy  # noqa: E402
-from real.harness import SERVE_KEY, Service, commit, entry_at, fault_headers, line_keys, pipeline_exe, render  # noqa: E402
+from real.harness import (  # noqa: E402
+    SERVE_KEY,
+    Service,
+    commit,
+    entry_at,
+    fault_headers,
+    line_keys,
+    pipeline_exe,
+    relative_to_root,
+    render,
+)
 from real.sources import BLANK_EVERY, FetchError, Key, Project, blank_tree, extract, fetch_all, is_filled, key_of  # noqa: E402
 from real.xliff_units import blank_units, read_units  # noqa: E402
 
@@ -252,17 +262,8 @@ def check_lines(root: Path, fuzzy: bool) -> dict[str, list[tuple[int | None, str
         )
         reason = reason.removeprefix("fuzzy entry: ")
         is_error = not reason.startswith(_WARNING)
-        found.setdefault(_relative(root, name), []).append((where, reason.removeprefix(_WARNING), is_error))
+        found.setdefault(relative_to_root(root, name), []).append((where, reason.removeprefix(_WARNING), is_error))
     return found
-
-
-def _relative(root: Path, name: str) -> str:
-    path = Path(name)
-    path = path if path.is_absolute() else root / path
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return name
 
 
 def rule_of(reason: str) -> str:
@@ -454,7 +455,7 @@ def run_once(label: str, base: Path, dest: Path, url: str, trees: list[Tree]) ->
     for issue in report.get("issues", []):
         if issue.get("severity", "error") != "error":
             continue
-        project = _relative(dest, issue.get("catalog", "")).partition("/")[0]
+        project = relative_to_root(dest, issue.get("catalog", "")).partition("/")[0]
         if project in per_project:
             rules = per_project[project].setdefault("refused_by_rule", Counter())
             rules[rule_of(issue.get("reason", ""))] += 1

@@ -36,7 +36,17 @@ import polib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real.faultproxy import FaultProxy  # noqa: E402
-from real.harness import SERVE_KEY, Service, commit, entry_at, fault_headers, line_keys, pipeline_exe, render  # noqa: E402
+from real.harness import (  # noqa: E402
+    SERVE_KEY,
+    Service,
+    commit,
+    entry_at,
+    fault_headers,
+    line_keys,
+    pipeline_exe,
+    relative_to_root,
+    render,
+)
 from real.sources import PROJECTS, Catalog, FetchError, Key, blank_tree, extract, fetch, is_filled, key_of  # noqa: E402
 
 MODES = ("move", "drop", "duplicate", "attribute")
@@ -78,7 +88,7 @@ def problems(root: Path, catalogs: list[Catalog], check_args: list[str]) -> dict
             if match
             else (line.partition(": ")[0], None, line.partition(": ")[2])
         )
-        relative = _relative(root, name)
+        relative = relative_to_root(root, name)
         if relative in found:
             found[relative].append((where, f"check: {reason}"))
     if shutil.which("msgfmt"):
@@ -97,21 +107,13 @@ def problems(root: Path, catalogs: list[Catalog], check_args: list[str]) -> dict
     return found
 
 
-def _relative(root: Path, name: str) -> str:
-    path = Path(name)
-    path = path if path.is_absolute() else root / path
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return name
-
-
 def report_issues(root: Path, report: dict) -> dict[str, list[tuple[int | None, str]]]:
     """(line, reason) of the report's error issues per catalog."""
     found: dict[str, list[tuple[int | None, str]]] = {}
     for issue in report.get("issues", []):
         if issue.get("severity", "error") == "error" and issue.get("catalog"):
-            found.setdefault(_relative(root, issue["catalog"]), []).append((issue.get("line"), issue.get("reason", "")))
+            where = (issue.get("line"), issue.get("reason", ""))
+            found.setdefault(relative_to_root(root, issue["catalog"]), []).append(where)
     return found
 
 

@@ -146,3 +146,13 @@ def render(value: object, indent: int = 0, width: int = 118) -> str:
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     items = [pad + render(v, indent + 1, width) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def relative_to_root(root: Path, name: str) -> str:
+    """``name`` (a path a tool printed, absolute or relative to ``root``) as a path below ``root``, else as given."""
+    path = Path(name)
+    path = path if path.is_absolute() else root / path
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return name
