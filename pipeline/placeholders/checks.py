@@ -109,8 +109,9 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
-    style = _style_of(source, target, src, tgt, flags)
-    problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
+    if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
+        style = _style_of(source, target, src, tgt, flags)
+        problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):

@@ -7,6 +7,10 @@ lifespan (what ``pipeline serve`` runs too) opens its database and document work
 first request and closes them in :meth:`~EmbeddedTransport.aclose`, which
 ``httpx.AsyncClient.aclose`` calls: closing the client closes the service, with no extra call for
 its owner to forget.
+
+The requests themselves are handed to the app here rather than by ``httpx.ASGITransport``, which
+looks for trio on every request (a failed import, each time, where trio is not installed): the
+embedded service runs under asyncio only.
 """
 
 from __future__ import annotations
@@ -23,12 +27,11 @@ from pipeline.service.config import ServiceConfig
 __all__ = ["EmbeddedTransport", "embedded_transport"]
 
 
-class EmbeddedTransport(httpx.ASGITransport):
-    """``httpx.ASGITransport`` over a :class:`ServiceApp` whose lifespan runs from the first request to ``aclose``."""
+class EmbeddedTransport(httpx.AsyncBaseTransport):
+    """An ASGI transport over a :class:`ServiceApp` whose lifespan runs from the first request to ``aclose``."""
 
     def __init__(self, app: ServiceApp) -> None:
-        super().__init__(app=app)
-        self.service = app
+        self.app = self.service = app
         self._lifespan: asyncio.Task[_Lifespan] | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -36,7 +39,27 @@ class EmbeddedTransport(httpx.ASGITransport):
         if self._lifespan is None:
             self._lifespan = asyncio.ensure_future(_Lifespan.start(self.service))
         await asyncio.shield(self._lifespan)
-        return await super().handle_async_request(request)
+        exchange = _Exchange(await request.aread())
+        url = request.url
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request.method,
+            "headers": [(k.lower(), v) for k, v in request.headers.raw],
+            "scheme": url.scheme,
+            "path": url.path,
+            "raw_path": url.raw_path.split(b"?")[0],
+            "query_string": url.query,
+            "server": (url.host, url.port),
+            "client": ("127.0.0.1", 123),
+            "root_path": "",
+        }
+        await self.app(scope, exchange.receive, exchange.send)
+        if exchange.status is None or not exchange.complete.is_set():
+            raise RuntimeError("the embedded service app ended without a complete response")
+        body = b"".join(exchange.body) if request.method != "HEAD" else b""
+        return httpx.Response(exchange.status, headers=exchange.headers, stream=httpx.ByteStream(body))
 
     async def aclose(self) -> None:
         """End the app's lifespan: stop its document worker and close its database."""
@@ -48,6 +71,32 @@ class EmbeddedTransport(httpx.ASGITransport):
         except ServiceStartError:
             return  # it never opened: nothing to close
         await lifespan.stop()
+
+
+class _Exchange:
+    """One request's ASGI conversation: the body sent in one message, the answer collected."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body: bytes | None = body
+        self.status: int | None = None
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.body: list[bytes] = []
+        self.complete = asyncio.Event()
+
+    async def receive(self) -> dict[str, Any]:
+        if self._body is not None:
+            body, self._body = self._body, None
+            return {"type": "http.request", "body": body, "more_body": False}
+        await self.complete.wait()  # what a server says once the answer is out: the client is gone
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            self.status, self.headers = message["status"], list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            self.body.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                self.complete.set()
 
 
 class _Lifespan:

@@ -13,10 +13,12 @@ another known format (``image/png`` for a ``.docx``) is refused; generic types s
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
-from pipeline.service.documents import html, ooxml, text, xliff
 from pipeline.service.documents.base import DocumentError, Translator
 from pipeline.service.echo import echo
 
@@ -40,13 +42,23 @@ class Format:
     minimum_billed: int = 0
 
 
+def _module(name: str) -> ModuleType:
+    """A format's module, loaded when a document of it first comes: a service that translates only
+    texts (the pipeline's embedded one) loads no document format, nor lxml for them."""
+    return importlib.import_module(f"pipeline.service.documents.{name}")
+
+
+def _call(module: str, function: str) -> Callable[..., Any]:
+    return lambda *args: getattr(_module(module), function)(*args)
+
+
 def _ooxml(extension: str, media_type: str) -> Format:
     return Format(
         extension,
         media_type,
         frozenset({media_type, "application/zip", "application/x-zip-compressed"}),
-        lambda data: ooxml.check(data, extension),
-        lambda data, translate, _target: ooxml.translate_package(data, extension, translate),
+        lambda data: _module("ooxml").check(data, extension),
+        lambda data, translate, _target: _module("ooxml").translate_package(data, extension, translate),
         MINIMUM_BILLED,
     )
 
@@ -57,19 +69,27 @@ _HTML = Format(
     "html",
     "text/html; charset=utf-8",
     frozenset({"text/html", "application/xhtml+xml"}),
-    html.check_html,
-    lambda data, translate, _target: html.translate_html(data, translate),
+    _call("html", "check_html"),
+    lambda data, translate, _target: _module("html").translate_html(data, translate),
 )
-_XLIFF = Format("xliff", "application/xliff+xml", _XML, xliff.check_xliff, xliff.translate_xliff)
+_XLIFF = Format(
+    "xliff", "application/xliff+xml", _XML, _call("xliff", "check_xliff"), _call("xliff", "translate_xliff")
+)
 
 FORMATS: dict[str, Format] = {
-    "txt": Format("txt", "text/plain; charset=utf-8", _TEXT, text.check_txt, lambda d, t, _l: text.translate_txt(d, t)),
+    "txt": Format(
+        "txt",
+        "text/plain; charset=utf-8",
+        _TEXT,
+        _call("text", "check_txt"),
+        lambda d, t, _l: _module("text").translate_txt(d, t),
+    ),
     "srt": Format(
         "srt",
         "application/x-subrip",
         _TEXT | {"application/x-subrip", "text/srt", "text/vtt"},
-        text.check_srt,
-        lambda d, t, _l: text.translate_srt(d, t),
+        _call("text", "check_srt"),
+        lambda d, t, _l: _module("text").translate_srt(d, t),
     ),
     "html": _HTML,
     "htm": _HTML,

@@ -24,8 +24,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+# rapidfuzz is imported where a text is matched: a service that never looks a memory up (the
+# pipeline's embedded one, translating catalogs) does not load it.
 
 _SPACE = re.compile(r"\s+")
 
@@ -37,6 +37,8 @@ def normalize(text: str) -> str:
 
 def score(a: str, b: str) -> float:
     """The fuzzy-match score (0..100) of two texts, as documented above."""
+    from rapidfuzz.distance import Levenshtein
+
     a, b = normalize(a), normalize(b)
     longest = max(len(a), len(b))
     if longest == 0:
@@ -46,6 +48,8 @@ def score(a: str, b: str) -> float:
 
 def passes(a: str, b: str, threshold: int) -> bool:
     """Whether normalized ``a`` and ``b`` score at or above ``threshold`` (exact integer test)."""
+    from rapidfuzz.distance import Levenshtein
+
     longest = max(len(a), len(b))
     return 100 * Levenshtein.distance(a, b) <= (100 - threshold) * longest
 
@@ -84,6 +88,9 @@ class MemoryIndex:
         if position is None:
             if not self._normalized:
                 return None
+            from rapidfuzz import process
+            from rapidfuzz.distance import Levenshtein
+
             # The cutoff is a float bound that lets borderline candidates through; `passes` decides.
             found = process.extractOne(
                 query,

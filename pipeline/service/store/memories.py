@@ -25,13 +25,14 @@ import re
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lxml import etree
-
-from pipeline.safexml import UnsafeXmlError, parse
 from pipeline.service import languages
 from pipeline.service.config import AccountSpec, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex
+
+if TYPE_CHECKING:  # lxml is loaded with the first TMX file read, not with the service
+    from lxml import etree
 
 _ID_NAMESPACE = uuid.UUID("5b0e6c1e-52c4-4f31-9a43-6d0f3c1f0a7e")
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -77,19 +78,21 @@ def _seg_text(seg: etree._Element) -> str:
         if not isinstance(child.tag, str):
             parts.append(child.tail or "")
             continue
-        if etree.QName(child).localname not in _INLINE_CODES:
+        if child.tag.rpartition("}")[2] not in _INLINE_CODES:  # the local name, namespace or not
             parts.append(_seg_text(child))
         parts.append(child.tail or "")
     return "".join(parts)
 
 
 def _read_tmx(data: bytes, where: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
+    from pipeline.safexml import UnsafeXmlError, parse
+
     try:
         root = parse(_PLAIN_DOCTYPE.sub(b"", data, count=1)).getroot()
     except UnsafeXmlError as exc:
         raise MemoryLoadError(f"{where}: {exc}") from None
     header = root.find("header")
-    if etree.QName(root).localname != "tmx" or header is None:
+    if str(root.tag).rpartition("}")[2] != "tmx" or header is None:
         raise MemoryLoadError(f"{where}: not a TMX file (expected <tmx> with a <header>)")
     header_source = header.get("srclang")
     if header_source is None:
