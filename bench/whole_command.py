@@ -1,10 +1,11 @@
 """The figures users feel, each as the whole command beside the same work in-process; prints JSON.
 
 The whole command is a fresh ``pipeline`` process (start, imports, scan, write), with a bytecode
-cache as an installed package has (even where PYTHONDONTWRITEBYTECODE is set); in-process is the
-library call (``run_translate``, ``merge``) in this process, its modules imported before the clock
-starts. Ratios are taken within one run; ``python -c pass`` and the load average are printed
-beside them (the machine may be shared: CPU seconds are printed too, steadier than wall time).
+cache as an installed package has (even where PYTHONDONTWRITEBYTECODE is set), compiled by a small
+run before any row; in-process is the library call (``run_translate`` in a child process of its own,
+``merge`` in this one), its modules imported before the clock starts. Ratios are taken within one
+run; ``python -c pass`` and the load average are printed beside them (the machine may be shared: CPU
+seconds are printed too, steadier than wall time).
 
 - ``latency``: Django's catalogs (bench/_workload.py: 6 languages x 920 messages) against the
   stand-in of bench/latency_bound.py (200 ms a request, 4 in flight, the pipeline not told;
@@ -125,7 +126,18 @@ def whole_run(root: Path, env: dict[str, str]) -> dict[str, Any]:
 
 
 def in_process_run(root: Path) -> dict[str, Any]:
-    """The same run through ``run_translate`` in this process (the run's modules imported already)."""
+    """The same run through ``run_translate`` in a child process that imported the run's modules first.
+
+    A child of its own for each run, so no run finds the memos of one before it (judged sources,
+    protected texts) warm in this process.
+    """
+    child = [sys.executable, str(Path(__file__).resolve()), "--in-process", str(root)]
+    done = subprocess.run(child, capture_output=True, text=True, check=True, env=fresh_env(root.parent))
+    return json.loads(done.stdout)
+
+
+def _timed_run(root: Path) -> dict[str, Any]:
+    """``run_translate`` on the project at ``root``, timed (in the child of :func:`in_process_run`)."""
     from pipeline.config import load_settings
     from pipeline.run.orchestrate import RunOptions, run_translate
 
@@ -141,6 +153,15 @@ def in_process_run(root: Path) -> dict[str, Any]:
         "timings": report.timings,
         "segments": report.totals.segments_translated + report.totals.segments_copied,
     }
+
+
+def warm_bytecode(work: Path, env: dict[str, str]) -> None:
+    """One small embedded run, so every module a run imports is compiled before any row is timed."""
+    root = work / "warm-up"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "de.po").write_text('msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n')
+    (root / "pipeline.toml").write_text(CONFIG.format(url="embedded", ceiling=CEILING), encoding="utf-8")
+    subprocess.run(pipeline_argv("translate", "--quiet"), cwd=root, env=env, check=True, capture_output=True)
 
 
 def import_run_modules() -> None:
@@ -384,11 +405,15 @@ ROWS = {
 
 def main() -> None:
     """Run the rows asked for (all by default) and print them."""
+    if sys.argv[1:2] == ["--in-process"]:
+        import_run_modules()
+        print(json.dumps(_timed_run(Path(sys.argv[2]))))
+        return
     wanted = sys.argv[1:] or list(ROWS)
     if not Path(GNU_TIME).exists():
         print(json.dumps({"skipped": f"{GNU_TIME} (Debian's package time) is not installed"}))
         return
-    import_run_modules()
+    import_run_modules()  # for the rows timed in this process (merge)
     figures: dict[str, Any] = {
         "python_c_pass_seconds": python_startup_seconds(),
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
@@ -396,7 +421,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="whole-command-bench-") as tmp:
         work = Path(tmp)
         env = fresh_env(work)
-        subprocess.run(pipeline_argv("--version"), env=env, check=True, capture_output=True)  # fills the bytecode cache
+        warm_bytecode(work, env)
         for name in wanted:
             print(f"# whole_command: {name}", file=sys.stderr, flush=True)
             figures[name] = ROWS[name](work, env)
