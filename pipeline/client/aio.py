@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS
+from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, NoCookies
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -52,7 +52,9 @@ class AsyncClient(_Endpoints):
             headers=headers,
             timeout=httpx.Timeout(timeout),
             transport=transport or httpx.AsyncHTTPTransport(limits=POOL_LIMITS),
+            cookies=NoCookies(),
         )
+        self._url = AbsoluteURLs(self._http.base_url)
 
     async def aclose(self) -> None:
         """Close pooled connections."""
@@ -98,7 +100,7 @@ class AsyncClient(_Endpoints):
     async def _send_once(self, call: Call[T]) -> T:
         # Streamed, so that reading stops at the call's bound instead of at the end of an endless answer.
         with transport_errors(self._secrets):
-            async with self._http.stream(**call.request.httpx_arguments()) as response:
+            async with self._http.stream(**self._arguments(call.request)) as response:
                 body = BoundedBody(call, response.status_code, response.headers)
                 async for chunk in response.aiter_bytes():
                     if not body.add(chunk):

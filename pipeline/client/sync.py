@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS, ClientBase
+from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, NoCookies
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -45,7 +45,9 @@ class Client(ClientBase):
             headers=headers,
             timeout=httpx.Timeout(timeout),
             transport=transport or httpx.HTTPTransport(limits=POOL_LIMITS),
+            cookies=NoCookies(),
         )
+        self._url = AbsoluteURLs(self._http.base_url)
 
     def close(self) -> None:
         """Close pooled connections."""
@@ -89,7 +91,7 @@ class Client(ClientBase):
 
     def _send_once(self, call: Call[T]) -> T:
         # Streamed, so that reading stops at the call's bound instead of at the end of an endless answer.
-        with transport_errors(self._secrets), self._http.stream(**call.request.httpx_arguments()) as response:
+        with transport_errors(self._secrets), self._http.stream(**self._arguments(call.request)) as response:
             body = BoundedBody(call, response.status_code, response.headers)
             for chunk in response.iter_bytes():
                 if not body.add(chunk):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -76,16 +75,22 @@ class Holder:
     @classmethod
     def me(cls) -> Holder:
         """This process, now."""
-        return cls(os.getpid(), socket.gethostname(), _command()[:200], time.time())
+        return cls(os.getpid(), _hostname(), _command()[:200], time.time())
 
     def describe(self, now: float | None = None) -> str:
         """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
         now = time.time() if now is None else now
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
         text = f"process {self.pid} on {self.host} ({self.command}), since {when} ({_ago(now - self.since)})"
-        if self.host == socket.gethostname() and _stopped(self.pid):
+        if self.host == _hostname() and _stopped(self.pid):
             text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
         return text
+
+
+def _hostname() -> str:
+    import socket  # only here: a run with nothing to do takes no lock, and socket costs it milliseconds
+
+    return socket.gethostname()
 
 
 class CatalogLocks:

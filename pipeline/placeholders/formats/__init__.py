@@ -8,7 +8,9 @@ protection replaces by tags) and compares a translation with its source as that 
 over a whole entry: which source the forms are compared with (the plural one when there is one),
 which forms may leave arguments out, and the ``range:`` flag.
 
-Nothing here is imported at start-up: the grammars are loaded by the first text that needs them.
+Nothing here is imported at start-up: the grammars are loaded by the first text that needs them,
+and each grammar's regexes are compiled the first time it parses a text
+(:func:`~pipeline.placeholders.formats.spec.lazy_regex`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from pipeline.placeholders.formats.spec import (
     Parsed,
     compare_listed,
     compare_subset,
+    lazy_regex,
     merge_args,
 )
 
@@ -25,7 +26,7 @@ __all__ = ["GCC_INTERNAL", "GFC_INTERNAL"]
 _MIXED = "numbered (%N$) and unnumbered directives are mixed"
 _ERRNO, _LOCUS = "uses %m", "uses %C"
 
-_GCC = re.compile(
+_GCC = lazy_regex(
     r"""
     %
     (?:
@@ -67,7 +68,7 @@ def _parse_gcc(text: str, translated: bool) -> Parsed:
     facts: set[str] = set()
     at = text.find("%")
     while at >= 0:
-        m = _GCC.match(text, at)
+        m = _GCC().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
         if m["plain"]:
@@ -111,7 +112,7 @@ def _check_gcc(source: Parsed, target: Parsed, strict: bool) -> str | None:
     return problem
 
 
-_GFC = re.compile(
+_GFC = lazy_regex(
     r"""
     %
     (?:
@@ -132,7 +133,7 @@ def _parse_gfc(text: str, translated: bool) -> Parsed:
     current = 1
     at = text.find("%")
     while at >= 0:
-        m = _GFC.match(text, at)
+        m = _GFC().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
         if m["percent"]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_subset, merge_args
+from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_subset, lazy_regex, merge_args
 
 __all__ = ["ELISP", "LIBREP", "LISP", "SCHEME"]
 
@@ -21,7 +21,7 @@ _CONTROL = "control"
 
 # --- Emacs Lisp and librep ------------------------------------------------------------------------
 
-_ELISP = re.compile(
+_ELISP = lazy_regex(
     r"""
     %
     (?:(?P<number>\d+)\$)?              # sets the current argument number
@@ -32,7 +32,7 @@ _ELISP = re.compile(
     """,
     re.VERBOSE,
 )
-_LIBREP = re.compile(
+_LIBREP = lazy_regex(
     r"""
     %
     (?:(?P<number>\d+)\$)?              # sets the current argument number
@@ -76,7 +76,7 @@ def _parse_current(text: str, pattern: re.Pattern[str]) -> Parsed:
 
 # --- Common Lisp and Scheme FORMAT ----------------------------------------------------------------
 
-_TILDE = re.compile(
+_TILDE = lazy_regex(
     r"""
     ~
     (?P<params>(?:(?:[-+]?\d+|'.|[vV#])?,)*(?:[-+]?\d+|'.|[vV#])?)  # parameters: 5, 'c, v (an argument), #
@@ -98,7 +98,7 @@ def _parse_tilde(text: str, scheme: bool) -> Parsed:
     current = 1
     at = text.find("~")
     while at >= 0:
-        m = _TILDE.match(text, at)
+        m = _TILDE().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid="the string ends inside a directive")
         directive = m["directive"]
@@ -135,7 +135,7 @@ def _check_tilde(source: Parsed, target: Parsed, strict: bool) -> str | None:
     return compare_subset(source, target, strict)
 
 
-ELISP = Grammar("elisp", "Emacs Lisp", lambda text, translated: _parse_current(text, _ELISP), compare_subset)
-LIBREP = Grammar("librep", "librep", lambda text, translated: _parse_current(text, _LIBREP), compare_subset)
+ELISP = Grammar("elisp", "Emacs Lisp", lambda text, translated: _parse_current(text, _ELISP()), compare_subset)
+LIBREP = Grammar("librep", "librep", lambda text, translated: _parse_current(text, _LIBREP()), compare_subset)
 LISP = Grammar("lisp", "Lisp", lambda text, translated: _parse_tilde(text, scheme=False), _check_tilde)
 SCHEME = Grammar("scheme", "Scheme", lambda text, translated: _parse_tilde(text, scheme=True), _check_tilde)

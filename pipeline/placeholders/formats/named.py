@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_subset, merge_args
+from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_subset, lazy_regex, merge_args
 
 __all__ = ["PERL_BRACE", "PYTHON", "PYTHON_BRACE", "RUBY", "SH"]
 
@@ -16,7 +16,7 @@ _MAPPING, _TUPLE = "mapping", "tuple"
 
 # --- Python % -----------------------------------------------------------------------------------
 
-_PYTHON = re.compile(
+_PYTHON = lazy_regex(
     r"""
     %
     (?:\((?P<name>(?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\))?  # mapping key, parentheses balanced
@@ -39,7 +39,7 @@ def _parse_python(text: str, translated: bool) -> Parsed:
     unnamed: list[Arg] = []
     at = text.find("%")
     while at >= 0:
-        m = _PYTHON.match(text, at)
+        m = _PYTHON().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=_bad(text, at, len(directives) + 1))
         stars = [s for s in (m["width"], m["precision"]) if s == "*"]
@@ -91,7 +91,7 @@ def _bad(text: str, start: int, number: int) -> str:
 # --- Python str.format -------------------------------------------------------------------------
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-_BRACE_FIELD = re.compile(
+_BRACE_FIELD = lazy_regex(
     rf"""
     \{{
     (?P<name>(?:{_IDENT}|[0-9]+)                # field: a name or an index
@@ -119,7 +119,7 @@ def _parse_python_brace(text: str, translated: bool) -> Parsed:
             directives.append(Directive(at, at + 2, False))
             at += 2
             continue
-        m = _BRACE_FIELD.match(text, at)
+        m = _BRACE_FIELD().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not a valid field")
         names.append(Arg(m.group()[1:-1]))  # gettext names a field by all it holds, format spec included
@@ -140,12 +140,12 @@ def _check_python_brace(source: Parsed, target: Parsed, strict: bool) -> str | N
 
 # --- Perl brace ---------------------------------------------------------------------------------
 
-_PERL_BRACE = re.compile(r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
+_PERL_BRACE = lazy_regex(r"\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def _parse_perl_brace(text: str, translated: bool) -> Parsed:
     """libintl-perl's ``{name}``: anything else between braces is text, so every string is valid."""
-    found = list(_PERL_BRACE.finditer(text))
+    found = list(_PERL_BRACE().finditer(text))
     args, _ = merge_args([Arg(m["name"]) for m in found])
     return Parsed(tuple(Directive(m.start(), m.end()) for m in found), args)
 
@@ -157,7 +157,7 @@ def _check_perl_brace(source: Parsed, target: Parsed, strict: bool) -> str | Non
 
 # --- Shell (envsubst) ---------------------------------------------------------------------------
 
-_SH = re.compile(
+_SH = lazy_regex(
     r"""
     \$
     (?:
@@ -167,17 +167,17 @@ _SH = re.compile(
     """,
     re.VERBOSE,
 )
-_SH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SH_NAME = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _parse_sh(text: str, translated: bool) -> Parsed:
     """``$name`` and ``${name}``; ``$1``, ``$$``, ``${x:-y}`` and a ``$`` at the end make no format string."""
     directives: list[Directive] = []
     names: list[Arg] = []
-    for m in _SH.finditer(text):
+    for m in _SH().finditer(text):
         if m["name"] is not None:
             names.append(Arg(m["name"]))
-        elif m["braced"] is not None and m.group().endswith("}") and _SH_NAME.fullmatch(m["braced"]):
+        elif m["braced"] is not None and m.group().endswith("}") and _SH_NAME().fullmatch(m["braced"]):
             names.append(Arg(m["braced"]))
         else:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not a variable")
@@ -188,7 +188,7 @@ def _parse_sh(text: str, translated: bool) -> Parsed:
 
 # --- Ruby ---------------------------------------------------------------------------------------
 
-_RUBY = re.compile(
+_RUBY = lazy_regex(
     r"""
     %
     (?P<parts>(?:[-+ #0]|<[^>]*>|\d+\$?|\*(?:\d+\$)?|\.(?:\*(?:\d+\$)?|\d*))*)  # flags, <name>, N$, width, precision
@@ -197,7 +197,7 @@ _RUBY = re.compile(
     """,
     re.VERBOSE,
 )
-_RUBY_PART = re.compile(r"<(?P<name>[^>]*)>|(?P<number>\d+)\$|(?P<star>\*)(?:(?P<star_number>\d+)\$)?")
+_RUBY_PART = lazy_regex(r"<(?P<name>[^>]*)>|(?P<number>\d+)\$|(?P<star>\*)(?:(?P<star_number>\d+)\$)?")
 _RUBY_TYPES = {**dict.fromkeys("diuoxXbB", "int"), **dict.fromkeys("fgGeEaA", "float"), "s": "any", "p": "inspect"}
 _RUBY_TYPES["c"] = "char"
 
@@ -209,11 +209,11 @@ def _parse_ruby(text: str, translated: bool) -> Parsed:
     numbered: list[Arg] = []
     at = text.find("%")
     while at >= 0:
-        m = _RUBY.match(text, at)
+        m = _RUBY().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=_bad(text, at, len(directives) + 1))
         name, number, stars = m["braced"], None, 0
-        for part in _RUBY_PART.finditer(m["parts"]):
+        for part in _RUBY_PART().finditer(m["parts"]):
             if part["name"] is not None:
                 name = part["name"]
             elif part["number"]:

@@ -18,6 +18,7 @@ from pipeline.placeholders.formats.spec import (
     compare_counted,
     compare_exact,
     compare_subset,
+    lazy_regex,
     merge_args,
 )
 
@@ -27,12 +28,12 @@ _NOT_SIMPLE = "not simple"
 
 # --- Qt and KDE ---------------------------------------------------------------------------------
 
-_QT = re.compile(r"%(?P<locale>L)?(?P<number>\d\d?)")  # %1 .. %99; %L1 formats a number for the locale
+_QT = lazy_regex(r"%(?P<locale>L)?(?P<number>\d\d?)")  # %1 .. %99; %L1 formats a number for the locale
 
 
 def _parse_qt(text: str, translated: bool) -> Parsed:
     """QString::arg's ``%N``: anything else after ``%`` is text, so every string is valid."""
-    found = list(_QT.finditer(text))
+    found = list(_QT().finditer(text))
     args, _ = merge_args([Arg(int(m["number"])) for m in found])
     simple = all(m["locale"] is None and len(m["number"]) == 1 for m in found)
     directives = tuple(Directive(m.start(), m.end()) for m in found)
@@ -46,11 +47,11 @@ def _check_qt(source: Parsed, target: Parsed, strict: bool) -> str | None:
     return compare_exact(source, target, strict)
 
 
-_QT_PLURAL = re.compile(r"%L?n")
+_QT_PLURAL = lazy_regex(r"%L?n")
 
 
 def _parse_qt_plural(text: str, translated: bool) -> Parsed:
-    found = list(_QT_PLURAL.finditer(text))
+    found = list(_QT_PLURAL().finditer(text))
     return Parsed(tuple(Directive(m.start(), m.end()) for m in found), (Arg(1),) if found else ())
 
 
@@ -60,12 +61,12 @@ def _check_qt_plural(source: Parsed, target: Parsed, strict: bool) -> str | None
     return None
 
 
-_KDE = re.compile(r"%(?P<number>[1-9]\d*)")
+_KDE = lazy_regex(r"%(?P<number>[1-9]\d*)")
 
 
 def _parse_kde(text: str, translated: bool) -> Parsed:
     """KDE's ``%N``: one argument in the middle may go unused, not two."""
-    found = list(_KDE.finditer(text))
+    found = list(_KDE().finditer(text))
     args, _ = merge_args([Arg(int(m["number"])) for m in found])
     used = {int(a.key) for a in args}
     gaps = [n for n in range(1, max(used, default=0)) if n not in used]
@@ -84,7 +85,7 @@ def _check_kde(source: Parsed, target: Parsed, strict: bool) -> str | None:
 
 # --- Boost --------------------------------------------------------------------------------------
 
-_BOOST = re.compile(
+_BOOST = lazy_regex(
     r"""
     %
     (?:
@@ -112,7 +113,7 @@ def _parse_boost(text: str, translated: bool) -> Parsed:
     unnumbered = 0
     at = text.find("%")
     while at >= 0:
-        m = _BOOST.match(text, at)
+        m = _BOOST().match(text, at)
         bad = m is None or (
             not m["percent"]
             and not m["positional"]
@@ -151,7 +152,7 @@ def _parse_boost(text: str, translated: bool) -> Parsed:
 
 # --- C#, Java MessageFormat ------------------------------------------------------------------------
 
-_CSHARP = re.compile(r"\{(?P<number>\d+)(?:,-?\d+)?(?::[^{}]*)?\}")
+_CSHARP = lazy_regex(r"\{(?P<number>\d+)(?:,-?\d+)?(?::[^{}]*)?\}")
 
 
 def _parse_csharp(text: str, translated: bool) -> Parsed:
@@ -164,7 +165,7 @@ def _parse_csharp(text: str, translated: bool) -> Parsed:
             directives.append(Directive(at, at + 2, False))
             at += 2
         elif text[at] == "{":
-            m = _CSHARP.match(text, at)
+            m = _CSHARP().match(text, at)
             if m is None:
                 return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
             args.append(Arg(int(m["number"])))
@@ -178,9 +179,9 @@ def _parse_csharp(text: str, translated: bool) -> Parsed:
     return Parsed(tuple(directives), merged)
 
 
-_JAVA_ELEMENT = re.compile(r"\{\s*(?P<number>\d+)\s*(?:,\s*(?P<type>[A-Za-z]+)\s*(?:,(?P<style>.*))?)?\}", re.DOTALL)
+_JAVA_ELEMENT = lazy_regex(r"\{\s*(?P<number>\d+)\s*(?:,\s*(?P<type>[A-Za-z]+)\s*(?:,(?P<style>.*))?)?\}", re.DOTALL)
 #: A choice format's case: a limit, then ``#``, ``<`` or ``≤``, then a message whose arguments count too.
-_JAVA_CHOICE = re.compile(
+_JAVA_CHOICE = lazy_regex(
     r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+|\u221e)(?:[eE][-+]?\d+)?\s*[#<\u2264](?P<message>.*)", re.DOTALL
 )
 _JAVA_TYPES = {"number": "number", "choice": "number", "date": "date", "time": "date"}
@@ -199,7 +200,7 @@ def _parse_java(text: str, translated: bool) -> Parsed:
             continue
         if not quoted and char == "{":
             end = _matching_brace(text, at)
-            m = _JAVA_ELEMENT.fullmatch(text, at, end) if end else None
+            m = _JAVA_ELEMENT().fullmatch(text, at, end) if end else None
             if m is None:
                 return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
             type_, style = m["type"], m["style"]
@@ -227,7 +228,7 @@ def _java_choice_args(style: str, translated: bool) -> list[Arg] | str:
     """The arguments the messages of a choice format's cases use (as gettext does), or why it is not valid."""
     args: list[Arg] = []
     for case in _top_level_split(style, "|"):
-        m = _JAVA_CHOICE.fullmatch(case)
+        m = _JAVA_CHOICE().fullmatch(case)
         if m is None:
             return "a choice format's case is not 'limit#message'"
         parsed = _parse_java(m["message"], translated)
@@ -260,14 +261,14 @@ def _matching_brace(text: str, start: int) -> int:
 
 # --- Smalltalk and YCP, Object Pascal -----------------------------------------------------------------
 
-_SMALLTALK = re.compile(r"%(?P<rest>%|[1-9])?")
+_SMALLTALK = lazy_regex(r"%(?P<rest>%|[1-9])?")
 
 
 def _parse_smalltalk(text: str, translated: bool) -> Parsed:
     """``%1`` to ``%9`` and ``%%``; any other character after ``%`` makes no format string."""
     directives: list[Directive] = []
     args: list[Arg] = []
-    for m in _SMALLTALK.finditer(text):
+    for m in _SMALLTALK().finditer(text):
         if m["rest"] is None:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not %1 to %9")
         if m["rest"] != "%":
@@ -281,7 +282,7 @@ def _check_smalltalk(source: Parsed, target: Parsed, strict: bool) -> str | None
     return compare_subset(source, target, strict)
 
 
-_PASCAL = re.compile(
+_PASCAL = lazy_regex(
     r"""
     %
     (?:
@@ -303,7 +304,7 @@ def _parse_pascal(text: str, translated: bool) -> Parsed:
     current = 0
     at = text.find("%")
     while at >= 0:
-        m = _PASCAL.match(text, at)
+        m = _PASCAL().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=f"directive number {len(directives) + 1} is not valid")
         if m["percent"]:

@@ -18,6 +18,7 @@ from pipeline.placeholders.formats.spec import (
     compare_exact,
     compare_listed,
     compare_subset,
+    lazy_regex,
     merge_args,
 )
 
@@ -27,7 +28,7 @@ _MIXED = "numbered (%N$) and unnumbered directives are mixed"
 
 # --- C and Objective-C ------------------------------------------------------------------------
 
-_C_DIRECTIVE = re.compile(
+_C_DIRECTIVE = lazy_regex(
     r"""
     %
     (?:(?P<number>\d+)\$)?                  # argument number: %2$s
@@ -104,7 +105,7 @@ def _parse_c(text: str, translated: bool, objc: bool) -> Parsed:
 
     start = text.find("%")
     while start >= 0:
-        m = _C_DIRECTIVE.match(text, start)
+        m = _C_DIRECTIVE().match(text, start)
         if m is None or "I" in m["flags"] and not translated:
             return Parsed(tuple(directives), invalid=_bad_directive(text, start, len(directives) + 1))
         type_ = _c_type(m, objc)
@@ -198,7 +199,7 @@ class _Args:
 
 # --- awk, JavaScript, PHP, Tcl, Lua ---------------------------------------------------------------
 
-_AWK = re.compile(
+_AWK = lazy_regex(
     r"""
     %
     (?:(?P<number>\d+)\$)?              # argument number
@@ -233,7 +234,7 @@ def _parse_starred(text: str, pattern: re.Pattern[str], types: dict[str, str], m
     return args.parsed(directives, invalid)
 
 
-_JAVASCRIPT = re.compile(
+_JAVASCRIPT = lazy_regex(
     r"""
     %
     (?:(?P<number>\d+)\$)?              # argument number
@@ -263,7 +264,7 @@ def _parse_simple(
     return args.parsed(directives, invalid)
 
 
-_PHP = re.compile(
+_PHP = lazy_regex(
     r"""
     %
     (?:
@@ -290,11 +291,11 @@ def _parse_php(text: str) -> Parsed:
         problem = args.add(m["number"], _PHP_TYPES[m["conversion"]])
         return problem or Directive(m.start(), m.end(), True, m["number"] is None)
 
-    directives, invalid = _scan(text, _PHP, read)
+    directives, invalid = _scan(text, _PHP(), read)
     return args.parsed(directives, invalid)
 
 
-_TCL = re.compile(
+_TCL = lazy_regex(
     r"""
     %
     (?:
@@ -338,14 +339,14 @@ def _parse_tcl(text: str) -> Parsed:
         state["number"] += 1
         return Directive(m.start(), m.end(), True, m["number"] is None)
 
-    directives, invalid = _scan(text, _TCL, read)
+    directives, invalid = _scan(text, _TCL(), read)
     if invalid:
         return Parsed(tuple(directives), invalid=invalid)
     args, problem = merge_args(numbered)
     return Parsed(tuple(directives), args, problem)
 
 
-_LUA = re.compile(
+_LUA = lazy_regex(
     r"""
     %
     (?:
@@ -369,13 +370,13 @@ def _parse_lua(text: str) -> Parsed:
         args.add(None, _LUA_TYPES[m["conversion"]])
         return Directive(m.start(), m.end(), True, True)
 
-    directives, invalid = _scan(text, _LUA, read)
+    directives, invalid = _scan(text, _LUA(), read)
     return args.parsed(directives, invalid)
 
 
 # --- Perl and Java printf ----------------------------------------------------------------------
 
-_PERL = re.compile(
+_PERL = lazy_regex(
     r"""
     %
     (?:(?P<number>[1-9]\d*)\$)?                 # argument number
@@ -414,7 +415,7 @@ def _parse_perl(text: str) -> Parsed:
         problem = args.add(m["number"], type_)
         return problem or Directive(m.start(), m.end(), True, m["number"] is None)
 
-    directives, invalid = _scan(text, _PERL, read)
+    directives, invalid = _scan(text, _PERL(), read)
     return args.parsed(directives, invalid)
 
 
@@ -431,7 +432,7 @@ def _perl_type(conversion: str, size: str) -> str:
     return {"c": "char", "s": "string", "p": "pointer"}.get(conversion, "count/" + size)
 
 
-_JAVA_PRINTF = re.compile(
+_JAVA_PRINTF = lazy_regex(
     r"""
     %
     (?P<index><|(?P<number>\d+)\$)?     # argument: <N>$, or < for the previous one
@@ -470,7 +471,7 @@ def _parse_java_printf(text: str) -> Parsed:
             last["number"] = int(m["number"]) if m["number"] else args.unnumbered
         return problem or Directive(m.start(), m.end(), True, m["index"] is None)
 
-    directives, invalid = _scan(text, _JAVA_PRINTF, read)
+    directives, invalid = _scan(text, _JAVA_PRINTF(), read)
     return args.parsed(directives, invalid)
 
 
@@ -480,9 +481,9 @@ def _check_any(source: Parsed, target: Parsed, strict: bool) -> str | None:
 
 C = Grammar("c", "C", lambda text, translated: _parse_c(text, translated, objc=False), compare_listed)
 OBJC = Grammar("objc", "Objective C", lambda text, translated: _parse_c(text, translated, objc=True), compare_listed)
-AWK = Grammar("awk", "awk", lambda text, translated: _parse_starred(text, _AWK, _AWK_TYPES), compare_subset)
+AWK = Grammar("awk", "awk", lambda text, translated: _parse_starred(text, _AWK(), _AWK_TYPES), compare_subset)
 JAVASCRIPT = Grammar(
-    "javascript", "JavaScript", lambda text, translated: _parse_simple(text, _JAVASCRIPT, _JS_TYPES), _check_any
+    "javascript", "JavaScript", lambda text, translated: _parse_simple(text, _JAVASCRIPT(), _JS_TYPES), _check_any
 )
 PHP = Grammar("php", "PHP", lambda text, translated: _parse_php(text), compare_subset)
 TCL = Grammar("tcl", "Tcl", lambda text, translated: _parse_tcl(text), compare_subset)

@@ -12,6 +12,8 @@ picks for many numbers; False lets a translation leave arguments out (a form tha
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +26,7 @@ __all__ = [
     "compare_exact",
     "compare_listed",
     "compare_subset",
+    "lazy_regex",
     "merge_args",
 ]
 
@@ -74,6 +77,15 @@ class Grammar:
     def flag(self) -> str:
         """The PO flag that turns this grammar on."""
         return f"{self.word}-format"
+
+
+def lazy_regex(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """``re.compile(pattern, flags)``, compiled by the first call and kept.
+
+    A run compiles the grammars its catalogs' flags name, not all thirty: a grammar's regexes are
+    compiled the first time it parses a text.
+    """
+    return functools.cache(functools.partial(re.compile, pattern, flags))
 
 
 def merge_args(args: Sequence[Arg], any_type: str = "") -> tuple[tuple[Arg, ...], str | None]:

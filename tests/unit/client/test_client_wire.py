@@ -24,6 +24,7 @@ from pipeline.client import (
     Translation,
     translate_params,
 )
+from pipeline.client.base import AbsoluteURLs
 from pipeline.protocol import encode_json, translate_body_size
 
 GLOSSARY = {
@@ -673,3 +674,23 @@ def test_json_bodies_are_compact_utf8(client: Client, router: respx.Router) -> N
     client.correct(["straße"])
     assert route.calls.last.request.content == '{"text":["straße"]}'.encode()
     assert json.loads(route.calls.last.request.content) == {"text": ["straße"]}
+
+
+def test_a_cookie_the_service_sets_is_never_sent_back(router: respx.Router) -> None:
+    route = router.get("/v2/usage").respond(json={"character_count": 1}, headers={"Set-Cookie": "session=abc; Path=/"})
+    with Client(BASE_URL, KEY, transport=httpx.MockTransport(router.handler)) as c:
+        c.usage()
+        c.usage()
+    assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None]
+
+
+def test_absolute_urls_stay_right_past_the_paths_kept() -> None:
+    urls = AbsoluteURLs(httpx.URL("https://svc.test/api/"), most=2)
+    paths = ["/v2/document/a", "/v2/document/b", "/v2/document/c", "/v2/document/a", "https://other.test/x"]
+    assert [str(urls(p)) for p in paths] == [
+        "https://svc.test/api/v2/document/a",
+        "https://svc.test/api/v2/document/b",
+        "https://svc.test/api/v2/document/c",
+        "https://svc.test/api/v2/document/a",
+        "https://other.test/x",
+    ]
