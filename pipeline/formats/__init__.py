@@ -47,16 +47,16 @@ SUFFIXES = (".po", ".pot")
 XLIFF_SUFFIXES = (".xlf", ".xliff")
 
 
-def read_catalog(path: Path) -> Catalog:
-    """Read a catalog of any supported format, chosen by its suffix."""
+def read_catalog(path: Path, raw: bytes | None = None) -> Catalog:
+    """Read a catalog of any supported format, chosen by its suffix (from ``raw``, its bytes as already read)."""
     if path.suffix.lower() in SUFFIXES:
         from pipeline.formats.po import read_po  # polib only when there is a catalog to read: see pipeline.run
 
-        return read_po(path)
+        return read_po(path, raw)
     if path.suffix.lower() in XLIFF_SUFFIXES:
         from pipeline.formats.xliff import read_xliff  # lxml only when there is XLIFF to read
 
-        return read_xliff(path)
+        return read_xliff(path, raw)
     raise CatalogError(str(path), f"unsupported catalog format {path.suffix or '(no suffix)'!r}")
 
 

@@ -31,6 +31,7 @@ from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import polib
 
@@ -53,7 +54,8 @@ class PoRead:
     """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
 
     path: Path
-    raw_lines: list[bytes]
+    raw: bytes
+    raw_lines: list[bytes]  # ``raw`` split after each newline
     encoding: str
     metadata: Mapping[str, str]
     spans: list[Entry]
@@ -76,14 +78,24 @@ class PoCatalog:
         self.warnings = read.warnings
         self.is_template = read.is_template
         self.plural = read.plural
-        # The file's bytes and where each line starts (and where the last ends): a bytes object per
-        # line would cost more than the text itself.
-        self._raw = b"".join(read.raw_lines)
+        # The file's bytes (the very object read: a run holds one copy) and where each line starts
+        # (and where the last ends): a bytes object per line would cost more than the text itself.
+        self._raw = read.raw
         self._starts = array("Q", itertools.accumulate(map(len, read.raw_lines), initial=0))
         self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
-        self._spans = read.spans
         self.metadata: Mapping[str, str] = dict(read.metadata)
-        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural) for i, span in enumerate(read.spans))
+        flags: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural, flags) for i, span in enumerate(read.spans))
+        # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
+        # strings and all, are dropped once read. What polib's entries need besides the units is
+        # kept for the few entries that have it.
+        self._where = array("q", (n for span in read.spans for n in _where(span)))
+        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        self._plural_strings = {
+            i: dict(span.msgstr_plural)
+            for i, span in enumerate(read.spans)
+            if span.msgid_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+        }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
 
@@ -104,7 +116,7 @@ class PoCatalog:
                 raise CatalogError(
                     str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
                 ) from None
-            _match(self.path, pofile, self._spans)
+            _match(self.path, pofile, self)
             self._entries = tuple(pofile)
         return self._entries
 
@@ -150,7 +162,7 @@ class PoCatalog:
         edits: list[tuple[int, int, int, bytes]] = []
         review = review or {}
         for index, forms in translations.items():
-            unit, span = self.units[index], self._spans[index]
+            unit, span = self.units[index], self._span(index)
             if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
@@ -175,17 +187,20 @@ class PoCatalog:
             rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
             edits.append((at, 0, at, self._encoded([rule], nl)))
         edits.sort(key=lambda edit: edit[:2])  # stable: inserts at one line keep their order
-        out = bytearray()
-        last = len(self._starts) - 1
+        # The file's lines between the edits are views of its bytes: the new file is the one copy made.
+        raw = memoryview(self._raw)
+        starts = self._starts
+        pieces: list[bytes | memoryview] = []
+        last = len(starts) - 1
         i = 0
         for at, _, end, data in edits:
             if at < i or at >= last:
                 continue  # inside a block replaced already, or past the end: never reached line by line
-            out += self._lines(i, at)
-            out += data
+            pieces.append(raw[starts[i] : starts[at]])
+            pieces.append(data)
             i = end
-        out += self._lines(i, last)
-        return bytes(out)
+        pieces.append(raw[starts[i] : starts[last]])
+        return b"".join(pieces)
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
@@ -198,7 +213,24 @@ class PoCatalog:
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
-        return [(span.first, span.msgstr_end) for span in self._spans]
+        where = self._where
+        return [(where[i], where[i + _WHERE - 1]) for i in range(0, len(where), _WHERE)]
+
+    def _span(self, index: int) -> _Span:
+        """Where unit ``index`` lives in the file."""
+        first, flags_line, insert_at, msgstr_start, msgstr_end = self._where[index * _WHERE : (index + 1) * _WHERE]
+        return _Span(first, None if flags_line < 0 else flags_line, insert_at, msgstr_start, msgstr_end)
+
+    def polib_strings(self, index: int) -> tuple[str | None, str, bool, str, str, dict[int, str]]:
+        """Unit ``index`` as polib's entry should read: (msgctxt, msgid) as polib reads them, obsolete,
+        and the strings as msgfmt reads them: msgid_plural, msgstr, msgstr_plural."""
+        unit = self.units[index]
+        msgctxt, msgid = self._polib_keys.get(index) or (unit.context, unit.sources[0])
+        obsolete = unit.state is UnitState.OBSOLETE
+        if not unit.plural:
+            return msgctxt, msgid, obsolete, "", unit.targets[0], {}
+        plural = self._plural_strings.get(index) or dict(enumerate(unit.targets))
+        return msgctxt, msgid, obsolete, unit.sources[1], "", plural
 
     def _text(self, index: int) -> str:
         return self._line(index).decode(self.encoding)
@@ -206,9 +238,24 @@ class PoCatalog:
     def _line(self, index: int) -> bytes:
         return self._raw[self._starts[index] : self._starts[index + 1]]
 
-    def _lines(self, start: int, end: int) -> bytes:
-        """Lines ``start`` to ``end`` (excluded), as one piece of the file's bytes."""
-        return self._raw[self._starts[start] : self._starts[end]]
+
+class _Span(NamedTuple):
+    """Where a unit lives in the file (0-based line indexes), as :class:`~pipeline.formats.po_scan.Entry` has it."""
+
+    first: int
+    flags_line: int | None
+    insert_flags_at: int
+    msgstr_start: int
+    msgstr_end: int  # exclusive
+
+
+_WHERE = len(_Span._fields)
+
+
+def _where(entry: Entry) -> tuple[int, int, int, int, int]:
+    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
+    flags_line = -1 if entry.flags_line is None else entry.flags_line
+    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
 
 
 def _terminator(raw_line: bytes) -> bytes:
@@ -217,7 +264,7 @@ def _terminator(raw_line: bytes) -> bytes:
     return b"\n" if raw_line.endswith(b"\n") else b""
 
 
-def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
+def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple[str, ...], tuple[str, ...]]) -> Unit:
     is_plural = bool(entry.msgid_plural)
     if is_plural:
         nforms = plural.nplurals if plural else 2
@@ -242,7 +289,7 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
         targets=targets,
         nforms=nforms,
         plural=is_plural,
-        flags=tuple(entry.flags),
+        flags=flags.setdefault(entry.flags, entry.flags),
         context=entry.msgctxt,
         notes=entry.comment or "",
         state=state,
@@ -308,7 +355,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(PoRead(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
+    return PoCatalog(PoRead(path, raw, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
 
 
 class _PoText(str):
@@ -371,22 +418,25 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
     return plural_rule_for(language) if language else None
 
 
-def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
-    """Refuse the file unless polib's entries and the scanner's spans agree one to one; then give polib's
+def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
+    """Refuse the file unless polib's entries and the scanner's units agree one to one; then give polib's
     entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
     entries = list(pofile)
-    for entry, span in zip(entries, spans, strict=False):
-        msgctxt, msgid = span.polib_key or (span.msgctxt, span.msgid)
-        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, span.obsolete):
-            raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
-    if len(entries) != len(spans):
-        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
-    for entry, span in zip(entries, spans, strict=True):
-        entry.msgctxt, entry.msgid, entry.msgid_plural = span.msgctxt, span.msgid, span.msgid_plural
-        if span.msgid_plural:
-            entry.msgstr_plural = dict(span.msgstr_plural)
+    units = catalog.units
+    for entry, unit in zip(entries, units, strict=False):
+        msgctxt, msgid, obsolete, *_ = catalog.polib_strings(unit.index)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, obsolete):
+            first = catalog._span(unit.index).first
+            raise CatalogError(str(path), "entry could not be located for faithful write-back", first + 1)
+    if len(entries) != len(units):
+        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(units)})")
+    for entry, unit in zip(entries, units, strict=True):
+        _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.index)
+        entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
+        if msgid_plural:
+            entry.msgstr_plural = msgstr_plural
         else:
-            entry.msgstr = span.msgstr
+            entry.msgstr = msgstr
 
 
 def _polib_reason(message: str) -> str:

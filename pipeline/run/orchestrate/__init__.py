@@ -263,7 +263,11 @@ def _read(run: RunContext, window: Window) -> None:
         return journal.is_stale(display, unit, inputs.current(target, unit))
 
     window.scanned, issues = scan(
-        run.settings, window.paths, run.options.target_langs, stale if run.options.retranslate_stale else None
+        run.settings,
+        window.paths,
+        run.options.target_langs,
+        stale if run.options.retranslate_stale else None,
+        window.snapshots,  # parsed from the very bytes write-back compares the file with
     )
     run.report.issues.extend(issues)
     for s in window.scanned:
