@@ -301,3 +301,14 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
     first.save()
     second.save()
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
+
+
+def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path):
+    from pipeline.run.journal import STATE_VERSION, Written, _dump, _provenance_file
+
+    units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}
+    whole = {k: {"sources": r.sources, "targets": r.targets, "inputs": r.inputs} for k, r in units.items()}
+    expected = _dump({"version": STATE_VERSION, "catalog": "de.po", "units": whole}, indent=None)
+    assert b"".join(_provenance_file("de.po", units)) == expected
+    empty = _dump({"version": STATE_VERSION, "catalog": "x", "units": {}}, indent=None)
+    assert b"".join(_provenance_file("x", {})) == empty
