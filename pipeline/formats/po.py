@@ -24,11 +24,12 @@ escapes or transforms text would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
+import heapq
 import io
 import itertools
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -39,10 +40,9 @@ from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
 from pipeline.formats.po_header import encoding_of, field_line
 from pipeline.formats.po_scan import Entry, metadata, scan
+from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 from pipeline.plural_expression import PluralExpressionError, check
 from pipeline.plural_rules import PluralRule, plural_rule_for
-
-WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -156,51 +156,63 @@ class PoCatalog:
         The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
         says, with the note as a translator comment (``# note``) above the entry.
         """
-        nl = self._newline.encode(self.encoding)
-        # (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one small
-        # record per change, the file's other lines copied between them as slices.
-        edits: list[tuple[int, int, int, bytes]] = []
-        review = review or {}
-        for index, forms in translations.items():
-            unit, span = self.units[index], self._span(index)
+        for index, forms in translations.items():  # all checked before anything is rendered
+            unit = self.units[index]
             if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
-            if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
-                edits.append((span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl)))
-            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
-                if span.flags_line is not None:
-                    flags_text = self._text(span.flags_line).strip()[2:]
-                    line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
-                    edits.append((span.flags_line, 1, span.flags_line + 1, line))
-                else:
-                    edits.append((span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl)))
-            if unit.plural:
-                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
-            else:
-                lines = format_field("msgstr", forms[0])
-            block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
-            edits.append((span.msgstr_start, 1, span.msgstr_end, block))
-        at = self._plural_header_at
-        if at is not None and self.plural is not None and any(self.units[i].plural for i in translations):
-            rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
-            edits.append((at, 0, at, self._encoded([rule], nl)))
-        edits.sort(key=lambda edit: edit[:2])  # stable: inserts at one line keep their order
-        # The file's lines between the edits are views of its bytes: the new file is the one copy made.
+        # Each unit's edits are made as the copy reaches them (units are in file order), never all at once.
+        edits = heapq.merge(
+            self._unit_edits(translations, mark_fuzzy, review or {}),
+            self._header_edits(translations),
+            key=lambda edit: edit[:2],  # the unit's edits first where both insert at one line
+        )
+        # The file's lines between the edits are copied from a view of its bytes, not sliced out first.
         raw = memoryview(self._raw)
         starts = self._starts
-        pieces: list[bytes | memoryview] = []
+        out = bytearray()
         last = len(starts) - 1
         i = 0
         for at, _, end, data in edits:
             if at < i or at >= last:
                 continue  # inside a block replaced already, or past the end: never reached line by line
-            pieces.append(raw[starts[i] : starts[at]])
-            pieces.append(data)
+            out += raw[starts[i] : starts[at]]
+            out += data
             i = end
-        pieces.append(raw[starts[i] : starts[last]])
-        return b"".join(pieces)
+        out += raw[starts[i] : starts[last]]
+        return bytes(out)
+
+    def _unit_edits(
+        self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]
+    ) -> Iterator[_Edit]:
+        """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
+        nl = self._newline.encode(self.encoding)
+        for index in sorted(translations):
+            forms, unit, span = translations[index], self.units[index], self._span(index)
+            if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
+                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
+            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
+                if span.flags_line is not None:
+                    flags_text = self._text(span.flags_line).strip()[2:]
+                    line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
+                    yield (span.flags_line, 1, span.flags_line + 1, line)
+                else:
+                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
+            if unit.plural:
+                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
+            else:
+                lines = format_field("msgstr", forms[0])
+            block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
+            yield (span.msgstr_start, 1, span.msgstr_end, block)
+
+    def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
+        """The Plural-Forms line a header without one gets when plural translations are written."""
+        at = self._plural_header_at
+        if at is None or self.plural is None or not any(self.units[i].plural for i in translations):
+            return []
+        rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
+        return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
@@ -237,6 +249,10 @@ class PoCatalog:
 
     def _line(self, index: int) -> bytes:
         return self._raw[self._starts[index] : self._starts[index + 1]]
+
+
+#: (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one change to a file.
+_Edit = tuple[int, int, int, bytes]
 
 
 class _Span(NamedTuple):
@@ -445,51 +461,3 @@ def _polib_reason(message: str) -> str:
     if reason.startswith("unknown keyword"):
         return "unknown keyword"
     return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"
-
-
-_ESCAPES = {
-    "\\": "\\\\",
-    '"': '\\"',
-    "\n": "\\n",
-    "\t": "\\t",
-    "\r": "\\r",
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\v": "\\v",
-}
-_NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
-
-
-def escape(text: str) -> str:
-    """``text`` escaped for a PO string literal: control characters without a name as three octal digits."""
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group()) or f"\\{ord(m.group()):03o}", text)
-
-
-def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:
-    """The lines of ``keyword "value"`` as GNU gettext writes them (wrapped at ``width``)."""
-    escaped = escape(value)
-    single = f'{keyword} "{escaped}"'
-    if len(single) <= width and "\n" not in value[:-1]:
-        return [single]
-    lines = [f'{keyword} ""']
-    for chunk in re.split(r"(?<=\\n)", escaped):
-        if chunk:
-            lines.extend(f'"{part}"' for part in _wrap(chunk, width - 2))
-    return lines
-
-
-def _wrap(chunk: str, limit: int) -> list[str]:
-    """Split after spaces so that each part fits in ``limit`` columns where possible."""
-    parts: list[str] = []
-    while len(chunk) > limit:
-        cut = chunk.rfind(" ", 0, limit)
-        if cut <= 0:
-            cut = chunk.find(" ", limit)
-            if cut < 0:
-                break
-        parts.append(chunk[: cut + 1])
-        chunk = chunk[cut + 1 :]
-    if chunk:
-        parts.append(chunk)
-    return parts

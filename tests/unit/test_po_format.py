@@ -10,7 +10,8 @@ import pytest
 
 from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.po import format_field, read_po
+from pipeline.formats.po import read_po
+from pipeline.formats.po_strings import format_field
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
