@@ -42,6 +42,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -244,6 +245,9 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
         run.report.stopped = Stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
     clock = run.timed("translate", clock)
+    # Every text was answered, failed or counted as left: what is written is in window.done. The
+    # texts, their keys and the segments that waited for them go before the write stage needs room.
+    window.pending, window.spare, window.needed = {}, {}, {}
     if not run.options.dry_run:
         _write(run, window)
     run.timed("write", clock)
@@ -276,6 +280,8 @@ def _read(run: RunContext, window: Window) -> None:
     window.pending, window.spare = plan.plan(
         run.settings, window.scanned, run.per_catalog, window.done, run.resources(), run.report.service
     )
+    # The segments live on in the pending texts that wait for them, and only as long as those.
+    window.scanned = [replace(s, segments=()) for s in window.scanned]
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
