@@ -291,7 +291,7 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     from pipeline.run.send import length
 
     if window.pending or window.spare:
-        planned = list(window.pending.values())
+        planned = [p for p in window.pending.values() if length.limited(p)]
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
@@ -306,9 +306,10 @@ async def _translate_window(run: RunContext, window: Window) -> None:
         return
     if not (window.pending or window.needed or run.terminology is not None):
         return
-    left = [*window.pending.values(), *window.needed.values()]
     if run.report.stopped is None:  # an earlier window stopped the run: nothing more is sent
         left = await use_service(run, window)
+    else:
+        left = [*window.pending.values(), *window.needed.values()]
     # A length retry left unsent is no work left: its segments are written with their first answer.
     run.report.leave([p for p in left if not all(ref.key in window.retried for ref in p.refs)])
     run.terminology = None  # synced (or tried): the next window does not sync again
