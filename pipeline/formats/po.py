@@ -24,6 +24,7 @@ escapes or transforms text would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
+import functools
 import heapq
 import io
 import itertools
@@ -285,9 +286,10 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple
     if is_plural:
         nforms = plural.nplurals if plural else 2
         targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(nforms, len(entry.msgstr_plural))))
+        targets = _untranslated(len(targets)) if not any(targets) else targets
         sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
     else:
-        nforms, targets, sources = 1, (entry.msgstr,), (entry.msgid,)
+        nforms, targets, sources = 1, (entry.msgstr,) if entry.msgstr else _untranslated(1), (entry.msgid,)
     if entry.obsolete:
         state = UnitState.OBSOLETE
     elif not any(targets):
@@ -310,6 +312,12 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple
         notes=entry.comment or "",
         state=state,
     )
+
+
+@functools.cache
+def _untranslated(forms: int) -> tuple[str, ...]:
+    """Empty targets: one tuple shared by every untranslated unit of that many forms."""
+    return ("",) * forms
 
 
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:

@@ -55,7 +55,7 @@ from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
 from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
 from pipeline.run.orchestrate.service import use_service
-from pipeline.run.records import CatalogReport, RunOptions, RunReport, Stop, StopReason, Window
+from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason, Window
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
 
@@ -332,12 +332,12 @@ def _write(run: RunContext, window: Window) -> None:
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
     outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())
-    for s, (admitted, issues), (data, problem) in zip(window.scanned, gated, outcomes, strict=True):
+    for s, (admitted, issues), (written_as, problem) in zip(window.scanned, gated, outcomes, strict=True):
         run.report.issues.extend(issues)
         if problem:
             run.report.issues.append(Issue(s.display, problem, None, s.target_lang))
-        written = admitted if data is not None else {}
-        if data is not None:
+        written = admitted if written_as is not None else {}
+        if written_as is not None:
             run.per_catalog[s.display].written = True
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
@@ -350,9 +350,13 @@ def _write(run: RunContext, window: Window) -> None:
                     if i not in reused
                 ),
             )
-        settled.settle(run, s, data or window.snapshots.get(s.path), written)
+        settled.settle(run, s, written_as or _fingerprint(window.snapshots.get(s.path)), written)
     used = {s.path for s in window.scanned}
     for path in window.paths:  # unreadable, or of no known language: settled with that error
         if path not in used:
-            settled.settle_unread(run, path, window.snapshots.get(path))
+            settled.settle_unread(run, path, _fingerprint(window.snapshots.get(path)))
     run.save_state()
+
+
+def _fingerprint(data: bytes | None) -> Fingerprint | None:
+    return None if data is None else Fingerprint.of(data)
