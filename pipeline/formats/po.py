@@ -27,7 +27,6 @@ import codecs
 import functools
 import heapq
 import io
-import itertools
 import re
 from array import array
 from collections.abc import Iterator, Mapping
@@ -40,6 +39,7 @@ import polib
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
 from pipeline.formats.po_header import encoding_of, field_line
+from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
 from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 from pipeline.plural_expression import PluralExpressionError, check
@@ -56,7 +56,7 @@ class PoRead:
 
     path: Path
     raw: bytes
-    raw_lines: list[bytes]  # ``raw`` split after each newline
+    starts: array[int]  # where each line of ``raw`` starts, and where the last ends
     encoding: str
     metadata: Mapping[str, str]
     spans: list[Entry]
@@ -82,8 +82,8 @@ class PoCatalog:
         # The file's bytes (the very object read: a run holds one copy) and where each line starts
         # (and where the last ends): a bytes object per line would cost more than the text itself.
         self._raw = read.raw
-        self._starts = array("Q", itertools.accumulate(map(len, read.raw_lines), initial=0))
-        self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
+        self._starts = read.starts
+        self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
         self.metadata: Mapping[str, str] = dict(read.metadata)
         flags: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
         self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural, flags) for i, span in enumerate(read.spans))
@@ -331,15 +331,9 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
         raise CatalogError(
             str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
         )
-    raw_lines = raw.split(b"\n")
-    raw_lines = [ln + b"\n" for ln in raw_lines[:-1]] + ([raw_lines[-1]] if raw_lines[-1] else [])
+    raw_lines = Lines(raw)
     encoding, warnings = encoding_of(path, raw, raw_lines)
-    try:
-        text_lines = [ln.decode(encoding) for ln in raw_lines]
-    except UnicodeDecodeError as exc:
-        bad = next(i for i, ln in enumerate(raw_lines) if not _decodes(ln, encoding))
-        raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
-    scanned = scan(path, text_lines)
+    scanned = scan(path, decoded(path, raw_lines, encoding))
     spans = scanned.entries
     _refuse_duplicates(path, spans)
     if scanned.polib_refusal is not None:
@@ -379,7 +373,9 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(PoRead(path, raw, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
+    return PoCatalog(
+        PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
+    )
 
 
 class _PoText(str):
@@ -403,14 +399,6 @@ class _PoText(str):
     def splitlines(self, keepends: bool = False) -> list[str]:
         """The PO text's lines (polib strips their ends itself)."""
         return list(self.lines)
-
-
-def _decodes(line: bytes, encoding: str) -> bool:
-    try:
-        line.decode(encoding)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:

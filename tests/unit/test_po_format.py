@@ -215,3 +215,13 @@ def test_plural_translations_into_a_catalog_without_plural_forms_add_the_header_
         assert done.returncode == 0, done.stderr
     # A render with only singular translations leaves the header alone.
     assert b"Plural-Forms" not in catalog.render({}, mark_fuzzy=False)
+
+
+def test_a_files_lines_are_sliced_from_its_bytes_as_split_after_each_newline():
+    from pipeline.formats.po_lines import Lines
+
+    for raw in (b"", b"\n", b"a\nb\n", b"a\r\nb", b'msgid "x"\n\nmsgstr ""'):
+        split = raw.split(b"\n")
+        expected = [line + b"\n" for line in split[:-1]] + ([split[-1]] if split[-1] else [])
+        assert list(Lines(raw)) == expected
+        assert Lines(raw)[-1:] == expected[-1:]
