@@ -18,7 +18,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "ChangedMeanwhile",
+    "Content",
     "PoCatalog",
     "Unit",
     "UnitState",
@@ -47,16 +48,16 @@ SUFFIXES = (".po", ".pot")
 XLIFF_SUFFIXES = (".xlf", ".xliff")
 
 
-def read_catalog(path: Path) -> Catalog:
-    """Read a catalog of any supported format, chosen by its suffix."""
+def read_catalog(path: Path, raw: bytes | None = None) -> Catalog:
+    """Read a catalog of any supported format, chosen by its suffix (from ``raw``, its bytes as already read)."""
     if path.suffix.lower() in SUFFIXES:
         from pipeline.formats.po import read_po  # polib only when there is a catalog to read: see pipeline.run
 
-        return read_po(path)
+        return read_po(path, raw)
     if path.suffix.lower() in XLIFF_SUFFIXES:
         from pipeline.formats.xliff import read_xliff  # lxml only when there is XLIFF to read
 
-        return read_xliff(path)
+        return read_xliff(path, raw)
     raise CatalogError(str(path), f"unsupported catalog format {path.suffix or '(no suffix)'!r}")
 
 
@@ -72,7 +73,12 @@ class ChangedMeanwhile(OSError):
         self.kept = kept
 
 
-def atomic_write(path: Path, data: bytes, expected: bytes | None = None) -> None:
+#: A file's new content: its bytes, or its pieces in order (written as they come: a large file
+#: need not be held whole in memory).
+Content = bytes | Iterable[bytes]
+
+
+def atomic_write(path: Path, data: Content, expected: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half.
 
     With ``expected``, only while ``path`` still holds exactly those bytes, checked in the same
@@ -90,7 +96,10 @@ def atomic_write(path: Path, data: bytes, expected: bytes | None = None) -> None
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             os.fsync(handle.fileno())
         try:
@@ -191,7 +200,7 @@ def _renameat2() -> Callable[..., int] | None:
         return None
 
 
-def atomic_write_all(files: Sequence[tuple[Path, bytes]], workers: int = 8) -> list[OSError | None]:
+def atomic_write_all(files: Sequence[tuple[Path, Content]], workers: int = 8) -> list[OSError | None]:
     """Write several files as :func:`atomic_write` does, at once; per file, the OSError it met or None.
 
     Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
@@ -217,7 +226,7 @@ class AtomicWriter:
         self._pool = ThreadPoolExecutor(max_workers=at_once)
         self._slots = threading.BoundedSemaphore(at_once)
 
-    def submit(self, path: Path, data: bytes, expected: bytes | None = None) -> Future[OSError | None]:
+    def submit(self, path: Path, data: Content, expected: bytes | None = None) -> Future[OSError | None]:
         """Start writing ``data`` to ``path`` (only over ``expected``: see :func:`atomic_write`); the
         future holds the OSError the write met (:class:`ChangedMeanwhile` among them), or None.
         """
@@ -233,7 +242,7 @@ class AtomicWriter:
         self._pool.shutdown(wait=True)
 
 
-def _written(path: Path, data: bytes, expected: bytes | None = None) -> OSError | None:
+def _written(path: Path, data: Content, expected: bytes | None = None) -> OSError | None:
     try:
         atomic_write(path, data, expected)
     except OSError as exc:

@@ -33,7 +33,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
 from pipeline.errors import CatalogError
-from pipeline.formats.po import WRAP_WIDTH, PoCatalog, format_field, read_po
+from pipeline.formats.po import PoCatalog, read_po
+from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 
 FUZZY_THRESHOLD = 0.6
 #: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns

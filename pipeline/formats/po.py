@@ -24,24 +24,26 @@ escapes or transforms text would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
+import functools
+import heapq
 import io
-import itertools
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import polib
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
 from pipeline.formats.po_header import encoding_of, field_line
+from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
+from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 from pipeline.plural_expression import PluralExpressionError, check
 from pipeline.plural_rules import PluralRule, plural_rule_for
-
-WRAP_WIDTH = 79  # GNU gettext's default page width
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -53,7 +55,8 @@ class PoRead:
     """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
 
     path: Path
-    raw_lines: list[bytes]
+    raw: bytes
+    starts: array[int]  # where each line of ``raw`` starts, and where the last ends
     encoding: str
     metadata: Mapping[str, str]
     spans: list[Entry]
@@ -76,14 +79,24 @@ class PoCatalog:
         self.warnings = read.warnings
         self.is_template = read.is_template
         self.plural = read.plural
-        # The file's bytes and where each line starts (and where the last ends): a bytes object per
-        # line would cost more than the text itself.
-        self._raw = b"".join(read.raw_lines)
-        self._starts = array("Q", itertools.accumulate(map(len, read.raw_lines), initial=0))
-        self._newline = "\r\n" if read.raw_lines and read.raw_lines[0].endswith(b"\r\n") else "\n"
-        self._spans = read.spans
+        # The file's bytes (the very object read: a run holds one copy) and where each line starts
+        # (and where the last ends): a bytes object per line would cost more than the text itself.
+        self._raw = read.raw
+        self._starts = read.starts
+        self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
         self.metadata: Mapping[str, str] = dict(read.metadata)
-        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural) for i, span in enumerate(read.spans))
+        flags: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural, flags) for i, span in enumerate(read.spans))
+        # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
+        # strings and all, are dropped once read. What polib's entries need besides the units is
+        # kept for the few entries that have it.
+        self._where = array("q", (n for span in read.spans for n in _where(span)))
+        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        self._plural_strings = {
+            i: dict(span.msgstr_plural)
+            for i, span in enumerate(read.spans)
+            if span.msgid_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+        }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
 
@@ -104,7 +117,7 @@ class PoCatalog:
                 raise CatalogError(
                     str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
                 ) from None
-            _match(self.path, pofile, self._spans)
+            _match(self.path, pofile, self)
             self._entries = tuple(pofile)
         return self._entries
 
@@ -144,48 +157,63 @@ class PoCatalog:
         The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
         says, with the note as a translator comment (``# note``) above the entry.
         """
-        nl = self._newline.encode(self.encoding)
-        # (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one small
-        # record per change, the file's other lines copied between them as slices.
-        edits: list[tuple[int, int, int, bytes]] = []
-        review = review or {}
-        for index, forms in translations.items():
-            unit, span = self.units[index], self._spans[index]
+        for index, forms in translations.items():  # all checked before anything is rendered
+            unit = self.units[index]
             if unit.state is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
             if len(forms) != unit.nforms:
                 raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
+        # Each unit's edits are made as the copy reaches them (units are in file order), never all at once.
+        edits = heapq.merge(
+            self._unit_edits(translations, mark_fuzzy, review or {}),
+            self._header_edits(translations),
+            key=lambda edit: edit[:2],  # the unit's edits first where both insert at one line
+        )
+        # The file's lines between the edits are copied from a view of its bytes, not sliced out first.
+        raw = memoryview(self._raw)
+        starts = self._starts
+        out = bytearray()
+        last = len(starts) - 1
+        i = 0
+        for at, _, end, data in edits:
+            if at < i or at >= last:
+                continue  # inside a block replaced already, or past the end: never reached line by line
+            out += raw[starts[i] : starts[at]]
+            out += data
+            i = end
+        out += raw[starts[i] : starts[last]]
+        return bytes(out)
+
+    def _unit_edits(
+        self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]
+    ) -> Iterator[_Edit]:
+        """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
+        nl = self._newline.encode(self.encoding)
+        for index in sorted(translations):
+            forms, unit, span = translations[index], self.units[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
-                edits.append((span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl)))
+                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
             if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
-                    edits.append((span.flags_line, 1, span.flags_line + 1, line))
+                    yield (span.flags_line, 1, span.flags_line + 1, line)
                 else:
-                    edits.append((span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl)))
+                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
             if unit.plural:
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
             else:
                 lines = format_field("msgstr", forms[0])
             block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
-            edits.append((span.msgstr_start, 1, span.msgstr_end, block))
+            yield (span.msgstr_start, 1, span.msgstr_end, block)
+
+    def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
+        """The Plural-Forms line a header without one gets when plural translations are written."""
         at = self._plural_header_at
-        if at is not None and self.plural is not None and any(self.units[i].plural for i in translations):
-            rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
-            edits.append((at, 0, at, self._encoded([rule], nl)))
-        edits.sort(key=lambda edit: edit[:2])  # stable: inserts at one line keep their order
-        out = bytearray()
-        last = len(self._starts) - 1
-        i = 0
-        for at, _, end, data in edits:
-            if at < i or at >= last:
-                continue  # inside a block replaced already, or past the end: never reached line by line
-            out += self._lines(i, at)
-            out += data
-            i = end
-        out += self._lines(i, last)
-        return bytes(out)
+        if at is None or self.plural is None or not any(self.units[i].plural for i in translations):
+            return []
+        rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
+        return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
@@ -198,7 +226,24 @@ class PoCatalog:
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
-        return [(span.first, span.msgstr_end) for span in self._spans]
+        where = self._where
+        return [(where[i], where[i + _WHERE - 1]) for i in range(0, len(where), _WHERE)]
+
+    def _span(self, index: int) -> _Span:
+        """Where unit ``index`` lives in the file."""
+        first, flags_line, insert_at, msgstr_start, msgstr_end = self._where[index * _WHERE : (index + 1) * _WHERE]
+        return _Span(first, None if flags_line < 0 else flags_line, insert_at, msgstr_start, msgstr_end)
+
+    def polib_strings(self, index: int) -> tuple[str | None, str, bool, str, str, dict[int, str]]:
+        """Unit ``index`` as polib's entry should read: (msgctxt, msgid) as polib reads them, obsolete,
+        and the strings as msgfmt reads them: msgid_plural, msgstr, msgstr_plural."""
+        unit = self.units[index]
+        msgctxt, msgid = self._polib_keys.get(index) or (unit.context, unit.sources[0])
+        obsolete = unit.state is UnitState.OBSOLETE
+        if not unit.plural:
+            return msgctxt, msgid, obsolete, "", unit.targets[0], {}
+        plural = self._plural_strings.get(index) or dict(enumerate(unit.targets))
+        return msgctxt, msgid, obsolete, unit.sources[1], "", plural
 
     def _text(self, index: int) -> str:
         return self._line(index).decode(self.encoding)
@@ -206,9 +251,28 @@ class PoCatalog:
     def _line(self, index: int) -> bytes:
         return self._raw[self._starts[index] : self._starts[index + 1]]
 
-    def _lines(self, start: int, end: int) -> bytes:
-        """Lines ``start`` to ``end`` (excluded), as one piece of the file's bytes."""
-        return self._raw[self._starts[start] : self._starts[end]]
+
+#: (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one change to a file.
+_Edit = tuple[int, int, int, bytes]
+
+
+class _Span(NamedTuple):
+    """Where a unit lives in the file (0-based line indexes), as :class:`~pipeline.formats.po_scan.Entry` has it."""
+
+    first: int
+    flags_line: int | None
+    insert_flags_at: int
+    msgstr_start: int
+    msgstr_end: int  # exclusive
+
+
+_WHERE = len(_Span._fields)
+
+
+def _where(entry: Entry) -> tuple[int, int, int, int, int]:
+    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
+    flags_line = -1 if entry.flags_line is None else entry.flags_line
+    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
 
 
 def _terminator(raw_line: bytes) -> bytes:
@@ -217,14 +281,15 @@ def _terminator(raw_line: bytes) -> bytes:
     return b"\n" if raw_line.endswith(b"\n") else b""
 
 
-def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
+def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple[str, ...], tuple[str, ...]]) -> Unit:
     is_plural = bool(entry.msgid_plural)
     if is_plural:
         nforms = plural.nplurals if plural else 2
         targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(nforms, len(entry.msgstr_plural))))
+        targets = _untranslated(len(targets)) if not any(targets) else targets
         sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
     else:
-        nforms, targets, sources = 1, (entry.msgstr,), (entry.msgid,)
+        nforms, targets, sources = 1, (entry.msgstr,) if entry.msgstr else _untranslated(1), (entry.msgid,)
     if entry.obsolete:
         state = UnitState.OBSOLETE
     elif not any(targets):
@@ -242,11 +307,17 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None) -> Unit:
         targets=targets,
         nforms=nforms,
         plural=is_plural,
-        flags=tuple(entry.flags),
+        flags=flags.setdefault(entry.flags, entry.flags),
         context=entry.msgctxt,
         notes=entry.comment or "",
         state=state,
     )
+
+
+@functools.cache
+def _untranslated(forms: int) -> tuple[str, ...]:
+    """Empty targets: one tuple shared by every untranslated unit of that many forms."""
+    return ("",) * forms
 
 
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
@@ -260,15 +331,9 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
         raise CatalogError(
             str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
         )
-    raw_lines = raw.split(b"\n")
-    raw_lines = [ln + b"\n" for ln in raw_lines[:-1]] + ([raw_lines[-1]] if raw_lines[-1] else [])
+    raw_lines = Lines(raw)
     encoding, warnings = encoding_of(path, raw, raw_lines)
-    try:
-        text_lines = [ln.decode(encoding) for ln in raw_lines]
-    except UnicodeDecodeError as exc:
-        bad = next(i for i, ln in enumerate(raw_lines) if not _decodes(ln, encoding))
-        raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", bad + 1) from None
-    scanned = scan(path, text_lines)
+    scanned = scan(path, decoded(path, raw_lines, encoding))
     spans = scanned.entries
     _refuse_duplicates(path, spans)
     if scanned.polib_refusal is not None:
@@ -308,7 +373,9 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(PoRead(path, raw_lines, encoding, fields, spans, plural, is_template, warnings, header_at))
+    return PoCatalog(
+        PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
+    )
 
 
 class _PoText(str):
@@ -332,14 +399,6 @@ class _PoText(str):
     def splitlines(self, keepends: bool = False) -> list[str]:
         """The PO text's lines (polib strips their ends itself)."""
         return list(self.lines)
-
-
-def _decodes(line: bytes, encoding: str) -> bool:
-    try:
-        line.decode(encoding)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
@@ -371,22 +430,25 @@ def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> Plu
     return plural_rule_for(language) if language else None
 
 
-def _match(path: Path, pofile: polib.POFile, spans: list[Entry]) -> None:
-    """Refuse the file unless polib's entries and the scanner's spans agree one to one; then give polib's
+def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
+    """Refuse the file unless polib's entries and the scanner's units agree one to one; then give polib's
     entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
     entries = list(pofile)
-    for entry, span in zip(entries, spans, strict=False):
-        msgctxt, msgid = span.polib_key or (span.msgctxt, span.msgid)
-        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, span.obsolete):
-            raise CatalogError(str(path), "entry could not be located for faithful write-back", span.first + 1)
-    if len(entries) != len(spans):
-        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(spans)})")
-    for entry, span in zip(entries, spans, strict=True):
-        entry.msgctxt, entry.msgid, entry.msgid_plural = span.msgctxt, span.msgid, span.msgid_plural
-        if span.msgid_plural:
-            entry.msgstr_plural = dict(span.msgstr_plural)
+    units = catalog.units
+    for entry, unit in zip(entries, units, strict=False):
+        msgctxt, msgid, obsolete, *_ = catalog.polib_strings(unit.index)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, obsolete):
+            first = catalog._span(unit.index).first
+            raise CatalogError(str(path), "entry could not be located for faithful write-back", first + 1)
+    if len(entries) != len(units):
+        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(units)})")
+    for entry, unit in zip(entries, units, strict=True):
+        _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.index)
+        entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
+        if msgid_plural:
+            entry.msgstr_plural = msgstr_plural
         else:
-            entry.msgstr = span.msgstr
+            entry.msgstr = msgstr
 
 
 def _polib_reason(message: str) -> str:
@@ -395,51 +457,3 @@ def _polib_reason(message: str) -> str:
     if reason.startswith("unknown keyword"):
         return "unknown keyword"
     return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"
-
-
-_ESCAPES = {
-    "\\": "\\\\",
-    '"': '\\"',
-    "\n": "\\n",
-    "\t": "\\t",
-    "\r": "\\r",
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\v": "\\v",
-}
-_NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
-
-
-def escape(text: str) -> str:
-    """``text`` escaped for a PO string literal: control characters without a name as three octal digits."""
-    return _NEEDS_ESCAPE.sub(lambda m: _ESCAPES.get(m.group()) or f"\\{ord(m.group()):03o}", text)
-
-
-def format_field(keyword: str, value: str, width: int = WRAP_WIDTH) -> list[str]:
-    """The lines of ``keyword "value"`` as GNU gettext writes them (wrapped at ``width``)."""
-    escaped = escape(value)
-    single = f'{keyword} "{escaped}"'
-    if len(single) <= width and "\n" not in value[:-1]:
-        return [single]
-    lines = [f'{keyword} ""']
-    for chunk in re.split(r"(?<=\\n)", escaped):
-        if chunk:
-            lines.extend(f'"{part}"' for part in _wrap(chunk, width - 2))
-    return lines
-
-
-def _wrap(chunk: str, limit: int) -> list[str]:
-    """Split after spaces so that each part fits in ``limit`` columns where possible."""
-    parts: list[str] = []
-    while len(chunk) > limit:
-        cut = chunk.rfind(" ", 0, limit)
-        if cut <= 0:
-            cut = chunk.find(" ", limit)
-            if cut < 0:
-                break
-        parts.append(chunk[: cut + 1])
-        chunk = chunk[cut + 1 :]
-    if chunk:
-        parts.append(chunk)
-    return parts

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import CatalogError
@@ -23,7 +24,7 @@ _CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
 _ASCII_PROBE = bytes(range(128)) + b"\\u0041\\x41+AEE-~{!!~}\x1b$B!!\x1b(B\x1b$)C"
 
 
-def encoding_of(path: Path, raw: bytes, raw_lines: list[bytes]) -> tuple[str, tuple[str, ...]]:
+def encoding_of(path: Path, raw: bytes, raw_lines: Sequence[bytes]) -> tuple[str, tuple[str, ...]]:
     """The codec to read and write the file with, and warnings about the choice."""
     found = _header_charset(raw_lines)
     if found is None:
@@ -80,7 +81,7 @@ def _single_byte(codec: str) -> bool:
     return len(bytes(range(128, 256)).decode(codec, "replace")) == 128
 
 
-def _header_charset(raw_lines: list[bytes]) -> tuple[str, int] | None:
+def _header_charset(raw_lines: Sequence[bytes]) -> tuple[str, int] | None:
     """The charset the header entry's Content-Type names, and its line (1-based); None if it names none.
 
     Works on the bytes, before the charset is known: the header's lines are ASCII in every
@@ -114,7 +115,7 @@ def _header_charset(raw_lines: list[bytes]) -> tuple[str, int] | None:
     return None
 
 
-def field_line(raw_lines: list[bytes], lines: tuple[int, int], field: bytes) -> int | None:
+def field_line(raw_lines: Sequence[bytes], lines: tuple[int, int], field: bytes) -> int | None:
     """The line (1-based) in ``raw_lines[start:end]`` where the header field ``field`` starts, if any."""
     start, end = lines
     for k in range(start, end):

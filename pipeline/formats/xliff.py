@@ -249,11 +249,12 @@ class XliffCatalog:
             yield target.open_end, target.close_start, content
 
 
-def read_xliff(path: Path) -> XliffCatalog:
-    """Read an XLIFF 1.2 or 2.x file; raise :class:`CatalogError` (with the line) if it cannot be used."""
+def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
+    """Read an XLIFF 1.2 or 2.x file (or ``data``, its bytes as already read); raise :class:`CatalogError`
+    (with the line) if it cannot be used."""
     where = str(path)
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except OSError as exc:
         raise CatalogError(where, f"cannot read the catalog: {exc.strerror}") from None
     try:

@@ -28,13 +28,13 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.formats import atomic_write, atomic_write_all
+from pipeline.formats import Content, atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 from pipeline.version import __version__
 
@@ -198,21 +198,27 @@ class Journal:
     # -- provenance -------------------------------------------------------------------------
 
     def provenance(self, display: str) -> dict[str, Written]:
-        """What the pipeline wrote into ``display``, by unit identity (loaded on first use)."""
+        """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what
+        this run recorded and has not saved yet)."""
         if display not in self._provenance:
-            self._provenance[display] = (
-                _load_provenance(self._provenance_path(display)) if self.directory is not None else {}
-            )
+            loaded = _load_provenance(self._provenance_path(display)) if self.directory is not None else {}
+            self._provenance[display] = {**loaded, **self._recorded.get(display, {})}
         return self._provenance[display]
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
-        """Remember the translations just written into ``display``: (unit, targets, inputs hash) each."""
-        written = self.provenance(display)
+        """Remember the translations just written into ``display``: (unit, targets, inputs hash) each.
+
+        The provenance loaded for ``display`` (if it was: a catalog translated for the first time
+        has none to load) takes them too; else they are held once, until saved.
+        """
         self._by_text.pop(display, None)
+        recorded = self._recorded.setdefault(display, {})
+        loaded = self._provenance.get(display)
         for unit, targets, inputs in units:
             identity = unit_identity(unit)
-            record = Written(unit.sources, targets, inputs)
-            written[identity] = self._recorded.setdefault(display, {})[identity] = record
+            recorded[identity] = record = Written(unit.sources, targets, inputs)
+            if loaded is not None:
+                loaded[identity] = record
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -271,19 +277,13 @@ class Journal:
                 }
                 atomic_write(self.directory / STATE_NAME, _dump(data))
                 self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
-            files: list[tuple[Path, bytes]] = []
+            files: list[tuple[Path, Content]] = []
             saved_displays: list[str] = []
             for display, recorded in sorted(self._recorded.items()):
                 path = self._provenance_path(display)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                merged = {**_load_provenance(path), **recorded}
                 saved_displays.append(display)
-                units = {
-                    key: {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
-                    for key, rec in sorted(merged.items())
-                }
-                # Compact: thousands of units, and json's indenting encoder is the slow pure-Python one.
-                files.append((path, _dump({"version": STATE_VERSION, "catalog": display, "units": units}, indent=None)))
+                files.append((path, _provenance_file(display, {**_load_provenance(path), **recorded})))
             # One provenance file per catalog written: their fsyncs overlap instead of queueing.
             errors = atomic_write_all(files)
             for display, error in zip(saved_displays, errors, strict=True):
@@ -308,6 +308,23 @@ def _context_of(identity: str) -> str | None:
 
 def _dump(data: object, indent: int | None = 1) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _provenance_file(display: str, units: dict[str, Written], chunk: int = 512) -> Iterator[bytes]:
+    """A provenance file's bytes, a few hundred units at a time: what ``_dump`` (compact) makes of
+    ``{"version", "catalog", "units"}``, without holding a whole catalog's JSON (several times its
+    size) at once."""
+    encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+    yield f'{{"catalog": {encode(display)}, "units": {{'.encode()
+    keys = sorted(units)
+    for start in range(0, len(keys), chunk):
+        rows = (_row(encode, key, units[key]) for key in keys[start : start + chunk])
+        yield (", " if start else "").encode() + ", ".join(rows).encode("utf-8")
+    yield f'}}, "version": {STATE_VERSION}}}\n'.encode()
+
+
+def _row(encode: Callable[[object], str], key: str, rec: Written) -> str:
+    return f"{encode(key)}: {encode({'sources': rec.sources, 'targets': rec.targets, 'inputs': rec.inputs})}"
 
 
 def _read_json(path: Path) -> dict:

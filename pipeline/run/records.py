@@ -24,6 +24,7 @@ __all__ = [
     "CatalogReport",
     "CatalogWork",
     "DryRunEstimate",
+    "Fingerprint",
     "Pending",
     "Recovery",
     "Remaining",
@@ -73,6 +74,21 @@ class Remaining:
     def __add__(self, other: Remaining) -> Remaining:
         """What two windows of a run left, together."""
         return Remaining(self.segments + other.segments, self.texts + other.texts, self.characters + other.characters)
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """What a settled catalog is recognised by: the size and SHA-256 of its bytes (kept instead of the bytes)."""
+
+    size: int
+    sha256: str
+
+    @classmethod
+    def of(cls, data: bytes) -> Fingerprint:
+        """The fingerprint of ``data``."""
+        import hashlib  # not on the no-op path, which compares fingerprints the journal saved
+
+        return cls(len(data), hashlib.sha256(data).hexdigest())
 
 
 @dataclass(frozen=True, slots=True)

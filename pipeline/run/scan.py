@@ -6,7 +6,7 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,12 +28,17 @@ _TEMPLATE_SKIPPED = "a template (.pot) is not translated; translate the catalogs
 
 
 def scan(
-    settings: Settings, paths: Iterable[Path], target_filter: Sequence[str] = (), retranslate: Retranslate | None = None
+    settings: Settings,
+    paths: Iterable[Path],
+    target_filter: Sequence[str] = (),
+    retranslate: Retranslate | None = None,
+    read: Mapping[Path, bytes | None] | None = None,
 ) -> tuple[list[ScannedCatalog], list[Issue]]:
     """Read every catalog; return those with a known target language, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
-    empty (stale machine translations, see :mod:`pipeline.run.journal`).
+    empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
+    holds are parsed from them (one copy in memory, not two).
     """
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
@@ -44,7 +49,7 @@ def scan(
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
-            catalog = read_catalog(path)
+            catalog = read_catalog(path, (read or {}).get(path))
         except CatalogError as exc:
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue

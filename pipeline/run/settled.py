@@ -7,7 +7,6 @@ and how, is :mod:`pipeline.run.journal`.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from pipeline.catalog_paths import display_path
 from pipeline.model import Cause, Issue, Severity
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Settled
-from pipeline.run.records import CatalogReport, ScannedCatalog
+from pipeline.run.records import CatalogReport, Fingerprint, ScannedCatalog
 
 __all__ = ["settle", "settle_unread", "skip_unchanged"]
 
@@ -46,7 +45,7 @@ def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
     return left
 
 
-def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict[int, tuple[str, ...]]) -> None:
+def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written: dict[int, tuple[str, ...]]) -> None:
     """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
     Nothing left means every unit was written, or failed for a reason no rerun can change (an
@@ -55,7 +54,7 @@ def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict
     Units refused for a reason a rerun may change (the gate refused what the service answered)
     settle the catalog for a check only (``retry``): a real run sends them again, ``--frozen``
     reports what this run refused and exits as it did, instead of listing them as work to do.
-    ``data`` is what was parsed (read before parsing) or what was written: if the file changed in
+    ``data`` fingerprints what was parsed (read before parsing) or what was written: if the file changed in
     between, its hash no longer matches and the next run parses it again, which is always safe.
     """
     issues = [i for i in run.report.issues if i.catalog == s.display]
@@ -75,7 +74,7 @@ def settle(run: RunContext, s: ScannedCatalog, data: bytes | None, written: dict
         run.journal.settle(s.display, replace(record, retry=bool(refused)))
 
 
-def settle_unread(run: RunContext, path: Path, data: bytes | None) -> None:
+def settle_unread(run: RunContext, path: Path, data: Fingerprint | None) -> None:
     """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
     display = display_path(run.settings, path)
     issues = [i for i in run.report.issues if i.catalog == display]
@@ -89,14 +88,20 @@ def settle_unread(run: RunContext, path: Path, data: bytes | None) -> None:
 
 
 def _record(
-    run: RunContext, path: Path, data: bytes, issues: list[Issue], locale: str = "", target: str = "", skipped: int = 0
+    run: RunContext,
+    path: Path,
+    data: Fingerprint,
+    issues: list[Issue],
+    locale: str = "",
+    target: str = "",
+    skipped: int = 0,
 ) -> Settled | None:
-    """The settled record of a catalog whose bytes are ``data``, or None when it cannot be settled now."""
+    """The settled record of a catalog whose bytes ``data`` fingerprints, or None when it cannot be settled now."""
     try:
         stat = path.stat()
     except OSError:
         return None
-    if stat.st_size != len(data):
+    if stat.st_size != data.size:
         return None
     languages = None
     if any(i.cause is Cause.LANGUAGE for i in issues):
@@ -104,5 +109,6 @@ def _record(
         if languages is None:  # not offered, but by a list we did not see: nothing to compare with later
             return None
     notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
-    digest = hashlib.sha256(data).hexdigest()
-    return Settled(stat.st_size, stat.st_mtime_ns, digest, run.fingerprint, locale, target, skipped, notices, languages)
+    return Settled(
+        stat.st_size, stat.st_mtime_ns, data.sha256, run.fingerprint, locale, target, skipped, notices, languages
+    )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.formats import AtomicWriter, ChangedMeanwhile
-from pipeline.run.records import ScannedCatalog
+from pipeline.run.records import Fingerprint, ScannedCatalog
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -36,9 +36,10 @@ def write_catalogs(
     settings: Settings,
     jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
     review: Mapping[str, Mapping[int, str]] | None = None,
-) -> list[tuple[bytes | None, str | None]]:
+) -> list[tuple[Fingerprint | None, str | None]]:
     """Write each catalog's admitted translations, every other unit untouched; per job, in order, the
-    bytes written (None when nothing was) and why it was not written (None when it was or had nothing).
+    fingerprint of the bytes written (None when nothing was) and why it was not written (None when it
+    was or had nothing). A catalog's new bytes are held only until written.
 
     ``review`` (catalog -> unit -> note) names the units written marked for review with a note
     (:meth:`pipeline.formats.base.Catalog.render`).
@@ -48,8 +49,8 @@ def write_catalogs(
     removed, switched by a checkout while the requests were out, or while it was being written)
     is left alone.
     """
-    results: list[tuple[bytes | None, str | None]] = [(None, None)] * len(jobs)
-    started: list[tuple[int, bytes, Future[OSError | None]]] = []
+    results: list[tuple[Fingerprint | None, str | None]] = [(None, None)] * len(jobs)
+    started: list[tuple[int, Fingerprint, Future[OSError | None]]] = []
     with AtomicWriter(AT_ONCE) as writer:
         for n, (s, translations, read) in enumerate(jobs):
             if not translations:
@@ -59,8 +60,9 @@ def write_catalogs(
                 continue
             data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display))
             # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
-            started.append((n, data, writer.submit(s.path, data, expected=read)))
-    for n, data, future in started:
+            started.append((n, Fingerprint.of(data), writer.submit(s.path, data, expected=read)))
+            del data  # the writer's until written
+    for n, written, future in started:
         error = future.result()
         if isinstance(error, ChangedMeanwhile):
             results[n] = (
@@ -68,5 +70,5 @@ def write_catalogs(
                 CHANGED if error.kept is None else f"{CHANGED}; an earlier save is kept in {error.kept}",
             )
         else:
-            results[n] = (data, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
+            results[n] = (written, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
     return results

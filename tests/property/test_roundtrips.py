@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pipeline import protocol
 from pipeline.formats import read_catalog
-from pipeline.formats.po import format_field
+from pipeline.formats.po_strings import format_field
 from pipeline.placeholders.protect import protect, restore
 from pipeline.run.send.packing import pack
 

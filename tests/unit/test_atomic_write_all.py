@@ -35,3 +35,24 @@ def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(
     assert [e is None for e in errors] == [True, False, True, True, True]
     assert isinstance(errors[1], IsADirectoryError)
     assert [(tmp_path / n).read_bytes() for n in "acde"] == [b"a", b"c", b"d", b"e"]
+
+
+def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_file(tmp_path):
+    from pipeline.formats import atomic_write
+
+    target = tmp_path / "f.json"
+    atomic_write(target, (piece for piece in (b"{", b'"a": 1', b"}\n")))
+    assert target.read_bytes() == b'{"a": 1}\n'
+
+    def broken():
+        yield b"half"
+        raise OSError(28, "No space left on device")
+
+    try:
+        atomic_write(target, broken())
+    except OSError as exc:
+        assert exc.errno == 28
+    else:
+        raise AssertionError("the failure was swallowed")
+    assert target.read_bytes() == b'{"a": 1}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["f.json"]

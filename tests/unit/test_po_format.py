@@ -10,7 +10,8 @@ import pytest
 
 from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.po import format_field, read_po
+from pipeline.formats.po import read_po
+from pipeline.formats.po_strings import format_field
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -214,3 +215,13 @@ def test_plural_translations_into_a_catalog_without_plural_forms_add_the_header_
         assert done.returncode == 0, done.stderr
     # A render with only singular translations leaves the header alone.
     assert b"Plural-Forms" not in catalog.render({}, mark_fuzzy=False)
+
+
+def test_a_files_lines_are_sliced_from_its_bytes_as_split_after_each_newline():
+    from pipeline.formats.po_lines import Lines
+
+    for raw in (b"", b"\n", b"a\nb\n", b"a\r\nb", b'msgid "x"\n\nmsgstr ""'):
+        split = raw.split(b"\n")
+        expected = [line + b"\n" for line in split[:-1]] + ([split[-1]] if split[-1] else [])
+        assert list(Lines(raw)) == expected
+        assert Lines(raw)[-1:] == expected[-1:]

@@ -29,7 +29,7 @@ def units(path):
 def no_parsing(monkeypatch):
     """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
 
-    def forbidden(path):
+    def forbidden(path, raw=None):
         raise AssertionError(f"{path} was parsed")
 
     def arm():
@@ -58,7 +58,7 @@ def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(tmp_pa
     os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
     reads = []
     real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p: reads.append(p) or real(p))
+    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
     assert run(settings, FakeService()).unchanged_catalogs == 1 and reads == []
     with path.open("a", encoding="utf-8") as handle:
         handle.write('\nmsgid "Brand new"\nmsgstr ""\n')
@@ -125,7 +125,7 @@ def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
     run(settings, FakeService())
     reads = []
     real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p: reads.append(p) or real(p))
+    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
     run(replace(settings, context="none"), FakeService())
     assert reads == [tmp_path / APP]
     none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
@@ -301,3 +301,14 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
     first.save()
     second.save()
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
+
+
+def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path):
+    from pipeline.run.journal import STATE_VERSION, Written, _dump, _provenance_file
+
+    units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}
+    whole = {k: {"sources": r.sources, "targets": r.targets, "inputs": r.inputs} for k, r in units.items()}
+    expected = _dump({"version": STATE_VERSION, "catalog": "de.po", "units": whole}, indent=None)
+    assert b"".join(_provenance_file("de.po", units)) == expected
+    empty = _dump({"version": STATE_VERSION, "catalog": "x", "units": {}}, indent=None)
+    assert b"".join(_provenance_file("x", {})) == empty

@@ -42,6 +42,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,7 @@ from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
 from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
 from pipeline.run.orchestrate.service import use_service
-from pipeline.run.records import CatalogReport, RunOptions, RunReport, Stop, StopReason, Window
+from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason, Window
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
 
@@ -244,6 +245,9 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
         run.report.stopped = Stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
     clock = run.timed("translate", clock)
+    # Every text was answered, failed or counted as left: what is written is in window.done. The
+    # texts, their keys and the segments that waited for them go before the write stage needs room.
+    window.pending, window.spare, window.needed = {}, {}, {}
     if not run.options.dry_run:
         _write(run, window)
     run.timed("write", clock)
@@ -263,7 +267,11 @@ def _read(run: RunContext, window: Window) -> None:
         return journal.is_stale(display, unit, inputs.current(target, unit))
 
     window.scanned, issues = scan(
-        run.settings, window.paths, run.options.target_langs, stale if run.options.retranslate_stale else None
+        run.settings,
+        window.paths,
+        run.options.target_langs,
+        stale if run.options.retranslate_stale else None,
+        window.snapshots,  # parsed from the very bytes write-back compares the file with
     )
     run.report.issues.extend(issues)
     for s in window.scanned:
@@ -272,6 +280,8 @@ def _read(run: RunContext, window: Window) -> None:
     window.pending, window.spare = plan.plan(
         run.settings, window.scanned, run.per_catalog, window.done, run.resources(), run.report.service
     )
+    # The segments live on in the pending texts that wait for them, and only as long as those.
+    window.scanned = [replace(s, segments=()) for s in window.scanned]
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
@@ -281,7 +291,7 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     from pipeline.run.send import length
 
     if window.pending or window.spare:
-        planned = list(window.pending.values())
+        planned = [p for p in window.pending.values() if length.limited(p)]
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
@@ -296,9 +306,10 @@ async def _translate_window(run: RunContext, window: Window) -> None:
         return
     if not (window.pending or window.needed or run.terminology is not None):
         return
-    left = [*window.pending.values(), *window.needed.values()]
     if run.report.stopped is None:  # an earlier window stopped the run: nothing more is sent
         left = await use_service(run, window)
+    else:
+        left = [*window.pending.values(), *window.needed.values()]
     # A length retry left unsent is no work left: its segments are written with their first answer.
     run.report.leave([p for p in left if not all(ref.key in window.retried for ref in p.refs)])
     run.terminology = None  # synced (or tried): the next window does not sync again
@@ -321,12 +332,12 @@ def _write(run: RunContext, window: Window) -> None:
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
     outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())
-    for s, (admitted, issues), (data, problem) in zip(window.scanned, gated, outcomes, strict=True):
+    for s, (admitted, issues), (written_as, problem) in zip(window.scanned, gated, outcomes, strict=True):
         run.report.issues.extend(issues)
         if problem:
             run.report.issues.append(Issue(s.display, problem, None, s.target_lang))
-        written = admitted if data is not None else {}
-        if data is not None:
+        written = admitted if written_as is not None else {}
+        if written_as is not None:
             run.per_catalog[s.display].written = True
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
@@ -339,9 +350,13 @@ def _write(run: RunContext, window: Window) -> None:
                     if i not in reused
                 ),
             )
-        settled.settle(run, s, data or window.snapshots.get(s.path), written)
+        settled.settle(run, s, written_as or _fingerprint(window.snapshots.get(s.path)), written)
     used = {s.path for s in window.scanned}
     for path in window.paths:  # unreadable, or of no known language: settled with that error
         if path not in used:
-            settled.settle_unread(run, path, window.snapshots.get(path))
+            settled.settle_unread(run, path, _fingerprint(window.snapshots.get(path)))
     run.save_state()
+
+
+def _fingerprint(data: bytes | None) -> Fingerprint | None:
+    return None if data is None else Fingerprint.of(data)

@@ -39,15 +39,14 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
         if run.terminology:
             await run.sync_terminology(s.target_lang for s in window.scanned)
         return []
-    left = [*window.pending.values(), *window.needed.values()]
     run.budget = run.budget or Budget(run.settings.max_characters)
     earlier = run.budget.spent  # by earlier windows
-    needed = sum(len(p.protected.text) for p in left)
+    needed = sum(len(p.protected.text) for p in (*window.pending.values(), *window.needed.values()))
     usage, shortfall = await check_quota(run.client(), needed, run.budget.left, earlier)
     run.note_usage(usage, needed)
     if shortfall is not None:
         run.report.stopped = Stop(StopReason.QUOTA, shortfall)
-        return left
+        return [*window.pending.values(), *window.needed.values()]
     offered = None if run.offered is not None else asyncio.ensure_future(offered_targets(run.client()))
     try:
         synced_now = await run.sync_terminology(s.target_lang for s in window.scanned) if run.terminology else None
@@ -59,7 +58,7 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
                     StopReason.SERVICE if isinstance(exc, (AuthenticationError, TransportError)) else StopReason.FAILED
                 )
                 run.report.stopped = Stop(reason, f"the service's target languages could not be read: {exc}")
-                return left
+                return [*window.pending.values(), *window.needed.values()]
         left = await _send_rounds(run, window, synced_now)
     finally:
         if offered is not None and not offered.done():
@@ -91,7 +90,7 @@ async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | Non
     run.progress = run.progress or Progress()
     assert run.interruption is not None
     left: list[Pending] = []
-    sent: list[Pending] = []
+    sent: list[Pending] = []  # the texts a length retry may follow
     pending = window.pending
     for first in (True, False):
         if not first:
@@ -104,7 +103,7 @@ async def _send_rounds(run: RunContext, window: Window, synced_now: Synced | Non
                     f"{len(entries)} plural entries need a fallback text: a representative number did not come back"
                 )
         if pending:
-            sent.extend(pending.values())
+            sent.extend(p for p in pending.values() if length.limited(p))  # the others are never retried
             outcome = await _round(run, window, pending)
             left.extend(p for p in pending.values() if p.key not in outcome.finished)
     if not (run.report.stopped or run.interruption.stop.is_set()):  # then what came back over its length limit
@@ -123,7 +122,7 @@ async def _round(run: RunContext, window: Window, pending: dict[str, Pending]) -
 
     assert run.interruption is not None and run.progress is not None
     run.progress.start(_per_language(pending))
-    outcome = send.Outcome()
+    outcome = send.Outcome(waiting=pending)
     sending = asyncio.ensure_future(send.send_round(run, window, pending, gate.verify, outcome))
     run.interruption.watch(sending)
     try:

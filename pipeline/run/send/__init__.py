@@ -38,15 +38,7 @@ async def send_round(
     assert run.offered is not None and run.progress is not None
     sender = Sender(run, window, verify, outcome)
     sender.answers.refuse_targets(pending, run.offered)
-    batches: list[tuple[list[Pending], dict[str, Any]]] = []
-    for opts, items in groups(pending).items():
-        if opts.target_lang not in run.offered:
-            continue
-        params = request_params(opts)
-        packing = pack([i.protected.text for i in items], params)
-        for index in packing.too_large:
-            sender.answers.fail(items[index], "the text is too large for one request (128 KiB body limit)")
-        batches.extend(([items[i] for i in batch], params) for batch in packing.batches)
+    batches = _batches(sender, pending, run.offered)
     run.report.context_requests += context_requests(pending, len(batches))
     segments = sum(len(p.refs) for p in pending.values())
     run.log(f"sending {segments} segments ({len(pending)} unique texts) in about {len(batches)} requests")
@@ -54,6 +46,22 @@ async def send_round(
         await sender.send_all(batches)
     finally:
         run.progress.finish()
+
+
+def _batches(
+    sender: Sender, pending: dict[str, Pending], offered: frozenset[str]
+) -> list[tuple[list[Pending], dict[str, Any]]]:
+    """The round's requests: the texts of each target the service offers, packed; those too large fail."""
+    batches: list[tuple[list[Pending], dict[str, Any]]] = []
+    for opts, items in groups(pending).items():
+        if opts.target_lang not in offered:
+            continue
+        params = request_params(opts)
+        packing = pack([i.protected.text for i in items], params)
+        for index in packing.too_large:
+            sender.answers.fail(items[index], "the text is too large for one request (128 KiB body limit)")
+        batches.extend(([items[i] for i in batch], params) for batch in packing.batches)
+    return batches
 
 
 def new_limiter(settings: Settings) -> Limiter:

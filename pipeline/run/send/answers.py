@@ -22,8 +22,11 @@ __all__ = ["Answers", "Outcome"]
 class Outcome:
     """What one round adds to the report besides per-catalog counters."""
 
+    #: The round's texts (the caller's dict, by cache key): a text every segment of which passed
+    #: leaves it, so a run holds a text (protected form, key, segments) no longer than it waits.
+    waiting: dict[str, Pending]
     requests: int = 0
-    finished: set[str] = field(default_factory=set)  # cache keys recorded or failed
+    finished: set[str] = field(default_factory=set)  # cache keys failed (an answered text leaves ``waiting``)
     retry: dict[str, Pending] = field(default_factory=dict)  # refused for their placeholders: recover
     first_problem: dict[str, str] = field(default_factory=dict)  # why the first attempt was refused
 
@@ -107,7 +110,7 @@ class Answers:
         if passed and self.run.progress is not None:
             self.run.progress.advance(item.options.target_lang, len(passed), billed)
         if not refused:
-            self.outcome.finished.add(item.key)
+            self.outcome.waiting.pop(item.key, None)
         elif all(v.retryable for _, v in refused):  # shown another way in a recovery round
             self.outcome.retry[item.key] = replace(item, refs=[ref for ref, _ in refused])
             self.outcome.first_problem.setdefault(item.key, refused[0][1].problem or "")

@@ -34,7 +34,7 @@ from pipeline.run.context import RunContext
 from pipeline.run.keys import cache_key
 from pipeline.run.records import Pending, Window
 
-__all__ = ["INSTRUCTION", "retries", "settle", "takes_instructions"]
+__all__ = ["INSTRUCTION", "limited", "retries", "settle", "takes_instructions"]
 
 INSTRUCTION = "Keep the translation at most {n} characters long."
 _CLASSIC = "latency_optimized"
@@ -47,6 +47,11 @@ def takes_instructions(target: str, instructions: int = 0) -> bool:
 
 def _limit(segment: Segment) -> Limit | None:
     return limit_of(segment.flags) if any(f.startswith("max-") for f in segment.flags) else None
+
+
+def limited(item: Pending) -> bool:
+    """Whether a segment of ``item`` has a length limit (only such texts can need a retry)."""
+    return any(f.startswith("max-") for ref in item.refs for f in ref.flags)
 
 
 def retries(run: RunContext, window: Window, items: Iterable[Pending]) -> dict[str, Pending]:

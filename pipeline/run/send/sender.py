@@ -65,7 +65,9 @@ class Sender:
     async def send_all(self, batches: list[tuple[list[Pending], dict[str, Any]]]) -> None:
         """Send every batch (items and the parameters they share), then recover what the gate refused."""
         try:
-            await asyncio.gather(*(self.send(items, params) for items, params in batches))
+            requests = [self.send(items, params) for items, params in batches]
+            batches.clear()  # each request holds its texts until it is recorded, and no longer
+            await asyncio.gather(*requests)
             if self.outcome.retry:
                 segments = sum(len(p.refs) for p in self.outcome.retry.values())
                 self.run.log(

@@ -1,0 +1,62 @@
+"""A PO file's lines: offsets into its bytes, sliced when asked for, and decoded all at once."""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+from typing import overload
+
+from pipeline.errors import CatalogError
+
+__all__ = ["Lines", "decoded"]
+
+
+class Lines(Sequence[bytes]):
+    """A file's lines (each ends after its newline), sliced from its bytes when asked for: a bytes
+    object per line, all at once, would cost more than the text itself."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.starts = array("Q", [0])
+        self.starts.extend(newline.end() for newline in re.finditer(b"\n", raw))
+        if raw and not raw.endswith(b"\n"):
+            self.starts.append(len(raw))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        return self.raw[self.starts[index] : self.starts[index + 1]]
+
+
+def decoded(path: Path, lines: Lines, encoding: str) -> list[str]:
+    """The file's lines as text, without their newlines (the scanner strips every line); the first
+    line that is not valid in ``encoding`` is refused."""
+    try:
+        text = lines.raw.decode(encoding)
+    except UnicodeDecodeError:
+        for i, line in enumerate(lines):
+            try:
+                line.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise CatalogError(str(path), f"not valid {encoding}: {exc.reason}", i + 1) from None
+        raise
+    split = text.split("\n")
+    if split[-1] == "":
+        split.pop()  # after the last newline: no line
+    if len(split) != len(lines):  # a codec that reads a newline elsewhere: decoded line by line, as written
+        return [line.decode(encoding).rstrip("\n") for line in lines]
+    return split
