@@ -31,8 +31,8 @@ def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format"
         ("cs", [None, 2, 5]),
         ("sl", [1, 2, 3, 5]),  # 101 is "one" too
         ("ga", [None, 2, 3, 7, 11]),
-        ("cy", [4, None, 2, 3, 6]),  # babel's Welsh: form 0 is "other"
-        ("ar", [0, None, 2, 3, 100, 11]),
+        ("cy", [0, None, 2, 3, 6, 4]),  # zero, one, two, few, many, other (babel >= 2.19)
+        ("ar", [0, None, 2, 3, 11, 100]),  # few 3-10, many 11-99, other 100-102
     ],
 )
 def test_representative_numbers_follow_the_rule(lang, numbers):
