@@ -65,7 +65,7 @@ def _starts_ignored(name: str, attrs: str, ignore: frozenset[str], html: bool) -
 
 def pieces(text: str, options: MarkupOptions | None) -> Iterator[Piece]:
     """``text`` cut into translatable and kept runs; joining them gives ``text`` back."""
-    if options is None:
+    if options is None or (text and "<" not in text and "&" not in text):  # every token starts with one of them
         yield Piece(text, True)
         return
     html = options.mode == "html"
