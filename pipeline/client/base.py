@@ -98,13 +98,14 @@ class AbsoluteURLs:
 @functools.cache
 def user_agent() -> str:
     """``pipeline/<version> httpx/<version> Python/<version>``."""
-    from importlib.metadata import PackageNotFoundError, version
+    # The version module, not importlib.metadata: reading the installed package's metadata
+    # imported zipfile, csv and the metadata machinery into every run for one string.
+    from pipeline.version import __version__
 
-    try:
-        ours = version("pipeline")
-    except PackageNotFoundError:
-        ours = "dev"
-    return f"pipeline/{ours} httpx/{httpx.__version__} {platform.python_implementation()}/{platform.python_version()}"
+    return (
+        f"pipeline/{__version__} httpx/{httpx.__version__} "
+        f"{platform.python_implementation()}/{platform.python_version()}"
+    )
 
 
 def default_headers(auth_key: str, reporting_tag: str | None) -> dict[str, str]:
