@@ -125,8 +125,8 @@ def admit(
         texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
         warnings: tuple[str, ...] = ()
         if notes:  # most runs have no note at all
-            found = (notes.get(SegmentKey(s.display, index, form)) for form in forms)
-            warnings = tuple(dict.fromkeys(note for note in found if note))
+            noted = (notes.get(SegmentKey(s.display, index, form)) for form in forms)
+            warnings = tuple(dict.fromkeys(note for note in noted if note))
         if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
             assembled = plurals.assemble(s.plural_plans[index], plurals.lookup(done, s.display, index), unit.flags)
             texts, warnings = list(assembled.texts or (None,)), (*warnings, *assembled.warnings)
