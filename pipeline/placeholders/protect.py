@@ -170,8 +170,9 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 
 _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 #: The characters the regex kinds are made of: each kind needs one of them (``<`` ``&`` ``%`` ``{`` ``}``
-#: ``$`` ``@``, ``:`` of a URL, a control character), so a text without any holds none of them.
-TRIGGERS = re.compile(r"[<&:@{}%$\n\t\r\v\f]")
+#: ``$`` ``@``, ``[`` of bracket markup, ``:`` of a URL, a control character), so a text without any
+#: holds none of them.
+TRIGGERS = re.compile(r"[<&:@{}%$[\n\t\r\v\f]")
 
 
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str, bool]]:
