@@ -44,7 +44,8 @@ from pipeline.placeholders.checks import (
 from pipeline.placeholders.links import glued_link
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
-from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog, Verdict
+from pipeline.run.records import CatalogReport, RunReport
+from pipeline.run.window import ScannedCatalog, Verdict
 
 if TYPE_CHECKING:
     from pipeline.formats import Catalog, Unit

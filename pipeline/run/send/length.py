@@ -32,7 +32,7 @@ from pipeline.model import Cause, Issue, Segment, SegmentKey, Severity
 from pipeline.resources.targets import has_style_lists
 from pipeline.run.context import RunContext
 from pipeline.run.keys import cache_key
-from pipeline.run.records import Pending, Window
+from pipeline.run.window import Pending, Window
 
 __all__ = ["INSTRUCTION", "limited", "retries", "settle", "takes_instructions"]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pipeline import protocol
 from pipeline.model import TranslationOptions
 from pipeline.run.keys import request_params
-from pipeline.run.records import Pending
+from pipeline.run.window import Pending
 
 
 @dataclass(frozen=True, slots=True)
