@@ -328,6 +328,7 @@ def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
     """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing)."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path, md_path = directory / "report.json", directory / "report.md"
-    atomic_write(json_path, (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    atomic_write(md_path, to_markdown(report).encode("utf-8"))
+    data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    atomic_write(json_path, data, durable=False)  # written again by every run: see atomic_write
+    atomic_write(md_path, to_markdown(report).encode("utf-8"), durable=False)
     return json_path, md_path
