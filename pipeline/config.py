@@ -338,7 +338,6 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
         raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
-    default = project_dir(root)  # only where the configuration names no folder
     cache = data.get("cache", {})
     cache_dir = cache.get("dir")
     if cache.get("ttl", 0) < 0:
@@ -368,10 +367,11 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         reuse=tr.get("reuse", True),
         compendia=tuple(tr.get("compendia", [])),
         over_length=tr.get("over_length", "review"),
-        cache_dir=default if cache_dir is None else (root / cache_dir) if cache_dir else None,
+        # Under the user's cache folder (platformdirs) only where the configuration names no folder.
+        cache_dir=project_dir(root) if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
         cache_ttl=cache.get("ttl") or None,
-        report_dir=default / REPORT_SUBDIR if report_dir is None else root / report_dir,
+        report_dir=project_dir(root) / REPORT_SUBDIR if report_dir is None else root / report_dir,
         refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
         resources=parse_resources(path, data),
     )

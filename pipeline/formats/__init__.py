@@ -78,14 +78,17 @@ class ChangedMeanwhile(OSError):
 Content = bytes | Iterable[bytes]
 
 
-def atomic_write(path: Path, data: Content, expected: bytes | None = None) -> None:
+def atomic_write(path: Path, data: Content, expected: bytes | None = None, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half.
 
     With ``expected``, only while ``path`` still holds exactly those bytes, checked in the same
     step as the replacement (see the module's docstring); otherwise :class:`ChangedMeanwhile`,
     and ``path`` is left as it is (a removed file is not created again). A read-only ``path`` is
     refused (PermissionError), though the rename would replace it: the file's permissions say it
-    must not change, whatever its folder allows.
+    must not change, whatever its folder allows. ``durable``: the new bytes reach the disk before
+    the rename; a file that every run writes again from scratch (the reports) may skip the flush,
+    which costs more than the rest of writing it: after a power cut it may be old or empty, and
+    the next run writes it again.
     """
     try:
         mode = path.stat().st_mode
@@ -101,7 +104,8 @@ def atomic_write(path: Path, data: Content, expected: bytes | None = None) -> No
             else:
                 handle.writelines(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         try:
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         except FileNotFoundError:

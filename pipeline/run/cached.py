@@ -7,7 +7,7 @@ from dataclasses import replace
 from pipeline.placeholders.schemes import Scheme
 from pipeline.run.context import RunContext
 from pipeline.run.keys import recovered_key
-from pipeline.run.records import Pending, Verify, Window
+from pipeline.run.window import Pending, Verify, Window
 
 __all__ = ["serve_from_cache"]
 

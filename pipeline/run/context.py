@@ -5,7 +5,7 @@ One :class:`RunContext` per run. It holds what was asked (settings, options), wh
 once, on first need, and closes at its end: the translation cache, the client, the
 concurrency limiter, the glossary and style plan. The catalogs are read in windows
 (:func:`pipeline.catalog_paths.catalog_windows`); what belongs to one window only is a
-:class:`~pipeline.run.records.Window`.
+:class:`~pipeline.run.window.Window`.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.model import Issue, Protected, Segment, SegmentKey, Severity
+from pipeline.model import Issue, Severity
 from pipeline.placeholders.checks import (
     INVISIBLE,
     Problem,
@@ -44,7 +44,9 @@ from pipeline.placeholders.checks import (
 from pipeline.placeholders.links import glued_link
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
-from pipeline.run.records import CatalogReport, RunReport, ScannedCatalog, Verdict
+from pipeline.run.records import CatalogReport, RunReport
+from pipeline.run.window import ScannedCatalog, Verdict
+from pipeline.segments import Protected, Segment, SegmentKey
 
 if TYPE_CHECKING:
     from pipeline.formats import Catalog, Unit

@@ -1,7 +1,7 @@
 """Planning: protect every segment, copy those with nothing to translate, and dedupe the rest by cache key.
 
 This is the run's only deduplication: segments whose protected text, options and service are
-the same share one :class:`~pipeline.run.records.Pending` text, named by its cache key
+the same share one :class:`~pipeline.run.window.Pending` text, named by its cache key
 (:func:`pipeline.run.keys.cache_key`), and are sent, cached and paid for once.
 
 Texts go out in at most two rounds sharing one budget: everything the catalogs need, then the
@@ -22,13 +22,14 @@ from dataclasses import replace
 from pipeline import locales
 from pipeline.config import Settings
 from pipeline.formats.base import Unit
-from pipeline.model import SegmentKey, TranslationOptions
 from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
 from pipeline.run.keys import cache_key, request_params
-from pipeline.run.records import CatalogReport, CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
+from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
+from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
+from pipeline.segments import SegmentKey, TranslationOptions
 
 __all__ = ["Inputs", "estimate", "needed", "plan", "split", "translation_options"]
 

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.model import Cause, Issue, Severity
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Settled
-from pipeline.run.records import CatalogReport, Fingerprint, ScannedCatalog
+from pipeline.run.records import CatalogReport, Fingerprint
+
+if TYPE_CHECKING:
+    from pipeline.run.window import ScannedCatalog
 
 __all__ = ["settle", "settle_unread", "skip_unchanged"]
 

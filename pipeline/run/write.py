@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.formats import AtomicWriter, ChangedMeanwhile
-from pipeline.run.records import Fingerprint, ScannedCatalog
+from pipeline.run.records import Fingerprint
+from pipeline.run.window import ScannedCatalog
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

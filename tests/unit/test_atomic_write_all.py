@@ -56,3 +56,20 @@ def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_f
         raise AssertionError("the failure was swallowed")
     assert target.read_bytes() == b'{"a": 1}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["f.json"]
+
+
+def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_the_flush(tmp_path, monkeypatch):
+    import os
+
+    from pipeline.formats import atomic_write
+    from pipeline.run.records import RunReport
+    from pipeline.run.report import write_reports
+
+    flushed: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd))[1])
+    atomic_write(tmp_path / "messages.po", b"msgid ...")
+    assert len(flushed) == 1
+    json_path, md_path = write_reports(RunReport(service="embedded", dry_run=False), tmp_path / "report")
+    assert len(flushed) == 1  # every run writes the reports again: no flush
+    assert json_path.read_bytes().startswith(b"{") and md_path.exists()

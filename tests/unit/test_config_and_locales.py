@@ -125,3 +125,19 @@ def test_overrides_and_sources():
 )
 def test_locale_from_path(path, locale):
     assert locale_from_path(Path(path)) == locale
+
+
+def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder(tmp_path, monkeypatch):
+    import pipeline.config
+
+    def no_lookup():
+        raise AssertionError("the user's cache folder was looked up")
+
+    monkeypatch.setattr(pipeline.config, "user_cache_home", no_lookup)
+    config = tmp_path / "pipeline.toml"
+    config.write_text('[cache]\ndir = ".cache"\n[report]\ndir = "out"\n', encoding="utf-8")
+    settings = load_settings(config)
+    assert (settings.cache_dir, settings.report_dir) == (tmp_path / ".cache", tmp_path / "out")
+    config.write_text('[cache]\ndir = ".cache"\n', encoding="utf-8")
+    with pytest.raises(AssertionError, match="looked up"):
+        load_settings(config)  # the report's folder is the default one: looked up

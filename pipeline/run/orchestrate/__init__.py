@@ -55,13 +55,14 @@ from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
 from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
 from pipeline.run.orchestrate.service import use_service
-from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason, Window
+from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
 
 if TYPE_CHECKING:
     from pipeline.formats import Unit
     from pipeline.run.report.progress import Progress
+    from pipeline.run.window import Window
 
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
 
@@ -227,6 +228,7 @@ def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
     from pipeline.run import write
+    from pipeline.run.window import Window
 
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     _read(run, window)

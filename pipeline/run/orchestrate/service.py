@@ -13,11 +13,12 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pipeline.run.context import RunContext
-from pipeline.run.records import Pending, Stop, StopReason, Window
+from pipeline.run.records import Stop, StopReason
 
 if TYPE_CHECKING:
     from pipeline.resources.attach import Synced
     from pipeline.run.send import Outcome
+    from pipeline.run.window import Pending, Window
 
 __all__ = ["use_service"]
 

@@ -20,10 +20,11 @@ from pipeline.errors import ExitCode
 from pipeline.formats import atomic_write
 from pipeline.model import Counters, Severity
 from pipeline.run.context import RunContext
-from pipeline.run.records import DryRunEstimate, RunReport, StopReason
+from pipeline.run.records import RunReport, StopReason
 
 if TYPE_CHECKING:
     from pipeline.quota import Allowance, UsageRecord
+    from pipeline.run.window import DryRunEstimate
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
@@ -327,6 +328,7 @@ def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
     """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing)."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path, md_path = directory / "report.json", directory / "report.md"
-    atomic_write(json_path, (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    atomic_write(md_path, to_markdown(report).encode("utf-8"))
+    data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    atomic_write(json_path, data, durable=False)  # written again by every run: see atomic_write
+    atomic_write(md_path, to_markdown(report).encode("utf-8"), durable=False)
     return json_path, md_path

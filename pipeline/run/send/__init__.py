@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.config import Settings
 from pipeline.run.keys import request_params
-from pipeline.run.records import Pending, Verify, Window
 from pipeline.run.send.answers import Outcome
 from pipeline.run.send.concurrency import Controller, Limiter
 from pipeline.run.send.packing import context_requests, groups, pack
 from pipeline.run.send.sender import Sender
+from pipeline.run.window import Pending, Verify, Window
 
 if TYPE_CHECKING:
     from pipeline.run.context import RunContext

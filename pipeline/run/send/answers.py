@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from pipeline.model import Cause, Issue, Severity
 from pipeline.placeholders.schemes import Scheme, decode
 from pipeline.run.keys import recovered_key
-from pipeline.run.records import Pending, Recovery, Verify, Window
+from pipeline.run.window import Pending, Recovery, Verify, Window
 
 if TYPE_CHECKING:
     from pipeline.client import TranslateResult

@@ -27,9 +27,10 @@ from pipeline.errors import (
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, encode
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.run.keys import request_params
-from pipeline.run.records import Pending, Stop, StopReason, Verify, Window
+from pipeline.run.records import Stop, StopReason
 from pipeline.run.send.answers import Answers, Outcome
 from pipeline.run.send.packing import groups
+from pipeline.run.window import Pending, Verify, Window
 
 if TYPE_CHECKING:
     from pipeline.client import TranslateResult
