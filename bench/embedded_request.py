@@ -31,8 +31,8 @@ from _workload import python_startup_seconds  # noqa: E402
 
 from pipeline.client import AsyncClient  # noqa: E402
 from pipeline.connect import EMBEDDED_BASE_URL  # noqa: E402
-from pipeline.model import TranslationOptions  # noqa: E402
 from pipeline.run.keys import request_params  # noqa: E402
+from pipeline.segments import TranslationOptions  # noqa: E402
 from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
 from pipeline.service.engine.base import Engine, EngineRequest, Translation  # noqa: E402
 
