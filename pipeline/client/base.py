@@ -40,8 +40,8 @@ class _Cookieless(httpx.Cookies):
     """httpx's cookies over :class:`NoCookies`, which never look at an answer.
 
     httpx hands every answer to its client's cookies, which wrap answer and request in urllib's
-    objects for the jar before the jar can ignore them: a tenth of the client's time on an
-    embedded request.
+    objects for the jar before the jar can ignore them: 0.17 M of the 3.2 M instructions of an
+    embedded request (bench/embedded_request.py).
     """
 
     def __init__(self) -> None:
