@@ -96,7 +96,7 @@ class _Letters(dict[int, str]):
 class _Words(dict[str, str]):
     """Each word's pseudo-translation for one alphabet and model, worked out the first time it is met.
 
-    Interface strings repeat their words (Django's catalogs hold "the" hundreds of times):
+    Interface strings repeat their words (Django's catalogs: 4,453 words, 1,136 distinct):
     the letters of a word met before are not looked at again. Past ``most`` words it starts again,
     so a long-running service holds no more.
     """
