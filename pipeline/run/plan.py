@@ -4,6 +4,11 @@ This is the run's only deduplication: segments whose protected text, options and
 the same share one :class:`~pipeline.run.window.Pending` text, named by its cache key
 (:func:`pipeline.run.keys.cache_key`), and are sent, cached and paid for once.
 
+A window whose catalogs hold more than :data:`PART_SEGMENTS` segments is planned and sent in
+parts (:func:`parts`): only one part's protected texts, keys and waiting segments live at a time.
+A text two parts share is still sent and paid for once: the later part finds it in the run's
+cache, as a later window does.
+
 Texts go out in at most two rounds sharing one budget: everything the catalogs need, then the
 plural fallback texts of the forms whose representative number did not come back
 (:mod:`pipeline.run.plurals`); :func:`needed` picks those. A dry run stops at the plan: :func:`estimate`
@@ -15,14 +20,15 @@ its source contains): provenance records it, and a refresh compares it to find s
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from pipeline import locales
 from pipeline.config import Settings
 from pipeline.formats.base import Unit
-from pipeline.model import SegmentKey, TranslationOptions
+from pipeline.model import Segment, SegmentKey, TranslationOptions
 from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
@@ -31,7 +37,11 @@ from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
 from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
 
-__all__ = ["Inputs", "estimate", "needed", "plan", "split", "translation_options"]
+__all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
+
+#: Segments planned and sent together at most: about a 1 MB catalog's (the size of a window of
+#: catalogs, :data:`pipeline.catalog_paths.WINDOW_BYTES`), so a window of small catalogs is one part.
+PART_SEGMENTS = 16_384
 
 
 def translation_options(
@@ -85,6 +95,57 @@ def plan(
     return split(pending, fallback_keys)
 
 
+def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> list[list[ScannedCatalog]]:
+    """The window's catalogs cut into parts of at most about ``most`` segments, in order.
+
+    A part is a list of catalogs with some of their segments: a unit's segments and plural
+    fallbacks are never cut apart (its fallbacks are sent only after its numbers came back).
+    Catalogs that fit go whole into the part that has room for them.
+    """
+    out: list[list[ScannedCatalog]] = []
+    part: list[ScannedCatalog] = []
+    size = 0
+    for s in scanned:
+        cuts = _cuts(s.segments, most - size, most)
+        if not cuts:  # the catalog fits in the part as it is
+            part.append(s)
+            size += len(s.segments)
+            continue
+        for lo, hi in zip((0, *cuts), (*cuts, None), strict=True):
+            piece = replace(s, segments=_units(s.segments, lo, hi), fallbacks=_units(s.fallbacks, lo, hi))
+            if piece.segments or piece.fallbacks:
+                part.append(piece)
+                size += len(piece.segments)
+            if hi is not None and part:  # a cut: the part is full
+                out.append(part)
+                part, size = [], 0
+    return [*out, part] if part or not out else out
+
+
+def _cuts(segments: Sequence[Segment], room: int, most: int) -> list[int]:
+    """The units a catalog's segments are cut before: the first part takes about ``room``, each next ``most``."""
+    cuts: list[int] = []
+    at = max(room, 0)
+    while at < len(segments):
+        unit = segments[at].key.unit
+        if cuts and unit <= cuts[-1]:  # one unit with more than ``most`` segments: it stays whole
+            at += 1
+            continue
+        cuts.append(unit)
+        at = bisect_left(segments, unit, key=_unit) + most
+    return cuts
+
+
+def _unit(segment: Segment) -> int:
+    return segment.key.unit
+
+
+def _units(segments: tuple[Segment, ...], lo: int, hi: int | None) -> tuple[Segment, ...]:
+    """The segments (in unit order, as scanned) of the units from ``lo`` up to ``hi`` (the end: None)."""
+    start = bisect_left(segments, lo, key=_unit)
+    return segments[start : len(segments) if hi is None else bisect_left(segments, hi, lo=start, key=_unit)]
+
+
 def split(pending: dict[str, Pending], fallback_keys: set[SegmentKey]) -> tuple[dict[str, Pending], dict[str, Pending]]:
     """Round-one texts, and the texts only plural fallbacks wait for."""
     first: dict[str, Pending] = {}
@@ -98,16 +159,17 @@ def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[
     """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
     if not spare:
         return {}
+    by_name = {s.display: s for s in scanned}
+    waiting = {(ref.key.catalog, ref.key.unit) for item in spare.values() for ref in item.refs}
     wanted: set[SegmentKey] = set()
-    for s in scanned:
-        for index, unit_plan in s.plural_plans.items():
-            if unit_plan.fallbacks:
-                missing = plurals.missing_fallbacks(
-                    unit_plan,
-                    plurals.lookup(done, s.display, index),
-                    s.catalog.units[index].flags,
-                )
-                wanted.update(SegmentKey(s.display, index, form) for form in missing)
+    for display, index in waiting:
+        s = by_name[display]
+        unit_plan = s.plural_plans.get(index)
+        if unit_plan is not None and unit_plan.fallbacks:
+            missing = plurals.missing_fallbacks(
+                unit_plan, plurals.lookup(done, s.display, index), s.catalog.units[index].flags
+            )
+            wanted.update(SegmentKey(s.display, index, form) for form in missing)
     result: dict[str, Pending] = {}
     for key, item in spare.items():
         refs = [ref for ref in item.refs if ref.key in wanted]
