@@ -62,6 +62,8 @@ class Catalog(Protocol):
         translations: Mapping[int, tuple[str, ...]],
         mark_fuzzy: bool = True,
         review: Mapping[int, str] | None = None,
-    ) -> bytes:
+    ) -> bytes | bytearray:
         """The catalog's bytes with ``translations`` (unit index -> target forms) written in; the units
-        ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy`` says, with the note."""
+        ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy`` says, with the note.
+
+        A bytearray where the bytes are assembled in one (a large catalog's are not copied once more)."""

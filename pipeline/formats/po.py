@@ -151,7 +151,7 @@ class PoCatalog:
         translations: Mapping[int, tuple[str, ...]],
         mark_fuzzy: bool = True,
         review: Mapping[int, str] | None = None,
-    ) -> bytes:
+    ) -> bytearray:
         """The file's bytes with ``translations`` (unit index -> msgstr forms) written in.
 
         The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
@@ -182,7 +182,7 @@ class PoCatalog:
             out += data
             i = end
         out += raw[starts[i] : starts[last]]
-        return bytes(out)
+        return out  # not bytes(out): a second copy of the whole file
 
     def _unit_edits(
         self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]

@@ -349,6 +349,8 @@ def _write(run: RunContext, window: Window) -> None:
         admitted = gate.admit(run.settings, s, window.done, run.report, run.per_catalog[s.display], window.notes)
         gated.append((admitted, run.report.issues[before:]))
         del run.report.issues[before:]  # put back below, in catalog order, with those of the write
+    # What is written is in ``gated`` now: the segments' keys (and their dict) make room for the rendering.
+    window.done, window.notes = {}, {}
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
     outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())
