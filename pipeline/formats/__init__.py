@@ -75,7 +75,7 @@ class ChangedMeanwhile(OSError):
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
 #: need not be held whole in memory).
-Content = bytes | bytearray | Iterable[bytes]
+Content = bytes | Iterable[bytes | memoryview]
 
 
 def atomic_write(path: Path, data: Content, expected: bytes | None = None, durable: bool = True) -> None:
@@ -99,7 +99,7 @@ def atomic_write(path: Path, data: Content, expected: bytes | None = None, durab
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, (bytes, bytearray)):
+            if isinstance(data, bytes):
                 handle.write(data)
             else:
                 handle.writelines(data)

@@ -67,7 +67,7 @@ class Fingerprint:
     sha256: str
 
     @classmethod
-    def of(cls, data: bytes | bytearray) -> Fingerprint:
+    def of(cls, data: bytes) -> Fingerprint:
         """The fingerprint of ``data``."""
         import hashlib  # not on the no-op path, which compares fingerprints the journal saved
 
