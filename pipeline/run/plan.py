@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from pipeline import locales
@@ -95,55 +95,40 @@ def plan(
     return split(pending, fallback_keys)
 
 
-def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> list[list[ScannedCatalog]]:
-    """The window's catalogs cut into parts of at most about ``most`` segments, in order.
+def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[list[ScannedCatalog]]:
+    """The window's catalogs cut into parts of about ``most`` segments, in order, each made when it is taken.
 
-    A part is a list of catalogs with some of their segments: a unit's segments and plural
-    fallbacks are never cut apart (its fallbacks are sent only after its numbers came back).
-    Catalogs that fit go whole into the part that has room for them.
+    A part is a list of catalogs, each with the segments (:meth:`ScannedCatalog.unit_segments`)
+    of its units in the part: a unit's segments and plural fallbacks are never cut apart (its
+    fallbacks are sent only after its numbers came back). Catalogs that fit share a part.
     """
-    out: list[list[ScannedCatalog]] = []
     part: list[ScannedCatalog] = []
     size = 0
     for s in scanned:
-        cuts = _cuts(s.segments, most - size, most)
-        if not cuts:  # the catalog fits in the part as it is
-            part.append(s)
-            size += len(s.segments)
-            continue
-        for lo, hi in zip((0, *cuts), (*cuts, None), strict=True):
-            piece = replace(s, segments=_units(s.segments, lo, hi), fallbacks=_units(s.fallbacks, lo, hi))
-            if piece.segments or piece.fallbacks:
-                part.append(piece)
-                size += len(piece.segments)
-            if hi is not None and part:  # a cut: the part is full
-                out.append(part)
-                part, size = [], 0
-    return [*out, part] if part or not out else out
+        if size >= most:  # the catalogs before filled the part
+            yield part
+            part, size = [], 0
+        units = list(s.source_forms)  # the units to translate, in file order
+        start = 0
+        for n, index in enumerate(units):
+            size += s.segment_count(index)
+            if size >= most and n + 1 < len(units):  # a cut: the part is full
+                yield [*part, _piece(s, units[start : n + 1], units[n + 1])]
+                part, size, start = [], 0, n + 1
+        part.append(_piece(s, units[start:], None))
+    yield part
 
 
-def _cuts(segments: Sequence[Segment], room: int, most: int) -> list[int]:
-    """The units a catalog's segments are cut before: the first part takes about ``room``, each next ``most``."""
-    cuts: list[int] = []
-    at = max(room, 0)
-    while at < len(segments):
-        unit = segments[at].key.unit
-        if cuts and unit <= cuts[-1]:  # one unit with more than ``most`` segments: it stays whole
-            at += 1
-            continue
-        cuts.append(unit)
-        at = bisect_left(segments, unit, key=_unit) + most
-    return cuts
+def _piece(s: ScannedCatalog, units: list[int], end: int | None) -> ScannedCatalog:
+    """``s`` with the segments of ``units``, and the fallbacks of the units before ``end`` (the rest: None)."""
+    first = bisect_left(s.fallbacks, units[0], key=_unit) if units else 0
+    last = len(s.fallbacks) if end is None else bisect_left(s.fallbacks, end, lo=first, key=_unit)
+    segments = tuple(segment for index in units for segment in s.unit_segments(index))
+    return replace(s, segments=segments, fallbacks=s.fallbacks[first:last])
 
 
 def _unit(segment: Segment) -> int:
     return segment.key.unit
-
-
-def _units(segments: tuple[Segment, ...], lo: int, hi: int | None) -> tuple[Segment, ...]:
-    """The segments (in unit order, as scanned) of the units from ``lo`` up to ``hi`` (the end: None)."""
-    start = bisect_left(segments, lo, key=_unit)
-    return segments[start : len(segments) if hi is None else bisect_left(segments, hi, lo=start, key=_unit)]
 
 
 def split(pending: dict[str, Pending], fallback_keys: set[SegmentKey]) -> tuple[dict[str, Pending], dict[str, Pending]]:

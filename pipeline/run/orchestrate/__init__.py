@@ -44,7 +44,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -236,8 +235,10 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     parts = _read(run, window)
     clock = run.timed("scan", clock)
     usage: UsageError | None = None
-    while parts and usage is None:
-        clock, usage = await _part(run, window, parts.pop(0), clock)  # popped: its segments go with its texts
+    for part in parts:  # each made when taken: its segments go with its texts
+        clock, usage = await _part(run, window, part, clock)
+        if usage is not None:
+            break
     if not run.options.dry_run:
         _write(run, window)
     run.timed("write", clock)
@@ -274,8 +275,8 @@ async def _part(
     return run.timed("translate", clock), usage
 
 
-def _read(run: RunContext, window: Window) -> list[list[ScannedCatalog]]:
-    """Scan the window's catalogs; their segments cut into the parts planned and sent in turn (a dry run: one)."""
+def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog]]:
+    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one)."""
     from pipeline.run import plan
     from pipeline.run.scan import scan
 
@@ -296,11 +297,9 @@ def _read(run: RunContext, window: Window) -> list[list[ScannedCatalog]]:
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
-    # A dry run counts each text once in what it would send: all its segments in one part.
-    parts = plan.parts(window.scanned, sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
-    # The segments live on in the parts, and then in the pending texts that wait for them.
-    window.scanned = [replace(s, segments=()) for s in window.scanned]
-    return parts
+    # A dry run counts each text once in what it would send: all its segments in one part. The parts
+    # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
+    return plan.parts(list(window.scanned), sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
