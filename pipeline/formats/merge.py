@@ -166,8 +166,7 @@ class _Merger:
         new_blocks = [(pos, self._fuzzy_lines(pos, fuzzy[pos])) for pos in fuzzy if pos not in in_place.values()]
         new_blocks += [(pos, self._revived_lines(pos, i)) for pos, i in revived.items()]
         new_blocks += [(pos, self._new_lines(pos)) for pos in unmatched if pos not in fuzzy]
-        for pos, entry_lines in sorted(new_blocks):
-            _insert(blocks, _Block(entry_lines, pos, [self.newline]))
+        blocks = _placed(blocks, [_Block(entry_lines, pos, [self.newline]) for pos, entry_lines in sorted(new_blocks)])
         obsoleted = [i for i, e in enumerate(self.entries) if not e.obsolete and i not in used and _translated(e)]
         removed = sum(1 for i, e in enumerate(self.entries) if not e.obsolete and i not in used and not _translated(e))
         blocks += [_Block(self._obsolete_lines(i), None, [self.newline]) for i in obsoleted]
@@ -307,13 +306,26 @@ class _Merger:
         return [ln for k, form in enumerate(forms) for ln in format_field(f"msgstr[{k}]", form)]
 
 
-def _insert(blocks: list[_Block], new: _Block) -> None:
-    """Put ``new`` after the last entry that comes before it in the template (first when none does)."""
-    at = 0
+def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
+    """``blocks`` with each of ``new`` (in template order) after the last entry that comes before it in the
+    template, first when none does.
+
+    One pass over both: as the template positions of ``new`` grow, the last block before each one
+    can only move down the list (one search per new block made a merge quadratic: a third of its time).
+    """
+    by_position = sorted((b.position, k) for k, b in enumerate(blocks) if b.position is not None)
+    after: dict[int, list[_Block]] = {}  # index of the block they follow (-1: the start) -> new blocks
+    last, j = -1, 0
+    for block in new:
+        while j < len(by_position) and by_position[j][0] < block.position:  # type: ignore[operator]
+            last = max(last, by_position[j][1])
+            j += 1
+        after.setdefault(last, []).append(block)
+    placed = after.get(-1, [])
     for k, block in enumerate(blocks):
-        if block.position is not None and block.position < new.position:  # type: ignore[operator]
-            at = k + 1
-    blocks.insert(at, new)
+        placed.append(block)
+        placed.extend(after.get(k, ()))
+    return placed
 
 
 def _format_flags(entry: polib.POEntry) -> list[str]:

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.formats.limits import limit_of
-from pipeline.model import Placeholder, Protected, Severity
+from pipeline.model import Severity
 from pipeline.placeholders import formats, icu
 from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect, split_edges, tags_balanced
+from pipeline.segments import Placeholder, Protected
 
 __all__ = [
     "INVISIBLE",

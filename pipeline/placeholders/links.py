@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.model import Protected
+from pipeline.segments import Protected
 
 __all__ = ["glued_link"]
 

@@ -21,8 +21,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.model import Placeholder, Protected
 from pipeline.placeholders import formats, grammar, icu
+from pipeline.segments import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline import protocol
-from pipeline.model import Protected
 from pipeline.placeholders.protect import TAG
+from pipeline.segments import Protected
 
 
 class Scheme(enum.Enum):

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.errors import ServiceError
-from pipeline.model import Issue, Severity, TranslationOptions
+from pipeline.model import Issue, Severity
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_sync import sync_glossary
 from pipeline.resources.style_sync import sync_styles
 from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
+from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
     from pipeline.client import TranslationMemory

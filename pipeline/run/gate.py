@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.model import Issue, Protected, Segment, SegmentKey, Severity
+from pipeline.model import Issue, Severity
 from pipeline.placeholders.checks import (
     INVISIBLE,
     Problem,
@@ -46,6 +46,7 @@ from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
 from pipeline.run.records import CatalogReport, RunReport
 from pipeline.run.window import ScannedCatalog, Verdict
+from pipeline.segments import Protected, Segment, SegmentKey
 
 if TYPE_CHECKING:
     from pipeline.formats import Catalog, Unit

@@ -7,7 +7,7 @@ requests are sent can never silently reuse results of the old shape.
 
 The key is the SHA-256 of the service's identity (:func:`pipeline.connect.service_identity`), the
 protection scheme's version (:data:`~pipeline.model.SCHEME_VERSION`), the request parameters for
-the segment's options (every field of :class:`~pipeline.model.TranslationOptions` that is sent),
+the segment's options (every field of :class:`~pipeline.segments.TranslationOptions` that is sent),
 the content hashes of the glossary and style list (ids name server-side objects whose content can
 change under the same id; the run keys by content and leaves the ids out, see
 ``ResourcePlan.key_options``), for a text sent with a translation memory what the service says the
@@ -22,7 +22,8 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from pipeline.model import SCHEME_VERSION, TranslationOptions
+from pipeline.model import SCHEME_VERSION
+from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
     from pipeline.placeholders.schemes import Scheme

@@ -28,7 +28,6 @@ from dataclasses import replace
 from pipeline import locales
 from pipeline.config import Settings
 from pipeline.formats.base import Unit
-from pipeline.model import Segment, SegmentKey, TranslationOptions
 from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
@@ -36,6 +35,7 @@ from pipeline.run.keys import cache_key, request_params
 from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
 from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
+from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
 __all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
 

@@ -25,10 +25,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from pipeline.model import SegmentKey
 from pipeline.placeholders.grammar import INTEGER_PRINTF
 from pipeline.placeholders.protect import FORMAT_SUFFIX, protect
 from pipeline.plural_rules import PluralRule, plural_rule_for
+from pipeline.segments import SegmentKey
 
 SINGULAR, PLURAL = 0, 1
 NUMBER_BASE = 2

@@ -15,10 +15,11 @@ from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
-from pipeline.model import Cause, Issue, Segment, SegmentKey, Severity
+from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
 from pipeline.run.window import ScannedCatalog, unit_context
+from pipeline.segments import Segment, SegmentKey
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.model import Protected, Segment, SegmentKey, TranslationOptions
+from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
     from pipeline.formats import Catalog, Unit

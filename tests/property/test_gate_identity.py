@@ -11,9 +11,9 @@ import re
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pipeline.model import Segment, SegmentKey
 from pipeline.placeholders.protect import protect
 from pipeline.run.gate import verify
+from pipeline.segments import Segment, SegmentKey
 
 
 def admit(answer: str, protected, source: str, flags=()):

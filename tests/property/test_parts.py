@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.formats.base import Unit, UnitState
-from pipeline.model import Segment, SegmentKey
 from pipeline.run.plan import parts
 from pipeline.run.plurals import UnitPlan
 from pipeline.run.window import ScannedCatalog
+from pipeline.segments import Segment, SegmentKey
 
 
 def scanned(name: str, shapes: list[tuple[int, int]]) -> ScannedCatalog:

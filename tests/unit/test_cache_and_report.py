@@ -6,10 +6,11 @@ import json
 from dataclasses import fields, replace
 
 from pipeline.cache import TranslationCache
-from pipeline.model import Counters, Issue, TranslationOptions
+from pipeline.model import Counters, Issue
 from pipeline.run.keys import cache_key
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.report import to_json, to_markdown, write_reports
+from pipeline.segments import TranslationOptions
 
 OPTS = TranslationOptions(source_lang="EN", target_lang="DE")
 

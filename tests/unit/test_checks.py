@@ -158,9 +158,9 @@ def test_an_equiv_text_written_otherwise_is_the_same_inline_element():
 
 
 def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
-    from pipeline.model import Segment, SegmentKey
     from pipeline.placeholders.protect import protect
     from pipeline.run.gate import verify
+    from pipeline.segments import Segment, SegmentKey
 
     source = "Read https://example.com/docs and more."
     segment, protected = Segment(SegmentKey("c.po", 0, 0), source, 1), protect(source)
@@ -171,9 +171,9 @@ def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
 
 
 def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery():
-    from pipeline.model import Segment, SegmentKey
     from pipeline.placeholders.protect import protect
     from pipeline.run.gate import verify
+    from pipeline.segments import Segment, SegmentKey
 
     source = 'Read <x id="START_TAG_SPAN"/>this<x id="CLOSE_TAG_SPAN"/> first'
     flags = ("xliff-inline",)

@@ -8,7 +8,7 @@ import pytest
 from babel import Locale, localedata
 from babel.messages.plurals import get_plural
 
-from pipeline.plural_expression import PluralExpressionError, check, compile_expression
+from pipeline.plural_rules import PluralExpressionError, check, compile_expression
 
 
 def test_every_cldr_rule_passes_the_check_and_agrees_with_gettext():

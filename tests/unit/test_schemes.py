@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.model import Segment, SegmentKey
 from pipeline.placeholders.protect import protect
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode, request_params
 from pipeline.run.gate import verify
+from pipeline.segments import Segment, SegmentKey
 
 
 def admit(answer: str, protected, source: str, flags=()):

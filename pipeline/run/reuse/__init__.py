@@ -22,11 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.formats import Catalog, Unit
-from pipeline.model import SegmentKey
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.context import RunContext
 from pipeline.run.reuse.index import Human, Index, signature
 from pipeline.run.window import Pending, Reused, ScannedCatalog, Window
+from pipeline.segments import SegmentKey
 
 __all__ = ["REUSED_FORM", "Check", "reuse"]
 

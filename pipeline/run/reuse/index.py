@@ -29,8 +29,7 @@ from pipeline.catalog_paths import configured_locale, display_path, find_catalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, UnitState, atomic_write
-from pipeline.plural_expression import PluralExpressionError, check
-from pipeline.plural_rules import PluralRule, plural_rule_for
+from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 from pipeline.run.journal import Journal
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]

@@ -28,11 +28,12 @@ from dataclasses import replace
 
 from pipeline import protocol
 from pipeline.formats.limits import Limit, limit_of
-from pipeline.model import Cause, Issue, Segment, SegmentKey, Severity
+from pipeline.model import Cause, Issue, Severity
 from pipeline.resources.targets import has_style_lists
 from pipeline.run.context import RunContext
 from pipeline.run.keys import cache_key
 from pipeline.run.window import Pending, Window
+from pipeline.segments import Segment, SegmentKey
 
 __all__ = ["INSTRUCTION", "limited", "retries", "settle", "takes_instructions"]
 

@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pipeline import protocol
-from pipeline.model import TranslationOptions
 from pipeline.run.keys import request_params
 from pipeline.run.window import Pending
+from pipeline.segments import TranslationOptions
 
 
 @dataclass(frozen=True, slots=True)
