@@ -41,7 +41,6 @@ def main() -> None:
         # The run's lazy imports, done before timing (pipeline.client is a lazy package: its modules
         # are named one by one; babel is what the plural rules of a catalog without a header load).
         import concurrent.futures.thread  # noqa: F401
-        import importlib.metadata  # noqa: F401  the client's user agent names its version
 
         import babel.messages.plurals  # noqa: F401
 

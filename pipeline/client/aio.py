@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, NoCookies
+from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, Cookieless
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -23,6 +23,10 @@ else:
 
 T = TypeVar("T")
 _CLOSED = httpx.ByteStream(b"")  # what a read response's stream is replaced with
+
+
+class _AsyncClientHTTP(Cookieless, httpx.AsyncClient):
+    """httpx's client without cookies (see :class:`~pipeline.client.base.Cookieless`)."""
 
 
 class AsyncClient(_Endpoints):
@@ -48,12 +52,11 @@ class AsyncClient(_Endpoints):
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
-        self._http = httpx.AsyncClient(
+        self._http = _AsyncClientHTTP(
             base_url=self.base_url,
             headers=headers,
             timeout=httpx.Timeout(timeout),
             transport=transport or httpx.AsyncHTTPTransport(limits=POOL_LIMITS),
-            cookies=NoCookies(),
         )
         self._url = AbsoluteURLs(self._http.base_url)
 

@@ -10,13 +10,17 @@ from typing import Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, NoCookies
+from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, Cookieless
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ServiceError
 
 T = TypeVar("T")
+
+
+class _ClientHTTP(Cookieless, httpx.Client):
+    """httpx's client without cookies (see :class:`~pipeline.client.base.Cookieless`)."""
 
 
 class Client(ClientBase):
@@ -40,12 +44,11 @@ class Client(ClientBase):
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or time.sleep
-        self._http = httpx.Client(
+        self._http = _ClientHTTP(
             base_url=self.base_url,
             headers=headers,
             timeout=httpx.Timeout(timeout),
             transport=transport or httpx.HTTPTransport(limits=POOL_LIMITS),
-            cookies=NoCookies(),
         )
         self._url = AbsoluteURLs(self._http.base_url)
 

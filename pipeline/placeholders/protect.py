@@ -147,6 +147,10 @@ PROTECT_MEMO = 1 << 15
 @functools.lru_cache(maxsize=PROTECT_MEMO)
 def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
+    if TRIGGERS.search(core) is None and not _flagged(flags) and XLIFF_INLINE not in flags:
+        # Most texts: no character any regex kind (nor ICU, which needs a brace) starts with, and no
+        # format grammar or XLIFF span to look for. What _spans would find: nothing.
+        return Protected(_xml_escape(core), (), prefix, suffix)
     pattern = _pattern(kinds_for(flags))
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
@@ -170,8 +174,9 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 
 _MARKUP = re.compile(r"""<(?:[^<>"']|"[^"]*"|'[^']*')*>""")
 #: The characters the regex kinds are made of: each kind needs one of them (``<`` ``&`` ``%`` ``{`` ``}``
-#: ``$`` ``@``, ``:`` of a URL, a control character), so a text without any holds none of them.
-TRIGGERS = re.compile(r"[<&:@{}%$\n\t\r\v\f]")
+#: ``$`` ``@``, ``[`` of bracket markup, ``:`` of a URL, a control character), so a text without any
+#: holds none of them.
+TRIGGERS = re.compile(r"[<&:@{}%$[\n\t\r\v\f]")
 
 
 def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[tuple[int, int, str, bool]]:

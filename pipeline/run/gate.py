@@ -125,9 +125,10 @@ def admit(
     for index, forms in s.source_forms.items():
         unit = s.catalog.units[index]
         texts = [done.get(SegmentKey(s.display, index, form)) for form in forms]
-        warnings: tuple[str, ...] = tuple(
-            dict.fromkeys(note for form in forms if (note := (notes or {}).get(SegmentKey(s.display, index, form))))
-        )
+        warnings: tuple[str, ...] = ()
+        if notes:  # most runs have no note at all
+            noted = (notes.get(SegmentKey(s.display, index, form)) for form in forms)
+            warnings = tuple(dict.fromkeys(note for note in noted if note))
         if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
             assembled = plurals.assemble(s.plural_plans[index], plurals.lookup(done, s.display, index), unit.flags)
             texts, warnings = list(assembled.texts or (None,)), (*warnings, *assembled.warnings)

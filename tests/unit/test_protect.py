@@ -32,6 +32,8 @@ def texts(protected):
         ("Hi {{ user.name }} and %{count} and ${HOME}", [], ["{{ user.name }}", "%{count}", "${HOME}"]),
         ("Line one\nline two\tend", [], ["\n", "\t"]),
         ("Hello %name%, %size% MB of %user.quota% left; 50% off", [], ["%name%", "%size%", "%user.quota%"]),
+        # Bracket markup alone in a text, with no other character a placeholder starts with.
+        ("Use [b]bold[/b] here", [], ["[b]", "[/b]"]),
         (
             "{n, plural, one {# file} other {# files}}",
             [],

@@ -93,26 +93,44 @@ class _Letters(dict[int, str]):
         return value
 
 
+class _Words(dict[str, str]):
+    """Each word's pseudo-translation for one alphabet and model, worked out the first time it is met.
+
+    Interface strings repeat their words (Django's catalogs: 4,453 words, 1,136 distinct):
+    the letters of a word met before are not looked at again. Past ``most`` words it starts again,
+    so a long-running service holds no more.
+    """
+
+    def __init__(self, code: str, shift: int, most: int = 1 << 16) -> None:
+        super().__init__()
+        self._letters, self._alphabet, self._most = _Letters(alphabet(code), shift), alphabet(code), most
+
+    def __missing__(self, original: str) -> str:
+        if _CODE.match(original):
+            out = original
+        else:
+            out = original.translate(self._letters)
+            if out == original and not original.isdigit():  # digits alone are a number, kept
+                out += self._alphabet.signature
+            out = self._alphabet.finish_word(out)
+        if len(self) >= self._most:
+            self.clear()
+        self[original] = out
+        return out
+
+    def of(self, found: re.Match[str]) -> str:
+        """The pseudo-translation of the word ``found`` (a ``re.sub`` replacement)."""
+        return self[found.group()]
+
+
 @functools.cache
-def _letters(code: str, next_gen: bool) -> _Letters:
-    return _Letters(alphabet(code), 1 if next_gen else 0)
+def _words(code: str, next_gen: bool) -> _Words:
+    return _Words(code, 1 if next_gen else 0)
 
 
 def transliterate(text: str, target: str, next_gen: bool = False) -> str:
     """``text`` in ``target``'s letters, word by word (codes kept; see the module docstring)."""
-    table = _letters(target, next_gen)
-    letters = alphabet(target)
-
-    def word(found: re.Match[str]) -> str:
-        original = found.group()
-        if _CODE.match(original):
-            return original
-        out = original.translate(table)
-        if out == original and not original.isdigit():  # digits alone are a number, kept
-            out += letters.signature
-        return letters.finish_word(out)
-
-    return _WORD.sub(word, text)
+    return _WORD.sub(_words(target, next_gen).of, text)
 
 
 def _translate_run(text: str, request: EngineRequest) -> str:
@@ -133,7 +151,12 @@ class PseudoEngine:
         return self._translate_all(request)
 
     def _translate_all(self, request: EngineRequest) -> list[Translation]:
-        return [self.translate_one(text, request) for text in request.texts]
+        source = request.source_lang
+        if source is None or request.memory is not None:  # decided text by text
+            return [self.translate_one(text, request) for text in request.texts]
+        if base_of(source) == base_of(request.target_lang):
+            return [Translation(text, source) for text in request.texts]
+        return [Translation(_translate_text(text, request), source) for text in request.texts]
 
     def translate_one(self, text: str, request: EngineRequest) -> Translation:
         """Pseudo-translate one text of ``request``."""
@@ -151,6 +174,8 @@ class PseudoEngine:
 def _translate_text(text: str, request: EngineRequest) -> str:
     """Translate the translatable runs, apply the style rules across them, keep the rest."""
     parts = list(pieces(text, request.markup))
+    if not request.style_rules:  # the usual request: each run on its own
+        return "".join(_translate_run(p.text, request) if p.translatable else p.text for p in parts)
     runs = [_translate_run(p.text, request) for p in parts if p.translatable]
     styled = iter(apply_style(runs, request.style_rules, request.target_lang))
     return "".join(next(styled) if p.translatable else p.text for p in parts)
