@@ -75,7 +75,7 @@ class ChangedMeanwhile(OSError):
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
 #: need not be held whole in memory).
-Content = bytes | Iterable[bytes]
+Content = bytes | Iterable[bytes | memoryview]
 
 
 def atomic_write(path: Path, data: Content, expected: bytes | None = None, durable: bool = True) -> None:

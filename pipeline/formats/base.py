@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -65,3 +65,12 @@ class Catalog(Protocol):
     ) -> bytes:
         """The catalog's bytes with ``translations`` (unit index -> target forms) written in; the units
         ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy`` says, with the note."""
+
+    def render_pieces(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> Iterator[bytes | memoryview]:
+        """:meth:`render`'s bytes in pieces, each made as it is taken: the translations are checked at
+        once, and a large catalog's new bytes are never in memory all together."""

@@ -156,6 +156,18 @@ class PoCatalog:
         The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
         says, with the note as a translator comment (``# note``) above the entry.
         """
+        out = bytearray()
+        for piece in self.render_pieces(translations, mark_fuzzy, review):
+            out += piece
+        return bytes(out)
+
+    def render_pieces(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> Iterator[bytes | memoryview]:
+        """:meth:`render`'s bytes in pieces, made as they are taken: the lines between two edits, an edit."""
         for index, forms in translations.items():  # all checked before anything is rendered
             unit = self.units[index]
             if unit.state is UnitState.OBSOLETE:
@@ -168,20 +180,21 @@ class PoCatalog:
             self._header_edits(translations),
             key=lambda edit: edit[:2],  # the unit's edits first where both insert at one line
         )
-        # The file's lines between the edits are copied from a view of its bytes, not sliced out first.
+        return self._pieces(edits)
+
+    def _pieces(self, edits: Iterator[_Edit]) -> Iterator[bytes | memoryview]:
+        # The file's lines between the edits are views of its bytes, not copies.
         raw = memoryview(self._raw)
         starts = self._starts
-        out = bytearray()
         last = len(starts) - 1
         i = 0
         for at, _, end, data in edits:
             if at < i or at >= last:
                 continue  # inside a block replaced already, or past the end: never reached line by line
-            out += raw[starts[i] : starts[at]]
-            out += data
+            yield raw[starts[i] : starts[at]]
+            yield data
             i = end
-        out += raw[starts[i] : starts[last]]
-        return bytes(out)
+        yield raw[starts[i] : starts[last]]
 
     def _unit_edits(
         self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]

@@ -165,6 +165,15 @@ class XliffCatalog:
             return "the translation's inline markup (element names and ids) differs from the source's"
         return None
 
+    def render_pieces(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> Iterator[bytes | memoryview]:
+        """:meth:`render`'s bytes, in one piece: an XLIFF file is encoded whole."""
+        return iter((self.render(translations, mark_fuzzy, review),))
+
     def render(
         self,
         translations: Mapping[int, tuple[str, ...]],

@@ -4,6 +4,11 @@ This is the run's only deduplication: segments whose protected text, options and
 the same share one :class:`~pipeline.run.window.Pending` text, named by its cache key
 (:func:`pipeline.run.keys.cache_key`), and are sent, cached and paid for once.
 
+A window whose catalogs hold more than :data:`PART_SEGMENTS` segments is planned and sent in
+parts (:func:`parts`): only one part's protected texts, keys and waiting segments live at a time.
+A text two parts share is still sent and paid for once: the later part finds it in the run's
+cache, as a later window does.
+
 Texts go out in at most two rounds sharing one budget: everything the catalogs need, then the
 plural fallback texts of the forms whose representative number did not come back
 (:mod:`pipeline.run.plurals`); :func:`needed` picks those. A dry run stops at the plan: :func:`estimate`
@@ -15,8 +20,9 @@ its source contains): provenance records it, and a refresh compares it to find s
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from pipeline import locales
@@ -29,9 +35,13 @@ from pipeline.run.keys import cache_key, request_params
 from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
 from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
-from pipeline.segments import SegmentKey, TranslationOptions
+from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
-__all__ = ["Inputs", "estimate", "needed", "plan", "split", "translation_options"]
+__all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
+
+#: Segments planned and sent together at most: about a 1 MB catalog's (the size of a window of
+#: catalogs, :data:`pipeline.catalog_paths.WINDOW_BYTES`), so a window of small catalogs is one part.
+PART_SEGMENTS = 16_384
 
 
 def translation_options(
@@ -85,6 +95,42 @@ def plan(
     return split(pending, fallback_keys)
 
 
+def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[list[ScannedCatalog]]:
+    """The window's catalogs cut into parts of about ``most`` segments, in order, each made when it is taken.
+
+    A part is a list of catalogs, each with the segments (:meth:`ScannedCatalog.unit_segments`)
+    of its units in the part: a unit's segments and plural fallbacks are never cut apart (its
+    fallbacks are sent only after its numbers came back). Catalogs that fit share a part.
+    """
+    part: list[ScannedCatalog] = []
+    size = 0
+    for s in scanned:
+        if size >= most:  # the catalogs before filled the part
+            yield part
+            part, size = [], 0
+        units = list(s.source_forms)  # the units to translate, in file order
+        start = 0
+        for n, index in enumerate(units):
+            size += s.segment_count(index)
+            if size >= most and n + 1 < len(units):  # a cut: the part is full
+                yield [*part, _piece(s, units[start : n + 1], units[n + 1])]
+                part, size, start = [], 0, n + 1
+        part.append(_piece(s, units[start:], None))
+    yield part
+
+
+def _piece(s: ScannedCatalog, units: list[int], end: int | None) -> ScannedCatalog:
+    """``s`` with the segments of ``units``, and the fallbacks of the units before ``end`` (the rest: None)."""
+    first = bisect_left(s.fallbacks, units[0], key=_unit) if units else 0
+    last = len(s.fallbacks) if end is None else bisect_left(s.fallbacks, end, lo=first, key=_unit)
+    segments = tuple(segment for index in units for segment in s.unit_segments(index))
+    return replace(s, segments=segments, fallbacks=s.fallbacks[first:last])
+
+
+def _unit(segment: Segment) -> int:
+    return segment.key.unit
+
+
 def split(pending: dict[str, Pending], fallback_keys: set[SegmentKey]) -> tuple[dict[str, Pending], dict[str, Pending]]:
     """Round-one texts, and the texts only plural fallbacks wait for."""
     first: dict[str, Pending] = {}
@@ -98,16 +144,17 @@ def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[
     """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
     if not spare:
         return {}
+    by_name = {s.display: s for s in scanned}
+    waiting = {(ref.key.catalog, ref.key.unit) for item in spare.values() for ref in item.refs}
     wanted: set[SegmentKey] = set()
-    for s in scanned:
-        for index, unit_plan in s.plural_plans.items():
-            if unit_plan.fallbacks:
-                missing = plurals.missing_fallbacks(
-                    unit_plan,
-                    plurals.lookup(done, s.display, index),
-                    s.catalog.units[index].flags,
-                )
-                wanted.update(SegmentKey(s.display, index, form) for form in missing)
+    for display, index in waiting:
+        s = by_name[display]
+        unit_plan = s.plural_plans.get(index)
+        if unit_plan is not None and unit_plan.fallbacks:
+            missing = plurals.missing_fallbacks(
+                unit_plan, plurals.lookup(done, s.display, index), s.catalog.units[index].flags
+            )
+            wanted.update(SegmentKey(s.display, index, form) for form in missing)
     result: dict[str, Pending] = {}
     for key, item in spare.items():
         refs = [ref for ref in item.refs if ref.key in wanted]

@@ -18,7 +18,7 @@ from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import ScannedCatalog
+from pipeline.run.window import ScannedCatalog, unit_context
 from pipeline.segments import Segment, SegmentKey
 
 TEMPLATE_SUFFIXES = (".pot",)
@@ -101,7 +101,7 @@ def _segments(
     retranslate: Retranslate | None = None,
 ) -> ScannedCatalog:
     plural = catalog.plural or plural_rule_for(locale)
-    found = _Found()
+    found = _Found(settings.context)
     for unit in catalog.units:
         if unit.state is not UnitState.PARTIAL and not _wanted(unit, display, target, retranslate):
             continue
@@ -117,11 +117,12 @@ def _segments(
         catalog,
         locale,
         target,
-        tuple(found.segments),
+        (),
         found.source_forms,
         found.skipped,
         found.plural_plans,
         tuple(found.fallbacks),
+        settings.context,
     )
 
 
@@ -145,51 +146,39 @@ def _refusal(unit: Unit, display: str, target: str, plural: PluralRule | None) -
 
 @dataclass
 class _Found:
-    """The segments of one catalog's wanted units, collected in unit order."""
+    """How the segments of one catalog's wanted units are made, collected in unit order."""
 
-    segments: list[Segment] = field(default_factory=list)
+    policy: str  # Settings.context
     source_forms: dict[int, tuple[int, ...]] = field(default_factory=dict)
     plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)
     fallbacks: list[Segment] = field(default_factory=list)
     skipped: int = 0
 
     def add(self, settings: Settings, display: str, unit: Unit, plural: PluralRule | None) -> None:
-        """The unit's segments (a plural's number sentences, with their fallbacks kept apart)."""
+        """The unit's forms (a plural's number sentences, with their fallbacks kept apart).
+
+        Its segments are made when its part of the window is planned (:meth:`ScannedCatalog.unit_segments`),
+        not all at once here: only the few fallback texts are.
+        """
         if unit.plural:
             assert plural is not None  # _refusal left such units out
             plan = self.plural_plans[unit.index] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, settings.source_lang
             )
-            forms, texts, spare = tuple(f.segment for f in plan.forms), plan.texts, plan.fallbacks
+            self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
+            context = unit_context(self.policy, unit)
+            self.fallbacks.extend(
+                Segment(SegmentKey(display, unit.index, form), plan.fallbacks[form], unit.line, unit.flags, context)
+                for form in sorted(plan.fallbacks)
+            )
         else:
-            forms, texts, spare = (0,), {0: unit.sources[0]}, {}
-        self.source_forms[unit.index] = forms
-        context = _context(settings.context, unit)
-        self.segments.extend(
-            Segment(SegmentKey(display, unit.index, form), texts[form], unit.line, unit.flags, context)
-            for form in sorted(texts)
-        )
-        self.fallbacks.extend(
-            Segment(SegmentKey(display, unit.index, form), spare[form], unit.line, unit.flags, context)
-            for form in sorted(spare)
-        )
-
-
-def _context(policy: str, unit: Unit) -> str | None:
-    """What is sent as the request's ``context`` for a unit, per the configured policy."""
-    if policy == "none":
-        return None
-    parts = [unit.context or ""]
-    if policy == "all":
-        parts.append(unit.notes)
-    return "\n".join(p for p in parts if p) or None
+            self.source_forms[unit.index] = (0,)
 
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
-    """``scanned`` without the segments of ``units`` (keys with no text to translate from: warned about)."""
+    """``scanned`` without ``units`` (keys with no text to translate from: warned about)."""
     return replace(
         scanned,
-        segments=tuple(s for s in scanned.segments if s.key.unit not in units),
         source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
         skipped=scanned.skipped + len(units),
     )

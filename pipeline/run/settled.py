@@ -67,7 +67,8 @@ def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written
         run.journal.unsettle(s.display)  # the catalog as a whole failed, or the run stopped: nothing to replay
         return
     lasting = {i.line for i in issues if i.cause is not None} | refused
-    unwritten = {s.catalog.units[index].line for index in set(s.source_forms) - set(written)}
+    # No set of every unit index (two, for a large catalog, at the run's peak): only the few unwritten.
+    unwritten = {s.catalog.units[index].line for index in s.source_forms if index not in written}
     if not (None in lasting or unwritten <= lasting):
         run.journal.unsettle(s.display)
         return

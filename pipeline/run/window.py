@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
-    from pipeline.formats import Catalog
+    from pipeline.formats import Catalog, Unit
     from pipeline.run.plurals import UnitPlan
 
 __all__ = [
@@ -28,12 +28,18 @@ __all__ = [
     "Verdict",
     "Verify",
     "Window",
+    "unit_context",
 ]
 
 
 @dataclass(frozen=True)
 class ScannedCatalog:
-    """A readable catalog, its languages, and its segments to translate."""
+    """A readable catalog, its languages, and its units to translate.
+
+    The units to translate are the keys of ``source_forms``, in file order. Their segments are
+    made one part of the window at a time (:meth:`unit_segments`, :func:`pipeline.run.plan.parts`):
+    ``segments`` holds a part's, and nothing as scanned.
+    """
 
     path: Path
     display: str  # path as shown in reports (relative to the project root when possible)
@@ -45,6 +51,32 @@ class ScannedCatalog:
     skipped: int
     plural_plans: dict[int, UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
+    context_policy: str = "all"  # what a segment's context is made of (Settings.context)
+
+    def unit_segments(self, index: int) -> list[Segment]:
+        """The segments unit ``index`` is translated from: its text, or a plural's number sentences."""
+        unit = self.catalog.units[index]
+        plan = self.plural_plans.get(index)
+        texts = {0: unit.sources[0]} if plan is None else plan.texts
+        context = unit_context(self.context_policy, unit)
+        return [
+            Segment(SegmentKey(self.display, index, f), texts[f], unit.line, unit.flags, context) for f in sorted(texts)
+        ]
+
+    def segment_count(self, index: int) -> int:
+        """How many segments unit ``index`` is translated from."""
+        plan = self.plural_plans.get(index)
+        return 1 if plan is None else len(plan.texts)
+
+
+def unit_context(policy: str, unit: Unit) -> str | None:
+    """What is sent as the request's ``context`` for a unit, per the configured policy."""
+    if policy == "none":
+        return None
+    parts = [unit.context or ""]
+    if policy == "all":
+        parts.append(unit.notes)
+    return "\n".join(p for p in parts if p) or None
 
 
 @dataclass(frozen=True, slots=True)

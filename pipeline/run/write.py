@@ -2,12 +2,15 @@
 
 Catalogs are written in worker threads (:class:`pipeline.formats.AtomicWriter`): every atomic write
 waits for the disk (fsync), and those waits overlap each other and the rendering of the next
-catalogs instead of queueing, with at most a few writes pending at once.
+catalogs instead of queueing, with at most a few writes pending at once. A catalog's new bytes go
+to its file piece by piece as they are rendered (:meth:`~pipeline.formats.base.Catalog.render_pieces`),
+hashed on the way for its fingerprint: a large catalog's are never in memory all together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +54,7 @@ def write_catalogs(
     is left alone.
     """
     results: list[tuple[Fingerprint | None, str | None]] = [(None, None)] * len(jobs)
-    started: list[tuple[int, Fingerprint, Future[OSError | None]]] = []
+    started: list[tuple[int, _Hashed, Future[OSError | None]]] = []
     with AtomicWriter(AT_ONCE) as writer:
         for n, (s, translations, read) in enumerate(jobs):
             if not translations:
@@ -59,11 +62,14 @@ def write_catalogs(
             if read is None:
                 results[n] = (None, CHANGED)
                 continue
-            data = s.catalog.render(translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display))
+            pieces = _Hashed(
+                s.catalog.render_pieces(
+                    translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display)
+                )
+            )
             # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
-            started.append((n, Fingerprint.of(data), writer.submit(s.path, data, expected=read)))
-            del data  # the writer's until written
-    for n, written, future in started:
+            started.append((n, pieces, writer.submit(s.path, pieces, expected=read)))
+    for n, pieces, future in started:
         error = future.result()
         if isinstance(error, ChangedMeanwhile):
             results[n] = (
@@ -71,5 +77,26 @@ def write_catalogs(
                 CHANGED if error.kept is None else f"{CHANGED}; an earlier save is kept in {error.kept}",
             )
         else:
-            results[n] = (written, None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
+            results[n] = (
+                (pieces.fingerprint(), None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
+            )
     return results
+
+
+class _Hashed:
+    """A catalog's new bytes in pieces, as the writer takes them; their size and SHA-256 counted on the way."""
+
+    def __init__(self, pieces: Iterable[bytes | memoryview]) -> None:
+        self._pieces = pieces
+        self._hash = hashlib.sha256()
+        self._size = 0
+
+    def __iter__(self) -> Iterator[bytes | memoryview]:
+        for piece in self._pieces:
+            self._hash.update(piece)
+            self._size += len(piece)
+            yield piece
+
+    def fingerprint(self) -> Fingerprint:
+        """The fingerprint of the bytes taken (all of them, once the write is done)."""
+        return Fingerprint(self._size, self._hash.hexdigest())

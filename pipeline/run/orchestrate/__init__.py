@@ -12,10 +12,12 @@ with nothing new (the pre-commit hook's usual case) stops after the first stage 
 neither asyncio nor the catalog parsers nor the client: it costs little more than starting
 Python (bench/noop.py). The later stages are imported only when some catalog is left (or for a
 dry run). The catalogs are read in windows (:func:`pipeline.catalog_paths.catalog_windows`), each
-scanned, translated, written and saved before the next is read.
+scanned, translated, written and saved before the next is read. A window's segments are planned
+and sent in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one
+part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
 
 What a window does with the service is :mod:`.service`'s. Before the first translate request of
-a window the account's usage is read: a run that what is
+a window (or part) the account's usage is read: a run that what is
 left cannot cover stops before sending anything (exit 3). An edited glossary or style file (its
 hash differs from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every
 catalog is settled, without reading them.
@@ -42,7 +44,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,7 +63,7 @@ from pipeline.run.settled import skip_unchanged
 if TYPE_CHECKING:
     from pipeline.formats import Unit
     from pipeline.run.report.progress import Progress
-    from pipeline.run.window import Window
+    from pipeline.run.window import ScannedCatalog, Window
 
 __all__ = ["CatalogReport", "RunOptions", "RunReport", "run_translate", "translate_catalogs"]
 
@@ -231,7 +232,29 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     from pipeline.run.window import Window
 
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
-    _read(run, window)
+    parts = _read(run, window)
+    clock = run.timed("scan", clock)
+    usage: UsageError | None = None
+    for part in parts:  # each made when taken: its segments go with its texts
+        clock, usage = await _part(run, window, part, clock)
+        if usage is not None:
+            break
+    if not run.options.dry_run:
+        _write(run, window)
+    run.timed("write", clock)
+    if usage is not None:
+        raise usage
+
+
+async def _part(
+    run: RunContext, window: Window, part: list[ScannedCatalog], clock: float
+) -> tuple[float, UsageError | None]:
+    """Plan, reuse and translate one part of the window's segments; the clock, and a usage error to raise later."""
+    from pipeline.run import plan
+
+    window.pending, window.spare = plan.plan(
+        run.settings, part, run.per_catalog, window.done, run.resources(), run.report.service
+    )
     clock = run.timed("scan", clock)
     if run.settings.reuse and (window.pending or window.spare):
         from pipeline.run import gate
@@ -246,19 +269,14 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         usage = exc
     except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
         run.report.stopped = Stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
-    clock = run.timed("translate", clock)
     # Every text was answered, failed or counted as left: what is written is in window.done. The
-    # texts, their keys and the segments that waited for them go before the write stage needs room.
+    # texts, their keys and the segments that waited for them go before the next part's.
     window.pending, window.spare, window.needed = {}, {}, {}
-    if not run.options.dry_run:
-        _write(run, window)
-    run.timed("write", clock)
-    if usage is not None:
-        raise usage
+    return run.timed("translate", clock), usage
 
 
-def _read(run: RunContext, window: Window) -> None:
-    """Scan the window's catalogs and plan their segments: protect, copy, dedupe."""
+def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog]]:
+    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one)."""
     from pipeline.run import plan
     from pipeline.run.scan import scan
 
@@ -279,11 +297,9 @@ def _read(run: RunContext, window: Window) -> None:
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
-    window.pending, window.spare = plan.plan(
-        run.settings, window.scanned, run.per_catalog, window.done, run.resources(), run.report.service
-    )
-    # The segments live on in the pending texts that wait for them, and only as long as those.
-    window.scanned = [replace(s, segments=()) for s in window.scanned]
+    # A dry run counts each text once in what it would send: all its segments in one part. The parts
+    # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
+    return plan.parts(list(window.scanned), sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
@@ -308,7 +324,8 @@ async def _translate_window(run: RunContext, window: Window) -> None:
         return
     if not (window.pending or window.needed or run.terminology is not None):
         return
-    if run.report.stopped is None:  # an earlier window stopped the run: nothing more is sent
+    assert run.interruption is not None
+    if run.report.stopped is None and run.interruption.signum is None:  # else an earlier part or window stopped it
         left = await use_service(run, window)
     else:
         left = [*window.pending.values(), *window.needed.values()]
@@ -331,6 +348,8 @@ def _write(run: RunContext, window: Window) -> None:
         admitted = gate.admit(run.settings, s, window.done, run.report, run.per_catalog[s.display], window.notes)
         gated.append((admitted, run.report.issues[before:]))
         del run.report.issues[before:]  # put back below, in catalog order, with those of the write
+    # What is written is in ``gated`` now: the segments' keys (and their dict) make room for the rendering.
+    window.done, window.notes = {}, {}
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
     outcomes = write.write_catalogs(run.settings, jobs, window.review)
     inputs = plan.Inputs(run.settings, run.resources())

@@ -115,3 +115,26 @@ def test_a_document_may_be_bigger_than_any_other_answer():
         assert client.download_document(DocumentHandle("doc-1", "key-1")) == document
         with pytest.raises(AnswerTooLargeError):
             client.usage()
+
+
+def test_an_answer_read_by_the_async_client_is_freed_at_once_not_left_to_the_garbage_collector():
+    import gc
+    import weakref
+
+    answers: list[weakref.ref[httpx.Response]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        response = httpx.Response(200, json={"translations": [{"text": "Hallo", "detected_source_language": "EN"}]})
+        answers.append(weakref.ref(response))
+        return response
+
+    async def main() -> None:
+        async with AsyncClient(BASE_URL, KEY, transport=httpx.MockTransport(handler), retry=NO_RETRY) as client:
+            await client.translate(["Hello"], target_lang="DE")
+            assert answers and answers[0]() is None  # a reference cycle would keep it until a collection
+
+    gc.disable()
+    try:
+        asyncio.run(main())
+    finally:
+        gc.enable()
