@@ -93,7 +93,7 @@ def shortfall(allowed: Allowance, needed: int, budget: int | None, earlier: int 
 
     ``needed`` is what the run will bill; with a ``budget`` the run bills at most that, so a
     budget within what is left is a deliberate partial run and goes ahead. ``earlier``: what the
-    run already billed for the catalogs it read before these (a corpus read in windows).
+    run already billed for what it read before (a corpus read in windows, a large catalog in parts).
     """
     left = allowed.left
     if left is None:
@@ -108,7 +108,7 @@ def shortfall(allowed: Allowance, needed: int, budget: int | None, earlier: int 
     )
     who = "the key" if allowed.holder == "key" else "the account"
     sent = (
-        f"nothing more was sent after the {earlier:,} characters billed for its earlier catalogs"
+        f"nothing more was sent after the {earlier:,} characters billed earlier in the run"
         if earlier
         else "nothing was sent"
     )

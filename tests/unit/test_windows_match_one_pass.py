@@ -242,7 +242,7 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     # Each window checks what is left before it sends (the run's whole need is not known before its
     # last window is read): window 1 fits and is sent; a later one is refused, and says so truly.
     assert 0 < windowed.billed < needed and report.totals.billed_characters == windowed.billed
-    assert f"nothing more was sent after the {windowed.billed:,} characters billed for its earlier catalogs" in str(
+    assert f"nothing more was sent after the {windowed.billed:,} characters billed earlier in the run" in str(
         report.stopped
     )
     assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
