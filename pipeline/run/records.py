@@ -123,13 +123,20 @@ class RunReport:
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
     reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere
+    # Keys of the texts counted in ``remaining``: a text two unsent parts of a catalog share is one text.
+    left_keys: set[str] = field(default_factory=set, repr=False)
 
     def leave(self, left: Sequence[Pending]) -> None:
-        """Count ``left`` (texts a stopped run did not send) in what remains for the next run."""
+        """Count ``left`` (texts a stopped run did not send) in what remains for the next run.
+
+        Every segment counts; a text counted already (an earlier part left it too) adds its segments only.
+        """
         if left:
+            new = [p for p in left if p.key not in self.left_keys]
+            self.left_keys.update(p.key for p in new)
             more = Remaining(
                 segments=sum(len(p.refs) for p in left),
-                texts=len(left),
-                characters=sum(len(p.protected.text) for p in left),
+                texts=len(new),
+                characters=sum(len(p.protected.text) for p in new),
             )
             self.remaining = more if self.remaining is None else self.remaining + more

@@ -157,3 +157,19 @@ def test_report_json_has_the_run_extras():
     assert data["budget"] == 50 and data["remaining"]["characters"] == 9 and data["context_requests"] == 3
     assert data["unchanged_catalogs"] == 4 and data["languages"]["DE"]["catalogs"] == 1
     assert next(c for c in data["catalogs"] if c["path"] == "po/pl.po")["unchanged"] is True
+
+
+def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_waits_for_it():
+    from pipeline.run.window import Pending
+    from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
+
+    options = TranslationOptions("EN", "DE")
+
+    def pending(key: str, text: str, units: range) -> Pending:
+        refs = [Segment(SegmentKey("big.po", unit), text, unit + 1) for unit in units]
+        return Pending(options, Protected(text, ()), key, refs)
+
+    report = RunReport(service="embedded", dry_run=False)
+    report.leave([pending("k-save", "Save", range(0, 2)), pending("k-open", "Open", range(2, 3))])
+    report.leave([pending("k-save", "Save", range(10, 13))])  # the next part waits for the same text
+    assert report.remaining == Remaining(segments=6, texts=2, characters=8)
