@@ -93,17 +93,23 @@ class _Letters(dict[int, str]):
         return value
 
 
+#: A long-running service answers anyone, so what the word memos hold is bounded: a word longer than
+#: ``_KEPT_WORD`` letters is worked out each time (interface words are shorter; a hostile one can be a
+#: whole request), a memo past ``_MEMO_WORDS`` words starts again, and only the ``_MEMO_TABLES``
+#: alphabets and models used last keep theirs (and their letters): hostile words fill them to 15 MB.
+_KEPT_WORD, _MEMO_WORDS, _MEMO_TABLES = 32, 1 << 12, 16
+
+
 class _Words(dict[str, str]):
     """Each word's pseudo-translation for one alphabet and model, worked out the first time it is met.
 
     Interface strings repeat their words (Django's catalogs: 4,453 words, 1,136 distinct):
-    the letters of a word met before are not looked at again. Past ``most`` words it starts again,
-    so a long-running service holds no more.
+    the letters of a word met before are not looked at again.
     """
 
-    def __init__(self, code: str, shift: int, most: int = 1 << 16) -> None:
+    def __init__(self, code: str, shift: int) -> None:
         super().__init__()
-        self._letters, self._alphabet, self._most = _Letters(alphabet(code), shift), alphabet(code), most
+        self._letters, self._alphabet = _Letters(alphabet(code), shift), alphabet(code)
 
     def __missing__(self, original: str) -> str:
         if _CODE.match(original):
@@ -113,9 +119,10 @@ class _Words(dict[str, str]):
             if out == original and not original.isdigit():  # digits alone are a number, kept
                 out += self._alphabet.signature
             out = self._alphabet.finish_word(out)
-        if len(self) >= self._most:
-            self.clear()
-        self[original] = out
+        if len(original) <= _KEPT_WORD:
+            if len(self) >= _MEMO_WORDS:
+                self.clear()
+            self[original] = out
         return out
 
     def of(self, found: re.Match[str]) -> str:
@@ -123,7 +130,7 @@ class _Words(dict[str, str]):
         return self[found.group()]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_MEMO_TABLES)
 def _words(code: str, next_gen: bool) -> _Words:
     return _Words(code, 1 if next_gen else 0)
 
