@@ -41,7 +41,6 @@ indexing a 10 MB dictionary for its first use takes a second, which the event lo
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -95,9 +94,9 @@ class _Letters(dict[int, str]):
 
 #: A long-running service answers anyone, so what the word memos hold is bounded: a word longer than
 #: ``_KEPT_WORD`` letters is worked out each time (interface words are shorter; a hostile one can be a
-#: whole request), a memo past ``_MEMO_WORDS`` words starts again, and only the ``_MEMO_TABLES``
-#: alphabets and models used last keep theirs (and their letters): hostile words fill them to 15 MB.
-_KEPT_WORD, _MEMO_WORDS, _MEMO_TABLES = 32, 1 << 12, 16
+#: whole request), and past ``_MEMO_WORDS`` words kept over all alphabets and models every memo
+#: starts again: hostile words fill them to some 35 MB.
+_KEPT_WORD, _MEMO_WORDS = 32, 1 << 16
 
 
 class _Words(dict[str, str]):
@@ -120,9 +119,7 @@ class _Words(dict[str, str]):
                 out += self._alphabet.signature
             out = self._alphabet.finish_word(out)
         if len(original) <= _KEPT_WORD:
-            if len(self) >= _MEMO_WORDS:
-                self.clear()
-            self[original] = out
+            _keep(self, original, out)
         return out
 
     def of(self, found: re.Match[str]) -> str:
@@ -130,9 +127,25 @@ class _Words(dict[str, str]):
         return self[found.group()]
 
 
-@functools.lru_cache(maxsize=_MEMO_TABLES)
+#: Per alphabet code and model, its memo; and how many words they hold together.
+_TABLES: dict[tuple[str, bool], _Words] = {}
+_held = [0]
+
+
+def _keep(memo: _Words, word: str, out: str) -> None:
+    if _held[0] >= _MEMO_WORDS:
+        for each in list(_TABLES.values()):
+            each.clear()
+        _held[0] = 0
+    memo[word] = out
+    _held[0] += 1
+
+
 def _words(code: str, next_gen: bool) -> _Words:
-    return _Words(code, 1 if next_gen else 0)
+    memo = _TABLES.get((code, next_gen))
+    if memo is None:  # one per target language and model: their number is bounded by the language list
+        memo = _TABLES[code, next_gen] = _Words(code, 1 if next_gen else 0)
+    return memo
 
 
 def transliterate(text: str, target: str, next_gen: bool = False) -> str:
