@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import polib
@@ -38,7 +39,8 @@ def refreshes(draw: st.DrawFn) -> tuple[list[str], list[str], list[str]]:
         new += {"kept": [m], "removed": [], "changed": [m + " now"]}[fate]
         if draw(st.booleans()):
             new.append(draw(MSGID) + " added")
-    return live, dead, list(dict.fromkeys(new))
+    # msgmerge writes no file at all for a template without entries.
+    return live, dead, list(dict.fromkeys(new)) or ["help added"]
 
 
 def _q(text: str) -> str:
@@ -53,7 +55,8 @@ def _live_order(path: Path) -> list[str]:
 @given(refreshes())
 def test_refreshed_entries_come_in_the_order_msgmerge_gives(tmp_path: Path, refresh) -> None:
     live, dead, new = refresh
-    catalog, template = tmp_path / "c.po", tmp_path / "t.pot"
+    work = Path(tempfile.mkdtemp(dir=tmp_path))  # the fixture's folder is shared by every example
+    catalog, template = work / "c.po", work / "t.pot"
     catalog.write_text(
         HEADER
         + "".join(f"#: a.c:{i}\nmsgid {_q(m)}\nmsgstr {_q('X ' + m)}\n\n" for i, m in enumerate(live))
@@ -63,7 +66,7 @@ def test_refreshed_entries_come_in_the_order_msgmerge_gives(tmp_path: Path, refr
     template.write_text(
         HEADER + "".join(f'#: a.c:{i}\nmsgid {_q(m)}\nmsgstr ""\n\n' for i, m in enumerate(new)), encoding="utf-8"
     )
-    ours, theirs = tmp_path / "ours.po", tmp_path / "theirs.po"
+    ours, theirs = work / "ours.po", work / "theirs.po"
     ours.write_bytes(merge(catalog, template).data)
     subprocess.run([MSGMERGE, "--previous", "--quiet", "-o", str(theirs), str(catalog), str(template)], check=True)
     assert _live_order(ours) == _live_order(theirs) == new
