@@ -41,7 +41,6 @@ indexing a 10 MB dictionary for its first use takes a second, which the event lo
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -93,17 +92,23 @@ class _Letters(dict[int, str]):
         return value
 
 
+#: A long-running service answers anyone, so what the word memos hold is bounded: a word longer than
+#: ``_KEPT_WORD`` letters is worked out each time (interface words are shorter; a hostile one can be a
+#: whole request), and past ``_MEMO_WORDS`` words kept over all alphabets and models every memo
+#: starts again: hostile words fill them to some 35 MB.
+_KEPT_WORD, _MEMO_WORDS = 32, 1 << 16
+
+
 class _Words(dict[str, str]):
     """Each word's pseudo-translation for one alphabet and model, worked out the first time it is met.
 
     Interface strings repeat their words (Django's catalogs: 4,453 words, 1,136 distinct):
-    the letters of a word met before are not looked at again. Past ``most`` words it starts again,
-    so a long-running service holds no more.
+    the letters of a word met before are not looked at again.
     """
 
-    def __init__(self, code: str, shift: int, most: int = 1 << 16) -> None:
+    def __init__(self, code: str, shift: int) -> None:
         super().__init__()
-        self._letters, self._alphabet, self._most = _Letters(alphabet(code), shift), alphabet(code), most
+        self._letters, self._alphabet = _Letters(alphabet(code), shift), alphabet(code)
 
     def __missing__(self, original: str) -> str:
         if _CODE.match(original):
@@ -113,9 +118,8 @@ class _Words(dict[str, str]):
             if out == original and not original.isdigit():  # digits alone are a number, kept
                 out += self._alphabet.signature
             out = self._alphabet.finish_word(out)
-        if len(self) >= self._most:
-            self.clear()
-        self[original] = out
+        if len(original) <= _KEPT_WORD:
+            _keep(self, original, out)
         return out
 
     def of(self, found: re.Match[str]) -> str:
@@ -123,9 +127,25 @@ class _Words(dict[str, str]):
         return self[found.group()]
 
 
-@functools.cache
+#: Per alphabet code and model, its memo; and how many words they hold together.
+_TABLES: dict[tuple[str, bool], _Words] = {}
+_held = [0]
+
+
+def _keep(memo: _Words, word: str, out: str) -> None:
+    if _held[0] >= _MEMO_WORDS:
+        for each in list(_TABLES.values()):
+            each.clear()
+        _held[0] = 0
+    memo[word] = out
+    _held[0] += 1
+
+
 def _words(code: str, next_gen: bool) -> _Words:
-    return _Words(code, 1 if next_gen else 0)
+    memo = _TABLES.get((code, next_gen))
+    if memo is None:  # one per target language and model: their number is bounded by the language list
+        memo = _TABLES[code, next_gen] = _Words(code, 1 if next_gen else 0)
+    return memo
 
 
 def transliterate(text: str, target: str, next_gen: bool = False) -> str:

@@ -15,6 +15,7 @@ import respx
 from client_fakes import BASE_URL, KEY
 
 from pipeline.client import (
+    AsyncClient,
     Client,
     CustomInstruction,
     DocumentHandle,
@@ -25,6 +26,7 @@ from pipeline.client import (
     translate_params,
 )
 from pipeline.client.base import AbsoluteURLs
+from pipeline.errors import ServiceError
 from pipeline.protocol import encode_json, translate_body_size
 
 GLOSSARY = {
@@ -694,3 +696,58 @@ def test_absolute_urls_stay_right_past_the_paths_kept() -> None:
         "https://svc.test/api/v2/document/a",
         "https://other.test/x",
     ]
+
+
+def test_a_cookie_set_on_a_retried_answer_is_not_sent_with_the_retry(client: Client, router: respx.Router) -> None:
+    route = router.get("/v2/usage").mock(
+        side_effect=[
+            httpx.Response(429, headers={"Set-Cookie": "lb=node1; Path=/", "Retry-After": "1"}),
+            httpx.Response(200, json={"character_count": 1}, headers={"Set-Cookie": "session=abc; Path=/"}),
+            httpx.Response(200, json={"character_count": 2}),
+        ]
+    )
+    assert client.usage().character_count == 1
+    assert client.usage().character_count == 2
+    assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None, None]
+    assert [call.request.headers["Authorization"] for call in route.calls] == [f"Service-Auth-Key {KEY}"] * 3
+    assert all(call.request.headers["User-Agent"].startswith("pipeline/") for call in route.calls)
+
+
+def test_cookies_put_on_a_client_by_hand_are_not_kept_nor_sent(router: respx.Router) -> None:
+    route = router.get("/v2/usage").respond(json={"character_count": 1})
+    with Client(BASE_URL, KEY, transport=httpx.MockTransport(router.handler)) as c:
+        c._http.cookies.set("session", "abc")
+        c._http.cookies = {"other": "x"}
+        c.usage()
+        assert list(c._http.cookies.jar) == []
+    with Client(BASE_URL, KEY, transport=httpx.MockTransport(router.handler)) as other:
+        other.usage()
+    assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None]
+
+
+def test_a_redirect_answer_is_not_followed_and_its_cookie_not_kept(client: Client, router: respx.Router) -> None:
+    moved = router.get("/v2/usage").respond(
+        302, headers={"Location": f"{BASE_URL}/v2/elsewhere", "Set-Cookie": "s=1; Path=/"}
+    )
+    elsewhere = router.get("/v2/elsewhere").respond(json={"character_count": 1})
+    with pytest.raises(ServiceError):
+        client.usage()
+    assert moved.call_count == 1 and elsewhere.call_count == 0
+    assert list(client._http.cookies.jar) == []
+
+
+@pytest.mark.anyio
+async def test_async_a_cookie_the_service_sets_is_never_sent_back(router: respx.Router) -> None:
+    route = router.get("/v2/usage").mock(
+        side_effect=[
+            httpx.Response(429, headers={"Set-Cookie": "lb=node1; Path=/", "Retry-After": "0"}),
+            httpx.Response(200, json={"character_count": 1}, headers={"Set-Cookie": "session=abc; Path=/"}),
+            httpx.Response(200, json={"character_count": 2}),
+        ]
+    )
+    async with AsyncClient(BASE_URL, KEY, transport=httpx.MockTransport(router.async_handler)) as c:
+        assert (await c.usage()).character_count == 1
+        assert (await c.usage()).character_count == 2
+        assert list(c._http.cookies.jar) == []
+    assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None, None]
+    assert [call.request.headers["Authorization"] for call in route.calls] == [f"Service-Auth-Key {KEY}"] * 3

@@ -185,3 +185,48 @@ def test_only_letters_change_and_words_stay_words(target, text):
     assert [c for c in out if not c.isalpha()] == [c for c in text if not c.isalpha()]
     assert len(out.split()) == len(text.split())
     assert set(c for c in out if c.isalpha()) - set(text) <= set(alphabet(target).letters)
+
+
+def _retained(feed) -> int:
+    """Bytes still allocated after ``feed()`` has run and its garbage is collected."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        feed()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_long_distinct_words_are_not_kept_by_the_engine():
+    # A service answering anyone: 200 requests of one distinct 50,000-letter word each (10 MB) must not
+    # be held in memory once answered.
+    words = ["".join(chr(0x61 + (i * 7 + k) % 26) for k in range(50_000)) + f"{i:c}" for i in range(0x61, 0x61 + 200)]
+
+    def feed() -> None:
+        for word in words:
+            transliterate(word, "JA")
+
+    assert _retained(feed) < 1_000_000
+
+
+def test_distinct_words_for_every_target_and_model_are_not_all_kept():
+    # Each target and model has its own word memo: an attacker cycling through all of them with words
+    # never seen before must not make the engine hold them all (248 memos x 1,000 words here, 35 MB).
+    targets = [lang.v2 for lang in text_targets()]
+    for target in targets:  # the alphabets themselves are built once and kept
+        transliterate("warm", target), transliterate("warm", target, True)
+    words = ["w" + "".join(chr(0x61 + (i // 26**k) % 26) for k in range(25)) for i in range(1000)]
+
+    def feed() -> None:
+        for target in targets:
+            for next_gen in (False, True):
+                for word in words:
+                    transliterate(word, target, next_gen)
+
+    assert _retained(feed) < 14_000_000

@@ -1,0 +1,95 @@
+"""Protect's shortcuts change no protected form: a text with no trigger character is protected at once,
+and the regex scan is skipped for it; both must give what the full scan gives, text for text."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from pipeline.placeholders import protect as protect_module
+from pipeline.placeholders.protect import XLIFF_INLINE, protect
+
+#: Real examples of every placeholder kind (and of text that only looks like one), from the unit tests
+#: of protection and checks and from the grammar module's documentation.
+EXAMPLES = [
+    # printf, flagged and safe
+    "%s", "%d", "%(name)s", "%1$s", "%2$d", "%%", "%lld", "%zu", "%@", "%.2f", "%-5d", "% d", "50% discount",
+    "100%% done", "%H.%M", "%b%e",
+    # brace fields and ICU
+    "{}", "{0}", "{count}", "{name!r}", "{size:.1f}", "{room.name}", "{a[0]}", "{value!r:>10}", "{see below}",
+    "{Aufzählung}", "{n, plural, one {# file} other {# files}}", "{g, select, male {he} other {they}}",
+    "{when, date, short}", "'{'", "{{", "}}", "{", "}", "#",
+    # template, ruby, Symfony, dollar
+    "{{ var }}", "{{braces}}", "{% if x %}", "{{{ wiki }}}", "%{name}", "%size%", "%name%", "$name", "${HOME}",
+    "$cfg['Servers']", "$month$year", "$5", "$TMPDIR를", "$línia",
+    # bracket markup
+    "[b]", "[/b]", "[em]", "[a@https://example.com]", "[/a]", "[doc@faq-1]", "[color=red]", "[x]", "[default]",
+    # HTML, XML, entities
+    "<b>", "</b>", '<a href="x">', "</a>", "<br/>", "<br>", "<strong>", "<address>", "<new column>", "<!-- c -->",
+    "<![CDATA[x]]>", "<?pi x?>", "&amp;", "&nbsp;", "&#160;", "&#x263A;", "&lt;b&gt;", "&lt;/b&gt;",
+    '<ph id="1">{0}</ph>', '<mrk mtype="protected">x</mrk>', '<x id="1"/>',
+    # links
+    "https://example.com/docs", "ftp://host/f", "help@example.org", "a@b.org", "mailto:x@y.de",
+    # Qt, controls, plain text
+    "%1", "%n", "&&", "\n", "\t", "\r", "\v", "\f", " ", "  ", "word", "Wört", "日本", "Ünïcödé", ":", "@", "<", ">",
+    "&", "[", "]", "$", "%",
+]  # fmt: skip
+FLAGS = st.lists(
+    st.sampled_from(
+        [
+            "python-format",
+            "c-format",
+            "python-brace-format",
+            "php-format",
+            "javascript-format",
+            "ruby-format",
+            "qt-format",
+            "perl-format",
+            "sh-format",
+            "no-c-format",
+            "no-python-format",
+            "possible-c-format",
+            "fuzzy",
+            "range: 0..5",
+            XLIFF_INLINE,
+        ]
+    ),
+    max_size=3,
+    unique=True,
+)
+_NO_TRIGGER = st.characters(blacklist_characters="<&:@{}%$[\n\t\r\v\f", blacklist_categories=("Cs",))
+TEXT = st.one_of(
+    st.lists(st.sampled_from(EXAMPLES) | st.text(_NO_TRIGGER, max_size=6), max_size=10).map("".join),
+    st.text(max_size=40),
+    st.text(_NO_TRIGGER, max_size=40),
+)
+
+
+def _full_scan(text: str, flags: tuple[str, ...]):
+    """``protect`` as it would be with every text searched: no trigger shortcut, no memo."""
+    with mock.patch.object(protect_module, "TRIGGERS", re.compile("")):
+        return protect_module._protect.__wrapped__(text, flags)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=600)
+@given(TEXT, FLAGS)
+@example("Use [b]bold[/b] here", [])
+@example("Mail help@example.org", [])
+@example("See https://example.com/docs", [])
+@example("$month$year", [])
+@example("{n, plural, one {# file} other {# files}}", [])
+def test_protect_gives_what_the_full_scan_gives(text, flags):
+    assert protect(text, flags) == _full_scan(text, tuple(flags))
+
+
+@settings(max_examples=300)
+@given(TEXT)
+def test_every_placeholder_holds_a_trigger_character(text):
+    # The shortcut's premise, kind by kind: whatever any kind matches holds a character of TRIGGERS.
+    every_kind = protect_module._pattern(tuple(protect_module._KIND_PATTERNS))
+    for found in every_kind.finditer(text):
+        if found.group():
+            assert protect_module.TRIGGERS.search(found.group()) is not None, (found.lastgroup, found.group())
