@@ -88,15 +88,22 @@ class _Letters(dict[int, str]):
             letter = self._table.table[((index if index >= 0 else key) + self._shift) % 26]
             upper = letter.upper()
             value = upper if char != lower and len(upper) == 1 else letter
+        if _held_letters[0] >= _MEMO_LETTERS:  # hostile text met every letter there is: start again
+            for each in list(_TABLES.values()):
+                each.letters.clear()
+            _held_letters[0] = 0
         self[key] = value
+        _held_letters[0] += 1
         return value
 
 
 #: A long-running service answers anyone, so what the word memos hold is bounded: a word longer than
 #: ``_KEPT_WORD`` letters is worked out each time (interface words are shorter; a hostile one can be a
 #: whole request), and past ``_MEMO_WORDS`` words kept over all alphabets and models every memo
-#: starts again: hostile words fill them to some 35 MB.
-_KEPT_WORD, _MEMO_WORDS = 32, 1 << 16
+#: starts again: hostile words fill them to some 35 MB. So do the letter tables past ``_MEMO_LETTERS``
+#: letters (Unicode has some 140,000: every one of them in every table would be gigabytes).
+_KEPT_WORD, _MEMO_WORDS, _MEMO_LETTERS = 32, 1 << 16, 1 << 16
+_held_letters = [0]
 
 
 class _Words(dict[str, str]):
@@ -108,13 +115,13 @@ class _Words(dict[str, str]):
 
     def __init__(self, code: str, shift: int) -> None:
         super().__init__()
-        self._letters, self._alphabet = _Letters(alphabet(code), shift), alphabet(code)
+        self.letters, self._alphabet = _Letters(alphabet(code), shift), alphabet(code)
 
     def __missing__(self, original: str) -> str:
         if _CODE.match(original):
             out = original
         else:
-            out = original.translate(self._letters)
+            out = original.translate(self.letters)
             if out == original and not original.isdigit():  # digits alone are a number, kept
                 out += self._alphabet.signature
             out = self._alphabet.finish_word(out)
