@@ -145,8 +145,6 @@ def refresh(
     nothing; the report's exit code is 5 when a refresh would change a catalog. The estimate of a
     catalog the merge would change is of the catalog before the merge (its new entries come on top).
     """
-    from pipeline.run.orchestrate import RunOptions, run_translate
-
     found = find_catalogs(settings, paths, writing=not frozen)  # a frozen refresh writes nothing
     catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
@@ -155,6 +153,8 @@ def refresh(
     outcome.issues[:0] = found.refused
     if merge_only or not outcome.merged_paths:
         return outcome, None
+    from pipeline.run.orchestrate import RunOptions, run_translate  # a merge alone needs no run
+
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
     report = run_translate(settings, options, log, client_factory)
     report.issues[:0] = outcome.issues
