@@ -21,21 +21,34 @@ if TYPE_CHECKING:
     import argparse
     from typing import NoReturn
 
-__all__ = ["GC_THRESHOLDS", "build_parser", "main", "run"]
+__all__ = ["COMMANDS", "GC_THRESHOLDS", "build_parser", "main", "run"]
 
 #: The collector's thresholds in the ``pipeline`` process (Python's are 700, 10, 10): see :func:`run`.
 GC_THRESHOLDS = (50_000, 20, 20)
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The full argument parser of ``pipeline``, or (given ``command``) one that knows only ``translate``.
+#: The module that registers each command (in the order ``--help`` lists them), so that one command's
+#: parser is built without importing the others' modules.
+COMMANDS = {
+    "translate": "pipeline.cli.translate",
+    "serve": "pipeline.service.cli",
+    "init": "pipeline.cli.init",
+    **dict.fromkeys(("languages", "usage", "keys", "document", "write"), "pipeline.cli.client"),
+    **dict.fromkeys(("check", "refresh"), "pipeline.cli.workflows"),
+    **dict.fromkeys(("glossary", "style"), "pipeline.cli.resources"),
+    "cache": "pipeline.cli.cache",
+}
 
-    ``pipeline translate`` is what the pre-commit hook starts at every commit: building the parsers
-    of every other command (and importing their modules) would cost it more than Python's start-up.
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser of ``pipeline``, or (given a known ``command``) one that knows only that command.
+
+    ``pipeline translate`` is what the pre-commit hook starts at every commit, and ``pipeline
+    refresh`` what a release build runs: building the parsers of every other command (and
+    importing their modules) would cost each more than Python's start-up.
     """
     import argparse
-
-    from pipeline.cli import translate
+    import importlib
 
     parser = argparse.ArgumentParser(
         prog="pipeline",
@@ -43,19 +56,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    translate.register(sub)
-    if command == "translate":
-        return parser
-    from pipeline.service import cli as service_cli
-
-    service_cli.register(sub)
-    from pipeline.cli import cache, client, init, resources, workflows
-
-    init.register(sub)
-    client.register(sub)
-    workflows.register(sub)
-    resources.register(sub)
-    cache.register(sub)
+    modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        importlib.import_module(name).register(sub)
     return parser
 
 
