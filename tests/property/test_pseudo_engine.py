@@ -77,7 +77,7 @@ _MARKUP_TEXT = st.one_of(
 def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(text, next_gen, target, most, longest):
     # Bounds tiny, so the memo starts again and skips words within one text.
     alone = _WORD.sub(lambda m: pseudo._Words(target, 1 if next_gen else 0)[m.group()], text)
-    with mock.patch.object(pseudo, "_MEMO_WORDS", most), mock.patch.object(pseudo, "_KEPT_WORD", longest):
+    with mock.patch.object(pseudo._WORDS_HELD, "most", most), mock.patch.object(pseudo, "_KEPT_WORD", longest):
         assert transliterate(text, target, next_gen) == alone
         assert transliterate(text, "EN-GB", not next_gen) == transliterate(text, "EN-GB", not next_gen)
         assert transliterate(text, target, next_gen) == alone

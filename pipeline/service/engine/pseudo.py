@@ -43,7 +43,8 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from pipeline.locales import Alphabet, alphabet
 from pipeline.service.engine import detect
@@ -88,12 +89,7 @@ class _Letters(dict[int, str]):
             letter = self._table.table[((index if index >= 0 else key) + self._shift) % 26]
             upper = letter.upper()
             value = upper if char != lower and len(upper) == 1 else letter
-        if _held_letters[0] >= _MEMO_LETTERS:  # hostile text met every letter there is: start again
-            for each in list(_TABLES.values()):
-                each.letters.clear()
-            _held_letters[0] = 0
-        self[key] = value
-        _held_letters[0] += 1
+        _LETTERS_HELD.keep(self, key, value)
         return value
 
 
@@ -103,7 +99,22 @@ class _Letters(dict[int, str]):
 #: starts again: hostile words fill them to some 35 MB. So do the letter tables past ``_MEMO_LETTERS``
 #: letters (Unicode has some 140,000: every one of them in every table would be gigabytes).
 _KEPT_WORD, _MEMO_WORDS, _MEMO_LETTERS = 32, 1 << 16, 1 << 16
-_held_letters = [0]
+
+
+class _Held:
+    """How many entries memos of one kind hold together: past ``most``, every one of them starts again."""
+
+    def __init__(self, most: int, memos: Callable[[], Iterable[dict[Any, str]]]) -> None:
+        self.most, self.memos, self.count = most, memos, 0
+
+    def keep(self, memo: dict[Any, str], key: Any, value: str) -> None:
+        """``memo[key] = value``, after emptying every memo of the kind when they hold ``most`` already."""
+        if self.count >= self.most:
+            for each in list(self.memos()):
+                each.clear()
+            self.count = 0
+        memo[key] = value
+        self.count += 1
 
 
 class _Words(dict[str, str]):
@@ -126,7 +137,7 @@ class _Words(dict[str, str]):
                 out += self._alphabet.signature
             out = self._alphabet.finish_word(out)
         if len(original) <= _KEPT_WORD:
-            _keep(self, original, out)
+            _WORDS_HELD.keep(self, original, out)
         return out
 
     def of(self, found: re.Match[str]) -> str:
@@ -134,18 +145,10 @@ class _Words(dict[str, str]):
         return self[found.group()]
 
 
-#: Per alphabet code and model, its memo; and how many words they hold together.
+#: Per alphabet code and model, its memo; and how many words, and letters, they hold together.
 _TABLES: dict[tuple[str, bool], _Words] = {}
-_held = [0]
-
-
-def _keep(memo: _Words, word: str, out: str) -> None:
-    if _held[0] >= _MEMO_WORDS:
-        for each in list(_TABLES.values()):
-            each.clear()
-        _held[0] = 0
-    memo[word] = out
-    _held[0] += 1
+_WORDS_HELD = _Held(_MEMO_WORDS, _TABLES.values)
+_LETTERS_HELD = _Held(_MEMO_LETTERS, lambda: (words.letters for words in _TABLES.values()))
 
 
 def _words(code: str, next_gen: bool) -> _Words:
