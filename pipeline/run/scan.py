@@ -18,8 +18,8 @@ from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import ScannedCatalog, unit_context
-from pipeline.segments import Segment, SegmentKey
+from pipeline.run.window import ScannedCatalog, form_segments, unit_context
+from pipeline.segments import Segment
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
@@ -166,11 +166,7 @@ class _Found:
                 unit.sources, unit.flags, unit.nforms, plural, settings.source_lang
             )
             self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
-            context = unit_context(self.policy, unit)
-            self.fallbacks.extend(
-                Segment(SegmentKey(display, unit.index, form), plan.fallbacks[form], unit.line, unit.flags, context)
-                for form in sorted(plan.fallbacks)
-            )
+            self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
         else:
             self.source_forms[unit.index] = (0,)
 

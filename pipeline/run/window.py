@@ -7,7 +7,7 @@ the next is defined here, next to nothing but :mod:`pipeline.model` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +28,7 @@ __all__ = [
     "Verdict",
     "Verify",
     "Window",
+    "form_segments",
     "unit_context",
 ]
 
@@ -58,15 +59,19 @@ class ScannedCatalog:
         unit = self.catalog.units[index]
         plan = self.plural_plans.get(index)
         texts = {0: unit.sources[0]} if plan is None else plan.texts
-        context = unit_context(self.context_policy, unit)
-        return [
-            Segment(SegmentKey(self.display, index, f), texts[f], unit.line, unit.flags, context) for f in sorted(texts)
-        ]
+        return form_segments(self.display, unit, texts, unit_context(self.context_policy, unit))
 
     def segment_count(self, index: int) -> int:
         """How many segments unit ``index`` is translated from."""
         plan = self.plural_plans.get(index)
         return 1 if plan is None else len(plan.texts)
+
+
+def form_segments(display: str, unit: Unit, texts: Mapping[int, str], context: str | None) -> list[Segment]:
+    """A segment of ``unit`` in catalog ``display`` for each text of ``texts`` (source form -> text), in form order."""
+    return [
+        Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, unit.flags, context) for f in sorted(texts)
+    ]
 
 
 def unit_context(policy: str, unit: Unit) -> str | None:
