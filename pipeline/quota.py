@@ -12,7 +12,8 @@ a partial run is a decision for the user (``--max-characters``), not something t
 the 456 halfway through.
 
 The reads a run makes before its first translate request live here too: the usage
-(:func:`check_quota`) and the target languages the service offers (:func:`offered_targets`).
+(:func:`read_usage`, judged by :func:`check_quota`) and the target languages the service offers
+(:func:`offered_targets`).
 """
 
 from __future__ import annotations
@@ -137,16 +138,16 @@ async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]
         return None, f"the account's usage could not be read ({exc}); the run goes on without a quota check"
 
 
-async def check_quota(
-    client: AsyncClient, needed: int, budget: int | None, earlier: int = 0
+def check_quota(
+    read: tuple[Allowance | None, str | None], needed: int, budget: int | None, earlier: int = 0
 ) -> tuple[UsageRecord, str | None]:
-    """Read the usage before the first request; with it, why the run must stop (None: it goes on).
+    """Judge the usage ``read`` (:func:`read_usage`) before the first request: why the run must stop (None: it goes on).
 
     ``needed`` is what the run will bill (after the cache and deduplication); a ``budget`` caps it.
     No limit, or no answer, and the run goes on: the record's note says so. ``earlier`` is what
     the run already billed for catalogs read before (a corpus read in windows).
     """
-    before, note = await read_usage(client)
+    before, note = read
     record = UsageRecord(before=before, note=note)
     if before is None:
         return record, None

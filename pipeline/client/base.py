@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import platform
+import ssl
 import time
 from collections.abc import Callable
 from http.cookiejar import Cookie, CookieJar
@@ -21,6 +22,19 @@ from pipeline.errors import has_userinfo, redact_url
 
 #: Pooled keep-alive connections of the default transports.
 POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
+
+
+def tls_verify(base_url: str) -> ssl.SSLContext | bool:
+    """What the default transport verifies TLS with: httpx's default (certifi's roots) for an https service.
+
+    A service over plain http (``pipeline serve``, a test server) never makes that transport speak
+    TLS (requests go to the base URL; redirects are not followed), so its context loads no roots:
+    loading them costs about 50 ms per client, and a TLS handshake with no roots fails, closed.
+    Proxies from the environment get transports of their own, with httpx's defaults.
+    """
+    if httpx.URL(base_url).scheme == "http":
+        return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    return True
 
 
 class NoCookies(CookieJar):

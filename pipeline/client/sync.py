@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, Cookieless
+from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, Cookieless, tls_verify
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -48,7 +48,7 @@ class Client(ClientBase):
             base_url=self.base_url,
             headers=headers,
             timeout=httpx.Timeout(timeout),
-            transport=transport or httpx.HTTPTransport(limits=POOL_LIMITS),
+            transport=transport or httpx.HTTPTransport(limits=POOL_LIMITS, verify=tls_verify(self.base_url)),
         )
         self._url = AbsoluteURLs(self._http.base_url)
 

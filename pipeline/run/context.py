@@ -24,9 +24,11 @@ from pipeline.run.locks import CatalogLocks
 from pipeline.run.records import CatalogReport, RunOptions, RunReport
 
 if TYPE_CHECKING:  # none of these is loaded by a run that skips every catalog
+    import asyncio
+
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
-    from pipeline.quota import UsageRecord
+    from pipeline.quota import Allowance, UsageRecord
     from pipeline.resources.attach import Synced
     from pipeline.resources.targets import ResourcePlan
     from pipeline.run.report.progress import Progress
@@ -62,6 +64,7 @@ class RunContext:
     reuse_index: Index | None = None  # reviewed translations by language, built on first need (run.reuse)
     _cache: TranslationCache | None = field(default=None, init=False, repr=False)
     _client: AsyncClient | None = field(default=None, init=False, repr=False)
+    _usage: asyncio.Task[tuple[Allowance | None, str | None]] | None = field(default=None, init=False, repr=False)
     _resources: ResourcePlan | None = field(default=None, init=False, repr=False)
     _said: set[str] = field(default_factory=set, init=False, repr=False)
 
@@ -155,8 +158,32 @@ class RunContext:
             self._client = self.client_factory() if self.client_factory else open_client(self.settings, self.log)
         return self._client
 
+    def read_usage_soon(self) -> None:
+        """Start reading the account's usage, to be taken by :meth:`usage`: its round trip overlaps the
+        work done meanwhile (the scan before the quota check, the write after the last request)."""
+        if self._usage is None:
+            import asyncio
+
+            from pipeline.quota import read_usage
+
+            self._usage = asyncio.ensure_future(read_usage(self.client()))
+
+    async def usage(self) -> tuple[Allowance | None, str | None]:
+        """The account's usage: the read :meth:`read_usage_soon` started, or one made now (see :func:`read_usage`)."""
+        from pipeline.quota import read_usage
+
+        read, self._usage = self._usage, None
+        return await (read if read is not None else read_usage(self.client()))
+
+    def forget_usage(self) -> None:
+        """Give up a usage read started and not taken (the window had nothing to send after all)."""
+        read, self._usage = self._usage, None
+        if read is not None and not read.cancel() and not read.cancelled():
+            read.exception()  # ended already: whatever it ended with is not "never retrieved"
+
     async def aclose(self) -> None:
         """Close what the run opened: the limiter, the client (and with it an embedded service), the cache."""
+        self.forget_usage()
         if self.limiter is not None:
             self.limiter.close()
         try:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from dataclasses import replace
 
+import httpx
 from resources_fake import FakeResources
 from run_fakes import FakeService, project, run
 from test_resources_run import BODY, HEADER, TM
@@ -15,6 +18,7 @@ from test_resources_run import run as resource_run
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.quota import UNLIMITED
+from pipeline.run import write
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
@@ -121,6 +125,45 @@ def test_a_dry_run_and_a_run_with_nothing_to_send_read_no_usage(tmp_path):
     assert run(settings, service, dry_run=True).exit_code == ExitCode.OK and service.usage_calls == 0
     assert run(settings, FakeService()).exit_code == ExitCode.OK
     assert run(settings, service).exit_code == ExitCode.OK and service.usage_calls == 0
+
+
+class UsageDuringTheWrite(FakeService):
+    """Takes the usage read after the translate requests and answers it once the catalogs are written."""
+
+    def __init__(self, arrived: threading.Event, written: threading.Event) -> None:
+        super().__init__()
+        self.arrived, self.written = arrived, written
+        self.answered_once_written: bool | None = None
+
+    def handler(self, request: httpx.Request):  # noqa: ANN201 - an answer, or one to await
+        if request.url.path == "/v2/usage" and self.requests:
+            self.arrived.set()
+            return self._once_written(request)
+        return super().handler(request)
+
+    async def _once_written(self, request: httpx.Request) -> httpx.Response:
+        self.answered_once_written = await asyncio.to_thread(self.written.wait, 10)
+        return super().handler(request)
+
+
+def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp_path, monkeypatch):
+    arrived, written = threading.Event(), threading.Event()
+    write_catalogs = write.write_catalogs
+    read_out: list[bool] = []  # per write: whether the usage read was out when it began
+
+    def writing(*args, **kwargs):
+        # Read after the write, or with the write in the loop's thread, it would not be out: 10 s, then False.
+        read_out.append(arrived.wait(10))
+        outcome = write_catalogs(*args, **kwargs)
+        written.set()
+        return outcome
+
+    monkeypatch.setattr(write, "write_catalogs", writing)
+    service = UsageDuringTheWrite(arrived, written)
+    report = run(project(tmp_path), service)
+    assert report.exit_code == ExitCode.OK and service.usage_calls == 2
+    assert read_out == [True] and service.answered_once_written is True
+    assert report.usage.after.account_count == report.totals.billed_characters > 0
 
 
 # --- terminology edits reach the service --------------------------------------------------------

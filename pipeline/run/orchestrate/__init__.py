@@ -17,8 +17,10 @@ and sent in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a win
 part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
 
 What a window does with the service is :mod:`.service`'s. Before the first translate request of
-a window (or part) the account's usage is read: a run that what is
-left cannot cover stops before sending anything (exit 3). An edited glossary or style file (its
+a window (or part) the account's usage is read: a run that what is left cannot cover stops
+before sending anything (exit 3). The usage is read as soon as the cache leaves something to send
+(a run the cache covers asks the service nothing), and again once the window's requests are
+billed, while its catalogs are written in a worker thread. An edited glossary or style file (its
 hash differs from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every
 catalog is settled, without reading them.
 
@@ -228,20 +230,34 @@ def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
 
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
+    import asyncio
+
     from pipeline.run import write
     from pipeline.run.window import Window
 
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
-    parts = _read(run, window)
-    clock = run.timed("scan", clock)
-    usage: UsageError | None = None
-    for part in parts:  # each made when taken: its segments go with its texts
-        clock, usage = await _part(run, window, part, clock)
-        if usage is not None:
-            break
-    if not run.options.dry_run:
-        _write(run, window)
-    run.timed("write", clock)
+    sent = run.report.totals.requests
+    try:
+        parts = _read(run, window)
+        clock = run.timed("scan", clock)
+        usage: UsageError | None = None
+        for part in parts:  # each made when taken: its segments go with its texts
+            clock, usage = await _part(run, window, part, clock)
+            if usage is not None:
+                break
+        after = (
+            run.report.totals.requests > sent and run.report.usage is not None and run.report.usage.before is not None
+        )
+        if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
+            run.read_usage_soon()
+        if not run.options.dry_run:
+            await asyncio.to_thread(_write, run, window)
+        clock = run.timed("write", clock)
+        if after and run.report.usage is not None:
+            run.report.usage.after, _ = await run.usage()
+            run.timed("translate", clock)
+    finally:
+        run.forget_usage()
     if usage is not None:
         raise usage
 
@@ -311,6 +327,8 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     if window.pending or window.spare:
         planned = [p for p in window.pending.values() if length.limited(p)]
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
+        if window.pending and not run.options.dry_run and run.report.stopped is None:
+            run.read_usage_soon()  # something will be sent: the quota check's round trip overlaps what follows
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
             run, window, plan.needed(window.scanned, window.spare, window.done), gate.verify

@@ -26,14 +26,15 @@ __all__ = ["use_service"]
 async def use_service(run: RunContext, window: Window) -> list[Pending]:
     """Check the quota, sync edited terminology, then send; returns what is left unsent.
 
-    The usage is read before the first request: a window it cannot cover sends nothing at all,
-    not even a glossary or a listing. The target languages the service offers are read (once per
-    run) while the terminology is synced and attached: a round trip saved.
+    The usage is read before the first request (the read the scan started, :meth:`RunContext.usage`):
+    a window it cannot cover sends nothing at all, not even a glossary or a listing. The target
+    languages the service offers are read (once per run) while the terminology is synced and
+    attached: a round trip saved.
     """
     import asyncio
 
     from pipeline.errors import AuthenticationError, ServiceError, TransportError
-    from pipeline.quota import check_quota, offered_targets, read_usage
+    from pipeline.quota import check_quota, offered_targets
     from pipeline.run.send.budget import Budget
 
     if not (window.pending or window.needed):
@@ -43,7 +44,7 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     run.budget = run.budget or Budget(run.settings.max_characters)
     earlier = run.budget.spent  # by earlier windows
     needed = sum(len(p.protected.text) for p in (*window.pending.values(), *window.needed.values()))
-    usage, shortfall = await check_quota(run.client(), needed, run.budget.left, earlier)
+    usage, shortfall = check_quota(await run.usage(), needed, run.budget.left, earlier)
     run.note_usage(usage, needed)
     if shortfall is not None:
         run.report.stopped = Stop(StopReason.QUOTA, shortfall)
@@ -66,8 +67,6 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
             offered.cancel()
         elif offered is not None and not offered.cancelled():
             offered.exception()  # read above, or unused: never "never retrieved"
-    if run.report.usage is not None and run.report.usage.before is not None and run.report.totals.requests:
-        run.report.usage.after, _ = await read_usage(run.client())
     return left
 
 
