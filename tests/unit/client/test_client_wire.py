@@ -751,3 +751,34 @@ async def test_async_a_cookie_the_service_sets_is_never_sent_back(router: respx.
         assert list(c._http.cookies.jar) == []
     assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None, None]
     assert [call.request.headers["Authorization"] for call in route.calls] == [f"Service-Auth-Key {KEY}"] * 3
+
+
+class _ImportsLookedUp:
+    """A meta path finder that only notes the modules the import system had to look for."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        self.names.append(name)
+
+
+def test_httpcore_finds_out_the_async_library_without_searching_for_a_module_each_time() -> None:
+    import asyncio
+    import sys
+
+    from httpcore._synchronization import AsyncLock, AsyncShieldCancellation
+
+    async def per_request_primitives() -> None:
+        for _ in range(3):  # what one request makes in the pool: a lock and a shield
+            AsyncLock().setup()
+            with AsyncShieldCancellation():
+                pass
+
+    finder = _ImportsLookedUp()
+    sys.meta_path.insert(0, finder)
+    try:
+        asyncio.run(per_request_primitives())
+    finally:
+        sys.meta_path.remove(finder)
+    assert "sniffio" not in finder.names
