@@ -34,7 +34,13 @@ class PluralRule:
 
     def form_for(self, n: int) -> int:
         """The msgstr index the rule picks for the number ``n``."""
-        return _compiled(self.expression)(n) if self.nplurals > 1 else 0
+        if self.nplurals <= 1:
+            return 0
+        if 0 <= n <= _TABLED:
+            forms = _forms(self.expression)
+            if forms is not None:
+                return forms[n]
+        return _compiled(self.expression)(n)
 
     def source_forms(self) -> tuple[int, ...]:
         """For each target form, 0 to fill it from the singular source, 1 from the plural source."""
@@ -48,8 +54,23 @@ def _compiled(expression: str) -> Callable[[int], int]:
     return compile_expression(expression)
 
 
+@functools.lru_cache(maxsize=64)
+def _forms(expression: str) -> tuple[int, ...] | None:
+    """The form ``expression`` picks for each n in 0..1000, worked out once per rule; None when one divides by zero.
+
+    A run asks a rule for every number of that range several times over (the checks of msgfmt, the
+    forms used often, the representative numbers): one evaluation each is enough.
+    """
+    evaluate = _compiled(expression)
+    try:
+        return tuple(map(evaluate, _CHECKED))
+    except PluralExpressionError:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
 def plural_rule_for(language: str) -> PluralRule | None:
-    """The CLDR plural rule of ``language`` as gettext expresses it, from babel's data."""
+    """The CLDR plural rule of ``language`` as gettext expresses it, from babel's data (read once per language)."""
     from babel import Locale, UnknownLocaleError
     from babel.messages.plurals import get_plural
 
@@ -67,6 +88,7 @@ MAX_LENGTH = 1000  # characters: real rules are under 200
 _MAX_TOKENS = 300
 _MAX_DEPTH = 50
 _CHECKED = range(0, 1001)  # the numbers msgfmt --check evaluates a rule for
+_TABLED = _CHECKED[-1]  # form_for looks these up in _forms
 _ULONG = (1 << 64) - 1
 
 _TOKEN = re.compile(r"""(?x)
@@ -99,9 +121,8 @@ def check(nplurals: int, expression: str) -> Evaluator:
     if not 1 <= nplurals <= MAX_FORMS:
         raise PluralExpressionError(f"nplurals={nplurals}: a language has 1 to {MAX_FORMS} plural forms")
     evaluate = compile_expression(expression)
-    largest = 0
-    for n in _CHECKED:
-        largest = max(largest, evaluate(n))
+    forms = _forms(expression)
+    largest = max(forms) if forms is not None else max(map(evaluate, _CHECKED))  # the latter raises
     if largest >= nplurals:
         raise PluralExpressionError(f"nplurals={nplurals} but the plural expression can pick form {largest}")
     return evaluate

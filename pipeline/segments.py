@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 __all__ = ["Placeholder", "Protected", "Segment", "SegmentKey", "TranslationOptions"]
 
@@ -82,10 +83,26 @@ class TranslationOptions:
     # the service says about it (pipeline.resources.attach.memory_version) keys the cache. Unknown
     # (None) until the run has asked, and a key made before that is never stored under.
     translation_memory_version: str | None = None
+    # A run looks its few options up tens of thousands of times (memos, groups of texts): their hash,
+    # a tuple of every field above, is worked out once. Not a field to compare, show or pickle.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, name) for name in _COMPARED)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The hash of strings differs between processes: a copy made elsewhere works its own out.
+        return TranslationOptions, tuple(getattr(self, name) for name in _COMPARED)
 
     def inputs_hash(self) -> str:
         """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""
         return _inputs_hash(self)
+
+
+_COMPARED = tuple(f.name for f in fields(TranslationOptions) if f.compare)
 
 
 @functools.lru_cache(maxsize=256)

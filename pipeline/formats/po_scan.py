@@ -69,6 +69,7 @@ class _Open:
     strings: dict[str, list[str]] = field(default_factory=dict)  # keyword -> its quoted strings
     flags: list[str] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
+    plural_forms: list[str] = field(default_factory=list)  # the msgstr[N] keywords, in the file's order
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,22 +102,24 @@ class _Scanner:
 
     def read(self, lines: list[str]) -> Scanned:
         """Every entry of ``lines``; a :class:`CatalogError` at the first line gettext would refuse."""
+        rules, keyword_of = self.rules.line, _KEYWORD.match  # looked up once: this loop runs for every line
         for i, line in enumerate(lines):
             s = line.strip()
             if not s:
                 continue
-            self.rules.line(i, s)
-            obsolete = s.startswith("#~")
+            rules(i, s)
+            obsolete = s[0] == "#" and s.startswith("#~")
             if obsolete:
                 s = s[2:].strip()
-                if not s or s.startswith("|"):
+                if not s or s[0] == "|":
                     continue
-            if s.startswith("#"):
+            first = s[0]
+            if first == "#":
                 self._comment(i, s)
-            elif (keyword := _KEYWORD.match(s)) is not None:
-                self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
-            elif s.startswith('"'):
+            elif first == '"':
                 self._continuation(i, s)
+            elif (keyword := keyword_of(s)) is not None:
+                self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
             else:
                 raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
         if self.state in ("msgctxt", "msgid", "msgid_plural"):
@@ -160,7 +163,13 @@ class _Scanner:
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
         self.state, self.key = base, name
-        self.entry.strings.setdefault(name, []).append(rest)
+        strings = self.entry.strings
+        if name in strings:
+            strings[name].append(rest)
+        else:
+            strings[name] = [rest]
+            if name[-1] == "]":
+                self.entry.plural_forms.append(name)
 
     def _entry_start(self, i: int, base: str, obsolete: bool) -> None:
         """A msgctxt or msgid: a new entry after a msgstr, checked against where the last line was."""
@@ -208,6 +217,7 @@ class _Scanner:
         if entry.msgstr_start is None or entry.msgstr_end is None:
             raise self._fail(entry.msgid_line, "msgid without msgstr")
         strings = entry.strings
+        plural = entry.plural_forms
         self.entries.append(
             Entry(
                 first=entry.first,
@@ -221,9 +231,7 @@ class _Scanner:
                 msgid=_join(strings.get("msgid", [])),
                 msgid_plural=_join(strings.get("msgid_plural", [])),
                 msgstr=_join(strings.get("msgstr", [])),
-                msgstr_plural={
-                    int(name[7:-1]): _join(quoted) for name, quoted in strings.items() if name.startswith("msgstr[")
-                },
+                msgstr_plural={int(name[7:-1]): _join(strings[name]) for name in plural} if plural else {},
                 flags=tuple(entry.flags),
                 comment="\n".join(entry.comments),
                 polib_key=_polib_key(strings),
@@ -258,14 +266,13 @@ def _excerpt(line: str) -> str:
 
 
 def _join(quoted: list[str]) -> str:
-    joined = "".join(q[1:-1] for q in quoted)
+    joined = quoted[0][1:-1] if len(quoted) == 1 else "".join(q[1:-1] for q in quoted)
     return unescape(joined) if "\\" in joined else joined  # it changes nothing but escapes
 
 
 def _polib_key(strings: dict[str, list[str]]) -> tuple[str | None, str] | None:
     """(msgctxt, msgid) as polib reads them, when that is not as msgfmt does; else None."""
-    quoted = [*strings.get("msgctxt", []), *strings.get("msgid", [])]
-    if not any("\\" in q for q in quoted):
+    if not any("\\" in q for q in strings.get("msgid", ())) and not any("\\" in q for q in strings.get("msgctxt", ())):
         return None
     ours = (_join(strings["msgctxt"]) if "msgctxt" in strings else None, _join(strings.get("msgid", [])))
     theirs = (_polib_join(strings["msgctxt"]) if "msgctxt" in strings else None, _polib_join(strings.get("msgid", [])))
@@ -364,7 +371,11 @@ class _PolibRules:
             return
         try:
             if "\r" not in line:
-                self._line(i, line)
+                if line[0] == '"':  # a string continuation, the commonest line: its tokens are not needed
+                    self._last_token, self._last_line = '"', i
+                    self._move(i, "mc", line)
+                else:
+                    self._line(i, line)
                 return
             for part in line.split("\r"):
                 if part.strip():
@@ -398,8 +409,11 @@ class _PolibRules:
             line, tokens = line[3:].strip(), tokens[1:]
             self._last_token = tokens[0]
         symbol = self._symbol(i, line, tokens)
-        if symbol is None:
-            return
+        if symbol is not None:
+            self._move(i, symbol, line)
+
+    def _move(self, i: int, symbol: str, line: str) -> None:
+        """polib's transition on a line of kind ``symbol``, or its refusal."""
         if self._state not in self._FROM[symbol]:
             raise CatalogError(str(self._path), "syntax error", i + 1)
         if symbol == "mc" and self._state in ("ct", "mi", "mp", "ms", "mx") and line.startswith("#|"):

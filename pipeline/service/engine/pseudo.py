@@ -52,7 +52,7 @@ from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index
 from pipeline.service.engine.markup import pieces, visible_text
 from pipeline.service.engine.style_apply import apply as apply_style
-from pipeline.service.languages import LANGUAGES, base_of
+from pipeline.service.languages import base_of
 
 QUALITY = "quality_optimized"
 _LATIN = "abcdefghijklmnopqrstuvwxyz"
@@ -64,9 +64,11 @@ _WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u2
 #: A word that starts with a letter and holds a digit is a code, kept as it is.
 _CODE = re.compile(r"[^\W\d_][^\W_]*\d")
 
-#: Per target, a letter of its alphabet: what a mangling fault (``service.testing``) puts into
-#: an attribute to "translate" it.
-MARK_BY_TARGET = {lang.v2: alphabet(lang.v2).signature for lang in LANGUAGES if lang.target}
+
+def mark_of(target: str) -> str:
+    """A letter of ``target``'s alphabet: what a mangling fault (``service.testing``) puts into an attribute."""
+    # On demand, not a table of every target made at import: an app seldom mangles, never for all of them.
+    return alphabet(target).signature
 
 
 class _Letters(dict[int, str]):

@@ -58,7 +58,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pipeline.protocol import RETRY_AFTER_HEADER, TEST_FAULT_HEADER
 from pipeline.service.echo import echo
 from pipeline.service.engine.base import Engine, EngineRequest, Translation
-from pipeline.service.engine.pseudo import MARK_BY_TARGET
+from pipeline.service.engine.pseudo import mark_of
 from pipeline.service.http.responses import error_response, quota_exceeded
 from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Kind, Meter
@@ -278,7 +278,7 @@ class MangledEngine:
         fault = active_fault()
         if fault is None or not fault.acting or fault.spec.mangle is None:
             return translations
-        mode, mark, every = fault.spec.mangle, MARK_BY_TARGET[request.target_lang], fault.spec.every
+        mode, mark, every = fault.spec.mangle, mark_of(request.target_lang), fault.spec.every
         return [
             dataclasses.replace(t, text=mangle.apply(mode, t.text, request.markup, mark)) if (i + 1) % every == 0 else t
             for i, t in enumerate(translations)

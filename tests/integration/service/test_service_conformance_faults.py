@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from pipeline.service.engine.pseudo import MARK_BY_TARGET, transliterate
+from pipeline.service.engine.pseudo import mark_of, transliterate
 
 pytestmark = pytest.mark.integration
 
@@ -92,9 +92,9 @@ def test_mangle_duplicate(http, keys):
 
 def test_mangle_attribute(http, keys):
     out = mangled(http, keys, "attribute", 'Press <x id="1"/> now.')
-    assert out == f'{de("Press")} <x id="1{MARK_BY_TARGET["DE"]}"/> {de("now.")}'
+    assert out == f'{de("Press")} <x id="1{mark_of("DE")}"/> {de("now.")}'
     out = mangled(http, keys, "attribute", '<a title="Open file">Go</a>', ignore="none")
-    assert out == f'<a title="O{MARK_BY_TARGET["DE"]}pen file">{de("Go")}</a>'
+    assert out == f'<a title="O{mark_of("DE")}pen file">{de("Go")}</a>'
 
 
 def test_mangle_times(http, keys):
