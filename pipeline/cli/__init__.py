@@ -92,9 +92,14 @@ def run() -> NoReturn:
     interpreter's final garbage collections, which otherwise walk all of them (about a tenth of a
     run with nothing new). Files are closed by the code that opened them, never left to those
     collections; standard streams are flushed at exit either way.
+
+    Nor does the process run httpx's own command line: httpx imports it, and with it click and
+    pygments where they are installed (click comes with the ``serve`` extra), unless the import
+    is refused, which httpx answers with a stub. About 25 ms of every run that sends a request.
     """
     import gc
 
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     gc.set_threshold(*GC_THRESHOLDS)
     code = main()
     gc.freeze()

@@ -59,3 +59,20 @@ def test_a_broken_catalog_exits_1_and_the_rest_is_translated(tmp_path, msgfmt_ch
     assert fr.read_bytes() != (SAMPLES / "fr" / "LC_MESSAGES" / "messages.po").read_bytes()
     msgfmt_check(fr)
     assert not list(bad.parent.glob(".*.tmp"))
+
+
+def test_the_command_sends_without_importing_httpx_own_command_line(tmp_path):
+    import importlib.util
+    import subprocess
+    import sys
+
+    assert importlib.util.find_spec("click") is not None  # installed with the serve extra: what httpx would pull in
+    root = copy_sample_project(tmp_path, "embedded")
+    probe = (
+        "import atexit, sys; from pipeline.cli import run; "
+        "atexit.register(lambda: print(sorted(m for m in ('httpx', 'click', 'pygments') if m in sys.modules))); "
+        "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['httpx']"  # the client's, and not its command line's
