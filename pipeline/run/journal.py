@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -313,18 +313,18 @@ def _dump(data: object, indent: int | None = 1) -> bytes:
 def _provenance_file(display: str, units: dict[str, Written], chunk: int = 512) -> Iterator[bytes]:
     """A provenance file's bytes, a few hundred units at a time: what ``_dump`` (compact) makes of
     ``{"version", "catalog", "units"}``, without holding a whole catalog's JSON (several times its
-    size) at once."""
+    size) at once. Each chunk is one encoder call (its rows are a dict's members), not two per unit."""
     encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
     yield f'{{"catalog": {encode(display)}, "units": {{'.encode()
     keys = sorted(units)
     for start in range(0, len(keys), chunk):
-        rows = (_row(encode, key, units[key]) for key in keys[start : start + chunk])
-        yield (", " if start else "").encode() + ", ".join(rows).encode("utf-8")
+        rows = {key: _fields(units[key]) for key in keys[start : start + chunk]}
+        yield (", " if start else "").encode() + encode(rows)[1:-1].encode("utf-8")
     yield f'}}, "version": {STATE_VERSION}}}\n'.encode()
 
 
-def _row(encode: Callable[[object], str], key: str, rec: Written) -> str:
-    return f"{encode(key)}: {encode({'sources': rec.sources, 'targets': rec.targets, 'inputs': rec.inputs})}"
+def _fields(rec: Written) -> dict[str, object]:
+    return {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
 
 
 def _read_json(path: Path) -> dict:
