@@ -15,7 +15,10 @@ from pipeline.run.locks import CatalogLocks
 from pipeline.run.orchestrate import RunOptions, translate_catalogs
 
 
-def test_a_run_cancelled_while_it_writes_keeps_its_catalogs_locked_until_they_are_written(tmp_path, monkeypatch):
+@pytest.mark.parametrize("every_task", [False, True], ids=["its task", "every task, as asyncio.run on Ctrl-C"])
+def test_a_run_cancelled_while_it_writes_keeps_its_catalogs_locked_until_they_are_written(
+    tmp_path, monkeypatch, every_task
+):
     settings = project(tmp_path)
     began, go = threading.Event(), threading.Event()
     events: list[str] = []
@@ -38,7 +41,9 @@ def test_a_run_cancelled_while_it_writes_keeps_its_catalogs_locked_until_they_ar
     async def cancel_while_writing() -> None:
         run = asyncio.ensure_future(translate_catalogs(settings, RunOptions(), lambda m: None, FakeService().factory()))
         assert await asyncio.to_thread(began.wait, 10)
-        run.cancel()
+        for task in asyncio.all_tasks() if every_task else {run}:
+            if task is not asyncio.current_task():
+                task.cancel()
         asyncio.get_running_loop().call_soon(go.set)  # once the run has taken its cancellation
         with pytest.raises(asyncio.CancelledError):
             await run

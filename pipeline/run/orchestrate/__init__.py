@@ -264,11 +264,16 @@ async def _write_in_thread(run: RunContext, window: Window) -> None:
     """:func:`_write` in a worker thread, the loop free meanwhile; a run cancelled then waits for it all the same.
 
     A thread cannot be stopped: were the cancellation let through at once, the window would let its
-    catalogs go (and the run close its cache and client) while the thread still writes them.
+    catalogs go (and the run close its cache and client) while the thread still writes them. The
+    write is a future, not a task (as ``asyncio.to_thread`` makes): ``asyncio.run`` interrupted
+    cancels every task, and a cancelled task stops telling when its thread ends.
     """
     import asyncio
+    import contextvars
+    import functools
 
-    writing = asyncio.ensure_future(asyncio.to_thread(_write, run, window))
+    call = functools.partial(contextvars.copy_context().run, _write, run, window)
+    writing = asyncio.get_running_loop().run_in_executor(None, call)
     cancelled: asyncio.CancelledError | None = None
     while not writing.done():
         try:
