@@ -30,7 +30,7 @@ def tls_verify(base_url: str) -> ssl.SSLContext | bool:
     A service over plain http (``pipeline serve``, a test server) never makes that transport speak
     TLS (requests go to the base URL; redirects are not followed), so its context loads no roots:
     loading them costs about 50 ms per client, and a TLS handshake with no roots fails, closed.
-    Proxies from the environment get transports of their own, with httpx's defaults.
+    No proxy from the environment is used either way: httpx given a transport ignores them.
     """
     if httpx.URL(base_url).scheme == "http":
         return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

@@ -230,8 +230,6 @@ def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
 
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
-    import asyncio
-
     from pipeline.run import write
     from pipeline.run.window import Window
 
@@ -251,7 +249,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             run.read_usage_soon()
         if not run.options.dry_run:
-            await asyncio.to_thread(_write, run, window)
+            await _write_in_thread(run, window)
         clock = run.timed("write", clock)
         if after and run.report.usage is not None:
             run.report.usage.after, _ = await run.usage()
@@ -260,6 +258,31 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         run.forget_usage()
     if usage is not None:
         raise usage
+
+
+async def _write_in_thread(run: RunContext, window: Window) -> None:
+    """:func:`_write` in a worker thread, the loop free meanwhile; a run cancelled then waits for it all the same.
+
+    A thread cannot be stopped: were the cancellation let through at once, the window would let its
+    catalogs go (and the run close its cache and client) while the thread still writes them. The
+    write is a future, not a task (as ``asyncio.to_thread`` makes): ``asyncio.run`` interrupted
+    cancels every task, and a cancelled task stops telling when its thread ends.
+    """
+    import asyncio
+    import contextvars
+    import functools
+
+    call = functools.partial(contextvars.copy_context().run, _write, run, window)
+    writing = asyncio.get_running_loop().run_in_executor(None, call)
+    cancelled: asyncio.CancelledError | None = None
+    while not writing.done():
+        try:
+            await asyncio.wait({writing})  # which, cancelled, leaves ``writing`` alone
+        except asyncio.CancelledError as exc:
+            cancelled = exc
+    if cancelled is not None:
+        raise cancelled from writing.exception()
+    writing.result()
 
 
 async def _part(

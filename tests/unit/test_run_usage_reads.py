@@ -1,0 +1,49 @@
+"""Which usage reads a run makes around its windows and parts, and what the report keeps of them."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from run_fakes import FakeService, project, run
+
+import pipeline.catalog_paths
+import pipeline.run.plan
+from pipeline.errors import ExitCode
+
+LANGS = ("de", "fr", "pl")
+LETTER = {"/v2/usage": "U", "/v2/translate": "T", "/v3/languages": "L"}
+
+
+class Recording(FakeService):
+    """The fake service, noting each request's path as one letter: U usage, T translate, L languages."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(usage={"character_count": 0, "character_limit": limit})
+        self.calls = ""
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        self.calls += LETTER[request.url.path]
+        return super().handler(request)
+
+
+@pytest.mark.parametrize(
+    ("window_bytes", "part_segments", "limit", "calls", "code"),
+    [
+        (10**9, 16_384, 10**6, "ULTTTTTTU", ExitCode.OK),  # one window, one part: before, then after
+        (1, 16_384, 10**6, "ULTTUUTTUUTTU", ExitCode.OK),  # a window per catalog: before and after each
+        (10**9, 3, 10**6, "ULTTUTTUTUTTU", ExitCode.OK),  # parts: before each, after once
+        (1, 16_384, 60, "ULTTUU", ExitCode.QUOTA),  # the second window finds too little left: no request
+        (10**9, 16_384, 10, "U", ExitCode.QUOTA),  # over quota from the start: the one read
+    ],
+)
+def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
+    tmp_path, monkeypatch, window_bytes, part_segments, limit, calls, code
+):
+    monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)
+    monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", part_segments)
+    service = Recording(limit)
+    report = run(project(tmp_path, langs=LANGS), service)
+    assert (report.exit_code, service.calls) == (code, calls)
+    assert report.usage.before.account_count == 0
+    after = None if report.usage.after is None else report.usage.after.account_count
+    assert after == (service.billed if service.billed else None)  # no request billed: nothing read after
