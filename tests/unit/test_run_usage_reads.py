@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+
 import httpx
 import pytest
 from run_fakes import FakeService, project, run
@@ -47,3 +50,30 @@ def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_report
     assert report.usage.before.account_count == 0
     after = None if report.usage.after is None else report.usage.after.account_count
     assert after == (service.billed if service.billed else None)  # no request billed: nothing read after
+
+
+class Failing(Recording):
+    """Answers the first translate request, then fails as ``failure`` does."""
+
+    def __init__(self, failure: str) -> None:
+        super().__init__(10**6)
+        self.failure = failure
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v2/translate" and "T" in self.calls:
+            self.calls += "T"
+            if self.failure == "unreachable":
+                raise httpx.ConnectError("connection refused", request=request)
+            os.kill(os.getpid(), signal.SIGINT)  # the run's handler takes it: it stops sending
+        return super().handler(request)
+
+
+@pytest.mark.parametrize(
+    ("failure", "code"), [("unreachable", ExitCode.UNAVAILABLE), ("interrupted", ExitCode.INTERRUPTED)]
+)
+def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(tmp_path, failure, code):
+    service = Failing(failure)
+    report = run(project(tmp_path, langs=("de",)), service)  # two translate requests
+    assert report.exit_code == code
+    assert service.calls.count("U") == 1 and service.calls.startswith("ULT")
+    assert report.usage.before is not None and report.usage.after is None

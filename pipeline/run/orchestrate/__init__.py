@@ -244,7 +244,10 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
             if usage is not None:
                 break
         after = (
-            run.report.totals.requests > sent and run.report.usage is not None and run.report.usage.before is not None
+            run.report.totals.requests > sent
+            and run.report.usage is not None
+            and run.report.usage.before is not None
+            and not _leaving(run)
         )
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             run.read_usage_soon()
@@ -258,6 +261,14 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         run.forget_usage()
     if usage is not None:
         raise usage
+
+
+def _leaving(run: RunContext) -> bool:
+    """Whether the run is ending for a signal or an unreachable service: no usage read after its requests
+    then (the user asked it to stop; the service would make it wait out every retry to say nothing)."""
+    assert run.interruption is not None
+    stopped = run.report.stopped
+    return run.interruption.signum is not None or (stopped is not None and stopped.reason is StopReason.SERVICE)
 
 
 async def _write_in_thread(run: RunContext, window: Window) -> None:
