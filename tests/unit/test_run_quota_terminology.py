@@ -152,7 +152,7 @@ def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp
     read_out: list[bool] = []  # per write: whether the usage read was out when it began
 
     def writing(*args, **kwargs):
-        # Read after the write, or with the write in the loop's thread, it would not be out: 10 s, then False.
+        # Read after the write, or with no turn for the loop before it, it would not be out: 10 s, then False.
         read_out.append(arrived.wait(10))
         outcome = write_catalogs(*args, **kwargs)
         written.set()

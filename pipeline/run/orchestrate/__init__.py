@@ -20,7 +20,7 @@ What a window does with the service is :mod:`.service`'s. Before the first trans
 a window (or part) the account's usage is read: a run that what is left cannot cover stops
 before sending anything (exit 3). The usage is read as soon as the cache leaves something to send
 (a run the cache covers asks the service nothing), and again once the window's requests are
-billed, while its catalogs are written in a worker thread. An edited glossary or style file (its
+billed, while its catalogs pass the gate and are written. An edited glossary or style file (its
 hash differs from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every
 catalog is settled, without reading them.
 
@@ -252,7 +252,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             run.read_usage_soon()
         if not run.options.dry_run:
-            await _write_in_thread(run, window)
+            await _write(run, window)
         clock = run.timed("write", clock)
         if after and run.report.usage is not None:
             run.report.usage.after, _ = await run.usage()
@@ -269,31 +269,6 @@ def _leaving(run: RunContext) -> bool:
     assert run.interruption is not None
     stopped = run.report.stopped
     return run.interruption.signum is not None or (stopped is not None and stopped.reason is StopReason.SERVICE)
-
-
-async def _write_in_thread(run: RunContext, window: Window) -> None:
-    """:func:`_write` in a worker thread, the loop free meanwhile; a run cancelled then waits for it all the same.
-
-    A thread cannot be stopped: were the cancellation let through at once, the window would let its
-    catalogs go (and the run close its cache and client) while the thread still writes them. The
-    write is a future, not a task (as ``asyncio.to_thread`` makes): ``asyncio.run`` interrupted
-    cancels every task, and a cancelled task stops telling when its thread ends.
-    """
-    import asyncio
-    import contextvars
-    import functools
-
-    call = functools.partial(contextvars.copy_context().run, _write, run, window)
-    writing = asyncio.get_running_loop().run_in_executor(None, call)
-    cancelled: asyncio.CancelledError | None = None
-    while not writing.done():
-        try:
-            await asyncio.wait({writing})  # which, cancelled, leaves ``writing`` alone
-        except asyncio.CancelledError as exc:
-            cancelled = exc
-    if cancelled is not None:
-        raise cancelled from writing.exception()
-    writing.result()
 
 
 async def _part(
@@ -386,8 +361,14 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     run.terminology = None  # synced (or tried): the next window does not sync again
 
 
-def _write(run: RunContext, window: Window) -> None:
-    """Admit each catalog's translations through the gate, write them, record their provenance, settle."""
+async def _write(run: RunContext, window: Window) -> None:
+    """Admit each catalog's translations through the gate, write them, record their provenance, settle.
+
+    The loop gets a turn after each catalog's admission, before anything is written: the usage
+    read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
+    """
+    import asyncio
+
     from pipeline.run import gate, plan, settled, write
     from pipeline.run.send import length
 
@@ -400,6 +381,7 @@ def _write(run: RunContext, window: Window) -> None:
         admitted = gate.admit(run.settings, s, window.done, run.report, run.per_catalog[s.display], window.notes)
         gated.append((admitted, run.report.issues[before:]))
         del run.report.issues[before:]  # put back below, in catalog order, with those of the write
+        await asyncio.sleep(0)
     # What is written is in ``gated`` now: the segments' keys (and their dict) make room for the rendering.
     window.done, window.notes = {}, {}
     jobs = [(s, admitted, window.snapshots.get(s.path)) for s, (admitted, _) in zip(window.scanned, gated, strict=True)]
