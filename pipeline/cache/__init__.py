@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pipeline.cache.local import FILE_NAME, LEGACY_FILES
 from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.cache.tiered import TranslationCache
 from pipeline.config import Settings
 
-__all__ = ["TranslationCache", "open_cache", "open_shared"]
+__all__ = ["TranslationCache", "holds_nothing", "open_cache", "open_shared"]
 
 
 def open_shared(settings: Settings, service: str) -> RedisStore | None:
@@ -33,6 +34,17 @@ def open_shared(settings: Settings, service: str) -> RedisStore | None:
     if not settings.cache_url:
         return None
     return RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
+
+
+def holds_nothing(settings: Settings, enabled: bool = True) -> bool:
+    """Whether the cache a run opens certainly holds no translation yet: off (``--no-cache``: in memory,
+    for the run), no folder, or a folder with no cache file; and no shared store."""
+    if not enabled:
+        return True
+    if settings.cache_url:
+        return False
+    folder = settings.cache_dir
+    return folder is None or not any((folder / name).exists() for name in (FILE_NAME, LEGACY_FILES[0]))
 
 
 def open_cache(

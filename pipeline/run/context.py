@@ -160,7 +160,8 @@ class RunContext:
 
     def read_usage_soon(self) -> None:
         """Start reading the account's usage, to be taken by :meth:`usage`: its round trip overlaps the
-        work done meanwhile (the scan before the quota check, the write after the last request)."""
+        work done meanwhile, as long as that work gives the loop turns (the scan and the gate give
+        one after each catalog)."""
         if self._usage is None:
             import asyncio
 

@@ -11,6 +11,7 @@ from run_fakes import FakeService, project, run
 
 import pipeline.catalog_paths
 import pipeline.run.plan
+import pipeline.run.scan
 from pipeline.errors import ExitCode
 
 LANGS = ("de", "fr", "pl")
@@ -77,3 +78,43 @@ def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_afte
     assert report.exit_code == code
     assert service.calls.count("U") == 1 and service.calls.startswith("ULT")
     assert report.usage.before is not None and report.usage.after is None
+
+
+class NotingTheScan(Recording):
+    """Notes how many catalogs were scanned when each usage read arrived."""
+
+    def __init__(self, scanned: list[object]) -> None:
+        super().__init__(10**6)
+        self.scanned, self.at_usage = scanned, []
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v2/usage":
+            self.at_usage.append(len(self.scanned))
+        return super().handler(request)
+
+
+def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(tmp_path, monkeypatch):
+    scanned: list[object] = []
+    scan = pipeline.run.scan.scan
+
+    def counting(settings, paths, *args, **kwargs):
+        scanned.extend(paths)
+        return scan(settings, paths, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.run.scan, "scan", counting)
+    settings = project(tmp_path, langs=LANGS)
+    first = NotingTheScan(scanned)
+    assert run(settings, first).exit_code == ExitCode.OK
+    assert first.at_usage == [1, 3]  # out once the first catalog had units to translate; after, once all were
+
+    scanned.clear()
+    for lang in LANGS:  # a new entry each: the cache holds the others, so the read waits for the plan
+        path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
+        path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
+    second = NotingTheScan(scanned)
+    assert run(settings, second).exit_code == ExitCode.OK
+    assert second.at_usage == [3, 3] and texts_sent(second) == ["New"] * len(LANGS)
+
+
+def texts_sent(service: FakeService) -> list[str]:
+    return [text for body in service.requests for text in body["text"]]

@@ -18,11 +18,11 @@ part's protected texts, keys and waiting segments at a time, and pays a text its
 
 What a window does with the service is :mod:`.service`'s. Before the first translate request of
 a window (or part) the account's usage is read: a run that what is left cannot cover stops
-before sending anything (exit 3). The usage is read as soon as the cache leaves something to send
-(a run the cache covers asks the service nothing), and again once the window's requests are
-billed, while its catalogs pass the gate and are written. An edited glossary or style file (its
-hash differs from the last sync's, :mod:`pipeline.resources.synced`) is synced even when every
-catalog is settled, without reading them.
+before sending anything (exit 3). When the run's cache holds nothing yet, that read goes out
+while the catalogs are scanned (a run the cache covers asks the service nothing); the read after
+a window's requests goes out while its catalogs pass the gate and are written. An edited
+glossary or style file (its hash differs from the last sync's, :mod:`pipeline.resources.synced`)
+is synced even when every catalog is settled, without reading them.
 
 Per-segment problems become :class:`~pipeline.model.Issue` records and the run goes on. Only a few
 things stop it early, each saving what was already translated: the service refusing the key or
@@ -236,7 +236,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     window = Window(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     sent = run.report.totals.requests
     try:
-        parts = _read(run, window)
+        parts = await _read(run, window)
         clock = run.timed("scan", clock)
         usage: UsageError | None = None
         for part in parts:  # each made when taken: its segments go with its texts
@@ -300,8 +300,16 @@ async def _part(
     return run.timed("translate", clock), usage
 
 
-def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog]]:
-    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one)."""
+async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog]]:
+    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one).
+
+    When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
+    unit to translate is a text to send: the usage read starts with the first catalog that has
+    one, and its round trip overlaps the rest of the scan (the loop gets a turn after each catalog).
+    """
+    import asyncio
+
+    from pipeline.cache import holds_nothing
     from pipeline.run import plan
     from pipeline.run.scan import scan
 
@@ -311,14 +319,31 @@ def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog]]:
     def stale(display: str, target: str, unit: Unit) -> bool:
         return journal.is_stale(display, unit, inputs.current(target, unit))
 
-    window.scanned, issues = scan(
-        run.settings,
-        window.paths,
-        run.options.target_langs,
-        stale if run.options.retranslate_stale else None,
-        window.snapshots,  # parsed from the very bytes write-back compares the file with
+    early = (
+        not run.options.dry_run
+        and run.report.stopped is None
+        and run.interruption is not None
+        and run.interruption.signum is None
+        and not run.report.totals.requests
+        and holds_nothing(run.settings, run.options.use_cache)
     )
-    run.report.issues.extend(issues)
+    window.scanned = []
+    for path in window.paths:
+        scanned, issues = scan(
+            run.settings,
+            (path,),
+            run.options.target_langs,
+            stale if run.options.retranslate_stale else None,
+            window.snapshots,  # parsed from the very bytes write-back compares the file with
+        )
+        window.scanned.extend(scanned)
+        run.report.issues.extend(issues)
+        wanting = [s for s in scanned if s.source_forms]
+        if early and wanting:
+            for s in wanting:  # a glossary that cannot be used stops the run before any request
+                run.resources().target(s.target_lang)
+            run.read_usage_soon()
+        await asyncio.sleep(0)
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
@@ -336,8 +361,6 @@ async def _translate_window(run: RunContext, window: Window) -> None:
     if window.pending or window.spare:
         planned = [p for p in window.pending.values() if length.limited(p)]
         window.pending = serve_from_cache(run, window, window.pending, gate.verify)
-        if window.pending and not run.options.dry_run and run.report.stopped is None:
-            run.read_usage_soon()  # something will be sent: the quota check's round trip overlaps what follows
         # Number sentences the cache answered already tell which fallbacks are needed.
         window.needed = serve_from_cache(
             run, window, plan.needed(window.scanned, window.spare, window.done), gate.verify
