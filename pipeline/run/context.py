@@ -65,6 +65,7 @@ class RunContext:
     _cache: TranslationCache | None = field(default=None, init=False, repr=False)
     _client: AsyncClient | None = field(default=None, init=False, repr=False)
     _usage: asyncio.Task[tuple[Allowance | None, str | None]] | None = field(default=None, init=False, repr=False)
+    _languages: asyncio.Task[tuple[frozenset[str], str]] | None = field(default=None, init=False, repr=False)
     _resources: ResourcePlan | None = field(default=None, init=False, repr=False)
     _said: set[str] = field(default_factory=set, init=False, repr=False)
 
@@ -158,16 +159,35 @@ class RunContext:
             self._client = self.client_factory() if self.client_factory else open_client(self.settings, self.log)
         return self._client
 
-    def read_usage_soon(self) -> None:
+    def read_usage_soon(self, languages_too: bool = False) -> None:
         """Start reading the account's usage, to be taken by :meth:`usage`: its round trip overlaps the
         work done meanwhile, as long as that work gives the loop turns (the scan and the gate give
-        one after each catalog)."""
+        one after each catalog).
+
+        ``languages_too``: when the usage shows no limit (or cannot be read), no quota check can
+        stop the run, so the target languages the service offers (read once, before the first
+        translate request) are read next, without waiting for the check (:meth:`languages`).
+        """
         if self._usage is None:
             import asyncio
 
-            from pipeline.quota import read_usage
+            self._usage = asyncio.ensure_future(self._read_usage(languages_too))
 
-            self._usage = asyncio.ensure_future(read_usage(self.client()))
+    async def _read_usage(self, languages_too: bool) -> tuple[Allowance | None, str | None]:
+        import asyncio
+
+        from pipeline.quota import offered_targets, read_usage
+
+        read = await read_usage(self.client())
+        before = read[0]
+        if (
+            languages_too
+            and self.offered is None
+            and self._languages is None
+            and (before is None or before.left is None)
+        ):
+            self._languages = asyncio.ensure_future(offered_targets(self.client()))
+        return read
 
     async def usage(self) -> tuple[Allowance | None, str | None]:
         """The account's usage: the read :meth:`read_usage_soon` started, or one made now (see :func:`read_usage`)."""
@@ -176,11 +196,21 @@ class RunContext:
         read, self._usage = self._usage, None
         return await (read if read is not None else read_usage(self.client()))
 
+    def languages(self) -> asyncio.Future[tuple[frozenset[str], str]]:
+        """The read of the target languages the service offers: the one the usage read started, or a new one."""
+        import asyncio
+
+        from pipeline.quota import offered_targets
+
+        read, self._languages = self._languages, None
+        return read if read is not None else asyncio.ensure_future(offered_targets(self.client()))
+
     def forget_usage(self) -> None:
-        """Give up a usage read started and not taken (the window had nothing to send after all)."""
-        read, self._usage = self._usage, None
-        if read is not None and not read.cancel() and not read.cancelled():
-            read.exception()  # ended already: whatever it ended with is not "never retrieved"
+        """Give up the reads started and not taken (the window had nothing to send after all)."""
+        for read in (self._usage, self._languages):
+            if read is not None and not read.cancel() and not read.cancelled():
+                read.exception()  # ended already: whatever it ended with is not "never retrieved"
+        self._usage = self._languages = None
 
     async def aclose(self) -> None:
         """Close what the run opened: the limiter, the client (and with it an embedded service), the cache."""

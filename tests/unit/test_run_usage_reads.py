@@ -118,3 +118,37 @@ def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_h
 
 def texts_sent(service: FakeService) -> list[str]:
     return [text for body in service.requests for text in body["text"]]
+
+
+class NotingTheLanguages(NotingTheScan):
+    """Notes, besides, how many catalogs were scanned when the languages read arrived; ``limit`` None: no limit."""
+
+    def __init__(self, scanned: list[object], limit: int | None) -> None:
+        super().__init__(scanned)
+        self.usage = {"character_count": 0, "character_limit": limit}
+        self.at_languages: list[int] = []
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages":
+            self.at_languages.append(len(self.scanned))
+        return super().handler(request)
+
+
+@pytest.mark.parametrize(("limit", "at_languages"), [(None, [2]), (10**6, [3])])
+def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too(
+    tmp_path, monkeypatch, limit, at_languages
+):
+    scanned: list[object] = []
+    scan = pipeline.run.scan.scan
+
+    def counting(settings, paths, *args, **kwargs):
+        scanned.extend(paths)
+        return scan(settings, paths, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.run.scan, "scan", counting)
+    service = NotingTheLanguages(scanned, limit)
+    assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
+    # No limit: no quota check can stop the run, so the listing goes out as the usage comes back (the next
+    # catalog's turn) instead of after the whole scan and the check.
+    assert (service.at_usage[0], service.at_languages) == (1, at_languages)
+    assert service.calls.startswith("UL") and service.calls.count("L") == 1

@@ -29,12 +29,11 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     The usage is read before the first request (the read the scan started, :meth:`RunContext.usage`):
     a window it cannot cover sends nothing at all, not even a glossary or a listing. The target
     languages the service offers are read (once per run) while the terminology is synced and
-    attached: a round trip saved.
+    attached: a round trip saved. When the usage read during the scan found no limit, no check
+    can stop the run, and the languages were read right after it.
     """
-    import asyncio
-
     from pipeline.errors import AuthenticationError, ServiceError, TransportError
-    from pipeline.quota import check_quota, offered_targets
+    from pipeline.quota import check_quota
     from pipeline.run.send.budget import Budget
 
     if not (window.pending or window.needed):
@@ -49,7 +48,7 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     if shortfall is not None:
         run.report.stopped = Stop(StopReason.QUOTA, shortfall)
         return [*window.pending.values(), *window.needed.values()]
-    offered = None if run.offered is not None else asyncio.ensure_future(offered_targets(run.client()))
+    offered = None if run.offered is not None else run.languages()
     try:
         synced_now = await run.sync_terminology(s.target_lang for s in window.scanned) if run.terminology else None
         if offered is not None:
