@@ -174,6 +174,9 @@ class RunContext:
             self._usage = asyncio.ensure_future(self._read_usage(languages_too))
 
     async def _read_usage(self, languages_too: bool) -> tuple[Allowance | None, str | None]:
+        # The client is opened here, not when the read is started during the scan: a client that
+        # cannot be opened (no key) is then said by the quota check that takes the read, once the
+        # window's work that needs no service is written, as when nothing was read early.
         import asyncio
 
         from pipeline.quota import offered_targets, read_usage
