@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.cache.local import FILE_NAME, LEGACY_FILES
+from pipeline.cache.local import created
 from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.cache.tiered import TranslationCache
 from pipeline.config import Settings
@@ -43,8 +43,7 @@ def holds_nothing(settings: Settings, enabled: bool = True) -> bool:
         return True
     if settings.cache_url:
         return False
-    folder = settings.cache_dir
-    return folder is None or not any((folder / name).exists() for name in (FILE_NAME, LEGACY_FILES[0]))
+    return settings.cache_dir is None or not created(settings.cache_dir)
 
 
 def open_cache(

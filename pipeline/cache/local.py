@@ -174,6 +174,11 @@ class LocalStore:
 _COUNT = "SELECT count(*) FROM (SELECT key FROM translations UNION SELECT key FROM recent)"
 
 
+def created(directory: Path) -> bool:
+    """Whether a local cache was ever made in ``directory``: this store's file, or the legacy one it reads."""
+    return (directory / FILE_NAME).exists() or (directory / LEGACY_FILES[0]).exists()
+
+
 def _size(base: Path, *suffixes: str) -> int:
     total = 0
     for suffix in suffixes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
+from pipeline.cache.local import FILE_NAME, LocalStore, LocalStoreError, created
 from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.config import Settings
 from pipeline.errors import redact_url
@@ -42,7 +42,7 @@ def _local(
     if settings.cache_dir is None:
         return None
     where = {"path": str(settings.cache_dir / FILE_NAME)}
-    if not (settings.cache_dir / FILE_NAME).exists() and not (settings.cache_dir / LEGACY_FILES[0]).exists():
+    if not created(settings.cache_dir):
         return {**where, **untouched}  # never created: nothing to count or clear, and nothing to create
     try:
         store = LocalStore(settings.cache_dir)
