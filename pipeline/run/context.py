@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.config import Settings
 from pipeline.connect import ClientFactory, open_client
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # none of these is loaded by a run that skips every catalog
     from pipeline.run.send.concurrency import Limiter
     from pipeline.run.send.interruption import Interruption
 
-__all__ = ["RunContext"]
+__all__ = ["RunContext", "drop"]
 
 
 @dataclass
@@ -210,9 +210,8 @@ class RunContext:
 
     def forget_usage(self) -> None:
         """Give up the reads started and not taken (the window had nothing to send after all)."""
-        for read in (self._usage, self._languages):
-            if read is not None and not read.cancel() and not read.cancelled():
-                read.exception()  # ended already: whatever it ended with is not "never retrieved"
+        drop(self._usage)
+        drop(self._languages)
         self._usage = self._languages = None
 
     async def aclose(self) -> None:
@@ -241,3 +240,9 @@ class RunContext:
         now = time.monotonic()
         self.report.timings[stage] = round(self.report.timings.get(stage, 0.0) + now - since, 3)
         return now
+
+
+def drop(read: asyncio.Future[Any] | None) -> None:
+    """Cancel ``read`` if it is still running; if it ended, take its outcome, so that none is "never retrieved"."""
+    if read is not None and not read.cancel() and not read.cancelled():
+        read.exception()

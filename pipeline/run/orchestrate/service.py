@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from pipeline.run.context import RunContext
+from pipeline.run.context import RunContext, drop
 from pipeline.run.records import Stop, StopReason
 
 if TYPE_CHECKING:
@@ -62,10 +62,7 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
                 return [*window.pending.values(), *window.needed.values()]
         left = await _send_rounds(run, window, synced_now)
     finally:
-        if offered is not None and not offered.done():
-            offered.cancel()
-        elif offered is not None and not offered.cancelled():
-            offered.exception()  # read above, or unused: never "never retrieved"
+        drop(offered)  # read above, or unused
     return left
 
 
