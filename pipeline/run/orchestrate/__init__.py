@@ -343,6 +343,7 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
             for s in wanting:  # a glossary that cannot be used stops the run before any request
                 run.resources().target(s.target_lang)
             run.read_usage_soon(languages_too=True)
+            early = False
         await asyncio.sleep(0)
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
