@@ -8,6 +8,7 @@ import signal
 import httpx
 import pytest
 from run_fakes import FakeService, project, run
+from test_run_quota_terminology import texts
 
 import pipeline.catalog_paths
 import pipeline.run.plan
@@ -80,6 +81,20 @@ def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_afte
     assert report.usage.before is not None and report.usage.after is None
 
 
+@pytest.fixture
+def scanned(monkeypatch) -> list[object]:
+    """The catalogs scanned so far in this test, in order (the scan stage counts them as it goes)."""
+    paths: list[object] = []
+    scan = pipeline.run.scan.scan
+
+    def counting(settings, catalogs, *args, **kwargs):
+        paths.extend(catalogs)
+        return scan(settings, catalogs, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.run.scan, "scan", counting)
+    return paths
+
+
 class NotingTheScan(Recording):
     """Notes how many catalogs were scanned when each usage read arrived."""
 
@@ -93,15 +108,7 @@ class NotingTheScan(Recording):
         return super().handler(request)
 
 
-def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(tmp_path, monkeypatch):
-    scanned: list[object] = []
-    scan = pipeline.run.scan.scan
-
-    def counting(settings, paths, *args, **kwargs):
-        scanned.extend(paths)
-        return scan(settings, paths, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline.run.scan, "scan", counting)
+def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(tmp_path, scanned):
     settings = project(tmp_path, langs=LANGS)
     first = NotingTheScan(scanned)
     assert run(settings, first).exit_code == ExitCode.OK
@@ -113,11 +120,7 @@ def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_h
         path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
     second = NotingTheScan(scanned)
     assert run(settings, second).exit_code == ExitCode.OK
-    assert second.at_usage == [3, 3] and texts_sent(second) == ["New"] * len(LANGS)
-
-
-def texts_sent(service: FakeService) -> list[str]:
-    return [text for body in service.requests for text in body["text"]]
+    assert second.at_usage == [3, 3] and texts(second) == ["New"] * len(LANGS)
 
 
 class NotingTheLanguages(NotingTheScan):
@@ -136,16 +139,8 @@ class NotingTheLanguages(NotingTheScan):
 
 @pytest.mark.parametrize(("limit", "at_languages"), [(None, [2]), (10**6, [3])])
 def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too(
-    tmp_path, monkeypatch, limit, at_languages
+    tmp_path, scanned, limit, at_languages
 ):
-    scanned: list[object] = []
-    scan = pipeline.run.scan.scan
-
-    def counting(settings, paths, *args, **kwargs):
-        scanned.extend(paths)
-        return scan(settings, paths, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline.run.scan, "scan", counting)
     service = NotingTheLanguages(scanned, limit)
     assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
     # No limit: no quota check can stop the run, so the listing goes out as the usage comes back (the next
