@@ -72,4 +72,7 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
     if not remote_key or not settings.service.url:
         raise UsageError(f"the service at {settings.service.url} needs a key: set {ENV_AUTH_KEY}")
     log(f"using the translation service at {settings.service.url}")
-    return AsyncClient(settings.service.url, remote_key, **common)
+    try:
+        return AsyncClient(settings.service.url, remote_key, **common)
+    except ValueError as exc:  # the URL was checked with the settings: a proxy the environment names
+        raise UsageError(str(exc)) from None

@@ -9,7 +9,8 @@ import ssl
 import time
 from collections.abc import Callable
 from http.cookiejar import Cookie, CookieJar
-from typing import Any, Self
+from typing import Any, Self, TypeVar
+from urllib.request import getproxies
 
 import httpx
 
@@ -24,15 +25,50 @@ from pipeline.errors import has_userinfo, redact_url
 POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
 
 
-def tls_verify(base_url: str) -> ssl.SSLContext | bool:
-    """What the default transport verifies TLS with: httpx's default (certifi's roots) for an https service.
+#: Hosts reached directly whatever proxy the environment names: a service on this machine
+#: (``pipeline serve``) is not behind one, and a proxy elsewhere cannot reach it. Go's clients
+#: keep the same rule (``http.ProxyFromEnvironment``).
+LOOPBACK = ("all://localhost", "all://127.0.0.1", "all://[::1]")
 
-    A service over plain http (``pipeline serve``, a test server) never makes that transport speak
-    TLS (requests go to the base URL; redirects are not followed), so its context loads no roots:
-    loading them costs about 50 ms per client, and a TLS handshake with no roots fails, closed.
-    No proxy from the environment is used either way: httpx given a transport ignores them.
+H = TypeVar("H")
+
+
+def open_http(client: Callable[..., H], base_url: str, transport: object | None, **settings: Any) -> H:
+    """A shell's httpx ``client`` for ``base_url``, reaching it through ``transport`` when one is
+    given (the embedded service, a test's) and over the network otherwise.
+
+    Over the network: pooled connections, TLS verified (:func:`tls_verify`), and the proxies the
+    environment names (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``, less the hosts of
+    ``NO_PROXY``), read as httpx reads them, except for a service on this machine (:data:`LOOPBACK`).
+    A proxy setting httpx cannot use (an unknown scheme, SOCKS without ``socksio``) is a ValueError
+    that says so, as a bad ``base_url`` is.
     """
-    if httpx.URL(base_url).scheme == "http":
+    if transport is not None:
+        return client(base_url=base_url, transport=transport, **settings)
+    proxied = bool(getproxies())
+    try:
+        return client(
+            base_url=base_url,
+            limits=POOL_LIMITS,
+            verify=tls_verify(base_url, proxied),
+            mounts=dict.fromkeys(LOOPBACK) if proxied else None,
+            **settings,
+        )
+    except (ValueError, ImportError, httpx.InvalidURL) as exc:  # only a proxy's URL is parsed here
+        raise ValueError(
+            f"the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY) cannot be used: {exc}"
+        ) from None
+
+
+def tls_verify(base_url: str, proxied: bool = False) -> ssl.SSLContext | bool:
+    """What the network transports verify TLS with: httpx's default (certifi's roots, or ``SSL_CERT_FILE``'s).
+
+    A service over plain http (``pipeline serve``, a test server) reached directly never makes its
+    transport speak TLS (requests go to the base URL; redirects are not followed), so its context
+    loads no roots: loading them costs about 50 ms per client, and a TLS handshake with no roots
+    fails, closed. Through a proxy (``proxied``), which may be an https one, the roots are loaded.
+    """
+    if httpx.URL(base_url).scheme == "http" and not proxied:
         return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     return True
 

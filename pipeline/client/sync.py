@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 import httpx
 
 from pipeline.client.api_data import CustomTagUsage
-from pipeline.client.base import POOL_LIMITS, AbsoluteURLs, ClientBase, Cookieless, tls_verify
+from pipeline.client.base import AbsoluteURLs, ClientBase, Cookieless, open_http
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
@@ -44,12 +44,7 @@ class Client(ClientBase):
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or time.sleep
-        self._http = _ClientHTTP(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout),
-            transport=transport or httpx.HTTPTransport(limits=POOL_LIMITS, verify=tls_verify(self.base_url)),
-        )
+        self._http = open_http(_ClientHTTP, self.base_url, transport, headers=headers, timeout=httpx.Timeout(timeout))
         self._url = AbsoluteURLs(self._http.base_url)
 
     def close(self) -> None:
