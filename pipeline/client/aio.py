@@ -53,7 +53,12 @@ class AsyncClient(_Endpoints):
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
         self._http = open_http(
-            _AsyncClientHTTP, self.base_url, transport, headers=headers, timeout=httpx.Timeout(timeout)
+            _AsyncClientHTTP,
+            httpx.AsyncHTTPTransport,
+            self.base_url,
+            transport,
+            headers=headers,
+            timeout=httpx.Timeout(timeout),
         )
         self._url = AbsoluteURLs(self._http.base_url)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import ipaddress
 import platform
 import ssl
 import time
@@ -25,38 +26,62 @@ from pipeline.errors import has_userinfo, redact_url
 POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
 
 
-#: Hosts reached directly whatever proxy the environment names: a service on this machine
-#: (``pipeline serve``) is not behind one, and a proxy elsewhere cannot reach it. Go's clients
-#: keep the same rule (``http.ProxyFromEnvironment``).
-LOOPBACK = ("all://localhost", "all://127.0.0.1", "all://[::1]")
+#: The schemes of the proxy variables (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``) as ``getproxies`` keys them.
+_PROXY_SCHEMES = ("http", "https", "all")
 
 H = TypeVar("H")
 
 
-def open_http(client: Callable[..., H], base_url: str, transport: object | None, **settings: Any) -> H:
+def on_this_machine(host: str) -> bool:
+    """Whether ``host`` (as httpx spells it: lowercase, an IPv6 address without brackets) can only name
+    this machine: ``localhost``, a loopback address in any spelling (``127.0.0.2``, ``::ffff:127.0.0.1``),
+    or the unspecified address (``0.0.0.0``, ``::``) that a connection takes for this machine.
+
+    Go's clients (``http.ProxyFromEnvironment``) never send ``localhost`` and loopback addresses to a
+    proxy; neither do we, nor the unspecified address a service listening on all interfaces prints.
+    """
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback or address.is_unspecified
+
+
+def behind_proxy(base_url: str) -> bool:
+    """Whether a network client of ``base_url`` lets httpx apply the environment's proxies: one is named,
+    and the service is not on this machine (:func:`on_this_machine`), which a proxy elsewhere cannot reach.
+    """
+    proxies = getproxies()
+    return any(proxies.get(scheme) for scheme in _PROXY_SCHEMES) and not on_this_machine(httpx.URL(base_url).host)
+
+
+def open_http(
+    client: Callable[..., H], network: Callable[..., object], base_url: str, transport: object | None, **settings: Any
+) -> H:
     """A shell's httpx ``client`` for ``base_url``, reaching it through ``transport`` when one is
     given (the embedded service, a test's) and over the network otherwise.
 
-    Over the network: pooled connections, TLS verified (:func:`tls_verify`), and the proxies the
-    environment names (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``, less the hosts of
-    ``NO_PROXY``), read as httpx reads them, except for a service on this machine (:data:`LOOPBACK`).
-    A proxy setting httpx cannot use (an unknown scheme, SOCKS without ``socksio``) is a ValueError
-    that says so, as a bad ``base_url`` is.
+    Over the network: pooled connections and TLS verified (:func:`tls_verify`), through a ``network``
+    transport (httpx's own class, sync or async) that uses no proxy unless :func:`behind_proxy`; then
+    httpx builds its transports with the proxies the environment names (``HTTPS_PROXY``,
+    ``HTTP_PROXY``, ``ALL_PROXY``, less the hosts of ``NO_PROXY``), read as httpx reads them. A
+    setting httpx cannot use (an unknown scheme, SOCKS without ``socksio``, a ``NO_PROXY`` entry it
+    cannot parse) is a ValueError that says so, as a bad ``base_url`` is; without a proxy,
+    ``NO_PROXY`` is not read at all.
     """
+    if transport is None and not behind_proxy(base_url):
+        transport = network(limits=POOL_LIMITS, verify=tls_verify(base_url, proxied=False))
     if transport is not None:
         return client(base_url=base_url, transport=transport, **settings)
-    proxied = bool(getproxies())
     try:
-        return client(
-            base_url=base_url,
-            limits=POOL_LIMITS,
-            verify=tls_verify(base_url, proxied),
-            mounts=dict.fromkeys(LOOPBACK) if proxied else None,
-            **settings,
-        )
-    except (ValueError, ImportError, httpx.InvalidURL) as exc:  # only a proxy's URL is parsed here
+        return client(base_url=base_url, limits=POOL_LIMITS, verify=tls_verify(base_url, proxied=True), **settings)
+    except (ValueError, ImportError, httpx.InvalidURL) as exc:  # only the proxy settings are parsed here
         raise ValueError(
-            f"the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY) cannot be used: {exc}"
+            f"the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY) cannot be used: {exc}"
         ) from None
 
 

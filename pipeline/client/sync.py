@@ -44,7 +44,9 @@ class Client(ClientBase):
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or time.sleep
-        self._http = open_http(_ClientHTTP, self.base_url, transport, headers=headers, timeout=httpx.Timeout(timeout))
+        self._http = open_http(
+            _ClientHTTP, httpx.HTTPTransport, self.base_url, transport, headers=headers, timeout=httpx.Timeout(timeout)
+        )
         self._url = AbsoluteURLs(self._http.base_url)
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ request that went through the proxy can be answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -120,6 +121,23 @@ def test_a_service_on_this_machine_is_reached_direct_whatever_proxy_is_named(for
     for base in (live_service.url, f"http://localhost:{port}"):
         assert _usage(base, live_service.auth_key) >= 0
     assert forward_proxy.seen == []
+
+
+def test_no_address_of_this_machine_is_sent_to_the_proxy(forward_proxy, live_service, monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", forward_proxy.url)
+    port = urlsplit(live_service.url).port
+    for host in ("127.0.0.2", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "0.0.0.0"):
+        with contextlib.suppress(TransportError):  # direct: nothing may listen on that spelling of this machine
+            _usage(f"http://{host}:{port}", live_service.auth_key)
+    assert forward_proxy.seen == []
+
+
+def test_no_proxy_alone_is_not_read_so_a_form_httpx_cannot_parse_changes_nothing(
+    forward_proxy, live_service, monkeypatch
+):
+    monkeypatch.setenv("NO_PROXY", "fe80::/10,[::1]")
+    with pytest.raises(TransportError, match="ConnectError"):  # direct, as without NO_PROXY
+        _usage(REMOTE, live_service.auth_key)
 
 
 def _translate(root, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
