@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
 import ipaddress
 import platform
+import re
 import ssl
 import time
 from collections.abc import Callable
 from http.cookiejar import Cookie, CookieJar
 from typing import Any, Self, TypeVar
+from urllib.parse import unquote
 from urllib.request import getproxies
 
 import httpx
@@ -57,6 +60,24 @@ def behind_proxy(base_url: str) -> bool:
     """
     proxies = getproxies()
     return any(proxies.get(scheme) for scheme in _PROXY_SCHEMES) and not on_this_machine(httpx.URL(base_url).host)
+
+
+def proxy_secrets() -> tuple[str, ...]:
+    """The passwords of the proxies the environment names, as written, decoded, and as the
+    ``Proxy-Authorization`` token httpx sends them in: a proxy's error page may quote that header.
+    """
+    secrets: list[str] = []
+    for scheme, value in getproxies().items():
+        if scheme not in _PROXY_SCHEMES or not has_userinfo(value):
+            continue
+        authority = re.split(r"[/?#\\]", value.split("://", 1)[-1], maxsplit=1)[0]
+        userinfo = authority.rpartition("@")[0]  # the last "@" ends it, as urllib and httpx read it
+        user, _, password = userinfo.partition(":")
+        if password:
+            plain = f"{unquote(user)}:{unquote(password)}"
+            token = base64.b64encode(plain.encode("utf-8")).decode("ascii")
+            secrets += [password, unquote(password), token]
+    return tuple(secrets)
 
 
 def open_http(
@@ -222,7 +243,7 @@ class ShellSettings:
         if httpx.URL(base_url).scheme not in ("http", "https"):
             raise ValueError(f"base_url must start with http:// or https://, not {base_url!r}")
         self.base_url = base_url.rstrip("/")
-        self._secrets = (auth_key,)
+        self._secrets = (auth_key, *proxy_secrets())
         self._retry = retry or RetryPolicy()
         self._clock = clock or time.monotonic
         return default_headers(auth_key, reporting_tag)

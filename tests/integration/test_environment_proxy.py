@@ -10,6 +10,7 @@ request that went through the proxy can be answered.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import os
 import subprocess
@@ -41,12 +42,17 @@ class ForwardProxy:
     url: str
     upstream: str
     seen: list[str] = field(default_factory=list)
+    #: Answer 407 with a page quoting the request's headers, as some proxies' error pages do.
+    refuse: bool = False
 
 
 def _handler(proxy: ForwardProxy) -> type[BaseHTTPRequestHandler]:
     class Forward(BaseHTTPRequestHandler):
         def _forward(self) -> None:
             proxy.seen.append(f"{self.command} {self.path}")
+            if proxy.refuse:
+                self._refuse()
+                return
             target = urlsplit(self.path)
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             headers = {k: v for k, v in self.headers.items() if k.lower() not in _NOT_FORWARDED}
@@ -60,6 +66,14 @@ def _handler(proxy: ForwardProxy) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(answer.content)))
             self.end_headers()
             self.wfile.write(answer.content)
+
+        def _refuse(self) -> None:
+            page = f"<p>Proxy authentication failed for {dict(self.headers)}</p>".encode()
+            self.send_response(407)
+            self.send_header("Proxy-Authenticate", 'Basic realm="proxy"')
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
 
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _forward  # noqa: N815 - http.server's names
 
@@ -162,6 +176,24 @@ def test_a_run_translates_through_the_proxy_and_says_nothing_of_the_key(forward_
     assert f"POST {REMOTE}/v2/translate" in forward_proxy.seen
     assert all(line.startswith(("GET ", "POST ")) and REMOTE in line for line in forward_proxy.seen)
     assert live_service.auth_key not in done.stdout + done.stderr
+
+
+def test_a_proxy_that_refuses_and_quotes_its_credentials_shows_neither_password_nor_token(forward_proxy, live_service):
+    forward_proxy.refuse = True
+    proxy = forward_proxy.url.replace("http://", "http://corp%5Cuser:hunter2%21@")
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "usage", "--service-url", REMOTE],
+        capture_output=True,
+        text=True,
+        env=_environment(PIPELINE_AUTH_KEY=live_service.auth_key, HTTP_PROXY=proxy),
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "answered 407" in done.stderr and "Basic ***" in done.stderr
+    token = base64.b64encode(b"corp\\user:hunter2!").decode()
+    for secret in ("hunter2", token, live_service.auth_key):
+        assert secret not in done.stdout + done.stderr
+    assert forward_proxy.seen == [f"GET {REMOTE}/v2/usage"]
 
 
 @pytest.mark.parametrize(
