@@ -95,26 +95,27 @@ def open_http(
     ``NO_PROXY`` is not read at all.
     """
     if transport is None and not behind_proxy(base_url):
-        transport = network(limits=POOL_LIMITS, verify=tls_verify(base_url, proxied=False))
+        transport = network(limits=POOL_LIMITS, verify=tls_verify(base_url))
     if transport is not None:
         return client(base_url=base_url, transport=transport, **settings)
     try:
-        return client(base_url=base_url, limits=POOL_LIMITS, verify=tls_verify(base_url, proxied=True), **settings)
+        return client(base_url=base_url, limits=POOL_LIMITS, verify=tls_verify(base_url), **settings)
     except (ValueError, ImportError, httpx.InvalidURL) as exc:  # only the proxy settings are parsed here
         raise ValueError(
             f"the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY) cannot be used: {exc}"
         ) from None
 
 
-def tls_verify(base_url: str, proxied: bool = False) -> ssl.SSLContext | bool:
+def tls_verify(base_url: str) -> ssl.SSLContext | bool:
     """What the network transports verify TLS with: httpx's default (certifi's roots, or ``SSL_CERT_FILE``'s).
 
-    A service over plain http (``pipeline serve``, a test server) reached directly never makes its
-    transport speak TLS (requests go to the base URL; redirects are not followed), so its context
-    loads no roots: loading them costs about 50 ms per client, and a TLS handshake with no roots
-    fails, closed. Through a proxy (``proxied``), which may be an https one, the roots are loaded.
+    A service over plain http (``pipeline serve``, a test server) never makes its transports speak
+    TLS with it (requests go to the base URL; redirects are not followed), so their context loads no
+    roots: loading them costs about 50 ms per transport, and a TLS handshake with no roots fails,
+    closed. Through a proxy the same holds: httpcore forwards a plain http request, and reaches an
+    https proxy with its own context (``proxy_ssl_context``), never this one.
     """
-    if httpx.URL(base_url).scheme == "http" and not proxied:
+    if httpx.URL(base_url).scheme == "http":
         return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     return True
 
