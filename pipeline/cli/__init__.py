@@ -62,6 +62,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status when the reader of standard output left: 128 + SIGPIPE, as a shell reports a tool SIGPIPE ended.
+EXIT_READER_GONE = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     from pipeline.errors import PipelineError
@@ -101,9 +105,26 @@ def run() -> NoReturn:
 
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     gc.set_threshold(*GC_THRESHOLDS)
-    code = main()
+    try:
+        try:
+            code = main()
+        finally:  # argparse's --help exits from inside main: its text is flushed here too
+            sys.stdout.flush()
+    except BrokenPipeError:
+        code = _reader_gone()
     gc.freeze()
     sys.exit(code)
+
+
+def _reader_gone() -> int:
+    """The reader of standard output left (``pipeline usage --json | head -c 30``): the rest of the output
+    is dropped, as a Unix tool that SIGPIPE ends drops it, with no traceback, and the exit status says so.
+    """
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush finds nowhere to fail
+    return EXIT_READER_GONE
 
 
 if __name__ == "__main__":  # pragma: no cover

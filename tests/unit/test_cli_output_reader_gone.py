@@ -1,0 +1,35 @@
+"""When the reader of the command's output leaves (``pipeline usage --json | head -c 30``), the process ends
+with status 141 (128 + SIGPIPE, as a shell reports a tool SIGPIPE ended) and writes no traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_locales"
+
+
+def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the command writes a byte
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "pipeline", *args], cwd=cwd, stdout=write_end, stderr=subprocess.PIPE, text=True
+        )
+    finally:
+        os.close(write_end)
+
+
+# --help and --version are argparse's: it ignores a failed write of its messages, and exits 0.
+@pytest.mark.parametrize("args", [["translate", "--dry-run", "--service-url", "embedded"], ["cache", "stats"]])
+def test_output_whose_reader_left_ends_the_command_with_141_and_no_traceback(tmp_path, args):
+    shutil.copytree(SAMPLES, tmp_path / "sample_locales")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    done = _with_reader_gone(args, tmp_path)
+    assert done.returncode == 141, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
