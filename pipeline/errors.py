@@ -102,6 +102,21 @@ class AuthenticationError(ServiceError):
     exit_code = ExitCode.UNAVAILABLE
 
 
+class ProxyRefusedError(ServiceError):
+    """407, from the proxy the environment names: it wants other credentials. Never retried (the same
+    ones cannot pass); the message says where they are set.
+    """
+
+    exit_code = ExitCode.UNAVAILABLE
+
+    def __init__(self, message: str, status_code: int | None = 407, retry_after: float | None = None) -> None:
+        super().__init__(message, status_code, retry_after)
+        self.args = (
+            f"the proxy answered {status_code}: {message}; check the user and password of the proxy in "
+            f"HTTPS_PROXY, HTTP_PROXY or ALL_PROXY",
+        )
+
+
 class NotFoundError(ServiceError):
     """404: the resource (glossary, style list, document, path) does not exist."""
 
@@ -162,6 +177,7 @@ _BY_STATUS: dict[int, type[ServiceError]] = {
     401: AuthenticationError,
     403: AuthenticationError,
     404: NotFoundError,
+    407: ProxyRefusedError,
     413: PayloadTooLargeError,
     429: RateLimitedError,
     456: QuotaExceededError,

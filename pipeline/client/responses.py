@@ -40,7 +40,14 @@ from pipeline.client.api_data import (
     frozen_mapping,
 )
 from pipeline.client.requests import ERROR_ANSWER_BYTES, Call
-from pipeline.errors import AnswerTooLargeError, ServiceError, TransportError, error_for_status, redact
+from pipeline.errors import (
+    AnswerTooLargeError,
+    ProxyRefusedError,
+    ServiceError,
+    TransportError,
+    error_for_status,
+    redact,
+)
 
 T = TypeVar("T")
 
@@ -64,6 +71,11 @@ def transport_errors(secrets: Sequence[str]) -> Iterator[None]:
     """
     try:
         yield
+    except httpx.ProxyError as exc:  # the proxy refused to open a tunnel to an https service: "407 ..."
+        detail = redact(str(exc) or "no detail", secrets)
+        if detail.startswith("407"):
+            raise ProxyRefusedError(detail[3:].strip() or "no detail") from exc
+        raise TransportError(f"ProxyError: {detail}") from exc
     except httpx.TransportError as exc:  # includes TimeoutException, NetworkError, ProtocolError
         detail = str(exc) or "no detail"
         raise TransportError(redact(f"{type(exc).__name__}: {detail}", secrets)) from exc

@@ -3,10 +3,12 @@ setting it cannot use. Building a client opens no socket."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
-from pipeline.client import Client
+from pipeline.client import Client, RetryPolicy
 from pipeline.client.base import behind_proxy, on_this_machine
+from pipeline.errors import ExitCode, ProxyRefusedError, TransportError
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 
@@ -63,3 +65,55 @@ def test_a_no_proxy_entry_httpx_cannot_parse_is_a_value_error_naming_no_proxy(mo
     monkeypatch.setenv("NO_PROXY", "fe80::/10")
     with pytest.raises(ValueError, match=r"the proxy the environment names \(.*NO_PROXY\) cannot be used"):
         Client("https://mt.example.com", "key")
+
+
+# --- a proxy's refusal ---------------------------------------------------------------------------
+
+
+def _client_through(handler, fake_time) -> Client:
+    return Client(
+        "https://mt.example.com",
+        "key-1234",
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(),
+        sleep=fake_time.sleep,
+        clock=fake_time.clock,
+    )
+
+
+def test_a_proxy_asking_for_credentials_is_answered_once_and_named_as_the_proxy(fake_time):
+    calls = []
+
+    def proxy_page(request: httpx.Request) -> httpx.Response:
+        calls.append(request)
+        return httpx.Response(407, text="Proxy Authentication Required")
+
+    with _client_through(proxy_page, fake_time) as client, pytest.raises(ProxyRefusedError) as refused:
+        client.usage()
+    assert len(calls) == 1 and refused.value.attempts == 1
+    assert refused.value.exit_code == ExitCode.UNAVAILABLE
+    assert str(refused.value) == (
+        "the proxy answered 407: Proxy Authentication Required; "
+        "check the user and password of the proxy in HTTPS_PROXY, HTTP_PROXY or ALL_PROXY"
+    )
+
+
+def test_a_tunnel_the_proxy_refuses_for_credentials_is_not_retried_but_one_it_cannot_open_is(fake_time):
+    calls = []
+
+    def tunnel(refusal: str):
+        def handler(request: httpx.Request) -> httpx.Response:
+            calls.append(request)
+            raise httpx.ProxyError(refusal, request=request)
+
+        return handler
+
+    with _client_through(tunnel("407 Proxy Authentication Required"), fake_time) as client:
+        with pytest.raises(ProxyRefusedError, match="^the proxy answered 407: Proxy Authentication Required; "):
+            client.usage()
+    assert len(calls) == 1
+    calls.clear()
+    with _client_through(tunnel("502 Bad Gateway"), fake_time) as client:
+        with pytest.raises(TransportError, match="^service unreachable: ProxyError: 502 Bad Gateway$"):
+            client.usage()
+    assert len(calls) == RetryPolicy().max_attempts
