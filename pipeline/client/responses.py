@@ -54,6 +54,9 @@ T = TypeVar("T")
 #: Longest piece of a non-JSON error body quoted in an exception message.
 _MAX_QUOTED_BODY = 300
 
+_MARKUP = re.compile(r"<[^<>]*>")
+_SPACES = re.compile(r"\s+")
+
 #: A JSON escape of half a UTF-16 pair: only an answer holding one can hold a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -121,20 +124,26 @@ def error_from_answer(
     status_code: int, headers: Mapping[str, str], content: bytes, reason: str, secrets: Sequence[str]
 ) -> ServiceError:
     """The :class:`~pipeline.errors.ServiceError` for an error answer, its message redacted."""
-    message = _error_message(content) or reason or f"HTTP {status_code}"
+    message = _error_message(content, secrets) or redact(reason, secrets) or f"HTTP {status_code}"
     retry_after = parse_retry_after(headers.get(protocol.RETRY_AFTER_HEADER))
-    return error_for_status(status_code, redact(message, secrets), retry_after)
+    return error_for_status(status_code, message, retry_after)
 
 
-def _error_message(content: bytes) -> str:
+def _error_message(content: bytes, secrets: Sequence[str]) -> str:
+    """The service's own message, or the words of another body (a proxy's or a gateway's page) on one
+    line; redacted before it is cut, so no piece of a secret is left at the cut.
+    """
     text = content.decode("utf-8", errors="replace").strip()
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser recurses
-        return text[:_MAX_QUOTED_BODY]
+        data = None
     if isinstance(data, dict) and isinstance(data.get("message"), str):
-        return data["message"]
-    return text[:_MAX_QUOTED_BODY]
+        return redact(data["message"], secrets)
+    text = redact(text, secrets)
+    if text.startswith("<"):  # an HTML or XML page: its words, not its markup
+        text = _MARKUP.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()[:_MAX_QUOTED_BODY]
 
 
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:

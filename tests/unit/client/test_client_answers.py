@@ -46,9 +46,7 @@ def test_status_maps_to_the_error_tree(status: int, cls: type, should_retry: boo
 
 
 def test_message_falls_back_to_body_text_then_reason() -> None:
-    assert (
-        error_from_answer(502, {}, b"<html>Bad gateway</html>", "Bad Gateway", ()).message == "<html>Bad gateway</html>"
-    )
+    assert error_from_answer(502, {}, b"<html>Bad gateway</html>", "Bad Gateway", ()).message == "Bad gateway"
     assert error_from_answer(502, {}, b"", "Bad Gateway", ()).message == "Bad Gateway"
     assert error_from_answer(502, {}, b'{"detail": 1}', "Bad Gateway", ()).message == '{"detail": 1}'
     assert len(error_from_answer(500, {}, b"x" * 5000, "", ()).message) == 300
@@ -161,3 +159,21 @@ def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router
     with Client(BASE_URL, KEY) as default:
         pool = default._http._transport._pool  # the default transport is a pooled httpcore pool
         assert pool._max_keepalive_connections == 10 and pool._keepalive_expiry == 30.0
+
+
+def test_a_page_that_is_not_the_services_answer_is_quoted_as_its_words_on_one_line() -> None:
+    page = (
+        b'<?xml version="1.0"?>\n<html>\n<head><title>401 Unauthorized</title></head>\n'
+        b"<body>\n<h1>Unauthorized</h1>\n<p>The administrator of this proxy\n  has not allowed you.</p>\n</body></html>"
+    )
+    error = error_from_answer(401, {}, page, "Unauthorized", [KEY])
+    assert str(error) == (
+        "service answered 401: 401 Unauthorized Unauthorized The administrator of this proxy has not allowed you."
+    )
+
+
+def test_a_key_at_the_cut_of_a_long_quoted_body_leaves_no_piece_of_itself() -> None:
+    body = ("x" * 290 + KEY + "y" * 50).encode()
+    message = str(error_from_answer(502, {}, body, "Bad Gateway", [KEY]))
+    assert message == "service answered 502: " + "x" * 290 + "***" + "y" * 7
+    assert KEY[:6] not in message
