@@ -5,11 +5,12 @@
     api_data.py     frozen result records (TranslateResult, Language, Glossary, ...)
     limits.py       client-side checks of the service's limits, before anything is sent
     requests.py     I/O-free request building: Request, Call, flows, translate_params
-    responses.py    I/O-free answer handling: error mapping, parsers
+    reception.py    I/O-free answer handling: bounded bodies, error mapping, JSON
+    responses.py    I/O-free parsers of the service's JSON into records
     retry.py        RetryPolicy, back-off with full jitter, document polling (as flows)
     endpoints.py    text, documents, Write, languages, usage, admin  } methods written once
     terminology.py  glossaries v3/v2, style rule lists              } for both shells
-    base.py         what the shells share: headers, user agent, repr
+    base.py         what the shells share: headers, user agent, proxies, repr
     sync.py         Client       (httpx.Client): performs calls, sleeps with time.sleep
     aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
     aio_endpoints.pyi  the shared methods typed as AsyncClient returns them (coroutines), generated

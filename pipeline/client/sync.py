@@ -11,8 +11,8 @@ import httpx
 
 from pipeline.client.api_data import CustomTagUsage
 from pipeline.client.base import AbsoluteURLs, ClientBase, Cookieless, open_http
+from pipeline.client.reception import BoundedBody, finish, transport_errors
 from pipeline.client.requests import Call, Flow, Sleep
-from pipeline.client.responses import BoundedBody, finish, transport_errors
 from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ServiceError
 

@@ -11,7 +11,7 @@ import respx
 from client_fakes import BASE_URL, KEY
 
 from pipeline.client import Client
-from pipeline.client.responses import error_from_answer, parse_retry_after
+from pipeline.client.reception import error_from_answer, parse_retry_after
 from pipeline.client.retry import NO_RETRY
 from pipeline.errors import (
     AuthenticationError,
