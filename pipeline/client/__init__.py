@@ -15,12 +15,12 @@
     aio.py          AsyncClient  (httpx.AsyncClient): the same, awaited
     aio_endpoints.pyi  the shared methods typed as AsyncClient returns them (coroutines), generated
     stubgen.py      writes aio_endpoints.pyi (``python -m pipeline.client.stubgen``; dev only)
-    cli.py          ``pipeline languages|usage|keys|document|write``
 
 A flow (a generator of calls and sleeps) carries retries and document polling, so the two shells
 only know how to send one request and how to sleep. Both accept an injected httpx transport: a
 remote service, ``pipeline serve``, or the embedded app
-(:class:`~pipeline.service.embedded.EmbeddedTransport`, async).
+(:class:`~pipeline.service.embedded.EmbeddedTransport`, async). The commands that use the sync
+shell by hand (``pipeline languages|usage|keys|document|write``) are in :mod:`pipeline.cli.client`.
 
 Names are loaded on first use so that importing ``pipeline.cli.client`` stays cheap.
 """
