@@ -112,6 +112,9 @@ def run() -> NoReturn:
             sys.stdout.flush()
     except BrokenPipeError:
         code = _reader_gone()
+    common = sys.modules.get("pipeline.cli.common")  # imported by every command that logs
+    if common is not None and common.stderr_reader_gone():
+        code = EXIT_READER_GONE
     gc.freeze()
     sys.exit(code)
 

@@ -85,7 +85,19 @@ def _alerts_only(message: str) -> None:
 
 
 def _to_stderr(message: str) -> None:
-    print(f"pipeline: {message}", file=sys.stderr)
+    try:
+        print(f"pipeline: {message}", file=sys.stderr)
+    except BrokenPipeError:  # ``2>&1 | head``: a progress line must not stop a run with answers paid for
+        _Stderr.reader_gone = True
+
+
+class _Stderr:
+    reader_gone = False
+
+
+def stderr_reader_gone() -> bool:
+    """Whether a progress message found the reader of stderr gone (the command went on without its messages)."""
+    return _Stderr.reader_gone
 
 
 def print_issues(issues: Iterable[Issue], quiet: bool) -> None:

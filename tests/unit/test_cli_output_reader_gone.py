@@ -33,3 +33,24 @@ def test_output_whose_reader_left_ends_the_command_with_141_and_no_traceback(tmp
     done = _with_reader_gone(args, tmp_path)
     assert done.returncode == 141, done.stderr
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
+
+
+def test_a_run_whose_stderr_reader_left_translates_everything_once_and_ends_with_141(tmp_path):
+    shutil.copytree(SAMPLES, tmp_path / "sample_locales")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    args = ["translate", "--service-url", "embedded", "--cache-dir", "cache", "--report-dir", "report"]
+    env = {**os.environ, "PIPELINE_AUTH_KEY": "reader-gone-key:fx"}
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # ``2>&1 | head -c 1``: every progress line fails to be written
+    try:
+        first = subprocess.run(
+            [sys.executable, "-m", "pipeline", *args], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=write_end
+        )
+    finally:
+        os.close(write_end)
+    again = subprocess.run(
+        [sys.executable, "-m", "pipeline", *args], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert first.returncode == 141
+    assert again.returncode == 0, again.stderr
+    assert "0 translated, 0 from cache" in again.stdout and "0 characters billed" in again.stdout, again.stdout
