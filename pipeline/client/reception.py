@@ -5,6 +5,7 @@ exceptions are translated), the JSON decoded. I/O-free: the shells feed it what 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,8 +32,11 @@ T = TypeVar("T")
 #: Longest piece of a non-JSON error body quoted in an exception message.
 _MAX_QUOTED_BODY = 300
 
-_MARKUP = re.compile(r"<[^<>]*>")
-_SPACES = re.compile(r"\s+")
+#: What a page holds that is not its words: comments, scripts and styles (an unclosed one runs to the
+#: end, as in a browser, and keeps every pattern here linear: nothing is scanned twice).
+_NOT_WORDS = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_MARKUP = re.compile(r"<[A-Za-z/!?][^<>]*>")  # a tag; "a < b" is words
+_SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")  # control characters too: no escape reaches a terminal
 
 #: A JSON escape of half a UTF-16 pair: only an answer holding one can hold a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -107,7 +111,7 @@ def _error_message(content: bytes, secrets: Sequence[str]) -> str:
     """The service's own message, or the words of another body (a proxy's or a gateway's page) on one
     line; redacted before it is cut, so no piece of a secret is left at the cut.
     """
-    text = content.decode("utf-8", errors="replace").strip()
+    text = content.decode("utf-8-sig", errors="replace").strip()
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser recurses
@@ -116,8 +120,16 @@ def _error_message(content: bytes, secrets: Sequence[str]) -> str:
         return redact(data["message"], secrets)
     text = redact(text, secrets)
     if text.startswith("<"):  # an HTML or XML page: its words, not its markup
-        text = _MARKUP.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()[:_MAX_QUOTED_BODY]
+        text = redact(html.unescape(_MARKUP.sub(" ", _NOT_WORDS.sub(" ", text))), secrets)  # &#x6b;ey...
+    words = _SPACES.sub(" ", text).strip()
+    if _holds_split_secret(words, secrets):  # "sek<b>ret</b>": both halves would be shown
+        return ""
+    return words[:_MAX_QUOTED_BODY]
+
+
+def _holds_split_secret(words: str, secrets: Sequence[str]) -> bool:
+    squeezed = _SPACES.sub("", words)
+    return any(secret and _SPACES.sub("", secret) in squeezed for secret in secrets)
 
 
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:

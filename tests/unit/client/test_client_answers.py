@@ -177,3 +177,28 @@ def test_a_key_at_the_cut_of_a_long_quoted_body_leaves_no_piece_of_itself() -> N
     message = str(error_from_answer(502, {}, body, "Bad Gateway", [KEY]))
     assert message == "service answered 502: " + "x" * 290 + "***" + "y" * 7
     assert KEY[:6] not in message
+
+
+def test_a_quoted_page_drops_its_scripts_styles_and_comments_and_reads_its_entities() -> None:
+    page = (
+        b"\xef\xbb\xbf <html><head><style>body { color: red }</style><script>var a = 1 > 0;</script>"
+        b"<!-- built by a > b --></head><body><h1>502 Bad Gateway</h1><p>1 &lt; 2 &amp; a < b</p></body></html>"
+    )
+    assert error_from_answer(502, {}, page, "Bad Gateway", [KEY]).message == "502 Bad Gateway 1 < 2 & a < b"
+
+
+def test_a_quoted_page_carries_no_terminal_escape() -> None:
+    page = b"<p>proxy \x1b[2J\x1b]0;title\x07 down</p>"
+    assert error_from_answer(502, {}, page, "Bad Gateway", [KEY]).message == "proxy [2J ]0;title down"
+
+
+def test_a_key_a_page_writes_as_entities_or_splits_with_tags_is_not_quoted() -> None:
+    escaped = "".join(f"&#x{ord(c):x};" for c in KEY).encode()
+    split = f"<p>key {KEY[:8]}<b>{KEY[8:]}</b></p>".encode()
+    assert error_from_answer(502, {}, b"<p>key " + escaped + b"</p>", "Bad Gateway", [KEY]).message == "key ***"
+    assert error_from_answer(502, {}, split, "Bad Gateway", [KEY]).message == "Bad Gateway"
+
+
+def test_an_unclosed_script_hides_the_rest_of_the_page() -> None:
+    body = (b"<html><script>" + b"<script <!-- <a " * 4000)[:65536]
+    assert error_from_answer(502, {}, body, "Bad Gateway", [KEY]).message == "Bad Gateway"
