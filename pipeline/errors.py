@@ -216,5 +216,14 @@ def redact_url(url: str) -> str:
 
 def has_userinfo(url: str) -> bool:
     """Whether ``url`` names a user or password (``https://user:pw@host``), parsed or not."""
-    rest = url.split("://", 1)[-1]
-    return "@" in re.split(r"[/?#\\]", rest, maxsplit=1)[0]
+    return userinfo(url) is not None
+
+
+def userinfo(url: str) -> str | None:
+    """The ``user:password`` part of ``url`` as written (None when it has none), parsed or not: the
+    authority ends at the first ``/``, ``?``, ``#`` or ``\\``, and its last ``@`` ends the userinfo,
+    as urllib and httpx read it.
+    """
+    authority = re.split(r"[/?#\\]", url.split("://", 1)[-1], maxsplit=1)[0]
+    info, at, _ = authority.rpartition("@")
+    return info if at else None

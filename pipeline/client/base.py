@@ -7,7 +7,6 @@ import copy
 import functools
 import ipaddress
 import platform
-import re
 import ssl
 import time
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from pipeline.client.endpoints import TextEndpoints
 from pipeline.client.requests import Request
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.terminology import TerminologyEndpoints
-from pipeline.errors import has_userinfo, redact_url
+from pipeline.errors import has_userinfo, redact_url, userinfo
 
 #: Pooled keep-alive connections of the default transports.
 POOL_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
@@ -68,11 +67,10 @@ def proxy_secrets() -> tuple[str, ...]:
     """
     secrets: list[str] = []
     for scheme, value in getproxies().items():
-        if scheme not in _PROXY_SCHEMES or not has_userinfo(value):
+        info = userinfo(value) if scheme in _PROXY_SCHEMES else None
+        if info is None:
             continue
-        authority = re.split(r"[/?#\\]", value.split("://", 1)[-1], maxsplit=1)[0]
-        userinfo = authority.rpartition("@")[0]  # the last "@" ends it, as urllib and httpx read it
-        user, _, password = userinfo.partition(":")
+        user, _, password = info.partition(":")
         if password:
             plain = f"{unquote(user)}:{unquote(password)}"
             token = base64.b64encode(plain.encode("utf-8")).decode("ascii")
