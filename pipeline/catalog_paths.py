@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import os
+import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,22 +93,31 @@ def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False)
     ``/``-separated paths relative to ``top``, among the files that are the project's own.
 
     Inside a git work tree those are the files git sees: tracked, or untracked and not ignored
-    (``git ls-files``, run once). Elsewhere the folders a pattern can reach are walked. Either
-    way nothing is taken from below a hidden folder, a virtual environment (a folder holding
-    ``pyvenv.cfg``), ``node_modules`` or ``site-packages``, unless the pattern's literal part (the
-    folders before its first wildcard) names it. A pattern without a wildcard names one file,
-    taken when it exists, whatever git says.
+    (``git ls-files``, run once), a repository's inside (a submodule, a clone) as its own git sees
+    them. Elsewhere the folders a pattern can reach are walked. Either way nothing is taken from
+    below a hidden folder, a virtual environment (a folder holding ``pyvenv.cfg``),
+    ``node_modules`` or ``site-packages``, unless the pattern's literal part (the folders before
+    its first wildcard) names it. A pattern without a wildcard names one file, taken when it
+    exists, whatever git says. A pattern that starts above ``top`` (``../shared/*.po``) is searched
+    from the folder it names, as the files git (or a walk) sees there.
     """
     compiled = _Patterns(patterns, ignore_case)
     names = {p.text for p in compiled.patterns if p.literal and os.path.lexists(top / p.text)}
-    if not any(not p.literal for p in compiled.patterns):
+    wild = [p for p in compiled.patterns if not p.literal]
+    for pattern in (p for p in wild if p.parts[0] == ".."):
+        ups = next(i for i, part in enumerate(pattern.parts) if part != "..")
+        above = "/".join(pattern.parts[:ups])
+        rest = "/".join(pattern.parts[ups:])
+        names.update(f"{above}/{name}" for name in project_files((top / above).resolve(), [rest], ignore_case))
+    inside = _Patterns([p.text for p in wild if p.parts[0] != ".."], ignore_case)
+    if not inside.patterns:
         return sorted(names)
     listed = _git_files(top)
     if listed is None:
-        names.update(_walk(top, compiled))
+        names.update(_walk(top, inside))
     else:
         venvs = {n.rpartition("/")[0] for n in listed if n == VENV_MARKER or n.endswith("/" + VENV_MARKER)}
-        names.update(n for n in listed if compiled.match_project(n, venvs) and os.path.lexists(top / n))
+        names.update(n for n in listed if inside.match_project(n, venvs) and os.path.lexists(top / n))
     return sorted(names)
 
 
@@ -169,6 +179,10 @@ def _not_the_projects(folder: str) -> bool:
 def _compile(pattern: str, ignore_case: bool) -> _Pattern:
     parts = tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
     prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))
+    if ".." in parts[:prefix]:  # "a/../../shared/*.po" is "../shared/*.po"
+        literal = posixpath.normpath("/".join(parts[:prefix])).split("/")
+        parts = (*(part for part in literal if part != "."), *parts[prefix:])
+        prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))
     regex = ""
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
@@ -209,20 +223,123 @@ def _git_files(top: Path) -> list[str] | None:
     """The files git sees under ``top`` (tracked, or untracked and not ignored); None outside a work tree.
 
     Also None when git is missing or fails, or sees nothing there (a folder git ignores, given on
-    the command line): the folders are walked then.
+    the command line): the folders are walked then. A repository inside (a submodule, or one git
+    lists as an untracked folder) is listed by its own git, and walked where that fails: its
+    catalogs are the project's as much as those of a folder walked outside git.
     """
-    if not any((folder / ".git").exists() for folder in (top, *top.parents)):
+    work_tree = next((folder for folder in (top, *top.parents) if (folder / ".git").exists()), None)
+    if work_tree is None:
         return None  # not a work tree: spawn no git
+    return _repository_files(top, work_tree, nested=False)
+
+
+#: Configuration given on git's command line, which wins over every file's and the environment's:
+#: no program the repository's own configuration names is ever started. ``ls-files`` reads the
+#: index and the folders only; of the programs git can be told to start, ``core.fsmonitor`` runs
+#: there, and the others are named here too, so that no later change of the command starts one:
+#: hooks (an empty folder), pager, editor, external diff, and every transport (with it ssh,
+#: proxies, askpass and credential helpers). Filter and diff drivers run only on file contents,
+#: which ``ls-files`` never converts nor compares.
+_GIT_SAFETY = (
+    "core.fsmonitor=false",
+    "core.useBuiltinFSMonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.editor=:",
+    "sequence.editor=:",
+    "diff.external=",
+    "core.askPass=",
+    "core.sshCommand=",
+    "core.gitProxy=",
+    "credential.helper=",
+    "core.alternateRefsCommand=",
+    "protocol.allow=never",
+)
+#: Variables of the environment that name a program git would start (or where it finds its own).
+_PROGRAM_VARIABLES = frozenset(
+    {
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PAGER",
+        "PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "VISUAL",
+        "EDITOR",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_PROXY_COMMAND",
+        "GIT_EXEC_PATH",
+    }
+)
+#: Variables that name a repository (``git rev-parse --local-env-vars``): a repository inside the
+#: work tree is asked with none of them, as git asks a submodule.
+_REPOSITORY_VARIABLES = frozenset(
+    {
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_CONFIG",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_IMPLICIT_WORK_TREE",
+        "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_PREFIX",
+        "GIT_INTERNAL_SUPER_PREFIX",
+        "GIT_SHALLOW_FILE",
+        "GIT_COMMON_DIR",
+    }
+)
+_GITLINK = b"160000 "  # the mode of a submodule's entry in ``ls-files --stage``
+
+
+def _git(top: Path, *args: str, nested: bool) -> bytes | None:
+    """The output of ``git -C top <args>``, run as :data:`_GIT_SAFETY` says; None when git fails."""
     import subprocess  # only here: it costs a few milliseconds to import
 
-    command = ["git", "-C", str(top), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    drop = _PROGRAM_VARIABLES | _REPOSITORY_VARIABLES if nested else _PROGRAM_VARIABLES
+    env = {name: value for name, value in os.environ.items() if name not in drop}
+    safety = [arg for setting in _GIT_SAFETY for arg in ("-c", setting)]
+    command = ["git", "--no-pager", *safety, "-C", os.fsdecode(top), *args]
     try:
-        done = subprocess.run(command, capture_output=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+        done = subprocess.run(command, capture_output=True, timeout=120, check=False, stdin=subprocess.DEVNULL, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0 or not done.stdout:
+    return done.stdout if done.returncode == 0 else None
+
+
+def _repository_files(top: Path, work_tree: Path, nested: bool) -> list[str] | None:
+    """The files of the repository whose work tree (``work_tree``) holds ``top``, under ``top``, those of
+    repositories inside too."""
+    out = _git(top, "ls-files", "-z", "--cached", "--others", "--exclude-standard", nested=nested)
+    if not out:
         return None
-    return sorted({os.fsdecode(name) for name in done.stdout.split(b"\0") if name})
+    names = {os.fsdecode(name) for name in out.split(b"\0") if name}
+    inner = {name for name in names if name.endswith("/")}  # a repository git does not enter
+    if (work_tree / ".gitmodules").exists():  # submodules are listed as files: their entries' mode says
+        staged = _git(top, "ls-files", "-z", "--stage", nested=nested) or b""
+        inner |= {
+            os.fsdecode(entry.partition(b"\t")[2]) + "/" for entry in staged.split(b"\0") if entry.startswith(_GITLINK)
+        }
+    names -= {folder.rstrip("/") for folder in inner}
+    for folder in sorted(inner):
+        if not os.path.lexists(top / folder / ".git") or _not_the_projects(folder.rstrip("/").rpartition("/")[2]):
+            continue  # a submodule not checked out; an installed package's clone
+        listed = _repository_files(top / folder, top / folder, nested=True)
+        names.update(folder + name for name in (listed if listed is not None else _every_file(top / folder)))
+    return sorted(names)
+
+
+def _every_file(top: Path) -> Iterator[str]:
+    """Every file below ``top`` (relative, ``/``-separated), hidden folders and tools' folders left out."""
+    for folder, folders, files in os.walk(top):
+        folders[:] = [name for name in folders if not _not_the_projects(name)]
+        relative = os.path.relpath(folder, top)
+        prefix = "" if relative == "." else relative.replace(os.sep, "/") + "/"
+        yield from (prefix + name for name in files)
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:

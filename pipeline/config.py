@@ -7,7 +7,8 @@ Reference of every key (all optional)::
     catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
                                        # every .po, .xlf and .xliff); inside a git work tree only
                                        # the files git sees (tracked, or untracked and not
-                                       # ignored); never below a hidden folder, a virtual
+                                       # ignored; a submodule's or a nested clone's as its own
+                                       # git sees them); never below a hidden folder, a virtual
                                        # environment (pyvenv.cfg), node_modules or site-packages,
                                        # unless the glob names that folder before its first wildcard
     exclude = []                       # globs to leave out
