@@ -32,10 +32,9 @@ import hashlib
 import inspect
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from urllib.parse import unquote, urlsplit
 
 from pipeline.cache.entry import ENTRY_VERSION, MAX_ENTRY_BYTES, decode, encode
-from pipeline.errors import redact_url
+from pipeline.errors import redact, redact_url, url_secrets
 from pipeline.model import SCHEME_VERSION
 
 CONNECT_TIMEOUT_SECONDS = 1.0
@@ -101,7 +100,7 @@ class RedisStore:
             raise SharedStoreError("the redis package is not installed (pip install 'pipeline[redis]')") from None
 
         self.where = redact_url(url)
-        self._secrets = _secrets(url)
+        self._secrets = url_secrets(url)
         self._prefix = prefix
         self._ttl = ttl
         self.round_trips = 0
@@ -211,22 +210,8 @@ class RedisStore:
             raise SharedStoreError(self._scrub(exc)) from None
 
     def _scrub(self, exc: BaseException) -> str:
-        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        for secret in self._secrets:
-            message = message.replace(secret, "***")
-        return message
+        return redact(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__, self._secrets)
 
 
 def _root(prefix: str) -> str:
     return prefix.split(":", 1)[0] + ":"
-
-
-def _secrets(url: str) -> tuple[str, ...]:
-    """The parts of ``url`` that must never be printed, longest first (raw and percent-decoded)."""
-    try:
-        parts = urlsplit(url)
-        found = {parts.password or "", parts.username or "", parts.query}
-    except ValueError:
-        return ()
-    found |= {unquote(s) for s in found}
-    return tuple(sorted(filter(None, found), key=len, reverse=True))
