@@ -191,7 +191,11 @@ def _compile(pattern: str, ignore_case: bool) -> _Pattern:
         else:
             regex += _name_regex(part) + ("" if last else "/")
     flags = re.IGNORECASE if ignore_case else 0
-    return _Pattern("/".join(parts), parts, prefix, re.compile(regex + r"\Z", flags))
+    try:
+        compiled = re.compile(regex + r"\Z", flags)
+    except re.error:  # an empty range ([z-a]), which the configuration refuses: no name matches it
+        compiled = re.compile(r"(?!)")
+    return _Pattern("/".join(parts), parts, prefix, compiled)
 
 
 _WILDCARD = re.compile(r"[*?[]")
@@ -210,7 +214,9 @@ def _name_regex(part: str) -> str:
         elif end != -1:
             body = part[i + 1 : end]
             negate = body.startswith("!")
-            body = re.sub(r"([\\^\]])", r"\\\1", body[1:] if negate else body)
+            # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
+            # and set operations in later Pythons, which warn about them today).
+            body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
             out.append(f"[{'^/' if negate else ''}{body}]")
             i = end
         else:

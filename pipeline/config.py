@@ -15,15 +15,17 @@ Reference of every key (all optional)::
     target_langs = []                  # only these target locales (empty: all found)
 
     [service]
-    url = "embedded"                   # "embedded" (in-process local service) or a base URL;
+    url = "embedded"                   # "embedded" (in-process local service) or a base URL
+                                       # (http:// or https://, checked when the file is read);
                                        # PIPELINE_SERVICE_URL overrides; the key always comes
                                        # from PIPELINE_AUTH_KEY, never from this file
     concurrency = 16                   # the most requests in flight at once: a ceiling; the run
                                        # finds how many the service takes (it grows while answers
-                                       # come, backs off and pauses on 429, honours Retry-After)
-    timeout = 30.0                     # seconds per request
-    max_attempts = 5                   # per request, for 429 / 5xx / transport errors
-    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set
+                                       # come, backs off and pauses on 429, honours Retry-After);
+                                       # at most 1024
+    timeout = 30.0                     # seconds per request (more than 0)
+    max_attempts = 5                   # per request, for 429 / 5xx / transport errors (1 to 100)
+    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set (printable ASCII)
 
     [translate]
     mark_fuzzy = true                  # new translations get "#, fuzzy" (needs review)
@@ -112,7 +114,8 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
+from urllib.parse import urlsplit
 
 from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.resources.settings import ResourceSettings, parse_resources
@@ -124,6 +127,8 @@ ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
+MAX_CONCURRENCY = 1024  # requests in flight: far past what any service takes from one client
+MAX_ATTEMPTS = 100
 OVER_LENGTH = ("review", "refuse")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
@@ -183,9 +188,9 @@ class Settings:
 
 _TOP = {
     "source_lang": str,
-    "catalogs": list,
-    "exclude": list,
-    "target_langs": list,
+    "catalogs": list[str],
+    "exclude": list[str],
+    "target_langs": list[str],
     "service": dict,
     "translate": dict,
     "cache": dict,
@@ -206,7 +211,7 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
         "languages": dict,
         "to_utf8": bool,
         "reuse": bool,
-        "compendia": list,
+        "compendia": list[str],
         "over_length": str,
     },
     "cache": {"dir": str, "url": str, "ttl": int},
@@ -244,28 +249,67 @@ def find_config(start: Path) -> Path | None:
     if candidate.is_file():
         return candidate
     pyproject = start / "pyproject.toml"
-    if pyproject.is_file() and "pipeline" in _read_toml(pyproject).get("tool", {}):
+    if pyproject.is_file() and _tool_table(pyproject, _read_toml(pyproject)) is not None:
         return pyproject
     return None
 
 
+def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
+    """``[tool.pipeline]`` of a ``pyproject.toml`` (None when absent)."""
+    tools = data.get("tool", {})
+    if not isinstance(tools, dict):
+        raise ConfigError(f"{path}: tool must be a table ([tool.pipeline]), not {_kind(tools)}")
+    table = tools.get("pipeline")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.pipeline must be a table ([tool.pipeline]), not {_kind(table)}")
+    return table
+
+
+#: A configuration file is a few kilobytes; a larger one (a link to /dev/zero) is not read.
+CONFIG_BYTES = 4 * 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict:
+    from pipeline.formats.files import read_regular
+
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        data = read_regular(path, CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: line {line}: not UTF-8 (byte 0x{data[exc.start]:02x}); TOML files are UTF-8"
+        ) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
 
 
 def _check(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
+    """Every key of ``table`` is in ``schema`` with a value of its type (``list[str]``: a list of strings)."""
     for key, value in table.items():
         expected = schema.get(key)
         if expected is None:
             raise ConfigError(f"{path}: unknown key {where}{key!r} (known: {', '.join(sorted(schema))})")
+        item: type | None = None
+        if get_origin(expected) is list:
+            expected, item = list, get_args(expected)[0]
         if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, expected):  # type: ignore[arg-type]
-            raise ConfigError(f"{path}: {where}{key} has the wrong type ({type(value).__name__})")
+            raise ConfigError(f"{path}: {where}{key} has the wrong type ({_kind(value)})")
+        if item is not None:
+            bad = next((i for i, element in enumerate(value) if not isinstance(element, item)), None)
+            if bad is not None:
+                raise ConfigError(f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {_kind(value[bad])}")
 
 
 def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
@@ -280,7 +324,7 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         config_path = config_path.resolve()
         data = _read_toml(config_path)
         if config_path.name == "pyproject.toml":
-            data = data.get("tool", {}).get("pipeline", {})
+            data = _tool_table(config_path, data) or {}
         settings = _from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
@@ -304,7 +348,31 @@ def check_service_url(url: str, where: str) -> str:
             f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
             f"in its place"
         )
+    problem = None if url == EMBEDDED else _url_problem(url)
+    if problem is not None:
+        raise ConfigError(f"{where} {problem}")
     return url
+
+
+#: The longest URL httpx sends (its MAX_URL_LENGTH).
+MAX_URL_LENGTH = 65536
+
+
+def _url_problem(url: str) -> str | None:
+    """Why the client could never send a request to ``url`` (as httpx would refuse it), or None."""
+    if len(url) > MAX_URL_LENGTH:
+        return f"is {len(url)} characters long; a URL has at most {MAX_URL_LENGTH}"
+    bad = next((i for i, char in enumerate(url) if ord(char) <= 0x20 or ord(char) == 0x7F), None)
+    if bad is not None:
+        return f"holds a space or control character (at position {bad})"
+    if not url.lower().startswith(("http://", "https://")):
+        return f'must start with http:// or https:// (or be "{EMBEDDED}" for the in-process service)'
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing it is the check
+    except ValueError as exc:
+        return f"is not a URL the client can use ({exc})"
+    return None if parts.hostname else "names no host"
 
 
 def check_cache_url(url: str, where: str) -> str:
@@ -339,10 +407,30 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
         raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
+    timeout = svc.get("timeout", 1)
+    if not 0 < timeout < float("inf"):  # NaN fails too
+        raise ConfigError(f"{path}: service.timeout must be more than 0 seconds")
+    for key, most in (("concurrency", MAX_CONCURRENCY), ("max_attempts", MAX_ATTEMPTS)):
+        if svc.get(key, 1) > most:
+            raise ConfigError(f"{path}: service.{key} must be at most {most}")
+    tag = svc.get("reporting_tag", "")
+    if not all(" " <= char <= "~" for char in tag):  # sent as a header: visible ASCII and spaces only
+        raise ConfigError(f"{path}: service.reporting_tag must hold printable ASCII characters only")
+    globs = [(f"{key}[{i}]", glob) for key in ("catalogs", "exclude") for i, glob in enumerate(data.get(key, []))]
+    globs += [(f"translate.compendia[{i}]", glob) for i, glob in enumerate(tr.get("compendia", []))]
+    globs += [(f"translate.languages[{glob!r}]", glob) for glob in tr.get("languages", {})]
+    for key, glob in globs:
+        problem = _glob_problem(glob)
+        if problem is not None:
+            raise ConfigError(f"{path}: {key} {problem}")
     cache = data.get("cache", {})
     cache_dir = cache.get("dir")
     if cache.get("ttl", 0) < 0:
         raise ConfigError(f"{path}: cache.ttl must be 0 (no expiry) or more seconds")
+    folders = [("cache.dir", cache_dir), ("report.dir", data.get("report", {}).get("dir"))]
+    for key, name in [*folders, ("refresh.template", data.get("refresh", {}).get("template"))]:
+        if name is not None and "\0" in name:
+            raise ConfigError(f"{path}: {key} holds a NUL character, which no file name can")
     report_dir = data.get("report", {}).get("dir")
     return Settings(
         root=root,
@@ -386,3 +474,21 @@ def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]
         if not isinstance(locale, str) or parse_locale(locale) is None:
             raise ConfigError(f'{path}: translate.languages[{pattern!r}] must be a locale code like "de" or "pt_BR"')
     return tuple((str(pattern), str(locale)) for pattern, locale in table.items())
+
+
+#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, its first
+#: character whatever it is, then up to the next ``]`` of the name (``\\`` separates names there too);
+#: a leading ``!`` negates.
+_BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
+_RANGE = re.compile(r"(.)-(.)")
+
+
+def _glob_problem(glob: str) -> str | None:
+    """Why ``glob`` can name no file (a NUL, an empty character range such as ``[z-a]``), or None."""
+    if "\0" in glob:
+        return "holds a NUL character, which no file name can"
+    for body in _BRACKETS.findall(glob.replace("\\", "/")):
+        for low, high in _RANGE.findall(body.removeprefix("!")):
+            if low > high:
+                return f"is not a valid glob: the character range {low}-{high} is empty (write {high}-{low})"
+    return None
