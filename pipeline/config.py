@@ -420,7 +420,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     globs += [(f"translate.compendia[{i}]", glob) for i, glob in enumerate(tr.get("compendia", []))]
     globs += [(f"translate.languages[{glob!r}]", glob) for glob in tr.get("languages", {})]
     for key, glob in globs:
-        problem = _glob_problem(glob)
+        problem = glob_problem(glob)
         if problem is not None:
             raise ConfigError(f"{path}: {key} {problem}")
     cache = data.get("cache", {})
@@ -483,7 +483,7 @@ _BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
 _RANGE = re.compile(r"(.)-(.)")
 
 
-def _glob_problem(glob: str) -> str | None:
+def glob_problem(glob: str) -> str | None:
     """Why ``glob`` can name no file (a NUL, an empty character range such as ``[z-a]``), or None."""
     if "\0" in glob:
         return "holds a NUL character, which no file name can"

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _init(args: argparse.Namespace) -> int:
     from pipeline.formats import atomic_write
-    from pipeline.workflows.init import inspect, render
+    from pipeline.workflows.init import inspect, one_line, render
 
     root = args.directory.resolve()
     target = root / CONFIG_NAME
@@ -53,7 +53,7 @@ def _init(args: argparse.Namespace) -> int:
         raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
     print(f"wrote {target}: {len(found.catalogs)} catalog pattern(s)")
     for glob, why in found.catalogs.items():
-        print(f"  {glob}  ({why})")
+        print(f"  {one_line(glob)}  ({one_line(why)})")
     if args.no_preview:
         return ExitCode.OK
     from pipeline.cli.translate import preview

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from pipeline.catalog_paths import _compile
 from pipeline.cli import main
-from pipeline.config import _glob_problem
+from pipeline.config import glob_problem
 from pipeline.errors import ExitCode
 
 LONG_URL = "http://" + "a" * 70_000 + ".example/"
@@ -139,4 +139,4 @@ def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path, monkey
 @given(st.text(alphabet="ab-z[]!/*?^\\", max_size=12))
 def test_the_configuration_refuses_exactly_the_globs_discovery_cannot_compile(glob):
     compiled = _compile(glob, False).regex.pattern != "(?!)"
-    assert (_glob_problem(glob) is None) == compiled, glob
+    assert (glob_problem(glob) is None) == compiled, glob
