@@ -114,22 +114,50 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, get_args, get_origin
-from urllib.parse import urlsplit
+from typing import Any
 
-from pipeline.errors import ConfigError, has_userinfo, redact_url
+from pipeline.config.checks import (
+    CACHE_URL_SCHEMES,
+    CONTEXT_POLICIES,
+    EMBEDDED,
+    ENV_AUTH_KEY,
+    OVER_LENGTH,
+    SECTIONS,
+    TOP,
+    check_cache_url,
+    check_service_url,
+    check_types,
+    check_values,
+    glob_problem,
+    kind,
+)
+from pipeline.errors import ConfigError
 from pipeline.resources.settings import ResourceSettings, parse_resources
 
+__all__ = [
+    "CACHE_URL_SCHEMES",
+    "CONFIG_NAME",
+    "CONTEXT_POLICIES",
+    "EMBEDDED",
+    "ENV_AUTH_KEY",
+    "ENV_CACHE_URL",
+    "ENV_SERVICE_URL",
+    "OVER_LENGTH",
+    "REPORT_SUBDIR",
+    "ServiceSettings",
+    "Settings",
+    "check_cache_url",
+    "check_service_url",
+    "find_config",
+    "glob_problem",
+    "load_settings",
+    "project_dir",
+    "user_cache_home",
+]
+
 CONFIG_NAME = "pipeline.toml"
-EMBEDDED = "embedded"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
-ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
-CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
-CONTEXT_POLICIES = ("all", "msgctxt", "none")
-MAX_CONCURRENCY = 1024  # requests in flight: far past what any service takes from one client
-MAX_ATTEMPTS = 100
-OVER_LENGTH = ("review", "refuse")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -186,40 +214,6 @@ class Settings:
     follow_symlinks_outside: bool = False
 
 
-_TOP = {
-    "source_lang": str,
-    "catalogs": list[str],
-    "exclude": list[str],
-    "target_langs": list[str],
-    "service": dict,
-    "translate": dict,
-    "cache": dict,
-    "report": dict,
-    "resources": dict,
-    "locale_defaults": dict,
-    "locales": dict,
-    "refresh": dict,
-}
-_SECTIONS: dict[str, Mapping[str, object]] = {
-    "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {
-        "mark_fuzzy": bool,
-        "context": str,
-        "locale_map": dict,
-        "max_characters": int,
-        "lock_wait": (int, float),
-        "languages": dict,
-        "to_utf8": bool,
-        "reuse": bool,
-        "compendia": list[str],
-        "over_length": str,
-    },
-    "cache": {"dir": str, "url": str, "ttl": int},
-    "report": {"dir": str},
-    "refresh": {"template": str},
-}
-
-
 def user_cache_home() -> Path:
     """The user's cache folder, where the platform keeps caches (platformdirs).
 
@@ -258,10 +252,10 @@ def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
     """``[tool.pipeline]`` of a ``pyproject.toml`` (None when absent)."""
     tools = data.get("tool", {})
     if not isinstance(tools, dict):
-        raise ConfigError(f"{path}: tool must be a table ([tool.pipeline]), not {_kind(tools)}")
+        raise ConfigError(f"{path}: tool must be a table ([tool.pipeline]), not {kind(tools)}")
     table = tools.get("pipeline")
     if table is not None and not isinstance(table, dict):
-        raise ConfigError(f"{path}: tool.pipeline must be a table ([tool.pipeline]), not {_kind(table)}")
+        raise ConfigError(f"{path}: tool.pipeline must be a table ([tool.pipeline]), not {kind(table)}")
     return table
 
 
@@ -291,27 +285,6 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
 
-def _kind(value: object) -> str:
-    return type(value).__name__
-
-
-def _check(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
-    """Every key of ``table`` is in ``schema`` with a value of its type (``list[str]``: a list of strings)."""
-    for key, value in table.items():
-        expected = schema.get(key)
-        if expected is None:
-            raise ConfigError(f"{path}: unknown key {where}{key!r} (known: {', '.join(sorted(schema))})")
-        item: type | None = None
-        if get_origin(expected) is list:
-            expected, item = list, get_args(expected)[0]
-        if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, expected):  # type: ignore[arg-type]
-            raise ConfigError(f"{path}: {where}{key} has the wrong type ({_kind(value)})")
-        if item is not None:
-            bad = next((i for i, element in enumerate(value) if not isinstance(element, item)), None)
-            if bad is not None:
-                raise ConfigError(f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {_kind(value[bad])}")
-
-
 def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
     """Settings from a config file (or defaults rooted at ``cwd``), then the environment."""
     cwd = (cwd or Path.cwd()).resolve()
@@ -335,102 +308,14 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
     return settings
 
 
-def check_service_url(url: str, where: str) -> str:
-    """``url`` when it names no user or password; the error shows it without them.
-
-    Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
-    header that carries the key, so such a URL never reaches the service as meant, and its password
-    would otherwise be printed wherever the URL is (the log, report.json).
-    """
-    if has_userinfo(url):
-        raise ConfigError(
-            f"{where} carries a user or password ({redact_url(url)} is shown without them): the service "
-            f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
-            f"in its place"
-        )
-    problem = None if url == EMBEDDED else _url_problem(url)
-    if problem is not None:
-        raise ConfigError(f"{where} {problem}")
-    return url
-
-
-#: The longest URL httpx sends (its MAX_URL_LENGTH).
-MAX_URL_LENGTH = 65536
-
-
-def _url_problem(url: str) -> str | None:
-    """Why the client could never send a request to ``url`` (as httpx would refuse it), or None."""
-    if len(url) > MAX_URL_LENGTH:
-        return f"is {len(url)} characters long; a URL has at most {MAX_URL_LENGTH}"
-    bad = next((i for i, char in enumerate(url) if ord(char) <= 0x20 or ord(char) == 0x7F), None)
-    if bad is not None:
-        return f"holds a space or control character (at position {bad})"
-    if not url.lower().startswith(("http://", "https://")):
-        return f'must start with http:// or https:// (or be "{EMBEDDED}" for the in-process service)'
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - parsing it is the check
-    except ValueError as exc:
-        return f"is not a URL the client can use ({exc})"
-    return None if parts.hostname else "names no host"
-
-
-def check_cache_url(url: str, where: str) -> str:
-    """``url`` when it names a Redis the cache can use; the error never quotes it (it may hold a password)."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if scheme not in CACHE_URL_SCHEMES:
-        raise ConfigError(
-            f"{where} must be a URL starting with "
-            f"{', '.join(s + '://' for s in CACHE_URL_SCHEMES)} (the value is not shown: it may "
-            f"hold a password)"
-        )
-    return url
-
-
 def _from_table(path: Path, data: dict[str, Any]) -> Settings:
-    _check(path, "", data, _TOP)
-    for name, schema in _SECTIONS.items():
-        _check(path, f"{name}.", data.get(name, {}), schema)
+    check_types(path, "", data, TOP)
+    for name, schema in SECTIONS.items():
+        check_types(path, f"{name}.", data.get(name, {}), schema)
+    check_values(path, data)
     root = path.parent
-    svc, tr = data.get("service", {}), data.get("translate", {})
-    context = tr.get("context", "all")
-    if context not in CONTEXT_POLICIES:
-        raise ConfigError(f"{path}: translate.context must be one of {', '.join(CONTEXT_POLICIES)}")
-    for key in ("concurrency", "max_attempts"):
-        if svc.get(key, 1) < 1:
-            raise ConfigError(f"{path}: service.{key} must be at least 1")
-    if tr.get("over_length", "review") not in OVER_LENGTH:
-        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
-    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
-        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
-    if tr.get("max_characters", 0) < 0:
-        raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
-    if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
-        raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
-    timeout = svc.get("timeout", 1)
-    if not 0 < timeout < float("inf"):  # NaN fails too
-        raise ConfigError(f"{path}: service.timeout must be more than 0 seconds")
-    for key, most in (("concurrency", MAX_CONCURRENCY), ("max_attempts", MAX_ATTEMPTS)):
-        if svc.get(key, 1) > most:
-            raise ConfigError(f"{path}: service.{key} must be at most {most}")
-    tag = svc.get("reporting_tag", "")
-    if not all(" " <= char <= "~" for char in tag):  # sent as a header: visible ASCII and spaces only
-        raise ConfigError(f"{path}: service.reporting_tag must hold printable ASCII characters only")
-    globs = [(f"{key}[{i}]", glob) for key in ("catalogs", "exclude") for i, glob in enumerate(data.get(key, []))]
-    globs += [(f"translate.compendia[{i}]", glob) for i, glob in enumerate(tr.get("compendia", []))]
-    globs += [(f"translate.languages[{glob!r}]", glob) for glob in tr.get("languages", {})]
-    for key, glob in globs:
-        problem = glob_problem(glob)
-        if problem is not None:
-            raise ConfigError(f"{path}: {key} {problem}")
-    cache = data.get("cache", {})
+    svc, tr, cache = data.get("service", {}), data.get("translate", {}), data.get("cache", {})
     cache_dir = cache.get("dir")
-    if cache.get("ttl", 0) < 0:
-        raise ConfigError(f"{path}: cache.ttl must be 0 (no expiry) or more seconds")
-    folders = [("cache.dir", cache_dir), ("report.dir", data.get("report", {}).get("dir"))]
-    for key, name in [*folders, ("refresh.template", data.get("refresh", {}).get("template"))]:
-        if name is not None and "\0" in name:
-            raise ConfigError(f"{path}: {key} holds a NUL character, which no file name can")
     report_dir = data.get("report", {}).get("dir")
     return Settings(
         root=root,
@@ -449,7 +334,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         mark_fuzzy=tr.get("mark_fuzzy", True),
         max_characters=tr.get("max_characters"),
         lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
-        context=context,
+        context=tr.get("context", "all"),
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         languages=_languages(path, tr.get("languages", {})),
         to_utf8=tr.get("to_utf8", False),
@@ -474,21 +359,3 @@ def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]
         if not isinstance(locale, str) or parse_locale(locale) is None:
             raise ConfigError(f'{path}: translate.languages[{pattern!r}] must be a locale code like "de" or "pt_BR"')
     return tuple((str(pattern), str(locale)) for pattern, locale in table.items())
-
-
-#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, its first
-#: character whatever it is, then up to the next ``]`` of the name (``\\`` separates names there too);
-#: a leading ``!`` negates.
-_BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
-_RANGE = re.compile(r"(.)-(.)")
-
-
-def glob_problem(glob: str) -> str | None:
-    """Why ``glob`` can name no file (a NUL, an empty character range such as ``[z-a]``), or None."""
-    if "\0" in glob:
-        return "holds a NUL character, which no file name can"
-    for body in _BRACKETS.findall(glob.replace("\\", "/")):
-        for low, high in _RANGE.findall(body.removeprefix("!")):
-            if low > high:
-                return f"is not a valid glob: the character range {low}-{high} is empty (write {high}-{low})"
-    return None
