@@ -447,11 +447,27 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
 
 
 def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it."""
+    """``path`` relative to the project root where it lies inside it: how reports, messages and the run
+    state name a catalog.
+
+    A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
+    ``\\xe9``: the name is then text every output and record can hold, where the path itself
+    (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
+    """
     try:
-        return str(path.relative_to(settings.root))
+        name = str(path.relative_to(settings.root))
     except ValueError:
-        return str(path)
+        name = str(path)
+    return printable(name)
+
+
+def printable(name: str) -> str:
+    """A file name as text: undecodable bytes (surrogates of ``os.fsdecode``) written as ``\\xNN``."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name
 
 
 #: Catalog bytes a run reads at once, unless its largest catalog is bigger. A corpus larger than

@@ -395,15 +395,17 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
 #: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
 _DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
 _STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
-_RESTRICTION = re.compile(r"\s*(?:\d{1,9}\s*,\s*)?(\d{1,9})\s*")  # "max" or "min,max"
+# ASCII digits only, as the schemas' integers are: "²" and "٣" are digits to str.isdigit and \d.
+_RESTRICTION = re.compile(r"\s*(?:[0-9]{1,9}\s*,\s*)?([0-9]{1,9})\s*")  # "max" or "min,max"
+_NUMBER = re.compile(r"\s*([0-9]{1,9})\s*")
 
 
 def _limits_12(unit: etree._Element) -> tuple[str, ...]:
     """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.formats.limits`."""
-    width = unit.get("maxwidth")
-    if width is None or unit.get("size-unit") != "char" or not width.strip().isdigit():
+    width = _NUMBER.fullmatch(unit.get("maxwidth") or "")
+    if width is None or unit.get("size-unit") != "char":
         return ()
-    return (length_flag(int(width)),)
+    return (length_flag(int(width.group(1))),)
 
 
 def _profiles(file: etree._Element) -> tuple[str, str]:

@@ -124,7 +124,7 @@ class CatalogLocks:
         me = json.dumps(Holder.me().__dict__).encode("utf-8")
         waited = False
         for path in wanted:
-            file = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"
+            file = self.directory / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.lock"
             lock = FileLock(file)
             try:
                 waited = self._take(lock, file, name(path), log) or waited

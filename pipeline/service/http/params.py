@@ -38,7 +38,7 @@ LEGACY_AUTH_MESSAGE = (
 
 def _declared_length(request: Request) -> int | None:
     value = request.headers.get("content-length", "")
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
 async def read_body(request: Request, limit: int) -> bytes:
