@@ -36,9 +36,9 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
                 if stat.S_ISFIFO(status.st_mode)
                 else "a device"
             )
-            raise OSError(errno.EINVAL, f"not a regular file ({kind or 'a device'}): not read", os.fspath(path))
+            raise OSError(errno.EINVAL, f"not a regular file ({kind or 'a device'})", os.fspath(path))
         if limit is not None and status.st_size > limit:
-            raise OSError(errno.EFBIG, f"larger than {limit} bytes: not read", os.fspath(path))
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", os.fspath(path))
         with open(fd, "rb", closefd=False) as handle:
             if limit is None:
                 return handle.read()
@@ -48,5 +48,5 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise OSError(errno.EFBIG, f"larger than {limit} bytes: not read", os.fspath(path))
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", os.fspath(path))
     return data

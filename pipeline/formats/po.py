@@ -38,6 +38,7 @@ import polib
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.files import read_regular
 from pipeline.formats.po_header import encoding_of, field_line
 from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
@@ -336,7 +337,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
     """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
     with the line of the first problem."""
     try:
-        raw = path.read_bytes() if raw is None else raw
+        raw = read_regular(path) if raw is None else raw
     except OSError as exc:
         raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
     if raw.startswith(codecs.BOM_UTF8):

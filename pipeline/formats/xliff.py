@@ -50,6 +50,7 @@ from lxml import etree
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.files import read_regular
 from pipeline.formats.limits import length_flag, storage_flag
 from pipeline.formats.xmltext import (
     Span,
@@ -263,7 +264,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
     (with the line) if it cannot be used."""
     where = str(path)
     try:
-        data = path.read_bytes() if data is None else data
+        data = read_regular(path) if data is None else data
     except OSError as exc:
         raise CatalogError(where, f"cannot read the catalog: {exc.strerror}") from None
     try:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.formats import AtomicWriter, ChangedMeanwhile
+from pipeline.formats.files import read_regular
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
 
@@ -31,7 +32,7 @@ AT_ONCE = 8  # catalog writes pending at once
 def snapshot(path: Path) -> bytes | None:
     """The bytes of ``path`` now, or None when it cannot be read."""
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         return None
 
