@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="LANG",
+        type=_language_code,
         help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)",
     )
     p.add_argument(
@@ -101,6 +102,15 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         "with --quiet), then stop with exit 6 (default: the config's [translate] lock_wait, else 600; 0: "
         "never wait)",
     )
+
+
+def _language_code(value: str) -> str:
+    from pipeline.locales import check_code
+
+    problem = check_code(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 def _budget(value: str) -> int:

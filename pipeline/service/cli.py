@@ -175,8 +175,10 @@ def run_serve(args: argparse.Namespace) -> int:
         from pipeline.service import server
         from pipeline.service.app import ServiceStartError, create_app
     except ImportError as exc:
+        from pipeline.distribution import install_hint
+
         raise UsageError(
-            f"pipeline serve needs the [serve] extra ({exc.name} is missing): pip install 'pipeline[serve]'"
+            f"pipeline serve needs its HTTP server, the [serve] extra ({exc.name} is missing): {install_hint('serve')}"
         ) from None
 
     try:

@@ -251,7 +251,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         )
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             run.read_usage_soon()
-        if not run.options.dry_run:
+        if not run.options.dry_run and not _unusable(run, window, usage):
             await _write(run, window)
         clock = run.timed("write", clock)
         if after and run.report.usage is not None:
@@ -261,6 +261,23 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         run.forget_usage()
     if usage is not None:
         raise usage
+
+
+def _unusable(run: RunContext, window: Window, usage: UsageError | None) -> bool:
+    """Whether the window's catalogs stay as they were: the key is missing (exit 2), or the service refused
+    it or could not be reached (exit 4) before it answered this run once. The reused and copied entries
+    wait for a run that can translate the rest: a failed run changes no file (a pre-commit hook
+    that fails does not also modify the files)."""
+    stopped = run.report.stopped
+    refused = stopped is not None and stopped.reason is StopReason.SERVICE and not run.answered
+    if usage is None and not refused:
+        return False
+    for s in window.scanned:  # what would have been written from the cache, reused or copied is not
+        c = run.per_catalog[s.display].counters
+        c.segments_from_cache = c.segments_copied = c.segments_reused = c.characters_reused = 0
+    names = {s.display for s in window.scanned}
+    run.report.reused[:] = [r for r in run.report.reused if r.catalog not in names]
+    return True
 
 
 def _leaving(run: RunContext) -> bool:
@@ -315,6 +332,13 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
 
     inputs = plan.Inputs(run.settings, run.resources())
     journal = run.journal
+    if run.offered is None and run.options.dry_run and run.settings.service.embedded:
+        # The embedded service is asked its languages, in-process: a dry run (init's preview) says once
+        # per catalog which languages it does not offer, as a run would.
+        from pipeline.quota import offered_targets
+
+        run.offered, run.report.service_languages = await offered_targets(run.client())
+    offered = run.offered
 
     def stale(display: str, target: str, unit: Unit) -> bool:
         return journal.is_stale(display, unit, inputs.current(target, unit))
@@ -335,6 +359,7 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
             run.options.target_langs,
             stale if run.options.retranslate_stale else None,
             window.snapshots,  # parsed from the very bytes write-back compares the file with
+            offered,
         )
         window.scanned.extend(scanned)
         run.report.issues.extend(issues)
