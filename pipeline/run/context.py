@@ -87,7 +87,12 @@ class RunContext:
             self.report.issues.append(Issue(str(where), reason, severity=Severity.WARNING))
 
     def note_usage(self, usage: UsageRecord, needed: int) -> None:
-        """Keep the usage read first (the run's 'before') and the latest note; say each note once."""
+        """Keep the usage read first (the run's 'before') and the latest note; say each note once.
+
+        The embedded service bills no one: its usage is neither said nor reported.
+        """
+        if self.settings.service.embedded:
+            return
         if usage.note:
             self.say_once(usage.note)
         elif usage.before is not None:

@@ -273,11 +273,15 @@ def _unusable(run: RunContext, window: Window, usage: UsageError | None) -> bool
     if usage is None and not refused:
         return False
     for s in window.scanned:  # what would have been written from the cache, reused or copied is not
-        c = run.per_catalog[s.display].counters
-        c.segments_from_cache = c.segments_copied = c.segments_reused = c.characters_reused = 0
+        _nothing_written(run.per_catalog[s.display])
     names = {s.display for s in window.scanned}
     run.report.reused[:] = [r for r in run.report.reused if r.catalog not in names]
     return True
+
+
+def _nothing_written(catalog: CatalogReport) -> None:
+    c = catalog.counters
+    c.segments_from_cache = c.segments_copied = c.segments_reused = c.characters_reused = 0
 
 
 def _leaving(run: RunContext) -> bool:
@@ -443,6 +447,8 @@ async def _write(run: RunContext, window: Window) -> None:
         written = admitted if written_as is not None else {}
         if written_as is not None:
             run.per_catalog[s.display].written = True
+        else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
+            _nothing_written(run.per_catalog[s.display])
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units
