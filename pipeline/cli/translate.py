@@ -172,7 +172,6 @@ def _translate(args: argparse.Namespace) -> int:
         t = report.totals
         if report.would_send is not None:
             print_found(report)
-            w = report.would_send
             print(f"dry run: {dry_run_line(report)}")
         else:
             print(
