@@ -272,6 +272,9 @@ def _unusable(run: RunContext, window: Window, usage: UsageError | None) -> bool
     refused = stopped is not None and stopped.reason is StopReason.SERVICE and not run.answered
     if usage is None and not refused:
         return False
+    unchanged = "; no catalog was changed"
+    if refused and stopped is not None and not stopped.message.endswith(unchanged):
+        run.report.stopped = Stop(stopped.reason, stopped.message + unchanged)
     for s in window.scanned:  # what would have been written from the cache, reused or copied is not
         _nothing_written(run.per_catalog[s.display])
     names = {s.display for s in window.scanned}
