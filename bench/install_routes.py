@@ -192,12 +192,12 @@ def pre_commit(work: Path, source: Path, env: dict[str, str]) -> dict[str, objec
         "rev": rev[:12],
         "setup_exits": [s.returncode for s in steps],
         "first_commit_exit": first.returncode,
-        "first_commit_modified_files": "files were modified by this hook" in first.stdout,
+        "first_commit_modified_files": "files were modified by this hook" in first.stdout + first.stderr,
         "first_commit_seconds": seconds,
         "second_commit_exit": second.returncode,
         "translated": _translated(root),
         "of": 3 * len(LANGS),
-        "hook_output": [line for line in first.stdout.splitlines() if "error" in line.lower()][:5],
+        "hook_errors": [line for line in (first.stdout + first.stderr).splitlines() if "error" in line.lower()][:5],
     }
 
 

@@ -179,6 +179,8 @@ def service_target(locale: str, overrides: dict[str, str] | None = None) -> str 
 def refined(locale: str, path: Path) -> str:
     """``locale`` with the form of address its catalog's name gives (``de_DE`` in ``de_DE_formal.po``, as
     WordPress writes them, is ``de_DE@formal``); ``locale`` itself when the name says nothing more."""
+    if "formal" not in path.name.lower():  # most names: no need to ask CLDR about the path's words
+        return locale
     parsed = parse_locale(locale)
     named = locale_from_path(path)
     if parsed is None or parsed[3] or named is None:
