@@ -1,4 +1,4 @@
-"""A reviewer's decisions written into PO and XLIFF catalogs: only the decided entries change, as review tools leave them."""
+"""A reviewer's decisions written into PO and XLIFF catalogs: only the decided entries change."""
 
 from __future__ import annotations
 
