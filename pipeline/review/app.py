@@ -112,35 +112,59 @@ def _query_token(query: bytes) -> bytes | None:
 
 def create_app(session: Session, token: str, port: int, on_quit: Callable[[], None]) -> ASGIApp:
     """The review app for ``session``, answering at ``127.0.0.1:port`` to requests with ``token`` only."""
-    page = resources.files("pipeline.review").joinpath("static/review.html").read_text(encoding="utf-8")
-    page = page.replace("{{token}}", html.escape(token, quote=True))
-    files = {name: resources.files("pipeline.review").joinpath(f"static/{name}").read_bytes() for name in _FILES}
+    api = _Api(session, token, on_quit)
+    routes = [
+        Route("/", api.index),
+        Route("/static/{name}", api.static),
+        Route("/api/entries", api.listing),
+        Route("/api/entries/{id}", api.entry),
+        Route("/api/entries/{id}/{action}", api.decide, methods=["POST"]),
+        Route("/api/quit", api.quit, methods=["POST"]),
+    ]
+    return Guard(Starlette(routes=routes), token, port)
 
-    async def index(request: Request) -> Response:
-        return Response(page, media_type="text/html; charset=utf-8")
 
-    async def static(request: Request) -> Response:
+class _Api:
+    """The endpoints, around one session."""
+
+    def __init__(self, session: Session, token: str, on_quit: Callable[[], None]) -> None:
+        self.session = session
+        self.on_quit = on_quit
+        files = resources.files("pipeline.review")
+        page = files.joinpath("static/review.html").read_text(encoding="utf-8")
+        self.page = page.replace("{{token}}", html.escape(token, quote=True))
+        self.files = {name: files.joinpath(f"static/{name}").read_bytes() for name in _FILES}
+
+    async def index(self, request: Request) -> Response:
+        """The page."""
+        return Response(self.page, media_type="text/html; charset=utf-8")
+
+    async def static(self, request: Request) -> Response:
+        """The page's script and style."""
         name = request.path_params["name"]
-        if name not in files:
+        if name not in self.files:
             return Response("not found\n", 404, media_type="text/plain")
-        return Response(files[name], media_type=_FILES[name])
+        return Response(self.files[name], media_type=_FILES[name])
 
-    async def listing(request: Request) -> Response:
-        return JSONResponse(views.listing(session))
+    async def listing(self, request: Request) -> Response:
+        """Every entry as a row, the catalogs, the tally."""
+        return JSONResponse(views.listing(self.session))
 
-    async def entry(request: Request) -> Response:
-        found = session.entries.get(request.path_params["id"])
+    async def entry(self, request: Request) -> Response:
+        """One entry in full."""
+        found = self.session.entries.get(request.path_params["id"])
         if found is None:
             return JSONResponse({"errors": ["no such entry"]}, 404)
-        return JSONResponse(views.detail(session, found))
+        return JSONResponse(views.detail(self.session, found))
 
-    async def decide(request: Request) -> Response:
-        entry_id, action = request.path_params["id"], request.path_params["action"]
+    async def decide(self, request: Request) -> Response:
+        """A decision on one entry: written (200), refused (422), or the entry changed under the page (409)."""
+        session = self.session
         body = await _json_body(request)
         if not isinstance(body, dict) or not isinstance(body.get("version"), str):
             return JSONResponse({"errors": ['a JSON object with the "version" the page saw is expected']}, 400)
         try:
-            outcome = _act(session, entry_id, action, body)
+            outcome = _act(session, request.path_params["id"], request.path_params["action"], body)
         except KeyError:
             return JSONResponse({"errors": ["no such entry"]}, 404)
         except _BadRequest as exc:
@@ -159,24 +183,10 @@ def create_app(session: Session, token: str, port: int, on_quit: Callable[[], No
             }
         )
 
-    async def quit_review(request: Request) -> Response:
-        on_quit()
-        return JSONResponse({"tally": views.tally(session), "summary": session.summary()})
-
-    return Guard(
-        Starlette(
-            routes=[
-                Route("/", index),
-                Route("/static/{name}", static),
-                Route("/api/entries", listing),
-                Route("/api/entries/{id}", entry),
-                Route("/api/entries/{id}/{action}", decide, methods=["POST"]),
-                Route("/api/quit", quit_review, methods=["POST"]),
-            ]
-        ),
-        token,
-        port,
-    )
+    async def quit(self, request: Request) -> Response:
+        """End the review: the server stops once this answer is sent."""
+        self.on_quit()
+        return JSONResponse({"tally": views.tally(self.session), "summary": self.session.summary()})
 
 
 class _BadRequest(ValueError):
