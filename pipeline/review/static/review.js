@@ -450,7 +450,10 @@ async function start() {
   fillSelect($("f-language"), languages.map((l) => [l, l]));
   fillSelect($("f-catalog"), data.catalogs.map((c) => [c.name, `${c.name} (${c.language})`]));
   drawTally(data.tally);
-  for (const id of ["f-language", "f-catalog", "f-level", "f-origin", "f-status"]) $(id).addEventListener("change", applyFilters);
+  for (const id of ["f-language", "f-catalog", "f-level", "f-origin", "f-status"]) {
+    // The page's own keys work again at once: a filter chosen, the focus goes back to the entry.
+    $(id).addEventListener("change", (event) => { event.target.blur(); applyFilters(); });
+  }
   $("f-text").addEventListener("input", applyFilters);
   $("filters").addEventListener("submit", (event) => { event.preventDefault(); $("f-text").blur(); });
   $("done").addEventListener("click", finish);

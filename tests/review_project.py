@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline.config import Settings, load_settings
 
-REVIEW_DATA = Path(__file__).resolve().parents[2] / "data" / "review"
+REVIEW_DATA = Path(__file__).resolve().parent / "data" / "review"
 PO = "locale/de/LC_MESSAGES/app.po"
 XLIFF_12 = "xliff/messages.fr.xlf"
 XLIFF_2 = "xliff/messages.pl.xlf"
