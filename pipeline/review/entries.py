@@ -160,7 +160,7 @@ def form_numbers(rule: PluralRule | None, nforms: int) -> list[str]:
     labels = []
     for numbers in representatives(rule):
         shown = ", ".join(str(n) for n in numbers[:SHOWN_NUMBERS])
-        labels.append(f"n = {shown}{', …' if len(numbers) > 1 else ''}" if numbers else "no number in 0-1000")
+        labels.append(f"n = {shown}{', …' if len(numbers) > 1 else ''}" if numbers else "no whole number (fractions)")
     return labels
 
 

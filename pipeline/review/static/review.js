@@ -458,10 +458,12 @@ async function start() {
   $("filters").addEventListener("submit", (event) => { event.preventDefault(); $("f-text").blur(); });
   $("done").addEventListener("click", finish);
   $("help-close").addEventListener("click", () => { $("help").hidden = true; });
-  $("list-toggle").addEventListener("click", () => {
-    const open = $("list").classList.toggle("open");
-    $("list-toggle").setAttribute("aria-expanded", String(open));
-  });
+  for (const [toggle, panel] of [["list-toggle", "list"], ["filters-toggle", "filters"]]) {
+    $(toggle).addEventListener("click", () => {
+      const open = $(panel).classList.toggle("open");
+      $(toggle).setAttribute("aria-expanded", String(open));
+    });
+  }
   document.addEventListener("keydown", onKey);
   applyFilters();
 }
