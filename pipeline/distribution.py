@@ -25,7 +25,7 @@ DISTRIBUTION = "pipeline-i18n"  # keep in step with pyproject.toml's [project] n
 
 
 #: The packages of each extra, for a copy run without installed metadata (a source tree on sys.path).
-_FALLBACK = {"serve": ("uvicorn>=0.30", "h11>=0.14"), "redis": ("redis>=5.0",)}
+_FALLBACK = {"serve": ("uvicorn>=0.30", "h11>=0.14"), "review": ("uvicorn>=0.30",), "redis": ("redis>=5.0",)}
 
 
 def install_route(prefix: str | None = None) -> str:

@@ -339,13 +339,7 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
 
     inputs = plan.Inputs(run.settings, run.resources())
     journal = run.journal
-    if run.offered is None and run.options.dry_run and run.settings.service.embedded:
-        # The embedded service is asked its languages, in-process: a dry run (init's preview) says once
-        # per catalog which languages it does not offer, as a run would.
-        from pipeline.quota import offered_targets
-
-        run.offered, run.report.service_languages = await offered_targets(run.client())
-    offered = run.offered
+    offered = await _offered(run)
 
     def stale(display: str, target: str, unit: Unit) -> bool:
         return journal.is_stale(display, unit, inputs.current(target, unit))
@@ -377,12 +371,26 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
             run.read_usage_soon(languages_too=True)
             early = False
         await asyncio.sleep(0)
+    from pipeline.run.write import awaiting_review
+
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
+        run.per_catalog[s.display].counters.awaiting_review = awaiting_review(s.catalog, (), False)
     # A dry run counts each text once in what it would send: all its segments in one part. The parts
     # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
     return plan.parts(list(window.scanned), sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
+
+
+async def _offered(run: RunContext) -> frozenset[str] | None:
+    """The target codes the service offers, when known before the scan: read by an earlier window, or
+    (a dry run, init's preview) asked of the embedded service in-process, so that a catalog in a
+    language it does not offer is said once, as a run would say it."""
+    if run.offered is None and run.options.dry_run and run.settings.service.embedded:
+        from pipeline.quota import offered_targets
+
+        run.offered, run.report.service_languages = await offered_targets(run.client())
+    return run.offered
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
@@ -450,6 +458,9 @@ async def _write(run: RunContext, window: Window) -> None:
         written = admitted if written_as is not None else {}
         if written_as is not None:
             run.per_catalog[s.display].written = True
+            run.per_catalog[s.display].counters.awaiting_review = write.awaiting_review(
+                s.catalog, written, run.settings.mark_fuzzy, window.review.get(s.display, {})
+            )
         else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
             _nothing_written(run.per_catalog[s.display])
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
