@@ -235,3 +235,17 @@ def test_languages_and_usage_read_the_config_and_use_the_embedded_service(user, 
     assert any(line.split()[:1] == ["de"] for line in out.splitlines()) and "Zulu" in out  # a beta language
     assert main(["usage", "--json"]) == 0
     assert "character_count" in json.loads(capsys.readouterr().out)
+
+
+def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(user, capsys):
+    # locale_map is the user's explicit choice of code; the varieties stay apart all the same.
+    project(
+        user,
+        {"nn_NO.po": catalog("nn_NO", {"Open": ""}), "nb_NO.po": catalog("nb_NO", {"Open": "Åpne"})},
+        translate='locale_map = { "nn_NO" = "NB" }',
+    )
+    assert main(["translate"]) == 0
+    report = json.loads((user / "report" / "report.json").read_text())
+    assert report["reused"] == []
+    (unit,) = read_catalog(user / "locale/nn_NO.po").units
+    assert unit.targets[0] not in ("", "Åpne")
