@@ -161,9 +161,9 @@ class Page:
 
     def decide(self, *keys: str) -> None:
         """Press ``keys`` on the entry shown and wait until the page has moved on from it (or said why not)."""
-        before = self.where()
+        before, said = self.where(), self.message()  # a message still shown from an earlier step is no answer
         self.press(*keys)
-        self.wait.until(lambda d: self.where() != before or self.message())
+        self.wait.until(lambda d: self.where() != before or self.message() not in ("", said))
 
     def message(self) -> str:
         return self.text_of("#message")
