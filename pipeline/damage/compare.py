@@ -85,6 +85,7 @@ STRUCTURAL_ENTITIES = frozenset({"&amp;", "&lt;", "&gt;", "&#38;", "&#60;", "&#6
 OPTIONAL_DIRECTIVE = re.compile(r"%'[^diuoxXfFgGeEaA]?\Z")
 #: Qt's %1 followed by a unit (%1m for minutes) reads as printf's %1m; a translation writes its own unit.
 _QT_UNIT = re.compile(r"(%\d{1,2})[A-Za-z]\Z")
+_QT_ARGUMENT = re.compile(r"%L?\d{1,2}[A-Za-z]?\Z")  # %1, %L1, %1h: what follows is text
 
 
 def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damage]:
@@ -130,6 +131,8 @@ def _glued(source: Sequence[Token], translation: Sequence[Token], positional: bo
     glued_after = [t for t in translation if t.kind is Kind.PRINTF and t.key.endswith("+")]
     for token in glued_after:
         key = _key(token, positional)
+        if _QT_ARGUMENT.match(token.text[:-1]):
+            continue  # Qt's %1h: the unit after the argument is text
         if glued_before[key]:
             glued_before[key] -= 1
         else:

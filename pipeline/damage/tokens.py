@@ -121,7 +121,8 @@ _PATTERN = re.compile(
         (?: \*(?:\d+\$)? | \d+ )? (?: \. (?: \*(?:\d+\$)? | \d+ ) )?  # width and precision,
         (?: hh | ll | I64 | I32 | [hlLqjzZtw] )?        # length,
         (?: [EO:] (?=[A-Za-z]) )?                       # strftime's E/O modifiers,
-        [A-Za-z@%]                                      # and the conversion
+        [A-Za-z@]                                       # and the conversion
+      | %%                                              # a percent sign
       | % [<>']                                         # gcc's bare %< %> %'
       | % L? \d{1,2} %?                                 # Qt/KDE %1 %L1, boost %1%
     )
@@ -140,6 +141,8 @@ _PATTERN = re.compile(
         [A-Za-z]:\\[\w.\\-]+                            # C:\Windows
       | (?<![\w/.~-]) (?:~|\.{1,2})? / [\w.+@-]*[\w] (?: / [\w.+@-]* )*   # /etc/x ~/.x ./configure
       | \*\.[A-Za-z0-9]+                                # *.po
+      | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
+      | (?<![\w/.~-]) [A-Za-z0-9_-]+ (?: / [A-Za-z0-9_.-]+ ){2,} (?![\w/])   # a/b/c (not and/or)
     )
   | (?P<option>                                        # --scale -Wall -ffixed-line-length, where a word
         (?: (?<![^\s(\[{=,|;]) | (?<=[\s(\[{=,|;]["'‘“«»„`]) | (?<=^["'‘“«»„`]) )  # may start (not the
