@@ -25,6 +25,7 @@ snapshots (see bench/corpus). Usage, from the repository's root:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -130,6 +131,11 @@ def main() -> int:
     parser.add_argument("--pipeline", default=pipeline_exe(), help="the pipeline command whose gate is measured")
     parser.add_argument("--work", type=Path, help="keep the trees here (default: a temporary folder)")
     parser.add_argument("--examples", type=Path, help="write every damaged entry here (JSON lines)")
+    parser.add_argument(
+        "--judge-only",
+        action="store_true",
+        help="judge the trees an earlier run left in --work again, translate nothing",
+    )
     args = parser.parse_args()
     if not (args.run or os.environ.get("BENCH_REAL") == "1"):
         print(json.dumps({"skipped": "downloads published catalogs and runs for minutes: BENCH_REAL=1 or --run"}))
@@ -138,23 +144,24 @@ def main() -> int:
     projects = [p for p in PROJECTS if wanted is None or p.name in wanted]
     modes = [m for m in args.modes.split(",") if m]
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-damage-"))
-    shutil.rmtree(work / "base", ignore_errors=True)
     started = time.perf_counter()
-    asked, failed = prepare(projects, work / "base", args.sample)
+    if args.judge_only:
+        asked, failed = _load_asked(work / "asked.json", projects), {}
+    else:
+        shutil.rmtree(work / "base", ignore_errors=True)
+        asked, failed = prepare(projects, work / "base", args.sample)
+        _save_asked(work / "asked.json", asked)
     result: dict = {"commit": commit(), "pipeline": args.pipeline, "sample_per_project": args.sample}
     result["projects"] = {p.name: _describe(p, asked.get(p.name), failed.get(p.name)) for p in projects}
     runs: dict = {}
     examples = args.examples.open("w") if args.examples else None
-    with Service(work) as service:
+    with contextlib.nullcontext(None) if args.judge_only else Service(work) as service:
         for mode in modes:
-            url = "embedded" if mode == "clean" else None
-            proxy = None if url else FaultProxy(service.url, _fault(mode)).__enter__()
-            try:
+            if args.judge_only:
+                run: dict = {"judged_again": str(work / mode)}
+            else:
                 log(f"{mode}: pipeline translate over {len(asked)} projects")
-                run = translate(work / "base", work / mode, url or proxy.url, args.pipeline)
-            finally:
-                if proxy is not None:
-                    proxy.__exit__(None, None, None)
+                run = _translate_mode(mode, service.url, work, args.pipeline)
             verdicts = evaluate(work / mode, asked)
             run["total"] = total(verdicts)
             run["per_project"] = {name: v.figures() for name, v in verdicts.items()}
@@ -171,6 +178,29 @@ def main() -> int:
     result["seconds"] = round(time.perf_counter() - started, 1)
     print(render(result))
     return 0
+
+
+def _translate_mode(mode: str, service_url: str, work: Path, exe: str) -> dict:
+    """One run: the embedded service for ``clean``, else the test-fault service behind a proxy asking for ``mode``."""
+    if mode == "clean":
+        return translate(work / "base", work / mode, "embedded", exe)
+    with FaultProxy(service_url, _fault(mode)) as proxy:
+        return translate(work / "base", work / mode, proxy.url, exe)
+
+
+def _save_asked(path: Path, asked: dict[str, list[Asked]]) -> None:
+    rows = {name: [[list(a.key), list(a.sources), a.blanked] for a in items] for name, items in asked.items()}
+    path.write_text(json.dumps(rows, ensure_ascii=False))
+
+
+def _load_asked(path: Path, projects: list[CorpusProject]) -> dict[str, list[Asked]]:
+    rows = json.loads(path.read_text())
+    names = {p.name for p in projects}
+    return {
+        name: [Asked((k[0], k[1], k[2]), tuple(sources), blanked) for k, sources, blanked in items]
+        for name, items in rows.items()
+        if name in names
+    }
 
 
 def _fault(mode: str) -> str:

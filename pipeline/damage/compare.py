@@ -159,8 +159,12 @@ def _expand(these: Counter[tuple[Kind, str]], those: Counter[tuple[Kind, str]], 
     return [key for (k, key), n in sorted(these.items()) if k is kind for _ in range(max(0, n - those[(k, key)]))]
 
 
+#: How alike two tokens must be to be reported as one changed into the other (difflib's ratio).
+SIMILAR = 0.5
+
+
 def _closest(key: str, candidates: list[tuple[Kind, str]]) -> tuple[Kind, str] | None:
     """The added token most like ``key`` (a change rather than a loss and an unrelated gain), if any."""
-    if not candidates:
-        return None
-    return max(candidates, key=lambda c: SequenceMatcher(None, key, c[1]).ratio())
+    scored = [(SequenceMatcher(None, key, c[1]).ratio(), c) for c in candidates]
+    best = max(scored, default=None, key=lambda pair: pair[0])
+    return best[1] if best is not None and best[0] >= SIMILAR else None

@@ -142,7 +142,6 @@ _PATTERN = re.compile(
       | (?<![\w/.~-]) (?:~|\.{1,2})? / [\w.+@-]*[\w] (?: / [\w.+@-]* )*   # /etc/x ~/.x ./configure
       | \*\.[A-Za-z0-9]+                                # *.po
       | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
-      | (?<![\w/.~-]) [A-Za-z0-9_-]+ (?: / [A-Za-z0-9_.-]+ ){2,} (?![\w/])   # a/b/c (not and/or)
     )
   | (?P<option>                                        # --scale -Wall -ffixed-line-length, where a word
         (?: (?<![^\s(\[{=,|;]) | (?<=[\s(\[{=,|;]["'‘“«»„`]) | (?<=^["'‘“«»„`]) )  # may start (not the
