@@ -112,9 +112,10 @@ def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damag
 
 
 def _unit_changed(old: str, new: str) -> bool:
-    """``%1m`` became ``%1د``: Qt's argument kept, the unit letter after it translated."""
+    """``%1m`` became ``%1د``, ``%1`` became ``%1Yö``: Qt's argument kept, the text after it glued or translated."""
     qt = _QT_UNIT.match(old)
-    return qt is not None and new.startswith(qt.group(1)) and new[len(qt.group(1)) :].isalpha()
+    argument = qt.group(1) if qt else old if _QT_ARGUMENT.match(old) else ""
+    return bool(argument) and new.startswith(argument) and new[len(argument) :].isalpha()
 
 
 def _optional(kind: Kind, key: str) -> bool:

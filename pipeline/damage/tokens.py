@@ -124,7 +124,7 @@ _PATTERN = re.compile(
         [A-Za-z@]                                       # and the conversion
       | %%                                              # a percent sign
       | % [<>']                                         # gcc's bare %< %> %'
-      | % L? \d{1,2} %?                                 # Qt/KDE %1 %L1, boost %1%
+      | % L? \d{1,2}                                    # Qt/KDE %1 %L1 (boost's %1% too, its % apart)
     )
   | (?P<lisp> ~ [:@]* [ASDBOXRPCFEG%&|] )               # Lisp format ~A ~% (uppercase only: prose has ~a)
   | (?P<fortran> !\$ [^\W\d_]+ (?: [ \t]+ [^\W\d_]+ )* )  # Fortran !$OMP PARALLEL DO (cut to its capitals)
