@@ -118,6 +118,7 @@ def total(verdicts: dict[str, Verdict]) -> dict:
         "tokens_changed": dict(sorted(tokens.items())),
         "tokens_changed_total": sum(tokens.values()),
         "projects_with_damage": sorted(n for n, v in verdicts.items() if v.damaged_entries),
+        "glued": sum(v.glued for v in verdicts.values()),
         "msgfmt_rejected": sum(v.msgfmt_rejected for v in verdicts.values()),
     }
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import polib
 
 from bench.damage.sample import Asked, Key
-from pipeline.damage import Damage, check, check_plural
+from pipeline.damage import Change, Damage, check, check_plural
 
 _LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<reason>.*)$")
 
@@ -27,6 +27,7 @@ class Verdict:
     written: int = 0
     damaged_entries: int = 0
     tokens: Counter = field(default_factory=Counter)  # kind -> tokens changed, missing or added
+    glued: int = 0  # directives kept whole with a letter glued on (reported apart: the code is intact)
     changes: Counter = field(default_factory=Counter)  # changed / missing / added
     msgfmt_rejected: int = 0
     msgfmt_reasons: Counter = field(default_factory=Counter)
@@ -38,6 +39,7 @@ class Verdict:
         row: dict = {"asked": self.asked, "written": self.written, "fill_pct": round(fill, 2)}
         row["damaged_entries"] = self.damaged_entries
         row["tokens_changed"] = dict(sorted(self.tokens.items()))
+        row["glued"] = self.glued
         row["msgfmt_rejected"] = self.msgfmt_rejected
         if self.msgfmt_reasons:
             row["msgfmt_reasons"] = dict(self.msgfmt_reasons.most_common(4))
@@ -54,8 +56,10 @@ def judge(root: Path, asked: list[Asked], written: dict[Key, tuple[str, ...]]) -
         found = damage(item.sources, forms)
         if not found:
             continue
-        verdict.damaged_entries += 1
-        verdict.tokens.update(d.kind.value for d in found)
+        broken = [d for d in found if d.change is not Change.GLUED]
+        verdict.glued += len(found) - len(broken)
+        verdict.damaged_entries += bool(broken)
+        verdict.tokens.update(d.kind.value for d in broken)
         verdict.changes.update(d.change.value for d in found)
         verdict.examples.append(
             {

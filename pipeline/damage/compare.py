@@ -4,7 +4,10 @@ Tokens are compared by kind and key as multisets: a translation may reorder code
 Two readings a translation may legitimately change are normalised first: positions of C directives
 (``%s %d`` may become ``%2$d %1$s``) when the source has none, and ICU plural branches, whose tokens
 are counted by presence since a language with more plural categories repeats them. A missing token
-and an added one of the same kind are reported together as one change.
+and an added one of the same kind are reported together as one change. A directive that came back
+whole with a letter glued to it where the source had none (``%Y-`` as ``%Yą-``: the letter an engine
+adds to a word it sent back unchanged, or a word a moved placeholder now touches) is reported apart,
+as GLUED: the code is intact, the text a program prints around it is not.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class Change(StrEnum):
     CHANGED = "changed"  # the source's token is gone and a token of the same kind took its place
     MISSING = "missing"  # the source's token is gone
     ADDED = "added"  # the translation has a token the source has not
+    GLUED = "glued"  # the token came back whole, but a letter now touches it where the source had none
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,7 @@ def _glued(source: Sequence[Token], translation: Sequence[Token], positional: bo
         if glued_before[key]:
             glued_before[key] -= 1
         else:
-            found.append(Damage(Kind.PRINTF, token.text[:-1], Change.CHANGED, token.text))
+            found.append(Damage(Kind.PRINTF, token.text[:-1], Change.GLUED, token.text))
     return found
 
 

@@ -114,6 +114,11 @@ def test_records_say_what_happened_to_each_token():
     ]
     assert check("Open %s", "Öffne %s %s") == [Damage(Kind.PRINTF, "%s", Change.ADDED)]
     assert check("Open %d", "Öffne %s") == [Damage(Kind.PRINTF, "%d", Change.CHANGED, "%s")]
+    assert check("%Y-%m-%d", "%Yą-%mą-%d") == [
+        Damage(Kind.PRINTF, "%Y", Change.GLUED, "%Yą"),
+        Damage(Kind.PRINTF, "%m", Change.GLUED, "%mą"),
+    ]
+    assert check("%sfiles", "%spliki") == []  # glued in the source already
     assert check("<b>x</b>", "<ḃ>x</b>") == [Damage(Kind.MARKUP, "<b>", Change.CHANGED, "<ḃ>")]
 
 
