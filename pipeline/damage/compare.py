@@ -116,10 +116,11 @@ def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damag
 
 
 def _unit_changed(old: str, new: str) -> bool:
-    """``%1m`` became ``%1د``, ``%1`` became ``%1Yö``: Qt's argument kept, the text after it glued or translated."""
+    """``%1m`` became ``%1د`` or ``%1``, ``%1`` became ``%1Yö``: Qt's argument kept, the text after it changed."""
     qt = _QT_UNIT.match(old)
     argument = qt.group(1) if qt else old if _QT_ARGUMENT.match(old) else ""
-    return bool(argument) and new.startswith(argument) and new[len(argument) :].isalpha()
+    rest = new[len(argument) :]
+    return bool(argument) and new.startswith(argument) and (rest.isalpha() or not rest)
 
 
 def _optional(kind: Kind, key: str) -> bool:

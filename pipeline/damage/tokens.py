@@ -120,7 +120,7 @@ _PATTERN = re.compile(
       | % (?:\d+\$)? [-+\#0'I_^]*                       # C/PHP/strftime/gcc: position and flags,
         (?: \*(?:\d+\$)? | \d+ )? (?: \. (?: \*(?:\d+\$)? | \d+ ) )?  # width and precision,
         (?: hh | ll | I64 | I32 | [hlLqjzZtw] )?        # length,
-        (?: [EO:] (?=[A-Za-z]) )?                       # strftime's E/O modifiers,
+        (?: E(?=[cCxXyY]) | O(?=[deHImMSuUVwWy]) | :(?=z) )?   # strftime's E/O modifiers (%Ey %Od),
         [A-Za-z@]                                       # and the conversion
       | %%                                              # a percent sign
       | % [<>']                                         # gcc's bare %< %> %'
