@@ -106,13 +106,18 @@ def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damag
             if new is not None and kind is Kind.PRINTF and _unit_changed(texts[(kind, old)], texts[new]):
                 added.remove(new)
                 continue
+            if new is not None and kind is Kind.PRINTF and _glued_on(texts[(kind, old)], texts[new]):
+                added.remove(new)  # %L glued to "tö" reads as %Lt + ö: the directive is whole
+                found.append(Damage(kind, texts[(kind, old)], Change.GLUED, texts[new]))
+                continue
             if new is None:
                 found.append(Damage(kind, texts[(kind, old)], Change.MISSING))
             else:
                 added.remove(new)
                 found.append(Damage(kind, texts[(kind, old)], Change.CHANGED, texts[new]))
         found.extend(Damage(k, texts[(k, new)], Change.ADDED) for k, new in added if k not in PROSE_LOOKALIKES)
-    return found + _glued(source, translation, positional)
+    paired = Counter(d.became for d in found if d.change is Change.GLUED)
+    return found + _glued(source, translation, positional, paired)
 
 
 def _unit_changed(old: str, new: str) -> bool:
@@ -123,6 +128,11 @@ def _unit_changed(old: str, new: str) -> bool:
     return bool(argument) and new.startswith(argument) and (rest.isalpha() or not rest)
 
 
+def _glued_on(old: str, new: str) -> bool:
+    """``new`` is ``old`` with letters after it (a glued word read as part of a longer directive)."""
+    return new.startswith(old) and new[len(old) :].isalpha()
+
+
 def _optional(kind: Kind, key: str) -> bool:
     """A source token a translation may leave out."""
     if kind is Kind.ENTITY:
@@ -130,8 +140,13 @@ def _optional(kind: Kind, key: str) -> bool:
     return kind is Kind.PRINTF and bool(OPTIONAL_DIRECTIVE.match(key))
 
 
-def _glued(source: Sequence[Token], translation: Sequence[Token], positional: bool) -> list[Damage]:
-    """Directives a translation glued a letter to (``%Y`` -> ``%Yą``) more often than the source did."""
+def _glued(
+    source: Sequence[Token], translation: Sequence[Token], positional: bool, paired: Counter[str]
+) -> list[Damage]:
+    """Directives a translation glued a letter to (``%Y`` -> ``%Yą``) more often than the source did.
+
+    ``paired``: translation tokens already reported as glued onto a source directive they read longer than.
+    """
     found = []
     glued_before = Counter(_key(t, positional) for t in source if t.key.endswith("+"))
     glued_after = [t for t in translation if t.kind is Kind.PRINTF and t.key.endswith("+")]
@@ -139,6 +154,9 @@ def _glued(source: Sequence[Token], translation: Sequence[Token], positional: bo
         key = _key(token, positional)
         if _QT_ARGUMENT.match(token.text[:-1]):
             continue  # Qt's %1h: the unit after the argument is text
+        if paired[token.text]:
+            paired[token.text] -= 1
+            continue
         if glued_before[key]:
             glued_before[key] -= 1
         else:

@@ -119,9 +119,9 @@ _PATTERN = re.compile(
       | % \{ [A-Za-z_]\w* \}                                                   # Ruby %{name}
       | % (?:\d+\$)? [-+\#0'I_^]*                       # C/PHP/strftime/gcc: position and flags,
         (?: \*(?:\d+\$)? | \d+ )? (?: \. (?: \*(?:\d+\$)? | \d+ ) )?  # width and precision,
-        (?: hh | ll | I64 | I32 | [hlLqjzZtw] )?        # length,
-        (?: E(?=[cCxXyY]) | O(?=[deHImMSuUVwWy]) | :(?=z) )?   # strftime's E/O modifiers (%Ey %Od),
-        [A-Za-z@]                                       # and the conversion
+        (?: E[cCxXyY] | O[deHImMSuUVwWy] | :z           # strftime's modified conversions %Ey %Od %:z,
+          | (?: hh | ll | I64 | I32 | [hlLqjzZtw] )?    # or a length
+            [A-Za-z@] )                                 #   and the conversion
       | %%                                              # a percent sign
       | % [<>']                                         # gcc's bare %< %> %'
       | % L? \d{1,2}                                    # Qt/KDE %1 %L1 (boost's %1% too, its % apart)

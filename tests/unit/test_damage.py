@@ -119,6 +119,9 @@ def test_records_say_what_happened_to_each_token():
         Damage(Kind.PRINTF, "%m", Change.GLUED, "%mą"),
     ]
     assert check("%sfiles", "%spliki") == []  # glued in the source already
+    # A glued word that makes the directive read longer (%L + "tö" as %Lt + ö) is still glued, once.
+    assert check("at %L to", "ät %Ltö") == [Damage(Kind.PRINTF, "%L", Change.GLUED, "%Ltö")]
+    assert check("%qE cannot", "%qEcännöt") == [Damage(Kind.PRINTF, "%qE", Change.GLUED, "%qEc")]
     assert check("<b>x</b>", "<ḃ>x</b>") == [Damage(Kind.MARKUP, "<b>", Change.CHANGED, "<ḃ>")]
 
 
