@@ -3,7 +3,7 @@
 
 Reference of every key (all optional)::
 
-    source_lang = "en"                 # language of the msgids / XLIFF sources
+    source_lang = "en"                 # language of the msgids / XLIFF sources (a code: "en", "pt_BR")
     catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
                                        # every .po, .xlf and .xliff); inside a git work tree only
                                        # the files git sees (tracked, or untracked and not
@@ -12,7 +12,8 @@ Reference of every key (all optional)::
                                        # environment (pyvenv.cfg), node_modules or site-packages,
                                        # unless the glob names that folder before its first wildcard
     exclude = []                       # globs to leave out
-    target_langs = []                  # only these target locales (empty: all found)
+    target_langs = []                  # only these target locales (empty: all found); each a
+                                       # code ("de", "pt_BR", "PT-BR"), checked when read
 
     [service]
     url = "embedded"                   # "embedded" (in-process local service) or a base URL
@@ -56,6 +57,13 @@ Reference of every key (all optional)::
                                        # kind), globs relative to this file; each in the language
                                        # its Language header (or name) says; the project's own
                                        # catalogs win over them
+    unsupported_languages = "fail"     # a catalog in a language the service does not offer
+                                       # (Kaqchikel, Nynorsk, sr@latin): said once per catalog, as
+                                       # an error ("fail": exit 1) or as skipped ("skip": exit 0)
+    source_variants = false            # translate catalogs in a variant of the source language
+                                       # (en_GB, en_CA from "en"); by default they are left alone:
+                                       # the service bills them and, between variants of one
+                                       # language, returns the text unchanged
     over_length = "review"             # a translation still over its entry's length limit
                                        # (max-length:N, XLIFF maxwidth / slr) after one retry
                                        # asking for at most N characters: written marked for
@@ -124,6 +132,7 @@ from pipeline.config.checks import (
     OVER_LENGTH,
     SECTIONS,
     TOP,
+    UNSUPPORTED,
     check_cache_url,
     check_service_url,
     check_types,
@@ -144,6 +153,7 @@ __all__ = [
     "ENV_SERVICE_URL",
     "OVER_LENGTH",
     "REPORT_SUBDIR",
+    "UNSUPPORTED",
     "ServiceSettings",
     "Settings",
     "check_cache_url",
@@ -204,6 +214,8 @@ class Settings:
     reuse: bool = True  # reviewed translations of the same entries elsewhere are written before any is paid for
     compendia: tuple[str, ...] = ()  # globs of compendium PO files, relative to root
     over_length: str = "review"  # a translation still over its length limit: "review" or "refuse"
+    unsupported_languages: str = "fail"  # a catalog in a language the service does not offer: "fail" or "skip"
+    source_variants: bool = False  # translate catalogs in a variant of the source language (en_GB from en)
     cache_dir: Path | None = None
     cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
     cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
@@ -341,6 +353,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         reuse=tr.get("reuse", True),
         compendia=tuple(tr.get("compendia", [])),
         over_length=tr.get("over_length", "review"),
+        unsupported_languages=tr.get("unsupported_languages", "fail"),
+        source_variants=tr.get("source_variants", False),
         # Under the user's cache folder (platformdirs) only where the configuration names no folder.
         cache_dir=project_dir(root) if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
@@ -353,9 +367,10 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
 
 def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """``[translate] languages``: glob -> locale, each locale one a catalog can be in."""
-    from pipeline.locales import parse_locale
+    from pipeline.locales import check_code
 
     for pattern, locale in table.items():
-        if not isinstance(locale, str) or parse_locale(locale) is None:
-            raise ConfigError(f'{path}: translate.languages[{pattern!r}] must be a locale code like "de" or "pt_BR"')
+        problem = check_code(locale) if isinstance(locale, str) else 'must be a locale code like "de" or "pt_BR"'
+        if problem:
+            raise ConfigError(f"{path}: translate.languages[{pattern!r}]: {problem}")
     return tuple((str(pattern), str(locale)) for pattern, locale in table.items())

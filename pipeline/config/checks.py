@@ -22,6 +22,7 @@ ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
 OVER_LENGTH = ("review", "refuse")
+UNSUPPORTED = ("fail", "skip")
 MAX_CONCURRENCY = 1024  # requests in flight: far past what any service takes from one client
 MAX_ATTEMPTS = 100
 
@@ -52,6 +53,8 @@ SECTIONS: dict[str, Mapping[str, object]] = {
         "reuse": bool,
         "compendia": list[str],
         "over_length": str,
+        "unsupported_languages": str,
+        "source_variants": bool,
     },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
@@ -99,6 +102,11 @@ def check_values(path: Path, data: dict[str, Any]) -> None:
             tr.get("over_length", "review") in OVER_LENGTH,
             f"must be one of {', '.join(OVER_LENGTH)}",
         ),
+        (
+            "translate.unsupported_languages",
+            tr.get("unsupported_languages", "fail") in UNSUPPORTED,
+            f"must be one of {', '.join(UNSUPPORTED)}",
+        ),
         ("service.concurrency", svc.get("concurrency", 1) >= 1, "must be at least 1"),
         ("service.concurrency", svc.get("concurrency", 1) <= MAX_CONCURRENCY, f"must be at most {MAX_CONCURRENCY}"),
         ("service.max_attempts", svc.get("max_attempts", 1) >= 1, "must be at least 1"),
@@ -132,10 +140,25 @@ def check_values(path: Path, data: dict[str, Any]) -> None:
         wrong = "is empty: a compendium is a file name or glob" if empty else glob_problem(glob)
         if wrong is not None:
             raise ConfigError(f"{path}: {key} {wrong}")
+    _check_codes(path, data)
+
+
+def _check_codes(path: Path, data: dict[str, Any]) -> None:
+    """Every language code of the file is one (``source_lang = "english"``, ``target_langs = ["xx"]`` are not)."""
+    from pipeline.locales import check_code
+
+    problem = check_code(data["source_lang"]) if "source_lang" in data else None
+    if problem:
+        raise ConfigError(f"{path}: source_lang: {problem}")
+    for code in data.get("target_langs", []):
+        problem = check_code(code) if isinstance(code, str) else "a code must be a string"
+        if problem:
+            raise ConfigError(f"{path}: target_langs: {problem}")
 
 
 def check_service_url(url: str, where: str) -> str:
-    """``url`` when it names no user or password; the error shows it without them.
+    """``url`` when it is ``embedded`` or an http(s) URL the client can send to, naming no user or
+    password; the error shows it without them (and ``embeded`` gets a "did you mean").
 
     Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
     header that carries the key, so such a URL never reaches the service as meant, and its password
@@ -147,10 +170,28 @@ def check_service_url(url: str, where: str) -> str:
             f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
             f"in its place"
         )
-    problem = None if url == EMBEDDED else _url_problem(url)
+    if url == EMBEDDED:
+        return url
+    if not re.match(r"(?i)https?://", url):
+        raise ConfigError(f"{where} {_not_a_url(url)}")
+    problem = _url_problem(url)
     if problem is not None:
         raise ConfigError(f"{where} {problem}")
     return url
+
+
+def _not_a_url(value: str) -> str:
+    """Why ``value`` is no service URL, with the likely one. A value that looks like neither is not
+    repeated: it may be a key pasted in the wrong place."""
+    import difflib
+
+    if difflib.get_close_matches(value.strip().lower(), [EMBEDDED], n=1, cutoff=0.6):
+        return f"{value!r} is not a service URL: did you mean {EMBEDDED!r} (the local service)?"
+    if "://" in value:
+        return f"{redact_url(value)} is not a service URL: it must start with http:// or https://"
+    if len(value) <= 200 and re.fullmatch(r"(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(/\S*)?", value.strip()):
+        return f"{value!r} is not a service URL: did you mean 'https://{value.strip()}'?"
+    return "is not a service URL (http:// or https://) nor 'embedded' (the local service); the value is not shown"
 
 
 #: The longest URL httpx sends (its MAX_URL_LENGTH).
@@ -164,8 +205,6 @@ def _url_problem(url: str) -> str | None:
     bad = next((i for i, char in enumerate(url) if ord(char) <= 0x20 or ord(char) == 0x7F), None)
     if bad is not None:
         return f"holds a space or control character (at position {bad})"
-    if not url.lower().startswith(("http://", "https://")):
-        return f'must start with http:// or https:// (or be "{EMBEDDED}" for the in-process service)'
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - parsing it is the check
