@@ -276,7 +276,7 @@ CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict:
-    from pipeline.formats.files import read_regular
+    from pipeline.untrusted import read_regular
 
     try:
         data = read_regular(path, CONFIG_BYTES)

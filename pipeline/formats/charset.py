@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Catalog
-from pipeline.formats.files import read_regular
+from pipeline.untrusted import read_regular
 
 #: The header's Content-Type line (a string line of the header entry) and the charset in it.
 _CONTENT_TYPE = re.compile(

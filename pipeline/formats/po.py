@@ -39,12 +39,12 @@ import polib
 from pipeline.errors import CatalogError
 from pipeline.formats import po_review
 from pipeline.formats.base import Reviewed, Unit, UnitState
-from pipeline.formats.files import read_regular
 from pipeline.formats.po_header import encoding_of, field_line
 from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
 from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+from pipeline.untrusted import read_regular
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.

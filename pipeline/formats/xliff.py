@@ -50,7 +50,6 @@ from lxml import etree
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Reviewed, Unit, UnitState
-from pipeline.formats.files import read_regular
 from pipeline.formats.limits import length_flag, storage_flag
 from pipeline.formats.xliff_edits import Edit, Place, reviewed_edits
 from pipeline.formats.xmltext import (
@@ -65,6 +64,7 @@ from pipeline.formats.xmltext import (
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
+from pipeline.untrusted import read_regular
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.formats import atomic_write
-from pipeline.formats.files import read_regular
+from pipeline.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
 RECORD_VERSION = 1

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
 from pipeline.formats import AtomicWriter, Catalog, ChangedMeanwhile, UnitState
-from pipeline.formats.files import read_regular
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
+from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -29,9 +29,9 @@ from pipeline.catalog_paths import configured_locale, display_path, find_catalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, UnitState, atomic_write
-from pipeline.formats.files import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 from pipeline.run.journal import Journal
+from pipeline.untrusted import read_regular
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 
