@@ -130,3 +130,18 @@ def test_a_git_exec_path_of_the_environment_is_not_used(tmp_path, monkeypatch, c
     monkeypatch.setenv("GIT_EXEC_PATH", str(fake))
     assert _run(root, ["check"], monkeypatch) == ExitCode.OK
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_repository_inside_the_work_tree_runs_nothing_of_its_own_config(tmp_path, monkeypatch, capsys):
+    """A clone inside the project is asked through its own git (its catalogs are found): the same settings."""
+    root, script, marker = _project(tmp_path)
+    nested = root / "plugins" / "extra"
+    (nested / "locale/it/LC_MESSAGES").mkdir(parents=True)
+    (nested / "locale/it/LC_MESSAGES/app.po").write_text(CATALOG.replace("de", "it"), encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(nested)], check=True)
+    subprocess.run(["git", "-C", str(nested), "config", "core.fsmonitor", str(script)], check=True)
+    (root / "pipeline.toml").write_text('catalogs = ["**/locale/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    assert _run(root, ["check"], monkeypatch) == ExitCode.OK
+    captured = capsys.readouterr()
+    assert not marker.exists(), marker.read_text()
+    assert "in 3 catalog(s)" in captured.out + captured.err
