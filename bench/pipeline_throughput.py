@@ -44,8 +44,8 @@ def main() -> None:
 
         import babel.messages.plurals  # noqa: F401
 
+        import pipeline.catalogs.po  # noqa: F401
         import pipeline.client.aio  # noqa: F401, E401
-        import pipeline.formats.po  # noqa: F401
         import pipeline.resources.attach  # noqa: F401
         import pipeline.run.cached  # noqa: F401, E401
         import pipeline.run.gate

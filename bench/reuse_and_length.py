@@ -58,9 +58,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real.sources import PROJECTS, FetchError, Project, blank_tree, extract, fetch, fetch_all, is_filled  # noqa: E402
 
 from pipeline import locales  # noqa: E402
+from pipeline.catalogs import read_catalog  # noqa: E402
 from pipeline.config import load_settings  # noqa: E402
-from pipeline.formats import read_catalog  # noqa: E402
-from pipeline.formats.limits import limit_of  # noqa: E402
+from pipeline.limits import limit_of  # noqa: E402
 from pipeline.run.orchestrate import RunOptions, run_translate  # noqa: E402
 from pipeline.run.records import RunReport  # noqa: E402
 

@@ -171,8 +171,8 @@ def import_run_modules() -> None:
 
     import babel.messages.plurals  # noqa: F401
 
+    import pipeline.catalogs.merge  # noqa: F401
     import pipeline.client.aio  # noqa: F401
-    import pipeline.formats.merge  # noqa: F401
     import pipeline.resources.attach  # noqa: F401
     import pipeline.run.cached  # noqa: F401
     import pipeline.run.gate  # noqa: F401
@@ -318,7 +318,7 @@ def weblate_file(requirement: str, member: str) -> bytes:
 
 def row_merge(work: Path, env: dict[str, str], runs: int = 3) -> dict[str, Any]:
     """``refresh --merge-only`` and ``merge()`` against ``msgmerge --previous`` on one pair, best of ``runs``."""
-    from pipeline.formats.merge import merge
+    from pipeline.catalogs.merge import merge
 
     if shutil.which("msgmerge") is None or not Path(GNU_TIME).exists():
         return {"skipped": "msgmerge (GNU gettext) or GNU time is not installed"}

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
+from pipeline.files.untrusted import git_files
 from pipeline.model import Issue, Severity
-from pipeline.untrusted import git_files
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 #: Folders no search enters, whatever the patterns say below their literal part: installed
@@ -227,7 +227,7 @@ def _name_regex(part: str) -> str:
 
 
 def _git_files(top: Path) -> list[str] | None:
-    """The files git sees under ``top`` (see :func:`pipeline.untrusted.git_files`); None outside a work tree."""
+    """The files git sees under ``top`` (see :func:`pipeline.files.untrusted.git_files`); None outside a work tree."""
     return git_files(top, _not_the_projects)
 
 

@@ -258,7 +258,7 @@ def _emit_keys(args: argparse.Namespace, keys: Any) -> int:
 def _document_translate(args: argparse.Namespace) -> int:
     source: pathlib.Path = args.file
     from pipeline.client.requests import DOCUMENT_ANSWER_BYTES
-    from pipeline.untrusted import read_regular
+    from pipeline.files.untrusted import read_regular
 
     try:  # a regular file only (not /dev/zero, a FIFO), no larger than the largest answer the client reads
         content = read_regular(source, DOCUMENT_ANSWER_BYTES)

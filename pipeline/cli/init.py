@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _init(args: argparse.Namespace) -> int:
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
     from pipeline.workflows.init import inspect, one_line, render
 
     root = args.directory.resolve()

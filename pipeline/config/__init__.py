@@ -140,8 +140,8 @@ from pipeline.config.checks import (
     glob_problem,
     kind,
 )
+from pipeline.config.resources import ResourceSettings, parse_resources
 from pipeline.errors import ConfigError
-from pipeline.resources.settings import ResourceSettings, parse_resources
 
 __all__ = [
     "CACHE_URL_SCHEMES",
@@ -276,7 +276,7 @@ CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict:
-    from pipeline.untrusted import read_regular
+    from pipeline.files.untrusted import read_regular
 
     try:
         data = read_regular(path, CONFIG_BYTES)

@@ -21,7 +21,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import formats, grammar, icu
+from pipeline.placeholders import grammar, icu
+from pipeline.placeholders.grammars import Grammar, grammars_for, parse
 from pipeline.segments import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
@@ -36,7 +37,7 @@ class PlaceholderMismatch(ValueError):
 
 
 # Each kind: a verbose regex. Order matters: at one position, the first kind listed wins. A format
-# flag's directives are not among them: its grammar (pipeline.placeholders.formats) finds them.
+# flag's directives are not among them: its grammar (pipeline.placeholders.grammars) finds them.
 _XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
 _KIND_PATTERNS: dict[str, str] = {
     # XLIFF native code and protected spans (kind "xliff-native") are found by _xliff_protected.
@@ -72,7 +73,7 @@ _COMPILED: dict[tuple[str, ...], re.Pattern[str]] = {}
 
 def _flagged(flags: tuple[str, ...]) -> bool:
     """Whether ``flags`` name a format grammar (ICU structure is looked for only where none does)."""
-    return bool(formats.grammars_for(flags))
+    return bool(grammars_for(flags))
 
 
 def kinds_for(flags: Iterable[str]) -> tuple[str, ...]:
@@ -188,7 +189,7 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
     """
     native = _xliff_protected(core) if XLIFF_INLINE in flags else []
     fixed: list[tuple[int, int, str, bool]] = []
-    grammars = formats.grammars_for(flags)
+    grammars = grammars_for(flags)
     if grammars:
         fixed, valid = _directives(core, grammars)
         if not valid:  # not a format string after all: what is safe to detect is protected too
@@ -222,13 +223,13 @@ def _spans(core: str, flags: tuple[str, ...], pattern: re.Pattern[str]) -> list[
     return found
 
 
-def _directives(core: str, grammars: tuple[formats.Grammar, ...]) -> tuple[list[tuple[int, int, str, bool]], bool]:
+def _directives(core: str, grammars: tuple[Grammar, ...]) -> tuple[list[tuple[int, int, str, bool]], bool]:
     """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
     whether every grammar reads ``core`` as a valid format string."""
     spans: list[tuple[int, int, str, bool]] = []
     valid = True
     for each in grammars:
-        parsed = formats.parse(each, core, True)
+        parsed = parse(each, core, True)
         valid = valid and parsed.invalid is None
         for d in parsed.directives:
             if not any(s < d.end and d.start < e for s, e, _, _ in spans):

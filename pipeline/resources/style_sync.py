@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline import protocol
+from pipeline.config.resources import StyleSpec
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
-from pipeline.resources.settings import StyleSpec
 from pipeline.resources.targets import style_language, style_material
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent

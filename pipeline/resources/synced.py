@@ -21,8 +21,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.formats import atomic_write
-from pipeline.untrusted import read_regular
+from pipeline.files.atomic import atomic_write
+from pipeline.files.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
 RECORD_VERSION = 1

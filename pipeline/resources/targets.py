@@ -19,9 +19,9 @@ from pathlib import Path
 from pipeline import locales, protocol
 from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
+from pipeline.config.resources import StyleSpec
 from pipeline.errors import ConfigError
 from pipeline.resources.glossary_files import Dictionary, Entry, merge, read_multilingual, read_pair_file
-from pipeline.resources.settings import StyleSpec
 from pipeline.segments import TranslationOptions
 
 

@@ -19,23 +19,24 @@ from typing import TYPE_CHECKING, Any
 from pipeline.config import Settings
 from pipeline.connect import ClientFactory, open_client
 from pipeline.model import Issue, Severity
-from pipeline.run.journal import Journal
-from pipeline.run.locks import CatalogLocks
 from pipeline.run.records import CatalogReport, RunOptions, RunReport
+from pipeline.run.state.journal import Journal
+from pipeline.run.state.locks import CatalogLocks
 
 if TYPE_CHECKING:  # none of these is loaded by a run that skips every catalog
     import asyncio
 
     from pipeline.cache import TranslationCache
     from pipeline.client import AsyncClient
-    from pipeline.quota import Allowance, UsageRecord
     from pipeline.resources.attach import Synced
     from pipeline.resources.targets import ResourcePlan
+    from pipeline.run.quota import Allowance, UsageRecord
     from pipeline.run.report.progress import Progress
     from pipeline.run.reuse.index import Index
     from pipeline.run.send.budget import Budget
     from pipeline.run.send.concurrency import Limiter
     from pipeline.run.send.interruption import Interruption
+    from pipeline.run.state.provenance import Provenance
 
 __all__ = ["RunContext", "drop"]
 
@@ -62,6 +63,7 @@ class RunContext:
     limiter: Limiter | None = None  # what it learns of the service's limit holds for the whole run
     offered: frozenset[str] | None = None  # the target codes the service offers, read once
     reuse_index: Index | None = None  # reviewed translations by language, built on first need (run.reuse)
+    provenance: Provenance | None = None  # what the pipeline wrote, loaded with the first catalog parsed
     answered: bool = False  # the service answered this run's key once: it and the key work
     _cache: TranslationCache | None = field(default=None, init=False, repr=False)
     _client: AsyncClient | None = field(default=None, init=False, repr=False)
@@ -185,7 +187,7 @@ class RunContext:
         # window's work that needs no service is written, as when nothing was read early.
         import asyncio
 
-        from pipeline.quota import offered_targets, read_usage
+        from pipeline.run.quota import offered_targets, read_usage
 
         read = await read_usage(self.client(), self.settings.service.url)
         before = read[0]
@@ -200,7 +202,7 @@ class RunContext:
 
     async def usage(self) -> tuple[Allowance | None, str | None]:
         """The account's usage: the read :meth:`read_usage_soon` started, or one made now (see :func:`read_usage`)."""
-        from pipeline.quota import read_usage
+        from pipeline.run.quota import read_usage
 
         read, self._usage = self._usage, None
         return await (read if read is not None else read_usage(self.client(), self.settings.service.url))
@@ -209,7 +211,7 @@ class RunContext:
         """The read of the target languages the service offers: the one the usage read started, or a new one."""
         import asyncio
 
-        from pipeline.quota import offered_targets
+        from pipeline.run.quota import offered_targets
 
         read, self._languages = self._languages, None
         return read if read is not None else asyncio.ensure_future(offered_targets(self.client()))
@@ -234,10 +236,27 @@ class RunContext:
                 self._cache.close()
                 self._cache = None
 
+    def written(self) -> Provenance:
+        """What the pipeline wrote into the catalogs (loaded when a catalog is parsed)."""
+        if self.provenance is None:
+            from pipeline.run.state.provenance import Provenance
+
+            self.provenance = Provenance(self.settings.cache_dir)
+        return self.provenance
+
     def save_state(self) -> None:
         """Save what the run remembers; a failure is a warning (the next run just parses more)."""
+        directory = self.journal.directory
+        if directory is None or not (self.journal.changed or (self.provenance and self.provenance.changed)):
+            return
         try:
-            self.journal.save()
+            from pipeline.run.state.journal import state_lock_path
+            from pipeline.run.state.locks import state_lock
+
+            directory.mkdir(parents=True, exist_ok=True)
+            self.journal.save(state_lock(state_lock_path(directory)))
+            if self.provenance is not None:
+                self.provenance.save(state_lock(state_lock_path(directory)))
         except OSError as exc:
             self.warn(self.journal.directory, f"cannot save the run state: {exc.strerror}")
 

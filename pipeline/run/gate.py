@@ -4,7 +4,7 @@ Every translation passes here before it reaches a catalog, whatever path it came
 from the service, the cache, a recovery retry, a plural form put together from a number
 sentence), and ``pipeline check`` runs the same rules over translations already in a catalog.
 The rules themselves are plain functions of :mod:`pipeline.placeholders.checks` (one text against
-its source) and :mod:`pipeline.placeholders.formats` (msgfmt's format check of an entry); there is
+its source) and :mod:`pipeline.placeholders.grammars` (msgfmt's format check of an entry); there is
 no second copy of any.
 
 * :func:`verify` takes the service's answer for one segment (placeholders still as tags),
@@ -49,7 +49,7 @@ from pipeline.run.window import ScannedCatalog, Verdict
 from pipeline.segments import Protected, Segment, SegmentKey
 
 if TYPE_CHECKING:
-    from pipeline.formats import Catalog, Unit
+    from pipeline.catalogs import Catalog, Unit
     from pipeline.plural_rules import PluralRule
 
 __all__ = [

@@ -26,8 +26,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from pipeline import locales
+from pipeline.catalogs.base import Unit
 from pipeline.config import Settings
-from pipeline.formats.base import Unit
 from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals

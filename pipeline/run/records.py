@@ -17,7 +17,7 @@ from pipeline.errors import ExitCode
 from pipeline.model import Counters, Issue
 
 if TYPE_CHECKING:
-    from pipeline.quota import UsageRecord
+    from pipeline.run.quota import UsageRecord
     from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Recovery, Reused
 
 __all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunOptions", "RunReport", "Stop", "StopReason"]

@@ -13,9 +13,9 @@ from pathlib import Path
 from pipeline import locales
 from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
@@ -40,7 +40,7 @@ def scan(
     """Read every catalog; return those with a target language the run can translate into, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
-    empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
+    empty (stale machine translations, see :mod:`pipeline.run.state.journal`). Catalogs whose bytes ``read``
     holds are parsed from them (one copy in memory, not two). ``offered``: the target codes the
     service offers, when known before asking it; a catalog in another language is said once, not
     once per entry.
@@ -244,7 +244,7 @@ def _fit_charset(
     """
     if catalog.format != "po":
         return catalog
-    from pipeline.formats.charset import converted_to_utf8, header_charset
+    from pipeline.catalogs.charset import converted_to_utf8, header_charset
 
     charset = header_charset(catalog)
     problem = charset_problem(catalog.encoding, target, locale, charset)
@@ -275,8 +275,8 @@ def _keyed(
     """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
     if catalog.format != "xliff":
         return catalog, frozenset()
-    from pipeline.formats.keyed import keyed_sources
-    from pipeline.formats.xliff import XliffCatalog
+    from pipeline.catalogs.keyed import keyed_sources
+    from pipeline.catalogs.xliff import XliffCatalog
 
     assert isinstance(catalog, XliffCatalog)
 

@@ -2,7 +2,7 @@
 
 A run with nothing new (the pre-commit hook's usual case) stops after :func:`skip_unchanged`: it
 imports neither asyncio nor the catalog parsers nor the client. What is remembered between runs,
-and how, is :mod:`pipeline.run.journal`.
+and how, is :mod:`pipeline.run.state.journal`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.model import Cause, Issue, Severity
 from pipeline.run.context import RunContext
-from pipeline.run.journal import Settled
 from pipeline.run.records import CatalogReport, Fingerprint
+from pipeline.run.state.journal import Settled
 
 if TYPE_CHECKING:
     from pipeline.run.window import ScannedCatalog

@@ -16,7 +16,7 @@ from pipeline.model import Cause, Issue, Severity
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
-    from pipeline.formats import Catalog, Unit
+    from pipeline.catalogs import Catalog, Unit
     from pipeline.run.plurals import UnitPlan
 
 __all__ = [

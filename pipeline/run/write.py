@@ -1,9 +1,9 @@
 """Writing: put the admitted translations into their catalogs, atomically, unless one changed meanwhile.
 
-Catalogs are written in worker threads (:class:`pipeline.formats.AtomicWriter`): every atomic write
+Catalogs are written in worker threads (:class:`pipeline.files.workers.AtomicWriter`): every atomic write
 waits for the disk (fsync), and those waits overlap each other and the rendering of the next
 catalogs instead of queueing, with at most a few writes pending at once. A catalog's new bytes go
-to its file piece by piece as they are rendered (:meth:`~pipeline.formats.base.Catalog.render_pieces`),
+to its file piece by piece as they are rendered (:meth:`~pipeline.catalogs.base.Catalog.render_pieces`),
 hashed on the way for its fingerprint: a large catalog's are never in memory all together.
 """
 
@@ -14,11 +14,13 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.catalogs import Catalog, UnitState
 from pipeline.config import Settings
-from pipeline.formats import AtomicWriter, Catalog, ChangedMeanwhile, UnitState
+from pipeline.files.swap import ChangedMeanwhile
+from pipeline.files.untrusted import read_regular
+from pipeline.files.workers import AtomicWriter
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
-from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -47,7 +49,7 @@ def write_catalogs(
     was or had nothing). A catalog's new bytes are held only until written.
 
     ``review`` (catalog -> unit -> note) names the units written marked for review with a note
-    (:meth:`pipeline.formats.base.Catalog.render`).
+    (:meth:`pipeline.catalogs.base.Catalog.render`).
 
     A job is a scanned catalog, the translations the gate admitted (unit index -> forms) and the
     catalog's bytes before it was parsed: a file that no longer has them (saved by a translator,

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.catalogs import Catalog, UnitState, read_catalog
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, UnitState, read_catalog
 from pipeline.model import Issue
 from pipeline.run.gate import check_unit, plural_usage
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pipeline.catalog_paths import project_files
 from pipeline.config import CONFIG_NAME, glob_problem
-from pipeline.untrusted import read_regular
+from pipeline.files.untrusted import read_regular
 
 #: A comment in angular.json (the Angular CLI reads JSON with comments); strings are matched first
 #: so that a ``//`` inside one (a URL) stays. A string or comment left open runs to the end of the

@@ -2,7 +2,7 @@
 
 Steps, each safe to stop after:
 
-1. merge: every PO catalog is updated from its template (:mod:`pipeline.formats.merge`, msgmerge
+1. merge: every PO catalog is updated from its template (:mod:`pipeline.catalogs.merge`, msgmerge
    semantics, only the affected entries edited) and written atomically when it changed;
 2. translate: :func:`pipeline.run.orchestrate.run_translate` with ``retranslate_stale``: untranslated units are
    translated, and fuzzy units still holding our untouched machine translation are re-translated
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
-from pipeline.formats import atomic_write
+from pipeline.files.atomic import atomic_write
 from pipeline.model import Issue, Severity
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def merge_catalogs(
     settings: Settings, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
 ) -> MergeOutcome:
     """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
-    from pipeline.formats.merge import merge
+    from pipeline.catalogs.merge import merge
 
     outcome = MergeOutcome()
     for path in paths:

@@ -127,7 +127,7 @@ def _cycles(imports: list[Import]) -> list[list[str]]:
 
 def test_the_checks_see_the_package():
     """A broken walk (wrong root, nothing parsed) must not pass every check below by finding nothing."""
-    assert {"pipeline.cli", "pipeline.run.orchestrate", "pipeline.run.gate", "pipeline.formats.po"} <= set(MODULES)
+    assert {"pipeline.cli", "pipeline.run.orchestrate", "pipeline.run.gate", "pipeline.catalogs.po"} <= set(MODULES)
     assert any(imp.importer == "pipeline.run.orchestrate" and imp.target == "pipeline.run.gate" for imp in IMPORTS)
     assert {"pipeline.service.app", "pipeline.service.api.translate", "pipeline.service.store.jobs"} <= set(MODULES)
 
@@ -246,7 +246,7 @@ def test_the_function_checks_see_long_and_wide_functions(tmp_path):
 # The independent damage checker (issue 35): it judges the placeholder protection and the gate, so it
 # may not share their code, directly or through a module that imports them.
 CHECKER = "pipeline.damage"
-CHECKED = ("pipeline.placeholders", "pipeline.run", "pipeline.formats")
+CHECKED = ("pipeline.placeholders", "pipeline.run", "pipeline.catalogs")
 
 
 def _reachable(start: set[str], imports: list[Import]) -> set[str]:

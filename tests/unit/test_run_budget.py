@@ -9,9 +9,9 @@ from dataclasses import replace
 import httpx
 from run_fakes import FakeService, languages_answer, project, run
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
 

@@ -16,9 +16,9 @@ import httpx
 import pytest
 from test_run import FakeService
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.client import AsyncClient, RetryPolicy
-from pipeline.formats import read_catalog
 from pipeline.run import context
 
 TEXTS = 1050

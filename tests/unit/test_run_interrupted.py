@@ -10,9 +10,9 @@ import time
 import httpx
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import StopReason
 from tests.unit.test_run import FakeService, project, run
 

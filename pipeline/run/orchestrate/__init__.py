@@ -31,14 +31,14 @@ being unreachable (exit 4), the quota running out (456) or the run's character b
 :class:`~pipeline.run.send.interruption.Interruption`), and anything unexpected while translating
 (exit 1: what was verified before it is written all the same).
 
-Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs are
+Two runs on the same catalogs take turns (:mod:`pipeline.run.state.locks`): each window's catalogs are
 locked while it is read, translated and written; a second run waits for the catalogs the first
 holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
 
 Order of safety: a translation is cached only after the gate verified it, and a catalog is
 written (atomically) only with verified translations, so a run stopped at any moment leaves every
 file whole and a re-run pays only for what was not yet cached. Every translation written is
-recorded with its provenance (:mod:`pipeline.run.journal`).
+recorded with its provenance (:mod:`pipeline.run.state.journal`).
 """
 
 from __future__ import annotations
@@ -55,15 +55,15 @@ from pipeline.connect import ClientFactory, check_service, service_identity
 from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run.context import RunContext
-from pipeline.run.journal import Journal, settings_hash
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.service import use_service
 from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason
 from pipeline.run.report import finish
 from pipeline.run.settled import skip_unchanged
+from pipeline.run.state.journal import Journal, settings_hash
+from pipeline.run.state.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 
 if TYPE_CHECKING:
-    from pipeline.formats import Unit
+    from pipeline.catalogs import Unit
     from pipeline.run.report.progress import Progress
     from pipeline.run.window import ScannedCatalog, Window
 
@@ -233,6 +233,7 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     if not await run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log, stopped):
         return paths
     run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
+    run.provenance = None
     return _unsettled(run, paths)
 
 
@@ -345,11 +346,11 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
     from pipeline.run.scan import scan
 
     inputs = plan.Inputs(run.settings, run.resources())
-    journal = run.journal
+    written = run.written()
     offered = await _offered(run)
 
     def stale(display: str, target: str, unit: Unit) -> bool:
-        return journal.is_stale(display, unit, inputs.current(target, unit))
+        return written.is_stale(display, unit, inputs.current(target, unit))
 
     early = (
         not run.options.dry_run
@@ -394,7 +395,7 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
     (a dry run, init's preview) asked of the embedded service in-process, so that a catalog in a
     language it does not offer is said once, as a run would say it."""
     if run.offered is None and run.options.dry_run and run.settings.service.embedded:
-        from pipeline.quota import offered_targets
+        from pipeline.run.quota import offered_targets
 
         run.offered, run.report.service_languages = await offered_targets(run.client())
     return run.offered
@@ -473,7 +474,7 @@ async def _write(run: RunContext, window: Window) -> None:
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units
-            run.journal.record(
+            run.written().record(
                 s.display,
                 (
                     (units[i], forms, inputs.of_unit(s.target_lang, units[i]))

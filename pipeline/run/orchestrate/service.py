@@ -33,7 +33,7 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     can stop the run, and the languages were read right after it.
     """
     from pipeline.errors import AuthenticationError, NotFoundError, ServiceError, TransportError
-    from pipeline.quota import check_quota, unusable
+    from pipeline.run.quota import check_quota, unusable
     from pipeline.run.send.budget import Budget
 
     if not (window.pending or window.needed):

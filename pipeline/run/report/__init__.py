@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import ExitCode
-from pipeline.formats import atomic_write
+from pipeline.files.atomic import atomic_write
 from pipeline.model import Counters, Severity
 from pipeline.run.context import RunContext
 from pipeline.run.records import RunReport, StopReason
 
 if TYPE_CHECKING:
-    from pipeline.quota import Allowance, UsageRecord
+    from pipeline.run.quota import Allowance, UsageRecord
     from pipeline.run.window import DryRunEstimate
 
 SCHEMA_VERSION = 1

@@ -13,7 +13,7 @@ A plural entry is reused only from a catalog whose plural rule picks the same fo
 The report counts, per catalog, the segments reused and the characters their texts would have
 been billed (a text another segment still needs counts nothing), and lists every reused unit with
 its origin (``report.json``'s ``reused``). A reused unit is not recorded as the pipeline's own
-translation (:mod:`pipeline.run.journal`): like any human text, no later run rewrites it.
+translation (:mod:`pipeline.run.state.journal`): like any human text, no later run rewrites it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from pipeline.formats import Catalog, Unit
+from pipeline.catalogs import Catalog, Unit
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.context import RunContext
 from pipeline.run.reuse.index import Human, Index, signature
@@ -70,7 +70,9 @@ def reuse(run: RunContext, window: Window, check: Check) -> None:
 def _index(run: RunContext) -> Index:
     if run.reuse_index is None:
         cached = run.options.use_cache  # --no-cache: the index is a cache too
-        run.reuse_index = Index(run.settings, run.journal, cached, persist=cached and not run.options.dry_run)
+        run.reuse_index = Index(
+            run.settings, run.journal, run.written(), cached, persist=cached and not run.options.dry_run
+        )
     return run.reuse_index
 
 

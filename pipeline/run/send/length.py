@@ -1,6 +1,6 @@
 """Length limits: a translation over its entry's limit is asked for once more, at most N characters long.
 
-A unit's limit comes from its flags (:mod:`pipeline.formats.limits`: ``max-length:N``, XLIFF
+A unit's limit comes from its flags (:mod:`pipeline.limits`: ``max-length:N``, XLIFF
 ``maxwidth`` and ``slr:`` restrictions). A verified translation over it, from the service or the
 cache, is sent again with one more custom instruction, ``Keep the translation at most N
 characters long.``, where N is the room left for the text as sent: the written limit, less what
@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from pipeline import protocol
-from pipeline.formats.limits import Limit, limit_of
+from pipeline.limits import Limit, limit_of
 from pipeline.model import Cause, Issue, Severity
 from pipeline.resources.targets import has_style_lists
 from pipeline.run.context import RunContext

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from pipeline.files.untrusted import read_regular
 from pipeline.service import languages
 from pipeline.service.config import AccountSpec, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.database import Database
-from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:  # lxml is loaded with the first TMX file read, not with the service
     from lxml import etree

@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.catalogs.base import Catalog, UnitState
+from pipeline.catalogs.xmltext import escape_text
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Catalog, UnitState
-from pipeline.formats.xmltext import escape_text
 
 #: A CDATA section: its text is what the key stands for, markup included, so it is sent as escaped
 #: text (whose tags the placeholder layer keeps) rather than as one untranslatable block.
@@ -45,7 +45,7 @@ def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSourc
     sibling = source_sibling(catalog.path, locale, source_lang)
     texts_by_key: dict[str, str] = {}
     if sibling is not None:
-        from pipeline.formats import read_catalog
+        from pipeline.catalogs import read_catalog
 
         try:
             source = read_catalog(sibling)

@@ -2,7 +2,7 @@
 
 A PO entry's flags name its formats (``c-format``, ``python-brace-format``, ``possible-sh-format``);
 ``no-X-format`` turns one off, and the last word about a format wins, as gettext reads flags. Each
-:class:`~pipeline.placeholders.formats.spec.Grammar` gives the directives of a text (what
+:class:`~pipeline.placeholders.grammars.spec.Grammar` gives the directives of a text (what
 protection replaces by tags) and compares a translation with its source as that format's
 ``format_check`` in GNU gettext does; :func:`check_entry` is msgfmt's ``check_msgid_msgstr_format``
 over a whole entry: which source the forms are compared with (the plural one when there is one),
@@ -10,7 +10,7 @@ which forms may leave arguments out, and the ``range:`` flag.
 
 Nothing here is imported at start-up: the grammars are loaded by the first text that needs them,
 and each grammar's regexes are compiled the first time it parses a text
-(:func:`~pipeline.placeholders.formats.spec.lazy_regex`).
+(:func:`~pipeline.placeholders.grammars.spec.lazy_regex`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.placeholders.formats import compiler, lisp, named, positional, printf
-from pipeline.placeholders.formats.spec import Directive, Grammar, Parsed
+from pipeline.placeholders.grammars import compiler, lisp, named, positional, printf
+from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
 
 __all__ = ["GRAMMARS", "Directive", "FormProblem", "Grammar", "Parsed", "check_entry", "grammars_for", "parse"]
 

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.files.untrusted import read_regular
 from pipeline.model import Alert
-from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from filelock import BaseFileLock

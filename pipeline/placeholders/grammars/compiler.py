@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.placeholders.formats.spec import (
+from pipeline.placeholders.grammars.spec import (
     Arg,
     Directive,
     Grammar,

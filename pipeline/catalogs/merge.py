@@ -32,9 +32,9 @@ import polib
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
+from pipeline.catalogs.po import PoCatalog, read_po
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
-from pipeline.formats.po import PoCatalog, read_po
-from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 
 FUZZY_THRESHOLD = 0.6
 #: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pipeline.formats.base import Reviewed, Unit
-from pipeline.formats.po_lines import Lines
-from pipeline.formats.po_strings import format_field
+from pipeline.catalogs.base import Reviewed, Unit
+from pipeline.catalogs.po_lines import Lines
+from pipeline.catalogs.po_strings import format_field
 
 #: How a reviewer's note starts, as a translator comment: ``# review: wrong term for "file"``.
 NOTE_PREFIX = "review: "

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pipeline.catalogs.base import Catalog
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Catalog
-from pipeline.untrusted import read_regular
+from pipeline.files.untrusted import read_regular
 
 #: The header's Content-Type line (a string line of the header entry) and the charset in it.
 _CONTENT_TYPE = re.compile(
@@ -23,7 +23,7 @@ _CONTENT_TYPE = re.compile(
 def converted_to_utf8(catalog: Catalog) -> Catalog:
     """``catalog`` (a PO file) read again as if its bytes and header were UTF-8; raises
     :class:`CatalogError` when the header cannot be rewritten so that the file still reads the same."""
-    from pipeline.formats.po import read_po
+    from pipeline.catalogs.po import read_po
 
     path: Path = catalog.path
     try:
@@ -44,7 +44,7 @@ def converted_to_utf8(catalog: Catalog) -> Catalog:
 
 def header_charset(catalog: Catalog) -> str:
     """The charset as the catalog's header spells it (``ISO-8859-2``), else the codec's name."""
-    from pipeline.formats.po import PoCatalog
+    from pipeline.catalogs.po import PoCatalog
 
     if isinstance(catalog, PoCatalog):
         found = re.search(r"charset\s*=\s*([^\s;]+)", catalog.metadata.get("Content-Type", ""), re.IGNORECASE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.placeholders.formats.spec import Arg, Directive, Grammar, Parsed, compare_subset, lazy_regex, merge_args
+from pipeline.placeholders.grammars.spec import Arg, Directive, Grammar, Parsed, compare_subset, lazy_regex, merge_args
 
 __all__ = ["PERL_BRACE", "PYTHON", "PYTHON_BRACE", "RUBY", "SH"]
 

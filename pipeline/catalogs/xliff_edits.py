@@ -16,15 +16,15 @@ kept for another look  state as it was; ``<note from="review">``   refused: 2.x 
 =====================  ==========================================  ===========================================
 
 ``signed-off`` and ``reviewed`` are the states each version names for a translation a reviewer
-approved; the reader (:mod:`pipeline.formats.xliff`) counts both as finished, as other tools do.
+approved; the reader (:mod:`pipeline.catalogs.xliff`) counts both as finished, as other tools do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.formats.base import Reviewed
-from pipeline.formats.xmltext import Span, escape_text, set_attributes
+from pipeline.catalogs.base import Reviewed
+from pipeline.catalogs.xmltext import Span, escape_text, set_attributes
 
 #: The ``from`` of the note a reviewer leaves on a 1.2 unit kept for another look.
 REVIEW_NOTE_FROM = "review"

@@ -19,7 +19,7 @@ result that is not well-formed or whose inline elements (name and id) differ fro
 A 2.x segment that starts inside a ``translate="no"`` span opened by an earlier segment is not a
 unit: its own text cannot say which part of it is protected.
 
-Write-back splices into the original text at positions found by :mod:`pipeline.formats.xmltext`:
+Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xmltext`:
 with no translations the output is the input, byte for byte; otherwise only the targets written
 (created after ``</source>``, or ``</seg-source>`` in 1.2, with the source's indentation, or filled
 when present but empty) and the state attributes below change. A non-empty target is never read
@@ -48,11 +48,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from pipeline.errors import CatalogError
-from pipeline.formats.base import Reviewed, Unit, UnitState
-from pipeline.formats.limits import length_flag, storage_flag
-from pipeline.formats.xliff_edits import Edit, Place, reviewed_edits
-from pipeline.formats.xmltext import (
+from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.xliff_edits import Edit, Place, reviewed_edits
+from pipeline.catalogs.xmltext import (
     Span,
     decode,
     element_spans,
@@ -61,10 +59,12 @@ from pipeline.formats.xmltext import (
     leading_indent,
     set_attributes,
 )
+from pipeline.errors import CatalogError
+from pipeline.files.untrusted import read_regular
+from pipeline.limits import length_flag, storage_flag
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
-from pipeline.untrusted import read_regular
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
@@ -192,7 +192,7 @@ class XliffCatalog:
         return self._spliced(edits)
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
-        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.formats.xliff_edits`)."""
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff_edits`)."""
         edits: list[Edit] = []
         for index, decision in decisions.items():
             content = None
@@ -410,7 +410,7 @@ _NUMBER = re.compile(r"\s*([0-9]{1,9})\s*")
 
 
 def _limits_12(unit: etree._Element) -> tuple[str, ...]:
-    """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.formats.limits`."""
+    """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.limits`."""
     width = _NUMBER.fullmatch(unit.get("maxwidth") or "")
     if width is None or unit.get("size-unit") != "char":
         return ()

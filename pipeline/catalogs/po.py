@@ -1,6 +1,6 @@
 """Gettext PO catalogs: read into units, write translations back touching only their lines.
 
-One pass reads a catalog (:mod:`pipeline.formats.po_scan`): a strict line scanner checks the
+One pass reads a catalog (:mod:`pipeline.catalogs.po_scan`): a strict line scanner checks the
 syntax (what gettext and polib refuse, and what polib lets through: ``msgstr x"``, comments inside
 an entry, a msgid without msgstr), reads each entry's strings as polib does and records the exact
 lines write-back may touch: its ``msgstr`` block and its ``#,`` flags line. polib's own entries,
@@ -36,15 +36,15 @@ from typing import NamedTuple
 
 import polib
 
+from pipeline.catalogs import po_review
+from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.po_header import encoding_of, field_line
+from pipeline.catalogs.po_lines import Lines, decoded
+from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
-from pipeline.formats import po_review
-from pipeline.formats.base import Reviewed, Unit, UnitState
-from pipeline.formats.po_header import encoding_of, field_line
-from pipeline.formats.po_lines import Lines, decoded
-from pipeline.formats.po_scan import Entry, metadata, scan
-from pipeline.formats.po_strings import WRAP_WIDTH, format_field
+from pipeline.files.untrusted import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
-from pipeline.untrusted import read_regular
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -239,7 +239,7 @@ class PoCatalog:
         return flat.encode(self.encoding, "backslashreplace").decode(self.encoding)
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
-        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.formats.po_review`)."""
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.po_review`)."""
         return po_review.render_reviewed(self._raw, self.encoding, self.entry_lines(), self.units, decisions)
 
     def entry_lines(self) -> list[tuple[int, int]]:
@@ -275,7 +275,7 @@ _Edit = tuple[int, int, int, bytes]
 
 
 class _Span(NamedTuple):
-    """Where a unit lives in the file (0-based line indexes), as :class:`~pipeline.formats.po_scan.Entry` has it."""
+    """Where a unit lives in the file (0-based line indexes), as :class:`~pipeline.catalogs.po_scan.Entry` has it."""
 
     first: int
     flags_line: int | None

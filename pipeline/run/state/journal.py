@@ -1,0 +1,273 @@
+"""What a run remembers between runs, next to the translation cache (provenance: :mod:`pipeline.run.state.provenance`).
+
+Plain JSON written atomically:
+
+* ``state.json``: the catalogs a run left *settled* (nothing untranslated except units skipped
+  for a stable reason, no error), each with a fingerprint: size, mtime, SHA-256 of the bytes and
+  a hash of every setting that changes a run's outcome. A later run with the same settings skips
+  a catalog whose bytes hash the same without parsing it, and replays its skip notices into the
+  report. Hashing the bytes (rather than trusting mtime) keeps this right when a tool restores
+  an old mtime or two edits land within one clock tick; it costs far less than parsing. The
+  mtime is recorded for people reading the file; it decides nothing. A run with nothing new
+  changes nothing here, so it saves nothing (and takes no lock).
+* the hash of the target languages each service offered, and when it was seen.
+
+Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
+lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
+drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
+catalog (:mod:`pipeline.run.state.locks`), so what one translates the other finds done instead of paying
+for it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+from pipeline.config import Settings
+from pipeline.distribution import __version__
+from pipeline.files.atomic import atomic_write
+from pipeline.files.untrusted import read_regular
+from pipeline.model import SCHEME_VERSION, Cause, Severity
+
+STATE_VERSION = 1
+STATE_NAME = "state.json"
+LOCK_NAME = "state.lock"  # held while a save merges this run's changes into the files
+#: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
+LANGUAGES_TTL = 24 * 3600
+# Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
+_OUTCOME_NEUTRAL = {
+    "root",
+    "config_path",
+    "catalogs",
+    "exclude",
+    "target_langs",
+    "service",
+    "cache_dir",
+    "cache_url",
+    "cache_ttl",
+    "report_dir",
+    "max_characters",
+    "lock_wait",
+}
+
+
+def settings_hash(settings: Settings) -> str:
+    """Hash of every setting that can change what a run does to a catalog, plus the code's versions."""
+    relevant = {f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _OUTCOME_NEUTRAL}
+    material = json.dumps(
+        {"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION}, sort_keys=True, default=_jsonable
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _jsonable(value: object) -> object:
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)  # type: ignore[call-overload]
+    if isinstance(value, (set, frozenset)):
+        return sorted(map(repr, value))
+    if hasattr(value, "items"):
+        return dict(value.items())
+    return repr(value) if not isinstance(value, Path) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A catalog a run left with nothing to do, and what its report entry needs without reading it."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+    settings: str
+    locale: str
+    target_lang: str
+    skipped: int
+    # (line, reason, severity, cause) of its issues: notices, and the errors it was settled with
+    notices: tuple[tuple[int | None, str, str, str | None], ...]
+    # Settled with a language the service did not offer: the hash of the service's list then.
+    languages: str | None = None
+    # Settled for a check only (--frozen): the run left units refused (the gate, the service) that a
+    # real run tries again; a check reports them as that run did instead of as work to do.
+    retry: bool = False
+    # Units awaiting review in it, for the report (None: settled by a version that did not count them).
+    awaiting: int | None = None
+
+
+class Journal:
+    """What runs remember of catalogs and services: settled catalogs, language lists; saved atomically when changed."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self._settled: dict[str, Settled] = {}
+        self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
+        self._languages: dict[str, tuple[str, float]] = {}  # service -> (hash of its list, when seen)
+        self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
+        if directory is not None:
+            data = read_json(directory / STATE_NAME)
+            self._settled = _settled_from(data)
+            self._languages = _languages_from(data)
+
+    # -- settled catalogs -------------------------------------------------------------------
+
+    def unchanged(self, display: str, path: Path, settings: str, service: str = "") -> Settled | None:
+        """The settled record of ``display`` when the file still has the recorded bytes and settings.
+
+        A catalog settled because ``service`` did not offer its language stays settled only while
+        the service's language list, as last seen (at most :data:`LANGUAGES_TTL` ago), is the same.
+        """
+        record = self._settled.get(display)
+        if record is None or record.settings != settings:
+            return None
+        if record.languages is not None and not self._languages_current(service, record.languages):
+            return None  # settled for a language not offered: the service's list may have changed
+        try:
+            stat = os.stat(path)
+            if stat.st_size != record.size:
+                return None
+            data = read_regular(path)
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != record.sha256:
+            return None
+        return record  # same bytes (a checkout or ``touch`` may have changed the mtime, which decides nothing)
+
+    def settled_record(self, display: str) -> Settled | None:
+        """The settled record of ``display`` as loaded, without looking at the file (see :meth:`unchanged`)."""
+        return self._settled.get(display)
+
+    def settle(self, display: str, record: Settled) -> None:
+        """Remember ``display`` as settled."""
+        if self._settled.get(display) != record:
+            self._settled[display] = self._changes[display] = record
+
+    def note_languages(self, service: str, languages: str) -> None:
+        """Remember the hash of the target languages ``service`` offers, as seen now."""
+        self._languages[service] = self._languages_seen[service] = (languages, time.time())
+
+    def languages(self, service: str) -> str | None:
+        """The hash of ``service``'s language list as last seen, if still fresh."""
+        seen = self._languages.get(service)
+        return seen[0] if seen is not None and time.time() - seen[1] < LANGUAGES_TTL else None
+
+    def last_service(self) -> str | None:
+        """The service a run last read the language list of: the one that sent (and cached) last."""
+        seen = {**self._languages, **self._languages_seen}
+        return max(seen, key=lambda service: seen[service][1]) if seen else None
+
+    def _languages_current(self, service: str, languages: str) -> bool:
+        return self.languages(service) == languages
+
+    def settled_targets(self) -> set[str]:
+        """The target languages of the settled catalogs (known without reading them; an unreadable one has none)."""
+        return {record.target_lang for record in self._settled.values() if record.target_lang}
+
+    def unsettle(self, display: str) -> None:
+        """Forget that ``display`` was settled (it has work left, or failed)."""
+        if self._settled.pop(display, None) is not None:
+            self._changes[display] = None
+
+    # -- saving -----------------------------------------------------------------------------
+
+    @property
+    def changed(self) -> bool:
+        """Whether this run settled, unsettled or saw something not saved yet."""
+        return bool(self._changes or self._languages_seen)
+
+    def save(self, lock: AbstractContextManager[object]) -> None:
+        """Write what changed into ``state.json`` (atomically, holding ``lock``: :func:`state_lock_path`);
+        no-op without a state folder. What another run saved meanwhile is kept."""
+        if self.directory is None or not self.changed:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with lock:
+            on_disk = read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
+            settled, languages = _settled_from(on_disk), _languages_from(on_disk)
+            for name, change in self._changes.items():
+                if change is None:
+                    settled.pop(name, None)
+                else:
+                    settled[name] = change
+            languages.update(self._languages_seen)
+            data = {
+                "version": STATE_VERSION,
+                "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+                "languages": {name: list(seen) for name, seen in sorted(languages.items())},
+            }
+            atomic_write(self.directory / STATE_NAME, dump_json(data))
+            self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
+
+
+def state_lock_path(directory: Path) -> Path:
+    """The lock file held while the run state in ``directory`` is written (state and provenance)."""
+    return directory / LOCK_NAME
+
+
+def dump_json(data: object, indent: int | None = 1) -> bytes:
+    """``data`` as the state files hold it: sorted keys, UTF-8."""
+    return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
+
+
+def read_json(path: Path) -> dict:
+    """A state file's JSON object of this version; empty when it is missing, damaged or of another version."""
+    try:
+        data = json.loads(read_regular(path))
+    except (OSError, ValueError, RecursionError):
+        return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
+    return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
+
+
+# Each field of a settled record and the exact type it must have: these files are plain JSON anyone
+# with write access to the folder can edit, so a record of any other shape is dropped, never trusted.
+_SETTLED_TYPES = {
+    "size": int,
+    "mtime_ns": int,
+    "sha256": str,
+    "settings": str,
+    "locale": str,
+    "target_lang": str,
+    "skipped": int,
+}
+
+
+def _settled_from(data: dict) -> dict[str, Settled]:
+    settled: dict[str, Settled] = {}
+    catalogs = data.get("catalogs", {})
+    for name, values in catalogs.items() if isinstance(catalogs, dict) else ():
+        if not isinstance(values, dict) or any(type(values.get(f)) is not kind for f, kind in _SETTLED_TYPES.items()):
+            continue  # type(): a bool is no int here
+        if not isinstance(values.get("languages"), (str, type(None))) or type(values.get("retry", False)) is not bool:
+            continue
+        if type(values.get("awaiting")) not in (int, type(None)):
+            continue
+        try:
+            values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])
+            record = Settled(**values)
+            # A tampered or damaged file is a reason to parse again, never to trust a wrong shape.
+            if not all(
+                len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str) for n in record.notices
+            ):
+                continue
+            settled[name] = replace(
+                record,
+                notices=tuple(
+                    (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
+                    for line, reason, severity, cause in record.notices
+                ),
+            )
+        except (TypeError, ValueError, KeyError, AttributeError):
+            continue
+    return settled
+
+
+def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
+    found: dict[str, tuple[str, float]] = {}
+    languages = data.get("languages", {})
+    for name, seen in languages.items() if isinstance(languages, dict) else ():
+        if isinstance(seen, list) and len(seen) == 2 and isinstance(seen[0], str) and isinstance(seen[1], (int, float)):
+            found[name] = (seen[0], float(seen[1]))
+    return found
