@@ -74,16 +74,18 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
                 refused.append(
-                    Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING)
+                    Issue(
+                        display_path(settings.root, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING
+                    )
                 )
             continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
             refused.append(
-                Issue(display_path(settings, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
+                Issue(display_path(settings.root, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
             )
             continue
         if writing and read_only(real):
-            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), READ_ONLY))
+            refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), READ_ONLY))
             continue
         found.add(real)
     return Found(sorted(found), refused)
@@ -329,8 +331,8 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
     return Path(os.path.abspath(path)) != real  # no link on the way: a file the user named, where it is
 
 
-def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it: how reports, messages and the run
+def display_path(root: Path, path: Path) -> str:
+    """``path`` relative to the project ``root`` where it lies inside it: how reports, messages and the run
     state name a catalog.
 
     A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
@@ -338,7 +340,7 @@ def display_path(settings: Settings, path: Path) -> str:
     (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
     """
     try:
-        name = str(path.relative_to(settings.root))
+        name = str(path.relative_to(root))
     except ValueError:
         name = str(path)
     return printable(name)

@@ -64,7 +64,7 @@ def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
     settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
-    return settings, service_identity(settings)
+    return settings, service_identity(settings.service)
 
 
 def _stats(args: argparse.Namespace) -> int:

@@ -155,14 +155,14 @@ def _configured(
     if args.service_url:
         url = check_service_url(args.service_url, "--service-url")
         settings = replace(settings, service=replace(settings.service, url=url))
-    check_service(settings)
+    check_service(settings.service)
     if not settings.service.embedded:
         args.service_url = settings.service.url
         with open_client(args) as client:
             return remote(client)
 
     async def ask() -> T:
-        client = open_async(settings, lambda message: None)
+        client = open_async(settings.service, lambda message: None)
         try:
             return await call(client)
         finally:

@@ -70,7 +70,7 @@ def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[n
         raise UsageError("no translation service configured: pass --service-url URL or set [service] url")
 
     async def main() -> Any:
-        client = open_client(settings, _log)
+        client = open_client(settings.service, _log)
         try:
             return await work(client)
         finally:

@@ -100,7 +100,7 @@ def _check(args: argparse.Namespace) -> int:
         settings = replace(settings, follow_symlinks_outside=True)
     found = find_catalogs(settings, args.paths, writing=False)
     paths = found.paths
-    display = {p: display_path(settings, p) for p in paths}
+    display = {p: display_path(settings.root, p) for p in paths}
     checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy)
     errors = warnings = 0
     for title, issues in (("", [*found.refused, *checked.issues]), ("fuzzy entry: ", checked.fuzzy)):

@@ -1,7 +1,7 @@
 """The ``[resources]``, ``[locale_defaults]`` and ``[locales.<code>]`` tables of the configuration.
 
-Parsed here (stdlib only, so loading the configuration stays light) and kept as frozen records
-in :class:`pipeline.config.Settings`. The key reference lives in :mod:`pipeline.config`.
+Parsed here and kept as frozen records in :class:`pipeline.config.Settings`; their keys, types
+and documentation are :mod:`pipeline.config.keys`'.
 """
 
 from __future__ import annotations
@@ -12,22 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import protocol
+from pipeline.config.keys import types
 from pipeline.errors import ConfigError
 
 #: What may name a project on the service: it is embedded in glossary and style list names.
 _PROJECT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-_LOCALE_KEYS = {
-    "glossaries": list,
-    "formality": str,
-    "strict_formality": bool,
-    "model_type": str,
-    "translation_memory_id": str,
-    "translation_memory_threshold": int,
-    "style": (dict, bool),
-}
-_STYLE_KEYS = {"name": str, "rules": dict, "instructions": list}
-_INSTRUCTION_KEYS = {"label": str, "prompt": str, "source_language": str}
-_RESOURCES_KEYS = {"project": str, "multilingual_glossaries": list}
 #: Requests with any of these are rejected together with ``model_type = "latency_optimized"``.
 _NEEDS_QUALITY = ("style", "translation_memory_id")
 
@@ -106,7 +95,7 @@ def _pick(own, inherited):  # type: ignore[no-untyped-def]
 def parse_resources(path: Path, data: Mapping[str, object]) -> ResourceSettings:
     """The resource settings of a config table (``path`` names the file in errors)."""
     root = path.parent
-    table = _table(path, "resources", data.get("resources", {}), _RESOURCES_KEYS)
+    table = _table(path, "resources", data.get("resources", {}), types("resources"))
     project = table.get("project", _project_from_folder(root))
     if not _PROJECT.match(project):
         raise ConfigError(f"{path}: resources.project {project!r} must be 1-100 letters, digits, '.', '_' or '-'")
@@ -143,7 +132,7 @@ def _paths(path: Path, where: str, items: list, root: Path) -> tuple[Path, ...]:
 
 
 def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
-    table = _table(path, where, value, _LOCALE_KEYS)
+    table = _table(path, where, value, types("locale"))
     formality = table.get("formality") or None  # "" means unset
     if formality is not None and formality not in protocol.FORMALITIES:
         raise ConfigError(f"{path}: {where}.formality must be one of {', '.join(protocol.FORMALITIES)}")
@@ -188,7 +177,7 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
 
 
 def _style(path: Path, where: str, value: dict) -> StyleSpec:
-    table = _table(path, where, value, _STYLE_KEYS)
+    table = _table(path, where, value, types("style"))
     name = table.get("name", "")
     if not name.strip():
         raise ConfigError(f"{path}: {where}.name is required")
@@ -210,7 +199,7 @@ def _style(path: Path, where: str, value: dict) -> StyleSpec:
         )
     for number, item in enumerate(items, 1):
         spot = f"{where}.instructions[{number}]"
-        item = _table(path, spot, item, _INSTRUCTION_KEYS)
+        item = _table(path, spot, item, types("instruction"))
         label, prompt = item.get("label", ""), item.get("prompt", "")
         if not label or not prompt:
             raise ConfigError(f"{path}: {spot} needs a label and a prompt")

@@ -126,7 +126,7 @@ class Session:
     # -- reading ----------------------------------------------------------------------------
 
     def _load(self, path: Path, warn: Callable[[str], None]) -> Loaded | None:
-        display = display_path(self.settings, path)
+        display = display_path(self.settings.root, path)
         if path.suffix.lower() == ".pot":
             return None
         try:

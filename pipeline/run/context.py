@@ -164,7 +164,9 @@ class RunContext:
     def client(self) -> AsyncClient:
         """The service's client, opened on first use."""
         if self._client is None:
-            self._client = self.client_factory() if self.client_factory else open_client(self.settings, self.log)
+            self._client = (
+                self.client_factory() if self.client_factory else open_client(self.settings.service, self.log)
+            )
         return self._client
 
     def read_usage_soon(self, languages_too: bool = False) -> None:

@@ -49,7 +49,7 @@ def scan(
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
     for path in paths:
-        display = display_path(settings, path)
+        display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue

@@ -30,7 +30,7 @@ def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
     wanted = locales.selection((*run.settings.target_langs, *run.options.target_langs))
     left: list[Path] = []
     for path in paths:
-        display = display_path(run.settings, path)
+        display = display_path(run.settings.root, path)
         record = run.journal.unchanged(display, path, run.fingerprint, report.service)
         if record is None or record.awaiting is None or (record.retry and not run.options.frozen):
             left.append(path)
@@ -83,7 +83,7 @@ def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written
 
 def settle_unread(run: RunContext, path: Path, data: Fingerprint | None) -> None:
     """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
-    display = display_path(run.settings, path)
+    display = display_path(run.settings.root, path)
     issues = [i for i in run.report.issues if i.catalog == display]
     record = None
     if data is not None and issues and not any(i.severity is Severity.ERROR and i.cause is None for i in issues):

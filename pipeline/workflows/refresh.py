@@ -80,7 +80,7 @@ def merge_catalogs(
 
     outcome = MergeOutcome()
     for path in paths:
-        display = display_path(settings, path)
+        display = display_path(settings.root, path)
         if path.suffix.lower() != ".po":
             outcome.issues.append(
                 Issue(
@@ -104,14 +104,16 @@ def merge_catalogs(
             if result.changed and write:
                 atomic_write(path, result.data)
         except CatalogError as exc:
-            outcome.issues.append(Issue(display_path(settings, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
+            outcome.issues.append(
+                Issue(display_path(settings.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
+            )
             continue
         except OSError as exc:
             outcome.issues.append(Issue(display, f"cannot write the catalog: {exc.strerror}"))
             continue
         summary = MergeSummary(
             display,
-            display_path(settings, found),
+            display_path(settings.root, found),
             result.changed,
             result.added,
             result.fuzzy,

@@ -125,8 +125,10 @@ def _start(
     The catalogs left are locked window by window (:func:`_lock`), each before it is read.
     """
     if not options.dry_run:
-        check_service(settings)
-    report = RunReport(service=service_identity(settings), dry_run=options.dry_run, budget=settings.max_characters)
+        check_service(settings.service)
+    report = RunReport(
+        service=service_identity(settings.service), dry_run=options.dry_run, budget=settings.max_characters
+    )
     found = find_catalogs(settings, options.paths)
     report.issues.extend(found.refused)
     run = RunContext(
@@ -202,7 +204,7 @@ def _windows(run: RunContext) -> Iterator[list[Path]]:
 def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
     for path in paths:
         run.warn(
-            display_path(run.settings, path),
+            display_path(run.settings.root, path),
             "not read: the run stopped before reaching this catalog; the next run translates it",
         )
 
@@ -230,7 +232,7 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
         return paths
     interruption = run.interruption
     stopped = (lambda: interruption.signum is not None) if interruption is not None else (lambda: False)
-    if not await run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log, stopped):
+    if not await run.locks.acquire(paths, lambda p: display_path(run.settings.root, p), run.log, stopped):
         return paths
     run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
     run.provenance = None

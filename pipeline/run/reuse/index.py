@@ -129,7 +129,7 @@ class Index:
             self._languages[key] = LanguageIndex()
         bases = {locales.base_language(code) for code in codes}
         for path, compendium in self._candidates():
-            display = display_path(self.settings, path)
+            display = display_path(self.settings.root, path)
             if not self._may_be(path, display, bases, todo):
                 continue  # another language, as its path, the configuration or the run state says: not read
             locale: str | None
