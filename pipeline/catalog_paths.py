@@ -220,7 +220,8 @@ def _name_regex(part: str) -> str:
             # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
             # and set operations in later Pythons, which warn about them today).
             body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
-            out.append(f"[{'^/' if negate else ''}{body}]")
+            # A negated set never matches "/" either; said apart, so the "/" cannot start a range with the body.
+            out.append((f"(?!/)[^{body}]" if body else "[^/]") if negate else f"[{body}]")
             i = end
         else:
             out.append(re.escape(char))
