@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -118,11 +119,12 @@ def print_usage(report: RunReport) -> None:
         print(f"pipeline: {usage_line(report)}", file=sys.stderr)
 
 
-def save_reports(report: RunReport, directory: Path) -> Path | None:
-    """Write ``report.json`` and ``report.md``; when that fails (a full disk), say so and return None.
+def save_reports(report: RunReport, directory: Path) -> tuple[RunReport, Path | None]:
+    """Write ``report.json`` and ``report.md``; the report, and where its JSON is (None: it could not be written).
 
-    The catalogs, cache and state were written before: only the report is lost, so the run's
-    outcome stays what it was, and at least exit 1 says that something needs a look.
+    When that fails (a full disk) it is said, and the report returned has at least exit 1: the
+    catalogs, cache and state were written before, so only the report is lost and the run's outcome
+    stays what it was, but something needs a look.
     """
     from pipeline.run.report import write_reports
 
@@ -134,6 +136,5 @@ def save_reports(report: RunReport, directory: Path) -> Path | None:
             f"and the run state are saved",
             file=sys.stderr,
         )
-        report.exit_code = max(report.exit_code, ExitCode.PARTIAL)
-        return None
-    return json_path
+        return replace(report, exit_code=max(report.exit_code, ExitCode.PARTIAL)), None
+    return report, json_path

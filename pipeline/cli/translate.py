@@ -166,7 +166,7 @@ def _translate(args: argparse.Namespace) -> int:
     report = run_translate(settings, options, progress.around(log), progress=progress)
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
-    json_path = save_reports(report, report_dir(args, settings))
+    report, json_path = save_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals

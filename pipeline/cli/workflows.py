@@ -151,7 +151,7 @@ def _refresh(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(merged)
         return ExitCode.PARTIAL if any(i.severity is Severity.ERROR for i in outcome.issues) else ExitCode.OK
-    json_path = save_reports(report, report_dir(args, settings))
+    report, json_path = save_reports(report, report_dir(args, settings))
     print_issues(report.issues, args.quiet)
     if not args.quiet:
         t = report.totals

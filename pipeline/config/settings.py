@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
 from pipeline.config.checks import EMBEDDED, check_service_url
 from pipeline.config.keys import default
 from pipeline.config.resources import ResourceSettings
@@ -98,6 +96,8 @@ def user_cache_home() -> Path:
     ``$XDG_CACHE_HOME`` (a relative value is ignored, as the XDG spec says) or ``~/.cache`` on
     Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows.
     """
+    import platformdirs  # the front door of the user's folders: loaded only where the configuration names none
+
     return platformdirs.user_cache_path()
 
 

@@ -22,7 +22,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really sent
+from pipeline.errors import AuthenticationError, NotFoundError, ServiceError, TransportError
+
+if TYPE_CHECKING:  # the client (httpx) is loaded only when a request is really sent
     from pipeline.client import AsyncClient, Usage
 
 #: What the service reports as the limit when none is set.
@@ -134,8 +136,6 @@ async def read_usage(client: AsyncClient, url: str | None = None) -> tuple[Allow
     A refused key or an unreachable service is raised: nothing can be translated then, and nothing
     is written (:func:`unusable` says why).
     """
-    from pipeline.errors import AuthenticationError, ServiceError, TransportError
-
     try:
         return allowance(await client.usage()), None
     except (AuthenticationError, TransportError):
@@ -147,8 +147,6 @@ async def read_usage(client: AsyncClient, url: str | None = None) -> tuple[Allow
 
 def unusable(exc: Exception, url: str | None) -> str:
     """Why the service at ``url`` cannot be used, from the error of the first read (usage, languages)."""
-    from pipeline.errors import NotFoundError
-
     message = str(exc)
     if isinstance(exc, NotFoundError):
         path = (url or "").rstrip("/").rsplit("/", 1)[-1].lower()

@@ -1,14 +1,15 @@
 """The records of a run as a whole: what was asked (RunOptions), how it stopped, and the report.
 
-A run with nothing new (the pre-commit hook's usual case) reads no catalog and needs only these;
-what the stages pass between them while a window is translated is :mod:`pipeline.run.window`'s,
-imported only when some catalog is left (each record class costs a fresh process its creation).
+The report (:class:`RunReport`) is written by the run's :class:`~pipeline.run.ledger.Ledger` alone
+and read by everyone after. A run with nothing new (the pre-commit hook's usual case) reads no
+catalog and needs only these; what the stages pass between them while a window is translated is
+:mod:`pipeline.run.window`'s.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,9 +19,20 @@ from pipeline.model import Counters, Issue
 
 if TYPE_CHECKING:
     from pipeline.run.quota import UsageRecord
-    from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Recovery, Reused
 
-__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunOptions", "RunReport", "Stop", "StopReason"]
+__all__ = [
+    "CatalogReport",
+    "CatalogWork",
+    "DryRunEstimate",
+    "Fingerprint",
+    "Recovery",
+    "Remaining",
+    "Reused",
+    "RunOptions",
+    "RunReport",
+    "Stop",
+    "StopReason",
+]
 
 
 class StopReason(enum.Enum):
@@ -69,8 +81,6 @@ class Fingerprint:
     @classmethod
     def of(cls, data: bytes) -> Fingerprint:
         """The fingerprint of ``data``."""
-        import hashlib  # not on the no-op path, which compares fingerprints the journal saved
-
         return cls(len(data), hashlib.sha256(data).hexdigest())
 
 
@@ -87,6 +97,52 @@ class RunOptions:
     retranslate_stale: bool = False
     # A dry run that is a check (CI): exit 5 when a real run would write anything (ExitCode.PENDING).
     frozen: bool = False
+
+
+@dataclass
+class Recovery:
+    """Per language: segments each recovery scheme got past the gate, and the characters retries cost."""
+
+    segments: dict[str, int] = field(default_factory=dict)  # scheme name -> segments recovered
+    characters: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reused:
+    """A unit written with a reviewed translation found elsewhere, and where it was found."""
+
+    catalog: str
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+
+
+@dataclass(frozen=True, slots=True)
+class DryRunEstimate:
+    """What a real run would send (``report.json``'s ``would_send``, field for field)."""
+
+    requests: int = 0
+    requests_lower_bound: int = 0
+    context_requests: int = 0
+    characters: int = 0  # billed: every character of the texts, tags included
+    texts: int = 0
+    segments: int = 0
+    # Plural fallback texts not counted above: sent in a second round only for forms whose number fails.
+    fallback_texts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogWork:
+    """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
+
+    ``characters`` counts each unique text once per catalog that needs it (a text two catalogs
+    share is billed once in the run's total, :class:`DryRunEstimate`).
+    """
+
+    path: str
+    target_lang: str
+    segments: int  # translated, taken from the cache, or copied as is: every one is a write
+    characters: int
 
 
 @dataclass
@@ -123,20 +179,3 @@ class RunReport:
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
     reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere
-    # Keys of the texts counted in ``remaining``: a text two unsent parts of a catalog share is one text.
-    left_keys: set[str] = field(default_factory=set, repr=False)
-
-    def leave(self, left: Sequence[Pending]) -> None:
-        """Count ``left`` (texts a stopped run did not send) in what remains for the next run.
-
-        Every segment counts; a text counted already (an earlier part left it too) adds its segments only.
-        """
-        if left:
-            new = [p for p in left if p.key not in self.left_keys]
-            self.left_keys.update(p.key for p in new)
-            more = Remaining(
-                segments=sum(len(p.refs) for p in left),
-                texts=len(new),
-                characters=sum(len(p.protected.text) for p in new),
-            )
-            self.remaining = more if self.remaining is None else self.remaining + more

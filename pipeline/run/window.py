@@ -1,8 +1,8 @@
 """The records the stages of a run pass between them while a window of catalogs is translated.
 
-Stages never import each other (only :mod:`pipeline.run.orchestrate` does): what one finds out for
-the next is defined here, next to nothing but :mod:`pipeline.model` and
-:mod:`pipeline.run.records`. Only a run with catalogs left to read imports this module.
+Stages never import each other (only :mod:`pipeline.run.orchestrate` does): what one returns for
+the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
+:mod:`pipeline.segments`. What the run decides from them is the :class:`~pipeline.run.ledger.Ledger`'s.
 """
 
 from __future__ import annotations
@@ -20,15 +20,14 @@ if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
     from pipeline.run.plurals import UnitPlan
 
 __all__ = [
-    "CatalogWork",
-    "DryRunEstimate",
+    "Admission",
     "Pending",
-    "Recovery",
-    "Reused",
+    "Plan",
+    "ReusedUnit",
     "ScannedCatalog",
     "Verdict",
     "Verify",
-    "Window",
+    "WindowFiles",
     "form_segments",
     "not_offered",
     "unit_context",
@@ -108,8 +107,7 @@ class Verdict:
     retryable: bool = False  # rejected for its placeholders: showing them another way could pass
 
 
-#: The gate's check of a returned text (:func:`pipeline.run.gate.verify`); the orchestrator hands it
-#: to the stages that receive texts (cache, send), which do not import the gate themselves.
+#: The gate's check of a returned text (:func:`pipeline.run.gate.verify`).
 Verify = Callable[[Protected, str, Segment], Verdict]
 
 
@@ -153,65 +151,46 @@ class Pending:
         return out
 
 
-@dataclass
-class Recovery:
-    """Per language: segments each recovery scheme got past the gate, and the characters retries cost."""
-
-    segments: dict[str, int] = field(default_factory=dict)  # scheme name -> segments recovered
-    characters: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Reused:
-    """A unit written with a reviewed translation found elsewhere, and where it was found."""
-
-    catalog: str
-    line: int
-    target_lang: str
-    origin: str  # "path:line" of the catalog or compendium entry it was copied from
-
-
-@dataclass(frozen=True, slots=True)
-class DryRunEstimate:
-    """What a real run would send (``report.json``'s ``would_send``, field for field)."""
-
-    requests: int = 0
-    requests_lower_bound: int = 0
-    context_requests: int = 0
-    characters: int = 0  # billed: every character of the texts, tags included
-    texts: int = 0
-    segments: int = 0
-    # Plural fallback texts not counted above: sent in a second round only for forms whose number fails.
-    fallback_texts: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogWork:
-    """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
-
-    ``characters`` counts each unique text once per catalog that needs it (a text two catalogs
-    share is billed once in the run's total, :class:`DryRunEstimate`).
-    """
-
-    path: str
-    target_lang: str
-    segments: int  # translated, taken from the cache, or copied as is: every one is a write
-    characters: int
-
-
-@dataclass
-class Window:
-    """The catalogs a run reads, translates and writes together, and what the stages find out about them."""
+@dataclass(frozen=True)
+class WindowFiles:
+    """The catalogs a run reads, translates and writes together, and their bytes as read before parsing."""
 
     paths: list[Path]
     snapshots: dict[Path, bytes | None]  # each catalog's bytes before it was parsed: see write.write_catalogs
-    scanned: list[ScannedCatalog] = field(default_factory=list)
-    pending: dict[str, Pending] = field(default_factory=dict)  # round one: what the catalogs need
-    spare: dict[str, Pending] = field(default_factory=dict)  # plural fallback texts, sent only if needed
-    needed: dict[str, Pending] = field(default_factory=dict)  # the spare texts some form turned out to need
-    done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
-    notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye
-    # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
-    review: dict[str, dict[int, str]] = field(default_factory=dict)
-    reused: dict[str, set[int]] = field(default_factory=dict)  # catalog -> units written from a reviewed translation
-    retried: dict[SegmentKey, str] = field(default_factory=dict)  # sent again for its length limit -> first answer
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A part's texts to translate, deduplicated by cache key: round one's, and the plural fallbacks sent if needed.
+
+    ``copied``: the segments with nothing to translate, written as they are (those of fallbacks are
+    not counted: a fallback counts only where it is used).
+    """
+
+    pending: dict[str, Pending]
+    spare: dict[str, Pending]
+    copied: dict[SegmentKey, str]
+    counted: frozenset[SegmentKey]  # the copied segments that count as copied
+
+
+@dataclass(frozen=True, slots=True)
+class ReusedUnit:
+    """A unit written with a reviewed translation found elsewhere: its forms, and where they come from."""
+
+    catalog: str
+    index: int
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+    forms: dict[SegmentKey, str]  # the unit's target forms, as the gate reads them
+    copied: tuple[SegmentKey, ...]  # its segments the plan had copied (nothing to translate): no longer
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What the gate says of a catalog's units: those that may be written, and why the others may not."""
+
+    translations: dict[int, tuple[str, ...]]  # unit index -> target forms
+    issues: list[Issue]
+    failed: int  # units kept out for an error
+    skipped: int  # units left for a human (approximate, and fuzzy marking off)

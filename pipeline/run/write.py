@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalogs import Catalog, UnitState
-from pipeline.config import Settings
 from pipeline.files.swap import ChangedMeanwhile
 from pipeline.files.untrusted import read_regular
 from pipeline.files.workers import AtomicWriter
@@ -40,7 +39,7 @@ def snapshot(path: Path) -> bytes | None:
 
 
 def write_catalogs(
-    settings: Settings,
+    mark_fuzzy: bool,
     jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
     review: Mapping[str, Mapping[int, str]] | None = None,
 ) -> list[tuple[Fingerprint | None, str | None]]:
@@ -48,8 +47,8 @@ def write_catalogs(
     fingerprint of the bytes written (None when nothing was) and why it was not written (None when it
     was or had nothing). A catalog's new bytes are held only until written.
 
-    ``review`` (catalog -> unit -> note) names the units written marked for review with a note
-    (:meth:`pipeline.catalogs.base.Catalog.render`).
+    Every unit written is marked fuzzy with ``mark_fuzzy``; ``review`` (catalog -> unit -> note) names
+    the units written marked for review with a note whatever it says (:meth:`pipeline.catalogs.base.Catalog.render`).
 
     A job is a scanned catalog, the translations the gate admitted (unit index -> forms) and the
     catalog's bytes before it was parsed: a file that no longer has them (saved by a translator,
@@ -66,9 +65,7 @@ def write_catalogs(
                 results[n] = (None, CHANGED)
                 continue
             pieces = _Hashed(
-                s.catalog.render_pieces(
-                    translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display)
-                )
+                s.catalog.render_pieces(translations, mark_fuzzy=mark_fuzzy, review=(review or {}).get(s.display))
             )
             # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
             started.append((n, pieces, writer.submit(s.path, pieces, expected=read)))

@@ -30,8 +30,8 @@ def time_(monkeypatch):
     time_ = VirtualTime()
     made: list[Limiter] = []
 
-    def on_virtual_time(settings):
-        made.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
+    def on_virtual_time(service):
+        made.append(Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep))
         return made[-1]
 
     monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)

@@ -16,8 +16,7 @@ import pipeline.run.scan as scan_module
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.run.state.journal import STATE_NAME, Journal, state_lock_path
-from pipeline.run.state.locks import state_lock
+from pipeline.run.state.journal import STATE_NAME, Journal
 from pipeline.run.state.provenance import Provenance
 
 APP = "locale/de/LC_MESSAGES/app.po"
@@ -278,11 +277,6 @@ def _unit(msgid: str, target: str):
     )
 
 
-def locked(folder):
-    """The lock a run holds while it writes the state in ``folder``."""
-    return state_lock(state_lock_path(folder))
-
-
 def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
     first, second = Journal(tmp_path), Journal(tmp_path)  # both loaded before either saves
     first_written, second_written = Provenance(tmp_path), Provenance(tmp_path)
@@ -291,7 +285,7 @@ def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
     second.settle("b.po", _settled(2))
     second_written.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
     for book in (first, first_written, second, second_written):
-        book.save(locked(tmp_path))
+        book.save()
     after, after_written = Journal(tmp_path), Provenance(tmp_path)
     assert after.unchanged("a.po", tmp_path / "missing", "s") is None  # the file is gone: not settled...
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"a.po", "b.po"}  # ...but kept
@@ -302,12 +296,12 @@ def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
 def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
     seed = Journal(tmp_path)
     seed.settle("a.po", _settled(1))
-    seed.save(locked(tmp_path))
+    seed.save()
     first, second = Journal(tmp_path), Journal(tmp_path)
     first.unsettle("a.po")
     second.settle("b.po", _settled(2))
-    first.save(locked(tmp_path))
-    second.save(locked(tmp_path))
+    first.save()
+    second.save()
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
 
 

@@ -71,8 +71,8 @@ def limiters(monkeypatch, time_):
     """The run's limiters, each on the test's virtual clock."""
     made = []
 
-    def on_virtual_time(settings):
-        limiter = Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep)
+    def on_virtual_time(service):
+        limiter = Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter
 

@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import time
-from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
@@ -107,10 +106,13 @@ class Journal:
         self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
         self._languages: dict[str, tuple[str, float]] = {}  # service -> (hash of its list, when seen)
         self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
-        if directory is not None:
-            data = read_json(directory / STATE_NAME)
-            self._settled = _settled_from(data)
-            self._languages = _languages_from(data)
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the state again (another run saved it while this one waited for its catalogs); saved changes only."""
+        data = read_json(self.directory / STATE_NAME) if self.directory is not None else {}
+        self._settled, self._languages = _settled_from(data), _languages_from(data)
+        self._changes, self._languages_seen = {}, {}
 
     # -- settled catalogs -------------------------------------------------------------------
 
@@ -178,28 +180,29 @@ class Journal:
         """Whether this run settled, unsettled or saw something not saved yet."""
         return bool(self._changes or self._languages_seen)
 
-    def save(self, lock: AbstractContextManager[object]) -> None:
-        """Write what changed into ``state.json`` (atomically, holding ``lock``: :func:`state_lock_path`);
-        no-op without a state folder. What another run saved meanwhile is kept."""
+    def save(self) -> None:
+        """Write what changed into ``state.json``, atomically; no-op without a state folder.
+
+        What another run saved meanwhile is kept: the caller holds the state's lock (:func:`state_lock_path`).
+        """
         if self.directory is None or not self.changed:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        with lock:
-            on_disk = read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
-            settled, languages = _settled_from(on_disk), _languages_from(on_disk)
-            for name, change in self._changes.items():
-                if change is None:
-                    settled.pop(name, None)
-                else:
-                    settled[name] = change
-            languages.update(self._languages_seen)
-            data = {
-                "version": STATE_VERSION,
-                "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
-                "languages": {name: list(seen) for name, seen in sorted(languages.items())},
-            }
-            atomic_write(self.directory / STATE_NAME, dump_json(data))
-            self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
+        on_disk = read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
+        settled, languages = _settled_from(on_disk), _languages_from(on_disk)
+        for name, change in self._changes.items():
+            if change is None:
+                settled.pop(name, None)
+            else:
+                settled[name] = change
+        languages.update(self._languages_seen)
+        data = {
+            "version": STATE_VERSION,
+            "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+            "languages": {name: list(seen) for name, seen in sorted(languages.items())},
+        }
+        atomic_write(self.directory / STATE_NAME, dump_json(data))
+        self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
 
 
 def state_lock_path(directory: Path) -> Path:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,35 +101,39 @@ class Provenance:
         record = self.machine_written(display, unit)
         return record is not None and (record.sources != unit.sources or record.inputs not in current)
 
+    def reload(self) -> None:
+        """Forget what was loaded (another run may have written these catalogs meanwhile); this run's records stay."""
+        self._provenance.clear()
+        self._by_text.clear()
+
     @property
     def changed(self) -> bool:
         """Whether this run recorded something not saved yet."""
         return bool(self._recorded)
 
-    def save(self, lock: AbstractContextManager[object]) -> None:
-        """Write the provenance of the catalogs this run wrote into (atomically, holding ``lock``)."""
+    def save(self) -> None:
+        """Write the provenance of the catalogs this run wrote into, atomically (the caller holds the state's lock)."""
         if self.directory is None or not self._recorded:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        with lock:
-            files: list[tuple[Path, Content]] = []
-            saved_displays: list[str] = []
-            for display, recorded in sorted(self._recorded.items()):
-                path = self._path(display)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                saved_displays.append(display)
-                files.append((path, provenance_file(display, {**_load(path), **recorded})))
-            # One provenance file per catalog written: their fsyncs overlap instead of queueing.
-            errors = atomic_write_all(files)
-            for display, error in zip(saved_displays, errors, strict=True):
-                if error is None:  # on disk now: read again if asked, not held (a run of many windows)
-                    self._provenance.pop(display, None)
-                    self._by_text.pop(display, None)
-                    del self._recorded[display]
-            failed = next((e for e in errors if e is not None), None)
-            if failed is not None:
-                raise failed
-            self._recorded.clear()
+        files: list[tuple[Path, Content]] = []
+        saved_displays: list[str] = []
+        for display, recorded in sorted(self._recorded.items()):
+            path = self._path(display)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            saved_displays.append(display)
+            files.append((path, provenance_file(display, {**_load(path), **recorded})))
+        # One provenance file per catalog written: their fsyncs overlap instead of queueing.
+        errors = atomic_write_all(files)
+        for display, error in zip(saved_displays, errors, strict=True):
+            if error is None:  # on disk now: read again if asked, not held (a run of many windows)
+                self._provenance.pop(display, None)
+                self._by_text.pop(display, None)
+                del self._recorded[display]
+        failed = next((e for e in errors if e is not None), None)
+        if failed is not None:
+            raise failed
+        self._recorded.clear()
 
     def _path(self, display: str) -> Path:
         return provenance_path(self.directory, display) if self.directory is not None else Path(display)

@@ -29,7 +29,7 @@ def test_both_shells_and_the_stub_offer_the_same_methods():
     assert in_stub == shared
     # What each shell adds by hand: closing, the paging iterator, and a view with another retry policy.
     assert public(Client) - shared == {"close", "iter_custom_tag_usage", "with_retry"}
-    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage", "with_retry"}
+    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage", "with_pacing", "with_retry"}
     assert shared <= public(Client) and shared <= public(AsyncClient)
 
 

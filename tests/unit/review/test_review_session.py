@@ -13,8 +13,6 @@ from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
 from pipeline.review.session import Conflict, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
-from pipeline.run.state.journal import state_lock_path
-from pipeline.run.state.locks import state_lock
 from pipeline.run.state.provenance import Provenance
 
 
@@ -36,7 +34,7 @@ def test_lists_what_awaits_review_machine_translations_first_with_their_origin(s
     machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
     written = Provenance(settings.cache_dir)  # what a run records when it writes a machine translation
     written.record(PO, [(machine, machine.targets, "inputs")])
-    written.save(state_lock(state_lock_path(settings.cache_dir)))
+    written.save()
     session = Session(settings, warn=pytest.fail)
     listed = [(session.catalogs[e.catalog].language, session.unit(e).sources[0], e.origin) for e in session.ordered()]
     assert listed == [
