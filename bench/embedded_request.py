@@ -29,11 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _workload import python_startup_seconds  # noqa: E402
 
-from pipeline.client import AsyncClient  # noqa: E402
+from pipeline.client.aio import AsyncClient  # noqa: E402
 from pipeline.connect import EMBEDDED_BASE_URL  # noqa: E402
 from pipeline.run.keys import request_params  # noqa: E402
 from pipeline.segments import TranslationOptions  # noqa: E402
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
+from pipeline.service.config import AccountSpec, ServiceConfig  # noqa: E402
+from pipeline.service.embedded import embedded_transport  # noqa: E402
 from pipeline.service.engine.base import Engine, EngineRequest, Translation  # noqa: E402
 
 KEY = "bench-key"

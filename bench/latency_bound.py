@@ -49,7 +49,8 @@ def stand_in(auth_key: str, latency: float, limit: int, refuse_share: float = 0.
 
     import uvicorn
 
-    from pipeline.service import AccountSpec, ServiceConfig, create_app
+    from pipeline.service.app import create_app
+    from pipeline.service.config import AccountSpec, ServiceConfig
     from pipeline.service.server import bind
 
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (auth_key,)),)))
@@ -166,7 +167,8 @@ def main() -> None:
             transport = TimedTransport()
 
             def timed_client():  # the client open_client builds, with the timing transport
-                from pipeline.client import AsyncClient, RetryPolicy
+                from pipeline.client.aio import AsyncClient
+                from pipeline.client.retry import RetryPolicy
 
                 return AsyncClient(url, key, transport=transport, retry=RetryPolicy(max_attempts=5))
 

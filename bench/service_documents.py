@@ -29,9 +29,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import document_samples as samples  # noqa: E402
 
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
+from pipeline.service.config import AccountSpec, ServiceConfig  # noqa: E402
 from pipeline.service.documents.formats import FORMATS, extension_of  # noqa: E402
 from pipeline.service.documents.jobs import billable_characters  # noqa: E402
+from pipeline.service.embedded import embedded_transport  # noqa: E402
 
 KEY = "bench-key"
 HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}

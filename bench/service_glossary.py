@@ -34,8 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES  # noqa: E402
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
-from pipeline.service.config import MemorySpec  # noqa: E402
+from pipeline.service.config import (  # noqa: E402
+    AccountSpec,
+    MemorySpec,  # noqa: E402
+    ServiceConfig,
+)
+from pipeline.service.embedded import embedded_transport  # noqa: E402
 from pipeline.service.store.memories import memory_id_for  # noqa: E402
 
 KEY = "bench-key"

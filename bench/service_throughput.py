@@ -30,7 +30,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport  # noqa: E402
+from pipeline.service.config import AccountSpec, ServiceConfig  # noqa: E402
+from pipeline.service.embedded import embedded_transport  # noqa: E402
 
 KEY = "bench-key"
 TEXTS_PER_REQUEST = 50

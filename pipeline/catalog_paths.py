@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.files.untrusted import git_files
+from pipeline.files.untrusted import work_tree
 from pipeline.model import Issue, Severity
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
@@ -230,8 +230,15 @@ def _name_regex(part: str) -> str:
 
 
 def _git_files(top: Path) -> list[str] | None:
-    """The files git sees under ``top`` (see :func:`pipeline.files.untrusted.git_files`); None outside a work tree."""
-    return git_files(top, _not_the_projects)
+    """The files git sees under ``top`` (see :func:`pipeline.files.git.git_files`); None outside a work tree.
+
+    The front door of git: its module (and subprocess) is loaded inside a work tree only.
+    """
+    if work_tree(top) is None:
+        return None
+    from pipeline.files import git
+
+    return git.git_files(top, _not_the_projects)
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:

@@ -1,13 +1,19 @@
 """Which service a run talks to: the client the settings describe, and the name that identifies the service.
 
 The pipeline talks to the embedded service, ``pipeline serve`` and a remote service through the
-same :class:`~pipeline.client.AsyncClient`; they differ only in the httpx transport (the embedded
+same :class:`~pipeline.client.aio.AsyncClient`; they differ only in the httpx transport (the embedded
 service is :class:`~pipeline.service.embedded.EmbeddedTransport`) or the base URL.
+
+:func:`open_client` is a front door: it loads the client (httpx) only when a request is about to
+be sent, and the local service only when the settings name it. Everything else here is light: a
+run with nothing to send (the pre-commit hook's usual case, a dry run, a run the cache covers)
+names its service without loading either.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +22,7 @@ from pipeline.distribution import __version__
 from pipeline.errors import UsageError
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
-    from pipeline.client import AsyncClient
+    from pipeline.client.aio import AsyncClient
 
 __all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client", "service_identity"]
 
@@ -46,17 +52,17 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
     Closing the client (``await client.aclose()``) closes the embedded service with it: its
     database and document worker.
     """
-    import secrets  # here, not at the top: the no-op run never opens a client
-
-    from pipeline.client import AsyncClient, RetryPolicy
+    from pipeline.client.aio import AsyncClient  # the front door: the client, once a request is needed
+    from pipeline.client.retry import RetryPolicy
 
     common: dict[str, Any] = {
         "retry": RetryPolicy(max_attempts=service.max_attempts),
         "timeout": service.timeout,
         "reporting_tag": service.reporting_tag,
     }
-    if service.embedded:
-        from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
+    if service.embedded:  # the front door: the local service, only when it is the one named
+        from pipeline.service.config import AccountSpec, ServiceConfig
+        from pipeline.service.embedded import embedded_transport
 
         key = secrets.token_urlsafe(24)  # lives only in this process
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pipeline.cache import open_shared
+from pipeline.cache.entry import SharedStoreError, namespace
 from pipeline.cache.local import FILE_NAME, LocalStore, LocalStoreError, created
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.config import Settings
+
+if TYPE_CHECKING:
+    from pipeline.cache.shared import RedisStore
 from pipeline.errors import redact_url
 
 
@@ -21,7 +26,7 @@ def cache_stats(settings: Settings, service: str) -> dict[str, object]:
     """Entries and sizes of the local store and (when configured) of ``service``'s shared namespace."""
     return {
         "local": _local(settings.cache_dir, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
-        "shared": _shared(settings, service, RedisStore.stats),
+        "shared": _shared(settings, service, lambda store: store.stats()),
     }
 
 
@@ -66,9 +71,11 @@ def _shared(
         return None
     where = {"url": redact_url(settings.cache_url), "namespace": namespace(service)}
     try:
-        store = RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
+        store = open_shared(settings, service)
     except SharedStoreError as exc:
         return {**where, "error": str(exc)}
+    if store is None:
+        return None
     try:
         return {**where, **action(store)}
     except SharedStoreError as exc:

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from pipeline.catalogs.base import Catalog
+from pipeline.catalogs.po import PoCatalog, read_po
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 
@@ -23,8 +24,6 @@ _CONTENT_TYPE = re.compile(
 def converted_to_utf8(catalog: Catalog) -> Catalog:
     """``catalog`` (a PO file) read again as if its bytes and header were UTF-8; raises
     :class:`CatalogError` when the header cannot be rewritten so that the file still reads the same."""
-    from pipeline.catalogs.po import read_po
-
     path: Path = catalog.path
     try:
         text = read_regular(path).decode(catalog.encoding)
@@ -44,8 +43,6 @@ def converted_to_utf8(catalog: Catalog) -> Catalog:
 
 def header_charset(catalog: Catalog) -> str:
     """The charset as the catalog's header spells it (``ISO-8859-2``), else the codec's name."""
-    from pipeline.catalogs.po import PoCatalog
-
     if isinstance(catalog, PoCatalog):
         found = re.search(r"charset\s*=\s*([^\s;]+)", catalog.metadata.get("Content-Type", ""), re.IGNORECASE)
         if found:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.catalogs import read_catalog
 from pipeline.catalogs.base import Catalog, UnitState
 from pipeline.catalogs.xmltext import escape_text
 from pipeline.errors import CatalogError
@@ -45,8 +46,6 @@ def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSourc
     sibling = source_sibling(catalog.path, locale, source_lang)
     texts_by_key: dict[str, str] = {}
     if sibling is not None:
-        from pipeline.catalogs import read_catalog
-
         try:
             source = read_catalog(sibling)
         except CatalogError:

@@ -17,6 +17,7 @@ from typing import Any, get_args, get_origin
 from urllib.parse import urlsplit
 
 from pipeline.errors import ConfigError, has_userinfo, redact_url
+from pipeline.locales import check_code
 
 EMBEDDED = "embedded"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
@@ -90,8 +91,6 @@ def glob_keys(table: dict[str, Any]) -> str | None:
 
 def code(value: str) -> str | None:
     """A language code a run can use (:func:`pipeline.locales.check_code`)."""
-    from pipeline.locales import check_code
-
     problem = check_code(value)
     return f": {problem}" if problem else None
 
@@ -154,15 +153,25 @@ def check_service_url(url: str, where: str) -> str:
 def _not_a_url(value: str) -> str:
     """Why ``value`` is no service URL, with the likely one. A value that looks like neither is not
     repeated: it may be a key pasted in the wrong place."""
-    import difflib
-
-    if difflib.get_close_matches(value.strip().lower(), [EMBEDDED], n=1, cutoff=0.6):
+    if _edits(value.strip().lower(), EMBEDDED) <= 3:
         return f"{value!r} is not a service URL: did you mean {EMBEDDED!r} (the local service)?"
     if "://" in value:
         return f"{redact_url(value)} is not a service URL: it must start with http:// or https://"
     if len(value) <= 200 and re.fullmatch(r"(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(/\S*)?", value.strip()):
         return f"{value!r} is not a service URL: did you mean 'https://{value.strip()}'?"
     return "is not a service URL (http:// or https://) nor 'embedded' (the local service); the value is not shown"
+
+
+def _edits(word: str, target: str) -> int:
+    """How many letters to add, drop or change to make ``word`` into ``target`` (Levenshtein), beyond 9: 9."""
+    if abs(len(word) - len(target)) > 8:
+        return 9
+    row = list(range(len(target) + 1))
+    for i, char in enumerate(word, 1):
+        previous, row[0] = row[0], i
+        for j, want in enumerate(target, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (char != want))
+    return row[-1]
 
 
 #: The longest URL httpx sends (its MAX_URL_LENGTH).

@@ -108,6 +108,13 @@ def parse_resources(path: Path, data: Mapping[str, object]) -> ResourceSettings:
     return ResourceSettings(project=project, multilingual_glossaries=multilingual, defaults=defaults, locales=locales)
 
 
+def _is_uuid(text: str) -> bool:
+    """Whether ``text`` is a UUID as :class:`uuid.UUID` reads one (32 hex digits; hyphens, braces, ``urn:uuid:``
+    allowed), without loading the uuid module for every configuration read."""
+    digits = text.replace("urn:", "").replace("uuid:", "").strip("{}").replace("-", "")
+    return len(digits) == 32 and all(c in "0123456789abcdefABCDEF" for c in digits)
+
+
 def _project_from_folder(root: Path) -> str:
     name = re.sub(r"[^A-Za-z0-9._-]+", "-", root.name).strip(".-_")[:100]
     return name or "pipeline"
@@ -140,13 +147,8 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
     if model_type is not None and model_type not in protocol.MODEL_TYPES:
         raise ConfigError(f"{path}: {where}.model_type must be one of {', '.join(protocol.MODEL_TYPES)}")
     memory = table.get("translation_memory_id") or None
-    if memory is not None:
-        import uuid  # here, not at the top: every run loads the config, few configure a memory
-
-        try:
-            uuid.UUID(memory)
-        except ValueError:
-            raise ConfigError(f"{path}: {where}.translation_memory_id must be a UUID") from None
+    if memory is not None and not _is_uuid(memory):
+        raise ConfigError(f"{path}: {where}.translation_memory_id must be a UUID")
     threshold = table.get("translation_memory_threshold")
     if threshold is not None and not protocol.TM_THRESHOLD_MIN <= threshold <= protocol.TM_THRESHOLD_MAX:
         raise ConfigError(

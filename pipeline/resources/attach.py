@@ -28,7 +28,7 @@ from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
 from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
-    from pipeline.client import TranslationMemory
+    from pipeline.client.api_data import TranslationMemory
 
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
 

@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING
 from pipeline.errors import AuthenticationError, NotFoundError, ServiceError, TransportError
 
 if TYPE_CHECKING:  # the client (httpx) is loaded only when a request is really sent
-    from pipeline.client import AsyncClient, Usage
+    from pipeline.client.aio import AsyncClient
+
+    #: What the service reports as the limit when none is set.
+    from pipeline.client.api_data import Usage
 
 #: What the service reports as the limit when none is set.
 UNLIMITED = 10**12

@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.catalogs.charset import converted_to_utf8, header_charset
+from pipeline.catalogs.keyed import keyed_sources
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
@@ -21,6 +24,9 @@ from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
 from pipeline.run.window import ScannedCatalog, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
+
+if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
+    from pipeline.catalogs.xliff import XliffCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
@@ -241,8 +247,6 @@ def _fit_charset(
     """
     if catalog.format != "po":
         return catalog
-    from pipeline.catalogs.charset import converted_to_utf8, header_charset
-
     charset = header_charset(catalog)
     problem = charset_problem(catalog.encoding, target, locale, charset)
     if problem is None:
@@ -272,11 +276,7 @@ def _keyed(
     """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
     if catalog.format != "xliff":
         return catalog, frozenset()
-    from pipeline.catalogs.keyed import keyed_sources
-    from pipeline.catalogs.xliff import XliffCatalog
-
-    assert isinstance(catalog, XliffCatalog)
-
+    xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys
     found = keyed_sources(catalog, locale, source_lang)
     where = (
         f"{found.source_catalog.name} gives no text for it"
@@ -294,4 +294,4 @@ def _keyed(
                 severity=Severity.WARNING,
             )
         )
-    return (catalog.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)
+    return (xliff.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)

@@ -24,10 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
+from pipeline.catalogs.merge import merge
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.files.atomic import atomic_write
 from pipeline.model import Issue, Severity
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 if TYPE_CHECKING:
     from pipeline.connect import ClientFactory
@@ -76,8 +78,6 @@ def merge_catalogs(
     root: Path, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
 ) -> MergeOutcome:
     """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
-    from pipeline.catalogs.merge import merge
-
     outcome = MergeOutcome()
     for path in paths:
         display = display_path(root, path)
@@ -155,8 +155,6 @@ def refresh(
     outcome.issues[:0] = found.refused
     if merge_only or not outcome.merged_paths:
         return outcome, None
-    from pipeline.run.orchestrate import RunOptions, run_translate  # a merge alone needs no run
-
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
     report = run_translate(settings, options, log, client_factory)
     code = report.exit_code

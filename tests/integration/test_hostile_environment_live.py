@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sample_project import copy_sample_project
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 
 pytestmark = pytest.mark.integration
 

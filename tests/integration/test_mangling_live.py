@@ -19,7 +19,8 @@ import httpx
 import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.placeholders.protect import protect
 from pipeline.protocol import TEST_FAULT_HEADER

@@ -17,7 +17,8 @@ import pytest
 
 from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER

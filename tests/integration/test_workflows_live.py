@@ -15,7 +15,9 @@ import pytest
 from test_resources_live import Recording, client
 
 from pipeline.catalogs import read_catalog
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.run.orchestrate import RunOptions, run_translate

@@ -18,7 +18,8 @@ import pytest
 from run_fakes import languages_answer
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for

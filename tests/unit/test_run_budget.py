@@ -10,7 +10,8 @@ import httpx
 from run_fakes import FakeService, languages_answer, project, run
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget

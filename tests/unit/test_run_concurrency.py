@@ -16,7 +16,8 @@ from run_fakes import languages_answer, project, run
 from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 

@@ -19,7 +19,8 @@ from test_run import FakeService
 from pipeline import connect
 from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 
 TEXTS = 1050
 HEADER = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'

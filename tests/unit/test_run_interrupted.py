@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.records import StopReason
 from tests.unit.test_run import FakeService, project, run

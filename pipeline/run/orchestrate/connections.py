@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from pipeline import connect
 from pipeline.cache import TranslationCache, open_cache
 from pipeline.connect import ClientFactory
 from pipeline.model import Issue
@@ -30,7 +31,7 @@ from pipeline.run.send.budget import Budget
 from pipeline.run.state.journal import Journal
 
 if TYPE_CHECKING:
-    from pipeline.client import AsyncClient
+    from pipeline.client.aio import AsyncClient
 
 __all__ = ["Connections", "Reads"]
 
@@ -66,12 +67,11 @@ class Connections:
 
     @functools.cached_property
     def client(self) -> AsyncClient:
-        """The service's client, opened when a request is first needed."""
+        """The service's client, opened when a request is first needed (:func:`pipeline.connect.open_client`
+        loads it, and the embedded service, then)."""
         if self._client_factory is not None:
             return self._client_factory()
-        from pipeline.connect import open_client  # the front door: the client (httpx), once a request is needed
-
-        return open_client(self._inputs.settings.service, self._ledger.log)
+        return connect.open_client(self._inputs.settings.service, self._ledger.log)
 
     @property
     def terminology_due(self) -> bool:

@@ -26,7 +26,7 @@ from pipeline.run.report.progress import Progress
 from pipeline.run.window import Pending, not_offered
 
 if TYPE_CHECKING:
-    from pipeline.client import TranslateResult
+    from pipeline.client.api_data import TranslateResult
 
 __all__ = ["Judge", "Outcome"]
 

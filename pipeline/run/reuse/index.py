@@ -26,7 +26,8 @@ from pathlib import Path
 
 from pipeline import locales
 from pipeline.catalog_paths import configured_locale, display_path, find_catalogs
-from pipeline.catalogs import Catalog, UnitState
+from pipeline.catalogs import Catalog, UnitState, read_catalog
+from pipeline.catalogs.po import read_po
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.atomic import atomic_write
@@ -232,11 +233,7 @@ class Index:
 
 def _read(path: Path, data: bytes) -> Catalog:
     if path.suffix.lower() in (".po", ".pot"):
-        from pipeline.catalogs.po import read_po
-
         return read_po(path, data)
-    from pipeline.catalogs import read_catalog
-
     return read_catalog(path, data)
 
 

@@ -30,7 +30,8 @@ from pipeline.run.send.concurrency import Limiter, Ticket
 from pipeline.run.window import Pending
 
 if TYPE_CHECKING:
-    from pipeline.client import AsyncClient, TranslateResult
+    from pipeline.client.aio import AsyncClient
+    from pipeline.client.api_data import TranslateResult
 
 __all__ = ["Receiver", "Sender", "recovery_batches"]
 

@@ -9,8 +9,10 @@ import pytest
 import respx
 from client_fakes import FakeTime
 
-from pipeline.client import AsyncClient, Client, DocumentTranslationError, PollPolicy
-from pipeline.errors import ServerError
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import PollPolicy
+from pipeline.client.sync import Client
+from pipeline.errors import DocumentTranslationError, ServerError
 
 
 def status(state: str, **extra: object) -> httpx.Response:

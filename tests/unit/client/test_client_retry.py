@@ -7,8 +7,9 @@ import pytest
 import respx
 from client_fakes import BASE_URL, KEY, FakeTime
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
-from pipeline.client.retry import retry_delay
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy, retry_delay
+from pipeline.client.sync import Client
 from pipeline.errors import (
     BadRequestError,
     QuotaExceededError,

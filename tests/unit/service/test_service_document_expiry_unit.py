@@ -12,8 +12,7 @@ from collections.abc import Sequence
 import httpx
 import pytest
 
-from pipeline.service import ServiceConfig
-from pipeline.service.config import AccountSpec
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 from pipeline.service.store.database import DATABASE_FILE

@@ -1,4 +1,4 @@
-"""What every command shares: the catalog and ``--config`` arguments, settings, logging and issue output."""
+"""What the commands share once they run: their settings, logging, issue output, the usage line and the reports."""
 
 from __future__ import annotations
 
@@ -7,52 +7,13 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pipeline.config import CONFIG_NAME, REPORT_SUBDIR, Settings, check_service_url, load_settings, project_dir
+from pipeline.config import REPORT_SUBDIR, Settings, check_service_url, load_settings, project_dir
 from pipeline.errors import ExitCode
 from pipeline.model import Alert, Issue, Severity
-
-if TYPE_CHECKING:
-    from pipeline.run.records import RunReport
-
-
-def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
-    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
-    p.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help="catalog files or folders (default: the config's `catalogs` globs)",
-    )
-    p.add_argument(
-        "--follow-symlinks-outside",
-        action="store_true",
-        help="also read and write catalogs that are symbolic links to files outside the project (the "
-        "config file's folder and the PATHs given); refused by default",
-    )
-    add_config_argument(p)
-
-
-def add_config_argument(p: argparse.ArgumentParser) -> None:
-    """The ``--config`` option of every command that reads the project's configuration."""
-    p.add_argument(
-        "--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in ./pyproject.toml)"
-    )
-
-
-def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
-    """The ``--frozen`` option of ``translate`` and ``refresh``: the CI check."""
-    p.add_argument(
-        "--frozen",
-        action="store_true",
-        help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
-        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
-        f"characters, from the cache of the service the last run used when none is configured), 0 when "
-        f"there is nothing to do, 1 (as a run would) when what is left is what the last run refused "
-        f"in catalogs unchanged since, or input no run can use; needs no key",
-    )
+from pipeline.run import report as report_files
+from pipeline.run.records import RunReport
+from pipeline.run.report import usage_line
 
 
 def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
@@ -64,8 +25,6 @@ def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
 
 def load_cli_settings(args: argparse.Namespace) -> Settings:
     """The settings of ``--config``, with ``--service-url`` (where given) over the configured URL."""
-    from dataclasses import replace
-
     settings = load_settings(args.config)
     if args.service_url:
         url = check_service_url(args.service_url, "--service-url")
@@ -113,8 +72,6 @@ def print_usage(report: RunReport) -> None:
 
     Why it was not (the usage call failed, no limit) was said once while the run went on.
     """
-    from pipeline.run.report import usage_line
-
     if report.usage is not None and report.usage.before is not None:
         print(f"pipeline: {usage_line(report)}", file=sys.stderr)
 
@@ -126,10 +83,8 @@ def save_reports(report: RunReport, directory: Path) -> tuple[RunReport, Path | 
     catalogs, cache and state were written before, so only the report is lost and the run's outcome
     stays what it was, but something needs a look.
     """
-    from pipeline.run.report import write_reports
-
     try:
-        json_path, _ = write_reports(report, directory)
+        json_path, _ = report_files.write_reports(report, directory)
     except OSError as exc:
         print(
             f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
