@@ -13,7 +13,6 @@ names its service without loading either.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +51,8 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
     Closing the client (``await client.aclose()``) closes the embedded service with it: its
     database and document worker.
     """
+    import secrets
+
     from pipeline.client.aio import AsyncClient  # the front door: the client, once a request is needed
     from pipeline.client.retry import RetryPolicy
 

@@ -21,23 +21,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pipeline.model import Cause, Counters, Issue, Severity
-from pipeline.run.records import (
-    CatalogReport,
-    CatalogWork,
-    DryRunEstimate,
-    Recovery,
-    Remaining,
-    Reused,
-    RunReport,
-    Stop,
-    StopReason,
-)
+from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.state.journal import Settled
-from pipeline.run.window import Pending, ReusedUnit
-from pipeline.segments import SegmentKey
 
-if TYPE_CHECKING:  # read only by a run that asks the service: not the one with nothing new
+if TYPE_CHECKING:  # records of a run with work: a run with nothing new loads none of them
     from pipeline.run.quota import Allowance, UsageRecord
+    from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Recovery, ReusedUnit
+    from pipeline.segments import SegmentKey
 
 __all__ = ["Decisions", "Ledger"]
 
@@ -267,12 +257,13 @@ class Ledger:
             counters.segments_failed += segments
         self.report.issues.append(issue)
 
-    def recovered(self, target: str, scheme: str, segments: int, characters: int) -> None:
-        """A recovery scheme got ``segments`` of ``target`` past the gate, its requests billing ``characters``."""
-        recovery = self.report.recovery.setdefault(target, Recovery())
-        if segments:
-            recovery.segments[scheme] = recovery.segments.get(scheme, 0) + segments
-        recovery.characters += characters
+    def recovered(self, target: str, more: Recovery) -> None:
+        """What a recovery scheme's requests for ``target`` got past the gate, and cost."""
+        recovery = self.report.recovery.setdefault(target, replace(more, segments={}, characters=0))
+        for scheme, segments in more.segments.items():
+            if segments:
+                recovery.segments[scheme] = recovery.segments.get(scheme, 0) + segments
+        recovery.characters += more.characters
 
     # -- reuse and length limits ------------------------------------------------------------------
 
@@ -285,7 +276,7 @@ class Ledger:
         self.window.done.update(unit.forms)
         self.window.review.setdefault(unit.catalog, {})[unit.index] = f"pipeline: reused from {unit.origin}"
         self.window.reused.setdefault(unit.catalog, set()).add(unit.index)
-        self.report.reused.append(Reused(unit.catalog, unit.line, unit.target_lang, unit.origin))
+        self.report.reused.append(unit.listed())
 
     def reuse_saved(self, segments: Iterable[str], billed_to: str | None, characters: int) -> None:
         """Reused units need a text no more: each of its segments counts (per catalog), its characters once."""

@@ -31,9 +31,9 @@ from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
 from pipeline.run.keys import cache_key, request_params
-from pipeline.run.records import CatalogReport, CatalogWork, DryRunEstimate
+from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
-from pipeline.run.window import Pending, Plan, ScannedCatalog
+from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog
 from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
 __all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]

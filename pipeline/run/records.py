@@ -2,8 +2,9 @@
 
 The report (:class:`RunReport`) is written by the run's :class:`~pipeline.run.ledger.Ledger` alone
 and read by everyone after. A run with nothing new (the pre-commit hook's usual case) reads no
-catalog and needs only these; what the stages pass between them while a window is translated is
-:mod:`pipeline.run.window`'s.
+catalog and needs only these (each record class costs a fresh process its creation); what the
+stages pass between them while a window is translated, and the report's records only such a run
+makes, are :mod:`pipeline.run.window`'s.
 """
 
 from __future__ import annotations
@@ -17,22 +18,11 @@ from typing import TYPE_CHECKING
 from pipeline.errors import ExitCode
 from pipeline.model import Counters, Issue
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # made by a run with work: a run with nothing new loads none of them
     from pipeline.run.quota import UsageRecord
+    from pipeline.run.window import CatalogWork, DryRunEstimate, Recovery, Reused
 
-__all__ = [
-    "CatalogReport",
-    "CatalogWork",
-    "DryRunEstimate",
-    "Fingerprint",
-    "Recovery",
-    "Remaining",
-    "Reused",
-    "RunOptions",
-    "RunReport",
-    "Stop",
-    "StopReason",
-]
+__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunOptions", "RunReport", "Stop", "StopReason"]
 
 
 class StopReason(enum.Enum):
@@ -97,52 +87,6 @@ class RunOptions:
     retranslate_stale: bool = False
     # A dry run that is a check (CI): exit 5 when a real run would write anything (ExitCode.PENDING).
     frozen: bool = False
-
-
-@dataclass
-class Recovery:
-    """Per language: segments each recovery scheme got past the gate, and the characters retries cost."""
-
-    segments: dict[str, int] = field(default_factory=dict)  # scheme name -> segments recovered
-    characters: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Reused:
-    """A unit written with a reviewed translation found elsewhere, and where it was found."""
-
-    catalog: str
-    line: int
-    target_lang: str
-    origin: str  # "path:line" of the catalog or compendium entry it was copied from
-
-
-@dataclass(frozen=True, slots=True)
-class DryRunEstimate:
-    """What a real run would send (``report.json``'s ``would_send``, field for field)."""
-
-    requests: int = 0
-    requests_lower_bound: int = 0
-    context_requests: int = 0
-    characters: int = 0  # billed: every character of the texts, tags included
-    texts: int = 0
-    segments: int = 0
-    # Plural fallback texts not counted above: sent in a second round only for forms whose number fails.
-    fallback_texts: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogWork:
-    """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
-
-    ``characters`` counts each unique text once per catalog that needs it (a text two catalogs
-    share is billed once in the run's total, :class:`DryRunEstimate`).
-    """
-
-    path: str
-    target_lang: str
-    segments: int  # translated, taken from the cache, or copied as is: every one is a write
-    characters: int
 
 
 @dataclass

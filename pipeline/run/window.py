@@ -21,6 +21,10 @@ if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
 
 __all__ = [
     "Admission",
+    "CatalogWork",
+    "DryRunEstimate",
+    "Recovery",
+    "Reused",
     "Pending",
     "Plan",
     "ReusedUnit",
@@ -151,6 +155,52 @@ class Pending:
         return out
 
 
+@dataclass
+class Recovery:
+    """Per language: segments each recovery scheme got past the gate, and the characters retries cost."""
+
+    segments: dict[str, int] = field(default_factory=dict)  # scheme name -> segments recovered
+    characters: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reused:
+    """A unit written with a reviewed translation found elsewhere, and where it was found."""
+
+    catalog: str
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+
+
+@dataclass(frozen=True, slots=True)
+class DryRunEstimate:
+    """What a real run would send (``report.json``'s ``would_send``, field for field)."""
+
+    requests: int = 0
+    requests_lower_bound: int = 0
+    context_requests: int = 0
+    characters: int = 0  # billed: every character of the texts, tags included
+    texts: int = 0
+    segments: int = 0
+    # Plural fallback texts not counted above: sent in a second round only for forms whose number fails.
+    fallback_texts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogWork:
+    """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
+
+    ``characters`` counts each unique text once per catalog that needs it (a text two catalogs
+    share is billed once in the run's total, :class:`DryRunEstimate`).
+    """
+
+    path: str
+    target_lang: str
+    segments: int  # translated, taken from the cache, or copied as is: every one is a write
+    characters: int
+
+
 @dataclass(frozen=True)
 class WindowFiles:
     """The catalogs a run reads, translates and writes together, and their bytes as read before parsing."""
@@ -184,6 +234,10 @@ class ReusedUnit:
     origin: str  # "path:line" of the catalog or compendium entry it was copied from
     forms: dict[SegmentKey, str]  # the unit's target forms, as the gate reads them
     copied: tuple[SegmentKey, ...]  # its segments the plan had copied (nothing to translate): no longer
+
+    def listed(self) -> Reused:
+        """The unit as the report lists it."""
+        return Reused(self.catalog, self.line, self.target_lang, self.origin)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pipeline.run.keys import recovered_key
 from pipeline.run.ledger import Ledger
 from pipeline.run.records import StopReason
 from pipeline.run.report.progress import Progress
-from pipeline.run.window import Pending, not_offered
+from pipeline.run.window import Pending, Recovery, not_offered
 
 if TYPE_CHECKING:
     from pipeline.client.api_data import TranslateResult
@@ -174,8 +174,8 @@ class Judge:
         done = self.ledger.done
         for item in items:
             recovered = sum(1 for ref in item.refs if ref.key in done)
-            self.ledger.recovered(item.options.target_lang, scheme.value, recovered, 0)
-        self.ledger.recovered(items[0].options.target_lang, scheme.value, 0, billed)
+            self.ledger.recovered(item.options.target_lang, Recovery({scheme.value: recovered}))
+        self.ledger.recovered(items[0].options.target_lang, Recovery(characters=billed))
 
 
 def _decoded(scheme: Scheme, items: list[Pending], sent: list[tuple[str, ...]], returned: list[str]) -> list[str]:

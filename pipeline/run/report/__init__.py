@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
 from pipeline.model import Counters, Severity
-from pipeline.run.records import DryRunEstimate, RunReport, StopReason
+from pipeline.run.records import RunReport, StopReason
 
 if TYPE_CHECKING:
     from pipeline.run.quota import Allowance, UsageRecord
+    from pipeline.run.window import DryRunEstimate
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
