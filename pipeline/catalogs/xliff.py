@@ -49,6 +49,7 @@ from pathlib import Path
 from lxml import etree
 
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.keyed import KeyedSources, keyed_sources
 from pipeline.catalogs.xliff_edits import Edit, Place, reviewed_edits
 from pipeline.catalogs.xmltext import (
     Span,
@@ -123,6 +124,11 @@ class XliffCatalog:
     def encoding(self) -> str:
         """The encoding the file is written in."""
         return self._codec
+
+    def keyed_sources(self, locale: str, source_lang: str) -> KeyedSources:
+        """What this catalog's sources stand for where they are keys (:mod:`pipeline.catalogs.keyed`): the
+        catalog in ``locale`` has its text in the ``source_lang`` catalog beside it."""
+        return keyed_sources(self, locale, source_lang)
 
     def with_sources(self, sources: Mapping[int, str]) -> XliffCatalog:
         """This catalog with the source text of units ``sources`` names replaced (unit index -> text).

@@ -6,7 +6,7 @@ function that adds parsers and names each one's ``handler`` (``module:function``
 :mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.review`,
 :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.cache` (stats, clear),
 :mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
-:mod:`pipeline.service.cli`. The arguments they share are in :mod:`~pipeline.cli.options`.
+:mod:`pipeline.service.cli`. The arguments they share are here (:func:`add_catalog_arguments`, ...).
 
 This module decides what a command loads, and nothing else does: :func:`build_parser` imports the
 command's parser module alone (``pipeline translate``, what the pre-commit hook starts at every
@@ -24,12 +24,27 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
+from pipeline.config import CONFIG_NAME
+from pipeline.config.checks import code
 from pipeline.distribution import DISTRIBUTION, __version__, install_hint
 from pipeline.errors import PipelineError, UsageError
 
-__all__ = ["COMMANDS", "EXTRAS", "GC_THRESHOLDS", "build_parser", "handler", "main", "run"]
+__all__ = [
+    "COMMANDS",
+    "EXTRAS",
+    "GC_THRESHOLDS",
+    "add_catalog_arguments",
+    "add_config_argument",
+    "add_frozen_argument",
+    "build_parser",
+    "handler",
+    "language_code",
+    "main",
+    "run",
+]
 
 #: The collector's thresholds in the ``pipeline`` process (Python's are 700, 10, 10): see :func:`run`.
 GC_THRESHOLDS = (50_000, 20, 20)
@@ -66,6 +81,55 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(name).register(sub)
     return parser
+
+
+# -- the arguments several commands share ------------------------------------------------------
+
+
+def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
+    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="catalog files or folders (default: the config's `catalogs` globs)",
+    )
+    p.add_argument(
+        "--follow-symlinks-outside",
+        action="store_true",
+        help="also read and write catalogs that are symbolic links to files outside the project (the "
+        "config file's folder and the PATHs given); refused by default",
+    )
+    add_config_argument(p)
+
+
+def add_config_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--config`` option of every command that reads the project's configuration."""
+    p.add_argument(
+        "--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in ./pyproject.toml)"
+    )
+
+
+def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
+    """The ``--frozen`` option of ``translate`` and ``refresh``: the CI check."""
+    p.add_argument(
+        "--frozen",
+        action="store_true",
+        help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
+        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
+        f"characters, from the cache of the service the last run used when none is configured), 0 when "
+        f"there is nothing to do, 1 (as a run would) when what is left is what the last run refused "
+        f"in catalogs unchanged since, or input no run can use; needs no key",
+    )
+
+
+def language_code(value: str) -> str:
+    """A language code argument (``--target-lang``), checked as the configuration's are."""
+    problem = code(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem.removeprefix(": "))
+    return value
 
 
 #: The exit status when the reader of standard output left: 128 + SIGPIPE, as a shell reports a tool SIGPIPE ended.
@@ -147,7 +211,7 @@ def run() -> NoReturn:
             sys.stdout.flush()
     except BrokenPipeError:
         code = _reader_gone()
-    common = sys.modules.get("pipeline.cli.commands.common")  # loaded by every command that logs
+    common = sys.modules.get("pipeline.cli.commands")  # loaded by every command that logs
     if common is not None and common.stderr_reader_gone():
         code = EXIT_READER_GONE
     gc.freeze()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli.options import add_config_argument
+from pipeline.cli import add_config_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,7 +12,7 @@ import argparse
 import pathlib
 from typing import TYPE_CHECKING
 
-from pipeline.cli.options import add_config_argument
+from pipeline.cli import add_config_argument
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 
 if TYPE_CHECKING:

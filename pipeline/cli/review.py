@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli.options import add_catalog_arguments
+from pipeline.cli import add_catalog_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:

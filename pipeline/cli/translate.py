@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli.options import add_catalog_arguments, add_frozen_argument, language_code
+from pipeline.cli import add_catalog_arguments, add_frozen_argument, language_code
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 

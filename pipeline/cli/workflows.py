@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cli.options import (
+from pipeline.cli import (
     add_catalog_arguments,
     add_frozen_argument,
 )

@@ -3,17 +3,29 @@ and the command line, in that order of precedence (last wins), read into one fro
 
 ::
 
+    __init__.py   Settings and ServiceSettings (their defaults are the keys'), the project's folders, and
+                  reading a file (then the environment) into them (:func:`load_settings`)
     keys.py       every key, declared once: section, type, default, documentation, checks
     checks.py     what a value must be (the checks the keys name), URLs and globs
-    parse.py      reading a file (and the environment) into Settings, every value checked
-    settings.py   Settings and ServiceSettings (their defaults are the keys'), the project's folders
     resources.py  the glossary and style tables into their records
     reference.py  docs/configuration.md and ``pipeline init``'s commented file, made from the keys
 
-The reference of every key: ``docs/configuration.md``.
+Every value is checked as :mod:`pipeline.config.keys` says, types first, then each key's checks in
+the table's order; the first value wrong is a :class:`~pipeline.errors.ConfigError` of one line
+naming the file and the key, exit 2. A library caller may build :class:`Settings` directly. The
+reference of every key: ``docs/configuration.md``.
 """
 
 from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 from pipeline.config.checks import (
     CACHE_URL_SCHEMES,
@@ -24,19 +36,14 @@ from pipeline.config.checks import (
     UNSUPPORTED,
     check_cache_url,
     check_service_url,
+    check_types,
     glob_problem,
+    kind,
 )
-from pipeline.config.parse import find_config, load_settings
-from pipeline.config.settings import (
-    CONFIG_NAME,
-    ENV_CACHE_URL,
-    ENV_SERVICE_URL,
-    REPORT_SUBDIR,
-    ServiceSettings,
-    Settings,
-    project_dir,
-    user_cache_home,
-)
+from pipeline.config.keys import KEYS, Key, default, types
+from pipeline.config.resources import ResourceSettings, parse_resources
+from pipeline.errors import ConfigError
+from pipeline.files.untrusted import read_regular
 
 __all__ = [
     "CACHE_URL_SCHEMES",
@@ -59,3 +66,214 @@ __all__ = [
     "project_dir",
     "user_cache_home",
 ]
+
+CONFIG_NAME = "pipeline.toml"
+ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
+ENV_CACHE_URL = "PIPELINE_CACHE_URL"
+REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """How to reach the translation service."""
+
+    url: str | None = default("service.url")
+    concurrency: int = default("service.concurrency")  # a ceiling: the run finds the service's own limit below it
+    timeout: float = default("service.timeout")
+    max_attempts: int = default("service.max_attempts")  # every send of one request, whatever failed
+    reporting_tag: str | None = default("service.reporting_tag")
+
+    def __post_init__(self) -> None:
+        # Every way in (file, environment, command line, library) ends here; those three name themselves first.
+        if self.url:
+            check_service_url(self.url, "the service URL")
+
+    @property
+    def embedded(self) -> bool:
+        """Whether the in-process local service is used."""
+        return self.url == EMBEDDED
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run needs to know, resolved to absolute paths."""
+
+    root: Path
+    config_path: Path | None = None
+    source_lang: str = default("source_lang")
+    catalogs: tuple[str, ...] = default("catalogs")
+    exclude: tuple[str, ...] = default("exclude")
+    target_langs: tuple[str, ...] = default("target_langs")
+    service: ServiceSettings = field(default_factory=ServiceSettings)
+    mark_fuzzy: bool = default("translate.mark_fuzzy")
+    max_characters: int | None = default("translate.max_characters")  # billed characters one run may spend
+    lock_wait: float = default("translate.lock_wait")  # seconds a run waits for catalogs another run locked
+    context: str = default("translate.context")
+    locale_map: Mapping[str, str] = field(default_factory=lambda: dict(default("translate.locale_map")))
+    languages: tuple[tuple[str, str], ...] = default("translate.languages")  # (glob, locale), in the file's order
+    to_utf8: bool = default("translate.to_utf8")
+    reuse: bool = default("translate.reuse")  # reviewed translations elsewhere are written before any is paid for
+    compendia: tuple[str, ...] = default("translate.compendia")  # globs of compendium PO files, relative to root
+    over_length: str = default("translate.over_length")  # still over its length limit: "review" or "refuse"
+    unsupported_languages: str = default("translate.unsupported_languages")  # "fail" or "skip"
+    source_variants: bool = default("translate.source_variants")  # translate en_GB from en
+    # Folders the file names are relative to ``root``; unset, the project's folder in the user's cache
+    # (:mod:`pipeline.config`); None here: no cache and run state, no report folder.
+    cache_dir: Path | None = None
+    cache_url: str | None = field(default=default("cache.url"), repr=False)  # may carry a password: never printed
+    cache_ttl: int | None = default("cache.ttl")  # seconds a shared cache entry lives (None: until cleared)
+    report_dir: Path | None = None
+    refresh_template: Path | None = default("refresh.template")
+    resources: ResourceSettings = field(default_factory=ResourceSettings)
+    # Read and write catalogs reached through links that leave the project (--follow-symlinks-outside).
+    follow_symlinks_outside: bool = False
+
+
+def user_cache_home() -> Path:
+    """The user's cache folder, where the platform keeps caches (platformdirs).
+
+    ``$XDG_CACHE_HOME`` (a relative value is ignored, as the XDG spec says) or ``~/.cache`` on
+    Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows.
+    """
+    import platformdirs  # the front door of the user's folders: loaded only where the configuration names none
+
+    return platformdirs.user_cache_path()
+
+
+def project_dir(root: Path) -> Path:
+    """Where the cache, run state and report of the project at ``root`` live unless configured.
+
+    Outside the work tree, so that a run (the pre-commit hook above all) changes nothing there but
+    the catalogs: ``<user cache folder>/pipeline/<folder name>-<hash of the absolute root>``. The
+    name makes the folder easy to find; the hash keeps two checkouts of one project apart.
+    """
+    digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", root.name)[:40].strip("._") or "project"
+    return user_cache_home() / "pipeline" / f"{name}-{digest}"
+
+
+#: The sections whose keys become fields of :class:`~pipeline.config.Settings` (the others: the resources').
+_SETTINGS_SECTIONS = ("", "service", "translate", "cache", "report", "refresh")
+#: Keys whose value is checked by a function that names the file itself (URLs are never quoted with a password).
+_URLS = {"service.url": check_service_url, "cache.url": check_cache_url}
+
+
+def find_config(start: Path) -> Path | None:
+    """``pipeline.toml`` in ``start``, else a ``pyproject.toml`` there with ``[tool.pipeline]``."""
+    candidate = start / CONFIG_NAME
+    if candidate.is_file():
+        return candidate
+    pyproject = start / "pyproject.toml"
+    if pyproject.is_file() and _tool_table(pyproject, _read_toml(pyproject)) is not None:
+        return pyproject
+    return None
+
+
+def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
+    """``[tool.pipeline]`` of a ``pyproject.toml`` (None when absent)."""
+    tools = data.get("tool", {})
+    if not isinstance(tools, dict):
+        raise ConfigError(f"{path}: tool must be a table ([tool.pipeline]), not {kind(tools)}")
+    table = tools.get("pipeline")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.pipeline must be a table ([tool.pipeline]), not {kind(table)}")
+    return table
+
+
+#: A configuration file is a few kilobytes; a larger one (a link to /dev/zero) is not read.
+CONFIG_BYTES = 4 * 1024 * 1024
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        data = read_regular(path, CONFIG_BYTES)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: line {line}: not UTF-8 (byte 0x{data[exc.start]:02x}); TOML files are UTF-8"
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
+
+
+def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
+    """Settings from a config file (or defaults rooted at ``cwd``), then the environment."""
+    cwd = (cwd or Path.cwd()).resolve()
+    if config_path is None:
+        config_path = find_config(cwd)
+    if config_path is None:
+        default = project_dir(cwd)
+        settings = Settings(root=cwd, cache_dir=default, report_dir=default / REPORT_SUBDIR)
+    else:
+        config_path = config_path.resolve()
+        data = _read_toml(config_path)
+        if config_path.name == "pyproject.toml":
+            data = _tool_table(config_path, data) or {}
+        settings = from_table(config_path, data)
+    env_url = os.environ.get(ENV_SERVICE_URL)
+    if env_url:
+        settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
+    env_cache_url = os.environ.get(ENV_CACHE_URL)
+    if env_cache_url:
+        settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
+    return settings
+
+
+def from_table(path: Path, data: dict[str, Any]) -> Settings:
+    """The settings of a configuration file's table (``path`` names the file in errors)."""
+    check_types(path, "", data, types(""))
+    for section in _SETTINGS_SECTIONS[1:]:
+        check_types(path, f"{section}.", data.get(section, {}), types(section))
+    root = path.parent
+    fields: dict[str, Any] = {}
+    for key in KEYS:
+        if key.section not in _SETTINGS_SECTIONS:
+            continue
+        table = data.get(key.section, {}) if key.section else data
+        if key.name in table:
+            fields[key.field] = _read(path, key, table[key.name])
+        elif key.unset:  # the project's folder in the user's cache: only where the file names none
+            fields[key.field] = project_dir(root) / (REPORT_SUBDIR if key.unset == "project report folder" else "")
+    service = {name.removeprefix("service."): value for name, value in fields.items() if name.startswith("service.")}
+    others = {name: value for name, value in fields.items() if not name.startswith("service.")}
+    return Settings(
+        root=root,
+        config_path=path,
+        service=ServiceSettings(**service),
+        resources=parse_resources(path, data),
+        **others,
+    )
+
+
+def _read(path: Path, key: Key, value: Any) -> Any:
+    """``value`` of ``key`` checked, as its Settings field holds it."""
+    url_check = _URLS.get(key.path)
+    if url_check is not None and value:
+        url_check(value, f"{path}: {key.path}")
+    for check in key.checks:
+        problem = check(value)
+        if problem is not None:
+            raise ConfigError(f"{path}: {key.path}{problem}")
+    root = path.parent
+    match key.read:
+        case "float":
+            return float(value)
+        case "or_none":
+            return value or None
+        case "path":
+            return root / value if value else None
+        case "under_root":
+            return root / value
+        case "mapping":
+            return {str(k): str(v) for k, v in value.items()}
+        case "pairs":
+            return tuple((str(k), str(v)) for k, v in value.items())
+    return tuple(value) if isinstance(value, list) else value

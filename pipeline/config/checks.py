@@ -5,7 +5,7 @@ the types allow and a run still cannot use: a range, a glob with an empty charac
 httpx would refuse, a NUL in a folder's name. A check returns None, or what follows the key's name
 in the error (``" must be at least 1"``, ``"[0] is not a valid glob: ..."``); the first one wrong is a
 :class:`~pipeline.errors.ConfigError` of one line naming the file and the key, exit 2
-(:mod:`pipeline.config.parse`): a run never meets one half-way.
+(:mod:`pipeline.config`): a run never meets one half-way.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Everything else is made from :data:`KEYS`: the types a file's values must have and the checks they
 must pass (:mod:`pipeline.config.checks`), how a value becomes a field of
-:class:`~pipeline.config.Settings` (:mod:`pipeline.config.parse`; the settings' defaults are the
+:class:`~pipeline.config.Settings` (:mod:`pipeline.config`; the settings' defaults are the
 keys'), the reference in ``docs/configuration.md`` and the commented ``pipeline.toml`` that
 ``pipeline init`` writes (:mod:`pipeline.config.reference`; a test keeps the document equal to
 what the table renders). A new key is one row here.
@@ -14,9 +14,8 @@ their ``style``) are declared here too; what their values become is :mod:`pipeli
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pipeline.config import checks
 
@@ -26,8 +25,7 @@ __all__ = ["KEYS", "SECTIONS", "Key", "Section", "default", "types"]
 Unset = Literal["project cache folder", "project report folder", "config folder name", ""]
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """One key of the configuration file."""
 
     section: str  # "" at the top level; "locale" stands for [locale_defaults] and every [locales.<code>]
@@ -48,8 +46,7 @@ class Key:
         return f"{self.section}.{self.name}" if self.section else self.name
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """A table of the file: its name and what the reference says of it."""
 
     name: str

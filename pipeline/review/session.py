@@ -32,7 +32,7 @@ from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
-from pipeline.run.state.provenance import Provenance
+from pipeline.run.provenance import Provenance
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
 WRITE_TRIES = 3

@@ -5,6 +5,6 @@
 entry points (``run_translate``). The stages take the run's :class:`~pipeline.run.context.RunContext`
 and the records of :mod:`pipeline.run.records`, and share the helpers :mod:`~pipeline.run.keys`
 (request parameters and cache key), :mod:`~pipeline.run.plurals` (plural forms),
-:mod:`~pipeline.run.state.journal` (what runs remember) and :mod:`~pipeline.run.state.locks` (runs take
+:mod:`~pipeline.run.journal` (what runs remember) and :mod:`~pipeline.run.locks` (runs take
 turns on catalogs). Nothing is imported here, so naming the package stays free.
 """

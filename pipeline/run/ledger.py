@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pipeline.model import Cause, Counters, Issue, Severity
+from pipeline.run.journal import Settled
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
-from pipeline.run.state.journal import Settled
 
 if TYPE_CHECKING:  # records of a run with work: a run with nothing new loads none of them
     from pipeline.run.quota import Allowance, UsageRecord
@@ -32,16 +32,18 @@ if TYPE_CHECKING:  # records of a run with work: a run with nothing new loads no
 __all__ = ["Decisions", "Ledger"]
 
 
-@dataclass
 class Decisions:
     """One window's translations and what goes with them, by segment: written by the ledger alone."""
 
-    done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
-    notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye
-    # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
-    review: dict[str, dict[int, str]] = field(default_factory=dict)
-    reused: dict[str, set[int]] = field(default_factory=dict)  # catalog -> units written from a reviewed translation
-    retried: dict[SegmentKey, str] = field(default_factory=dict)  # sent again for its length limit -> first answer
+    __slots__ = ("done", "notes", "retried", "review", "reused")
+
+    def __init__(self) -> None:
+        self.done: dict[SegmentKey, str] = {}  # segment -> verified translation
+        self.notes: dict[SegmentKey, str] = {}  # segment -> why it needs a reviewer's eye
+        # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
+        self.review: dict[str, dict[int, str]] = {}
+        self.reused: dict[str, set[int]] = {}  # catalog -> units written from a reviewed translation
+        self.retried: dict[SegmentKey, str] = {}  # sent again for its length limit -> first answer
 
 
 class Ledger:
@@ -274,8 +276,8 @@ class Ledger:
             if self.window.done.pop(key, None) is not None:
                 counters.segments_copied -= 1
         self.window.done.update(unit.forms)
-        self.window.review.setdefault(unit.catalog, {})[unit.index] = f"pipeline: reused from {unit.origin}"
-        self.window.reused.setdefault(unit.catalog, set()).add(unit.index)
+        self.window.review.setdefault(unit.catalog, {})[unit.unit] = f"pipeline: reused from {unit.origin}"
+        self.window.reused.setdefault(unit.catalog, set()).add(unit.unit)
         self.report.reused.append(unit.listed())
 
     def reuse_saved(self, segments: Iterable[str], billed_to: str | None, characters: int) -> None:

@@ -1,4 +1,4 @@
-"""The records of a run as a whole: what was asked (RunOptions), how it stopped, and the report.
+"""The records of a run as a whole: what was asked (RunOptions, RunInputs), how it stopped, and the report.
 
 The report (:class:`RunReport`) is written by the run's :class:`~pipeline.run.ledger.Ledger` alone
 and read by everyone after. A run with nothing new (the pre-commit hook's usual case) reads no
@@ -13,8 +13,9 @@ import enum
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.model import Counters, Issue
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # made by a run with work: a run with nothing new loads none 
     from pipeline.run.quota import UsageRecord
     from pipeline.run.window import CatalogWork, DryRunEstimate, Recovery, Reused
 
-__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunOptions", "RunReport", "Stop", "StopReason"]
+__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunInputs", "RunOptions", "RunReport", "Stop", "StopReason"]
 
 
 class StopReason(enum.Enum):
@@ -87,6 +88,23 @@ class RunOptions:
     retranslate_stale: bool = False
     # A dry run that is a check (CI): exit 5 when a real run would write anything (ExitCode.PENDING).
     frozen: bool = False
+
+
+class RunInputs(NamedTuple):
+    """A run's inputs, none of which changes while it runs."""
+
+    settings: Settings
+    options: RunOptions
+    service: str  # the service's identity (pipeline.connect.service_identity): in cache keys and the report
+    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
+    paths: tuple[Path, ...]  # the catalogs found that an earlier run did not settle, in order
+    terminology: str | None  # fingerprint of glossary and style files not synced to this service yet
+    started: float  # time.monotonic() when the run began
+
+    @property
+    def has_work(self) -> bool:
+        """Whether there is anything to read, estimate or sync; otherwise the run ends after skipping."""
+        return bool(self.paths) or self.options.dry_run or self.terminology is not None
 
 
 @dataclass

@@ -16,7 +16,6 @@ from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
-from pipeline.catalogs.keyed import keyed_sources
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
@@ -46,7 +45,7 @@ def scan(
     """Read every catalog; return those with a target language the run can translate into, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
-    empty (stale machine translations, see :mod:`pipeline.run.state.journal`). Catalogs whose bytes ``read``
+    empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
     holds are parsed from them (one copy in memory, not two). ``offered``: the target codes the
     service offers, when known before asking it; a catalog in another language is said once, not
     once per entry.
@@ -277,7 +276,7 @@ def _keyed(
     if catalog.format != "xliff":
         return catalog, frozenset()
     xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys
-    found = keyed_sources(catalog, locale, source_lang)
+    found = xliff.keyed_sources(locale, source_lang)
     where = (
         f"{found.source_catalog.name} gives no text for it"
         if found.source_catalog

@@ -2,21 +2,21 @@
 
 A run with nothing new (the pre-commit hook's usual case) stops after :func:`skip_unchanged`: it
 imports neither asyncio nor the catalog parsers nor the client. What is remembered between runs,
-and how, is :mod:`pipeline.run.state.journal`.
+and how, is :mod:`pipeline.run.journal`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.model import Cause, Issue, Severity
+from pipeline.run.journal import Journal, Settled
 from pipeline.run.records import Fingerprint
-from pipeline.run.state.journal import Journal, Settled
 
 if TYPE_CHECKING:  # a run with nothing new settles nothing: the window's records are loaded with the work
     from pipeline.run.window import ScannedCatalog
@@ -24,8 +24,7 @@ if TYPE_CHECKING:  # a run with nothing new settles nothing: the window's record
 __all__ = ["Outcome", "Unchanged", "settle", "settle_unread", "skip_unchanged"]
 
 
-@dataclass(frozen=True)
-class Unchanged:
+class Unchanged(NamedTuple):
     """The catalogs an earlier run settled and nobody changed since (skipped unread), and the others."""
 
     left: list[Path]  # to read
@@ -56,8 +55,7 @@ def skip_unchanged(
     return Unchanged(left, settled)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a catalog's run came to, as settling it needs: its issues, whether the run stopped, what awaits review."""
 
     issues: list[Issue]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.model import Cause, Issue, Severity
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
@@ -102,8 +102,7 @@ def unit_context(policy: str, unit: Unit) -> str | None:
     return "\n".join(p for p in parts if p) or None
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The gate's answer for one returned text: restored for writing, or why it may not be written."""
 
     text: str | None  # the translation with the placeholders put back; None when rejected
@@ -201,16 +200,14 @@ class CatalogWork:
     characters: int
 
 
-@dataclass(frozen=True)
-class WindowFiles:
+class WindowFiles(NamedTuple):
     """The catalogs a run reads, translates and writes together, and their bytes as read before parsing."""
 
     paths: list[Path]
     snapshots: dict[Path, bytes | None]  # each catalog's bytes before it was parsed: see write.write_catalogs
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """A part's texts to translate, deduplicated by cache key: round one's, and the plural fallbacks sent if needed.
 
     ``copied``: the segments with nothing to translate, written as they are (those of fallbacks are
@@ -223,12 +220,11 @@ class Plan:
     counted: frozenset[SegmentKey]  # the copied segments that count as copied
 
 
-@dataclass(frozen=True, slots=True)
-class ReusedUnit:
+class ReusedUnit(NamedTuple):
     """A unit written with a reviewed translation found elsewhere: its forms, and where they come from."""
 
     catalog: str
-    index: int
+    unit: int  # its index in the catalog
     line: int
     target_lang: str
     origin: str  # "path:line" of the catalog or compendium entry it was copied from
@@ -240,8 +236,7 @@ class ReusedUnit:
         return Reused(self.catalog, self.line, self.target_lang, self.origin)
 
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(NamedTuple):
     """What the gate says of a catalog's units: those that may be written, and why the others may not."""
 
     translations: dict[int, tuple[str, ...]]  # unit index -> target forms

@@ -27,7 +27,7 @@ STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {
         "pipeline.cli.commands.translate",
         "pipeline.cli.commands.workflows",
-        "pipeline.cli.commands.common",
+        "pipeline.cli.commands",
     },
     "pipeline.run.scan": {"pipeline.cli.commands.resources"},
     # The one gate: `pipeline check` runs its rules over existing translations, and `pipeline review`
@@ -302,7 +302,7 @@ FRONT_DOORS = {
     "pipeline.catalogs:read_catalog": "a catalog format's reader (polib, lxml), by the file's suffix",
     "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
-    "pipeline.config.settings:user_cache_home": "the user's folders (platformdirs), where the file names none",
+    "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",
     "pipeline.locales:cldr": "CLDR (babel), when a code is checked or named, or a plural rule looked up",
     "pipeline.distribution:requirements": "the installed metadata, only to say how to install an extra",
     "pipeline.service.engine.detect:_load": "the language detector's model, at the first detection",
@@ -361,10 +361,10 @@ def test_the_cache_is_read_by_one_module_of_the_run():
     assert readers == {"pipeline.run.orchestrate.judge"}
 
 
-#: The records a run's stages share: made at once, never filled in later.
-RUN_CONTEXT = {"pipeline.run.inputs": "RunInputs", "pipeline.run.orchestrate.context": "RunContext"}
+#: The records a run's stages share: immutable (a frozen dataclass or a NamedTuple), made at once, never filled later.
+RUN_CONTEXT = {"pipeline.run.records": "RunInputs", "pipeline.run.orchestrate.context": "RunContext"}
 #: The objects a run writes through (the ledger, its connections): none of their fields starts empty to be set later.
-RUN_OWNERS = {"pipeline.run.ledger": "Ledger", "pipeline.run.orchestrate.connections": "Connections"}
+RUN_OWNERS = {"pipeline.run.ledger": "Ledger", "pipeline.run.orchestrate.context": "Connections"}
 
 
 def _class(module: str, name: str) -> ast.ClassDef:
@@ -374,8 +374,9 @@ def _class(module: str, name: str) -> ast.ClassDef:
 
 def test_the_runs_context_is_frozen_and_no_field_of_it_is_filled_in_later():
     for module, name in RUN_CONTEXT.items():
-        decorators = [ast.unparse(d) for d in _class(module, name).decorator_list]
-        assert "dataclass(frozen=True)" in decorators, f"{module}.{name}"
+        cls = _class(module, name)
+        frozen = "dataclass(frozen=True)" in [ast.unparse(d) for d in cls.decorator_list]
+        assert frozen or [ast.unparse(b) for b in cls.bases] == ["NamedTuple"], f"{module}.{name}"
     for module, name in RUN_OWNERS.items():
         cls = _class(module, name)
         methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]

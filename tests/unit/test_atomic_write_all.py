@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.files.workers import atomic_write_all
+from pipeline.files.swap import atomic_write_all
 
 
 def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
@@ -24,7 +24,7 @@ def test_one_file_or_none(tmp_path):
 
 
 def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path):
-    from pipeline.files.workers import AtomicWriter
+    from pipeline.files.swap import AtomicWriter
 
     (tmp_path / "b").mkdir()  # a folder where a file should go: that write fails, alone
     with AtomicWriter(at_once=2) as writer:

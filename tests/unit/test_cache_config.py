@@ -9,7 +9,7 @@ import pytest
 from pipeline.cache import open_cache
 from pipeline.config import ENV_CACHE_URL, load_settings, project_dir
 from pipeline.errors import ConfigError
-from pipeline.run.state.journal import settings_hash
+from pipeline.run.journal import settings_hash
 
 SECRET = "s3cr3t-pa55"
 

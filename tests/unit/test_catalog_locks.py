@@ -6,7 +6,7 @@ import asyncio
 import os
 import threading
 
-from pipeline.run.state.locks import CatalogLocks
+from pipeline.run.locks import CatalogLocks
 
 
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):

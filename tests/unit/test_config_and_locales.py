@@ -128,12 +128,12 @@ def test_locale_from_path(path, locale):
 
 
 def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder(tmp_path, monkeypatch):
-    import pipeline.config.settings
+    import pipeline.config
 
     def no_lookup():
         raise AssertionError("the user's cache folder was looked up")
 
-    monkeypatch.setattr(pipeline.config.settings, "user_cache_home", no_lookup)
+    monkeypatch.setattr(pipeline.config, "user_cache_home", no_lookup)
     config = tmp_path / "pipeline.toml"
     config.write_text('[cache]\ndir = ".cache"\n[report]\ndir = "out"\n', encoding="utf-8")
     settings = load_settings(config)

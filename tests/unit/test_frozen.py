@@ -160,7 +160,7 @@ def test_refresh_without_a_template_does_not_count_nothing(tmp_path, capsys, use
 
 
 def test_the_usage_note_is_said_once(capsys):
-    from pipeline.cli.commands.common import print_usage
+    from pipeline.cli.commands import print_usage
     from pipeline.run.quota import UsageRecord
     from pipeline.run.records import RunReport
 

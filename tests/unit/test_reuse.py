@@ -11,11 +11,11 @@ from run_fakes import FakeService
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
+from pipeline.run import provenance
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
 from pipeline.run.reuse import index
-from pipeline.run.state import provenance
 from pipeline.run.window import Reused
 
 PLURAL = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}

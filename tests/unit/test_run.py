@@ -404,7 +404,7 @@ def test_a_language_list_seen_long_ago_is_asked_again(tmp_path, monkeypatch):
     settings = project(tmp_path, langs=("ja",))
     run(settings, FakeService())
     assert run(settings, FakeService()).unchanged_catalogs == 1
-    import pipeline.run.state.journal as journal
+    import pipeline.run.journal as journal
 
     later = journal.time.time() + journal.LANGUAGES_TTL + 1
     monkeypatch.setattr(journal.time, "time", lambda: later)

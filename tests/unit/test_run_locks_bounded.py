@@ -24,8 +24,8 @@ from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.errors import ExitCode
 from pipeline.model import Alert
+from pipeline.run.locks import CatalogLocks, Holder, at_once
 from pipeline.run.orchestrate import work
-from pipeline.run.state.locks import CatalogLocks, Holder, at_once
 
 CATALOG = (
     'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
@@ -149,7 +149,7 @@ HOLD = textwrap.dedent(
     import asyncio
     import sys
     from pathlib import Path
-    from pipeline.run.state.locks import CatalogLocks
+    from pipeline.run.locks import CatalogLocks
     locks = CatalogLocks(Path(sys.argv[1]))
     asyncio.run(locks.acquire([Path(sys.argv[2])], str, print))
     print("held", flush=True)

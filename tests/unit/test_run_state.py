@@ -16,8 +16,8 @@ import pipeline.run.scan as scan_module
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.run.state.journal import STATE_NAME, Journal
-from pipeline.run.state.provenance import Provenance
+from pipeline.run.journal import STATE_NAME, Journal
+from pipeline.run.provenance import Provenance
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
@@ -253,7 +253,7 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
 
 
 def _settled(n: int):
-    from pipeline.run.state.journal import Settled
+    from pipeline.run.journal import Settled
 
     return Settled(
         size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0, notices=()
@@ -306,8 +306,8 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
 
 
 def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path):
-    from pipeline.run.state.journal import STATE_VERSION, dump_json
-    from pipeline.run.state.provenance import Written, provenance_file
+    from pipeline.run.journal import STATE_VERSION, dump_json
+    from pipeline.run.provenance import Written, provenance_file
 
     units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}
     whole = {k: {"sources": r.sources, "targets": r.targets, "inputs": r.inputs} for k, r in units.items()}

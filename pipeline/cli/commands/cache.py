@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 from pipeline.cache.maintenance import cache_stats, clear_cache
-from pipeline.cli.commands.common import load_cli_settings
+from pipeline.cli.commands import load_cli_settings
 from pipeline.config import Settings
 from pipeline.connect import service_identity
 from pipeline.errors import ExitCode, UsageError

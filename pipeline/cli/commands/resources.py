@@ -16,7 +16,7 @@ from typing import Any
 
 from pipeline import locales, protocol
 from pipeline.catalog_paths import discover
-from pipeline.cli.commands.common import load_cli_settings, stderr_log
+from pipeline.cli.commands import load_cli_settings, stderr_log
 from pipeline.connect import open_client
 from pipeline.errors import UsageError
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.cli.commands.common import (
+from pipeline.cli.commands import (
     load_cli_settings,
     print_issues,
     print_usage,

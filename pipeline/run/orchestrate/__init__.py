@@ -10,7 +10,7 @@ one module of :mod:`pipeline.run` each. Stages never import each other: each tak
 and returns a record (:mod:`pipeline.run.window`); the run's :class:`~pipeline.run.ledger.Ledger`
 takes the records and is the only writer of the report.
 
-This module is the run's front door: it reads what the run is asked (:class:`~pipeline.run.inputs.RunInputs`:
+This module is the run's front door: it reads what the run is asked (:class:`~pipeline.run.records.RunInputs`:
 the settings, the options, the catalogs found and not settled by an earlier run) and decides
 whether there is work. A run with nothing new (the pre-commit hook's usual case) ends here: it
 loads neither asyncio nor the catalog parsers nor the cache nor the client, and costs little more
@@ -29,7 +29,7 @@ before it is written all the same).
 Order of safety: a translation is cached only after the gate verified it, and a catalog is
 written (atomically) only with verified translations, so a run stopped at any moment leaves every
 file whole and a re-run pays only for what was not yet cached. Every translation written is
-recorded with its provenance (:mod:`pipeline.run.state.provenance`).
+recorded with its provenance (:mod:`pipeline.run.provenance`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ request), what fails its placeholders is set aside for the next recovery scheme,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pipeline import locales
@@ -31,16 +31,18 @@ if TYPE_CHECKING:
 __all__ = ["Judge", "Outcome"]
 
 
-@dataclass
 class Outcome:
     """What one round of requests left: the texts still waiting, failed, or to show another way."""
 
-    #: The round's texts (by cache key): a text every segment of which passed leaves it, so a run
-    #: holds a text (protected form, key, segments) no longer than it waits.
-    waiting: dict[str, Pending]
-    finished: set[str] = field(default_factory=set)  # cache keys failed (an answered text leaves ``waiting``)
-    retry: dict[str, Pending] = field(default_factory=dict)  # refused for their placeholders: recover
-    first_problem: dict[str, str] = field(default_factory=dict)  # why the first attempt was refused
+    __slots__ = ("finished", "first_problem", "retry", "waiting")
+
+    def __init__(self, waiting: dict[str, Pending]) -> None:
+        #: The round's texts (by cache key): a text every segment of which passed leaves it, so a run
+        #: holds a text (protected form, key, segments) no longer than it waits.
+        self.waiting = waiting
+        self.finished: set[str] = set()  # cache keys failed (an answered text leaves ``waiting``)
+        self.retry: dict[str, Pending] = {}  # refused for their placeholders: recover
+        self.first_problem: dict[str, str] = {}  # why the first attempt was refused
 
 
 class Judge:

@@ -31,8 +31,7 @@ import asyncio
 import functools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.errors import (
     AuthenticationError,
@@ -61,8 +60,7 @@ __all__ = ["LADDER", "ROUNDS", "Resolver", "Round"]
 _SCHEME_PARAMS = frozenset({"tag_handling", "tag_handling_version", "ignore_tags"})
 
 
-@dataclass(frozen=True)
-class Round:
+class Round(NamedTuple):
     """One round of a part's requests: which texts it asks for, and what becomes of those it leaves."""
 
     name: str
@@ -177,7 +175,7 @@ class Resolver:
     async def _ready(self, texts: dict[str, Pending]) -> bool:
         """Before the part's first request: the quota, the edited terminology, the service's languages. False: stopped.
 
-        The usage read is the one the scan started (:class:`~pipeline.run.orchestrate.connections.Reads`),
+        The usage read is the one the scan started (:class:`~pipeline.run.orchestrate.context.Reads`),
         or one made now: a part it cannot cover sends nothing at all, not even a glossary or a
         listing. The target languages are read (once per run) while the terminology is synced.
         """

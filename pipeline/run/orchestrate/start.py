@@ -11,12 +11,11 @@ from pipeline.catalog_paths import find_catalogs
 from pipeline.config import Settings
 from pipeline.connect import check_service, service_identity
 from pipeline.resources import synced
-from pipeline.run.inputs import RunInputs
+from pipeline.run.journal import Journal, settings_hash
 from pipeline.run.ledger import Ledger
-from pipeline.run.records import RunOptions, RunReport
+from pipeline.run.records import RunInputs, RunOptions, RunReport
 from pipeline.run.report import exit_code
 from pipeline.run.settled import skip_unchanged
-from pipeline.run.state.journal import Journal, settings_hash
 
 __all__ = ["begin", "finish", "unsettled"]
 

@@ -10,7 +10,7 @@ resolved in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a win
 part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
 What a part does with the cache and the service is :mod:`.resolve`'s.
 
-Two runs on the same catalogs take turns (:mod:`pipeline.run.state.locks`): each window's catalogs
+Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs
 are locked while it is read, translated and written; a second run waits for the catalogs the first
 holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
 
@@ -35,20 +35,18 @@ from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run import gate, plan, scan, settled, write
-from pipeline.run.inputs import RunInputs
+from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
-from pipeline.run.orchestrate.connections import Connections
-from pipeline.run.orchestrate.context import RunContext
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
+from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
-from pipeline.run.records import Fingerprint, RunReport, StopReason
+from pipeline.run.provenance import Provenance
+from pipeline.run.records import Fingerprint, RunInputs, RunReport, StopReason
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
 from pipeline.run.send import length
 from pipeline.run.send.interruption import Interruption
-from pipeline.run.state.journal import Journal, state_lock_path
-from pipeline.run.state.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
-from pipeline.run.state.provenance import Provenance
 from pipeline.run.window import ScannedCatalog, WindowFiles
 
 __all__ = ["run", "translate"]

@@ -13,13 +13,14 @@ A plural entry is reused only from a catalog whose plural rule picks the same fo
 The report counts, per catalog, the segments reused and the characters their texts would have
 been billed (a text another segment still needs counts nothing), and lists every reused unit with
 its origin (``report.json``'s ``reused``). A reused unit is not recorded as the pipeline's own
-translation (:mod:`pipeline.run.state.journal`): like any human text, no later run rewrites it.
+translation (:mod:`pipeline.run.journal`): like any human text, no later run rewrites it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from pipeline.catalogs import Catalog, Unit
 from pipeline.plural_rules import plural_rule_for
@@ -37,8 +38,7 @@ REUSED_FORM = 1000
 Check = Callable[[Catalog, Unit, Sequence[str]], str | None]
 
 
-@dataclass(frozen=True)
-class Reuse:
+class Reuse(NamedTuple):
     """What reuse found for a part: the catalogs as the gate reads them, the texts still to send, the units reused.
 
     ``saved``: per text reused units no longer need, the catalogs of its segments (each counts as

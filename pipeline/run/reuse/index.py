@@ -3,7 +3,7 @@
 An entry is named as gettext names it: msgctxt and msgid, and msgid_plural for a plural one. Only
 reviewed translations count: a unit translated in full and not fuzzy (and, in a project whose
 machine translations are written unmarked, ``mark_fuzzy = false``, not one the pipeline wrote
-and nobody changed since, :mod:`pipeline.run.state.provenance`). Two catalogs whose reviewed translations
+and nobody changed since, :mod:`pipeline.run.provenance`). Two catalogs whose reviewed translations
 of an entry differ make it ambiguous: it is not reused. The project's catalogs come first; the
 compendia (``[translate] compendia``) answer only for entries none of them has.
 
@@ -33,8 +33,8 @@ from pipeline.errors import CatalogError
 from pipeline.files.atomic import atomic_write
 from pipeline.files.untrusted import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
-from pipeline.run.state.journal import Journal
-from pipeline.run.state.provenance import Provenance
+from pipeline.run.journal import Journal
+from pipeline.run.provenance import Provenance
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 

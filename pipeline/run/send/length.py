@@ -24,7 +24,8 @@ their limit, human ones included (:func:`pipeline.placeholders.checks.length_pro
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from pipeline import protocol
 from pipeline.limits import Limit, limit_of
@@ -94,12 +95,11 @@ def retries(
     return out, firsts
 
 
-@dataclass(frozen=True)
-class OverLength:
+class OverLength(NamedTuple):
     """The units still over their length limit once the shorter answers are kept, and what becomes of them."""
 
-    review: list[tuple[str, int, str]] = field(default_factory=list)  # (catalog, unit, note): written marked
-    refused: list[tuple[list[SegmentKey], Issue]] = field(default_factory=list)  # not written ("refuse")
+    review: list[tuple[str, int, str]]  # (catalog, unit, note): written marked
+    refused: list[tuple[list[SegmentKey], Issue]]  # not written ("refuse")
 
 
 def over_length(
@@ -108,7 +108,7 @@ def over_length(
     """What the units still over their limit become: written marked for review with a note (``over_length =
     "review"``) or left untranslated (``refuse``). A human's text (reused) over its limit is the check's
     warning, never changed."""
-    found = OverLength()
+    found = OverLength([], [])
     for s in scanned:
         human = reused.get(s.display, set())
         for index, forms in s.source_forms.items():

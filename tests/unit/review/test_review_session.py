@@ -13,7 +13,7 @@ from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
 from pipeline.review.session import Conflict, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
-from pipeline.run.state.provenance import Provenance
+from pipeline.run.provenance import Provenance
 
 
 def entry_for(session: Session, source: str):

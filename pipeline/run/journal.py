@@ -1,4 +1,4 @@
-"""What a run remembers between runs, next to the translation cache (provenance: :mod:`pipeline.run.state.provenance`).
+"""What a run remembers between runs, next to the translation cache (provenance: :mod:`pipeline.run.provenance`).
 
 Plain JSON written atomically:
 
@@ -15,7 +15,7 @@ Plain JSON written atomically:
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
 drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
-catalog (:mod:`pipeline.run.state.locks`), so what one translates the other finds done instead of paying
+catalog (:mod:`pipeline.run.locks`), so what one translates the other finds done instead of paying
 for it again.
 """
 

@@ -5,7 +5,7 @@ identity (msgctxt + msgid, which survives reordering), the source it was transla
 translation written, and the hash of the other inputs (the glossary entries its source contains,
 style list, formality, ...: so a changed term makes stale only the units that contain it). A fuzzy
 unit whose target still equals what we wrote is an untouched machine translation; any other
-target is a human's. Saved with the run state, under its lock (:mod:`pipeline.run.state.journal`).
+target is a human's. Saved with the run state, under its lock (:mod:`pipeline.run.journal`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import Content
-from pipeline.files.workers import atomic_write_all
-from pipeline.run.state.journal import STATE_VERSION, read_json
+from pipeline.files.swap import atomic_write_all
+from pipeline.run.journal import STATE_VERSION, read_json
 
 __all__ = ["PROVENANCE_DIR", "Provenance", "Written", "unit_identity"]
 
