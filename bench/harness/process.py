@@ -1,8 +1,9 @@
 """A whole command measured as a user runs it: a fresh process, beside ``python -c pass`` of the same venv.
 
-Every process is started through GNU ``time`` (Debian's package ``time``), which reports its CPU seconds
-and peak RSS: a process forked from the bench itself would count the bench's memory in its own peak (the
-memory it had before its exec), one forked from ``time`` does not. Fresh processes may cache bytecode
+Every process is started through GNU ``time`` (Debian's package ``time``): a process forked from the
+bench itself would count the bench's memory in its own peak (the memory it had before its exec), one
+forked from ``time`` does not. CPU seconds and peak RSS come from ``wait4`` on ``time`` (its own and
+its child's, to the microsecond; ``time`` itself costs about a millisecond). Fresh processes may cache bytecode
 (in the work folder, even where ``PYTHONDONTWRITEBYTECODE`` is set), as an installed package has; a small
 run compiles it before anything is timed (:func:`warm_bytecode`).
 
@@ -60,6 +61,11 @@ class Pair:
         """Wall time of the command over ``python -c pass``'s."""
         return self.command.wall_seconds / self.python.wall_seconds
 
+    @property
+    def cpu_ratio(self) -> float:
+        """CPU seconds of the command over ``python -c pass``'s (steadier than wall time on a busy machine)."""
+        return self.command.cpu_seconds / self.python.cpu_seconds
+
 
 def require(*programs: str) -> None:
     """Raise :class:`MissingTool` naming the first of ``programs`` not installed."""
@@ -88,20 +94,18 @@ def python_argv() -> list[str]:
 def timed(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Timed:
     """Run ``argv`` to its end and measure it; an exit code outside :data:`ACCEPTED_EXIT` stops the bench."""
     require(GNU_TIME)
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as measured:
+    with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
-        done = subprocess.run(
-            [GNU_TIME, "-o", measured.name, "-f", "%M %U %S", *argv],
-            cwd=cwd,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+        process = subprocess.Popen(
+            [GNU_TIME, "-o", os.devnull, *argv], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors
         )
+        _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
-        last = measured.read().split("\n")[-2].split()  # "Command exited with non-zero status N" may come first
-    if done.returncode not in ACCEPTED_EXIT:
-        raise RuntimeError(f"{list(argv)} exited {done.returncode}: {done.stderr.decode(errors='replace')[-2000:]}")
-    return Timed(wall, float(last[1]) + float(last[2]), int(last[0]) / 1024, done.returncode)
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        if code not in ACCEPTED_EXIT:
+            errors.seek(0)
+            raise RuntimeError(f"{list(argv)} exited {code}: {errors.read().decode(errors='replace')[-2000:]}")
+    return Timed(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
 
 
 def paired(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Pair:
@@ -111,9 +115,14 @@ def paired(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Pair:
 
 
 def python_c_pass(env: dict[str, str], runs: int = 5) -> dict[str, float]:
-    """Best and median wall seconds of ``python -c pass``, printed beside every row."""
-    seconds = [timed(python_argv(), Path.cwd(), env).wall_seconds for _ in range(runs)]
-    return {"best_seconds": round(min(seconds), 4), "median_seconds": round(statistics.median(seconds), 4)}
+    """Best and median wall seconds (and median CPU seconds) of ``python -c pass``, printed beside every row."""
+    runs_timed = [timed(python_argv(), Path.cwd(), env) for _ in range(runs)]
+    seconds = [t.wall_seconds for t in runs_timed]
+    return {
+        "best_seconds": round(min(seconds), 4),
+        "median_seconds": round(statistics.median(seconds), 4),
+        "median_cpu_seconds": round(statistics.median(t.cpu_seconds for t in runs_timed), 4),
+    }
 
 
 def load_average() -> list[float]:

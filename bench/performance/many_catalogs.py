@@ -34,6 +34,7 @@ def summary(pairs: list[Pair]) -> dict[str, Any]:
     return {
         "ratio_to_python": round(statistics.median(p.ratio for p in pairs), 2),
         "ratios": [round(p.ratio, 2) for p in pairs],
+        "cpu_ratio_to_python": round(statistics.median(p.cpu_ratio for p in pairs), 2),
         "wall_seconds": round(statistics.median(p.command.wall_seconds for p in pairs), 3),
         "cpu_seconds": round(statistics.median(p.command.cpu_seconds for p in pairs), 3),
         "peak_rss_mib": round(max(p.command.peak_rss_mib for p in pairs), 1),
