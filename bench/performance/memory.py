@@ -28,17 +28,24 @@ def repeated(project: str, path: Path, mib: float) -> int:
     entries = [entry for domain in source.domains for entry in source.entries(domain)]
     catalog = polib.POFile()
     catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "de"}
-    per_copy = sum(len(str(e)) for e in entries)
-    for copy in range(max(1, round(mib * 2**20 / per_copy))):
-        for entry in entries:
-            clone = polib.POEntry(msgctxt=entry.msgctxt, msgid=f"{copy}: {entry.msgid}", flags=list(entry.flags))
-            if entry.msgid_plural:
-                clone.msgid_plural = f"{copy}: {entry.msgid_plural}"
-                clone.msgstr_plural = {0: "", 1: ""}
-            catalog.append(clone)
+    copy_bytes = len(str(_copy(entries, 0)).encode("utf-8"))
+    for copy in range(max(1, round(mib * 2**20 / copy_bytes))):
+        catalog.extend(_copy(entries, copy))
     path.parent.mkdir(parents=True, exist_ok=True)
     catalog.save(str(path))
     return len(catalog)
+
+
+def _copy(entries: list[polib.POEntry], copy: int) -> polib.POFile:
+    """The entries untranslated, their sources prefixed with ``copy`` (so every copy is new)."""
+    out = polib.POFile()
+    for entry in entries:
+        clone = polib.POEntry(msgctxt=entry.msgctxt, msgid=f"{copy}: {entry.msgid}", flags=list(entry.flags))
+        if entry.msgid_plural:
+            clone.msgid_plural = f"{copy}: {entry.msgid_plural}"
+            clone.msgstr_plural = {0: "", 1: ""}
+        out.append(clone)
+    return out
 
 
 def measure(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
@@ -48,11 +55,13 @@ def measure(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
         folder = root / f"{mib}mib"
         path = catalog_path(folder, "messages", "de")
         entries = repeated(project, path, mib)
-        pristine = folder / "pristine.po"
+        pristine = root / f"{mib}mib.po"  # outside the project: not a catalog of the run
         pristine.write_bytes(path.read_bytes())
         write_config(folder)
         parse = timed([sys.executable, "-c", "import polib, sys; polib.pofile(sys.argv[1])", str(pristine)], root, env)
         run = timed(pipeline_argv("translate", "--quiet"), folder, env)
+        if parse.exit_code or run.exit_code:
+            raise RuntimeError(f"{project}, {mib} MiB: polib exited {parse.exit_code}, pipeline {run.exit_code}")
         totals = read_report(folder)["totals"]
         sizes[f"{mib}_mib"] = {
             "entries": entries,
@@ -64,6 +73,8 @@ def measure(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
     small, large = (sizes[f"{mib}_mib"] for mib in SIZES_MIB)
     grown = large["catalog_mib"] - small["catalog_mib"]
     polib_slope = (large["polib_parse"]["peak_rss_mib"] - small["polib_parse"]["peak_rss_mib"]) / grown
+    if polib_slope <= 0:
+        raise RuntimeError(f"{project}: polib's peak did not grow with the catalog: {sizes}")
     run_slope = (large["whole_command"]["peak_rss_mib"] - small["whole_command"]["peak_rss_mib"]) / grown
     return {
         **sizes,
