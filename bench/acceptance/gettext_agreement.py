@@ -35,9 +35,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polib
 
@@ -289,11 +290,17 @@ def _kind(reason: str) -> str:
 # --- fetching --------------------------------------------------------------------------------
 
 
-def prepare(projects: list[Project], cache: Path, work: Path, translate: bool) -> tuple[list[dict], list[Tree]]:
+def prepare(
+    projects: list[Project], cache: Path, work: Path, translate: bool
+) -> tuple[list[dict[str, Any]], list[Tree]]:
     """Fetch every project; extract all its catalogs (pristine) and, to translate, a few languages, blanked."""
     records, trees = [], []
     for project in projects:
-        record: dict = {"project": project.name, "package": f"{project.kind}:{project.package}", "why": project.why}
+        record: dict[str, Any] = {
+            "project": project.name,
+            "package": f"{project.kind}:{project.package}",
+            "why": project.why,
+        }
         records.append(record)
         try:
             archives = fetch_all(project, cache, log)
@@ -334,14 +341,14 @@ def blank(base: Path, pristine: Path, project: str, paths: list[Path]) -> list[T
 # --- pristine agreement -------------------------------------------------------------------------
 
 
-def pristine_agreement(root: Path, project: str) -> tuple[dict, list[dict]]:
+def pristine_agreement(root: Path, project: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``pipeline check --skip-fuzzy`` against ``msgfmt -c`` on one project's pristine catalogs."""
     (root / "pipeline.toml").write_text(CONFIG.format(url="embedded"))
     log(f"{project}: pipeline check --skip-fuzzy and msgfmt -c")
     checked = check_lines(root, fuzzy=False)
-    figures: Counter = Counter()
-    warnings: Counter = Counter()
-    unshared: list[dict] = []
+    figures: Counter[str] = Counter()
+    warnings: Counter[str] = Counter()
+    unshared: list[dict[str, Any]] = []
     for path in sorted(p for p in root.rglob("*") if p.suffix in (".po", ".xlf") and p.is_file()):
         relative = path.relative_to(root).as_posix()
         figures["catalogs"] += 1
@@ -376,7 +383,7 @@ def pristine_agreement(root: Path, project: str) -> tuple[dict, list[dict]]:
         for key in sorted(missed, key=lambda k: _line_of(index, k)):
             unshared.append({**_listing(relative, index, key, texts, rejected[key]), "missed": True})
     figures["warnings"] = sum(warnings.values())
-    result = dict(figures)
+    result: dict[str, Any] = dict(figures)
     if warnings:
         result["warnings_by_kind"] = dict(warnings.most_common(8))
     return result, unshared
@@ -404,7 +411,7 @@ def _rejected_once_flagged(path: Path, keys: set[Key | None], flag: str | None) 
 
 
 #: What kind of mismatch an error msgfmt does not share is, first match wins (see kind_of).
-_KINDS = (
+_KINDS: tuple[tuple[str, Callable[[dict[str, Any], str], bool]], ...] = (
     ("msgfmt rejects it once flagged", lambda item, why: bool(item.get("msgfmt_once_flagged"))),
     ("HTML nesting broken", lambda item, why: "not balanced" in why),
     ("plural form empty", lambda item, why: "is empty" in why),
@@ -417,7 +424,7 @@ _KINDS = (
 )
 
 
-def kind_of(item: dict) -> str:
+def kind_of(item: dict[str, Any]) -> str:
     """The kind of an unshared error, for the summary by kind."""
     why = " ".join(item.get("why", []))
     return next((name for name, test in _KINDS if test(item, why)), "other")
@@ -428,8 +435,12 @@ def _line_of(index: tuple[list[int], list[Key]], key: Key | None) -> int:
 
 
 def _listing(
-    relative: str, index: tuple[list[int], list[Key]], key: Key | None, texts: dict, reasons: list[str]
-) -> dict:
+    relative: str,
+    index: tuple[list[int], list[Key]],
+    key: Key | None,
+    texts: dict[Key, tuple[str, str]],
+    reasons: list[str],
+) -> dict[str, Any]:
     source, target = texts.get(key, ("", "")) if key else ("(header)", "")
     return {
         "where": f"{relative}:{_line_of(index, key)}",
@@ -442,7 +453,7 @@ def _listing(
 # --- translate runs -----------------------------------------------------------------------------
 
 
-def run_once(label: str, base: Path, dest: Path, url: str, trees: list[Tree]) -> dict[str, dict]:
+def run_once(label: str, base: Path, dest: Path, url: str, trees: list[Tree]) -> dict[str, dict[str, Any]]:
     """Translate a fresh copy of the blanked tree through ``url``; figures per project."""
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(base, dest)
@@ -456,7 +467,7 @@ def run_once(label: str, base: Path, dest: Path, url: str, trees: list[Tree]) ->
     report_path = dest / "report" / "report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
     checked = check_lines(dest, fuzzy=True)
-    per_project: dict[str, dict] = {}
+    per_project: dict[str, dict[str, Any]] = {}
     for tree in trees:
         figures = per_project.setdefault(tree.project, {"exit_code": proc.returncode, "examples": []})
         if tree.error:
@@ -475,7 +486,7 @@ def run_once(label: str, base: Path, dest: Path, url: str, trees: list[Tree]) ->
     return per_project
 
 
-def _evaluate(dest: Path, tree: Tree, checked: list[tuple[int | None, str, bool]], figures: dict) -> None:
+def _evaluate(dest: Path, tree: Tree, checked: list[tuple[int | None, str, bool]], figures: dict[str, Any]) -> None:
     """Add one catalog's filled, refused and broken entries to its project's figures."""
     path = dest / tree.path
     try:
@@ -506,9 +517,11 @@ def _evaluate(dest: Path, tree: Tree, checked: list[tuple[int | None, str, bool]
             figures["examples"].append(_listing(tree.path, index, key, texts, broken.get(key) or errors.get(key, [])))
 
 
-def translate_runs(work: Path, trees: list[Tree], modes: list[str], every: int | None) -> tuple[dict, dict]:
+def translate_runs(
+    work: Path, trees: list[Tree], modes: list[str], every: int | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The clean run and one per fault mode; (figures per run per project, what the fault probes found)."""
-    runs: dict[str, dict[str, dict]] = {}
+    runs: dict[str, dict[str, dict[str, Any]]] = {}
     with Service(work) as service:
         headers, faults = fault_headers(service.url, modes, every)
         runs["clean"] = run_once("clean", work / "base", work / "clean", service.url, trees)
@@ -520,11 +533,11 @@ def translate_runs(work: Path, trees: list[Tree], modes: list[str], every: int |
     return runs, faults
 
 
-def summarise_runs(runs: dict[str, dict[str, dict]]) -> tuple[dict, dict]:
+def summarise_runs(runs: dict[str, dict[str, dict[str, Any]]]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Per project and run one compact row, and the totals against the targets."""
     clean = runs.get("clean", {})
-    table: dict[str, dict] = {}
-    totals: dict[str, Counter] = {}
+    table: dict[str, dict[str, Any]] = {}
+    totals: dict[str, Counter[str]] = {}
     for label, per_project in runs.items():
         total = totals.setdefault(label, Counter())
         for project, figures in per_project.items():
@@ -587,8 +600,8 @@ def main() -> int:
         work.mkdir(parents=True, exist_ok=True)
         records, trees = prepare(projects, args.cache or work / "downloads", work, not args.no_translate)
         version = subprocess.run(["msgfmt", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-        doc: dict = {"commit": commit(), "msgfmt": version}
-        unshared: list[dict] = []
+        doc: dict[str, Any] = {"commit": commit(), "msgfmt": version}
+        unshared: list[dict[str, Any]] = []
         for record in records:
             name = record["project"]
             if "error" not in record:

@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import polib
 
@@ -106,7 +107,7 @@ def problems(root: Path, catalogs: list[Catalog], check_args: list[str]) -> dict
     return found
 
 
-def report_issues(root: Path, report: dict) -> dict[str, list[tuple[int | None, str]]]:
+def report_issues(root: Path, report: dict[str, Any]) -> dict[str, list[tuple[int | None, str]]]:
     """(line, reason) of the report's error issues per catalog."""
     found: dict[str, list[tuple[int | None, str]]] = {}
     for issue in report.get("issues", []):
@@ -116,7 +117,9 @@ def report_issues(root: Path, report: dict) -> dict[str, list[tuple[int | None, 
     return found
 
 
-def run_once(label: str, base: Path, dest: Path, url: str, catalogs: list[Catalog], check_args: list[str]) -> dict:
+def run_once(
+    label: str, base: Path, dest: Path, url: str, catalogs: list[Catalog], check_args: list[str]
+) -> dict[str, Any]:
     """Translate a fresh copy of the blanked tree through ``url``; the run's figures and per-catalog results."""
     shutil.rmtree(dest, ignore_errors=True)  # a --keep folder of an earlier run
     shutil.copytree(base, dest)
@@ -129,7 +132,7 @@ def run_once(label: str, base: Path, dest: Path, url: str, catalogs: list[Catalo
     seconds = time.perf_counter() - started
     report_path = dest / "report" / "report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
-    result: dict = {"exit_code": proc.returncode, "seconds": round(seconds, 1)}
+    result: dict[str, Any] = {"exit_code": proc.returncode, "seconds": round(seconds, 1)}
     if proc.returncode not in (0, 1) or not report:
         result["stderr"] = proc.stderr.strip()[-600:]
     totals = report.get("totals", {})
@@ -149,9 +152,9 @@ def run_once(label: str, base: Path, dest: Path, url: str, catalogs: list[Catalo
     return result
 
 
-def examples(per_catalog: dict[str, dict]) -> dict[str, list[dict]]:
+def examples(per_catalog: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """A few broken and refused entries of a run, one per distinct reason, with their catalog."""
-    chosen: dict[str, list[dict]] = {}
+    chosen: dict[str, list[dict[str, Any]]] = {}
     for kind, limit in EXAMPLES.items():
         seen: set[str] = set()
         for path, figures in per_catalog.items():
@@ -174,7 +177,7 @@ def evaluate(
     catalog: Catalog,
     found: list[tuple[int | None, str]],
     issues: dict[str, list[tuple[int | None, str]]],
-) -> dict:
+) -> dict[str, Any]:
     """Filled, refused and broken entries of one catalog after a run."""
     try:
         po = polib.pofile(str(dest / catalog.path))
@@ -193,7 +196,7 @@ def evaluate(
             bad.setdefault(key, []).append(reason)
         else:
             elsewhere += 1
-    out: dict = {"filled": len(filled), "refused": len(refused), "broken": len(bad)}
+    out: dict[str, Any] = {"filled": len(filled), "refused": len(refused), "broken": len(bad)}
     if written - catalog.blanked:
         out["also_filled"] = len(written - catalog.blanked)  # empty already in the published catalog
     if elsewhere:
@@ -241,7 +244,7 @@ def best_of(argv: list[str], cwd: Path, env: dict[str, str], times: int = 3) -> 
     return best, code
 
 
-def measure_noop(tree: Path, catalogs: list[Catalog], pycache: Path, times: int) -> dict:
+def measure_noop(tree: Path, catalogs: list[Catalog], pycache: Path, times: int) -> dict[str, Any]:
     """A second ``pipeline translate`` over a translated tree vs a polib parse of it and ``python -c pass``."""
     env = bytecode_env(pycache)
     paths = [str(tree / c.path) for c in catalogs]
@@ -266,12 +269,12 @@ def measure_noop(tree: Path, catalogs: list[Catalog], pycache: Path, times: int)
     }
 
 
-def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict], dict[str, list[Catalog]]]:
+def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict[str, Any]], dict[str, list[Catalog]]]:
     """Fetch, extract and blank every project; a project that fails is reported with its error."""
     records, catalogs = [], {}
     shutil.rmtree(base, ignore_errors=True)  # blanking twice would blank more than a third
     for project in (p for p in PROJECTS if p.name in names):
-        record: dict = {
+        record: dict[str, Any] = {
             "project": project.name,
             "package": f"{project.kind}:{project.package}",
             "languages": list(project.languages),
@@ -302,11 +305,14 @@ def prepare(names: list[str], cache: Path, base: Path) -> tuple[list[dict], dict
 
 
 def summarise(
-    labels: list[str], runs: dict[str, dict], records: list[dict], catalogs: dict[str, list[Catalog]]
-) -> dict:
+    labels: list[str],
+    runs: dict[str, dict[str, Any]],
+    records: list[dict[str, Any]],
+    catalogs: dict[str, list[Catalog]],
+) -> dict[str, Any]:
     """Per-project sums, per-catalog lines, fill ratios and broken totals."""
-    rows: list[dict] = []
-    totals: dict[str, Counter] = {label: Counter() for label in labels}
+    rows: list[dict[str, Any]] = []
+    totals: dict[str, Counter[str]] = {label: Counter() for label in labels}
     for record in records:
         for catalog in catalogs.get(record["project"], []):
             row = {
@@ -370,13 +376,13 @@ def main() -> int:
         cache = args.cache or work / "downloads"
         records, catalogs = prepare(args.projects.split(","), cache, work / "base")
         every_catalog = [c for name in catalogs for c in catalogs[name]]
-        doc: dict = {"commit": commit(), "projects": records, "msgfmt": bool(shutil.which("msgfmt"))}
+        doc: dict[str, Any] = {"commit": commit(), "projects": records, "msgfmt": bool(shutil.which("msgfmt"))}
         if not every_catalog:
             doc["error"] = "no project could be fetched"
             print(render(doc))
             return 1
         check_args = check_supports_fuzzy()
-        runs: dict[str, dict] = {}
+        runs: dict[str, dict[str, Any]] = {}
         with Service(work) as service:
             headers, doc["faults"] = fault_headers(service.url, modes, args.every)
             runs["clean"] = run_once("clean", work / "base", work / "clean", service.url, every_catalog, check_args)

@@ -192,7 +192,7 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-def measure(name: str, root: Path) -> dict:
+def measure(name: str, root: Path) -> dict[str, Any]:
     """Translate the layout at ``root`` with the embedded service; what was found, filled, refused."""
     (root / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
     legacy = {p: _CHARSET.search(p.read_bytes()) for p in root.rglob("*.po") if ".venv" not in p.parts}

@@ -50,6 +50,7 @@ from collections import Counter
 from dataclasses import replace
 from html import unescape
 from pathlib import Path, PurePosixPath
+from typing import Any
 from xml.sax.saxutils import escape
 
 import polib
@@ -105,13 +106,13 @@ def compendium(trees: list[Path], language: str, out: Path) -> int:
     return sum(1 for e in polib.pofile(str(out)) if is_filled(e) and not e.fuzzy and not e.obsolete)
 
 
-def verify_origins(root: Path, before: Path, report: RunReport) -> dict:
+def verify_origins(root: Path, before: Path, report: RunReport) -> dict[str, Any]:
     """Every reused unit: its origin holds the same entry, reviewed, with the translation written.
 
     ``before`` holds the catalogs as the run read them (the lines the report names are theirs).
     """
     ok, failed = 0, []
-    examples: list[dict] = []
+    examples: list[dict[str, Any]] = []
     for reused in report.reused:
         read = {u.line: u for u in read_catalog(before / reused.catalog).units}[reused.line]
         written = {(u.context, u.sources): u for u in read_catalog(root / reused.catalog).units}[
@@ -132,9 +133,9 @@ def verify_origins(root: Path, before: Path, report: RunReport) -> dict:
     return {"verified": ok, "failed_count": len(failed), "failed": failed[:5], "examples": examples}
 
 
-def near_matches(original: Path, blanked: Path, filled: Path, comp: dict[str, Path]) -> dict:
+def near_matches(original: Path, blanked: Path, filled: Path, comp: dict[str, Path]) -> dict[str, Any]:
     """For blanked entries reuse did not fill: the nearest reviewed source, and how close its translation is."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for lang in sorted(comp):
         reviewed: dict[str, str] = {}
         for path in [*catalogs_of(blanked, lang), comp[lang]]:
@@ -209,14 +210,16 @@ def new_string(root: Path, lang: str, into: str) -> bool:
     return False
 
 
-def incremental(root: Path, glob: str, extra: str, languages: tuple[str, ...]) -> dict:
+def incremental(root: Path, glob: str, extra: str, languages: tuple[str, ...]) -> dict[str, Any]:
     """After a full run: a run with nothing new, then two runs that each add one string per language.
 
     The first of those parses the settled siblings to index them (and keeps what it found in the
     cache folder); the second reads that instead of parsing them again.
     """
     noop, _ = translate(root, glob, extra)
-    out: dict = {"noop": {"unchanged_catalogs": noop.unchanged_catalogs, "reuse_ran": "reuse" in noop.timings}}
+    out: dict[str, Any] = {
+        "noop": {"unchanged_catalogs": noop.unchanged_catalogs, "reuse_ran": "reuse" in noop.timings}
+    }
     for label, into in (
         ("first_new_string", "conf/locale/{lang}/LC_MESSAGES/django.po"),
         ("second_new_string", "contrib/admin/locale/{lang}/LC_MESSAGES/djangojs.po"),
@@ -234,12 +237,12 @@ def incremental(root: Path, glob: str, extra: str, languages: tuple[str, ...]) -
     return out
 
 
-def reuse_bench(project: str, base: Path, others: list[Path], work: Path, languages: tuple[str, ...]) -> dict:
+def reuse_bench(project: str, base: Path, others: list[Path], work: Path, languages: tuple[str, ...]) -> dict[str, Any]:
     """The three runs of one project, from the same blanked tree ``base`` and an empty cache each; the
     compendium is ``msgcat`` of the (unblanked) ``others``."""
     comps = {lang: work / "compendia" / f"{project}-from-others.{lang}.po" for lang in languages}
     sizes = {lang: compendium(others, lang, path) for lang, path in comps.items()}
-    runs: dict[str, dict] = {}
+    runs: dict[str, dict[str, Any]] = {}
     kept: dict[str, Path] = {}
     for label, extra in (
         ("no_reuse", "reuse = false\n"),
@@ -314,10 +317,10 @@ def xliff_files(source_tree: Path, out: Path, languages: tuple[str, ...]) -> dic
     return dict.fromkeys(languages, sum(1 for limit in limits if limit))
 
 
-def length_bench(source_tree: Path, work: Path) -> dict:
+def length_bench(source_tree: Path, work: Path) -> dict[str, Any]:
     """Translate the XLIFF files with limits, marking for review then refusing; check nothing is over silently."""
     languages = ("de", "fr", "pl", "ja")
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for label, extra in (("review", ""), ("refuse", 'over_length = "refuse"\n')):
         root = work / "xliff" / label
         limited = xliff_files(source_tree, root / "xliff", languages)
@@ -394,7 +397,7 @@ def main() -> int:
         print(json.dumps({"skipped": "GNU msgcat is not installed (apt-get install gettext)"}))
         return 0
     languages = tuple(args.languages.split(","))
-    doc: dict = {"languages": list(languages)}
+    doc: dict[str, Any] = {"languages": list(languages)}
     with tempfile.TemporaryDirectory(prefix="reuse-bench-") as tmp:
         work = Path(tmp)
         cache = args.cache or work / "downloads"

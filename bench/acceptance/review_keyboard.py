@@ -22,7 +22,7 @@ Usage: BENCH_REAL=1 python -m bench.acceptance.review_keyboard [--cache DIR] [--
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -73,7 +73,8 @@ class Reviewer:
         self.wait = WebDriverWait(driver, WAIT, poll_frequency=0.005)
 
     def text(self, selector: str) -> str:
-        return self.driver.execute_script(TEXT_OF, selector)
+        shown: str = self.driver.execute_script(TEXT_OF, selector)
+        return shown
 
     def keys(self, *keys: str, control: bool = False) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
@@ -154,7 +155,7 @@ def _shoot(url: str, path: Path, width: int, profile: str) -> str:
     return str(path)
 
 
-def run(args: argparse.Namespace, work: Path) -> dict:
+def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     django = next(p for p in PROJECTS if p.name == "django")
     archive = fetch(django, args.cache, lambda m: print(f"# {m}", file=sys.stderr))
     project = work / "project"

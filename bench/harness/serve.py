@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import polib
@@ -84,9 +85,9 @@ def probe_fault(url: str, header: str) -> tuple[int, str]:
     return response.status_code, response.text[:200]
 
 
-def fault_headers(url: str, modes: list[str], every: int | None) -> tuple[dict[str, str], dict]:
+def fault_headers(url: str, modes: list[str], every: int | None) -> tuple[dict[str, str], dict[str, Any]]:
     """The X-Test-Fault value per mode, and what the probes found (``every`` support, refused modes)."""
-    found: dict = {"every_asked": every}
+    found: dict[str, Any] = {"every_asked": every}
     status, text = probe_fault(url, "mangle=move;every=2;id=bench-probe-every")
     found["every_supported"] = status == 200
     if status != 200:

@@ -287,7 +287,7 @@ class Catalog:
     entries: int = 0
     translated_before: int = 0
     fuzzy: int = 0
-    flags: Counter = field(default_factory=Counter)
+    flags: Counter[str] = field(default_factory=Counter[str])
     blanked: set[Key] = field(default_factory=set)
     untranslated: set[Key] = field(default_factory=set)  # empty before the run: blanked + already empty
     error: str | None = None

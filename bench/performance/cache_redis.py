@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +44,11 @@ class Counting:
 
     def __init__(self) -> None:
         self.sends = 0
-        self._real = AbstractConnection.send_packed_command
+        real: Callable[[AbstractConnection, object, bool], None] = AbstractConnection.send_packed_command
 
         def counted(conn: AbstractConnection, command: object, check_health: bool = True) -> None:
             self.sends += 1
-            self._real(conn, command, check_health)
+            real(conn, command, check_health)
 
         AbstractConnection.send_packed_command = counted  # type: ignore[method-assign]
 
@@ -55,7 +56,8 @@ class Counting:
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:

@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from bench.acceptance.damage.judge import Verdict, judge
 from bench.acceptance.damage.sample import Asked, choose_and_blank, written
@@ -77,7 +78,7 @@ def prepare(projects: list[CorpusProject], base: Path, size: int) -> tuple[dict[
     return asked, failed
 
 
-def translate(base: Path, dest: Path, url: str, exe: str) -> dict:
+def translate(base: Path, dest: Path, url: str, exe: str) -> dict[str, Any]:
     """``pipeline translate`` over a fresh copy of ``base``; exit status, seconds and the report's totals."""
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(base, dest)
@@ -86,7 +87,7 @@ def translate(base: Path, dest: Path, url: str, exe: str) -> dict:
     env["PIPELINE_AUTH_KEY"] = SERVE_KEY
     started = time.perf_counter()
     proc = subprocess.run([exe, "translate", "-q"], cwd=dest, env=env, capture_output=True, text=True)
-    run: dict = {"exit_code": proc.returncode, "seconds": round(time.perf_counter() - started, 1)}
+    run: dict[str, Any] = {"exit_code": proc.returncode, "seconds": round(time.perf_counter() - started, 1)}
     report_path = dest / ".pipeline-report" / "report.json"
     if report_path.is_file():
         report = json.loads(report_path.read_text())
@@ -101,9 +102,9 @@ def evaluate(dest: Path, asked: dict[str, list[Asked]]) -> dict[str, Verdict]:
     return {name: judge(dest / name, items, written(dest / name, items)) for name, items in asked.items()}
 
 
-def total(verdicts: dict[str, Verdict]) -> dict:
+def total(verdicts: dict[str, Verdict]) -> dict[str, Any]:
     """All projects' figures added up, and the worst project's fill."""
-    tokens: Counter = Counter()
+    tokens: Counter[str] = Counter()
     for verdict in verdicts.values():
         tokens.update(verdict.tokens)
     asked = sum(v.asked for v in verdicts.values())
@@ -152,14 +153,14 @@ def main() -> int:
         shutil.rmtree(work / "base", ignore_errors=True)
         asked, failed = prepare(projects, work / "base", args.sample)
         _save_asked(work / "asked.json", asked)
-    result: dict = {"commit": commit(), "pipeline": args.pipeline, "sample_per_project": args.sample}
+    result: dict[str, Any] = {"commit": commit(), "pipeline": args.pipeline, "sample_per_project": args.sample}
     result["projects"] = {p.name: _describe(p, asked.get(p.name), failed.get(p.name)) for p in projects}
-    runs: dict = {}
+    runs: dict[str, Any] = {}
     examples = args.examples.open("w") if args.examples else None
     with contextlib.nullcontext(None) if args.judge_only else Service(work) as service:
         for mode in modes:
             if args.judge_only:
-                run: dict = {"judged_again": str(work / mode)}
+                run: dict[str, Any] = {"judged_again": str(work / mode)}
             else:
                 assert service is not None  # made above unless judging only
                 log(f"{mode}: pipeline translate over {len(asked)} projects")
@@ -182,7 +183,7 @@ def main() -> int:
     return 0
 
 
-def _translate_mode(mode: str, service_url: str, work: Path, exe: str) -> dict:
+def _translate_mode(mode: str, service_url: str, work: Path, exe: str) -> dict[str, Any]:
     """One run: the embedded service for ``clean``, else the test-fault service behind a proxy asking for ``mode``."""
     if mode == "clean":
         return translate(work / "base", work / mode, "embedded", exe)
@@ -210,8 +211,8 @@ def _fault(mode: str) -> str:
     return f"mangle={mode}{every};id=bench-damage-{mode}"
 
 
-def _describe(project: CorpusProject, asked: list[Asked] | None, error: str | None) -> dict:
-    row: dict = {"category": project.category, "fetched": f"{project.kind}:{project.package}"}
+def _describe(project: CorpusProject, asked: list[Asked] | None, error: str | None) -> dict[str, Any]:
+    row: dict[str, Any] = {"category": project.category, "fetched": f"{project.kind}:{project.package}"}
     if error:
         row["error"] = error
     if asked is not None:

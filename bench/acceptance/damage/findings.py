@@ -11,11 +11,12 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 EXAMPLES_PER_GROUP = 6
 
 
-def tables(result: dict) -> list[str]:
+def tables(result: dict[str, Any]) -> list[str]:
     """The per-mode totals, and the clean run and each fault mode per project."""
     runs = result["runs"]
     lines = ["## Totals per run", ""]
@@ -44,10 +45,10 @@ def tables(result: dict) -> list[str]:
     return lines
 
 
-def examples(rows: list[dict]) -> list[str]:
+def examples(rows: list[dict[str, Any]]) -> list[str]:
     """Damaged entries, clean run first, then what each fault mode added to an entry, grouped by kind and project."""
     clean = {(r["project"], r["catalog"], r["source"]): r["damage"] for r in rows if r["mode"] == "clean"}
-    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         before = list(clean.get((row["project"], row["catalog"], row["source"]), [])) if row["mode"] != "clean" else []
         for damage in row["damage"]:

@@ -10,6 +10,7 @@ import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polib
 
@@ -26,17 +27,17 @@ class Verdict:
     asked: int = 0
     written: int = 0
     damaged_entries: int = 0
-    tokens: Counter = field(default_factory=Counter)  # kind -> tokens changed, missing or added
+    tokens: Counter[str] = field(default_factory=Counter[str])  # kind -> tokens changed, missing or added
     glued: int = 0  # directives kept whole with a letter glued on (reported apart: the code is intact)
-    changes: Counter = field(default_factory=Counter)  # changed / missing / added
+    changes: Counter[str] = field(default_factory=Counter[str])  # changed / missing / added
     msgfmt_rejected: int = 0
-    msgfmt_reasons: Counter = field(default_factory=Counter)
-    examples: list[dict] = field(default_factory=list)
+    msgfmt_reasons: Counter[str] = field(default_factory=Counter[str])
+    examples: list[dict[str, Any]] = field(default_factory=list)
 
-    def figures(self) -> dict:
+    def figures(self) -> dict[str, Any]:
         """The row the bench prints."""
         fill = 100.0 * self.written / self.asked if self.asked else 100.0
-        row: dict = {"asked": self.asked, "written": self.written, "fill_pct": round(fill, 2)}
+        row: dict[str, Any] = {"asked": self.asked, "written": self.written, "fill_pct": round(fill, 2)}
         row["damaged_entries"] = self.damaged_entries
         row["tokens_changed"] = dict(sorted(self.tokens.items()))
         row["glued"] = self.glued

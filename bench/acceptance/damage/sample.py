@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import polib
 from lxml import etree
@@ -67,7 +68,10 @@ def _has_code(sources: tuple[str, ...]) -> bool:
     return any(tokens(text) for text in sources)
 
 
-def _spread(items: list, count: int) -> list:
+T = TypeVar("T")
+
+
+def _spread(items: list[T], count: int) -> list[T]:
     """``count`` items taken evenly over ``items`` (all of them when there are fewer)."""
     if count <= 0 or not items:
         return []
