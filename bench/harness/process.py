@@ -2,8 +2,10 @@
 
 Every process is started through GNU ``time`` (Debian's package ``time``): a process forked from the
 bench itself would count the bench's memory in its own peak (the memory it had before its exec), one
-forked from ``time`` does not. CPU seconds and peak RSS come from ``wait4`` on ``time`` (its own and
-its child's, to the microsecond; ``time`` itself costs about a millisecond). Fresh processes may cache bytecode
+forked from ``time`` does not, and ``time`` reports that peak (``%M``). ``time`` itself is forked from
+the bench, so its own peak is the bench's: the peak is read from what it prints, never from ``wait4``.
+CPU seconds come from ``wait4`` on ``time`` (its child's and its own, to the microsecond; ``time``
+costs about a millisecond), finer than the hundredths ``time`` prints. Fresh processes may cache bytecode
 (in the work folder, even where ``PYTHONDONTWRITEBYTECODE`` is set), as an installed package has; a small
 run compiles it before anything is timed (:func:`warm_bytecode`).
 
@@ -94,10 +96,14 @@ def python_argv() -> list[str]:
 def timed(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Timed:
     """Run ``argv`` to its end and measure it; an exit code outside :data:`ACCEPTED_EXIT` stops the bench."""
     require(GNU_TIME)
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as errors, tempfile.NamedTemporaryFile("r", suffix=".time") as measured:
         started = time.perf_counter()
         process = subprocess.Popen(
-            [GNU_TIME, "-o", os.devnull, *argv], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors
+            [GNU_TIME, "-o", measured.name, "-f", "%M", *argv],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
         )
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
@@ -105,7 +111,8 @@ def timed(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Timed:
         if code not in ACCEPTED_EXIT:
             errors.seek(0)
             raise RuntimeError(f"{list(argv)} exited {code}: {errors.read().decode(errors='replace')[-2000:]}")
-    return Timed(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
+        peak_kib = int(measured.read().split()[-1])  # "Command exited with non-zero status N" may come first
+    return Timed(wall, usage.ru_utime + usage.ru_stime, peak_kib / 1024, code)
 
 
 def paired(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Pair:

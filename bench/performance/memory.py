@@ -25,7 +25,8 @@ SIZES_MIB = (1, 10)
 def repeated(project: str, path: Path, mib: float) -> int:
     """Write ``project``'s messages, repeated, into one German catalog of about ``mib`` MiB; its entries."""
     source = template(project)
-    entries = [entry for domain in source.domains for entry in source.entries(domain)]
+    unique = {(e.msgctxt, e.msgid): e for domain in source.domains for e in source.entries(domain)}
+    entries = list(unique.values())  # a message in two of the project's catalogs once: one catalog now
     catalog = polib.POFile()
     catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "de"}
     copy_bytes = len(str(_copy(entries, 0)).encode("utf-8"))
