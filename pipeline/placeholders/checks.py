@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.model import Severity
-from pipeline.placeholders import formats, icu, markup
+from pipeline.placeholders import formats, icu, icu_plurals, markup
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect
@@ -63,7 +63,9 @@ def check_translation(
     judges a plural entry's forms together as msgfmt does.
     """
     edges = source if edges_from is None else edges_from
-    return list(_checked(source, target, tuple(flags), strict, edges, formats_too))
+    # The target's ICU categories are what a translation is held to, not a source expanded with them.
+    judged = icu_plurals.without_locale(tuple(flags))
+    return list(_checked(source, target, judged, strict, edges, formats_too))
 
 
 #: Translations whose problems are kept. The same translation is judged when it comes back and
@@ -145,23 +147,23 @@ def _foreign_markup_problems(source: str, target: str, xliff: bool) -> list[Prob
 
 # --- ICU ------------------------------------------------------------------------------------
 
-_SPACES = re.compile(r"\s+")
-
 
 def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
-    """An ICU source needs an ICU translation with the same arguments, keywords and case keys in order."""
-    src = [_SPACES.sub(" ", ph.text.strip()) for ph in source.placeholders if ph.kind in icu.STRUCTURE]
+    """An ICU source needs an ICU translation with the same arguments and select keys; a plural's
+    categories are the target language's (:func:`pipeline.placeholders.icu.structure_problem`)."""
+    src = [(ph.kind, ph.text) for ph in source.placeholders if ph.kind in icu.STRUCTURE]
     if not src:
         return []
-    tgt = [_SPACES.sub(" ", ph.text.strip()) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
+    tgt = [(ph.kind, ph.text) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
     if not tgt:
         return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
-    if tgt != src:
-        return [
-            Problem(
-                "the ICU message structure (arguments, keywords, case keys) differs from the source's", rule=Rule.ICU
-            )
-        ]
+    dropped: list[str] = []
+    problem = icu.structure_problem(src, tgt, dropped)
+    if problem:
+        return [Problem(problem, rule=Rule.ICU)]
+    if dropped:  # ICU takes "other" for them: right in some languages, a grammar mistake in others
+        cases = ", ".join(dict.fromkeys(dropped))
+        return [warning(f"the ICU plural leaves out the source's case(s) {cases}", Rule.ICU)]
     return []
 
 
@@ -171,7 +173,8 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
 _SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-named", "ruby-named", "icu-arg"})
 #: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
 _WARN_KINDS = frozenset({"url", "email", "entity"})
-_IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; ICU structure has its own rule
+#: Newlines may move; ICU structure has its own rule, and a plural case may say its number in words.
+_IGNORED_KINDS = frozenset({"control", icu.HASH}) | icu.STRUCTURE
 #: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
 #: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
 #: tools that merge a translation back go by the element's name and id, never by these.

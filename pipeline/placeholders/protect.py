@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import formats, grammar, icu, markup
+from pipeline.placeholders import formats, grammar, icu, icu_plurals, markup
 from pipeline.segments import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
@@ -131,6 +131,11 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
         # Most texts: no character any kind (nor markup, nor ICU, which needs a brace) starts with, and
         # no format grammar or XLIFF span to look for. What _spans would find: nothing.
         return Protected(_xml_escape(core), (), prefix, suffix)
+    locale = icu_plurals.locale_of(flags)
+    numbers: dict[int, int] = {}  # where an added ICU case starts -> the number in place of its '#'
+    if locale is not None:  # the target's plural categories, added to the source's ICU plurals
+        expanded = icu_plurals.expand(core, locale)
+        core, numbers = expanded.text, {at: n for at, n in expanded.added if n is not None}
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
@@ -141,6 +146,8 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
         placeholders.append(ph)
         pieces.append(f'<{TAG} id="{ph.id}"/>')
         last = end
+        if kind == icu.CASE and start in numbers:  # sent as text; restore puts '#' back
+            placeholders.append(_placeholder(len(placeholders) + 1, str(numbers[start]), icu_plurals.NUMBER, False))
     pieces.append(_xml_escape(core[last:]))
     return Protected("".join(pieces), tuple(placeholders), prefix, suffix)
 
@@ -289,6 +296,8 @@ def restore(translated: str, protected: Protected) -> str:
     if groups:
         parts = _attribute_values(parts, groups)
     if any(ph.kind in icu.STRUCTURE for ph in protected.placeholders):
+        if any(ph.kind == icu_plurals.NUMBER for ph in protected.placeholders):
+            parts = icu_plurals.numbers_back(parts, [(ph.id, ph.kind, ph.text) for ph in protected.placeholders])
         parts = icu.quote_apostrophes(parts)
         problem = icu.check(parts, [(ph.id, ph.kind) for ph in protected.placeholders])
         if problem:
@@ -345,6 +354,8 @@ def _verify(seen: list[Placeholder], expected: tuple[Placeholder, ...]) -> None:
     for ph in seen:
         counts[ph.id] = counts.get(ph.id, 0) + 1
     for ph in expected:
+        if ph.kind == icu_plurals.NUMBER:  # text in the request, not a tag
+            continue
         n = counts.get(ph.id, 0)
         if n == 0:
             raise PlaceholderMismatch(f"placeholder {ph.text!r} missing from translation")
