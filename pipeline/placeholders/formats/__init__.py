@@ -103,7 +103,7 @@ class FormProblem:
         return f"{where}: {self.grammar.pretty} format: {self.reason}"
 
 
-_RANGE = re.compile(r"^range:\s*(\d+)\.\.(\d+)$")
+_RANGE = re.compile(r"^range:\s*([0-9]+)\.\.([0-9]+)$")
 
 
 def _range(flags: Sequence[str]) -> tuple[int, int] | None:
