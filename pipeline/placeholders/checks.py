@@ -89,6 +89,8 @@ def _checked(
     src = protect(source, flags)
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
+    problems.extend(_icu_argument_problems(src, tgt))
+    tgt = _plural_as_argument(src, tgt)
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
@@ -148,6 +150,53 @@ def _foreign_markup_problems(source: str, target: str, xliff: bool) -> list[Prob
 # --- ICU ------------------------------------------------------------------------------------
 
 
+def _icu_argument_problems(source: Protected, target: Protected) -> list[Problem]:
+    """An ICU argument written with another type or style (``{n, number}`` as ``{n}``): a warning."""
+
+    def written(protected: Protected) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for ph in protected.placeholders:
+            if ph.kind == "icu-arg" and "," in ph.text:
+                found.setdefault(_identity(ph), set()).add(_SPACES.sub("", ph.text))
+        return found
+
+    theirs, mine = written(source), written(target)
+    return [
+        warning(
+            f"ICU argument {name} is written {sorted(forms)[0]!r}, the source has {sorted(theirs[name])[0]!r}", Rule.ICU
+        )
+        for name, forms in mine.items()
+        if name in theirs and forms != theirs[name]
+    ] + [
+        warning(f"ICU argument {name} is written without the source's type {sorted(forms)[0]!r}", Rule.ICU)
+        for name, forms in theirs.items()
+        if name not in mine and any(_identity(ph) == name for ph in target.placeholders)
+    ]
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def _plural_as_argument(source: Protected, target: Protected) -> Protected:
+    """``target`` without the simple arguments that stand for a plural or select of the source written
+    as its argument (``{count} 评论``: a language with one plural form needs no cases)."""
+    if any(ph.kind in icu.STRUCTURE for ph in target.placeholders):
+        return target
+    heads = {
+        f"{{{m.group(1)}}}"
+        for ph in source.placeholders
+        if ph.kind == icu.HEAD
+        for m in [_ICU_NAME.match(ph.text)]
+        if m
+    }
+    if not heads:
+        return target
+    kept = tuple(
+        ph for ph in target.placeholders if not (ph.kind in ("icu-arg", "safe-brace") and _identity(ph) in heads)
+    )
+    return Protected(target.text, kept, target.prefix, target.suffix)
+
+
 def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
     """An ICU source needs an ICU translation with the same arguments and select keys; a plural's
     categories are the target language's (:func:`pipeline.placeholders.icu.structure_problem`)."""
@@ -156,6 +205,10 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
         return []
     tgt = [(ph.kind, ph.text) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
     if not tgt:
+        names = {_identity(ph) for ph in target.placeholders if ph.kind in ("icu-arg", "safe-brace")}
+        heads = {f"{{{m.group(1)}}}" for kind, text in src if kind == icu.HEAD for m in [_ICU_NAME.match(text)] if m}
+        if heads and heads <= names:  # {count} 评论: one form, no cases needed
+            return [warning("the translation writes the ICU plural or select as its bare argument", Rule.ICU)]
         return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
     dropped: list[str] = []
     problem = icu.structure_problem(src, tgt, dropped)
@@ -196,10 +249,21 @@ def _identity(ph: Placeholder) -> str:
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
         text = _TAG_END.sub(r"\1", _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text)))
+        text = _TAG_NAME.sub(lambda m: m.group().lower(), text, count=1)  # HTML's names: any case
         return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
+    if ph.kind == "xliff-escaped-tag":
+        return _ESCAPED_TAG_NAME.sub(lambda m: m.group().lower(), ph.text, count=1)
     if ph.kind == "dollar-var" and ph.text.startswith("${"):
         return "$" + ph.text[2:-1]
+    if ph.kind == "icu-arg":  # the program passes the argument by name; its type and style are how it shows
+        name = _ICU_NAME.match(ph.text)
+        return f"{{{name.group(1)}}}" if name else ph.text
     return ph.text
+
+
+_ICU_NAME = re.compile(r"\{\s*([A-Za-z_0-9]+)")
+_TAG_NAME = re.compile(r"^</?[A-Za-z][\w:.-]*")
+_ESCAPED_TAG_NAME = re.compile(r"^&lt;/?[A-Za-z][\w:.-]*")
 
 
 def _set_like(kind: str, text: str) -> bool:

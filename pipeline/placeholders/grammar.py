@@ -142,9 +142,9 @@ BACKQUOTED = r"""
 """
 
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
-#: word (after a space, a bracket or a quote), so "e-mail" and "self-contained" stay text.
+#: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    (?<![\w/.\-])               # not inside a word, a path or a longer dash
+    (?:(?<=[\s(\[{"'=,`])|^)    # after a space, an opening bracket or quote: not "Demo</b>-Anwendung"
     --?[A-Za-z][A-Za-z0-9_]*    # -x, --name, -ffixed
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
