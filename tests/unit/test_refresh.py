@@ -21,7 +21,7 @@ from pipeline.formats.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.workflows.refresh import find_template, refresh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
-PAIRS = ["added_changed_removed_revived", "plural_change_and_flags"]
+PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
 
 
 def _semantics(path: Path) -> dict:
