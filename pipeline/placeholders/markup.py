@@ -242,13 +242,11 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
 #: Tag-like tokens in text: tags, comments, processing instructions, CDATA, declarations.
 _TOKEN = re.compile(r"<(?:/?[A-Za-z][^<>]*|!--.*?--|\?.*?\?|!\[CDATA\[.*?\]\]|![A-Za-z][^<>]*)>", re.DOTALL)
 #: Elements that run code or load content, and attributes that do: never brought in by a translation.
-ACTIVE_ELEMENTS = frozenset(
-    """applet base embed form frame frameset iframe img input link meta object script style svg math template
-    textarea button select video audio source track""".split()
-)
+ACTIVE_ELEMENTS = frozenset("applet base embed form frame frameset iframe math meta object script style svg".split())
 _ACTIVE_ATTRIBUTE = re.compile(
-    r"""\son\w+\s*=                                         # an event handler: onclick=, onerror=
-      | (?:href|src|action|formaction|data)\s*=\s*["']?\s*  # a link or source
+    r"""\son[a-z]+\s*=                                      # an event handler: onclick=, onerror=
+      | \s(?:src|srcset|poster|background|data)\s*=         # a resource loaded: a tracking image
+      | \s(?:href|action|formaction)\s*=\s*["']?\s*        # a link or form target
         (?:javascript|vbscript|data):                     #   that runs a script or holds a document""",
     re.IGNORECASE | re.VERBOSE,
 )

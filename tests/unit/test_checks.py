@@ -50,7 +50,9 @@ def test_at_least_as_strict_as_msgfmt(path: Path):
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
         pytest.skip("GNU msgfmt is not installed")
-    done = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+    done = subprocess.run(
+        [msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True, errors="replace"
+    )
     expected_msgfmt_failure = path.name.startswith("bad_")  # warn_, stricter_ and ok_ pass msgfmt
     assert (done.returncode != 0) == expected_msgfmt_failure, done.stderr
     if done.returncode != 0:
