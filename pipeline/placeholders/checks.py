@@ -313,6 +313,7 @@ _CODE_KINDS = frozenset(
         "option",
         "path",
         "code-identifier",
+        "identifier",
         "fortran-directive",
         "wiki",
     }

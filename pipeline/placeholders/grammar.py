@@ -17,7 +17,9 @@ __all__ = [
     "ARGUMENT_NAME",
     "BACKQUOTED",
     "BRACKET_MARKUP",
+    "CODE_ELEMENT",
     "CODE_IDENTIFIER",
+    "IDENTIFIER",
     "DOLLAR_VARIABLE",
     "FORTRAN_DIRECTIVE",
     "GCC_QUOTED",
@@ -99,6 +101,7 @@ BRACKET_MARKUP = r"""
 #: ``$(module)s``), and PHP's array elements $cfg['Servers'] (not "$5", a price).
 DOLLAR_VARIABLE = r"""
     \$\{[A-Za-z_][A-Za-z0-9_]*\}       # ${name}
+    | \$\{[^{}\n]*\}                    # ${python:round(size/1024, 1)}: an expression (TAL, JavaScript)
     | \$\([A-Za-z_][A-Za-z0-9_.-]*\)    # $(name), $(CC)
       (?:[sdifr](?![A-Za-z]))?          #   and a logging format's conversion: $(module)s
     | \$[A-Za-z_][A-Za-z0-9_]*          # $name, ASCII: "$TMPDIR를" is $TMPDIR and a Korean particle,
@@ -141,23 +144,51 @@ BACKQUOTED = r"""
     | `[^`'\s]+'                # `configure'
 """
 
+#: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
+#: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
+CODE_ELEMENT = r"""
+    <(?P<html_code>code|kbd|samp)(?:\s[^<>]*)?>[^<>]*</(?P=html_code)\s*>
+    | \[(?P<bb_code>code|kbd)\][^\[\]]*\[/(?P=bb_code)\]
+"""
+
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
 #: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    (?:(?<=[\s(\[{"'=,`])|^)    # after a space, an opening bracket or quote: not "Demo</b>-Anwendung"
+    (?:(?<=[\s(\[{"'=,`|])|^)   # after a space, an opening bracket or quote, a usage line's |:
+                                # not "Demo</b>-Anwendung"
     --?[A-Za-z][A-Za-z0-9_]*    # -x, --name, -ffixed
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
 """
 
-#: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``. An absolute one
-#: starts a word, so "and/or" and "km/h" stay text.
+#: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
+#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
+#: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
 PATH = r"""
     (?<![\w/.~:\\])             # not inside a word, a URL or another path
     (?:~|\.{1,2})?              # home, here, up
     /[A-Za-z0-9_.+@-]+          # the first component
     (?:/[A-Za-z0-9_.+@-]*)*     # the others; a trailing slash too
+    | (?<![\w/.~:\\-])
+      [A-Za-z0-9_.+-]+          # a relative path's first folder
+      (?:/[A-Za-z0-9_.+-]+)*    # more folders
+      /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
     | \b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
+"""
+
+#: A name a program reads, whose shape no word of prose has: ``snake_case`` with a small letter
+#: (``needs_extensions``; ``PAGE_WIDTH`` in capitals is a help text's metavariable, translated),
+#: dotted names (``conf.py``, ``org.gnome.Shell``, ``php.ini``; parts of two characters or more, so
+#: "e.g." is text), ``Dpkg::Shlibs``, a call ``add_node()``, and camel case (``phpMyAdmin``,
+#: ``KPluginFactory``: a small letter followed by a capital).
+IDENTIFIER = r"""
+    \b[A-Za-z][A-Za-z0-9]*::[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*   # Perl and C++ names
+    | \b[A-Za-z_][A-Za-z0-9_]*\(\)                        # a call: add_node()
+    | \b(?=[A-Za-z0-9_]*[a-z])                            # snake case with a small letter somewhere
+      [A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+\b
+    | \b(?![A-Za-z0-9_-]+\.[A-Z][a-z]+\b(?!\.[A-Za-z]))  # not two sentences without a space: "done.Next"
+      [A-Za-z_][A-Za-z0-9_-]+(?:\.[A-Za-z_][A-Za-z0-9_-]+)+\b(?!\.[A-Za-z0-9])   # dotted: conf.py
+    | \b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b              # camel case: phpMyAdmin, KPluginFactory
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).

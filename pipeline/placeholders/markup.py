@@ -85,7 +85,7 @@ _BRACKET_NAMES = frozenset(
 _OUTER = {
     "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
-    "quoted-code": grammar.GCC_QUOTED + "|" + grammar.BACKQUOTED,
+    "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT)),
     "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
     TAG_KIND: r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
     "wiki": grammar.WIKI,
@@ -98,7 +98,8 @@ _XLIFF_ONLY = frozenset({"xml-special", "xliff-escaped-tag"})
 @functools.cache
 def _outer(xliff: bool) -> re.Pattern[str]:
     kinds = [k for k in _OUTER if xliff or k not in _XLIFF_ONLY]
-    return re.compile("|".join(f"(?P<{k.replace('-', '_')}>{_OUTER[k]})" for k in kinds), re.VERBOSE | re.DOTALL)
+    alternatives = "|".join(f"(?P<{k.replace('-', '_')}>{_OUTER[k]})" for k in kinds)
+    return re.compile(alternatives, re.VERBOSE | re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

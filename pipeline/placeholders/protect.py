@@ -57,7 +57,9 @@ _KIND_PATTERNS: dict[str, str] = {
     "code-identifier": grammar.CODE_IDENTIFIER,
     "dollar-var": grammar.DOLLAR_VARIABLE,
     "option": grammar.OPTION,
+    # Before identifiers, or flatpages/default.html would be a word and a file name.
     "path": grammar.PATH,
+    "identifier": grammar.IDENTIFIER,
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
@@ -158,10 +160,11 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
     return Placeholder(number, text, kind, ordered)
 
 
-#: The characters every kind, markup and ICU need one of (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
-#: ``]`` ``:`` `````, three apostrophes, a control character), or a dash, slash or tilde starting a
-#: word (an option, a path): a text without any holds no placeholder.
-TRIGGERS = re.compile(r"""[<&:@{}%$\[\]`\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]""")
+#: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
+#: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
+#: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a small
+#: letter before a capital (``phpMyAdmin``) or ``()``: a text without any holds no placeholder.
+TRIGGERS = re.compile(r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|[a-z][A-Z]|\(\)""")
 
 _Span = tuple[int, int, str, bool]
 

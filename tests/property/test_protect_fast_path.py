@@ -40,6 +40,9 @@ EXAMPLES = [
     "!$ACC LOOP", "SYS$LOGIN", "[[Page]]", "[[Page|", "]]", "'''", "''", "{{{1}}}", "{ limit }", "{id, number}",
     "[kbd]", "[/kbd]", "<qt>", "<nobr>", "</acronym>", '<acronym title="Hyper Text">', '<img alt="A cat" src="c"/>',
     "<filename>", "</filename>", "&lt;script&gt;", "-", "/", ".", "~", "'", "`", "]",
+    "needs_extensions", "PAGE_WIDTH", "conf.py", "org.gnome.Shell", "done.Next", "e.g.", "Dpkg::Shlibs",
+    "add_node()", "()", "phpMyAdmin", "KPluginFactory", "URLs", "flatpages/default.html", "META-INF/a.xml",
+    "[code]main[/code]", "<code>%s</code>", "<kbd>Ctrl</kbd>", "${python:round(x, 1)}", "-a|--all",
     # Qt, controls, plain text
     "%1", "%n", "&&", "\n", "\t", "\r", "\v", "\f", " ", "  ", "word", "Wört", "日本", "Ünïcödé", ":", "@", "<", ">",
     "&", "[", "]", "$", "%",
@@ -67,7 +70,7 @@ FLAGS = st.lists(
     max_size=3,
     unique=True,
 )
-_NO_TRIGGER = st.characters(blacklist_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~", blacklist_categories=("Cs",))
+_NO_TRIGGER = st.characters(blacklist_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~_()", blacklist_categories=("Cs",))
 TEXT = st.one_of(
     st.lists(st.sampled_from(EXAMPLES) | st.text(_NO_TRIGGER, max_size=6), max_size=10).map("".join),
     st.text(max_size=40),
