@@ -111,14 +111,13 @@ class OuterSpan:
     kind: str
 
 
-def outer_spans(text: str, xliff: bool, every_tag: bool) -> tuple[list[OuterSpan], list[tuple[int, int]]]:
-    """The markup and quoted code of ``text``, in order, and the attribute values between the pieces.
+def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
+    """The markup and quoted code of ``text``, in order; a tag with text attributes in pieces around
+    their values, which are left to the other placeholder kinds, as text.
 
-    ``every_tag``: every tag is markup (XLIFF's inner XML, a KUIT entry). The values (holes) are
-    left to the other placeholder kinds, as text.
+    ``every_tag``: every tag is markup (XLIFF's inner XML, a KUIT entry).
     """
     spans: list[OuterSpan] = []
-    holes: list[tuple[int, int]] = []
     for m in _outer(xliff).finditer(text):
         kind = m.lastgroup.replace("_", "-")  # type: ignore[union-attr]
         tag = m.group()
@@ -130,14 +129,13 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> tuple[list[OuterSpan
             for value_start, value_end in values:
                 piece = TAG_KIND if start == m.start() else ATTRIBUTE_PIECE
                 spans.append(OuterSpan(start, m.start() + value_start, piece))
-                holes.append((m.start() + value_start, m.start() + value_end))
                 start = m.start() + value_end
             spans.append(OuterSpan(start, m.end(), TAG_KIND if start == m.start() else ATTRIBUTE_PIECE))
             continue
         if kind == "bracket-markup" and not _is_bracket_markup(tag, text):
             continue
         spans.append(OuterSpan(m.start(), m.end(), kind))
-    return spans, holes
+    return spans
 
 
 _TAG_PARTS = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")

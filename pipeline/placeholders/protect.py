@@ -63,10 +63,62 @@ _KIND_PATTERNS: dict[str, str] = {
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
-_PATTERN = re.compile(
-    "|".join(f"(?P<{k.replace('-', '_')}>{pattern})" for k, pattern in _KIND_PATTERNS.items()),
-    re.VERBOSE | re.DOTALL,
-)
+_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]")
+_NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
+#: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
+#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`). The regex engine tries every
+#: alternative at every position: a text's alternation leaves out the kinds it cannot hold, which
+#: makes protection more than twice as fast on real catalogs.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "url": (":", "/"),
+    "email": ("@",),
+    "template": ("{",),
+    "ruby-named": ("%", "{"),
+    "percent-named": ("%",),
+    "safe-printf": ("%",),
+    "qt-count": ("%",),
+    "qt-numbered": ("%",),
+    "percent-directive": ("%",),
+    "safe-brace": ("{",),
+    "icu-arg": ("{",),
+    "fortran-directive": ("!", "$"),
+    "code-identifier": ("$",),
+    "dollar-var": ("$",),
+    "option": ("-",),
+    "path": ("/\\",),
+    "identifier": (_NAME,),
+    "entity": ("&",),
+    "control": ("\n\t\r\v\f",),
+}
+_LOOKED_FOR = "".join(sorted({c for needs in _NEEDS.values() for group in needs for c in group} - {_NAME}))
+
+
+@functools.lru_cache(maxsize=512)
+def _alternation(kinds: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex of ``kinds`` in their order of precedence, each a named group."""
+    return re.compile(
+        "|".join(f"(?P<{k.replace('-', '_')}>{_KIND_PATTERNS[k]})" for k in kinds), re.VERBOSE | re.DOTALL
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _alternation_for(present: frozenset[str]) -> re.Pattern[str]:
+    """The alternation of the kinds a text holding the characters ``present`` can hold."""
+    return _alternation(
+        tuple(k for k, needs in _NEEDS.items() if all(any(c in present for c in group) for group in needs))
+    )
+
+
+def _pattern_for(text: str) -> re.Pattern[str]:
+    """The alternation of the kinds ``text`` can hold."""
+    present = {c for c in _LOOKED_FOR if c in text}
+    if _IDENTIFIER_HINT.search(text):
+        present.add(_NAME)
+    return _alternation_for(frozenset(present))
+
+
+#: Every kind: what the alternation of a text that holds everything is.
+_PATTERN = _alternation(tuple(_KIND_PATTERNS))
 #: Kinds that read a printf argument in order when they carry no position or name.
 PRINTF_KINDS = frozenset({"safe-printf"})
 _SAFE_PRINTF = re.compile(grammar.SAFE_PRINTF, re.VERBOSE)
@@ -129,7 +181,8 @@ PROTECT_MEMO = 1 << 15
 @functools.lru_cache(maxsize=PROTECT_MEMO)
 def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
-    if TRIGGERS.search(core) is None and not _flagged(flags) and XLIFF_INLINE not in flags:
+    triggered = TRIGGERS.search(core) is not None
+    if not triggered and not _flagged(flags) and XLIFF_INLINE not in flags:
         # Most texts: no character any kind (nor markup, nor ICU, which needs a brace) starts with, and
         # no format grammar or XLIFF span to look for. What _spans would find: nothing.
         return Protected(_xml_escape(core), (), prefix, suffix)
@@ -138,10 +191,11 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     if locale is not None:  # the target's plural categories, added to the source's ICU plurals
         expanded = icu_plurals.expand(core, locale)
         core, numbers = expanded.text, {at: n for at, n in expanded.added if n is not None}
+        triggered = triggered or TRIGGERS.search(core) is not None
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
-    for start, end, kind, ordered in _spans(core, flags):
+    for start, end, kind, ordered in _spans(core, flags, triggered):
         pieces.append(_xml_escape(core[last:start]))
         text = core[start:end]
         ph = _placeholder(len(placeholders) + 1, text, kind, ordered or _is_ordered(kind, text))
@@ -169,22 +223,22 @@ TRIGGERS = re.compile(r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\
 _Span = tuple[int, int, str, bool]
 
 
-def _spans(core: str, flags: tuple[str, ...]) -> list[_Span]:
+def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     """``(start, end, kind, ordered)`` of every placeholder of ``core``, in order.
 
     First what comes back whole with whatever it holds: XLIFF's protected spans, markup (cut around
     the values of its text attributes) and quoted code. Then, outside them, the directives of the
     formats the flags name; ICU structure where no flag's grammar reads the text; and the regex
-    kinds in what is left, the attribute values included.
+    kinds in what is left, the attribute values included. ``triggered``: :data:`TRIGGERS` finds
+    something in ``core`` (without, only a format grammar or XLIFF's spans can).
     """
     xliff = XLIFF_INLINE in flags
     grammars = formats.grammars_for(flags)
     every_tag = xliff or formats.GRAMMARS[_KUIT] in grammars
     native = [(start, end, "xliff-native") for start, end in markup.xliff_protected(core)] if xliff else []
     outer: list[tuple[int, int, str]] = list(native)
-    holes: list[tuple[int, int]] = []
-    if TRIGGERS.search(core) is not None:
-        found, holes = markup.outer_spans(core, xliff, every_tag)
+    if triggered:
+        found = markup.outer_spans(core, xliff, every_tag)
         outer += [(s.start, s.end, s.kind) for s in found if not _inside_any(s.start, s.end, native)]
         outer.sort()
     directives: list[_Span] = []
@@ -212,19 +266,18 @@ def _spans(core: str, flags: tuple[str, ...]) -> list[_Span]:
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
     fixed.sort()
-    return _with_regex_kinds(core, fixed)
+    return _with_regex_kinds(core, fixed) if triggered else fixed
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
     """``fixed`` with the regex kinds found in the text between its spans, in order."""
-    if TRIGGERS.search(core) is None:  # nothing any kind could match
-        return fixed
+    pattern = _pattern_for(core)
     found: list[_Span] = []
     last = 0
     for span in [*fixed, (len(core), len(core), "", False)]:
         start, end = span[0], span[1]
         if start >= last:
-            for m in _PATTERN.finditer(core, last, start):
+            for m in pattern.finditer(core, last, start):
                 if m.start() != m.end():
                     found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))  # type: ignore[union-attr]
         if span[2] and start >= last:

@@ -1,5 +1,6 @@
 """Protect's shortcuts change no protected form: a text with no trigger character is protected at once,
-and the regex scan is skipped for it; both must give what the full scan gives, text for text."""
+the regex scan is skipped for it, and a text's scan tries only the kinds it can hold; all must give
+what the full scan gives, text for text."""
 
 from __future__ import annotations
 
@@ -79,8 +80,12 @@ TEXT = st.one_of(
 
 
 def _full_scan(text: str, flags: tuple[str, ...]):
-    """``protect`` as it would be with every text searched: no trigger shortcut, no memo."""
-    with mock.patch.object(protect_module, "TRIGGERS", re.compile("")):
+    """``protect`` as it would be with every text searched by every kind: no trigger shortcut, no
+    alternation narrowed to the kinds the text can hold, no memo."""
+    with (
+        mock.patch.object(protect_module, "TRIGGERS", re.compile("")),
+        mock.patch.object(protect_module, "_pattern_for", lambda text: protect_module._PATTERN),
+    ):
         return protect_module._protect.__wrapped__(text, flags)  # type: ignore[attr-defined]
 
 
