@@ -165,7 +165,7 @@ OPTION = r"""
 #: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
 #: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
 PATH = r"""
-    (?<![\w/.~:\\])             # not inside a word, a URL or another path
+    (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
     (?:~|\.{1,2})?              # home, here, up
     /[A-Za-z0-9_.+@-]+          # the first component
     (?:/[A-Za-z0-9_.+@-]*)*     # the others; a trailing slash too

@@ -78,6 +78,8 @@ TEXT_ATTRIBUTES = frozenset("title alt placeholder aria-label aria-description l
 _BRACKET_NAMES = frozenset(
     "a b i u s em strong code kbd doc br sup sub dfn tt strike url img quote li ul ol p span color size".split()
 )
+#: BBCode names that take a value: without one they are words (``[SIZE]`` in a usage line).
+_BRACKET_VALUED = frozenset({"color", "size"})
 
 #: One regex over a text finds every span that holds other placeholders and comes back whole: XML
 #: specials and comments, code GCC quotes or backquotes, tags, escaped tags of XLIFF, bracket and
@@ -134,6 +136,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
             continue
         if kind == "bracket-markup" and not _is_bracket_markup(tag, text):
             continue
+        if kind == "wiki" and tag == "]]" and "[[" not in text[: m.start()]:
+            continue  # a usage line's nested brackets: [--init [--filter=<spec>]]
         spans.append(OuterSpan(m.start(), m.end(), kind))
     return spans
 
@@ -157,12 +161,18 @@ def is_markup(tag: str, text: str) -> bool:
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:
-    name = re.match(r"\[/?([A-Za-z][A-Za-z0-9]*)", tag)
-    if name is None:
+    """Whether a ``[name]`` is BBCode: it closes, or has its partner, or is a name such catalogs use in
+    small letters (``[em]``; with a value: ``[a@url]``, ``[color=red]``). A usage line's ``[SIZE]`` and
+    git's ``[a]ccept`` are text."""
+    m = re.match(r"\[(/?)([A-Za-z][A-Za-z0-9]*)([@=]?)", tag)
+    if m is None:
         return False
-    if tag.startswith("[/") or name.group(1).lower() in _BRACKET_NAMES:
+    closing, name, value = m.groups()
+    if closing or re.search(rf"\[/{re.escape(name)}\]", text) is not None:
         return True
-    return re.search(rf"\[/{re.escape(name.group(1))}\]", text, re.I) is not None
+    if name not in _BRACKET_NAMES:
+        return False
+    return bool(value) or (len(name) > 1 and name not in _BRACKET_VALUED)
 
 
 @functools.lru_cache(maxsize=256)

@@ -101,6 +101,10 @@ def test_code_is_protected_whatever_the_flag(text, flags, expected):
         "URLs, APIs and IDs",
         "PAGE_WIDTH",  # capitals with underscores: a help text's metavariable
         "it''s",  # ICU's and Java's escaped apostrophe
+        "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
+        "d[SIZE] bytes",  # BBCode's [size] takes a value
+        "Search term(s)/phrase",
+        "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
     ],
 )
 def test_prose_that_looks_like_code_is_left_to_translate(text):
