@@ -1,13 +1,16 @@
 """The rules a translation is judged by, each a plain function, with two severities.
 
-An *error* breaks the program or the catalog: msgfmt rejects the entry (a format directive of the
-entry's flags, a leading or trailing newline), or a placeholder the source has is missing, added
-or changed (markup, variables, ICU structure), or a control character appears that the source
-lacks. A *warning* is style, or a matter for a reviewer: a translation longer than its unit's
-length limit (:mod:`pipeline.formats.limits`), an entity written as its character or the reverse, other edge
-whitespace, a translated attribute (``title=``, ``alt=``), a URL pointing at a localised page, a
-bidi or invisible character, a directive that reads no argument (``%%``, ``%<``), markup whose
-balance differs where the source's own is unusual.
+Judgement follows gettext. An *error* breaks the program or the catalog: msgfmt rejects the entry
+(a format directive of the entry's flags, a leading or trailing newline), or a placeholder the
+source has is missing, added or changed (markup, variables, ICU structure), or markup that runs code
+is added, or a control character appears that the source lacks. A *warning* is style, or a matter
+for a reviewer: a translation longer than its unit's length limit (:mod:`pipeline.formats.limits`),
+an entity written as its character or the reverse, other edge whitespace, a translated attribute
+(``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
+directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
+own is unusual, and code protection keeps from the engine but no flag of the entry names (a date
+format, an option, a path, another format's placeholder), which a translator may adapt. Edges,
+characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
 (:mod:`pipeline.run.gate`) runs it over every form of a unit, with msgfmt's format check of the

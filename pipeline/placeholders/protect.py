@@ -1,18 +1,25 @@
 """Placeholder protection and restoration.
 
-Before a segment is sent, every placeholder (printf and brace fields, HTML tags and entities,
-URLs, e-mail addresses, template variables, interior newlines and tabs) is replaced by a
-self-closing ``<x id="N"/>`` tag; the request lists ``x`` in ``ignore_tags`` and uses
-``tag_handling=xml``, so the placeholder's own text is never sent, billed or translated.
-Leading and trailing whitespace is set aside and put back verbatim.
+Before a segment is sent, every placeholder is replaced by a self-closing ``<x id="N"/>`` tag; the
+request lists ``x`` in ``ignore_tags`` and uses ``tag_handling=xml``, so the placeholder's own text
+is never sent, billed or translated. Leading and trailing whitespace is set aside and put back
+verbatim.
+
+What is protected is a superset of what any program, markup engine or reader of code would break
+on, whatever the segment's format flags say: markup tags whole with the directives inside them
+(:mod:`~pipeline.placeholders.markup`, which also cuts out the values of text attributes to
+translate), quoted code, the directives of the formats the flags name
+(:mod:`~pipeline.placeholders.formats`), ICU structure (:mod:`~pipeline.placeholders.icu`, with the
+target language's plural categories added by :mod:`~pipeline.placeholders.icu_plurals`), and the
+kinds of :mod:`~pipeline.placeholders.grammar` (other formats' directives, variables, options,
+paths, names, URLs, entities, newlines). What is an *error* in a human translation is another
+question, judged as gettext does (:mod:`~pipeline.placeholders.checks`).
 
 After translation, :func:`restore` puts the placeholders back and refuses (raising
 :class:`PlaceholderMismatch`) anything a careful reviewer would refuse: a placeholder missing,
-duplicated or unknown; foreign markup; unnamed printf placeholders out of their source order;
-HTML tags that were balanced in the source and no longer are.
-
-Which grammars apply comes from the segment's format flags (``python-format``, ``c-format``,
-``python-brace-format``, ...); without a flag, only forms that are safe to detect are protected.
+duplicated or unknown; foreign markup, raw or written as text; unnamed printf placeholders out of
+their source order; HTML tags that were balanced in the source and no longer are; a tag's pieces
+out of order.
 """
 
 from __future__ import annotations
@@ -287,7 +294,8 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
 
 
 def _inside_any(start: int, end: int, spans: list[tuple[int, int, str]]) -> bool:
-    return any(s <= start and end <= e or s < end and start < e for s, e, _ in spans)
+    """Whether ``start``..``end`` overlaps one of ``spans``."""
+    return any(s < end and start < e for s, e, _ in spans)
 
 
 def _blanked(core: str, spans: list[tuple[int, int, str]]) -> str:
