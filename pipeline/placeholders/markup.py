@@ -181,9 +181,17 @@ def _partner(name: str, opening: bool) -> re.Pattern[str]:
     return re.compile(rf"</{re.escape(name)}\s*>" if opening else rf"<{re.escape(name)}(?:[\s/>])", re.I)
 
 
+#: An attribute of a tag with its quoted value (the value's group says which quote).
 _ATTRIBUTE = re.compile(r"""\s(?P<name>[\w:.-]+)\s*=\s*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
-#: What a value holds besides words: a directive, a field, a variable, an entity.
-_NOT_WORDS = re.compile(r"%\([^)]*\)\w|%\w|\{[^{}]*\}|\$\w+|&\w+;")
+#: What a value holds besides words.
+_NOT_WORDS = re.compile(
+    r"""%\([^)]*\)\w            # %(name)s
+      | %\w                     # %s, %1
+      | \{[^{}]*\}              # {field}
+      | \$\w+                   # $name
+      | &\w+;                   # &amp;""",
+    re.VERBOSE,
+)
 _LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
@@ -248,8 +256,17 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
     return not stack
 
 
-#: Tag-like tokens in text: tags, comments, processing instructions, CDATA, declarations.
-_TOKEN = re.compile(r"<(?:/?[A-Za-z][^<>]*|!--.*?--|\?.*?\?|!\[CDATA\[.*?\]\]|![A-Za-z][^<>]*)>", re.DOTALL)
+#: Tag-like tokens in text, as a browser or an XML reader would see them.
+_TOKEN = re.compile(
+    r"""<
+    (?: /?[A-Za-z][^<>]*        # a start or end tag, attributes and all
+      | !--.*?--                # a comment
+      | \?.*?\?                 # a processing instruction
+      | !\[CDATA\[.*?\]\]       # a CDATA section
+      | ![A-Za-z][^<>]*         # a declaration: <!DOCTYPE ...>
+    )>""",
+    re.DOTALL | re.VERBOSE,
+)
 #: Elements that run code or load content, and attributes that do: never brought in by a translation.
 ACTIVE_ELEMENTS = frozenset("applet base embed form frame frameset iframe math meta object script style svg".split())
 _ACTIVE_ATTRIBUTE = re.compile(
