@@ -3,9 +3,11 @@
 A placeholder tag keeps a token's text intact, but not the spaces beside it: an answer that reads
 ``<x id="1"/>and`` restores to ``https://example.com/docsand`` (a link to another page), ``$d day``
 to ``$dday`` (another variable), ``-B, --ignore-backups`` moved to ``--ignore-backups-B`` (another
-option), ``%1`` before a digit to ``%12`` (another argument). Comparing the restored text with the
+option), ``%1`` before a digit to ``%12`` (another argument), a directive before a word to one that
+reads longer or runs into it (``%Ey`` for ``%E``, ``%sis``). Comparing the restored text with the
 source cannot tell that from a localised word order, so the answer is judged while its tags are
-still tags: a token the source keeps apart from a word must stay apart from one.
+still tags: a token the source keeps apart from a word must stay apart from one. Scripts that write
+no space between words (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar, Tibetan) may touch it.
 """
 
 from __future__ import annotations
@@ -30,13 +32,16 @@ _LABELS = {
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.
 _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-format", "smalltalk-format", "ycp-format"})
+#: Directives a letter after which reads as part of them, or as a word run into the value they print
+#: (what is before them is the text's business).
+_DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-brace", "icu-arg"})
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 
 
 def glued(protected: Protected, answer: str) -> str | None:
     """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
     digit) that the source keeps apart, or None."""
-    kinds = {str(ph.id): ph for ph in protected.placeholders if ph.kind in _LABELS or ph.kind in _NUMBERED}
+    kinds = {str(ph.id): ph for ph in protected.placeholders if _watched(ph.kind)}
     if not kinds:
         return None
     tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
@@ -46,14 +51,22 @@ def glued(protected: Protected, answer: str) -> str | None:
         if ident not in kinds or ident not in apart:
             continue
         ph = kinds[ident]
-        if ph.kind in _NUMBERED:
-            if _digit_after(answer, m.end()) and not _digit_after(protected.text, _end_of(protected.text, ident)):
+        if ph.kind in _NUMBERED and _digit_after(answer, m.end()):
+            if not _digit_after(protected.text, _end_of(protected.text, ident)):
                 return f"argument {ph.text!r} is glued to the digit after it"
-            continue
         before, after = _neighbours(answer, m, tokens)
+        if ph.kind not in _LABELS:  # a directive: only a word after it
+            if after and not apart[ident][1]:
+                return f"placeholder {ph.text!r} is glued to the word after it"
+            continue
         if (after and not apart[ident][1]) or (before and not apart[ident][0]):
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the text next to it"
     return None
+
+
+def _watched(kind: str) -> bool:
+    """Whether what touches a placeholder of ``kind`` is judged here (tokens, numbered arguments, directives)."""
+    return kind in _LABELS or kind in _NUMBERED or kind in _DIRECTIVES or kind.endswith("-format")
 
 
 def _end_of(text: str, ident: str) -> int:
@@ -73,7 +86,7 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
     """
 
     def word(ch: str) -> bool:
-        return ch.isalnum() and ord(ch) < _IDEOGRAPHIC
+        return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
 
     previous = _BEFORE.search(text, 0, m.start())
     following = _TAG_AT.match(text, m.end())
@@ -88,3 +101,5 @@ _BEFORE = re.compile(r'<x id="(\d+)"/>\Z')
 
 #: From here on (CJK radicals, kana, ideographs, Hangul...): scripts a token is not glued to.
 _IDEOGRAPHIC = 0x2E80
+#: Scripts before it that write no space between words: Thai, Lao, Tibetan, Myanmar, Khmer.
+_UNSPACED = ((0x0E00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF))

@@ -161,3 +161,11 @@ def test_a_token_glued_to_a_word_or_another_token_is_refused(source, answer, rea
 def test_a_token_next_to_punctuation_or_an_ideograph_is_not_glued():
     assert glued(protect("Edit conf.py now"), 'Bearbeite „<x id="1"/>“ jetzt') is None
     assert glued(protect("Edit conf.py now"), '编辑<x id="1"/>文件') is None
+
+
+def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_without_spaces():
+    protected = protect("%s is neither a commit", ("c-format",))
+    assert "'%s' is glued to the word after it" in (glued(protected, '<x id="1"/>ist weder') or "")
+    assert glued(protected, '<x id="1"/> ist weder') is None
+    assert glued(protect("Delete %d files", ("c-format",)), 'ลบ <x id="1"/>ไฟล์') is None  # Thai
+    assert glued(protect("Was %s", ("c-format",)), 'War<x id="1"/>') is None  # what precedes it is text
