@@ -317,6 +317,7 @@ _CODE_KINDS = frozenset(
         "path",
         "code-identifier",
         "identifier",
+        "code-run",
         "fortran-directive",
         "wiki",
     }

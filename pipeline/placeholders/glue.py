@@ -28,6 +28,7 @@ _LABELS = {
     "path": "path",
     "identifier": "name",
     "code-identifier": "name",
+    "code-run": "code",
     "fortran-directive": "directive",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.

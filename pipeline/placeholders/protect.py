@@ -273,7 +273,45 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
     fixed.sort()
-    return _with_regex_kinds(core, fixed) if triggered else fixed
+    return _code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
+
+
+#: Kinds whose spans join their neighbours into one run of code: a path or name a directive leads
+#: (``%(outdir)s/output.txt``, ``%(outdir)s{sep}python.txt``).
+_RUN_NAMES = frozenset({"path", "identifier", "code-identifier"})
+#: Kinds a run may hold besides: directives, fields, variables (markup, links, newlines stay apart).
+_RUN_PARTS = frozenset(
+    {"safe-printf", "percent-directive", "qt-numbered", "safe-brace", "icu-arg", "dollar-var", "template", "ruby-named"}
+)
+_RUN_JOINT = re.compile(r"[/\\]*")  # what may stand between two parts of a run: path separators, or nothing
+#: The kind of a run of code made one span.
+_MERGED = "code-run"
+
+
+def _code_runs(core: str, spans: list[_Span]) -> list[_Span]:
+    """``spans`` with every run of code written without a space, a name or path among it, made one span:
+    moved apart, its parts would no longer name the file (``%(outdir)s`` far from ``/output.txt``)."""
+    if len(spans) < 2 or not any(kind in _RUN_NAMES for _, _, kind, _ in spans):
+        return spans
+    out: list[_Span] = []
+    run: list[_Span] = []
+    for span in [*spans, (len(core) + 1, len(core) + 1, "", False)]:
+        joined = run and _joinable(span[2]) and _RUN_JOINT.fullmatch(core, run[-1][1], span[0]) is not None
+        if joined:
+            run.append(span)
+            continue
+        if len(run) > 1 and any(kind in _RUN_NAMES for _, _, kind, _ in run):
+            out.append((run[0][0], run[-1][1], _MERGED, any(ordered for *_, ordered in run)))
+        else:
+            out.extend(run)
+        run = [span] if span[2] and _joinable(span[2]) else []
+        if span[2] and not run:
+            out.append(span)
+    return out
+
+
+def _joinable(kind: str) -> bool:
+    return kind in _RUN_NAMES or kind in _RUN_PARTS or kind.endswith(FORMAT_SUFFIX)
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
@@ -432,3 +470,21 @@ def _verify(seen: list[Placeholder], expected: tuple[Placeholder, ...]) -> None:
         raise PlaceholderMismatch(f"unnamed placeholders ({names}) reordered; use positional forms to reorder")
     if markup.tags_balanced(expected) and not markup.tags_balanced(seen):
         raise PlaceholderMismatch("HTML tags no longer balanced or nested as in the source")
+    moved = _lines_of_options(expected).items() - _lines_of_options(seen).items()
+    if moved:
+        ident = min(moved)[0]
+        text = next(ph.text for ph in expected if ph.id == ident)
+        raise PlaceholderMismatch(f"option {text!r} moved to another line of the help text")
+
+
+def _lines_of_options(placeholders: Iterable[Placeholder]) -> dict[int, int]:
+    """The line (newlines before it) of every option: a help text's column is its line, which no word
+    order of another language moves."""
+    lines: dict[int, int] = {}
+    line = 0
+    for ph in placeholders:
+        if ph.kind == "control" and ph.text == "\n":
+            line += 1
+        elif ph.kind == "option":
+            lines[ph.id] = line
+    return lines

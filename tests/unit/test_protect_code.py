@@ -169,3 +169,23 @@ def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_wit
     assert glued(protected, '<x id="1"/> ist weder') is None
     assert glued(protect("Delete %d files", ("c-format",)), 'ลบ <x id="1"/>ไฟล์') is None  # Thai
     assert glued(protect("Was %s", ("c-format",)), 'War<x id="1"/>') is None  # what precedes it is text
+
+
+def test_a_run_of_code_written_without_a_space_is_one_placeholder():
+    assert found("results in %(outdir)s{sep}python.txt.", ("python-format",)) == [
+        ("%(outdir)s{sep}python.txt", "code-run")
+    ]
+    assert found("see %(outdir)s/output.txt", ("python-format",)) == [("%(outdir)s/output.txt", "code-run")]
+    assert [k for _, k in found("Page %d/%d", ("c-format",))] == ["c-format", "c-format"]  # no name among them
+
+
+def test_an_option_moved_to_another_line_of_a_help_text_is_refused():
+    p = protect("Commands:\n  --get <flag>   output the flag\n  --status   show it")
+    assert [(ph.text, ph.kind) for ph in p.placeholders][:3] == [
+        ("\n", "control"),
+        ("--get", "option"),
+        ("\n", "control"),
+    ]
+    answer = p.text.replace('<x id="1"/>  <x id="2"/>', '<x id="2"/><x id="1"/>  ')
+    with pytest.raises(PlaceholderMismatch, match="option '--get' moved to another line"):
+        restore(answer, p)
