@@ -70,7 +70,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
-_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]")
+_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
 _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
 #: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`). The regex engine tries every
@@ -224,8 +224,11 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 #: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
 #: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a small
-#: letter before a capital (``phpMyAdmin``) or ``()``: a text without any holds no placeholder.
-TRIGGERS = re.compile(r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|[a-z][A-Z]|\(\)""")
+#: letter before a capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``) or ``()``: a
+#: text without any holds no placeholder.
+TRIGGERS = re.compile(
+    r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
+)
 
 _Span = tuple[int, int, str, bool]
 
@@ -283,7 +286,7 @@ _RUN_NAMES = frozenset({"path", "identifier", "code-identifier"})
 _RUN_PARTS = frozenset(
     {"safe-printf", "percent-directive", "qt-numbered", "safe-brace", "icu-arg", "dollar-var", "template", "ruby-named"}
 )
-_RUN_JOINT = re.compile(r"[/\\]*")  # what may stand between two parts of a run: path separators, or nothing
+_RUN_JOINT = re.compile(r"[/\\[]*")  # between two parts of a run: path separators, an index's bracket, nothing
 #: The kind of a run of code made one span.
 _MERGED = "code-run"
 
@@ -301,7 +304,10 @@ def _code_runs(core: str, spans: list[_Span]) -> list[_Span]:
             run.append(span)
             continue
         if len(run) > 1 and any(kind in _RUN_NAMES for _, _, kind, _ in run):
-            out.append((run[0][0], run[-1][1], _MERGED, any(ordered for *_, ordered in run)))
+            end = run[-1][1]
+            if core.count("[", run[0][0], end) > core.count("]", run[0][0], end) and core.startswith("]", end):
+                end += 1  # the index's closing bracket: latex_elements[%r]
+            out.append((run[0][0], end, _MERGED, any(ordered for *_, ordered in run)))
         else:
             out.extend(run)
         run = [span] if span[2] and _joinable(span[2]) else []

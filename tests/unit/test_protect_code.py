@@ -81,6 +81,11 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ],
         ),
         ("SYS$LOGIN", (), [("SYS$LOGIN", "code-identifier")]),
+        (
+            "__all__, MAX_ROWS, OAuth and ETags (not URLs)",
+            (),
+            [("__all__", "identifier"), ("MAX_ROWS", "identifier"), ("OAuth", "identifier"), ("ETags", "identifier")],
+        ),
     ],
 )
 def test_code_is_protected_whatever_the_flag(text, flags, expected):
@@ -99,11 +104,11 @@ def test_code_is_protected_whatever_the_flag(text, flags, expected):
         "e.g. this, i.e. that, Ph.D., U.S.A., version 1.2.3",
         "It is done.Next time",  # two sentences without a space
         "URLs, APIs and IDs",
-        "PAGE_WIDTH",  # capitals with underscores: a help text's metavariable
         "it''s",  # ICU's and Java's escaped apostrophe
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
+        "_Zoom, Save _as, E_xit, Pre_view",  # GTK mnemonics: words a GNOME translator translates
         "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
     ],
 )
@@ -177,6 +182,7 @@ def test_a_run_of_code_written_without_a_space_is_one_placeholder():
     ]
     assert found("see %(outdir)s/output.txt", ("python-format",)) == [("%(outdir)s/output.txt", "code-run")]
     assert [k for _, k in found("Page %d/%d", ("c-format",))] == ["c-format", "c-format"]  # no name among them
+    assert found("Unknown key: latex_elements[%r]", ("python-format",)) == [("latex_elements[%r]", "code-run")]
 
 
 def test_an_option_moved_to_another_line_of_a_help_text_is_refused():
