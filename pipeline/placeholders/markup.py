@@ -157,7 +157,7 @@ def is_markup(tag: str, text: str) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    return _partner(m.group("name"), True).search(text) is not None
+    return _end_tag(m.group("name")).search(text) is not None
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:
@@ -176,9 +176,9 @@ def _is_bracket_markup(tag: str, text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _partner(name: str, opening: bool) -> re.Pattern[str]:
-    """The other half of an element: its end tag for a start tag, a start tag for an end tag."""
-    return re.compile(rf"</{re.escape(name)}\s*>" if opening else rf"<{re.escape(name)}(?:[\s/>])", re.I)
+def _end_tag(name: str) -> re.Pattern[str]:
+    """The end tag of element ``name``, in any case: a start tag's partner."""
+    return re.compile(rf"</{re.escape(name)}\s*>", re.I)
 
 
 #: An attribute of a tag with its quoted value (the value's group says which quote).
