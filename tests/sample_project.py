@@ -15,18 +15,28 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _pristine_samples() -> Path:
-    """The sample catalogs as committed: `make translate` rewrites sample_locales/ in place, and the
-    tests must not depend on whether it ran. Outside a git checkout, the working tree is used."""
-    if (REPO / ".git").exists() and shutil.which("git"):
-        target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
-        archive = subprocess.run(
-            ["git", "-C", str(REPO), "archive", "HEAD", "sample_locales"], capture_output=True, check=False
-        )
-        if archive.returncode == 0:
-            subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
-            atexit.register(shutil.rmtree, target, ignore_errors=True)
-            return target / "sample_locales"
-    return REPO / "sample_locales"
+    """The sample catalogs as git's index holds them, exported once per test process.
+
+    ``make translate`` rewrites sample_locales/ in place, and the tests must not depend on whether
+    it ran: they read what ``git checkout sample_locales`` would restore (committed, or staged with
+    ``git add``). Outside a git checkout (an unpacked archive) the working tree is all there is;
+    ``pytest_report_header`` says so.
+    """
+    if shutil.which("git") is None:
+        return REPO / "sample_locales"
+    listed = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z", "--", "sample_locales"], capture_output=True, check=False
+    )
+    if listed.returncode != 0 or not listed.stdout:
+        return REPO / "sample_locales"
+    target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
+    atexit.register(shutil.rmtree, target, ignore_errors=True)
+    subprocess.run(
+        ["git", "-C", str(REPO), "checkout-index", "-z", "--stdin", f"--prefix={target}/"],
+        input=listed.stdout,
+        check=True,
+    )
+    return target / "sample_locales"
 
 
 SAMPLES = _pristine_samples()
