@@ -47,3 +47,12 @@ def msgfmt_check():
         assert done.returncode == 0, f"msgfmt --check {path}:\n{done.stderr}"
 
     return check
+
+
+def pytest_report_header() -> str | None:
+    """Say so when the sample catalogs cannot be read as committed (no git): a translated copy changes results."""
+    from sample_project import REPO, SAMPLES
+
+    if SAMPLES == REPO / "sample_locales":
+        return "sample_locales/: read from the working tree (no git checkout); `make translate` changes what tests see"
+    return None
