@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from served_in_thread import ServedInThread
 from virtual_time import LoopClock
 
 from pipeline.service.server import BoundedH11, bounded_protocol, connection_cap
@@ -40,14 +40,11 @@ class Served:
     def __init__(self, cap: int, header_seconds: float) -> None:
         self.release = threading.Event()
         self.arrived = threading.Semaphore(0)  # one release per request that reached /slow
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.loop = asyncio.new_event_loop()
-        self.clock = LoopClock(self.loop)
-        self.loop.time = self.clock.time  # type: ignore[method-assign]
+        loop = asyncio.new_event_loop()
+        self.clock = LoopClock(loop)
+        loop.time = self.clock.time  # type: ignore[method-assign]
         self.received: list[int] = []  # bytes each connection sent, in the order they were made
         self._seen = threading.Condition()
-        self._started = threading.Event()
         release, arrived = self.release, self.arrived
 
         async def app(scope, receive, send) -> None:
@@ -57,18 +54,9 @@ class Served:
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
             await send({"type": "http.response.body", "body": b"ok"})
 
-        config = uvicorn.Config(
-            app, http=self._watched(bounded_protocol(cap, header_seconds)), log_config=None, lifespan="off"
-        )
-        started = self._started
-
-        class Server(uvicorn.Server):
-            async def startup(self, sockets=None) -> None:
-                await super().startup(sockets)
-                started.set()
-
-        self.server = Server(config)
-        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self.server.serve([self.sock]),))
+        protocol = self._watched(bounded_protocol(cap, header_seconds))
+        self.served = ServedInThread(app, loop, http=protocol, lifespan="off", log_level="error")
+        self.port = self.served.port
 
     def _watched(self, protocol: type[BoundedH11]) -> type[BoundedH11]:
         """``protocol``, telling this object of each connection and of the bytes it receives."""
@@ -90,17 +78,9 @@ class Served:
 
         return Watched
 
-    def start(self) -> None:
-        self.thread.start()
-        assert self._started.wait(60), "uvicorn did not start (a safety net)"
-
     def stop(self) -> None:
         self.release.set()
-        self.server.should_exit = True
-        self.clock.leap()  # the shutdown's waits are on the loop's clock
-        self.thread.join(timeout=60)
-        self.loop.close()
-        self.sock.close()
+        self.served.stop(wake=self.clock.leap)  # the shutdown's waits are on the loop's clock
 
     def wait(self, connection: int, received: int = 0) -> None:
         """Until the ``connection``-th connection (from 0) is made and has sent ``received`` bytes."""
@@ -123,7 +103,7 @@ class Served:
 def served(request) -> Iterator[Served]:
     cap, header_seconds = request.param
     server = Served(cap, header_seconds)
-    server.start()
+    server.served.start()
     yield server
     server.stop()
 
