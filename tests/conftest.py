@@ -51,8 +51,8 @@ def msgfmt_check():
 
 def pytest_report_header() -> str | None:
     """Say so when the sample catalogs cannot be read as committed (no git): a translated copy changes results."""
-    from sample_project import REPO, SAMPLES
+    from sample_project import SAMPLES_MUTABLE
 
-    if SAMPLES == REPO / "sample_locales":
+    if SAMPLES_MUTABLE:
         return "sample_locales/: read from the working tree (no git checkout); `make translate` changes what tests see"
     return None

@@ -40,6 +40,8 @@ def _pristine_samples() -> Path:
 
 
 SAMPLES = _pristine_samples()
+#: Whether SAMPLES is the working tree's sample_locales/ (no git to read them from), which make translate changes.
+SAMPLES_MUTABLE = SAMPLES == REPO / "sample_locales"
 
 
 def copy_sample_project(tmp_path: Path, service_url: str) -> Path:
