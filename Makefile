@@ -14,18 +14,23 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[serve,redis,test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[serve,review,redis,test,dev]'
 	touch $(STAMP)
 
 translate: install
 	$(BIN)/pipeline translate
 
-# The shared-cache tests need a real redis-server: installed here when missing and we can (root and
-# apt-get); otherwise those tests are skipped and say how to install it.
+# The shared-cache tests need a real redis-server, and the browser tests of `pipeline review` the
+# distribution's Chromium and its driver: installed here when missing and we can (root and apt-get);
+# otherwise those tests are skipped and say how to install them.
 test: install
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		{ apt-get update -qq && apt-get install -y -qq redis-server; } >/dev/null 2>&1 || \
 		echo "redis-server not installed (needs root and apt-get): the Redis cache tests will be skipped"; }
+	@{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || { [ "$$(id -u)" = 0 ] && \
+		command -v apt-get >/dev/null 2>&1 && { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; } >/dev/null 2>&1 || \
+		echo "chromium and chromium-driver not installed (needs root and apt-get): the browser tests will be skipped"; }
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Lint, format and types, as CI runs them (.ci/run); `ruff format .` fixes the format.

@@ -84,6 +84,9 @@ class Counters:
     length_retried: int = 0
     length_over: int = 0
     length_refused: int = 0
+    # Units marked for review once the run is done (fuzzy in PO, needs-review in XLIFF): what
+    # `pipeline review` lists.
+    awaiting_review: int = 0
 
     def add(self, other: Counters) -> None:
         """Add ``other``'s tallies to this one."""

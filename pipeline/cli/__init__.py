@@ -3,11 +3,12 @@
 One module per command group registers its subcommands through a ``register(subparsers)``
 function that adds parsers and sets ``func`` (a callable taking the parsed namespace and
 returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.init`,
-:mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.resources` (glossary, style),
-:mod:`~pipeline.cli.cache` (stats, clear), :mod:`~pipeline.cli.client` (the service's endpoints);
-``pipeline serve`` registers from :mod:`pipeline.service.cli`. The options they share are in
-:mod:`~pipeline.cli.common`. Registering modules stay light to import: heavy imports happen inside ``func``; ``pipeline
-translate`` (what the pre-commit hook starts at every commit) builds only its own parser.
+:mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.review`,
+:mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.cache` (stats, clear),
+:mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
+:mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`. Registering
+modules stay light to import: heavy imports happen inside ``func``; ``pipeline translate`` (what the
+pre-commit hook starts at every commit) builds only its own parser.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ COMMANDS = {
     "init": "pipeline.cli.init",
     **dict.fromkeys(("languages", "usage", "keys", "document", "write"), "pipeline.cli.client"),
     **dict.fromkeys(("check", "refresh"), "pipeline.cli.workflows"),
+    "review": "pipeline.cli.review",
     **dict.fromkeys(("glossary", "style"), "pipeline.cli.resources"),
     "cache": "pipeline.cli.cache",
 }

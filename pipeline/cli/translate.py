@@ -140,7 +140,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import fallback_note, reuse_and_length
+    from pipeline.run.report import awaiting_note, fallback_note, reuse_and_length
     from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
@@ -170,7 +170,8 @@ def _translate(args: argparse.Namespace) -> int:
         else:
             print(
                 f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
-                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}; "
+                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}"
+                f"{awaiting_note(t)}; "
                 f"{t.billed_characters} characters billed in {t.requests} requests; "
                 + (
                     f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "

@@ -114,9 +114,10 @@ def _check(args: argparse.Namespace) -> int:
                     print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
     if not args.quiet:
         fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
+        awaiting = f"; {checked.awaiting} entries await review (pipeline review)" if checked.awaiting else ""
         print(
             f"pipeline check: {errors} error(s), {warnings} warning(s) in {checked.read} catalog(s); "
-            f"{fuzzy} of the errors in fuzzy entries",
+            f"{fuzzy} of the errors in fuzzy entries{awaiting}",
             file=sys.stderr,
         )
     return ExitCode.PARTIAL if errors or (args.strict and warnings) else ExitCode.OK
@@ -125,6 +126,7 @@ def _check(args: argparse.Namespace) -> int:
 def _refresh(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from pipeline.run.report import awaiting_note
     from pipeline.workflows.refresh import refresh
 
     settings = load_cli_settings(args)
@@ -155,7 +157,7 @@ def _refresh(args: argparse.Namespace) -> int:
         t = report.totals
         print(
             f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
-            f"{t.segments_failed} failed; {t.billed_characters} characters billed; "
+            f"{t.segments_failed} failed{awaiting_note(t)}; {t.billed_characters} characters billed; "
             + (f"report: {json_path}" if json_path else "no report written")
         )
         print_usage(report)

@@ -27,7 +27,7 @@ from pipeline.errors import CatalogError
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from pipeline.formats.base import Catalog, Unit, UnitState
+    from pipeline.formats.base import Catalog, Reviewed, Unit, UnitState
     from pipeline.formats.po import PoCatalog
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "ChangedMeanwhile",
     "Content",
     "PoCatalog",
+    "Reviewed",
     "Unit",
     "UnitState",
     "atomic_write",
@@ -257,7 +258,7 @@ def _written(path: Path, data: Content, expected: bytes | None = None) -> OSErro
 def __getattr__(name: str) -> object:
     # The models are imported on first use: a run with nothing new writes its report through
     # atomic_write and needs neither them nor the plural rules they load.
-    if name in ("Catalog", "Unit", "UnitState"):
+    if name in ("Catalog", "Reviewed", "Unit", "UnitState"):
         from pipeline.formats import base
 
         return getattr(base, name)

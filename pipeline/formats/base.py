@@ -37,6 +37,20 @@ class Unit:
     state: UnitState
 
 
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """What a reviewer decided for one unit awaiting review, as :meth:`Catalog.render_reviewed` writes it.
+
+    Accepted: no ``targets`` (the translation stays), not ``pending``. Edited: the new ``targets``
+    (every form). Rejected: empty ``targets``, so the unit is untranslated again. Kept for another
+    look: ``pending`` with a ``note``.
+    """
+
+    targets: tuple[str, ...] | None = None
+    pending: bool = False  # still awaiting review afterwards
+    note: str | None = None  # the reviewer's words, written with the unit
+
+
 class Catalog(Protocol):
     """What the run needs from a catalog of any format (PO, XLIFF)."""
 
@@ -74,3 +88,7 @@ class Catalog(Protocol):
     ) -> Iterator[bytes | memoryview]:
         """:meth:`render`'s bytes in pieces, each made as it is taken: the translations are checked at
         once, and a large catalog's new bytes are never in memory all together."""
+
+    def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
+        """The catalog's bytes with a reviewer's ``decisions`` (unit index -> decision) written in; every
+        other byte as read. Raises ValueError for a decision the format cannot hold."""

@@ -37,7 +37,8 @@ from typing import NamedTuple
 import polib
 
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Unit, UnitState
+from pipeline.formats import po_review
+from pipeline.formats.base import Reviewed, Unit, UnitState
 from pipeline.formats.po_header import encoding_of, field_line
 from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
@@ -235,6 +236,10 @@ class PoCatalog:
         """``note`` as one comment line this catalog's charset holds: controls and what it cannot hold escaped."""
         flat = _UNWRITABLE.sub(" ", note.replace("\r", " ").replace("\n", " "))
         return flat.encode(self.encoding, "backslashreplace").decode(self.encoding)
+
+    def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.formats.po_review`)."""
+        return po_review.render_reviewed(self._raw, self.encoding, self.entry_lines(), self.units, decisions)
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""

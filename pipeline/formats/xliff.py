@@ -43,14 +43,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
 
 from pipeline.errors import CatalogError
-from pipeline.formats.base import Unit, UnitState
+from pipeline.formats.base import Reviewed, Unit, UnitState
 from pipeline.formats.limits import length_flag, storage_flag
+from pipeline.formats.xliff_edits import Edit, Place, reviewed_edits
 from pipeline.formats.xmltext import (
     Span,
     decode,
@@ -87,20 +88,6 @@ _UNFINISHED_12 = frozenset(
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
-    """Where one unit lives in the text, and what write-back needs to know about it."""
-
-    source: Span
-    target: Span | None
-    segment: Span | None  # 2.x: the segment, which carries the state; None in 1.2
-    insert_at: int  # where a new target goes
-    indent: str  # line break and indentation of the source, repeated before a new target
-    space: str | None  # the source's xml:space, copied onto a new target
-    namespaces: tuple[tuple[str, str], ...]  # (prefix or "", uri) in scope at the source
-    inline: tuple[tuple[str, str], ...]  # sorted (element, id) of the source's inline markup
-
-
 class XliffCatalog:
     """A parsed XLIFF file and everything needed to write targets back into it."""
 
@@ -116,7 +103,7 @@ class XliffCatalog:
         version: str,
         language: str | None,
         units: tuple[Unit, ...],
-        places: tuple[_Place, ...],
+        places: tuple[Place, ...],
     ) -> None:
         self.path = path
         self.version = version
@@ -186,7 +173,7 @@ class XliffCatalog:
         says; in 1.2 the note follows the target as ``<note from="pipeline">`` (2.x keeps notes per
         unit, not per segment: the note is the report's there).
         """
-        edits: list[tuple[int, int, str]] = []
+        edits: list[Edit] = []
         review = review or {}
         for index, forms in translations.items():
             if len(forms) != 1:
@@ -201,6 +188,27 @@ class XliffCatalog:
                 note = f'{place.indent}<{name} from="pipeline">{escape_text(_NOT_XML.sub(" ", review[index]))}</{name}>'
                 at = place.target.end if place.target is not None else place.insert_at
                 edits.append((at, at, note))  # after a new target inserted at the same place: the sort is stable
+        return self._spliced(edits)
+
+    def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.formats.xliff_edits`)."""
+        edits: list[Edit] = []
+        for index, decision in decisions.items():
+            content = None
+            if decision.targets is not None:
+                if len(decision.targets) != 1:
+                    raise ValueError(f"unit {index} of {self.path} takes one target, got {len(decision.targets)}")
+                problem = self.write_problem(decision.targets[0], index) if decision.targets[0] else None
+                if problem:
+                    raise ValueError(f"unit {index} of {self.path}: {problem}")
+                content = self._content(index, decision.targets[0])
+            if decision.note is not None:
+                decision = replace(decision, note=_NOT_XML.sub(" ", decision.note))
+            edits.extend(reviewed_edits(self._text, self._places[index], decision, content))
+        return self._spliced(edits)
+
+    def _spliced(self, edits: list[Edit]) -> bytes:
+        """The text with ``edits`` made (applied in order of position; one place's edits in the order given)."""
         pieces: list[str] = []
         last = 0
         for start, end, new in sorted(edits, key=lambda edit: edit[:2]):
@@ -226,7 +234,7 @@ class XliffCatalog:
         return "".join(pieces)
 
     def _edits(
-        self, place: _Place, content: str, mark_fuzzy: bool, reviewed: bool = False
+        self, place: Place, content: str, mark_fuzzy: bool, reviewed: bool = False
     ) -> Iterator[tuple[int, int, str]]:
         if place.segment is None:  # 1.2: the state lives on the target
             state = {"state": "needs-review-translation" if mark_fuzzy else "translated"}
@@ -285,7 +293,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         found = list(_units_2(where, root))
         language = root.get("trgLang") or None
     units: list[Unit] = []
-    places: list[_Place] = []
+    places: list[Place] = []
     for source, target, segment, after, notes, finished, limits in found:
         source_span = located[source]
         inner = text[source_span.open_end : source_span.close_start]
@@ -300,7 +308,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         flags = (XLIFF_INLINE, *limits)
         units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
         places.append(
-            _Place(
+            Place(
                 source_span,
                 target_span,
                 located[segment] if segment is not None else None,

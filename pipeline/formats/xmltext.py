@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 _TOKEN = re.compile(
@@ -101,8 +102,8 @@ def decode(data: bytes, declared: str | None) -> tuple[str, str]:
     return text, codec
 
 
-def set_attributes(start_tag: str, values: dict[str, str]) -> str:
-    """``start_tag`` (``<name ...>`` or ``<name .../>``) with ``values`` set, other bytes kept as written."""
+def set_attributes(start_tag: str, values: Mapping[str, str | None]) -> str:
+    """``start_tag`` (``<name ...>`` or ``<name .../>``) with ``values`` set (None: removed), other bytes as written."""
     head_end = len(start_tag) - len(_TAG_END.search(start_tag).group())  # type: ignore[union-attr]
     name_end = re.match(r"<[^\s/>]+", start_tag).end()  # type: ignore[union-attr]
     attrs = start_tag[name_end:head_end]
@@ -114,11 +115,15 @@ def set_attributes(start_tag: str, values: dict[str, str]) -> str:
     for found in _ATTR.finditer(attrs):
         space, name, equals, q, _ = found.groups()
         if name in left:
+            value = left.pop(name)
             pieces.append(attrs[last : found.start()])
-            pieces.append(f"{space}{name}{equals}{q}{escape_attribute(left.pop(name), q)}{q}")
+            if value is not None:
+                pieces.append(f"{space}{name}{equals}{q}{escape_attribute(value, q)}{q}")
             last = found.end()
     pieces.append(attrs[last:])
-    added = "".join(f" {name}={quote}{escape_attribute(value, quote)}{quote}" for name, value in left.items())
+    added = "".join(
+        f" {name}={quote}{escape_attribute(value, quote)}{quote}" for name, value in left.items() if value is not None
+    )
     return start_tag[:name_end] + "".join(pieces) + added + start_tag[head_end:]
 
 

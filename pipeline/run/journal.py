@@ -106,6 +106,8 @@ class Settled:
     # Settled for a check only (--frozen): the run left units refused (the gate, the service) that a
     # real run tries again; a check reports them as that run did instead of as work to do.
     retry: bool = False
+    # Units awaiting review in it, for the report (None: settled by a version that did not count them).
+    awaiting: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +357,8 @@ def _settled_from(data: dict) -> dict[str, Settled]:
         if not isinstance(values, dict) or any(type(values.get(f)) is not kind for f, kind in _SETTLED_TYPES.items()):
             continue  # type(): a bool is no int here
         if not isinstance(values.get("languages"), (str, type(None))) or type(values.get("retry", False)) is not bool:
+            continue
+        if type(values.get("awaiting")) not in (int, type(None)):
             continue
         try:
             values["notices"] = tuple((*notice, None)[:4] for notice in values["notices"])

@@ -32,13 +32,14 @@ def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
     for path in paths:
         display = display_path(run.settings, path)
         record = run.journal.unchanged(display, path, run.fingerprint, report.service)
-        if record is None or (record.retry and not run.options.frozen):
+        if record is None or record.awaiting is None or (record.retry and not run.options.frozen):
             left.append(path)
             continue
         if record.locale and not locales.selected(wanted, record.locale, record.target_lang):
             continue  # as scan does: not part of this run at all
         cat = run.per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
         cat.counters.segments_skipped = record.skipped
+        cat.counters.awaiting_review = record.awaiting
         report.issues.extend(
             Issue(
                 display, reason, line, record.target_lang or None, Severity(severity), Cause(cause) if cause else None
@@ -72,7 +73,8 @@ def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written
     if not (None in lasting or unwritten <= lasting):
         run.journal.unsettle(s.display)
         return
-    record = _record(run, s.path, data, issues, s.locale, s.target_lang, s.skipped)
+    awaiting = run.per_catalog[s.display].counters.awaiting_review
+    record = _record(run, s.path, data, issues, s.locale, s.target_lang, s.skipped, awaiting)
     if record is None:
         run.journal.unsettle(s.display)
     else:
@@ -100,6 +102,7 @@ def _record(
     locale: str = "",
     target: str = "",
     skipped: int = 0,
+    awaiting: int = 0,
 ) -> Settled | None:
     """The settled record of a catalog whose bytes ``data`` fingerprints, or None when it cannot be settled now."""
     try:
@@ -115,5 +118,14 @@ def _record(
             return None
     notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
     return Settled(
-        stat.st_size, stat.st_mtime_ns, data.sha256, run.fingerprint, locale, target, skipped, notices, languages
+        stat.st_size,
+        stat.st_mtime_ns,
+        data.sha256,
+        run.fingerprint,
+        locale,
+        target,
+        skipped,
+        notices,
+        languages,
+        awaiting=awaiting,
     )

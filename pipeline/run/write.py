@@ -10,19 +10,19 @@ hashed on the way for its fingerprint: a large catalog's are never in memory all
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
-from pipeline.formats import AtomicWriter, ChangedMeanwhile
+from pipeline.formats import AtomicWriter, Catalog, ChangedMeanwhile, UnitState
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["snapshot", "write_catalogs"]
+__all__ = ["awaiting_review", "snapshot", "write_catalogs"]
 
 CHANGED = "not written: the catalog was changed or removed during the run; run again (the translations are cached)"
 AT_ONCE = 8  # catalog writes pending at once
@@ -81,6 +81,13 @@ def write_catalogs(
                 (pieces.fingerprint(), None) if error is None else (None, f"cannot write the catalog: {error.strerror}")
             )
     return results
+
+
+def awaiting_review(catalog: Catalog, written: Collection[int], mark_fuzzy: bool, review: Collection[int] = ()) -> int:
+    """How many units of ``catalog`` await review once ``written`` (unit indexes) are written: those that
+    did already, and those written marked for review (all with ``mark_fuzzy``, else those ``review`` names)."""
+    marked = set(written) if mark_fuzzy else set(written).intersection(review)
+    return len(marked.union(u.index for u in catalog.units if u.state is UnitState.FUZZY))
 
 
 class _Hashed:

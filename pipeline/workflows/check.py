@@ -25,6 +25,7 @@ class Checked:
     issues: list[Issue] = field(default_factory=list)
     fuzzy: list[Issue] = field(default_factory=list)  # in entries awaiting review
     read: int = 0
+    awaiting: int = 0  # entries awaiting review (fuzzy, needs-review), checked or not
 
 
 def check_paths(paths: Iterable[Path], display: dict[Path, str] | None = None, include_fuzzy: bool = True) -> Checked:
@@ -46,6 +47,7 @@ def check_catalog(catalog: Catalog, display: str, into: Checked, include_fuzzy: 
     """Check every translated unit of a catalog, adding what is wrong to ``into``."""
     if getattr(catalog, "is_template", False):
         return
+    into.awaiting += sum(1 for u in catalog.units if u.state is UnitState.FUZZY)
     wanted = {UnitState.TRANSLATED, UnitState.PARTIAL} | ({UnitState.FUZZY} if include_fuzzy else set())
     checked = [u for u in catalog.units if u.state in wanted]
     issues = into.issues

@@ -25,8 +25,9 @@ STAGES = {"settled", "scan", "plan", "reuse", "cached", "send", "gate", "write",
 STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
     "pipeline.run.scan": {"pipeline.cli.resources"},
-    # The one gate: `pipeline check` runs its rules over existing translations.
-    "pipeline.run.gate": {"pipeline.workflows.check"},
+    # The one gate: `pipeline check` runs its rules over existing translations, and `pipeline review`
+    # judges a reviewer's edit (and the translation shown) by them.
+    "pipeline.run.gate": {"pipeline.workflows.check", "pipeline.review.entries"},
 }
 
 

@@ -350,9 +350,12 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
             run.read_usage_soon(languages_too=True)
             early = False
         await asyncio.sleep(0)
+    from pipeline.run.write import awaiting_review
+
     for s in window.scanned:
         run.per_catalog[s.display] = CatalogReport(s.display, s.target_lang)
         run.per_catalog[s.display].counters.segments_skipped += s.skipped
+        run.per_catalog[s.display].counters.awaiting_review = awaiting_review(s.catalog, (), False)
     # A dry run counts each text once in what it would send: all its segments in one part. The parts
     # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
     return plan.parts(list(window.scanned), sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
@@ -423,6 +426,9 @@ async def _write(run: RunContext, window: Window) -> None:
         written = admitted if written_as is not None else {}
         if written_as is not None:
             run.per_catalog[s.display].written = True
+            run.per_catalog[s.display].counters.awaiting_review = write.awaiting_review(
+                s.catalog, written, run.settings.mark_fuzzy, window.review.get(s.display, {})
+            )
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units

@@ -112,6 +112,11 @@ def reuse_and_length(t: Counters) -> str:
     return "".join(f"; {part}" for part in parts)
 
 
+def awaiting_note(t: Counters) -> str:
+    """How many units await review (for the one-line summary): empty when none does."""
+    return f"; {t.awaiting_review} awaiting review (pipeline review)" if t.awaiting_review else ""
+
+
 def _languages(report: RunReport) -> dict[str, tuple[Counters, int]]:
     """Per target language: summed counters and number of catalogs."""
     totals: dict[str, Counters] = defaultdict(Counters)
@@ -225,6 +230,8 @@ def to_markdown(report: RunReport) -> str:
     ]
     if report.unchanged_catalogs:
         lines += [f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them: not read.", ""]
+    if t.awaiting_review:
+        lines += [f"{t.awaiting_review} entries await review (fuzzy, needs-review): `pipeline review` shows them.", ""]
     usage = usage_line(report)
     if usage:
         lines += [_md(usage[0].upper() + usage[1:]) + ".", ""]

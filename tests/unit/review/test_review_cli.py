@@ -1,0 +1,44 @@
+"""``pipeline review`` on the command line, up to where it would start serving."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from review_project import review_project
+
+from pipeline.cli import main
+
+
+def test_nothing_awaiting_review_says_so_and_serves_nothing(tmp_path, monkeypatch, capsys):
+    (tmp_path / "pipeline.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["review", "--no-open"]) == 0
+    assert capsys.readouterr().out == "pipeline review: nothing awaits review in 0 catalog(s)\n"
+
+
+def test_a_port_out_of_range_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    review_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["review", "--no-open", "--port", "70000"]) == 2
+    assert "--port must be between 0 and 65535" in capsys.readouterr().err
+
+
+def test_without_uvicorn_it_says_which_extra_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it fails, as where it is not installed
+    monkeypatch.chdir(tmp_path)
+    assert main(["review"]) == 2
+    assert capsys.readouterr().err == (
+        "pipeline: error: pipeline review needs uvicorn, which is not installed: pip install 'pipeline[review]'\n"
+    )
+
+
+@pytest.mark.parametrize("command", ["review", "translate"])
+def test_parsing_a_command_loads_neither_the_review_app_nor_its_server(command):
+    probe = (
+        f"import sys; from pipeline.cli import build_parser; build_parser({command!r}); "
+        "print(sorted(m for m in sys.modules if m.startswith(('pipeline.review', 'starlette', 'uvicorn'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"

@@ -1,0 +1,217 @@
+"""The review session: which entries it lists, and what each decision writes, never over another program's save."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+from review_project import PO, XLIFF_2, XLIFF_12, review_project
+
+from pipeline.formats import UnitState, read_catalog
+from pipeline.model import Severity
+from pipeline.review.entries import Origin, Status
+from pipeline.review.session import Conflict, Refused, Session
+from pipeline.run.gate import check_unit, plural_usage
+from pipeline.run.journal import Journal
+
+
+def entry_for(session: Session, source: str):
+    return next(e for e in session.entries.values() if session.unit(e).sources[0] == source)
+
+
+def unit_in(path, source: str):
+    return next(u for u in read_catalog(path).units if u.sources[0] == source)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return review_project(tmp_path)
+
+
+def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings):
+    catalog = read_catalog(settings.root / PO)
+    machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
+    journal = Journal(settings.cache_dir)  # what a run records when it writes a machine translation
+    journal.record(PO, [(machine, machine.targets, "inputs")])
+    journal.save()
+    session = Session(settings, warn=pytest.fail)
+    listed = [(session.catalogs[e.catalog].language, session.unit(e).sources[0], e.origin) for e in session.ordered()]
+    assert listed == [
+        ("de", "%(name)s uploaded <b>%(count)d</b> files", Origin.MACHINE),
+        ("de", "Settings", Origin.REUSED),
+        ("de", "Upload files", Origin.FUZZY),
+        ("de", "{count} person has access", Origin.FUZZY),
+        ("fr", 'Hello <g id="1">world</g>', Origin.FUZZY),
+        ("fr", "Save", Origin.FUZZY),
+        ("pl", 'Open <pc id="1">{name}</pc>', Origin.FUZZY),
+        ("pl", "Close", Origin.FUZZY),
+    ]
+    assert entry_for(session, "Settings").reused_from == "locale/de/LC_MESSAGES/djangojs.po:12"
+
+
+def test_accept_removes_the_review_mark_and_counts_per_language(settings, msgfmt_check):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    outcome = session.accept(entry.id, entry.version)
+    assert outcome.entry.status is Status.ACCEPTED
+    assert unit_in(settings.root / PO, "Upload files").state is UnitState.TRANSLATED
+    assert session.summary() == ["de: 1 accepted, 0 edited, 0 rejected, 0 kept"]
+    assert session.awaiting() == 7
+    msgfmt_check(settings.root / PO)
+    with pytest.raises(Refused, match="already accepted"):
+        session.accept(entry.id, outcome.entry.version)
+
+
+def gate_errors(path, source: str, targets: list[str]) -> list[str]:
+    """What the run's gate says against ``targets`` as the translation of the unit with ``source``."""
+    catalog = read_catalog(path)
+    unit = next(u for u in catalog.units if u.sources[0] == source)
+    often, one_form, _ = plural_usage(catalog.plural)
+    return [p.reason for p in check_unit(unit, targets, catalog, often, one_form) if p.severity is Severity.ERROR]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["%(name)s hat <b>%(count)d Dateien hochgeladen", "%(nom)s hat <b>%(count)d</b> Dateien hochgeladen"],
+    ids=["tag-dropped", "name-changed"],
+)
+def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and_nothing_is_written(settings, edit):
+    source = "%(name)s uploaded <b>%(count)d</b> files"
+    path = settings.root / PO
+    before = path.read_bytes()
+    expected = gate_errors(path, source, [edit])
+    assert expected  # the gate refuses it: so must the review
+    session = Session(settings)
+    entry = entry_for(session, source)
+    with pytest.raises(Refused) as refused:
+        session.edit(entry.id, entry.version, [edit])
+    assert refused.value.reasons == expected
+    assert path.read_bytes() == before
+    assert session.entries[entry.id].status is Status.PENDING
+
+
+def test_a_valid_edit_is_written_and_accepted(settings, msgfmt_check):
+    session = Session(settings)
+    entry = entry_for(session, "{count} person has access")
+    outcome = session.edit(entry.id, entry.version, ["{count} Person hat Zugriff", "{count} Personen haben Zugriff"])
+    assert outcome.entry.status is Status.EDITED
+    unit = unit_in(settings.root / PO, "{count} person has access")
+    assert unit.targets == ("{count} Person hat Zugriff", "{count} Personen haben Zugriff")
+    assert unit.state is UnitState.TRANSLATED
+    msgfmt_check(settings.root / PO)
+
+
+def test_an_edit_equal_to_the_translation_is_an_accept(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Save")
+    assert session.edit(entry.id, entry.version, ["Enregistrer"]).entry.status is Status.ACCEPTED
+
+
+def test_an_empty_edit_is_refused_pointing_at_reject(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Save")
+    with pytest.raises(Refused, match="reject it"):
+        session.edit(entry.id, entry.version, ["  "])
+
+
+def test_accepting_a_translation_the_checks_find_broken_is_refused(settings):
+    path = settings.root / PO
+    path.write_text(path.read_text(encoding="utf-8").replace("%(name)s hat", "Jemand hat"), encoding="utf-8")
+    session = Session(settings)
+    entry = entry_for(session, "%(name)s uploaded <b>%(count)d</b> files")
+    assert entry.level == "error"
+    with pytest.raises(Refused, match="cannot accept"):
+        session.accept(entry.id, entry.version)
+
+
+def test_reject_empties_the_translation_so_the_next_run_translates_it(settings):
+    session = Session(settings)
+    for source, path in (("Upload files", PO), ("Save", XLIFF_12), ("Close", XLIFF_2)):
+        entry = entry_for(session, source)
+        assert session.reject(entry.id, entry.version).entry.status is Status.REJECTED
+        assert unit_in(settings.root / path, source).state is UnitState.UNTRANSLATED
+    assert session.summary() == [
+        "de: 0 accepted, 0 edited, 1 rejected, 0 kept",
+        "fr: 0 accepted, 0 edited, 1 rejected, 0 kept",
+        "pl: 0 accepted, 0 edited, 1 rejected, 0 kept",
+    ]
+
+
+def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    outcome = session.keep(entry.id, entry.version, "„übertragen“?")
+    assert outcome.entry.status is Status.NOTED and session.awaiting() == 8
+    assert "# review: „übertragen“?\n" in (settings.root / PO).read_text(encoding="utf-8")
+    assert unit_in(settings.root / PO, "Upload files").state is UnitState.FUZZY
+    xliff2 = entry_for(session, "Close")
+    with pytest.raises(Refused, match="notes per unit"):
+        session.keep(xliff2.id, xliff2.version, "?")
+
+
+def test_a_save_by_another_program_to_another_entry_is_kept(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path = settings.root / PO
+    path.write_text(path.read_text(encoding="utf-8").replace("Papierkorb leeren", "Müll leeren"), encoding="utf-8")
+    outcome = session.accept(entry.id, entry.version)
+    assert outcome.entry.status is Status.ACCEPTED and outcome.reloaded
+    text = path.read_text(encoding="utf-8")
+    assert 'msgstr "Müll leeren"' in text and unit_in(path, "Upload files").state is UnitState.TRANSLATED
+
+
+def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry_is_read_again(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path = settings.root / PO
+    saved = path.read_text(encoding="utf-8").replace('msgstr "Dateien hochladen"', 'msgstr "Dateien übertragen"')
+    path.write_text(saved, encoding="utf-8")
+    with pytest.raises(Conflict) as conflict:
+        session.accept(entry.id, entry.version)
+    assert path.read_text(encoding="utf-8") == saved  # the other program's save, whole
+    fresh = conflict.value.entry
+    assert session.unit(fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
+    session.accept(fresh.id, fresh.version)  # looked at again: now it can be accepted
+    assert unit_in(path, "Upload files").targets == ("Dateien übertragen",)
+
+
+def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings):
+    session = Session(settings)
+    entry, other = entry_for(session, "Upload files"), entry_for(session, "Settings")
+    path = settings.root / PO
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('#, fuzzy\nmsgid "Upload files"', 'msgid "Upload files"'), encoding="utf-8")
+    with pytest.raises(Conflict):
+        session.accept(entry.id, entry.version)
+    assert session.entries[entry.id].status is Status.ELSEWHERE
+    assert session.accept(other.id, other.version).entry.status is Status.ACCEPTED
+
+
+def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_over_it(settings, monkeypatch):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path = settings.root / PO
+    edit = path.read_bytes().replace(b"Papierkorb leeren", b"M\xc3\xbcll leeren")
+    real = tempfile.mkstemp
+    saved: list[bool] = []
+
+    def mkstemp(*args, prefix=None, dir=None, **kwargs):
+        if not saved and prefix == f".{path.name}." and os.path.samefile(dir, path.parent):
+            path.write_bytes(edit)  # saved after the session read the file, before the swap
+            saved.append(True)
+        return real(*args, prefix=prefix, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert session.accept(entry.id, entry.version).entry.status is Status.ACCEPTED
+    assert saved and 'msgstr "Müll leeren"' in path.read_text(encoding="utf-8")
+    assert unit_in(path, "Upload files").state is UnitState.TRANSLATED
+
+
+def test_a_catalog_another_program_broke_is_refused_with_its_line(settings):
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path = settings.root / PO
+    path.write_text(path.read_text(encoding="utf-8") + 'msgid "x"\n', encoding="utf-8")
+    with pytest.raises(Refused, match="cannot be read now"):
+        session.accept(entry.id, entry.version)
