@@ -45,19 +45,32 @@ class RedisServer:
         return f"redis://:{PASSWORD}@127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
-        """Start and wait for its log line saying it accepts connections."""
-        if not self.port:
+        """Start and wait for its log line saying it accepts connections.
+
+        The port is free when chosen but another process (a second test session) may take it
+        before redis-server binds it: then it is chosen again.
+        """
+        for _ in range(5):
             self.port = _free_port()
-        config = self.workdir / "redis.conf"
-        config.write_text(
-            f'port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave ""\nappendonly no\n'
-            f"dir {self.workdir}\nloglevel notice\n",
-            encoding="utf-8",
-        )
-        self.process = subprocess.Popen(["redis-server", str(config)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        assert self.process.stdout is not None
-        # "Ready to accept connections tcp" (7.x), "... ready to accept connections on port N" (older).
-        Lines(self.process.stdout).wait_for(lambda line: "ready to accept connections" in line.lower())
+            config = self.workdir / "redis.conf"
+            config.write_text(
+                f'port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave ""\nappendonly no\n'
+                f"dir {self.workdir}\nloglevel notice\n",
+                encoding="utf-8",
+            )
+            self.process = subprocess.Popen(
+                ["redis-server", str(config)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            )
+            assert self.process.stdout is not None
+            log = Lines(self.process.stdout)
+            try:
+                # "Ready to accept connections tcp" (7.x), "... ready to accept connections on port N" (older).
+                log.wait_for(lambda line: "ready to accept connections" in line.lower())
+                return
+            except AssertionError:
+                if "already in use" not in log.join():
+                    raise
+        raise AssertionError("no free port redis-server could bind, five times over")
 
     def client(self, db: int = 0):
         """A redis-py client to look inside."""
