@@ -7,7 +7,7 @@ The service client lives in :mod:`pipeline.client`, the local service in :mod:`p
 
 from __future__ import annotations
 
-from pipeline.version import __version__
+from pipeline.distribution import __version__
 
 __all__ = ["RunOptions", "RunReport", "Settings", "__version__", "load_settings", "run_translate"]
 

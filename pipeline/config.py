@@ -3,7 +3,7 @@
 
 Reference of every key (all optional)::
 
-    source_lang = "en"                 # language of the msgids / XLIFF sources
+    source_lang = "en"                 # language of the msgids / XLIFF sources (a code: "en", "pt_BR")
     catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
                                        # every .po, .xlf and .xliff); inside a git work tree only
                                        # the files git sees (tracked, or untracked and not
@@ -11,7 +11,8 @@ Reference of every key (all optional)::
                                        # environment (pyvenv.cfg), node_modules or site-packages,
                                        # unless the glob names that folder before its first wildcard
     exclude = []                       # globs to leave out
-    target_langs = []                  # only these target locales (empty: all found)
+    target_langs = []                  # only these target locales (empty: all found); each a
+                                       # code ("de", "pt_BR", "PT-BR"), checked when read
 
     [service]
     url = "embedded"                   # "embedded" (in-process local service) or a base URL;
@@ -53,6 +54,13 @@ Reference of every key (all optional)::
                                        # kind), globs relative to this file; each in the language
                                        # its Language header (or name) says; the project's own
                                        # catalogs win over them
+    unsupported_languages = "fail"     # a catalog in a language the service does not offer
+                                       # (Kaqchikel, Nynorsk, sr@latin): said once per catalog, as
+                                       # an error ("fail": exit 1) or as skipped ("skip": exit 0)
+    source_variants = false            # translate catalogs in a variant of the source language
+                                       # (en_GB, en_CA from "en"); by default they are left alone:
+                                       # the service bills them and, between variants of one
+                                       # language, returns the text unchanged
     over_length = "review"             # a translation still over its entry's length limit
                                        # (max-length:N, XLIFF maxwidth / slr) after one retry
                                        # asking for at most N characters: written marked for
@@ -124,6 +132,7 @@ ENV_CACHE_URL = "PIPELINE_CACHE_URL"
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 CONTEXT_POLICIES = ("all", "msgctxt", "none")
 OVER_LENGTH = ("review", "refuse")
+UNSUPPORTED = ("fail", "skip")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -170,6 +179,8 @@ class Settings:
     reuse: bool = True  # reviewed translations of the same entries elsewhere are written before any is paid for
     compendia: tuple[str, ...] = ()  # globs of compendium PO files, relative to root
     over_length: str = "review"  # a translation still over its length limit: "review" or "refuse"
+    unsupported_languages: str = "fail"  # a catalog in a language the service does not offer: "fail" or "skip"
+    source_variants: bool = False  # translate catalogs in a variant of the source language (en_GB from en)
     cache_dir: Path | None = None
     cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
     cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
@@ -207,6 +218,8 @@ _SECTIONS: dict[str, Mapping[str, object]] = {
         "reuse": bool,
         "compendia": list,
         "over_length": str,
+        "unsupported_languages": str,
+        "source_variants": bool,
     },
     "cache": {"dir": str, "url": str, "ttl": int},
     "report": {"dir": str},
@@ -291,7 +304,8 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
 
 
 def check_service_url(url: str, where: str) -> str:
-    """``url`` when it names no user or password; the error shows it without them.
+    """``url`` when it is ``embedded`` or an http(s) URL that names no user or password; the error
+    shows it without them (and ``embeded`` gets a "did you mean").
 
     Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
     header that carries the key, so such a URL never reaches the service as meant, and its password
@@ -303,7 +317,23 @@ def check_service_url(url: str, where: str) -> str:
             f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
             f"in its place"
         )
+    if url != EMBEDDED and not re.match(r"(?i)https?://", url):
+        raise ConfigError(f"{where} {_not_a_url(url)}")
     return url
+
+
+def _not_a_url(value: str) -> str:
+    """Why ``value`` is no service URL, with the likely one. A value that looks like neither is not
+    repeated: it may be a key pasted in the wrong place."""
+    import difflib
+
+    if difflib.get_close_matches(value.strip().lower(), [EMBEDDED], n=1, cutoff=0.6):
+        return f"{value!r} is not a service URL: did you mean {EMBEDDED!r} (the local service)?"
+    if "://" in value:
+        return f"{redact_url(value)} is not a service URL: it must start with http:// or https://"
+    if re.fullmatch(r"(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(/\S*)?", value.strip()):
+        return f"{value!r} is not a service URL: did you mean 'https://{value.strip()}'?"
+    return "is not a service URL (http:// or https://) nor 'embedded' (the local service); the value is not shown"
 
 
 def check_cache_url(url: str, where: str) -> str:
@@ -330,10 +360,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     for key in ("concurrency", "max_attempts"):
         if svc.get(key, 1) < 1:
             raise ConfigError(f"{path}: service.{key} must be at least 1")
-    if tr.get("over_length", "review") not in OVER_LENGTH:
-        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
-    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
-        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
+    _check_codes(path, data)
+    _check_translate(path, tr)
     if tr.get("max_characters", 0) < 0:
         raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
     if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
@@ -367,6 +395,8 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         reuse=tr.get("reuse", True),
         compendia=tuple(tr.get("compendia", [])),
         over_length=tr.get("over_length", "review"),
+        unsupported_languages=tr.get("unsupported_languages", "fail"),
+        source_variants=tr.get("source_variants", False),
         # Under the user's cache folder (platformdirs) only where the configuration names no folder.
         cache_dir=project_dir(root) if cache_dir is None else (root / cache_dir) if cache_dir else None,
         cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
@@ -377,11 +407,35 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
     )
 
 
+def _check_translate(path: Path, tr: dict[str, Any]) -> None:
+    """The values of ``[translate]`` keys that take one of a few words, or a list of globs."""
+    if tr.get("unsupported_languages", "fail") not in UNSUPPORTED:
+        raise ConfigError(f"{path}: translate.unsupported_languages must be one of {', '.join(UNSUPPORTED)}")
+    if tr.get("over_length", "review") not in OVER_LENGTH:
+        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
+    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
+        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
+
+
+def _check_codes(path: Path, data: dict[str, Any]) -> None:
+    """Every language code of the file is one (``source_lang = "english"``, ``target_langs = ["xx"]`` are not)."""
+    from pipeline.locales import check_code
+
+    problem = check_code(data["source_lang"]) if "source_lang" in data else None
+    if problem:
+        raise ConfigError(f"{path}: source_lang: {problem}")
+    for code in data.get("target_langs", []):
+        problem = check_code(code) if isinstance(code, str) else "a code must be a string"
+        if problem:
+            raise ConfigError(f"{path}: target_langs: {problem}")
+
+
 def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """``[translate] languages``: glob -> locale, each locale one a catalog can be in."""
-    from pipeline.locales import parse_locale
+    from pipeline.locales import check_code
 
     for pattern, locale in table.items():
-        if not isinstance(locale, str) or parse_locale(locale) is None:
-            raise ConfigError(f'{path}: translate.languages[{pattern!r}] must be a locale code like "de" or "pt_BR"')
+        problem = check_code(locale) if isinstance(locale, str) else 'must be a locale code like "de" or "pt_BR"'
+        if problem:
+            raise ConfigError(f"{path}: translate.languages[{pattern!r}]: {problem}")
     return tuple((str(pattern), str(locale)) for pattern, locale in table.items())

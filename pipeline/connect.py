@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL, Settings
+from pipeline.distribution import __version__
 from pipeline.errors import UsageError
-from pipeline.version import __version__
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client import AsyncClient
@@ -22,7 +22,6 @@ __all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client",
 
 ClientFactory = Callable[[], "AsyncClient"]
 EMBEDDED_BASE_URL = "http://embedded.invalid"
-SERVE_EXTRA = "pip install 'pipeline[serve]'"
 
 
 def service_identity(settings: Settings) -> str:
@@ -57,13 +56,8 @@ def open_client(settings: Settings, log: Callable[[str], None]) -> AsyncClient:
         "reporting_tag": settings.service.reporting_tag,
     }
     if settings.service.embedded:
-        try:
-            from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
-            from pipeline.service.embedded import EmbeddedTransport  # noqa: F401 - starlette, with the app
-        except ImportError as exc:
-            raise UsageError(
-                f"the embedded service needs the [serve] extra ({exc.name} is missing): {SERVE_EXTRA}"
-            ) from None
+        from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
+
         key = secrets.token_urlsafe(24)  # lives only in this process
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")

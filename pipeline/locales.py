@@ -4,33 +4,16 @@ Gettext and XLIFF spell locales ``pt_BR``, ``pt-PT``, ``zh_TW``, ``zh_Hant``, ``
 service wants ``PT-BR``, ``ZH-HANT``. :func:`service_target` maps one to the other without asking
 the service (so a fully cached run sends nothing); the run then checks the result against
 ``GET /v3/languages`` before the first request.
-
-Each target language's letters (its alphabet, below) are what the local engine writes in and
-what a catalog's charset must hold. A table per service target code maps the 26 basic Latin
-letters (``a`` to ``z``) to letters of the language's own alphabet and script: for a Latin-script
-language, mostly the letters themselves with the language's own letters put in (Polish ``a`` ->
-``ą``, ``l`` -> ``ł``; German ``a`` -> ``ä``); for a language with no letters beyond ``a``-``z``
-(English, Indonesian, Swahili...) the vowels swapped among themselves (``a`` -> ``e``...), each
-such language its own way; for any other script a transliteration into it (Cyrillic, Greek,
-Hebrew, Arabic, Devanagari, Thai, kana, Hangul, Han...). No two targets share a table, so no two
-give the same pseudo-translation of a pangram.
-
-Each table's letters are chosen among those the language's legacy charset holds (ISO-8859-2 for
-Polish, KOI8-R for Russian, ISO-8859-8 for Hebrew, EUC-JP for Japanese, GB2312 and Big5 for
-Chinese...), so a pseudo-translation exercises a catalog's charset the way a real one does.
-
-The same letters are what a run checks a catalog's charset against before it sends anything
-for it (:func:`charset_problem`): a Polish catalog in ISO-8859-1 cannot take a Polish translation.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.alphabets import known_targets, script_of
 
 # Regions and scripts that select a service variant; anything else falls back to the base language.
 _VARIANTS = {
@@ -45,7 +28,7 @@ _VARIANTS = {
         "": "EN-US",
     },
     "pt": {"BR": "PT-BR", "": "PT-PT"},
-    "zh": {"HANT": "ZH-HANT", "TW": "ZH-HANT", "HK": "ZH-HANT", "MO": "ZH-HANT", "": "ZH-HANS"},
+    "zh": {"HANS": "ZH-HANS", "HANT": "ZH-HANT", "TW": "ZH-HANT", "HK": "ZH-HANT", "MO": "ZH-HANT", "": "ZH-HANS"},
     "es": {
         "419": "ES-419",
         "MX": "ES-419",
@@ -61,16 +44,56 @@ _VARIANTS = {
     "de": {"CH": "DE-CH"},
     "fr": {"CA": "FR-CA"},
 }
-# Gettext language codes the service knows under another name.
-_ALIASES = {"nb": "NB", "no": "NB", "nn": "NB", "iw": "HE", "in": "ID"}
+#: Old gettext language codes, and the codes they stand for now.
+_ALIASES = {"no": "nb", "iw": "he", "in": "id", "ji": "yi"}
+#: Languages the service has no code for although a neighbour has one: never sent as the neighbour.
+_NOT_THE_SAME = {"nn": "NB"}  # Nynorsk is not Bokmål: another written standard
+#: ISO 15924 scripts, as :mod:`pipeline.alphabets` names the script a target is written in.
+_SCRIPTS = {
+    "Latn": "latin",
+    "Cyrl": "cyrillic",
+    "Grek": "greek",
+    "Hebr": "hebrew",
+    "Arab": "arabic",
+    "Deva": "devanagari",
+    "Beng": "bengali",
+    "Gujr": "gujarati",
+    "Guru": "gurmukhi",
+    "Taml": "tamil",
+    "Telu": "telugu",
+    "Mlym": "malayalam",
+    "Thai": "thai",
+    "Geor": "georgian",
+    "Armn": "armenian",
+    "Mymr": "myanmar",
+    "Jpan": "kana",
+    "Kore": "hangul",
+    "Hans": "hans",
+    "Hant": "hant",
+}
+#: Gettext modifiers that name a script (``sr@latin``, ``uz@cyrillic``, ``ks@devanagari``).
+_MODIFIER_SCRIPTS = {name: code for code, name in _SCRIPTS.items() if code not in ("Hans", "Hant", "Jpan", "Kore")}
+#: Modifiers that name a form of address (``de@formal``; WordPress writes ``de_DE_formal``).
+FORMALITY_VARIANTS = ("formal", "informal")
+#: Modifiers that change nothing a translation depends on (``de_DE@euro``: the currency of old glibc locales).
+_IGNORED_MODIFIERS = frozenset({"euro"})
 _LOCALE = re.compile(
-    r"^(?P<lang>[A-Za-z]{2,3})(?:[_-](?P<script>[A-Za-z]{4}))?(?:[_-](?P<region>[A-Za-z]{2}|\d{3}))?"
-    r"(?:\.[\w-]+)?(?:@(?P<modifier>\w+))?$"
+    r"""(?x)^
+    (?P<lang>[A-Za-z]{2,3})                        # language: de, pt, kmr
+    (?:[_-](?P<script>[A-Za-z]{4}))?               # script: Latn, Hant
+    (?:[_-](?P<region>[A-Za-z]{2}|\d{3}))?         # region: BR, 419
+    (?:_(?P<address>formal|informal))?             # WordPress's form of address: de_DE_formal
+    (?:\.[\w-]+)?                                  # charset: .UTF-8
+    (?:@(?P<modifier>\w+))?                        # gettext modifier: @latin, @formal, @valencia
+    $"""
 )
 
 
 def parse_locale(code: str) -> tuple[str, str, str, str] | None:
-    """``(language, script, region, modifier)`` of a gettext/BCP 47 code, or None if it is not one."""
+    """``(language, script, region, modifier)`` of a gettext/BCP 47 code, or None if it is not one.
+
+    WordPress's ``de_DE_formal`` reads as ``de_DE@formal``.
+    """
     found = _LOCALE.match(code.strip())
     if not found:
         return None
@@ -78,25 +101,167 @@ def parse_locale(code: str) -> tuple[str, str, str, str] | None:
         found["lang"].lower(),
         (found["script"] or "").title(),
         (found["region"] or "").upper(),
-        found["modifier"] or "",
+        found["address"] or found["modifier"] or "",
     )
 
 
-def service_target(locale: str, overrides: dict[str, str] | None = None) -> str | None:
-    """The service's target code (v2 style, e.g. ``PT-BR``) for a catalog locale, or None."""
-    if overrides and locale in overrides:
-        return overrides[locale].upper()
+@dataclass(frozen=True)
+class Variety:
+    """A catalog locale as a run reads it: the service code it is translated into, and what sets it apart.
+
+    ``key`` names the variety: reviewed translations are reused only between catalogs of one key
+    (``de`` and ``de_AT`` share one; ``de`` and ``de_DE_formal``, ``nb`` and ``nn``, ``sr`` and
+    ``sr_Latn`` do not).
+    """
+
+    locale: str
+    target: str | None  # None: the service offers no code for it (``why_not`` says why)
+    why_not: str | None = None
+    formality: str | None = None  # "formal" or "informal": the catalog's own form of address
+    key: tuple[str, ...] = ()
+
+
+def resolve(locale: str, overrides: dict[str, str] | None = None) -> Variety:
+    """How a catalog in ``locale`` is translated: its service code (``locale_map`` first), or why there is none.
+
+    A script the service's code does not write (``sr@latin``, ``sr_Latn``: the service's SR is
+    Cyrillic) has no code, whatever ``locale_map`` says: a catalog never gets another script.
+    """
     parsed = parse_locale(locale)
     if parsed is None:
-        return None
+        return Variety(locale, None, f"{locale!r} is not a locale code", key=(locale.lower(),))
     lang, script, region, modifier = parsed
-    if modifier:  # sr@latin, ca@valencia, ...: a written variety the service has no code for
-        return None
+    lang = _ALIASES.get(lang, lang)
+    formality = modifier.lower() if modifier.lower() in FORMALITY_VARIANTS else None
+    other = "" if formality or modifier.lower() in _IGNORED_MODIFIERS else modifier.lower()
+    if other in _MODIFIER_SCRIPTS:
+        script, other = _MODIFIER_SCRIPTS[other], ""
+    target, why_not = _target(locale, lang, script, region, other, overrides)
+    if target is not None and script:
+        written = script_of(target)
+        if _SCRIPTS.get(script) != written:
+            why_not = (
+                f"{language_name(lang)} in {_script_name(script)} script ({locale}) is not offered by the translation "
+                f"service: its {target} is written in {_script_name(written)} script, and a catalog is never "
+                f"written in another script"
+            )
+            target = None
+        else:
+            script = ""  # the script the code writes anyway: zh_Hant and zh_TW are one variety
+    key = (lang, script, formality or "", other, target or "")
+    return Variety(locale, target, why_not, formality, key)
+
+
+def _target(
+    locale: str, lang: str, script: str, region: str, other: str, overrides: dict[str, str] | None
+) -> tuple[str | None, str | None]:
+    if overrides and locale in overrides:
+        return overrides[locale].upper(), None
+    if other:  # ca@valencia, sr@ijekavian: a written variety the service has no code for
+        return None, f"{locale}: the variety @{other} has no code on the translation service"
+    if lang in _NOT_THE_SAME:
+        return None, (
+            f"{language_name(lang)} ({lang}) is not offered by the translation service (its "
+            f"{_NOT_THE_SAME[lang]} is {language_name(_NOT_THE_SAME[lang].lower())}, another written standard)"
+        )
     variants = _VARIANTS.get(lang)
     if variants:
         by_script = variants.get(script.upper()) if script else None
-        return by_script or variants.get(region) or variants.get("") or lang.upper()
-    return _ALIASES.get(lang, lang.upper())
+        return by_script or variants.get(region) or variants.get("") or lang.upper(), None
+    return lang.upper(), None
+
+
+def service_target(locale: str, overrides: dict[str, str] | None = None) -> str | None:
+    """The service's target code (v2 style, e.g. ``PT-BR``) for a catalog locale, or None (see :func:`resolve`)."""
+    return resolve(locale, overrides).target
+
+
+def refined(locale: str, path: Path) -> str:
+    """``locale`` with the form of address its catalog's name gives (``de_DE`` in ``de_DE_formal.po``, as
+    WordPress writes them, is ``de_DE@formal``); ``locale`` itself when the name says nothing more."""
+    if "formal" not in path.name.lower():  # most names: no need to ask CLDR about the path's words
+        return locale
+    parsed = parse_locale(locale)
+    named = locale_from_path(path)
+    if parsed is None or parsed[3] or named is None:
+        return locale
+    theirs = parse_locale(named)
+    if theirs is None or theirs[0] != parsed[0] or theirs[3].lower() not in FORMALITY_VARIANTS:
+        return locale
+    return f"{locale}@{theirs[3].lower()}"
+
+
+def _script_name(script: str) -> str:
+    """``Latn`` or ``latin`` -> ``Latin``."""
+    from babel import Locale
+
+    code = next((c for c, name in _SCRIPTS.items() if name == script), script)
+    return Locale("en").scripts.get(code, script)
+
+
+def check_code(value: str) -> str | None:
+    """Why ``value`` is not a language code a run can use, naming the nearest ones; None when it is one.
+
+    A code is a gettext or BCP 47 locale (``de``, ``pt_BR``, ``sr@latin``, ``zh-Hant``) or a service
+    code (``PT-BR``) whose language CLDR knows by that code: ``DEU`` (ISO 639-2) and ``english`` are
+    not what catalogs say, and would select nothing. A three-letter code CLDR does not know
+    (``cak``, Kaqchikel) is taken as it is: ISO 639-3 has thousands.
+    """
+    from babel import Locale, UnknownLocaleError
+    from babel.core import get_global
+
+    parsed = parse_locale(value)
+    if parsed is not None:
+        lang = parsed[0]
+        alias = get_global("language_aliases").get(lang)
+        if alias and alias.split("_")[0] != _ALIASES.get(lang, lang) and lang not in _ALIASES:
+            return f"{value!r} is not a language code catalogs use: did you mean {alias.split('_')[0]!r}?"
+        try:
+            Locale.parse(lang)
+            return None
+        except (UnknownLocaleError, ValueError):
+            if len(lang) == 3 or lang in Locale("en").languages or lang in _ALIASES:
+                return None
+    nearest = _nearest(value)
+    return f"{value!r} is not a language code" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+
+
+def _nearest(value: str) -> list[str]:
+    """Up to three codes like ``value``, or whose English name is like it (``english`` -> ``en (English)``)."""
+    import difflib
+
+    from babel import Locale
+
+    names = Locale("en").languages
+    offered = _offered_codes()
+    by_name = {name.lower(): code for code, name in names.items() if "_" not in code}
+    found = [by_name[n] for n in difflib.get_close_matches(value.lower(), list(by_name), n=3, cutoff=0.75)]
+    found += difflib.get_close_matches(value.lower().replace("-", "_"), offered, n=3, cutoff=0.5)
+    unique = list(dict.fromkeys(found))[:3]
+    return [f"{code} ({names.get(code.split('_')[0], code)})" for code in unique]
+
+
+def _offered_codes() -> list[str]:
+    """The service's target codes this version knows (:func:`pipeline.alphabets.known_targets`), as catalogs
+    spell them (``pt_BR``, ``zh_Hant``)."""
+    return sorted(_gettext(code) for code in known_targets())
+
+
+def _gettext(code: str) -> str:
+    lang, _, rest = code.partition("-")
+    return f"{lang.lower()}_{rest.title() if len(rest) == 4 else rest.upper()}" if rest else lang.lower()
+
+
+def not_offered(target: str) -> str:
+    """``the service does not offer Kaqchikel (CAK) as a target language``."""
+    return f"the service does not offer {language_name(base_language(target))} ({target}) as a target language"
+
+
+def language_name(code: str) -> str:
+    """The English name CLDR gives a language code (``nn``: Norwegian Nynorsk), else the code."""
+    from babel import Locale
+
+    return Locale("en").languages.get(code.lower().replace("-", "_"), code)
 
 
 def service_source(locale: str) -> str:
@@ -163,230 +328,3 @@ def is_known_locale(code: str) -> bool:
     except (UnknownLocaleError, ValueError):
         return False
     return True
-
-
-_LATIN = "abcdefghijklmnopqrstuvwxyz"
-#: Transliterations of a..z into each script (one code point each).
-_SCRIPTS = {
-    "cyrillic": "абцдефгхийклмнопярстувшжыз",
-    "greek": "αβψδεφγηιξκλμνόπθρστυωώχυζ",
-    "hebrew": "אבצדעפגהיטכלמנופקרסתובוחיז",
-    "arabic": "ابثدعفغهيجكلمنوطقرستضذشخيز",
-    "devanagari": "अबचदएफगहइजकलमनओपखरसतउवडषयझ",
-    "bengali": "অবচদএফগহইজকলমনওপখরসতউভঢষযঝ",
-    "gujarati": "અબચદએફગહઇજકલમનઓપખરસતઉવઢષયઝ",
-    "gurmukhi": "ਅਬਚਦਏਫਗਹਇਜਕਲਮਨਓਪਖਰਸਤਉਵਢਛਯਝ",
-    "tamil": "அபசடஎபகஹஇஜகலமநஒபகரஸதஉவவஷயழ",
-    "telugu": "అబచదఎఫగహఇజకలమనఒపఖరసతఉవఢషయఝ",
-    "malayalam": "അബചദഎഫഗഹഇജകലമനഒപഖരസതഉവഢഷയഴ",
-    "thai": "าบคดเฟกหไจขลมนโพฆรสทอวฝซยฌ",
-    "georgian": "აბცდეფგჰიჯკლმნოპქრსტუვწხყზ",
-    "armenian": "աբցդեֆգհիջկլմնոպքրստւվւխյզ",
-    "myanmar": "အဗစဒဧဖဂဟဣဇကလမနဩပခရသတဥဝဃဆယဈ",
-    "kana": "アブクドエフグハイジカルムンオプキラストウヴワズヤゼ",
-    "hangul": "아비시디에프지하이제카엘엠엔오피큐알스티우브워엑와즈",
-    "hans": "阿贝西德饿夫吉哈伊杰卡乐米恩欧皮丘尔斯特乌维沃克亚兹",
-    "hant": "阿貝西德餓夫吉哈伊傑卡樂米恩歐皮丘爾斯特烏維沃克亞茲",
-}
-#: Target code -> (script, letters put in: pairs of a basic letter and the language's letter).
-#: A Latin-script language without pairs gets its own swap of the vowels (see _ascii_only).
-_LANGUAGES = {
-    "DE": ("latin", "aäoöuüsß"),
-    "DE-CH": ("latin", "aäoöuü"),
-    "FR": ("latin", "aàeéiîoôuùcç"),
-    "FR-CA": ("latin", "aâeèiïoôuûcç"),
-    "IT": ("latin", "aàeèiìoòuù"),
-    "ES": ("latin", "aáeéiíoóuúnñ"),
-    "ES-419": ("latin", "aáeéiíoóuünñ"),
-    "PT-PT": ("latin", "aáeéiíoôuúcç"),
-    "PT-BR": ("latin", "aãeêiíoõuúcç"),
-    "NL": ("latin", "eëiï"),
-    "DA": ("latin", "aåoøeæ"),
-    "NB": ("latin", "aåoøeé"),
-    "SV": ("latin", "aåoöeä"),
-    "FI": ("latin", "aäoö"),
-    "ET": ("latin", "aäoõuüsšzž"),
-    "IS": ("latin", "aáeéiíoóuúyýdðtþ"),
-    "PL": ("latin", "aącćeęlłnńoósśzżxź"),
-    "CS": ("latin", "aácčdďeěiínňoórřsštťuůyýzž"),
-    "SK": ("latin", "aäcčdďeéiílľnňoôrŕsštťuúyýzž"),
-    "SL": ("latin", "cčsšzž"),
-    "HR": ("latin", "cćdđsšzž"),
-    "BS": ("latin", "cčdđsšzž"),
-    "HU": ("latin", "aáeéiíoőuű"),
-    "RO": ("latin", "aăiîeâ"),
-    "TR": ("latin", "cçgğiıoösşuü"),
-    "AZ": ("latin", "cçeəgğiıoösşuü"),
-    "TK": ("latin", "aäcçnňoösşuüyýzž"),
-    "LT": ("latin", "aącčeęiįsšuųzž"),
-    "LV": ("latin", "aācčeēgģiīkķlļnņsšuūzž"),
-    "CA": ("latin", "aàeèiïoòuücç"),
-    "GL": ("latin", "aáeéiíuúnñ"),
-    "EU": ("latin", "nñ"),
-    "OC": ("latin", "aàeèiíoòuúcç"),
-    "AN": ("latin", "aáeéiíoónñ"),
-    "SCN": ("latin", "aâeêiîoôuû"),
-    "LMO": ("latin", "aàeéiìoöuü"),
-    "LB": ("latin", "aäeë"),
-    "GA": ("latin", "aáeéiíoóuú"),
-    "CY": ("latin", "wŵyŷaâ"),
-    "BR": ("latin", "nñuù"),
-    "MT": ("latin", "cċgġhħzż"),
-    "EO": ("latin", "cĉgĝhĥjĵsŝuŭ"),
-    "SQ": ("latin", "eëcç"),
-    "VI": ("latin", "aăeêoơuưdđ"),
-    "KMR": ("latin", "eêiîuûcçsş"),
-    "HT": ("latin", "eèoò"),
-    "WO": ("latin", "eëaàoónñ"),
-    "HA": ("latin", "bɓdɗkƙ"),
-    "IG": ("latin", "iịoọuụnṅ"),
-    "LN": ("latin", "eɛoɔ"),
-    "MI": ("latin", "aāeēiīoōuū"),
-    "GN": ("latin", "aãeẽiĩoõuũyỹ"),
-    "QU": ("latin", "nñaä"),
-    "AY": ("latin", "nñaäiïuü"),
-    "ACE": ("latin", "eèoô"),
-    "JV": ("latin", "eè"),
-    "SU": ("latin", "eé"),
-    "AF": ("latin", "eëiïoôuû"),
-    "EN-US": ("latin", ""),
-    "EN-GB": ("latin", ""),
-    "ID": ("latin", ""),
-    "MS": ("latin", ""),
-    "SW": ("latin", ""),
-    "ST": ("latin", ""),
-    "TN": ("latin", ""),
-    "TS": ("latin", ""),
-    "XH": ("latin", ""),
-    "ZU": ("latin", ""),
-    "OM": ("latin", ""),
-    "MG": ("latin", ""),
-    "PAG": ("latin", ""),
-    "PAM": ("latin", ""),
-    "TL": ("latin", ""),
-    "CEB": ("latin", ""),
-    "LA": ("latin", ""),
-    "UZ": ("latin", ""),
-    "RU": ("cyrillic", ""),
-    "UK": ("cyrillic", "iіyїeєgґ"),
-    "BE": ("cyrillic", "wўiі"),
-    "BG": ("cyrillic", "yъwщqю"),
-    "MK": ("cyrillic", "gѓkќqљwњxџzѕjј"),
-    "SR": ("cyrillic", "jјqљwњxџyћ"),
-    "KK": ("cyrillic", "qқwғxңyұiіhһ"),
-    "KY": ("cyrillic", "qңwөyү"),
-    "MN": ("cyrillic", "qөyүwш"),
-    "TG": ("cyrillic", "qқwғyӯxҷhҳiӣ"),
-    "TT": ("cyrillic", "qәwөyүxҗhһ"),
-    "BA": ("cyrillic", "qәwөyүxҙhһcҫ"),
-    "EL": ("greek", ""),
-    "HE": ("hebrew", ""),
-    "YI": ("hebrew", "vװyײoױ"),
-    "AR": ("arabic", ""),
-    "FA": ("arabic", "pپcچgگkکxژ"),
-    "PRS": ("arabic", "pپcچgگkکzژ"),
-    "PS": ("arabic", "tټdډrړgګnڼxښyې"),
-    "UR": ("arabic", "tٹdڈrڑyےhھpپgگkک"),
-    "CKB": ("arabic", "rڕlڵoۆeێaەpپgگ"),
-    "HI": ("devanagari", ""),
-    "MR": ("devanagari", "lळ"),
-    "GOM": ("devanagari", "lळwण"),
-    "NE": ("devanagari", "wङ"),
-    "SA": ("devanagari", "rऋ"),
-    "MAI": ("devanagari", "qञ"),
-    "BHO": ("devanagari", "qढ"),
-    "BN": ("bengali", ""),
-    "AS": ("bengali", "rৰwৱ"),
-    "GU": ("gujarati", ""),
-    "PA": ("gurmukhi", ""),
-    "TA": ("tamil", ""),
-    "TE": ("telugu", ""),
-    "ML": ("malayalam", ""),
-    "TH": ("thai", ""),
-    "KA": ("georgian", ""),
-    "HY": ("armenian", ""),
-    "MY": ("myanmar", ""),
-    "JA": ("kana", ""),
-    "KO": ("hangul", ""),
-    "ZH-HANS": ("hans", ""),
-    "ZH-HANT": ("hant", ""),
-    "YUE": ("hant", "e嘅m咩l啦w喎"),
-}
-#: Hebrew writes five letters otherwise at the end of a word.
-_FINALS: dict[str, dict[int, int]] = {"hebrew": str.maketrans("כמנפצ", "ךםןףץ")}
-
-
-@dataclass(frozen=True)
-class Alphabet:
-    """A target language's table: ``table[i]`` stands for the i-th basic Latin letter."""
-
-    code: str
-    script: str
-    table: str
-    signature: str  # put after a word the table would leave as it was
-
-    @property
-    def letters(self) -> str:
-        """Every letter a pseudo-translation into this language can hold (both cases)."""
-        extra = "".join(c.upper() for c in self.table if len(c.upper()) == 1)
-        finals = "".join(chr(c) for c in _FINALS[self.script].values()) if self.script in _FINALS else ""
-        return "".join(dict.fromkeys(self.table + extra + self.signature + finals))
-
-    def finish_word(self, word: str) -> str:
-        """``word`` with the script's end-of-word letter forms (Hebrew finals)."""
-        finals = _FINALS.get(self.script)
-        return word[:-1] + word[-1].translate(finals) if finals and word else word
-
-
-@functools.cache
-def alphabet(code: str) -> Alphabet:
-    """The alphabet of a service target code (``PL``, ``PT-BR``, ``ZH-HANS``); plain Latin for an unknown one."""
-    code = code.upper()
-    script, pairs = _LANGUAGES.get(code, ("latin", ""))
-    table = list(_LATIN if script == "latin" else _SCRIPTS[script])
-    for base, letter in zip(pairs[::2], pairs[1::2], strict=True):
-        table[_LATIN.index(base)] = letter
-    if script == "latin" and not pairs:
-        table = list(_ascii_only(code))
-    signature = next((c for c, b in zip(table, _LATIN, strict=True) if c != b), table[0])
-    return Alphabet(code, script, "".join(table), signature)
-
-
-def _ascii_only(code: str) -> str:
-    """For a language written in ``a``-``z`` alone: a swap of the vowels no other such language has."""
-    plain = [c for c, (script, pairs) in _LANGUAGES.items() if script == "latin" and not pairs]
-    vowels = "aeiou"
-    swaps = [p for p in itertools.permutations(vowels) if all(a != b for a, b in zip(p, vowels, strict=True))]
-    swap = dict(zip(vowels, swaps[plain.index(code) % len(swaps)] if code in plain else vowels, strict=True))
-    return "".join(swap.get(c, c) for c in _LATIN)
-
-
-def unheld(letters: str, encoding: str) -> str | None:
-    """The first of ``letters`` that ``encoding`` cannot hold, or None when it holds them all."""
-    for letter in letters:
-        try:
-            letter.encode(encoding)
-        except UnicodeEncodeError:
-            return letter
-        except LookupError:
-            return None  # an unknown codec: the reader reports it
-    return None
-
-
-def charset_problem(encoding: str, target: str, locale: str, shown: str | None = None) -> str | None:
-    """Why a catalog in ``encoding`` (named ``shown`` in its header) cannot take translations into
-    ``target`` (catalog ``locale``), or None.
-
-    A UTF encoding holds everything; any other must hold every letter of the language's table.
-    """
-    if encoding.replace("-", "").replace("_", "").lower().startswith("utf"):
-        return None
-    letter = unheld(alphabet(target).letters, encoding)
-    if letter is None:
-        return None
-    return (
-        f"its charset {shown or encoding} cannot hold the letters of {locale} (such as {letter!r}, "
-        f"U+{ord(letter):04X}): nothing is sent for it; convert it to UTF-8 first "
-        f"(msgconv --to-code=UTF-8 FILE -o FILE), or pass --to-utf8 (or set [translate] to_utf8 = true) "
-        f"to have it converted when it is written"
-    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode_string
 
 # --- Authentication and headers -------------------------------------------------------------
@@ -89,3 +90,21 @@ def translate_body_size(params: dict[str, object], texts: Iterable[str]) -> int:
 def empty_translate_body_size(params: dict[str, object]) -> int:
     """Size of the encoded translate body for ``params`` with an empty ``text`` array."""
     return len(encode_json({**params, "text": []}))
+
+
+# --- Glossary records -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Dictionary:
+    """One language pair of a glossary with its entries, in the order given (base languages, lower case).
+
+    Shared by the pipeline's glossary files and the local service's glossaries.
+    """
+
+    source_lang: str
+    target_lang: str
+    entries: tuple[tuple[str, str], ...]
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        """``(source, target)`` base codes in lower case."""
+        return self.source_lang, self.target_lang

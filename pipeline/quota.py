@@ -128,14 +128,37 @@ class UsageRecord:
     note: str | None = None  # e.g. the service gives no limit, or the usage call failed
 
 
-async def read_usage(client: AsyncClient) -> tuple[Allowance | None, str | None]:
-    """What the account and the key have used and may use this period, or (None, why not)."""
-    from pipeline.errors import ServiceError
+async def read_usage(client: AsyncClient, url: str | None = None) -> tuple[Allowance | None, str | None]:
+    """What the account and the key have used and may use this period, or (None, why not).
+
+    A refused key or an unreachable service is raised: nothing can be translated then, and nothing
+    is written (:func:`unusable` says why).
+    """
+    from pipeline.errors import AuthenticationError, ServiceError, TransportError
 
     try:
         return allowance(await client.usage()), None
+    except (AuthenticationError, TransportError):
+        raise
     except ServiceError as exc:
-        return None, f"the account's usage could not be read ({exc}); the run goes on without a quota check"
+        why = unusable(exc, url)
+        return None, f"the account's usage could not be read ({why}); the run goes on without a quota check"
+
+
+def unusable(exc: Exception, url: str | None) -> str:
+    """Why the service at ``url`` cannot be used, from the error of the first read (usage, languages)."""
+    from pipeline.errors import NotFoundError
+
+    message = str(exc)
+    if isinstance(exc, NotFoundError):
+        path = (url or "").rstrip("/").rsplit("/", 1)[-1].lower()
+        hint = (
+            f"the service URL ends in /{path}, which the client adds itself: use the URL without it"
+            if path in ("v1", "v2", "v3")
+            else "is the URL the service's base URL (the one before /v2/...)?"
+        )
+        message = f"{message} at {url}: {hint}"
+    return message
 
 
 def check_quota(
@@ -165,4 +188,10 @@ async def offered_targets(client: AsyncClient) -> tuple[frozenset[str], str]:
     """
     languages = await client.languages("translate_text", include=("beta",))
     offered = frozenset(lang.code.upper() for lang in languages if lang.usable_as_target)
-    return offered, hashlib.sha256(" ".join(sorted(offered)).encode()).hexdigest()[:16]
+    return offered, languages_hash(offered)
+
+
+def languages_hash(offered: frozenset[str]) -> str:
+    """What names a list of target codes in the run state: a catalog settled for a language the list
+    leaves out is read again once the list changes."""
+    return hashlib.sha256(" ".join(sorted(offered)).encode()).hexdigest()[:16]

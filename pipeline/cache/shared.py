@@ -98,7 +98,9 @@ class RedisStore:
             from redis.backoff import NoBackoff
             from redis.retry import Retry
         except ImportError:  # a dependency, but an install without dependencies must not crash the run
-            raise SharedStoreError("the redis package is not installed (pip install 'pipeline[redis]')") from None
+            from pipeline.distribution import install_hint
+
+            raise SharedStoreError(f"the redis package is not installed ({install_hint('redis')})") from None
 
         self.where = redact_url(url)
         self._secrets = _secrets(url)

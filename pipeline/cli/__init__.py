@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from pipeline.version import __version__
+from pipeline.distribution import DISTRIBUTION, __version__
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a tenth of the no-op check
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="pipeline",
         description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
     )
-    parser.add_argument("--version", action="version", version=f"pipeline {__version__}")
+    parser.add_argument("--version", action="version", version=f"pipeline {__version__} ({DISTRIBUTION})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:

@@ -1,6 +1,7 @@
 """Subcommands for using the service by hand: ``languages``, ``usage``, ``keys``, ``document``, ``write``.
 
-The service URL comes from ``--service-url`` or ``PIPELINE_SERVICE_URL``; keys only from the
+The service URL comes from ``--service-url`` or ``PIPELINE_SERVICE_URL`` (``languages`` and
+``usage`` also read the project's ``pipeline.toml``, and take ``embedded``); keys only from the
 environment (``PIPELINE_AUTH_KEY``, ``PIPELINE_ADMIN_KEY`` for ``keys``), never from a flag,
 since flags show in ``ps``. Output is a table for people, or JSON with ``--json``.
 Cheap to import: the client (and httpx) are loaded when a command runs.
@@ -14,14 +15,18 @@ import json
 import os
 import pathlib
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from pipeline.cli.common import add_config_argument
 from pipeline.errors import ExitCode, UsageError
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 
 if TYPE_CHECKING:
+    from pipeline.client import AsyncClient
     from pipeline.client.sync import Client
+
+T = TypeVar("T")
 
 URL_ENV = "PIPELINE_SERVICE_URL"
 AUTH_KEY_ENV = "PIPELINE_AUTH_KEY"
@@ -34,14 +39,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     common.add_argument("--service-url", metavar="URL", help=f"base URL of the service (default: ${URL_ENV})")
     common.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
+    configured = argparse.ArgumentParser(add_help=False)
+    configured.add_argument(
+        "--service-url",
+        metavar="URL",
+        help=f"base URL of the service, or 'embedded' (default: ${URL_ENV}, else the config's [service] url)",
+    )
+    configured.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_config_argument(configured)
     languages = subparsers.add_parser(
-        "languages", parents=[common], help="list the languages and features of a resource"
+        "languages", parents=[configured], help="list the languages and features of a resource"
     )
     languages.add_argument("--resource", default="translate_text", choices=LANGUAGE_RESOURCES)
     languages.add_argument("--include", action="append", default=[], choices=LANGUAGE_INCLUDES)
     languages.set_defaults(func=_languages)
 
-    usage = subparsers.add_parser("usage", parents=[common], help="show the characters used this period")
+    usage = subparsers.add_parser("usage", parents=[configured], help="show the characters used this period")
     usage.set_defaults(func=_usage)
     _register_keys(subparsers, common)
     _register_documents_and_write(subparsers, common)
@@ -126,9 +139,49 @@ def open_client(args: argparse.Namespace, key_env: str = AUTH_KEY_ENV) -> Client
 # --- Commands -------------------------------------------------------------------------------
 
 
+def _configured(
+    args: argparse.Namespace, call: Callable[[AsyncClient], Awaitable[T]], remote: Callable[[Client], T]
+) -> T:
+    """The answer of the service ``--service-url``, the environment or the project's config names: ``call``
+    for the in-process local service (``embedded``, which needs no key), ``remote`` for any other."""
+    import asyncio
+    from dataclasses import replace
+
+    from pipeline.config import check_service_url, load_settings
+    from pipeline.connect import check_service
+    from pipeline.connect import open_client as open_async
+
+    settings = load_settings(args.config)
+    if args.service_url:
+        url = check_service_url(args.service_url, "--service-url")
+        settings = replace(settings, service=replace(settings.service, url=url))
+    check_service(settings)
+    if not settings.service.embedded:
+        args.service_url = settings.service.url
+        with open_client(args) as client:
+            return remote(client)
+
+    async def ask() -> T:
+        client = open_async(settings, lambda message: None)
+        try:
+            return await call(client)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(ask())
+
+
 def _languages(args: argparse.Namespace) -> int:
-    with open_client(args) as client:
-        languages = client.languages(args.resource, include=args.include)
+    resource, include = args.resource, tuple(args.include)
+    languages = _configured(
+        args,
+        lambda client: client.languages(resource, include=include),
+        lambda client: client.languages(resource, include=include),
+    )
+    if "beta" not in include and not args.json:
+        print(
+            "pipeline: stable languages only; --include beta lists the beta ones too (a run uses both)", file=sys.stderr
+        )
     rows = [
         (
             lang.code,
@@ -144,8 +197,7 @@ def _languages(args: argparse.Namespace) -> int:
 
 
 def _usage(args: argparse.Namespace) -> int:
-    with open_client(args) as client:
-        usage = client.usage()
+    usage = _configured(args, lambda client: client.usage(), lambda client: client.usage())
     rows = [(name, _cell(value)) for name, value in _plain(usage).items() if name != "extra"]
     rows += [(name, _cell(value)) for name, value in usage.extra.items()]
     return _emit(args, usage, ("figure", "value"), rows)

@@ -11,8 +11,6 @@ import sys
 from pipeline.cli.common import add_catalog_arguments
 from pipeline.errors import ExitCode, UsageError
 
-REVIEW_EXTRA = "pip install 'pipeline[review]'"
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``review`` subcommand."""
@@ -43,7 +41,11 @@ def _review(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
-        raise UsageError(f"pipeline review needs {exc.name}, which is not installed: {REVIEW_EXTRA}") from None
+        from pipeline.distribution import install_hint
+
+        raise UsageError(
+            f"pipeline review needs {exc.name}, which is not installed: {install_hint('review')}"
+        ) from None
     from dataclasses import replace
 
     from pipeline.config import load_settings

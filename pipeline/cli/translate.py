@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="LANG",
+        type=_language_code,
         help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)",
     )
     p.add_argument(
@@ -103,6 +104,15 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _language_code(value: str) -> str:
+    from pipeline.locales import check_code
+
+    problem = check_code(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def _budget(value: str) -> int:
     try:
         number = int(value)
@@ -140,7 +150,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _translate(args: argparse.Namespace) -> int:
     from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import awaiting_note, fallback_note, reuse_and_length
+    from pipeline.run.report import awaiting_note, reuse_and_length
     from pipeline.run.report.progress import for_stream
 
     settings = _settings(args)
@@ -152,7 +162,8 @@ def _translate(args: argparse.Namespace) -> int:
         frozen=args.frozen,
     )
     log = stderr_log(args.quiet)
-    report = run_translate(settings, options, log, progress=for_stream(sys.stderr, args.quiet, log))
+    progress = for_stream(sys.stderr, args.quiet, log)
+    report = run_translate(settings, options, progress.around(log), progress=progress)
     if args.frozen:  # a check: nothing written, not even the report
         return print_frozen(report, "translate")
     json_path = save_reports(report, report_dir(args, settings))
@@ -161,12 +172,7 @@ def _translate(args: argparse.Namespace) -> int:
         t = report.totals
         if report.would_send is not None:
             print_found(report)
-            w = report.would_send
-            print(
-                f"dry run: would send {w.segments} segments ({w.texts} unique texts) in {w.requests} "
-                f"requests, about {w.characters} billed characters{fallback_note(w)}; {t.segments_from_cache} "
-                f"from cache"
-            )
+            print(f"dry run: {dry_run_line(report)}")
         else:
             print(
                 f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
@@ -223,6 +229,28 @@ def print_found(report: RunReport) -> None:
         print(f"  {cat.path} ({cat.target_lang}){note}")
 
 
+def dry_run_line(report: RunReport) -> str:
+    """What a dry run found: what a real run would write without the service, and what it would send."""
+    from pipeline.run.report import fallback_note
+
+    t, w = report.totals, report.would_send
+    assert w is not None
+    kept = [
+        f"{n} {what}"
+        for n, what in (
+            (t.segments_from_cache, "from the cache"),
+            (t.segments_reused, "reused from reviewed translations"),
+            (t.segments_copied, "copied (nothing to translate)"),
+        )
+        if n
+    ]
+    writes = f"would write {', '.join(kept)}; " if kept else ""
+    return (
+        f"{writes}would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests, about "
+        f"{w.characters} billed characters{fallback_note(w)}"
+    )
+
+
 def preview(config: Path) -> None:
     """What ``pipeline translate --dry-run --config CONFIG`` prints: the catalogs found, the problems, the estimate."""
     from pipeline.config import load_settings
@@ -232,8 +260,4 @@ def preview(config: Path) -> None:
     print_issues(report.issues, quiet=False)
     print_found(report)
     if report.would_send is not None:
-        w = report.would_send
-        print(
-            f"would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests, about "
-            f"{w.characters} billed characters; {report.totals.segments_from_cache} from cache"
-        )
+        print(dry_run_line(report))

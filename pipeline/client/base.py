@@ -192,13 +192,13 @@ class AbsoluteURLs:
 
 @functools.cache
 def user_agent() -> str:
-    """``pipeline/<version> httpx/<version> Python/<version>``."""
+    """``pipeline-i18n/<version> httpx/<version> Python/<version>``."""
     # The version module, not importlib.metadata: reading the installed package's metadata
     # imported zipfile, csv and the metadata machinery into every run for one string.
-    from pipeline.version import __version__
+    from pipeline.distribution import DISTRIBUTION, __version__
 
     return (
-        f"pipeline/{__version__} httpx/{httpx.__version__} "
+        f"{DISTRIBUTION}/{__version__} httpx/{httpx.__version__} "
         f"{platform.python_implementation()}/{platform.python_version()}"
     )
 

@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline import glossary_rules
+from pipeline import protocol
 from pipeline.client import limits
 from pipeline.errors import ClientLimitError, ConfigError
 from pipeline.locales import base_language
@@ -37,7 +37,7 @@ class Entry:
     where: str  # "path:line"
 
 
-class Dictionary(glossary_rules.Dictionary):
+class Dictionary(protocol.Dictionary):
     """The entries of one language pair (base languages: glossaries apply to every variant)."""
 
     def tsv(self) -> str:

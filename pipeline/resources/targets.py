@@ -89,14 +89,25 @@ class ResourcePlan:
                 out[self.source, base] = Dictionary(self.source, base, entries)
         return out
 
-    def options(self, source_lang: str, target_lang: str, context: str | None) -> TranslationOptions:
-        """The options of one segment's request, without service ids (those come with the sync)."""
+    def options(
+        self, source_lang: str, target_lang: str, context: str | None, address: str | None = None
+    ) -> TranslationOptions:
+        """The options of one segment's request, without service ids (those come with the sync).
+
+        ``address`` is a catalog's own form of address (``formal`` for ``de_DE_formal``, ``informal``):
+        sent as ``prefer_more`` / ``prefer_less`` whatever the configured formality, for the targets
+        that have formality (spec rule 9; elsewhere a ``prefer_`` value is the default, and not sent).
+        """
         plan = self.target(target_lang)
+        formality = plan.sent_formality
+        if address is not None:
+            has_formality = target_lang.upper() in protocol.FORMALITY_TARGETS
+            formality = ("prefer_more" if address == "formal" else "prefer_less") if has_formality else None
         return TranslationOptions(
             source_lang=source_lang,
             target_lang=target_lang,
             context=context,
-            formality=plan.sent_formality,
+            formality=formality,
             model_type=plan.model_type,
             glossary_hash=plan.dictionary.content_hash if plan.dictionary else None,
             style_version=plan.style_hash,

@@ -63,6 +63,7 @@ class RunContext:
     limiter: Limiter | None = None  # what it learns of the service's limit holds for the whole run
     offered: frozenset[str] | None = None  # the target codes the service offers, read once
     reuse_index: Index | None = None  # reviewed translations by language, built on first need (run.reuse)
+    answered: bool = False  # the service answered this run's key once: it and the key work
     _cache: TranslationCache | None = field(default=None, init=False, repr=False)
     _client: AsyncClient | None = field(default=None, init=False, repr=False)
     _usage: asyncio.Task[tuple[Allowance | None, str | None]] | None = field(default=None, init=False, repr=False)
@@ -90,7 +91,12 @@ class RunContext:
             self.report.issues.append(Issue(str(where), reason, severity=Severity.WARNING))
 
     def note_usage(self, usage: UsageRecord, needed: int) -> None:
-        """Keep the usage read first (the run's 'before') and the latest note; say each note once."""
+        """Keep the usage read first (the run's 'before') and the latest note; say each note once.
+
+        The embedded service bills no one: its usage is neither said nor reported.
+        """
+        if self.settings.service.embedded:
+            return
         if usage.note:
             self.say_once(usage.note)
         elif usage.before is not None:
@@ -185,7 +191,7 @@ class RunContext:
 
         from pipeline.quota import offered_targets, read_usage
 
-        read = await read_usage(self.client())
+        read = await read_usage(self.client(), self.settings.service.url)
         before = read[0]
         if (
             languages_too
@@ -201,7 +207,7 @@ class RunContext:
         from pipeline.quota import read_usage
 
         read, self._usage = self._usage, None
-        return await (read if read is not None else read_usage(self.client()))
+        return await (read if read is not None else read_usage(self.client(), self.settings.service.url))
 
     def languages(self) -> asyncio.Future[tuple[frozenset[str], str]]:
         """The read of the target languages the service offers: the one the usage read started, or a new one."""

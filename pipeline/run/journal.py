@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.config import Settings
+from pipeline.distribution import __version__
 from pipeline.formats import Content, atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
-from pipeline.version import __version__
 
 if TYPE_CHECKING:  # units exist only once a catalog is parsed: not on the no-op path
     from pipeline.formats import Unit

@@ -45,11 +45,16 @@ PART_SEGMENTS = 16_384
 
 
 def translation_options(
-    settings: Settings, target_lang: str, context: str | None, resources: ResourcePlan | None = None
+    settings: Settings,
+    target_lang: str,
+    context: str | None,
+    resources: ResourcePlan | None = None,
+    address: str | None = None,
 ) -> TranslationOptions:
-    """The options every segment of ``target_lang`` is sent with (``context`` aside)."""
+    """The options every segment of ``target_lang`` is sent with (``context`` aside); ``address``: the
+    catalog's own form of address (``formal`` for ``de_DE_formal``), which wins over the configured formality."""
     if resources is not None:  # glossary, style list, formality, model type, translation memory
-        return resources.options(locales.service_source(settings.source_lang), target_lang, context)
+        return resources.options(locales.service_source(settings.source_lang), target_lang, context, address)
     return TranslationOptions(
         source_lang=locales.service_source(settings.source_lang), target_lang=target_lang, context=context
     )
@@ -72,7 +77,9 @@ def plan(
     identity = service
     pending: dict[str, Pending] = {}
     fallback_keys: set[SegmentKey] = set()
-    per_context: dict[tuple[str, str | None], TranslationOptions] = {}  # few distinct, thousands of segments
+    per_context: dict[
+        tuple[str, str | None, str | None], TranslationOptions
+    ] = {}  # few distinct, thousands of segments
     for s in scanned:
         fallback_keys.update(seg.key for seg in s.fallbacks)
         for seg in (*s.segments, *s.fallbacks):
@@ -82,10 +89,10 @@ def plan(
                 if seg.key not in fallback_keys:  # a fallback counts only where it is used
                     per_catalog[s.display].counters.segments_copied += 1
                 continue
-            opts = per_context.get((s.target_lang, seg.context))
+            opts = per_context.get((s.target_lang, s.formality, seg.context))
             if opts is None:
-                opts = per_context[s.target_lang, seg.context] = translation_options(
-                    settings, s.target_lang, seg.context, resources
+                opts = per_context[s.target_lang, s.formality, seg.context] = translation_options(
+                    settings, s.target_lang, seg.context, resources, s.formality
                 )
             key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
             item = pending.get(key)

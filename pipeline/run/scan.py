@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline import locales
+from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
@@ -18,7 +19,7 @@ from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import ScannedCatalog, form_segments, unit_context
+from pipeline.run.window import ScannedCatalog, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
 
 TEMPLATE_SUFFIXES = (".pot",)
@@ -34,12 +35,15 @@ def scan(
     target_filter: Sequence[str] = (),
     retranslate: Retranslate | None = None,
     read: Mapping[Path, bytes | None] | None = None,
+    offered: frozenset[str] | None = None,
 ) -> tuple[list[ScannedCatalog], list[Issue]]:
-    """Read every catalog; return those with a known target language, and the problems found.
+    """Read every catalog; return those with a target language the run can translate into, and the problems found.
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
     empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
-    holds are parsed from them (one copy in memory, not two).
+    holds are parsed from them (one copy in memory, not two). ``offered``: the target codes the
+    service offers, when known before asking it; a catalog in another language is said once, not
+    once per entry.
     """
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
@@ -55,37 +59,31 @@ def scan(
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
-        locale = configured_locale(settings, path) or catalog.language or locales.locale_from_path(path)
+        locale = configured_locale(settings, path) or (
+            locales.refined(catalog.language, path) if catalog.language else locales.locale_from_path(path)
+        )
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
-        if _in_source_language(settings, locale):
-            issues.append(
-                Issue(
-                    display,
-                    f"is in the source language ({locale}): translations are made from it, not into it",
-                    severity=Severity.SKIPPED,
-                )
-            )
+        source = _source_language(settings, display, locale)
+        if source is not None:
+            issues.append(source)
             continue
-        target = locales.service_target(locale, dict(settings.locale_map))
+        variety = locales.resolve(locale, dict(settings.locale_map))
+        target = variety.target
         if not locales.selected(wanted, locale, target):
             continue
-        if target is None:
-            issues.append(
-                Issue(
-                    display,
-                    f"locale {locale!r} has no language on the translation service",
-                    target_lang=locale,
-                    severity=Severity.SKIPPED,
-                )
-            )
+        refusal = _not_offered(settings, display, variety, offered)
+        if refusal is not None:
+            issues.append(refusal)
             continue
+        assert target is not None
         fitted = _fit_charset(settings, display, catalog, locale, target, issues)
         if fitted is None:
             continue
         catalog, keys_left = _keyed(settings, display, fitted, locale, target, issues)
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
+        found = replace(found, formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
     return scanned, issues
 
@@ -198,9 +196,42 @@ def _no_language(display: str, catalog: Catalog) -> Issue:
     )
 
 
-def _in_source_language(settings: Settings, locale: str) -> bool:
-    """Whether ``locale`` is the source language itself (``en`` for ``en``; ``en_GB`` is a target)."""
-    return locale.replace("_", "-").lower() == settings.source_lang.replace("_", "-").lower()
+def _source_language(settings: Settings, display: str, locale: str) -> Issue | None:
+    """Why a catalog in ``locale`` is left alone as the source language or a variant of it, or None.
+
+    ``en`` for ``en`` is what translations are made from. ``en_GB`` or ``en_CA`` for ``en`` is a
+    variant: between variants of one language the service returns the text unchanged and bills it
+    (spec rules 10 and billing), so such a catalog is translated only when ``source_variants`` asks.
+    """
+    if locale.replace("_", "-").lower() == settings.source_lang.replace("_", "-").lower():
+        reason = f"is in the source language ({locale}): translations are made from it, not into it"
+        return Issue(display, reason, severity=Severity.SKIPPED)
+    if settings.source_variants or locales.base_language(locale) != locales.base_language(settings.source_lang):
+        return None
+    reason = (
+        f"is in {locale}, a variant of the source language {settings.source_lang}: left alone (the service "
+        f"returns the text unchanged between variants of one language, and bills it); set [translate] "
+        f"source_variants = true to translate it"
+    )
+    return Issue(display, reason, target_lang=locale, severity=Severity.SKIPPED)
+
+
+def _not_offered(
+    settings: Settings, display: str, variety: locales.Variety, offered: frozenset[str] | None
+) -> Issue | None:
+    """Why the catalog cannot be translated into its language (said once for the catalog), or None.
+
+    An error unless ``unsupported_languages = "skip"``: a language the mapping knows has no code
+    on the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
+    service's list leaves out (Kaqchikel) until that list changes.
+    """
+    if variety.target is not None and (offered is None or variety.target in offered):
+        return None
+    skip = settings.unsupported_languages == "skip"
+    if variety.target is None:
+        reason = variety.why_not or f"locale {variety.locale!r} has no code on the translation service"
+        return not_offered(display, reason, None, Cause.INPUT, skip)
+    return not_offered(display, locales.not_offered(variety.target), variety.target, Cause.LANGUAGE, skip)
 
 
 def _fit_charset(
@@ -216,7 +247,7 @@ def _fit_charset(
     from pipeline.formats.charset import converted_to_utf8, header_charset
 
     charset = header_charset(catalog)
-    problem = locales.charset_problem(catalog.encoding, target, locale, charset)
+    problem = charset_problem(catalog.encoding, target, locale, charset)
     if problem is None:
         return catalog
     if not settings.to_utf8:

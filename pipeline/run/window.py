@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.model import Cause, Issue, Severity
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
@@ -29,6 +30,7 @@ __all__ = [
     "Verify",
     "Window",
     "form_segments",
+    "not_offered",
     "unit_context",
 ]
 
@@ -53,6 +55,7 @@ class ScannedCatalog:
     plural_plans: dict[int, UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
     context_policy: str = "all"  # what a segment's context is made of (Settings.context)
+    formality: str | None = None  # the catalog's own form of address ("formal": de_DE_formal), else None
 
     def unit_segments(self, index: int) -> list[Segment]:
         """The segments unit ``index`` is translated from: its text, or a plural's number sentences."""
@@ -72,6 +75,18 @@ def form_segments(display: str, unit: Unit, texts: Mapping[int, str], context: s
     return [
         Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, unit.flags, context) for f in sorted(texts)
     ]
+
+
+def not_offered(
+    display: str, reason: str, target: str | None, cause: Cause, skip: bool, segments: int | None = None
+) -> Issue:
+    """The one issue of a catalog whose language cannot be translated into (scan finds it, or the
+    service's language list): an error, or skipped when ``unsupported_languages = "skip"`` (``skip``)."""
+    reason += f": {segments} segments not translated" if segments is not None else ": not translated"
+    if skip:
+        return Issue(display, reason, target_lang=target, severity=Severity.SKIPPED, cause=cause)
+    reason += ' (set [translate] unsupported_languages = "skip" to pass over such catalogs)'
+    return Issue(display, reason, target_lang=target, cause=cause)
 
 
 def unit_context(policy: str, unit: Unit) -> str | None:

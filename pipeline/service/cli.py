@@ -165,19 +165,21 @@ def accounts_from(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the service until stopped; returns the exit code."""
+    try:  # first: an install without the extra is told so before it is asked for keys
+        from pipeline.service import server
+        from pipeline.service.app import ServiceStartError, create_app
+    except ImportError as exc:
+        from pipeline.distribution import install_hint
+
+        raise UsageError(
+            f"pipeline serve needs its HTTP server, the [serve] extra ({exc.name} is missing): {install_hint('serve')}"
+        ) from None
     config = ServiceConfig(
         accounts=accounts_from(args, os.environ),
         data_dir=args.data_dir,
         test_faults=args.test_faults,
         document_retention_hours=args.document_retention_hours,
     )
-    try:
-        from pipeline.service import server
-        from pipeline.service.app import ServiceStartError, create_app
-    except ImportError as exc:
-        raise UsageError(
-            f"pipeline serve needs the [serve] extra ({exc.name} is missing): pip install 'pipeline[serve]'"
-        ) from None
 
     try:
         sock = server.bind(args.host, args.port)

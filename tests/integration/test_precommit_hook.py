@@ -59,9 +59,8 @@ catalogs = ["locale/*.po"]
 url = "embedded"
 """
 NEW_ENTRY = '\nmsgid "Save all"\nmsgstr ""\n'
-# The hook configuration of docs/recipes.md for a project that tries the embedded service: the local
-# service is an extra of the package, named on the hook.
-HOOKS_CONFIG = "  - id: translate-catalogs\n    additional_dependencies: ['.[serve]']\n  - id: check-catalogs\n"
+# The hook configuration of docs/recipes.md as written: the embedded service needs no extra.
+HOOKS_CONFIG = "  - id: translate-catalogs\n  - id: check-catalogs\n"
 
 
 def _git(

@@ -79,7 +79,7 @@ def test_the_configured_language_of_a_pattern_is_used(tmp_path, monkeypatch, cap
 def test_a_configured_language_must_be_a_locale(tmp_path):
     config = tmp_path / "pipeline.toml"
     config.write_text('[translate]\nlanguages = { "*.po" = "not a locale" }\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"translate.languages\['\*.po'\] must be a locale code"):
+    with pytest.raises(ConfigError, match=r"translate.languages\['\*.po'\]: 'not a locale' is not a language code"):
         load_settings(config)
 
 

@@ -75,3 +75,48 @@ def run_with_progress(settings, service, progress):
 def test_quiet_runs_print_nothing(tmp_path, capsys):
     run(project(tmp_path), FakeService())
     assert capsys.readouterr().err == ""
+
+
+class Screen(Tty):
+    """What a terminal shows of what was written: lines, ``ESC[nF`` (up n lines), ``ESC[2K``, ``ESC[0J``."""
+
+    def lines(self) -> list[str]:
+        import re
+
+        rows, row = [""], 0
+        for token in re.split(r"(\x1b\[\d*[FKJ]|\n)", self.getvalue()):
+            if token == "\n":
+                row += 1
+                rows += [""] * (row + 1 - len(rows))
+            elif token.startswith("\x1b[") and token.endswith("F"):
+                row = max(0, row - int(token[2:-1] or 1))
+            elif token == "\x1b[2K":
+                rows[row] = ""
+            elif token == "\x1b[0J":
+                del rows[row + 1 :]
+                rows[row] = ""
+            elif token:
+                rows[row] += token
+        return [r for r in rows if r]
+
+
+def test_the_final_screen_keeps_every_rounds_lines_and_every_message():
+    screen, now = Screen(), [0.0]
+    progress = TerminalProgress(screen, clock=lambda: now[0])
+    log = progress.around(lambda message: screen.write(f"pipeline: {message}\n"))
+    log("using the embedded local service")
+    for lang in ("DE", "FR"):  # two windows: one round each, a message while the lines are on screen
+        progress.start({lang: 3})
+        log(f"sending 3 segments of {lang}")
+        now[0] += 1
+        progress.advance(lang, 1)
+        now[0] += 1
+        progress.advance(lang, 2, 9)
+        progress.finish()
+    assert screen.lines() == [
+        "pipeline: using the embedded local service",
+        "pipeline: sending 3 segments of DE",
+        f"     DE [{'#' * 24}] 3/3 segments, 9 characters billed",
+        "pipeline: sending 3 segments of FR",
+        f"     FR [{'#' * 24}] 3/3 segments, 9 characters billed",
+    ]

@@ -256,7 +256,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         )
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             run.read_usage_soon()
-        if not run.options.dry_run:
+        if not run.options.dry_run and not _unusable(run, window, usage):
             await _write(run, window)
         clock = run.timed("write", clock)
         if after and run.report.usage is not None:
@@ -266,6 +266,30 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
         run.forget_usage()
     if usage is not None:
         raise usage
+
+
+def _unusable(run: RunContext, window: Window, usage: UsageError | None) -> bool:
+    """Whether the window's catalogs stay as they were: the key is missing (exit 2), or the service refused
+    it or could not be reached (exit 4) before it answered this run once. The reused and copied entries
+    wait for a run that can translate the rest: a failed run changes no file (a pre-commit hook
+    that fails does not also modify the files)."""
+    stopped = run.report.stopped
+    refused = stopped is not None and stopped.reason is StopReason.SERVICE and not run.answered
+    if usage is None and not refused:
+        return False
+    unchanged = "; no catalog was changed"
+    if refused and stopped is not None and not stopped.message.endswith(unchanged):
+        run.report.stopped = Stop(stopped.reason, stopped.message + unchanged)
+    for s in window.scanned:  # what would have been written from the cache, reused or copied is not
+        _nothing_written(run.per_catalog[s.display])
+    names = {s.display for s in window.scanned}
+    run.report.reused[:] = [r for r in run.report.reused if r.catalog not in names]
+    return True
+
+
+def _nothing_written(catalog: CatalogReport) -> None:
+    c = catalog.counters
+    c.segments_from_cache = c.segments_copied = c.segments_reused = c.characters_reused = 0
 
 
 def _leaving(run: RunContext) -> bool:
@@ -320,6 +344,7 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
 
     inputs = plan.Inputs(run.settings, run.resources())
     journal = run.journal
+    offered = await _offered(run)
 
     def stale(display: str, target: str, unit: Unit) -> bool:
         return journal.is_stale(display, unit, inputs.current(target, unit))
@@ -340,6 +365,7 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
             run.options.target_langs,
             stale if run.options.retranslate_stale else None,
             window.snapshots,  # parsed from the very bytes write-back compares the file with
+            offered,
         )
         window.scanned.extend(scanned)
         run.report.issues.extend(issues)
@@ -359,6 +385,17 @@ async def _read(run: RunContext, window: Window) -> Iterator[list[ScannedCatalog
     # A dry run counts each text once in what it would send: all its segments in one part. The parts
     # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
     return plan.parts(list(window.scanned), sys.maxsize if run.options.dry_run else plan.PART_SEGMENTS)
+
+
+async def _offered(run: RunContext) -> frozenset[str] | None:
+    """The target codes the service offers, when known before the scan: read by an earlier window, or
+    (a dry run, init's preview) asked of the embedded service in-process, so that a catalog in a
+    language it does not offer is said once, as a run would say it."""
+    if run.offered is None and run.options.dry_run and run.settings.service.embedded:
+        from pipeline.quota import offered_targets
+
+        run.offered, run.report.service_languages = await offered_targets(run.client())
+    return run.offered
 
 
 async def _translate_window(run: RunContext, window: Window) -> None:
@@ -429,6 +466,8 @@ async def _write(run: RunContext, window: Window) -> None:
             run.per_catalog[s.display].counters.awaiting_review = write.awaiting_review(
                 s.catalog, written, run.settings.mark_fuzzy, window.review.get(s.display, {})
             )
+        else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
+            _nothing_written(run.per_catalog[s.display])
         reused = window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
         if written:
             units = s.catalog.units

@@ -32,8 +32,8 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     attached: a round trip saved. When the usage read during the scan found no limit, no check
     can stop the run, and the languages were read right after it.
     """
-    from pipeline.errors import AuthenticationError, ServiceError, TransportError
-    from pipeline.quota import check_quota
+    from pipeline.errors import AuthenticationError, NotFoundError, ServiceError, TransportError
+    from pipeline.quota import check_quota, unusable
     from pipeline.run.send.budget import Budget
 
     if not (window.pending or window.needed):
@@ -43,7 +43,14 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
     run.budget = run.budget or Budget(run.settings.max_characters)
     earlier = run.budget.spent  # by earlier windows
     needed = sum(len(p.protected.text) for p in (*window.pending.values(), *window.needed.values()))
-    usage, shortfall = check_quota(await run.usage(), needed, run.budget.left, earlier)
+    try:
+        read = await run.usage()
+    except (AuthenticationError, TransportError) as exc:  # nothing can be sent: said once, as is
+        run.report.stopped = Stop(StopReason.SERVICE, unusable(exc, run.settings.service.url))
+        return [*window.pending.values(), *window.needed.values()]
+    if read[0] is not None:
+        run.answered = True
+    usage, shortfall = check_quota(read, needed, run.budget.left, earlier)
     run.note_usage(usage, needed)
     if shortfall is not None:
         run.report.stopped = Stop(StopReason.QUOTA, shortfall)
@@ -54,11 +61,13 @@ async def use_service(run: RunContext, window: Window) -> list[Pending]:
         if offered is not None:
             try:
                 run.offered, run.report.service_languages = await offered
+                run.answered = True
             except ServiceError as exc:
-                reason = (
-                    StopReason.SERVICE if isinstance(exc, (AuthenticationError, TransportError)) else StopReason.FAILED
-                )
-                run.report.stopped = Stop(reason, f"the service's target languages could not be read: {exc}")
+                # No such endpoint: the URL is not the service's (one ending in /v2, say).
+                unreached = (AuthenticationError, TransportError, NotFoundError)
+                reason = StopReason.SERVICE if isinstance(exc, unreached) else StopReason.FAILED
+                why = unusable(exc, run.settings.service.url)
+                run.report.stopped = Stop(reason, f"the service's target languages could not be read: {why}")
                 return [*window.pending.values(), *window.needed.values()]
         left = await _send_rounds(run, window, synced_now)
     finally:

@@ -3,6 +3,10 @@
 Three shapes, chosen by :func:`for_stream`: a terminal gets one line per language redrawn in
 place (ANSI cursor movement, at most ten redraws a second); a pipe or CI log gets a plain line
 when a language passes each quarter and when it is done; ``--quiet`` gets nothing.
+
+On a terminal the screen a run leaves is true: a round's lines, once it is done, stay as they
+were last drawn and the next round draws below them, and the run's messages (:meth:`Progress.around`)
+are written above the lines being redrawn, never under them (where the next redraw would erase them).
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ class Progress:
     def finish(self) -> None:
         """The sending stage is over (possibly stopped early)."""
 
+    def around(self, log: Callable[[str], None]) -> Callable[[str], None]:
+        """``log``, for messages written while this display is on screen."""
+        return log
+
     def line(self, lang: str) -> str:
         """``DE 120/300 segments, 4512 characters billed``."""
         return f"{lang} {self.done[lang]}/{self.total[lang]} segments, {self.billed[lang]} characters billed"
@@ -80,9 +88,24 @@ class TerminalProgress(Progress):
         self._last = float("-inf")
 
     def finish(self) -> None:
-        """Draw the final counts."""
+        """Draw the final counts, and leave them: the next round draws below."""
         if self.total:
             self._draw()
+        self._drawn = 0
+
+    def around(self, log: Callable[[str], None]) -> Callable[[str], None]:
+        """``log``, writing above the lines being redrawn: they are cleared, the message written, then drawn again."""
+
+        def write(message: str) -> None:
+            if not self._drawn:
+                log(message)
+                return
+            self._stream.write(f"\x1b[{self._drawn}F\x1b[0J")  # up to the first line, then clear to the end
+            self._drawn = 0
+            log(message)
+            self._draw()
+
+        return write
 
     def _show(self, lang: str | None) -> None:
         now = self._clock()

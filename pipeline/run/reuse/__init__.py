@@ -95,7 +95,6 @@ def _apply(run: RunContext, window: Window, found: dict[tuple[str, int], Human])
             del pending[key]
             if counted:  # billed once, as the text would have been: to the first catalog that needed it
                 run.per_catalog[gone[0].key.catalog].counters.characters_reused += len(item.protected.text)
-    run.log(f"{len(found)} entries reused from reviewed translations in the project's catalogs and compendia")
 
 
 def _reused(run: RunContext, window: Window, s: ScannedCatalog, found: dict[int, Human]) -> ScannedCatalog:

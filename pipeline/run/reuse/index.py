@@ -86,13 +86,11 @@ def signature(rule: PluralRule | None) -> tuple[int, ...] | None:
 
 
 def same_language(code: str, locale_map: Mapping[str, str]) -> tuple[str, ...]:
-    """A locale as compared for reuse: the language the service translates it into (``de``, ``de_DE`` and
-    ``de_AT`` are one; ``pt`` and ``pt_BR``, ``zh`` and ``zh_TW`` are two), else the locale itself."""
-    target = locales.service_target(code, dict(locale_map))
-    if target is not None:
-        return ("service", target)
-    parsed = locales.parse_locale(code)
-    return parsed if parsed is not None else (code.lower(),)
+    """A locale as compared for reuse: its variety (:attr:`pipeline.locales.Variety.key`). ``de``,
+    ``de_DE`` and ``de_AT`` are one; ``pt`` and ``pt_BR``, ``zh`` and ``zh_TW``, ``de`` and
+    ``de_DE_formal``, ``nb`` and ``nn``, ``sr`` and ``sr@latin`` are two, whatever ``locale_map`` sends
+    them as: a formal text is not reused in an informal catalog, nor one script or written standard in another."""
+    return locales.resolve(code, dict(locale_map)).key
 
 
 class Index:
@@ -129,7 +127,9 @@ class Index:
             else:
                 source = self._source(path, display, compendium)
                 declared = source.language if source is not None else None
-                locale = configured_locale(self.settings, path) or declared or locales.locale_from_path(path)
+                locale = configured_locale(self.settings, path) or (
+                    locales.refined(declared, path) if declared else locales.locale_from_path(path)
+                )
             if source is not None and locale is not None:
                 language = same_language(locale, self.settings.locale_map)
                 if language in todo:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from pipeline.model import Cause, Issue, Severity
 from pipeline.placeholders.schemes import Scheme, decode
 from pipeline.run.keys import recovered_key
-from pipeline.run.window import Pending, Recovery, Verify, Window
+from pipeline.run.window import Pending, Recovery, Verify, Window, not_offered
 
 if TYPE_CHECKING:
     from pipeline.client import TranslateResult
@@ -57,12 +57,28 @@ class Answers:
             self.run.progress.advance(target, len(item.refs), billed)
 
     def refuse_targets(self, pending: dict[str, Pending], offered: frozenset[str]) -> None:
-        """Fail the segments whose target the service does not offer."""
+        """Leave the texts whose target the service does not offer: one issue per catalog, not one per segment."""
+        from pipeline import locales
+
+        skip = self.run.settings.unsupported_languages == "skip"
+        refused: dict[str, tuple[str, int]] = {}  # catalog -> (target, segments)
         for item in pending.values():
-            if item.options.target_lang not in offered:
-                self.fail(
-                    item, f"the service does not offer target language {item.options.target_lang}", cause=Cause.LANGUAGE
-                )
+            target = item.options.target_lang
+            if target in offered:
+                continue
+            self.outcome.finished.add(item.key)
+            for ref in item.refs:
+                refused[ref.key.catalog] = (target, refused.get(ref.key.catalog, (target, 0))[1] + 1)
+                counters = self.run.per_catalog[ref.key.catalog].counters
+                if skip:
+                    counters.segments_skipped += 1
+                else:
+                    counters.segments_failed += 1
+            if self.run.progress is not None:
+                self.run.progress.advance(target, len(item.refs))
+        for catalog, (target, segments) in refused.items():
+            reason = locales.not_offered(target)
+            self.run.report.issues.append(not_offered(catalog, reason, target, Cause.LANGUAGE, skip, segments))
 
     def record(
         self,
@@ -77,6 +93,7 @@ class Answers:
         A recovery scheme's answers are decoded to the canonical form first, and cached where that
         scheme's results are kept (:func:`~pipeline.run.keys.recovered_key`).
         """
+        self.run.answered = True
         returned = [t.text for t in result.translations]
         if scheme is not Scheme.XML:
             returned = _decoded(scheme, items, sent, returned)

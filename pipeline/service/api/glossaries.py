@@ -28,8 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from pipeline.glossary_rules import Dictionary
-from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
+from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, Dictionary
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_or_form_object

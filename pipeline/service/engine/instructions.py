@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.locales import alphabet
+from pipeline.alphabets import alphabet
 from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions, Translation
 from pipeline.service.engine.glossary_match import term_index
 from pipeline.service.engine.markup import pieces

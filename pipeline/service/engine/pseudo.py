@@ -46,7 +46,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pipeline.locales import Alphabet, alphabet
+from pipeline.alphabets import Alphabet, alphabet
 from pipeline.service.engine import detect
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index

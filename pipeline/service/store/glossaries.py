@@ -13,7 +13,7 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 
-from pipeline.glossary_rules import Dictionary
+from pipeline.protocol import Dictionary
 from pipeline.service.store.database import Database
 from pipeline.service.store.glossary_content import check_size, from_tsv, merge, to_tsv
 

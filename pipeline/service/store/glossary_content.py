@@ -24,8 +24,12 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 
-from pipeline.glossary_rules import Dictionary
-from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, MAX_GLOSSARY_NAME_BYTES, MAX_GLOSSARY_PHRASE_BYTES
+from pipeline.protocol import (
+    MAX_GLOSSARY_DICTIONARY_BYTES,
+    MAX_GLOSSARY_NAME_BYTES,
+    MAX_GLOSSARY_PHRASE_BYTES,
+    Dictionary,
+)
 from pipeline.service import languages
 from pipeline.service.echo import echo
 

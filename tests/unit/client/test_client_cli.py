@@ -64,8 +64,9 @@ def service(router: respx.Router, monkeypatch: pytest.MonkeyPatch) -> respx.Rout
 
 
 def test_no_url_fails_with_usage_exit_naming_both_options(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # no pipeline.toml to name one
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     monkeypatch.setenv("PIPELINE_AUTH_KEY", KEY)
     assert run(["usage"]) == 2
@@ -76,7 +77,7 @@ def test_no_url_fails_with_usage_exit_naming_both_options(
 def test_bad_url_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("PIPELINE_AUTH_KEY", KEY)
     assert run(["usage", "--service-url", "svc.test:8000"]) == 2
-    assert "must start with http:// or https://" in capsys.readouterr().err
+    assert "is not a service URL: did you mean 'https://svc.test:8000'?" in capsys.readouterr().err
 
 
 def test_no_key_fails_naming_the_variable(

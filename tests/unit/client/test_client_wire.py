@@ -583,7 +583,7 @@ def test_endpoint_wire_format(case: Case, client: Client, router: respx.Router) 
     assert request.url.raw_path.split(b"?")[0] == case.path.encode()  # ids are quoted as one segment
     assert parse_qsl(request.url.query.decode(), keep_blank_values=True) == (case.query or [])
     assert request.headers["Authorization"] == f"Service-Auth-Key {KEY}"
-    assert request.headers["User-Agent"].startswith("pipeline/")
+    assert request.headers["User-Agent"].startswith("pipeline-i18n/")
     if case.body is None:
         assert request.content == b""
         assert "Content-Type" not in request.headers
@@ -710,7 +710,7 @@ def test_a_cookie_set_on_a_retried_answer_is_not_sent_with_the_retry(client: Cli
     assert client.usage().character_count == 2
     assert [call.request.headers.get("Cookie") for call in route.calls] == [None, None, None]
     assert [call.request.headers["Authorization"] for call in route.calls] == [f"Service-Auth-Key {KEY}"] * 3
-    assert all(call.request.headers["User-Agent"].startswith("pipeline/") for call in route.calls)
+    assert all(call.request.headers["User-Agent"].startswith("pipeline-i18n/") for call in route.calls)
 
 
 def test_cookies_put_on_a_client_by_hand_are_not_kept_nor_sent(router: respx.Router) -> None:

@@ -30,7 +30,8 @@ def test_without_uvicorn_it_says_which_extra_to_install(tmp_path, monkeypatch, c
     monkeypatch.chdir(tmp_path)
     assert main(["review"]) == 2
     assert capsys.readouterr().err == (
-        "pipeline: error: pipeline review needs uvicorn, which is not installed: pip install 'pipeline[review]'\n"
+        f"pipeline: error: pipeline review needs uvicorn, which is not installed: {sys.executable} -m pip install "
+        "'uvicorn>=0.30' (the [review] extra of pipeline-i18n)\n"
     )
 
 

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from pipeline.alphabets import alphabet
 from pipeline.formats.po import read_po
-from pipeline.locales import alphabet
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.instructions import (
     InstructionFollowingEngine,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.locales import alphabet
+from pipeline.alphabets import alphabet
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 from pipeline.service.languages import text_targets
