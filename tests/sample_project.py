@@ -24,19 +24,16 @@ def _pristine_samples() -> Path:
     """
     if shutil.which("git") is None:
         return REPO / "sample_locales"
-    listed = subprocess.run(
-        ["git", "-C", str(REPO), "ls-files", "-z", "--", "sample_locales"], capture_output=True, check=False
-    )
+    git = ["git", "-C", str(REPO)]
+    listed = subprocess.run([*git, "ls-files", "-z", "--", "sample_locales"], capture_output=True, check=False)
     if listed.returncode != 0 or not listed.stdout:
         return REPO / "sample_locales"
+    # checkout-index writes each file under its path from the top of the work tree.
+    within = subprocess.run([*git, "rev-parse", "--show-prefix"], capture_output=True, text=True, check=True)
     target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
     atexit.register(shutil.rmtree, target, ignore_errors=True)
-    subprocess.run(
-        ["git", "-C", str(REPO), "checkout-index", "-z", "--stdin", f"--prefix={target}/"],
-        input=listed.stdout,
-        check=True,
-    )
-    return target / "sample_locales"
+    subprocess.run([*git, "checkout-index", "-z", "--stdin", f"--prefix={target}/"], input=listed.stdout, check=True)
+    return target / within.stdout.strip() / "sample_locales"
 
 
 SAMPLES = _pristine_samples()
