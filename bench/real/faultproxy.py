@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
-from _proxy import LoopbackProxy
+try:
+    from bench._proxy import LoopbackProxy
+except ModuleNotFoundError:  # a script run as a file (python bench/x.py), bench/ first on sys.path
+    from _proxy import LoopbackProxy
 
 FAULT_HEADER = "X-Test-Fault"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import polib
 
-from real.faultproxy import FAULT_HEADER
-from real.sources import Key, key_of
+from .faultproxy import FAULT_HEADER
+from .sources import Key, key_of
 
 SERVE_KEY = "real-catalogs-bench-key"  # a throwaway key of the throwaway local service
 
@@ -139,8 +139,9 @@ def render(value: object, indent: int = 0, width: int = 118) -> str:
         return flat
     pad = " " * (indent + 1)
     if isinstance(value, dict):
+        wide = ("catalogs", "per_project")  # one (long) line per row
         items = [
-            f"{pad}{json.dumps(k, ensure_ascii=False)}: {render(v, indent + 1, 400 if k == 'catalogs' else width)}"
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {render(v, indent + 1, 400 if k in wide else width)}"
             for k, v in value.items()
         ]
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"

@@ -480,3 +480,60 @@ def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_pa
     redis_server.stop()
     down = cache("stats")
     assert down.returncode == 1 and "unavailable" in down.stdout and "Traceback" not in down.stderr
+
+
+class TrickleProxy:
+    """Between the client and redis: requests pass at once, answers come back one byte every ``pause`` seconds."""
+
+    def __init__(self, upstream: int, pause: float) -> None:
+        self.upstream, self.pause = upstream, pause
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = [self.listener]
+        self.stopped = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            self.sockets += [client, server]
+            threading.Thread(target=self._pump, args=(client, server, 0.0), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, self.pause), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket, pause: float) -> None:
+        try:
+            while not self.stopped.is_set() and (data := source.recv(65536)):
+                if not pause:
+                    target.sendall(data)
+                    continue
+                for byte in data:
+                    if self.stopped.wait(pause):
+                        return
+                    target.sendall(bytes([byte]))
+        except OSError:
+            return
+
+    def close(self) -> None:
+        self.stopped.set()
+        for sock in self.sockets:
+            sock.close()
+
+
+def test_a_shared_cache_that_trickles_its_answers_is_dropped_after_one_answer_time(redis_server, tmp_path):
+    """One byte every 0.4 s: each read waits less than redis-py's socket timeout (2 s), so only a deadline
+    on the whole answer ends it; before, the run took minutes (a byte every 1.5 s: past 60 s)."""
+    proxy = TrickleProxy(redis_server.port, pause=0.4)
+    try:
+        url = f"redis://:{PASSWORD}@127.0.0.1:{proxy.port}/0"
+        root = tree(tmp_path, "a")
+        done, report = translate(root, url)  # at most 120 s, or the test fails
+    finally:
+        proxy.close()
+    assert done.returncode == 0, done.stderr
+    [warning] = warnings(done)
+    assert "is unavailable (no whole answer within 10 s)" in warning, warning
+    assert report["totals"]["segments_translated"] > 0  # the run went on with the local cache

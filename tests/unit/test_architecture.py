@@ -241,3 +241,43 @@ def test_the_function_checks_see_long_and_wide_functions(tmp_path):
     wide, long = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert _parameters(wide) == 9
     assert long.end_lineno - long.lineno + 1 == 61
+
+
+# The independent damage checker (issue 35): it judges the placeholder protection and the gate, so it
+# may not share their code, directly or through a module that imports them.
+CHECKER = "pipeline.damage"
+CHECKED = ("pipeline.placeholders", "pipeline.run", "pipeline.formats")
+
+
+def _reachable(start: set[str], imports: list[Import]) -> set[str]:
+    """Every module of the package that ``start``'s modules import, directly or through others."""
+    graph: dict[str, set[str]] = {}
+    for imp in imports:
+        graph.setdefault(imp.importer, set()).add(imp.target)
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def _shared_with_the_checked(imports: list[Import]) -> list[str]:
+    checker = {name for name in MODULES if name == CHECKER or name.startswith(f"{CHECKER}.")}
+    reached = _reachable(checker, imports)
+    return sorted(m for m in reached if any(m == c or m.startswith(f"{c}.") for c in CHECKED))
+
+
+def test_the_damage_checker_shares_nothing_with_what_it_checks():
+    assert f"{CHECKER}.tokens" in MODULES  # the rule below must see the checker
+    assert _shared_with_the_checked(IMPORTS) == []
+
+
+def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path):
+    """The check itself: the checker importing a helper that imports the placeholder grammar is caught."""
+    (tmp_path / "a.py").write_text("from pipeline import model\n")
+    (tmp_path / "b.py").write_text("def f():\n    from pipeline.placeholders import grammar\n")
+    extra = [*_imports("pipeline.damage.tokens", tmp_path / "a.py"), *_imports("pipeline.model", tmp_path / "b.py")]
+    assert _shared_with_the_checked([*IMPORTS, *extra]) == ["pipeline.placeholders.grammar"]

@@ -56,7 +56,7 @@ from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.service import use_service
 from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason
 from pipeline.run.report import finish
@@ -215,9 +215,12 @@ def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
 async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
     """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
     try:
-        paths = _lock(run, paths)
+        paths = await _lock(run, paths)
     except CatalogsBusy as exc:
         run.report.stopped = Stop(StopReason.LOCKED, str(exc))
+        _not_read(run, paths)
+        return
+    except WaitStopped:  # a signal: the report's stop says which (see _translate)
         _not_read(run, paths)
         return
     try:
@@ -226,9 +229,13 @@ async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
         run.locks.release()  # after the state was saved: a run waiting for these finds them done
 
 
-def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
+async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     """Lock the window's catalogs; those another run settled while this one waited are skipped."""
-    if run.options.dry_run or not run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log):
+    if run.options.dry_run:
+        return paths
+    interruption = run.interruption
+    stopped = (lambda: interruption.signum is not None) if interruption is not None else (lambda: False)
+    if not await run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log, stopped):
         return paths
     run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
     return _unsettled(run, paths)

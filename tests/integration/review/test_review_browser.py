@@ -157,11 +157,8 @@ class Page:
             actions.send_keys(*keys).perform()
 
     def decide(self, *keys: str) -> None:
-        """Press ``keys`` on the entry shown and wait until the page has moved on from it (or said why not).
-
-        A message already shown (a conflict, a refusal) is not the answer: only a new one is.
-        """
-        before, said = self.where(), self.message()
+        """Press ``keys`` on the entry shown and wait until the page has moved on from it (or said why not)."""
+        before, said = self.where(), self.message()  # a message still shown from an earlier step is no answer
         self.press(*keys)
         self.wait.until(lambda d: self.where() != before or self.message() not in ("", said))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import uuid
@@ -90,7 +91,10 @@ def test_each_account_lists_its_own_memories(served) -> None:
         "source_language": "en",
         "target_languages": ["de", "fr"],
         "segment_count": 3,
+        "creation_time": ui["creation_time"],
+        "updated_time": ui["updated_time"],
     }
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", ui["updated_time"]), ui
     free = memories(http, service.free_auth_key)
     assert list(free) == ["compendium"] and free["compendium"]["segment_count"] == 1  # the fuzzy entry is left out
     assert http.get("/v3/translation_memories").status_code == 403

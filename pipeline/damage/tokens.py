@@ -1,0 +1,297 @@
+"""Every code-like token of a text, by one deliberately broad reading that knows no catalog flag.
+
+Written from the formats' own documentation (printf(3), strftime(3), gcc's diagnostic directives,
+Qt's QString::arg, Python's str.format and %-formatting, ICU MessageFormat, Jinja, Symfony's
+``%name%``, HTML, BBCode) and the examples of issue #35, never from the placeholder code the run
+protects with: an oracle that shared that code would share its blind spots.
+
+A token is a small frozen record: its kind, its text, and the key two tokens are compared by (the
+text with what a program does not read normalised away: spaces inside braces, quote style and spacing
+of markup attributes, the values of attributes a reader sees such as ``title``). A token is decided
+by the characters around it only, so the same code in a source and in its translation reads the same
+whatever the words around it became.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pipeline.damage import icu
+
+
+class Kind(StrEnum):
+    """What a token is; damage is reported and counted by kind."""
+
+    PRINTF = "printf"  # %s %5.2f %1$s %(name)s %Y %qs %n %Ln %1 %L1 %1% %{name} %%
+    QUOTED_CODE = "quoted-code"  # %<...%>  `code`  ``code``  <code>...</code>  [kbd]...[/kbd]
+    BRACE = "brace"  # {name} {0} {0:.2f} {name!r} { limit } {id, number}
+    ICU = "icu"  # {count, plural, ...} heads, select keys, # in plural branches
+    TEMPLATE = "template"  # {{ var }} {% tag %} {# comment #}
+    PERCENT_NAME = "percent-name"  # Symfony's %count%
+    VARIABLE = "variable"  # $VAR ${VAR} $(module)s !$OMP DO
+    MARKUP = "markup"  # <tag attr="...">, </tag>, <tag/>, <!-- -->
+    METAVAR = "metavar"  # a lone <word> with no attribute and no closing partner: <file> in a usage line
+    BBCODE = "bbcode"  # [b] [/b] [url=...] [[Wiki target
+    ENTITY = "entity"  # &amp; &#160;
+    URL = "url"
+    EMAIL = "email"
+    PATH = "path"  # /usr/share/x ~/.config ./configure C:\x *.po foo.conf
+    OPTION = "option"  # --scale -ffixed-line-length -o
+    IDENTIFIER = "identifier"  # snake_case camelCase QString os.path std::string main()
+    LISP = "lisp"  # ~A ~S ~D ~%
+
+
+@dataclass(frozen=True)
+class Token:
+    """One code-like span of a text."""
+
+    kind: Kind
+    text: str
+    key: str  # what two tokens are compared by
+    start: int
+    in_branch: bool = False  # inside an ICU plural/select branch: counted by presence, not number
+
+
+#: Attributes whose values a reader sees, and which a translation may therefore change.
+TEXT_ATTRIBUTES = frozenset(
+    {
+        "title",
+        "alt",
+        "placeholder",
+        "label",
+        "summary",
+        "abbr",
+        "aria-label",
+        "aria-description",
+        "aria-placeholder",
+        "aria-roledescription",
+        "aria-valuetext",
+    }
+)
+#: Elements whose content is code: it must come back as it was.
+CODE_ELEMENTS = frozenset({"code", "kbd", "tt", "samp"})
+#: Elements that stand alone without attributes in HTML or Qt rich text; any other lone ``<word>`` (no
+#: attribute, no ``</word>`` in the text) is a metavariable of a usage line (``-o <file>``).
+LONE_ELEMENTS = frozenset("br hr p li dt dd tr td th qt nobr html body head wbr img input".split())
+#: BBCode names known without a closing partner (``[*]`` list items, ``[hr]``).
+BBCODE_NAMES = frozenset(
+    "b i u s url img quote code kbd color size list li center left right email sub sup table tr td th "
+    "h1 h2 h3 h4 h5 h6 spoiler youtube font pre hr noparse".split()
+)
+#: File name extensions that make a word a file name (``foo.c``, ``setup.cfg``).
+_EXTENSIONS = (
+    "c|h|cc|cpp|hpp|py|pyc|js|mjs|ts|css|scss|html?|xml|xsd|xsl|json|ya?ml|toml|ini|cfg|conf|po|pot|mo|"
+    "txt|md|rst|sh|bat|exe|dll|so|a|o|lib|jar|war|zip|gz|bz2|xz|tar|tgz|deb|rpm|desktop|png|svg|jpe?g|gif|"
+    "ico|pdf|csv|log|lock|db|sqlite3?|pem|crt|key|php|pl|pm|rb|go|rs|java|kt|swift|qml|ui|qm|ts|lua|tex"
+)
+
+_PATTERN = re.compile(
+    r"""
+    (?P<comment> <!--.*?--> )                           # an HTML/XML comment, whole
+  | (?P<pri> %<PRI\w+> )                                # gettext's <inttypes.h> macro directive %<PRIu64>
+  | (?P<gcc_quote> %<.*?%> )                            # gcc's quoted code %<constexpr%>, contents included
+  | (?P<template> \{\{.*?\}\} | \{%.*?%\} | \{\#.*?\#\} )   # Jinja/Django/Angular {{ v }} {% tag %} {# c #}
+  | (?P<tag>                                            # a markup tag: opening, closing or empty
+        < (?P<close>/)? (?P<name>[^\W\d_][\w:.-]*)      #   its name (any script: a translated name shows)
+        (?P<attrs> (?: \s+ [^\s=<>/"']+                 #   attributes: a name,
+            (?: \s*=\s* (?: "[^"]*" | '[^']*' | [^\s<>"']+ ) )? )* )  # with a quoted or bare value
+        \s* (?P<selfclose>/)? >
+    )
+  | (?P<url> (?: (?:https?|ftps?|sftp|file|ssh|git|irc|ws|wss)://   # a URL with a scheme,
+               | mailto: | www\. )                      #   a mailto: or a www. host
+        [^\s<>"'`\]\[{}]+ )
+  | (?P<email> [\w.+-]+ @ [A-Za-z0-9-]+ (?: \.[A-Za-z0-9-]+ )+ )
+  | (?P<icu_head> \{ \s* [\w.]+ \s* , \s* (?:plural|selectordinal|select) \b [^{}]* )  # an ICU head whose
+                                                        #   construct did not parse (see icu.py)
+  | (?P<brace>                                          # a brace field: str.format, C#, Java, ICU simple
+        \{ \s* [\w.\[\]-]* \s*                          #   {name} {0} {a.b[c]} {} { limit }
+        (?: , \s* \w+ \s* (?: , [^{}]* )? )?            #   ICU/Java {id, number} {d, date, short}
+        (?: ![rsa] )? (?: : [^{}]* )? \}                #   conversion and format spec {x!r:>10}
+    )
+  | (?P<percent_name>                                   # Symfony's %count%, but not %d% or %lu%
+        % (?! (?:hh|ll|[hlLqjzZt])? [A-Za-z] % ) [A-Za-z_] [A-Za-z0-9_.]* [A-Za-z0-9_] %   # ASCII, 2+
+        (?! [A-Za-z0-9] )                               #   (PHP's %slink%s is two %s)
+    )
+  | (?P<printf>
+        % \( [^()\n]{0,60} \) [-+\#0]* (?:\*|\d+)? (?:\.(?:\*|\d+))? [A-Za-z%]    # Python %(name)s
+      | % \{ [A-Za-z_]\w* \}                                                   # Ruby %{name}
+      | % (?:\d+\$)? [-+\#0'I_^]*                       # C/PHP/strftime/gcc: position and flags,
+        (?: \*(?:\d+\$)? | \d+ )? (?: \. (?: \*(?:\d+\$)? | \d+ ) )?  # width and precision,
+        (?: E[cCxXyY] | O[deHImMSuUVwWy] | :z           # strftime's modified conversions %Ey %Od %:z,
+          | (?: hh | ll | I64 | I32 | [hlLqjzZtw] )?    # or a length
+            [A-Za-z@] )                                 #   and the conversion
+      | %%                                              # a percent sign
+      | % [<>']                                         # gcc's bare %< %> %'
+      | % L? \d{1,2}                                    # Qt/KDE %1 %L1 (boost's %1% too, its % apart)
+    )
+  | (?P<lisp> ~ [:@]* [ASDBOXRPCFEG%&|] )               # Lisp format ~A ~% (uppercase only: prose has ~a)
+  | (?P<fortran> !\$ [^\W\d_]+ (?: [ \t]+ [^\W\d_]+ )* )  # Fortran !$OMP PARALLEL DO (cut to its capitals)
+  | (?P<variable>
+        \$\{ [^{}\s]+ \}                                # ${VAR}
+      | \$\( [^\W\d][\w.]* \) [^\W\d_]?               # $(module)s, make's $(VAR)
+      | \$ [^\W\d]\w*                                 # $VAR $name (any script: a translated name shows)
+    )
+  | (?P<wiki> \[\[ [^\]|\n]+ )                          # a wiki link's target (its label after | is text)
+  | (?P<bbcode> \[ /? [^\W\d_][\w]* (?: =[^\]\n]* )? \] )   # [b] [/b] [url=x] (filtered below)
+  | (?P<entity> & (?: [A-Za-z][A-Za-z0-9]{1,31} | \#\d{1,7} | \#[xX][0-9A-Fa-f]{1,6} ) ; )
+  | (?P<backquote> ``[^`\n]+`` | `[^`'\n]+` )           # reST/Markdown code; GNU `quote' is prose
+  | (?P<path>
+        [A-Za-z]:\\[\w.\\-]+                            # C:\Windows
+      | (?<![\w/.~-]) (?:~|\.{1,2})? / [\w.+@-]*[\w] (?: / [\w.+@-]* )*   # /etc/x ~/.x ./configure
+      | \*\.[A-Za-z0-9]+                                # *.po
+      | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
+    )
+  | (?P<option>                                        # --scale -Wall -ffixed-line-length, where a word
+        (?: (?<![^\s(\[{=,|;]) | (?<=[\s(\[{=,|;]["'‘“«»„`]) | (?<=^["'‘“«»„`]) )  # may start (not the
+        (?: --[A-Za-z0-9][\w-]* | -[A-Za-z][\w-]* ) (?<!-)   # "-Klausel" of "%<map%>-Klausel")
+    )
+  | (?P<identifier>
+        (?<![\w.]) [A-Za-z_]\w* (?: :: \w+ )+           # std::string
+      | (?<![\w.]) [A-Za-z_]\w* -> \w+                  # obj->field
+      | (?<![\w.]) [A-Za-z_][\w.]* \(\)                 # main() os.getcwd()
+      | (?<![\w.]) [A-Za-z_]\w+ (?: \.[A-Za-z_]\w* )+ (?![\w])   # os.path.join settings.py (not e.g.)
+      | (?<![\w$]) __\w+__ (?![\w$])                    # __init__
+      | (?<![\w$]) [^\W_]\w*_\w*_\w*[^\W_] (?![\w$])    # two underscores inside: a_b_c (not _Help)
+      | (?<![\w$]) (?: [a-z0-9]{2,} (?:_[a-z0-9]{2,})+ | [A-Z0-9]{2,} (?:_[A-Z0-9]{2,})+ ) (?![\w$])  # file_name
+                                                        #   MAX_PATH, one case (not the mnemonic I_nternet)
+      | (?<![\w$]) [^\W\d]\w* \$ \w+                    # a$b
+      | (?<![\w]) (?=[A-Za-z0-9]*[a-z][A-Z]) [a-z][A-Za-z0-9]* (?![\w])       # camelCase innerHTML
+      | (?<![\w]) [A-Z]{2,}[a-z]{2,}[A-Za-z0-9]* (?![\w])                      # QString IOError
+      | (?<![\w]) [\w-]+ \. (?:"""
+    + _EXTENSIONS
+    + r""") (?![\w.])                                   # foo.c setup.cfg
+    )
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_ATTRIBUTE = re.compile(r"""([^\s=<>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s<>"']+))?""")
+_SPACES = re.compile(r"\s+")
+_URL_TAIL = ".,;:!?)'\""  # sentence punctuation after a URL is not part of it
+
+
+def tokens(text: str) -> list[Token]:
+    """Every code-like token of ``text``, in order."""
+    found: list[Token] = []
+    at = 0
+    for construct in icu.constructs(text):
+        found.extend(_scan(text, at, construct.start, in_branch=False))
+        found.extend(Token(Kind.ICU, word, key, start) for word, key, start in construct.heads)
+        for branch in construct.branches:
+            found.extend(
+                Token(t.kind, t.text, t.key, t.start + branch.start, True)
+                for t in tokens(text[branch.start : branch.end])
+            )
+            found.extend(Token(Kind.ICU, "#", "#", branch.start + i, True) for i in branch.counts)
+        at = construct.end
+    found.extend(_scan(text, at, len(text), in_branch=False))
+    return found
+
+
+def _scan(text: str, start: int, end: int, in_branch: bool) -> list[Token]:
+    found: list[Token] = []
+    part = text[start:end]
+    closers = {m.group(1).lower() for m in re.finditer(r"\[/([^\W\d_]\w*)\]", part)}
+    for match in _PATTERN.finditer(part):
+        group = match.lastgroup or ""
+        if group in ("close", "name", "attrs", "selfclose"):
+            group = "tag"
+        found.extend(_tokens_of(match, group, start, closers, part))
+    return [Token(t.kind, t.text, t.key, t.start, in_branch) for t in found] if in_branch else found
+
+
+def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str], part: str) -> list[Token]:
+    """The token(s) one match stands for (a tag brings the code of its text attributes along)."""
+    text, start = match.group(), match.start() + offset
+    if group == "tag":
+        return _tag(match, offset, part)
+    if group == "url":
+        text = text.rstrip(_URL_TAIL)
+    elif group == "bbcode":
+        name = re.match(r"\[/?([^\W\d_]\w*)", text)
+        named = name.group(1).lower() if name else ""
+        known = name is not None and name.group(1) in BBCODE_NAMES  # lowercase: [SIZE] is a metavariable
+        if not (text.startswith("[/") or "=" in text or known or named in closers):
+            return []  # a bracketed word ([here](url), [default]) is prose
+        return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
+    elif group == "fortran":
+        words = text.split()
+        while len(words) > 1 and not words[-1].isupper():
+            words.pop()  # the directive's words are capitals; what follows is prose
+        text = " ".join(words)
+    kind, key = _KIND[group], _SPACES.sub("", text) if group in _SPACELESS else text
+    glued = match.end() < len(part) and part[match.end()].isalpha() and text not in ("%<", "%>", "%'")
+    if kind is Kind.PRINTF and glued:
+        text, key = text + part[match.end()], key + "+"  # a letter glued on (%Y -> %Yą) is damage a key shows
+    return [Token(kind, text, key, start)]
+
+
+def _tag(match: re.Match[str], offset: int, part: str) -> list[Token]:
+    """A tag's token (name and code attributes; text attribute values elided) and the code inside those values."""
+    name = match.group("name")
+    pieces = ["<", "/" if match.group("close") else "", name]
+    inner: list[Token] = []
+    attrs_at = match.start("attrs") + offset
+    for attribute in _ATTRIBUTE.finditer(match.group("attrs") or ""):
+        attr, value = attribute.group(1), attribute.group(2)
+        if value is None:
+            pieces.append(f" {attr}")
+            continue
+        bare = value[1:-1] if value[:1] in "\"'" else value
+        if attr.lower() in TEXT_ATTRIBUTES:
+            pieces.append(f' {attr}="…"')
+            at = attrs_at + attribute.start(2) + (1 if value[:1] in "\"'" else 0)
+            inner.extend(Token(t.kind, t.text, t.key, t.start + at) for t in tokens(bare))
+        else:
+            pieces.append(f' {attr}="{bare}"')
+    pieces.append("/>" if match.group("selfclose") else ">")
+    lone = not (match.group("close") or match.group("selfclose") or match.group("attrs").strip())
+    partner = re.search(rf"</{re.escape(name)}\s*>", part, re.IGNORECASE)
+    kind = Kind.METAVAR if lone and name.lower() not in LONE_ELEMENTS and partner is None else Kind.MARKUP
+    found = [Token(kind, match.group(), "".join(pieces), match.start() + offset), *inner]
+    if not match.group("close") and name.lower() in CODE_ELEMENTS:
+        found.extend(_code_content(part, match, name.lower(), offset, bbcode=False))
+    return found
+
+
+def _code_content(part: str, match: re.Match[str], name: str, offset: int, bbcode: bool) -> list[Token]:
+    """The content of ``<code>``/``[kbd]``-like elements up to their closing tag, as one token."""
+    if name not in CODE_ELEMENTS or match.group().startswith(("</", "[/")):
+        return []
+    closing = re.compile(rf"\[/{name}\]" if bbcode else rf"</{name}\s*>", re.IGNORECASE)
+    end = closing.search(part, match.end())
+    content = part[match.end() : end.start()].strip() if end else ""
+    if not content or "<" in content or "[" in content:
+        return []  # nested markup: its own tokens say enough
+    return [Token(Kind.QUOTED_CODE, content, f"{name}:{content}", match.end() + offset)]
+
+
+_KIND = {
+    "comment": Kind.MARKUP,
+    "pri": Kind.PRINTF,
+    "gcc_quote": Kind.QUOTED_CODE,
+    "template": Kind.TEMPLATE,
+    "url": Kind.URL,
+    "email": Kind.EMAIL,
+    "icu_head": Kind.ICU,
+    "brace": Kind.BRACE,
+    "percent_name": Kind.PERCENT_NAME,
+    "printf": Kind.PRINTF,
+    "lisp": Kind.LISP,
+    "fortran": Kind.VARIABLE,
+    "variable": Kind.VARIABLE,
+    "wiki": Kind.BBCODE,
+    "entity": Kind.ENTITY,
+    "backquote": Kind.QUOTED_CODE,
+    "path": Kind.PATH,
+    "option": Kind.OPTION,
+    "identifier": Kind.IDENTIFIER,
+}
+#: Kinds whose inner spacing no program reads: ``{ limit }`` is ``{limit}``, ``{{ v }}`` is ``{{v}}``.
+_SPACELESS = frozenset({"template", "brace", "icu_head", "fortran"})
+
+
+def is_count(token: Token) -> bool:
+    """Whether ``token`` is an argument a plural form may leave out (``%d``, ``%n``, ``{count}``, ``#``)."""
+    return token.kind in (Kind.PRINTF, Kind.BRACE) or (token.kind is Kind.ICU and token.key == "#")
