@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.run.gate import check_translation
@@ -19,7 +20,7 @@ from pipeline.workflows.check import check_paths
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
 FIXTURES = sorted(CHECK_DATA.glob("*.po"))
-SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_locales").glob("*/LC_MESSAGES/*.po"))
+SAMPLE_CATALOGS = sorted(SAMPLES.glob("*/LC_MESSAGES/*.po"))
 
 
 def _errors(path: Path, include_fuzzy: bool = True) -> list[str]:
@@ -59,7 +60,7 @@ def test_at_least_as_strict_as_msgfmt(path: Path):
         assert _errors(path), f"msgfmt rejects {path.name} but pipeline check accepts it:\n{done.stderr}"
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.parent.parent.name)
+@pytest.mark.parametrize("path", SAMPLE_CATALOGS, ids=lambda p: p.parent.parent.name)
 def test_sample_catalogs_pass_even_with_fuzzy_entries(path: Path):
     assert _errors(path, include_fuzzy=True) == []
 

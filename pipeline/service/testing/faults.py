@@ -52,7 +52,7 @@ import asyncio
 import contextvars
 import dataclasses
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,10 +193,15 @@ def active_fault() -> ActiveFault | None:
 
 
 class FaultMiddleware:
-    """Pure ASGI middleware acting out delay, drop and status faults before routing."""
+    """Pure ASGI middleware acting out delay, drop and status faults before routing.
 
-    def __init__(self, app: ASGIApp, book: FaultBook) -> None:
-        self.app, self.book = app, book
+    ``sleep`` waits out a delay (tests give a virtual one).
+    """
+
+    def __init__(
+        self, app: ASGIApp, book: FaultBook, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    ) -> None:
+        self.app, self.book, self.sleep = app, book, sleep
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one ASGI call."""
@@ -214,7 +219,7 @@ class FaultMiddleware:
         fault = ActiveFault(spec, self.book.hit(spec))
         if fault.acting:
             if spec.delay:
-                await asyncio.sleep(spec.delay)
+                await self.sleep(spec.delay)
             if spec.drop or spec.status is not None:
                 await _drain(receive)
             if spec.drop:
