@@ -40,12 +40,14 @@ def _project(tmp_path: Path, url: str) -> Path:
 
 
 def _translate(root: Path, key: str | None, fault: str | None = None, cache_url: str | None = None) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     if key:
         env["PIPELINE_AUTH_KEY"] = key
     if cache_url:
         env["PIPELINE_CACHE_URL"] = cache_url
-    argv = [sys.executable, str(FAULTY_CLI), fault] if fault else [sys.executable, "-m", "pipeline"]
+    if fault:
+        env["FAULTY_CLI_FAULT"] = fault
+    argv = [sys.executable, str(FAULTY_CLI)] if fault else [sys.executable, "-m", "pipeline"]
     subprocess.run(
         [*argv, "translate", "--config", str(root / "pipeline.toml"), "--quiet"],
         env=env,
