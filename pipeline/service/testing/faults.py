@@ -30,6 +30,10 @@ Grammar (items separated by ``;``, spaces around items ignored)::
                      any        whatever looks like a placeholder, with tag handling or without:
                                 the first tag removed, else the first code-like word (a word
                                 starting with a letter and holding a digit, such as XQ1Z) removed
+                     inject     markup no source has (<script>alert(1)</script>) written as text
+                                after the answer: escaped with tag handling, as it is without
+                     inject-beside  the same markup as markup, right after the first placeholder
+                                (a tag, a span or a token), with tag handling or without
     every=N          with mangle: damage only every Nth text of a request (the 2nd, 4th, ... for 2)
 
 Order within one request: delay, then drop or status, then (translate) quota_after and mangle.
@@ -64,7 +68,7 @@ from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Kind, Meter
 from pipeline.service.testing import mangle
 
-MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any")
+MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any", "inject", "inject-beside")
 MAX_DELAY_SECONDS = 30.0
 _HEADER = TEST_FAULT_HEADER.lower().encode("latin-1")
 

@@ -104,7 +104,8 @@ def test_mangle_times(http, keys):
         ("status=200", "bad X-Test-Fault header: status must be between 400 and 599"),
         (
             "mangle=shuffle",
-            "bad X-Test-Fault header: mangle must be one of move, drop, duplicate, swap, attribute, glue, any",
+            "bad X-Test-Fault header: mangle must be one of move, drop, duplicate, swap, attribute, glue, any, "
+            "inject, inject-beside",
         ),
         ("delay=99", "bad X-Test-Fault header: delay must be between 0 and 30 seconds"),
         ("explode=1", "bad X-Test-Fault header: unknown item 'explode'"),
