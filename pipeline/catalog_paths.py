@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.model import Issue, Severity
+from pipeline.untrusted import git_files
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 #: Folders no search enters, whatever the patterns say below their literal part: installed
@@ -92,22 +94,31 @@ def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False)
     ``/``-separated paths relative to ``top``, among the files that are the project's own.
 
     Inside a git work tree those are the files git sees: tracked, or untracked and not ignored
-    (``git ls-files``, run once). Elsewhere the folders a pattern can reach are walked. Either
-    way nothing is taken from below a hidden folder, a virtual environment (a folder holding
-    ``pyvenv.cfg``), ``node_modules`` or ``site-packages``, unless the pattern's literal part (the
-    folders before its first wildcard) names it. A pattern without a wildcard names one file,
-    taken when it exists, whatever git says.
+    (``git ls-files``, run once), a repository's inside (a submodule, a clone) as its own git sees
+    them. Elsewhere the folders a pattern can reach are walked. Either way nothing is taken from
+    below a hidden folder, a virtual environment (a folder holding ``pyvenv.cfg``),
+    ``node_modules`` or ``site-packages``, unless the pattern's literal part (the folders before
+    its first wildcard) names it. A pattern without a wildcard names one file, taken when it
+    exists, whatever git says. A pattern that starts above ``top`` (``../shared/*.po``) is searched
+    from the folder it names, as the files git (or a walk) sees there.
     """
     compiled = _Patterns(patterns, ignore_case)
     names = {p.text for p in compiled.patterns if p.literal and os.path.lexists(top / p.text)}
-    if not any(not p.literal for p in compiled.patterns):
+    wild = [p for p in compiled.patterns if not p.literal]
+    for pattern in (p for p in wild if p.parts[0] == ".."):
+        ups = next(i for i, part in enumerate(pattern.parts) if part != "..")
+        above = "/".join(pattern.parts[:ups])
+        rest = "/".join(pattern.parts[ups:])
+        names.update(f"{above}/{name}" for name in project_files((top / above).resolve(), [rest], ignore_case))
+    inside = _Patterns([p.text for p in wild if p.parts[0] != ".."], ignore_case)
+    if not inside.patterns:
         return sorted(names)
     listed = _git_files(top)
     if listed is None:
-        names.update(_walk(top, compiled))
+        names.update(_walk(top, inside))
     else:
         venvs = {n.rpartition("/")[0] for n in listed if n == VENV_MARKER or n.endswith("/" + VENV_MARKER)}
-        names.update(n for n in listed if compiled.match_project(n, venvs) and os.path.lexists(top / n))
+        names.update(n for n in listed if inside.match_project(n, venvs) and os.path.lexists(top / n))
     return sorted(names)
 
 
@@ -169,6 +180,10 @@ def _not_the_projects(folder: str) -> bool:
 def _compile(pattern: str, ignore_case: bool) -> _Pattern:
     parts = tuple(p for p in pattern.replace("\\", "/").split("/") if p not in ("", "."))
     prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))
+    if ".." in parts[:prefix]:  # "a/../../shared/*.po" is "../shared/*.po"
+        literal = posixpath.normpath("/".join(parts[:prefix])).split("/")
+        parts = (*(part for part in literal if part != "."), *parts[prefix:])
+        prefix = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts))
     regex = ""
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
@@ -177,7 +192,11 @@ def _compile(pattern: str, ignore_case: bool) -> _Pattern:
         else:
             regex += _name_regex(part) + ("" if last else "/")
     flags = re.IGNORECASE if ignore_case else 0
-    return _Pattern("/".join(parts), parts, prefix, re.compile(regex + r"\Z", flags))
+    try:
+        compiled = re.compile(regex + r"\Z", flags)
+    except re.error:  # an empty range ([z-a]), which the configuration refuses: no name matches it
+        compiled = re.compile(r"(?!)")
+    return _Pattern("/".join(parts), parts, prefix, compiled)
 
 
 _WILDCARD = re.compile(r"[*?[]")
@@ -196,7 +215,9 @@ def _name_regex(part: str) -> str:
         elif end != -1:
             body = part[i + 1 : end]
             negate = body.startswith("!")
-            body = re.sub(r"([\\^\]])", r"\\\1", body[1:] if negate else body)
+            # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
+            # and set operations in later Pythons, which warn about them today).
+            body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
             out.append(f"[{'^/' if negate else ''}{body}]")
             i = end
         else:
@@ -206,23 +227,8 @@ def _name_regex(part: str) -> str:
 
 
 def _git_files(top: Path) -> list[str] | None:
-    """The files git sees under ``top`` (tracked, or untracked and not ignored); None outside a work tree.
-
-    Also None when git is missing or fails, or sees nothing there (a folder git ignores, given on
-    the command line): the folders are walked then.
-    """
-    if not any((folder / ".git").exists() for folder in (top, *top.parents)):
-        return None  # not a work tree: spawn no git
-    import subprocess  # only here: it costs a few milliseconds to import
-
-    command = ["git", "-C", str(top), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0 or not done.stdout:
-        return None
-    return sorted({os.fsdecode(name) for name in done.stdout.split(b"\0") if name})
+    """The files git sees under ``top`` (see :func:`pipeline.untrusted.git_files`); None outside a work tree."""
+    return git_files(top, _not_the_projects)
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:
@@ -324,11 +330,27 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
 
 
 def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it."""
+    """``path`` relative to the project root where it lies inside it: how reports, messages and the run
+    state name a catalog.
+
+    A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
+    ``\\xe9``: the name is then text every output and record can hold, where the path itself
+    (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
+    """
     try:
-        return str(path.relative_to(settings.root))
+        name = str(path.relative_to(settings.root))
     except ValueError:
-        return str(path)
+        name = str(path)
+    return printable(name)
+
+
+def printable(name: str) -> str:
+    """A file name as text: undecodable bytes (surrogates of ``os.fsdecode``) written as ``\\xNN``."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name
 
 
 #: Catalog bytes a run reads at once, unless its largest catalog is bigger. A corpus larger than

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 
 class ExitCode:
@@ -193,18 +193,32 @@ def error_for_status(status_code: int, message: str, retry_after: float | None =
     return cls(message, status_code=status_code, retry_after=retry_after)
 
 
+#: A secret shorter than this is starred only where it stands as a word: "k" or "un" inside "unknown"
+#: is a piece of another word, not the key. A longer one is starred wherever it is.
+SHORT_SECRET = 8
+
+
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every non-empty secret replaced by ``***``."""
-    for secret in secrets:
-        if secret:
+    """``text`` with every non-empty secret replaced by ``***``: longest first, a short one (under
+    :data:`SHORT_SECRET` characters) only where no letter, digit or ``_`` touches it."""
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        if len(secret) >= SHORT_SECRET:
             text = text.replace(secret, "***")
+        else:
+            text = re.sub(rf"(?<!\w){re.escape(secret)}(?!\w)", "***", text)
     return text
 
 
 def redact_url(url: str) -> str:
-    """``url`` without user, password or query (which may carry one): safe to print."""
+    """``url`` without user, password or query (which may carry one): safe to print.
+
+    Whatever stands between ``//`` and the last ``@`` is taken for a user and password, however
+    the URL parses: a password pasted without percent-encoding (``/`` or ``?`` in it) moves the
+    parts a parser sees, never what is shown.
+    """
+    scheme, _, rest = url.partition("://")
     try:
-        parts = urlsplit(url)
+        parts = urlsplit(f"{scheme}://{rest.rpartition('@')[2]}")
         host = parts.hostname or ""
         port = f":{parts.port}" if parts.port else ""
     except ValueError:
@@ -212,6 +226,23 @@ def redact_url(url: str) -> str:
     if parts.scheme == "unix":
         return f"unix://{parts.path}"
     return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def url_secrets(url: str) -> tuple[str, ...]:
+    """What of ``url`` must never be printed: what stands between ``//`` and its last ``@`` (see
+    :func:`redact_url`), its user, its password and each piece a parser may cut them into, the
+    query and its ``password`` and ``username``, each as written and percent-decoded."""
+    rest = url.partition("://")[2]
+    info, at, after = rest.rpartition("@")
+    found = {info, *info.split(":", 1), *re.split(r"[:/?#@]", info)} if at else set()
+    query = (after if at else rest).partition("?")[2].partition("#")[0]
+    found |= {query, *(value for key, _, value in _pairs(query) if key.lower() in ("password", "username"))}
+    found |= {unquote(piece) for piece in found}
+    return tuple(sorted(filter(None, found), key=len, reverse=True))
+
+
+def _pairs(query: str) -> list[tuple[str, str, str]]:
+    return [pair.partition("=") for pair in query.split("&")]
 
 
 def has_userinfo(url: str) -> bool:

@@ -49,6 +49,9 @@ class LocalStore:
         self.path = directory / FILE_NAME
         try:
             directory.mkdir(parents=True, exist_ok=True)
+            # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL
+            # files like it): a team's shared cache folder under umask 002 stays writable by the group.
+            os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666))
             self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise LocalStoreError(_reason(exc)) from None

@@ -31,15 +31,20 @@ import functools
 import hashlib
 import inspect
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping
-from urllib.parse import unquote, urlsplit
+from typing import Any
 
 from pipeline.cache.entry import ENTRY_VERSION, MAX_ENTRY_BYTES, decode, encode
-from pipeline.errors import redact_url
+from pipeline.errors import redact, redact_url, url_secrets
 from pipeline.model import SCHEME_VERSION
 
 CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
+#: Seconds a whole answer may take, from sending the command to its last byte. redis-py's timeouts
+#: are per read: a store sending a byte every 1.5 s held a run for minutes. READ_BYTES in this
+#: time is 13 Mbit/s.
+ANSWER_SECONDS = 10.0
 _READ_CHUNK = 1000  # keys per script call, several calls pipelined in one round trip
 _SCAN_COUNT = 1000
 #: Bytes of values one round trip returns at most (a value of MAX_ENTRY_BYTES always fits).
@@ -103,10 +108,11 @@ class RedisStore:
             raise SharedStoreError(f"the redis package is not installed ({install_hint('redis')})") from None
 
         self.where = redact_url(url)
-        self._secrets = _secrets(url)
+        self._secrets = url_secrets(url)
         self._prefix = prefix
         self._ttl = ttl
         self.round_trips = 0
+        self._late = _Late()
         try:
             # No retries (the client's default backs off for seconds): one failure and the run moves on.
             # RESP2 and no client-name calls: a new connection costs no handshake round trips but AUTH/SELECT.
@@ -117,6 +123,7 @@ class RedisStore:
                 retry=Retry(NoBackoff(), 0),
                 health_check_interval=0,
                 protocol=2,
+                connection_class=_answered_in_time(url, self._late),
                 **_no_client_info(),
             )
         except (ValueError, TypeError) as exc:
@@ -210,25 +217,84 @@ class RedisStore:
         try:
             yield
         except (RedisError, OSError) as exc:
+            if self._late.happened:
+                self._late.happened = False
+                raise SharedStoreError(f"no whole answer within {ANSWER_SECONDS:g} s") from None
             raise SharedStoreError(self._scrub(exc)) from None
 
     def _scrub(self, exc: BaseException) -> str:
-        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        for secret in self._secrets:
-            message = message.replace(secret, "***")
-        return message
+        return redact(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__, self._secrets)
 
 
 def _root(prefix: str) -> str:
     return prefix.split(":", 1)[0] + ":"
 
 
-def _secrets(url: str) -> tuple[str, ...]:
-    """The parts of ``url`` that must never be printed, longest first (raw and percent-decoded)."""
-    try:
-        parts = urlsplit(url)
-        found = {parts.password or "", parts.username or "", parts.query}
-    except ValueError:
-        return ()
-    found |= {unquote(s) for s in found}
-    return tuple(sorted(filter(None, found), key=len, reverse=True))
+class _Late:
+    """Whether an answer of a store's connections took longer than :data:`ANSWER_SECONDS`."""
+
+    happened = False
+
+
+def _answered_in_time(url: str, late: _Late) -> type:
+    """The redis-py connection class of ``url``'s scheme, whose every answer is whole within ANSWER_SECONDS.
+
+    Each command sent sets the time its answer must be in by; each read of its answer may wait only
+    for what is left of it (a socket timeout is per read: the only bound redis-py has). Past it the
+    read times out, redis-py drops the connection and the caller drops the store.
+    """
+    from redis.connection import Connection, SSLConnection, UnixDomainSocketConnection
+
+    scheme = url.partition("://")[0].lower()
+    base: type[Connection] = {"rediss": SSLConnection, "unix": UnixDomainSocketConnection}.get(scheme, Connection)
+
+    class AnsweredInTime(base):  # type: ignore[valid-type,misc]
+        answer_by: float | None = None
+
+        def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+            self.answer_by = time.monotonic() + ANSWER_SECONDS
+            super().send_packed_command(command, check_health)
+
+        def _connect(self) -> Any:
+            return _DeadlineSocket(super()._connect(), self, late)
+
+    return AnsweredInTime
+
+
+class _DeadlineSocket:
+    """A connected socket whose reads and writes wait at most until its connection's ``answer_by``."""
+
+    def __init__(self, sock: Any, connection: Any, late: _Late) -> None:
+        self._sock, self._connection, self._late = sock, connection, late
+        self._timeout: float | None = sock.gettimeout()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def settimeout(self, timeout: float | None) -> None:
+        self._timeout = timeout
+        self._sock.settimeout(timeout)
+
+    def recv(self, *args: Any) -> Any:
+        return self._within(self._sock.recv, args)
+
+    def recv_into(self, *args: Any) -> Any:
+        return self._within(self._sock.recv_into, args)
+
+    def sendall(self, *args: Any) -> Any:
+        return self._within(self._sock.sendall, args)
+
+    def _within(self, call: Any, args: tuple[Any, ...]) -> Any:
+        answer_by = self._connection.answer_by
+        if answer_by is None:
+            return call(*args)
+        left = answer_by - time.monotonic()
+        if left > 0:
+            self._sock.settimeout(left if self._timeout is None else min(left, self._timeout))
+            try:
+                return call(*args)
+            except TimeoutError:
+                if time.monotonic() < answer_by:
+                    raise  # the read's own timeout, not the answer's
+        self._late.happened = True
+        raise TimeoutError(f"no whole answer within {ANSWER_SECONDS:g} s")

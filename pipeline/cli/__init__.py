@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.errors import PipelineError
 
     argv = sys.argv[1:] if argv is None else argv
+    _printable_stdout()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
@@ -83,6 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pipeline: interrupted", file=sys.stderr)
         return 130
+
+
+def _printable_stdout() -> None:
+    """Standard output writes a file name's undecodable bytes as ``\\udcXX``, as stderr does, instead of failing.
+
+    A path holds them when a folder's name is not UTF-8 (a Latin-1 name from an old archive). Only a
+    strict stream is changed: in the C locale Python writes them back as the bytes they were.
+    """
+    stream = sys.stdout
+    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="backslashreplace")
 
 
 def run() -> NoReturn:

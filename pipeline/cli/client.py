@@ -257,8 +257,11 @@ def _emit_keys(args: argparse.Namespace, keys: Any) -> int:
 
 def _document_translate(args: argparse.Namespace) -> int:
     source: pathlib.Path = args.file
-    try:
-        content = source.read_bytes()
+    from pipeline.client.requests import DOCUMENT_ANSWER_BYTES
+    from pipeline.untrusted import read_regular
+
+    try:  # a regular file only (not /dev/zero, a FIFO), no larger than the largest answer the client reads
+        content = read_regular(source, DOCUMENT_ANSWER_BYTES)
     except OSError as exc:
         raise UsageError(f"{source}: {exc.strerror or exc}") from None
     output = args.output or default_output_path(source, args.target_lang, args.output_format)

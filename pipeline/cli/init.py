@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from pipeline.config import CONFIG_NAME
-from pipeline.errors import ExitCode
+from pipeline.errors import ExitCode, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,18 +33,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _init(args: argparse.Namespace) -> int:
     from pipeline.formats import atomic_write
-    from pipeline.workflows.init import inspect, render
+    from pipeline.workflows.init import inspect, one_line, render
 
     root = args.directory.resolve()
     target = root / CONFIG_NAME
+    if not root.is_dir():
+        raise UsageError(
+            f"{root}: {'not a folder' if root.exists() else 'no such folder'}; init writes {CONFIG_NAME} in one"
+        )
+    if target.is_dir():
+        raise UsageError(f"{target} is a folder: not replaced")
     if target.exists() and not args.force:
         print(f"pipeline: error: {target} exists already; pass --force to replace it", file=sys.stderr)
         return ExitCode.USAGE
     found = inspect(root)
-    atomic_write(target, render(found).encode("utf-8"))
+    try:
+        atomic_write(target, render(found).encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
     print(f"wrote {target}: {len(found.catalogs)} catalog pattern(s)")
     for glob, why in found.catalogs.items():
-        print(f"  {glob}  ({why})")
+        print(f"  {one_line(glob)}  ({one_line(why)})")
     if args.no_preview:
         return ExitCode.OK
     from pipeline.cli.translate import preview

@@ -78,7 +78,8 @@ class BoundedBody:
         self._chunks: list[bytes] = []
         self._size = 0
         declared = headers.get("Content-Length", "")
-        if not self._error and declared.isdigit() and int(declared) > self._limit:
+        digits = declared.isascii() and declared.isdigit()  # "²" is a digit to isdigit(); int() refuses it
+        if not self._error and digits and (len(declared.lstrip("0")) > 18 or int(declared) > self._limit):
             raise AnswerTooLargeError(self._what, self._limit, status_code)
 
     def add(self, chunk: bytes) -> bool:

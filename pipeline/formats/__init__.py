@@ -16,7 +16,6 @@ import errno
 import functools
 import os
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -97,7 +96,7 @@ def atomic_write(path: Path, data: Content, expected: bytes | None = None, durab
         mode = None
     if mode is not None and (not mode & 0o222 or not os.access(path, os.W_OK)):
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _new_beside(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             if isinstance(data, bytes):
@@ -134,6 +133,23 @@ def atomic_write(path: Path, data: Content, expected: bytes | None = None, durab
     except BaseException:
         _discard(tmp)
         raise
+
+
+def _new_beside(path: Path) -> tuple[int, str]:
+    """A new, empty file in ``path``'s folder (``.<name>.<random>.tmp``), open for writing.
+
+    Created as ``open()`` creates a file, 0666 less the umask (``tempfile.mkstemp`` makes it 0600
+    whatever the umask: a report or a new pipeline.toml a team's CI or group could not read). A
+    file that existed gets its own mode back before the swap.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary name", str(path.parent))
 
 
 def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_result) -> None:

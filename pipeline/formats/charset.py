@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pipeline.errors import CatalogError
 from pipeline.formats.base import Catalog
+from pipeline.untrusted import read_regular
 
 #: The header's Content-Type line (a string line of the header entry) and the charset in it.
 _CONTENT_TYPE = re.compile(
@@ -26,7 +27,7 @@ def converted_to_utf8(catalog: Catalog) -> Catalog:
 
     path: Path = catalog.path
     try:
-        text = path.read_bytes().decode(catalog.encoding)
+        text = read_regular(path).decode(catalog.encoding)
     except (OSError, UnicodeDecodeError) as exc:
         raise CatalogError(str(path), f"cannot be converted to UTF-8: {exc}") from None
     found = _CONTENT_TYPE.search(text)

@@ -44,6 +44,7 @@ from pipeline.formats.po_lines import Lines, decoded
 from pipeline.formats.po_scan import Entry, metadata, scan
 from pipeline.formats.po_strings import WRAP_WIDTH, format_field
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+from pipeline.untrusted import read_regular
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -341,7 +342,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
     """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
     with the line of the first problem."""
     try:
-        raw = path.read_bytes() if raw is None else raw
+        raw = read_regular(path) if raw is None else raw
     except OSError as exc:
         raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
     if raw.startswith(codecs.BOM_UTF8):

@@ -64,6 +64,7 @@ from pipeline.formats.xmltext import (
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
+from pipeline.untrusted import read_regular
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
@@ -271,7 +272,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
     (with the line) if it cannot be used."""
     where = str(path)
     try:
-        data = path.read_bytes() if data is None else data
+        data = read_regular(path) if data is None else data
     except OSError as exc:
         raise CatalogError(where, f"cannot read the catalog: {exc.strerror}") from None
     try:
@@ -403,15 +404,17 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
 #: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
 _DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
 _STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
-_RESTRICTION = re.compile(r"\s*(?:\d{1,9}\s*,\s*)?(\d{1,9})\s*")  # "max" or "min,max"
+# ASCII digits only, as the schemas' integers are: "²" and "٣" are digits to str.isdigit and \d.
+_RESTRICTION = re.compile(r"\s*(?:[0-9]{1,9}\s*,\s*)?([0-9]{1,9})\s*")  # "max" or "min,max"
+_NUMBER = re.compile(r"\s*([0-9]{1,9})\s*")
 
 
 def _limits_12(unit: etree._Element) -> tuple[str, ...]:
     """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.formats.limits`."""
-    width = unit.get("maxwidth")
-    if width is None or unit.get("size-unit") != "char" or not width.strip().isdigit():
+    width = _NUMBER.fullmatch(unit.get("maxwidth") or "")
+    if width is None or unit.get("size-unit") != "char":
         return ()
-    return (length_flag(int(width)),)
+    return (length_flag(int(width.group(1))),)
 
 
 def _profiles(file: etree._Element) -> tuple[str, str]:

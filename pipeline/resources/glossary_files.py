@@ -26,6 +26,11 @@ from pipeline import protocol
 from pipeline.client import limits
 from pipeline.errors import ClientLimitError, ConfigError
 from pipeline.locales import base_language
+from pipeline.untrusted import read_regular
+
+#: The largest glossary file read: what a dictionary may hold on the service (10 MB), with room for a
+#: CSV's quotes and several language pairs; a larger file (a link to /dev/zero) is not read.
+GLOSSARY_FILE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -164,13 +169,14 @@ def _format(path: Path, display: str) -> str:
 def _rows(path: Path, display: str, fmt: str) -> list[tuple[int, list[str]]]:
     """(line number, fields) of each non-empty line; a quoted field may not span lines."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        data = read_regular(path, GLOSSARY_FILE_BYTES)
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"{display}: glossary file not found") from None
     except OSError as exc:
         raise ConfigError(f"{display}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        bad = path.read_bytes().count(b"\n", 0, exc.start) + 1
+        bad = data.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"{display}:{bad}: not valid UTF-8") from None
     rows = []
     for number, line in enumerate(text.split("\n"), 1):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.formats import atomic_write
+from pipeline.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
 RECORD_VERSION = 1
@@ -54,7 +55,7 @@ def fingerprint(settings: Settings) -> str | None:
 
 def _file_hash(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(read_regular(path)).hexdigest()
     except OSError:
         return "unreadable"  # the sync itself reports the file with its reason
 
@@ -87,7 +88,7 @@ class SyncRecord:
 
 def _load(path: Path) -> dict[str, str]:
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(path))
     except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested deeper than the parser goes
         return {}  # missing or damaged: the next run syncs again, which costs reads only
     if not isinstance(data, dict) or data.get("version") != RECORD_VERSION or not isinstance(data.get("synced"), dict):

@@ -53,7 +53,8 @@ class RunContext:
     locks: CatalogLocks  # held on the run's catalogs until it ends
     paths: list[Path] = field(default_factory=list)  # catalogs not skipped as settled
     per_catalog: dict[str, CatalogReport] = field(default_factory=dict)
-    started: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic  # seconds, for the report's timings (tests give a virtual one)
+    started: float = field(init=False)  # the clock when the run started
     client_factory: ClientFactory | None = None  # replaces the client the settings describe (tests)
     progress: Progress | None = None
     terminology: str | None = None  # fingerprint of glossary and style files not yet synced to this service
@@ -69,6 +70,9 @@ class RunContext:
     _languages: asyncio.Task[tuple[frozenset[str], str]] | None = field(default=None, init=False, repr=False)
     _resources: ResourcePlan | None = field(default=None, init=False, repr=False)
     _said: set[str] = field(default_factory=set, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
 
     def has_work(self) -> bool:
         """Whether there is anything to read, estimate or sync; otherwise the run ends after skipping."""
@@ -243,7 +247,7 @@ class RunContext:
 
     def timed(self, stage: str, since: float) -> float:
         """Add the seconds since ``since`` to the stage's timing (windows add up); returns now."""
-        now = time.monotonic()
+        now = self.clock()
         self.report.timings[stage] = round(self.report.timings.get(stage, 0.0) + now - since, 3)
         return now
 

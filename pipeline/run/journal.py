@@ -37,6 +37,7 @@ from pipeline.config import Settings
 from pipeline.distribution import __version__
 from pipeline.formats import Content, atomic_write, atomic_write_all
 from pipeline.model import SCHEME_VERSION, Cause, Severity
+from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:  # units exist only once a catalog is parsed: not on the no-op path
     from pipeline.formats import Unit
@@ -153,7 +154,7 @@ class Journal:
             stat = os.stat(path)
             if stat.st_size != record.size:
                 return None
-            data = path.read_bytes()
+            data = read_regular(path)
         except OSError:
             return None
         if hashlib.sha256(data).hexdigest() != record.sha256:
@@ -260,9 +261,9 @@ class Journal:
         if self.directory is None or not (self._changes or self._recorded or self._languages_seen):
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        from filelock import FileLock  # only a run that changed something pays for importing it
+        from pipeline.run.locks import state_lock  # filelock only for a run that changed something
 
-        with FileLock(self.directory / LOCK_NAME):
+        with state_lock(self.directory / LOCK_NAME):
             if self._changes or self._languages_seen:
                 on_disk = _read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
                 settled, languages = _settled_from(on_disk), _languages_from(on_disk)
@@ -331,7 +332,7 @@ def _fields(rec: Written) -> dict[str, object]:
 
 def _read_json(path: Path) -> dict:
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(path))
     except (OSError, ValueError, RecursionError):
         return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}

@@ -21,27 +21,33 @@ nothing to do takes no lock and does not even import ``filelock``.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.model import Alert
+from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from filelock import BaseFileLock
 
-__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "at_once"]
+__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once", "state_lock"]
 
 LOCKS_DIR = "locks"
 #: The most catalogs a run locks at once, whatever its descriptor limit allows.
 MOST_AT_ONCE = 512
 _OWNER_BYTES = 4096  # a longer note is not ours: not read
+#: Seconds between two tries for a lock another run holds; the event loop runs meanwhile, so a
+#: signal stops the wait at once (a blocking wait took Ctrl-C only when ``lock_wait`` ran out).
+POLL_SECONDS = 0.05
 
 
 def at_once(limit: int | None = None) -> int:
@@ -61,6 +67,10 @@ def at_once(limit: int | None = None) -> int:
 
 class CatalogsBusy(Exception):
     """Another run held a catalog longer than this run would wait; the message names it and the holder."""
+
+
+class WaitStopped(Exception):
+    """The run was asked to stop (a signal) while it waited for a catalog another run holds."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,20 @@ class CatalogLocks:
         self.wait = wait
         self._held: list[BaseFileLock] = []
 
-    def acquire(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
+    async def acquire(
+        self,
+        paths: Iterable[Path],
+        name: Callable[[Path], str],
+        log: Callable[[str], None],
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> bool:
         """Lock every catalog of ``paths``, waiting (and saying for whom) for those another run holds.
 
         Returns whether it waited: another run may have settled or translated those catalogs
         meanwhile, so the caller looks at them again. Raises :class:`CatalogsBusy` when a wait
-        outlasts ``wait`` (what this call locked is let go).
+        outlasts ``wait``, and :class:`WaitStopped` as soon as ``stopped()`` says the run was asked
+        to stop (what this call locked is let go either way). The wait sleeps on the event loop:
+        the loop's signal handlers run while it waits.
         """
         wanted = sorted(set(paths))
         if self.directory is None or not wanted:
@@ -124,14 +142,15 @@ class CatalogLocks:
         me = json.dumps(Holder.me().__dict__).encode("utf-8")
         waited = False
         for path in wanted:
-            file = self.directory / f"{hashlib.sha256(str(path).encode('utf-8')).hexdigest()[:32]}.lock"
-            lock = FileLock(file)
+            file = self.directory / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.lock"
             try:
-                waited = self._take(lock, file, name(path), log) or waited
+                _creatable(file)
+                lock = FileLock(file)
+                waited = await self._take(lock, file, name(path), log, stopped) or waited
             except OSError as exc:
                 log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
                 continue
-            except CatalogsBusy:
+            except (CatalogsBusy, WaitStopped):
                 self.release()
                 raise
             self._held.append(lock)
@@ -144,8 +163,12 @@ class CatalogLocks:
             lock.release()
         self._held.clear()
 
-    def _take(self, lock: BaseFileLock, file: Path, shown: str, log: Callable[[str], None]) -> bool:
+    async def _take(
+        self, lock: BaseFileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
+    ) -> bool:
         """Take ``lock``; True when it had to wait for it."""
+        import asyncio
+
         from filelock import Timeout
 
         try:
@@ -156,15 +179,54 @@ class CatalogLocks:
         holder = _holder(file)
         who = holder.describe() if holder else "another run (it left no note of who it is)"
         log(Alert(f"waiting up to {self.wait:g} s for {shown}, which another run holds: {who}"))
-        try:
-            lock.acquire(timeout=self.wait)
-        except Timeout:
-            raise CatalogsBusy(
-                f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
-                f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
-                f"--lock-wait sets the wait)"
-            ) from None
-        return True
+        deadline = time.monotonic() + self.wait
+        while True:
+            await asyncio.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+            if stopped():
+                raise WaitStopped(shown)
+            try:
+                lock.acquire(blocking=False)
+                return True
+            except Timeout:
+                if time.monotonic() >= deadline:
+                    break
+        raise CatalogsBusy(
+            f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
+            f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
+            f"--lock-wait sets the wait)"
+        )
+
+
+#: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
+STATE_LOCK_SECONDS = 10.0
+
+
+@contextlib.contextmanager
+def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
+    """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
+    made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
+    from filelock import FileLock, Timeout
+
+    _creatable(path)
+    lock = FileLock(path, timeout=wait)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path)) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _creatable(path: Path) -> None:
+    """Make the lock file ``path`` if it is missing; OSError when it cannot be.
+
+    filelock takes a lock file it cannot create in a folder that exists (``--cache-dir /proc``)
+    for one another process is about to make, and tries again until its timeout: for ever, or
+    for the whole lock wait.
+    """
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o666))
 
 
 def _command() -> str:
@@ -187,8 +249,7 @@ def _note(file: Path, me: bytes) -> None:
 def _holder(file: Path) -> Holder | None:
     """The note of whoever holds ``file``'s lock; None when there is none, or it is not ours."""
     try:
-        with open(f"{file}.owner", "rb") as handle:
-            data = json.loads(handle.read(_OWNER_BYTES))
+        data = json.loads(read_regular(f"{file}.owner", _OWNER_BYTES))
         holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return None

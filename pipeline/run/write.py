@@ -18,6 +18,7 @@ from pipeline.config import Settings
 from pipeline.formats import AtomicWriter, Catalog, ChangedMeanwhile, UnitState
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
+from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -31,7 +32,7 @@ AT_ONCE = 8  # catalog writes pending at once
 def snapshot(path: Path) -> bytes | None:
     """The bytes of ``path`` now, or None when it cannot be read."""
     try:
-        return path.read_bytes()
+        return read_regular(path)
     except OSError:
         return None
 

@@ -90,7 +90,7 @@ def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> Servi
         meter = Meter(db) if faults is None else FaultMeter(db, faults)
         clock = config.clock or system_clock
         registered = accounts.register(config.accounts, int(clock().timestamp() * 1000))
-        memory_store = MemoryStore()
+        memory_store = MemoryStore(db)
         for account, spec in zip(registered, config.accounts, strict=True):
             memory_store.load(account.account_id, spec)
         resources = Resources(GlossaryStore(db), StyleStore(db), memory_store)
@@ -164,6 +164,7 @@ class ServiceApp(Starlette):
                 state.now_ms,
                 lookups=state.lookups,
                 retention_hours=self.config.document_retention_hours,
+                ended=self.config.on_document_ended,
             )
         except sqlite3.Error as exc:
             state.close()

@@ -19,17 +19,24 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
+import posixpath
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.catalog_paths import project_files
-from pipeline.config import CONFIG_NAME
+from pipeline.config import CONFIG_NAME, glob_problem
+from pipeline.untrusted import read_regular
 
 #: A comment in angular.json (the Angular CLI reads JSON with comments); strings are matched first
-#: so that a ``//`` inside one (a URL) stays.
-_JSON_COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.DOTALL)
+#: so that a ``//`` inside one (a URL) stays. A string or comment left open runs to the end of the
+#: text: each match then ends where the next may start, and the text is read once (an open one
+#: that matched nothing was looked for again from every later quote or ``/*``: 17.8 s for 1 MB).
+_JSON_COMMENT = re.compile(r'("(?:\\[\s\S]?|[^"\\])*(?:"|\Z))|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)')
+#: The most of a project file init reads (settings modules, angular.json, setup.cfg, conf.py).
+PROJECT_FILE_BYTES = 4 * 1024 * 1024
 _STRING = re.compile(r"""['"]([^'"\n]+)['"]""")
 
 
@@ -42,8 +49,16 @@ class Found:
     notes: list[str] = field(default_factory=list)
 
     def add(self, glob: str, why: str) -> None:
-        """Add ``glob`` (once; the first reason is kept)."""
-        self.catalogs.setdefault(glob.strip("/").removeprefix("./"), why)
+        """Add ``glob`` (once; the first reason is kept), unless it leads outside the project or can name no
+        file: a project file names it, and is trusted with neither; a note says what was left out."""
+        normal = posixpath.normpath(glob.replace("\\", "/"))  # as discovery reads it
+        problem = glob_problem(glob) or (None if _text(glob) == glob else "is not text (a lone surrogate)")
+        if normal.startswith(("/", "../")) or normal == "..":
+            self.notes.append(f"{why} names {_shown(glob)}, outside the project: left out")
+        elif problem is not None:
+            self.notes.append(f"{why} names {_shown(glob)}, which {problem}: left out")
+        else:
+            self.catalogs.setdefault(glob.strip("/").removeprefix("./"), why)
 
 
 def inspect(root: Path) -> Found:
@@ -74,7 +89,8 @@ def _django(root: Path, files: list[str], found: Found) -> None:
             if strings:
                 joined = "/".join(s.strip("/") for s in strings)
                 folder = next((f for f in (root / joined, base / joined) if f.is_dir()), root / joined)
-                found.add(f"{folder.relative_to(root).as_posix()}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
+                where = os.path.relpath(folder, root).replace(os.sep, "/")
+                found.add(f"{where}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
     for name in files:
         parts = name.split("/")
         if len(parts) >= 4 and parts[-2] == "LC_MESSAGES" and parts[-4] == "locale" and name.endswith(".po"):
@@ -102,19 +118,19 @@ def _babel(root: Path, found: Found) -> None:
     if pyproject.is_file():
         try:
             tools = tomllib.loads(_read(pyproject)).get("tool", {})
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, RecursionError):
             tools = {}
-        for tool, tables in tools.items():
+        for tool, tables in tools.items() if isinstance(tools, dict) else ():
             if isinstance(tables, dict):
                 sections += [
                     (f"pyproject.toml [tool.{tool}.{n}]", n, t) for n, t in tables.items() if isinstance(t, dict)
                 ]
     for where, command, table in sections:
         if command in ("compile_catalog", "update_catalog", "init_catalog"):
-            directory = str(table.get("directory", "")).strip()
-            if directory:
-                domain = str(table.get("domain", "")).strip() or "*"
-                found.add(f"{directory}/*/LC_MESSAGES/{domain}.po", f"Babel {where}")
+            directory, domain = table.get("directory"), table.get("domain")
+            if isinstance(directory, str) and directory.strip():
+                domain = domain.strip() if isinstance(domain, str) and domain.strip() else "*"
+                found.add(f"{directory.strip()}/*/LC_MESSAGES/{domain}.po", f"Babel {where}")
 
 
 def _sphinx(root: Path, files: list[str], found: Found) -> None:
@@ -135,19 +151,23 @@ def _angular(root: Path, found: Found) -> None:
     if not path.is_file():
         return
     try:
-        projects = json.loads(_JSON_COMMENT.sub(r"\1", _read(path))).get("projects", {})
-    except (json.JSONDecodeError, AttributeError):
+        data = json.loads(_JSON_COMMENT.sub(r"\1", _read(path)))
+    except (json.JSONDecodeError, RecursionError):
+        data = None
+    projects = data.get("projects") if isinstance(data, dict) else None
+    if not isinstance(projects, dict):
         found.notes.append("angular.json could not be read: its i18n section was not looked at")
         return
-    for name, project in projects.items() if isinstance(projects, dict) else ():
-        i18n = project.get("i18n", {}) if isinstance(project, dict) else {}
+    for name, project in projects.items():
+        i18n = project.get("i18n") if isinstance(project, dict) else None
         if not isinstance(i18n, dict):
             continue
         source = i18n.get("sourceLocale")
         source = source.get("code") if isinstance(source, dict) else source
         if isinstance(source, str):
             found.source_lang = found.source_lang or source
-        for locale, spec in (i18n.get("locales") or {}).items():
+        locales = i18n.get("locales")
+        for locale, spec in locales.items() if isinstance(locales, dict) else ():
             for file in _translations(spec):
                 found.add(file, f"Angular i18n of project {name} ({locale})")
 
@@ -185,9 +205,40 @@ def _folders(files: list[str], found: Found) -> None:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_regular(path, PROJECT_FILE_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return ""
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a comment: no control character, no line break, at most 200 characters."""
+    return json.dumps(text[:200], ensure_ascii=False)[1:-1]
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: quote, backslash and control characters escaped, the rest as is."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped) + '"'
+
+
+def one_line(text: str) -> str:
+    """``text`` as the rest of one line, of a comment or a terminal: no control character but tab (TOML
+    allows none in a comment; an escape sequence in a project's name would drive the terminal)."""
+    return _CONTROL.sub(" ", _text(text))
+
+
+def _text(text: str) -> str:
+    """``text`` with what UTF-8 cannot hold (a lone surrogate from a JSON escape) as ``\\udXXX``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _language(source: str | None) -> str:
+    """The base language of a source locale a project file names (``en-US``: ``en``); ``en`` for anything else."""
+    base = (source or "en").replace("_", "-").split("-")[0].lower()
+    return base if re.fullmatch(r"[a-z]{2,3}", base) else "en"
 
 
 def render(found: Found) -> str:
@@ -196,18 +247,18 @@ def render(found: Found) -> str:
         f"# {CONFIG_NAME}, written by `pipeline init` from what it found in this project; every key is",
         "# described in the README (Configuration). Check the catalogs with `pipeline translate --dry-run`.",
         "",
-        f'source_lang = "{(found.source_lang or "en").split("-")[0].split("_")[0].lower()}"',
+        f"source_lang = {_toml_string(_language(found.source_lang))}",
     ]
     if found.catalogs:
         lines.append("catalogs = [")
-        lines += [f"    {json.dumps(glob)},  # {why}" for glob, why in found.catalogs.items()]
+        lines += [f"    {_toml_string(glob)},  # {one_line(why)}" for glob, why in found.catalogs.items()]
         lines.append("]")
     else:
         lines += [
             "# No known layout found: every .po, .xlf and .xliff git sees is a catalog. Name them here to narrow it:",
             '# catalogs = ["locale/*/LC_MESSAGES/*.po"]',
         ]
-    lines += [f"# {note}" for note in found.notes]
+    lines += [f"# {one_line(note)}" for note in found.notes]
     lines += [
         "# exclude = []",
         "",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 
@@ -11,7 +12,7 @@ from pipeline.run.locks import CatalogLocks
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
     catalogs = [tmp_path / "de.po", tmp_path / "fr.po"]
     first, second = CatalogLocks(tmp_path / "cache"), CatalogLocks(tmp_path / "cache")
-    first.acquire(catalogs, str, lambda message: None)
+    asyncio.run(first.acquire(catalogs, str, lambda message: None))
     said: list[str] = []
     waiting, got = threading.Event(), threading.Event()
     waited: list[bool] = []
@@ -21,16 +22,16 @@ def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
         waiting.set()  # said before it blocks on the lock
 
     def take() -> None:
-        waited.append(second.acquire(reversed(catalogs), lambda p: p.name, log))  # any order: taken sorted
+        waited.append(asyncio.run(second.acquire(reversed(catalogs), lambda p: p.name, log)))  # any order: sorted
         got.set()
 
     thread = threading.Thread(target=take)
     thread.start()
-    assert waiting.wait(5)
+    assert waiting.wait(60)  # a safety net
     assert not got.is_set() and len(said) == 1
     assert said[0].startswith(f"waiting up to 600 s for de.po, which another run holds: process {os.getpid()} on ")
     first.release()
-    assert got.wait(5)
+    assert got.wait(60)
     thread.join()
     second.release()
     assert waited == [True]  # the caller is told, so it looks at the catalogs again
@@ -38,19 +39,19 @@ def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
 
 def test_a_run_with_nothing_to_lock_takes_no_lock(tmp_path):
     locks = CatalogLocks(tmp_path / "cache")
-    assert locks.acquire([], str, lambda message: None) is False
+    assert asyncio.run(locks.acquire([], str, lambda message: None)) is False
     assert not (tmp_path / "cache").exists()
 
 
 def test_without_a_cache_folder_nothing_is_locked(tmp_path):
     locks = CatalogLocks(None)
-    locks.acquire([tmp_path / "de.po"], str, lambda message: None)
-    CatalogLocks(None).acquire([tmp_path / "de.po"], str, lambda message: None)  # does not wait
+    asyncio.run(locks.acquire([tmp_path / "de.po"], str, lambda message: None))
+    asyncio.run(CatalogLocks(None).acquire([tmp_path / "de.po"], str, lambda message: None))  # does not wait
     assert not any(tmp_path.iterdir())
 
 
 def test_an_unusable_lock_folder_is_a_warning_not_a_failure(tmp_path):
     (tmp_path / "cache").write_text("a file where the folder should be", encoding="utf-8")
     said: list[str] = []
-    CatalogLocks(tmp_path / "cache").acquire([tmp_path / "de.po"], str, said.append)
+    asyncio.run(CatalogLocks(tmp_path / "cache").acquire([tmp_path / "de.po"], str, said.append))
     assert len(said) == 1 and said[0].startswith("warning: cannot create")

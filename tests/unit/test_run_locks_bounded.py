@@ -7,6 +7,7 @@ for ever, under ``--quiet``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import signal
@@ -78,9 +79,9 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path
     held: list[int] = []
     real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
 
-    def acquire(self, paths, name, log):
+    async def acquire(self, paths, name, log, stopped=lambda: False):
         assert self._held == []  # the last window's locks are let go before the next are taken
-        waited = real_acquire(self, paths, name, log)
+        waited = await real_acquire(self, paths, name, log, stopped)
         held.append(len(self._held))
         return waited
 
@@ -95,7 +96,7 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path
 def holder_of(settings) -> CatalogLocks:
     """Another run, in this process: it holds the German catalog's lock."""
     other = CatalogLocks(settings.cache_dir)
-    other.acquire([(settings.root / "locale/de/LC_MESSAGES/app.po").resolve()], str, lambda m: None)
+    asyncio.run(other.acquire([(settings.root / "locale/de/LC_MESSAGES/app.po").resolve()], str, lambda m: None))
     return other
 
 
@@ -131,7 +132,7 @@ def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(t
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
     other = CatalogLocks(root / ".cache")
-    other.acquire([(root / "locale/c00000/de.po").resolve()], str, lambda m: None)
+    asyncio.run(other.acquire([(root / "locale/c00000/de.po").resolve()], str, lambda m: None))
     try:
         code = main(["translate", "--quiet", "--lock-wait", "0.1"])
     finally:
@@ -145,11 +146,12 @@ def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(t
 
 HOLD = textwrap.dedent(
     """
+    import asyncio
     import sys
     from pathlib import Path
     from pipeline.run.locks import CatalogLocks
     locks = CatalogLocks(Path(sys.argv[1]))
-    locks.acquire([Path(sys.argv[2])], str, print)
+    asyncio.run(locks.acquire([Path(sys.argv[2])], str, print))
     print("held", flush=True)
     sys.stdin.read()
     """

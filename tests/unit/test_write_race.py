@@ -8,11 +8,11 @@ threads). The saves here land at chosen instants through a hook, not a timed rac
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
+from pipeline import formats
 from pipeline.errors import ExitCode
 from pipeline.formats import ChangedMeanwhile, atomic_write
 from tests.unit.test_run import FakeService, project, run
@@ -22,16 +22,16 @@ CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
     """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
-    real = tempfile.mkstemp
+    real = formats._new_beside
     saved: list[str] = []
 
-    def mkstemp(*args, prefix=None, dir=None, **kwargs):
-        if not saved and prefix == f".{path.name}." and os.path.samefile(dir, path.parent):
+    def new_beside(target):
+        if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)
             saved.append(str(path))
-        return real(*args, prefix=prefix, dir=dir, **kwargs)
+        return real(target)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(formats, "_new_beside", new_beside)
     return saved
 
 

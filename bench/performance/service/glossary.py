@@ -7,6 +7,10 @@ figures are those of the service itself:
   in TSV, parsed and checked against every content rule, then stored;
 - ``first_translate_seconds``: the first 50-text translate request using that glossary (loads
   and indexes the dictionary);
+- ``create_stall`` and ``first_translate_stall``: the longest the event loop was held while that
+  request ran, as a share of the request's time: what any other request would have waited, near
+  0 when the work runs in worker threads, near 1 when it stalls every other request (the tests
+  hold each step instead: ``tests/integration/service/test_service_hostile_input.py``);
 - ``translate_seconds_median``: later requests of the same kind (the index is cached);
 - ``merge_seconds``: ``PATCH`` merging 1,000 entries into the full dictionary;
 - ``memory`` figures: fuzzy matching 50 texts against a translation memory of ``--memory-segments``
@@ -72,18 +76,39 @@ async def timed(call) -> tuple[float, httpx.Response]:  # type: ignore[no-untype
     return time.perf_counter() - started, response
 
 
+async def probed(call) -> tuple[float, httpx.Response, float]:  # type: ignore[no-untyped-def]
+    """``call``'s seconds and answer, and the longest the event loop was held meanwhile.
+
+    A task that takes its turn again and again sees every stretch the loop spent on one thing: a
+    request to the service waits as long as that, whatever else it does.
+    """
+    started = time.perf_counter()
+
+    async def answered() -> tuple[httpx.Response, float]:
+        return await call, time.perf_counter()
+
+    task = asyncio.ensure_future(answered())
+    longest, last = 0.0, started
+    while not task.done():
+        await asyncio.sleep(0)
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    response, ended = task.result()
+    return ended - started, response, longest
+
+
 async def glossary_figures(client: httpx.AsyncClient, repeat: int) -> dict[str, object]:
     entries, count = big_dictionary(MAX_GLOSSARY_DICTIONARY_BYTES - 50_000)  # room for the merge
     body = {
         "name": "bench",
         "dictionaries": [{"source_lang": "en", "target_lang": "de", "entries": entries, "entries_format": "tsv"}],
     }
-    create_s, created = await timed(client.post("/v3/glossaries", json=body, headers=HEADERS))
+    create_s, created, create_wait = await probed(client.post("/v3/glossaries", json=body, headers=HEADERS))
     assert created.status_code == 201, created.text
     glossary_id = created.json()["glossary_id"]
     rng = random.Random(1)
     request = {"source_lang": "EN", "target_lang": "DE", "glossary_id": glossary_id}
-    first_s, first = await timed(
+    first_s, first, first_wait = await probed(
         client.post("/v2/translate", json={**request, "text": texts(rng, count)}, headers=HEADERS)
     )
     assert first.status_code == 200, first.text
@@ -103,6 +128,8 @@ async def glossary_figures(client: httpx.AsyncClient, repeat: int) -> dict[str, 
         "entries": count,
         "create_seconds": round(create_s, 3),
         "first_translate_seconds": round(first_s, 3),
+        "create_stall": round(create_wait / create_s, 3),
+        "first_translate_stall": round(first_wait / first_s, 3),
         "translate_seconds_median": round(statistics.median(later), 4),
         "merge_seconds": round(merge_s, 3),
     }

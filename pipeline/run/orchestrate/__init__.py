@@ -56,7 +56,7 @@ from pipeline.errors import UsageError
 from pipeline.model import Issue
 from pipeline.run.context import RunContext
 from pipeline.run.journal import Journal, settings_hash
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, at_once
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.service import use_service
 from pipeline.run.records import CatalogReport, Fingerprint, RunOptions, RunReport, Stop, StopReason
 from pipeline.run.report import finish
@@ -76,13 +76,14 @@ def run_translate(
     log: Callable[[str], None] | None = None,
     client_factory: ClientFactory | None = None,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`.
 
     SIGINT and SIGTERM stop it in order (:class:`~pipeline.run.send.interruption.Interruption`):
     what was done is written and saved, and the report says so (exit 130 or 143).
     """
-    run = _start(settings, options, log or _stderr, client_factory, progress)
+    run = _start(settings, options, log or _stderr, client_factory, progress, clock)
     try:
         if not run.has_work():  # no event loop, nothing parsed
             run.save_state()  # the mtimes of catalogs touched but not changed
@@ -100,13 +101,15 @@ async def translate_catalogs(
     log: Callable[[str], None],
     client_factory: ClientFactory | None = None,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RunReport:
     """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
 
-    ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
-    The caller's event loop keeps its own signal handling.
+    ``client_factory`` replaces the client the settings describe (tests inject a transport this way),
+    ``clock`` the seconds the report's timings are read from. The caller's event loop keeps its own
+    signal handling.
     """
-    run = _start(settings, options, log, client_factory, progress)
+    run = _start(settings, options, log, client_factory, progress, clock)
     try:
         return await _translate(run)
     finally:
@@ -119,6 +122,7 @@ def _start(
     log: Callable[[str], None],
     client_factory: ClientFactory | None,
     progress: Progress | None,
+    clock: Callable[[], float],
 ) -> RunContext:
     """Check the service is configured, find the catalogs, skip those an earlier run settled.
 
@@ -139,6 +143,7 @@ def _start(
         CatalogLocks(settings.cache_dir, settings.lock_wait),
         client_factory=client_factory,
         progress=progress,
+        clock=clock,
     )
     if options.frozen and not settings.service.url:
         # A CI check names no service: the one the last run used is whose results the cache holds.
@@ -171,7 +176,7 @@ async def _translate(run: RunContext, handle_signals: bool = False) -> RunReport
     with interruption.handling(handle_signals):
         try:
             for number, paths in enumerate(_windows(run)):
-                await _window(run, paths, run.started if number == 0 else time.monotonic())
+                await _window(run, paths, run.started if number == 0 else run.clock())
         finally:
             await run.aclose()
     if interruption.signum is not None:  # whatever else stopped the run, the user asked it to stop
@@ -210,9 +215,12 @@ def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
 async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
     """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
     try:
-        paths = _lock(run, paths)
+        paths = await _lock(run, paths)
     except CatalogsBusy as exc:
         run.report.stopped = Stop(StopReason.LOCKED, str(exc))
+        _not_read(run, paths)
+        return
+    except WaitStopped:  # a signal: the report's stop says which (see _translate)
         _not_read(run, paths)
         return
     try:
@@ -221,9 +229,13 @@ async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
         run.locks.release()  # after the state was saved: a run waiting for these finds them done
 
 
-def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
+async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     """Lock the window's catalogs; those another run settled while this one waited are skipped."""
-    if run.options.dry_run or not run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log):
+    if run.options.dry_run:
+        return paths
+    interruption = run.interruption
+    stopped = (lambda: interruption.signum is not None) if interruption is not None else (lambda: False)
+    if not await run.locks.acquire(paths, lambda p: display_path(run.settings, p), run.log, stopped):
         return paths
     run.journal = Journal(run.settings.cache_dir)  # another run went first: look again with what it saved
     return _unsettled(run, paths)

@@ -10,7 +10,6 @@ skipped segments with ``file:line`` and reason (capped; ``report.json`` always h
 from __future__ import annotations
 
 import json
-import time
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
@@ -41,7 +40,7 @@ def finish(run: RunContext) -> RunReport:
     for cat in report.catalogs:
         report.totals.add(cat.counters)
     report.totals.requests = requests
-    report.duration_seconds = round(time.monotonic() - run.started, 3)
+    report.duration_seconds = round(run.clock() - run.started, 3)
     report.exit_code = _exit_code(report, run.options.frozen)
     return report
 

@@ -31,11 +31,19 @@ from pipeline.errors import CatalogError
 from pipeline.formats import Catalog, UnitState, atomic_write
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 from pipeline.run.journal import Journal
+from pipeline.untrusted import read_regular
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 
 INDEX_VERSION = 1
 INDEX_DIR = "reuse"
+#: The largest compendium read: a glob may match a file of any size (or a link to /dev/zero, which a
+#: regular-file check refuses first); a compendium past this one would hold its run's memory.
+COMPENDIUM_BYTES = 256 * 1024 * 1024
+_NO_LANGUAGE = (
+    "its language cannot be told (no Language header, and its name says none): its entries are not used; "
+    "name it in [translate] languages"
+)
 #: Numbers whose plural forms name a rule: two rules that pick the same forms for all of them are one.
 _SIGNATURE_NUMBERS = range(201)
 
@@ -130,6 +138,8 @@ class Index:
                 locale = configured_locale(self.settings, path) or (
                     locales.refined(declared, path) if declared else locales.locale_from_path(path)
                 )
+                if compendium and source is not None and locale is None:
+                    self.warnings.append((display, _NO_LANGUAGE))
             if source is not None and locale is not None:
                 language = same_language(locale, self.settings.locale_map)
                 if language in todo:
@@ -185,7 +195,7 @@ class Index:
     def _source(self, path: Path, display: str, compendium: bool) -> Source | None:
         """What the catalog at ``path`` holds: from the cache folder when its bytes are the same, else parsed."""
         try:
-            data = path.read_bytes()
+            data = read_regular(path, COMPENDIUM_BYTES if compendium else None)
         except OSError as exc:
             if compendium:
                 self.warnings.append((display, f"cannot be read: {exc.strerror}"))
@@ -223,7 +233,7 @@ def _read(path: Path, data: bytes) -> Catalog:
         return read_po(path, data)
     from pipeline.formats import read_catalog
 
-    return read_catalog(path)
+    return read_catalog(path, data)
 
 
 def _source(catalog: Catalog, display: str, journal: Journal) -> Source:
@@ -259,7 +269,7 @@ def _dump(source: Source, digest: str) -> bytes:
 def _load(path: Path, digest: str) -> Source | None:
     """The stored index of a catalog whose bytes hash to ``digest``; None when missing, stale or of any other shape."""
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(path))
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("version") != INDEX_VERSION or data.get("sha256") != digest:

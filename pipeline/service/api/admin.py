@@ -160,7 +160,7 @@ def _page(request: Request) -> int:
     value = single_query(request, "page", required=False)
     if value is None:
         return 0
-    if not value.isdigit() or int(value) > MAX_PAGE:
+    if not (value.isascii() and value.isdigit() and len(value) <= 9) or int(value) > MAX_PAGE:
         raise bad_request(f"query parameter 'page' must be a whole number from 0 to {MAX_PAGE}, got {echo(value)}")
     return int(value)
 

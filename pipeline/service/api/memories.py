@@ -1,13 +1,14 @@
 """``/v3/translation_memories``: the memories of the caller's account (see ``store.memories``).
 
 ``GET /v3/translation_memories`` answers ``{"translation_memories": [...]}`` with
-``translation_memory_id``, ``name``, ``source_language``, ``target_languages`` and
-``segment_count`` per memory; ``GET .../{id}`` one of them, and ``GET .../{id}/segments`` its
-segments a page at a time (``page_size`` 1..100, default 50; an opaque ``page_cursor``;
-``filter_text`` of at least 2 characters, case-insensitive unless ``filter_case_sensitive=true``),
-as the official clients read them. Importing, exporting, job status and deleting answer 404 "not
-available": the contract announces them but does not offer them, and the local service reads its
-memories from files.
+``translation_memory_id``, ``name``, ``source_language``, ``target_languages``, ``segment_count``,
+``creation_time`` and ``updated_time`` per memory (the official clients' fields; the update time
+changes with the memory's content: ``store.memories.MemoryStore``); ``GET .../{id}`` one of them,
+and ``GET .../{id}/segments`` its segments a page at a time (``page_size`` 1..100, default 50; an
+opaque ``page_cursor``; ``filter_text`` of at least 2 characters, case-insensitive unless
+``filter_case_sensitive=true``), as the official clients read them. Importing, exporting, job
+status and deleting answer 404 "not available": the contract announces them but does not offer
+them, and the local service reads its memories from files.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from starlette.routing import Route
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import single_query
 from pipeline.service.http.responses import ApiError, bad_request, json_response
+from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import resources_of
 from pipeline.service.store.memories import TranslationMemory
 
@@ -36,6 +38,8 @@ def memory_json(memory: TranslationMemory) -> dict[str, object]:
         "source_language": memory.source_lang,
         "target_languages": sorted(memory.by_target),
         "segment_count": memory.segment_count,
+        "creation_time": iso_millis(memory.created_ms),
+        "updated_time": iso_millis(memory.updated_ms),
     }
 
 

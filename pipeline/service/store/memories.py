@@ -21,15 +21,19 @@ same across restarts. ``api.memories`` lists them; see ``engine.tm_match`` for t
 
 from __future__ import annotations
 
+import hashlib
+import pathlib
 import re
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pipeline.service import languages
 from pipeline.service.config import AccountSpec, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex
+from pipeline.service.store.database import Database
+from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:  # lxml is loaded with the first TMX file read, not with the service
     from lxml import etree
@@ -46,12 +50,19 @@ class MemoryLoadError(ValueError):
 
 @dataclass(frozen=True)
 class TranslationMemory:
-    """One memory: id, name, source language and an index per target language (base codes)."""
+    """One memory: id, name, source language and an index per target language (base codes).
+
+    ``digest`` is the SHA-256 of its file; ``created_ms`` and ``updated_ms`` the times the listing
+    shows (epoch milliseconds), set by :class:`MemoryStore`.
+    """
 
     memory_id: str
     name: str
     source_lang: str
     by_target: Mapping[str, MemoryIndex]
+    digest: str = ""
+    created_ms: int = 0
+    updated_ms: int = 0
 
     @property
     def segment_count(self) -> int:
@@ -150,7 +161,7 @@ def load_memory(tier: str, spec: MemorySpec) -> TranslationMemory:
     """Read one memory file; MemoryLoadError when it cannot be used."""
     where = f"translation memory {spec.name!r} ({spec.path})"
     try:
-        data = spec.path.read_bytes()
+        data = read_regular(spec.path)
     except OSError as exc:
         raise MemoryLoadError(f"{where}: cannot read the file: {exc.strerror or exc}") from None
     suffix = spec.path.suffix.lower()
@@ -165,13 +176,35 @@ def load_memory(tier: str, spec: MemorySpec) -> TranslationMemory:
         raise MemoryLoadError(f"{where}: unknown format; use a .tmx file or a .po compendium")
     pairs.pop(source, None)
     by_target = {target: MemoryIndex(source, target, tuple(items)) for target, items in sorted(pairs.items())}
-    return TranslationMemory(memory_id_for(tier, spec.name), spec.name, source, by_target)
+    digest = hashlib.sha256(data).hexdigest()
+    return TranslationMemory(memory_id_for(tier, spec.name), spec.name, source, by_target, digest)
+
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS translation_memory_versions (
+        memory_id TEXT PRIMARY KEY,
+        digest TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL)""",
+)
 
 
 class MemoryStore:
-    """The memories of every account, loaded once at start-up (read-only afterwards)."""
+    """The memories of every account, loaded once at start-up (read-only afterwards).
 
-    def __init__(self) -> None:
+    A memory lists a creation and an update time, as the real service's do: the update time
+    changes with the memory's content, so a client that keys its cache by what the listing says
+    (``pipeline.resources.attach.memory_version``) never serves a translation of its old content.
+    The service keeps each memory's digest and times in its database: a file whose bytes changed
+    since the last start is updated then (at its modification time, or just after the last update
+    time when that is later); one whose bytes did not keeps its times whatever its modification
+    time. Without a data folder the database starts empty: both times are the file's modification
+    time, which an edit changes.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        db.ensure_schema(_SCHEMA)
         self._by_account: dict[str, dict[str, TranslationMemory]] = {}
 
     def load(self, account_id: str, spec: AccountSpec) -> None:
@@ -182,9 +215,32 @@ class MemoryStore:
             if memory_spec.name in names:
                 raise MemoryLoadError(f"translation memory name {memory_spec.name!r} is given twice")
             names.add(memory_spec.name)
-            memory = load_memory(spec.tier, memory_spec)
+            memory = self._dated(load_memory(spec.tier, memory_spec), memory_spec.path)
             memories[memory.memory_id] = memory
         self._by_account[account_id] = memories
+
+    def _dated(self, memory: TranslationMemory, path: pathlib.Path) -> TranslationMemory:
+        """``memory`` with its creation and update times (see the class docstring), recorded."""
+        try:
+            modified = path.stat().st_mtime_ns // 1_000_000
+        except OSError:
+            modified = 0
+        row = self._db.query_one(
+            "SELECT digest, created_ms, updated_ms FROM translation_memory_versions WHERE memory_id = ?",
+            (memory.memory_id,),
+        )
+        if row is None:
+            created = updated = modified
+        elif row["digest"] == memory.digest:
+            created, updated = row["created_ms"], row["updated_ms"]
+        else:
+            created, updated = row["created_ms"], max(modified, row["updated_ms"] + 1)
+        with self._db.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO translation_memory_versions VALUES (?, ?, ?, ?)",
+                (memory.memory_id, memory.digest, created, updated),
+            )
+        return replace(memory, created_ms=created, updated_ms=updated)
 
     def list(self, account_id: str) -> Iterable[TranslationMemory]:
         """The account's memories in configuration order."""

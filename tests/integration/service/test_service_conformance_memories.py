@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import httpx
 import pytest
+from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
 
@@ -90,7 +91,10 @@ def test_each_account_lists_its_own_memories(served) -> None:
         "source_language": "en",
         "target_languages": ["de", "fr"],
         "segment_count": 3,
+        "creation_time": ui["creation_time"],
+        "updated_time": ui["updated_time"],
     }
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", ui["updated_time"]), ui
     free = memories(http, service.free_auth_key)
     assert list(free) == ["compendium"] and free["compendium"]["segment_count"] == 1  # the fuzzy entry is left out
     assert http.get("/v3/translation_memories").status_code == 403
@@ -194,10 +198,7 @@ def test_memory_applies_to_documents_with_the_rules_of_text_translation(served, 
     assert handle.status_code == 200, handle.text
     body = {"document_key": handle.json()["document_key"]}
     path = f"/v2/document/{handle.json()['document_id']}"
-    for _ in range(500):
-        if http.post(path, json=body, headers=auth(key)).json()["status"] in ("done", "error"):
-            break
-        time.sleep(0.02)
+    poll(lambda: http.post(path, json=body, headers=auth(key)).json()["status"] in ("done", "error") or None, "the job")
     result = http.post(f"{path}/result", json=body, headers=auth(key))
     assert result.status_code == 200, result.text
     first, second = result.content.decode("utf-8").splitlines()

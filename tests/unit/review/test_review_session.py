@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 import pytest
 from review_project import PO, XLIFF_2, XLIFF_12, review_project
 
+from pipeline import formats
 from pipeline.formats import UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
@@ -193,16 +193,16 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
     edit = path.read_bytes().replace(b"Papierkorb leeren", b"M\xc3\xbcll leeren")
-    real = tempfile.mkstemp
+    real = formats._new_beside
     saved: list[bool] = []
 
-    def mkstemp(*args, prefix=None, dir=None, **kwargs):
-        if not saved and prefix == f".{path.name}." and os.path.samefile(dir, path.parent):
+    def new_beside(target):
+        if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)  # saved after the session read the file, before the swap
             saved.append(True)
-        return real(*args, prefix=prefix, dir=dir, **kwargs)
+        return real(target)
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(formats, "_new_beside", new_beside)
     assert session.accept(entry.id, entry.version).entry.status is Status.ACCEPTED
     assert saved and 'msgstr "Müll leeren"' in path.read_text(encoding="utf-8")
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED

@@ -7,7 +7,8 @@ Reference of every key (all optional)::
     catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
                                        # every .po, .xlf and .xliff); inside a git work tree only
                                        # the files git sees (tracked, or untracked and not
-                                       # ignored); never below a hidden folder, a virtual
+                                       # ignored; a submodule's or a nested clone's as its own
+                                       # git sees them); never below a hidden folder, a virtual
                                        # environment (pyvenv.cfg), node_modules or site-packages,
                                        # unless the glob names that folder before its first wildcard
     exclude = []                       # globs to leave out
@@ -15,15 +16,17 @@ Reference of every key (all optional)::
                                        # code ("de", "pt_BR", "PT-BR"), checked when read
 
     [service]
-    url = "embedded"                   # "embedded" (in-process local service) or a base URL;
+    url = "embedded"                   # "embedded" (in-process local service) or a base URL
+                                       # (http:// or https://, checked when the file is read);
                                        # PIPELINE_SERVICE_URL overrides; the key always comes
                                        # from PIPELINE_AUTH_KEY, never from this file
     concurrency = 16                   # the most requests in flight at once: a ceiling; the run
                                        # finds how many the service takes (it grows while answers
-                                       # come, backs off and pauses on 429, honours Retry-After)
-    timeout = 30.0                     # seconds per request
-    max_attempts = 5                   # per request, for 429 / 5xx / transport errors
-    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set
+                                       # come, backs off and pauses on 429, honours Retry-After);
+                                       # at most 1024
+    timeout = 30.0                     # seconds per request (more than 0)
+    max_attempts = 5                   # per request, for 429 / 5xx / transport errors (1 to 100)
+    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set (printable ASCII)
 
     [translate]
     mark_fuzzy = true                  # new translations get "#, fuzzy" (needs review)
@@ -121,18 +124,50 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ConfigError, has_userinfo, redact_url
+from pipeline.config.checks import (
+    CACHE_URL_SCHEMES,
+    CONTEXT_POLICIES,
+    EMBEDDED,
+    ENV_AUTH_KEY,
+    OVER_LENGTH,
+    SECTIONS,
+    TOP,
+    UNSUPPORTED,
+    check_cache_url,
+    check_service_url,
+    check_types,
+    check_values,
+    glob_problem,
+    kind,
+)
+from pipeline.errors import ConfigError
 from pipeline.resources.settings import ResourceSettings, parse_resources
 
+__all__ = [
+    "CACHE_URL_SCHEMES",
+    "CONFIG_NAME",
+    "CONTEXT_POLICIES",
+    "EMBEDDED",
+    "ENV_AUTH_KEY",
+    "ENV_CACHE_URL",
+    "ENV_SERVICE_URL",
+    "OVER_LENGTH",
+    "REPORT_SUBDIR",
+    "UNSUPPORTED",
+    "ServiceSettings",
+    "Settings",
+    "check_cache_url",
+    "check_service_url",
+    "find_config",
+    "glob_problem",
+    "load_settings",
+    "project_dir",
+    "user_cache_home",
+]
+
 CONFIG_NAME = "pipeline.toml"
-EMBEDDED = "embedded"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
-ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
-CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
-CONTEXT_POLICIES = ("all", "msgctxt", "none")
-OVER_LENGTH = ("review", "refuse")
-UNSUPPORTED = ("fail", "skip")
 DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
@@ -191,42 +226,6 @@ class Settings:
     follow_symlinks_outside: bool = False
 
 
-_TOP = {
-    "source_lang": str,
-    "catalogs": list,
-    "exclude": list,
-    "target_langs": list,
-    "service": dict,
-    "translate": dict,
-    "cache": dict,
-    "report": dict,
-    "resources": dict,
-    "locale_defaults": dict,
-    "locales": dict,
-    "refresh": dict,
-}
-_SECTIONS: dict[str, Mapping[str, object]] = {
-    "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {
-        "mark_fuzzy": bool,
-        "context": str,
-        "locale_map": dict,
-        "max_characters": int,
-        "lock_wait": (int, float),
-        "languages": dict,
-        "to_utf8": bool,
-        "reuse": bool,
-        "compendia": list,
-        "over_length": str,
-        "unsupported_languages": str,
-        "source_variants": bool,
-    },
-    "cache": {"dir": str, "url": str, "ttl": int},
-    "report": {"dir": str},
-    "refresh": {"template": str},
-}
-
-
 def user_cache_home() -> Path:
     """The user's cache folder, where the platform keeps caches (platformdirs).
 
@@ -256,28 +255,46 @@ def find_config(start: Path) -> Path | None:
     if candidate.is_file():
         return candidate
     pyproject = start / "pyproject.toml"
-    if pyproject.is_file() and "pipeline" in _read_toml(pyproject).get("tool", {}):
+    if pyproject.is_file() and _tool_table(pyproject, _read_toml(pyproject)) is not None:
         return pyproject
     return None
 
 
+def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
+    """``[tool.pipeline]`` of a ``pyproject.toml`` (None when absent)."""
+    tools = data.get("tool", {})
+    if not isinstance(tools, dict):
+        raise ConfigError(f"{path}: tool must be a table ([tool.pipeline]), not {kind(tools)}")
+    table = tools.get("pipeline")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.pipeline must be a table ([tool.pipeline]), not {kind(table)}")
+    return table
+
+
+#: A configuration file is a few kilobytes; a larger one (a link to /dev/zero) is not read.
+CONFIG_BYTES = 4 * 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict:
+    from pipeline.untrusted import read_regular
+
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        data = read_regular(path, CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{path}: line {line}: not UTF-8 (byte 0x{data[exc.start]:02x}); TOML files are UTF-8"
+        ) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-
-
-def _check(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
-    for key, value in table.items():
-        expected = schema.get(key)
-        if expected is None:
-            raise ConfigError(f"{path}: unknown key {where}{key!r} (known: {', '.join(sorted(schema))})")
-        if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, expected):  # type: ignore[arg-type]
-            raise ConfigError(f"{path}: {where}{key} has the wrong type ({type(value).__name__})")
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
 
 def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
@@ -292,7 +309,7 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         config_path = config_path.resolve()
         data = _read_toml(config_path)
         if config_path.name == "pyproject.toml":
-            data = data.get("tool", {}).get("pipeline", {})
+            data = _tool_table(config_path, data) or {}
         settings = _from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
@@ -303,73 +320,14 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
     return settings
 
 
-def check_service_url(url: str, where: str) -> str:
-    """``url`` when it is ``embedded`` or an http(s) URL that names no user or password; the error
-    shows it without them (and ``embeded`` gets a "did you mean").
-
-    Refused rather than stripped: httpx sends a URL's user and password as Basic auth, in the very
-    header that carries the key, so such a URL never reaches the service as meant, and its password
-    would otherwise be printed wherever the URL is (the log, report.json).
-    """
-    if has_userinfo(url):
-        raise ConfigError(
-            f"{where} carries a user or password ({redact_url(url)} is shown without them): the service "
-            f"key goes in {ENV_AUTH_KEY}, and a user and password in the URL would be sent as Basic auth "
-            f"in its place"
-        )
-    if url != EMBEDDED and not re.match(r"(?i)https?://", url):
-        raise ConfigError(f"{where} {_not_a_url(url)}")
-    return url
-
-
-def _not_a_url(value: str) -> str:
-    """Why ``value`` is no service URL, with the likely one. A value that looks like neither is not
-    repeated: it may be a key pasted in the wrong place."""
-    import difflib
-
-    if difflib.get_close_matches(value.strip().lower(), [EMBEDDED], n=1, cutoff=0.6):
-        return f"{value!r} is not a service URL: did you mean {EMBEDDED!r} (the local service)?"
-    if "://" in value:
-        return f"{redact_url(value)} is not a service URL: it must start with http:// or https://"
-    if re.fullmatch(r"(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(/\S*)?", value.strip()):
-        return f"{value!r} is not a service URL: did you mean 'https://{value.strip()}'?"
-    return "is not a service URL (http:// or https://) nor 'embedded' (the local service); the value is not shown"
-
-
-def check_cache_url(url: str, where: str) -> str:
-    """``url`` when it names a Redis the cache can use; the error never quotes it (it may hold a password)."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if scheme not in CACHE_URL_SCHEMES:
-        raise ConfigError(
-            f"{where} must be a URL starting with "
-            f"{', '.join(s + '://' for s in CACHE_URL_SCHEMES)} (the value is not shown: it may "
-            f"hold a password)"
-        )
-    return url
-
-
 def _from_table(path: Path, data: dict[str, Any]) -> Settings:
-    _check(path, "", data, _TOP)
-    for name, schema in _SECTIONS.items():
-        _check(path, f"{name}.", data.get(name, {}), schema)
+    check_types(path, "", data, TOP)
+    for name, schema in SECTIONS.items():
+        check_types(path, f"{name}.", data.get(name, {}), schema)
+    check_values(path, data)
     root = path.parent
-    svc, tr = data.get("service", {}), data.get("translate", {})
-    context = tr.get("context", "all")
-    if context not in CONTEXT_POLICIES:
-        raise ConfigError(f"{path}: translate.context must be one of {', '.join(CONTEXT_POLICIES)}")
-    for key in ("concurrency", "max_attempts"):
-        if svc.get(key, 1) < 1:
-            raise ConfigError(f"{path}: service.{key} must be at least 1")
-    _check_codes(path, data)
-    _check_translate(path, tr)
-    if tr.get("max_characters", 0) < 0:
-        raise ConfigError(f"{path}: translate.max_characters must be 0 or more")
-    if not 0 <= tr.get("lock_wait", 0) < float("inf"):  # NaN fails too
-        raise ConfigError(f"{path}: translate.lock_wait must be 0 or more seconds")
-    cache = data.get("cache", {})
+    svc, tr, cache = data.get("service", {}), data.get("translate", {}), data.get("cache", {})
     cache_dir = cache.get("dir")
-    if cache.get("ttl", 0) < 0:
-        raise ConfigError(f"{path}: cache.ttl must be 0 (no expiry) or more seconds")
     report_dir = data.get("report", {}).get("dir")
     return Settings(
         root=root,
@@ -388,7 +346,7 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         mark_fuzzy=tr.get("mark_fuzzy", True),
         max_characters=tr.get("max_characters"),
         lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
-        context=context,
+        context=tr.get("context", "all"),
         locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
         languages=_languages(path, tr.get("languages", {})),
         to_utf8=tr.get("to_utf8", False),
@@ -405,29 +363,6 @@ def _from_table(path: Path, data: dict[str, Any]) -> Settings:
         refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
         resources=parse_resources(path, data),
     )
-
-
-def _check_translate(path: Path, tr: dict[str, Any]) -> None:
-    """The values of ``[translate]`` keys that take one of a few words, or a list of globs."""
-    if tr.get("unsupported_languages", "fail") not in UNSUPPORTED:
-        raise ConfigError(f"{path}: translate.unsupported_languages must be one of {', '.join(UNSUPPORTED)}")
-    if tr.get("over_length", "review") not in OVER_LENGTH:
-        raise ConfigError(f"{path}: translate.over_length must be one of {', '.join(OVER_LENGTH)}")
-    if not all(isinstance(glob, str) and glob for glob in tr.get("compendia", [])):
-        raise ConfigError(f"{path}: translate.compendia must be a list of file names or globs")
-
-
-def _check_codes(path: Path, data: dict[str, Any]) -> None:
-    """Every language code of the file is one (``source_lang = "english"``, ``target_langs = ["xx"]`` are not)."""
-    from pipeline.locales import check_code
-
-    problem = check_code(data["source_lang"]) if "source_lang" in data else None
-    if problem:
-        raise ConfigError(f"{path}: source_lang: {problem}")
-    for code in data.get("target_langs", []):
-        problem = check_code(code) if isinstance(code, str) else "a code must be a string"
-        if problem:
-            raise ConfigError(f"{path}: target_langs: {problem}")
 
 
 def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]:

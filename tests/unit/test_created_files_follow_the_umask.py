@@ -1,0 +1,60 @@
+"""Files a command creates get the permissions ``open()`` would give them: 0666 less the umask.
+
+A team's CI uploads ``report.json`` as an artefact and a shared checkout is read by a group: a
+file made 0600 whatever the umask locks them out. A file that existed keeps its own mode. No file
+the pipeline writes holds a secret (the key and the cache password are never written), so none is
+kept private on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from sample_project import copy_sample_project
+
+from pipeline.cli import main
+from pipeline.errors import ExitCode
+
+
+@pytest.fixture(params=[0o022, 0o002, 0o077])
+def umask(request):
+    old = os.umask(request.param)
+    try:
+        yield request.param
+    finally:
+        os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_init_writes_pipeline_toml_as_open_would(tmp_path, umask, capsys):
+    assert main(["init", "--no-preview", str(tmp_path)]) == ExitCode.OK
+    assert _mode(tmp_path / "pipeline.toml") == 0o666 & ~umask
+
+
+def test_translate_writes_its_reports_and_state_as_open_would(tmp_path, umask, capsys, monkeypatch):
+    root = copy_sample_project(tmp_path, "embedded")
+    monkeypatch.chdir(root)
+    assert main(["translate", "--config", str(root / "pipeline.toml")]) == ExitCode.OK
+    created = [root / "report" / "report.json", root / "report" / "report.md"]
+    created += [p for p in (root / ".cache").rglob("*") if p.is_file()]  # cache, state, locks, provenance
+    assert len(created) > 3
+    assert {str(p.relative_to(root)): _mode(p) for p in created} == {
+        str(p.relative_to(root)): 0o666 & ~umask for p in created
+    }
+
+
+def test_a_catalog_keeps_its_own_mode(tmp_path, umask, capsys, monkeypatch):
+    root = copy_sample_project(tmp_path, "embedded")
+    catalogs = sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))
+    for n, path in enumerate(catalogs):
+        path.chmod((0o640, 0o664, 0o600)[n % 3])
+    before = {p: _mode(p) for p in catalogs}
+    monkeypatch.chdir(root)
+    assert main(["translate", "--config", str(root / "pipeline.toml")]) == ExitCode.OK
+    assert {p: _mode(p) for p in catalogs} == before
