@@ -8,13 +8,14 @@ Every run goes
 
 one module of :mod:`pipeline.run` each. Stages never import each other; they take the run's
 :class:`~pipeline.run.context.RunContext` and the records of :mod:`pipeline.run.records`. A run
-with nothing new (the pre-commit hook's usual case) stops after the first stage and imports
-neither asyncio nor the catalog parsers nor the client: it costs little more than starting
-Python (bench/noop.py). The later stages are imported only when some catalog is left (or for a
-dry run). The catalogs are read in windows (:func:`pipeline.catalog_paths.catalog_windows`), each
-scanned, translated, written and saved before the next is read. A window's segments are planned
-and sent in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one
-part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
+with nothing new (the pre-commit hook's usual case) stops after the first stage and imports neither
+asyncio nor the catalog parsers nor the client: it costs little more than starting Python (the
+``nothing_new`` column of ``python -m bench.performance many_catalogs``). The later stages are
+imported only when some catalog is left (or for a dry run). The catalogs are read in windows
+(:func:`pipeline.catalog_paths.catalog_windows`), each scanned, translated, written and saved
+before the next is read. A window's segments are planned and sent in parts
+(:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one part's protected
+texts, keys and waiting segments at a time, and pays a text its parts share once.
 
 What a window does with the service is :mod:`.service`'s. Before the first translate request of
 a window (or part) the account's usage is read: a run that what is left cannot cover stops
