@@ -44,9 +44,10 @@ serve: install
 	PIPELINE_SERVE_AUTH_KEYS="$${PIPELINE_SERVE_AUTH_KEYS:-local-dev-key}" \
 		$(BIN)/pipeline serve --host 127.0.0.1 --port $(PORT)
 
-# bench/_*.py are helpers the scripts import, not benches.
+# Issue 37's rows, each the whole command over published projects fetched into $PIPELINE_BENCH_CORPUS (else
+# the user's cache folder) on first use; each row printed as JSON. ROWS="one_string storm" runs some of them.
 bench: install
-	@for script in bench/[!_]*.py; do echo "# $$script"; $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m bench.performance $(ROWS)
 
 clean:
 	rm -rf $(VENV) build .pipeline-cache .pytest_cache *.egg-info

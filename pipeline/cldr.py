@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global
 from babel.messages.plurals import get_plural
+from babel.plural import PluralRule
 
 __all__ = ["Cldr"]
 
@@ -57,6 +58,15 @@ class Cldr:
         except (UnknownLocaleError, ValueError):
             return None
         return found.num_plurals, found.plural_expr
+
+    @staticmethod
+    def plural_rules(language: str) -> tuple[PluralRule, PluralRule] | None:
+        """CLDR's cardinal and ordinal plural rules of ``language``, or None when babel knows no such locale."""
+        try:
+            parsed = Locale.parse(language)
+        except (UnknownLocaleError, ValueError, TypeError):
+            return None
+        return parsed.plural_form, parsed.ordinal_form
 
     @staticmethod
     def close(word: str, candidates: list[str], n: int, cutoff: float) -> list[str]:

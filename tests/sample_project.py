@@ -15,21 +15,30 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _pristine_samples() -> Path:
-    """The sample catalogs as committed: `make translate` rewrites sample_locales/ in place, and the
-    tests must not depend on whether it ran. Outside a git checkout, the working tree is used."""
-    if (REPO / ".git").exists() and shutil.which("git"):
-        target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
-        archive = subprocess.run(
-            ["git", "-C", str(REPO), "archive", "HEAD", "sample_locales"], capture_output=True, check=False
-        )
-        if archive.returncode == 0:
-            subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
-            atexit.register(shutil.rmtree, target, ignore_errors=True)
-            return target / "sample_locales"
-    return REPO / "sample_locales"
+    """The sample catalogs as git's index holds them, exported once per test process.
+
+    ``make translate`` rewrites sample_locales/ in place, and the tests must not depend on whether
+    it ran: they read what ``git checkout sample_locales`` would restore (committed, or staged with
+    ``git add``). Outside a git checkout (an unpacked archive) the working tree is all there is;
+    ``pytest_report_header`` says so.
+    """
+    if shutil.which("git") is None:
+        return REPO / "sample_locales"
+    git = ["git", "-C", str(REPO)]
+    listed = subprocess.run([*git, "ls-files", "-z", "--", "sample_locales"], capture_output=True, check=False)
+    if listed.returncode != 0 or not listed.stdout:
+        return REPO / "sample_locales"
+    # checkout-index writes each file under its path from the top of the work tree.
+    within = subprocess.run([*git, "rev-parse", "--show-prefix"], capture_output=True, text=True, check=True)
+    target = Path(tempfile.mkdtemp(prefix="pipeline-samples-"))
+    atexit.register(shutil.rmtree, target, ignore_errors=True)
+    subprocess.run([*git, "checkout-index", "-z", "--stdin", f"--prefix={target}/"], input=listed.stdout, check=True)
+    return target / within.stdout.strip() / "sample_locales"
 
 
 SAMPLES = _pristine_samples()
+#: Whether SAMPLES is the working tree's sample_locales/ (no git to read them from), which make translate changes.
+SAMPLES_MUTABLE = SAMPLES == REPO / "sample_locales"
 
 
 def copy_sample_project(tmp_path: Path, service_url: str) -> Path:

@@ -43,17 +43,7 @@ def looks_like_key(text: str) -> bool:
 
 def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSources:
     """The texts the keys of ``catalog`` (in ``locale``) stand for, from its source-language sibling."""
-    sibling = source_sibling(catalog.path, locale, source_lang)
-    texts_by_key: dict[str, str] = {}
-    if sibling is not None:
-        try:
-            source = read_catalog(sibling)
-        except CatalogError:
-            source = None  # reported when the run reads it as a catalog of its own
-        for unit in source.units if source is not None else ():
-            target = unit.targets[0] if unit.targets and unit.state is not UnitState.OBSOLETE else ""
-            if target.strip() and target != unit.sources[0]:
-                texts_by_key[unit.sources[0]] = _CDATA.sub(lambda m: escape_text(m.group(1)), target)
+    sibling, texts_by_key = key_texts(catalog, locale, source_lang)
     found = KeyedSources(sibling)
     for unit in catalog.units:
         if unit.plural or unit.state is not UnitState.UNTRANSLATED:
@@ -64,6 +54,35 @@ def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSourc
         elif looks_like_key(key):
             found.missing[unit.index] = key
     return found
+
+
+def translated_from(catalog: Catalog, locale: str, source_lang: str) -> dict[int, str]:
+    """For every unit of ``catalog`` whose source is a key: the text a translation is made from (and
+    checked against), unit index -> text. What ``translate`` sends for a key, ``check`` compares with."""
+    _, texts_by_key = key_texts(catalog, locale, source_lang)
+    return {u.index: texts_by_key[u.sources[0]] for u in catalog.units if not u.plural and u.sources[0] in texts_by_key}
+
+
+def key_texts(catalog: Catalog, locale: str, source_lang: str) -> tuple[Path | None, dict[str, str]]:
+    """The source-language sibling of ``catalog``, and the text it gives each key (a text that is its
+    own key gives none)."""
+    sibling = source_sibling(catalog.path, locale, source_lang)
+    texts_by_key: dict[str, str] = {}
+    if sibling is not None:
+        try:
+            source = read_catalog(sibling)
+        except CatalogError:
+            source = None  # reported when the run reads it as a catalog of its own
+        for unit in source.units if source is not None else ():
+            target = unit.targets[0] if unit.targets and unit.state is not UnitState.OBSOLETE else ""
+            if target.strip() and target != unit.sources[0]:
+                texts_by_key[unit.sources[0]] = cdata_as_text(target)
+    return sibling, texts_by_key
+
+
+def cdata_as_text(text: str) -> str:
+    """XLIFF inner text with its CDATA sections written as escaped text: the same text, as a run writes it."""
+    return _CDATA.sub(lambda m: escape_text(m.group(1)), text) if "<![CDATA[" in text else text
 
 
 def source_sibling(path: Path, locale: str, source_lang: str) -> Path | None:

@@ -12,7 +12,11 @@ Matching, as msgmerge does it:
   common subsequence (``fstrcmp``'s own measure, never below the matcher's), and the matcher runs
   only on the best of them, best first, until that bound falls below the best ratio found;
 - otherwise the template entry is added untranslated;
-- a catalog entry nothing uses becomes obsolete when it has a translation, and goes when it has none.
+- a catalog entry nothing uses becomes obsolete when it has a translation, and goes when it has none;
+- a kept entry becomes fuzzy, with its own msgid as the previous one, where the template turns on a
+  format its translation does not satisfy as ``msgfmt -c`` judges it (``#, python-brace-format``
+  added, ``{default.__name__}`` missing), or widens its ``range:``: a catalog that compiled before
+  the merge compiles after it.
 
 Unlike msgmerge, the file is not re-serialized: header, untouched entries, wrapping, order and line
 endings stay byte for byte. Kept entries get the template's ``#.``, ``#:`` and format flags, their lines
@@ -35,6 +39,8 @@ from rapidfuzz.distance import Indel
 from pipeline.catalogs.po import PoCatalog, read_po
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
+from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
+from pipeline.plural_rules import PluralRule
 
 FUZZY_THRESHOLD = 0.6
 #: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns
@@ -133,6 +139,7 @@ class _Merger:
         self.ranges = catalog.entry_lines()
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         self.nplurals = catalog.plural.nplurals if catalog.plural else 2
+        self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added
 
     def run(self, raw: bytes) -> MergeResult:
         live = {_key(e): i for i, e in enumerate(self.entries) if not e.obsolete}
@@ -175,7 +182,7 @@ class _Merger:
             data,
             data != raw,
             added=len(unmatched) - len(fuzzy),
-            fuzzy=len(fuzzy),
+            fuzzy=len(fuzzy) + self.flagged_fuzzy,
             obsoleted=len(obsoleted),
             revived=len(revived),
             removed=removed,
@@ -244,7 +251,39 @@ class _Merger:
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         comments = [ln for ln in block[:body] if not ln.lstrip().startswith(_TEMPLATE_COMMENT)]
         previous = [ln for ln in block[:body] if ln.lstrip().startswith("#|")]
-        return [*comments, *_template_comments(t, "fuzzy" in old.flags), *previous, *block[body:]]
+        fuzzy = "fuzzy" in old.flags
+        if not fuzzy and _translated(old) and self._fails_new_flags(old, t):
+            fuzzy = True
+            self.flagged_fuzzy += 1
+            previous = self._previous_lines(old)
+        return [*comments, *_template_comments(t, fuzzy), *previous, *block[body:]]
+
+    def _fails_new_flags(self, old: polib.POEntry, t: polib.POEntry) -> bool:
+        """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
+        ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
+        newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
+        sources = (t.msgid, t.msgid_plural) if t.msgid_plural else (t.msgid,)
+        if t.msgid_plural:
+            targets = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
+        else:
+            targets = [old.msgstr]
+        often = _often(self.catalog.plural) if t.msgid_plural else None
+        form_of = self.catalog.plural.form_for if self.catalog.plural and t.msgid_plural else None
+        flags = [*newly, *(f for f in t.flags if f.startswith("range:"))]
+        if newly and check_entry(flags, sources, targets, often, form_of):
+            return True
+        was, now = range_of(old.flags), range_of(t.flags)
+        return was is not None and (now is None or not (was[0] <= now[0] and now[1] <= was[1]))
+
+    def _previous_lines(self, old: polib.POEntry) -> list[str]:
+        """``#|`` lines naming the entry itself, as msgmerge writes them for an entry it makes fuzzy."""
+        previous: list[str] = []
+        if old.msgctxt is not None:
+            previous += _prefixed("#| ", format_field("msgctxt", old.msgctxt))
+        previous += _prefixed("#| ", format_field("msgid", old.msgid))
+        if old.msgid_plural:
+            previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
+        return previous
 
     def _translator_comments(self, i: int) -> list[str]:
         first, end = self.ranges[i]
@@ -258,12 +297,7 @@ class _Merger:
     def _fuzzy_lines(self, pos: int, i: int) -> list[str]:
         """A template entry that takes the translation of a similar old entry, marked fuzzy."""
         old, t = self.entries[i], self.template[pos]
-        previous: list[str] = []
-        if old.msgctxt is not None:
-            previous += _prefixed("#| ", format_field("msgctxt", old.msgctxt))
-        previous += _prefixed("#| ", format_field("msgid", old.msgid))
-        if old.msgid_plural:
-            previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
+        previous = self._previous_lines(old)
         return [
             *self._translator_comments(i),
             *_template_comments(t, True),
@@ -326,6 +360,18 @@ def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
         placed.append(block)
         placed.extend(after.get(k, ()))
     return placed
+
+
+def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
+    """Per form whether the rule picks it for 5 numbers or more in 0..1000 (msgfmt's "must keep every argument")."""
+    if rule is None:
+        return (False, True)
+    counts = [0] * rule.nplurals
+    for n in range(1001):
+        form = rule.form_for(n)
+        if 0 <= form < len(counts):
+            counts[form] += 1
+    return tuple(c >= 5 for c in counts)
 
 
 def _format_flags(entry: polib.POEntry) -> list[str]:

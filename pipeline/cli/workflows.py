@@ -23,10 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Check every translated entry of the catalogs. Errors break the program or the catalog: "
         "what `msgfmt --check` rejects (the format directives of every format flag gettext knows, "
         "newlines at both ends, plural forms and the Plural-Forms header), and a placeholder the source "
-        "has (markup, variables, ICU structure) missing, added or changed. Warnings are style: entities "
-        "vs characters, other edge whitespace, translated attribute text, bidi and invisible characters, "
-        "URLs. Fuzzy (needs-review) entries are checked too, and reported apart: they are what machine "
-        "translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
+        "has (markup, variables, ICU structure) missing, added or changed, and markup added that runs code. "
+        "Warnings are style, or code no format flag of the entry names that a translator may adapt: "
+        "entities vs characters, other edge whitespace, translated attribute text, bidi and invisible "
+        "characters, URLs, date formats, options, paths. Key-based XLIFF (Symfony) is checked against the "
+        "texts of the source-language file beside it. Fuzzy (needs-review) entries are checked too, and "
+        "reported apart: they are what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
         epilog="exit codes: 0 no error (warnings may be printed); 1 some translation is broken, a catalog "
         "cannot be read, or (--strict) a warning; 2 usage or configuration error",
     )

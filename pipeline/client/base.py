@@ -137,7 +137,7 @@ class _Cookieless(httpx.Cookies):
 
     httpx hands every answer to its client's cookies, which wrap answer and request in urllib's
     objects for the jar before the jar can ignore them: 0.17 M of the 3.2 M instructions of an
-    embedded request (bench/embedded_request.py).
+    embedded request (bench/performance/service/embedded_request.py).
     """
 
     def __init__(self) -> None:

@@ -9,7 +9,7 @@ one of them is wrong.
     >>> [(d.kind.value, d.token, d.change.value, d.became) for d in check("Try <b>%(n)s</b>", "Essayez <ḃ>%(n)s</b>")]
     [('markup', '<b>', 'changed', '<ḃ>')]
 
-Used by the test suite over real catalogs (tests/data/damage) and by ``python -m bench.damage``.
+Used by the test suite over real catalogs (tests/data/damage) and by ``python -m bench.acceptance.damage``.
 """
 
 from pipeline.damage.compare import Change, Damage, check, check_plural, compare

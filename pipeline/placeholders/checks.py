@@ -1,13 +1,16 @@
 """The rules a translation is judged by, each a plain function, with two severities.
 
-An *error* breaks the program or the catalog: msgfmt rejects the entry (a format directive of the
-entry's flags, a leading or trailing newline), or a placeholder the source has is missing, added
-or changed (markup, variables, ICU structure), or a control character appears that the source
-lacks. A *warning* is style, or a matter for a reviewer: a translation longer than its unit's
-length limit (:mod:`pipeline.limits`), an entity written as its character or the reverse, other edge
-whitespace, a translated attribute (``title=``, ``alt=``), a URL pointing at a localised page, a
-bidi or invisible character, a directive that reads no argument (``%%``, ``%<``), markup whose
-balance differs where the source's own is unusual.
+Judgement follows gettext. An *error* breaks the program or the catalog: msgfmt rejects the entry
+(a format directive of the entry's flags, a leading or trailing newline), or a placeholder the
+source has is missing, added or changed (markup, variables, ICU structure), or markup that runs code
+is added, or a control character appears that the source lacks. A *warning* is style, or a matter
+for a reviewer: a translation longer than its unit's length limit (:mod:`pipeline.limits`),
+an entity written as its character or the reverse, other edge whitespace, a translated attribute
+(``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
+directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
+own is unusual, and code protection keeps from the engine but no flag of the entry names (a date
+format, an option, a path, another format's placeholder), which a translator may adapt. Edges,
+characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
 (:mod:`pipeline.run.gate`) runs it over every form of a unit, with msgfmt's format check of the
@@ -16,19 +19,25 @@ whole entry (:func:`pipeline.placeholders.grammars.check_entry`) for plural ones
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.limits import limit_of
 from pipeline.model import Severity
-from pipeline.placeholders import icu
+from pipeline.placeholders import icu, icu_plurals, markup
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
-from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect, split_edges, tags_balanced
+from pipeline.placeholders.markup import tags_balanced
+from pipeline.placeholders.problems import Problem, Rule, warning
+from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect
+from pipeline.placeholders.text_rules import (
+    INVISIBLE,
+    character_problems,
+    edge_problems,
+    length_problems,
+    newline_problems,
+)
 from pipeline.segments import Placeholder, Protected
 
 __all__ = [
@@ -40,35 +49,6 @@ __all__ = [
     "length_problems",
     "newline_problems",
 ]
-
-
-class Rule(enum.Enum):
-    """Which rule a problem breaks."""
-
-    PLACEHOLDER = "placeholder"  # missing, extra, duplicated, reordered, unknown, foreign markup
-    ARGUMENT = "argument"  # a format directive of the entry's flags, as msgfmt judges it
-    MARKUP = "markup"  # HTML/XML balance and nesting, attributes
-    ICU = "icu"  # ICU arguments and plural/select structure
-    STRAY = "stray"  # a '%' or brace that starts no valid directive
-    WHITESPACE = "whitespace"  # leading/trailing whitespace and newlines
-    PLURAL = "plural"  # form count, empty forms, the Plural-Forms header
-    CONTROL = "control"  # control, bidi and invisible characters the source does not have
-    STORAGE = "storage"  # what the catalog cannot hold (charset, XML characters, inline markup)
-    EMPTY = "empty"  # the service returned nothing
-    LENGTH = "length"  # longer than the unit's length limit (max-length:N, XLIFF maxwidth, slr)
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a translation, and the rule it breaks."""
-
-    reason: str
-    severity: Severity = Severity.ERROR
-    rule: Rule = Rule.PLACEHOLDER
-
-
-def _warning(reason: str, rule: Rule) -> Problem:
-    return Problem(reason, Severity.WARNING, rule)
 
 
 def check_translation(
@@ -87,7 +67,9 @@ def check_translation(
     judges a plural entry's forms together as msgfmt does.
     """
     edges = source if edges_from is None else edges_from
-    return list(_checked(source, target, tuple(flags), strict, edges, formats_too))
+    # The target's ICU categories are what a translation is held to, not a source expanded with them.
+    judged = icu_plurals.without_locale(tuple(flags))
+    return list(_checked(source, target, judged, strict, edges, formats_too))
 
 
 #: Translations whose problems are kept. The same translation is judged when it comes back and
@@ -103,13 +85,16 @@ def _checked(
     """:func:`check_translation`, a pure function of its arguments: the rules run once per distinct question."""
     problems = newline_problems(edges, target)
     problems.extend(length_problems(target, flags))
-    problems.extend(_edge_problems(edges, target))
-    problems.extend(_character_problems(source, target))
+    problems.extend(edge_problems(edges, target))
+    problems.extend(character_problems(source, target))
+    problems.extend(_foreign_markup_problems(source, target, XLIFF_INLINE in flags))
     if formats_too:
         problems.extend(format_problems(flags, [source], [target], strict=(strict,)))
     src = protect(source, flags)
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
+    problems.extend(_icu_argument_problems(src, tgt))
+    tgt = _plural_as_argument(src, tgt)
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
@@ -117,7 +102,7 @@ def _checked(
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
-        problems.append(_warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
+        problems.append(warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
     return tuple(problems)
 
 
@@ -154,90 +139,88 @@ def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Pr
     return []
 
 
-def length_problems(target: str, flags: Sequence[str]) -> list[Problem]:
-    """A translation over the length limit its flags set: a warning (a reviewer shortens it, or the UI breaks)."""
-    limit = limit_of(tuple(flags)) if any(f.startswith("max-") for f in flags) else None
-    reason = limit.problem(target) if limit is not None else None
-    return [_warning(f"the translation has {reason}", Rule.LENGTH)] if reason else []
-
-
-# --- edges and characters ---------------------------------------------------------------------
-
-
-def newline_problems(source: str, target: str) -> list[Problem]:
-    """msgfmt's rule: a translation begins and ends with a newline exactly when its source does."""
-    problems = []
-    if source.startswith("\n") != target.startswith("\n"):
-        problems.append(
-            Problem("the translation and its source do not both begin with a newline", rule=Rule.WHITESPACE)
-        )
-    if source.endswith("\n") != target.endswith("\n"):
-        problems.append(Problem("the translation and its source do not both end with a newline", rule=Rule.WHITESPACE))
-    return problems
-
-
-def _edge_problems(source: str, target: str) -> list[Problem]:
-    """Other edge whitespace: a style matter (the newlines are msgfmt's, above)."""
-    src_lead, src_core, src_trail = split_edges(source)
-    tgt_lead, tgt_core, tgt_trail = split_edges(target)
-    if not src_core or not tgt_core:
-        if src_core or not tgt_core:
-            return []
-        return [_warning("the source is only whitespace, the translation is not", Rule.WHITESPACE)]
-    problems = []
-    if src_lead != tgt_lead:
-        problems.append(
-            _warning(f"leading whitespace {tgt_lead!r} differs from the source's {src_lead!r}", Rule.WHITESPACE)
-        )
-    if src_trail != tgt_trail:
-        problems.append(
-            _warning(f"trailing whitespace {tgt_trail!r} differs from the source's {src_trail!r}", Rule.WHITESPACE)
-        )
-    return problems
-
-
-# A bidi override can make a string display as something else (Trojan Source): an error unless the
-# source has it. Other C0/C1 controls a translator may add on purpose (en@boldquot's terminal escapes):
-# a warning, which a machine translation may not have (the gate refuses it there).
-_OVERRIDE = re.compile("[\u202d\u202e]")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Characters a reader cannot see: bidi controls that can hide what a string says (Trojan Source),
-#: zero-width spaces and joiners' lookalikes, a byte-order mark. A human translator of a right-to-left
-#: language uses some on purpose (a warning); an engine that adds them damaged the text.
-INVISIBLE = re.compile("[\u200b\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]")
-
-
-def _character_problems(source: str, target: str) -> list[Problem]:
-    problems: list[Problem] = []
-    for pattern, severity in ((_OVERRIDE, Severity.ERROR), (_CONTROL, Severity.WARNING), (INVISIBLE, Severity.WARNING)):
-        if pattern.search(target) is None:  # the usual case: nothing in the translation to look for in the source
-            continue
-        allowed = set(pattern.findall(source))
-        for ch in sorted({ch for ch in pattern.findall(target) if ch not in allowed}):
-            name = unicodedata.name(ch, "control")
-            problems.append(Problem(f"character U+{ord(ch):04X} ({name}) not in the source", severity, Rule.CONTROL))
-    return problems
+def _foreign_markup_problems(source: str, target: str, xliff: bool) -> list[Problem]:
+    """Markup that runs code or loads content (``<script>``, ``<img src=…>``, ``onclick=``) which the
+    source does not have: an error, whoever wrote it. Other markup added is judged with the placeholders."""
+    if "<" not in target and "&lt;" not in target:
+        return []
+    return [
+        Problem(f"markup {token!r} that the source does not have runs code or loads content", rule=Rule.MARKUP)
+        for token in dict.fromkeys(markup.foreign_markup(target, source, escaped=xliff))
+        if markup.active(token)
+    ]
 
 
 # --- ICU ------------------------------------------------------------------------------------
 
+
+def _icu_argument_problems(source: Protected, target: Protected) -> list[Problem]:
+    """An ICU argument written with another type or style (``{n, number}`` as ``{n}``): a warning."""
+
+    def written(protected: Protected) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for ph in protected.placeholders:
+            if ph.kind == "icu-arg" and "," in ph.text:
+                found.setdefault(_identity(ph), set()).add(_SPACES.sub("", ph.text))
+        return found
+
+    theirs, mine = written(source), written(target)
+    return [
+        warning(
+            f"ICU argument {name} is written {sorted(forms)[0]!r}, the source has {sorted(theirs[name])[0]!r}", Rule.ICU
+        )
+        for name, forms in mine.items()
+        if name in theirs and forms != theirs[name]
+    ] + [
+        warning(f"ICU argument {name} is written without the source's type {sorted(forms)[0]!r}", Rule.ICU)
+        for name, forms in theirs.items()
+        if name not in mine and any(_identity(ph) == name for ph in target.placeholders)
+    ]
+
+
 _SPACES = re.compile(r"\s+")
 
 
+def _plural_as_argument(source: Protected, target: Protected) -> Protected:
+    """``target`` without the simple arguments that stand for a plural or select of the source written
+    as its argument (``{count} 评论``: a language with one plural form needs no cases)."""
+    if any(ph.kind in icu.STRUCTURE for ph in target.placeholders):
+        return target
+    heads = {
+        f"{{{m.group(1)}}}"
+        for ph in source.placeholders
+        if ph.kind == icu.HEAD
+        for m in [_ICU_NAME.match(ph.text)]
+        if m
+    }
+    if not heads:
+        return target
+    kept = tuple(
+        ph for ph in target.placeholders if not (ph.kind in ("icu-arg", "safe-brace") and _identity(ph) in heads)
+    )
+    return Protected(target.text, kept, target.prefix, target.suffix)
+
+
 def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
-    """An ICU source needs an ICU translation with the same arguments, keywords and case keys in order."""
-    src = [_SPACES.sub(" ", ph.text.strip()) for ph in source.placeholders if ph.kind in icu.STRUCTURE]
+    """An ICU source needs an ICU translation with the same arguments and select keys; a plural's
+    categories are the target language's (:func:`pipeline.placeholders.icu.structure_problem`)."""
+    src = [(ph.kind, ph.text) for ph in source.placeholders if ph.kind in icu.STRUCTURE]
     if not src:
         return []
-    tgt = [_SPACES.sub(" ", ph.text.strip()) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
+    tgt = [(ph.kind, ph.text) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
     if not tgt:
+        names = {_identity(ph) for ph in target.placeholders if ph.kind in ("icu-arg", "safe-brace")}
+        heads = {f"{{{m.group(1)}}}" for kind, text in src if kind == icu.HEAD for m in [_ICU_NAME.match(text)] if m}
+        if heads and heads <= names:  # {count} 评论: one form, no cases needed
+            return [warning("the translation writes the ICU plural or select as its bare argument", Rule.ICU)]
         return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
-    if tgt != src:
-        return [
-            Problem(
-                "the ICU message structure (arguments, keywords, case keys) differs from the source's", rule=Rule.ICU
-            )
-        ]
+    dropped: list[str] = []
+    problem = icu.structure_problem(src, tgt, dropped)
+    if problem:
+        return [Problem(problem, rule=Rule.ICU)]
+    if dropped:  # ICU takes "other" for them: right in some languages, a grammar mistake in others
+        cases = ", ".join(dict.fromkeys(dropped))
+        return [warning(f"the ICU plural leaves out the source's case(s) {cases}", Rule.ICU)]
     return []
 
 
@@ -247,7 +230,8 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
 _SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-named", "ruby-named", "icu-arg"})
 #: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
 _WARN_KINDS = frozenset({"url", "email", "entity"})
-_IGNORED_KINDS = frozenset({"control"}) | icu.STRUCTURE  # newlines may move; ICU structure has its own rule
+#: Newlines may move; ICU structure has its own rule, and a plural case may say its number in words.
+_IGNORED_KINDS = frozenset({"control", icu.HASH}) | icu.STRUCTURE
 #: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
 #: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
 #: tools that merge a translation back go by the element's name and id, never by these.
@@ -269,10 +253,21 @@ def _identity(ph: Placeholder) -> str:
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
         text = _TAG_END.sub(r"\1", _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text)))
+        text = _TAG_NAME.sub(lambda m: m.group().lower(), text, count=1)  # HTML's names: any case
         return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
+    if ph.kind == "xliff-escaped-tag":
+        return _ESCAPED_TAG_NAME.sub(lambda m: m.group().lower(), ph.text, count=1)
     if ph.kind == "dollar-var" and ph.text.startswith("${"):
         return "$" + ph.text[2:-1]
+    if ph.kind == "icu-arg":  # the program passes the argument by name; its type and style are how it shows
+        name = _ICU_NAME.match(ph.text)
+        return f"{{{name.group(1)}}}" if name else ph.text
     return ph.text
+
+
+_ICU_NAME = re.compile(r"\{\s*([A-Za-z_0-9]+)")
+_TAG_NAME = re.compile(r"^</?[A-Za-z][\w:.-]*")
+_ESCAPED_TAG_NAME = re.compile(r"^&lt;/?[A-Za-z][\w:.-]*")
 
 
 def _set_like(kind: str, text: str) -> bool:
@@ -297,6 +292,9 @@ class _Style:
     """
 
     date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
+    #: A flag's grammar reads the source: the flag says which format the program uses, so what other
+    #: grammars guess (``{name}`` in a python-format entry) is the translator's to keep or not.
+    flagged: bool
     #: HTML in a PO string (not XLIFF's inline elements) whose tags carry the same values in both texts
     #: (``href="%s"`` kept, ``target=`` dropped): emphasis and attributes are the translator's.
     markup_is_style: bool
@@ -307,7 +305,24 @@ class _Style:
     source_braces: bool  # the source has a brace field
 
 
-_GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "safe-printf", "safe-brace"})
+_GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "safe-printf", "safe-brace", "icu-arg"})
+#: Code of other programs, protected from the engine whatever the flag says but no format msgfmt
+#: checks: a human translator who adapts a date format, a quoted word or a path is warned, not refused.
+_CODE_KINDS = frozenset(
+    {
+        "percent-directive",
+        "qt-count",
+        "qt-numbered",
+        "quoted-code",
+        "option",
+        "path",
+        "code-identifier",
+        "identifier",
+        "code-run",
+        "fortran-directive",
+        "wiki",
+    }
+)
 _LETTER = re.compile(r"[^\W\d_]")
 #: A name of capitals only: a metavariable of a help text ({INTEGER}, %REGEXP%), which translators translate.
 _METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
@@ -324,6 +339,7 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
     )
     return _Style(
         date_format=dates,
+        flagged=not unflagged,
         markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees, dates) == _values(tgt, agrees, dates),
         literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
@@ -356,7 +372,9 @@ def _unguessed_text(protected: Protected) -> str:
 
 def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
     """An error where a program would show or run something else; a warning where only style differs."""
-    if kind in _WARN_KINDS or kind == "dollar-var":  # $NAME: a help text's variable, substituted by few programs
+    if kind in _WARN_KINDS or kind in _CODE_KINDS or kind == "dollar-var":  # $NAME: a help text's variable
+        return Severity.WARNING
+    if style.flagged and kind in _GUESSED:
         return Severity.WARNING
     if style.literal and kind in _GUESSED:
         return Severity.WARNING
@@ -395,7 +413,7 @@ def _values(protected: Protected, printf_agrees: bool | None, dates: bool) -> Co
 _PRINTF_VALUE = re.compile(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
 
 
-_MARKUP_KINDS = frozenset({"html-tag", "html-comment", "bracket-markup"})
+_MARKUP_KINDS = frozenset({"html-tag", "html-attr", "html-comment", "bracket-markup", "wiki"})
 
 
 def _placeholder_problems(
@@ -413,7 +431,7 @@ def _placeholder_problems(
         want, have, kind = src_count[text], tgt_count[text], kinds[text]
         if kind.endswith(FORMAT_SUFFIX):
             if want != have and not _takes_argument(text, kind):
-                problems.append(_warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
+                problems.append(warning(f"{text!r} appears {have} times, the source has it {want}", Rule.ARGUMENT))
             continue  # the format's arguments are msgfmt's to judge
         if kind == "safe-printf" and style.printf_agrees is True:
             continue
@@ -437,7 +455,7 @@ def _placeholder_problems(
         if style.printf_agrees is False:  # "%s of %d" -> "%d von %s": printf would read the wrong types
             problems.append(Problem(reason + ": printf reads the arguments with other types", rule=Rule.ARGUMENT))
         else:
-            problems.append(_warning(reason, Rule.PLACEHOLDER))
+            problems.append(warning(reason, Rule.PLACEHOLDER))
     return problems
 
 
@@ -448,7 +466,7 @@ def _attribute_problems(source: Sequence[Placeholder], target: Sequence[Placehol
     changed = sorted(
         {ph.text for ph in target if ph.kind == "html-tag" and ph.text not in theirs and _identity(ph) in shapes}
     )
-    return [_warning(f"markup {text!r} has translated attribute text", Rule.MARKUP) for text in changed]
+    return [warning(f"markup {text!r} has translated attribute text", Rule.MARKUP) for text in changed]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -461,7 +479,7 @@ def _takes_argument(text: str, kind: str) -> bool:
 
 
 def _label(kind: str) -> str:
-    if kind.startswith("html") or kind in ("entity", "bracket-markup"):
+    if kind.startswith("html") or kind in ("entity", "bracket-markup", "wiki"):
         return "markup"
     return "URL" if kind == "url" else "e-mail address" if kind == "email" else "placeholder"
 

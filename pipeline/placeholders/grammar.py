@@ -15,14 +15,27 @@ import re
 
 __all__ = [
     "ARGUMENT_NAME",
+    "BACKQUOTED",
     "BRACKET_MARKUP",
+    "CODE_ELEMENT",
+    "CODE_IDENTIFIER",
+    "IDENTIFIER",
     "DOLLAR_VARIABLE",
+    "FORTRAN_DIRECTIVE",
+    "GCC_QUOTED",
+    "ICU_ARGUMENT",
     "INTEGER_PRINTF",
+    "OPTION",
+    "PATH",
+    "PERCENT_DIRECTIVE",
     "PERCENT_NAMED",
+    "QT_COUNT",
+    "QT_NUMBERED",
     "RUBY_NAMED",
     "SAFE_BRACE",
     "SAFE_PRINTF",
     "TEMPLATE",
+    "WIKI",
 ]
 
 # --- Shared parts of a printf conversion ---------------------------------------------------------
@@ -31,17 +44,17 @@ __all__ = [
 #: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too.
 SAFE_PRINTF = r"""
     %
-    (?:\d+\$)?                  # argument position
+    (?:[0-9]+\$)?               # argument position
     (?:\([A-Za-z_]\w*\))?       # Python mapping key
     [-+#0]?                     # one flag at most, never a space: "100% discount" is text
-    \d*                         # width
-    (?:\.\d+)?                  # precision
+    [0-9]*                      # width
+    (?:\.[0-9]+)?               # precision
     (?:(?:ll|l|z)[diuxX]        # an integer with its length
       |[sdifuxXeEgGc%@])        # or a plain conversion
 """
 
 #: An argument named by an identifier or a number: the safe brace kind and ICU arguments share it.
-ARGUMENT_NAME = r"""(?: [A-Za-z_]\w* | \d+ )"""
+ARGUMENT_NAME = r"""(?: [A-Za-z_][A-Za-z0-9_]* | [0-9]+ )"""
 
 #: Brace fields safe to detect without a format flag: {}, {name}, {0}, and str.format's {room.name},
 #: {id:2}, {value!r:>10}; never a space inside, so "{see below}" stays text, and an ASCII name, so
@@ -50,9 +63,9 @@ SAFE_BRACE = (
     r"""
     \{\}                                # automatic numbering
     | \{"""
-    + r"""(?: [A-Za-z_][A-Za-z0-9_]* | \d+ )"""
+    + r"""(?: [A-Za-z_][A-Za-z0-9_]* | [0-9]+ )"""
     + r"""
-      (?:\.[A-Za-z_]\w*|\[\w+\])*       # attribute and index: {room.name}, {a[0]}
+      (?:\.[A-Za-z_][A-Za-z0-9_]*|\[[A-Za-z0-9_]+\])*   # attribute and index: {room.name}, {a[0]}
       (?:![rsa])?                       # conversion
       (?::[^{}\s]*)?                    # format spec
     \}"""
@@ -75,21 +88,139 @@ TEMPLATE = r"""
     | \{%.*?%\}                       # {% tag %}
 """
 
-#: BBCode-style markup (phpMyAdmin's ``[em]``, ``[a@url]...[/a]``, ``[doc@page]``): the tag names
-#: such catalogs use, so that "[x]" or "[default]" stay text.
+#: BBCode-style markup (phpMyAdmin's ``[em]``, ``[a@url]...[/a]``, ``[doc@page]``, a forum's ``[kbd]``):
+#: any name; :mod:`~pipeline.placeholders.markup` decides which are markup ("[x]", "[OPTIONS]" are text).
 BRACKET_MARKUP = r"""
     \[/?
-    (?:a|b|i|u|s|em|strong|code|kbd|doc|br|sup|sub|dfn|tt|strike|url|img|quote|li|ul|ol|p|span|color|size)
+    [A-Za-z][A-Za-z0-9]*              # the name
     (?:[@=][^\]\s]*)?                 # [a@https://...], [doc@faq-1], [color=red]
     \]
 """
 
-#: Variables: $name, ${name}, and PHP's array elements $cfg['Servers'] (not "$5", a price).
+#: Variables: $name, ${name}, make's and logging's $(name) (with the conversion of a logging format,
+#: ``$(module)s``), and PHP's array elements $cfg['Servers'] (not "$5", a price).
 DOLLAR_VARIABLE = r"""
     \$\{[A-Za-z_][A-Za-z0-9_]*\}       # ${name}
+    | \$\{[^{}\n]*\}                    # ${python:round(size/1024, 1)}: an expression (TAL, JavaScript)
+    | \$\([A-Za-z_][A-Za-z0-9_.-]*\)    # $(name), $(CC)
+      (?:[sdifr](?![A-Za-z]))?          #   and a logging format's conversion: $(module)s
     | \$[A-Za-z_][A-Za-z0-9_]*          # $name, ASCII: "$TMPDIR를" is $TMPDIR and a Korean particle,
       (?![\u00c0-\u024f])               #   but "$línia" is a word, not $l
       (?:\[(?:'[^'\n]*'|"[^"\n]*"|\w+)\])*   # ['key'], [0]
+"""
+
+# --- Code of other programs, protected whatever the entry's format flag says ---------------------
+
+#: A directive of some format a ``%`` starts that the entry's flag does not name (or no flag): strftime's
+#: conversions (``%Y-%m-%d``, ``%-d``, ``%Ey``), GCC's diagnostics (``%qs``, ``%r``...``%R``, ``%wd``,
+#: ``%m``, ``%'``). A percent sign before a space, a digit or punctuation stays text ("100% sure").
+PERCENT_DIRECTIVE = r"""
+    %
+    (?:[0-9]+\$)?               # argument position
+    [-_0^#+]?                   # one flag: glibc's padding and case flags, printf's
+    [0-9]*                      # width
+    (?:\.[0-9]+)?               # precision
+    (?:[EO](?=[A-Za-z])         # glibc's alternative era and digits: %Ey, %Od
+      |q?[+#]?(?:ll|l|w|h|z|j|t)?   # GCC's quoting (q), tree flags, sizes
+    )
+    [A-Za-z@](?![A-Za-z])       # the conversion letter, ending the word: "50%less" is text
+    | %[<>']                    # GCC's quotes and apostrophe, when not around code (see GCC_QUOTED)
+"""
+
+#: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag: a
+#: ``%`` and a digit other than 0 is no text a reader writes.
+QT_NUMBERED = r"""%L?[1-9][0-9]?(?![0-9])"""
+
+#: Qt's plural count: ``%n``, and ``%Ln`` for the count written with the locale's digits.
+QT_COUNT = r"""%L?n(?![A-Za-z])"""
+
+#: Code GCC quotes in its diagnostics, quotes and all: ``%<constexpr%>``, ``%<auto{x}%>``.
+GCC_QUOTED = r"""%<(?:(?!%>)[^\n])*%>"""
+
+#: Code between backquotes (Markdown, reStructuredText): ```make install```, and GNU's old ```word'``
+#: when the word holds no space (``Try `%s --help'`` is left to its parts).
+BACKQUOTED = r"""
+    `{1,2}[^`'\n]+`{1,2}        # `code`, ``code``: no apostrophe inside, or GNU's quotes would pair wrongly
+    | `[^`'\s]+'                # `configure'
+"""
+
+#: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
+#: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
+CODE_ELEMENT = r"""
+    <(?P<html_code>code|kbd|samp)(?:\s[^<>]*)?>[^<>]*</(?P=html_code)\s*>
+    | \[(?P<bb_code>code|kbd)\][^\[\]]*\[/(?P=bb_code)\]
+"""
+
+#: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
+#: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
+OPTION = r"""
+    (?:(?<=[\s(\[{"'=,`|])|^)   # after a space, an opening bracket or quote, a usage line's |:
+                                # not "Demo</b>-Anwendung"
+    --?[A-Za-z][A-Za-z0-9_]*    # -x, --name, -ffixed
+    (?:-[A-Za-z0-9_]+)*         #   -line-length
+    (?:=[A-Za-z0-9_.:/-]+)?     # =value
+"""
+
+#: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
+#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
+#: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
+PATH = r"""
+    (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
+    (?:~|\.{1,2})?              # home, here, up
+    /[A-Za-z0-9_.+@-]+          # the first component
+    (?:/[A-Za-z0-9_.+@-]*)*     # the others; a trailing slash too
+    | (?<![\w/.~:\\-])
+      [A-Za-z0-9_.+-]+          # a relative path's first folder
+      (?:/[A-Za-z0-9_.+-]+)*    # more folders
+      /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
+    | \b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
+"""
+
+#: A name a program reads, whose shape no word of prose has: ``snake_case`` and ``MAX_ROWS`` (human
+#: translators keep 92 % of the capitals-with-underscore names of 24 projects' catalogs as they are;
+#: coreutils translates its own, a reviewer may), ``__all__`` (a GTK label's mnemonic, ``_Zoom``,
+#: ``E_xit``, is a word to translate), dotted names (``conf.py``,
+#: ``org.gnome.Shell``, ``php.ini``; parts of two characters or more, so "e.g." is text),
+#: ``Dpkg::Shlibs``, a call ``add_node()``, and camel case (``phpMyAdmin``, ``KPluginFactory``: a small
+#: letter followed by a capital; ``OAuth``, ``ETag``: capitals followed by two small letters, so a
+#: plural such as "URLs" is text).
+IDENTIFIER = r"""
+    \b[A-Za-z][A-Za-z0-9]*::[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*   # Perl and C++ names
+    | \b[A-Za-z_][A-Za-z0-9_]*\(\)                        # a call: add_node()
+    | \b(?=\w*_)                                          # with an underscore: snake_case, __all__,
+      (?!_[A-Za-z][A-Za-z0-9]*\b|[A-Z][a-z]*_[a-z]+\b)    #   not a GTK mnemonic: _Zoom, _as, E_xit, Pre_view
+      _*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)*_*\b
+    | \b(?![A-Za-z0-9_-]+\.[A-Z][a-z]+\b(?!\.[A-Za-z]))  # not two sentences without a space: "done.Next"
+      [A-Za-z_][A-Za-z0-9_-]+(?:\.[A-Za-z_][A-Za-z0-9_-]+)+\b(?!\.[A-Za-z0-9])   # dotted: conf.py
+    | \b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b              # camel case: phpMyAdmin, KPluginFactory
+    | \b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b                  # capitals, then small letters: OAuth, ETag
+"""
+
+#: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).
+CODE_IDENTIFIER = r"""\b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*"""
+
+#: Fortran's OpenMP and OpenACC directives quoted in a compiler's messages: ``!$OMP DO``, ``!$ACC LOOP``,
+#: with the clause words in capitals that follow.
+FORTRAN_DIRECTIVE = r"""!\$(?i:omp|acc)\b(?:[ \t]+[A-Z][A-Z_]*\b)*"""
+
+#: An ICU MessageFormat argument outside a plural or select message: ``{ limit }``,
+#: ``{id, number}``, ``{when, date, short}``; its name and type are the program's.
+ICU_ARGUMENT = r"""
+    \{[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*           # the name, spaces around it allowed
+    (?:,[ \t]*(?:number|date|time|spellout|ordinal|duration)[ \t]*   # a type
+       (?:,[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*)?      # a style, maybe with braces: ::currency/EUR
+    )?
+    \}
+"""
+
+#: Wiki markup: links (``[[Page]]``, ``[[Page|`` before the label, ``]]`` after it), bold quotes (three
+#: to five apostrophes; two are ICU's and Java's escaped apostrophe, "it''s"), template parameters
+#: (``{{{1}}}``).
+WIKI = r"""
+    \[\[[^\[\]|\n]+(?:\]\]|\|)  # [[Page]] whole; [[Page| up to the label
+    | \]\]                      # the end of a labelled link
+    | '{3,5}                    # bold, bold italic
+    | \{\{\{[^{}\n]*\}\}\}      # {{{parameter}}}
 """
 
 # --- Compiled, for single-purpose matches ---------------------------------------------------------
@@ -99,10 +230,10 @@ DOLLAR_VARIABLE = r"""
 INTEGER_PRINTF = re.compile(
     r"""
     %
-    (?:\d+\$)?                  # argument position
+    (?:[0-9]+\$)?               # argument position
     (?:\([^)]*\))?              # Python mapping key
     [-+ #0']*                   # flags
-    \d*                         # width
+    [0-9]*                      # width
     (?:hh|h|ll|l|j|z|t)?        # integer length modifiers
     [diu]$
 """,

@@ -48,6 +48,12 @@ class Span:
     kind: str
 
 
+def head_type(text: str, head: Span) -> str:
+    """``plural``, ``select`` or ``selectordinal``: the type of the argument whose head is ``head``."""
+    m = _HEAD.match(text, head.start)
+    return m.group(1) if m else ""
+
+
 class _Malformed(Exception):
     """Not an ICU message we can take apart safely."""
 
@@ -205,6 +211,80 @@ def _scopes(sequence: Sequence[tuple[int, str]]) -> dict[int, int]:
         else:
             scopes[ident] = stack[-1] if stack else 0
     return scopes
+
+
+#: The plural categories of CLDR: a translation's plural argument may have any of them (the target
+#: language's), whatever the source's language has.
+CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
+
+
+@dataclass
+class _Node:
+    """An argument of a message's structure: its head, and its cases with the arguments they hold."""
+
+    head: str
+    cases: list[tuple[str, list[_Node]]]
+
+
+def structure_problem(
+    source: Sequence[tuple[str, str]], target: Sequence[tuple[str, str]], dropped: list[str] | None = None
+) -> str | None:
+    """Why the ICU structure of a translation does not fit its source's, or None.
+
+    ``source`` and ``target`` are the structure placeholders ``(kind, text)`` in order. Heads and
+    select keys must be the source's, in its order; a plural argument may have other categories
+    (those its language needs), an ``other`` case always; a case the source lacks is held to the
+    source's ``other`` case. The plural cases of the source the translation leaves out (ICU then
+    takes ``other``: right in Japanese, wrong in German) are added to ``dropped``.
+    """
+    return _compare(_tree(source), _tree(target), [] if dropped is None else dropped)
+
+
+_WRONG = "the ICU message structure (arguments, keywords, case keys) differs from the source's"
+
+
+def _tree(sequence: Sequence[tuple[str, str]]) -> list[_Node]:
+    top: list[_Node] = []
+    stack: list[tuple[_Node, list[_Node] | None]] = []  # an argument, and the case body being read
+    for kind, text in sequence:
+        text = _SPACES.sub(" ", text.strip())
+        if kind == HEAD:
+            node = _Node(text, [])
+            (stack[-1][1] if stack and stack[-1][1] is not None else top).append(node)
+            stack.append((node, None))
+        elif kind == CASE and stack:
+            body: list[_Node] = []
+            stack[-1][0].cases.append((text.rstrip("{ "), body))
+            stack[-1] = (stack[-1][0], body)
+        elif kind == CLOSE and stack:
+            if stack[-1][1] is not None:
+                stack[-1] = (stack[-1][0], None)
+            else:
+                stack.pop()
+    return top
+
+
+def _compare(source: list[_Node], target: list[_Node], dropped: list[str]) -> str | None:
+    if [n.head for n in source] != [n.head for n in target]:
+        return _WRONG
+    for mine, theirs in zip(target, source, strict=True):
+        their_cases = dict(theirs.cases)
+        keys = [key for key, _ in mine.cases]
+        if ", select," in theirs.head + ",":
+            if keys != [key for key, _ in theirs.cases]:
+                return _WRONG
+        elif "other" not in keys or any(k not in CATEGORIES and not k.startswith("=") for k in keys):
+            return "an ICU plural needs an 'other' case, and plural categories (zero, one, two, few, many) or =N keys"
+        else:
+            dropped.extend(key for key in their_cases if key not in keys)
+        for key, body in mine.cases:
+            problem = _compare(their_cases.get(key, their_cases.get("other", [])), body, dropped)
+            if problem:
+                return problem
+    return None
+
+
+_SPACES = re.compile(r"\s+")
 
 
 def quote_apostrophes(parts: Sequence[Part]) -> list[Part]:

@@ -40,7 +40,7 @@ from pipeline.placeholders.checks import (
     format_problems,
     newline_problems,
 )
-from pipeline.placeholders.links import glued_link
+from pipeline.placeholders.glue import glued
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
 from pipeline.run.window import Admission, ScannedCatalog, Verdict
@@ -83,9 +83,9 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
     except PlaceholderMismatch as exc:
         # Every restore refusal (missing, duplicated, reordered, foreign markup, ICU) concerns the placeholders.
         return Verdict(None, str(exc), retryable=True)
-    glued = glued_link(protected, answer)
-    if glued is not None:
-        return Verdict(None, glued, retryable=True)
+    touching = glued(protected, answer)
+    if touching is not None:
+        return Verdict(None, touching, retryable=True)
     if INVISIBLE.search(restored):  # recovered: an engine that adds zero-width or bidi characters damaged the text
         keep = set(INVISIBLE.findall(segment.text))
         restored = INVISIBLE.sub(lambda m: m.group() if m.group() in keep else "", restored)

@@ -49,9 +49,17 @@ class Decisions:
 class Ledger:
     """What the run decided (translations, counters, issues, the stop), and the report made of it."""
 
-    def __init__(self, service: str, dry_run: bool, budget: int | None, log: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        service: str,
+        dry_run: bool,
+        budget: int | None,
+        log: Callable[[str], None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.report = RunReport(service=service, dry_run=dry_run, budget=budget)
         self.log = log
+        self.clock = clock  # seconds, for the report's timings (tests give a virtual one)
         self.window = Decisions()
         self._catalogs: dict[str, CatalogReport] = {}
         self._said: set[str] = set()
@@ -347,7 +355,7 @@ class Ledger:
 
     def timed(self, stage: str, since: float) -> float:
         """Add the seconds since ``since`` to the stage's timing (windows add up); returns now."""
-        now = time.monotonic()
+        now = self.clock()
         self.report.timings[stage] = round(self.report.timings.get(stage, 0.0) + now - since, 3)
         return now
 
@@ -361,6 +369,6 @@ class Ledger:
         for cat in report.catalogs:
             report.totals.add(cat.counters)
         report.totals.requests = requests
-        report.duration_seconds = round(time.monotonic() - started, 3)
+        report.duration_seconds = round(self.clock() - started, 3)
         report.exit_code = exit_code(report)
         return report

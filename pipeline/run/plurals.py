@@ -35,7 +35,9 @@ NUMBER_BASE = 2
 #: Numbers searched for a representative of each form: small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
 #: Placeholder kinds that can stand for the count, besides a format flag's directives.
-_COUNT_KINDS = frozenset({"safe-printf", "safe-brace", "ruby-named", "dollar-var", "icu-arg"})
+_COUNT_KINDS = frozenset(
+    {"safe-printf", "safe-brace", "ruby-named", "dollar-var", "icu-arg", "qt-count", "qt-numbered"}
+)
 _NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
 _ENGLISH = PluralRule(2, "(n != 1)")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.model import Cause, Issue, Severity
+from pipeline.placeholders.icu_plurals import locale_flags
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
@@ -65,7 +66,7 @@ class ScannedCatalog:
         unit = self.catalog.units[index]
         plan = self.plural_plans.get(index)
         texts = {0: unit.sources[0]} if plan is None else plan.texts
-        return form_segments(self.display, unit, texts, unit_context(self.context_policy, unit))
+        return form_segments(self.display, unit, texts, unit_context(self.context_policy, unit), self.locale)
 
     def segment_count(self, index: int) -> int:
         """How many segments unit ``index`` is translated from."""
@@ -73,10 +74,20 @@ class ScannedCatalog:
         return 1 if plan is None else len(plan.texts)
 
 
-def form_segments(display: str, unit: Unit, texts: Mapping[int, str], context: str | None) -> list[Segment]:
-    """A segment of ``unit`` in catalog ``display`` for each text of ``texts`` (source form -> text), in form order."""
+def form_segments(
+    display: str, unit: Unit, texts: Mapping[int, str], context: str | None, locale: str | None = None
+) -> list[Segment]:
+    """A segment of ``unit`` in catalog ``display`` for each text of ``texts`` (source form -> text), in form order.
+
+    With the target ``locale``, a text whose ICU plurals lack the locale's categories is flagged to
+    have them added (:mod:`pipeline.placeholders.icu_plurals`).
+    """
+    flags = unit.flags
+    if locale is None or not any("{" in text for text in texts.values()):
+        return [Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, flags, context) for f in sorted(texts)]
     return [
-        Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, unit.flags, context) for f in sorted(texts)
+        Segment(SegmentKey(display, unit.index, f), text, unit.line, flags + locale_flags(text, locale), context)
+        for f, text in sorted(texts.items())
     ]
 
 

@@ -164,6 +164,7 @@ class ServiceApp(Starlette):
                 state.now_ms,
                 lookups=state.lookups,
                 retention_hours=self.config.document_retention_hours,
+                ended=self.config.on_document_ended,
             )
         except sqlite3.Error as exc:
             state.close()

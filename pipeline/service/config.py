@@ -77,6 +77,9 @@ class ServiceConfig:
     analytics_page_size: int = 100
     #: Hours a finished document job (and an unfinished upload) is kept if nobody downloads it.
     document_retention_hours: float = DEFAULT_DOCUMENT_RETENTION_HOURS
+    #: Told each document job's id once the worker is done with it (done, error, or gone), from the
+    #: worker's thread: tests wait for it instead of polling the job's status.
+    on_document_ended: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         hours = self.document_retention_hours

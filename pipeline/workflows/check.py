@@ -4,18 +4,31 @@ No service, no network. Every translated unit is checked, and fuzzy ones (machin
 awaiting review are what a reviewer most needs checked) unless the caller leaves them out, as
 ``msgfmt`` does. Each issue keeps its severity: errors (what msgfmt rejects, a placeholder missing,
 added or changed) and warnings (style). What the rules are: :mod:`pipeline.placeholders.checks`.
+
+A translation is checked against what a run translates it from: in XLIFF whose sources are keys
+(Symfony's ``post.edit``), the text the source-language file beside it gives the key
+(:func:`pipeline.catalogs.keyed.translated_from`), with CDATA read as the text it holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as replaced
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.catalogs import Catalog, UnitState, read_catalog
+from pipeline import locales
+from pipeline.catalog_paths import configured_locale
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.catalogs.keyed import cdata_as_text, translated_from
+from pipeline.catalogs.xliff import XliffCatalog
 from pipeline.errors import CatalogError
 from pipeline.model import Issue
 from pipeline.run.gate import check_unit, plural_usage
+
+if TYPE_CHECKING:
+    from pipeline.config import Settings
 
 
 @dataclass
@@ -28,8 +41,17 @@ class Checked:
     awaiting: int = 0  # entries awaiting review (fuzzy, needs-review), checked or not
 
 
-def check_paths(paths: Iterable[Path], display: dict[Path, str] | None = None, include_fuzzy: bool = True) -> Checked:
-    """Check every catalog; ``include_fuzzy=False`` leaves entries awaiting review out, as msgfmt does."""
+def check_paths(
+    paths: Iterable[Path],
+    display: dict[Path, str] | None = None,
+    include_fuzzy: bool = True,
+    settings: Settings | None = None,
+) -> Checked:
+    """Check every catalog; ``include_fuzzy=False`` leaves entries awaiting review out, as msgfmt does.
+
+    With ``settings`` (the source language, the configured locales), key-based XLIFF is checked against
+    the texts its keys stand for.
+    """
     checked = Checked()
     for path in paths:
         name = (display or {}).get(path, str(path))
@@ -39,17 +61,35 @@ def check_paths(paths: Iterable[Path], display: dict[Path, str] | None = None, i
             checked.issues.append(Issue(name, exc.reason, exc.line))
             continue
         checked.read += 1
-        check_catalog(catalog, name, checked, include_fuzzy)
+        units = _with_key_texts(settings, path, catalog) if settings is not None and catalog.format == "xliff" else None
+        check_catalog(catalog, name, checked, include_fuzzy, units)
     return checked
 
 
-def check_catalog(catalog: Catalog, display: str, into: Checked, include_fuzzy: bool = True) -> None:
-    """Check every translated unit of a catalog, adding what is wrong to ``into``."""
+def _with_key_texts(settings: Settings, path: Path, catalog: Catalog) -> tuple[Unit, ...] | None:
+    """The units of ``catalog`` with each key replaced by the text it stands for, and CDATA in their
+    targets read as text; None when no source is a key."""
+    assert isinstance(catalog, XliffCatalog)
+    locale = configured_locale(settings, path) or catalog.language or locales.locale_from_path(path)
+    texts = translated_from(catalog, locale, settings.source_lang) if locale else {}
+    if not texts:
+        return None
+    return tuple(
+        replaced(u, targets=tuple(cdata_as_text(t) for t in u.targets)) if u.index in texts else u
+        for u in catalog.with_sources(texts).units
+    )
+
+
+def check_catalog(
+    catalog: Catalog, display: str, into: Checked, include_fuzzy: bool = True, units: Sequence[Unit] | None = None
+) -> None:
+    """Check every translated unit of a catalog (or ``units``, its units as a run reads them), adding what
+    is wrong to ``into``."""
     if getattr(catalog, "is_template", False):
         return
     into.awaiting += sum(1 for u in catalog.units if u.state is UnitState.FUZZY)
     wanted = {UnitState.TRANSLATED, UnitState.PARTIAL} | ({UnitState.FUZZY} if include_fuzzy else set())
-    checked = [u for u in catalog.units if u.state in wanted]
+    checked = [u for u in (catalog.units if units is None else units) if u.state in wanted]
     issues = into.issues
     metadata = getattr(catalog, "metadata", None)
     plural_units = [u for u in checked if u.plural]

@@ -8,11 +8,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from sample_project import copy_sample_project
+from waiting import Lines
 
 from pipeline.client.sync import Client
 
@@ -32,14 +32,56 @@ def _project(tmp_path: Path, url: str, concurrency: int = 1, cache: str = ".cach
     return root
 
 
-def _start(service, root: Path, fault: str | None = None, name: str = "run") -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+class Gate:
+    """Holds a run's translate requests (after the first ``through``) until :meth:`open`; says when one waits."""
+
+    def __init__(self, through: int = 0) -> None:
+        self.through = through
+        self._gate_read, self._gate_write = os.pipe()
+        held_read, self._held_write = os.pipe()
+        self.held = Lines(os.fdopen(held_read, "rb"))
+
+    def environment(self) -> dict[str, str]:
+        """What ``faulty_cli.py`` reads to hold its requests here."""
+        return {
+            "FAULTY_CLI_GATE": str(self._gate_read),
+            "FAULTY_CLI_HELD": str(self._held_write),
+            "FAULTY_CLI_THROUGH": str(self.through),
+        }
+
+    def passed(self) -> tuple[int, int]:
+        """The descriptors the run inherits."""
+        return (self._gate_read, self._held_write)
+
+    def started(self) -> None:
+        """The run has its ends: close ours, so that only it holds them."""
+        os.close(self._gate_read)
+        os.close(self._held_write)
+
+    def open(self) -> None:
+        """Let every request through, those waiting and those to come."""
+        os.close(self._gate_write)
+
+
+def _start(service, root: Path, name: str = "run", gate: Gate | None = None, stderr_pipe: bool = False):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     env["PIPELINE_AUTH_KEY"] = service.auth_key
-    argv = [sys.executable, str(FAULTY_CLI), fault] if fault else [sys.executable, "-m", "pipeline"]
-    out, err = (root / f"{name}.out").open("wb"), (root / f"{name}.err").open("wb")
-    return subprocess.Popen(
-        [*argv, "translate", "--config", str(root / "pipeline.toml")], stdout=out, stderr=err, env=env, cwd=root
+    argv = [sys.executable, str(FAULTY_CLI)] if gate else [sys.executable, "-m", "pipeline"]
+    if gate:
+        env.update(gate.environment())
+    out = (root / f"{name}.out").open("wb")
+    err = subprocess.PIPE if stderr_pipe else (root / f"{name}.err").open("wb")
+    process = subprocess.Popen(
+        [*argv, "translate", "--config", str(root / "pipeline.toml")],
+        stdout=out,
+        stderr=err,
+        env=env,
+        cwd=root,
+        pass_fds=gate.passed() if gate else (),
     )
+    if gate:
+        gate.started()
+    return process
 
 
 def _billed(service) -> int:
@@ -56,21 +98,6 @@ def _reference(service, tmp_path: Path) -> tuple[int, Path]:
     return _billed(service) - before, root
 
 
-def _wait_for(path: Path, text: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in path.read_text(encoding="utf-8", errors="replace"):
-        assert time.monotonic() < deadline, path.read_text(encoding="utf-8", errors="replace")
-        time.sleep(0.05)
-
-
-def _wait_until_billed(service, before: int, timeout: float = 60.0) -> None:
-    """Until the service has billed the run for something: a request was answered."""
-    deadline = time.monotonic() + timeout
-    while _billed(service) == before:
-        assert time.monotonic() < deadline, "nothing was billed"
-        time.sleep(0.05)
-
-
 def _catalogs(root: Path) -> dict[str, str]:
     return {
         str(p.relative_to(root)): p.read_text(encoding="utf-8")
@@ -83,15 +110,18 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "shared", service.url, concurrency=2)
     before = _billed(service)
-    first = _start(service, root, "delay=0.4", "first")
-    _wait_for(root / "first.err", "sending")  # the first run is translating when the second starts
-    second = _start(service, root, "delay=0.4", "second")
+    gate = Gate()
+    first = _start(service, root, "first", gate)
+    gate.held.wait_for("held 1")  # the first run holds its catalogs and has a request in flight
+    second = _start(service, root, "second", stderr_pipe=True)
+    assert second.stderr is not None
+    second_err = Lines(second.stderr)
+    second_err.wait_for("which another run holds: process")  # named, with its pid
+    gate.open()
     assert first.wait(timeout=180) == 0, (root / "first.err").read_text()
-    assert second.wait(timeout=180) == 0, (root / "second.err").read_text()
-    assert "which another run holds: process" in (root / "second.err").read_text()  # named, with its pid
+    assert second.wait(timeout=180) == 0, second_err.join()
     assert _billed(service) - before == reference
-    for name in ("first", "second"):
-        assert "Traceback" not in (root / f"{name}.err").read_text()
+    assert "Traceback" not in (root / "first.err").read_text() and "Traceback" not in second_err.join()
     assert _catalogs(root) == _catalogs(reference_root)  # the same catalogs as one run alone writes
 
 
@@ -104,10 +134,13 @@ def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_re
     root = _project(tmp_path / "interrupted", service.url)
     pristine = _catalogs(root)
     before = _billed(service)
-    process = _start(service, root, "delay=1")
-    _wait_for(root / "run.err", "sending")
-    _wait_until_billed(service, before)  # a request done, others in flight, most not sent
+    gate = Gate(through=1)
+    process = _start(service, root, gate=gate)
+    gate.held.wait_for("held 2")  # one request answered, the next in flight, the others not sent
+    answered = _billed(service) - before
+    assert answered > 0
     process.send_signal(signum)
+    gate.open()  # the request in flight goes on after the signal
     assert process.wait(timeout=60) == code
     err = (root / "run.err").read_text()
     assert "Traceback" not in err and "interrupted" in err
@@ -117,10 +150,11 @@ def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_re
     written = {name for name, text in _catalogs(root).items() if text != pristine[name]}
     assert written, "the translations done before the signal were written"
     first_billed = _billed(service) - before
-    assert 0 < first_billed < reference
-    rerun = _start(service, root, None, "rerun")
+    assert answered < first_billed < reference  # the request in flight was answered; nothing more was sent
+    assert gate.held.join() == "held 2\n"
+    rerun = _start(service, root, "rerun")
     assert rerun.wait(timeout=120) == 0, (root / "rerun.err").read_text()
-    # Requests in flight were let finish (and cached), so nothing is paid twice.
+    # The request in flight was let finish (and cached), so nothing is paid twice.
     assert _billed(service) - before == reference
     assert _catalogs(root) == _catalogs(reference_root)
 

@@ -15,12 +15,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.integration
+# The first commit of the session builds the hook's virtualenv: pip installs the package and its
+# dependencies from the index. On a loaded machine that outlasts the suite's 120 s safety net (it did,
+# with two suites at once), so this file's net is wider; nothing here asserts a duration.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(600)]
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("pipeline", "pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
@@ -215,9 +217,7 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     assert installed.returncode == 0, installed.stdout + installed.stderr
     _git(project, "add", "-A", env=env)
 
-    started = time.monotonic()
     first = _git(project, "commit", "-m", "new strings", env=env, check=False)
-    first_seconds = time.monotonic() - started
     assert first.returncode == 1, first.stdout + first.stderr
     assert "files were modified by this hook" in first.stdout + first.stderr
     translated = (project / "locale" / "de.po").read_text(encoding="utf-8")
@@ -226,18 +226,12 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
     assert "%(name)s" in translated.split('msgid "Deleted %(name)s"', 1)[1]
 
     _git(project, "add", "-A", env=env)
-    started = time.monotonic()
     second = _git(project, "commit", "-m", "new strings, translated", env=env, check=False)
-    second_seconds = time.monotonic() - started
     assert second.returncode == 0, second.stdout + second.stderr
     assert _git(project, "status", "--porcelain", env=env).stdout == ""
     # The configuration put the cache and report in the work tree (ignored): they are used there.
     assert (project / ".pipeline-cache" / "state.json").is_file()
     assert (project / "build" / "pipeline-report" / "report.json").is_file()
-    print(
-        f"pre-commit: first commit (the session's first builds the hook env) {first_seconds:.1f} s, "
-        f"second {second_seconds:.1f} s"
-    )
 
 
 PROJECT_FILES = {".pre-commit-config.yaml", "pipeline.toml", "locale/de.po", "locale/fr.po"}

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import shutil
 import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from sample_project import copy_sample_project
+from waiting import Lines
 
 pytestmark = pytest.mark.integration
 
@@ -44,28 +45,32 @@ class RedisServer:
         return f"redis://:{PASSWORD}@127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
-        """Start (or restart on the same port) and wait until it answers."""
-        if not self.port:
+        """Start and wait for its log line saying it accepts connections.
+
+        The port is free when chosen but another process (a second test session) may take it
+        before redis-server binds it: then it is chosen again.
+        """
+        for _ in range(5):
             self.port = _free_port()
-        config = self.workdir / "redis.conf"
-        config.write_text(
-            f'port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave ""\nappendonly no\n'
-            f"dir {self.workdir}\nloglevel warning\n",
-            encoding="utf-8",
-        )
-        self.process = subprocess.Popen(
-            ["redis-server", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            config = self.workdir / "redis.conf"
+            config.write_text(
+                f'port {self.port}\nbind 127.0.0.1\nrequirepass {PASSWORD}\nsave ""\nappendonly no\n'
+                f"dir {self.workdir}\nloglevel notice\n",
+                encoding="utf-8",
+            )
+            self.process = subprocess.Popen(
+                ["redis-server", str(config)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            )
+            assert self.process.stdout is not None
+            log = Lines(self.process.stdout)
             try:
-                if self.client().ping():
-                    return
-            except Exception:  # noqa: BLE001 - not listening yet
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start within 10 s")
+                # "Ready to accept connections tcp" (7.x), "... ready to accept connections on port N" (older).
+                log.wait_for(lambda line: "ready to accept connections" in line.lower())
+                return
+            except AssertionError:
+                if "already in use" not in log.join():
+                    raise
+        raise AssertionError("no free port redis-server could bind, five times over")
 
     def client(self, db: int = 0):
         """A redis-py client to look inside."""
@@ -82,6 +87,58 @@ class RedisServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class Listener:
+    """A loopback port that takes connections and never answers: it holds each one open silently, or
+    (``close``) shuts it at once, as a server gone wrong behind its port does. Counts the connections."""
+
+    def __init__(self, port: int = 0, close: bool = False) -> None:
+        self.sock = socket.create_server(("127.0.0.1", port), backlog=16)
+        self.port = self.sock.getsockname()[1]
+        self.close_at_once = close
+        self.accepted: list[socket.socket] = []
+        self._stop_read, self._stop_write = socket.socketpair()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.sock, selectors.EVENT_READ)
+            selector.register(self._stop_read, selectors.EVENT_READ)
+            while True:
+                for key, _ in selector.select():
+                    if key.fileobj is self._stop_read:
+                        return
+                    self._take()
+
+    def _take(self) -> None:
+        conn, _ = self.sock.accept()
+        self.accepted.append(conn)
+        if self.close_at_once:
+            conn.close()
+
+    def connections(self) -> int:
+        """Stop taking connections; how many were made, counting those still waiting to be accepted.
+
+        Call it once the client's process has ended: every connection it opened is then accepted or
+        in the listen queue, so the count is exact, however late this thread ran.
+        """
+        self._stop_write.send(b"x")
+        self._thread.join(10)
+        self.sock.setblocking(False)
+        while True:
+            try:
+                self._take()
+            except BlockingIOError:
+                return len(self.accepted)
+
+    def close(self) -> None:
+        """Close the port and every connection still held."""
+        if self._thread.is_alive():
+            self.connections()
+        for sock in (self.sock, self._stop_read, self._stop_write, *self.accepted):
+            sock.close()
 
 
 def _free_port() -> int:
@@ -196,14 +253,27 @@ def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(
         (root / name).write_bytes(data)
     de = root / "sample_locales/de/LC_MESSAGES/messages.po"
     de.write_bytes(de.read_bytes() + b'\nmsgid "A sentence no cache has seen"\nmsgstr ""\n')
-    started = time.monotonic()
     done, report = translate(root, redis_server.url())
     assert done.returncode == 0, done.stderr
     assert report["totals"]["segments_from_cache"] == first["totals"]["segments_translated"]
     assert report["totals"]["segments_translated"] == 1 and report["totals"]["requests"] == 1
     (warning,) = warnings(done)
     assert f"127.0.0.1:{redis_server.port}" in warning and "local cache only" in warning
-    assert time.monotonic() - started < 30
+
+    # The same behind a port that takes a connection and drops it: nothing asked of it when the local
+    # cache has all, and one attempt when it has not, with no retry (a retrying client waits out its
+    # back-off each time).
+    for unknown, attempts in ((None, 0), (b"Another sentence no cache has seen", 1)):
+        if unknown is not None:
+            de.write_bytes(de.read_bytes() + b'\nmsgid "' + unknown + b'"\nmsgstr ""\n')
+        dropping = Listener(redis_server.port, close=True)
+        try:
+            done, report = translate(root, redis_server.url())
+            assert dropping.connections() == attempts
+        finally:
+            dropping.close()
+        assert done.returncode == 0 and len(warnings(done)) == attempts, done.stderr
+        assert report["totals"]["segments_translated"] == report["totals"]["requests"] == attempts
 
     fresh = tree(tmp_path, "fresh")  # nothing local either: it pays, and still says so once
     done, report = translate(fresh, redis_server.url())
@@ -220,15 +290,14 @@ def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tm
 
 
 def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path):
-    with socket.socket() as silent:  # accepts connections (backlog) and never says a word
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        port = silent.getsockname()[1]
-        started = time.monotonic()
-        done, report = translate(tree(tmp_path, "a"), f"redis://:{PASSWORD}@127.0.0.1:{port}/0")
-    assert done.returncode == 0, done.stderr
-    assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
-    assert time.monotonic() - started < 60
+    silent = Listener()  # accepts connections and never says a word
+    try:
+        done, report = translate(tree(tmp_path, "a"), f"redis://:{PASSWORD}@127.0.0.1:{silent.port}/0")
+        assert done.returncode == 0, done.stderr
+        assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
+        assert silent.connections() == 1  # asked once, timed out once: never again in the run
+    finally:
+        silent.close()
 
 
 def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_server, tmp_path):

@@ -18,11 +18,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from sample_project import SAMPLES
+from waiting import Lines
 
 pytestmark = pytest.mark.integration
 
@@ -46,35 +46,31 @@ def _project(tmp_path: Path, extra: str = "") -> Path:
     return root
 
 
-def _start(root: Path, *args: str) -> subprocess.Popen:
+def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen:
+    """The command in ``root``; its stderr goes to ``root/err``, or to a pipe the test reads (``watched``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     return subprocess.Popen(
         [sys.executable, "-m", "pipeline", *args],
         cwd=root,
         env=env,
         stdout=(root / "out").open("wb"),
-        stderr=(root / "err").open("wb"),
+        stderr=subprocess.PIPE if watched else (root / "err").open("wb"),
         preexec_fn=_bounded,
     )
 
 
-def _finish(process: subprocess.Popen, root: Path, timeout: float = 60) -> tuple[int, str]:
+def _finish(process: subprocess.Popen, root: Path, timeout: float = 60, said: Lines | None = None) -> tuple[int, str]:
+    """The exit status and stderr (``said``: what the watched pipe carried)."""
     try:
         code = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-        pytest.fail(f"still running after {timeout:g} s: {(root / 'err').read_text(errors='replace')[-2000:]}")
-    err = (root / "err").read_text(encoding="utf-8", errors="replace")
+        seen = said.text() if said else (root / "err").read_text(errors="replace")
+        pytest.fail(f"still running after {timeout:g} s: {seen[-2000:]}")
+    err = said.join() if said else (root / "err").read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in err and "MemoryError" not in err, err
     return code, err
-
-
-def _wait_for(path: Path, text: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in path.read_text(encoding="utf-8", errors="replace"):
-        assert time.monotonic() < deadline, path.read_text(encoding="utf-8", errors="replace")
-        time.sleep(0.05)
 
 
 HOLD = """
@@ -99,10 +95,12 @@ def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path, signum, code):
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         before = (root / CATALOG).read_bytes()
-        run = _start(root, "translate")  # waits up to 600 s, the default
-        _wait_for(root / "err", "waiting up to 600 s for")
+        run = _start(root, "translate", watched=True)  # waits up to 600 s, the default
+        assert run.stderr is not None
+        said = Lines(run.stderr)
+        said.wait_for("waiting up to 600 s for")
         run.send_signal(signum)
-        status, err = _finish(run, root, timeout=30)
+        status, err = _finish(run, root, timeout=30, said=said)
     finally:
         holder.communicate("", timeout=30)
     assert status == code, err

@@ -26,10 +26,26 @@ pytestmark = pytest.mark.skipif(MSGFMT is None, reason="GNU msgfmt is not instal
 
 #: Per format, directives (valid and not) that generated strings are made of.
 PIECES = {
-    "c-format": ["%d", "%s", "%1$s", "%2$d", "%%", "%ld", "%*d", "%5.2f", "%<PRId64>", "%zu", "%m", "%", "%.*s", "%c"],
+    "c-format": [
+        "%d",
+        "%s",
+        "%1$s",
+        "%2$d",
+        "%%",
+        "%ld",
+        "%*d",
+        "%5.2f",
+        "%<PRId64>",
+        "%zu",
+        "%m",
+        "%",
+        "%.*s",
+        "%c",
+        "%٥d",
+    ],
     "objc-format": ["%@", "%d", "%s", "%1$@", "%2$d", "%%", "%"],
     "python-format": ["%s", "%d", "%(a)s", "%(b)d", "%%", "%r", "%.0s", "%*d", "% d", "%", "%c", "%(a)d"],
-    "python-brace-format": ["{}", "{0}", "{a}", "{a.b}", "{a[0]}", "{0:>10}", "{{", "}}", "{", "}", "{a!r}"],
+    "python-brace-format": ["{}", "{0}", "{a}", "{a.b}", "{a[0]}", "{0:>10}", "{{", "}}", "{", "}", "{a!r}", "{٠}"],
     "gcc-internal-format": ["%qD", "%qE", "%<", "%>", "%d", "%s", "%m", "%1$s", "%2$qD", "%wd", "%lu", "%.*s", "%q"],
     "gfc-internal-format": ["%C", "%L", "%d", "%s", "%ld", "%1$s", "%2$d", "%%", "%c", "%u", "%x"],
     "sh-format": ["$a", "${b}", "$x_y", "$1", "$$", "${a:-b}", "$"],
@@ -42,10 +58,24 @@ PIECES = {
     "java-printf-format": ["%s", "%d", "%1$s", "%2$d", "%%", "%n", "%<s", "%tY", "%,d", "%"],
     "ruby-format": ["%s", "%d", "%<a>s", "%{a}", "%1$s", "%2$d", "%%", "%*d", "%p", "%"],
     "perl-brace-format": ["{a}", "{b}", "{1}", "{ a}", "{", "}"],
-    "qt-format": ["%1", "%2", "%L1", "%10", "%%", "%0", "%a"],
+    "qt-format": ["%1", "%2", "%L1", "%10", "%%", "%0", "%a", "%1١"],
     "qt-plural-format": ["%n", "%Ln", "%1", "%%"],
-    "kde-format": ["%1", "%2", "%3", "%4", "%%", "%0"],
-    "kde-kuit-format": ["%1", "%2", "%3", "%%"],
+    "kde-format": ["%1", "%2", "%3", "%4", "%%", "%0", "%١", "%1١"],
+    "kde-kuit-format": [
+        "%1",
+        "%2",
+        "%3",
+        "%%",
+        "<b>",
+        "</b>",
+        "<i/>",
+        "<",
+        "&",
+        "&#65;",
+        "&#0;",
+        "<a href=x>",
+        "<a:b>",
+    ],
     "boost-format": ["%s", "%d", "%1%", "%2%", "%1$s", "%|1$s|", "%|s|", "%%", "%*d", "%t", "%"],
     "csharp-format": ["{0}", "{1}", "{0,5}", "{0:x}", "{{", "}}", "{", "}"],
     "smalltalk-format": ["%1", "%2", "%%", "%", "%a"],
@@ -83,7 +113,9 @@ def _msgfmt_rejects(tmp: Path, flag: str, entries: list[tuple[str, ...]]) -> lis
         at += len(block) + 1
     path = tmp / "entries.po"
     path.write_text("".join(lines), encoding="utf-8")
-    done = subprocess.run([MSGFMT, "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)  # type: ignore[list-item]
+    done = subprocess.run(
+        [MSGFMT, "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True, errors="replace"
+    )  # type: ignore[list-item]
     reported = {int(m.group(1)) for m in re.finditer(r"entries\.po:(\d+): (?!warning)", done.stderr)}
     return [line in reported for line in where]
 

@@ -98,4 +98,5 @@ def test_badge_layout_pair_each_gets_its_own_field():
     assert admit(answer, p_brace, brace, ("python-brace-format",)) == "Abzeichen-Layout: {}"
     # The defect itself: the printf segment's restoration offered for the brace entry is refused.
     refusal = admit(answer, p_printf, brace, ("python-brace-format",))
-    assert not isinstance(refusal, str) and "'{}' missing" in refusal.problem
+    # "{}" is no valid brace format, so %(name)s is a placeholder of it too, and one it lacks.
+    assert not isinstance(refusal, str) and refusal.problem == "placeholder '%(name)s' not in the source"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pipeline import protocol
@@ -189,14 +189,16 @@ def test_po_render_changes_the_translated_entries_and_no_other_byte(
     assert out == _po_with_flags(entries, written, mark_fuzzy, crlf).encode("utf-8")
 
 
-@given(
-    st.text(st.characters(blacklist_characters="<&:@{}%$[\n\t\r\v\f", blacklist_categories=("Cs",)), max_size=80), FLAGS
-)
+#: Every character protection's triggers are made of (a dash, slash, dot or tilde only starting a word;
+#: camel case is left to ``assume``).
+NO_TRIGGER = "<&:@{}%$[]`'\n\t\r\v\f-/.~_()"
+
+
+@given(st.text(st.characters(blacklist_characters=NO_TRIGGER, blacklist_categories=("Cs",)), max_size=80), FLAGS)
 def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
     # protect skips its regex scan for such texts: every kind must need one of those characters.
     from pipeline.placeholders import protect as protect_module
 
-    every_kind = protect_module._pattern(tuple(protect_module._KIND_PATTERNS))
-    assert protect_module.TRIGGERS.search(text) is None
-    assert [m.group() for m in every_kind.finditer(text) if m.group()] == []
+    assume(protect_module.TRIGGERS.search(text) is None)  # a small letter before a capital: a trigger too
+    assert [m.group() for m in protect_module._PATTERN.finditer(text) if m.group()] == []
     assert protect(text, flags).placeholders == ()

@@ -304,6 +304,7 @@ FRONT_DOORS = {
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
     "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",
     "pipeline.locales:cldr": "CLDR (babel), when a code is checked or named, or a plural rule looked up",
+    "pipeline.placeholders.grammars.positional:_xml_problem": "lxml, for a kde-kuit-format string with markup",
     "pipeline.distribution:requirements": "the installed metadata, only to say how to install an extra",
     "pipeline.service.engine.detect:_load": "the language detector's model, at the first detection",
     "pipeline.service.engine.tm_match:_rapidfuzz": "rapidfuzz, at the first fuzzy memory match",

@@ -27,11 +27,11 @@ def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
 
     thread = threading.Thread(target=take)
     thread.start()
-    assert waiting.wait(5)
+    assert waiting.wait(60)  # a safety net
     assert not got.is_set() and len(said) == 1
     assert said[0].startswith(f"waiting up to 600 s for de.po, which another run holds: process {os.getpid()} on ")
     first.release()
-    assert got.wait(5)
+    assert got.wait(60)
     thread.join()
     second.release()
     assert waited == [True]  # the caller is told, so it looks at the catalogs again

@@ -3,6 +3,7 @@ with status 141 (128 + SIGPIPE, as a shell reports a tool SIGPIPE ended) and wri
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_locales"
+from sample_project import SAMPLES, expected_segments
 
 
 def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -48,6 +48,8 @@ def test_a_run_whose_stderr_reader_left_translates_everything_once_and_ends_with
         )
     finally:
         os.close(write_end)
+    totals = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))["totals"]
+    assert totals["segments_translated"] + totals["segments_copied"] == expected_segments(SAMPLES)  # all of it
     again = subprocess.run(
         [sys.executable, "-m", "pipeline", *args], cwd=tmp_path, env=env, capture_output=True, text=True
     )

@@ -32,15 +32,17 @@ _TAG_OR_TEXT = re.compile(r"(<x id=\"\d+\"/>)|([^<]+)")
 _NUMBER = re.compile(r"(?<![\d.,])(\d+)(?![\d])")
 
 
-def pseudo(text: str, lang: str, spell_out_one: bool = False) -> str:
+def pseudo(text: str, lang: str, spell_out_one: bool = False, marks: bool = True) -> str:
     """Upper-case the text runs, keep tags, mark numbers with their digits as letters (5 -> '#f')."""
 
     def run(chunk: str) -> str:
         out = chunk.upper()
         if spell_out_one:
             out = re.sub(r"(?<![\d.,])1(?![\d])", "ONE", out)
-        marks = "".join("#" + "".join("abcdefghij"[int(d)] for d in m.group(1)) for m in _NUMBER.finditer(out))
-        return out + marks
+        if not marks:
+            return out
+        suffix = "".join("#" + "".join("abcdefghij"[int(d)] for d in m.group(1)) for m in _NUMBER.finditer(out))
+        return out + suffix
 
     return f"[{lang}] " + "".join(m.group(1) or run(m.group(2)) for m in _TAG_OR_TEXT.finditer(text))
 
@@ -48,9 +50,9 @@ def pseudo(text: str, lang: str, spell_out_one: bool = False) -> str:
 class Fake:
     """Answers /v3/languages (every language of LANGS) and /v2/translate with :func:`pseudo`."""
 
-    def __init__(self, spell_out_one: bool = False) -> None:
+    def __init__(self, spell_out_one: bool = False, marks: bool = True) -> None:
         self.texts: list[str] = []
-        self.spell_out_one = spell_out_one
+        self.spell_out_one, self.marks = spell_out_one, marks
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v3/languages":
@@ -60,7 +62,7 @@ class Fake:
         body = json.loads(request.content)
         assert body["tag_handling"] == "xml" and body["ignore_tags"] == ["x"]
         self.texts.extend(body["text"])
-        out = [pseudo(t, body["target_lang"], self.spell_out_one) for t in body["text"]]
+        out = [pseudo(t, body["target_lang"], self.spell_out_one, self.marks) for t in body["text"]]
         return httpx.Response(
             200,
             json={
@@ -274,7 +276,8 @@ def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
 
 
 def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
-    root, report, fake = translate(tmp_path, ["icu_messages.po"])
+    # No number marks: '#' is ICU syntax, refused in a case's translated text.
+    root, report, fake = translate(tmp_path, ["icu_messages.po"], Fake(marks=False))
     assert report.exit_code == 0, report.issues
     units = read_catalog(root / "icu_messages.po").units
     by_source = {u.sources[0]: u.targets[0] for u in units}

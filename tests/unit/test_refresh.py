@@ -15,13 +15,14 @@ import polib
 import pytest
 from sample_project import copy_sample_project
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.workflows.refresh import find_template, refresh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
-PAIRS = ["added_changed_removed_revived", "plural_change_and_flags"]
+PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
 
 
 def _semantics(path: Path) -> dict:
@@ -226,3 +227,21 @@ def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_p
     data = merge(catalog, template).data.decode()
     # "\x41" in the template and "\101" in the catalog are one msgid to msgfmt: kept, not made obsolete
     assert data.startswith(header + body) and "#~" not in data and 'msgid "New"' in data
+
+
+def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(tmp_path, msgfmt_check):
+    # Issue #35: the template adds #, python-brace-format; the translation lacks {default.__name__}.
+    catalog = tmp_path / "po" / "de.po"
+    catalog.parent.mkdir()
+    shutil.copy(DATA / "format_flag_added.po", catalog)
+    shutil.copy(DATA / "format_flag_added.pot", tmp_path / "po" / "messages.pot")
+    msgfmt_check(catalog)
+    assert main(["refresh", "--merge-only", "--quiet", str(catalog)]) == 0
+    units = {u.sources[0]: u for u in read_catalog(catalog).units}
+    assert units["Default: {default.__name__}"].state is UnitState.FUZZY  # the new flag's field is missing
+    assert units["%d files"].state is UnitState.FUZZY  # %s for %d: c-format refuses it
+    assert units["Level %d"].state is UnitState.FUZZY  # range widened from 1..5 to 0..10
+    assert units["Value: {value}"].state is UnitState.TRANSLATED  # satisfies its new flag
+    assert units["%s was saved"].state is UnitState.TRANSLATED
+    msgfmt_check(catalog)
+    assert main(["check", "--skip-fuzzy", str(catalog)]) == 0

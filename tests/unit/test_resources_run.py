@@ -208,8 +208,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
 
     from sample_project import REPO, SAMPLES
 
-    shutil.copytree(SAMPLES, tmp_path / "sample_locales")
-    shutil.copytree(REPO / "sample_locales" / "glossary", tmp_path / "sample_locales" / "glossary", dirs_exist_ok=True)
+    shutil.copytree(SAMPLES, tmp_path / "sample_locales")  # its glossary folder too
     config = (REPO / "pipeline.toml").read_text(encoding="utf-8")
     (tmp_path / "pipeline.toml").write_text(config.replace('dir = ".pipeline-cache"', 'dir = ""'), encoding="utf-8")
     settings = load_settings(tmp_path / "pipeline.toml")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 
 import httpx
 from run_fakes import FakeService, languages_answer, project, run
+from virtual_time import VirtualTime
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
@@ -106,6 +106,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
     settings = project(tmp_path, langs=("de", "pl"))
     settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
     in_flight, peak, langs_in_flight = 0, 0, set()
+    time_ = VirtualTime()  # an answer takes 0.05 s of it: the others get sent meanwhile, on any machine
 
     async def handler(request: httpx.Request) -> httpx.Response:
         nonlocal in_flight, peak
@@ -117,7 +118,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
         in_flight += 1
         peak = max(peak, in_flight)
         langs_in_flight.add(body["target_lang"])
-        await asyncio.sleep(0.05)
+        await time_.sleep(0.05)
         in_flight -= 1
         return httpx.Response(
             200, json={"translations": [{"text": t, "detected_source_language": "EN"} for t in body["text"]]}

@@ -79,7 +79,10 @@ def test_damaged_answers_under_any_scheme_are_refused():
 def test_schemes_that_cannot_carry_a_segment_are_skipped():
     assert not applicable(Scheme.XML_V2, protect("%s files", ("c-format",)), "latency_optimized")
     assert applicable(Scheme.XML_V2, protect("%s files", ("c-format",)), "quality_optimized")
-    assert not applicable(Scheme.TOKENS, protect("Code _XQ1_ is %s", ("c-format",)))
+    # A source's own token-like word is a name, protected: the tokens scheme carries it as a placeholder.
+    source = protect("Code _XQ1_ is %s", ("c-format",))
+    assert [ph.text for ph in source.placeholders] == ["_XQ1_", "%s"] and applicable(Scheme.TOKENS, source)
+    assert decode(Scheme.TOKENS, source, encode(Scheme.TOKENS, source)) == source.text
     assert [s for s in RECOVERY if applicable(s, protect("No placeholders"))] == []
 
 

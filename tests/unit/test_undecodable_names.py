@@ -16,11 +16,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
+SAMPLE = SAMPLES / "de" / "LC_MESSAGES" / "messages.po"
 LATIN1 = b"l/caf\xe9/de/messages.po"
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from sample_project import SAMPLES
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog
@@ -27,7 +28,7 @@ READABLE = sorted(
         "xliff12_mixed_target_languages.xlf",
     }
 )
-SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_locales" / "xliff"
+SAMPLE_XLIFF = SAMPLES / "xliff"
 
 
 def read(name: str) -> XliffCatalog:
@@ -53,7 +54,7 @@ def changed_lines(before: bytes, after: bytes) -> list[str]:
     return [line for line in diff if not line.startswith(("---", "+++", "@@"))]
 
 
-@pytest.mark.parametrize("path", READABLE + sorted(SAMPLES.glob("*.xlf")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
 def test_read_then_render_without_translations_is_byte_identical(path):
     assert read_catalog(path).render({}) == path.read_bytes()
 
@@ -329,7 +330,7 @@ def test_render_refuses_what_write_problem_refuses():
 
 def test_new_target_copies_the_source_xml_space(tmp_path):
     path = tmp_path / "x.fr.xlf"
-    shutil.copy(SAMPLES / "driftwood.fr.xlf", path)
+    shutil.copy(SAMPLE_XLIFF / "driftwood.fr.xlf", path)
     catalog = read_catalog(path)
     index = next(u.index for u in catalog.units if u.sources == (" (optional)",))
     out = catalog.render({index: (" (facultatif)",)}).decode("utf-8")
@@ -389,7 +390,7 @@ def structure_problems(path: Path) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("path", READABLE + sorted(SAMPLES.glob("*.xlf")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
 def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
     out = tmp_path / path.name
     shutil.copy(path, out)
@@ -421,15 +422,13 @@ def translate_with_cli(root: Path, catalogs: str, capsys) -> dict:
 
 
 def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
-    from sample_project import SAMPLES as PRISTINE
-
     root = tmp_path / "project"
-    shutil.copytree(PRISTINE / "xliff", root / "sample_locales" / "xliff")
+    shutil.copytree(SAMPLE_XLIFF, root / "sample_locales" / "xliff")
     report = translate_with_cli(root, '["sample_locales/xliff/*.xlf"]', capsys)
     assert {c["target_lang"] for c in report["catalogs"]} == {"DE", "FR"} and report["issues"] == []
     filled = 0
     for name in ("driftwood.de.xlf", "driftwood.fr.xlf"):
-        original, path = PRISTINE / "xliff" / name, root / "sample_locales" / "xliff" / name
+        original, path = SAMPLE_XLIFF / name, root / "sample_locales" / "xliff" / name
         assert structure_problems(path) == []
         before, after = read_catalog(original), read_catalog(path)
         assert len(before.units) == len(after.units)

@@ -33,7 +33,7 @@ def check(args: argparse.Namespace) -> int:
     found = find_catalogs(settings, args.paths, writing=False)
     paths = found.paths
     display = {p: display_path(settings.root, p) for p in paths}
-    checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy)
+    checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy, settings=settings)
     errors = warnings = 0
     for title, issues in (("", [*found.refused, *checked.issues]), ("fuzzy entry: ", checked.fuzzy)):
         for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):

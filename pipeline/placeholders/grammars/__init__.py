@@ -23,7 +23,17 @@ from dataclasses import dataclass
 from pipeline.placeholders.grammars import compiler, lisp, named, positional, printf
 from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
 
-__all__ = ["GRAMMARS", "Directive", "FormProblem", "Grammar", "Parsed", "check_entry", "grammars_for", "parse"]
+__all__ = [
+    "GRAMMARS",
+    "Directive",
+    "FormProblem",
+    "Grammar",
+    "Parsed",
+    "check_entry",
+    "grammars_for",
+    "parse",
+    "range_of",
+]
 
 #: Every grammar, by its flag, in gettext's order.
 GRAMMARS: dict[str, Grammar] = {
@@ -103,10 +113,10 @@ class FormProblem:
         return f"{where}: {self.grammar.pretty} format: {self.reason}"
 
 
-_RANGE = re.compile(r"^range:\s*(\d+)\.\.(\d+)$")
+_RANGE = re.compile(r"^range:\s*([0-9]+)\.\.([0-9]+)$")
 
 
-def _range(flags: Sequence[str]) -> tuple[int, int] | None:
+def range_of(flags: Sequence[str]) -> tuple[int, int] | None:
     """The ``range: min..max`` flag (the numbers a plural entry is used for), as gettext reads it."""
     for flag in flags:
         m = _RANGE.match(flag.strip())
@@ -133,7 +143,7 @@ def check_entry(
     apart from its entry (a plural form of a number sentence) says itself whether it may leave out.
     """
     plural = len(sources) > 1
-    window = _range(flags) if plural and form_of is not None else None
+    window = range_of(flags) if plural and form_of is not None else None
     problems: list[FormProblem] = []
     for grammar in grammars_for(flags):
         source = parse(grammar, sources[-1], False)

@@ -83,6 +83,42 @@ def _check_kde(source: Parsed, target: Parsed, strict: bool) -> str | None:
     return problem
 
 
+#: KUIT's own entities are XML's; any other ``&`` (a Qt accelerator, ``&nbsp;``) is escaped, as gettext does.
+_KUIT_CHARACTER_REFERENCE = lazy_regex(r"&\#(?:[0-9]+|x[0-9A-Fa-f]+);")
+_KUIT_TAG = lazy_regex(r"<[^<>]*>")
+_KUIT_PREFIX = lazy_regex(r"([A-Za-z_][\w.-]*):(?=[A-Za-z_])")
+
+
+def _parse_kuit(text: str, translated: bool) -> Parsed:
+    """KDE's ``%N``, in text that must be well-formed XML once put in an element (``format-kde-kuit.c``):
+    an unclosed ``<filename>``, a bare ``<``, an unquoted attribute make no KUIT string."""
+    if "<" in text or "&" in text:
+        problem = _xml_problem(text)
+        if problem:
+            return Parsed(invalid=f"error while parsing: {problem}")
+    return _parse_kde(text, translated)
+
+
+def _xml_problem(text: str) -> str | None:
+    """Why ``text`` in a ``<kuit>`` element is no well-formed XML, or None (gettext keeps only character
+    references as they are and escapes every other ``&``)."""
+    from pipeline.safexml import UnsafeXmlError, parse
+
+    escaped, last = [], 0
+    for m in re.finditer("&", text):
+        escaped.append(text[last : m.start()])
+        escaped.append("&" if _KUIT_CHARACTER_REFERENCE().match(text, m.start()) else "&amp;")
+        last = m.end()
+    escaped.append(text[last:])
+    # A prefix no declaration binds (<ns:a>) is an error to lxml, a warning to libxml2's reader: names only.
+    body = _KUIT_TAG().sub(lambda m: _KUIT_PREFIX().sub(r"\1_", m.group()), "".join(escaped))
+    try:
+        parse(f"<kuit>{body}</kuit>".encode())
+    except UnsafeXmlError as exc:
+        return exc.reason.removeprefix("not well-formed XML: ")
+    return None
+
+
 # --- Boost --------------------------------------------------------------------------------------
 
 _BOOST = lazy_regex(
@@ -332,7 +368,7 @@ def _parse_pascal(text: str, translated: bool) -> Parsed:
 QT = Grammar("qt", "Qt", _parse_qt, _check_qt)
 QT_PLURAL = Grammar("qt-plural", "Qt plural", _parse_qt_plural, _check_qt_plural)
 KDE = Grammar("kde", "KDE", _parse_kde, _check_kde)
-KDE_KUIT = Grammar("kde-kuit", "KDE KUIT", _parse_kde, _check_kde)
+KDE_KUIT = Grammar("kde-kuit", "KDE KUIT", _parse_kuit, _check_kde)
 BOOST = Grammar("boost", "Boost", _parse_boost, compare_subset)
 CSHARP = Grammar("csharp", "C#", _parse_csharp, compare_counted)
 JAVA = Grammar("java", "Java MessageFormat", _parse_java, compare_subset)

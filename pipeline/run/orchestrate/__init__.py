@@ -35,6 +35,7 @@ recorded with its provenance (:mod:`pipeline.run.provenance`).
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -55,13 +56,14 @@ def run_translate(
     log: Callable[[str], None] | None = None,
     client_factory: ClientFactory | None = None,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RunReport:
     """Run a whole translation job synchronously; see :func:`translate_catalogs`.
 
     SIGINT and SIGTERM stop it in order (:class:`~pipeline.run.send.interruption.Interruption`):
     what was done is written and saved, and the report says so (exit 130 or 143).
     """
-    inputs, ledger, journal = begin(settings, options, log or _stderr)
+    inputs, ledger, journal = begin(settings, options, log or _stderr, clock)
     if not inputs.has_work:  # no event loop, nothing parsed, nothing loaded
         return finish(inputs, ledger)
     from pipeline.run.orchestrate import work  # the front door: the stages, once there is work
@@ -75,13 +77,15 @@ async def translate_catalogs(
     log: Callable[[str], None],
     client_factory: ClientFactory | None = None,
     progress: Progress | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RunReport:
     """Translate every catalog of the run and write the results back; never raises for per-segment trouble.
 
-    ``client_factory`` replaces the client the settings describe (tests inject a transport this way).
-    The caller's event loop keeps its own signal handling.
+    ``client_factory`` replaces the client the settings describe (tests inject a transport this way),
+    ``clock`` the seconds the report's timings are read from. The caller's event loop keeps its own
+    signal handling.
     """
-    inputs, ledger, journal = begin(settings, options, log)
+    inputs, ledger, journal = begin(settings, options, log, clock)
     if not inputs.has_work:
         return finish(inputs, ledger)
     from pipeline.run.orchestrate import work  # the front door: the stages, once there is work

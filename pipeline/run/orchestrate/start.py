@@ -20,13 +20,18 @@ from pipeline.run.settled import skip_unchanged
 __all__ = ["begin", "finish", "unsettled"]
 
 
-def begin(settings: Settings, options: RunOptions, log: Callable[[str], None]) -> tuple[RunInputs, Ledger, Journal]:
+def begin(
+    settings: Settings,
+    options: RunOptions,
+    log: Callable[[str], None],
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[RunInputs, Ledger, Journal]:
     """Check the service is configured, find the catalogs, skip those an earlier run settled.
 
     What is left is the run's inputs; the catalogs are locked window by window, each before it is
     read (:mod:`.work`).
     """
-    started = time.monotonic()
+    started = clock()
     if not options.dry_run:
         check_service(settings.service)
     journal = Journal(settings.cache_dir)
@@ -34,7 +39,7 @@ def begin(settings: Settings, options: RunOptions, log: Callable[[str], None]) -
     if options.frozen and not settings.service.url:
         # A CI check names no service: the one the last run used is whose results the cache holds.
         service = journal.last_service() or service
-    ledger = Ledger(service, options.dry_run, settings.max_characters, log)
+    ledger = Ledger(service, options.dry_run, settings.max_characters, log, clock)
     found = find_catalogs(settings, options.paths)
     ledger.add_issues(found.refused)
     fingerprint = settings_hash(settings)

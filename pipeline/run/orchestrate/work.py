@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -83,7 +82,7 @@ async def translate(
             )
             try:
                 for number, paths in enumerate(_windows(work)):
-                    await _window(work, paths, inputs.started if number == 0 else time.monotonic())
+                    await _window(work, paths, inputs.started if number == 0 else ledger.clock())
             finally:
                 await connections.aclose()
     finally:

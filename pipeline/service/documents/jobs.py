@@ -124,7 +124,10 @@ class _Translator:
 
 
 class DocumentJobs:
-    """The document jobs of one app (a :class:`JobTable`) and the background worker that runs them."""
+    """The document jobs of one app (a :class:`JobTable`) and the background worker that runs them.
+
+    ``ended`` is told each job's id once the worker is done with it, from the worker's thread.
+    """
 
     def __init__(
         self,
@@ -134,9 +137,11 @@ class DocumentJobs:
         idle_seconds: float = IDLE_SECONDS,
         lookups: Lookups | None = None,
         retention_hours: float = DEFAULT_DOCUMENT_RETENTION_HOURS,
+        ended: Callable[[str], None] | None = None,
     ):
         self.table = JobTable(db, now_ms, retention_hours)
         self._engine, self._now_ms, self._idle = engine, now_ms, idle_seconds
+        self._ended = ended
         self._lookups: Lookups = lookups or NoResources()
         self._queue: queue.Queue[str] = queue.Queue()
         self._lock = threading.Lock()
@@ -213,6 +218,8 @@ class DocumentJobs:
                     if self._closing:
                         return
                     self._run(document_id, loop)
+                    if self._ended is not None:
+                        self._ended(document_id)
                     self.table.sweep_if_due()
                 except (_Closed, sqlite3.ProgrammingError):
                     return

@@ -30,6 +30,10 @@ Grammar (items separated by ``;``, spaces around items ignored)::
                      any        whatever looks like a placeholder, with tag handling or without:
                                 the first tag removed, else the first code-like word (a word
                                 starting with a letter and holding a digit, such as XQ1Z) removed
+                     inject     markup no source has (<script>alert(1)</script>) written as text
+                                after the answer: escaped with tag handling, as it is without
+                     inject-beside  the same markup as markup, right after the first placeholder
+                                (a tag, a span or a token), with tag handling or without
     every=N          with mangle: damage only every Nth text of a request (the 2nd, 4th, ... for 2)
 
 Order within one request: delay, then drop or status, then (translate) quota_after and mangle.
@@ -48,7 +52,7 @@ import asyncio
 import contextvars
 import dataclasses
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +68,7 @@ from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Kind, Meter
 from pipeline.service.testing import mangle
 
-MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any")
+MANGLE_MODES = ("move", "drop", "duplicate", "swap", "attribute", "glue", "any", "inject", "inject-beside")
 MAX_DELAY_SECONDS = 30.0
 _HEADER = TEST_FAULT_HEADER.lower().encode("latin-1")
 
@@ -189,10 +193,15 @@ def active_fault() -> ActiveFault | None:
 
 
 class FaultMiddleware:
-    """Pure ASGI middleware acting out delay, drop and status faults before routing."""
+    """Pure ASGI middleware acting out delay, drop and status faults before routing.
 
-    def __init__(self, app: ASGIApp, book: FaultBook) -> None:
-        self.app, self.book = app, book
+    ``sleep`` waits out a delay (tests give a virtual one).
+    """
+
+    def __init__(
+        self, app: ASGIApp, book: FaultBook, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    ) -> None:
+        self.app, self.book, self.sleep = app, book, sleep
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one ASGI call."""
@@ -210,7 +219,7 @@ class FaultMiddleware:
         fault = ActiveFault(spec, self.book.hit(spec))
         if fault.acting:
             if spec.delay:
-                await asyncio.sleep(spec.delay)
+                await self.sleep(spec.delay)
             if spec.drop or spec.status is not None:
                 await _drain(receive)
             if spec.drop:

@@ -135,10 +135,33 @@ def damage_any(text: str, markup: MarkupOptions | None) -> str:
     return text if code is None else text[: code.start()] + text[code.end() :]
 
 
+#: Markup no source has, which an injection fault brings into an answer.
+SCRIPT = "<script>alert(1)</script>"
+_PLACEHOLDER = re.compile(r"<x\s[^>]*/>|<span\s[^>]*>\s*</span>|_XQ[0-9]+_")
+
+
+def inject(text: str, markup: MarkupOptions | None) -> str:
+    """:data:`SCRIPT` written as text after the answer: escaped with tag handling, as it is without."""
+    if markup is None:
+        return f"{text} {SCRIPT}"
+    return f"{text} {SCRIPT.replace('<', '&lt;').replace('>', '&gt;')}"
+
+
+def inject_beside(text: str) -> str:
+    """:data:`SCRIPT` as markup right after the first placeholder (tag, span or token), or at the end."""
+    first = _PLACEHOLDER.search(text)
+    at = first.end() if first else len(text)
+    return text[:at] + SCRIPT + text[at:]
+
+
 def apply(mode: str, text: str, markup: MarkupOptions | None, mark: str) -> str:
-    """Apply one mangle mode to a translated text (``any`` also without tag handling, the others not)."""
+    """Apply one mangle mode to a translated text (``any`` and the injections also without tag handling)."""
     if mode == "any":
         return damage_any(text, markup)
+    if mode == "inject":
+        return inject(text, markup)
+    if mode == "inject-beside":
+        return inject_beside(text)
     if markup is None:
         return text
     if mode == "swap":

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
+from waiting import Lines
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.model import Severity
@@ -44,7 +44,8 @@ CHROMIUM_FLAGS = (
     "--window-size=1280,900",
 )
 CONFLICT = "locale/de/LC_MESSAGES/conflict.po"
-WAIT_SECONDS = 10
+#: Seconds a wait for the page or the process gives up after: a safety net, they take milliseconds.
+WAIT_SECONDS = 60
 
 
 def unit_in(path: Path, source: str):
@@ -68,26 +69,22 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(project, tmp_path_factory) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
+def server(project) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
     """``pipeline review --no-open --port 0`` on the project: the page's URL (with its token), process, stdout."""
-    out = tmp_path_factory.mktemp("review-server") / "stdout"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    with out.open("w") as stdout:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pipeline", "review", "--no-open", "--port", "0"],
-            cwd=project,
-            stdout=stdout,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-    deadline = time.monotonic() + WAIT_SECONDS
-    while "\n" not in out.read_text() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)  # waiting for another process to start listening
-    url = out.read_text().split("\n", 1)[0]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "review", "--no-open", "--port", "0"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None
+    out = Lines(process.stdout)
+    url = out.first().rstrip("\n")  # printed once it listens
     if not url.startswith("http://127.0.0.1:"):
         process.kill()
-        pytest.fail(f"pipeline review printed {url!r} first; stderr: {process.communicate()[1]}")
+        pytest.fail(f"pipeline review printed {url!r} first; stderr: {process.communicate()[1]!r}")
     yield url, process, out
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -264,7 +261,7 @@ def test_done_ends_the_review_with_the_summary_per_language(server, browser):
     page.wait.until(lambda d: d.find_elements("css selector", ".finished"))
     shown = [p.text for p in browser.find_elements("css selector", ".finished p")]
     assert process.wait(timeout=WAIT_SECONDS) == 0
-    lines = out.read_text().splitlines()
+    lines = out.join().splitlines()
     assert lines[0] == url
     summary = lines[1].removeprefix("pipeline review: ").split("; ")
     assert summary == [line for line in shown if ": " in line]  # what the page said, per language

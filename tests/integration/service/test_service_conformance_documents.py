@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-import time
 import zipfile
 
 import document_samples as samples
 import pytest
 from lxml import etree
+from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
 
@@ -42,16 +42,17 @@ def status(http, headers, handle, key=None):
     return http.post(f"{UPLOAD}/{handle['document_id']}", json=body, headers=headers)
 
 
-def wait(http, headers, handle, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while True:
+def wait(http, headers, handle):
+    """The job's status once it ended (done or error), asked for as a client does."""
+
+    def ended():
         body = status(http, headers, handle).json()
         assert body["status"] in ("queued", "translating", "done", "error"), body
         if body["status"] == "translating":
             assert isinstance(body["seconds_remaining"], int)
-        if body["status"] in ("done", "error") or time.monotonic() > deadline:
-            return body
-        time.sleep(0.02)
+        return body if body["status"] in ("done", "error") else None
+
+    return poll(ended, f"document {handle['document_id']} to end")
 
 
 def download(http, headers, handle):
@@ -384,16 +385,21 @@ def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
 def test_a_document_nobody_downloads_expires_after_the_retention(launch_service, error):
     import httpx
 
+    # When it expires, from its upload or its end, is pinned on a virtual clock by
+    # test_service_document_expiry_unit.py; here the flag of `pipeline serve` takes effect.
     service = launch_service(extra_args=("--document-retention-hours", "0.0005"))  # 1.8 seconds
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}"}
     with httpx.Client(base_url=service.url, timeout=30) as http:
-        # source_lang given: loading the detection model can take longer than the retention on a busy machine.
         handle = start(http, headers, "a.txt", b"Hello\n", source_lang="EN")
-        assert wait(http, headers, handle)["status"] == "done"
-        deadline = time.monotonic() + 20
-        while (answer := status(http, headers, handle)).status_code == 200 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert "not found" in error(answer, 404)
+
+        def gone():
+            answer = status(http, headers, handle)
+            if answer.status_code == 200:
+                assert answer.json()["status"] in ("queued", "translating", "done"), answer.text
+                return None
+            return answer
+
+        assert "not found" in error(poll(gone, "the document to expire"), 404)
         assert "not found" in error(download(http, headers, handle), 404)
 
 

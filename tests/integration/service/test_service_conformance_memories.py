@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import httpx
 import pytest
+from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
 
@@ -198,10 +198,7 @@ def test_memory_applies_to_documents_with_the_rules_of_text_translation(served, 
     assert handle.status_code == 200, handle.text
     body = {"document_key": handle.json()["document_key"]}
     path = f"/v2/document/{handle.json()['document_id']}"
-    for _ in range(500):
-        if http.post(path, json=body, headers=auth(key)).json()["status"] in ("done", "error"):
-            break
-        time.sleep(0.02)
+    poll(lambda: http.post(path, json=body, headers=auth(key)).json()["status"] in ("done", "error") or None, "the job")
     result = http.post(f"{path}/result", json=body, headers=auth(key))
     assert result.status_code == 200, result.text
     first, second = result.content.decode("utf-8").splitlines()

@@ -9,10 +9,10 @@ Glossary writes are in ``test_service_conformance_glossary_forms``.
 
 from __future__ import annotations
 
-import time
 import urllib.parse
 
 import pytest
+from waiting import poll
 
 pytestmark = pytest.mark.integration
 
@@ -76,11 +76,12 @@ def test_document_upload_multipart_then_status_and_result_as_forms(http, keys) -
     assert upload.status_code == 200, upload.text
     handle = upload.json()
     key = [("document_key", handle["document_key"])]
-    deadline = time.monotonic() + 20
-    status = post_node_form(http, f"/v2/document/{handle['document_id']}", key, keys.paid).json()
-    while status["status"] not in ("done", "error") and time.monotonic() < deadline:
-        time.sleep(0.05)
+
+    def ended():
         status = post_node_form(http, f"/v2/document/{handle['document_id']}", key, keys.paid).json()
+        return status if status["status"] in ("done", "error") else None
+
+    status = poll(ended, "the document job to end")
     assert status["status"] == "done", status
     result = post_node_form(http, f"/v2/document/{handle['document_id']}/result", key, keys.paid)
     assert result.status_code == 200 and result.content.decode() != "proton beam"

@@ -7,16 +7,27 @@ valid after the configuration dropped them.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from served_in_thread import SAFETY_SECONDS, ServedInThread
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
+from pipeline.service.api import glossaries
+from pipeline.service.api import translate as translate_api
 from pipeline.service.api.glossaries import ONE_DICTIONARY_BODY_LIMIT
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.echo import ELLIPSIS, MAX_ECHO_CHARS
+from pipeline.service.engine import pseudo
+from pipeline.service.http import json_body
+from pipeline.service.server import bounded_protocol
+from pipeline.service.store.glossaries import GlossaryStore
 
 TRANSLATE = "/v2/translate"
 
@@ -31,6 +42,7 @@ def _glossary(http: httpx.Client, headers: dict[str, str]) -> str:
     return str(created.json()["glossary_id"])
 
 
+@functools.cache
 def _full_dictionary() -> str:
     """Just under 10 MB of distinct TSV entries: the largest dictionary the spec allows."""
     lines, size, number = [], 0, 0
@@ -64,78 +76,118 @@ def test_the_largest_dictionary_fits_the_body_limit_even_escaped_at_worst():
     assert len(body.encode("ascii")) <= ONE_DICTIONARY_BODY_LIMIT
 
 
-def _longest_wait_while(busy: threading.Thread, http: httpx.Client, headers: dict[str, str]) -> float:
-    """Send small requests one after another while ``busy`` runs; the longest time one took.
+KEY = "hostile-input-key"
+HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}
 
-    Over a stalled event loop one of them waits for the whole stall; otherwise each takes a few
-    milliseconds, whatever the machine's speed.
+
+@pytest.fixture(scope="module")
+def in_process() -> Iterator[ServedInThread]:
+    """The service app under uvicorn in this process, so that a test can hold one of its steps."""
+    app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),)))
+    served = ServedInThread(app, http=bounded_protocol(), lifespan="on", log_level="error")
+    served.start()
+    yield served
+    served.stop()
+
+
+class Held:
+    """A function of the service whose first call waits until :attr:`release` is set.
+
+    It tells when that call arrived (:attr:`reached`) and whether it came on the thread of an event
+    loop: work done there stalls every other request, so that call is not held but noted.
     """
-    longest = 0.0
-    while busy.is_alive():
-        started = time.monotonic()
-        assert http.get("/v2/usage", headers=headers).status_code == 200
-        longest = max(longest, time.monotonic() - started)
-    return longest
+
+    def __init__(self, real: Callable[..., Any]) -> None:
+        self.real = real
+        self.reached, self.release = threading.Event(), threading.Event()
+        self.on_event_loop = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.reached.is_set():
+            try:
+                asyncio.get_running_loop()
+                self.on_event_loop = True
+            except RuntimeError:  # a worker thread: hold it there
+                self.reached.set()
+                assert self.release.wait(SAFETY_SECONDS), "never released (a safety net)"
+            self.reached.set()
+        return self.real(*args, **kwargs)
 
 
-def _timed(work: Callable[[], None], timings: dict[str, float]) -> threading.Thread:
-    def run() -> None:
-        started = time.monotonic()
-        work()
-        timings["seconds"] = time.monotonic() - started
-
-    thread = threading.Thread(target=run)
+def _answered_while_held(
+    monkeypatch: pytest.MonkeyPatch, step: tuple[Any, str], heavy: Callable[[], httpx.Response], url: str
+) -> httpx.Response:
+    """Run ``heavy`` while ``step`` (owner, name) holds it; a small request must be answered meanwhile."""
+    owner, name = step
+    held = Held(getattr(owner, name))
+    monkeypatch.setattr(owner, name, lambda *args, **kwargs: held(*args, **kwargs))  # a function: a method too
+    answers: list[httpx.Response] = []
+    thread = threading.Thread(target=lambda: answers.append(heavy()))
     thread.start()
-    return thread
-
-
-def test_parsing_a_10_mb_glossary_does_not_stall_other_requests(live_service, http, keys):
-    # Before: the body was parsed and checked on the event loop; every other request waited.
-    glossary_id = _glossary(http, keys.paid)
-    dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
-    timings: dict[str, float] = {}
-    answers: list[httpx.Response] = []
-
-    def put() -> None:
-        with httpx.Client(base_url=live_service.url, timeout=120) as own:
-            answers.append(own.put(f"/v3/glossaries/{glossary_id}/dictionaries", json=dictionary, headers=keys.paid))
-
     try:
-        longest = _longest_wait_while(_timed(put, timings), http, keys.paid)
+        assert held.reached.wait(SAFETY_SECONDS), f"the request never reached {name} (a safety net)"
+        assert not held.on_event_loop, f"{name} runs on the event loop: every other request waits for it"
+        with httpx.Client(base_url=url, timeout=SAFETY_SECONDS) as other:
+            assert other.get("/v2/usage", headers=HEADERS).status_code == 200  # while the heavy one is held
     finally:
-        http.delete(f"/v3/glossaries/{glossary_id}", headers=keys.paid)
-    assert answers[0].status_code == 200, answers[0].text
-    assert longest < timings["seconds"] / 2
+        held.release.set()
+        thread.join(SAFETY_SECONDS)
+    return answers[0]
 
 
-def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_requests(live_service, http, keys):
-    # Before: the stored dictionary was parsed and indexed on the event loop at its first use
-    # (after every PUT), so a key could stall the service again and again.
+# Before: the body was parsed and checked on the event loop; every other request waited.
+PUT_STEPS = {
+    "json": (json_body, "parse_json_object"),
+    "dictionary": (glossaries, "dictionary_from"),
+    "store": (GlossaryStore, "put_dictionary"),
+}
+
+
+@pytest.mark.parametrize("step", PUT_STEPS)
+def test_parsing_a_10_mb_glossary_does_not_stall_other_requests(in_process, monkeypatch, step):
+    with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:
+        glossary_id = _glossary(http, HEADERS)
+        dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
+
+        def put() -> httpx.Response:
+            return http.put(f"/v3/glossaries/{glossary_id}/dictionaries", json=dictionary, headers=HEADERS)
+
+        try:
+            answer = _answered_while_held(monkeypatch, PUT_STEPS[step], put, in_process.url)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["entry_count"] == _full_dictionary().count("\n")
+        finally:
+            http.delete(f"/v3/glossaries/{glossary_id}", headers=HEADERS)
+
+
+# Before: the stored dictionary was parsed and indexed on the event loop at its first use (after
+# every PUT), so a key could stall the service again and again.
+FIRST_USE_STEPS = {"read": (translate_api, "_resources"), "index": (pseudo, "term_index")}
+
+
+@pytest.mark.parametrize("step", FIRST_USE_STEPS)
+def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_requests(in_process, monkeypatch, step):
     dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
-    created = http.post(
-        "/v3/glossaries", json={"name": "big", "dictionaries": [dictionary]}, headers=keys.paid, timeout=120
-    )
-    assert created.status_code == 201, created.text
-    glossary_id = created.json()["glossary_id"]
-    request = {
-        "text": ["the term 0000042 of the product"],
-        "source_lang": "EN",
-        "target_lang": "FR",
-        "glossary_id": glossary_id,
-    }
-    timings: dict[str, float] = {}
-    answers: list[httpx.Response] = []
-
-    def translate() -> None:
-        with httpx.Client(base_url=live_service.url, timeout=120) as own:
-            answers.append(own.post(TRANSLATE, json=request, headers=keys.paid))
-
-    try:
-        longest = _longest_wait_while(_timed(translate, timings), http, keys.paid)
-    finally:
-        http.delete(f"/v3/glossaries/{glossary_id}", headers=keys.paid)
-    assert "Begriff 0000042 des Produkts" in answers[0].json()["translations"][0]["text"]
-    assert longest < timings["seconds"] / 2
+    with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:
+        created = http.post("/v3/glossaries", json={"name": "big", "dictionaries": [dictionary]}, headers=HEADERS)
+        assert created.status_code == 201, created.text
+        glossary_id = created.json()["glossary_id"]
+        request = {
+            "text": ["the term 0000042 of the product"],
+            "source_lang": "EN",
+            "target_lang": "FR",
+            "glossary_id": glossary_id,
+        }
+        try:
+            answer = _answered_while_held(
+                monkeypatch,
+                FIRST_USE_STEPS[step],
+                lambda: http.post(TRANSLATE, json=request, headers=HEADERS),
+                in_process.url,
+            )
+        finally:
+            http.delete(f"/v3/glossaries/{glossary_id}", headers=HEADERS)
+    assert "Begriff 0000042 des Produkts" in answer.json()["translations"][0]["text"]
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])

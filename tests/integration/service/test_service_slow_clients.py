@@ -14,15 +14,15 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from served_in_thread import ServedInThread
+from virtual_time import LoopClock
 
-from pipeline.service.server import bounded_protocol, connection_cap
+from pipeline.service.server import BoundedH11, bounded_protocol, connection_cap
 
 pytestmark = pytest.mark.integration
 
@@ -31,13 +31,20 @@ WHOLE_REQUEST = b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"
 
 
 class Served:
-    """A uvicorn server in a thread with a bounded protocol; ``/slow`` answers once ``release`` is set."""
+    """A uvicorn server in a thread with a bounded protocol; ``/slow`` answers once ``release`` is set.
+
+    Its event loop runs on a :class:`LoopClock`: a head's deadline passes when the test advances the
+    clock, and the protocol tells (``wait``) what it has seen of each connection.
+    """
 
     def __init__(self, cap: int, header_seconds: float) -> None:
         self.release = threading.Event()
         self.arrived = threading.Semaphore(0)  # one release per request that reached /slow
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
+        loop = asyncio.new_event_loop()
+        self.clock = LoopClock(loop)
+        loop.time = self.clock.time  # type: ignore[method-assign]
+        self.received: list[int] = []  # bytes each connection sent, in the order they were made
+        self._seen = threading.Condition()
         release, arrived = self.release, self.arrived
 
         async def app(scope, receive, send) -> None:
@@ -47,11 +54,40 @@ class Served:
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
             await send({"type": "http.response.body", "body": b"ok"})
 
-        config = uvicorn.Config(
-            app, http=bounded_protocol(cap, header_seconds), log_config=None, lifespan="off", log_level="error"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])))
+        protocol = self._watched(bounded_protocol(cap, header_seconds))
+        self.served = ServedInThread(app, loop, http=protocol, lifespan="off", log_level="error")
+        self.port = self.served.port
+
+    def _watched(self, protocol: type[BoundedH11]) -> type[BoundedH11]:
+        """``protocol``, telling this object of each connection and of the bytes it receives."""
+        served = self
+
+        class Watched(protocol):  # type: ignore[valid-type,misc]
+            def connection_made(self, transport) -> None:
+                super().connection_made(transport)
+                with served._seen:
+                    self.number = len(served.received)
+                    served.received.append(0)
+                    served._seen.notify_all()
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                with served._seen:
+                    served.received[self.number] += len(data)
+                    served._seen.notify_all()
+
+        return Watched
+
+    def stop(self) -> None:
+        self.release.set()
+        self.served.stop(wake=self.clock.leap)  # the shutdown's waits are on the loop's clock
+
+    def wait(self, connection: int, received: int = 0) -> None:
+        """Until the ``connection``-th connection (from 0) is made and has sent ``received`` bytes."""
+        with self._seen:
+            assert self._seen.wait_for(
+                lambda: len(self.received) > connection and self.received[connection] >= received, timeout=60
+            ), f"the server saw {self.received} (a safety net)"
 
     def connect(self, first: bytes = b"") -> socket.socket:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
@@ -67,14 +103,9 @@ class Served:
 def served(request) -> Iterator[Served]:
     cap, header_seconds = request.param
     server = Served(cap, header_seconds)
-    server.thread.start()
-    while not server.server.started:  # the thread's own start-up, not a timed wait for a result
-        time.sleep(0.01)
+    server.served.start()
     yield server
-    server.release.set()
-    server.server.should_exit = True
-    server.thread.join(timeout=10)
-    server.sock.close()
+    server.stop()
 
 
 def closed_by_server(sock: socket.socket) -> bool:
@@ -92,30 +123,56 @@ def closed_by_server(sock: socket.socket) -> bool:
     return True
 
 
+def still_open(sock: socket.socket) -> bool:
+    """Whether the server has neither closed ``sock`` nor answered on it (looked at without waiting)."""
+    timeout = sock.gettimeout()
+    sock.setblocking(False)
+    try:
+        sock.recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        return True
+    except ConnectionResetError:
+        return False
+    finally:
+        sock.settimeout(timeout)
+    return False
+
+
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
 @pytest.mark.parametrize("first", [PARTIAL_HEAD, b""], ids=["slow head", "nothing sent"])
 def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served, first):
-    started = time.monotonic()
     slow = served.connect(first)
+    served.wait(0, len(first))
     assert served.get() == 200
-    assert closed_by_server(slow) and time.monotonic() - started >= 0.3
+    served.clock.advance(0.299)
+    assert still_open(slow)  # not before its deadline
+    served.clock.advance(0.001)
+    assert closed_by_server(slow)  # at it
 
 
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
 def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served):
     slow = served.connect()
-    started = time.monotonic()
+    served.wait(0)
+    for sent, byte in enumerate(PARTIAL_HEAD[:15], 1):  # a byte every 0.02 s: each well within the deadline
+        slow.sendall(bytes([byte]))
+        served.wait(0, sent)
+        served.clock.advance(0.0199 if sent == 15 else 0.02)
+    assert still_open(slow)  # 0.2999 s after the connection, the last byte 0.0199 s ago
+    served.clock.advance(0.0001)
+    assert closed_by_server(slow)  # 0.3 s after the connection, whatever came since
     with pytest.raises(OSError):  # broken pipe or reset: the server closed it
-        for byte in PARTIAL_HEAD * 100:  # each byte well within the deadline, all of them not
-            slow.sendall(bytes([byte]))
-            time.sleep(0.02)  # the attack's pace, not a wait for a result
-    assert 0.3 <= time.monotonic() - started < 3
-    slow.close()
+        for _ in range(100):
+            slow.sendall(b"X")
 
 
 @pytest.mark.parametrize("served", [(8, 60.0)], indirect=True)
 def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served):
-    slow = [served.connect(PARTIAL_HEAD) for _ in range(8)]
+    slow = []
+    for number in range(8):  # one after another, 1 ms apart on the server's clock
+        slow.append(served.connect(PARTIAL_HEAD))
+        served.wait(number, len(PARTIAL_HEAD))
+        served.clock.advance(0.001)
     assert served.get() == 200  # needed a place: the oldest slow connection gave it
     assert closed_by_server(slow[0])
     for sock in slow[1:]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from documents_support import JobsEnded
 
 from pipeline.service.app import create_app
 from pipeline.service.config import AccountSpec, ServiceConfig
@@ -38,8 +39,9 @@ class InProcess:
     The app is opened at once (tests look at ``app.state``); :meth:`close` closes it with the client.
     """
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, jobs_ended: JobsEnded | None = None) -> None:
         self.app = app
+        self.jobs_ended = jobs_ended  # told by the app's document worker (ServiceConfig.on_document_ended)
         self._loop = asyncio.new_event_loop()
         self._client = httpx.AsyncClient(transport=EmbeddedTransport(app), base_url="http://embedded.invalid")
         self._loop.run_until_complete(app.open())
@@ -76,7 +78,8 @@ def make_client() -> Iterator[Callable[..., InProcess]]:
 
     def make(**fields: Any) -> InProcess:
         fields.setdefault("accounts", default_accounts())
-        client = InProcess(create_app(ServiceConfig(**fields)))
+        ended = fields.setdefault("on_document_ended", JobsEnded())
+        client = InProcess(create_app(ServiceConfig(**fields)), ended)
         clients.append(client)
         return client
 

@@ -2,38 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import sqlite3
-import threading
-import time
-from collections.abc import Sequence
 
 import httpx
 import pytest
+from documents_support import HeldEngine
 
 from pipeline.service.config import AccountSpec, ServiceConfig
-from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import PseudoEngine, transliterate
+from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.database import DATABASE_FILE
 from pipeline.service.store.jobs import SWEEP_INTERVAL_MS
 
 HOUR = dt.timedelta(hours=1)
 JUST = dt.timedelta(milliseconds=1)
-
-
-class HeldEngine(PseudoEngine):
-    """The pseudo engine, holding every engine request until ``release`` is set."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.started = threading.Event()
-
-    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
-        self.started.set()
-        while not self.release.is_set():
-            await asyncio.sleep(0.005)
-        return await super().translate(request)
 
 
 def upload(client, headers, data: bytes = b"Hello\n", **fields: str) -> dict[str, str]:
@@ -56,12 +38,10 @@ def download(client, headers, handle) -> httpx.Response:
 
 
 def finish(client, headers, *handles) -> None:
-    """Until each job has ended (done or error), as a client polling its status would."""
-    deadline = time.monotonic() + 10
+    """Until the worker is done with each job, which then answers as ended (done or error)."""
+    client.jobs_ended.wait(*(handle["document_id"] for handle in handles))
     for handle in handles:
-        while status(client, headers, handle).json()["status"] not in ("done", "error"):
-            assert time.monotonic() < deadline, "the document job did not end"
-            time.sleep(0.005)
+        assert status(client, headers, handle).json()["status"] in ("done", "error")
 
 
 def stored(client) -> tuple[int, int]:
@@ -103,9 +83,9 @@ def test_expiry_counts_from_the_finish_and_a_download_before_it_works(make_clien
     engine = HeldEngine()
     client = make_client(clock=clock, engine=engine, document_retention_hours=1)
     handle = upload(client, headers.paid)
-    assert engine.started.wait(10)
+    engine.reached()
     clock.now += 50 * dt.timedelta(minutes=1)  # a long translation
-    engine.release.set()
+    engine.release()
     finish(client, headers.paid, handle)
     clock.now += 59 * dt.timedelta(minutes=1)
     result = download(client, headers.paid, handle)
@@ -142,11 +122,11 @@ def test_an_upload_whose_job_never_finishes_expires_after_its_upload(make_client
     engine = HeldEngine()
     client = make_client(clock=clock, engine=engine)
     stuck = upload(client, headers.paid)
-    assert engine.started.wait(10)
+    engine.reached()
     clock.now += 24 * HOUR
     assert_unknown(status(client, headers.paid, stuck))
     assert stored(client) == (0, 0)
-    engine.release.set()  # the worker finishes a job that is gone: nothing is stored, it goes on
+    engine.release()  # the worker finishes a job that is gone: nothing is stored, it goes on
     later = upload(client, headers.paid)
     finish(client, headers.paid, later)
     assert stored(client) == (1, 2)

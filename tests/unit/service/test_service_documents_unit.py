@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
+import datetime as dt
 import io
-import time
 import zipfile
 from collections.abc import Sequence
 
 import document_samples as samples
 import pytest
+from documents_support import HeldEngine
 from lxml import etree
 
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
-from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.pseudo import PseudoEngine, transliterate
+from pipeline.service.engine.pseudo import transliterate
 
 
 class Upper:
@@ -225,17 +224,6 @@ def test_output_format_rules():
 # --- jobs in-process ---------------------------------------------------------------------------
 
 
-class SlowEngine(PseudoEngine):
-    """The pseudo engine, taking ``delay`` seconds per engine request."""
-
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
-
-    async def translate(self, request: EngineRequest) -> Sequence[Translation]:
-        await asyncio.sleep(self.delay)
-        return await super().translate(request)
-
-
 def _upload(client, headers, name: str, data: bytes, **fields: str):
     response = client.post(
         "/v2/document", files={"file": (name, data)}, data={"target_lang": "DE", **fields}, headers=headers
@@ -249,33 +237,35 @@ def _status(client, headers, handle):
     return client.post(f"/v2/document/{handle['document_id']}", json=body, headers=headers).json()
 
 
-def _wait(client, headers, handle, until=("done", "error"), timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = _status(client, headers, handle)
-        if status["status"] in until:
-            return status
-        time.sleep(0.01)
-    raise AssertionError(f"job still {status}")
+def _wait(client, headers, handle):
+    """The job's status once the worker is done with it."""
+    client.jobs_ended.wait(handle["document_id"])
+    return _status(client, headers, handle)
 
 
-def test_translating_state_reports_seconds_remaining(make_client, headers):
-    client = make_client(engine=SlowEngine(0.2))
-    lines = "".join(f"Line {n}\n" for n in range(150))  # three engine requests of 50 texts
+def test_translating_state_reports_seconds_remaining(make_client, headers, clock):
+    engine = HeldEngine(through=1)
+    client = make_client(engine=engine, clock=clock)
+    lines = "".join(f"Line {n}\n" for n in range(100))  # two engine requests of 50 texts
     handle = _upload(client, headers.paid, "a.txt", lines.encode())
-    seen = _wait(client, headers.paid, handle, until=("translating",))
-    assert isinstance(seen["seconds_remaining"], int) and seen["seconds_remaining"] >= 0
-    assert "billed_characters" not in seen
+    engine.reached(2)  # half done, the second half held
+    clock.now += dt.timedelta(seconds=10)
+    seen = _status(client, headers.paid, handle)
+    assert seen == {"document_id": handle["document_id"], "status": "translating", "seconds_remaining": 10}
+    engine.release()
     done = _wait(client, headers.paid, handle)
-    assert done == {"document_id": handle["document_id"], "status": "done", "billed_characters": len(lines) - 150}
+    assert done == {"document_id": handle["document_id"], "status": "done", "billed_characters": len(lines) - 100}
 
 
 def test_result_before_done_is_503_then_once_only(make_client, headers):
-    client = make_client(engine=SlowEngine(0.3))
+    engine = HeldEngine()
+    client = make_client(engine=engine)
     handle = _upload(client, headers.paid, "a.txt", b"Hello\n")
+    engine.reached()
     body = {"document_key": handle["document_key"]}
     early = client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers.paid)
     assert early.status_code == 503 and early.headers["retry-after"] == "1"
+    engine.release()
     _wait(client, headers.paid, handle)
     first = client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers.paid)
     assert first.status_code == 200 and first.content.startswith(transliterate("Hello", "DE").encode())
@@ -285,10 +275,12 @@ def test_result_before_done_is_503_then_once_only(make_client, headers):
 
 
 def test_jobs_survive_a_restart(make_client, headers, tmp_path):
-    client = make_client(data_dir=tmp_path, engine=SlowEngine(5.0))
+    engine = HeldEngine()
+    client = make_client(data_dir=tmp_path, engine=engine)
     handle = _upload(client, headers.paid, "a.txt", b"Hello\n")
-    _wait(client, headers.paid, handle, until=("translating",))
-    client.close()  # the slow job is cut off mid-translation
+    engine.reached()
+    assert _status(client, headers.paid, handle)["status"] == "translating"
+    client.close()  # the held job is cut off mid-translation
     restarted = make_client(data_dir=tmp_path)
     done = _wait(restarted, headers.paid, handle)
     assert done["status"] == "done"

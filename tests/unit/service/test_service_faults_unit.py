@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
+from virtual_time import VirtualTime
 
+from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.service.engine.base import MarkupOptions
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.testing import mangle
-from pipeline.service.testing.faults import FaultBook, FaultSpec, FaultSyntaxError, parse
+from pipeline.service.testing.faults import FaultBook, FaultMiddleware, FaultSpec, FaultSyntaxError, parse
 
 XML = MarkupOptions("xml", frozenset({"x"}))
 
@@ -42,6 +46,29 @@ def test_parse_full_grammar():
 def test_parse_rejects(header):
     with pytest.raises(FaultSyntaxError):
         parse(header)
+
+
+def test_a_delay_waits_its_seconds_before_the_request_is_handled_or_failed():
+    time_ = VirtualTime()
+    handled_at: list[float] = []
+
+    async def app(scope, receive, send) -> None:
+        handled_at.append(time_.clock())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    middleware = FaultMiddleware(app, FaultBook(), sleep=time_.sleep)
+
+    async def scenario() -> list[tuple[int, float]]:
+        answers = []
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(middleware), base_url="http://fault.test") as c:
+            for fault in (None, "delay=0.3;id=a", "delay=2;status=503;id=b", "delay=0.3;times=1;id=a"):
+                headers = {TEST_FAULT_HEADER: fault} if fault else {}
+                answers.append(((await c.get("/", headers=headers)).status_code, time_.clock()))
+        return answers
+
+    assert asyncio.run(scenario()) == [(200, 0.0), (200, 0.3), (503, 2.3), (200, 2.3)]
+    assert handled_at == [0.0, 0.3, 2.3]  # after the delay; the failed one never reached the app
 
 
 def test_times_counts_per_id():

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from documents_support import JobsEnded
 from starlette.types import Message
 
 from pipeline.service.app import ServiceApp, ServiceStartError, create_app
@@ -70,14 +71,14 @@ def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the
 
     # The job cut off mid-translation is finished by the next start.
     async def resumed() -> dict[str, object]:
-        async with httpx.AsyncClient(transport=embedded_transport(config(data_dir=tmp_path)), base_url=BASE) as client:
-            for _ in range(1000):
-                body = {"document_key": handle["document_key"]}
-                status = (await client.post(f"/v2/document/{handle['document_id']}", json=body, headers=HEADERS)).json()
-                if status["status"] == "done":
-                    return status
-                await asyncio.sleep(0.01)
-        raise AssertionError(f"job still {status}")
+        ended = JobsEnded()
+        transport = embedded_transport(config(data_dir=tmp_path, on_document_ended=ended))
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+            body = {"document_key": handle["document_key"]}
+            path = f"/v2/document/{handle['document_id']}"
+            await client.post(path, json=body, headers=HEADERS)  # opens the app: its worker resumes the job
+            await asyncio.to_thread(ended.wait, handle["document_id"])
+            return (await client.post(path, json=body, headers=HEADERS)).json()
 
     assert asyncio.run(resumed())["status"] == "done"
 

@@ -1,1 +1,0 @@
-"""Helpers of ``bench/official_clients.py``: the scheme-renaming proxy and the suites' runners."""

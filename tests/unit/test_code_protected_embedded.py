@@ -1,0 +1,146 @@
+"""Issue #35's examples through `pipeline translate` with the embedded service: nothing that is code is translated.
+
+The embedded engine translates every letter it is given into the target's script (Russian here: Cyrillic),
+as an adversary would, so a Latin token that survives in a written entry was protected. Each source lists
+the code it holds (``CODE``): every token must be in the written translation byte for byte, and the
+translation must be in Cyrillic besides (the rest was translated). The catalogs are tests/data/code/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "code"
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+#: source -> code tokens that must come back as they are.
+CODE = {
+    # markup_tags_whole.po: a tag with a placeholder inside is one placeholder
+    'Try <a href="%(url)s">downloading</a> it': ['<a href="%(url)s">', "</a>"],
+    'Try <a href="%s">downloading</a> %s': ['<a href="%s">', "</a>", "%s"],
+    'Try <a href="%1">downloading</a> it': ['<a href="%1">', "</a>"],
+    'See <a href="https://docs.djangoproject.com/en/%(version)s/topics/i18n/">the documentation</a>.': [
+        '<a href="https://docs.djangoproject.com/en/%(version)s/topics/i18n/">',
+        "</a>",
+    ],
+    '<acronym title="HyperText Markup Language">HTML</acronym> is supported': ['<acronym title="', '">', "</acronym>"],
+    '<img src="logo.png" alt="The project logo" class="logo"/> Welcome': [
+        '<img src="logo.png" alt="',
+        '" class="logo"/>',
+    ],
+    # markup_beyond_html.po: Qt rich text, KUIT, BBCode, wiki
+    "<qt>Do you <nobr>really</nobr> want to delete it?</qt>": ["<qt>", "<nobr>", "</nobr>", "</qt>"],
+    "Cannot open <filename>%1</filename> for reading": ["<filename>%1</filename>"],
+    "Press [kbd]config[/kbd] to open the [em]settings[/em] of %s": ["[kbd]", "[/kbd]", "[em]", "[/em]", "%s"],
+    "See [[Help:Contents|the help pages]] for '''more''' information": ["[[Help:Contents|", "]]", "'''"],
+    # icu_arguments.po
+    "Edit post #{id, number}": ["#{id, number}"],
+    "Post content is too short ({ limit } characters minimum)": ["({ limit }"],
+    "You have {count, plural, =0 {no messages} one {one message} other {# new messages}} from {name}.": [
+        "{count, plural, =0 {",
+        "{name}.",
+    ],
+    # code_of_other_formats.po
+    "Dates look like %Y-%m-%d": ["%Y-%m-%d"],
+    "%B %d, %Y at %I:%M %p": ["%B %d, %Y", "%I:%M %p"],
+    "Last seen %a %b %d %H:%M:%S": ["%a %b %d %H:%M:%S"],
+    "inlined from %qs at %r%s:%d:%d%R": ["%qs", "%r%s:%d:%d%R"],
+    "use %<constexpr%> here, or %<auto{x}%>": ["%<constexpr%>", "%<auto{x}%>"],
+    "Conference: {event_title} on %(date)s": ["{event_title}", "%(date)s"],
+    "Set $ENV before the logging format $(module)s takes effect": ["$ENV", "$(module)s"],
+    "Directives !$OMP DO and !$ACC LOOP are not allowed here": ["!$OMP DO", "!$ACC LOOP"],
+    "Use --scale or -ffixed-line-length to change it": ["--scale", "-ffixed-line-length"],
+    "The symbol SYS$LOGIN points there": ["SYS$LOGIN"],
+    "Run `make install` in /usr/local/bin or ~/.local/bin": ["`make install`", "/usr/local/bin", "~/.local/bin"],
+    "Mail help@example.org or see https://example.org/help": ["help@example.org", "https://example.org/help"],
+}
+
+
+def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
+    root = tmp_path / "project"
+    root.mkdir()
+    for name in names:
+        source = DATA / name
+        shutil.copytree(source, root / name) if source.is_dir() else shutil.copy(source, root / name)
+    (root / "pipeline.toml").write_text(
+        'source_lang = "en"\ncatalogs = ["*.po", "symfony/*.xlf"]\n[service]\nurl = "embedded"\n'
+        '[cache]\ndir = ".cache"\n[report]\ndir = "report"\n',
+        encoding="utf-8",
+    )
+    assert main(["translate", "--config", str(root / "pipeline.toml"), "--quiet"]) == 0
+    return root, json.loads((root / "report" / "report.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "name", ["markup_tags_whole.po", "markup_beyond_html.po", "icu_arguments.po", "code_of_other_formats.po"]
+)
+def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(tmp_path, msgfmt_check, name):
+    root, report = _translate(tmp_path, [name])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    units = read_catalog(root / name).units
+    assert units and all(u.state is UnitState.FUZZY for u in units)
+    for unit in units:
+        for target in unit.targets:
+            for token in CODE.get(unit.sources[0], []):
+                assert token in target, (unit.sources[0], token, target)
+            assert CYRILLIC.search(target), (unit.sources[0], target)
+    msgfmt_check(root / name)
+    assert main(["check", str(root / name)]) == 0
+
+
+def test_text_attributes_and_metavariables_are_translated(tmp_path):
+    root, _ = _translate(tmp_path, ["markup_tags_whole.po", "markup_beyond_html.po"])
+    targets = {
+        u.sources[0]: u.targets[0]
+        for name in ("markup_tags_whole.po", "markup_beyond_html.po")
+        for u in read_catalog(root / name).units
+    }
+    acronym = targets['<acronym title="HyperText Markup Language">HTML</acronym> is supported']
+    title = re.match(r'<acronym title="([^"]*)">', acronym)
+    assert title is not None and CYRILLIC.search(title.group(1)), acronym  # the reader's text, translated
+    alt = re.search(r'alt="([^"]*)"', targets['<img src="logo.png" alt="The project logo" class="logo"/> Welcome'])
+    assert alt is not None and CYRILLIC.search(alt.group(1))
+    # A lone <word> is a help text's metavariable, which the translator translates; the label of a wiki link too.
+    usage = targets["Usage: cp <source> <dest>"]
+    assert "<source>" not in usage and re.fullmatch(r"[^<>]+<[\u0400-\u04ff]+> <[\u0400-\u04ff]+>", usage), usage
+    assert CYRILLIC.search(targets["See [[Help:Contents|the help pages]] for '''more''' information"].split("|")[1])
+
+
+def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tmp_path):
+    root, _ = _translate(tmp_path, ["icu_arguments.po"])
+    targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "icu_arguments.po").units}
+    plural = targets["{count, plural, one {# comment} other {# comments}}"]
+    cases = dict(re.findall(r"(\w+) \{([^{}]*)\}", plural))
+    assert list(cases) == ["one", "few", "many", "other"], plural
+    assert all(body.startswith("# ") and CYRILLIC.search(body) for body in cases.values()), plural
+    # =0 covers no category of Russian; the rest are added before other, one from 21 ("one" is not just 1)
+    mixed = targets["You have {count, plural, =0 {no messages} one {one message} other {# new messages}} from {name}."]
+    assert re.findall(r"(=0|one|few|many|other) \{", mixed) == ["=0", "one", "few", "many", "other"], mixed
+
+
+def test_qt_plural_count_is_found_and_every_russian_form_is_made_from_its_number(tmp_path):
+    root, report = _translate(tmp_path, ["code_of_other_formats.po"])
+    assert not any("no single count placeholder" in i["reason"] for i in report["issues"])
+    unit = next(u for u in read_catalog(root / "code_of_other_formats.po").units if u.plural)
+    assert len(unit.targets) == 3 and all(t.startswith("%n ") for t in unit.targets), unit.targets
+
+
+def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_source_language_file(tmp_path, capsys):
+    root, report = _translate(tmp_path, ["symfony"])
+    assert report["totals"]["segments_translated"] == 2
+    units = {u.sources[0]: u for u in read_catalog(root / "symfony" / "messages+intl-icu.ru.xlf").units}
+    assert re.fullmatch(r"[\u0400-\u04ff ]+ #\{id, number\}", units["post.edit"].targets[0])
+    assert "few {" in units["post.num_comments"].targets[0] and "many {" in units["post.num_comments"].targets[0]
+    capsys.readouterr()
+    # The human translations (CDATA, {limit} for { limit }, <Strong>, a Polish plural with four
+    # categories) and the machine ones pass: compared with the English texts, never with the keys.
+    assert main(["check", "--config", str(root / "pipeline.toml")]) == 0
+    assert "0 error(s)" in capsys.readouterr().err

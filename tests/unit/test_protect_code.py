@@ -1,0 +1,197 @@
+"""What protection takes for code whatever the flag says, what it leaves to the translator, and what restore refuses.
+
+Protection is a superset (issue #35): markup whole, directives of any format, options, paths, names;
+the judgement of a human translation stays gettext's (see test_checks.py). Each case pins one rule,
+and each rule has its counter-example of prose that merely looks like code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.placeholders.glue import glued
+from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
+
+
+def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    return [(ph.text, ph.kind) for ph in protect(text, flags).placeholders]
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "expected"),
+    [
+        # a tag with a directive inside is one placeholder; a text attribute's value is cut out
+        (
+            'Try <a href="%(url)s">it</a>',
+            ("python-format",),
+            [('<a href="%(url)s">', "html-tag"), ("</a>", "html-tag")],
+        ),
+        (
+            '<abbr title="World Wide Web">WWW</abbr>',
+            (),
+            [('<abbr title="', "html-tag"), ('">', "html-attr"), ("</abbr>", "html-tag")],
+        ),
+        ('<img alt="%(n)s" src="x"/>', ("python-format",), [('<img alt="%(n)s" src="x"/>', "html-tag")]),  # no words
+        # markup HTML does not list: closing, partnered, Qt's <qt>; KUIT entries are XML
+        ("<qt>Hi</qt>", (), [("<qt>", "html-tag"), ("</qt>", "html-tag")]),
+        ("</acronym> left", (), [("</acronym>", "html-tag")]),
+        ("<nobr>x</nobr>", (), [("<nobr>", "html-tag"), ("</nobr>", "html-tag")]),
+        (
+            "Open <filename>%1</filename>",
+            ("kde-kuit-format",),
+            [("<filename>", "html-tag"), ("%1", "kde-kuit-format"), ("</filename>", "html-tag")],
+        ),
+        ("See <note>", ("kde-kuit-format",), [("<note>", "html-tag")]),
+        ("[kbd]config[/kbd] and [x]", (), [("[kbd]config[/kbd]", "quoted-code")]),
+        ("[tip]Hi[/tip]", (), [("[tip]", "bracket-markup"), ("[/tip]", "bracket-markup")]),
+        # directives of formats the flag does not name
+        (
+            "%Y-%m-%d",
+            ("python-format",),
+            [("%Y", "percent-directive"), ("%m", "percent-directive"), ("%d", "safe-printf")],
+        ),
+        ("%n file(s)", ("qt-format",), [("%n", "qt-count")]),
+        (
+            "at %r%s:%d%R",
+            (),
+            [("%r", "percent-directive"), ("%s", "safe-printf"), ("%d", "safe-printf"), ("%R", "percent-directive")],
+        ),
+        ("Conference: {event_title}", ("python-format",), [("{event_title}", "safe-brace")]),
+        ("#{id, number} of { limit }", (), [("{id, number}", "icu-arg"), ("{ limit }", "icu-arg")]),
+        # code of other programs
+        ("use %<auto{x}%> here", ("gcc-internal-format",), [("%<auto{x}%>", "quoted-code")]),
+        ("Run `make install`", (), [("`make install`", "quoted-code")]),
+        ("!$OMP DO and !$ACC LOOP", (), [("!$OMP DO", "fortran-directive"), ("!$ACC LOOP", "fortran-directive")]),
+        ("$(module)s and ${python:len(x)}", (), [("$(module)s", "dollar-var"), ("${python:len(x)}", "dollar-var")]),
+        (
+            "Use --scale, -O2 or [-q|--quiet]",
+            (),
+            [("--scale", "option"), ("-O2", "option"), ("-q", "option"), ("--quiet", "option")],
+        ),
+        ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
+        (
+            "needs_extensions, conf.py, Dpkg::Shlibs, add_node(), phpMyAdmin",
+            (),
+            [
+                ("needs_extensions", "identifier"),
+                ("conf.py", "identifier"),
+                ("Dpkg::Shlibs", "identifier"),
+                ("add_node()", "identifier"),
+                ("phpMyAdmin", "identifier"),
+            ],
+        ),
+        ("SYS$LOGIN", (), [("SYS$LOGIN", "code-identifier")]),
+        (
+            "__all__, MAX_ROWS, OAuth and ETags (not URLs)",
+            (),
+            [("__all__", "identifier"), ("MAX_ROWS", "identifier"), ("OAuth", "identifier"), ("ETags", "identifier")],
+        ),
+    ],
+)
+def test_code_is_protected_whatever_the_flag(text, flags, expected):
+    assert found(text, flags) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cp <source> <dest>",  # a lone <word>: a help text's metavariable, which the translator translates
+        "<new column>",
+        "Check [x] or [OPTIONS]",
+        "50%less, 100% sure, 100%.",
+        "e-mail and self-contained",
+        "and/or, km/h, 1/2",
+        "e.g. this, i.e. that, Ph.D., U.S.A., version 1.2.3",
+        "It is done.Next time",  # two sentences without a space
+        "URLs, APIs and IDs",
+        "it''s",  # ICU's and Java's escaped apostrophe
+        "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
+        "d[SIZE] bytes",  # BBCode's [size] takes a value
+        "Search term(s)/phrase",
+        "_Zoom, Save _as, E_xit, Pre_view",  # GTK mnemonics: words a GNOME translator translates
+        "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
+    ],
+)
+def test_prose_that_looks_like_code_is_left_to_translate(text):
+    assert found(text) == []
+
+
+def test_an_option_after_a_closing_tag_is_part_of_a_word():
+    assert [k for _, k in found("<b>Symfony Demo</b>-Anwendung")] == ["html-tag", "html-tag"]
+
+
+def test_a_translated_attribute_value_is_kept_in_its_tag_and_its_quote_escaped():
+    p = protect('<abbr title="World Wide Web">WWW</abbr>')
+    assert p.text == '<x id="1"/>World Wide Web<x id="2"/>WWW<x id="3"/>'
+    assert restore('<x id="1"/>Das "Web"<x id="2"/>WWW<x id="3"/>', p) == '<abbr title="Das &quot;Web&quot;">WWW</abbr>'
+    with pytest.raises(PlaceholderMismatch, match="out of order"):
+        restore('<x id="2"/>Web<x id="1"/>WWW<x id="3"/>', p)
+    with pytest.raises(PlaceholderMismatch, match="moved into an attribute"):
+        restore('<x id="1"/>Web<x id="3"/>WWW<x id="2"/>', p)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Speichern &lt;script&gt;alert(1)&lt;/script&gt;",  # escaped: unescaped by restore
+        "Speichern &lt;img src=x onerror=alert(1)&gt;",
+        "Speichern &lt;b&gt;jetzt&lt;/b&gt;",  # formatting too: the source has none
+        "Speichern &amp;lt;script&amp;gt;",  # escaped twice: markup once a program unescapes it
+    ],
+)
+def test_markup_written_as_text_in_an_answer_is_refused(answer):
+    with pytest.raises(PlaceholderMismatch, match="that the source does not have"):
+        restore(answer, protect("Save now"))
+
+
+def test_a_translated_metavariable_is_not_markup_and_the_sources_own_markup_may_come_back():
+    assert restore("кп &lt;источник&gt; &lt;цель&gt;", protect("cp <source> <dest>")) == "кп <источник> <цель>"
+    assert restore("Use &lt;source&gt;", protect("Use <source>")) == "Use <source>"
+
+
+@pytest.mark.parametrize(
+    ("source", "answer", "reason"),
+    [
+        ("Use $d days", '<x id="1"/>Tage', "variable '$d' is glued"),
+        ("  -B, --all  list", '<x id="2"/><x id="1"/>, Liste', "option '--all' is glued"),
+        ("Edit conf.py now", 'Bearbeite <x id="1"/>jetzt', "name 'conf.py' is glued"),
+        ("%1 of %2", '<x id="1"/>2 von <x id="2"/>', "argument '%1' is glued to the digit"),
+    ],
+)
+def test_a_token_glued_to_a_word_or_another_token_is_refused(source, answer, reason):
+    flags = ("kde-format",) if "%1" in source else ()
+    assert reason in (glued(protect(source, flags), answer) or "")
+
+
+def test_a_token_next_to_punctuation_or_an_ideograph_is_not_glued():
+    assert glued(protect("Edit conf.py now"), 'Bearbeite „<x id="1"/>“ jetzt') is None
+    assert glued(protect("Edit conf.py now"), '编辑<x id="1"/>文件') is None
+
+
+def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_without_spaces():
+    protected = protect("%s is neither a commit", ("c-format",))
+    assert "'%s' is glued to the word after it" in (glued(protected, '<x id="1"/>ist weder') or "")
+    assert glued(protected, '<x id="1"/> ist weder') is None
+    assert glued(protect("Delete %d files", ("c-format",)), 'ลบ <x id="1"/>ไฟล์') is None  # Thai
+    assert glued(protect("Was %s", ("c-format",)), 'War<x id="1"/>') is None  # what precedes it is text
+
+
+def test_a_run_of_code_written_without_a_space_is_one_placeholder():
+    assert found("results in %(outdir)s{sep}python.txt.", ("python-format",)) == [
+        ("%(outdir)s{sep}python.txt", "code-run")
+    ]
+    assert found("see %(outdir)s/output.txt", ("python-format",)) == [("%(outdir)s/output.txt", "code-run")]
+    assert [k for _, k in found("Page %d/%d", ("c-format",))] == ["c-format", "c-format"]  # no name among them
+    assert found("Unknown key: latex_elements[%r]", ("python-format",)) == [("latex_elements[%r]", "code-run")]
+
+
+def test_an_option_moved_to_another_line_of_a_help_text_is_refused():
+    p = protect("Commands:\n  --get <flag>   output the flag\n  --status   show it")
+    assert [(ph.text, ph.kind) for ph in p.placeholders][:3] == [
+        ("\n", "control"),
+        ("--get", "option"),
+        ("\n", "control"),
+    ]
+    answer = p.text.replace('<x id="1"/>  <x id="2"/>', '<x id="2"/><x id="1"/>  ')
+    with pytest.raises(PlaceholderMismatch, match="option '--get' moved to another line"):
+        restore(answer, p)
