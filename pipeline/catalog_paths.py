@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.config import Settings
+from pipeline.files.untrusted import work_tree
 from pipeline.model import Issue, Severity
-from pipeline.untrusted import git_files
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 #: Folders no search enters, whatever the patterns say below their literal part: installed
@@ -74,16 +74,18 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
                 refused.append(
-                    Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING)
+                    Issue(
+                        display_path(settings.root, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING
+                    )
                 )
             continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
             refused.append(
-                Issue(display_path(settings, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
+                Issue(display_path(settings.root, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
             )
             continue
         if writing and read_only(real):
-            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), READ_ONLY))
+            refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), READ_ONLY))
             continue
         found.add(real)
     return Found(sorted(found), refused)
@@ -218,7 +220,8 @@ def _name_regex(part: str) -> str:
             # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
             # and set operations in later Pythons, which warn about them today).
             body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
-            out.append(f"[{'^/' if negate else ''}{body}]")
+            # A negated set never matches "/" either; said apart, so the "/" cannot start a range with the body.
+            out.append((f"(?!/)[^{body}]" if body else "[^/]") if negate else f"[{body}]")
             i = end
         else:
             out.append(re.escape(char))
@@ -227,8 +230,15 @@ def _name_regex(part: str) -> str:
 
 
 def _git_files(top: Path) -> list[str] | None:
-    """The files git sees under ``top`` (see :func:`pipeline.untrusted.git_files`); None outside a work tree."""
-    return git_files(top, _not_the_projects)
+    """The files git sees under ``top`` (see :func:`pipeline.files.git.git_files`); None outside a work tree.
+
+    The front door of git: its module (and subprocess) is loaded inside a work tree only.
+    """
+    if work_tree(top) is None:
+        return None
+    from pipeline.files import git
+
+    return git.git_files(top, _not_the_projects)
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:
@@ -329,8 +339,8 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
     return Path(os.path.abspath(path)) != real  # no link on the way: a file the user named, where it is
 
 
-def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it: how reports, messages and the run
+def display_path(root: Path, path: Path) -> str:
+    """``path`` relative to the project ``root`` where it lies inside it: how reports, messages and the run
     state name a catalog.
 
     A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
@@ -338,7 +348,7 @@ def display_path(settings: Settings, path: Path) -> str:
     (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
     """
     try:
-        name = str(path.relative_to(settings.root))
+        name = str(path.relative_to(root))
     except ValueError:
         name = str(path)
     return printable(name)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import httpx
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport

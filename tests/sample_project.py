@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from pipeline.formats import UnitState, read_catalog
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 
 REPO = Path(__file__).resolve().parent.parent

@@ -85,7 +85,7 @@ def _project(root: Path) -> Path:
 
 
 def _translated(root: Path) -> int:
-    from pipeline.formats import UnitState, read_catalog
+    from pipeline.catalogs import UnitState, read_catalog
 
     return sum(
         1

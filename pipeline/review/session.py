@@ -5,7 +5,7 @@ configuration, writable ones only); a request names an entry by the id this sess
 never a path, so nothing but those catalogs can be written.
 
 Every decision is written at once, atomically, and only over the bytes the session read
-(:func:`pipeline.formats.atomic_write` with ``expected``: the check and the replacement are one
+(:func:`pipeline.files.swap.write_over`: the check and the replacement are one
 step). A catalog saved by another program meanwhile is read again first: a decision on an entry
 the other program did not touch is written into the new bytes (its change is kept); one on an
 entry it changed is refused as a :class:`Conflict` carrying the entry as it is now, for the
@@ -21,16 +21,18 @@ from pathlib import Path
 
 from pipeline import locales
 from pipeline.catalog_paths import configured_locale, display_path, find_catalogs
+from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
+from pipeline.catalogs.po import PoCatalog
+from pipeline.catalogs.xliff import XliffCatalog
+from pipeline.catalogs.xliff_edits import NO_NOTES_2
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, ChangedMeanwhile, PoCatalog, Reviewed, Unit, UnitState, atomic_write, read_catalog
-from pipeline.formats.xliff import XliffCatalog
-from pipeline.formats.xliff_edits import NO_NOTES_2
+from pipeline.files.swap import ChangedMeanwhile, write_over
 from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
-from pipeline.run.journal import Journal
+from pipeline.run.provenance import Provenance
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
 WRITE_TRIES = 3
@@ -111,7 +113,7 @@ class Session:
         self.entries: dict[str, Entry] = {}
         self.decided: Counter[tuple[str, Status]] = Counter()  # (language, decision)
         self._serial = 0
-        self._journal = Journal(settings.cache_dir)
+        self._provenance = Provenance(settings.cache_dir)
         found = find_catalogs(settings, paths, writing=True)
         for issue in found.refused:
             warn(f"{issue.where()}: {issue.reason}")
@@ -124,7 +126,7 @@ class Session:
     # -- reading ----------------------------------------------------------------------------
 
     def _load(self, path: Path, warn: Callable[[str], None]) -> Loaded | None:
-        display = display_path(self.settings, path)
+        display = display_path(self.settings.root, path)
         if path.suffix.lower() == ".pot":
             return None
         try:
@@ -156,7 +158,7 @@ class Session:
             if unit.state is not UnitState.FUZZY:
                 continue
             details = loaded.details.get(unit.index, Details())
-            machine = self._journal.machine_written(loaded.display, unit) is not None
+            machine = self._provenance.machine_written(loaded.display, unit) is not None
             origin, reused_from = entries.origin(unit, details, machine)
             found = entries.problems(loaded.catalog, unit, entries.current_targets(unit))
             old = previous.pop(key, None)
@@ -249,7 +251,7 @@ class Session:
             except ValueError as exc:  # what the checks let through and the format cannot hold
                 raise Refused([str(exc)]) from None
             try:
-                atomic_write(loaded.path, data, expected=current)
+                write_over(loaded.path, data, current)
             except ChangedMeanwhile:
                 continue  # saved at the very moment: read again and try once more
             except OSError as exc:

@@ -22,7 +22,9 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from pipeline.client.requests import translate_params
 from pipeline.model import SCHEME_VERSION
+from pipeline.placeholders.protect import TAG
 from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
@@ -40,11 +42,6 @@ def request_params(opts: TranslationOptions) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1024)
 def _params(opts: TranslationOptions) -> dict[str, Any]:
-    # Imported here: the client's request module (which checks the values against the spec) is
-    # needed only once a key is computed, never by a run that skips every catalog.
-    from pipeline.client.requests import translate_params
-    from pipeline.placeholders.protect import TAG
-
     return translate_params(
         source_lang=opts.source_lang,
         target_lang=opts.target_lang,

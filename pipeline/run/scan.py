@@ -9,18 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import configured_locale, display_path
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
 from pipeline.run.window import ScannedCatalog, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
+
+if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
+    from pipeline.catalogs.xliff import XliffCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
@@ -49,7 +54,7 @@ def scan(
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
     for path in paths:
-        display = display_path(settings, path)
+        display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
@@ -73,15 +78,15 @@ def scan(
         target = variety.target
         if not locales.selected(wanted, locale, target):
             continue
-        refusal = _not_offered(settings, display, variety, offered)
+        refusal = _not_offered(settings.unsupported_languages == "skip", display, variety, offered)
         if refusal is not None:
             issues.append(refusal)
             continue
         assert target is not None
-        fitted = _fit_charset(settings, display, catalog, locale, target, issues)
+        fitted = _fit_charset(settings.to_utf8, display, catalog, locale, target, issues)
         if fitted is None:
             continue
-        catalog, keys_left = _keyed(settings, display, fitted, locale, target, issues)
+        catalog, keys_left = _keyed(settings.source_lang, display, fitted, locale, target, issues)
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
         found = replace(found, formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
@@ -108,7 +113,7 @@ def _segments(
             found.skipped += 1
             issues.append(refusal)
             continue
-        found.add(settings, display, unit, plural)
+        found.add(settings.source_lang, display, unit, plural)
     return ScannedCatalog(
         path,
         display,
@@ -152,7 +157,7 @@ class _Found:
     fallbacks: list[Segment] = field(default_factory=list)
     skipped: int = 0
 
-    def add(self, settings: Settings, display: str, unit: Unit, plural: PluralRule | None) -> None:
+    def add(self, source_lang: str, display: str, unit: Unit, plural: PluralRule | None) -> None:
         """The unit's forms (a plural's number sentences, with their fallbacks kept apart).
 
         Its segments are made when its part of the window is planned (:meth:`ScannedCatalog.unit_segments`),
@@ -161,7 +166,7 @@ class _Found:
         if unit.plural:
             assert plural is not None  # _refusal left such units out
             plan = self.plural_plans[unit.index] = plurals.plan_unit(
-                unit.sources, unit.flags, unit.nforms, plural, settings.source_lang
+                unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
             self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
@@ -216,18 +221,15 @@ def _source_language(settings: Settings, display: str, locale: str) -> Issue | N
     return Issue(display, reason, target_lang=locale, severity=Severity.SKIPPED)
 
 
-def _not_offered(
-    settings: Settings, display: str, variety: locales.Variety, offered: frozenset[str] | None
-) -> Issue | None:
+def _not_offered(skip: bool, display: str, variety: locales.Variety, offered: frozenset[str] | None) -> Issue | None:
     """Why the catalog cannot be translated into its language (said once for the catalog), or None.
 
-    An error unless ``unsupported_languages = "skip"``: a language the mapping knows has no code
+    An error unless ``unsupported_languages = "skip"`` (``skip``): a language the mapping knows has no code
     on the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
     service's list leaves out (Kaqchikel) until that list changes.
     """
     if variety.target is not None and (offered is None or variety.target in offered):
         return None
-    skip = settings.unsupported_languages == "skip"
     if variety.target is None:
         reason = variety.why_not or f"locale {variety.locale!r} has no code on the translation service"
         return not_offered(display, reason, None, Cause.INPUT, skip)
@@ -235,7 +237,7 @@ def _not_offered(
 
 
 def _fit_charset(
-    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+    to_utf8: bool, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
 ) -> Catalog | None:
     """``catalog``, converted to UTF-8 where its charset cannot hold the target's letters and
     ``to_utf8`` asks for it; None (with the refusal in ``issues``) where it cannot be used.
@@ -244,13 +246,11 @@ def _fit_charset(
     """
     if catalog.format != "po":
         return catalog
-    from pipeline.formats.charset import converted_to_utf8, header_charset
-
     charset = header_charset(catalog)
     problem = charset_problem(catalog.encoding, target, locale, charset)
     if problem is None:
         return catalog
-    if not settings.to_utf8:
+    if not to_utf8:
         issues.append(Issue(display, problem, target_lang=target, cause=Cause.INPUT))
         return None
     try:
@@ -270,21 +270,17 @@ def _fit_charset(
 
 
 def _keyed(
-    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+    source_lang: str, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
 ) -> tuple[Catalog, frozenset[int]]:
     """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
     if catalog.format != "xliff":
         return catalog, frozenset()
-    from pipeline.formats.keyed import keyed_sources
-    from pipeline.formats.xliff import XliffCatalog
-
-    assert isinstance(catalog, XliffCatalog)
-
-    found = keyed_sources(catalog, locale, settings.source_lang)
+    xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys
+    found = xliff.keyed_sources(locale, source_lang)
     where = (
         f"{found.source_catalog.name} gives no text for it"
         if found.source_catalog
-        else f"there is no {settings.source_lang} catalog beside it to give its text"
+        else f"there is no {source_lang} catalog beside it to give its text"
     )
     for index, key in found.missing.items():
         issues.append(
@@ -297,4 +293,4 @@ def _keyed(
                 severity=Severity.WARNING,
             )
         )
-    return (catalog.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)
+    return (xliff.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)

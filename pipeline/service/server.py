@@ -32,6 +32,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from pipeline.files.descriptors import soft_limit
 from pipeline.service.app import ServiceApp
 from pipeline.service.engine import detect
 
@@ -93,13 +94,8 @@ def connection_cap(limit: int | None = None) -> int:
     ``limit`` defaults to this process's soft descriptor limit (none known: MAX_CONNECTIONS).
     """
     if limit is None:
-        try:
-            import resource  # POSIX only
-
-            limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        except (ImportError, OSError, ValueError):
-            return MAX_CONNECTIONS
-        if limit == resource.RLIM_INFINITY:
+        limit = soft_limit()
+        if limit is None:
             return MAX_CONNECTIONS
     return max(8, min(MAX_CONNECTIONS, limit - RESERVED_DESCRIPTORS - 3 * ACCEPT_BURST))
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
-from pipeline.formats import read_catalog
+from pipeline.catalogs import read_catalog
 from pipeline.placeholders.protect import protect
 
 pytestmark = pytest.mark.integration

@@ -25,7 +25,9 @@ import httpx
 import pytest
 from sample_project import copy_sample_project
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.errors import TransportError
 
 pytestmark = pytest.mark.integration

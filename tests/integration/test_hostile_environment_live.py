@@ -14,7 +14,7 @@ import pytest
 from sample_project import copy_sample_project
 from waiting import Lines
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 
 pytestmark = pytest.mark.integration
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import UnitState, read_catalog
+from pipeline.catalogs import UnitState, read_catalog
 
 pytestmark = pytest.mark.integration
 

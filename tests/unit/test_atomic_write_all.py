@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.formats import atomic_write_all
+from pipeline.files.swap import atomic_write_all
 
 
 def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
@@ -24,7 +24,7 @@ def test_one_file_or_none(tmp_path):
 
 
 def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path):
-    from pipeline.formats import AtomicWriter
+    from pipeline.files.swap import AtomicWriter
 
     (tmp_path / "b").mkdir()  # a folder where a file should go: that write fails, alone
     with AtomicWriter(at_once=2) as writer:
@@ -38,7 +38,7 @@ def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(
 
 
 def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_file(tmp_path):
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
 
     target = tmp_path / "f.json"
     atomic_write(target, (piece for piece in (b"{", b'"a": 1', b"}\n")))
@@ -61,7 +61,7 @@ def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_f
 def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_the_flush(tmp_path, monkeypatch):
     import os
 
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
     from pipeline.run.records import RunReport
     from pipeline.run.report import write_reports
 

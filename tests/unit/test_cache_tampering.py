@@ -13,7 +13,8 @@ from run_fakes import FakeService, project, run
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
-from pipeline.run.journal import PROVENANCE_DIR, STATE_NAME
+from pipeline.run.journal import STATE_NAME
+from pipeline.run.provenance import PROVENANCE_DIR
 
 
 class Payload:

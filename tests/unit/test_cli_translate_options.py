@@ -7,10 +7,10 @@ import json
 import pytest
 from sample_project import SAMPLES, copy_sample_project
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
-from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
 
 

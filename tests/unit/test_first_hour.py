@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.formats import read_catalog
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'

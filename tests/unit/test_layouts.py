@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError, ExitCode
-from pipeline.formats import read_catalog
 from pipeline.locales import locale_from_path
 from pipeline.service.engine.pseudo import transliterate
 from tests.unit.test_run import FakeService, run

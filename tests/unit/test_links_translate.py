@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import read_catalog
+from pipeline.catalogs import read_catalog
 
 
 def main(argv: list[str]) -> int:

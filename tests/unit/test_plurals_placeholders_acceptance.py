@@ -17,9 +17,10 @@ import httpx
 import pytest
 from run_fakes import languages_answer
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
-from pipeline.formats import UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.orchestrate import RunOptions, run_translate

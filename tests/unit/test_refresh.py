@@ -15,10 +15,10 @@ import polib
 import pytest
 from sample_project import copy_sample_project
 
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.workflows.refresh import find_template, refresh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from resources_fake import FakeResources
 
+from pipeline.catalogs import read_catalog
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
 

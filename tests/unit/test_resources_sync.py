@@ -7,10 +7,10 @@ import asyncio
 import pytest
 from resources_fake import FakeResources
 
+from pipeline.config.resources import Instruction, StyleSpec
 from pipeline.errors import TransportError
 from pipeline.resources.glossary_files import Dictionary
 from pipeline.resources.glossary_sync import glossary_name, parse_name, sync_glossary
-from pipeline.resources.settings import Instruction, StyleSpec
 from pipeline.resources.style_sync import parse_marker, service_name, sync_styles
 
 DE = Dictionary("en", "de", (("file", "Datei"), ("folder", "Ordner")))

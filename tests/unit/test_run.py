@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 from run_fakes import HEADER, PLURALS, FakeService, project, run
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import Settings
 from pipeline.errors import ExitCode, UsageError
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
 

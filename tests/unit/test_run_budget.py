@@ -9,9 +9,10 @@ import httpx
 from run_fakes import FakeService, languages_answer, project, run
 from virtual_time import VirtualTime
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
 

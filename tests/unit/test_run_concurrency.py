@@ -16,7 +16,8 @@ from run_fakes import languages_answer, project, run
 from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 
@@ -30,8 +31,8 @@ def time_(monkeypatch):
     time_ = VirtualTime()
     made: list[Limiter] = []
 
-    def on_virtual_time(settings):
-        made.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
+    def on_virtual_time(service):
+        made.append(Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep))
         return made[-1]
 
     monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)

@@ -16,10 +16,11 @@ import httpx
 import pytest
 from test_run import FakeService
 
+from pipeline import connect
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.client import AsyncClient, RetryPolicy
-from pipeline.formats import read_catalog
-from pipeline.run import context
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 
 TEXTS = 1050
 HEADER = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
@@ -64,9 +65,9 @@ def serve(monkeypatch, service: FakeService) -> None:
     """The run's client talks to ``service`` (what open_client would build, with its transport)."""
     transport = httpx.MockTransport(service.handler)
     monkeypatch.setattr(
-        context,
+        connect,
         "open_client",
-        lambda settings, log: AsyncClient(
+        lambda service, log: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
         ),
     )

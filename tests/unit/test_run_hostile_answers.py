@@ -7,8 +7,8 @@ import json
 import httpx
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.run.report import to_json
 from tests.unit.test_run import FakeService, project, run
 

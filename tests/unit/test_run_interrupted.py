@@ -10,9 +10,10 @@ import httpx
 import pytest
 from run_fakes import FakeService, project, run
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import StopReason
 from pipeline.run.send import interruption
 from pipeline.run.send.interruption import Interruption

@@ -10,8 +10,8 @@ from run_fakes import FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows
+from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 
 
 def sized(tmp_path: Path, *sizes: int) -> list[Path]:

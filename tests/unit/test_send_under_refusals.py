@@ -16,7 +16,8 @@ from run_fakes import languages_answer, project, run
 from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 
@@ -71,8 +72,8 @@ def limiters(monkeypatch, time_):
     """The run's limiters, each on the test's virtual clock."""
     made = []
 
-    def on_virtual_time(settings):
-        limiter = Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep)
+    def on_virtual_time(service):
+        limiter = Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter
 

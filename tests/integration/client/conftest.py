@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from client_live_support import FakeSleep
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 
 
 @pytest.fixture

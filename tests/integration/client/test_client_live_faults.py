@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 
-from pipeline.client import RetryPolicy
-from pipeline.client.retry import NO_RETRY
+from pipeline.client.retry import NO_RETRY, RetryPolicy
 from pipeline.errors import QuotaExceededError, RateLimitedError, ServerError, TransportError
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,9 @@ import pytest
 import respx
 from client_fakes import BASE_URL, KEY, FakeTime
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 
 
 @pytest.fixture

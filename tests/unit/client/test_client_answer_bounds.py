@@ -9,7 +9,8 @@ import httpx
 import pytest
 from client_fakes import BASE_URL, KEY
 
-from pipeline.client import AsyncClient, Client, DocumentHandle
+from pipeline.client.aio import AsyncClient
+from pipeline.client.api_data import DocumentHandle
 from pipeline.client.requests import (
     ANSWER_BYTES,
     ANSWER_FLOOR_BYTES,
@@ -18,6 +19,7 @@ from pipeline.client.requests import (
     answer_bound,
 )
 from pipeline.client.retry import NO_RETRY
+from pipeline.client.sync import Client
 from pipeline.errors import AnswerTooLargeError, ServerError
 
 CHUNK = b"x" * 65536

@@ -6,8 +6,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pipeline.client import Client, RetryPolicy
 from pipeline.client.base import behind_proxy, on_this_machine
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.errors import ExitCode, ProxyRefusedError, TransportError
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")

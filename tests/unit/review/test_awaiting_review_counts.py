@@ -7,8 +7,8 @@ import json
 from review_project import review_project
 from run_fakes import FakeService, project, run
 
+from pipeline.catalogs import Reviewed, UnitState, read_catalog
 from pipeline.cli import main
-from pipeline.formats import Reviewed, UnitState, read_catalog
 from pipeline.run.report import to_json, to_markdown
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"

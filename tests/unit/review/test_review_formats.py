@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import Reviewed, UnitState, read_catalog
-from pipeline.formats.xmltext import set_attributes
+from pipeline.catalogs import Reviewed, UnitState, read_catalog
+from pipeline.catalogs.xmltext import set_attributes
 
 REVIEW = Path(__file__).resolve().parents[2] / "data" / "review"
 

@@ -7,13 +7,13 @@ import os
 import pytest
 from review_project import PO, XLIFF_2, XLIFF_12, review_project
 
-from pipeline import formats
-from pipeline.formats import UnitState, read_catalog
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.files import atomic
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
 from pipeline.review.session import Conflict, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
-from pipeline.run.journal import Journal
+from pipeline.run.provenance import Provenance
 
 
 def entry_for(session: Session, source: str):
@@ -32,9 +32,9 @@ def settings(tmp_path):
 def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings):
     catalog = read_catalog(settings.root / PO)
     machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
-    journal = Journal(settings.cache_dir)  # what a run records when it writes a machine translation
-    journal.record(PO, [(machine, machine.targets, "inputs")])
-    journal.save()
+    written = Provenance(settings.cache_dir)  # what a run records when it writes a machine translation
+    written.record(PO, [(machine, machine.targets, "inputs")])
+    written.save()
     session = Session(settings, warn=pytest.fail)
     listed = [(session.catalogs[e.catalog].language, session.unit(e).sources[0], e.origin) for e in session.ordered()]
     assert listed == [
@@ -193,7 +193,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
     edit = path.read_bytes().replace(b"Papierkorb leeren", b"M\xc3\xbcll leeren")
-    real = formats._new_beside
+    real = atomic.new_beside
     saved: list[bool] = []
 
     def new_beside(target):
@@ -202,7 +202,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
             saved.append(True)
         return real(target)
 
-    monkeypatch.setattr(formats, "_new_beside", new_beside)
+    monkeypatch.setattr(atomic, "new_beside", new_beside)
     assert session.accept(entry.id, entry.version).entry.status is Status.ACCEPTED
     assert saved and 'msgstr "Müll leeren"' in path.read_text(encoding="utf-8")
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED

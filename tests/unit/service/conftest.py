@@ -11,7 +11,8 @@ import httpx
 import pytest
 from documents_support import JobsEnded
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import EmbeddedTransport
 
 PAID, ADMIN, FREE = "unit-paid-key", "unit-admin-key", "unit-free-key"

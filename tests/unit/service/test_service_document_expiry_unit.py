@@ -9,8 +9,7 @@ import httpx
 import pytest
 from documents_support import HeldEngine
 
-from pipeline.service import ServiceConfig
-from pipeline.service.config import AccountSpec
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.database import DATABASE_FILE
 from pipeline.service.store.jobs import SWEEP_INTERVAL_MS

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from pipeline.alphabets import alphabet
-from pipeline.formats.po import read_po
+from pipeline.catalogs.po import read_po
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.instructions import (
     InstructionFollowingEngine,
