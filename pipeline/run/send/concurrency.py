@@ -33,6 +33,11 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   keeps the 429s few over a long run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
+A request refused with 429 waits and goes again as long as the run makes progress: the limiter
+keeps when the service last answered (:meth:`Limiter.stalled`), and a run whose requests have all
+been refused for :data:`PATIENCE` seconds, or :data:`PATIENT_REFUSALS` times in a row (a service
+that asks for no wait), stops, saying so, rather than wait forever.
+
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
 :meth:`Limiter.answered`, :meth:`Limiter.refused` (429: retry the request with a new ticket),
 or :meth:`Limiter.release` (any other outcome, which teaches nothing about the limit).
@@ -51,6 +56,10 @@ DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while t
 MAX_PAUSE = 60.0
 PROBE_INTERVAL = 0.5  # seconds between probes, doubling after each one refused
 MAX_PROBE_INTERVAL = 600.0
+#: Seconds without an answer (every request refused or failing) after which a refused request gives up.
+PATIENCE = 120.0
+#: 429s in a row (no answer between them) after which a refused request gives up.
+PATIENT_REFUSALS = 256
 
 
 #: Answered tickets remembered for the floor, per place of the ceiling: the young of a ticket are
@@ -259,6 +268,8 @@ class Limiter:
         self._again: deque[asyncio.Future[Ticket]] = deque()  # refused requests, back from their wait
         self._timer: asyncio.Task[None] | None = None
         self.refusals = 0
+        self._progress: float | None = None  # when the service last answered, or the first request left
+        self._refused_since = 0  # 429s since the service last answered
 
     async def acquire(self, again: bool = False) -> Ticket:
         """Wait until a request may go; the ticket must be handed back by exactly one of the methods below.
@@ -266,6 +277,8 @@ class Limiter:
         ``again``: the request was refused (429) and waited out its Retry-After: it goes before
         the requests not sent yet, so that one refused twice does not also wait for all of them.
         """
+        if self._progress is None:
+            self._progress = self._clock()
         if not (self._again or self._waiters):
             granted = self.controller.grant(self._clock())
             if isinstance(granted, Ticket):
@@ -290,13 +303,22 @@ class Limiter:
 
     def answered(self, ticket: Ticket) -> None:
         """The request was answered (not 429)."""
+        self._progress, self._refused_since = self._clock(), 0
         self.controller.answered(ticket, self._clock())
         self._wake()
+
+    def stalled(self) -> bool:
+        """Whether every request since the last answer (or the first request) was refused, for
+        :data:`PATIENCE` seconds or :data:`PATIENT_REFUSALS` times."""
+        if self._progress is None:
+            return False
+        return self._clock() - self._progress >= PATIENCE or self._refused_since >= PATIENT_REFUSALS
 
     def refused(self, ticket: Ticket, retry_after: float | None) -> float:
         """The request was answered 429 (``Retry-After`` in seconds, when sent); returns the seconds it
         waits before it asks for a ticket again."""
         self.refusals += 1
+        self._refused_since += 1
         pause = self.controller.refused(ticket, retry_after, self._clock())
         self._wake()
         return pause

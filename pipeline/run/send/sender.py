@@ -3,10 +3,13 @@
 A request holds a ticket of the run's limiter (:mod:`.concurrency`) while it is in flight. A 429
 hands the ticket back: the limiter says how long this request waits (its ``Retry-After``), then it
 queues for a ticket again (the client's pacing seam, :meth:`pipeline.client.AsyncClient.with_pacing`).
-The client counts every send of one request, 429s, 5xx and transport errors together, against
-``max_attempts``: one retry budget (:func:`pipeline.client.retry.retrying`). Before each request
-the budget reserves what it will be billed. What comes back goes to a :class:`Receiver`, which
-judges and records it; what stops the sending (quota, budget, a refused key) too.
+A 429 is a reason to wait, not a failure: it takes no attempt from ``max_attempts``, which bounds
+5xx and transport errors (:func:`pipeline.client.retry.retrying`), as long as the run makes
+progress; once the service has answered nothing but 429 for a while
+(:meth:`~pipeline.run.send.concurrency.Limiter.stalled`), sending stops (exit 4) and the report
+says why. Before each request the budget reserves what it will be billed. What comes back goes to
+a :class:`Receiver`, which judges and records it; what stops the sending (quota, budget, a refused
+key, a service that only refuses) too.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pipeline.errors import (
 from pipeline.placeholders.schemes import Scheme, encode
 from pipeline.run.records import StopReason
 from pipeline.run.send.budget import Budget
-from pipeline.run.send.concurrency import Limiter, Ticket
+from pipeline.run.send.concurrency import PATIENCE, PATIENT_REFUSALS, Limiter, Ticket
 from pipeline.run.window import Pending
 
 if TYPE_CHECKING:
@@ -59,6 +62,10 @@ class Receiver(Protocol):
 
 class _Stopped(Exception):
     """The run stopped sending while a refused request waited for its turn again."""
+
+
+class _Stalled(Exception):
+    """A refused request gives up: the service has answered nothing but 429 for too long."""
 
 
 class Sender:
@@ -145,6 +152,15 @@ class Sender:
             result = await self.client.with_pacing(held.pace).translate(texts, **params)
         except _Stopped:
             return None
+        except _Stalled:
+            if not self.stop.is_set():  # said once, by the first request to give up
+                self.halt(
+                    StopReason.SERVICE,
+                    f"the service answered every request with 429 (too many requests), for {PATIENCE:g} s "
+                    f"or {PATIENT_REFUSALS} times in a row: stopped sending; what was translated is saved, "
+                    f"run again later for the rest",
+                )
+            return None
         except RateLimitedError as exc:  # the last attempt: the limiter learns from it all the same
             if held.holding:
                 self.limiter.refused(held.ticket, exc.retry_after)
@@ -173,6 +189,8 @@ class _Held:
         self.holding = False
         started = limiter.now()
         await limiter.sleep(limiter.refused(self.ticket, error.retry_after))
+        if limiter.stalled():
+            raise _Stalled
         again = await self.sender.ticket(again=True)
         if again is None:
             raise _Stopped
