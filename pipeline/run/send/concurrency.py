@@ -30,7 +30,9 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   level, and twice as many as the last while probes hold (back to one after a back-off), so a
   back-off that noise looked like a limit is undone in a few probes. A refused probe backs off to
   the floor and costs only the refused request's wait, so probing stays cheap, and the doubling
-  keeps the 429s few over a long run;
+  keeps the 429s few over a long run. Near the end of the work there is no probe: when the requests
+  waiting would all be answered at the level held before a refused probe could come back (its
+  wait and two round trips), a probe could only lengthen the run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 A request refused with 429 waits and goes again as long as the run makes progress: the limiter
@@ -108,6 +110,7 @@ class Controller:
         self._steady = 0  # answers since the limit last changed or a 429 came
         self._step = 1  # levels the next probe climbs: doubles while probes hold, 1 again after a back-off
         self._pause = DEFAULT_PAUSE
+        self._last_wait = DEFAULT_PAUSE  # what the last 429 waited: what a refused probe would cost
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
         self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
@@ -133,8 +136,9 @@ class Controller:
         self._out[self._let_go] = now
         return Ticket(self.in_flight, self.epoch, self._let_go, now, young)
 
-    def answered(self, ticket: Ticket, now: float) -> None:
-        """The request of ``ticket`` was answered (not 429): grow."""
+    def answered(self, ticket: Ticket, now: float, waiting: int | None = None) -> None:
+        """The request of ``ticket`` was answered (not 429): grow. ``waiting``: the requests queued for a
+        ticket, when known (too few for a probe to pay, and there is none)."""
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
         self._note(ticket.level, False)
@@ -155,13 +159,19 @@ class Controller:
         if self._steady < 2 * self.allowed:
             return
         self.floor = max(self.floor, self.allowed)  # held without a 429 for a while: safe to come back to
-        if now >= self.next_probe and self.limit < self.ceiling:
+        if now >= self.next_probe and self.limit < self.ceiling and self._worth_probing(waiting):
             # Probe higher: the service may take more now than when it refused (or it refused at random).
             held, self._step = self.allowed, 2 * self._step
             self.limit = float(min(self.ceiling, held + self._step // 2))
             self.refused_level = self.allowed
             self.next_probe = now + self.probe_interval
             self._steady = 0
+
+    def _worth_probing(self, waiting: int | None) -> bool:
+        """Whether the requests waiting keep the level held busy longer than a refused probe would wait."""
+        if waiting is None or math.isinf(self.shortest):
+            return True
+        return waiting * self.shortest / self.allowed > self._last_wait + 2 * self.shortest
 
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> float:
         """The request of ``ticket`` was answered 429: back off if a limit refused it; returns the seconds it waits
@@ -187,6 +197,7 @@ class Controller:
         self._out.pop(ticket.number, None)
         self._note(ticket.level, True)
         pause = min(retry_after if retry_after is not None else self._pause, MAX_PAUSE)
+        self._last_wait = pause
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         if not self._beyond_limit(ticket.level):
@@ -304,7 +315,7 @@ class Limiter:
     def answered(self, ticket: Ticket) -> None:
         """The request was answered (not 429)."""
         self._progress, self._refused_since = self._clock(), 0
-        self.controller.answered(ticket, self._clock())
+        self.controller.answered(ticket, self._clock(), len(self._waiters) + len(self._again))
         self._wake()
 
     def stalled(self) -> bool:
