@@ -56,6 +56,7 @@ class AsyncClient(_Endpoints):
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
         self._pace: Pace | None = None
+        self._paced = False  # whether ``_pace`` paces 429s (see :meth:`with_pacing`)
         self._http = open_http(
             _AsyncClientHTTP,
             httpx.AsyncHTTPTransport,

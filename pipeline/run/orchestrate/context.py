@@ -34,6 +34,7 @@ from pipeline.run.records import RunInputs
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index
 from pipeline.run.send.budget import Budget
+from pipeline.run.send.claims import Claims
 from pipeline.run.send.interruption import Interruption
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ __all__ = ["Connections", "Reads", "RunContext"]
 
 
 class Connections:
-    """One run's cache, client, limiter, budget, glossary and style plan, and the account's reads."""
+    """One run's cache, client, limiter, budget, claims, glossary and style plan, and the account's reads."""
 
     def __init__(
         self, inputs: RunInputs, ledger: Ledger, journal: Journal, client_factory: ClientFactory | None
@@ -53,6 +54,7 @@ class Connections:
         self.limiter = send.new_limiter(settings.service)  # what it learns of the service holds for the whole run
         self.resources = ResourcePlan(settings)  # the glossary and style files, read and checked before any request
         self.reads = Reads(lambda: self.client, settings.service.url)
+        self.claims = Claims()  # the texts being sent, so that overlapping parts send each once
         self._inputs, self._ledger, self._journal = inputs, ledger, journal
         self._client_factory = client_factory  # replaces the client the settings describe (tests)
         self._terminology = inputs.terminology  # synced at most once per run

@@ -167,7 +167,32 @@ class Resolver:
             return {}
         if rnd.says is not None:
             self.run.ledger.log(rnd.says(texts))
-        return await self._send(texts)
+        return await self._claimed(texts)
+
+    async def _claimed(self, texts: dict[str, Pending]) -> dict[str, Pending]:
+        """Send the texts no other part is sending; the others once that part is done with them, from the cache
+        when it holds them now (:mod:`pipeline.run.send.claims`). Returns the texts left unsent."""
+        claims = self.run.connections.claims
+        mine, theirs = claims.take(texts)
+
+        async def send_mine() -> dict[str, Pending]:
+            try:
+                return await self._send(mine) if mine else {}
+            finally:
+                claims.release(mine)
+
+        async def after_theirs() -> dict[str, Pending]:
+            await claims.wait(theirs)
+            judge = Judge(self.run.ledger, self.run.connections.cache, self.run.progress, Outcome({}))
+            missed = judge.from_cache(theirs)
+            return await self._claimed(missed) if missed and not self._stopped() else missed
+
+        if not theirs:
+            return await send_mine()
+        left: dict[str, Pending] = {}
+        for unsent in await asyncio.gather(send_mine(), after_theirs()):
+            left.update(unsent)
+        return left
 
     def _stopped(self) -> bool:
         return self.run.ledger.stopped is not None or self.run.interruption.stop.is_set()
