@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 __all__ = ["Receiver", "Sender", "recovery_batches"]
 
 
+#: Loop turns an answered request yields before it is judged (:func:`_hand_over`).
+_HAND_OVER_TURNS = 8
+
+
 class Receiver(Protocol):
     """What a round does with what comes back: the judge of :mod:`pipeline.run.orchestrate.judge`."""
 
@@ -112,6 +116,7 @@ class Sender:
         try:
             result = await self._request([t for texts in sent for t in texts], params, ticket)
             if result is not None:
+                await _hand_over()
                 billed = self.receiver.answered(items, result, scheme, sent, costs)
             return
         except PayloadTooLargeError as exc:
@@ -196,6 +201,17 @@ class _Held:
             raise _Stopped
         self.ticket, self.holding = again, True
         return limiter.now() - started
+
+
+async def _hand_over() -> None:
+    """Give the loop a few turns: the request this answer made room for is on its way before the answer is judged.
+
+    Judging an answer (the gate over each of its segments) takes the loop for a while; taken
+    first, it would hold back the next request, and with it a place in the service, every time.
+    A request needs a few turns to be written (the limiter's grant, the connection pool, the write).
+    """
+    for _ in range(_HAND_OVER_TURNS):
+        await asyncio.sleep(0)
 
 
 def recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending]]:
