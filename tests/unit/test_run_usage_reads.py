@@ -38,13 +38,14 @@ class Recording(FakeService):
         # One window: its first catalog is a part of its own (sent while the others are scanned), the
         # other two a second part: a read before each, and one after the window.
         (10**9, 16_384, 10**6, "ULTTUTTTTU", ExitCode.OK),
-        (1, 16_384, 10**6, "ULTTUUTTUUTTU", ExitCode.OK),  # a window per catalog: before and after each
+        # A window per catalog: before the first, after each; the read after a window serves the next one's check.
+        (1, 16_384, 10**6, "ULTTUTTUTTU", ExitCode.OK),
         (10**9, 3, 10**6, "ULTTUUTTTTUTU", ExitCode.OK),  # parts of 3 segments: before each, after once
-        (1, 16_384, 60, "ULTTUU", ExitCode.QUOTA),  # the second window finds too little left: no request
+        (1, 16_384, 60, "ULTTU", ExitCode.QUOTA),  # the second window finds too little left: no request
         (10**9, 16_384, 10, "U", ExitCode.QUOTA),  # over quota from the start: the one read
     ],
 )
-def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
+def test_a_run_knows_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
     tmp_path, monkeypatch, window_bytes, part_segments, limit, calls, code
 ):
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)

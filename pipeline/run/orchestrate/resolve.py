@@ -318,7 +318,7 @@ class Resolver:
             if sender.stop.is_set() or not outcome.retry:
                 break
             round_items, outcome.retry = outcome.retry, {}
-            requests: list[Any] = []
+            batches: list[tuple[list[Pending], dict[str, Any]]] = []
             for opts, items in groups(round_items).items():
                 usable = [i for i in items if applicable(scheme, i.protected, opts.model_type)]
                 outcome.retry.update((i.key, i) for i in items if i not in usable)  # left for the next scheme
@@ -326,8 +326,8 @@ class Resolver:
                     **{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
                     **scheme_params(scheme),
                 }
-                requests.extend(sender.send(batch, params, scheme) for batch in send.recovery_batches(scheme, usable))
-            await asyncio.gather(*requests)
+                batches.extend((batch, params) for batch in send.recovery_batches(scheme, usable))
+            await sender.send_all(batches, scheme)
         for key, item in outcome.retry.items():  # no scheme got these past the gate (or the run stopped)
             if not sender.stop.is_set():
                 judge.failed(

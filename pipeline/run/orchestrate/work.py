@@ -17,7 +17,8 @@ holds (saying who holds them), then finds them done, or gives up after ``lock_wa
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written.
+and are written, and serves the next window's first part as well (nothing is billed in between,
+unless the run waited for another run's catalogs: it then reads again).
 """
 
 from __future__ import annotations
@@ -149,6 +150,7 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     ):
         return paths
     run.journal.reload()  # another run went first: look again with what it saved
+    run.connections.reads.drop()  # and may have billed the account meanwhile
     run.provenance.reload()
     return unsettled(
         inputs.settings, inputs.options, run.journal, (inputs.fingerprint, inputs.service), paths, run.ledger
@@ -169,7 +171,9 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
             await _write(run, files, scanned)
         clock = ledger.timed("write", clock)
         if after:
-            ledger.usage_after((await reads.usage())[0])
+            read = await reads.usage()
+            ledger.usage_after(read[0])
+            reads.keep(read)  # nothing is billed before the next window's first part: its check needs no read
             ledger.timed("translate", clock)
     finally:
         reads.forget()

@@ -88,13 +88,25 @@ class Sender:
         self.stop.set()
 
     async def send_all(self, batches: list[tuple[list[Pending], dict[str, Any]]], scheme: Scheme = Scheme.XML) -> None:
-        """Send every batch (items and the parameters they share) at once, as far as the limiter lets them."""
+        """Send every batch (items and the parameters they share) at once, as far as the limiter lets them.
+
+        Something unexpected in one request stops the sending, and is raised once the requests in
+        flight have ended: what they bring back is judged and recorded first.
+        """
+        requests = [self._guarded(items, params, scheme) for items, params in batches]
+        batches.clear()  # each request holds its texts until it is recorded, and no longer
+        for outcome in await asyncio.gather(*requests, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                raise outcome
+
+    async def _guarded(self, items: list[Pending], params: dict[str, Any], scheme: Scheme) -> None:
         try:
-            requests = [self.send(items, params, scheme) for items, params in batches]
-            batches.clear()  # each request holds its texts until it is recorded, and no longer
-            await asyncio.gather(*requests)
+            await self.send(items, params, scheme)
         except (AuthenticationError, TransportError) as exc:
             self.halt(StopReason.SERVICE, str(exc))
+        except Exception:
+            self.stop.set()  # nothing more is sent; the requests in flight are still judged
+            raise
 
     async def send(self, items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         """One request for ``items`` under ``scheme``; split in two when the service finds it too large."""
