@@ -93,11 +93,19 @@ class Sender:
         Something unexpected in one request stops the sending, and is raised once the requests in
         flight have ended: what they bring back is judged and recorded first.
         """
-        requests = [self._guarded(items, params, scheme) for items, params in batches]
+        if not batches:
+            return
+        requests = [asyncio.ensure_future(self._guarded(items, params, scheme)) for items, params in batches]
         batches.clear()  # each request holds its texts until it is recorded, and no longer
-        for outcome in await asyncio.gather(*requests, return_exceptions=True):
-            if isinstance(outcome, BaseException):
-                raise outcome
+        try:
+            await asyncio.wait(requests)
+        finally:
+            for request in requests:  # cancelled itself (a second signal): the requests with it
+                request.cancel()
+        for request in requests:
+            error = None if request.cancelled() else request.exception()
+            if error is not None:
+                raise error
 
     async def _guarded(self, items: list[Pending], params: dict[str, Any], scheme: Scheme) -> None:
         try:
