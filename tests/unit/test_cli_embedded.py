@@ -66,12 +66,13 @@ def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(t
     import subprocess
     import sys
 
-    # Installed with uvicorn, a dependency of every install: what httpx would pull in, and what only serve and review run.
+    # Installed with uvicorn, a dependency: what httpx would pull in, and what only serve and review run.
     assert importlib.util.find_spec("click") is not None and importlib.util.find_spec("uvicorn") is not None
     root = copy_sample_project(tmp_path, "embedded")
     probe = (
         "import atexit, sys; from pipeline.cli import run; "
-        "atexit.register(lambda: print(sorted(m for m in ('httpx', 'click', 'pygments', 'uvicorn') if m in sys.modules))); "
+        "loaded = lambda: sorted(m for m in ('httpx', 'click', 'pygments', 'uvicorn') if m in sys.modules); "
+        "atexit.register(lambda: print(loaded())); "
         "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
