@@ -249,3 +249,31 @@ def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(
     assert report["reused"] == []
     (unit,) = read_catalog(user / "locale/nn_NO.po").units
     assert unit.targets[0] not in ("", "Åpne")
+
+
+# --- Counted the same way, whichever list found the language unoffered ------------------------
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_nynorsk_and_uyghur_are_said_and_counted_alike(user, capsys, skip):
+    # nn has no code on the service (refused when the catalog is read); ug has one the service leaves
+    # out (refused once its list is read, after the scan on a first run).
+    entries = {"Open": "", "Save": "", "Close": ""}
+    translate = 'unsupported_languages = "skip"' if skip else ""
+    project(user, {"nn.po": catalog("nn", entries), "ug.po": catalog("ug", entries)}, translate=translate)
+    assert main(["translate"]) == (0 if skip else 1)
+    captured = capsys.readouterr()
+    for name in ("nn.po", "ug.po"):
+        said = [line for line in captured.err.splitlines() if line.startswith(f"locale/{name}: ")]
+        assert len(said) == 1 and ": 3 segments not translated" in said[0], captured.err
+    counted = "0 failed, 6 skipped" if skip else "6 failed, 0 skipped"
+    assert counted in captured.out
+    catalogs = json.loads((user / "report" / "report.json").read_text())["catalogs"]
+    key = "segments_skipped" if skip else "segments_failed"
+    assert {c["path"]: c[key] for c in catalogs} == {"locale/nn.po": 3, "locale/ug.po": 3}
+
+
+def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(user, capsys):
+    project(user, {"nn.po": catalog("nn", {"Open": "Opna"})})
+    assert main(["translate"]) == 0
+    assert "not offered" not in capsys.readouterr().err
