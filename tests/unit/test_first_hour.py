@@ -277,3 +277,36 @@ def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(user, c
     project(user, {"nn.po": catalog("nn", {"Open": "Opna"})})
     assert main(["translate"]) == 0
     assert "not offered" not in capsys.readouterr().err
+
+
+# --- Nothing to translate: said, and why ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_project_with_no_catalog_says_where_it_looked(user, capsys, dry_run):
+    project(user, {})
+    assert main(["translate", *(["--dry-run"] if dry_run else [])]) == 0
+    out = capsys.readouterr().out
+    assert f"found no catalog: no file in {user} matches catalogs = ['locale/*.po']\n" in out
+
+
+def test_a_folder_given_with_no_catalog_is_named(user, capsys):
+    project(user, {})
+    (user / "empty").mkdir()
+    assert main(["translate", "empty"]) == 0
+    assert "found no catalog: no .po, .xlf or .xliff file in empty\n" in capsys.readouterr().out
+
+
+def test_a_dry_run_predicts_the_exit_code_of_a_catalog_refused_for_its_charset(user, capsys):
+    ascii_catalog = catalog("de", {"Open": ""}).replace("charset=UTF-8", "charset=ASCII")
+    before = project(user, {"de.po": ascii_catalog})
+    for argv in (["translate", "locale/de.po", "--dry-run"], ["translate", "locale/de.po"]):
+        assert main(argv) == 1, argv
+        captured = capsys.readouterr()
+        assert "no catalog to translate: the file found is left out, for the reasons above" in captured.out
+        assert captured.err.count("its charset ASCII cannot hold the letters of de") == 1
+    # Once settled, unread: the run and a dry run still exit 1, saying the error again.
+    for argv in (["translate", "--dry-run"], ["translate"]):
+        assert main(argv) == 1, argv
+        assert capsys.readouterr().err.count("its charset ASCII cannot hold the letters of de") == 1
+    assert files(user) == before
