@@ -9,8 +9,8 @@ The one extra left is ``redis``, for the shared cache. The package is installed 
 each adds a package its own way: ``pip`` into a virtual environment or the user's Python, ``pipx``
 into an environment of its own, and the pre-commit framework into the hook's environment, which
 only ``additional_dependencies`` in the user's ``.pre-commit-config.yaml`` can change
-(:func:`install_hint`). The packages are the extra's as
-the installed metadata lists them, so the advice never drifts from ``pyproject.toml``.
+(:func:`install_hint`). The packages are the extra's as the installed metadata lists them, so the
+advice never drifts from ``pyproject.toml``.
 """
 
 from __future__ import annotations
