@@ -14,7 +14,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[serve,review,redis,test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[redis,test,dev]'
 	touch $(STAMP)
 
 translate: install

@@ -91,6 +91,21 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
     return Found(sorted(found), refused)
 
 
+def where_searched(settings: Settings, paths: Sequence[Path] = ()) -> str:
+    """Where :func:`find_catalogs` looked, for a run that found nothing: ``no .po, .xlf or .xliff file in DIR``."""
+    every = tuple(f"**/*{suffix}" for suffix in CATALOG_SUFFIXES)
+    folders = [p for p in paths if p.is_dir()]
+    if paths:
+        searched = [f"no .po, .xlf or .xliff file in {printable(str(p))}" for p in folders]
+        return "; ".join(searched) or "no catalog among the files given"
+    top = printable(str(settings.root))
+    if tuple(settings.catalogs) == every:
+        said = f"no .po, .xlf or .xliff file in {top}"
+    else:
+        said = f"no file in {top} matches catalogs = [{', '.join(repr(p) for p in settings.catalogs)}]"
+    return said + (", among the files git does not ignore" if work_tree(settings.root) is not None else "")
+
+
 def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False) -> list[str]:
     """The files under ``top`` that one of ``patterns`` (globs, ``**`` for any folders) matches, as
     ``/``-separated paths relative to ``top``, among the files that are the project's own.

@@ -258,9 +258,12 @@ class Ledger:
             self.report.issues.append(Issue(key.catalog, reason, line, target, cause=cause))
             self._catalogs[key.catalog].counters.segments_failed += 1
 
-    def not_offered(self, catalog: str, segments: int, skip: bool, issue: Issue) -> None:
-        """The service does not offer the catalog's language: its ``segments`` are skipped or failed, said once."""
-        counters = self._catalogs[catalog].counters
+    def not_offered(self, catalog: str, segments: int, skip: bool, issue: Issue, target: str = "") -> None:
+        """The service does not offer the catalog's language: its ``segments`` are skipped or failed, said once.
+
+        A catalog the scan refused for it is reported here (in ``target``, "" when the language has no code).
+        """
+        counters = self._catalogs.setdefault(catalog, CatalogReport(catalog, target)).counters
         if skip:
             counters.segments_skipped += segments
         else:

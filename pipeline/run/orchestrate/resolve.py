@@ -195,6 +195,10 @@ class Resolver:
             return False
         if read[0] is not None:
             ledger.answered()
+        elif not await self._offered(url):
+            # The usage could not be read: before the run says it goes on without a quota check, the
+            # service must answer at all (a URL ending in /v2 answers neither read), or it stops, said once.
+            return False
         usage, shortfall = check_quota(read, needed, connections.budget.left, connections.budget.spent)
         if not settings.service.embedded:  # the embedded service bills no one: its usage is neither said nor reported
             ledger.usage_before(usage, needed)
@@ -204,8 +208,13 @@ class Resolver:
         connections.reads.start_languages()
         if connections.terminology_due:
             self.synced = await connections.sync_terminology(s.target_lang for s in self.scanned)
+        return await self._offered(url)
+
+    async def _offered(self, url: str | None) -> bool:
+        """Read the target languages the service offers (once per run); False: the run stopped, and says why."""
+        ledger = self.run.ledger
         try:
-            offered, languages = await connections.reads.languages()
+            _, languages = await self.run.connections.reads.languages()
         except ServiceError as exc:
             # No such endpoint: the URL is not the service's (one ending in /v2, say).
             unreached = (AuthenticationError, TransportError, NotFoundError)

@@ -32,7 +32,7 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
@@ -260,7 +260,7 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
     )
     window: list[ScannedCatalog] = []
     for path in files.paths:
-        found, issues = scan.scan(
+        found, issues, refused = scan.scan(
             settings,
             (path,),
             options.target_langs,
@@ -270,6 +270,8 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
         )
         window.extend(found)
         ledger.add_issues(issues)
+        for r in refused:
+            ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
         wanting = [s for s in found if s.source_forms]
         if early and wanting:
             for s in wanting:  # a glossary that cannot be used stops the run before any request
