@@ -5,12 +5,14 @@ What a decision leaves (1.2 on the ``target``, 2.x on the ``segment``), every ot
 =====================  ==========================================  ===========================================
 decision               1.2                                         2.x
 =====================  ==========================================  ===========================================
-accepted               ``state="signed-off"``                      ``state="reviewed"``, ``subState`` removed
+accepted               ``state="signed-off"``, the run's           ``state="reviewed"``, ``subState`` removed
+                       ``<note from="pipeline">`` removed
 edited                 the same, the new target, and no            the same, and the new target
                        ``state-qualifier`` (the text is the
                        reviewer's now)
 rejected               target emptied, ``state="needs-             target emptied, ``state="initial"``,
-                       translation"``, no ``state-qualifier``      ``subState`` removed
+                       translation"``, no ``state-qualifier``,     ``subState`` removed
+                       the run's note removed
 kept for another look  state as it was; ``<note from="review">``   refused: 2.x keeps notes per unit, not per
                        after the target                            segment
 =====================  ==========================================  ===========================================
@@ -24,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.catalogs.base import Reviewed
-from pipeline.catalogs.xmltext import Span, escape_text, set_attributes
+from pipeline.catalogs.xmltext import Span, escape_text, leading_indent, set_attributes
 
 #: The ``from`` of the note a reviewer leaves on a 1.2 unit kept for another look.
 REVIEW_NOTE_FROM = "review"
@@ -48,6 +50,7 @@ class Place:
     space: str | None  # the source's xml:space, copied onto a new target
     namespaces: tuple[tuple[str, str], ...]  # (prefix or "", uri) in scope at the source
     inline: tuple[tuple[str, str], ...]  # sorted (element, id) of the source's inline markup
+    run_notes: tuple[Span, ...] = ()  # 1.2: the unit's ``<note from="pipeline">``, the run's words to the reviewer
 
 
 def reviewed_edits(text: str, place: Place, decision: Reviewed, content: str | None) -> list[Edit]:
@@ -68,6 +71,8 @@ def reviewed_edits(text: str, place: Place, decision: Reviewed, content: str | N
             if decision.targets is not None:
                 state["state-qualifier"] = None
             edits.append((target.start, target.open_end, set_attributes(text[target.start : target.open_end], state)))
+            # Decided: the run's note to the reviewer goes, with the line it stood on (a person's notes stay).
+            edits.extend((note.start - len(leading_indent(text, note.start)), note.end, "") for note in place.run_notes)
     else:
         if decision.pending:
             raise ValueError(NO_NOTES_2)

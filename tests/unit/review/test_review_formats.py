@@ -126,6 +126,31 @@ def test_xliff12_accept_edit_reject_and_note(tmp_path):
     assert unit_of(path, "Save").state is UnitState.FUZZY
 
 
+@pytest.mark.parametrize(
+    "decision",
+    [Reviewed(), Reviewed(targets=("Ouvrir ce fichier",)), Reviewed(targets=("",))],
+    ids=["accept", "edit", "reject"],
+)
+def test_xliff12_a_decision_drops_the_runs_note_and_keeps_a_persons(tmp_path, decision):
+    path = copy(tmp_path, "run_note_12.xlf")
+    changed = decide(path, "Open the file", decision)
+    assert '-        <note from="pipeline">pipeline: translated in pieces; check the word order</note>' in changed
+    assert not any("translator" in line for line in changed)
+    assert unit_of(path, "Open the file").notes == "Menu entry, keep it short"
+    decide(path, "Close", decision)  # a note on the target's line: the element goes, the line stays
+    text = path.read_text(encoding="utf-8")
+    assert 'from="pipeline"' not in text
+    assert "</target>\n      </trans-unit>" in text
+
+
+def test_xliff12_kept_for_another_look_keeps_the_runs_note(tmp_path):
+    path = copy(tmp_path, "run_note_12.xlf")
+    assert decide(path, "Open the file", Reviewed(pending=True, note="word order?")) == [
+        '+        <note from="review">word order?</note>'
+    ]
+    assert "pipeline: translated in pieces" in unit_of(path, "Open the file").notes
+
+
 def test_xliff12_edit_without_the_sources_markup_is_refused():
     catalog = read_catalog(REVIEW / "awaiting_review_12.xlf")
     with pytest.raises(ValueError, match="inline markup"):
