@@ -50,7 +50,7 @@ from lxml import etree
 
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.keyed import KeyedSources, keyed_sources
-from pipeline.catalogs.xliff_edits import Edit, Place, reviewed_edits
+from pipeline.catalogs.xliff_edits import Edit, Place, notes_at, reviewed_edits
 from pipeline.catalogs.xmltext import (
     Span,
     decode,
@@ -325,6 +325,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
                 tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
                 _inline_signature(source),
                 () if segment is not None else tuple(located[n] for n in _run_notes(source)),
+                None if segment is None else notes_at(segment, located, text),
             )
         )
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))

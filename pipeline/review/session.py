@@ -24,8 +24,6 @@ from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
 from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import translated_from
 from pipeline.catalogs.po import PoCatalog
-from pipeline.catalogs.xliff import XliffCatalog
-from pipeline.catalogs.xliff_edits import NO_NOTES_2
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.swap import ChangedMeanwhile, write_over
@@ -98,11 +96,6 @@ class Loaded:
         """What ``unit`` is translated from: its sources, a key replaced by the text it stands for."""
         text = self.keyed.get(unit.index)
         return unit.sources if text is None else (text, *unit.sources[1:])
-
-    @property
-    def takes_notes(self) -> bool:
-        """Whether a note can be written with one of its units (XLIFF 2 keeps notes per unit, not per segment)."""
-        return not (isinstance(self.catalog, XliffCatalog) and self.catalog.version.startswith("2"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +257,7 @@ class Session:
 
     def keep(self, entry_id: str, seen: str, note: str) -> Outcome:
         """Leave the entry awaiting review, with the reviewer's ``note``."""
-        return self._decide(entry_id, seen, lambda loaded, unit: _kept(loaded, note))
+        return self._decide(entry_id, seen, lambda loaded, unit: _kept(note))
 
     def _decide(self, entry_id: str, seen: str, decision: _Decision) -> Outcome:
         """Write ``decision`` for the entry the page saw as version ``seen``, over the catalog's current bytes."""
@@ -360,13 +353,11 @@ def _edited(loaded: Loaded, unit: Unit, targets: Sequence[str]) -> tuple[Reviewe
     return Reviewed(targets=None if status is Status.ACCEPTED else forms), status, tuple(p.reason for p in found)
 
 
-def _kept(loaded: Loaded, note: str) -> tuple[Reviewed, Status, tuple[str, ...]]:
+def _kept(note: str) -> tuple[Reviewed, Status, tuple[str, ...]]:
     if not note.strip():
         raise Refused(["write a note saying what is wrong"])
     if len(note) > MAX_NOTE:
         raise Refused([f"the note has {len(note)} characters; at most {MAX_NOTE}"])
-    if not loaded.takes_notes:
-        raise Refused([NO_NOTES_2])
     return Reviewed(pending=True, note=note.strip()), Status.NOTED, ()
 
 

@@ -91,5 +91,4 @@ def detail(session: Session, entry: Entry) -> JSON:
             {"severity": str(p.severity), "reason": p.reason} for p in entries.problems(loaded.catalog, unit, targets)
         ],
         "limit": entries.limit(unit),
-        "takes_notes": loaded.takes_notes,
     }

@@ -269,7 +269,7 @@ function actions(entry) {
     button("Accept", "a", accept, { primary: true, disabled: !open }),
     button("Edit", "e", startEdit, { disabled: !open }),
     button("Reject", "r", reject, { disabled: !open }),
-    button("Note", "n", startNote, { disabled: !open || !entry.takes_notes }),
+    button("Note", "n", startNote, { disabled: !open }),
     button("Skip", "s", skip, {}),
   );
 }
@@ -381,7 +381,7 @@ function startEdit() {
 
 function startNote() {
   const entry = state.details.get(state.current);
-  if (!entry || !AWAITING.has(entry.status) || !entry.takes_notes) return;
+  if (!entry || !AWAITING.has(entry.status)) return;
   state.mode = "note";
   drawEntry().then(() => $("note") && $("note").focus());
 }
