@@ -24,6 +24,7 @@ from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
 from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import translated_from
 from pipeline.catalogs.po import PoCatalog
+from pipeline.catalogs.xliff import XliffCatalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.swap import ChangedMeanwhile, write_over
@@ -88,14 +89,10 @@ class Loaded:
     target: str | None  # the service's code for its language: what a run translates it into
     details: dict[int, Details] = field(default_factory=dict)  # PO: per unit index
     keys: dict[str, int] = field(default_factory=dict)  # unit identity -> index
-    # Key-based XLIFF (Symfony's ``post.edit``): per unit index, the text its key stands for, which a
-    # run translates from (:func:`pipeline.catalogs.keyed.translated_from`).
-    keyed: dict[int, str] = field(default_factory=dict)
-
-    def sources(self, unit: Unit) -> tuple[str, ...]:
-        """What ``unit`` is translated from: its sources, a key replaced by the text it stands for."""
-        text = self.keyed.get(unit.index)
-        return unit.sources if text is None else (text, *unit.sources[1:])
+    # Key-based XLIFF (Symfony's ``post.edit``): per unit index, the key as written. The catalog's units
+    # have the text the key stands for as their source, as a run translates and checks them
+    # (:func:`pipeline.catalogs.keyed.translated_from`).
+    key_of: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +152,12 @@ class Session:
         """What the page needs of ``loaded``'s catalog as just parsed, beyond its units."""
         catalog = loaded.catalog
         loaded.details = _details(catalog)
-        if catalog.format == "xliff" and loaded.language != "?":
-            loaded.keyed = translated_from(catalog, loaded.language, self.settings.source_lang)
+        loaded.key_of = {}
+        if isinstance(catalog, XliffCatalog) and loaded.language != "?":
+            texts = translated_from(catalog, loaded.language, self.settings.source_lang)
+            if texts:
+                loaded.key_of = {index: catalog.units[index].sources[0] for index in texts}
+                loaded.catalog = catalog.with_sources(texts)
 
     def _index(self, loaded: Loaded) -> list[Entry]:
         """(Re)build the entries of ``loaded`` from its units; those gone from review meanwhile are marked so."""
@@ -249,7 +250,7 @@ class Session:
         if loaded.target is None:
             return "the catalog's language has no code on the translation service: the rejection is not remembered"
         try:
-            self._rejections.record((loaded.target, unit.context, loaded.sources(unit)), forms)
+            self._rejections.record((loaded.target, unit.context, unit.sources), forms)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             return f"the rejection could not be remembered ({reason}): the next run may write the same translation"
