@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline import locales
 from pipeline.config import Settings
 from pipeline.files.untrusted import work_tree
 from pipeline.model import Issue, Severity
@@ -309,6 +310,15 @@ def configured_locale(settings: Settings, path: Path) -> str | None:
         if _Patterns((pattern,)).match_any(settings.root, path):
             return locale
     return None
+
+
+def catalog_locale(settings: Settings, path: Path, language: str | None) -> str | None:
+    """The locale a run translates the catalog at ``path`` into: as configured, else its own ``language``
+    (with the form of address its name adds), else the one its path names; None when nothing says."""
+    configured = configured_locale(settings, path)
+    if configured is not None:
+        return configured
+    return locales.refined(language, path) if language else locales.locale_from_path(path)
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:

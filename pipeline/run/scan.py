@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
-from pipeline.catalog_paths import configured_locale, display_path
+from pipeline.catalog_paths import catalog_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.config import Settings
@@ -66,9 +66,7 @@ def scan(
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
-        locale = configured_locale(settings, path) or (
-            locales.refined(catalog.language, path) if catalog.language else locales.locale_from_path(path)
-        )
+        locale = catalog_locale(settings, path, catalog.language)
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
