@@ -33,7 +33,7 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
@@ -41,7 +41,7 @@ from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once,
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
-from pipeline.run.provenance import Provenance
+from pipeline.run.provenance import Provenance, Rejections
 from pipeline.run.records import Fingerprint, RunInputs, RunReport, StopReason
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
@@ -79,7 +79,16 @@ async def translate(
         with interruption.handling(handle_signals):
             connections = Connections(inputs, ledger, journal, client_factory)
             work = RunContext(
-                inputs, ledger, journal, provenance, locks, connections, interruption, progress or Progress(), index
+                inputs,
+                ledger,
+                journal,
+                provenance,
+                locks,
+                connections,
+                interruption,
+                progress or Progress(),
+                index,
+                Rejections(settings.cache_dir),
             )
             try:
                 for number, paths in enumerate(_windows(work)):
@@ -304,10 +313,12 @@ async def _read(
     for path in files.paths:
         # parsed from the very bytes write-back compares the file with
         args = (settings, (path,), options.target_langs, retranslate, files.snapshots, offered)
-        found, issues = await asyncio.to_thread(scan.scan, *args) if cut else scan.scan(*args)
+        found, issues, refused = await asyncio.to_thread(scan.scan, *args) if cut else scan.scan(*args)
         window.extend(found)
         rest.extend(found)
         ledger.add_issues(issues)
+        for r in refused:
+            ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
         for s in found:
             ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
         wanting = [s for s in found if s.source_forms]
@@ -385,6 +396,7 @@ def _written(
     """What a catalog's write came to: the report, the provenance of what the pipeline wrote, the catalog settled."""
     inputs, ledger = run.inputs, run.ledger
     written_as, problem = outcome
+    ledger.left_rejected(s.display, s.target_lang)
     if problem:
         ledger.add_issues([Issue(s.display, problem, None, s.target_lang)])
     written = admitted if written_as is not None else {}
