@@ -65,7 +65,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header() -> str | None:
     """Say so when the sample catalogs cannot be read as committed (no git): a translated copy changes results."""
-    from sample_project import SAMPLES_MUTABLE
+    from tests.sample_project import SAMPLES_MUTABLE
 
     if SAMPLES_MUTABLE:
         return "sample_locales/: read from the working tree (no git checkout); `make translate` changes what tests see"

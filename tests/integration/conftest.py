@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from waiting import Lines
+
+from tests.waiting import Lines
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_PREFIX = "pipeline serve: listening on "

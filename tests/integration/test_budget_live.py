@@ -11,13 +11,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sample_project import SAMPLES, copy_sample_project
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.sample_project import SAMPLES, copy_sample_project
 
 pytestmark = pytest.mark.integration
 

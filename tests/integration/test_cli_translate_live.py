@@ -8,10 +8,10 @@ import subprocess
 import sys
 
 import pytest
-from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
+from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 pytestmark = pytest.mark.integration
 

@@ -23,10 +23,10 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.client import AsyncClient, Client, RetryPolicy
 from pipeline.errors import TransportError
+from tests.sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 

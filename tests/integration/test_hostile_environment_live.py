@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
-from waiting import Lines
 
 from pipeline.client import Client
+from tests.sample_project import copy_sample_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 

@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
-from test_redis_cache import redis_server  # noqa: F401 - the fixture: a throw-away redis-server
 
 from pipeline.service.testing.mangle import SCRIPT
+from tests.integration.test_redis_cache import redis_server  # noqa: F401 - the fixture: a throw-away redis-server
+from tests.sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 

@@ -20,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
-from waiting import Lines
+
+from tests.sample_project import copy_sample_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 

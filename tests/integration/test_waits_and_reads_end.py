@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
-from waiting import Lines
+
+from tests.sample_project import SAMPLES
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 

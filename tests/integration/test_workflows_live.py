@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_resources_live import Recording, client
 
 from pipeline.client import AsyncClient, Client, RetryPolicy
 from pipeline.config import load_settings
@@ -20,6 +19,7 @@ from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.refresh import refresh
+from tests.integration.test_resources_live import Recording, client
 
 pytestmark = pytest.mark.integration
 

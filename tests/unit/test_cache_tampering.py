@@ -8,12 +8,12 @@ import pickle
 import sqlite3
 
 import pytest
-from run_fakes import FakeService, project, run
 
 from pipeline.cache.local import FILE_NAME
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.journal import PROVENANCE_DIR, STATE_NAME
+from tests.run_fakes import FakeService, project, run
 
 
 class Payload:

@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.run.gate import check_translation
 from pipeline.workflows.check import check_paths
+from tests.sample_project import SAMPLES
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
 FIXTURES = sorted(CHECK_DATA.glob("*.po"))

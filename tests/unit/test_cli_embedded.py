@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
-
 from pipeline.cli import main
+from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 
 def test_translate_sample_project_with_the_embedded_service(tmp_path, msgfmt_check, capsys):

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES, expected_segments
+
+from tests.sample_project import SAMPLES, expected_segments
 
 
 def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from sample_project import SAMPLES, copy_sample_project
 
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
 from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
+from tests.sample_project import SAMPLES, copy_sample_project
 
 
 def test_quiet_prints_nothing_and_pipes_get_plain_progress_lines(tmp_path, capsys):

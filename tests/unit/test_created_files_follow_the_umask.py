@@ -13,10 +13,10 @@ import stat
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
+from tests.sample_project import copy_sample_project
 
 
 @pytest.fixture(params=[0o022, 0o002, 0o077])

@@ -5,11 +5,11 @@ from __future__ import annotations
 import errno
 
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.formats import atomic_write
 from pipeline.run import report as run_report
+from tests.sample_project import copy_sample_project
 
 CATALOG = "sample_locales/de/LC_MESSAGES/messages.po"
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import BODY, FakeService, project, run
-from test_windows_match_one_pass import comparable
 
 import pipeline.run.plan
 from pipeline.errors import ExitCode
+from tests.run_fakes import BODY, FakeService, project, run
+from tests.unit.test_windows_match_one_pass import comparable
 
 LANGS = ("de", "pl")
 # The run_fakes body, then entries whose texts are sent as the same text as some of its own (edge

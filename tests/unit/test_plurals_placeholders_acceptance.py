@@ -15,7 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from run_fakes import languages_answer
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
@@ -24,6 +23,7 @@ from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.plurals import plan_unit
+from tests.run_fakes import languages_answer
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "po"
 LANGS = ("ar", "cs", "cy", "de", "fr", "ga", "ja", "pl", "ru", "sl")

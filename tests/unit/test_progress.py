@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import io
 
-from run_fakes import FakeService, project, run
-
 from pipeline.run.report.progress import LogProgress, Progress, TerminalProgress, for_stream
+from tests.run_fakes import FakeService, project, run
 
 
 class Tty(io.StringIO):

@@ -14,10 +14,10 @@ import socket
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.errors import redact, redact_url
+from tests.sample_project import copy_sample_project
 
 TAIL = "K9vSecretTail"
 #: Passwords with "/" written as they were pasted: (URL, the pieces of the password that must never show).

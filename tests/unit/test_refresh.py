@@ -13,13 +13,13 @@ from pathlib import Path
 
 import polib
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.formats import UnitState, read_catalog
 from pipeline.formats.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.workflows.refresh import find_template, refresh
+from tests.sample_project import copy_sample_project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
 PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from resources_fake import FakeResources
-
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.resources_fake import FakeResources
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
 BODY = "".join(f'msgid "{text}"\nmsgstr ""\n\n' for text in ("Open file", "Delete folder", "Hello", "Settings"))
@@ -206,7 +205,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     """What `make translate` does, on a copy: the embedded service applies the sample glossary."""
     import shutil
 
-    from sample_project import REPO, SAMPLES
+    from tests.sample_project import REPO, SAMPLES
 
     shutil.copytree(SAMPLES, tmp_path / "sample_locales")  # its glossary folder too
     config = (REPO / "pipeline.toml").read_text(encoding="utf-8")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from resources_fake import FakeResources
 
 from pipeline.errors import TransportError
 from pipeline.resources.glossary_files import Dictionary
 from pipeline.resources.glossary_sync import glossary_name, parse_name, sync_glossary
 from pipeline.resources.settings import Instruction, StyleSpec
 from pipeline.resources.style_sync import parse_marker, service_name, sync_styles
+from tests.resources_fake import FakeResources
 
 DE = Dictionary("en", "de", (("file", "Datei"), ("folder", "Ordner")))
 FR = Dictionary("en", "fr", (("file", "fichier"),))

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from run_fakes import FakeService
 
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
@@ -17,6 +16,7 @@ from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
 from pipeline.run.reuse import index
 from pipeline.run.window import Reused
+from tests.run_fakes import FakeService
 
 PLURAL = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 SERVER = """

@@ -7,13 +7,13 @@ import shutil
 from dataclasses import replace
 
 import pytest
-from run_fakes import HEADER, PLURALS, FakeService, project, run
 
 from pipeline.config import Settings
 from pipeline.errors import ExitCode, UsageError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
+from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
 
 
 def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check):

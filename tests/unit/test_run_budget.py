@@ -6,14 +6,14 @@ import json
 from dataclasses import replace
 
 import httpx
-from run_fakes import FakeService, languages_answer, project, run
-from virtual_time import VirtualTime
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
+from tests.run_fakes import FakeService, languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
 

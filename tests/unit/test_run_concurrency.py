@@ -12,13 +12,13 @@ from dataclasses import replace
 
 import httpx
 import pytest
-from run_fakes import languages_answer, project, run
-from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
+from tests.run_fakes import languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 LIMIT, CEILING, RETRY_AFTER = 2, 8, 0.05
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(400))  # 8 requests per language

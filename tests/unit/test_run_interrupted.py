@@ -8,7 +8,6 @@ import signal
 
 import httpx
 import pytest
-from run_fakes import FakeService, project, run
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
@@ -16,6 +15,7 @@ from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import StopReason
 from pipeline.run.send import interruption
 from pipeline.run.send.interruption import Interruption
+from tests.run_fakes import FakeService, project, run
 
 LANGS = ("de", "pl", "ru")
 

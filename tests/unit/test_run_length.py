@@ -6,7 +6,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import FakeService
 
 from pipeline.config import ServiceSettings, Settings, load_settings
 from pipeline.errors import ExitCode
@@ -15,6 +14,7 @@ from pipeline.model import Severity
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.send.length import INSTRUCTION
+from tests.run_fakes import FakeService
 
 LONG = "Save the changes to your profile"  # 32 characters
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={charset}\\n"\n"Language: {lang}\\n"\n\n'

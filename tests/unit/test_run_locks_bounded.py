@@ -18,7 +18,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_run import FakeService, project, run
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
@@ -26,6 +25,7 @@ from pipeline.formats import read_catalog
 from pipeline.model import Alert
 from pipeline.run import orchestrate
 from pipeline.run.locks import CatalogLocks, Holder, at_once
+from tests.unit.test_run import FakeService, project, run
 
 CATALOG = (
     'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'

@@ -8,12 +8,6 @@ import threading
 from dataclasses import replace
 
 import httpx
-from resources_fake import FakeResources
-from run_fakes import FakeService, project, run
-from test_resources_run import BODY, HEADER, TM
-from test_resources_run import CONFIG as RESOURCE_CONFIG
-from test_resources_run import project as resource_project
-from test_resources_run import run as resource_run
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
@@ -22,6 +16,12 @@ from pipeline.run import write
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
+from tests.resources_fake import FakeResources
+from tests.run_fakes import FakeService, project, run
+from tests.unit.test_resources_run import BODY, HEADER, TM
+from tests.unit.test_resources_run import CONFIG as RESOURCE_CONFIG
+from tests.unit.test_resources_run import project as resource_project
+from tests.unit.test_resources_run import run as resource_run
 
 DE_PATH = "locale/de/LC_MESSAGES/app.po"
 

@@ -9,7 +9,6 @@ import sys
 from dataclasses import replace
 
 import pytest
-from run_fakes import FakeService, project, run
 
 import pipeline.run.plan as plan_module
 import pipeline.run.scan as scan_module
@@ -17,6 +16,7 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.journal import STATE_NAME, Journal
+from tests.run_fakes import FakeService, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
 

@@ -7,13 +7,13 @@ import signal
 
 import httpx
 import pytest
-from run_fakes import FakeService, project, run
-from test_run_quota_terminology import texts
 
 import pipeline.catalog_paths
 import pipeline.run.plan
 import pipeline.run.scan
 from pipeline.errors import ExitCode
+from tests.run_fakes import FakeService, project, run
+from tests.unit.test_run_quota_terminology import texts
 
 LANGS = ("de", "fr", "pl")
 LETTER = {"/v2/usage": "U", "/v2/translate": "T", "/v3/languages": "L"}

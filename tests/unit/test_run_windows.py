@@ -6,12 +6,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
+from tests.run_fakes import FakeService, project, run
 
 
 def sized(tmp_path: Path, *sizes: int) -> list[Path]:

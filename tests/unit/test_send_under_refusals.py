@@ -12,13 +12,13 @@ from typing import Any
 
 import httpx
 import pytest
-from run_fakes import languages_answer, project, run
-from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
+from tests.run_fakes import languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(120))
 

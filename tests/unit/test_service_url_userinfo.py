@@ -8,12 +8,12 @@ the "using the translation service at ..." line.
 from __future__ import annotations
 
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.client import AsyncClient, Client
 from pipeline.config import ENV_SERVICE_URL, ServiceSettings, load_settings
 from pipeline.errors import ConfigError, ExitCode
+from tests.sample_project import copy_sample_project
 
 SECRET = "pa55-w0rd-q7"
 WITH_USERINFO = [

@@ -16,10 +16,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
+from tests.sample_project import SAMPLES
 
 SAMPLE = SAMPLES / "de" / "LC_MESSAGES" / "messages.po"
 LATIN1 = b"l/caf\xe9/de/messages.po"

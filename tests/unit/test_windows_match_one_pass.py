@@ -6,11 +6,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import HEADER, PLURALS, FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.errors import ExitCode
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
 
 
 @pytest.fixture

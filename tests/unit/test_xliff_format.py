@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from sample_project import SAMPLES
 
 from pipeline.errors import CatalogError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.formats.xliff import NS_2, NS_12, XliffCatalog
 from pipeline.formats.xmltext import set_attributes
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
+from tests.sample_project import SAMPLES
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
 READABLE = sorted(

@@ -6,11 +6,11 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from client_live_support import FakeSleep
 
 from pipeline.client import AsyncClient, Client, Language, TranslateResult, Translation
 from pipeline.errors import AuthenticationError, BadRequestError, QuotaExceededError
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.client.client_live_support import FakeSleep
 
 pytestmark = pytest.mark.integration
 

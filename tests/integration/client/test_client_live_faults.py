@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 
 from pipeline.client import RetryPolicy
 from pipeline.client.retry import NO_RETRY
 from pipeline.errors import QuotaExceededError, RateLimitedError, ServerError, TransportError
+from tests.integration.client.client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 
 pytestmark = pytest.mark.integration
 

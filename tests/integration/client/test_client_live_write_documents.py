@@ -5,13 +5,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import document_samples as samples
 import pytest
 
 from pipeline.client import AsyncClient, Client, PollPolicy
 from pipeline.client.api_data import DocumentStatus, Improvement
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
 
 pytestmark = pytest.mark.integration
 

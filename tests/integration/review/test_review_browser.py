@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
-from waiting import Lines
 
 from pipeline.formats import UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.run.gate import check_unit, plural_usage
+from tests.review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.browser
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import deepl
 import docx as python_docx
 import pytest
-from document_samples import docx
-from official_client_support import official_client
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.document_samples import docx
+from tests.integration.service.official_client_support import official_client
 
 pytestmark = pytest.mark.integration
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import deepl
 import pytest
 from deepl.api_data import MultilingualGlossaryDictionaryEntries as Dictionary
-from official_client_support import official_client
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.official_client_support import official_client
 
 pytestmark = pytest.mark.integration
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import zipfile
 
-import document_samples as samples
 import pytest
 from lxml import etree
-from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
-from waiting import poll
+
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 

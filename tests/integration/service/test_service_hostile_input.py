@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 import pytest
-from served_in_thread import SAFETY_SECONDS, ServedInThread
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
 from pipeline.service import AccountSpec, ServiceConfig, create_app
@@ -27,6 +26,7 @@ from pipeline.service.engine import pseudo
 from pipeline.service.http import json_body
 from pipeline.service.server import bounded_protocol
 from pipeline.service.store.glossaries import GlossaryStore
+from tests.integration.service.served_in_thread import SAFETY_SECONDS, ServedInThread
 
 TRANSLATE = "/v2/translate"
 

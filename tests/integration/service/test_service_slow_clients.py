@@ -19,10 +19,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from served_in_thread import ServedInThread
-from virtual_time import LoopClock
 
 from pipeline.service.server import BoundedH11, bounded_protocol, connection_cap
+from tests.integration.service.served_in_thread import ServedInThread
+from tests.virtual_time import LoopClock
 
 pytestmark = pytest.mark.integration
 

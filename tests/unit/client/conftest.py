@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY, FakeTime
 
 from pipeline.client import AsyncClient, Client, RetryPolicy
+from tests.unit.client.client_fakes import BASE_URL, KEY, FakeTime
 
 
 @pytest.fixture

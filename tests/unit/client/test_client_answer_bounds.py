@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
-from client_fakes import BASE_URL, KEY
 
 from pipeline.client import AsyncClient, Client, DocumentHandle
 from pipeline.client.requests import (
@@ -19,6 +18,7 @@ from pipeline.client.requests import (
 )
 from pipeline.client.retry import NO_RETRY
 from pipeline.errors import AnswerTooLargeError, ServerError
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 CHUNK = b"x" * 65536
 

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY
 
 from pipeline.client import Client
 from pipeline.client.reception import error_from_answer, parse_retry_after
@@ -24,6 +23,7 @@ from pipeline.errors import (
     ServiceError,
     TransportError,
 )
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ import sys
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY
 
 import pipeline.client.sync
 from pipeline.cli import main
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 ADMIN = "admin-7c1e-secret"
 LANGS = [

@@ -7,10 +7,10 @@ from datetime import date
 import httpx
 import pytest
 import respx
-from client_fakes import FakeTime
 
 from pipeline.client import AsyncClient, Client, DocumentTranslationError, PollPolicy
 from pipeline.errors import ServerError
+from tests.unit.client.client_fakes import FakeTime
 
 
 def status(state: str, **extra: object) -> httpx.Response:

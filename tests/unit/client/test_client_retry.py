@@ -5,7 +5,6 @@ from __future__ import annotations
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY, FakeTime
 
 from pipeline.client import AsyncClient, Client, RetryPolicy
 from pipeline.client.retry import retry_delay
@@ -16,6 +15,7 @@ from pipeline.errors import (
     ServerError,
     TransportError,
 )
+from tests.unit.client.client_fakes import BASE_URL, KEY, FakeTime
 
 OK = {"translations": [{"text": "Hallo", "detected_source_language": "EN"}]}
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from review_project import review_project
-from run_fakes import FakeService, project, run
-
 from pipeline.cli import main
 from pipeline.formats import Reviewed, UnitState, read_catalog
 from pipeline.run.report import to_json, to_markdown
+from tests.review_project import review_project
+from tests.run_fakes import FakeService, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 

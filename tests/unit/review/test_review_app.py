@@ -9,10 +9,10 @@ import sys
 
 import httpx
 import pytest
-from review_project import PO, review_project
 
 from pipeline.review.app import create_app
 from pipeline.review.session import Session
+from tests.review_project import PO, review_project
 
 PORT = 8765
 TOKEN = "t0ken-for-the-tests"

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-from review_project import review_project
 
 from pipeline.cli import main
+from tests.review_project import review_project
 
 
 def test_nothing_awaiting_review_says_so_and_serves_nothing(tmp_path, monkeypatch, capsys):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from review_project import PO, XLIFF_2, XLIFF_12, review_project
 
 from pipeline import formats
 from pipeline.formats import UnitState, read_catalog
@@ -14,6 +13,7 @@ from pipeline.review.entries import Origin, Status
 from pipeline.review.session import Conflict, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
 from pipeline.run.journal import Journal
+from tests.review_project import PO, XLIFF_2, XLIFF_12, review_project
 
 
 def entry_for(session: Session, source: str):

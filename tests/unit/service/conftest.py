@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
-from documents_support import JobsEnded
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app
 from pipeline.service.embedded import EmbeddedTransport
+from tests.unit.service.documents_support import JobsEnded
 
 PAID, ADMIN, FREE = "unit-paid-key", "unit-admin-key", "unit-free-key"
 

@@ -7,13 +7,13 @@ import sqlite3
 
 import httpx
 import pytest
-from documents_support import HeldEngine
 
 from pipeline.service import ServiceConfig
 from pipeline.service.config import AccountSpec
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.database import DATABASE_FILE
 from pipeline.service.store.jobs import SWEEP_INTERVAL_MS
+from tests.unit.service.documents_support import HeldEngine
 
 HOUR = dt.timedelta(hours=1)
 JUST = dt.timedelta(milliseconds=1)

@@ -7,14 +7,14 @@ import io
 import zipfile
 from collections.abc import Sequence
 
-import document_samples as samples
 import pytest
-from documents_support import HeldEngine
 from lxml import etree
 
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
+from tests.unit.service.documents_support import HeldEngine
 
 
 class Upper:

@@ -6,13 +6,13 @@ import asyncio
 
 import httpx
 import pytest
-from virtual_time import VirtualTime
 
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.service.engine.base import MarkupOptions
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.testing import mangle
 from pipeline.service.testing.faults import FaultBook, FaultMiddleware, FaultSpec, FaultSyntaxError, parse
+from tests.virtual_time import VirtualTime
 
 XML = MarkupOptions("xml", frozenset({"x"}))
 

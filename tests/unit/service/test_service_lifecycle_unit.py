@@ -14,13 +14,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from documents_support import JobsEnded
 from starlette.types import Message
 
 from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
 from pipeline.service.app import ServiceApp, ServiceStartError
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import PseudoEngine
+from tests.unit.service.documents_support import JobsEnded
 
 KEY = "lifecycle-key"
 HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}
