@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def data_dir() -> Path:
 
 
 @pytest.fixture
-def msgfmt_check():
+def msgfmt_check() -> Callable[[Path], None]:
     """Check a PO file with GNU ``msgfmt --check`` when it is installed; skip the check otherwise."""
     msgfmt = shutil.which("msgfmt")
 

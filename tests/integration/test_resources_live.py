@@ -24,6 +24,7 @@ from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -57,7 +58,7 @@ class Recording(httpx.AsyncBaseTransport):
 
 
 @pytest.fixture
-def endpoints(live_service):
+def endpoints(live_service: LiveService) -> LiveService:
     """Skip (with the reason) when the server has no v3 glossary or style rule endpoints yet."""
     headers = {"Authorization": f"Service-Auth-Key {live_service.auth_key}"}
     for path in ("/v3/glossaries", "/v3/style_rules"):

@@ -9,6 +9,7 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.refresh import refresh
+from tests.integration.conftest import LiveService
 from tests.integration.test_resources_live import Recording, client
 
 pytestmark = pytest.mark.integration
@@ -108,7 +110,7 @@ def test_frozen_before_and_after_a_run(live_service, tmp_path, user_cache_home):
 
 
 @pytest.fixture
-def limited_key(live_service):
+def limited_key(live_service: LiveService) -> Iterator[str]:
     """A developer key of the session's account whose own limit is 20 characters; deactivated afterwards."""
     with Client(live_service.url, live_service.admin_key) as admin:
         key = admin.create_developer_key(f"limited-{secrets.token_hex(3)}")

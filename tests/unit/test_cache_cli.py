@@ -6,6 +6,7 @@ The shared store's side is in tests/integration/test_redis_cache.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from pipeline.cli import main
 
 
 @pytest.fixture
-def config(tmp_path, monkeypatch):
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.delenv("PIPELINE_CACHE_URL", raising=False)
     path = tmp_path / "pipeline.toml"
     path.write_text('[service]\nurl = "embedded"\n[cache]\ndir = "cache"\n', encoding="utf-8")

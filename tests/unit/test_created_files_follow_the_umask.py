@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from tests.sample_project import copy_sample_project
 
 
 @pytest.fixture(params=[0o022, 0o002, 0o077])
-def umask(request):
+def umask(request: pytest.FixtureRequest) -> Iterator[int]:
     old = os.umask(request.param)
     try:
         yield request.param

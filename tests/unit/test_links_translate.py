@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,7 @@ def report(root: Path) -> dict:
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
     """Make a project in ``tmp_path/project`` (the working folder) with this ``catalogs``/``exclude`` config."""
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
@@ -70,7 +71,7 @@ def project(tmp_path, monkeypatch):
     root.mkdir()
     monkeypatch.chdir(root)
 
-    def make(catalogs: list[str], exclude: list[str] = ()) -> Path:
+    def make(catalogs: list[str], exclude: Sequence[str] = ()) -> Path:
         (root / "pipeline.toml").write_text(
             f"catalogs = {json.dumps(catalogs)}\nexclude = {json.dumps(list(exclude))}\n"
             '[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'

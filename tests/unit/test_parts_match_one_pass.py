@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import pipeline.run.plan
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from tests.run_fakes import BODY, FakeService, project, run
 from tests.unit.test_windows_match_one_pass import comparable
@@ -27,7 +28,7 @@ def catalogs(root: Path) -> dict[Path, bytes]:
 
 
 @pytest.fixture
-def two_projects(tmp_path):
+def two_projects(tmp_path: Path) -> dict[str, Settings]:
     return {name: project(tmp_path / name, langs=LANGS, body=REPEATED) for name in ("whole", "parts")}
 
 

@@ -15,6 +15,7 @@ import pytest
 
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 from tests.run_fakes import languages_answer, project, run
@@ -24,18 +25,24 @@ LIMIT, CEILING, RETRY_AFTER = 2, 8, 0.05
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(400))  # 8 requests per language
 
 
-@pytest.fixture
-def time_(monkeypatch):
-    """A virtual clock for the run's limiter (and the fake services' latency)."""
-    time_ = VirtualTime()
-    made: list[Limiter] = []
+class LimitedTime(VirtualTime):
+    """Virtual time, and the limiters the run made on it."""
 
-    def on_virtual_time(settings):
-        made.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
-        return made[-1]
+    def __init__(self) -> None:
+        super().__init__()
+        self.limiters: list[Limiter] = []
+
+
+@pytest.fixture
+def time_(monkeypatch: pytest.MonkeyPatch) -> LimitedTime:
+    """A virtual clock for the run's limiter (and the fake services' latency)."""
+    time_ = LimitedTime()
+
+    def on_virtual_time(settings: Settings) -> Limiter:
+        time_.limiters.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
+        return time_.limiters[-1]
 
     monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)
-    time_.limiters = made
     return time_
 
 

@@ -44,7 +44,7 @@ class Failing(FakeService):
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "project"
     (root / "locale").mkdir(parents=True)
     entries = "".join(f'\nmsgid "Sentence number {n}"\nmsgstr ""\n' for n in range(TEXTS))

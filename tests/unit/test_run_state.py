@@ -6,7 +6,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -26,13 +29,13 @@ def units(path):
 
 
 @pytest.fixture
-def no_parsing(monkeypatch):
+def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
 
-    def forbidden(path, raw=None):
+    def forbidden(path: Path, raw: bytes | None = None) -> NoReturn:
         raise AssertionError(f"{path} was parsed")
 
-    def arm():
+    def arm() -> None:
         monkeypatch.setattr(scan_module, "read_catalog", forbidden)
 
     return arm

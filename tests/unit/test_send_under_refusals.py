@@ -15,6 +15,7 @@ import pytest
 
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 from tests.run_fakes import languages_answer, project, run
@@ -62,16 +63,16 @@ class Always429:
 
 
 @pytest.fixture
-def time_():
+def time_() -> VirtualTime:
     return VirtualTime()
 
 
 @pytest.fixture
-def limiters(monkeypatch, time_):
+def limiters(monkeypatch: pytest.MonkeyPatch, time_: VirtualTime) -> list[Limiter]:
     """The run's limiters, each on the test's virtual clock."""
-    made = []
+    made: list[Limiter] = []
 
-    def on_virtual_time(settings):
+    def on_virtual_time(settings: Settings) -> Limiter:
         limiter = Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter

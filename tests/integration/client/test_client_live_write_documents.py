@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from pipeline.client.api_data import DocumentStatus, Improvement
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
 from pipeline.service.engine.pseudo import transliterate
 from tests import document_samples as samples
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -25,7 +27,7 @@ FAST_POLL = PollPolicy(initial=0.02, maximum=0.2, max_wait=30.0)
 
 
 @pytest.fixture
-def real_client(live_service: Any):
+def real_client(live_service: LiveService) -> Iterator[Client]:
     with Client(live_service.url, live_service.auth_key, timeout=30.0) as c:
         yield c
 

@@ -8,6 +8,11 @@ why, where Chromium or its driver is missing (``make test`` installs them as roo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
 import os
 import shutil
 import signal
@@ -92,7 +97,7 @@ def server(project) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser() -> Iterator[WebDriver]:
     """A headless Chromium of its own (fresh profile), driven through the distribution's chromedriver."""
     missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
     if missing:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -20,11 +23,13 @@ def dictionary(entries: str, source: str = "en", target: str = "de", fmt: str = 
 
 
 @pytest.fixture
-def make_glossary(http: httpx.Client, keys):
+def make_glossary(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[str, Any]]]:
     """Create v3 glossaries (paid key unless told); deleted after the test."""
     made: list[tuple[str, dict[str, str]]] = []
 
-    def make(*dictionaries: dict[str, str], name: str = "terms", headers: dict[str, str] | None = None) -> dict:
+    def make(
+        *dictionaries: dict[str, str], name: str = "terms", headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         headers = headers or keys.paid
         response = http.post("/v3/glossaries", json={"name": name, "dictionaries": list(dictionaries)}, headers=headers)
         assert response.status_code == 201, response.text

@@ -10,11 +10,13 @@ of a v3 body as ``dictionaries[N].field``): ``Translator.createGlossary`` (v2),
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +43,7 @@ def node_dictionary(index: int, source: str, target: str, entries: str, fmt: str
 
 
 @pytest.fixture
-def created(http: httpx.Client, keys):
+def created(http: httpx.Client, keys: Keys) -> Iterator[list[str]]:
     """Glossary ids to delete after the test."""
     ids: list[str] = []
     yield ids

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import httpx
 import pytest
+
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -11,7 +16,7 @@ TEXT = "I am testing if custom instructions are working correctly."
 
 
 @pytest.fixture
-def translate(http, keys):
+def translate(http: httpx.Client, keys: Keys) -> Callable[..., list[str]]:
     """The translated texts of a JSON translate body sent with the paid key."""
 
     def post(**body: object) -> list[str]:

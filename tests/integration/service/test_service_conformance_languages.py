@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import httpx
 import pytest
+
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -55,8 +60,8 @@ V2_HIDDEN = {"ACE", "BHO", "CEB", "CKB", "GOM", "KMR", "LMO", "MAI", "PAG", "PAM
 
 
 @pytest.fixture
-def languages(http, keys):
-    def get(query: str):
+def languages(http: httpx.Client, keys: Keys) -> Callable[[str], httpx.Response]:
+    def get(query: str) -> httpx.Response:
         return http.get(f"/v3/languages?{query}", headers=keys.paid)
 
     return get

@@ -6,12 +6,14 @@ import re
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.conftest import LiveService
 from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
@@ -60,7 +62,9 @@ def memory_files(tmp_path_factory) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def served(launch_service, memory_files):
+def served(
+    launch_service: Callable[..., LiveService], memory_files: tuple[Path, Path]
+) -> Iterator[tuple[LiveService, httpx.Client]]:
     tmx, po = memory_files
     args = ("--translation-memory", f"ui={tmx}", "--free-translation-memory", f"compendium={po}")
     service = launch_service(extra_args=args)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -17,11 +20,11 @@ CURLY = {"punctuation": {"apostrophe": "use_curly_apostrophes"}}
 
 
 @pytest.fixture
-def make_style(http: httpx.Client, keys):
+def make_style(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[str, Any]]]:
     """Create style rule lists with the paid key; deleted after the test."""
     made: list[str] = []
 
-    def make(**fields: object) -> dict:
+    def make(**fields: object) -> dict[str, Any]:
         body = {"name": "house style", "language": "de", **fields}
         response = http.post("/v3/style_rules", json=body, headers=keys.paid)
         assert response.status_code == 201, response.text

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -13,10 +18,10 @@ UUID = "6f1d7a0e-3c1b-4a55-9e0f-2b8d7c6a5e41"
 
 
 @pytest.fixture
-def translate(http, keys):
+def translate(http: httpx.Client, keys: Keys) -> Callable[..., httpx.Response]:
     """POST a JSON translate body with the paid key; returns the response."""
 
-    def post(body: dict, headers: dict | None = None):
+    def post(body: dict[str, Any], headers: dict[str, str] | None = None) -> httpx.Response:
         return http.post(TRANSLATE, json=body, headers={**keys.paid, **(headers or {})})
 
     return post

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -13,7 +14,7 @@ from pipeline.errors import ClientLimitError, ExitCode
 
 
 @pytest.fixture(autouse=True)
-def nothing_is_sent(router: respx.Router):
+def nothing_is_sent(router: respx.Router) -> Iterator[None]:
     route = router.route().respond(500)
     yield
     assert route.call_count == 0

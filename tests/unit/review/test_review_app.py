@@ -6,10 +6,12 @@ import asyncio
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
 
+from pipeline.config import Settings
 from pipeline.review.app import create_app
 from pipeline.review.session import Session
 from tests.review_project import PO, review_project
@@ -20,7 +22,7 @@ BASE = f"http://127.0.0.1:{PORT}"
 
 
 @pytest.fixture
-def project(tmp_path):
+def project(tmp_path: Path) -> Settings:
     return review_project(tmp_path)
 
 
@@ -48,7 +50,7 @@ class Client:
 
 
 @pytest.fixture
-def client(project):
+def client(project: Settings) -> Client:
     client = Client(None)
     client.app = create_app(Session(project), TOKEN, PORT, lambda: client.quits.append(True))
     return client

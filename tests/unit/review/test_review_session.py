@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from pipeline import formats
+from pipeline.config import Settings
 from pipeline.formats import UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
@@ -25,7 +27,7 @@ def unit_in(path, source: str):
 
 
 @pytest.fixture
-def settings(tmp_path):
+def settings(tmp_path: Path) -> Settings:
     return review_project(tmp_path)
 
 
