@@ -7,6 +7,7 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -17,6 +18,7 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.integration.conftest import LiveService
 from tests.sample_project import SAMPLES, copy_sample_project
 
 pytestmark = pytest.mark.integration
@@ -64,7 +66,9 @@ def reference_billing(live_service, tmp_path: Path) -> int:
     return report.totals.billed_characters
 
 
-def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(live_service, tmp_path, msgfmt_check):
+def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     everything = reference_billing(live_service, tmp_path)
     root = copy_sample_project(tmp_path, live_service.url)
     settings = load_settings(root / "pipeline.toml")
@@ -82,7 +86,9 @@ def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest
     assert first.totals.billed_characters + second.totals.billed_characters == everything
 
 
-def test_cli_max_characters_stops_with_exit_3_and_a_rerun_finishes(live_service, tmp_path, msgfmt_check):
+def test_cli_max_characters_stops_with_exit_3_and_a_rerun_finishes(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     everything = reference_billing(live_service, tmp_path)
     root = copy_sample_project(tmp_path, live_service.url)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}

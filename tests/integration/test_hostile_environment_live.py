@@ -8,11 +8,13 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from pipeline.client import Client
+from tests.integration.conftest import LiveService
 from tests.sample_project import copy_sample_project
 from tests.waiting import Lines
 
@@ -105,7 +107,9 @@ def _catalogs(root: Path) -> dict[str, str]:
     }
 
 
-def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(launch_service, tmp_path):
+def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(
+    launch_service: Callable[..., LiveService], tmp_path: Path
+) -> None:
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "shared", service.url, concurrency=2)
@@ -127,8 +131,8 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(
-    launch_service, tmp_path, signum, code
-):
+    launch_service: Callable[..., LiveService], tmp_path: Path, signum, code
+) -> None:
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "interrupted", service.url)
@@ -181,8 +185,8 @@ def _fill(where: Path) -> None:
 
 @pytest.mark.parametrize("full", ["cache", "report"])
 def test_a_full_disk_under_the_cache_or_the_report_is_said_clearly_and_the_catalogs_are_written(
-    launch_service, tmp_path, full
-):
+    launch_service: Callable[..., LiveService], tmp_path: Path, full: str
+) -> None:
     service = launch_service()
     disk = tmp_path / "disk"
     _mount_tmpfs(disk, "1m")

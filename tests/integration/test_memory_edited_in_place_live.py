@@ -15,10 +15,13 @@ import secrets
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -71,7 +74,9 @@ def _translate(root: Path, service, memory_id: str) -> str:
 
 
 @pytest.mark.parametrize("data_dir", [True, False], ids=["data-dir", "no-data-dir"])
-def test_an_edited_memory_is_used_anew_not_served_from_the_cache(launch_service, tmp_path, data_dir):
+def test_an_edited_memory_is_used_anew_not_served_from_the_cache(
+    launch_service: Callable[..., LiveService], tmp_path: Path, data_dir: bool
+) -> None:
     memory = tmp_path / "memory.po"
     memory.write_text(MEMORY.format(source=SOURCE, target=OLD), encoding="utf-8")
     key = f"test-auth-{secrets.token_hex(8)}"
@@ -102,7 +107,9 @@ def test_an_edited_memory_is_used_anew_not_served_from_the_cache(launch_service,
     assert _translate(root, service, memory_id) == NEW  # not the old one, from the cache
 
 
-def test_an_unchanged_memory_keeps_its_times_across_restarts(launch_service, tmp_path):
+def test_an_unchanged_memory_keeps_its_times_across_restarts(
+    launch_service: Callable[..., LiveService], tmp_path: Path
+) -> None:
     memory = tmp_path / "memory.po"
     memory.write_text(MEMORY.format(source=SOURCE, target=OLD), encoding="utf-8")
     options = {"data_dir": tmp_path / "data", "extra_args": ("--translation-memory", f"ui={memory}")}

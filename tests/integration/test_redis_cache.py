@@ -149,7 +149,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def redis_server(tmp_path) -> Iterator[RedisServer]:
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     if shutil.which("redis-server") is None:
         pytest.skip(INSTALL_HINT)
     server = RedisServer(tmp_path)
@@ -191,7 +191,9 @@ def warnings(done: subprocess.CompletedProcess) -> list[str]:
     return [line for line in done.stderr.splitlines() if "shared translation cache" in line]
 
 
-def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(redis_server, tmp_path):
+def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     first, second = tree(tmp_path, "a"), tree(tmp_path, "b")
     done, report = translate(first, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -207,7 +209,7 @@ def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(redis_s
     assert (second / ".cache" / "state.json").is_file()  # the run state stays with its own working tree
 
 
-def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tmp_path):
+def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server: RedisServer, tmp_path: Path) -> None:
     reference, report = translate(tree(tmp_path, "ref"), redis_server.url(db=2))
     assert reference.returncode == 0, reference.stderr
     billed_alone = report["totals"]["billed_characters"]
@@ -236,7 +238,9 @@ def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tm
     assert report["totals"]["requests"] == 0 and report["totals"]["billed_characters"] == 0
 
 
-def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(redis_server, tmp_path):
+def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     root = tree(tmp_path, "a")
     pristine = catalogs(root)
     done, first = translate(root, redis_server.url())
@@ -282,7 +286,7 @@ def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(
     assert report["totals"]["requests"] > 0 and catalogs(fresh) == translated
 
 
-def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tmp_path):
+def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server: RedisServer, tmp_path: Path) -> None:
     wrong = f"redis://:not-{PASSWORD}@127.0.0.1:{redis_server.port}/0"
     done, report = translate(tree(tmp_path, "a"), wrong)
     assert done.returncode == 0, done.stderr
@@ -290,7 +294,7 @@ def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tm
     assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
 
 
-def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path):
+def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path: Path) -> None:
     silent = Listener()  # accepts connections and never says a word
     try:
         done, report = translate(tree(tmp_path, "a"), f"redis://:{PASSWORD}@127.0.0.1:{silent.port}/0")
@@ -301,7 +305,9 @@ def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_pa
         silent.close()
 
 
-def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_server, tmp_path):
+def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     root = tree(tmp_path, "a")
     config = root / "pipeline.toml"
     config.write_text(config.read_text().replace("[cache]\n", "[cache]\nttl = 3600\n"), encoding="utf-8")
@@ -316,7 +322,9 @@ def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_se
         assert 0 < client.ttl(key) <= 3600
 
 
-def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_server, tmp_path):
+def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     import pickle
 
     done, first = translate(tree(tmp_path, "a"), redis_server.url())
@@ -331,7 +339,9 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_se
     assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
 
 
-def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(redis_server, tmp_path):
+def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     paid = tree(tmp_path, "a")
     done, first = translate(paid, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -348,7 +358,7 @@ def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(red
     assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
 
 
-def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
+def test_huge_values_in_redis_are_misses_never_read(redis_server: RedisServer, tmp_path: Path) -> None:
     from pipeline.cache.entry import MAX_ENTRY_BYTES
 
     done, first = translate(tree(tmp_path, "a"), redis_server.url())
@@ -366,7 +376,9 @@ def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
     assert all(client.strlen(key) < 10_000 for key in keys)  # paid again and replaced
 
 
-def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(redis_server, monkeypatch):
+def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline.cache import shared
     from pipeline.cache.entry import encode
 
@@ -385,7 +397,9 @@ def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_res
     store.close()
 
 
-def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
+def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     from dataclasses import replace
 
     from pipeline.cache import open_cache
@@ -416,7 +430,9 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
     assert PASSWORD not in json.dumps(down)
 
 
-def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_server, tmp_path):
+def test_clearing_every_service_deletes_only_keys_of_the_entry_format(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     from pipeline.cache import open_cache
     from pipeline.cache.maintenance import cache_stats, clear_cache
     from pipeline.config import Settings
@@ -449,7 +465,7 @@ def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_serv
     assert client.hgetall("pipeline:runners") == {b"r1": b"busy"}
 
 
-def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_path):
+def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server: RedisServer, tmp_path: Path) -> None:
     root = tree(tmp_path, "a")
     done, _ = translate(root, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -524,7 +540,9 @@ class TrickleProxy:
             sock.close()
 
 
-def test_a_shared_cache_that_trickles_its_answers_is_dropped_after_one_answer_time(redis_server, tmp_path):
+def test_a_shared_cache_that_trickles_its_answers_is_dropped_after_one_answer_time(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     """One byte every 0.4 s: each read waits less than redis-py's socket timeout (2 s), so only a deadline
     on the whole answer ends it; before, the run took minutes (a byte every 1.5 s: past 60 s)."""
     proxy = TrickleProxy(redis_server.port, pause=0.4)

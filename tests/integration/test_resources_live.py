@@ -155,7 +155,7 @@ def ours(root: Path, service) -> list:
     return asyncio.run(go())
 
 
-def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints, tmp_path):
+def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     report = translate(root, endpoints, Recording())
     assert report.exit_code == ExitCode.OK, report.issues
@@ -168,7 +168,7 @@ def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints, tmp_p
     assert len(ours(root, endpoints)) == 1
 
 
-def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoints, tmp_path):
+def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     first = Recording()
     translate(root, endpoints, first)
@@ -190,7 +190,7 @@ def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoint
     assert report.totals.segments_translated == 1 and report.totals.segments_from_cache == 11
 
 
-def test_an_answer_lost_after_create_leaves_one_glossary(endpoints, tmp_path):
+def test_an_answer_lost_after_create_leaves_one_glossary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     dropped = Recording(
         fault_on=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries",
@@ -201,7 +201,7 @@ def test_an_answer_lost_after_create_leaves_one_glossary(endpoints, tmp_path):
     assert [g.glossary_id for g in ours(root, endpoints)] == [outcome.glossary_id]
 
 
-def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints, tmp_path):
+def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     crash = Recording(crash_after=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries")
     with pytest.raises(KeyboardInterrupt):
@@ -212,7 +212,9 @@ def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints, tmp_pat
     assert rerun.writes() == [] and len(ours(root, endpoints)) == 1
 
 
-def test_commands(endpoints, tmp_path, monkeypatch, capsys):
+def test_commands(
+    endpoints: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = make_project(tmp_path, endpoints.url)
     monkeypatch.setenv("PIPELINE_AUTH_KEY", endpoints.auth_key)
     monkeypatch.chdir(root)

@@ -84,7 +84,7 @@ sys.stdin.read()
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path, signum, code):
+def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path: Path, signum, code) -> None:
     root = _project(tmp_path)
     catalog = (root / CATALOG).resolve()
     locks = root / ".cache" / "locks"
@@ -110,7 +110,7 @@ def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path, signum, code):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "too-large"])
-def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path, kind):
+def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path: Path, kind: str) -> None:
     root = _project(tmp_path, '[translate]\ncompendia = ["i18n/*.po"]\n')
     (root / "i18n").mkdir()
     compendium = root / "i18n" / "de.po"
@@ -128,7 +128,7 @@ def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path, kin
     assert "#, fuzzy" in (root / CATALOG).read_text(encoding="utf-8")  # translated all the same
 
 
-def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path):
+def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path: Path) -> None:
     root = _project(tmp_path, '[translate]\ncompendia = ["i18n/compendium.po"]\n')
     (root / "i18n").mkdir()
     text = (SAMPLES / "de" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
@@ -139,7 +139,7 @@ def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path):
     assert "[translate] languages" in err
 
 
-def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path):
+def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path: Path) -> None:
     root = _project(tmp_path)
     code, err = _finish(_start(root, "translate", "--cache-dir", "/proc"), root)
     assert code == 0, err
@@ -154,7 +154,7 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder"])
-def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path, kind):
+def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path: Path, kind: str) -> None:
     root = tmp_path / "docs"
     root.mkdir()
     document = Path("/dev/zero") if kind == "dev-zero" else root / "doc.txt"
@@ -169,7 +169,9 @@ def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path,
 
 
 @pytest.mark.parametrize("name", ["locale/fr/LC_MESSAGES/messages.po", "locale/fr/LC_MESSAGES/messages.xlf"])
-def test_a_catalog_that_is_a_fifo_is_an_error_naming_it_and_the_others_are_translated(tmp_path, name):
+def test_a_catalog_that_is_a_fifo_is_an_error_naming_it_and_the_others_are_translated(
+    tmp_path: Path, name: str
+) -> None:
     root = _project(tmp_path)
     (root / "pipeline.toml").write_text(
         (root / "pipeline.toml").read_text(encoding="utf-8").replace('"locale/*/LC_MESSAGES/*.po"', '"locale/**/*"')

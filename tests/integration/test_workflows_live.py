@@ -88,7 +88,7 @@ def translate_requests(transport: Recording) -> int:
 # --- --frozen -----------------------------------------------------------------------------------
 
 
-def test_frozen_before_and_after_a_run(live_service, tmp_path, user_cache_home):
+def test_frozen_before_and_after_a_run(live_service: LiveService, tmp_path: Path, user_cache_home: Path) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     before = files(root, user_cache_home)
     check = cli(root, None, "translate", "--frozen")  # a CI check needs no key
@@ -121,7 +121,9 @@ def limited_key(live_service: LiveService) -> Iterator[str]:
             admin.deactivate_developer_key(key.key_id)
 
 
-def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(live_service, limited_key, tmp_path):
+def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(
+    live_service: LiveService, limited_key: str, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     before = files(root / "locale")
     transport = Recording()
@@ -149,8 +151,8 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
 
 
 def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_and_after(
-    live_service, limited_key, tmp_path, user_cache_home
-):
+    live_service: LiveService, limited_key: str, tmp_path: Path, user_cache_home: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     done = cli(root, limited_key, "translate", "--max-characters", "20")
     assert done.returncode == ExitCode.QUOTA, done.stderr  # the budget, not the quota check, ends it
@@ -162,7 +164,7 @@ def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_a
     assert usage["after"]["key_count"] == report["totals"]["billed_characters"]
 
 
-def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
+def test_without_a_limit_the_run_goes_on_and_says_so(live_service: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     done = cli(root, live_service.auth_key, "translate")
     assert done.returncode == 0, done.stderr
@@ -173,8 +175,8 @@ def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
 
 
 def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_only_its_segments(
-    live_service, tmp_path
-):
+    live_service: LiveService, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
@@ -222,7 +224,9 @@ def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_
     assert last.writes() == [] and translate_requests(last) == 0
 
 
-def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(live_service, tmp_path):
+def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(
+    live_service: LiveService, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 

@@ -73,7 +73,7 @@ def _build(words: list[str], placeholders: list[str]) -> str:
 
 
 @given(st.lists(WORDS, min_size=2, max_size=4), st.data(), FLAGS, FLAGS)
-def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_b):
+def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_b) -> None:
     count = len(words) - 1
     first = data.draw(st.lists(st.sampled_from(_whole(flags_a)), min_size=count, max_size=count))
     second = data.draw(st.lists(st.sampled_from(_whole(flags_b)), min_size=count, max_size=count))
@@ -89,7 +89,7 @@ def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_
     assert [ph.text for ph in protect(restored_b, flags_b).placeholders] == [ph.text for ph in protected_b.placeholders]
 
 
-def test_badge_layout_pair_each_gets_its_own_field():
+def test_badge_layout_pair_each_gets_its_own_field() -> None:
     printf, brace = "Badge layout: %(name)s", "Badge layout: {}"
     p_printf, p_brace = protect(printf, ("python-format",)), protect(brace, ("python-brace-format",))
     assert p_printf.text == p_brace.text

@@ -27,13 +27,13 @@ def naive_first_fit(order, costs, max_texts, capacity):
 
 
 @given(st.lists(st.integers(1, 500), max_size=400), st.integers(1, 60), st.integers(500, 3000))
-def test_tree_first_fit_places_every_text_where_naive_first_fit_does(sizes, max_texts, capacity):
+def test_tree_first_fit_places_every_text_where_naive_first_fit_does(sizes, max_texts, capacity) -> None:
     order = sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))
     assert _first_fit(order, sizes, max_texts, capacity) == naive_first_fit(order, sizes, max_texts, capacity)
 
 
 @given(st.lists(st.text(max_size=40), min_size=1, max_size=600))
-def test_short_texts_need_exactly_the_lower_bound(texts):
+def test_short_texts_need_exactly_the_lower_bound(texts) -> None:
     # 600 texts of at most 40 characters (160 bytes) never fill 128 KiB: only the count binds.
     packing = pack(texts, PARAMS)
     assert len(packing.batches) == packing.lower_bound == -(-len(texts) // protocol.MAX_TEXTS_PER_REQUEST)
@@ -41,7 +41,7 @@ def test_short_texts_need_exactly_the_lower_bound(texts):
 
 
 @given(st.lists(st.integers(1, 4000), min_size=1, max_size=300), st.integers(1, 60))
-def test_batches_respect_both_limits_on_sizes_alone(sizes, max_texts):
+def test_batches_respect_both_limits_on_sizes_alone(sizes, max_texts) -> None:
     texts = ["a" * n for n in sizes]
     packing = pack(texts, PARAMS, max_texts=max_texts, max_bytes=30_000)
     placed = sorted(i for b in packing.batches for i in b) + list(packing.too_large)
@@ -53,7 +53,7 @@ def test_batches_respect_both_limits_on_sizes_alone(sizes, max_texts):
 
 
 @given(st.text(st.characters(blacklist_categories=("Cs",))))  # a lone surrogate cannot be sent at all
-def test_a_text_is_measured_as_json_encodes_it(text):
+def test_a_text_is_measured_as_json_encodes_it(text) -> None:
     import json
 
     assert protocol.encoded_text_size(text) == len(json.dumps(text, ensure_ascii=False).encode("utf-8"))

@@ -96,13 +96,13 @@ def _full_scan(text: str, flags: tuple[str, ...]):
 @example("See https://example.com/docs", [])
 @example("$month$year", [])
 @example("{n, plural, one {# file} other {# files}}", [])
-def test_protect_gives_what_the_full_scan_gives(text, flags):
+def test_protect_gives_what_the_full_scan_gives(text, flags) -> None:
     assert protect(text, flags) == _full_scan(text, tuple(flags))
 
 
 @settings(max_examples=300)
 @given(TEXT)
-def test_every_placeholder_holds_a_trigger_character(text):
+def test_every_placeholder_holds_a_trigger_character(text) -> None:
     # The shortcut's premise, kind by kind: whatever any kind matches holds a character of TRIGGERS.
     for found in protect_module._PATTERN.finditer(text):
         if found.group():

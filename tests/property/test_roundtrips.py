@@ -70,13 +70,13 @@ TEXT = st.one_of(st.text(max_size=60), st.lists(PIECES, max_size=12).map("".join
 
 
 @given(TEXT, FLAGS)
-def test_restore_of_protect_is_identity(text, flags):
+def test_restore_of_protect_is_identity(text, flags) -> None:
     protected = protect(text, flags)
     assert restore(protected.text, protected) == text
 
 
 @given(TEXT, FLAGS)
-def test_placeholder_ids_appear_once_each_in_order(text, flags):
+def test_placeholder_ids_appear_once_each_in_order(text, flags) -> None:
     import re
 
     protected = protect(text, flags)
@@ -111,7 +111,7 @@ ENTRIES = st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, PO_TEXT), max_size=8)
 
 @settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.booleans(), st.booleans())
-def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, entries, crlf, final_newline):
+def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, entries, crlf, final_newline) -> None:
     path = tmp_path / "x.po"
     path.write_bytes(_po(entries, crlf, final_newline).encode("utf-8"))
     catalog = read_catalog(path)
@@ -123,7 +123,7 @@ def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, e
 
 @settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.lists(PO_TEXT, min_size=8, max_size=8), st.booleans())
-def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries, translations, crlf):
+def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries, translations, crlf) -> None:
     path = tmp_path / "x.po"
     path.write_bytes(_po([(c, m, "") for c, m, _ in entries], crlf, True).encode("utf-8"))
     catalog = read_catalog(path)
@@ -136,7 +136,7 @@ def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries,
 
 
 @given(st.lists(st.text(max_size=3000), max_size=300), st.integers(1, 60))
-def test_batches_respect_both_limits_and_place_every_text_once(texts, max_texts):
+def test_batches_respect_both_limits_and_place_every_text_once(texts, max_texts) -> None:
     params = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
     limit = 20_000
     packing = pack(texts, params, max_texts=max_texts, max_bytes=limit)
@@ -180,7 +180,7 @@ def _po_with_flags(
 )
 def test_po_render_changes_the_translated_entries_and_no_other_byte(
     tmp_path: Path, entries, translations, mark_fuzzy, crlf
-):
+) -> None:
     written = {i: text for i, text in translations.items() if i < len(entries)}
     path = tmp_path / "x.po"
     path.write_bytes(_po_with_flags(entries, {}, mark_fuzzy, crlf).encode("utf-8"))
@@ -195,7 +195,7 @@ NO_TRIGGER = "<&:@{}%$[]`'\n\t\r\v\f-/.~_()"
 
 
 @given(st.text(st.characters(blacklist_characters=NO_TRIGGER, blacklist_categories=("Cs",)), max_size=80), FLAGS)
-def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
+def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags) -> None:
     # protect skips its regex scan for such texts: every kind must need one of those characters.
     from pipeline.placeholders import protect as protect_module
 

@@ -150,14 +150,14 @@ def _write(data: bytes) -> Path:
 
 @settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs())
-def test_read_then_render_without_changes_is_byte_identical(generated):
+def test_read_then_render_without_changes_is_byte_identical(generated) -> None:
     data, _ = generated
     assert read_catalog(_write(data)).render({}) == data
 
 
 @settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs(), st.booleans())
-def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy):
+def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy) -> None:
     data, version = generated
     path = _write(data)
     catalog = read_catalog(path)

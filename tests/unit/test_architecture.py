@@ -125,18 +125,18 @@ def _cycles(imports: list[Import]) -> list[list[str]]:
     return components
 
 
-def test_the_checks_see_the_package():
+def test_the_checks_see_the_package() -> None:
     """A broken walk (wrong root, nothing parsed) must not pass every check below by finding nothing."""
     assert {"pipeline.cli", "pipeline.run.orchestrate", "pipeline.run.gate", "pipeline.formats.po"} <= set(MODULES)
     assert any(imp.importer == "pipeline.run.orchestrate" and imp.target == "pipeline.run.gate" for imp in IMPORTS)
     assert {"pipeline.service.app", "pipeline.service.api.translate", "pipeline.service.store.jobs"} <= set(MODULES)
 
 
-def test_no_import_cycles():
+def test_no_import_cycles() -> None:
     assert _cycles(IMPORTS) == []
 
 
-def test_the_cycle_check_finds_a_cycle_through_a_deferred_import(tmp_path):
+def test_the_cycle_check_finds_a_cycle_through_a_deferred_import(tmp_path: Path) -> None:
     """The check itself: two modules importing each other, one of them inside a function, are reported."""
     (tmp_path / "a.py").write_text("from pipeline import cli\n")
     (tmp_path / "b.py").write_text("def f():\n    from pipeline.run.orchestrate import run_translate\n")
@@ -145,12 +145,12 @@ def test_the_cycle_check_finds_a_cycle_through_a_deferred_import(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
-def test_modules_are_at_most_500_lines(name):
+def test_modules_are_at_most_500_lines(name) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines: split it by what it does"
 
 
-def test_folders_hold_at_most_15_modules():
+def test_folders_hold_at_most_15_modules() -> None:
     folders = {path.parent for path in MODULES.values()}
     crowded = {
         str(folder.relative_to(ROOT)): n
@@ -160,7 +160,7 @@ def test_folders_hold_at_most_15_modules():
     assert crowded == {}
 
 
-def test_no_module_imports_another_modules_private_name():
+def test_no_module_imports_another_modules_private_name() -> None:
     private = [
         f"{imp.importer}:{imp.line} imports {name} from {imp.target}"
         for imp in IMPORTS
@@ -170,7 +170,7 @@ def test_no_module_imports_another_modules_private_name():
     assert private == []
 
 
-def test_only_the_orchestrator_imports_the_run_stages():
+def test_only_the_orchestrator_imports_the_run_stages() -> None:
     stray = []
     for imp in IMPORTS:
         stage = imp.target.removeprefix("pipeline.run.")
@@ -181,7 +181,7 @@ def test_only_the_orchestrator_imports_the_run_stages():
     assert stray == []
 
 
-def test_only_the_service_assembly_knows_the_test_faults():
+def test_only_the_service_assembly_knows_the_test_faults() -> None:
     """Scripted failures act in their middleware and the wrappers it installs, never in an endpoint."""
     importers = {
         imp.importer
@@ -219,7 +219,7 @@ def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return len(named) + (args.vararg is not None) + (args.kwarg is not None)
 
 
-def test_no_function_is_over_60_lines():
+def test_no_function_is_over_60_lines() -> None:
     long = {
         where: node.end_lineno - node.lineno + 1
         for where, node in _functions()
@@ -228,13 +228,13 @@ def test_no_function_is_over_60_lines():
     assert {where: n for where, n in long.items() if where not in MIRRORS_THE_API} == {}
 
 
-def test_no_function_takes_more_than_8_parameters_but_those_that_mirror_the_api():
+def test_no_function_takes_more_than_8_parameters_but_those_that_mirror_the_api() -> None:
     many = {where: _parameters(node) for where, node in _functions() if _parameters(node) > MAX_PARAMETERS}
     assert {where: n for where, n in many.items() if where not in MIRRORS_THE_API} == {}
     assert MIRRORS_THE_API <= {where for where, _ in _functions()}  # no stale exemption
 
 
-def test_the_function_checks_see_long_and_wide_functions(tmp_path):
+def test_the_function_checks_see_long_and_wide_functions(tmp_path: Path) -> None:
     """The checks themselves: a 61-line function and a 9-parameter one are counted as such."""
     source = "def wide(a, b, c, d, e, f, g, h, *rest):\n    pass\n\ndef long():\n" + "    x = 1\n" * 60
     tree = ast.parse(source)
@@ -270,12 +270,12 @@ def _shared_with_the_checked(imports: list[Import]) -> list[str]:
     return sorted(m for m in reached if any(m == c or m.startswith(f"{c}.") for c in CHECKED))
 
 
-def test_the_damage_checker_shares_nothing_with_what_it_checks():
+def test_the_damage_checker_shares_nothing_with_what_it_checks() -> None:
     assert f"{CHECKER}.tokens" in MODULES  # the rule below must see the checker
     assert _shared_with_the_checked(IMPORTS) == []
 
 
-def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path):
+def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path: Path) -> None:
     """The check itself: the checker importing a helper that imports the placeholder grammar is caught."""
     (tmp_path / "a.py").write_text("from pipeline import model\n")
     (tmp_path / "b.py").write_text("def f():\n    from pipeline.placeholders import grammar\n")

@@ -6,6 +6,7 @@ import json
 import os
 import pickle
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,7 @@ class Payload:
         return os.system, (f"touch '{self.marker}'",)
 
 
-def first_run(tmp_path):
+def first_run(tmp_path: Path):
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     report = run(settings, FakeService())
@@ -36,7 +37,7 @@ def first_run(tmp_path):
 
 
 @pytest.mark.parametrize("as_text", [False, True])
-def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path, as_text):
+def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path: Path, as_text: bool) -> None:
     settings = first_run(tmp_path)
     marker = tmp_path / "owned"
     payload = pickle.dumps(Payload(marker))
@@ -58,7 +59,7 @@ def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path,
     assert len(values) == 4 and all(json.loads(v)["v"] == 1 for v in values)
 
 
-def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(tmp_path):
+def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(tmp_path: Path) -> None:
     settings = first_run(tmp_path)
     catalog = tmp_path / "locale/de/LC_MESSAGES/app.po"
     original = catalog.read_bytes()
@@ -73,7 +74,7 @@ def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(t
     assert again.totals.segments_from_cache == 4 and again.totals.requests == 0  # good entries replaced them
 
 
-def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
+def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path: Path) -> None:
     settings = first_run(tmp_path)
     marker = tmp_path / "owned"
     with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
@@ -111,7 +112,7 @@ def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
         '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
     ],
 )
-def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, state):
+def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, state) -> None:
     settings = project(tmp_path)
     settings.cache_dir.mkdir(parents=True)
     (settings.cache_dir / STATE_NAME).write_text(state, encoding="utf-8")
@@ -121,7 +122,7 @@ def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, s
     assert run(settings, FakeService()).unchanged_catalogs == 1  # and replaced by a good one
 
 
-def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
+def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     state_path = settings.cache_dir / STATE_NAME
@@ -149,7 +150,7 @@ def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
         '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}',
     ],
 )
-def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, units):
+def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, units: str) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     (path,) = (settings.cache_dir / PROVENANCE_DIR).iterdir()
@@ -162,6 +163,6 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, 
 @pytest.mark.parametrize(
     "record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": ["h"]}}', "not json"]
 )
-def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path, record):
+def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path: Path, record) -> None:
     (tmp_path / RECORD_NAME).write_text(record, encoding="utf-8")
     assert SyncRecord(tmp_path).needs_sync("svc", "h")

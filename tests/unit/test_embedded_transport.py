@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -49,7 +50,7 @@ async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     return out
 
 
-def test_answers_errors_and_billing_match_an_app_opened_by_hand():
+def test_answers_errors_and_billing_match_an_app_opened_by_hand() -> None:
     async def embedded() -> list[Any]:
         transport = EmbeddedTransport(_service())
         client, admin = AsyncClient(BASE, KEY, transport=transport), AsyncClient(BASE, ADMIN, transport=transport)
@@ -70,7 +71,7 @@ def test_answers_errors_and_billing_match_an_app_opened_by_hand():
     assert through_transport[-1].character_count == through_transport[4].character_count + len("four")
 
 
-def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it():
+def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it() -> None:
     async def run() -> tuple[bool, list[bool], bool]:
         app = _service()
         opened: list[bool] = []
@@ -92,7 +93,7 @@ def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_c
     assert (before, first_open, during, after) == (False, False, True, False)
 
 
-def test_a_request_to_an_app_nobody_opened_is_answered_503():
+def test_a_request_to_an_app_nobody_opened_is_answered_503() -> None:
     async def run() -> int:
         transport = httpx.ASGITransport(app=_service())
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
@@ -101,7 +102,7 @@ def test_a_request_to_an_app_nobody_opened_is_answered_503():
     assert asyncio.run(run()) == 503
 
 
-def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tmp_path):
+def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tmp_path: Path) -> None:
     from pipeline.service.app import ServiceStartError
 
     (tmp_path / "data").write_text("a file where the data folder should be")
@@ -118,7 +119,7 @@ def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tm
         asyncio.run(run())
 
 
-def test_a_closed_client_refuses_calls():
+def test_a_closed_client_refuses_calls() -> None:
     async def run() -> None:
         client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(_service()))
         await client.usage()

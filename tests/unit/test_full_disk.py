@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 import pytest
 
@@ -20,8 +21,8 @@ def _full(*args: object, **kwargs: object) -> None:
 
 @pytest.mark.parametrize("command", ["translate", "refresh"])
 def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_written(
-    tmp_path, capsys, monkeypatch, command
-):
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     before = (root / CATALOG).read_bytes()
     monkeypatch.setattr(run_report, "write_reports", _full)
@@ -34,7 +35,9 @@ def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_
     assert (root / CATALOG).read_bytes() != before  # translated and written before the report failed
 
 
-def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_file(tmp_path, monkeypatch):
+def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.formats
 
     path = tmp_path / "de.po"
@@ -45,7 +48,9 @@ def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]
 
 
-def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(tmp_path, monkeypatch):
+def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline.cache import local
     from tests.unit.test_run import FakeService, project, run
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -130,7 +131,9 @@ NPLURALS = {
 }
 
 
-def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgfmt_check):
+def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, list(NPLURALS))
     assert report.exit_code == 0, report.issues
     for name, n in NPLURALS.items():
@@ -159,14 +162,14 @@ def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgf
         assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_russian_forms_come_from_1_2_and_5(tmp_path):
+def test_russian_forms_come_from_1_2_and_5(tmp_path: Path) -> None:
     root, report, fake = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "%(count)d folder")
     assert unit.targets == ("[RU] %(count)d FOLDER#b", "[RU] %(count)d FOLDERS#c", "[RU] %(count)d FOLDERS#f")
     assert {"1 folder", "2 folders", "5 folders"} <= set(fake.texts)
 
 
-def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path):
+def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path: Path) -> None:
     _, _, fake = translate(tmp_path, ["plurals_nplurals_6.po"])
     rule = plural_rule_for("ar")
     numbers = sorted(int(t.split()[0]) for t in fake.texts if t.split()[0].isdigit() and "folder" in t)
@@ -174,20 +177,22 @@ def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path):
     assert sorted(rule.form_for(n) for n in numbers) == [0, 2, 3, 4, 5]
 
 
-def test_the_count_with_other_placeholders_in_the_sentence(tmp_path):
+def test_the_count_with_other_placeholders_in_the_sentence(tmp_path: Path) -> None:
     root, _, _ = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "%d file in %s")
     assert unit.targets == ("[RU] %d FILE IN #b%s", "[RU] %d FILES IN #c%s", "[RU] %d FILES IN #f%s")
 
 
-def test_a_singular_without_the_count_takes_21_for_the_russian_one_form(tmp_path):
+def test_a_singular_without_the_count_takes_21_for_the_russian_one_form(tmp_path: Path) -> None:
     root, _, fake = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     assert "21 items selected" in fake.texts
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "One item selected")
     assert unit.targets[0] == "[RU] %d ITEMS SELECTED#cb"
 
 
-def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(tmp_path, msgfmt_check):
+def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_without_count_placeholder.po"])
     warnings = [i for i in report.issues if i.severity == "warning"]
     assert len(warnings) == 3 and all("no single count placeholder" in w.reason and w.line for w in warnings)
@@ -197,7 +202,7 @@ def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(tm
     msgfmt_check(root / "plurals_without_count_placeholder.po")
 
 
-def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_path):
+def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_path: Path) -> None:
     root, report, _ = translate(tmp_path, ["plurals_without_count_placeholder.po"], mark_fuzzy=False)
     assert all(
         u.state is UnitState.UNTRANSLATED for u in read_catalog(root / "plurals_without_count_placeholder.po").units
@@ -205,7 +210,9 @@ def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_pat
     assert len([i for i in report.issues if i.severity == "skipped" and "fuzzy marking is off" in i.reason]) == 3
 
 
-def test_a_number_that_does_not_come_back_falls_back_with_a_warning(tmp_path, msgfmt_check):
+def test_a_number_that_does_not_come_back_falls_back_with_a_warning(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_nplurals_3_ru.po"], fake=Fake(spell_out_one=True))
     warnings = [i for i in report.issues if i.severity == "warning"]
     assert warnings and all("did not come back exactly once" in w.reason for w in warnings)
@@ -215,7 +222,9 @@ def test_a_number_that_does_not_come_back_falls_back_with_a_warning(tmp_path, ms
     msgfmt_check(root / "plurals_nplurals_3_ru.po")
 
 
-def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(tmp_path, msgfmt_check):
+def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_cldr_fallback_no_plural_forms.po"])
     (unit,) = [u for u in read_catalog(root / "plurals_cldr_fallback_no_plural_forms.po").units if u.plural]
     assert len(unit.targets) == 3 and all(unit.targets)
@@ -234,7 +243,9 @@ def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(tmp_path, 
         ("latin1_charset.po", "iso8859-1"),
     ],
 )
-def test_legacy_charsets_are_kept(tmp_path, msgfmt_check, name, encoding):
+def test_legacy_charsets_are_kept(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], name: str, encoding: str
+) -> None:
     root, report, _ = translate(tmp_path, [name])
     assert report.exit_code == 0, report.issues
     after = read_catalog(root / name)
@@ -245,7 +256,7 @@ def test_legacy_charsets_are_kept(tmp_path, msgfmt_check, name, encoding):
     assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_crlf_and_missing_final_newline_survive(tmp_path, msgfmt_check):
+def test_crlf_and_missing_final_newline_survive(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     root, report, _ = translate(tmp_path, ["crlf_line_endings.po", "no_final_newline.po"])
     assert report.exit_code == 0, report.issues
     crlf = (root / "crlf_line_endings.po").read_bytes()
@@ -256,7 +267,7 @@ def test_crlf_and_missing_final_newline_survive(tmp_path, msgfmt_check):
         assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
+def test_every_placeholder_kind_comes_back_verbatim(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     root, report, fake = translate(tmp_path, ["every_placeholder_kind.po"])
     assert report.exit_code == 0, report.issues
     before = untranslated_units("every_placeholder_kind.po")
@@ -274,7 +285,7 @@ def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
     assert_only_translated_lines_changed(DATA / "every_placeholder_kind.po", root / "every_placeholder_kind.po")
 
 
-def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
+def test_icu_messages_keep_their_structure(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     # No number marks: '#' is ICU syntax, refused in a case's translated text.
     root, report, fake = translate(tmp_path, ["icu_messages.po"], Fake(marks=False))
     assert report.exit_code == 0, report.issues
@@ -298,7 +309,7 @@ def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
     msgfmt_check(root / "icu_messages.po")
 
 
-def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path):
+def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path: Path) -> None:
     root, report, fake = translate(tmp_path, ["only_placeholders.po"])
     assert fake.texts == []
     units = [u for u in read_catalog(root / "only_placeholders.po").units if u.state is UnitState.FUZZY]
@@ -328,16 +339,16 @@ def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path):
         "→",
     ],
 )
-def test_copy_not_send_covers_numbers_and_punctuation(text):
+def test_copy_not_send_covers_numbers_and_punctuation(text: str) -> None:
     assert not protect(text, ["c-format"] if "%" in text else []).needs_translation
 
 
 @pytest.mark.parametrize("text", ["A", "OK", "5 files", "x²", "日本", "Ünïcode", "{n, plural, other {# files}}"])
-def test_anything_with_a_letter_is_sent(text):
+def test_anything_with_a_letter_is_sent(text: str) -> None:
     assert protect(text).needs_translation
 
 
-def test_a_large_catalog(tmp_path, msgfmt_check):
+def test_a_large_catalog(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     header = (DATA / "plurals_nplurals_3_ru.po").read_text(encoding="utf-8").split("\n\n")[0]
     blocks = [header]
     for i in range(3000):

@@ -65,7 +65,7 @@ def sent_by_target(fake: FakeResources) -> dict[str, list[dict]]:
     return out
 
 
-def test_terms_and_style_reach_the_right_locales_only(tmp_path):
+def test_terms_and_style_reach_the_right_locales_only(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     report = run(settings, fake)
@@ -85,7 +85,7 @@ def test_terms_and_style_reach_the_right_locales_only(tmp_path):
     assert warnings == [("PL", "style list left out: the service has no style rules for PL")]
 
 
-def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path):
+def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -101,7 +101,7 @@ def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path)
     assert report.totals.segments_from_cache == 11 and report.totals.segments_translated == 1
 
 
-def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
+def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -114,7 +114,7 @@ def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
     assert fake.writes() == [] and [t for b in fake.translations for t in b["text"]] == ["New file"]
 
 
-def test_a_fully_cached_run_asks_the_service_nothing(tmp_path):
+def test_a_fully_cached_run_asks_the_service_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path, config=CONFIG.replace(f'translation_memory_id = "{TM}"\n', ""))
     fake = FakeResources()
     run(settings, fake)
@@ -123,7 +123,7 @@ def test_a_fully_cached_run_asks_the_service_nothing(tmp_path):
     assert run(settings, fake).exit_code == ExitCode.OK and fake.requests == []
 
 
-def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now(tmp_path):
+def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -135,7 +135,7 @@ def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now
     assert fake.translations == [] and all(method == "GET" for method, _ in fake.requests)
 
 
-def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_cache(tmp_path):
+def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -154,7 +154,7 @@ def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_c
     assert translations(tmp_path, "de")["Hello"] == "[DE|style v1|tm edit 1] Hello"
 
 
-def test_missing_service_features_degrade_with_warnings(tmp_path):
+def test_missing_service_features_degrade_with_warnings(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(glossary_routes=False, style_routes=False)  # and no translation memory
     report = run(settings, fake)
@@ -178,7 +178,7 @@ def test_missing_service_features_degrade_with_warnings(tmp_path):
     assert translations(tmp_path, "de")["Open file"] == "[DE|style v1] Open «Datei»"
 
 
-def test_formality_left_out_where_the_language_has_none(tmp_path):
+def test_formality_left_out_where_the_language_has_none(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("ja",), config=CONFIG.replace('formality = "more"', 'formality = "less"'))
     fake = FakeResources()
     report = run(settings, fake)
@@ -188,7 +188,7 @@ def test_formality_left_out_where_the_language_has_none(tmp_path):
     ]
 
 
-def test_an_invalid_glossary_stops_before_any_request(tmp_path):
+def test_an_invalid_glossary_stops_before_any_request(tmp_path: Path) -> None:
     settings = project(tmp_path)
     (tmp_path / "de.tsv").write_text("file\tDatei\nfile\tAkte\n", encoding="utf-8")
     fake = FakeResources()
@@ -201,7 +201,7 @@ def test_an_invalid_glossary_stops_before_any_request(tmp_path):
     assert fake.requests == []
 
 
-def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(tmp_path):
+def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(tmp_path: Path) -> None:
     """What `make translate` does, on a copy: the embedded service applies the sample glossary."""
     import shutil
 
@@ -232,7 +232,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     assert any("created style list" in m for m in messages)
 
 
-def test_formality_is_sent_where_the_service_has_it_beyond_the_spec(tmp_path):
+def test_formality_is_sent_where_the_service_has_it_beyond_the_spec(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("zh_Hant",), config=CONFIG.replace('formality = "more"', 'formality = "less"'))
     fake = FakeResources()
     report = run(settings, fake)

@@ -41,14 +41,14 @@ def styles(fake, desired, prune=False):
     return asyncio.run(go())
 
 
-def test_glossary_name_round_trip():
+def test_glossary_name_round_trip() -> None:
     name = glossary_name("demo", {("en", "fr"): "b" * 12, ("en", "de"): "a" * 12})
     assert name == f"pipeline:demo en-de={'a' * 12} en-fr={'b' * 12}"
     assert parse_name(name) == ("demo", {("en", "de"): "a" * 12, ("en", "fr"): "b" * 12})
     assert parse_name("My glossary") is None and parse_name("pipeline:demo broken") is None
 
 
-def test_first_sync_creates_one_glossary_and_the_second_writes_nothing():
+def test_first_sync_creates_one_glossary_and_the_second_writes_nothing() -> None:
     fake = FakeResources()
     first = glossary(fake, [DE, FR])
     assert len(fake.glossaries) == 1 and first.writes == 1
@@ -63,7 +63,7 @@ def test_first_sync_creates_one_glossary_and_the_second_writes_nothing():
     assert fake.writes() == [] and fake.requests == [("GET", "/v3/glossaries")]
 
 
-def test_editing_one_pair_replaces_that_dictionary_alone():
+def test_editing_one_pair_replaces_that_dictionary_alone() -> None:
     fake = FakeResources()
     gid = glossary(fake, [DE, FR]).glossary_id
     fake.reset_log()
@@ -75,14 +75,14 @@ def test_editing_one_pair_replaces_that_dictionary_alone():
     assert glossary(fake, [edited, FR]).writes == 0
 
 
-def test_an_answer_lost_after_create_and_retried_leaves_one_glossary():
+def test_an_answer_lost_after_create_and_retried_leaves_one_glossary() -> None:
     fake = FakeResources()
     fake.lose_answer = lambda request: request.method == "POST" and len(fake.glossaries) == 1
     outcome = glossary(fake, [DE], max_attempts=2)  # the client's retry creates a twin
     assert list(fake.glossaries) == [outcome.glossary_id]
 
 
-def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary():
+def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary() -> None:
     fake = FakeResources()
     fake.lose_answer = lambda request: request.method == "POST"
     fake_list_fails = {"on": True}
@@ -106,7 +106,7 @@ def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary():
     assert [w[0] for w in fake.writes()] == ["PUT", "PATCH"]  # fr added, nothing created
 
 
-def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match():
+def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match() -> None:
     fake = FakeResources()
     good = glossary(fake, [DE]).glossary_id
     fake.glossaries["stale-twin"] = {
@@ -123,7 +123,7 @@ def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match():
     assert fake.writes() == [("DELETE", "/v3/glossaries/stale-twin")]
 
 
-def test_prune_deletes_pairs_no_longer_configured_and_only_then():
+def test_prune_deletes_pairs_no_longer_configured_and_only_then() -> None:
     fake = FakeResources()
     gid = glossary(fake, [DE, FR]).glossary_id
     fake.reset_log()
@@ -140,7 +140,7 @@ GERMAN = StyleSpec(
 )
 
 
-def test_style_list_created_once_then_left_alone():
+def test_style_list_created_once_then_left_alone() -> None:
     fake = FakeResources()
     first = styles(fake, {"DE": GERMAN})
     (style_id,) = fake.styles
@@ -151,7 +151,7 @@ def test_style_list_created_once_then_left_alone():
     assert styles(fake, {"DE": GERMAN}).writes == 0 and fake.writes() == []
 
 
-def test_style_changes_write_only_what_differs():
+def test_style_changes_write_only_what_differs() -> None:
     fake = FakeResources()
     style_id = styles(fake, {"DE": GERMAN}).ids["DE"]
     fake.reset_log()
@@ -175,7 +175,7 @@ def test_style_changes_write_only_what_differs():
     assert fake.styles[style_id]["rules"] == {"style_and_tone": {"abbreviations": "use_abbreviations_and_symbols"}}
 
 
-def test_style_lists_are_found_across_pages_and_pruned():
+def test_style_lists_are_found_across_pages_and_pruned() -> None:
     fake = FakeResources()
     for n in range(30):  # other lists of the account fill the first page
         fake.styles[f"other-{n}"] = {

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 
@@ -26,7 +28,7 @@ def pairs(service: FakeService) -> set[tuple[str, str]]:
     return {(r["target_lang"], t) for r in service.requests for t in r["text"]}
 
 
-def test_budget_fitting_takes_the_prefix_that_fits():
+def test_budget_fitting_takes_the_prefix_that_fits() -> None:
     budget = Budget(10)
     assert budget.fitting([4, 4, 4]) == 2
     budget.reserve(8)
@@ -36,7 +38,9 @@ def test_budget_fitting_takes_the_prefix_that_fits():
     assert Budget(None).fitting([10**9]) == 1
 
 
-def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_path, msgfmt_check):
+def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     unlimited = FakeService()
     total = run(project(tmp_path / "reference", langs=("de", "pl")), unlimited).totals.segments_translated
@@ -59,7 +63,7 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_pat
     assert not pairs(rerun) & pairs(service)
 
 
-def test_no_request_ever_goes_beyond_the_budget(tmp_path):
+def test_no_request_ever_goes_beyond_the_budget(tmp_path: Path) -> None:
     for budget in range(0, 60, 7):
         settings = project(tmp_path / str(budget), langs=("de", "pl"))
         service = FakeService()
@@ -68,7 +72,7 @@ def test_no_request_ever_goes_beyond_the_budget(tmp_path):
         assert report.exit_code == ExitCode.QUOTA
 
 
-def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
+def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / DE).read_bytes()
     run(settings, FakeService())
@@ -83,14 +87,14 @@ def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
     assert report.remaining == Remaining(segments=1, texts=1, characters=3)
 
 
-def test_a_456_reports_what_remains(tmp_path):
+def test_a_456_reports_what_remains(tmp_path: Path) -> None:
     total = run(project(tmp_path / "reference", langs=("de", "pl")), FakeService()).totals.segments_translated
     report = run(project(tmp_path, langs=("de", "pl")), FakeService(fail_with={2: 456}))
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
     assert report.remaining.segments == total - report.totals.segments_translated > 0
 
 
-def test_context_grouping_cost_is_counted(tmp_path):
+def test_context_grouping_cost_is_counted(tmp_path: Path) -> None:
     service = FakeService()
     report = run(project(tmp_path), service)
     assert len(service.requests) == 2  # "verb" context and no context
@@ -101,7 +105,7 @@ def test_context_grouping_cost_is_counted(tmp_path):
     assert none.context_requests == 0
 
 
-def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
+def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
     in_flight, peak, langs_in_flight = 0, 0, set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import pytest
@@ -77,7 +78,7 @@ class Limited:
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=5))
 
 
-def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path, time_):
+def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=CEILING))
     service = Limited(time_)
@@ -91,7 +92,7 @@ def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path, t
     assert 0 < service.refusals <= 10  # a fixed 8 in flight draws 20 or more
 
 
-def test_requests_in_flight_never_exceed_the_ceiling(tmp_path, time_):
+def test_requests_in_flight_never_exceed_the_ceiling(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=3))
     seen = 0
@@ -139,7 +140,9 @@ class Noisy(Limited):
 NOISY_BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(2000))  # 40 requests a language
 
 
-def test_random_429s_cost_the_refused_requests_their_wait_not_the_run_its_speed(tmp_path, time_):
+def test_random_429s_cost_the_refused_requests_their_wait_not_the_run_its_speed(
+    tmp_path: Path, time_: LimitedTime
+) -> None:
     retry_after = 0.1  # ten times the service's latency, as 1 s is to 100 ms
     took = {}
     for share in (0.0, 0.2):

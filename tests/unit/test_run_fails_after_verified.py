@@ -60,7 +60,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def serve(monkeypatch, service: FakeService) -> None:
+def serve(monkeypatch: pytest.MonkeyPatch, service: FakeService) -> None:
     """The run's client talks to ``service`` (what open_client would build, with its transport)."""
     transport = httpx.MockTransport(service.handler)
     monkeypatch.setattr(
@@ -90,8 +90,8 @@ def report(root: Path) -> dict:
     ids=["50,000-deep array", "1e400 billed", "lone surrogate and Infinity"],
 )
 def test_a_hostile_answer_after_1000_verified_translations_keeps_them_and_is_reported(
-    project, monkeypatch, capsys, hostile
-):
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hostile
+) -> None:
     service = Failing(hostile)
     serve(monkeypatch, service)
     assert main(["translate", "--quiet"]) == 1
@@ -108,8 +108,8 @@ def test_a_hostile_answer_after_1000_verified_translations_keeps_them_and_is_rep
 
 
 def test_an_unexpected_failure_after_1000_verified_translations_writes_them_and_saves_state_and_report(
-    project, monkeypatch, capsys
-):
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     service = Failing(RuntimeError("the transport broke in a way nobody planned"))
     serve(monkeypatch, service)
     assert main(["translate", "--quiet"]) == 1

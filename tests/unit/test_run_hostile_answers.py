@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -49,7 +50,9 @@ def with_surrogate(fair: httpx.Response) -> bytes:
 
 
 @pytest.mark.parametrize("figure", ["Infinity", "1e400", "-1e400", "NaN"])
-def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was_sent(tmp_path, figure):
+def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was_sent(
+    tmp_path: Path, figure: str
+) -> None:
     settings = project(tmp_path)
     service = HostileService(translate=with_billed(figure))
     report = run(settings, service)
@@ -62,7 +65,7 @@ def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was
 
 
 @pytest.mark.parametrize("depth", [50_000, 1_000])
-def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written(tmp_path, depth):
+def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written(tmp_path: Path, depth: int) -> None:
     settings = project(tmp_path)
     service = HostileService(translate=b"[" * depth + b"]" * depth, spare=1)  # the first request is answered
     report = run(settings, service)
@@ -73,7 +76,7 @@ def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written
     assert sum(1 for target in written if target.startswith("[DE]")) == report.totals.segments_translated
 
 
-def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cached(tmp_path):
+def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cached(tmp_path: Path) -> None:
     settings = project(tmp_path)
     report = run(settings, HostileService(translate=with_surrogate))
     assert report.exit_code == ExitCode.PARTIAL and report.totals.segments_translated == 0
@@ -95,7 +98,7 @@ def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cach
         b"[" * 100_000 + b"]" * 100_000,
     ],
 )
-def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path, usage):
+def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path: Path, usage) -> None:
     report = run(project(tmp_path), HostileService(usage=usage))
     assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
     assert "without a quota check" in report.usage.note
@@ -104,7 +107,7 @@ def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_p
 
 
 @pytest.mark.parametrize("figure", [b"1e400", b"Infinity", b"10e300"])
-def test_key_figures_of_no_count_are_no_key_limit(tmp_path, figure):
+def test_key_figures_of_no_count_are_no_key_limit(tmp_path: Path, figure: bytes) -> None:
     usage = b'{"character_count": 0, "character_limit": 1000000, "api_key_character_limit": %s}' % figure
     report = run(project(tmp_path), HostileService(usage=usage))
     assert report.exit_code == ExitCode.OK and report.usage.before.key_limit is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 import httpx
 import pytest
@@ -46,7 +47,7 @@ class Handled:
 
 
 @pytest.fixture
-def handled(monkeypatch) -> Handled:
+def handled(monkeypatch: pytest.MonkeyPatch) -> Handled:
     """What the run's signal handler took; the grace period outlasts any test, so only a signal cancels."""
     record = Handled()
     real = Interruption._signalled
@@ -100,8 +101,8 @@ def _translated(path) -> int:
     ],
 )
 def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
-    tmp_path, handled, signum, code, reason
-):
+    tmp_path: Path, handled: Handled, signum, code, reason
+) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,), handled)
     report = run(settings, service)
@@ -124,7 +125,7 @@ def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
     assert all(_translated(path) > 0 for path in paths.values())
 
 
-def test_a_second_signal_cancels_the_request_in_flight(tmp_path, handled):
+def test_a_second_signal_cancels_the_request_in_flight(tmp_path: Path, handled: Handled) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signal.SIGINT, signal.SIGINT), handled, hang=True)
     report = run(settings, service)

@@ -59,7 +59,7 @@ def translate_limited(root: Path, descriptors: int) -> subprocess.CompletedProce
     )
 
 
-def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_skipped(tmp_path):
+def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_skipped(tmp_path: Path) -> None:
     root = many(tmp_path, 300)
     done = translate_limited(root, 256)
     assert done.returncode == 0 and "Too many open files" not in done.stderr, done.stderr[-2000:]
@@ -70,7 +70,9 @@ def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_s
     assert (again.returncode, again.stderr) == (0, "")
 
 
-def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path, monkeypatch):
+def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path, body="")
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     for n in range(23):
@@ -100,7 +102,7 @@ def holder_of(settings) -> CatalogLocks:
     return other
 
 
-def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path):
+def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path: Path) -> None:
     settings = replace(project(tmp_path), lock_wait=0.2)
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     other = holder_of(settings)
@@ -126,7 +128,9 @@ def run_with_log(settings, service, log):
     return run_translate(settings, RunOptions(), log=log, client_factory=service.factory())
 
 
-def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(tmp_path, capsys, monkeypatch):
+def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = many(tmp_path, 1)
     monkeypatch.chdir(root)
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
@@ -159,7 +163,7 @@ HOLD = textwrap.dedent(
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a process's state")
-def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path):
+def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path: Path) -> None:
     settings = replace(project(tmp_path), lock_wait=0.1)
     catalog = (tmp_path / "locale/de/LC_MESSAGES/app.po").resolve()
     holder = subprocess.Popen(

@@ -6,8 +6,10 @@ import asyncio
 import json
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
+import pytest
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
@@ -32,14 +34,14 @@ def texts(service: FakeService) -> list[str]:
     return [t for r in service.requests for t in r["text"]]
 
 
-def everything(tmp_path) -> int:
+def everything(tmp_path: Path) -> int:
     """What a run of the test project bills, measured on a copy."""
     service = FakeService()
     run(project(tmp_path / "reference"), service)
     return sum(len(t) for t in texts(service))
 
 
-def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_request(tmp_path):
+def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_request(tmp_path: Path) -> None:
     need = everything(tmp_path)
     settings = project(tmp_path)
     service = FakeService(
@@ -69,7 +71,7 @@ def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_reque
     }
 
 
-def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tmp_path):
+def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tmp_path: Path) -> None:
     left = everything(tmp_path) - 1
     settings = project(tmp_path)
     usage = {"character_count": 1_000 - left, "character_limit": 1_000}
@@ -81,7 +83,7 @@ def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tm
     assert 0 < sum(len(t) for t in texts(service)) <= left
 
 
-def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(tmp_path):
+def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     run(settings, FakeService())
     for lang in ("de", "pl"):  # the same catalogs again, plus one new text in each: the rest is cached
@@ -94,7 +96,7 @@ def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(t
     assert sorted(texts(exact)) == ["Brand new", "Brand new"]
 
 
-def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_path):
+def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_path: Path) -> None:
     unlimited = FakeService(
         usage={
             "character_count": 5,
@@ -119,7 +121,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
     assert json.dumps(to_json(report))  # the report still writes
 
 
-def test_a_dry_run_and_a_run_with_nothing_to_send_read_no_usage(tmp_path):
+def test_a_dry_run_and_a_run_with_nothing_to_send_read_no_usage(tmp_path: Path) -> None:
     settings = project(tmp_path)
     service = FakeService(usage={"character_count": 0, "character_limit": 0})
     assert run(settings, service, dry_run=True).exit_code == ExitCode.OK and service.usage_calls == 0
@@ -146,7 +148,9 @@ class UsageDuringTheWrite(FakeService):
         return super().handler(request)
 
 
-def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp_path, monkeypatch):
+def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     arrived, written = threading.Event(), threading.Event()
     write_catalogs = write.write_catalogs
     read_out: list[bool] = []  # per write: whether the usage read was out when it began
@@ -169,7 +173,7 @@ def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp
 # --- terminology edits reach the service --------------------------------------------------------
 
 
-def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left_unread(tmp_path):
+def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left_unread(tmp_path: Path) -> None:
     settings = resource_project(tmp_path)
     fake = FakeResources(memories=[TM])
     assert resource_run(settings, fake).exit_code == ExitCode.OK
@@ -188,7 +192,7 @@ def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left
     assert resource_run(settings, fake).exit_code == ExitCode.OK and fake.requests == []  # the sync is recorded
 
 
-def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path):
+def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path: Path) -> None:
     settings = resource_project(tmp_path)
     fake = FakeResources(memories=[TM])
     resource_run(settings, fake)
@@ -208,7 +212,7 @@ def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path):
     assert fake.requests == []
 
 
-def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed_term(tmp_path):
+def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed_term(tmp_path: Path) -> None:
     settings = resource_project(tmp_path, langs=("de",))
     (tmp_path / "locale" / "messages.pot").write_text(HEADER.format(lang="") + BODY, encoding="utf-8")
     settings = replace(settings, refresh_template=tmp_path / "locale" / "messages.pot")
@@ -236,7 +240,7 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     assert f'msgid "Open file"\nmsgstr "{human}"' in after and "Verzeichnis" in after
 
 
-def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path):
+def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path: Path) -> None:
     settings = resource_project(
         tmp_path, langs=("de",), config=RESOURCE_CONFIG.replace('url = "http://fake.invalid"', 'url = "embedded"')
     )

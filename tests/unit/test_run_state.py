@@ -41,7 +41,7 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     return arm
 
 
-def test_a_settled_catalog_is_skipped_without_parsing(tmp_path, no_parsing):
+def test_a_settled_catalog_is_skipped_without_parsing(tmp_path: Path, no_parsing: Callable[[], None]) -> None:
     settings = project(tmp_path)
     first = run(settings, FakeService())
     assert first.exit_code == ExitCode.OK
@@ -54,7 +54,9 @@ def test_a_settled_catalog_is_skipped_without_parsing(tmp_path, no_parsing):
     assert cat.unchanged and cat.path == APP and cat.target_lang == "DE"
 
 
-def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(tmp_path, monkeypatch):
+def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     path = tmp_path / APP
@@ -88,7 +90,7 @@ print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.module
 """
 
 
-def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
+def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path: Path) -> None:
     (tmp_path / "pipeline.toml").write_text(
         'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "http://fake.invalid"\n[cache]\ndir = "cache"\n'
     )
@@ -110,7 +112,7 @@ def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
     assert json.loads((settings.report_dir / "report.json").read_text())["unchanged_catalogs"] == 1
 
 
-def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
+def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     path = tmp_path / APP
@@ -123,7 +125,7 @@ def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
     assert [t for r in service.requests for t in r["text"]] == ["Human"]
 
 
-def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
+def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     reads = []
@@ -136,7 +138,7 @@ def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
     assert len(reads) == 1  # budget and service settings do not change what a catalog becomes
 
 
-def test_a_catalog_with_failures_is_never_settled(tmp_path, monkeypatch):
+def test_a_catalog_with_failures_is_never_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     report = run(settings, FakeService(mangle=True))
     assert report.exit_code == ExitCode.PARTIAL
@@ -144,7 +146,9 @@ def test_a_catalog_with_failures_is_never_settled(tmp_path, monkeypatch):
     assert again.unchanged_catalogs == 0 and again.exit_code == ExitCode.PARTIAL  # errors are not forgotten
 
 
-def test_skip_notices_are_replayed_and_the_target_filter_applies(tmp_path, no_parsing):
+def test_skip_notices_are_replayed_and_the_target_filter_applies(
+    tmp_path: Path, no_parsing: Callable[[], None]
+) -> None:
     body = 'msgid "One"\nmsgid_plural "Many"\nmsgstr[0] "Eins"\nmsgstr[1] ""\n'  # partial: left for a human
     settings = project(tmp_path, langs=("de", "pl"), body=body)
     first = run(settings, FakeService())
@@ -158,7 +162,7 @@ def test_skip_notices_are_replayed_and_the_target_filter_applies(tmp_path, no_pa
     assert [c.target_lang for c in only_pl.catalogs] == ["PL"]
 
 
-def test_dry_run_and_stopped_runs_settle_nothing(tmp_path):
+def test_dry_run_and_stopped_runs_settle_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService(), dry_run=True)
     assert not (settings.cache_dir / STATE_NAME).exists()
@@ -168,7 +172,7 @@ def test_dry_run_and_stopped_runs_settle_nothing(tmp_path):
     assert state.unchanged(APP, tmp_path / APP, "any") is None
 
 
-def test_a_damaged_state_file_means_parsing_everything_again(tmp_path):
+def test_a_damaged_state_file_means_parsing_everything_again(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     (settings.cache_dir / STATE_NAME).write_text("{ not json")
@@ -186,7 +190,7 @@ def edit(path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path):
+def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     written = Journal(settings.cache_dir).provenance(APP)
@@ -196,7 +200,7 @@ def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path
     assert "Human" not in written and "Review me" not in written  # never ours
 
 
-def stale_project(tmp_path):
+def stale_project(tmp_path: Path):
     """A catalog after a first run, then msgmerge-like changes to three of its machine translations."""
     settings = project(tmp_path)
     run(settings, FakeService())
@@ -215,7 +219,7 @@ def stale_project(tmp_path):
     return settings, path
 
 
-def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_path):
+def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_path: Path) -> None:
     settings, path = stale_project(tmp_path)
     before = units(path)
     service = FakeService()
@@ -231,7 +235,7 @@ def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_pat
     assert again.requests == []  # idempotent: what was just written is the current machine translation
 
 
-def test_without_the_option_stale_translations_stay(tmp_path):
+def test_without_the_option_stale_translations_stay(tmp_path: Path) -> None:
     settings, path = stale_project(tmp_path)
     before = path.read_bytes()
     service = FakeService()
@@ -239,7 +243,7 @@ def test_without_the_option_stale_translations_stay(tmp_path):
     assert service.requests == [] and path.read_bytes() == before
 
 
-def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
+def test_changed_inputs_make_machine_translations_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     original = plan_module.translation_options
@@ -279,7 +283,7 @@ def _unit(msgid: str, target: str):
     )
 
 
-def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
+def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path: Path) -> None:
     first, second = Journal(tmp_path), Journal(tmp_path)  # both loaded before either saves
     first.settle("a.po", _settled(1))
     first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
@@ -294,7 +298,7 @@ def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
     assert after.machine_written("x.po", _unit("Close", "Schließen")) is not None
 
 
-def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
+def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path: Path) -> None:
     seed = Journal(tmp_path)
     seed.settle("a.po", _settled(1))
     seed.save()
@@ -306,7 +310,7 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
 
 
-def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path):
+def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path: Path) -> None:
     from pipeline.run.journal import STATE_VERSION, Written, _dump, _provenance_file
 
     units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}

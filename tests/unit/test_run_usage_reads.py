@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import httpx
 import pytest
@@ -42,8 +43,8 @@ class Recording(FakeService):
     ],
 )
 def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
-    tmp_path, monkeypatch, window_bytes, part_segments, limit, calls, code
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window_bytes, part_segments, limit, calls, code
+) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)
     monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", part_segments)
     service = Recording(limit)
@@ -73,7 +74,9 @@ class Failing(Recording):
 @pytest.mark.parametrize(
     ("failure", "code"), [("unreachable", ExitCode.UNAVAILABLE), ("interrupted", ExitCode.INTERRUPTED)]
 )
-def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(tmp_path, failure, code):
+def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(
+    tmp_path: Path, failure, code
+) -> None:
     service = Failing(failure)
     report = run(project(tmp_path, langs=("de",)), service)  # two translate requests
     assert report.exit_code == code
@@ -82,7 +85,7 @@ def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_afte
 
 
 @pytest.fixture
-def scanned(monkeypatch) -> list[object]:
+def scanned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The catalogs scanned so far in this test, in order (the scan stage counts them as it goes)."""
     paths: list[object] = []
     scan = pipeline.run.scan.scan
@@ -108,7 +111,9 @@ class NotingTheScan(Recording):
         return super().handler(request)
 
 
-def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(tmp_path, scanned):
+def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(
+    tmp_path: Path, scanned: list[object]
+) -> None:
     settings = project(tmp_path, langs=LANGS)
     first = NotingTheScan(scanned)
     assert run(settings, first).exit_code == ExitCode.OK
@@ -139,8 +144,8 @@ class NotingTheLanguages(NotingTheScan):
 
 @pytest.mark.parametrize(("limit", "at_languages"), [(None, [2]), (10**6, [3])])
 def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too(
-    tmp_path, scanned, limit, at_languages
-):
+    tmp_path: Path, scanned: list[object], limit, at_languages
+) -> None:
     service = NotingTheLanguages(scanned, limit)
     assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
     # No limit: no quota check can stop the run, so the listing goes out as the usage comes back (the next
@@ -149,7 +154,7 @@ def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too
     assert service.calls.startswith("UL") and service.calls.count("L") == 1
 
 
-def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path, monkeypatch):
+def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pipeline.errors import UsageError
     from pipeline.run.orchestrate import RunOptions, run_translate
 

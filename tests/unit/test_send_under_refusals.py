@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -100,8 +101,8 @@ def client(transport: httpx.MockTransport, time_: VirtualTime, **retry: Any) -> 
 )
 @pytest.mark.parametrize("concurrency", [1, 4])
 def test_429_until_attempts_run_out_fails_segments_clearly_and_returns_every_ticket(
-    tmp_path, headers, concurrency, limiters
-):
+    tmp_path: Path, headers: dict[str, str], concurrency: int, limiters: list[Limiter]
+) -> None:
     settings = project(tmp_path, langs=("de",), body=BODY)
     settings = replace(
         settings, context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
@@ -144,7 +145,9 @@ class Mixed:
         return lambda: client(transport, time_, max_attempts=10)
 
 
-def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(tmp_path, limiters, time_):
+def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=10))
     service = Mixed()
@@ -192,7 +195,9 @@ class Dropping:
         return lambda: client(transport, self.time, max_attempts=8)
 
 
-def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, limiters, time_, monkeypatch):
+def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.catalog_paths
 
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
@@ -208,7 +213,9 @@ def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, 
     assert service.refusals < 40, service.refusals
 
 
-def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limiters, time_, monkeypatch):
+def test_sigint_during_a_long_retry_after_stops_sending_and_saves(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
     import signal
 
@@ -252,7 +259,9 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
     assert any("not read" in i.reason for i in report.issues)  # pl, the second window, left for the next run
 
 
-def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(tmp_path, limiters, time_):
+def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     # [service] max_attempts: "per request, for 429 / 5xx / transport errors"
     settings = project(tmp_path, langs=("de",), body='msgid "One text"\nmsgstr ""\n')
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=3))

@@ -7,6 +7,8 @@ the "using the translation service at ..." line.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.cli import main
@@ -26,8 +28,8 @@ WITH_USERINFO = [
 
 @pytest.mark.parametrize("url", WITH_USERINFO)
 def test_the_configured_service_url_with_userinfo_is_a_config_error_naming_the_file_not_the_secret(
-    tmp_path, monkeypatch, url
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url
+) -> None:
     monkeypatch.delenv(ENV_SERVICE_URL, raising=False)
     config = tmp_path / "pipeline.toml"
     config.write_text(f'[service]\nurl = "{url}"\n', encoding="utf-8")
@@ -39,7 +41,9 @@ def test_the_configured_service_url_with_userinfo_is_a_config_error_naming_the_f
     assert caught.value.exit_code == ExitCode.USAGE
 
 
-def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(tmp_path, monkeypatch):
+def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_SERVICE_URL, WITH_USERINFO[0])
     with pytest.raises(ConfigError) as caught:
         load_settings(None, cwd=tmp_path)
@@ -47,7 +51,9 @@ def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(tmp_pa
 
 
 @pytest.mark.parametrize("command", ["translate", "refresh"])
-def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(tmp_path, capsys, monkeypatch, command):
+def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     monkeypatch.setenv("PIPELINE_AUTH_KEY", "the-key")
     root = copy_sample_project(tmp_path, "embedded")
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
@@ -58,7 +64,7 @@ def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(tmp_path,
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before  # no report, no catalog
 
 
-def test_library_users_get_the_same_refusal_from_the_settings_and_the_client():
+def test_library_users_get_the_same_refusal_from_the_settings_and_the_client() -> None:
     with pytest.raises(ConfigError) as caught:
         ServiceSettings(url=WITH_USERINFO[0])
     assert SECRET not in str(caught.value)
@@ -72,5 +78,5 @@ def test_library_users_get_the_same_refusal_from_the_settings_and_the_client():
 
 
 @pytest.mark.parametrize("url", ["https://api.example/v2@stable", "https://api.example/?q=a@b", "embedded"])
-def test_an_at_sign_outside_the_authority_is_no_userinfo(url):
+def test_an_at_sign_outside_the_authority_is_no_userinfo(url: str) -> None:
     assert ServiceSettings(url=url).url == url

@@ -68,15 +68,15 @@ def _found(check, files: list[Path]) -> dict[str, list[str]]:
     return {name: lines for name, lines in found.items() if lines}
 
 
-def test_no_real_sleep_nor_wall_clock_timing():
+def test_no_real_sleep_nor_wall_clock_timing() -> None:
     assert _found(timing_calls, [p for p in FILES if p != POLLING]) == {}
 
 
-def test_the_samples_are_read_through_sample_project_only():
+def test_the_samples_are_read_through_sample_project_only() -> None:
     assert _found(repository_samples, [p for p in FILES if p != SAMPLES_READER]) == {}
 
 
-def test_the_rules_see_what_they_forbid():
+def test_the_rules_see_what_they_forbid() -> None:
     source = (
         "import asyncio, time\nfrom time import monotonic\nfrom pathlib import Path\n"
         "time.sleep(0.05)\nstarted = time.perf_counter()\nawait asyncio.sleep(0.01)\nawait asyncio.sleep(0)\n"

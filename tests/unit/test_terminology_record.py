@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pipeline.config import load_settings
 from pipeline.resources.synced import RECORD_NAME, SyncRecord, fingerprint
@@ -20,13 +21,13 @@ rules = { punctuation = { quotation_mark = "use_guillemets" } }
 """
 
 
-def project(tmp_path, config=CONFIG):
+def project(tmp_path: Path, config=CONFIG):
     (tmp_path / "pipeline.toml").write_text(config, encoding="utf-8")
     (tmp_path / "de.tsv").write_text("file\tDatei\n", encoding="utf-8")
     return load_settings(None, cwd=tmp_path)
 
 
-def test_the_files_bytes_and_the_style_tables_decide(tmp_path):
+def test_the_files_bytes_and_the_style_tables_decide(tmp_path: Path) -> None:
     settings = project(tmp_path)
     first = fingerprint(settings)
     assert first is not None and fingerprint(settings) == first
@@ -40,7 +41,7 @@ def test_the_files_bytes_and_the_style_tables_decide(tmp_path):
     assert fingerprint(project(bare, '[service]\nurl = "embedded"\n')) is None  # no resources: nothing to sync
 
 
-def test_a_sync_is_needed_until_recorded_per_service_and_never_without_a_state_folder(tmp_path):
+def test_a_sync_is_needed_until_recorded_per_service_and_never_without_a_state_folder(tmp_path: Path) -> None:
     settings = project(tmp_path)
     current = fingerprint(settings)
     record = SyncRecord(settings.cache_dir)
@@ -58,7 +59,7 @@ def test_a_sync_is_needed_until_recorded_per_service_and_never_without_a_state_f
     assert not record.needs_sync("embedded/1", None)
 
 
-def test_a_damaged_record_means_sync_again(tmp_path):
+def test_a_damaged_record_means_sync_again(tmp_path: Path) -> None:
     settings = project(tmp_path)
     settings.cache_dir.mkdir(parents=True)
     (settings.cache_dir / RECORD_NAME).write_text("{ not json")

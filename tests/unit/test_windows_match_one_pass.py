@@ -14,7 +14,7 @@ from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
 
 
 @pytest.fixture
-def one_catalog_per_window(monkeypatch):
+def one_catalog_per_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
 
 
@@ -26,7 +26,9 @@ def two_german_catalogs(root: Path) -> Path:
     return settings
 
 
-def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(tmp_path, one_catalog_per_window):
+def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -39,7 +41,7 @@ def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_
     assert windowed.would_send.characters == whole.would_send.characters  # a dry run reads one window: counted once
 
 
-def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catalog_per_window):
+def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path: Path, one_catalog_per_window: None) -> None:
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -51,7 +53,9 @@ def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catal
     assert (whole_b.stopped is None) == (windowed_b.stopped is None)
 
 
-def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, one_catalog_per_window):
+def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = project(whole_root, langs=langs), project(windowed_root, langs=langs)
@@ -67,7 +71,9 @@ def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, o
     assert windowed.remaining == whole.remaining
 
 
-def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_path, one_catalog_per_window):
+def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -82,7 +88,7 @@ def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_pa
     assert first.billed + second.billed == total
 
 
-def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_window):
+def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     bad = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "app.po"
@@ -103,7 +109,9 @@ def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_w
     assert {b["target_lang"] for b in service.requests} == {"DE", "PL"}
 
 
-def test_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_window, monkeypatch):
+def test_refresh_across_windows_matches_one_pass(
+    tmp_path: Path, one_catalog_per_window: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.run.plan as plan_module
 
     langs = ("de", "fr", "pl")
@@ -171,7 +179,7 @@ def comparable(report) -> dict:
     ],
     ids=["real", "dry", "frozen", "target-fr", "dry-target-de"],
 )
-def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
+def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path: Path, one_catalog_per_window: None, options) -> None:
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -182,7 +190,9 @@ def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_p
 
 
 @pytest.mark.parametrize("mangle", [True, {"xml"}], ids=["all-schemes", "xml-only"])
-def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_path, one_catalog_per_window, mangle):
+def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(
+    tmp_path: Path, one_catalog_per_window: None, mangle: bool | set[str]
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
@@ -199,7 +209,9 @@ def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_
 
 
 @pytest.mark.parametrize("no_cache", ["option", "settings"], ids=["--no-cache", "cache-dir-empty"])
-def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window, no_cache):
+def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(
+    tmp_path: Path, one_catalog_per_window: None, no_cache: str
+) -> None:
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
     options = {"use_cache": False} if no_cache == "option" else {}
@@ -215,7 +227,7 @@ def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, o
     assert windowed.billed == once.billed  # without a cache: one window, paid once
 
 
-def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_catalog_per_window):
+def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     service = FakeService(languages=langs, usage={"character_count": 1000, "character_limit": 100000})
@@ -227,7 +239,9 @@ def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_
     assert report.usage.after.account_count == 1000 + service.billed
 
 
-def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(tmp_path, one_catalog_per_window):
+def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -249,7 +263,7 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
 
 
-def test_stage_timings_of_windows_add_up_to_the_run(tmp_path, one_catalog_per_window):
+def test_stage_timings_of_windows_add_up_to_the_run(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     now = [0.0]  # the run's clock, moved only by the service's answers

@@ -20,7 +20,7 @@ from tests.unit.test_run import FakeService, project, run
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 
-def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
+def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path, edit: bytes) -> list[str]:
     """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
     real = formats._new_beside
     saved: list[str] = []
@@ -35,7 +35,9 @@ def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
     return saved
 
 
-def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(tmp_path, monkeypatch):
+def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     edit = path.read_bytes().replace(b'msgstr "Fertig"', b'msgstr "Erledigt"')
@@ -53,7 +55,7 @@ def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(tmp_path, 
     assert 'msgstr "Erledigt"' in text and "[DE] Open" in text
 
 
-def exchange_supported(tmp_path) -> bool:
+def exchange_supported(tmp_path: Path) -> bool:
     from pipeline.formats import _exchange
 
     a, b = tmp_path / "probe-a", tmp_path / "probe-b"
@@ -66,7 +68,9 @@ def exchange_supported(tmp_path) -> bool:
         b.unlink()
 
 
-def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkeypatch):
+def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline import formats
 
     if not exchange_supported(tmp_path):
@@ -89,7 +93,9 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkey
     assert path.read_bytes() == b"saved by a translator" and sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
 
 
-def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(tmp_path, monkeypatch):
+def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline import formats
 
     monkeypatch.setattr(formats, "_exchange", lambda tmp, target: False)  # other systems, NFS, ...
@@ -105,7 +111,9 @@ def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(tmp_p
 
 
 @pytest.mark.parametrize("exchange", [True, False])
-def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path, monkeypatch, exchange):
+def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
     from pipeline import formats
 
     if not exchange:
@@ -121,7 +129,9 @@ def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
-def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(tmp_path, monkeypatch):
+def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline import formats
 
     if not exchange_supported(tmp_path):

@@ -8,6 +8,7 @@ why, where Chromium or its driver is missing (``make test`` installs them as roo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def gate_errors(path: Path, source: str, targets: list[str]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("review-project")
     review_project(root)
     shutil.copyfile(REVIEW_DATA / "awaiting_review.po", root / CONFLICT)
@@ -74,7 +75,7 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(project) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
+def server(project: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
     """``pipeline review --no-open --port 0`` on the project: the page's URL (with its token), process, stdout."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     process = subprocess.Popen(
@@ -178,7 +179,12 @@ class Page:
         area.send_keys(text)
 
 
-def test_the_keyboard_path_on_a_po_catalog(server, browser, project, msgfmt_check):
+def test_the_keyboard_path_on_a_po_catalog(
+    server: tuple[str, subprocess.Popen[bytes], Lines],
+    browser: WebDriver,
+    project: Path,
+    msgfmt_check: Callable[[Path], None],
+) -> None:
     from selenium.webdriver.common.keys import Keys
 
     page = Page(browser, server[0])
@@ -213,7 +219,9 @@ def test_the_keyboard_path_on_a_po_catalog(server, browser, project, msgfmt_chec
     msgfmt_check(path)
 
 
-def test_accept_and_reject_on_xliff_12_and_2(server, browser, project):
+def test_accept_and_reject_on_xliff_12_and_2(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver, project: Path
+) -> None:
     page = Page(browser, server[0])
     page.choose("f-catalog", XLIFF_12)
     assert page.source() == 'Hello <g id="1">world</g>'
@@ -232,7 +240,9 @@ def test_accept_and_reject_on_xliff_12_and_2(server, browser, project):
     assert '<segment state="reviewed">' in (project / XLIFF_2).read_text(encoding="utf-8")
 
 
-def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(server, browser, project):
+def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver, project: Path
+) -> None:
     page = Page(browser, server[0])
     page.choose("f-catalog", CONFLICT)
     assert page.source() == "Settings" and page.translation() == "Einstellungen"
@@ -249,7 +259,9 @@ def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(server, br
     assert unit_in(path, "Settings").state is UnitState.TRANSLATED
 
 
-def test_a_request_without_the_token_is_refused(server, browser):
+def test_a_request_without_the_token_is_refused(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver
+) -> None:
     url = server[0]
     base = url.split("/?token=")[0]
     with pytest.raises(urllib.error.HTTPError) as refused:
@@ -259,7 +271,9 @@ def test_a_request_without_the_token_is_refused(server, browser):
     assert "missing or wrong token" in browser.find_element("tag name", "body").text
 
 
-def test_done_ends_the_review_with_the_summary_per_language(server, browser):
+def test_done_ends_the_review_with_the_summary_per_language(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver
+) -> None:
     url, process, out = server
     page = Page(browser, url)
     browser.find_element("id", "done").click()

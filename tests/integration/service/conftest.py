@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
+from tests.integration.conftest import LiveService
+
 
 def auth(key: str) -> dict[str, str]:
     """The Authorization header for ``key``."""
@@ -27,14 +29,14 @@ class Keys:
 
 
 @pytest.fixture(scope="session")
-def http(live_service) -> Iterator[httpx.Client]:
+def http(live_service: LiveService) -> Iterator[httpx.Client]:
     """A plain HTTP client on the session server (no default headers)."""
     with httpx.Client(base_url=live_service.url, timeout=30) as client:
         yield client
 
 
 @pytest.fixture(scope="session")
-def keys(live_service) -> Keys:
+def keys(live_service: LiveService) -> Keys:
     """Headers for the paid developer key, the admin key, the free developer key and the second paid account's key."""
     return Keys(
         auth(live_service.auth_key),

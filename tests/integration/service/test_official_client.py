@@ -10,7 +10,7 @@ style rules and translation memories are in ``test_official_client_resources``.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import deepl
@@ -19,6 +19,8 @@ import pytest
 
 from pipeline.service.engine.pseudo import transliterate
 from tests.document_samples import docx
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import DevKey
 from tests.integration.service.official_client_support import official_client
 
 pytestmark = pytest.mark.integration
@@ -30,7 +32,7 @@ HELLO_DE_NEXT_GEN = transliterate("Hello world", "DE", next_gen=True)
 
 
 @pytest.fixture(scope="module")
-def client(live_service) -> Iterator[deepl.DeepLClient]:
+def client(live_service: LiveService) -> Iterator[deepl.DeepLClient]:
     """The official client on the session server with the paid developer key."""
     translator = official_client(live_service.url, live_service.auth_key)
     yield translator
@@ -38,7 +40,7 @@ def client(live_service) -> Iterator[deepl.DeepLClient]:
 
 
 @pytest.fixture
-def fresh_client(live_service, new_key) -> Iterator[deepl.DeepLClient]:
+def fresh_client(live_service: LiveService, new_key: Callable[..., DevKey]) -> Iterator[deepl.DeepLClient]:
     """The official client with a developer key created for this test (usage starts at 0)."""
     key = new_key("official client")
     translator = official_client(live_service.url, key.headers["Authorization"].split()[-1])
@@ -49,7 +51,7 @@ def fresh_client(live_service, new_key) -> Iterator[deepl.DeepLClient]:
 # --- the client itself: server_url, set_app_info, close, the renamed header -------------------
 
 
-def test_server_url_app_info_and_close_behave(live_service) -> None:
+def test_server_url_app_info_and_close_behave(live_service: LiveService) -> None:
     translator = official_client(live_service.url, live_service.auth_key)
     assert translator.server_url == live_service.url
     assert translator.set_app_info("pipeline-tests", "1.0") is translator
@@ -57,7 +59,7 @@ def test_server_url_app_info_and_close_behave(live_service) -> None:
     translator.close()
 
 
-def test_the_real_services_scheme_word_is_refused(live_service) -> None:
+def test_the_real_services_scheme_word_is_refused(live_service: LiveService) -> None:
     """Without the rename the key is not accepted: the rename is what makes every other test work."""
     translator = deepl.DeepLClient(live_service.auth_key, server_url=live_service.url)
     with pytest.raises(deepl.AuthorizationException):

@@ -6,13 +6,15 @@ Each public resource method of ``deepl.DeepLClient`` runs through the library's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import deepl
 import pytest
 from deepl.api_data import MultilingualGlossaryDictionaryEntries as Dictionary
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.conftest import LiveService
 from tests.integration.service.official_client_support import official_client
 
 pytestmark = pytest.mark.integration
@@ -30,7 +32,7 @@ TMX = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 @pytest.fixture(scope="module")
-def client(live_service) -> Iterator[deepl.DeepLClient]:
+def client(live_service: LiveService) -> Iterator[deepl.DeepLClient]:
     """The official client on the session server with the paid developer key."""
     translator = official_client(live_service.url, live_service.auth_key)
     yield translator
@@ -185,7 +187,7 @@ def test_custom_instruction_lifecycle(client: deepl.DeepLClient) -> None:
 
 
 @pytest.fixture
-def memory_client(launch_service, tmp_path) -> Iterator[deepl.DeepLClient]:
+def memory_client(launch_service: Callable[..., LiveService], tmp_path: Path) -> Iterator[deepl.DeepLClient]:
     """The official client on a server provisioned with one translation memory."""
     tmx = tmp_path / "ui.tmx"
     tmx.write_text(TMX, encoding="utf-8")
@@ -210,7 +212,7 @@ def test_translation_memories_are_listed_read_and_used(memory_client: deepl.Deep
     assert used.text == "Speichern Sie die Datei vor dem Schließen."
 
 
-def test_changing_memories_through_the_api_is_not_available(memory_client: deepl.DeepLClient, tmp_path) -> None:
+def test_changing_memories_through_the_api_is_not_available(memory_client: deepl.DeepLClient, tmp_path: Path) -> None:
     """The contract: uploading, modifying and deleting memories through the API is announced, not available."""
     (memory,) = memory_client.list_translation_memories()
     tmx = tmp_path / "more.tmx"

@@ -36,7 +36,7 @@ def texts_of(response) -> list[str]:
     return [t["text"] for t in ok(response)["translations"]]
 
 
-def test_response_shape_and_pseudo_translation(translate):
+def test_response_shape_and_pseudo_translation(translate: Callable[..., httpx.Response]) -> None:
     body = ok(translate({"text": ["Hello world", "Second text"], "source_lang": "EN", "target_lang": "DE"}))
     assert list(body) == ["translations"]
     assert [sorted(t) for t in body["translations"]] == [["detected_source_language", "text"]] * 2
@@ -46,7 +46,7 @@ def test_response_shape_and_pseudo_translation(translate):
     assert out[0] == transliterate("Hello world", "DE")
 
 
-def test_same_input_same_output_and_targets_differ(translate):
+def test_same_input_same_output_and_targets_differ(translate: Callable[..., httpx.Response]) -> None:
     body = {"text": ["Save the file 3 times."], "source_lang": "EN"}
     german = texts_of(translate({**body, "target_lang": "DE"}))
     assert german == texts_of(translate({**body, "target_lang": "DE"}))
@@ -56,13 +56,13 @@ def test_same_input_same_output_and_targets_differ(translate):
     assert len({german[0], french[0], british[0], american[0], body["text"][0]}) == 5
 
 
-def test_digits_and_edge_whitespace_are_kept(translate):
+def test_digits_and_edge_whitespace_are_kept(translate: Callable[..., httpx.Response]) -> None:
     [out] = texts_of(translate({"text": ["  Version 2.10 (build 4711)\n"], "source_lang": "EN", "target_lang": "FR"}))
     assert out.startswith("  ") and out.endswith(")\n")
     assert "2.10" in out and "4711" in out
 
 
-def test_detected_source_language_when_source_omitted(translate):
+def test_detected_source_language_when_source_omitted(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {"text": ["Guten Tag, wie geht es Ihnen heute?", "Bonjour, comment allez-vous ?"], "target_lang": "EN-US"}
@@ -71,7 +71,9 @@ def test_detected_source_language_when_source_omitted(translate):
     assert [t["detected_source_language"] for t in body["translations"]] == ["DE", "FR"]
 
 
-def test_text_count_limit(translate, error):
+def test_text_count_limit(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert len(texts_of(translate({"text": ["x"] * 50, "target_lang": "DE"}))) == 50
     assert error(translate({"text": ["x"] * 51, "target_lang": "DE"}), 400) == (
         "too many texts: 51; at most 50 per request"
@@ -80,7 +82,9 @@ def test_text_count_limit(translate, error):
     assert error(translate({"text": [], "target_lang": "DE"}), 400) == "parameter 'text' must hold at least one text"
 
 
-def test_target_lang_rules(translate, error):
+def test_target_lang_rules(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"]}), 400) == "parameter 'target_lang' is required"
     assert error(translate({"text": ["x"], "target_lang": "XX"}), 400) == "target_lang 'XX' is not supported"
     assert error(translate({"text": ["x"], "target_lang": "EN"}), 400) == (
@@ -93,7 +97,9 @@ def test_target_lang_rules(translate, error):
         assert translate({"text": ["Hello"], "target_lang": code}).status_code == 200, code
 
 
-def test_source_lang_rules(translate, error):
+def test_source_lang_rules(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "source_lang": "EN-US", "target_lang": "DE"}), 400) == (
         "source_lang 'EN-US' is not supported; use the base language 'EN'"
     )
@@ -105,13 +111,15 @@ def test_source_lang_rules(translate, error):
 
 
 @pytest.mark.parametrize("value", ["0", "1", "nonewlines"])
-def test_split_sentences_values(translate, value):
+def test_split_sentences_values(translate: Callable[..., httpx.Response], value: str) -> None:
     assert texts_of(
         translate({"text": ["One. Two.\nThree"], "source_lang": "EN", "target_lang": "DE", "split_sentences": value})
     )
 
 
-def test_split_sentences_invalid(translate, error):
+def test_split_sentences_invalid(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "split_sentences": "2"}), 400) == (
         "invalid value '2' for 'split_sentences'; allowed: 0, 1, nonewlines"
     )
@@ -139,19 +147,21 @@ def test_split_sentences_invalid(translate, error):
         ),
     ],
 )
-def test_model_type_used(translate, extra, used):
+def test_model_type_used(translate: Callable[..., httpx.Response], extra, used: str) -> None:
     body = ok(translate({"text": ["Hello"], "target_lang": "DE", **extra}))
     assert body["model_type_used"] == used
     assert body["translations"][0]["model_type_used"] == used
 
 
-def test_model_type_used_absent_without_model_type(translate):
+def test_model_type_used_absent_without_model_type(translate: Callable[..., httpx.Response]) -> None:
     body = ok(translate({"text": ["Hello"], "target_lang": "DE", "tag_handling": "xml", "tag_handling_version": "v2"}))
     assert "model_type_used" not in body
     assert "model_type_used" not in body["translations"][0]
 
 
-def test_model_type_invalid(translate, error):
+def test_model_type_invalid(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "model_type": "fast"}), 400) == (
         "invalid value 'fast' for 'model_type'; allowed: latency_optimized, quality_optimized, prefer_quality_optimized"
     )
@@ -166,14 +176,18 @@ def test_model_type_invalid(translate, error):
         ({"translation_memory_id": UUID}, "translation_memory_id"),
     ],
 )
-def test_quality_only_options_refuse_latency_optimized(translate, error, extra, name):
+def test_quality_only_options_refuse_latency_optimized(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], extra, name
+) -> None:
     body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE", "model_type": "latency_optimized", **extra}
     assert error(translate(body), 400) == (
         f"{name} requires quality_optimized models and cannot be combined with model_type=latency_optimized"
     )
 
 
-def test_tag_handling_version_values(translate, error):
+def test_tag_handling_version_values(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "tag_handling_version": "v3"}), 400) == (
         "invalid value 'v3' for 'tag_handling_version'; allowed: v1, v2"
     )
@@ -182,7 +196,9 @@ def test_tag_handling_version_values(translate, error):
     )
 
 
-def test_custom_instructions_limits(translate, error):
+def test_custom_instructions_limits(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert ok(translate({**base, "custom_instructions": ["i" * 300] * 10}))
     assert error(translate({**base, "custom_instructions": ["i"] * 11}), 400) == (
@@ -196,7 +212,7 @@ def test_custom_instructions_limits(translate, error):
 @pytest.mark.parametrize(
     "target", ["DE", "EN-GB", "EN-US", "ES", "ES-419", "FR", "IT", "JA", "KO", "ZH-HANS", "ZH-HANT", "de-CH", "fr-CA"]
 )
-def test_custom_instructions_targets(translate, target):
+def test_custom_instructions_targets(translate: Callable[..., httpx.Response], target: str) -> None:
     assert ok(
         translate(
             {"text": ["Hallo"], "source_lang": "DE", "target_lang": target, "custom_instructions": ["Keep it short."]}
@@ -205,7 +221,9 @@ def test_custom_instructions_targets(translate, target):
 
 
 @pytest.mark.parametrize("target", ["NL", "PL", "PT-BR", "RU", "SV"])
-def test_custom_instructions_refused_for_other_targets(translate, error, target):
+def test_custom_instructions_refused_for_other_targets(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], target: str
+) -> None:
     message = error(
         translate(
             {"text": ["Hallo"], "source_lang": "DE", "target_lang": target, "custom_instructions": ["Keep it short."]}
@@ -223,12 +241,14 @@ FORMALITY_TARGETS = ["DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-
 
 @pytest.mark.parametrize("target", FORMALITY_TARGETS)
 @pytest.mark.parametrize("formality", ["default", "more", "less", "prefer_more", "prefer_less"])
-def test_formality_on_supported_targets(translate, target, formality):
+def test_formality_on_supported_targets(translate: Callable[..., httpx.Response], target, formality: str) -> None:
     assert ok(translate({"text": ["Hello"], "target_lang": target, "formality": formality}))
 
 
 @pytest.mark.parametrize("target", ["EN-US", "EN-GB", "ZH-HANS", "SV", "de-CH", "fr-CA"])
-def test_formality_on_other_targets(translate, error, target):
+def test_formality_on_other_targets(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], target: str
+) -> None:
     for value in ("default", "prefer_more", "prefer_less"):
         assert ok(translate({"text": ["Hallo"], "target_lang": target, "formality": value}))
     for value in ("more", "less"):
@@ -241,7 +261,9 @@ def test_formality_on_other_targets(translate, error, target):
     )
 
 
-def test_translation_memory_threshold_range(translate, error):
+def test_translation_memory_threshold_range(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     for value in (0, 75, 100):
         assert ok(translate({**base, "translation_memory_threshold": value}))
@@ -251,7 +273,7 @@ def test_translation_memory_threshold_range(translate, error):
         )
 
 
-def test_resource_ids(translate, error):
+def test_resource_ids(translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert error(translate({**base, "translation_memory_id": "not-a-uuid"}), 400) == (
         "parameter 'translation_memory_id' must be a UUID"
@@ -264,7 +286,7 @@ def test_resource_ids(translate, error):
     )
 
 
-def test_billing_context_is_free(translate):
+def test_billing_context_is_free(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {
@@ -280,7 +302,7 @@ def test_billing_context_is_free(translate):
     assert [t["billed_characters"] for t in body["translations"]] == [5, 6]
 
 
-def test_billed_characters_only_when_asked(translate):
+def test_billed_characters_only_when_asked(translate: Callable[..., httpx.Response]) -> None:
     for flag in (None, False):
         body = {"text": ["Hello"], "target_lang": "DE"}
         if flag is not None:
@@ -289,7 +311,7 @@ def test_billed_characters_only_when_asked(translate):
         assert "billed_characters" not in result and "billed_characters" not in result["translations"][0]
 
 
-def test_variants_unchanged_and_equal_languages_billed(translate):
+def test_variants_unchanged_and_equal_languages_billed(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {
@@ -311,7 +333,7 @@ def test_variants_unchanged_and_equal_languages_billed(translate):
 
 
 @pytest.mark.parametrize("target", ["DE-CH", "fr-ca"])
-def test_beta_targets_are_not_billed(translate, target):
+def test_beta_targets_are_not_billed(translate: Callable[..., httpx.Response], target: str) -> None:
     body = ok(
         translate({"text": ["Hello world"], "source_lang": "EN", "target_lang": target, "show_billed_characters": True})
     )
@@ -319,7 +341,7 @@ def test_beta_targets_are_not_billed(translate, target):
     assert body["translations"][0]["text"] != "Hello world"
 
 
-def test_xml_markup_and_ignored_content_are_kept(translate):
+def test_xml_markup_and_ignored_content_are_kept(translate: Callable[..., httpx.Response]) -> None:
     text = 'Press <x id="1"/> to <b class="k">save</b> &amp; <keep>do not translate</keep> <!-- note --> now<x id="2"/>'
     [out] = texts_of(
         translate(
@@ -349,7 +371,7 @@ def test_xml_markup_and_ignored_content_are_kept(translate):
     assert out == expected + f'{transliterate("now", "DE")}<x id="2"/>'
 
 
-def test_html_protected_elements(translate):
+def test_html_protected_elements(translate: Callable[..., httpx.Response]) -> None:
     text = (
         '<p>Run <code>make all</code> then <span translate="no">Acme Corp</span>'
         "<script>if (a<b) go();</script><style>p{color:red}</style><br>done</p>"
@@ -366,7 +388,9 @@ def test_html_protected_elements(translate):
     assert "Run" not in out and "done" not in out
 
 
-def test_tag_lists_and_outline_detection_accepted(translate, post_form, keys):
+def test_tag_lists_and_outline_detection_accepted(
+    translate: Callable[..., httpx.Response], post_form: Callable[..., httpx.Response], keys: Keys
+) -> None:
     body = {
         "text": ["<p>One<br/>two</p>"],
         "source_lang": "EN",
@@ -394,6 +418,6 @@ def test_tag_lists_and_outline_detection_accepted(translate, post_form, keys):
     assert response.json()["translations"][0]["text"].startswith("<p>")
 
 
-def test_enable_beta_languages_has_no_effect(translate):
+def test_enable_beta_languages_has_no_effect(translate: Callable[..., httpx.Response]) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert texts_of(translate({**base, "enable_beta_languages": True})) == texts_of(translate(base))

@@ -8,11 +8,13 @@ body's arrays, objects and elements are bounded the same way (``[[],[],...]``: 5
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from pipeline.service.http.params import MAX_FORM_FIELDS, MAX_JSON_VALUES
+from tests.integration.conftest import LiveService
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
@@ -25,7 +27,9 @@ def _peak_bytes(pid: int) -> int:
     raise AssertionError("no VmHWM")
 
 
-def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(launch_service):
+def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", **FORM}
     body = b"a&" * (12 * 1024 * 1024 // 2)  # 12 MiB: 6 million fields, within the glossary body limit
@@ -42,7 +46,9 @@ def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(laun
     assert grown < 150 * 1024 * 1024, f"the server's peak grew by {grown / 2**20:.0f} MiB"
 
 
-def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(launch_service):
+def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", **FORM}
     languages = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ja", "zh"]
@@ -61,7 +67,9 @@ def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(launch_
     assert len(answer.json()["dictionaries"]) == len(pairs)
 
 
-def test_a_json_body_of_millions_of_values_is_refused_without_growing_the_server(launch_service):
+def test_a_json_body_of_millions_of_values_is_refused_without_growing_the_server(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", "Content-Type": "application/json"}
     containers = b'{"name":"x","dictionaries":[' + b"[]," * (4 * 1024 * 1024) + b"[]]}"

@@ -56,7 +56,7 @@ def client(project: Settings) -> Client:
     return client
 
 
-def test_a_request_without_the_token_or_with_another_is_refused(client):
+def test_a_request_without_the_token_or_with_another_is_refused(client: Client) -> None:
     for headers in ({"X-Review-Token": ""}, {"X-Review-Token": "guess"}):
         assert client.get("/api/entries", headers=headers).status_code == 403
     del client.headers["X-Review-Token"]
@@ -68,7 +68,7 @@ def test_a_request_without_the_token_or_with_another_is_refused(client):
     assert client.get(f"/static/review.js?token={TOKEN}").headers["content-type"].startswith("text/javascript")
 
 
-def test_another_host_or_origin_is_refused_even_with_the_token(client):
+def test_another_host_or_origin_is_refused_even_with_the_token(client: Client) -> None:
     # DNS rebinding: another site's name resolved to 127.0.0.1 still sends its own Host.
     assert client.get("/api/entries", headers={"Host": f"evil.example:{PORT}"}).status_code == 421
     assert client.get("/api/entries", headers={"Host": "127.0.0.1:9"}).status_code == 421
@@ -82,7 +82,7 @@ def test_another_host_or_origin_is_refused_even_with_the_token(client):
     assert same.status_code == 200
 
 
-def test_every_answer_forbids_framing_scripts_of_others_and_caching(client):
+def test_every_answer_forbids_framing_scripts_of_others_and_caching(client: Client) -> None:
     for response in (client.get("/api/entries"), client.get("/api/entries", headers={"X-Review-Token": "no"})):
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         assert "script-src 'self'" in response.headers["content-security-policy"]
@@ -90,14 +90,14 @@ def test_every_answer_forbids_framing_scripts_of_others_and_caching(client):
         assert response.headers["cache-control"] == "no-store"
 
 
-def test_entries_are_named_by_id_only(client):
+def test_entries_are_named_by_id_only(client: Client) -> None:
     for name in ("pipeline.toml", "e999"):
         assert client.get(f"/api/entries/{name}").status_code == 404
     for name in ("e999", "..%2Fpipeline.toml", "locale%2Fde%2FLC_MESSAGES%2Fapp.po"):
         assert client.post(f"/api/entries/{name}/accept", json={"version": "x"}).status_code == 404
 
 
-def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous_source(client):
+def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous_source(client: Client) -> None:
     rows = client.get("/api/entries").json()["entries"]
     plural = next(r for r in rows if r["source"] == "{count} person has access")
     entry = client.get(f"/api/entries/{plural['id']}").json()
@@ -108,7 +108,7 @@ def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous
     assert entry["comments"] == "Glossar: „Zugriff“, nicht „Zugang“." and entry["checks"] == []
 
 
-def test_decisions_answer_written_refused_or_conflict(client, project):
+def test_decisions_answer_written_refused_or_conflict(client: Client, project: Settings) -> None:
     rows = {r["source"]: r for r in client.get("/api/entries").json()["entries"]}
     upload, uploaded = rows["Upload files"], rows["%(name)s uploaded <b>%(count)d</b> files"]
     bad = client.post(f"/api/entries/{uploaded['id']}/edit", json={"version": uploaded["version"], "targets": ["x"]})
@@ -127,7 +127,7 @@ def test_decisions_answer_written_refused_or_conflict(client, project):
     assert done.json()["tally"]["accepted"] == 1
 
 
-def test_quit_stops_the_server_and_answers_the_summary(client):
+def test_quit_stops_the_server_and_answers_the_summary(client: Client) -> None:
     rows = client.get("/api/entries").json()["entries"]
     client.post(f"/api/entries/{rows[0]['id']}/reject", json={"version": rows[0]["version"]})
     answer = client.post("/api/quit").json()
@@ -151,7 +151,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(("pipeline.client
 """
 
 
-def test_nothing_that_could_reach_the_translation_service_is_loaded(project):
+def test_nothing_that_could_reach_the_translation_service_is_loaded(project: Settings) -> None:
     probe = subprocess.run(
         [sys.executable, "-c", PROBE, str(project.config_path)], capture_output=True, text=True, check=True
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,21 +12,27 @@ from pipeline.cli import main
 from tests.review_project import review_project
 
 
-def test_nothing_awaiting_review_says_so_and_serves_nothing(tmp_path, monkeypatch, capsys):
+def test_nothing_awaiting_review_says_so_and_serves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "pipeline.toml").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["review", "--no-open"]) == 0
     assert capsys.readouterr().out == "pipeline review: nothing awaits review in 0 catalog(s)\n"
 
 
-def test_a_port_out_of_range_is_a_usage_error(tmp_path, monkeypatch, capsys):
+def test_a_port_out_of_range_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     review_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main(["review", "--no-open", "--port", "70000"]) == 2
     assert "--port must be between 0 and 65535" in capsys.readouterr().err
 
 
-def test_without_uvicorn_it_says_which_extra_to_install(tmp_path, monkeypatch, capsys):
+def test_without_uvicorn_it_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it fails, as where it is not installed
     monkeypatch.chdir(tmp_path)
     assert main(["review"]) == 2
@@ -36,7 +43,7 @@ def test_without_uvicorn_it_says_which_extra_to_install(tmp_path, monkeypatch, c
 
 
 @pytest.mark.parametrize("command", ["review", "translate"])
-def test_parsing_a_command_loads_neither_the_review_app_nor_its_server(command):
+def test_parsing_a_command_loads_neither_the_review_app_nor_its_server(command: str) -> None:
     probe = (
         f"import sys; from pipeline.cli import build_parser; build_parser({command!r}); "
         "print(sorted(m for m in sys.modules if m.startswith(('pipeline.review', 'starlette', 'uvicorn'))))"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def settings(tmp_path: Path) -> Settings:
     return review_project(tmp_path)
 
 
-def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings):
+def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings: Settings) -> None:
     catalog = read_catalog(settings.root / PO)
     machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
     journal = Journal(settings.cache_dir)  # what a run records when it writes a machine translation
@@ -52,7 +53,9 @@ def test_lists_what_awaits_review_machine_translations_first_with_their_origin(s
     assert entry_for(session, "Settings").reused_from == "locale/de/LC_MESSAGES/djangojs.po:12"
 
 
-def test_accept_removes_the_review_mark_and_counts_per_language(settings, msgfmt_check):
+def test_accept_removes_the_review_mark_and_counts_per_language(
+    settings: Settings, msgfmt_check: Callable[[Path], None]
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     outcome = session.accept(entry.id, entry.version)
@@ -78,7 +81,9 @@ def gate_errors(path, source: str, targets: list[str]) -> list[str]:
     ["%(name)s hat <b>%(count)d Dateien hochgeladen", "%(nom)s hat <b>%(count)d</b> Dateien hochgeladen"],
     ids=["tag-dropped", "name-changed"],
 )
-def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and_nothing_is_written(settings, edit):
+def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and_nothing_is_written(
+    settings: Settings, edit: str
+) -> None:
     source = "%(name)s uploaded <b>%(count)d</b> files"
     path = settings.root / PO
     before = path.read_bytes()
@@ -93,7 +98,7 @@ def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and
     assert session.entries[entry.id].status is Status.PENDING
 
 
-def test_a_valid_edit_is_written_and_accepted(settings, msgfmt_check):
+def test_a_valid_edit_is_written_and_accepted(settings: Settings, msgfmt_check: Callable[[Path], None]) -> None:
     session = Session(settings)
     entry = entry_for(session, "{count} person has access")
     outcome = session.edit(entry.id, entry.version, ["{count} Person hat Zugriff", "{count} Personen haben Zugriff"])
@@ -104,20 +109,20 @@ def test_a_valid_edit_is_written_and_accepted(settings, msgfmt_check):
     msgfmt_check(settings.root / PO)
 
 
-def test_an_edit_equal_to_the_translation_is_an_accept(settings):
+def test_an_edit_equal_to_the_translation_is_an_accept(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Save")
     assert session.edit(entry.id, entry.version, ["Enregistrer"]).entry.status is Status.ACCEPTED
 
 
-def test_an_empty_edit_is_refused_pointing_at_reject(settings):
+def test_an_empty_edit_is_refused_pointing_at_reject(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Save")
     with pytest.raises(Refused, match="reject it"):
         session.edit(entry.id, entry.version, ["  "])
 
 
-def test_accepting_a_translation_the_checks_find_broken_is_refused(settings):
+def test_accepting_a_translation_the_checks_find_broken_is_refused(settings: Settings) -> None:
     path = settings.root / PO
     path.write_text(path.read_text(encoding="utf-8").replace("%(name)s hat", "Jemand hat"), encoding="utf-8")
     session = Session(settings)
@@ -127,7 +132,7 @@ def test_accepting_a_translation_the_checks_find_broken_is_refused(settings):
         session.accept(entry.id, entry.version)
 
 
-def test_reject_empties_the_translation_so_the_next_run_translates_it(settings):
+def test_reject_empties_the_translation_so_the_next_run_translates_it(settings: Settings) -> None:
     session = Session(settings)
     for source, path in (("Upload files", PO), ("Save", XLIFF_12), ("Close", XLIFF_2)):
         entry = entry_for(session, source)
@@ -140,7 +145,7 @@ def test_reject_empties_the_translation_so_the_next_run_translates_it(settings):
     ]
 
 
-def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
+def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     outcome = session.keep(entry.id, entry.version, "„übertragen“?")
@@ -152,7 +157,7 @@ def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
         session.keep(xliff2.id, xliff2.version, "?")
 
 
-def test_a_save_by_another_program_to_another_entry_is_kept(settings):
+def test_a_save_by_another_program_to_another_entry_is_kept(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -163,7 +168,9 @@ def test_a_save_by_another_program_to_another_entry_is_kept(settings):
     assert 'msgstr "Müll leeren"' in text and unit_in(path, "Upload files").state is UnitState.TRANSLATED
 
 
-def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry_is_read_again(settings):
+def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry_is_read_again(
+    settings: Settings,
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -178,7 +185,7 @@ def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry
     assert unit_in(path, "Upload files").targets == ("Dateien übertragen",)
 
 
-def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings):
+def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings: Settings) -> None:
     session = Session(settings)
     entry, other = entry_for(session, "Upload files"), entry_for(session, "Settings")
     path = settings.root / PO
@@ -190,7 +197,9 @@ def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings):
     assert session.accept(other.id, other.version).entry.status is Status.ACCEPTED
 
 
-def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_over_it(settings, monkeypatch):
+def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_over_it(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -210,7 +219,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED
 
 
-def test_a_catalog_another_program_broke_is_refused_with_its_line(settings):
+def test_a_catalog_another_program_broke_is_refused_with_its_line(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO

@@ -57,7 +57,7 @@ def test_crlf_blank_lines_and_language_columns() -> None:
         ("a,b,fr,it", "csv", "dictionary en->de: no entries"),
     ],
 )
-def test_rules_name_the_line(text, fmt, message) -> None:
+def test_rules_name_the_line(text: str, fmt: str, message: str) -> None:
     with pytest.raises(ContentError) as caught:
         parse_dictionary("en", "de", text, fmt)
     assert str(caught.value).startswith(message)

@@ -52,7 +52,7 @@ def assert_released(app: ServiceApp, threads_before: set[threading.Thread]) -> N
         app.state.service.db.query("SELECT 1")
 
 
-def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the_database(tmp_path: Path):
+def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the_database(tmp_path: Path) -> None:
     engine = StuckEngine()
     threads_before = set(threading.enumerate())
 
@@ -102,7 +102,7 @@ async def serve_lifespan(app: ServiceApp, while_up: Callable[[], Awaitable[None]
     return sent
 
 
-def test_the_lifespan_opens_and_closes_the_app():
+def test_the_lifespan_opens_and_closes_the_app() -> None:
     app = create_app(config())
     threads_before = set(threading.enumerate())
 
@@ -116,7 +116,7 @@ def test_the_lifespan_opens_and_closes_the_app():
     assert_released(app, threads_before)
 
 
-def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked():
+def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked() -> None:
     app = create_app(config())
     threads_before = set(threading.enumerate())
 
@@ -134,7 +134,7 @@ def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked():
     assert_released(app, threads_before)
 
 
-def test_a_closed_app_answers_503_and_cannot_reopen():
+def test_a_closed_app_answers_503_and_cannot_reopen() -> None:
     app = create_app(config())
 
     async def scenario() -> httpx.Response:
@@ -150,7 +150,7 @@ def test_a_closed_app_answers_503_and_cannot_reopen():
     assert answer.json() == {"message": "the local service is shut down"}
 
 
-def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path):
+def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path) -> None:
     not_a_directory = tmp_path / "file"
     not_a_directory.write_text("x")
     app = create_app(config(data_dir=not_a_directory))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from pipeline.service import AccountSpec, cli
 from pipeline.service.config import MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex, normalize, passes, score
 from pipeline.service.store.memories import MemoryLoadError, load_memory, memory_id_for
+from tests.unit.service.conftest import InProcess
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -94,7 +96,7 @@ def test_load_po_compendium_and_tmx(tmp_path: Path) -> None:
         ("x.csv", "a,b", "unknown format"),
     ],
 )
-def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name, content, words) -> None:
+def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name: str, content: str, words: str) -> None:
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     with pytest.raises(MemoryLoadError) as caught:
@@ -102,7 +104,7 @@ def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name, conte
     assert "translation memory 'm'" in str(caught.value) and words in str(caught.value)
 
 
-def test_service_config_provisions_memories_per_account(make_client, tmp_path: Path) -> None:
+def test_service_config_provisions_memories_per_account(make_client: Callable[..., InProcess], tmp_path: Path) -> None:
     po = tmp_path / "m.po"
     po.write_text('msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "Hello"\nmsgstr "Hallo"\n', encoding="utf-8")
     accounts = (AccountSpec("paid", ("a",), (), (MemorySpec("m", po),)), AccountSpec("paid", ("b",)))
@@ -125,7 +127,7 @@ def test_service_config_provisions_memories_per_account(make_client, tmp_path: P
     assert client.post("/v2/translate", json=body, headers={"Authorization": "Service-Auth-Key b"}).status_code == 404
 
 
-def test_style_lists_are_isolated_between_paid_accounts(make_client) -> None:
+def test_style_lists_are_isolated_between_paid_accounts(make_client: Callable[..., InProcess]) -> None:
     client = make_client(accounts=(AccountSpec("paid", ("a",)), AccountSpec("paid", ("b",))))
     a, b = ({"Authorization": f"Service-Auth-Key {k}"} for k in "ab")
     style_id = client.post("/v3/style_rules", json={"name": "s", "language": "en"}, headers=a).json()["style_id"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from pipeline.service.store.metering import Meter, period_bounds, period_of
 NOW = 1_780_000_000_000
 
 
-def test_registration_is_found_again_after_reopen(tmp_path):
+def test_registration_is_found_again_after_reopen(tmp_path: Path) -> None:
     db = Database(tmp_path)
     [account] = AccountStore(db).register([AccountSpec("paid", ("k1",), ("a1",))], NOW)
     key, secret = AccountStore(db).create_key(account.account_id, "extra", NOW)
@@ -32,7 +33,7 @@ def test_registration_is_found_again_after_reopen(tmp_path):
     db.close()
 
 
-def test_a_key_dropped_from_the_configuration_is_deactivated_but_api_keys_stay(tmp_path):
+def test_a_key_dropped_from_the_configuration_is_deactivated_but_api_keys_stay(tmp_path: Path) -> None:
     db = Database(tmp_path)
     store = AccountStore(db)
     [account] = store.register([AccountSpec("paid", ("k1", "k2"))], NOW)
@@ -47,7 +48,7 @@ def test_a_key_dropped_from_the_configuration_is_deactivated_but_api_keys_stay(t
     db.close()
 
 
-def test_a_key_table_from_before_revocation_counts_its_configured_keys_by_label(tmp_path):
+def test_a_key_table_from_before_revocation_counts_its_configured_keys_by_label(tmp_path: Path) -> None:
     db = Database(tmp_path)
     store = AccountStore(db)
     [account] = store.register([AccountSpec("paid", ("k1", "k2"))], NOW)
@@ -65,7 +66,7 @@ def test_a_key_table_from_before_revocation_counts_its_configured_keys_by_label(
     db.close()
 
 
-def test_contradicting_configuration_is_refused():
+def test_contradicting_configuration_is_refused() -> None:
     store = AccountStore(Database(None))
     store.register([AccountSpec("paid", ("k1",)), AccountSpec("free", ("f1",))], NOW)
     with pytest.raises(ValueError, match="different stored accounts"):
@@ -78,7 +79,7 @@ def test_contradicting_configuration_is_refused():
         AccountSpec("gold", ("k",))  # type: ignore[arg-type]
 
 
-def test_active_key_limit_and_deactivation():
+def test_active_key_limit_and_deactivation() -> None:
     store = AccountStore(Database(None))
     [account] = store.register([AccountSpec("paid", ())], NOW)
     keys = [store.create_key(account.account_id, f"k{i}", NOW)[0] for i in range(25)]
@@ -91,7 +92,7 @@ def test_active_key_limit_and_deactivation():
     assert store.deactivate("other-account", keys[1].key_id, NOW) is None
 
 
-def test_limits_keep_speech_unless_given():
+def test_limits_keep_speech_unless_given() -> None:
     store = AccountStore(Database(None))
     [account] = store.register([AccountSpec("paid", ())], NOW)
     key, _ = store.create_key(account.account_id, "k", NOW)
@@ -100,14 +101,14 @@ def test_limits_keep_speech_unless_given():
     assert (key.character_limit, key.speech_limit_ms) == (None, 500)
 
 
-def test_periods_are_utc_calendar_months():
+def test_periods_are_utc_calendar_months() -> None:
     moment = dt.datetime(2026, 12, 31, 23, 59, tzinfo=dt.UTC)
     assert period_of(moment) == "2026-12"
     start, end = period_bounds(moment)
     assert (start.isoformat(), end.isoformat()) == ("2026-12-01T00:00:00+00:00", "2027-01-01T00:00:00+00:00")
 
 
-def test_meter_limits_refunds_and_totals():
+def test_meter_limits_refunds_and_totals() -> None:
     meter = Meter(Database(None))
     assert meter.charge("k1", "acc", "2026-05", "translation", 8, limit=10)
     assert not meter.charge("k1", "acc", "2026-05", "write", 3, limit=10)
@@ -120,7 +121,7 @@ def test_meter_limits_refunds_and_totals():
     assert meter.key_total("k1", "2026-05") == 10
 
 
-def test_meter_by_kind_gives_the_key_and_the_account():
+def test_meter_by_kind_gives_the_key_and_the_account() -> None:
     meter = Meter(Database(None))
     meter.charge("k1", "acc", "2026-05", "translation", 8, limit=None)
     meter.charge("k1", "acc", "2026-05", "write", 2, limit=None)
@@ -131,7 +132,7 @@ def test_meter_by_kind_gives_the_key_and_the_account():
     assert meter.by_kind("k9", "acc", "2026-07") == {"translation": (0, 0), "write": (0, 0), "document": (0, 0)}
 
 
-def test_tag_report_by_period_and_day():
+def test_tag_report_by_period_and_day() -> None:
     meter = Meter(Database(None))
     meter.record_tag("acc", "b", "2026-05-01", 5)
     meter.record_tag("acc", "a", "2026-05-02", 7)
