@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import httpx
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.quota import Allowance
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
+from pipeline.run.window import DryRunEstimate
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -143,3 +146,17 @@ def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
 
 def run(settings: Settings, service: FakeService, **options: object) -> RunReport:
     return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
+
+
+def estimate(report: RunReport) -> DryRunEstimate:
+    """What a dry run said it would send (a dry run's report always has it)."""
+    assert report.would_send is not None, "not a dry run"
+    return report.would_send
+
+
+def usage(report: RunReport, when: Literal["before", "after"] = "before") -> Allowance:
+    """The account's usage read before (or after) the run; the test fails when it was not read."""
+    assert report.usage is not None, "the usage was not read"
+    allowance = report.usage.before if when == "before" else report.usage.after
+    assert allowance is not None, f"no usage read {when} the run: {report.usage.note}"
+    return allowance

@@ -22,6 +22,7 @@ from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.refresh import refresh
 from tests.integration.conftest import LiveService
 from tests.integration.test_resources_live import Recording, client
+from tests.run_fakes import usage
 
 pytestmark = pytest.mark.integration
 
@@ -139,8 +140,7 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
     assert translate_requests(transport) == 0
     assert [path for _, path in transport.requests] == ["/v2/usage"]  # no sync, no listing, nothing else
     assert files(root / "locale") == before
-    assert report.usage is not None and report.usage.before is not None
-    assert report.usage.before.key_limit == 20 and report.usage.before.left == 20
+    assert usage(report).key_limit == 20 and usage(report).left == 20
 
     done = cli(root, limited_key, "translate")
     assert done.returncode == ExitCode.QUOTA, done.stderr
@@ -159,9 +159,9 @@ def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_a
     assert "budget of 20" in done.stderr
     report = json.loads(next(user_cache_home.glob("pipeline/*/report/report.json")).read_text())
     assert 0 < report["totals"]["billed_characters"] <= 20
-    usage = report["usage"]
-    assert usage["before"]["key_count"] == 0 and usage["before"]["key_limit"] == 20
-    assert usage["after"]["key_count"] == report["totals"]["billed_characters"]
+    recorded = report["usage"]
+    assert recorded["before"]["key_count"] == 0 and recorded["before"]["key_limit"] == 20
+    assert recorded["after"]["key_count"] == report["totals"]["billed_characters"]
 
 
 def test_without_a_limit_the_run_goes_on_and_says_so(live_service: LiveService, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pipeline.cli import main
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.report import write_reports
-from tests.unit.test_run import HEADER, PLURALS, FakeService, project, run
+from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile_po"
 SECRETS = ("SECRET_TOKEN", "abc123", "API_PASSWORD", "hunter2")

@@ -137,8 +137,8 @@ def test_frozen_without_a_service_estimates_from_the_cache_of_the_last_run(
 
 
 def test_what_the_last_run_refused_is_reported_and_frozen_exits_as_that_run_did(tmp_path: Path) -> None:
-    from tests.unit.test_run import FakeService, run
-    from tests.unit.test_run import project as run_project
+    from tests.run_fakes import FakeService, run
+    from tests.run_fakes import project as run_project
 
     settings = run_project(tmp_path)
     refused = run(settings, FakeService(mangle=True))  # the service drops placeholders: the gate refuses them

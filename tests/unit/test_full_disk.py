@@ -52,7 +52,7 @@ def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pipeline.cache import local
-    from tests.unit.test_run import FakeService, project, run
+    from tests.run_fakes import FakeService, project, run
 
     def full(self, items) -> None:
         raise local.LocalStoreError("database or disk is full")

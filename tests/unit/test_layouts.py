@@ -15,7 +15,7 @@ from pipeline.errors import ConfigError, ExitCode
 from pipeline.formats import read_catalog
 from pipeline.locales import locale_from_path
 from pipeline.service.engine.pseudo import transliterate
-from tests.unit.test_run import FakeService, run
+from tests.run_fakes import FakeService, run
 
 LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "layouts"
 EMBEDDED = '[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'

@@ -10,7 +10,7 @@ import pytest
 import pipeline.run.plan
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
-from tests.run_fakes import BODY, FakeService, project, run
+from tests.run_fakes import BODY, FakeService, estimate, project, run
 from tests.unit.test_windows_match_one_pass import comparable
 
 LANGS = ("de", "pl")
@@ -72,7 +72,7 @@ def test_a_budget_stop_in_part_one_leaves_the_later_parts_for_the_rerun_which_pa
     two_projects: dict[str, Settings], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = two_projects["parts"]
-    total = run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True).would_send.characters
+    total = estimate(run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True)).characters
     in_parts(monkeypatch, 2)
     first = FakeService(languages=LANGS)
     stopped = run(replace(settings, max_characters=total // 4), first)

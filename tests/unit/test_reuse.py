@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
+from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.run import journal
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
 from pipeline.run.reuse import index
 from pipeline.run.window import Reused
-from tests.run_fakes import FakeService
+from tests.run_fakes import FakeService, estimate
 
 PLURAL = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 SERVER = """
@@ -91,7 +92,7 @@ def settings(root: Path, **fields: object) -> Settings:
     )
 
 
-def run(config: Settings, service: FakeService, **options: object) -> RunReport:
+def run(config: Settings, service: FakeService, **options: Any) -> RunReport:
     return run_translate(config, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
 
 
@@ -99,7 +100,7 @@ def sent(service: FakeService) -> list[str]:
     return [text for request in service.requests for text in request["text"]]
 
 
-def units(path: Path) -> dict[tuple[str | None, str], object]:
+def units(path: Path) -> dict[tuple[str | None, str], Unit]:
     return {(u.context, u.sources[0]): u for u in read_catalog(path).units}
 
 
@@ -247,7 +248,12 @@ def test_nothing_untranslated_reads_no_sibling_and_the_index_is_kept_by_the_cata
     run(config, FakeService())
     parsed: list[str] = []
     real = index._read
-    monkeypatch.setattr(index, "_read", lambda path, data: parsed.append(path.name) or real(path, data))
+
+    def counting(path: Path, data: bytes) -> Catalog:
+        parsed.append(path.name)
+        return real(path, data)
+
+    monkeypatch.setattr(index, "_read", counting)
     run(config, FakeService())
     assert parsed == []  # both settled: nothing to reuse for, nothing read
     catalog(tmp_path, "locale/de/LC_MESSAGES/new.po", "de", 'msgid "Save"\nmsgstr ""\n')
@@ -282,7 +288,7 @@ def test_a_dry_run_counts_reused_entries_as_writes_and_their_texts_as_not_sent(
     service = FakeService()
     report = run(settings(tmp_path), service, dry_run=True)
     assert service.requests == [] and report.would_send is not None
-    assert report.would_send.texts == 4  # Open, Delete, Hello, Cancel
+    assert estimate(report).texts == 4  # Open, Delete, Hello, Cancel
     work = {w.path: w for w in report.would_write}
     assert work["locale/de/LC_MESSAGES/djangojs.po"].segments == 4 + 3
     assert not (tmp_path / "cache" / "reuse").exists()  # a dry run leaves the cache folder as it was

@@ -15,7 +15,7 @@ from pipeline.errors import ExitCode, UsageError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
-from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
+from tests.run_fakes import HEADER, PLURALS, FakeService, estimate, project, run
 
 
 def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
@@ -176,7 +176,7 @@ def test_dry_run_sends_and_writes_nothing(tmp_path: Path) -> None:
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     service = FakeService()
     report = run(settings, service, dry_run=True)
-    assert service.requests == [] and report.would_send.segments == 4 and report.would_send.requests == 2
+    assert service.requests == [] and estimate(report).segments == 4 and estimate(report).requests == 2
     assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == before
 
 
@@ -280,8 +280,8 @@ def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rer
 def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send.texts == 3 and report.would_send.characters == 20
-    assert report.would_send.fallback_texts == 2  # the plain singular and plural, only if a number fails
+    assert estimate(report).texts == 3 and estimate(report).characters == 20
+    assert estimate(report).fallback_texts == 2  # the plain singular and plural, only if a number fails
     from pipeline.run.report import to_markdown
 
     assert "plus up to 2 plural fallback texts if representative numbers do not come back" in to_markdown(report)
@@ -289,7 +289,7 @@ def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_pat
     run(settings, FakeService(rewrite=spell_out_two))
     (tmp_path / RU).write_bytes(original)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send.texts == 0 and report.would_send.fallback_texts == 1  # the singular: unused
+    assert estimate(report).texts == 0 and estimate(report).fallback_texts == 1  # the singular: unused
 
 
 def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
-from tests.run_fakes import FakeService, languages_answer, project, run
+from tests.run_fakes import FakeService, estimate, languages_answer, project, run
 from tests.virtual_time import VirtualTime
 
 DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
@@ -100,7 +100,7 @@ def test_context_grouping_cost_is_counted(tmp_path: Path) -> None:
     assert len(service.requests) == 2  # "verb" context and no context
     assert report.context_requests == 1  # without context grouping, one request would carry all four texts
     dry = run(project(tmp_path / "again"), FakeService(), dry_run=True)
-    assert dry.would_send.context_requests == 1
+    assert estimate(dry).context_requests == 1
     none = run(replace(project(tmp_path / "none"), context="none"), FakeService())
     assert none.context_requests == 0
 

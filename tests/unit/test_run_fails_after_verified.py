@@ -19,7 +19,7 @@ from pipeline.cli import main
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.formats import read_catalog
 from pipeline.run import context
-from tests.unit.test_run import FakeService
+from tests.run_fakes import FakeService
 
 TEXTS = 1050
 HEADER = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'

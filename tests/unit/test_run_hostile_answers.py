@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -11,13 +12,18 @@ import pytest
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.run.report import to_json
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run, usage
 
 
 class HostileService(FakeService):
     """The fake service, its translate answers (or usage answer) replaced by raw bytes after the first ``spare``."""
 
-    def __init__(self, translate: bytes | None = None, usage: bytes | None = None, spare: int = 0) -> None:
+    def __init__(
+        self,
+        translate: bytes | Callable[[httpx.Response], bytes] | None = None,
+        usage: bytes | None = None,
+        spare: int = 0,
+    ) -> None:
         super().__init__()
         self.translate_body, self.usage_body, self.spare = translate, usage, spare
 
@@ -35,7 +41,7 @@ def raw(body: bytes) -> httpx.Response:
     return httpx.Response(200, content=body, headers={"Content-Type": "application/json"})
 
 
-def with_billed(figure: str):
+def with_billed(figure: str) -> Callable[[httpx.Response], bytes]:
     def body(fair: httpx.Response) -> bytes:
         data = json.loads(fair.content)
         return json.dumps({**data, "billed_characters": "FIGURE"}).encode().replace(b'"FIGURE"', figure.encode())
@@ -88,7 +94,7 @@ def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cach
 
 
 @pytest.mark.parametrize(
-    "usage",
+    "answer",
     [
         b'{"character_count": 1e400, "character_limit": 1000}',
         b'{"character_count": 0, "character_limit": 1e400}',
@@ -98,9 +104,10 @@ def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cach
         b"[" * 100_000 + b"]" * 100_000,
     ],
 )
-def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path: Path, usage) -> None:
-    report = run(project(tmp_path), HostileService(usage=usage))
+def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path: Path, answer: bytes) -> None:
+    report = run(project(tmp_path), HostileService(usage=answer))
     assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
+    assert report.usage is not None and report.usage.note is not None
     assert "without a quota check" in report.usage.note
     assert report.usage.before is None and report.usage.after is None
     assert json.dumps(to_json(report), allow_nan=False)
@@ -108,7 +115,7 @@ def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_p
 
 @pytest.mark.parametrize("figure", [b"1e400", b"Infinity", b"10e300"])
 def test_key_figures_of_no_count_are_no_key_limit(tmp_path: Path, figure: bytes) -> None:
-    usage = b'{"character_count": 0, "character_limit": 1000000, "api_key_character_limit": %s}' % figure
-    report = run(project(tmp_path), HostileService(usage=usage))
-    assert report.exit_code == ExitCode.OK and report.usage.before.key_limit is None
+    answer = b'{"character_count": 0, "character_limit": 1000000, "api_key_character_limit": %s}' % figure
+    report = run(project(tmp_path), HostileService(usage=answer))
+    assert report.exit_code == ExitCode.OK and usage(report).key_limit is None
     assert json.dumps(to_json(report), allow_nan=False)

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from pipeline.errors import ExitCode
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile_po"
 REFUSED = {  # fixture -> line reported

@@ -25,7 +25,7 @@ from pipeline.formats import read_catalog
 from pipeline.model import Alert
 from pipeline.run import orchestrate
 from pipeline.run.locks import CatalogLocks, Holder, at_once
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run
 
 CATALOG = (
     'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'

@@ -19,7 +19,7 @@ from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
 from tests.resources_fake import FakeResources
-from tests.run_fakes import FakeService, project, run
+from tests.run_fakes import FakeService, project, run, usage
 from tests.unit.test_resources_run import BODY, HEADER, TM
 from tests.unit.test_resources_run import CONFIG as RESOURCE_CONFIG
 from tests.unit.test_resources_run import project as resource_project
@@ -112,7 +112,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
     assert report.exit_code == ExitCode.OK and texts(unlimited)
     assert "no character limit" in report.usage.note and any("no character limit" in m for m in messages)
     billed = report.totals.billed_characters
-    assert report.usage.before.account_count == 5 and report.usage.after.account_count == 5 + billed
+    assert usage(report).account_count == 5 and usage(report, "after").account_count == 5 + billed
 
     failing = FakeService(usage=500)
     report = run(project(tmp_path / "b"), failing)
@@ -167,7 +167,7 @@ def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(
     report = run(project(tmp_path), service)
     assert report.exit_code == ExitCode.OK and service.usage_calls == 2
     assert read_out == [True] and service.answered_once_written is True
-    assert report.usage.after.account_count == report.totals.billed_characters > 0
+    assert usage(report, "after").account_count == report.totals.billed_characters > 0
 
 
 # --- terminology edits reach the service --------------------------------------------------------

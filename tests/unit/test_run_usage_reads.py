@@ -13,7 +13,7 @@ import pipeline.catalog_paths
 import pipeline.run.plan
 import pipeline.run.scan
 from pipeline.errors import ExitCode
-from tests.run_fakes import FakeService, project, run
+from tests.run_fakes import FakeService, project, run, usage
 from tests.unit.test_run_quota_terminology import texts
 
 LANGS = ("de", "fr", "pl")
@@ -50,8 +50,8 @@ def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_report
     service = Recording(limit)
     report = run(project(tmp_path, langs=LANGS), service)
     assert (report.exit_code, service.calls) == (code, calls)
-    assert report.usage.before.account_count == 0
-    after = None if report.usage.after is None else report.usage.after.account_count
+    assert usage(report).account_count == 0
+    after = None if report.usage.after is None else usage(report, "after").account_count
     assert after == (service.billed if service.billed else None)  # no request billed: nothing read after
 
 

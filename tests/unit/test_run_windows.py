@@ -11,7 +11,7 @@ import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
-from tests.run_fakes import FakeService, project, run
+from tests.run_fakes import FakeService, estimate, project, run
 
 
 def sized(tmp_path: Path, *sizes: int) -> list[Path]:
@@ -73,7 +73,7 @@ def test_a_dry_run_reads_one_window_and_estimates_as_one_pass(tmp_path: Path, on
     whole = run(settings, FakeService(languages=LANGS), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed = run(settings, FakeService(languages=LANGS), dry_run=True)
-    assert whole.would_send.characters > 0
+    assert estimate(whole).characters > 0
     assert windowed.would_send == whole.would_send
     assert windowed.would_write == whole.would_write
 
@@ -103,7 +103,7 @@ def test_the_budget_spans_the_windows(tmp_path: Path, one_catalog_per_window: No
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(languages=LANGS), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
-    budget = whole.would_send.characters // 2
+    budget = estimate(whole).characters // 2
     service = FakeService(languages=LANGS)
     report = run(replace(settings, max_characters=budget), service)
     assert report.exit_code == ExitCode.QUOTA and "budget" in str(report.stopped)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import pipeline.catalog_paths
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.orchestrate import RunOptions, run_translate
-from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
+from pipeline.run.records import RunReport
+from tests.run_fakes import HEADER, PLURALS, FakeService, estimate, project, run, usage
 
 
 @pytest.fixture
@@ -18,7 +21,7 @@ def one_catalog_per_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
 
 
-def two_german_catalogs(root: Path) -> Path:
+def two_german_catalogs(root: Path) -> Settings:
     """Two German catalogs with the same texts (one window each when WINDOW_BYTES = 1)."""
     settings = project(root, langs=("de",))
     other = root / "locale" / "de" / "LC_MESSAGES" / "zother.po"
@@ -37,15 +40,15 @@ def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_
     service = FakeService()
     real = run(settings, service)
     assert real.totals.billed_characters == service.billed
-    assert whole.would_send.characters == service.billed  # one window: the estimate is what is billed
-    assert windowed.would_send.characters == whole.would_send.characters  # a dry run reads one window: counted once
+    assert estimate(whole).characters == service.billed  # one window: the estimate is what is billed
+    assert estimate(windowed).characters == estimate(whole).characters  # a dry run reads one window: counted once
 
 
 def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path: Path, one_catalog_per_window: None) -> None:
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
-    budget = whole.would_send.characters
+    budget = estimate(whole).characters
     whole_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
@@ -60,8 +63,8 @@ def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = project(whole_root, langs=langs), project(windowed_root, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    estimate = run(whole_settings, FakeService(languages=langs), dry_run=True).would_send.characters
-    budget = estimate // 8  # stops inside the first window either way
+    estimated = estimate(run(whole_settings, FakeService(languages=langs), dry_run=True)).characters
+    budget = estimated // 8  # stops inside the first window either way
     whole = run(replace(whole_settings, max_characters=budget), FakeService(languages=langs))
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed = run(replace(windowed_settings, max_characters=budget), FakeService(languages=langs))
@@ -77,7 +80,7 @@ def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    total = run(settings, FakeService(languages=langs), dry_run=True).would_send.characters
+    total = estimate(run(settings, FakeService(languages=langs), dry_run=True)).characters
     pipeline.catalog_paths.WINDOW_BYTES = 1
     first = FakeService(languages=langs)
     stopped = run(replace(settings, max_characters=total // 8), first)
@@ -141,7 +144,7 @@ def test_refresh_across_windows_matches_one_pass(
 XLIFF_DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
 
 
-def mixed_project(root: Path):
+def mixed_project(root: Path) -> Settings:
     langs = ("de", "fr", "pl")
     settings = project(root, langs=langs)
     import shutil
@@ -152,7 +155,7 @@ def mixed_project(root: Path):
     return replace(settings, catalogs=("locale/*/LC_MESSAGES/*.po", "locale/*.xlf", "locale/*.xliff"))
 
 
-def comparable(report) -> dict:
+def comparable(report: RunReport) -> dict[str, Any]:
     from pipeline.run.report import to_json
 
     data = to_json(report)
@@ -179,7 +182,9 @@ def comparable(report) -> dict:
     ],
     ids=["real", "dry", "frozen", "target-fr", "dry-target-de"],
 )
-def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path: Path, one_catalog_per_window: None, options) -> None:
+def test_report_of_a_windowed_run_is_the_one_pass_report(
+    tmp_path: Path, one_catalog_per_window: None, options: dict[str, Any]
+) -> None:
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -235,8 +240,8 @@ def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path: Path
     assert report.exit_code == ExitCode.OK and service.billed > 0
     # "usage before the run" (report.json usage.before, the CLI's usage line) must be the account before any
     # window sent anything, not before the last window.
-    assert report.usage.before.account_count == 1000
-    assert report.usage.after.account_count == 1000 + service.billed
+    assert usage(report).account_count == 1000
+    assert usage(report, "after").account_count == 1000 + service.billed
 
 
 def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(
@@ -245,7 +250,7 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     langs = ("de", "fr", "pl", "ru")
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    needed = run(project(probe_root, langs=langs), FakeService(languages=langs), dry_run=True).would_send.characters
+    needed = estimate(run(project(probe_root, langs=langs), FakeService(languages=langs), dry_run=True)).characters
     limit = {"character_count": 0, "character_limit": needed // 2}  # fits the first window, not the run
     whole = FakeService(languages=langs, usage=limit)
     whole_report = run(project(tmp_path / "whole", langs=langs), whole)
@@ -260,7 +265,7 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     assert f"nothing more was sent after the {windowed.billed:,} characters billed earlier in the run" in str(
         report.stopped
     )
-    assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
+    assert usage(report).account_count == 0  # the usage before the run, not before the refused window
 
 
 def test_stage_timings_of_windows_add_up_to_the_run(tmp_path: Path, one_catalog_per_window: None) -> None:

@@ -15,7 +15,7 @@ import pytest
 from pipeline import formats
 from pipeline.errors import ExitCode
 from pipeline.formats import ChangedMeanwhile, atomic_write
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
@@ -52,7 +53,7 @@ class DevKey:
 
     key_id: str
     headers: dict[str, str]
-    record: dict[str, object]
+    record: dict[str, Any]
 
 
 @pytest.fixture

@@ -20,7 +20,9 @@ GUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 MILLIS = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
 
 
-def translate(http, headers, text="Hello world", tag=None, target="DE"):
+def translate(
+    http: httpx.Client, headers: dict[str, str], text: str = "Hello world", tag: str | None = None, target: str = "DE"
+) -> httpx.Response:
     extra = {} if tag is None else {"X-Service-Reporting-Tag": tag}
     return http.post(
         "/v2/translate", json={"text": [text], "source_lang": "EN", "target_lang": target}, headers={**headers, **extra}
@@ -181,7 +183,7 @@ def test_free_tier_usage_has_no_speech_fields(http: httpx.Client, keys: Keys) ->
     assert "speech_to_text_milliseconds_count" not in usage and "speech_to_text_milliseconds_limit" not in usage
 
 
-def _report(http, keys, **query):
+def _report(http: httpx.Client, keys: Keys, **query: str) -> httpx.Response:
     return http.get("/v2/admin/analytics/custom-tags", params=query, headers=keys.admin)
 
 

@@ -6,6 +6,7 @@ import io
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -27,31 +28,44 @@ def de(text: str) -> str:
     return transliterate(text, "DE")
 
 
-def upload(http, headers, name, data, part_type="application/octet-stream", **fields):
+#: A JSON body as the service sends it.
+Json = dict[str, Any]
+
+
+def upload(
+    http: httpx.Client,
+    headers: dict[str, str],
+    name: str,
+    data: bytes,
+    part_type: str = "application/octet-stream",
+    **fields: str,
+) -> httpx.Response:
     """POST /v2/document; the raw response."""
     return http.post(
         UPLOAD, files={"file": (name, data, part_type)}, data={"target_lang": "DE", **fields}, headers=headers
     )
 
 
-def start(http, headers, name, data, **fields):
+def start(http: httpx.Client, headers: dict[str, str], name: str, data: bytes, **fields: str) -> dict[str, str]:
     response = upload(http, headers, name, data, **fields)
     assert response.status_code == 200, response.text
-    handle = response.json()
+    handle: dict[str, str] = response.json()
     assert set(handle) == {"document_id", "document_key"}
     return handle
 
 
-def status(http, headers, handle, key=None):
+def status(
+    http: httpx.Client, headers: dict[str, str], handle: dict[str, str], key: str | None = None
+) -> httpx.Response:
     body = {"document_key": handle["document_key"] if key is None else key}
     return http.post(f"{UPLOAD}/{handle['document_id']}", json=body, headers=headers)
 
 
-def wait(http, headers, handle):
+def wait(http: httpx.Client, headers: dict[str, str], handle: dict[str, str]) -> Json:
     """The job's status once it ended (done or error), asked for as a client does."""
 
-    def ended():
-        body = status(http, headers, handle).json()
+    def ended() -> Json | None:
+        body: Json = status(http, headers, handle).json()
         assert body["status"] in ("queued", "translating", "done", "error"), body
         if body["status"] == "translating":
             assert isinstance(body["seconds_remaining"], int)
@@ -60,13 +74,15 @@ def wait(http, headers, handle):
     return poll(ended, f"document {handle['document_id']} to end")
 
 
-def download(http, headers, handle):
+def download(http: httpx.Client, headers: dict[str, str], handle: dict[str, str]) -> httpx.Response:
     return http.post(
         f"{UPLOAD}/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers
     )
 
 
-def round_trip(http, headers, name, data, **fields):
+def round_trip(
+    http: httpx.Client, headers: dict[str, str], name: str, data: bytes, **fields: str
+) -> tuple[httpx.Response, Json]:
     handle = start(http, headers, name, data, **fields)
     done = wait(http, headers, handle)
     assert done["status"] == "done", done
@@ -88,7 +104,8 @@ def test_docx_round_trip(http: httpx.Client, keys: Keys) -> None:
     assert 'filename="notes.docx"' in result.headers["content-disposition"]
     document = python_docx.Document(io.BytesIO(result.content))
     assert document.paragraphs[0].text == f"{de('Release')} {de('notes')}"
-    assert document.paragraphs[0].style.name == "Heading 1"
+    style = document.paragraphs[0].style
+    assert style is not None and style.name == "Heading 1"
     assert [r.bold for r in document.paragraphs[1].runs] == [None, True, None]
     assert document.paragraphs[1].runs[1].text == f"{de('important')}"
 
@@ -119,7 +136,8 @@ def test_html_round_trip(http: httpx.Client, keys: Keys) -> None:
     page = result.content.decode()
     assert result.headers["content-type"].startswith("text/html")
     assert f"<p>{de('Paragraph')} 0: <b>{de('important')}</b>" in page and "<code>make install</code>" in page
-    assert etree.HTML(result.content).find(".//title").text == f"{de('Release')} {de('notes')}"
+    title = etree.HTML(result.content).find(".//title")
+    assert title is not None and title.text == f"{de('Release')} {de('notes')}"
     assert done["billed_characters"] < 50_000
 
 
@@ -129,7 +147,7 @@ def test_srt_round_trip(http: httpx.Client, keys: Keys) -> None:
 
 
 @pytest.mark.parametrize(("name", "build"), [("app.xlf", samples.xliff12), ("app.xliff", samples.xliff21)])
-def test_xliff_round_trip(http: httpx.Client, keys: Keys, name, build) -> None:
+def test_xliff_round_trip(http: httpx.Client, keys: Keys, name: str, build: Callable[[int], bytes]) -> None:
     result, _ = round_trip(http, keys.paid, name, build(2))
     root = etree.fromstring(result.content)
     ns = etree.QName(root).namespace
@@ -368,7 +386,13 @@ def test_traversal_inside_a_package_is_refused(
     ],
 )
 def test_wrong_content_is_refused(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], name, data, part_type, message
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    name: str,
+    data: bytes | None,
+    part_type: str,
+    message: str,
 ) -> None:
     data = samples.docx(1) if data is None else data
     assert message in error(upload(http, keys.paid, name, data, part_type), 400)
@@ -423,7 +447,7 @@ def test_a_document_nobody_downloads_expires_after_the_retention(
     with httpx.Client(base_url=service.url, timeout=30) as http:
         handle = start(http, headers, "a.txt", b"Hello\n", source_lang="EN")
 
-        def gone():
+        def gone() -> httpx.Response | None:
             answer = status(http, headers, handle)
             if answer.status_code == 200:
                 assert answer.json()["status"] in ("queued", "translating", "done"), answer.text
