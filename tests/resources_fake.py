@@ -25,7 +25,7 @@ class FakeResources:
 
     def __init__(
         self,
-        targets=("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
+        targets: tuple[str, ...] = ("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
         glossary_routes: bool = True,
         style_routes: bool = True,
         memories=(),

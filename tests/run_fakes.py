@@ -131,7 +131,7 @@ class FakeService:
         )
 
 
-def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de",), body: str = BODY) -> Settings:
     for lang in langs:
         path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -76,8 +76,10 @@ def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest
     first = run_translate(
         settings, RunOptions(), log=lambda m: None, client_factory=client_factory(live_service, fault)
     )
+    assert first.stopped is not None
     assert first.exit_code == ExitCode.QUOTA and first.stopped.message.startswith("quota exceeded")
     assert 0 < first.totals.billed_characters <= everything // 2
+    assert first.remaining is not None
     assert first.remaining.segments > 0
     for path in catalogs(root):
         msgfmt_check(path)

@@ -67,7 +67,7 @@ def endpoints(live_service: LiveService) -> LiveService:
     return live_service
 
 
-def make_project(tmp_path: Path, url: str, langs=("de", "fr", "pl")) -> Path:
+def make_project(tmp_path: Path, url: str, langs: tuple[str, ...] = ("de", "fr", "pl")) -> Path:
     project = f"it-{secrets.token_hex(4)}"
     (tmp_path / "locale").mkdir(parents=True)
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
@@ -98,7 +98,7 @@ instructions = [{{ label = "Address", prompt = "Use du." }}]
     return tmp_path
 
 
-def reset(root: Path, langs=("de", "fr", "pl")) -> None:
+def reset(root: Path, langs: tuple[str, ...] = ("de", "fr", "pl")) -> None:
     body = "".join(f'msgid "{t}"\nmsgstr ""\n\n' for t in TEXTS)
     for lang in langs:
         (root / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + body, encoding="utf-8")

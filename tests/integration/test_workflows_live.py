@@ -30,7 +30,7 @@ HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"La
 TEXTS = ("Open the file", "Delete this folder", "Settings", "Share the file with everyone")
 
 
-def make_project(root: Path, url: str, langs=("de", "fr"), glossary: bool = False) -> Path:
+def make_project(root: Path, url: str, langs: tuple[str, ...] = ("de", "fr"), glossary: bool = False) -> Path:
     (root / "locale").mkdir(parents=True)
     body = "".join(f'msgid "{t}"\nmsgstr ""\n\n' for t in TEXTS)
     for lang in langs:

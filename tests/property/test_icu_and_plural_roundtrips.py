@@ -173,10 +173,12 @@ def test_identity_translation_gives_back_every_form(count, lang, noun, singular_
     singular = f"{placeholder} {noun}" if singular_has_count else f"One {noun}"
     plural = f"{placeholder} {noun}s"
     rule = plural_rule_for(lang)
+    assert rule is not None
     plan = plan_unit((singular, plural), flags, rule.nplurals, rule)
     got = assemble(plan, plan.texts.get, flags)
     assert got.texts is not None and len(got.texts) == rule.nplurals
     assert set(got.texts) <= {singular, plural}
     assert got.warnings == ()
     if rule.nplurals > 2:  # every form not used only for 1 was made from a representative number
+        assert rule is not None
         assert sum(f.number is not None for f in plan.forms) >= rule.nplurals - 1

@@ -114,6 +114,7 @@ def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path: 
 )
 def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, state) -> None:
     settings = project(tmp_path)
+    assert settings.cache_dir is not None
     settings.cache_dir.mkdir(parents=True)
     (settings.cache_dir / STATE_NAME).write_text(state, encoding="utf-8")
     report = run(settings, FakeService())

@@ -36,6 +36,7 @@ def test_unconfigured_folders_are_in_the_user_cache_folder_not_the_work_tree(
         assert s.cache_dir is not None and s.cache_dir.parent == user_cache_home / "pipeline"
         assert s.report_dir == s.cache_dir / "report"
         assert not s.cache_dir.is_relative_to(tmp_path)
+    assert configured.cache_dir is not None
     assert configured.cache_dir.name.startswith("app-") and configured.cache_dir != bare.cache_dir
     assert load_settings(None, cwd=tmp_path / "app").cache_dir == configured.cache_dir  # stable between runs
 

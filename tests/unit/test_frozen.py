@@ -17,7 +17,7 @@ TEMPLATE = (
 )
 
 
-def project(tmp_path: Path, langs=("de", "fr"), service: str | None = "embedded") -> Path:
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr"), service: str | None = "embedded") -> Path:
     root = tmp_path / "project"
     (root / "locale").mkdir(parents=True)
     for lang in langs:

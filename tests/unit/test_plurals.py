@@ -17,8 +17,11 @@ from pipeline.run.plurals import (
 )
 
 
-def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format",)) -> list[int | None]:
+def chosen_numbers(
+    lang: str, sources: tuple[str, ...] = ("%d file", "%d files"), flags: tuple[str, ...] = ("c-format",)
+) -> list[int | None]:
     rule = plural_rule_for(lang)
+    assert rule is not None
     return [f.number for f in plan_unit(sources, flags, rule.nplurals, rule).forms]
 
 
@@ -35,11 +38,12 @@ def chosen_numbers(lang: str, sources=("%d file", "%d files"), flags=("c-format"
         ("ar", [0, None, 2, 3, 11, 100]),  # few 3-10, many 11-99, other 100-102
     ],
 )
-def test_representative_numbers_follow_the_rule(lang: str, numbers) -> None:
+def test_representative_numbers_follow_the_rule(lang: str, numbers: list[int] | list[int | None]) -> None:
     assert chosen_numbers(lang) == numbers
     rule = plural_rule_for(lang)
     for form, number in enumerate(numbers):
         if number is not None:
+            assert rule is not None
             assert rule.form_for(number) == form
 
 

@@ -139,6 +139,7 @@ def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(
     for name, n in NPLURALS.items():
         before, after = read_catalog(DATA / name), read_catalog(root / name)
         rule = before.plural
+        assert rule is not None
         assert rule.nplurals == n
         for old, new in zip(before.units, after.units, strict=True):
             if old.state is not UnitState.UNTRANSLATED:
@@ -174,6 +175,7 @@ def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path: Path) -> None:
     rule = plural_rule_for("ar")
     numbers = sorted(int(t.split()[0]) for t in fake.texts if t.split()[0].isdigit() and "folder" in t)
     assert numbers == [0, 2, 3, 11, 100]  # form 1 (exactly 1) is the singular source as it is
+    assert rule is not None
     assert sorted(rule.form_for(n) for n in numbers) == [0, 2, 3, 4, 5]
 
 

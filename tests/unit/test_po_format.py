@@ -150,8 +150,10 @@ def test_control_characters_are_written_as_escapes_and_read_back(tmp_path: Path)
 
 def test_plural_rule_from_header_and_from_cldr(tmp_path: Path) -> None:
     catalog = read_catalog(write(tmp_path, 'msgid "a"\nmsgstr ""\n'))
+    assert catalog.plural is not None
     assert catalog.plural.nplurals == 3 and catalog.plural.source_forms() == (0, 1, 1)
     ar = read_catalog(write(tmp_path, 'msgid "a"\nmsgstr ""\n', lang="ar", plural="x", name="ar.po"))
+    assert ar.plural is not None
     assert ar.plural.nplurals == 6 and ar.plural.source_forms() == (1, 0, 1, 1, 1, 1)
 
 
@@ -216,6 +218,7 @@ def test_plural_translations_into_a_catalog_without_plural_forms_add_the_header_
     text = out.read_text(encoding="utf-8")
     assert text.count("Plural-Forms") == 1
     written = read_po(out).plural
+    assert written is not None
     assert written.nplurals == 3
     assert [written.form_for(n) for n in (1, 21, 2, 24, 5, 11, 111)] == [0, 0, 1, 1, 2, 2, 2]
     if shutil.which("msgfmt"):

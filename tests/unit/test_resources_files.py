@@ -14,7 +14,7 @@ from pipeline.resources.glossary_files import Dictionary, read_multilingual, rea
 from pipeline.resources.targets import ResourcePlan
 
 
-def write(tmp_path: Path, name, text, encoding="utf-8"):
+def write(tmp_path: Path, name, text, encoding: str = "utf-8"):
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
@@ -152,10 +152,14 @@ def demo(tmp_path: Path, config=CONFIG):
 def test_plan_merges_defaults_locale_files_and_the_table(tmp_path: Path) -> None:
     plan = ResourcePlan(demo(tmp_path))
     de, fr, ja, pl = (plan.target(t) for t in ("DE", "FR", "JA", "PL"))
+    assert de.dictionary is not None
     assert de.dictionary.entries == (("file", "Datei"), ("Driftwood", "Driftwood"), ("folder", "Verzeichnis"))
+    assert fr.dictionary is not None
     assert fr.dictionary.entries == (("file", "fichier"), ("folder", "dossier"), ("Driftwood", "Driftwood"))
+    assert pl.dictionary is not None
     assert pl.dictionary.entries == (("Driftwood", "Driftwood"),)
     assert (de.formality, ja.formality, fr.formality) == ("prefer_more", "less", "prefer_more")
+    assert de.style is not None
     assert de.style.name == "German" and de.style.rules_dict() == {
         "punctuation": {"apostrophe": "use_curly_apostrophes"}
     }

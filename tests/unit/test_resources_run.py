@@ -36,7 +36,7 @@ name = "Polish"
 """
 
 
-def project(tmp_path: Path, langs=("de", "fr", "pl"), config: str = CONFIG):
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl"), config: str = CONFIG):
     (tmp_path / "pipeline.toml").write_text(config, encoding="utf-8")
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
     (tmp_path / "terms.csv").write_text("en,fr\nfile,fichier\n", encoding="utf-8")
@@ -44,7 +44,7 @@ def project(tmp_path: Path, langs=("de", "fr", "pl"), config: str = CONFIG):
     return load_settings(tmp_path / "pipeline.toml")
 
 
-def reset(tmp_path: Path, langs=("de", "fr", "pl")) -> None:
+def reset(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl")) -> None:
     (tmp_path / "locale").mkdir(exist_ok=True)
     for lang in langs:
         (tmp_path / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + BODY, encoding="utf-8")

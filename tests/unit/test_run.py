@@ -151,6 +151,7 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     service = FakeService(fail_with={3: 456})
     report = run(settings, service)
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
     done = report.totals.segments_translated
     assert 0 < done < 9
@@ -162,6 +163,7 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path: Path) -> None:
 
 def test_a_refused_key_stops_with_exit_4(tmp_path: Path) -> None:
     report = run(project(tmp_path), FakeService(fail_with={1: 403}))
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.UNAVAILABLE and "403" in report.stopped.message
 
 
@@ -299,6 +301,7 @@ def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_pa
     service = FakeService(rewrite=spell_out_two)
     report = run(settings, service)  # round one spends the whole budget: the fallback does not fit
     assert sent(service) == [["1 file", "2 files", "5 files"]]
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of 20")
     assert report.remaining == Remaining(segments=1, texts=1, characters=len('<x id="1"/> files'))
     assert read_catalog(tmp_path / RU).units[0].state is UnitState.UNTRANSLATED  # nothing approximate written
@@ -316,6 +319,7 @@ def test_a_stop_in_round_one_means_no_round_two(tmp_path: Path) -> None:
     service = FakeService(fail_with={2: 456}, rewrite=spell_out_two)  # the second request (other context) fails
     report = run(project(tmp_path, langs=("ru",), body=body), service)
     assert sent(service) == [["1 file", "2 files", "5 files"], ["1 day", "2 days", "5 days"]]
+    assert report.remaining is not None
     assert report.exit_code == ExitCode.QUOTA and report.remaining.texts == 3  # the days; no fallback sent
     assert all(u.state is UnitState.UNTRANSLATED for u in read_catalog(tmp_path / RU).units)
 

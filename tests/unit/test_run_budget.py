@@ -48,10 +48,12 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(
     budget = everything // 2
     service = FakeService()
     report = run(replace(settings, max_characters=budget), service)
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of")
     billed = report.totals.billed_characters
     assert 0 < billed <= budget and billed == sum(len(t) for t in sent_texts(service))
     done = report.totals.segments_translated
+    assert report.remaining is not None
     assert report.remaining.segments + done == total
     assert report.remaining.characters == everything - billed
     for name in (DE, PL):  # what was translated is saved, and the files are valid
@@ -90,7 +92,9 @@ def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> Non
 def test_a_456_reports_what_remains(tmp_path: Path) -> None:
     total = run(project(tmp_path / "reference", langs=("de", "pl")), FakeService()).totals.segments_translated
     report = run(project(tmp_path, langs=("de", "pl")), FakeService(fail_with={2: 456}))
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
+    assert report.remaining is not None
     assert report.remaining.segments == total - report.totals.segments_translated > 0
 
 

@@ -106,6 +106,7 @@ def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,), handled)
     report = run(settings, service)
+    assert report.stopped is not None
     assert report.exit_code == code and report.stopped.reason is reason
     assert "interrupted by" in str(report.stopped)
     assert len(service.requests) == 1  # nothing sent after the signal

@@ -110,6 +110,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
         project(tmp_path / "a"), RunOptions(), log=messages.append, client_factory=unlimited.factory()
     )
     assert report.exit_code == ExitCode.OK and texts(unlimited)
+    assert report.usage is not None
     assert "no character limit" in report.usage.note and any("no character limit" in m for m in messages)
     billed = report.totals.billed_characters
     assert usage(report).account_count == 5 and usage(report, "after").account_count == 5 + billed
@@ -117,6 +118,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
     failing = FakeService(usage=500)
     report = run(project(tmp_path / "b"), failing)
     assert report.exit_code == ExitCode.OK and texts(failing)
+    assert report.usage is not None
     assert "usage could not be read" in report.usage.note and report.usage.before is None
     assert json.dumps(to_json(report))  # the report still writes
 

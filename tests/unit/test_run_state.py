@@ -15,16 +15,16 @@ import pytest
 
 import pipeline.run.plan as plan_module
 import pipeline.run.scan as scan_module
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
-from pipeline.run.journal import STATE_NAME, Journal
+from pipeline.formats import Catalog, Unit, UnitState, read_catalog
+from pipeline.run.journal import STATE_NAME, Journal, Settled
 from tests.run_fakes import FakeService, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
 
-def units(path):
+def units(path: Path) -> dict[str, Unit]:
     return {u.sources[0]: u for u in read_catalog(path).units}
 
 
@@ -41,11 +41,23 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     return arm
 
 
+def state_file(settings: Settings) -> Path:
+    """The run state in ``settings``' cache folder."""
+    assert settings.cache_dir is not None
+    return settings.cache_dir / STATE_NAME
+
+
+def report_file(settings: Settings) -> Path:
+    """The JSON report in ``settings``' report folder."""
+    assert settings.report_dir is not None
+    return settings.report_dir / "report.json"
+
+
 def test_a_settled_catalog_is_skipped_without_parsing(tmp_path: Path, no_parsing: Callable[[], None]) -> None:
     settings = project(tmp_path)
     first = run(settings, FakeService())
     assert first.exit_code == ExitCode.OK
-    state = json.loads((settings.cache_dir / STATE_NAME).read_text())
+    state = json.loads(state_file(settings).read_text())
     assert set(state["catalogs"]) == {APP}
     no_parsing()
     second = run(settings, FakeService())
@@ -61,9 +73,14 @@ def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(
     run(settings, FakeService())
     path = tmp_path / APP
     os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
-    reads = []
+    reads: list[Path] = []
     real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
+
+    def reading(path: Path, raw: bytes | None = None) -> Catalog:
+        reads.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(scan_module, "read_catalog", reading)
     assert run(settings, FakeService()).unchanged_catalogs == 1 and reads == []
     with path.open("a", encoding="utf-8") as handle:
         handle.write('\nmsgid "Brand new"\nmsgstr ""\n')
@@ -101,15 +118,15 @@ def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path: Path) -> N
         [sys.executable, "-c", NOOP_PROBE, "translate", "-q"], cwd=tmp_path, check=True, capture_output=True, text=True
     )
     assert json.loads(probe.stdout) == {"code": 0, "imported": []}, probe.stderr
-    report = json.loads((settings.report_dir / "report.json").read_text())
+    report = json.loads(report_file(settings).read_text())
     assert report["unchanged_catalogs"] == 1 and report["exit_code"] == 0
-    (settings.report_dir / "report.json").unlink()
+    report_file(settings).unlink()
     # The process entry point (what the hook starts) prints nothing and writes the report the same way.
     again = subprocess.run(
         [sys.executable, "-m", "pipeline", "translate", "-q"], cwd=tmp_path, capture_output=True, text=True
     )
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
-    assert json.loads((settings.report_dir / "report.json").read_text())["unchanged_catalogs"] == 1
+    assert json.loads(report_file(settings).read_text())["unchanged_catalogs"] == 1
 
 
 def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path: Path) -> None:
@@ -128,9 +145,14 @@ def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path: Path) -> No
 def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    reads = []
+    reads: list[Path] = []
     real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
+
+    def reading(path: Path, raw: bytes | None = None) -> Catalog:
+        reads.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(scan_module, "read_catalog", reading)
     run(replace(settings, context="none"), FakeService())
     assert reads == [tmp_path / APP]
     none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
@@ -165,7 +187,7 @@ def test_skip_notices_are_replayed_and_the_target_filter_applies(
 def test_dry_run_and_stopped_runs_settle_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService(), dry_run=True)
-    assert not (settings.cache_dir / STATE_NAME).exists()
+    assert not state_file(settings).exists()
     report = run(settings, FakeService(fail_with={1: 456}))
     assert report.exit_code == ExitCode.QUOTA
     state = Journal(settings.cache_dir)
@@ -175,16 +197,16 @@ def test_dry_run_and_stopped_runs_settle_nothing(tmp_path: Path) -> None:
 def test_a_damaged_state_file_means_parsing_everything_again(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    (settings.cache_dir / STATE_NAME).write_text("{ not json")
+    state_file(settings).write_text("{ not json")
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
-    assert json.loads((settings.cache_dir / STATE_NAME).read_text())["catalogs"]  # rewritten whole
+    assert json.loads(state_file(settings).read_text())["catalogs"]  # rewritten whole
 
 
 # -- provenance and re-translating stale machine translations -------------------------------------
 
 
-def edit(path, old: str, new: str) -> None:
+def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new), encoding="utf-8")
@@ -200,7 +222,7 @@ def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path
     assert "Human" not in written and "Review me" not in written  # never ours
 
 
-def stale_project(tmp_path: Path):
+def stale_project(tmp_path: Path) -> tuple[Settings, Path]:
     """A catalog after a first run, then msgmerge-like changes to three of its machine translations."""
     settings = project(tmp_path)
     run(settings, FakeService())
@@ -258,17 +280,13 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path: Path, monkeypa
     assert units(tmp_path / APP)["Human"].targets == ("Mensch",)
 
 
-def _settled(n: int):
-    from pipeline.run.journal import Settled
-
+def _settled(n: int) -> Settled:
     return Settled(
         size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0, notices=()
     )
 
 
-def _unit(msgid: str, target: str):
-    from pipeline.formats import Unit
-
+def _unit(msgid: str, target: str) -> Unit:
     return Unit(
         index=0,
         line=1,

@@ -51,6 +51,7 @@ def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_report
     report = run(project(tmp_path, langs=LANGS), service)
     assert (report.exit_code, service.calls) == (code, calls)
     assert usage(report).account_count == 0
+    assert report.usage is not None
     after = None if report.usage.after is None else usage(report, "after").account_count
     assert after == (service.billed if service.billed else None)  # no request billed: nothing read after
 
@@ -81,6 +82,7 @@ def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_afte
     report = run(project(tmp_path, langs=("de",)), service)  # two translate requests
     assert report.exit_code == code
     assert service.calls.count("U") == 1 and service.calls.startswith("ULT")
+    assert report.usage is not None
     assert report.usage.before is not None and report.usage.after is None
 
 

@@ -167,7 +167,11 @@ def test_malformed_json_is_400(http: httpx.Client, keys: Keys, error: Callable[[
     ],
 )
 def test_wrong_json_types_are_400(
-    http: httpx.Client, keys: Keys, body, message: str, error: Callable[[httpx.Response, int], str]
+    http: httpx.Client,
+    keys: Keys,
+    body: dict[str, object],
+    message: str,
+    error: Callable[[httpx.Response, int], str],
 ) -> None:
     assert error(http.post(TRANSLATE, json=body, headers=keys.paid), 400) == message
 

@@ -147,7 +147,7 @@ def test_split_sentences_invalid(
         ),
     ],
 )
-def test_model_type_used(translate: Callable[..., httpx.Response], extra, used: str) -> None:
+def test_model_type_used(translate: Callable[..., httpx.Response], extra: dict[str, object], used: str) -> None:
     body = ok(translate({"text": ["Hello"], "target_lang": "DE", **extra}))
     assert body["model_type_used"] == used
     assert body["translations"][0]["model_type_used"] == used

@@ -181,6 +181,7 @@ def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry
     assert path.read_text(encoding="utf-8") == saved  # the other program's save, whole
     fresh = conflict.value.entry
     assert session.unit(fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
+    assert fresh is not None
     session.accept(fresh.id, fresh.version)  # looked at again: now it can be accepted
     assert unit_in(path, "Upload files").targets == ("Dateien übertragen",)
 

@@ -7,6 +7,7 @@ import io
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import etree
@@ -75,7 +76,7 @@ def test_html_declared_charset_is_kept() -> None:
 
 
 @pytest.mark.parametrize("build", [samples.xliff12, samples.xliff21])
-def test_xliff_targets_keep_inline_codes(build) -> None:
+def test_xliff_targets_keep_inline_codes(build: Callable[[int], bytes]) -> None:
     out = xliff.translate_xliff(build(1), Upper(), "de")
     root = etree.fromstring(out)
     ns = etree.QName(root).namespace
@@ -87,13 +88,13 @@ def test_xliff_targets_keep_inline_codes(build) -> None:
         assert [f.get("target-language") for f in root.iter(f"{{{ns}}}file")] == ["de"]
         assert root.find(f".//{{{ns}}}trans-unit[@id='keep']/{{{ns}}}target") is None
         old = root.find(f".//{{{ns}}}trans-unit[@id='old']/{{{ns}}}target")
-        assert old.text == "SAVE" and old.get("state") == "new"
+        assert old is not None and old.text == "SAVE" and old.get("state") == "new"
     else:
         assert root.get("trgLang") == "de"
 
 
 def test_xliff_lost_markup_is_an_error() -> None:
-    def drop_tags(texts, markup=None):
+    def drop_tags(texts: Sequence[str], markup: str | None = None) -> list[str]:
         return ["no tags" for _ in texts]
 
     with pytest.raises(DocumentError, match="unit 'u0': the translation lost the inline markup"):
@@ -101,7 +102,7 @@ def test_xliff_lost_markup_is_an_error() -> None:
 
 
 @pytest.mark.parametrize("data", [samples.external_entity_xliff(), b'<?xml version="1.0"?><xliff version="3.0"/>'])
-def test_xliff_refuses_entities_and_unknown_documents(data) -> None:
+def test_xliff_refuses_entities_and_unknown_documents(data: bytes) -> None:
     with pytest.raises(DocumentError):
         xliff.check_xliff(data)
 
@@ -137,7 +138,7 @@ def test_ooxml_copies_every_other_member_unchanged() -> None:
 
 
 def test_lost_run_tags_put_the_paragraph_in_its_first_run() -> None:
-    def flatten(texts, markup=None):
+    def flatten(texts: Sequence[str], markup: str | None = None) -> list[str]:
         return [etree.fromstring(f"<r>{t}</r>").xpath("string()").upper() for t in texts]
 
     import docx as python_docx
@@ -226,21 +227,24 @@ def test_output_format_rules() -> None:
 # --- jobs in-process ---------------------------------------------------------------------------
 
 
-def _upload(client, headers, name: str, data: bytes, **fields: str):
+def _upload(client: InProcess, headers: dict[str, str], name: str, data: bytes, **fields: str) -> dict[str, str]:
     response = client.post(
         "/v2/document", files={"file": (name, data)}, data={"target_lang": "DE", **fields}, headers=headers
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    handle: dict[str, str] = response.json()
+    return handle
 
 
-def _status(client, headers, handle):
+def _status(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> dict[str, Any]:
     body = {"document_key": handle["document_key"]}
-    return client.post(f"/v2/document/{handle['document_id']}", json=body, headers=headers).json()
+    status: dict[str, Any] = client.post(f"/v2/document/{handle['document_id']}", json=body, headers=headers).json()
+    return status
 
 
-def _wait(client, headers, handle):
+def _wait(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> dict[str, Any]:
     """The job's status once the worker is done with it."""
+    assert client.jobs_ended is not None, "the client was made without jobs_ended"
     client.jobs_ended.wait(handle["document_id"])
     return _status(client, headers, handle)
 

@@ -25,6 +25,7 @@ def test_registration_is_found_again_after_reopen(tmp_path: Path) -> None:
     store = AccountStore(db)
     [again] = store.register([AccountSpec("paid", ("k1", "k2"), ("a2",))], NOW + 1)
     assert again.account_id == account.account_id
+    assert key is not None
     assert store.authenticate(secret).key.key_id == key.key_id
     assert store.authenticate("k2").account.account_id == account.account_id
     assert store.authenticate("a1") is None  # admin keys follow the configuration
