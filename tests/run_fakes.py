@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 
@@ -67,11 +67,11 @@ class FakeService:
         max_texts: int = 50,
         rewrite: Callable[[str], str] = str,
         languages: tuple[str, ...] = ("de", "pl", "fr", "ru"),
-        usage: dict | int | None = None,
+        usage: dict[str, Any] | int | None = None,
     ) -> None:
         self.languages = languages
         self.language_requests = 0
-        self.requests: list[dict] = []
+        self.requests: list[dict[str, Any]] = []
         # GET /v2/usage answers this body (or this status); the default: an account without a limit.
         self.usage = {"character_count": 0, "character_limit": None} if usage is None else usage
         self.usage_calls = 0

@@ -16,6 +16,7 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,7 @@ def _project(tmp_path: Path, url: str) -> Path:
     return root
 
 
-def _translate(root: Path, key: str | None, fault: str | None = None, cache_url: str | None = None) -> dict:
+def _translate(root: Path, key: str | None, fault: str | None = None, cache_url: str | None = None) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     if key:
         env["PIPELINE_AUTH_KEY"] = key
@@ -60,7 +61,8 @@ def _translate(root: Path, key: str | None, fault: str | None = None, cache_url:
         timeout=300,
         check=False,
     )
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
 def _written(root: Path) -> str:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -40,10 +41,11 @@ OLD, NEW = "Speichern Sie die Datei vor dem Schließen.", "Sichern Sie die Datei
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
-def _memories(service) -> dict[str, dict]:
+def _memories(service) -> dict[str, dict[str, Any]]:
     with httpx.Client(base_url=service.url, timeout=30) as http:
         answer = http.get("/v3/translation_memories", headers={"Authorization": f"Service-Auth-Key {service.auth_key}"})
     assert answer.status_code == 200, answer.text

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,7 +146,8 @@ class Listener:
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
 @pytest.fixture
@@ -165,7 +167,7 @@ def tree(tmp_path: Path, name: str) -> Path:
     return copy_sample_project(tmp_path / name, "embedded")
 
 
-def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
+def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_CACHE_URL"] = cache_url
     done = subprocess.run(
@@ -187,7 +189,7 @@ def catalogs(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "sample_locales").rglob("*.po"))}
 
 
-def warnings(done: subprocess.CompletedProcess) -> list[str]:
+def warnings(done: subprocess.CompletedProcess[str]) -> list[str]:
     return [line for line in done.stderr.splitlines() if "shared translation cache" in line]
 
 
@@ -474,7 +476,7 @@ def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server: RedisS
         "PIPELINE_CACHE_URL": redis_server.url(),
     }
 
-    def cache(*args: str) -> subprocess.CompletedProcess:
+    def cache(*args: str) -> subprocess.CompletedProcess[str]:
         ran = subprocess.run(
             [sys.executable, "-m", "pipeline", "cache", *args, "--config", str(root / "pipeline.toml")],
             capture_output=True,

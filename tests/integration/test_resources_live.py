@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
 from pipeline.cli import main
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client import AsyncClient, Glossary, RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.protocol import TEST_FAULT_HEADER
-from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
+from pipeline.resources.glossary_sync import SyncOutcome, find_glossaries, sync_glossary
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
@@ -35,7 +37,12 @@ TEXTS = ("Open the file", "Delete this folder", "Don't share it", "Settings")
 class Recording(httpx.AsyncBaseTransport):
     """Records every request; can add a test fault header to, or crash after, chosen requests."""
 
-    def __init__(self, fault_on=None, fault: str = "", crash_after=None) -> None:
+    def __init__(
+        self,
+        fault_on: Callable[[httpx.Request], bool] | None = None,
+        fault: str = "",
+        crash_after: Callable[[httpx.Request], bool] | None = None,
+    ) -> None:
         self._inner = httpx.AsyncHTTPTransport()
         self.requests: list[tuple[str, str]] = []
         self._fault_on, self._fault, self._crash_after = fault_on, fault, crash_after
@@ -108,7 +115,7 @@ def translated(root: Path, lang: str) -> dict[str, str]:
     return {u.sources[0]: u.targets[0] for u in read_catalog(root / "locale" / f"{lang}.po").units}
 
 
-def client(service, transport=None, attempts: int = 1) -> AsyncClient:
+def client(service: LiveService, transport: Recording | None = None, attempts: int = 1) -> AsyncClient:
     return AsyncClient(
         service.url,
         service.auth_key,
@@ -117,7 +124,7 @@ def client(service, transport=None, attempts: int = 1) -> AsyncClient:
     )
 
 
-def translate(root: Path, service, transport: Recording):
+def translate(root: Path, service: LiveService, transport: Recording) -> RunReport:
     return run_translate(
         load_settings(root / "pipeline.toml"),
         RunOptions(),
@@ -126,11 +133,11 @@ def translate(root: Path, service, transport: Recording):
     )
 
 
-def sync(root: Path, service, transport: Recording, attempts: int = 1):
+def sync(root: Path, service: LiveService, transport: Recording, attempts: int = 1) -> SyncOutcome:
     settings = load_settings(root / "pipeline.toml")
     plan = ResourcePlan(settings)
 
-    async def go():
+    async def go() -> SyncOutcome:
         c = client(service, transport, attempts)
         try:
             return await sync_glossary(
@@ -142,10 +149,10 @@ def sync(root: Path, service, transport: Recording, attempts: int = 1):
     return asyncio.run(go())
 
 
-def ours(root: Path, service) -> list:
+def ours(root: Path, service: LiveService) -> list[Glossary]:
     project = load_settings(root / "pipeline.toml").resources.project
 
-    async def go():
+    async def go() -> list[Glossary]:
         c = client(service)
         try:
             return await find_glossaries(c, project)

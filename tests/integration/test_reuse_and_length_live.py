@@ -26,7 +26,7 @@ def write(path: Path, lang: str, charset: str, body: str) -> Path:
     return path
 
 
-def pipeline(root: Path, key: str, *args: str) -> subprocess.CompletedProcess:
+def pipeline(root: Path, key: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_AUTH_KEY"] = key
     return subprocess.run(

@@ -47,7 +47,7 @@ def _project(tmp_path: Path, extra: str = "") -> Path:
     return root
 
 
-def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen:
+def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen[bytes]:
     """The command in ``root``; its stderr goes to ``root/err``, or to a pipe the test reads (``watched``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     return subprocess.Popen(
@@ -60,7 +60,9 @@ def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen:
     )
 
 
-def _finish(process: subprocess.Popen, root: Path, timeout: float = 60, said: Lines | None = None) -> tuple[int, str]:
+def _finish(
+    process: subprocess.Popen[bytes], root: Path, timeout: float = 60, said: Lines | None = None
+) -> tuple[int, str]:
     """The exit status and stderr (``said``: what the watched pipe carried)."""
     try:
         code = process.wait(timeout=timeout)
@@ -150,7 +152,8 @@ def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path: Pa
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
 @pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder"])

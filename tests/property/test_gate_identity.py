@@ -73,7 +73,9 @@ def _build(words: list[str], placeholders: list[str]) -> str:
 
 
 @given(st.lists(WORDS, min_size=2, max_size=4), st.data(), FLAGS, FLAGS)
-def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_b) -> None:
+def test_each_source_gets_its_own_placeholders_back(
+    words, data: st.DataObject, flags_a: list[str], flags_b: list[str]
+) -> None:
     count = len(words) - 1
     first = data.draw(st.lists(st.sampled_from(_whole(flags_a)), min_size=count, max_size=count))
     second = data.draw(st.lists(st.sampled_from(_whole(flags_b)), min_size=count, max_size=count))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from hypothesis import given, settings
@@ -83,7 +84,7 @@ def _structure(text: str) -> list[str]:
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE)
-def test_icu_messages_are_parsed_and_round_trip(message) -> None:
+def test_icu_messages_are_parsed_and_round_trip(message: str) -> None:
     if message.strip() != message:
         message = message.strip()
     protected = protect(message)
@@ -93,7 +94,7 @@ def test_icu_messages_are_parsed_and_round_trip(message) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE)
-def test_a_translation_of_the_bodies_keeps_the_structure(message) -> None:
+def test_a_translation_of_the_bodies_keeps_the_structure(message: str) -> None:
     message = message.strip()
     protected = protect(message)
     translated = re.sub(
@@ -133,14 +134,14 @@ PIECES = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, max_size=14).map("".join), st.sampled_from([(), ("python-format",), ("c-format",)]))
-def test_restore_of_protect_is_identity_with_icu_like_pieces(text, flags) -> None:
+def test_restore_of_protect_is_identity_with_icu_like_pieces(text: str, flags) -> None:
     protected = protect(text, flags)
     assert restore(protected.text, protected) == text
 
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE, st.randoms(use_true_random=False))
-def test_shuffled_structure_is_refused_or_still_well_formed(message, rnd) -> None:
+def test_shuffled_structure_is_refused_or_still_well_formed(message: str, rnd: random.Random) -> None:
     message = message.strip()
     protected = protect(message)
     tags = re.findall(r'<x id="\d+"/>', protected.text)
@@ -166,7 +167,7 @@ NOUN = st.sampled_from(["file", "day", "new message", "user in %s", "item of 5",
 
 @settings(max_examples=150, deadline=None)
 @given(COUNTS, LANGS, NOUN, st.booleans())
-def test_identity_translation_gives_back_every_form(count, lang, noun, singular_has_count) -> None:
+def test_identity_translation_gives_back_every_form(count, lang: str, noun: str, singular_has_count: bool) -> None:
     placeholder, flags = count
     if "%s" in noun and "c-format" not in flags:
         noun = noun.replace(" in %s", "")

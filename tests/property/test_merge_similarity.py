@@ -26,7 +26,7 @@ def oracle(text: str, sources: list[str]) -> int | None:
 
 @settings(max_examples=400, deadline=None)
 @given(TEXTS, st.lists(TEXTS, max_size=30))
-def test_the_bounded_search_picks_what_scoring_every_source_picks(text, sources) -> None:
+def test_the_bounded_search_picks_what_scoring_every_source_picks(text: str, sources: list[str]) -> None:
     assert most_similar(text, sources) == oracle(text, sources)
 
 

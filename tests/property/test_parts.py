@@ -46,7 +46,9 @@ def every_segment(s: ScannedCatalog) -> list[Segment]:
 
 
 @given(catalogs, st.integers(1, 12))
-def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(shapes, most) -> None:
+def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(
+    shapes: list[list[tuple[int, int]]], most: int
+) -> None:
     window = [scanned(f"c{n}.po", units) for n, units in enumerate(shapes)]
     cut = list(parts(window, most))
     assert [seg for part in cut for s in part for seg in s.segments] == [
@@ -64,7 +66,7 @@ def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(shapes,
 
 
 @given(catalogs)
-def test_a_window_within_the_limit_is_one_part_of_all_its_catalogs(shapes) -> None:
+def test_a_window_within_the_limit_is_one_part_of_all_its_catalogs(shapes: list[list[tuple[int, int]]]) -> None:
     window = [scanned(f"c{n}.po", units) for n, units in enumerate(shapes)]
     (part,) = parts(window, 10**6)
     assert [s.display for s in part] == [s.display for s in window]

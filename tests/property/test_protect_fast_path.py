@@ -71,7 +71,7 @@ FLAGS = st.lists(
     max_size=3,
     unique=True,
 )
-_NO_TRIGGER = st.characters(blacklist_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~_()", blacklist_categories=("Cs",))
+_NO_TRIGGER = st.characters(exclude_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~_()", exclude_categories=["Cs"])
 TEXT = st.one_of(
     st.lists(st.sampled_from(EXAMPLES) | st.text(_NO_TRIGGER, max_size=6), max_size=10).map("".join),
     st.text(max_size=40),

@@ -157,7 +157,7 @@ def test_read_then_render_without_changes_is_byte_identical(generated) -> None:
 
 @settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs(), st.booleans())
-def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy) -> None:
+def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy: bool) -> None:
     data, version = generated
     path = _write(data)
     catalog = read_catalog(path)

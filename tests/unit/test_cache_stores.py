@@ -109,7 +109,9 @@ def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path: 
 
 
 @pytest.mark.parametrize("content", [b"this is not a database" * 100, b""])
-def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning(tmp_path: Path, content) -> None:
+def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning(
+    tmp_path: Path, content: bytes
+) -> None:
     (tmp_path / FILE_NAME).write_bytes(content)
     said: list[str] = []
     cache = TranslationCache(tmp_path, log=said.append)

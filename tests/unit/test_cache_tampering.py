@@ -112,7 +112,7 @@ def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path: 
         '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
     ],
 )
-def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, state) -> None:
+def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, state: str) -> None:
     settings = project(tmp_path)
     assert settings.cache_dir is not None
     settings.cache_dir.mkdir(parents=True)
@@ -164,6 +164,6 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: 
 @pytest.mark.parametrize(
     "record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": ["h"]}}', "not json"]
 )
-def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path: Path, record) -> None:
+def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path: Path, record: str) -> None:
     (tmp_path / RECORD_NAME).write_text(record, encoding="utf-8")
     assert SyncRecord(tmp_path).needs_sync("svc", "h")

@@ -13,6 +13,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ CODE = {
 }
 
 
-def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
+def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict[str, Any]]:
     root = tmp_path / "project"
     root.mkdir()
     for name in names:

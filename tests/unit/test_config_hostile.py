@@ -144,6 +144,6 @@ def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet="ab-z[]!/*?^\\", max_size=12))
-def test_the_configuration_refuses_exactly_the_globs_discovery_cannot_compile(glob) -> None:
+def test_the_configuration_refuses_exactly_the_globs_discovery_cannot_compile(glob: str) -> None:
     compiled = _compile(glob, False).regex.pattern != "(?!)"
     assert (glob_problem(glob) is None) == compiled, glob

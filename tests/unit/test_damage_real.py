@@ -8,7 +8,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from pipeline.damage import Kind, check, check_plural, tokens
+from pipeline.damage import Damage, Kind, check, check_plural, tokens
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "damage"
 PUBLISHED = sorted(p for p in DATA.glob("*-*.po") if p.name not in ("written-by-main.po",))
@@ -20,7 +20,7 @@ def _entries(path: Path) -> list[polib.POEntry]:
     return [e for e in polib.pofile(str(path)) if e.msgid]
 
 
-def _damage(entry: polib.POEntry, translation: list[str] | None = None) -> list:
+def _damage(entry: polib.POEntry, translation: list[str] | None = None) -> list[Damage]:
     forms = translation or (
         [entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural)] if entry.msgid_plural else [entry.msgstr]
     )

@@ -6,6 +6,7 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,8 +55,9 @@ def _copy(tmp_path: Path, layout: str, config: str = EMBEDDED) -> Path:
     return root
 
 
-def _report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+def _report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
 def test_a_language_pack_without_language_headers_is_translated(

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,8 +59,9 @@ def settled_then(root: Path) -> None:
     age(root)
 
 
-def report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text())
+def report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text())
+    return result
 
 
 @pytest.fixture

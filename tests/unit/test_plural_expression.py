@@ -43,6 +43,6 @@ def test_arithmetic_is_unsigned_long_as_in_gettext() -> None:
         (2, "n" * 1001, "longer than 1000"),
     ],
 )
-def test_a_bad_rule_is_refused_with_the_reason(nplurals, expression, reason) -> None:
+def test_a_bad_rule_is_refused_with_the_reason(nplurals: int, expression: str, reason: str) -> None:
     with pytest.raises(PluralExpressionError, match=reason.replace("(", r"\(")):
         check(nplurals, expression)

@@ -34,7 +34,8 @@ PASTED = [
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
 def _outputs(root: Path, capsys: pytest.CaptureFixture[str]) -> str:

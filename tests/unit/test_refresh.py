@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -26,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
 PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
 
 
-def _semantics(path: Path) -> dict:
+def _semantics(path: Path) -> dict[str, Any]:
     """What msgmerge decides about each entry, keyed by identity."""
     out = {}
     for e in polib.pofile(str(path)):

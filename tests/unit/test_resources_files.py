@@ -8,20 +8,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ConfigError
 from pipeline.resources.glossary_files import Dictionary, read_multilingual, read_pair_file
 from pipeline.resources.targets import ResourcePlan
 
 
-def write(tmp_path: Path, name, text, encoding: str = "utf-8"):
+def write(tmp_path: Path, name: str, text: str | bytes, encoding: str = "utf-8") -> Path:
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
     return path
 
 
-def pair_error(tmp_path: Path, name, text):
+def pair_error(tmp_path: Path, name: str, text: str | bytes) -> str:
     path = write(tmp_path, name, text)
     with pytest.raises(ConfigError) as info:
         read_pair_file(path, name, "en", "de")
@@ -56,7 +56,7 @@ def test_tsv_and_csv_pair_files(tmp_path: Path) -> None:
         ("ok\tgut\nfile\tDatei\textra\n", "de.tsv:2: expected 2 tab-separated fields"),
     ],
 )
-def test_content_rules_name_file_and_line(tmp_path: Path, text, message) -> None:
+def test_content_rules_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
     assert message in pair_error(tmp_path, "de.tsv", text)
 
 
@@ -109,7 +109,7 @@ def test_content_hash_ignores_order_and_matched_hash_follows_the_text() -> None:
 
 
 @given(st.lists(st.tuples(st.text(min_size=1), st.text(min_size=1)), max_size=8, unique_by=lambda e: e[0]))
-def test_hash_is_a_function_of_the_entry_set(entries) -> None:
+def test_hash_is_a_function_of_the_entry_set(entries: list[tuple[str, str]]) -> None:
     assert (
         Dictionary("en", "de", tuple(entries)).content_hash
         == Dictionary("en", "de", tuple(reversed(entries))).content_hash
@@ -141,7 +141,7 @@ style = false
 """
 
 
-def demo(tmp_path: Path, config=CONFIG):
+def demo(tmp_path: Path, config: str = CONFIG) -> Settings:
     write(tmp_path, "pipeline.toml", config)
     write(tmp_path, "glossary/terms.csv", "en,de,fr\nfile,Datei,fichier\nfolder,Ordner,dossier\n")
     write(tmp_path, "glossary/brands.tsv", "Driftwood\tDriftwood\n")
@@ -215,7 +215,7 @@ def test_variants_of_one_language_must_share_their_glossary(tmp_path: Path) -> N
         ('[locales."sr@latin"]\nformality = "more"\n', "[locales.sr@latin]: no language of the service"),
     ],
 )
-def test_config_errors_name_the_key(tmp_path: Path, extra, message) -> None:
+def test_config_errors_name_the_key(tmp_path: Path, extra: str, message: str) -> None:
     write(tmp_path, "pipeline.toml", 'source_lang = "en"\n' + extra)
     with pytest.raises(ConfigError) as info:
         ResourcePlan(load_settings(tmp_path / "pipeline.toml"))

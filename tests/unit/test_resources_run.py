@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
@@ -58,8 +59,8 @@ def translations(tmp_path: Path, lang: str) -> dict[str, str]:
     return {u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "locale" / f"{lang}.po").units}
 
 
-def sent_by_target(fake: FakeResources) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
+def sent_by_target(fake: FakeResources) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
     for body in fake.translations:
         out.setdefault(body["target_lang"], []).append(body)
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -76,8 +77,9 @@ def translated(root: Path) -> int:
     return sum(1 for unit in read_catalog(root / "locale" / "de.po").units if unit.targets[0])
 
 
-def report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+def report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
 @pytest.mark.parametrize(
@@ -90,7 +92,7 @@ def report(root: Path) -> dict:
     ids=["50,000-deep array", "1e400 billed", "lone surrogate and Infinity"],
 )
 def test_a_hostile_answer_after_1000_verified_translations_keeps_them_and_is_reported(
-    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hostile
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hostile: bytes
 ) -> None:
     service = Failing(hostile)
     serve(monkeypatch, service)

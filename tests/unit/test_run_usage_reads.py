@@ -146,7 +146,7 @@ class NotingTheLanguages(NotingTheScan):
 
 @pytest.mark.parametrize(("limit", "at_languages"), [(None, [2]), (10**6, [3])])
 def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too(
-    tmp_path: Path, scanned: list[object], limit, at_languages
+    tmp_path: Path, scanned: list[object], limit: int | None, at_languages: list[int]
 ) -> None:
     service = NotingTheLanguages(scanned, limit)
     assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK

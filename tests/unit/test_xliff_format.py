@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import etree
@@ -404,7 +405,7 @@ def test_what_we_write_keeps_the_structure_valid(tmp_path: Path, path) -> None:
             assert (old.targets, old.state) == (new.targets, new.state)
 
 
-def translate_with_cli(root: Path, catalogs: str, capsys: pytest.CaptureFixture[str]) -> dict:
+def translate_with_cli(root: Path, catalogs: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """``pipeline translate`` with the embedded service over ``catalogs`` (TOML list) under ``root``: report.json."""
     import json
 
@@ -418,7 +419,8 @@ def translate_with_cli(root: Path, catalogs: str, capsys: pytest.CaptureFixture[
     )
     assert main(["translate", "--config", str(config)]) == 0
     capsys.readouterr()
-    return json.loads((root / "report" / "report.json").read_text())
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text())
+    return result
 
 
 def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,7 +140,8 @@ class Page:
     def text_of(self, selector: str) -> str:
         """The text of the first element ``selector`` finds ("" when none), read in one step as the page redraws."""
         script = "const found = document.querySelector(arguments[0]); return found ? found.innerText : '';"
-        return self.driver.execute_script(script, selector)
+        result: str = self.driver.execute_script(script, selector)
+        return result
 
     def where(self) -> str:
         return self.text_of("#entry .where")

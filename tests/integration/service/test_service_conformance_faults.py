@@ -69,7 +69,8 @@ def mangled(http, keys, mode: str, text: str, ignore: str = "x") -> str:
     body = {"text": [text], "source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": [ignore]}
     response = http.post("/v2/translate", json=body, headers={**keys.paid, **fault(f"mangle={mode}")})
     assert response.status_code == 200, response.text
-    return response.json()["translations"][0]["text"]
+    result: str = response.json()["translations"][0]["text"]
+    return result
 
 
 def test_mangle_move(http: httpx.Client, keys: Keys) -> None:

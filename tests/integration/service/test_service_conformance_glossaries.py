@@ -35,7 +35,8 @@ def make_glossary(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict
         assert response.status_code == 201, response.text
         body = response.json()
         made.append((body["glossary_id"], headers))
-        return body
+        result: dict[str, Any] = body
+        return result
 
     yield make
     for glossary_id, headers in made:
@@ -110,7 +111,13 @@ def test_entries_come_back_as_tsv_for_any_case_of_language(
     ],
 )
 def test_every_content_rule_is_a_400_naming_the_line(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], entries, fmt, line, words
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    entries: str,
+    fmt: str,
+    line: int,
+    words: str,
 ) -> None:
     response = http.post(
         "/v3/glossaries", json={"name": "bad", "dictionaries": [dictionary(entries, fmt=fmt)]}, headers=keys.paid

@@ -55,7 +55,8 @@ def entries(http: httpx.Client, keys, glossary_id: str, source: str, target: str
     query = {"source_lang": source, "target_lang": target}
     response = http.get(f"/v3/glossaries/{glossary_id}/entries", params=query, headers=keys.paid)
     assert response.status_code == 200, response.text
-    return response.json()["dictionaries"][0]["entries"]
+    result: str = response.json()["dictionaries"][0]["entries"]
+    return result
 
 
 def test_v2_creation_from_a_form(http: httpx.Client, keys: Keys, created: list[str]) -> None:

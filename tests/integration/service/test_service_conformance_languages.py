@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -67,7 +68,7 @@ def languages(http: httpx.Client, keys: Keys) -> Callable[[str], httpx.Response]
     return get
 
 
-def by_code(response) -> dict[str, dict]:
+def by_code(response) -> dict[str, dict[str, Any]]:
     assert response.status_code == 200, response.text
     return {entry["lang"]: entry for entry in response.json()}
 

@@ -8,6 +8,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -72,7 +73,7 @@ def served(
         yield service, http
 
 
-def memories(http: httpx.Client, key: str) -> dict[str, dict]:
+def memories(http: httpx.Client, key: str) -> dict[str, dict[str, Any]]:
     response = http.get("/v3/translation_memories", headers=auth(key))
     assert response.status_code == 200, response.text
     return {m["name"]: m for m in response.json()["translation_memories"]}

@@ -29,7 +29,8 @@ def make_style(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[st
         response = http.post("/v3/style_rules", json=body, headers=keys.paid)
         assert response.status_code == 201, response.text
         made.append(response.json()["style_id"])
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     yield make
     for style_id in made:
@@ -65,7 +66,11 @@ def test_create_answers_the_full_list_at_version_1(make_style: Callable[..., dic
     ],
 )
 def test_creation_limits_are_400(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], fields, words
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    fields: dict[str, object],
+    words: str,
 ) -> None:
     body = {"name": "x", "language": "de", **fields}
     assert words in error(http.post("/v3/style_rules", json=body, headers=keys.paid), 400)

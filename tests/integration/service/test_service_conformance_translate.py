@@ -27,9 +27,10 @@ def translate(http: httpx.Client, keys: Keys) -> Callable[..., httpx.Response]:
     return post
 
 
-def ok(response) -> dict:
+def ok(response) -> dict[str, Any]:
     assert response.status_code == 200, response.text
-    return response.json()
+    body: dict[str, Any] = response.json()
+    return body
 
 
 def texts_of(response) -> list[str]:

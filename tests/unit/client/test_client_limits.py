@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
+from typing import Any
 
 import pytest
 import respx
@@ -59,7 +60,7 @@ def test_custom_instructions(client: Client) -> None:
         ({"glossary_id": "g"}, "glossary_id requires source_lang"),
     ],
 )
-def test_translate_rules(options: dict, message: str) -> None:
+def test_translate_rules(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ClientLimitError, match=message):
         translate_params(target_lang="DE", **options)
 

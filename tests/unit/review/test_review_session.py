@@ -10,20 +10,27 @@ import pytest
 
 from pipeline import formats
 from pipeline.config import Settings
-from pipeline.formats import UnitState, read_catalog
+from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
-from pipeline.review.session import Conflict, Refused, Session
+from pipeline.review.session import Conflict, Entry, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
 from pipeline.run.journal import Journal
 from tests.review_project import PO, XLIFF_2, XLIFF_12, review_project
 
 
-def entry_for(session: Session, source: str):
-    return next(e for e in session.entries.values() if session.unit(e).sources[0] == source)
+def unit_of(session: Session, entry: Entry) -> Unit:
+    """The unit ``entry`` stands for (the test fails if it is gone)."""
+    unit = session.unit(entry)
+    assert unit is not None, f"{entry.id} is gone"
+    return unit
 
 
-def unit_in(path, source: str):
+def entry_for(session: Session, source: str) -> Entry:
+    return next(e for e in session.entries.values() if unit_of(session, e).sources[0] == source)
+
+
+def unit_in(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 
@@ -39,7 +46,9 @@ def test_lists_what_awaits_review_machine_translations_first_with_their_origin(s
     journal.record(PO, [(machine, machine.targets, "inputs")])
     journal.save()
     session = Session(settings, warn=pytest.fail)
-    listed = [(session.catalogs[e.catalog].language, session.unit(e).sources[0], e.origin) for e in session.ordered()]
+    listed = [
+        (session.catalogs[e.catalog].language, unit_of(session, e).sources[0], e.origin) for e in session.ordered()
+    ]
     assert listed == [
         ("de", "%(name)s uploaded <b>%(count)d</b> files", Origin.MACHINE),
         ("de", "Settings", Origin.REUSED),
@@ -68,7 +77,7 @@ def test_accept_removes_the_review_mark_and_counts_per_language(
         session.accept(entry.id, outcome.entry.version)
 
 
-def gate_errors(path, source: str, targets: list[str]) -> list[str]:
+def gate_errors(path: Path, source: str, targets: list[str]) -> list[str]:
     """What the run's gate says against ``targets`` as the translation of the unit with ``source``."""
     catalog = read_catalog(path)
     unit = next(u for u in catalog.units if u.sources[0] == source)
@@ -180,8 +189,8 @@ def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry
         session.accept(entry.id, entry.version)
     assert path.read_text(encoding="utf-8") == saved  # the other program's save, whole
     fresh = conflict.value.entry
-    assert session.unit(fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
     assert fresh is not None
+    assert unit_of(session, fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
     session.accept(fresh.id, fresh.version)  # looked at again: now it can be accepted
     assert unit_in(path, "Upload files").targets == ("Dateien übertragen",)
 
@@ -208,7 +217,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     real = formats._new_beside
     saved: list[bool] = []
 
-    def new_beside(target):
+    def new_beside(target: Path) -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)  # saved after the session read the file, before the swap
             saved.append(True)

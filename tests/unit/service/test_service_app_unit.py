@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -21,7 +22,7 @@ UTC = dt.UTC
 def test_embedded_mode_without_lifespan() -> None:
     """Exactly what the pipeline's embedded default does; closing the client closes the service."""
 
-    async def scenario() -> tuple[dict, list]:
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", ("embedded-key",)),)))
         headers = {"Authorization": "Service-Auth-Key embedded-key"}
         async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
@@ -131,7 +132,7 @@ class BrokenEngine:
 def test_engine_failure_is_a_clean_500_and_not_billed() -> None:
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", ("k",)),), engine=BrokenEngine()))
 
-    async def scenario() -> tuple[httpx.Response, dict]:
+    async def scenario() -> tuple[httpx.Response, dict[str, Any]]:
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
         async with app.running(), httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
             headers = {"Authorization": "Service-Auth-Key k"}

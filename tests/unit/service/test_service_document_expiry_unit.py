@@ -22,33 +22,35 @@ HOUR = dt.timedelta(hours=1)
 JUST = dt.timedelta(milliseconds=1)
 
 
-def upload(client, headers, data: bytes = b"Hello\n", **fields: str) -> dict[str, str]:
+def upload(client: InProcess, headers: dict[str, str], data: bytes = b"Hello\n", **fields: str) -> dict[str, str]:
     response = client.post(
         "/v2/document", files={"file": ("a.txt", data)}, data={"target_lang": "DE", **fields}, headers=headers
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    body: dict[str, str] = response.json()
+    return body
 
 
-def status(client, headers, handle) -> httpx.Response:
+def status(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> httpx.Response:
     return client.post(
         f"/v2/document/{handle['document_id']}", json={"document_key": handle["document_key"]}, headers=headers
     )
 
 
-def download(client, headers, handle) -> httpx.Response:
+def download(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> httpx.Response:
     body = {"document_key": handle["document_key"]}
     return client.post(f"/v2/document/{handle['document_id']}/result", json=body, headers=headers)
 
 
-def finish(client, headers, *handles) -> None:
+def finish(client: InProcess, headers: dict[str, str], *handles: dict[str, str]) -> None:
     """Until the worker is done with each job, which then answers as ended (done or error)."""
+    assert client.jobs_ended is not None
     client.jobs_ended.wait(*(handle["document_id"] for handle in handles))
     for handle in handles:
         assert status(client, headers, handle).json()["status"] in ("done", "error")
 
 
-def stored(client) -> tuple[int, int]:
+def stored(client: InProcess) -> tuple[int, int]:
     """(jobs, files) left in the service database."""
     db = client.app.state.service.db
     return db.query_one("SELECT COUNT(*) FROM document_jobs")[0], db.query_one("SELECT COUNT(*) FROM document_files")[0]
@@ -191,6 +193,6 @@ def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_ti
 
 
 @pytest.mark.parametrize("hours", [0, -1, 876_001, float("inf"), float("nan"), True, "24"])
-def test_the_retention_must_be_a_positive_number_of_hours(hours) -> None:
+def test_the_retention_must_be_a_positive_number_of_hours(hours: object) -> None:
     with pytest.raises(ValueError, match="document_retention_hours"):
         ServiceConfig(accounts=(AccountSpec("paid", ("k",)),), document_retention_hours=hours)

@@ -59,11 +59,13 @@ def test_a_huge_index_is_refused_without_building_a_list() -> None:
 
 
 FIELD = st.from_regex(r"[a-z_]{1,8}", fullmatch=True)
-VALUE = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+VALUE = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 
 
 @given(st.dictionaries(FIELD, VALUE, max_size=3), st.lists(st.dictionaries(FIELD, VALUE, min_size=1, max_size=4)))
-def test_the_node_clients_encoding_reads_back_as_its_json_twin(plain, dictionaries) -> None:
+def test_the_node_clients_encoding_reads_back_as_its_json_twin(
+    plain: dict[str, str], dictionaries: list[dict[str, str]]
+) -> None:
     """``appendDictionaryEntries`` writes ``dictionaries[i].field``; reading it gives the JSON body back."""
     plain.pop("dictionaries", None)
     pairs = list(plain.items())

@@ -22,7 +22,7 @@ from pipeline.service.store.glossary_content import (
 )
 
 # Phrases that pass every content rule: no control characters, no line breaks, no edge whitespace.
-_inner = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=12)
+_inner = st.text(st.characters(exclude_categories=["Cc", "Cs", "Zl", "Zp"]), min_size=1, max_size=12)
 phrases = _inner.map(str.strip).filter(lambda p: p and phrase_problem(p) is None)
 entries = st.dictionaries(phrases, phrases, min_size=1, max_size=8).map(lambda d: tuple(d.items()))
 
@@ -103,7 +103,7 @@ _ascii_phrase = st.text("abc -.+'", min_size=1, max_size=6).map(str.strip).filte
     st.dictionaries(_ascii_phrase, st.text("XYZ", min_size=1, max_size=3), min_size=1, max_size=6),
     st.text("abc -.+'!", max_size=30),
 )
-def test_term_index_finds_what_the_regex_found(glossary, text) -> None:
+def test_term_index_finds_what_the_regex_found(glossary, text: str) -> None:
     pairs = tuple(glossary.items())
     assert TermIndex(pairs).replace(text, str.upper) == _regex_replace(pairs, text, str.upper)
 

@@ -60,6 +60,6 @@ def test_corrections(language, text, expected) -> None:
     ),
     st.sampled_from(["en-US", "de", "fr", "ja", "pt-PT"]),
 )
-def test_improvement_settles(words, language) -> None:
+def test_improvement_settles(words: list[str], language: str) -> None:
     once = improve("".join(words), language)
     assert improve(once, language) == once

@@ -77,7 +77,8 @@ def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the
             path = f"/v2/document/{handle['document_id']}"
             await client.post(path, json=body, headers=HEADERS)  # opens the app: its worker resumes the job
             await asyncio.to_thread(ended.wait, handle["document_id"])
-            return (await client.post(path, json=body, headers=HEADERS)).json()
+            answer: dict[str, object] = (await client.post(path, json=body, headers=HEADERS)).json()
+            return answer
 
     assert asyncio.run(resumed())["status"] == "done"
 

@@ -77,6 +77,6 @@ PARTS = [*"ab <>/=\"'&;#x!-[]?", "<x/>", "<keep>", "</keep>", "&amp;", "<code>",
 
 
 @given(st.lists(st.sampled_from(PARTS)).map("".join))
-def test_pieces_join_back_to_the_input(text) -> None:
+def test_pieces_join_back_to_the_input(text: str) -> None:
     for options in (None, XML, HTML):
         assert "".join(p.text for p in pieces(text, options)) == text

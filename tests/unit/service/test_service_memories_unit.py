@@ -28,7 +28,7 @@ def _levenshtein(a: str, b: str) -> int:
 
 
 @given(st.text("ab c", max_size=12), st.text("ab c", max_size=12))
-def test_score_is_normalized_levenshtein_similarity(a, b) -> None:
+def test_score_is_normalized_levenshtein_similarity(a: str, b: str) -> None:
     na, nb = normalize(a), normalize(b)
     longest = max(len(na), len(nb))
     expected = 100.0 if longest == 0 else 100 * (1 - _levenshtein(na, nb) / longest)

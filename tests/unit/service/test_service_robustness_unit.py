@@ -67,7 +67,7 @@ def assert_clean(response) -> None:
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(body=st.dictionaries(st.sampled_from(NAMES), VALUES, max_size=8))
-def test_translate_survives_any_json_object(client, headers, body) -> None:
+def test_translate_survives_any_json_object(client: InProcess, headers: type[Headers], body) -> None:
     content = json.dumps(body).encode()
     response = client.post(
         "/v2/translate", content=content, headers={**headers.paid, "Content-Type": "application/json"}
@@ -77,7 +77,7 @@ def test_translate_survives_any_json_object(client, headers, body) -> None:
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(pairs=st.lists(st.tuples(st.sampled_from(NAMES), st.text(max_size=12)), max_size=8))
-def test_translate_survives_any_form(client, headers, pairs) -> None:
+def test_translate_survives_any_form(client: InProcess, headers: type[Headers], pairs) -> None:
     response = client.post(
         "/v2/translate",
         content=urlencode(pairs).encode(),
@@ -93,7 +93,7 @@ def test_translate_survives_any_form(client, headers, pairs) -> None:
     ),
     path=st.sampled_from(["deactivate", "label", "limits"]),
 )
-def test_admin_survives_any_json_object(client, headers, body, path) -> None:
+def test_admin_survives_any_json_object(client: InProcess, headers: type[Headers], body, path: str) -> None:
     response = client.put(
         f"/v2/admin/developer-keys/{path}",
         content=json.dumps(body).encode(),
@@ -112,7 +112,9 @@ def test_admin_survives_any_json_object(client, headers, body, path) -> None:
         max_size=5,
     )
 )
-def test_query_endpoints_survive_any_query(client, headers, query) -> None:
+def test_query_endpoints_survive_any_query(
+    client: InProcess, headers: type[Headers], query: list[tuple[str, str]]
+) -> None:
     assert_clean(client.get("/v2/admin/analytics/custom-tags", params=query, headers=headers.admin))
     assert_clean(client.get("/v3/languages", params=query, headers=headers.paid))
     assert_clean(client.get("/v2/languages", params=query, headers=headers.paid))
@@ -131,7 +133,7 @@ def test_query_endpoints_survive_any_query(client, headers, query) -> None:
         b'{"text": ["a"], "target_lang": "DE", "x": "\\u0000"}',
     ],
 )
-def test_raw_bodies(client: InProcess, headers: type[Headers], raw) -> None:
+def test_raw_bodies(client: InProcess, headers: type[Headers], raw: bytes) -> None:
     response = client.post("/v2/translate", content=raw, headers={**headers.paid, "Content-Type": "application/json"})
     assert_clean(response)
     assert response.status_code in (200, 400)

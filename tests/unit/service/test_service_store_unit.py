@@ -8,11 +8,25 @@ from pathlib import Path
 import pytest
 
 from pipeline.service.config import AccountSpec
-from pipeline.service.store.accounts import AccountStore, ActiveKeyLimitError
+from pipeline.service.store.accounts import AccountStore, ActiveKeyLimitError, Credential, DeveloperKey
 from pipeline.service.store.database import Database
 from pipeline.service.store.metering import Meter, period_bounds, period_of
 
 NOW = 1_780_000_000_000
+
+
+def credential(store: AccountStore, secret: str) -> Credential:
+    """Who ``secret`` authenticates as (the test fails if nobody)."""
+    found = store.authenticate(secret)
+    assert found is not None, f"{secret} is not a key"
+    return found
+
+
+def key_of(store: AccountStore, secret: str) -> DeveloperKey:
+    """The developer key ``secret`` authenticates as (the test fails if unknown or an admin key)."""
+    key = credential(store, secret).key
+    assert key is not None, f"{secret} is an admin key"
+    return key
 
 
 def test_registration_is_found_again_after_reopen(tmp_path: Path) -> None:
@@ -26,10 +40,10 @@ def test_registration_is_found_again_after_reopen(tmp_path: Path) -> None:
     [again] = store.register([AccountSpec("paid", ("k1", "k2"), ("a2",))], NOW + 1)
     assert again.account_id == account.account_id
     assert key is not None
-    assert store.authenticate(secret).key.key_id == key.key_id
-    assert store.authenticate("k2").account.account_id == account.account_id
+    assert key_of(store, secret).key_id == key.key_id
+    assert credential(store, "k2").account.account_id == account.account_id
     assert store.authenticate("a1") is None  # admin keys follow the configuration
-    assert store.authenticate("a2").is_admin
+    assert credential(store, "a2").is_admin
     assert [k.label for k in store.list_keys(account.account_id)] == ["Configured key", "extra", "Configured key"]
     db.close()
 
@@ -42,10 +56,10 @@ def test_a_key_dropped_from_the_configuration_is_deactivated_but_api_keys_stay(t
     store.register([AccountSpec("paid", ("k1",))], NOW + 5)
     dropped = store.authenticate("k2")
     assert dropped is not None and dropped.key is not None and dropped.key.deactivated_ms == NOW + 5
-    assert not store.authenticate("k1").key.is_deactivated
-    assert not store.authenticate(secret).key.is_deactivated
+    assert not key_of(store, "k1").is_deactivated
+    assert not key_of(store, secret).is_deactivated
     store.register([AccountSpec("paid", ("k1", "k2"))], NOW + 9)  # configured again: revoked for good
-    assert store.authenticate("k2").key.deactivated_ms == NOW + 5
+    assert key_of(store, "k2").deactivated_ms == NOW + 5
     db.close()
 
 
@@ -63,7 +77,7 @@ def test_a_key_table_from_before_revocation_counts_its_configured_keys_by_label(
     store.register([AccountSpec("paid", ("k1",))], NOW + 5)
     states = {k.label: k.is_deactivated for k in store.list_keys(account.account_id) if k.label != "Configured key"}
     assert states == {"made": False}
-    assert store.authenticate("k2").key.is_deactivated and not store.authenticate("k1").key.is_deactivated
+    assert key_of(store, "k2").is_deactivated and not key_of(store, "k1").is_deactivated
     db.close()
 
 
@@ -88,7 +102,8 @@ def test_active_key_limit_and_deactivation() -> None:
         store.create_key(account.account_id, "one too many", NOW)
     first = store.deactivate(account.account_id, keys[0].key_id, NOW + 5)
     assert first is not None and first.deactivated_ms == NOW + 5
-    assert store.deactivate(account.account_id, keys[0].key_id, NOW + 9).deactivated_ms == NOW + 5
+    again = store.deactivate(account.account_id, keys[0].key_id, NOW + 9)
+    assert again is not None and again.deactivated_ms == NOW + 5
     assert store.create_key(account.account_id, "room again", NOW)[0].label == "room again"
     assert store.deactivate("other-account", keys[1].key_id, NOW) is None
 
@@ -96,10 +111,11 @@ def test_active_key_limit_and_deactivation() -> None:
 def test_limits_keep_speech_unless_given() -> None:
     store = AccountStore(Database(None))
     [account] = store.register([AccountSpec("paid", ())], NOW)
-    key, _ = store.create_key(account.account_id, "k", NOW)
-    key = store.set_limits(account.account_id, key.key_id, 10, 500, set_speech=True)
-    key = store.set_limits(account.account_id, key.key_id, None, None, set_speech=False)
-    assert (key.character_limit, key.speech_limit_ms) == (None, 500)
+    made, _ = store.create_key(account.account_id, "k", NOW)
+    limited = store.set_limits(account.account_id, made.key_id, 10, 500, set_speech=True)
+    assert limited is not None
+    key = store.set_limits(account.account_id, limited.key_id, None, None, set_speech=False)
+    assert key is not None and (key.character_limit, key.speech_limit_ms) == (None, 500)
 
 
 def test_periods_are_utc_calendar_months() -> None:
