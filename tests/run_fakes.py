@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import httpx
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.connect import ClientFactory
 from pipeline.quota import Allowance
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
@@ -39,7 +40,7 @@ BODY = (
 )
 
 
-def languages_answer(codes) -> httpx.Response:
+def languages_answer(codes: Iterable[str]) -> httpx.Response:
     """The service's ``/v3/languages`` answer offering ``codes`` as source and target, with no features."""
     return httpx.Response(
         200,
@@ -73,7 +74,7 @@ class FakeService:
         self.language_requests = 0
         self.requests: list[dict[str, Any]] = []
         # GET /v2/usage answers this body (or this status); the default: an account without a limit.
-        self.usage = {"character_count": 0, "character_limit": None} if usage is None else usage
+        self.usage: dict[str, Any] | int = {"character_count": 0, "character_limit": None} if usage is None else usage
         self.usage_calls = 0
         self.billed = 0
         self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
@@ -90,9 +91,8 @@ class FakeService:
             self.usage_calls += 1
             if isinstance(self.usage, int):
                 return httpx.Response(self.usage, json={"message": f"scripted {self.usage}"})
-            return httpx.Response(
-                200, json={**self.usage, "character_count": self.usage["character_count"] + self.billed}
-            )
+            count = self.usage["character_count"] + self.billed
+            return httpx.Response(200, json={**self.usage, "character_count": count})
         body = json.loads(request.content)
         self.requests.append(body)
         status = self.fail_with.get(len(self.requests))
@@ -124,7 +124,7 @@ class FakeService:
             return text + " <b>"
         return text
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
@@ -144,7 +144,13 @@ def project(tmp_path: Path, langs: tuple[str, ...] = ("de",), body: str = BODY) 
     )
 
 
-def run(settings: Settings, service: FakeService, **options: object) -> RunReport:
+class MakesClients(Protocol):
+    """A fake service, or anything else that makes the run's clients."""
+
+    def factory(self) -> ClientFactory: ...
+
+
+def run(settings: Settings, service: MakesClients, **options: Any) -> RunReport:
     return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
 
 

@@ -131,7 +131,7 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(
-    launch_service: Callable[..., LiveService], tmp_path: Path, signum, code
+    launch_service: Callable[..., LiveService], tmp_path: Path, signum: signal.Signals, code: int
 ) -> None:
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)

@@ -75,7 +75,7 @@ class FaultHeader(httpx.AsyncBaseTransport):
 
 @pytest.mark.parametrize("mode", list(EXPECTED))
 def test_mangled_translations_are_refused_then_recovered(
-    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None], mode
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None], mode: str
 ) -> None:
     root = tmp_path / "project"
     root.mkdir()

@@ -86,7 +86,7 @@ sys.stdin.read()
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path: Path, signum, code) -> None:
+def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path: Path, signum: signal.Signals, code: int) -> None:
     root = _project(tmp_path)
     catalog = (root / CATALOG).resolve()
     locks = root / ".cache" / "locks"

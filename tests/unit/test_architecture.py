@@ -145,7 +145,7 @@ def test_the_cycle_check_finds_a_cycle_through_a_deferred_import(tmp_path: Path)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
-def test_modules_are_at_most_500_lines(name) -> None:
+def test_modules_are_at_most_500_lines(name: str) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines: split it by what it does"
 

@@ -50,7 +50,7 @@ def test_an_entry_round_trips_any_text() -> None:
         '{"v":1,"translation":"\ud800"}',  # the surrogate itself in a str (what a buggy writer stores)
     ],
 )
-def test_anything_but_a_well_formed_entry_is_a_miss(stored) -> None:
+def test_anything_but_a_well_formed_entry_is_a_miss(stored: object) -> None:
     assert decode(stored) is None
 
 

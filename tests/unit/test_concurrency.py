@@ -373,7 +373,7 @@ def test_probes_climb_from_a_low_floor_to_the_limit_and_stay_there(limit: int, n
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_random_refusals_are_noise_and_the_limit_stays_at_the_ceiling(seed) -> None:
+def test_random_refusals_are_noise_and_the_limit_stays_at_the_ceiling(seed: int) -> None:
     # 20 % of the requests refused whatever the number in flight: no level is refused more than another.
     controller, refusals = simulate(
         limit=100, ceiling=16, requests=400, hold=lambda: 0.1, probe_interval=0.5, noise=0.2, seed=seed
@@ -383,7 +383,7 @@ def test_random_refusals_are_noise_and_the_limit_stays_at_the_ceiling(seed) -> N
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_a_limit_is_still_found_under_noise(seed) -> None:
+def test_a_limit_is_still_found_under_noise(seed: int) -> None:
     controller, _ = simulate(
         limit=4, ceiling=16, requests=400, hold=lambda: 0.1, probe_interval=0.5, noise=0.2, seed=seed
     )

@@ -63,7 +63,13 @@ def _one_line(capsys: pytest.CaptureFixture[str]) -> str:
 
 @pytest.mark.parametrize(("name", "file", "content", "key"), FILES, ids=[case[0] for case in FILES])
 def test_a_hostile_config_file_is_one_line_naming_the_file_and_key(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name, file, content, key
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    file: str,
+    content: bytes,
+    key: str,
 ) -> None:
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     (tmp_path / file).write_bytes(content)

@@ -63,7 +63,9 @@ DAMAGED = [
 
 
 @pytest.mark.parametrize(("source", "damaged", "kind", "token"), DAMAGED, ids=[d[3] for d in DAMAGED])
-def test_each_damaged_example_of_the_issue_is_reported_with_its_token(source, damaged, kind, token) -> None:
+def test_each_damaged_example_of_the_issue_is_reported_with_its_token(
+    source: str, damaged: str, kind: Kind, token: str
+) -> None:
     found = check(source, damaged)
     assert (kind, token) in {(d.kind, d.token) for d in found}, found
 
@@ -103,7 +105,7 @@ CORRECT = [
 
 
 @pytest.mark.parametrize(("source", "translation"), CORRECT, ids=[c[0] for c in CORRECT])
-def test_a_correct_translation_is_not_reported(source, translation) -> None:
+def test_a_correct_translation_is_not_reported(source: str, translation: str) -> None:
     assert check(source, translation) == []
 
 

@@ -38,7 +38,7 @@ def test_the_fixtures_are_there_and_hold_code() -> None:
 
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.name)
-def test_the_published_human_translation_has_no_damage(path) -> None:
+def test_the_published_human_translation_has_no_damage(path: Path) -> None:
     assert {e.msgid: _damage(e) for e in _entries(path) if _damage(e)} == {}
 
 
@@ -52,7 +52,7 @@ def _altered(token_text: str) -> str:
 
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.name)
-def test_every_token_altered_in_the_translation_is_caught(path) -> None:
+def test_every_token_altered_in_the_translation_is_caught(path: Path) -> None:
     missed = []
     for entry in _entries(path):
         forms = [entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural)] if entry.msgid_plural else [entry.msgstr]

@@ -96,7 +96,12 @@ def _run(root: Path, command: list[str], monkeypatch: pytest.MonkeyPatch) -> int
 @pytest.mark.parametrize(("key", "value"), CONFIG)
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_no_key_of_the_repository_config_runs_a_program(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], key, value, command
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    value: str,
+    command: list[str],
 ) -> None:
     root, script, marker = _project(tmp_path)
     value = value.format(evil=script, hooks=tmp_path / "hooks")
@@ -111,7 +116,7 @@ def test_no_key_of_the_repository_config_runs_a_program(
 
 @pytest.mark.parametrize("variable", ENVIRONMENT)
 def test_no_variable_of_the_environment_runs_a_program(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable: str
 ) -> None:
     root, script, marker = _project(tmp_path)
     monkeypatch.setenv(variable, str(script))

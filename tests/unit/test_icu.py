@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -115,7 +116,7 @@ def _tags(p) -> list[str]:
         (lambda t, tags: t.replace(" files", " #files", 1), "'#'"),
     ],
 )
-def test_restore_refuses_broken_structure(mangle, reason) -> None:
+def test_restore_refuses_broken_structure(mangle: Callable[[str, list[str]], str], reason: str) -> None:
     p = protect(PLURAL)
     with pytest.raises(PlaceholderMismatch, match=reason):
         restore(mangle(p.text, _tags(p)), p)

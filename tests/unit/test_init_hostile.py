@@ -72,7 +72,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("name", list(PROJECTS))
 def test_init_on_hostile_project_files_writes_a_valid_config_inside_the_project(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], name
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     root = tmp_path / "project"
     _write(root, {**PROJECTS[name], "locale/de/LC_MESSAGES/app.po": PO})

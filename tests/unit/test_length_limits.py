@@ -27,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
         (("max-length:x", "max-lengthy:3", "max-storage-latin-1:3"), None),
     ],
 )
-def test_flags_give_the_smallest_limit_of_each_kind(flags, limit) -> None:
+def test_flags_give_the_smallest_limit_of_each_kind(flags: tuple[str, ...], limit: Limit | None) -> None:
     assert limit_of(flags) == limit
 
 

@@ -75,7 +75,7 @@ def test_one_or_two_forms_use_the_sources_as_they_are(nplurals: int, expr: str) 
         ("100%% of %d", ["python-format"], "%d"),
     ],
 )
-def test_count_placeholder(text: str, flags, count: str | None) -> None:
+def test_count_placeholder(text: str, flags: list[str], count: str | None) -> None:
     assert count_placeholder(text, flags) == count
 
 

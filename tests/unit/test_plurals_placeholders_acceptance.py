@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.connect import ClientFactory
 from pipeline.formats import UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
@@ -71,7 +72,7 @@ class Fake:
             },
         )
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1))
 

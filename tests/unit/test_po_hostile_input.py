@@ -147,7 +147,7 @@ def _msgfmt(path: Path) -> int:
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in HOSTILE.glob("*.po")))
-def test_the_fixtures_agree_with_msgfmt(name) -> None:
+def test_the_fixtures_agree_with_msgfmt(name: str) -> None:
     """What msgfmt --check refuses, the reader refuses; ours is stricter only where the test names it."""
     refused_by_msgfmt = _msgfmt(HOSTILE / name) != 0
     try:

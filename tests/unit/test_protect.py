@@ -41,7 +41,7 @@ def texts(protected):
         ),
     ],
 )
-def test_placeholders_found(source: str, flags, expected: list[str]) -> None:
+def test_placeholders_found(source: str, flags: list[str], expected: list[str]) -> None:
     assert texts(protect(source, flags)) == expected
 
 
@@ -82,7 +82,7 @@ def test_restore_accepts_moved_named_placeholders() -> None:
         ("plain", [], "<b>plain</b>", "unexpected markup"),
     ],
 )
-def test_restore_refuses_damage(source: str, flags, translated: str, reason: str) -> None:
+def test_restore_refuses_damage(source: str, flags: list[str], translated: str, reason: str) -> None:
     with pytest.raises(PlaceholderMismatch, match=reason):
         restore(translated, protect(source, flags))
 

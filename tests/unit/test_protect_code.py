@@ -88,7 +88,9 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         ),
     ],
 )
-def test_code_is_protected_whatever_the_flag(text: str, flags, expected: list[tuple[str, str]]) -> None:
+def test_code_is_protected_whatever_the_flag(
+    text: str, flags: tuple[str, ...], expected: list[tuple[str, str]]
+) -> None:
     assert found(text, flags) == expected
 
 

@@ -46,7 +46,11 @@ def _outputs(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 @pytest.mark.parametrize(("url", "pieces"), PASTED)
 def test_a_pasted_password_never_shows_in_translate_or_cache_stats(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url, pieces
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    url: str,
+    pieces: tuple[str, ...],
 ) -> None:
     url = url.format(port=_closed_port())
     root = copy_sample_project(tmp_path, "embedded")
@@ -86,7 +90,7 @@ def test_a_long_secret_is_starred_wherever_it_is() -> None:
 
 
 @pytest.mark.parametrize(("url", "pieces"), PASTED)
-def test_a_url_is_shown_without_what_stands_before_its_last_at(url, pieces) -> None:
+def test_a_url_is_shown_without_what_stands_before_its_last_at(url: str, pieces: tuple[str, ...]) -> None:
     shown = redact_url(url.format(port=6379))
     assert not any(piece in shown for piece in pieces), shown
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 
 from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
@@ -132,7 +133,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path: Path) 
         )
 
     class Slow:
-        def factory(self):
+        def factory(self) -> ClientFactory:
             transport = httpx.MockTransport(handler)
             return lambda: AsyncClient(
                 "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)

@@ -17,6 +17,7 @@ import pytest
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import Settings
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 from tests.run_fakes import languages_answer, project, run
@@ -73,7 +74,7 @@ class Limited:
             200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]}
         )
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=5))
 
@@ -112,7 +113,7 @@ def test_requests_in_flight_never_exceed_the_ceiling(tmp_path: Path, time_: Limi
         )
 
     class Unlimited:
-        def factory(self):
+        def factory(self) -> ClientFactory:
             transport = httpx.MockTransport(handler)
             return lambda: AsyncClient("http://fake.invalid", "k", transport=transport)
 

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import StopReason
@@ -82,7 +83,7 @@ class SignallingService(FakeService):
                     raise
         return self.handler(request)
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.async_handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
@@ -101,7 +102,7 @@ def _translated(path) -> int:
     ],
 )
 def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
-    tmp_path: Path, handled: Handled, signum, code, reason
+    tmp_path: Path, handled: Handled, signum: signal.Signals, code: ExitCode, reason: StopReason
 ) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,), handled)

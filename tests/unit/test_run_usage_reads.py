@@ -43,7 +43,13 @@ class Recording(FakeService):
     ],
 )
 def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window_bytes, part_segments, limit, calls, code
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    window_bytes: int,
+    part_segments: int,
+    limit: int,
+    calls: str,
+    code: ExitCode,
 ) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)
     monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", part_segments)
@@ -76,7 +82,7 @@ class Failing(Recording):
     ("failure", "code"), [("unreachable", ExitCode.UNAVAILABLE), ("interrupted", ExitCode.INTERRUPTED)]
 )
 def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(
-    tmp_path: Path, failure, code
+    tmp_path: Path, failure: str, code: ExitCode
 ) -> None:
     service = Failing(failure)
     report = run(project(tmp_path, langs=("de",)), service)  # two translate requests

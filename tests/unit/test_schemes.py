@@ -21,14 +21,14 @@ FLAGS = ("python-format",)
 
 
 @pytest.mark.parametrize("scheme", list(Scheme))
-def test_an_engine_that_keeps_everything_gets_the_source_back(scheme) -> None:
+def test_an_engine_that_keeps_everything_gets_the_source_back(scheme: Scheme) -> None:
     protected = protect(SOURCE, FLAGS)
     answers = encode(scheme, protected)
     assert admit(decode(scheme, protected, answers), protected, SOURCE, FLAGS) == SOURCE
 
 
 @pytest.mark.parametrize("scheme", list(Scheme))
-def test_the_placeholder_text_itself_is_never_sent(scheme) -> None:
+def test_the_placeholder_text_itself_is_never_sent(scheme: Scheme) -> None:
     sent = " ".join(encode(scheme, protect(SOURCE, FLAGS)))
     assert "%(name)s" not in sent and "%(count)d" not in sent and "<b>" not in sent
 

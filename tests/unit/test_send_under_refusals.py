@@ -17,6 +17,7 @@ import pytest
 import pipeline.run.send as send_module
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import Settings
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
 from tests.run_fakes import languages_answer, project, run
@@ -56,7 +57,7 @@ class Always429:
         self.translate_calls += 1
         return httpx.Response(429, headers=self.headers, json={"message": "slow down"})
 
-    def factory(self, attempts: int = 2):
+    def factory(self, attempts: int = 2) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=attempts)
@@ -140,7 +141,7 @@ class Mixed:
             return httpx.Response(429, json={"message": "slow down"})
         return answer(self, request)
 
-    def factory(self, time_: VirtualTime):
+    def factory(self, time_: VirtualTime) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, time_, max_attempts=10)
 
@@ -190,7 +191,7 @@ class Dropping:
         self.answered += 1
         return answer(self, request)
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, self.time, max_attempts=8)
 

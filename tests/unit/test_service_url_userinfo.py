@@ -28,7 +28,7 @@ WITH_USERINFO = [
 
 @pytest.mark.parametrize("url", WITH_USERINFO)
 def test_the_configured_service_url_with_userinfo_is_a_config_error_naming_the_file_not_the_secret(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
 ) -> None:
     monkeypatch.delenv(ENV_SERVICE_URL, raising=False)
     config = tmp_path / "pipeline.toml"

@@ -56,7 +56,7 @@ def changed_lines(before: bytes, after: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
-def test_read_then_render_without_translations_is_byte_identical(path) -> None:
+def test_read_then_render_without_translations_is_byte_identical(path: Path) -> None:
     assert read_catalog(path).render({}) == path.read_bytes()
 
 
@@ -392,7 +392,7 @@ def structure_problems(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
-def test_what_we_write_keeps_the_structure_valid(tmp_path: Path, path) -> None:
+def test_what_we_write_keeps_the_structure_valid(tmp_path: Path, path: Path) -> None:
     out = tmp_path / path.name
     shutil.copy(path, out)
     out.write_bytes(translate_all(read_catalog(out)))  # type: ignore[arg-type]

@@ -154,7 +154,7 @@ def test_name_and_dictionary_limits(
     ],
 )
 def test_malformed_creations_are_400(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body, words
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body: dict[str, object], words: str
 ) -> None:
     assert words in error(http.post("/v3/glossaries", json=body, headers=keys.paid), 400)
 

@@ -28,7 +28,9 @@ def form(pairs: list[tuple[str, str]]) -> bytes:
     return urllib.parse.urlencode(pairs).encode()
 
 
-def send(http: httpx.Client, method: str, path: str, pairs: list[tuple[str, str]], headers) -> httpx.Response:
+def send(
+    http: httpx.Client, method: str, path: str, pairs: list[tuple[str, str]], headers: dict[str, str]
+) -> httpx.Response:
     return http.request(method, path, content=form(pairs), headers={**headers, "Content-Type": FORM})
 
 
@@ -136,7 +138,7 @@ def test_v3_creation_from_csv_form_fields(http: httpx.Client, keys: Keys, create
     ],
 )
 def test_a_glossary_may_be_created_with_no_dictionary_and_filled_later(
-    http: httpx.Client, keys: Keys, created: list[str], send_it
+    http: httpx.Client, keys: Keys, created: list[str], send_it: Callable[[httpx.Client, Keys], httpx.Response]
 ) -> None:
     """``createMultilingualGlossary(name, [])`` succeeds against the real service (deepl-node's own test)."""
     response = send_it(http, keys)
@@ -214,7 +216,11 @@ def test_the_bracket_spelling_of_indexed_fields_is_read_too(http: httpx.Client, 
     ],
 )
 def test_broken_form_fields_are_400_naming_the_field(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], pairs, words
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    pairs: list[tuple[str, str]],
+    words: str,
 ) -> None:
     assert words in error(send(http, "POST", "/v3/glossaries", pairs, keys.paid), 400)
 

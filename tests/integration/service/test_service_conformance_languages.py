@@ -131,7 +131,7 @@ def test_language_query_errors(
 
 
 @pytest.mark.parametrize("resource", RESOURCES)
-def test_every_resource_lists_languages(languages: Callable[[str], httpx.Response], resource) -> None:
+def test_every_resource_lists_languages(languages: Callable[[str], httpx.Response], resource: str) -> None:
     entries = by_code(languages(f"resource={resource}"))
     assert entries
     assert all(isinstance(e["features"], dict) for e in entries.values())

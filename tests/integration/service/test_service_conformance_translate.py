@@ -27,13 +27,13 @@ def translate(http: httpx.Client, keys: Keys) -> Callable[..., httpx.Response]:
     return post
 
 
-def ok(response) -> dict[str, Any]:
+def ok(response: httpx.Response) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
 
 
-def texts_of(response) -> list[str]:
+def texts_of(response: httpx.Response) -> list[str]:
     return [t["text"] for t in ok(response)["translations"]]
 
 
@@ -178,7 +178,10 @@ def test_model_type_invalid(
     ],
 )
 def test_quality_only_options_refuse_latency_optimized(
-    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], extra, name
+    translate: Callable[..., httpx.Response],
+    error: Callable[[httpx.Response, int], str],
+    extra: dict[str, object],
+    name: str,
 ) -> None:
     body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE", "model_type": "latency_optimized", **extra}
     assert error(translate(body), 400) == (
@@ -242,7 +245,7 @@ FORMALITY_TARGETS = ["DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-
 
 @pytest.mark.parametrize("target", FORMALITY_TARGETS)
 @pytest.mark.parametrize("formality", ["default", "more", "less", "prefer_more", "prefer_less"])
-def test_formality_on_supported_targets(translate: Callable[..., httpx.Response], target, formality: str) -> None:
+def test_formality_on_supported_targets(translate: Callable[..., httpx.Response], target: str, formality: str) -> None:
     assert ok(translate({"text": ["Hello"], "target_lang": target, "formality": formality}))
 
 

@@ -17,7 +17,7 @@ TONES = ["enthusiastic", "friendly", "confident", "diplomatic"]
 
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
-def test_improvements_in_request_order(http: httpx.Client, keys: Keys, path) -> None:
+def test_improvements_in_request_order(http: httpx.Client, keys: Keys, path: str) -> None:
     texts = ["this is  the the first text .", "second one ,here", "third"]
     response = http.post(path, json={"text": texts, "target_lang": "en-US"}, headers=keys.paid)
     assert response.status_code == 200, response.text
@@ -51,7 +51,7 @@ def test_without_target_lang_the_detected_language_is_used(http: httpx.Client, k
 
 
 @pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])
-def test_every_style_and_tone_value(http: httpx.Client, keys: Keys, name, value) -> None:
+def test_every_style_and_tone_value(http: httpx.Client, keys: Keys, name: str, value: str) -> None:
     for sent in (value, f"prefer_{value}", "default"):
         response = http.post(REPHRASE, json={"text": ["fine"], "target_lang": "de", name: sent}, headers=keys.paid)
         assert response.status_code == 200, (sent, response.text)
@@ -140,7 +140,7 @@ def test_rephrase_answers_a_base_code_as_the_variant_the_real_service_picks(
     ],
 )
 def test_malformed_bodies(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body, message: str
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body: dict[str, object], message: str
 ) -> None:
     assert message in error(http.post(REPHRASE, json=body, headers=keys.paid), 400)
 
@@ -159,7 +159,7 @@ def test_wrong_media_type_is_415(http: httpx.Client, keys: Keys, error: Callable
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
 def test_free_tier_is_refused(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path: str
 ) -> None:
     assert "paid-tier accounts only" in error(http.post(path, json={"text": ["x"]}, headers=keys.free), 403)
 
@@ -178,7 +178,7 @@ def test_characters_count_in_usage_and_limits(
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
 def test_a_text_reliably_in_another_language_is_400(
-    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path: str
 ) -> None:
     # Spec rule 1: "The language of the input text must equal the target language."
     german = "Das Haus ist groß und schön, und wir wohnen gern darin."

@@ -149,7 +149,7 @@ PUT_STEPS = {
 
 @pytest.mark.parametrize("step", PUT_STEPS)
 def test_parsing_a_10_mb_glossary_does_not_stall_other_requests(
-    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step
+    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step: str
 ) -> None:
     with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:
         glossary_id = _glossary(http, HEADERS)
@@ -173,7 +173,7 @@ FIRST_USE_STEPS = {"read": (translate_api, "_resources"), "index": (pseudo, "ter
 
 @pytest.mark.parametrize("step", FIRST_USE_STEPS)
 def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_requests(
-    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step
+    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step: str
 ) -> None:
     dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
     with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:

@@ -25,7 +25,7 @@ def auth(key: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_stops_cleanly_on_signal(launch_service: Callable[..., LiveService], sig) -> None:
+def test_stops_cleanly_on_signal(launch_service: Callable[..., LiveService], sig: signal.Signals) -> None:
     service = launch_service()
     assert httpx.get(f"{service.url}/v2/usage", headers=auth(service.auth_key)).status_code == 200
     service.process.send_signal(sig)

@@ -140,7 +140,7 @@ def still_open(sock: socket.socket) -> bool:
 
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
 @pytest.mark.parametrize("first", [PARTIAL_HEAD, b""], ids=["slow head", "nothing sent"])
-def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served, first) -> None:
+def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served: Served, first: bytes) -> None:
     slow = served.connect(first)
     served.wait(0, len(first))
     assert served.get() == 200
@@ -151,7 +151,7 @@ def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(s
 
 
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
-def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served) -> None:
+def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served: Served) -> None:
     slow = served.connect()
     served.wait(0)
     for sent, byte in enumerate(PARTIAL_HEAD[:15], 1):  # a byte every 0.02 s: each well within the deadline
@@ -167,7 +167,7 @@ def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(
 
 
 @pytest.mark.parametrize("served", [(8, 60.0)], indirect=True)
-def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served) -> None:
+def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served: Served) -> None:
     slow = []
     for number in range(8):  # one after another, 1 ms apart on the server's clock
         slow.append(served.connect(PARTIAL_HEAD))
@@ -180,7 +180,7 @@ def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_reque
 
 
 @pytest.mark.parametrize("served", [(4, 60.0)], indirect=True)
-def test_connections_whose_request_arrived_whole_are_never_dropped(served) -> None:
+def test_connections_whose_request_arrived_whole_are_never_dropped(served: Served) -> None:
     busy = [served.connect(WHOLE_REQUEST) for _ in range(4)]
     for _ in busy:
         assert served.arrived.acquire(timeout=10)  # each request is in the app

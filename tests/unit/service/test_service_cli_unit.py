@@ -45,7 +45,7 @@ def test_environment_alone_is_enough() -> None:
         (("--auth-key", "k", "--free-auth-key", "k"), "both the paid-tier and the free-tier"),
     ],
 )
-def test_bad_key_sets_are_usage_errors(argv, message: str) -> None:
+def test_bad_key_sets_are_usage_errors(argv: tuple[str, ...], message: str) -> None:
     with pytest.raises(UsageError, match=message) as caught:
         cli.accounts_from(parse(*argv), {})
     assert "'k'" not in str(caught.value)

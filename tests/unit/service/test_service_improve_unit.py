@@ -46,7 +46,7 @@ from pipeline.service.engine.improve import NARROW_NBSP, improve
         ("en-US", "the The end", "The end"),  # used to become "The The end"
     ],
 )
-def test_corrections(language, text, expected) -> None:
+def test_corrections(language: str, text: str, expected: str) -> None:
     assert improve(text, language) == expected
 
 

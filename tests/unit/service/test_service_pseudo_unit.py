@@ -94,7 +94,9 @@ def test_no_two_targets_translate_a_pangram_alike() -> None:
 
 @pytest.mark.parametrize("next_gen", [False, True])
 @pytest.mark.parametrize(("target", "codec"), sorted(LEGACY.items()))
-def test_a_translation_holds_only_what_the_languages_legacy_charset_holds(target, codec, next_gen: bool) -> None:
+def test_a_translation_holds_only_what_the_languages_legacy_charset_holds(
+    target: str, codec: str, next_gen: bool
+) -> None:
     text = f"{PANGRAM.upper()}: {PANGRAM}, MP3 and 42 dogs (naïve café, Straße, Łódź)"
     model = "quality_optimized" if next_gen else None
     [out] = run(text, source_lang="DE" if target.startswith("EN") else "EN", target_lang=target, model_type=model)

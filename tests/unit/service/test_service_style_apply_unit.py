@@ -33,7 +33,7 @@ def styled(text: str, category: str, rule: str, option: str, target: str = "DE")
         ("use_guillemets", "FR", 'a " b " c', 'a " b " c'),
     ],
 )
-def test_quotation_mark(option, target, text, expected) -> None:
+def test_quotation_mark(option: str, target: str, text: str, expected: str) -> None:
     assert styled(text, "punctuation", "quotation_mark", option, target) == expected
 
 

@@ -33,7 +33,7 @@ def form_job(pairs):
         ({"source_lang": None, "split_sentences": "1"}, "0"),
     ],
 )
-def test_split_sentences_effective(values, split: str) -> None:
+def test_split_sentences_effective(values: dict[str, object], split: str) -> None:
     assert job(**values).split_sentences == split
 
 
@@ -50,7 +50,7 @@ def test_split_sentences_effective(values, split: str) -> None:
         ({"model_type": "latency_optimized", "source_lang": None}, "quality_optimized", "quality_optimized"),
     ],
 )
-def test_model_resolution(values, model: str, used: str | None) -> None:
+def test_model_resolution(values: dict[str, object], model: str, used: str | None) -> None:
     resolved = job(**values)
     assert (resolved.model, resolved.model_type_used) == (model, used)
 
