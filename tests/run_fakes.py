@@ -124,8 +124,12 @@ class FakeService:
             return text + " <b>"
         return text
 
+    async def answer(self, request: httpx.Request) -> httpx.Response:
+        """What the mock transport answers: the handler's response (a subclass may wait before it)."""
+        return self.handler(request)
+
     def factory(self) -> ClientFactory:
-        transport = httpx.MockTransport(self.handler)
+        transport = httpx.MockTransport(self.answer)
         return lambda: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
         )
@@ -166,3 +170,9 @@ def usage(report: RunReport, when: Literal["before", "after"] = "before") -> All
     allowance = report.usage.before if when == "before" else report.usage.after
     assert allowance is not None, f"no usage read {when} the run: {report.usage.note}"
     return allowance
+
+
+def cache_dir(settings: Settings) -> Path:
+    """The cache folder of ``settings`` (the tests' projects always have one)."""
+    assert settings.cache_dir is not None, "no cache folder"
+    return settings.cache_dir

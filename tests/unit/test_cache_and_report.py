@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.cache import TranslationCache
-from pipeline.model import Counters, Issue
+from pipeline.model import Counters, Issue, Severity
 from pipeline.run.keys import cache_key
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.report import to_json, to_markdown, write_reports
@@ -33,7 +34,7 @@ def test_every_output_changing_input_changes_the_key() -> None:
 
 def test_the_key_covers_every_translation_option() -> None:
     """Content hashes, not just ids: a glossary replaced under the same id must miss the cache."""
-    changed = {
+    changed: dict[str, Any] = {
         "source_lang": "FR",
         "target_lang": "FR",
         "context": "c",
@@ -144,7 +145,7 @@ def test_report_markdown_is_a_job_summary_with_per_language_totals() -> None:
 def test_report_markdown_caps_issues_and_folds_many_catalogs() -> None:
     report = sample_report()
     report.catalogs = [CatalogReport(f"po/{n}.po", "DE") for n in range(30)]
-    report.issues = [Issue("po/a.po", f"reason {n}", n + 1, "DE", "skipped") for n in range(150)]
+    report.issues = [Issue("po/a.po", f"reason {n}", n + 1, "DE", Severity.SKIPPED) for n in range(150)]
     md = to_markdown(report)
     assert "<details><summary>Catalogs (30)</summary>" in md
     assert "### Failed and skipped segments (150)" in md and "... and 50 more in report.json." in md

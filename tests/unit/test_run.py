@@ -15,7 +15,7 @@ from pipeline.errors import ExitCode, UsageError
 from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
-from tests.run_fakes import HEADER, PLURALS, FakeService, estimate, project, run
+from tests.run_fakes import HEADER, PLURALS, FakeService, cache_dir, estimate, project, run
 
 
 def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
@@ -212,7 +212,7 @@ def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     run(settings, FakeService())
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         keys = [key for (key,) in db.execute("SELECT key FROM translations")]
     db.close()
     cache = TranslationCache(settings.cache_dir)

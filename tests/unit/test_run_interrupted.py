@@ -102,7 +102,7 @@ def _translated(path) -> int:
     ],
 )
 def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
-    tmp_path: Path, handled: Handled, signum: signal.Signals, code: ExitCode, reason: StopReason
+    tmp_path: Path, handled: Handled, signum: signal.Signals, code: int, reason: StopReason
 ) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,), handled)

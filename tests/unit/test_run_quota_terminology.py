@@ -7,6 +7,7 @@ import json
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -111,7 +112,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
     )
     assert report.exit_code == ExitCode.OK and texts(unlimited)
     assert report.usage is not None
-    assert "no character limit" in report.usage.note and any("no character limit" in m for m in messages)
+    assert "no character limit" in (report.usage.note or "") and any("no character limit" in m for m in messages)
     billed = report.totals.billed_characters
     assert usage(report).account_count == 5 and usage(report, "after").account_count == 5 + billed
 
@@ -119,7 +120,7 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
     report = run(project(tmp_path / "b"), failing)
     assert report.exit_code == ExitCode.OK and texts(failing)
     assert report.usage is not None
-    assert "usage could not be read" in report.usage.note and report.usage.before is None
+    assert "usage could not be read" in (report.usage.note or "") and report.usage.before is None
     assert json.dumps(to_json(report))  # the report still writes
 
 
@@ -139,15 +140,11 @@ class UsageDuringTheWrite(FakeService):
         self.arrived, self.written = arrived, written
         self.answered_once_written: bool | None = None
 
-    def handler(self, request: httpx.Request):  # noqa: ANN201 - an answer, or one to await
+    async def answer(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/usage" and self.requests:
             self.arrived.set()
-            return self._once_written(request)
-        return super().handler(request)
-
-    async def _once_written(self, request: httpx.Request) -> httpx.Response:
-        self.answered_once_written = await asyncio.to_thread(self.written.wait, 10)
-        return super().handler(request)
+            self.answered_once_written = await asyncio.to_thread(self.written.wait, 10)
+        return self.handler(request)
 
 
 def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(
@@ -157,7 +154,7 @@ def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(
     write_catalogs = write.write_catalogs
     read_out: list[bool] = []  # per write: whether the usage read was out when it began
 
-    def writing(*args, **kwargs):
+    def writing(*args: Any, **kwargs: Any) -> object:
         # Read after the write, or with no turn for the loop before it, it would not be out: 10 s, then False.
         read_out.append(arrived.wait(10))
         outcome = write_catalogs(*args, **kwargs)
@@ -220,7 +217,8 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     settings = replace(settings, refresh_template=tmp_path / "locale" / "messages.pot")
     fake = FakeResources(memories=[TM])
     _, first = refresh(settings, client_factory=fake.factory())
-    assert first is not None and first.exit_code == ExitCode.OK, first.issues
+    assert first is not None
+    assert first.exit_code == ExitCode.OK, first.issues
     path = tmp_path / "locale" / "de.po"
     po = path.read_text(encoding="utf-8")
     machine = po.split('msgid "Open file"\nmsgstr "', 1)[1].split('"', 1)[0]
@@ -234,7 +232,8 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     fake.reset_log()
     (tmp_path / "de.tsv").write_text("file\tAkte\nfolder\tVerzeichnis\n", encoding="utf-8")
     _, report = refresh(settings, client_factory=fake.factory())
-    assert report is not None and report.exit_code == ExitCode.OK, report.issues
+    assert report is not None
+    assert report.exit_code == ExitCode.OK, report.issues
     # "Delete folder" has the changed term; "Open file" too, but a human owns it now; the rest has none.
     assert [t for b in fake.translations for t in b["text"]] == ["Delete folder"]
     assert (report.totals.segments_translated, report.totals.segments_from_cache) == (1, 0)

@@ -19,7 +19,7 @@ from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.run.journal import STATE_NAME, Journal, Settled
-from tests.run_fakes import FakeService, project, run
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
@@ -43,8 +43,7 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
 
 def state_file(settings: Settings) -> Path:
     """The run state in ``settings``' cache folder."""
-    assert settings.cache_dir is not None
-    return settings.cache_dir / STATE_NAME
+    return cache_dir(settings) / STATE_NAME
 
 
 def report_file(settings: Settings) -> Path:

@@ -49,7 +49,7 @@ def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_report
     part_segments: int,
     limit: int,
     calls: str,
-    code: ExitCode,
+    code: int,
 ) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)
     monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", part_segments)
@@ -82,7 +82,7 @@ class Failing(Recording):
     ("failure", "code"), [("unreachable", ExitCode.UNAVAILABLE), ("interrupted", ExitCode.INTERRUPTED)]
 )
 def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(
-    tmp_path: Path, failure: str, code: ExitCode
+    tmp_path: Path, failure: str, code: int
 ) -> None:
     service = Failing(failure)
     report = run(project(tmp_path, langs=("de",)), service)  # two translate requests

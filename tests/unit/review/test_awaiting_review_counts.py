@@ -11,7 +11,7 @@ from pipeline.cli import main
 from pipeline.formats import Reviewed, UnitState, read_catalog
 from pipeline.run.report import to_json, to_markdown
 from tests.review_project import review_project
-from tests.run_fakes import FakeService, project, run
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
@@ -43,7 +43,7 @@ def test_the_report_counts_what_awaits_review_after_the_run_and_a_skipped_catalo
 def test_a_settled_record_without_the_count_is_read_again_once(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    state = settings.cache_dir / "state.json"
+    state = cache_dir(settings) / "state.json"
     data = json.loads(state.read_text(encoding="utf-8"))
     for record in data["catalogs"].values():
         del record["awaiting"]  # as an older version saved it
