@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -29,7 +29,7 @@ class FakeResources:
         targets: tuple[str, ...] = ("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
         glossary_routes: bool = True,
         style_routes: bool = True,
-        memories=(),
+        memories: Sequence[str] = (),
     ) -> None:
         self.targets = targets
         self.glossary_routes, self.style_routes = glossary_routes, style_routes

@@ -40,7 +40,7 @@ class FaultTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def client_factory(live_service, fault: str | None = None):
+def client_factory(live_service: LiveService, fault: str | None = None) -> Callable[[], AsyncClient]:
     def make() -> AsyncClient:
         transport = FaultTransport(fault) if fault else None
         return AsyncClient(
@@ -54,7 +54,7 @@ def catalogs(root: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))}
 
 
-def reference_billing(live_service, tmp_path: Path) -> int:
+def reference_billing(live_service: LiveService, tmp_path: Path) -> int:
     root = copy_sample_project(tmp_path / "reference", live_service.url)
     report = run_translate(
         load_settings(root / "pipeline.toml"),

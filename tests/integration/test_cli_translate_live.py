@@ -19,7 +19,7 @@ from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sam
 pytestmark = pytest.mark.integration
 
 
-def translate(root, env_key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+def translate(root: Path, env_key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     if env_key is not None:
         env["PIPELINE_AUTH_KEY"] = env_key

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -162,7 +163,7 @@ def test_no_proxy_alone_is_not_read_so_a_form_httpx_cannot_parse_changes_nothing
         _usage(REMOTE, live_service.auth_key)
 
 
-def _translate(root, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _translate(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml")],
         capture_output=True,
@@ -215,13 +216,8 @@ def test_a_proxy_that_refuses_and_quotes_its_credentials_shows_neither_password_
 def test_a_proxy_setting_that_cannot_be_used_stops_the_run_with_exit_2_and_says_why(
     forward_proxy: ForwardProxy, live_service: LiveService, tmp_path: Path, setting: str, why: str
 ) -> None:
-    if why == "socksio":
-        try:
-            import socksio  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            pytest.skip("socksio is installed: httpx can use a SOCKS proxy")
+    if why == "socksio" and importlib.util.find_spec("socksio") is not None:
+        pytest.skip("socksio is installed: httpx can use a SOCKS proxy")
     root = copy_sample_project(tmp_path, REMOTE)
     done = _translate(
         root, _environment(PIPELINE_AUTH_KEY=live_service.auth_key, HTTPS_PROXY=setting, HTTP_PROXY=setting)

@@ -65,7 +65,9 @@ class Gate:
         os.close(self._gate_write)
 
 
-def _start(service, root: Path, name: str = "run", gate: Gate | None = None, stderr_pipe: bool = False):
+def _start(
+    service: LiveService, root: Path, name: str = "run", gate: Gate | None = None, stderr_pipe: bool = False
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     env["PIPELINE_AUTH_KEY"] = service.auth_key
     argv = [sys.executable, str(FAULTY_CLI)] if gate else [sys.executable, "-m", "pipeline"]
@@ -86,12 +88,12 @@ def _start(service, root: Path, name: str = "run", gate: Gate | None = None, std
     return process
 
 
-def _billed(service) -> int:
+def _billed(service: LiveService) -> int:
     with Client(service.url, service.auth_key) as client:
         return client.usage().character_count
 
 
-def _reference(service, tmp_path: Path) -> tuple[int, Path]:
+def _reference(service: LiveService, tmp_path: Path) -> tuple[int, Path]:
     """What one run of the sample project bills on its own, and the project it translated."""
     before = _billed(service)
     root = _project(tmp_path / "reference", service.url)

@@ -45,14 +45,14 @@ def _free_port() -> int:
         return result
 
 
-def _memories(service) -> dict[str, dict[str, Any]]:
+def _memories(service: LiveService) -> dict[str, dict[str, Any]]:
     with httpx.Client(base_url=service.url, timeout=30) as http:
         answer = http.get("/v3/translation_memories", headers={"Authorization": f"Service-Auth-Key {service.auth_key}"})
     assert answer.status_code == 200, answer.text
     return {m["name"]: m for m in answer.json()["translation_memories"]}
 
 
-def _translate(root: Path, service, memory_id: str) -> str:
+def _translate(root: Path, service: LiveService, memory_id: str) -> str:
     """A run on the pristine catalog with the project's cache; the translation it wrote."""
     (root / "pipeline.toml").write_text(
         f'catalogs = ["locale/*.po"]\n[service]\nurl = "{service.url}"\nmax_attempts = 1\n[cache]\ndir = ".cache"\n'
@@ -84,7 +84,7 @@ def test_an_edited_memory_is_used_anew_not_served_from_the_cache(
     key = f"test-auth-{secrets.token_hex(8)}"
     # The same key and port after the restart: the same service to the cache, whose keys must then change.
     port = ("--port", str(_free_port()))
-    options = {"auth_key": key, "extra_args": ("--translation-memory", f"ui={memory}", *port)}
+    options: dict[str, Any] = {"auth_key": key, "extra_args": ("--translation-memory", f"ui={memory}", *port)}
     if data_dir:
         options["data_dir"] = tmp_path / "data"
     service = launch_service(**options)

@@ -19,8 +19,10 @@ import pytest
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.formats import UnitState, read_catalog
+from pipeline.model import Issue
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from pipeline.workflows.check import check_paths
 from tests.integration.conftest import LiveService
 
@@ -68,7 +70,9 @@ def _catalog(path: Path) -> None:
     path.write_text(HEADER + "\n".join(entries), encoding="utf-8")
 
 
-def _run(tmp_path: Path, live_service, name: str, fault: str | None):
+def _run(
+    tmp_path: Path, live_service: LiveService, name: str, fault: str | None
+) -> tuple[RunReport, Path, int, list[Issue]]:
     root = tmp_path / name
     root.mkdir()
     path = root / "de.po"

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from tests.sample_project import copy_sample_project
 from tests.waiting import Lines
@@ -32,6 +33,13 @@ INSTALL_HINT = (
     "redis-server is not installed: `apt-get install redis-server` (Debian/Ubuntu; `make test` does it "
     "when run as root), or put any redis-server on PATH"
 )
+
+
+def stored(client: redis.Redis, key: bytes) -> bytes:
+    """The value at ``key`` (the test fails if there is none)."""
+    value = client.get(key)
+    assert isinstance(value, bytes), key
+    return value
 
 
 class RedisServer:
@@ -74,10 +82,8 @@ class RedisServer:
                     raise
         raise AssertionError("no free port redis-server could bind, five times over")
 
-    def client(self, db: int = 0):
+    def client(self, db: int = 0) -> redis.Redis:
         """A redis-py client to look inside."""
-        import redis
-
         return redis.Redis.from_url(self.url(db), socket_connect_timeout=1, socket_timeout=2)
 
     def stop(self) -> None:
@@ -319,7 +325,7 @@ def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(
     keys = list(client.scan_iter(count=1000))
     assert keys and all(key.startswith(b"pipeline:1:") for key in keys)
     for key in keys[:20]:
-        entry = json.loads(client.get(key))
+        entry = json.loads(stored(client, key))
         assert set(entry) == {"v", "translation"} and isinstance(entry["translation"], str)
         assert 0 < client.ttl(key) <= 3600
 
@@ -338,7 +344,7 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(
     done, report = translate(tree(tmp_path, "b"), redis_server.url())
     assert done.returncode == 0 and report["totals"]["segments_from_cache"] == 0, done.stderr
     assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
-    assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
+    assert json.loads(stored(client, keys[0]))["v"] == 1  # and stored again as plain JSON
 
 
 def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(
@@ -357,7 +363,7 @@ def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(
     assert report["totals"]["segments_from_cache"] == 0
     assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
     assert catalogs(fresh) == catalogs(paid)
-    assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
+    assert all(json.loads(stored(client, key))["translation"] != "\ud800" for key in keys)  # replaced
 
 
 def test_huge_values_in_redis_are_misses_never_read(redis_server: RedisServer, tmp_path: Path) -> None:

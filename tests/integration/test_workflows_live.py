@@ -19,6 +19,7 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from pipeline.workflows.refresh import refresh
 from tests.integration.conftest import LiveService
 from tests.integration.test_resources_live import Recording, client
@@ -115,6 +116,7 @@ def limited_key(live_service: LiveService) -> Iterator[str]:
     """A developer key of the session's account whose own limit is 20 characters; deactivated afterwards."""
     with Client(live_service.url, live_service.admin_key) as admin:
         key = admin.create_developer_key(f"limited-{secrets.token_hex(3)}")
+        assert key.api_key is not None  # given once, when the key is made
         admin.set_developer_key_limits(key.key_id, 20)
         try:
             yield key.api_key
@@ -180,10 +182,11 @@ def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
-    def run_refresh() -> tuple[TextRecording, object]:
+    def run_refresh() -> tuple[TextRecording, RunReport]:
         transport = TextRecording()
         _, report = refresh(settings, client_factory=lambda: client(live_service, transport))
-        assert report is not None and report.exit_code == 0, report.issues if report else None
+        assert report is not None
+        assert report.exit_code == 0, report.issues
         return transport, report
 
     first, _ = run_refresh()
@@ -230,7 +233,7 @@ def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
-    def run() -> tuple[Recording, object]:
+    def run() -> tuple[Recording, RunReport]:
         transport = Recording()
         report = run_translate(
             settings, RunOptions(), log=lambda m: None, client_factory=lambda: client(live_service, transport)

@@ -58,7 +58,7 @@ def _complex(bodies: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         bodies,
     )
 
-    def build(parts) -> str:
+    def build(parts: tuple[str, str, str, list[tuple[str, str]], str]) -> str:
         name, kind, offset, cases, other = parts
         inner = " ".join(f"{key} {{{body}}}" for key, body in [*cases, ("other", other)])
         return f"{{{name}, {kind}, {offset}{inner}}}"
@@ -134,7 +134,7 @@ PIECES = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, max_size=14).map("".join), st.sampled_from([(), ("python-format",), ("c-format",)]))
-def test_restore_of_protect_is_identity_with_icu_like_pieces(text: str, flags) -> None:
+def test_restore_of_protect_is_identity_with_icu_like_pieces(text: str, flags: tuple[str, ...]) -> None:
     protected = protect(text, flags)
     assert restore(protected.text, protected) == text
 
@@ -167,7 +167,9 @@ NOUN = st.sampled_from(["file", "day", "new message", "user in %s", "item of 5",
 
 @settings(max_examples=150, deadline=None)
 @given(COUNTS, LANGS, NOUN, st.booleans())
-def test_identity_translation_gives_back_every_form(count, lang: str, noun: str, singular_has_count: bool) -> None:
+def test_identity_translation_gives_back_every_form(
+    count: tuple[str, tuple[str, ...]], lang: str, noun: str, singular_has_count: bool
+) -> None:
     placeholder, flags = count
     if "%s" in noun and "c-format" not in flags:
         noun = noun.replace(" in %s", "")

@@ -37,6 +37,6 @@ def layouts(draw: st.DrawFn) -> tuple[list[_Block], list[_Block]]:
 
 
 @given(layouts())
-def test_new_entries_go_where_one_search_per_entry_puts_them(layout) -> None:
+def test_new_entries_go_where_one_search_per_entry_puts_them(layout: tuple[list[_Block], list[_Block]]) -> None:
     blocks, new = layout
     assert [b.lines for b in _placed(blocks, new)] == [b.lines for b in oracle(blocks, new)]

@@ -19,7 +19,7 @@ NUMBERS = st.one_of(st.integers(0, 1002), st.integers(0, 2**70))
 
 
 @given(RULES, NUMBERS)
-def test_the_table_answers_as_the_rule_evaluated(rule, n) -> None:
+def test_the_table_answers_as_the_rule_evaluated(rule: PluralRule, n: int) -> None:
     assert rule.form_for(n) == compile_expression(rule.expression)(n)
 
 

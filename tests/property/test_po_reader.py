@@ -167,7 +167,7 @@ def _units_as_polib_reads_them(text: str) -> tuple[list[PolibUnit], dict[str, st
 
 @settings(settings.get_profile("files"), max_examples=400)
 @given(st.booleans(), BODY)
-def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header: bool, body) -> None:
+def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header: bool, body: list[str]) -> None:
     text = "\n".join((HEADER if with_header else []) + body) + "\n"
     path = tmp_path / "de.po"
     path.write_text(text, encoding="utf-8")

@@ -50,13 +50,13 @@ TEXT = st.one_of(
 
 
 @given(TEXT, st.booleans(), st.sampled_from(["DE", "PL", "EN-US", "RU", "HE", "JA", "ZH-HANS", "AR"]))
-def test_a_text_is_transliterated_word_by_word(text, next_gen: bool, target: str) -> None:
+def test_a_text_is_transliterated_word_by_word(text: str, next_gen: bool, target: str) -> None:
     by_word = _WORD.sub(lambda m: transliterate(m.group(), target, next_gen), text)
     assert transliterate(text, target, next_gen) == by_word
 
 
 @given(TEXT, st.booleans())
-def test_codes_and_numbers_are_kept(text, next_gen: bool) -> None:
+def test_codes_and_numbers_are_kept(text: str, next_gen: bool) -> None:
     out = transliterate(text, "PL", next_gen)
     kept = [w for w in _WORD.findall(text) if re.match(r"[^\W\d_][^\W_]*\d", w) or w.isdigit()]
     assert all(w in out for w in kept)
@@ -75,7 +75,7 @@ _MARKUP_TEXT = st.one_of(
 @settings(max_examples=200, deadline=None)
 @given(TEXT, st.booleans(), _TARGETS, st.integers(1, 4), st.integers(0, 6))
 def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(
-    text, next_gen: bool, target: str, most: int, longest: int
+    text: str, next_gen: bool, target: str, most: int, longest: int
 ) -> None:
     # Bounds tiny, so the memo starts again and skips words within one text.
     alone = _WORD.sub(lambda m: pseudo._Words(target, 1 if next_gen else 0)[m.group()], text)
@@ -94,7 +94,7 @@ def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(
     st.sampled_from(["latency_optimized", "quality_optimized"]),
 )
 def test_a_request_translates_each_text_as_it_would_alone(
-    texts, source: str | None, target: str, markup, model: str
+    texts: list[str], source: str | None, target: str, markup: MarkupOptions | None, model: str
 ) -> None:
     request = EngineRequest(tuple(texts), source, target, markup, model_type=model)
     engine = pseudo.PseudoEngine()

@@ -240,7 +240,7 @@ def test_the_function_checks_see_long_and_wide_functions(tmp_path: Path) -> None
     tree = ast.parse(source)
     wide, long = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert _parameters(wide) == 9
-    assert long.end_lineno - long.lineno + 1 == 61
+    assert long.end_lineno is not None and long.end_lineno - long.lineno + 1 == 61
 
 
 # The independent damage checker (issue 35): it judges the placeholder protection and the gate, so it

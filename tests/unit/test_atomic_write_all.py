@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,7 @@ def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_f
     atomic_write(target, (piece for piece in (b"{", b'"a": 1', b"}\n")))
     assert target.read_bytes() == b'{"a": 1}\n'
 
-    def broken():
+    def broken() -> Iterator[bytes]:
         yield b"half"
         raise OSError(28, "No space left on device")
 
@@ -73,7 +74,12 @@ def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_th
 
     flushed: list[int] = []
     real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd))[1])
+
+    def fsync(fd: int) -> None:
+        flushed.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     atomic_write(tmp_path / "messages.po", b"msgid ...")
     assert len(flushed) == 1
     json_path, md_path = write_reports(RunReport(service="embedded", dry_run=False), tmp_path / "report")

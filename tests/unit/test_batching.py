@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pipeline import protocol
 from pipeline.run.send.packing import pack
 
-PARAMS = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
+PARAMS: dict[str, object] = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
 
 
-def body_size(texts):
+def body_size(texts: Iterable[str]) -> int:
     return len(protocol.encode_json({**PARAMS, "text": list(texts)}))
 
 

@@ -15,7 +15,7 @@ from pipeline.run.journal import settings_hash
 SECRET = "s3cr3t-pa55"
 
 
-def write(tmp_path: Path, cache: str):
+def write(tmp_path: Path, cache: str) -> Path:
     (tmp_path / "pipeline.toml").write_text(f"[cache]\n{cache}", encoding="utf-8")
     return tmp_path / "pipeline.toml"
 

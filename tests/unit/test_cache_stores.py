@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -143,13 +144,13 @@ class FakeShared:
         self.fail = fail
         self.closed = False
 
-    def get_many(self, keys):
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
         self.round_trips += 1
         if self.fail:
             raise SharedStoreError("ConnectionError: Error 111 connecting to fake:6379. Connection refused.")
         return {key: self.data[key] for key in keys if key in self.data}
 
-    def set_many(self, items) -> None:
+    def set_many(self, items: Mapping[str, str]) -> None:
         self.round_trips += 1
         if self.fail:
             raise SharedStoreError("TimeoutError: Timeout reading from socket")
@@ -268,7 +269,7 @@ def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
     )
 
 
-def _rows(path, table):
+def _rows(path: Path, table: str) -> list[tuple[str, str]]:
     with sqlite3.connect(path / FILE_NAME) as db:
         rows = [tuple(row) for row in db.execute(f"SELECT key, value FROM {table}")]
     db.close()

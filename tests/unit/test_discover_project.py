@@ -96,7 +96,7 @@ def test_xliff_is_found_by_default(tmp_path: Path) -> None:
 def test_catalogs_given_as_files_walk_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _tree(tmp_path, OURS)
 
-    def no_walk(*args, **kwargs) -> None:
+    def no_walk(*args: object, **kwargs: object) -> None:
         raise AssertionError("walked the tree")
 
     monkeypatch.setattr(catalog_paths.os, "walk", no_walk)

@@ -35,7 +35,11 @@ async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     texts = ['Open <x id="1"/> files', "  Save  ", "%d items"]
     out.append(await client.translate(texts, target_lang="FR", tag_handling="xml", ignore_tags=["x"]))
     out.append(await client.translate(["Bonjour"], target_lang="DE", model_type="quality_optimized"))
-    for bad in ({"target_lang": "XX"}, {"target_lang": "DE", "source_lang": "EN", "glossary_id": "no-such-glossary"}):
+    wrong: tuple[dict[str, Any], ...] = (
+        {"target_lang": "XX"},
+        {"target_lang": "DE", "source_lang": "EN", "glossary_id": "no-such-glossary"},
+    )
+    for bad in wrong:
         with pytest.raises(ServiceError) as caught:
             await client.translate(["x"], **bad)
         out.append((type(caught.value).__name__, str(caught.value), caught.value.status_code))
@@ -71,7 +75,9 @@ def test_answers_errors_and_billing_match_an_app_opened_by_hand() -> None:
     assert through_transport[-1].character_count == through_transport[4].character_count + len("four")
 
 
-def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it() -> None:
+def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     async def run() -> tuple[bool, list[bool], bool]:
         app = _service()
         opened: list[bool] = []
@@ -81,7 +87,7 @@ def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_c
             opened.append(app.is_open)
             await original()
 
-        app.open = counting_open  # type: ignore[method-assign]
+        monkeypatch.setattr(app, "open", counting_open)
         client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(app))
         before = app.is_open
         await asyncio.gather(*(client.translate(["Hello"], target_lang="DE") for _ in range(5)))

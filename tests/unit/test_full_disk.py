@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def test_a_cache_on_a_full_disk_is_a_warning_and_the_run_goes_on(
     from pipeline.cache import local
     from tests.run_fakes import FakeService, project, run
 
-    def full(self, items) -> None:
+    def full(self: local.LocalStore, items: Mapping[str, str]) -> None:
         raise local.LocalStoreError("database or disk is full")
 
     monkeypatch.setattr(local.LocalStore, "set_many", full)

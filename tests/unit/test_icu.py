@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.placeholders import icu
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
+from pipeline.segments import Protected
 
 PLURAL = "{n, plural, one {# file} other {# files}}"
 SELECT = "{gender, select, male {He replied} female {She replied} other {They replied}}"
@@ -97,7 +98,7 @@ def test_a_format_flag_switches_icu_off() -> None:
     )
 
 
-def _tags(p) -> list[str]:
+def _tags(p: Protected) -> list[str]:
     return re.findall(r'<x id="\d+"/>', p.text)
 
 

@@ -13,6 +13,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,11 +21,12 @@ import pytest
 from pipeline.client import AsyncClient, RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.connect import ClientFactory
-from pipeline.formats import UnitState, read_catalog
+from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.plurals import plan_unit
+from pipeline.run.records import RunReport
 from tests.run_fakes import languages_answer
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "po"
@@ -77,7 +79,9 @@ class Fake:
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1))
 
 
-def translate(tmp_path: Path, names: list[str], fake: Fake | None = None, **settings_kw):
+def translate(
+    tmp_path: Path, names: list[str], fake: Fake | None = None, **settings_kw: Any
+) -> tuple[Path, RunReport, Fake]:
     root = tmp_path / "project"
     root.mkdir(exist_ok=True)
     for name in names:
@@ -116,7 +120,7 @@ def assert_only_translated_lines_changed(before: Path, after: Path) -> None:
     assert old[-1].endswith(b"\n") == new[-1].endswith(b"\n")
 
 
-def untranslated_units(name: str):
+def untranslated_units(name: str) -> list[Unit]:
     return [u for u in read_catalog(DATA / name).units if u.state is UnitState.UNTRANSLATED]
 
 

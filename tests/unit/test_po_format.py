@@ -125,15 +125,15 @@ def test_render_in_a_legacy_charset(tmp_path: Path) -> None:
     catalog = read_catalog(path)
     assert catalog.encoding == "iso8859-1" and catalog.units[0].targets == ("Größe",)
     assert catalog.write_problem("Straße") is None
-    assert "cannot hold" in catalog.write_problem("улица")
-    assert "U+0000" in catalog.write_problem("nul\0")
+    assert "cannot hold" in (catalog.write_problem("улица") or "")
+    assert "U+0000" in (catalog.write_problem("nul\0") or "")
     assert catalog.write_problem("bell\a") is None
     assert catalog.render({1: ("Straße",)}).endswith('msgstr "Straße"\n'.encode("latin-1"))
 
 
 def test_escapes_in_a_msgid_are_read_as_msgfmt_reads_them(tmp_path: Path) -> None:
     path = write(tmp_path, 'msgid "\\x41\\102\\a \\\\x41 \\303\\251"\nmsgstr ""\n')
-    catalog = read_catalog(path)
+    catalog = read_po(path)
     assert catalog.units[0].sources == ("AB\a \\x41 é",)
     assert [e.msgid for e in catalog.entries if e.msgid] == ["AB\a \\x41 é"]  # polib's entries agree
 

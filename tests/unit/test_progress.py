@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.config import Settings
+from pipeline.run.records import RunReport
 from pipeline.run.report.progress import LogProgress, Progress, TerminalProgress, for_stream
 from tests.run_fakes import FakeService, project, run
 
@@ -17,7 +19,7 @@ class Tty(io.StringIO):
 
 
 def test_for_stream_picks_the_display() -> None:
-    lines = []
+    lines: list[str] = []
     assert type(for_stream(Tty(), quiet=True, log=lines.append)) is Progress
     assert isinstance(for_stream(Tty(), quiet=False, log=lines.append), TerminalProgress)
     assert isinstance(for_stream(io.StringIO(), quiet=False, log=lines.append), LogProgress)
@@ -66,7 +68,7 @@ def test_a_run_reports_progress_for_every_segment_sent(tmp_path: Path) -> None:
     assert [line for line in lines if line.startswith("DE")][-1].startswith(f"DE {progress.total['DE']}/")
 
 
-def run_with_progress(settings, service, progress):
+def run_with_progress(settings: Settings, service: FakeService, progress: Progress) -> RunReport:
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     return run_translate(
@@ -105,7 +107,11 @@ class Screen(Tty):
 def test_the_final_screen_keeps_every_rounds_lines_and_every_message() -> None:
     screen, now = Screen(), [0.0]
     progress = TerminalProgress(screen, clock=lambda: now[0])
-    log = progress.around(lambda message: screen.write(f"pipeline: {message}\n"))
+
+    def write(message: str) -> None:
+        screen.write(f"pipeline: {message}\n")
+
+    log = progress.around(write)
     log("using the embedded local service")
     for lang in ("DE", "FR"):  # two windows: one round each, a message while the lines are on screen
         progress.start({lang: 3})

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
+from pipeline.segments import Protected
 
 
-def texts(protected):
+def texts(protected: Protected) -> list[str]:
     return [ph.text for ph in protected.placeholders]
 
 

@@ -27,9 +27,9 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
 PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
 
 
-def _semantics(path: Path) -> dict[str, Any]:
+def _semantics(path: Path) -> dict[tuple[str | None, str, str, bool], dict[str, Any]]:
     """What msgmerge decides about each entry, keyed by identity."""
-    out = {}
+    out: dict[tuple[str | None, str, str, bool], dict[str, Any]] = {}
     for e in polib.pofile(str(path)):
         out[(e.msgctxt, e.msgid, e.msgid_plural, bool(e.obsolete))] = {
             "msgstr": e.msgstr,

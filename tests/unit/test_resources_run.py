@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from tests.resources_fake import FakeResources
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
@@ -37,7 +38,7 @@ name = "Polish"
 """
 
 
-def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl"), config: str = CONFIG):
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl"), config: str = CONFIG) -> Settings:
     (tmp_path / "pipeline.toml").write_text(config, encoding="utf-8")
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
     (tmp_path / "terms.csv").write_text("en,fr\nfile,fichier\n", encoding="utf-8")
@@ -51,7 +52,7 @@ def reset(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl")) -> None:
         (tmp_path / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + BODY, encoding="utf-8")
 
 
-def run(settings, fake: FakeResources):
+def run(settings: Settings, fake: FakeResources) -> RunReport:
     return run_translate(settings, RunOptions(), log=lambda m: None, client_factory=fake.factory())
 
 
@@ -215,7 +216,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     plan = ResourcePlan(settings)
     assert plan.target("DE").style is not None and plan.target("FR").style is not None
     assert {("en", "de"), ("en", "fr")} <= set(plan.dictionaries(["DE", "FR"]))
-    messages = []
+    messages: list[str] = []
     report = run_translate(settings, RunOptions(), log=messages.append)
     assert report.exit_code == ExitCode.OK, report.issues
     # Irish has no glossaries on the service: translated without the brand glossary, with a warning naming it.

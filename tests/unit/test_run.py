@@ -346,7 +346,12 @@ def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(
 def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
-    report = run(settings, FakeService(rewrite=lambda text: path.unlink(missing_ok=True) or text))
+
+    def removing(text: str) -> str:
+        path.unlink(missing_ok=True)
+        return text
+
+    report = run(settings, FakeService(rewrite=removing))
     assert not path.exists()
     assert report.exit_code == ExitCode.PARTIAL
 
@@ -466,7 +471,12 @@ def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch: pytes
 
     before = gc.get_threshold()
     seen: list[tuple[int, int, int]] = []
-    monkeypatch.setattr(pipeline.cli, "main", lambda: seen.append(gc.get_threshold()) or 0)
+
+    def main() -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(pipeline.cli, "main", main)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # the test process goes on: nothing frozen
     try:
         with pytest.raises(SystemExit) as exited:

@@ -90,7 +90,7 @@ class SignallingService(FakeService):
         )
 
 
-def _translated(path) -> int:
+def _translated(path: Path) -> int:
     return sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY and u.targets[0].startswith("["))
 
 

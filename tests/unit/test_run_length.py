@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,7 +39,7 @@ def embedded(root: Path, **fields: object) -> Settings:
     )
 
 
-def run(settings: Settings, service: FakeService | None = None, **options: object) -> RunReport:
+def run(settings: Settings, service: FakeService | None = None, **options: Any) -> RunReport:
     factory = service.factory() if service is not None else None
     return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=factory)
 

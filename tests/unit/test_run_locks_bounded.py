@@ -14,17 +14,20 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pipeline.cli import main
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.formats import read_catalog
 from pipeline.model import Alert
 from pipeline.run import orchestrate
 from pipeline.run.locks import CatalogLocks, Holder, at_once
+from pipeline.run.records import RunReport
 from tests.run_fakes import FakeService, project, run
 
 CATALOG = (
@@ -81,7 +84,13 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
     held: list[int] = []
     real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
 
-    async def acquire(self, paths, name, log, stopped=lambda: False):
+    async def acquire(
+        self: CatalogLocks,
+        paths: Iterable[Path],
+        name: Callable[[Path], str],
+        log: Callable[[str], None],
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> bool:
         assert self._held == []  # the last window's locks are let go before the next are taken
         waited = await real_acquire(self, paths, name, log, stopped)
         held.append(len(self._held))
@@ -95,7 +104,7 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
     assert at_once(1024) == 256 and at_once(64) == 16 and at_once(10**6) == 512
 
 
-def holder_of(settings) -> CatalogLocks:
+def holder_of(settings: Settings) -> CatalogLocks:
     """Another run, in this process: it holds the German catalog's lock."""
     other = CatalogLocks(settings.cache_dir)
     asyncio.run(other.acquire([(settings.root / "locale/de/LC_MESSAGES/app.po").resolve()], str, lambda m: None))
@@ -122,7 +131,7 @@ def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_pat
     assert run(settings, FakeService()).exit_code == ExitCode.OK  # free again: the next run goes ahead
 
 
-def run_with_log(settings, service, log):
+def run_with_log(settings: Settings, service: FakeService, log: Callable[[str], None]) -> RunReport:
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     return run_translate(settings, RunOptions(), log=log, client_factory=service.factory())

@@ -20,7 +20,7 @@ from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
 from tests.resources_fake import FakeResources
-from tests.run_fakes import FakeService, project, run, usage
+from tests.run_fakes import FakeService, cache_dir, project, run, usage
 from tests.unit.test_resources_run import BODY, HEADER, TM
 from tests.unit.test_resources_run import CONFIG as RESOURCE_CONFIG
 from tests.unit.test_resources_run import project as resource_project
@@ -250,4 +250,4 @@ def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_
     messages: list[str] = []
     report = run_translate(settings, RunOptions(), log=messages.append)
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 1 and messages == []
-    assert not (settings.cache_dir / "synced.json").exists()
+    assert not (cache_dir(settings) / "synced.json").exists()

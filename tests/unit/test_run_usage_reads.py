@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -12,7 +14,10 @@ import pytest
 import pipeline.catalog_paths
 import pipeline.run.plan
 import pipeline.run.scan
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
+from pipeline.model import Issue
+from pipeline.run.window import ScannedCatalog
 from tests.run_fakes import FakeService, project, run, usage
 from tests.unit.test_run_quota_terminology import texts
 
@@ -98,7 +103,9 @@ def scanned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     paths: list[object] = []
     scan = pipeline.run.scan.scan
 
-    def counting(settings, catalogs, *args, **kwargs):
+    def counting(
+        settings: Settings, catalogs: Iterable[Path], *args: Any, **kwargs: Any
+    ) -> tuple[list[ScannedCatalog], list[Issue]]:
         paths.extend(catalogs)
         return scan(settings, catalogs, *args, **kwargs)
 
@@ -111,7 +118,8 @@ class NotingTheScan(Recording):
 
     def __init__(self, scanned: list[object]) -> None:
         super().__init__(10**6)
-        self.scanned, self.at_usage = scanned, []
+        self.scanned = scanned
+        self.at_usage: list[int] = []
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/usage":

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from pipeline.placeholders.protect import protect
 from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, decode, encode, request_params
 from pipeline.run.gate import verify
-from pipeline.segments import Segment, SegmentKey
+from pipeline.run.window import Verdict
+from pipeline.segments import Protected, Segment, SegmentKey
 
 
-def admit(answer: str, protected, source: str, flags=()):
+def admit(answer: str, protected: Protected, source: str, flags: Sequence[str] = ()) -> str | Verdict:
     """The gate's verdict on ``answer`` for a segment with ``source``: the text to write, or the Verdict."""
     verdict = verify(protected, answer, Segment(SegmentKey("t.po", 0), source, 1, tuple(flags)))
     return verdict.text if verdict.text is not None else verdict

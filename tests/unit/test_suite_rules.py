@@ -10,6 +10,7 @@ through ``sample_project.SAMPLES`` only.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -63,7 +64,7 @@ def repository_samples(source: str) -> list[str]:
     return found
 
 
-def _found(check, files: list[Path]) -> dict[str, list[str]]:
+def _found(check: Callable[[str], list[str]], files: list[Path]) -> dict[str, list[str]]:
     found = {str(p.relative_to(TESTS)): check(p.read_text(encoding="utf-8")) for p in files}
     return {name: lines for name, lines in found.items() if lines}
 

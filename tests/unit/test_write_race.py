@@ -20,12 +20,12 @@ from tests.run_fakes import FakeService, project, run
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 
-def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path, edit: bytes) -> list[str]:
+def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, edit: bytes) -> list[str]:
     """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
     real = formats._new_beside
     saved: list[str] = []
 
-    def new_beside(target):
+    def new_beside(target: Path) -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)
             saved.append(str(path))
@@ -80,7 +80,7 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
     real = formats._exchange
     calls: list[bytes] = []
 
-    def save_then_exchange(tmp, target):
+    def save_then_exchange(tmp: str, target: Path) -> bool:
         if not calls:
             target.write_bytes(b"saved by a translator")
         calls.append(target.read_bytes())
@@ -141,7 +141,7 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
     real = formats._exchange
     calls: list[int] = []
 
-    def saves(tmp, target):
+    def saves(tmp: str, target: Path) -> bool:
         calls.append(1)
         if len(calls) == 1:
             target.write_bytes(b"first save")  # in place, just before the swap

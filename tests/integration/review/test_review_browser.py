@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import UnitState, read_catalog
+from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.run.gate import check_unit, plural_usage
 from tests.review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
@@ -54,7 +54,7 @@ CONFLICT = "locale/de/LC_MESSAGES/conflict.po"
 WAIT_SECONDS = 60
 
 
-def unit_in(path: Path, source: str):
+def unit_in(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 
@@ -123,7 +123,7 @@ def browser() -> Iterator[WebDriver]:
 class Page:
     """The review page in the browser, used as a reviewer would: filters, keys, what is shown."""
 
-    def __init__(self, driver, url: str) -> None:
+    def __init__(self, driver: WebDriver, url: str) -> None:
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.driver = driver

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -236,7 +236,7 @@ def test_body_limit_is_128_kib(http: httpx.Client, keys: Keys, error: Callable[[
 def test_chunked_oversized_body_is_413(
     http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
 ) -> None:
-    def chunks():
+    def chunks() -> Iterator[bytes]:
         yield b'{"target_lang":"DE","text":["'
         for _ in range(200):
             yield b"a" * 1024

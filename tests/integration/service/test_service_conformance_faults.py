@@ -65,7 +65,7 @@ def de(text: str) -> str:
     return transliterate(text, "DE")
 
 
-def mangled(http, keys, mode: str, text: str, ignore: str = "x") -> str:
+def mangled(http: httpx.Client, keys: Keys, mode: str, text: str, ignore: str = "x") -> str:
     body = {"text": [text], "source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": [ignore]}
     response = http.post("/v2/translate", json=body, headers={**keys.paid, **fault(f"mangle={mode}")})
     assert response.status_code == 200, response.text

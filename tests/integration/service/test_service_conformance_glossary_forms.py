@@ -53,7 +53,7 @@ def created(http: httpx.Client, keys: Keys) -> Iterator[list[str]]:
         http.delete(f"/v3/glossaries/{glossary_id}", headers=keys.paid)
 
 
-def entries(http: httpx.Client, keys, glossary_id: str, source: str, target: str) -> str:
+def entries(http: httpx.Client, keys: Keys, glossary_id: str, source: str, target: str) -> str:
     query = {"source_lang": source, "target_lang": target}
     response = http.get(f"/v3/glossaries/{glossary_id}/entries", params=query, headers=keys.paid)
     assert response.status_code == 200, response.text

@@ -68,7 +68,7 @@ def languages(http: httpx.Client, keys: Keys) -> Callable[[str], httpx.Response]
     return get
 
 
-def by_code(response) -> dict[str, dict[str, Any]]:
+def by_code(response: httpx.Response) -> dict[str, dict[str, Any]]:
     assert response.status_code == 200, response.text
     return {entry["lang"]: entry for entry in response.json()}
 

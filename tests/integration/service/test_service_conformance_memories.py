@@ -196,8 +196,8 @@ def test_unreadable_memory_stops_the_start_with_a_message(tmp_path: Path) -> Non
 
 def _document(http: httpx.Client, key: str, data: bytes, **fields: str) -> httpx.Response:
     files = {"file": ("ui.txt", data, "text/plain")}
-    data = {"source_lang": "EN", "target_lang": "DE", **fields}
-    return http.post("/v2/document", files=files, data=data, headers=auth(key))
+    form = {"source_lang": "EN", "target_lang": "DE", **fields}
+    return http.post("/v2/document", files=files, data=form, headers=auth(key))
 
 
 def test_memory_applies_to_documents_with_the_rules_of_text_translation(

@@ -10,6 +10,7 @@ Glossary writes are in ``test_service_conformance_glossary_forms``.
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,9 @@ pytestmark = pytest.mark.integration
 FORM = "application/x-www-form-urlencoded"
 
 
-def post_node_form(http, path: str, pairs: list[tuple[str, str]], headers):
+def post_node_form(
+    http: httpx.Client, path: str, pairs: list[tuple[str, str]], headers: dict[str, str]
+) -> httpx.Response:
     body = urllib.parse.urlencode(pairs).encode()
     return http.post(path, content=body, headers={**headers, "Content-Type": FORM})
 
@@ -80,7 +83,7 @@ def test_document_upload_multipart_then_status_and_result_as_forms(http: httpx.C
     handle = upload.json()
     key = [("document_key", handle["document_key"])]
 
-    def ended():
+    def ended() -> dict[str, Any] | None:
         status = post_node_form(http, f"/v2/document/{handle['document_id']}", key, keys.paid).json()
         return status if status["status"] in ("done", "error") else None
 

@@ -29,8 +29,8 @@ def make_style(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[st
         response = http.post("/v3/style_rules", json=body, headers=keys.paid)
         assert response.status_code == 201, response.text
         made.append(response.json()["style_id"])
-        body: dict[str, Any] = response.json()
-        return body
+        made_rule: dict[str, Any] = response.json()
+        return made_rule
 
     yield make
     for style_id in made:

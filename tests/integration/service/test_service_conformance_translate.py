@@ -308,7 +308,7 @@ def test_billing_context_is_free(translate: Callable[..., httpx.Response]) -> No
 
 def test_billed_characters_only_when_asked(translate: Callable[..., httpx.Response]) -> None:
     for flag in (None, False):
-        body = {"text": ["Hello"], "target_lang": "DE"}
+        body: dict[str, object] = {"text": ["Hello"], "target_lang": "DE"}
         if flag is not None:
             body["show_billed_characters"] = flag
         result = ok(translate(body))

@@ -47,7 +47,8 @@ def _glossary(http: httpx.Client, headers: dict[str, str]) -> str:
 @functools.cache
 def _full_dictionary() -> str:
     """Just under 10 MB of distinct TSV entries: the largest dictionary the spec allows."""
-    lines, size, number = [], 0, 0
+    lines: list[str] = []
+    size = number = 0
     while True:
         line = f"term {number:07d} of the product\tBegriff {number:07d} des Produkts\n"
         if size + len(line) > MAX_GLOSSARY_DICTIONARY_BYTES:
@@ -233,7 +234,10 @@ def test_keys_dropped_from_the_configuration_stop_working_after_a_restart(
     # Before: a free-tier or second paid-tier key removed from the environment kept working for good.
     data_dir = tmp_path / "data"
     first = launch_service(data_dir=data_dir, free_auth_key="free-old", other_paid_auth_key="other-old")
-    auth = lambda key: {"Authorization": f"Service-Auth-Key {key}"}  # noqa: E731
+
+    def auth(key: str) -> dict[str, str]:
+        return {"Authorization": f"Service-Auth-Key {key}"}
+
     body = {"text": ["Hello"], "target_lang": "DE"}
     with httpx.Client(base_url=first.url, timeout=30) as http:
         for key in ("free-old", "other-old", first.auth_key):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.types import Receive, Scope, Send
 
 from pipeline.service.server import BoundedH11, bounded_protocol, connection_cap
 from tests.integration.service.served_in_thread import ServedInThread
@@ -47,7 +48,7 @@ class Served:
         self._seen = threading.Condition()
         release, arrived = self.release, self.arrived
 
-        async def app(scope, receive, send) -> None:
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
             if scope["path"] == "/slow":
                 arrived.release()
                 await asyncio.get_running_loop().run_in_executor(None, release.wait)
@@ -63,7 +64,7 @@ class Served:
         served = self
 
         class Watched(protocol):  # type: ignore[valid-type,misc]
-            def connection_made(self, transport) -> None:
+            def connection_made(self, transport: asyncio.Transport) -> None:
                 super().connection_made(transport)
                 with served._seen:
                     self.number = len(served.received)

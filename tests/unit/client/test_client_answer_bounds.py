@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import httpx
 import pytest
@@ -40,7 +40,7 @@ class Endless:
             yield chunk
 
 
-def _sync(handler) -> Client:
+def _sync(handler: Callable[[httpx.Request], httpx.Response]) -> Client:
     return Client(BASE_URL, KEY, transport=httpx.MockTransport(handler), retry=NO_RETRY)
 
 

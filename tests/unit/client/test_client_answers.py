@@ -157,7 +157,9 @@ def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router
     client.usage()
     assert route.calls.last.request.headers["Connection"] == "keep-alive"
     with Client(BASE_URL, KEY) as default:
-        pool = default._http._transport._pool  # the default transport is a pooled httpcore pool
+        transport = default._http._transport
+        assert isinstance(transport, httpx.HTTPTransport)
+        pool = transport._pool  # the default transport is a pooled httpcore pool
         assert pool._max_keepalive_connections == 10 and pool._keepalive_expiry == 30.0
 
 

@@ -3,6 +3,8 @@ setting it cannot use. Building a client opens no socket."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 import pytest
 
@@ -71,7 +73,7 @@ def test_a_no_proxy_entry_httpx_cannot_parse_is_a_value_error_naming_no_proxy(mo
 # --- a proxy's refusal ---------------------------------------------------------------------------
 
 
-def _client_through(handler, fake_time) -> Client:
+def _client_through(handler: Callable[[httpx.Request], httpx.Response], fake_time: FakeTime) -> Client:
     return Client(
         "https://mt.example.com",
         "key-1234",
@@ -104,7 +106,7 @@ def test_a_tunnel_the_proxy_refuses_for_credentials_is_not_retried_but_one_it_ca
 ) -> None:
     calls = []
 
-    def tunnel(refusal: str):
+    def tunnel(refusal: str) -> Callable[[httpx.Request], httpx.Response]:
         def handler(request: httpx.Request) -> httpx.Response:
             calls.append(request)
             raise httpx.ProxyError(refusal, request=request)

@@ -16,7 +16,7 @@ from tests.run_fakes import FakeService, cache_dir, project, run
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 
-def fuzzy_units(path) -> int:
+def fuzzy_units(path: Path) -> int:
     return sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY)
 
 

@@ -7,9 +7,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from starlette.types import ASGIApp
 
 from pipeline.config import Settings
 from pipeline.review.app import create_app
@@ -29,29 +31,30 @@ def project(tmp_path: Path) -> Settings:
 class Client:
     """Synchronous requests to the app in-process (httpx's ASGI transport: no socket), with the token by default."""
 
-    def __init__(self, app) -> None:
-        self.app = app
+    def __init__(self) -> None:
+        self.app: ASGIApp | None = None  # set once the app, which calls back into this client, is made
         self.headers = {"X-Review-Token": TOKEN}
         self.quits: list[bool] = []
 
-    def request(self, method: str, path: str, headers: dict[str, str] | None = None, **kwargs) -> httpx.Response:
+    def request(self, method: str, path: str, headers: dict[str, str] | None = None, **kwargs: Any) -> httpx.Response:
         async def send() -> httpx.Response:
+            assert self.app is not None
             transport = httpx.ASGITransport(app=self.app)
             async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
                 return await client.request(method, path, headers={**self.headers, **(headers or {})}, **kwargs)
 
         return asyncio.run(send())
 
-    def get(self, path: str, **kwargs) -> httpx.Response:
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
         return self.request("GET", path, **kwargs)
 
-    def post(self, path: str, **kwargs) -> httpx.Response:
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
         return self.request("POST", path, **kwargs)
 
 
 @pytest.fixture
 def client(project: Settings) -> Client:
-    client = Client(None)
+    client = Client()
     client.app = create_app(Session(project), TOKEN, PORT, lambda: client.quits.append(True))
     return client
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import Reviewed, UnitState, read_catalog
+from pipeline.formats import Reviewed, Unit, UnitState, read_catalog
 from pipeline.formats.xmltext import set_attributes
 
 REVIEW = Path(__file__).resolve().parents[2] / "data" / "review"
@@ -21,7 +21,7 @@ def copy(tmp_path: Path, name: str) -> Path:
     return path
 
 
-def unit_of(path: Path, source: str):
+def unit_of(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 

@@ -149,12 +149,12 @@ def test_engine_failure_is_a_clean_500_and_not_billed() -> None:
 class Resources(NoResources):
     """Part-2 lookups stand-in: one glossary and one style rule list."""
 
-    def glossary(self, account_id, glossary_id):
+    def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
         if glossary_id != "g1":
             return None
         return GlossaryInfo({("en", "de"): (("file", "Datei"), ("save", "Sichern"))})
 
-    def style_list(self, account_id, style_id):
+    def style_list(self, account_id: str, style_id: str) -> StyleInfo | None:
         return StyleInfo("de", ("Use the informal you.",)) if style_id == "s1" else None
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -193,6 +194,6 @@ def test_a_job_table_from_before_expiry_gets_its_column_and_expires_by_upload_ti
 
 
 @pytest.mark.parametrize("hours", [0, -1, 876_001, float("inf"), float("nan"), True, "24"])
-def test_the_retention_must_be_a_positive_number_of_hours(hours: object) -> None:
+def test_the_retention_must_be_a_positive_number_of_hours(hours: Any) -> None:
     with pytest.raises(ValueError, match="document_retention_hours"):
         ServiceConfig(accounts=(AccountSpec("paid", ("k",)),), document_retention_hours=hours)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from starlette.types import Receive, Scope, Send
 
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.service.engine.base import MarkupOptions
@@ -54,7 +55,7 @@ def test_a_delay_waits_its_seconds_before_the_request_is_handled_or_failed() -> 
     time_ = VirtualTime()
     handled_at: list[float] = []
 
-    async def app(scope, receive, send) -> None:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
         handled_at.append(time_.clock())
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})

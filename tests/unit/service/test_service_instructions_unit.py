@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ IGNORE_X = MarkupOptions("xml", ignore_tags=frozenset({"x"}))
 ENGINE = InstructionFollowingEngine(PseudoEngine())
 
 
-def translate(*texts: str, **fields) -> list[str]:
+def translate(*texts: str, **fields: Any) -> list[str]:
     settings = {"source_lang": "EN", "target_lang": "DE", "model_type": "quality_optimized", **fields}
     request = EngineRequest(texts=texts, **settings)
     return [t.text for t in asyncio.run(ENGINE.translate(request))]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -12,12 +14,12 @@ from hypothesis import strategies as st
 from pipeline.alphabets import alphabet
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
-from pipeline.service.languages import text_targets
+from pipeline.service.languages import Language, text_targets
 
 ENGINE = PseudoEngine()
 
 
-def run(*texts: str, **fields) -> list[str]:
+def run(*texts: str, **fields: Any) -> list[str]:
     fields.setdefault("source_lang", "EN")
     fields.setdefault("target_lang", "DE")
     request = EngineRequest(texts=texts, **fields)
@@ -82,7 +84,7 @@ LEGACY = {
 }
 
 
-def _source_for(target) -> str:
+def _source_for(target: Language) -> str:
     return "DE" if target.base == "en" else "EN"
 
 
@@ -189,7 +191,7 @@ def test_only_letters_change_and_words_stay_words(target: str, text: str) -> Non
     assert set(c for c in out if c.isalpha()) - set(text) <= set(alphabet(target).letters)
 
 
-def _retained(feed) -> int:
+def _retained(feed: Callable[[], object]) -> int:
     """Bytes still allocated after ``feed()`` has run and its garbage is collected."""
     import gc
     import tracemalloc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,7 +60,7 @@ NAMES = [
 ]
 
 
-def assert_clean(response) -> None:
+def assert_clean(response: httpx.Response) -> None:
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert list(response.json()) == ["message"]
@@ -67,7 +68,7 @@ def assert_clean(response) -> None:
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(body=st.dictionaries(st.sampled_from(NAMES), VALUES, max_size=8))
-def test_translate_survives_any_json_object(client: InProcess, headers: type[Headers], body) -> None:
+def test_translate_survives_any_json_object(client: InProcess, headers: type[Headers], body: dict[str, object]) -> None:
     content = json.dumps(body).encode()
     response = client.post(
         "/v2/translate", content=content, headers={**headers.paid, "Content-Type": "application/json"}
@@ -77,7 +78,7 @@ def test_translate_survives_any_json_object(client: InProcess, headers: type[Hea
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(pairs=st.lists(st.tuples(st.sampled_from(NAMES), st.text(max_size=12)), max_size=8))
-def test_translate_survives_any_form(client: InProcess, headers: type[Headers], pairs) -> None:
+def test_translate_survives_any_form(client: InProcess, headers: type[Headers], pairs: list[tuple[str, str]]) -> None:
     response = client.post(
         "/v2/translate",
         content=urlencode(pairs).encode(),
@@ -93,7 +94,9 @@ def test_translate_survives_any_form(client: InProcess, headers: type[Headers], 
     ),
     path=st.sampled_from(["deactivate", "label", "limits"]),
 )
-def test_admin_survives_any_json_object(client: InProcess, headers: type[Headers], body, path: str) -> None:
+def test_admin_survives_any_json_object(
+    client: InProcess, headers: type[Headers], body: dict[str, object], path: str
+) -> None:
     response = client.put(
         f"/v2/admin/developer-keys/{path}",
         content=json.dumps(body).encode(),

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.service.api.translate_params import parse_translate
+from pipeline.service.api.translate_params import TranslateJob, parse_translate
 from pipeline.service.http.params import Params
 from pipeline.service.http.responses import ApiError
 
 
-def job(**values):
+def job(**values: object) -> TranslateJob:
     return parse_translate(Params({"text": ["Hello"], "target_lang": "DE", "source_lang": "EN", **values}, form=False))
 
 
-def form_job(pairs):
+def form_job(pairs: list[tuple[str, str]]) -> TranslateJob:
     values: dict[str, list[str]] = {}
     for key, value in pairs:
         values.setdefault(key, []).append(value)
