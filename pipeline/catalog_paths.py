@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline import locales
 from pipeline.config import Settings
+from pipeline.files.untrusted import work_tree
 from pipeline.model import Issue, Severity
-from pipeline.untrusted import git_files
 
 CATALOG_SUFFIXES = (".po", ".xlf", ".xliff")
 #: Folders no search enters, whatever the patterns say below their literal part: installed
@@ -74,19 +75,36 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders
                 refused.append(
-                    Issue(display_path(settings, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING)
+                    Issue(
+                        display_path(settings.root, Path(os.path.abspath(candidate))), FOLDER, severity=Severity.WARNING
+                    )
                 )
             continue
         if not settings.follow_symlinks_outside and _leaves(candidate, real, roots):
             refused.append(
-                Issue(display_path(settings, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
+                Issue(display_path(settings.root, Path(os.path.abspath(candidate))), OUTSIDE_LINK.format(target=real))
             )
             continue
         if writing and read_only(real):
-            refused.append(Issue(display_path(settings, Path(os.path.abspath(candidate))), READ_ONLY))
+            refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), READ_ONLY))
             continue
         found.add(real)
     return Found(sorted(found), refused)
+
+
+def where_searched(settings: Settings, paths: Sequence[Path] = ()) -> str:
+    """Where :func:`find_catalogs` looked, for a run that found nothing: ``no .po, .xlf or .xliff file in DIR``."""
+    every = tuple(f"**/*{suffix}" for suffix in CATALOG_SUFFIXES)
+    folders = [p for p in paths if p.is_dir()]
+    if paths:
+        searched = [f"no .po, .xlf or .xliff file in {printable(str(p))}" for p in folders]
+        return "; ".join(searched) or "no catalog among the files given"
+    top = printable(str(settings.root))
+    if tuple(settings.catalogs) == every:
+        said = f"no .po, .xlf or .xliff file in {top}"
+    else:
+        said = f"no file in {top} matches catalogs = [{', '.join(repr(p) for p in settings.catalogs)}]"
+    return said + (", among the files git does not ignore" if work_tree(settings.root) is not None else "")
 
 
 def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False) -> list[str]:
@@ -218,7 +236,8 @@ def _name_regex(part: str) -> str:
             # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
             # and set operations in later Pythons, which warn about them today).
             body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
-            out.append(f"[{'^/' if negate else ''}{body}]")
+            # A negated set never matches "/" either; said apart, so the "/" cannot start a range with the body.
+            out.append((f"(?!/)[^{body}]" if body else "[^/]") if negate else f"[{body}]")
             i = end
         else:
             out.append(re.escape(char))
@@ -227,8 +246,15 @@ def _name_regex(part: str) -> str:
 
 
 def _git_files(top: Path) -> list[str] | None:
-    """The files git sees under ``top`` (see :func:`pipeline.untrusted.git_files`); None outside a work tree."""
-    return git_files(top, _not_the_projects)
+    """The files git sees under ``top`` (see :func:`pipeline.files.git.git_files`); None outside a work tree.
+
+    The front door of git: its module (and subprocess) is loaded inside a work tree only.
+    """
+    if work_tree(top) is None:
+        return None
+    from pipeline.files import git
+
+    return git.git_files(top, _not_the_projects)
 
 
 def _walk(top: Path, compiled: _Patterns) -> set[str]:
@@ -286,6 +312,15 @@ def configured_locale(settings: Settings, path: Path) -> str | None:
     return None
 
 
+def catalog_locale(settings: Settings, path: Path, language: str | None) -> str | None:
+    """The locale a run translates the catalog at ``path`` into: as configured, else its own ``language``
+    (with the form of address its name adds), else the one its path names; None when nothing says."""
+    configured = configured_locale(settings, path)
+    if configured is not None:
+        return configured
+    return locales.refined(language, path) if language else locales.locale_from_path(path)
+
+
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
     """The catalog files of the run (see :func:`find_catalogs`), without the refused links."""
     return find_catalogs(settings, paths).paths
@@ -329,8 +364,8 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
     return Path(os.path.abspath(path)) != real  # no link on the way: a file the user named, where it is
 
 
-def display_path(settings: Settings, path: Path) -> str:
-    """``path`` relative to the project root where it lies inside it: how reports, messages and the run
+def display_path(root: Path, path: Path) -> str:
+    """``path`` relative to the project ``root`` where it lies inside it: how reports, messages and the run
     state name a catalog.
 
     A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
@@ -338,7 +373,7 @@ def display_path(settings: Settings, path: Path) -> str:
     (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
     """
     try:
-        name = str(path.relative_to(settings.root))
+        name = str(path.relative_to(root))
     except ValueError:
         name = str(path)
     return printable(name)

@@ -12,8 +12,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.alphabets import known_targets, script_of
+
+if TYPE_CHECKING:  # loaded by cldr(), the front door of babel
+    from pipeline.cldr import Cldr
 
 # Regions and scripts that select a service variant; anything else falls back to the base language.
 _VARIANTS = {
@@ -191,12 +195,18 @@ def refined(locale: str, path: Path) -> str:
     return f"{locale}@{theirs[3].lower()}"
 
 
+def cldr() -> Cldr:
+    """What CLDR knows of languages: the front door of babel, loaded the first time a code must be checked or
+    named, or a plural rule looked up (:mod:`pipeline.cldr`)."""
+    from pipeline.cldr import Cldr
+
+    return Cldr()
+
+
 def _script_name(script: str) -> str:
     """``Latn`` or ``latin`` -> ``Latin``."""
-    from babel import Locale
-
     code = next((c for c, name in _SCRIPTS.items() if name == script), script)
-    return Locale("en").scripts.get(code, script)
+    return cldr().script_names().get(code, script)
 
 
 def check_code(value: str) -> str | None:
@@ -207,36 +217,25 @@ def check_code(value: str) -> str | None:
     not what catalogs say, and would select nothing. A three-letter code CLDR does not know
     (``cak``, Kaqchikel) is taken as it is: ISO 639-3 has thousands.
     """
-    from babel import Locale, UnknownLocaleError
-    from babel.core import get_global
-
     parsed = parse_locale(value)
     if parsed is not None:
         lang = parsed[0]
-        alias = get_global("language_aliases").get(lang)
+        alias = cldr().alias(lang)
         if alias and alias.split("_")[0] != _ALIASES.get(lang, lang) and lang not in _ALIASES:
             return f"{value!r} is not a language code catalogs use: did you mean {alias.split('_')[0]!r}?"
-        try:
-            Locale.parse(lang)
+        if cldr().knows(lang) or len(lang) == 3 or lang in cldr().language_names() or lang in _ALIASES:
             return None
-        except (UnknownLocaleError, ValueError):
-            if len(lang) == 3 or lang in Locale("en").languages or lang in _ALIASES:
-                return None
     nearest = _nearest(value)
     return f"{value!r} is not a language code" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
 
 
 def _nearest(value: str) -> list[str]:
     """Up to three codes like ``value``, or whose English name is like it (``english`` -> ``en (English)``)."""
-    import difflib
-
-    from babel import Locale
-
-    names = Locale("en").languages
+    names = cldr().language_names()
     offered = _offered_codes()
     by_name = {name.lower(): code for code, name in names.items() if "_" not in code}
-    found = [by_name[n] for n in difflib.get_close_matches(value.lower(), list(by_name), n=3, cutoff=0.75)]
-    found += difflib.get_close_matches(value.lower().replace("-", "_"), offered, n=3, cutoff=0.5)
+    found = [by_name[n] for n in cldr().close(value.lower(), list(by_name), 3, 0.75)]
+    found += cldr().close(value.lower().replace("-", "_"), offered, 3, 0.5)
     unique = list(dict.fromkeys(found))[:3]
     return [f"{code} ({names.get(code.split('_')[0], code)})" for code in unique]
 
@@ -259,9 +258,7 @@ def not_offered(target: str) -> str:
 
 def language_name(code: str) -> str:
     """The English name CLDR gives a language code (``nn``: Norwegian Nynorsk), else the code."""
-    from babel import Locale
-
-    return Locale("en").languages.get(code.lower().replace("-", "_"), code)
+    return cldr().language_names().get(code.lower().replace("-", "_"), code)
 
 
 def service_source(locale: str) -> str:
@@ -318,13 +315,5 @@ def locale_from_path(path: Path) -> str | None:
 
 def is_known_locale(code: str) -> bool:
     """Whether CLDR (through babel) knows ``code``'s language: ``de``, ``pt_BR``, ``sr@latin`` yes; ``app`` no."""
-    from babel import Locale, UnknownLocaleError
-
     parsed = parse_locale(code)
-    if parsed is None:
-        return False
-    try:
-        Locale.parse(parsed[0])
-    except (UnknownLocaleError, ValueError):
-        return False
-    return True
+    return parsed is not None and cldr().knows(parsed[0])

@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pipeline.locales import cldr
+
 __all__ = ["PluralExpressionError", "PluralRule", "check", "compile_expression", "plural_rule_for"]
 
 
@@ -71,14 +73,8 @@ def _forms(expression: str) -> tuple[int, ...] | None:
 @functools.lru_cache(maxsize=256)
 def plural_rule_for(language: str) -> PluralRule | None:
     """The CLDR plural rule of ``language`` as gettext expresses it, from babel's data (read once per language)."""
-    from babel import Locale, UnknownLocaleError
-    from babel.messages.plurals import get_plural
-
-    try:
-        tup = get_plural(Locale.parse(language.replace("-", "_").split("@")[0]))
-    except (UnknownLocaleError, ValueError):
-        return None
-    return PluralRule(tup.num_plurals, tup.plural_expr)
+    found = cldr().plural(language.replace("-", "_").split("@")[0])
+    return None if found is None else PluralRule(*found)
 
 
 MAX_FORMS = 6  # Arabic; no language in CLDR has more

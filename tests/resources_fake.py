@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 
 STYLE_LANGS = {"de", "en", "es", "fr", "it", "ja", "ko", "zh"}
 FORMALITY = {"DE", "FR", "PT-BR", "PL", "ZH-HANT"}  # ZH-HANT: beyond the spec's list

@@ -13,11 +13,12 @@ from typing import Any, Literal, Protocol
 
 import httpx
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.connect import ClientFactory
-from pipeline.quota import Allowance
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.quota import Allowance
 from pipeline.run.records import RunReport
 from pipeline.run.window import DryRunEstimate
 

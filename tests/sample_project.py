@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.formats import UnitState, read_catalog
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 
 REPO = Path(__file__).resolve().parent.parent

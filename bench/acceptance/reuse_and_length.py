@@ -57,9 +57,9 @@ import polib
 
 from bench.harness.sources import PROJECTS, FetchError, Project, blank_tree, extract, fetch, fetch_all, is_filled
 from pipeline import locales
+from pipeline.catalogs import read_catalog
 from pipeline.config import load_settings
-from pipeline.formats import read_catalog
-from pipeline.formats.limits import limit_of
+from pipeline.limits import limit_of
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 

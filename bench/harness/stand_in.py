@@ -39,7 +39,8 @@ def serve(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0, 
     """Serve the local service behind the middleware until killed; prints its URL first."""
     import uvicorn
 
-    from pipeline.service import AccountSpec, ServiceConfig, create_app
+    from pipeline.service.app import create_app
+    from pipeline.service.config import AccountSpec, ServiceConfig
     from pipeline.service.server import bind
 
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", (auth_key,)),)))

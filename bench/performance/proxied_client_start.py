@@ -16,7 +16,7 @@ ROUNDS = 20
 def main() -> None:
     """Print the mean start-up of a proxied client, in milliseconds."""
     os.environ.update(HTTP_PROXY="http://proxy.example:3128", HTTPS_PROXY="http://proxy.example:3128")
-    from pipeline.client import Client
+    from pipeline.client.sync import Client
 
     Client("http://mt.example.com", "key").close()  # imports and first-use costs out of the figure
     started = time.perf_counter()

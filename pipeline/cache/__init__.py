@@ -20,19 +20,33 @@ cache folder (:mod:`pipeline.state`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from pipeline.cache.entry import SharedStoreError, namespace
 from pipeline.cache.local import created
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.cache.tiered import TranslationCache
 from pipeline.config import Settings
+from pipeline.distribution import install_hint
 
-__all__ = ["TranslationCache", "holds_nothing", "open_cache", "open_shared"]
+if TYPE_CHECKING:  # loaded by open_shared, when a shared cache is configured
+    from pipeline.cache.shared import RedisStore
+
+__all__ = ["SharedStoreError", "TranslationCache", "holds_nothing", "open_cache", "open_shared"]
 
 
 def open_shared(settings: Settings, service: str) -> RedisStore | None:
-    """The shared store ``settings`` name for ``service``'s entries, or None (raises SharedStoreError)."""
+    """The shared store ``settings`` name for ``service``'s entries, or None (raises SharedStoreError).
+
+    The front door of the shared store: redis, an extra, is loaded here and only here, when a
+    shared cache is configured; an install without it is told how to add it (the run goes on
+    with its local cache).
+    """
     if not settings.cache_url:
         return None
+    try:
+        from pipeline.cache.shared import RedisStore
+    except ImportError:
+        raise SharedStoreError(f"the redis package is not installed ({install_hint('redis')})") from None
     return RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
 
 

@@ -13,9 +13,11 @@ hold it, so taking it would fail the run wherever it is first written.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
+from pipeline.model import SCHEME_VERSION
 from pipeline.protocol import MAX_TRANSLATE_BODY_BYTES
 
 ENTRY_VERSION = 1
@@ -69,3 +71,13 @@ def decode(stored: object) -> str | None:
     if not isinstance(translation, str) or _LONE_SURROGATE.search(translation):
         return None
     return translation
+
+
+class SharedStoreError(Exception):
+    """The shared store cannot be reached or answered wrongly; the message names no secret."""
+
+
+def namespace(service: str) -> str:
+    """The key prefix of ``service``'s entries (the service is hashed: its URL stays out of key names)."""
+    digest = hashlib.sha256(service.encode("utf-8")).hexdigest()[:16]
+    return f"pipeline:{ENTRY_VERSION}:{SCHEME_VERSION}:{digest}:"

@@ -9,18 +9,24 @@ and developer pointed at it would pay again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pipeline.cache import open_shared
+from pipeline.cache.entry import SharedStoreError, namespace
 from pipeline.cache.local import FILE_NAME, LocalStore, LocalStoreError, created
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
 from pipeline.config import Settings
+
+if TYPE_CHECKING:
+    from pipeline.cache.shared import RedisStore
 from pipeline.errors import redact_url
 
 
 def cache_stats(settings: Settings, service: str) -> dict[str, object]:
     """Entries and sizes of the local store and (when configured) of ``service``'s shared namespace."""
     return {
-        "local": _local(settings, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
-        "shared": _shared(settings, service, RedisStore.stats),
+        "local": _local(settings.cache_dir, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
+        "shared": _shared(settings, service, lambda store: store.stats()),
     }
 
 
@@ -28,7 +34,9 @@ def clear_cache(
     settings: Settings, service: str, *, shared: bool = False, every_service: bool = False
 ) -> dict[str, object]:
     """Empty the local store and, with ``shared``, ``service``'s shared entries (every service's too)."""
-    result: dict[str, object] = {"local": _local(settings, lambda store: {"cleared": store.clear()}, {"cleared": 0})}
+    result: dict[str, object] = {
+        "local": _local(settings.cache_dir, lambda store: {"cleared": store.clear()}, {"cleared": 0})
+    }
     if shared:
         result["shared"] = _shared(
             settings, service, lambda store: {"cleared": store.clear(every_namespace=every_service)}
@@ -37,15 +45,15 @@ def clear_cache(
 
 
 def _local(
-    settings: Settings, action: Callable[[LocalStore], dict[str, object]], untouched: dict[str, object]
+    folder: Path | None, action: Callable[[LocalStore], dict[str, object]], untouched: dict[str, object]
 ) -> dict[str, object] | None:
-    if settings.cache_dir is None:
+    if folder is None:
         return None
-    where = {"path": str(settings.cache_dir / FILE_NAME)}
-    if not created(settings.cache_dir):
+    where = {"path": str(folder / FILE_NAME)}
+    if not created(folder):
         return {**where, **untouched}  # never created: nothing to count or clear, and nothing to create
     try:
-        store = LocalStore(settings.cache_dir)
+        store = LocalStore(folder)
     except LocalStoreError as exc:
         return {**where, "error": str(exc)}
     try:
@@ -63,9 +71,11 @@ def _shared(
         return None
     where = {"url": redact_url(settings.cache_url), "namespace": namespace(service)}
     try:
-        store = RedisStore(settings.cache_url, namespace(service), settings.cache_ttl)
+        store = open_shared(settings, service)
     except SharedStoreError as exc:
         return {**where, "error": str(exc)}
+    if store is None:
+        return None
     try:
         return {**where, **action(store)}
     except SharedStoreError as exc:

@@ -20,24 +20,30 @@ returns at most :data:`READ_BYTES` of values; what did not fit is asked for in t
 
 The URL may carry a password: it is kept in the client only, and
 :func:`~pipeline.errors.redact_url` and
-``RedisStore._scrub`` keep it out of every message. :class:`SharedStoreError` never leaves the
-cache package: the tiered cache and the maintenance commands turn it into a warning or a field.
+``RedisStore._scrub`` keep it out of every message. :class:`~pipeline.cache.entry.SharedStoreError`
+never leaves the cache package: the tiered cache and the maintenance commands turn it into a
+warning or a field. Loaded only where a shared cache is configured (:func:`pipeline.cache.open_shared`):
+redis is an extra.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import inspect
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from pipeline.cache.entry import ENTRY_VERSION, MAX_ENTRY_BYTES, decode, encode
+import redis
+from redis.backoff import NoBackoff
+from redis.connection import AbstractConnection, Connection, SSLConnection, UnixDomainSocketConnection
+from redis.exceptions import RedisError
+from redis.retry import Retry
+
+from pipeline.cache.entry import MAX_ENTRY_BYTES, SharedStoreError, decode, encode
 from pipeline.errors import redact, redact_url, url_secrets
-from pipeline.model import SCHEME_VERSION
 
 CONNECT_TIMEOUT_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 2.0
@@ -77,36 +83,15 @@ def _no_client_info() -> dict[str, None]:
 
     ``driver_info`` in newer redis-py, ``lib_name``/``lib_version`` before.
     """
-    from redis.connection import AbstractConnection
-
     if "driver_info" in inspect.signature(AbstractConnection.__init__).parameters:
         return {"driver_info": None}
     return {"lib_name": None, "lib_version": None}
-
-
-class SharedStoreError(Exception):
-    """The shared store cannot be reached or answered wrongly; the message names no secret."""
-
-
-def namespace(service: str) -> str:
-    """The key prefix of ``service``'s entries (the service is hashed: its URL stays out of key names)."""
-    digest = hashlib.sha256(service.encode("utf-8")).hexdigest()[:16]
-    return f"pipeline:{ENTRY_VERSION}:{SCHEME_VERSION}:{digest}:"
 
 
 class RedisStore:
     """Entries of one namespace in one Redis database."""
 
     def __init__(self, url: str, prefix: str, ttl: int | None = None) -> None:
-        try:
-            import redis
-            from redis.backoff import NoBackoff
-            from redis.retry import Retry
-        except ImportError:  # a dependency, but an install without dependencies must not crash the run
-            from pipeline.distribution import install_hint
-
-            raise SharedStoreError(f"the redis package is not installed ({install_hint('redis')})") from None
-
         self.where = redact_url(url)
         self._secrets = url_secrets(url)
         self._prefix = prefix
@@ -212,8 +197,6 @@ class RedisStore:
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
         """The one place the client's exceptions (and OSError) become SharedStoreError, scrubbed."""
-        from redis.exceptions import RedisError
-
         try:
             yield
         except (RedisError, OSError) as exc:
@@ -243,8 +226,6 @@ def _answered_in_time(url: str, late: _Late) -> type:
     for what is left of it (a socket timeout is per read: the only bound redis-py has). Past it the
     read times out, redis-py drops the connection and the caller drops the store.
     """
-    from redis.connection import Connection, SSLConnection, UnixDomainSocketConnection
-
     scheme = url.partition("://")[0].lower()
     base: type[Connection] = {"rediss": SSLConnection, "unix": UnixDomainSocketConnection}.get(scheme, Connection)
 

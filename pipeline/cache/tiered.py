@@ -16,9 +16,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pipeline.cache.entry import SharedStoreError
 from pipeline.cache.local import LocalStore, LocalStoreError
-from pipeline.cache.shared import RedisStore, SharedStoreError
+
+if TYPE_CHECKING:  # redis is an extra, loaded only for a shared cache: pipeline.cache.open_shared
+    from pipeline.cache.shared import RedisStore
 
 # Shared writes wait for this many entries (or the end of the run): a handful of round trips per
 # thousand segments, and a run stopped early loses at most this many from the shared store only.

@@ -1,28 +1,48 @@
-"""Command-line entry point: ``pipeline <command> ...``.
+"""Command-line entry point, ``pipeline <command> ...``, and its front door: what a command loads.
 
 One module per command group registers its subcommands through a ``register(subparsers)``
-function that adds parsers and sets ``func`` (a callable taking the parsed namespace and
-returning an exit code): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.init`,
+function that adds parsers and names each one's ``handler`` (``module:function``, a module of
+:mod:`pipeline.cli.commands` unless dotted): :mod:`~pipeline.cli.translate`, :mod:`~pipeline.cli.init`,
 :mod:`~pipeline.cli.workflows` (check, refresh), :mod:`~pipeline.cli.review`,
 :mod:`~pipeline.cli.resources` (glossary, style), :mod:`~pipeline.cli.cache` (stats, clear),
 :mod:`~pipeline.cli.client` (the service's endpoints); ``pipeline serve`` registers from
-:mod:`pipeline.service.cli`. The options they share are in :mod:`~pipeline.cli.common`. Registering
-modules stay light to import: heavy imports happen inside ``func``; ``pipeline translate`` (what the
-pre-commit hook starts at every commit) builds only its own parser.
+:mod:`pipeline.service.cli`. The arguments they share are here (:func:`add_catalog_arguments`, ...).
+
+This module decides what a command loads, and nothing else does: :func:`build_parser` imports the
+command's parser module alone (``pipeline translate``, what the pre-commit hook starts at every
+commit, builds only its own parser), and :func:`main` imports the command's handler module when it
+runs. A handler module imports what it needs at its top. :func:`run` is the process's own
+entry point: it tunes what only a whole process may.
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
+import importlib
+import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
 
+from pipeline.config import CONFIG_NAME
+from pipeline.config.checks import code
 from pipeline.distribution import DISTRIBUTION, __version__
+from pipeline.errors import PipelineError
 
-TYPE_CHECKING = False  # not typing's: importing typing costs a tenth of the no-op check
-if TYPE_CHECKING:
-    import argparse
-    from typing import NoReturn
-
-__all__ = ["COMMANDS", "GC_THRESHOLDS", "build_parser", "main", "run"]
+__all__ = [
+    "COMMANDS",
+    "GC_THRESHOLDS",
+    "add_catalog_arguments",
+    "add_config_argument",
+    "add_frozen_argument",
+    "build_parser",
+    "handler",
+    "language_code",
+    "main",
+    "run",
+]
 
 #: The collector's thresholds in the ``pipeline`` process (Python's are 700, 10, 10): see :func:`run`.
 GC_THRESHOLDS = (50_000, 20, 20)
@@ -49,9 +69,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     refresh`` what a release build runs: building the parsers of every other command (and
     importing their modules) would cost each more than Python's start-up.
     """
-    import argparse
-    import importlib
-
     parser = argparse.ArgumentParser(
         prog="pipeline",
         description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
@@ -64,26 +81,82 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# -- the arguments several commands share ------------------------------------------------------
+
+
+def add_catalog_arguments(p: argparse.ArgumentParser) -> None:
+    """The PATH arguments and ``--config`` option of every command that works on the project's catalogs."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="catalog files or folders (default: the config's `catalogs` globs)",
+    )
+    p.add_argument(
+        "--follow-symlinks-outside",
+        action="store_true",
+        help="also read and write catalogs that are symbolic links to files outside the project (the "
+        "config file's folder and the PATHs given); refused by default",
+    )
+    add_config_argument(p)
+
+
+def add_config_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--config`` option of every command that reads the project's configuration."""
+    p.add_argument(
+        "--config", type=Path, help=f"config file (default: ./{CONFIG_NAME}, or [tool.pipeline] in ./pyproject.toml)"
+    )
+
+
+def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
+    """The ``--frozen`` option of ``translate`` and ``refresh``: the CI check."""
+    p.add_argument(
+        "--frozen",
+        action="store_true",
+        help=f"check only (for CI): send nothing and write nothing, not even the report; exit 5 listing "
+        f"what a `pipeline {command}` would change (catalog, language, segments, estimated "
+        f"characters, from the cache of the service the last run used when none is configured), 0 when "
+        f"there is nothing to do, 1 (as a run would) when what is left is what the last run refused "
+        f"in catalogs unchanged since, or input no run can use; needs no key",
+    )
+
+
+def language_code(value: str) -> str:
+    """A language code argument (``--target-lang``), checked as the configuration's are."""
+    problem = code(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem.removeprefix(": "))
+    return value
+
+
 #: The exit status when the reader of standard output left: 128 + SIGPIPE, as a shell reports a tool SIGPIPE ended.
 EXIT_READER_GONE = 141
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    from pipeline.errors import PipelineError
-
     argv = sys.argv[1:] if argv is None else argv
     _printable_stdout()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        return int(handler(args.handler)(args))
     except PipelineError as exc:
         print(f"pipeline: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("pipeline: interrupted", file=sys.stderr)
         return 130
+
+
+def handler(name: str) -> Callable[[argparse.Namespace], int]:
+    """The function ``name`` (``module:function``; a module of :mod:`pipeline.cli.commands` unless dotted)
+    that runs a command, its module loaded now."""
+    module, _, function = name.partition(":")
+    loaded = importlib.import_module(module if "." in module else f"pipeline.cli.commands.{module}")
+    run: Callable[[argparse.Namespace], int] = getattr(loaded, function)
+    return run
 
 
 def _printable_stdout() -> None:
@@ -112,11 +185,9 @@ def run() -> NoReturn:
     collections; standard streams are flushed at exit either way.
 
     Nor does the process run httpx's own command line: httpx imports it, and with it click and
-    pygments where they are installed (click comes with the ``serve`` extra), unless the import
+    pygments where they are installed (click comes with uvicorn), unless the import
     is refused, which httpx answers with a stub. About 25 ms of every run that sends a request.
     """
-    import gc
-
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     gc.set_threshold(*GC_THRESHOLDS)
     try:
@@ -126,7 +197,7 @@ def run() -> NoReturn:
             sys.stdout.flush()
     except BrokenPipeError:
         code = _reader_gone()
-    common = sys.modules.get("pipeline.cli.common")  # imported by every command that logs
+    common = sys.modules.get("pipeline.cli.commands")  # loaded by every command that logs
     if common is not None and common.stderr_reader_gone():
         code = EXIT_READER_GONE
     gc.freeze()
@@ -137,8 +208,6 @@ def _reader_gone() -> int:
     """The reader of standard output left (``pipeline usage --json | head -c 30``): the rest of the output
     is dropped, as a Unix tool that SIGPIPE ends drops it, with no traceback, and the exit status says so.
     """
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush finds nowhere to fail
     return EXIT_READER_GONE

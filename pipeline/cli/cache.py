@@ -1,18 +1,11 @@
-"""``pipeline cache stats|clear``: what the translation cache holds, on either store, and emptying it.
-
-Light to import: the parsers only; the cache package is imported when a command runs.
-"""
+"""``pipeline cache stats|clear``: their parsers."""
 
 from __future__ import annotations
 
 import argparse
-import json
-from dataclasses import replace
 from pathlib import Path
 
-from pipeline.cli.common import add_config_argument, load_cli_settings
-from pipeline.config import Settings
-from pipeline.errors import ExitCode
+from pipeline.cli import add_config_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,70 +47,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="with --shared: the entries of every service and version, not only this service's",
     )
-    stats.set_defaults(func=_stats)
-    clear.set_defaults(func=_clear)
-
-
-def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
-    from pipeline.connect import service_identity
-
-    settings = load_cli_settings(args)
-    if args.cache_dir:
-        settings = replace(settings, cache_dir=args.cache_dir.resolve())
-    return settings, service_identity(settings)
-
-
-def _stats(args: argparse.Namespace) -> int:
-    from pipeline.cache.maintenance import cache_stats
-
-    settings, service = _settings_and_service(args)
-    return _show(cache_stats(settings, service), args.json)
-
-
-def _clear(args: argparse.Namespace) -> int:
-    from pipeline.cache.maintenance import clear_cache
-
-    if args.all_services and not args.shared:
-        from pipeline.errors import UsageError
-
-        raise UsageError("--all-services applies to the shared cache: add --shared")
-    settings, service = _settings_and_service(args)
-    return _show(clear_cache(settings, service, shared=args.shared, every_service=args.all_services), args.json)
-
-
-def _show(result: dict[str, object], as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(result, indent=2, sort_keys=True))
-    else:
-        for name, figures in result.items():
-            print(_line(name, figures))  # type: ignore[arg-type]
-    failed = any(isinstance(f, dict) and "error" in f for f in result.values())
-    return ExitCode.PARTIAL if failed else ExitCode.OK
-
-
-def _line(name: str, figures: dict[str, object] | None) -> str:
-    if figures is None:
-        return f"{name}: not configured"
-    where = figures.get("path") or figures.get("url")
-    if "error" in figures:
-        return f"{name} ({where}): unavailable: {figures['error']}"
-    if "cleared" in figures:
-        return f"{name} ({where}): {figures['cleared']} entries removed"
-    if name == "shared":
-        return (
-            f"{name} ({where}): {figures['entries']} entries for this service, "
-            f"{figures['entries_all_namespaces']} in all"
-        )
-    legacy = (
-        f", plus {_size(figures['legacy_bytes'])} of an old cache.db (`pipeline cache clear` removes it)"
-        if figures.get("legacy_bytes")
-        else ""
-    )
-    return f"{name} ({where}): {figures['entries']} entries, {_size(figures['bytes'])}{legacy}"
-
-
-def _size(count: object) -> str:
-    size = int(count)  # type: ignore[call-overload]
-    if size < 1024:
-        return f"{size} bytes"
-    return f"{size / 1024:.1f} KiB" if size < 1024 * 1024 else f"{size / 1024 / 1024:.1f} MiB"
+    stats.set_defaults(handler="cache:stats")
+    clear.set_defaults(handler="cache:clear")

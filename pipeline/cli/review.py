@@ -1,15 +1,10 @@
-"""``pipeline review``: review what machine translation wrote, in a local web page.
-
-Light to import: the parser only; the review app (starlette, uvicorn) is imported when it runs.
-"""
+"""``pipeline review``: its parser (what it does: :mod:`pipeline.cli.commands.review`)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from pipeline.cli.common import add_catalog_arguments
-from pipeline.errors import ExitCode, UsageError
+from pipeline.cli import add_catalog_arguments
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,54 +28,4 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not open a browser; the page's address, token included, is the first line of output",
     )
-    p.set_defaults(func=_review)
-
-
-def _review(args: argparse.Namespace) -> int:
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as exc:
-        from pipeline.distribution import install_hint
-
-        raise UsageError(
-            f"pipeline review needs {exc.name}, which is not installed: {install_hint('review')}"
-        ) from None
-    from dataclasses import replace
-
-    from pipeline.config import load_settings
-    from pipeline.review import server
-    from pipeline.review.session import Session
-
-    if not 0 <= args.port <= 65535:
-        raise UsageError("--port must be between 0 and 65535")
-    settings = load_settings(args.config)
-    if args.follow_symlinks_outside:
-        settings = replace(settings, follow_symlinks_outside=True)
-    session = Session(settings, args.paths, warn=lambda message: print(f"pipeline review: {message}", file=sys.stderr))
-    if not session.entries:
-        print(f"pipeline review: nothing awaits review in {len(session.catalogs)} catalog(s)")
-        return ExitCode.OK
-    try:
-        sock = server.bind(args.port)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from None
-
-    def ready(url: str) -> None:
-        print(url, flush=True)
-        print(
-            f"pipeline review: {session.awaiting()} entries await review in {len(session.catalogs)} catalog(s); "
-            f"the page's Done button or Ctrl-C ends the review",
-            file=sys.stderr,
-        )
-        if not args.no_open:
-            import threading
-            import webbrowser
-
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-
-    server.serve(session, sock, ready)
-    lines = session.summary()
-    print(f"pipeline review: {'; '.join(lines) if lines else 'no decision made'}")
-    print(f"pipeline review: {session.awaiting()} entries still await review")
-    return ExitCode.OK
+    p.set_defaults(handler="review:review")

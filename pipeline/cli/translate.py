@@ -1,32 +1,15 @@
-"""``pipeline translate``: the command the pre-commit hook starts at every commit.
+"""``pipeline translate``, the command the pre-commit hook starts at every commit: its parser.
 
-Light to import: the run's modules are loaded when the command runs, and only as far as the run
-needs them (a run with nothing new stops before parsing anything).
+What it does: :mod:`pipeline.cli.commands.translate`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pipeline.cli.common import (
-    add_catalog_arguments,
-    add_frozen_argument,
-    load_cli_settings,
-    print_issues,
-    print_usage,
-    report_dir,
-    save_reports,
-    stderr_log,
-)
+from pipeline.cli import add_catalog_arguments, add_frozen_argument, language_code
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
-from pipeline.model import Severity
-
-if TYPE_CHECKING:
-    from pipeline.config import Settings
-    from pipeline.run.records import RunReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="LANG",
-        type=_language_code,
+        type=language_code,
         help="only catalogs in this locale (repeatable; gettext or service codes: pt_BR, PT-BR)",
     )
     p.add_argument(
@@ -82,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_frozen_argument(p, "translate")
     _add_limits(p)
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (and whom a run waits for)")
-    p.set_defaults(func=_translate)
+    p.set_defaults(handler="translate:translate")
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
@@ -104,15 +87,6 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _language_code(value: str) -> str:
-    from pipeline.locales import check_code
-
-    problem = check_code(value)
-    if problem:
-        raise argparse.ArgumentTypeError(problem)
-    return value
-
-
 def _budget(value: str) -> int:
     try:
         number = int(value)
@@ -131,133 +105,3 @@ def _seconds(value: str) -> float:
     if not 0 <= number < float("inf"):
         raise argparse.ArgumentTypeError("must be 0 or more seconds")
     return number
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    from dataclasses import replace
-
-    settings = load_cli_settings(args)
-    if args.cache_dir:
-        settings = replace(settings, cache_dir=args.cache_dir.resolve())
-    if args.max_characters is not None:
-        settings = replace(settings, max_characters=args.max_characters)
-    if args.lock_wait is not None:
-        settings = replace(settings, lock_wait=args.lock_wait)
-    if args.to_utf8:
-        settings = replace(settings, to_utf8=True)
-    return settings
-
-
-def _translate(args: argparse.Namespace) -> int:
-    from pipeline.run.orchestrate import RunOptions, run_translate
-    from pipeline.run.report import awaiting_note, reuse_and_length
-    from pipeline.run.report.progress import for_stream
-
-    settings = _settings(args)
-    options = RunOptions(
-        paths=tuple(args.paths),
-        target_langs=tuple(args.target_lang),
-        dry_run=args.dry_run or args.frozen,
-        use_cache=not args.no_cache,
-        frozen=args.frozen,
-    )
-    log = stderr_log(args.quiet)
-    progress = for_stream(sys.stderr, args.quiet, log)
-    report = run_translate(settings, options, progress.around(log), progress=progress)
-    if args.frozen:  # a check: nothing written, not even the report
-        return print_frozen(report, "translate")
-    json_path = save_reports(report, report_dir(args, settings))
-    print_issues(report.issues, args.quiet)
-    if not args.quiet:
-        t = report.totals
-        if report.would_send is not None:
-            print_found(report)
-            print(f"dry run: {dry_run_line(report)}")
-        else:
-            print(
-                f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
-                f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}"
-                f"{awaiting_note(t)}; "
-                f"{t.billed_characters} characters billed in {t.requests} requests; "
-                + (
-                    f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "
-                    if report.unchanged_catalogs
-                    else ""
-                )
-                + (f"report: {json_path}" if json_path else "no report written")
-            )
-            print_usage(report)
-    if report.stopped is not None:  # an early stop is the reason for a non-zero exit: shown even with --quiet
-        left = report.remaining
-        rest = f"; left for the next run: {left.segments} segments, {left.characters} characters" if left else ""
-        print(f"pipeline: stopped early: {report.stopped}{rest}", file=sys.stderr)
-    return report.exit_code
-
-
-def print_frozen(report: RunReport, command: str) -> int:
-    """The outcome of ``--frozen``: what a run would change, one catalog a line, on stdout; returns the exit code."""
-    from pipeline.run.report import work_lines
-
-    print_issues(report.issues, quiet=True)
-    lines = work_lines(report)
-    if lines:
-        w = report.would_send
-        print(
-            f"pipeline {command} --frozen: a run would change {len(lines)} catalog(s), billing about "
-            f"{w.characters if w else 0} characters:"
-        )
-        print("\n".join(lines))
-    elif report.exit_code == 0:
-        print(f"pipeline {command} --frozen: nothing to translate")
-    else:
-        errors = sum(1 for i in report.issues if i.severity is Severity.ERROR)
-        print(
-            f"pipeline {command} --frozen: nothing a run could translate; {errors} error(s) above, which a run "
-            f"would report too (exit {report.exit_code})"
-        )
-    return report.exit_code
-
-
-def print_found(report: RunReport) -> None:
-    """The catalogs a dry run found, one a line with its language, those skipped unread marked so."""
-    if not report.catalogs:
-        print("found no catalog to translate")
-        return
-    print(f"found {len(report.catalogs)} catalog(s):")
-    for cat in sorted(report.catalogs, key=lambda c: c.path):
-        note = " (unchanged since a run that finished it: not read)" if cat.unchanged else ""
-        print(f"  {cat.path} ({cat.target_lang}){note}")
-
-
-def dry_run_line(report: RunReport) -> str:
-    """What a dry run found: what a real run would write without the service, and what it would send."""
-    from pipeline.run.report import fallback_note
-
-    t, w = report.totals, report.would_send
-    assert w is not None
-    kept = [
-        f"{n} {what}"
-        for n, what in (
-            (t.segments_from_cache, "from the cache"),
-            (t.segments_reused, "reused from reviewed translations"),
-            (t.segments_copied, "copied (nothing to translate)"),
-        )
-        if n
-    ]
-    writes = f"would write {', '.join(kept)}; " if kept else ""
-    return (
-        f"{writes}would send {w.segments} segments ({w.texts} unique texts) in {w.requests} requests, about "
-        f"{w.characters} billed characters{fallback_note(w)}"
-    )
-
-
-def preview(config: Path) -> None:
-    """What ``pipeline translate --dry-run --config CONFIG`` prints: the catalogs found, the problems, the estimate."""
-    from pipeline.config import load_settings
-    from pipeline.run.orchestrate import RunOptions, run_translate
-
-    report = run_translate(load_settings(config), RunOptions(dry_run=True), stderr_log())
-    print_issues(report.issues, quiet=False)
-    print_found(report)
-    if report.would_send is not None:
-        print(dry_run_line(report))

@@ -1,31 +1,18 @@
-"""``pipeline check`` (a release gate needing no service) and ``pipeline refresh`` (the nightly job).
-
-Light to import: the parsers only; each command imports its modules when it runs.
-"""
+"""``pipeline check`` (a release gate needing no service) and ``pipeline refresh`` (the nightly job): their parsers."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cli.common import (
+from pipeline.cli import (
     add_catalog_arguments,
     add_frozen_argument,
-    load_cli_settings,
-    print_issues,
-    print_usage,
-    report_dir,
-    save_reports,
-    stderr_log,
 )
-from pipeline.errors import ExitCode, UsageError
-from pipeline.model import Severity
 
 if TYPE_CHECKING:
-    from pipeline.run.records import RunReport
-    from pipeline.workflows.refresh import MergeOutcome
+    pass
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skip-fuzzy", action="store_true", help="leave fuzzy (needs-review) entries out, as msgfmt does")
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
-    p.set_defaults(func=_check)
+    p.set_defaults(handler="workflows:check")
 
     r = sub.add_parser(
         "refresh",
@@ -87,115 +74,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_frozen_argument(r, "refresh")
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
-    r.set_defaults(func=_refresh)
-
-
-def _check(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from pipeline.catalog_paths import display_path, find_catalogs
-    from pipeline.config import load_settings
-    from pipeline.workflows.check import check_paths
-
-    settings = load_settings(args.config)
-    if args.follow_symlinks_outside:
-        settings = replace(settings, follow_symlinks_outside=True)
-    found = find_catalogs(settings, args.paths, writing=False)
-    paths = found.paths
-    display = {p: display_path(settings, p) for p in paths}
-    checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy, settings=settings)
-    errors = warnings = 0
-    for title, issues in (("", [*found.refused, *checked.issues]), ("fuzzy entry: ", checked.fuzzy)):
-        for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
-            if issue.severity is Severity.ERROR:
-                errors += 1
-                print(f"{issue.where()}: {title}{issue.reason}")
-            else:
-                warnings += 1
-                if not args.quiet or args.strict:
-                    print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
-    if not args.quiet:
-        fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
-        awaiting = f"; {checked.awaiting} entries await review (pipeline review)" if checked.awaiting else ""
-        print(
-            f"pipeline check: {errors} error(s), {warnings} warning(s) in {checked.read} catalog(s); "
-            f"{fuzzy} of the errors in fuzzy entries{awaiting}",
-            file=sys.stderr,
-        )
-    return ExitCode.PARTIAL if errors or (args.strict and warnings) else ExitCode.OK
-
-
-def _refresh(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from pipeline.run.report import awaiting_note
-    from pipeline.workflows.refresh import refresh
-
-    settings = load_cli_settings(args)
-    if args.max_characters is not None:
-        if args.max_characters < 0:
-            raise UsageError("--max-characters must be 0 or more")
-        settings = replace(settings, max_characters=args.max_characters)
-    template = args.template.resolve() if args.template else None
-    outcome, report = refresh(
-        settings, args.paths, template, merge_only=args.merge_only, log=stderr_log(args.quiet), frozen=args.frozen
-    )
-    if args.frozen:  # a check: nothing written, not even the report
-        return _print_frozen_refresh(outcome, report)
-    changed = sum(1 for c in outcome.catalogs if c.written)
-    merged = (
-        f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
-        if outcome.catalogs
-        else "no catalog merged (no template for them)"
-    )
-    if report is None:
-        print_issues(outcome.issues, args.quiet)
-        if not args.quiet:
-            print(merged)
-        return ExitCode.PARTIAL if any(i.severity is Severity.ERROR for i in outcome.issues) else ExitCode.OK
-    json_path = save_reports(report, report_dir(args, settings))
-    print_issues(report.issues, args.quiet)
-    if not args.quiet:
-        t = report.totals
-        print(
-            f"{merged}; {t.segments_translated} segments translated, {t.segments_from_cache} from cache, "
-            f"{t.segments_failed} failed{awaiting_note(t)}; {t.billed_characters} characters billed; "
-            + (f"report: {json_path}" if json_path else "no report written")
-        )
-        print_usage(report)
-        if report.stopped is not None:
-            print(f"stopped early: {report.stopped}", file=sys.stderr)
-    return report.exit_code
-
-
-def _print_frozen_refresh(outcome: MergeOutcome, report: RunReport | None) -> int:
-    """What a refresh would merge and translate, one catalog a line, on stdout; returns the exit code (5: something)."""
-    from pipeline.run.report import work_lines
-
-    merges = [
-        f"{c.path}\tmerge: {c.added} added, {c.fuzzy} fuzzy, {c.obsoleted} obsolete, {c.revived} revived, "
-        f"{c.removed} removed"
-        for c in outcome.catalogs
-        if c.written
-    ]
-    if merges:
-        print(f"pipeline refresh --frozen: the merge would change {len(merges)} catalog(s):")
-        print("\n".join(merges))
-    if report is None:
-        print_issues(outcome.issues, quiet=True)
-        errors = any(i.severity is Severity.ERROR for i in outcome.issues)
-        code = ExitCode.PARTIAL if errors else ExitCode.PENDING if merges else ExitCode.OK
-    else:
-        print_issues(report.issues, quiet=True)  # the merge's problems are among them
-        lines = work_lines(report)
-        if lines:
-            characters = report.would_send.characters if report.would_send else 0
-            print(
-                f"pipeline refresh --frozen: translating would change {len(lines)} catalog(s), billing about "
-                f"{characters} characters (counted before the merge):"
-            )
-            print("\n".join(lines))
-        code = report.exit_code
-    if code == ExitCode.OK:
-        print("pipeline refresh --frozen: nothing to merge or translate")
-    return code
+    r.set_defaults(handler="workflows:refresh")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import date
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 import httpx
 
@@ -14,7 +15,7 @@ from pipeline.client.base import AbsoluteURLs, Cookieless, open_http
 from pipeline.client.reception import BoundedBody, finish, transport_errors
 from pipeline.client.requests import Call, Flow, Sleep
 from pipeline.client.retry import RetryPolicy
-from pipeline.errors import ServiceError
+from pipeline.errors import RateLimitedError, ServiceError
 
 if TYPE_CHECKING:  # the shared endpoint methods, as this shell returns them: coroutines (see stubgen.py)
     from pipeline.client.aio_endpoints import AsyncEndpoints as _Endpoints
@@ -22,6 +23,8 @@ else:
     from pipeline.client.base import ClientBase as _Endpoints
 
 T = TypeVar("T")
+#: How a caller paces a request refused with 429: waits as it decides, returns the seconds that took.
+Pace = Callable[[RateLimitedError], Awaitable[float]]
 _CLOSED = httpx.ByteStream(b"")  # what a read response's stream is replaced with
 
 
@@ -52,6 +55,7 @@ class AsyncClient(_Endpoints):
     ) -> None:
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
+        self._pace: Pace | None = None
         self._http = open_http(
             _AsyncClientHTTP,
             httpx.AsyncHTTPTransport,
@@ -71,6 +75,17 @@ class AsyncClient(_Endpoints):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+    def with_pacing(self, pace: Pace) -> Self:
+        """The same client (same connections, key, settings), a 429's wait decided by ``pace``; close only the original.
+
+        ``pace(error)`` waits as the caller decides (its own limiter: how many requests are in flight
+        after a refusal, and for how long) and returns the seconds that took. The attempt is counted
+        with the others (:func:`pipeline.client.retry.retrying`); whatever ``pace`` raises ends the call.
+        """
+        view = copy.copy(self)
+        view._pace = pace
+        return view
 
     async def iter_custom_tag_usage(
         self, start_date: date | str, end_date: date | str, *, aggregate_by: Literal["period", "day"] = "period"
@@ -96,7 +111,9 @@ class AsyncClient(_Endpoints):
                 return stop.value
             reply, error = None, None
             try:
-                if isinstance(step, Sleep):
+                if isinstance(step, Sleep) and step.rate_limited is not None and self._pace is not None:
+                    reply = await self._pace(step.rate_limited)
+                elif isinstance(step, Sleep):
                     await self._sleep(step.seconds)
                 else:
                     reply = await self._send_once(step)

@@ -22,6 +22,7 @@ from pipeline.client.endpoints import TextEndpoints
 from pipeline.client.requests import Request
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.terminology import TerminologyEndpoints
+from pipeline.distribution import DISTRIBUTION, __version__
 from pipeline.errors import has_userinfo, redact_url, userinfo
 
 #: Pooled keep-alive connections of the default transports.
@@ -195,8 +196,6 @@ def user_agent() -> str:
     """``pipeline-i18n/<version> httpx/<version> Python/<version>``."""
     # The version module, not importlib.metadata: reading the installed package's metadata
     # imported zipfile, csv and the metadata machinery into every run for one string.
-    from pipeline.distribution import DISTRIBUTION, __version__
-
     return (
         f"{DISTRIBUTION}/{__version__} httpx/{httpx.__version__} "
         f"{platform.python_implementation()}/{platform.python_version()}"

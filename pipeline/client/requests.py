@@ -16,7 +16,7 @@ from urllib.parse import quote
 from pipeline import protocol
 from pipeline.client import limits
 from pipeline.client.api_data import GlossaryDictionary
-from pipeline.errors import ClientLimitError
+from pipeline.errors import ClientLimitError, RateLimitedError
 
 T = TypeVar("T")
 
@@ -83,9 +83,15 @@ class Call(Generic[T]):
 
 @dataclass(frozen=True)
 class Sleep:
-    """A flow step: wait this many seconds (through the client's injected sleep)."""
+    """A flow step: wait this many seconds (through the client's injected sleep).
+
+    ``rate_limited``: the wait follows a 429; a caller that paces its own requests
+    (:meth:`pipeline.client.AsyncClient.with_pacing`) waits as it decides instead, and the shell
+    sends the flow back the seconds that took (a paced wait is not the request's own time).
+    """
 
     seconds: float
+    rate_limited: RateLimitedError | None = None
 
 
 #: A generator that yields calls and sleeps, receives each call's result, and returns a value.

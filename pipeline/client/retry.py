@@ -2,9 +2,12 @@
 honoured, attempts and total time bounded.
 
 Only errors whose ``should_retry`` is true are retried (429, 5xx, transport failures); every other
-error, 456 included, goes straight back to the caller. A caller that paces its own requests
-(the run's send stage, :mod:`pipeline.run.send.concurrency`) turns ``retry_rate_limited`` off to see every
-429 itself: a retry hidden in here would go out while every other sender should be pausing.
+error, 456 included, goes straight back to the caller. :func:`retrying` is the one count of a
+request's attempts, whatever failed: ``max_attempts`` bounds 429s, 5xx and transport errors
+together. A caller that paces its own requests (the run's send stage, through
+:meth:`pipeline.client.AsyncClient.with_pacing`) decides how long a 429 waits, and for how many
+requests at once, without a retry count of its own; the time it paces does not count against
+``max_total``, which bounds the request's own time.
 """
 
 from __future__ import annotations
@@ -32,7 +35,6 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 30.0
     max_total: float = 120.0
-    retry_rate_limited: bool = True  # False: a 429 goes straight back to the caller
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
@@ -75,12 +77,7 @@ def retrying(
             return (yield call)
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
-            if (
-                not error.should_retry
-                or attempt >= policy.max_attempts
-                or remaining <= 0
-                or (isinstance(error, RateLimitedError) and not policy.retry_rate_limited)
-            ):
+            if not error.should_retry or attempt >= policy.max_attempts or remaining <= 0:
                 error.attempts = attempt
                 raise
             delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)
@@ -93,7 +90,9 @@ def retrying(
                 policy.max_attempts,
                 delay,
             )
-            yield Sleep(delay)
+            paced = yield Sleep(delay, error if isinstance(error, RateLimitedError) else None)
+            if paced:  # the caller's own pacing of a 429: not this request's time
+                started += paced
 
 
 @dataclass(frozen=True)

@@ -1,116 +1,19 @@
-"""One frozen settings tree, built from ``pipeline.toml`` (or ``[tool.pipeline]`` in
-``pyproject.toml``), the environment and the command line, in that order of precedence (last wins).
+"""The configuration: ``pipeline.toml`` (or ``[tool.pipeline]`` in ``pyproject.toml``), the environment
+and the command line, in that order of precedence (last wins), read into one frozen :class:`Settings`.
 
-Reference of every key (all optional)::
+::
 
-    source_lang = "en"                 # language of the msgids / XLIFF sources (a code: "en", "pt_BR")
-    catalogs = ["locale/**/*.po"]      # globs, relative to the config file's folder (default:
-                                       # every .po, .xlf and .xliff); inside a git work tree only
-                                       # the files git sees (tracked, or untracked and not
-                                       # ignored; a submodule's or a nested clone's as its own
-                                       # git sees them); never below a hidden folder, a virtual
-                                       # environment (pyvenv.cfg), node_modules or site-packages,
-                                       # unless the glob names that folder before its first wildcard
-    exclude = []                       # globs to leave out
-    target_langs = []                  # only these target locales (empty: all found); each a
-                                       # code ("de", "pt_BR", "PT-BR"), checked when read
+    __init__.py   Settings and ServiceSettings (their defaults are the keys'), the project's folders, and
+                  reading a file (then the environment) into them (:func:`load_settings`)
+    keys.py       every key, declared once: section, type, default, documentation, checks
+    checks.py     what a value must be (the checks the keys name), URLs and globs
+    resources.py  the glossary and style tables into their records
+    reference.py  docs/configuration.md and ``pipeline init``'s commented file, made from the keys
 
-    [service]
-    url = "embedded"                   # "embedded" (in-process local service) or a base URL
-                                       # (http:// or https://, checked when the file is read);
-                                       # PIPELINE_SERVICE_URL overrides; the key always comes
-                                       # from PIPELINE_AUTH_KEY, never from this file
-    concurrency = 16                   # the most requests in flight at once: a ceiling; the run
-                                       # finds how many the service takes (it grows while answers
-                                       # come, backs off and pauses on 429, honours Retry-After);
-                                       # at most 1024
-    timeout = 30.0                     # seconds per request (more than 0)
-    max_attempts = 5                   # per request, for 429 / 5xx / transport errors (1 to 100)
-    reporting_tag = ""                 # sent as X-Service-Reporting-Tag when set (printable ASCII)
-
-    [translate]
-    mark_fuzzy = true                  # new translations get "#, fuzzy" (needs review)
-    max_characters = 500000            # budget: a run never sends a request that would bill more
-                                       # characters in total; it stops, saves, exits 3 (no limit
-                                       # when absent; --max-characters overrides)
-    lock_wait = 600                    # seconds a run waits for catalogs another run holds (its
-                                       # locks), saying who holds them; then it gives up, exit 6
-                                       # (0: never wait; --lock-wait overrides)
-    context = "all"                    # what is sent as `context`: "all" (msgctxt and extracted
-                                       # comments), "msgctxt", or "none" (fewest requests)
-    locale_map = { "pt" = "PT-BR" }    # catalog locale -> service target code, where the
-                                       # built-in mapping is not what you want
-    languages = { "languages/admin-german.po" = "de" }
-                                       # glob -> locale of the catalogs it matches, for files
-                                       # whose header and name do not say it; wins over both
-    to_utf8 = false                    # a PO catalog whose charset cannot hold its target
-                                       # language's letters is converted to UTF-8 (header and
-                                       # bytes) before it is translated; otherwise it is refused
-                                       # before anything is sent (--to-utf8 sets it)
-    reuse = true                       # an untranslated entry whose msgctxt and msgid (and
-                                       # msgid_plural) have a reviewed (non-fuzzy) translation in
-                                       # another catalog of the same language, or in a compendium,
-                                       # gets it at no cost: written fuzzy, with a comment naming
-                                       # where it came from (docs/runs.md)
-    compendia = ["i18n/compendium-*.po"]
-                                       # PO files of reviewed translations (msgmerge --compendium's
-                                       # kind), globs relative to this file; each in the language
-                                       # its Language header (or name) says; the project's own
-                                       # catalogs win over them
-    unsupported_languages = "fail"     # a catalog in a language the service does not offer
-                                       # (Kaqchikel, Nynorsk, sr@latin): said once per catalog, as
-                                       # an error ("fail": exit 1) or as skipped ("skip": exit 0)
-    source_variants = false            # translate catalogs in a variant of the source language
-                                       # (en_GB, en_CA from "en"); by default they are left alone:
-                                       # the service bills them and, between variants of one
-                                       # language, returns the text unchanged
-    over_length = "review"             # a translation still over its entry's length limit
-                                       # (max-length:N, XLIFF maxwidth / slr) after one retry
-                                       # asking for at most N characters: written marked for
-                                       # review with a note ("review"), or not written ("refuse")
-
-    [cache]
-    dir = ".pipeline-cache"            # translation cache and run state ("" disables both);
-                                       # unset: the user's cache folder (see project_dir)
-    url = ""                           # shared cache every machine reaches: "redis://host:6379/0"
-                                       # (rediss:// for TLS, unix:///path?db=0); PIPELINE_CACHE_URL
-                                       # overrides; put a password in the environment, not here
-    ttl = 0                            # seconds a shared entry lives (0: until cleared)
-
-    [report]
-    dir = "build/pipeline-report"      # report.json and report.md go here;
-                                       # unset: <the project's cache folder>/report
-
-    [refresh]
-    template = "locale/messages.pot"   # the POT every catalog is merged from by `pipeline refresh`
-                                       # (unset: <domain>.pot next to the locale folders)
-
-    [resources]                        # glossaries and style lists (docs/glossaries-and-style.md)
-    project = "<config folder name>"   # names this project's glossary and style lists on the
-                                       # service (letters, digits, . _ -)
-    multilingual_glossaries = []       # CSV files: a header row of locale codes (one column
-                                       # per language, the source language's among them)
-
-    [locale_defaults]                  # for every target locale; [locales.<code>] overrides
-    glossaries = []                    # TSV/CSV files "source<TAB>target" (or CSV with an
-                                       # optional source_lang,target_lang pair); the defaults'
-                                       # files and the locale's files add up, later ones win
-    formality = "default"              # default | more | less | prefer_more | prefer_less;
-                                       # "more"/"less" are sent as prefer_* unless strict
-    strict_formality = false           # send more/less as is (fails for unsupported targets)
-    model_type = ""                    # latency_optimized | quality_optimized |
-                                       # prefer_quality_optimized (unset: the service decides)
-    translation_memory_id = ""         # a UUID of the account's translation memories
-    translation_memory_threshold = 75  # 0..100, minimum match percentage
-    style = false                      # no style list, or a table:
-    # [locales.de.style]
-    # name = "Driftwood German"        # the list's name on the service (a marker is appended)
-    # rules = { punctuation = { apostrophe = "use_curly_apostrophes" } }
-    # instructions = [{ label = "Tone", prompt = "Address the user informally.",
-    #                   source_language = "en" }]   # source_language optional
-
-    [locales.de]                       # keys: a gettext or service code (de, pt_BR, PT-BR),
-                                       # mapped like catalog locales; same keys as above
+Every value is checked as :mod:`pipeline.config.keys` says, types first, then each key's checks in
+the table's order; the first value wrong is a :class:`~pipeline.errors.ConfigError` of one line
+naming the file and the key, exit 2. A library caller may build :class:`Settings` directly. The
+reference of every key: ``docs/configuration.md``.
 """
 
 from __future__ import annotations
@@ -130,18 +33,17 @@ from pipeline.config.checks import (
     EMBEDDED,
     ENV_AUTH_KEY,
     OVER_LENGTH,
-    SECTIONS,
-    TOP,
     UNSUPPORTED,
     check_cache_url,
     check_service_url,
     check_types,
-    check_values,
     glob_problem,
     kind,
 )
+from pipeline.config.keys import KEYS, Key, default, types
+from pipeline.config.resources import ResourceSettings, parse_resources
 from pipeline.errors import ConfigError
-from pipeline.resources.settings import ResourceSettings, parse_resources
+from pipeline.files.untrusted import read_regular
 
 __all__ = [
     "CACHE_URL_SCHEMES",
@@ -168,7 +70,6 @@ __all__ = [
 CONFIG_NAME = "pipeline.toml"
 ENV_SERVICE_URL = "PIPELINE_SERVICE_URL"
 ENV_CACHE_URL = "PIPELINE_CACHE_URL"
-DEFAULT_CATALOGS = ("**/*.po", "**/*.xlf", "**/*.xliff")
 REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes unless configured
 
 
@@ -176,11 +77,11 @@ REPORT_SUBDIR = "report"  # of the project's cache folder, where the report goes
 class ServiceSettings:
     """How to reach the translation service."""
 
-    url: str | None = None
-    concurrency: int = 16  # a ceiling: pipeline.run.send.concurrency finds the service's own limit below it
-    timeout: float = 30.0
-    max_attempts: int = 5
-    reporting_tag: str | None = None
+    url: str | None = default("service.url")
+    concurrency: int = default("service.concurrency")  # a ceiling: the run finds the service's own limit below it
+    timeout: float = default("service.timeout")
+    max_attempts: int = default("service.max_attempts")  # every send of one request, whatever failed
+    reporting_tag: str | None = default("service.reporting_tag")
 
     def __post_init__(self) -> None:
         # Every way in (file, environment, command line, library) ends here; those three name themselves first.
@@ -199,28 +100,30 @@ class Settings:
 
     root: Path
     config_path: Path | None = None
-    source_lang: str = "en"
-    catalogs: tuple[str, ...] = DEFAULT_CATALOGS
-    exclude: tuple[str, ...] = ()
-    target_langs: tuple[str, ...] = ()
+    source_lang: str = default("source_lang")
+    catalogs: tuple[str, ...] = default("catalogs")
+    exclude: tuple[str, ...] = default("exclude")
+    target_langs: tuple[str, ...] = default("target_langs")
     service: ServiceSettings = field(default_factory=ServiceSettings)
-    mark_fuzzy: bool = True
-    max_characters: int | None = None  # billed characters one run may spend (None: no limit)
-    lock_wait: float = 600.0  # seconds a run waits for catalogs another run has locked, then gives up
-    context: str = "all"
-    locale_map: Mapping[str, str] = field(default_factory=dict)
-    languages: tuple[tuple[str, str], ...] = ()  # [translate] languages: (glob, locale), in the file's order
-    to_utf8: bool = False
-    reuse: bool = True  # reviewed translations of the same entries elsewhere are written before any is paid for
-    compendia: tuple[str, ...] = ()  # globs of compendium PO files, relative to root
-    over_length: str = "review"  # a translation still over its length limit: "review" or "refuse"
-    unsupported_languages: str = "fail"  # a catalog in a language the service does not offer: "fail" or "skip"
-    source_variants: bool = False  # translate catalogs in a variant of the source language (en_GB from en)
+    mark_fuzzy: bool = default("translate.mark_fuzzy")
+    max_characters: int | None = default("translate.max_characters")  # billed characters one run may spend
+    lock_wait: float = default("translate.lock_wait")  # seconds a run waits for catalogs another run locked
+    context: str = default("translate.context")
+    locale_map: Mapping[str, str] = field(default_factory=lambda: dict(default("translate.locale_map")))
+    languages: tuple[tuple[str, str], ...] = default("translate.languages")  # (glob, locale), in the file's order
+    to_utf8: bool = default("translate.to_utf8")
+    reuse: bool = default("translate.reuse")  # reviewed translations elsewhere are written before any is paid for
+    compendia: tuple[str, ...] = default("translate.compendia")  # globs of compendium PO files, relative to root
+    over_length: str = default("translate.over_length")  # still over its length limit: "review" or "refuse"
+    unsupported_languages: str = default("translate.unsupported_languages")  # "fail" or "skip"
+    source_variants: bool = default("translate.source_variants")  # translate en_GB from en
+    # Folders the file names are relative to ``root``; unset, the project's folder in the user's cache
+    # (:mod:`pipeline.config`); None here: no cache and run state, no report folder.
     cache_dir: Path | None = None
-    cache_url: str | None = field(default=None, repr=False)  # may carry a password: never printed
-    cache_ttl: int | None = None  # seconds a shared cache entry lives (None: until cleared)
+    cache_url: str | None = field(default=default("cache.url"), repr=False)  # may carry a password: never printed
+    cache_ttl: int | None = default("cache.ttl")  # seconds a shared cache entry lives (None: until cleared)
     report_dir: Path | None = None
-    refresh_template: Path | None = None  # [refresh] template
+    refresh_template: Path | None = default("refresh.template")
     resources: ResourceSettings = field(default_factory=ResourceSettings)
     # Read and write catalogs reached through links that leave the project (--follow-symlinks-outside).
     follow_symlinks_outside: bool = False
@@ -232,7 +135,7 @@ def user_cache_home() -> Path:
     ``$XDG_CACHE_HOME`` (a relative value is ignored, as the XDG spec says) or ``~/.cache`` on
     Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows.
     """
-    import platformdirs
+    import platformdirs  # the front door of the user's folders: loaded only where the configuration names none
 
     return platformdirs.user_cache_path()
 
@@ -247,6 +150,12 @@ def project_dir(root: Path) -> Path:
     digest = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", root.name)[:40].strip("._") or "project"
     return user_cache_home() / "pipeline" / f"{name}-{digest}"
+
+
+#: The sections whose keys become fields of :class:`~pipeline.config.Settings` (the others: the resources').
+_SETTINGS_SECTIONS = ("", "service", "translate", "cache", "report", "refresh")
+#: Keys whose value is checked by a function that names the file itself (URLs are never quoted with a password).
+_URLS = {"service.url": check_service_url, "cache.url": check_cache_url}
 
 
 def find_config(start: Path) -> Path | None:
@@ -276,8 +185,6 @@ CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def _read_toml(path: Path) -> dict:
-    from pipeline.untrusted import read_regular
-
     try:
         data = read_regular(path, CONFIG_BYTES)
     except OSError as exc:
@@ -310,7 +217,7 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         data = _read_toml(config_path)
         if config_path.name == "pyproject.toml":
             data = _tool_table(config_path, data) or {}
-        settings = _from_table(config_path, data)
+        settings = from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
         settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
@@ -320,57 +227,53 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
     return settings
 
 
-def _from_table(path: Path, data: dict[str, Any]) -> Settings:
-    check_types(path, "", data, TOP)
-    for name, schema in SECTIONS.items():
-        check_types(path, f"{name}.", data.get(name, {}), schema)
-    check_values(path, data)
+def from_table(path: Path, data: dict[str, Any]) -> Settings:
+    """The settings of a configuration file's table (``path`` names the file in errors)."""
+    check_types(path, "", data, types(""))
+    for section in _SETTINGS_SECTIONS[1:]:
+        check_types(path, f"{section}.", data.get(section, {}), types(section))
     root = path.parent
-    svc, tr, cache = data.get("service", {}), data.get("translate", {}), data.get("cache", {})
-    cache_dir = cache.get("dir")
-    report_dir = data.get("report", {}).get("dir")
+    fields: dict[str, Any] = {}
+    for key in KEYS:
+        if key.section not in _SETTINGS_SECTIONS:
+            continue
+        table = data.get(key.section, {}) if key.section else data
+        if key.name in table:
+            fields[key.field] = _read(path, key, table[key.name])
+        elif key.unset:  # the project's folder in the user's cache: only where the file names none
+            fields[key.field] = project_dir(root) / (REPORT_SUBDIR if key.unset == "project report folder" else "")
+    service = {name.removeprefix("service."): value for name, value in fields.items() if name.startswith("service.")}
+    others = {name: value for name, value in fields.items() if not name.startswith("service.")}
     return Settings(
         root=root,
         config_path=path,
-        source_lang=data.get("source_lang", "en"),
-        catalogs=tuple(data.get("catalogs", DEFAULT_CATALOGS)),
-        exclude=tuple(data.get("exclude", [])),
-        target_langs=tuple(data.get("target_langs", [])),
-        service=ServiceSettings(
-            url=check_service_url(svc["url"], f"{path}: service.url") if svc.get("url") else None,
-            concurrency=svc.get("concurrency", ServiceSettings.concurrency),
-            timeout=float(svc.get("timeout", 30.0)),
-            max_attempts=svc.get("max_attempts", 5),
-            reporting_tag=svc.get("reporting_tag") or None,
-        ),
-        mark_fuzzy=tr.get("mark_fuzzy", True),
-        max_characters=tr.get("max_characters"),
-        lock_wait=float(tr.get("lock_wait", Settings.lock_wait)),
-        context=tr.get("context", "all"),
-        locale_map={str(k): str(v) for k, v in tr.get("locale_map", {}).items()},
-        languages=_languages(path, tr.get("languages", {})),
-        to_utf8=tr.get("to_utf8", False),
-        reuse=tr.get("reuse", True),
-        compendia=tuple(tr.get("compendia", [])),
-        over_length=tr.get("over_length", "review"),
-        unsupported_languages=tr.get("unsupported_languages", "fail"),
-        source_variants=tr.get("source_variants", False),
-        # Under the user's cache folder (platformdirs) only where the configuration names no folder.
-        cache_dir=project_dir(root) if cache_dir is None else (root / cache_dir) if cache_dir else None,
-        cache_url=check_cache_url(cache["url"], f"{path}: cache.url") if cache.get("url") else None,
-        cache_ttl=cache.get("ttl") or None,
-        report_dir=project_dir(root) / REPORT_SUBDIR if report_dir is None else root / report_dir,
-        refresh_template=(root / data["refresh"]["template"]) if data.get("refresh", {}).get("template") else None,
+        service=ServiceSettings(**service),
         resources=parse_resources(path, data),
+        **others,
     )
 
 
-def _languages(path: Path, table: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """``[translate] languages``: glob -> locale, each locale one a catalog can be in."""
-    from pipeline.locales import check_code
-
-    for pattern, locale in table.items():
-        problem = check_code(locale) if isinstance(locale, str) else 'must be a locale code like "de" or "pt_BR"'
-        if problem:
-            raise ConfigError(f"{path}: translate.languages[{pattern!r}]: {problem}")
-    return tuple((str(pattern), str(locale)) for pattern, locale in table.items())
+def _read(path: Path, key: Key, value: Any) -> Any:
+    """``value`` of ``key`` checked, as its Settings field holds it."""
+    url_check = _URLS.get(key.path)
+    if url_check is not None and value:
+        url_check(value, f"{path}: {key.path}")
+    for check in key.checks:
+        problem = check(value)
+        if problem is not None:
+            raise ConfigError(f"{path}: {key.path}{problem}")
+    root = path.parent
+    match key.read:
+        case "float":
+            return float(value)
+        case "or_none":
+            return value or None
+        case "path":
+            return root / value if value else None
+        case "under_root":
+            return root / value
+        case "mapping":
+            return {str(k): str(v) for k, v in value.items()}
+        case "pairs":
+            return tuple((str(k), str(v)) for k, v in value.items())
+    return tuple(value) if isinstance(value, list) else value

@@ -1,21 +1,23 @@
-"""What a configuration's values must be: checked in one place, when the file is read.
+"""What a configuration's values must be: the checks the keys of :mod:`pipeline.config.keys` name.
 
-Types first (:data:`TOP` and :data:`SECTIONS`: a type per key, ``list[str]`` a list of strings),
-then the values the types allow and a run still cannot use (:func:`check_values`): a range, a glob
-with an empty character range, a URL httpx would refuse, a NUL in a folder's name. The first one
-wrong is a :class:`~pipeline.errors.ConfigError` of one line naming the file and the key, exit 2;
-a run never meets one half-way.
+Types first (:func:`check_types`: a type per key, ``list[str]`` a list of strings), then the values
+the types allow and a run still cannot use: a range, a glob with an empty character range, a URL
+httpx would refuse, a NUL in a folder's name. A check returns None, or what follows the key's name
+in the error (``" must be at least 1"``, ``"[0] is not a valid glob: ..."``); the first one wrong is a
+:class:`~pipeline.errors.ConfigError` of one line naming the file and the key, exit 2
+(:mod:`pipeline.config`): a run never meets one half-way.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, get_args, get_origin
 from urllib.parse import urlsplit
 
 from pipeline.errors import ConfigError, has_userinfo, redact_url
+from pipeline.locales import check_code
 
 EMBEDDED = "embedded"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
@@ -25,45 +27,86 @@ OVER_LENGTH = ("review", "refuse")
 UNSUPPORTED = ("fail", "skip")
 MAX_CONCURRENCY = 1024  # requests in flight: far past what any service takes from one client
 MAX_ATTEMPTS = 100
+_ENDLESS = float("inf")
 
-TOP = {
-    "source_lang": str,
-    "catalogs": list[str],
-    "exclude": list[str],
-    "target_langs": list[str],
-    "service": dict,
-    "translate": dict,
-    "cache": dict,
-    "report": dict,
-    "resources": dict,
-    "locale_defaults": dict,
-    "locales": dict,
-    "refresh": dict,
-}
-SECTIONS: dict[str, Mapping[str, object]] = {
-    "service": {"url": str, "concurrency": int, "timeout": (int, float), "max_attempts": int, "reporting_tag": str},
-    "translate": {
-        "mark_fuzzy": bool,
-        "context": str,
-        "locale_map": dict,
-        "max_characters": int,
-        "lock_wait": (int, float),
-        "languages": dict,
-        "to_utf8": bool,
-        "reuse": bool,
-        "compendia": list[str],
-        "over_length": str,
-        "unsupported_languages": str,
-        "source_variants": bool,
-    },
-    "cache": {"dir": str, "url": str, "ttl": int},
-    "report": {"dir": str},
-    "refresh": {"template": str},
-}
+#: A value's check: None, or what follows the key's name in the error.
+Check = Callable[[Any], str | None]
 
 
 def kind(value: object) -> str:
+    """The TOML type of ``value`` as errors name it (``int``, ``str``, ``list``)."""
     return type(value).__name__
+
+
+def one_of(choices: Sequence[str]) -> Check:
+    """The value is one of ``choices``."""
+    return lambda value: None if value in choices else f" must be one of {', '.join(choices)}"
+
+
+def at_least(low: int, problem: str = "") -> Check:
+    """A number of at least ``low``."""
+    return lambda value: None if value >= low else problem or f" must be at least {low}"
+
+
+def at_most(high: int) -> Check:
+    """A number of at most ``high``."""
+    return lambda value: None if value <= high else f" must be at most {high}"
+
+
+def seconds_or_more(low: float, problem: str) -> Check:
+    """Seconds of at least ``low``, and finite (the comparisons refuse NaN too)."""
+    return lambda value: None if low <= value < _ENDLESS else problem
+
+
+def more_than_0_seconds(value: float) -> str | None:
+    """Seconds of more than 0, and finite."""
+    return None if 0 < value < _ENDLESS else " must be more than 0 seconds"
+
+
+def printable_ascii(value: str) -> str | None:
+    """Visible ASCII and spaces only: the value is sent as a header."""
+    return None if all(" " <= c <= "~" for c in value) else " must hold printable ASCII characters only"
+
+
+def no_nul(value: str) -> str | None:
+    """A folder or file name: no NUL character (an empty value is checked by the key's own meaning)."""
+    return None if "\0" not in value else " holds a NUL character, which no file name can"
+
+
+def globs(values: list[str]) -> str | None:
+    """Every glob of the list can name a file (:func:`glob_problem`)."""
+    return next((f"[{i}] {wrong}" for i, glob in enumerate(values) if (wrong := glob_problem(glob))), None)
+
+
+def compendia(values: list[str]) -> str | None:
+    """Globs of compendia: none empty, each able to name a file."""
+    empty = next((i for i, glob in enumerate(values) if not glob), None)
+    return f"[{empty}] is empty: a compendium is a file name or glob" if empty is not None else globs(values)
+
+
+def glob_keys(table: dict[str, Any]) -> str | None:
+    """Every key of the table is a glob that can name a file."""
+    return next((f"[{glob!r}] {wrong}" for glob in table if (wrong := glob_problem(glob))), None)
+
+
+def code(value: str) -> str | None:
+    """A language code a run can use (:func:`pipeline.locales.check_code`)."""
+    problem = check_code(value)
+    return f": {problem}" if problem else None
+
+
+def codes(values: list[str]) -> str | None:
+    """Every item is a language code."""
+    return next((problem for value in values if (problem := code(value))), None)
+
+
+def code_values(table: dict[str, Any]) -> str | None:
+    """Every value of the table (glob -> locale) is a locale code a catalog can be in."""
+    for pattern, locale in table.items():
+        problem = code(locale) if isinstance(locale, str) else ': must be a locale code like "de" or "pt_BR"'
+        if problem:
+            return f"[{pattern!r}]{problem}"
+    return None
 
 
 def check_types(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
@@ -81,79 +124,6 @@ def check_types(path: Path, where: str, table: dict[str, Any], schema: Mapping[s
             bad = next((i for i, element in enumerate(value) if not isinstance(element, item)), None)
             if bad is not None:
                 raise ConfigError(f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {kind(value[bad])}")
-
-
-def check_values(path: Path, data: dict[str, Any]) -> None:
-    """Values of the right type a run still cannot use: the first is a ConfigError naming its key.
-
-    Every value of the file is checked here or by its type (:func:`_check`), when the file is read:
-    a run never meets one half-way (a glob, a URL or a folder name it cannot use).
-    """
-    svc, tr, cache = data.get("service", {}), data.get("translate", {}), data.get("cache", {})
-    endless = float("inf")  # the comparisons below refuse NaN too
-    rules: list[tuple[str, bool, str]] = [
-        (
-            "translate.context",
-            tr.get("context", "all") in CONTEXT_POLICIES,
-            f"must be one of {', '.join(CONTEXT_POLICIES)}",
-        ),
-        (
-            "translate.over_length",
-            tr.get("over_length", "review") in OVER_LENGTH,
-            f"must be one of {', '.join(OVER_LENGTH)}",
-        ),
-        (
-            "translate.unsupported_languages",
-            tr.get("unsupported_languages", "fail") in UNSUPPORTED,
-            f"must be one of {', '.join(UNSUPPORTED)}",
-        ),
-        ("service.concurrency", svc.get("concurrency", 1) >= 1, "must be at least 1"),
-        ("service.concurrency", svc.get("concurrency", 1) <= MAX_CONCURRENCY, f"must be at most {MAX_CONCURRENCY}"),
-        ("service.max_attempts", svc.get("max_attempts", 1) >= 1, "must be at least 1"),
-        ("service.max_attempts", svc.get("max_attempts", 1) <= MAX_ATTEMPTS, f"must be at most {MAX_ATTEMPTS}"),
-        ("service.timeout", 0 < svc.get("timeout", 1) < endless, "must be more than 0 seconds"),
-        # Sent as a header value: visible ASCII and spaces only.
-        (
-            "service.reporting_tag",
-            all(" " <= c <= "~" for c in svc.get("reporting_tag", "")),
-            "must hold printable ASCII characters only",
-        ),
-        ("translate.max_characters", tr.get("max_characters", 0) >= 0, "must be 0 or more"),
-        ("translate.lock_wait", 0 <= tr.get("lock_wait", 0) < endless, "must be 0 or more seconds"),
-        ("cache.ttl", cache.get("ttl", 0) >= 0, "must be 0 (no expiry) or more seconds"),
-    ]
-    folders = {"cache.dir": cache.get("dir"), "report.dir": data.get("report", {}).get("dir")}
-    folders["refresh.template"] = data.get("refresh", {}).get("template")
-    rules += [
-        (key, "\0" not in name, "holds a NUL character, which no file name can")
-        for key, name in folders.items()
-        if name
-    ]
-    for key, fine, problem in rules:
-        if not fine:
-            raise ConfigError(f"{path}: {key} {problem}")
-    globs = [(f"{key}[{i}]", glob) for key in ("catalogs", "exclude") for i, glob in enumerate(data.get(key, []))]
-    globs += [(f"translate.compendia[{i}]", glob) for i, glob in enumerate(tr.get("compendia", []))]
-    globs += [(f"translate.languages[{glob!r}]", glob) for glob in tr.get("languages", {})]
-    for key, glob in globs:
-        empty = not glob and "compendia" in key
-        wrong = "is empty: a compendium is a file name or glob" if empty else glob_problem(glob)
-        if wrong is not None:
-            raise ConfigError(f"{path}: {key} {wrong}")
-    _check_codes(path, data)
-
-
-def _check_codes(path: Path, data: dict[str, Any]) -> None:
-    """Every language code of the file is one (``source_lang = "english"``, ``target_langs = ["xx"]`` are not)."""
-    from pipeline.locales import check_code
-
-    problem = check_code(data["source_lang"]) if "source_lang" in data else None
-    if problem:
-        raise ConfigError(f"{path}: source_lang: {problem}")
-    for code in data.get("target_langs", []):
-        problem = check_code(code) if isinstance(code, str) else "a code must be a string"
-        if problem:
-            raise ConfigError(f"{path}: target_langs: {problem}")
 
 
 def check_service_url(url: str, where: str) -> str:
@@ -183,15 +153,25 @@ def check_service_url(url: str, where: str) -> str:
 def _not_a_url(value: str) -> str:
     """Why ``value`` is no service URL, with the likely one. A value that looks like neither is not
     repeated: it may be a key pasted in the wrong place."""
-    import difflib
-
-    if difflib.get_close_matches(value.strip().lower(), [EMBEDDED], n=1, cutoff=0.6):
+    if _edits(value.strip().lower(), EMBEDDED) <= 3:
         return f"{value!r} is not a service URL: did you mean {EMBEDDED!r} (the local service)?"
     if "://" in value:
         return f"{redact_url(value)} is not a service URL: it must start with http:// or https://"
     if len(value) <= 200 and re.fullmatch(r"(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(/\S*)?", value.strip()):
         return f"{value!r} is not a service URL: did you mean 'https://{value.strip()}'?"
     return "is not a service URL (http:// or https://) nor 'embedded' (the local service); the value is not shown"
+
+
+def _edits(word: str, target: str) -> int:
+    """How many letters to add, drop or change to make ``word`` into ``target`` (Levenshtein), beyond 9: 9."""
+    if abs(len(word) - len(target)) > 8:
+        return 9
+    row = list(range(len(target) + 1))
+    for i, char in enumerate(word, 1):
+        previous, row[0] = row[0], i
+        for j, want in enumerate(target, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (char != want))
+    return row[-1]
 
 
 #: The longest URL httpx sends (its MAX_URL_LENGTH).

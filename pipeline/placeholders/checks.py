@@ -4,7 +4,7 @@ Judgement follows gettext. An *error* breaks the program or the catalog: msgfmt 
 (a format directive of the entry's flags, a leading or trailing newline), or a placeholder the
 source has is missing, added or changed (markup, variables, ICU structure), or markup that runs code
 is added, or a control character appears that the source lacks. A *warning* is style, or a matter
-for a reviewer: a translation longer than its unit's length limit (:mod:`pipeline.formats.limits`),
+for a reviewer: a translation longer than its unit's length limit (:mod:`pipeline.limits`),
 an entity written as its character or the reverse, other edge whitespace, a translated attribute
 (``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
 directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
@@ -14,7 +14,7 @@ characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
 (:mod:`pipeline.run.gate`) runs it over every form of a unit, with msgfmt's format check of the
-whole entry (:func:`pipeline.placeholders.formats.check_entry`) for plural ones.
+whole entry (:func:`pipeline.placeholders.grammars.check_entry`) for plural ones.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.model import Severity
-from pipeline.placeholders import formats, icu, icu_plurals, markup
+from pipeline.placeholders import icu, icu_plurals, markup
+from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect
@@ -112,12 +113,12 @@ def format_problems(
     often: Sequence[bool] | None = None,
     strict: Sequence[bool] | None = None,
 ) -> list[Problem]:
-    """msgfmt's format check of an entry, as errors (see :func:`pipeline.placeholders.formats.check_entry`)."""
-    if not formats.grammars_for(flags):
+    """msgfmt's format check of an entry, as errors (see :func:`pipeline.placeholders.grammars.check_entry`)."""
+    if not grammars_for(flags):
         return []
     return [
         Problem(str(p) if p.form is not None else f"{p.grammar.pretty} format: {p.reason}", rule=Rule.ARGUMENT)
-        for p in formats.check_entry(flags, sources, targets, often, strict=strict)
+        for p in check_entry(flags, sources, targets, often, strict=strict)
     ]
 
 
@@ -126,7 +127,7 @@ _LONE_BRACE = re.compile(r"\{\{|\}\}|(?P<lone>\})")
 
 def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Problem]:
     """A lone ``}`` is text to msgfmt, but str.format raises on it: the program breaks."""
-    if "}" not in target or formats.GRAMMARS["python-brace-format"] not in formats.grammars_for(flags):
+    if "}" not in target or GRAMMARS["python-brace-format"] not in grammars_for(flags):
         return []
 
     def lone(text: str) -> int:
@@ -329,9 +330,9 @@ _METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
 
 def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: tuple[str, ...]) -> _Style:
     guessed = any(ph.kind in _GUESSED for ph in src.placeholders)
-    grammars = formats.grammars_for(flags)
+    grammars = grammars_for(flags)
     # A flag whose grammar cannot read the source ("%b %d, %Y" flagged python-format) says nothing.
-    unflagged = not grammars or any(formats.parse(g, source, False).invalid for g in grammars)
+    unflagged = not grammars or any(parse(g, source, False).invalid for g in grammars)
     agrees = _printf_agrees(source, target, src) if unflagged else None
     dates = unflagged and (
         _STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None or _lone_percent(source, src)
@@ -349,10 +350,10 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
 def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:
     if not any(ph.kind == "safe-printf" for ph in src.placeholders):
         return None
-    grammar = formats.GRAMMARS["c-format"]
-    if formats.parse(grammar, source, False).invalid or formats.parse(grammar, target, True).invalid:
+    grammar = GRAMMARS["c-format"]
+    if parse(grammar, source, False).invalid or parse(grammar, target, True).invalid:
         return None
-    return not formats.check_entry(["c-format"], [source], [target])
+    return not check_entry(["c-format"], [source], [target])
 
 
 def _lone_percent(source: str, protected: Protected) -> bool:
@@ -470,10 +471,10 @@ def _attribute_problems(source: Sequence[Placeholder], target: Sequence[Placehol
 
 @functools.lru_cache(maxsize=1024)
 def _takes_argument(text: str, kind: str) -> bool:
-    grammar = formats.GRAMMARS.get(kind)
+    grammar = GRAMMARS.get(kind)
     if grammar is None:
         return True
-    directives = formats.parse(grammar, text, True).directives
+    directives = parse(grammar, text, True).directives
     return any(d.takes_argument for d in directives) or not directives
 
 

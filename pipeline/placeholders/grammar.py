@@ -1,6 +1,6 @@
 """The placeholder kinds detected without a format flag, written once, as commented verbose regexes.
 
-A format flag names a grammar of :mod:`pipeline.placeholders.formats` (ported from GNU gettext);
+A format flag names a grammar of :mod:`pipeline.placeholders.grammars` (ported from GNU gettext);
 without one, protection (:mod:`~pipeline.placeholders.protect`) looks only for the forms that are
 safe to detect, joined into one alternation: these. The plural planner asks whether a placeholder
 is an integer count (:data:`INTEGER_PRINTF`); the ICU parser (:mod:`~pipeline.placeholders.icu`)

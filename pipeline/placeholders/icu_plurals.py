@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pipeline.locales import cldr
 from pipeline.placeholders import icu
 
 __all__ = ["LOCALE_FLAG", "NUMBER", "Expanded", "expand", "locale_flags", "numbers_back", "without_locale"]
@@ -86,14 +87,11 @@ def _categories(locale: str) -> tuple[_Numbers, _Numbers] | None:
     """For ``plural`` and ``selectordinal``: each CLDR category of ``locale`` but ``other``, and the
     whole numbers that select it, small first (none when only fractions do); None for a locale babel
     does not know."""
-    from babel import Locale, UnknownLocaleError
-
-    try:
-        parsed = Locale.parse(locale.replace("-", "_").split("@")[0])
-    except (UnknownLocaleError, ValueError, TypeError):
+    rules = cldr().plural_rules(locale.replace("-", "_").split("@")[0])
+    if rules is None:
         return None
     found = []
-    for rule in (parsed.plural_form, parsed.ordinal_form):
+    for rule in rules:
         numbers: dict[str, list[int]] = {tag: [] for tag in rule.tags}
         for n in _SEARCH:
             tag = rule(n)

@@ -9,7 +9,7 @@ What is protected is a superset of what any program, markup engine or reader of 
 on, whatever the segment's format flags say: markup tags whole with the directives inside them
 (:mod:`~pipeline.placeholders.markup`, which also cuts out the values of text attributes to
 translate), quoted code, the directives of the formats the flags name
-(:mod:`~pipeline.placeholders.formats`), ICU structure (:mod:`~pipeline.placeholders.icu`, with the
+(:mod:`~pipeline.placeholders.grammars`), ICU structure (:mod:`~pipeline.placeholders.icu`, with the
 target language's plural categories added by :mod:`~pipeline.placeholders.icu_plurals`), and the
 kinds of :mod:`~pipeline.placeholders.grammar` (other formats' directives, variables, options,
 paths, names, URLs, entities, newlines). What is an *error* in a human translation is another
@@ -28,7 +28,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import formats, grammar, icu, icu_plurals, markup
+from pipeline.placeholders import grammar, icu, icu_plurals, markup
+from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
 from pipeline.segments import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
@@ -137,7 +138,7 @@ _KUIT = "kde-kuit-format"
 
 def _flagged(flags: tuple[str, ...]) -> bool:
     """Whether ``flags`` name a format grammar."""
-    return bool(formats.grammars_for(flags))
+    return bool(grammars_for(flags))
 
 
 def _is_ordered(kind: str, text: str) -> bool:
@@ -243,8 +244,8 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     something in ``core`` (without, only a format grammar or XLIFF's spans can).
     """
     xliff = XLIFF_INLINE in flags
-    grammars = formats.grammars_for(flags)
-    every_tag = xliff or formats.GRAMMARS[_KUIT] in grammars
+    grammars = grammars_for(flags)
+    every_tag = xliff or GRAMMARS[_KUIT] in grammars
     native = [(start, end, "xliff-native") for start, end in markup.xliff_protected(core)] if xliff else []
     outer: list[tuple[int, int, str]] = list(native)
     if triggered:
@@ -355,13 +356,13 @@ def _blanked(core: str, spans: list[tuple[int, int, str]]) -> str:
     return "".join(out)
 
 
-def _directives(core: str, grammars: tuple[formats.Grammar, ...]) -> tuple[list[_Span], bool]:
+def _directives(core: str, grammars: tuple[Grammar, ...]) -> tuple[list[_Span], bool]:
     """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
     whether every grammar reads ``core`` as a valid format string."""
     spans: list[_Span] = []
     valid = True
     for each in grammars:
-        parsed = formats.parse(each, core, True)
+        parsed = parse(each, core, True)
         valid = valid and parsed.invalid is None
         for d in parsed.directives:
             if not any(s < d.end and d.start < e for s, e, _, _ in spans):

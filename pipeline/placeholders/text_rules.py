@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from pipeline.formats.limits import limit_of
+from pipeline.limits import limit_of
 from pipeline.model import Severity
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import split_edges

@@ -28,7 +28,7 @@ from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
 from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
-    from pipeline.client import TranslationMemory
+    from pipeline.client.api_data import TranslationMemory
 
 P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
 
@@ -41,8 +41,9 @@ async def attach_resources(
     issues: list[Issue],
     log: Callable[[str], None],
     synced: Synced | None = None,
-) -> dict[str, P]:
-    """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped.
+) -> tuple[dict[str, P], Synced]:
+    """``pending`` with the ids of glossary, style list and memory filled in, re-keyed where a feature was dropped;
+    and what the sync of their targets did, for the texts attached after them.
 
     ``cache_key(options, text)`` names a text sent with ``options`` (the run's key for its service).
     ``synced`` is what a sync of every pending target already did in this run (not done again).
@@ -50,10 +51,13 @@ async def attach_resources(
     Raises only what stops a run (key refused, quota, service unreachable), after closing ``client``.
     """
     try:
-        return await _attach(client, plan, pending, cache_key, issues, log, synced)
+        if synced is None:
+            wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
+            synced = await sync_targets(client, plan, wanted, issues, log)
     except BaseException:
         await client.aclose()
         raise
+    return attached(plan, pending, cache_key, synced), synced
 
 
 @dataclass
@@ -147,18 +151,13 @@ async def sync_targets(
     return synced
 
 
-async def _attach(
-    client: Any,
+def attached(
     plan: ResourcePlan,
     pending: Mapping[str, P],
     cache_key: Callable[[TranslationOptions, str], str],
-    issues: list[Issue],
-    log: Callable[[str], None],
-    synced: Synced | None,
+    synced: Synced,
 ) -> dict[str, P]:
-    if synced is None:
-        wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
-        synced = await sync_targets(client, plan, wanted, issues, log)
+    """``pending`` with the ids ``synced`` found put into its options, re-keyed where a feature was dropped."""
     dropped, gained, versions = synced.dropped, synced.gained, synced.memory_versions
 
     made: dict[TranslationOptions, TranslationOptions] = {}  # a few distinct options, thousands of texts

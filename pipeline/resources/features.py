@@ -16,7 +16,7 @@ from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceErro
 from pipeline.resources.targets import has_style_lists
 
 if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
-    from pipeline.client import AsyncClient
+    from pipeline.client.aio import AsyncClient
 
 #: feature -> (needs source support, needs target support), when the service does not say.
 SPEC_SIDES = {

@@ -25,8 +25,8 @@ from pathlib import Path
 from pipeline import protocol
 from pipeline.client import limits
 from pipeline.errors import ClientLimitError, ConfigError
+from pipeline.files.untrusted import read_regular
 from pipeline.locales import base_language
-from pipeline.untrusted import read_regular
 
 #: The largest glossary file read: what a dictionary may hold on the service (10 MB), with room for a
 #: CSV's quotes and several language pairs; a larger file (a link to /dev/zero) is not read.

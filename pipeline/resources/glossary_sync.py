@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline.client import limits
+from pipeline.client.api_data import Glossary, GlossaryDictionary
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
 from pipeline.resources.glossary_files import Dictionary
 
-if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
-    from pipeline.client import AsyncClient, Glossary, GlossaryDictionary
+if TYPE_CHECKING:  # the client (httpx) is loaded by the caller, only when requests are sent
+    from pipeline.client.aio import AsyncClient
 
 PREFIX = "pipeline:"
 Pair = tuple[str, str]
@@ -180,8 +181,6 @@ async def _delete_extra(
 
 
 def _content(dictionary: Dictionary) -> GlossaryDictionary:
-    from pipeline.client import GlossaryDictionary
-
     return GlossaryDictionary(dictionary.source_lang, dictionary.target_lang, dictionary.tsv(), "tsv")
 
 

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline import protocol
+from pipeline.client.api_data import CustomInstruction, StyleRuleList
+from pipeline.config.resources import StyleSpec
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
-from pipeline.resources.settings import StyleSpec
 from pipeline.resources.targets import style_language, style_material
 
-if TYPE_CHECKING:  # the client (httpx) is imported by the caller, only when requests are sent
-    from pipeline.client import AsyncClient, StyleRuleList
+if TYPE_CHECKING:  # the client (httpx) is loaded by the caller, only when requests are sent
+    from pipeline.client.aio import AsyncClient
 
 _MARKER = re.compile(r" \[pipeline:(?P<project>[A-Za-z0-9._-]+):(?P<target>[A-Za-z0-9-]+):(?P<hash>[0-9a-f]+)\]$")
 MAX_PAGES = 400  # 10,000 lists: far beyond any plan, and a bound on a service that never ends a listing
@@ -110,8 +111,6 @@ async def _create(
     outcome: StyleOutcome,
     log: Callable[[str], None],
 ) -> str:
-    from pipeline.client import CustomInstruction
-
     instructions = [CustomInstruction(i.label, i.prompt, i.source_language) for i in spec.instructions]
     try:
         created = await client.create_style_rule_list(

@@ -21,16 +21,16 @@ from dataclasses import asdict
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.formats import atomic_write
-from pipeline.untrusted import read_regular
+from pipeline.config.resources import ResourceSettings
+from pipeline.files.atomic import atomic_write
+from pipeline.files.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
 RECORD_VERSION = 1
 
 
-def glossary_files(settings: Settings) -> list[Path]:
+def glossary_files(res: ResourceSettings) -> list[Path]:
     """Every glossary file the configuration names, each once, in a stable order."""
-    res = settings.resources
     paths = [*res.multilingual_glossaries, *res.defaults.glossaries]
     for spec in res.locales.values():
         paths.extend(spec.glossaries)
@@ -42,7 +42,7 @@ def fingerprint(settings: Settings) -> str | None:
     res = settings.resources
     if not res.configured:
         return None
-    files = {str(path): _file_hash(path) for path in glossary_files(settings)}
+    files = {str(path): _file_hash(path) for path in glossary_files(settings.resources)}
     material = {
         "source": settings.source_lang,
         "locale_map": dict(settings.locale_map),

@@ -19,9 +19,9 @@ from pathlib import Path
 from pipeline import locales, protocol
 from pipeline.catalog_paths import display_path
 from pipeline.config import Settings
+from pipeline.config.resources import StyleSpec
 from pipeline.errors import ConfigError
 from pipeline.resources.glossary_files import Dictionary, Entry, merge, read_multilingual, read_pair_file
-from pipeline.resources.settings import StyleSpec
 from pipeline.segments import TranslationOptions
 
 
@@ -62,13 +62,13 @@ class ResourcePlan:
         res = settings.resources
         self.project = res.project
         self.source = locales.base_language(settings.source_lang)  # base language, lower case
-        self.where = display_path(settings, settings.config_path) if settings.config_path else "pipeline.toml"
+        self.where = display_path(settings.root, settings.config_path) if settings.config_path else "pipeline.toml"
         self._settings = settings
         self._by_target = _locale_keys(settings)
         self._pair_files: dict[tuple[Path, str], list[Entry]] = {}
         self._multilingual: dict[str, list[list[Entry]]] = {}
         for path in res.multilingual_glossaries:
-            for base, entries in read_multilingual(path, display_path(settings, path), self.source).items():
+            for base, entries in read_multilingual(path, display_path(settings.root, path), self.source).items():
                 self._multilingual.setdefault(base, []).append(entries)
         self._targets: dict[str, TargetPlan] = {}
         self._key_options: dict[tuple[TranslationOptions, str | None], TranslationOptions] = {}
@@ -134,7 +134,7 @@ class ResourcePlan:
         sources = list(self._multilingual.get(base, []))
         for path in spec.glossaries:
             if (path, base) not in self._pair_files:
-                display = display_path(self._settings, path)
+                display = display_path(self._settings.root, path)
                 self._pair_files[path, base] = read_pair_file(path, display, self.source, base)
             sources.append(self._pair_files[path, base])
         entries = merge(sources)

@@ -29,6 +29,7 @@ import json
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -104,8 +105,6 @@ class Guard:
 
 
 def _query_token(query: bytes) -> bytes | None:
-    from urllib.parse import parse_qs
-
     values = parse_qs(query.decode("latin-1")).get("token")
     return values[0].encode("latin-1") if values else None
 

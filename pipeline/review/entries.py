@@ -1,7 +1,7 @@
 """What the review page shows of a unit awaiting review, worked out from the catalog alone.
 
 * Where the translation came from (:class:`Origin`): the run's provenance
-  (:meth:`pipeline.run.journal.Journal.machine_written`) says which fuzzy units still hold the
+  (:meth:`pipeline.run.provenance.Provenance.machine_written`) says which fuzzy units still hold the
   machine translation a run wrote; a unit a run filled from a reviewed translation elsewhere
   carries its note (``pipeline: reused from PATH:LINE``, a PO translator comment or an XLIFF 1.2
   note); every other fuzzy unit is somebody else's draft (a msgmerge match, another tool).
@@ -22,14 +22,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.formats import Catalog, Unit
-from pipeline.formats.limits import limit_of
+from pipeline.catalogs import Catalog, Unit
+from pipeline.limits import limit_of
 from pipeline.model import Severity
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import PluralRule
 from pipeline.run.gate import Problem, check_unit, plural_usage
-from pipeline.run.journal import unit_identity
 from pipeline.run.plurals import representatives
+from pipeline.run.provenance import unit_identity
 
 #: How a run names, in its note, where a reused translation came from.
 REUSED_NOTE = "pipeline: reused from "

@@ -4,7 +4,7 @@ Every translation passes here before it reaches a catalog, whatever path it came
 from the service, the cache, a recovery retry, a plural form put together from a number
 sentence), and ``pipeline check`` runs the same rules over translations already in a catalog.
 The rules themselves are plain functions of :mod:`pipeline.placeholders.checks` (one text against
-its source) and :mod:`pipeline.placeholders.formats` (msgfmt's format check of an entry); there is
+its source) and :mod:`pipeline.placeholders.grammars` (msgfmt's format check of an entry); there is
 no second copy of any.
 
 * :func:`verify` takes the service's answer for one segment (placeholders still as tags),
@@ -28,10 +28,9 @@ placeholder the source has that is missing, added or changed; style is a warning
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from pipeline.config import Settings
 from pipeline.model import Issue, Severity
 from pipeline.placeholders.checks import (
     INVISIBLE,
@@ -44,12 +43,11 @@ from pipeline.placeholders.checks import (
 from pipeline.placeholders.glue import glued
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
-from pipeline.run.records import CatalogReport, RunReport
-from pipeline.run.window import ScannedCatalog, Verdict
+from pipeline.run.window import Admission, ScannedCatalog, Verdict
 from pipeline.segments import Protected, Segment, SegmentKey
 
 if TYPE_CHECKING:
-    from pipeline.formats import Catalog, Unit
+    from pipeline.catalogs import Catalog, Unit
     from pipeline.plural_rules import PluralRule
 
 __all__ = [
@@ -108,19 +106,16 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
 
 
 def admit(
-    settings: Settings,
-    s: ScannedCatalog,
-    done: dict[SegmentKey, str],
-    report: RunReport,
-    cat: CatalogReport,
-    notes: dict[SegmentKey, str] | None = None,
-) -> dict[int, tuple[str, ...]]:
-    """The units of ``s`` that may be written (index -> target forms); reports why the others may not.
+    mark_fuzzy: bool, s: ScannedCatalog, done: Mapping[SegmentKey, str], notes: Mapping[SegmentKey, str]
+) -> Admission:
+    """The units of ``s`` that may be written (index -> target forms), and why the others may not.
 
     ``notes`` holds, per segment, why its translation needs a reviewer's eye (e.g. translated in
-    pieces): such a unit is written only marked fuzzy, like an approximate plural.
+    pieces): such a unit is written only marked fuzzy (``mark_fuzzy``), like an approximate plural.
     """
     translations: dict[int, tuple[str, ...]] = {}
+    issues: list[Issue] = []
+    failed = skipped = 0
     usage: tuple[tuple[bool, ...] | None, int, str | None] | None = None
     for index, forms in s.source_forms.items():
         unit = s.catalog.units[index]
@@ -132,19 +127,20 @@ def admit(
         if index in s.plural_plans:  # representative-number forms: put the count back, or fall back
             assembled = plurals.assemble(s.plural_plans[index], plurals.lookup(done, s.display, index), unit.flags)
             texts, warnings = list(assembled.texts or (None,)), (*warnings, *assembled.warnings)
-        if any(t is None for t in texts):
+        found_texts = [t for t in texts if t is not None]
+        if len(found_texts) < len(texts):
             continue
         if usage is None:
             usage = plural_usage(s.catalog.plural)
         often, one_form, _ = usage
-        found = check_unit(unit, texts, s.catalog, often, one_form)  # type: ignore[arg-type]
+        found = check_unit(unit, found_texts, s.catalog, often, one_form)
         errors = [p for p in found if p.severity is Severity.ERROR]
         if errors:
-            report.issues.append(Issue(s.display, f"not written: {errors[0].reason}", unit.line, s.target_lang))
-            cat.counters.segments_failed += 1
+            issues.append(Issue(s.display, f"not written: {errors[0].reason}", unit.line, s.target_lang))
+            failed += 1
             continue
-        if warnings and not settings.mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
-            report.issues.extend(
+        if warnings and not mark_fuzzy:  # an approximate entry must stay fuzzy: leave it for a human
+            issues.extend(
                 Issue(
                     s.display,
                     f"not written (fuzzy marking is off): {w}",
@@ -154,13 +150,13 @@ def admit(
                 )
                 for w in warnings
             )
-            cat.counters.segments_skipped += 1
+            skipped += 1
             continue
         # What a human may write a machine translation may write too, but never silently.
         warnings = (*warnings, *dict.fromkeys(p.reason for p in found if p.severity is Severity.WARNING))
-        report.issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING) for w in warnings)
-        translations[index] = tuple(texts)  # type: ignore[arg-type]
-    return translations
+        issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING) for w in warnings)
+        translations[index] = tuple(found_texts)
+    return Admission(translations, issues, failed, skipped)
 
 
 def first_error(catalog: Catalog, unit: Unit, targets: Sequence[str]) -> str | None:

@@ -22,7 +22,9 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from pipeline.client.requests import translate_params
 from pipeline.model import SCHEME_VERSION
+from pipeline.placeholders.protect import TAG
 from pipeline.segments import TranslationOptions
 
 if TYPE_CHECKING:
@@ -40,11 +42,6 @@ def request_params(opts: TranslationOptions) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1024)
 def _params(opts: TranslationOptions) -> dict[str, Any]:
-    # Imported here: the client's request module (which checks the values against the spec) is
-    # needed only once a key is computed, never by a run that skips every catalog.
-    from pipeline.client.requests import translate_params
-    from pipeline.placeholders.protect import TAG
-
     return translate_params(
         source_lang=opts.source_lang,
         target_lang=opts.target_lang,
@@ -101,3 +98,11 @@ def recovered_key(key: str, scheme: Scheme) -> str:
     if scheme.needs_review_note is None:
         return key
     return hashlib.sha256(f"{key}/{scheme.value}".encode()).hexdigest()
+
+
+def second_opinion_key(key: str) -> str:
+    """Where the service's answer is cached when a text is asked for once more, its first answer rejected by a reviewer.
+
+    Apart from the first answer (which other entries keep using): a later run finds both, and asks nothing.
+    """
+    return hashlib.sha256(f"{key}/again".encode()).hexdigest()

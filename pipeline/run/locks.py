@@ -21,23 +21,24 @@ nothing to do takes no lock and does not even import ``filelock``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import hashlib
 import json
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from filelock import BaseFileLock, FileLock, Timeout
+
+from pipeline.files.descriptors import soft_limit
+from pipeline.files.untrusted import read_regular
 from pipeline.model import Alert
-from pipeline.untrusted import read_regular
-
-if TYPE_CHECKING:
-    from filelock import BaseFileLock
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once", "state_lock"]
 
@@ -54,13 +55,8 @@ def at_once(limit: int | None = None) -> int:
     """Catalogs one window may lock: a quarter of the descriptor limit (``limit``, default this
     process's), at most :data:`MOST_AT_ONCE`; the rest stay for the catalogs, cache, service and Python."""
     if limit is None:
-        try:
-            import resource  # POSIX only
-
-            limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        except (ImportError, OSError, ValueError):
-            return MOST_AT_ONCE
-        if limit == resource.RLIM_INFINITY:
+        limit = soft_limit()
+        if limit is None:
             return MOST_AT_ONCE
     return max(16, min(MOST_AT_ONCE, limit // 4))
 
@@ -98,8 +94,6 @@ class Holder:
 
 
 def _hostname() -> str:
-    import socket  # only here: a run with nothing to do takes no lock, and socket costs it milliseconds
-
     return socket.gethostname()
 
 
@@ -132,8 +126,6 @@ class CatalogLocks:
         wanted = sorted(set(paths))
         if self.directory is None or not wanted:
             return False
-        from filelock import FileLock
-
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -167,10 +159,6 @@ class CatalogLocks:
         self, lock: BaseFileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
     ) -> bool:
         """Take ``lock``; True when it had to wait for it."""
-        import asyncio
-
-        from filelock import Timeout
-
         try:
             lock.acquire(blocking=False)
             return False
@@ -205,8 +193,6 @@ STATE_LOCK_SECONDS = 10.0
 def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
     """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
     made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
-    from filelock import FileLock, Timeout
-
     _creatable(path)
     lock = FileLock(path, timeout=wait)
     try:

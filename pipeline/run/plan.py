@@ -22,19 +22,18 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from pipeline import locales
-from pipeline.config import Settings
-from pipeline.formats.base import Unit
+from pipeline.catalogs.base import Unit
 from pipeline.placeholders.protect import protect
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run import plurals
 from pipeline.run.keys import cache_key, request_params
 from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
-from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, ScannedCatalog, Window
+from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog
 from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
 __all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
@@ -45,7 +44,7 @@ PART_SEGMENTS = 16_384
 
 
 def translation_options(
-    settings: Settings,
+    source_lang: str,
     target_lang: str,
     context: str | None,
     resources: ResourcePlan | None = None,
@@ -54,28 +53,19 @@ def translation_options(
     """The options every segment of ``target_lang`` is sent with (``context`` aside); ``address``: the
     catalog's own form of address (``formal`` for ``de_DE_formal``), which wins over the configured formality."""
     if resources is not None:  # glossary, style list, formality, model type, translation memory
-        return resources.options(locales.service_source(settings.source_lang), target_lang, context, address)
-    return TranslationOptions(
-        source_lang=locales.service_source(settings.source_lang), target_lang=target_lang, context=context
-    )
+        return resources.options(locales.service_source(source_lang), target_lang, context, address)
+    return TranslationOptions(source_lang=locales.service_source(source_lang), target_lang=target_lang, context=context)
 
 
-def plan(
-    settings: Settings,
-    scanned: list[ScannedCatalog],
-    per_catalog: dict[str, CatalogReport],
-    done: dict[SegmentKey, str],
-    resources: ResourcePlan,
-    service: str,
-) -> tuple[dict[str, Pending], dict[str, Pending]]:
-    """Protect every segment; copy those with nothing to translate; dedupe the rest by cache key.
+def plan(source_lang: str, scanned: list[ScannedCatalog], resources: ResourcePlan, service: str) -> Plan:
+    """Protect every segment; set aside those with nothing to translate (copied); dedupe the rest by cache key.
 
-    ``service`` names the service in the keys (the run's, as its report has it). Returns the texts
-    of round one, and the spare ones: plural fallback texts that no round-one text shares a key
-    with (a fallback that does rides along for free).
+    ``service`` names the service in the keys (the run's, as its report has it). Round one's texts,
+    and the spare ones: plural fallback texts that no round-one text shares a key with (a fallback
+    that does rides along for free).
     """
-    identity = service
     pending: dict[str, Pending] = {}
+    copied: dict[SegmentKey, str] = {}
     fallback_keys: set[SegmentKey] = set()
     per_context: dict[
         tuple[str, str | None, str | None], TranslationOptions
@@ -85,21 +75,21 @@ def plan(
         for seg in (*s.segments, *s.fallbacks):
             protected = protect(seg.text, seg.flags)
             if not protected.needs_translation:
-                done[seg.key] = seg.text
-                if seg.key not in fallback_keys:  # a fallback counts only where it is used
-                    per_catalog[s.display].counters.segments_copied += 1
+                copied[seg.key] = seg.text
                 continue
             opts = per_context.get((s.target_lang, s.formality, seg.context))
             if opts is None:
                 opts = per_context[s.target_lang, s.formality, seg.context] = translation_options(
-                    settings, s.target_lang, seg.context, resources, s.formality
+                    source_lang, s.target_lang, seg.context, resources, s.formality
                 )
-            key = cache_key(identity, resources.key_options(opts, protected.text), protected.text)
+            key = cache_key(service, resources.key_options(opts, protected.text), protected.text)
             item = pending.get(key)
             if item is None:
                 pending[key] = item = Pending(opts, protected, key, [])
             item.add(seg, protected)
-    return split(pending, fallback_keys)
+    first, spare = split(pending, fallback_keys)
+    counted = frozenset(key for key in copied if key not in fallback_keys)  # a fallback counts only where used
+    return Plan(first, spare, copied, counted)
 
 
 def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[list[ScannedCatalog]]:
@@ -147,7 +137,9 @@ def split(pending: dict[str, Pending], fallback_keys: set[SegmentKey]) -> tuple[
     return first, spare
 
 
-def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[SegmentKey, str]) -> dict[str, Pending]:
+def needed(
+    scanned: list[ScannedCatalog], spare: dict[str, Pending], done: Mapping[SegmentKey, str]
+) -> dict[str, Pending]:
     """The spare texts some plural form now needs (its number did not come back), with only the refs that need them."""
     if not spare:
         return {}
@@ -173,15 +165,15 @@ def needed(scanned: list[ScannedCatalog], spare: dict[str, Pending], done: dict[
 class Inputs:
     """The inputs hashes a unit is written with, per target language (worked out once per target)."""
 
-    def __init__(self, settings: Settings, resources: ResourcePlan) -> None:
-        self.settings, self.resources = settings, resources
+    def __init__(self, source_lang: str, resources: ResourcePlan) -> None:
+        self.source_lang, self.resources = source_lang, resources
         self._options: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
         self._whole: dict[str, str] = {}  # target -> inputs hash of its whole options, as older provenance has it
 
     def options(self, target: str) -> TranslationOptions:
         """The options ``target``'s segments are sent with, context aside."""
         if target not in self._options:
-            self._options[target] = translation_options(self.settings, target, None, self.resources)
+            self._options[target] = translation_options(self.source_lang, target, None, self.resources)
         return self._options[target]
 
     def of_unit(self, target: str, unit: Unit) -> str:
@@ -197,17 +189,16 @@ class Inputs:
 
 
 def estimate(
-    window: Window, per_catalog: dict[str, CatalogReport], spare_cached: Collection[str]
+    sending: dict[str, Pending], fallbacks: int, catalogs: dict[str, CatalogReport]
 ) -> tuple[DryRunEstimate, list[CatalogWork]]:
     """What a real run would send (requests and their lower bound, characters billed, texts, segments) and
-    write (per catalog); ``spare_cached`` are the spare texts the cache holds."""
-    sending = {**window.pending, **window.needed}
+    write (per catalog): ``sending`` is every text its rounds would send, ``fallbacks`` the number of plural
+    fallback texts a second round might add (neither needed yet nor in the cache)."""
     requests = lower_bound = 0
     for opts, items in groups(sending).items():
         packing = pack([p.protected.text for p in items], request_params(opts))
         requests += len(packing.batches)
         lower_bound += packing.lower_bound
-    fallback_texts = sum(1 for key in window.spare if key not in window.needed and key not in spare_cached)
     would_send = DryRunEstimate(
         requests=requests,
         requests_lower_bound=lower_bound,
@@ -215,12 +206,12 @@ def estimate(
         characters=sum(len(p.protected.text) for p in sending.values()),
         texts=len(sending),
         segments=sum(len(p.refs) for p in sending.values()),
-        fallback_texts=fallback_texts,
+        fallback_texts=fallbacks,
     )
-    return would_send, _would_write(per_catalog, sending)
+    return would_send, _would_write(catalogs, sending)
 
 
-def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
+def _would_write(catalogs: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
     """Per catalog a real run would change: the segments it would write and the characters it would bill."""
     segments: Counter[str] = Counter()
     characters: Counter[str] = Counter()
@@ -229,7 +220,7 @@ def _would_write(per_catalog: dict[str, CatalogReport], pending: dict[str, Pendi
             segments[name] += count
             characters[name] += len(item.protected.text)
     work = []
-    for name, cat in per_catalog.items():
+    for name, cat in catalogs.items():
         c = cat.counters
         writes = c.segments_copied + c.segments_from_cache + c.segments_reused + segments[name]
         if writes and not cat.unchanged:

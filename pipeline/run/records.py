@@ -1,26 +1,29 @@
-"""The records of a run as a whole: what was asked (RunOptions), how it stopped, and the report.
+"""The records of a run as a whole: what was asked (RunOptions, RunInputs), how it stopped, and the report.
 
-A run with nothing new (the pre-commit hook's usual case) reads no catalog and needs only these;
-what the stages pass between them while a window is translated is :mod:`pipeline.run.window`'s,
-imported only when some catalog is left (each record class costs a fresh process its creation).
+The report (:class:`RunReport`) is written by the run's :class:`~pipeline.run.ledger.Ledger` alone
+and read by everyone after. A run with nothing new (the pre-commit hook's usual case) reads no
+catalog and needs only these (each record class costs a fresh process its creation); what the
+stages pass between them while a window is translated, and the report's records only such a run
+makes, are :mod:`pipeline.run.window`'s.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.model import Counters, Issue
 
-if TYPE_CHECKING:
-    from pipeline.quota import UsageRecord
-    from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Recovery, Reused
+if TYPE_CHECKING:  # made by a run with work: a run with nothing new loads none of them
+    from pipeline.run.quota import UsageRecord
+    from pipeline.run.window import CatalogWork, DryRunEstimate, Recovery, Reused
 
-__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunOptions", "RunReport", "Stop", "StopReason"]
+__all__ = ["CatalogReport", "Fingerprint", "Remaining", "RunInputs", "RunOptions", "RunReport", "Stop", "StopReason"]
 
 
 class StopReason(enum.Enum):
@@ -69,8 +72,6 @@ class Fingerprint:
     @classmethod
     def of(cls, data: bytes) -> Fingerprint:
         """The fingerprint of ``data``."""
-        import hashlib  # not on the no-op path, which compares fingerprints the journal saved
-
         return cls(len(data), hashlib.sha256(data).hexdigest())
 
 
@@ -87,6 +88,23 @@ class RunOptions:
     retranslate_stale: bool = False
     # A dry run that is a check (CI): exit 5 when a real run would write anything (ExitCode.PENDING).
     frozen: bool = False
+
+
+class RunInputs(NamedTuple):
+    """A run's inputs, none of which changes while it runs."""
+
+    settings: Settings
+    options: RunOptions
+    service: str  # the service's identity (pipeline.connect.service_identity): in cache keys and the report
+    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
+    paths: tuple[Path, ...]  # the catalogs found that an earlier run did not settle, in order
+    terminology: str | None  # fingerprint of glossary and style files not synced to this service yet
+    started: float  # time.monotonic() when the run began
+
+    @property
+    def has_work(self) -> bool:
+        """Whether there is anything to read, estimate or sync; otherwise the run ends after skipping."""
+        return bool(self.paths) or self.options.dry_run or self.terminology is not None
 
 
 @dataclass
@@ -123,20 +141,3 @@ class RunReport:
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
     reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere
-    # Keys of the texts counted in ``remaining``: a text two unsent parts of a catalog share is one text.
-    left_keys: set[str] = field(default_factory=set, repr=False)
-
-    def leave(self, left: Sequence[Pending]) -> None:
-        """Count ``left`` (texts a stopped run did not send) in what remains for the next run.
-
-        Every segment counts; a text counted already (an earlier part left it too) adds its segments only.
-        """
-        if left:
-            new = [p for p in left if p.key not in self.left_keys]
-            self.left_keys.update(p.key for p in new)
-            more = Remaining(
-                segments=sum(len(p.refs) for p in left),
-                texts=len(new),
-                characters=sum(len(p.protected.text) for p in new),
-            )
-            self.remaining = more if self.remaining is None else self.remaining + more

@@ -9,18 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
-from pipeline.catalog_paths import configured_locale, display_path
+from pipeline.catalog_paths import catalog_locale, display_path
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import ScannedCatalog, form_segments, not_offered, unit_context
+from pipeline.run.window import Refused, ScannedCatalog, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
+
+if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
+    from pipeline.catalogs.xliff import XliffCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]
@@ -36,8 +41,9 @@ def scan(
     retranslate: Retranslate | None = None,
     read: Mapping[Path, bytes | None] | None = None,
     offered: frozenset[str] | None = None,
-) -> tuple[list[ScannedCatalog], list[Issue]]:
-    """Read every catalog; return those with a target language the run can translate into, and the problems found.
+) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
+    """Read every catalog; return those with a target language the run can translate into, the problems
+    found, and the catalogs in a language the service does not offer (said once each, their segments counted).
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
     empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
@@ -48,8 +54,9 @@ def scan(
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
+    refused: list[Refused] = []
     for path in paths:
-        display = display_path(settings, path)
+        display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
@@ -59,9 +66,7 @@ def scan(
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
-        locale = configured_locale(settings, path) or (
-            locales.refined(catalog.language, path) if catalog.language else locales.locale_from_path(path)
-        )
+        locale = catalog_locale(settings, path, catalog.language)
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
@@ -73,19 +78,19 @@ def scan(
         target = variety.target
         if not locales.selected(wanted, locale, target):
             continue
-        refusal = _not_offered(settings, display, variety, offered)
-        if refusal is not None:
-            issues.append(refusal)
+        if not _offered(variety, offered):
+            wanting = _segments(settings, display, path, catalog, locale, target or locale, [], retranslate)
+            refused.extend(_not_offered(settings, wanting, variety))
             continue
         assert target is not None
-        fitted = _fit_charset(settings, display, catalog, locale, target, issues)
+        fitted = _fit_charset(settings.to_utf8, display, catalog, locale, target, issues)
         if fitted is None:
             continue
-        catalog, keys_left = _keyed(settings, display, fitted, locale, target, issues)
+        catalog, keys_left = _keyed(settings.source_lang, display, fitted, locale, target, issues)
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
         found = replace(found, formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
-    return scanned, issues
+    return scanned, issues, refused
 
 
 def _segments(
@@ -108,7 +113,7 @@ def _segments(
             found.skipped += 1
             issues.append(refusal)
             continue
-        found.add(settings, display, unit, plural)
+        found.add(settings.source_lang, display, unit, plural)
     return ScannedCatalog(
         path,
         display,
@@ -152,7 +157,7 @@ class _Found:
     fallbacks: list[Segment] = field(default_factory=list)
     skipped: int = 0
 
-    def add(self, settings: Settings, display: str, unit: Unit, plural: PluralRule | None) -> None:
+    def add(self, source_lang: str, display: str, unit: Unit, plural: PluralRule | None) -> None:
         """The unit's forms (a plural's number sentences, with their fallbacks kept apart).
 
         Its segments are made when its part of the window is planned (:meth:`ScannedCatalog.unit_segments`),
@@ -161,7 +166,7 @@ class _Found:
         if unit.plural:
             assert plural is not None  # _refusal left such units out
             plan = self.plural_plans[unit.index] = plurals.plan_unit(
-                unit.sources, unit.flags, unit.nforms, plural, settings.source_lang
+                unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
             self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
@@ -216,26 +221,33 @@ def _source_language(settings: Settings, display: str, locale: str) -> Issue | N
     return Issue(display, reason, target_lang=locale, severity=Severity.SKIPPED)
 
 
-def _not_offered(
-    settings: Settings, display: str, variety: locales.Variety, offered: frozenset[str] | None
-) -> Issue | None:
-    """Why the catalog cannot be translated into its language (said once for the catalog), or None.
+def _offered(variety: locales.Variety, offered: frozenset[str] | None) -> bool:
+    """Whether the catalog's language has a code on the service that it offers (or may: ``offered`` unknown)."""
+    return variety.target is not None and (offered is None or variety.target in offered)
 
-    An error unless ``unsupported_languages = "skip"``: a language the mapping knows has no code
-    on the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
-    service's list leaves out (Kaqchikel) until that list changes.
+
+def _not_offered(settings: Settings, wanting: ScannedCatalog, variety: locales.Variety) -> list[Refused]:
+    """The catalog ``wanting`` segments in a language the service does not offer: said once, its segments counted.
+
+    An error unless ``unsupported_languages = "skip"``: a language the mapping knows has no code on
+    the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
+    service's list leaves out (Kaqchikel) until that list changes. A catalog with nothing left to
+    translate (all done by hand) loses nothing: nothing is said.
     """
-    if variety.target is not None and (offered is None or variety.target in offered):
-        return None
-    skip = settings.unsupported_languages == "skip"
-    if variety.target is None:
+    segments = sum(wanting.segment_count(i) for i in wanting.source_forms)
+    if not segments:
+        return []
+    skip, display, target = settings.unsupported_languages == "skip", wanting.display, variety.target
+    if target is None:
         reason = variety.why_not or f"locale {variety.locale!r} has no code on the translation service"
-        return not_offered(display, reason, None, Cause.INPUT, skip)
-    return not_offered(display, locales.not_offered(variety.target), variety.target, Cause.LANGUAGE, skip)
+        issue = not_offered(display, reason, None, Cause.INPUT, skip, segments)
+    else:
+        issue = not_offered(display, locales.not_offered(target), target, Cause.LANGUAGE, skip, segments)
+    return [Refused(display, target or "", segments, issue)]
 
 
 def _fit_charset(
-    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+    to_utf8: bool, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
 ) -> Catalog | None:
     """``catalog``, converted to UTF-8 where its charset cannot hold the target's letters and
     ``to_utf8`` asks for it; None (with the refusal in ``issues``) where it cannot be used.
@@ -244,13 +256,11 @@ def _fit_charset(
     """
     if catalog.format != "po":
         return catalog
-    from pipeline.formats.charset import converted_to_utf8, header_charset
-
     charset = header_charset(catalog)
     problem = charset_problem(catalog.encoding, target, locale, charset)
     if problem is None:
         return catalog
-    if not settings.to_utf8:
+    if not to_utf8:
         issues.append(Issue(display, problem, target_lang=target, cause=Cause.INPUT))
         return None
     try:
@@ -270,21 +280,17 @@ def _fit_charset(
 
 
 def _keyed(
-    settings: Settings, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+    source_lang: str, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
 ) -> tuple[Catalog, frozenset[int]]:
     """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
     if catalog.format != "xliff":
         return catalog, frozenset()
-    from pipeline.formats.keyed import keyed_sources
-    from pipeline.formats.xliff import XliffCatalog
-
-    assert isinstance(catalog, XliffCatalog)
-
-    found = keyed_sources(catalog, locale, settings.source_lang)
+    xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys
+    found = xliff.keyed_sources(locale, source_lang)
     where = (
         f"{found.source_catalog.name} gives no text for it"
         if found.source_catalog
-        else f"there is no {settings.source_lang} catalog beside it to give its text"
+        else f"there is no {source_lang} catalog beside it to give its text"
     )
     for index, key in found.missing.items():
         issues.append(
@@ -297,4 +303,4 @@ def _keyed(
                 severity=Severity.WARNING,
             )
         )
-    return (catalog.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)
+    return (xliff.with_sources(found.texts) if found.texts else catalog), frozenset(found.missing)

@@ -7,50 +7,71 @@ and how, is :mod:`pipeline.run.journal`.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline import locales
 from pipeline.catalog_paths import display_path
 from pipeline.model import Cause, Issue, Severity
-from pipeline.run.context import RunContext
-from pipeline.run.journal import Settled
-from pipeline.run.records import CatalogReport, Fingerprint
+from pipeline.run.journal import Journal, Settled
+from pipeline.run.records import Fingerprint
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a run with nothing new settles nothing: the window's records are loaded with the work
     from pipeline.run.window import ScannedCatalog
 
-__all__ = ["settle", "settle_unread", "skip_unchanged"]
+__all__ = ["Outcome", "Unchanged", "settle", "settle_unread", "skip_unchanged"]
 
 
-def skip_unchanged(run: RunContext, paths: list[Path]) -> list[Path]:
-    """Drop the catalogs an earlier run settled and nobody changed since; replay their notices into the report."""
-    report = run.report
-    wanted = locales.selection((*run.settings.target_langs, *run.options.target_langs))
+class Unchanged(NamedTuple):
+    """The catalogs an earlier run settled and nobody changed since (skipped unread), and the others."""
+
+    left: list[Path]  # to read
+    settled: list[tuple[str, Settled]]  # (display, its record): the report replays them
+
+
+def skip_unchanged(
+    journal: Journal, root: Path, wanted: set[str], frozen: bool, marks: tuple[str, str], paths: list[Path]
+) -> Unchanged:
+    """Drop the catalogs an earlier run settled and nobody changed since.
+
+    ``wanted``: the target locales the run selects (:func:`pipeline.locales.selection`); ``marks``:
+    the fingerprint of the settings and the service's name, as the records must hold them; a record
+    settled for a check only (``retry``) is skipped by a check (``frozen``) alone.
+    """
+    fingerprint, service = marks
     left: list[Path] = []
+    settled: list[tuple[str, Settled]] = []
     for path in paths:
-        display = display_path(run.settings, path)
-        record = run.journal.unchanged(display, path, run.fingerprint, report.service)
-        if record is None or record.awaiting is None or (record.retry and not run.options.frozen):
+        display = display_path(root, path)
+        record = journal.unchanged(display, path, fingerprint, service)
+        if record is None or record.awaiting is None or (record.retry and not frozen):
             left.append(path)
             continue
         if record.locale and not locales.selected(wanted, record.locale, record.target_lang):
             continue  # as scan does: not part of this run at all
-        cat = run.per_catalog[display] = CatalogReport(display, record.target_lang, unchanged=True)
-        cat.counters.segments_skipped = record.skipped
-        cat.counters.awaiting_review = record.awaiting
-        report.issues.extend(
-            Issue(
-                display, reason, line, record.target_lang or None, Severity(severity), Cause(cause) if cause else None
-            )
-            for line, reason, severity, cause in record.notices
-        )
-        report.unchanged_catalogs += 1
-    return left
+        settled.append((display, record))
+    return Unchanged(left, settled)
 
 
-def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written: dict[int, tuple[str, ...]]) -> None:
+class Outcome(NamedTuple):
+    """What a catalog's run came to, as settling it needs: its issues, whether the run stopped, what awaits review."""
+
+    issues: list[Issue]
+    stopped: bool
+    awaiting: int = 0
+    languages: str | None = None  # the hash of the service's language list, when this run read it
+
+
+def settle(
+    journal: Journal,
+    fingerprint: str,
+    s: ScannedCatalog,
+    data: Fingerprint | None,
+    written: Collection[int],
+    outcome: Outcome,
+) -> None:
     """Remember ``s`` as settled when nothing is left to do in it, so the next run skips it unread.
 
     Nothing left means every unit was written, or failed for a reason no rerun can change (an
@@ -62,49 +83,43 @@ def settle(run: RunContext, s: ScannedCatalog, data: Fingerprint | None, written
     ``data`` fingerprints what was parsed (read before parsing) or what was written: if the file changed in
     between, its hash no longer matches and the next run parses it again, which is always safe.
     """
-    issues = [i for i in run.report.issues if i.catalog == s.display]
+    issues = outcome.issues
     refused = {i.line for i in issues if i.severity is Severity.ERROR and i.cause is None}
-    if data is None or None in refused or (refused and run.report.stopped is not None):
-        run.journal.unsettle(s.display)  # the catalog as a whole failed, or the run stopped: nothing to replay
+    if data is None or None in refused or (refused and outcome.stopped):
+        journal.unsettle(s.display)  # the catalog as a whole failed, or the run stopped: nothing to replay
         return
     lasting = {i.line for i in issues if i.cause is not None} | refused
     # No set of every unit index (two, for a large catalog, at the run's peak): only the few unwritten.
     unwritten = {s.catalog.units[index].line for index in s.source_forms if index not in written}
     if not (None in lasting or unwritten <= lasting):
-        run.journal.unsettle(s.display)
+        journal.unsettle(s.display)
         return
-    awaiting = run.per_catalog[s.display].counters.awaiting_review
-    record = _record(run, s.path, data, issues, s.locale, s.target_lang, s.skipped, awaiting)
+    record = _record(s.path, data, outcome, fingerprint, (s.locale, s.target_lang, s.skipped))
     if record is None:
-        run.journal.unsettle(s.display)
+        journal.unsettle(s.display)
     else:
-        run.journal.settle(s.display, replace(record, retry=bool(refused)))
+        journal.settle(s.display, replace(record, retry=bool(refused)))
 
 
-def settle_unread(run: RunContext, path: Path, data: Fingerprint | None) -> None:
+def settle_unread(
+    journal: Journal, fingerprint: str, display: str, path: Path, data: Fingerprint | None, outcome: Outcome
+) -> None:
     """Remember a catalog that could not be used at all (unreadable, no language) while its bytes stay the same."""
-    display = display_path(run.settings, path)
-    issues = [i for i in run.report.issues if i.catalog == display]
+    issues = outcome.issues
     record = None
     if data is not None and issues and not any(i.severity is Severity.ERROR and i.cause is None for i in issues):
-        record = _record(run, path, data, issues)
+        record = _record(path, data, outcome, fingerprint, ("", "", 0))
     if record is None:
-        run.journal.unsettle(display)
+        journal.unsettle(display)
     else:
-        run.journal.settle(display, record)
+        journal.settle(display, record)
 
 
 def _record(
-    run: RunContext,
-    path: Path,
-    data: Fingerprint,
-    issues: list[Issue],
-    locale: str = "",
-    target: str = "",
-    skipped: int = 0,
-    awaiting: int = 0,
+    path: Path, data: Fingerprint, outcome: Outcome, fingerprint: str, language: tuple[str, str, int]
 ) -> Settled | None:
-    """The settled record of a catalog whose bytes ``data`` fingerprints, or None when it cannot be settled now."""
+    """The settled record of a catalog whose bytes ``data`` fingerprints (``language``: its locale, target and
+    units skipped), or None when it cannot be settled now."""
     try:
         stat = path.stat()
     except OSError:
@@ -112,20 +127,21 @@ def _record(
     if stat.st_size != data.size:
         return None
     languages = None
-    if any(i.cause is Cause.LANGUAGE for i in issues):
-        languages = run.report.service_languages
+    if any(i.cause is Cause.LANGUAGE for i in outcome.issues):
+        languages = outcome.languages
         if languages is None:  # not offered, but by a list we did not see: nothing to compare with later
             return None
-    notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in issues)
+    notices = tuple((i.line, i.reason, str(i.severity), i.cause.value if i.cause else None) for i in outcome.issues)
+    locale, target, skipped = language
     return Settled(
         stat.st_size,
         stat.st_mtime_ns,
         data.sha256,
-        run.fingerprint,
+        fingerprint,
         locale,
         target,
         skipped,
         notices,
         languages,
-        awaiting=awaiting,
+        awaiting=outcome.awaiting,
     )

@@ -1,8 +1,8 @@
 """The records the stages of a run pass between them while a window of catalogs is translated.
 
-Stages never import each other (only :mod:`pipeline.run.orchestrate` does): what one finds out for
-the next is defined here, next to nothing but :mod:`pipeline.model` and
-:mod:`pipeline.run.records`. Only a run with catalogs left to read imports this module.
+Stages never import each other (only :mod:`pipeline.run.orchestrate` does): what one returns for
+the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
+:mod:`pipeline.segments`. What the run decides from them is the :class:`~pipeline.run.ledger.Ledger`'s.
 """
 
 from __future__ import annotations
@@ -10,25 +10,30 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.model import Cause, Issue, Severity
+from pipeline.placeholders.icu_plurals import locale_flags
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
 if TYPE_CHECKING:  # the plural planner loads the placeholder grammars
-    from pipeline.formats import Catalog, Unit
+    from pipeline.catalogs import Catalog, Unit
     from pipeline.run.plurals import UnitPlan
 
 __all__ = [
+    "Admission",
     "CatalogWork",
     "DryRunEstimate",
-    "Pending",
     "Recovery",
+    "Refused",
     "Reused",
+    "Pending",
+    "Plan",
+    "ReusedUnit",
     "ScannedCatalog",
     "Verdict",
     "Verify",
-    "Window",
+    "WindowFiles",
     "form_segments",
     "not_offered",
     "unit_context",
@@ -81,8 +86,6 @@ def form_segments(
     flags = unit.flags
     if locale is None or not any("{" in text for text in texts.values()):
         return [Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, flags, context) for f in sorted(texts)]
-    from pipeline.placeholders.icu_plurals import locale_flags
-
     return [
         Segment(SegmentKey(display, unit.index, f), text, unit.line, flags + locale_flags(text, locale), context)
         for f, text in sorted(texts.items())
@@ -101,6 +104,17 @@ def not_offered(
     return Issue(display, reason, target_lang=target, cause=cause)
 
 
+class Refused(NamedTuple):
+    """A catalog the scan found in a language the service does not offer: its one issue, and the
+    segments it leaves untranslated (counted failed, or skipped), as a language the service's own
+    list leaves out is counted once the list is read."""
+
+    display: str
+    target_lang: str  # the service code, or "" when the language has none (Nynorsk)
+    segments: int
+    issue: Issue
+
+
 def unit_context(policy: str, unit: Unit) -> str | None:
     """What is sent as the request's ``context`` for a unit, per the configured policy."""
     if policy == "none":
@@ -111,8 +125,7 @@ def unit_context(policy: str, unit: Unit) -> str | None:
     return "\n".join(p for p in parts if p) or None
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The gate's answer for one returned text: restored for writing, or why it may not be written."""
 
     text: str | None  # the translation with the placeholders put back; None when rejected
@@ -120,8 +133,7 @@ class Verdict:
     retryable: bool = False  # rejected for its placeholders: showing them another way could pass
 
 
-#: The gate's check of a returned text (:func:`pipeline.run.gate.verify`); the orchestrator hands it
-#: to the stages that receive texts (cache, send), which do not import the gate themselves.
+#: The gate's check of a returned text (:func:`pipeline.run.gate.verify`).
 Verify = Callable[[Protected, str, Segment], Verdict]
 
 
@@ -211,19 +223,46 @@ class CatalogWork:
     characters: int
 
 
-@dataclass
-class Window:
-    """The catalogs a run reads, translates and writes together, and what the stages find out about them."""
+class WindowFiles(NamedTuple):
+    """The catalogs a run reads, translates and writes together, and their bytes as read before parsing."""
 
     paths: list[Path]
     snapshots: dict[Path, bytes | None]  # each catalog's bytes before it was parsed: see write.write_catalogs
-    scanned: list[ScannedCatalog] = field(default_factory=list)
-    pending: dict[str, Pending] = field(default_factory=dict)  # round one: what the catalogs need
-    spare: dict[str, Pending] = field(default_factory=dict)  # plural fallback texts, sent only if needed
-    needed: dict[str, Pending] = field(default_factory=dict)  # the spare texts some form turned out to need
-    done: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> verified translation
-    notes: dict[SegmentKey, str] = field(default_factory=dict)  # segment -> why it needs a reviewer's eye
-    # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
-    review: dict[str, dict[int, str]] = field(default_factory=dict)
-    reused: dict[str, set[int]] = field(default_factory=dict)  # catalog -> units written from a reviewed translation
-    retried: dict[SegmentKey, str] = field(default_factory=dict)  # sent again for its length limit -> first answer
+
+
+class Plan(NamedTuple):
+    """A part's texts to translate, deduplicated by cache key: round one's, and the plural fallbacks sent if needed.
+
+    ``copied``: the segments with nothing to translate, written as they are (those of fallbacks are
+    not counted: a fallback counts only where it is used).
+    """
+
+    pending: dict[str, Pending]
+    spare: dict[str, Pending]
+    copied: dict[SegmentKey, str]
+    counted: frozenset[SegmentKey]  # the copied segments that count as copied
+
+
+class ReusedUnit(NamedTuple):
+    """A unit written with a reviewed translation found elsewhere: its forms, and where they come from."""
+
+    catalog: str
+    unit: int  # its index in the catalog
+    line: int
+    target_lang: str
+    origin: str  # "path:line" of the catalog or compendium entry it was copied from
+    forms: dict[SegmentKey, str]  # the unit's target forms, as the gate reads them
+    copied: tuple[SegmentKey, ...]  # its segments the plan had copied (nothing to translate): no longer
+
+    def listed(self) -> Reused:
+        """The unit as the report lists it."""
+        return Reused(self.catalog, self.line, self.target_lang, self.origin)
+
+
+class Admission(NamedTuple):
+    """What the gate says of a catalog's units: those that may be written, and why the others may not."""
+
+    translations: dict[int, tuple[str, ...]]  # unit index -> target forms
+    issues: list[Issue]
+    failed: int  # units kept out for an error
+    skipped: int  # units left for a human (approximate, and fuzzy marking off)

@@ -1,9 +1,9 @@
 """Writing: put the admitted translations into their catalogs, atomically, unless one changed meanwhile.
 
-Catalogs are written in worker threads (:class:`pipeline.formats.AtomicWriter`): every atomic write
+Catalogs are written in worker threads (:class:`pipeline.files.swap.AtomicWriter`): every atomic write
 waits for the disk (fsync), and those waits overlap each other and the rendering of the next
 catalogs instead of queueing, with at most a few writes pending at once. A catalog's new bytes go
-to its file piece by piece as they are rendered (:meth:`~pipeline.formats.base.Catalog.render_pieces`),
+to its file piece by piece as they are rendered (:meth:`~pipeline.catalogs.base.Catalog.render_pieces`),
 hashed on the way for its fingerprint: a large catalog's are never in memory all together.
 """
 
@@ -14,11 +14,11 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.config import Settings
-from pipeline.formats import AtomicWriter, Catalog, ChangedMeanwhile, UnitState
+from pipeline.catalogs import Catalog, UnitState
+from pipeline.files.swap import AtomicWriter, ChangedMeanwhile
+from pipeline.files.untrusted import read_regular
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
-from pipeline.untrusted import read_regular
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -38,7 +38,7 @@ def snapshot(path: Path) -> bytes | None:
 
 
 def write_catalogs(
-    settings: Settings,
+    mark_fuzzy: bool,
     jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
     review: Mapping[str, Mapping[int, str]] | None = None,
 ) -> list[tuple[Fingerprint | None, str | None]]:
@@ -46,8 +46,8 @@ def write_catalogs(
     fingerprint of the bytes written (None when nothing was) and why it was not written (None when it
     was or had nothing). A catalog's new bytes are held only until written.
 
-    ``review`` (catalog -> unit -> note) names the units written marked for review with a note
-    (:meth:`pipeline.formats.base.Catalog.render`).
+    Every unit written is marked fuzzy with ``mark_fuzzy``; ``review`` (catalog -> unit -> note) names
+    the units written marked for review with a note whatever it says (:meth:`pipeline.catalogs.base.Catalog.render`).
 
     A job is a scanned catalog, the translations the gate admitted (unit index -> forms) and the
     catalog's bytes before it was parsed: a file that no longer has them (saved by a translator,
@@ -64,9 +64,7 @@ def write_catalogs(
                 results[n] = (None, CHANGED)
                 continue
             pieces = _Hashed(
-                s.catalog.render_pieces(
-                    translations, mark_fuzzy=settings.mark_fuzzy, review=(review or {}).get(s.display)
-                )
+                s.catalog.render_pieces(translations, mark_fuzzy=mark_fuzzy, review=(review or {}).get(s.display))
             )
             # The check that the file still holds ``read`` is made by the writer, in one step with the replacement.
             started.append((n, pieces, writer.submit(s.path, pieces, expected=read)))

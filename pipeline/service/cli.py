@@ -6,7 +6,6 @@ Cheap to import: Starlette, uvicorn and the app are imported only when the comma
 from __future__ import annotations
 
 import argparse
-import os
 import pathlib
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -17,7 +16,6 @@ from pipeline.service.config import (
     MAX_DOCUMENT_RETENTION_HOURS,
     AccountSpec,
     MemorySpec,
-    ServiceConfig,
 )
 
 ENV_AUTH_KEYS = "PIPELINE_SERVE_AUTH_KEYS"
@@ -122,7 +120,7 @@ def register(subparsers: Any) -> None:
         help="honour the X-Test-Fault request header "
         "(scripted failures for tests; see pipeline/service/testing/faults.py)",
     )
-    parser.set_defaults(func=run_serve)
+    parser.set_defaults(handler="pipeline.service.serve:run_serve")
 
 
 def _keys(flags: Iterable[str], environ: Mapping[str, str], variable: str) -> tuple[str, ...]:
@@ -161,33 +159,3 @@ def accounts_from(args: argparse.Namespace, environ: Mapping[str, str]) -> tuple
     if other:
         specs.append(AccountSpec("paid", other))
     return tuple(specs)
-
-
-def run_serve(args: argparse.Namespace) -> int:
-    """Run the service until stopped; returns the exit code."""
-    try:  # first: an install without the extra is told so before it is asked for keys
-        from pipeline.service import server
-        from pipeline.service.app import ServiceStartError, create_app
-    except ImportError as exc:
-        from pipeline.distribution import install_hint
-
-        raise UsageError(
-            f"pipeline serve needs its HTTP server, the [serve] extra ({exc.name} is missing): {install_hint('serve')}"
-        ) from None
-    config = ServiceConfig(
-        accounts=accounts_from(args, os.environ),
-        data_dir=args.data_dir,
-        test_faults=args.test_faults,
-        document_retention_hours=args.document_retention_hours,
-    )
-
-    try:
-        sock = server.bind(args.host, args.port)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    try:
-        server.run(create_app(config), sock)
-    except ServiceStartError as exc:
-        where = f" with data directory {args.data_dir}" if args.data_dir else ""
-        raise UsageError(f"cannot start the service{where}: {exc}") from None
-    return 0

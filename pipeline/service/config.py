@@ -23,6 +23,10 @@ DEFAULT_DOCUMENT_RETENTION_HOURS = 24.0
 MAX_DOCUMENT_RETENTION_HOURS = 876_000
 
 
+class MemoryLoadError(ValueError):
+    """A memory file cannot be read; the message names the memory, the file and, when known, the line."""
+
+
 @dataclass(frozen=True)
 class MemorySpec:
     """A translation memory to provision: its name and its file (``.tmx`` or ``.po`` compendium)."""

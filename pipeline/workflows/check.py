@@ -7,7 +7,7 @@ added or changed) and warnings (style). What the rules are: :mod:`pipeline.place
 
 A translation is checked against what a run translates it from: in XLIFF whose sources are keys
 (Symfony's ``post.edit``), the text the source-language file beside it gives the key
-(:func:`pipeline.formats.keyed.translated_from`), with CDATA read as the text it holds.
+(:func:`pipeline.catalogs.keyed.translated_from`), with CDATA read as the text it holds.
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline import locales
+from pipeline.catalog_paths import configured_locale
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.catalogs.keyed import cdata_as_text, translated_from
+from pipeline.catalogs.xliff import XliffCatalog
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.model import Issue
 from pipeline.run.gate import check_unit, plural_usage
 
@@ -66,10 +69,6 @@ def check_paths(
 def _with_key_texts(settings: Settings, path: Path, catalog: Catalog) -> tuple[Unit, ...] | None:
     """The units of ``catalog`` with each key replaced by the text it stands for, and CDATA in their
     targets read as text; None when no source is a key."""
-    from pipeline.catalog_paths import configured_locale
-    from pipeline.formats.keyed import cdata_as_text, translated_from
-    from pipeline.formats.xliff import XliffCatalog
-
     assert isinstance(catalog, XliffCatalog)
     locale = configured_locale(settings, path) or catalog.language or locales.locale_from_path(path)
     texts = translated_from(catalog, locale, settings.source_lang) if locale else {}

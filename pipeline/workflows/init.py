@@ -28,7 +28,8 @@ from pathlib import Path
 
 from pipeline.catalog_paths import project_files
 from pipeline.config import CONFIG_NAME, glob_problem
-from pipeline.untrusted import read_regular
+from pipeline.config.reference import init_key, init_keys
+from pipeline.files.untrusted import read_regular
 
 #: A comment in angular.json (the Angular CLI reads JSON with comments); strings are matched first
 #: so that a ``//`` inside one (a URL) stays. A string or comment left open runs to the end of the
@@ -242,38 +243,37 @@ def _language(source: str | None) -> str:
 
 
 def render(found: Found) -> str:
-    """The commented ``pipeline.toml`` for what was found."""
+    """The commented ``pipeline.toml`` for what was found: the keys ``pipeline init`` writes, each with its
+    documentation (:mod:`pipeline.config.keys`), the catalog globs and source language from the project."""
     lines = [
         f"# {CONFIG_NAME}, written by `pipeline init` from what it found in this project; every key is",
-        "# described in the README (Configuration). Check the catalogs with `pipeline translate --dry-run`.",
+        "# described in docs/configuration.md. Check the catalogs with `pipeline translate --dry-run`.",
         "",
-        f"source_lang = {_toml_string(_language(found.source_lang))}",
     ]
-    if found.catalogs:
-        lines.append("catalogs = [")
-        lines += [f"    {_toml_string(glob)},  # {one_line(why)}" for glob, why in found.catalogs.items()]
-        lines.append("]")
-    else:
-        lines += [
+    for section in ("", "service", "translate"):
+        lines += [f"[{section}]"] if section else []
+        for key in init_keys(section):
+            if key.name == "catalogs":
+                lines += _catalogs(found)
+            else:
+                lines += [
+                    *init_key(key, _toml_string(_language(found.source_lang)) if key.name == "source_lang" else None),
+                    "",
+                ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _catalogs(found: Found) -> list[str]:
+    """The catalog globs found, each with where it came from; or, with none, how to name them."""
+    if not found.catalogs:
+        lines = [
             "# No known layout found: every .po, .xlf and .xliff git sees is a catalog. Name them here to narrow it:",
             '# catalogs = ["locale/*/LC_MESSAGES/*.po"]',
         ]
-    lines += [f"# {one_line(note)}" for note in found.notes]
-    lines += [
-        "# exclude = []",
-        "",
-        "[service]",
-        '# "embedded" is the local service (pseudo-translations, no account). For the real one set a base URL',
-        "# here or in PIPELINE_SERVICE_URL; the key is read from PIPELINE_AUTH_KEY, never from this file.",
-        'url = "embedded"',
-        "",
-        "[translate]",
-        "mark_fuzzy = true  # new translations are marked fuzzy: a human reviews them",
-        "# For catalogs whose header and file name do not say their language:",
-        '# languages = { "languages/admin.po" = "de" }',
-        "# A PO catalog whose charset cannot hold its language's letters is refused; this converts it to UTF-8:",
-        "# to_utf8 = false",
-        "# max_characters = 500000  # the most one run may bill",
-        "",
-    ]
-    return "\n".join(lines)
+    else:
+        lines = [
+            "catalogs = [",
+            *(f"    {_toml_string(glob)},  # {one_line(why)}" for glob, why in found.catalogs.items()),
+            "]",
+        ]
+    return [*lines, *(f"# {one_line(note)}" for note in found.notes), ""]

@@ -2,7 +2,7 @@
 
 Steps, each safe to stop after:
 
-1. merge: every PO catalog is updated from its template (:mod:`pipeline.formats.merge`, msgmerge
+1. merge: every PO catalog is updated from its template (:mod:`pipeline.catalogs.merge`, msgmerge
    semantics, only the affected entries edited) and written atomically when it changed;
 2. translate: :func:`pipeline.run.orchestrate.run_translate` with ``retranslate_stale``: untranslated units are
    translated, and fuzzy units still holding our untouched machine translation are re-translated
@@ -19,15 +19,17 @@ Which template belongs to a catalog: ``--template`` or ``[refresh] template`` fo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
+from pipeline.catalogs.merge import merge
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
-from pipeline.formats import atomic_write
+from pipeline.files.atomic import atomic_write
 from pipeline.model import Issue, Severity
+from pipeline.run.orchestrate import RunOptions, run_translate
 
 if TYPE_CHECKING:
     from pipeline.connect import ClientFactory
@@ -73,14 +75,12 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
 
 
 def merge_catalogs(
-    settings: Settings, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
+    root: Path, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
 ) -> MergeOutcome:
     """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
-    from pipeline.formats.merge import merge
-
     outcome = MergeOutcome()
     for path in paths:
-        display = display_path(settings, path)
+        display = display_path(root, path)
         if path.suffix.lower() != ".po":
             outcome.issues.append(
                 Issue(
@@ -104,14 +104,14 @@ def merge_catalogs(
             if result.changed and write:
                 atomic_write(path, result.data)
         except CatalogError as exc:
-            outcome.issues.append(Issue(display_path(settings, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
+            outcome.issues.append(Issue(display_path(root, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
             continue
         except OSError as exc:
             outcome.issues.append(Issue(display, f"cannot write the catalog: {exc.strerror}"))
             continue
         summary = MergeSummary(
             display,
-            display_path(settings, found),
+            display_path(root, found),
             result.changed,
             result.added,
             result.fuzzy,
@@ -149,17 +149,17 @@ def refresh(
     catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
     merge_log = (lambda message: None) if frozen else log
-    outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, merge_log, write=not frozen)
+    outcome = merge_catalogs(
+        settings.root, catalogs, template or settings.refresh_template, merge_log, write=not frozen
+    )
     outcome.issues[:0] = found.refused
     if merge_only or not outcome.merged_paths:
         return outcome, None
-    from pipeline.run.orchestrate import RunOptions, run_translate  # a merge alone needs no run
-
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
     report = run_translate(settings, options, log, client_factory)
-    report.issues[:0] = outcome.issues
-    if any(i.severity is Severity.ERROR for i in outcome.issues) and report.exit_code in (0, ExitCode.PENDING):
-        report.exit_code = ExitCode.PARTIAL
-    elif frozen and report.exit_code == 0 and any(c.written for c in outcome.catalogs):
-        report.exit_code = ExitCode.PENDING
-    return outcome, report
+    code = report.exit_code
+    if any(i.severity is Severity.ERROR for i in outcome.issues) and code in (0, ExitCode.PENDING):
+        code = ExitCode.PARTIAL
+    elif frozen and code == 0 and any(c.written for c in outcome.catalogs):
+        code = ExitCode.PENDING
+    return outcome, replace(report, issues=[*outcome.issues, *report.issues], exit_code=code)

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import read_catalog
+from pipeline.catalogs import read_catalog
 from pipeline.placeholders.protect import protect
 from tests.integration.conftest import LiveService
 from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments

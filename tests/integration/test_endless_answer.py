@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.client import Client
 from pipeline.client.requests import ANSWER_FLOOR_BYTES
 from pipeline.client.retry import NO_RETRY
+from pipeline.client.sync import Client
 from pipeline.errors import AnswerTooLargeError
 
 pytestmark = pytest.mark.integration

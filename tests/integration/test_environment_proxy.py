@@ -26,7 +26,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.errors import TransportError
 from tests.integration.conftest import LiveService
 from tests.sample_project import copy_sample_project

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 from tests.integration.conftest import LiveService
 from tests.sample_project import copy_sample_project
 from tests.waiting import Lines

@@ -19,9 +19,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
-from pipeline.formats import UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate

@@ -388,11 +388,11 @@ def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_res
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pipeline.cache import shared
-    from pipeline.cache.entry import encode
+    from pipeline.cache.entry import encode, namespace
 
     monkeypatch.setattr(shared, "READ_BYTES", 10_000)
     monkeypatch.setattr(shared, "MAX_ENTRY_BYTES", 2_000)
-    store = shared.RedisStore(redis_server.url(), shared.namespace("svc"))
+    store = shared.RedisStore(redis_server.url(), namespace("svc"))
     values = {f"{n:064x}": f"{n:04d}" * 250 for n in range(100)}  # 1,000 characters each
     store.set_many(values)
     client = redis_server.client()

@@ -16,11 +16,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.client import AsyncClient, Glossary, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.api_data import Glossary
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.resources.glossary_sync import SyncOutcome, find_glossaries, sync_glossary
 from pipeline.resources.targets import ResourcePlan

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import UnitState, read_catalog
+from pipeline.catalogs import UnitState, read_catalog
 from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration

@@ -15,8 +15,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.client.aio import AsyncClient
 from pipeline.client.base import tls_verify
+from pipeline.client.retry import RetryPolicy
 from pipeline.errors import TransportError
 
 pytestmark = pytest.mark.integration

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.catalogs import read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.workflows.refresh import refresh

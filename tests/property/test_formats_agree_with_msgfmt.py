@@ -2,7 +2,7 @@
 
 Each example is a batch of entries of one format (singular, and plural with a two-form rule whose
 form 0 covers one number), written to a PO file for ``msgfmt -c`` and checked by
-:func:`pipeline.placeholders.formats.check_entry`; an entry is rejected by both or by neither.
+:func:`pipeline.placeholders.grammars.check_entry`; an entry is rejected by both or by neither.
 Skipped where msgfmt is missing. ``lisp``, ``scheme``, ``java``, ``elisp`` and ``librep`` are
 left out: their control structures and argument-number rules are judged more strictly than
 msgfmt does (see docs/plurals-placeholders.md).
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.placeholders.formats import check_entry
+from pipeline.placeholders.grammars import check_entry
 
 MSGFMT = shutil.which("msgfmt")
 pytestmark = pytest.mark.skipif(MSGFMT is None, reason="GNU msgfmt is not installed")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.formats.merge import _Block, _placed
+from pipeline.catalogs.merge import _Block, _placed
 
 
 def oracle(blocks: list[_Block], new: list[_Block]) -> list[_Block]:

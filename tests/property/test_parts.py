@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.formats.base import Unit, UnitState
+from pipeline.catalogs.base import Unit, UnitState
 from pipeline.run.plan import parts
 from pipeline.run.plurals import UnitPlan
 from pipeline.run.window import ScannedCatalog

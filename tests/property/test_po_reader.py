@@ -14,8 +14,8 @@ import polib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.catalogs.po import read_po
 from pipeline.errors import CatalogError
-from pipeline.formats.po import read_po
 
 HEADER = [
     'msgid ""',

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats.merge import merge
+from pipeline.catalogs.merge import merge
 
 MSGMERGE = shutil.which("msgmerge")
 pytestmark = pytest.mark.skipif(MSGMERGE is None, reason="GNU msgmerge is not installed")

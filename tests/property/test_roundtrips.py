@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pipeline import protocol
-from pipeline.formats import read_catalog
-from pipeline.formats.po_strings import format_field
+from pipeline.catalogs import read_catalog
+from pipeline.catalogs.po_strings import format_field
 from pipeline.placeholders.protect import protect, restore
 from pipeline.run.send.packing import pack
 

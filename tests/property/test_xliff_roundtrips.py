@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.xliff import NS_2, NS_12
-from pipeline.formats.xmltext import escape_text
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.xliff import NS_2, NS_12
+from pipeline.catalogs.xmltext import escape_text
 from pipeline.placeholders.protect import protect, restore
 
 WORDS = st.sampled_from(

@@ -8,6 +8,7 @@ cycle until the day someone moves it.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +24,12 @@ MAX_MODULES_PER_FOLDER = 15
 ORCHESTRATOR = "pipeline.run.orchestrate"
 STAGES = {"settled", "scan", "plan", "reuse", "cached", "send", "gate", "write", "report"}
 STAGE_ENTRY_POINTS = {
-    "pipeline.run.report": {"pipeline.cli.translate", "pipeline.cli.workflows", "pipeline.cli.common"},
-    "pipeline.run.scan": {"pipeline.cli.resources"},
+    "pipeline.run.report": {
+        "pipeline.cli.commands.translate",
+        "pipeline.cli.commands.workflows",
+        "pipeline.cli.commands",
+    },
+    "pipeline.run.scan": {"pipeline.cli.commands.resources"},
     # The one gate: `pipeline check` runs its rules over existing translations, and `pipeline review`
     # judges a reviewer's edit (and the translation shown) by them.
     "pipeline.run.gate": {"pipeline.workflows.check", "pipeline.review.entries"},
@@ -127,8 +132,8 @@ def _cycles(imports: list[Import]) -> list[list[str]]:
 
 def test_the_checks_see_the_package() -> None:
     """A broken walk (wrong root, nothing parsed) must not pass every check below by finding nothing."""
-    assert {"pipeline.cli", "pipeline.run.orchestrate", "pipeline.run.gate", "pipeline.formats.po"} <= set(MODULES)
-    assert any(imp.importer == "pipeline.run.orchestrate" and imp.target == "pipeline.run.gate" for imp in IMPORTS)
+    assert {"pipeline.cli", "pipeline.run.orchestrate", "pipeline.run.gate", "pipeline.catalogs.po"} <= set(MODULES)
+    assert any(imp.importer.startswith(ORCHESTRATOR) and imp.target == "pipeline.run.gate" for imp in IMPORTS)
     assert {"pipeline.service.app", "pipeline.service.api.translate", "pipeline.service.store.jobs"} <= set(MODULES)
 
 
@@ -246,7 +251,7 @@ def test_the_function_checks_see_long_and_wide_functions(tmp_path: Path) -> None
 # The independent damage checker (issue 35): it judges the placeholder protection and the gate, so it
 # may not share their code, directly or through a module that imports them.
 CHECKER = "pipeline.damage"
-CHECKED = ("pipeline.placeholders", "pipeline.run", "pipeline.formats")
+CHECKED = ("pipeline.placeholders", "pipeline.run", "pipeline.catalogs")
 
 
 def _reachable(start: set[str], imports: list[Import]) -> set[str]:
@@ -281,3 +286,134 @@ def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path: Path) 
     (tmp_path / "b.py").write_text("def f():\n    from pipeline.placeholders import grammar\n")
     extra = [*_imports("pipeline.damage.tokens", tmp_path / "a.py"), *_imports("pipeline.model", tmp_path / "b.py")]
     assert _shared_with_the_checked([*IMPORTS, *extra]) == ["pipeline.placeholders.grammar"]
+
+
+# Issue 38: the run as data, the cache read in one place, one-way folders, one front door per decision.
+
+#: The functions that decide what is loaded: the only ones that import inside themselves (a deferred
+#: import elsewhere would spread that decision through every module again). Each loads one thing,
+#: when a run or a command shows it needs it.
+FRONT_DOORS = {
+    "pipeline.cli:build_parser": "a command's parser module, by the command's name",
+    "pipeline.cli:handler": "a command's handler module when it runs",
+    "pipeline.run.orchestrate:run_translate": "the run's stages and connections, once there is work",
+    "pipeline.run.orchestrate:translate_catalogs": "the same, in the caller's event loop",
+    "pipeline.connect:open_client": "the client (httpx) once a request is needed; the local service if named",
+    "pipeline.catalogs:read_catalog": "a catalog format's reader (polib, lxml), by the file's suffix",
+    "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
+    "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
+    "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",
+    "pipeline.locales:cldr": "CLDR (babel), when a code is checked or named, or a plural rule looked up",
+    "pipeline.placeholders.grammars.positional:_xml_problem": "lxml, for a kde-kuit-format string with markup",
+    "pipeline.distribution:requirements": "the installed metadata, only to say how to install an extra",
+    "pipeline.service.engine.detect:_load": "the language detector's model, at the first detection",
+    "pipeline.service.engine.tm_match:_rapidfuzz": "rapidfuzz, at the first fuzzy memory match",
+    "pipeline.service.store.memories:load_memory": "the memory files' readers (lxml, polib), with the first file",
+    "pipeline.service.documents.formats:_module": "a document format's module, when a document of it comes",
+}
+
+
+def _deferred_loads() -> dict[str, list[int]]:
+    """Per ``module:function``, the lines where it imports (an import statement, or importlib.import_module)."""
+    found: dict[str, list[int]] = {}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for sub in ast.walk(node):
+                dynamic = isinstance(sub, ast.Call) and ast.unparse(sub.func) in (
+                    "importlib.import_module",
+                    "__import__",
+                )
+                if isinstance(sub, (ast.Import, ast.ImportFrom)) or (dynamic and isinstance(sub, ast.Call)):
+                    found.setdefault(f"{name}:{node.name}", []).append(sub.lineno)
+    return found
+
+
+def test_only_the_front_doors_import_inside_a_function() -> None:
+    loads = _deferred_loads()
+    assert sorted(set(loads) - set(FRONT_DOORS)) == []
+    assert sorted(set(FRONT_DOORS) - set(loads)) == []  # no stale door: each still decides something
+
+
+def test_no_package_loads_its_names_lazily_and_only_the_process_entry_tunes_sys_modules() -> None:
+    lazy = [name for name, path in MODULES.items() if re.search(r"^def __getattr__", path.read_text(), re.M)]
+    assert lazy == []
+    tuned = [name for name, path in MODULES.items() if "sys.modules.setdefault(" in path.read_text()]
+    assert tuned == ["pipeline.cli"]  # run(): the process never loads httpx's own command line
+
+
+def _top(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_two_top_level_folders_or_modules_import_each_other() -> None:
+    edges = {(_top(imp.importer), _top(imp.target)) for imp in IMPORTS if _top(imp.importer) != _top(imp.target)}
+    assert sorted(f"{a} <-> {b}" for a, b in edges if (b, a) in edges and a < b) == []
+
+
+def test_the_cache_is_read_by_one_module_of_the_run() -> None:
+    readers = {
+        name
+        for name, path in MODULES.items()
+        if not name.startswith("pipeline.cache") and re.search(r"\.get_many\(|\.cache\.get\(", path.read_text())
+    }
+    assert readers == {"pipeline.run.orchestrate.judge"}
+
+
+#: The records a run's stages share: immutable (a frozen dataclass or a NamedTuple), made at once, never filled later.
+RUN_CONTEXT = {"pipeline.run.records": "RunInputs", "pipeline.run.orchestrate.context": "RunContext"}
+#: The objects a run writes through (the ledger, its connections): none of their fields starts empty to be set later.
+RUN_OWNERS = {"pipeline.run.ledger": "Ledger", "pipeline.run.orchestrate.context": "Connections"}
+
+
+def _class(module: str, name: str) -> ast.ClassDef:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+
+
+def test_the_runs_context_is_frozen_and_no_field_of_it_is_filled_in_later() -> None:
+    for module, name in RUN_CONTEXT.items():
+        cls = _class(module, name)
+        frozen = "dataclass(frozen=True)" in [ast.unparse(d) for d in cls.decorator_list]
+        assert frozen or [ast.unparse(b) for b in cls.bases] == ["NamedTuple"], f"{module}.{name}"
+    for module, name in RUN_OWNERS.items():
+        cls = _class(module, name)
+        methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        init = next(m for m in methods if m.name == "__init__")
+        empty = {
+            target.attr
+            for node in ast.walk(init)
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Attribute)
+            and (
+                (isinstance(node.value, ast.Constant) and node.value.value is None)
+                or (isinstance(node, ast.AnnAssign) and "None" in ast.unparse(node.annotation))
+            )
+        }
+        assert empty == set(), f"{module}.{name} starts with {sorted(empty)} empty"
+
+
+def test_nothing_in_the_run_asserts_that_a_field_was_filled_in() -> None:
+    found = [
+        f"{name}:{n}"
+        for name, path in MODULES.items()
+        if name.startswith("pipeline.run")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"assert (self\.)?(run|self)\.\w+ is not None", line)
+    ]
+    assert found == []
+
+
+def test_the_architecture_checks_of_issue_38_see_what_they_look_for(tmp_path: Path) -> None:
+    """The checks themselves: a deferred import, a two-way pair and an empty field are each found."""
+    (tmp_path / "a.py").write_text("def f():\n    import json\n")
+    tree = ast.parse((tmp_path / "a.py").read_text())
+    assert any(isinstance(n, ast.Import) for n in ast.walk(tree.body[0]))
+    pairs = {("pipeline.config", "pipeline.resources"), ("pipeline.resources", "pipeline.config")}
+    assert sorted(f"{a} <-> {b}" for a, b in pairs if (b, a) in pairs and a < b) == [
+        "pipeline.config <-> pipeline.resources"
+    ]
+    assert "pipeline.run.orchestrate.work:translate" not in FRONT_DOORS  # the work module is loaded, not loading

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import atomic_write_all
+from pipeline.files.swap import atomic_write_all
 
 
 def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_one_file_or_none(tmp_path: Path) -> None:
 
 
 def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path: Path) -> None:
-    from pipeline.formats import AtomicWriter
+    from pipeline.files.swap import AtomicWriter
 
     (tmp_path / "b").mkdir()  # a folder where a file should go: that write fails, alone
     with AtomicWriter(at_once=2) as writer:
@@ -43,7 +43,7 @@ def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(
 
 
 def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_file(tmp_path: Path) -> None:
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
 
     target = tmp_path / "f.json"
     atomic_write(target, (piece for piece in (b"{", b'"a": 1', b"}\n")))
@@ -68,7 +68,7 @@ def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_th
 ) -> None:
     import os
 
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
     from pipeline.run.records import RunReport
     from pipeline.run.report import write_reports
 

@@ -164,6 +164,7 @@ def test_report_json_has_the_run_extras() -> None:
 
 
 def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_waits_for_it() -> None:
+    from pipeline.run.ledger import Ledger
     from pipeline.run.window import Pending
     from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
@@ -173,7 +174,7 @@ def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_wait
         refs = [Segment(SegmentKey("big.po", unit), text, unit + 1) for unit in units]
         return Pending(options, Protected(text, ()), key, refs)
 
-    report = RunReport(service="embedded", dry_run=False)
-    report.leave([pending("k-save", "Save", range(0, 2)), pending("k-open", "Open", range(2, 3))])
-    report.leave([pending("k-save", "Save", range(10, 13))])  # the next part waits for the same text
-    assert report.remaining == Remaining(segments=6, texts=2, characters=8)
+    ledger = Ledger("embedded", dry_run=False, budget=None, log=lambda message: None)
+    ledger.leave([pending("k-save", "Save", range(0, 2)), pending("k-open", "Open", range(2, 3))])
+    ledger.leave([pending("k-save", "Save", range(10, 13))])  # the next part waits for the same text
+    assert ledger.report.remaining == Remaining(segments=6, texts=2, characters=8)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.cache import TranslationCache
-from pipeline.cache.entry import MAX_ENTRY_CHARS, decode, encode
+from pipeline.cache.entry import MAX_ENTRY_CHARS, SharedStoreError, decode, encode, namespace
 from pipeline.cache.local import FILE_NAME, LEGACY_FILES, LocalStore, LocalStoreError
-from pipeline.cache.shared import RedisStore, SharedStoreError, namespace
+from pipeline.cache.shared import RedisStore
 from pipeline.cache.tiered import FLUSH_AT
 from pipeline.errors import redact_url as redact
 
@@ -255,6 +255,7 @@ def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
     from pipeline.config import Settings
 
     monkeypatch.setitem(sys.modules, "redis", None)  # what an install without dependencies looks like
+    monkeypatch.delitem(sys.modules, "pipeline.cache.shared", raising=False)  # as in a fresh process
     said: list[str] = []
     cache = open_cache(
         Settings(root=tmp_path, cache_dir=tmp_path / "c", cache_url="redis://:pw-123@h:1/0"), "svc", said.append

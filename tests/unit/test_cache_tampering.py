@@ -15,7 +15,8 @@ from pipeline.cache.local import FILE_NAME
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
-from pipeline.run.journal import PROVENANCE_DIR, STATE_NAME
+from pipeline.run.journal import STATE_NAME
+from pipeline.run.provenance import PROVENANCE_DIR
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 

@@ -23,4 +23,4 @@ def test_each_command_parses_with_only_its_own_module_and_the_map_names_every_co
         "print(sorted(m for m in sys.modules if m.startswith(('pipeline.cli.', 'pipeline.service'))))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "['pipeline.cli.common', 'pipeline.cli.workflows']"
+    assert loaded.strip() == "['pipeline.cli.workflows']"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError
-from pipeline.formats import read_catalog
 from pipeline.placeholders.protect import protect
 from tests.sample_project import SAMPLES, copy_sample_project
 

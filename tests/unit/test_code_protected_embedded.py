@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.cli import main
-from pipeline.formats import UnitState, read_catalog
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
 CYRILLIC = re.compile("[\u0400-\u04ff]")

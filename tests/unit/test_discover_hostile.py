@@ -154,7 +154,7 @@ def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path: Path) -> None:
 
 
 def test_the_writer_refuses_to_replace_a_read_only_file(tmp_path: Path) -> None:
-    from pipeline.formats import atomic_write
+    from pipeline.files.atomic import atomic_write
 
     path = tmp_path / "de.po"
     path.write_bytes(b"old")

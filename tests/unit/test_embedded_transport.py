@@ -15,9 +15,10 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient
+from pipeline.client.aio import AsyncClient
 from pipeline.errors import QuotaExceededError, ServiceError
-from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import EmbeddedTransport
 
 BASE = "http://embedded.invalid"

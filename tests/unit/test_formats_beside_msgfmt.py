@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.placeholders.formats import check_entry
+from pipeline.placeholders.grammars import check_entry
 
 #: (flag, msgid, msgstr, msgfmt rejects, we reject)
 CASES = [

@@ -170,8 +170,8 @@ def test_refresh_without_a_template_does_not_count_nothing(
 
 
 def test_the_usage_note_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.cli.common import print_usage
-    from pipeline.quota import UsageRecord
+    from pipeline.cli.commands import print_usage
+    from pipeline.run.quota import UsageRecord
     from pipeline.run.records import RunReport
 
     report = RunReport(service="x", dry_run=False, usage=UsageRecord(note="the account's usage could not be read"))

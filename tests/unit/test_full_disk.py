@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from pipeline.formats import atomic_write
+from pipeline.files import atomic
+from pipeline.files.atomic import atomic_write
 from pipeline.run import report as run_report
 from tests.sample_project import copy_sample_project
 
@@ -39,11 +40,9 @@ def test_a_report_that_cannot_be_written_is_a_clear_error_and_the_catalogs_stay_
 def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pipeline.formats
-
     path = tmp_path / "de.po"
     path.write_bytes(b"old")
-    monkeypatch.setattr(pipeline.formats.os, "fsync", _full)
+    monkeypatch.setattr(atomic.os, "fsync", _full)
     with pytest.raises(OSError, match="No space left"):
         atomic_write(path, b"new")
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]

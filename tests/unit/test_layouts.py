@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ConfigError, ExitCode
-from pipeline.formats import read_catalog
 from pipeline.locales import locale_from_path
 from pipeline.service.engine.pseudo import transliterate
 from tests.run_fakes import FakeService, run

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.limits import Limit, limit_of
-from pipeline.formats.po import read_po
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.po import read_po
+from pipeline.limits import Limit, limit_of
 from pipeline.model import Severity
 from pipeline.placeholders.checks import Rule, check_translation
 from pipeline.workflows.check import check_paths

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.formats import read_catalog
+from pipeline.catalogs import read_catalog
 
 
 def main(argv: list[str]) -> int:

@@ -18,10 +18,11 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import Unit, UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
 from pipeline.connect import ClientFactory
-from pipeline.formats import Unit, UnitState, read_catalog
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.orchestrate import RunOptions, run_translate

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.po import read_po
+from pipeline.catalogs.po_strings import format_field
 from pipeline.errors import CatalogError
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.po import read_po
-from pipeline.formats.po_strings import format_field
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -229,7 +229,7 @@ def test_plural_translations_into_a_catalog_without_plural_forms_add_the_header_
 
 
 def test_a_files_lines_are_sliced_from_its_bytes_as_split_after_each_newline() -> None:
-    from pipeline.formats.po_lines import Lines
+    from pipeline.catalogs.po_lines import Lines
 
     for raw in (b"", b"\n", b"a\nb\n", b"a\r\nb", b'msgid "x"\n\nmsgstr ""'):
         split = raw.split(b"\n")

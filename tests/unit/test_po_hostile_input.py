@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs.po import read_po
 from pipeline.errors import CatalogError
-from pipeline.formats.po import read_po
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile_po"
 CONTENT_TYPE_LINE = 6  # of every fixture's header (see tests/data/README.md)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.client.responses import parse_usage
-from pipeline.quota import UNLIMITED, Allowance, allowance, shortfall
+from pipeline.run.quota import UNLIMITED, Allowance, allowance, shortfall
 
 
 def test_the_tighter_of_account_and_key_is_what_is_left() -> None:

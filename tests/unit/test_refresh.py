@@ -16,10 +16,10 @@ from typing import Any
 import polib
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.merge import FUZZY_THRESHOLD, merge, similarity
 from pipeline.workflows.refresh import find_template, refresh
 from tests.sample_project import copy_sample_project
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pipeline.catalogs import read_catalog
 from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport

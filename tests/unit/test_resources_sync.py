@@ -7,10 +7,10 @@ import asyncio
 import httpx
 import pytest
 
+from pipeline.config.resources import Instruction, StyleSpec
 from pipeline.errors import TransportError
 from pipeline.resources.glossary_files import Dictionary
 from pipeline.resources.glossary_sync import SyncOutcome, glossary_name, parse_name, sync_glossary
-from pipeline.resources.settings import Instruction, StyleSpec
 from pipeline.resources.style_sync import StyleOutcome, parse_marker, service_name, sync_styles
 from tests.resources_fake import FakeResources
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
-from pipeline.run import journal
+from pipeline.run import provenance
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
@@ -149,7 +149,7 @@ def test_reused_units_stay_fuzzy_with_mark_fuzzy_off_and_are_not_recorded_as_mac
     run(settings(tmp_path, mark_fuzzy=False), FakeService())
     found = units(script)
     assert found[None, "Save"].state is UnitState.FUZZY and found[None, "Cancel"].state is UnitState.TRANSLATED
-    record = journal.Journal(tmp_path / "cache")
+    record = provenance.Provenance(tmp_path / "cache")
     display = "locale/de/LC_MESSAGES/djangojs.po"
     assert record.machine_written(display, found[None, "Save"]) is None  # a human's text: never rewritten
     assert record.machine_written(display, found[None, "Cancel"]) is not None

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import Settings
 from pipeline.errors import ExitCode, UsageError
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
 from tests.run_fakes import HEADER, PLURALS, FakeService, cache_dir, estimate, project, run

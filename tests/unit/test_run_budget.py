@@ -9,10 +9,11 @@ from pathlib import Path
 
 import httpx
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
 from tests.run_fakes import FakeService, estimate, languages_answer, project, run

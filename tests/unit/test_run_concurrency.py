@@ -15,8 +15,9 @@ import httpx
 import pytest
 
 import pipeline.run.send as send_module
-from pipeline.client import AsyncClient, RetryPolicy
-from pipeline.config import Settings
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.config import ServiceSettings
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
@@ -40,8 +41,8 @@ def time_(monkeypatch: pytest.MonkeyPatch) -> LimitedTime:
     """A virtual clock for the run's limiter (and the fake services' latency)."""
     time_ = LimitedTime()
 
-    def on_virtual_time(settings: Settings) -> Limiter:
-        time_.limiters.append(Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep))
+    def on_virtual_time(service: ServiceSettings) -> Limiter:
+        time_.limiters.append(Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep))
         return time_.limiters[-1]
 
     monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)

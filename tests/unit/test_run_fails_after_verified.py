@@ -16,10 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
+from pipeline import connect
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
-from pipeline.client import AsyncClient, RetryPolicy
-from pipeline.formats import read_catalog
-from pipeline.run import context
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from tests.run_fakes import FakeService
 
 TEXTS = 1050
@@ -65,9 +66,9 @@ def serve(monkeypatch: pytest.MonkeyPatch, service: FakeService) -> None:
     """The run's client talks to ``service`` (what open_client would build, with its transport)."""
     transport = httpx.MockTransport(service.handler)
     monkeypatch.setattr(
-        context,
+        connect,
         "open_client",
-        lambda settings, log: AsyncClient(
+        lambda service, log: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
         ),
     )

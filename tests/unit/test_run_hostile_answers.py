@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.run.report import to_json
 from tests.run_fakes import FakeService, project, run, usage
 

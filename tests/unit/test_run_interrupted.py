@@ -10,10 +10,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, RetryPolicy
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.run.records import StopReason
 from pipeline.run.send import interruption
 from pipeline.run.send.interruption import Interruption

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from pipeline.model import Alert
-from pipeline.run import orchestrate
 from pipeline.run.locks import CatalogLocks, Holder, at_once
+from pipeline.run.orchestrate import work
 from pipeline.run.records import RunReport
 from tests.run_fakes import FakeService, project, run
 
@@ -80,7 +80,7 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     for n in range(23):
         (folder / f"c{n}.po").write_text(CATALOG.replace("{n}", str(n)), encoding="utf-8")
-    monkeypatch.setattr(orchestrate, "at_once", lambda: 5)
+    monkeypatch.setattr(work, "at_once", lambda: 5)
     held: list[int] = []
     real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
 

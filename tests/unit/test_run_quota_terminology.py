@@ -14,9 +14,9 @@ import pytest
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.quota import UNLIMITED
 from pipeline.run import write
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.quota import UNLIMITED
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
 from tests.resources_fake import FakeResources

@@ -15,10 +15,11 @@ import pytest
 
 import pipeline.run.plan as plan_module
 import pipeline.run.scan as scan_module
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.formats import Catalog, Unit, UnitState, read_catalog
 from pipeline.run.journal import STATE_NAME, Journal, Settled
+from pipeline.run.provenance import Provenance
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
@@ -95,13 +96,13 @@ NOOP_PROBE = """
 import json, sys
 from pipeline.cli import main
 code = main(sys.argv[1:])
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml",
+heavy = ("asyncio", "httpx", "starlette", "uvicorn", "click", "diskcache", "polib", "lxml",
          "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate", "pipeline.run.scan",
-         "pipeline.placeholders.protect", "pipeline.formats.po", "pipeline.resources.targets",
+         "pipeline.placeholders.protect", "pipeline.catalogs.po", "pipeline.resources.targets",
          "pipeline.client", "pipeline.service",
          # the catalog model and plural rules (a report is written with atomic_write alone), the usage
          # records, and the thread pool that writes many files at once
-         "pipeline.formats.base", "pipeline.plural_rules", "pipeline.quota", "concurrent.futures")
+         "pipeline.catalogs.base", "pipeline.plural_rules", "pipeline.run.quota", "concurrent.futures")
 print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.modules]}))
 """
 
@@ -214,7 +215,7 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    written = Journal(settings.cache_dir).provenance(APP)
+    written = Provenance(settings.cache_dir).provenance(APP)
     assert written["verb\x04Open"].targets == ("[DE] Open",) and written["verb\x04Open"].sources == ("Open",)
     assert written["%(count)d file"].sources == ("%(count)d file", "%(count)d files")
     assert len(written["Hello %(name)s"].inputs) == 16
@@ -302,17 +303,18 @@ def _unit(msgid: str, target: str) -> Unit:
 
 def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path: Path) -> None:
     first, second = Journal(tmp_path), Journal(tmp_path)  # both loaded before either saves
+    first_written, second_written = Provenance(tmp_path), Provenance(tmp_path)
     first.settle("a.po", _settled(1))
-    first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    first_written.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
     second.settle("b.po", _settled(2))
-    second.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
-    first.save()
-    second.save()
-    after = Journal(tmp_path)
+    second_written.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
+    for book in (first, first_written, second, second_written):
+        book.save()
+    after, after_written = Journal(tmp_path), Provenance(tmp_path)
     assert after.unchanged("a.po", tmp_path / "missing", "s") is None  # the file is gone: not settled...
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"a.po", "b.po"}  # ...but kept
-    assert after.machine_written("x.po", _unit("Open", "Öffnen")) is not None
-    assert after.machine_written("x.po", _unit("Close", "Schließen")) is not None
+    assert after_written.machine_written("x.po", _unit("Open", "Öffnen")) is not None
+    assert after_written.machine_written("x.po", _unit("Close", "Schließen")) is not None
 
 
 def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path: Path) -> None:
@@ -328,11 +330,12 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path: Path) -> Non
 
 
 def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path: Path) -> None:
-    from pipeline.run.journal import STATE_VERSION, Written, _dump, _provenance_file
+    from pipeline.run.journal import STATE_VERSION, dump_json
+    from pipeline.run.provenance import Written, provenance_file
 
     units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}
     whole = {k: {"sources": r.sources, "targets": r.targets, "inputs": r.inputs} for k, r in units.items()}
-    expected = _dump({"version": STATE_VERSION, "catalog": "de.po", "units": whole}, indent=None)
-    assert b"".join(_provenance_file("de.po", units)) == expected
-    empty = _dump({"version": STATE_VERSION, "catalog": "x", "units": {}}, indent=None)
-    assert b"".join(_provenance_file("x", {})) == empty
+    expected = dump_json({"version": STATE_VERSION, "catalog": "de.po", "units": whole}, indent=None)
+    assert b"".join(provenance_file("de.po", units)) == expected
+    empty = dump_json({"version": STATE_VERSION, "catalog": "x", "units": {}}, indent=None)
+    assert b"".join(provenance_file("x", {})) == empty

@@ -9,8 +9,8 @@ import pytest
 
 import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows
+from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
-from pipeline.formats import read_catalog
 from tests.run_fakes import FakeService, estimate, project, run
 
 

@@ -15,8 +15,9 @@ import httpx
 import pytest
 
 import pipeline.run.send as send_module
-from pipeline.client import AsyncClient, RetryPolicy
-from pipeline.config import Settings
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.config import ServiceSettings
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
@@ -74,8 +75,8 @@ def limiters(monkeypatch: pytest.MonkeyPatch, time_: VirtualTime) -> list[Limite
     """The run's limiters, each on the test's virtual clock."""
     made: list[Limiter] = []
 
-    def on_virtual_time(settings: Settings) -> Limiter:
-        limiter = Limiter(Controller(settings.service.concurrency), clock=time_.clock, sleep=time_.sleep)
+    def on_virtual_time(service: ServiceSettings) -> Limiter:
+        limiter = Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter
 

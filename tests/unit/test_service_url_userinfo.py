@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from pipeline.client import AsyncClient, Client
+from pipeline.client.aio import AsyncClient
+from pipeline.client.sync import Client
 from pipeline.config import ENV_SERVICE_URL, ServiceSettings, load_settings
 from pipeline.errors import ConfigError, ExitCode
 from tests.sample_project import copy_sample_project

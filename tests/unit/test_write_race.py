@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import formats
 from pipeline.errors import ExitCode
-from pipeline.formats import ChangedMeanwhile, atomic_write
+from pipeline.files import atomic, swap
+from pipeline.files.swap import ChangedMeanwhile, write_over
 from tests.run_fakes import FakeService, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
@@ -22,7 +22,7 @@ CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, edit: bytes) -> list[str]:
     """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
-    real = formats._new_beside
+    real = atomic.new_beside
     saved: list[str] = []
 
     def new_beside(target: Path) -> tuple[int, str]:
@@ -31,7 +31,7 @@ def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, edi
             saved.append(str(path))
         return real(target)
 
-    monkeypatch.setattr(formats, "_new_beside", new_beside)
+    monkeypatch.setattr(atomic, "new_beside", new_beside)
     return saved
 
 
@@ -56,7 +56,7 @@ def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(
 
 
 def exchange_supported(tmp_path: Path) -> bool:
-    from pipeline.formats import _exchange
+    from pipeline.files.swap import _exchange
 
     a, b = tmp_path / "probe-a", tmp_path / "probe-b"
     a.write_bytes(b"a")
@@ -71,13 +71,11 @@ def exchange_supported(tmp_path: Path) -> bool:
 def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pipeline import formats
-
     if not exchange_supported(tmp_path):
         pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
-    real = formats._exchange
+    real = swap._exchange
     calls: list[bytes] = []
 
     def save_then_exchange(tmp: str, target: Path) -> bool:
@@ -86,9 +84,9 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
         calls.append(target.read_bytes())
         return real(tmp, target)
 
-    monkeypatch.setattr(formats, "_exchange", save_then_exchange)
+    monkeypatch.setattr(swap, "_exchange", save_then_exchange)
     with pytest.raises(ChangedMeanwhile):
-        atomic_write(path, b"translated", expected=b"as read")
+        write_over(path, b"translated", b"as read")
     assert len(calls) == 2  # swapped in, found the save displaced, swapped back
     assert path.read_bytes() == b"saved by a translator" and sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
 
@@ -96,17 +94,15 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
 def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pipeline import formats
-
-    monkeypatch.setattr(formats, "_exchange", lambda tmp, target: False)  # other systems, NFS, ...
+    monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)  # other systems, NFS, ...
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
     saved = save_when_the_writer_starts(monkeypatch, path, b"saved by a translator")
     with pytest.raises(ChangedMeanwhile):
-        atomic_write(path, b"translated", expected=b"as read")
+        write_over(path, b"translated", b"as read")
     assert saved and path.read_bytes() == b"saved by a translator"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
-    atomic_write(path, b"translated", expected=b"saved by a translator")
+    write_over(path, b"translated", b"saved by a translator")
     assert path.read_bytes() == b"translated"
 
 
@@ -114,31 +110,27 @@ def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(
 def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
 ) -> None:
-    from pipeline import formats
-
     if not exchange:
-        monkeypatch.setattr(formats, "_exchange", lambda tmp, target: False)
+        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
     path.chmod(0o640)
-    atomic_write(path, b"translated", expected=b"as read")
+    write_over(path, b"translated", b"as read")
     assert path.read_bytes() == b"translated" and path.stat().st_mode & 0o777 == 0o640
     path.unlink()
     with pytest.raises(ChangedMeanwhile):
-        atomic_write(path, b"again", expected=b"translated")
+        write_over(path, b"again", b"translated")
     assert list(tmp_path.iterdir()) == []
 
 
 def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pipeline import formats
-
     if not exchange_supported(tmp_path):
         pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
-    real = formats._exchange
+    real = swap._exchange
     calls: list[int] = []
 
     def saves(tmp: str, target: Path) -> bool:
@@ -150,9 +142,9 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
             os.replace(tmp_path / "editor.tmp", target)
         return real(tmp, target)
 
-    monkeypatch.setattr(formats, "_exchange", saves)
+    monkeypatch.setattr(swap, "_exchange", saves)
     with pytest.raises(ChangedMeanwhile) as caught:
-        atomic_write(path, b"translated", expected=b"as read")
+        write_over(path, b"translated", b"as read")
     kept = caught.value.kept
     assert kept is not None and Path(kept).read_bytes() == b"first save"
     assert path.read_bytes() == b"second save"

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from lxml import etree
 
+from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog
+from pipeline.catalogs.xmltext import set_attributes
 from pipeline.errors import CatalogError
-from pipeline.formats import UnitState, read_catalog
-from pipeline.formats.xliff import NS_2, NS_12, XliffCatalog
-from pipeline.formats.xmltext import set_attributes
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
 from tests.sample_project import SAMPLES
 

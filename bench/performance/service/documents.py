@@ -21,9 +21,10 @@ from collections.abc import Callable
 
 import httpx
 
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.documents.formats import FORMATS, extension_of
 from pipeline.service.documents.jobs import billable_characters
+from pipeline.service.embedded import embedded_transport
 from tests import document_samples as samples
 
 KEY = "bench-key"

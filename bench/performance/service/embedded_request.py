@@ -24,11 +24,12 @@ import time
 from collections.abc import Sequence
 
 from bench.harness.process import python_c_pass
-from pipeline.client import AsyncClient
+from pipeline.client.aio import AsyncClient
 from pipeline.connect import EMBEDDED_BASE_URL
 from pipeline.run.keys import request_params
 from pipeline.segments import TranslationOptions
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
+from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import Engine, EngineRequest, Translation
 
 KEY = "bench-key"

@@ -34,8 +34,8 @@ from pathlib import Path
 import httpx
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
-from pipeline.service.config import MemorySpec
+from pipeline.service.config import AccountSpec, MemorySpec, ServiceConfig
+from pipeline.service.embedded import embedded_transport
 from pipeline.service.store.memories import memory_id_for
 
 KEY = "bench-key"

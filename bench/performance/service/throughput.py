@@ -28,7 +28,8 @@ from pathlib import Path
 
 import httpx
 
-from pipeline.service import AccountSpec, ServiceConfig, embedded_transport
+from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.embedded import embedded_transport
 
 ROOT = Path(__file__).resolve().parents[3]
 

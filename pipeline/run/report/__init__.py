@@ -1,4 +1,4 @@
-"""The run's last stage: its totals and exit code (:func:`finish`), and its ``report.json`` and ``report.md``.
+"""The run's last stage: its exit code (:func:`exit_code`), and its ``report.json`` and ``report.md``.
 
 ``report.json`` is for tools, ``report.md`` for people and CI job summaries.
 
@@ -16,33 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import ExitCode
-from pipeline.formats import atomic_write
+from pipeline.files.atomic import atomic_write
 from pipeline.model import Counters, Severity
-from pipeline.run.context import RunContext
 from pipeline.run.records import RunReport, StopReason
 
 if TYPE_CHECKING:
-    from pipeline.quota import Allowance, UsageRecord
+    from pipeline.run.quota import Allowance, UsageRecord
     from pipeline.run.window import DryRunEstimate
 
 SCHEMA_VERSION = 1
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
 MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
-
-
-def finish(run: RunContext) -> RunReport:
-    """Sum the counters, time the run and set its exit code."""
-    report = run.report
-    for stage in ("scan", "translate", "write"):  # a run that skipped everything did none of them
-        report.timings.setdefault(stage, 0.0)
-    report.catalogs = list(run.per_catalog.values())
-    requests = report.totals.requests  # a request can serve several catalogs: count it once
-    for cat in report.catalogs:
-        report.totals.add(cat.counters)
-    report.totals.requests = requests
-    report.duration_seconds = round(run.clock() - run.started, 3)
-    report.exit_code = _exit_code(report, run.options.frozen)
-    return report
 
 
 _STOP_CODES = {
@@ -56,7 +40,8 @@ _STOP_CODES = {
 }
 
 
-def _exit_code(report: RunReport, frozen: bool = False) -> int:
+def exit_code(report: RunReport, frozen: bool = False) -> int:
+    """The exit status of a finished run: its stop's, 1 for errors, 5 for a check (``frozen``) with work to do."""
     if report.stopped is not None:
         return _STOP_CODES[report.stopped.reason]
     if any(i.severity is Severity.ERROR for i in report.issues):

@@ -18,17 +18,17 @@ translation (:mod:`pipeline.run.journal`): like any human text, no later run rew
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
-from pipeline.formats import Catalog, Unit
+from pipeline.catalogs import Catalog, Unit
 from pipeline.plural_rules import plural_rule_for
-from pipeline.run.context import RunContext
 from pipeline.run.reuse.index import Human, Index, signature
-from pipeline.run.window import Pending, Reused, ScannedCatalog, Window
+from pipeline.run.window import Pending, ReusedUnit, ScannedCatalog
 from pipeline.segments import SegmentKey
 
-__all__ = ["REUSED_FORM", "Check", "reuse"]
+__all__ = ["REUSED_FORM", "Check", "Index", "Reuse", "reuse"]
 
 #: ``SegmentKey.form`` of target form ``i`` of a reused unit: ``REUSED_FORM + i`` (the gate reads the
 #: unit's forms from these, as it reads a machine translation's from its segments).
@@ -38,22 +38,41 @@ REUSED_FORM = 1000
 Check = Callable[[Catalog, Unit, Sequence[str]], str | None]
 
 
-def reuse(run: RunContext, window: Window, check: Check) -> None:
-    """Write into ``window`` the reviewed translations found for its waiting units; drop their texts from sending."""
-    if not run.settings.reuse or not (window.pending or window.spare):
-        return
+class Reuse(NamedTuple):
+    """What reuse found for a part: the catalogs as the gate reads them, the texts still to send, the units reused.
+
+    ``saved``: per text reused units no longer need, the catalogs of its segments (each counts as
+    reused there) and, when no other segment needs the text any more, the first catalog that needed
+    it, which is credited with the characters it would have been billed.
+    """
+
+    scanned: list[ScannedCatalog]
+    pending: dict[str, Pending]
+    spare: dict[str, Pending]
+    units: list[ReusedUnit]
+    saved: list[tuple[list[str], str | None, int]]
+    warnings: list[tuple[str, str]]  # (where, why): compendia that cannot be used
+
+
+def reuse(
+    index: Index,
+    scanned: list[ScannedCatalog],
+    pending: dict[str, Pending],
+    spare: dict[str, Pending],
+    done: Mapping[SegmentKey, str],
+    check: Check,
+) -> Reuse:
+    """The reviewed translations found for the units whose texts wait to be sent, and the texts they leave."""
     waiting: dict[str, set[int]] = {}
-    for item in (*window.pending.values(), *window.spare.values()):
+    for item in (*pending.values(), *spare.values()):
         for ref in item.refs:
             waiting.setdefault(ref.key.catalog, set()).add(ref.key.unit)
-    scanned = [s for s in window.scanned if s.display in waiting]
-    index = _index(run)
-    index.build({s.locale for s in scanned}, {s.path: (s.locale, s.catalog) for s in window.scanned})
-    for where, why in index.warnings:
-        run.warn(where, f"compendium not used: {why}")
+    wanted = [s for s in scanned if s.display in waiting]
+    index.build({s.locale for s in wanted}, {s.path: (s.locale, s.catalog) for s in scanned})
+    warnings = [(where, f"compendium not used: {why}") for where, why in index.warnings]
     index.warnings.clear()
     found: dict[tuple[str, int], Human] = {}
-    for s in scanned:
+    for s in wanted:
         language = index.language(s.locale)
         rule = signature(s.catalog.plural or plural_rule_for(s.locale))
         for number in sorted(waiting[s.display]):
@@ -63,53 +82,55 @@ def reuse(run: RunContext, window: Window, check: Check) -> None:
                 continue
             if check(s.catalog, unit, human.targets) is None:
                 found[s.display, number] = human
-    if found:
-        _apply(run, window, found)
-
-
-def _index(run: RunContext) -> Index:
-    if run.reuse_index is None:
-        cached = run.options.use_cache  # --no-cache: the index is a cache too
-        run.reuse_index = Index(run.settings, run.journal, cached, persist=cached and not run.options.dry_run)
-    return run.reuse_index
-
-
-def _apply(run: RunContext, window: Window, found: dict[tuple[str, int], Human]) -> None:
-    """The units of ``found`` take their reviewed translation; their texts leave what is sent."""
-    for position, s in enumerate(window.scanned):
+    if not found:
+        return Reuse(scanned, pending, spare, [], [], warnings)
+    units: list[ReusedUnit] = []
+    catalogs = []
+    for s in scanned:
         mine = {number: human for (display, number), human in found.items() if display == s.display}
         if mine:
-            window.scanned[position] = _reused(run, window, s, mine)
-    for pending, counted in ((window.pending, True), (window.spare, False)):
-        for key, item in list(pending.items()):
-            kept = [ref for ref in item.refs if (ref.key.catalog, ref.key.unit) not in found]
-            if len(kept) == len(item.refs):
-                continue
-            gone = [ref for ref in item.refs if (ref.key.catalog, ref.key.unit) in found]
-            if counted:  # a fallback text would be sent only if a number failed: nothing saved for sure
-                for ref in gone:
-                    run.per_catalog[ref.key.catalog].counters.segments_reused += 1
-            if kept:
-                pending[key] = Pending(item.options, item.protected, item.key, kept, item.own)
-                continue
-            del pending[key]
-            if counted:  # billed once, as the text would have been: to the first catalog that needed it
-                run.per_catalog[gone[0].key.catalog].counters.characters_reused += len(item.protected.text)
+            s, reused = _reused(s, mine, done)
+            units += reused
+        catalogs.append(s)
+    saved: list[tuple[list[str], str | None, int]] = []
+    pending = _without(pending, found, saved, counted=True)
+    spare = _without(spare, found, saved, counted=False)
+    return Reuse(catalogs, pending, spare, units, saved, warnings)
 
 
-def _reused(run: RunContext, window: Window, s: ScannedCatalog, found: dict[int, Human]) -> ScannedCatalog:
-    """``s`` with the units of ``found`` made of their reviewed forms (``REUSED_FORM + i``), recorded for the report."""
+def _without(
+    texts: dict[str, Pending],
+    found: dict[tuple[str, int], Human],
+    saved: list[tuple[list[str], str | None, int]],
+    counted: bool,
+) -> dict[str, Pending]:
+    """``texts`` without the segments of the units of ``found``; what that saves is added to ``saved`` when
+    ``counted`` (a fallback text would be sent only if a number failed: nothing saved for sure)."""
+    kept_texts: dict[str, Pending] = {}
+    for key, item in texts.items():
+        kept = [ref for ref in item.refs if (ref.key.catalog, ref.key.unit) not in found]
+        if len(kept) == len(item.refs):
+            kept_texts[key] = item
+            continue
+        gone = [ref.key.catalog for ref in item.refs if (ref.key.catalog, ref.key.unit) in found]
+        if kept:
+            kept_texts[key] = Pending(item.options, item.protected, item.key, kept, item.own)
+        if counted:  # billed once, as the text would have been: to the first catalog that needed it
+            saved.append((gone, None if kept else gone[0], len(item.protected.text)))
+    return kept_texts
+
+
+def _reused(
+    s: ScannedCatalog, found: dict[int, Human], done: Mapping[SegmentKey, str]
+) -> tuple[ScannedCatalog, list[ReusedUnit]]:
+    """``s`` with the units of ``found`` made of their reviewed forms (``REUSED_FORM + i``), and those units."""
     forms = dict(s.source_forms)
     plans = {number: plan for number, plan in s.plural_plans.items() if number not in found}
-    counters = run.per_catalog[s.display].counters
+    units = []
     for number, human in found.items():
-        for form in forms.get(number, ()):
-            if window.done.pop(SegmentKey(s.display, number, form), None) is not None:
-                counters.segments_copied -= 1  # nothing to translate in it: the plan had copied it
+        copied = tuple(key for form in forms.get(number, ()) if (key := SegmentKey(s.display, number, form)) in done)
         forms[number] = tuple(REUSED_FORM + i for i in range(len(human.targets)))
-        for i, target in enumerate(human.targets):
-            window.done[SegmentKey(s.display, number, REUSED_FORM + i)] = target
-        window.review.setdefault(s.display, {})[number] = f"pipeline: reused from {human.origin}"
-        window.reused.setdefault(s.display, set()).add(number)
-        run.report.reused.append(Reused(s.display, s.catalog.units[number].line, s.target_lang, human.origin))
-    return replace(s, source_forms=forms, plural_plans=plans)
+        written = {SegmentKey(s.display, number, REUSED_FORM + i): target for i, target in enumerate(human.targets)}
+        line = s.catalog.units[number].line
+        units.append(ReusedUnit(s.display, number, line, s.target_lang, human.origin, written, copied))
+    return replace(s, source_forms=forms, plural_plans=plans), units

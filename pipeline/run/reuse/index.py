@@ -3,7 +3,7 @@
 An entry is named as gettext names it: msgctxt and msgid, and msgid_plural for a plural one. Only
 reviewed translations count: a unit translated in full and not fuzzy (and, in a project whose
 machine translations are written unmarked, ``mark_fuzzy = false``, not one the pipeline wrote
-and nobody changed since, :mod:`pipeline.run.journal`). Two catalogs whose reviewed translations
+and nobody changed since, :mod:`pipeline.run.provenance`). Two catalogs whose reviewed translations
 of an entry differ make it ambiguous: it is not reused. The project's catalogs come first; the
 compendia (``[translate] compendia``) answer only for entries none of them has.
 
@@ -26,12 +26,15 @@ from pathlib import Path
 
 from pipeline import locales
 from pipeline.catalog_paths import configured_locale, display_path, find_catalogs
+from pipeline.catalogs import Catalog, UnitState, read_catalog
+from pipeline.catalogs.po import read_po
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.formats import Catalog, UnitState, atomic_write
+from pipeline.files.atomic import atomic_write
+from pipeline.files.untrusted import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 from pipeline.run.journal import Journal
-from pipeline.untrusted import read_regular
+from pipeline.run.provenance import Provenance
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 
@@ -104,9 +107,11 @@ def same_language(code: str, locale_map: Mapping[str, str]) -> tuple[str, ...]:
 class Index:
     """Per language, the reviewed translations of the project and the compendia; built on first need."""
 
-    def __init__(self, settings: Settings, journal: Journal, cached: bool = True, persist: bool = True) -> None:
+    def __init__(
+        self, settings: Settings, journal: Journal, provenance: Provenance, cached: bool = True, persist: bool = True
+    ) -> None:
         """``cached``: read what earlier runs kept in the cache folder; ``persist``: keep what this one parses."""
-        self.settings, self.journal, self.persist = settings, journal, persist
+        self.settings, self.journal, self.provenance, self.persist = settings, journal, provenance, persist
         self.warnings: list[tuple[str, str]] = []  # (file, why it was not read): compendia only
         self._languages: dict[tuple[str, ...], LanguageIndex] = {}
         self._directory = settings.cache_dir / INDEX_DIR if settings.cache_dir is not None and cached else None
@@ -125,13 +130,13 @@ class Index:
             self._languages[key] = LanguageIndex()
         bases = {locales.base_language(code) for code in codes}
         for path, compendium in self._candidates():
-            display = display_path(self.settings, path)
+            display = display_path(self.settings.root, path)
             if not self._may_be(path, display, bases, todo):
                 continue  # another language, as its path, the configuration or the run state says: not read
             locale: str | None
             if path in parsed:
                 locale, catalog = parsed[path]
-                source: Source | None = _source(catalog, display, self.journal)
+                source: Source | None = _source(catalog, display, self.provenance)
             else:
                 source = self._source(path, display, compendium)
                 declared = source.language if source is not None else None
@@ -216,7 +221,7 @@ class Index:
             if compendium:
                 self.warnings.append((display, exc.reason))
             return None
-        source = _source(catalog, display, self.journal)
+        source = _source(catalog, display, self.provenance)
         if stored is not None and self.persist:
             try:
                 stored.parent.mkdir(parents=True, exist_ok=True)
@@ -228,15 +233,11 @@ class Index:
 
 def _read(path: Path, data: bytes) -> Catalog:
     if path.suffix.lower() in (".po", ".pot"):
-        from pipeline.formats.po import read_po
-
         return read_po(path, data)
-    from pipeline.formats import read_catalog
-
     return read_catalog(path, data)
 
 
-def _source(catalog: Catalog, display: str, journal: Journal) -> Source:
+def _source(catalog: Catalog, display: str, provenance: Provenance) -> Source:
     """The reviewed entries of ``catalog``: translated in full, not fuzzy; ``ours`` when the pipeline wrote them."""
     entries = tuple(
         (
@@ -244,7 +245,7 @@ def _source(catalog: Catalog, display: str, journal: Journal) -> Source:
             unit.sources,
             tuple(unit.targets[: unit.nforms]),
             unit.line,
-            journal.machine_written(display, unit) is not None,
+            provenance.machine_written(display, unit) is not None,
         )
         for unit in catalog.units
         if unit.state is UnitState.TRANSLATED

@@ -1,69 +1,44 @@
-"""Sending the run's unique texts: grouped by options, packed (:mod:`pipeline.run.send.packing`), sent concurrently.
+"""Sending the run's unique texts: grouped by options, packed (:mod:`.packing`), sent concurrently (:mod:`.sender`).
 
 One limiter (:mod:`.concurrency`) bounds the requests in flight across every target language, so
 a run over many languages keeps the service busy until the last batch: it finds how many requests
 the service takes at once, never more than ``[service] concurrency``. The budget (:mod:`.budget`)
-is checked before each request. :class:`~.sender.Sender` sends and recovers; what comes back is
-verified, cached and kept by :class:`~.answers.Answers`.
+is checked before each request. What comes back is judged and recorded by the round's
+:class:`~.sender.Receiver`; texts over their length limit are asked for again (:mod:`.length`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from pipeline.config import Settings
+from pipeline.config import ServiceSettings
 from pipeline.run.keys import request_params
-from pipeline.run.send.answers import Outcome
 from pipeline.run.send.concurrency import Controller, Limiter
-from pipeline.run.send.packing import context_requests, groups, pack
-from pipeline.run.send.sender import Sender
-from pipeline.run.window import Pending, Verify, Window
+from pipeline.run.send.packing import groups, pack
+from pipeline.run.send.sender import Receiver, Sender, recovery_batches
+from pipeline.run.window import Pending
 
-if TYPE_CHECKING:
-    from pipeline.run.context import RunContext
-
-__all__ = ["Outcome", "new_limiter", "send_round"]
+__all__ = ["Receiver", "Sender", "batches", "new_limiter", "recovery_batches"]
 
 
-async def send_round(
-    run: RunContext, window: Window, pending: dict[str, Pending], verify: Verify, outcome: Outcome
-) -> None:
-    """Send every pending text, concurrently and within the run's budget; record verified results as they arrive.
-
-    ``verify`` is the gate's check, applied to every returned text before it is cached or kept.
-    Once the run's interruption is set (a signal, or a stop) nothing more is sent; a caller that
-    may cancel this call keeps what came back before in ``outcome``. ``run.offered`` must hold the
-    target codes the service offers.
-    """
-    assert run.offered is not None and run.progress is not None
-    sender = Sender(run, window, verify, outcome)
-    sender.answers.refuse_targets(pending, run.offered)
-    batches = _batches(sender, pending, run.offered)
-    run.report.context_requests += context_requests(pending, len(batches))
-    segments = sum(len(p.refs) for p in pending.values())
-    run.log(f"sending {segments} segments ({len(pending)} unique texts) in about {len(batches)} requests")
-    try:
-        await sender.send_all(batches)
-    finally:
-        run.progress.finish()
-
-
-def _batches(
-    sender: Sender, pending: dict[str, Pending], offered: frozenset[str]
+def batches(
+    pending: dict[str, Pending], offered: frozenset[str], too_large: Callable[[Pending, str], None]
 ) -> list[tuple[list[Pending], dict[str, Any]]]:
-    """The round's requests: the texts of each target the service offers, packed; those too large fail."""
-    batches: list[tuple[list[Pending], dict[str, Any]]] = []
+    """The requests of a round: the texts of each target the service offers, packed; ``too_large`` hears of
+    a text no request can carry (128 KiB body limit)."""
+    found: list[tuple[list[Pending], dict[str, Any]]] = []
     for opts, items in groups(pending).items():
         if opts.target_lang not in offered:
             continue
         params = request_params(opts)
         packing = pack([i.protected.text for i in items], params)
         for index in packing.too_large:
-            sender.answers.fail(items[index], "the text is too large for one request (128 KiB body limit)")
-        batches.extend(([items[i] for i in batch], params) for batch in packing.batches)
-    return batches
+            too_large(items[index], "the text is too large for one request (128 KiB body limit)")
+        found.extend(([items[i] for i in batch], params) for batch in packing.batches)
+    return found
 
 
-def new_limiter(settings: Settings) -> Limiter:
+def new_limiter(service: ServiceSettings) -> Limiter:
     """The limiter of a run's requests: it finds the service's limit, never above ``[service] concurrency``."""
-    return Limiter(Controller(settings.service.concurrency))
+    return Limiter(Controller(service.concurrency))

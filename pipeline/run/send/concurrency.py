@@ -280,6 +280,10 @@ class Limiter:
                 self.release(waiter.result())
             raise
 
+    def now(self) -> float:
+        """The limiter's clock."""
+        return self._clock()
+
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` on the limiter's clock (a refused request's own Retry-After)."""
         await self._sleep(seconds)

@@ -1,19 +1,18 @@
-"""One round of requests: every pending text sent concurrently, within the budget, and what comes back recorded.
+"""Sending texts: every request within the run's budget, holding a ticket of its limiter, answers handed on.
 
 A request holds a ticket of the run's limiter (:mod:`.concurrency`) while it is in flight. A 429
 hands the ticket back: the limiter says how long this request waits (its ``Retry-After``), then it
-queues for a ticket again; ``max_attempts`` bounds every send of one request, 429s and the
-client's own retries (5xx, transport) together. Before each request the budget reserves what
-it will be billed. A text the gate refuses for its placeholders is sent again under each
-recovery scheme in turn (:mod:`pipeline.placeholders.schemes`).
+queues for a ticket again (the client's pacing seam, :meth:`pipeline.client.AsyncClient.with_pacing`).
+The client counts every send of one request, 429s, 5xx and transport errors together, against
+``max_attempts``: one retry budget (:func:`pipeline.client.retry.retrying`). Before each request
+the budget reserves what it will be billed. What comes back goes to a :class:`Receiver`, which
+judges and records it; what stops the sending (quota, budget, a refused key) too.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pipeline import protocol
 from pipeline.errors import (
@@ -24,64 +23,71 @@ from pipeline.errors import (
     ServiceError,
     TransportError,
 )
-from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable, encode
-from pipeline.placeholders.schemes import request_params as scheme_params
-from pipeline.run.keys import request_params
-from pipeline.run.records import Stop, StopReason
-from pipeline.run.send.answers import Answers, Outcome
-from pipeline.run.send.packing import groups
-from pipeline.run.window import Pending, Verify, Window
+from pipeline.placeholders.schemes import Scheme, encode
+from pipeline.run.records import StopReason
+from pipeline.run.send.budget import Budget
+from pipeline.run.send.concurrency import Limiter, Ticket
+from pipeline.run.window import Pending
 
 if TYPE_CHECKING:
-    from pipeline.client import TranslateResult
-    from pipeline.run.context import RunContext
-    from pipeline.run.send.concurrency import Ticket
+    from pipeline.client.aio import AsyncClient
+    from pipeline.client.api_data import TranslateResult
 
-__all__ = ["Sender"]
+__all__ = ["Receiver", "Sender", "recovery_batches"]
 
-#: Parameters a recovery scheme sets (or leaves out) itself.
-_SCHEME_PARAMS = frozenset({"tag_handling", "tag_handling_version", "ignore_tags"})
+
+class Receiver(Protocol):
+    """What a round does with what comes back: the judge of :mod:`pipeline.run.orchestrate.judge`."""
+
+    def answered(
+        self,
+        items: list[Pending],
+        result: TranslateResult,
+        scheme: Scheme,
+        sent: list[tuple[str, ...]],
+        costs: list[int],
+    ) -> int:
+        """The service answered a request for ``items`` (``sent``: the texts of each; ``costs``: their
+        characters); returns the characters billed."""
+
+    def failed(self, item: Pending, reason: str) -> None:
+        """Every segment of ``item`` failed for ``reason``."""
+
+    def halted(self, reason: StopReason, message: str) -> None:
+        """Sending stops for ``reason`` (nothing more is sent after the requests in flight)."""
+
+
+class _Stopped(Exception):
+    """The run stopped sending while a refused request waited for its turn again."""
 
 
 class Sender:
-    """Sends one round's texts for a run and records the answers into its window."""
+    """Sends texts for one round: each request within the budget, with a ticket of the limiter."""
 
-    def __init__(self, run: RunContext, window: Window, verify: Verify, outcome: Outcome) -> None:
-        assert run.limiter is not None and run.budget is not None and run.interruption is not None
-        self.run = run
-        self.limiter, self.budget, self.stop = run.limiter, run.budget, run.interruption.stop
-        self.outcome = outcome
-        self.answers = Answers(run, window, verify, outcome)
-        client = run.client()
-        # 429s come back here, where the limiter decides who waits; the client still retries 5xx and
-        # transport errors itself.
-        self.client = client.with_retry(replace(client.retry, retry_rate_limited=False))
+    def __init__(
+        self, client: AsyncClient, limiter: Limiter, budget: Budget, stop: asyncio.Event, receiver: Receiver
+    ) -> None:
+        self.client, self.limiter, self.budget, self.stop = client, limiter, budget, stop
+        self.receiver = receiver
+        self.requests = 0  # answered
 
     def halt(self, reason: StopReason, message: str) -> None:
-        """Stop the run's sending for ``reason`` (the first reason is the one reported)."""
-        if self.run.report.stopped is None:
-            self.run.report.stopped = Stop(reason, message)
+        """Stop sending for ``reason``: the receiver records it, nothing more is sent."""
+        self.receiver.halted(reason, message)
         self.stop.set()
 
-    async def send_all(self, batches: list[tuple[list[Pending], dict[str, Any]]]) -> None:
-        """Send every batch (items and the parameters they share), then recover what the gate refused."""
+    async def send_all(self, batches: list[tuple[list[Pending], dict[str, Any]]], scheme: Scheme = Scheme.XML) -> None:
+        """Send every batch (items and the parameters they share) at once, as far as the limiter lets them."""
         try:
-            requests = [self.send(items, params) for items, params in batches]
+            requests = [self.send(items, params, scheme) for items, params in batches]
             batches.clear()  # each request holds its texts until it is recorded, and no longer
             await asyncio.gather(*requests)
-            if self.outcome.retry:
-                segments = sum(len(p.refs) for p in self.outcome.retry.values())
-                self.run.log(
-                    f"{segments} segments came back with damaged placeholders: sending them again, "
-                    f"showing the placeholders another way"
-                )
-                await self.recover()
         except (AuthenticationError, TransportError) as exc:
             self.halt(StopReason.SERVICE, str(exc))
 
     async def send(self, items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         """One request for ``items`` under ``scheme``; split in two when the service finds it too large."""
-        ticket = await self._ticket()
+        ticket = await self.ticket()
         if ticket is None:
             return
         sent = [encode(scheme, i.protected) for i in items]  # one text per item, or its pieces
@@ -99,7 +105,7 @@ class Sender:
         try:
             result = await self._request([t for texts in sent for t in texts], params, ticket)
             if result is not None:
-                billed = self.answers.record(items, result, scheme, sent, costs)
+                billed = self.receiver.answered(items, result, scheme, sent, costs)
             return
         except PayloadTooLargeError as exc:
             too_large = exc
@@ -111,46 +117,18 @@ class Sender:
             return
         except ServiceError as exc:
             for item in items:
-                self.answers.fail(item, f"the service refused the request: {exc}")
+                self.receiver.failed(item, f"the service refused the request: {exc}")
             return
         finally:
             self.budget.settle(cost, billed)
         # A 413 despite the measured size (a service with a smaller limit): each half gets a ticket of its own.
         if len(items) == 1:
-            self.answers.fail(items[0], f"the service refused the text as too large: {too_large.message}")
+            self.receiver.failed(items[0], f"the service refused the text as too large: {too_large.message}")
             return
         half = len(items) // 2
         await asyncio.gather(self.send(items[:half], params, scheme), self.send(items[half:], params, scheme))
 
-    async def recover(self) -> None:
-        """Send the segments refused for their placeholders again, each scheme in turn, until they pass."""
-        outcome = self.outcome
-        for scheme in RECOVERY:
-            if self.stop.is_set() or not outcome.retry:
-                break
-            round_items, outcome.retry = outcome.retry, {}
-            batches: list[Coroutine[Any, Any, None]] = []
-            for opts, items in groups(round_items).items():
-                usable = [i for i in items if applicable(scheme, i.protected, opts.model_type)]
-                outcome.retry.update((i.key, i) for i in items if i not in usable)  # left for the next scheme
-                params = {
-                    **{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
-                    **scheme_params(scheme),
-                }
-                batches.extend(self.send(batch, params, scheme) for batch in _recovery_batches(scheme, usable))
-            await asyncio.gather(*batches)
-        for key, item in outcome.retry.items():  # no scheme got these past the gate (or the run stopped)
-            if not self.stop.is_set():
-                self.answers.fail(
-                    item,
-                    f"translation not written: {outcome.first_problem.get(key)} (and damaged again "
-                    f"however the placeholders were shown)",
-                )
-        if self.stop.is_set():  # left unsent, for the next run: it pays only for these
-            outcome.finished.difference_update(outcome.retry)
-        outcome.retry.clear()
-
-    async def _ticket(self, again: bool = False) -> Ticket | None:
+    async def ticket(self, again: bool = False) -> Ticket | None:
         """A ticket of the limiter (``again``: for a request refused once), or None once the run stopped sending."""
         if self.stop.is_set():
             return None
@@ -161,37 +139,48 @@ class Sender:
         return ticket
 
     async def _request(self, texts: list[str], params: dict[str, Any], ticket: Ticket) -> TranslateResult | None:
-        """One request, sent again after each 429 once the limiter lets it (None: the run stopped meanwhile)."""
-        used = 0
-        allowed = self.client.retry.max_attempts
-        while True:
-            sender = (
-                self.client
-                if not used
-                else self.client.with_retry(replace(self.client.retry, max_attempts=allowed - used))
-            )
-            try:
-                result = await sender.translate(texts, **params)
-            except RateLimitedError as exc:
-                pause = self.limiter.refused(ticket, exc.retry_after)
-                used += exc.attempts
-                if used >= allowed:
-                    raise
-                await self.limiter.sleep(pause)  # Retry-After, for this request whatever the others do
-                next_ticket = await self._ticket(again=True)
-                if next_ticket is None:
-                    return None
-                ticket = next_ticket
-                continue
-            except BaseException:
-                self.limiter.release(ticket)
-                raise
-            self.limiter.answered(ticket)
-            self.outcome.requests += 1
-            return result
+        """One request, paced by the limiter after each 429 (None: the run stopped while it waited)."""
+        held = _Held(self, ticket)
+        try:
+            result = await self.client.with_pacing(held.pace).translate(texts, **params)
+        except _Stopped:
+            return None
+        except RateLimitedError as exc:  # the last attempt: the limiter learns from it all the same
+            if held.holding:
+                self.limiter.refused(held.ticket, exc.retry_after)
+            raise
+        except BaseException:
+            if held.holding:
+                self.limiter.release(held.ticket)
+            raise
+        self.limiter.answered(held.ticket)
+        self.requests += 1
+        return result
 
 
-def _recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending]]:
+class _Held:
+    """The ticket a request holds, and how it waits after a 429: the limiter's pause, then a ticket again."""
+
+    def __init__(self, sender: Sender, ticket: Ticket) -> None:
+        self.sender = sender
+        self.ticket = ticket  # the last one taken
+        self.holding = True  # False while the request waits after a 429, its ticket handed back
+
+    async def pace(self, error: RateLimitedError) -> float:
+        """Hand the ticket back, wait as the limiter says (``Retry-After`` for this request), queue for one again;
+        the seconds that took, on the limiter's clock."""
+        limiter = self.sender.limiter
+        self.holding = False
+        started = limiter.now()
+        await limiter.sleep(limiter.refused(self.ticket, error.retry_after))
+        again = await self.sender.ticket(again=True)
+        if again is None:
+            raise _Stopped
+        self.ticket, self.holding = again, True
+        return limiter.now() - started
+
+
+def recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending]]:
     """Recovery rounds are small: fill requests greedily, well inside the text and size limits."""
     batches: list[list[Pending]] = []
     count = size = 0

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 # rapidfuzz is imported where a text is matched: a service that never looks a memory up (the
 # pipeline's embedded one, translating catalogs) does not load it.
@@ -35,23 +36,30 @@ def normalize(text: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
 
 
-def score(a: str, b: str) -> float:
-    """The fuzzy-match score (0..100) of two texts, as documented above."""
+def _rapidfuzz() -> tuple[Any, Any]:
+    """rapidfuzz's ``Levenshtein`` and ``process``: the front door of the matcher's library, loaded on the first
+    fuzzy match (a service whose requests name no memory never loads it)."""
+    from rapidfuzz import process
     from rapidfuzz.distance import Levenshtein
 
+    return Levenshtein, process
+
+
+def score(a: str, b: str) -> float:
+    """The fuzzy-match score (0..100) of two texts, as documented above."""
+    levenshtein, _ = _rapidfuzz()
     a, b = normalize(a), normalize(b)
     longest = max(len(a), len(b))
     if longest == 0:
         return 100.0
-    return 100.0 * (1 - Levenshtein.distance(a, b) / longest)
+    return 100.0 * (1 - levenshtein.distance(a, b) / longest)
 
 
 def passes(a: str, b: str, threshold: int) -> bool:
     """Whether normalized ``a`` and ``b`` score at or above ``threshold`` (exact integer test)."""
-    from rapidfuzz.distance import Levenshtein
-
+    levenshtein, _ = _rapidfuzz()
     longest = max(len(a), len(b))
-    return 100 * Levenshtein.distance(a, b) <= (100 - threshold) * longest
+    return 100 * levenshtein.distance(a, b) <= (100 - threshold) * longest
 
 
 @dataclass(frozen=True)
@@ -88,14 +96,12 @@ class MemoryIndex:
         if position is None:
             if not self._normalized:
                 return None
-            from rapidfuzz import process
-            from rapidfuzz.distance import Levenshtein
-
+            levenshtein, process = _rapidfuzz()
             # The cutoff is a float bound that lets borderline candidates through; `passes` decides.
             found = process.extractOne(
                 query,
                 self._normalized,
-                scorer=Levenshtein.normalized_similarity,
+                scorer=levenshtein.normalized_similarity,
                 score_cutoff=max(0.0, threshold / 100 - 1e-9),
             )
             if found is None or not passes(query, found[0], threshold):

@@ -23,29 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import pathlib
-import re
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from pipeline.service import languages
-from pipeline.service.config import AccountSpec, MemorySpec
+from pipeline.files.untrusted import read_regular
+from pipeline.service.config import AccountSpec, MemoryLoadError, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.database import Database
-from pipeline.untrusted import read_regular
-
-if TYPE_CHECKING:  # lxml is loaded with the first TMX file read, not with the service
-    from lxml import etree
 
 _ID_NAMESPACE = uuid.UUID("5b0e6c1e-52c4-4f31-9a43-6d0f3c1f0a7e")
-_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-_PLAIN_DOCTYPE = re.compile(rb"<!DOCTYPE\s+tmx\s+(?:SYSTEM|PUBLIC)(?:\s+\"[^\"\[>]*\")+\s*>", re.I)
-_INLINE_CODES = frozenset({"bpt", "ept", "ph", "it", "ut"})
-
-
-class MemoryLoadError(ValueError):
-    """A memory file cannot be read; the message names the memory, the file and, when known, the line."""
 
 
 @dataclass(frozen=True)
@@ -75,88 +62,6 @@ def memory_id_for(tier: str, name: str) -> str:
     return str(uuid.uuid5(_ID_NAMESPACE, f"{tier}/{name}"))
 
 
-def _base(code: str | None, where: str) -> str:
-    tag = (code or "").replace("_", "-")  # PO headers write pt_BR
-    lang = languages.find(tag) or languages.find(languages.base_of(tag))
-    if lang is None:
-        raise MemoryLoadError(f"{where}: unknown language {code!r}")
-    return lang.base
-
-
-def _seg_text(seg: etree._Element) -> str:
-    parts = [seg.text or ""]
-    for child in seg:
-        if not isinstance(child.tag, str):
-            parts.append(child.tail or "")
-            continue
-        if child.tag.rpartition("}")[2] not in _INLINE_CODES:  # the local name, namespace or not
-            parts.append(_seg_text(child))
-        parts.append(child.tail or "")
-    return "".join(parts)
-
-
-def _read_tmx(data: bytes, where: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
-    from pipeline.safexml import UnsafeXmlError, parse
-
-    try:
-        root = parse(_PLAIN_DOCTYPE.sub(b"", data, count=1)).getroot()
-    except UnsafeXmlError as exc:
-        raise MemoryLoadError(f"{where}: {exc}") from None
-    header = root.find("header")
-    if str(root.tag).rpartition("}")[2] != "tmx" or header is None:
-        raise MemoryLoadError(f"{where}: not a TMX file (expected <tmx> with a <header>)")
-    header_source = header.get("srclang")
-    if header_source is None:
-        raise MemoryLoadError(f"{where}: the TMX header has no srclang")
-    source_lang = None if header_source == "*all*" else _base(header_source, f"{where}, header")
-    pairs: dict[str, list[tuple[str, str]]] = {}
-    for tu in root.iter("tu"):
-        line = f"{where}, line {tu.sourceline}"
-        tu_source = source_lang or _base(tu.get("srclang"), line)
-        if source_lang is None:
-            source_lang = tu_source
-        elif tu_source != source_lang:
-            raise MemoryLoadError(
-                f"{line}: a memory has one source language ({source_lang}), this unit has {tu_source}"
-            )
-        texts: dict[str, str] = {}
-        for tuv in tu.findall("tuv"):
-            lang = _base(tuv.get(_XML_LANG) or tuv.get("lang"), f"{where}, line {tuv.sourceline}")
-            seg = tuv.find("seg")
-            if seg is not None:
-                texts.setdefault(lang, _seg_text(seg))
-        source_text = texts.pop(tu_source, None)
-        if source_text is None or not source_text.strip():
-            continue
-        for lang, text in texts.items():
-            if text.strip():
-                pairs.setdefault(lang, []).append((source_text, text))
-    if source_lang is None:
-        raise MemoryLoadError(f"{where}: no translation units")
-    return source_lang, pairs
-
-
-def _read_po(data: bytes, where: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
-    import polib
-
-    try:
-        catalog = polib.pofile(data.decode("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MemoryLoadError(f"{where}: {exc}") from None
-    target = _base(catalog.metadata.get("Language"), f"{where}, header Language")
-    source = _base(catalog.metadata.get("X-Source-Language", "en"), f"{where}, header X-Source-Language")
-    segments: list[tuple[str, str]] = []
-    for entry in catalog.translated_entries():
-        if entry.msgid_plural:
-            forms = entry.msgstr_plural
-            segments.append((entry.msgid, forms.get(0, "")))
-            if forms.get(1):
-                segments.append((entry.msgid_plural, forms[1]))
-        else:
-            segments.append((entry.msgid, entry.msgstr))
-    return source, {target: [(s, t) for s, t in segments if s.strip() and t.strip()]}
-
-
 def load_memory(tier: str, spec: MemorySpec) -> TranslationMemory:
     """Read one memory file; MemoryLoadError when it cannot be used."""
     where = f"translation memory {spec.name!r} ({spec.path})"
@@ -165,15 +70,15 @@ def load_memory(tier: str, spec: MemorySpec) -> TranslationMemory:
     except OSError as exc:
         raise MemoryLoadError(f"{where}: cannot read the file: {exc.strerror or exc}") from None
     suffix = spec.path.suffix.lower()
-    if suffix == ".tmx":
-        source, pairs = _read_tmx(data, where)
-    elif suffix == ".po":
-        try:
-            source, pairs = _read_po(data, where)
-        except UnicodeDecodeError:
-            raise MemoryLoadError(f"{where}: a PO compendium must be UTF-8") from None
-    else:
+    if suffix not in (".tmx", ".po"):
         raise MemoryLoadError(f"{where}: unknown format; use a .tmx file or a .po compendium")
+    # The front door of the memory files' readers (lxml, polib): loaded with the first file, not with the service.
+    from pipeline.service.store import memory_files
+
+    try:
+        source, pairs = (memory_files.read_tmx if suffix == ".tmx" else memory_files.read_po)(data, where)
+    except UnicodeDecodeError:
+        raise MemoryLoadError(f"{where}: a PO compendium must be UTF-8") from None
     pairs.pop(source, None)
     by_target = {target: MemoryIndex(source, target, tuple(items)) for target, items in sorted(pairs.items())}
     digest = hashlib.sha256(data).hexdigest()

@@ -10,7 +10,9 @@ from typing import Any
 
 import httpx
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.protocol import TEST_FAULT_HEADER
 
 

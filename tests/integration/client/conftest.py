@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 from tests.integration.client.client_live_support import FakeSleep
 
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.client import RetryPolicy
-from pipeline.client.retry import NO_RETRY
+from pipeline.client.retry import NO_RETRY, RetryPolicy
 from pipeline.errors import QuotaExceededError, RateLimitedError, ServerError, TransportError
 from tests.integration.client.client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 

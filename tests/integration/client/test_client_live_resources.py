@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.client import Client
 from pipeline.client.api_data import CustomInstruction, DictionarySummary, GlossaryDictionary
+from pipeline.client.sync import Client
 from pipeline.errors import BadRequestError, ClientLimitError, NotFoundError
 
 pytestmark = pytest.mark.integration

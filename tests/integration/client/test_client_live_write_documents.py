@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from pipeline.client import AsyncClient, Client, PollPolicy
+from pipeline.client.aio import AsyncClient
 from pipeline.client.api_data import DocumentStatus, Improvement
+from pipeline.client.retry import PollPolicy
+from pipeline.client.sync import Client
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
 from pipeline.service.engine.pseudo import transliterate
 from tests import document_samples as samples

@@ -18,10 +18,11 @@ import httpx
 import pytest
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
-from pipeline.service import AccountSpec, ServiceConfig, create_app
 from pipeline.service.api import glossaries
 from pipeline.service.api import translate as translate_api
 from pipeline.service.api.glossaries import ONE_DICTIONARY_BODY_LIMIT
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.echo import ELLIPSIS, MAX_ECHO_CHARS
 from pipeline.service.engine import pseudo
 from pipeline.service.http import json_body

@@ -8,7 +8,9 @@ import httpx
 import pytest
 import respx
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from tests.unit.client.client_fakes import BASE_URL, KEY, FakeTime
 
 

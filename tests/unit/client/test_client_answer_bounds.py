@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import httpx
 import pytest
 
-from pipeline.client import AsyncClient, Client, DocumentHandle
+from pipeline.client.aio import AsyncClient
+from pipeline.client.api_data import DocumentHandle
 from pipeline.client.requests import (
     ANSWER_BYTES,
     ANSWER_FLOOR_BYTES,
@@ -17,6 +18,7 @@ from pipeline.client.requests import (
     answer_bound,
 )
 from pipeline.client.retry import NO_RETRY
+from pipeline.client.sync import Client
 from pipeline.errors import AnswerTooLargeError, ServerError
 from tests.unit.client.client_fakes import BASE_URL, KEY
 

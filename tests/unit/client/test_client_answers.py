@@ -9,9 +9,9 @@ import httpx
 import pytest
 import respx
 
-from pipeline.client import Client
 from pipeline.client.reception import error_from_answer, parse_retry_after
 from pipeline.client.retry import NO_RETRY
+from pipeline.client.sync import Client
 from pipeline.errors import (
     AuthenticationError,
     BadRequestError,

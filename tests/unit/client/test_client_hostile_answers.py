@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import respx
 
-from pipeline.client import Client
+from pipeline.client.sync import Client
 from pipeline.errors import ServerError, ServiceError
 
 #: Numbers JSON parsers take that no count can be: Python's json reads all of them as floats.

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 import respx
 
-from pipeline.client import Client, CustomInstruction, GlossaryDictionary, dictionary_from_pairs, translate_params
+from pipeline.client.api_data import CustomInstruction, GlossaryDictionary
 from pipeline.client.limits import parse_entries
+from pipeline.client.requests import dictionary_from_pairs, translate_params
+from pipeline.client.sync import Client
 from pipeline.errors import ClientLimitError, ExitCode
 
 

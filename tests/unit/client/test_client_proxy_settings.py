@@ -8,8 +8,9 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from pipeline.client import Client, RetryPolicy
 from pipeline.client.base import behind_proxy, on_this_machine
+from pipeline.client.retry import RetryPolicy
+from pipeline.client.sync import Client
 from pipeline.errors import ExitCode, ProxyRefusedError, TransportError
 from tests.unit.client.client_fakes import FakeTime
 

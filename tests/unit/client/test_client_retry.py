@@ -6,8 +6,9 @@ import httpx
 import pytest
 import respx
 
-from pipeline.client import AsyncClient, Client, RetryPolicy
-from pipeline.client.retry import retry_delay
+from pipeline.client.aio import AsyncClient
+from pipeline.client.retry import RetryPolicy, retry_delay
+from pipeline.client.sync import Client
 from pipeline.errors import (
     BadRequestError,
     QuotaExceededError,
@@ -69,25 +70,6 @@ def test_429_then_200_honours_retry_after(client: Client, router: respx.Router, 
     assert result.translations[0].text == "Hallo"
     assert route.call_count == 2
     assert fake_time.sleeps == [3.0]
-
-
-def test_a_caller_that_paces_itself_sees_the_429_at_once_and_5xx_are_still_retried(
-    client: Client, router: respx.Router, fake_time: FakeTime
-) -> None:
-    paced = client.with_retry(RetryPolicy(retry_rate_limited=False))
-    route = router.post("/v2/translate").mock(
-        side_effect=[
-            httpx.Response(429, headers={"Retry-After": "3"}, json={"message": "slow down"}),
-            httpx.Response(503),
-            httpx.Response(200, json=OK),
-        ]
-    )
-    with pytest.raises(RateLimitedError) as caught:
-        paced.translate(["Hello"], target_lang="DE")
-    assert caught.value.retry_after == 3.0 and route.call_count == 1 and fake_time.sleeps == []
-    assert paced.translate(["Hello"], target_lang="DE").translations[0].text == "Hallo"
-    assert route.call_count == 3 and len(fake_time.sleeps) == 1
-    assert client.retry.retry_rate_limited and not paced.retry.retry_rate_limited  # the original is unchanged
 
 
 def test_456_raises_quota_error_at_once(client: Client, router: respx.Router, fake_time: FakeTime) -> None:
@@ -218,3 +200,41 @@ async def test_async_transport_error_retried(aclient: AsyncClient, router: respx
     assert (await aclient.usage()).character_count == 2
     await aclient.aclose()
     assert route.call_count == 2 and len(fake_time.sleeps) == 1
+
+
+@pytest.mark.anyio
+async def test_a_caller_that_paces_itself_decides_each_429s_wait_and_every_send_counts_in_one_budget(
+    router: respx.Router, fake_time: FakeTime
+) -> None:
+    """429s, 5xx and transport errors share max_attempts; the pace decides a 429's wait, not the request's time."""
+    paced: list[float | None] = []
+
+    async def pace(error: RateLimitedError) -> float:
+        paced.append(error.retry_after)
+        fake_time.now += 500.0  # far past max_total: a paced wait is not the request's own time
+        return 500.0
+
+    route = router.post("/v2/translate").mock(
+        side_effect=[
+            httpx.Response(429, headers={"Retry-After": "3"}, json={"message": "slow down"}),
+            httpx.Response(503),
+            httpx.ReadError("reset"),
+            httpx.Response(200, json=OK),
+            *[httpx.Response(429, json={"message": "slow down"})] * 4,
+        ]
+    )
+    async with AsyncClient(
+        BASE_URL,
+        KEY,
+        transport=httpx.MockTransport(router.async_handler),
+        retry=RetryPolicy(max_attempts=4, max_total=100.0),
+        sleep=fake_time.asleep,
+        clock=fake_time.clock,
+    ) as client:
+        own = client.with_pacing(pace)
+        assert (await own.translate(["Hello"], target_lang="DE")).translations[0].text == "Hallo"
+        assert paced == [3.0] and len(fake_time.sleeps) == 2  # the 503 and the reset waited their back-off
+        with pytest.raises(RateLimitedError) as caught:
+            await own.translate(["Hello"], target_lang="DE")
+    assert route.call_count == 8 and caught.value.attempts == 4 and paced == [3.0, None, None, None]
+    assert client._pace is None  # the original is unchanged

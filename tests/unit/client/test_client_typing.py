@@ -30,7 +30,7 @@ def test_both_shells_and_the_stub_offer_the_same_methods() -> None:
     assert in_stub == shared
     # What each shell adds by hand: closing, the paging iterator, and a view with another retry policy.
     assert public(Client) - shared == {"close", "iter_custom_tag_usage", "with_retry"}
-    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage", "with_retry"}
+    assert public(AsyncClient) - shared == {"aclose", "iter_custom_tag_usage", "with_pacing", "with_retry"}
     assert shared <= public(Client) and shared <= public(AsyncClient)
 
 
@@ -53,7 +53,9 @@ def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path
         textwrap.dedent("""
         import asyncio
         from typing import assert_type
-        from pipeline.client import AsyncClient, Client, Glossary, TranslateResult
+        from pipeline.client.aio import AsyncClient
+        from pipeline.client.sync import Client
+        from pipeline.client.api_data import Glossary, TranslateResult
 
         def sync_use(client: Client) -> None:
             assert_type(client.translate(["a"], target_lang="DE"), TranslateResult)
@@ -69,4 +71,4 @@ def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path
     )
     out, _, status = api.run(["--no-incremental", "--follow-imports=silent", "--cache-dir=/dev/null", str(probe)])
     errors = [line for line in out.splitlines() if ": error:" in line]
-    assert status == 1 and len(errors) == 1 and "probe.py:14:" in errors[0] and "Coroutine" in errors[0], out
+    assert status == 1 and len(errors) == 1 and "probe.py:16:" in errors[0] and "Coroutine" in errors[0], out

@@ -13,18 +13,18 @@ import httpx
 import pytest
 import respx
 
-from pipeline.client import (
-    AsyncClient,
-    Client,
+from pipeline.client.aio import AsyncClient
+from pipeline.client.api_data import (
     CustomInstruction,
     DocumentHandle,
     GlossaryDictionary,
     Language,
     TranslateResult,
     Translation,
-    translate_params,
 )
 from pipeline.client.base import AbsoluteURLs
+from pipeline.client.requests import translate_params
+from pipeline.client.sync import Client
 from pipeline.errors import ServiceError
 from pipeline.protocol import encode_json, translate_body_size
 from tests.unit.client.client_fakes import BASE_URL, KEY

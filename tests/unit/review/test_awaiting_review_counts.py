@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs import Reviewed, UnitState, read_catalog
 from pipeline.cli import main
-from pipeline.formats import Reviewed, UnitState, read_catalog
 from pipeline.run.report import to_json, to_markdown
 from tests.review_project import review_project
 from tests.run_fakes import FakeService, cache_dir, project, run

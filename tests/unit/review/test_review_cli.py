@@ -30,18 +30,6 @@ def test_a_port_out_of_range_is_a_usage_error(
     assert "--port must be between 0 and 65535" in capsys.readouterr().err
 
 
-def test_without_uvicorn_it_says_which_extra_to_install(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it fails, as where it is not installed
-    monkeypatch.chdir(tmp_path)
-    assert main(["review"]) == 2
-    assert capsys.readouterr().err == (
-        f"pipeline: error: pipeline review needs uvicorn, which is not installed: {sys.executable} -m pip install "
-        "'uvicorn>=0.30' (the [review] extra of pipeline-i18n)\n"
-    )
-
-
 @pytest.mark.parametrize("command", ["review", "translate"])
 def test_parsing_a_command_loads_neither_the_review_app_nor_its_server(command: str) -> None:
     probe = (

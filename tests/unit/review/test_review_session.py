@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import formats
+from pipeline.catalogs import Unit, UnitState, read_catalog
 from pipeline.config import Settings
-from pipeline.formats import Unit, UnitState, read_catalog
+from pipeline.files import atomic
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
 from pipeline.review.session import Conflict, Entry, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
-from pipeline.run.journal import Journal
+from pipeline.run.provenance import Provenance
 from tests.review_project import PO, XLIFF_2, XLIFF_12, review_project
 
 
@@ -42,9 +42,9 @@ def settings(tmp_path: Path) -> Settings:
 def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings: Settings) -> None:
     catalog = read_catalog(settings.root / PO)
     machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
-    journal = Journal(settings.cache_dir)  # what a run records when it writes a machine translation
-    journal.record(PO, [(machine, machine.targets, "inputs")])
-    journal.save()
+    written = Provenance(settings.cache_dir)  # what a run records when it writes a machine translation
+    written.record(PO, [(machine, machine.targets, "inputs")])
+    written.save()
     session = Session(settings, warn=pytest.fail)
     listed = [
         (session.catalogs[e.catalog].language, unit_of(session, e).sources[0], e.origin) for e in session.ordered()
@@ -161,9 +161,10 @@ def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings: Settings) -
     assert outcome.entry.status is Status.NOTED and session.awaiting() == 8
     assert "# review: „übertragen“?\n" in (settings.root / PO).read_text(encoding="utf-8")
     assert unit_in(settings.root / PO, "Upload files").state is UnitState.FUZZY
-    xliff2 = entry_for(session, "Close")
-    with pytest.raises(Refused, match="notes per unit"):
-        session.keep(xliff2.id, xliff2.version, "?")
+    xliff2 = entry_for(session, "Close")  # XLIFF 2 keeps notes per unit: the note goes there
+    assert session.keep(xliff2.id, xliff2.version, "za krótko?").entry.status is Status.NOTED
+    assert unit_in(settings.root / XLIFF_2, "Close").notes == "za krótko?"
+    assert unit_in(settings.root / XLIFF_2, "Close").state is UnitState.FUZZY
 
 
 def test_a_save_by_another_program_to_another_entry_is_kept(settings: Settings) -> None:
@@ -214,7 +215,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
     edit = path.read_bytes().replace(b"Papierkorb leeren", b"M\xc3\xbcll leeren")
-    real = formats._new_beside
+    real = atomic.new_beside
     saved: list[bool] = []
 
     def new_beside(target: Path) -> tuple[int, str]:
@@ -223,7 +224,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
             saved.append(True)
         return real(target)
 
-    monkeypatch.setattr(formats, "_new_beside", new_beside)
+    monkeypatch.setattr(atomic, "new_beside", new_beside)
     assert session.accept(entry.id, entry.version).entry.status is Status.ACCEPTED
     assert saved and 'msgstr "Müll leeren"' in path.read_text(encoding="utf-8")
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import EmbeddedTransport
 from tests.unit.service.documents_support import JobsEnded
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import httpx
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
+from pipeline.service.app import create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.resources import GlossaryInfo, NoResources, StyleInfo

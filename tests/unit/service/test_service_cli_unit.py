@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
+from pipeline.cli import handler
 from pipeline.errors import UsageError
-from pipeline.service import cli
+from pipeline.service import cli, serve
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -21,7 +22,7 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_defaults_and_func() -> None:
     args = parse()
     assert (args.host, args.port, args.data_dir, args.test_faults) == ("127.0.0.1", 8000, None, False)
-    assert args.func is cli.run_serve
+    assert handler(args.handler) is serve.run_serve  # loaded when the command runs
 
 
 def test_keys_from_flags_and_environment() -> None:

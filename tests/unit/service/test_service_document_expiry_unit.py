@@ -11,8 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.service import ServiceConfig
-from pipeline.service.config import AccountSpec
+from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.database import DATABASE_FILE
 from pipeline.service.store.jobs import SWEEP_INTERVAL_MS

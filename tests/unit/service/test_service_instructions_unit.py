@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pipeline.alphabets import alphabet
-from pipeline.formats.po import read_po
+from pipeline.catalogs.po import read_po
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.instructions import (
     InstructionFollowingEngine,

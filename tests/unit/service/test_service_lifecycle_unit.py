@@ -16,8 +16,9 @@ import httpx
 import pytest
 from starlette.types import Message
 
-from pipeline.service import AccountSpec, ServiceConfig, create_app, embedded_transport
-from pipeline.service.app import ServiceApp, ServiceStartError
+from pipeline.service.app import ServiceApp, ServiceStartError, create_app
+from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import PseudoEngine
 from tests.unit.service.documents_support import JobsEnded

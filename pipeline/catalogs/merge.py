@@ -1,0 +1,418 @@
+"""Update a PO catalog from its POT template with ``msgmerge --previous`` semantics, editing in place.
+
+Matching, as msgmerge does it:
+
+- a template entry whose (msgctxt, msgid, msgid_plural) is in the catalog keeps that entry, with its
+  translation, translator comments and fuzzy flag; an obsolete (``#~``) entry that matches comes back;
+- otherwise the most similar translated entry (live or obsolete, any msgctxt) whose msgid has a
+  :class:`difflib.SequenceMatcher` ratio of at least :data:`FUZZY_THRESHOLD` (msgmerge's own
+  threshold for its similar ``fstrcmp`` measure) lends its translation: the new entry is marked fuzzy
+  and records the previous msgctxt/msgid/msgid_plural in ``#|`` lines, and the lending entry is used up.
+  The search is exhaustive but cheap: rapidfuzz ranks every lender by the ratio of their longest
+  common subsequence (``fstrcmp``'s own measure, never below the matcher's), and the matcher runs
+  only on the best of them, best first, until that bound falls below the best ratio found;
+- otherwise the template entry is added untranslated;
+- a catalog entry nothing uses becomes obsolete when it has a translation, and goes when it has none;
+- a kept entry becomes fuzzy, with its own msgid as the previous one, where the template turns on a
+  format its translation does not satisfy as ``msgfmt -c`` judges it (``#, python-brace-format``
+  added, ``{default.__name__}`` missing), or widens its ``range:``: a catalog that compiled before
+  the merge compiles after it.
+
+Unlike msgmerge, the file is not re-serialized: header, untouched entries, wrapping, order and line
+endings stay byte for byte. Kept entries get the template's ``#.``, ``#:`` and format flags, their lines
+rewritten only when those changed; new and changed entries go after the entry that precedes them in
+the template; newly obsolete ones go to the end. A second merge with the same template changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
+
+from pipeline.catalogs.po import PoCatalog, read_po
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.errors import CatalogError
+from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
+from pipeline.plural_rules import PluralRule
+
+FUZZY_THRESHOLD = 0.6
+#: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns
+#: a cutoff of exactly 0.6 into a distance that leaves a ratio of exactly 0.6 out).
+_ROUNDING = 1e-4
+_POT_DATE = re.compile(r'^(\s*"POT-Creation-Date:\s*)([^"\\]*)(\\n")')
+_TEMPLATE_COMMENT = ("#.", "#:", "#,", "#|")
+_KEYWORD_START = re.compile(r"\s*(?:#~\s*)?(msgctxt|msgid)\b")
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """What a merge did to one catalog; ``data`` is the new file, equal to the old one when nothing changed."""
+
+    data: bytes
+    changed: bool
+    added: int = 0
+    fuzzy: int = 0
+    obsoleted: int = 0
+    revived: int = 0
+    removed: int = 0
+
+
+@dataclass
+class _Block:
+    """One entry of the output: its lines, and the template position it serves (None: obsolete)."""
+
+    lines: list[str]
+    position: int | None
+    gap: list[str]  # the lines before it in the original file (blank lines, mostly)
+
+
+def merge(catalog_path: Path, template_path: Path) -> MergeResult:
+    """The catalog at ``catalog_path`` updated from ``template_path``; nothing is written."""
+    catalog = read_po(catalog_path)
+    template = read_po(template_path)  # the strict reader: a broken template is refused with its line
+    raw = catalog.raw  # each file is read once: what is merged is what was checked
+    lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
+    merger = _Merger(
+        catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines, dict(template.metadata)
+    )
+    return merger.run(raw)
+
+
+def _key(entry: polib.POEntry) -> tuple[str | None, str, str | None]:
+    return entry.msgctxt, entry.msgid, entry.msgid_plural or None
+
+
+def _translated(entry: polib.POEntry) -> bool:
+    return bool(entry.msgstr or any(entry.msgstr_plural.values()))
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two source texts are, 0..1, as msgmerge's fuzzy matching measures it."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
+        return 0.0
+    return matcher.ratio()
+
+
+def most_similar(text: str, sources: Sequence[str]) -> int | None:
+    """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if any
+    reaches :data:`FUZZY_THRESHOLD`.
+
+    The ratio of two texts' longest common subsequence bounds the matcher's from above (the
+    matcher's blocks are a common subsequence), so the sources are tried in the order of that
+    bound, and none after it falls below the best ratio found.
+    """
+    ranked = process.extract(
+        text, sources, scorer=Indel.normalized_similarity, score_cutoff=FUZZY_THRESHOLD - _ROUNDING, limit=None
+    )
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq1(text)
+    best, best_ratio = None, FUZZY_THRESHOLD
+    for source, bound, k in ranked:
+        if bound < best_ratio - _ROUNDING:
+            break
+        matcher.set_seq2(source)
+        ratio = matcher.ratio()
+        if ratio > best_ratio or (ratio == best_ratio and (best is None or k < best)):
+            best, best_ratio = k, ratio
+    return best
+
+
+class _Merger:
+    def __init__(
+        self,
+        catalog: PoCatalog,
+        entries: list[polib.POEntry],
+        template: list[polib.POEntry],
+        lines: list[str],
+        template_metadata: dict[str, str],
+    ) -> None:
+        self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
+        self.template_metadata = template_metadata
+        self.ranges = catalog.entry_lines()
+        self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+        self.nplurals = catalog.plural.nplurals if catalog.plural else 2
+        self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added
+
+    def run(self, raw: bytes) -> MergeResult:
+        live = {_key(e): i for i, e in enumerate(self.entries) if not e.obsolete}
+        dead = {_key(e): i for i, e in enumerate(self.entries) if e.obsolete}
+        serves: dict[int, int] = {}  # catalog entry -> template position it keeps serving as is
+        revived: dict[int, int] = {}  # template position -> obsolete entry brought back
+        unmatched: list[int] = []
+        for pos, t in enumerate(self.template):
+            if _key(t) in live:
+                serves[live[_key(t)]] = pos
+            elif _key(t) in dead:
+                revived[pos] = dead[_key(t)]
+            else:
+                unmatched.append(pos)
+        lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
+        sources = [self.entries[i].msgid for i in lenders]
+        fuzzy: dict[int, int] = {}  # template position -> catalog entry lending its translation
+        for pos in unmatched:
+            best = most_similar(self.template[pos].msgid, sources)
+            if best is not None:
+                fuzzy[pos] = lenders[best]
+        used = set(serves) | set(revived.values()) | set(fuzzy.values())
+        in_place = {}  # a live entry lending to exactly one new entry is replaced where it stands
+        lent: dict[int, list[int]] = {}
+        for pos, i in fuzzy.items():
+            lent.setdefault(i, []).append(pos)
+        for i, positions in lent.items():
+            if len(positions) == 1 and i not in serves and not self.entries[i].obsolete:
+                in_place[i] = positions[0]
+        blocks = self._existing_blocks(serves, in_place, fuzzy, used)
+        new_blocks = [(pos, self._fuzzy_lines(pos, fuzzy[pos])) for pos in fuzzy if pos not in in_place.values()]
+        new_blocks += [(pos, self._revived_lines(pos, i)) for pos, i in revived.items()]
+        new_blocks += [(pos, self._new_lines(pos)) for pos in unmatched if pos not in fuzzy]
+        blocks = _placed(blocks, [_Block(entry_lines, pos, [self.newline]) for pos, entry_lines in sorted(new_blocks)])
+        obsoleted = [i for i, e in enumerate(self.entries) if not e.obsolete and i not in used and _translated(e)]
+        removed = sum(1 for i, e in enumerate(self.entries) if not e.obsolete and i not in used and not _translated(e))
+        blocks += [_Block(self._obsolete_lines(i), None, [self.newline]) for i in obsoleted]
+        data = self._render(blocks)
+        return MergeResult(
+            data,
+            data != raw,
+            added=len(unmatched) - len(fuzzy),
+            fuzzy=len(fuzzy) + self.flagged_fuzzy,
+            obsoleted=len(obsoleted),
+            revived=len(revived),
+            removed=removed,
+        )
+
+    def _existing_blocks(
+        self, serves: dict[int, int], in_place: dict[int, int], fuzzy: dict[int, int], used: set[int]
+    ) -> list[_Block]:
+        """The catalog's entries that stay where they are, each with the lines before it."""
+        blocks: list[_Block] = []
+        previous_end = self._header_end()
+        for i, (first, end) in enumerate(self.ranges):
+            gap = self.lines[previous_end:first]
+            previous_end = end
+            entry = self.entries[i]
+            if i in serves:
+                blocks.append(_Block(self._kept_lines(i, serves[i]), serves[i], gap))
+            elif i in in_place:
+                blocks.append(_Block(self._fuzzy_lines(in_place[i], i), in_place[i], gap))
+            elif entry.obsolete and i not in used:
+                blocks.append(_Block(self.lines[first:end], None, gap))
+        self.tail = self.lines[previous_end:]
+        return blocks
+
+    def _header_end(self) -> int:
+        """Where the header entry ends; the blank lines after it belong to the first entry."""
+        end = self.ranges[0][0] if self.ranges else len(self.lines)
+        while end > 0 and not self.lines[end - 1].strip():
+            end -= 1
+        return end
+
+    def _render(self, blocks: list[_Block]) -> bytes:
+        out = self._header()
+        for block in blocks:
+            out.extend(block.gap)
+            out.extend(_terminated(block.lines, self.newline))
+        out.extend(self.tail)
+        text = "".join(out)
+        if self.lines and not self.lines[-1].endswith("\n"):
+            text = text.rstrip("\r\n")  # keep a missing final newline missing
+        try:
+            return text.encode(self.catalog.encoding)
+        except UnicodeEncodeError as exc:
+            raise CatalogError(
+                str(self.catalog.path),
+                f"the template has {exc.object[exc.start : exc.end]!r}, which "
+                f"charset {self.catalog.encoding} cannot hold",
+            ) from None
+
+    def _header(self) -> list[str]:
+        header = self.lines[: self._header_end()]
+        date = self.template_metadata.get("POT-Creation-Date")
+        if not date:
+            return list(header)
+        return [_POT_DATE.sub(lambda m: f"{m.group(1)}{date}{m.group(3)}", ln, count=1) for ln in header]
+
+    # -- entry lines -------------------------------------------------------------------------------
+
+    def _kept_lines(self, i: int, pos: int) -> list[str]:
+        """An entry the template keeps: as it is, unless the template's comments or flags changed."""
+        first, end = self.ranges[i]
+        old, t = self.entries[i], self.template[pos]
+        if (old.comment, old.occurrences, _format_flags(old)) == (t.comment, t.occurrences, _format_flags(t)):
+            return self.lines[first:end]
+        block = self.lines[first:end]
+        body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
+        comments = [ln for ln in block[:body] if not ln.lstrip().startswith(_TEMPLATE_COMMENT)]
+        previous = [ln for ln in block[:body] if ln.lstrip().startswith("#|")]
+        fuzzy = "fuzzy" in old.flags
+        if not fuzzy and _translated(old) and self._fails_new_flags(old, t):
+            fuzzy = True
+            self.flagged_fuzzy += 1
+            previous = self._previous_lines(old)
+        return [*comments, *_template_comments(t, fuzzy), *previous, *block[body:]]
+
+    def _fails_new_flags(self, old: polib.POEntry, t: polib.POEntry) -> bool:
+        """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
+        ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
+        newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
+        sources = (t.msgid, t.msgid_plural) if t.msgid_plural else (t.msgid,)
+        if t.msgid_plural:
+            targets = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
+        else:
+            targets = [old.msgstr]
+        often = _often(self.catalog.plural) if t.msgid_plural else None
+        form_of = self.catalog.plural.form_for if self.catalog.plural and t.msgid_plural else None
+        flags = [*newly, *(f for f in t.flags if f.startswith("range:"))]
+        if newly and check_entry(flags, sources, targets, often, form_of):
+            return True
+        was, now = range_of(old.flags), range_of(t.flags)
+        return was is not None and (now is None or not (was[0] <= now[0] and now[1] <= was[1]))
+
+    def _previous_lines(self, old: polib.POEntry) -> list[str]:
+        """``#|`` lines naming the entry itself, as msgmerge writes them for an entry it makes fuzzy."""
+        previous: list[str] = []
+        if old.msgctxt is not None:
+            previous += _prefixed("#| ", format_field("msgctxt", old.msgctxt))
+        previous += _prefixed("#| ", format_field("msgid", old.msgid))
+        if old.msgid_plural:
+            previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
+        return previous
+
+    def _translator_comments(self, i: int) -> list[str]:
+        first, end = self.ranges[i]
+        block = self.lines[first:end]
+        return [
+            ln
+            for ln in block
+            if ln.startswith("#") and not ln.startswith(_TEMPLATE_COMMENT) and not ln.startswith("#~")
+        ]
+
+    def _fuzzy_lines(self, pos: int, i: int) -> list[str]:
+        """A template entry that takes the translation of a similar old entry, marked fuzzy."""
+        old, t = self.entries[i], self.template[pos]
+        previous = self._previous_lines(old)
+        return [
+            *self._translator_comments(i),
+            *_template_comments(t, True),
+            *previous,
+            *_source_lines(t),
+            *self._target_lines(t, old),
+        ]
+
+    def _revived_lines(self, pos: int, i: int) -> list[str]:
+        old, t = self.entries[i], self.template[pos]
+        return [
+            *self._translator_comments(i),
+            *_template_comments(t, "fuzzy" in old.flags),
+            *_source_lines(t),
+            *self._target_lines(t, old),
+        ]
+
+    def _new_lines(self, pos: int) -> list[str]:
+        t = self.template[pos]
+        return [*_template_comments(t, False), *_source_lines(t), *self._target_lines(t, None)]
+
+    def _obsolete_lines(self, i: int) -> list[str]:
+        first, end = self.ranges[i]
+        block = self.lines[first:end]
+        body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
+        head = [ln for ln in block[:body] if not ln.startswith(("#.", "#:"))]
+        head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
+        return [*head, *(f"#~ {ln}" for ln in block[body:])]
+
+    def _target_lines(self, t: polib.POEntry, old: polib.POEntry | None) -> list[str]:
+        if not t.msgid_plural:
+            value = "" if old is None else (old.msgstr if not old.msgid_plural else old.msgstr_plural.get(0, ""))
+            return format_field("msgstr", value)
+        if old is None:
+            forms = [""] * self.nplurals
+        elif old.msgid_plural:
+            forms = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
+        else:
+            forms = [old.msgstr] * self.nplurals  # as msgmerge does: every form starts from the singular
+        return [ln for k, form in enumerate(forms) for ln in format_field(f"msgstr[{k}]", form)]
+
+
+def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
+    """``blocks`` with each of ``new`` (in template order) after the last entry that comes before it in the
+    template, first when none does.
+
+    One pass over both: as the template positions of ``new`` grow, the last block before each one
+    can only move down the list (one search per new block made a merge quadratic: a third of its time).
+    """
+    by_position = sorted((b.position, k) for k, b in enumerate(blocks) if b.position is not None)
+    after: dict[int, list[_Block]] = {}  # index of the block they follow (-1: the start) -> new blocks
+    last, j = -1, 0
+    for block in new:
+        while j < len(by_position) and by_position[j][0] < block.position:  # type: ignore[operator]
+            last = max(last, by_position[j][1])
+            j += 1
+        after.setdefault(last, []).append(block)
+    placed = after.get(-1, [])
+    for k, block in enumerate(blocks):
+        placed.append(block)
+        placed.extend(after.get(k, ()))
+    return placed
+
+
+def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
+    """Per form whether the rule picks it for 5 numbers or more in 0..1000 (msgfmt's "must keep every argument")."""
+    if rule is None:
+        return (False, True)
+    counts = [0] * rule.nplurals
+    for n in range(1001):
+        form = rule.form_for(n)
+        if 0 <= form < len(counts):
+            counts[form] += 1
+    return tuple(c >= 5 for c in counts)
+
+
+def _format_flags(entry: polib.POEntry) -> list[str]:
+    return [f for f in entry.flags if f != "fuzzy"]
+
+
+def _template_comments(t: polib.POEntry, fuzzy: bool) -> list[str]:
+    lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
+    lines += _references(t.occurrences)
+    flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
+    if flags:
+        lines.append("#, " + ", ".join(flags))
+    return lines
+
+
+def _references(occurrences: list[tuple[str, str]]) -> list[str]:
+    """``#:`` lines as xgettext writes them: references wrapped at the page width."""
+    lines: list[str] = []
+    current = "#:"
+    for name, line in occurrences:
+        ref = f"{name}:{line}" if line else name
+        if len(current) + 1 + len(ref) > WRAP_WIDTH and current != "#:":
+            lines.append(current)
+            current = "#:"
+        current += " " + ref
+    if current != "#:":
+        lines.append(current)
+    return lines
+
+
+def _source_lines(t: polib.POEntry) -> list[str]:
+    lines = format_field("msgctxt", t.msgctxt) if t.msgctxt is not None else []
+    lines += format_field("msgid", t.msgid)
+    if t.msgid_plural:
+        lines += format_field("msgid_plural", t.msgid_plural)
+    return lines
+
+
+def _prefixed(prefix: str, lines: list[str]) -> list[str]:
+    return [prefix + ln for ln in lines]
+
+
+def _terminated(lines: list[str], newline: str) -> list[str]:
+    return [ln if ln.endswith("\n") else ln + newline for ln in lines]

@@ -1,0 +1,477 @@
+"""Gettext PO catalogs: read into units, write translations back touching only their lines.
+
+One pass reads a catalog (:mod:`pipeline.catalogs.po_scan`): a strict line scanner checks the
+syntax (what gettext and polib refuse, and what polib lets through: ``msgstr x"``, comments inside
+an entry, a msgid without msgstr), reads each entry's strings as polib does and records the exact
+lines write-back may touch: its ``msgstr`` block and its ``#,`` flags line. polib's own entries,
+which msgmerge-style merging works on (:attr:`PoCatalog.entries`), are parsed only when asked for,
+and matched with the scanner's entry by entry: if they ever disagree the catalog is refused
+rather than risked.
+
+Write-back works on the original bytes: every line that does not belong to a translated entry's
+``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
+line endings, charset, missing final newline).
+
+Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
+line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
+(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), no header entry, a
+plural rule that divides by zero, picks a form the catalog does not have or claims more forms than
+any language has. The charset is the one the header entry's Content-Type names (nothing else in
+the file counts), and only an ASCII-compatible text encoding is accepted: a codec that adds a BOM,
+escapes or transforms text would corrupt the file on write-back.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import heapq
+import io
+import re
+from array import array
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import polib
+
+from pipeline.catalogs import po_review
+from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.po_header import encoding_of, field_line
+from pipeline.catalogs.po_lines import Lines, decoded
+from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.errors import CatalogError
+from pipeline.files.untrusted import read_regular
+from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+
+_POLIB_LINE = re.compile(r"\(line (\d+)\)")
+#: NUL ends a string in a compiled catalog; every other control character is written as an escape.
+_UNWRITABLE = re.compile(r"\x00")
+
+
+@dataclass(frozen=True)
+class PoRead:
+    """What reading a PO file found: its bytes, charset, header fields, entries and plural rule."""
+
+    path: Path
+    raw: bytes
+    starts: array[int]  # where each line of ``raw`` starts, and where the last ends
+    encoding: str
+    metadata: Mapping[str, str]
+    spans: list[Entry]
+    plural: PluralRule | None
+    is_template: bool
+    warnings: tuple[str, ...] = ()  # about the file as a whole, reported without a line
+    #: Where a Plural-Forms line goes when the header lacks one and plural translations are written
+    #: with CLDR's rule: without it the catalog would stop compiling.
+    plural_header_at: int | None = None
+
+
+class PoCatalog:
+    """A parsed PO file and everything needed to write translations back into it."""
+
+    format = "po"
+
+    def __init__(self, read: PoRead) -> None:
+        self.path = read.path
+        self.encoding = read.encoding
+        self.warnings = read.warnings
+        self.is_template = read.is_template
+        self.plural = read.plural
+        # The file's bytes (the very object read: a run holds one copy) and where each line starts
+        # (and where the last ends): a bytes object per line would cost more than the text itself.
+        self._raw = read.raw
+        self._starts = read.starts
+        self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
+        self.metadata: Mapping[str, str] = dict(read.metadata)
+        flags: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
+        self.units: tuple[Unit, ...] = tuple(_unit(i, span, read.plural, flags) for i, span in enumerate(read.spans))
+        # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
+        # strings and all, are dropped once read. What polib's entries need besides the units is
+        # kept for the few entries that have it.
+        self._where = array("q", (n for span in read.spans for n in _where(span)))
+        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        self._plural_strings = {
+            i: dict(span.msgstr_plural)
+            for i, span in enumerate(read.spans)
+            if span.msgid_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+        }
+        self._entries: tuple[polib.POEntry, ...] | None = None
+        self._plural_header_at = read.plural_header_at
+
+    @property
+    def entries(self) -> tuple[polib.POEntry, ...]:
+        """polib's entries (what msgmerge-style merging works on), parsed on first use and matched with the units.
+
+        Raises :class:`CatalogError` when polib reads the file otherwise than the scanner did.
+        """
+        if self._entries is None:
+            try:
+                # The text already read, never the path: the file may have changed or vanished since.
+                pofile = polib.pofile(
+                    _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
+                )
+            except (OSError, ValueError) as exc:
+                found = _POLIB_LINE.search(str(exc))
+                raise CatalogError(
+                    str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
+                ) from None
+            _match(self.path, pofile, self)
+            self._entries = tuple(pofile)
+        return self._entries
+
+    @property
+    def raw(self) -> bytes:
+        """The file's bytes as they were read."""
+        return self._raw
+
+    @property
+    def language(self) -> str | None:
+        """The ``Language`` header, when present and not empty."""
+        return (self.metadata.get("Language") or "").strip() or None
+
+    def write_problem(self, text: str, index: int | None = None) -> str | None:
+        """Why ``text`` cannot be written faithfully into this catalog, or None when it can (any unit alike)."""
+        control = _UNWRITABLE.search(text)
+        if control:
+            return f"translation contains the control character U+{ord(control.group()):04X}"
+        try:
+            text.encode(self.encoding)
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start]
+            return (
+                f"translation has {bad!r} (U+{ord(bad):04X}), which charset {self.encoding} cannot hold; convert "
+                f"the catalog: msgconv --to-code=UTF-8"
+            )
+        return None
+
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> msgstr forms) written in.
+
+        The units ``review`` names (unit index -> note) are marked fuzzy whatever ``mark_fuzzy``
+        says, with the note as a translator comment (``# note``) above the entry.
+        """
+        out = bytearray()
+        for piece in self.render_pieces(translations, mark_fuzzy, review):
+            out += piece
+        return bytes(out)
+
+    def render_pieces(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> Iterator[bytes | memoryview]:
+        """:meth:`render`'s bytes in pieces, made as they are taken: the lines between two edits, an edit."""
+        for index, forms in translations.items():  # all checked before anything is rendered
+            unit = self.units[index]
+            if unit.state is UnitState.OBSOLETE:
+                raise ValueError(f"unit {index} of {self.path} cannot take a translation")
+            if len(forms) != unit.nforms:
+                raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
+        # Each unit's edits are made as the copy reaches them (units are in file order), never all at once.
+        edits = heapq.merge(
+            self._unit_edits(translations, mark_fuzzy, review or {}),
+            self._header_edits(translations),
+            key=lambda edit: edit[:2],  # the unit's edits first where both insert at one line
+        )
+        return self._pieces(edits)
+
+    def _pieces(self, edits: Iterator[_Edit]) -> Iterator[bytes | memoryview]:
+        # The file's lines between the edits are views of its bytes, not copies.
+        raw = memoryview(self._raw)
+        starts = self._starts
+        last = len(starts) - 1
+        i = 0
+        for at, _, end, data in edits:
+            if at < i or at >= last:
+                continue  # inside a block replaced already, or past the end: never reached line by line
+            yield raw[starts[i] : starts[at]]
+            yield data
+            i = end
+        yield raw[starts[i] : starts[last]]
+
+    def _unit_edits(
+        self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]
+    ) -> Iterator[_Edit]:
+        """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
+        nl = self._newline.encode(self.encoding)
+        for index in sorted(translations):
+            forms, unit, span = translations[index], self.units[index], self._span(index)
+            if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
+                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
+            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
+                if span.flags_line is not None:
+                    flags_text = self._text(span.flags_line).strip()[2:]
+                    line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
+                    yield (span.flags_line, 1, span.flags_line + 1, line)
+                else:
+                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
+            if unit.plural:
+                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
+            else:
+                lines = format_field("msgstr", forms[0])
+            block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
+            yield (span.msgstr_start, 1, span.msgstr_end, block)
+
+    def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
+        """The Plural-Forms line a header without one gets when plural translations are written."""
+        at = self._plural_header_at
+        if at is None or self.plural is None or not any(self.units[i].plural for i in translations):
+            return []
+        rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
+        return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]
+
+    def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
+        """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
+        return self._newline.join(lines).encode(self.encoding) + terminator
+
+    def _comment(self, note: str) -> str:
+        """``note`` as one comment line this catalog's charset holds: controls and what it cannot hold escaped."""
+        flat = _UNWRITABLE.sub(" ", note.replace("\r", " ").replace("\n", " "))
+        return flat.encode(self.encoding, "backslashreplace").decode(self.encoding)
+
+    def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.po_review`)."""
+        return po_review.render_reviewed(self._raw, self.encoding, self.entry_lines(), self.units, decisions)
+
+    def entry_lines(self) -> list[tuple[int, int]]:
+        """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
+        where = self._where
+        return [(where[i], where[i + _WHERE - 1]) for i in range(0, len(where), _WHERE)]
+
+    def _span(self, index: int) -> _Span:
+        """Where unit ``index`` lives in the file."""
+        first, flags_line, insert_at, msgstr_start, msgstr_end = self._where[index * _WHERE : (index + 1) * _WHERE]
+        return _Span(first, None if flags_line < 0 else flags_line, insert_at, msgstr_start, msgstr_end)
+
+    def polib_strings(self, index: int) -> tuple[str | None, str, bool, str, str, dict[int, str]]:
+        """Unit ``index`` as polib's entry should read: (msgctxt, msgid) as polib reads them, obsolete,
+        and the strings as msgfmt reads them: msgid_plural, msgstr, msgstr_plural."""
+        unit = self.units[index]
+        msgctxt, msgid = self._polib_keys.get(index) or (unit.context, unit.sources[0])
+        obsolete = unit.state is UnitState.OBSOLETE
+        if not unit.plural:
+            return msgctxt, msgid, obsolete, "", unit.targets[0], {}
+        plural = self._plural_strings.get(index) or dict(enumerate(unit.targets))
+        return msgctxt, msgid, obsolete, unit.sources[1], "", plural
+
+    def _text(self, index: int) -> str:
+        return self._line(index).decode(self.encoding)
+
+    def _line(self, index: int) -> bytes:
+        return self._raw[self._starts[index] : self._starts[index + 1]]
+
+
+#: (first line, 0 to insert before it or 1 to replace, end line, the new bytes): one change to a file.
+_Edit = tuple[int, int, int, bytes]
+
+
+class _Span(NamedTuple):
+    """Where a unit lives in the file (0-based line indexes), as :class:`~pipeline.catalogs.po_scan.Entry` has it."""
+
+    first: int
+    flags_line: int | None
+    insert_flags_at: int
+    msgstr_start: int
+    msgstr_end: int  # exclusive
+
+
+_WHERE = len(_Span._fields)
+
+
+def _where(entry: Entry) -> tuple[int, int, int, int, int]:
+    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
+    flags_line = -1 if entry.flags_line is None else entry.flags_line
+    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
+
+
+def _terminator(raw_line: bytes) -> bytes:
+    if raw_line.endswith(b"\r\n"):
+        return b"\r\n"
+    return b"\n" if raw_line.endswith(b"\n") else b""
+
+
+def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple[str, ...], tuple[str, ...]]) -> Unit:
+    is_plural = bool(entry.msgid_plural)
+    if is_plural:
+        nforms = plural.nplurals if plural else 2
+        targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(nforms, len(entry.msgstr_plural))))
+        targets = _untranslated(len(targets)) if not any(targets) else targets
+        sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
+    else:
+        nforms, targets, sources = 1, (entry.msgstr,) if entry.msgstr else _untranslated(1), (entry.msgid,)
+    if entry.obsolete:
+        state = UnitState.OBSOLETE
+    elif not any(targets):
+        state = UnitState.UNTRANSLATED
+    elif "fuzzy" in entry.flags:
+        state = UnitState.FUZZY
+    elif not all(targets[:nforms]):
+        state = UnitState.PARTIAL
+    else:
+        state = UnitState.TRANSLATED
+    return Unit(
+        index=index,
+        line=entry.msgid_line + 1,
+        sources=sources,
+        targets=targets,
+        nforms=nforms,
+        plural=is_plural,
+        flags=flags.setdefault(entry.flags, entry.flags),
+        context=entry.msgctxt,
+        notes=entry.comment or "",
+        state=state,
+    )
+
+
+@functools.cache
+def _untranslated(forms: int) -> tuple[str, ...]:
+    """Empty targets: one tuple shared by every untranslated unit of that many forms."""
+    return ("",) * forms
+
+
+def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
+    """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
+    with the line of the first problem."""
+    try:
+        raw = read_regular(path) if raw is None else raw
+    except OSError as exc:
+        raise CatalogError(str(path), f"cannot read: {exc.strerror}") from None
+    if raw.startswith(codecs.BOM_UTF8):
+        raise CatalogError(
+            str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
+        )
+    raw_lines = Lines(raw)
+    encoding, warnings = encoding_of(path, raw, raw_lines)
+    scanned = scan(path, decoded(path, raw_lines, encoding))
+    spans = scanned.entries
+    _refuse_duplicates(path, spans)
+    if scanned.polib_refusal is not None:
+        raise scanned.polib_refusal
+    # polib takes the first live entry with an empty msgid as the header, whatever its context.
+    header = next((i for i, s in enumerate(spans) if s.msgid == "" and not s.obsolete), None)
+    if header is not None and spans[header].msgctxt is not None:
+        raise CatalogError(str(path), "entry could not be located for faithful write-back", spans[header].first + 1)
+    fields = metadata(spans[header].msgstr) if header is not None else {}
+    is_template = path.suffix.lower() == ".pot"
+    if (header is None or not fields) and not is_template:
+        # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
+        # rule. A template is never compiled, and merging needs nothing from its header.
+        line = spans[header].msgid_line + 1 if header is not None else None
+        raise CatalogError(
+            str(path),
+            'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
+            line,
+        )
+    header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
+    spans_header_ends_with_newline = header is not None and spans[header].msgstr.endswith("\n")
+    if header is not None:
+        spans = spans[:header] + spans[header + 1 :]
+    plural = _plural_rule(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
+    header_at = None
+    if (
+        plural is not None
+        and "plural=" not in fields.get("Plural-Forms", "")
+        and header is not None
+        and spans_header_ends_with_newline
+    ):
+        header_at = header_lines[1]
+        if any(s.msgid_plural and not s.obsolete for s in spans):
+            warnings = (
+                *warnings,
+                f"no Plural-Forms header: plural entries are translated with CLDR's rule for "
+                f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
+                f"and the header line is added with them, as msginit writes it",
+            )
+    return PoCatalog(
+        PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
+    )
+
+
+class _PoText(str):
+    """PO text that :func:`polib.pofile` can never mistake for a path, split into lines as a file is read.
+
+    ``polib.pofile`` takes a path or a text and tells them apart with ``os.path.isfile``: a catalog
+    that vanished mid-run would have its path parsed as PO text, and a text naming an existing file
+    would read that file instead. So the value polib tests is a NUL byte, which no path can hold
+    (``os.path.isfile`` answers False), and the lines it parses come from :meth:`splitlines`:
+    split where a text-mode file splits (``\n``, ``\r\n``, ``\r``), not where ``str.splitlines``
+    also does (U+0085, U+2028, ... are text inside a PO string).
+    """
+
+    lines: list[str]
+
+    def __new__(cls, text: str) -> _PoText:
+        value = super().__new__(cls, "\0")
+        value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
+        return value
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        """The PO text's lines (polib strips their ends itself)."""
+        return list(self.lines)
+
+
+def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
+    """Refuse a second entry with the msgctxt and msgid of an earlier one, as msgfmt does (obsolete ones too)."""
+    seen: dict[tuple[str | None, str], int] = {}
+    for span in spans:
+        key = (span.msgctxt, span.msgid)
+        if key in seen:
+            raise CatalogError(
+                str(path),
+                f"the same msgctxt and msgid as the entry at line {seen[key]}, which msgfmt refuses",
+                span.msgid_line + 1,
+            )
+        seen[key] = span.msgid_line + 1
+
+
+def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> PluralRule | None:
+    header = fields.get("Plural-Forms", "")
+    n = re.search(r"nplurals\s*=\s*(\d+)", header)
+    expr = re.search(r"plural\s*=\s*([^;]+)", header)
+    if n and expr:
+        rule = PluralRule(int(n.group(1)[:8]), expr.group(1).strip())
+        try:
+            check(rule.nplurals, rule.expression)
+        except PluralExpressionError as exc:
+            raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
+        return rule
+    language = (fields.get("Language") or "").strip()
+    return plural_rule_for(language) if language else None
+
+
+def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
+    """Refuse the file unless polib's entries and the scanner's units agree one to one; then give polib's
+    entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
+    entries = list(pofile)
+    units = catalog.units
+    for entry, unit in zip(entries, units, strict=False):
+        msgctxt, msgid, obsolete, *_ = catalog.polib_strings(unit.index)
+        if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, obsolete):
+            first = catalog._span(unit.index).first
+            raise CatalogError(str(path), "entry could not be located for faithful write-back", first + 1)
+    if len(entries) != len(units):
+        raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(units)})")
+    for entry, unit in zip(entries, units, strict=True):
+        _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.index)
+        entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
+        if msgid_plural:
+            entry.msgstr_plural = msgstr_plural
+        else:
+            entry.msgstr = msgstr
+
+
+def _polib_reason(message: str) -> str:
+    """polib's reason for refusing a file, without anything it quoted from the file."""
+    reason = message.rpartition("): ")[2] if "): " in message else ""
+    if reason.startswith("unknown keyword"):
+        return "unknown keyword"
+    return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"

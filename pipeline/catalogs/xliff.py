@@ -1,0 +1,493 @@
+"""XLIFF 1.2 and 2.x catalogs: read with the safe parser, write targets back in place.
+
+Reading. The file goes through :func:`pipeline.safexml.parse` (no DOCTYPE, no entities, no
+network); anything it refuses becomes a :class:`CatalogError` with the line. A 1.2 ``trans-unit``
+or a 2.x ``segment`` is one unit; ``translate="no"`` (on the unit or any ``group``/``file``
+above it), 2.x ``ignorable`` and empty sources are not units at all. Several ``<file>`` elements
+are fine as long as they agree on the target language (1.2 ``target-language``, 2.x ``trgLang``).
+Notes (1.2 ``note`` in the unit, 2.x ``notes/note``) become the unit's notes.
+
+Inline markup. A unit's source text is the inner XML of ``<source>`` exactly as written, and the
+unit carries the ``xliff-inline`` flag, under which :mod:`pipeline.placeholders.protect` turns each inline tag
+(``g``, ``x``, ``bx``, ``ex``, ``pc``, ``sc``/``ec``, ``sm``/``em``, ``mrk``, 2.x ``ph``), each
+native-code element with its content (1.2 ``ph``, ``bpt``, ``ept``, ``it``), each protected
+``mrk`` (``mtype="protected"``, ``translate="no"``) with what it nests, each 2.x ``sm
+translate="no"`` up to its ``em``, each escaped tag (``&lt;b&gt;``) and each reference (``&amp;``)
+into one placeholder. Restoring puts those pieces back verbatim and checks nesting;
+:meth:`XliffCatalog.write_problem` then escapes the translated text around them and refuses a
+result that is not well-formed or whose inline elements (name and id) differ from the source's.
+A 2.x segment that starts inside a ``translate="no"`` span opened by an earlier segment is not a
+unit: its own text cannot say which part of it is protected.
+
+Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xmltext`:
+with no translations the output is the input, byte for byte; otherwise only the targets written
+(created after ``</source>``, or ``</seg-source>`` in 1.2, with the source's indentation, or filled
+when present but empty) and the state attributes below change. A non-empty target is never read
+as untranslated, whatever its state (somebody wrote it), so the run never sends it; rewriting one
+is left to the run's provenance check (an untouched machine translation of an older run).
+
+States written (``mark_fuzzy`` true / false):
+
+- 1.2, on the target: ``state="needs-review-translation"`` / ``state="translated"``, and
+  ``state-qualifier="leveraged-mt"`` either way (the text came from machine translation).
+- 2.x, on the segment: ``state="translated"`` (2.x has no "needs review" state: ``translated`` is
+  the step before ``reviewed`` and ``final``), with ``subState="pipeline:needs-review"`` /
+  ``subState="pipeline:mt"``.
+
+States read: a missing, empty or whitespace-only target is untranslated. A filled target is fuzzy
+when 1.2 says ``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment
+carries our ``pipeline:needs-review``); otherwise it is translated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from lxml import etree
+
+from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.keyed import KeyedSources, keyed_sources
+from pipeline.catalogs.xliff_edits import Edit, Place, notes_at, reviewed_edits
+from pipeline.catalogs.xmltext import (
+    Span,
+    decode,
+    element_spans,
+    escape_attribute,
+    escape_text,
+    leading_indent,
+    set_attributes,
+)
+from pipeline.errors import CatalogError
+from pipeline.files.untrusted import read_regular
+from pipeline.limits import length_flag, storage_flag
+from pipeline.placeholders.protect import XLIFF_INLINE, protect
+from pipeline.plural_rules import PluralRule
+from pipeline.safexml import UnsafeXmlError, parse
+
+NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
+NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
+NS_SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"  # the size and length restriction module
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+MT_QUALIFIER_12 = "leveraged-mt"
+REVIEW_SUBSTATE = "pipeline:needs-review"
+MT_SUBSTATE = "pipeline:mt"
+
+_UNFINISHED_12 = frozenset(
+    {
+        "new",
+        "needs-translation",
+        "needs-adaptation",
+        "needs-l10n",
+        "needs-review-translation",
+        "needs-review-adaptation",
+        "needs-review-l10n",
+    }
+)
+# Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+class XliffCatalog:
+    """A parsed XLIFF file and everything needed to write targets back into it."""
+
+    format = "xliff"
+    warnings: tuple[str, ...] = ()  # the reader refuses what it cannot read faithfully; nothing to warn about
+    plural: PluralRule | None = None  # XLIFF units are never plural here
+
+    def __init__(
+        self,
+        path: Path,
+        text: str,
+        codec: str,
+        version: str,
+        language: str | None,
+        units: tuple[Unit, ...],
+        places: tuple[Place, ...],
+    ) -> None:
+        self.path = path
+        self.version = version
+        self.units = units
+        self._language = language
+        self._text = text
+        self._codec = codec
+        self._places = places
+
+    @property
+    def language(self) -> str | None:
+        """The target language the file declares, when it declares one."""
+        return self._language
+
+    @property
+    def encoding(self) -> str:
+        """The encoding the file is written in."""
+        return self._codec
+
+    def keyed_sources(self, locale: str, source_lang: str) -> KeyedSources:
+        """What this catalog's sources stand for where they are keys (:mod:`pipeline.catalogs.keyed`): the
+        catalog in ``locale`` has its text in the ``source_lang`` catalog beside it."""
+        return keyed_sources(self, locale, source_lang)
+
+    def with_sources(self, sources: Mapping[int, str]) -> XliffCatalog:
+        """This catalog with the source text of units ``sources`` names replaced (unit index -> text).
+
+        For sources that are keys (``registration.title``): the run translates, checks and records
+        the text the key stands for; what is written back is the same file with targets added.
+        """
+        units = tuple(replace(u, sources=(sources[u.index],)) if u.index in sources else u for u in self.units)
+        return XliffCatalog(self.path, self._text, self._codec, self.version, self._language, units, self._places)
+
+    def write_problem(self, text: str, index: int | None = None) -> str | None:
+        """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""
+        bad = _NOT_XML.search(text)
+        if bad:
+            return f"translation contains the character U+{ord(bad.group()):04X}, which XML cannot hold"
+        if index is None:
+            return None
+        place = self._places[index]
+        content = self._content(index, text)
+        wrapper = "".join(f' xmlns{":" + p if p else ""}="{escape_attribute(uri)}"' for p, uri in place.namespaces)
+        try:
+            target = parse(
+                f"<{place.source.prefix}target{wrapper}>{content}</{place.source.prefix}target>".encode()
+            ).getroot()
+        except UnsafeXmlError as exc:
+            return f"translation is not well-formed XML: {exc.reason}"
+        if _inline_signature(target) != place.inline:
+            return "the translation's inline markup (element names and ids) differs from the source's"
+        return None
+
+    def render_pieces(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> Iterator[bytes | memoryview]:
+        """:meth:`render`'s bytes, in one piece: an XLIFF file is encoded whole."""
+        return iter((self.render(translations, mark_fuzzy, review),))
+
+    def render(
+        self,
+        translations: Mapping[int, tuple[str, ...]],
+        mark_fuzzy: bool = True,
+        review: Mapping[int, str] | None = None,
+    ) -> bytes:
+        """The file's bytes with ``translations`` (unit index -> (target,)) written in.
+
+        The units ``review`` names (unit index -> note) are marked for review whatever ``mark_fuzzy``
+        says; in 1.2 the note follows the target as ``<note from="pipeline">`` (2.x keeps notes per
+        unit, not per segment: the note is the report's there).
+        """
+        edits: list[Edit] = []
+        review = review or {}
+        for index, forms in translations.items():
+            if len(forms) != 1:
+                raise ValueError(f"unit {index} of {self.path} takes one target, got {len(forms)}")
+            problem = self.write_problem(forms[0], index)
+            if problem:
+                raise ValueError(f"unit {index} of {self.path}: {problem}")
+            place, content = self._places[index], self._content(index, forms[0])
+            edits.extend(self._edits(place, content, mark_fuzzy or index in review, index in review))
+            if index in review and place.segment is None:
+                name = f"{place.source.prefix}note"
+                note = f'{place.indent}<{name} from="pipeline">{escape_text(_NOT_XML.sub(" ", review[index]))}</{name}>'
+                at = place.target.end if place.target is not None else place.insert_at
+                edits.append((at, at, note))  # after a new target inserted at the same place: the sort is stable
+        return self._spliced(edits)
+
+    def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff_edits`)."""
+        edits: list[Edit] = []
+        for index, decision in decisions.items():
+            content = None
+            if decision.targets is not None:
+                if len(decision.targets) != 1:
+                    raise ValueError(f"unit {index} of {self.path} takes one target, got {len(decision.targets)}")
+                problem = self.write_problem(decision.targets[0], index) if decision.targets[0] else None
+                if problem:
+                    raise ValueError(f"unit {index} of {self.path}: {problem}")
+                content = self._content(index, decision.targets[0])
+            if decision.note is not None:
+                decision = replace(decision, note=_NOT_XML.sub(" ", decision.note))
+            edits.extend(reviewed_edits(self._text, self._places[index], decision, content))
+        return self._spliced(edits)
+
+    def _spliced(self, edits: list[Edit]) -> bytes:
+        """The text with ``edits`` made (applied in order of position; one place's edits in the order given)."""
+        pieces: list[str] = []
+        last = 0
+        for start, end, new in sorted(edits, key=lambda edit: edit[:2]):
+            pieces += [self._text[last:start], new]
+            last = end
+        pieces.append(self._text[last:])
+        # Untouched text round-trips exactly (checked on reading); only new text may need references.
+        return "".join(pieces).encode(self._codec, "xmlcharrefreplace")
+
+    def _content(self, index: int, translation: str) -> str:
+        """The target's inner XML: the source's markup pieces verbatim, everything else escaped."""
+        unit = self.units[index]
+        markup = {ph.text for ph in protect(unit.sources[0], unit.flags).placeholders if re.search("[<>&]", ph.text)}
+        if not markup:
+            return escape_text(translation)
+        pattern = re.compile("|".join(re.escape(m) for m in sorted(markup, key=len, reverse=True)))
+        pieces: list[str] = []
+        last = 0
+        for found in pattern.finditer(translation):
+            pieces += [escape_text(translation[last : found.start()]), found.group()]
+            last = found.end()
+        pieces.append(escape_text(translation[last:]))
+        return "".join(pieces)
+
+    def _edits(
+        self, place: Place, content: str, mark_fuzzy: bool, reviewed: bool = False
+    ) -> Iterator[tuple[int, int, str]]:
+        if place.segment is None:  # 1.2: the state lives on the target
+            state = {"state": "needs-review-translation" if mark_fuzzy else "translated"}
+            if not reviewed:  # a unit with a note says where its text came from there
+                state["state-qualifier"] = MT_QUALIFIER_12
+        else:
+            state = {}
+            seg = place.segment
+            yield (
+                seg.start,
+                seg.open_end,
+                set_attributes(
+                    self._text[seg.start : seg.open_end],
+                    {"state": "translated", "subState": REVIEW_SUBSTATE if mark_fuzzy else MT_SUBSTATE},
+                ),
+            )
+        target = place.target
+        if target is None:
+            name = f"{place.source.prefix}target"
+            attrs = {"xml:space": place.space} if place.space else {}
+            start_tag = set_attributes(f"<{name}>", {**attrs, **state})
+            yield place.insert_at, place.insert_at, f"{place.indent}{start_tag}{content}</{name}>"
+        elif target.empty:
+            start_tag = re.sub(r"\s*/>$", ">", set_attributes(self._text[target.start : target.end], state))
+            yield target.start, target.end, f"{start_tag}{content}</{target.name}>"
+        else:
+            if state:
+                yield target.start, target.open_end, set_attributes(self._text[target.start : target.open_end], state)
+            yield target.open_end, target.close_start, content
+
+
+def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
+    """Read an XLIFF 1.2 or 2.x file (or ``data``, its bytes as already read); raise :class:`CatalogError`
+    (with the line) if it cannot be used."""
+    where = str(path)
+    try:
+        data = read_regular(path) if data is None else data
+    except OSError as exc:
+        raise CatalogError(where, f"cannot read the catalog: {exc.strerror}") from None
+    try:
+        tree = parse(data)
+    except UnsafeXmlError as exc:
+        raise CatalogError(where, exc.reason, exc.line) from None
+    root = tree.getroot()
+    name = etree.QName(root)
+    if name.localname != "xliff" or name.namespace not in (NS_12, NS_2):
+        raise CatalogError(
+            where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
+        )
+    text, codec, located = _located(where, data, tree)
+    version = root.get("version", "")
+    if name.namespace == NS_12:
+        found = list(_units_12(where, root))
+        language = _one_language(where, root, "target-language")
+    else:
+        found = list(_units_2(where, root))
+        language = root.get("trgLang") or None
+    units: list[Unit] = []
+    places: list[Place] = []
+    for source, target, segment, after, notes, finished, limits in found:
+        source_span = located[source]
+        inner = text[source_span.open_end : source_span.close_start]
+        if not inner.strip():
+            continue
+        target_span = located[target] if target is not None else None
+        target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
+        if not target_inner.strip():
+            state = UnitState.UNTRANSLATED
+        else:
+            state = UnitState.TRANSLATED if finished else UnitState.FUZZY
+        flags = (XLIFF_INLINE, *limits)
+        units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
+        places.append(
+            Place(
+                source_span,
+                target_span,
+                located[segment] if segment is not None else None,
+                located[after].end,
+                leading_indent(text, source_span.start),
+                source.get(XML_SPACE),
+                tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
+                _inline_signature(source),
+                () if segment is not None else tuple(located[n] for n in _run_notes(source)),
+                None if segment is None else notes_at(segment, located, text),
+            )
+        )
+    return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
+
+
+def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
+    """The decoded text, its codec, and where in it each element's bytes are (for write-back)."""
+    try:
+        text, codec = decode(data, tree.docinfo.encoding)
+        spans = element_spans(text)
+    except ValueError as exc:
+        raise CatalogError(where, f"cannot be written back faithfully: {exc}") from None
+    elements = list(tree.getroot().iter(etree.Element))
+    if len(elements) != len(spans):
+        raise CatalogError(where, "elements could not be located for faithful write-back")
+    for element, span in zip(elements, spans, strict=True):
+        if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
+            raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
+    return text, codec, dict(zip(elements, spans, strict=True))
+
+
+#: (source, target, segment, element a new target follows, notes, finished, length-limit flags)
+_Found = tuple[
+    etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool, tuple[str, ...]
+]
+
+
+def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
+    """(source, target, None, element a new target follows, notes, finished, limits) per translatable trans-unit."""
+    q = f"{{{NS_12}}}"
+    for unit in root.iter(f"{q}trans-unit"):
+        if not _translatable(unit):
+            continue
+        source = unit.find(f"{q}source")
+        if source is None:
+            raise CatalogError(where, "trans-unit without a source", unit.sourceline)
+        target = unit.find(f"{q}target")
+        seg_source = unit.find(f"{q}seg-source")
+        finished = target is not None and target.get("state") not in _UNFINISHED_12
+        yield (
+            source,
+            target,
+            None,
+            seg_source if seg_source is not None else source,
+            _notes(unit.findall(f"{q}note")),
+            finished,
+            _limits_12(unit),
+        )
+
+
+def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
+    """(source, target, segment, source, notes, finished, limits) per segment of every translatable unit."""
+    q = f"{{{NS_2}}}"
+    profiles = {file: _profiles(file) for file in root.iterchildren(f"{q}file")}
+    for unit in root.iter(f"{q}unit"):
+        if not _translatable(unit):
+            continue
+        notes = _notes(unit.findall(f"{q}notes/{q}note"))
+        file = next(unit.iterancestors(f"{q}file"), None)
+        limits = _limits_2(unit, profiles[file] if file is not None and file in profiles else _DEFAULT_PROFILES)
+        open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
+        for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
+            ignorable = etree.QName(segment).localname == "ignorable"
+            source = segment.find(f"{q}source")
+            if source is None:
+                if ignorable:
+                    continue
+                raise CatalogError(where, "segment without a source", segment.sourceline)
+            inside = bool(open_spans)
+            for marker in source.iter(f"{q}sm", f"{q}em"):
+                if etree.QName(marker).localname == "sm" and marker.get("translate") == "no":
+                    open_spans.add(marker.get("id", ""))
+                else:
+                    open_spans.discard(marker.get("startRef", ""))
+            # A segment that starts inside a translate="no" span (opened by an earlier segment's sm)
+            # cannot be protected from its own text alone: it is left as it is.
+            if inside or ignorable:
+                continue
+            state = segment.get("state", "initial")
+            finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
+            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits
+
+
+#: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
+_DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
+_STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
+# ASCII digits only, as the schemas' integers are: "²" and "٣" are digits to str.isdigit and \d.
+_RESTRICTION = re.compile(r"\s*(?:[0-9]{1,9}\s*,\s*)?([0-9]{1,9})\s*")  # "max" or "min,max"
+_NUMBER = re.compile(r"\s*([0-9]{1,9})\s*")
+
+
+def _limits_12(unit: etree._Element) -> tuple[str, ...]:
+    """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.limits`."""
+    width = _NUMBER.fullmatch(unit.get("maxwidth") or "")
+    if width is None or unit.get("size-unit") != "char":
+        return ()
+    return (length_flag(int(width.group(1))),)
+
+
+def _profiles(file: etree._Element) -> tuple[str, str]:
+    """A 2.x file's general and storage profiles (``slr:profiles``), the standard ones by default."""
+    found = file.find(f"{{{NS_SLR}}}profiles")
+    if found is None:
+        return _DEFAULT_PROFILES
+    return found.get("generalProfile", _DEFAULT_PROFILES[0]), found.get("storageProfile", _DEFAULT_PROFILES[1])
+
+
+def _limits_2(unit: etree._Element, profiles: tuple[str, str]) -> tuple[str, ...]:
+    """A 2.x unit's size and storage restrictions under the standard profiles, as flags."""
+    general, storage = profiles
+    flags = []
+    size = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}sizeRestriction") or "")
+    if size and general == "xliff:codepoints":
+        flags.append(length_flag(int(size.group(1))))
+    stored = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}storageRestriction") or "")
+    if stored and storage in _STORAGE_PROFILES:
+        flags.append(storage_flag(_STORAGE_PROFILES[storage], int(stored.group(1))))
+    return tuple(flags)
+
+
+def _translatable(element: etree._Element) -> bool:
+    """The nearest ``translate`` attribute on the element or above it decides; the default is yes."""
+    for node in (element, *element.iterancestors()):
+        value = node.get("translate")
+        if value is not None:
+            return value != "no"
+    return True
+
+
+def _run_notes(source: etree._Element) -> list[etree._Element]:
+    """The ``<note from="pipeline">`` of a 1.2 source's trans-unit: what a run wrote for the reviewer."""
+    unit = source.getparent()
+    return [] if unit is None else [n for n in unit.iterchildren(f"{{{NS_12}}}note") if n.get("from") == "pipeline"]
+
+
+def _notes(notes: list[etree._Element]) -> str:
+    return "\n".join(text for text in ("".join(n.itertext()).strip() for n in notes) if text)
+
+
+def _one_language(where: str, root: etree._Element, attribute: str) -> str | None:
+    """The target language all ``<file>`` elements agree on; a catalog cannot have two."""
+    seen: dict[str, int] = {}
+    for file in root.iterchildren(f"{{{NS_12}}}file"):
+        value = file.get(attribute)
+        if value:
+            seen.setdefault(value, file.sourceline or 0)
+    if len(seen) > 1:
+        names = ", ".join(seen)
+        raise CatalogError(
+            where,
+            f"the files in this catalog have different target languages ({names}); "
+            "split it into one catalog per language",
+            list(seen.values())[1],
+        )
+    return next(iter(seen), None)
+
+
+def _inline_signature(element: etree._Element) -> tuple[tuple[str, str], ...]:
+    """Sorted (name, id) of every element inside ``element``: what a translation must keep."""
+    return tuple(
+        sorted(
+            (etree.QName(e).localname, e.get("id") or e.get("startRef") or e.get("rid") or "")
+            for e in element.iterdescendants(etree.Element)
+        )
+    )

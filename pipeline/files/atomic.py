@@ -1,0 +1,100 @@
+"""Writing a file atomically: readers see the old file or the new one, never half.
+
+Used for everything the pipeline writes: catalogs, the run state and provenance, the reports, the
+sync records, a new ``pipeline.toml``. A file may be replaced only if it still holds the bytes the
+run read (``expected``): a translator may save a catalog at any moment, and the check and the
+replacement must be one step. On Linux they are: the new file is swapped in with
+``renameat2(RENAME_EXCHANGE)``, the file it displaced is compared with what was read, and a file
+saved meanwhile is swapped straight back. Where no atomic exchange exists (other systems, some
+network file systems) the last check is made right before the rename, after the slow part
+(writing and flushing the new file), which leaves a window of microseconds instead of the whole
+flush. Many files at once, in worker threads: :mod:`pipeline.files.writer`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["Content", "atomic_write", "discard", "write_beside"]
+
+
+#: A file's new content: its bytes, or its pieces in order (written as they come: a large file
+#: need not be held whole in memory).
+Content = bytes | Iterable[bytes | memoryview]
+
+
+def atomic_write(path: Path, data: Content, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` so that readers see the old file or the new one, never half.
+
+    A read-only ``path`` is refused (PermissionError), though the rename would replace it: the
+    file's permissions say it must not change, whatever its folder allows. ``durable``: the new
+    bytes reach the disk before the rename; a file that every run writes again from scratch (the
+    reports) may skip the flush, which costs more than the rest of writing it: after a power cut
+    it may be old or empty, and the next run writes it again. Replacing a file only while it still
+    holds what was read: :func:`pipeline.files.swap.write_over`.
+    """
+    tmp = write_beside(path, data, durable)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def write_beside(path: Path, data: Content, durable: bool = True) -> str:
+    r"""A new file beside ``path`` holding ``data``, flushed (``durable``) and with ``path``'s mode: its name.
+
+    Refuses a read-only ``path`` (see :func:`atomic_write`); the caller renames the file into place
+    or :func:`discard`\ s it.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and (not mode & 0o222 or not os.access(path, os.W_OK)):
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
+    fd, tmp = new_beside(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
+    except BaseException:
+        discard(tmp)
+        raise
+    return tmp
+
+
+def new_beside(path: Path) -> tuple[int, str]:
+    """A new, empty file in ``path``'s folder (``.<name>.<random>.tmp``), open for writing.
+
+    Created as ``open()`` creates a file, 0666 less the umask (``tempfile.mkstemp`` makes it 0600
+    whatever the umask: a report or a new pipeline.toml a team's CI or group could not read). A
+    file that existed gets its own mode back before the swap.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary name", str(path.parent))
+
+
+def discard(tmp: str) -> None:
+    """Remove the file ``tmp`` if it is there."""
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)

@@ -1,0 +1,181 @@
+"""Replacing a file only while it still holds the bytes that were read (one step, a save never lost); atomic
+writes in worker threads.
+
+A translator may save a catalog at any moment, and the check and the replacement must be one step.
+On Linux they are: the new file is swapped in with ``renameat2(RENAME_EXCHANGE)``, the file it
+displaced is compared with what was read, and a file saved meanwhile is swapped straight back.
+Where no atomic exchange exists (other systems, some network file systems) the last check is made
+right before the rename, after the slow part (writing and flushing the new file), which leaves a
+window of microseconds instead of the whole flush. ``pipeline review`` writes a reviewer's decisions
+this way; a run its catalogs, in worker threads (:class:`AtomicWriter`): every atomic write waits for
+the disk (fsync), and in threads the waits overlap.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import functools
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from pipeline.files import atomic
+from pipeline.files.atomic import Content, atomic_write
+
+__all__ = ["AtomicWriter", "ChangedMeanwhile", "atomic_write_all", "write_over"]
+
+
+class ChangedMeanwhile(OSError):
+    """The file no longer held the bytes it was read with (saved, removed): it was left as it is.
+
+    ``kept``: where an earlier save was kept, when a file was saved twice in the instant of the
+    exchange (both saves are kept; the later one at the file's own path).
+    """
+
+    def __init__(self, path: Path, reason: str, kept: str | None = None) -> None:
+        super().__init__(errno.ESTALE, reason, str(path))
+        self.kept = kept
+
+
+def write_over(path: Path, data: Content, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` (as :func:`~pipeline.files.atomic.atomic_write` does) only while it
+    holds exactly ``expected``, checked in the same step as the replacement; otherwise
+    :class:`ChangedMeanwhile`, and ``path`` is left as it is (a removed file is not created again).
+    """
+    tmp = atomic.write_beside(path, data)
+    try:
+        ours = os.stat(tmp)
+        exchanged = _exchange(tmp, path)
+    except FileNotFoundError as exc:
+        atomic.discard(tmp)
+        if exc.filename == str(path):
+            raise ChangedMeanwhile(path, "removed during the run") from None
+        raise
+    except BaseException:
+        atomic.discard(tmp)
+        raise
+    if exchanged:
+        _settle_exchange(tmp, path, expected, ours)
+        return
+    try:  # no atomic exchange here: the last check, then the rename at once
+        if _contents(path) != expected:
+            raise ChangedMeanwhile(path, "changed during the run")
+        os.replace(tmp, path)
+    except BaseException:
+        atomic.discard(tmp)
+        raise
+
+
+def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_result) -> None:
+    """After the new file (``ours``) was swapped in: drop what it displaced if that is what was read, else swap back.
+
+    Nothing but our own new file and the file that was read is ever deleted: a save is put back,
+    or, saved twice in the instant between (extremely unlikely), the later save is put at ``path``
+    and the earlier one kept beside it, named in the error.
+    """
+    if _contents(Path(displaced)) == expected:
+        atomic.discard(displaced)
+        return
+    try:
+        _exchange(displaced, path)  # the save goes back where it was
+        if os.path.samestat(os.stat(displaced), ours):
+            atomic.discard(displaced)
+            raise ChangedMeanwhile(path, "changed during the run")
+        _exchange(displaced, path)  # a second save replaced ours meanwhile: the later one at path
+    except OSError as exc:
+        if isinstance(exc, ChangedMeanwhile):
+            raise
+        raise ChangedMeanwhile(path, "saved during the run, and could not be put back", kept=displaced) from None
+    raise ChangedMeanwhile(path, "saved twice during the run", kept=displaced)
+
+
+def _contents(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _exchange(tmp: str, path: Path) -> bool:
+    """Swap ``tmp`` and ``path`` atomically; False where the system or file system cannot.
+
+    Linux ``renameat2(RENAME_EXCHANGE)`` (glibc 2.28 and later; ext4, xfs, btrfs, tmpfs, ...).
+    """
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(path), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):  # not here: rename as everywhere else
+        return False
+    raise OSError(code, os.strerror(code), str(path))
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a libc without it (musl before 1.2.x, old glibc)
+        return None
+
+
+def atomic_write_all(files: Sequence[tuple[Path, Content]], workers: int = 8) -> list[OSError | None]:
+    """Write several files as :func:`atomic_write` does, at once; per file, the OSError it met or None.
+
+    Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
+    provenance files queued up for most of a second; in threads the waits overlap.
+    """
+    if len(files) < 2:
+        return [_written(path, data) for path, data in files]
+    with AtomicWriter(workers) as writer:
+        futures = [writer.submit(path, data) for path, data in files]
+    return [future.result() for future in futures]
+
+
+class AtomicWriter:
+    """Atomic writes in worker threads, each started as soon as its file is ready (``with`` waits for all).
+
+    While a caller prepares the next file (renders a catalog), the writes submitted so far wait for
+    the disk in the background; :meth:`submit` waits only when ``at_once`` writes are still pending.
+    """
+
+    def __init__(self, at_once: int = 8) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=at_once)
+        self._slots = threading.BoundedSemaphore(at_once)
+
+    def submit(self, path: Path, data: Content, expected: bytes | None = None) -> Future[OSError | None]:
+        """Start writing ``data`` to ``path`` (only over ``expected``: see :func:`~pipeline.files.swap.write_over`); the
+        future holds the OSError the write met (:class:`~pipeline.files.swap.ChangedMeanwhile` among them), or None.
+        """
+        self._slots.acquire()
+        future = self._pool.submit(_written, path, data, expected)
+        future.add_done_callback(lambda _: self._slots.release())
+        return future
+
+    def __enter__(self) -> AtomicWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def _written(path: Path, data: Content, expected: bytes | None = None) -> OSError | None:
+    try:
+        if expected is None:
+            atomic_write(path, data)
+        else:
+            write_over(path, data, expected)
+    except OSError as exc:
+        return exc
+    return None

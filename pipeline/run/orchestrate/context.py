@@ -1,0 +1,200 @@
+"""What a run with work shares: its :class:`RunContext`, and the :class:`Connections` it opens once and closes.
+
+Made by the run's front door once it knows there is work (:mod:`pipeline.run.orchestrate`), never
+by a run with nothing new, all at once before the first window: no field of the context is filled
+in later. The budget, the limiter and the glossary and style plan are made at
+once; the cache opens on first need (a dry run reads an existing one and creates none); the client
+opens when a request is needed, and with it, for the embedded service, the service itself. The
+account's usage and the service's languages are read by one owner, :class:`Reads`, which may start
+a read early to overlap other work and gives up what it started and nobody took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
+
+from pipeline import connect
+from pipeline.cache import TranslationCache, open_cache
+from pipeline.connect import ClientFactory
+from pipeline.model import Issue
+from pipeline.resources import synced
+from pipeline.resources.attach import Synced, sync_terminology
+from pipeline.resources.targets import ResourcePlan
+from pipeline.run import send
+from pipeline.run.journal import Journal
+from pipeline.run.ledger import Ledger
+from pipeline.run.locks import CatalogLocks
+from pipeline.run.provenance import Provenance, Rejections
+from pipeline.run.quota import Allowance, offered_targets, read_usage
+from pipeline.run.records import RunInputs
+from pipeline.run.report.progress import Progress
+from pipeline.run.reuse import Index
+from pipeline.run.send.budget import Budget
+from pipeline.run.send.interruption import Interruption
+
+if TYPE_CHECKING:
+    from pipeline.client.aio import AsyncClient
+
+__all__ = ["Connections", "Reads", "RunContext"]
+
+
+class Connections:
+    """One run's cache, client, limiter, budget, glossary and style plan, and the account's reads."""
+
+    def __init__(
+        self, inputs: RunInputs, ledger: Ledger, journal: Journal, client_factory: ClientFactory | None
+    ) -> None:
+        settings = inputs.settings
+        self.budget = Budget(settings.max_characters)  # the run's max_characters, across rounds and windows
+        self.limiter = send.new_limiter(settings.service)  # what it learns of the service holds for the whole run
+        self.resources = ResourcePlan(settings)  # the glossary and style files, read and checked before any request
+        self.reads = Reads(lambda: self.client, settings.service.url)
+        self._inputs, self._ledger, self._journal = inputs, ledger, journal
+        self._client_factory = client_factory  # replaces the client the settings describe (tests)
+        self._terminology = inputs.terminology  # synced at most once per run
+
+    @functools.cached_property
+    def cache(self) -> TranslationCache:
+        """The translation cache, opened on first use: a dry run reads an existing one and creates none."""
+        settings, options = self._inputs.settings, self._inputs.options
+        cache_dir = settings.cache_dir if options.use_cache else None
+        if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
+            cache_dir = None
+        return open_cache(
+            replace(settings, cache_dir=cache_dir),
+            self._inputs.service,
+            lambda message: self._ledger.warn(cache_dir, message),
+            enabled=options.use_cache,
+        )
+
+    @functools.cached_property
+    def client(self) -> AsyncClient:
+        """The service's client, opened when a request is first needed (:func:`pipeline.connect.open_client`
+        loads it, and the embedded service, then)."""
+        if self._client_factory is not None:
+            return self._client_factory()
+        return connect.open_client(self._inputs.settings.service, self._ledger.log)
+
+    @property
+    def terminology_due(self) -> bool:
+        """Whether glossary or style files changed since the last sync to this service, and this run has not synced."""
+        return self._terminology is not None
+
+    async def sync_terminology(self, scanned_targets: Iterable[str]) -> Synced | None:
+        """Sync the glossary and style lists whose files changed, for every target the project's catalogs have.
+
+        Those are the settled catalogs' (known unread) and the scanned ones', so they include every
+        target of the run's texts: the run uses what this sync did (None when it failed, or was done).
+        A target configured without a catalog is left to ``pipeline glossary sync`` / ``style sync``.
+        """
+        terms, self._terminology = self._terminology, None
+        if terms is None:
+            return None
+        targets = {*self._journal.settled_targets(), *scanned_targets}
+        self._ledger.log("glossary or style files changed since the last sync: syncing them")
+        issues: list[Issue] = []
+        outcome = await sync_terminology(self.client, self.resources, targets, issues, self._ledger.log)
+        self._ledger.add_issues(issues)
+        if outcome is not None:
+            try:
+                synced.SyncRecord(self._journal.directory).save(self._inputs.service, terms)
+            except OSError as exc:  # the next run syncs again, which writes nothing: a warning
+                self._ledger.warn(self._journal.directory, f"cannot save the sync record: {exc.strerror}")
+        return outcome
+
+    async def aclose(self) -> None:
+        """Close what the run opened: the reads, the limiter, the client (and an embedded service), the cache."""
+        self.reads.forget()
+        self.limiter.close()
+        try:
+            if "client" in self.__dict__:
+                await self.client.aclose()
+        finally:
+            if "cache" in self.__dict__:
+                self.cache.close()
+
+
+class Reads:
+    """The account's usage and the service's target languages, read by one owner that can start each early.
+
+    A read started early (:meth:`start_usage`, :meth:`start_languages`) overlaps the work done
+    meanwhile, as long as that work gives the loop turns; :meth:`usage` and :meth:`languages` take
+    it (or read now). The languages are read once per run. :meth:`forget` gives up whatever was
+    started and not taken (a window with nothing to send after all; the run's end), so no read is
+    left running or its outcome "never retrieved".
+    """
+
+    def __init__(self, client: Callable[[], AsyncClient], url: str | None) -> None:
+        self._client = client  # opens the client on first use: a client that cannot be opened is said by the read
+        self._url = url
+        self._usage: asyncio.Future[tuple[Allowance | None, str | None]] | None = None
+        self._languages: asyncio.Future[tuple[frozenset[str], str]] | None = None
+        self._offered: tuple[frozenset[str], str] | None = None
+
+    @property
+    def offered(self) -> frozenset[str] | None:
+        """The target codes the service offers, once read (None before)."""
+        return None if self._offered is None else self._offered[0]
+
+    def start_usage(self, languages_too: bool = False) -> None:
+        """Start reading the account's usage, to be taken by :meth:`usage`.
+
+        ``languages_too``: when the usage shows no limit (or cannot be read), no quota check can stop
+        the run, so the target languages are read next, without waiting for the check.
+        """
+        if self._usage is None:
+            self._usage = asyncio.ensure_future(self._read_usage(languages_too))
+
+    async def _read_usage(self, languages_too: bool) -> tuple[Allowance | None, str | None]:
+        read = await read_usage(self._client(), self._url)
+        before = read[0]
+        if languages_too and (before is None or before.left is None):
+            self.start_languages()
+        return read
+
+    async def usage(self) -> tuple[Allowance | None, str | None]:
+        """The account's usage: the read :meth:`start_usage` started, or one made now (see :func:`read_usage`)."""
+        read, self._usage = self._usage, None
+        return await (read if read is not None else read_usage(self._client(), self._url))
+
+    def start_languages(self) -> None:
+        """Start reading the target languages the service offers, unless they were read (or are being read)."""
+        if self._offered is None and self._languages is None:
+            self._languages = asyncio.ensure_future(offered_targets(self._client()))
+
+    async def languages(self) -> tuple[frozenset[str], str]:
+        """The target codes the service offers and their hash: read once per run (raises what the read raised)."""
+        if self._offered is None:
+            read, self._languages = self._languages, None
+            self._offered = await (read if read is not None else offered_targets(self._client()))
+        return self._offered
+
+    def forget(self) -> None:
+        """Give up the reads started and not taken."""
+        for read in (self._usage, self._languages):
+            if read is not None and not read.cancel() and not read.cancelled():
+                read.exception()  # it ended: take its outcome, so that none is "never retrieved"
+        self._usage = self._languages = None
+
+
+class RunContext(NamedTuple):
+    """A run with work, as its windows and rounds see it: what it was asked (inputs), what it decided (ledger),
+    what runs remember, and what it opened (connections, locks, the signal handling, the progress display).
+
+    Made all at once before the first window; no field is filled in later.
+    """
+
+    inputs: RunInputs
+    ledger: Ledger
+    journal: Journal  # what runs remember; read again after waiting for another run's catalogs
+    provenance: Provenance
+    locks: CatalogLocks  # held on a window's catalogs until it is written and saved
+    connections: Connections
+    interruption: Interruption  # SIGINT/SIGTERM while sending
+    progress: Progress
+    reuse: Index | None  # reviewed translations by language, built on first need; None: [translate] reuse off
+    rejections: Rejections  # what reviewers rejected: never written again for the same entry

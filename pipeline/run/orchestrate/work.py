@@ -1,0 +1,395 @@
+"""A run with work: window by window, the catalogs locked, scanned, planned and resolved part by part, written, settled.
+
+Loaded by the run's front door (:mod:`pipeline.run.orchestrate`) once it knows there is work. The
+:class:`~.context.RunContext` holds what the windows share, all made before the first one: the inputs, the ledger,
+what runs remember, the locks, the connections, the interruption and the progress display.
+
+The catalogs are read in windows (:func:`pipeline.catalog_paths.catalog_windows`), each scanned,
+translated, written and saved before the next is read; a window's segments are planned and
+resolved in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one
+part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
+What a part does with the cache and the service is :mod:`.resolve`'s.
+
+Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs
+are locked while it is read, translated and written; a second run waits for the catalogs the first
+holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
+
+The account's usage is read before the first translate request of a part. When the run's cache
+holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
+the service nothing); the read after a window's requests goes out while its catalogs pass the gate
+and are written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pipeline.cache import holds_nothing
+from pipeline.catalog_paths import catalog_windows, display_path
+from pipeline.catalogs import Unit
+from pipeline.connect import ClientFactory
+from pipeline.errors import UsageError
+from pipeline.model import Issue, Severity
+from pipeline.run import gate, plan, scan, settled, write
+from pipeline.run.journal import Journal, state_lock_path
+from pipeline.run.ledger import Ledger
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
+from pipeline.run.orchestrate.context import Connections, RunContext
+from pipeline.run.orchestrate.resolve import Resolver
+from pipeline.run.orchestrate.start import finish, unsettled
+from pipeline.run.provenance import Provenance, Rejections
+from pipeline.run.records import Fingerprint, RunInputs, RunReport, StopReason
+from pipeline.run.report.progress import Progress
+from pipeline.run.reuse import Index, reuse
+from pipeline.run.send import length
+from pipeline.run.send.interruption import Interruption
+from pipeline.run.window import ScannedCatalog, WindowFiles
+
+__all__ = ["run", "translate"]
+
+
+def run(
+    inputs: RunInputs, ledger: Ledger, journal: Journal, client_factory: ClientFactory | None, progress: Progress | None
+) -> RunReport:
+    """The run in an event loop of its own, handling SIGINT and SIGTERM."""
+    return asyncio.run(translate(inputs, ledger, journal, client_factory, progress, handle_signals=True))
+
+
+async def translate(
+    inputs: RunInputs,
+    ledger: Ledger,
+    journal: Journal,
+    client_factory: ClientFactory | None,
+    progress: Progress | None,
+    handle_signals: bool,
+) -> RunReport:
+    """Read, translate and write the catalogs left, window by window; the report of the whole run."""
+    settings, options = inputs.settings, inputs.options
+    interruption = Interruption()
+    locks = CatalogLocks(settings.cache_dir, settings.lock_wait)
+    provenance = Provenance(settings.cache_dir)
+    index = None
+    if settings.reuse:  # --no-cache: the index is a cache too
+        index = Index(settings, journal, provenance, options.use_cache, options.use_cache and not options.dry_run)
+    try:
+        with interruption.handling(handle_signals):
+            connections = Connections(inputs, ledger, journal, client_factory)
+            work = RunContext(
+                inputs,
+                ledger,
+                journal,
+                provenance,
+                locks,
+                connections,
+                interruption,
+                progress or Progress(),
+                index,
+                Rejections(settings.cache_dir),
+            )
+            try:
+                for number, paths in enumerate(_windows(work)):
+                    await _window(work, paths, inputs.started if number == 0 else ledger.clock())
+            finally:
+                await connections.aclose()
+    finally:
+        locks.release()
+    stop = interruption.stopped()
+    if stop is not None:  # whatever else stopped the run, the user asked it to stop
+        ledger.interrupted(stop)
+    return finish(inputs, ledger)
+
+
+def _windows(run: RunContext) -> Iterator[list[Path]]:
+    """The windows of catalogs to read in turn; none more once a signal asked the run to stop.
+
+    A later window finds a text an earlier one paid for in the cache; without one (or in a dry
+    run, which writes none) it would pay or count it again: one window then.
+    """
+    paths = list(run.inputs.paths)
+    if run.inputs.options.dry_run:
+        windows = [paths]
+    else:  # the run's one cache (memory without a folder) carries what a window paid for to the next
+        most = at_once()  # a window's catalogs are locked together: as many descriptors
+        windows = [w[i : i + most] for w in catalog_windows(paths) for i in range(0, len(w), most)] or [[]]
+    for number, window in enumerate(windows):
+        stop = run.ledger.stopped
+        if number and (run.interruption.signum is not None or (stop is not None and stop.reason is StopReason.LOCKED)):
+            _not_read(run, (path for later in windows[number:] for path in later))
+            return
+        yield window
+
+
+def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
+    for path in paths:
+        run.ledger.warn(
+            display_path(run.inputs.settings.root, path),
+            "not read: the run stopped before reaching this catalog; the next run translates it",
+        )
+
+
+async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
+    """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
+    try:
+        paths = await _lock(run, paths)
+    except CatalogsBusy as exc:
+        run.ledger.stop(StopReason.LOCKED, str(exc))
+        _not_read(run, paths)
+        return
+    except WaitStopped:  # a signal: the report's stop says which (see translate)
+        _not_read(run, paths)
+        return
+    try:
+        await _locked_window(run, paths, clock)
+    finally:
+        run.locks.release()  # after the state was saved: a run waiting for these finds them done
+
+
+async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
+    """Lock the window's catalogs; those another run settled while this one waited are skipped."""
+    inputs = run.inputs
+    if inputs.options.dry_run:
+        return paths
+    root, interruption = inputs.settings.root, run.interruption
+    if not await run.locks.acquire(
+        paths, lambda p: display_path(root, p), run.ledger.log, lambda: interruption.signum is not None
+    ):
+        return paths
+    run.journal.reload()  # another run went first: look again with what it saved
+    run.provenance.reload()
+    return unsettled(
+        inputs.settings, inputs.options, run.journal, (inputs.fingerprint, inputs.service), paths, run.ledger
+    )
+
+
+async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
+    ledger, reads = run.ledger, run.connections.reads
+    ledger.new_window()
+    files = WindowFiles(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
+    sent = ledger.report.totals.requests
+    try:
+        scanned, parts = await _read(run, files)
+        clock = ledger.timed("scan", clock)
+        usage: UsageError | None = None
+        for part in parts:  # each made when taken: its segments go with its texts
+            clock, scanned, usage = await _part(run, scanned, part, clock)
+            if usage is not None:
+                break
+        after = ledger.report.totals.requests > sent and ledger.usage_read and not _leaving(run)
+        if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
+            reads.start_usage()
+        if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
+            await _write(run, files, scanned)
+        clock = ledger.timed("write", clock)
+        if after:
+            ledger.usage_after((await reads.usage())[0])
+            ledger.timed("translate", clock)
+    finally:
+        reads.forget()
+    if usage is not None:
+        raise usage
+
+
+def _unusable(run: RunContext, scanned: list[ScannedCatalog], usage: UsageError | None) -> bool:
+    """Whether the window's catalogs stay as they were: the key is missing (exit 2), or the service refused
+    it or could not be reached (exit 4) before it answered this run once. The reused and copied entries
+    wait for a run that can translate the rest: a failed run changes no file (a pre-commit hook
+    that fails does not also modify the files)."""
+    stop = run.ledger.stopped
+    refused = stop is not None and stop.reason is StopReason.SERVICE and not run.ledger.service_answered
+    if usage is None and not refused:
+        return False
+    if refused:
+        run.ledger.nothing_changed()
+    run.ledger.not_written((s.display for s in scanned), reused_too=True)
+    return True
+
+
+def _leaving(run: RunContext) -> bool:
+    """Whether the run is ending for a signal or an unreachable service: no usage read after its requests
+    then (the user asked it to stop; the service would make it wait out every retry to say nothing)."""
+    stop = run.ledger.stopped
+    return run.interruption.signum is not None or (stop is not None and stop.reason is StopReason.SERVICE)
+
+
+async def _part(
+    run: RunContext, scanned: list[ScannedCatalog], part: list[ScannedCatalog], clock: float
+) -> tuple[float, list[ScannedCatalog], UsageError | None]:
+    """Plan, reuse and resolve one part of the window's segments; the clock, the window's catalogs as the gate
+    reads them (reuse makes some units of their reviewed forms), and a usage error to raise later."""
+    inputs, ledger = run.inputs, run.ledger
+    planned = plan.plan(inputs.settings.source_lang, part, run.connections.resources, inputs.service)
+    for key, text in planned.copied.items():
+        ledger.copied(key, text, counted=key in planned.counted)
+    clock = ledger.timed("scan", clock)
+    pending, spare = planned.pending, planned.spare
+    if run.reuse is not None and (pending or spare):
+        found = reuse(run.reuse, scanned, pending, spare, ledger.done, gate.first_error)
+        for where, why in found.warnings:
+            ledger.warn(where, why)
+        for unit in found.units:
+            ledger.reused(unit)
+        for segments, billed_to, characters in found.saved:
+            ledger.reuse_saved(segments, billed_to, characters)
+        scanned, pending, spare = found.scanned, found.pending, found.spare
+        clock = ledger.timed("reuse", clock)
+    usage: UsageError | None = None
+    try:
+        await Resolver(run, scanned, pending, spare).resolve()
+    except UsageError as exc:  # no key for the service: said as a usage error (exit 2), once written
+        usage = exc
+    except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
+        ledger.stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
+    return ledger.timed("translate", clock), scanned, usage
+
+
+async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalog], Iterator[list[ScannedCatalog]]]:
+    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one).
+
+    When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
+    unit to translate is a text to send: the usage read starts with the first catalog that has
+    one, and its round trip overlaps the rest of the scan (the loop gets a turn after each catalog).
+    """
+    inputs, ledger, connections = run.inputs, run.ledger, run.connections
+    settings, options = inputs.settings, inputs.options
+    inputs_of = plan.Inputs(settings.source_lang, connections.resources)
+    offered = await _offered(run)
+
+    def stale(display: str, target: str, unit: Unit) -> bool:
+        return run.provenance.is_stale(display, unit, inputs_of.current(target, unit))
+
+    early = (
+        not options.dry_run
+        and ledger.stopped is None
+        and run.interruption.signum is None
+        and not ledger.report.totals.requests
+        and holds_nothing(settings, options.use_cache)
+    )
+    window: list[ScannedCatalog] = []
+    for path in files.paths:
+        found, issues, refused = scan.scan(
+            settings,
+            (path,),
+            options.target_langs,
+            stale if options.retranslate_stale else None,
+            files.snapshots,  # parsed from the very bytes write-back compares the file with
+            offered,
+        )
+        window.extend(found)
+        ledger.add_issues(issues)
+        for r in refused:
+            ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
+        wanting = [s for s in found if s.source_forms]
+        if early and wanting:
+            for s in wanting:  # a glossary that cannot be used stops the run before any request
+                connections.resources.target(s.target_lang)
+            connections.reads.start_usage(languages_too=True)
+            early = False
+        await asyncio.sleep(0)
+    for s in window:
+        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
+    # A dry run counts each text once in what it would send: all its segments in one part. The parts
+    # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
+    return window, plan.parts(list(window), sys.maxsize if options.dry_run else plan.PART_SEGMENTS)
+
+
+async def _offered(run: RunContext) -> frozenset[str] | None:
+    """The target codes the service offers, when known before the scan: read by an earlier window, or
+    (a dry run, init's preview) asked of the embedded service in-process, so that a catalog in a
+    language it does not offer is said once, as a run would say it."""
+    reads, inputs = run.connections.reads, run.inputs
+    if reads.offered is None and inputs.options.dry_run and inputs.settings.service.embedded:
+        _, languages = await reads.languages()
+        run.ledger.service_languages(languages)
+    return reads.offered
+
+
+async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
+    """Admit each catalog's translations through the gate, write them, record their provenance, settle.
+
+    The loop gets a turn after each catalog's admission, before anything is written: the usage
+    read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
+    """
+    inputs, ledger = run.inputs, run.ledger
+    settings = inputs.settings
+    ledger.kept_shorter()
+    over = length.over_length(scanned, ledger.done, ledger.window.reused, settings.over_length == "refuse")
+    for display, index, note in over.review:
+        ledger.over_length(display, index, note)
+    for keys, issue in over.refused:
+        ledger.refused_for_length(keys, issue)
+    if ledger.report.service_languages is not None:
+        run.journal.note_languages(inputs.service, ledger.report.service_languages)
+    admissions = []
+    for s in scanned:
+        admissions.append(gate.admit(settings.mark_fuzzy, s, ledger.done, ledger.window.notes))
+        await asyncio.sleep(0)
+    ledger.release_translations()  # what is written is in the admissions now: room for the rendering
+    jobs = [(s, a.translations, files.snapshots.get(s.path)) for s, a in zip(scanned, admissions, strict=True)]
+    outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, ledger.window.review)
+    for s, admission, outcome in zip(scanned, admissions, outcomes, strict=True):
+        ledger.admitted(s.display, admission.issues, admission.failed, admission.skipped)
+        _written(run, s, admission.translations, outcome, files.snapshots.get(s.path))
+    used = {s.path for s in scanned}
+    for path in files.paths:  # unreadable, or of no known language: settled with that error
+        if path not in used:
+            display = display_path(settings.root, path)
+            unread = settled.Outcome(
+                ledger.issues_of(display), ledger.stopped is not None, 0, ledger.report.service_languages
+            )
+            settled.settle_unread(
+                run.journal, inputs.fingerprint, display, path, _fingerprint(files.snapshots.get(path)), unread
+            )
+    _save(run)
+
+
+def _written(
+    run: RunContext,
+    s: ScannedCatalog,
+    admitted: dict[int, tuple[str, ...]],
+    outcome: tuple[Fingerprint | None, str | None],
+    snapshot: bytes | None,
+) -> None:
+    """What a catalog's write came to: the report, the provenance of what the pipeline wrote, the catalog settled."""
+    inputs, ledger = run.inputs, run.ledger
+    written_as, problem = outcome
+    ledger.left_rejected(s.display, s.target_lang)
+    if problem:
+        ledger.add_issues([Issue(s.display, problem, None, s.target_lang)])
+    written = admitted if written_as is not None else {}
+    if written_as is not None:
+        review = ledger.window.review.get(s.display, {})
+        ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, review))
+    else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
+        ledger.not_written([s.display])
+    human = ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
+    if written:
+        of = plan.Inputs(inputs.settings.source_lang, run.connections.resources)
+        units = s.catalog.units
+        run.provenance.record(
+            s.display,
+            ((units[i], forms, of.of_unit(s.target_lang, units[i])) for i, forms in written.items() if i not in human),
+        )
+    languages, awaiting = ledger.report.service_languages, ledger.counters(s.display).awaiting_review
+    result = settled.Outcome(ledger.issues_of(s.display), ledger.stopped is not None, awaiting, languages)
+    settled.settle(run.journal, inputs.fingerprint, s, written_as or _fingerprint(snapshot), written, result)
+
+
+def _save(run: RunContext) -> None:
+    """Save what the run remembers (under the state's lock); a failure is a warning (the next run just parses more)."""
+    directory = run.journal.directory
+    if directory is None or not (run.journal.changed or run.provenance.changed):
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with state_lock(state_lock_path(directory)):
+            run.journal.save()
+            run.provenance.save()
+    except OSError as exc:
+        run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
+
+
+def _fingerprint(data: bytes | None) -> Fingerprint | None:
+    return None if data is None else Fingerprint.of(data)
