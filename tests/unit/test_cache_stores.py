@@ -241,9 +241,10 @@ def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path: 
     cache.close()
     (tmp_path / "cache" / "state.json").write_text("{}")
     local = cache_stats(settings, "svc")["local"]
-    assert local["entries"] == 2 and local["bytes"] > 0  # type: ignore[index]
+    assert local is not None and local["entries"] == 2 and isinstance(local["bytes"], int) and local["bytes"] > 0
     assert clear_cache(settings, "svc") == {"local": {"path": str(tmp_path / "cache" / FILE_NAME), "cleared": 2}}
-    assert cache_stats(settings, "svc")["local"]["entries"] == 0  # type: ignore[index]
+    emptied = cache_stats(settings, "svc")["local"]
+    assert emptied is not None and emptied["entries"] == 0
     assert (tmp_path / "cache" / "state.json").exists()
     assert cache_stats(Settings(root=tmp_path), "svc") == {"local": None, "shared": None}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -99,7 +100,7 @@ def test_catalogs_given_as_files_walk_nothing(tmp_path: Path, monkeypatch: pytes
     def no_walk(*args: object, **kwargs: object) -> None:
         raise AssertionError("walked the tree")
 
-    monkeypatch.setattr(catalog_paths.os, "walk", no_walk)
+    monkeypatch.setattr(os, "walk", no_walk)  # the os module catalog_paths walks with
     monkeypatch.setattr(catalog_paths, "_git_files", no_walk)
     given = [tmp_path / OURS[0], tmp_path / OURS[1]]
     settings = Settings(root=tmp_path, exclude=("app/**",))

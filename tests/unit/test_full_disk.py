@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from pipeline.cli import main
-from pipeline.files import atomic
 from pipeline.files.atomic import atomic_write
 from pipeline.run import report as run_report
 from tests.sample_project import copy_sample_project
@@ -42,7 +42,7 @@ def test_a_write_that_fills_the_disk_leaves_the_old_file_whole_and_no_temporary_
 ) -> None:
     path = tmp_path / "de.po"
     path.write_bytes(b"old")
-    monkeypatch.setattr(atomic.os, "fsync", _full)
+    monkeypatch.setattr(os, "fsync", _full)  # the os module atomic writes with
     with pytest.raises(OSError, match="No space left"):
         atomic_write(path, b"new")
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["de.po"]

@@ -419,10 +419,12 @@ def test_a_language_list_seen_long_ago_is_asked_again(tmp_path: Path, monkeypatc
     settings = project(tmp_path, langs=("ja",))
     run(settings, FakeService())
     assert run(settings, FakeService()).unchanged_catalogs == 1
+    import time
+
     import pipeline.run.journal as journal
 
-    later = journal.time.time() + journal.LANGUAGES_TTL + 1
-    monkeypatch.setattr(journal.time, "time", lambda: later)
+    later = time.time() + journal.LANGUAGES_TTL + 1
+    monkeypatch.setattr(time, "time", lambda: later)  # the time module the journal reads
     service = FakeService()
     report = run(settings, service)
     assert report.unchanged_catalogs == 0 and service.language_requests == 1

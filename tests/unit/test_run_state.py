@@ -74,7 +74,7 @@ def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(
     path = tmp_path / APP
     os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
     reads: list[Path] = []
-    real = scan_module.read_catalog
+    real = read_catalog  # what the scan stage reads catalogs with
 
     def reading(path: Path, raw: bytes | None = None) -> Catalog:
         reads.append(path)
@@ -146,7 +146,7 @@ def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: p
     settings = project(tmp_path)
     run(settings, FakeService())
     reads: list[Path] = []
-    real = scan_module.read_catalog
+    real = read_catalog  # what the scan stage reads catalogs with
 
     def reading(path: Path, raw: bytes | None = None) -> Catalog:
         reads.append(path)

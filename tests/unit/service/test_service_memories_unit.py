@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from pipeline.errors import UsageError
 from pipeline.service import cli
-from pipeline.service.config import AccountSpec, MemorySpec
+from pipeline.service.config import AccountSpec, MemoryLoadError, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex, normalize, passes, score
-from pipeline.service.store.memories import MemoryLoadError, load_memory, memory_id_for
+from pipeline.service.store.memories import load_memory, memory_id_for
 from tests.unit.service.conftest import InProcess
 
 
