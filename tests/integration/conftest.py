@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,8 +145,8 @@ def launch_service(tmp_path: Path) -> Iterator[Callable[..., LiveService]]:
     """A function starting extra servers (same keywords as ``start_service``), stopped after the test."""
     started: list[LiveService] = []
 
-    def launch(**kwargs: object) -> LiveService:
-        service = start_service(tmp_path / "serve", **kwargs)  # type: ignore[arg-type]
+    def launch(**kwargs: Any) -> LiveService:
+        service = start_service(tmp_path / "serve", **kwargs)
         started.append(service)
         return service
 

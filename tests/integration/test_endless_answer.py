@@ -54,7 +54,8 @@ SERVER = textwrap.dedent("""
 def endless_url() -> Iterator[str]:
     process = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
     try:
-        port = int(process.stdout.readline())  # type: ignore[union-attr]
+        assert process.stdout is not None
+        port = int(process.stdout.readline())
         yield f"http://127.0.0.1:{port}"
     finally:
         process.kill()

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from pipeline.catalogs import read_catalog
@@ -75,7 +76,7 @@ class TextRecording(Recording):
         super().__init__()
         self.texts: list[str] = []
 
-    async def handle_async_request(self, request):  # type: ignore[no-untyped-def]
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/translate":
             self.texts.extend(json.loads(request.content)["text"])
         return await super().handle_async_request(request)

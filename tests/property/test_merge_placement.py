@@ -16,9 +16,10 @@ from pipeline.catalogs.merge import _Block, _placed
 def oracle(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
     out = list(blocks)
     for block in new:
+        assert block.position is not None  # a new block is where the template has it
         at = 0
         for k, other in enumerate(out):
-            if other.position is not None and other.position < block.position:  # type: ignore[operator]
+            if other.position is not None and other.position < block.position:
                 at = k + 1
         out.insert(at, block)
     return out

@@ -74,4 +74,4 @@ def test_no_cache_means_neither_the_folder_nor_the_shared_store(
     cache.set("k", "v")
     assert cache.get("k") == "v" and cache.shared_round_trips == 0
     cache.close()
-    assert not settings.cache_dir.exists()  # type: ignore[union-attr]
+    assert settings.cache_dir is not None and not settings.cache_dir.exists()

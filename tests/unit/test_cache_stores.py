@@ -163,7 +163,7 @@ class FakeShared:
 def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(tmp_path: Path) -> None:
     shared = FakeShared()
     shared.data = {"far1": "F1", "far2": "F2"}
-    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)
     cache.set_many({"near": "N"})
     trips = shared.round_trips
     assert cache.get_many(["near", "far1", "far2", "none"]) == {"near": "N", "far1": "F1", "far2": "F2"}
@@ -171,14 +171,14 @@ def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(t
     assert cache.get_many(["near", "far1"]) == {"near": "N", "far1": "F1"}
     assert shared.round_trips == trips + 1  # all answered locally now
     cache.close()
-    again = TranslationCache(tmp_path, FakeShared(), log=pytest.fail)  # type: ignore[arg-type]
+    again = TranslationCache(tmp_path, FakeShared(), log=pytest.fail)
     assert again.get_many(["far1", "far2"]) == {"far1": "F1", "far2": "F2"}  # copied into the local folder
     again.close()
 
 
 def test_shared_writes_are_batched_and_flushed_on_close(tmp_path: Path) -> None:
     shared = FakeShared()
-    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)
     for n in range(FLUSH_AT * 2 + 10):
         cache.set(f"k{n}", "v")
     assert shared.round_trips == 2 and len(shared.data) == FLUSH_AT * 2
@@ -189,7 +189,7 @@ def test_shared_writes_are_batched_and_flushed_on_close(tmp_path: Path) -> None:
 def test_a_failing_shared_store_is_dropped_for_the_run_with_one_warning(tmp_path: Path) -> None:
     shared = FakeShared(fail=True)
     said: list[str] = []
-    cache = TranslationCache(tmp_path, shared, log=said.append)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=said.append)
     cache.set_many({"k": "v"})
     for _ in range(3):
         assert cache.get_many(["k", "x"]) == {"k": "v"}

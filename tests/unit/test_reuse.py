@@ -82,13 +82,13 @@ def catalog(root: Path, relative: str, lang: str, body: str, plural: str | None 
     return path
 
 
-def settings(root: Path, **fields: object) -> Settings:
+def settings(root: Path, **fields: Any) -> Settings:
     return Settings(
         root=root,
         catalogs=("locale/*/LC_MESSAGES/*.po",),
         service=ServiceSettings(url="http://fake.invalid", concurrency=1),
         cache_dir=root / "cache",
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 

@@ -29,13 +29,13 @@ def catalog(root: Path, lang: str, body: str, charset: str = "UTF-8", name: str 
     return path
 
 
-def embedded(root: Path, **fields: object) -> Settings:
+def embedded(root: Path, **fields: Any) -> Settings:
     return Settings(
         root=root,
         catalogs=("locale/*/LC_MESSAGES/*.po",),
         service=ServiceSettings(url="embedded"),
         cache_dir=root / "cache",
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 

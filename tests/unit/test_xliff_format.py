@@ -11,7 +11,7 @@ import pytest
 from lxml import etree
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog
+from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog, read_xliff
 from pipeline.catalogs.xmltext import set_attributes
 from pipeline.errors import CatalogError
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
@@ -119,7 +119,7 @@ def test_rendered_catalog_reads_back_as_fuzzy_or_translated(tmp_path: Path) -> N
     for mark_fuzzy, state in ((True, UnitState.FUZZY), (False, UnitState.TRANSLATED)):
         path = tmp_path / f"{mark_fuzzy}.de.xlf"
         shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
-        path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=mark_fuzzy))  # type: ignore[arg-type]
+        path.write_bytes(translate_all(read_xliff(path), mark_fuzzy=mark_fuzzy))
         again = read_catalog(path)
         assert [u.state for u in again.units[:4]] == [state] * 4
         assert [u.targets for u in again.units[:4]] == [("UPLOAD",), ("DOWNLOAD",), ("RENAME",), ("DELETE",)]
@@ -130,7 +130,7 @@ def test_xliff2_state_and_substate_go_on_the_segment(tmp_path: Path) -> None:
     path = tmp_path / "x.xlf"
     shutil.copy(DATA / "xliff20_ignorable_segments_notes.xlf", path)
     before = path.read_bytes()
-    after = translate_all(read_catalog(path))  # type: ignore[arg-type]
+    after = translate_all(read_xliff(path))
     assert changed_lines(before, after) == [
         '-      <segment id="s1">',
         '+      <segment id="s1" state="translated" subState="pipeline:needs-review">',
@@ -143,7 +143,7 @@ def test_xliff2_state_and_substate_go_on_the_segment(tmp_path: Path) -> None:
     path.write_bytes(after)
     assert [u.state for u in read_catalog(path).units] == [UnitState.FUZZY, UnitState.TRANSLATED, UnitState.FUZZY]
     path.write_bytes(before)
-    path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=False))  # type: ignore[arg-type]
+    path.write_bytes(translate_all(read_xliff(path), mark_fuzzy=False))
     assert b'state="translated" subState="pipeline:mt"' in path.read_bytes()
     assert [u.state for u in read_catalog(path).units] == [UnitState.TRANSLATED] * 3
 
@@ -395,7 +395,7 @@ def structure_problems(path: Path) -> list[str]:
 def test_what_we_write_keeps_the_structure_valid(tmp_path: Path, path: Path) -> None:
     out = tmp_path / path.name
     shutil.copy(path, out)
-    out.write_bytes(translate_all(read_catalog(out)))  # type: ignore[arg-type]
+    out.write_bytes(translate_all(read_xliff(out)))
     assert structure_problems(out) == []
     again = read_catalog(out)
     assert not [u for u in again.units if u.state is UnitState.UNTRANSLATED]
@@ -454,7 +454,7 @@ def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path: Path, caps
 def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_path: Path) -> None:
     path = tmp_path / "x.de.xlf"
     shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
-    path.write_bytes(translate_all(read_catalog(path)))  # type: ignore[arg-type]
+    path.write_bytes(translate_all(read_xliff(path)))
     first = path.read_bytes()
     catalog = read_catalog(path)
     assert catalog.units[0].state is UnitState.FUZZY  # never sent again unless the run's provenance says it is ours

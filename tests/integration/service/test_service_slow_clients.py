@@ -43,7 +43,7 @@ class Served:
         self.arrived = threading.Semaphore(0)  # one release per request that reached /slow
         loop = asyncio.new_event_loop()
         self.clock = LoopClock(loop)
-        loop.time = self.clock.time  # type: ignore[method-assign]
+        loop.time = self.clock.time  # type: ignore[method-assign]  # the loop's deadlines on the test's clock
         self.received: list[int] = []  # bytes each connection sent, in the order they were made
         self._seen = threading.Condition()
         release, arrived = self.release, self.arrived
@@ -63,7 +63,7 @@ class Served:
         """``protocol``, telling this object of each connection and of the bytes it receives."""
         served = self
 
-        class Watched(protocol):  # type: ignore[valid-type,misc]
+        class Watched(protocol):  # type: ignore[valid-type,misc]  # subclasses the class it is given
             def connection_made(self, transport: asyncio.Transport) -> None:
                 super().connection_made(transport)
                 with served._seen:

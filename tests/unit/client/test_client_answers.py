@@ -149,7 +149,7 @@ def test_languages_features_both_shapes(client: Client, router: respx.Router) ->
     assert german.supports("formality") and not german.supports("glossary")
     assert dict(french.features) == {"glossary": "stable"}
     with pytest.raises(TypeError):
-        german.features["x"] = "y"  # type: ignore[index]
+        german.features["x"] = "y"  # type: ignore[index]  # read-only on purpose: the assignment must fail
 
 
 def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router) -> None:

@@ -41,7 +41,9 @@ def test_each_async_stub_method_takes_the_same_parameters_as_the_shared_method()
         args = methods[name].args
         declared = [a.arg for a in (*args.args, *args.kwonlyargs)]
         assert declared == list(inspect.signature(function).parameters), name
-        returned = ast.unparse(methods[name].returns)  # type: ignore[arg-type]
+        returns = methods[name].returns
+        assert returns is not None, name
+        returned = ast.unparse(returns)
         assert returned == f"Coroutine[Any, Any, {inspect.signature(function).return_annotation}]", name
 
 

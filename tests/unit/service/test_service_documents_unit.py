@@ -7,7 +7,7 @@ import io
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from lxml import etree
@@ -26,12 +26,12 @@ class Upper:
     def __init__(self) -> None:
         self.sent: list[tuple[str, str | None]] = []
 
-    def __call__(self, texts: Sequence[str], markup: str | None = None) -> list[str]:
+    def __call__(self, texts: Sequence[str], markup: Literal["xml", "html"] | None = None) -> list[str]:
         from pipeline.service.engine.base import MarkupOptions
         from pipeline.service.engine.markup import pieces
 
         self.sent += [(t, markup) for t in texts]
-        options = MarkupOptions(markup) if markup else None  # type: ignore[arg-type]
+        options = MarkupOptions(markup) if markup else None
         return ["".join(p.text.upper() if p.translatable else p.text for p in pieces(t, options)) for t in texts]
 
 

@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -40,8 +41,8 @@ class StuckEngine(PseudoEngine):
         raise AssertionError("unreachable")
 
 
-def config(**fields: object) -> ServiceConfig:
-    return ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), **fields)  # type: ignore[arg-type]
+def config(**fields: Any) -> ServiceConfig:
+    return ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), **fields)
 
 
 def assert_released(app: ServiceApp, threads_before: set[threading.Thread]) -> None:

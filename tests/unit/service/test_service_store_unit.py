@@ -91,7 +91,7 @@ def test_contradicting_configuration_is_refused() -> None:
     with pytest.raises(ValueError):
         AccountSpec("paid", ("k", "k"))
     with pytest.raises(ValueError):
-        AccountSpec("gold", ("k",))  # type: ignore[arg-type]
+        AccountSpec("gold", ("k",))  # type: ignore[arg-type]  # a tier the type refuses: the check at run time
 
 
 def test_active_key_limit_and_deactivation() -> None:
