@@ -80,7 +80,8 @@ def retrying(
     while True:
         attempt += 1
         try:
-            return (yield call)
+            answer: T = yield call
+            return answer
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
             waits = paced and isinstance(error, RateLimitedError)  # the driver's pacing bounds these

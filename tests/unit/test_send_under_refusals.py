@@ -10,19 +10,22 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from run_fakes import languages_answer, project, run
-from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.config import ServiceSettings
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.records import StopReason
 from pipeline.run.send.concurrency import PATIENCE, PATIENT_REFUSALS, Controller, Limiter
+from tests.run_fakes import languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(120))
 
@@ -58,7 +61,7 @@ class Always429:
         self.translate_calls += 1
         return httpx.Response(429, headers=self.headers, json={"message": "slow down"})
 
-    def factory(self, attempts: int = 2):
+    def factory(self, attempts: int = 2) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=attempts)
@@ -66,16 +69,16 @@ class Always429:
 
 
 @pytest.fixture
-def time_():
+def time_() -> VirtualTime:
     return VirtualTime()
 
 
 @pytest.fixture
-def limiters(monkeypatch, time_):
+def limiters(monkeypatch: pytest.MonkeyPatch, time_: VirtualTime) -> list[Limiter]:
     """The run's limiters, each on the test's virtual clock."""
-    made = []
+    made: list[Limiter] = []
 
-    def on_virtual_time(service):
+    def on_virtual_time(service: ServiceSettings) -> Limiter:
         limiter = Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter
@@ -102,8 +105,8 @@ def client(transport: httpx.MockTransport, time_: VirtualTime, **retry: Any) -> 
     ids=["zero-many-in-a-row", "thirty-for-two-minutes", "garbage-doubling"],
 )
 def test_a_service_that_never_stops_answering_429_stops_the_run_clearly_and_fails_nothing(
-    tmp_path, headers, concurrency, limiters, time_
-):
+    tmp_path: Path, headers: dict[str, str], concurrency: int, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     # A 429 takes no attempt from max_attempts (2 here): the run waits while it could make
     # progress, and stops, saying why, once the service has answered nothing but 429 for
     # PATIENCE seconds or PATIENT_REFUSALS times in a row. What is left is the next run's work.
@@ -151,12 +154,14 @@ class Mixed:
             return httpx.Response(429, json={"message": "slow down"})
         return answer(self, request)
 
-    def factory(self, time_: VirtualTime):
+    def factory(self, time_: VirtualTime) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, time_, max_attempts=10)
 
 
-def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(tmp_path, limiters, time_):
+def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=10))
     service = Mixed()
@@ -199,12 +204,14 @@ class Dropping:
         self.answered += 1
         return answer(self, request)
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, self.time, max_attempts=8)
 
 
-def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, limiters, time_, monkeypatch):
+def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.catalog_paths
 
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
@@ -220,7 +227,9 @@ def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, 
     assert service.refusals < 40, service.refusals
 
 
-def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limiters, time_, monkeypatch):
+def test_sigint_during_a_long_retry_after_stops_sending_and_saves(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
     import signal
 
@@ -264,7 +273,9 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
     assert any("not read" in i.reason for i in report.issues)  # pl, the second window, left for the next run
 
 
-def test_max_attempts_bounds_5xx_and_transport_errors_and_a_paced_429_takes_none(tmp_path, limiters, time_):
+def test_max_attempts_bounds_5xx_and_transport_errors_and_a_paced_429_takes_none(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     # [service] max_attempts: "per request, for 5xx / transport errors"; the run paces 429s itself.
     settings = project(tmp_path, langs=("de",), body='msgid "One text"\nmsgstr ""\n')
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=3))
@@ -308,7 +319,9 @@ class Storm:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_storm_of_429s_ends_with_no_segment_failed_and_nothing_billed_twice(tmp_path, limiters, time_, seed):
+def test_a_storm_of_429s_ends_with_no_segment_failed_and_nothing_billed_twice(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, seed: int
+) -> None:
     # Each request is refused more often than max_attempts allows sends, and 30 % of the others at
     # random: while answers keep coming, every refused request waits its Retry-After and goes again.
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
