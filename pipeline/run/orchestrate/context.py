@@ -55,6 +55,7 @@ class Connections:
         self.resources = ResourcePlan(settings)  # the glossary and style files, read and checked before any request
         self.reads = Reads(lambda: self.client, settings.service.url)
         self.claims = Claims()  # the texts being sent, so that overlapping parts send each once
+        self.preparing = asyncio.Lock()  # held by the part making the service ready and attaching its resources
         self._inputs, self._ledger, self._journal = inputs, ledger, journal
         self._client_factory = client_factory  # replaces the client the settings describe (tests)
         self._terminology = inputs.terminology  # synced at most once per run

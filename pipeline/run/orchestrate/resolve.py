@@ -183,9 +183,12 @@ class Resolver:
         if self.run.inputs.options.dry_run:
             self.dry.update(texts)
             return texts
-        if self._stopped() or not await self._ready(texts):
-            return texts
-        attached = await self._attach(texts, rnd.keyed)
+        # One part at a time makes the service ready and attaches its resources: a quota check that stops the
+        # run, or a glossary synced, is what the next part finds (parts overlap only in their requests).
+        async with self.run.connections.preparing:
+            if self._stopped() or not await self._ready(texts):
+                return texts
+            attached = await self._attach(texts, rnd.keyed)
         if attached is None:
             return texts
         # A feature the service left out changes a text's key: those are looked up under it (the others missed).

@@ -288,10 +288,12 @@ async def _read(
 ) -> AsyncIterator[list[ScannedCatalog]]:
     """Scan the window's catalogs into ``window``, one by one, and cut them into parts to plan and send in turn.
 
-    The first catalog with units to translate is a part of its own (a dry run, which counts each
-    text once, has one part): its requests go out while the other catalogs are scanned, each in a
-    worker thread so that the event loop keeps sending and receiving meanwhile. The rest are cut
-    into parts of about :data:`pipeline.run.plan.PART_SEGMENTS` segments once all are scanned.
+    The first catalog with units to translate is a part of its own: its requests go out while the
+    other catalogs are scanned, each in a worker thread so that the event loop keeps sending and
+    receiving meanwhile. The rest are cut into parts of about :data:`pipeline.run.plan.PART_SEGMENTS`
+    segments once all are scanned. A dry run (which counts each text once) has one part, and a run
+    that first syncs changed glossary or style files reads the window whole (the sync covers every
+    target language of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
     unit to translate is a text to send: the usage read starts with the first catalog that has one.
@@ -309,6 +311,8 @@ async def _read(
     early = first and not ledger.report.totals.requests and holds_nothing(settings, options.use_cache)
     most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
+    # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
+    may_cut = first and not connections.terminology_due
     cut = False
     for path in files.paths:
         # parsed from the very bytes write-back compares the file with
@@ -327,7 +331,7 @@ async def _read(
                 connections.resources.target(s.target_lang)
             connections.reads.start_usage(languages_too=True)
             early = False
-        if first and wanting and not cut:
+        if may_cut and wanting and not cut:
             cut, part, rest = True, rest, []
             for piece in plan.parts(part, most):
                 yield piece
