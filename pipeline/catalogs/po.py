@@ -384,28 +384,12 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
             line,
         )
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
-    spans_header_ends_with_newline = header is not None and spans[header].msgstr.endswith("\n")
+    # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
+    add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    read_rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
-    plural = read_rule.rule
-    if read_rule.unfilled_line is not None:
-        warnings = (*warnings, read_rule.unfilled_reason)
-    header_at = None
-    if (
-        plural is not None
-        and "plural=" not in fields.get("Plural-Forms", "")
-        and header is not None
-        and spans_header_ends_with_newline
-    ):
-        header_at = header_lines[1]
-        if any(s.msgid_plural and not s.obsolete for s in spans):
-            warnings = (
-                *warnings,
-                f"no Plural-Forms header: plural entries are translated with CLDR's rule for "
-                f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
-                f"and the header line is added with them, as msginit writes it",
-            )
+    plurals = any(s.msgid_plural and not s.obsolete for s in spans)
+    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
     return PoCatalog(
         PoRead(
             path,
@@ -414,11 +398,11 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
             encoding,
             fields,
             spans,
-            plural,
+            rule.rule,
             is_template,
-            warnings,
-            header_at,
-            read_rule.unfilled_line,
+            (*warnings, *rule.warnings),
+            rule.add_at,
+            rule.unfilled_line,
         )
     )
 

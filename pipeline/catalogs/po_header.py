@@ -144,19 +144,24 @@ UNFILLED_ERROR = (
 
 @dataclass(frozen=True)
 class PluralHeader:
-    """The plural rule a catalog is read with, and where its header left the rule unfilled."""
+    """The plural rule a catalog is read with, where write-back puts it, and warnings about it."""
 
     rule: PluralRule | None
-    unfilled_line: int | None = None  # 1-based
-    unfilled_reason: str = ""
+    add_at: int | None = None  # the line a Plural-Forms field goes before, when the header has none
+    unfilled_line: int | None = None  # 1-based: a template's unfilled rule, which write-back fills
+    warnings: tuple[str, ...] = ()
 
 
-def plural_header(path: Path, fields: Mapping[str, str], line: int | None) -> PluralHeader:
+def plural_header(
+    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool
+) -> PluralHeader:
     """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
 
     A rule msgfmt refuses is a :class:`CatalogError`, except the template's unfilled one, which
     write-back fills with CLDR's rule for the language, as msginit does: a catalog copied from its
     template is the usual way a translation starts, and its singular entries deserve a translation.
+    Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
+    (``plurals``) are translated.
     """
     header = fields.get("Plural-Forms", "")
     language = (fields.get("Language") or "").strip()
@@ -168,7 +173,7 @@ def plural_header(path: Path, fields: Mapping[str, str], line: int | None) -> Pl
             f"Plural-Forms is a template's nplurals=INTEGER; plural=EXPRESSION;, which msgfmt refuses: written "
             f"with CLDR's rule for {language} (nplurals={cldr.nplurals}; plural={cldr.expression};), as msginit does"
         )
-        return PluralHeader(cldr, line, reason)
+        return PluralHeader(cldr, unfilled_line=line, warnings=(reason,))
     n = re.search(r"nplurals\s*=\s*(\d+)", header)
     expr = re.search(r"plural\s*=\s*([^;]+)", header)
     if n and expr:
@@ -178,7 +183,14 @@ def plural_header(path: Path, fields: Mapping[str, str], line: int | None) -> Pl
         except PluralExpressionError as exc:
             raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
         return PluralHeader(rule)
-    return PluralHeader(cldr)
+    if cldr is None or "plural=" in header or add_at is None:
+        return PluralHeader(cldr)
+    missing = (
+        f"no Plural-Forms header: plural entries are translated with CLDR's rule for {language} "
+        f"(nplurals={cldr.nplurals}; plural={cldr.expression};), and the header line is added with them, "
+        "as msginit writes it"
+    )
+    return PluralHeader(cldr, add_at, warnings=(missing,) if plurals else ())
 
 
 def filled_plural_line(text: str, rule: PluralRule) -> str:
