@@ -17,8 +17,10 @@ What is markup in a PO string (in XLIFF every inline element is, and so is every
 - a tag whose partner is in the text (``<nobr>…</nobr>``, ``<filename>%1</filename>``);
 - an element HTML or Qt's rich text formats text with, alone too (``<b>``, ``<br>``, ``<qt>``).
 
-A lone ``<word>`` with none of these (``cp <source> <dest>``, ``-J<directory>``, ``<new column>``) is a
-metavariable of a help text, which the translator translates: text. Bracket markup (BBCode) alike:
+A lone ``<word>`` with none of these is code when a reader types or a program reads it, and text when it
+is a help text's metavariable (``cp <source> <dest>``, ``-J<directory>``, ``<new column>``) or a value shown
+as it is (``<unspecified>``), which translators translate (:func:`is_code_name`; the human translations of
+the same catalogs decided each rule). Bracket markup (BBCode) alike:
 the names such catalogs use (``[b]``, ``[url=…]``, ``[doc@page]``) always; any other name when it
 closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are text.
 """
@@ -35,10 +37,12 @@ from pipeline.segments import Placeholder
 
 __all__ = [
     "ATTRIBUTE_PIECE",
+    "CODE_NAME",
     "TAG_KIND",
     "OuterSpan",
     "VOID",
     "foreign_markup",
+    "is_code_name",
     "outer_spans",
     "xliff_protected",
     "tag_groups",
@@ -125,6 +129,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
+                if is_code_name(tag, text):
+                    spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
             values = [] if xliff else _text_values(tag)
             start = m.start()
@@ -158,6 +164,56 @@ def is_markup(tag: str, text: str) -> bool:
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
     return _end_tag(m.group("name")).search(text) is not None
+
+
+#: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
+CODE_NAME = "code-name"
+#: Vim's key notation and the expansions of its command line, which its users type as they are
+#: (human translators of vim keep 95 % of them): ``<Enter>``, ``<C-W>``, ``<sfile>``.
+_KEY_NAMES = frozenset(
+    """enter return cr nl lf tab esc space bs del bar bslash lt up down left right home end insert pageup pagedown
+    cmd sid plug leader localleader nop mouse leftmouse rightmouse sfile afile abuf amatch slnum sflnum cword
+    cWORD cfile cexpr client stack script""".lower().split()
+)
+_LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
+#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
+#: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
+_USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
+#: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``, ``=<number>``,
+#: ``[<options>]``), beside
+#: another (``<start>,<end>``, ``<package>-<version>``), in a quoted command (``'git add <file>'``).
+_METAVARIABLE_BEFORE = re.compile(r"""(?:[\w=:\[(|]|>[,/|-]?|'[^'\n]*|"[^"\n]*)\Z""")
+_METAVARIABLE_AFTER = re.compile(r"""\A(?:[,/|-]?<|[^'\n]*'|[^"\n]*")""")
+
+
+def is_code_name(tag: str, text: str) -> bool:
+    """Whether a lone ``<word>`` that is no markup is code rather than a metavariable or a shown value.
+
+    Code: a header file (``<signal.h>``), a key (``<Enter>``, ``<C-x>``), a file the text also names
+    (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
+    (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
+    the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
+    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``).
+    """
+    m = _LONE_WORD.fullmatch(tag)
+    if m is None:
+        return False
+    name = m.group(1)
+    if "." in name:
+        return True
+    at = text.index(tag)
+    before, after = text[:at], text[at + len(tag) :]
+    if _METAVARIABLE_BEFORE.search(before) and (before[-1:] not in "'\"" or _METAVARIABLE_AFTER.match(after)):
+        return False
+    if _METAVARIABLE_AFTER.match(after) and after[:1] in ",/|-<":
+        return False
+    if name.lower() in _KEY_NAMES or re.fullmatch(r"[CSMAD]-\w+", name):
+        return True
+    if re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
+        return True
+    if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
+        return False
+    return _USAGE.search(text) is None
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:

@@ -146,7 +146,7 @@ def test_markup_written_as_text_in_an_answer_is_refused(answer):
 
 def test_a_translated_metavariable_is_not_markup_and_the_sources_own_markup_may_come_back():
     assert restore("кп &lt;источник&gt; &lt;цель&gt;", protect("cp <source> <dest>")) == "кп <источник> <цель>"
-    assert restore("Use &lt;source&gt;", protect("Use <source>")) == "Use <source>"
+    assert restore('Use <x id="1"/> &lt;source&gt;', protect("Use -i <source>")) == "Use -i <source>"
 
 
 @pytest.mark.parametrize(
