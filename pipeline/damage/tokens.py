@@ -152,7 +152,8 @@ _PATTERN = re.compile(
   | (?P<backquote> ``[^`\n]+`` | `[^`'\n]+` )           # reST/Markdown code; GNU `quote' is prose
   | (?P<path>
         [A-Za-z]:\\[\w.\\-]+                            # C:\Windows
-      | (?<![\w/.~-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
+      | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
+                                                        #   (not "term(s)/phrase")
         (?: / (?: [\w.+@-] | \([\w|]+\) )* )*        #   and bash's /dev/(tcp|udp)/host/port
       | (?<![\w.~-]) \. [A-Za-z][\w.-]*\w                # a dotfile: .netrc .vimrc
       | (?: (?<=%[A-Za-z]) | (?<=\}) ) [\w-]* \. [A-Za-z]\w{0,7} (?![\w])   # a name a program builds: %s_ascii.spl

@@ -128,7 +128,7 @@ PERCENT_DIRECTIVE = r"""
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
     (?:[EO](?=[A-Za-z])         # glibc's alternative era and digits: %Ey, %Od
-      |q?[+#]?(?:ll|l|w|h|z|j|t)?   # GCC's quoting (q), tree flags, sizes
+      |q?[+#]?(?:ll|l|w|h|z|j|t|L|H)?   # GCC's quoting (q), tree flags, sizes; stat's %Hd %Ld
     )
     [A-Za-z@](?![A-Za-z])       # the conversion letter, ending the word: "50%less" is text
     | %[<>']                    # GCC's quotes and apostrophe, when not around code (see GCC_QUOTED)
@@ -177,8 +177,9 @@ PATH = r"""
     (?:~|\.{1,2})?              # home, here, up
     /(?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
     (?:/(?:[A-Za-z0-9_.+@-]|\([\w|]+\))*)*   # the others; a trailing slash too
-    | (?<![\w/.~:\\-])
-      \.[a-z][a-z0-9_.-]*[a-z0-9] # a dotfile starting a word: .netrc, .vimrc, .config (".NET" is a name)
+    | (?<![\w.~:\\-])
+      \.[a-z][a-z0-9_.-]*[a-z0-9] # a dotfile starting a word or after a folder: .netrc, OUTPUT_DIR/.doctrees
+                                # (".NET" is a name)
     | (?<![\w/.~:\\-])
       [A-Za-z0-9_.+-]+          # a relative path's first folder
       (?:/[A-Za-z0-9_.+-]+)*    # more folders
