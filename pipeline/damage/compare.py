@@ -45,7 +45,16 @@ class Damage:
 
 def check(source: str, translation: str) -> list[Damage]:
     """Every code-like token of ``source`` that ``translation`` changed, lost or added."""
-    return compare(tokens(source), tokens(translation))
+    return _unquoted(compare(tokens(source), tokens(translation)), translation)
+
+
+def _unquoted(found: list[Damage], translation: str) -> list[Damage]:
+    """``found`` without the GNU-quoted code that the translation holds as it is without quotes (``alias``)."""
+    return [
+        d
+        for d in found
+        if not (d.kind is Kind.GNU_QUOTED and d.change is Change.MISSING and d.token[1:-1].strip() in translation)
+    ]
 
 
 def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
@@ -63,7 +72,7 @@ def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
         best: list[Damage] | None = None
         for source in sources:
             theirs = [t for t in tokens(source) if not _left_out(t, here, kept)]
-            damage = compare(theirs, target)
+            damage = _unquoted(compare(theirs, target), form)
             if best is None or len(damage) < len(best):
                 best = damage
         found.extend(best or [])

@@ -155,7 +155,7 @@ _PATTERN = re.compile(
       | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
                                                         #   (not "term(s)/phrase")
         (?: / (?: [\w.+@-] | \([\w|]+\) )* )*        #   and bash's /dev/(tcp|udp)/host/port
-      | (?<![\w.~-]) \. [A-Za-z][\w.-]*\w                # a dotfile: .netrc .vimrc
+      | (?<![\w.~-]) \. [A-Za-z][\w.]*\w                 # a dotfile: .netrc .vimrc (.desktop-Datei: a compound)
       | (?: (?<=%[A-Za-z]) | (?<=\}) ) [\w-]* \. [A-Za-z]\w{0,7} (?![\w])   # a name a program builds: %s_ascii.spl
       | \*\. (?:\*|\w+) (?: ; [\w.*-]+ )*                # *.po, *.*, a dialog's filter *.vim;_vimrc
       | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
@@ -195,7 +195,7 @@ _QUOTED = re.compile(
 )
 _ATTRIBUTE = re.compile(r"""([^\s=<>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s<>"']+))?""")
 _SPACES = re.compile(r"\s+")
-_URL_TAIL = ".,;:!?)'\""  # sentence punctuation after a URL is not part of it
+_URL_TAIL = ".,;:!?)'\"“”„«»‹›’"  # sentence punctuation and quotes after a URL are not part of it
 
 
 def tokens(text: str) -> list[Token]:
