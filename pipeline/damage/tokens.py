@@ -132,7 +132,7 @@ _PATTERN = re.compile(
     )
   | (?P<ex_command>                                     # vim's Ex commands :qa! :help 'cm' :s\/sub/, where
         (?: (?<=[\s"'(\[]) | ^ ) : [a-z]+ !?             #   a word starts (not "E1270:", not 10:30)
-        (?: \\?/\S* | \ '[a-z]+' )? (?![\w:]) )
+        (?: \\?/\S* | \ '[a-z]+' | \ [\w-]+(?=<(?:Enter|CR)>) )? (?![\w:]) )   # :help iccf<Enter>
   | (?P<protocol> \b (?:CWD|CDUP|SMNT|REIN|PASV|STRU|STOU|APPE|ALLO|RETR|STOR|RNFR|RNTO|ABOR|DELE|RMD|MKD|PWD
         |NLST|SYST|NOOP|PBSZ|PROT|EPSV|EPRT|MDTM|FEAT|EHLO|HELO|RCPT) \b )   # FTP and SMTP verbs no prose spells
   | (?P<synopsis> (?<![\w\[-]) (?!(?:or|and|use|see|the|with|try|then)\b)   # a usage synopsis's command:
@@ -155,7 +155,8 @@ _PATTERN = re.compile(
       | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
                                                         #   (not "term(s)/phrase")
         (?: / (?: [\w.+@-] | \([\w|]+\) )* )*        #   and bash's /dev/(tcp|udp)/host/port
-      | (?<![\w.~-]) \. [A-Za-z][\w.]*\w                 # a dotfile: .netrc .vimrc (.desktop-Datei: a compound)
+      | (?<![\w.~-]) \. [a-z][\w.]*\w                    # a dotfile: .netrc .vimrc (.desktop-Datei: a compound;
+                                                        #   MAJOR[.MINOR] is a metavariable)
       | (?: (?<=%[A-Za-z]) | (?<=\}) ) [\w-]* \. [A-Za-z]\w{0,7} (?![\w])   # a name a program builds: %s_ascii.spl
       | \*\. (?:\*|\w+) (?: ; [\w.*-]+ )*                # *.po, *.*, a dialog's filter *.vim;_vimrc
       | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
@@ -166,7 +167,7 @@ _PATTERN = re.compile(
     )
   | (?P<identifier>
         (?<![\w.]) [A-Za-z_]\w* (?: :: \w+ )+           # std::string
-      | (?<![\w.]) [A-Za-z_]\w* -> \w+                  # obj->field
+      | (?<![\w.]) [a-z_]\w* -> \w+                     # obj->field (Edit->Global is a menu path)
       | (?<![\w.]) [A-Za-z_][\w.]* \(\)                 # main() os.getcwd()
       | (?<![\w.]) [A-Za-z_]\w+ (?: \.[A-Za-z_]\w* )+ (?![\w])   # os.path.join settings.py (not e.g.)
       | (?<![\w$]) __\w+__ (?![\w$])                    # __init__

@@ -233,9 +233,11 @@ FILE_GLOB = r"""
 #: The colon starts a word: "E1270:" and "10:30" are text.
 EX_COMMAND = r"""
     (?:(?<=[\s"'(\[])|^)
-    :[a-z]{1,12}!?              # the command, maybe forced
+    :[a-z]{1,20}!?              # the command, maybe forced
     (?:\\?/\S*                  # its pattern: :s\/sub/
-      |[ ]'[a-z]{1,12}'         # or the option it is about: :help 'cm'
+      |[ ]'[a-z]{1,20}'         # or the option it is about: :help 'cm'
+      |[ ][\w-]+(?=<(?:Enter|CR)>|\Z)   # or the argument typed before Enter: :help iccf<Enter>
+                                # (protected first, <Enter> ends the text this reads: \Z)
     )?
     (?![\w:])
 """
@@ -255,7 +257,7 @@ PROTOCOL_COMMAND = (
 #: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
 COMMAND_SYNOPSIS = r"""
     (?<![\w\[-])                  # the command's name, two letters or more ("x [y [z]]" is text),
-    (?!(?:or|and|the|to|of|for|with|use|see|try|run|type|then|also)\b)  # no word of a sentence ("or [-q]")
+    (?!(?:or|and|the|to|of|for|with|use|see|try|run|then|also)\b)  # no word of a sentence ("or [-q]")
     [a-z][a-z0-9_-]+
     (?=[ ]+(?:\[-                # its options: a bracket of options (trap [-lp]),
       |-[A-Za-z][^\n]*\[          #   an option before a bracket (fc -s [pat=rep])

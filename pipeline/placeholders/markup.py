@@ -168,13 +168,13 @@ def is_markup(tag: str, text: str) -> bool:
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
 CODE_NAME = "code-name"
-#: Vim's key notation and the expansions of its command line, which its users type as they are
-#: (human translators of vim keep 95 % of them): ``<Enter>``, ``<C-W>``, ``<sfile>``.
-_KEY_NAMES = frozenset(
-    """enter return cr nl lf tab esc space bs del bar bslash lt up down left right home end insert pageup pagedown
-    cmd sid plug leader localleader nop mouse leftmouse rightmouse sfile afile abuf amatch slnum sflnum cword
-    cWORD cfile cexpr client stack script""".lower().split()
+#: Vim's key notation, spelt as vim spells it (``<Enter>``, ``<CR>``, ``<C-W>``; ``<end>`` is a
+#: metavariable), and the expansions of its command line (``<sfile>``): what its users type as it is.
+_KEYS = frozenset(
+    """Enter Return CR NL LF Tab Esc Space BS Del Bar Bslash Up Down Left Right Home End Insert PageUp PageDown
+    Cmd SID Plug Leader LocalLeader Nop LeftMouse RightMouse""".split()
 )
+_EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
 #: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
@@ -182,8 +182,9 @@ _USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]
 #: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``, ``=<number>``,
 #: ``[<options>]``), beside
 #: another (``<start>,<end>``, ``<package>-<version>``), in a quoted command (``'git add <file>'``).
-_METAVARIABLE_BEFORE = re.compile(r"""(?:[\w=:\[(|]|>[,/|-]?|'[^'\n]*|"[^"\n]*)\Z""")
-_METAVARIABLE_AFTER = re.compile(r"""\A(?:[,/|-]?<|[^'\n]*'|[^"\n]*")""")
+_GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
+_BESIDE_AFTER = re.compile(r"\A[,/|-]?<")
+_APOSTROPHE = re.compile(r"\w'\w")  # "isn't": no quote
 
 
 def is_code_name(tag: str, text: str) -> bool:
@@ -203,17 +204,23 @@ def is_code_name(tag: str, text: str) -> bool:
         return True
     at = text.index(tag)
     before, after = text[:at], text[at + len(tag) :]
-    if _METAVARIABLE_BEFORE.search(before) and (before[-1:] not in "'\"" or _METAVARIABLE_AFTER.match(after)):
+    if name in _KEYS or re.fullmatch(r"[CSMAD]-\w+|F[0-9]{1,2}", name):
+        return True  # even glued to a command: ":help iccf<Enter>"
+    if _GLUED_BEFORE.search(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
         return False
-    if _METAVARIABLE_AFTER.match(after) and after[:1] in ",/|-<":
-        return False
-    if name.lower() in _KEY_NAMES or re.fullmatch(r"[CSMAD]-\w+", name):
+    if name in _EXPANSIONS:
         return True
     if re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
         return True
     if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
         return False
     return _USAGE.search(text) is None
+
+
+def _quoted(before: str, after: str) -> bool:
+    """Whether the text around a ``<word>`` quotes it with a command (``'git add <file>'``)."""
+    before, after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
+    return any(before.count(q) % 2 == 1 and q in after for q in "'\"")
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:
