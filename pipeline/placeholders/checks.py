@@ -328,6 +328,7 @@ _CODE_KINDS = frozenset(
         "file-glob",
         "glued-file-name",
         "code-name",
+        "escaped-brace",
     }
 )
 _LETTER = re.compile(r"[^\W\d_]")

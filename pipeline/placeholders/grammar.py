@@ -20,6 +20,7 @@ __all__ = [
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "COMMAND_SYNOPSIS",
+    "ESCAPED_BRACE",
     "EX_COMMAND",
     "FILE_GLOB",
     "GLUED_FILE_NAME",
@@ -222,6 +223,10 @@ GLUED_FILE_NAME = r"""
     (?:(?<=%[A-Za-z])|(?<=\}))   # right after %s or {name}
     [A-Za-z0-9_-]*\.[A-Za-z][A-Za-z0-9]{0,7}\b   # the rest of the name and its extension
 """
+
+#: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
+#: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
+ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
 
 #: File patterns of a file dialog's filter: ``*.json``, ``*.*``, vim's ``*.vim;_vimrc``, ``*.c;*.h``.
 FILE_GLOB = r"""
