@@ -129,7 +129,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
-                if is_code_name(tag, text):
+                if is_code_name(tag, text, m.start()):
                     spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
             values = [] if xliff else _text_values(tag)
@@ -179,22 +179,23 @@ _LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
 #: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
 _USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
-#: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``, ``=<number>``,
-#: ``[<options>]``), beside
-#: another (``<start>,<end>``, ``<package>-<version>``), in a quoted command (``'git add <file>'``).
+#: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
+#: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a
+#: quoted command (``'git add <file>'``).
 _GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
 _BESIDE_AFTER = re.compile(r"\A[,/|-]?<")
 _APOSTROPHE = re.compile(r"\w'\w")  # "isn't": no quote
 
 
-def is_code_name(tag: str, text: str) -> bool:
+def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     """Whether a lone ``<word>`` that is no markup is code rather than a metavariable or a shown value.
 
     Code: a header file (``<signal.h>``), a key (``<Enter>``, ``<C-x>``), a file the text also names
     (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
     (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
     the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
-    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``).
+    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). ``at``: where ``tag`` is in ``text``
+    (default: its first occurrence).
     """
     m = _LONE_WORD.fullmatch(tag)
     if m is None:
@@ -202,7 +203,7 @@ def is_code_name(tag: str, text: str) -> bool:
     name = m.group(1)
     if "." in name:
         return True
-    at = text.index(tag)
+    at = text.index(tag) if at is None else at
     before, after = text[:at], text[at + len(tag) :]
     if name in _KEYS or re.fullmatch(r"[CSMAD]-\w+|F[0-9]{1,2}", name):
         return True  # even glued to a command: ":help iccf<Enter>"
