@@ -43,6 +43,7 @@ __all__ = [
     "SAFE_PRINTF",
     "TEMPLATE",
     "URL",
+    "VIM_TYPED",
     "WIKI",
 ]
 
@@ -241,11 +242,13 @@ EX_COMMAND = r"""
     :[a-z]{1,20}!?              # the command, maybe forced
     (?:\\?/\S*                  # its pattern: :s\/sub/
       |[ ]'[a-z]{1,20}'         # or the option it is about: :help 'cm'
-      |[ ][\w-]+(?=<(?:Enter|CR)>|\Z)   # or the argument typed before Enter: :help iccf<Enter>
-                                # (protected first, <Enter> ends the text this reads: \Z)
     )?
     (?![\w:])
 """
+
+#: What vim's intro tells a user to type, command, argument and key as one: ``:help iccf<Enter>``,
+#: ``:set nocp<Enter>`` (the argument is a help topic or an option, never a word to translate).
+VIM_TYPED = r"""(?<![\w:]):[a-z]{1,20}(?:[ ][\w-]+)?<(?:Enter|CR)>"""
 
 #: Commands of the network protocols catalogs speak of (FTP, SMTP), which no English word spells:
 #: ``'PBSZ 0'``, ``'PROT %c'``, ``CWD``. (``LIST``, ``SIZE``, ``TYPE`` are also words of usage lines.)

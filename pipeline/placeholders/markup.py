@@ -91,7 +91,7 @@ _BRACKET_VALUED = frozenset({"color", "size"})
 _OUTER = {
     "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
-    "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT)),
+    "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT, grammar.VIM_TYPED)),
     "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
     TAG_KIND: r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
     "wiki": grammar.WIKI,
