@@ -188,7 +188,9 @@ CODE_IN = {
 }
 
 
-def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(tmp_path, msgfmt_check):
+def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report = _translate(tmp_path, ["gnu_vim_kde_code.po"])
     assert [i for i in report["issues"] if i["severity"] != "warning"] == []
     units = read_catalog(root / "gnu_vim_kde_code.po").units
@@ -206,7 +208,7 @@ def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(tmp_path, msg
     assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
 
 
-def test_shown_values_and_metavariables_stay_translatable():
+def test_shown_values_and_metavariables_stay_translatable() -> None:
     """Human translators translate these (bash ru, django-cms, django-oscar; vim's <file> metavariables)."""
     for text in ("<unspecified>", "<missing product>", "<no current directory>", "-S <session>\tSource file <session>"):
         assert "<" not in "".join(ph.text for ph in protect(text).placeholders if ph.kind != "option"), text

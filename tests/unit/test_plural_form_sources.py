@@ -11,12 +11,12 @@ from pipeline.workflows.check import check_paths
 DATA = Path(__file__).resolve().parents[1] / "data" / "plural"
 
 
-def test_the_form_of_one_may_follow_the_singulars_markup():
+def test_the_form_of_one_may_follow_the_singulars_markup() -> None:
     checked = check_paths([DATA / "kio-kuit-plural-ru.po"])
     assert checked.issues == [] and checked.fuzzy == []
 
 
-def test_a_form_that_follows_neither_source_is_still_reported(tmp_path):
+def test_a_form_that_follows_neither_source_is_still_reported(tmp_path: Path) -> None:
     text = (DATA / "kio-kuit-plural-ru.po").read_text(encoding="utf-8")
     broken = text.replace('"ит инстеад?<nl/><emphasis', '"ит инстеад?<emphasis', 1)
     assert broken != text
@@ -25,7 +25,7 @@ def test_a_form_that_follows_neither_source_is_still_reported(tmp_path):
     assert reasons == ["plural form 0: markup '<nl/>' missing"]
 
 
-def test_the_other_forms_are_held_to_the_plural_source(tmp_path):
+def test_the_other_forms_are_held_to_the_plural_source(tmp_path: Path) -> None:
     text = (DATA / "kio-kuit-plural-ru.po").read_text(encoding="utf-8")
     broken = text.replace('"делете тхем инстеад?<nl/><nl/><emphasis', '"делете тхем инстеад?<nl/><emphasis', 1)
     assert broken != text

@@ -5,6 +5,7 @@ where it has one, so that what it writes compiles. The entries are wget 1.21.3's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,9 @@ def _catalog(tmp_path: Path, lang: str = "ar") -> Path:
     return path
 
 
-def test_check_reports_the_unfilled_rule_as_an_error_with_its_line(tmp_path, capsys):
+def test_check_reports_the_unfilled_rule_as_an_error_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _catalog(tmp_path)
     translated = path.read_text().replace('msgstr ""\n\n#: src/spider.c:84', 'msgstr "x\\n\\n"\n\n#: src/spider.c:84')
     path.write_text(translated)
@@ -42,7 +45,9 @@ def test_check_reports_the_unfilled_rule_as_an_error_with_its_line(tmp_path, cap
     assert f"{path}:9: Plural-Forms: invalid nplurals value, which msgfmt refuses" in out
 
 
-def test_a_run_fills_the_rule_from_cldr_and_what_it_writes_compiles(tmp_path, capsys, msgfmt_check):
+def test_a_run_fills_the_rule_from_cldr_and_what_it_writes_compiles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], msgfmt_check: Callable[[Path], None]
+) -> None:
     path = _catalog(tmp_path)
     assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
     assert "as msginit does" in capsys.readouterr().err
@@ -57,14 +62,14 @@ def test_a_run_fills_the_rule_from_cldr_and_what_it_writes_compiles(tmp_path, ca
     assert main(["check", str(path)]) == 0
 
 
-def test_the_rest_of_the_header_is_left_as_it_was(tmp_path):
+def test_the_rest_of_the_header_is_left_as_it_was(tmp_path: Path) -> None:
     path = _catalog(tmp_path)
     assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), "--quiet", str(path)]) == 0
     before, after = HEADER.format(lang="ar").splitlines(), path.read_text().splitlines()
     assert after[:8] == before[:8] and after[9] == before[9] == ""
 
 
-def test_an_unfilled_rule_for_a_language_cldr_has_none_for_is_refused_with_its_line(tmp_path):
+def test_an_unfilled_rule_for_a_language_cldr_has_none_for_is_refused_with_its_line(tmp_path: Path) -> None:
     path = _catalog(tmp_path, "x-klingon")
     with pytest.raises(CatalogError) as caught:
         read_catalog(path)
