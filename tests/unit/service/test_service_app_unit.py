@@ -186,9 +186,10 @@ def test_each_route_group_declares_the_first_segment_of_every_path_it_answers():
     from pipeline.service.app import V2_GROUPS, V3_GROUPS
 
     grouped = set(V2_GROUPS) | set(V3_GROUPS)
-    with_routes = {
-        info.name for info in pkgutil.iter_modules(api.__path__) if hasattr(importlib.import_module(f"{api.__name__}.{info.name}"), "routes")
+    modules = {
+        info.name: importlib.import_module(f"{api.__name__}.{info.name}") for info in pkgutil.iter_modules(api.__path__)
     }
+    with_routes = {name for name, module in modules.items() if hasattr(module, "routes")}
     assert with_routes == grouped
     for groups in (V2_GROUPS, V3_GROUPS):
         segments = [segment for declared in groups.values() for segment in declared]
