@@ -121,7 +121,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     """
     spans: list[OuterSpan] = []
     for m in _outer(xliff).finditer(text):
-        kind = m.lastgroup.replace("_", "-")  # type: ignore[union-attr]
+        assert m.lastgroup is not None  # every alternative of the pattern is a named group
+        kind = m.lastgroup.replace("_", "-")
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
@@ -245,7 +246,9 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
         elif ph.text.endswith("/>"):
             continue
         else:
-            closing, name = _TAG_NAME.match(ph.text).groups()  # type: ignore[union-attr]
+            tag = _TAG_NAME.match(ph.text)
+            assert tag is not None  # a markup placeholder is a tag
+            closing, name = tag.groups()
             name = name.lower()
         if name in VOID:
             continue

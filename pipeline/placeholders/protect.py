@@ -331,7 +331,8 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
         if start >= last:
             for m in pattern.finditer(core, last, start):
                 if m.start() != m.end():
-                    found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))  # type: ignore[union-attr]
+                    assert m.lastgroup is not None  # every kind is a named group
+                    found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))
         if span[2] and start >= last:
             found.append(span)
             last = end

@@ -25,8 +25,9 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from pipeline.config import Settings
 from pipeline.distribution import __version__
@@ -66,8 +67,8 @@ def settings_hash(settings: Settings) -> str:
 
 
 def _jsonable(value: object) -> object:
-    if hasattr(value, "__dataclass_fields__"):
-        return asdict(value)  # type: ignore[call-overload]
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
     if isinstance(value, (set, frozenset)):
         return sorted(map(repr, value))
     if hasattr(value, "items"):
@@ -253,7 +254,7 @@ def _record_json(record: Settled) -> dict[str, object]:
     return {name: getattr(record, name) for name in _RECORD_FIELDS}
 
 
-def read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict[str, Any]:
     """A state file's JSON object of this version; empty when it is missing, damaged or of another version."""
     try:
         data = json.loads(read_regular(path))
@@ -275,7 +276,7 @@ _SETTLED_TYPES = {
 }
 
 
-def _settled_from(data: dict) -> dict[str, Settled]:
+def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     catalogs = data.get("catalogs", {})
     for name, values in catalogs.items() if isinstance(catalogs, dict) else ():
@@ -305,7 +306,7 @@ def _settled_from(data: dict) -> dict[str, Settled]:
     return settled
 
 
-def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
+def _languages_from(data: dict[str, Any]) -> dict[str, tuple[str, float]]:
     found: dict[str, tuple[str, float]] = {}
     languages = data.get("languages", {})
     for name, seen in languages.items() if isinstance(languages, dict) else ():

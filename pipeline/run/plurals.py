@@ -140,7 +140,8 @@ def plan_unit(
             texts[classic[i]] = sources[classic[i]]
             continue
         number, source_form = choice
-        texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)  # type: ignore[arg-type]
+        assert count is not None  # a number is chosen only where a count placeholder can carry it
+        texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)
         fallbacks[classic[i]] = sources[classic[i]]  # translated only if this form needs it
         forms.append(FormPlan(NUMBER_BASE + i, number, count, sources[source_form], classic[i]))
     approximate = None

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,7 +66,7 @@ CODE = {
 }
 
 
-def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
+def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict[str, Any]]:
     root = tmp_path / "project"
     root.mkdir()
     for name in names:
@@ -82,7 +84,9 @@ def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
 @pytest.mark.parametrize(
     "name", ["markup_tags_whole.po", "markup_beyond_html.po", "icu_arguments.po", "code_of_other_formats.po"]
 )
-def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(tmp_path, msgfmt_check, name):
+def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], name: str
+) -> None:
     root, report = _translate(tmp_path, [name])
     assert [i for i in report["issues"] if i["severity"] != "warning"] == []
     units = read_catalog(root / name).units
@@ -96,7 +100,7 @@ def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_transla
     assert main(["check", str(root / name)]) == 0
 
 
-def test_text_attributes_and_metavariables_are_translated(tmp_path):
+def test_text_attributes_and_metavariables_are_translated(tmp_path: Path) -> None:
     root, _ = _translate(tmp_path, ["markup_tags_whole.po", "markup_beyond_html.po"])
     targets = {
         u.sources[0]: u.targets[0]
@@ -114,7 +118,7 @@ def test_text_attributes_and_metavariables_are_translated(tmp_path):
     assert CYRILLIC.search(targets["See [[Help:Contents|the help pages]] for '''more''' information"].split("|")[1])
 
 
-def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tmp_path):
+def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tmp_path: Path) -> None:
     root, _ = _translate(tmp_path, ["icu_arguments.po"])
     targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "icu_arguments.po").units}
     plural = targets["{count, plural, one {# comment} other {# comments}}"]
@@ -126,14 +130,16 @@ def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tm
     assert re.findall(r"(=0|one|few|many|other) \{", mixed) == ["=0", "one", "few", "many", "other"], mixed
 
 
-def test_qt_plural_count_is_found_and_every_russian_form_is_made_from_its_number(tmp_path):
+def test_qt_plural_count_is_found_and_every_russian_form_is_made_from_its_number(tmp_path: Path) -> None:
     root, report = _translate(tmp_path, ["code_of_other_formats.po"])
     assert not any("no single count placeholder" in i["reason"] for i in report["issues"])
     unit = next(u for u in read_catalog(root / "code_of_other_formats.po").units if u.plural)
     assert len(unit.targets) == 3 and all(t.startswith("%n ") for t in unit.targets), unit.targets
 
 
-def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_source_language_file(tmp_path, capsys):
+def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_source_language_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root, report = _translate(tmp_path, ["symfony"])
     assert report["totals"]["segments_translated"] == 2
     units = {u.sources[0]: u for u in read_catalog(root / "symfony" / "messages+intl-icu.ru.xlf").units}

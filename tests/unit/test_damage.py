@@ -63,7 +63,9 @@ DAMAGED = [
 
 
 @pytest.mark.parametrize(("source", "damaged", "kind", "token"), DAMAGED, ids=[d[3] for d in DAMAGED])
-def test_each_damaged_example_of_the_issue_is_reported_with_its_token(source, damaged, kind, token):
+def test_each_damaged_example_of_the_issue_is_reported_with_its_token(
+    source: str, damaged: str, kind: Kind, token: str
+) -> None:
     found = check(source, damaged)
     assert (kind, token) in {(d.kind, d.token) for d in found}, found
 
@@ -103,11 +105,11 @@ CORRECT = [
 
 
 @pytest.mark.parametrize(("source", "translation"), CORRECT, ids=[c[0] for c in CORRECT])
-def test_a_correct_translation_is_not_reported(source, translation):
+def test_a_correct_translation_is_not_reported(source: str, translation: str) -> None:
     assert check(source, translation) == []
 
 
-def test_records_say_what_happened_to_each_token():
+def test_records_say_what_happened_to_each_token() -> None:
     assert check("Open %s in <b>%d</b>", "Öffne <b>%ð</b>") == [
         Damage(Kind.PRINTF, "%d", Change.MISSING),
         Damage(Kind.PRINTF, "%s", Change.MISSING),
@@ -125,26 +127,26 @@ def test_records_say_what_happened_to_each_token():
     assert check("<b>x</b>", "<ḃ>x</b>") == [Damage(Kind.MARKUP, "<b>", Change.CHANGED, "<ḃ>")]
 
 
-def test_a_tag_is_compared_whole_with_its_attributes_but_not_its_text_attributes():
+def test_a_tag_is_compared_whole_with_its_attributes_but_not_its_text_attributes() -> None:
     assert check('<a href="%s" title="Open">x</a>', '<a href="%s" title="Öffnen">y</a>') == []
     assert check('<a href="%s" class="btn">x</a>', '<a href="%s" class="bten">y</a>')[0].kind is Kind.MARKUP
     placeholder_in_title = check('<abbr title="%(full)s">x</abbr>', '<abbr title="%(fuls)s">y</abbr>')
     assert [d.token for d in placeholder_in_title] == ["%(full)s"]
 
 
-def test_a_plural_form_may_leave_the_count_out_only_where_another_form_keeps_it():
+def test_a_plural_form_may_leave_the_count_out_only_where_another_form_keeps_it() -> None:
     assert check_plural(["%d file", "%d files"], ["eine Datei", "%d Dateien"]) == []
     assert check_plural(["%d file", "%d files"], ["eine Datei", "Dateien"]) != []
     assert check_plural(["%n file(s)", "%n file(s)"], ["%ن", "%ن", "%ن"]) != []
 
 
-def test_prose_that_looks_like_code_in_the_translation_alone_is_not_reported():
+def test_prose_that_looks_like_code_in_the_translation_alone_is_not_reported() -> None:
     """German suspended compounds, a translator's address, an entity for a quote mark."""
     assert check("Start and end date", "Veranstaltungsbeginn und -ende") == []
     assert check("Your emails", "tr@example.de") == []
     assert check("Settings", "Einstellungen &rsaquo; Medien") == []
 
 
-def test_tokens_are_read_the_same_whatever_surrounds_them():
+def test_tokens_are_read_the_same_whatever_surrounds_them() -> None:
     source = "Usage: %s [--scale N] <b>{name}</b> $HOME/x_y.conf"
     assert [t.key for t in tokens(source)] == [t.key for t in tokens(f"Mode d'emploi : {source[7:]} fin")]
