@@ -107,13 +107,25 @@ class Journal:
         self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
         self._languages: dict[str, tuple[str, float]] = {}  # service -> (hash of its list, when seen)
         self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
+        # state.json as this run last read or wrote it: while the file is that one, _settled and
+        # _languages are what it holds (an atomic write makes a new file, so another run's save shows).
+        self._synced: _FileIdentity = None
         self.reload()
 
     def reload(self) -> None:
         """Read the state again (another run saved it while this one waited for its catalogs); saved changes only."""
-        data = read_json(self.directory / STATE_NAME) if self.directory is not None else {}
-        self._settled, self._languages = _settled_from(data), _languages_from(data)
+        self._settled, self._languages, self._synced = self._read()
         self._changes, self._languages_seen = {}, {}
+
+    def _read(self) -> tuple[dict[str, Settled], dict[str, tuple[str, float]], _FileIdentity]:
+        """What state.json holds, and the identity of the file read (taken first: a file replaced meanwhile
+        is then read again at the next save, never trusted as read)."""
+        if self.directory is None:
+            return {}, {}, None
+        path = self.directory / STATE_NAME
+        identity = _identity(path)
+        data = read_json(path)
+        return _settled_from(data), _languages_from(data), identity
 
     # -- settled catalogs -------------------------------------------------------------------
 
@@ -189,8 +201,11 @@ class Journal:
         if self.directory is None or not self.changed:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        on_disk = read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
-        settled, languages = _settled_from(on_disk), _languages_from(on_disk)
+        path = self.directory / STATE_NAME
+        if self._synced is not None and _identity(path) == self._synced:
+            settled, languages = dict(self._settled), dict(self._languages)  # the file is as this run left it
+        else:  # another run saved meanwhile (or this one never read the file): merge into what it holds
+            settled, languages, _ = self._read()
         for name, change in self._changes.items():
             if change is None:
                 settled.pop(name, None)
@@ -199,11 +214,14 @@ class Journal:
         languages.update(self._languages_seen)
         data = {
             "version": STATE_VERSION,
-            "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+            "catalogs": {name: _record_json(rec) for name, rec in sorted(settled.items())},
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
         }
-        atomic_write(self.directory / STATE_NAME, dump_json(data))
+        # On one line: the encoder written in C serializes it (an indented dump takes the pure-Python
+        # one), and a run of many windows saves the whole state once per window.
+        atomic_write(path, dump_json(data, indent=None))
         self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
+        self._synced = _identity(path)
 
 
 def state_lock_path(directory: Path) -> Path:
@@ -214,6 +232,26 @@ def state_lock_path(directory: Path) -> Path:
 def dump_json(data: object, indent: int | None = 1) -> bytes:
     """``data`` as the state files hold it: sorted keys, UTF-8."""
     return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
+
+
+#: What tells one state.json from another: a save replaces the file (a new inode), and its size and times.
+_FileIdentity = tuple[int, int, int, int, int] | None
+
+
+def _identity(path: Path) -> _FileIdentity:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(Settled))
+
+
+def _record_json(record: Settled) -> dict[str, object]:
+    """A settled record as state.json holds it (its fields are plain values and tuples of them)."""
+    return {name: getattr(record, name) for name in _RECORD_FIELDS}
 
 
 def read_json(path: Path) -> dict[str, Any]:

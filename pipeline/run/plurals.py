@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.placeholders.grammar import INTEGER_PRINTF
-from pipeline.placeholders.protect import FORMAT_SUFFIX, protect
+from pipeline.placeholders.protect import protect
+from pipeline.placeholders.runs import FORMAT_SUFFIX
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.segments import SegmentKey
 

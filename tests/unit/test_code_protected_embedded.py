@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.cli import main
+from pipeline.placeholders.protect import protect
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -150,3 +151,64 @@ def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_sour
     # categories) and the machine ones pass: compared with the English texts, never with the keys.
     assert main(["check", "--config", str(root / "pipeline.toml")]) == 0
     assert "0 error(s)" in capsys.readouterr().err
+
+
+#: atk35's entries of bash, vim, glib, wget, konsole, kio and django-cms (gnu_vim_kde_code.po, verbatim):
+#: a part of the source that picks the entry -> code that must come back as it is.
+CODE_IN = {
+    "Type `help name'": ["`help'", "`help name'", "`name'", "`info bash'", "`man -k'", "`info'"],
+    "trap [-lp]": ["trap", "-lp", "signal_spec"],
+    "fc [-e ename]": ["fc [-e", " fc -s", "-lnr"],
+    "/dev/(tcp|udp)/host/port": ["/dev/(tcp|udp)/host/port"],
+    "<signal.h>": ["<signal.h>"],
+    "%(fmt)T": ["%(fmt)T"],
+    "type [-afptP]": ["type [-afptP]"],
+    ":help iccf<Enter>": [":help iccf<Enter>"],
+    "use <override>": ["<override>", "<key name='%s'>", "<schema id='%s'>"],
+    ":qa!": [":qa!"],
+    ":help 'cm'": [":help 'cm'"],
+    "<vimrc>": ["<vimrc>", ".vimrc"],
+    "vim.Buffer": ["vim.Buffer", "%s"],
+    "%s_ascii.spl": ['"%s_%s.spl"', '"%s_ascii.spl"'],
+    ":s\\/sub/": [":s\\/sub/"],
+    "*.vim;_vimrc": ["*.vim;_vimrc;_gvimrc", "*.*"],
+    "Vim macro files": ["*.vim", "*.*"],
+    "smb://server/resource/file.txt": ["smb://server/resource/file.txt"],
+    "trash:///": ["trash:///"],
+    "<value>": ["<%s>", "<value>"],
+    ".netrc": [".netrc"],
+    "'PBSZ 0'": ["'PBSZ 0'"],
+    "'PROT %c'": ["PROT %c"],
+    "==> CWD": ["CWD"],
+    "like http://": ["http://", "https://", "file://"],
+    "(*.json)": ["(*.json)"],
+    "file:/home/konqi": ["file:/home/konqi", "file:/home."],
+    '\\{name1,name2,...,"string"}': ['\\{name1,name2,...,"string"}', "\\{@}", "\\{0}"],
+    "http://%(host)s%(path)s": ["http://%(host)s%(path)s"],
+}
+
+
+def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    root, report = _translate(tmp_path, ["gnu_vim_kde_code.po"])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    units = read_catalog(root / "gnu_vim_kde_code.po").units
+    assert len(units) == 29 and all(u.state is UnitState.FUZZY for u in units)
+    picked = set()
+    for unit in units:
+        target = unit.targets[0]
+        assert CYRILLIC.search(target), (unit.sources[0], target)
+        for part, code in CODE_IN.items():
+            if part in unit.sources[0]:
+                picked.add(part)
+                assert [token for token in code if token not in target] == [], target
+    assert picked == set(CODE_IN)
+    msgfmt_check(root / "gnu_vim_kde_code.po")
+    assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
+
+
+def test_shown_values_and_metavariables_stay_translatable() -> None:
+    """Human translators translate these (bash ru, django-cms, django-oscar; vim's <file> metavariables)."""
+    for text in ("<unspecified>", "<missing product>", "<no current directory>", "-S <session>\tSource file <session>"):
+        assert "<" not in "".join(ph.text for ph in protect(text).placeholders if ph.kind != "option"), text

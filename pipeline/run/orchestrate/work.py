@@ -47,7 +47,7 @@ from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
 from pipeline.run.send import length
 from pipeline.run.send.interruption import Interruption
-from pipeline.run.window import Pending, ScannedCatalog, WindowFiles
+from pipeline.run.window import Pending, Refused, ScannedCatalog, WindowFiles
 
 __all__ = ["run", "translate"]
 
@@ -74,7 +74,8 @@ async def translate(
     provenance = Provenance(settings.cache_dir)
     index = None
     if settings.reuse:  # --no-cache: the index is a cache too
-        index = Index(settings, journal, provenance, options.use_cache, options.use_cache and not options.dry_run)
+        persist = options.use_cache and not options.dry_run
+        index = Index(settings, journal, provenance, options.use_cache, persist, inputs.paths)
     try:
         with interruption.handling(handle_signals):
             connections = Connections(inputs, ledger, journal, client_factory)
@@ -315,9 +316,7 @@ async def _read(
     may_cut = first and not connections.terminology_due
     cut = False
     for path in files.paths:
-        # parsed from the very bytes write-back compares the file with
-        args = (settings, (path,), options.target_langs, retranslate, files.snapshots, offered)
-        found, issues, refused = await asyncio.to_thread(scan.scan, *args) if cut else scan.scan(*args)
+        found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut)
         window.extend(found)
         rest.extend(found)
         ledger.add_issues(issues)
@@ -338,6 +337,29 @@ async def _read(
     if rest or not cut:
         for piece in plan.parts(rest, most):
             yield piece
+
+
+async def _scan(
+    run: RunContext,
+    files: WindowFiles,
+    path: Path,
+    retranslate: scan.Retranslate | None,
+    offered: frozenset[str] | None,
+    threaded: bool,
+) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
+    """Scan one catalog, in a worker thread when ``threaded`` (requests in flight keep the loop's turns)."""
+    inputs = run.inputs
+    ahead = run.reuse.parsed(path, files.snapshots.get(path)) if run.reuse is not None else None  # the index's own
+    args = (
+        inputs.settings,
+        (path,),
+        inputs.options.target_langs,
+        retranslate,
+        files.snapshots,  # parsed from the very bytes write-back compares the file with
+        offered,
+        {path: ahead} if ahead is not None else None,  # parsed from those bytes by the reuse index
+    )
+    return await asyncio.to_thread(scan.scan, *args) if threaded else scan.scan(*args)
 
 
 async def _offered(run: RunContext) -> frozenset[str] | None:
