@@ -75,8 +75,12 @@ class _Block:
 
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
     """The catalog at ``catalog_path`` updated from ``template_path``; nothing is written."""
-    catalog = read_po(catalog_path)
-    template = read_po(template_path)  # the strict reader: a broken template is refused with its line
+    # The strict reader: a broken catalog or template is refused with its line.
+    return merge_read(read_po(catalog_path), read_po(template_path))
+
+
+def merge_read(catalog: PoCatalog, template: PoCatalog) -> MergeResult:
+    """``catalog`` updated from ``template``, both as read (a template read once serves all its catalogs)."""
     raw = catalog.raw  # each file is read once: what is merged is what was checked
     lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
     merger = _Merger(

@@ -150,9 +150,7 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
         return paths
     run.journal.reload()  # another run went first: look again with what it saved
     run.provenance.reload()
-    return unsettled(
-        inputs.settings, inputs.options, run.journal, (inputs.fingerprint, inputs.service), paths, run.ledger
-    )
+    return unsettled(inputs.settings, inputs.options, run.journal, (inputs.skips, inputs.service), paths, run.ledger)
 
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
