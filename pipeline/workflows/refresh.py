@@ -30,10 +30,10 @@ from pipeline.catalogs.po import PoCatalog, read_po
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import state_lock
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Issue, Severity
 from pipeline.run.journal import Journal, Merged, state_lock_path
-from pipeline.run.locks import state_lock
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 if TYPE_CHECKING:

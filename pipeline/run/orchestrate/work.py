@@ -32,11 +32,12 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
+from pipeline.files.lockfile import state_lock
 from pipeline.model import Issue
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
