@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-import polib
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
-from pipeline.catalogs.po import PoCatalog, read_po
+from pipeline.catalogs.po import PoCatalog, read_po_entries
+from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
 from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
@@ -73,27 +74,88 @@ class _Block:
     gap: list[str]  # the lines before it in the original file (blank lines, mostly)
 
 
+class _Entry(NamedTuple):
+    """An entry as the merge compares and copies it: the scanner's strings (msgfmt's reading) and the
+    references of its ``#:`` lines, as polib reads them."""
+
+    msgctxt: str | None
+    msgid: str
+    msgid_plural: str
+    msgstr: str
+    msgstr_plural: dict[int, str]
+    obsolete: bool
+    flags: tuple[str, ...]
+    comment: str  # the ``#.`` lines
+    occurrences: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template as merges use it: its live entries and header fields, read once for all its catalogs."""
+
+    entries: tuple[_Entry, ...]
+    metadata: dict[str, str]
+
+
+def read_template(path: Path, raw: bytes | None = None) -> Template:
+    """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
+    with its line."""
+    template, spans = read_po_entries(path, raw)
+    entries = _entries(spans, _decoded_lines(template))
+    return Template(tuple(e for e in entries if not e.obsolete), dict(template.metadata))
+
+
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
     """The catalog at ``catalog_path`` updated from ``template_path``; nothing is written."""
-    # The strict reader: a broken catalog or template is refused with its line.
-    return merge_read(read_po(catalog_path), read_po(template_path))
+    return merge_read(catalog_path, None, read_template(template_path))
 
 
-def merge_read(catalog: PoCatalog, template: PoCatalog) -> MergeResult:
-    """``catalog`` updated from ``template``, both as read (a template read once serves all its catalogs)."""
-    raw = catalog.raw  # each file is read once: what is merged is what was checked
-    lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
-    merger = _Merger(
-        catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines, dict(template.metadata)
-    )
-    return merger.run(raw)
+def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
+    """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
+    catalog, spans = read_po_entries(catalog_path, raw)  # the strict reader: refused with its line
+    lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
+    merger = _Merger(catalog, _entries(spans, lines), list(template.entries), lines, template.metadata)
+    return merger.run(catalog.raw)
 
 
-def _key(entry: polib.POEntry) -> tuple[str | None, str, str | None]:
+def _decoded_lines(catalog: PoCatalog) -> list[str]:
+    return [ln.decode(catalog.encoding) for ln in catalog.raw.splitlines(keepends=True)]
+
+
+def _entries(spans: list[Entry], lines: list[str]) -> list[_Entry]:
+    return [
+        _Entry(
+            s.msgctxt,
+            s.msgid,
+            s.msgid_plural,
+            s.msgstr,
+            s.msgstr_plural,
+            s.obsolete,
+            s.flags,
+            s.comment,
+            _occurrences(lines[s.first : s.msgid_line]),
+        )
+        for s in spans
+    ]
+
+
+def _occurrences(head: list[str]) -> tuple[tuple[str, str], ...]:
+    """The references of an entry's ``#:`` lines (``file:line``, or a name without a line), as polib reads them."""
+    found: list[tuple[str, str]] = []
+    for line in head:
+        text = line.strip()
+        if text.startswith("#:"):
+            for ref in text[3:].split():
+                name, colon, number = ref.rpartition(":")
+                found.append((name, number) if colon and number.isdigit() else (ref, ""))
+    return tuple(found)
+
+
+def _key(entry: _Entry) -> tuple[str | None, str, str | None]:
     return entry.msgctxt, entry.msgid, entry.msgid_plural or None
 
 
-def _translated(entry: polib.POEntry) -> bool:
+def _translated(entry: _Entry) -> bool:
     return bool(entry.msgstr or any(entry.msgstr_plural.values()))
 
 
@@ -133,10 +195,10 @@ class _Merger:
     def __init__(
         self,
         catalog: PoCatalog,
-        entries: list[polib.POEntry],
-        template: list[polib.POEntry],
+        entries: list[_Entry],
+        template: list[_Entry],
         lines: list[str],
-        template_metadata: dict[str, str],
+        template_metadata: Mapping[str, str],
     ) -> None:
         self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
         self.template_metadata = template_metadata
@@ -262,7 +324,7 @@ class _Merger:
             previous = self._previous_lines(old)
         return [*comments, *_template_comments(t, fuzzy), *previous, *block[body:]]
 
-    def _fails_new_flags(self, old: polib.POEntry, t: polib.POEntry) -> bool:
+    def _fails_new_flags(self, old: _Entry, t: _Entry) -> bool:
         """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
         ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
@@ -279,7 +341,7 @@ class _Merger:
         was, now = range_of(old.flags), range_of(t.flags)
         return was is not None and (now is None or not (was[0] <= now[0] and now[1] <= was[1]))
 
-    def _previous_lines(self, old: polib.POEntry) -> list[str]:
+    def _previous_lines(self, old: _Entry) -> list[str]:
         """``#|`` lines naming the entry itself, as msgmerge writes them for an entry it makes fuzzy."""
         previous: list[str] = []
         if old.msgctxt is not None:
@@ -331,7 +393,7 @@ class _Merger:
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
         return [*head, *(f"#~ {ln}" for ln in block[body:])]
 
-    def _target_lines(self, t: polib.POEntry, old: polib.POEntry | None) -> list[str]:
+    def _target_lines(self, t: _Entry, old: _Entry | None) -> list[str]:
         if not t.msgid_plural:
             value = "" if old is None else (old.msgstr if not old.msgid_plural else old.msgstr_plural.get(0, ""))
             return format_field("msgstr", value)
@@ -378,11 +440,11 @@ def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
     return tuple(c >= 5 for c in counts)
 
 
-def _format_flags(entry: polib.POEntry) -> list[str]:
+def _format_flags(entry: _Entry) -> list[str]:
     return [f for f in entry.flags if f != "fuzzy"]
 
 
-def _template_comments(t: polib.POEntry, fuzzy: bool) -> list[str]:
+def _template_comments(t: _Entry, fuzzy: bool) -> list[str]:
     lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
     lines += _references(t.occurrences)
     flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
@@ -406,7 +468,7 @@ def _references(occurrences: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def _source_lines(t: polib.POEntry) -> list[str]:
+def _source_lines(t: _Entry) -> list[str]:
     lines = format_field("msgctxt", t.msgctxt) if t.msgctxt is not None else []
     lines += format_field("msgid", t.msgid)
     if t.msgid_plural:

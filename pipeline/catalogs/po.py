@@ -341,6 +341,17 @@ def _untranslated(forms: int) -> tuple[str, ...]:
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
     """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
     with the line of the first problem."""
+    return PoCatalog(_read(path, raw))
+
+
+def read_po_entries(path: Path, raw: bytes | None = None) -> tuple[PoCatalog, list[Entry]]:
+    """:func:`read_po`, and the scanner's entries (the header's left out, one per unit): what a merge
+    compares and copies, read once (polib's entries would read the file a second time)."""
+    read = _read(path, raw)
+    return PoCatalog(read), read.spans
+
+
+def _read(path: Path, raw: bytes | None) -> PoRead:
     try:
         raw = read_regular(path) if raw is None else raw
     except OSError as exc:
@@ -391,9 +402,7 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
                 f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
                 f"and the header line is added with them, as msginit writes it",
             )
-    return PoCatalog(
-        PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
-    )
+    return PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
 
 
 class _PoText(str):

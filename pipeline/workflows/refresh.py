@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
-from pipeline.catalogs.merge import merge_read
-from pipeline.catalogs.po import PoCatalog, read_po
+from pipeline.catalogs.merge import Template, merge_read, read_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.files.atomic import atomic_write
@@ -135,7 +134,7 @@ class _Merging:
     def __init__(self, root: Path, write: bool, journal: Journal | None) -> None:
         self.root, self.write, self.journal = root, write, journal
         self._templates: dict[Path, tuple[bytes, str] | CatalogError] = {}  # path -> (bytes, SHA-256)
-        self._parsed: dict[Path, PoCatalog | CatalogError] = {}
+        self._parsed: dict[Path, Template | CatalogError] = {}
 
     def catalog(self, path: Path, display: str, template: Path) -> MergeSummary | Issue:
         """What merging ``path`` with ``template`` did, or the issue that stopped it."""
@@ -149,7 +148,7 @@ class _Merging:
             template_digest = self._template(template)[1]
             if self.journal is not None and self.journal.merged(display, template_display, template_digest, digest):
                 return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
-            result = merge_read(read_po(path, raw), self._parsed_template(template))
+            result = merge_read(path, raw, self._parsed_template(template))
             if result.changed and self.write:
                 atomic_write(path, result.data)
         except CatalogError as exc:
@@ -175,11 +174,11 @@ class _Merging:
             raise found
         return found
 
-    def _parsed_template(self, path: Path) -> PoCatalog:
+    def _parsed_template(self, path: Path) -> Template:
         """The template as the strict reader reads it; CatalogError, with its line, when it is broken."""
         if path not in self._parsed:
             try:
-                self._parsed[path] = read_po(path, self._template(path)[0])
+                self._parsed[path] = read_template(path, self._template(path)[0])
             except CatalogError as exc:
                 self._parsed[path] = exc
         found = self._parsed[path]

@@ -39,9 +39,9 @@ def merged(monkeypatch) -> list[str]:
     """The names of the catalogs the merge step parses and merges."""
     names: list[str] = []
 
-    def spy(catalog, template):  # type: ignore[no-untyped-def]
-        names.append(f"{catalog.path.parent.parent.name}/{catalog.path.name}")
-        return merge_read(catalog, template)
+    def spy(path, raw, template):  # type: ignore[no-untyped-def]
+        names.append(f"{path.parent.parent.name}/{path.name}")
+        return merge_read(path, raw, template)
 
     monkeypatch.setattr(refresh_module, "merge_read", spy)
     return names
