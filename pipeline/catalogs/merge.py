@@ -453,7 +453,7 @@ def _template_comments(t: _Entry, fuzzy: bool) -> list[str]:
     return lines
 
 
-def _references(occurrences: list[tuple[str, str]]) -> list[str]:
+def _references(occurrences: Sequence[tuple[str, str]]) -> list[str]:
     """``#:`` lines as xgettext writes them: references wrapped at the page width."""
     lines: list[str] = []
     current = "#:"
