@@ -38,7 +38,7 @@ from typing import NamedTuple
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
-from pipeline.catalogs.po import PoCatalog, read_po_entries
+from pipeline.catalogs.po import PoRead, read_po_file
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
@@ -102,8 +102,8 @@ class Template:
 def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
-    template, spans = read_po_entries(path, raw)
-    entries = _entries(spans, _decoded_lines(template))
+    template = read_po_file(path, raw)
+    entries = _entries(template.spans, _decoded_lines(template))
     return Template(tuple(e for e in entries if not e.obsolete), dict(template.metadata))
 
 
@@ -114,13 +114,13 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
 
 def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
-    catalog, spans = read_po_entries(catalog_path, raw)  # the strict reader: refused with its line
+    catalog = read_po_file(catalog_path, raw)  # the strict reader: refused with its line
     lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
-    merger = _Merger(catalog, _entries(spans, lines), list(template.entries), lines, template.metadata)
+    merger = _Merger(catalog, _entries(catalog.spans, lines), list(template.entries), lines, template.metadata)
     return merger.run(catalog.raw)
 
 
-def _decoded_lines(catalog: PoCatalog) -> list[str]:
+def _decoded_lines(catalog: PoRead) -> list[str]:
     return [ln.decode(catalog.encoding) for ln in catalog.raw.splitlines(keepends=True)]
 
 
@@ -224,7 +224,7 @@ class Lenders:
 class _Merger:
     def __init__(
         self,
-        catalog: PoCatalog,
+        catalog: PoRead,
         entries: list[_Entry],
         template: list[_Entry],
         lines: list[str],
@@ -232,7 +232,7 @@ class _Merger:
     ) -> None:
         self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
         self.template_metadata = template_metadata
-        self.ranges = catalog.entry_lines()
+        self.ranges = [(span.first, span.msgstr_end) for span in catalog.spans]  # each entry's lines
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         self.nplurals = catalog.plural.nplurals if catalog.plural else 2
         self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added

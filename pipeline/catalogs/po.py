@@ -341,17 +341,12 @@ def _untranslated(forms: int) -> tuple[str, ...]:
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
     """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
     with the line of the first problem."""
-    return PoCatalog(_read(path, raw))
+    return PoCatalog(read_po_file(path, raw))
 
 
-def read_po_entries(path: Path, raw: bytes | None = None) -> tuple[PoCatalog, list[Entry]]:
-    """:func:`read_po`, and the scanner's entries (the header's left out, one per unit): what a merge
-    compares and copies, read once (polib's entries would read the file a second time)."""
-    read = _read(path, raw)
-    return PoCatalog(read), read.spans
-
-
-def _read(path: Path, raw: bytes | None) -> PoRead:
+def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
+    """What :func:`read_po` reads, checked alike, before it becomes a catalog: the scanner's entries
+    (the header's left out), which a merge compares and copies without the catalog's units."""
     try:
         raw = read_regular(path) if raw is None else raw
     except OSError as exc:
