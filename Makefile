@@ -14,14 +14,15 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[serve,review,redis,test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[redis,test,dev]'
 	touch $(STAMP)
 
 translate: install
 	$(BIN)/pipeline translate
 
-# The shared-cache tests need a real redis-server, and the browser tests of `pipeline review` the
-# distribution's Chromium and its driver: installed here when missing and we can (root and apt-get);
+# The shared-cache tests need a real redis-server, the browser tests of `pipeline review` the
+# distribution's Chromium and its driver, and the XLIFF schema checks the official XSDs Debian's
+# php-symfony-translation ships: installed here when missing and we can (root and apt-get);
 # otherwise those tests are skipped and say how to install them.
 test: install
 	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
@@ -31,6 +32,10 @@ test: install
 		command -v apt-get >/dev/null 2>&1 && { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; } >/dev/null 2>&1 || \
 		echo "chromium and chromium-driver not installed (needs root and apt-get): the browser tests will be skipped"; }
+	@[ -f /usr/share/php/Symfony/Component/Translation/Resources/schemas/xliff-core-2.0.xsd ] || { [ "$$(id -u)" = 0 ] && \
+		command -v apt-get >/dev/null 2>&1 && { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq php-symfony-translation; } >/dev/null 2>&1 || \
+		echo "php-symfony-translation not installed (needs root and apt-get): XLIFF schema checks will be skipped"; }
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Lint, format and types, as CI runs them (.ci/run); `ruff format .` fixes the format.

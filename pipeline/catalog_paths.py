@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline import locales
 from pipeline.config import Settings
 from pipeline.files.untrusted import work_tree
 from pipeline.model import Issue, Severity
@@ -89,6 +90,21 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
             continue
         found.add(real)
     return Found(sorted(found), refused)
+
+
+def where_searched(settings: Settings, paths: Sequence[Path] = ()) -> str:
+    """Where :func:`find_catalogs` looked, for a run that found nothing: ``no .po, .xlf or .xliff file in DIR``."""
+    every = tuple(f"**/*{suffix}" for suffix in CATALOG_SUFFIXES)
+    folders = [p for p in paths if p.is_dir()]
+    if paths:
+        searched = [f"no .po, .xlf or .xliff file in {printable(str(p))}" for p in folders]
+        return "; ".join(searched) or "no catalog among the files given"
+    top = printable(str(settings.root))
+    if tuple(settings.catalogs) == every:
+        said = f"no .po, .xlf or .xliff file in {top}"
+    else:
+        said = f"no file in {top} matches catalogs = [{', '.join(repr(p) for p in settings.catalogs)}]"
+    return said + (", among the files git does not ignore" if work_tree(settings.root) is not None else "")
 
 
 def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False) -> list[str]:
@@ -294,6 +310,15 @@ def configured_locale(settings: Settings, path: Path) -> str | None:
         if _Patterns((pattern,)).match_any(settings.root, path):
             return locale
     return None
+
+
+def catalog_locale(settings: Settings, path: Path, language: str | None) -> str | None:
+    """The locale a run translates the catalog at ``path`` into: as configured, else its own ``language``
+    (with the form of address its name adds), else the one its path names; None when nothing says."""
+    configured = configured_locale(settings, path)
+    if configured is not None:
+        return configured
+    return locales.refined(language, path) if language else locales.locale_from_path(path)
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:

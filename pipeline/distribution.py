@@ -5,11 +5,12 @@ The import package and the command are ``pipeline``; the distribution (what ``pi
 ``pipx install`` take) is :data:`DISTRIBUTION`, because ``pipeline`` on the package index is an
 unrelated project.
 
-The package is installed three ways, and each adds a package its own way: ``pip`` into a virtual
-environment or the user's Python, ``pipx`` into an environment of its own, and the pre-commit
-framework into the hook's environment, which only ``additional_dependencies`` in the user's
-``.pre-commit-config.yaml`` can change (:func:`install_hint`). The packages are the extra's as
-the installed metadata lists them, so the advice never drifts from ``pyproject.toml``.
+The one extra left is ``redis``, for the shared cache. The package is installed three ways, and
+each adds a package its own way: ``pip`` into a virtual environment or the user's Python, ``pipx``
+into an environment of its own, and the pre-commit framework into the hook's environment, which
+only ``additional_dependencies`` in the user's ``.pre-commit-config.yaml`` can change
+(:func:`install_hint`). The packages are the extra's as the installed metadata lists them, so the
+advice never drifts from ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ DISTRIBUTION = "pipeline-i18n"  # keep in step with pyproject.toml's [project] n
 
 
 #: The packages of each extra, for a copy run without installed metadata (a source tree on sys.path).
-_FALLBACK = {"serve": ("uvicorn>=0.30", "h11>=0.14"), "review": ("uvicorn>=0.30",), "redis": ("redis>=5.0",)}
+_FALLBACK = {"redis": ("redis>=5.0",)}
 
 
 def install_route(prefix: str | None = None) -> str:
@@ -39,7 +40,7 @@ def install_route(prefix: str | None = None) -> str:
 
 
 def requirements(extra: str) -> tuple[str, ...]:
-    """The requirements the installed distribution lists for ``extra`` (``uvicorn>=0.30``)."""
+    """The requirements the installed distribution lists for ``extra`` (``redis>=5.0``)."""
     from importlib import metadata
 
     try:
@@ -60,7 +61,7 @@ def _names_extra(marker: str, extra: str) -> bool:
 
 
 def install_hint(extra: str, prefix: str | None = None, executable: str | None = None) -> str:
-    """The command (or hook setting) that adds ``extra`` where this copy runs: ``pipx inject pipeline-i18n uvicorn``."""
+    """The command (or hook setting) that adds ``extra`` where this copy runs: ``pipx inject pipeline-i18n redis``."""
     packages = requirements(extra)
     quoted = " ".join(shlex.quote(p) for p in packages)
     route = install_route(prefix)

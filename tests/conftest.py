@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gc
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from lxml import etree
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
@@ -46,6 +48,42 @@ def msgfmt_check():
             pytest.skip("GNU msgfmt is not installed")
         done = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
         assert done.returncode == 0, f"msgfmt --check {path}:\n{done.stderr}"
+
+    return check
+
+
+#: Where Debian's php-symfony-translation keeps the XLIFF schemas (1.2 strict, 2.0, and the xml: one they import).
+XLIFF_SCHEMAS = Path("/usr/share/php/Symfony/Component/Translation/Resources/schemas")
+_XLIFF_SCHEMA_FILES = {
+    "urn:oasis:names:tc:xliff:document:1.2": "xliff-core-1.2-strict.xsd",
+    "urn:oasis:names:tc:xliff:document:2.0": "xliff-core-2.0.xsd",
+}
+
+
+@pytest.fixture(scope="session")
+def xliff_schema_check():
+    """Validate an XLIFF file against its version's official schema (the copies php-symfony-translation
+    ships, as Symfony validates with them); skip the check when they are not installed."""
+    schemas: dict[str, etree.XMLSchema] = {}
+
+    def schema(namespace: str) -> etree.XMLSchema:
+        if namespace not in schemas:
+            path = XLIFF_SCHEMAS / _XLIFF_SCHEMA_FILES[namespace]
+            # The xml: namespace's schema is imported from the W3C's site or a folder not shipped: the local copy.
+            text = re.sub(
+                r'(namespace="http://www.w3.org/XML/1998/namespace"\s+schemaLocation=")[^"]*"',
+                lambda m: m.group(1) + (XLIFF_SCHEMAS / "xml.xsd").as_uri() + '"',
+                path.read_text(encoding="utf-8"),
+            )
+            schemas[namespace] = etree.XMLSchema(etree.fromstring(text.encode("utf-8"), base_url=str(path)))
+        return schemas[namespace]
+
+    def check(path: Path) -> None:
+        if not (XLIFF_SCHEMAS / "xml.xsd").is_file():
+            pytest.skip("the XLIFF schemas are not installed (Debian: php-symfony-translation)")
+        document = etree.parse(str(path))
+        found = schema(etree.QName(document.getroot()).namespace or "")
+        assert found.validate(document), f"{path}: {found.error_log}"
 
     return check
 

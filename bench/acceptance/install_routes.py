@@ -14,8 +14,11 @@ Routes:
   catalogs translated (as formatters do), the second passes.
 
 Each row: exit codes of init and translate (or of the two commits), units translated, the seconds
-the install took, and for the pip and pipx routes what ``pipeline serve`` (an extra: uvicorn) says
-without its extra: the command for that route. Every route must translate with exit 0.
+the install took, and for the pip and pipx routes the two commands that serve over HTTP, each
+started briefly as the README says: ``pipeline review --no-open`` (the page answers 200 at the
+address it prints, and SIGTERM ends it with exit 0) and ``pipeline serve --port 0`` (``pipeline
+languages`` reads its languages through it, and SIGTERM ends it with exit 0). Every route must
+translate with exit 0, and review and serve must work on the pip and pipx routes.
 
 It installs from the package index pip is configured with and takes minutes, so ``make bench``
 skips it unless ``BENCH_INSTALL=1`` (or ``--run``).
@@ -30,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,21 +108,55 @@ def _init_and_translate(pipeline: Path, work: Path, env: dict[str, str]) -> dict
     root = _project(work / "project")
     init = _run([str(pipeline), "init"], root, env)
     translate = _run([str(pipeline), "translate"], root, env)
-    try:  # without the extra it stops at once, naming the command for this route
-        serve = subprocess.run(
-            [str(pipeline), "serve", "--port", "0"], cwd=root, env=env, capture_output=True, text=True, timeout=30
-        )
-        said: object = serve.stderr.strip().splitlines()[-1:]
-    except subprocess.TimeoutExpired:
-        said = "started (the extra is installed)"
     return {
         "init_exit": init.returncode,
         "translate_exit": translate.returncode,
         "translated": _translated(root),
         "of": 3 * len(LANGS),
-        "serve_without_extra": said,
+        "review": _review(pipeline, root, env),
+        "serve": _serve(pipeline, root, env),
         "errors": [line for line in (init.stderr + translate.stderr).splitlines() if "error" in line][:5],
     }
+
+
+def _started(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    """``argv`` started, and the first line it prints on stdout (its address; empty if it stopped first)."""
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip()
+
+
+def _stopped(process: subprocess.Popen[str]) -> dict[str, object]:
+    """SIGTERM, then what the process said on stderr and its exit code."""
+    process.terminate()
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return {"exit": process.returncode, "stderr": err.strip().splitlines()[-2:]}
+
+
+def _review(pipeline: Path, root: Path, env: dict[str, str]) -> dict[str, object]:
+    """``pipeline review --no-open`` after the run: its page answers at the address it prints."""
+    process, url = _started([str(pipeline), "review", "--no-open"], root, env)
+    status = None
+    if url.startswith("http://127.0.0.1:"):
+        with urllib.request.urlopen(url, timeout=30) as page:
+            status = page.status
+    return {"url_printed": bool(url), "page_status": status} | _stopped(process)
+
+
+def _serve(pipeline: Path, root: Path, env: dict[str, str]) -> dict[str, object]:
+    """``pipeline serve --port 0``, and ``pipeline languages`` through it with the key it was given."""
+    key = "install-routes-key"
+    process, line = _started([str(pipeline), "serve", "--port", "0"], root, env | {"PIPELINE_SERVE_AUTH_KEYS": key})
+    url = line.removeprefix("pipeline serve: listening on ")
+    languages = None
+    if url != line:
+        asked = _run([str(pipeline), "languages", "--service-url", url], root, env | {"PIPELINE_AUTH_KEY": key})
+        languages = {"exit": asked.returncode, "lines": len(asked.stdout.splitlines())}
+    return {"listening": url != line, "languages": languages} | _stopped(process)
 
 
 def pip_source(work: Path, source: Path, env: dict[str, str]) -> dict[str, object]:
@@ -238,8 +276,24 @@ def main(argv: list[str]) -> int:
         for r in rows
         if "skipped" not in r
     )
-    print(json.dumps({"all_routes_translate": ok, "routes": len(rows)}))
-    return 0 if ok else 1
+    served = all(_served(r) for r in rows if "skipped" not in r and "review" in r)
+    print(json.dumps({"all_routes_translate": ok, "review_and_serve_work": served, "routes": len(rows)}))
+    return 0 if ok and served else 1
+
+
+def _served(row: dict[str, object]) -> bool:
+    """Whether the row's review page answered and its server gave the languages, both ending with exit 0."""
+    review, serve = row["review"], row["serve"]
+    assert isinstance(review, dict) and isinstance(serve, dict)
+    languages = serve["languages"]
+    return (
+        review["page_status"] == 200
+        and review["exit"] == 0
+        and isinstance(languages, dict)
+        and languages["exit"] == 0
+        and languages["lines"] > 0
+        and serve["exit"] == 0
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ from lxml import etree
 
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.keyed import KeyedSources, keyed_sources
-from pipeline.catalogs.xliff_edits import Edit, Place, reviewed_edits
+from pipeline.catalogs.xliff_edits import Edit, Place, notes_at, reviewed_edits
 from pipeline.catalogs.xmltext import (
     Span,
     decode,
@@ -324,6 +324,8 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
                 source.get(XML_SPACE),
                 tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
                 _inline_signature(source),
+                () if segment is not None else tuple(located[n] for n in _run_notes(source)),
+                None if segment is None else notes_at(segment, located, text),
             )
         )
     return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
@@ -451,6 +453,12 @@ def _translatable(element: etree._Element) -> bool:
         if value is not None:
             return value != "no"
     return True
+
+
+def _run_notes(source: etree._Element) -> list[etree._Element]:
+    """The ``<note from="pipeline">`` of a 1.2 source's trans-unit: what a run wrote for the reviewer."""
+    unit = source.getparent()
+    return [] if unit is None else [n for n in unit.iterchildren(f"{{{NS_12}}}note") if n.get("from") == "pipeline"]
 
 
 def _notes(notes: list[etree._Element]) -> str:

@@ -11,8 +11,7 @@ function that adds parsers and names each one's ``handler`` (``module:function``
 This module decides what a command loads, and nothing else does: :func:`build_parser` imports the
 command's parser module alone (``pipeline translate``, what the pre-commit hook starts at every
 commit, builds only its own parser), and :func:`main` imports the command's handler module when it
-runs. A handler module imports what it needs at its top; one that needs an extra not installed
-(``review``, ``serve``) is said so, with how to install it. :func:`run` is the process's own
+runs. A handler module imports what it needs at its top. :func:`run` is the process's own
 entry point: it tunes what only a whole process may.
 """
 
@@ -29,12 +28,11 @@ from typing import NoReturn
 
 from pipeline.config import CONFIG_NAME
 from pipeline.config.checks import code
-from pipeline.distribution import DISTRIBUTION, __version__, install_hint
-from pipeline.errors import PipelineError, UsageError
+from pipeline.distribution import DISTRIBUTION, __version__
+from pipeline.errors import PipelineError
 
 __all__ = [
     "COMMANDS",
-    "EXTRAS",
     "GC_THRESHOLDS",
     "add_catalog_arguments",
     "add_config_argument",
@@ -136,10 +134,6 @@ def language_code(value: str) -> str:
 EXIT_READER_GONE = 141
 
 
-#: The extra a command's handler needs, when its own dependencies are not the package's.
-EXTRAS = {"review": "review", "serve": "serve"}
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else argv
@@ -147,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
-        return int(handler(args.command, args.handler)(args))
+        return int(handler(args.handler)(args))
     except PipelineError as exc:
         print(f"pipeline: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -156,19 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def handler(command: str, name: str) -> Callable[[argparse.Namespace], int]:
+def handler(name: str) -> Callable[[argparse.Namespace], int]:
     """The function ``name`` (``module:function``; a module of :mod:`pipeline.cli.commands` unless dotted)
-    that runs ``command``, its module loaded now; UsageError when the extra it needs is not installed."""
+    that runs a command, its module loaded now."""
     module, _, function = name.partition(":")
-    try:
-        loaded = importlib.import_module(module if "." in module else f"pipeline.cli.commands.{module}")
-    except ModuleNotFoundError as exc:
-        missing = (exc.name or "").split(".")[0]
-        if command not in EXTRAS or not missing or missing == "pipeline":
-            raise
-        raise UsageError(
-            f"pipeline {command} needs {missing}, which is not installed: {install_hint(EXTRAS[command])}"
-        ) from None
+    loaded = importlib.import_module(module if "." in module else f"pipeline.cli.commands.{module}")
     run: Callable[[argparse.Namespace], int] = getattr(loaded, function)
     return run
 
@@ -199,7 +185,7 @@ def run() -> NoReturn:
     collections; standard streams are flushed at exit either way.
 
     Nor does the process run httpx's own command line: httpx imports it, and with it click and
-    pygments where they are installed (click comes with the ``serve`` extra), unless the import
+    pygments where they are installed (click comes with uvicorn), unless the import
     is refused, which httpx answers with a stub. About 25 ms of every run that sends a request.
     """
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""``pipeline review``: its parser (what it does: :mod:`pipeline.cli.commands.review`, with the review extra)."""
+"""``pipeline review``: its parser (what it does: :mod:`pipeline.cli.commands.review`)."""
 
 from __future__ import annotations
 

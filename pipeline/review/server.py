@@ -8,19 +8,17 @@ Ctrl-C, SIGTERM or the page's "Done" button stop it; the caller then prints the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-import signal
 import socket
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import uvicorn
 
 from pipeline.review.app import create_app
 from pipeline.review.session import Session
+from pipeline.service.http.serving import ReadyServer
 
 HOST = "127.0.0.1"
 TOKEN_BYTES = 24  # 192 bits, URL-safe: 32 characters
@@ -42,37 +40,11 @@ def page_url(sock: socket.socket, token: str) -> str:
     return f"http://{HOST}:{sock.getsockname()[1]}/?token={token}"
 
 
-class _Server(uvicorn.Server):
-    """uvicorn's server, telling when it accepts connections, and stopping on SIGINT and SIGTERM without re-raising."""
-
-    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_ready = on_ready
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:
-            self._on_ready()
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        signals = (signal.SIGINT, signal.SIGTERM)
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in signals}
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-
-
 def serve(session: Session, sock: socket.socket, on_ready: Callable[[str], None], token: str | None = None) -> None:
     """Serve the review of ``session`` on the bound ``sock`` until it is stopped; ``on_ready(url)`` once it listens."""
     token = token or secrets.token_urlsafe(TOKEN_BYTES)
     url = page_url(sock, token)
-    server: _Server | None = None
+    server: ReadyServer | None = None
 
     def quit_review() -> None:
         if server is not None:
@@ -87,7 +59,7 @@ def serve(session: Session, sock: socket.socket, on_ready: Callable[[str], None]
     config = uvicorn.Config(
         app, lifespan="off", access_log=False, log_config=None, log_level="warning", server_header=False
     )
-    server = _Server(config, lambda: on_ready(url))
+    server = ReadyServer(config, lambda: on_ready(url))
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline import locales
-from pipeline.catalog_paths import configured_locale, display_path, find_catalogs
+from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
 from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
+from pipeline.catalogs.keyed import translated_from
 from pipeline.catalogs.po import PoCatalog
 from pipeline.catalogs.xliff import XliffCatalog
-from pipeline.catalogs.xliff_edits import NO_NOTES_2
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.swap import ChangedMeanwhile, write_over
@@ -32,7 +32,7 @@ from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
-from pipeline.run.provenance import Provenance
+from pipeline.run.provenance import Provenance, Rejections
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
 WRITE_TRIES = 3
@@ -86,13 +86,13 @@ class Loaded:
     raw: bytes
     catalog: Catalog
     rule: PluralRule | None
+    target: str | None  # the service's code for its language: what a run translates it into
     details: dict[int, Details] = field(default_factory=dict)  # PO: per unit index
     keys: dict[str, int] = field(default_factory=dict)  # unit identity -> index
-
-    @property
-    def takes_notes(self) -> bool:
-        """Whether a note can be written with one of its units (XLIFF 2 keeps notes per unit, not per segment)."""
-        return not (isinstance(self.catalog, XliffCatalog) and self.catalog.version.startswith("2"))
+    # Key-based XLIFF (Symfony's ``post.edit``): per unit index, the key as written. The catalog's units
+    # have the text the key stands for as their source, as a run translates and checks them
+    # (:func:`pipeline.catalogs.keyed.translated_from`).
+    key_of: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,7 @@ class Session:
         self.decided: Counter[tuple[str, Status]] = Counter()  # (language, decision)
         self._serial = 0
         self._provenance = Provenance(settings.cache_dir)
+        self._rejections = Rejections(settings.cache_dir)
         found = find_catalogs(settings, paths, writing=True)
         for issue in found.refused:
             warn(f"{issue.where()}: {issue.reason}")
@@ -138,13 +139,25 @@ class Session:
         except CatalogError as exc:
             warn(f"{display}:{exc.line}: {exc.reason}" if exc.line else f"{display}: {exc.reason}")
             return None
-        language = configured_locale(self.settings, path) or catalog.language or locales.locale_from_path(path)
+        language = catalog_locale(self.settings, path, catalog.language)
         if language is None:
             warn(f"{display}: names no language (add it to [translate] languages): shown as '?'")
         rule = catalog.plural or (plural_rule_for(language) if language else None)
-        loaded = Loaded(len(self.catalogs), path, display, language or "?", raw, catalog, rule)
-        loaded.details = _details(catalog)
+        target = locales.service_target(language, dict(self.settings.locale_map)) if language else None
+        loaded = Loaded(len(self.catalogs), path, display, language or "?", raw, catalog, rule, target)
+        self._parsed(loaded)
         return loaded
+
+    def _parsed(self, loaded: Loaded) -> None:
+        """What the page needs of ``loaded``'s catalog as just parsed, beyond its units."""
+        catalog = loaded.catalog
+        loaded.details = _details(catalog)
+        loaded.key_of = {}
+        if isinstance(catalog, XliffCatalog) and loaded.language != "?":
+            texts = translated_from(catalog, loaded.language, self.settings.source_lang)
+            if texts:
+                loaded.key_of = {index: catalog.units[index].sources[0] for index in texts}
+                loaded.catalog = catalog.with_sources(texts)
 
     def _index(self, loaded: Loaded) -> list[Entry]:
         """(Re)build the entries of ``loaded`` from its units; those gone from review meanwhile are marked so."""
@@ -214,14 +227,38 @@ class Session:
         return self._decide(entry_id, seen, lambda loaded, unit: _edited(loaded, unit, targets))
 
     def reject(self, entry_id: str, seen: str) -> Outcome:
-        """Empty the translation, so that the next run translates the entry again."""
-        return self._decide(
-            entry_id, seen, lambda loaded, unit: (Reviewed(targets=("",) * unit.nforms), Status.REJECTED, ())
-        )
+        """Empty the translation, so that the next run translates the entry again, and remember what was rejected.
+
+        The next run does not write the same text for the entry again (:mod:`pipeline.run.provenance`).
+        """
+        rejected: list[tuple[Loaded, Unit]] = []
+
+        def decision(loaded: Loaded, unit: Unit) -> tuple[Reviewed, Status, tuple[str, ...]]:
+            rejected[:] = [(loaded, unit)]
+            return Reviewed(targets=("",) * unit.nforms), Status.REJECTED, ()
+
+        outcome = self._decide(entry_id, seen, decision)
+        loaded, unit = rejected[0]
+        problem = self._remember(loaded, unit)
+        return outcome if problem is None else replace(outcome, warnings=(*outcome.warnings, problem))
+
+    def _remember(self, loaded: Loaded, unit: Unit) -> str | None:
+        """Record the rejection of ``unit``'s translation (as read before the reject); what went wrong, if anything."""
+        forms = entries.current_targets(unit)
+        if not any(forms):
+            return None
+        if loaded.target is None:
+            return "the catalog's language has no code on the translation service: the rejection is not remembered"
+        try:
+            self._rejections.record((loaded.target, unit.context, unit.sources), forms)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            return f"the rejection could not be remembered ({reason}): the next run may write the same translation"
+        return None
 
     def keep(self, entry_id: str, seen: str, note: str) -> Outcome:
         """Leave the entry awaiting review, with the reviewer's ``note``."""
-        return self._decide(entry_id, seen, lambda loaded, unit: _kept(loaded, note))
+        return self._decide(entry_id, seen, lambda loaded, unit: _kept(note))
 
     def _decide(self, entry_id: str, seen: str, decision: _Decision) -> Outcome:
         """Write ``decision`` for the entry the page saw as version ``seen``, over the catalog's current bytes."""
@@ -271,7 +308,7 @@ class Session:
             reason = f"{loaded.display} was changed by another program and cannot be read now{line}: {exc.reason}"
             raise Refused([reason]) from None
         loaded.raw, loaded.catalog = data, catalog
-        loaded.details = _details(catalog)
+        self._parsed(loaded)
         return self._index(loaded)
 
     # -- the summary ------------------------------------------------------------------------
@@ -317,13 +354,11 @@ def _edited(loaded: Loaded, unit: Unit, targets: Sequence[str]) -> tuple[Reviewe
     return Reviewed(targets=None if status is Status.ACCEPTED else forms), status, tuple(p.reason for p in found)
 
 
-def _kept(loaded: Loaded, note: str) -> tuple[Reviewed, Status, tuple[str, ...]]:
+def _kept(note: str) -> tuple[Reviewed, Status, tuple[str, ...]]:
     if not note.strip():
         raise Refused(["write a note saying what is wrong"])
     if len(note) > MAX_NOTE:
         raise Refused([f"the note has {len(note)} characters; at most {MAX_NOTE}"])
-    if not loaded.takes_notes:
-        raise Refused([NO_NOTES_2])
     return Reviewed(pending=True, note=note.strip()), Status.NOTED, ()
 
 

@@ -43,6 +43,8 @@ def row(session: Session, entry: Entry) -> JSON:
         "status": entry.status.value,
         "version": entry.version,
         "source": unit.sources[0] if unit is not None else "",
+        # Key-based XLIFF: the key as written (the source above is the text it stands for), else None.
+        "key": loaded.key_of.get(unit.index) if unit is not None else None,
         "target": unit.targets[0] if unit is not None and unit.targets else "",
         "context": unit.context if unit is not None else None,
     }
@@ -91,5 +93,4 @@ def detail(session: Session, entry: Entry) -> JSON:
             {"severity": str(p.severity), "reason": p.reason} for p in entries.problems(loaded.catalog, unit, targets)
         ],
         "limit": entries.limit(unit),
-        "takes_notes": loaded.takes_notes,
     }

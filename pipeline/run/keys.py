@@ -98,3 +98,11 @@ def recovered_key(key: str, scheme: Scheme) -> str:
     if scheme.needs_review_note is None:
         return key
     return hashlib.sha256(f"{key}/{scheme.value}".encode()).hexdigest()
+
+
+def second_opinion_key(key: str) -> str:
+    """Where the service's answer is cached when a text is asked for once more, its first answer rejected by a reviewer.
+
+    Apart from the first answer (which other entries keep using): a later run finds both, and asks nothing.
+    """
+    return hashlib.sha256(f"{key}/again".encode()).hexdigest()

@@ -16,7 +16,7 @@ planner picks fallbacks by them) and never write them.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -35,15 +35,17 @@ __all__ = ["Decisions", "Ledger"]
 class Decisions:
     """One window's translations and what goes with them, by segment: written by the ledger alone."""
 
-    __slots__ = ("done", "notes", "retried", "review", "reused")
+    __slots__ = ("asked", "done", "notes", "retried", "review", "reused", "withheld")
 
     def __init__(self) -> None:
         self.done: dict[SegmentKey, str] = {}  # segment -> verified translation
+        self.asked: set[SegmentKey] = set()  # translated by the service in this run (not the cache)
         self.notes: dict[SegmentKey, str] = {}  # segment -> why it needs a reviewer's eye
         # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
         self.review: dict[str, dict[int, str]] = {}
         self.reused: dict[str, set[int]] = {}  # catalog -> units written from a reviewed translation
         self.retried: dict[SegmentKey, str] = {}  # sent again for its length limit -> first answer
+        self.withheld: dict[str, int] = {}  # catalog -> units left untranslated: a reviewer rejected the text
 
 
 class Ledger:
@@ -207,7 +209,7 @@ class Ledger:
 
     def release_translations(self) -> None:
         """The gate admitted what is written: the window's translations and notes make room for the rendering."""
-        self.window.done, self.window.notes = {}, {}
+        self.window.done, self.window.notes, self.window.asked = {}, {}, set()
 
     def copied(self, key: SegmentKey, text: str, counted: bool = True) -> None:
         """A segment with nothing to translate is written as it is (a plural fallback counts only where used)."""
@@ -228,6 +230,7 @@ class Ledger:
     def translated(self, key: SegmentKey, text: str, note: str | None = None) -> None:
         """The service's answer for a segment passed the gate (``note``: why it needs a reviewer's eye)."""
         self.window.done[key] = text
+        self.window.asked.add(key)
         if note:
             self.window.notes[key] = note
         if key not in self.window.retried:  # a length retry's segment was counted with its first answer
@@ -258,9 +261,12 @@ class Ledger:
             self.report.issues.append(Issue(key.catalog, reason, line, target, cause=cause))
             self._catalogs[key.catalog].counters.segments_failed += 1
 
-    def not_offered(self, catalog: str, segments: int, skip: bool, issue: Issue) -> None:
-        """The service does not offer the catalog's language: its ``segments`` are skipped or failed, said once."""
-        counters = self._catalogs[catalog].counters
+    def not_offered(self, catalog: str, segments: int, skip: bool, issue: Issue, target: str = "") -> None:
+        """The service does not offer the catalog's language: its ``segments`` are skipped or failed, said once.
+
+        A catalog the scan refused for it is reported here (in ``target``, "" when the language has no code).
+        """
+        counters = self._catalogs.setdefault(catalog, CatalogReport(catalog, target)).counters
         if skip:
             counters.segments_skipped += segments
         else:
@@ -274,6 +280,45 @@ class Ledger:
             if segments:
                 recovery.segments[scheme] = recovery.segments.get(scheme, 0) + segments
         recovery.characters += more.characters
+
+    # -- what reviewers rejected ----------------------------------------------------------------
+
+    def take_back(self, key: SegmentKey, characters: int) -> None:
+        """A segment served from the cache a reviewer rejected the text of is asked for once more: not counted yet."""
+        if self.window.done.pop(key, None) is None:
+            return
+        self.window.notes.pop(key, None)
+        counters = self._catalogs[key.catalog].counters
+        if key not in self.window.retried:
+            counters.segments_from_cache -= 1
+        counters.characters_saved -= characters
+
+    def withhold(self, display: str, keys: Iterable[SegmentKey], sent: Collection[SegmentKey]) -> None:
+        """A unit would be written with exactly a text a reviewer rejected: it is left untranslated.
+
+        ``sent``: its segments that had a text to translate (served or translated; the others were copied).
+        """
+        counters = self._catalogs[display].counters
+        for key in keys:
+            if self.window.done.pop(key, None) is None:
+                continue
+            self.window.notes.pop(key, None)
+            if key in self.window.asked:
+                counters.segments_translated -= 1
+            elif key in sent:
+                counters.segments_from_cache -= 1
+            else:
+                counters.segments_copied -= 1
+            counters.segments_skipped += 1
+        self.window.withheld[display] = self.window.withheld.get(display, 0) + 1
+
+    def left_rejected(self, display: str, target: str) -> None:
+        """Say once for the catalog how many entries were left untranslated for a reviewer's rejection."""
+        count = self.window.withheld.pop(display, 0)
+        if count:
+            entries = "entry" if count == 1 else "entries"
+            reason = f"{count} {entries} left untranslated: a reviewer rejected this translation"
+            self.report.issues.append(Issue(display, reason, target_lang=target, severity=Severity.SKIPPED))
 
     # -- reuse and length limits ------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
-from pipeline.catalog_paths import configured_locale, display_path
+from pipeline.catalog_paths import catalog_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.config import Settings
@@ -21,7 +21,7 @@ from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import ScannedCatalog, form_segments, not_offered, unit_context
+from pipeline.run.window import Refused, ScannedCatalog, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
@@ -41,8 +41,9 @@ def scan(
     retranslate: Retranslate | None = None,
     read: Mapping[Path, bytes | None] | None = None,
     offered: frozenset[str] | None = None,
-) -> tuple[list[ScannedCatalog], list[Issue]]:
-    """Read every catalog; return those with a target language the run can translate into, and the problems found.
+) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
+    """Read every catalog; return those with a target language the run can translate into, the problems
+    found, and the catalogs in a language the service does not offer (said once each, their segments counted).
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
     empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
@@ -53,6 +54,7 @@ def scan(
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
+    refused: list[Refused] = []
     for path in paths:
         display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
@@ -64,9 +66,7 @@ def scan(
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
-        locale = configured_locale(settings, path) or (
-            locales.refined(catalog.language, path) if catalog.language else locales.locale_from_path(path)
-        )
+        locale = catalog_locale(settings, path, catalog.language)
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
@@ -78,9 +78,9 @@ def scan(
         target = variety.target
         if not locales.selected(wanted, locale, target):
             continue
-        refusal = _not_offered(settings.unsupported_languages == "skip", display, variety, offered)
-        if refusal is not None:
-            issues.append(refusal)
+        if not _offered(variety, offered):
+            wanting = _segments(settings, display, path, catalog, locale, target or locale, [], retranslate)
+            refused.extend(_not_offered(settings, wanting, variety))
             continue
         assert target is not None
         fitted = _fit_charset(settings.to_utf8, display, catalog, locale, target, issues)
@@ -90,7 +90,7 @@ def scan(
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
         found = replace(found, formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
-    return scanned, issues
+    return scanned, issues, refused
 
 
 def _segments(
@@ -221,19 +221,29 @@ def _source_language(settings: Settings, display: str, locale: str) -> Issue | N
     return Issue(display, reason, target_lang=locale, severity=Severity.SKIPPED)
 
 
-def _not_offered(skip: bool, display: str, variety: locales.Variety, offered: frozenset[str] | None) -> Issue | None:
-    """Why the catalog cannot be translated into its language (said once for the catalog), or None.
+def _offered(variety: locales.Variety, offered: frozenset[str] | None) -> bool:
+    """Whether the catalog's language has a code on the service that it offers (or may: ``offered`` unknown)."""
+    return variety.target is not None and (offered is None or variety.target in offered)
 
-    An error unless ``unsupported_languages = "skip"`` (``skip``): a language the mapping knows has no code
-    on the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
-    service's list leaves out (Kaqchikel) until that list changes.
+
+def _not_offered(settings: Settings, wanting: ScannedCatalog, variety: locales.Variety) -> list[Refused]:
+    """The catalog ``wanting`` segments in a language the service does not offer: said once, its segments counted.
+
+    An error unless ``unsupported_languages = "skip"``: a language the mapping knows has no code on
+    the service (Nynorsk, Serbian in Latin script) lasts until the settings change; one the
+    service's list leaves out (Kaqchikel) until that list changes. A catalog with nothing left to
+    translate (all done by hand) loses nothing: nothing is said.
     """
-    if variety.target is not None and (offered is None or variety.target in offered):
-        return None
-    if variety.target is None:
+    segments = sum(wanting.segment_count(i) for i in wanting.source_forms)
+    if not segments:
+        return []
+    skip, display, target = settings.unsupported_languages == "skip", wanting.display, variety.target
+    if target is None:
         reason = variety.why_not or f"locale {variety.locale!r} has no code on the translation service"
-        return not_offered(display, reason, None, Cause.INPUT, skip)
-    return not_offered(display, locales.not_offered(variety.target), variety.target, Cause.LANGUAGE, skip)
+        issue = not_offered(display, reason, None, Cause.INPUT, skip, segments)
+    else:
+        issue = not_offered(display, locales.not_offered(target), target, Cause.LANGUAGE, skip, segments)
+    return [Refused(display, target or "", segments, issue)]
 
 
 def _fit_charset(

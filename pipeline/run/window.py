@@ -25,6 +25,7 @@ __all__ = [
     "CatalogWork",
     "DryRunEstimate",
     "Recovery",
+    "Refused",
     "Reused",
     "Pending",
     "Plan",
@@ -101,6 +102,17 @@ def not_offered(
         return Issue(display, reason, target_lang=target, severity=Severity.SKIPPED, cause=cause)
     reason += ' (set [translate] unsupported_languages = "skip" to pass over such catalogs)'
     return Issue(display, reason, target_lang=target, cause=cause)
+
+
+class Refused(NamedTuple):
+    """A catalog the scan found in a language the service does not offer: its one issue, and the
+    segments it leaves untranslated (counted failed, or skipped), as a language the service's own
+    list leaves out is counted once the list is read."""
+
+    display: str
+    target_lang: str  # the service code, or "" when the language has none (Nynorsk)
+    segments: int
+    issue: Issue
 
 
 def unit_context(policy: str, unit: Unit) -> str | None:

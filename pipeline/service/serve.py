@@ -1,7 +1,7 @@
 """``pipeline serve``: the local service over HTTP until stopped (its parser: :mod:`pipeline.service.cli`).
 
-Loaded by the command line's front door when ``serve`` runs: an install without the ``serve``
-extra (uvicorn) is told so there, before anything else.
+Loaded by the command line's front door when ``serve`` runs, and with it uvicorn (a dependency of
+every install, imported by no other command but ``review``).
 """
 
 from __future__ import annotations

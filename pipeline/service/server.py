@@ -22,11 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator
 
 import h11
 import uvicorn
@@ -35,6 +33,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from pipeline.files.descriptors import soft_limit
 from pipeline.service.app import ServiceApp
 from pipeline.service.engine import detect
+from pipeline.service.http.serving import ReadyServer
 
 READY_PREFIX = "pipeline serve: listening on "
 GRACEFUL_SHUTDOWN_SECONDS = 5
@@ -62,30 +61,6 @@ class _QuietExpected(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
         return not getattr(exc, "silent", False)
-
-
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_ready = on_ready
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:
-            self._on_ready()
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        signals = (signal.SIGINT, signal.SIGTERM)
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in signals}
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
 
 
 def connection_cap(limit: int | None = None) -> int:
@@ -224,7 +199,7 @@ def run(app: ServiceApp, sock: socket.socket) -> None:
 
     async def serve() -> None:
         async with app.running():
-            await _Server(uv_config, ready).serve(sockets=[sock])
+            await ReadyServer(uv_config, ready).serve(sockets=[sock])
 
     try:
         asyncio.run(serve())

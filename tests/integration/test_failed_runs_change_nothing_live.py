@@ -79,10 +79,12 @@ def test_an_unreachable_service_exits_4_and_changes_no_file(tmp_path):
     assert {p: p.read_bytes() for p in before} == before
 
 
-def test_a_url_ending_in_v2_gets_a_hint_and_changes_no_file(live_service, tmp_path):
+def test_a_url_ending_in_v2_gets_a_hint_once_and_changes_no_file(live_service, tmp_path):
     root = tmp_path / "project"
     before = _project(root)
     done = _translate(root, f"{live_service.url}/v2", live_service.auth_key)
     assert done.returncode == 4, done.stderr
-    assert "the service URL ends in /v2, which the client adds itself: use the URL without it" in done.stderr
+    assert done.stderr.count("the service URL ends in /v2, which the client adds itself: use the URL without it") == 1
+    assert "goes on without a quota check" not in done.stderr  # it does not go on
+    assert "stopped early: the service's target languages could not be read" in done.stderr
     assert {p: p.read_bytes() for p in before} == before

@@ -295,7 +295,7 @@ def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path):
 #: when a run or a command shows it needs it.
 FRONT_DOORS = {
     "pipeline.cli:build_parser": "a command's parser module, by the command's name",
-    "pipeline.cli:handler": "a command's handler module when it runs (and says which extra it lacks)",
+    "pipeline.cli:handler": "a command's handler module when it runs",
     "pipeline.run.orchestrate:run_translate": "the run's stages and connections, once there is work",
     "pipeline.run.orchestrate:translate_catalogs": "the same, in the caller's event loop",
     "pipeline.connect:open_client": "the client (httpx) once a request is needed; the local service if named",

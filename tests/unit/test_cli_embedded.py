@@ -61,18 +61,20 @@ def test_a_broken_catalog_exits_1_and_the_rest_is_translated(tmp_path, msgfmt_ch
     assert not list(bad.parent.glob(".*.tmp"))
 
 
-def test_the_command_sends_without_importing_httpx_own_command_line(tmp_path):
+def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(tmp_path):
     import importlib.util
     import subprocess
     import sys
 
-    assert importlib.util.find_spec("click") is not None  # installed with the serve extra: what httpx would pull in
+    # Installed with uvicorn, a dependency: what httpx would pull in, and what only serve and review run.
+    assert importlib.util.find_spec("click") is not None and importlib.util.find_spec("uvicorn") is not None
     root = copy_sample_project(tmp_path, "embedded")
     probe = (
         "import atexit, sys; from pipeline.cli import run; "
-        "atexit.register(lambda: print(sorted(m for m in ('httpx', 'click', 'pygments') if m in sys.modules))); "
+        "loaded = lambda: sorted(m for m in ('httpx', 'click', 'pygments', 'uvicorn') if m in sys.modules); "
+        "atexit.register(lambda: print(loaded())); "
         "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['httpx']"  # the client's, and not its command line's
+    assert done.stdout.strip() == "['httpx']"  # the client's, and not its command line's, nor a server's

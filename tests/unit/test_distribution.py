@@ -17,11 +17,12 @@ def test_the_distribution_name_and_version_are_those_of_pyproject():
     assert (project["name"], project["version"]) == (DISTRIBUTION, __version__) == ("pipeline-i18n", __version__)
 
 
-def test_the_embedded_service_needs_no_extra():
+def test_the_embedded_service_serve_and_review_need_no_extra():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = {d.split(">")[0].split("=")[0] for d in project["dependencies"]}
-    assert {"starlette", "python-multipart", "py3langid"} <= core
-    assert project["optional-dependencies"]["serve"] == ["uvicorn>=0.30", "h11>=0.14"]
+    assert {"starlette", "python-multipart", "py3langid", "uvicorn", "h11"} <= core
+    # Empty, so that an instruction written for an older version still installs.
+    assert project["optional-dependencies"]["serve"] == project["optional-dependencies"]["review"] == []
 
 
 def test_version_names_the_distribution():
@@ -39,10 +40,10 @@ def test_each_install_route_gets_its_own_command(tmp_path):
     hook.mkdir(parents=True)
     assert [install_route(str(p)) for p in (plain, pipx, hook)] == ["pip", "pipx", "pre-commit"]
     python = str(plain / "bin" / "python")
-    assert install_hint("serve", str(plain), python) == (
-        f"{python} -m pip install 'uvicorn>=0.30' 'h11>=0.14' (the [serve] extra of pipeline-i18n)"
+    assert install_hint("redis", str(plain), python) == (
+        f"{python} -m pip install 'redis>=5.0' (the [redis] extra of pipeline-i18n)"
     )
-    assert install_hint("serve", str(pipx)) == "pipx inject pipeline-i18n 'uvicorn>=0.30' 'h11>=0.14'"
+    assert install_hint("redis", str(pipx)) == "pipx inject pipeline-i18n 'redis>=5.0'"
     assert install_hint("redis", str(hook)) == (
         "add additional_dependencies: ['redis>=5.0'] to the hook in .pre-commit-config.yaml"
     )

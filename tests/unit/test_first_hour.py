@@ -249,3 +249,64 @@ def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(
     assert report["reused"] == []
     (unit,) = read_catalog(user / "locale/nn_NO.po").units
     assert unit.targets[0] not in ("", "Åpne")
+
+
+# --- Counted the same way, whichever list found the language unoffered ------------------------
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_nynorsk_and_uyghur_are_said_and_counted_alike(user, capsys, skip):
+    # nn has no code on the service (refused when the catalog is read); ug has one the service leaves
+    # out (refused once its list is read, after the scan on a first run).
+    entries = {"Open": "", "Save": "", "Close": ""}
+    translate = 'unsupported_languages = "skip"' if skip else ""
+    project(user, {"nn.po": catalog("nn", entries), "ug.po": catalog("ug", entries)}, translate=translate)
+    assert main(["translate"]) == (0 if skip else 1)
+    captured = capsys.readouterr()
+    for name in ("nn.po", "ug.po"):
+        said = [line for line in captured.err.splitlines() if line.startswith(f"locale/{name}: ")]
+        assert len(said) == 1 and ": 3 segments not translated" in said[0], captured.err
+    counted = "0 failed, 6 skipped" if skip else "6 failed, 0 skipped"
+    assert counted in captured.out
+    catalogs = json.loads((user / "report" / "report.json").read_text())["catalogs"]
+    key = "segments_skipped" if skip else "segments_failed"
+    assert {c["path"]: c[key] for c in catalogs} == {"locale/nn.po": 3, "locale/ug.po": 3}
+
+
+def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(user, capsys):
+    project(user, {"nn.po": catalog("nn", {"Open": "Opna"})})
+    assert main(["translate"]) == 0
+    assert "not offered" not in capsys.readouterr().err
+
+
+# --- Nothing to translate: said, and why ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_project_with_no_catalog_says_where_it_looked(user, capsys, dry_run):
+    project(user, {})
+    assert main(["translate", *(["--dry-run"] if dry_run else [])]) == 0
+    out = capsys.readouterr().out
+    assert f"found no catalog: no file in {user} matches catalogs = ['locale/*.po']\n" in out
+
+
+def test_a_folder_given_with_no_catalog_is_named(user, capsys):
+    project(user, {})
+    (user / "empty").mkdir()
+    assert main(["translate", "empty"]) == 0
+    assert "found no catalog: no .po, .xlf or .xliff file in empty\n" in capsys.readouterr().out
+
+
+def test_a_dry_run_predicts_the_exit_code_of_a_catalog_refused_for_its_charset(user, capsys):
+    ascii_catalog = catalog("de", {"Open": ""}).replace("charset=UTF-8", "charset=ASCII")
+    before = project(user, {"de.po": ascii_catalog})
+    for argv in (["translate", "locale/de.po", "--dry-run"], ["translate", "locale/de.po"]):
+        assert main(argv) == 1, argv
+        captured = capsys.readouterr()
+        assert "no catalog to translate: the file found is left out, for the reasons above" in captured.out
+        assert captured.err.count("its charset ASCII cannot hold the letters of de") == 1
+    # Once settled, unread: the run and a dry run still exit 1, saying the error again.
+    for argv in (["translate", "--dry-run"], ["translate"]):
+        assert main(argv) == 1, argv
+        assert capsys.readouterr().err.count("its charset ASCII cannot hold the letters of de") == 1
+    assert files(user) == before

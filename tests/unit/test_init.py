@@ -97,3 +97,26 @@ def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path):
 def test_a_project_with_no_known_layout_keeps_the_default_globs(tmp_path):
     assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
     assert "catalogs" not in tomllib.loads((tmp_path / "pipeline.toml").read_text(encoding="utf-8"))
+
+
+def test_with_no_known_layout_it_says_every_catalog_file_is_one_then_lists_them(tmp_path, capsys):
+    langs = ("ja", "ru")
+    # Flask-AppBuilder's layout: translations/<lang>/LC_MESSAGES/messages.po with no babel.cfg.
+    _write(tmp_path, {f"app/translations/{lang}/LC_MESSAGES/messages.po": PO.format(lang=lang) for lang in langs})
+    assert main(["init", str(tmp_path)]) == ExitCode.OK
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"wrote {tmp_path / 'pipeline.toml'}: " + (
+        "no known layout found, so every .po, .xlf and .xliff file here is a catalog"
+    )
+    assert "found 2 catalog(s):" in out and "pattern" not in out
+
+
+def test_when_every_catalog_is_refused_for_its_charset_the_preview_says_so(tmp_path, capsys):
+    # msginit in a C locale writes charset=ASCII, which holds no German or Russian letter.
+    ascii_po = PO.replace("charset=UTF-8", "charset=ASCII")
+    _write(tmp_path, {"po/de.po": ascii_po.format(lang="de"), "po/ru.po": ascii_po.format(lang="ru")})
+    assert main(["init", str(tmp_path)]) == ExitCode.OK
+    captured = capsys.readouterr()
+    assert captured.err.count("its charset ASCII cannot hold the letters of") == 2
+    assert "no catalog to translate: the 2 files found are left out, for the reasons above" in captured.out
+    assert "found no catalog" not in captured.out

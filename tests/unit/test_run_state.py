@@ -75,7 +75,7 @@ NOOP_PROBE = """
 import json, sys
 from pipeline.cli import main
 code = main(sys.argv[1:])
-heavy = ("asyncio", "httpx", "starlette", "diskcache", "polib", "lxml",
+heavy = ("asyncio", "httpx", "starlette", "uvicorn", "click", "diskcache", "polib", "lxml",
          "pipeline.run.plan", "pipeline.run.send", "pipeline.run.gate", "pipeline.run.scan",
          "pipeline.placeholders.protect", "pipeline.catalogs.po", "pipeline.resources.targets",
          "pipeline.client", "pipeline.service",

@@ -160,3 +160,34 @@ def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path, monkeyp
         run_translate(settings, RunOptions(), log=lambda m: None)
     # The entry that needs no service (copied as is) waits for a run that can translate the rest.
     assert {p: p.read_bytes() for p in tmp_path.rglob("*.po")} == before
+
+
+class NoSuchEndpoints(FakeService):
+    """A service whose usage read answers 404, and whose languages read does too unless ``languages_found``."""
+
+    def __init__(self, languages_found: bool) -> None:
+        super().__init__(usage=404)
+        self.languages_found = languages_found
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages" and not self.languages_found:
+            return httpx.Response(404, json={"message": "not found: no such endpoint"})
+        return super().handler(request)
+
+
+def test_an_unread_usage_goes_on_only_where_the_service_answers_and_says_so_once(tmp_path):
+    from pipeline.run.orchestrate import RunOptions, run_translate
+
+    settings = project(tmp_path)
+    said: list[str] = []
+    report = run_translate(settings, RunOptions(), log=said.append, client_factory=NoSuchEndpoints(True).factory())
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated > 0
+    assert sum("goes on without a quota check" in m for m in said) == 1
+    # Neither read answers (a URL ending in /v2): the run stops, and never says it goes on.
+    settings = project(tmp_path / "other")
+    said.clear()
+    report = run_translate(settings, RunOptions(), log=said.append, client_factory=NoSuchEndpoints(False).factory())
+    assert report.exit_code == ExitCode.UNAVAILABLE and report.totals.segments_translated == 0
+    assert [m for m in said if "quota" in m] == []
+    assert report.stopped is not None
+    assert report.stopped.message.startswith("the service's target languages could not be read")

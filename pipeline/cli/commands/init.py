@@ -30,7 +30,10 @@ def init(args: argparse.Namespace) -> int:
         atomic_write(target, render(found).encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
-    print(f"wrote {target}: {len(found.catalogs)} catalog pattern(s)")
+    if found.catalogs:
+        print(f"wrote {target}: {len(found.catalogs)} catalog pattern(s)")
+    else:  # the file names none: every catalog file of the project is one (the default of `catalogs`)
+        print(f"wrote {target}: no known layout found, so every .po, .xlf and .xliff file here is a catalog")
     for glob, why in found.catalogs.items():
         print(f"  {one_line(glob)}  ({one_line(why)})")
     if args.no_preview:

@@ -57,7 +57,7 @@ def _pairs(glossary: Any) -> str:
 
 def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
 
-    scanned, _ = scan(settings, discover(settings))
+    scanned, _, _ = scan(settings, discover(settings))
     return sorted({*configured_targets(settings), *(s.target_lang for s in scanned)})
 
 

@@ -1,4 +1,4 @@
-"""``pipeline review``: serve the page of entries awaiting review (starlette and uvicorn: the ``review`` extra)."""
+"""``pipeline review``: serve the page of entries awaiting review (starlette and uvicorn, loaded when it runs)."""
 
 from __future__ import annotations
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from pipeline.catalog_paths import where_searched
 from pipeline.cli.commands import (
     load_cli_settings,
     print_issues,
@@ -57,9 +59,12 @@ def translate(args: argparse.Namespace) -> int:
     if not args.quiet:
         t = report.totals
         if report.would_send is not None:
-            print_found(report)
+            print_found(report, settings, options.paths)
             print(f"dry run: {dry_run_line(report)}")
         else:
+            nothing = nothing_found(report, settings, options.paths)
+            if nothing:
+                print(nothing)
             print(
                 f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
                 f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}"
@@ -103,15 +108,28 @@ def print_frozen(report: RunReport, command: str) -> int:
     return report.exit_code
 
 
-def print_found(report: RunReport) -> None:
+def print_found(report: RunReport, settings: Settings, paths: Sequence[Path] = ()) -> None:
     """The catalogs a dry run found, one a line with its language, those skipped unread marked so."""
-    if not report.catalogs:
-        print("found no catalog to translate")
+    nothing = nothing_found(report, settings, paths)
+    if nothing:
+        print(nothing)
         return
     print(f"found {len(report.catalogs)} catalog(s):")
     for cat in sorted(report.catalogs, key=lambda c: c.path):
         note = " (unchanged since a run that finished it: not read)" if cat.unchanged else ""
-        print(f"  {cat.path} ({cat.target_lang}){note}")
+        print(f"  {cat.path}{f' ({cat.target_lang})' if cat.target_lang else ''}{note}")
+
+
+def nothing_found(report: RunReport, settings: Settings, paths: Sequence[Path] = ()) -> str | None:
+    """Why a run has no catalog to list: every one found was left out (the issues above say why), or
+    none was found, and where the run looked; None when it has catalogs."""
+    if report.catalogs:
+        return None
+    left_out = {i.catalog for i in report.issues if i.severity is not Severity.WARNING}
+    if left_out:
+        found = "the file found is" if len(left_out) == 1 else f"the {len(left_out)} files found are"
+        return f"no catalog to translate: {found} left out, for the reasons above"
+    return f"found no catalog: {where_searched(settings, paths)}"
 
 
 def dry_run_line(report: RunReport) -> str:
@@ -138,8 +156,9 @@ def dry_run_line(report: RunReport) -> str:
 def preview(config: Path) -> None:
     """What ``pipeline translate --dry-run --config CONFIG`` prints: the catalogs found, the problems, the estimate."""
 
-    report = run_translate(load_settings(config), RunOptions(dry_run=True), stderr_log())
+    settings = load_settings(config)
+    report = run_translate(settings, RunOptions(dry_run=True), stderr_log())
     print_issues(report.issues, quiet=False)
-    print_found(report)
+    print_found(report, settings)
     if report.would_send is not None:
         print(dry_run_line(report))

@@ -27,6 +27,7 @@ const $ = (id) => document.getElementById(id);
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined) continue;
     if (name === "class") node.className = value;
     else if (name === "text") node.textContent = value;
     else node.setAttribute(name, value);
@@ -95,7 +96,7 @@ function passes(row, f) {
   if (f.status === "awaiting" && !AWAITING.has(row.status)) return false;
   if (f.status === "decided" && AWAITING.has(row.status)) return false;
   if (f.text) {
-    const haystack = `${row.source}\n${row.target}\n${row.context || ""}\n${row.catalog}`.toLowerCase();
+    const haystack = `${row.source}\n${row.key || ""}\n${row.target}\n${row.context || ""}\n${row.catalog}`.toLowerCase();
     if (!haystack.includes(f.text)) return false;
   }
   return true;
@@ -123,7 +124,7 @@ function drawList() {
       "li",
       { "data-id": row.id, class: `${row.id === state.current ? "current" : ""} ${AWAITING.has(row.status) ? "" : "decided"}` },
       el("span", { class: `mark ${row.status} ${row.level}`, title: `${STATUS_NAMES[row.status]}; checks: ${row.level}` }),
-      el("span", { class: "src", text: row.source }),
+      el("span", { class: "src", text: row.source, title: row.key ? `key: ${row.key}` : null }),
       el("span", { class: "lang", text: row.language }),
     );
     item.addEventListener("click", () => select(row.id));
@@ -213,6 +214,8 @@ function card(entry) {
     parts.push(previous);
   }
   const source = el("div", { class: "side source" }, el("h2", { text: `Source${state.sourceLang ? ` (${state.sourceLang})` : ""}` }));
+  // Key-based XLIFF: the text the key stands for is what is translated; the key is shown beside it.
+  if (entry.key !== null) source.append(el("div", { class: "key" }, el("span", { class: "label", text: "key " }), el("code", { text: entry.key })));
   entry.sources.forEach((list, n) => {
     source.append(el("div", { class: "form" }, entry.plural ? el("div", { class: "label", text: n === 0 ? "singular" : "plural" }) : null, pieces(list)));
   });
@@ -269,7 +272,7 @@ function actions(entry) {
     button("Accept", "a", accept, { primary: true, disabled: !open }),
     button("Edit", "e", startEdit, { disabled: !open }),
     button("Reject", "r", reject, { disabled: !open }),
-    button("Note", "n", startNote, { disabled: !open || !entry.takes_notes }),
+    button("Note", "n", startNote, { disabled: !open }),
     button("Skip", "s", skip, {}),
   );
 }
@@ -320,8 +323,8 @@ function remember(entry) {
 }
 
 function pick(entry) {
-  const { id, catalog, language, line, origin, reused_from, level, status, version, source, target, context } = entry;
-  return { id, catalog, language, line, origin, reused_from, level, status, version, source, target, context };
+  const { id, catalog, language, line, origin, reused_from, level, status, version, source, key, target, context } = entry;
+  return { id, catalog, language, line, origin, reused_from, level, status, version, source, key, target, context };
 }
 
 function merge(rows) {
@@ -381,7 +384,7 @@ function startEdit() {
 
 function startNote() {
   const entry = state.details.get(state.current);
-  if (!entry || !AWAITING.has(entry.status) || !entry.takes_notes) return;
+  if (!entry || !AWAITING.has(entry.status)) return;
   state.mode = "note";
   drawEntry().then(() => $("note") && $("note").focus());
 }

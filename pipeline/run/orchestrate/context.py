@@ -28,7 +28,7 @@ from pipeline.run import send
 from pipeline.run.journal import Journal
 from pipeline.run.ledger import Ledger
 from pipeline.run.locks import CatalogLocks
-from pipeline.run.provenance import Provenance
+from pipeline.run.provenance import Provenance, Rejections
 from pipeline.run.quota import Allowance, offered_targets, read_usage
 from pipeline.run.records import RunInputs
 from pipeline.run.report.progress import Progress
@@ -197,3 +197,4 @@ class RunContext(NamedTuple):
     interruption: Interruption  # SIGINT/SIGTERM while sending
     progress: Progress
     reuse: Index | None  # reviewed translations by language, built on first need; None: [translate] reuse off
+    rejections: Rejections  # what reviewers rejected: never written again for the same entry

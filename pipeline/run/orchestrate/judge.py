@@ -82,6 +82,11 @@ class Judge:
                 left[key] = replace(item, refs=waiting)
         return left
 
+    def keep_answers(self, copies: dict[str, str]) -> None:
+        """Keep the answers cached under each key of ``copies`` under its value too (see :mod:`.rejected`)."""
+        found = self.cache.get_many(copies)
+        self.cache.set_many({copies[key]: text for key, text in found.items()})
+
     def holds(self, keys: list[str]) -> int:
         """How many of ``keys`` the cache holds (a dry run's count of the fallbacks a run might not need to send)."""
         return len(self.cache.get_many(keys)) if keys else 0

@@ -6,7 +6,10 @@ are recorded:
 1. ``first``: the texts the part's catalogs need (the plan, less what reviewed translations cover);
 2. ``fallbacks``: the plural fallback texts some form turned out to need, its representative number
    having not come back (:func:`pipeline.run.plan.needed`);
-3. ``length``: the segments whose translation came back (or was cached) over their length limit,
+3. ``rejected``: the segments of units about to be written with exactly a text a reviewer rejected
+   for them, asked for once more with the cache bypassed, their answers cached apart
+   (:mod:`.rejected`); a unit still given a rejected text is left untranslated once the rounds are done;
+4. ``length``: the segments whose translation came back (or was cached) over their length limit,
    asked for once more, shorter (:func:`pipeline.run.send.length.retries`).
 
 Every round goes the same way (:meth:`Resolver.round`). The cache is looked up first
@@ -29,8 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from pipeline.errors import (
@@ -45,7 +49,8 @@ from pipeline.placeholders.schemes import RECOVERY, Scheme, applicable
 from pipeline.placeholders.schemes import request_params as scheme_params
 from pipeline.resources.attach import Synced, attach_resources
 from pipeline.run import plan, send
-from pipeline.run.keys import cache_key, request_params
+from pipeline.run.keys import cache_key, request_params, second_opinion_key
+from pipeline.run.orchestrate import rejected
 from pipeline.run.orchestrate.context import RunContext
 from pipeline.run.orchestrate.judge import Judge, Outcome
 from pipeline.run.quota import check_quota, unusable
@@ -68,6 +73,8 @@ class Round(NamedTuple):
     leaves_work: bool  # what it leaves unsent is work for the next run
     may_be_long: bool  # its answers may come back over their length limit (asked again in the length round)
     says: Callable[[dict[str, Pending]], str] | None = None  # what the run logs before sending them
+    #: Where its texts are cached, from the key a text has (None: that key itself).
+    keyed: Callable[[str], str] | None = None
 
 
 def _first(resolver: Resolver) -> dict[str, Pending]:
@@ -89,9 +96,28 @@ def _length(resolver: Resolver) -> dict[str, Pending]:
     return texts
 
 
+def _rejected(resolver: Resolver) -> dict[str, Pending]:
+    run = resolver.run
+    if not run.rejections:
+        return {}
+    ledger = run.ledger
+    units = rejected.matches(run.rejections, resolver.scanned, ledger.done, ledger.window.notes, ledger.window.reused)
+    if not units:
+        return {}
+    found = rejected.again(units, resolver.items(), ledger)
+    if found.copies and not run.inputs.options.dry_run:
+        Judge(ledger, run.connections.cache, run.progress, Outcome({})).keep_answers(found.copies)
+    return found.texts
+
+
 def _fallbacks_said(texts: dict[str, Pending]) -> str:
     entries = {(ref.key.catalog, ref.key.unit) for p in texts.values() for ref in p.refs}
     return f"{len(entries)} plural entries need a fallback text: a representative number did not come back"
+
+
+def _rejected_said(texts: dict[str, Pending]) -> str:
+    segments = sum(len(p.refs) for p in texts.values())
+    return f"{segments} segments would be written with a translation a reviewer rejected: asking the service once more"
 
 
 def _length_said(texts: dict[str, Pending]) -> str:
@@ -102,6 +128,7 @@ def _length_said(texts: dict[str, Pending]) -> str:
 ROUNDS = (
     Round("first", _first, leaves_work=True, may_be_long=True),
     Round("fallbacks", _fallbacks, leaves_work=True, may_be_long=True, says=_fallbacks_said),
+    Round("rejected", _rejected, leaves_work=True, may_be_long=False, says=_rejected_said, keyed=second_opinion_key),
     Round("length", _length, leaves_work=False, may_be_long=False, says=_length_said),
 )
 
@@ -138,6 +165,8 @@ class Resolver:
                 needed = set(unsent)
             if rnd.leaves_work:
                 left.extend(unsent.values())
+        if self.run.rejections:  # whatever was sent or not: a rejected text is never written
+            rejected.withhold(self.run.rejections, self.scanned, self.items(), ledger)
         if self.run.inputs.options.dry_run:
             self._estimate(needed)
             return
@@ -156,7 +185,7 @@ class Resolver:
             return texts
         if self._stopped() or not await self._ready(texts):
             return texts
-        attached = await self._attach(texts)
+        attached = await self._attach(texts, rnd.keyed)
         if attached is None:
             return texts
         # A feature the service left out changes a text's key: those are looked up under it (the others missed).
@@ -168,6 +197,10 @@ class Resolver:
         if rnd.says is not None:
             self.run.ledger.log(rnd.says(texts))
         return await self._send(texts)
+
+    def items(self) -> Iterator[Pending]:
+        """Every text of the part: the plan's and its plural fallbacks."""
+        return itertools.chain(self.pending.values(), self.spare.values())
 
     def _stopped(self) -> bool:
         return self.run.ledger.stopped is not None or self.run.interruption.stop.is_set()
@@ -195,6 +228,10 @@ class Resolver:
             return False
         if read[0] is not None:
             ledger.answered()
+        elif not await self._offered(url):
+            # The usage could not be read: before the run says it goes on without a quota check, the
+            # service must answer at all (a URL ending in /v2 answers neither read), or it stops, said once.
+            return False
         usage, shortfall = check_quota(read, needed, connections.budget.left, connections.budget.spent)
         if not settings.service.embedded:  # the embedded service bills no one: its usage is neither said nor reported
             ledger.usage_before(usage, needed)
@@ -204,8 +241,13 @@ class Resolver:
         connections.reads.start_languages()
         if connections.terminology_due:
             self.synced = await connections.sync_terminology(s.target_lang for s in self.scanned)
+        return await self._offered(url)
+
+    async def _offered(self, url: str | None) -> bool:
+        """Read the target languages the service offers (once per run); False: the run stopped, and says why."""
+        ledger = self.run.ledger
         try:
-            offered, languages = await connections.reads.languages()
+            _, languages = await self.run.connections.reads.languages()
         except ServiceError as exc:
             # No such endpoint: the URL is not the service's (one ending in /v2, say).
             unreached = (AuthenticationError, TransportError, NotFoundError)
@@ -216,17 +258,19 @@ class Resolver:
         ledger.answered()
         return True
 
-    async def _attach(self, texts: dict[str, Pending]) -> dict[str, Pending] | None:
+    async def _attach(self, texts: dict[str, Pending], keyed: Callable[[str], str] | None) -> dict[str, Pending] | None:
         """``texts`` with the ids of their glossary, style list and memory, re-keyed where a feature was left out;
         None when the run stopped doing it (what the cache served is still written)."""
         run = self.run
         issues: list[Issue] = []
+        key = functools.partial(cache_key, run.inputs.service)
+        named = key if keyed is None else lambda options, text: keyed(key(options, text))
         try:
             attached, self.synced = await attach_resources(
                 run.connections.client,
                 run.connections.resources,
                 texts,
-                functools.partial(cache_key, run.inputs.service),
+                named,
                 issues,
                 run.ledger.log,
                 self.synced,

@@ -33,7 +33,7 @@ from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
 from pipeline.files.lockfile import state_lock
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
@@ -41,7 +41,7 @@ from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
-from pipeline.run.provenance import Provenance
+from pipeline.run.provenance import Provenance, Rejections
 from pipeline.run.records import Fingerprint, RunInputs, RunReport, StopReason
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
@@ -79,7 +79,16 @@ async def translate(
         with interruption.handling(handle_signals):
             connections = Connections(inputs, ledger, journal, client_factory)
             work = RunContext(
-                inputs, ledger, journal, provenance, locks, connections, interruption, progress or Progress(), index
+                inputs,
+                ledger,
+                journal,
+                provenance,
+                locks,
+                connections,
+                interruption,
+                progress or Progress(),
+                index,
+                Rejections(settings.cache_dir),
             )
             try:
                 for number, paths in enumerate(_windows(work)):
@@ -259,7 +268,7 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
     )
     window: list[ScannedCatalog] = []
     for path in files.paths:
-        found, issues = scan.scan(
+        found, issues, refused = scan.scan(
             settings,
             (path,),
             options.target_langs,
@@ -269,6 +278,8 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
         )
         window.extend(found)
         ledger.add_issues(issues)
+        for r in refused:
+            ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
         wanting = [s for s in found if s.source_forms]
         if early and wanting:
             for s in wanting:  # a glossary that cannot be used stops the run before any request
@@ -343,6 +354,7 @@ def _written(
     """What a catalog's write came to: the report, the provenance of what the pipeline wrote, the catalog settled."""
     inputs, ledger = run.inputs, run.ledger
     written_as, problem = outcome
+    ledger.left_rejected(s.display, s.target_lang)
     if problem:
         ledger.add_issues([Issue(s.display, problem, None, s.target_lang)])
     written = admitted if written_as is not None else {}

@@ -208,7 +208,9 @@ def test_the_keyboard_path_on_a_po_catalog(server, browser, project, msgfmt_chec
     msgfmt_check(path)
 
 
-def test_accept_and_reject_on_xliff_12_and_2(server, browser, project):
+def test_accept_reject_and_a_note_on_xliff_12_and_2(server, browser, project, xliff_schema_check):
+    from selenium.webdriver.common.keys import Keys
+
     page = Page(browser, server[0])
     page.choose("f-catalog", XLIFF_12)
     assert page.source() == 'Hello <g id="1">world</g>'
@@ -217,14 +219,16 @@ def test_accept_and_reject_on_xliff_12_and_2(server, browser, project):
     text = (project / XLIFF_12).read_text(encoding="utf-8")
     assert '<target state="signed-off" state-qualifier="leveraged-mt">Bonjour <g id="1">monde</g></target>' in text
     assert '<target state="needs-translation"></target>' in text
+    xliff_schema_check(project / XLIFF_12)
     page.choose("f-catalog", XLIFF_2)
-    note = page.driver.find_element("css selector", "button[data-action='note']")
-    assert not note.is_enabled()  # XLIFF 2 keeps notes per unit: not offered
-    page.decide("a")
+    page.press("n")  # XLIFF 2 keeps notes per unit: the note goes into the unit's <notes>
+    page.wait.until(lambda d: d.find_element("id", "note")).send_keys("„{name}“ w cudzysłowie?")
+    page.decide(Keys.CONTROL, Keys.ENTER)
     page.decide("r")
     units = read_catalog(project / XLIFF_2).units
-    assert [u.state for u in units] == [UnitState.TRANSLATED, UnitState.UNTRANSLATED]
-    assert '<segment state="reviewed">' in (project / XLIFF_2).read_text(encoding="utf-8")
+    assert [u.state for u in units] == [UnitState.FUZZY, UnitState.UNTRANSLATED]
+    assert units[0].notes == "„{name}“ w cudzysłowie?"
+    xliff_schema_check(project / XLIFF_2)
 
 
 def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(server, browser, project):

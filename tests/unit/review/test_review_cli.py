@@ -25,17 +25,6 @@ def test_a_port_out_of_range_is_a_usage_error(tmp_path, monkeypatch, capsys):
     assert "--port must be between 0 and 65535" in capsys.readouterr().err
 
 
-def test_without_uvicorn_it_says_which_extra_to_install(tmp_path):
-    # A fresh process where an import of uvicorn fails, as where it is not installed.
-    probe = "import sys; sys.modules['uvicorn'] = None; from pipeline.cli import main; sys.exit(main(['review']))"
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode == 2
-    assert done.stderr == (
-        f"pipeline: error: pipeline review needs uvicorn, which is not installed: {sys.executable} -m pip install "
-        "'uvicorn>=0.30' (the [review] extra of pipeline-i18n)\n"
-    )
-
-
 @pytest.mark.parametrize("command", ["review", "translate"])
 def test_parsing_a_command_loads_neither_the_review_app_nor_its_server(command):
     probe = (

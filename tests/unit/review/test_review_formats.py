@@ -126,19 +126,46 @@ def test_xliff12_accept_edit_reject_and_note(tmp_path):
     assert unit_of(path, "Save").state is UnitState.FUZZY
 
 
+@pytest.mark.parametrize(
+    "decision",
+    [Reviewed(), Reviewed(targets=("Ouvrir ce fichier",)), Reviewed(targets=("",))],
+    ids=["accept", "edit", "reject"],
+)
+def test_xliff12_a_decision_drops_the_runs_note_and_keeps_a_persons(tmp_path, decision, xliff_schema_check):
+    path = copy(tmp_path, "run_note_12.xlf")
+    changed = decide(path, "Open the file", decision)
+    assert '-        <note from="pipeline">pipeline: translated in pieces; check the word order</note>' in changed
+    assert not any("translator" in line for line in changed)
+    assert unit_of(path, "Open the file").notes == "Menu entry, keep it short"
+    decide(path, "Close", decision)  # a note on the target's line: the element goes, the line stays
+    text = path.read_text(encoding="utf-8")
+    assert 'from="pipeline"' not in text
+    assert "</target>\n      </trans-unit>" in text
+    xliff_schema_check(path)
+
+
+def test_xliff12_kept_for_another_look_keeps_the_runs_note(tmp_path):
+    path = copy(tmp_path, "run_note_12.xlf")
+    assert decide(path, "Open the file", Reviewed(pending=True, note="word order?")) == [
+        '+        <note from="review">word order?</note>'
+    ]
+    assert "pipeline: translated in pieces" in unit_of(path, "Open the file").notes
+
+
 def test_xliff12_edit_without_the_sources_markup_is_refused():
     catalog = read_catalog(REVIEW / "awaiting_review_12.xlf")
     with pytest.raises(ValueError, match="inline markup"):
         catalog.render_reviewed({0: Reviewed(targets=("Bonjour monde",))})
 
 
-def test_xliff2_accept_and_reject_set_the_segment_state_a_note_is_refused(tmp_path):
+def test_xliff2_accept_and_reject_set_the_segment_state(tmp_path, xliff_schema_check):
     path = copy(tmp_path, "awaiting_review_20.xlf")
     assert decide(path, "Close", Reviewed()) == [
         '-      <segment state="translated" subState="pipeline:needs-review">',
         '+      <segment state="reviewed">',
     ]
     assert unit_of(path, "Close").state is UnitState.TRANSLATED
+    xliff_schema_check(path)
     path = copy(tmp_path, "awaiting_review_20.xlf")
     assert decide(path, "Close", Reviewed(targets=("",))) == [
         '-      <segment state="translated" subState="pipeline:needs-review">',
@@ -147,9 +174,30 @@ def test_xliff2_accept_and_reject_set_the_segment_state_a_note_is_refused(tmp_pa
         "+        <target></target>",
     ]
     assert unit_of(path, "Close").state is UnitState.UNTRANSLATED
-    catalog = read_catalog(path)
-    with pytest.raises(ValueError, match="notes per unit"):
-        catalog.render_reviewed({0: Reviewed(pending=True, note="?")})
+    xliff_schema_check(path)
+
+
+def test_xliff2_kept_for_another_look_makes_the_units_notes_where_the_schema_puts_them(tmp_path, xliff_schema_check):
+    path = copy(tmp_path, "awaiting_review_20.xlf")
+    assert decide(path, "Close", Reviewed(pending=True, note="zamknij & wyjdź?")) == [
+        "+      <notes>",
+        '+        <note category="review">zamknij &amp; wyjdź?</note>',
+        "+      </notes>",
+    ]
+    kept = unit_of(path, "Close")
+    assert kept.state is UnitState.FUZZY and kept.notes == "zamknij & wyjdź?"
+    assert unit_of(path, 'Open <pc id="1">{name}</pc>').notes == ""  # the other unit has none
+    xliff_schema_check(path)
+
+
+def test_xliff2_a_note_joins_the_units_own_notes_before_its_original_data(tmp_path, xliff_schema_check):
+    path = copy(tmp_path, "notes_20.xlf")
+    assert decide(path, "Open", Reviewed(pending=True, note="Otwórz plik?")) == [
+        '+        <note category="review">Otwórz plik?</note>'
+    ]
+    assert unit_of(path, "Open").notes == "File menu\nOtwórz plik?"
+    assert unit_of(path, "Open").state is UnitState.FUZZY
+    xliff_schema_check(path)
 
 
 def test_set_attributes_removes_an_attribute_with_its_space():
@@ -157,3 +205,12 @@ def test_set_attributes_removes_an_attribute_with_its_space():
     assert set_attributes(tag, {"state-qualifier": None, "state": "signed-off", "other": None}) == (
         "<target state='signed-off' xml:space='preserve'>"
     )
+
+
+def test_the_schema_check_refuses_notes_after_a_segment(tmp_path, xliff_schema_check):
+    """The check itself: XLIFF 2.0 wants <notes> before the segments."""
+    path = copy(tmp_path, "awaiting_review_20.xlf")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("</segment>\n    </unit>", "</segment>\n<notes><note>x</note></notes></unit>", 1))
+    with pytest.raises(AssertionError, match="notes"):
+        xliff_schema_check(path)

@@ -145,9 +145,10 @@ def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
     assert outcome.entry.status is Status.NOTED and session.awaiting() == 8
     assert "# review: „übertragen“?\n" in (settings.root / PO).read_text(encoding="utf-8")
     assert unit_in(settings.root / PO, "Upload files").state is UnitState.FUZZY
-    xliff2 = entry_for(session, "Close")
-    with pytest.raises(Refused, match="notes per unit"):
-        session.keep(xliff2.id, xliff2.version, "?")
+    xliff2 = entry_for(session, "Close")  # XLIFF 2 keeps notes per unit: the note goes there
+    assert session.keep(xliff2.id, xliff2.version, "za krótko?").entry.status is Status.NOTED
+    assert unit_in(settings.root / XLIFF_2, "Close").notes == "za krótko?"
+    assert unit_in(settings.root / XLIFF_2, "Close").state is UnitState.FUZZY
 
 
 def test_a_save_by_another_program_to_another_entry_is_kept(settings):

@@ -22,7 +22,7 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_defaults_and_func():
     args = parse()
     assert (args.host, args.port, args.data_dir, args.test_faults) == ("127.0.0.1", 8000, None, False)
-    assert handler("serve", args.handler) is serve.run_serve  # loaded when the command runs
+    assert handler(args.handler) is serve.run_serve  # loaded when the command runs
 
 
 def test_keys_from_flags_and_environment():
