@@ -6,6 +6,7 @@ import gc
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ def data_dir() -> Path:
 
 
 @pytest.fixture
-def msgfmt_check():
+def msgfmt_check() -> Callable[[Path], None]:
     """Check a PO file with GNU ``msgfmt --check`` when it is installed; skip the check otherwise."""
     msgfmt = shutil.which("msgfmt")
 
@@ -61,7 +62,7 @@ _XLIFF_SCHEMA_FILES = {
 
 
 @pytest.fixture(scope="session")
-def xliff_schema_check():
+def xliff_schema_check() -> Callable[[Path], None]:
     """Validate an XLIFF file against its version's official schema (the copies php-symfony-translation
     ships, as Symfony validates with them); skip the check when they are not installed."""
     schemas: dict[str, etree.XMLSchema] = {}
@@ -103,7 +104,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header() -> str | None:
     """Say so when the sample catalogs cannot be read as committed (no git): a translated copy changes results."""
-    from sample_project import SAMPLES_MUTABLE
+    from tests.sample_project import SAMPLES_MUTABLE
 
     if SAMPLES_MUTABLE:
         return "sample_locales/: read from the working tree (no git checkout); `make translate` changes what tests see"

@@ -141,7 +141,7 @@ def package(members: dict[str, bytes | str]) -> bytes:
     return out.getvalue()
 
 
-def minimal_docx(document: str | None = None, **extra: bytes | str) -> bytes:
+def minimal_docx(document: str | None = None, /, **extra: bytes | str) -> bytes:
     """A hand-made two-part docx; ``document`` replaces word/document.xml."""
     return package(
         {

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import httpx
 
@@ -26,19 +27,19 @@ class FakeResources:
 
     def __init__(
         self,
-        targets=("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
+        targets: tuple[str, ...] = ("de", "fr", "pl", "pt-BR", "ja", "zh-Hant"),
         glossary_routes: bool = True,
         style_routes: bool = True,
-        memories=(),
+        memories: Sequence[str] = (),
     ) -> None:
         self.targets = targets
         self.glossary_routes, self.style_routes = glossary_routes, style_routes
         self.memories = list(memories)
         self.memory_edits: dict[str, int] = {}  # memory id -> times it was edited (in the service's web UI)
-        self.glossaries: dict[str, dict] = {}
-        self.styles: dict[str, dict] = {}
+        self.glossaries: dict[str, dict[str, Any]] = {}
+        self.styles: dict[str, dict[str, Any]] = {}
         self.requests: list[tuple[str, str]] = []
-        self.translations: list[dict] = []
+        self.translations: list[dict[str, Any]] = []
         self.lose_answer: Callable[[httpx.Request], bool] = lambda request: False
         self._ids = (f"00000000-0000-4000-8000-{n:012d}" for n in itertools.count(1))
         self._clock = itertools.count(1)
@@ -152,7 +153,7 @@ class FakeResources:
             ]
         return httpx.Response(200, json=langs)
 
-    def _memory(self, memory_id: str) -> dict:
+    def _memory(self, memory_id: str) -> dict[str, Any]:
         """A memory as the real service lists it: an edit changes its updated_time, not its id."""
         edits = self.memory_edits.get(memory_id, 0)
         return {
@@ -165,7 +166,7 @@ class FakeResources:
             "updated_time": f"2026-01-{1 + edits:02d}T00:00:00Z",
         }
 
-    def _translate(self, body: dict) -> httpx.Response:
+    def _translate(self, body: dict[str, Any]) -> httpx.Response:
         self.translations.append(body)
         texts = []
         for text in body["text"]:
@@ -190,7 +191,7 @@ class FakeResources:
 
     # --- glossaries -------------------------------------------------------------------------
 
-    def _summary(self, glossary_id: str) -> dict:
+    def _summary(self, glossary_id: str) -> dict[str, Any]:
         g = self.glossaries[glossary_id]
         return {
             "glossary_id": glossary_id,
@@ -255,14 +256,14 @@ class FakeResources:
             return httpx.Response(204)
         return httpx.Response(200, json=self._summary(glossary_id))
 
-    def _put(self, glossary_id: str, d: dict) -> None:
+    def _put(self, glossary_id: str, d: dict[str, Any]) -> None:
         assert d["entries_format"] == "tsv"
         entries = dict(line.split("\t") for line in d["entries"].splitlines() if line)
         self.glossaries[glossary_id]["dictionaries"][d["source_lang"].lower(), d["target_lang"].lower()] = entries
 
     # --- style rule lists -------------------------------------------------------------------
 
-    def _style_view(self, style_id: str, detailed: bool = True) -> dict:
+    def _style_view(self, style_id: str, detailed: bool = True) -> dict[str, Any]:
         s = self.styles[style_id]
         view = {
             "style_id": style_id,

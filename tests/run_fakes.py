@@ -7,16 +7,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import httpx
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.connect import ClientFactory
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.quota import Allowance
 from pipeline.run.records import RunReport
+from pipeline.run.window import DryRunEstimate
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n'
@@ -37,7 +41,7 @@ BODY = (
 )
 
 
-def languages_answer(codes) -> httpx.Response:
+def languages_answer(codes: Iterable[str]) -> httpx.Response:
     """The service's ``/v3/languages`` answer offering ``codes`` as source and target, with no features."""
     return httpx.Response(
         200,
@@ -65,13 +69,13 @@ class FakeService:
         max_texts: int = 50,
         rewrite: Callable[[str], str] = str,
         languages: tuple[str, ...] = ("de", "pl", "fr", "ru"),
-        usage: dict | int | None = None,
+        usage: dict[str, Any] | int | None = None,
     ) -> None:
         self.languages = languages
         self.language_requests = 0
-        self.requests: list[dict] = []
+        self.requests: list[dict[str, Any]] = []
         # GET /v2/usage answers this body (or this status); the default: an account without a limit.
-        self.usage = {"character_count": 0, "character_limit": None} if usage is None else usage
+        self.usage: dict[str, Any] | int = {"character_count": 0, "character_limit": None} if usage is None else usage
         self.usage_calls = 0
         self.billed = 0
         self.rewrite = rewrite  # applied to each translation, e.g. to spell a number out
@@ -88,9 +92,8 @@ class FakeService:
             self.usage_calls += 1
             if isinstance(self.usage, int):
                 return httpx.Response(self.usage, json={"message": f"scripted {self.usage}"})
-            return httpx.Response(
-                200, json={**self.usage, "character_count": self.usage["character_count"] + self.billed}
-            )
+            count = self.usage["character_count"] + self.billed
+            return httpx.Response(200, json={**self.usage, "character_count": count})
         body = json.loads(request.content)
         self.requests.append(body)
         status = self.fail_with.get(len(self.requests))
@@ -122,14 +125,18 @@ class FakeService:
             return text + " <b>"
         return text
 
-    def factory(self):
-        transport = httpx.MockTransport(self.handler)
+    async def answer(self, request: httpx.Request) -> httpx.Response:
+        """What the mock transport answers: the handler's response (a subclass may wait before it)."""
+        return self.handler(request)
+
+    def factory(self) -> ClientFactory:
+        transport = httpx.MockTransport(self.answer)
         return lambda: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
         )
 
 
-def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de",), body: str = BODY) -> Settings:
     for lang in langs:
         path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -142,5 +149,31 @@ def project(tmp_path: Path, langs=("de",), body: str = BODY) -> Settings:
     )
 
 
-def run(settings: Settings, service: FakeService, **options: object) -> RunReport:
+class MakesClients(Protocol):
+    """A fake service, or anything else that makes the run's clients."""
+
+    def factory(self) -> ClientFactory: ...
+
+
+def run(settings: Settings, service: MakesClients, **options: Any) -> RunReport:
     return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
+
+
+def estimate(report: RunReport) -> DryRunEstimate:
+    """What a dry run said it would send (a dry run's report always has it)."""
+    assert report.would_send is not None, "not a dry run"
+    return report.would_send
+
+
+def usage(report: RunReport, when: Literal["before", "after"] = "before") -> Allowance:
+    """The account's usage read before (or after) the run; the test fails when it was not read."""
+    assert report.usage is not None, "the usage was not read"
+    allowance = report.usage.before if when == "before" else report.usage.after
+    assert allowance is not None, f"no usage read {when} the run: {report.usage.note}"
+    return allowance
+
+
+def cache_dir(settings: Settings) -> Path:
+    """The cache folder of ``settings`` (the tests' projects always have one)."""
+    assert settings.cache_dir is not None, "no cache folder"
+    return settings.cache_dir

@@ -6,6 +6,7 @@ import atexit
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.catalogs import UnitState, read_catalog
@@ -53,7 +54,7 @@ def copy_sample_project(tmp_path: Path, service_url: str) -> Path:
     return root
 
 
-def assert_translated_faithfully(root: Path, msgfmt_check) -> int:
+def assert_translated_faithfully(root: Path, msgfmt_check: Callable[[Path], None]) -> int:
     """Every untranslated sample entry is filled and fuzzy, everything else unchanged; returns the count."""
     filled = 0
     for original_path in sorted(SAMPLES.glob("*/LC_MESSAGES/*.po")):

@@ -38,7 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.harness.sources import Project, fetch_all
+from bench.harness.sources import Project, fetch_all, read_member
 
 GNU = ("hello", "sed", "m4", "indent", "sharutils", "cpio")
 WORDPRESS_LANGS = ("de_DE", "pl_PL", "he_IL", "ja", "ar", "el", "ru_RU")
@@ -83,7 +83,7 @@ def gnu_legacy(work: Path) -> Path:
                 for member in tar.getmembers():
                     parts = Path(member.name).parts
                     if member.isfile() and len(parts) >= 2 and parts[-2] == "po" and member.name.endswith(".po"):
-                        data = tar.extractfile(member).read()  # type: ignore[union-attr]
+                        data = read_member(tar, member)
                         charset = _CHARSET.search(data)
                         if charset and not charset.group(1).lower().startswith(b"utf"):
                             target = root / package / "po" / parts[-1]
@@ -104,7 +104,7 @@ def wordpress(work: Path) -> Path:
             for member in tar.getmembers():
                 name = Path(member.name).name
                 if member.isfile() and member.name.startswith("debian/languages/") and name.endswith((".po", ".pot")):
-                    (languages / name).write_bytes(tar.extractfile(member).read())  # type: ignore[union-attr]
+                    (languages / name).write_bytes(read_member(tar, member))
     for path in languages.glob("*.po"):
         if any(path.stem.endswith(lang) for lang in WORDPRESS_LANGS):
             _blank_po(path)
@@ -168,7 +168,7 @@ def symfony(work: Path) -> Path:
                 wanted = re.match(r"(validators|security)\.([a-zA-Z_]+)\.xlf$", name)
                 if member.isfile() and "/Resources/translations/" in member.name and wanted:
                     if wanted.group(2) in (*SYMFONY_LANGS, "en"):
-                        (translations / name).write_bytes(tar.extractfile(member).read())  # type: ignore[union-attr]
+                        (translations / name).write_bytes(read_member(tar, member))
     for path in translations.glob("*.xlf"):
         if not path.name.endswith(".en.xlf"):
             _blank_xliff(path)

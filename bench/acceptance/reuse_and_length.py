@@ -55,7 +55,17 @@ from xml.sax.saxutils import escape
 
 import polib
 
-from bench.harness.sources import PROJECTS, FetchError, Project, blank_tree, extract, fetch, fetch_all, is_filled
+from bench.harness.sources import (
+    PROJECTS,
+    FetchError,
+    Project,
+    blank_tree,
+    extract,
+    fetch,
+    fetch_all,
+    is_filled,
+    read_member,
+)
 from pipeline import locales
 from pipeline.catalogs import read_catalog
 from pipeline.config import load_settings
@@ -378,7 +388,7 @@ def wordpress(languages: tuple[str, ...], cache: Path, dest: Path) -> list[Path]
             ):
                 target = dest / "wp-content" / "languages" / name.name
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(tar.extractfile(member).read())  # type: ignore[union-attr]
+                target.write_bytes(read_member(tar, member))
                 out.append(target)
     return sorted(out)
 

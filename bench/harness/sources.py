@@ -253,7 +253,7 @@ def _members(archive: Path | list[Path], nested: str = "") -> Iterator[tuple[str
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tf:
         for member in tf.getmembers():
             if member.isfile():
-                yield member.name, partial(_read, tf, member)
+                yield member.name, partial(read_member, tf, member)
 
 
 def _tar_members(handle: IO[bytes], nested: str) -> Iterator[tuple[str, Callable[[], bytes]]]:
@@ -267,11 +267,12 @@ def _tar_members(handle: IO[bytes], nested: str) -> Iterator[tuple[str, Callable
                 if inner is not None:
                     yield from _tar_members(inner, "")
                 continue
-            yield member.name, partial(_read, tf, member)  # a stream: read before the next member, or never
+            yield member.name, partial(read_member, tf, member)  # a stream: read before the next member, or never
 
 
-def _read(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
-    handle = tf.extractfile(member)  # None only for non-files, which the caller skips
+def read_member(tf: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    """The bytes of ``member`` of ``tf`` (empty for what is not a regular file)."""
+    handle = tf.extractfile(member)  # None only for non-files, which the callers skip
     return handle.read() if handle else b""
 
 

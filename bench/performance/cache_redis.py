@@ -50,7 +50,7 @@ class Counting:
             self.sends += 1
             real(conn, command, check_health)
 
-        AbstractConnection.send_packed_command = counted  # type: ignore[method-assign]
+        AbstractConnection.send_packed_command = counted  # type: ignore[method-assign]  # every connection counts
 
 
 def free_port() -> int:

@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from pipeline.cache.shared import RedisStore
 from pipeline.errors import redact_url
 
+#: One store's figures (``entries``, ``bytes``, ``cleared``, ``error``, ``path``/``url``); None when not configured.
+Figures = dict[str, object]
 
-def cache_stats(settings: Settings, service: str) -> dict[str, object]:
+
+def cache_stats(settings: Settings, service: str) -> dict[str, Figures | None]:
     """Entries and sizes of the local store and (when configured) of ``service``'s shared namespace."""
     return {
         "local": _local(settings.cache_dir, LocalStore.stats, {"entries": 0, "bytes": 0, "legacy_bytes": 0}),
@@ -32,9 +35,9 @@ def cache_stats(settings: Settings, service: str) -> dict[str, object]:
 
 def clear_cache(
     settings: Settings, service: str, *, shared: bool = False, every_service: bool = False
-) -> dict[str, object]:
+) -> dict[str, Figures | None]:
     """Empty the local store and, with ``shared``, ``service``'s shared entries (every service's too)."""
-    result: dict[str, object] = {
+    result: dict[str, Figures | None] = {
         "local": _local(settings.cache_dir, lambda store: {"cleared": store.clear()}, {"cleared": 0})
     }
     if shared:

@@ -229,7 +229,7 @@ def _answered_in_time(url: str, late: _Late) -> type:
     scheme = url.partition("://")[0].lower()
     base: type[Connection] = {"rediss": SSLConnection, "unix": UnixDomainSocketConnection}.get(scheme, Connection)
 
-    class AnsweredInTime(base):  # type: ignore[valid-type,misc]
+    class AnsweredInTime(base):  # type: ignore[valid-type,misc]  # a base chosen at run time by the URL's scheme
         answer_by: float | None = None
 
         def send_packed_command(self, command: Any, check_health: bool = True) -> None:

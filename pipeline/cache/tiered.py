@@ -16,13 +16,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pipeline.cache.entry import SharedStoreError
 from pipeline.cache.local import LocalStore, LocalStoreError
 
-if TYPE_CHECKING:  # redis is an extra, loaded only for a shared cache: pipeline.cache.open_shared
-    from pipeline.cache.shared import RedisStore
+
+class SharedStore(Protocol):
+    """What the cache asks of its shared store: :class:`~pipeline.cache.shared.RedisStore`, or a stand-in."""
+
+    @property
+    def where(self) -> str: ...
+    @property
+    def round_trips(self) -> int: ...
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]: ...
+    def set_many(self, items: Mapping[str, str]) -> None: ...
+    def close(self) -> None: ...
+
 
 # Shared writes wait for this many entries (or the end of the run): a handful of round trips per
 # thousand segments, and a run stopped early loses at most this many from the shared store only.
@@ -37,7 +47,7 @@ class TranslationCache:
     """Verified protected translations by cache key: a local folder (or memory) before an optional shared store."""
 
     def __init__(
-        self, directory: Path | None, shared: RedisStore | None = None, log: Callable[[str], None] | None = None
+        self, directory: Path | None, shared: SharedStore | None = None, log: Callable[[str], None] | None = None
     ) -> None:
         self._log = log or _stderr
         self._memory: dict[str, str] = {}

@@ -375,7 +375,8 @@ def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
     after: dict[int, list[_Block]] = {}  # index of the block they follow (-1: the start) -> new blocks
     last, j = -1, 0
     for block in new:
-        while j < len(by_position) and by_position[j][0] < block.position:  # type: ignore[operator]
+        assert block.position is not None  # a new block is where the template has it
+        while j < len(by_position) and by_position[j][0] < block.position:
             last = max(last, by_position[j][1])
             j += 1
         after.setdefault(last, []).append(block)

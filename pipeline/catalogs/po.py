@@ -38,13 +38,13 @@ import polib
 
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
-from pipeline.catalogs.po_header import encoding_of, field_line
+from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, decoded
 from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
-from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+from pipeline.plural_rules import PluralRule
 
 _POLIB_LINE = re.compile(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -67,6 +67,9 @@ class PoRead:
     #: Where a Plural-Forms line goes when the header lacks one and plural translations are written
     #: with CLDR's rule: without it the catalog would stop compiling.
     plural_header_at: int | None = None
+    #: The line (1-based) of a Plural-Forms a template left unfilled (``nplurals=INTEGER;``), which msgfmt
+    #: refuses: write-back puts :attr:`plural`'s rule in its place.
+    plural_unfilled_line: int | None = None
 
 
 class PoCatalog:
@@ -100,6 +103,10 @@ class PoCatalog:
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
+        #: (line, reason) of what msgfmt refuses in the header, which ``pipeline check`` reports as an error.
+        self.header_error: tuple[int, str] | None = None
+        if read.plural_unfilled_line is not None:
+            self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -222,7 +229,12 @@ class PoCatalog:
             yield (span.msgstr_start, 1, span.msgstr_end, block)
 
     def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
-        """The Plural-Forms line a header without one gets when plural translations are written."""
+        """The Plural-Forms line a header without one gets when plural translations are written, or the
+        rule an unfilled one gets whenever anything is written (msgfmt refuses the catalog as it is)."""
+        unfilled = self.header_error[0] - 1 if self.header_error is not None else None
+        if unfilled is not None and translations and self.plural is not None:
+            line = filled_plural_line(self._text(unfilled), self.plural)
+            return [(unfilled, 1, unfilled + 1, self._encoded([line], _terminator(self._line(unfilled))))]
         at = self._plural_header_at
         if at is None or self.plural is None or not any(self.units[i].plural for i in translations):
             return []
@@ -378,26 +390,25 @@ def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
             line,
         )
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
-    spans_header_ends_with_newline = header is not None and spans[header].msgstr.endswith("\n")
+    # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
+    add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plural = _plural_rule(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"))
-    header_at = None
-    if (
-        plural is not None
-        and "plural=" not in fields.get("Plural-Forms", "")
-        and header is not None
-        and spans_header_ends_with_newline
-    ):
-        header_at = header_lines[1]
-        if any(s.msgid_plural and not s.obsolete for s in spans):
-            warnings = (
-                *warnings,
-                f"no Plural-Forms header: plural entries are translated with CLDR's rule for "
-                f"{fields.get('Language', '').strip()} (nplurals={plural.nplurals}; plural={plural.expression};), "
-                f"and the header line is added with them, as msginit writes it",
-            )
-    return PoRead(path, raw, raw_lines.starts, encoding, fields, spans, plural, is_template, warnings, header_at)
+    plurals = any(s.msgid_plural and not s.obsolete for s in spans)
+    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
+    return PoRead(
+        path,
+        raw,
+        raw_lines.starts,
+        encoding,
+        fields,
+        spans,
+        rule.rule,
+        is_template,
+        (*warnings, *rule.warnings),
+        rule.add_at,
+        rule.unfilled_line,
+    )
 
 
 class _PoText(str):
@@ -435,21 +446,6 @@ def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
                 span.msgid_line + 1,
             )
         seen[key] = span.msgid_line + 1
-
-
-def _plural_rule(path: Path, fields: Mapping[str, str], line: int | None) -> PluralRule | None:
-    header = fields.get("Plural-Forms", "")
-    n = re.search(r"nplurals\s*=\s*(\d+)", header)
-    expr = re.search(r"plural\s*=\s*([^;]+)", header)
-    if n and expr:
-        rule = PluralRule(int(n.group(1)[:8]), expr.group(1).strip())
-        try:
-            check(rule.nplurals, rule.expression)
-        except PluralExpressionError as exc:
-            raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
-        return rule
-    language = (fields.get("Language") or "").strip()
-    return plural_rule_for(language) if language else None
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:

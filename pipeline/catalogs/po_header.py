@@ -1,4 +1,4 @@
-"""A PO file's charset, from its header entry only, and where the header's fields are.
+"""A PO file's charset and plural rule, from its header entry only, and where the header's fields are.
 
 The charset decides how every other byte is read, so it is taken from the one place gettext
 takes it, the header entry's ``Content-Type`` (a ``charset=`` in a comment or another entry does
@@ -12,10 +12,12 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import CatalogError
+from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 
 _CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
 # Bytes an ASCII-compatible PO charset must read and write as themselves, whatever comes before
@@ -129,3 +131,69 @@ def _quoted(raw_line: bytes) -> bytes:
     """What lies between the first and the last double quote of a line."""
     first, last = raw_line.find(b'"'), raw_line.rfind(b'"')
     return raw_line[first + 1 : last] if 0 <= first < last else b""
+
+
+#: A Plural-Forms rule as a template leaves it for msginit or the translator to fill in
+#: (``nplurals=INTEGER; plural=EXPRESSION;``): no number of forms. msgfmt refuses it ("invalid nplurals value").
+_UNFILLED = re.compile(r"nplurals\s*=(?!\s*[0-9])\s*[^;\\\"]*;?\s*(?:plural\s*=\s*[^;\\\"]*;?)?")
+UNFILLED_ERROR = (
+    "Plural-Forms: invalid nplurals value, which msgfmt refuses (a template's nplurals=INTEGER; "
+    "plural=EXPRESSION; never filled in): write the language's rule (msginit does)"
+)
+
+
+@dataclass(frozen=True)
+class PluralHeader:
+    """The plural rule a catalog is read with, where write-back puts it, and warnings about it."""
+
+    rule: PluralRule | None
+    add_at: int | None = None  # the line a Plural-Forms field goes before, when the header has none
+    unfilled_line: int | None = None  # 1-based: a template's unfilled rule, which write-back fills
+    warnings: tuple[str, ...] = ()
+
+
+def plural_header(
+    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool
+) -> PluralHeader:
+    """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
+
+    A rule msgfmt refuses is a :class:`CatalogError`, except the template's unfilled one, which
+    write-back fills with CLDR's rule for the language, as msginit does: a catalog copied from its
+    template is the usual way a translation starts, and its singular entries deserve a translation.
+    Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
+    (``plurals``) are translated.
+    """
+    header = fields.get("Plural-Forms", "")
+    language = (fields.get("Language") or "").strip()
+    cldr = plural_rule_for(language) if language else None
+    if _UNFILLED.search(header):
+        if cldr is None or line is None:
+            raise CatalogError(str(path), UNFILLED_ERROR.removesuffix(" (msginit does)"), line)
+        reason = (
+            f"Plural-Forms is a template's nplurals=INTEGER; plural=EXPRESSION;, which msgfmt refuses: written "
+            f"with CLDR's rule for {language} (nplurals={cldr.nplurals}; plural={cldr.expression};), as msginit does"
+        )
+        return PluralHeader(cldr, unfilled_line=line, warnings=(reason,))
+    n = re.search(r"nplurals\s*=\s*(\d+)", header)
+    expr = re.search(r"plural\s*=\s*([^;]+)", header)
+    if n and expr:
+        rule = PluralRule(int(n.group(1)[:8]), expr.group(1).strip())
+        try:
+            check(rule.nplurals, rule.expression)
+        except PluralExpressionError as exc:
+            raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
+        return PluralHeader(rule)
+    if cldr is None or "plural=" in header or add_at is None:
+        return PluralHeader(cldr)
+    missing = (
+        f"no Plural-Forms header: plural entries are translated with CLDR's rule for {language} "
+        f"(nplurals={cldr.nplurals}; plural={cldr.expression};), and the header line is added with them, "
+        "as msginit writes it"
+    )
+    return PluralHeader(cldr, add_at, warnings=(missing,) if plurals else ())
+
+
+def filled_plural_line(text: str, rule: PluralRule) -> str:
+    """The header line ``text`` (its terminator dropped) with its unfilled rule replaced by ``rule``."""
+    filled = f"nplurals={rule.nplurals}; plural={rule.expression};"
+    return _UNFILLED.sub(lambda _: filled, text.rstrip("\r\n"), count=1)

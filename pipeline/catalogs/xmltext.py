@@ -14,6 +14,7 @@ import codecs
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 _TOKEN = re.compile(
     r"""
@@ -75,7 +76,7 @@ def element_spans(text: str) -> list[Span]:
             spans[slot] = Span(name, start, open_end, token.start(), token.end(), first_line)
     if open_ or any(s is None for s in spans):
         raise ValueError("unbalanced tags")
-    return spans  # type: ignore[return-value]
+    return cast(list[Span], spans)  # no None left: checked just above
 
 
 def decode(data: bytes, declared: str | None) -> tuple[str, str]:
@@ -104,8 +105,10 @@ def decode(data: bytes, declared: str | None) -> tuple[str, str]:
 
 def set_attributes(start_tag: str, values: Mapping[str, str | None]) -> str:
     """``start_tag`` (``<name ...>`` or ``<name .../>``) with ``values`` set (None: removed), other bytes as written."""
-    head_end = len(start_tag) - len(_TAG_END.search(start_tag).group())  # type: ignore[union-attr]
-    name_end = re.match(r"<[^\s/>]+", start_tag).end()  # type: ignore[union-attr]
+    end, tag_name = _TAG_END.search(start_tag), re.match(r"<[^\s/>]+", start_tag)
+    if end is None or tag_name is None:
+        raise ValueError(f"not a start tag: {start_tag!r}")
+    head_end, name_end = len(start_tag) - len(end.group()), tag_name.end()
     attrs = start_tag[name_end:head_end]
     left = dict(values)
     first = _ATTR.search(attrs)

@@ -188,7 +188,7 @@ def run() -> NoReturn:
     pygments where they are installed (click comes with uvicorn), unless the import
     is refused, which httpx answers with a stub. About 25 ms of every run that sends a request.
     """
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # None: the import is refused
     gc.set_threshold(*GC_THRESHOLDS)
     try:
         try:

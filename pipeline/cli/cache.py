@@ -8,7 +8,7 @@ from pathlib import Path
 from pipeline.cli import add_config_argument
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``cache`` command and its ``stats`` and ``clear`` actions."""
     p = sub.add_parser(
         "cache",

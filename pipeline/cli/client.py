@@ -23,7 +23,7 @@ AUTH_KEY_ENV = "PIPELINE_AUTH_KEY"
 ADMIN_KEY_ENV = "PIPELINE_ADMIN_KEY"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the client's subcommands to ``pipeline``'s parser."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--service-url", metavar="URL", help=f"base URL of the service (default: ${URL_ENV})")
@@ -50,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_documents_and_write(subparsers, common)
 
 
-def _register_keys(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def _register_keys(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     keys = subparsers.add_parser("keys", help=f"manage developer keys (admin key from ${ADMIN_KEY_ENV})")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
     create = keys_sub.add_parser("create", parents=[common], help="create a developer key")
@@ -73,7 +75,9 @@ def _register_keys(subparsers: argparse._SubParsersAction, common: argparse.Argu
     deactivate.set_defaults(handler="client:keys_deactivate")
 
 
-def _register_documents_and_write(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def _register_documents_and_write(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     document = subparsers.add_parser("document", help="translate documents")
     document_sub = document.add_subparsers(dest="document_command", required=True, metavar="ACTION")
     translate = document_sub.add_parser("translate", parents=[common], help="upload, wait, download")

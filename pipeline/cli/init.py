@@ -8,7 +8,7 @@ from pathlib import Path
 from pipeline.config import CONFIG_NAME
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``init`` command."""
     p = sub.add_parser(
         "init",

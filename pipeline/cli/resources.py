@@ -7,7 +7,7 @@ import argparse
 from pipeline.cli import add_config_argument
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``glossary`` and ``style`` commands."""
     glossary = sub.add_parser(
         "glossary",

@@ -7,7 +7,7 @@ import argparse
 from pipeline.cli import add_catalog_arguments
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``review`` subcommand."""
     p = sub.add_parser(
         "review",

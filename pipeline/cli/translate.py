@@ -12,7 +12,7 @@ from pipeline.cli import add_catalog_arguments, add_frozen_argument, language_co
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``translate`` command."""
     p = sub.add_parser(
         "translate",

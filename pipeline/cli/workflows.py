@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     pass
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``check`` and ``refresh`` subcommands."""
     p = sub.add_parser(
         "check",

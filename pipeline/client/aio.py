@@ -108,7 +108,8 @@ class AsyncClient(_Endpoints):
             try:
                 step = flow.send(reply) if error is None else flow.throw(error)
             except StopIteration as stop:
-                return stop.value
+                result: T = stop.value
+                return result
             reply, error = None, None
             try:
                 if isinstance(step, Sleep) and step.rate_limited is not None and self._pace is not None:

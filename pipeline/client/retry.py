@@ -74,7 +74,8 @@ def retrying(
     while True:
         attempt += 1
         try:
-            return (yield call)
+            answer: T = yield call
+            return answer
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
             if not error.should_retry or attempt >= policy.max_attempts or remaining <= 0:

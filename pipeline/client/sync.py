@@ -79,7 +79,8 @@ class Client(ClientBase):
             try:
                 step = flow.send(reply) if error is None else flow.throw(error)
             except StopIteration as stop:
-                return stop.value
+                result: T = stop.value
+                return result
             reply, error = None, None
             try:
                 if isinstance(step, Sleep):

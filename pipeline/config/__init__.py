@@ -184,7 +184,7 @@ def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
 CONFIG_BYTES = 4 * 1024 * 1024
 
 
-def _read_toml(path: Path) -> dict:
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
         data = read_regular(path, CONFIG_BYTES)
     except OSError as exc:

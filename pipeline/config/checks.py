@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Any, cast, get_args, get_origin
 from urllib.parse import urlsplit
 
 from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.locales import check_code
+
+#: What ``isinstance`` takes: a type or a tuple of types.
+_Types = type | tuple[type, ...]
 
 EMBEDDED = "embedded"
 ENV_AUTH_KEY = "PIPELINE_AUTH_KEY"
@@ -118,9 +121,10 @@ def check_types(path: Path, where: str, table: dict[str, Any], schema: Mapping[s
         item: type | None = None
         if get_origin(expected) is list:
             expected, item = list, get_args(expected)[0]
-        if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, expected):  # type: ignore[arg-type]
+        # What is left of ``expected`` is a type or a tuple of types (``(int, float)``).
+        if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, cast(_Types, expected)):
             raise ConfigError(f"{path}: {where}{key} has the wrong type ({kind(value)})")
-        if item is not None:
+        if item is not None and isinstance(value, list):
             bad = next((i for i, element in enumerate(value) if not isinstance(element, item)), None)
             if bad is not None:
                 raise ConfigError(f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {kind(value[bad])}")

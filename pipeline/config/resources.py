@@ -10,10 +10,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from pipeline import protocol
 from pipeline.config.keys import types
 from pipeline.errors import ConfigError
+
+T = TypeVar("T")
+#: What ``isinstance`` takes: a type or a tuple of types.
+_Types = type | tuple[type, ...]
 
 #: What may name a project on the service: it is embedded in glossary and style list names.
 _PROJECT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -88,7 +93,7 @@ class ResourceSettings:
         )
 
 
-def _pick(own, inherited):  # type: ignore[no-untyped-def]
+def _pick(own: T | None, inherited: T) -> T:
     return inherited if own is None else own
 
 
@@ -120,22 +125,23 @@ def _project_from_folder(root: Path) -> str:
     return name or "pipeline"
 
 
-def _table(path: Path, where: str, value: object, schema: Mapping[str, object]) -> dict:
+def _table(path: Path, where: str, value: object, schema: Mapping[str, object]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: {where} must be a table")
     for key, item in value.items():
         expected = schema.get(key)
         if expected is None:
             raise ConfigError(f"{path}: unknown key {where}.{key} (known: {', '.join(sorted(schema))})")
-        if (isinstance(item, bool) and expected is int) or not isinstance(item, expected):  # type: ignore[arg-type]
+        if (isinstance(item, bool) and expected is int) or not isinstance(item, cast(_Types, expected)):
             raise ConfigError(f"{path}: {where}.{key} has the wrong type ({type(item).__name__})")
     return value
 
 
-def _paths(path: Path, where: str, items: list, root: Path) -> tuple[Path, ...]:
-    if not all(isinstance(item, str) and item for item in items):
+def _paths(path: Path, where: str, items: list[object], root: Path) -> tuple[Path, ...]:
+    paths = [item for item in items if isinstance(item, str) and item]
+    if len(paths) != len(items):
         raise ConfigError(f"{path}: {where} must be a list of file paths")
-    return tuple(root / item for item in items)
+    return tuple(root / item for item in paths)
 
 
 def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
@@ -178,7 +184,7 @@ def _locale(path: Path, where: str, value: object, root: Path) -> LocaleSpec:
     )
 
 
-def _style(path: Path, where: str, value: dict) -> StyleSpec:
+def _style(path: Path, where: str, value: dict[str, Any]) -> StyleSpec:
     table = _table(path, where, value, types("style"))
     name = table.get("name", "")
     if not name.strip():

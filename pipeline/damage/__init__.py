@@ -12,7 +12,7 @@ one of them is wrong.
 Used by the test suite over real catalogs (tests/data/damage) and by ``python -m bench.acceptance.damage``.
 """
 
-from pipeline.damage.compare import Change, Damage, check, check_plural, compare
+from pipeline.damage.compare import Change, Damage, check, check_plural, compare, is_gnu_quote
 from pipeline.damage.tokens import Kind, Token, tokens
 
-__all__ = ["Change", "Damage", "Kind", "Token", "check", "check_plural", "compare", "tokens"]
+__all__ = ["Change", "Damage", "Kind", "Token", "check", "check_plural", "compare", "is_gnu_quote", "tokens"]

@@ -45,7 +45,16 @@ class Damage:
 
 def check(source: str, translation: str) -> list[Damage]:
     """Every code-like token of ``source`` that ``translation`` changed, lost or added."""
-    return compare(tokens(source), tokens(translation))
+    return _unquoted(compare(tokens(source), tokens(translation)), translation)
+
+
+def _unquoted(found: list[Damage], translation: str) -> list[Damage]:
+    """``found`` without the GNU-quoted code that the translation holds as it is without quotes (``alias``)."""
+    return [
+        d
+        for d in found
+        if not (d.kind is Kind.GNU_QUOTED and d.change is Change.MISSING and d.token[1:-1].strip() in translation)
+    ]
 
 
 def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
@@ -63,7 +72,7 @@ def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
         best: list[Damage] | None = None
         for source in sources:
             theirs = [t for t in tokens(source) if not _left_out(t, here, kept)]
-            damage = compare(theirs, target)
+            damage = _unquoted(compare(theirs, target), form)
             if best is None or len(damage) < len(best):
                 best = damage
         found.extend(best or [])
@@ -80,7 +89,9 @@ _FAMILIES = [(Kind.MARKUP, Kind.METAVAR), *((kind,) for kind in Kind if kind not
 #: Kinds that the target language's own prose can spell (German "-Klausel", a translator's e-mail
 #: address, "SData", "&rsaquo;"): one of them in a translation with nothing gone from the source is not
 #: reported; one that took the place of a source token is.
-PROSE_LOOKALIKES = frozenset({Kind.OPTION, Kind.IDENTIFIER, Kind.PATH, Kind.ENTITY, Kind.EMAIL, Kind.URL})
+PROSE_LOOKALIKES = frozenset(
+    {Kind.OPTION, Kind.IDENTIFIER, Kind.PATH, Kind.ENTITY, Kind.EMAIL, Kind.URL, Kind.COMMAND, Kind.GNU_QUOTED}
+)
 #: Entities that escape markup: the others stand for characters (quotes, dashes, spaces) a translation
 #: may write otherwise, so only these must come back.
 STRUCTURAL_ENTITIES = frozenset({"&amp;", "&lt;", "&gt;", "&#38;", "&#60;", "&#62;", "&#x26;", "&#x3c;", "&#x3e;"})
@@ -94,6 +105,7 @@ _QT_ARGUMENT = re.compile(r"%L?\d{1,2}[A-Za-z]?\Z")  # %1, %L1, %1h: what follow
 
 def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damage]:
     """The damage between two token lists (see the module's docstring)."""
+    source = [t for t in source if t.kind is not Kind.GNU_QUOTED or is_gnu_quote(t)]  # the others may be prose
     positional = any(t.kind is Kind.PRINTF and _POSITION.match(t.text) for t in source)
     before, after = _counts(source, positional), _counts(translation, positional)
     texts = {(t.kind, _key(t, positional)): t.text for t in [*translation, *source]}
@@ -118,6 +130,11 @@ def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damag
         found.extend(Damage(k, texts[(k, new)], Change.ADDED) for k, new in added if k not in PROSE_LOOKALIKES)
     paired = Counter(d.became for d in found if d.change is Change.GLUED)
     return found + _glued(source, translation, positional, paired)
+
+
+def is_gnu_quote(token: Token) -> bool:
+    """Whether a quoted token is in GNU's ```code'`` quotes, which hold code (any other quotes may hold prose)."""
+    return token.text.startswith("`") and token.text.endswith("'")
 
 
 def _unit_changed(old: str, new: str) -> bool:

@@ -26,6 +26,8 @@ class Kind(StrEnum):
 
     PRINTF = "printf"  # %s %5.2f %1$s %(name)s %Y %qs %n %Ln %1 %L1 %1% %{name} %%
     QUOTED_CODE = "quoted-code"  # %<...%>  `code`  ``code``  <code>...</code>  [kbd]...[/kbd]
+    GNU_QUOTED = "gnu-quoted"  # what GNU quotes `so': a command, a file, a name (a translation may requote it)
+    COMMAND = "command"  # vim's :qa!, a protocol's PBSZ, the command a usage synopsis names (trap [-lp])
     BRACE = "brace"  # {name} {0} {0:.2f} {name!r} { limit } {id, number}
     ICU = "icu"  # {count, plural, ...} heads, select keys, # in plural branches
     TEMPLATE = "template"  # {{ var }} {% tag %} {# comment #}
@@ -99,9 +101,9 @@ _PATTERN = re.compile(
             (?: \s*=\s* (?: "[^"]*" | '[^']*' | [^\s<>"']+ ) )? )* )  # with a quoted or bare value
         \s* (?P<selfclose>/)? >
     )
-  | (?P<url> (?: (?:https?|ftps?|sftp|file|ssh|git|irc|ws|wss)://   # a URL with a scheme,
-               | mailto: | www\. )                      #   a mailto: or a www. host
-        [^\s<>"'`\]\[{}]+ )
+  | (?P<url> (?: \b [a-z] [a-z0-9+.-]* [a-z0-9] :/{1,3}    # a URL with any scheme (smb://, trash:///,
+               | mailto: | www\. )                      #   file:/home), a mailto: or a www. host
+        [^\s<>"'`\]\[{}]* )                             #   what follows, if anything ("like http://")
   | (?P<email> [\w.+-]+ @ [A-Za-z0-9-]+ (?: \.[A-Za-z0-9-]+ )+ )
   | (?P<icu_head> \{ \s* [\w.]+ \s* , \s* (?:plural|selectordinal|select) \b [^{}]* )  # an ICU head whose
                                                         #   construct did not parse (see icu.py)
@@ -111,7 +113,9 @@ _PATTERN = re.compile(
         (?: ![rsa] )? (?: : [^{}]* )? \}                #   conversion and format spec {x!r:>10}
     )
   | (?P<percent_name>                                   # Symfony's %count%, but not %d% or %lu%
-        % (?! (?:hh|ll|[hlLqjzZt])? [A-Za-z] % ) [A-Za-z_] [A-Za-z0-9_.]* [A-Za-z0-9_] %   # ASCII, 2+
+        % [A-Za-z] [A-Za-z0-9.]* _ [A-Za-z0-9_.]* [A-Za-z0-9] %   # a name with an underscore, whatever
+                                                        #   follows: %link_start%click here%link_end%
+      | % (?! (?:hh|ll|[hlLqjzZt])? [A-Za-z] % ) [A-Za-z_] [A-Za-z0-9_.]* [A-Za-z0-9_] %   # ASCII, 2+
         (?! [A-Za-z0-9] )                               #   (PHP's %slink%s is two %s)
     )
   | (?P<printf>
@@ -126,6 +130,14 @@ _PATTERN = re.compile(
       | % [<>']                                         # gcc's bare %< %> %'
       | % L? \d{1,2}                                    # Qt/KDE %1 %L1 (boost's %1% too, its % apart)
     )
+  | (?P<ex_command>                                     # vim's Ex commands :qa! :help 'cm' :s\/sub/, where
+        (?: (?<=[\s"'(\[]) | ^ ) : [a-z]+ !?             #   a word starts (not "E1270:", not 10:30)
+        (?: \\?/\S* | \ '[a-z]+' | \ [\w-]+(?=<(?:Enter|CR)>) )? (?![\w:]) )   # :help iccf<Enter>
+  | (?P<protocol> \b (?:CWD|CDUP|SMNT|REIN|PASV|STRU|STOU|APPE|ALLO|RETR|STOR|RNFR|RNTO|ABOR|DELE|RMD|MKD|PWD
+        |NLST|SYST|NOOP|PBSZ|PROT|EPSV|EPRT|MDTM|FEAT|EHLO|HELO|RCPT) \b )   # FTP and SMTP verbs no prose spells
+  | (?P<synopsis> (?<![\w\[-]) (?!(?:or|and|use|see|the|with|try|then)\b)   # a usage synopsis's command:
+        [a-z][a-z0-9_-]+                                #   trap [-lp] ..., fc -s [x] (not "or [-q|--quiet]")
+        (?= \ + (?: \[- | \[\[ | -[A-Za-z][^\n]*\[ ) ) )  #   (wherever: "or fc -s" may be "или fc -s")
   | (?P<lisp> ~ [:@]* [ASDBOXRPCFEG%&|] )               # Lisp format ~A ~% (uppercase only: prose has ~a)
   | (?P<fortran> !\$ [^\W\d_]+ (?: [ \t]+ [^\W\d_]+ )* )  # Fortran !$OMP PARALLEL DO (cut to its capitals)
   | (?P<variable>
@@ -133,14 +145,20 @@ _PATTERN = re.compile(
       | \$\( [^\W\d][\w.]* \) [^\W\d_]?               # $(module)s, make's $(VAR)
       | \$ [^\W\d]\w*                                 # $VAR $name (any script: a translated name shows)
     )
-  | (?P<wiki> \[\[ [^\]|\n]+ )                          # a wiki link's target (its label after | is text)
+  | (?P<wiki> \[\[ [^\]\[|\n]+ (?=\]\]|\|) )         # a wiki link's target (its label after | is text;
+                                                        #   a synopsis's [[arg] is no link)
   | (?P<bbcode> \[ /? [^\W\d_][\w]* (?: =[^\]\n]* )? \] )   # [b] [/b] [url=x] (filtered below)
   | (?P<entity> & (?: [A-Za-z][A-Za-z0-9]{1,31} | \#\d{1,7} | \#[xX][0-9A-Fa-f]{1,6} ) ; )
   | (?P<backquote> ``[^`\n]+`` | `[^`'\n]+` )           # reST/Markdown code; GNU `quote' is prose
   | (?P<path>
         [A-Za-z]:\\[\w.\\-]+                            # C:\Windows
-      | (?<![\w/.~-]) (?:~|\.{1,2})? / [\w.+@-]*[\w] (?: / [\w.+@-]* )*   # /etc/x ~/.x ./configure
-      | \*\.[A-Za-z0-9]+                                # *.po
+      | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
+                                                        #   (not "term(s)/phrase")
+        (?: / (?: [\w.+@-] | \([\w|]+\) )* )*        #   and bash's /dev/(tcp|udp)/host/port
+      | (?<![\w.~-]) \. [a-z][\w.]*\w                    # a dotfile: .netrc .vimrc (.desktop-Datei: a compound;
+                                                        #   MAJOR[.MINOR] is a metavariable)
+      | (?: (?<=%[A-Za-z]) | (?<=\}) ) [\w-]* \. [A-Za-z]\w{0,7} (?![\w])   # a name a program builds: %s_ascii.spl
+      | \*\. (?:\*|\w+) (?: ; [\w.*-]+ )*                # *.po, *.*, a dialog's filter *.vim;_vimrc
       | (?<![\w/.~-]) [A-Za-z0-9_.-]+ (?: / [A-Za-z0-9_.-]+ )+ \.[A-Za-z0-9]+ (?![\w/])  # templates/x.html
     )
   | (?P<option>                                        # --scale -Wall -ffixed-line-length, where a word
@@ -149,7 +167,7 @@ _PATTERN = re.compile(
     )
   | (?P<identifier>
         (?<![\w.]) [A-Za-z_]\w* (?: :: \w+ )+           # std::string
-      | (?<![\w.]) [A-Za-z_]\w* -> \w+                  # obj->field
+      | (?<![\w.]) [a-z_]\w* -> \w+                     # obj->field (Edit->Global is a menu path)
       | (?<![\w.]) [A-Za-z_][\w.]* \(\)                 # main() os.getcwd()
       | (?<![\w.]) [A-Za-z_]\w+ (?: \.[A-Za-z_]\w* )+ (?![\w])   # os.path.join settings.py (not e.g.)
       | (?<![\w$]) __\w+__ (?![\w$])                    # __init__
@@ -166,9 +184,19 @@ _PATTERN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+#: Quoted text, in GNU's old quotes (```help name'``) and in every language's: a GNU-quoted command of a
+#: source must come back in some quotes of the translation, whichever. Matched at every position (a
+#: lookahead), so that an apostrophe ("don't") cannot hide the quote after it.
+_QUOTED = re.compile(
+    r"""(?=( `([^`'\n]{1,80})'          # GNU's `code'
+           | ‘([^’\n]{1,80})’ | '([^'\n]{1,80})' | "([^"\n]{1,80})"   # English, ASCII
+           | „([^“”\n]{1,80})[“”] | “([^”\n]{1,80})” | »([^«\n]{1,80})«   # German, Czech, Danish
+           | «\s?([^»\n]{1,80}?)\s?» | ‹([^›\n]{1,80})› | 「([^」\n]{1,80})」 | 『([^』\n]{1,80})』 ))""",
+    re.VERBOSE,
+)
 _ATTRIBUTE = re.compile(r"""([^\s=<>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s<>"']+))?""")
 _SPACES = re.compile(r"\s+")
-_URL_TAIL = ".,;:!?)'\""  # sentence punctuation after a URL is not part of it
+_URL_TAIL = ".,;:!?)'\"“”„«»‹›’"  # sentence punctuation and quotes after a URL are not part of it
 
 
 def tokens(text: str) -> list[Token]:
@@ -198,6 +226,11 @@ def _scan(text: str, start: int, end: int, in_branch: bool) -> list[Token]:
         if group in ("close", "name", "attrs", "selfclose"):
             group = "tag"
         found.extend(_tokens_of(match, group, start, closers, part))
+    if "`" in part or any(q in part for q in "'\"‘“„«»‹「『"):
+        for quoted in _QUOTED.finditer(part):
+            content = next(g for g in quoted.groups()[1:] if g is not None).strip()
+            found.append(Token(Kind.GNU_QUOTED, quoted.group(1), content, quoted.start() + start))
+        found.sort(key=lambda t: t.start)
     return [Token(t.kind, t.text, t.key, t.start, in_branch) for t in found] if in_branch else found
 
 
@@ -212,8 +245,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
         name = re.match(r"\[/?([^\W\d_]\w*)", text)
         named = name.group(1).lower() if name else ""
         known = name is not None and name.group(1) in BBCODE_NAMES  # lowercase: [SIZE] is a metavariable
-        if not (text.startswith("[/") or "=" in text or known or named in closers):
-            return []  # a bracketed word ([here](url), [default]) is prose
+        if not (text.startswith("[/") or known or named in closers):
+            return []  # a bracketed word ([here](url), [default], a usage line's [pat=rep]) is prose
         return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
     elif group == "fortran":
         words = text.split()
@@ -248,6 +281,12 @@ def _tag(match: re.Match[str], offset: int, part: str) -> list[Token]:
     pieces.append("/>" if match.group("selfclose") else ">")
     lone = not (match.group("close") or match.group("selfclose") or match.group("attrs").strip())
     partner = re.search(rf"</{re.escape(name)}\s*>", part, re.IGNORECASE)
+    if partner is None and not (match.group("close") or match.group("selfclose")):
+        attrs = match.group("attrs")
+        if attrs.strip() and "=" not in attrs:
+            return []  # words in angle brackets: <missing product>, <no current directory>
+        if lone and not part.replace(match.group(), "").strip(" .,:;!?()\n\t\"'"):
+            return []  # the whole text is a value shown as it is: <unspecified>, <Empty>
     kind = Kind.METAVAR if lone and name.lower() not in LONE_ELEMENTS and partner is None else Kind.MARKUP
     found = [Token(kind, match.group(), "".join(pieces), match.start() + offset), *inner]
     if not match.group("close") and name.lower() in CODE_ELEMENTS:
@@ -282,6 +321,9 @@ _KIND = {
     "fortran": Kind.VARIABLE,
     "variable": Kind.VARIABLE,
     "wiki": Kind.BBCODE,
+    "ex_command": Kind.COMMAND,
+    "protocol": Kind.COMMAND,
+    "synopsis": Kind.COMMAND,
     "entity": Kind.ENTITY,
     "backquote": Kind.QUOTED_CODE,
     "path": Kind.PATH,

@@ -30,7 +30,8 @@ from pipeline.placeholders import icu, icu_plurals, markup
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
-from pipeline.placeholders.protect import FORMAT_SUFFIX, XLIFF_INLINE, protect
+from pipeline.placeholders.protect import XLIFF_INLINE, protect
+from pipeline.placeholders.runs import FORMAT_SUFFIX
 from pipeline.placeholders.text_rules import (
     INVISIBLE,
     character_problems,
@@ -321,6 +322,13 @@ _CODE_KINDS = frozenset(
         "code-run",
         "fortran-directive",
         "wiki",
+        "ex-command",
+        "protocol-command",
+        "command-synopsis",
+        "file-glob",
+        "glued-file-name",
+        "code-name",
+        "escaped-brace",
     }
 )
 _LETTER = re.compile(r"[^\W\d_]")

@@ -30,6 +30,12 @@ _LABELS = {
     "code-identifier": "name",
     "code-run": "code",
     "fortran-directive": "directive",
+    "ex-command": "command",
+    "protocol-command": "command",
+    "command-synopsis": "command",
+    "file-glob": "file pattern",
+    "glued-file-name": "file name",
+    "escaped-brace": "reference",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.
 _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-format", "smalltalk-format", "ycp-format"})

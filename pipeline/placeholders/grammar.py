@@ -19,6 +19,11 @@ __all__ = [
     "BRACKET_MARKUP",
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
+    "COMMAND_SYNOPSIS",
+    "ESCAPED_BRACE",
+    "EX_COMMAND",
+    "FILE_GLOB",
+    "GLUED_FILE_NAME",
     "IDENTIFIER",
     "DOLLAR_VARIABLE",
     "FORTRAN_DIRECTIVE",
@@ -29,12 +34,16 @@ __all__ = [
     "PATH",
     "PERCENT_DIRECTIVE",
     "PERCENT_NAMED",
+    "PROTOCOL_COMMAND",
+    "PROTOCOL_VERBS",
     "QT_COUNT",
     "QT_NUMBERED",
     "RUBY_NAMED",
     "SAFE_BRACE",
     "SAFE_PRINTF",
     "TEMPLATE",
+    "URL",
+    "VIM_TYPED",
     "WIKI",
 ]
 
@@ -121,10 +130,11 @@ PERCENT_DIRECTIVE = r"""
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
     (?:[EO](?=[A-Za-z])         # glibc's alternative era and digits: %Ey, %Od
-      |q?[+#]?(?:ll|l|w|h|z|j|t)?   # GCC's quoting (q), tree flags, sizes
+      |q?[+#]?(?:ll|l|w|h|z|j|t|L|H)?   # GCC's quoting (q), tree flags, sizes; stat's %Hd %Ld
     )
     [A-Za-z@](?![A-Za-z])       # the conversion letter, ending the word: "50%less" is text
     | %[<>']                    # GCC's quotes and apostrophe, when not around code (see GCC_QUOTED)
+    | %\([^()\s]{1,40}\)[A-Za-z] # a mapping key with any conversion: bash's printf %(fmt)T, Python's %(x)r
 """
 
 #: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag: a
@@ -137,11 +147,11 @@ QT_COUNT = r"""%L?n(?![A-Za-z])"""
 #: Code GCC quotes in its diagnostics, quotes and all: ``%<constexpr%>``, ``%<auto{x}%>``.
 GCC_QUOTED = r"""%<(?:(?!%>)[^\n])*%>"""
 
-#: Code between backquotes (Markdown, reStructuredText): ```make install```, and GNU's old ```word'``
-#: when the word holds no space (``Try `%s --help'`` is left to its parts).
+#: Code between backquotes (Markdown, reStructuredText): ```make install```, and GNU's old quotes
+#: ```help name'``, ```info bash'``, ```%s --help'``: what GNU quotes so is a command, a file or a name.
 BACKQUOTED = r"""
     `{1,2}[^`'\n]+`{1,2}        # `code`, ``code``: no apostrophe inside, or GNU's quotes would pair wrongly
-    | `[^`'\s]+'                # `configure'
+    | `[^`'\n]{1,80}'           # `configure', `help name'
 """
 
 #: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
@@ -167,8 +177,11 @@ OPTION = r"""
 PATH = r"""
     (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
     (?:~|\.{1,2})?              # home, here, up
-    /[A-Za-z0-9_.+@-]+          # the first component
-    (?:/[A-Za-z0-9_.+@-]*)*     # the others; a trailing slash too
+    /(?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
+    (?:/(?:[A-Za-z0-9_.+@-]|\([\w|]+\))*)*   # the others; a trailing slash too
+    | (?<![\w.~:\\-])
+      \.[a-z][a-z0-9_.-]*[a-z0-9] # a dotfile starting a word or after a folder: .netrc, OUTPUT_DIR/.doctrees
+                                # (".NET" is a name)
     | (?<![\w/.~:\\-])
       [A-Za-z0-9_.+-]+          # a relative path's first folder
       (?:/[A-Za-z0-9_.+-]+)*    # more folders
@@ -190,10 +203,76 @@ IDENTIFIER = r"""
     | \b(?=\w*_)                                          # with an underscore: snake_case, __all__,
       (?!_[A-Za-z][A-Za-z0-9]*\b|[A-Z][a-z]*_[a-z]+\b)    #   not a GTK mnemonic: _Zoom, _as, E_xit, Pre_view
       _*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)*_*\b
-    | \b(?![A-Za-z0-9_-]+\.[A-Z][a-z]+\b(?!\.[A-Za-z]))  # not two sentences without a space: "done.Next"
+    | \b(?![A-Za-z][a-z]{3,}\.[A-Z][a-z]+\b(?!\.[A-Za-z]))  # not two sentences without a space: "done.Next"
+                                                          #   (vim.Buffer, os.Path: a short or mixed-case name)
       [A-Za-z_][A-Za-z0-9_-]+(?:\.[A-Za-z_][A-Za-z0-9_-]+)+\b(?!\.[A-Za-z0-9])   # dotted: conf.py
     | \b[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*\b              # camel case: phpMyAdmin, KPluginFactory
     | \b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b                  # capitals, then small letters: OAuth, ETag
+"""
+
+#: A URL with any scheme, and a scheme alone as help texts name it: ``https://example.org/x``,
+#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``.
+URL = r"""
+    \b[a-z][a-z0-9+.-]*[a-z0-9]  # the scheme, two characters or more (C:/ is a Windows path)
+    :/{1,3}                     # file:/home, smb://, trash:///
+    (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
+"""
+
+#: A file name glued to a directive or a brace field: ``"%s_%s.spl"``, ``%s_ascii.spl``, ``{name}.txt``:
+#: the program builds the name; a word of it translated names another file.
+GLUED_FILE_NAME = r"""
+    (?:(?<=%[A-Za-z])|(?<=\}))   # right after %s or {name}
+    [A-Za-z0-9_-]*\.[A-Za-z][A-Za-z0-9]{0,7}\b   # the rest of the name and its extension
+"""
+
+#: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
+#: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
+ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
+
+#: File patterns of a file dialog's filter: ``*.json``, ``*.*``, vim's ``*.vim;_vimrc``, ``*.c;*.h``.
+FILE_GLOB = r"""
+    (?<![\w*])\*\.(?:\*|[A-Za-z0-9_]+)     # *.vim, *.*
+    (?:;(?:\*\.(?:\*|[A-Za-z0-9_]+)|[A-Za-z0-9_.-]+))*   # ;*.h, ;_vimrc
+"""
+
+#: Vim's Ex commands: ``:qa!``, ``:help 'cm'`` (an option's name), ``:s\/sub/`` (a pattern), ``:recover``.
+#: The colon starts a word: "E1270:" and "10:30" are text.
+EX_COMMAND = r"""
+    (?:(?<=[\s"'(\[])|^)
+    :[a-z]{1,20}!?              # the command, maybe forced
+    (?:\\?/\S*                  # its pattern: :s\/sub/
+      |[ ]'[a-z]{1,20}'         # or the option it is about: :help 'cm'
+    )?
+    (?![\w:])
+"""
+
+#: What vim's intro tells a user to type, command, argument and key as one: ``:help iccf<Enter>``,
+#: ``:set nocp<Enter>`` (the argument is a help topic or an option, never a word to translate).
+VIM_TYPED = r"""(?<![\w:]):[a-z]{1,20}(?:[ ][\w-]+)?<(?:Enter|CR)>"""
+
+#: Commands of the network protocols catalogs speak of (FTP, SMTP), which no English word spells:
+#: ``'PBSZ 0'``, ``'PROT %c'``, ``CWD``. (``LIST``, ``SIZE``, ``TYPE`` are also words of usage lines.)
+PROTOCOL_VERBS = r"""\b(?:CWD|CDUP|PWD|PASV|EPSV|EPRT|NLST|RETR|STOR|MDTM|SYST|PBSZ|PROT|EHLO|HELO|RCPT|STARTTLS)\b"""
+PROTOCOL_COMMAND = (
+    PROTOCOL_VERBS
+    + r"""
+    (?:[ ][0-9A-Z](?![\w]))?    # its argument, when one character: 'PBSZ 0', TYPE I
+"""
+)
+
+#: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
+#: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"
+#: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
+COMMAND_SYNOPSIS = r"""
+    (?<![\w\[-])                  # the command's name, two letters or more ("x [y [z]]" is text),
+    (?!(?:or|and|the|to|of|for|with|use|see|try|run|then|also)\b)  # no word of a sentence ("or [-q]")
+    [a-z][a-z0-9_-]+
+    (?=[ ]+(?:\[-                # its options: a bracket of options (trap [-lp]),
+      |-[A-Za-z][^\n]*\[          #   an option before a bracket (fc -s [pat=rep])
+    ))
+    | ^[a-z][a-z0-9_-]+           # or the text's first word,
+    (?=[ ]+\[[\w.<> |-]+\](?:[ ]+\[[^\n]*)?\s*$)   # bracketed arguments up to the end (logout [n])
+                                  # ("use [PATCH n/m] even with a single patch" is a sentence)
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).

@@ -17,8 +17,10 @@ What is markup in a PO string (in XLIFF every inline element is, and so is every
 - a tag whose partner is in the text (``<nobr>…</nobr>``, ``<filename>%1</filename>``);
 - an element HTML or Qt's rich text formats text with, alone too (``<b>``, ``<br>``, ``<qt>``).
 
-A lone ``<word>`` with none of these (``cp <source> <dest>``, ``-J<directory>``, ``<new column>``) is a
-metavariable of a help text, which the translator translates: text. Bracket markup (BBCode) alike:
+A lone ``<word>`` with none of these is code when a reader types or a program reads it, and text when it
+is a help text's metavariable (``cp <source> <dest>``, ``-J<directory>``, ``<new column>``) or a value shown
+as it is (``<unspecified>``), which translators translate (:func:`is_code_name`; the human translations of
+the same catalogs decided each rule). Bracket markup (BBCode) alike:
 the names such catalogs use (``[b]``, ``[url=…]``, ``[doc@page]``) always; any other name when it
 closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are text.
 """
@@ -35,10 +37,12 @@ from pipeline.segments import Placeholder
 
 __all__ = [
     "ATTRIBUTE_PIECE",
+    "CODE_NAME",
     "TAG_KIND",
     "OuterSpan",
     "VOID",
     "foreign_markup",
+    "is_code_name",
     "outer_spans",
     "xliff_protected",
     "tag_groups",
@@ -87,7 +91,7 @@ _BRACKET_VALUED = frozenset({"color", "size"})
 _OUTER = {
     "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
-    "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT)),
+    "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT, grammar.VIM_TYPED)),
     "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
     TAG_KIND: r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
     "wiki": grammar.WIKI,
@@ -121,10 +125,13 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     """
     spans: list[OuterSpan] = []
     for m in _outer(xliff).finditer(text):
-        kind = m.lastgroup.replace("_", "-")  # type: ignore[union-attr]
+        assert m.lastgroup is not None  # every alternative of the pattern is a named group
+        kind = m.lastgroup.replace("_", "-")
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
+                if is_code_name(tag, text, m.start()):
+                    spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
             values = [] if xliff else _text_values(tag)
             start = m.start()
@@ -158,6 +165,64 @@ def is_markup(tag: str, text: str) -> bool:
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
     return _end_tag(m.group("name")).search(text) is not None
+
+
+#: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
+CODE_NAME = "code-name"
+#: Vim's key notation, spelt as vim spells it (``<Enter>``, ``<CR>``, ``<C-W>``; ``<end>`` is a
+#: metavariable), and the expansions of its command line (``<sfile>``): what its users type as it is.
+_KEYS = frozenset(
+    """Enter Return CR NL LF Tab Esc Space BS Del Bar Bslash Up Down Left Right Home End Insert PageUp PageDown
+    Cmd SID Plug Leader LocalLeader Nop LeftMouse RightMouse""".split()
+)
+_EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
+_LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
+#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
+#: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
+_USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
+#: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
+#: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a
+#: quoted command (``'git add <file>'``).
+_GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
+_BESIDE_AFTER = re.compile(r"\A[,/|-]?<")
+_APOSTROPHE = re.compile(r"\w'\w")  # "isn't": no quote
+
+
+def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
+    """Whether a lone ``<word>`` that is no markup is code rather than a metavariable or a shown value.
+
+    Code: a header file (``<signal.h>``), a key (``<Enter>``, ``<C-x>``), a file the text also names
+    (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
+    (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
+    the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
+    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). ``at``: where ``tag`` is in ``text``
+    (default: its first occurrence).
+    """
+    m = _LONE_WORD.fullmatch(tag)
+    if m is None:
+        return False
+    name = m.group(1)
+    if "." in name:
+        return True
+    at = text.index(tag) if at is None else at
+    before, after = text[:at], text[at + len(tag) :]
+    if name in _KEYS or re.fullmatch(r"[CSMAD]-\w+|F[0-9]{1,2}", name):
+        return True  # even glued to a command: ":help iccf<Enter>"
+    if _GLUED_BEFORE.search(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
+        return False
+    if name in _EXPANSIONS:
+        return True
+    if re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
+        return True
+    if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
+        return False
+    return _USAGE.search(text) is None
+
+
+def _quoted(before: str, after: str) -> bool:
+    """Whether the text around a ``<word>`` quotes it with a command (``'git add <file>'``)."""
+    before, after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
+    return any(before.count(q) % 2 == 1 and q in after for q in "'\"")
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:
@@ -245,7 +310,9 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
         elif ph.text.endswith("/>"):
             continue
         else:
-            closing, name = _TAG_NAME.match(ph.text).groups()  # type: ignore[union-attr]
+            tag = _TAG_NAME.match(ph.text)
+            assert tag is not None  # a markup placeholder is a tag
+            closing, name = tag.groups()
             name = name.lower()
         if name in VOID:
             continue

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 
 from pipeline.placeholders import grammar, icu, icu_plurals, markup
 from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
+from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
@@ -48,7 +49,7 @@ class PlaceholderMismatch(ValueError):
 # listed wins. Every kind applies whatever the entry's flags say: a flag names the format gettext
 # checks (which decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
-    "url": r"""\b(?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]""",
+    "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     "template": grammar.TEMPLATE,
     "ruby-named": grammar.RUBY_NAMED,
@@ -59,12 +60,19 @@ _KIND_PATTERNS: dict[str, str] = {
     "qt-count": grammar.QT_COUNT,
     "qt-numbered": grammar.QT_NUMBERED,
     "percent-directive": grammar.PERCENT_DIRECTIVE,
+    "escaped-brace": grammar.ESCAPED_BRACE,
     "safe-brace": grammar.SAFE_BRACE,
     "icu-arg": grammar.ICU_ARGUMENT,
     "fortran-directive": grammar.FORTRAN_DIRECTIVE,
     "code-identifier": grammar.CODE_IDENTIFIER,
     "dollar-var": grammar.DOLLAR_VARIABLE,
+    "ex-command": grammar.EX_COMMAND,
     "option": grammar.OPTION,
+    "protocol-command": grammar.PROTOCOL_COMMAND,
+    "command-synopsis": grammar.COMMAND_SYNOPSIS,
+    # Before paths, or *.vim would be a star and a dotfile, and %s_ascii.spl a name and a file.
+    "file-glob": grammar.FILE_GLOB,
+    "glued-file-name": grammar.GLUED_FILE_NAME,
     # Before identifiers, or flatpages/default.html would be a word and a file name.
     "path": grammar.PATH,
     "identifier": grammar.IDENTIFIER,
@@ -87,13 +95,19 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "qt-count": ("%",),
     "qt-numbered": ("%",),
     "percent-directive": ("%",),
+    "escaped-brace": ("\\", "{"),
     "safe-brace": ("{",),
     "icu-arg": ("{",),
     "fortran-directive": ("!", "$"),
     "code-identifier": ("$",),
     "dollar-var": ("$",),
+    "ex-command": (":",),
     "option": ("-",),
-    "path": ("/\\",),
+    "protocol-command": (),
+    "command-synopsis": ("[",),
+    "file-glob": ("*",),
+    "glued-file-name": ("%}", "."),
+    "path": ("/\\.",),
     "identifier": (_NAME,),
     "entity": ("&",),
     "control": ("\n\t\r\v\f",),
@@ -130,8 +144,6 @@ _PATTERN = _alternation(tuple(_KIND_PATTERNS))
 #: Kinds that read a printf argument in order when they carry no position or name.
 PRINTF_KINDS = frozenset({"safe-printf"})
 _SAFE_PRINTF = re.compile(grammar.SAFE_PRINTF, re.VERBOSE)
-#: The kind of a format flag's directives ends so: ``c-format``, ``python-brace-format``.
-FORMAT_SUFFIX = "-format"
 #: msgfmt reads a ``kde-kuit-format`` entry as XML: every tag of it is markup.
 _KUIT = "kde-kuit-format"
 
@@ -225,13 +237,15 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 #: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
 #: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a small
-#: letter before a capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``) or ``()``: a
-#: text without any holds no placeholder.
+#: letter before a capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()`` or a
+#: protocol's command (``CWD``): a text without any holds no placeholder.
 TRIGGERS = re.compile(
     r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
+    + "|"
+    + grammar.PROTOCOL_VERBS
 )
 
-_Span = tuple[int, int, str, bool]
+_Span = Span
 
 
 def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
@@ -277,48 +291,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
     fixed.sort()
-    return _code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
-
-
-#: Kinds whose spans join their neighbours into one run of code: a path or name a directive leads
-#: (``%(outdir)s/output.txt``, ``%(outdir)s{sep}python.txt``).
-_RUN_NAMES = frozenset({"path", "identifier", "code-identifier"})
-#: Kinds a run may hold besides: directives, fields, variables (markup, links, newlines stay apart).
-_RUN_PARTS = frozenset(
-    {"safe-printf", "percent-directive", "qt-numbered", "safe-brace", "icu-arg", "dollar-var", "template", "ruby-named"}
-)
-_RUN_JOINT = re.compile(r"[/\\[]*")  # between two parts of a run: path separators, an index's bracket, nothing
-#: The kind of a run of code made one span.
-_MERGED = "code-run"
-
-
-def _code_runs(core: str, spans: list[_Span]) -> list[_Span]:
-    """``spans`` with every run of code written without a space, a name or path among it, made one span:
-    moved apart, its parts would no longer name the file (``%(outdir)s`` far from ``/output.txt``)."""
-    if len(spans) < 2 or not any(kind in _RUN_NAMES for _, _, kind, _ in spans):
-        return spans
-    out: list[_Span] = []
-    run: list[_Span] = []
-    for span in [*spans, (len(core) + 1, len(core) + 1, "", False)]:
-        joined = run and _joinable(span[2]) and _RUN_JOINT.fullmatch(core, run[-1][1], span[0]) is not None
-        if joined:
-            run.append(span)
-            continue
-        if len(run) > 1 and any(kind in _RUN_NAMES for _, _, kind, _ in run):
-            end = run[-1][1]
-            if core.count("[", run[0][0], end) > core.count("]", run[0][0], end) and core.startswith("]", end):
-                end += 1  # the index's closing bracket: latex_elements[%r]
-            out.append((run[0][0], end, _MERGED, any(ordered for *_, ordered in run)))
-        else:
-            out.extend(run)
-        run = [span] if span[2] and _joinable(span[2]) else []
-        if span[2] and not run:
-            out.append(span)
-    return out
-
-
-def _joinable(kind: str) -> bool:
-    return kind in _RUN_NAMES or kind in _RUN_PARTS or kind.endswith(FORMAT_SUFFIX)
+    return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
@@ -331,7 +304,8 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
         if start >= last:
             for m in pattern.finditer(core, last, start):
                 if m.start() != m.end():
-                    found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))  # type: ignore[union-attr]
+                    assert m.lastgroup is not None  # every kind is a named group
+                    found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))
         if span[2] and start >= last:
             found.append(span)
             last = end

@@ -17,20 +17,35 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from pipeline.config.resources import StyleSpec
 from pipeline.errors import ServiceError
 from pipeline.model import Issue, Severity
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
-from pipeline.resources.glossary_sync import sync_glossary
+from pipeline.resources.glossary_files import Dictionary
+from pipeline.resources.glossary_sync import Pair, sync_glossary
 from pipeline.resources.style_sync import sync_styles
 from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
-from pipeline.segments import TranslationOptions
+from pipeline.segments import Protected, Segment, TranslationOptions
 
 if TYPE_CHECKING:
+    from dataclasses import Field
+
     from pipeline.client.api_data import TranslationMemory
 
-P = TypeVar("P")  # the run's pending item: has .options, .protected.text, .key and .refs
+
+class PendingText(Protocol):
+    """What attaching reads of the run's pending item (``pipeline.run.window.Pending``, a dataclass)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    options: TranslationOptions
+    protected: Protected
+    key: str
+    refs: list[Segment]
+
+
+P = TypeVar("P", bound=PendingText)
 
 
 async def attach_resources(
@@ -52,7 +67,7 @@ async def attach_resources(
     """
     try:
         if synced is None:
-            wanted = {item.options.target_lang for item in pending.values()}  # type: ignore[attr-defined]
+            wanted = {item.options.target_lang for item in pending.values()}
             synced = await sync_targets(client, plan, wanted, issues, log)
     except BaseException:
         await client.aclose()
@@ -183,16 +198,16 @@ def attached(
 
     out: dict[str, P] = {}
     for key, item in pending.items():
-        opts = options(item.options)  # type: ignore[attr-defined]
+        opts = options(item.options)
         if opts.target_lang in dropped or opts.target_lang in gained or opts.translation_memory_version:
-            text = item.protected.text  # type: ignore[attr-defined]
+            text = item.protected.text
             key = cache_key(plan.key_options(opts, text), text)
         if key in out:  # two texts became one once a feature was dropped (a new record: the inputs stay as they were)
-            out[key] = replace(out[key], refs=[*out[key].refs, *item.refs])  # type: ignore[type-var, attr-defined]
-        elif opts == item.options and key == item.key:  # type: ignore[attr-defined]
+            out[key] = replace(out[key], refs=[*out[key].refs, *item.refs])
+        elif opts == item.options and key == item.key:
             out[key] = item  # unchanged: the usual case, thousands of texts
         else:
-            out[key] = replace(item, options=opts, key=key)  # type: ignore[type-var]
+            out[key] = replace(item, options=opts, key=key)
     return out
 
 
@@ -203,7 +218,7 @@ def _uses_resources(t: TargetPlan) -> bool:
 async def _sync_glossary(
     client: Any,
     plan: ResourcePlan,
-    pairs: dict,
+    pairs: dict[Pair, Dictionary],
     targets: list[TargetPlan],
     drop: Callable[[str, str, str], None],
     log: Callable[[str], None],
@@ -224,7 +239,11 @@ async def _sync_glossary(
 
 
 async def _sync_styles(
-    client: Any, plan: ResourcePlan, styles: dict, drop: Callable[[str, str, str], None], log: Callable[[str], None]
+    client: Any,
+    plan: ResourcePlan,
+    styles: dict[str, StyleSpec],
+    drop: Callable[[str, str, str], None],
+    log: Callable[[str], None],
 ) -> dict[str, str]:
     if not styles:
         return {}

@@ -204,7 +204,9 @@ def check_unit(
             problems.append(Problem(f"plural form {index} is empty", rule=Rule.PLURAL))
             continue
         strict = often is None or index >= len(often) or often[index]
-        # Like msgfmt, every form is compared with the plural source; only edges follow the singular.
+        # Format directives follow msgfmt (every form against the plural source: format_problems above).
+        # The rest of a form follows the source a translator writes it from: the form of n=1 the singular
+        # or the plural (Russian's form 0 also stands for 21), every other form the plural.
         found = check_translation(
             plural_source,
             target,
@@ -213,6 +215,9 @@ def check_unit(
             edges_from=singular if index == one_form else plural_source,
             formats_too=False,
         )
+        if found and index == one_form:
+            from_singular = check_translation(singular, target, unit.flags, strict=strict, formats_too=False)
+            found = min(found, from_singular, key=lambda f: (sum(p.severity is Severity.ERROR for p in f), len(f)))
         problems.extend(Problem(f"plural form {index}: {p.reason}", p.severity, p.rule) for p in found)
     return problems
 

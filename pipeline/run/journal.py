@@ -28,9 +28,9 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pipeline.config import Settings
 from pipeline.distribution import __version__
@@ -83,8 +83,8 @@ def stale_hash(fingerprint: str, terminology: str | None) -> str:
 
 
 def _jsonable(value: object) -> object:
-    if hasattr(value, "__dataclass_fields__"):
-        return asdict(value)  # type: ignore[call-overload]
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
     if isinstance(value, (set, frozenset)):
         return sorted(map(repr, value))
     if hasattr(value, "items"):
@@ -268,7 +268,7 @@ def dump_json(data: object, indent: int | None = 1) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
 
 
-def read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict[str, Any]:
     """A state file's JSON object of this version; empty when it is missing, damaged or of another version."""
     try:
         data = json.loads(read_regular(path))
@@ -293,7 +293,7 @@ _SETTLED_TYPES = {
 _MERGED_FIELDS = {f.name for f in fields(Merged)}
 
 
-def _settled_from(data: dict) -> dict[str, Settled]:
+def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     catalogs = data.get("catalogs", {})
     for name, values in catalogs.items() if isinstance(catalogs, dict) else ():
@@ -323,7 +323,7 @@ def _settled_from(data: dict) -> dict[str, Settled]:
     return settled
 
 
-def _merged_from(data: dict) -> dict[str, Merged]:
+def _merged_from(data: dict[str, Any]) -> dict[str, Merged]:
     found: dict[str, Merged] = {}
     merged = data.get("merged", {})
     for name, values in merged.items() if isinstance(merged, dict) else ():
@@ -332,7 +332,7 @@ def _merged_from(data: dict) -> dict[str, Merged]:
     return found
 
 
-def _languages_from(data: dict) -> dict[str, tuple[str, float]]:
+def _languages_from(data: dict[str, Any]) -> dict[str, tuple[str, float]]:
     found: dict[str, tuple[str, float]] = {}
     languages = data.get("languages", {})
     for name, seen in languages.items() if isinstance(languages, dict) else ():

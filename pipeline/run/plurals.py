@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.placeholders.grammar import INTEGER_PRINTF
-from pipeline.placeholders.protect import FORMAT_SUFFIX, protect
+from pipeline.placeholders.protect import protect
+from pipeline.placeholders.runs import FORMAT_SUFFIX
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.segments import SegmentKey
 
@@ -140,7 +141,8 @@ def plan_unit(
             texts[classic[i]] = sources[classic[i]]
             continue
         number, source_form = choice
-        texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)  # type: ignore[arg-type]
+        assert count is not None  # a number is chosen only where a count placeholder can carry it
+        texts[NUMBER_BASE + i] = sources[source_form].replace(count, str(number), 1)
         fallbacks[classic[i]] = sources[classic[i]]  # translated only if this form needs it
         forms.append(FormPlan(NUMBER_BASE + i, number, count, sources[source_form], classic[i]))
     approximate = None

@@ -27,6 +27,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import Content, atomic_write
@@ -195,10 +196,10 @@ def _written_from(values: object) -> Written | None:
     sources, targets, inputs = values.get("sources"), values.get("targets"), values.get("inputs")
     if not (_strings(sources) and _strings(targets) and isinstance(inputs, str)):
         return None
-    return Written(tuple(sources), tuple(targets), inputs)  # type: ignore[arg-type]
+    return Written(tuple(sources), tuple(targets), inputs)
 
 
-def _strings(value: object) -> bool:
+def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
@@ -283,5 +284,5 @@ def _load_rejections(path: Path) -> dict[Entry, set[str]]:
         if not (_strings(sources) and sources and _strings(texts)):
             continue
         entry = (language, context, tuple(sources))
-        found.setdefault(entry, set()).update(texts)  # type: ignore[arg-type]
+        found.setdefault(entry, set()).update(texts)
     return found

@@ -87,7 +87,7 @@ class BoundedH11(H11Protocol):
     _head_timer: asyncio.TimerHandle | None = None
     _receiving_since = 0.0
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's H11Protocol narrows it alike
         """Start the head's deadline; past the cap, drop the connection that has waited longest."""
         super().connection_made(transport)
         self._await_head()

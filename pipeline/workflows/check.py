@@ -92,6 +92,9 @@ def check_catalog(
     checked = [u for u in (catalog.units if units is None else units) if u.state in wanted]
     issues = into.issues
     metadata = getattr(catalog, "metadata", None)
+    header_error = getattr(catalog, "header_error", None)
+    if header_error is not None:
+        issues.append(Issue(display, header_error[1], header_error[0]))
     plural_units = [u for u in checked if u.plural]
     if metadata is not None and plural_units and "plural=" not in (metadata.get("Plural-Forms") or ""):
         issues.append(

@@ -19,9 +19,11 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from waiting import Lines
+
+from tests.waiting import Lines
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_PREFIX = "pipeline serve: listening on "
@@ -143,8 +145,8 @@ def launch_service(tmp_path: Path) -> Iterator[Callable[..., LiveService]]:
     """A function starting extra servers (same keywords as ``start_service``), stopped after the test."""
     started: list[LiveService] = []
 
-    def launch(**kwargs: object) -> LiveService:
-        service = start_service(tmp_path / "serve", **kwargs)  # type: ignore[arg-type]
+    def launch(**kwargs: Any) -> LiveService:
+        service = start_service(tmp_path / "serve", **kwargs)
         started.append(service)
         return service
 

@@ -60,7 +60,7 @@ if __name__ == "__main__":
     async def handle_async_request(self: httpx.AsyncHTTPTransport, request: httpx.Request) -> httpx.Response:
         return await script.handle_async_request(self, request)
 
-    httpx.AsyncHTTPTransport.handle_async_request = handle_async_request  # type: ignore[method-assign]
+    httpx.AsyncHTTPTransport.handle_async_request = handle_async_request  # type: ignore[method-assign]  # scripted here
     from pipeline.cli import main
 
     sys.exit(main(sys.argv[1:]))

@@ -7,11 +7,11 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
-from sample_project import SAMPLES, copy_sample_project
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
@@ -19,6 +19,8 @@ from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
+from tests.integration.conftest import LiveService
+from tests.sample_project import SAMPLES, copy_sample_project
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +41,7 @@ class FaultTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def client_factory(live_service, fault: str | None = None):
+def client_factory(live_service: LiveService, fault: str | None = None) -> Callable[[], AsyncClient]:
     def make() -> AsyncClient:
         transport = FaultTransport(fault) if fault else None
         return AsyncClient(
@@ -53,7 +55,7 @@ def catalogs(root: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))}
 
 
-def reference_billing(live_service, tmp_path: Path) -> int:
+def reference_billing(live_service: LiveService, tmp_path: Path) -> int:
     root = copy_sample_project(tmp_path / "reference", live_service.url)
     report = run_translate(
         load_settings(root / "pipeline.toml"),
@@ -65,7 +67,9 @@ def reference_billing(live_service, tmp_path: Path) -> int:
     return report.totals.billed_characters
 
 
-def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(live_service, tmp_path, msgfmt_check):
+def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     everything = reference_billing(live_service, tmp_path)
     root = copy_sample_project(tmp_path, live_service.url)
     settings = load_settings(root / "pipeline.toml")
@@ -73,8 +77,10 @@ def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest
     first = run_translate(
         settings, RunOptions(), log=lambda m: None, client_factory=client_factory(live_service, fault)
     )
+    assert first.stopped is not None
     assert first.exit_code == ExitCode.QUOTA and first.stopped.message.startswith("quota exceeded")
     assert 0 < first.totals.billed_characters <= everything // 2
+    assert first.remaining is not None
     assert first.remaining.segments > 0
     for path in catalogs(root):
         msgfmt_check(path)
@@ -83,7 +89,9 @@ def test_a_456_from_the_service_stops_saves_and_the_rerun_pays_only_for_the_rest
     assert first.totals.billed_characters + second.totals.billed_characters == everything
 
 
-def test_cli_max_characters_stops_with_exit_3_and_a_rerun_finishes(live_service, tmp_path, msgfmt_check):
+def test_cli_max_characters_stops_with_exit_3_and_a_rerun_finishes(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     everything = reference_billing(live_service, tmp_path)
     root = copy_sample_project(tmp_path, live_service.url)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}

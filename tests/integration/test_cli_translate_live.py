@@ -6,17 +6,20 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 from pipeline.catalogs import read_catalog
 from pipeline.placeholders.protect import protect
+from tests.integration.conftest import LiveService
+from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 pytestmark = pytest.mark.integration
 
 
-def translate(root, env_key: str | None, *args: str) -> subprocess.CompletedProcess:
+def translate(root: Path, env_key: str | None, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     if env_key is not None:
         env["PIPELINE_AUTH_KEY"] = env_key
@@ -29,7 +32,9 @@ def translate(root, env_key: str | None, *args: str) -> subprocess.CompletedProc
     )
 
 
-def test_cli_translates_the_sample_project_against_pipeline_serve(live_service, tmp_path, msgfmt_check):
+def test_cli_translates_the_sample_project_against_pipeline_serve(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root = copy_sample_project(tmp_path, live_service.url)
     done = translate(root, live_service.auth_key)
     assert done.returncode == 0, done.stderr
@@ -51,7 +56,9 @@ def test_cli_translates_the_sample_project_against_pipeline_serve(live_service, 
     assert json.loads((root / "report" / "report.json").read_text())["totals"]["requests"] == 0
 
 
-def test_cli_with_a_wrong_key_exits_4_and_writes_no_service_translation(live_service, tmp_path):
+def test_cli_with_a_wrong_key_exits_4_and_writes_no_service_translation(
+    live_service: LiveService, tmp_path: Path
+) -> None:
     root = copy_sample_project(tmp_path, live_service.url)
     done = translate(root, "not-a-key")
     assert done.returncode == 4, done.stderr
@@ -64,7 +71,7 @@ def test_cli_with_a_wrong_key_exits_4_and_writes_no_service_translation(live_ser
                 assert not protect(old.sources[0], old.flags).needs_translation, new
 
 
-def test_cli_without_a_key_for_a_remote_service_exits_2(live_service, tmp_path):
+def test_cli_without_a_key_for_a_remote_service_exits_2(live_service: LiveService, tmp_path: Path) -> None:
     root = copy_sample_project(tmp_path, live_service.url)
     done = translate(root, None)
     assert done.returncode == 2 and "PIPELINE_AUTH_KEY" in done.stderr

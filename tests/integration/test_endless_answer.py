@@ -54,14 +54,15 @@ SERVER = textwrap.dedent("""
 def endless_url() -> Iterator[str]:
     process = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
     try:
-        port = int(process.stdout.readline())  # type: ignore[union-attr]
+        assert process.stdout is not None
+        port = int(process.stdout.readline())
         yield f"http://127.0.0.1:{port}"
     finally:
         process.kill()
         process.wait()
 
 
-def test_an_endless_answer_fails_the_request_and_memory_stays_bounded(endless_url):
+def test_an_endless_answer_fails_the_request_and_memory_stays_bounded(endless_url: str) -> None:
     tracemalloc.start()
     try:
         with Client(endless_url, "secret-key", retry=NO_RETRY, timeout=10.0) as client:
@@ -73,7 +74,9 @@ def test_an_endless_answer_fails_the_request_and_memory_stays_bounded(endless_ur
     assert peak < 4 * ANSWER_FLOOR_BYTES + 4 * 1024 * 1024  # the bound, a chunk or two, and the client itself
 
 
-def test_a_run_against_an_endless_service_reports_the_error_without_a_traceback(endless_url, tmp_path: Path):
+def test_a_run_against_an_endless_service_reports_the_error_without_a_traceback(
+    endless_url: str, tmp_path: Path
+) -> None:
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     folder.mkdir(parents=True)
     (folder / "app.po").write_text(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -19,16 +20,18 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.sync import Client
 from pipeline.errors import TransportError
+from tests.integration.conftest import LiveService
+from tests.sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 
@@ -86,7 +89,7 @@ def _handler(proxy: ForwardProxy) -> type[BaseHTTPRequestHandler]:
 
 
 @pytest.fixture
-def forward_proxy(live_service, monkeypatch) -> Iterator[ForwardProxy]:
+def forward_proxy(live_service: LiveService, monkeypatch: pytest.MonkeyPatch) -> Iterator[ForwardProxy]:
     """A forward proxy to ``live_service``; the environment names no proxy until a test sets one."""
     for name in _PROXY_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -113,8 +116,8 @@ def _usage(base_url: str, key: str) -> int:
 
 
 def test_both_clients_reach_a_remote_service_through_the_proxy_the_environment_names(
-    forward_proxy, live_service, monkeypatch
-):
+    forward_proxy: ForwardProxy, live_service: LiveService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HTTP_PROXY", forward_proxy.url)
     assert _usage(REMOTE, live_service.auth_key) >= 0
     with Client(REMOTE, live_service.auth_key, retry=RetryPolicy(max_attempts=1)) as client:
@@ -122,7 +125,9 @@ def test_both_clients_reach_a_remote_service_through_the_proxy_the_environment_n
     assert forward_proxy.seen == [f"GET {REMOTE}/v2/usage"] * 2
 
 
-def test_no_proxy_sends_its_hosts_direct(forward_proxy, live_service, monkeypatch):
+def test_no_proxy_sends_its_hosts_direct(
+    forward_proxy: ForwardProxy, live_service: LiveService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HTTP_PROXY", forward_proxy.url)
     monkeypatch.setenv("NO_PROXY", "example.invalid")
     with pytest.raises(TransportError, match="ConnectError"):  # direct: the name resolves nowhere
@@ -130,7 +135,9 @@ def test_no_proxy_sends_its_hosts_direct(forward_proxy, live_service, monkeypatc
     assert forward_proxy.seen == []
 
 
-def test_a_service_on_this_machine_is_reached_direct_whatever_proxy_is_named(forward_proxy, live_service, monkeypatch):
+def test_a_service_on_this_machine_is_reached_direct_whatever_proxy_is_named(
+    forward_proxy: ForwardProxy, live_service: LiveService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ALL_PROXY", forward_proxy.url)
     monkeypatch.setenv("HTTP_PROXY", forward_proxy.url)
     port = urlsplit(live_service.url).port
@@ -139,7 +146,9 @@ def test_a_service_on_this_machine_is_reached_direct_whatever_proxy_is_named(for
     assert forward_proxy.seen == []
 
 
-def test_no_address_of_this_machine_is_sent_to_the_proxy(forward_proxy, live_service, monkeypatch):
+def test_no_address_of_this_machine_is_sent_to_the_proxy(
+    forward_proxy: ForwardProxy, live_service: LiveService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HTTP_PROXY", forward_proxy.url)
     port = urlsplit(live_service.url).port
     for host in ("127.0.0.2", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "0.0.0.0"):
@@ -149,14 +158,14 @@ def test_no_address_of_this_machine_is_sent_to_the_proxy(forward_proxy, live_ser
 
 
 def test_no_proxy_alone_is_not_read_so_a_form_httpx_cannot_parse_changes_nothing(
-    forward_proxy, live_service, monkeypatch
-):
+    forward_proxy: ForwardProxy, live_service: LiveService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NO_PROXY", "fe80::/10,[::1]")
     with pytest.raises(TransportError, match="ConnectError"):  # direct, as without NO_PROXY
         _usage(REMOTE, live_service.auth_key)
 
 
-def _translate(root, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _translate(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline", "translate", "--config", str(root / "pipeline.toml")],
         capture_output=True,
@@ -171,7 +180,9 @@ def _environment(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def test_a_run_translates_through_the_proxy_and_says_nothing_of_the_key(forward_proxy, live_service, tmp_path):
+def test_a_run_translates_through_the_proxy_and_says_nothing_of_the_key(
+    forward_proxy: ForwardProxy, live_service: LiveService, tmp_path: Path
+) -> None:
     root = copy_sample_project(tmp_path, REMOTE)
     done = _translate(root, _environment(PIPELINE_AUTH_KEY=live_service.auth_key, HTTP_PROXY=forward_proxy.url))
     assert done.returncode == 0, done.stderr
@@ -180,7 +191,9 @@ def test_a_run_translates_through_the_proxy_and_says_nothing_of_the_key(forward_
     assert live_service.auth_key not in done.stdout + done.stderr
 
 
-def test_a_proxy_that_refuses_and_quotes_its_credentials_shows_neither_password_nor_token(forward_proxy, live_service):
+def test_a_proxy_that_refuses_and_quotes_its_credentials_shows_neither_password_nor_token(
+    forward_proxy: ForwardProxy, live_service: LiveService
+) -> None:
     forward_proxy.refuse = True
     proxy = forward_proxy.url.replace("http://", "http://corp%5Cuser:hunter2%21@")
     done = subprocess.run(
@@ -203,15 +216,10 @@ def test_a_proxy_that_refuses_and_quotes_its_credentials_shows_neither_password_
     [("ftp://user:hunter2@proxy.example:21", "Unknown scheme for proxy URL"), ("socks5://127.0.0.1:1080", "socksio")],
 )
 def test_a_proxy_setting_that_cannot_be_used_stops_the_run_with_exit_2_and_says_why(
-    forward_proxy, live_service, tmp_path, setting, why
-):
-    if why == "socksio":
-        try:
-            import socksio  # noqa: F401
-        except ImportError:
-            pass
-        else:
-            pytest.skip("socksio is installed: httpx can use a SOCKS proxy")
+    forward_proxy: ForwardProxy, live_service: LiveService, tmp_path: Path, setting: str, why: str
+) -> None:
+    if why == "socksio" and importlib.util.find_spec("socksio") is not None:
+        pytest.skip("socksio is installed: httpx can use a SOCKS proxy")
     root = copy_sample_project(tmp_path, REMOTE)
     done = _translate(
         root, _environment(PIPELINE_AUTH_KEY=live_service.auth_key, HTTPS_PROXY=setting, HTTP_PROXY=setting)

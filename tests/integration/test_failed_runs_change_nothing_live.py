@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.conftest import LiveService
+
 pytestmark = pytest.mark.integration
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
@@ -46,7 +48,7 @@ def _translate(root: Path, url: str, key: str | None) -> subprocess.CompletedPro
     )
 
 
-def test_no_key_exits_2_and_changes_no_file(live_service, tmp_path):
+def test_no_key_exits_2_and_changes_no_file(live_service: LiveService, tmp_path: Path) -> None:
     root = tmp_path / "project"
     before = _project(root)
     done = _translate(root, live_service.url, None)
@@ -55,7 +57,7 @@ def test_no_key_exits_2_and_changes_no_file(live_service, tmp_path):
     assert {p: p.read_bytes() for p in before} == before
 
 
-def test_a_wrong_key_exits_4_says_so_once_and_changes_no_file(live_service, tmp_path):
+def test_a_wrong_key_exits_4_says_so_once_and_changes_no_file(live_service: LiveService, tmp_path: Path) -> None:
     root = tmp_path / "project"
     before = _project(root)
     done = _translate(root, live_service.url, "not-a-key")
@@ -69,7 +71,7 @@ def test_a_wrong_key_exits_4_says_so_once_and_changes_no_file(live_service, tmp_
     assert "# pipeline: reused from locale/admin.po" in (root / "locale" / "app.po").read_text()
 
 
-def test_an_unreachable_service_exits_4_and_changes_no_file(tmp_path):
+def test_an_unreachable_service_exits_4_and_changes_no_file(tmp_path: Path) -> None:
     root = tmp_path / "project"
     before = _project(root)
     (root / "pipeline.toml").write_text(CONFIG + "[service]\nmax_attempts = 1\ntimeout = 5\n")
@@ -79,7 +81,7 @@ def test_an_unreachable_service_exits_4_and_changes_no_file(tmp_path):
     assert {p: p.read_bytes() for p in before} == before
 
 
-def test_a_url_ending_in_v2_gets_a_hint_once_and_changes_no_file(live_service, tmp_path):
+def test_a_url_ending_in_v2_gets_a_hint_once_and_changes_no_file(live_service: LiveService, tmp_path: Path) -> None:
     root = tmp_path / "project"
     before = _project(root)
     done = _translate(root, f"{live_service.url}/v2", live_service.auth_key)

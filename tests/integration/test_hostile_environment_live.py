@@ -8,13 +8,15 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
-from waiting import Lines
 
 from pipeline.client.sync import Client
+from tests.integration.conftest import LiveService
+from tests.sample_project import copy_sample_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 
@@ -63,7 +65,9 @@ class Gate:
         os.close(self._gate_write)
 
 
-def _start(service, root: Path, name: str = "run", gate: Gate | None = None, stderr_pipe: bool = False):
+def _start(
+    service: LiveService, root: Path, name: str = "run", gate: Gate | None = None, stderr_pipe: bool = False
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     env["PIPELINE_AUTH_KEY"] = service.auth_key
     argv = [sys.executable, str(FAULTY_CLI)] if gate else [sys.executable, "-m", "pipeline"]
@@ -84,12 +88,12 @@ def _start(service, root: Path, name: str = "run", gate: Gate | None = None, std
     return process
 
 
-def _billed(service) -> int:
+def _billed(service: LiveService) -> int:
     with Client(service.url, service.auth_key) as client:
         return client.usage().character_count
 
 
-def _reference(service, tmp_path: Path) -> tuple[int, Path]:
+def _reference(service: LiveService, tmp_path: Path) -> tuple[int, Path]:
     """What one run of the sample project bills on its own, and the project it translated."""
     before = _billed(service)
     root = _project(tmp_path / "reference", service.url)
@@ -105,7 +109,9 @@ def _catalogs(root: Path) -> dict[str, str]:
     }
 
 
-def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(launch_service, tmp_path):
+def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exit_0(
+    launch_service: Callable[..., LiveService], tmp_path: Path
+) -> None:
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "shared", service.url, concurrency=2)
@@ -127,8 +133,8 @@ def test_two_runs_at_once_on_the_same_catalogs_bill_everything_once_and_both_exi
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_run_writes_what_is_done_and_a_rerun_pays_only_for_the_rest(
-    launch_service, tmp_path, signum, code
-):
+    launch_service: Callable[..., LiveService], tmp_path: Path, signum: signal.Signals, code: int
+) -> None:
     service = launch_service()
     reference, reference_root = _reference(service, tmp_path)
     root = _project(tmp_path / "interrupted", service.url)
@@ -181,8 +187,8 @@ def _fill(where: Path) -> None:
 
 @pytest.mark.parametrize("full", ["cache", "report"])
 def test_a_full_disk_under_the_cache_or_the_report_is_said_clearly_and_the_catalogs_are_written(
-    launch_service, tmp_path, full
-):
+    launch_service: Callable[..., LiveService], tmp_path: Path, full: str
+) -> None:
     service = launch_service()
     disk = tmp_path / "disk"
     _mount_tmpfs(disk, "1m")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -26,6 +27,7 @@ from pipeline.placeholders.protect import protect
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.check import check_paths
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -73,7 +75,9 @@ class FaultHeader(httpx.AsyncBaseTransport):
 
 
 @pytest.mark.parametrize("mode", list(EXPECTED))
-def test_mangled_translations_are_refused_then_recovered(tmp_path, live_service, msgfmt_check, mode):
+def test_mangled_translations_are_refused_then_recovered(
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None], mode: str
+) -> None:
     root = tmp_path / "project"
     root.mkdir()
     path = root / "de.po"
@@ -110,7 +114,9 @@ def test_mangled_translations_are_refused_then_recovered(tmp_path, live_service,
     msgfmt_check(path)
 
 
-def test_without_a_fault_everything_is_written(tmp_path, live_service, msgfmt_check):
+def test_without_a_fault_everything_is_written(
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None]
+) -> None:
     root = tmp_path / "project"
     root.mkdir()
     path = root / "de.po"

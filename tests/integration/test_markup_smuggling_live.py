@@ -16,12 +16,17 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sample_project import copy_sample_project
-from test_redis_cache import redis_server  # noqa: F401 - the fixture: a throw-away redis-server
 
 from pipeline.service.testing.mangle import SCRIPT
+from tests.integration.conftest import LiveService
+from tests.integration.test_redis_cache import (
+    RedisServer,
+    redis_server,  # noqa: F401 - the fixture: a throw-away redis-server
+)
+from tests.sample_project import copy_sample_project
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +44,7 @@ def _project(tmp_path: Path, url: str) -> Path:
     return root
 
 
-def _translate(root: Path, key: str | None, fault: str | None = None, cache_url: str | None = None) -> dict:
+def _translate(root: Path, key: str | None, fault: str | None = None, cache_url: str | None = None) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIPELINE_", "FAULTY_CLI_"))}
     if key:
         env["PIPELINE_AUTH_KEY"] = key
@@ -56,7 +61,8 @@ def _translate(root: Path, key: str | None, fault: str | None = None, cache_url:
         timeout=300,
         check=False,
     )
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
 def _written(root: Path) -> str:
@@ -76,7 +82,9 @@ def _check_errors(root: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("mode", ["inject", "inject-beside"])
-def test_an_answer_smuggling_markup_is_refused_under_every_scheme_and_never_written(tmp_path, live_service, mode):
+def test_an_answer_smuggling_markup_is_refused_under_every_scheme_and_never_written(
+    tmp_path: Path, live_service: LiveService, mode: str
+) -> None:
     root = _project(tmp_path, live_service.url)
     before = _written(root)
     report = _translate(root, live_service.auth_key, f"mangle={mode};id={mode}-{secrets.token_hex(4)}")
@@ -91,7 +99,10 @@ def test_an_answer_smuggling_markup_is_refused_under_every_scheme_and_never_writ
     assert _check_errors(root) == []
 
 
-def test_a_shared_cache_entry_smuggling_markup_is_refused_and_asked_again(tmp_path, redis_server):  # noqa: F811
+def test_a_shared_cache_entry_smuggling_markup_is_refused_and_asked_again(
+    tmp_path: Path,
+    redis_server: RedisServer,  # noqa: F811 - the fixture imported above
+) -> None:
     first = _project(tmp_path / "first", "embedded")
     report = _translate(first, None, cache_url=redis_server.url())
     assert report["totals"]["segments_translated"] > 0

@@ -15,10 +15,14 @@ import secrets
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -37,17 +41,18 @@ OLD, NEW = "Speichern Sie die Datei vor dem Schließen.", "Sichern Sie die Datei
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
-def _memories(service) -> dict[str, dict]:
+def _memories(service: LiveService) -> dict[str, dict[str, Any]]:
     with httpx.Client(base_url=service.url, timeout=30) as http:
         answer = http.get("/v3/translation_memories", headers={"Authorization": f"Service-Auth-Key {service.auth_key}"})
     assert answer.status_code == 200, answer.text
     return {m["name"]: m for m in answer.json()["translation_memories"]}
 
 
-def _translate(root: Path, service, memory_id: str) -> str:
+def _translate(root: Path, service: LiveService, memory_id: str) -> str:
     """A run on the pristine catalog with the project's cache; the translation it wrote."""
     (root / "pipeline.toml").write_text(
         f'catalogs = ["locale/*.po"]\n[service]\nurl = "{service.url}"\nmax_attempts = 1\n[cache]\ndir = ".cache"\n'
@@ -71,13 +76,15 @@ def _translate(root: Path, service, memory_id: str) -> str:
 
 
 @pytest.mark.parametrize("data_dir", [True, False], ids=["data-dir", "no-data-dir"])
-def test_an_edited_memory_is_used_anew_not_served_from_the_cache(launch_service, tmp_path, data_dir):
+def test_an_edited_memory_is_used_anew_not_served_from_the_cache(
+    launch_service: Callable[..., LiveService], tmp_path: Path, data_dir: bool
+) -> None:
     memory = tmp_path / "memory.po"
     memory.write_text(MEMORY.format(source=SOURCE, target=OLD), encoding="utf-8")
     key = f"test-auth-{secrets.token_hex(8)}"
     # The same key and port after the restart: the same service to the cache, whose keys must then change.
     port = ("--port", str(_free_port()))
-    options = {"auth_key": key, "extra_args": ("--translation-memory", f"ui={memory}", *port)}
+    options: dict[str, Any] = {"auth_key": key, "extra_args": ("--translation-memory", f"ui={memory}", *port)}
     if data_dir:
         options["data_dir"] = tmp_path / "data"
     service = launch_service(**options)
@@ -102,7 +109,9 @@ def test_an_edited_memory_is_used_anew_not_served_from_the_cache(launch_service,
     assert _translate(root, service, memory_id) == NEW  # not the old one, from the cache
 
 
-def test_an_unchanged_memory_keeps_its_times_across_restarts(launch_service, tmp_path):
+def test_an_unchanged_memory_keeps_its_times_across_restarts(
+    launch_service: Callable[..., LiveService], tmp_path: Path
+) -> None:
     memory = tmp_path / "memory.po"
     memory.write_text(MEMORY.format(source=SOURCE, target=OLD), encoding="utf-8")
     options = {"data_dir": tmp_path / "data", "extra_args": ("--translation-memory", f"ui={memory}")}

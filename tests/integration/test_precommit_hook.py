@@ -198,7 +198,9 @@ def _assert_hook_files_outside(project: Project, tracked: set[str]) -> None:
     assert len(list(project.cache_home.glob("pipeline/*/report/report.json"))) == 1
 
 
-def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path):
+def test_translate_hook_fails_once_then_passes(
+    hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path
+) -> None:
     repo, rev = hook_repo
     env = _env(pre_commit_home, tmp_path / "user")
     project = tmp_path / "project"
@@ -237,7 +239,9 @@ def test_translate_hook_fails_once_then_passes(hook_repo: tuple[Path, str], pre_
 PROJECT_FILES = {".pre-commit-config.yaml", "pipeline.toml", "locale/de.po", "locale/fr.po"}
 
 
-def test_git_add_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_path):
+def test_git_add_all_passes_on_the_second_try(
+    hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path
+) -> None:
     project = _project(
         tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
     )
@@ -256,7 +260,9 @@ def test_git_add_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_pa
     assert project.git("diff", "--cached", "--name-only").stdout == ""
 
 
-def test_git_commit_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp_path):
+def test_git_commit_all_passes_on_the_second_try(
+    hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path
+) -> None:
     project = _project(
         tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
     )
@@ -274,7 +280,9 @@ def test_git_commit_all_passes_on_the_second_try(hook_repo, pre_commit_home, tmp
     _assert_hook_files_outside(project, PROJECT_FILES)
 
 
-def test_commit_of_some_catalogs_passes_and_leaves_the_others_alone(hook_repo, pre_commit_home, tmp_path):
+def test_commit_of_some_catalogs_passes_and_leaves_the_others_alone(
+    hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path
+) -> None:
     project = _project(
         tmp_path, hook_repo, pre_commit_home, MINIMAL_CONFIG, {"de.po": CATALOG, "fr.po": _catalog("fr")}
     )
@@ -297,7 +305,9 @@ def test_commit_of_some_catalogs_passes_and_leaves_the_others_alone(hook_repo, p
     _assert_hook_files_outside(project, PROJECT_FILES)
 
 
-def test_without_a_config_file_the_hook_writes_nothing_but_the_catalog(hook_repo, pre_commit_home, tmp_path):
+def test_without_a_config_file_the_hook_writes_nothing_but_the_catalog(
+    hook_repo: tuple[Path, str], pre_commit_home: Path, tmp_path: Path
+) -> None:
     project = _project(
         tmp_path, hook_repo, pre_commit_home, None, {"de.po": CATALOG}, extra_env={"PIPELINE_SERVICE_URL": "embedded"}
     )

@@ -10,6 +10,7 @@ nothing broken is written.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -19,9 +20,12 @@ from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.model import Issue
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from pipeline.workflows.check import check_paths
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -67,7 +71,9 @@ def _catalog(path: Path) -> None:
     path.write_text(HEADER + "\n".join(entries), encoding="utf-8")
 
 
-def _run(tmp_path: Path, live_service, name: str, fault: str | None):
+def _run(
+    tmp_path: Path, live_service: LiveService, name: str, fault: str | None
+) -> tuple[RunReport, Path, int, list[Issue]]:
     root = tmp_path / name
     root.mkdir()
     path = root / "de.po"
@@ -92,7 +98,9 @@ def _run(tmp_path: Path, live_service, name: str, fault: str | None):
 
 
 @pytest.mark.parametrize("mode", ["move", "drop", "duplicate", "swap"])
-def test_every_second_text_damaged_still_fills_the_catalog(tmp_path, live_service, msgfmt_check, mode):
+def test_every_second_text_damaged_still_fills_the_catalog(
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None], mode: str
+) -> None:
     _, _, clean, _ = _run(tmp_path, live_service, "clean", None)
     assert clean == 5 * len(SOURCES)
     report, path, filled, broken = _run(tmp_path, live_service, mode, f"mangle={mode};every=2")
@@ -104,7 +112,9 @@ def test_every_second_text_damaged_still_fills_the_catalog(tmp_path, live_servic
     msgfmt_check(path)
 
 
-def test_schemes_take_turns_when_the_damage_follows_every_scheme(tmp_path, live_service, msgfmt_check):
+def test_schemes_take_turns_when_the_damage_follows_every_scheme(
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None]
+) -> None:
     # "any" damages tags under xml and html and code-like words in plain text, every second text:
     # each round recovers part of what is left, the next scheme takes the rest.
     report, path, filled, broken = _run(tmp_path, live_service, "any2", "mangle=any;every=2")
@@ -112,7 +122,9 @@ def test_schemes_take_turns_when_the_damage_follows_every_scheme(tmp_path, live_
     assert report.recovery["DE"].segments == {"xml-v2": 10, "html": 5, "tokens": 5}, report.recovery
 
 
-def test_damage_to_every_placeholder_under_every_scheme_writes_nothing_broken(tmp_path, live_service, msgfmt_check):
+def test_damage_to_every_placeholder_under_every_scheme_writes_nothing_broken(
+    tmp_path: Path, live_service: LiveService, msgfmt_check: Callable[[Path], None]
+) -> None:
     report, path, filled, broken = _run(tmp_path, live_service, "any", "mangle=any")
     assert broken == []
     # Only pieces carry no placeholder at all, so they are what passes.

@@ -15,13 +15,17 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sample_project import copy_sample_project
-from waiting import Lines
+import redis
+
+from pipeline.cache.maintenance import Figures
+from tests.sample_project import copy_sample_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 
@@ -30,6 +34,20 @@ INSTALL_HINT = (
     "redis-server is not installed: `apt-get install redis-server` (Debian/Ubuntu; `make test` does it "
     "when run as root), or put any redis-server on PATH"
 )
+
+
+def stored(client: redis.Redis, key: bytes) -> bytes:
+    """The value at ``key`` (the test fails if there is none)."""
+    value = client.get(key)
+    assert isinstance(value, bytes), key
+    return value
+
+
+def figures(result: Mapping[str, Figures | None], store: str) -> Figures:
+    """The figures of ``store`` in a stats or clear result (the test fails when it is not configured)."""
+    found = result[store]
+    assert found is not None, f"no {store} store"
+    return found
 
 
 class RedisServer:
@@ -72,10 +90,8 @@ class RedisServer:
                     raise
         raise AssertionError("no free port redis-server could bind, five times over")
 
-    def client(self, db: int = 0):
+    def client(self, db: int = 0) -> redis.Redis:
         """A redis-py client to look inside."""
-        import redis
-
         return redis.Redis.from_url(self.url(db), socket_connect_timeout=1, socket_timeout=2)
 
     def stop(self) -> None:
@@ -144,11 +160,12 @@ class Listener:
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
 @pytest.fixture
-def redis_server(tmp_path) -> Iterator[RedisServer]:
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     if shutil.which("redis-server") is None:
         pytest.skip(INSTALL_HINT)
     server = RedisServer(tmp_path)
@@ -164,7 +181,7 @@ def tree(tmp_path: Path, name: str) -> Path:
     return copy_sample_project(tmp_path / name, "embedded")
 
 
-def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
+def translate(root: Path, cache_url: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_CACHE_URL"] = cache_url
     done = subprocess.run(
@@ -186,11 +203,13 @@ def catalogs(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "sample_locales").rglob("*.po"))}
 
 
-def warnings(done: subprocess.CompletedProcess) -> list[str]:
+def warnings(done: subprocess.CompletedProcess[str]) -> list[str]:
     return [line for line in done.stderr.splitlines() if "shared translation cache" in line]
 
 
-def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(redis_server, tmp_path):
+def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     first, second = tree(tmp_path, "a"), tree(tmp_path, "b")
     done, report = translate(first, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -206,7 +225,7 @@ def test_a_second_working_tree_pays_nothing_and_writes_the_same_catalogs(redis_s
     assert (second / ".cache" / "state.json").is_file()  # the run state stays with its own working tree
 
 
-def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tmp_path):
+def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server: RedisServer, tmp_path: Path) -> None:
     reference, report = translate(tree(tmp_path, "ref"), redis_server.url(db=2))
     assert reference.returncode == 0, reference.stderr
     billed_alone = report["totals"]["billed_characters"]
@@ -235,7 +254,9 @@ def test_parallel_runs_of_different_languages_pay_nothing_twice(redis_server, tm
     assert report["totals"]["requests"] == 0 and report["totals"]["billed_characters"] == 0
 
 
-def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(redis_server, tmp_path):
+def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     root = tree(tmp_path, "a")
     pristine = catalogs(root)
     done, first = translate(root, redis_server.url())
@@ -281,7 +302,7 @@ def test_with_redis_stopped_the_run_works_from_the_local_cache_with_one_warning(
     assert report["totals"]["requests"] > 0 and catalogs(fresh) == translated
 
 
-def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tmp_path):
+def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server: RedisServer, tmp_path: Path) -> None:
     wrong = f"redis://:not-{PASSWORD}@127.0.0.1:{redis_server.port}/0"
     done, report = translate(tree(tmp_path, "a"), wrong)
     assert done.returncode == 0, done.stderr
@@ -289,7 +310,7 @@ def test_a_wrong_password_is_one_warning_that_names_no_password(redis_server, tm
     assert len(warnings(done)) == 1 and report["totals"]["requests"] > 0
 
 
-def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path):
+def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_path: Path) -> None:
     silent = Listener()  # accepts connections and never says a word
     try:
         done, report = translate(tree(tmp_path, "a"), f"redis://:{PASSWORD}@127.0.0.1:{silent.port}/0")
@@ -300,7 +321,9 @@ def test_a_redis_that_never_answers_costs_a_timeout_once_not_a_failed_run(tmp_pa
         silent.close()
 
 
-def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_server, tmp_path):
+def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     root = tree(tmp_path, "a")
     config = root / "pipeline.toml"
     config.write_text(config.read_text().replace("[cache]\n", "[cache]\nttl = 3600\n"), encoding="utf-8")
@@ -310,12 +333,14 @@ def test_entries_in_redis_are_plain_json_under_a_namespace_with_the_ttl(redis_se
     keys = list(client.scan_iter(count=1000))
     assert keys and all(key.startswith(b"pipeline:1:") for key in keys)
     for key in keys[:20]:
-        entry = json.loads(client.get(key))
+        entry = json.loads(stored(client, key))
         assert set(entry) == {"v", "translation"} and isinstance(entry["translation"], str)
         assert 0 < client.ttl(key) <= 3600
 
 
-def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_server, tmp_path):
+def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     import pickle
 
     done, first = translate(tree(tmp_path, "a"), redis_server.url())
@@ -327,10 +352,12 @@ def test_a_tampered_redis_entry_is_a_miss_and_the_run_pays_for_it_again(redis_se
     done, report = translate(tree(tmp_path, "b"), redis_server.url())
     assert done.returncode == 0 and report["totals"]["segments_from_cache"] == 0, done.stderr
     assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
-    assert json.loads(client.get(keys[0]))["v"] == 1  # and stored again as plain JSON
+    assert json.loads(stored(client, keys[0]))["v"] == 1  # and stored again as plain JSON
 
 
-def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(redis_server, tmp_path):
+def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     paid = tree(tmp_path, "a")
     done, first = translate(paid, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -344,10 +371,10 @@ def test_a_lone_surrogate_in_redis_is_a_miss_for_a_fresh_machine_not_a_crash(red
     assert report["totals"]["segments_from_cache"] == 0
     assert report["totals"]["segments_translated"] == first["totals"]["segments_translated"]
     assert catalogs(fresh) == catalogs(paid)
-    assert all(json.loads(client.get(key))["translation"] != "\ud800" for key in keys)  # replaced
+    assert all(json.loads(stored(client, key))["translation"] != "\ud800" for key in keys)  # replaced
 
 
-def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
+def test_huge_values_in_redis_are_misses_never_read(redis_server: RedisServer, tmp_path: Path) -> None:
     from pipeline.cache.entry import MAX_ENTRY_BYTES
 
     done, first = translate(tree(tmp_path, "a"), redis_server.url())
@@ -365,7 +392,9 @@ def test_huge_values_in_redis_are_misses_never_read(redis_server, tmp_path):
     assert all(client.strlen(key) < 10_000 for key in keys)  # paid again and replaced
 
 
-def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(redis_server, monkeypatch):
+def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_rest(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline.cache import shared
     from pipeline.cache.entry import encode, namespace
 
@@ -384,7 +413,9 @@ def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_res
     store.close()
 
 
-def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(redis_server, tmp_path):
+def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     from dataclasses import replace
 
     from pipeline.cache import open_cache
@@ -397,25 +428,27 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(r
         cache.set_many({f"{n:064x}": "v" for n in range(count)})  # keys as cache_key() makes them
         cache.close()
     stats = cache_stats(settings, "svc-a")
-    assert stats["local"]["entries"] == 3  # type: ignore[index]  # same keys: svc-b's overwrote locally
-    assert stats["shared"]["entries"] == 3 and stats["shared"]["entries_all_namespaces"] == 5  # type: ignore[index]
+    assert figures(stats, "local")["entries"] == 3  # same keys: svc-b's overwrote locally
+    assert figures(stats, "shared")["entries"] == 3 and figures(stats, "shared")["entries_all_namespaces"] == 5
     assert PASSWORD not in json.dumps(stats)
     assert "shared" not in clear_cache(settings, "svc-a")  # the shared store only when asked
     assert redis_server.client().dbsize() == 5
-    assert clear_cache(settings, "svc-a", shared=True)["shared"]["cleared"] == 3  # type: ignore[index]
+    assert figures(clear_cache(settings, "svc-a", shared=True), "shared")["cleared"] == 3
     assert redis_server.client().dbsize() == 2
-    assert clear_cache(settings, "svc-a", shared=True, every_service=True)["shared"]["cleared"] == 2  # type: ignore[index]
+    assert figures(clear_cache(settings, "svc-a", shared=True, every_service=True), "shared")["cleared"] == 2
     assert redis_server.client().dbsize() == 0
 
     redis_server.stop()
     stats = cache_stats(settings, "svc-a")
-    assert "error" in stats["shared"] and stats["local"]["entries"] == 0  # type: ignore[index,operator]
+    assert "error" in figures(stats, "shared") and figures(stats, "local")["entries"] == 0
     assert PASSWORD not in json.dumps(stats)
     down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
     assert PASSWORD not in json.dumps(down)
 
 
-def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_server, tmp_path):
+def test_clearing_every_service_deletes_only_keys_of_the_entry_format(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     from pipeline.cache import open_cache
     from pipeline.cache.maintenance import cache_stats, clear_cache
     from pipeline.config import Settings
@@ -439,16 +472,16 @@ def test_clearing_every_service_deletes_only_keys_of_the_entry_format(redis_serv
         client.set(key, value)
     client.hset("pipeline:runners", mapping={"r1": "busy"})
     client.hset(f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}", mapping={"shape": "of ours, type not"})
-    stats = cache_stats(settings, "svc-a")["shared"]
-    assert stats["entries"] == 2 and stats["entries_all_namespaces"] == 3  # type: ignore[index]
-    cleared = clear_cache(settings, "svc-a", shared=True, every_service=True)["shared"]
-    assert cleared["cleared"] == 3  # type: ignore[index]
+    stats = figures(cache_stats(settings, "svc-a"), "shared")
+    assert stats["entries"] == 2 and stats["entries_all_namespaces"] == 3
+    cleared = figures(clear_cache(settings, "svc-a", shared=True, every_service=True), "shared")
+    assert cleared["cleared"] == 3
     left = {key.decode() for key in client.scan_iter(count=1000)}
     assert left == {*foreign, "pipeline:runners", f"pipeline:1:x-tags/3:{'0' * 16}:{'f' * 64}"}
     assert client.hgetall("pipeline:runners") == {b"r1": b"busy"}
 
 
-def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_path):
+def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server: RedisServer, tmp_path: Path) -> None:
     root = tree(tmp_path, "a")
     done, _ = translate(root, redis_server.url())
     assert done.returncode == 0, done.stderr
@@ -457,7 +490,7 @@ def test_pipeline_cache_stats_and_clear_on_the_command_line(redis_server, tmp_pa
         "PIPELINE_CACHE_URL": redis_server.url(),
     }
 
-    def cache(*args: str) -> subprocess.CompletedProcess:
+    def cache(*args: str) -> subprocess.CompletedProcess[str]:
         ran = subprocess.run(
             [sys.executable, "-m", "pipeline", "cache", *args, "--config", str(root / "pipeline.toml")],
             capture_output=True,
@@ -523,7 +556,9 @@ class TrickleProxy:
             sock.close()
 
 
-def test_a_shared_cache_that_trickles_its_answers_is_dropped_after_one_answer_time(redis_server, tmp_path):
+def test_a_shared_cache_that_trickles_its_answers_is_dropped_after_one_answer_time(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
     """One byte every 0.4 s: each read waits less than redis-py's socket timeout (2 s), so only a deadline
     on the whole answer ends it; before, the run took minutes (a byte every 1.5 s: past 60 s)."""
     proxy = TrickleProxy(redis_server.port, pause=0.4)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -18,13 +19,16 @@ import pytest
 from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.client.aio import AsyncClient
+from pipeline.client.api_data import Glossary
 from pipeline.client.retry import RetryPolicy
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.protocol import TEST_FAULT_HEADER
-from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
+from pipeline.resources.glossary_sync import SyncOutcome, find_glossaries, sync_glossary
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +39,12 @@ TEXTS = ("Open the file", "Delete this folder", "Don't share it", "Settings")
 class Recording(httpx.AsyncBaseTransport):
     """Records every request; can add a test fault header to, or crash after, chosen requests."""
 
-    def __init__(self, fault_on=None, fault: str = "", crash_after=None) -> None:
+    def __init__(
+        self,
+        fault_on: Callable[[httpx.Request], bool] | None = None,
+        fault: str = "",
+        crash_after: Callable[[httpx.Request], bool] | None = None,
+    ) -> None:
         self._inner = httpx.AsyncHTTPTransport()
         self.requests: list[tuple[str, str]] = []
         self._fault_on, self._fault, self._crash_after = fault_on, fault, crash_after
@@ -58,7 +67,7 @@ class Recording(httpx.AsyncBaseTransport):
 
 
 @pytest.fixture
-def endpoints(live_service):
+def endpoints(live_service: LiveService) -> LiveService:
     """Skip (with the reason) when the server has no v3 glossary or style rule endpoints yet."""
     headers = {"Authorization": f"Service-Auth-Key {live_service.auth_key}"}
     for path in ("/v3/glossaries", "/v3/style_rules"):
@@ -67,7 +76,7 @@ def endpoints(live_service):
     return live_service
 
 
-def make_project(tmp_path: Path, url: str, langs=("de", "fr", "pl")) -> Path:
+def make_project(tmp_path: Path, url: str, langs: tuple[str, ...] = ("de", "fr", "pl")) -> Path:
     project = f"it-{secrets.token_hex(4)}"
     (tmp_path / "locale").mkdir(parents=True)
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
@@ -98,7 +107,7 @@ instructions = [{{ label = "Address", prompt = "Use du." }}]
     return tmp_path
 
 
-def reset(root: Path, langs=("de", "fr", "pl")) -> None:
+def reset(root: Path, langs: tuple[str, ...] = ("de", "fr", "pl")) -> None:
     body = "".join(f'msgid "{t}"\nmsgstr ""\n\n' for t in TEXTS)
     for lang in langs:
         (root / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + body, encoding="utf-8")
@@ -108,7 +117,7 @@ def translated(root: Path, lang: str) -> dict[str, str]:
     return {u.sources[0]: u.targets[0] for u in read_catalog(root / "locale" / f"{lang}.po").units}
 
 
-def client(service, transport=None, attempts: int = 1) -> AsyncClient:
+def client(service: LiveService, transport: Recording | None = None, attempts: int = 1) -> AsyncClient:
     return AsyncClient(
         service.url,
         service.auth_key,
@@ -117,7 +126,7 @@ def client(service, transport=None, attempts: int = 1) -> AsyncClient:
     )
 
 
-def translate(root: Path, service, transport: Recording):
+def translate(root: Path, service: LiveService, transport: Recording) -> RunReport:
     return run_translate(
         load_settings(root / "pipeline.toml"),
         RunOptions(),
@@ -126,11 +135,11 @@ def translate(root: Path, service, transport: Recording):
     )
 
 
-def sync(root: Path, service, transport: Recording, attempts: int = 1):
+def sync(root: Path, service: LiveService, transport: Recording, attempts: int = 1) -> SyncOutcome:
     settings = load_settings(root / "pipeline.toml")
     plan = ResourcePlan(settings)
 
-    async def go():
+    async def go() -> SyncOutcome:
         c = client(service, transport, attempts)
         try:
             return await sync_glossary(
@@ -142,10 +151,10 @@ def sync(root: Path, service, transport: Recording, attempts: int = 1):
     return asyncio.run(go())
 
 
-def ours(root: Path, service) -> list:
+def ours(root: Path, service: LiveService) -> list[Glossary]:
     project = load_settings(root / "pipeline.toml").resources.project
 
-    async def go():
+    async def go() -> list[Glossary]:
         c = client(service)
         try:
             return await find_glossaries(c, project)
@@ -155,7 +164,7 @@ def ours(root: Path, service) -> list:
     return asyncio.run(go())
 
 
-def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints, tmp_path):
+def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     report = translate(root, endpoints, Recording())
     assert report.exit_code == ExitCode.OK, report.issues
@@ -168,7 +177,7 @@ def test_terms_and_style_rules_appear_in_the_right_locales_only(endpoints, tmp_p
     assert len(ours(root, endpoints)) == 1
 
 
-def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoints, tmp_path):
+def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     first = Recording()
     translate(root, endpoints, first)
@@ -190,7 +199,7 @@ def test_second_sync_writes_nothing_and_an_edit_replaces_one_dictionary(endpoint
     assert report.totals.segments_translated == 1 and report.totals.segments_from_cache == 11
 
 
-def test_an_answer_lost_after_create_leaves_one_glossary(endpoints, tmp_path):
+def test_an_answer_lost_after_create_leaves_one_glossary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     dropped = Recording(
         fault_on=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries",
@@ -201,7 +210,7 @@ def test_an_answer_lost_after_create_leaves_one_glossary(endpoints, tmp_path):
     assert [g.glossary_id for g in ours(root, endpoints)] == [outcome.glossary_id]
 
 
-def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints, tmp_path):
+def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path, endpoints.url)
     crash = Recording(crash_after=lambda r: r.method == "POST" and r.url.path == "/v3/glossaries")
     with pytest.raises(KeyboardInterrupt):
@@ -212,7 +221,9 @@ def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(endpoints, tmp_pat
     assert rerun.writes() == [] and len(ours(root, endpoints)) == 1
 
 
-def test_commands(endpoints, tmp_path, monkeypatch, capsys):
+def test_commands(
+    endpoints: LiveService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = make_project(tmp_path, endpoints.url)
     monkeypatch.setenv("PIPELINE_AUTH_KEY", endpoints.auth_key)
     monkeypatch.chdir(root)

@@ -6,11 +6,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +26,7 @@ def write(path: Path, lang: str, charset: str, body: str) -> Path:
     return path
 
 
-def pipeline(root: Path, key: str, *args: str) -> subprocess.CompletedProcess:
+def pipeline(root: Path, key: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     env["PIPELINE_AUTH_KEY"] = key
     return subprocess.run(
@@ -32,7 +34,9 @@ def pipeline(root: Path, key: str, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_a_sibling_translation_is_reused_and_length_limits_are_kept_or_reported(live_service, tmp_path, msgfmt_check):
+def test_a_sibling_translation_is_reused_and_length_limits_are_kept_or_reported(
+    live_service: LiveService, tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root = tmp_path
     (root / "pipeline.toml").write_text(
         f'catalogs = ["locale/**/*.po"]\n[service]\nurl = "{live_service.url}"\n[cache]\ndir = ".cache"\n'

@@ -70,7 +70,9 @@ def _usage(base_url: str) -> int:
     return asyncio.run(read())
 
 
-def test_an_https_service_is_verified_against_the_roots_ssl_cert_file_names(tls_service, monkeypatch):
+def test_an_https_service_is_verified_against_the_roots_ssl_cert_file_names(
+    tls_service: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     url, cert = tls_service
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
@@ -81,8 +83,8 @@ def test_an_https_service_is_verified_against_the_roots_ssl_cert_file_names(tls_
 
 
 def test_the_context_of_an_http_service_refuses_every_tls_server_even_one_the_environment_trusts(
-    tls_service, monkeypatch
-):
+    tls_service: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     url, cert = tls_service
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
 

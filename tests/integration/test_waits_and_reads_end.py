@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
-from waiting import Lines
+
+from tests.sample_project import SAMPLES
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +47,7 @@ def _project(tmp_path: Path, extra: str = "") -> Path:
     return root
 
 
-def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen:
+def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen[bytes]:
     """The command in ``root``; its stderr goes to ``root/err``, or to a pipe the test reads (``watched``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
     return subprocess.Popen(
@@ -59,7 +60,9 @@ def _start(root: Path, *args: str, watched: bool = False) -> subprocess.Popen:
     )
 
 
-def _finish(process: subprocess.Popen, root: Path, timeout: float = 60, said: Lines | None = None) -> tuple[int, str]:
+def _finish(
+    process: subprocess.Popen[bytes], root: Path, timeout: float = 60, said: Lines | None = None
+) -> tuple[int, str]:
     """The exit status and stderr (``said``: what the watched pipe carried)."""
     try:
         code = process.wait(timeout=timeout)
@@ -83,7 +86,7 @@ sys.stdin.read()
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path, signum, code):
+def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path: Path, signum: signal.Signals, code: int) -> None:
     root = _project(tmp_path)
     catalog = (root / CATALOG).resolve()
     locks = root / ".cache" / "locks"
@@ -109,7 +112,7 @@ def test_a_wait_for_another_runs_lock_ends_at_a_signal(tmp_path, signum, code):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "too-large"])
-def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path, kind):
+def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path: Path, kind: str) -> None:
     root = _project(tmp_path, '[translate]\ncompendia = ["i18n/*.po"]\n')
     (root / "i18n").mkdir()
     compendium = root / "i18n" / "de.po"
@@ -127,7 +130,7 @@ def test_a_compendium_that_never_ends_is_named_and_the_run_goes_on(tmp_path, kin
     assert "#, fuzzy" in (root / CATALOG).read_text(encoding="utf-8")  # translated all the same
 
 
-def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path):
+def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path: Path) -> None:
     root = _project(tmp_path, '[translate]\ncompendia = ["i18n/compendium.po"]\n')
     (root / "i18n").mkdir()
     text = (SAMPLES / "de" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
@@ -138,7 +141,7 @@ def test_a_compendium_whose_language_cannot_be_told_is_named(tmp_path):
     assert "[translate] languages" in err
 
 
-def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path):
+def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path: Path) -> None:
     root = _project(tmp_path)
     code, err = _finish(_start(root, "translate", "--cache-dir", "/proc"), root)
     assert code == 0, err
@@ -149,11 +152,12 @@ def test_the_run_state_in_an_unwritable_kind_of_folder_is_a_warning(tmp_path):
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        result: int = probe.getsockname()[1]
+        return result
 
 
 @pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder"])
-def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path, kind):
+def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path: Path, kind: str) -> None:
     root = tmp_path / "docs"
     root.mkdir()
     document = Path("/dev/zero") if kind == "dev-zero" else root / "doc.txt"
@@ -168,7 +172,9 @@ def test_a_document_that_never_ends_is_refused_before_anything_is_sent(tmp_path,
 
 
 @pytest.mark.parametrize("name", ["locale/fr/LC_MESSAGES/messages.po", "locale/fr/LC_MESSAGES/messages.xlf"])
-def test_a_catalog_that_is_a_fifo_is_an_error_naming_it_and_the_others_are_translated(tmp_path, name):
+def test_a_catalog_that_is_a_fifo_is_an_error_naming_it_and_the_others_are_translated(
+    tmp_path: Path, name: str
+) -> None:
     root = _project(tmp_path)
     (root / "pipeline.toml").write_text(
         (root / "pipeline.toml").read_text(encoding="utf-8").replace('"locale/*/LC_MESSAGES/*.po"', '"locale/**/*"')

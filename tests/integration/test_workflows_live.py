@@ -9,10 +9,11 @@ import os
 import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
-from test_resources_live import Recording, client
 
 from pipeline.catalogs import read_catalog
 from pipeline.client.aio import AsyncClient
@@ -21,7 +22,11 @@ from pipeline.client.sync import Client
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
 from pipeline.workflows.refresh import refresh
+from tests.integration.conftest import LiveService
+from tests.integration.test_resources_live import Recording, client
+from tests.run_fakes import usage
 
 pytestmark = pytest.mark.integration
 
@@ -29,7 +34,7 @@ HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"La
 TEXTS = ("Open the file", "Delete this folder", "Settings", "Share the file with everyone")
 
 
-def make_project(root: Path, url: str, langs=("de", "fr"), glossary: bool = False) -> Path:
+def make_project(root: Path, url: str, langs: tuple[str, ...] = ("de", "fr"), glossary: bool = False) -> Path:
     (root / "locale").mkdir(parents=True)
     body = "".join(f'msgid "{t}"\nmsgstr ""\n\n' for t in TEXTS)
     for lang in langs:
@@ -71,7 +76,7 @@ class TextRecording(Recording):
         super().__init__()
         self.texts: list[str] = []
 
-    async def handle_async_request(self, request):  # type: ignore[no-untyped-def]
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/translate":
             self.texts.extend(json.loads(request.content)["text"])
         return await super().handle_async_request(request)
@@ -88,7 +93,7 @@ def translate_requests(transport: Recording) -> int:
 # --- --frozen -----------------------------------------------------------------------------------
 
 
-def test_frozen_before_and_after_a_run(live_service, tmp_path, user_cache_home):
+def test_frozen_before_and_after_a_run(live_service: LiveService, tmp_path: Path, user_cache_home: Path) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     before = files(root, user_cache_home)
     check = cli(root, None, "translate", "--frozen")  # a CI check needs no key
@@ -110,10 +115,11 @@ def test_frozen_before_and_after_a_run(live_service, tmp_path, user_cache_home):
 
 
 @pytest.fixture
-def limited_key(live_service):
+def limited_key(live_service: LiveService) -> Iterator[str]:
     """A developer key of the session's account whose own limit is 20 characters; deactivated afterwards."""
     with Client(live_service.url, live_service.admin_key) as admin:
         key = admin.create_developer_key(f"limited-{secrets.token_hex(3)}")
+        assert key.api_key is not None  # given once, when the key is made
         admin.set_developer_key_limits(key.key_id, 20)
         try:
             yield key.api_key
@@ -121,7 +127,9 @@ def limited_key(live_service):
             admin.deactivate_developer_key(key.key_id)
 
 
-def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(live_service, limited_key, tmp_path):
+def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anything(
+    live_service: LiveService, limited_key: str, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     before = files(root / "locale")
     transport = Recording()
@@ -137,8 +145,7 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
     assert translate_requests(transport) == 0
     assert [path for _, path in transport.requests] == ["/v2/usage"]  # no sync, no listing, nothing else
     assert files(root / "locale") == before
-    assert report.usage is not None and report.usage.before is not None
-    assert report.usage.before.key_limit == 20 and report.usage.before.left == 20
+    assert usage(report).key_limit == 20 and usage(report).left == 20
 
     done = cli(root, limited_key, "translate")
     assert done.returncode == ExitCode.QUOTA, done.stderr
@@ -149,20 +156,20 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
 
 
 def test_max_characters_within_what_is_left_runs_part_and_records_usage_before_and_after(
-    live_service, limited_key, tmp_path, user_cache_home
-):
+    live_service: LiveService, limited_key: str, tmp_path: Path, user_cache_home: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     done = cli(root, limited_key, "translate", "--max-characters", "20")
     assert done.returncode == ExitCode.QUOTA, done.stderr  # the budget, not the quota check, ends it
     assert "budget of 20" in done.stderr
     report = json.loads(next(user_cache_home.glob("pipeline/*/report/report.json")).read_text())
     assert 0 < report["totals"]["billed_characters"] <= 20
-    usage = report["usage"]
-    assert usage["before"]["key_count"] == 0 and usage["before"]["key_limit"] == 20
-    assert usage["after"]["key_count"] == report["totals"]["billed_characters"]
+    recorded = report["usage"]
+    assert recorded["before"]["key_count"] == 0 and recorded["before"]["key_limit"] == 20
+    assert recorded["after"]["key_count"] == report["totals"]["billed_characters"]
 
 
-def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
+def test_without_a_limit_the_run_goes_on_and_says_so(live_service: LiveService, tmp_path: Path) -> None:
     root = make_project(tmp_path / "project", live_service.url)
     done = cli(root, live_service.auth_key, "translate")
     assert done.returncode == 0, done.stderr
@@ -173,15 +180,16 @@ def test_without_a_limit_the_run_goes_on_and_says_so(live_service, tmp_path):
 
 
 def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_only_its_segments(
-    live_service, tmp_path
-):
+    live_service: LiveService, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
-    def run_refresh() -> tuple[TextRecording, object]:
+    def run_refresh() -> tuple[TextRecording, RunReport]:
         transport = TextRecording()
         _, report = refresh(settings, client_factory=lambda: client(live_service, transport))
-        assert report is not None and report.exit_code == 0, report.issues if report else None
+        assert report is not None
+        assert report.exit_code == 0, report.issues
         return transport, report
 
     first, _ = run_refresh()
@@ -222,11 +230,13 @@ def test_refresh_after_a_glossary_edit_rewrites_one_dictionary_and_retranslates_
     assert last.writes() == [] and translate_requests(last) == 0
 
 
-def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(live_service, tmp_path):
+def test_translate_syncs_an_edited_glossary_without_reading_settled_catalogs(
+    live_service: LiveService, tmp_path: Path
+) -> None:
     root = make_project(tmp_path / "project", live_service.url, glossary=True)
     settings = load_settings(root / "pipeline.toml")
 
-    def run() -> tuple[Recording, object]:
+    def run() -> tuple[Recording, RunReport]:
         transport = Recording()
         report = run_translate(
             settings, RunOptions(), log=lambda m: None, client_factory=lambda: client(live_service, transport)

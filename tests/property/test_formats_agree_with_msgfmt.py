@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,7 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _msgfmt_rejects(tmp: Path, flag: str, entries: list[tuple[str, ...]]) -> list[bool]:
+def _msgfmt_rejects(tmp: Path, flag: str, entries: Sequence[tuple[str, ...]]) -> list[bool]:
     """Per entry, whether ``msgfmt -c`` reports it (it names the line of the entry's first msgstr)."""
     lines, where = [HEADER], []
     at = HEADER.count("\n") + 1
@@ -113,9 +114,10 @@ def _msgfmt_rejects(tmp: Path, flag: str, entries: list[tuple[str, ...]]) -> lis
         at += len(block) + 1
     path = tmp / "entries.po"
     path.write_text("".join(lines), encoding="utf-8")
+    assert MSGFMT is not None
     done = subprocess.run(
         [MSGFMT, "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True, errors="replace"
-    )  # type: ignore[list-item]
+    )
     reported = {int(m.group(1)) for m in re.finditer(r"entries\.po:(\d+): (?!warning)", done.stderr)}
     return [line in reported for line in where]
 

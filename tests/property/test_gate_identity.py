@@ -7,16 +7,18 @@ python-format and a python-brace-format entry protected alike, and the brace ent
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pipeline.placeholders.protect import protect
 from pipeline.run.gate import verify
-from pipeline.segments import Segment, SegmentKey
+from pipeline.run.window import Verdict
+from pipeline.segments import Protected, Segment, SegmentKey
 
 
-def admit(answer: str, protected, source: str, flags=()):
+def admit(answer: str, protected: Protected, source: str, flags: Sequence[str] = ()) -> str | Verdict:
     """The gate's verdict on ``answer`` for a segment with ``source``: the text to write, or the Verdict."""
     verdict = verify(protected, answer, Segment(SegmentKey("t.po", 0), source, 1, tuple(flags)))
     return verdict.text if verdict.text is not None else verdict
@@ -73,7 +75,9 @@ def _build(words: list[str], placeholders: list[str]) -> str:
 
 
 @given(st.lists(WORDS, min_size=2, max_size=4), st.data(), FLAGS, FLAGS)
-def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_b):
+def test_each_source_gets_its_own_placeholders_back(
+    words: list[str], data: st.DataObject, flags_a: list[str], flags_b: list[str]
+) -> None:
     count = len(words) - 1
     first = data.draw(st.lists(st.sampled_from(_whole(flags_a)), min_size=count, max_size=count))
     second = data.draw(st.lists(st.sampled_from(_whole(flags_b)), min_size=count, max_size=count))
@@ -89,7 +93,7 @@ def test_each_source_gets_its_own_placeholders_back(words, data, flags_a, flags_
     assert [ph.text for ph in protect(restored_b, flags_b).placeholders] == [ph.text for ph in protected_b.placeholders]
 
 
-def test_badge_layout_pair_each_gets_its_own_field():
+def test_badge_layout_pair_each_gets_its_own_field() -> None:
     printf, brace = "Badge layout: %(name)s", "Badge layout: {}"
     p_printf, p_brace = protect(printf, ("python-format",)), protect(brace, ("python-brace-format",))
     assert p_printf.text == p_brace.text

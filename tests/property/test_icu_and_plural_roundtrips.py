@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from hypothesis import given, settings
@@ -57,7 +58,7 @@ def _complex(bodies: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         bodies,
     )
 
-    def build(parts) -> str:
+    def build(parts: tuple[str, str, str, list[tuple[str, str]], str]) -> str:
         name, kind, offset, cases, other = parts
         inner = " ".join(f"{key} {{{body}}}" for key, body in [*cases, ("other", other)])
         return f"{{{name}, {kind}, {offset}{inner}}}"
@@ -83,7 +84,7 @@ def _structure(text: str) -> list[str]:
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE)
-def test_icu_messages_are_parsed_and_round_trip(message):
+def test_icu_messages_are_parsed_and_round_trip(message: str) -> None:
     if message.strip() != message:
         message = message.strip()
     protected = protect(message)
@@ -93,7 +94,7 @@ def test_icu_messages_are_parsed_and_round_trip(message):
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE)
-def test_a_translation_of_the_bodies_keeps_the_structure(message):
+def test_a_translation_of_the_bodies_keeps_the_structure(message: str) -> None:
     message = message.strip()
     protected = protect(message)
     translated = re.sub(
@@ -133,14 +134,14 @@ PIECES = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES, max_size=14).map("".join), st.sampled_from([(), ("python-format",), ("c-format",)]))
-def test_restore_of_protect_is_identity_with_icu_like_pieces(text, flags):
+def test_restore_of_protect_is_identity_with_icu_like_pieces(text: str, flags: tuple[str, ...]) -> None:
     protected = protect(text, flags)
     assert restore(protected.text, protected) == text
 
 
 @settings(max_examples=150, deadline=None)
 @given(ICU_MESSAGE, st.randoms(use_true_random=False))
-def test_shuffled_structure_is_refused_or_still_well_formed(message, rnd):
+def test_shuffled_structure_is_refused_or_still_well_formed(message: str, rnd: random.Random) -> None:
     message = message.strip()
     protected = protect(message)
     tags = re.findall(r'<x id="\d+"/>', protected.text)
@@ -166,17 +167,21 @@ NOUN = st.sampled_from(["file", "day", "new message", "user in %s", "item of 5",
 
 @settings(max_examples=150, deadline=None)
 @given(COUNTS, LANGS, NOUN, st.booleans())
-def test_identity_translation_gives_back_every_form(count, lang, noun, singular_has_count):
+def test_identity_translation_gives_back_every_form(
+    count: tuple[str, tuple[str, ...]], lang: str, noun: str, singular_has_count: bool
+) -> None:
     placeholder, flags = count
     if "%s" in noun and "c-format" not in flags:
         noun = noun.replace(" in %s", "")
     singular = f"{placeholder} {noun}" if singular_has_count else f"One {noun}"
     plural = f"{placeholder} {noun}s"
     rule = plural_rule_for(lang)
+    assert rule is not None
     plan = plan_unit((singular, plural), flags, rule.nplurals, rule)
     got = assemble(plan, plan.texts.get, flags)
     assert got.texts is not None and len(got.texts) == rule.nplurals
     assert set(got.texts) <= {singular, plural}
     assert got.warnings == ()
     if rule.nplurals > 2:  # every form not used only for 1 was made from a representative number
+        assert rule is not None
         assert sum(f.number is not None for f in plan.forms) >= rule.nplurals - 1

@@ -16,9 +16,10 @@ from pipeline.catalogs.merge import _Block, _placed
 def oracle(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
     out = list(blocks)
     for block in new:
+        assert block.position is not None  # a new block is where the template has it
         at = 0
         for k, other in enumerate(out):
-            if other.position is not None and other.position < block.position:  # type: ignore[operator]
+            if other.position is not None and other.position < block.position:
                 at = k + 1
         out.insert(at, block)
     return out
@@ -37,6 +38,6 @@ def layouts(draw: st.DrawFn) -> tuple[list[_Block], list[_Block]]:
 
 
 @given(layouts())
-def test_new_entries_go_where_one_search_per_entry_puts_them(layout):
+def test_new_entries_go_where_one_search_per_entry_puts_them(layout: tuple[list[_Block], list[_Block]]) -> None:
     blocks, new = layout
     assert [b.lines for b in _placed(blocks, new)] == [b.lines for b in oracle(blocks, new)]

@@ -26,10 +26,10 @@ def oracle(text: str, sources: list[str]) -> int | None:
 
 @settings(max_examples=400, deadline=None)
 @given(TEXTS, st.lists(TEXTS, max_size=30))
-def test_the_bounded_search_picks_what_scoring_every_source_picks(text, sources):
+def test_the_bounded_search_picks_what_scoring_every_source_picks(text: str, sources: list[str]) -> None:
     assert most_similar(text, sources) == oracle(text, sources)
 
 
-def test_a_ratio_of_exactly_the_threshold_lends():
+def test_a_ratio_of_exactly_the_threshold_lends() -> None:
     assert similarity("Cloud", "Close") == FUZZY_THRESHOLD
     assert most_similar("Cloud", ["Other", "Close"]) == 1

@@ -32,26 +32,30 @@ COMPARED = [f.name for f in fields(TranslationOptions) if f.compare]
 
 
 @given(OPTIONS)
-def test_the_kept_hash_is_the_hash_of_every_compared_field(options):
+def test_the_kept_hash_is_the_hash_of_every_compared_field(options: TranslationOptions) -> None:
     assert len(COMPARED) == 14
     assert hash(options) == hash(tuple(getattr(options, name) for name in COMPARED))
 
 
 @given(OPTIONS, OPTIONS)
-def test_options_alike_are_one_key_and_options_that_differ_are_two(a, b):
+def test_options_alike_are_one_key_and_options_that_differ_are_two(
+    a: TranslationOptions, b: TranslationOptions
+) -> None:
     alike = [getattr(a, name) for name in COMPARED] == [getattr(b, name) for name in COMPARED]
     assert (a == b) == alike
     assert (b in {a: 1}) == alike
 
 
 @given(OPTIONS, TEXT)
-def test_a_changed_copy_works_its_hash_out_again(options, context):
+def test_a_changed_copy_works_its_hash_out_again(options: TranslationOptions, context: str | None) -> None:
     made = TranslationOptions(**{**{name: getattr(options, name) for name in COMPARED}, "context": context})
     assert hash(replace(options, context=context)) == hash(made)
 
 
 @given(OPTIONS)
-def test_a_pickle_carries_the_fields_and_not_the_hash_which_differs_between_processes(options):
+def test_a_pickle_carries_the_fields_and_not_the_hash_which_differs_between_processes(
+    options: TranslationOptions,
+) -> None:
     assert options.__reduce__() == (TranslationOptions, tuple(getattr(options, name) for name in COMPARED))
     copied = pickle.loads(pickle.dumps(options))
     assert copied == options

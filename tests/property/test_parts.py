@@ -35,7 +35,7 @@ def scanned(name: str, shapes: list[tuple[int, int]]) -> ScannedCatalog:
     )
     catalog = SimpleNamespace(units=units)
     forms = {i: tuple(range(shapes[i][0])) for i in wanted}
-    return ScannedCatalog(Path(name), name, catalog, "de", "DE", (), forms, 0, plans, fallbacks)  # type: ignore[arg-type]
+    return ScannedCatalog(Path(name), name, catalog, "de", "DE", (), forms, 0, plans, fallbacks)
 
 
 catalogs = st.lists(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), max_size=30), max_size=4)
@@ -46,14 +46,16 @@ def every_segment(s: ScannedCatalog) -> list[Segment]:
 
 
 @given(catalogs, st.integers(1, 12))
-def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(shapes, most):
+def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(
+    shapes: list[list[tuple[int, int]]], most: int
+) -> None:
     window = [scanned(f"c{n}.po", units) for n, units in enumerate(shapes)]
     cut = list(parts(window, most))
     assert [seg for part in cut for s in part for seg in s.segments] == [
         seg for s in window for seg in every_segment(s)
     ]
     assert [seg for part in cut for s in part for seg in s.fallbacks] == [seg for s in window for seg in s.fallbacks]
-    where = {}
+    where: dict[tuple[str, int], int] = {}
     for number, part in enumerate(cut):
         for s in part:
             for seg in (*s.segments, *s.fallbacks):
@@ -64,7 +66,7 @@ def test_parts_hold_every_segment_once_in_order_and_keep_each_unit_whole(shapes,
 
 
 @given(catalogs)
-def test_a_window_within_the_limit_is_one_part_of_all_its_catalogs(shapes):
+def test_a_window_within_the_limit_is_one_part_of_all_its_catalogs(shapes: list[list[tuple[int, int]]]) -> None:
     window = [scanned(f"c{n}.po", units) for n, units in enumerate(shapes)]
     (part,) = parts(window, 10**6)
     assert [s.display for s in part] == [s.display for s in window]

@@ -19,24 +19,24 @@ NUMBERS = st.one_of(st.integers(0, 1002), st.integers(0, 2**70))
 
 
 @given(RULES, NUMBERS)
-def test_the_table_answers_as_the_rule_evaluated(rule, n):
+def test_the_table_answers_as_the_rule_evaluated(rule: PluralRule, n: int) -> None:
     assert rule.form_for(n) == compile_expression(rule.expression)(n)
 
 
-def test_every_number_of_the_table_of_every_cldr_rule_agrees():
+def test_every_number_of_the_table_of_every_cldr_rule_agrees() -> None:
     for nplurals, expression in CLDR:
         rule, evaluate = PluralRule(nplurals, expression), compile_expression(expression)
         if nplurals > 1:
             assert [rule.form_for(n) for n in range(1003)] == [evaluate(n) for n in range(1003)], expression
 
 
-def test_a_rule_dividing_by_zero_for_some_number_still_answers_the_others():
+def test_a_rule_dividing_by_zero_for_some_number_still_answers_the_others() -> None:
     rule = PluralRule(2, "n/(n-7) > 1")
     assert [rule.form_for(n) for n in (0, 6, 8, 20)] == [0, 0, 1, 0]
     with pytest.raises(PluralExpressionError, match="divides by zero for n=7"):
         rule.form_for(7)
 
 
-def test_a_language_reads_its_rule_once_and_the_same_each_time():
+def test_a_language_reads_its_rule_once_and_the_same_each_time() -> None:
     assert plural_rule_for("pl") is plural_rule_for("pl")
     assert plural_rule_for("pl") == PluralRule(get_plural(Locale.parse("pl")).num_plurals, get_plural("pl").plural_expr)

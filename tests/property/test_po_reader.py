@@ -148,9 +148,13 @@ def _body(draw: st.DrawFn) -> list[str]:
 BODY = st.one_of(_body(), st.lists(LINES, max_size=24))
 
 
-def _units_as_polib_reads_them(text: str) -> tuple[list[tuple], dict[str, str]]:
+#: sources, targets, flags, context, comment, obsolete: a unit as both readers see it.
+PolibUnit = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str | None, str, bool]
+
+
+def _units_as_polib_reads_them(text: str) -> tuple[list[PolibUnit], dict[str, str]]:
     pofile = polib.pofile(text)
-    units = []
+    units: list[PolibUnit] = []
     for entry in pofile:
         if entry.msgid_plural:
             targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(2, len(entry.msgstr_plural))))
@@ -163,7 +167,7 @@ def _units_as_polib_reads_them(text: str) -> tuple[list[tuple], dict[str, str]]:
 
 @settings(settings.get_profile("files"), max_examples=400)
 @given(st.booleans(), BODY)
-def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header, body):
+def test_what_the_reader_accepts_polib_reads_alike(tmp_path: Path, with_header: bool, body: list[str]) -> None:
     text = "\n".join((HEADER if with_header else []) + body) + "\n"
     path = tmp_path / "de.po"
     path.write_text(text, encoding="utf-8")

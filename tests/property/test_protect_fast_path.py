@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline.placeholders import protect as protect_module
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
+from pipeline.segments import Protected
 
 #: Real examples of every placeholder kind (and of text that only looks like one), from the unit tests
 #: of protection and checks and from the grammar module's documentation.
@@ -71,7 +72,7 @@ FLAGS = st.lists(
     max_size=3,
     unique=True,
 )
-_NO_TRIGGER = st.characters(blacklist_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~_()", blacklist_categories=("Cs",))
+_NO_TRIGGER = st.characters(exclude_characters="<&:@{}%$[]`'\n\t\r\v\f-/.~_()", exclude_categories=["Cs"])
 TEXT = st.one_of(
     st.lists(st.sampled_from(EXAMPLES) | st.text(_NO_TRIGGER, max_size=6), max_size=10).map("".join),
     st.text(max_size=40),
@@ -79,14 +80,14 @@ TEXT = st.one_of(
 )
 
 
-def _full_scan(text: str, flags: tuple[str, ...]):
+def _full_scan(text: str, flags: tuple[str, ...]) -> Protected:
     """``protect`` as it would be with every text searched by every kind: no trigger shortcut, no
     alternation narrowed to the kinds the text can hold, no memo."""
     with (
         mock.patch.object(protect_module, "TRIGGERS", re.compile("")),
         mock.patch.object(protect_module, "_pattern_for", lambda text: protect_module._PATTERN),
     ):
-        return protect_module._protect.__wrapped__(text, flags)  # type: ignore[attr-defined]
+        return protect_module._protect.__wrapped__(text, flags)
 
 
 @settings(max_examples=600)
@@ -96,13 +97,13 @@ def _full_scan(text: str, flags: tuple[str, ...]):
 @example("See https://example.com/docs", [])
 @example("$month$year", [])
 @example("{n, plural, one {# file} other {# files}}", [])
-def test_protect_gives_what_the_full_scan_gives(text, flags):
+def test_protect_gives_what_the_full_scan_gives(text: str, flags: list[str]) -> None:
     assert protect(text, flags) == _full_scan(text, tuple(flags))
 
 
 @settings(max_examples=300)
 @given(TEXT)
-def test_every_placeholder_holds_a_trigger_character(text):
+def test_every_placeholder_holds_a_trigger_character(text: str) -> None:
     # The shortcut's premise, kind by kind: whatever any kind matches holds a character of TRIGGERS.
     for found in protect_module._PATTERN.finditer(text):
         if found.group():

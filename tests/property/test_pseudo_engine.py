@@ -44,19 +44,19 @@ PIECES = st.sampled_from(
     ]
 )
 TEXT = st.one_of(
-    st.text(st.characters(blacklist_categories=("Mn", "Mc", "Me", "Cs")), max_size=40),
+    st.text(st.characters(exclude_categories=["Mn", "Mc", "Me", "Cs"]), max_size=40),
     st.lists(PIECES, max_size=12).map("".join),
 )
 
 
 @given(TEXT, st.booleans(), st.sampled_from(["DE", "PL", "EN-US", "RU", "HE", "JA", "ZH-HANS", "AR"]))
-def test_a_text_is_transliterated_word_by_word(text, next_gen, target):
+def test_a_text_is_transliterated_word_by_word(text: str, next_gen: bool, target: str) -> None:
     by_word = _WORD.sub(lambda m: transliterate(m.group(), target, next_gen), text)
     assert transliterate(text, target, next_gen) == by_word
 
 
 @given(TEXT, st.booleans())
-def test_codes_and_numbers_are_kept(text, next_gen):
+def test_codes_and_numbers_are_kept(text: str, next_gen: bool) -> None:
     out = transliterate(text, "PL", next_gen)
     kept = [w for w in _WORD.findall(text) if re.match(r"[^\W\d_][^\W_]*\d", w) or w.isdigit()]
     assert all(w in out for w in kept)
@@ -74,7 +74,9 @@ _MARKUP_TEXT = st.one_of(
 
 @settings(max_examples=200, deadline=None)
 @given(TEXT, st.booleans(), _TARGETS, st.integers(1, 4), st.integers(0, 6))
-def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(text, next_gen, target, most, longest):
+def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(
+    text: str, next_gen: bool, target: str, most: int, longest: int
+) -> None:
     # Bounds tiny, so the memo starts again and skips words within one text.
     alone = _WORD.sub(lambda m: pseudo._Words(target, 1 if next_gen else 0)[m.group()], text)
     with mock.patch.object(pseudo._WORDS_HELD, "most", most), mock.patch.object(pseudo, "_KEPT_WORD", longest):
@@ -91,13 +93,15 @@ def test_the_word_memo_gives_what_each_word_worked_out_alone_gives(text, next_ge
     st.none() | st.sampled_from([MarkupOptions("xml"), MarkupOptions("html")]),
     st.sampled_from(["latency_optimized", "quality_optimized"]),
 )
-def test_a_request_translates_each_text_as_it_would_alone(texts, source, target, markup, model):
+def test_a_request_translates_each_text_as_it_would_alone(
+    texts: list[str], source: str | None, target: str, markup: MarkupOptions | None, model: str
+) -> None:
     request = EngineRequest(tuple(texts), source, target, markup, model_type=model)
     engine = pseudo.PseudoEngine()
     assert engine._translate_all(request) == [engine.translate_one(text, request) for text in texts]
 
 
-@given(st.text(st.characters(blacklist_characters="<&", blacklist_categories=("Cs",)), min_size=1, max_size=60))
-def test_a_text_without_lt_or_amp_holds_no_markup_token(text):
+@given(st.text(st.characters(exclude_characters="<&", exclude_categories=["Cs"]), min_size=1, max_size=60))
+def test_a_text_without_lt_or_amp_holds_no_markup_token(text: str) -> None:
     # pieces() takes such a text whole, without its tokenizer.
     assert TOKEN.search(text) is None

@@ -53,7 +53,9 @@ def _live_order(path: Path) -> list[str]:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(refreshes())
-def test_refreshed_entries_come_in_the_order_msgmerge_gives(tmp_path: Path, refresh) -> None:
+def test_refreshed_entries_come_in_the_order_msgmerge_gives(
+    tmp_path: Path, refresh: tuple[list[str], list[str], list[str]]
+) -> None:
     live, dead, new = refresh
     work = Path(tempfile.mkdtemp(dir=tmp_path))  # the fixture's folder is shared by every example
     catalog, template = work / "c.po", work / "t.pot"
@@ -68,5 +70,6 @@ def test_refreshed_entries_come_in_the_order_msgmerge_gives(tmp_path: Path, refr
     )
     ours, theirs = work / "ours.po", work / "theirs.po"
     ours.write_bytes(merge(catalog, template).data)
+    assert MSGMERGE is not None
     subprocess.run([MSGMERGE, "--previous", "--quiet", "-o", str(theirs), str(catalog), str(template)], check=True)
     assert _live_order(ours) == _live_order(theirs) == new

@@ -70,13 +70,13 @@ TEXT = st.one_of(st.text(max_size=60), st.lists(PIECES, max_size=12).map("".join
 
 
 @given(TEXT, FLAGS)
-def test_restore_of_protect_is_identity(text, flags):
+def test_restore_of_protect_is_identity(text: str, flags: list[str]) -> None:
     protected = protect(text, flags)
     assert restore(protected.text, protected) == text
 
 
 @given(TEXT, FLAGS)
-def test_placeholder_ids_appear_once_each_in_order(text, flags):
+def test_placeholder_ids_appear_once_each_in_order(text: str, flags: list[str]) -> None:
     import re
 
     protected = protect(text, flags)
@@ -85,7 +85,7 @@ def test_placeholder_ids_appear_once_each_in_order(text, flags):
 
 
 # What write_problem() lets through: every character but NUL (control characters are written as escapes).
-PO_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=["\x00"]), max_size=120)
+PO_TEXT = st.text(st.characters(exclude_categories=["Cs"], exclude_characters=["\x00"]), max_size=120)
 HEADER = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
     '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
@@ -111,7 +111,9 @@ ENTRIES = st.lists(st.tuples(st.none() | PO_TEXT, PO_TEXT, PO_TEXT), max_size=8)
 
 @settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.booleans(), st.booleans())
-def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, entries, crlf, final_newline):
+def test_po_read_then_render_without_changes_is_byte_identical(
+    tmp_path: Path, entries: list[tuple[str | None, str, str]], crlf: bool, final_newline: bool
+) -> None:
     path = tmp_path / "x.po"
     path.write_bytes(_po(entries, crlf, final_newline).encode("utf-8"))
     catalog = read_catalog(path)
@@ -123,7 +125,9 @@ def test_po_read_then_render_without_changes_is_byte_identical(tmp_path: Path, e
 
 @settings(settings.get_profile("files"), max_examples=60)
 @given(ENTRIES, st.lists(PO_TEXT, min_size=8, max_size=8), st.booleans())
-def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries, translations, crlf):
+def test_po_write_then_read_gives_back_the_translations(
+    tmp_path: Path, entries: list[tuple[str | None, str, str]], translations: list[str], crlf: bool
+) -> None:
     path = tmp_path / "x.po"
     path.write_bytes(_po([(c, m, "") for c, m, _ in entries], crlf, True).encode("utf-8"))
     catalog = read_catalog(path)
@@ -136,8 +140,8 @@ def test_po_write_then_read_gives_back_the_translations(tmp_path: Path, entries,
 
 
 @given(st.lists(st.text(max_size=3000), max_size=300), st.integers(1, 60))
-def test_batches_respect_both_limits_and_place_every_text_once(texts, max_texts):
-    params = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
+def test_batches_respect_both_limits_and_place_every_text_once(texts: list[str], max_texts: int) -> None:
+    params: dict[str, object] = {"source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
     limit = 20_000
     packing = pack(texts, params, max_texts=max_texts, max_bytes=limit)
     placed = sorted(i for batch in packing.batches for i in batch)
@@ -179,8 +183,12 @@ def _po_with_flags(
     st.booleans(),
 )
 def test_po_render_changes_the_translated_entries_and_no_other_byte(
-    tmp_path: Path, entries, translations, mark_fuzzy, crlf
-):
+    tmp_path: Path,
+    entries: list[tuple[str | None, str, bool]],
+    translations: dict[int, str],
+    mark_fuzzy: bool,
+    crlf: bool,
+) -> None:
     written = {i: text for i, text in translations.items() if i < len(entries)}
     path = tmp_path / "x.po"
     path.write_bytes(_po_with_flags(entries, {}, mark_fuzzy, crlf).encode("utf-8"))
@@ -194,8 +202,8 @@ def test_po_render_changes_the_translated_entries_and_no_other_byte(
 NO_TRIGGER = "<&:@{}%$[]`'\n\t\r\v\f-/.~_()"
 
 
-@given(st.text(st.characters(blacklist_characters=NO_TRIGGER, blacklist_categories=("Cs",)), max_size=80), FLAGS)
-def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text, flags):
+@given(st.text(st.characters(exclude_characters=NO_TRIGGER, exclude_categories=["Cs"]), max_size=80), FLAGS)
+def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text: str, flags: list[str]) -> None:
     # protect skips its regex scan for such texts: every kind must need one of those characters.
     from pipeline.placeholders import protect as protect_module
 

@@ -41,7 +41,7 @@ TEXT = st.lists(WORDS, min_size=1, max_size=5).map(lambda ws: escape_text("".joi
 
 
 @st.composite
-def inline(draw, version: str, depth: int = 0) -> str:
+def inline(draw: st.DrawFn, version: str, depth: int = 0) -> str:
     """A source's inner XML: escaped text mixed with inline elements of the version, nested."""
     pieces = []
     for n in range(draw(st.integers(1, 4))):
@@ -85,7 +85,7 @@ def inline(draw, version: str, depth: int = 0) -> str:
 
 
 @st.composite
-def catalogs(draw) -> tuple[bytes, str]:
+def catalogs(draw: st.DrawFn) -> tuple[bytes, str]:
     """A whole XLIFF file as bytes, with its version."""
     version = draw(st.sampled_from(["1.2", "2.0", "2.1"]))
     nl = draw(st.sampled_from(["\n", "\r\n"]))
@@ -150,14 +150,14 @@ def _write(data: bytes) -> Path:
 
 @settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs())
-def test_read_then_render_without_changes_is_byte_identical(generated):
+def test_read_then_render_without_changes_is_byte_identical(generated: tuple[bytes, str]) -> None:
     data, _ = generated
     assert read_catalog(_write(data)).render({}) == data
 
 
 @settings(settings.get_profile("files"), max_examples=150)
 @given(catalogs(), st.booleans())
-def test_translated_units_read_back_and_nothing_else_changes(generated, mark_fuzzy):
+def test_translated_units_read_back_and_nothing_else_changes(generated: tuple[bytes, str], mark_fuzzy: bool) -> None:
     data, version = generated
     path = _write(data)
     catalog = read_catalog(path)

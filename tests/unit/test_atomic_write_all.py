@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
 from pipeline.files.swap import atomic_write_all
 
 
-def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
+def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path: Path) -> None:
     files = [(tmp_path / f"f{i}.po", f"content {i}".encode()) for i in range(12)]
     files[5] = (tmp_path / "missing-folder" / "f5.po", b"lost")
     (tmp_path / "f7.po").write_bytes(b"old")
@@ -18,12 +23,12 @@ def test_every_file_is_written_and_an_error_stays_with_its_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"f{i}.po" for i in range(12) if i != 5)
 
 
-def test_one_file_or_none(tmp_path):
+def test_one_file_or_none(tmp_path: Path) -> None:
     assert atomic_write_all([]) == []
     assert atomic_write_all([(tmp_path / "a", b"x")]) == [None] and (tmp_path / "a").read_bytes() == b"x"
 
 
-def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path):
+def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(tmp_path: Path) -> None:
     from pipeline.files.swap import AtomicWriter
 
     (tmp_path / "b").mkdir()  # a folder where a file should go: that write fails, alone
@@ -37,14 +42,14 @@ def test_the_writer_starts_each_write_at_once_and_keeps_its_error_with_its_file(
     assert [(tmp_path / n).read_bytes() for n in "acde"] == [b"a", b"c", b"d", b"e"]
 
 
-def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_file(tmp_path):
+def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_file(tmp_path: Path) -> None:
     from pipeline.files.atomic import atomic_write
 
     target = tmp_path / "f.json"
     atomic_write(target, (piece for piece in (b"{", b'"a": 1', b"}\n")))
     assert target.read_bytes() == b'{"a": 1}\n'
 
-    def broken():
+    def broken() -> Iterator[bytes]:
         yield b"half"
         raise OSError(28, "No space left on device")
 
@@ -58,7 +63,9 @@ def test_content_given_in_pieces_is_written_whole_and_a_failure_leaves_the_old_f
     assert [p.name for p in tmp_path.iterdir()] == ["f.json"]
 
 
-def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_the_flush(tmp_path, monkeypatch):
+def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_the_flush(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
 
     from pipeline.files.atomic import atomic_write
@@ -67,7 +74,12 @@ def test_catalogs_and_state_reach_the_disk_before_the_rename_and_reports_skip_th
 
     flushed: list[int] = []
     real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd))[1])
+
+    def fsync(fd: int) -> None:
+        flushed.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     atomic_write(tmp_path / "messages.po", b"msgid ...")
     assert len(flushed) == 1
     json_path, md_path = write_reports(RunReport(service="embedded", dry_run=False), tmp_path / "report")

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from pipeline.cache import TranslationCache
-from pipeline.model import Counters, Issue
+from pipeline.model import Counters, Issue, Severity
 from pipeline.run.keys import cache_key
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 from pipeline.run.report import to_json, to_markdown, write_reports
@@ -15,7 +19,7 @@ from pipeline.segments import TranslationOptions
 OPTS = TranslationOptions(source_lang="EN", target_lang="DE")
 
 
-def test_every_output_changing_input_changes_the_key():
+def test_every_output_changing_input_changes_the_key() -> None:
     base = cache_key("svc", OPTS, "Hello")
     variants = [
         cache_key("other", OPTS, "Hello"),
@@ -28,9 +32,9 @@ def test_every_output_changing_input_changes_the_key():
     assert base == cache_key("svc", OPTS, "Hello") and len({base, *variants}) == 7
 
 
-def test_the_key_covers_every_translation_option():
+def test_the_key_covers_every_translation_option() -> None:
     """Content hashes, not just ids: a glossary replaced under the same id must miss the cache."""
-    changed = {
+    changed: dict[str, Any] = {
         "source_lang": "FR",
         "target_lang": "FR",
         "context": "c",
@@ -57,7 +61,7 @@ def test_the_key_covers_every_translation_option():
     assert replace(OPTS, context="x").inputs_hash() == OPTS.inputs_hash()  # context is per unit, not an input
 
 
-def test_the_key_covers_the_protection_scheme(monkeypatch):
+def test_the_key_covers_the_protection_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
     import pipeline.run.keys as cache_module
 
     before = cache_key("svc", OPTS, "Hello")
@@ -65,7 +69,7 @@ def test_the_key_covers_the_protection_scheme(monkeypatch):
     assert cache_key("svc", OPTS, "Hello") != before
 
 
-def test_disk_cache_persists(tmp_path):
+def test_disk_cache_persists(tmp_path: Path) -> None:
     cache = TranslationCache(tmp_path / "c")
     cache.set("k", "Hallo")
     cache.close()
@@ -86,7 +90,7 @@ def sample_report() -> RunReport:
     return report
 
 
-def test_report_json_has_the_documented_fields(tmp_path):
+def test_report_json_has_the_documented_fields(tmp_path: Path) -> None:
     json_path, md_path = write_reports(sample_report(), tmp_path / "out")
     data = json.loads(json_path.read_text())
     assert data["totals"]["billed_characters"] == 10 and data["totals"]["segments_from_cache"] == 3
@@ -105,14 +109,14 @@ def test_report_json_has_the_documented_fields(tmp_path):
     assert md_path.read_text() == to_markdown(sample_report())
 
 
-def test_report_markdown_escapes_table_cells():
+def test_report_markdown_escapes_table_cells() -> None:
     md = to_markdown(sample_report())
     assert "| `po/de.po` | DE | 2 | 0 | 0 | 0 | 0 | 10 |" in md
     assert "| `po/de.po:12` | DE | error | placeholder '%s' missing \\| here |" in md
     assert to_json(sample_report())["exit_code"] == 1
 
 
-def test_report_markdown_is_a_job_summary_with_per_language_totals():
+def test_report_markdown_is_a_job_summary_with_per_language_totals() -> None:
     report = sample_report()
     report.context_requests, report.budget, report.stopped = (
         2,
@@ -138,17 +142,17 @@ def test_report_markdown_is_a_job_summary_with_per_language_totals():
     assert all(set(rows) == {rows[0]} for rows in tables), tables
 
 
-def test_report_markdown_caps_issues_and_folds_many_catalogs():
+def test_report_markdown_caps_issues_and_folds_many_catalogs() -> None:
     report = sample_report()
     report.catalogs = [CatalogReport(f"po/{n}.po", "DE") for n in range(30)]
-    report.issues = [Issue("po/a.po", f"reason {n}", n + 1, "DE", "skipped") for n in range(150)]
+    report.issues = [Issue("po/a.po", f"reason {n}", n + 1, "DE", Severity.SKIPPED) for n in range(150)]
     md = to_markdown(report)
     assert "<details><summary>Catalogs (30)</summary>" in md
     assert "### Failed and skipped segments (150)" in md and "... and 50 more in report.json." in md
     assert len(to_json(report)["issues"]) == 150
 
 
-def test_report_json_has_the_run_extras():
+def test_report_json_has_the_run_extras() -> None:
     report = sample_report()
     report.budget, report.remaining, report.context_requests = 50, Remaining(segments=1, texts=1, characters=9), 3
     report.unchanged_catalogs = 4
@@ -159,7 +163,7 @@ def test_report_json_has_the_run_extras():
     assert next(c for c in data["catalogs"] if c["path"] == "po/pl.po")["unchanged"] is True
 
 
-def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_waits_for_it():
+def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_waits_for_it() -> None:
     from pipeline.run.ledger import Ledger
     from pipeline.run.window import Pending
     from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions

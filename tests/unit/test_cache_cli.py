@@ -6,6 +6,7 @@ The shared store's side is in tests/integration/test_redis_cache.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,14 +15,14 @@ from pipeline.cli import main
 
 
 @pytest.fixture
-def config(tmp_path, monkeypatch):
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.delenv("PIPELINE_CACHE_URL", raising=False)
     path = tmp_path / "pipeline.toml"
     path.write_text('[service]\nurl = "embedded"\n[cache]\ndir = "cache"\n', encoding="utf-8")
     return str(path)
 
 
-def test_stats_then_clear_then_stats_again(tmp_path, config, capsys):
+def test_stats_then_clear_then_stats_again(tmp_path: Path, config: str, capsys: pytest.CaptureFixture[str]) -> None:
     cache = TranslationCache(tmp_path / "cache")
     cache.set_many({"a": "A", "b": "B"})
     cache.close()
@@ -35,12 +36,14 @@ def test_stats_then_clear_then_stats_again(tmp_path, config, capsys):
     assert figures["local"]["entries"] == 0 and figures["shared"] is None
 
 
-def test_all_services_without_shared_is_a_usage_error(config, capsys):
+def test_all_services_without_shared_is_a_usage_error(config: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cache", "clear", "--all-services", "--config", config]) == 2
     assert "--shared" in capsys.readouterr().err
 
 
-def test_a_damaged_cache_file_is_reported_not_a_traceback(tmp_path, config, capsys):
+def test_a_damaged_cache_file_is_reported_not_a_traceback(
+    tmp_path: Path, config: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "translations.sqlite3").write_bytes(b"garbage" * 1000)
     assert main(["cache", "stats", "--config", config]) == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +18,7 @@ from pipeline.cache.tiered import FLUSH_AT
 from pipeline.errors import redact_url as redact
 
 
-def test_an_entry_round_trips_any_text():
+def test_an_entry_round_trips_any_text() -> None:
     for text in ("Hallo", "", 'Öffne <x id="1"/> "jetzt"', "\x00\u2028\U0001f600", '{"v": 1}'):
         assert decode(encode(text)) == text
         assert decode(encode(text).encode("utf-8")) == text
@@ -49,15 +51,15 @@ def test_an_entry_round_trips_any_text():
         '{"v":1,"translation":"\ud800"}',  # the surrogate itself in a str (what a buggy writer stores)
     ],
 )
-def test_anything_but_a_well_formed_entry_is_a_miss(stored):
+def test_anything_but_a_well_formed_entry_is_a_miss(stored: object) -> None:
     assert decode(stored) is None
 
 
-def test_an_escaped_surrogate_pair_is_one_character_and_a_hit():
+def test_an_escaped_surrogate_pair_is_one_character_and_a_hit() -> None:
     assert decode('{"v":1,"translation":"\\ud83d\\ude00"}') == "\U0001f600"
 
 
-def test_a_row_that_is_not_utf_8_is_a_miss_and_the_store_stays_in_use(tmp_path):
+def test_a_row_that_is_not_utf_8_is_a_miss_and_the_store_stays_in_use(tmp_path: Path) -> None:
     store = LocalStore(tmp_path)
     store.set_many({"bad": "x", "good": "G"})
     store.close()
@@ -74,7 +76,7 @@ def test_a_row_that_is_not_utf_8_is_a_miss_and_the_store_stays_in_use(tmp_path):
     assert said == [] and LocalStore(tmp_path).get_many(["bad"]) == {"bad": "B"}  # kept on disk, not in memory
 
 
-def test_the_local_store_persists_plain_json(tmp_path):
+def test_the_local_store_persists_plain_json(tmp_path: Path) -> None:
     store = LocalStore(tmp_path)
     store.set_many({"k1": "Hallo", "k2": 'Tür <x id="1"/>'})
     store.close()
@@ -88,7 +90,7 @@ def test_the_local_store_persists_plain_json(tmp_path):
     assert json.loads(rows["k1"]) == {"v": 1, "translation": "Hallo"}
 
 
-def test_the_local_store_reads_more_keys_than_sqlite_binds_at_once(tmp_path):
+def test_the_local_store_reads_more_keys_than_sqlite_binds_at_once(tmp_path: Path) -> None:
     store = LocalStore(tmp_path)
     items = {f"k{n}": f"v{n}" for n in range(2_345)}
     store.set_many(items)
@@ -96,7 +98,7 @@ def test_the_local_store_reads_more_keys_than_sqlite_binds_at_once(tmp_path):
     store.close()
 
 
-def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path):
+def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path: Path) -> None:
     (tmp_path / LEGACY_FILES[0]).write_bytes(b"old")
     (tmp_path / "state.json").write_text("{}")
     store = LocalStore(tmp_path)
@@ -108,7 +110,9 @@ def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path):
 
 
 @pytest.mark.parametrize("content", [b"this is not a database" * 100, b""])
-def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning(tmp_path, content):
+def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning(
+    tmp_path: Path, content: bytes
+) -> None:
     (tmp_path / FILE_NAME).write_bytes(content)
     said: list[str] = []
     cache = TranslationCache(tmp_path, log=said.append)
@@ -121,7 +125,7 @@ def test_a_file_that_is_not_sqlite_leaves_the_run_a_memory_cache_and_one_warning
         assert said == []
 
 
-def test_a_foreign_table_of_the_same_name_is_refused_not_read(tmp_path):
+def test_a_foreign_table_of_the_same_name_is_refused_not_read(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / FILE_NAME) as db:
         db.execute("CREATE TABLE translations (k TEXT, payload BLOB)")
     db.close()
@@ -140,26 +144,26 @@ class FakeShared:
         self.fail = fail
         self.closed = False
 
-    def get_many(self, keys):
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
         self.round_trips += 1
         if self.fail:
             raise SharedStoreError("ConnectionError: Error 111 connecting to fake:6379. Connection refused.")
         return {key: self.data[key] for key in keys if key in self.data}
 
-    def set_many(self, items):
+    def set_many(self, items: Mapping[str, str]) -> None:
         self.round_trips += 1
         if self.fail:
             raise SharedStoreError("TimeoutError: Timeout reading from socket")
         self.data.update(items)
 
-    def close(self):
+    def close(self) -> None:
         self.closed = True
 
 
-def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(tmp_path):
+def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(tmp_path: Path) -> None:
     shared = FakeShared()
     shared.data = {"far1": "F1", "far2": "F2"}
-    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)
     cache.set_many({"near": "N"})
     trips = shared.round_trips
     assert cache.get_many(["near", "far1", "far2", "none"]) == {"near": "N", "far1": "F1", "far2": "F2"}
@@ -167,14 +171,14 @@ def test_the_near_cache_answers_first_and_keeps_what_the_shared_store_answered(t
     assert cache.get_many(["near", "far1"]) == {"near": "N", "far1": "F1"}
     assert shared.round_trips == trips + 1  # all answered locally now
     cache.close()
-    again = TranslationCache(tmp_path, FakeShared(), log=pytest.fail)  # type: ignore[arg-type]
+    again = TranslationCache(tmp_path, FakeShared(), log=pytest.fail)
     assert again.get_many(["far1", "far2"]) == {"far1": "F1", "far2": "F2"}  # copied into the local folder
     again.close()
 
 
-def test_shared_writes_are_batched_and_flushed_on_close(tmp_path):
+def test_shared_writes_are_batched_and_flushed_on_close(tmp_path: Path) -> None:
     shared = FakeShared()
-    cache = TranslationCache(tmp_path, shared, log=pytest.fail)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=pytest.fail)
     for n in range(FLUSH_AT * 2 + 10):
         cache.set(f"k{n}", "v")
     assert shared.round_trips == 2 and len(shared.data) == FLUSH_AT * 2
@@ -182,10 +186,10 @@ def test_shared_writes_are_batched_and_flushed_on_close(tmp_path):
     assert shared.round_trips == 3 and len(shared.data) == FLUSH_AT * 2 + 10 and shared.closed
 
 
-def test_a_failing_shared_store_is_dropped_for_the_run_with_one_warning(tmp_path):
+def test_a_failing_shared_store_is_dropped_for_the_run_with_one_warning(tmp_path: Path) -> None:
     shared = FakeShared(fail=True)
     said: list[str] = []
-    cache = TranslationCache(tmp_path, shared, log=said.append)  # type: ignore[arg-type]
+    cache = TranslationCache(tmp_path, shared, log=said.append)
     cache.set_many({"k": "v"})
     for _ in range(3):
         assert cache.get_many(["k", "x"]) == {"k": "v"}
@@ -195,14 +199,14 @@ def test_a_failing_shared_store_is_dropped_for_the_run_with_one_warning(tmp_path
     assert "redis://fake:6379/0" in said[0] and "local cache only" in said[0]
 
 
-def test_a_url_is_printed_without_its_password_user_or_query():
+def test_a_url_is_printed_without_its_password_user_or_query() -> None:
     assert redact("redis://user:s3cret@cache.example:6380/2") == "redis://cache.example:6380/2"
     assert redact("rediss://:s3cret@cache.example/0?password=other") == "rediss://cache.example/0"
     assert redact("unix:///run/redis.sock?db=1&password=s3cret") == "unix:///run/redis.sock"
     assert redact("redis://[::1:6379/0") == "the configured URL"
 
 
-def test_the_shared_store_scrubs_the_password_from_any_message():
+def test_the_shared_store_scrubs_the_password_from_any_message() -> None:
     store = RedisStore("redis://admin:p%40ss-w0rd@127.0.0.1:1/0", namespace("svc"))  # no connection yet
     for secret in ("p%40ss-w0rd", "p@ss-w0rd", "admin"):
         message = store._scrub(ConnectionError(f"could not log in as admin with {secret}"))
@@ -211,18 +215,18 @@ def test_the_shared_store_scrubs_the_password_from_any_message():
     store.close()
 
 
-def test_a_url_the_client_cannot_parse_is_an_error_naming_no_secret():
+def test_a_url_the_client_cannot_parse_is_an_error_naming_no_secret() -> None:
     with pytest.raises(SharedStoreError) as caught:
         RedisStore("redis://:hunter22@127.0.0.1:notaport/0", namespace("svc"))
     assert "hunter22" not in str(caught.value)
 
 
-def test_namespaces_differ_by_service_and_never_contain_its_url():
+def test_namespaces_differ_by_service_and_never_contain_its_url() -> None:
     first, second = namespace("https://api.example/v2"), namespace("embedded/0.1.0")
     assert first != second and first.startswith("pipeline:") and "example" not in first
 
 
-def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path):
+def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path: Path) -> None:
     from pipeline.cache.maintenance import cache_stats, clear_cache
     from pipeline.config import Settings
 
@@ -237,14 +241,17 @@ def test_stats_and_clear_of_the_local_store_leave_the_run_state_alone(tmp_path):
     cache.close()
     (tmp_path / "cache" / "state.json").write_text("{}")
     local = cache_stats(settings, "svc")["local"]
-    assert local["entries"] == 2 and local["bytes"] > 0  # type: ignore[index]
+    assert local is not None and local["entries"] == 2 and isinstance(local["bytes"], int) and local["bytes"] > 0
     assert clear_cache(settings, "svc") == {"local": {"path": str(tmp_path / "cache" / FILE_NAME), "cleared": 2}}
-    assert cache_stats(settings, "svc")["local"]["entries"] == 0  # type: ignore[index]
+    emptied = cache_stats(settings, "svc")["local"]
+    assert emptied is not None and emptied["entries"] == 0
     assert (tmp_path / "cache" / "state.json").exists()
     assert cache_stats(Settings(root=tmp_path), "svc") == {"local": None, "shared": None}
 
 
-def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(tmp_path, monkeypatch):
+def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline.cache import open_cache
     from pipeline.config import Settings
 
@@ -264,14 +271,14 @@ def test_without_the_redis_package_the_run_warns_once_and_keeps_the_local_cache(
     )
 
 
-def _rows(path, table):
+def _rows(path: Path, table: str) -> list[tuple[str, str]]:
     with sqlite3.connect(path / FILE_NAME) as db:
         rows = [tuple(row) for row in db.execute(f"SELECT key, value FROM {table}")]
     db.close()
     return sorted((key, json.loads(value)["translation"]) for key, value in rows)
 
 
-def test_entries_a_killed_run_left_unfolded_are_read_counted_and_folded_by_the_next_writer(tmp_path):
+def test_entries_a_killed_run_left_unfolded_are_read_counted_and_folded_by_the_next_writer(tmp_path: Path) -> None:
     killed = LocalStore(tmp_path)
     killed.set_many({"a": "A", "b": "B"})  # committed, never closed: the process died here
     assert _rows(tmp_path, "recent") == [("a", "A"), ("b", "B")] and _rows(tmp_path, "translations") == []
@@ -287,7 +294,7 @@ def test_entries_a_killed_run_left_unfolded_are_read_counted_and_folded_by_the_n
     assert _rows(tmp_path, "translations") == [("a", "A"), ("b", "B"), ("c", "C")]
 
 
-def test_the_later_entry_wins_before_and_after_folding(tmp_path):
+def test_the_later_entry_wins_before_and_after_folding(tmp_path: Path) -> None:
     store = LocalStore(tmp_path)
     store.set_many({"k": "old", "j": "J"})
     store.close()
@@ -300,7 +307,7 @@ def test_the_later_entry_wins_before_and_after_folding(tmp_path):
     assert _rows(tmp_path, "translations") == [("j", "J"), ("k", "newest")]
 
 
-def test_a_connection_folds_once_it_appended_enough(tmp_path, monkeypatch):
+def test_a_connection_folds_once_it_appended_enough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("pipeline.cache.local.FOLD_AT", 3)
     store = LocalStore(tmp_path)
     store.set_many({"a": "A", "b": "B"})
@@ -311,7 +318,7 @@ def test_a_connection_folds_once_it_appended_enough(tmp_path, monkeypatch):
     store.close()
 
 
-def test_clearing_empties_both_tables(tmp_path):
+def test_clearing_empties_both_tables(tmp_path: Path) -> None:
     killed = LocalStore(tmp_path)
     killed.set_many({"a": "A"})
     folded = LocalStore(tmp_path)

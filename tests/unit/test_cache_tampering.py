@@ -6,28 +6,31 @@ import json
 import os
 import pickle
 import sqlite3
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from run_fakes import FakeService, project, run
 
 from pipeline.cache.local import FILE_NAME
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.journal import STATE_NAME
 from pipeline.run.provenance import PROVENANCE_DIR
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 
 class Payload:
     """Unpickling this runs a shell command that creates ``marker``."""
 
-    def __init__(self, marker) -> None:
+    def __init__(self, marker: Path) -> None:
         self.marker = str(marker)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], int], tuple[str]]:
         return os.system, (f"touch '{self.marker}'",)
 
 
-def first_run(tmp_path):
+def first_run(tmp_path: Path) -> Settings:
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     report = run(settings, FakeService())
@@ -37,7 +40,7 @@ def first_run(tmp_path):
 
 
 @pytest.mark.parametrize("as_text", [False, True])
-def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path, as_text):
+def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path: Path, as_text: bool) -> None:
     settings = first_run(tmp_path)
     marker = tmp_path / "owned"
     payload = pickle.dumps(Payload(marker))
@@ -45,7 +48,7 @@ def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path,
     assert marker.exists()
     marker.unlink()
     value = payload.decode("latin-1") if as_text else payload
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         assert db.execute("UPDATE translations SET value = ?", (value,)).rowcount == 4
     db.close()
     service = FakeService()
@@ -53,17 +56,17 @@ def test_a_pickle_written_into_the_cache_file_is_a_miss_and_never_runs(tmp_path,
     assert report.exit_code == ExitCode.OK and not marker.exists()
     assert report.totals.segments_from_cache == 0 and report.totals.segments_translated == 4
     assert report.totals.requests == 2  # asked again, and stored again as plain JSON
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         values = [value for (value,) in db.execute("SELECT value FROM translations")]
     db.close()
     assert len(values) == 4 and all(json.loads(v)["v"] == 1 for v in values)
 
 
-def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(tmp_path):
+def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(tmp_path: Path) -> None:
     settings = first_run(tmp_path)
     catalog = tmp_path / "locale/de/LC_MESSAGES/app.po"
     original = catalog.read_bytes()
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         assert db.execute("UPDATE translations SET value = ?", ('{"v":1,"translation":"\\ud800"}',)).rowcount == 4
     db.close()
     report = run(settings, FakeService())
@@ -74,15 +77,15 @@ def test_a_lone_surrogate_in_the_cache_file_is_a_miss_asked_again_and_replaced(t
     assert again.totals.segments_from_cache == 4 and again.totals.requests == 0  # good entries replaced them
 
 
-def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
+def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path: Path) -> None:
     settings = first_run(tmp_path)
     marker = tmp_path / "owned"
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         keys = [key for (key,) in db.execute("SELECT key FROM translations")]
     db.close()
-    (settings.cache_dir / FILE_NAME).unlink()
+    (cache_dir(settings) / FILE_NAME).unlink()
     # diskcache's table layout; mode 4 is MODE_PICKLE, which diskcache unpickles on every read.
-    with sqlite3.connect(settings.cache_dir / "cache.db") as db:
+    with sqlite3.connect(cache_dir(settings) / "cache.db") as db:
         db.execute(
             "CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, raw INTEGER, store_time REAL, "
             "expire_time REAL, access_time REAL, access_count INTEGER DEFAULT 0, tag BLOB, size INTEGER "
@@ -112,20 +115,21 @@ def test_the_old_diskcache_file_is_never_opened_even_with_pickle_rows(tmp_path):
         '"notices": [[{"line": 1}, ["reason"], "error"]]}}}',
     ],
 )
-def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, state):
+def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, state: str) -> None:
     settings = project(tmp_path)
+    assert settings.cache_dir is not None
     settings.cache_dir.mkdir(parents=True)
-    (settings.cache_dir / STATE_NAME).write_text(state, encoding="utf-8")
+    (cache_dir(settings) / STATE_NAME).write_text(state, encoding="utf-8")
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
     assert report.totals.segments_translated == 4
     assert run(settings, FakeService()).unchanged_catalogs == 1  # and replaced by a good one
 
 
-def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
+def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    state_path = settings.cache_dir / STATE_NAME
+    state_path = cache_dir(settings) / STATE_NAME
     data = json.loads(state_path.read_text())
     (record,) = data["catalogs"].values()
     for forged in (
@@ -150,12 +154,12 @@ def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path):
         '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}',
     ],
 )
-def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, units):
+def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, units: str) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    (path,) = (settings.cache_dir / PROVENANCE_DIR).iterdir()
+    (path,) = (cache_dir(settings) / PROVENANCE_DIR).iterdir()
     path.write_text(f'{{"version": 1, "catalog": "locale/de/LC_MESSAGES/app.po", "units": {units}}}')
-    (settings.cache_dir / STATE_NAME).unlink()  # parse the catalog again, reading its provenance
+    (cache_dir(settings) / STATE_NAME).unlink()  # parse the catalog again, reading its provenance
     report = run(settings, FakeService(), retranslate_stale=True)
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
 
@@ -163,6 +167,6 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path, 
 @pytest.mark.parametrize(
     "record", ["[" * 100_000, '{"version": 1, "synced": []}', '{"version": 1, "synced": {"svc": ["h"]}}', "not json"]
 )
-def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path, record):
+def test_a_tampered_sync_record_means_syncing_again_not_a_traceback(tmp_path: Path, record: str) -> None:
     (tmp_path / RECORD_NAME).write_text(record, encoding="utf-8")
     assert SyncRecord(tmp_path).needs_sync("svc", "h")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from pathlib import Path
 
 from pipeline.run.locks import CatalogLocks
 
 
-def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
+def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path: Path) -> None:
     catalogs = [tmp_path / "de.po", tmp_path / "fr.po"]
     first, second = CatalogLocks(tmp_path / "cache"), CatalogLocks(tmp_path / "cache")
     asyncio.run(first.acquire(catalogs, str, lambda message: None))
@@ -37,20 +38,20 @@ def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path):
     assert waited == [True]  # the caller is told, so it looks at the catalogs again
 
 
-def test_a_run_with_nothing_to_lock_takes_no_lock(tmp_path):
+def test_a_run_with_nothing_to_lock_takes_no_lock(tmp_path: Path) -> None:
     locks = CatalogLocks(tmp_path / "cache")
     assert asyncio.run(locks.acquire([], str, lambda message: None)) is False
     assert not (tmp_path / "cache").exists()
 
 
-def test_without_a_cache_folder_nothing_is_locked(tmp_path):
+def test_without_a_cache_folder_nothing_is_locked(tmp_path: Path) -> None:
     locks = CatalogLocks(None)
     asyncio.run(locks.acquire([tmp_path / "de.po"], str, lambda message: None))
     asyncio.run(CatalogLocks(None).acquire([tmp_path / "de.po"], str, lambda message: None))  # does not wait
     assert not any(tmp_path.iterdir())
 
 
-def test_an_unusable_lock_folder_is_a_warning_not_a_failure(tmp_path):
+def test_an_unusable_lock_folder_is_a_warning_not_a_failure(tmp_path: Path) -> None:
     (tmp_path / "cache").write_text("a file where the folder should be", encoding="utf-8")
     said: list[str] = []
     asyncio.run(CatalogLocks(tmp_path / "cache").acquire([tmp_path / "de.po"], str, said.append))

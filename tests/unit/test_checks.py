@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.run.gate import check_translation
 from pipeline.workflows.check import check_paths
+from tests.sample_project import SAMPLES
 
 CHECK_DATA = Path(__file__).resolve().parents[1] / "data" / "check"
 FIXTURES = sorted(CHECK_DATA.glob("*.po"))
@@ -29,13 +29,13 @@ def _errors(path: Path, include_fuzzy: bool = True) -> list[str]:
     return [i.reason for i in checked.issues + checked.fuzzy if i.severity == "error"]
 
 
-def test_fixture_names_cover_every_outcome():
+def test_fixture_names_cover_every_outcome() -> None:
     prefixes = {p.name.split("_", 1)[0] for p in FIXTURES}
     assert prefixes == {"bad", "stricter", "warn", "ok"}
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_fixture_outcome(path: Path):
+def test_fixture_outcome(path: Path) -> None:
     errors = _errors(path)
     if path.name.startswith(("ok_", "warn_")):
         assert errors == []
@@ -47,7 +47,7 @@ def test_fixture_outcome(path: Path):
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_at_least_as_strict_as_msgfmt(path: Path):
+def test_at_least_as_strict_as_msgfmt(path: Path) -> None:
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
         pytest.skip("GNU msgfmt is not installed")
@@ -61,17 +61,17 @@ def test_at_least_as_strict_as_msgfmt(path: Path):
 
 
 @pytest.mark.parametrize("path", SAMPLE_CATALOGS, ids=lambda p: p.parent.parent.name)
-def test_sample_catalogs_pass_even_with_fuzzy_entries(path: Path):
+def test_sample_catalogs_pass_even_with_fuzzy_entries(path: Path) -> None:
     assert _errors(path, include_fuzzy=True) == []
 
 
-def test_fuzzy_entries_are_checked_unless_left_out_as_msgfmt_does():
+def test_fuzzy_entries_are_checked_unless_left_out_as_msgfmt_does() -> None:
     path = CHECK_DATA / "stricter_fuzzy_entry_missing_argument.po"
     assert _errors(path) == ["C format: the number of arguments differs from the source's"]
     assert _errors(path, include_fuzzy=False) == []
 
 
-def test_fuzzy_brace_field_replaced_by_printf_fails_the_cli(capsys):
+def test_fuzzy_brace_field_replaced_by_printf_fails_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     # The "Badge layout" regression: a fuzzy machine translation with another format's placeholder.
     path = CHECK_DATA / "stricter_fuzzy_brace_field_became_printf.po"
     assert main(["check", str(path)]) == 1
@@ -84,7 +84,7 @@ def test_fuzzy_brace_field_replaced_by_printf_fails_the_cli(capsys):
     assert main(["check", "--skip-fuzzy", "-q", str(path)]) == 0
 
 
-def test_reasons_are_specific():
+def test_reasons_are_specific() -> None:
     assert check_translation("%(n)d files", "%(n)s Dateien", ["python-format"])[0].reason == (
         "Python format: argument 'n' has another type than in the source"
     )
@@ -97,12 +97,12 @@ def test_reasons_are_specific():
     ]
 
 
-def test_url_changes_are_warnings_not_errors():
+def test_url_changes_are_warnings_not_errors() -> None:
     problems = check_translation("See https://example.org/help", "Siehe https://example.org/de/hilfe")
     assert problems and {p.severity for p in problems} == {"warning"}
 
 
-def test_relaxed_plural_form_may_only_drop_trailing_arguments():
+def test_relaxed_plural_form_may_only_drop_trailing_arguments() -> None:
     # Polish form 0 is used for n == 1 only, so it may leave out arguments, but not the first of two.
     flags = ["c-format"]
     assert check_translation("%d files in %s", "%1$d plik", flags, strict=False) == []
@@ -114,7 +114,7 @@ def test_relaxed_plural_form_may_only_drop_trailing_arguments():
     assert check_translation("%d files in %s", "plik w %2$s", ["php-format"], strict=False) == []
 
 
-def test_cli_prints_file_and_line_and_exits_1(capsys, tmp_path: Path):
+def test_cli_prints_file_and_line_and_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "de.po"
     bad.write_bytes((CHECK_DATA / "bad_c_format_missing_argument.po").read_bytes())
     ok = tmp_path / "ok" / "fr.po"
@@ -128,14 +128,16 @@ def test_cli_prints_file_and_line_and_exits_1(capsys, tmp_path: Path):
     assert capsys.readouterr().out == ""
 
 
-def test_unreadable_catalog_is_an_error_with_its_line(capsys, monkeypatch):
+def test_unreadable_catalog_is_an_error_with_its_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(Path(__file__).resolve().parents[2])  # paths are shown relative to the project root
     path = Path("tests/data/po/syntax_error.po")
     assert main(["check", "-q", str(path)]) == 1
     assert capsys.readouterr().out.startswith("tests/data/po/syntax_error.po:23: unrecognised line")
 
 
-def test_check_translation_answers_a_fresh_list_each_time():
+def test_check_translation_answers_a_fresh_list_each_time() -> None:
     # The gate keeps its judgements (verify, then admit, ask the same question): a caller that adds
     # to the list it got must not change what the next caller is told.
     missing = "Python format: argument 'n' of the source is missing from the translation"
@@ -147,7 +149,7 @@ def test_check_translation_answers_a_fresh_list_each_time():
     assert check_translation("%(n)s files", "%(n)s Dateien", ["python-format"]) == []
 
 
-def test_angular_start_and_close_placeholders_must_nest_as_in_the_source():
+def test_angular_start_and_close_placeholders_must_nest_as_in_the_source() -> None:
     start, close = '<x id="START_TAG_SPAN" ctype="x-span"/>', '<x id="CLOSE_TAG_SPAN" ctype="x-span"/>'
     source = f"Read {start}this{close} first"
     assert check_translation(source, f"Lies {start}das{close} zuerst", ["xliff-inline"]) == []
@@ -156,13 +158,13 @@ def test_angular_start_and_close_placeholders_must_nest_as_in_the_source():
     assert swapped[0].severity == "error"
 
 
-def test_an_equiv_text_written_otherwise_is_the_same_inline_element():
+def test_an_equiv_text_written_otherwise_is_the_same_inline_element() -> None:
     source = 'Logged in as <x id="PH" equiv-text="this.displayName || this.userName"/>'
     target = 'Angemeldet als <x id="PH" equiv-text="this.displayName || this.userName\n"/>'
     assert [p for p in check_translation(source, target, ["xliff-inline"]) if p.severity == "error"] == []
 
 
-def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
+def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered() -> None:
     from pipeline.placeholders.protect import protect
     from pipeline.run.gate import verify
     from pipeline.segments import Segment, SegmentKey
@@ -175,7 +177,7 @@ def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered():
     assert verify(protected, '请阅读<x id="1"/>了解更多。', segment).text is not None  # no spaces in Chinese
 
 
-def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery():
+def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery() -> None:
     from pipeline.placeholders.protect import protect
     from pipeline.run.gate import verify
     from pipeline.segments import Segment, SegmentKey

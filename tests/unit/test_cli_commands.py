@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def test_each_command_parses_with_only_its_own_module_and_the_map_names_every_command():
+def test_each_command_parses_with_only_its_own_module_and_the_map_names_every_command() -> None:
     import argparse
     import subprocess
     import sys

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
-from sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
+import pytest
 
 from pipeline.cli import main
+from tests.sample_project import SAMPLES, assert_translated_faithfully, copy_sample_project, expected_segments
 
 
-def test_translate_sample_project_with_the_embedded_service(tmp_path, msgfmt_check, capsys):
+def test_translate_sample_project_with_the_embedded_service(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], capsys: pytest.CaptureFixture[str]
+) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     config = str(root / "pipeline.toml")
     assert main(["translate", "--config", config]) == 0
@@ -33,7 +38,9 @@ def test_translate_sample_project_with_the_embedded_service(tmp_path, msgfmt_che
     assert {p: p.read_bytes() for p in snapshot} == snapshot
 
 
-def test_no_service_configured_exits_2_naming_both_options(tmp_path, capsys, monkeypatch):
+def test_no_service_configured_exits_2_naming_both_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     monkeypatch.chdir(tmp_path)
     assert main(["translate"]) == 2
@@ -41,7 +48,9 @@ def test_no_service_configured_exits_2_naming_both_options(tmp_path, capsys, mon
     assert "--service-url" in err and "PIPELINE_SERVICE_URL" in err
 
 
-def test_a_broken_catalog_exits_1_and_the_rest_is_translated(tmp_path, msgfmt_check, capsys):
+def test_a_broken_catalog_exits_1_and_the_rest_is_translated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], capsys: pytest.CaptureFixture[str]
+) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     bad = root / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
     lines = bad.read_text("utf-8").splitlines(keepends=True)
@@ -61,7 +70,7 @@ def test_a_broken_catalog_exits_1_and_the_rest_is_translated(tmp_path, msgfmt_ch
     assert not list(bad.parent.glob(".*.tmp"))
 
 
-def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(tmp_path):
+def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(tmp_path: Path) -> None:
     import importlib.util
     import subprocess
     import sys

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES, expected_segments
+
+from tests.sample_project import SAMPLES, expected_segments
 
 
 def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -27,7 +28,7 @@ def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess
 
 # --help and --version are argparse's: it ignores a failed write of its messages, and exits 0.
 @pytest.mark.parametrize("args", [["translate", "--dry-run", "--service-url", "embedded"], ["cache", "stats"]])
-def test_output_whose_reader_left_ends_the_command_with_141_and_no_traceback(tmp_path, args):
+def test_output_whose_reader_left_ends_the_command_with_141_and_no_traceback(tmp_path: Path, args: list[str]) -> None:
     shutil.copytree(SAMPLES, tmp_path / "sample_locales")
     (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
     done = _with_reader_gone(args, tmp_path)
@@ -35,7 +36,7 @@ def test_output_whose_reader_left_ends_the_command_with_141_and_no_traceback(tmp
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
 
 
-def test_a_run_whose_stderr_reader_left_translates_everything_once_and_ends_with_141(tmp_path):
+def test_a_run_whose_stderr_reader_left_translates_everything_once_and_ends_with_141(tmp_path: Path) -> None:
     shutil.copytree(SAMPLES, tmp_path / "sample_locales")
     (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
     args = ["translate", "--service-url", "embedded", "--cache-dir", "cache", "--report-dir", "report"]

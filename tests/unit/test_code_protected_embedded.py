@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.cli import main
+from pipeline.placeholders.protect import protect
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -64,7 +67,7 @@ CODE = {
 }
 
 
-def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
+def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict[str, Any]]:
     root = tmp_path / "project"
     root.mkdir()
     for name in names:
@@ -82,7 +85,9 @@ def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict]:
 @pytest.mark.parametrize(
     "name", ["markup_tags_whole.po", "markup_beyond_html.po", "icu_arguments.po", "code_of_other_formats.po"]
 )
-def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(tmp_path, msgfmt_check, name):
+def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], name: str
+) -> None:
     root, report = _translate(tmp_path, [name])
     assert [i for i in report["issues"] if i["severity"] != "warning"] == []
     units = read_catalog(root / name).units
@@ -96,7 +101,7 @@ def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_transla
     assert main(["check", str(root / name)]) == 0
 
 
-def test_text_attributes_and_metavariables_are_translated(tmp_path):
+def test_text_attributes_and_metavariables_are_translated(tmp_path: Path) -> None:
     root, _ = _translate(tmp_path, ["markup_tags_whole.po", "markup_beyond_html.po"])
     targets = {
         u.sources[0]: u.targets[0]
@@ -114,7 +119,7 @@ def test_text_attributes_and_metavariables_are_translated(tmp_path):
     assert CYRILLIC.search(targets["See [[Help:Contents|the help pages]] for '''more''' information"].split("|")[1])
 
 
-def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tmp_path):
+def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tmp_path: Path) -> None:
     root, _ = _translate(tmp_path, ["icu_arguments.po"])
     targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "icu_arguments.po").units}
     plural = targets["{count, plural, one {# comment} other {# comments}}"]
@@ -126,14 +131,16 @@ def test_a_russian_icu_plural_gets_few_and_many_each_with_its_own_translation(tm
     assert re.findall(r"(=0|one|few|many|other) \{", mixed) == ["=0", "one", "few", "many", "other"], mixed
 
 
-def test_qt_plural_count_is_found_and_every_russian_form_is_made_from_its_number(tmp_path):
+def test_qt_plural_count_is_found_and_every_russian_form_is_made_from_its_number(tmp_path: Path) -> None:
     root, report = _translate(tmp_path, ["code_of_other_formats.po"])
     assert not any("no single count placeholder" in i["reason"] for i in report["issues"])
     unit = next(u for u in read_catalog(root / "code_of_other_formats.po").units if u.plural)
     assert len(unit.targets) == 3 and all(t.startswith("%n ") for t in unit.targets), unit.targets
 
 
-def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_source_language_file(tmp_path, capsys):
+def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_source_language_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root, report = _translate(tmp_path, ["symfony"])
     assert report["totals"]["segments_translated"] == 2
     units = {u.sources[0]: u for u in read_catalog(root / "symfony" / "messages+intl-icu.ru.xlf").units}
@@ -144,3 +151,64 @@ def test_key_based_symfony_xliff_is_translated_from_and_checked_against_the_sour
     # categories) and the machine ones pass: compared with the English texts, never with the keys.
     assert main(["check", "--config", str(root / "pipeline.toml")]) == 0
     assert "0 error(s)" in capsys.readouterr().err
+
+
+#: atk35's entries of bash, vim, glib, wget, konsole, kio and django-cms (gnu_vim_kde_code.po, verbatim):
+#: a part of the source that picks the entry -> code that must come back as it is.
+CODE_IN = {
+    "Type `help name'": ["`help'", "`help name'", "`name'", "`info bash'", "`man -k'", "`info'"],
+    "trap [-lp]": ["trap", "-lp", "signal_spec"],
+    "fc [-e ename]": ["fc [-e", " fc -s", "-lnr"],
+    "/dev/(tcp|udp)/host/port": ["/dev/(tcp|udp)/host/port"],
+    "<signal.h>": ["<signal.h>"],
+    "%(fmt)T": ["%(fmt)T"],
+    "type [-afptP]": ["type [-afptP]"],
+    ":help iccf<Enter>": [":help iccf<Enter>"],
+    "use <override>": ["<override>", "<key name='%s'>", "<schema id='%s'>"],
+    ":qa!": [":qa!"],
+    ":help 'cm'": [":help 'cm'"],
+    "<vimrc>": ["<vimrc>", ".vimrc"],
+    "vim.Buffer": ["vim.Buffer", "%s"],
+    "%s_ascii.spl": ['"%s_%s.spl"', '"%s_ascii.spl"'],
+    ":s\\/sub/": [":s\\/sub/"],
+    "*.vim;_vimrc": ["*.vim;_vimrc;_gvimrc", "*.*"],
+    "Vim macro files": ["*.vim", "*.*"],
+    "smb://server/resource/file.txt": ["smb://server/resource/file.txt"],
+    "trash:///": ["trash:///"],
+    "<value>": ["<%s>", "<value>"],
+    ".netrc": [".netrc"],
+    "'PBSZ 0'": ["'PBSZ 0'"],
+    "'PROT %c'": ["PROT %c"],
+    "==> CWD": ["CWD"],
+    "like http://": ["http://", "https://", "file://"],
+    "(*.json)": ["(*.json)"],
+    "file:/home/konqi": ["file:/home/konqi", "file:/home."],
+    '\\{name1,name2,...,"string"}': ['\\{name1,name2,...,"string"}', "\\{@}", "\\{0}"],
+    "http://%(host)s%(path)s": ["http://%(host)s%(path)s"],
+}
+
+
+def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    root, report = _translate(tmp_path, ["gnu_vim_kde_code.po"])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    units = read_catalog(root / "gnu_vim_kde_code.po").units
+    assert len(units) == 29 and all(u.state is UnitState.FUZZY for u in units)
+    picked = set()
+    for unit in units:
+        target = unit.targets[0]
+        assert CYRILLIC.search(target), (unit.sources[0], target)
+        for part, code in CODE_IN.items():
+            if part in unit.sources[0]:
+                picked.add(part)
+                assert [token for token in code if token not in target] == [], target
+    assert picked == set(CODE_IN)
+    msgfmt_check(root / "gnu_vim_kde_code.po")
+    assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
+
+
+def test_shown_values_and_metavariables_stay_translatable() -> None:
+    """Human translators translate these (bash ru, django-cms, django-oscar; vim's <file> metavariables)."""
+    for text in ("<unspecified>", "<missing product>", "<no current directory>", "-S <session>\tSource file <session>"):
+        assert "<" not in "".join(ph.text for ph in protect(text).placeholders if ph.kind != "option"), text

@@ -11,7 +11,7 @@ from pipeline.errors import ConfigError
 from pipeline.locales import locale_from_path, service_source, service_target
 
 
-def test_settings_from_pipeline_toml(tmp_path, monkeypatch):
+def test_settings_from_pipeline_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     (tmp_path / "pipeline.toml").write_text(
         'source_lang = "en"\ncatalogs = ["po/*.po"]\n'
@@ -25,7 +25,9 @@ def test_settings_from_pipeline_toml(tmp_path, monkeypatch):
     assert s.cache_dir is None and s.report_dir == project_dir(tmp_path) / "report"
 
 
-def test_unconfigured_folders_are_in_the_user_cache_folder_not_the_work_tree(tmp_path, user_cache_home):
+def test_unconfigured_folders_are_in_the_user_cache_folder_not_the_work_tree(
+    tmp_path: Path, user_cache_home: Path
+) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "pipeline.toml").write_text('[service]\nurl = "embedded"\n')
     configured = load_settings(None, cwd=tmp_path / "app")
@@ -34,17 +36,20 @@ def test_unconfigured_folders_are_in_the_user_cache_folder_not_the_work_tree(tmp
         assert s.cache_dir is not None and s.cache_dir.parent == user_cache_home / "pipeline"
         assert s.report_dir == s.cache_dir / "report"
         assert not s.cache_dir.is_relative_to(tmp_path)
+    assert configured.cache_dir is not None
     assert configured.cache_dir.name.startswith("app-") and configured.cache_dir != bare.cache_dir
     assert load_settings(None, cwd=tmp_path / "app").cache_dir == configured.cache_dir  # stable between runs
 
 
-def test_configured_folders_stay_where_the_configuration_puts_them(tmp_path):
+def test_configured_folders_stay_where_the_configuration_puts_them(tmp_path: Path) -> None:
     (tmp_path / "pipeline.toml").write_text('[cache]\ndir = ".pipeline-cache"\n[report]\ndir = "build/report"\n')
     s = load_settings(None, cwd=tmp_path)
     assert s.cache_dir == tmp_path / ".pipeline-cache" and s.report_dir == tmp_path / "build/report"
 
 
-def test_user_cache_home_follows_xdg_and_ignores_a_relative_value(tmp_path, monkeypatch):
+def test_user_cache_home_follows_xdg_and_ignores_a_relative_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pipeline.config import user_cache_home
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
@@ -54,7 +59,7 @@ def test_user_cache_home_follows_xdg_and_ignores_a_relative_value(tmp_path, monk
     assert user_cache_home().is_absolute() and not str(user_cache_home()).startswith("relative")
 
 
-def test_pyproject_tool_section_and_environment_override(tmp_path, monkeypatch):
+def test_pyproject_tool_section_and_environment_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.pipeline]\nsource_lang = "de"\n')
     monkeypatch.setenv("PIPELINE_SERVICE_URL", "http://127.0.0.1:9")
     s = load_settings(None, cwd=tmp_path)
@@ -72,7 +77,7 @@ def test_pyproject_tool_section_and_environment_override(tmp_path, monkeypatch):
         ("source_lang = ", "invalid TOML"),
     ],
 )
-def test_config_errors_name_the_file_and_key(tmp_path, text, message):
+def test_config_errors_name_the_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "pipeline.toml"
     path.write_text(text)
     with pytest.raises(ConfigError, match=message) as info:
@@ -104,11 +109,11 @@ def test_config_errors_name_the_file_and_key(tmp_path, text, message):
         ("not a locale", None),
     ],
 )
-def test_service_target(locale, code):
+def test_service_target(locale: str, code: str | None) -> None:
     assert service_target(locale) == code
 
 
-def test_overrides_and_sources():
+def test_overrides_and_sources() -> None:
     assert service_target("pt", {"pt": "pt-br"}) == "PT-BR"
     assert service_source("en_US") == "EN"
 
@@ -123,14 +128,16 @@ def test_overrides_and_sources():
         ("messages.po", None),
     ],
 )
-def test_locale_from_path(path, locale):
+def test_locale_from_path(path: str, locale: str | None) -> None:
     assert locale_from_path(Path(path)) == locale
 
 
-def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder(tmp_path, monkeypatch):
+def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.config
 
-    def no_lookup():
+    def no_lookup() -> None:
         raise AssertionError("the user's cache folder was looked up")
 
     monkeypatch.setattr(pipeline.config, "user_cache_home", no_lookup)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -52,7 +53,7 @@ FILES = [
 ]
 
 
-def _one_line(capsys) -> str:
+def _one_line(capsys: pytest.CaptureFixture[str]) -> str:
     captured = capsys.readouterr()
     lines = [line for line in captured.err.splitlines() if line.strip()]
     assert len(lines) == 1, captured.err[-3000:]
@@ -62,8 +63,14 @@ def _one_line(capsys) -> str:
 
 @pytest.mark.parametrize(("name", "file", "content", "key"), FILES, ids=[case[0] for case in FILES])
 def test_a_hostile_config_file_is_one_line_naming_the_file_and_key(
-    tmp_path, monkeypatch, capsys, name, file, content, key
-):
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    file: str,
+    content: bytes,
+    key: str,
+) -> None:
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     (tmp_path / file).write_bytes(content)
     monkeypatch.chdir(tmp_path)
@@ -83,8 +90,8 @@ def test_a_hostile_config_file_is_one_line_naming_the_file_and_key(
     ("where", "url"), [("PIPELINE_SERVICE_URL", "http://[::1"), ("--service-url", "http://127.0.0.1:1:2")]
 )
 def test_a_bad_service_url_from_the_environment_or_command_line_names_where_it_came_from(
-    tmp_path, monkeypatch, capsys, where, url
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str, url: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     if where.startswith("--"):
         monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
@@ -96,26 +103,30 @@ def test_a_bad_service_url_from_the_environment_or_command_line_names_where_it_c
     assert where in _one_line(capsys)
 
 
-def test_init_into_a_file_names_it(tmp_path, capsys):
+def test_init_into_a_file_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "a-file"
     target.write_text("x", encoding="utf-8")
     assert main(["init", str(target)]) == ExitCode.USAGE
     assert str(target) in _one_line(capsys)
 
 
-def test_init_into_a_folder_that_does_not_exist_names_it(tmp_path, capsys):
+def test_init_into_a_folder_that_does_not_exist_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["init", str(tmp_path / "missing" / "deeper")]) == ExitCode.USAGE
     assert str(tmp_path / "missing" / "deeper") in _one_line(capsys)
 
 
-def test_init_force_over_a_folder_named_pipeline_toml_names_it(tmp_path, capsys):
+def test_init_force_over_a_folder_named_pipeline_toml_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "pipeline.toml").mkdir()
     assert main(["init", "--force", "--no-preview", str(tmp_path)]) == ExitCode.USAGE
     assert str(tmp_path / "pipeline.toml") in _one_line(capsys)
     assert (tmp_path / "pipeline.toml").is_dir()
 
 
-def test_a_pipeline_toml_that_is_a_folder_is_named(tmp_path, monkeypatch, capsys):
+def test_a_pipeline_toml_that_is_a_folder_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "pipeline.toml").mkdir()
     monkeypatch.chdir(tmp_path)
     assert main(["translate", "--dry-run", "--config", str(tmp_path / "pipeline.toml")]) == ExitCode.USAGE
@@ -124,7 +135,9 @@ def test_a_pipeline_toml_that_is_a_folder_is_named(tmp_path, monkeypatch, capsys
 
 @pytest.mark.parametrize("content", [b'catalogs = ["/dev/zero"]\n', b"x"])
 @pytest.mark.parametrize("kind", ["fifo", "device-link"])
-def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path, monkeypatch, capsys, kind, content):
+def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], kind: str, content: bytes
+) -> None:
     config = tmp_path / "pipeline.toml"
     if kind == "fifo":
         os.mkfifo(config)
@@ -137,6 +150,6 @@ def test_a_config_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path, monkey
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet="ab-z[]!/*?^\\", max_size=12))
-def test_the_configuration_refuses_exactly_the_globs_discovery_cannot_compile(glob):
+def test_the_configuration_refuses_exactly_the_globs_discovery_cannot_compile(glob: str) -> None:
     compiled = _compile(glob, False).regex.pattern != "(?!)"
     assert (glob_problem(glob) is None) == compiled, glob

@@ -16,19 +16,19 @@ DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 NOT_KEYS = {"root", "config_path", "service", "resources", "follow_symlinks_outside"}
 
 
-def test_the_reference_in_the_docs_is_the_one_the_keys_make():
+def test_the_reference_in_the_docs_is_the_one_the_keys_make() -> None:
     """After a key changed: python -m pipeline.config.reference > docs/configuration.md"""
     assert DOCUMENT.read_text(encoding="utf-8") == reference()
 
 
-def test_every_field_a_file_can_set_has_one_key_and_every_key_a_field():
+def test_every_field_a_file_can_set_has_one_key_and_every_key_a_field() -> None:
     settable = {f.name for f in fields(Settings)} - NOT_KEYS
     settable |= {f"service.{f.name}" for f in fields(ServiceSettings)}
     named = [key.field for key in KEYS if key.field]
     assert sorted(named) == sorted(settable)
 
 
-def test_the_settings_defaults_are_the_keys_defaults():
+def test_the_settings_defaults_are_the_keys_defaults() -> None:
     settings = Settings(root=Path("/project"))
     for key in KEYS:
         if key.field and not key.unset:
@@ -38,13 +38,13 @@ def test_the_settings_defaults_are_the_keys_defaults():
             assert getattr(owner, name) == default(key.path), key.path
 
 
-def test_every_example_of_the_reference_has_the_keys_type():
+def test_every_example_of_the_reference_has_the_keys_type() -> None:
     for key in KEYS:
         value = tomllib.loads(f"v = {key.example}")["v"]
         check_types(Path("docs/configuration.md"), "", {key.name: value}, {key.name: key.type})
 
 
-def test_init_writes_keys_the_table_names_and_they_load(tmp_path):
+def test_init_writes_keys_the_table_names_and_they_load(tmp_path: Path) -> None:
     written = [key.path for section in ("", "service", "translate") for key in init_keys(section)]
     assert written == [
         "source_lang",

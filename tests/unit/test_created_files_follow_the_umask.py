@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
+from tests.sample_project import copy_sample_project
 
 
 @pytest.fixture(params=[0o022, 0o002, 0o077])
-def umask(request):
+def umask(request: pytest.FixtureRequest) -> Iterator[int]:
     old = os.umask(request.param)
     try:
         yield request.param
@@ -32,12 +33,16 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def test_init_writes_pipeline_toml_as_open_would(tmp_path, umask, capsys):
+def test_init_writes_pipeline_toml_as_open_would(
+    tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["init", "--no-preview", str(tmp_path)]) == ExitCode.OK
     assert _mode(tmp_path / "pipeline.toml") == 0o666 & ~umask
 
 
-def test_translate_writes_its_reports_and_state_as_open_would(tmp_path, umask, capsys, monkeypatch):
+def test_translate_writes_its_reports_and_state_as_open_would(
+    tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     monkeypatch.chdir(root)
     assert main(["translate", "--config", str(root / "pipeline.toml")]) == ExitCode.OK
@@ -49,7 +54,9 @@ def test_translate_writes_its_reports_and_state_as_open_would(tmp_path, umask, c
     }
 
 
-def test_a_catalog_keeps_its_own_mode(tmp_path, umask, capsys, monkeypatch):
+def test_a_catalog_keeps_its_own_mode(
+    tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     catalogs = sorted((root / "sample_locales").glob("*/LC_MESSAGES/*.po"))
     for n, path in enumerate(catalogs):

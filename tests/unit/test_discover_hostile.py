@@ -13,7 +13,7 @@ from pipeline.cli import main
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.report import write_reports
-from tests.unit.test_run import HEADER, PLURALS, FakeService, project, run
+from tests.run_fakes import HEADER, PLURALS, FakeService, project, run
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile_po"
 SECRETS = ("SECRET_TOKEN", "abc123", "API_PASSWORD", "hunter2")
@@ -34,7 +34,7 @@ def _project(tmp_path: Path) -> tuple[Settings, Path]:
     return project(root), root / "locale" / "de" / "LC_MESSAGES"
 
 
-def test_a_catalog_linked_out_of_the_project_is_reported_and_left_alone(tmp_path):
+def test_a_catalog_linked_out_of_the_project_is_reported_and_left_alone(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     outside = _outside_catalog(tmp_path)
     before = outside.read_bytes()
@@ -49,7 +49,7 @@ def test_a_catalog_linked_out_of_the_project_is_reported_and_left_alone(tmp_path
     assert service.requests and not any("Elsewhere" in t for r in service.requests for t in r["text"])
 
 
-def test_the_flag_allows_a_link_out_of_the_project(tmp_path):
+def test_the_flag_allows_a_link_out_of_the_project(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     outside = _outside_catalog(tmp_path)
     (folder / "linked.po").symlink_to(outside)
@@ -58,7 +58,7 @@ def test_the_flag_allows_a_link_out_of_the_project(tmp_path):
     assert "[DE] Elsewhere" in outside.read_text(encoding="utf-8")
 
 
-def test_links_inside_the_project_and_given_folders_are_followed(tmp_path):
+def test_links_inside_the_project_and_given_folders_are_followed(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     shared = settings.root / "shared" / "de.po"
     shared.parent.mkdir()
@@ -71,7 +71,7 @@ def test_links_inside_the_project_and_given_folders_are_followed(tmp_path):
     assert given.refused == [] and given.paths == [outside.resolve()]
 
 
-def test_a_linked_folder_is_followed_to_where_it_leads(tmp_path):
+def test_a_linked_folder_is_followed_to_where_it_leads(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     outside = tmp_path / "elsewhere" / "fr"
     (outside / "LC_MESSAGES").mkdir(parents=True)
@@ -85,7 +85,7 @@ def test_a_linked_folder_is_followed_to_where_it_leads(tmp_path):
     ]
 
 
-def test_a_given_file_that_links_out_of_the_project_is_refused(tmp_path):
+def test_a_given_file_that_links_out_of_the_project_is_refused(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     (folder / "linked.po").symlink_to(_outside_catalog(tmp_path))
     found = find_catalogs(settings, [folder / "linked.po"])
@@ -93,7 +93,7 @@ def test_a_given_file_that_links_out_of_the_project_is_refused(tmp_path):
     assert discover(settings, [folder / "linked.po"]) == []
 
 
-def test_a_linked_secret_is_not_read_and_with_the_flag_not_quoted(tmp_path):
+def test_a_linked_secret_is_not_read_and_with_the_flag_not_quoted(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     secret = tmp_path / "elsewhere" / "env.po"  # a .po suffix, so that with the flag it is parsed
     secret.parent.mkdir()
@@ -109,7 +109,9 @@ def test_a_linked_secret_is_not_read_and_with_the_flag_not_quoted(tmp_path):
     assert secret.read_bytes() == (HOSTILE / "not_a_catalog_with_a_secret.po").read_bytes()
 
 
-def test_check_reports_the_link_and_takes_the_flag(tmp_path, capsys, monkeypatch):
+def test_check_reports_the_link_and_takes_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings, folder = _project(tmp_path)
     (folder / "linked.po").symlink_to(_outside_catalog(tmp_path))
     (settings.root / "pipeline.toml").write_text('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
@@ -119,7 +121,7 @@ def test_check_reports_the_link_and_takes_the_flag(tmp_path, capsys, monkeypatch
     assert main(["check", "--follow-symlinks-outside"]) == ExitCode.OK
 
 
-def test_a_folder_named_like_a_catalog_is_reported(tmp_path):
+def test_a_folder_named_like_a_catalog_is_reported(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     (folder / "odd.po").mkdir()
     (folder / "odd.po" / "inner.txt").write_text("not a catalog", encoding="utf-8")
@@ -133,7 +135,7 @@ def test_a_folder_named_like_a_catalog_is_reported(tmp_path):
     assert report.exit_code == ExitCode.OK and "odd.po" in str(report.issues)
 
 
-def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path):
+def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     locked = folder / "locked.po"
     locked.write_text(
@@ -151,7 +153,7 @@ def test_a_read_only_catalog_is_reported_and_left_alone(tmp_path):
     assert find_catalogs(settings, writing=False).refused == []  # `pipeline check` reads it as usual
 
 
-def test_the_writer_refuses_to_replace_a_read_only_file(tmp_path):
+def test_the_writer_refuses_to_replace_a_read_only_file(tmp_path: Path) -> None:
     from pipeline.files.atomic import atomic_write
 
     path = tmp_path / "de.po"

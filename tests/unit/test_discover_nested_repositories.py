@@ -59,7 +59,7 @@ def _repository(root: Path, *catalogs: str) -> Path:
     return root
 
 
-def _frozen(config: Path, monkeypatch, capsys) -> tuple[int, str]:
+def _frozen(config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     monkeypatch.chdir(config.parent)
     code = main(["translate", "--frozen", "--config", str(config)])
     captured = capsys.readouterr()
@@ -74,7 +74,9 @@ def _config(folder: Path, catalogs: str) -> Path:
 
 
 @pytest.mark.parametrize("git", [True, False], ids=["in-git", "no-git"])
-def test_a_glob_that_starts_above_the_config_folder_finds_its_catalogs(tmp_path, monkeypatch, capsys, git):
+def test_a_glob_that_starts_above_the_config_folder_finds_its_catalogs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], git: bool
+) -> None:
     root = tmp_path / "monorepo"
     if git:
         _repository(root, "shared/locale/de.po")
@@ -86,7 +88,9 @@ def test_a_glob_that_starts_above_the_config_folder_finds_its_catalogs(tmp_path,
     assert "shared/locale/de.po" in out
 
 
-def test_catalogs_of_a_submodule_are_found(tmp_path, monkeypatch, capsys):
+def test_catalogs_of_a_submodule_are_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     library = _repository(tmp_path / "library", "locale/de.po")
     root = _repository(tmp_path / "project", "locale/de.po")
     _git(root, "submodule", "add", "-q", str(library), "vendor/library")
@@ -98,7 +102,9 @@ def test_catalogs_of_a_submodule_are_found(tmp_path, monkeypatch, capsys):
         assert name in out
 
 
-def test_catalogs_of_a_repository_cloned_inside_are_found_as_its_git_sees_them(tmp_path, monkeypatch, capsys):
+def test_catalogs_of_a_repository_cloned_inside_are_found_as_its_git_sees_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = _repository(tmp_path / "project")
     nested = _repository(root / "plugins/extra", "locale/de.po")
     _catalog(nested / "build/locale/de.po")
@@ -112,7 +118,9 @@ def test_catalogs_of_a_repository_cloned_inside_are_found_as_its_git_sees_them(t
     assert "build/locale" not in out and "node_modules" not in out
 
 
-def test_a_repository_inside_that_git_cannot_list_is_walked(tmp_path, monkeypatch, capsys):
+def test_a_repository_inside_that_git_cannot_list_is_walked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = _repository(tmp_path / "project")
     nested = _repository(root / "plugins/broken", "locale/de.po")
     (nested / ".git" / "index").write_bytes(b"DIRC not an index")  # git there fails

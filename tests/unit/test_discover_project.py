@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -51,13 +52,13 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
 
 
-def test_outside_git_installed_packages_and_hidden_folders_are_left_out(tmp_path):
+def test_outside_git_installed_packages_and_hidden_folders_are_left_out(tmp_path: Path) -> None:
     _tree(tmp_path, OURS + NOT_OURS)
     assert _names(find_catalogs(Settings(root=tmp_path)).paths, tmp_path) == set(OURS)
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_in_a_git_work_tree_the_files_git_sees_are_the_candidates(tmp_path):
+def test_in_a_git_work_tree_the_files_git_sees_are_the_candidates(tmp_path: Path) -> None:
     _tree(tmp_path, [*OURS, *NOT_OURS, "build/locale/de.po", "untracked/de.po"])
     (tmp_path / ".gitignore").write_text("build/\n", encoding="utf-8")
     _git(tmp_path, "init", "-q")
@@ -70,7 +71,7 @@ def test_in_a_git_work_tree_the_files_git_sees_are_the_candidates(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_a_folder_given_inside_a_git_work_tree_is_searched_as_git_sees_it(tmp_path):
+def test_a_folder_given_inside_a_git_work_tree_is_searched_as_git_sees_it(tmp_path: Path) -> None:
     _tree(tmp_path, [*OURS, "app/node_modules/x/de.po", "app/build/de.po"])
     (tmp_path / ".gitignore").write_text("build/\n", encoding="utf-8")
     _git(tmp_path, "init", "-q")
@@ -78,14 +79,14 @@ def test_a_folder_given_inside_a_git_work_tree_is_searched_as_git_sees_it(tmp_pa
     assert found == {"app/locale/de/LC_MESSAGES/django.po"}
 
 
-def test_globs_apply_on_top_and_may_name_a_hidden_folder_in_their_literal_part(tmp_path):
+def test_globs_apply_on_top_and_may_name_a_hidden_folder_in_their_literal_part(tmp_path: Path) -> None:
     _tree(tmp_path, [*OURS, ".translations/de.po", ".translations/.old/de.po"])
     settings = Settings(root=tmp_path, catalogs=("**/*.po", ".translations/**/*.po"), exclude=("app/**",))
     found = _names(find_catalogs(settings).paths, tmp_path)
     assert found == {"locale/de/LC_MESSAGES/django.po", ".translations/de.po"}
 
 
-def test_xliff_is_found_by_default(tmp_path):
+def test_xliff_is_found_by_default(tmp_path: Path) -> None:
     _tree(tmp_path, ["translations/messages.de.xlf", "src/locale/messages.fr.xliff", "notes.txt"])
     assert _names(find_catalogs(Settings(root=tmp_path)).paths, tmp_path) == {
         "translations/messages.de.xlf",
@@ -93,13 +94,13 @@ def test_xliff_is_found_by_default(tmp_path):
     }
 
 
-def test_catalogs_given_as_files_walk_nothing(tmp_path, monkeypatch):
+def test_catalogs_given_as_files_walk_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _tree(tmp_path, OURS)
 
-    def no_walk(*args, **kwargs):
+    def no_walk(*args: object, **kwargs: object) -> None:
         raise AssertionError("walked the tree")
 
-    monkeypatch.setattr(catalog_paths.os, "walk", no_walk)
+    monkeypatch.setattr(os, "walk", no_walk)  # the os module catalog_paths walks with
     monkeypatch.setattr(catalog_paths, "_git_files", no_walk)
     given = [tmp_path / OURS[0], tmp_path / OURS[1]]
     settings = Settings(root=tmp_path, exclude=("app/**",))
@@ -116,7 +117,7 @@ def test_catalogs_given_as_files_walk_nothing(tmp_path, monkeypatch):
         ("src/*/**/*.txt", ["src/a/b.txt", "src/a/b/c.txt"], ["src/b.txt"]),
     ],
 )
-def test_globs_match_as_pathlib_globs_do(tmp_path, pattern, matches, misses):
+def test_globs_match_as_pathlib_globs_do(tmp_path: Path, pattern: str, matches: list[str], misses: list[str]) -> None:
     for name in matches + misses:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         if not (tmp_path / name).exists():
@@ -125,7 +126,9 @@ def test_globs_match_as_pathlib_globs_do(tmp_path, pattern, matches, misses):
     assert set(project_files(tmp_path, [pattern])) == expected == set(matches)
 
 
-def test_dry_run_lists_the_catalogs_it_found(tmp_path, monkeypatch, capsys):
+def test_dry_run_lists_the_catalogs_it_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _tree(tmp_path, [*OURS, *NOT_OURS])
     (tmp_path / "pipeline.toml").write_text('[service]\nurl = "embedded"\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -137,7 +140,7 @@ def test_dry_run_lists_the_catalogs_it_found(tmp_path, monkeypatch, capsys):
     assert "site-packages" not in out and "node_modules" not in out
 
 
-def test_a_link_back_up_the_tree_is_walked_once_not_forever(tmp_path):
+def test_a_link_back_up_the_tree_is_walked_once_not_forever(tmp_path: Path) -> None:
     _tree(tmp_path, OURS)
     (tmp_path / "locale" / "loop").symlink_to(tmp_path, target_is_directory=True)
     found = find_catalogs(Settings(root=tmp_path))

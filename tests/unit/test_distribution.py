@@ -12,12 +12,12 @@ from pipeline.distribution import DISTRIBUTION, __version__, install_hint, insta
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_distribution_name_and_version_are_those_of_pyproject():
+def test_the_distribution_name_and_version_are_those_of_pyproject() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert (project["name"], project["version"]) == (DISTRIBUTION, __version__) == ("pipeline-i18n", __version__)
 
 
-def test_the_embedded_service_serve_and_review_need_no_extra():
+def test_the_embedded_service_serve_and_review_need_no_extra() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = {d.split(">")[0].split("=")[0] for d in project["dependencies"]}
     assert {"starlette", "python-multipart", "py3langid", "uvicorn", "h11"} <= core
@@ -25,12 +25,12 @@ def test_the_embedded_service_serve_and_review_need_no_extra():
     assert project["optional-dependencies"]["serve"] == project["optional-dependencies"]["review"] == []
 
 
-def test_version_names_the_distribution():
+def test_version_names_the_distribution() -> None:
     done = subprocess.run([sys.executable, "-m", "pipeline", "--version"], capture_output=True, text=True)
     assert done.stdout.strip() == f"pipeline {__version__} ({DISTRIBUTION})"
 
 
-def test_each_install_route_gets_its_own_command(tmp_path):
+def test_each_install_route_gets_its_own_command(tmp_path: Path) -> None:
     plain = tmp_path / "venv"
     plain.mkdir()
     pipx = tmp_path / "pipx" / "venvs" / DISTRIBUTION

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,7 +36,11 @@ async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     texts = ['Open <x id="1"/> files', "  Save  ", "%d items"]
     out.append(await client.translate(texts, target_lang="FR", tag_handling="xml", ignore_tags=["x"]))
     out.append(await client.translate(["Bonjour"], target_lang="DE", model_type="quality_optimized"))
-    for bad in ({"target_lang": "XX"}, {"target_lang": "DE", "source_lang": "EN", "glossary_id": "no-such-glossary"}):
+    wrong: tuple[dict[str, Any], ...] = (
+        {"target_lang": "XX"},
+        {"target_lang": "DE", "source_lang": "EN", "glossary_id": "no-such-glossary"},
+    )
+    for bad in wrong:
         with pytest.raises(ServiceError) as caught:
             await client.translate(["x"], **bad)
         out.append((type(caught.value).__name__, str(caught.value), caught.value.status_code))
@@ -50,7 +55,7 @@ async def _session(client: AsyncClient, admin: AsyncClient) -> list[Any]:
     return out
 
 
-def test_answers_errors_and_billing_match_an_app_opened_by_hand():
+def test_answers_errors_and_billing_match_an_app_opened_by_hand() -> None:
     async def embedded() -> list[Any]:
         transport = EmbeddedTransport(_service())
         client, admin = AsyncClient(BASE, KEY, transport=transport), AsyncClient(BASE, ADMIN, transport=transport)
@@ -71,7 +76,9 @@ def test_answers_errors_and_billing_match_an_app_opened_by_hand():
     assert through_transport[-1].character_count == through_transport[4].character_count + len("four")
 
 
-def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it():
+def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_client_closes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     async def run() -> tuple[bool, list[bool], bool]:
         app = _service()
         opened: list[bool] = []
@@ -81,7 +88,7 @@ def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_c
             opened.append(app.is_open)
             await original()
 
-        app.open = counting_open  # type: ignore[method-assign]
+        monkeypatch.setattr(app, "open", counting_open)
         client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(app))
         before = app.is_open
         await asyncio.gather(*(client.translate(["Hello"], target_lang="DE") for _ in range(5)))
@@ -93,7 +100,7 @@ def test_the_lifespan_opens_the_app_once_for_concurrent_first_requests_and_the_c
     assert (before, first_open, during, after) == (False, False, True, False)
 
 
-def test_a_request_to_an_app_nobody_opened_is_answered_503():
+def test_a_request_to_an_app_nobody_opened_is_answered_503() -> None:
     async def run() -> int:
         transport = httpx.ASGITransport(app=_service())
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
@@ -102,7 +109,7 @@ def test_a_request_to_an_app_nobody_opened_is_answered_503():
     assert asyncio.run(run()) == 503
 
 
-def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tmp_path):
+def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tmp_path: Path) -> None:
     from pipeline.service.app import ServiceStartError
 
     (tmp_path / "data").write_text("a file where the data folder should be")
@@ -119,7 +126,7 @@ def test_an_app_that_cannot_start_raises_its_own_error_from_the_first_request(tm
         asyncio.run(run())
 
 
-def test_a_closed_client_refuses_calls():
+def test_a_closed_client_refuses_calls() -> None:
     async def run() -> None:
         client = AsyncClient(BASE, KEY, transport=EmbeddedTransport(_service()))
         await client.usage()

@@ -72,7 +72,9 @@ def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("value", "nearest"),
     [("xx", "xh (Xhosa)"), ("klingon", "tlh (Klingon)"), ("DEU", "did you mean 'de'?"), ("english", "en (English)")],
 )
-def test_a_target_lang_that_is_no_code_is_a_usage_error_naming_the_nearest(user, capsys, value, nearest):
+def test_a_target_lang_that_is_no_code_is_a_usage_error_naming_the_nearest(
+    user: Path, capsys: pytest.CaptureFixture[str], value: str, nearest: str
+) -> None:
     before = project(user, {"de.po": catalog("de", {"Open": ""})})
     with pytest.raises(SystemExit) as stop:
         main(["translate", "--target-lang", value])
@@ -82,7 +84,9 @@ def test_a_target_lang_that_is_no_code_is_a_usage_error_naming_the_nearest(user,
     assert files(user) == before
 
 
-def test_a_configured_target_or_source_that_is_no_code_names_the_file_and_key(user, capsys):
+def test_a_configured_target_or_source_that_is_no_code_names_the_file_and_key(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project(user, {"de.po": catalog("de", {"Open": ""})}, top='target_langs = ["de", "xx"]')
     assert main(["translate"]) == 2
     err = capsys.readouterr().err
@@ -94,7 +98,7 @@ def test_a_configured_target_or_source_that_is_no_code_names_the_file_and_key(us
     )
 
 
-def test_embeded_gets_a_did_you_mean(user, capsys):
+def test_embeded_gets_a_did_you_mean(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = project(user, {"de.po": catalog("de", {"Open": ""})})
     assert main(["translate", "--service-url", "embeded"]) == 2
     assert "did you mean 'embedded'" in capsys.readouterr().err
@@ -111,7 +115,9 @@ UNOFFERED = {  # languages of real projects' catalogs the service does not offer
 }
 
 
-def test_unoffered_languages_are_one_line_per_catalog_in_the_output_and_the_report(user, capsys):
+def test_unoffered_languages_are_one_line_per_catalog_in_the_output_and_the_report(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     entries = {f"Entry {n}": "" for n in range(30)}
     catalogs = {name: catalog(lang, entries) for name, lang in UNOFFERED.items()}
     before = project(user, {**catalogs, "de.po": catalog("de", entries)})
@@ -131,13 +137,13 @@ def test_unoffered_languages_are_one_line_per_catalog_in_the_output_and_the_repo
     assert "0 translated, 0 from cache, 0 copied" in again.out
 
 
-def test_unsupported_languages_skip_makes_them_pass_the_run(user, capsys):
+def test_unsupported_languages_skip_makes_them_pass_the_run(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(user, {"cak.po": catalog("cak", {"Open": ""})}, translate='unsupported_languages = "skip"')
     assert main(["translate"]) == 0
     assert "locale/cak.po: skipped: the service does not offer cak (CAK)" in capsys.readouterr().err
 
 
-def test_init_warns_about_unoffered_languages_in_its_preview(user, capsys):
+def test_init_warns_about_unoffered_languages_in_its_preview(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (user / "locale").mkdir()
     (user / "locale" / "ug.po").write_text(catalog("ug", {"Open": ""}), encoding="utf-8")
     (user / "locale" / "de.po").write_text(catalog("de", {"Open": ""}), encoding="utf-8")
@@ -150,7 +156,9 @@ def test_init_warns_about_unoffered_languages_in_its_preview(user, capsys):
 
 
 @pytest.mark.parametrize("mapping", ["", 'languages = { "locale/nn_NO.po" = "nn" }'])
-def test_nynorsk_is_never_sent_as_bokmal_nor_given_bokmal(user, capsys, mapping):
+def test_nynorsk_is_never_sent_as_bokmal_nor_given_bokmal(
+    user: Path, capsys: pytest.CaptureFixture[str], mapping: str
+) -> None:
     before = project(
         user,
         {"nn_NO.po": catalog("nn_NO", {"Open": "", "Save": ""}), "nb_NO.po": catalog("nb_NO", {"Open": "Åpne"})},
@@ -163,7 +171,7 @@ def test_nynorsk_is_never_sent_as_bokmal_nor_given_bokmal(user, capsys, mapping)
 
 
 @pytest.mark.parametrize("name", ["sr@latin.po", "sr_Latn.po"])
-def test_serbian_in_latin_script_never_gets_cyrillic(user, capsys, name):
+def test_serbian_in_latin_script_never_gets_cyrillic(user: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
     lang = name.removesuffix(".po")
     before = project(user, {name: catalog(lang, {"Open": ""}), "sr.po": catalog("sr", {"Open": "Отвори"})})
     assert main(["translate"]) == 1
@@ -171,13 +179,13 @@ def test_serbian_in_latin_script_never_gets_cyrillic(user, capsys, name):
     assert files(user)[user / "locale" / name] == before[user / "locale" / name]
 
 
-def test_traditional_chinese_is_translated_into_traditional(user):
+def test_traditional_chinese_is_translated_into_traditional(user: Path) -> None:
     project(user, {"zh_Hant.po": catalog("zh_Hant", {"Open": ""})})
     assert main(["translate"]) == 0
     assert json.loads((user / "report" / "report.json").read_text())["catalogs"][0]["target_lang"] == "ZH-HANT"
 
 
-def test_a_formal_catalogs_reviewed_text_is_not_reused_in_the_informal_one(user):
+def test_a_formal_catalogs_reviewed_text_is_not_reused_in_the_informal_one(user: Path) -> None:
     # WordPress writes Language: de_DE in de_DE_formal.po: its name says the form of address.
     formal = HEADER.format(lang="de_DE") + 'msgid "Open your file"\nmsgstr "Öffnen Sie Ihre Datei"\n'
     project(user, {"de_DE_formal.po": formal, "de_DE.po": catalog("de_DE", {"Open your file": ""})})
@@ -188,7 +196,7 @@ def test_a_formal_catalogs_reviewed_text_is_not_reused_in_the_informal_one(user)
     assert unit.targets[0] not in ("", "Öffnen Sie Ihre Datei")
 
 
-def test_a_formal_catalog_reuses_from_its_own_variety(user):
+def test_a_formal_catalog_reuses_from_its_own_variety(user: Path) -> None:
     formal = HEADER.format(lang="de_DE") + 'msgid "Open your file"\nmsgstr "Öffnen Sie Ihre Datei"\n'
     project(user, {"admin-de_DE_formal.po": formal, "de_DE_formal.po": catalog("de_DE", {"Open your file": ""})})
     assert main(["translate"]) == 0
@@ -197,7 +205,9 @@ def test_a_formal_catalog_reuses_from_its_own_variety(user):
 
 
 @pytest.mark.parametrize("lang", ["en_GB", "en_CA"])
-def test_a_variant_of_the_source_language_is_left_alone_unless_asked(user, capsys, lang):
+def test_a_variant_of_the_source_language_is_left_alone_unless_asked(
+    user: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
     before = project(user, {f"{lang}.po": catalog(lang, {"Color": ""})})
     assert main(["translate"]) == 0
     assert f"is in {lang}, a variant of the source language en: left alone" in capsys.readouterr().err
@@ -212,14 +222,14 @@ def test_a_variant_of_the_source_language_is_left_alone_unless_asked(user, capsy
 # --- Saying each thing once, and what happens ------------------------------------------------
 
 
-def test_the_embedded_service_prints_no_quota_lines(user, capsys):
+def test_the_embedded_service_prints_no_quota_lines(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(user, {"de.po": catalog("de", {"Open": ""})})
     assert main(["translate"]) == 0
     err = capsys.readouterr().err
     assert "quota" not in err and "usage before the run" not in err and "limit" not in err
 
 
-def test_a_dry_run_says_what_it_would_write_not_that_it_did(user, capsys):
+def test_a_dry_run_says_what_it_would_write_not_that_it_did(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     reviewed = catalog("de", {"Open": "Öffnen"})
     project(user, {"de.po": catalog("de", {"Open": "", "Save": ""}), "admin-de.po": reviewed})
     assert main(["translate", "--dry-run"]) == 0
@@ -228,7 +238,9 @@ def test_a_dry_run_says_what_it_would_write_not_that_it_did(user, capsys):
     assert "entries reused" not in err
 
 
-def test_languages_and_usage_read_the_config_and_use_the_embedded_service(user, capsys):
+def test_languages_and_usage_read_the_config_and_use_the_embedded_service(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project(user, {"de.po": catalog("de", {"Open": ""})})
     assert main(["languages", "--include", "beta"]) == 0
     out = capsys.readouterr().out
@@ -237,7 +249,9 @@ def test_languages_and_usage_read_the_config_and_use_the_embedded_service(user, 
     assert "character_count" in json.loads(capsys.readouterr().out)
 
 
-def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(user, capsys):
+def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # locale_map is the user's explicit choice of code; the varieties stay apart all the same.
     project(
         user,
@@ -255,7 +269,9 @@ def test_a_nynorsk_catalog_sent_as_nb_by_locale_map_still_gets_no_bokmal_reused(
 
 
 @pytest.mark.parametrize("skip", [False, True])
-def test_nynorsk_and_uyghur_are_said_and_counted_alike(user, capsys, skip):
+def test_nynorsk_and_uyghur_are_said_and_counted_alike(
+    user: Path, capsys: pytest.CaptureFixture[str], skip: bool
+) -> None:
     # nn has no code on the service (refused when the catalog is read); ug has one the service leaves
     # out (refused once its list is read, after the scan on a first run).
     entries = {"Open": "", "Save": "", "Close": ""}
@@ -273,7 +289,9 @@ def test_nynorsk_and_uyghur_are_said_and_counted_alike(user, capsys, skip):
     assert {c["path"]: c[key] for c in catalogs} == {"locale/nn.po": 3, "locale/ug.po": 3}
 
 
-def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(user, capsys):
+def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project(user, {"nn.po": catalog("nn", {"Open": "Opna"})})
     assert main(["translate"]) == 0
     assert "not offered" not in capsys.readouterr().err
@@ -283,21 +301,25 @@ def test_a_catalog_done_by_hand_in_an_unoffered_language_is_not_an_error(user, c
 
 
 @pytest.mark.parametrize("dry_run", [False, True])
-def test_a_project_with_no_catalog_says_where_it_looked(user, capsys, dry_run):
+def test_a_project_with_no_catalog_says_where_it_looked(
+    user: Path, capsys: pytest.CaptureFixture[str], dry_run: bool
+) -> None:
     project(user, {})
     assert main(["translate", *(["--dry-run"] if dry_run else [])]) == 0
     out = capsys.readouterr().out
     assert f"found no catalog: no file in {user} matches catalogs = ['locale/*.po']\n" in out
 
 
-def test_a_folder_given_with_no_catalog_is_named(user, capsys):
+def test_a_folder_given_with_no_catalog_is_named(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(user, {})
     (user / "empty").mkdir()
     assert main(["translate", "empty"]) == 0
     assert "found no catalog: no .po, .xlf or .xliff file in empty\n" in capsys.readouterr().out
 
 
-def test_a_dry_run_predicts_the_exit_code_of_a_catalog_refused_for_its_charset(user, capsys):
+def test_a_dry_run_predicts_the_exit_code_of_a_catalog_refused_for_its_charset(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ascii_catalog = catalog("de", {"Open": ""}).replace("charset=UTF-8", "charset=ASCII")
     before = project(user, {"de.po": ascii_catalog})
     for argv in (["translate", "locale/de.po", "--dry-run"], ["translate", "locale/de.po"]):

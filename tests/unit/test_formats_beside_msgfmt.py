@@ -46,7 +46,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("flag", "source", "target", "theirs", "ours"), CASES)
-def test_verdict_beside_msgfmts(tmp_path: Path, flag: str, source: str, target: str, theirs: bool, ours: bool):
+def test_verdict_beside_msgfmts(tmp_path: Path, flag: str, source: str, target: str, theirs: bool, ours: bool) -> None:
     assert bool(check_entry([flag], [source], [target])) == ours
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline.cli import main
 from pipeline.errors import ExitCode
 
@@ -15,7 +17,7 @@ TEMPLATE = (
 )
 
 
-def project(tmp_path: Path, langs=("de", "fr"), service: str | None = "embedded") -> Path:
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr"), service: str | None = "embedded") -> Path:
     root = tmp_path / "project"
     (root / "locale").mkdir(parents=True)
     for lang in langs:
@@ -40,15 +42,15 @@ def snapshot(root: Path, cache_home: Path) -> dict[Path, bytes]:
     }
 
 
-def frozen(root: Path, command: str, capsys) -> tuple[int, str]:
+def frozen(root: Path, command: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main([command, "--frozen", "--config", str(root / "pipeline.toml")])
     out = capsys.readouterr()
     return code, out.out + out.err
 
 
 def test_translate_frozen_lists_the_work_and_exits_5_without_sending_or_writing(
-    tmp_path, user_cache_home, capsys, monkeypatch
-):
+    tmp_path: Path, user_cache_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = project(tmp_path, service=None)  # no service, no key: a CI check needs neither
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     before = snapshot(root, user_cache_home)
@@ -63,7 +65,9 @@ def test_translate_frozen_lists_the_work_and_exits_5_without_sending_or_writing(
     assert "26 characters" in output  # the total
 
 
-def test_translate_frozen_exits_0_after_a_run_and_5_again_after_a_new_string(tmp_path, user_cache_home, capsys):
+def test_translate_frozen_exits_0_after_a_run_and_5_again_after_a_new_string(
+    tmp_path: Path, user_cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path)
     assert main(["translate", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
     capsys.readouterr()
@@ -81,7 +85,9 @@ def test_translate_frozen_exits_0_after_a_run_and_5_again_after_a_new_string(tmp
     assert snapshot(root, user_cache_home) == before
 
 
-def test_translations_the_cache_already_has_still_count_they_would_be_written(tmp_path, capsys):
+def test_translations_the_cache_already_has_still_count_they_would_be_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path, langs=("de",))
     assert main(["translate", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
     capsys.readouterr()
@@ -90,7 +96,9 @@ def test_translations_the_cache_already_has_still_count_they_would_be_written(tm
     assert code == ExitCode.PENDING and "2 segments" in output and "0 characters" in output
 
 
-def test_refresh_frozen_lists_what_the_merge_would_change(tmp_path, user_cache_home, capsys):
+def test_refresh_frozen_lists_what_the_merge_would_change(
+    tmp_path: Path, user_cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = project(tmp_path)
     assert main(["refresh", "--quiet", "--config", str(root / "pipeline.toml")]) == 0
     capsys.readouterr()
@@ -108,7 +116,7 @@ def test_refresh_frozen_lists_what_the_merge_would_change(tmp_path, user_cache_h
     assert any("locale/fr.po" in line and "1 added" in line for line in merged), output
 
 
-def test_an_unreadable_catalog_is_exit_1_even_when_frozen(tmp_path, capsys):
+def test_an_unreadable_catalog_is_exit_1_even_when_frozen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = project(tmp_path, langs=("de",))
     (root / "locale" / "de.po").write_text(HEADER.format(lang="de") + 'msgid "Open\nmsgstr ""\n', encoding="utf-8")
     code, output = frozen(root, "translate", capsys)
@@ -116,8 +124,8 @@ def test_an_unreadable_catalog_is_exit_1_even_when_frozen(tmp_path, capsys):
 
 
 def test_frozen_without_a_service_estimates_from_the_cache_of_the_last_run(
-    tmp_path, user_cache_home, capsys, monkeypatch
-):
+    tmp_path: Path, user_cache_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PIPELINE_SERVICE_URL", raising=False)
     root = project(tmp_path, langs=("de",), service=None)  # the CI check names no service
     config = str(root / "pipeline.toml")
@@ -128,9 +136,9 @@ def test_frozen_without_a_service_estimates_from_the_cache_of_the_last_run(
     assert code == ExitCode.PENDING and "2 segments" in output and "0 characters" in output
 
 
-def test_what_the_last_run_refused_is_reported_and_frozen_exits_as_that_run_did(tmp_path):
-    from tests.unit.test_run import FakeService, run
-    from tests.unit.test_run import project as run_project
+def test_what_the_last_run_refused_is_reported_and_frozen_exits_as_that_run_did(tmp_path: Path) -> None:
+    from tests.run_fakes import FakeService, run
+    from tests.run_fakes import project as run_project
 
     settings = run_project(tmp_path)
     refused = run(settings, FakeService(mangle=True))  # the service drops placeholders: the gate refuses them
@@ -148,7 +156,9 @@ def test_what_the_last_run_refused_is_reported_and_frozen_exits_as_that_run_did(
     assert run(settings, FakeService(), dry_run=True, frozen=True).exit_code == ExitCode.OK
 
 
-def test_refresh_without_a_template_does_not_count_nothing(tmp_path, capsys, user_cache_home):
+def test_refresh_without_a_template_does_not_count_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], user_cache_home: Path
+) -> None:
     root = project(tmp_path, langs=("de",))
     (root / "locale" / "messages.pot").unlink()
     (root / "pipeline.toml").write_text(
@@ -159,7 +169,7 @@ def test_refresh_without_a_template_does_not_count_nothing(tmp_path, capsys, use
     assert "0 of 0" not in out.out + out.err
 
 
-def test_the_usage_note_is_said_once(capsys):
+def test_the_usage_note_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
     from pipeline.cli.commands import print_usage
     from pipeline.run.quota import UsageRecord
     from pipeline.run.records import RunReport

@@ -88,14 +88,21 @@ def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
     return root, script, marker
 
 
-def _run(root: Path, command: list[str], monkeypatch) -> int:
+def _run(root: Path, command: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
     monkeypatch.chdir(root)
     return main([*command, *(["--config", str(root / "pipeline.toml")] if command[0] != "init" else [])])
 
 
 @pytest.mark.parametrize(("key", "value"), CONFIG)
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
-def test_no_key_of_the_repository_config_runs_a_program(tmp_path, monkeypatch, capsys, key, value, command):
+def test_no_key_of_the_repository_config_runs_a_program(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    value: str,
+    command: list[str],
+) -> None:
     root, script, marker = _project(tmp_path)
     value = value.format(evil=script, hooks=tmp_path / "hooks")
     subprocess.run(["git", "-C", str(root), "config", key, value], check=True)
@@ -108,7 +115,9 @@ def test_no_key_of_the_repository_config_runs_a_program(tmp_path, monkeypatch, c
 
 
 @pytest.mark.parametrize("variable", ENVIRONMENT)
-def test_no_variable_of_the_environment_runs_a_program(tmp_path, monkeypatch, capsys, variable):
+def test_no_variable_of_the_environment_runs_a_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], variable: str
+) -> None:
     root, script, marker = _project(tmp_path)
     monkeypatch.setenv(variable, str(script))
     monkeypatch.setenv("GIT_CONFIG_COUNT", "1")  # configuration from the environment: named programs too
@@ -120,7 +129,9 @@ def test_no_variable_of_the_environment_runs_a_program(tmp_path, monkeypatch, ca
     assert "in 2 catalog(s)" in captured.out + captured.err
 
 
-def test_a_git_exec_path_of_the_environment_is_not_used(tmp_path, monkeypatch, capsys):
+def test_a_git_exec_path_of_the_environment_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``GIT_EXEC_PATH`` names where git finds its own programs: a folder holding a fake ``git`` there."""
     root, script, marker = _project(tmp_path)
     fake = tmp_path / "libexec"
@@ -132,7 +143,9 @@ def test_a_git_exec_path_of_the_environment_is_not_used(tmp_path, monkeypatch, c
     assert not marker.exists(), marker.read_text()
 
 
-def test_a_repository_inside_the_work_tree_runs_nothing_of_its_own_config(tmp_path, monkeypatch, capsys):
+def test_a_repository_inside_the_work_tree_runs_nothing_of_its_own_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A clone inside the project is asked through its own git (its catalogs are found): the same settings."""
     root, script, marker = _project(tmp_path)
     nested = root / "plugins" / "extra"

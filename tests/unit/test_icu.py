@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
 from pipeline.placeholders import icu
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
+from pipeline.segments import Protected
 
 PLURAL = "{n, plural, one {# file} other {# files}}"
 SELECT = "{gender, select, male {He replied} female {She replied} other {They replied}}"
@@ -32,7 +34,7 @@ def accent(protected_text: str) -> str:
     return re.sub(r"(<x id=\"\d+\"/>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), protected_text)
 
 
-def test_select_keywords_are_protected_and_bodies_translated():
+def test_select_keywords_are_protected_and_bodies_translated() -> None:
     assert visible(SELECT) == "||He replied||She replied||They replied||"
     assert [k for _, k in kinds(SELECT)] == [
         "icu-head",
@@ -50,33 +52,33 @@ def test_select_keywords_are_protected_and_bodies_translated():
     )
 
 
-def test_plural_hash_and_offset_and_exact_keys_are_protected():
+def test_plural_hash_and_offset_and_exact_keys_are_protected() -> None:
     text = "You have {count, plural, offset:1 =0 {no messages} one {a message from {name}} other {# messages}}."
     assert visible(text) == "You have ||no messages||a message from |||| messages||."
     assert ("{count, plural, offset:1 ", "icu-head") in kinds(text)
     assert ("{name}", "icu-arg") in kinds(text) and ("#", "icu-hash") in kinds(text)
 
 
-def test_nested_arguments_round_trip_and_translate():
+def test_nested_arguments_round_trip_and_translate() -> None:
     p = protect(NESTED)
     assert restore(p.text, p) == NESTED
     out = restore(accent(p.text), p)
     assert "{guests, plural, offset:1 =0 {SHE STAYS HOME}" in out and "{guest} AND # OTHERS" in out
 
 
-def test_simple_arguments_with_styles_are_one_placeholder():
+def test_simple_arguments_with_styles_are_one_placeholder() -> None:
     text = "{n, plural, other {# items at {price, number, ::currency/EUR} on {d, date, short}}}"
     assert ("{price, number, ::currency/EUR}", "icu-arg") in kinds(text)
     assert ("{d, date, short}", "icu-arg") in kinds(text)
 
 
-def test_quoted_literals_are_protected_and_doubled_apostrophes_are_text():
+def test_quoted_literals_are_protected_and_doubled_apostrophes_are_text() -> None:
     text = "{n, plural, one {it''s '{'one'}'} other {# of them}}"
     assert ("'{'", "icu-quote") in kinds(text) and ("'}'", "icu-quote") in kinds(text)
     assert "it''s " in visible(text)
 
 
-def test_html_inside_a_case_body_is_protected_too():
+def test_html_inside_a_case_body_is_protected_too() -> None:
     text = "{n, plural, one {<b>#</b> file} other {<b>#</b> files}}"
     assert ("<b>", "html-tag") in kinds(text) and ("</b>", "html-tag") in kinds(text)
 
@@ -84,19 +86,19 @@ def test_html_inside_a_case_body_is_protected_too():
 @pytest.mark.parametrize(
     "text", ["{n, plural, one {x}", "{n, plural, }", "{n, plural, one x}", "{n, plural, one {'{ unterminated}}"]
 )
-def test_malformed_icu_is_not_taken_apart(text):
+def test_malformed_icu_is_not_taken_apart(text: str) -> None:
     assert icu.spans(text) is None
     p = protect(text)
     assert restore(p.text, p) == text  # still a faithful round trip through the safe kinds
 
 
-def test_a_format_flag_switches_icu_off():
+def test_a_format_flag_switches_icu_off() -> None:
     assert not any(
         k.startswith("icu") for _, k in [(ph.text, ph.kind) for ph in protect(PLURAL, ["python-format"]).placeholders]
     )
 
 
-def _tags(p) -> list[str]:
+def _tags(p: Protected) -> list[str]:
     return re.findall(r'<x id="\d+"/>', p.text)
 
 
@@ -115,25 +117,25 @@ def _tags(p) -> list[str]:
         (lambda t, tags: t.replace(" files", " #files", 1), "'#'"),
     ],
 )
-def test_restore_refuses_broken_structure(mangle, reason):
+def test_restore_refuses_broken_structure(mangle: Callable[[str, list[str]], str], reason: str) -> None:
     p = protect(PLURAL)
     with pytest.raises(PlaceholderMismatch, match=reason):
         restore(mangle(p.text, _tags(p)), p)
 
 
-def test_an_apostrophe_before_an_argument_is_doubled_so_it_stays_an_apostrophe():
+def test_an_apostrophe_before_an_argument_is_doubled_so_it_stays_an_apostrophe() -> None:
     text = "{n, plural, other {the {app} file}}"
     p = protect(text)
     translated = p.text.replace("the ", "l'", 1).replace(" file", " fichier", 1)
     assert restore(translated, p) == "{n, plural, other {l''{app} fichier}}"
 
 
-def test_select_bodies_made_only_of_placeholders_need_no_translation():
+def test_select_bodies_made_only_of_placeholders_need_no_translation() -> None:
     assert not protect("{g, select, male {{name}} other {{name}}}").needs_translation
     assert protect(SELECT).needs_translation
 
 
-def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structure():
+def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structure() -> None:
     source = '{VAR_PLURAL, plural, =0 {just now} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> minutes ago}}'
     protected = protect(source, ("xliff-inline",))
     assert re.sub(r'<x id="\d+"/>', "|", protected.text) == "||just now||| minutes ago||"

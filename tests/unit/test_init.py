@@ -27,7 +27,7 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _cache_outside(tmp_path, monkeypatch):
+def _cache_outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
 
 
@@ -35,7 +35,9 @@ def _catalogs(root: Path) -> dict[str, str]:
     return {glob: glob for glob in tomllib.loads((root / "pipeline.toml").read_text(encoding="utf-8"))["catalogs"]}
 
 
-def test_a_django_project_gets_its_locale_paths_and_app_folders_not_its_virtualenvs(tmp_path, capsys):
+def test_a_django_project_gets_its_locale_paths_and_app_folders_not_its_virtualenvs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _write(
         tmp_path,
         {
@@ -60,7 +62,7 @@ def test_a_django_project_gets_its_locale_paths_and_app_folders_not_its_virtuale
     load_settings(tmp_path / "pipeline.toml")  # a valid configuration
 
 
-def test_an_existing_configuration_is_kept_unless_forced(tmp_path, capsys):
+def test_an_existing_configuration_is_kept_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "pipeline.toml").write_text("# mine\n", encoding="utf-8")
     assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.USAGE
     assert (tmp_path / "pipeline.toml").read_text(encoding="utf-8") == "# mine\n"
@@ -69,7 +71,7 @@ def test_an_existing_configuration_is_kept_unless_forced(tmp_path, capsys):
     assert "pipeline init" in (tmp_path / "pipeline.toml").read_text(encoding="utf-8")
 
 
-def test_babel_and_sphinx_settings_become_catalog_globs(tmp_path):
+def test_babel_and_sphinx_settings_become_catalog_globs(tmp_path: Path) -> None:
     _write(
         tmp_path,
         {
@@ -81,7 +83,7 @@ def test_babel_and_sphinx_settings_become_catalog_globs(tmp_path):
     assert set(_catalogs(tmp_path)) == {"app/translations/*/LC_MESSAGES/messages.po", "docs/locale/**/*.po"}
 
 
-def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path):
+def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path: Path) -> None:
     for layout in ("angular", "wordpress", "symfony"):
         shutil.copytree(LAYOUTS / layout, tmp_path, dirs_exist_ok=True)
     angular = {
@@ -94,12 +96,14 @@ def test_angular_wordpress_and_symfony_layouts_are_recognised(tmp_path):
     assert load_settings(tmp_path / "pipeline.toml").source_lang == "en"
 
 
-def test_a_project_with_no_known_layout_keeps_the_default_globs(tmp_path):
+def test_a_project_with_no_known_layout_keeps_the_default_globs(tmp_path: Path) -> None:
     assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
     assert "catalogs" not in tomllib.loads((tmp_path / "pipeline.toml").read_text(encoding="utf-8"))
 
 
-def test_with_no_known_layout_it_says_every_catalog_file_is_one_then_lists_them(tmp_path, capsys):
+def test_with_no_known_layout_it_says_every_catalog_file_is_one_then_lists_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     langs = ("ja", "ru")
     # Flask-AppBuilder's layout: translations/<lang>/LC_MESSAGES/messages.po with no babel.cfg.
     _write(tmp_path, {f"app/translations/{lang}/LC_MESSAGES/messages.po": PO.format(lang=lang) for lang in langs})
@@ -111,7 +115,9 @@ def test_with_no_known_layout_it_says_every_catalog_file_is_one_then_lists_them(
     assert "found 2 catalog(s):" in out and "pattern" not in out
 
 
-def test_when_every_catalog_is_refused_for_its_charset_the_preview_says_so(tmp_path, capsys):
+def test_when_every_catalog_is_refused_for_its_charset_the_preview_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # msginit in a C locale writes charset=ASCII, which holds no German or Russian letter.
     ascii_po = PO.replace("charset=UTF-8", "charset=ASCII")
     _write(tmp_path, {"po/de.po": ascii_po.format(lang="de"), "po/ru.po": ascii_po.format(lang="ru")})

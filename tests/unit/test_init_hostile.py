@@ -22,7 +22,7 @@ PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Langua
 
 
 @pytest.fixture(autouse=True)
-def _cache_outside(tmp_path, monkeypatch):
+def _cache_outside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
 
 
@@ -71,7 +71,9 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("name", list(PROJECTS))
-def test_init_on_hostile_project_files_writes_a_valid_config_inside_the_project(tmp_path, capsys, name):
+def test_init_on_hostile_project_files_writes_a_valid_config_inside_the_project(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
     root = tmp_path / "project"
     _write(root, {**PROJECTS[name], "locale/de/LC_MESSAGES/app.po": PO})
     assert main(["init", "--no-preview", str(root)]) == ExitCode.OK
@@ -87,14 +89,14 @@ def test_init_on_hostile_project_files_writes_a_valid_config_inside_the_project(
     assert "locale/*/LC_MESSAGES/*.po" in data["catalogs"]  # what is there is still found
 
 
-def test_a_quoted_angular_path_is_kept_exactly(tmp_path, capsys):
+def test_a_quoted_angular_path_is_kept_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, {"angular.json": _angular({"de": 'src/locale/messages."de" \\ x.xlf'})})
     assert main(["init", "--no-preview", str(tmp_path)]) == ExitCode.OK
     data = tomllib.loads((tmp_path / "pipeline.toml").read_text(encoding="utf-8"))
     assert data["catalogs"] == ['src/locale/messages."de" \\ x.xlf']
 
 
-def test_a_path_above_the_project_is_left_out_with_a_note(tmp_path, capsys):
+def test_a_path_above_the_project_is_left_out_with_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, PROJECTS["django-above"])
     assert main(["init", "--no-preview", str(tmp_path)]) == ExitCode.OK
     text = (tmp_path / "pipeline.toml").read_text(encoding="utf-8")
@@ -102,7 +104,7 @@ def test_a_path_above_the_project_is_left_out_with_a_note(tmp_path, capsys):
     assert not any("elsewhere" in glob for glob in tomllib.loads(text).get("catalogs", []))
 
 
-def test_a_crafted_angular_json_is_read_in_one_pass(tmp_path, capsys):
+def test_a_crafted_angular_json_is_read_in_one_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Unterminated strings and comments, a million times: the comment stripper looked at the rest of the
     file from each of them (17.8 s for 1 MB before); this one is 2 MB."""
     _write(tmp_path, {"angular.json": '{"projects": ' + '"\\"' * 350_000 + "/*" * 300_000 + "/*" + '"\\' * 100_000})
@@ -111,7 +113,9 @@ def test_a_crafted_angular_json_is_read_in_one_pass(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])
-def test_a_project_file_that_is_a_fifo_or_a_device_is_not_read(tmp_path, capsys, kind):
+def test_a_project_file_that_is_a_fifo_or_a_device_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
     _write(tmp_path, {"mysite/__init__.py": "", "locale/de/LC_MESSAGES/app.po": PO})
     settings = tmp_path / "mysite" / "settings.py"
     if kind == "fifo":
@@ -122,7 +126,9 @@ def test_a_project_file_that_is_a_fifo_or_a_device_is_not_read(tmp_path, capsys,
     assert "locale/*/LC_MESSAGES/*.po" in tomllib.loads((tmp_path / "pipeline.toml").read_text())["catalogs"]
 
 
-def test_what_init_prints_carries_no_control_character_of_a_project_file(tmp_path, capsys):
+def test_what_init_prints_carries_no_control_character_of_a_project_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _write(tmp_path, {"angular.json": _angular({"de\x1b[2J": "src/\x1b]0;pwned\x07de.xlf"}, name="app\x1b[31m\nx")})
     assert main(["init", "--no-preview", str(tmp_path)]) == ExitCode.OK
     out = capsys.readouterr().out

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ from pipeline.config import load_settings
 from pipeline.errors import ConfigError, ExitCode
 from pipeline.locales import locale_from_path
 from pipeline.service.engine.pseudo import transliterate
-from tests.unit.test_run import FakeService, run
+from tests.run_fakes import FakeService, run
 
 LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "layouts"
 EMBEDDED = '[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
@@ -35,14 +37,14 @@ EMBEDDED = '[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir 
         ("locale/de/LC_MESSAGES/django.po", "de"),
     ],
 )
-def test_the_language_is_read_from_published_file_names(path, locale):
+def test_the_language_is_read_from_published_file_names(path: str, locale: str) -> None:
     assert locale_from_path(Path(path)) == locale
 
 
 @pytest.mark.parametrize(
     "path", ["index.po", "admin-ui.po", "admin-ts.po", "src/locale/messages.xlf", "web/app.po", "core-api.po"]
 )
-def test_names_that_are_not_languages_name_none(path):
+def test_names_that_are_not_languages_name_none(path: str) -> None:
     assert locale_from_path(Path(path)) is None
 
 
@@ -53,11 +55,17 @@ def _copy(tmp_path: Path, layout: str, config: str = EMBEDDED) -> Path:
     return root
 
 
-def _report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+def _report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
-def test_a_language_pack_without_language_headers_is_translated(tmp_path, monkeypatch, capsys, msgfmt_check):
+def test_a_language_pack_without_language_headers_is_translated(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    msgfmt_check: Callable[[Path], None],
+) -> None:
     root = _copy(tmp_path, "wordpress")
     monkeypatch.chdir(root)
     assert main(["translate"]) == ExitCode.PARTIAL  # index.po names no language
@@ -69,21 +77,23 @@ def test_a_language_pack_without_language_headers_is_translated(tmp_path, monkey
     msgfmt_check(admin)
 
 
-def test_the_configured_language_of_a_pattern_is_used(tmp_path, monkeypatch, capsys):
+def test_the_configured_language_of_a_pattern_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = _copy(tmp_path, "wordpress", EMBEDDED + '[translate]\nlanguages = { "languages/index.po" = "fr" }\n')
     monkeypatch.chdir(root)
     assert main(["translate"]) == ExitCode.OK, capsys.readouterr().err
     assert transliterate("Dashboard", "FR") in (root / "languages" / "index.po").read_text(encoding="utf-8")
 
 
-def test_a_configured_language_must_be_a_locale(tmp_path):
+def test_a_configured_language_must_be_a_locale(tmp_path: Path) -> None:
     config = tmp_path / "pipeline.toml"
     config.write_text('[translate]\nlanguages = { "*.po" = "not a locale" }\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"translate.languages\['\*.po'\]: 'not a locale' is not a language code"):
         load_settings(config)
 
 
-def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path):
+def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path: Path) -> None:
     root = _copy(tmp_path, "symfony")
     settings = load_settings(root / "pipeline.toml")
     service = FakeService()
@@ -105,7 +115,9 @@ def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path):
     assert report.exit_code == ExitCode.OK
 
 
-def test_a_source_xliff_without_a_target_language_is_left_as_a_template(tmp_path, monkeypatch, capsys):
+def test_a_source_xliff_without_a_target_language_is_left_as_a_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = _copy(tmp_path, "angular")
     monkeypatch.chdir(root)
     assert main(["translate"]) == ExitCode.OK
@@ -115,7 +127,9 @@ def test_a_source_xliff_without_a_target_language_is_left_as_a_template(tmp_path
     assert transliterate("Hello", "FR") in (root / "src" / "locale" / "messages.fr.xlf").read_text(encoding="utf-8")
 
 
-def test_a_legacy_charset_catalog_is_filled_in_its_charset(tmp_path, monkeypatch, msgfmt_check):
+def test_a_legacy_charset_catalog_is_filled_in_its_charset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, msgfmt_check: Callable[[Path], None]
+) -> None:
     root = _copy(tmp_path, "legacy")
     (root / "po" / "pl.po").unlink()
     shutil.copy(LAYOUTS.parent / "po" / "charset_euc_jp.po", root / "po" / "ja.po")
@@ -130,7 +144,7 @@ def test_a_legacy_charset_catalog_is_filled_in_its_charset(tmp_path, monkeypatch
     assert transliterate("Open the file", "HE") in (root / "po" / "he.po").read_bytes().decode("iso8859_8")
 
 
-def test_a_catalog_whose_charset_cannot_hold_the_language_is_refused_before_sending(tmp_path):
+def test_a_catalog_whose_charset_cannot_hold_the_language_is_refused_before_sending(tmp_path: Path) -> None:
     root = _copy(tmp_path, "legacy")
     settings = load_settings(root / "pipeline.toml")
     settings = settings.__class__(
@@ -147,8 +161,11 @@ def test_a_catalog_whose_charset_cannot_hold_the_language_is_refused_before_send
 
 
 def test_to_utf8_converts_the_catalog_when_it_is_written_and_a_dry_run_changes_nothing(
-    tmp_path, monkeypatch, capsys, msgfmt_check
-):
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    msgfmt_check: Callable[[Path], None],
+) -> None:
     root = _copy(tmp_path, "legacy")
     pl = root / "po" / "pl.po"
     before = pl.read_bytes()
@@ -162,7 +179,7 @@ def test_to_utf8_converts_the_catalog_when_it_is_written_and_a_dry_run_changes_n
     msgfmt_check(pl)
 
 
-def test_keys_without_a_source_language_catalog_are_not_sent(tmp_path):
+def test_keys_without_a_source_language_catalog_are_not_sent(tmp_path: Path) -> None:
     root = _copy(tmp_path, "symfony")
     (root / "translations" / "messages.en.xlf").unlink()
     settings = load_settings(root / "pipeline.toml")

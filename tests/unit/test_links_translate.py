@@ -14,7 +14,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,12 +59,13 @@ def settled_then(root: Path) -> None:
     age(root)
 
 
-def report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text())
+def report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text())
+    return result
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
     """Make a project in ``tmp_path/project`` (the working folder) with this ``catalogs``/``exclude`` config."""
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
@@ -70,7 +73,7 @@ def project(tmp_path, monkeypatch):
     root.mkdir()
     monkeypatch.chdir(root)
 
-    def make(catalogs: list[str], exclude: list[str] = ()) -> Path:
+    def make(catalogs: list[str], exclude: Sequence[str] = ()) -> Path:
         (root / "pipeline.toml").write_text(
             f"catalogs = {json.dumps(catalogs)}\nexclude = {json.dumps(list(exclude))}\n"
             '[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
@@ -80,7 +83,7 @@ def project(tmp_path, monkeypatch):
     return make
 
 
-def test_a_folder_link_re_pointed_to_another_version_is_translated_there(project):
+def test_a_folder_link_re_pointed_to_another_version_is_translated_there(project: Callable[..., Path]) -> None:
     root = project(["locale/current/*.po"])
     for version in ("v1", "v2"):
         (root / "locale" / version).mkdir(parents=True)
@@ -95,7 +98,9 @@ def test_a_folder_link_re_pointed_to_another_version_is_translated_there(project
     assert untranslated(root / "locale/v2/de.po") == 0 and report(root)["unchanged_catalogs"] == 0
 
 
-def test_a_catalog_link_re_pointed_to_a_file_with_the_same_bytes_is_translated_there(project):
+def test_a_catalog_link_re_pointed_to_a_file_with_the_same_bytes_is_translated_there(
+    project: Callable[..., Path],
+) -> None:
     root = project(["locale/*.po"])
     (root / "store").mkdir()
     (root / "locale").mkdir()
@@ -110,7 +115,9 @@ def test_a_catalog_link_re_pointed_to_a_file_with_the_same_bytes_is_translated_t
 
 
 @pytest.mark.parametrize("pattern", ["locale/*/*.po", "locale/**/*.po"])
-def test_a_folder_link_whose_target_appears_later_is_translated_then(project, pattern):
+def test_a_folder_link_whose_target_appears_later_is_translated_then(
+    project: Callable[..., Path], pattern: str
+) -> None:
     root = project([pattern])
     (root / "locale" / "app").mkdir(parents=True)
     (root / "locale" / "app" / "de.po").write_text(catalog("de", "Hello"))
@@ -123,7 +130,9 @@ def test_a_folder_link_whose_target_appears_later_is_translated_then(project, pa
     assert main(QUIET) == 0 and untranslated(root / "third_party/locale/de.po") == 0
 
 
-def test_a_link_re_pointed_away_from_an_excluded_folder_is_translated_where_it_now_leads(project):
+def test_a_link_re_pointed_away_from_an_excluded_folder_is_translated_where_it_now_leads(
+    project: Callable[..., Path],
+) -> None:
     root = project(["locale/current/*.po"], exclude=["locale/v1/*.po"])  # v1 is frozen: never written
     for version in ("v1", "v2"):
         (root / "locale" / version).mkdir(parents=True)
@@ -139,7 +148,9 @@ def test_a_link_re_pointed_away_from_an_excluded_folder_is_translated_where_it_n
     assert untranslated(root / "locale/v1/de.po") == 1
 
 
-def test_a_link_target_that_appears_in_an_excluded_folder_stays_out_until_the_exclusion_goes(project):
+def test_a_link_target_that_appears_in_an_excluded_folder_stays_out_until_the_exclusion_goes(
+    project: Callable[..., Path],
+) -> None:
     root = project(["locale/*/*.po"], exclude=["third_party/**"])
     (root / "locale" / "app").mkdir(parents=True)
     (root / "locale" / "app" / "de.po").write_text(catalog("de", "Hello"))

@@ -6,11 +6,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import BODY, FakeService, project, run
-from test_windows_match_one_pass import comparable
 
 import pipeline.run.plan
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
+from tests.run_fakes import BODY, FakeService, estimate, project, run
+from tests.unit.test_windows_match_one_pass import comparable
 
 LANGS = ("de", "pl")
 # The run_fakes body, then entries whose texts are sent as the same text as some of its own (edge
@@ -27,17 +28,19 @@ def catalogs(root: Path) -> dict[Path, bytes]:
 
 
 @pytest.fixture
-def two_projects(tmp_path):
+def two_projects(tmp_path: Path) -> dict[str, Settings]:
     return {name: project(tmp_path / name, langs=LANGS, body=REPEATED) for name in ("whole", "parts")}
 
 
-def in_parts(monkeypatch, size: int) -> None:
+def in_parts(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
     monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", size)
 
 
 @pytest.mark.parametrize("size", [1, 2, 5])
 @pytest.mark.parametrize("cache", ["folder", "no-folder", "--no-cache"])
-def test_a_catalog_in_parts_is_written_billed_and_reported_as_in_one(two_projects, monkeypatch, size, cache):
+def test_a_catalog_in_parts_is_written_billed_and_reported_as_in_one(
+    two_projects: dict[str, Settings], monkeypatch: pytest.MonkeyPatch, size: int, cache: str
+) -> None:
     settings = {n: s if cache == "folder" else replace(s, cache_dir=None) for n, s in two_projects.items()}
     options = {"use_cache": False} if cache == "--no-cache" else {}
     whole_service, parts_service = FakeService(languages=LANGS), FakeService(languages=LANGS)
@@ -56,7 +59,9 @@ def test_a_catalog_in_parts_is_written_billed_and_reported_as_in_one(two_project
     assert comparable(cut) == comparable(whole)
 
 
-def test_a_dry_run_reads_one_part_and_counts_a_shared_text_once(two_projects, monkeypatch):
+def test_a_dry_run_reads_one_part_and_counts_a_shared_text_once(
+    two_projects: dict[str, Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
     whole = run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True)
     in_parts(monkeypatch, 1)
     cut = run(two_projects["parts"], FakeService(languages=LANGS), dry_run=True)
@@ -64,10 +69,10 @@ def test_a_dry_run_reads_one_part_and_counts_a_shared_text_once(two_projects, mo
 
 
 def test_a_budget_stop_in_part_one_leaves_the_later_parts_for_the_rerun_which_pays_only_for_them(
-    two_projects, monkeypatch
-):
+    two_projects: dict[str, Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = two_projects["parts"]
-    total = run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True).would_send.characters
+    total = estimate(run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True)).characters
     in_parts(monkeypatch, 2)
     first = FakeService(languages=LANGS)
     stopped = run(replace(settings, max_characters=total // 4), first)

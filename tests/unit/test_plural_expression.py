@@ -11,14 +11,14 @@ from babel.messages.plurals import get_plural
 from pipeline.plural_rules import PluralExpressionError, check, compile_expression
 
 
-def test_every_cldr_rule_passes_the_check_and_agrees_with_gettext():
+def test_every_cldr_rule_passes_the_check_and_agrees_with_gettext() -> None:
     for name in localedata.locale_identifiers():
         rule = get_plural(Locale.parse(name))
         ours, theirs = check(rule.num_plurals, rule.plural_expr), gettext.c2py(rule.plural_expr)
         assert [ours(n) for n in range(300)] == [theirs(n) for n in range(300)], name
 
 
-def test_arithmetic_is_unsigned_long_as_in_gettext():
+def test_arithmetic_is_unsigned_long_as_in_gettext() -> None:
     assert compile_expression("n-1")(0) == 2**64 - 1
     assert compile_expression("n*2")(2**63) == 0
     assert compile_expression("!n")(0) == 1 and compile_expression("!n")(3) == 0
@@ -43,6 +43,6 @@ def test_arithmetic_is_unsigned_long_as_in_gettext():
         (2, "n" * 1001, "longer than 1000"),
     ],
 )
-def test_a_bad_rule_is_refused_with_the_reason(nplurals, expression, reason):
+def test_a_bad_rule_is_refused_with_the_reason(nplurals: int, expression: str, reason: str) -> None:
     with pytest.raises(PluralExpressionError, match=reason.replace("(", r"\(")):
         check(nplurals, expression)

@@ -11,20 +11,24 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from run_fakes import languages_answer
 
-from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs import Unit, UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings, Settings
+from pipeline.connect import ClientFactory
 from pipeline.placeholders.protect import protect
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.plurals import plan_unit
+from pipeline.run.records import RunReport
+from tests.run_fakes import languages_answer
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "po"
 LANGS = ("ar", "cs", "cy", "de", "fr", "ga", "ja", "pl", "ru", "sl")
@@ -71,12 +75,14 @@ class Fake:
             },
         )
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1))
 
 
-def translate(tmp_path: Path, names: list[str], fake: Fake | None = None, **settings_kw):
+def translate(
+    tmp_path: Path, names: list[str], fake: Fake | None = None, **settings_kw: Any
+) -> tuple[Path, RunReport, Fake]:
     root = tmp_path / "project"
     root.mkdir(exist_ok=True)
     for name in names:
@@ -115,7 +121,7 @@ def assert_only_translated_lines_changed(before: Path, after: Path) -> None:
     assert old[-1].endswith(b"\n") == new[-1].endswith(b"\n")
 
 
-def untranslated_units(name: str):
+def untranslated_units(name: str) -> list[Unit]:
     return [u for u in read_catalog(DATA / name).units if u.state is UnitState.UNTRANSLATED]
 
 
@@ -131,12 +137,15 @@ NPLURALS = {
 }
 
 
-def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgfmt_check):
+def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, list(NPLURALS))
     assert report.exit_code == 0, report.issues
     for name, n in NPLURALS.items():
         before, after = read_catalog(DATA / name), read_catalog(root / name)
         rule = before.plural
+        assert rule is not None
         assert rule.nplurals == n
         for old, new in zip(before.units, after.units, strict=True):
             if old.state is not UnitState.UNTRANSLATED:
@@ -160,35 +169,38 @@ def test_every_plural_form_is_filled_and_real_for_nplurals_1_to_6(tmp_path, msgf
         assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_russian_forms_come_from_1_2_and_5(tmp_path):
+def test_russian_forms_come_from_1_2_and_5(tmp_path: Path) -> None:
     root, report, fake = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "%(count)d folder")
     assert unit.targets == ("[RU] %(count)d FOLDER#b", "[RU] %(count)d FOLDERS#c", "[RU] %(count)d FOLDERS#f")
     assert {"1 folder", "2 folders", "5 folders"} <= set(fake.texts)
 
 
-def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path):
+def test_arabic_forms_come_from_0_1_2_3_11_100(tmp_path: Path) -> None:
     _, _, fake = translate(tmp_path, ["plurals_nplurals_6.po"])
     rule = plural_rule_for("ar")
     numbers = sorted(int(t.split()[0]) for t in fake.texts if t.split()[0].isdigit() and "folder" in t)
     assert numbers == [0, 2, 3, 11, 100]  # form 1 (exactly 1) is the singular source as it is
+    assert rule is not None
     assert sorted(rule.form_for(n) for n in numbers) == [0, 2, 3, 4, 5]
 
 
-def test_the_count_with_other_placeholders_in_the_sentence(tmp_path):
+def test_the_count_with_other_placeholders_in_the_sentence(tmp_path: Path) -> None:
     root, _, _ = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "%d file in %s")
     assert unit.targets == ("[RU] %d FILE IN #b%s", "[RU] %d FILES IN #c%s", "[RU] %d FILES IN #f%s")
 
 
-def test_a_singular_without_the_count_takes_21_for_the_russian_one_form(tmp_path):
+def test_a_singular_without_the_count_takes_21_for_the_russian_one_form(tmp_path: Path) -> None:
     root, _, fake = translate(tmp_path, ["plurals_nplurals_3_ru.po"])
     assert "21 items selected" in fake.texts
     unit = next(u for u in read_catalog(root / "plurals_nplurals_3_ru.po").units if u.sources[0] == "One item selected")
     assert unit.targets[0] == "[RU] %d ITEMS SELECTED#cb"
 
 
-def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(tmp_path, msgfmt_check):
+def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_without_count_placeholder.po"])
     warnings = [i for i in report.issues if i.severity == "warning"]
     assert len(warnings) == 3 and all("no single count placeholder" in w.reason and w.line for w in warnings)
@@ -198,7 +210,7 @@ def test_without_a_count_placeholder_forms_fall_back_and_the_entry_is_flagged(tm
     msgfmt_check(root / "plurals_without_count_placeholder.po")
 
 
-def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_path):
+def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_path: Path) -> None:
     root, report, _ = translate(tmp_path, ["plurals_without_count_placeholder.po"], mark_fuzzy=False)
     assert all(
         u.state is UnitState.UNTRANSLATED for u in read_catalog(root / "plurals_without_count_placeholder.po").units
@@ -206,7 +218,9 @@ def test_with_fuzzy_marking_off_approximate_entries_are_left_for_a_human(tmp_pat
     assert len([i for i in report.issues if i.severity == "skipped" and "fuzzy marking is off" in i.reason]) == 3
 
 
-def test_a_number_that_does_not_come_back_falls_back_with_a_warning(tmp_path, msgfmt_check):
+def test_a_number_that_does_not_come_back_falls_back_with_a_warning(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_nplurals_3_ru.po"], fake=Fake(spell_out_one=True))
     warnings = [i for i in report.issues if i.severity == "warning"]
     assert warnings and all("did not come back exactly once" in w.reason for w in warnings)
@@ -216,7 +230,9 @@ def test_a_number_that_does_not_come_back_falls_back_with_a_warning(tmp_path, ms
     msgfmt_check(root / "plurals_nplurals_3_ru.po")
 
 
-def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(tmp_path, msgfmt_check):
+def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     root, report, _ = translate(tmp_path, ["plurals_cldr_fallback_no_plural_forms.po"])
     (unit,) = [u for u in read_catalog(root / "plurals_cldr_fallback_no_plural_forms.po").units if u.plural]
     assert len(unit.targets) == 3 and all(unit.targets)
@@ -235,7 +251,9 @@ def test_without_a_plural_forms_header_cldr_gives_the_number_of_forms(tmp_path, 
         ("latin1_charset.po", "iso8859-1"),
     ],
 )
-def test_legacy_charsets_are_kept(tmp_path, msgfmt_check, name, encoding):
+def test_legacy_charsets_are_kept(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], name: str, encoding: str
+) -> None:
     root, report, _ = translate(tmp_path, [name])
     assert report.exit_code == 0, report.issues
     after = read_catalog(root / name)
@@ -246,7 +264,7 @@ def test_legacy_charsets_are_kept(tmp_path, msgfmt_check, name, encoding):
     assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_crlf_and_missing_final_newline_survive(tmp_path, msgfmt_check):
+def test_crlf_and_missing_final_newline_survive(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     root, report, _ = translate(tmp_path, ["crlf_line_endings.po", "no_final_newline.po"])
     assert report.exit_code == 0, report.issues
     crlf = (root / "crlf_line_endings.po").read_bytes()
@@ -257,7 +275,7 @@ def test_crlf_and_missing_final_newline_survive(tmp_path, msgfmt_check):
         assert_only_translated_lines_changed(DATA / name, root / name)
 
 
-def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
+def test_every_placeholder_kind_comes_back_verbatim(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     root, report, fake = translate(tmp_path, ["every_placeholder_kind.po"])
     assert report.exit_code == 0, report.issues
     before = untranslated_units("every_placeholder_kind.po")
@@ -275,7 +293,7 @@ def test_every_placeholder_kind_comes_back_verbatim(tmp_path, msgfmt_check):
     assert_only_translated_lines_changed(DATA / "every_placeholder_kind.po", root / "every_placeholder_kind.po")
 
 
-def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
+def test_icu_messages_keep_their_structure(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     # No number marks: '#' is ICU syntax, refused in a case's translated text.
     root, report, fake = translate(tmp_path, ["icu_messages.po"], Fake(marks=False))
     assert report.exit_code == 0, report.issues
@@ -299,7 +317,7 @@ def test_icu_messages_keep_their_structure(tmp_path, msgfmt_check):
     msgfmt_check(root / "icu_messages.po")
 
 
-def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path):
+def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path: Path) -> None:
     root, report, fake = translate(tmp_path, ["only_placeholders.po"])
     assert fake.texts == []
     units = [u for u in read_catalog(root / "only_placeholders.po").units if u.state is UnitState.FUZZY]
@@ -329,16 +347,16 @@ def test_segments_with_nothing_to_translate_are_copied_not_sent(tmp_path):
         "→",
     ],
 )
-def test_copy_not_send_covers_numbers_and_punctuation(text):
+def test_copy_not_send_covers_numbers_and_punctuation(text: str) -> None:
     assert not protect(text, ["c-format"] if "%" in text else []).needs_translation
 
 
 @pytest.mark.parametrize("text", ["A", "OK", "5 files", "x²", "日本", "Ünïcode", "{n, plural, other {# files}}"])
-def test_anything_with_a_letter_is_sent(text):
+def test_anything_with_a_letter_is_sent(text: str) -> None:
     assert protect(text).needs_translation
 
 
-def test_a_large_catalog(tmp_path, msgfmt_check):
+def test_a_large_catalog(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     header = (DATA / "plurals_nplurals_3_ru.po").read_text(encoding="utf-8").split("\n\n")[0]
     blocks = [header]
     for i in range(3000):

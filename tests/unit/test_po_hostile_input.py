@@ -17,7 +17,7 @@ CONTENT_TYPE_LINE = 6  # of every fixture's header (see tests/data/README.md)
 PLURAL_FORMS_LINE = 8
 
 
-def test_charset_comes_from_the_header_entry_not_from_a_comment_above_it(tmp_path):
+def test_charset_comes_from_the_header_entry_not_from_a_comment_above_it(tmp_path: Path) -> None:
     path = tmp_path / "de.po"
     shutil.copy(HOSTILE / "charset_named_in_a_comment_above_the_header.po", path)
     catalog = read_po(path)
@@ -50,7 +50,9 @@ def test_charset_comes_from_the_header_entry_not_from_a_comment_above_it(tmp_pat
         "cp037",
     ],
 )
-def test_a_charset_that_is_no_ascii_compatible_text_encoding_is_refused_with_file_and_charset(tmp_path, charset):
+def test_a_charset_that_is_no_ascii_compatible_text_encoding_is_refused_with_file_and_charset(
+    tmp_path: Path, charset: str
+) -> None:
     text = (HOSTILE / "charset_not_a_text_encoding.po").read_text(encoding="ascii")
     path = tmp_path / "de.po"
     path.write_text(text.replace("charset=utf-8-sig", f"charset={charset}"), encoding="ascii")
@@ -78,14 +80,14 @@ def test_a_charset_that_is_no_ascii_compatible_text_encoding_is_refused_with_fil
         "CHARSET",
     ],
 )
-def test_real_gettext_charsets_are_still_read(tmp_path, charset):
+def test_real_gettext_charsets_are_still_read(tmp_path: Path, charset: str) -> None:
     text = (HOSTILE / "charset_not_a_text_encoding.po").read_text(encoding="ascii")
     path = tmp_path / "de.po"
     path.write_text(text.replace("charset=utf-8-sig", f"charset={charset}"), encoding="ascii")
     assert read_po(path).units[0].sources == ("Size",)
 
 
-def test_a_legacy_header_over_utf8_bytes_is_read_and_written_as_utf8_with_a_warning(tmp_path):
+def test_a_legacy_header_over_utf8_bytes_is_read_and_written_as_utf8_with_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "de.po"
     shutil.copy(HOSTILE / "charset_header_latin1_but_bytes_utf8.po", path)
     catalog = read_po(path)
@@ -96,7 +98,7 @@ def test_a_legacy_header_over_utf8_bytes_is_read_and_written_as_utf8_with_a_warn
     assert written.decode("utf-8").count("Größe") == 3  # one encoding for the whole file
 
 
-def test_a_real_latin1_catalog_keeps_its_charset_without_a_warning(data_dir):
+def test_a_real_latin1_catalog_keeps_its_charset_without_a_warning(data_dir: Path) -> None:
     catalog = read_po(data_dir / "po" / "latin1_charset.po")
     assert catalog.encoding == "iso8859-1" and catalog.warnings == ()
 
@@ -110,7 +112,7 @@ def test_a_real_latin1_catalog_keeps_its_charset_without_a_warning(data_dir):
         ("plural_forms_picks_a_missing_form.po", "can pick form"),
     ],
 )
-def test_an_absurd_plural_header_is_an_error_for_that_catalog(name, reason):
+def test_an_absurd_plural_header_is_an_error_for_that_catalog(name: str, reason: str) -> None:
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(HOSTILE / name)
     assert info.value.line == PLURAL_FORMS_LINE
@@ -127,13 +129,13 @@ def test_an_absurd_plural_header_is_an_error_for_that_catalog(name, reason):
         ("refused_byte_order_mark.po", 1, "byte-order mark"),
     ],
 )
-def test_a_catalog_msgfmt_refuses_is_refused_with_its_line(name, line, reason):
+def test_a_catalog_msgfmt_refuses_is_refused_with_its_line(name: str, line: int | None, reason: str) -> None:
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(HOSTILE / name)
     assert info.value.line == line
 
 
-def test_the_same_msgid_under_another_context_is_no_duplicate():
+def test_the_same_msgid_under_another_context_is_no_duplicate() -> None:
     assert [u.context for u in read_po(HOSTILE / "accepted_same_msgid_other_context.po").units] == [None, "verb"]
 
 
@@ -145,7 +147,7 @@ def _msgfmt(path: Path) -> int:
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in HOSTILE.glob("*.po")))
-def test_the_fixtures_agree_with_msgfmt(name):
+def test_the_fixtures_agree_with_msgfmt(name: str) -> None:
     """What msgfmt --check refuses, the reader refuses; ours is stricter only where the test names it."""
     refused_by_msgfmt = _msgfmt(HOSTILE / name) != 0
     try:
@@ -157,7 +159,7 @@ def test_the_fixtures_agree_with_msgfmt(name):
     assert refused_by_us == (refused_by_msgfmt or name in stricter)
 
 
-def test_nothing_of_a_file_that_is_no_catalog_is_quoted():
+def test_nothing_of_a_file_that_is_no_catalog_is_quoted() -> None:
     with pytest.raises(CatalogError) as info:
         read_po(HOSTILE / "not_a_catalog_with_a_secret.po")
     assert info.value.line == 1
@@ -165,7 +167,7 @@ def test_nothing_of_a_file_that_is_no_catalog_is_quoted():
         assert secret not in str(info.value)
 
 
-def test_a_misspelt_keyword_is_still_quoted(tmp_path):
+def test_a_misspelt_keyword_is_still_quoted(tmp_path: Path) -> None:
     path = tmp_path / "de.po"
     text = (HOSTILE / "accepted_same_msgid_other_context.po").read_text(encoding="utf-8")
     path.write_text(text + '\nmsgid "x"\nmgsstr ""\n', encoding="utf-8")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
-from run_fakes import FakeService, project, run
+import pytest
 
+from pipeline.config import Settings
+from pipeline.run.records import RunReport
 from pipeline.run.report.progress import LogProgress, Progress, TerminalProgress, for_stream
+from tests.run_fakes import FakeService, project, run
 
 
 class Tty(io.StringIO):
@@ -14,14 +18,14 @@ class Tty(io.StringIO):
         return True
 
 
-def test_for_stream_picks_the_display():
-    lines = []
+def test_for_stream_picks_the_display() -> None:
+    lines: list[str] = []
     assert type(for_stream(Tty(), quiet=True, log=lines.append)) is Progress
     assert isinstance(for_stream(Tty(), quiet=False, log=lines.append), TerminalProgress)
     assert isinstance(for_stream(io.StringIO(), quiet=False, log=lines.append), LogProgress)
 
 
-def test_log_lines_at_each_quarter_per_language():
+def test_log_lines_at_each_quarter_per_language() -> None:
     lines: list[str] = []
     progress = LogProgress(lines.append)
     progress.start({"DE": 8, "FR": 2, "PL": 0})
@@ -35,7 +39,7 @@ def test_log_lines_at_each_quarter_per_language():
     ]
 
 
-def test_terminal_lines_are_redrawn_in_place():
+def test_terminal_lines_are_redrawn_in_place() -> None:
     stream, now = Tty(), [0.0]
     progress = TerminalProgress(stream, clock=lambda: now[0])
     progress.start({"DE": 4, "PL": 2})
@@ -53,7 +57,7 @@ def test_terminal_lines_are_redrawn_in_place():
     assert "DE [############------------] 2/4" in final and "PL [########################] 2/2" in final
 
 
-def test_a_run_reports_progress_for_every_segment_sent(tmp_path):
+def test_a_run_reports_progress_for_every_segment_sent(tmp_path: Path) -> None:
     lines: list[str] = []
     progress = LogProgress(lines.append)
     service = FakeService()
@@ -64,7 +68,7 @@ def test_a_run_reports_progress_for_every_segment_sent(tmp_path):
     assert [line for line in lines if line.startswith("DE")][-1].startswith(f"DE {progress.total['DE']}/")
 
 
-def run_with_progress(settings, service, progress):
+def run_with_progress(settings: Settings, service: FakeService, progress: Progress) -> RunReport:
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     return run_translate(
@@ -72,7 +76,7 @@ def run_with_progress(settings, service, progress):
     )
 
 
-def test_quiet_runs_print_nothing(tmp_path, capsys):
+def test_quiet_runs_print_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(project(tmp_path), FakeService())
     assert capsys.readouterr().err == ""
 
@@ -100,10 +104,14 @@ class Screen(Tty):
         return [r for r in rows if r]
 
 
-def test_the_final_screen_keeps_every_rounds_lines_and_every_message():
+def test_the_final_screen_keeps_every_rounds_lines_and_every_message() -> None:
     screen, now = Screen(), [0.0]
     progress = TerminalProgress(screen, clock=lambda: now[0])
-    log = progress.around(lambda message: screen.write(f"pipeline: {message}\n"))
+
+    def write(message: str) -> None:
+        screen.write(f"pipeline: {message}\n")
+
+    log = progress.around(write)
     log("using the embedded local service")
     for lang in ("DE", "FR"):  # two windows: one round each, a message while the lines are on screen
         progress.start({lang: 3})

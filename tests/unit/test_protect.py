@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
+from pipeline.segments import Protected
 
 
-def texts(protected):
+def texts(protected: Protected) -> list[str]:
     return [ph.text for ph in protected.placeholders]
 
 
@@ -41,32 +42,32 @@ def texts(protected):
         ),
     ],
 )
-def test_placeholders_found(source, flags, expected):
+def test_placeholders_found(source: str, flags: list[str], expected: list[str]) -> None:
     assert texts(protect(source, flags)) == expected
 
 
-def test_without_a_flag_a_bare_percent_is_text():
+def test_without_a_flag_a_bare_percent_is_text() -> None:
     assert texts(protect("50% discount", [])) == []
     assert texts(protect("50% discount", ["python-format"])) == ["% d"]
 
 
-def test_no_python_format_flag_switches_the_grammar_off():
+def test_no_python_format_flag_switches_the_grammar_off() -> None:
     assert texts(protect("%(a)s", ["python-format", "no-python-format"])) == ["%(a)s"]  # safe detection still
     assert texts(protect("% d", ["python-format", "no-python-format"])) == []
 
 
-def test_protected_text_is_xml_with_escaped_text():
+def test_protected_text_is_xml_with_escaped_text() -> None:
     p = protect("a < b & %s", ["python-format"])
     assert p.text == 'a &lt; b &amp; <x id="1"/>'
 
 
-def test_edge_whitespace_is_set_aside_and_restored():
+def test_edge_whitespace_is_set_aside_and_restored() -> None:
     p = protect("  Name:\n", [])
     assert (p.prefix, p.text, p.suffix) == ("  ", "Name:", "\n")
     assert restore("Nom :", p) == "  Nom :\n"
 
 
-def test_restore_accepts_moved_named_placeholders():
+def test_restore_accepts_moved_named_placeholders() -> None:
     p = protect("%(a)s then %(b)s", ["python-format"])
     assert restore('<x id="2"/> dann <x id="1"/>', p) == "%(b)s dann %(a)s"
 
@@ -82,17 +83,17 @@ def test_restore_accepts_moved_named_placeholders():
         ("plain", [], "<b>plain</b>", "unexpected markup"),
     ],
 )
-def test_restore_refuses_damage(source, flags, translated, reason):
+def test_restore_refuses_damage(source: str, flags: list[str], translated: str, reason: str) -> None:
     with pytest.raises(PlaceholderMismatch, match=reason):
         restore(translated, protect(source, flags))
 
 
-def test_a_placeholder_moved_to_the_edge_survives():
+def test_a_placeholder_moved_to_the_edge_survives() -> None:
     p = protect("a\nb", [])
     assert restore('<x id="1"/>b a', p) == "\nb a"
 
 
-def test_only_placeholders_needs_no_translation():
+def test_only_placeholders_needs_no_translation() -> None:
     assert not protect("%(name)s", ["python-format"]).needs_translation
     assert not protect("100%%", ["python-format"]).needs_translation
     assert not protect("https://example.com", []).needs_translation
@@ -100,7 +101,7 @@ def test_only_placeholders_needs_no_translation():
     assert protect("%(name)s files", ["python-format"]).needs_translation
 
 
-def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike():
+def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike() -> None:
     # protect keeps its results by (text, flags): the flags' container must not change the answer.
     text = "%(n)s of {0} <b>done</b>"
     expected = protect(text, ("python-format",))
@@ -109,7 +110,7 @@ def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike():
     assert protect(text, ()) != expected  # without the flag, %(n)s is protected by the safe grammar only
 
 
-def test_a_text_without_placeholders_still_refuses_tags_in_its_translation():
+def test_a_text_without_placeholders_still_refuses_tags_in_its_translation() -> None:
     protected = protect("  Save & close ")
     assert protected.placeholders == ()
     assert restore("Speichern &amp; schließen", protected) == "  Speichern & schließen "

@@ -88,7 +88,9 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         ),
     ],
 )
-def test_code_is_protected_whatever_the_flag(text, flags, expected):
+def test_code_is_protected_whatever_the_flag(
+    text: str, flags: tuple[str, ...], expected: list[tuple[str, str]]
+) -> None:
     assert found(text, flags) == expected
 
 
@@ -112,15 +114,15 @@ def test_code_is_protected_whatever_the_flag(text, flags, expected):
         "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
     ],
 )
-def test_prose_that_looks_like_code_is_left_to_translate(text):
+def test_prose_that_looks_like_code_is_left_to_translate(text: str) -> None:
     assert found(text) == []
 
 
-def test_an_option_after_a_closing_tag_is_part_of_a_word():
+def test_an_option_after_a_closing_tag_is_part_of_a_word() -> None:
     assert [k for _, k in found("<b>Symfony Demo</b>-Anwendung")] == ["html-tag", "html-tag"]
 
 
-def test_a_translated_attribute_value_is_kept_in_its_tag_and_its_quote_escaped():
+def test_a_translated_attribute_value_is_kept_in_its_tag_and_its_quote_escaped() -> None:
     p = protect('<abbr title="World Wide Web">WWW</abbr>')
     assert p.text == '<x id="1"/>World Wide Web<x id="2"/>WWW<x id="3"/>'
     assert restore('<x id="1"/>Das "Web"<x id="2"/>WWW<x id="3"/>', p) == '<abbr title="Das &quot;Web&quot;">WWW</abbr>'
@@ -139,14 +141,14 @@ def test_a_translated_attribute_value_is_kept_in_its_tag_and_its_quote_escaped()
         "Speichern &amp;lt;script&amp;gt;",  # escaped twice: markup once a program unescapes it
     ],
 )
-def test_markup_written_as_text_in_an_answer_is_refused(answer):
+def test_markup_written_as_text_in_an_answer_is_refused(answer: str) -> None:
     with pytest.raises(PlaceholderMismatch, match="that the source does not have"):
         restore(answer, protect("Save now"))
 
 
-def test_a_translated_metavariable_is_not_markup_and_the_sources_own_markup_may_come_back():
+def test_a_translated_metavariable_is_not_markup_and_the_sources_own_markup_may_come_back() -> None:
     assert restore("кп &lt;источник&gt; &lt;цель&gt;", protect("cp <source> <dest>")) == "кп <источник> <цель>"
-    assert restore("Use &lt;source&gt;", protect("Use <source>")) == "Use <source>"
+    assert restore('Use <x id="1"/> &lt;source&gt;', protect("Use -i <source>")) == "Use -i <source>"
 
 
 @pytest.mark.parametrize(
@@ -156,19 +158,26 @@ def test_a_translated_metavariable_is_not_markup_and_the_sources_own_markup_may_
         ("  -B, --all  list", '<x id="2"/><x id="1"/>, Liste', "option '--all' is glued"),
         ("Edit conf.py now", 'Bearbeite <x id="1"/>jetzt', "name 'conf.py' is glued"),
         ("%1 of %2", '<x id="1"/>2 von <x id="2"/>', "argument '%1' is glued to the digit"),
+        # The bench's tag-moving fault on git and okular (atk35's kinds)
+        (
+            "git notes [--ref <notes-ref>] add [-f]",
+            '<x id="1"/>gitä [<x id="2"/> &lt;notes-ref&gt;] <x id="3"/> [<x id="4"/>]',
+            "command 'notes' is glued",
+        ),
+        ("Certificate File (*.cer)", '<x id="1"/>Certificäte Fileä ()', "file pattern '*.cer' is glued"),
     ],
 )
-def test_a_token_glued_to_a_word_or_another_token_is_refused(source, answer, reason):
+def test_a_token_glued_to_a_word_or_another_token_is_refused(source: str, answer: str, reason: str) -> None:
     flags = ("kde-format",) if "%1" in source else ()
     assert reason in (glued(protect(source, flags), answer) or "")
 
 
-def test_a_token_next_to_punctuation_or_an_ideograph_is_not_glued():
+def test_a_token_next_to_punctuation_or_an_ideograph_is_not_glued() -> None:
     assert glued(protect("Edit conf.py now"), 'Bearbeite „<x id="1"/>“ jetzt') is None
     assert glued(protect("Edit conf.py now"), '编辑<x id="1"/>文件') is None
 
 
-def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_without_spaces():
+def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_without_spaces() -> None:
     protected = protect("%s is neither a commit", ("c-format",))
     assert "'%s' is glued to the word after it" in (glued(protected, '<x id="1"/>ist weder') or "")
     assert glued(protected, '<x id="1"/> ist weder') is None
@@ -176,7 +185,7 @@ def test_a_directive_glued_to_the_word_after_it_is_refused_except_in_scripts_wit
     assert glued(protect("Was %s", ("c-format",)), 'War<x id="1"/>') is None  # what precedes it is text
 
 
-def test_a_run_of_code_written_without_a_space_is_one_placeholder():
+def test_a_run_of_code_written_without_a_space_is_one_placeholder() -> None:
     assert found("results in %(outdir)s{sep}python.txt.", ("python-format",)) == [
         ("%(outdir)s{sep}python.txt", "code-run")
     ]
@@ -185,7 +194,7 @@ def test_a_run_of_code_written_without_a_space_is_one_placeholder():
     assert found("Unknown key: latex_elements[%r]", ("python-format",)) == [("latex_elements[%r]", "code-run")]
 
 
-def test_an_option_moved_to_another_line_of_a_help_text_is_refused():
+def test_an_option_moved_to_another_line_of_a_help_text_is_refused() -> None:
     p = protect("Commands:\n  --get <flag>   output the flag\n  --status   show it")
     assert [(ph.text, ph.kind) for ph in p.placeholders][:3] == [
         ("\n", "control"),

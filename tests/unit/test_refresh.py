@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.merge import merge
@@ -21,14 +22,15 @@ from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.workflows.refresh import find_template, refresh
+from tests.sample_project import copy_sample_project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
 PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
 
 
-def _semantics(path: Path) -> dict:
+def _semantics(path: Path) -> dict[tuple[str | None, str, str, bool], dict[str, Any]]:
     """What msgmerge decides about each entry, keyed by identity."""
-    out = {}
+    out: dict[tuple[str | None, str, str, bool], dict[str, Any]] = {}
     for e in polib.pofile(str(path)):
         out[(e.msgctxt, e.msgid, e.msgid_plural, bool(e.obsolete))] = {
             "msgstr": e.msgstr,
@@ -65,12 +67,12 @@ def _assert_same_as_msgmerge(catalog: Path, template: Path, tmp_path: Path) -> b
 
 
 @pytest.mark.parametrize("name", PAIRS)
-def test_merge_matches_msgmerge(name: str, tmp_path: Path, msgfmt_check):
+def test_merge_matches_msgmerge(name: str, tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     _assert_same_as_msgmerge(DATA / f"{name}.po", DATA / f"{name}.pot", tmp_path)
     msgfmt_check(tmp_path / "ours.po")
 
 
-def test_merge_counts_and_placement():
+def test_merge_counts_and_placement() -> None:
     result = merge(DATA / "added_changed_removed_revived.po", DATA / "added_changed_removed_revived.pot")
     assert (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed) == (1, 2, 1, 1, 1)
     text = result.data.decode()
@@ -83,7 +85,7 @@ def test_merge_counts_and_placement():
 
 
 @pytest.mark.parametrize("name", PAIRS)
-def test_merge_twice_changes_nothing(name: str, tmp_path: Path):
+def test_merge_twice_changes_nothing(name: str, tmp_path: Path) -> None:
     catalog = tmp_path / "de.po"
     catalog.write_bytes(merge(DATA / f"{name}.po", DATA / f"{name}.pot").data)
     again = merge(catalog, DATA / f"{name}.pot")
@@ -105,7 +107,7 @@ def _edited_template(tmp_path: Path, source: Path) -> Path:
     return path
 
 
-def test_sample_catalogs_merge_like_msgmerge_and_keep_their_formatting(tmp_path: Path):
+def test_sample_catalogs_merge_like_msgmerge_and_keep_their_formatting(tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path, "embedded")
     template = _edited_template(tmp_path, project / "sample_locales" / "messages.pot")
     for catalog in sorted((project / "sample_locales").glob("*/LC_MESSAGES/*.po")):
@@ -121,7 +123,7 @@ def test_sample_catalogs_merge_like_msgmerge_and_keep_their_formatting(tmp_path:
         assert all(block in after for block in untouched)
 
 
-def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path):
+def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path) -> None:
     catalog = tmp_path / "de.po"
     catalog.write_bytes(
         b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\nmsgid "Old"\r\nmsgstr "Alt"'
@@ -135,13 +137,13 @@ def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path):
     )
 
 
-def test_similarity_threshold_is_msgmerges():
+def test_similarity_threshold_is_msgmerges() -> None:
     assert FUZZY_THRESHOLD == 0.6
     assert similarity("Modified", "Modified on") > FUZZY_THRESHOLD
     assert similarity("Size", "File size") < FUZZY_THRESHOLD
 
 
-def test_template_is_found_next_to_the_locale_folders(tmp_path: Path):
+def test_template_is_found_next_to_the_locale_folders(tmp_path: Path) -> None:
     lc = tmp_path / "locale" / "de" / "LC_MESSAGES"
     lc.mkdir(parents=True)
     (lc / "app.po").touch()
@@ -160,7 +162,9 @@ def _entry(path: Path, msgid: str, obsolete: bool = False) -> polib.POEntry:
     return next(e for e in polib.pofile(str(path)) if e.msgid == msgid and bool(e.obsolete) == obsolete)
 
 
-def test_refresh_updates_translates_stale_keeps_humans_and_is_idempotent(tmp_path: Path, monkeypatch):
+def test_refresh_updates_translates_stale_keeps_humans_and_is_idempotent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project = copy_sample_project(tmp_path, "embedded")
     monkeypatch.chdir(project)
     pot = project / "sample_locales" / "messages.pot"
@@ -195,7 +199,7 @@ def test_refresh_updates_translates_stale_keeps_humans_and_is_idempotent(tmp_pat
     assert {p: p.read_bytes() for p in catalogs} == before
 
 
-def test_refresh_merge_only_sends_nothing(tmp_path: Path):
+def test_refresh_merge_only_sends_nothing(tmp_path: Path) -> None:
     project = copy_sample_project(tmp_path, "http://127.0.0.1:9/unreachable")
     settings = load_settings(project / "pipeline.toml")
     pot = project / "sample_locales" / "messages.pot"
@@ -208,7 +212,7 @@ def test_refresh_merge_only_sends_nothing(tmp_path: Path):
     assert added.pop("ga") == (3, 3) and {a for a, _ in added.values()} == {2}
 
 
-def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys):
+def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     catalog = tmp_path / "po" / "de.po"
     catalog.parent.mkdir()
     catalog.write_bytes((DATA / "plural_change_and_flags.po").read_bytes())
@@ -216,7 +220,7 @@ def test_refresh_reports_a_catalog_without_template(tmp_path: Path, capsys):
     assert "no template found" in capsys.readouterr().err
 
 
-def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_path: Path):
+def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_path: Path) -> None:
     header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
     template = tmp_path / "x.pot"
     template.write_text(
@@ -230,7 +234,9 @@ def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_p
     assert data.startswith(header + body) and "#~" not in data and 'msgid "New"' in data
 
 
-def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(tmp_path, msgfmt_check):
+def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     # Issue #35: the template adds #, python-brace-format; the translation lacks {default.__name__}.
     catalog = tmp_path / "po" / "de.po"
     catalog.parent.mkdir()

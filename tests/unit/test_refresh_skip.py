@@ -12,14 +12,14 @@ import os
 from pathlib import Path
 
 import pytest
-from sample_project import copy_sample_project
 
 import pipeline.workflows.refresh as refresh_module
-from pipeline.catalogs.merge import merge_read
+from pipeline.catalogs.merge import MergeResult, Template, merge_read
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.run.records import RunReport
 from pipeline.workflows.refresh import MergeOutcome, refresh
+from tests.sample_project import copy_sample_project
 
 CATALOGS = 8  # the sample project's PO catalogs
 
@@ -35,11 +35,11 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def merged(monkeypatch) -> list[str]:
+def merged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the catalogs the merge step parses and merges."""
     names: list[str] = []
 
-    def spy(path, raw, template):  # type: ignore[no-untyped-def]
+    def spy(path: Path, raw: bytes | None, template: Template) -> MergeResult:
         names.append(f"{path.parent.parent.name}/{path.name}")
         return merge_read(path, raw, template)
 
@@ -47,15 +47,15 @@ def merged(monkeypatch) -> list[str]:
     return names
 
 
-def _refresh(root: Path, **kwargs: bool) -> tuple[MergeOutcome, RunReport | None]:
-    return refresh(load_settings(root / "pipeline.toml"), **kwargs)
+def _refresh(root: Path, frozen: bool = False) -> tuple[MergeOutcome, RunReport | None]:
+    return refresh(load_settings(root / "pipeline.toml"), frozen=frozen)
 
 
 def _catalog(root: Path, lang: str) -> Path:
     return root / "sample_locales" / lang / "LC_MESSAGES" / "messages.po"
 
 
-def test_a_refresh_with_nothing_to_do_merges_and_reads_nothing(project: Path, merged: list[str]):
+def test_a_refresh_with_nothing_to_do_merges_and_reads_nothing(project: Path, merged: list[str]) -> None:
     before = {p: p.read_bytes() for p in (project / "sample_locales").rglob("*.po")}
     outcome, report = _refresh(project)
     assert merged == []
@@ -64,7 +64,7 @@ def test_a_refresh_with_nothing_to_do_merges_and_reads_nothing(project: Path, me
     assert {p: p.read_bytes() for p in before} == before
 
 
-def test_an_edited_template_is_merged_into_every_catalog_and_translated(project: Path, merged: list[str]):
+def test_an_edited_template_is_merged_into_every_catalog_and_translated(project: Path, merged: list[str]) -> None:
     pot = project / "sample_locales" / "messages.pot"
     pot.write_text(pot.read_text(encoding="utf-8") + '\nmsgid "Nightly builds are ready"\nmsgstr ""\n')
     outcome, report = _refresh(project)
@@ -77,7 +77,9 @@ def test_an_edited_template_is_merged_into_every_catalog_and_translated(project:
     assert report is not None and report.unchanged_catalogs == CATALOGS
 
 
-def test_a_catalog_edited_with_its_size_and_mtime_kept_is_merged_and_read_again(project: Path, merged: list[str]):
+def test_a_catalog_edited_with_its_size_and_mtime_kept_is_merged_and_read_again(
+    project: Path, merged: list[str]
+) -> None:
     de = _catalog(project, "de")
     stat = de.stat()
     text = de.read_bytes()
@@ -90,7 +92,7 @@ def test_a_catalog_edited_with_its_size_and_mtime_kept_is_merged_and_read_again(
     assert report is not None and report.unchanged_catalogs == CATALOGS - 1
 
 
-def test_another_configured_template_is_merged(project: Path, merged: list[str]):
+def test_another_configured_template_is_merged(project: Path, merged: list[str]) -> None:
     other = project / "other.pot"
     pot = (project / "sample_locales" / "messages.pot").read_text(encoding="utf-8")
     other.write_text(pot + '\nmsgid "Only in the other template"\nmsgstr ""\n', encoding="utf-8")
@@ -101,7 +103,7 @@ def test_another_configured_template_is_merged(project: Path, merged: list[str])
     assert report is not None and report.unchanged_catalogs == 0  # another setting: nothing settled under it
 
 
-def test_a_setting_that_changes_the_translation_reads_every_catalog_again(project: Path, merged: list[str]):
+def test_a_setting_that_changes_the_translation_reads_every_catalog_again(project: Path, merged: list[str]) -> None:
     config = project / "pipeline.toml"
     config.write_text(config.read_text(encoding="utf-8") + "[translate]\nmark_fuzzy = false\n", encoding="utf-8")
     _, report = _refresh(project)
@@ -109,7 +111,7 @@ def test_a_setting_that_changes_the_translation_reads_every_catalog_again(projec
     assert report is not None and report.unchanged_catalogs == 0
 
 
-def test_an_edited_glossary_file_reads_every_catalog_again(tmp_path: Path, merged: list[str]):
+def test_an_edited_glossary_file_reads_every_catalog_again(tmp_path: Path, merged: list[str]) -> None:
     root = copy_sample_project(tmp_path, "embedded")
     glossary = root / "terms.tsv"
     glossary.write_text("Trash\tPapierkorb\n", encoding="utf-8")
@@ -127,8 +129,8 @@ def test_an_edited_glossary_file_reads_every_catalog_again(tmp_path: Path, merge
 
 
 def test_a_translate_run_skips_what_a_refresh_settled_and_a_refresh_what_it_wrote(
-    project: Path, merged: list[str], monkeypatch
-):
+    project: Path, merged: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(project)
     de = _catalog(project, "de")
     de.write_bytes(de.read_bytes() + b'\nmsgid "A string added by hand"\nmsgstr ""\n')
@@ -140,7 +142,7 @@ def test_a_translate_run_skips_what_a_refresh_settled_and_a_refresh_what_it_wrot
     assert report is not None and report.unchanged_catalogs == CATALOGS - 1
 
 
-def test_frozen_refresh_skips_what_is_settled_and_saves_nothing(project: Path, merged: list[str]):
+def test_frozen_refresh_skips_what_is_settled_and_saves_nothing(project: Path, merged: list[str]) -> None:
     state = project / ".cache" / "state.json"
     before = state.read_bytes()
     outcome, report = _refresh(project, frozen=True)
@@ -148,7 +150,7 @@ def test_frozen_refresh_skips_what_is_settled_and_saves_nothing(project: Path, m
     assert state.read_bytes() == before
 
 
-def test_a_damaged_merge_record_is_merged_again(project: Path, merged: list[str]):
+def test_a_damaged_merge_record_is_merged_again(project: Path, merged: list[str]) -> None:
     state = project / ".cache" / "state.json"
     data = json.loads(state.read_text(encoding="utf-8"))
     assert len(data["merged"]) == CATALOGS

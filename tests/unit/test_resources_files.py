@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ConfigError
 from pipeline.resources.glossary_files import Dictionary, read_multilingual, read_pair_file
 from pipeline.resources.targets import ResourcePlan
 
 
-def write(tmp_path, name, text, encoding="utf-8"):
+def write(tmp_path: Path, name: str, text: str | bytes, encoding: str = "utf-8") -> Path:
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode(encoding) if isinstance(text, str) else text)
     return path
 
 
-def pair_error(tmp_path, name, text):
+def pair_error(tmp_path: Path, name: str, text: str | bytes) -> str:
     path = write(tmp_path, name, text)
     with pytest.raises(ConfigError) as info:
         read_pair_file(path, name, "en", "de")
     return str(info.value)
 
 
-def test_tsv_and_csv_pair_files(tmp_path):
+def test_tsv_and_csv_pair_files(tmp_path: Path) -> None:
     tsv = write(tmp_path, "de.tsv", "file\tDatei\n\nfolder\tOrdner\r\n")
     assert [(e.source, e.target, e.where) for e in read_pair_file(tsv, "de.tsv", "en", "de")] == [
         ("file", "Datei", "de.tsv:1"),
@@ -54,11 +56,11 @@ def test_tsv_and_csv_pair_files(tmp_path):
         ("ok\tgut\nfile\tDatei\textra\n", "de.tsv:2: expected 2 tab-separated fields"),
     ],
 )
-def test_content_rules_name_file_and_line(tmp_path, text, message):
+def test_content_rules_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
     assert message in pair_error(tmp_path, "de.tsv", text)
 
 
-def test_file_level_errors(tmp_path):
+def test_file_level_errors(tmp_path: Path) -> None:
     assert "de.txt: a glossary file must end in .tsv or .csv" in pair_error(tmp_path, "de.txt", "a\tb\n")
     assert "de.csv:2: invalid CSV" in pair_error(tmp_path, "de.csv", 'a,b\n"open,b\n')
     assert "de.tsv:2: not valid UTF-8" in pair_error(tmp_path, "de.tsv", b"a\tb\nc\t\xff\n")
@@ -66,7 +68,7 @@ def test_file_level_errors(tmp_path):
         read_pair_file(tmp_path / "missing.tsv", "missing.tsv", "en", "de")
 
 
-def test_multilingual_table(tmp_path):
+def test_multilingual_table(tmp_path: Path) -> None:
     path = write(tmp_path, "terms.csv", "en,de,fr_FR,pt_BR\nfile,Datei,fichier,\nfolder,Ordner,,pasta\n\n")
     table = read_multilingual(path, "terms.csv", "en")
     assert {base: [(e.source, e.target) for e in entries] for base, entries in table.items()} == {
@@ -87,14 +89,14 @@ def test_multilingual_table(tmp_path):
         ("", "terms.csv: empty file"),
     ],
 )
-def test_multilingual_errors(tmp_path, text, message):
+def test_multilingual_errors(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path, "terms.csv", text)
     with pytest.raises(ConfigError) as info:
         read_multilingual(path, "terms.csv", "en")
     assert message in str(info.value)
 
 
-def test_content_hash_ignores_order_and_matched_hash_follows_the_text():
+def test_content_hash_ignores_order_and_matched_hash_follows_the_text() -> None:
     a = Dictionary("en", "de", (("file", "Datei"), ("folder", "Ordner")))
     b = Dictionary("en", "de", (("folder", "Ordner"), ("file", "Datei")))
     assert a.content_hash == b.content_hash
@@ -107,7 +109,7 @@ def test_content_hash_ignores_order_and_matched_hash_follows_the_text():
 
 
 @given(st.lists(st.tuples(st.text(min_size=1), st.text(min_size=1)), max_size=8, unique_by=lambda e: e[0]))
-def test_hash_is_a_function_of_the_entry_set(entries):
+def test_hash_is_a_function_of_the_entry_set(entries: list[tuple[str, str]]) -> None:
     assert (
         Dictionary("en", "de", tuple(entries)).content_hash
         == Dictionary("en", "de", tuple(reversed(entries))).content_hash
@@ -139,7 +141,7 @@ style = false
 """
 
 
-def demo(tmp_path, config=CONFIG):
+def demo(tmp_path: Path, config: str = CONFIG) -> Settings:
     write(tmp_path, "pipeline.toml", config)
     write(tmp_path, "glossary/terms.csv", "en,de,fr\nfile,Datei,fichier\nfolder,Ordner,dossier\n")
     write(tmp_path, "glossary/brands.tsv", "Driftwood\tDriftwood\n")
@@ -147,13 +149,17 @@ def demo(tmp_path, config=CONFIG):
     return load_settings(tmp_path / "pipeline.toml")
 
 
-def test_plan_merges_defaults_locale_files_and_the_table(tmp_path):
+def test_plan_merges_defaults_locale_files_and_the_table(tmp_path: Path) -> None:
     plan = ResourcePlan(demo(tmp_path))
     de, fr, ja, pl = (plan.target(t) for t in ("DE", "FR", "JA", "PL"))
+    assert de.dictionary is not None
     assert de.dictionary.entries == (("file", "Datei"), ("Driftwood", "Driftwood"), ("folder", "Verzeichnis"))
+    assert fr.dictionary is not None
     assert fr.dictionary.entries == (("file", "fichier"), ("folder", "dossier"), ("Driftwood", "Driftwood"))
+    assert pl.dictionary is not None
     assert pl.dictionary.entries == (("Driftwood", "Driftwood"),)
     assert (de.formality, ja.formality, fr.formality) == ("prefer_more", "less", "prefer_more")
+    assert de.style is not None
     assert de.style.name == "German" and de.style.rules_dict() == {
         "punctuation": {"apostrophe": "use_curly_apostrophes"}
     }
@@ -170,14 +176,14 @@ def test_plan_merges_defaults_locale_files_and_the_table(tmp_path):
     assert set(plan.dictionaries(["DE"])) == {("en", "de"), ("en", "fr")}  # the table's languages too
 
 
-def test_a_project_without_resources_keeps_plain_options(tmp_path):
+def test_a_project_without_resources_keeps_plain_options(tmp_path: Path) -> None:
     write(tmp_path, "pipeline.toml", 'source_lang = "en"\n')
     plan = ResourcePlan(load_settings(tmp_path / "pipeline.toml"))
     opts = plan.options("EN", "DE", "ctx")
     assert (opts.glossary_hash, opts.style_version, opts.formality, opts.model_type) == (None, None, None, None)
 
 
-def test_variants_of_one_language_must_share_their_glossary(tmp_path):
+def test_variants_of_one_language_must_share_their_glossary(tmp_path: Path) -> None:
     settings = demo(tmp_path, CONFIG + '[locales.pt_BR]\nglossaries = ["glossary/de.tsv"]\n')
     plan = ResourcePlan(settings)
     plan.target("PT-BR")
@@ -209,7 +215,7 @@ def test_variants_of_one_language_must_share_their_glossary(tmp_path):
         ('[locales."sr@latin"]\nformality = "more"\n', "[locales.sr@latin]: no language of the service"),
     ],
 )
-def test_config_errors_name_the_key(tmp_path, extra, message):
+def test_config_errors_name_the_key(tmp_path: Path, extra: str, message: str) -> None:
     write(tmp_path, "pipeline.toml", 'source_lang = "en"\n' + extra)
     with pytest.raises(ConfigError) as info:
         ResourcePlan(load_settings(tmp_path / "pipeline.toml"))

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from resources_fake import FakeResources
+from typing import Any
 
 from pipeline.catalogs import read_catalog
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
 from pipeline.resources.targets import ResourcePlan
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
+from tests.resources_fake import FakeResources
 
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: {lang}\\n"\n\n'
 BODY = "".join(f'msgid "{text}"\nmsgstr ""\n\n' for text in ("Open file", "Delete folder", "Hello", "Settings"))
@@ -37,7 +38,7 @@ name = "Polish"
 """
 
 
-def project(tmp_path: Path, langs=("de", "fr", "pl"), config: str = CONFIG):
+def project(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl"), config: str = CONFIG) -> Settings:
     (tmp_path / "pipeline.toml").write_text(config, encoding="utf-8")
     (tmp_path / "de.tsv").write_text("file\tDatei\nfolder\tOrdner\n", encoding="utf-8")
     (tmp_path / "terms.csv").write_text("en,fr\nfile,fichier\n", encoding="utf-8")
@@ -45,13 +46,13 @@ def project(tmp_path: Path, langs=("de", "fr", "pl"), config: str = CONFIG):
     return load_settings(tmp_path / "pipeline.toml")
 
 
-def reset(tmp_path: Path, langs=("de", "fr", "pl")) -> None:
+def reset(tmp_path: Path, langs: tuple[str, ...] = ("de", "fr", "pl")) -> None:
     (tmp_path / "locale").mkdir(exist_ok=True)
     for lang in langs:
         (tmp_path / "locale" / f"{lang}.po").write_text(HEADER.format(lang=lang) + BODY, encoding="utf-8")
 
 
-def run(settings, fake: FakeResources):
+def run(settings: Settings, fake: FakeResources) -> RunReport:
     return run_translate(settings, RunOptions(), log=lambda m: None, client_factory=fake.factory())
 
 
@@ -59,14 +60,14 @@ def translations(tmp_path: Path, lang: str) -> dict[str, str]:
     return {u.sources[0]: u.targets[0] for u in read_catalog(tmp_path / "locale" / f"{lang}.po").units}
 
 
-def sent_by_target(fake: FakeResources) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
+def sent_by_target(fake: FakeResources) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
     for body in fake.translations:
         out.setdefault(body["target_lang"], []).append(body)
     return out
 
 
-def test_terms_and_style_reach_the_right_locales_only(tmp_path):
+def test_terms_and_style_reach_the_right_locales_only(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     report = run(settings, fake)
@@ -86,7 +87,7 @@ def test_terms_and_style_reach_the_right_locales_only(tmp_path):
     assert warnings == [("PL", "style list left out: the service has no style rules for PL")]
 
 
-def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path):
+def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -102,7 +103,7 @@ def test_editing_a_term_retranslates_only_the_segments_that_contain_it(tmp_path)
     assert report.totals.segments_from_cache == 11 and report.totals.segments_translated == 1
 
 
-def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
+def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -115,7 +116,7 @@ def test_a_second_run_with_nothing_new_makes_no_write_call(tmp_path):
     assert fake.writes() == [] and [t for b in fake.translations for t in b["text"]] == ["New file"]
 
 
-def test_a_fully_cached_run_asks_the_service_nothing(tmp_path):
+def test_a_fully_cached_run_asks_the_service_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path, config=CONFIG.replace(f'translation_memory_id = "{TM}"\n', ""))
     fake = FakeResources()
     run(settings, fake)
@@ -124,7 +125,7 @@ def test_a_fully_cached_run_asks_the_service_nothing(tmp_path):
     assert run(settings, fake).exit_code == ExitCode.OK and fake.requests == []
 
 
-def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now(tmp_path):
+def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -136,7 +137,7 @@ def test_with_a_translation_memory_a_cached_run_asks_only_what_the_memory_is_now
     assert fake.translations == [] and all(method == "GET" for method, _ in fake.requests)
 
 
-def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_cache(tmp_path):
+def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(memories=[TM])
     run(settings, fake)
@@ -155,7 +156,7 @@ def test_a_memory_changed_under_the_same_id_is_asked_again_not_served_from_the_c
     assert translations(tmp_path, "de")["Hello"] == "[DE|style v1|tm edit 1] Hello"
 
 
-def test_missing_service_features_degrade_with_warnings(tmp_path):
+def test_missing_service_features_degrade_with_warnings(tmp_path: Path) -> None:
     settings = project(tmp_path)
     fake = FakeResources(glossary_routes=False, style_routes=False)  # and no translation memory
     report = run(settings, fake)
@@ -179,7 +180,7 @@ def test_missing_service_features_degrade_with_warnings(tmp_path):
     assert translations(tmp_path, "de")["Open file"] == "[DE|style v1] Open «Datei»"
 
 
-def test_formality_left_out_where_the_language_has_none(tmp_path):
+def test_formality_left_out_where_the_language_has_none(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("ja",), config=CONFIG.replace('formality = "more"', 'formality = "less"'))
     fake = FakeResources()
     report = run(settings, fake)
@@ -189,7 +190,7 @@ def test_formality_left_out_where_the_language_has_none(tmp_path):
     ]
 
 
-def test_an_invalid_glossary_stops_before_any_request(tmp_path):
+def test_an_invalid_glossary_stops_before_any_request(tmp_path: Path) -> None:
     settings = project(tmp_path)
     (tmp_path / "de.tsv").write_text("file\tDatei\nfile\tAkte\n", encoding="utf-8")
     fake = FakeResources()
@@ -202,11 +203,11 @@ def test_an_invalid_glossary_stops_before_any_request(tmp_path):
     assert fake.requests == []
 
 
-def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(tmp_path):
+def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(tmp_path: Path) -> None:
     """What `make translate` does, on a copy: the embedded service applies the sample glossary."""
     import shutil
 
-    from sample_project import REPO, SAMPLES
+    from tests.sample_project import REPO, SAMPLES
 
     shutil.copytree(SAMPLES, tmp_path / "sample_locales")  # its glossary folder too
     config = (REPO / "pipeline.toml").read_text(encoding="utf-8")
@@ -215,7 +216,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     plan = ResourcePlan(settings)
     assert plan.target("DE").style is not None and plan.target("FR").style is not None
     assert {("en", "de"), ("en", "fr")} <= set(plan.dictionaries(["DE", "FR"]))
-    messages = []
+    messages: list[str] = []
     report = run_translate(settings, RunOptions(), log=messages.append)
     assert report.exit_code == ExitCode.OK, report.issues
     # Irish has no glossaries on the service: translated without the brand glossary, with a warning naming it.
@@ -233,7 +234,7 @@ def test_the_sample_project_config_translates_with_its_glossary_and_style_lists(
     assert any("created style list" in m for m in messages)
 
 
-def test_formality_is_sent_where_the_service_has_it_beyond_the_spec(tmp_path):
+def test_formality_is_sent_where_the_service_has_it_beyond_the_spec(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("zh_Hant",), config=CONFIG.replace('formality = "more"', 'formality = "less"'))
     fake = FakeResources()
     report = run(settings, fake)

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
-from resources_fake import FakeResources
 
 from pipeline.config.resources import Instruction, StyleSpec
 from pipeline.errors import TransportError
 from pipeline.resources.glossary_files import Dictionary
-from pipeline.resources.glossary_sync import glossary_name, parse_name, sync_glossary
-from pipeline.resources.style_sync import parse_marker, service_name, sync_styles
+from pipeline.resources.glossary_sync import SyncOutcome, glossary_name, parse_name, sync_glossary
+from pipeline.resources.style_sync import StyleOutcome, parse_marker, service_name, sync_styles
+from tests.resources_fake import FakeResources
 
 DE = Dictionary("en", "de", (("file", "Datei"), ("folder", "Ordner")))
 FR = Dictionary("en", "fr", (("file", "fichier"),))
 
 
-def glossary(fake, dictionaries, prune=False, max_attempts=1):
-    async def go():
+def glossary(
+    fake: FakeResources, dictionaries: list[Dictionary], prune: bool = False, max_attempts: int = 1
+) -> SyncOutcome:
+    async def go() -> SyncOutcome:
         client = fake.client(max_attempts)
         try:
             return await sync_glossary(
@@ -30,8 +33,14 @@ def glossary(fake, dictionaries, prune=False, max_attempts=1):
     return asyncio.run(go())
 
 
-def styles(fake, desired, prune=False):
-    async def go():
+def made(outcome: SyncOutcome) -> str:
+    """The id of the glossary a sync made or kept."""
+    assert outcome.glossary_id is not None, "the sync kept no glossary"
+    return outcome.glossary_id
+
+
+def styles(fake: FakeResources, desired: dict[str, StyleSpec], prune: bool = False) -> StyleOutcome:
+    async def go() -> StyleOutcome:
         client = fake.client()
         try:
             return await sync_styles(client, "demo", desired, prune=prune, log=lambda m: None)
@@ -41,19 +50,19 @@ def styles(fake, desired, prune=False):
     return asyncio.run(go())
 
 
-def test_glossary_name_round_trip():
+def test_glossary_name_round_trip() -> None:
     name = glossary_name("demo", {("en", "fr"): "b" * 12, ("en", "de"): "a" * 12})
     assert name == f"pipeline:demo en-de={'a' * 12} en-fr={'b' * 12}"
     assert parse_name(name) == ("demo", {("en", "de"): "a" * 12, ("en", "fr"): "b" * 12})
     assert parse_name("My glossary") is None and parse_name("pipeline:demo broken") is None
 
 
-def test_first_sync_creates_one_glossary_and_the_second_writes_nothing():
+def test_first_sync_creates_one_glossary_and_the_second_writes_nothing() -> None:
     fake = FakeResources()
     first = glossary(fake, [DE, FR])
     assert len(fake.glossaries) == 1 and first.writes == 1
     assert fake.writes() == [("POST", "/v3/glossaries")]
-    assert fake.glossaries[first.glossary_id]["dictionaries"] == {
+    assert fake.glossaries[made(first)]["dictionaries"] == {
         ("en", "de"): dict(DE.entries),
         ("en", "fr"): dict(FR.entries),
     }
@@ -63,9 +72,9 @@ def test_first_sync_creates_one_glossary_and_the_second_writes_nothing():
     assert fake.writes() == [] and fake.requests == [("GET", "/v3/glossaries")]
 
 
-def test_editing_one_pair_replaces_that_dictionary_alone():
+def test_editing_one_pair_replaces_that_dictionary_alone() -> None:
     fake = FakeResources()
-    gid = glossary(fake, [DE, FR]).glossary_id
+    gid = made(glossary(fake, [DE, FR]))
     fake.reset_log()
     edited = Dictionary("en", "de", (("file", "Akte"), ("folder", "Ordner")))
     outcome = glossary(fake, [edited, FR])
@@ -75,26 +84,27 @@ def test_editing_one_pair_replaces_that_dictionary_alone():
     assert glossary(fake, [edited, FR]).writes == 0
 
 
-def test_an_answer_lost_after_create_and_retried_leaves_one_glossary():
+def test_an_answer_lost_after_create_and_retried_leaves_one_glossary() -> None:
     fake = FakeResources()
     fake.lose_answer = lambda request: request.method == "POST" and len(fake.glossaries) == 1
     outcome = glossary(fake, [DE], max_attempts=2)  # the client's retry creates a twin
     assert list(fake.glossaries) == [outcome.glossary_id]
 
 
-def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary():
+def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeResources()
     fake.lose_answer = lambda request: request.method == "POST"
     fake_list_fails = {"on": True}
 
     original = fake._glossary
 
-    def failing(method, rest, request):  # the listing after the failed create fails too: the run dies
+    # The listing after the failed create fails too: the run dies.
+    def failing(method: str, rest: list[str], request: httpx.Request) -> httpx.Response:
         if method == "GET" and not rest and fake.glossaries and fake_list_fails["on"]:
             raise TransportError("connection reset")
         return original(method, rest, request)
 
-    fake._glossary = failing
+    monkeypatch.setattr(fake, "_glossary", failing)
     with pytest.raises(TransportError):
         glossary(fake, [DE])
     assert len(fake.glossaries) == 1
@@ -106,9 +116,9 @@ def test_an_interrupted_sync_then_a_rerun_leaves_one_glossary():
     assert [w[0] for w in fake.writes()] == ["PUT", "PATCH"]  # fr added, nothing created
 
 
-def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match():
+def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match() -> None:
     fake = FakeResources()
-    good = glossary(fake, [DE]).glossary_id
+    good = made(glossary(fake, [DE]))
     fake.glossaries["stale-twin"] = {
         "name": "pipeline:demo en-de=000000000000",
         "created": "2025-01-01T00:00:00Z",
@@ -123,9 +133,9 @@ def test_duplicates_already_on_the_service_are_deleted_keeping_the_best_match():
     assert fake.writes() == [("DELETE", "/v3/glossaries/stale-twin")]
 
 
-def test_prune_deletes_pairs_no_longer_configured_and_only_then():
+def test_prune_deletes_pairs_no_longer_configured_and_only_then() -> None:
     fake = FakeResources()
-    gid = glossary(fake, [DE, FR]).glossary_id
+    gid = made(glossary(fake, [DE, FR]))
     fake.reset_log()
     assert glossary(fake, [DE]).writes == 0  # a partial sync (translate --target-lang de) keeps fr
     outcome = glossary(fake, [DE], prune=True)
@@ -140,7 +150,7 @@ GERMAN = StyleSpec(
 )
 
 
-def test_style_list_created_once_then_left_alone():
+def test_style_list_created_once_then_left_alone() -> None:
     fake = FakeResources()
     first = styles(fake, {"DE": GERMAN})
     (style_id,) = fake.styles
@@ -151,7 +161,7 @@ def test_style_list_created_once_then_left_alone():
     assert styles(fake, {"DE": GERMAN}).writes == 0 and fake.writes() == []
 
 
-def test_style_changes_write_only_what_differs():
+def test_style_changes_write_only_what_differs() -> None:
     fake = FakeResources()
     style_id = styles(fake, {"DE": GERMAN}).ids["DE"]
     fake.reset_log()
@@ -175,7 +185,7 @@ def test_style_changes_write_only_what_differs():
     assert fake.styles[style_id]["rules"] == {"style_and_tone": {"abbreviations": "use_abbreviations_and_symbols"}}
 
 
-def test_style_lists_are_found_across_pages_and_pruned():
+def test_style_lists_are_found_across_pages_and_pruned() -> None:
     fake = FakeResources()
     for n in range(30):  # other lists of the account fill the first page
         fake.styles[f"other-{n}"] = {

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from run_fakes import FakeService
 
-from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
 from pipeline.run import provenance
@@ -17,6 +18,7 @@ from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
 from pipeline.run.reuse import index
 from pipeline.run.window import Reused
+from tests.run_fakes import FakeService, estimate
 
 PLURAL = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 SERVER = """
@@ -80,17 +82,17 @@ def catalog(root: Path, relative: str, lang: str, body: str, plural: str | None 
     return path
 
 
-def settings(root: Path, **fields: object) -> Settings:
+def settings(root: Path, **fields: Any) -> Settings:
     return Settings(
         root=root,
         catalogs=("locale/*/LC_MESSAGES/*.po",),
         service=ServiceSettings(url="http://fake.invalid", concurrency=1),
         cache_dir=root / "cache",
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
-def run(config: Settings, service: FakeService, **options: object) -> RunReport:
+def run(config: Settings, service: FakeService, **options: Any) -> RunReport:
     return run_translate(config, RunOptions(**options), log=lambda m: None, client_factory=service.factory())
 
 
@@ -98,7 +100,7 @@ def sent(service: FakeService) -> list[str]:
     return [text for request in service.requests for text in request["text"]]
 
 
-def units(path: Path) -> dict[tuple[str | None, str], object]:
+def units(path: Path) -> dict[tuple[str | None, str], Unit]:
     return {(u.context, u.sources[0]): u for u in read_catalog(path).units}
 
 
@@ -109,7 +111,9 @@ def project(tmp_path: Path) -> tuple[Path, Path]:
     return server, script
 
 
-def test_an_entry_reviewed_in_a_sibling_catalog_is_written_from_it_and_never_sent(tmp_path, project, msgfmt_check):
+def test_an_entry_reviewed_in_a_sibling_catalog_is_written_from_it_and_never_sent(
+    tmp_path: Path, project: tuple[Path, Path], msgfmt_check: Callable[[Path], None]
+) -> None:
     server, script = project
     before = units(script)
     service = FakeService()
@@ -138,7 +142,9 @@ def test_an_entry_reviewed_in_a_sibling_catalog_is_written_from_it_and_never_sen
     assert counters.billed_characters == sum(map(len, sent(service)))
 
 
-def test_reused_units_stay_fuzzy_with_mark_fuzzy_off_and_are_not_recorded_as_machine_translations(tmp_path, project):
+def test_reused_units_stay_fuzzy_with_mark_fuzzy_off_and_are_not_recorded_as_machine_translations(
+    tmp_path: Path, project: tuple[Path, Path]
+) -> None:
     _, script = project
     run(settings(tmp_path, mark_fuzzy=False), FakeService())
     found = units(script)
@@ -149,7 +155,7 @@ def test_reused_units_stay_fuzzy_with_mark_fuzzy_off_and_are_not_recorded_as_mac
     assert record.machine_written(display, found[None, "Cancel"]) is not None
 
 
-def test_a_machine_translation_written_unmarked_is_not_reused(tmp_path, project):
+def test_a_machine_translation_written_unmarked_is_not_reused(tmp_path: Path, project: tuple[Path, Path]) -> None:
     _, script = project
     run(settings(tmp_path, mark_fuzzy=False), FakeService())
     other = catalog(tmp_path, "locale/de/LC_MESSAGES/admin.po", "de", 'msgid "Cancel"\nmsgstr ""\n')
@@ -159,7 +165,7 @@ def test_a_machine_translation_written_unmarked_is_not_reused(tmp_path, project)
     assert units(other)[None, "Cancel"].state is UnitState.TRANSLATED
 
 
-def test_a_translation_is_reused_within_the_language_the_service_translates_into(tmp_path):
+def test_a_translation_is_reused_within_the_language_the_service_translates_into(tmp_path: Path) -> None:
     catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Save"\nmsgstr "Speichern"\n')
     catalog(tmp_path, "locale/pt/LC_MESSAGES/a.po", "pt", 'msgid "Save"\nmsgstr "Guardar"\n', PLURAL["de"])
     catalog(tmp_path, "locale/fr/LC_MESSAGES/a.po", "fr", 'msgid "Save"\nmsgstr "Enregistrer"\n')
@@ -173,7 +179,7 @@ def test_a_translation_is_reused_within_the_language_the_service_translates_into
     assert sent(service) == ["Save"] and units(brazilian)[None, "Save"].targets == ("[PT-BR] Save",)
 
 
-def test_disagreeing_reviewers_give_nothing(tmp_path):
+def test_disagreeing_reviewers_give_nothing(tmp_path: Path) -> None:
     catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Save"\nmsgstr "Speichern"\n')
     catalog(tmp_path, "locale/de/LC_MESSAGES/b.po", "de", 'msgid "Save"\nmsgstr "Sichern"\n')
     script = catalog(tmp_path, "locale/de/LC_MESSAGES/c.po", "de", 'msgid "Save"\nmsgstr ""\n')
@@ -183,7 +189,7 @@ def test_disagreeing_reviewers_give_nothing(tmp_path):
     assert units(script)[None, "Save"].targets == ("[DE] Save",)
 
 
-def test_a_compendium_answers_what_no_catalog_of_the_project_has(tmp_path, project):
+def test_a_compendium_answers_what_no_catalog_of_the_project_has(tmp_path: Path, project: tuple[Path, Path]) -> None:
     _, script = project
     catalog(tmp_path, "i18n/compendium.de.po", "de", 'msgid "Cancel"\nmsgstr "Abbrechen"\n\nmsgid "Save"\nmsgstr "X"\n')
     before = units(script)
@@ -196,7 +202,7 @@ def test_a_compendium_answers_what_no_catalog_of_the_project_has(tmp_path, proje
     assert Reused(SCRIPT_PATH, before[None, "Cancel"].line, "DE", f"i18n/compendium.de.po:{line}") in report.reused
 
 
-def test_a_compendium_that_cannot_be_read_is_a_warning(tmp_path, project):
+def test_a_compendium_that_cannot_be_read_is_a_warning(tmp_path: Path, project: tuple[Path, Path]) -> None:
     (tmp_path / "i18n").mkdir()
     (tmp_path / "i18n" / "broken.de.po").write_text('msgid "x\nmsgstr ""\n')
     report = run(settings(tmp_path, compendia=("i18n/broken.de.po", "missing/*.po")), FakeService())
@@ -205,7 +211,7 @@ def test_a_compendium_that_cannot_be_read_is_a_warning(tmp_path, project):
     assert warned == ["i18n/broken.de.po", "missing/*.po"]
 
 
-def test_a_plural_entry_is_reused_only_from_a_catalog_whose_plural_rule_picks_the_same_forms(tmp_path):
+def test_a_plural_entry_is_reused_only_from_a_catalog_whose_plural_rule_picks_the_same_forms(tmp_path: Path) -> None:
     body = 'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d Datei"\nmsgstr[1] "%d Dateien"\n'
     catalog(tmp_path, "locale/de/LC_MESSAGES/odd.po", "de", body, "nplurals=2; plural=(n > 1);")
     catalog(tmp_path, "locale/de/LC_MESSAGES/same.po", "de", body, "nplurals=2; plural=n!=1;")
@@ -220,7 +226,7 @@ def test_a_plural_entry_is_reused_only_from_a_catalog_whose_plural_rule_picks_th
     assert units(target)[None, "%d file"].targets == ("%d Datei", "%d Dateien")
 
 
-def test_a_translation_the_catalogs_charset_cannot_hold_is_sent_instead(tmp_path):
+def test_a_translation_the_catalogs_charset_cannot_hold_is_sent_instead(tmp_path: Path) -> None:
     catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Save"\nmsgstr "Speichern – jetzt"\n')
     target = tmp_path / "locale/de/LC_MESSAGES/b.po"
     target.write_bytes(
@@ -235,14 +241,19 @@ def test_a_translation_the_catalogs_charset_cannot_hold_is_sent_instead(tmp_path
 
 
 def test_nothing_untranslated_reads_no_sibling_and_the_index_is_kept_by_the_catalogs_bytes(
-    tmp_path, project, monkeypatch
-):
+    tmp_path: Path, project: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     server, script = project
     config = settings(tmp_path)
     run(config, FakeService())
     parsed: list[str] = []
     real = index._read
-    monkeypatch.setattr(index, "_read", lambda path, data: parsed.append(path.name) or real(path, data))
+
+    def counting(path: Path, data: bytes) -> Catalog:
+        parsed.append(path.name)
+        return real(path, data)
+
+    monkeypatch.setattr(index, "_read", counting)
     run(config, FakeService())
     assert parsed == []  # both settled: nothing to reuse for, nothing read
     catalog(tmp_path, "locale/de/LC_MESSAGES/new.po", "de", 'msgid "Save"\nmsgstr ""\n')
@@ -256,7 +267,7 @@ def test_nothing_untranslated_reads_no_sibling_and_the_index_is_kept_by_the_cata
     assert units(tmp_path / "locale/de/LC_MESSAGES/more.po")[None, "Save"].targets == ("Speichern",)
 
 
-def test_a_tampered_index_file_is_read_again_from_the_catalog(tmp_path, project):
+def test_a_tampered_index_file_is_read_again_from_the_catalog(tmp_path: Path, project: tuple[Path, Path]) -> None:
     config = settings(tmp_path)
     run(config, FakeService())
     catalog(tmp_path, "locale/de/LC_MESSAGES/new.po", "de", 'msgid "Cancel"\nmsgstr ""\n')
@@ -271,17 +282,19 @@ def test_a_tampered_index_file_is_read_again_from_the_catalog(tmp_path, project)
     assert units(target)[None, "Cancel"].targets == ("[DE] Cancel",)
 
 
-def test_a_dry_run_counts_reused_entries_as_writes_and_their_texts_as_not_sent(tmp_path, project):
+def test_a_dry_run_counts_reused_entries_as_writes_and_their_texts_as_not_sent(
+    tmp_path: Path, project: tuple[Path, Path]
+) -> None:
     service = FakeService()
     report = run(settings(tmp_path), service, dry_run=True)
     assert service.requests == [] and report.would_send is not None
-    assert report.would_send.texts == 4  # Open, Delete, Hello, Cancel
+    assert estimate(report).texts == 4  # Open, Delete, Hello, Cancel
     work = {w.path: w for w in report.would_write}
     assert work["locale/de/LC_MESSAGES/djangojs.po"].segments == 4 + 3
     assert not (tmp_path / "cache" / "reuse").exists()  # a dry run leaves the cache folder as it was
 
 
-def test_reuse_can_be_turned_off(tmp_path, project):
+def test_reuse_can_be_turned_off(tmp_path: Path, project: tuple[Path, Path]) -> None:
     service = FakeService()
     report = run(settings(tmp_path, reuse=False), service)
     assert report.reused == [] and "Save" in sent(service)

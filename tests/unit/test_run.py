@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from run_fakes import HEADER, PLURALS, FakeService, project, run
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import Settings
 from pipeline.errors import ExitCode, UsageError
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
+from tests.run_fakes import HEADER, PLURALS, FakeService, cache_dir, estimate, project, run
 
 
-def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check):
+def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     service = FakeService()
     report = run(settings, service)
@@ -45,14 +47,14 @@ def test_untranslated_entries_are_filled_and_marked_fuzzy(tmp_path, msgfmt_check
     assert all("%(name)s" not in t for r in service.requests for t in r["text"])  # placeholders never sent
 
 
-def test_context_is_sent_and_groups_requests(tmp_path):
+def test_context_is_sent_and_groups_requests(tmp_path: Path) -> None:
     service = FakeService()
     run(project(tmp_path), service)
     contexts = sorted(r.get("context") or "" for r in service.requests)
     assert contexts == ["", "verb"]
 
 
-def test_second_run_sends_nothing_and_cache_serves_a_reset_catalog(tmp_path):
+def test_second_run_sends_nothing_and_cache_serves_a_reset_catalog(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     first = FakeService()
@@ -69,7 +71,7 @@ def test_second_run_sends_nothing_and_cache_serves_a_reset_catalog(tmp_path):
     assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == translated
 
 
-def test_identical_texts_are_sent_once_across_catalogs(tmp_path):
+def test_identical_texts_are_sent_once_across_catalogs(tmp_path: Path) -> None:
     settings = project(tmp_path)
     other = tmp_path / "locale/de/LC_MESSAGES/other.po"
     shutil.copy(tmp_path / "locale/de/LC_MESSAGES/app.po", other)
@@ -80,7 +82,7 @@ def test_identical_texts_are_sent_once_across_catalogs(tmp_path):
     assert report.totals.segments_translated == 8
 
 
-def test_broken_placeholders_are_never_written(tmp_path):
+def test_broken_placeholders_are_never_written(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / "locale/de/LC_MESSAGES/app.po"
     before = path.read_bytes()
@@ -97,7 +99,7 @@ def test_broken_placeholders_are_never_written(tmp_path):
     assert sum(len(r["text"]) for r in retry.requests) == 3  # "Hello" and both plural forms
 
 
-def test_damaged_placeholders_are_recovered_by_showing_them_another_way(tmp_path):
+def test_damaged_placeholders_are_recovered_by_showing_them_another_way(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / "locale/de/LC_MESSAGES/app.po"
     service = FakeService(mangle={"xml"})  # damages tags, keeps non-translatable html spans
@@ -117,7 +119,7 @@ def test_damaged_placeholders_are_recovered_by_showing_them_another_way(tmp_path
     assert [r for r in again.requests if "text" in r] == []
 
 
-def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path):
+def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path: Path) -> None:
     settings = replace(project(tmp_path), mark_fuzzy=False)
     path = tmp_path / "locale/de/LC_MESSAGES/app.po"
     report = run(settings, FakeService(mangle={"xml", "html", "tokens"}))
@@ -132,7 +134,7 @@ def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path):
     assert units["Hello %(name)s"].state is UnitState.FUZZY
 
 
-def test_a_broken_catalog_is_reported_and_the_others_are_translated(tmp_path):
+def test_a_broken_catalog_is_reported_and_the_others_are_translated(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     bad = tmp_path / "locale/pl/LC_MESSAGES/app.po"
     bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr "Fertig"', 'msgstr Fertig"'), encoding="utf-8")
@@ -145,10 +147,11 @@ def test_a_broken_catalog_is_reported_and_the_others_are_translated(tmp_path):
     assert read_catalog(tmp_path / "locale/de/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
 
 
-def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
+def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     service = FakeService(fail_with={3: 456})
     report = run(settings, service)
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
     done = report.totals.segments_translated
     assert 0 < done < 9
@@ -158,40 +161,41 @@ def test_quota_stops_the_run_and_keeps_what_was_done(tmp_path):
     assert report.totals.segments_translated == 9 - done  # nothing paid twice
 
 
-def test_a_refused_key_stops_with_exit_4(tmp_path):
+def test_a_refused_key_stops_with_exit_4(tmp_path: Path) -> None:
     report = run(project(tmp_path), FakeService(fail_with={1: 403}))
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.UNAVAILABLE and "403" in report.stopped.message
 
 
-def test_a_rejected_request_fails_its_segments_only(tmp_path):
+def test_a_rejected_request_fails_its_segments_only(tmp_path: Path) -> None:
     report = run(project(tmp_path), FakeService(fail_with={1: 400}))
     assert report.exit_code == ExitCode.PARTIAL
     assert report.totals.segments_failed + report.totals.segments_translated == 4
 
 
-def test_dry_run_sends_and_writes_nothing(tmp_path):
+def test_dry_run_sends_and_writes_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path)
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     service = FakeService()
     report = run(settings, service, dry_run=True)
-    assert service.requests == [] and report.would_send.segments == 4 and report.would_send.requests == 2
+    assert service.requests == [] and estimate(report).segments == 4 and estimate(report).requests == 2
     assert (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes() == before
 
 
-def test_no_service_configured_is_a_usage_error(tmp_path):
+def test_no_service_configured_is_a_usage_error(tmp_path: Path) -> None:
     settings = Settings(root=tmp_path)
     with pytest.raises(UsageError, match="--service-url"):
         run_translate(settings, RunOptions(), log=lambda m: None)
 
 
-def test_target_language_filter(tmp_path):
+def test_target_language_filter(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     service = FakeService()
     run(settings, service, target_langs=("pl",))
     assert {r["target_lang"] for r in service.requests} == {"PL"}
 
 
-def test_a_413_splits_the_batch_until_it_fits(tmp_path):
+def test_a_413_splits_the_batch_until_it_fits(tmp_path: Path) -> None:
     service = FakeService(max_texts=1)
     report = run(project(tmp_path), service)
     assert report.exit_code == ExitCode.OK
@@ -199,7 +203,7 @@ def test_a_413_splits_the_batch_until_it_fits(tmp_path):
     assert report.totals.requests == len(answered) == 4 and report.totals.segments_translated == 4
 
 
-def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
+def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path: Path) -> None:
     import sqlite3
 
     from pipeline.cache import TranslationCache
@@ -208,7 +212,7 @@ def test_a_tampered_cache_entry_is_a_miss_not_a_crash(tmp_path):
     settings = project(tmp_path)
     original = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     run(settings, FakeService())
-    with sqlite3.connect(settings.cache_dir / FILE_NAME) as db:
+    with sqlite3.connect(cache_dir(settings) / FILE_NAME) as db:
         keys = [key for (key,) in db.execute("SELECT key FROM translations")]
     db.close()
     cache = TranslationCache(settings.cache_dir)
@@ -234,7 +238,7 @@ def sent(service: FakeService) -> list[list[str]]:
     return [r["text"] for r in service.requests]
 
 
-def test_a_plural_whose_numbers_all_come_back_costs_its_number_sentences_only(tmp_path):
+def test_a_plural_whose_numbers_all_come_back_costs_its_number_sentences_only(tmp_path: Path) -> None:
     service = FakeService()
     report = run(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), service)
     assert report.exit_code == ExitCode.OK and sent(service) == [["1 file", "2 files", "5 files"]]
@@ -251,7 +255,7 @@ def spell_out_two(text: str) -> str:
     return text.replace("2 files", "two files")
 
 
-def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rerun_is_free(tmp_path):
+def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rerun_is_free(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
     original = (tmp_path / RU).read_bytes()
     service = FakeService(rewrite=spell_out_two)
@@ -275,11 +279,11 @@ def test_a_form_whose_number_fails_gets_its_fallback_in_a_second_round_and_a_rer
     assert (tmp_path / RU).read_bytes() != original and report.totals.billed_characters == 0
 
 
-def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_path):
+def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send.texts == 3 and report.would_send.characters == 20
-    assert report.would_send.fallback_texts == 2  # the plain singular and plural, only if a number fails
+    assert estimate(report).texts == 3 and estimate(report).characters == 20
+    assert estimate(report).fallback_texts == 2  # the plain singular and plural, only if a number fails
     from pipeline.run.report import to_markdown
 
     assert "plus up to 2 plural fallback texts if representative numbers do not come back" in to_markdown(report)
@@ -287,16 +291,17 @@ def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_pat
     run(settings, FakeService(rewrite=spell_out_two))
     (tmp_path / RU).write_bytes(original)
     report = run(settings, FakeService(), dry_run=True)
-    assert report.would_send.texts == 0 and report.would_send.fallback_texts == 1  # the singular: unused
+    assert estimate(report).texts == 0 and estimate(report).fallback_texts == 1  # the singular: unused
 
 
-def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path):
+def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path: Path) -> None:
     from dataclasses import replace
 
     settings = replace(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), max_characters=20)
     service = FakeService(rewrite=spell_out_two)
     report = run(settings, service)  # round one spends the whole budget: the fallback does not fit
     assert sent(service) == [["1 file", "2 files", "5 files"]]
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of 20")
     assert report.remaining == Remaining(segments=1, texts=1, characters=len('<x id="1"/> files'))
     assert read_catalog(tmp_path / RU).units[0].state is UnitState.UNTRANSLATED  # nothing approximate written
@@ -306,7 +311,7 @@ def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_pa
     assert read_catalog(tmp_path / RU).units[0].targets[1] == "[RU] %(count)d files"
 
 
-def test_a_stop_in_round_one_means_no_round_two(tmp_path):
+def test_a_stop_in_round_one_means_no_round_two(tmp_path: Path) -> None:
     body = (
         PLURAL_ONLY + '\n#, python-format\nmsgctxt "calendar"\nmsgid "%(count)d day"\n'
         'msgid_plural "%(count)d days"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n'
@@ -314,11 +319,12 @@ def test_a_stop_in_round_one_means_no_round_two(tmp_path):
     service = FakeService(fail_with={2: 456}, rewrite=spell_out_two)  # the second request (other context) fails
     report = run(project(tmp_path, langs=("ru",), body=body), service)
     assert sent(service) == [["1 file", "2 files", "5 files"], ["1 day", "2 days", "5 days"]]
+    assert report.remaining is not None
     assert report.exit_code == ExitCode.QUOTA and report.remaining.texts == 3  # the days; no fallback sent
     assert all(u.state is UnitState.UNTRANSLATED for u in read_catalog(tmp_path / RU).units)
 
 
-def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(tmp_path):
+def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
     edited = path.read_text(encoding="utf-8").replace('msgstr "Mensch"', 'msgstr "Menschlich"')
@@ -337,10 +343,15 @@ def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(
     assert 'msgstr "Menschlich"' in path.read_text(encoding="utf-8")
 
 
-def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path):
+def test_a_catalog_removed_during_the_run_is_not_recreated(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
-    report = run(settings, FakeService(rewrite=lambda text: path.unlink(missing_ok=True) or text))
+
+    def removing(text: str) -> str:
+        path.unlink(missing_ok=True)
+        return text
+
+    report = run(settings, FakeService(rewrite=removing))
     assert not path.exists()
     assert report.exit_code == ExitCode.PARTIAL
 
@@ -353,7 +364,9 @@ IDENTITY_BODY = (
 )
 
 
-def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(tmp_path, msgfmt_check):
+def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     # The "Badge layout" defect: both entries protect to the same text, which is sent once.
     settings = project(tmp_path, body=IDENTITY_BODY)
     path = tmp_path / "locale/de/LC_MESSAGES/app.po"
@@ -376,7 +389,9 @@ def test_segments_sharing_a_text_each_get_their_own_placeholders_and_edges(tmp_p
     assert {u.sources[0]: u.targets[0] for u in read_catalog(path).units} == targets
 
 
-def test_a_language_not_offered_settles_until_the_service_list_changes(tmp_path, monkeypatch):
+def test_a_language_not_offered_settles_until_the_service_list_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path, langs=("de", "ja"))
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.PARTIAL
@@ -400,20 +415,22 @@ def test_a_language_not_offered_settles_until_the_service_list_changes(tmp_path,
     assert read_catalog(tmp_path / "locale/ja/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
 
 
-def test_a_language_list_seen_long_ago_is_asked_again(tmp_path, monkeypatch):
+def test_a_language_list_seen_long_ago_is_asked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path, langs=("ja",))
     run(settings, FakeService())
     assert run(settings, FakeService()).unchanged_catalogs == 1
+    import time
+
     import pipeline.run.journal as journal
 
-    later = journal.time.time() + journal.LANGUAGES_TTL + 1
-    monkeypatch.setattr(journal.time, "time", lambda: later)
+    later = time.time() + journal.LANGUAGES_TTL + 1
+    monkeypatch.setattr(time, "time", lambda: later)  # the time module the journal reads
     service = FakeService()
     report = run(settings, service)
     assert report.unchanged_catalogs == 0 and service.language_requests == 1
 
 
-def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path):
+def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de",))
     bad = tmp_path / "locale/de/LC_MESSAGES/app.po"
     bad.write_text(bad.read_text(encoding="utf-8").replace('msgstr "Fertig"', 'msgstr Fertig"'), encoding="utf-8")
@@ -429,7 +446,7 @@ def test_an_unreadable_catalog_settles_with_its_error_until_it_changes(tmp_path)
     assert fixed.unchanged_catalogs == 0 and fixed.exit_code == ExitCode.OK
 
 
-def test_a_run_leaves_the_host_process_garbage_collector_as_it_found_it(tmp_path):
+def test_a_run_leaves_the_host_process_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
     """Library code never tunes the process that embeds it: thresholds, enabled, nothing frozen."""
     import gc
 
@@ -448,7 +465,7 @@ def test_a_run_leaves_the_host_process_garbage_collector_as_it_found_it(tmp_path
     assert (gc.get_threshold(), gc.isenabled(), gc.get_freeze_count()) == before
 
 
-def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch):
+def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch: pytest.MonkeyPatch) -> None:
     """The console script, whose process is the command's own, sets the thresholds the run measured."""
     import gc
 
@@ -456,7 +473,12 @@ def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch):
 
     before = gc.get_threshold()
     seen: list[tuple[int, int, int]] = []
-    monkeypatch.setattr(pipeline.cli, "main", lambda: seen.append(gc.get_threshold()) or 0)
+
+    def main() -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(pipeline.cli, "main", main)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # the test process goes on: nothing frozen
     try:
         with pytest.raises(SystemExit) as exited:

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
-from run_fakes import FakeService, languages_answer, project, run
-from virtual_time import VirtualTime
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
+from tests.run_fakes import FakeService, estimate, languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 DE, PL = "locale/de/LC_MESSAGES/app.po", "locale/pl/LC_MESSAGES/app.po"
 
@@ -27,7 +30,7 @@ def pairs(service: FakeService) -> set[tuple[str, str]]:
     return {(r["target_lang"], t) for r in service.requests for t in r["text"]}
 
 
-def test_budget_fitting_takes_the_prefix_that_fits():
+def test_budget_fitting_takes_the_prefix_that_fits() -> None:
     budget = Budget(10)
     assert budget.fitting([4, 4, 4]) == 2
     budget.reserve(8)
@@ -37,7 +40,9 @@ def test_budget_fitting_takes_the_prefix_that_fits():
     assert Budget(None).fitting([10**9]) == 1
 
 
-def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_path, msgfmt_check):
+def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     unlimited = FakeService()
     total = run(project(tmp_path / "reference", langs=("de", "pl")), unlimited).totals.segments_translated
@@ -45,10 +50,12 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_pat
     budget = everything // 2
     service = FakeService()
     report = run(replace(settings, max_characters=budget), service)
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of")
     billed = report.totals.billed_characters
     assert 0 < billed <= budget and billed == sum(len(t) for t in sent_texts(service))
     done = report.totals.segments_translated
+    assert report.remaining is not None
     assert report.remaining.segments + done == total
     assert report.remaining.characters == everything - billed
     for name in (DE, PL):  # what was translated is saved, and the files are valid
@@ -60,7 +67,7 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(tmp_pat
     assert not pairs(rerun) & pairs(service)
 
 
-def test_no_request_ever_goes_beyond_the_budget(tmp_path):
+def test_no_request_ever_goes_beyond_the_budget(tmp_path: Path) -> None:
     for budget in range(0, 60, 7):
         settings = project(tmp_path / str(budget), langs=("de", "pl"))
         service = FakeService()
@@ -69,7 +76,7 @@ def test_no_request_ever_goes_beyond_the_budget(tmp_path):
         assert report.exit_code == ExitCode.QUOTA
 
 
-def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
+def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / DE).read_bytes()
     run(settings, FakeService())
@@ -84,25 +91,27 @@ def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path):
     assert report.remaining == Remaining(segments=1, texts=1, characters=3)
 
 
-def test_a_456_reports_what_remains(tmp_path):
+def test_a_456_reports_what_remains(tmp_path: Path) -> None:
     total = run(project(tmp_path / "reference", langs=("de", "pl")), FakeService()).totals.segments_translated
     report = run(project(tmp_path, langs=("de", "pl")), FakeService(fail_with={2: 456}))
+    assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("quota exceeded")
+    assert report.remaining is not None
     assert report.remaining.segments == total - report.totals.segments_translated > 0
 
 
-def test_context_grouping_cost_is_counted(tmp_path):
+def test_context_grouping_cost_is_counted(tmp_path: Path) -> None:
     service = FakeService()
     report = run(project(tmp_path), service)
     assert len(service.requests) == 2  # "verb" context and no context
     assert report.context_requests == 1  # without context grouping, one request would carry all four texts
     dry = run(project(tmp_path / "again"), FakeService(), dry_run=True)
-    assert dry.would_send.context_requests == 1
+    assert estimate(dry).context_requests == 1
     none = run(replace(project(tmp_path / "none"), context="none"), FakeService())
     assert none.context_requests == 0
 
 
-def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
+def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
     in_flight, peak, langs_in_flight = 0, 0, set()
@@ -125,7 +134,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path):
         )
 
     class Slow:
-        def factory(self):
+        def factory(self) -> ClientFactory:
             transport = httpx.MockTransport(handler)
             return lambda: AsyncClient(
                 "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)

@@ -9,34 +9,43 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import httpx
 import pytest
-from run_fakes import languages_answer, project, run
-from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.config import ServiceSettings
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
+from tests.run_fakes import languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 LIMIT, CEILING, RETRY_AFTER = 2, 8, 0.05
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(400))  # 8 requests per language
 
 
-@pytest.fixture
-def time_(monkeypatch):
-    """A virtual clock for the run's limiter (and the fake services' latency)."""
-    time_ = VirtualTime()
-    made: list[Limiter] = []
+class LimitedTime(VirtualTime):
+    """Virtual time, and the limiters the run made on it."""
 
-    def on_virtual_time(service):
-        made.append(Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep))
-        return made[-1]
+    def __init__(self) -> None:
+        super().__init__()
+        self.limiters: list[Limiter] = []
+
+
+@pytest.fixture
+def time_(monkeypatch: pytest.MonkeyPatch) -> LimitedTime:
+    """A virtual clock for the run's limiter (and the fake services' latency)."""
+    time_ = LimitedTime()
+
+    def on_virtual_time(service: ServiceSettings) -> Limiter:
+        time_.limiters.append(Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep))
+        return time_.limiters[-1]
 
     monkeypatch.setattr(send_module, "new_limiter", on_virtual_time)
-    time_.limiters = made
     return time_
 
 
@@ -66,12 +75,12 @@ class Limited:
             200, json={"translations": [{"text": f"[X] {t}", "detected_source_language": "EN"} for t in body["text"]]}
         )
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=5))
 
 
-def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path, time_):
+def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=CEILING))
     service = Limited(time_)
@@ -85,7 +94,7 @@ def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path, t
     assert 0 < service.refusals <= 10  # a fixed 8 in flight draws 20 or more
 
 
-def test_requests_in_flight_never_exceed_the_ceiling(tmp_path, time_):
+def test_requests_in_flight_never_exceed_the_ceiling(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=3))
     seen = 0
@@ -105,7 +114,7 @@ def test_requests_in_flight_never_exceed_the_ceiling(tmp_path, time_):
         )
 
     class Unlimited:
-        def factory(self):
+        def factory(self) -> ClientFactory:
             transport = httpx.MockTransport(handler)
             return lambda: AsyncClient("http://fake.invalid", "k", transport=transport)
 
@@ -133,7 +142,9 @@ class Noisy(Limited):
 NOISY_BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(2000))  # 40 requests a language
 
 
-def test_random_429s_cost_the_refused_requests_their_wait_not_the_run_its_speed(tmp_path, time_):
+def test_random_429s_cost_the_refused_requests_their_wait_not_the_run_its_speed(
+    tmp_path: Path, time_: LimitedTime
+) -> None:
     retry_after = 0.1  # ten times the service's latency, as 1 s is to 100 ms
     took = {}
     for share in (0.0, 0.2):

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from test_run import FakeService
 
 from pipeline import connect
 from pipeline.catalogs import read_catalog
 from pipeline.cli import main
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from tests.run_fakes import FakeService
 
 TEXTS = 1050
 HEADER = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
@@ -45,7 +46,7 @@ class Failing(FakeService):
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "project"
     (root / "locale").mkdir(parents=True)
     entries = "".join(f'\nmsgid "Sentence number {n}"\nmsgstr ""\n' for n in range(TEXTS))
@@ -61,7 +62,7 @@ def project(tmp_path, monkeypatch):
     return root
 
 
-def serve(monkeypatch, service: FakeService) -> None:
+def serve(monkeypatch: pytest.MonkeyPatch, service: FakeService) -> None:
     """The run's client talks to ``service`` (what open_client would build, with its transport)."""
     transport = httpx.MockTransport(service.handler)
     monkeypatch.setattr(
@@ -77,8 +78,9 @@ def translated(root: Path) -> int:
     return sum(1 for unit in read_catalog(root / "locale" / "de.po").units if unit.targets[0])
 
 
-def report(root: Path) -> dict:
-    return json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+def report(root: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
+    return result
 
 
 @pytest.mark.parametrize(
@@ -91,8 +93,8 @@ def report(root: Path) -> dict:
     ids=["50,000-deep array", "1e400 billed", "lone surrogate and Infinity"],
 )
 def test_a_hostile_answer_after_1000_verified_translations_keeps_them_and_is_reported(
-    project, monkeypatch, capsys, hostile
-):
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hostile: bytes
+) -> None:
     service = Failing(hostile)
     serve(monkeypatch, service)
     assert main(["translate", "--quiet"]) == 1
@@ -109,8 +111,8 @@ def test_a_hostile_answer_after_1000_verified_translations_keeps_them_and_is_rep
 
 
 def test_an_unexpected_failure_after_1000_verified_translations_writes_them_and_saves_state_and_report(
-    project, monkeypatch, capsys
-):
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     service = Failing(RuntimeError("the transport broke in a way nobody planned"))
     serve(monkeypatch, service)
     assert main(["translate", "--quiet"]) == 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
@@ -10,13 +12,18 @@ import pytest
 from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
 from pipeline.run.report import to_json
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run, usage
 
 
 class HostileService(FakeService):
     """The fake service, its translate answers (or usage answer) replaced by raw bytes after the first ``spare``."""
 
-    def __init__(self, translate: bytes | None = None, usage: bytes | None = None, spare: int = 0) -> None:
+    def __init__(
+        self,
+        translate: bytes | Callable[[httpx.Response], bytes] | None = None,
+        usage: bytes | None = None,
+        spare: int = 0,
+    ) -> None:
         super().__init__()
         self.translate_body, self.usage_body, self.spare = translate, usage, spare
 
@@ -34,7 +41,7 @@ def raw(body: bytes) -> httpx.Response:
     return httpx.Response(200, content=body, headers={"Content-Type": "application/json"})
 
 
-def with_billed(figure: str):
+def with_billed(figure: str) -> Callable[[httpx.Response], bytes]:
     def body(fair: httpx.Response) -> bytes:
         data = json.loads(fair.content)
         return json.dumps({**data, "billed_characters": "FIGURE"}).encode().replace(b'"FIGURE"', figure.encode())
@@ -49,7 +56,9 @@ def with_surrogate(fair: httpx.Response) -> bytes:
 
 
 @pytest.mark.parametrize("figure", ["Infinity", "1e400", "-1e400", "NaN"])
-def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was_sent(tmp_path, figure):
+def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was_sent(
+    tmp_path: Path, figure: str
+) -> None:
     settings = project(tmp_path)
     service = HostileService(translate=with_billed(figure))
     report = run(settings, service)
@@ -62,7 +71,7 @@ def test_a_billed_figure_of_no_count_keeps_every_translation_and_counts_what_was
 
 
 @pytest.mark.parametrize("depth", [50_000, 1_000])
-def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written(tmp_path, depth):
+def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written(tmp_path: Path, depth: int) -> None:
     settings = project(tmp_path)
     service = HostileService(translate=b"[" * depth + b"]" * depth, spare=1)  # the first request is answered
     report = run(settings, service)
@@ -73,7 +82,7 @@ def test_an_answer_nested_too_deep_is_a_refusal_reported_and_the_rest_is_written
     assert sum(1 for target in written if target.startswith("[DE]")) == report.totals.segments_translated
 
 
-def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cached(tmp_path):
+def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cached(tmp_path: Path) -> None:
     settings = project(tmp_path)
     report = run(settings, HostileService(translate=with_surrogate))
     assert report.exit_code == ExitCode.PARTIAL and report.totals.segments_translated == 0
@@ -85,7 +94,7 @@ def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cach
 
 
 @pytest.mark.parametrize(
-    "usage",
+    "answer",
     [
         b'{"character_count": 1e400, "character_limit": 1000}',
         b'{"character_count": 0, "character_limit": 1e400}',
@@ -95,17 +104,18 @@ def test_an_answer_holding_a_lone_surrogate_is_refused_and_nothing_of_it_is_cach
         b"[" * 100_000 + b"]" * 100_000,
     ],
 )
-def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path, usage):
-    report = run(project(tmp_path), HostileService(usage=usage))
+def test_usage_figures_of_no_count_mean_no_quota_check_and_the_run_goes_on(tmp_path: Path, answer: bytes) -> None:
+    report = run(project(tmp_path), HostileService(usage=answer))
     assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
+    assert report.usage is not None and report.usage.note is not None
     assert "without a quota check" in report.usage.note
     assert report.usage.before is None and report.usage.after is None
     assert json.dumps(to_json(report), allow_nan=False)
 
 
 @pytest.mark.parametrize("figure", [b"1e400", b"Infinity", b"10e300"])
-def test_key_figures_of_no_count_are_no_key_limit(tmp_path, figure):
-    usage = b'{"character_count": 0, "character_limit": 1000000, "api_key_character_limit": %s}' % figure
-    report = run(project(tmp_path), HostileService(usage=usage))
-    assert report.exit_code == ExitCode.OK and report.usage.before.key_limit is None
+def test_key_figures_of_no_count_are_no_key_limit(tmp_path: Path, figure: bytes) -> None:
+    answer = b'{"character_count": 0, "character_limit": 1000000, "api_key_character_limit": %s}' % figure
+    report = run(project(tmp_path), HostileService(usage=answer))
+    assert report.exit_code == ExitCode.OK and usage(report).key_limit is None
     assert json.dumps(to_json(report), allow_nan=False)

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from pipeline.errors import ExitCode
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile_po"
 REFUSED = {  # fixture -> line reported
@@ -23,7 +23,7 @@ REFUSED = {  # fixture -> line reported
 }
 
 
-def test_refused_catalogs_are_reported_and_nothing_of_them_is_sent_or_written(tmp_path):
+def test_refused_catalogs_are_reported_and_nothing_of_them_is_sent_or_written(tmp_path: Path) -> None:
     settings = project(tmp_path)
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     for name in REFUSED:
@@ -41,7 +41,7 @@ def test_refused_catalogs_are_reported_and_nothing_of_them_is_sent_or_written(tm
     assert "abc123" not in str(report.issues) and "SECRET" not in str(report.issues)
 
 
-def test_a_misnamed_utf8_catalog_is_translated_as_utf8_with_a_warning(tmp_path):
+def test_a_misnamed_utf8_catalog_is_translated_as_utf8_with_a_warning(tmp_path: Path) -> None:
     settings = project(tmp_path, body="")
     path = tmp_path / "locale" / "de" / "LC_MESSAGES" / "app.po"
     shutil.copy(HOSTILE / "charset_header_latin1_but_bytes_utf8.po", path)

@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 import httpx
 import pytest
-from run_fakes import FakeService, project, run
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.records import StopReason
 from pipeline.run.send import interruption
 from pipeline.run.send.interruption import Interruption
+from tests.run_fakes import FakeService, project, run
 
 LANGS = ("de", "pl", "ru")
 
@@ -47,7 +49,7 @@ class Handled:
 
 
 @pytest.fixture
-def handled(monkeypatch) -> Handled:
+def handled(monkeypatch: pytest.MonkeyPatch) -> Handled:
     """What the run's signal handler took; the grace period outlasts any test, so only a signal cancels."""
     record = Handled()
     real = Interruption._signalled
@@ -82,14 +84,14 @@ class SignallingService(FakeService):
                     raise
         return self.handler(request)
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.async_handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "secret-key", transport=transport, retry=RetryPolicy(max_attempts=1)
         )
 
 
-def _translated(path) -> int:
+def _translated(path: Path) -> int:
     return sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY and u.targets[0].startswith("["))
 
 
@@ -101,11 +103,12 @@ def _translated(path) -> int:
     ],
 )
 def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
-    tmp_path, handled, signum, code, reason
-):
+    tmp_path: Path, handled: Handled, signum: signal.Signals, code: int, reason: StopReason
+) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signum,), handled)
     report = run(settings, service)
+    assert report.stopped is not None
     assert report.exit_code == code and report.stopped.reason is reason
     assert "interrupted by" in str(report.stopped)
     assert len(service.requests) == 1  # nothing sent after the signal
@@ -125,7 +128,7 @@ def test_a_signal_stops_sending_lets_the_request_in_flight_finish_and_writes_it(
     assert all(_translated(path) > 0 for path in paths.values())
 
 
-def test_a_second_signal_cancels_the_request_in_flight(tmp_path, handled):
+def test_a_second_signal_cancels_the_request_in_flight(tmp_path: Path, handled: Handled) -> None:
     settings = project(tmp_path, langs=LANGS)
     service = SignallingService((signal.SIGINT, signal.SIGINT), handled, hang=True)
     report = run(settings, service)

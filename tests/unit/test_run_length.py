@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
-from run_fakes import FakeService
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings, load_settings
@@ -15,6 +16,7 @@ from pipeline.model import Severity
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.send.length import INSTRUCTION
+from tests.run_fakes import FakeService
 
 LONG = "Save the changes to your profile"  # 32 characters
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={charset}\\n"\n"Language: {lang}\\n"\n\n'
@@ -27,17 +29,17 @@ def catalog(root: Path, lang: str, body: str, charset: str = "UTF-8", name: str 
     return path
 
 
-def embedded(root: Path, **fields: object) -> Settings:
+def embedded(root: Path, **fields: Any) -> Settings:
     return Settings(
         root=root,
         catalogs=("locale/*/LC_MESSAGES/*.po",),
         service=ServiceSettings(url="embedded"),
         cache_dir=root / "cache",
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
-def run(settings: Settings, service: FakeService | None = None, **options: object) -> RunReport:
+def run(settings: Settings, service: FakeService | None = None, **options: Any) -> RunReport:
     factory = service.factory() if service is not None else None
     return run_translate(settings, RunOptions(**options), log=lambda m: None, client_factory=factory)
 
@@ -45,7 +47,9 @@ def run(settings: Settings, service: FakeService | None = None, **options: objec
 @pytest.mark.parametrize(
     ("lang", "charset"), [("de", "UTF-8"), ("de", "ISO-8859-1"), ("ja", "EUC-JP"), ("fr", "ISO-8859-15")]
 )
-def test_a_translation_over_its_limit_is_asked_for_again_and_written_within_it(tmp_path, msgfmt_check, lang, charset):
+def test_a_translation_over_its_limit_is_asked_for_again_and_written_within_it(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None], lang: str, charset: str
+) -> None:
     path = catalog(tmp_path, lang, f'#, max-length:14\nmsgid "{LONG}"\nmsgstr ""\n', charset)
     report = run(embedded(tmp_path))
     assert report.exit_code == ExitCode.OK, report.issues
@@ -61,7 +65,7 @@ def test_a_translation_over_its_limit_is_asked_for_again_and_written_within_it(t
     assert again.totals.requests == 0 and path.read_bytes() == written  # both answers come from the cache
 
 
-def test_placeholders_count_as_written_not_as_sent(tmp_path):
+def test_placeholders_count_as_written_not_as_sent(tmp_path: Path) -> None:
     body = f'#, python-format, max-length:24\nmsgid "%(name)s: {LONG}"\nmsgstr ""\n'
     path = catalog(tmp_path, "de", body)
     run(embedded(tmp_path))
@@ -69,7 +73,9 @@ def test_placeholders_count_as_written_not_as_sent(tmp_path):
     assert unit.targets[0].startswith("%(name)s") and len(unit.targets[0]) <= 24
 
 
-def test_a_target_without_custom_instructions_is_written_over_its_limit_marked_for_review(tmp_path, msgfmt_check):
+def test_a_target_without_custom_instructions_is_written_over_its_limit_marked_for_review(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     path = catalog(tmp_path, "pl", f'#, max-length:14\nmsgid "{LONG}"\nmsgstr ""\n', "ISO-8859-2")
     report = run(embedded(tmp_path, mark_fuzzy=False))
     assert report.exit_code == ExitCode.OK
@@ -81,7 +87,7 @@ def test_a_target_without_custom_instructions_is_written_over_its_limit_marked_f
     assert warning.severity is Severity.WARNING and "over the limit of 14" in warning.reason
 
 
-def test_over_length_refuse_leaves_the_unit_untranslated_and_the_catalog_settled(tmp_path):
+def test_over_length_refuse_leaves_the_unit_untranslated_and_the_catalog_settled(tmp_path: Path) -> None:
     path = catalog(tmp_path, "pl", f'#, max-length:14\nmsgid "{LONG}"\nmsgstr ""\n\nmsgid "Open"\nmsgstr ""\n')
     settings = embedded(tmp_path, over_length="refuse")
     report = run(settings)
@@ -94,7 +100,9 @@ def test_over_length_refuse_leaves_the_unit_untranslated_and_the_catalog_settled
     assert again.unchanged_catalogs == 1 and [i.reason for i in again.issues] == [refused.reason]
 
 
-def test_the_retry_carries_the_instruction_leaves_the_classic_model_out_and_keeps_the_shorter_answer(tmp_path):
+def test_the_retry_carries_the_instruction_leaves_the_classic_model_out_and_keeps_the_shorter_answer(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "pipeline.toml").write_text(
         'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "http://fake.invalid"\n'
         '[cache]\ndir = "cache"\n[locale_defaults]\nmodel_type = "latency_optimized"\n'
@@ -112,7 +120,7 @@ def test_the_retry_carries_the_instruction_leaves_the_classic_model_out_and_keep
     assert "# pipeline: the translation has 37 characters" in path.read_text("utf-8")
 
 
-def test_a_failed_retry_keeps_the_first_answer_with_a_warning(tmp_path):
+def test_a_failed_retry_keeps_the_first_answer_with_a_warning(tmp_path: Path) -> None:
     path = catalog(tmp_path, "de", f'#, max-length:14\nmsgid "{LONG}"\nmsgstr ""\n')
     settings = replace(embedded(tmp_path), service=ServiceSettings(url="http://fake.invalid"))
     report = run(settings, FakeService(fail_with={2: 400}))
@@ -122,7 +130,7 @@ def test_a_failed_retry_keeps_the_first_answer_with_a_warning(tmp_path):
     assert read_catalog(path).units[0].targets == (f"[DE] {LONG}",)
 
 
-def test_no_retry_when_the_placeholders_alone_fill_the_limit(tmp_path):
+def test_no_retry_when_the_placeholders_alone_fill_the_limit(tmp_path: Path) -> None:
     path = catalog(tmp_path, "de", '#, python-format, max-length:17\nmsgid " By %(filter_title)s "\nmsgstr ""\n')
     report = run(embedded(tmp_path))
     assert (report.totals.requests, report.totals.length_retried, report.totals.length_over) == (1, 0, 1)

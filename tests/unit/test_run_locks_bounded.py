@@ -14,18 +14,21 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_run import FakeService, project, run
 
 from pipeline.catalogs import read_catalog
 from pipeline.cli import main
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.model import Alert
 from pipeline.run.locks import CatalogLocks, Holder, at_once
 from pipeline.run.orchestrate import work
+from pipeline.run.records import RunReport
+from tests.run_fakes import FakeService, project, run
 
 CATALOG = (
     'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
@@ -59,7 +62,7 @@ def translate_limited(root: Path, descriptors: int) -> subprocess.CompletedProce
     )
 
 
-def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_skipped(tmp_path):
+def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_skipped(tmp_path: Path) -> None:
     root = many(tmp_path, 300)
     done = translate_limited(root, 256)
     assert done.returncode == 0 and "Too many open files" not in done.stderr, done.stderr[-2000:]
@@ -70,7 +73,9 @@ def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_s
     assert (again.returncode, again.stderr) == (0, "")
 
 
-def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path, monkeypatch):
+def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path, body="")
     folder = tmp_path / "locale" / "de" / "LC_MESSAGES"
     for n in range(23):
@@ -79,7 +84,13 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path
     held: list[int] = []
     real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
 
-    async def acquire(self, paths, name, log, stopped=lambda: False):
+    async def acquire(
+        self: CatalogLocks,
+        paths: Iterable[Path],
+        name: Callable[[Path], str],
+        log: Callable[[str], None],
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> bool:
         assert self._held == []  # the last window's locks are let go before the next are taken
         waited = await real_acquire(self, paths, name, log, stopped)
         held.append(len(self._held))
@@ -93,14 +104,14 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(tmp_path
     assert at_once(1024) == 256 and at_once(64) == 16 and at_once(10**6) == 512
 
 
-def holder_of(settings) -> CatalogLocks:
+def holder_of(settings: Settings) -> CatalogLocks:
     """Another run, in this process: it holds the German catalog's lock."""
     other = CatalogLocks(settings.cache_dir)
     asyncio.run(other.acquire([(settings.root / "locale/de/LC_MESSAGES/app.po").resolve()], str, lambda m: None))
     return other
 
 
-def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path):
+def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path: Path) -> None:
     settings = replace(project(tmp_path), lock_wait=0.2)
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     other = holder_of(settings)
@@ -120,13 +131,15 @@ def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_pat
     assert run(settings, FakeService()).exit_code == ExitCode.OK  # free again: the next run goes ahead
 
 
-def run_with_log(settings, service, log):
+def run_with_log(settings: Settings, service: FakeService, log: Callable[[str], None]) -> RunReport:
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     return run_translate(settings, RunOptions(), log=log, client_factory=service.factory())
 
 
-def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(tmp_path, capsys, monkeypatch):
+def test_quiet_still_says_whom_it_waits_for_and_the_lock_wait_option_bounds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = many(tmp_path, 1)
     monkeypatch.chdir(root)
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
@@ -159,7 +172,7 @@ HOLD = textwrap.dedent(
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a process's state")
-def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path):
+def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path: Path) -> None:
     settings = replace(project(tmp_path), lock_wait=0.1)
     catalog = (tmp_path / "locale/de/LC_MESSAGES/app.po").resolve()
     holder = subprocess.Popen(

@@ -6,14 +6,11 @@ import asyncio
 import json
 import threading
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import httpx
-from resources_fake import FakeResources
-from run_fakes import FakeService, project, run
-from test_resources_run import BODY, HEADER, TM
-from test_resources_run import CONFIG as RESOURCE_CONFIG
-from test_resources_run import project as resource_project
-from test_resources_run import run as resource_run
+import pytest
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
@@ -22,6 +19,12 @@ from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.quota import UNLIMITED
 from pipeline.run.report import to_json
 from pipeline.workflows.refresh import refresh
+from tests.resources_fake import FakeResources
+from tests.run_fakes import FakeService, cache_dir, project, run, usage
+from tests.unit.test_resources_run import BODY, HEADER, TM
+from tests.unit.test_resources_run import CONFIG as RESOURCE_CONFIG
+from tests.unit.test_resources_run import project as resource_project
+from tests.unit.test_resources_run import run as resource_run
 
 DE_PATH = "locale/de/LC_MESSAGES/app.po"
 
@@ -32,14 +35,14 @@ def texts(service: FakeService) -> list[str]:
     return [t for r in service.requests for t in r["text"]]
 
 
-def everything(tmp_path) -> int:
+def everything(tmp_path: Path) -> int:
     """What a run of the test project bills, measured on a copy."""
     service = FakeService()
     run(project(tmp_path / "reference"), service)
     return sum(len(t) for t in texts(service))
 
 
-def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_request(tmp_path):
+def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_request(tmp_path: Path) -> None:
     need = everything(tmp_path)
     settings = project(tmp_path)
     service = FakeService(
@@ -69,7 +72,7 @@ def test_a_key_whose_limit_cannot_cover_the_run_stops_before_any_translate_reque
     }
 
 
-def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tmp_path):
+def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tmp_path: Path) -> None:
     left = everything(tmp_path) - 1
     settings = project(tmp_path)
     usage = {"character_count": 1_000 - left, "character_limit": 1_000}
@@ -81,7 +84,7 @@ def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tm
     assert 0 < sum(len(t) for t in texts(service)) <= left
 
 
-def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(tmp_path):
+def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     run(settings, FakeService())
     for lang in ("de", "pl"):  # the same catalogs again, plus one new text in each: the rest is cached
@@ -94,7 +97,7 @@ def test_the_estimate_is_what_will_be_billed_after_the_cache_and_deduplication(t
     assert sorted(texts(exact)) == ["Brand new", "Brand new"]
 
 
-def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_path):
+def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_path: Path) -> None:
     unlimited = FakeService(
         usage={
             "character_count": 5,
@@ -108,18 +111,20 @@ def test_without_a_limit_or_without_an_answer_the_run_goes_on_and_says_so(tmp_pa
         project(tmp_path / "a"), RunOptions(), log=messages.append, client_factory=unlimited.factory()
     )
     assert report.exit_code == ExitCode.OK and texts(unlimited)
-    assert "no character limit" in report.usage.note and any("no character limit" in m for m in messages)
+    assert report.usage is not None
+    assert "no character limit" in (report.usage.note or "") and any("no character limit" in m for m in messages)
     billed = report.totals.billed_characters
-    assert report.usage.before.account_count == 5 and report.usage.after.account_count == 5 + billed
+    assert usage(report).account_count == 5 and usage(report, "after").account_count == 5 + billed
 
     failing = FakeService(usage=500)
     report = run(project(tmp_path / "b"), failing)
     assert report.exit_code == ExitCode.OK and texts(failing)
-    assert "usage could not be read" in report.usage.note and report.usage.before is None
+    assert report.usage is not None
+    assert "usage could not be read" in (report.usage.note or "") and report.usage.before is None
     assert json.dumps(to_json(report))  # the report still writes
 
 
-def test_a_dry_run_and_a_run_with_nothing_to_send_read_no_usage(tmp_path):
+def test_a_dry_run_and_a_run_with_nothing_to_send_read_no_usage(tmp_path: Path) -> None:
     settings = project(tmp_path)
     service = FakeService(usage={"character_count": 0, "character_limit": 0})
     assert run(settings, service, dry_run=True).exit_code == ExitCode.OK and service.usage_calls == 0
@@ -135,23 +140,21 @@ class UsageDuringTheWrite(FakeService):
         self.arrived, self.written = arrived, written
         self.answered_once_written: bool | None = None
 
-    def handler(self, request: httpx.Request):  # noqa: ANN201 - an answer, or one to await
+    async def answer(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/usage" and self.requests:
             self.arrived.set()
-            return self._once_written(request)
-        return super().handler(request)
-
-    async def _once_written(self, request: httpx.Request) -> httpx.Response:
-        self.answered_once_written = await asyncio.to_thread(self.written.wait, 10)
-        return super().handler(request)
+            self.answered_once_written = await asyncio.to_thread(self.written.wait, 10)
+        return self.handler(request)
 
 
-def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp_path, monkeypatch):
+def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     arrived, written = threading.Event(), threading.Event()
     write_catalogs = write.write_catalogs
     read_out: list[bool] = []  # per write: whether the usage read was out when it began
 
-    def writing(*args, **kwargs):
+    def writing(*args: Any, **kwargs: Any) -> object:
         # Read after the write, or with no turn for the loop before it, it would not be out: 10 s, then False.
         read_out.append(arrived.wait(10))
         outcome = write_catalogs(*args, **kwargs)
@@ -163,13 +166,13 @@ def test_the_usage_after_the_requests_is_read_while_the_catalogs_are_written(tmp
     report = run(project(tmp_path), service)
     assert report.exit_code == ExitCode.OK and service.usage_calls == 2
     assert read_out == [True] and service.answered_once_written is True
-    assert report.usage.after.account_count == report.totals.billed_characters > 0
+    assert usage(report, "after").account_count == report.totals.billed_characters > 0
 
 
 # --- terminology edits reach the service --------------------------------------------------------
 
 
-def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left_unread(tmp_path):
+def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left_unread(tmp_path: Path) -> None:
     settings = resource_project(tmp_path)
     fake = FakeResources(memories=[TM])
     assert resource_run(settings, fake).exit_code == ExitCode.OK
@@ -188,7 +191,7 @@ def test_an_edited_glossary_is_synced_although_every_catalog_is_settled_and_left
     assert resource_run(settings, fake).exit_code == ExitCode.OK and fake.requests == []  # the sync is recorded
 
 
-def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path):
+def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path: Path) -> None:
     settings = resource_project(tmp_path)
     fake = FakeResources(memories=[TM])
     resource_run(settings, fake)
@@ -208,13 +211,14 @@ def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path):
     assert fake.requests == []
 
 
-def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed_term(tmp_path):
+def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed_term(tmp_path: Path) -> None:
     settings = resource_project(tmp_path, langs=("de",))
     (tmp_path / "locale" / "messages.pot").write_text(HEADER.format(lang="") + BODY, encoding="utf-8")
     settings = replace(settings, refresh_template=tmp_path / "locale" / "messages.pot")
     fake = FakeResources(memories=[TM])
     _, first = refresh(settings, client_factory=fake.factory())
-    assert first is not None and first.exit_code == ExitCode.OK, first.issues
+    assert first is not None
+    assert first.exit_code == ExitCode.OK, first.issues
     path = tmp_path / "locale" / "de.po"
     po = path.read_text(encoding="utf-8")
     machine = po.split('msgid "Open file"\nmsgstr "', 1)[1].split('"', 1)[0]
@@ -228,7 +232,8 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     fake.reset_log()
     (tmp_path / "de.tsv").write_text("file\tAkte\nfolder\tVerzeichnis\n", encoding="utf-8")
     _, report = refresh(settings, client_factory=fake.factory())
-    assert report is not None and report.exit_code == ExitCode.OK, report.issues
+    assert report is not None
+    assert report.exit_code == ExitCode.OK, report.issues
     # "Delete folder" has the changed term; "Open file" too, but a human owns it now; the rest has none.
     assert [t for b in fake.translations for t in b["text"]] == ["Delete folder"]
     assert (report.totals.segments_translated, report.totals.segments_from_cache) == (1, 0)
@@ -236,7 +241,7 @@ def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed
     assert f'msgid "Open file"\nmsgstr "{human}"' in after and "Verzeichnis" in after
 
 
-def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path):
+def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_nothing(tmp_path: Path) -> None:
     settings = resource_project(
         tmp_path, langs=("de",), config=RESOURCE_CONFIG.replace('url = "http://fake.invalid"', 'url = "embedded"')
     )
@@ -245,4 +250,4 @@ def test_the_embedded_service_keeps_nothing_between_runs_so_an_edit_there_syncs_
     messages: list[str] = []
     report = run_translate(settings, RunOptions(), log=messages.append)
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 1 and messages == []
-    assert not (settings.cache_dir / "synced.json").exists()
+    assert not (cache_dir(settings) / "synced.json").exists()

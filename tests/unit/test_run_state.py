@@ -6,44 +6,58 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+from typing import NoReturn
 
 import pytest
-from run_fakes import FakeService, project, run
 
 import pipeline.run.plan as plan_module
 import pipeline.run.scan as scan_module
-from pipeline.catalogs import UnitState, read_catalog
-from pipeline.config import load_settings
+from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
+from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.run.journal import STATE_NAME, Journal
+from pipeline.run.journal import STATE_NAME, Journal, Settled
 from pipeline.run.provenance import Provenance
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 APP = "locale/de/LC_MESSAGES/app.po"
 
 
-def units(path):
+def units(path: Path) -> dict[str, Unit]:
     return {u.sources[0]: u for u in read_catalog(path).units}
 
 
 @pytest.fixture
-def no_parsing(monkeypatch):
+def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
 
-    def forbidden(path, raw=None):
+    def forbidden(path: Path, raw: bytes | None = None) -> NoReturn:
         raise AssertionError(f"{path} was parsed")
 
-    def arm():
+    def arm() -> None:
         monkeypatch.setattr(scan_module, "read_catalog", forbidden)
 
     return arm
 
 
-def test_a_settled_catalog_is_skipped_without_parsing(tmp_path, no_parsing):
+def state_file(settings: Settings) -> Path:
+    """The run state in ``settings``' cache folder."""
+    return cache_dir(settings) / STATE_NAME
+
+
+def report_file(settings: Settings) -> Path:
+    """The JSON report in ``settings``' report folder."""
+    assert settings.report_dir is not None
+    return settings.report_dir / "report.json"
+
+
+def test_a_settled_catalog_is_skipped_without_parsing(tmp_path: Path, no_parsing: Callable[[], None]) -> None:
     settings = project(tmp_path)
     first = run(settings, FakeService())
     assert first.exit_code == ExitCode.OK
-    state = json.loads((settings.cache_dir / STATE_NAME).read_text())
+    state = json.loads(state_file(settings).read_text())
     assert set(state["catalogs"]) == {APP}
     no_parsing()
     second = run(settings, FakeService())
@@ -52,14 +66,21 @@ def test_a_settled_catalog_is_skipped_without_parsing(tmp_path, no_parsing):
     assert cat.unchanged and cat.path == APP and cat.target_lang == "DE"
 
 
-def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(tmp_path, monkeypatch):
+def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     path = tmp_path / APP
     os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
-    reads = []
-    real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
+    reads: list[Path] = []
+    real = read_catalog  # what the scan stage reads catalogs with
+
+    def reading(path: Path, raw: bytes | None = None) -> Catalog:
+        reads.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(scan_module, "read_catalog", reading)
     assert run(settings, FakeService()).unchanged_catalogs == 1 and reads == []
     with path.open("a", encoding="utf-8") as handle:
         handle.write('\nmsgid "Brand new"\nmsgstr ""\n')
@@ -86,7 +107,7 @@ print(json.dumps({"code": code, "imported": [m for m in heavy if m in sys.module
 """
 
 
-def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
+def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path: Path) -> None:
     (tmp_path / "pipeline.toml").write_text(
         'catalogs = ["locale/*/LC_MESSAGES/*.po"]\n[service]\nurl = "http://fake.invalid"\n[cache]\ndir = "cache"\n'
     )
@@ -97,18 +118,18 @@ def test_a_noop_translate_imports_none_of_the_run_machinery(tmp_path):
         [sys.executable, "-c", NOOP_PROBE, "translate", "-q"], cwd=tmp_path, check=True, capture_output=True, text=True
     )
     assert json.loads(probe.stdout) == {"code": 0, "imported": []}, probe.stderr
-    report = json.loads((settings.report_dir / "report.json").read_text())
+    report = json.loads(report_file(settings).read_text())
     assert report["unchanged_catalogs"] == 1 and report["exit_code"] == 0
-    (settings.report_dir / "report.json").unlink()
+    report_file(settings).unlink()
     # The process entry point (what the hook starts) prints nothing and writes the report the same way.
     again = subprocess.run(
         [sys.executable, "-m", "pipeline", "translate", "-q"], cwd=tmp_path, capture_output=True, text=True
     )
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
-    assert json.loads((settings.report_dir / "report.json").read_text())["unchanged_catalogs"] == 1
+    assert json.loads(report_file(settings).read_text())["unchanged_catalogs"] == 1
 
 
-def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
+def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     path = tmp_path / APP
@@ -121,12 +142,17 @@ def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path):
     assert [t for r in service.requests for t in r["text"]] == ["Human"]
 
 
-def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
+def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    reads = []
-    real = scan_module.read_catalog
-    monkeypatch.setattr(scan_module, "read_catalog", lambda p, raw=None: reads.append(p) or real(p, raw))
+    reads: list[Path] = []
+    real = read_catalog  # what the scan stage reads catalogs with
+
+    def reading(path: Path, raw: bytes | None = None) -> Catalog:
+        reads.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(scan_module, "read_catalog", reading)
     run(replace(settings, context="none"), FakeService())
     assert reads == [tmp_path / APP]
     none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
@@ -134,7 +160,7 @@ def test_changed_settings_parse_the_catalog_again(tmp_path, monkeypatch):
     assert len(reads) == 1  # budget and service settings do not change what a catalog becomes
 
 
-def test_a_catalog_with_failures_is_never_settled(tmp_path, monkeypatch):
+def test_a_catalog_with_failures_is_never_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     report = run(settings, FakeService(mangle=True))
     assert report.exit_code == ExitCode.PARTIAL
@@ -142,7 +168,9 @@ def test_a_catalog_with_failures_is_never_settled(tmp_path, monkeypatch):
     assert again.unchanged_catalogs == 0 and again.exit_code == ExitCode.PARTIAL  # errors are not forgotten
 
 
-def test_skip_notices_are_replayed_and_the_target_filter_applies(tmp_path, no_parsing):
+def test_skip_notices_are_replayed_and_the_target_filter_applies(
+    tmp_path: Path, no_parsing: Callable[[], None]
+) -> None:
     body = 'msgid "One"\nmsgid_plural "Many"\nmsgstr[0] "Eins"\nmsgstr[1] ""\n'  # partial: left for a human
     settings = project(tmp_path, langs=("de", "pl"), body=body)
     first = run(settings, FakeService())
@@ -156,35 +184,35 @@ def test_skip_notices_are_replayed_and_the_target_filter_applies(tmp_path, no_pa
     assert [c.target_lang for c in only_pl.catalogs] == ["PL"]
 
 
-def test_dry_run_and_stopped_runs_settle_nothing(tmp_path):
+def test_dry_run_and_stopped_runs_settle_nothing(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService(), dry_run=True)
-    assert not (settings.cache_dir / STATE_NAME).exists()
+    assert not state_file(settings).exists()
     report = run(settings, FakeService(fail_with={1: 456}))
     assert report.exit_code == ExitCode.QUOTA
     state = Journal(settings.cache_dir)
     assert state.unchanged(APP, tmp_path / APP, "any") is None
 
 
-def test_a_damaged_state_file_means_parsing_everything_again(tmp_path):
+def test_a_damaged_state_file_means_parsing_everything_again(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    (settings.cache_dir / STATE_NAME).write_text("{ not json")
+    state_file(settings).write_text("{ not json")
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
-    assert json.loads((settings.cache_dir / STATE_NAME).read_text())["catalogs"]  # rewritten whole
+    assert json.loads(state_file(settings).read_text())["catalogs"]  # rewritten whole
 
 
 # -- provenance and re-translating stale machine translations -------------------------------------
 
 
-def edit(path, old: str, new: str) -> None:
+def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path):
+def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     written = Provenance(settings.cache_dir).provenance(APP)
@@ -194,7 +222,7 @@ def test_provenance_records_unit_identity_source_translation_and_inputs(tmp_path
     assert "Human" not in written and "Review me" not in written  # never ours
 
 
-def stale_project(tmp_path):
+def stale_project(tmp_path: Path) -> tuple[Settings, Path]:
     """A catalog after a first run, then msgmerge-like changes to three of its machine translations."""
     settings = project(tmp_path)
     run(settings, FakeService())
@@ -213,7 +241,7 @@ def stale_project(tmp_path):
     return settings, path
 
 
-def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_path):
+def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_path: Path) -> None:
     settings, path = stale_project(tmp_path)
     before = units(path)
     service = FakeService()
@@ -229,7 +257,7 @@ def test_retranslate_stale_refreshes_only_untouched_machine_translations(tmp_pat
     assert again.requests == []  # idempotent: what was just written is the current machine translation
 
 
-def test_without_the_option_stale_translations_stay(tmp_path):
+def test_without_the_option_stale_translations_stay(tmp_path: Path) -> None:
     settings, path = stale_project(tmp_path)
     before = path.read_bytes()
     service = FakeService()
@@ -237,7 +265,7 @@ def test_without_the_option_stale_translations_stay(tmp_path):
     assert service.requests == [] and path.read_bytes() == before
 
 
-def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
+def test_changed_inputs_make_machine_translations_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
     original = plan_module.translation_options
@@ -252,17 +280,13 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path, monkeypatch):
     assert units(tmp_path / APP)["Human"].targets == ("Mensch",)
 
 
-def _settled(n: int):
-    from pipeline.run.journal import Settled
-
+def _settled(n: int) -> Settled:
     return Settled(
         size=n, mtime_ns=n, sha256="0" * 64, settings="s", locale="de", target_lang="DE", skipped=0, notices=()
     )
 
 
-def _unit(msgid: str, target: str):
-    from pipeline.catalogs import Unit
-
+def _unit(msgid: str, target: str) -> Unit:
     return Unit(
         index=0,
         line=1,
@@ -277,7 +301,7 @@ def _unit(msgid: str, target: str):
     )
 
 
-def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
+def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path: Path) -> None:
     first, second = Journal(tmp_path), Journal(tmp_path)  # both loaded before either saves
     first_written, second_written = Provenance(tmp_path), Provenance(tmp_path)
     first.settle("a.po", _settled(1))
@@ -293,7 +317,7 @@ def test_two_runs_sharing_a_cache_folder_keep_each_others_state(tmp_path):
     assert after_written.machine_written("x.po", _unit("Close", "Schließen")) is not None
 
 
-def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
+def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path: Path) -> None:
     seed = Journal(tmp_path)
     seed.settle("a.po", _settled(1))
     seed.save()
@@ -305,7 +329,7 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path):
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
 
 
-def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path):
+def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path: Path) -> None:
     from pipeline.run.journal import STATE_VERSION, dump_json
     from pipeline.run.provenance import Written, provenance_file
 

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from run_fakes import FakeService, project, run
-from test_run_quota_terminology import texts
 
 import pipeline.catalog_paths
 import pipeline.run.plan
 import pipeline.run.scan
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
+from pipeline.model import Issue
+from pipeline.run.window import Refused, ScannedCatalog
+from tests.run_fakes import FakeService, project, run, usage
+from tests.unit.test_run_quota_terminology import texts
 
 LANGS = ("de", "fr", "pl")
 LETTER = {"/v2/usage": "U", "/v2/translate": "T", "/v3/languages": "L"}
@@ -42,15 +48,22 @@ class Recording(FakeService):
     ],
 )
 def test_a_run_reads_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
-    tmp_path, monkeypatch, window_bytes, part_segments, limit, calls, code
-):
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    window_bytes: int,
+    part_segments: int,
+    limit: int,
+    calls: str,
+    code: int,
+) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", window_bytes)
     monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", part_segments)
     service = Recording(limit)
     report = run(project(tmp_path, langs=LANGS), service)
     assert (report.exit_code, service.calls) == (code, calls)
-    assert report.usage.before.account_count == 0
-    after = None if report.usage.after is None else report.usage.after.account_count
+    assert usage(report).account_count == 0
+    assert report.usage is not None
+    after = None if report.usage.after is None else usage(report, "after").account_count
     assert after == (service.billed if service.billed else None)  # no request billed: nothing read after
 
 
@@ -73,21 +86,26 @@ class Failing(Recording):
 @pytest.mark.parametrize(
     ("failure", "code"), [("unreachable", ExitCode.UNAVAILABLE), ("interrupted", ExitCode.INTERRUPTED)]
 )
-def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(tmp_path, failure, code):
+def test_a_run_stopped_by_a_signal_or_an_unreachable_service_reads_no_usage_after(
+    tmp_path: Path, failure: str, code: int
+) -> None:
     service = Failing(failure)
     report = run(project(tmp_path, langs=("de",)), service)  # two translate requests
     assert report.exit_code == code
     assert service.calls.count("U") == 1 and service.calls.startswith("ULT")
+    assert report.usage is not None
     assert report.usage.before is not None and report.usage.after is None
 
 
 @pytest.fixture
-def scanned(monkeypatch) -> list[object]:
+def scanned(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The catalogs scanned so far in this test, in order (the scan stage counts them as it goes)."""
     paths: list[object] = []
     scan = pipeline.run.scan.scan
 
-    def counting(settings, catalogs, *args, **kwargs):
+    def counting(
+        settings: Settings, catalogs: Iterable[Path], *args: Any, **kwargs: Any
+    ) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
         paths.extend(catalogs)
         return scan(settings, catalogs, *args, **kwargs)
 
@@ -100,7 +118,8 @@ class NotingTheScan(Recording):
 
     def __init__(self, scanned: list[object]) -> None:
         super().__init__(10**6)
-        self.scanned, self.at_usage = scanned, []
+        self.scanned = scanned
+        self.at_usage: list[int] = []
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         if request.url.path == "/v2/usage":
@@ -108,7 +127,9 @@ class NotingTheScan(Recording):
         return super().handler(request)
 
 
-def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(tmp_path, scanned):
+def test_the_usage_is_read_while_the_catalogs_are_scanned_only_while_the_cache_holds_nothing(
+    tmp_path: Path, scanned: list[object]
+) -> None:
     settings = project(tmp_path, langs=LANGS)
     first = NotingTheScan(scanned)
     assert run(settings, first).exit_code == ExitCode.OK
@@ -139,8 +160,8 @@ class NotingTheLanguages(NotingTheScan):
 
 @pytest.mark.parametrize(("limit", "at_languages"), [(None, [2]), (10**6, [3])])
 def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too(
-    tmp_path, scanned, limit, at_languages
-):
+    tmp_path: Path, scanned: list[object], limit: int | None, at_languages: list[int]
+) -> None:
     service = NotingTheLanguages(scanned, limit)
     assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
     # No limit: no quota check can stop the run, so the listing goes out as the usage comes back (the next
@@ -149,7 +170,7 @@ def test_with_no_limit_the_languages_are_read_while_the_catalogs_are_scanned_too
     assert service.calls.startswith("UL") and service.calls.count("L") == 1
 
 
-def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path, monkeypatch):
+def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pipeline.errors import UsageError
     from pipeline.run.orchestrate import RunOptions, run_translate
 
@@ -175,7 +196,7 @@ class NoSuchEndpoints(FakeService):
         return super().handler(request)
 
 
-def test_an_unread_usage_goes_on_only_where_the_service_answers_and_says_so_once(tmp_path):
+def test_an_unread_usage_goes_on_only_where_the_service_answers_and_says_so_once(tmp_path: Path) -> None:
     from pipeline.run.orchestrate import RunOptions, run_translate
 
     settings = project(tmp_path)

@@ -6,12 +6,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from run_fakes import FakeService, project, run
 
 import pipeline.catalog_paths
 from pipeline.catalog_paths import catalog_windows
 from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
+from tests.run_fakes import FakeService, estimate, project, run
 
 
 def sized(tmp_path: Path, *sizes: int) -> list[Path]:
@@ -23,18 +23,18 @@ def sized(tmp_path: Path, *sizes: int) -> list[Path]:
     return paths
 
 
-def test_windows_keep_the_order_and_stay_within_the_budget(tmp_path):
+def test_windows_keep_the_order_and_stay_within_the_budget(tmp_path: Path) -> None:
     paths = sized(tmp_path, 40, 50, 10, 100, 30, 30)
     windows = catalog_windows(paths, budget=100)
     assert windows == [paths[0:3], paths[3:4], paths[4:6]]
 
 
-def test_a_catalog_bigger_than_the_budget_sets_the_window(tmp_path):
+def test_a_catalog_bigger_than_the_budget_sets_the_window(tmp_path: Path) -> None:
     paths = sized(tmp_path, 40, 250, 100, 100, 60)
     assert catalog_windows(paths, budget=100) == [paths[0:1], paths[1:2], paths[2:4], paths[4:5]]
 
 
-def test_a_missing_catalog_counts_nothing_and_stays_in_its_place(tmp_path):
+def test_a_missing_catalog_counts_nothing_and_stays_in_its_place(tmp_path: Path) -> None:
     first, last = sized(tmp_path, 60, 60)
     paths = [first, tmp_path / "gone.po", last]
     assert catalog_windows(paths, budget=100) == [paths[0:2], paths[2:3]]
@@ -48,11 +48,11 @@ def catalogs(root: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def one_catalog_per_window(monkeypatch):
+def one_catalog_per_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
 
 
-def test_windows_write_what_one_pass_writes_and_bill_it_once(tmp_path, one_catalog_per_window):
+def test_windows_write_what_one_pass_writes_and_bill_it_once(tmp_path: Path, one_catalog_per_window: None) -> None:
     whole, windowed = tmp_path / "whole", tmp_path / "windowed"
     settings_whole, settings_windowed = project(whole, langs=LANGS), project(windowed, langs=LANGS)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -67,18 +67,20 @@ def test_windows_write_what_one_pass_writes_and_bill_it_once(tmp_path, one_catal
     assert service.usage_calls == 2 * len(LANGS)  # each window reads what is left before it sends, and after
 
 
-def test_a_dry_run_reads_one_window_and_estimates_as_one_pass(tmp_path, one_catalog_per_window):
+def test_a_dry_run_reads_one_window_and_estimates_as_one_pass(tmp_path: Path, one_catalog_per_window: None) -> None:
     settings = project(tmp_path, langs=LANGS)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(languages=LANGS), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed = run(settings, FakeService(languages=LANGS), dry_run=True)
-    assert whole.would_send.characters > 0
+    assert estimate(whole).characters > 0
     assert windowed.would_send == whole.would_send
     assert windowed.would_write == whole.would_write
 
 
-def test_after_a_quota_stop_later_windows_send_nothing_and_count_as_left(tmp_path, one_catalog_per_window):
+def test_after_a_quota_stop_later_windows_send_nothing_and_count_as_left(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     settings = project(tmp_path, langs=LANGS)
     before = catalogs(tmp_path)
     service = FakeService(languages=LANGS, fail_with={1: 456})  # the first window's request: quota exceeded
@@ -96,12 +98,12 @@ def test_after_a_quota_stop_later_windows_send_nothing_and_count_as_left(tmp_pat
         assert any(u.state.name == "FUZZY" for u in read_catalog(tmp_path / name).units)
 
 
-def test_the_budget_spans_the_windows(tmp_path, one_catalog_per_window):
+def test_the_budget_spans_the_windows(tmp_path: Path, one_catalog_per_window: None) -> None:
     settings = project(tmp_path, langs=LANGS)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(languages=LANGS), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
-    budget = whole.would_send.characters // 2
+    budget = estimate(whole).characters // 2
     service = FakeService(languages=LANGS)
     report = run(replace(settings, max_characters=budget), service)
     assert report.exit_code == ExitCode.QUOTA and "budget" in str(report.stopped)

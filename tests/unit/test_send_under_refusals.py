@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from run_fakes import languages_answer, project, run
-from virtual_time import VirtualTime
 
 import pipeline.run.send as send_module
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.config import ServiceSettings
+from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.send.concurrency import Controller, Limiter
+from tests.run_fakes import languages_answer, project, run
+from tests.virtual_time import VirtualTime
 
 BODY = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(120))
 
@@ -55,7 +58,7 @@ class Always429:
         self.translate_calls += 1
         return httpx.Response(429, headers=self.headers, json={"message": "slow down"})
 
-    def factory(self, attempts: int = 2):
+    def factory(self, attempts: int = 2) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: AsyncClient(
             "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=attempts)
@@ -63,16 +66,16 @@ class Always429:
 
 
 @pytest.fixture
-def time_():
+def time_() -> VirtualTime:
     return VirtualTime()
 
 
 @pytest.fixture
-def limiters(monkeypatch, time_):
+def limiters(monkeypatch: pytest.MonkeyPatch, time_: VirtualTime) -> list[Limiter]:
     """The run's limiters, each on the test's virtual clock."""
-    made = []
+    made: list[Limiter] = []
 
-    def on_virtual_time(service):
+    def on_virtual_time(service: ServiceSettings) -> Limiter:
         limiter = Limiter(Controller(service.concurrency), clock=time_.clock, sleep=time_.sleep)
         made.append(limiter)
         return limiter
@@ -100,8 +103,8 @@ def client(transport: httpx.MockTransport, time_: VirtualTime, **retry: Any) -> 
 )
 @pytest.mark.parametrize("concurrency", [1, 4])
 def test_429_until_attempts_run_out_fails_segments_clearly_and_returns_every_ticket(
-    tmp_path, headers, concurrency, limiters
-):
+    tmp_path: Path, headers: dict[str, str], concurrency: int, limiters: list[Limiter]
+) -> None:
     settings = project(tmp_path, langs=("de",), body=BODY)
     settings = replace(
         settings, context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
@@ -139,12 +142,14 @@ class Mixed:
             return httpx.Response(429, json={"message": "slow down"})
         return answer(self, request)
 
-    def factory(self, time_: VirtualTime):
+    def factory(self, time_: VirtualTime) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, time_, max_attempts=10)
 
 
-def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(tmp_path, limiters, time_):
+def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=10))
     service = Mixed()
@@ -187,12 +192,14 @@ class Dropping:
         self.answered += 1
         return answer(self, request)
 
-    def factory(self):
+    def factory(self) -> ClientFactory:
         transport = httpx.MockTransport(self.handler)
         return lambda: client(transport, self.time, max_attempts=8)
 
 
-def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, limiters, time_, monkeypatch):
+def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.catalog_paths
 
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
@@ -208,7 +215,9 @@ def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(tmp_path, 
     assert service.refusals < 40, service.refusals
 
 
-def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limiters, time_, monkeypatch):
+def test_sigint_during_a_long_retry_after_stops_sending_and_saves(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
     import signal
 
@@ -252,7 +261,9 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(tmp_path, limi
     assert any("not read" in i.reason for i in report.issues)  # pl, the second window, left for the next run
 
 
-def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(tmp_path, limiters, time_):
+def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
+) -> None:
     # [service] max_attempts: "per request, for 429 / 5xx / transport errors"
     settings = project(tmp_path, langs=("de",), body='msgid "One text"\nmsgstr ""\n')
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=3))

@@ -7,14 +7,16 @@ the "using the translation service at ..." line.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from sample_project import copy_sample_project
 
 from pipeline.cli import main
 from pipeline.client.aio import AsyncClient
 from pipeline.client.sync import Client
 from pipeline.config import ENV_SERVICE_URL, ServiceSettings, load_settings
 from pipeline.errors import ConfigError, ExitCode
+from tests.sample_project import copy_sample_project
 
 SECRET = "pa55-w0rd-q7"
 WITH_USERINFO = [
@@ -27,8 +29,8 @@ WITH_USERINFO = [
 
 @pytest.mark.parametrize("url", WITH_USERINFO)
 def test_the_configured_service_url_with_userinfo_is_a_config_error_naming_the_file_not_the_secret(
-    tmp_path, monkeypatch, url
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
     monkeypatch.delenv(ENV_SERVICE_URL, raising=False)
     config = tmp_path / "pipeline.toml"
     config.write_text(f'[service]\nurl = "{url}"\n', encoding="utf-8")
@@ -40,7 +42,9 @@ def test_the_configured_service_url_with_userinfo_is_a_config_error_naming_the_f
     assert caught.value.exit_code == ExitCode.USAGE
 
 
-def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(tmp_path, monkeypatch):
+def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_SERVICE_URL, WITH_USERINFO[0])
     with pytest.raises(ConfigError) as caught:
         load_settings(None, cwd=tmp_path)
@@ -48,7 +52,9 @@ def test_the_environment_url_with_userinfo_is_refused_naming_the_variable(tmp_pa
 
 
 @pytest.mark.parametrize("command", ["translate", "refresh"])
-def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(tmp_path, capsys, monkeypatch, command):
+def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
     monkeypatch.setenv("PIPELINE_AUTH_KEY", "the-key")
     root = copy_sample_project(tmp_path, "embedded")
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
@@ -59,7 +65,7 @@ def test_the_command_line_url_with_userinfo_exits_2_and_writes_nothing(tmp_path,
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before  # no report, no catalog
 
 
-def test_library_users_get_the_same_refusal_from_the_settings_and_the_client():
+def test_library_users_get_the_same_refusal_from_the_settings_and_the_client() -> None:
     with pytest.raises(ConfigError) as caught:
         ServiceSettings(url=WITH_USERINFO[0])
     assert SECRET not in str(caught.value)
@@ -73,5 +79,5 @@ def test_library_users_get_the_same_refusal_from_the_settings_and_the_client():
 
 
 @pytest.mark.parametrize("url", ["https://api.example/v2@stable", "https://api.example/?q=a@b", "embedded"])
-def test_an_at_sign_outside_the_authority_is_no_userinfo(url):
+def test_an_at_sign_outside_the_authority_is_no_userinfo(url: str) -> None:
     assert ServiceSettings(url=url).url == url

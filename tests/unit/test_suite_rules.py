@@ -10,6 +10,7 @@ through ``sample_project.SAMPLES`` only.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -63,20 +64,20 @@ def repository_samples(source: str) -> list[str]:
     return found
 
 
-def _found(check, files: list[Path]) -> dict[str, list[str]]:
+def _found(check: Callable[[str], list[str]], files: list[Path]) -> dict[str, list[str]]:
     found = {str(p.relative_to(TESTS)): check(p.read_text(encoding="utf-8")) for p in files}
     return {name: lines for name, lines in found.items() if lines}
 
 
-def test_no_real_sleep_nor_wall_clock_timing():
+def test_no_real_sleep_nor_wall_clock_timing() -> None:
     assert _found(timing_calls, [p for p in FILES if p != POLLING]) == {}
 
 
-def test_the_samples_are_read_through_sample_project_only():
+def test_the_samples_are_read_through_sample_project_only() -> None:
     assert _found(repository_samples, [p for p in FILES if p != SAMPLES_READER]) == {}
 
 
-def test_the_rules_see_what_they_forbid():
+def test_the_rules_see_what_they_forbid() -> None:
     source = (
         "import asyncio, time\nfrom time import monotonic\nfrom pathlib import Path\n"
         "time.sleep(0.05)\nstarted = time.perf_counter()\nawait asyncio.sleep(0.01)\nawait asyncio.sleep(0)\n"

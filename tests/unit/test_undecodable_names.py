@@ -16,10 +16,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sample_project import SAMPLES
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
+from tests.sample_project import SAMPLES
 
 SAMPLE = SAMPLES / "de" / "LC_MESSAGES" / "messages.po"
 LATIN1 = b"l/caf\xe9/de/messages.po"
@@ -42,7 +42,7 @@ def _project(tmp_path: Path, git: bool) -> Path:
     return root
 
 
-def _run(root: Path, capsys, *command: str) -> tuple[int, str]:
+def _run(root: Path, capsys: pytest.CaptureFixture[str], *command: str) -> tuple[int, str]:
     code = main([*command, "--config", str(root / "pipeline.toml")])
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err
@@ -57,7 +57,9 @@ def _fuzzy(root: Path) -> dict[bytes, int]:
 
 
 @pytest.mark.parametrize("git", [False, True], ids=["walked", "git"])
-def test_every_command_works_on_a_catalog_in_a_latin1_folder(tmp_path, monkeypatch, capsys, git):
+def test_every_command_works_on_a_catalog_in_a_latin1_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], git: bool
+) -> None:
     if git and shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = _project(tmp_path, git)
@@ -93,8 +95,8 @@ XLIFF = """<?xml version="1.0" encoding="UTF-8"?>
 
 @pytest.mark.parametrize("width", ["²", "٣", "１２", "99999999999999999999999"])
 def test_an_xliff_width_of_other_digits_is_no_limit_and_both_catalogs_are_translated(
-    tmp_path, monkeypatch, capsys, width
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], width: str
+) -> None:
     root = tmp_path / "project"
     (root / "xliff").mkdir(parents=True)
     (root / "xliff" / "a.de.xlf").write_text(XLIFF.format(width=width), encoding="utf-8")
@@ -111,7 +113,9 @@ def test_an_xliff_width_of_other_digits_is_no_limit_and_both_catalogs_are_transl
     assert _run(root, capsys, "check")[0] == ExitCode.OK
 
 
-def test_init_and_a_run_in_a_latin1_project_folder_print_its_name(tmp_path, monkeypatch, capsys):
+def test_init_and_a_run_in_a_latin1_project_folder_print_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9")))
     (root / "locale/de/LC_MESSAGES").mkdir(parents=True)
     shutil.copyfile(SAMPLE, root / "locale/de/LC_MESSAGES/messages.po")

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
-from run_fakes import HEADER, PLURALS, FakeService, project, run
 
 import pipeline.catalog_paths
+from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.run.orchestrate import RunOptions, run_translate
+from pipeline.run.records import RunReport
+from tests.run_fakes import HEADER, PLURALS, FakeService, estimate, project, run, usage
 
 
 @pytest.fixture
-def one_catalog_per_window(monkeypatch):
+def one_catalog_per_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
 
 
-def two_german_catalogs(root: Path) -> Path:
+def two_german_catalogs(root: Path) -> Settings:
     """Two German catalogs with the same texts (one window each when WINDOW_BYTES = 1)."""
     settings = project(root, langs=("de",))
     other = root / "locale" / "de" / "LC_MESSAGES" / "zother.po"
@@ -26,7 +29,9 @@ def two_german_catalogs(root: Path) -> Path:
     return settings
 
 
-def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(tmp_path, one_catalog_per_window):
+def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_it(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
@@ -35,15 +40,15 @@ def test_a_dry_run_over_windows_counts_a_shared_text_once_as_the_real_run_bills_
     service = FakeService()
     real = run(settings, service)
     assert real.totals.billed_characters == service.billed
-    assert whole.would_send.characters == service.billed  # one window: the estimate is what is billed
-    assert windowed.would_send.characters == whole.would_send.characters  # a dry run reads one window: counted once
+    assert estimate(whole).characters == service.billed  # one window: the estimate is what is billed
+    assert estimate(windowed).characters == estimate(whole).characters  # a dry run reads one window: counted once
 
 
-def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catalog_per_window):
+def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path: Path, one_catalog_per_window: None) -> None:
     settings = two_german_catalogs(tmp_path)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
-    budget = whole.would_send.characters
+    budget = estimate(whole).characters
     whole_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
@@ -51,13 +56,15 @@ def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path, one_catal
     assert (whole_b.stopped is None) == (windowed_b.stopped is None)
 
 
-def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, one_catalog_per_window):
+def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = project(whole_root, langs=langs), project(windowed_root, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    estimate = run(whole_settings, FakeService(languages=langs), dry_run=True).would_send.characters
-    budget = estimate // 8  # stops inside the first window either way
+    estimated = estimate(run(whole_settings, FakeService(languages=langs), dry_run=True)).characters
+    budget = estimated // 8  # stops inside the first window either way
     whole = run(replace(whole_settings, max_characters=budget), FakeService(languages=langs))
     pipeline.catalog_paths.WINDOW_BYTES = 1
     windowed = run(replace(windowed_settings, max_characters=budget), FakeService(languages=langs))
@@ -67,11 +74,13 @@ def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(tmp_path, o
     assert windowed.remaining == whole.remaining
 
 
-def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_path, one_catalog_per_window):
+def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    total = run(settings, FakeService(languages=langs), dry_run=True).would_send.characters
+    total = estimate(run(settings, FakeService(languages=langs), dry_run=True)).characters
     pipeline.catalog_paths.WINDOW_BYTES = 1
     first = FakeService(languages=langs)
     stopped = run(replace(settings, max_characters=total // 8), first)
@@ -82,7 +91,7 @@ def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(tmp_pa
     assert first.billed + second.billed == total
 
 
-def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_window):
+def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     bad = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "app.po"
@@ -103,7 +112,9 @@ def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path, one_catalog_per_w
     assert {b["target_lang"] for b in service.requests} == {"DE", "PL"}
 
 
-def test_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_window, monkeypatch):
+def test_refresh_across_windows_matches_one_pass(
+    tmp_path: Path, one_catalog_per_window: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import pipeline.run.plan as plan_module
 
     langs = ("de", "fr", "pl")
@@ -133,7 +144,7 @@ def test_refresh_across_windows_matches_one_pass(tmp_path, one_catalog_per_windo
 XLIFF_DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
 
 
-def mixed_project(root: Path):
+def mixed_project(root: Path) -> Settings:
     langs = ("de", "fr", "pl")
     settings = project(root, langs=langs)
     import shutil
@@ -144,7 +155,7 @@ def mixed_project(root: Path):
     return replace(settings, catalogs=("locale/*/LC_MESSAGES/*.po", "locale/*.xlf", "locale/*.xliff"))
 
 
-def comparable(report) -> dict:
+def comparable(report: RunReport) -> dict[str, Any]:
     from pipeline.run.report import to_json
 
     data = to_json(report)
@@ -171,7 +182,9 @@ def comparable(report) -> dict:
     ],
     ids=["real", "dry", "frozen", "target-fr", "dry-target-de"],
 )
-def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_per_window, options):
+def test_report_of_a_windowed_run_is_the_one_pass_report(
+    tmp_path: Path, one_catalog_per_window: None, options: dict[str, Any]
+) -> None:
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = mixed_project(whole_root), mixed_project(windowed_root)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
@@ -182,7 +195,9 @@ def test_report_of_a_windowed_run_is_the_one_pass_report(tmp_path, one_catalog_p
 
 
 @pytest.mark.parametrize("mangle", [True, {"xml"}], ids=["all-schemes", "xml-only"])
-def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_path, one_catalog_per_window, mangle):
+def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(
+    tmp_path: Path, one_catalog_per_window: None, mangle: bool | set[str]
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
@@ -199,7 +214,9 @@ def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(tmp_
 
 
 @pytest.mark.parametrize("no_cache", ["option", "settings"], ids=["--no-cache", "cache-dir-empty"])
-def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, one_catalog_per_window, no_cache):
+def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(
+    tmp_path: Path, one_catalog_per_window: None, no_cache: str
+) -> None:
     whole_root, windowed_root = tmp_path / "whole", tmp_path / "windowed"
     whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
     options = {"use_cache": False} if no_cache == "option" else {}
@@ -215,7 +232,7 @@ def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(tmp_path, o
     assert windowed.billed == once.billed  # without a cache: one window, paid once
 
 
-def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_catalog_per_window):
+def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl")
     settings = project(tmp_path, langs=langs)
     service = FakeService(languages=langs, usage={"character_count": 1000, "character_limit": 100000})
@@ -223,15 +240,17 @@ def test_the_usage_before_the_run_is_read_before_the_first_window(tmp_path, one_
     assert report.exit_code == ExitCode.OK and service.billed > 0
     # "usage before the run" (report.json usage.before, the CLI's usage line) must be the account before any
     # window sent anything, not before the last window.
-    assert report.usage.before.account_count == 1000
-    assert report.usage.after.account_count == 1000 + service.billed
+    assert usage(report).account_count == 1000
+    assert usage(report, "after").account_count == 1000 + service.billed
 
 
-def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(tmp_path, one_catalog_per_window):
+def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_sent(
+    tmp_path: Path, one_catalog_per_window: None
+) -> None:
     langs = ("de", "fr", "pl", "ru")
     probe_root = tmp_path.parent / (tmp_path.name + "-probe")
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
-    needed = run(project(probe_root, langs=langs), FakeService(languages=langs), dry_run=True).would_send.characters
+    needed = estimate(run(project(probe_root, langs=langs), FakeService(languages=langs), dry_run=True)).characters
     limit = {"character_count": 0, "character_limit": needed // 2}  # fits the first window, not the run
     whole = FakeService(languages=langs, usage=limit)
     whole_report = run(project(tmp_path / "whole", langs=langs), whole)
@@ -246,10 +265,10 @@ def test_a_quota_too_small_for_the_run_is_checked_per_window_and_says_what_was_s
     assert f"nothing more was sent after the {windowed.billed:,} characters billed earlier in the run" in str(
         report.stopped
     )
-    assert report.usage.before.account_count == 0  # the usage before the run, not before the refused window
+    assert usage(report).account_count == 0  # the usage before the run, not before the refused window
 
 
-def test_stage_timings_of_windows_add_up_to_the_run(tmp_path, one_catalog_per_window):
+def test_stage_timings_of_windows_add_up_to_the_run(tmp_path: Path, one_catalog_per_window: None) -> None:
     langs = ("de", "fr", "pl", "ru")
     settings = project(tmp_path, langs=langs)
     now = [0.0]  # the run's clock, moved only by the service's answers

@@ -15,17 +15,17 @@ import pytest
 from pipeline.errors import ExitCode
 from pipeline.files import atomic, swap
 from pipeline.files.swap import ChangedMeanwhile, write_over
-from tests.unit.test_run import FakeService, project, run
+from tests.run_fakes import FakeService, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 
-def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
+def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, edit: bytes) -> list[str]:
     """Save ``edit`` to ``path`` the moment the writer makes its temporary file for ``path``."""
     real = atomic.new_beside
     saved: list[str] = []
 
-    def new_beside(target):
+    def new_beside(target: Path) -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)
             saved.append(str(path))
@@ -35,7 +35,9 @@ def save_when_the_writer_starts(monkeypatch, path, edit: bytes) -> list[str]:
     return saved
 
 
-def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(tmp_path, monkeypatch):
+def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     edit = path.read_bytes().replace(b'msgstr "Fertig"', b'msgstr "Erledigt"')
@@ -53,7 +55,7 @@ def test_a_save_while_the_run_writes_the_catalog_is_kept_and_reported(tmp_path, 
     assert 'msgstr "Erledigt"' in text and "[DE] Open" in text
 
 
-def exchange_supported(tmp_path) -> bool:
+def exchange_supported(tmp_path: Path) -> bool:
     from pipeline.files.swap import _exchange
 
     a, b = tmp_path / "probe-a", tmp_path / "probe-b"
@@ -66,7 +68,9 @@ def exchange_supported(tmp_path) -> bool:
         b.unlink()
 
 
-def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkeypatch):
+def test_a_save_at_the_last_instant_before_the_swap_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not exchange_supported(tmp_path):
         pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
     path = tmp_path / "app.po"
@@ -74,7 +78,7 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkey
     real = swap._exchange
     calls: list[bytes] = []
 
-    def save_then_exchange(tmp, target):
+    def save_then_exchange(tmp: str, target: Path) -> bool:
         if not calls:
             target.write_bytes(b"saved by a translator")
         calls.append(target.read_bytes())
@@ -87,7 +91,9 @@ def test_a_save_at_the_last_instant_before_the_swap_is_put_back(tmp_path, monkey
     assert path.read_bytes() == b"saved by a translator" and sorted(p.name for p in tmp_path.iterdir()) == ["app.po"]
 
 
-def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(tmp_path, monkeypatch):
+def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)  # other systems, NFS, ...
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
@@ -101,7 +107,9 @@ def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(tmp_p
 
 
 @pytest.mark.parametrize("exchange", [True, False])
-def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path, monkeypatch, exchange):
+def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
     if not exchange:
         monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
     path = tmp_path / "app.po"
@@ -115,7 +123,9 @@ def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
-def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(tmp_path, monkeypatch):
+def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not exchange_supported(tmp_path):
         pytest.skip("no atomic exchange of two paths here (Linux renameat2 RENAME_EXCHANGE)")
     path = tmp_path / "app.po"
@@ -123,7 +133,7 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
     real = swap._exchange
     calls: list[int] = []
 
-    def saves(tmp, target):
+    def saves(tmp: str, target: Path) -> bool:
         calls.append(1)
         if len(calls) == 1:
             target.write_bytes(b"first save")  # in place, just before the swap

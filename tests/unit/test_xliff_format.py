@@ -5,16 +5,17 @@ from __future__ import annotations
 import difflib
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import etree
-from sample_project import SAMPLES
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog
+from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog, read_xliff
 from pipeline.catalogs.xmltext import set_attributes
 from pipeline.errors import CatalogError
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
+from tests.sample_project import SAMPLES
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "xliff"
 READABLE = sorted(
@@ -55,38 +56,38 @@ def changed_lines(before: bytes, after: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
-def test_read_then_render_without_translations_is_byte_identical(path):
+def test_read_then_render_without_translations_is_byte_identical(path: Path) -> None:
     assert read_catalog(path).render({}) == path.read_bytes()
 
 
 @pytest.mark.parametrize("name", ["entity_expansion.xlf", "external_entity.xlf"])
-def test_entities_are_refused_with_the_line_and_nothing_leaks(name):
+def test_entities_are_refused_with_the_line_and_nothing_leaks(name: str) -> None:
     with pytest.raises(CatalogError) as caught:
         read_catalog(DATA / name)
     assert caught.value.line == 1 and "DOCTYPE" in caught.value.reason
     assert "root:" not in str(caught.value) and "lol" not in str(caught.value)
 
 
-def test_a_malformed_catalog_is_refused_with_its_line():
+def test_a_malformed_catalog_is_refused_with_its_line() -> None:
     with pytest.raises(CatalogError) as caught:
         read_catalog(DATA / "xliff12_not_well_formed.xlf")
     assert caught.value.line == 7 and "not well-formed" in caught.value.reason
 
 
-def test_files_with_different_target_languages_are_refused():
+def test_files_with_different_target_languages_are_refused() -> None:
     with pytest.raises(CatalogError) as caught:
         read_catalog(DATA / "xliff12_mixed_target_languages.xlf")
     assert caught.value.line == 7 and "(de, fr)" in caught.value.reason
 
 
-def test_a_non_xliff_document_is_refused(tmp_path):
+def test_a_non_xliff_document_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.de.xlf"
     path.write_text('<?xml version="1.0"?>\n<html><body/></html>\n', encoding="utf-8")
     with pytest.raises(CatalogError, match="not an XLIFF"):
         read_catalog(path)
 
 
-def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated():
+def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated() -> None:
     catalog = read("xliff12_existing_targets.xlf")
     assert [u.state for u in catalog.units] == [UnitState.UNTRANSLATED] * 4 + [
         UnitState.FUZZY,
@@ -98,7 +99,7 @@ def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated():
     assert all(u.flags == (XLIFF_INLINE,) and u.nforms == 1 and not u.plural for u in catalog.units)
 
 
-def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes():
+def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes() -> None:
     catalog = read("xliff12_existing_targets.xlf")
     before = (DATA / "xliff12_existing_targets.xlf").read_bytes()
     after = translate_all(catalog)
@@ -114,22 +115,22 @@ def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes():
     ]
 
 
-def test_rendered_catalog_reads_back_as_fuzzy_or_translated(tmp_path):
+def test_rendered_catalog_reads_back_as_fuzzy_or_translated(tmp_path: Path) -> None:
     for mark_fuzzy, state in ((True, UnitState.FUZZY), (False, UnitState.TRANSLATED)):
         path = tmp_path / f"{mark_fuzzy}.de.xlf"
         shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
-        path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=mark_fuzzy))  # type: ignore[arg-type]
+        path.write_bytes(translate_all(read_xliff(path), mark_fuzzy=mark_fuzzy))
         again = read_catalog(path)
         assert [u.state for u in again.units[:4]] == [state] * 4
         assert [u.targets for u in again.units[:4]] == [("UPLOAD",), ("DOWNLOAD",), ("RENAME",), ("DELETE",)]
         assert again.render({}) == path.read_bytes()
 
 
-def test_xliff2_state_and_substate_go_on_the_segment(tmp_path):
+def test_xliff2_state_and_substate_go_on_the_segment(tmp_path: Path) -> None:
     path = tmp_path / "x.xlf"
     shutil.copy(DATA / "xliff20_ignorable_segments_notes.xlf", path)
     before = path.read_bytes()
-    after = translate_all(read_catalog(path))  # type: ignore[arg-type]
+    after = translate_all(read_xliff(path))
     assert changed_lines(before, after) == [
         '-      <segment id="s1">',
         '+      <segment id="s1" state="translated" subState="pipeline:needs-review">',
@@ -142,19 +143,19 @@ def test_xliff2_state_and_substate_go_on_the_segment(tmp_path):
     path.write_bytes(after)
     assert [u.state for u in read_catalog(path).units] == [UnitState.FUZZY, UnitState.TRANSLATED, UnitState.FUZZY]
     path.write_bytes(before)
-    path.write_bytes(translate_all(read_catalog(path), mark_fuzzy=False))  # type: ignore[arg-type]
+    path.write_bytes(translate_all(read_xliff(path), mark_fuzzy=False))
     assert b'state="translated" subState="pipeline:mt"' in path.read_bytes()
     assert [u.state for u in read_catalog(path).units] == [UnitState.TRANSLATED] * 3
 
 
-def test_xliff2_ignorable_translate_no_and_notes():
+def test_xliff2_ignorable_translate_no_and_notes() -> None:
     catalog = read("xliff20_ignorable_segments_notes.xlf")
     assert [u.sources[0] for u in catalog.units] == ["Welcome.", "Let us begin.", "Have fun."]
     assert catalog.units[0].notes == "Shown on the first start.\nTwo sentences."
     assert catalog.units[1].targets == ("Commençons.",) and catalog.language == "fr"
 
 
-def test_multiple_files_and_inherited_translate_no():
+def test_multiple_files_and_inherited_translate_no() -> None:
     catalog = read("xliff12_multiple_files_translate_no.xlf")
     assert [u.sources[0] for u in catalog.units] == [
         "Open",
@@ -164,13 +165,13 @@ def test_multiple_files_and_inherited_translate_no():
     assert [u.line for u in catalog.units] == [8, 22, 26] and catalog.language == "de"
 
 
-def test_unit_notes_are_the_units_notes_and_the_header_note_is_not():
+def test_unit_notes_are_the_units_notes_and_the_header_note_is_not() -> None:
     catalog = read("xliff12_notes.xlf")
     assert [u.notes for u in catalog.units] == ["Button label.\nKeep it short.", ""]
     assert all(u.context is None for u in catalog.units)
 
 
-def test_crlf_file_gets_crlf_in_new_targets():
+def test_crlf_file_gets_crlf_in_new_targets() -> None:
     catalog = read("xliff12_crlf_line_endings.xlf")
     assert catalog.units[1].sources == ("First line\r\nsecond line",)
     after = translate_all(catalog)
@@ -179,13 +180,13 @@ def test_crlf_file_gets_crlf_in_new_targets():
     assert b'<target state="needs-review-translation" state-qualifier="leveraged-mt">FIRST LINE\r\nSECOND LINE' in after
 
 
-def test_no_final_newline_stays_without_one():
+def test_no_final_newline_stays_without_one() -> None:
     after = translate_all(read("xliff21_no_final_newline.xlf"))
     assert after.endswith(b"<target>OPEN</target></segment></unit></file></xliff>")
     assert b'<segment state="translated" subState="pipeline:needs-review"><source>' in after
 
 
-def test_legacy_encoding_is_kept_and_missing_characters_become_references():
+def test_legacy_encoding_is_kept_and_missing_characters_become_references() -> None:
     catalog = read("xliff12_latin1_encoding.xlf")
     assert catalog.units[0].sources == ("Café opening hours",) and catalog.language == "ja"
     out = catalog.render({0: ("カフェ & Café",)})
@@ -194,7 +195,7 @@ def test_legacy_encoding_is_kept_and_missing_characters_become_references():
     assert out.replace(out[out.index(b"\n        <target") : out.index(b"</target>") + 9], b"") == before
 
 
-def test_language_from_the_path_when_the_file_has_none(tmp_path):
+def test_language_from_the_path_when_the_file_has_none(tmp_path: Path) -> None:
     from pipeline.locales import locale_from_path
 
     path = tmp_path / "messages.pt_BR.xliff"
@@ -207,7 +208,7 @@ def test_language_from_the_path_when_the_file_has_none(tmp_path):
     assert catalog.language is None and locale_from_path(path) == "pt_BR"
 
 
-def test_nested_inline_markup_travels_as_placeholders_and_comes_back():
+def test_nested_inline_markup_travels_as_placeholders_and_comes_back() -> None:
     catalog = read("xliff12_inline_markup.xlf")
     unit = catalog.units[0]
     protected = protect(unit.sources[0], unit.flags)
@@ -224,7 +225,7 @@ def test_nested_inline_markup_travels_as_placeholders_and_comes_back():
     assert mrk.text == '<x id="1"/>Warning: <x id="2"/> links are public.'
 
 
-def test_xliff2_inline_markup_pc_sc_ec_mrk_translate_no():
+def test_xliff2_inline_markup_pc_sc_ec_mrk_translate_no() -> None:
     catalog = read("xliff20_inline_markup.xlf")
     texts = [protect(u.sources[0], u.flags).text for u in catalog.units]
     assert texts[1] == '<x id="1"/>Bold, <x id="2"/>bold and italic<x id="3"/>, italic<x id="4"/>.'
@@ -232,7 +233,7 @@ def test_xliff2_inline_markup_pc_sc_ec_mrk_translate_no():
     assert texts[3] == 'Field<x id="1"/>separator'
 
 
-def test_sm_em_translate_no_and_nested_protected_mrk_are_never_sent_and_come_back_verbatim():
+def test_sm_em_translate_no_and_nested_protected_mrk_are_never_sent_and_come_back_verbatim() -> None:
     catalog = read("xliff20_protected_spans_sm_em_nested_mrk.xlf")
     protected = [protect(u.sources[0], u.flags) for u in catalog.units]
     assert [p.text for p in protected] == [
@@ -252,7 +253,7 @@ def test_sm_em_translate_no_and_nested_protected_mrk_are_never_sent_and_come_bac
     assert "--force</mrk> --quiet</mrk> TO SYNC EVERYTHING.</target>" in out
 
 
-def test_a_segment_that_starts_inside_an_earlier_segments_translate_no_span_is_left_alone():
+def test_a_segment_that_starts_inside_an_earlier_segments_translate_no_span_is_left_alone() -> None:
     catalog = read("xliff20_protected_spans_sm_em_nested_mrk.xlf")
     assert [u.sources[0] for u in catalog.units[3:]] == [
         'Keep it short. <sm id="m1" translate="no"/>Driftwood Sync',
@@ -262,7 +263,7 @@ def test_a_segment_that_starts_inside_an_earlier_segments_translate_no_span_is_l
     assert "<source>Cloud Edition</source>\n      </segment>" in out and "CLOUD" not in out and "PRO" not in out
 
 
-def test_nested_protected_mrk_in_xliff12_is_one_placeholder():
+def test_nested_protected_mrk_in_xliff12_is_one_placeholder() -> None:
     catalog = read("xliff12_nested_protected_mrk.xlf")
     texts = [protect(u.sources[0], u.flags).text for u in catalog.units]
     assert texts == ['Run <x id="1"/> to overwrite the server copy.', 'See <x id="1"/> for details.']
@@ -273,28 +274,28 @@ def test_nested_protected_mrk_in_xliff12_is_one_placeholder():
     ) in out
 
 
-def test_escaped_markup_in_text_is_one_placeholder_and_references_stay():
+def test_escaped_markup_in_text_is_one_placeholder_and_references_stay() -> None:
     text = "Press &lt;b&gt;Save&lt;/b&gt; &amp; go"
     protected = protect(text, (XLIFF_INLINE,))
     assert protected.text == 'Press <x id="1"/>Save<x id="2"/> <x id="3"/> go'
     assert restore(protected.text, protected) == text
 
 
-def test_write_problem_refuses_broken_or_different_markup():
+def test_write_problem_refuses_broken_or_different_markup() -> None:
     catalog = read("xliff12_inline_markup.xlf")
     source = catalog.units[0].sources[0]
     assert catalog.write_problem(source, 0) is None
     swapped = source.replace('<g id="3" ctype="link">', "", 1).replace("</g>.", '</g><g id="3" ctype="link">.')
-    assert "not well-formed" in catalog.write_problem(swapped, 0)
+    assert "not well-formed" in (catalog.write_problem(swapped, 0) or "")
     doubled = source.replace("</g>.", '</g><ph id="4">{user}</ph>.')
-    assert "inline markup" in catalog.write_problem(doubled, 0)
+    assert "inline markup" in (catalog.write_problem(doubled, 0) or "")
     foreign = source.replace("</g>.", '</g><x id="9"/>.')  # not the source's markup: written as text
     assert catalog.write_problem(foreign, 0) is None and '&lt;x id="9"/&gt;' in catalog._content(0, foreign)
-    assert "U+0007" in catalog.write_problem("bell\a", 0)
-    assert "U+D800" in catalog.write_problem("half \ud800", None)
+    assert "U+0007" in (catalog.write_problem("bell\a", 0) or "")
+    assert "U+D800" in (catalog.write_problem("half \ud800", None) or "")
 
 
-def test_text_around_markup_is_escaped_and_markup_is_kept():
+def test_text_around_markup_is_escaped_and_markup_is_kept() -> None:
     catalog = read("xliff12_inline_markup.xlf")
     source = catalog.units[1].sources[0]
     translation = source.replace("Open ", "Öffne <Tom & Jerry> ").replace("or write to us.", "oder schreib uns.")
@@ -307,7 +308,7 @@ def test_text_around_markup_is_escaped_and_markup_is_kept():
     ) in out
 
 
-def test_mangled_translations_are_refused_before_they_reach_the_catalog():
+def test_mangled_translations_are_refused_before_they_reach_the_catalog() -> None:
     unit = read("xliff12_inline_markup.xlf").units[0]
     protected = protect(unit.sources[0], unit.flags)
     dropped = protected.text.replace('<x id="6"/>', "")
@@ -318,7 +319,7 @@ def test_mangled_translations_are_refused_before_they_reach_the_catalog():
             restore(bad, protected)
 
 
-def test_render_refuses_what_write_problem_refuses():
+def test_render_refuses_what_write_problem_refuses() -> None:
     catalog = read("xliff12_inline_markup.xlf")
     with pytest.raises(ValueError, match="not well-formed"):
         catalog.render({0: ('<g id="1" ctype="bold">',)})
@@ -328,7 +329,7 @@ def test_render_refuses_what_write_problem_refuses():
         catalog.render({0: ("a", "b")})
 
 
-def test_new_target_copies_the_source_xml_space(tmp_path):
+def test_new_target_copies_the_source_xml_space(tmp_path: Path) -> None:
     path = tmp_path / "x.fr.xlf"
     shutil.copy(SAMPLE_XLIFF / "driftwood.fr.xlf", path)
     catalog = read_catalog(path)
@@ -349,7 +350,7 @@ def test_new_target_copies_the_source_xml_space(tmp_path):
         ('<t\n   a="1"\n   state="x"/>', {"state": "y", "b": 'q"'}, '<t\n   a="1"\n   state="y" b="q&quot;"/>'),
     ],
 )
-def test_set_attributes_touches_only_what_it_sets(tag, values, expected):
+def test_set_attributes_touches_only_what_it_sets(tag: str, values: dict[str, str], expected: str) -> None:
     assert set_attributes(tag, values) == expected
 
 
@@ -391,10 +392,10 @@ def structure_problems(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", READABLE + sorted(SAMPLE_XLIFF.glob("*.xlf")), ids=lambda p: p.name)
-def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
+def test_what_we_write_keeps_the_structure_valid(tmp_path: Path, path: Path) -> None:
     out = tmp_path / path.name
     shutil.copy(path, out)
-    out.write_bytes(translate_all(read_catalog(out)))  # type: ignore[arg-type]
+    out.write_bytes(translate_all(read_xliff(out)))
     assert structure_problems(out) == []
     again = read_catalog(out)
     assert not [u for u in again.units if u.state is UnitState.UNTRANSLATED]
@@ -404,7 +405,7 @@ def test_what_we_write_keeps_the_structure_valid(tmp_path, path):
             assert (old.targets, old.state) == (new.targets, new.state)
 
 
-def translate_with_cli(root: Path, catalogs: str, capsys) -> dict:
+def translate_with_cli(root: Path, catalogs: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """``pipeline translate`` with the embedded service over ``catalogs`` (TOML list) under ``root``: report.json."""
     import json
 
@@ -418,10 +419,11 @@ def translate_with_cli(root: Path, catalogs: str, capsys) -> dict:
     )
     assert main(["translate", "--config", str(config)]) == 0
     capsys.readouterr()
-    return json.loads((root / "report" / "report.json").read_text())
+    result: dict[str, Any] = json.loads((root / "report" / "report.json").read_text())
+    return result
 
 
-def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
+def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "project"
     shutil.copytree(SAMPLE_XLIFF, root / "sample_locales" / "xliff")
     report = translate_with_cli(root, '["sample_locales/xliff/*.xlf"]', capsys)
@@ -449,10 +451,10 @@ def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path, capsys):
     assert again["totals"]["requests"] == 0 and {p: p.read_bytes() for p in snapshot} == snapshot
 
 
-def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_path):
+def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_path: Path) -> None:
     path = tmp_path / "x.de.xlf"
     shutil.copy(DATA / "xliff12_existing_targets.xlf", path)
-    path.write_bytes(translate_all(read_catalog(path)))  # type: ignore[arg-type]
+    path.write_bytes(translate_all(read_xliff(path)))
     first = path.read_bytes()
     catalog = read_catalog(path)
     assert catalog.units[0].state is UnitState.FUZZY  # never sent again unless the run's provenance says it is ours
@@ -463,7 +465,7 @@ def test_an_earlier_machine_translation_can_be_replaced_when_the_run_asks(tmp_pa
     ]
 
 
-def test_apple_format_specifiers_are_placeholders():
+def test_apple_format_specifiers_are_placeholders() -> None:
     protected = protect("Shared by %1$@ with %2$@: %lld files (%zu KB), %@", (XLIFF_INLINE,))
     assert [ph.text for ph in protected.placeholders] == ["%1$@", "%2$@", "%lld", "%zu", "%@"]
     assert protect("50%less, 100%hello", (XLIFF_INLINE,)).placeholders == ()  # lengths only before integers
@@ -472,7 +474,9 @@ def test_apple_format_specifiers_are_placeholders():
 REAL_WORLD = ["angular_messages.fr.xlf", "symfony_messages.fr.xlf", "xcode_de.xliff", "okapi_xliff20.fr.xlf"]
 
 
-def test_angular_symfony_xcode_and_okapi_shapes_translate_and_keep_their_placeholders(tmp_path, capsys):
+def test_angular_symfony_xcode_and_okapi_shapes_translate_and_keep_their_placeholders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for name in REAL_WORLD:
         shutil.copy(DATA / name, tmp_path / name)
     report = translate_with_cli(tmp_path, '["*.xlf", "*.xliff"]', capsys)

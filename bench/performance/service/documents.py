@@ -17,11 +17,12 @@ import asyncio
 import json
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import httpx
 
 from pipeline.service.config import AccountSpec, ServiceConfig
+from pipeline.service.documents.base import Markup
 from pipeline.service.documents.formats import FORMATS, extension_of
 from pipeline.service.documents.jobs import billable_characters
 from pipeline.service.embedded import embedded_transport
@@ -47,7 +48,7 @@ def text_characters(name: str, data: bytes) -> int:
     """Characters of translatable text in a document (what is billed, before any minimum)."""
     total = 0
 
-    def count(texts, markup=None):  # type: ignore[no-untyped-def]
+    def count(texts: Sequence[str], markup: Markup = None) -> list[str]:
         nonlocal total
         total += billable_characters(texts, markup)
         return list(texts)

@@ -29,6 +29,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 
 import httpx
@@ -70,13 +71,13 @@ def texts(rng: random.Random, entries: int) -> list[str]:
     ]
 
 
-async def timed(call) -> tuple[float, httpx.Response]:  # type: ignore[no-untyped-def]
+async def timed(call: Awaitable[httpx.Response]) -> tuple[float, httpx.Response]:
     started = time.perf_counter()
     response = await call
     return time.perf_counter() - started, response
 
 
-async def probed(call) -> tuple[float, httpx.Response, float]:  # type: ignore[no-untyped-def]
+async def probed(call: Awaitable[httpx.Response]) -> tuple[float, httpx.Response, float]:
     """``call``'s seconds and answer, and the longest the event loop was held meanwhile.
 
     A task that takes its turn again and again sees every stretch the loop spent on one thing: a

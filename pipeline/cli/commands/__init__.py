@@ -25,7 +25,8 @@ from pipeline.run.report import usage_line
 def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
     """Where the report goes: ``--report-dir``, else the configured folder, else the project's cache folder."""
     if args.report_dir:
-        return args.report_dir.resolve()
+        given: Path = args.report_dir
+        return given.resolve()
     return settings.report_dir or project_dir(settings.root) / REPORT_SUBDIR
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 
-from pipeline.cache.maintenance import cache_stats, clear_cache
+from pipeline.cache.maintenance import Figures, cache_stats, clear_cache
 from pipeline.cli.commands import load_cli_settings
 from pipeline.config import Settings
 from pipeline.connect import service_identity
@@ -35,17 +36,17 @@ def clear(args: argparse.Namespace) -> int:
     return _show(clear_cache(settings, service, shared=args.shared, every_service=args.all_services), args.json)
 
 
-def _show(result: dict[str, object], as_json: bool) -> int:
+def _show(result: Mapping[str, Figures | None], as_json: bool) -> int:
     if as_json:
         print(json.dumps(result, indent=2, sort_keys=True))
     else:
         for name, figures in result.items():
-            print(_line(name, figures))  # type: ignore[arg-type]
+            print(_line(name, figures))
     failed = any(isinstance(f, dict) and "error" in f for f in result.values())
     return ExitCode.PARTIAL if failed else ExitCode.OK
 
 
-def _line(name: str, figures: dict[str, object] | None) -> str:
+def _line(name: str, figures: Figures | None) -> str:
     if figures is None:
         return f"{name}: not configured"
     where = figures.get("path") or figures.get("url")
@@ -67,7 +68,9 @@ def _line(name: str, figures: dict[str, object] | None) -> str:
 
 
 def _size(count: object) -> str:
-    size = int(count)  # type: ignore[call-overload]
+    if not isinstance(count, int):
+        return str(count)
+    size = count
     if size < 1024:
         return f"{size} bytes"
     return f"{size / 1024:.1f} KiB" if size < 1024 * 1024 else f"{size / 1024 / 1024:.1f} MiB"

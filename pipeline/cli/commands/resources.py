@@ -11,12 +11,13 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline import locales, protocol
 from pipeline.catalog_paths import discover
 from pipeline.cli.commands import load_cli_settings, stderr_log
+from pipeline.config import Settings
 from pipeline.connect import open_client
 from pipeline.errors import UsageError
 from pipeline.resources.glossary_sync import find_glossaries, sync_glossary
@@ -24,15 +25,18 @@ from pipeline.resources.style_sync import find_styles, list_all, parse_marker, s
 from pipeline.resources.targets import ResourcePlan, configured_targets, has_style_lists
 from pipeline.run.scan import scan
 
+if TYPE_CHECKING:
+    from pipeline.client.aio import AsyncClient
+
 _log = stderr_log()
+T = TypeVar("T")
 
 
-def _with_client(settings, work: Callable[[Any], Any]) -> Any:  # type: ignore[no-untyped-def]
-
+def _with_client(settings: Settings, work: Callable[[AsyncClient], Awaitable[T]]) -> T:
     if not settings.service.url:
         raise UsageError("no translation service configured: pass --service-url URL or set [service] url")
 
-    async def main() -> Any:
+    async def main() -> T:
         client = open_client(settings.service, _log)
         try:
             return await work(client)
@@ -55,14 +59,12 @@ def _pairs(glossary: Any) -> str:
     return ", ".join(f"{d.source_lang}->{d.target_lang} ({d.entry_count})" for d in glossary.dictionaries)
 
 
-def _all_targets(settings) -> list[str]:  # type: ignore[no-untyped-def]
-
+def _all_targets(settings: Settings) -> list[str]:
     scanned, _, _ = scan(settings, discover(settings))
     return sorted({*configured_targets(settings), *(s.target_lang for s in scanned)})
 
 
-def _target_code(settings, lang: str) -> str:  # type: ignore[no-untyped-def]
-
+def _target_code(settings: Settings, lang: str) -> str:
     target = locales.service_target(lang, dict(settings.locale_map))
     if target is None:
         raise UsageError(f"{lang!r} is not a language code the service has")

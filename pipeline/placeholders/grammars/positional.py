@@ -182,7 +182,9 @@ def _parse_boost(text: str, translated: bool) -> Parsed:
                 numbered.append(Arg(number, type_))
         directives.append(Directive(at, m.end(), bool(wanted), any(n is None for n, _ in wanted)))
         at = text.find("%", m.end())
-    args, problem = merge_args([Arg(-a.key if a.key < 0 else a.key, a.type) for a in numbered])  # type: ignore[operator]
+    args, problem = merge_args(
+        [Arg(-a.key if isinstance(a.key, int) and a.key < 0 else a.key, a.type) for a in numbered]
+    )
     return Parsed(tuple(directives), args, problem)
 
 

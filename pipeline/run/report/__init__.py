@@ -13,7 +13,7 @@ import json
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
@@ -112,7 +112,7 @@ def _languages(report: RunReport) -> dict[str, tuple[Counters, int]]:
     return {lang: (totals[lang], catalogs[lang]) for lang in sorted(totals)}
 
 
-def to_json(report: RunReport) -> dict:
+def to_json(report: RunReport) -> dict[str, Any]:
     """The report as plain JSON data (schema in the README)."""
     return {
         "schema": SCHEMA_VERSION,
@@ -164,7 +164,7 @@ def _counts(counters: Counters) -> dict[str, int]:
     return {name: getattr(counters, name) for name in counters.__slots__}
 
 
-def _usage_json(usage: UsageRecord | None) -> dict | None:
+def _usage_json(usage: UsageRecord | None) -> dict[str, Any] | None:
     if usage is None:
         return None
     return {

@@ -92,7 +92,10 @@ def dictionary_from(value: object, where: str) -> Dictionary:
     target = content(glossary_language, value.get("target_lang"), "target_lang")
     if source == target:
         raise bad_request(f"{where}: source_lang and target_lang must differ (both are {echo(source)})")
-    return content(parse_dictionary, source, target, value.get("entries"), value.get("entries_format"))
+    dictionary: Dictionary = content(
+        parse_dictionary, source, target, value.get("entries"), value.get("entries_format")
+    )
+    return dictionary
 
 
 def query_pair(request: Request) -> tuple[str, str]:

@@ -52,14 +52,16 @@ def score(a: str, b: str) -> float:
     longest = max(len(a), len(b))
     if longest == 0:
         return 100.0
-    return 100.0 * (1 - levenshtein.distance(a, b) / longest)
+    distance: int = levenshtein.distance(a, b)
+    return 100.0 * (1 - distance / longest)
 
 
 def passes(a: str, b: str, threshold: int) -> bool:
     """Whether normalized ``a`` and ``b`` score at or above ``threshold`` (exact integer test)."""
     levenshtein, _ = _rapidfuzz()
     longest = max(len(a), len(b))
-    return 100 * levenshtein.distance(a, b) <= (100 - threshold) * longest
+    distance: int = levenshtein.distance(a, b)
+    return 100 * distance <= (100 - threshold) * longest
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Literal
 from pipeline.service.store.database import Database
 
 Kind = Literal["translation", "write", "document"]
-_COLUMNS: dict[str, str] = {"translation": "translation_chars", "write": "write_chars", "document": "document_chars"}
+_COLUMNS: dict[Kind, str] = {"translation": "translation_chars", "write": "write_chars", "document": "document_chars"}
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS key_usage (
@@ -105,7 +105,8 @@ class Meter:
         everyone = self._db.query_one(
             f"SELECT {columns} FROM key_usage WHERE account_id = ? AND period = ?", (account_id, period)
         )
-        return {kind: (int(mine[i]), int(everyone[i])) for i, kind in enumerate(_COLUMNS)}  # type: ignore[index, misc]
+        assert mine is not None and everyone is not None  # sums over no rows are one row of zeros
+        return {kind: (int(mine[i]), int(everyone[i])) for i, kind in enumerate(_COLUMNS)}
 
     def record_tag(self, account_id: str, custom_tag: str, day: str, characters: int) -> None:
         """Add text-translation characters to a custom reporting tag on a UTC day (``YYYY-MM-DD``)."""

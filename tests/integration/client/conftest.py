@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from client_live_support import FakeSleep
 
 from pipeline.client.sync import Client
+from tests.integration.client.client_live_support import FakeSleep
 
 
 @pytest.fixture

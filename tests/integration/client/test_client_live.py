@@ -6,13 +6,13 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from client_live_support import FakeSleep
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.api_data import Language, TranslateResult, Translation
 from pipeline.client.sync import Client
 from pipeline.errors import AuthenticationError, BadRequestError, QuotaExceededError
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.client.client_live_support import FakeSleep
 
 pytestmark = pytest.mark.integration
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 
 from pipeline.client.retry import NO_RETRY, RetryPolicy
 from pipeline.errors import QuotaExceededError, RateLimitedError, ServerError, TransportError
+from tests.integration.client.client_live_support import FakeSleep, faulty_async_client, faulty_client, fresh_id
 
 pytestmark = pytest.mark.integration
 

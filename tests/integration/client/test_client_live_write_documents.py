@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from typing import Any
 
-import document_samples as samples
 import pytest
 
 from pipeline.client.aio import AsyncClient
@@ -14,6 +14,8 @@ from pipeline.client.retry import PollPolicy
 from pipeline.client.sync import Client
 from pipeline.errors import AuthenticationError, BadRequestError, DocumentTranslationError, NotFoundError
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +29,7 @@ FAST_POLL = PollPolicy(initial=0.02, maximum=0.2, max_wait=30.0)
 
 
 @pytest.fixture
-def real_client(live_service: Any):
+def real_client(live_service: LiveService) -> Iterator[Client]:
     with Client(live_service.url, live_service.auth_key, timeout=30.0) as c:
         yield c
 

@@ -8,6 +8,14 @@ why, where Chromium or its driver is missing (``make test`` installs them as roo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pipeline.catalogs import Unit
+
+if TYPE_CHECKING:
+    from selenium.webdriver.chrome.webdriver import WebDriver
+
 import os
 import shutil
 import signal
@@ -20,12 +28,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
-from waiting import Lines
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.model import Severity
 from pipeline.run.gate import check_unit, plural_usage
+from tests.review_project import PO, REVIEW_DATA, XLIFF_2, XLIFF_12, review_project
+from tests.waiting import Lines
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +56,7 @@ CONFLICT = "locale/de/LC_MESSAGES/conflict.po"
 WAIT_SECONDS = 60
 
 
-def unit_in(path: Path, source: str):
+def unit_in(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 
@@ -61,7 +69,7 @@ def gate_errors(path: Path, source: str, targets: list[str]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("review-project")
     review_project(root)
     shutil.copyfile(REVIEW_DATA / "awaiting_review.po", root / CONFLICT)
@@ -69,7 +77,7 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(project) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
+def server(project: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
     """``pipeline review --no-open --port 0`` on the project: the page's URL (with its token), process, stdout."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     process = subprocess.Popen(
@@ -92,7 +100,7 @@ def server(project) -> Iterator[tuple[str, subprocess.Popen[bytes], Lines]]:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser() -> Iterator[WebDriver]:
     """A headless Chromium of its own (fresh profile), driven through the distribution's chromedriver."""
     missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
     if missing:
@@ -117,7 +125,7 @@ def browser():
 class Page:
     """The review page in the browser, used as a reviewer would: filters, keys, what is shown."""
 
-    def __init__(self, driver, url: str) -> None:
+    def __init__(self, driver: WebDriver, url: str) -> None:
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.driver = driver
@@ -134,7 +142,8 @@ class Page:
     def text_of(self, selector: str) -> str:
         """The text of the first element ``selector`` finds ("" when none), read in one step as the page redraws."""
         script = "const found = document.querySelector(arguments[0]); return found ? found.innerText : '';"
-        return self.driver.execute_script(script, selector)
+        result: str = self.driver.execute_script(script, selector)
+        return result
 
     def where(self) -> str:
         return self.text_of("#entry .where")
@@ -173,7 +182,12 @@ class Page:
         area.send_keys(text)
 
 
-def test_the_keyboard_path_on_a_po_catalog(server, browser, project, msgfmt_check):
+def test_the_keyboard_path_on_a_po_catalog(
+    server: tuple[str, subprocess.Popen[bytes], Lines],
+    browser: WebDriver,
+    project: Path,
+    msgfmt_check: Callable[[Path], None],
+) -> None:
     from selenium.webdriver.common.keys import Keys
 
     page = Page(browser, server[0])
@@ -208,7 +222,12 @@ def test_the_keyboard_path_on_a_po_catalog(server, browser, project, msgfmt_chec
     msgfmt_check(path)
 
 
-def test_accept_reject_and_a_note_on_xliff_12_and_2(server, browser, project, xliff_schema_check):
+def test_accept_reject_and_a_note_on_xliff_12_and_2(
+    server: tuple[str, subprocess.Popen[bytes], Lines],
+    browser: WebDriver,
+    project: Path,
+    xliff_schema_check: Callable[[Path], None],
+) -> None:
     from selenium.webdriver.common.keys import Keys
 
     page = Page(browser, server[0])
@@ -231,7 +250,9 @@ def test_accept_reject_and_a_note_on_xliff_12_and_2(server, browser, project, xl
     xliff_schema_check(project / XLIFF_2)
 
 
-def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(server, browser, project):
+def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver, project: Path
+) -> None:
     page = Page(browser, server[0])
     page.choose("f-catalog", CONFLICT)
     assert page.source() == "Settings" and page.translation() == "Einstellungen"
@@ -248,7 +269,9 @@ def test_a_save_by_another_program_while_the_page_is_open_is_not_lost(server, br
     assert unit_in(path, "Settings").state is UnitState.TRANSLATED
 
 
-def test_a_request_without_the_token_is_refused(server, browser):
+def test_a_request_without_the_token_is_refused(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver
+) -> None:
     url = server[0]
     base = url.split("/?token=")[0]
     with pytest.raises(urllib.error.HTTPError) as refused:
@@ -258,7 +281,9 @@ def test_a_request_without_the_token_is_refused(server, browser):
     assert "missing or wrong token" in browser.find_element("tag name", "body").text
 
 
-def test_done_ends_the_review_with_the_summary_per_language(server, browser):
+def test_done_ends_the_review_with_the_summary_per_language(
+    server: tuple[str, subprocess.Popen[bytes], Lines], browser: WebDriver
+) -> None:
     url, process, out = server
     page = Page(browser, url)
     browser.find_element("id", "done").click()

@@ -5,9 +5,12 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
 
 
 def auth(key: str) -> dict[str, str]:
@@ -27,14 +30,14 @@ class Keys:
 
 
 @pytest.fixture(scope="session")
-def http(live_service) -> Iterator[httpx.Client]:
+def http(live_service: LiveService) -> Iterator[httpx.Client]:
     """A plain HTTP client on the session server (no default headers)."""
     with httpx.Client(base_url=live_service.url, timeout=30) as client:
         yield client
 
 
 @pytest.fixture(scope="session")
-def keys(live_service) -> Keys:
+def keys(live_service: LiveService) -> Keys:
     """Headers for the paid developer key, the admin key, the free developer key and the second paid account's key."""
     return Keys(
         auth(live_service.auth_key),
@@ -50,7 +53,7 @@ class DevKey:
 
     key_id: str
     headers: dict[str, str]
-    record: dict[str, object]
+    record: dict[str, Any]
 
 
 @pytest.fixture

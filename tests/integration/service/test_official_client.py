@@ -10,16 +10,18 @@ style rules and translation memories are in ``test_official_client_resources``.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import deepl
 import docx as python_docx
 import pytest
-from document_samples import docx
-from official_client_support import official_client
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.document_samples import docx
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import DevKey
+from tests.integration.service.official_client_support import OfficialClient, official_client
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +32,7 @@ HELLO_DE_NEXT_GEN = transliterate("Hello world", "DE", next_gen=True)
 
 
 @pytest.fixture(scope="module")
-def client(live_service) -> Iterator[deepl.DeepLClient]:
+def client(live_service: LiveService) -> Iterator[OfficialClient]:
     """The official client on the session server with the paid developer key."""
     translator = official_client(live_service.url, live_service.auth_key)
     yield translator
@@ -38,7 +40,7 @@ def client(live_service) -> Iterator[deepl.DeepLClient]:
 
 
 @pytest.fixture
-def fresh_client(live_service, new_key) -> Iterator[deepl.DeepLClient]:
+def fresh_client(live_service: LiveService, new_key: Callable[..., DevKey]) -> Iterator[OfficialClient]:
     """The official client with a developer key created for this test (usage starts at 0)."""
     key = new_key("official client")
     translator = official_client(live_service.url, key.headers["Authorization"].split()[-1])
@@ -49,7 +51,7 @@ def fresh_client(live_service, new_key) -> Iterator[deepl.DeepLClient]:
 # --- the client itself: server_url, set_app_info, close, the renamed header -------------------
 
 
-def test_server_url_app_info_and_close_behave(live_service) -> None:
+def test_server_url_app_info_and_close_behave(live_service: LiveService) -> None:
     translator = official_client(live_service.url, live_service.auth_key)
     assert translator.server_url == live_service.url
     assert translator.set_app_info("pipeline-tests", "1.0") is translator
@@ -57,7 +59,7 @@ def test_server_url_app_info_and_close_behave(live_service) -> None:
     translator.close()
 
 
-def test_the_real_services_scheme_word_is_refused(live_service) -> None:
+def test_the_real_services_scheme_word_is_refused(live_service: LiveService) -> None:
     """Without the rename the key is not accepted: the rename is what makes every other test work."""
     translator = deepl.DeepLClient(live_service.auth_key, server_url=live_service.url)
     with pytest.raises(deepl.AuthorizationException):
@@ -68,21 +70,21 @@ def test_the_real_services_scheme_word_is_refused(live_service) -> None:
 # --- translate_text ---------------------------------------------------------------------------
 
 
-def test_translate_text_many_texts(client: deepl.DeepLClient) -> None:
+def test_translate_text_many_texts(client: OfficialClient) -> None:
     results = client.translate_text(["Hello world", "Save the file"], source_lang="EN", target_lang="DE")
     assert [r.text for r in results] == [HELLO_DE, transliterate("Save the file", "DE")]
     assert [r.detected_source_lang for r in results] == ["EN", "EN"]
     assert all(r.model_type_used is None for r in results)  # no model_type sent, none reported
 
 
-def test_detection_is_served_by_the_quality_model(client: deepl.DeepLClient) -> None:
+def test_detection_is_served_by_the_quality_model(client: OfficialClient) -> None:
     """Without source_lang the next-gen model serves, whatever model_type says (spec rule 3)."""
     detected = client.translate_text("Hello world", target_lang="DE", model_type="latency_optimized")
     assert (detected.text, detected.detected_source_lang) == (HELLO_DE_NEXT_GEN, "EN")
     assert detected.model_type_used == "quality_optimized"
 
 
-def test_latency_and_quality_models_answer_visibly_differently(client: deepl.DeepLClient) -> None:
+def test_latency_and_quality_models_answer_visibly_differently(client: OfficialClient) -> None:
     latency = client.translate_text("Hello world", source_lang="EN", target_lang="DE", model_type="latency_optimized")
     quality = client.translate_text("Hello world", source_lang="EN", target_lang="DE", model_type="quality_optimized")
     preferred = client.translate_text(
@@ -93,7 +95,7 @@ def test_latency_and_quality_models_answer_visibly_differently(client: deepl.Dee
     assert (preferred.text, preferred.model_type_used) == (quality.text, "quality_optimized")
 
 
-def test_custom_instructions_and_tag_handling_v2_imply_the_quality_model(client: deepl.DeepLClient) -> None:
+def test_custom_instructions_and_tag_handling_v2_imply_the_quality_model(client: OfficialClient) -> None:
     quality = client.translate_text("Hello world", source_lang="EN", target_lang="DE", model_type="quality_optimized")
     instructed = client.translate_text(
         "Hello world",
@@ -118,7 +120,7 @@ def test_custom_instructions_and_tag_handling_v2_imply_the_quality_model(client:
         )
 
 
-def test_custom_instructions_change_the_output_visibly_and_deterministically(client: deepl.DeepLClient) -> None:
+def test_custom_instructions_change_the_output_visibly_and_deterministically(client: OfficialClient) -> None:
     """The client suite's ``test_custom_instructions``: other instructions, another text; the same, the same."""
     text = "I am testing if custom instructions are working correctly."
     plain = client.translate_text(text, target_lang="DE")
@@ -132,7 +134,7 @@ def test_custom_instructions_change_the_output_visibly_and_deterministically(cli
     assert 0 < len(limited.text) <= 20
 
 
-def test_formality_where_supported_and_prefer_values_elsewhere(client: deepl.DeepLClient) -> None:
+def test_formality_where_supported_and_prefer_values_elsewhere(client: OfficialClient) -> None:
     informal = client.translate_text("How are you?", source_lang="EN", target_lang="DE", formality="less")
     assert informal.text == transliterate("How are you?", "DE")
     # The client's own suite matches "Target language ... formality", the real service's order.
@@ -143,7 +145,7 @@ def test_formality_where_supported_and_prefer_values_elsewhere(client: deepl.Dee
     assert fallback.text == plain.text != "How are you?"
 
 
-def test_tag_handling_keeps_markup_and_ignored_content(client: deepl.DeepLClient) -> None:
+def test_tag_handling_keeps_markup_and_ignored_content(client: OfficialClient) -> None:
     html = client.translate_text("<p>Hello <b>world</b></p>", source_lang="EN", target_lang="FR", tag_handling="html")
     assert html.text.startswith("<p>") and "<b>" in html.text and html.text.endswith("</b></p>")
     xml = client.translate_text(
@@ -159,7 +161,7 @@ def test_tag_handling_keeps_markup_and_ignored_content(client: deepl.DeepLClient
     assert xml.text.endswith("<x>world</x></p>") and not xml.text.startswith("<p>Hello")
 
 
-def test_context_is_free_and_billed_characters_come_back_when_asked(client: deepl.DeepLClient) -> None:
+def test_context_is_free_and_billed_characters_come_back_when_asked(client: OfficialClient) -> None:
     result = client.translate_text(
         "Hello",
         source_lang="EN",
@@ -172,7 +174,7 @@ def test_context_is_free_and_billed_characters_come_back_when_asked(client: deep
     assert result.billed_characters == 5 and result.text != "Hello"
 
 
-def test_irish_translates_both_ways(client: deepl.DeepLClient) -> None:
+def test_irish_translates_both_ways(client: OfficialClient) -> None:
     to_irish = client.translate_text("Hello world", source_lang="EN", target_lang="GA")
     assert to_irish.detected_source_lang == "EN"
     assert to_irish.text not in ("Hello world", HELLO_DE) and len(to_irish.text.split()) == 2
@@ -183,7 +185,7 @@ def test_irish_translates_both_ways(client: deepl.DeepLClient) -> None:
 # --- language lists ---------------------------------------------------------------------------
 
 
-def test_source_languages_include_todays_languages(client: deepl.DeepLClient) -> None:
+def test_source_languages_include_todays_languages(client: OfficialClient) -> None:
     sources = {lang.code: lang for lang in client.get_source_languages()}
     assert sources["GA"].name == "Irish" and sources["HR"].name == "Croatian"
     assert {"EN", "DE", "ZH", "PT"} <= set(sources)
@@ -191,7 +193,7 @@ def test_source_languages_include_todays_languages(client: deepl.DeepLClient) ->
     assert all(lang.supports_formality is None for lang in sources.values())
 
 
-def test_target_languages_say_whether_formality_works(client: deepl.DeepLClient) -> None:
+def test_target_languages_say_whether_formality_works(client: OfficialClient) -> None:
     """The client sends ``type=target`` in a form body of a GET; every target entry has the flag."""
     targets = {lang.code: lang for lang in client.get_target_languages(skip_cache=True)}
     assert {"EN-GB", "EN-US", "PT-BR", "PT-PT", "ZH-HANS", "ZH-HANT", "ES-419", "GA"} <= set(targets)
@@ -201,7 +203,7 @@ def test_target_languages_say_whether_formality_works(client: deepl.DeepLClient)
     assert not targets["GA"].supports_formality and not targets["EN-GB"].supports_formality
 
 
-def test_glossary_language_pairs_in_lower_case(client: deepl.DeepLClient) -> None:
+def test_glossary_language_pairs_in_lower_case(client: OfficialClient) -> None:
     pairs = {(p.source_lang, p.target_lang) for p in client.get_glossary_languages()}
     assert {("en", "de"), ("de", "en"), ("ja", "zh"), ("ar", "en")} <= pairs
     assert not any(s == t for s, t in pairs) and not any("ga" in pair for pair in pairs)
@@ -212,19 +214,20 @@ def test_glossary_language_pairs_in_lower_case(client: deepl.DeepLClient) -> Non
 # --- usage ------------------------------------------------------------------------------------
 
 
-def test_usage_has_a_count_and_a_limit(fresh_client: deepl.DeepLClient) -> None:
+def test_usage_has_a_count_and_a_limit(fresh_client: OfficialClient) -> None:
     before = fresh_client.get_usage()
-    assert before.character.valid and before.character.count >= 0
+    count = before.character.count
+    assert before.character.valid and count is not None and count >= 0
     assert before.character.limit == 1_000_000_000_000  # the real service's figure for "no limit"
     assert not before.any_limit_reached and "Characters:" in str(before)
     fresh_client.translate_text("Hello world", source_lang="EN", target_lang="DE")
-    assert fresh_client.get_usage().character.count == before.character.count + 11
+    assert fresh_client.get_usage().character.count == count + 11
 
 
 # --- Write ------------------------------------------------------------------------------------
 
 
-def test_rephrase_and_correct(client: deepl.DeepLClient) -> None:
+def test_rephrase_and_correct(client: OfficialClient) -> None:
     styled = client.rephrase_text("this are bad", target_lang="en-US", style="business")
     assert (styled.text, styled.target_language, styled.detected_source_language) == ("This are bad", "en-US", "EN")
     toned = client.rephrase_text(["das ist gut", "ja"], target_lang="de", tone="friendly")
@@ -240,7 +243,7 @@ def test_rephrase_and_correct(client: deepl.DeepLClient) -> None:
 # --- documents --------------------------------------------------------------------------------
 
 
-def test_document_from_filepath(client: deepl.DeepLClient, tmp_path: Path) -> None:
+def test_document_from_filepath(client: OfficialClient, tmp_path: Path) -> None:
     source, target = tmp_path / "notes.txt", tmp_path / "notes.de.txt"
     source.write_text("Hello world", encoding="utf-8")
     status = client.translate_document_from_filepath(source, target, target_lang="DE")
@@ -248,7 +251,7 @@ def test_document_from_filepath(client: deepl.DeepLClient, tmp_path: Path) -> No
     assert target.read_text(encoding="utf-8") == HELLO_DE
 
 
-def test_document_from_file_objects_keeps_a_word_file(client: deepl.DeepLClient) -> None:
+def test_document_from_file_objects_keeps_a_word_file(client: OfficialClient) -> None:
     output = io.BytesIO()
     status = client.translate_document(
         docx(paragraphs=1), output, source_lang="EN", target_lang="FR", filename="notes.docx"
@@ -258,7 +261,7 @@ def test_document_from_file_objects_keeps_a_word_file(client: deepl.DeepLClient)
     assert texts and all(text != "Release notes" for text in texts) and len(texts[0].split()) == 2
 
 
-def test_document_upload_status_wait_and_download_one_by_one(client: deepl.DeepLClient) -> None:
+def test_document_upload_status_wait_and_download_one_by_one(client: OfficialClient) -> None:
     handle = client.translate_document_upload(b"Hello world", target_lang="DE", filename="hello.txt")
     assert len(handle.document_id) == 32 and handle.document_key
     first = client.translate_document_get_status(handle)
@@ -270,15 +273,15 @@ def test_document_upload_status_wait_and_download_one_by_one(client: deepl.DeepL
     assert output.getvalue().decode("utf-8") == HELLO_DE
 
 
-def test_document_with_equal_languages_ends_in_error_with_a_message(client: deepl.DeepLClient) -> None:
+def test_document_with_equal_languages_ends_in_error_with_a_message(client: OfficialClient) -> None:
     with pytest.raises(deepl.DocumentTranslationException) as caught:
         client.translate_document(b"Hallo Welt", io.BytesIO(), source_lang="DE", target_lang="DE", filename="x.txt")
     assert "Source and target language are equal" in str(caught.value)
     status = client.translate_document_get_status(caught.value.document_handle)
-    assert status.status.value == "error" and status.error_message == "Source and target language are equal"
+    assert status.status.value == "error" and str(status.error_message) == "Source and target language are equal"
 
 
-def test_a_document_detected_in_its_target_language_ends_in_error(client: deepl.DeepLClient, tmp_path: Path) -> None:
+def test_a_document_detected_in_its_target_language_ends_in_error(client: OfficialClient, tmp_path: Path) -> None:
     """The client suite's ``test_document_failure_during_translation``: no source_lang, a German text into German."""
     source = tmp_path / "example_document.txt"
     source.write_text("Protonenstrahl", encoding="utf-8")
@@ -288,7 +291,7 @@ def test_a_document_detected_in_its_target_language_ends_in_error(client: deepl.
     assert caught.value.document_handle is not None
 
 
-def test_unsupported_document_type_uses_the_real_services_wording(client: deepl.DeepLClient) -> None:
+def test_unsupported_document_type_uses_the_real_services_wording(client: OfficialClient) -> None:
     with pytest.raises(deepl.DeepLException) as caught:
         client.translate_document_upload(b"<a/>", target_lang="DE", filename="data.xml")
     assert caught.value.http_status_code == 400

@@ -6,14 +6,17 @@ Each public resource method of ``deepl.DeepLClient`` runs through the library's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import cast
 
 import deepl
 import pytest
 from deepl.api_data import MultilingualGlossaryDictionaryEntries as Dictionary
-from official_client_support import official_client
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.conftest import LiveService
+from tests.integration.service.official_client_support import OfficialClient, official_client
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +33,7 @@ TMX = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 @pytest.fixture(scope="module")
-def client(live_service) -> Iterator[deepl.DeepLClient]:
+def client(live_service: LiveService) -> Iterator[OfficialClient]:
     """The official client on the session server with the paid developer key."""
     translator = official_client(live_service.url, live_service.auth_key)
     yield translator
@@ -40,7 +43,7 @@ def client(live_service) -> Iterator[deepl.DeepLClient]:
 # --- v2 glossaries (Translator) ---------------------------------------------------------------
 
 
-def test_single_pair_glossary_lifecycle(client: deepl.DeepLClient) -> None:
+def test_single_pair_glossary_lifecycle(client: OfficialClient) -> None:
     glossary = client.create_glossary("client terms", "EN", "DE", {"file": "Datei", "save": "sichern"})
     assert (glossary.name, glossary.ready) == ("client terms", True)
     assert (glossary.source_lang, glossary.target_lang) == ("EN", "DE")
@@ -59,7 +62,7 @@ def test_single_pair_glossary_lifecycle(client: deepl.DeepLClient) -> None:
         client.get_glossary(glossary.glossary_id)
 
 
-def test_single_pair_glossary_from_csv(client: deepl.DeepLClient) -> None:
+def test_single_pair_glossary_from_csv(client: OfficialClient) -> None:
     glossary = client.create_glossary_from_csv("csv terms", "EN", "FR", '"file, document",fichier\nsave,enregistrer\n')
     try:
         assert client.get_glossary_entries(glossary) == {"file, document": "fichier", "save": "enregistrer"}
@@ -67,7 +70,7 @@ def test_single_pair_glossary_from_csv(client: deepl.DeepLClient) -> None:
         client.delete_glossary(glossary.glossary_id)
 
 
-def test_glossary_for_a_language_without_glossary_support_is_refused(client: deepl.DeepLClient) -> None:
+def test_glossary_for_a_language_without_glossary_support_is_refused(client: OfficialClient) -> None:
     with pytest.raises(deepl.DeepLException) as caught:
         client.create_glossary("irish", "EN", "GA", {"file": "comhad"})
     assert caught.value.http_status_code == 400 and "ga" in str(caught.value).lower()
@@ -76,7 +79,7 @@ def test_glossary_for_a_language_without_glossary_support_is_refused(client: dee
 # --- v3 glossaries (DeepLClient) --------------------------------------------------------------
 
 
-def test_multilingual_glossary_lifecycle(client: deepl.DeepLClient) -> None:
+def test_multilingual_glossary_lifecycle(client: OfficialClient) -> None:
     glossary = client.create_multilingual_glossary(
         "multi", [Dictionary("EN", "DE", {"file": "Datei"}), Dictionary("EN", "FR", {"file": "fichier"})]
     )
@@ -86,14 +89,15 @@ def test_multilingual_glossary_lifecycle(client: deepl.DeepLClient) -> None:
         assert client.get_multilingual_glossary(glossary.glossary_id).name == "multi"
         assert glossary.glossary_id in {g.glossary_id for g in client.list_multilingual_glossaries()}
         (entries,) = client.get_multilingual_glossary_entries(glossary, "EN", "DE").dictionaries
-        assert entries.entries == "file\tDatei"  # no trailing newline, as the real service sends it
+        # deepl annotates entries as a dict; it holds the tab-separated text as the service sent it.
+        assert cast(str, entries.entries) == "file\tDatei"  # no trailing newline, as the real service sends it
         assert client.update_multilingual_glossary_name(glossary, "renamed").name == "renamed"
         merged = client.update_multilingual_glossary_dictionary(glossary, Dictionary("EN", "DE", {"save": "sichern"}))
         assert {(d.target_lang.lower(), d.entry_count) for d in merged.dictionaries} == {("de", 2), ("fr", 1)}
         merged = client.update_multilingual_glossary_dictionary_from_csv(glossary, "EN", "DE", "open,öffnen\n")
         assert {(d.target_lang.lower(), d.entry_count) for d in merged.dictionaries} == {("de", 3), ("fr", 1)}
         (entries,) = client.get_multilingual_glossary_entries(glossary, "EN", "DE").dictionaries
-        assert sorted(entries.entries.split("\n")) == ["file\tDatei", "open\töffnen", "save\tsichern"]
+        assert sorted(cast(str, entries.entries).split("\n")) == ["file\tDatei", "open\töffnen", "save\tsichern"]
         replaced = client.replace_multilingual_glossary_dictionary(glossary, Dictionary("EN", "IT", {"file": "file"}))
         assert (replaced.source_lang.lower(), replaced.target_lang.lower(), replaced.entry_count) == ("en", "it", 1)
         replaced = client.replace_multilingual_glossary_dictionary_from_csv(glossary, "EN", "FR", "save,enregistrer\n")
@@ -109,11 +113,11 @@ def test_multilingual_glossary_lifecycle(client: deepl.DeepLClient) -> None:
         client.get_multilingual_glossary(glossary.glossary_id)
 
 
-def test_multilingual_glossary_from_csv(client: deepl.DeepLClient) -> None:
+def test_multilingual_glossary_from_csv(client: OfficialClient) -> None:
     glossary = client.create_multilingual_glossary_from_csv("csv multi", "EN", "DE", "file,Datei\n")
     try:
         (entries,) = client.get_multilingual_glossary_entries(glossary.glossary_id, "en", "de").dictionaries
-        assert entries.entries == "file\tDatei"
+        assert cast(str, entries.entries) == "file\tDatei"
     finally:
         client.delete_multilingual_glossary(glossary.glossary_id)
 
@@ -121,13 +125,14 @@ def test_multilingual_glossary_from_csv(client: deepl.DeepLClient) -> None:
 # --- style rules ------------------------------------------------------------------------------
 
 
-def test_style_rule_lifecycle(client: deepl.DeepLClient) -> None:
+def test_style_rule_lifecycle(client: OfficialClient) -> None:
     rules = {"punctuation": {"periods_in_academic_degrees": "do_not_use"}}
     style = client.create_style_rule(
         "house style", "en", configured_rules=rules, custom_instructions=[{"label": "tone", "prompt": "Be brief"}]
     )
     try:
         assert (style.name, style.language, style.version) == ("house style", "en", 1)
+        assert style.configured_rules is not None
         assert style.configured_rules.punctuation == {"periods_in_academic_degrees": "do_not_use"}
         assert [(c.label, c.prompt) for c in style.custom_instructions] == [("tone", "Be brief")]
         listed = {s.style_id: s for s in client.get_all_style_rules(detailed=True, page=0, page_size=25)}
@@ -140,7 +145,8 @@ def test_style_rule_lifecycle(client: deepl.DeepLClient) -> None:
         reconfigured = client.update_style_rule_configured_rules(
             style, {"style_and_tone": {"short_vs_long_words": "use_short_words"}}
         )
-        assert reconfigured.version == 3 and reconfigured.configured_rules.punctuation == {}
+        assert reconfigured.version == 3 and reconfigured.configured_rules is not None
+        assert reconfigured.configured_rules.punctuation == {}
         assert reconfigured.configured_rules.style_and_tone == {"short_vs_long_words": "use_short_words"}
         result = client.translate_text("Hallo Welt", source_lang="DE", target_lang="EN-US", style_rule=style)
         quality = client.translate_text(
@@ -160,7 +166,7 @@ def test_style_rule_lifecycle(client: deepl.DeepLClient) -> None:
     assert caught.value.http_status_code == 404
 
 
-def test_custom_instruction_lifecycle(client: deepl.DeepLClient) -> None:
+def test_custom_instruction_lifecycle(client: OfficialClient) -> None:
     style = client.create_style_rule("instructions", "de")
     try:
         created = client.create_style_rule_custom_instruction(style, "formal", "Use Sie", source_language="en")
@@ -185,7 +191,7 @@ def test_custom_instruction_lifecycle(client: deepl.DeepLClient) -> None:
 
 
 @pytest.fixture
-def memory_client(launch_service, tmp_path) -> Iterator[deepl.DeepLClient]:
+def memory_client(launch_service: Callable[..., LiveService], tmp_path: Path) -> Iterator[OfficialClient]:
     """The official client on a server provisioned with one translation memory."""
     tmx = tmp_path / "ui.tmx"
     tmx.write_text(TMX, encoding="utf-8")
@@ -195,7 +201,7 @@ def memory_client(launch_service, tmp_path) -> Iterator[deepl.DeepLClient]:
     translator.close()
 
 
-def test_translation_memories_are_listed_read_and_used(memory_client: deepl.DeepLClient) -> None:
+def test_translation_memories_are_listed_read_and_used(memory_client: OfficialClient) -> None:
     (memory,) = memory_client.list_translation_memories(page=0, page_size=10)
     assert (memory.name, memory.source_language) == ("ui", "en")
     assert (memory.target_languages, memory.segment_count) == (["de"], 1)
@@ -210,14 +216,14 @@ def test_translation_memories_are_listed_read_and_used(memory_client: deepl.Deep
     assert used.text == "Speichern Sie die Datei vor dem Schließen."
 
 
-def test_changing_memories_through_the_api_is_not_available(memory_client: deepl.DeepLClient, tmp_path) -> None:
+def test_changing_memories_through_the_api_is_not_available(memory_client: OfficialClient, tmp_path: Path) -> None:
     """The contract: uploading, modifying and deleting memories through the API is announced, not available."""
     (memory,) = memory_client.list_translation_memories()
     tmx = tmp_path / "more.tmx"
     tmx.write_text(TMX, encoding="utf-8")
     # upload_translation_memory_file and download_translation_memory_export talk to the upload or
     # download URL of an import or export job; with no job there is no URL to call them with.
-    calls = {
+    calls: dict[str, Callable[[], object]] = {
         "delete_translation_memory": lambda: memory_client.delete_translation_memory(memory),
         "create_translation_memory_import": lambda: memory_client.create_translation_memory_import("ui.tmx", 10),
         "create_translation_memory_export": lambda: memory_client.create_translation_memory_export(memory),

@@ -5,8 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+from collections.abc import Callable
 
+import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import DevKey, Keys
 
 pytestmark = pytest.mark.integration
 
@@ -15,14 +20,16 @@ GUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 MILLIS = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
 
 
-def translate(http, headers, text="Hello world", tag=None, target="DE"):
+def translate(
+    http: httpx.Client, headers: dict[str, str], text: str = "Hello world", tag: str | None = None, target: str = "DE"
+) -> httpx.Response:
     extra = {} if tag is None else {"X-Service-Reporting-Tag": tag}
     return http.post(
         "/v2/translate", json={"text": [text], "source_lang": "EN", "target_lang": target}, headers={**headers, **extra}
     )
 
 
-def test_create_key_returns_usable_secret_once(http, keys, new_key):
+def test_create_key_returns_usable_secret_once(http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey]) -> None:
     key = new_key()
     record = key.record
     assert re.fullmatch(f"{GUID}:{GUID}", record["key_id"])
@@ -36,7 +43,7 @@ def test_create_key_returns_usable_secret_once(http, keys, new_key):
     assert listed[key.key_id]["label"] == "Developer key"
 
 
-def test_label_and_list(http, keys, new_key):
+def test_label_and_list(http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey]) -> None:
     key = new_key("ci runner")
     assert key.record["label"] == "ci runner"
     renamed = http.put(f"{KEYS}/label", json={"key_id": key.key_id, "label": "nightly"}, headers=keys.admin)
@@ -45,7 +52,9 @@ def test_label_and_list(http, keys, new_key):
     assert listed[key.key_id]["label"] == "nightly"
 
 
-def test_deactivate_is_immediate_and_permanent(http, keys, new_key, error):
+def test_deactivate_is_immediate_and_permanent(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey], error: Callable[[httpx.Response, int], str]
+) -> None:
     key = new_key()
     assert translate(http, key.headers).status_code == 200
     response = http.put(f"{KEYS}/deactivate", json={"key_id": key.key_id}, headers=keys.admin)
@@ -61,7 +70,7 @@ def test_deactivate_is_immediate_and_permanent(http, keys, new_key, error):
     assert listed[key.key_id]["is_deactivated"] is True
 
 
-def test_admin_request_errors(http, keys, error):
+def test_admin_request_errors(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     unknown = f"{'0' * 8}-0000-0000-0000-{'0' * 12}:{'1' * 8}-1111-1111-1111-{'1' * 12}"
     assert error(http.put(f"{KEYS}/deactivate", json={}, headers=keys.admin), 400) == "parameter 'key_id' is required"
     assert error(http.put(f"{KEYS}/deactivate", json={"key_id": unknown}, headers=keys.admin), 404) == (
@@ -100,7 +109,9 @@ def test_admin_request_errors(http, keys, error):
     )
 
 
-def test_limit_zero_forbids_and_null_unlimits(http, keys, new_key, error):
+def test_limit_zero_forbids_and_null_unlimits(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey], error: Callable[[httpx.Response, int], str]
+) -> None:
     key = new_key()
     set_limit = http.put(f"{KEYS}/limits", json={"key_id": key.key_id, "characters": 0}, headers=keys.admin)
     assert set_limit.status_code == 200 and set_limit.json()["usage_limits"]["characters"] == 0
@@ -114,7 +125,9 @@ def test_limit_zero_forbids_and_null_unlimits(http, keys, new_key, error):
     assert translate(http, key.headers).status_code == 200
 
 
-def test_limit_reached_answers_456(http, keys, new_key, error):
+def test_limit_reached_answers_456(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey], error: Callable[[httpx.Response, int], str]
+) -> None:
     key = new_key()
     body = {"key_id": key.key_id, "characters": 25, "speech_to_text_milliseconds": 60000}
     record = http.put(f"{KEYS}/limits", json=body, headers=keys.admin).json()
@@ -129,7 +142,9 @@ def test_limit_reached_answers_456(http, keys, new_key, error):
     assert usage["speech_to_text_milliseconds_limit"] == 60000
 
 
-def test_usage_reports_key_level_figures_as_the_real_service(http, keys, new_key):
+def test_usage_reports_key_level_figures_as_the_real_service(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey]
+) -> None:
     """Account and key figures side by side; "no limit" is the real service's 1000000000000, never null."""
     limited, unlimited = new_key(), new_key()
     http.put(f"{KEYS}/limits", json={"key_id": limited.key_id, "characters": 40}, headers=keys.admin)
@@ -149,7 +164,7 @@ def test_usage_reports_key_level_figures_as_the_real_service(http, keys, new_key
     assert http.get("/v2/usage", headers=unlimited.headers).json()["api_key_character_limit"] == 0
 
 
-def test_usage_counts_translation_characters(http, keys, new_key):
+def test_usage_counts_translation_characters(http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey]) -> None:
     key = new_key()
     before = http.get("/v2/usage", headers=key.headers).json()
     assert before["api_key_character_count"] == 0
@@ -162,17 +177,17 @@ def test_usage_counts_translation_characters(http, keys, new_key):
     assert start.day == 1 and end.day == 1 and start < dt.datetime.now(dt.UTC) < end
 
 
-def test_free_tier_usage_has_no_speech_fields(http, keys):
+def test_free_tier_usage_has_no_speech_fields(http: httpx.Client, keys: Keys) -> None:
     usage = http.get("/v2/usage", headers=keys.free).json()
     assert "character_count" in usage
     assert "speech_to_text_milliseconds_count" not in usage and "speech_to_text_milliseconds_limit" not in usage
 
 
-def _report(http, keys, **query):
+def _report(http: httpx.Client, keys: Keys, **query: str) -> httpx.Response:
     return http.get("/v2/admin/analytics/custom-tags", params=query, headers=keys.admin)
 
 
-def test_custom_tag_analytics(http, keys):
+def test_custom_tag_analytics(http: httpx.Client, keys: Keys) -> None:
     tag = f"release-{secrets.token_hex(4)}"
     translate(http, keys.paid, "Hello", tag=tag)
     translate(http, keys.paid, "Hello again", tag=tag)
@@ -196,7 +211,7 @@ def test_custom_tag_analytics(http, keys):
     assert _report(http, keys, **earlier).json()["custom_tag_usage_report"]["usage"] == []
 
 
-def test_custom_tag_analytics_pages(http, keys):
+def test_custom_tag_analytics_pages(http: httpx.Client, keys: Keys) -> None:
     prefix = f"page-{secrets.token_hex(3)}"
     tags = {f"{prefix}-{i:03d}" for i in range(105)}
     for tag in tags:
@@ -215,7 +230,7 @@ def test_custom_tag_analytics_pages(http, keys):
     assert tags <= seen and pages >= 2
 
 
-def test_analytics_errors(http, keys, error):
+def test_analytics_errors(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     assert error(_report(http, keys, end_date="2026-01-02"), 400) == (
         "query parameter 'start_date' is required (a date, YYYY-MM-DD)"
     )
@@ -243,7 +258,9 @@ def test_analytics_errors(http, keys, error):
     ).startswith("query parameter 'page' must be a whole number")
 
 
-def test_active_key_limit(launch_service, error):
+def test_active_key_limit(
+    launch_service: Callable[..., LiveService], error: Callable[[httpx.Response, int], str]
+) -> None:
     import httpx
 
     service = launch_service()

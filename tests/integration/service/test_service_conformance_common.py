@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -12,41 +17,49 @@ TRANSLATE = "/v2/translate"
 BASIC = {"text": ["Hello"], "target_lang": "DE"}
 
 
-def test_unknown_path_is_404_json(http, keys, error):
+def test_unknown_path_is_404_json(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     assert "not found" in error(http.get("/v2/nothing-here", headers=keys.paid), 404)
     assert "not found" in error(http.post("/v9/translate", headers=keys.paid), 404)
 
 
-def test_trailing_slash_is_an_unknown_path(http, keys, error):
+def test_trailing_slash_is_an_unknown_path(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     assert "not found" in error(http.post("/v2/translate/", json=BASIC, headers=keys.paid), 404)
 
 
-def test_wrong_method_is_405_with_allow(http, keys, error):
+def test_wrong_method_is_405_with_allow(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = http.get(TRANSLATE, headers=keys.paid)
     assert "method GET not allowed" in error(response, 405)
     assert response.headers["allow"] == "POST"
     assert "not allowed" in error(http.delete("/v3/languages", headers=keys.paid), 405)
 
 
-def test_missing_authorization_is_403(http, error):
+def test_missing_authorization_is_403(http: httpx.Client, error: Callable[[httpx.Response, int], str]) -> None:
     assert "missing Authorization header" in error(http.post(TRANSLATE, json=BASIC), 403)
     assert "missing Authorization header" in error(http.get("/v3/languages?resource=glossary"), 403)
 
 
 @pytest.mark.parametrize("value", ["Bearer abc", "Service-Auth-Key", "DeepL-Auth-Key abc", "abc"])
-def test_malformed_authorization_is_403(http, value, error):
+def test_malformed_authorization_is_403(
+    http: httpx.Client, value: str, error: Callable[[httpx.Response, int], str]
+) -> None:
     message = error(http.post(TRANSLATE, json=BASIC, headers={"Authorization": value}), 403)
     assert message == "malformed Authorization header; expected 'Service-Auth-Key <key>'"
 
 
-def test_unknown_key_is_403_and_not_echoed(http, error):
+def test_unknown_key_is_403_and_not_echoed(http: httpx.Client, error: Callable[[httpx.Response, int], str]) -> None:
     response = http.post(TRANSLATE, json=BASIC, headers={"Authorization": "Service-Auth-Key secret-guess-123"})
     assert error(response, 403) == "unknown authentication key"
     assert "secret-guess-123" not in response.text
 
 
 @pytest.mark.parametrize("tier", ["paid", "free"])
-def test_legacy_query_auth_is_refused_on_both_tiers(http, live_service, tier, error):
+def test_legacy_query_auth_is_refused_on_both_tiers(
+    http: httpx.Client, live_service: LiveService, tier: str, error: Callable[[httpx.Response, int], str]
+) -> None:
     key = live_service.auth_key if tier == "paid" else live_service.free_auth_key
     response = http.post(TRANSLATE, params={"auth_key": key}, json=BASIC)
     assert "legacy authentication" in error(response, 403)
@@ -57,7 +70,13 @@ def test_legacy_query_auth_is_refused_on_both_tiers(http, live_service, tier, er
 
 
 @pytest.mark.parametrize("tier", ["paid", "free"])
-def test_legacy_body_auth_is_refused_on_both_tiers(http, live_service, post_form, tier, error):
+def test_legacy_body_auth_is_refused_on_both_tiers(
+    http: httpx.Client,
+    live_service: LiveService,
+    post_form: Callable[..., httpx.Response],
+    tier: str,
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     key = live_service.auth_key if tier == "paid" else live_service.free_auth_key
     headers = {"Authorization": f"Service-Auth-Key {key}"}
     in_form = post_form(TRANSLATE, [("auth_key", key), ("text", "Hello"), ("target_lang", "DE")], headers)
@@ -69,7 +88,9 @@ def test_legacy_body_auth_is_refused_on_both_tiers(http, live_service, post_form
     assert "Service-Auth-Key" in error(bare, 403)
 
 
-def test_admin_key_cannot_translate(http, keys, error):
+def test_admin_key_cannot_translate(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     assert "admin keys are valid for the admin endpoints only" in error(
         http.post(TRANSLATE, json=BASIC, headers=keys.admin), 403
     )
@@ -85,7 +106,9 @@ def test_admin_key_cannot_translate(http, keys, error):
         ("DELETE", "/v3/style_rules/0b0c1c52-5bd5-4b1e-9c4c-111111111111"),
     ],
 )
-def test_free_tier_is_refused_write_and_style_rules(http, keys, method, path, error):
+def test_free_tier_is_refused_write_and_style_rules(
+    http: httpx.Client, keys: Keys, method: str, path: str, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = http.request(method, path, json={"text": ["Hi"]}, headers=keys.free)
     assert error(response, 403) == "this endpoint is available to paid-tier accounts only"
 
@@ -101,14 +124,16 @@ def test_free_tier_is_refused_write_and_style_rules(http, keys, method, path, er
         ("GET", "/v2/admin/analytics/custom-tags?start_date=2026-01-01&end_date=2026-01-02"),
     ],
 )
-def test_free_tier_and_developer_keys_are_refused_admin(http, keys, method, path, error):
+def test_free_tier_and_developer_keys_are_refused_admin(
+    http: httpx.Client, keys: Keys, method: str, path: str, error: Callable[[httpx.Response, int], str]
+) -> None:
     free = http.request(method, path, json={}, headers=keys.free)
     assert error(free, 403) == "the admin interface is available to paid-tier accounts only"
     developer = http.request(method, path, json={}, headers=keys.paid)
     assert "needs an admin key" in error(developer, 403)
 
 
-def test_malformed_json_is_400(http, keys, error):
+def test_malformed_json_is_400(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     headers = {**keys.paid, "Content-Type": "application/json"}
     assert "not valid JSON" in error(http.post(TRANSLATE, content=b'{"text": ["a"', headers=headers), 400)
     assert "not valid UTF-8" in error(http.post(TRANSLATE, content=b'{"text": ["\xff"]}', headers=headers), 400)
@@ -141,11 +166,22 @@ def test_malformed_json_is_400(http, keys, error):
         ),
     ],
 )
-def test_wrong_json_types_are_400(http, keys, body, message, error):
+def test_wrong_json_types_are_400(
+    http: httpx.Client,
+    keys: Keys,
+    body: dict[str, object],
+    message: str,
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     assert error(http.post(TRANSLATE, json=body, headers=keys.paid), 400) == message
 
 
-def test_form_body_rules(http, keys, post_form, error):
+def test_form_body_rules(
+    http: httpx.Client,
+    keys: Keys,
+    post_form: Callable[..., httpx.Response],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     pairs = [
         ("text", "Hello"),
         ("text", "World"),
@@ -167,13 +203,15 @@ def test_form_body_rules(http, keys, post_form, error):
     assert error(twice, 400) == "parameter 'target_lang' may be given only once"
 
 
-def test_json_without_content_type(http, keys):
+def test_json_without_content_type(http: httpx.Client, keys: Keys) -> None:
     response = http.post(TRANSLATE, content=b'{"text": ["Hello"], "target_lang": "DE"}', headers=keys.paid)
     assert response.status_code == 200, response.text
     assert len(response.json()["translations"]) == 1
 
 
-def test_unsupported_content_type_is_415(http, keys, error):
+def test_unsupported_content_type_is_415(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = http.post(TRANSLATE, content=b"text=Hello", headers={**keys.paid, "Content-Type": "text/plain"})
     assert "unsupported content type 'text/plain'" in error(response, 415)
 
@@ -185,7 +223,7 @@ def _body_of_size(size: int) -> bytes:
     return body
 
 
-def test_body_limit_is_128_kib(http, keys, error):
+def test_body_limit_is_128_kib(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     headers = {**keys.paid, "Content-Type": "application/json"}
     at_limit = http.post(TRANSLATE, content=_body_of_size(128 * 1024), headers=headers)
     assert at_limit.status_code == 200, at_limit.text
@@ -195,8 +233,10 @@ def test_body_limit_is_128_kib(http, keys, error):
     assert "at most 131072 bytes" in error(huge, 413)
 
 
-def test_chunked_oversized_body_is_413(http, keys, error):
-    def chunks():
+def test_chunked_oversized_body_is_413(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
+    def chunks() -> Iterator[bytes]:
         yield b'{"target_lang":"DE","text":["'
         for _ in range(200):
             yield b"a" * 1024
@@ -216,7 +256,9 @@ def test_chunked_oversized_body_is_413(http, keys, error):
         ("POST", "/v2/translate", "paid"),
     ],
 )
-def test_a_declared_non_json_type_is_415_even_without_a_body(http, keys, method, path, who, error):
+def test_a_declared_non_json_type_is_415_even_without_a_body(
+    http: httpx.Client, keys: Keys, method: str, path: str, who: str, error: Callable[[httpx.Response, int], str]
+) -> None:
     # One rule everywhere: the declared media type decides (415), not whether a body follows.
     headers = {**getattr(keys, who), "Content-Type": "text/plain"}
     error(http.request(method, path, content=b"", headers=headers), 415)

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-import document_samples as samples
+import httpx
 import pytest
 from lxml import etree
-from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import DevKey, Keys
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 
@@ -22,31 +28,44 @@ def de(text: str) -> str:
     return transliterate(text, "DE")
 
 
-def upload(http, headers, name, data, part_type="application/octet-stream", **fields):
+#: A JSON body as the service sends it.
+Json = dict[str, Any]
+
+
+def upload(
+    http: httpx.Client,
+    headers: dict[str, str],
+    name: str,
+    data: bytes,
+    part_type: str = "application/octet-stream",
+    **fields: str,
+) -> httpx.Response:
     """POST /v2/document; the raw response."""
     return http.post(
         UPLOAD, files={"file": (name, data, part_type)}, data={"target_lang": "DE", **fields}, headers=headers
     )
 
 
-def start(http, headers, name, data, **fields):
+def start(http: httpx.Client, headers: dict[str, str], name: str, data: bytes, **fields: str) -> dict[str, str]:
     response = upload(http, headers, name, data, **fields)
     assert response.status_code == 200, response.text
-    handle = response.json()
+    handle: dict[str, str] = response.json()
     assert set(handle) == {"document_id", "document_key"}
     return handle
 
 
-def status(http, headers, handle, key=None):
+def status(
+    http: httpx.Client, headers: dict[str, str], handle: dict[str, str], key: str | None = None
+) -> httpx.Response:
     body = {"document_key": handle["document_key"] if key is None else key}
     return http.post(f"{UPLOAD}/{handle['document_id']}", json=body, headers=headers)
 
 
-def wait(http, headers, handle):
+def wait(http: httpx.Client, headers: dict[str, str], handle: dict[str, str]) -> Json:
     """The job's status once it ended (done or error), asked for as a client does."""
 
-    def ended():
-        body = status(http, headers, handle).json()
+    def ended() -> Json | None:
+        body: Json = status(http, headers, handle).json()
         assert body["status"] in ("queued", "translating", "done", "error"), body
         if body["status"] == "translating":
             assert isinstance(body["seconds_remaining"], int)
@@ -55,13 +74,15 @@ def wait(http, headers, handle):
     return poll(ended, f"document {handle['document_id']} to end")
 
 
-def download(http, headers, handle):
+def download(http: httpx.Client, headers: dict[str, str], handle: dict[str, str]) -> httpx.Response:
     return http.post(
         f"{UPLOAD}/{handle['document_id']}/result", json={"document_key": handle["document_key"]}, headers=headers
     )
 
 
-def round_trip(http, headers, name, data, **fields):
+def round_trip(
+    http: httpx.Client, headers: dict[str, str], name: str, data: bytes, **fields: str
+) -> tuple[httpx.Response, Json]:
     handle = start(http, headers, name, data, **fields)
     done = wait(http, headers, handle)
     assert done["status"] == "done", done
@@ -74,7 +95,7 @@ def round_trip(http, headers, name, data, **fields):
 # --- round trips --------------------------------------------------------------------------------
 
 
-def test_docx_round_trip(http, keys):
+def test_docx_round_trip(http: httpx.Client, keys: Keys) -> None:
     import docx as python_docx
 
     result, done = round_trip(http, keys.paid, "notes.docx", samples.docx(2))
@@ -83,12 +104,13 @@ def test_docx_round_trip(http, keys):
     assert 'filename="notes.docx"' in result.headers["content-disposition"]
     document = python_docx.Document(io.BytesIO(result.content))
     assert document.paragraphs[0].text == f"{de('Release')} {de('notes')}"
-    assert document.paragraphs[0].style.name == "Heading 1"
+    style = document.paragraphs[0].style
+    assert style is not None and style.name == "Heading 1"
     assert [r.bold for r in document.paragraphs[1].runs] == [None, True, None]
     assert document.paragraphs[1].runs[1].text == f"{de('important')}"
 
 
-def test_pptx_round_trip(http, keys):
+def test_pptx_round_trip(http: httpx.Client, keys: Keys) -> None:
     import pptx as python_pptx
 
     result, _ = round_trip(http, keys.paid, "deck.pptx", samples.pptx(2))
@@ -99,7 +121,7 @@ def test_pptx_round_trip(http, keys):
     assert len(presentation.slides) == 2
 
 
-def test_xlsx_round_trip_keeps_numbers_and_formulas(http, keys):
+def test_xlsx_round_trip_keeps_numbers_and_formulas(http: httpx.Client, keys: Keys) -> None:
     import openpyxl
 
     result, _ = round_trip(http, keys.paid, "prices.xlsx", samples.xlsx(3))
@@ -109,22 +131,23 @@ def test_xlsx_round_trip_keeps_numbers_and_formulas(http, keys):
     assert sheet["B10"].value == "=SUM(B2:B4)"
 
 
-def test_html_round_trip(http, keys):
+def test_html_round_trip(http: httpx.Client, keys: Keys) -> None:
     result, done = round_trip(http, keys.paid, "page.html", samples.html(2))
     page = result.content.decode()
     assert result.headers["content-type"].startswith("text/html")
     assert f"<p>{de('Paragraph')} 0: <b>{de('important')}</b>" in page and "<code>make install</code>" in page
-    assert etree.HTML(result.content).find(".//title").text == f"{de('Release')} {de('notes')}"
+    title = etree.HTML(result.content).find(".//title")
+    assert title is not None and title.text == f"{de('Release')} {de('notes')}"
     assert done["billed_characters"] < 50_000
 
 
-def test_srt_round_trip(http, keys):
+def test_srt_round_trip(http: httpx.Client, keys: Keys) -> None:
     result, _ = round_trip(http, keys.paid, "movie.srt", samples.srt(2))
     assert result.content.decode().startswith(f"1\n00:00:00,000 --> 00:00:00,900\n{de('Hello')} <i>{de('world')}</i>\n")
 
 
 @pytest.mark.parametrize(("name", "build"), [("app.xlf", samples.xliff12), ("app.xliff", samples.xliff21)])
-def test_xliff_round_trip(http, keys, name, build):
+def test_xliff_round_trip(http: httpx.Client, keys: Keys, name: str, build: Callable[[int], bytes]) -> None:
     result, _ = round_trip(http, keys.paid, name, build(2))
     root = etree.fromstring(result.content)
     ns = etree.QName(root).namespace
@@ -133,7 +156,7 @@ def test_xliff_round_trip(http, keys, name, build):
     assert len(target) == 2
 
 
-def test_txt_round_trip_and_htm_keeps_its_extension(http, keys):
+def test_txt_round_trip_and_htm_keeps_its_extension(http: httpx.Client, keys: Keys) -> None:
     result, _ = round_trip(http, keys.paid, "a.txt", b"Hello\n")
     assert result.content == f"{de('Hello')}\n".encode()
     htm, _ = round_trip(http, keys.paid, "b.HTM", b"<p>Hi</p>", output_format="htm")
@@ -143,7 +166,7 @@ def test_txt_round_trip_and_htm_keeps_its_extension(http, keys):
 # --- job rules ----------------------------------------------------------------------------------
 
 
-def test_download_once_then_gone(http, keys, error):
+def test_download_once_then_gone(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     handle = start(http, keys.paid, "a.txt", b"Hello\n")
     wait(http, keys.paid, handle)
     assert download(http, keys.paid, handle).status_code == 200
@@ -151,7 +174,7 @@ def test_download_once_then_gone(http, keys, error):
     assert "not found" in error(status(http, keys.paid, handle), 404)
 
 
-def test_document_key_checks(http, keys, error):
+def test_document_key_checks(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     handle = start(http, keys.paid, "a.txt", b"Hello\n")
     assert "does not match" in error(status(http, keys.paid, handle, key="0" * 64), 403)
     assert "does not match" in error(
@@ -168,7 +191,9 @@ def test_document_key_checks(http, keys, error):
 
 
 @pytest.mark.parametrize("other", ["free", "other_paid"])
-def test_other_accounts_cannot_see_a_document(http, keys, error, other):
+def test_other_accounts_cannot_see_a_document(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], other: str
+) -> None:
     handle = start(http, keys.paid, "a.txt", b"Hello\n")
     assert "not found" in error(status(http, getattr(keys, other), handle), 404)
     assert wait(http, keys.paid, handle)["status"] == "done"
@@ -176,19 +201,23 @@ def test_other_accounts_cannot_see_a_document(http, keys, error, other):
     assert download(http, keys.paid, handle).status_code == 200
 
 
-def test_free_tier_may_translate_documents(http, keys):
+def test_free_tier_may_translate_documents(http: httpx.Client, keys: Keys) -> None:
     result, _ = round_trip(http, keys.free, "a.txt", b"Hello\n")
     assert result.content == f"{de('Hello')}\n".encode()
 
 
-def test_equal_languages_end_in_error(http, keys, error):
+def test_equal_languages_end_in_error(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     handle = start(http, keys.paid, "a.txt", b"Hallo\n", source_lang="de", target_lang="DE")
     body = wait(http, keys.paid, handle)
     assert body["status"] == "error" and "equal" in body["message"]
     assert "nothing to download" in error(download(http, keys.paid, handle), 409)
 
 
-def test_a_document_detected_in_its_target_language_ends_in_error(http, keys, error):
+def test_a_document_detected_in_its_target_language_ends_in_error(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     """Without source_lang the detected language counts as the source (the official clients' suites)."""
     handle = start(http, keys.paid, "a.txt", b"Protonenstrahl\n", target_lang="DE")
     body = wait(http, keys.paid, handle)
@@ -196,7 +225,7 @@ def test_a_document_detected_in_its_target_language_ends_in_error(http, keys, er
     assert "nothing to download" in error(download(http, keys.paid, handle), 409)
 
 
-def test_a_style_rule_lists_length_instruction_applies_to_documents(http, keys):
+def test_a_style_rule_lists_length_instruction_applies_to_documents(http: httpx.Client, keys: Keys) -> None:
     prompt = {"label": "length", "prompt": "Use no more than 12 characters."}
     style = http.post(
         "/v3/style_rules", json={"name": "l", "language": "de", "custom_instructions": [prompt]}, headers=keys.paid
@@ -211,7 +240,7 @@ def test_a_style_rule_lists_length_instruction_applies_to_documents(http, keys):
         http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)
 
 
-def test_billing_happens_at_download(http, new_key):
+def test_billing_happens_at_download(http: httpx.Client, new_key: Callable[..., DevKey]) -> None:
     key = new_key()
     handle = start(http, key.headers, "a.txt", b"Hello world\n")
     assert wait(http, key.headers, handle)["billed_characters"] == 11
@@ -220,7 +249,9 @@ def test_billing_happens_at_download(http, new_key):
     assert http.get("/v2/usage", headers=key.headers).json()["api_key_character_count"] == 11
 
 
-def test_key_limit_refuses_download_and_upload(http, keys, new_key, error):
+def test_key_limit_refuses_download_and_upload(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey], error: Callable[[httpx.Response, int], str]
+) -> None:
     key = new_key()
     http.put("/v2/admin/developer-keys/limits", json={"key_id": key.key_id, "characters": 5}, headers=keys.admin)
     handle = start(http, key.headers, "a.txt", b"Hello world\n")
@@ -247,25 +278,29 @@ def test_key_limit_refuses_download_and_upload(http, keys, new_key, error):
         ({"output_format": "pdf"}, "only pdf input may be converted"),
     ],
 )
-def test_parameter_rules(http, keys, error, fields, message):
+def test_parameter_rules(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], fields: dict[str, str], message: str
+) -> None:
     assert message in error(upload(http, keys.paid, "a.txt", b"Hello\n", **fields), 400)
 
 
-def test_unknown_resources_are_404(http, keys, error):
+def test_unknown_resources_are_404(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     unknown = "6b9e6b4e-7c71-4b7e-8f6e-0d6a4c0a1b2c"
     assert "not found" in error(upload(http, keys.paid, "a.txt", b"x", source_lang="EN", glossary_id=unknown), 404)
     assert "not found" in error(upload(http, keys.paid, "a.txt", b"x", style_id=unknown), 404)
     assert "not found" in error(upload(http, keys.paid, "a.txt", b"x", translation_memory_id=unknown), 404)
 
 
-def test_prefer_formality_falls_back_and_model_type_is_ignored(http, keys):
+def test_prefer_formality_falls_back_and_model_type_is_ignored(http: httpx.Client, keys: Keys) -> None:
     result, _ = round_trip(
         http, keys.paid, "a.txt", b"Hello\n", target_lang="EN-GB", formality="prefer_more", model_type="anything"
     )
     assert result.status_code == 200
 
 
-def test_filename_part_and_missing_parts(http, keys, error):
+def test_filename_part_and_missing_parts(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     named = http.post(
         UPLOAD, files={"file": ("blob", b"Hello\n")}, data={"target_lang": "DE", "filename": "a.txt"}, headers=keys.paid
     )
@@ -279,11 +314,13 @@ def test_filename_part_and_missing_parts(http, keys, error):
     assert "empty" in error(upload(http, keys.paid, "a.txt", b""), 400)
 
 
-def test_not_multipart_is_415(http, keys, error):
+def test_not_multipart_is_415(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     assert "multipart/form-data" in error(http.post(UPLOAD, json={"target_lang": "DE"}, headers=keys.paid), 415)
 
 
-def test_upload_over_the_limit_is_413(http, keys, error):
+def test_upload_over_the_limit_is_413(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     assert "too large" in error(upload(http, keys.paid, "a.txt", b"a" * (30 * 1024 * 1024 + 1)), 413)
 
 
@@ -298,7 +335,9 @@ def test_upload_over_the_limit_is_413(http, keys, error):
         ("tool.exe", "Failed to get the document_type from the file extension (tool.exe)."),
     ],
 )
-def test_refused_formats_are_400(http, keys, error, name, message):
+def test_refused_formats_are_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], name: str, message: str
+) -> None:
     assert message in error(upload(http, keys.paid, name, b"%PDF-1.7 whatever"), 400)
     if name == "scan.pdf":
         assert message in error(upload(http, keys.paid, name, b"%PDF", output_format="docx"), 400)
@@ -308,7 +347,9 @@ def test_refused_formats_are_400(http, keys, error, name, message):
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd.txt", "dir/a.txt", "..\\a.txt", "C:\\a.txt"])
-def test_path_traversal_in_file_names_is_refused(http, keys, error, name):
+def test_path_traversal_in_file_names_is_refused(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], name: str
+) -> None:
     if not name.startswith("C:"):  # the multipart parser itself cuts a Windows drive path to its last part
         assert "path traversal" in error(upload(http, keys.paid, name, b"Hello\n"), 400)
     field = http.post(
@@ -317,12 +358,16 @@ def test_path_traversal_in_file_names_is_refused(http, keys, error, name):
     assert "path traversal" in error(field, 400)
 
 
-def test_zip_bomb_is_refused_at_upload(http, keys, error):
+def test_zip_bomb_is_refused_at_upload(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     message = error(upload(http, keys.paid, "bomb.docx", samples.zip_bomb(70)), 400)
     assert "word/media/padding.bin" in message and "accepted" in message
 
 
-def test_traversal_inside_a_package_is_refused(http, keys, error):
+def test_traversal_inside_a_package_is_refused(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     data = samples.minimal_docx(**{"../evil.xml": "<x/>"})
     assert "path traversal" in error(upload(http, keys.paid, "a.docx", data), 400)
 
@@ -340,12 +385,20 @@ def test_traversal_inside_a_package_is_refused(http, keys, error):
         ("a.txt", b"\xff\xfe\x00\xd8", "text/plain", "not valid"),
     ],
 )
-def test_wrong_content_is_refused(http, keys, error, name, data, part_type, message):
+def test_wrong_content_is_refused(
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    name: str,
+    data: bytes | None,
+    part_type: str,
+    message: str,
+) -> None:
     data = samples.docx(1) if data is None else data
     assert message in error(upload(http, keys.paid, name, data, part_type), 400)
 
 
-def test_unsafe_parts_and_forged_sizes_end_the_job_in_error(http, keys):
+def test_unsafe_parts_and_forged_sizes_end_the_job_in_error(http: httpx.Client, keys: Keys) -> None:
     for data, message in (
         (samples.billion_laughs_docx(), "DOCTYPE"),
         (samples.forged_size(), "cannot be decompressed"),
@@ -355,7 +408,7 @@ def test_unsafe_parts_and_forged_sizes_end_the_job_in_error(http, keys):
         assert body["status"] == "error" and message in body["message"], body
 
 
-def test_result_is_a_valid_package_even_with_odd_members(http, keys):
+def test_result_is_a_valid_package_even_with_odd_members(http: httpx.Client, keys: Keys) -> None:
     data = samples.minimal_docx(**{"customXml/item1.xml": "<a>Keep me</a>"})
     result, _ = round_trip(http, keys.paid, "a.docx", data)
     package = zipfile.ZipFile(io.BytesIO(result.content))
@@ -363,7 +416,7 @@ def test_result_is_a_valid_package_even_with_odd_members(http, keys):
     assert f"{de('Hello')}".encode() in package.read("word/document.xml")
 
 
-def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
+def test_jobs_and_files_survive_a_restart(launch_service: Callable[..., LiveService], tmp_path: Path) -> None:
     import httpx
 
     data_dir = tmp_path / "data"
@@ -382,7 +435,9 @@ def test_jobs_and_files_survive_a_restart(launch_service, tmp_path):
         assert result.status_code == 200 and zipfile.ZipFile(io.BytesIO(result.content)).testzip() is None
 
 
-def test_a_document_nobody_downloads_expires_after_the_retention(launch_service, error):
+def test_a_document_nobody_downloads_expires_after_the_retention(
+    launch_service: Callable[..., LiveService], error: Callable[[httpx.Response, int], str]
+) -> None:
     import httpx
 
     # When it expires, from its upload or its end, is pinned on a virtual clock by
@@ -392,7 +447,7 @@ def test_a_document_nobody_downloads_expires_after_the_retention(launch_service,
     with httpx.Client(base_url=service.url, timeout=30) as http:
         handle = start(http, headers, "a.txt", b"Hello\n", source_lang="EN")
 
-        def gone():
+        def gone() -> httpx.Response | None:
             answer = status(http, headers, handle)
             if answer.status_code == 200:
                 assert answer.json()["status"] in ("queued", "translating", "done"), answer.text
@@ -403,7 +458,7 @@ def test_a_document_nobody_downloads_expires_after_the_retention(launch_service,
         assert "not found" in error(download(http, headers, handle), 404)
 
 
-def test_style_rule_list_applies_to_documents_as_to_text(http, keys) -> None:
+def test_style_rule_list_applies_to_documents_as_to_text(http: httpx.Client, keys: Keys) -> None:
     # Spec: "pass style_id to text or document translation"; the configured rules apply to both.
     curly = {"punctuation": {"apostrophe": "use_curly_apostrophes"}}
     body = {"name": "doc", "language": "de", "configured_rules": curly}

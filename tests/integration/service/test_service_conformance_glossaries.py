@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -20,24 +23,29 @@ def dictionary(entries: str, source: str = "en", target: str = "de", fmt: str = 
 
 
 @pytest.fixture
-def make_glossary(http: httpx.Client, keys):
+def make_glossary(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[str, Any]]]:
     """Create v3 glossaries (paid key unless told); deleted after the test."""
     made: list[tuple[str, dict[str, str]]] = []
 
-    def make(*dictionaries: dict[str, str], name: str = "terms", headers: dict[str, str] | None = None) -> dict:
+    def make(
+        *dictionaries: dict[str, str], name: str = "terms", headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         headers = headers or keys.paid
         response = http.post("/v3/glossaries", json={"name": name, "dictionaries": list(dictionaries)}, headers=headers)
         assert response.status_code == 201, response.text
         body = response.json()
         made.append((body["glossary_id"], headers))
-        return body
+        result: dict[str, Any] = body
+        return result
 
     yield make
     for glossary_id, headers in made:
         http.delete(f"/v3/glossaries/{glossary_id}", headers=headers)
 
 
-def test_create_answers_the_glossary_with_ready_counts_and_millisecond_time(make_glossary) -> None:
+def test_create_answers_the_glossary_with_ready_counts_and_millisecond_time(
+    make_glossary: Callable[..., dict[str, Any]],
+) -> None:
     body = make_glossary(dictionary("save\tSichern\nfile\tDatei\n"), dictionary("Datei\tfile", "DE", "EN"))
     uuid.UUID(body["glossary_id"])
     assert body["name"] == "terms" and body["ready"] is True
@@ -48,7 +56,9 @@ def test_create_answers_the_glossary_with_ready_counts_and_millisecond_time(make
     ]
 
 
-def test_list_and_get_show_metadata_without_entries(http, keys, make_glossary) -> None:
+def test_list_and_get_show_metadata_without_entries(
+    http: httpx.Client, keys: Keys, make_glossary: Callable[..., dict[str, Any]]
+) -> None:
     body = make_glossary(dictionary("a\tb"))
     listed = http.get("/v3/glossaries", headers=keys.paid).json()["glossaries"]
     assert body in listed
@@ -57,7 +67,9 @@ def test_list_and_get_show_metadata_without_entries(http, keys, make_glossary) -
     assert "entries" not in got.text
 
 
-def test_entries_come_back_as_tsv_for_any_case_of_language(http, keys, make_glossary) -> None:
+def test_entries_come_back_as_tsv_for_any_case_of_language(
+    http: httpx.Client, keys: Keys, make_glossary: Callable[..., dict[str, Any]]
+) -> None:
     csv_text = '"save",Sichern\n"a, b","say ""hi"""\nx,y,en,fr\nz,w,EN-us,de\n'
     body = make_glossary(dictionary(csv_text, fmt="csv"))
     assert body["dictionaries"][0]["entry_count"] == 3  # the en->fr line is ignored
@@ -98,7 +110,15 @@ def test_entries_come_back_as_tsv_for_any_case_of_language(http, keys, make_glos
         ("a\t" + "é" * 513 + "\n", "tsv", 1, "1026 UTF-8 bytes"),
     ],
 )
-def test_every_content_rule_is_a_400_naming_the_line(http, keys, error, entries, fmt, line, words) -> None:
+def test_every_content_rule_is_a_400_naming_the_line(
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    entries: str,
+    fmt: str,
+    line: int,
+    words: str,
+) -> None:
     response = http.post(
         "/v3/glossaries", json={"name": "bad", "dictionaries": [dictionary(entries, fmt=fmt)]}, headers=keys.paid
     )
@@ -106,11 +126,13 @@ def test_every_content_rule_is_a_400_naming_the_line(http, keys, error, entries,
     assert f"line {line}" in message and words in message
 
 
-def test_phrase_of_exactly_1024_bytes_is_accepted(make_glossary) -> None:
+def test_phrase_of_exactly_1024_bytes_is_accepted(make_glossary: Callable[..., dict[str, Any]]) -> None:
     make_glossary(dictionary("a\t" + "é" * 512 + "\n"))
 
 
-def test_name_and_dictionary_limits(http, keys, error) -> None:
+def test_name_and_dictionary_limits(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     long_name = {"name": "n" * 1025, "dictionaries": [dictionary("a\tb")]}
     assert "1025 UTF-8 bytes" in error(http.post("/v3/glossaries", json=long_name, headers=keys.paid), 400)
     big = "\n".join(f"s{i:07d}\t{'t' * 90}" for i in range(100_001))  # just over 10,000,000 bytes
@@ -131,11 +153,15 @@ def test_name_and_dictionary_limits(http, keys, error) -> None:
         ({"name": "x", "dictionaries": [dictionary("\n\n")]}, "no entries"),
     ],
 )
-def test_malformed_creations_are_400(http, keys, error, body, words) -> None:
+def test_malformed_creations_are_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body: dict[str, object], words: str
+) -> None:
     assert words in error(http.post("/v3/glossaries", json=body, headers=keys.paid), 400)
 
 
-def test_put_replaces_or_creates_one_dictionary(http, keys, make_glossary) -> None:
+def test_put_replaces_or_creates_one_dictionary(
+    http: httpx.Client, keys: Keys, make_glossary: Callable[..., dict[str, Any]]
+) -> None:
     glossary_id = make_glossary(dictionary("a\tb\nc\td"))["glossary_id"]
     path = f"/v3/glossaries/{glossary_id}/dictionaries"
     replaced = http.put(path, json=dictionary("x\ty", "EN", "DE"), headers=keys.paid)
@@ -147,7 +173,12 @@ def test_put_replaces_or_creates_one_dictionary(http, keys, make_glossary) -> No
     assert entries.json()["dictionaries"][0]["entries"] == "x\ty"  # no trailing newline, as the real service
 
 
-def test_patch_renames_and_merges(http, keys, make_glossary, error) -> None:
+def test_patch_renames_and_merges(
+    http: httpx.Client,
+    keys: Keys,
+    make_glossary: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     glossary_id = make_glossary(dictionary("a\tb\nc\td"))["glossary_id"]
     path = f"/v3/glossaries/{glossary_id}"
     renamed = http.patch(path, json={"name": "renamed"}, headers=keys.paid)
@@ -167,7 +198,12 @@ def test_patch_renames_and_merges(http, keys, make_glossary, error) -> None:
     assert http.get(path, headers=keys.paid).json()["name"] == "renamed"  # a refused PATCH changes nothing
 
 
-def test_deletes_answer_204_and_then_404(http, keys, make_glossary, error) -> None:
+def test_deletes_answer_204_and_then_404(
+    http: httpx.Client,
+    keys: Keys,
+    make_glossary: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     glossary_id = make_glossary(dictionary("a\tb"), dictionary("c\td", "de", "en"))["glossary_id"]
     query = {"source_lang": "de", "target_lang": "en"}
     gone = http.delete(f"/v3/glossaries/{glossary_id}/dictionaries", params=query, headers=keys.paid)
@@ -187,7 +223,13 @@ def test_deletes_answer_204_and_then_404(http, keys, make_glossary, error) -> No
 
 
 @pytest.mark.parametrize("other", ["free", "other_paid"])
-def test_another_account_sees_nothing(http, keys, make_glossary, error, other) -> None:
+def test_another_account_sees_nothing(
+    http: httpx.Client,
+    keys: Keys,
+    make_glossary: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+    other: str,
+) -> None:
     glossary_id = make_glossary(dictionary("a\tb"))["glossary_id"]
     stranger = getattr(keys, other)
     assert glossary_id not in [
@@ -209,17 +251,24 @@ def test_another_account_sees_nothing(http, keys, make_glossary, error, other) -
     assert http.get(f"/v3/glossaries/{glossary_id}", headers=keys.paid).json()["name"] == "terms"
 
 
-def test_free_tier_may_use_glossaries(make_glossary, keys) -> None:
+def test_free_tier_may_use_glossaries(make_glossary: Callable[..., dict[str, Any]], keys: Keys) -> None:
     assert make_glossary(dictionary("a\tb"), headers=keys.free)["ready"] is True
 
 
-def test_wrong_media_type_and_no_key(http, keys, error) -> None:
+def test_wrong_media_type_and_no_key(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = http.post("/v3/glossaries", content=b"name=x", headers={**keys.paid, "Content-Type": "text/plain"})
     error(response, 415)
     error(http.get("/v3/glossaries"), 403)
 
 
-def test_translation_applies_the_dictionary_of_the_base_pair(http, keys, make_glossary, error) -> None:
+def test_translation_applies_the_dictionary_of_the_base_pair(
+    http: httpx.Client,
+    keys: Keys,
+    make_glossary: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     glossary_id = make_glossary(dictionary("save\tSichern\nthe file\tdie Datei"))["glossary_id"]
     body = {"text": ["Save the FILE now"], "source_lang": "en", "target_lang": "DE", "glossary_id": glossary_id}
     out = http.post("/v2/translate", json=body, headers=keys.paid)
@@ -239,7 +288,7 @@ def test_translation_applies_the_dictionary_of_the_base_pair(http, keys, make_gl
 # --- v2 (legacy) ---------------------------------------------------------------------------
 
 
-def test_v2_lifecycle(http, keys, error) -> None:
+def test_v2_lifecycle(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     body = {"name": "legacy", "source_lang": "EN", "target_lang": "de", "entries": "a,b\n", "entries_format": "csv"}
     created = http.post("/v2/glossaries", json=body, headers=keys.paid)
     assert created.status_code == 201, created.text
@@ -272,7 +321,12 @@ def test_v2_lifecycle(http, keys, error) -> None:
     error(http.get(f"/v2/glossaries/{glossary_id}", headers=keys.paid), 404)
 
 
-def test_v2_rules_and_multilingual_glossaries(http, keys, error, make_glossary) -> None:
+def test_v2_rules_and_multilingual_glossaries(
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    make_glossary: Callable[..., dict[str, Any]],
+) -> None:
     bad = {"name": "x", "source_lang": "en", "target_lang": "de", "entries": "a\tb\na\tc", "entries_format": "tsv"}
     assert "line 2" in error(http.post("/v2/glossaries", json=bad, headers=keys.paid), 400)
     multi = make_glossary(dictionary("a\tb"), dictionary("b\ta", "de", "en"))["glossary_id"]
@@ -280,18 +334,25 @@ def test_v2_rules_and_multilingual_glossaries(http, keys, error, make_glossary) 
     assert "/v3/glossaries" in error(http.get(f"/v2/glossaries/{multi}", headers=keys.paid), 400)
 
 
-def test_glossary_language_pairs_are_listed(http, keys) -> None:
+def test_glossary_language_pairs_are_listed(http: httpx.Client, keys: Keys) -> None:
     pairs = http.get("/v2/glossary-language-pairs", headers=keys.paid).json()["supported_languages"]
     assert {"source_lang": "en", "target_lang": "de"} in pairs
 
 
-def test_v2_entries_of_a_missing_glossary_is_404_whatever_the_accept(http, keys, error) -> None:
+def test_v2_entries_of_a_missing_glossary_is_404_whatever_the_accept(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     # Existence is decided before content negotiation, as for every other resource endpoint.
     missing = f"/v2/glossaries/{uuid.uuid4()}/entries"
     error(http.get(missing, headers={**keys.paid, "Accept": "application/json"}), 404)
 
 
-def test_a_glossary_outlives_its_last_dictionary(http, keys, make_glossary, error) -> None:
+def test_a_glossary_outlives_its_last_dictionary(
+    http: httpx.Client,
+    keys: Keys,
+    make_glossary: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     # Spec: silent. Choice (local-service-resources.md): the glossary stays, empty, until deleted.
     glossary_id = make_glossary(dictionary("a\tb"))["glossary_id"]
     query = {"source_lang": "en", "target_lang": "de"}

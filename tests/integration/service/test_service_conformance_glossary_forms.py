@@ -10,11 +10,13 @@ of a v3 body as ``dictionaries[N].field``): ``Translator.createGlossary`` (v2),
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +28,9 @@ def form(pairs: list[tuple[str, str]]) -> bytes:
     return urllib.parse.urlencode(pairs).encode()
 
 
-def send(http: httpx.Client, method: str, path: str, pairs: list[tuple[str, str]], headers) -> httpx.Response:
+def send(
+    http: httpx.Client, method: str, path: str, pairs: list[tuple[str, str]], headers: dict[str, str]
+) -> httpx.Response:
     return http.request(method, path, content=form(pairs), headers={**headers, "Content-Type": FORM})
 
 
@@ -41,7 +45,7 @@ def node_dictionary(index: int, source: str, target: str, entries: str, fmt: str
 
 
 @pytest.fixture
-def created(http: httpx.Client, keys):
+def created(http: httpx.Client, keys: Keys) -> Iterator[list[str]]:
     """Glossary ids to delete after the test."""
     ids: list[str] = []
     yield ids
@@ -49,14 +53,15 @@ def created(http: httpx.Client, keys):
         http.delete(f"/v3/glossaries/{glossary_id}", headers=keys.paid)
 
 
-def entries(http: httpx.Client, keys, glossary_id: str, source: str, target: str) -> str:
+def entries(http: httpx.Client, keys: Keys, glossary_id: str, source: str, target: str) -> str:
     query = {"source_lang": source, "target_lang": target}
     response = http.get(f"/v3/glossaries/{glossary_id}/entries", params=query, headers=keys.paid)
     assert response.status_code == 200, response.text
-    return response.json()["dictionaries"][0]["entries"]
+    result: str = response.json()["dictionaries"][0]["entries"]
+    return result
 
 
-def test_v2_creation_from_a_form(http, keys, created) -> None:
+def test_v2_creation_from_a_form(http: httpx.Client, keys: Keys, created: list[str]) -> None:
     pairs = [
         ("name", "node v2 glossary"),
         ("source_lang", "en"),
@@ -80,7 +85,7 @@ def test_v2_creation_from_a_form(http, keys, created) -> None:
     created.append(from_csv.json()["glossary_id"])
 
 
-def test_v3_creation_from_indexed_form_fields_is_usable(http, keys, created) -> None:
+def test_v3_creation_from_indexed_form_fields_is_usable(http: httpx.Client, keys: Keys, created: list[str]) -> None:
     pairs = [
         ("name", "node v3 glossary"),
         *node_dictionary(0, "en", "de", "Hello\tHallo\nthe file\tdie Datei"),
@@ -102,7 +107,7 @@ def test_v3_creation_from_indexed_form_fields_is_usable(http, keys, created) -> 
     )
 
 
-def test_v3_creation_from_csv_form_fields(http, keys, created) -> None:
+def test_v3_creation_from_csv_form_fields(http: httpx.Client, keys: Keys, created: list[str]) -> None:
     pairs = [
         ("name", "csv"),
         *node_dictionary(0, "en", "de", 'sourceEntry1,targetEntry1\n"source""Entry","t,E"', "csv"),
@@ -132,7 +137,9 @@ def test_v3_creation_from_csv_form_fields(http, keys, created) -> None:
         ),
     ],
 )
-def test_a_glossary_may_be_created_with_no_dictionary_and_filled_later(http, keys, created, send_it) -> None:
+def test_a_glossary_may_be_created_with_no_dictionary_and_filled_later(
+    http: httpx.Client, keys: Keys, created: list[str], send_it: Callable[[httpx.Client, Keys], httpx.Response]
+) -> None:
     """``createMultilingualGlossary(name, [])`` succeeds against the real service (deepl-node's own test)."""
     response = send_it(http, keys)
     assert response.status_code == 201, response.text
@@ -150,7 +157,7 @@ def test_a_glossary_may_be_created_with_no_dictionary_and_filled_later(http, key
     assert filled.json() == {"source_lang": "en", "target_lang": "de", "entry_count": 1}
 
 
-def test_patch_renames_and_merges_from_forms(http, keys, created) -> None:
+def test_patch_renames_and_merges_from_forms(http: httpx.Client, keys: Keys, created: list[str]) -> None:
     made = send(
         http, "POST", "/v3/glossaries", [("name", "before"), *node_dictionary(0, "en", "de", "a\tb")], keys.paid
     )
@@ -169,7 +176,9 @@ def test_patch_renames_and_merges_from_forms(http, keys, created) -> None:
 
 
 @pytest.mark.parametrize(("fmt", "sent"), [("tsv", "x\ty\nv\tw"), ("csv", "x,y\nv,w")])
-def test_put_replaces_a_dictionary_from_a_form(http, keys, created, fmt, sent) -> None:
+def test_put_replaces_a_dictionary_from_a_form(
+    http: httpx.Client, keys: Keys, created: list[str], fmt: str, sent: str
+) -> None:
     made = send(http, "POST", "/v3/glossaries", [("name", "put"), *node_dictionary(0, "en", "de", "a\tb")], keys.paid)
     glossary_id = made.json()["glossary_id"]
     created.append(glossary_id)
@@ -179,7 +188,7 @@ def test_put_replaces_a_dictionary_from_a_form(http, keys, created, fmt, sent) -
     assert entries(http, keys, glossary_id, "en", "de") == "x\ty\nv\tw"
 
 
-def test_the_bracket_spelling_of_indexed_fields_is_read_too(http, keys, created) -> None:
+def test_the_bracket_spelling_of_indexed_fields_is_read_too(http: httpx.Client, keys: Keys, created: list[str]) -> None:
     pairs = [("name", "brackets"), *((k.replace(".", "[") + "]", v) for k, v in node_dictionary(0, "en", "fr", "a\tb"))]
     assert pairs[1][0] == "dictionaries[0][source_lang]"
     response = send(http, "POST", "/v3/glossaries", pairs, keys.paid)
@@ -206,16 +215,26 @@ def test_the_bracket_spelling_of_indexed_fields_is_read_too(http, keys, created)
         ([*node_dictionary(0, "en", "de", "a\tb")], "'name'"),
     ],
 )
-def test_broken_form_fields_are_400_naming_the_field(http, keys, error, pairs, words) -> None:
+def test_broken_form_fields_are_400_naming_the_field(
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    pairs: list[tuple[str, str]],
+    words: str,
+) -> None:
     assert words in error(send(http, "POST", "/v3/glossaries", pairs, keys.paid), 400)
 
 
-def test_a_form_that_is_not_utf8_is_400(http, keys, error) -> None:
+def test_a_form_that_is_not_utf8_is_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = http.post("/v3/glossaries", content=b"name=%ff", headers={**keys.paid, "Content-Type": FORM})
     assert "not a valid URL-encoded form" in error(response, 400)
 
 
-def test_other_media_types_are_415_and_legacy_auth_in_a_form_is_403(http, keys, error) -> None:
+def test_other_media_types_are_415_and_legacy_auth_in_a_form_is_403(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     for method, path in (
         ("POST", "/v3/glossaries"),
         ("POST", "/v2/glossaries"),
@@ -229,6 +248,8 @@ def test_other_media_types_are_415_and_legacy_auth_in_a_form_is_403(http, keys, 
     assert "legacy authentication" in error(legacy, 403)
 
 
-def test_style_rules_still_take_json_only(http, keys, error) -> None:
+def test_style_rules_still_take_json_only(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     response = send(http, "POST", "/v3/style_rules", [("name", "x"), ("language", "de")], keys.paid)
     assert error(response, 415) == f"unsupported content type '{FORM}'; send application/json"

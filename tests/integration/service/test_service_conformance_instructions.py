@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import httpx
 import pytest
+
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -11,7 +16,7 @@ TEXT = "I am testing if custom instructions are working correctly."
 
 
 @pytest.fixture
-def translate(http, keys):
+def translate(http: httpx.Client, keys: Keys) -> Callable[..., list[str]]:
     """The translated texts of a JSON translate body sent with the paid key."""
 
     def post(**body: object) -> list[str]:
@@ -22,7 +27,7 @@ def translate(http, keys):
     return post
 
 
-def test_instructions_give_a_visible_variant_keyed_by_the_instructions(translate) -> None:
+def test_instructions_give_a_visible_variant_keyed_by_the_instructions(translate: Callable[..., list[str]]) -> None:
     plain = translate(text=[TEXT])
     informal = translate(text=[TEXT], custom_instructions=["Use informal language", "Be concise"])
     assert informal == translate(text=[TEXT], custom_instructions=["Use informal language", "Be concise"])
@@ -41,7 +46,7 @@ def test_instructions_give_a_visible_variant_keyed_by_the_instructions(translate
         "Keep it shorter than 31 characters",
     ],
 )
-def test_a_length_instruction_is_kept_for_every_text(translate, instruction) -> None:
+def test_a_length_instruction_is_kept_for_every_text(translate: Callable[..., list[str]], instruction: str) -> None:
     texts = [TEXT, "Short", "Another sentence that is clearly longer than thirty characters."]
     out = translate(text=texts, custom_instructions=[instruction], source_lang="EN")
     assert [len(t) <= 30 for t in out] == [True, True, True]
@@ -52,7 +57,7 @@ def test_a_length_instruction_is_kept_for_every_text(translate, instruction) -> 
     assert len(unlimited[0]) > 30 and len(unlimited[2]) > 30  # the limit, not the text, made them short
 
 
-def test_a_length_limit_keeps_markup_and_ignored_content_whole(translate) -> None:
+def test_a_length_limit_keeps_markup_and_ignored_content_whole(translate: Callable[..., list[str]]) -> None:
     text = '<p>Open <b>the</b> file <x id="1"/> and <keep>do not touch</keep> it now, please.</p>'
     [out] = translate(
         text=[text],
@@ -74,7 +79,9 @@ def test_a_length_limit_keeps_markup_and_ignored_content_whole(translate) -> Non
     assert tags_only == '<p><b></b><x id="1"/><keep>do not touch</keep></p>'
 
 
-def test_a_style_rule_lists_length_instruction_applies(http, keys, translate) -> None:
+def test_a_style_rule_lists_length_instruction_applies(
+    http: httpx.Client, keys: Keys, translate: Callable[..., list[str]]
+) -> None:
     body = {"name": "limits", "language": "de", "custom_instructions": [{"label": "l", "prompt": "max 12 characters"}]}
     style_id = http.post("/v3/style_rules", json=body, headers=keys.paid).json()["style_id"]
     try:

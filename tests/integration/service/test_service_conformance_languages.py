@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import httpx
 import pytest
+
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -55,19 +61,19 @@ V2_HIDDEN = {"ACE", "BHO", "CEB", "CKB", "GOM", "KMR", "LMO", "MAI", "PAG", "PAM
 
 
 @pytest.fixture
-def languages(http, keys):
-    def get(query: str):
+def languages(http: httpx.Client, keys: Keys) -> Callable[[str], httpx.Response]:
+    def get(query: str) -> httpx.Response:
         return http.get(f"/v3/languages?{query}", headers=keys.paid)
 
     return get
 
 
-def by_code(response) -> dict[str, dict]:
+def by_code(response: httpx.Response) -> dict[str, dict[str, Any]]:
     assert response.status_code == 200, response.text
     return {entry["lang"]: entry for entry in response.json()}
 
 
-def test_translate_text_languages(languages):
+def test_translate_text_languages(languages: Callable[[str], httpx.Response]) -> None:
     entries = by_code(languages("resource=translate_text"))
     sources = sorted(c.upper() for c, e in entries.items() if e["usable_as_source"])
     targets = sorted(c.upper() for c, e in entries.items() if e["usable_as_target"])
@@ -87,7 +93,7 @@ def test_translate_text_languages(languages):
         assert all(value == {"status": "stable"} for value in features.values())
 
 
-def test_beta_languages_only_with_include_beta(languages):
+def test_beta_languages_only_with_include_beta(languages: Callable[[str], httpx.Response]) -> None:
     default = by_code(languages("resource=translate_text"))
     assert "de-CH" not in default and "fr-CA" not in default
     for query in (
@@ -108,7 +114,9 @@ def test_beta_languages_only_with_include_beta(languages):
     assert by_code(languages("resource=translate_text&include=external")) == default
 
 
-def test_language_query_errors(languages, error):
+def test_language_query_errors(
+    languages: Callable[[str], httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(languages(""), 400) == ("query parameter 'resource' is required; one of " + ", ".join(RESOURCES))
     assert error(languages("resource=translation"), 400) == (
         "invalid value 'translation' for 'resource'; allowed: " + ", ".join(RESOURCES)
@@ -123,20 +131,20 @@ def test_language_query_errors(languages, error):
 
 
 @pytest.mark.parametrize("resource", RESOURCES)
-def test_every_resource_lists_languages(languages, resource):
+def test_every_resource_lists_languages(languages: Callable[[str], httpx.Response], resource: str) -> None:
     entries = by_code(languages(f"resource={resource}"))
     assert entries
     assert all(isinstance(e["features"], dict) for e in entries.values())
 
 
-def test_write_resource_features(languages):
+def test_write_resource_features(languages: Callable[[str], httpx.Response]) -> None:
     entries = by_code(languages("resource=write"))
     styled = {c for c, e in entries.items() if {"writing_style", "tone"} <= set(e["features"])}
     assert styled == {"de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT"}
     assert {"ja", "ko", "zh", "zh-Hans", "en", "pt", "pt-BR"} <= set(entries)
 
 
-def test_style_rules_and_glossary_resources(languages):
+def test_style_rules_and_glossary_resources(languages: Callable[[str], httpx.Response]) -> None:
     style = by_code(languages("resource=style_rules"))
     assert set(style) == STYLE_BASES
     assert all(e["usable_as_target"] and not e["usable_as_source"] and e["features"] == {} for e in style.values())
@@ -144,14 +152,14 @@ def test_style_rules_and_glossary_resources(languages):
     assert sorted(c.upper() for c in glossary) == sorted(SOURCES)
 
 
-def test_document_formality_excludes_es_419(languages):
+def test_document_formality_excludes_es_419(languages: Callable[[str], httpx.Response]) -> None:
     entries = by_code(languages("resource=translate_document"))
     assert "formality" in entries["es"]["features"]
     assert "formality" not in entries["es-419"]["features"]
     assert "tag_handling" not in entries["de"]["features"]
 
 
-def test_language_resources(http, keys):
+def test_language_resources(http: httpx.Client, keys: Keys) -> None:
     response = http.get("/v3/languages/resources", headers=keys.paid)
     assert response.status_code == 200
     resources = {r["name"]: {f["name"]: f for f in r["features"]} for r in response.json()}
@@ -168,7 +176,9 @@ def test_language_resources(http, keys):
     assert resources["style_rules"] == {} and resources["translation_memory"] == {}
 
 
-def test_feature_check_rule_for_a_pair(languages, http, keys):
+def test_feature_check_rule_for_a_pair(
+    languages: Callable[[str], httpx.Response], http: httpx.Client, keys: Keys
+) -> None:
     """A feature works for a pair when every side it needs lists it."""
     entries = by_code(languages("resource=translate_text"))
     resources = {r["name"]: r for r in http.get("/v3/languages/resources", headers=keys.paid).json()}
@@ -184,7 +194,7 @@ def test_feature_check_rule_for_a_pair(languages, http, keys):
     assert supported("style_rules", "de", "en-GB") and not supported("style_rules", "en", "sv")
 
 
-def test_v2_languages(http, keys, error):
+def test_v2_languages(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     """v2 derives from the same data: the stable languages and the new ones, less what v2 never lists."""
     sources = http.get("/v2/languages", headers=keys.paid).json()
     codes = {x["language"] for x in sources}
@@ -203,7 +213,7 @@ def test_v2_languages(http, keys, error):
     )
 
 
-def test_v2_glossary_language_pairs(http, keys):
+def test_v2_glossary_language_pairs(http: httpx.Client, keys: Keys) -> None:
     response = http.get("/v2/glossary-language-pairs", headers=keys.paid)
     pairs = response.json()["supported_languages"]
     assert len(pairs) == len(SOURCES) * (len(SOURCES) - 1)
@@ -212,7 +222,7 @@ def test_v2_glossary_language_pairs(http, keys):
     assert all(p["source_lang"] != p["target_lang"] and p["source_lang"].islower() for p in pairs)
 
 
-def test_v2_languages_read_the_type_from_a_form_body(http, keys):
+def test_v2_languages_read_the_type_from_a_form_body(http: httpx.Client, keys: Keys) -> None:
     """The official clients send ``type=target`` in a form body of the GET."""
     form = {**keys.paid, "Content-Type": "application/x-www-form-urlencoded"}
     targets = http.request("GET", "/v2/languages", content=b"type=target", headers=form).json()
@@ -224,6 +234,6 @@ def test_v2_languages_read_the_type_from_a_form_body(http, keys):
     assert query_first == http.get("/v2/languages", headers=keys.paid).json()
 
 
-def test_free_tier_may_discover_languages(http, keys):
+def test_free_tier_may_discover_languages(http: httpx.Client, keys: Keys) -> None:
     assert http.get("/v3/languages?resource=translate_text", headers=keys.free).status_code == 200
     assert http.get("/v2/languages", headers=keys.free).status_code == 200

@@ -6,13 +6,16 @@ import re
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from waiting import poll
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.conftest import LiveService
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 
@@ -51,7 +54,7 @@ msgstr "Schließen"
 
 
 @pytest.fixture(scope="module")
-def memory_files(tmp_path_factory) -> tuple[Path, Path]:
+def memory_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("memories")
     tmx, po = folder / "ui.tmx", folder / "compendium.po"
     tmx.write_text(TMX, encoding="utf-8")
@@ -60,7 +63,9 @@ def memory_files(tmp_path_factory) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def served(launch_service, memory_files):
+def served(
+    launch_service: Callable[..., LiveService], memory_files: tuple[Path, Path]
+) -> Iterator[tuple[LiveService, httpx.Client]]:
     tmx, po = memory_files
     args = ("--translation-memory", f"ui={tmx}", "--free-translation-memory", f"compendium={po}")
     service = launch_service(extra_args=args)
@@ -68,7 +73,7 @@ def served(launch_service, memory_files):
         yield service, http
 
 
-def memories(http: httpx.Client, key: str) -> dict[str, dict]:
+def memories(http: httpx.Client, key: str) -> dict[str, dict[str, Any]]:
     response = http.get("/v3/translation_memories", headers=auth(key))
     assert response.status_code == 200, response.text
     return {m["name"]: m for m in response.json()["translation_memories"]}
@@ -79,7 +84,7 @@ def translate(http: httpx.Client, key: str, text: str, **fields: object) -> http
     return http.post("/v2/translate", json=body, headers=auth(key))
 
 
-def test_each_account_lists_its_own_memories(served) -> None:
+def test_each_account_lists_its_own_memories(served: tuple[LiveService, httpx.Client]) -> None:
     service, http = served
     paid = memories(http, service.auth_key)
     assert list(paid) == ["ui"]
@@ -100,7 +105,9 @@ def test_each_account_lists_its_own_memories(served) -> None:
     assert http.get("/v3/translation_memories").status_code == 403
 
 
-def test_another_paid_account_neither_lists_nor_uses_a_memory(served, error) -> None:
+def test_another_paid_account_neither_lists_nor_uses_a_memory(
+    served: tuple[LiveService, httpx.Client], error: Callable[[httpx.Response, int], str]
+) -> None:
     service, http = served
     memory_id = memories(http, service.auth_key)["ui"]["translation_memory_id"]
     stranger = service.other_paid_auth_key
@@ -111,7 +118,11 @@ def test_another_paid_account_neither_lists_nor_uses_a_memory(served, error) -> 
     error(upload, 404)
 
 
-def test_memory_ids_survive_a_restart(served, launch_service, memory_files) -> None:
+def test_memory_ids_survive_a_restart(
+    served: tuple[LiveService, httpx.Client],
+    launch_service: Callable[..., LiveService],
+    memory_files: tuple[Path, Path],
+) -> None:
     service, http = served
     before = memories(http, service.auth_key)["ui"]["translation_memory_id"]
     again = launch_service(extra_args=("--translation-memory", f"ui={memory_files[0]}"))
@@ -119,7 +130,7 @@ def test_memory_ids_survive_a_restart(served, launch_service, memory_files) -> N
         assert memories(other, again.auth_key)["ui"]["translation_memory_id"] == before
 
 
-def test_segments_at_or_above_the_threshold_take_the_memory_target(served) -> None:
+def test_segments_at_or_above_the_threshold_take_the_memory_target(served: tuple[LiveService, httpx.Client]) -> None:
     service, http = served
     memory_id = memories(http, service.auth_key)["ui"]["translation_memory_id"]
     key = service.auth_key
@@ -144,7 +155,7 @@ def test_segments_at_or_above_the_threshold_take_the_memory_target(served) -> No
     assert french.json()["translations"][0]["text"] == "Enregistrez le fichier avant de fermer."
 
 
-def test_memory_errors(served, error) -> None:
+def test_memory_errors(served: tuple[LiveService, httpx.Client], error: Callable[[httpx.Response, int], str]) -> None:
     service, http = served
     key = service.auth_key
     memory_id = memories(http, key)["ui"]["translation_memory_id"]
@@ -163,7 +174,7 @@ def test_memory_errors(served, error) -> None:
     assert applied.json()["translations"][0]["text"] == "Ein neues Fenster öffnen"
 
 
-def test_unreadable_memory_stops_the_start_with_a_message(tmp_path) -> None:
+def test_unreadable_memory_stops_the_start_with_a_message(tmp_path: Path) -> None:
     bad = tmp_path / "bad.tmx"
     bad.write_text('<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY a "b">]><tmx/>', encoding="utf-8")
     argv = [
@@ -185,11 +196,13 @@ def test_unreadable_memory_stops_the_start_with_a_message(tmp_path) -> None:
 
 def _document(http: httpx.Client, key: str, data: bytes, **fields: str) -> httpx.Response:
     files = {"file": ("ui.txt", data, "text/plain")}
-    data = {"source_lang": "EN", "target_lang": "DE", **fields}
-    return http.post("/v2/document", files=files, data=data, headers=auth(key))
+    form = {"source_lang": "EN", "target_lang": "DE", **fields}
+    return http.post("/v2/document", files=files, data=form, headers=auth(key))
 
 
-def test_memory_applies_to_documents_with_the_rules_of_text_translation(served, error) -> None:
+def test_memory_applies_to_documents_with_the_rules_of_text_translation(
+    served: tuple[LiveService, httpx.Client], error: Callable[[httpx.Response, int], str]
+) -> None:
     # Spec: translation_memory_id / _threshold on a document have "the same meaning as in text translation".
     service, http = served
     key = service.auth_key

@@ -10,21 +10,27 @@ Glossary writes are in ``test_service_conformance_glossary_forms``.
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any
 
+import httpx
 import pytest
-from waiting import poll
+
+from tests.integration.service.conftest import Keys
+from tests.waiting import poll
 
 pytestmark = pytest.mark.integration
 
 FORM = "application/x-www-form-urlencoded"
 
 
-def post_node_form(http, path: str, pairs: list[tuple[str, str]], headers):
+def post_node_form(
+    http: httpx.Client, path: str, pairs: list[tuple[str, str]], headers: dict[str, str]
+) -> httpx.Response:
     body = urllib.parse.urlencode(pairs).encode()
     return http.post(path, content=body, headers={**headers, "Content-Type": FORM})
 
 
-def test_translate_text_with_every_option_as_a_form(http, keys) -> None:
+def test_translate_text_with_every_option_as_a_form(http: httpx.Client, keys: Keys) -> None:
     pairs = [
         ("target_lang", "de"),
         ("source_lang", "en"),
@@ -55,7 +61,7 @@ def test_translate_text_with_every_option_as_a_form(http, keys) -> None:
     assert "<raw>this</raw>" in second["text"]
 
 
-def test_extra_request_parameters_replace_the_standard_ones(http, keys) -> None:
+def test_extra_request_parameters_replace_the_standard_ones(http: httpx.Client, keys: Keys) -> None:
     """``extraRequestParameters`` are ``set``, so the form holds the override once, among unknown fields."""
     pairs = [("target_lang", "fr"), ("example_extra_param", "true"), ("show_billed_characters", "1"), ("text", "hi")]
     response = post_node_form(http, "/v2/translate", pairs, keys.paid)
@@ -63,21 +69,21 @@ def test_extra_request_parameters_replace_the_standard_ones(http, keys) -> None:
     assert response.json()["translations"][0]["billed_characters"] == 2
 
 
-def test_rephrase_as_a_form(http, keys) -> None:
+def test_rephrase_as_a_form(http: httpx.Client, keys: Keys) -> None:
     pairs = [("target_lang", "en"), ("tone", "confident"), ("text", "this are fine")]
     response = post_node_form(http, "/v2/write/rephrase", pairs, keys.paid)
     assert response.status_code == 200, response.text
     assert response.json()["improvements"][0]["target_language"] == "en-US"
 
 
-def test_document_upload_multipart_then_status_and_result_as_forms(http, keys) -> None:
+def test_document_upload_multipart_then_status_and_result_as_forms(http: httpx.Client, keys: Keys) -> None:
     fields = {"target_lang": "de", "source_lang": "en", "formality": "prefer_more", "filename": "doc.txt"}
     upload = http.post("/v2/document", files={"file": ("doc.txt", b"proton beam")}, data=fields, headers=keys.paid)
     assert upload.status_code == 200, upload.text
     handle = upload.json()
     key = [("document_key", handle["document_key"])]
 
-    def ended():
+    def ended() -> dict[str, Any] | None:
         status = post_node_form(http, f"/v2/document/{handle['document_id']}", key, keys.paid).json()
         return status if status["status"] in ("done", "error") else None
 
@@ -87,7 +93,7 @@ def test_document_upload_multipart_then_status_and_result_as_forms(http, keys) -
     assert result.status_code == 200 and result.content.decode() != "proton beam"
 
 
-def test_gets_carry_their_parameters_in_the_query(http, keys) -> None:
+def test_gets_carry_their_parameters_in_the_query(http: httpx.Client, keys: Keys) -> None:
     targets = http.get("/v2/languages", params={"type": "target"}, headers=keys.paid).json()
     assert all("supports_formality" in lang for lang in targets)
     styles = http.get("/v3/style_rules", params={"page": "0", "page_size": "25", "detailed": "true"}, headers=keys.paid)

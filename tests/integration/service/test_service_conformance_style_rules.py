@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import DevKey, Keys
 
 pytestmark = pytest.mark.integration
 
@@ -17,23 +20,24 @@ CURLY = {"punctuation": {"apostrophe": "use_curly_apostrophes"}}
 
 
 @pytest.fixture
-def make_style(http: httpx.Client, keys):
+def make_style(http: httpx.Client, keys: Keys) -> Iterator[Callable[..., dict[str, Any]]]:
     """Create style rule lists with the paid key; deleted after the test."""
     made: list[str] = []
 
-    def make(**fields: object) -> dict:
+    def make(**fields: object) -> dict[str, Any]:
         body = {"name": "house style", "language": "de", **fields}
         response = http.post("/v3/style_rules", json=body, headers=keys.paid)
         assert response.status_code == 201, response.text
         made.append(response.json()["style_id"])
-        return response.json()
+        made_rule: dict[str, Any] = response.json()
+        return made_rule
 
     yield make
     for style_id in made:
         http.delete(f"/v3/style_rules/{style_id}", headers=keys.paid)
 
 
-def test_create_answers_the_full_list_at_version_1(make_style) -> None:
+def test_create_answers_the_full_list_at_version_1(make_style: Callable[..., dict[str, Any]]) -> None:
     instruction = {"label": "Tone", "prompt": "Use the informal du.", "source_language": "EN"}
     body = make_style(language="DE", configured_rules=CURLY, custom_instructions=[instruction])
     uuid.UUID(body["style_id"])
@@ -61,12 +65,23 @@ def test_create_answers_the_full_list_at_version_1(make_style) -> None:
         ({"custom_instructions": [{"label": "l", "prompt": "p"}] * 201}, "at most 200"),
     ],
 )
-def test_creation_limits_are_400(http, keys, error, fields, words) -> None:
+def test_creation_limits_are_400(
+    http: httpx.Client,
+    keys: Keys,
+    error: Callable[[httpx.Response, int], str],
+    fields: dict[str, object],
+    words: str,
+) -> None:
     body = {"name": "x", "language": "de", **fields}
     assert words in error(http.post("/v3/style_rules", json=body, headers=keys.paid), 400)
 
 
-def test_200_instructions_are_accepted_and_the_201st_refused(http, keys, make_style, error) -> None:
+def test_200_instructions_are_accepted_and_the_201st_refused(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     style = make_style(custom_instructions=[{"label": f"l{i}", "prompt": "p"} for i in range(200)])
     assert len(style["custom_instructions"]) == 200
     more = http.post(
@@ -78,7 +93,9 @@ def test_200_instructions_are_accepted_and_the_201st_refused(http, keys, make_st
     assert http.get(f"/v3/style_rules/{style['style_id']}", headers=keys.paid).json()["version"] == 1
 
 
-def test_every_modification_adds_one_to_the_version(http, keys, make_style) -> None:
+def test_every_modification_adds_one_to_the_version(
+    http: httpx.Client, keys: Keys, make_style: Callable[..., dict[str, Any]]
+) -> None:
     style = make_style(custom_instructions=[{"label": "a", "prompt": "b"}])
     path = f"/v3/style_rules/{style['style_id']}"
     renamed = http.patch(path, json={"name": "new name"}, headers=keys.paid).json()
@@ -105,7 +122,12 @@ def test_every_modification_adds_one_to_the_version(http, keys, make_style) -> N
     assert emptied["configured_rules"] == {} and emptied["version"] == 7
 
 
-def test_list_pages_and_detail(http, keys, make_style, error) -> None:
+def test_list_pages_and_detail(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     ids = [make_style(name=f"list {i}", configured_rules=CURLY)["style_id"] for i in range(3)]
     everything = http.get("/v3/style_rules", params={"page_size": 25}, headers=keys.paid).json()["style_rules"]
     mine = [s for s in everything if s["style_id"] in ids]
@@ -126,7 +148,12 @@ def test_list_pages_and_detail(http, keys, make_style, error) -> None:
         error(http.get("/v3/style_rules", params=params, headers=keys.paid), 400)
 
 
-def test_missing_lists_and_instructions_are_404(http, keys, make_style, error) -> None:
+def test_missing_lists_and_instructions_are_404(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     missing = f"/v3/style_rules/{uuid.uuid4()}"
     for response in (
         http.get(missing, headers=keys.paid),
@@ -146,7 +173,7 @@ def test_missing_lists_and_instructions_are_404(http, keys, make_style, error) -
     error(http.delete(path, headers=keys.paid), 404)
 
 
-def test_paid_tier_only(http, keys, error) -> None:
+def test_paid_tier_only(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     for response in (
         http.get("/v3/style_rules", headers=keys.free),
         http.post("/v3/style_rules", json={"name": "x", "language": "de"}, headers=keys.free),
@@ -155,13 +182,20 @@ def test_paid_tier_only(http, keys, error) -> None:
         assert "paid-tier" in error(response, 403)
 
 
-def test_keys_of_one_account_share_its_lists(http, keys, make_style, new_key) -> None:
+def test_keys_of_one_account_share_its_lists(
+    http: httpx.Client, keys: Keys, make_style: Callable[..., dict[str, Any]], new_key: Callable[..., DevKey]
+) -> None:
     style_id = make_style()["style_id"]
     other_key = new_key("style reader")
     assert http.get(f"/v3/style_rules/{style_id}", headers=other_key.headers).status_code == 200
 
 
-def test_another_paid_account_sees_nothing(http, keys, make_style, error) -> None:
+def test_another_paid_account_sees_nothing(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     style = make_style(custom_instructions=[{"label": "Tone", "prompt": "Use du."}])
     path = f"/v3/style_rules/{style['style_id']}"
     instruction = f"{path}/custom_instructions/{style['custom_instructions'][0]['id']}"
@@ -198,7 +232,12 @@ def test_another_paid_account_sees_nothing(http, keys, make_style, error) -> Non
         http.delete(f"/v3/style_rules/{theirs}", headers=stranger)
 
 
-def test_translation_uses_the_list(http, keys, make_style, error) -> None:
+def test_translation_uses_the_list(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
     style = make_style(configured_rules=CURLY)
     body = {"text": ["don't"], "source_lang": "EN", "target_lang": "DE", "style_id": style["style_id"]}
     out = http.post("/v2/translate", json={**body, "model_type": "prefer_quality_optimized"}, headers=keys.paid).json()
@@ -216,7 +255,9 @@ def test_translation_uses_the_list(http, keys, make_style, error) -> None:
     assert "'" in plain["translations"][0]["text"]
 
 
-def test_mechanical_configured_rules_change_the_translation(http, keys, make_style) -> None:
+def test_mechanical_configured_rules_change_the_translation(
+    http: httpx.Client, keys: Keys, make_style: Callable[..., dict[str, Any]]
+) -> None:
     rules = {
         "punctuation": {
             "quotation_mark": "use_guillemets",

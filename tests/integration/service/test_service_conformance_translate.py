@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import httpx
 import pytest
 
 from pipeline.service.engine.pseudo import transliterate
+from tests.integration.service.conftest import Keys
 
 pytestmark = pytest.mark.integration
 
@@ -13,25 +18,26 @@ UUID = "6f1d7a0e-3c1b-4a55-9e0f-2b8d7c6a5e41"
 
 
 @pytest.fixture
-def translate(http, keys):
+def translate(http: httpx.Client, keys: Keys) -> Callable[..., httpx.Response]:
     """POST a JSON translate body with the paid key; returns the response."""
 
-    def post(body: dict, headers: dict | None = None):
+    def post(body: dict[str, Any], headers: dict[str, str] | None = None) -> httpx.Response:
         return http.post(TRANSLATE, json=body, headers={**keys.paid, **(headers or {})})
 
     return post
 
 
-def ok(response) -> dict:
+def ok(response: httpx.Response) -> dict[str, Any]:
     assert response.status_code == 200, response.text
-    return response.json()
+    body: dict[str, Any] = response.json()
+    return body
 
 
-def texts_of(response) -> list[str]:
+def texts_of(response: httpx.Response) -> list[str]:
     return [t["text"] for t in ok(response)["translations"]]
 
 
-def test_response_shape_and_pseudo_translation(translate):
+def test_response_shape_and_pseudo_translation(translate: Callable[..., httpx.Response]) -> None:
     body = ok(translate({"text": ["Hello world", "Second text"], "source_lang": "EN", "target_lang": "DE"}))
     assert list(body) == ["translations"]
     assert [sorted(t) for t in body["translations"]] == [["detected_source_language", "text"]] * 2
@@ -41,7 +47,7 @@ def test_response_shape_and_pseudo_translation(translate):
     assert out[0] == transliterate("Hello world", "DE")
 
 
-def test_same_input_same_output_and_targets_differ(translate):
+def test_same_input_same_output_and_targets_differ(translate: Callable[..., httpx.Response]) -> None:
     body = {"text": ["Save the file 3 times."], "source_lang": "EN"}
     german = texts_of(translate({**body, "target_lang": "DE"}))
     assert german == texts_of(translate({**body, "target_lang": "DE"}))
@@ -51,13 +57,13 @@ def test_same_input_same_output_and_targets_differ(translate):
     assert len({german[0], french[0], british[0], american[0], body["text"][0]}) == 5
 
 
-def test_digits_and_edge_whitespace_are_kept(translate):
+def test_digits_and_edge_whitespace_are_kept(translate: Callable[..., httpx.Response]) -> None:
     [out] = texts_of(translate({"text": ["  Version 2.10 (build 4711)\n"], "source_lang": "EN", "target_lang": "FR"}))
     assert out.startswith("  ") and out.endswith(")\n")
     assert "2.10" in out and "4711" in out
 
 
-def test_detected_source_language_when_source_omitted(translate):
+def test_detected_source_language_when_source_omitted(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {"text": ["Guten Tag, wie geht es Ihnen heute?", "Bonjour, comment allez-vous ?"], "target_lang": "EN-US"}
@@ -66,7 +72,9 @@ def test_detected_source_language_when_source_omitted(translate):
     assert [t["detected_source_language"] for t in body["translations"]] == ["DE", "FR"]
 
 
-def test_text_count_limit(translate, error):
+def test_text_count_limit(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert len(texts_of(translate({"text": ["x"] * 50, "target_lang": "DE"}))) == 50
     assert error(translate({"text": ["x"] * 51, "target_lang": "DE"}), 400) == (
         "too many texts: 51; at most 50 per request"
@@ -75,7 +83,9 @@ def test_text_count_limit(translate, error):
     assert error(translate({"text": [], "target_lang": "DE"}), 400) == "parameter 'text' must hold at least one text"
 
 
-def test_target_lang_rules(translate, error):
+def test_target_lang_rules(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"]}), 400) == "parameter 'target_lang' is required"
     assert error(translate({"text": ["x"], "target_lang": "XX"}), 400) == "target_lang 'XX' is not supported"
     assert error(translate({"text": ["x"], "target_lang": "EN"}), 400) == (
@@ -88,7 +98,9 @@ def test_target_lang_rules(translate, error):
         assert translate({"text": ["Hello"], "target_lang": code}).status_code == 200, code
 
 
-def test_source_lang_rules(translate, error):
+def test_source_lang_rules(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "source_lang": "EN-US", "target_lang": "DE"}), 400) == (
         "source_lang 'EN-US' is not supported; use the base language 'EN'"
     )
@@ -100,13 +112,15 @@ def test_source_lang_rules(translate, error):
 
 
 @pytest.mark.parametrize("value", ["0", "1", "nonewlines"])
-def test_split_sentences_values(translate, value):
+def test_split_sentences_values(translate: Callable[..., httpx.Response], value: str) -> None:
     assert texts_of(
         translate({"text": ["One. Two.\nThree"], "source_lang": "EN", "target_lang": "DE", "split_sentences": value})
     )
 
 
-def test_split_sentences_invalid(translate, error):
+def test_split_sentences_invalid(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "split_sentences": "2"}), 400) == (
         "invalid value '2' for 'split_sentences'; allowed: 0, 1, nonewlines"
     )
@@ -134,19 +148,21 @@ def test_split_sentences_invalid(translate, error):
         ),
     ],
 )
-def test_model_type_used(translate, extra, used):
+def test_model_type_used(translate: Callable[..., httpx.Response], extra: dict[str, object], used: str) -> None:
     body = ok(translate({"text": ["Hello"], "target_lang": "DE", **extra}))
     assert body["model_type_used"] == used
     assert body["translations"][0]["model_type_used"] == used
 
 
-def test_model_type_used_absent_without_model_type(translate):
+def test_model_type_used_absent_without_model_type(translate: Callable[..., httpx.Response]) -> None:
     body = ok(translate({"text": ["Hello"], "target_lang": "DE", "tag_handling": "xml", "tag_handling_version": "v2"}))
     assert "model_type_used" not in body
     assert "model_type_used" not in body["translations"][0]
 
 
-def test_model_type_invalid(translate, error):
+def test_model_type_invalid(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "model_type": "fast"}), 400) == (
         "invalid value 'fast' for 'model_type'; allowed: latency_optimized, quality_optimized, prefer_quality_optimized"
     )
@@ -161,14 +177,21 @@ def test_model_type_invalid(translate, error):
         ({"translation_memory_id": UUID}, "translation_memory_id"),
     ],
 )
-def test_quality_only_options_refuse_latency_optimized(translate, error, extra, name):
+def test_quality_only_options_refuse_latency_optimized(
+    translate: Callable[..., httpx.Response],
+    error: Callable[[httpx.Response, int], str],
+    extra: dict[str, object],
+    name: str,
+) -> None:
     body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE", "model_type": "latency_optimized", **extra}
     assert error(translate(body), 400) == (
         f"{name} requires quality_optimized models and cannot be combined with model_type=latency_optimized"
     )
 
 
-def test_tag_handling_version_values(translate, error):
+def test_tag_handling_version_values(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     assert error(translate({"text": ["x"], "target_lang": "DE", "tag_handling_version": "v3"}), 400) == (
         "invalid value 'v3' for 'tag_handling_version'; allowed: v1, v2"
     )
@@ -177,7 +200,9 @@ def test_tag_handling_version_values(translate, error):
     )
 
 
-def test_custom_instructions_limits(translate, error):
+def test_custom_instructions_limits(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert ok(translate({**base, "custom_instructions": ["i" * 300] * 10}))
     assert error(translate({**base, "custom_instructions": ["i"] * 11}), 400) == (
@@ -191,7 +216,7 @@ def test_custom_instructions_limits(translate, error):
 @pytest.mark.parametrize(
     "target", ["DE", "EN-GB", "EN-US", "ES", "ES-419", "FR", "IT", "JA", "KO", "ZH-HANS", "ZH-HANT", "de-CH", "fr-CA"]
 )
-def test_custom_instructions_targets(translate, target):
+def test_custom_instructions_targets(translate: Callable[..., httpx.Response], target: str) -> None:
     assert ok(
         translate(
             {"text": ["Hallo"], "source_lang": "DE", "target_lang": target, "custom_instructions": ["Keep it short."]}
@@ -200,7 +225,9 @@ def test_custom_instructions_targets(translate, target):
 
 
 @pytest.mark.parametrize("target", ["NL", "PL", "PT-BR", "RU", "SV"])
-def test_custom_instructions_refused_for_other_targets(translate, error, target):
+def test_custom_instructions_refused_for_other_targets(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], target: str
+) -> None:
     message = error(
         translate(
             {"text": ["Hallo"], "source_lang": "DE", "target_lang": target, "custom_instructions": ["Keep it short."]}
@@ -218,12 +245,14 @@ FORMALITY_TARGETS = ["DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-
 
 @pytest.mark.parametrize("target", FORMALITY_TARGETS)
 @pytest.mark.parametrize("formality", ["default", "more", "less", "prefer_more", "prefer_less"])
-def test_formality_on_supported_targets(translate, target, formality):
+def test_formality_on_supported_targets(translate: Callable[..., httpx.Response], target: str, formality: str) -> None:
     assert ok(translate({"text": ["Hello"], "target_lang": target, "formality": formality}))
 
 
 @pytest.mark.parametrize("target", ["EN-US", "EN-GB", "ZH-HANS", "SV", "de-CH", "fr-CA"])
-def test_formality_on_other_targets(translate, error, target):
+def test_formality_on_other_targets(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str], target: str
+) -> None:
     for value in ("default", "prefer_more", "prefer_less"):
         assert ok(translate({"text": ["Hallo"], "target_lang": target, "formality": value}))
     for value in ("more", "less"):
@@ -236,7 +265,9 @@ def test_formality_on_other_targets(translate, error, target):
     )
 
 
-def test_translation_memory_threshold_range(translate, error):
+def test_translation_memory_threshold_range(
+    translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
+) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     for value in (0, 75, 100):
         assert ok(translate({**base, "translation_memory_threshold": value}))
@@ -246,7 +277,7 @@ def test_translation_memory_threshold_range(translate, error):
         )
 
 
-def test_resource_ids(translate, error):
+def test_resource_ids(translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert error(translate({**base, "translation_memory_id": "not-a-uuid"}), 400) == (
         "parameter 'translation_memory_id' must be a UUID"
@@ -259,7 +290,7 @@ def test_resource_ids(translate, error):
     )
 
 
-def test_billing_context_is_free(translate):
+def test_billing_context_is_free(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {
@@ -275,16 +306,16 @@ def test_billing_context_is_free(translate):
     assert [t["billed_characters"] for t in body["translations"]] == [5, 6]
 
 
-def test_billed_characters_only_when_asked(translate):
+def test_billed_characters_only_when_asked(translate: Callable[..., httpx.Response]) -> None:
     for flag in (None, False):
-        body = {"text": ["Hello"], "target_lang": "DE"}
+        body: dict[str, object] = {"text": ["Hello"], "target_lang": "DE"}
         if flag is not None:
             body["show_billed_characters"] = flag
         result = ok(translate(body))
         assert "billed_characters" not in result and "billed_characters" not in result["translations"][0]
 
 
-def test_variants_unchanged_and_equal_languages_billed(translate):
+def test_variants_unchanged_and_equal_languages_billed(translate: Callable[..., httpx.Response]) -> None:
     body = ok(
         translate(
             {
@@ -306,7 +337,7 @@ def test_variants_unchanged_and_equal_languages_billed(translate):
 
 
 @pytest.mark.parametrize("target", ["DE-CH", "fr-ca"])
-def test_beta_targets_are_not_billed(translate, target):
+def test_beta_targets_are_not_billed(translate: Callable[..., httpx.Response], target: str) -> None:
     body = ok(
         translate({"text": ["Hello world"], "source_lang": "EN", "target_lang": target, "show_billed_characters": True})
     )
@@ -314,7 +345,7 @@ def test_beta_targets_are_not_billed(translate, target):
     assert body["translations"][0]["text"] != "Hello world"
 
 
-def test_xml_markup_and_ignored_content_are_kept(translate):
+def test_xml_markup_and_ignored_content_are_kept(translate: Callable[..., httpx.Response]) -> None:
     text = 'Press <x id="1"/> to <b class="k">save</b> &amp; <keep>do not translate</keep> <!-- note --> now<x id="2"/>'
     [out] = texts_of(
         translate(
@@ -344,7 +375,7 @@ def test_xml_markup_and_ignored_content_are_kept(translate):
     assert out == expected + f'{transliterate("now", "DE")}<x id="2"/>'
 
 
-def test_html_protected_elements(translate):
+def test_html_protected_elements(translate: Callable[..., httpx.Response]) -> None:
     text = (
         '<p>Run <code>make all</code> then <span translate="no">Acme Corp</span>'
         "<script>if (a<b) go();</script><style>p{color:red}</style><br>done</p>"
@@ -361,7 +392,9 @@ def test_html_protected_elements(translate):
     assert "Run" not in out and "done" not in out
 
 
-def test_tag_lists_and_outline_detection_accepted(translate, post_form, keys):
+def test_tag_lists_and_outline_detection_accepted(
+    translate: Callable[..., httpx.Response], post_form: Callable[..., httpx.Response], keys: Keys
+) -> None:
     body = {
         "text": ["<p>One<br/>two</p>"],
         "source_lang": "EN",
@@ -389,6 +422,6 @@ def test_tag_lists_and_outline_detection_accepted(translate, post_form, keys):
     assert response.json()["translations"][0]["text"].startswith("<p>")
 
 
-def test_enable_beta_languages_has_no_effect(translate):
+def test_enable_beta_languages_has_no_effect(translate: Callable[..., httpx.Response]) -> None:
     base = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     assert texts_of(translate({**base, "enable_beta_languages": True})) == texts_of(translate(base))

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import httpx
 import pytest
+
+from tests.integration.service.conftest import DevKey, Keys
 
 pytestmark = pytest.mark.integration
 
@@ -12,7 +17,7 @@ TONES = ["enthusiastic", "friendly", "confident", "diplomatic"]
 
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
-def test_improvements_in_request_order(http, keys, path):
+def test_improvements_in_request_order(http: httpx.Client, keys: Keys, path: str) -> None:
     texts = ["this is  the the first text .", "second one ,here", "third"]
     response = http.post(path, json={"text": texts, "target_lang": "en-US"}, headers=keys.paid)
     assert response.status_code == 200, response.text
@@ -21,13 +26,13 @@ def test_improvements_in_request_order(http, keys, path):
     assert all(i["target_language"] == "en-US" and i["detected_source_language"] == "EN" for i in items)
 
 
-def test_form_bodies_with_repeated_text(post_form, keys):
+def test_form_bodies_with_repeated_text(post_form: Callable[..., httpx.Response], keys: Keys) -> None:
     response = post_form(CORRECT, [("text", "hello  world"), ("text", "bonjour"), ("target_lang", "EN")], keys.paid)
     assert response.status_code == 200, response.text
     assert [i["text"] for i in response.json()["improvements"]] == ["Hello world", "Bonjour"]
 
 
-def test_language_conventions(http, keys):
+def test_language_conventions(http: httpx.Client, keys: Keys) -> None:
     body = {"text": ['il a dit "oui" ?'], "target_lang": "fr"}
     french = http.post(CORRECT, json=body, headers=keys.paid).json()["improvements"][0]["text"]
     assert french == "Il a dit «\u202foui\u202f»\u202f?"
@@ -35,7 +40,7 @@ def test_language_conventions(http, keys):
     assert german.json()["improvements"][0]["text"] == "Er sagt \u201eja\u201c"
 
 
-def test_without_target_lang_the_detected_language_is_used(http, keys):
+def test_without_target_lang_the_detected_language_is_used(http: httpx.Client, keys: Keys) -> None:
     response = http.post(CORRECT, json={"text": ["Das ist ist ein schöner Tag in Berlin."]}, headers=keys.paid)
     item = response.json()["improvements"][0]
     assert item == {
@@ -46,20 +51,22 @@ def test_without_target_lang_the_detected_language_is_used(http, keys):
 
 
 @pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])
-def test_every_style_and_tone_value(http, keys, name, value):
+def test_every_style_and_tone_value(http: httpx.Client, keys: Keys, name: str, value: str) -> None:
     for sent in (value, f"prefer_{value}", "default"):
         response = http.post(REPHRASE, json={"text": ["fine"], "target_lang": "de", name: sent}, headers=keys.paid)
         assert response.status_code == 200, (sent, response.text)
 
 
 @pytest.mark.parametrize("target", ["de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT", "EN-us"])
-def test_style_supported_targets(http, keys, target):
+def test_style_supported_targets(http: httpx.Client, keys: Keys, target: str) -> None:
     response = http.post(REPHRASE, json={"text": ["x"], "target_lang": target, "tone": "friendly"}, headers=keys.paid)
     assert response.status_code == 200, response.text
 
 
 @pytest.mark.parametrize("target", ["ja", "ko", "zh", "zh-Hans", None])
-def test_unsupported_target_prefer_falls_back_unprefixed_is_400(http, keys, error, target):
+def test_unsupported_target_prefer_falls_back_unprefixed_is_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], target: str | None
+) -> None:
     base = {"text": ["x"]} if target is None else {"text": ["x"], "target_lang": target}
     for name, value in (("writing_style", "simple"), ("tone", "friendly")):
         assert http.post(REPHRASE, json={**base, name: f"prefer_{value}"}, headers=keys.paid).status_code == 200
@@ -70,7 +77,9 @@ def test_unsupported_target_prefer_falls_back_unprefixed_is_400(http, keys, erro
         assert message.startswith(f"{who} does not support setting {what} ({name} '{value}')")
 
 
-def test_style_and_tone_are_mutually_exclusive_unless_one_is_default(http, keys, error):
+def test_style_and_tone_are_mutually_exclusive_unless_one_is_default(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     body = {"text": ["x"], "target_lang": "de", "writing_style": "simple", "tone": "prefer_friendly"}
     assert error(http.post(REPHRASE, json=body, headers=keys.paid), 400) == (
         "Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request."
@@ -80,7 +89,7 @@ def test_style_and_tone_are_mutually_exclusive_unless_one_is_default(http, keys,
         assert http.post(REPHRASE, json=body, headers=keys.paid).status_code == 200, (style, tone)
 
 
-def test_unknown_values_are_400(http, keys, error):
+def test_unknown_values_are_400(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     body = {"text": ["x"], "target_lang": "de"}
     assert "invalid value 'formal'" in error(
         http.post(REPHRASE, json={**body, "writing_style": "formal"}, headers=keys.paid), 400
@@ -91,12 +100,16 @@ def test_unknown_values_are_400(http, keys, error):
 
 
 @pytest.mark.parametrize("name", ["writing_style", "tone"])
-def test_correct_refuses_style_and_tone(http, keys, error, name):
+def test_correct_refuses_style_and_tone(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], name: str
+) -> None:
     body = {"text": ["x"], "target_lang": "de", name: "default"}
     assert "does not accept" in error(http.post(CORRECT, json=body, headers=keys.paid), 400)
 
 
-def test_target_lists_differ_per_endpoint(http, keys, error):
+def test_target_lists_differ_per_endpoint(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     for target in ("en", "pt", "PT"):
         corrected = http.post(CORRECT, json={"text": ["x"], "target_lang": target}, headers=keys.paid)
         assert corrected.json()["improvements"][0]["target_language"] == target.lower()
@@ -107,7 +120,9 @@ def test_target_lists_differ_per_endpoint(http, keys, error):
 
 
 @pytest.mark.parametrize(("sent", "answered"), [("en", "en-US"), ("EN", "en-US"), ("pt", "pt-PT")])
-def test_rephrase_answers_a_base_code_as_the_variant_the_real_service_picks(post_form, keys, sent, answered):
+def test_rephrase_answers_a_base_code_as_the_variant_the_real_service_picks(
+    post_form: Callable[..., httpx.Response], keys: Keys, sent: str, answered: str
+) -> None:
     """The official clients send ``en`` to rephrase, with or without style or tone (Node sends forms)."""
     for extra in ([], [("writing_style", "business")], [("tone", "confident")]):
         response = post_form(REPHRASE, [("text", "this is fine"), ("target_lang", sent), *extra], keys.paid)
@@ -124,28 +139,34 @@ def test_rephrase_answers_a_base_code_as_the_variant_the_real_service_picks(post
         ({"text": "x", "target_lang": "de"}, "must be an array of strings"),
     ],
 )
-def test_malformed_bodies(http, keys, error, body, message):
+def test_malformed_bodies(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], body: dict[str, object], message: str
+) -> None:
     assert message in error(http.post(REPHRASE, json=body, headers=keys.paid), 400)
 
 
-def test_body_over_10_kib_is_413(http, keys, error):
+def test_body_over_10_kib_is_413(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     body = {"text": ["a" * (10 * 1024)], "target_lang": "de"}
     assert "request body too large" in error(http.post(CORRECT, json=body, headers=keys.paid), 413)
     just_under = {"text": ["a" * (10 * 1024 - 40)], "target_lang": "de"}
     assert http.post(CORRECT, json=just_under, headers=keys.paid).status_code == 200
 
 
-def test_wrong_media_type_is_415(http, keys, error):
+def test_wrong_media_type_is_415(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     response = http.post(CORRECT, content=b"text=x", headers={**keys.paid, "Content-Type": "text/plain"})
     error(response, 415)
 
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
-def test_free_tier_is_refused(http, keys, error, path):
+def test_free_tier_is_refused(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path: str
+) -> None:
     assert "paid-tier accounts only" in error(http.post(path, json={"text": ["x"]}, headers=keys.free), 403)
 
 
-def test_characters_count_in_usage_and_limits(http, keys, new_key, error):
+def test_characters_count_in_usage_and_limits(
+    http: httpx.Client, keys: Keys, new_key: Callable[..., DevKey], error: Callable[[httpx.Response, int], str]
+) -> None:
     key = new_key()
     assert http.post(CORRECT, json={"text": ["abc", "de"]}, headers=key.headers).status_code == 200
     usage = http.get("/v2/usage", headers=key.headers).json()
@@ -156,7 +177,9 @@ def test_characters_count_in_usage_and_limits(http, keys, new_key, error):
 
 
 @pytest.mark.parametrize("path", [REPHRASE, CORRECT])
-def test_a_text_reliably_in_another_language_is_400(http, keys, error, path):
+def test_a_text_reliably_in_another_language_is_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path: str
+) -> None:
     # Spec rule 1: "The language of the input text must equal the target language."
     german = "Das Haus ist groß und schön, und wir wohnen gern darin."
     message = error(http.post(path, json={"text": ["fine", german], "target_lang": "en-US"}, headers=keys.paid), 400)
@@ -167,7 +190,9 @@ def test_a_text_reliably_in_another_language_is_400(http, keys, error, path):
         assert response.status_code == 200, (target, text, response.text)
 
 
-def test_a_refused_language_is_not_billed(http, keys, error):
+def test_a_refused_language_is_not_billed(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     before = http.get("/v2/usage", headers=keys.paid).json()["character_count"]
     german = "Das Haus ist groß und schön, und wir wohnen gern darin."
     error(http.post(CORRECT, json={"text": [german], "target_lang": "fr"}, headers=keys.paid), 400)

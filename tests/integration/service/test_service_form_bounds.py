@@ -8,11 +8,14 @@ body's arrays, objects and elements are bounded the same way (``[[],[],...]``: 5
 
 from __future__ import annotations
 
+import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from pipeline.service.http.params import MAX_FORM_FIELDS, MAX_JSON_VALUES
+from tests.integration.conftest import LiveService
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
@@ -25,7 +28,9 @@ def _peak_bytes(pid: int) -> int:
     raise AssertionError("no VmHWM")
 
 
-def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(launch_service):
+def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", **FORM}
     body = b"a&" * (12 * 1024 * 1024 // 2)  # 12 MiB: 6 million fields, within the glossary body limit
@@ -42,7 +47,9 @@ def test_a_form_of_millions_of_fields_is_refused_without_growing_the_server(laun
     assert grown < 150 * 1024 * 1024, f"the server's peak grew by {grown / 2**20:.0f} MiB"
 
 
-def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(launch_service):
+def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", **FORM}
     languages = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "ja", "zh"]
@@ -56,12 +63,14 @@ def test_a_form_of_hundreds_of_fields_within_the_bound_is_read_as_before(launch_
             (f"dictionaries[{n}].entries_format", "tsv"),
         ]
     with httpx.Client(base_url=service.url, timeout=60) as http:
-        answer = http.post("/v3/glossaries", content=str(httpx.QueryParams(fields)).encode(), headers=headers)
+        answer = http.post("/v3/glossaries", content=urllib.parse.urlencode(fields).encode(), headers=headers)
     assert answer.status_code == 201, answer.text
     assert len(answer.json()["dictionaries"]) == len(pairs)
 
 
-def test_a_json_body_of_millions_of_values_is_refused_without_growing_the_server(launch_service):
+def test_a_json_body_of_millions_of_values_is_refused_without_growing_the_server(
+    launch_service: Callable[..., LiveService],
+) -> None:
     service = launch_service()
     headers = {"Authorization": f"Service-Auth-Key {service.auth_key}", "Content-Type": "application/json"}
     containers = b'{"name":"x","dictionaries":[' + b"[]," * (4 * 1024 * 1024) + b"[]]}"
@@ -79,8 +88,9 @@ def test_a_json_body_of_millions_of_values_is_refused_without_growing_the_server
             assert f"at most {MAX_JSON_VALUES} are allowed" in answer.json()["message"]
         grown = _peak_bytes(service.process.pid) - before
         # 150,000 commas, all in a string: they count for nothing, and the CSV dictionary is read.
-        body = {"name": "csv", "dictionaries": [{"source_lang": "en", "target_lang": "de", "entries_format": "csv"}]}
-        body["dictionaries"][0]["entries"] = "\n".join(f"term {n},Begriff {n}" for n in range(150_000))
-        created = http.post("/v3/glossaries", json=body, headers={"Authorization": headers["Authorization"]})
+        entries = "\n".join(f"term {n},Begriff {n}" for n in range(150_000))
+        dictionary = {"source_lang": "en", "target_lang": "de", "entries_format": "csv", "entries": entries}
+        csv_body = {"name": "csv", "dictionaries": [dictionary]}
+        created = http.post("/v3/glossaries", json=csv_body, headers={"Authorization": headers["Authorization"]})
     assert created.status_code == 201, created.text
     assert grown < 150 * 1024 * 1024, f"the server's peak grew by {grown / 2**20:.0f} MiB"

@@ -11,11 +11,11 @@ import asyncio
 import functools
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from served_in_thread import SAFETY_SECONDS, ServedInThread
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES
 from pipeline.service.api import glossaries
@@ -28,6 +28,9 @@ from pipeline.service.engine import pseudo
 from pipeline.service.http import json_body
 from pipeline.service.server import bounded_protocol
 from pipeline.service.store.glossaries import GlossaryStore
+from tests.integration.conftest import LiveService
+from tests.integration.service.conftest import Keys
+from tests.integration.service.served_in_thread import SAFETY_SECONDS, ServedInThread
 
 TRANSLATE = "/v2/translate"
 
@@ -45,7 +48,8 @@ def _glossary(http: httpx.Client, headers: dict[str, str]) -> str:
 @functools.cache
 def _full_dictionary() -> str:
     """Just under 10 MB of distinct TSV entries: the largest dictionary the spec allows."""
-    lines, size, number = [], 0, 0
+    lines: list[str] = []
+    size = number = 0
     while True:
         line = f"term {number:07d} of the product\tBegriff {number:07d} des Produkts\n"
         if size + len(line) > MAX_GLOSSARY_DICTIONARY_BYTES:
@@ -55,7 +59,9 @@ def _full_dictionary() -> str:
         number += 1
 
 
-def test_a_glossary_body_past_the_spec_limit_is_413_before_it_is_read(http, keys, error):
+def test_a_glossary_body_past_the_spec_limit_is_413_before_it_is_read(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     # Before: any key could send 64 MiB per dictionary (256 MiB per creation), all held in memory.
     glossary_id = _glossary(http, keys.paid)
     try:
@@ -68,7 +74,7 @@ def test_a_glossary_body_past_the_spec_limit_is_413_before_it_is_read(http, keys
         http.delete(f"/v3/glossaries/{glossary_id}", headers=keys.paid)
 
 
-def test_the_largest_dictionary_fits_the_body_limit_even_escaped_at_worst():
+def test_the_largest_dictionary_fits_the_body_limit_even_escaped_at_worst() -> None:
     import json
 
     entries = "\u00e9" * (MAX_GLOSSARY_DICTIONARY_BYTES // 2)  # two UTF-8 bytes, six escaped
@@ -144,7 +150,9 @@ PUT_STEPS = {
 
 
 @pytest.mark.parametrize("step", PUT_STEPS)
-def test_parsing_a_10_mb_glossary_does_not_stall_other_requests(in_process, monkeypatch, step):
+def test_parsing_a_10_mb_glossary_does_not_stall_other_requests(
+    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
     with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:
         glossary_id = _glossary(http, HEADERS)
         dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
@@ -166,7 +174,9 @@ FIRST_USE_STEPS = {"read": (translate_api, "_resources"), "index": (pseudo, "ter
 
 
 @pytest.mark.parametrize("step", FIRST_USE_STEPS)
-def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_requests(in_process, monkeypatch, step):
+def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_requests(
+    in_process: ServedInThread, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
     dictionary = {"source_lang": "en", "target_lang": "fr", "entries": _full_dictionary(), "entries_format": "tsv"}
     with httpx.Client(base_url=in_process.url, timeout=SAFETY_SECONDS) as http:
         created = http.post("/v3/glossaries", json={"name": "big", "dictionaries": [dictionary]}, headers=HEADERS)
@@ -191,7 +201,9 @@ def test_the_first_translation_with_a_10_mb_glossary_does_not_stall_other_reques
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
-def test_json_nan_and_infinity_are_400(http, keys, error, constant):
+def test_json_nan_and_infinity_are_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], constant: str
+) -> None:
     # Before: Python's JSON reader took them, and an unknown field holding one was simply ignored.
     headers = {**keys.paid, "Content-Type": "application/json"}
     body = f'{{"text": ["Hello"], "target_lang": "DE", "threshold": {constant}}}'
@@ -201,7 +213,9 @@ def test_json_nan_and_infinity_are_400(http, keys, error, constant):
     assert "not a JSON value" in error(http.post("/v3/glossaries", content=glossary, headers=headers), 400)
 
 
-def test_a_huge_invalid_value_is_echoed_cut_short(http, keys, error):
+def test_a_huge_invalid_value_is_echoed_cut_short(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
     # Before: the whole 60,000-character value came back in the 400 message.
     huge = "X" * 60_000
     message = error(http.post(TRANSLATE, json={"text": ["Hi"], "target_lang": huge}, headers=keys.paid), 400)
@@ -215,11 +229,16 @@ def test_a_huge_invalid_value_is_echoed_cut_short(http, keys, error):
     assert message.endswith(ELLIPSIS) and len(message) < 300
 
 
-def test_keys_dropped_from_the_configuration_stop_working_after_a_restart(launch_service, tmp_path, error):
+def test_keys_dropped_from_the_configuration_stop_working_after_a_restart(
+    launch_service: Callable[..., LiveService], tmp_path: Path, error: Callable[[httpx.Response, int], str]
+) -> None:
     # Before: a free-tier or second paid-tier key removed from the environment kept working for good.
     data_dir = tmp_path / "data"
     first = launch_service(data_dir=data_dir, free_auth_key="free-old", other_paid_auth_key="other-old")
-    auth = lambda key: {"Authorization": f"Service-Auth-Key {key}"}  # noqa: E731
+
+    def auth(key: str) -> dict[str, str]:
+        return {"Authorization": f"Service-Auth-Key {key}"}
+
     body = {"text": ["Hello"], "target_lang": "DE"}
     with httpx.Client(base_url=first.url, timeout=30) as http:
         for key in ("free-old", "other-old", first.auth_key):

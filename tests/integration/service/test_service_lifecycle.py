@@ -7,10 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.integration.conftest import LiveService
 
 pytestmark = pytest.mark.integration
 
@@ -22,7 +25,7 @@ def auth(key: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_stops_cleanly_on_signal(launch_service, sig):
+def test_stops_cleanly_on_signal(launch_service: Callable[..., LiveService], sig: signal.Signals) -> None:
     service = launch_service()
     assert httpx.get(f"{service.url}/v2/usage", headers=auth(service.auth_key)).status_code == 200
     service.process.send_signal(sig)
@@ -34,7 +37,7 @@ def test_stops_cleanly_on_signal(launch_service, sig):
         assert key not in stdout and key not in service.stderr()
 
 
-def test_dropped_connection_is_not_logged_as_a_crash(launch_service):
+def test_dropped_connection_is_not_logged_as_a_crash(launch_service: Callable[..., LiveService]) -> None:
     service = launch_service()
     with pytest.raises(httpx.RemoteProtocolError):
         httpx.get(f"{service.url}/v2/usage", headers={**auth(service.auth_key), "X-Test-Fault": "drop"})
@@ -42,7 +45,7 @@ def test_dropped_connection_is_not_logged_as_a_crash(launch_service):
     assert service.stderr() == ""
 
 
-def test_state_survives_restart_with_data_dir(launch_service, tmp_path):
+def test_state_survives_restart_with_data_dir(launch_service: Callable[..., LiveService], tmp_path: Path) -> None:
     data = tmp_path / "data"
     first = launch_service(data_dir=data)
     admin = auth(first.admin_key)
@@ -72,7 +75,7 @@ def test_state_survives_restart_with_data_dir(launch_service, tmp_path):
         assert refused.status_code == 403
 
 
-def test_admin_keys_follow_the_configuration(launch_service, tmp_path):
+def test_admin_keys_follow_the_configuration(launch_service: Callable[..., LiveService], tmp_path: Path) -> None:
     data = tmp_path / "data"
     first = launch_service(data_dir=data)
     first.stop()
@@ -96,13 +99,13 @@ def _run_serve(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
     )
 
 
-def test_no_keys_is_a_usage_error():
+def test_no_keys_is_a_usage_error() -> None:
     result = _run_serve("--port", "0")
     assert result.returncode == 2
     assert "no keys" in result.stderr and result.stdout == ""
 
 
-def test_busy_port_is_a_usage_error():
+def test_busy_port_is_a_usage_error() -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -113,7 +116,7 @@ def test_busy_port_is_a_usage_error():
     assert "secret-k" not in result.stderr + result.stdout
 
 
-def test_unusable_data_dir_is_a_usage_error(tmp_path):
+def test_unusable_data_dir_is_a_usage_error(tmp_path: Path) -> None:
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("x")
     result = _run_serve("--port", "0", "--data-dir", str(not_a_dir), env={"PIPELINE_SERVE_AUTH_KEYS": "secret-k"})
@@ -122,7 +125,7 @@ def test_unusable_data_dir_is_a_usage_error(tmp_path):
     assert result.stdout == ""
 
 
-def test_help_mentions_environment():
+def test_help_mentions_environment() -> None:
     result = _run_serve("--help")
     assert result.returncode == 0
     for name in ("PIPELINE_SERVE_AUTH_KEYS", "PIPELINE_SERVE_ADMIN_KEYS", "PIPELINE_SERVE_FREE_AUTH_KEYS", "ps"):

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from served_in_thread import ServedInThread
-from virtual_time import LoopClock
+from starlette.types import Receive, Scope, Send
 
 from pipeline.service.server import BoundedH11, bounded_protocol, connection_cap
+from tests.integration.service.served_in_thread import ServedInThread
+from tests.virtual_time import LoopClock
 
 pytestmark = pytest.mark.integration
 
@@ -42,12 +43,12 @@ class Served:
         self.arrived = threading.Semaphore(0)  # one release per request that reached /slow
         loop = asyncio.new_event_loop()
         self.clock = LoopClock(loop)
-        loop.time = self.clock.time  # type: ignore[method-assign]
+        loop.time = self.clock.time  # type: ignore[method-assign]  # the loop's deadlines on the test's clock
         self.received: list[int] = []  # bytes each connection sent, in the order they were made
         self._seen = threading.Condition()
         release, arrived = self.release, self.arrived
 
-        async def app(scope, receive, send) -> None:
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
             if scope["path"] == "/slow":
                 arrived.release()
                 await asyncio.get_running_loop().run_in_executor(None, release.wait)
@@ -62,8 +63,8 @@ class Served:
         """``protocol``, telling this object of each connection and of the bytes it receives."""
         served = self
 
-        class Watched(protocol):  # type: ignore[valid-type,misc]
-            def connection_made(self, transport) -> None:
+        class Watched(protocol):  # type: ignore[valid-type,misc]  # subclasses the class it is given
+            def connection_made(self, transport: asyncio.Transport) -> None:
                 super().connection_made(transport)
                 with served._seen:
                     self.number = len(served.received)
@@ -100,7 +101,7 @@ class Served:
 
 
 @pytest.fixture
-def served(request) -> Iterator[Served]:
+def served(request: pytest.FixtureRequest) -> Iterator[Served]:
     cap, header_seconds = request.param
     server = Served(cap, header_seconds)
     server.served.start()
@@ -140,7 +141,7 @@ def still_open(sock: socket.socket) -> bool:
 
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
 @pytest.mark.parametrize("first", [PARTIAL_HEAD, b""], ids=["slow head", "nothing sent"])
-def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served, first):
+def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(served: Served, first: bytes) -> None:
     slow = served.connect(first)
     served.wait(0, len(first))
     assert served.get() == 200
@@ -151,7 +152,7 @@ def test_a_head_not_whole_within_the_deadline_is_dropped_and_others_are_served(s
 
 
 @pytest.mark.parametrize("served", [(100, 0.3)], indirect=True)
-def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served):
+def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(served: Served) -> None:
     slow = served.connect()
     served.wait(0)
     for sent, byte in enumerate(PARTIAL_HEAD[:15], 1):  # a byte every 0.02 s: each well within the deadline
@@ -167,7 +168,7 @@ def test_a_head_trickled_byte_by_byte_is_dropped_at_its_deadline_not_kept_alive(
 
 
 @pytest.mark.parametrize("served", [(8, 60.0)], indirect=True)
-def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served):
+def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_request_is_served(served: Served) -> None:
     slow = []
     for number in range(8):  # one after another, 1 ms apart on the server's clock
         slow.append(served.connect(PARTIAL_HEAD))
@@ -180,7 +181,7 @@ def test_past_the_cap_the_connection_waiting_longest_makes_room_and_a_real_reque
 
 
 @pytest.mark.parametrize("served", [(4, 60.0)], indirect=True)
-def test_connections_whose_request_arrived_whole_are_never_dropped(served):
+def test_connections_whose_request_arrived_whole_are_never_dropped(served: Served) -> None:
     busy = [served.connect(WHOLE_REQUEST) for _ in range(4)]
     for _ in busy:
         assert served.arrived.acquire(timeout=10)  # each request is in the app
@@ -192,12 +193,12 @@ def test_connections_whose_request_arrived_whole_are_never_dropped(served):
         sock.close()
 
 
-def test_the_cap_keeps_descriptors_for_the_service_and_the_accept_bursts():
+def test_the_cap_keeps_descriptors_for_the_service_and_the_accept_bursts() -> None:
     assert connection_cap(512) == 256 and connection_cap(1024) == 768 and connection_cap(100_000) == 1000
     assert connection_cap(100) == 8
 
 
-def test_slowloris_against_pipeline_serve_under_ulimit_512_leaves_real_requests_served(tmp_path: Path):
+def test_slowloris_against_pipeline_serve_under_ulimit_512_leaves_real_requests_served(tmp_path: Path) -> None:
     stderr = tmp_path / "stderr"
     env = {**os.environ, "PIPELINE_SERVE_AUTH_KEYS": "slow-test-key"}
     with stderr.open("wb") as err:

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY, FakeTime
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.sync import Client
+from tests.unit.client.client_fakes import BASE_URL, KEY, FakeTime
 
 
 @pytest.fixture

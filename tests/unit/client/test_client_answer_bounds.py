@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import httpx
 import pytest
-from client_fakes import BASE_URL, KEY
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.api_data import DocumentHandle
@@ -21,6 +20,7 @@ from pipeline.client.requests import (
 from pipeline.client.retry import NO_RETRY
 from pipeline.client.sync import Client
 from pipeline.errors import AnswerTooLargeError, ServerError
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 CHUNK = b"x" * 65536
 
@@ -42,17 +42,17 @@ class Endless:
             yield chunk
 
 
-def _sync(handler) -> Client:
+def _sync(handler: Callable[[httpx.Request], httpx.Response]) -> Client:
     return Client(BASE_URL, KEY, transport=httpx.MockTransport(handler), retry=NO_RETRY)
 
 
-def test_answer_bounds_grow_with_the_request_above_a_floor():
+def test_answer_bounds_grow_with_the_request_above_a_floor() -> None:
     assert answer_bound(10) == ANSWER_FLOOR_BYTES
     assert answer_bound(128 * 1024) == 16 * 128 * 1024
     assert ANSWER_BYTES < DOCUMENT_ANSWER_BYTES
 
 
-def test_an_endless_translate_answer_fails_the_call_after_its_bound():
+def test_an_endless_translate_answer_fails_the_call_after_its_bound() -> None:
     body = Endless()
     with _sync(lambda request: httpx.Response(200, content=body)) as client:
         with pytest.raises(AnswerTooLargeError, match=r"POST /v2/translate passed 262144 bytes") as info:
@@ -61,7 +61,7 @@ def test_an_endless_translate_answer_fails_the_call_after_its_bound():
     assert body.pulled <= ANSWER_FLOOR_BYTES + len(CHUNK)
 
 
-def test_the_async_client_stops_at_the_same_bound():
+def test_the_async_client_stops_at_the_same_bound() -> None:
     body = Endless()
 
     async def main() -> None:
@@ -78,7 +78,7 @@ def test_the_async_client_stops_at_the_same_bound():
     assert body.pulled <= ANSWER_FLOOR_BYTES + len(CHUNK)
 
 
-def test_a_declared_length_over_the_bound_fails_before_reading():
+def test_a_declared_length_over_the_bound_fails_before_reading() -> None:
     body = Endless()
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -89,7 +89,7 @@ def test_a_declared_length_over_the_bound_fails_before_reading():
     assert body.pulled == 0
 
 
-def test_an_endless_error_answer_is_cut_and_still_an_error_of_its_status():
+def test_an_endless_error_answer_is_cut_and_still_an_error_of_its_status() -> None:
     body = Endless(b'{"message": "overloaded"}')
     with _sync(lambda request: httpx.Response(503, content=body)) as client, pytest.raises(ServerError) as info:
         client.usage()
@@ -97,7 +97,7 @@ def test_an_endless_error_answer_is_cut_and_still_an_error_of_its_status():
     assert body.pulled <= ERROR_ANSWER_BYTES + len(CHUNK)
 
 
-def test_a_large_legitimate_answer_is_read_whole():
+def test_a_large_legitimate_answer_is_read_whole() -> None:
     text = "é" * 20_000  # a long target in a request of a few bytes: still under the floor
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -107,7 +107,7 @@ def test_a_large_legitimate_answer_is_read_whole():
         assert client.translate(["Hi"], target_lang="FR").translations[0].text == text
 
 
-def test_a_document_may_be_bigger_than_any_other_answer():
+def test_a_document_may_be_bigger_than_any_other_answer() -> None:
     document = b"d" * (ANSWER_BYTES + 1)
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -119,7 +119,7 @@ def test_a_document_may_be_bigger_than_any_other_answer():
             client.usage()
 
 
-def test_an_answer_read_by_the_async_client_is_freed_at_once_not_left_to_the_garbage_collector():
+def test_an_answer_read_by_the_async_client_is_freed_at_once_not_left_to_the_garbage_collector() -> None:
     import gc
     import weakref
 

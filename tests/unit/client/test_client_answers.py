@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY
 
 from pipeline.client.reception import error_from_answer, parse_retry_after
 from pipeline.client.retry import NO_RETRY
@@ -24,6 +23,7 @@ from pipeline.errors import (
     ServiceError,
     TransportError,
 )
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 
 @pytest.mark.parametrize(
@@ -149,7 +149,7 @@ def test_languages_features_both_shapes(client: Client, router: respx.Router) ->
     assert german.supports("formality") and not german.supports("glossary")
     assert dict(french.features) == {"glossary": "stable"}
     with pytest.raises(TypeError):
-        german.features["x"] = "y"  # type: ignore[index]
+        german.features["x"] = "y"  # type: ignore[index]  # read-only on purpose: the assignment must fail
 
 
 def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router) -> None:
@@ -157,7 +157,9 @@ def test_http_client_uses_pooled_keep_alive(client: Client, router: respx.Router
     client.usage()
     assert route.calls.last.request.headers["Connection"] == "keep-alive"
     with Client(BASE_URL, KEY) as default:
-        pool = default._http._transport._pool  # the default transport is a pooled httpcore pool
+        transport = default._http._transport
+        assert isinstance(transport, httpx.HTTPTransport)
+        pool = transport._pool  # the default transport is a pooled httpcore pool
         assert pool._max_keepalive_connections == 10 and pool._keepalive_expiry == 30.0
 
 

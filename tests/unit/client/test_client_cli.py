@@ -6,14 +6,15 @@ import json
 import pathlib
 import subprocess
 import sys
+from typing import Any
 
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY
 
 import pipeline.client.sync
 from pipeline.cli import main
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 ADMIN = "admin-7c1e-secret"
 LANGS = [
@@ -53,7 +54,7 @@ def service(router: respx.Router, monkeypatch: pytest.MonkeyPatch) -> respx.Rout
     """Route the CLI's client to the respx router, with keys in the environment."""
     real = pipeline.client.sync.Client
 
-    def with_mock_transport(url: str, key: str, **kwargs: object) -> pipeline.client.sync.Client:
+    def with_mock_transport(url: str, key: str, **kwargs: Any) -> pipeline.client.sync.Client:
         return real(url, key, transport=httpx.MockTransport(router.handler), sleep=lambda s: None, **kwargs)
 
     monkeypatch.setattr(pipeline.client.sync, "Client", with_mock_transport)

@@ -7,12 +7,12 @@ from datetime import date
 import httpx
 import pytest
 import respx
-from client_fakes import FakeTime
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import PollPolicy
 from pipeline.client.sync import Client
 from pipeline.errors import DocumentTranslationError, ServerError
+from tests.unit.client.client_fakes import FakeTime
 
 
 def status(state: str, **extra: object) -> httpx.Response:

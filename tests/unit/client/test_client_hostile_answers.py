@@ -46,7 +46,9 @@ def test_json_nested_deeper_than_the_parser_goes_is_an_unexpected_answer(
         client.translate(["Hello"], target_lang="DE") if path == "/v2/translate" else client.usage()
 
 
-def test_an_error_answer_nested_too_deep_keeps_its_status_and_is_quoted_cut(client: Client, router: respx.Router):
+def test_an_error_answer_nested_too_deep_keeps_its_status_and_is_quoted_cut(
+    client: Client, router: respx.Router
+) -> None:
     router.get("/v2/usage").respond(500, content=deep(100_000).encode(), content_type="application/json")
     with pytest.raises(ServerError) as caught:
         client.usage()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
+from typing import Any
 
 import pytest
 import respx
@@ -15,7 +17,7 @@ from pipeline.errors import ClientLimitError, ExitCode
 
 
 @pytest.fixture(autouse=True)
-def nothing_is_sent(router: respx.Router):
+def nothing_is_sent(router: respx.Router) -> Iterator[None]:
     route = router.route().respond(500)
     yield
     assert route.call_count == 0
@@ -60,7 +62,7 @@ def test_custom_instructions(client: Client) -> None:
         ({"glossary_id": "g"}, "glossary_id requires source_lang"),
     ],
 )
-def test_translate_rules(options: dict, message: str) -> None:
+def test_translate_rules(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ClientLimitError, match=message):
         translate_params(target_lang="DE", **options)
 

@@ -3,6 +3,8 @@ setting it cannot use. Building a client opens no socket."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 import pytest
 
@@ -10,12 +12,13 @@ from pipeline.client.base import behind_proxy, on_this_machine
 from pipeline.client.retry import RetryPolicy
 from pipeline.client.sync import Client
 from pipeline.errors import ExitCode, ProxyRefusedError, TransportError
+from tests.unit.client.client_fakes import FakeTime
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 
 
 @pytest.fixture(autouse=True)
-def no_proxy_named(monkeypatch) -> None:
+def no_proxy_named(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in _PROXY_VARIABLES:
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.upper(), raising=False)
@@ -46,7 +49,7 @@ def test_other_hosts_are_not_this_machine(host: str) -> None:
     assert not on_this_machine(host)
 
 
-def test_a_remote_service_is_behind_the_proxy_and_one_on_this_machine_never_is(monkeypatch) -> None:
+def test_a_remote_service_is_behind_the_proxy_and_one_on_this_machine_never_is(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not behind_proxy("https://mt.example.com")
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
     assert behind_proxy("https://mt.example.com")
@@ -56,12 +59,12 @@ def test_a_remote_service_is_behind_the_proxy_and_one_on_this_machine_never_is(m
 
 
 @pytest.mark.parametrize("no_proxy", ["[::1]", "fe80::/10", "localhost,fd00::/8"])
-def test_no_proxy_is_not_read_when_no_proxy_is_named(monkeypatch, no_proxy: str) -> None:
+def test_no_proxy_is_not_read_when_no_proxy_is_named(monkeypatch: pytest.MonkeyPatch, no_proxy: str) -> None:
     monkeypatch.setenv("NO_PROXY", no_proxy)
     Client("https://mt.example.com", "key").close()
 
 
-def test_a_no_proxy_entry_httpx_cannot_parse_is_a_value_error_naming_no_proxy(monkeypatch) -> None:
+def test_a_no_proxy_entry_httpx_cannot_parse_is_a_value_error_naming_no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
     monkeypatch.setenv("NO_PROXY", "fe80::/10")
     with pytest.raises(ValueError, match=r"the proxy the environment names \(.*NO_PROXY\) cannot be used"):
@@ -71,7 +74,7 @@ def test_a_no_proxy_entry_httpx_cannot_parse_is_a_value_error_naming_no_proxy(mo
 # --- a proxy's refusal ---------------------------------------------------------------------------
 
 
-def _client_through(handler, fake_time) -> Client:
+def _client_through(handler: Callable[[httpx.Request], httpx.Response], fake_time: FakeTime) -> Client:
     return Client(
         "https://mt.example.com",
         "key-1234",
@@ -82,7 +85,7 @@ def _client_through(handler, fake_time) -> Client:
     )
 
 
-def test_a_proxy_asking_for_credentials_is_answered_once_and_named_as_the_proxy(fake_time):
+def test_a_proxy_asking_for_credentials_is_answered_once_and_named_as_the_proxy(fake_time: FakeTime) -> None:
     calls = []
 
     def proxy_page(request: httpx.Request) -> httpx.Response:
@@ -99,10 +102,12 @@ def test_a_proxy_asking_for_credentials_is_answered_once_and_named_as_the_proxy(
     )
 
 
-def test_a_tunnel_the_proxy_refuses_for_credentials_is_not_retried_but_one_it_cannot_open_is(fake_time):
+def test_a_tunnel_the_proxy_refuses_for_credentials_is_not_retried_but_one_it_cannot_open_is(
+    fake_time: FakeTime,
+) -> None:
     calls = []
 
-    def tunnel(refusal: str):
+    def tunnel(refusal: str) -> Callable[[httpx.Request], httpx.Response]:
         def handler(request: httpx.Request) -> httpx.Response:
             calls.append(request)
             raise httpx.ProxyError(refusal, request=request)

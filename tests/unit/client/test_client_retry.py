@@ -5,7 +5,6 @@ from __future__ import annotations
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY, FakeTime
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy, retry_delay
@@ -15,8 +14,10 @@ from pipeline.errors import (
     QuotaExceededError,
     RateLimitedError,
     ServerError,
+    ServiceError,
     TransportError,
 )
+from tests.unit.client.client_fakes import BASE_URL, KEY, FakeTime
 
 OK = {"translations": [{"text": "Hallo", "detected_source_language": "EN"}]}
 
@@ -86,10 +87,10 @@ def test_456_raises_quota_error_at_once(client: Client, router: respx.Router, fa
 @pytest.mark.parametrize("status", [400, 403, 404, 413])
 def test_other_4xx_are_never_retried(status: int, client: Client, router: respx.Router, fake_time: FakeTime) -> None:
     route = router.get("/v2/usage").respond(status, json={"message": "no"})
-    with pytest.raises(Exception) as caught:
+    with pytest.raises(ServiceError) as caught:
         client.usage()
     assert route.call_count == 1 and fake_time.sleeps == []
-    assert caught.value.status_code == status  # type: ignore[attr-defined]
+    assert caught.value.status_code == status
 
 
 def test_5xx_is_retried_with_jitter_within_bounds(router: respx.Router, fake_time: FakeTime) -> None:

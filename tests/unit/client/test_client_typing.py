@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from pathlib import Path
 
 from pipeline.client import stubgen
 from pipeline.client.aio import AsyncClient
@@ -15,13 +16,13 @@ def public(cls: type) -> set[str]:
     return {name for name, value in inspect.getmembers(cls) if not name.startswith("_") and callable(value)}
 
 
-def test_the_async_stub_is_the_one_generated_from_the_endpoint_methods():
+def test_the_async_stub_is_the_one_generated_from_the_endpoint_methods() -> None:
     assert stubgen.STUB.read_text(encoding="utf-8") == stubgen.render(), (
         "pipeline/client/aio_endpoints.pyi is stale: run python -m pipeline.client.stubgen"
     )
 
 
-def test_both_shells_and_the_stub_offer_the_same_methods():
+def test_both_shells_and_the_stub_offer_the_same_methods() -> None:
     stub = ast.parse(stubgen.STUB.read_text(encoding="utf-8"))
     (cls,) = [node for node in stub.body if isinstance(node, ast.ClassDef)]
     in_stub = {node.name for node in cls.body if isinstance(node, ast.FunctionDef)}
@@ -33,18 +34,20 @@ def test_both_shells_and_the_stub_offer_the_same_methods():
     assert shared <= public(Client) and shared <= public(AsyncClient)
 
 
-def test_each_async_stub_method_takes_the_same_parameters_as_the_shared_method():
+def test_each_async_stub_method_takes_the_same_parameters_as_the_shared_method() -> None:
     stub = ast.parse(stubgen.STUB.read_text(encoding="utf-8"))
     methods = {node.name: node for node in ast.walk(stub) if isinstance(node, ast.FunctionDef)}
     for name, function in stubgen.endpoint_methods():
         args = methods[name].args
         declared = [a.arg for a in (*args.args, *args.kwonlyargs)]
         assert declared == list(inspect.signature(function).parameters), name
-        returned = ast.unparse(methods[name].returns)  # type: ignore[arg-type]
+        returns = methods[name].returns
+        assert returns is not None, name
+        returned = ast.unparse(returns)
         assert returned == f"Coroutine[Any, Any, {inspect.signature(function).return_annotation}]", name
 
 
-def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path):
+def test_mypy_sees_results_from_client_and_coroutines_from_async_client(tmp_path: Path) -> None:
     from mypy import api
 
     probe = tmp_path / "probe.py"

@@ -12,7 +12,6 @@ from urllib.parse import parse_qsl, unquote
 import httpx
 import pytest
 import respx
-from client_fakes import BASE_URL, KEY
 
 from pipeline.client.aio import AsyncClient
 from pipeline.client.api_data import (
@@ -28,6 +27,7 @@ from pipeline.client.requests import translate_params
 from pipeline.client.sync import Client
 from pipeline.errors import ServiceError
 from pipeline.protocol import encode_json, translate_body_size
+from tests.unit.client.client_fakes import BASE_URL, KEY
 
 GLOSSARY = {
     "glossary_id": "g-1",

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from review_project import review_project
-from run_fakes import FakeService, project, run
+import pytest
 
 from pipeline.catalogs import Reviewed, UnitState, read_catalog
 from pipeline.cli import main
 from pipeline.run.report import to_json, to_markdown
+from tests.review_project import review_project
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 
 
-def fuzzy_units(path) -> int:
+def fuzzy_units(path: Path) -> int:
     return sum(1 for u in read_catalog(path).units if u.state is UnitState.FUZZY)
 
 
-def test_the_report_counts_what_awaits_review_after_the_run_and_a_skipped_catalog_keeps_its_count(tmp_path):
+def test_the_report_counts_what_awaits_review_after_the_run_and_a_skipped_catalog_keeps_its_count(
+    tmp_path: Path,
+) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     before = fuzzy_units(path)
@@ -36,10 +40,10 @@ def test_the_report_counts_what_awaits_review_after_the_run_and_a_skipped_catalo
     assert run(settings, FakeService()).totals.awaiting_review == after - 1
 
 
-def test_a_settled_record_without_the_count_is_read_again_once(tmp_path):
+def test_a_settled_record_without_the_count_is_read_again_once(tmp_path: Path) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    state = settings.cache_dir / "state.json"
+    state = cache_dir(settings) / "state.json"
     data = json.loads(state.read_text(encoding="utf-8"))
     for record in data["catalogs"].values():
         del record["awaiting"]  # as an older version saved it
@@ -49,7 +53,9 @@ def test_a_settled_record_without_the_count_is_read_again_once(tmp_path):
     assert run(settings, FakeService()).unchanged_catalogs == 1
 
 
-def test_check_says_how_many_entries_await_review(tmp_path, monkeypatch, capsys):
+def test_check_says_how_many_entries_await_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     review_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main(["check"]) == 0

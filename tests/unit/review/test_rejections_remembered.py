@@ -8,31 +8,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from review_project import XLIFF_2, XLIFF_12, review_project
-from run_fakes import FakeService, project, run
 
-from pipeline.catalogs import UnitState, read_catalog
-from pipeline.config import ServiceSettings
+from pipeline.catalogs import Unit, UnitState, read_catalog
+from pipeline.config import ServiceSettings, Settings
 from pipeline.model import Severity
-from pipeline.review.session import Session
+from pipeline.review.session import Outcome, Session
 from pipeline.run.provenance import REJECTIONS_NAME, Rejections, text_hash
+from pipeline.run.records import RunReport
+from tests.review_project import XLIFF_2, XLIFF_12, review_project
+from tests.run_fakes import FakeService, cache_dir, project, run
 
 CATALOG = "locale/de/LC_MESSAGES/app.po"
 LEFT = "1 entry left untranslated: a reviewer rejected this translation"
 
 
-def unit_of(path, source, context=None):
+def unit_of(path: Path, source: str, context: str | None = None) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source and u.context == context)
 
 
-def reject(settings, source, context=None):
+def reject(settings: Settings, source: str, context: str | None = None) -> Outcome:
     session = Session(settings, warn=pytest.fail)
     entry = next(
         e
         for e in session.entries.values()
-        if session.unit(e).sources[0] == source and session.unit(e).context == context
+        if (unit := session.unit(e)) is not None and unit.sources[0] == source and unit.context == context
     )
     outcome = session.reject(entry.id, entry.version)
     assert outcome.warnings == ()
@@ -43,11 +45,11 @@ def sent_texts(service: FakeService) -> list[str]:
     return [text for body in service.requests for text in body["text"]]
 
 
-def left_issues(report):
+def left_issues(report: RunReport) -> list[tuple[str, str, Severity]]:
     return [(i.catalog, i.reason, i.severity) for i in report.issues if "rejected" in i.reason]
 
 
-def test_a_rejected_text_is_asked_for_once_more_then_left_untranslated_and_never_paid_for_again(tmp_path):
+def test_a_rejected_text_is_asked_for_once_more_then_left_untranslated_and_never_paid_for_again(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     run(settings, FakeService())
@@ -71,7 +73,7 @@ def test_a_rejected_text_is_asked_for_once_more_then_left_untranslated_and_never
     assert left_issues(report) == [(CATALOG, LEFT, Severity.SKIPPED)]
 
 
-def test_a_different_answer_the_second_time_is_written(tmp_path):
+def test_a_different_answer_the_second_time_is_written(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     run(settings, FakeService())
@@ -85,7 +87,7 @@ def test_a_different_answer_the_second_time_is_written(tmp_path):
     assert sent_texts(nothing) == []
 
 
-def test_a_rejected_plural_is_matched_on_every_form(tmp_path):
+def test_a_rejected_plural_is_matched_on_every_form(tmp_path: Path) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     run(settings, FakeService())
@@ -99,12 +101,12 @@ def test_a_rejected_plural_is_matched_on_every_form(tmp_path):
 
 
 @pytest.mark.parametrize("use_cache", [True, False])
-def test_an_answer_the_service_gave_in_this_very_run_is_not_asked_for_twice(tmp_path, use_cache):
+def test_an_answer_the_service_gave_in_this_very_run_is_not_asked_for_twice(tmp_path: Path, use_cache: bool) -> None:
     settings = project(tmp_path)
     path = tmp_path / CATALOG
     run(settings, FakeService())
     reject(settings, "Hello %(name)s")
-    (settings.cache_dir / "translations.sqlite3").unlink()  # the cache is gone, what reviewers rejected is not
+    (cache_dir(settings) / "translations.sqlite3").unlink()  # the cache is gone, what reviewers rejected is not
     fresh = FakeService()
     report = run(settings, fresh, use_cache=use_cache)  # nothing from the cache: the service's answer is its second
     assert sent_texts(fresh).count('Hello <x id="1"/>') == 1
@@ -116,13 +118,13 @@ def test_an_answer_the_service_gave_in_this_very_run_is_not_asked_for_twice(tmp_
         assert sent_texts(later) == []
 
 
-def test_another_entry_with_the_same_text_keeps_it_and_the_record_names_no_catalog_and_no_key(tmp_path):
+def test_another_entry_with_the_same_text_keeps_it_and_the_record_names_no_catalog_and_no_key(tmp_path: Path) -> None:
     settings = project(tmp_path, langs=("de", "pl"))
     run(settings, FakeService())
     reject(settings, "Hello %(name)s")
     run(settings, FakeService())
     assert unit_of(tmp_path / "locale/pl/LC_MESSAGES/app.po", "Hello %(name)s").targets == ("[PL] Hello %(name)s",)
-    raw = (settings.cache_dir / REJECTIONS_NAME).read_text(encoding="utf-8")
+    raw = (cache_dir(settings) / REJECTIONS_NAME).read_text(encoding="utf-8")
     assert "secret-key" not in raw and "app.po" not in raw
     (record,) = json.loads(raw)["entries"].values()
     assert record == {
@@ -133,7 +135,7 @@ def test_another_entry_with_the_same_text_keeps_it_and_the_record_names_no_catal
     }
 
 
-def test_records_of_another_shape_are_dropped(tmp_path):
+def test_records_of_another_shape_are_dropped(tmp_path: Path) -> None:
     (tmp_path / REJECTIONS_NAME).write_text(
         json.dumps(
             {
@@ -155,7 +157,7 @@ def test_records_of_another_shape_are_dropped(tmp_path):
 
 
 @pytest.mark.parametrize(("catalog", "source"), [(XLIFF_12, "Save"), (XLIFF_2, 'Open <pc id="1">{name}</pc>')])
-def test_xliff_rejections_match_what_the_run_writes(tmp_path, catalog, source):
+def test_xliff_rejections_match_what_the_run_writes(tmp_path: Path, catalog: str, source: str) -> None:
     settings = replace(review_project(tmp_path), service=ServiceSettings(url="http://fake.invalid", concurrency=1))
     reject(settings, source)  # the fixture's draft: the run then writes its own
     run(settings, FakeService())

@@ -6,13 +6,17 @@ import asyncio
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from review_project import PO, review_project
+from starlette.types import ASGIApp
 
+from pipeline.config import Settings
 from pipeline.review.app import create_app
 from pipeline.review.session import Session
+from tests.review_project import PO, review_project
 
 PORT = 8765
 TOKEN = "t0ken-for-the-tests"
@@ -20,41 +24,42 @@ BASE = f"http://127.0.0.1:{PORT}"
 
 
 @pytest.fixture
-def project(tmp_path):
+def project(tmp_path: Path) -> Settings:
     return review_project(tmp_path)
 
 
 class Client:
     """Synchronous requests to the app in-process (httpx's ASGI transport: no socket), with the token by default."""
 
-    def __init__(self, app) -> None:
-        self.app = app
+    def __init__(self) -> None:
+        self.app: ASGIApp | None = None  # set once the app, which calls back into this client, is made
         self.headers = {"X-Review-Token": TOKEN}
         self.quits: list[bool] = []
 
-    def request(self, method: str, path: str, headers: dict[str, str] | None = None, **kwargs) -> httpx.Response:
+    def request(self, method: str, path: str, headers: dict[str, str] | None = None, **kwargs: Any) -> httpx.Response:
         async def send() -> httpx.Response:
+            assert self.app is not None
             transport = httpx.ASGITransport(app=self.app)
             async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
                 return await client.request(method, path, headers={**self.headers, **(headers or {})}, **kwargs)
 
         return asyncio.run(send())
 
-    def get(self, path: str, **kwargs) -> httpx.Response:
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
         return self.request("GET", path, **kwargs)
 
-    def post(self, path: str, **kwargs) -> httpx.Response:
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
         return self.request("POST", path, **kwargs)
 
 
 @pytest.fixture
-def client(project):
-    client = Client(None)
+def client(project: Settings) -> Client:
+    client = Client()
     client.app = create_app(Session(project), TOKEN, PORT, lambda: client.quits.append(True))
     return client
 
 
-def test_a_request_without_the_token_or_with_another_is_refused(client):
+def test_a_request_without_the_token_or_with_another_is_refused(client: Client) -> None:
     for headers in ({"X-Review-Token": ""}, {"X-Review-Token": "guess"}):
         assert client.get("/api/entries", headers=headers).status_code == 403
     del client.headers["X-Review-Token"]
@@ -66,7 +71,7 @@ def test_a_request_without_the_token_or_with_another_is_refused(client):
     assert client.get(f"/static/review.js?token={TOKEN}").headers["content-type"].startswith("text/javascript")
 
 
-def test_another_host_or_origin_is_refused_even_with_the_token(client):
+def test_another_host_or_origin_is_refused_even_with_the_token(client: Client) -> None:
     # DNS rebinding: another site's name resolved to 127.0.0.1 still sends its own Host.
     assert client.get("/api/entries", headers={"Host": f"evil.example:{PORT}"}).status_code == 421
     assert client.get("/api/entries", headers={"Host": "127.0.0.1:9"}).status_code == 421
@@ -80,7 +85,7 @@ def test_another_host_or_origin_is_refused_even_with_the_token(client):
     assert same.status_code == 200
 
 
-def test_every_answer_forbids_framing_scripts_of_others_and_caching(client):
+def test_every_answer_forbids_framing_scripts_of_others_and_caching(client: Client) -> None:
     for response in (client.get("/api/entries"), client.get("/api/entries", headers={"X-Review-Token": "no"})):
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         assert "script-src 'self'" in response.headers["content-security-policy"]
@@ -88,14 +93,14 @@ def test_every_answer_forbids_framing_scripts_of_others_and_caching(client):
         assert response.headers["cache-control"] == "no-store"
 
 
-def test_entries_are_named_by_id_only(client):
+def test_entries_are_named_by_id_only(client: Client) -> None:
     for name in ("pipeline.toml", "e999"):
         assert client.get(f"/api/entries/{name}").status_code == 404
     for name in ("e999", "..%2Fpipeline.toml", "locale%2Fde%2FLC_MESSAGES%2Fapp.po"):
         assert client.post(f"/api/entries/{name}/accept", json={"version": "x"}).status_code == 404
 
 
-def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous_source(client):
+def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous_source(client: Client) -> None:
     rows = client.get("/api/entries").json()["entries"]
     plural = next(r for r in rows if r["source"] == "{count} person has access")
     entry = client.get(f"/api/entries/{plural['id']}").json()
@@ -106,7 +111,7 @@ def test_the_detail_shows_placeholders_forms_with_their_numbers_and_the_previous
     assert entry["comments"] == "Glossar: „Zugriff“, nicht „Zugang“." and entry["checks"] == []
 
 
-def test_decisions_answer_written_refused_or_conflict(client, project):
+def test_decisions_answer_written_refused_or_conflict(client: Client, project: Settings) -> None:
     rows = {r["source"]: r for r in client.get("/api/entries").json()["entries"]}
     upload, uploaded = rows["Upload files"], rows["%(name)s uploaded <b>%(count)d</b> files"]
     bad = client.post(f"/api/entries/{uploaded['id']}/edit", json={"version": uploaded["version"], "targets": ["x"]})
@@ -125,7 +130,7 @@ def test_decisions_answer_written_refused_or_conflict(client, project):
     assert done.json()["tally"]["accepted"] == 1
 
 
-def test_quit_stops_the_server_and_answers_the_summary(client):
+def test_quit_stops_the_server_and_answers_the_summary(client: Client) -> None:
     rows = client.get("/api/entries").json()["entries"]
     client.post(f"/api/entries/{rows[0]['id']}/reject", json={"version": rows[0]["version"]})
     answer = client.post("/api/quit").json()
@@ -149,7 +154,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(("pipeline.client
 """
 
 
-def test_nothing_that_could_reach_the_translation_service_is_loaded(project):
+def test_nothing_that_could_reach_the_translation_service_is_loaded(project: Settings) -> None:
     probe = subprocess.run(
         [sys.executable, "-c", PROBE, str(project.config_path)], capture_output=True, text=True, check=True
     )

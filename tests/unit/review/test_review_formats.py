@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from pipeline.catalogs import Reviewed, UnitState, read_catalog
+from pipeline.catalogs import Reviewed, Unit, UnitState, read_catalog
 from pipeline.catalogs.xmltext import set_attributes
 
 REVIEW = Path(__file__).resolve().parents[2] / "data" / "review"
@@ -20,7 +21,7 @@ def copy(tmp_path: Path, name: str) -> Path:
     return path
 
 
-def unit_of(path: Path, source: str):
+def unit_of(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 
@@ -35,7 +36,9 @@ def decide(path: Path, source: str, decision: Reviewed) -> list[str]:
     return [line for line in diff if line[:1] in "+-" and line[:3] not in ("---", "+++")]
 
 
-def test_po_accept_drops_fuzzy_the_previous_source_and_nothing_else(tmp_path, msgfmt_check):
+def test_po_accept_drops_fuzzy_the_previous_source_and_nothing_else(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     changed = decide(path, "{count} person has access", Reviewed())
     assert changed == [
@@ -48,12 +51,12 @@ def test_po_accept_drops_fuzzy_the_previous_source_and_nothing_else(tmp_path, ms
     msgfmt_check(path)
 
 
-def test_po_accept_of_a_lone_fuzzy_flag_drops_the_flags_line(tmp_path):
+def test_po_accept_of_a_lone_fuzzy_flag_drops_the_flags_line(tmp_path: Path) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     assert decide(path, "Upload files", Reviewed()) == ["-#, fuzzy"]
 
 
-def test_po_accept_drops_the_runs_note_to_the_reviewer(tmp_path):
+def test_po_accept_drops_the_runs_note_to_the_reviewer(tmp_path: Path) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     assert decide(path, "Settings", Reviewed()) == [
         "-# pipeline: reused from locale/de/LC_MESSAGES/djangojs.po:12",
@@ -61,7 +64,7 @@ def test_po_accept_drops_the_runs_note_to_the_reviewer(tmp_path):
     ]
 
 
-def test_po_edit_writes_every_form_as_gettext_wraps_it(tmp_path, msgfmt_check):
+def test_po_edit_writes_every_form_as_gettext_wraps_it(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     long = "{count} Personen haben Zugriff auf diesen Ordner und alle Dateien, die in ihm liegen oder hineinkommen"
     decide(path, "{count} person has access", Reviewed(targets=("{count} Person hat Zugriff", long)))
@@ -72,7 +75,9 @@ def test_po_edit_writes_every_form_as_gettext_wraps_it(tmp_path, msgfmt_check):
     msgfmt_check(path)
 
 
-def test_po_reject_empties_every_form_so_the_entry_is_untranslated(tmp_path, msgfmt_check):
+def test_po_reject_empties_every_form_so_the_entry_is_untranslated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     decide(path, "{count} person has access", Reviewed(targets=("", "")))
     unit = unit_of(path, "{count} person has access")
@@ -80,14 +85,14 @@ def test_po_reject_empties_every_form_so_the_entry_is_untranslated(tmp_path, msg
     msgfmt_check(path)
 
 
-def test_po_kept_for_review_stays_fuzzy_with_the_note_on_one_line(tmp_path):
+def test_po_kept_for_review_stays_fuzzy_with_the_note_on_one_line(tmp_path: Path) -> None:
     path = copy(tmp_path, "awaiting_review.po")
     changed = decide(path, "Upload files", Reviewed(pending=True, note="„hochladen“ oder\n„übertragen“?"))
     assert changed == ["+# review: „hochladen“ oder „übertragen“?"]
     assert unit_of(path, "Upload files").state is UnitState.FUZZY
 
 
-def test_po_crlf_and_a_missing_final_newline_are_kept(tmp_path):
+def test_po_crlf_and_a_missing_final_newline_are_kept(tmp_path: Path) -> None:
     path = tmp_path / "de.po"
     text = (REVIEW / "awaiting_review.po").read_text(encoding="utf-8").replace("\n", "\r\n")
     text = text.replace('msgid "Restore"\r\nmsgstr ""\r\n', '#, fuzzy\r\nmsgid "Restore"\r\nmsgstr "Zurück"')
@@ -99,14 +104,14 @@ def test_po_crlf_and_a_missing_final_newline_are_kept(tmp_path):
     assert data.count(b"\r\n") == data.count(b"\n")
 
 
-def test_po_refuses_a_wrong_number_of_forms():
+def test_po_refuses_a_wrong_number_of_forms() -> None:
     catalog = read_catalog(REVIEW / "awaiting_review.po")
     index = next(u.index for u in catalog.units if u.plural)
     with pytest.raises(ValueError, match="needs 2 forms"):
         catalog.render_reviewed({index: Reviewed(targets=("eins",))})
 
 
-def test_xliff12_accept_edit_reject_and_note(tmp_path):
+def test_xliff12_accept_edit_reject_and_note(tmp_path: Path) -> None:
     path = copy(tmp_path, "awaiting_review_12.xlf")
     assert decide(path, "Save", Reviewed()) == [
         '-        <target state="needs-review-translation" state-qualifier="leveraged-mt">Enregistrer</target>',
@@ -131,7 +136,9 @@ def test_xliff12_accept_edit_reject_and_note(tmp_path):
     [Reviewed(), Reviewed(targets=("Ouvrir ce fichier",)), Reviewed(targets=("",))],
     ids=["accept", "edit", "reject"],
 )
-def test_xliff12_a_decision_drops_the_runs_note_and_keeps_a_persons(tmp_path, decision, xliff_schema_check):
+def test_xliff12_a_decision_drops_the_runs_note_and_keeps_a_persons(
+    tmp_path: Path, decision: Reviewed, xliff_schema_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "run_note_12.xlf")
     changed = decide(path, "Open the file", decision)
     assert '-        <note from="pipeline">pipeline: translated in pieces; check the word order</note>' in changed
@@ -144,7 +151,7 @@ def test_xliff12_a_decision_drops_the_runs_note_and_keeps_a_persons(tmp_path, de
     xliff_schema_check(path)
 
 
-def test_xliff12_kept_for_another_look_keeps_the_runs_note(tmp_path):
+def test_xliff12_kept_for_another_look_keeps_the_runs_note(tmp_path: Path) -> None:
     path = copy(tmp_path, "run_note_12.xlf")
     assert decide(path, "Open the file", Reviewed(pending=True, note="word order?")) == [
         '+        <note from="review">word order?</note>'
@@ -152,13 +159,15 @@ def test_xliff12_kept_for_another_look_keeps_the_runs_note(tmp_path):
     assert "pipeline: translated in pieces" in unit_of(path, "Open the file").notes
 
 
-def test_xliff12_edit_without_the_sources_markup_is_refused():
+def test_xliff12_edit_without_the_sources_markup_is_refused() -> None:
     catalog = read_catalog(REVIEW / "awaiting_review_12.xlf")
     with pytest.raises(ValueError, match="inline markup"):
         catalog.render_reviewed({0: Reviewed(targets=("Bonjour monde",))})
 
 
-def test_xliff2_accept_and_reject_set_the_segment_state(tmp_path, xliff_schema_check):
+def test_xliff2_accept_and_reject_set_the_segment_state(
+    tmp_path: Path, xliff_schema_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "awaiting_review_20.xlf")
     assert decide(path, "Close", Reviewed()) == [
         '-      <segment state="translated" subState="pipeline:needs-review">',
@@ -177,7 +186,9 @@ def test_xliff2_accept_and_reject_set_the_segment_state(tmp_path, xliff_schema_c
     xliff_schema_check(path)
 
 
-def test_xliff2_kept_for_another_look_makes_the_units_notes_where_the_schema_puts_them(tmp_path, xliff_schema_check):
+def test_xliff2_kept_for_another_look_makes_the_units_notes_where_the_schema_puts_them(
+    tmp_path: Path, xliff_schema_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "awaiting_review_20.xlf")
     assert decide(path, "Close", Reviewed(pending=True, note="zamknij & wyjdź?")) == [
         "+      <notes>",
@@ -190,7 +201,9 @@ def test_xliff2_kept_for_another_look_makes_the_units_notes_where_the_schema_put
     xliff_schema_check(path)
 
 
-def test_xliff2_a_note_joins_the_units_own_notes_before_its_original_data(tmp_path, xliff_schema_check):
+def test_xliff2_a_note_joins_the_units_own_notes_before_its_original_data(
+    tmp_path: Path, xliff_schema_check: Callable[[Path], None]
+) -> None:
     path = copy(tmp_path, "notes_20.xlf")
     assert decide(path, "Open", Reviewed(pending=True, note="Otwórz plik?")) == [
         '+        <note category="review">Otwórz plik?</note>'
@@ -200,14 +213,16 @@ def test_xliff2_a_note_joins_the_units_own_notes_before_its_original_data(tmp_pa
     xliff_schema_check(path)
 
 
-def test_set_attributes_removes_an_attribute_with_its_space():
+def test_set_attributes_removes_an_attribute_with_its_space() -> None:
     tag = "<target state='new' state-qualifier='leveraged-mt' xml:space='preserve'>"
     assert set_attributes(tag, {"state-qualifier": None, "state": "signed-off", "other": None}) == (
         "<target state='signed-off' xml:space='preserve'>"
     )
 
 
-def test_the_schema_check_refuses_notes_after_a_segment(tmp_path, xliff_schema_check):
+def test_the_schema_check_refuses_notes_after_a_segment(
+    tmp_path: Path, xliff_schema_check: Callable[[Path], None]
+) -> None:
     """The check itself: XLIFF 2.0 wants <notes> before the segments."""
     path = copy(tmp_path, "awaiting_review_20.xlf")
     text = path.read_text(encoding="utf-8")

@@ -7,19 +7,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from run_fakes import FakeService, run
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.review import views
 from pipeline.review.session import Refused, Session
+from tests.run_fakes import FakeService, run
 
 SYMFONY = Path(__file__).resolve().parents[2] / "data" / "code" / "symfony"
 RU = "symfony/messages+intl-icu.ru.xlf"
 
 
 @pytest.fixture
-def settings(tmp_path):
+def settings(tmp_path: Path) -> Settings:
     shutil.copytree(SYMFONY, tmp_path / "symfony")
     (tmp_path / "pipeline.toml").write_text(
         'source_lang = "en"\ncatalogs = ["symfony/*.xlf"]\n[service]\nurl = "http://fake.invalid"\n'
@@ -31,7 +31,7 @@ def settings(tmp_path):
     return settings
 
 
-def test_the_source_shown_is_the_text_the_key_stands_for_with_the_key_beside_it(settings):
+def test_the_source_shown_is_the_text_the_key_stands_for_with_the_key_beside_it(settings: Settings) -> None:
     session = Session(settings, warn=pytest.fail)
     rows = {row["key"]: row for row in views.listing(session)["entries"] if row["catalog"] == RU}
     assert rows["post.edit"]["source"] == "Edit post #{id, number}"
@@ -44,7 +44,7 @@ def test_the_source_shown_is_the_text_the_key_stands_for_with_the_key_beside_it(
     assert detail["checks"] == [] and entry.level == "ok"  # judged against the text, not the key
 
 
-def test_an_edit_is_judged_against_the_text_and_written_under_the_key(settings):
+def test_an_edit_is_judged_against_the_text_and_written_under_the_key(settings: Settings) -> None:
     session = Session(settings, warn=pytest.fail)
     row = next(r for r in views.listing(session)["entries"] if r["key"] == "post.edit" and r["catalog"] == RU)
     entry = session.entries[row["id"]]
@@ -55,7 +55,7 @@ def test_an_edit_is_judged_against_the_text_and_written_under_the_key(settings):
     assert unit.targets == ("Изменить статью №{id, number}",) and unit.state is UnitState.TRANSLATED
 
 
-def test_a_rejected_keyed_entry_is_remembered_as_the_run_names_it(settings):
+def test_a_rejected_keyed_entry_is_remembered_as_the_run_names_it(settings: Settings) -> None:
     session = Session(settings, warn=pytest.fail)
     row = next(r for r in views.listing(session)["entries"] if r["key"] == "post.edit" and r["catalog"] == RU)
     session.reject(row["id"], row["version"])

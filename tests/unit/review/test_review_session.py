@@ -3,40 +3,52 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from review_project import PO, XLIFF_2, XLIFF_12, review_project
 
-from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs import Unit, UnitState, read_catalog
+from pipeline.config import Settings
 from pipeline.files import atomic
 from pipeline.model import Severity
 from pipeline.review.entries import Origin, Status
-from pipeline.review.session import Conflict, Refused, Session
+from pipeline.review.session import Conflict, Entry, Refused, Session
 from pipeline.run.gate import check_unit, plural_usage
 from pipeline.run.provenance import Provenance
+from tests.review_project import PO, XLIFF_2, XLIFF_12, review_project
 
 
-def entry_for(session: Session, source: str):
-    return next(e for e in session.entries.values() if session.unit(e).sources[0] == source)
+def unit_of(session: Session, entry: Entry) -> Unit:
+    """The unit ``entry`` stands for (the test fails if it is gone)."""
+    unit = session.unit(entry)
+    assert unit is not None, f"{entry.id} is gone"
+    return unit
 
 
-def unit_in(path, source: str):
+def entry_for(session: Session, source: str) -> Entry:
+    return next(e for e in session.entries.values() if unit_of(session, e).sources[0] == source)
+
+
+def unit_in(path: Path, source: str) -> Unit:
     return next(u for u in read_catalog(path).units if u.sources[0] == source)
 
 
 @pytest.fixture
-def settings(tmp_path):
+def settings(tmp_path: Path) -> Settings:
     return review_project(tmp_path)
 
 
-def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings):
+def test_lists_what_awaits_review_machine_translations_first_with_their_origin(settings: Settings) -> None:
     catalog = read_catalog(settings.root / PO)
     machine = next(u for u in catalog.units if u.sources[0].startswith("%(name)s"))
     written = Provenance(settings.cache_dir)  # what a run records when it writes a machine translation
     written.record(PO, [(machine, machine.targets, "inputs")])
     written.save()
     session = Session(settings, warn=pytest.fail)
-    listed = [(session.catalogs[e.catalog].language, session.unit(e).sources[0], e.origin) for e in session.ordered()]
+    listed = [
+        (session.catalogs[e.catalog].language, unit_of(session, e).sources[0], e.origin) for e in session.ordered()
+    ]
     assert listed == [
         ("de", "%(name)s uploaded <b>%(count)d</b> files", Origin.MACHINE),
         ("de", "Settings", Origin.REUSED),
@@ -50,7 +62,9 @@ def test_lists_what_awaits_review_machine_translations_first_with_their_origin(s
     assert entry_for(session, "Settings").reused_from == "locale/de/LC_MESSAGES/djangojs.po:12"
 
 
-def test_accept_removes_the_review_mark_and_counts_per_language(settings, msgfmt_check):
+def test_accept_removes_the_review_mark_and_counts_per_language(
+    settings: Settings, msgfmt_check: Callable[[Path], None]
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     outcome = session.accept(entry.id, entry.version)
@@ -63,7 +77,7 @@ def test_accept_removes_the_review_mark_and_counts_per_language(settings, msgfmt
         session.accept(entry.id, outcome.entry.version)
 
 
-def gate_errors(path, source: str, targets: list[str]) -> list[str]:
+def gate_errors(path: Path, source: str, targets: list[str]) -> list[str]:
     """What the run's gate says against ``targets`` as the translation of the unit with ``source``."""
     catalog = read_catalog(path)
     unit = next(u for u in catalog.units if u.sources[0] == source)
@@ -76,7 +90,9 @@ def gate_errors(path, source: str, targets: list[str]) -> list[str]:
     ["%(name)s hat <b>%(count)d Dateien hochgeladen", "%(nom)s hat <b>%(count)d</b> Dateien hochgeladen"],
     ids=["tag-dropped", "name-changed"],
 )
-def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and_nothing_is_written(settings, edit):
+def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and_nothing_is_written(
+    settings: Settings, edit: str
+) -> None:
     source = "%(name)s uploaded <b>%(count)d</b> files"
     path = settings.root / PO
     before = path.read_bytes()
@@ -91,7 +107,7 @@ def test_an_edit_that_breaks_a_placeholder_is_refused_with_the_gates_reasons_and
     assert session.entries[entry.id].status is Status.PENDING
 
 
-def test_a_valid_edit_is_written_and_accepted(settings, msgfmt_check):
+def test_a_valid_edit_is_written_and_accepted(settings: Settings, msgfmt_check: Callable[[Path], None]) -> None:
     session = Session(settings)
     entry = entry_for(session, "{count} person has access")
     outcome = session.edit(entry.id, entry.version, ["{count} Person hat Zugriff", "{count} Personen haben Zugriff"])
@@ -102,20 +118,20 @@ def test_a_valid_edit_is_written_and_accepted(settings, msgfmt_check):
     msgfmt_check(settings.root / PO)
 
 
-def test_an_edit_equal_to_the_translation_is_an_accept(settings):
+def test_an_edit_equal_to_the_translation_is_an_accept(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Save")
     assert session.edit(entry.id, entry.version, ["Enregistrer"]).entry.status is Status.ACCEPTED
 
 
-def test_an_empty_edit_is_refused_pointing_at_reject(settings):
+def test_an_empty_edit_is_refused_pointing_at_reject(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Save")
     with pytest.raises(Refused, match="reject it"):
         session.edit(entry.id, entry.version, ["  "])
 
 
-def test_accepting_a_translation_the_checks_find_broken_is_refused(settings):
+def test_accepting_a_translation_the_checks_find_broken_is_refused(settings: Settings) -> None:
     path = settings.root / PO
     path.write_text(path.read_text(encoding="utf-8").replace("%(name)s hat", "Jemand hat"), encoding="utf-8")
     session = Session(settings)
@@ -125,7 +141,7 @@ def test_accepting_a_translation_the_checks_find_broken_is_refused(settings):
         session.accept(entry.id, entry.version)
 
 
-def test_reject_empties_the_translation_so_the_next_run_translates_it(settings):
+def test_reject_empties_the_translation_so_the_next_run_translates_it(settings: Settings) -> None:
     session = Session(settings)
     for source, path in (("Upload files", PO), ("Save", XLIFF_12), ("Close", XLIFF_2)):
         entry = entry_for(session, source)
@@ -138,7 +154,7 @@ def test_reject_empties_the_translation_so_the_next_run_translates_it(settings):
     ]
 
 
-def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
+def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     outcome = session.keep(entry.id, entry.version, "„übertragen“?")
@@ -151,7 +167,7 @@ def test_keep_with_a_note_leaves_the_entry_awaiting_review(settings):
     assert unit_in(settings.root / XLIFF_2, "Close").state is UnitState.FUZZY
 
 
-def test_a_save_by_another_program_to_another_entry_is_kept(settings):
+def test_a_save_by_another_program_to_another_entry_is_kept(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -162,7 +178,9 @@ def test_a_save_by_another_program_to_another_entry_is_kept(settings):
     assert 'msgstr "Müll leeren"' in text and unit_in(path, "Upload files").state is UnitState.TRANSLATED
 
 
-def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry_is_read_again(settings):
+def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry_is_read_again(
+    settings: Settings,
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -172,12 +190,13 @@ def test_a_save_by_another_program_to_the_same_entry_is_a_conflict_and_the_entry
         session.accept(entry.id, entry.version)
     assert path.read_text(encoding="utf-8") == saved  # the other program's save, whole
     fresh = conflict.value.entry
-    assert session.unit(fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
+    assert fresh is not None
+    assert unit_of(session, fresh).targets == ("Dateien übertragen",) and fresh.version != entry.version
     session.accept(fresh.id, fresh.version)  # looked at again: now it can be accepted
     assert unit_in(path, "Upload files").targets == ("Dateien übertragen",)
 
 
-def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings):
+def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings: Settings) -> None:
     session = Session(settings)
     entry, other = entry_for(session, "Upload files"), entry_for(session, "Settings")
     path = settings.root / PO
@@ -189,7 +208,9 @@ def test_an_entry_another_program_reviewed_meanwhile_is_marked_so(settings):
     assert session.accept(other.id, other.version).entry.status is Status.ACCEPTED
 
 
-def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_over_it(settings, monkeypatch):
+def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_over_it(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO
@@ -197,7 +218,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     real = atomic.new_beside
     saved: list[bool] = []
 
-    def new_beside(target):
+    def new_beside(target: Path) -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)  # saved after the session read the file, before the swap
             saved.append(True)
@@ -209,7 +230,7 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED
 
 
-def test_a_catalog_another_program_broke_is_refused_with_its_line(settings):
+def test_a_catalog_another_program_broke_is_refused_with_its_line(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
     path = settings.root / PO

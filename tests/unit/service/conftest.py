@@ -9,11 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from documents_support import JobsEnded
 
 from pipeline.service.app import create_app
 from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import EmbeddedTransport
+from tests.unit.service.documents_support import JobsEnded
 
 PAID, ADMIN, FREE = "unit-paid-key", "unit-admin-key", "unit-free-key"
 

@@ -57,7 +57,9 @@ def test_todays_languages_are_offered_for_text_translation() -> None:
     for code in ("hr", "sr", "sq", "bs", "mk", "ga", "hi", "sw"):
         row = table.find(code)
         assert row is not None and row.status == "beta" and row.target, code
-    assert table.find("de").status == "stable" and table.find("ja").features == (
+    german, japanese = table.find("de"), table.find("ja")
+    assert german is not None and japanese is not None
+    assert german.status == "stable" and japanese.features == (
         "formality",
         "glossary",
         "tag_handling",

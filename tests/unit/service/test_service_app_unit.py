@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -14,14 +16,15 @@ from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.store.resources import GlossaryInfo, NoResources, StyleInfo
+from tests.unit.service.conftest import Clock, Headers, InProcess
 
 UTC = dt.UTC
 
 
-def test_embedded_mode_without_lifespan():
+def test_embedded_mode_without_lifespan() -> None:
     """Exactly what the pipeline's embedded default does; closing the client closes the service."""
 
-    async def scenario() -> tuple[dict, list]:
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", ("embedded-key",)),)))
         headers = {"Authorization": "Service-Auth-Key embedded-key"}
         async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
@@ -49,7 +52,9 @@ def test_embedded_mode_without_lifespan():
     assert any(entry["lang"] == "de" for entry in languages)
 
 
-def test_usage_resets_with_the_month(make_client, headers, clock):
+def test_usage_resets_with_the_month(
+    make_client: Callable[..., InProcess], headers: type[Headers], clock: Clock
+) -> None:
     client = make_client(clock=clock)
     created = client.post("/v2/admin/developer-keys", json={"label": "monthly"}, headers=headers.admin).json()
     key = {"Authorization": f"Service-Auth-Key {created['api_key']}"}
@@ -66,7 +71,9 @@ def test_usage_resets_with_the_month(make_client, headers, clock):
     assert client.post("/v2/translate", json=body, headers=key).status_code == 200
 
 
-def test_analytics_days_follow_the_clock(make_client, headers, clock):
+def test_analytics_days_follow_the_clock(
+    make_client: Callable[..., InProcess], headers: type[Headers], clock: Clock
+) -> None:
     client = make_client(clock=clock, analytics_page_size=1)
     body = {"text": ["Hello"], "source_lang": "EN", "target_lang": "DE"}
     for tag in ("alpha", "beta"):
@@ -98,7 +105,7 @@ class EchoEngine:
         return [Translation(t.upper(), request.source_lang or "EN") for t in request.texts]
 
 
-def test_engine_is_injectable(make_client, headers):
+def test_engine_is_injectable(make_client: Callable[..., InProcess], headers: type[Headers]) -> None:
     engine = EchoEngine()
     client = make_client(engine=engine)
     body = {
@@ -124,10 +131,10 @@ class BrokenEngine:
         raise RuntimeError("engine exploded: secret internals")
 
 
-def test_engine_failure_is_a_clean_500_and_not_billed():
+def test_engine_failure_is_a_clean_500_and_not_billed() -> None:
     app = create_app(ServiceConfig(accounts=(AccountSpec("paid", ("k",)),), engine=BrokenEngine()))
 
-    async def scenario() -> tuple[httpx.Response, dict]:
+    async def scenario() -> tuple[httpx.Response, dict[str, Any]]:
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
         async with app.running(), httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
             headers = {"Authorization": "Service-Auth-Key k"}
@@ -144,16 +151,16 @@ def test_engine_failure_is_a_clean_500_and_not_billed():
 class Resources(NoResources):
     """Part-2 lookups stand-in: one glossary and one style rule list."""
 
-    def glossary(self, account_id, glossary_id):
+    def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
         if glossary_id != "g1":
             return None
         return GlossaryInfo({("en", "de"): (("file", "Datei"), ("save", "Sichern"))})
 
-    def style_list(self, account_id, style_id):
+    def style_list(self, account_id: str, style_id: str) -> StyleInfo | None:
         return StyleInfo("de", ("Use the informal you.",)) if style_id == "s1" else None
 
 
-def test_lookup_seam_applies_glossaries_and_checks_style_language(client, headers):
+def test_lookup_seam_applies_glossaries_and_checks_style_language(client: InProcess, headers: type[Headers]) -> None:
     state = client.app.state.service
     client.app.state.service = dataclasses.replace(state, lookups=Resources())
     body = {"text": ["Save the File"], "source_lang": "EN", "target_lang": "DE-CH", "glossary_id": "g1"}
@@ -169,7 +176,7 @@ def test_lookup_seam_applies_glossaries_and_checks_style_language(client, header
     assert mismatch.json() == {"message": "style rule list 's1' is for 'de', but the target language is 'FR'"}
 
 
-def test_free_tier_admin_spec_is_refused(make_client):
+def test_free_tier_admin_spec_is_refused(make_client: Callable[..., InProcess]) -> None:
     client = make_client(accounts=(AccountSpec("free", ("f",), ("fa",)),))
     response = client.get("/v2/admin/developer-keys", headers={"Authorization": "Service-Auth-Key fa"})
     assert response.status_code == 403

@@ -19,13 +19,13 @@ def parse(*argv: str) -> argparse.Namespace:
     return parser.parse_args(["serve", *argv])
 
 
-def test_defaults_and_func():
+def test_defaults_and_func() -> None:
     args = parse()
     assert (args.host, args.port, args.data_dir, args.test_faults) == ("127.0.0.1", 8000, None, False)
     assert handler(args.handler) is serve.run_serve  # loaded when the command runs
 
 
-def test_keys_from_flags_and_environment():
+def test_keys_from_flags_and_environment() -> None:
     args = parse("--auth-key", "a1", "--auth-key", "a2", "--admin-key", "m1", "--free-auth-key", "f1", "--port", "0")
     environ = {cli.ENV_AUTH_KEYS: " a2, a3 ,", cli.ENV_FREE_AUTH_KEYS: "f2"}
     paid, free = cli.accounts_from(args, environ)
@@ -33,7 +33,7 @@ def test_keys_from_flags_and_environment():
     assert (free.tier, free.auth_keys, free.admin_keys) == ("free", ("f1", "f2"), ())
 
 
-def test_environment_alone_is_enough():
+def test_environment_alone_is_enough() -> None:
     [account] = cli.accounts_from(parse(), {cli.ENV_ADMIN_KEYS: "m"})
     assert account.admin_keys == ("m",) and account.auth_keys == ()
 
@@ -46,13 +46,13 @@ def test_environment_alone_is_enough():
         (("--auth-key", "k", "--free-auth-key", "k"), "both the paid-tier and the free-tier"),
     ],
 )
-def test_bad_key_sets_are_usage_errors(argv, message):
+def test_bad_key_sets_are_usage_errors(argv: tuple[str, ...], message: str) -> None:
     with pytest.raises(UsageError, match=message) as caught:
         cli.accounts_from(parse(*argv), {})
     assert "'k'" not in str(caught.value)
 
 
-def test_a_second_paid_account_from_flags_and_environment():
+def test_a_second_paid_account_from_flags_and_environment() -> None:
     args = parse("--auth-key", "a", "--other-paid-auth-key", "o1")
     paid, other = cli.accounts_from(args, {cli.ENV_OTHER_PAID_AUTH_KEYS: "o2,o1"})
     assert (paid.tier, paid.auth_keys) == ("paid", ("a",))
@@ -62,12 +62,12 @@ def test_a_second_paid_account_from_flags_and_environment():
 
 
 @pytest.mark.parametrize("owner", ["--auth-key", "--admin-key", "--free-auth-key"])
-def test_a_key_of_the_second_paid_account_belongs_to_it_alone(owner):
+def test_a_key_of_the_second_paid_account_belongs_to_it_alone(owner: str) -> None:
     with pytest.raises(UsageError, match="second paid-tier account"):
         cli.accounts_from(parse(owner, "k", "--other-paid-auth-key", "k"), {})
 
 
-def test_document_retention_hours(capsys):
+def test_document_retention_hours(capsys: pytest.CaptureFixture[str]) -> None:
     assert parse().document_retention_hours == 24
     assert parse("--document-retention-hours", "0.5").document_retention_hours == 0.5
     assert parse("--document-retention-hours", "876000").document_retention_hours == 876_000
@@ -77,13 +77,13 @@ def test_document_retention_hours(capsys):
     assert "hours" in capsys.readouterr().err
 
 
-def test_port_must_be_valid(capsys):
+def test_port_must_be_valid(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         parse("--port", "70000")
     assert "port must be between 0 and 65535" in capsys.readouterr().err
 
 
-def test_importing_the_cli_is_light():
+def test_importing_the_cli_is_light() -> None:
     code = (
         "import sys, pipeline.service.cli, pipeline.service; "
         "heavy = [m for m in ('starlette', 'uvicorn', 'httpx', 'py3langid', 'numpy', 'sqlite3') if m in sys.modules]; "

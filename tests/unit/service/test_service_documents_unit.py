@@ -5,16 +5,19 @@ from __future__ import annotations
 import datetime as dt
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
 
-import document_samples as samples
 import pytest
-from documents_support import HeldEngine
 from lxml import etree
 
 from pipeline.service.documents import formats, html, ooxml, safezip, text, xliff
 from pipeline.service.documents.base import DocumentError
 from pipeline.service.engine.pseudo import transliterate
+from tests import document_samples as samples
+from tests.unit.service.conftest import Clock, Headers, InProcess
+from tests.unit.service.documents_support import HeldEngine
 
 
 class Upper:
@@ -23,41 +26,41 @@ class Upper:
     def __init__(self) -> None:
         self.sent: list[tuple[str, str | None]] = []
 
-    def __call__(self, texts: Sequence[str], markup: str | None = None) -> list[str]:
+    def __call__(self, texts: Sequence[str], markup: Literal["xml", "html"] | None = None) -> list[str]:
         from pipeline.service.engine.base import MarkupOptions
         from pipeline.service.engine.markup import pieces
 
         self.sent += [(t, markup) for t in texts]
-        options = MarkupOptions(markup) if markup else None  # type: ignore[arg-type]
+        options = MarkupOptions(markup) if markup else None
         return ["".join(p.text.upper() if p.translatable else p.text for p in pieces(t, options)) for t in texts]
 
 
-def test_txt_keeps_lines_and_endings():
+def test_txt_keeps_lines_and_endings() -> None:
     translated = text.translate_txt(b"Hello\r\n\r\n  world  \nlast", Upper())
     assert translated == b"HELLO\r\n\r\n  WORLD  \nLAST"
 
 
-def test_txt_keeps_bom_and_refuses_binary():
+def test_txt_keeps_bom_and_refuses_binary() -> None:
     assert text.translate_txt(b"\xef\xbb\xbfhi\n", Upper()) == b"\xef\xbb\xbfHI\n"
     with pytest.raises(DocumentError, match="not valid utf-8"):
         text.check_txt(b"ok \xfa\xfb")
 
 
-def test_srt_keeps_numbers_and_timings():
+def test_srt_keeps_numbers_and_timings() -> None:
     translator = Upper()
     out = text.translate_srt(samples.srt(2), translator).decode()
     assert "1\n00:00:00,000 --> 00:00:00,900\nHELLO <i>WORLD</i>\nSECOND LINE 0\n" in out
     assert translator.sent[0] == ("Hello <i>world</i>\nSecond line 0", "html")
 
 
-def test_srt_errors_name_the_line():
+def test_srt_errors_name_the_line() -> None:
     with pytest.raises(DocumentError, match="srt line 2: expected a timing line"):
         text.check_srt(b"1\nnot a timing\nText\n")
     with pytest.raises(DocumentError, match="srt line 1: expected a cue number"):
         text.check_srt(b"Hello\n")
 
 
-def test_html_blocks_keep_markup_and_skip_script():
+def test_html_blocks_keep_markup_and_skip_script() -> None:
     translator = Upper()
     out = html.translate_html(samples.html(1), translator).decode()
     assert '<script>var greeting = "Hello";</script>' in out
@@ -67,13 +70,13 @@ def test_html_blocks_keep_markup_and_skip_script():
     assert not any("<p>" in sent for sent, _ in translator.sent)
 
 
-def test_html_declared_charset_is_kept():
+def test_html_declared_charset_is_kept() -> None:
     page = '<html><head><meta charset="iso-8859-1"></head><body><p>café</p></body></html>'.encode("latin-1")
     assert html.translate_html(page, Upper()) == page.replace("café".encode("latin-1"), "CAFÉ".encode("latin-1"))
 
 
 @pytest.mark.parametrize("build", [samples.xliff12, samples.xliff21])
-def test_xliff_targets_keep_inline_codes(build):
+def test_xliff_targets_keep_inline_codes(build: Callable[[int], bytes]) -> None:
     out = xliff.translate_xliff(build(1), Upper(), "de")
     root = etree.fromstring(out)
     ns = etree.QName(root).namespace
@@ -85,13 +88,13 @@ def test_xliff_targets_keep_inline_codes(build):
         assert [f.get("target-language") for f in root.iter(f"{{{ns}}}file")] == ["de"]
         assert root.find(f".//{{{ns}}}trans-unit[@id='keep']/{{{ns}}}target") is None
         old = root.find(f".//{{{ns}}}trans-unit[@id='old']/{{{ns}}}target")
-        assert old.text == "SAVE" and old.get("state") == "new"
+        assert old is not None and old.text == "SAVE" and old.get("state") == "new"
     else:
         assert root.get("trgLang") == "de"
 
 
-def test_xliff_lost_markup_is_an_error():
-    def drop_tags(texts, markup=None):
+def test_xliff_lost_markup_is_an_error() -> None:
+    def drop_tags(texts: Sequence[str], markup: str | None = None) -> list[str]:
         return ["no tags" for _ in texts]
 
     with pytest.raises(DocumentError, match="unit 'u0': the translation lost the inline markup"):
@@ -99,12 +102,12 @@ def test_xliff_lost_markup_is_an_error():
 
 
 @pytest.mark.parametrize("data", [samples.external_entity_xliff(), b'<?xml version="1.0"?><xliff version="3.0"/>'])
-def test_xliff_refuses_entities_and_unknown_documents(data):
+def test_xliff_refuses_entities_and_unknown_documents(data: bytes) -> None:
     with pytest.raises(DocumentError):
         xliff.check_xliff(data)
 
 
-def test_docx_runs_keep_their_formatting():
+def test_docx_runs_keep_their_formatting() -> None:
     import docx as python_docx
 
     translator = Upper()
@@ -125,7 +128,7 @@ def test_docx_runs_keep_their_formatting():
     ]
 
 
-def test_ooxml_copies_every_other_member_unchanged():
+def test_ooxml_copies_every_other_member_unchanged() -> None:
     source = samples.pptx(1)
     out = ooxml.translate_package(source, "pptx", Upper())
     before, after = zipfile.ZipFile(io.BytesIO(source)), zipfile.ZipFile(io.BytesIO(out))
@@ -134,8 +137,8 @@ def test_ooxml_copies_every_other_member_unchanged():
     assert changed and all(n.startswith(("ppt/slides/slide", "ppt/notesSlides/")) for n in changed)
 
 
-def test_lost_run_tags_put_the_paragraph_in_its_first_run():
-    def flatten(texts, markup=None):
+def test_lost_run_tags_put_the_paragraph_in_its_first_run() -> None:
+    def flatten(texts: Sequence[str], markup: str | None = None) -> list[str]:
         return [etree.fromstring(f"<r>{t}</r>").xpath("string()").upper() for t in texts]
 
     import docx as python_docx
@@ -145,18 +148,18 @@ def test_lost_run_tags_put_the_paragraph_in_its_first_run():
     assert runs[0].text.startswith("PARAGRAPH 0: IMPORTANT") and runs[1].text == ""
 
 
-def test_zip_bomb_is_refused_before_decompression():
+def test_zip_bomb_is_refused_before_decompression() -> None:
     with pytest.raises(DocumentError, match="possible zip bomb|declares"):
         formats.FORMATS["docx"].check(samples.zip_bomb(70))
 
 
-def test_ratio_limit_applies_below_the_size_caps():
+def test_ratio_limit_applies_below_the_size_caps() -> None:
     limits = safezip.Limits(ratio=50, ratio_floor=1024)
     with pytest.raises(DocumentError, match="expands .*-fold"):
         ooxml.check(samples.minimal_docx(**{"word/pad.bin": b"\0" * 200_000}), "docx", limits)
 
 
-def test_member_count_and_total_caps():
+def test_member_count_and_total_caps() -> None:
     many = {f"word/m{i}.xml": "x" for i in range(20)}
     with pytest.raises(DocumentError, match="at most 10 are accepted"):
         ooxml.check(samples.minimal_docx(**many), "docx", safezip.Limits(members=10))
@@ -164,23 +167,23 @@ def test_member_count_and_total_caps():
         ooxml.check(samples.minimal_docx(**many), "docx", safezip.Limits(total_bytes=100))
 
 
-def test_forged_sizes_end_in_a_clear_error():
+def test_forged_sizes_end_in_a_clear_error() -> None:
     with pytest.raises(DocumentError, match="cannot be decompressed"):
         ooxml.translate_package(samples.forged_size(), "docx", Upper())
 
 
 @pytest.mark.parametrize("name", ["../evil.xml", "/etc/passwd", "word\\..\\evil.xml", "C:/x.xml", "a/../../b"])
-def test_member_path_traversal_is_refused(name):
+def test_member_path_traversal_is_refused(name: str) -> None:
     with pytest.raises(DocumentError, match="path traversal|absolute"):
         ooxml.check(samples.minimal_docx(**{name: "x"}), "docx")
 
 
-def test_entities_inside_a_package_part_are_refused():
+def test_entities_inside_a_package_part_are_refused() -> None:
     with pytest.raises(DocumentError, match="word/document.xml.*DOCTYPE"):
         ooxml.translate_package(samples.billion_laughs_docx(), "docx", Upper())
 
 
-def test_wrong_package_kind_and_non_zip_are_refused():
+def test_wrong_package_kind_and_non_zip_are_refused() -> None:
     with pytest.raises(DocumentError, match="named .docx but its package holds a PowerPoint presentation"):
         ooxml.check(samples.pptx(1), "docx")
     with pytest.raises(DocumentError, match="not a valid ZIP package"):
@@ -200,18 +203,18 @@ def test_wrong_package_kind_and_non_zip_are_refused():
         ("a.docx", "image/png", "content type 'image/png' says png"),
     ],
 )
-def test_refused_types(name, part_type, message):
+def test_refused_types(name: str, part_type: str, message: str) -> None:
     with pytest.raises(DocumentError, match=message):
         formats.format_for(name, part_type)
 
 
-def test_part_types_that_fit_are_accepted():
+def test_part_types_that_fit_are_accepted() -> None:
     assert formats.format_for("a.DOCX", "application/octet-stream").extension == "docx"
     assert formats.format_for("a.xlf", "application/x-xliff+xml").extension == "xliff"
     assert formats.format_for("a.srt", "text/plain").extension == "srt"
 
 
-def test_output_format_rules():
+def test_output_format_rules() -> None:
     assert formats.output_extension("docx", None) == "docx"
     assert formats.output_extension("docx", "DOCX") == "docx"
     assert formats.output_extension("pdf", "docx") == "docx"
@@ -224,26 +227,31 @@ def test_output_format_rules():
 # --- jobs in-process ---------------------------------------------------------------------------
 
 
-def _upload(client, headers, name: str, data: bytes, **fields: str):
+def _upload(client: InProcess, headers: dict[str, str], name: str, data: bytes, **fields: str) -> dict[str, str]:
     response = client.post(
         "/v2/document", files={"file": (name, data)}, data={"target_lang": "DE", **fields}, headers=headers
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    handle: dict[str, str] = response.json()
+    return handle
 
 
-def _status(client, headers, handle):
+def _status(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> dict[str, Any]:
     body = {"document_key": handle["document_key"]}
-    return client.post(f"/v2/document/{handle['document_id']}", json=body, headers=headers).json()
+    status: dict[str, Any] = client.post(f"/v2/document/{handle['document_id']}", json=body, headers=headers).json()
+    return status
 
 
-def _wait(client, headers, handle):
+def _wait(client: InProcess, headers: dict[str, str], handle: dict[str, str]) -> dict[str, Any]:
     """The job's status once the worker is done with it."""
+    assert client.jobs_ended is not None, "the client was made without jobs_ended"
     client.jobs_ended.wait(handle["document_id"])
     return _status(client, headers, handle)
 
 
-def test_translating_state_reports_seconds_remaining(make_client, headers, clock):
+def test_translating_state_reports_seconds_remaining(
+    make_client: Callable[..., InProcess], headers: type[Headers], clock: Clock
+) -> None:
     engine = HeldEngine(through=1)
     client = make_client(engine=engine, clock=clock)
     lines = "".join(f"Line {n}\n" for n in range(100))  # two engine requests of 50 texts
@@ -257,7 +265,9 @@ def test_translating_state_reports_seconds_remaining(make_client, headers, clock
     assert done == {"document_id": handle["document_id"], "status": "done", "billed_characters": len(lines) - 100}
 
 
-def test_result_before_done_is_503_then_once_only(make_client, headers):
+def test_result_before_done_is_503_then_once_only(
+    make_client: Callable[..., InProcess], headers: type[Headers]
+) -> None:
     engine = HeldEngine()
     client = make_client(engine=engine)
     handle = _upload(client, headers.paid, "a.txt", b"Hello\n")
@@ -274,7 +284,7 @@ def test_result_before_done_is_503_then_once_only(make_client, headers):
     assert _status(client, headers.paid, handle) == {"message": again.json()["message"]}
 
 
-def test_jobs_survive_a_restart(make_client, headers, tmp_path):
+def test_jobs_survive_a_restart(make_client: Callable[..., InProcess], headers: type[Headers], tmp_path: Path) -> None:
     engine = HeldEngine()
     client = make_client(data_dir=tmp_path, engine=engine)
     handle = _upload(client, headers.paid, "a.txt", b"Hello\n")
@@ -292,7 +302,7 @@ def test_jobs_survive_a_restart(make_client, headers, tmp_path):
     assert result.content == (transliterate("Hello", "DE") + "\n").encode()
 
 
-def test_equal_languages_end_in_error(client, headers):
+def test_equal_languages_end_in_error(client: InProcess, headers: type[Headers]) -> None:
     handle = _upload(client, headers.paid, "a.txt", b"Hello\n", source_lang="DE")
     status = _wait(client, headers.paid, handle)
     message = "Source and target language are equal"
@@ -311,7 +321,7 @@ def test_equal_languages_end_in_error(client, headers):
     assert result.status_code == 409 and "Source and target language are equal" in result.json()["message"]
 
 
-def test_a_document_detected_in_its_target_language_ends_in_error(client, headers):
+def test_a_document_detected_in_its_target_language_ends_in_error(client: InProcess, headers: type[Headers]) -> None:
     """Without source_lang the document's detected language counts as its source (the official clients' suites)."""
     german_page = "<html><body><p>Das ist ein <b>schöner</b> Tag in Berlin.</p></body></html>".encode()
     for name, data in (("de.txt", b"Protonenstrahl\n"), ("de.html", german_page)):
@@ -327,7 +337,7 @@ def test_a_document_detected_in_its_target_language_ends_in_error(client, header
     assert no_letters["status"] == "done"
 
 
-def test_minimum_billing_for_office_documents(client, headers):
+def test_minimum_billing_for_office_documents(client: InProcess, headers: type[Headers]) -> None:
     handle = _upload(client, headers.paid, "a.docx", samples.docx(1))
     assert _wait(client, headers.paid, handle)["billed_characters"] == formats.MINIMUM_BILLED
     small = _upload(client, headers.paid, "a.html", samples.html(1))

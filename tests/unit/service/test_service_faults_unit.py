@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import httpx
 import pytest
-from virtual_time import VirtualTime
+from starlette.types import Receive, Scope, Send
 
 from pipeline.protocol import TEST_FAULT_HEADER
 from pipeline.service.engine.base import MarkupOptions
 from pipeline.service.engine.pseudo import transliterate
 from pipeline.service.testing import mangle
 from pipeline.service.testing.faults import FaultBook, FaultMiddleware, FaultSpec, FaultSyntaxError, parse
+from tests.unit.service.conftest import Headers, InProcess
+from tests.virtual_time import VirtualTime
 
 XML = MarkupOptions("xml", frozenset({"x"}))
 
 
-def test_parse_full_grammar():
+def test_parse_full_grammar() -> None:
     assert parse("status=429; times=2; retry_after=1; id=abc") == FaultSpec(
         id="abc", times=2, status=429, retry_after=1
     )
@@ -43,16 +46,16 @@ def test_parse_full_grammar():
         "every=x",
     ],
 )
-def test_parse_rejects(header):
+def test_parse_rejects(header: str) -> None:
     with pytest.raises(FaultSyntaxError):
         parse(header)
 
 
-def test_a_delay_waits_its_seconds_before_the_request_is_handled_or_failed():
+def test_a_delay_waits_its_seconds_before_the_request_is_handled_or_failed() -> None:
     time_ = VirtualTime()
     handled_at: list[float] = []
 
-    async def app(scope, receive, send) -> None:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
         handled_at.append(time_.clock())
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})
@@ -71,7 +74,7 @@ def test_a_delay_waits_its_seconds_before_the_request_is_handled_or_failed():
     assert handled_at == [0.0, 0.3, 2.3]  # after the delay; the failed one never reached the app
 
 
-def test_times_counts_per_id():
+def test_times_counts_per_id() -> None:
     book = FaultBook()
     spec = parse("status=503;times=2;id=a")
     other = parse("status=503;times=2;id=b")
@@ -79,7 +82,7 @@ def test_times_counts_per_id():
     assert all(book.hit(parse("status=500;id=c")) for _ in range(5))
 
 
-def test_quota_after_is_per_id_and_all_or_nothing():
+def test_quota_after_is_per_id_and_all_or_nothing() -> None:
     book = FaultBook()
     spec = parse("quota_after=10;id=q")
     assert book.consume(spec, 6) and not book.consume(spec, 5) and book.consume(spec, 4)
@@ -87,7 +90,7 @@ def test_quota_after_is_per_id_and_all_or_nothing():
     assert book.consume(parse("quota_after=10;id=r"), 10)
 
 
-def test_mangle_move_to_sentence_start():
+def test_mangle_move_to_sentence_start() -> None:
     assert mangle.move('One. Two <x id="1"/> three.', XML) == 'One. <x id="1"/>Two three.'
     assert mangle.move('Line one\nLine <x id="1"/>', XML) == 'Line one\n<x id="1"/>Line'
     assert mangle.move('<x id="1"/>Start <x id="2"/> end', XML) == '<x id="2"/><x id="1"/>Start end'
@@ -95,7 +98,7 @@ def test_mangle_move_to_sentence_start():
     assert mangle.move("Keep <x>in side</x> it", XML) == "<x>in side</x>Keep it"
 
 
-def test_mangle_drop_duplicate_attribute():
+def test_mangle_drop_duplicate_attribute() -> None:
     assert mangle.drop("a <b>c</b>") == "a c</b>"
     assert mangle.duplicate('a <x id="1"/>') == 'a <x id="1"/><x id="1"/>'
     assert mangle.attribute('a <x id="1"/>', "\u0308") == 'a <x id="1\u0308"/>'
@@ -103,7 +106,7 @@ def test_mangle_drop_duplicate_attribute():
     assert mangle.apply("drop", "a <b>", None, "\u0308") == "a <b>"
 
 
-def test_mangle_swap_and_any():
+def test_mangle_swap_and_any() -> None:
     assert mangle.swap('<x id="1"/> a <x id="2"/> b') == '<x id="2"/> a <x id="1"/> b'
     assert mangle.swap('<x id="1"/> a <x id="1"/>') == '<x id="1"/> a <x id="1"/>'  # nothing different to swap
     assert mangle.apply("any", 'a <x id="1"/> b', XML, "\u0308") == "a  b"
@@ -114,7 +117,7 @@ def test_mangle_swap_and_any():
     assert mangle.apply("swap", '<x id="1"/><x id="2"/>', None, "") == '<x id="1"/><x id="2"/>'
 
 
-def test_mangle_every_second_text_of_a_request(client, headers):
+def test_mangle_every_second_text_of_a_request(client: InProcess, headers: type[Headers]) -> None:
     body = {
         "text": ['A <x id="1"/>', 'B <x id="1"/>', 'C <x id="1"/>', 'D <x id="1"/>'],
         "source_lang": "EN",
@@ -128,7 +131,7 @@ def test_mangle_every_second_text_of_a_request(client, headers):
     assert parse("mangle=swap;every=2") == FaultSpec(id="mangle=swap;every=2", mangle="swap", every=2)
 
 
-def test_mangle_through_the_endpoint(client, headers):
+def test_mangle_through_the_endpoint(client: InProcess, headers: type[Headers]) -> None:
     body = {
         "text": ['Hi <x id="1"/>'],
         "source_lang": "EN",
@@ -140,20 +143,22 @@ def test_mangle_through_the_endpoint(client, headers):
     assert out.json()["translations"][0]["text"] == transliterate("Hi", "DE") + ' <x id="1"/><x id="1"/>'
 
 
-def test_drop_in_process_raises_transport_error(client, headers, caplog):
+def test_drop_in_process_raises_transport_error(
+    client: InProcess, headers: type[Headers], caplog: pytest.LogCaptureFixture
+) -> None:
     with pytest.raises(httpx.RemoteProtocolError):
         client.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "drop;id=d1"})
     assert [r for r in caplog.records if r.name.startswith("pipeline")] == []
 
 
-def test_fault_header_ignored_when_disabled(make_client, headers):
+def test_fault_header_ignored_when_disabled(make_client: Callable[..., InProcess], headers: type[Headers]) -> None:
     quiet = make_client(test_faults=False)
     response = quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "status=503"})
     assert response.status_code == 200
     assert quiet.get("/v2/usage", headers={**headers.paid, "X-Test-Fault": "bad grammar"}).status_code == 200
 
 
-def test_mangle_glue_removes_the_spaces_after_the_first_tag():
+def test_mangle_glue_removes_the_spaces_after_the_first_tag() -> None:
     assert (
         mangle.apply("glue", 'Lies <x id="1"/>  und <x id="2"/> mehr', XML, "")
         == 'Lies <x id="1"/>und <x id="2"/> mehr'

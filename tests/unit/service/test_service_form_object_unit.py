@@ -16,7 +16,7 @@ def encoded(pairs: list[tuple[str, str]]) -> bytes:
     return urllib.parse.urlencode(pairs).encode()
 
 
-def test_plain_and_indexed_fields_become_an_object_with_a_list():
+def test_plain_and_indexed_fields_become_an_object_with_a_list() -> None:
     body = encoded(
         [
             ("name", "my glossary"),
@@ -31,7 +31,7 @@ def test_plain_and_indexed_fields_become_an_object_with_a_list():
     }
 
 
-def test_an_empty_form_is_an_empty_object():
+def test_an_empty_form_is_an_empty_object() -> None:
     assert form_object(b"") == {}
 
 
@@ -45,13 +45,13 @@ def test_an_empty_form_is_an_empty_object():
         ([("d", "x"), ("d[0].a", "1")], "form field 'd' is given both plain and indexed"),
     ],
 )
-def test_broken_rules_are_400_naming_the_field(pairs, message):
+def test_broken_rules_are_400_naming_the_field(pairs: list[tuple[str, str]], message: str) -> None:
     with pytest.raises(ApiError) as caught:
         form_object(encoded(pairs))
     assert caught.value.status == 400 and message in caught.value.message
 
 
-def test_a_huge_index_is_refused_without_building_a_list():
+def test_a_huge_index_is_refused_without_building_a_list() -> None:
     with pytest.raises(ApiError, match="d\\[0\\] is missing"):
         form_object(b"d[999999].a=1")
     # Seven digits are not an index: the field is a plain one with an odd name, which endpoints ignore.
@@ -59,11 +59,13 @@ def test_a_huge_index_is_refused_without_building_a_list():
 
 
 FIELD = st.from_regex(r"[a-z_]{1,8}", fullmatch=True)
-VALUE = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+VALUE = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 
 
 @given(st.dictionaries(FIELD, VALUE, max_size=3), st.lists(st.dictionaries(FIELD, VALUE, min_size=1, max_size=4)))
-def test_the_node_clients_encoding_reads_back_as_its_json_twin(plain, dictionaries):
+def test_the_node_clients_encoding_reads_back_as_its_json_twin(
+    plain: dict[str, str], dictionaries: list[dict[str, str]]
+) -> None:
     """``appendDictionaryEntries`` writes ``dictionaries[i].field``; reading it gives the JSON body back."""
     plain.pop("dictionaries", None)
     pairs = list(plain.items())

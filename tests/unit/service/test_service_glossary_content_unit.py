@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -22,19 +23,19 @@ from pipeline.service.store.glossary_content import (
 )
 
 # Phrases that pass every content rule: no control characters, no line breaks, no edge whitespace.
-_inner = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=12)
+_inner = st.text(st.characters(exclude_categories=["Cc", "Cs", "Zl", "Zp"]), min_size=1, max_size=12)
 phrases = _inner.map(str.strip).filter(lambda p: p and phrase_problem(p) is None)
 entries = st.dictionaries(phrases, phrases, min_size=1, max_size=8).map(lambda d: tuple(d.items()))
 
 
 @given(entries)
-def test_tsv_round_trip(pairs) -> None:
+def test_tsv_round_trip(pairs: tuple[tuple[str, str], ...]) -> None:
     assert parse_dictionary("en", "de", to_tsv(pairs), "tsv").entries == pairs
     assert from_tsv(to_tsv(pairs)) == pairs
 
 
 @given(entries)
-def test_csv_written_by_the_csv_module_reads_back(pairs) -> None:
+def test_csv_written_by_the_csv_module_reads_back(pairs: tuple[tuple[str, str], ...]) -> None:
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(pairs)
     assert parse_dictionary("en", "de", out.getvalue(), "csv").entries == pairs
@@ -57,7 +58,7 @@ def test_crlf_blank_lines_and_language_columns() -> None:
         ("a,b,fr,it", "csv", "dictionary en->de: no entries"),
     ],
 )
-def test_rules_name_the_line(text, fmt, message) -> None:
+def test_rules_name_the_line(text: str, fmt: str, message: str) -> None:
     with pytest.raises(ContentError) as caught:
         parse_dictionary("en", "de", text, fmt)
     assert str(caught.value).startswith(message)
@@ -83,7 +84,7 @@ def test_merge_replaces_existing_and_appends_new() -> None:
     assert merge((("a", "1"), ("b", "2")), (("b", "3"), ("c", "4"))) == (("a", "1"), ("b", "3"), ("c", "4"))
 
 
-def _regex_replace(pairs, text, gap):
+def _regex_replace(pairs: tuple[tuple[str, str], ...], text: str, gap: Callable[[str], str]) -> str:
     """The former regular-expression matcher, as the reference for TermIndex."""
     targets = {s.lower(): t for s, t in pairs}
     pattern = re.compile(
@@ -103,7 +104,7 @@ _ascii_phrase = st.text("abc -.+'", min_size=1, max_size=6).map(str.strip).filte
     st.dictionaries(_ascii_phrase, st.text("XYZ", min_size=1, max_size=3), min_size=1, max_size=6),
     st.text("abc -.+'!", max_size=30),
 )
-def test_term_index_finds_what_the_regex_found(glossary, text) -> None:
+def test_term_index_finds_what_the_regex_found(glossary: dict[str, str], text: str) -> None:
     pairs = tuple(glossary.items())
     assert TermIndex(pairs).replace(text, str.upper) == _regex_replace(pairs, text, str.upper)
 

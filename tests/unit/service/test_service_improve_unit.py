@@ -46,7 +46,7 @@ from pipeline.service.engine.improve import NARROW_NBSP, improve
         ("en-US", "the The end", "The end"),  # used to become "The The end"
     ],
 )
-def test_corrections(language, text, expected):
+def test_corrections(language: str, text: str, expected: str) -> None:
     assert improve(text, language) == expected
 
 
@@ -60,6 +60,6 @@ def test_corrections(language, text, expected):
     ),
     st.sampled_from(["en-US", "de", "fr", "ja", "pt-PT"]),
 )
-def test_improvement_settles(words, language):
+def test_improvement_settles(words: list[str], language: str) -> None:
     once = improve("".join(words), language)
     assert improve(once, language) == once

@@ -11,10 +11,10 @@ import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from documents_support import JobsEnded
 from starlette.types import Message
 
 from pipeline.service.app import ServiceApp, ServiceStartError, create_app
@@ -22,6 +22,7 @@ from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import PseudoEngine
+from tests.unit.service.documents_support import JobsEnded
 
 KEY = "lifecycle-key"
 HEADERS = {"Authorization": f"Service-Auth-Key {KEY}"}
@@ -40,8 +41,8 @@ class StuckEngine(PseudoEngine):
         raise AssertionError("unreachable")
 
 
-def config(**fields: object) -> ServiceConfig:
-    return ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), **fields)  # type: ignore[arg-type]
+def config(**fields: Any) -> ServiceConfig:
+    return ServiceConfig(accounts=(AccountSpec("paid", (KEY,)),), **fields)
 
 
 def assert_released(app: ServiceApp, threads_before: set[threading.Thread]) -> None:
@@ -53,7 +54,7 @@ def assert_released(app: ServiceApp, threads_before: set[threading.Thread]) -> N
         app.state.service.db.query("SELECT 1")
 
 
-def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the_database(tmp_path: Path):
+def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the_database(tmp_path: Path) -> None:
     engine = StuckEngine()
     threads_before = set(threading.enumerate())
 
@@ -78,7 +79,8 @@ def test_closing_the_embedded_client_stops_a_running_document_job_and_closes_the
             path = f"/v2/document/{handle['document_id']}"
             await client.post(path, json=body, headers=HEADERS)  # opens the app: its worker resumes the job
             await asyncio.to_thread(ended.wait, handle["document_id"])
-            return (await client.post(path, json=body, headers=HEADERS)).json()
+            answer: dict[str, object] = (await client.post(path, json=body, headers=HEADERS)).json()
+            return answer
 
     assert asyncio.run(resumed())["status"] == "done"
 
@@ -103,7 +105,7 @@ async def serve_lifespan(app: ServiceApp, while_up: Callable[[], Awaitable[None]
     return sent
 
 
-def test_the_lifespan_opens_and_closes_the_app():
+def test_the_lifespan_opens_and_closes_the_app() -> None:
     app = create_app(config())
     threads_before = set(threading.enumerate())
 
@@ -117,7 +119,7 @@ def test_the_lifespan_opens_and_closes_the_app():
     assert_released(app, threads_before)
 
 
-def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked():
+def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked() -> None:
     app = create_app(config())
     threads_before = set(threading.enumerate())
 
@@ -135,7 +137,7 @@ def test_an_app_nobody_opened_answers_503_and_opens_only_when_asked():
     assert_released(app, threads_before)
 
 
-def test_a_closed_app_answers_503_and_cannot_reopen():
+def test_a_closed_app_answers_503_and_cannot_reopen() -> None:
     app = create_app(config())
 
     async def scenario() -> httpx.Response:
@@ -151,7 +153,7 @@ def test_a_closed_app_answers_503_and_cannot_reopen():
     assert answer.json() == {"message": "the local service is shut down"}
 
 
-def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path):
+def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path) -> None:
     not_a_directory = tmp_path / "file"
     not_a_directory.write_text("x")
     app = create_app(config(data_dir=not_a_directory))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,10 @@ from hypothesis import strategies as st
 
 from pipeline.errors import UsageError
 from pipeline.service import cli
-from pipeline.service.config import AccountSpec, MemorySpec
+from pipeline.service.config import AccountSpec, MemoryLoadError, MemorySpec
 from pipeline.service.engine.tm_match import MemoryIndex, normalize, passes, score
-from pipeline.service.store.memories import MemoryLoadError, load_memory, memory_id_for
+from pipeline.service.store.memories import load_memory, memory_id_for
+from tests.unit.service.conftest import InProcess
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -26,7 +28,7 @@ def _levenshtein(a: str, b: str) -> int:
 
 
 @given(st.text("ab c", max_size=12), st.text("ab c", max_size=12))
-def test_score_is_normalized_levenshtein_similarity(a, b) -> None:
+def test_score_is_normalized_levenshtein_similarity(a: str, b: str) -> None:
     na, nb = normalize(a), normalize(b)
     longest = max(len(na), len(nb))
     expected = 100.0 if longest == 0 else 100 * (1 - _levenshtein(na, nb) / longest)
@@ -51,9 +53,8 @@ def test_threshold_boundary_is_exact() -> None:
 
 def test_best_and_first_segment_wins() -> None:
     index = MemoryIndex("en", "de", (("one two three", "first"), ("one two thre", "second"), ("one two three", "dup")))
-    assert index.best_match("one  two three", 75).target == "first"
-    assert index.best_match("one two thr", 75).target == "second"
-    assert index.best_match("one two thre!", 75).target == "first"  # a tie: the first segment wins
+    found = [index.best_match(text, 75) for text in ("one  two three", "one two thr", "one two thre!")]
+    assert [m.target if m else None for m in found] == ["first", "second", "first"]  # a tie: the first segment wins
 
 
 def test_load_po_compendium_and_tmx(tmp_path: Path) -> None:
@@ -94,7 +95,7 @@ def test_load_po_compendium_and_tmx(tmp_path: Path) -> None:
         ("x.csv", "a,b", "unknown format"),
     ],
 )
-def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name, content, words) -> None:
+def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name: str, content: str, words: str) -> None:
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     with pytest.raises(MemoryLoadError) as caught:
@@ -102,7 +103,7 @@ def test_load_errors_name_the_memory_and_the_problem(tmp_path: Path, name, conte
     assert "translation memory 'm'" in str(caught.value) and words in str(caught.value)
 
 
-def test_service_config_provisions_memories_per_account(make_client, tmp_path: Path) -> None:
+def test_service_config_provisions_memories_per_account(make_client: Callable[..., InProcess], tmp_path: Path) -> None:
     po = tmp_path / "m.po"
     po.write_text('msgid ""\nmsgstr ""\n"Language: de\\n"\n\nmsgid "Hello"\nmsgstr "Hallo"\n', encoding="utf-8")
     accounts = (AccountSpec("paid", ("a",), (), (MemorySpec("m", po),)), AccountSpec("paid", ("b",)))
@@ -125,7 +126,7 @@ def test_service_config_provisions_memories_per_account(make_client, tmp_path: P
     assert client.post("/v2/translate", json=body, headers={"Authorization": "Service-Auth-Key b"}).status_code == 404
 
 
-def test_style_lists_are_isolated_between_paid_accounts(make_client) -> None:
+def test_style_lists_are_isolated_between_paid_accounts(make_client: Callable[..., InProcess]) -> None:
     client = make_client(accounts=(AccountSpec("paid", ("a",)), AccountSpec("paid", ("b",))))
     a, b = ({"Authorization": f"Service-Auth-Key {k}"} for k in "ab")
     style_id = client.post("/v3/style_rules", json={"name": "s", "language": "en"}, headers=a).json()["style_id"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -12,12 +14,12 @@ from hypothesis import strategies as st
 from pipeline.alphabets import alphabet
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
-from pipeline.service.languages import text_targets
+from pipeline.service.languages import Language, text_targets
 
 ENGINE = PseudoEngine()
 
 
-def run(*texts: str, **fields) -> list[str]:
+def run(*texts: str, **fields: Any) -> list[str]:
     fields.setdefault("source_lang", "EN")
     fields.setdefault("target_lang", "DE")
     request = EngineRequest(texts=texts, **fields)
@@ -82,11 +84,11 @@ LEGACY = {
 }
 
 
-def _source_for(target) -> str:
+def _source_for(target: Language) -> str:
     return "DE" if target.base == "en" else "EN"
 
 
-def test_no_two_targets_translate_a_pangram_alike():
+def test_no_two_targets_translate_a_pangram_alike() -> None:
     outputs = {t.v2: run(PANGRAM, source_lang=_source_for(t), target_lang=t.v2)[0] for t in text_targets()}
     assert PANGRAM not in outputs.values()
     assert len(set(outputs.values())) == len(outputs)
@@ -94,7 +96,9 @@ def test_no_two_targets_translate_a_pangram_alike():
 
 @pytest.mark.parametrize("next_gen", [False, True])
 @pytest.mark.parametrize(("target", "codec"), sorted(LEGACY.items()))
-def test_a_translation_holds_only_what_the_languages_legacy_charset_holds(target, codec, next_gen):
+def test_a_translation_holds_only_what_the_languages_legacy_charset_holds(
+    target: str, codec: str, next_gen: bool
+) -> None:
     text = f"{PANGRAM.upper()}: {PANGRAM}, MP3 and 42 dogs (naïve café, Straße, Łódź)"
     model = "quality_optimized" if next_gen else None
     [out] = run(text, source_lang="DE" if target.startswith("EN") else "EN", target_lang=target, model_type=model)
@@ -103,7 +107,7 @@ def test_a_translation_holds_only_what_the_languages_legacy_charset_holds(target
     assert alphabet(target).letters.encode(codec)
 
 
-def test_a_translation_is_in_the_target_languages_script():
+def test_a_translation_is_in_the_target_languages_script() -> None:
     [ru] = run("Open the file", target_lang="RU")
     [ja] = run("Open the file", target_lang="JA")
     [pl] = run("Hello world", target_lang="PL")
@@ -113,56 +117,56 @@ def test_a_translation_is_in_the_target_languages_script():
 
 
 @pytest.mark.parametrize("target", ["HE", "AR", "FA", "UR", "YI"])
-def test_a_right_to_left_target_comes_back_right_to_left(target):
+def test_a_right_to_left_target_comes_back_right_to_left(target: str) -> None:
     [out] = run("Save the file, then close it", target_lang=target)
     assert {unicodedata.bidirectional(c) for c in out if c.isalpha()} <= {"R", "AL"}
 
 
-def test_hebrew_words_end_in_final_letters():
+def test_hebrew_words_end_in_final_letters() -> None:
     [out] = run("him mean", target_lang="HE")
     assert out.split()[0][-1] == "ם" and out.split()[1][-1] == "ן"
 
 
-def test_the_next_gen_model_can_be_told_apart():
+def test_the_next_gen_model_can_be_told_apart() -> None:
     [classic] = run(PANGRAM, target_lang="PL")
     [next_gen] = run(PANGRAM, target_lang="PL", model_type="quality_optimized")
     assert classic != next_gen and len(classic.split()) == len(next_gen.split())
 
 
-def test_a_word_the_table_keeps_gets_the_signature_letter():
+def test_a_word_the_table_keeps_gets_the_signature_letter() -> None:
     [out] = run("by 42", target_lang="PL")
     assert out == "by" + alphabet("PL").signature + " 42"
 
 
-def test_same_input_same_output():
+def test_same_input_same_output() -> None:
     assert run("Same text, same result.") == run("Same text, same result.")
 
 
-def test_non_latin_scripts_change_too():
+def test_non_latin_scripts_change_too() -> None:
     [out] = run("日本語のテキスト", source_lang="JA", target_lang="EN-US")
     assert out != "日本語のテキスト" and out.isascii()
 
 
-def test_variants_and_equal_languages_unchanged():
+def test_variants_and_equal_languages_unchanged() -> None:
     assert run("Colour", source_lang="EN", target_lang="EN-US") == ["Colour"]
     assert run("Farbe", source_lang="DE", target_lang="DE-CH") == ["Farbe"]
     assert run("Hallo", source_lang="DE", target_lang="DE") == ["Hallo"]
 
 
-def test_detection_when_source_missing():
+def test_detection_when_source_missing() -> None:
     request = EngineRequest(texts=("Das ist ein deutscher Satz.", "1234"), source_lang=None, target_lang="FR")
     result = asyncio.run(ENGINE.translate(request))
     assert [t.detected_source_language for t in result] == ["DE", "EN"]
 
 
-def test_detection_of_norwegian_is_nb():
+def test_detection_of_norwegian_is_nb() -> None:
     request = EngineRequest(
         texts=("Jeg heter Ola og bor i Oslo sammen med familien min.",), source_lang=None, target_lang="DE"
     )
     assert asyncio.run(ENGINE.translate(request))[0].detected_source_language == "NB"
 
 
-def test_glossary_phrases_come_out_verbatim():
+def test_glossary_phrases_come_out_verbatim() -> None:
     glossary = (("api key", "API-Schlüssel"), ("key", "Taste"), ("C++", "C++"))
     [out] = run("Your API Key and a key, not a keyboard; C++ rocks.", glossary=glossary)
     assert "API-Schlüssel" in out and "Taste" in out
@@ -170,7 +174,7 @@ def test_glossary_phrases_come_out_verbatim():
     assert out.count("Taste") == 1
 
 
-def test_markup_and_ignored_content_byte_identical():
+def test_markup_and_ignored_content_byte_identical() -> None:
     text = '<p class="Intro" title=\'Hello\'>Hello <x id="1"/> &nbsp;<keep>Do not touch</keep></p>'
     markup = MarkupOptions("xml", frozenset({"x", "keep"}))
     [out] = run(text, markup=markup)
@@ -179,15 +183,15 @@ def test_markup_and_ignored_content_byte_identical():
 
 
 @pytest.mark.parametrize("target", ["DE", "JA", "ZH-HANT", "FR-CA", "HE"])
-@given(text=st.text(st.characters(blacklist_categories=("Mn", "Mc", "Me", "Cs")), max_size=60))
-def test_only_letters_change_and_words_stay_words(target, text):
+@given(text=st.text(st.characters(exclude_categories=["Mn", "Mc", "Me", "Cs"]), max_size=60))
+def test_only_letters_change_and_words_stay_words(target: str, text: str) -> None:
     [out] = run(text, source_lang="EN" if not target.startswith("EN") else "DE", target_lang=target)
     assert [c for c in out if not c.isalpha()] == [c for c in text if not c.isalpha()]
     assert len(out.split()) == len(text.split())
     assert set(c for c in out if c.isalpha()) - set(text) <= set(alphabet(target).letters)
 
 
-def _retained(feed) -> int:
+def _retained(feed: Callable[[], object]) -> int:
     """Bytes still allocated after ``feed()`` has run and its garbage is collected."""
     import gc
     import tracemalloc
@@ -203,7 +207,7 @@ def _retained(feed) -> int:
         tracemalloc.stop()
 
 
-def test_long_distinct_words_are_not_kept_by_the_engine():
+def test_long_distinct_words_are_not_kept_by_the_engine() -> None:
     # A service answering anyone: 200 requests of one distinct 50,000-letter word each (10 MB) must not
     # be held in memory once answered.
     words = ["".join(chr(0x61 + (i * 7 + k) % 26) for k in range(50_000)) + f"{i:c}" for i in range(0x61, 0x61 + 200)]
@@ -215,7 +219,7 @@ def test_long_distinct_words_are_not_kept_by_the_engine():
     assert _retained(feed) < 1_000_000
 
 
-def test_distinct_words_for_every_target_and_model_are_not_all_kept():
+def test_distinct_words_for_every_target_and_model_are_not_all_kept() -> None:
     # Each target and model has its own word memo: an attacker cycling through all of them with words
     # never seen before must not make the engine hold them all (248 memos x 1,000 words here, 35 MB).
     targets = [lang.v2 for lang in text_targets()]
@@ -232,7 +236,7 @@ def test_distinct_words_for_every_target_and_model_are_not_all_kept():
     assert _retained(feed) < 14_000_000
 
 
-def test_every_letter_there_is_in_every_target_is_not_all_kept():
+def test_every_letter_there_is_in_every_target_is_not_all_kept() -> None:
     # Each target and model fills a letter table as letters are met: text holding every letter of
     # Unicode (some 140,000) sent to every target would make the engine hold gigabytes.
     targets = [lang.v2 for lang in text_targets()][:8]

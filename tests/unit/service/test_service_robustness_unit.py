@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.protocol import TRANSLATE_BOOL_PARAMS, TRANSLATE_LIST_PARAMS
+from tests.unit.service.conftest import Headers, InProcess
 
 SCALARS = st.one_of(
     st.none(),
@@ -58,7 +60,7 @@ NAMES = [
 ]
 
 
-def assert_clean(response) -> None:
+def assert_clean(response: httpx.Response) -> None:
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert list(response.json()) == ["message"]
@@ -66,7 +68,7 @@ def assert_clean(response) -> None:
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(body=st.dictionaries(st.sampled_from(NAMES), VALUES, max_size=8))
-def test_translate_survives_any_json_object(client, headers, body):
+def test_translate_survives_any_json_object(client: InProcess, headers: type[Headers], body: dict[str, object]) -> None:
     content = json.dumps(body).encode()
     response = client.post(
         "/v2/translate", content=content, headers={**headers.paid, "Content-Type": "application/json"}
@@ -76,7 +78,7 @@ def test_translate_survives_any_json_object(client, headers, body):
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(pairs=st.lists(st.tuples(st.sampled_from(NAMES), st.text(max_size=12)), max_size=8))
-def test_translate_survives_any_form(client, headers, pairs):
+def test_translate_survives_any_form(client: InProcess, headers: type[Headers], pairs: list[tuple[str, str]]) -> None:
     response = client.post(
         "/v2/translate",
         content=urlencode(pairs).encode(),
@@ -92,7 +94,9 @@ def test_translate_survives_any_form(client, headers, pairs):
     ),
     path=st.sampled_from(["deactivate", "label", "limits"]),
 )
-def test_admin_survives_any_json_object(client, headers, body, path):
+def test_admin_survives_any_json_object(
+    client: InProcess, headers: type[Headers], body: dict[str, object], path: str
+) -> None:
     response = client.put(
         f"/v2/admin/developer-keys/{path}",
         content=json.dumps(body).encode(),
@@ -111,7 +115,9 @@ def test_admin_survives_any_json_object(client, headers, body, path):
         max_size=5,
     )
 )
-def test_query_endpoints_survive_any_query(client, headers, query):
+def test_query_endpoints_survive_any_query(
+    client: InProcess, headers: type[Headers], query: list[tuple[str, str]]
+) -> None:
     assert_clean(client.get("/v2/admin/analytics/custom-tags", params=query, headers=headers.admin))
     assert_clean(client.get("/v3/languages", params=query, headers=headers.paid))
     assert_clean(client.get("/v2/languages", params=query, headers=headers.paid))
@@ -130,7 +136,7 @@ def test_query_endpoints_survive_any_query(client, headers, query):
         b'{"text": ["a"], "target_lang": "DE", "x": "\\u0000"}',
     ],
 )
-def test_raw_bodies(client, headers, raw):
+def test_raw_bodies(client: InProcess, headers: type[Headers], raw: bytes) -> None:
     response = client.post("/v2/translate", content=raw, headers={**headers.paid, "Content-Type": "application/json"})
     assert_clean(response)
     assert response.status_code in (200, 400)
@@ -140,7 +146,7 @@ def test_raw_bodies(client, headers, raw):
 @pytest.mark.parametrize(
     "chunk", ["<!--", "<![CDATA[", "<?", "<!D", '<a "', "<a b='x", "<a", "&#1", '<x id="1"/> ', 'a. <x id="1"/> ']
 )
-def test_hostile_markup_is_handled_in_linear_time(client, headers, chunk):
+def test_hostile_markup_is_handled_in_linear_time(client: InProcess, headers: type[Headers], chunk: str) -> None:
     text = chunk * (100_000 // len(chunk))
     body = {"text": [text], "source_lang": "EN", "target_lang": "DE", "tag_handling": "xml", "ignore_tags": ["x"]}
     response = client.post("/v2/translate", json=body, headers={**headers.paid, "X-Test-Fault": "mangle=move"})

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.service.api.translate_params import parse_translate
+from pipeline.service.api.translate_params import TranslateJob, parse_translate
 from pipeline.service.http.params import Params
 from pipeline.service.http.responses import ApiError
 
 
-def job(**values):
+def job(**values: object) -> TranslateJob:
     return parse_translate(Params({"text": ["Hello"], "target_lang": "DE", "source_lang": "EN", **values}, form=False))
 
 
-def form_job(pairs):
+def form_job(pairs: list[tuple[str, str]]) -> TranslateJob:
     values: dict[str, list[str]] = {}
     for key, value in pairs:
         values.setdefault(key, []).append(value)
@@ -33,7 +33,7 @@ def form_job(pairs):
         ({"source_lang": None, "split_sentences": "1"}, "0"),
     ],
 )
-def test_split_sentences_effective(values, split):
+def test_split_sentences_effective(values: dict[str, object], split: str) -> None:
     assert job(**values).split_sentences == split
 
 
@@ -50,7 +50,7 @@ def test_split_sentences_effective(values, split):
         ({"model_type": "latency_optimized", "source_lang": None}, "quality_optimized", "quality_optimized"),
     ],
 )
-def test_model_resolution(values, model, used):
+def test_model_resolution(values: dict[str, object], model: str, used: str | None) -> None:
     resolved = job(**values)
     assert (resolved.model, resolved.model_type_used) == (model, used)
 
@@ -66,11 +66,11 @@ def test_model_resolution(values, model, used):
         ("DE", None, "default"),
     ],
 )
-def test_formality_resolution(target, asked, effective):
+def test_formality_resolution(target: str, asked: str | None, effective: str) -> None:
     assert job(target_lang=target, formality=asked).formality == effective
 
 
-def test_form_values():
+def test_form_values() -> None:
     resolved = form_job(
         [
             ("text", "a"),
@@ -90,17 +90,17 @@ def test_form_values():
     assert resolved.markup.outline_detection is False
 
 
-def test_json_null_means_absent():
+def test_json_null_means_absent() -> None:
     resolved = job(model_type=None, formality=None, context=None)
     assert resolved.model_type_used is None and resolved.formality == "default"
 
 
-def test_beta_target_is_free():
+def test_beta_target_is_free() -> None:
     assert job(target_lang="de-ch").billed_per_text == (0,)
     assert job(text=["abc", "de"]).billed_per_text == (3, 2)
 
 
-def test_first_broken_rule_is_reported():
+def test_first_broken_rule_is_reported() -> None:
     with pytest.raises(ApiError) as caught:
         job(formality="more", target_lang="EN-GB")
     assert caught.value.status == 400

@@ -1,0 +1,53 @@
+"""Runs of code written without a space, made one placeholder: a path, URL or file name a directive leads or
+ends (``%(outdir)s/output.txt``, ``http://%(host)s%(path)s``, ``"%s_%s.spl"``). Moved apart by an engine, the
+parts would no longer name the file."""
+
+from __future__ import annotations
+
+import re
+
+#: ``(start, end, kind, ordered)`` of a placeholder of a text.
+Span = tuple[int, int, str, bool]
+#: The kind of a format flag's directives ends so: ``c-format``, ``python-brace-format``.
+FORMAT_SUFFIX = "-format"
+
+#: Kinds whose spans join their neighbours into one run of code: a path, URL or name a directive leads
+#: or ends (``%(outdir)s/output.txt``, ``%(outdir)s{sep}python.txt``, ``http://%(host)s%(path)s``).
+_RUN_NAMES = frozenset({"path", "identifier", "code-identifier", "url", "glued-file-name"})
+#: Kinds a run may hold besides: directives, fields, variables (markup, links, newlines stay apart).
+_RUN_PARTS = frozenset(
+    {"safe-printf", "percent-directive", "qt-numbered", "safe-brace", "icu-arg", "dollar-var", "template", "ruby-named"}
+)
+#: Between two parts of a run: path separators, an index's bracket, a file name's underscore (%s_%s.spl), nothing.
+_RUN_JOINT = re.compile(r"[/\\[_]*")
+#: The kind of a run of code made one span.
+_MERGED = "code-run"
+
+
+def code_runs(core: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with every run of code written without a space, a name or path among it, made one span:
+    moved apart, its parts would no longer name the file (``%(outdir)s`` far from ``/output.txt``)."""
+    if len(spans) < 2 or not any(kind in _RUN_NAMES for _, _, kind, _ in spans):
+        return spans
+    out: list[Span] = []
+    run: list[Span] = []
+    for span in [*spans, (len(core) + 1, len(core) + 1, "", False)]:
+        joined = run and _joinable(span[2]) and _RUN_JOINT.fullmatch(core, run[-1][1], span[0]) is not None
+        if joined:
+            run.append(span)
+            continue
+        if len(run) > 1 and any(kind in _RUN_NAMES for _, _, kind, _ in run):
+            end = run[-1][1]
+            if core.count("[", run[0][0], end) > core.count("]", run[0][0], end) and core.startswith("]", end):
+                end += 1  # the index's closing bracket: latex_elements[%r]
+            out.append((run[0][0], end, _MERGED, any(ordered for *_, ordered in run)))
+        else:
+            out.extend(run)
+        run = [span] if span[2] and _joinable(span[2]) else []
+        if span[2] and not run:
+            out.append(span)
+    return out
+
+
+def _joinable(kind: str) -> bool:
+    return kind in _RUN_NAMES or kind in _RUN_PARTS or kind.endswith(FORMAT_SUFFIX)
