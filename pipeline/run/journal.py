@@ -135,14 +135,27 @@ class Journal:
         self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
         self._merged: dict[str, Merged] = {}
         self._merged_changes: dict[str, Merged | None] = {}  # this run's, applied on save
+        # state.json as this run last read or wrote it: while the file is that one, _settled,
+        # _languages and _merged are what it holds (an atomic write makes a new file, so another run's save shows).
+        self._synced: _FileIdentity = None
         self.reload()
 
     def reload(self) -> None:
         """Read the state again (another run saved it while this one waited for its catalogs); saved changes only."""
-        data = read_json(self.directory / STATE_NAME) if self.directory is not None else {}
-        self._settled, self._languages = _settled_from(data), _languages_from(data)
-        self._merged = _merged_from(data)
+        self._settled, self._languages, self._merged, self._synced = self._read()
         self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
+
+    def _read(
+        self,
+    ) -> tuple[dict[str, Settled], dict[str, tuple[str, float]], dict[str, Merged], _FileIdentity]:
+        """What state.json holds, and the identity of the file read (taken first: a file replaced meanwhile
+        is then read again at the next save, never trusted as read)."""
+        if self.directory is None:
+            return {}, {}, {}, None
+        path = self.directory / STATE_NAME
+        identity = _identity(path)
+        data = read_json(path)
+        return _settled_from(data), _languages_from(data), _merged_from(data), identity
 
     # -- settled catalogs -------------------------------------------------------------------
 
@@ -233,23 +246,29 @@ class Journal:
         if self.directory is None or not self.changed:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
-        on_disk = read_json(self.directory / STATE_NAME)  # another run may have saved meanwhile
-        settled, languages = _applied(_settled_from(on_disk), self._changes), _languages_from(on_disk)
-        merged = _applied(_merged_from(on_disk), self._merged_changes)
+        path = self.directory / STATE_NAME
+        if self._synced is not None and _identity(path) == self._synced:  # the file is as this run left it
+            settled, languages, merged = dict(self._settled), dict(self._languages), dict(self._merged)
+        else:  # another run saved meanwhile (or this one never read the file): merge into what it holds
+            settled, languages, merged, _ = self._read()
+        settled, merged = _applied(settled, self._changes), _applied(merged, self._merged_changes)
         languages.update(self._languages_seen)
         data = {
             "version": STATE_VERSION,
-            "catalogs": {name: asdict(rec) for name, rec in sorted(settled.items())},
+            "catalogs": {name: _record_json(rec) for name, rec in sorted(settled.items())},
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
             "merged": {name: asdict(rec) for name, rec in sorted(merged.items())},
         }
-        atomic_write(self.directory / STATE_NAME, dump_json(data))
+        # On one line: the encoder written in C serializes it (an indented dump takes the pure-Python
+        # one), and a run of many windows saves the whole state once per window.
+        atomic_write(path, dump_json(data, indent=None))
         self._settled, self._languages, self._merged = settled, languages, merged
         self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
+        self._synced = _identity(path)
 
 
 def _applied(records: dict[str, _Record], changes: dict[str, _Record | None]) -> dict[str, _Record]:
-    """``records`` as saved by others, with this run's ``changes`` on top (None: removed)."""
+    """``records`` as saved, with this run's ``changes`` on top (None: removed)."""
     for name, change in changes.items():
         if change is None:
             records.pop(name, None)
@@ -266,6 +285,26 @@ def state_lock_path(directory: Path) -> Path:
 def dump_json(data: object, indent: int | None = 1) -> bytes:
     """``data`` as the state files hold it: sorted keys, UTF-8."""
     return (json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=True) + "\n").encode("utf-8")
+
+
+#: What tells one state.json from another: a save replaces the file (a new inode), and its size and times.
+_FileIdentity = tuple[int, int, int, int, int] | None
+
+
+def _identity(path: Path) -> _FileIdentity:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(Settled))
+
+
+def _record_json(record: Settled) -> dict[str, object]:
+    """A settled record as state.json holds it (its fields are plain values and tuples of them)."""
+    return {name: getattr(record, name) for name in _RECORD_FIELDS}
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -310,6 +310,7 @@ FRONT_DOORS = {
     "pipeline.service.engine.tm_match:_rapidfuzz": "rapidfuzz, at the first fuzzy memory match",
     "pipeline.service.store.memories:load_memory": "the memory files' readers (lxml, polib), with the first file",
     "pipeline.service.documents.formats:_module": "a document format's module, when a document of it comes",
+    "pipeline.service.app:group_routes": "a route group's module (api/), at the first request under its paths",
 }
 
 

@@ -74,7 +74,8 @@ async def translate(
     provenance = Provenance(settings.cache_dir)
     index = None
     if settings.reuse:  # --no-cache: the index is a cache too
-        index = Index(settings, journal, provenance, options.use_cache, options.use_cache and not options.dry_run)
+        persist = options.use_cache and not options.dry_run
+        index = Index(settings, journal, provenance, options.use_cache, persist, inputs.paths)
     try:
         with interruption.handling(handle_signals):
             connections = Connections(inputs, ledger, journal, client_factory)
@@ -268,6 +269,8 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
     )
     window: list[ScannedCatalog] = []
     for path in files.paths:
+        snapshot = files.snapshots.get(path)
+        ahead = run.reuse.parsed(path, snapshot) if run.reuse is not None else None
         found, issues, refused = scan.scan(
             settings,
             (path,),
@@ -275,6 +278,7 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
             stale if options.retranslate_stale else None,
             files.snapshots,  # parsed from the very bytes write-back compares the file with
             offered,
+            {path: ahead} if ahead is not None else None,  # parsed from those bytes by the reuse index
         )
         window.extend(found)
         ledger.add_issues(issues)
