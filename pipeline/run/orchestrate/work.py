@@ -33,11 +33,12 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
+from pipeline.files.lockfile import state_lock
 from pipeline.model import Issue, Severity
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
@@ -162,9 +163,7 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     run.journal.reload()  # another run went first: look again with what it saved
     run.connections.reads.drop()  # and may have billed the account meanwhile
     run.provenance.reload()
-    return unsettled(
-        inputs.settings, inputs.options, run.journal, (inputs.fingerprint, inputs.service), paths, run.ledger
-    )
+    return unsettled(inputs.settings, inputs.options, run.journal, (inputs.skips, inputs.service), paths, run.ledger)
 
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
