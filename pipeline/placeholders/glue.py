@@ -5,10 +5,11 @@ A placeholder tag keeps a token's text intact, but not the spaces beside it: an 
 to ``$dday`` (another variable), ``-B, --ignore-backups`` moved to ``--ignore-backups-B`` (another
 option), ``%1`` before a digit to ``%12`` (another argument), a directive before a word to one that
 reads longer or runs into it (``%Ey`` for ``%E``, ``%sis``, ``%<PRIuMAX>listed``), a synopsis's
-command before the bracket of its options (``write[--object-dir``: a command git does not have). Comparing the restored text with the
-source cannot tell that from a localised word order, so the answer is judged while its tags are
-still tags: a token the source keeps apart from a word must stay apart from one. Scripts that write
-no space between words (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar, Tibetan) may touch it.
+command before the bracket of its options (``write[--object-dir``: a command git does not have).
+Comparing the restored text with the source cannot tell that from a localised word order, so the
+answer is judged while its tags are still tags: a token the source keeps apart from a word must stay
+apart from one. Scripts that write no space between words (Chinese, Japanese, Korean, Thai, Lao,
+Khmer, Myanmar, Tibetan) may touch it.
 
 A usage synopsis is not a sentence either: ``git notes [--ref <notes-ref>] add`` reads its words in
 the one order the program parses them, and ``--ref [notes <notes-ref>]`` is another command line
