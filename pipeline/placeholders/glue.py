@@ -53,7 +53,7 @@ _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
 _CODE_NAME = "code-name"
 #: Kinds a synopsis line's command keeps on its either side.
-_SYNOPSIS = frozenset({"command-synopsis", "option"})
+_SYNOPSIS = frozenset({"command-synopsis", "option", "code-name"})
 
 
 def glued(protected: Protected, answer: str) -> str | None:
@@ -71,6 +71,7 @@ def glued(protected: Protected, answer: str) -> str | None:
     tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
     apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
     bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
+    programs = _programs(source, {str(ph.id): ph for ph in protected.placeholders})
     for m in _TAG_AT.finditer(answer):
         ident = m.group(1)
         if ident not in kinds or ident not in apart:
@@ -82,10 +83,12 @@ def glued(protected: Protected, answer: str) -> str | None:
         if ident in macros and answer[m.start() - 1 : m.start()] != "%":
             return f"directive '%{ph.text}' lost its '%'"
         before, after = _neighbours(answer, m, tokens)
-        if ph.kind not in _LABELS:  # a directive: only a word after it
+        if ph.kind not in _LABELS:  # a directive: only a word (or a synopsis's bracket) after it
             if after and not apart[ident][1]:
                 text = f"%{ph.text}" if ident in macros else ph.text
                 return f"placeholder {text!r} is glued to the word after it"
+            if ident in programs and answer.startswith("[", m.end()):  # a usage line's program
+                return f"placeholder {ph.text!r} is glued to the bracket after it"
             continue
         if (after and not apart[ident][1]) or (before and not apart[ident][0]):
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the text next to it"
@@ -97,39 +100,61 @@ def glued(protected: Protected, answer: str) -> str | None:
 def disordered(protected: Protected, answer: str) -> str | None:
     """Why an engine's ``answer`` moves a usage synopsis's command among its options, or None.
 
-    A synopsis line is a line of the source that holds a synopsis's command (``command-synopsis``):
-    each of its commands keeps the options it had before it and after it (``write [--object-dir]``
-    never reads ``--object-dir [write]``). Options may change places among themselves, as translators
-    of bash's synopses do when they rewrap them, and options of prose move with the sentence.
+    A synopsis line is a line of the source that holds a synopsis's command (``command-synopsis``),
+    or whose first placeholder is followed by a bracket (``Usage: %s [<option>...]``, ``{0} [OPTIONS]``:
+    the program's name): each such command keeps the options and names it had before it and after it
+    (``write [--object-dir]`` never reads ``--object-dir [write]``). Options may change places among
+    themselves, as translators of bash's synopses do when they rewrap them, and options of prose move
+    with the sentence.
     """
     by_id = {str(ph.id): ph for ph in protected.placeholders}
-    if not any(ph.kind == "command-synopsis" for ph in protected.placeholders):
-        return None
     order = [m.group(1) for m in _TAG_AT.finditer(answer)]
-    for line in _lines(protected.text, by_id):
+    for heads, line in _lines(protected.text, by_id):
         got = [ident for ident in order if ident in line]
         for at, ident in enumerate(line):
-            if (
-                by_id[ident].kind == "command-synopsis"
-                and ident in got
-                and set(got[: got.index(ident)]) != set(line[:at])
-            ):
+            if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]):
                 return f"command {by_id[ident].text!r} of the usage synopsis moved among its options"
     return None
 
 
-def _lines(text: str, by_id: dict[str, Placeholder]) -> list[list[str]]:
-    """Per synopsis line of ``text`` (protected), the ids of its commands and options, in order."""
-    lines: list[list[str]] = [[]]
+def _lines(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], list[str]]]:
+    """Per synopsis line of ``text`` (protected): its commands, and the ids of its commands, options
+    and names in order."""
+    lines: list[tuple[set[str], list[str]]] = [(set(), [])]
+    programs = _programs(text, by_id)
     for m in _TAG_AT.finditer(text):
         ph = by_id.get(m.group(1))
         if ph is None:
             continue
+        heads, line = lines[-1]
         if ph.kind == "control" and "\n" in ph.text:
-            lines.append([])
+            lines.append((set(), []))
+            continue
+        if ph.kind == "command-synopsis" or m.group(1) in programs:
+            heads.add(m.group(1))
+            line.append(m.group(1))
         elif ph.kind in _SYNOPSIS:
-            lines[-1].append(m.group(1))
-    return [line for line in lines if any(by_id[i].kind == "command-synopsis" for i in line)]
+            line.append(m.group(1))
+    return [(heads, line) for heads, line in lines if heads]
+
+
+def _programs(text: str, by_id: dict[str, Placeholder]) -> set[str]:
+    """The placeholders that name the program of a usage line: first on their line, after nothing
+    or a label (``Usage: %s [<option>...]``, ``{0} [OPTIONS]``), before a bracket. ``Wrote the
+    index to %s [%s]`` is a sentence."""
+    found: set[str] = set()
+    start, first = 0, True
+    for m in _TAG_AT.finditer(text):
+        ph = by_id.get(m.group(1))
+        if ph is not None and ph.kind == "control":  # a line ends, or a tab is a space
+            if "\n" in ph.text:
+                start, first = m.end(), True
+            continue
+        label = _TAG_AT.sub(" ", text[start : m.start()]).strip()
+        if first and (not label or (label.endswith(":") and " " not in label)) and text.startswith(" [", m.end()):
+            found.add(m.group(1))
+        first = False
+    return found
 
 
 def _watched(kind: str) -> bool:

@@ -273,3 +273,36 @@ def test_an_inttypes_macro_directive_glued_to_a_word_or_without_its_percent_is_r
     assert "lost its '%'" in (glued(protected, 'WĄRŃIŃG: <x id="1"/> łiśtęd') or "")
     assert glued(protected, 'WĄRŃIŃG: %<x id="1"/> łiśtęd fiłę') is None
     assert glued(protected, '警告：%<x id="1"/>个文件无法读取') is None  # Chinese writes no space
+
+
+@pytest.mark.parametrize(
+    ("source", "flags", "swapped", "glued_answer"),
+    [
+        (  # dpkg: the program's name is the usage line's first placeholder
+            "Usage: %s [<option>...] <executable>|-e<executable> [<option>...]",
+            ("perl-format",),
+            'Üßäge: <x id="2"/> [&lt;öptiön&gt;...] &lt;execütäble&gt;|<x id="1"/>&lt;execütäble&gt;',
+            'Üßäge: <x id="1"/>[&lt;öptiön&gt;...] &lt;execütäble&gt;|<x id="2"/>&lt;execütäble&gt;',
+        ),
+        (  # sphinx
+            "{0} [OPTIONS] <COMMAND> [<ARGS>]",
+            ("python-brace-format",),
+            '<x id="2"/> [ÓPTIÓŃŚ] <x id="1"/> [&lt;ĄRGŚ&gt;]',
+            '<x id="1"/>[ÓPTIÓŃŚ] <x id="2"/> [&lt;ĄRGŚ&gt;]',
+        ),
+    ],
+)
+def test_a_usage_lines_program_keeps_its_place_and_its_space(
+    source: str, flags: tuple[str, ...], swapped: str, glued_answer: str
+) -> None:
+    protected = protect(source, flags)
+    assert "of the usage synopsis moved among its options" in (disordered(protected, swapped) or "")
+    assert "is glued to the bracket after it" in (glued(protected, glued_answer) or "")
+    assert disordered(protected, protected.text) is None and glued(protected, protected.text) is None
+
+
+def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
+    # wget's Hungarian translator writes "%s[%s]": a file name and its type, not a usage line
+    protected = protect("Wrote HTML-ized index to %s [%s].\n", ("c-format",))
+    assert glued(protected, 'A HTML-esített index kiírva a(z) <x id="1"/>[<x id="2"/>] fájlba.') is None
+    assert disordered(protected, '<x id="2"/> <x id="1"/>') is None
