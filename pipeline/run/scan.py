@@ -41,15 +41,16 @@ def scan(
     retranslate: Retranslate | None = None,
     read: Mapping[Path, bytes | None] | None = None,
     offered: frozenset[str] | None = None,
+    parsed: Mapping[Path, Catalog] | None = None,
 ) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
     """Read every catalog; return those with a target language the run can translate into, the problems
     found, and the catalogs in a language the service does not offer (said once each, their segments counted).
 
     ``retranslate(display, target, unit)`` picks fuzzy units to translate again as if they were
     empty (stale machine translations, see :mod:`pipeline.run.journal`). Catalogs whose bytes ``read``
-    holds are parsed from them (one copy in memory, not two). ``offered``: the target codes the
-    service offers, when known before asking it; a catalog in another language is said once, not
-    once per entry.
+    holds are parsed from them (one copy in memory, not two), unless ``parsed`` holds the catalog
+    already parsed from those bytes. ``offered``: the target codes the service offers, when known
+    before asking it; a catalog in another language is said once, not once per entry.
     """
     wanted = locales.selection((*settings.target_langs, *target_filter))
     scanned: list[ScannedCatalog] = []
@@ -61,7 +62,8 @@ def scan(
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
-            catalog = read_catalog(path, (read or {}).get(path))
+            ready = (parsed or {}).get(path)
+            catalog = ready if ready is not None else read_catalog(path, (read or {}).get(path))
         except CatalogError as exc:
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue

@@ -17,29 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import sqlite3
 from collections.abc import AsyncIterator
-from types import ModuleType
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import URLPath
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Mount, Router
+from starlette.routing import BaseRoute, Match, Mount, Router
 from starlette.types import Receive, Scope, Send
 
-from pipeline.service.api import (
-    admin,
-    documents,
-    glossaries,
-    glossaries_v2,
-    languages,
-    languages_v2,
-    memories,
-    style_rules,
-    translate,
-    usage,
-    write,
-)
 from pipeline.service.config import ServiceConfig
 from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.engine.base import Engine
@@ -62,14 +51,67 @@ from pipeline.service.store.resources import Resources
 from pipeline.service.store.styles import StyleStore
 from pipeline.service.testing.faults import FaultBook, FaultMeter, FaultMiddleware, MangledEngine
 
-#: The route groups (``api`` modules) by the version prefix they are mounted under.
-V2_GROUPS: tuple[ModuleType, ...] = (translate, usage, write, admin, glossaries_v2, languages_v2, documents)
-V3_GROUPS: tuple[ModuleType, ...] = (languages, glossaries, style_rules, memories)
+#: The route groups (``api`` modules) by the version prefix they are mounted under, each with the
+#: first segments of its paths (one group per segment and version). A group's module is loaded at
+#: the first request under its paths (:class:`RouteGroup`): the pipeline's embedded service answers
+#: its translate and usage requests without loading the documents, write, admin or resource endpoints.
+V2_GROUPS: dict[str, tuple[str, ...]] = {
+    "translate": ("translate",),
+    "usage": ("usage",),
+    "write": ("write",),
+    "admin": ("admin",),
+    "glossaries_v2": ("glossaries",),
+    "languages_v2": ("languages", "glossary-language-pairs"),
+    "documents": ("document",),
+}
+V3_GROUPS: dict[str, tuple[str, ...]] = {
+    "languages": ("languages",),
+    "glossaries": ("glossaries",),
+    "style_rules": ("style_rules",),
+    "memories": ("translation_memories",),
+}
 
 
-def _mount(prefix: str, groups: tuple[ModuleType, ...]) -> Mount:
-    # Without redirect_slashes "/v2/translate/" is an unknown path (404), not a redirect.
-    router = Router([route for group in groups for route in group.routes], redirect_slashes=False)
+def group_routes(module: str) -> list[BaseRoute]:
+    """The routes of the route group ``module`` (of :mod:`pipeline.service.api`), its module loaded now."""
+    routes: list[BaseRoute] = importlib.import_module(f"pipeline.service.api.{module}").routes
+    return routes
+
+
+class RouteGroup(BaseRoute):
+    """One route group under its version's mount: every path whose first segment is one of the group's.
+
+    Its routes are made at the first request under them; one of its paths unknown, or a method it
+    does not take, is answered as the mount's own router answers them (404, 405).
+    """
+
+    def __init__(self, module: str, segments: tuple[str, ...]) -> None:
+        self.module, self.segments = module, frozenset(segments)
+        self._router: Router | None = None
+
+    @property
+    def router(self) -> Router:
+        """The group's routes, loaded on first use (without redirect_slashes ``/v2/translate/`` is a 404)."""
+        if self._router is None:
+            self._router = Router(group_routes(self.module), redirect_slashes=False)
+        return self._router
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] != "http":
+            return Match.NONE, {}
+        path, mounted = scope["path"], scope.get("root_path", "")
+        below = path[len(mounted) :] if path.startswith(mounted) else path  # the path under the mount
+        return (Match.FULL, {}) if below.lstrip("/").partition("/")[0] in self.segments else (Match.NONE, {})
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> URLPath:
+        return self.router.url_path_for(name, **path_params)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.router(scope, receive, send)
+
+
+def _mount(prefix: str, groups: dict[str, tuple[str, ...]]) -> Mount:
+    router = Router([RouteGroup(module, segments) for module, segments in groups.items()], redirect_slashes=False)
     return Mount(prefix, app=router)
 
 

@@ -26,7 +26,7 @@ STAGES = {"settled", "scan", "plan", "reuse", "cached", "send", "gate", "write",
 STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {
         "pipeline.cli.commands.translate",
-        "pipeline.cli.commands.workflows",
+        "pipeline.cli.commands.refresh",
         "pipeline.cli.commands",
     },
     "pipeline.run.scan": {"pipeline.cli.commands.resources"},
@@ -310,6 +310,7 @@ FRONT_DOORS = {
     "pipeline.service.engine.tm_match:_rapidfuzz": "rapidfuzz, at the first fuzzy memory match",
     "pipeline.service.store.memories:load_memory": "the memory files' readers (lxml, polib), with the first file",
     "pipeline.service.documents.formats:_module": "a document format's module, when a document of it comes",
+    "pipeline.service.app:group_routes": "a route group's module (api/), at the first request under its paths",
 }
 
 

@@ -298,3 +298,36 @@ def test_reuse_can_be_turned_off(tmp_path: Path, project: tuple[Path, Path]) -> 
     service = FakeService()
     report = run(settings(tmp_path, reuse=False), service)
     assert report.reused == [] and "Save" in sent(service)
+
+
+def test_a_catalog_the_index_parses_before_its_window_is_parsed_once_and_not_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows of one catalog: the first one's index reads the later catalogs, whose scan takes them as parsed."""
+    from pipeline.catalogs import po, po_scan
+    from pipeline.run.orchestrate import work
+
+    monkeypatch.setattr(work, "at_once", lambda: 1)
+    settled = catalog(tmp_path, "locale/de/LC_MESSAGES/a.po", "de", 'msgid "Open"\nmsgstr "Öffnen"\n')
+    first = catalog(tmp_path, "locale/de/LC_MESSAGES/b.po", "de", 'msgid "Save"\nmsgstr ""\n')
+    later = catalog(tmp_path, "locale/de/LC_MESSAGES/c.po", "de", SERVER + '\nmsgid "Cancel"\nmsgstr ""\n')
+    parsed: list[str] = []
+    real = po_scan.scan
+
+    def counting(path: Path, lines: list[str]) -> po_scan.Scanned:
+        parsed.append(path.name)
+        return real(path, lines)
+
+    monkeypatch.setattr(po, "scan", counting)  # what read_po calls, for the index and the scan alike
+    service = FakeService()
+    report = run(settings(tmp_path), service)
+    assert report.exit_code == ExitCode.OK
+    # a.po: by its window, then by the index (it was no candidate: read already); c.po: by the index
+    # in b.po's window only, its own window taking it as parsed.
+    assert parsed == ["a.po", "b.po", "a.po", "c.po"]
+    assert units(first)[None, "Save"].targets == ("Speichern",)  # reused from c.po
+    assert units(later)[None, "Cancel"].targets == ("[DE] Cancel",)
+    # Recorded: a.po, read by its own window before the index read it; not c.po, which the run then wrote.
+    stored = [json.loads(p.read_text()) for p in (tmp_path / "cache" / "reuse").glob("*.json")]
+    assert [s["entries"] for s in stored] == [[[None, ["Open"], ["Öffnen"], 6, False]]]
+    assert settled.exists()

@@ -329,6 +329,23 @@ def test_unsettling_in_one_run_survives_a_save_by_another(tmp_path: Path) -> Non
     assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po"}
 
 
+def test_a_run_saving_once_per_window_keeps_what_another_run_saved_between_two_of_its_saves(tmp_path: Path) -> None:
+    """A save reuses what this run last wrote only while state.json is still that file."""
+    first = Journal(tmp_path)
+    first.settle("a.po", _settled(1))
+    first.save()  # the first window
+    other = Journal(tmp_path)
+    other.settle("b.po", _settled(2))
+    other.save()
+    first.settle("c.po", _settled(3))
+    first.save()  # the next window: the file is the other run's now
+    assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"a.po", "b.po", "c.po"}
+    first.unsettle("a.po")
+    first.save()  # the file is this run's own again
+    assert set(json.loads((tmp_path / STATE_NAME).read_text())["catalogs"]) == {"b.po", "c.po"}
+    assert Journal(tmp_path).settled_record("c.po") == _settled(3)
+
+
 def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path: Path) -> None:
     from pipeline.run.journal import STATE_VERSION, dump_json
     from pipeline.run.provenance import Written, provenance_file

@@ -12,7 +12,13 @@ discovery finds (settled ones included: they are the best source) and from the c
 catalog of another language is told apart without parsing where its path, the configuration or
 the run state says its language. What a catalog holds is kept in the cache folder
 (``reuse/<hash of its name>.json``), named by the SHA-256 of its bytes: the next run reads that
-instead of parsing a catalog nobody changed, and parses one whose bytes differ.
+instead of parsing a catalog nobody changed, and parses one whose bytes differ. The catalogs of
+the run's later windows are not recorded: it is about to write them.
+
+A catalog of the run the index parses before its window is read (one that changed since the last
+run: a new string in each of a project's catalogs) is kept, up to :data:`AHEAD_BYTES` of catalogs,
+for the scan of its window, which takes it instead of parsing the same bytes again
+(:meth:`Index.parsed`).
 """
 
 from __future__ import annotations
@@ -43,6 +49,9 @@ INDEX_DIR = "reuse"
 #: The largest compendium read: a glob may match a file of any size (or a link to /dev/zero, which a
 #: regular-file check refuses first); a compendium past this one would hold its run's memory.
 COMPENDIUM_BYTES = 256 * 1024 * 1024
+#: The most bytes of the run's catalogs the index keeps parsed for the scan of their window (their
+#: parsed form takes several times as much memory): beyond, a window's catalogs are parsed again.
+AHEAD_BYTES = 16 * 2**20
 _NO_LANGUAGE = (
     "its language cannot be told (no Language header, and its name says none): its entries are not used; "
     "name it in [translate] languages"
@@ -108,13 +117,35 @@ class Index:
     """Per language, the reviewed translations of the project and the compendia; built on first need."""
 
     def __init__(
-        self, settings: Settings, journal: Journal, provenance: Provenance, cached: bool = True, persist: bool = True
+        self,
+        settings: Settings,
+        journal: Journal,
+        provenance: Provenance,
+        cached: bool = True,
+        persist: bool = True,
+        run_paths: Iterable[Path] = (),
     ) -> None:
-        """``cached``: read what earlier runs kept in the cache folder; ``persist``: keep what this one parses."""
+        """``cached``: read what earlier runs kept in the cache folder; ``persist``: keep what this one parses;
+        ``run_paths``: the run's catalogs, kept parsed for their window's scan when the index parses them
+        before it (:meth:`parsed` says when a window reads one)."""
         self.settings, self.journal, self.provenance, self.persist = settings, journal, provenance, persist
         self.warnings: list[tuple[str, str]] = []  # (file, why it was not read): compendia only
         self._languages: dict[tuple[str, ...], LanguageIndex] = {}
         self._directory = settings.cache_dir / INDEX_DIR if settings.cache_dir is not None and cached else None
+        self._unread = set(run_paths)  # the run's catalogs whose window has not read them yet
+        self._ahead: dict[Path, tuple[bytes, Catalog]] = {}  # a run's catalog as parsed: its bytes, its catalog
+        self._ahead_bytes = 0
+
+    def parsed(self, path: Path, data: bytes | None) -> Catalog | None:
+        """The run's catalog at ``path`` as the index parsed it, if that was from the bytes ``data``; None
+        otherwise. Asked by its window as it reads it, once: the scan takes it (and may change it)
+        instead of parsing the same bytes again."""
+        self._unread.discard(path)
+        kept = self._ahead.pop(path, None)
+        if kept is None:
+            return None
+        self._ahead_bytes -= len(kept[0])
+        return kept[1] if data is not None and kept[0] == data else None
 
     def language(self, locale: str) -> LanguageIndex:
         """The index of ``locale`` (empty unless :meth:`build` was asked for it)."""
@@ -222,10 +253,19 @@ class Index:
                 self.warnings.append((display, exc.reason))
             return None
         source = _source(catalog, display, self.provenance)
+        if not compendium and path in self._unread:
+            # A catalog of a later window of this run, about to be written: no record (stale at once).
+            if self._ahead_bytes + len(data) <= AHEAD_BYTES:
+                self._ahead[path] = (data, catalog)
+                self._ahead_bytes += len(data)
+            return source
         if stored is not None and self.persist:
             try:
                 stored.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(stored, _dump(source, digest))
+                # Not flushed to the disk: a record a power cut leaves old or empty fails the digest or
+                # shape check of _load, and that catalog is parsed again (a flush per catalog cost more
+                # than parsing it).
+                atomic_write(stored, _dump(source, digest), durable=False)
             except OSError:
                 pass  # the next run parses it again: slower, never wrong
         return source

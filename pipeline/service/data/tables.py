@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources as importlib_resources
+from pathlib import Path
 from typing import Any
 
 STATUSES = ("stable", "beta", "early_access")
@@ -72,7 +72,8 @@ class ResourceTable:
 
 
 def _read(name: str) -> dict[str, Any]:
-    text = importlib_resources.files(__package__).joinpath(f"{name}.json").read_text(encoding="utf-8")
+    # Beside this module, as the package installs them (importlib.resources would load zipfile with it).
+    text = Path(__file__).with_name(f"{name}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

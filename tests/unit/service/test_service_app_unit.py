@@ -181,3 +181,49 @@ def test_free_tier_admin_spec_is_refused(make_client: Callable[..., InProcess]) 
     response = client.get("/v2/admin/developer-keys", headers={"Authorization": "Service-Auth-Key fa"})
     assert response.status_code == 403
     assert response.json() == {"message": "the admin interface is available to paid-tier accounts only"}
+
+
+def test_each_route_group_declares_the_first_segment_of_every_path_it_answers() -> None:
+    """A group is loaded at the first request under its declared segments: a path it answers under
+    another segment would be a 404 until some other request loaded it."""
+    import importlib
+    import pkgutil
+
+    import pipeline.service.api as api
+    from pipeline.service.app import V2_GROUPS, V3_GROUPS
+
+    grouped = set(V2_GROUPS) | set(V3_GROUPS)
+    modules = {
+        info.name: importlib.import_module(f"{api.__name__}.{info.name}") for info in pkgutil.iter_modules(api.__path__)
+    }
+    with_routes = {name for name, module in modules.items() if hasattr(module, "routes")}
+    assert with_routes == grouped
+    for groups in (V2_GROUPS, V3_GROUPS):
+        segments = [segment for declared in groups.values() for segment in declared]
+        assert len(segments) == len(set(segments))  # one group per segment of a version
+        for module, declared in groups.items():
+            paths = [route.path for route in importlib.import_module(f"{api.__name__}.{module}").routes]
+            assert {path.lstrip("/").partition("/")[0] for path in paths} == set(declared), module
+
+
+def test_a_route_group_is_loaded_at_the_first_request_under_its_paths_and_answers_as_before() -> None:
+    import sys
+
+    from pipeline.service.app import RouteGroup
+
+    async def scenario() -> list[int]:
+        transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", ("k",)),)))
+        headers = {"Authorization": "Service-Auth-Key k"}
+        async with httpx.AsyncClient(transport=transport, base_url="http://embedded.invalid") as client:
+            codes = [(await client.get("/v2/usage", headers=headers)).status_code]
+            groups = [group for mount in transport.service.router.routes for group in getattr(mount, "routes", [])]
+            loaded = [group.module for group in groups if isinstance(group, RouteGroup) and group._router is not None]
+            assert loaded == ["usage"]
+            codes.append((await client.get("/v2/translate", headers=headers)).status_code)  # POST only
+            codes.append((await client.post("/v2/translate/", headers=headers)).status_code)  # no redirect
+            codes.append((await client.get("/v2/nothing", headers=headers)).status_code)
+            codes.append((await client.get("/v3/style_rules", headers=headers)).status_code)
+        return codes
+
+    assert asyncio.run(scenario()) == [200, 405, 404, 404, 200]
+    assert "pipeline.service.api.usage" in sys.modules
