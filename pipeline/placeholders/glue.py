@@ -4,19 +4,26 @@ A placeholder tag keeps a token's text intact, but not the spaces beside it: an 
 ``<x id="1"/>and`` restores to ``https://example.com/docsand`` (a link to another page), ``$d day``
 to ``$dday`` (another variable), ``-B, --ignore-backups`` moved to ``--ignore-backups-B`` (another
 option), ``%1`` before a digit to ``%12`` (another argument), a directive before a word to one that
-reads longer or runs into it (``%Ey`` for ``%E``, ``%sis``). Comparing the restored text with the
-source cannot tell that from a localised word order, so the answer is judged while its tags are
-still tags: a token the source keeps apart from a word must stay apart from one. Scripts that write
-no space between words (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar, Tibetan) may touch it.
+reads longer or runs into it (``%Ey`` for ``%E``, ``%sis``, ``%<PRIuMAX>listed``), a synopsis's
+command before the bracket of its options (``write[--object-dir``: a command git does not have).
+Comparing the restored text with the source cannot tell that from a localised word order, so the
+answer is judged while its tags are still tags: a token the source keeps apart from a word must stay
+apart from one. Scripts that write no space between words (Chinese, Japanese, Korean, Thai, Lao,
+Khmer, Myanmar, Tibetan) may touch it.
+
+A usage synopsis is not a sentence either: ``git notes [--ref <notes-ref>] add`` reads its words in
+the one order the program parses them, and ``--ref [notes <notes-ref>]`` is another command line
+with every token intact. :func:`disordered` refuses an answer that moves a synopsis line's command
+among its options; the placeholders of prose keep the free order a translation needs.
 """
 
 from __future__ import annotations
 
 import re
 
-from pipeline.segments import Protected
+from pipeline.segments import Placeholder, Protected
 
-__all__ = ["glued"]
+__all__ = ["disordered", "glued"]
 
 #: Tokens a reader (or a program) ends at the first character that is not a letter or digit: touching
 #: a word makes them another token.
@@ -43,32 +50,111 @@ _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-forma
 #: (what is before them is the text's business).
 _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-brace", "icu-arg"})
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
+#: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
+_CODE_NAME = "code-name"
+#: Kinds a synopsis line's command keeps on its either side.
+_SYNOPSIS = frozenset({"command-synopsis", "option", "code-name"})
 
 
 def glued(protected: Protected, answer: str) -> str | None:
     """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
     digit) that the source keeps apart, or None."""
-    kinds = {str(ph.id): ph for ph in protected.placeholders if _watched(ph.kind)}
+    source = protected.text
+    macros = {m.group(1) for m in _TAG_AT.finditer(source) if source[m.start() - 1 : m.start()] == "%"}
+    kinds = {
+        str(ph.id): ph
+        for ph in protected.placeholders
+        if _watched(ph.kind) or (ph.kind == _CODE_NAME and str(ph.id) in macros)
+    }
     if not kinds:
         return None
     tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
-    apart = {m.group(1): _neighbours(protected.text, m, tokens) for m in _TAG_AT.finditer(protected.text)}
+    apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
+    bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
+    programs = _programs(source, {str(ph.id): ph for ph in protected.placeholders})
     for m in _TAG_AT.finditer(answer):
         ident = m.group(1)
         if ident not in kinds or ident not in apart:
             continue
         ph = kinds[ident]
         if ph.kind in _NUMBERED and _digit_after(answer, m.end()):
-            if not _digit_after(protected.text, _end_of(protected.text, ident)):
+            if not _digit_after(source, _end_of(source, ident)):
                 return f"argument {ph.text!r} is glued to the digit after it"
+        if ident in macros and answer[m.start() - 1 : m.start()] != "%":
+            return f"directive '%{ph.text}' lost its '%'"
         before, after = _neighbours(answer, m, tokens)
-        if ph.kind not in _LABELS:  # a directive: only a word after it
+        if ph.kind not in _LABELS:  # a directive: only a word (or a synopsis's bracket) after it
             if after and not apart[ident][1]:
-                return f"placeholder {ph.text!r} is glued to the word after it"
+                text = f"%{ph.text}" if ident in macros else ph.text
+                return f"placeholder {text!r} is glued to the word after it"
+            if ident in programs and answer.startswith("[", m.end()):  # a usage line's program
+                return f"placeholder {ph.text!r} is glued to the bracket after it"
             continue
         if (after and not apart[ident][1]) or (before and not apart[ident][0]):
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the text next to it"
+        if answer.startswith("[", m.end()) and ident not in bracketed:
+            return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the bracket after it"
     return None
+
+
+def disordered(protected: Protected, answer: str) -> str | None:
+    """Why an engine's ``answer`` moves a usage synopsis's command among its options, or None.
+
+    A synopsis line is a line of the source that holds a synopsis's command (``command-synopsis``),
+    or whose first placeholder is followed by a bracket (``Usage: %s [<option>...]``, ``{0} [OPTIONS]``:
+    the program's name): each such command keeps the options and names it had before it and after it
+    (``write [--object-dir]`` never reads ``--object-dir [write]``). Options may change places among
+    themselves, as translators of bash's synopses do when they rewrap them, and options of prose move
+    with the sentence.
+    """
+    by_id = {str(ph.id): ph for ph in protected.placeholders}
+    order = [m.group(1) for m in _TAG_AT.finditer(answer)]
+    for heads, line in _lines(protected.text, by_id):
+        got = [ident for ident in order if ident in line]
+        for at, ident in enumerate(line):
+            if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]):
+                return f"command {by_id[ident].text!r} of the usage synopsis moved among its options"
+    return None
+
+
+def _lines(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], list[str]]]:
+    """Per synopsis line of ``text`` (protected): its commands, and the ids of its commands, options
+    and names in order."""
+    lines: list[tuple[set[str], list[str]]] = [(set(), [])]
+    programs = _programs(text, by_id)
+    for m in _TAG_AT.finditer(text):
+        ph = by_id.get(m.group(1))
+        if ph is None:
+            continue
+        heads, line = lines[-1]
+        if ph.kind == "control" and "\n" in ph.text:
+            lines.append((set(), []))
+            continue
+        if ph.kind == "command-synopsis" or m.group(1) in programs:
+            heads.add(m.group(1))
+            line.append(m.group(1))
+        elif ph.kind in _SYNOPSIS:
+            line.append(m.group(1))
+    return [(heads, line) for heads, line in lines if heads]
+
+
+def _programs(text: str, by_id: dict[str, Placeholder]) -> set[str]:
+    """The placeholders that name the program of a usage line: first on their line, after nothing
+    or a label (``Usage: %s [<option>...]``, ``{0} [OPTIONS]``), before a bracket. ``Wrote the
+    index to %s [%s]`` is a sentence."""
+    found: set[str] = set()
+    start, first = 0, True
+    for m in _TAG_AT.finditer(text):
+        ph = by_id.get(m.group(1))
+        if ph is not None and ph.kind == "control":  # a line ends, or a tab is a space
+            if "\n" in ph.text:
+                start, first = m.end(), True
+            continue
+        label = _TAG_AT.sub(" ", text[start : m.start()]).strip()
+        if first and (not label or (label.endswith(":") and " " not in label)) and text.startswith(" [", m.end()):
+            found.add(m.group(1))
+        first = False
+    return found
 
 
 def _watched(kind: str) -> bool:

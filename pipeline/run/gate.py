@@ -40,7 +40,7 @@ from pipeline.placeholders.checks import (
     format_problems,
     newline_problems,
 )
-from pipeline.placeholders.glue import glued
+from pipeline.placeholders.glue import disordered, glued
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
 from pipeline.run.window import Admission, ScannedCatalog, Verdict
@@ -83,7 +83,7 @@ def verify(protected: Protected, answer: str, segment: Segment) -> Verdict:
     except PlaceholderMismatch as exc:
         # Every restore refusal (missing, duplicated, reordered, foreign markup, ICU) concerns the placeholders.
         return Verdict(None, str(exc), retryable=True)
-    touching = glued(protected, answer)
+    touching = glued(protected, answer) or disordered(protected, answer)
     if touching is not None:
         return Verdict(None, touching, retryable=True)
     if INVISIBLE.search(restored):  # recovered: an engine that adds zero-width or bidi characters damaged the text

@@ -177,6 +177,20 @@ def test_an_answer_gluing_a_url_to_a_word_is_refused_and_may_be_recovered() -> N
     assert verify(protected, '请阅读<x id="1"/>了解更多。', segment).text is not None  # no spaces in Chinese
 
 
+def test_an_answer_moving_a_synopsis_command_into_an_options_bracket_is_refused_and_may_be_recovered() -> None:
+    from pipeline.placeholders.protect import protect
+    from pipeline.run.gate import verify
+    from pipeline.segments import Segment, SegmentKey
+
+    source = "git submodule set-branch [-q|--quiet] (-b|--branch) <branch> <path>"
+    segment, protected = Segment(SegmentKey("c.po", 0, 0), source, 1), protect(source)
+    swapped = verify(
+        protected, 'git submodule <x id="2"/> [<x id="1"/>|<x id="3"/>] (<x id="4"/>|<x id="5"/>)', segment
+    )
+    assert (swapped.text, swapped.retryable) == (None, True) and "moved among its options" in (swapped.problem or "")
+    assert verify(protected, protected.text, segment).text == source
+
+
 def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery() -> None:
     from pipeline.placeholders.protect import protect
     from pipeline.run.gate import verify

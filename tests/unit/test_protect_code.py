@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.placeholders.glue import glued
+from pipeline.placeholders.glue import disordered, glued
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
 
@@ -204,3 +204,105 @@ def test_an_option_moved_to_another_line_of_a_help_text_is_refused() -> None:
     answer = p.text.replace('<x id="1"/>  <x id="2"/>', '<x id="2"/><x id="1"/>  ')
     with pytest.raises(PlaceholderMismatch, match="option '--get' moved to another line"):
         restore(answer, p)
+
+
+# The bench's swap and glue faults on git's and coreutils' catalogs, verbatim (issue 35).
+_COMMIT_GRAPH = (
+    "git commit-graph write [--object-dir <dir>] [--append]\n"
+    "                       [--split[=<strategy>]] [--reachable | --stdin-packs | --stdin-commits]"
+)
+_NOTES = "git notes [--ref <notes-ref>] add [-f] [--allow-empty] [-m <msg> | -F <file> | (-c | -C) <object>] [<object>]"
+_SET_BRANCH = "git submodule set-branch [-q|--quiet] (-b|--branch) <branch> <path>"
+
+
+@pytest.mark.parametrize(
+    ("source", "answer"),
+    [
+        (_COMMIT_GRAPH, 'gitä cömmit-gräph <x id="2"/> [<x id="1"/> &lt;dirä&gt;] [<x id="3"/>]'),
+        (_NOTES, 'gitä <x id="2"/> [<x id="1"/> &lt;nöteß-refä&gt;] <x id="3"/> [<x id="4"/>]'),
+        (_SET_BRANCH, 'gitä ßübmödüle <x id="2"/> [<x id="1"/>|<x id="3"/>] (<x id="4"/>|<x id="5"/>)'),
+    ],
+)
+def test_a_synopsis_command_swapped_into_an_options_bracket_is_refused(source: str, answer: str) -> None:
+    protected = protect(source)
+    assert protected.placeholders[0].kind == "command-synopsis"
+    assert "of the usage synopsis moved among its options" in (disordered(protected, answer) or "")
+
+
+def test_a_synopsis_keeps_its_commands_place_and_its_options_may_change_places() -> None:
+    protected = protect(_NOTES)
+    assert disordered(protected, protected.text) is None
+    # bash's translators rewrap a synopsis and reorder its options: the command stays first
+    answer = protected.text.replace('<x id="4"/>] [<x id="5"/>]', '<x id="5"/>] [<x id="4"/>]')
+    assert answer != protected.text and disordered(protected, answer) is None
+    # options of prose move with the sentence: no synopsis command, no order
+    assert disordered(protect("Use --all or --none"), '<x id="2"/> oder <x id="1"/> verwenden') is None
+
+
+@pytest.mark.parametrize(
+    ("source", "answer", "reason"),
+    [
+        (
+            _COMMIT_GRAPH,
+            'gitä cömmit-gräph <x id="1"/>[<x id="2"/> &lt;dirä&gt;]',
+            "command 'write' is glued to the bracket",
+        ),
+        (_NOTES, 'gitä <x id="1"/>[<x id="2"/> &lt;nöteß-refä&gt;]', "command 'notes' is glued to the bracket"),
+        (
+            _SET_BRANCH,
+            'gitä ßübmödüle <x id="1"/>[<x id="2"/>|<x id="3"/>]',
+            "command 'set-branch' is glued to the bracket",
+        ),
+    ],
+)
+def test_a_synopsis_command_glued_to_its_options_bracket_is_refused(source: str, answer: str, reason: str) -> None:
+    assert reason in (glued(protect(source), answer) or "")
+
+
+def test_an_option_glued_to_a_bracket_in_the_source_may_stay_glued() -> None:
+    protected = protect(_COMMIT_GRAPH)
+    assert glued(protected, protected.text) is None  # '--split[=<strategy>]' is one token with its value
+
+
+def test_an_inttypes_macro_directive_glued_to_a_word_or_without_its_percent_is_refused() -> None:
+    source = "WARNING: %<PRIuMAX> listed file could not be read"
+    protected = protect(source, ("c-format",))
+    assert protected.text == 'WARNING: %<x id="1"/> listed file could not be read'
+    glue_fault = 'WĄRŃIŃG: %<x id="1"/>łiśtęd fiłę ćóułd ńót bę ręąd'
+    assert "'%<PRIuMAX>' is glued to the word after it" in (glued(protected, glue_fault) or "")
+    assert "lost its '%'" in (glued(protected, 'WĄRŃIŃG: <x id="1"/> łiśtęd') or "")
+    assert glued(protected, 'WĄRŃIŃG: %<x id="1"/> łiśtęd fiłę') is None
+    assert glued(protected, '警告：%<x id="1"/>个文件无法读取') is None  # Chinese writes no space
+
+
+@pytest.mark.parametrize(
+    ("source", "flags", "swapped", "glued_answer"),
+    [
+        (  # dpkg: the program's name is the usage line's first placeholder
+            "Usage: %s [<option>...] <executable>|-e<executable> [<option>...]",
+            ("perl-format",),
+            'Üßäge: <x id="2"/> [&lt;öptiön&gt;...] &lt;execütäble&gt;|<x id="1"/>&lt;execütäble&gt;',
+            'Üßäge: <x id="1"/>[&lt;öptiön&gt;...] &lt;execütäble&gt;|<x id="2"/>&lt;execütäble&gt;',
+        ),
+        (  # sphinx
+            "{0} [OPTIONS] <COMMAND> [<ARGS>]",
+            ("python-brace-format",),
+            '<x id="2"/> [ÓPTIÓŃŚ] <x id="1"/> [&lt;ĄRGŚ&gt;]',
+            '<x id="1"/>[ÓPTIÓŃŚ] <x id="2"/> [&lt;ĄRGŚ&gt;]',
+        ),
+    ],
+)
+def test_a_usage_lines_program_keeps_its_place_and_its_space(
+    source: str, flags: tuple[str, ...], swapped: str, glued_answer: str
+) -> None:
+    protected = protect(source, flags)
+    assert "of the usage synopsis moved among its options" in (disordered(protected, swapped) or "")
+    assert "is glued to the bracket after it" in (glued(protected, glued_answer) or "")
+    assert disordered(protected, protected.text) is None and glued(protected, protected.text) is None
+
+
+def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
+    # wget's Hungarian translator writes "%s[%s]": a file name and its type, not a usage line
+    protected = protect("Wrote HTML-ized index to %s [%s].\n", ("c-format",))
+    assert glued(protected, 'A HTML-esített index kiírva a(z) <x id="1"/>[<x id="2"/>] fájlba.') is None
+    assert disordered(protected, '<x id="2"/> <x id="1"/>') is None
