@@ -22,15 +22,13 @@ nothing to do takes no lock and does not even import ``filelock``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
 import hashlib
 import json
 import os
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +38,11 @@ if sys.platform != "win32":  # Windows takes filelock's msvcrt locks
     import fcntl
 
 from pipeline.files.descriptors import soft_limit
+from pipeline.files.lockfile import creatable
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Alert
 
-__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once", "state_lock"]
+__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
 
 LOCKS_DIR = "locks"
 #: The most catalogs a run locks at once, whatever its descriptor limit allows.
@@ -200,7 +199,7 @@ class _CatalogLock:
         """Lock the file (made if missing: OSError when it cannot be); False while another process holds it."""
         if sys.platform == "win32":
             if self._other is None:
-                _creatable(self._file)
+                creatable(self._file)
                 self._other = FileLock(self._file)
             try:
                 self._other.acquire(blocking=False)
@@ -226,36 +225,6 @@ class _CatalogLock:
         if self._fd is not None:
             fd, self._fd = self._fd, None
             os.close(fd)
-
-
-#: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
-STATE_LOCK_SECONDS = 10.0
-
-
-@contextlib.contextmanager
-def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
-    """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
-    made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
-    _creatable(path)
-    lock = FileLock(path, timeout=wait)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path)) from None
-    try:
-        yield
-    finally:
-        lock.release()
-
-
-def _creatable(path: Path) -> None:
-    """Make the lock file ``path`` if it is missing; OSError when it cannot be.
-
-    filelock takes a lock file it cannot create in a folder that exists (``--cache-dir /proc``)
-    for one another process is about to make, and tries again until its timeout: for ever, or
-    for the whole lock wait.
-    """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o666))
 
 
 def _command() -> str:
