@@ -4,8 +4,8 @@ One lock file per catalog (named by a hash of its real path) in the cache folder
 second run (a parallel CI job on the same checkout and cache folder) waits until the first has
 written the catalog and saved its state, then finds it settled and sends nothing for it. Locks
 are taken in sorted order, so two runs never wait for each other in a circle, and they go with
-the process: a run that is killed leaves none behind (``filelock`` uses ``flock`` on POSIX and
-``msvcrt.locking`` on Windows). Without a cache folder nothing is locked.
+the process: a run that is killed leaves none behind (:mod:`pipeline.files.flock`: ``flock`` on
+POSIX, ``msvcrt.locking`` on Windows). Without a cache folder nothing is locked.
 
 Each lock holds a file descriptor, so a run locks one window of catalogs at a time, at most
 :func:`at_once` of them, and lets them go once the window is written and its state saved (before
@@ -16,7 +16,7 @@ holder, even under ``--quiet`` (:class:`~pipeline.model.Alert`), and gives up af
 on a frozen CI runner holds its locks until it is resumed or ended.
 
 Only catalogs a run may write are locked, after the settled ones were skipped: a run with
-nothing to do takes no lock and does not even import ``filelock``.
+nothing to do takes no lock.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import BaseFileLock, FileLock, Timeout
-
 from pipeline.files.descriptors import soft_limit
+from pipeline.files.flock import FileLock
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Alert
 
@@ -106,7 +105,7 @@ class CatalogLocks:
     def __init__(self, cache_dir: Path | None, wait: float = 600.0) -> None:
         self.directory = cache_dir / LOCKS_DIR if cache_dir is not None else None
         self.wait = wait
-        self._held: list[BaseFileLock] = []
+        self._held: list[FileLock] = []
 
     async def acquire(
         self,
@@ -136,7 +135,6 @@ class CatalogLocks:
         for path in wanted:
             file = self.directory / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.lock"
             try:
-                _creatable(file)
                 lock = FileLock(file)
                 waited = await self._take(lock, file, name(path), log, stopped) or waited
             except OSError as exc:
@@ -156,14 +154,11 @@ class CatalogLocks:
         self._held.clear()
 
     async def _take(
-        self, lock: BaseFileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
+        self, lock: FileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
     ) -> bool:
         """Take ``lock``; True when it had to wait for it."""
-        try:
-            lock.acquire(blocking=False)
+        if lock.try_acquire():
             return False
-        except Timeout:
-            pass
         holder = _holder(file)
         who = holder.describe() if holder else "another run (it left no note of who it is)"
         log(Alert(f"waiting up to {self.wait:g} s for {shown}, which another run holds: {who}"))
@@ -172,12 +167,10 @@ class CatalogLocks:
             await asyncio.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
             if stopped():
                 raise WaitStopped(shown)
-            try:
-                lock.acquire(blocking=False)
+            if lock.try_acquire():
                 return True
-            except Timeout:
-                if time.monotonic() >= deadline:
-                    break
+            if time.monotonic() >= deadline:
+                break
         raise CatalogsBusy(
             f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
             f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
@@ -193,26 +186,13 @@ STATE_LOCK_SECONDS = 10.0
 def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
     """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
     made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
-    _creatable(path)
-    lock = FileLock(path, timeout=wait)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path)) from None
+    lock = FileLock(path)
+    if not lock.acquire(wait):
+        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path))
     try:
         yield
     finally:
         lock.release()
-
-
-def _creatable(path: Path) -> None:
-    """Make the lock file ``path`` if it is missing; OSError when it cannot be.
-
-    filelock takes a lock file it cannot create in a folder that exists (``--cache-dir /proc``)
-    for one another process is about to make, and tries again until its timeout: for ever, or
-    for the whole lock wait.
-    """
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o666))
 
 
 def _command() -> str:
