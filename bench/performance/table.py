@@ -7,8 +7,8 @@ worst meets it; then ``python -c pass`` and the load average of each run.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +61,10 @@ def table(runs: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     """Print the table of the files named on the command line."""
-    runs = [json.loads(Path(name).read_text(encoding="utf-8")) for name in sys.argv[1:]]
-    print(table(runs))
+    parser = argparse.ArgumentParser(prog="python -m bench.performance.table", description=__doc__)
+    parser.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
+    args = parser.parse_args()
+    print(table([json.loads(path.read_text(encoding="utf-8")) for path in args.runs]))
 
 
 if __name__ == "__main__":

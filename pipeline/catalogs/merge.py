@@ -4,13 +4,10 @@ Matching, as msgmerge does it:
 
 - a template entry whose (msgctxt, msgid, msgid_plural) is in the catalog keeps that entry, with its
   translation, translator comments and fuzzy flag; an obsolete (``#~``) entry that matches comes back;
-- otherwise the most similar translated entry (live or obsolete, any msgctxt) whose msgid has a
-  :class:`difflib.SequenceMatcher` ratio of at least :data:`FUZZY_THRESHOLD` (msgmerge's own
-  threshold for its similar ``fstrcmp`` measure) lends its translation: the new entry is marked fuzzy
-  and records the previous msgctxt/msgid/msgid_plural in ``#|`` lines, and the lending entry is used up.
-  The search is exhaustive but cheap: rapidfuzz ranks every lender by the ratio of their longest
-  common subsequence (``fstrcmp``'s own measure, never below the matcher's), and the matcher runs
-  only on the best of them, best first, until that bound falls below the best ratio found;
+- otherwise the most similar translated entry (live or obsolete, any msgctxt) whose msgid is at least
+  as alike as msgmerge's threshold (:mod:`pipeline.catalogs.similar`) lends its translation: the new
+  entry is marked fuzzy and records the previous msgctxt/msgid/msgid_plural in ``#|`` lines, and the
+  lending entry is used up;
 - otherwise the template entry is added untranslated;
 - a catalog entry nothing uses becomes obsolete when it has a translation, and goes when it has none;
 - a kept entry becomes fuzzy, with its own msgid as the previous one, where the template turns on a
@@ -26,26 +23,20 @@ the template; newly obsolete ones go to the end. A second merge with the same te
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-import polib
-from rapidfuzz import process
-from rapidfuzz.distance import Indel
-
-from pipeline.catalogs.po import PoCatalog, read_po
+from pipeline.catalogs.po import PoRead, read_po_file
+from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.catalogs.similar import Lenders
 from pipeline.errors import CatalogError
 from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
 from pipeline.plural_rules import PluralRule
 
-FUZZY_THRESHOLD = 0.6
-#: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns
-#: a cutoff of exactly 0.6 into a distance that leaves a ratio of exactly 0.6 out).
-_ROUNDING = 1e-4
 _POT_DATE = re.compile(r'^(\s*"POT-Creation-Date:\s*)([^"\\]*)(\\n")')
 _TEMPLATE_COMMENT = ("#.", "#:", "#,", "#|")
 _KEYWORD_START = re.compile(r"\s*(?:#~\s*)?(msgctxt|msgid)\b")
@@ -73,70 +64,103 @@ class _Block:
     gap: list[str]  # the lines before it in the original file (blank lines, mostly)
 
 
+class _Entry(NamedTuple):
+    """An entry as the merge compares and copies it: the scanner's strings (msgfmt's reading) and the
+    references of its ``#:`` lines, as polib reads them."""
+
+    msgctxt: str | None
+    msgid: str
+    msgid_plural: str
+    msgstr: str
+    msgstr_plural: dict[int, str]
+    obsolete: bool
+    flags: tuple[str, ...]
+    comment: str  # the ``#.`` lines
+    occurrences: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template as merges use it: its live entries and header fields, read once for all its catalogs."""
+
+    entries: tuple[_Entry, ...]
+    metadata: dict[str, str]
+
+
+def read_template(path: Path, raw: bytes | None = None) -> Template:
+    """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
+    with its line."""
+    template = read_po_file(path, raw)
+    entries = _entries(template.spans, _decoded_lines(template))
+    return Template(tuple(e for e in entries if not e.obsolete), dict(template.metadata))
+
+
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
     """The catalog at ``catalog_path`` updated from ``template_path``; nothing is written."""
-    catalog = read_po(catalog_path)
-    template = read_po(template_path)  # the strict reader: a broken template is refused with its line
-    raw = catalog.raw  # each file is read once: what is merged is what was checked
-    lines = [ln.decode(catalog.encoding) for ln in raw.splitlines(keepends=True)]
-    merger = _Merger(
-        catalog, list(catalog.entries), [e for e in template.entries if not e.obsolete], lines, dict(template.metadata)
-    )
-    return merger.run(raw)
+    return merge_read(catalog_path, None, read_template(template_path))
 
 
-def _key(entry: polib.POEntry) -> tuple[str | None, str, str | None]:
+def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
+    """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
+    catalog = read_po_file(catalog_path, raw)  # the strict reader: refused with its line
+    lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
+    merger = _Merger(catalog, _entries(catalog.spans, lines), list(template.entries), lines, template.metadata)
+    return merger.run(catalog.raw)
+
+
+def _decoded_lines(catalog: PoRead) -> list[str]:
+    return [ln.decode(catalog.encoding) for ln in catalog.raw.splitlines(keepends=True)]
+
+
+def _entries(spans: list[Entry], lines: list[str]) -> list[_Entry]:
+    return [
+        _Entry(
+            s.msgctxt,
+            s.msgid,
+            s.msgid_plural,
+            s.msgstr,
+            s.msgstr_plural,
+            s.obsolete,
+            s.flags,
+            s.comment,
+            _occurrences(lines[s.first : s.msgid_line]),
+        )
+        for s in spans
+    ]
+
+
+def _occurrences(head: list[str]) -> tuple[tuple[str, str], ...]:
+    """The references of an entry's ``#:`` lines (``file:line``, or a name without a line), as polib reads them."""
+    found: list[tuple[str, str]] = []
+    for line in head:
+        text = line.strip()
+        if text.startswith("#:"):
+            for ref in text[3:].split():
+                name, colon, number = ref.rpartition(":")
+                found.append((name, number) if colon and number.isdigit() else (ref, ""))
+    return tuple(found)
+
+
+def _key(entry: _Entry) -> tuple[str | None, str, str | None]:
     return entry.msgctxt, entry.msgid, entry.msgid_plural or None
 
 
-def _translated(entry: polib.POEntry) -> bool:
+def _translated(entry: _Entry) -> bool:
     return bool(entry.msgstr or any(entry.msgstr_plural.values()))
-
-
-def similarity(a: str, b: str) -> float:
-    """How alike two source texts are, 0..1, as msgmerge's fuzzy matching measures it."""
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
-        return 0.0
-    return matcher.ratio()
-
-
-def most_similar(text: str, sources: Sequence[str]) -> int | None:
-    """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if any
-    reaches :data:`FUZZY_THRESHOLD`.
-
-    The ratio of two texts' longest common subsequence bounds the matcher's from above (the
-    matcher's blocks are a common subsequence), so the sources are tried in the order of that
-    bound, and none after it falls below the best ratio found.
-    """
-    ranked = process.extract(
-        text, sources, scorer=Indel.normalized_similarity, score_cutoff=FUZZY_THRESHOLD - _ROUNDING, limit=None
-    )
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
-    matcher.set_seq1(text)
-    best, best_ratio = None, FUZZY_THRESHOLD
-    for source, bound, k in ranked:
-        if bound < best_ratio - _ROUNDING:
-            break
-        matcher.set_seq2(source)
-        ratio = matcher.ratio()
-        if ratio > best_ratio or (ratio == best_ratio and (best is None or k < best)):
-            best, best_ratio = k, ratio
-    return best
 
 
 class _Merger:
     def __init__(
         self,
-        catalog: PoCatalog,
-        entries: list[polib.POEntry],
-        template: list[polib.POEntry],
+        catalog: PoRead,
+        entries: list[_Entry],
+        template: list[_Entry],
         lines: list[str],
-        template_metadata: dict[str, str],
+        template_metadata: Mapping[str, str],
     ) -> None:
         self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
         self.template_metadata = template_metadata
-        self.ranges = catalog.entry_lines()
+        self.ranges = [(span.first, span.msgstr_end) for span in catalog.spans]  # each entry's lines
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         self.nplurals = catalog.plural.nplurals if catalog.plural else 2
         self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added
@@ -155,10 +179,10 @@ class _Merger:
             else:
                 unmatched.append(pos)
         lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
-        sources = [self.entries[i].msgid for i in lenders]
+        sources = Lenders([self.entries[i].msgid for i in lenders])
         fuzzy: dict[int, int] = {}  # template position -> catalog entry lending its translation
         for pos in unmatched:
-            best = most_similar(self.template[pos].msgid, sources)
+            best = sources.most_similar(self.template[pos].msgid)
             if best is not None:
                 fuzzy[pos] = lenders[best]
         used = set(serves) | set(revived.values()) | set(fuzzy.values())
@@ -258,7 +282,7 @@ class _Merger:
             previous = self._previous_lines(old)
         return [*comments, *_template_comments(t, fuzzy), *previous, *block[body:]]
 
-    def _fails_new_flags(self, old: polib.POEntry, t: polib.POEntry) -> bool:
+    def _fails_new_flags(self, old: _Entry, t: _Entry) -> bool:
         """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
         ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
@@ -275,7 +299,7 @@ class _Merger:
         was, now = range_of(old.flags), range_of(t.flags)
         return was is not None and (now is None or not (was[0] <= now[0] and now[1] <= was[1]))
 
-    def _previous_lines(self, old: polib.POEntry) -> list[str]:
+    def _previous_lines(self, old: _Entry) -> list[str]:
         """``#|`` lines naming the entry itself, as msgmerge writes them for an entry it makes fuzzy."""
         previous: list[str] = []
         if old.msgctxt is not None:
@@ -327,7 +351,7 @@ class _Merger:
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
         return [*head, *(f"#~ {ln}" for ln in block[body:])]
 
-    def _target_lines(self, t: polib.POEntry, old: polib.POEntry | None) -> list[str]:
+    def _target_lines(self, t: _Entry, old: _Entry | None) -> list[str]:
         if not t.msgid_plural:
             value = "" if old is None else (old.msgstr if not old.msgid_plural else old.msgstr_plural.get(0, ""))
             return format_field("msgstr", value)
@@ -375,11 +399,11 @@ def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
     return tuple(c >= 5 for c in counts)
 
 
-def _format_flags(entry: polib.POEntry) -> list[str]:
+def _format_flags(entry: _Entry) -> list[str]:
     return [f for f in entry.flags if f != "fuzzy"]
 
 
-def _template_comments(t: polib.POEntry, fuzzy: bool) -> list[str]:
+def _template_comments(t: _Entry, fuzzy: bool) -> list[str]:
     lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
     lines += _references(t.occurrences)
     flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
@@ -388,7 +412,7 @@ def _template_comments(t: polib.POEntry, fuzzy: bool) -> list[str]:
     return lines
 
 
-def _references(occurrences: list[tuple[str, str]]) -> list[str]:
+def _references(occurrences: Sequence[tuple[str, str]]) -> list[str]:
     """``#:`` lines as xgettext writes them: references wrapped at the page width."""
     lines: list[str] = []
     current = "#:"
@@ -403,7 +427,7 @@ def _references(occurrences: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def _source_lines(t: polib.POEntry) -> list[str]:
+def _source_lines(t: _Entry) -> list[str]:
     lines = format_field("msgctxt", t.msgctxt) if t.msgctxt is not None else []
     lines += format_field("msgid", t.msgid)
     if t.msgid_plural:

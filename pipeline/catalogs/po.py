@@ -353,6 +353,12 @@ def _untranslated(forms: int) -> tuple[str, ...]:
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
     """Parse ``path`` (or ``raw``, its bytes as already read or converted); raises :class:`CatalogError`
     with the line of the first problem."""
+    return PoCatalog(read_po_file(path, raw))
+
+
+def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
+    """What :func:`read_po` reads, checked alike, before it becomes a catalog: the scanner's entries
+    (the header's left out), which a merge compares and copies without the catalog's units."""
     try:
         raw = read_regular(path) if raw is None else raw
     except OSError as exc:
@@ -390,20 +396,18 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
         spans = spans[:header] + spans[header + 1 :]
     plurals = any(s.msgid_plural and not s.obsolete for s in spans)
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
-    return PoCatalog(
-        PoRead(
-            path,
-            raw,
-            raw_lines.starts,
-            encoding,
-            fields,
-            spans,
-            rule.rule,
-            is_template,
-            (*warnings, *rule.warnings),
-            rule.add_at,
-            rule.unfilled_line,
-        )
+    return PoRead(
+        path,
+        raw,
+        raw_lines.starts,
+        encoding,
+        fields,
+        spans,
+        rule.rule,
+        is_template,
+        (*warnings, *rule.warnings),
+        rule.add_at,
+        rule.unfilled_line,
     )
 
 

@@ -74,4 +74,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_frozen_argument(r, "refresh")
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
-    r.set_defaults(handler="workflows:refresh")
+    r.set_defaults(handler="refresh:refresh")

@@ -56,6 +56,7 @@ class AsyncClient(_Endpoints):
         headers = self._configure(base_url, auth_key, retry, reporting_tag, clock)
         self._sleep = sleep or asyncio.sleep
         self._pace: Pace | None = None
+        self._paced = False  # whether ``_pace`` paces 429s (see :meth:`with_pacing`)
         self._http = open_http(
             _AsyncClientHTTP,
             httpx.AsyncHTTPTransport,
@@ -80,11 +81,12 @@ class AsyncClient(_Endpoints):
         """The same client (same connections, key, settings), a 429's wait decided by ``pace``; close only the original.
 
         ``pace(error)`` waits as the caller decides (its own limiter: how many requests are in flight
-        after a refusal, and for how long) and returns the seconds that took. The attempt is counted
-        with the others (:func:`pipeline.client.retry.retrying`); whatever ``pace`` raises ends the call.
+        after a refusal, and for how long) and returns the seconds that took. A paced 429 takes no
+        attempt from ``max_attempts`` (:func:`pipeline.client.retry.retrying`): ``pace`` decides when
+        to give up, and whatever it raises ends the call.
         """
         view = copy.copy(self)
-        view._pace = pace
+        view._pace, view._paced = pace, True
         return view
 
     async def iter_custom_tag_usage(

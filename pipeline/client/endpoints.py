@@ -46,12 +46,13 @@ class EndpointBase:
 
     _retry: RetryPolicy
     _clock: Callable[[], float]
+    _paced = False  # whether the caller paces 429s itself (:meth:`pipeline.client.AsyncClient.with_pacing`)
 
     def _run(self, flow: Flow[T]) -> T:
         raise NotImplementedError
 
     def _call(self, call: Call[T]) -> T:
-        return self._run(retrying(call, self._retry, self._clock))
+        return self._run(retrying(call, self._retry, self._clock, paced=self._paced))
 
 
 class TextEndpoints(EndpointBase):

@@ -3,11 +3,12 @@ honoured, attempts and total time bounded.
 
 Only errors whose ``should_retry`` is true are retried (429, 5xx, transport failures); every other
 error, 456 included, goes straight back to the caller. :func:`retrying` is the one count of a
-request's attempts, whatever failed: ``max_attempts`` bounds 429s, 5xx and transport errors
-together. A caller that paces its own requests (the run's send stage, through
-:meth:`pipeline.client.AsyncClient.with_pacing`) decides how long a 429 waits, and for how many
-requests at once, without a retry count of its own; the time it paces does not count against
-``max_total``, which bounds the request's own time.
+request's attempts: ``max_attempts`` bounds 5xx and transport errors, and 429s too unless the
+caller paces them. A caller that paces its own requests (the run's send stage, through
+:meth:`pipeline.client.AsyncClient.with_pacing`) decides how long a 429 waits, for how many
+requests at once, and when to give up (the run stops once the service has answered nothing but
+429 for a while): a paced 429 is a reason to wait, not a failed attempt, and the time it paces
+does not count against ``max_total``, which bounds the request's own time.
 """
 
 from __future__ import annotations
@@ -67,8 +68,13 @@ def retrying(
     policy: RetryPolicy,
     clock: Callable[[], float],
     rand: Callable[[], float] = random.random,
+    paced: bool = False,
 ) -> Flow[T]:
-    """A flow that performs ``call`` until it succeeds, fails for good, or the policy is spent."""
+    """A flow that performs ``call`` until it succeeds, fails for good, or the policy is spent.
+
+    ``paced``: the driver paces 429s itself (it answers their :class:`Sleep` with the seconds it
+    waited, and raises when it gives up); they then take no attempt from ``max_attempts``.
+    """
     started = clock()
     attempt = 0
     while True:
@@ -78,7 +84,8 @@ def retrying(
             return answer
         except ServiceError as error:
             remaining = policy.max_total - (clock() - started)
-            if not error.should_retry or attempt >= policy.max_attempts or remaining <= 0:
+            waits = paced and isinstance(error, RateLimitedError)  # the driver's pacing bounds these
+            if not error.should_retry or (attempt >= policy.max_attempts and not waits) or remaining <= 0:
                 error.attempts = attempt
                 raise
             delay = retry_delay(policy, attempt, error.retry_after, remaining, rand)
@@ -91,9 +98,11 @@ def retrying(
                 policy.max_attempts,
                 delay,
             )
-            paced = yield Sleep(delay, error if isinstance(error, RateLimitedError) else None)
-            if paced:  # the caller's own pacing of a 429: not this request's time
-                started += paced
+            waited = yield Sleep(delay, error if isinstance(error, RateLimitedError) else None)
+            if waited:  # the caller's own pacing of a 429: not this request's time
+                started += waited
+            if waits:
+                attempt -= 1
 
 
 @dataclass(frozen=True)

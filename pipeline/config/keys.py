@@ -93,7 +93,8 @@ KEYS: tuple[Key, ...] = (
     Key("service", "timeout", (int, float), 30.0, "30.0", "seconds per request (more than 0)",
         (checks.more_than_0_seconds,), "service.timeout", "float"),
     Key("service", "max_attempts", int, 5, "5",
-        "sends of one request in all, 429s, 5xx and transport errors together (1 to 100)",
+        "sends of one request that end in a 5xx or transport error (1 to 100); a 429 the run waits out takes "
+        "none: the run stops, saying so, once the service has answered nothing but 429 for two minutes",
         (checks.at_least(1), checks.at_most(checks.MAX_ATTEMPTS)), "service.max_attempts"),
     Key("service", "reporting_tag", str, None, '""', "sent as X-Service-Reporting-Tag when set (printable ASCII)",
         (checks.printable_ascii,), "service.reporting_tag", "or_none"),

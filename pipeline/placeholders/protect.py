@@ -236,11 +236,12 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 
 #: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
 #: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
-#: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a small
-#: letter before a capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()`` or a
-#: protocol's command (``CWD``): a text without any holds no placeholder.
+#: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a dotfile
+#: after a folder (``0~/.config``: the folder glued to a word, the dotfile not), a small letter before a
+#: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()`` or a protocol's
+#: command (``CWD``): a text without any holds no placeholder.
 TRIGGERS = re.compile(
-    r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
+    r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|/\.|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
     + "|"
     + grammar.PROTOCOL_VERBS
 )

@@ -10,6 +10,9 @@ Plain JSON written atomically:
   an old mtime or two edits land within one clock tick; it costs far less than parsing. The
   mtime is recorded for people reading the file; it decides nothing. A run with nothing new
   changes nothing here, so it saves nothing (and takes no lock).
+* the catalogs a refresh's merge left as their template has them (:class:`Merged`): the SHA-256 of
+  the catalog's bytes and of its template's, and which template. A refresh skips the merge of a
+  catalog whose bytes and template hash the same: merging them again would change nothing.
 * the hash of the target languages each service offered, and when it was seen.
 
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
@@ -27,13 +30,15 @@ import os
 import time
 from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pipeline.config import Settings
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
+
+_Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
@@ -63,6 +68,17 @@ def settings_hash(settings: Settings) -> str:
     material = json.dumps(
         {"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION}, sort_keys=True, default=_jsonable
     )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def stale_hash(fingerprint: str, terminology: str | None) -> str:
+    """The fingerprint a run that redoes stale machine translations (a refresh) settles catalogs with.
+
+    Such a unit is stale when its source changed (the catalog's bytes say so) or the glossary or
+    style it was translated with did: ``terminology`` (:func:`pipeline.resources.synced.fingerprint`,
+    the files' bytes) is part of the fingerprint, so an edited glossary file unsettles every catalog.
+    """
+    material = json.dumps({"settings": fingerprint, "terminology": terminology, "retranslate_stale": True})
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
@@ -98,6 +114,16 @@ class Settled:
     awaiting: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """A catalog as a refresh's merge left it: merged again with the same template, it would not change."""
+
+    template: str  # the template's path as displayed (another template is another merge)
+    template_sha256: str
+    sha256: str  # the catalog's bytes after the merge (as written, or as read when it changed nothing)
+    version: str = __version__  # the merge of another version may decide otherwise
+
+
 class Journal:
     """What runs remember of catalogs and services: settled catalogs, language lists; saved atomically when changed."""
 
@@ -107,36 +133,40 @@ class Journal:
         self._changes: dict[str, Settled | None] = {}  # this run's settle/unsettle, applied on save
         self._languages: dict[str, tuple[str, float]] = {}  # service -> (hash of its list, when seen)
         self._languages_seen: dict[str, tuple[str, float]] = {}  # this run's, applied on save
-        # state.json as this run last read or wrote it: while the file is that one, _settled and
-        # _languages are what it holds (an atomic write makes a new file, so another run's save shows).
+        self._merged: dict[str, Merged] = {}
+        self._merged_changes: dict[str, Merged | None] = {}  # this run's, applied on save
+        # state.json as this run last read or wrote it: while the file is that one, _settled,
+        # _languages and _merged are what it holds (an atomic write makes a new file, so another run's save shows).
         self._synced: _FileIdentity = None
         self.reload()
 
     def reload(self) -> None:
         """Read the state again (another run saved it while this one waited for its catalogs); saved changes only."""
-        self._settled, self._languages, self._synced = self._read()
-        self._changes, self._languages_seen = {}, {}
+        self._settled, self._languages, self._merged, self._synced = self._read()
+        self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
 
-    def _read(self) -> tuple[dict[str, Settled], dict[str, tuple[str, float]], _FileIdentity]:
+    def _read(
+        self,
+    ) -> tuple[dict[str, Settled], dict[str, tuple[str, float]], dict[str, Merged], _FileIdentity]:
         """What state.json holds, and the identity of the file read (taken first: a file replaced meanwhile
         is then read again at the next save, never trusted as read)."""
         if self.directory is None:
-            return {}, {}, None
+            return {}, {}, {}, None
         path = self.directory / STATE_NAME
         identity = _identity(path)
         data = read_json(path)
-        return _settled_from(data), _languages_from(data), identity
+        return _settled_from(data), _languages_from(data), _merged_from(data), identity
 
     # -- settled catalogs -------------------------------------------------------------------
 
-    def unchanged(self, display: str, path: Path, settings: str, service: str = "") -> Settled | None:
-        """The settled record of ``display`` when the file still has the recorded bytes and settings.
+    def unchanged(self, display: str, path: Path, settings: str | tuple[str, ...], service: str = "") -> Settled | None:
+        """The settled record of ``display`` when the file still has the recorded bytes and settings (one of them).
 
         A catalog settled because ``service`` did not offer its language stays settled only while
         the service's language list, as last seen (at most :data:`LANGUAGES_TTL` ago), is the same.
         """
         record = self._settled.get(display)
-        if record is None or record.settings != settings:
+        if record is None or record.settings not in ((settings,) if isinstance(settings, str) else settings):
             return None
         if record.languages is not None and not self._languages_current(service, record.languages):
             return None  # settled for a language not offered: the service's list may have changed
@@ -186,12 +216,27 @@ class Journal:
         if self._settled.pop(display, None) is not None:
             self._changes[display] = None
 
+    # -- merged catalogs --------------------------------------------------------------------
+
+    def merged(self, display: str, template: str, template_sha256: str, sha256: str) -> bool:
+        """Whether ``display``, with bytes hashing to ``sha256``, is what merging it with this template left."""
+        return self._merged.get(display) == Merged(template, template_sha256, sha256)
+
+    def note_merged(self, display: str, record: Merged | None) -> None:
+        """Remember what a merge left ``display`` as (None: forget it, the catalog was not merged)."""
+        if self._merged.get(display) != record:
+            if record is None:
+                self._merged.pop(display, None)
+            else:
+                self._merged[display] = record
+            self._merged_changes[display] = record
+
     # -- saving -----------------------------------------------------------------------------
 
     @property
     def changed(self) -> bool:
         """Whether this run settled, unsettled or saw something not saved yet."""
-        return bool(self._changes or self._languages_seen)
+        return bool(self._changes or self._languages_seen or self._merged_changes)
 
     def save(self) -> None:
         """Write what changed into ``state.json``, atomically; no-op without a state folder.
@@ -202,26 +247,34 @@ class Journal:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / STATE_NAME
-        if self._synced is not None and _identity(path) == self._synced:
-            settled, languages = dict(self._settled), dict(self._languages)  # the file is as this run left it
+        if self._synced is not None and _identity(path) == self._synced:  # the file is as this run left it
+            settled, languages, merged = dict(self._settled), dict(self._languages), dict(self._merged)
         else:  # another run saved meanwhile (or this one never read the file): merge into what it holds
-            settled, languages, _ = self._read()
-        for name, change in self._changes.items():
-            if change is None:
-                settled.pop(name, None)
-            else:
-                settled[name] = change
+            settled, languages, merged, _ = self._read()
+        settled, merged = _applied(settled, self._changes), _applied(merged, self._merged_changes)
         languages.update(self._languages_seen)
         data = {
             "version": STATE_VERSION,
             "catalogs": {name: _record_json(rec) for name, rec in sorted(settled.items())},
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
+            "merged": {name: asdict(rec) for name, rec in sorted(merged.items())},
         }
         # On one line: the encoder written in C serializes it (an indented dump takes the pure-Python
         # one), and a run of many windows saves the whole state once per window.
         atomic_write(path, dump_json(data, indent=None))
-        self._settled, self._languages, self._changes, self._languages_seen = settled, languages, {}, {}
+        self._settled, self._languages, self._merged = settled, languages, merged
+        self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
         self._synced = _identity(path)
+
+
+def _applied(records: dict[str, _Record], changes: dict[str, _Record | None]) -> dict[str, _Record]:
+    """``records`` as saved, with this run's ``changes`` on top (None: removed)."""
+    for name, change in changes.items():
+        if change is None:
+            records.pop(name, None)
+        else:
+            records[name] = change
+    return records
 
 
 def state_lock_path(directory: Path) -> Path:
@@ -276,6 +329,9 @@ _SETTLED_TYPES = {
 }
 
 
+_MERGED_FIELDS = {f.name for f in fields(Merged)}
+
+
 def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
     settled: dict[str, Settled] = {}
     catalogs = data.get("catalogs", {})
@@ -304,6 +360,15 @@ def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
         except (TypeError, ValueError, KeyError, AttributeError):
             continue
     return settled
+
+
+def _merged_from(data: dict[str, Any]) -> dict[str, Merged]:
+    found: dict[str, Merged] = {}
+    merged = data.get("merged", {})
+    for name, values in merged.items() if isinstance(merged, dict) else ():
+        if isinstance(values, dict) and set(values) == _MERGED_FIELDS and all(type(v) is str for v in values.values()):
+            found[name] = Merged(**values)  # any other shape: merged again, never trusted
+    return found
 
 
 def _languages_from(data: dict[str, Any]) -> dict[str, tuple[str, float]]:

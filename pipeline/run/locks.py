@@ -4,7 +4,7 @@ One lock file per catalog (named by a hash of its real path) in the cache folder
 second run (a parallel CI job on the same checkout and cache folder) waits until the first has
 written the catalog and saved its state, then finds it settled and sends nothing for it. Locks
 are taken in sorted order, so two runs never wait for each other in a circle, and they go with
-the process: a run that is killed leaves none behind (:mod:`pipeline.files.flock`: ``flock`` on
+the process: a run that is killed leaves none behind (:mod:`pipeline.files.lockfile`: ``flock`` on
 POSIX, ``msvcrt.locking`` on Windows). Without a cache folder nothing is locked.
 
 Each lock holds a file descriptor, so a run locks one window of catalogs at a time, at most
@@ -22,24 +22,22 @@ nothing to do takes no lock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
 import hashlib
 import json
 import os
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.flock import FileLock
+from pipeline.files.lockfile import FileLock
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Alert
 
-__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once", "state_lock"]
+__all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
 
 LOCKS_DIR = "locks"
 #: The most catalogs a run locks at once, whatever its descriptor limit allows.
@@ -176,23 +174,6 @@ class CatalogLocks:
             f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
             f"--lock-wait sets the wait)"
         )
-
-
-#: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
-STATE_LOCK_SECONDS = 10.0
-
-
-@contextlib.contextmanager
-def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
-    """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
-    made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
-    lock = FileLock(path)
-    if not lock.acquire(wait):
-        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path))
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 def _command() -> str:

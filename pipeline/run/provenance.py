@@ -31,9 +31,9 @@ from typing import TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import Content, atomic_write
+from pipeline.files.lockfile import state_lock
 from pipeline.files.swap import atomic_write_all
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json, state_lock_path
-from pipeline.run.locks import state_lock
 
 __all__ = [
     "PROVENANCE_DIR",

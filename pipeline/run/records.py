@@ -96,7 +96,10 @@ class RunInputs(NamedTuple):
     settings: Settings
     options: RunOptions
     service: str  # the service's identity (pipeline.connect.service_identity): in cache keys and the report
-    fingerprint: str  # settings_hash of the settings: recorded with every catalog settled
+    fingerprint: str  # settings_hash of the settings (a refresh's: stale_hash): recorded with every catalog settled
+    # The fingerprints of the records whose catalogs it skips: its own; a translation's also a refresh's,
+    # which settles only what has nothing untranslated and nothing stale left.
+    skips: tuple[str, ...]
     paths: tuple[Path, ...]  # the catalogs found that an earlier run did not settle, in order
     terminology: str | None  # fingerprint of glossary and style files not synced to this service yet
     started: float  # time.monotonic() when the run began

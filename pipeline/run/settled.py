@@ -32,20 +32,26 @@ class Unchanged(NamedTuple):
 
 
 def skip_unchanged(
-    journal: Journal, root: Path, wanted: set[str], frozen: bool, marks: tuple[str, str], paths: list[Path]
+    journal: Journal,
+    root: Path,
+    wanted: set[str],
+    frozen: bool,
+    marks: tuple[tuple[str, ...], str],
+    paths: list[Path],
 ) -> Unchanged:
     """Drop the catalogs an earlier run settled and nobody changed since.
 
     ``wanted``: the target locales the run selects (:func:`pipeline.locales.selection`); ``marks``:
-    the fingerprint of the settings and the service's name, as the records must hold them; a record
-    settled for a check only (``retry``) is skipped by a check (``frozen``) alone.
+    the fingerprints of the settings a record may hold (:attr:`~pipeline.run.records.RunInputs.skips`)
+    and the service's name; a record settled for a check only (``retry``) is skipped by a check
+    (``frozen``) alone.
     """
-    fingerprint, service = marks
+    fingerprints, service = marks
     left: list[Path] = []
     settled: list[tuple[str, Settled]] = []
     for path in paths:
         display = display_path(root, path)
-        record = journal.unchanged(display, path, fingerprint, service)
+        record = journal.unchanged(display, path, fingerprints, service)
         if record is None or record.awaiting is None or (record.retry and not frozen):
             left.append(path)
             continue

@@ -18,17 +18,21 @@ Which template belongs to a catalog: ``--template`` or ``[refresh] template`` fo
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
-from pipeline.catalogs.merge import merge
+from pipeline.catalogs.merge import Template, merge_read, read_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError, ExitCode
 from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import state_lock
+from pipeline.files.untrusted import read_regular
 from pipeline.model import Issue, Severity
+from pipeline.run.journal import Journal, Merged, state_lock_path
 from pipeline.run.orchestrate import RunOptions, run_translate
 
 if TYPE_CHECKING:
@@ -75,10 +79,20 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
 
 
 def merge_catalogs(
-    root: Path, paths: Sequence[Path], template: Path | None, log: Callable[[str], None], write: bool = True
+    root: Path,
+    paths: Sequence[Path],
+    template: Path | None,
+    log: Callable[[str], None],
+    write: bool = True,
+    journal: Journal | None = None,
 ) -> MergeOutcome:
-    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``)."""
+    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``).
+
+    With a ``journal``, a catalog whose bytes and template hash as the last merge left them is not
+    merged again (merging would change nothing), and what each merge leaves is noted in it.
+    """
     outcome = MergeOutcome()
+    merging = _Merging(root, write, journal)
     for path in paths:
         display = display_path(root, path)
         if path.suffix.lower() != ".po":
@@ -99,34 +113,78 @@ def merge_catalogs(
                 )
             )
             continue
-        try:
-            result = merge(path, found)
-            if result.changed and write:
-                atomic_write(path, result.data)
-        except CatalogError as exc:
-            outcome.issues.append(Issue(display_path(root, Path(exc.path)), f"not merged: {exc.reason}", exc.line))
+        summary = merging.catalog(path, display, found)
+        if isinstance(summary, Issue):
+            outcome.issues.append(summary)
             continue
-        except OSError as exc:
-            outcome.issues.append(Issue(display, f"cannot write the catalog: {exc.strerror}"))
-            continue
-        summary = MergeSummary(
-            display,
-            display_path(root, found),
-            result.changed,
-            result.added,
-            result.fuzzy,
-            result.obsoleted,
-            result.revived,
-            result.removed,
-        )
         outcome.catalogs.append(summary)
         outcome.merged_paths.append(path)
-        if result.changed:
+        if summary.written:
             log(
-                f"{display}: {result.added} added, {result.fuzzy} fuzzy, {result.obsoleted} obsolete, "
-                f"{result.revived} revived, {result.removed} removed (from {summary.template})"
+                f"{display}: {summary.added} added, {summary.fuzzy} fuzzy, {summary.obsoleted} obsolete, "
+                f"{summary.revived} revived, {summary.removed} removed (from {summary.template})"
             )
     return outcome
+
+
+class _Merging:
+    """The merge step's catalogs, one by one: each template read once, and parsed only when a catalog of it
+    is merged; a catalog the journal knows as its last merge left it is skipped unparsed."""
+
+    def __init__(self, root: Path, write: bool, journal: Journal | None) -> None:
+        self.root, self.write, self.journal = root, write, journal
+        self._templates: dict[Path, tuple[bytes, str] | CatalogError] = {}  # path -> (bytes, SHA-256)
+        self._parsed: dict[Path, Template | CatalogError] = {}
+
+    def catalog(self, path: Path, display: str, template: Path) -> MergeSummary | Issue:
+        """What merging ``path`` with ``template`` did, or the issue that stopped it."""
+        template_display = display_path(self.root, template)
+        try:
+            raw = read_regular(path)
+        except OSError as exc:
+            return Issue(display, f"not merged: cannot read: {exc.strerror}")
+        digest = hashlib.sha256(raw).hexdigest()
+        try:
+            template_digest = self._template(template)[1]
+            if self.journal is not None and self.journal.merged(display, template_display, template_digest, digest):
+                return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
+            result = merge_read(path, raw, self._parsed_template(template))
+            if result.changed and self.write:
+                atomic_write(path, result.data)
+        except CatalogError as exc:
+            return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
+        except OSError as exc:
+            return Issue(display, f"cannot write the catalog: {exc.strerror}")
+        if self.journal is not None and (self.write or not result.changed):
+            left = hashlib.sha256(result.data).hexdigest() if result.changed else digest
+            self.journal.note_merged(display, Merged(template_display, template_digest, left))
+        counts = (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed)
+        return MergeSummary(display, template_display, result.changed, *counts)
+
+    def _template(self, path: Path) -> tuple[bytes, str]:
+        """The template's bytes and their SHA-256; CatalogError when it cannot be read."""
+        if path not in self._templates:
+            try:
+                data = read_regular(path)
+                self._templates[path] = (data, hashlib.sha256(data).hexdigest())
+            except OSError as exc:
+                self._templates[path] = CatalogError(str(path), f"cannot read: {exc.strerror}")
+        found = self._templates[path]
+        if isinstance(found, CatalogError):
+            raise found
+        return found
+
+    def _parsed_template(self, path: Path) -> Template:
+        """The template as the strict reader reads it; CatalogError, with its line, when it is broken."""
+        if path not in self._parsed:
+            try:
+                self._parsed[path] = read_template(path, self._template(path)[0])
+            except CatalogError as exc:
+                self._parsed[path] = exc
+        found = self._parsed[path]
+        if isinstance(found, CatalogError):
+            raise found
+        return found
 
 
 def refresh(
@@ -149,10 +207,13 @@ def refresh(
     catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
     merge_log = (lambda message: None) if frozen else log
+    journal = Journal(settings.cache_dir)
     outcome = merge_catalogs(
-        settings.root, catalogs, template or settings.refresh_template, merge_log, write=not frozen
+        settings.root, catalogs, template or settings.refresh_template, merge_log, not frozen, journal
     )
     outcome.issues[:0] = found.refused
+    if not frozen:
+        outcome.issues.extend(_save(journal))
     if merge_only or not outcome.merged_paths:
         return outcome, None
     options = RunOptions(paths=tuple(outcome.merged_paths), retranslate_stale=True, dry_run=frozen, frozen=frozen)
@@ -163,3 +224,17 @@ def refresh(
     elif frozen and code == 0 and any(c.written for c in outcome.catalogs):
         code = ExitCode.PENDING
     return outcome, replace(report, issues=[*outcome.issues, *report.issues], exit_code=code)
+
+
+def _save(journal: Journal) -> list[Issue]:
+    """Save what the merge step left in the journal (under the state's lock); a failure is a warning."""
+    directory = journal.directory
+    if directory is None or not journal.changed:
+        return []
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with state_lock(state_lock_path(directory)):
+            journal.save()
+    except OSError as exc:  # the next refresh merges again: nothing is lost
+        return [Issue(str(directory), f"cannot save the run state: {exc.strerror}", severity=Severity.WARNING)]
+    return []

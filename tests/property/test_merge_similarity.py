@@ -1,6 +1,6 @@
 """The fuzzy match of a merge against its naive oracle: every source scored, the first best kept.
 
-:func:`~pipeline.catalogs.merge.most_similar` tries only the sources whose longest common
+:func:`~pipeline.catalogs.similar.most_similar` tries only the sources whose longest common
 subsequence could beat the best ratio found so far; it must pick what scoring all of them picks,
 ties and the exact threshold included (short texts over a small alphabet make both common).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.catalogs.merge import FUZZY_THRESHOLD, most_similar, similarity
+from pipeline.catalogs.similar import FUZZY_THRESHOLD, most_similar, similarity
 
 TEXTS = st.text(alphabet="abcde fg", max_size=12)
 

@@ -96,6 +96,7 @@ def _full_scan(text: str, flags: tuple[str, ...]) -> Protected:
 @example("Mail help@example.org", [])
 @example("See https://example.com/docs", [])
 @example("$month$year", [])
+@example("0~/.config", [])  # a dotfile after a folder glued to a word
 @example("{n, plural, one {# file} other {# files}}", [])
 def test_protect_gives_what_the_full_scan_gives(text: str, flags: list[str]) -> None:
     assert protect(text, flags) == _full_scan(text, tuple(flags))

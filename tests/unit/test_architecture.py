@@ -26,7 +26,7 @@ STAGES = {"settled", "scan", "plan", "reuse", "cached", "send", "gate", "write",
 STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {
         "pipeline.cli.commands.translate",
-        "pipeline.cli.commands.workflows",
+        "pipeline.cli.commands.refresh",
         "pipeline.cli.commands",
     },
     "pipeline.run.scan": {"pipeline.cli.commands.resources"},

@@ -1,4 +1,4 @@
-"""pipeline.files.flock: one holder at a time, whatever process or object holds it; gone with its descriptor."""
+"""pipeline.files.lockfile: one holder at a time, whatever process or object holds it; gone with its descriptor."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.files.flock import FileLock
+from pipeline.files.lockfile import FileLock
 
 HOLD = """
 import fcntl, os, sys

@@ -17,7 +17,8 @@ import polib
 import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.catalogs.merge import FUZZY_THRESHOLD, merge, similarity
+from pipeline.catalogs.merge import merge
+from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.workflows.refresh import find_template, refresh

@@ -7,6 +7,8 @@ The limiter, the client's retries and the fake services' latency run on one virt
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,8 @@ from pipeline.client.retry import RetryPolicy
 from pipeline.config import ServiceSettings
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
-from pipeline.run.send.concurrency import Controller, Limiter
+from pipeline.run.records import StopReason
+from pipeline.run.send.concurrency import PATIENCE, PATIENT_REFUSALS, Controller, Limiter
 from tests.run_fakes import languages_answer, project, run
 from tests.virtual_time import VirtualTime
 
@@ -97,25 +100,34 @@ def client(transport: httpx.MockTransport, time_: VirtualTime, **retry: Any) -> 
 
 
 @pytest.mark.parametrize(
-    "headers",
-    [{"Retry-After": "0"}, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, {"Retry-After": "garbage"}],
-    ids=["zero", "past-date", "garbage"],
+    ("headers", "concurrency"),
+    [({"Retry-After": "0"}, 4), ({"Retry-After": "30"}, 1), ({"Retry-After": "garbage"}, 4)],
+    ids=["zero-many-in-a-row", "thirty-for-two-minutes", "garbage-doubling"],
 )
-@pytest.mark.parametrize("concurrency", [1, 4])
-def test_429_until_attempts_run_out_fails_segments_clearly_and_returns_every_ticket(
-    tmp_path: Path, headers: dict[str, str], concurrency: int, limiters: list[Limiter]
+def test_a_service_that_never_stops_answering_429_stops_the_run_clearly_and_fails_nothing(
+    tmp_path: Path, headers: dict[str, str], concurrency: int, limiters: list[Limiter], time_: VirtualTime
 ) -> None:
+    # A 429 takes no attempt from max_attempts (2 here): the run waits while it could make
+    # progress, and stops, saying why, once the service has answered nothing but 429 for
+    # PATIENCE seconds or PATIENT_REFUSALS times in a row. What is left is the next run's work.
     settings = project(tmp_path, langs=("de",), body=BODY)
     settings = replace(
         settings, context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
     )
     service = Always429(headers)
-    report = run(settings, service)
-    assert report.exit_code == ExitCode.PARTIAL
+    report = run(settings, Factory(lambda: client(httpx.MockTransport(service.handler), time_, max_attempts=2)))
+    assert report.exit_code == ExitCode.UNAVAILABLE
+    assert report.stopped is not None and report.stopped.reason is StopReason.SERVICE
+    assert "answered every request with 429" in report.stopped.message
     assert report.totals.billed_characters == 0
-    failed = [i for i in report.issues if i.severity.name == "ERROR" and i.line is not None]
-    assert len(failed) == report.totals.segments_failed == 120
-    assert {i.reason for i in failed} == {"the service refused the request: service answered 429: slow down"}
+    assert report.totals.segments_failed == 0
+    assert report.remaining is not None and report.remaining.segments == 120
+    assert service.translate_calls > 2  # well past max_attempts: a 429 is a reason to wait
+    stalled_by_time = headers["Retry-After"] != "0"
+    if stalled_by_time:
+        assert time_.now >= PATIENCE
+    else:
+        assert service.translate_calls >= PATIENT_REFUSALS
     assert limiters and all(limiter.controller.in_flight == 0 for limiter in limiters)
 
 
@@ -261,10 +273,10 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(
     assert any("not read" in i.reason for i in report.issues)  # pl, the second window, left for the next run
 
 
-def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(
+def test_max_attempts_bounds_5xx_and_transport_errors_and_a_paced_429_takes_none(
     tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
 ) -> None:
-    # [service] max_attempts: "per request, for 429 / 5xx / transport errors"
+    # [service] max_attempts: "per request, for 5xx / transport errors"; the run paces 429s itself.
     settings = project(tmp_path, langs=("de",), body='msgid "One text"\nmsgstr ""\n')
     settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=3))
     calls = 0
@@ -281,4 +293,44 @@ def test_max_attempts_bounds_every_try_of_a_request_429s_and_5xx_together(
     transport = httpx.MockTransport(handler)
     report = run(settings, Factory(lambda: client(transport, time_, max_attempts=3)))
     assert report.exit_code == ExitCode.PARTIAL
-    assert calls == 3
+    assert calls == 4  # 503, 503, 429 (waited out, no attempt taken), 503: the third failed attempt
+    assert report.totals.segments_failed == 1
+
+
+class Storm:
+    """Refuses every request its first ``refusals`` sends (429, Retry-After 1), and a seeded share of the
+    others at random; answers and bills the rest."""
+
+    def __init__(self, time_: VirtualTime, refusals: int, share: float, seed: int) -> None:
+        self.time, self.refusals, self.share = time_, refusals, share
+        self.chance = random.Random(seed)
+        self.sends: Counter[bytes] = Counter()
+        self.billed = self.refused = 0
+
+    async def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path != "/v2/translate":
+            return not_translate(request)
+        await self.time.sleep(0.1)
+        self.sends[request.content] += 1
+        if self.sends[request.content] <= self.refusals or self.chance.random() < self.share:
+            self.refused += 1
+            return httpx.Response(429, headers={"Retry-After": "1"}, json={"message": "slow down"})
+        return answer(self, request)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_storm_of_429s_ends_with_no_segment_failed_and_nothing_billed_twice(
+    tmp_path: Path, limiters: list[Limiter], time_: VirtualTime, seed: int
+) -> None:
+    # Each request is refused more often than max_attempts allows sends, and 30 % of the others at
+    # random: while answers keep coming, every refused request waits its Retry-After and goes again.
+    settings = project(tmp_path, langs=("de", "pl"), body=BODY)
+    settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=3))
+    service = Storm(time_, refusals=4, share=0.3, seed=seed)
+    report = run(settings, Factory(lambda: client(httpx.MockTransport(service.handler), time_, max_attempts=3)))
+    assert report.exit_code == ExitCode.OK, report.stopped
+    assert report.totals.segments_failed == 0
+    assert report.totals.segments_translated == 240
+    assert service.refused > 4 * report.totals.requests
+    assert report.totals.billed_characters == service.billed  # each answered request billed once, counted once
+    assert all(limiter.controller.in_flight == 0 for limiter in limiters)

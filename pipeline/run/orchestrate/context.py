@@ -34,6 +34,7 @@ from pipeline.run.records import RunInputs
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index
 from pipeline.run.send.budget import Budget
+from pipeline.run.send.claims import Claims
 from pipeline.run.send.interruption import Interruption
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ __all__ = ["Connections", "Reads", "RunContext"]
 
 
 class Connections:
-    """One run's cache, client, limiter, budget, glossary and style plan, and the account's reads."""
+    """One run's cache, client, limiter, budget, claims, glossary and style plan, and the account's reads."""
 
     def __init__(
         self, inputs: RunInputs, ledger: Ledger, journal: Journal, client_factory: ClientFactory | None
@@ -53,6 +54,8 @@ class Connections:
         self.limiter = send.new_limiter(settings.service)  # what it learns of the service holds for the whole run
         self.resources = ResourcePlan(settings)  # the glossary and style files, read and checked before any request
         self.reads = Reads(lambda: self.client, settings.service.url)
+        self.claims = Claims()  # the texts being sent, so that overlapping parts send each once
+        self.preparing = asyncio.Lock()  # held by the part making the service ready and attaching its resources
         self._inputs, self._ledger, self._journal = inputs, ledger, journal
         self._client_factory = client_factory  # replaces the client the settings describe (tests)
         self._terminology = inputs.terminology  # synced at most once per run
@@ -134,6 +137,7 @@ class Reads:
         self._usage: asyncio.Future[tuple[Allowance | None, str | None]] | None = None
         self._languages: asyncio.Future[tuple[frozenset[str], str]] | None = None
         self._offered: tuple[frozenset[str], str] | None = None
+        self._kept: tuple[Allowance | None, str | None] | None = None  # see keep
 
     @property
     def offered(self) -> frozenset[str] | None:
@@ -157,9 +161,22 @@ class Reads:
         return read
 
     async def usage(self) -> tuple[Allowance | None, str | None]:
-        """The account's usage: the read :meth:`start_usage` started, or one made now (see :func:`read_usage`)."""
+        """The account's usage: one kept since the run's last request (:meth:`keep`), the read :meth:`start_usage`
+        started, or one made now (see :func:`read_usage`)."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            return kept
         read, self._usage = self._usage, None
         return await (read if read is not None else read_usage(self._client(), self._url))
+
+    def keep(self, read: tuple[Allowance | None, str | None]) -> None:
+        """``read`` was made after the run's last request was billed: the next :meth:`usage` returns it instead of
+        reading again (the next window's first part, whose check it serves as well)."""
+        self._kept = read
+
+    def drop(self) -> None:
+        """The kept read may be stale now (the run waited for another run's catalogs): the next one reads."""
+        self._kept = None
 
     def start_languages(self) -> None:
         """Start reading the target languages the service offers, unless they were read (or are being read)."""
@@ -167,10 +184,17 @@ class Reads:
             self._languages = asyncio.ensure_future(offered_targets(self._client()))
 
     async def languages(self) -> tuple[frozenset[str], str]:
-        """The target codes the service offers and their hash: read once per run (raises what the read raised)."""
+        """The target codes the service offers and their hash: read once per run, whoever asks while it is read
+        waiting for the same read (raises what the read raised; the next call reads again)."""
         if self._offered is None:
-            read, self._languages = self._languages, None
-            self._offered = await (read if read is not None else offered_targets(self._client()))
+            read = self._languages
+            if read is None:
+                read = self._languages = asyncio.ensure_future(offered_targets(self._client()))
+            try:
+                self._offered = await asyncio.shield(read)
+            finally:
+                if self._languages is read and read.done():
+                    self._languages = None
         return self._offered
 
     def forget(self) -> None:

@@ -183,9 +183,12 @@ class Resolver:
         if self.run.inputs.options.dry_run:
             self.dry.update(texts)
             return texts
-        if self._stopped() or not await self._ready(texts):
-            return texts
-        attached = await self._attach(texts, rnd.keyed)
+        # One part at a time makes the service ready and attaches its resources: a quota check that stops the
+        # run, or a glossary synced, is what the next part finds (parts overlap only in their requests).
+        async with self.run.connections.preparing:
+            if self._stopped() or not await self._ready(texts):
+                return texts
+            attached = await self._attach(texts, rnd.keyed)
         if attached is None:
             return texts
         # A feature the service left out changes a text's key: those are looked up under it (the others missed).
@@ -196,7 +199,32 @@ class Resolver:
             return {}
         if rnd.says is not None:
             self.run.ledger.log(rnd.says(texts))
-        return await self._send(texts)
+        return await self._claimed(texts)
+
+    async def _claimed(self, texts: dict[str, Pending]) -> dict[str, Pending]:
+        """Send the texts no other part is sending; the others once that part is done with them, from the cache
+        when it holds them now (:mod:`pipeline.run.send.claims`). Returns the texts left unsent."""
+        claims = self.run.connections.claims
+        mine, theirs = claims.take(texts)
+
+        async def send_mine() -> dict[str, Pending]:
+            try:
+                return await self._send(mine) if mine else {}
+            finally:
+                claims.release(mine)
+
+        async def after_theirs() -> dict[str, Pending]:
+            await claims.wait(theirs)
+            judge = Judge(self.run.ledger, self.run.connections.cache, self.run.progress, Outcome({}))
+            missed = judge.from_cache(theirs)
+            return await self._claimed(missed) if missed and not self._stopped() else missed
+
+        if not theirs:
+            return await send_mine()
+        left: dict[str, Pending] = {}
+        for unsent in await asyncio.gather(send_mine(), after_theirs()):
+            left.update(unsent)
+        return left
 
     def items(self) -> Iterator[Pending]:
         """Every text of the part: the plan's and its plural fallbacks."""
@@ -337,7 +365,7 @@ class Resolver:
             if sender.stop.is_set() or not outcome.retry:
                 break
             round_items, outcome.retry = outcome.retry, {}
-            requests: list[Any] = []
+            batches: list[tuple[list[Pending], dict[str, Any]]] = []
             for opts, items in groups(round_items).items():
                 usable = [i for i in items if applicable(scheme, i.protected, opts.model_type)]
                 outcome.retry.update((i.key, i) for i in items if i not in usable)  # left for the next scheme
@@ -345,8 +373,8 @@ class Resolver:
                     **{k: v for k, v in request_params(opts).items() if k not in _SCHEME_PARAMS},
                     **scheme_params(scheme),
                 }
-                requests.extend(sender.send(batch, params, scheme) for batch in send.recovery_batches(scheme, usable))
-            await asyncio.gather(*requests)
+                batches.extend((batch, params) for batch in send.recovery_batches(scheme, usable))
+            await sender.send_all(batches, scheme)
         for key, item in outcome.retry.items():  # no scheme got these past the gate (or the run stopped)
             if not sender.stop.is_set():
                 judge.failed(

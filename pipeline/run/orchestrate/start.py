@@ -11,7 +11,7 @@ from pipeline.catalog_paths import find_catalogs
 from pipeline.config import Settings
 from pipeline.connect import check_service, service_identity
 from pipeline.resources import synced
-from pipeline.run.journal import Journal, settings_hash
+from pipeline.run.journal import Journal, settings_hash, stale_hash
 from pipeline.run.ledger import Ledger
 from pipeline.run.records import RunInputs, RunOptions, RunReport
 from pipeline.run.report import exit_code
@@ -42,28 +42,31 @@ def begin(
     ledger = Ledger(service, options.dry_run, settings.max_characters, log, clock)
     found = find_catalogs(settings, options.paths)
     ledger.add_issues(found.refused)
-    fingerprint = settings_hash(settings)
-    paths = unsettled(settings, options, journal, (fingerprint, service), found.paths, ledger)
+    # Glossary and style files as they are now (offline): changed since the last sync, they are synced first.
+    terms = synced.fingerprint(settings)
+    own = settings_hash(settings)
+    refreshed = stale_hash(own, terms)  # a glossary edit makes machine translations stale: a refresh redoes them
+    fingerprint, skips = (refreshed, (refreshed,)) if options.retranslate_stale else (own, (own, refreshed))
+    paths = unsettled(settings, options, journal, (skips, service), found.paths, ledger)
     terminology = None
-    if not options.dry_run and not settings.service.embedded:  # the embedded service keeps nothing between runs
-        terms = synced.fingerprint(settings)  # glossary and style files changed since the last sync: offline
+    # The embedded service keeps nothing between runs: nothing to sync before a run that has no work.
+    if not options.dry_run and not settings.service.embedded:
         if synced.SyncRecord(journal.directory).needs_sync(service, terms):
             terminology = terms
-    return RunInputs(settings, options, service, fingerprint, tuple(paths), terminology, started), ledger, journal
+    inputs = RunInputs(settings, options, service, fingerprint, skips, tuple(paths), terminology, started)
+    return inputs, ledger, journal
 
 
 def unsettled(
     settings: Settings,
     options: RunOptions,
     journal: Journal,
-    marks: tuple[str, str],
+    marks: tuple[tuple[str, ...], str],
     paths: list[Path],
     ledger: Ledger,
 ) -> list[Path]:
-    """The catalogs of ``paths`` an earlier run did not settle (a refresh looks at every fuzzy unit: all);
-    the settled ones go into the report as that run left them."""
-    if options.retranslate_stale:
-        return paths
+    """The catalogs of ``paths`` an earlier run did not settle; the settled ones go into the report as that
+    run left them. A refresh skips only what a refresh settled (:func:`~pipeline.run.journal.stale_hash`)."""
     wanted = locales.selection((*settings.target_langs, *options.target_langs))
     found = skip_unchanged(journal, settings.root, wanted, options.frozen, marks, paths)
     for display, record in found.settled:

@@ -17,14 +17,15 @@ holds (saying who holds them), then finds them done, or gives up after ``lock_wa
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written.
+and are written, and serves the next window's first part as well (nothing is billed in between,
+unless the run waited for another run's catalogs: it then reads again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 
 from pipeline.cache import holds_nothing
@@ -32,11 +33,12 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
+from pipeline.files.lockfile import state_lock
 from pipeline.model import Issue, Severity
 from pipeline.run import gate, plan, scan, settled, write
 from pipeline.run.journal import Journal, state_lock_path
 from pipeline.run.ledger import Ledger
-from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once, state_lock
+from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
@@ -46,7 +48,7 @@ from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
 from pipeline.run.send import length
 from pipeline.run.send.interruption import Interruption
-from pipeline.run.window import ScannedCatalog, WindowFiles
+from pipeline.run.window import Pending, Refused, ScannedCatalog, WindowFiles
 
 __all__ = ["run", "translate"]
 
@@ -159,10 +161,9 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     ):
         return paths
     run.journal.reload()  # another run went first: look again with what it saved
+    run.connections.reads.drop()  # and may have billed the account meanwhile
     run.provenance.reload()
-    return unsettled(
-        inputs.settings, inputs.options, run.journal, (inputs.fingerprint, inputs.service), paths, run.ledger
-    )
+    return unsettled(inputs.settings, inputs.options, run.journal, (inputs.skips, inputs.service), paths, run.ledger)
 
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
@@ -171,13 +172,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
     files = WindowFiles(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     sent = ledger.report.totals.requests
     try:
-        scanned, parts = await _read(run, files)
-        clock = ledger.timed("scan", clock)
-        usage: UsageError | None = None
-        for part in parts:  # each made when taken: its segments go with its texts
-            clock, scanned, usage = await _part(run, scanned, part, clock)
-            if usage is not None:
-                break
+        scanned, usage, clock = await _translate(run, files, clock)
         after = ledger.report.totals.requests > sent and ledger.usage_read and not _leaving(run)
         if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
             reads.start_usage()
@@ -185,12 +180,85 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
             await _write(run, files, scanned)
         clock = ledger.timed("write", clock)
         if after:
-            ledger.usage_after((await reads.usage())[0])
+            read = await reads.usage()
+            ledger.usage_after(read[0])
+            reads.keep(read)  # nothing is billed before the next window's first part: its check needs no read
             ledger.timed("translate", clock)
     finally:
         reads.forget()
     if usage is not None:
         raise usage
+
+
+async def _translate(
+    run: RunContext, files: WindowFiles, clock: float
+) -> tuple[list[ScannedCatalog], UsageError | None, float]:
+    """Scan the window's catalogs and resolve each part as it is cut; the catalogs as the gate reads them, a
+    usage error to raise once written, the clock.
+
+    A part is resolved while the next is scanned and planned (:func:`_read` cuts the first catalog
+    with work into a part of its own, so the first request leaves early), and the next part's
+    requests go out while the last ones of the part before are in flight: at most two parts at
+    once, each keeping its texts only while it resolves.
+    """
+    ledger = run.ledger
+    window: list[ScannedCatalog] = []  # the catalogs scanned so far, as the gate reads them
+    resolving: list[asyncio.Future[UsageError | None]] = []
+    usage: UsageError | None = None
+    try:
+        async for part in _read(run, files, window):
+            clock = ledger.timed("scan", clock)
+            pending, spare, clock = _planned(run, window, part, clock)
+            resolving.append(asyncio.ensure_future(_resolve(run, list(window), pending, spare)))
+            if len(resolving) > 1:
+                usage = await resolving.pop(0)
+                if usage is not None:
+                    break
+        for task in resolving:
+            usage = await task or usage
+        resolving.clear()
+    finally:
+        for task in resolving:  # the window stopped early (an error, a cancel): no part left running
+            task.cancel()
+    return window, usage, ledger.timed("translate", clock)
+
+
+def _planned(
+    run: RunContext, window: list[ScannedCatalog], part: list[ScannedCatalog], clock: float
+) -> tuple[dict[str, Pending], dict[str, Pending], float]:
+    """Plan one part and reuse what reviewed translations cover; its texts to send, its spare ones, the clock.
+    Reuse makes some units of the window's catalogs of their reviewed forms: ``window`` is updated."""
+    inputs, ledger = run.inputs, run.ledger
+    planned = plan.plan(inputs.settings.source_lang, part, run.connections.resources, inputs.service)
+    for key, text in planned.copied.items():
+        ledger.copied(key, text, counted=key in planned.counted)
+    clock = ledger.timed("scan", clock)
+    pending, spare = planned.pending, planned.spare
+    if run.reuse is not None and (pending or spare):
+        found = reuse(run.reuse, window, pending, spare, ledger.done, gate.first_error)
+        for where, why in found.warnings:
+            ledger.warn(where, why)
+        for unit in found.units:
+            ledger.reused(unit)
+        for segments, billed_to, characters in found.saved:
+            ledger.reuse_saved(segments, billed_to, characters)
+        window[:] = found.scanned
+        pending, spare = found.pending, found.spare
+        clock = ledger.timed("reuse", clock)
+    return pending, spare, clock
+
+
+async def _resolve(
+    run: RunContext, scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending]
+) -> UsageError | None:
+    """Resolve one part's texts; a usage error (no key) to raise once the window is written."""
+    try:
+        await Resolver(run, scanned, pending, spare).resolve()
+    except UsageError as exc:  # no key for the service: said as a usage error (exit 2), once written
+        return exc
+    except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
+        run.ledger.stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
+    return None
 
 
 def _unusable(run: RunContext, scanned: list[ScannedCatalog], usage: UsageError | None) -> bool:
@@ -215,43 +283,20 @@ def _leaving(run: RunContext) -> bool:
     return run.interruption.signum is not None or (stop is not None and stop.reason is StopReason.SERVICE)
 
 
-async def _part(
-    run: RunContext, scanned: list[ScannedCatalog], part: list[ScannedCatalog], clock: float
-) -> tuple[float, list[ScannedCatalog], UsageError | None]:
-    """Plan, reuse and resolve one part of the window's segments; the clock, the window's catalogs as the gate
-    reads them (reuse makes some units of their reviewed forms), and a usage error to raise later."""
-    inputs, ledger = run.inputs, run.ledger
-    planned = plan.plan(inputs.settings.source_lang, part, run.connections.resources, inputs.service)
-    for key, text in planned.copied.items():
-        ledger.copied(key, text, counted=key in planned.counted)
-    clock = ledger.timed("scan", clock)
-    pending, spare = planned.pending, planned.spare
-    if run.reuse is not None and (pending or spare):
-        found = reuse(run.reuse, scanned, pending, spare, ledger.done, gate.first_error)
-        for where, why in found.warnings:
-            ledger.warn(where, why)
-        for unit in found.units:
-            ledger.reused(unit)
-        for segments, billed_to, characters in found.saved:
-            ledger.reuse_saved(segments, billed_to, characters)
-        scanned, pending, spare = found.scanned, found.pending, found.spare
-        clock = ledger.timed("reuse", clock)
-    usage: UsageError | None = None
-    try:
-        await Resolver(run, scanned, pending, spare).resolve()
-    except UsageError as exc:  # no key for the service: said as a usage error (exit 2), once written
-        usage = exc
-    except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
-        ledger.stop(StopReason.FAILED, f"the run failed while translating: {type(exc).__name__}: {exc}")
-    return ledger.timed("translate", clock), scanned, usage
+async def _read(
+    run: RunContext, files: WindowFiles, window: list[ScannedCatalog]
+) -> AsyncIterator[list[ScannedCatalog]]:
+    """Scan the window's catalogs into ``window``, one by one, and cut them into parts to plan and send in turn.
 
-
-async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalog], Iterator[list[ScannedCatalog]]]:
-    """Scan the window's catalogs; the parts of their segments, planned and sent in turn (a dry run: one).
+    The first catalog with units to translate is a part of its own: its requests go out while the
+    other catalogs are scanned, each in a worker thread so that the event loop keeps sending and
+    receiving meanwhile. The rest are cut into parts of about :data:`pipeline.run.plan.PART_SEGMENTS`
+    segments once all are scanned. A dry run (which counts each text once) has one part, and a run
+    that first syncs changed glossary or style files reads the window whole (the sync covers every
+    target language of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
-    unit to translate is a text to send: the usage read starts with the first catalog that has
-    one, and its round trip overlaps the rest of the scan (the loop gets a turn after each catalog).
+    unit to translate is a text to send: the usage read starts with the first catalog that has one.
     """
     inputs, ledger, connections = run.inputs, run.ledger, run.connections
     settings, options = inputs.settings, inputs.options
@@ -261,42 +306,59 @@ async def _read(run: RunContext, files: WindowFiles) -> tuple[list[ScannedCatalo
     def stale(display: str, target: str, unit: Unit) -> bool:
         return run.provenance.is_stale(display, unit, inputs_of.current(target, unit))
 
-    early = (
-        not options.dry_run
-        and ledger.stopped is None
-        and run.interruption.signum is None
-        and not ledger.report.totals.requests
-        and holds_nothing(settings, options.use_cache)
-    )
-    window: list[ScannedCatalog] = []
+    retranslate = stale if options.retranslate_stale else None
+    first = not options.dry_run and ledger.stopped is None and run.interruption.signum is None
+    early = first and not ledger.report.totals.requests and holds_nothing(settings, options.use_cache)
+    most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
+    rest: list[ScannedCatalog] = []  # scanned, not yet in a part
+    # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
+    may_cut = first and not connections.terminology_due
+    cut = False
     for path in files.paths:
-        snapshot = files.snapshots.get(path)
-        ahead = run.reuse.parsed(path, snapshot) if run.reuse is not None else None
-        found, issues, refused = scan.scan(
-            settings,
-            (path,),
-            options.target_langs,
-            stale if options.retranslate_stale else None,
-            files.snapshots,  # parsed from the very bytes write-back compares the file with
-            offered,
-            {path: ahead} if ahead is not None else None,  # parsed from those bytes by the reuse index
-        )
+        found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut)
         window.extend(found)
+        rest.extend(found)
         ledger.add_issues(issues)
         for r in refused:
             ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
+        for s in found:
+            ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
         wanting = [s for s in found if s.source_forms]
         if early and wanting:
             for s in wanting:  # a glossary that cannot be used stops the run before any request
                 connections.resources.target(s.target_lang)
             connections.reads.start_usage(languages_too=True)
             early = False
-        await asyncio.sleep(0)
-    for s in window:
-        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
-    # A dry run counts each text once in what it would send: all its segments in one part. The parts
-    # are cut from the catalogs as scanned (reuse replaces the window's own with the units it wrote).
-    return window, plan.parts(list(window), sys.maxsize if options.dry_run else plan.PART_SEGMENTS)
+        if may_cut and wanting and not cut:
+            cut, part, rest = True, rest, []
+            for piece in plan.parts(part, most):
+                yield piece
+    if rest or not cut:
+        for piece in plan.parts(rest, most):
+            yield piece
+
+
+async def _scan(
+    run: RunContext,
+    files: WindowFiles,
+    path: Path,
+    retranslate: scan.Retranslate | None,
+    offered: frozenset[str] | None,
+    threaded: bool,
+) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
+    """Scan one catalog, in a worker thread when ``threaded`` (requests in flight keep the loop's turns)."""
+    inputs = run.inputs
+    ahead = run.reuse.parsed(path, files.snapshots.get(path)) if run.reuse is not None else None  # the index's own
+    args = (
+        inputs.settings,
+        (path,),
+        inputs.options.target_langs,
+        retranslate,
+        files.snapshots,  # parsed from the very bytes write-back compares the file with
+        offered,
+        {path: ahead} if ahead is not None else None,  # parsed from those bytes by the reuse index
+    )
+    return await asyncio.to_thread(scan.scan, *args) if threaded else scan.scan(*args)
 
 
 async def _offered(run: RunContext) -> frozenset[str] | None:

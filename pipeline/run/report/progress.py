@@ -28,12 +28,19 @@ class Progress:
         self.total: dict[str, int] = {}
         self.done: dict[str, int] = {}
         self.billed: dict[str, int] = {}
+        self.rounds = 0  # rounds sending now: the parts of a window overlap
 
     def start(self, totals: Mapping[str, int]) -> None:
-        """Begin with the number of segments each language will send."""
-        self.total = {lang: n for lang, n in sorted(totals.items()) if n}
-        self.done = dict.fromkeys(self.total, 0)
-        self.billed = dict.fromkeys(self.total, 0)
+        """Begin with the number of segments each language will send (added to a round still sending)."""
+        self.rounds += 1
+        if self.rounds == 1:
+            self.total, self.done, self.billed = {}, {}, {}
+        for lang, n in totals.items():
+            if n:
+                self.total[lang] = self.total.get(lang, 0) + n
+                self.done.setdefault(lang, 0)
+                self.billed.setdefault(lang, 0)
+        self.total = dict(sorted(self.total.items()))
         self._show(None)
 
     def advance(self, lang: str, segments: int, billed: int = 0) -> None:
@@ -45,7 +52,13 @@ class Progress:
         self._show(lang)
 
     def finish(self) -> None:
-        """The sending stage is over (possibly stopped early)."""
+        """A round's sending is over (possibly stopped early); the display ends with the last round sending."""
+        self.rounds -= 1
+        if self.rounds == 0:
+            self._finished()
+
+    def _finished(self) -> None:
+        pass
 
     def around(self, log: Callable[[str], None]) -> Callable[[str], None]:
         """``log``, for messages written while this display is on screen."""
@@ -68,8 +81,8 @@ class LogProgress(Progress):
         self._step: dict[str, int] = {}
 
     def _show(self, lang: str | None) -> None:
-        if lang is None:
-            self._step = dict.fromkeys(self.total, 0)
+        if lang is None:  # a round started: its languages from their first quarter, the others where they were
+            self._step = {lang: self._step.get(lang, 0) if self.rounds > 1 else 0 for lang in self.total}
             return
         step = self.done[lang] * LOG_STEPS // self.total[lang]
         if step > self._step[lang]:
@@ -87,7 +100,7 @@ class TerminalProgress(Progress):
         self._drawn = 0  # lines on screen that the next redraw replaces
         self._last = float("-inf")
 
-    def finish(self) -> None:
+    def _finished(self) -> None:
         """Draw the final counts, and leave them: the next round draws below."""
         if self.total:
             self._draw()

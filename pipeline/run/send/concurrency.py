@@ -30,8 +30,15 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   level, and twice as many as the last while probes hold (back to one after a back-off), so a
   back-off that noise looked like a limit is undone in a few probes. A refused probe backs off to
   the floor and costs only the refused request's wait, so probing stays cheap, and the doubling
-  keeps the 429s few over a long run;
+  keeps the 429s few over a long run. Near the end of the work there is no probe: when the requests
+  waiting would all be answered at the level held before a refused probe could come back (its
+  wait and two round trips), a probe could only lengthen the run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
+
+A request refused with 429 waits and goes again as long as the run makes progress: the limiter
+keeps when the service last answered (:meth:`Limiter.stalled`), and a run whose requests have all
+been refused for :data:`PATIENCE` seconds, or :data:`PATIENT_REFUSALS` times in a row (a service
+that asks for no wait), stops, saying so, rather than wait forever.
 
 The send stage takes a :class:`Ticket` before each request and hands it back with what happened:
 :meth:`Limiter.answered`, :meth:`Limiter.refused` (429: retry the request with a new ticket),
@@ -51,6 +58,10 @@ DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while t
 MAX_PAUSE = 60.0
 PROBE_INTERVAL = 0.5  # seconds between probes, doubling after each one refused
 MAX_PROBE_INTERVAL = 600.0
+#: Seconds without an answer (every request refused or failing) after which a refused request gives up.
+PATIENCE = 120.0
+#: 429s in a row (no answer between them) after which a refused request gives up.
+PATIENT_REFUSALS = 256
 
 
 #: Answered tickets remembered for the floor, per place of the ceiling: the young of a ticket are
@@ -99,6 +110,7 @@ class Controller:
         self._steady = 0  # answers since the limit last changed or a 429 came
         self._step = 1  # levels the next probe climbs: doubles while probes hold, 1 again after a back-off
         self._pause = DEFAULT_PAUSE
+        self._last_wait = DEFAULT_PAUSE  # what the last 429 waited: what a refused probe would cost
         self._let_go = 0
         self._out: dict[int, float] = {}  # number -> when it was let go, for the requests in flight
         self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
@@ -124,8 +136,9 @@ class Controller:
         self._out[self._let_go] = now
         return Ticket(self.in_flight, self.epoch, self._let_go, now, young)
 
-    def answered(self, ticket: Ticket, now: float) -> None:
-        """The request of ``ticket`` was answered (not 429): grow."""
+    def answered(self, ticket: Ticket, now: float, waiting: int | None = None) -> None:
+        """The request of ``ticket`` was answered (not 429): grow. ``waiting``: the requests queued for a
+        ticket, when known (too few for a probe to pay, and there is none)."""
         self.in_flight -= 1
         self._out.pop(ticket.number, None)
         self._note(ticket.level, False)
@@ -146,13 +159,19 @@ class Controller:
         if self._steady < 2 * self.allowed:
             return
         self.floor = max(self.floor, self.allowed)  # held without a 429 for a while: safe to come back to
-        if now >= self.next_probe and self.limit < self.ceiling:
+        if now >= self.next_probe and self.limit < self.ceiling and self._worth_probing(waiting):
             # Probe higher: the service may take more now than when it refused (or it refused at random).
             held, self._step = self.allowed, 2 * self._step
             self.limit = float(min(self.ceiling, held + self._step // 2))
             self.refused_level = self.allowed
             self.next_probe = now + self.probe_interval
             self._steady = 0
+
+    def _worth_probing(self, waiting: int | None) -> bool:
+        """Whether the requests waiting keep the level held busy longer than a refused probe would wait."""
+        if waiting is None or math.isinf(self.shortest):
+            return True
+        return waiting * self.shortest / self.allowed > self._last_wait + 2 * self.shortest
 
     def refused(self, ticket: Ticket, retry_after: float | None, now: float) -> float:
         """The request of ``ticket`` was answered 429: back off if a limit refused it; returns the seconds it waits
@@ -178,6 +197,7 @@ class Controller:
         self._out.pop(ticket.number, None)
         self._note(ticket.level, True)
         pause = min(retry_after if retry_after is not None else self._pause, MAX_PAUSE)
+        self._last_wait = pause
         if retry_after is None:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         if not self._beyond_limit(ticket.level):
@@ -259,6 +279,8 @@ class Limiter:
         self._again: deque[asyncio.Future[Ticket]] = deque()  # refused requests, back from their wait
         self._timer: asyncio.Task[None] | None = None
         self.refusals = 0
+        self._progress: float | None = None  # when the service last answered, or the first request left
+        self._refused_since = 0  # 429s since the service last answered
 
     async def acquire(self, again: bool = False) -> Ticket:
         """Wait until a request may go; the ticket must be handed back by exactly one of the methods below.
@@ -266,6 +288,8 @@ class Limiter:
         ``again``: the request was refused (429) and waited out its Retry-After: it goes before
         the requests not sent yet, so that one refused twice does not also wait for all of them.
         """
+        if self._progress is None:
+            self._progress = self._clock()
         if not (self._again or self._waiters):
             granted = self.controller.grant(self._clock())
             if isinstance(granted, Ticket):
@@ -290,13 +314,22 @@ class Limiter:
 
     def answered(self, ticket: Ticket) -> None:
         """The request was answered (not 429)."""
-        self.controller.answered(ticket, self._clock())
+        self._progress, self._refused_since = self._clock(), 0
+        self.controller.answered(ticket, self._clock(), len(self._waiters) + len(self._again))
         self._wake()
+
+    def stalled(self) -> bool:
+        """Whether every request since the last answer (or the first request) was refused, for
+        :data:`PATIENCE` seconds or :data:`PATIENT_REFUSALS` times."""
+        if self._progress is None:
+            return False
+        return self._clock() - self._progress >= PATIENCE or self._refused_since >= PATIENT_REFUSALS
 
     def refused(self, ticket: Ticket, retry_after: float | None) -> float:
         """The request was answered 429 (``Retry-After`` in seconds, when sent); returns the seconds it
         waits before it asks for a ticket again."""
         self.refusals += 1
+        self._refused_since += 1
         pause = self.controller.refused(ticket, retry_after, self._clock())
         self._wake()
         return pause

@@ -26,7 +26,7 @@ class Interruption:
     def __init__(self) -> None:
         self.signum: int | None = None
         self.stop = asyncio.Event()  # set by the first signal: nothing more is sent
-        self._sending: asyncio.Future[Any] | None = None
+        self._sending: set[asyncio.Future[Any]] = set()  # the rounds sending now (overlapping parts: two)
         self._timer: asyncio.TimerHandle | None = None
         self._installed: list[int] = []
 
@@ -69,7 +69,8 @@ class Interruption:
 
     def watch(self, sending: asyncio.Future[Any]) -> None:
         """``sending`` (one round of requests) is what a signal cancels once the grace period is over."""
-        self._sending = sending
+        self._sending.add(sending)
+        sending.add_done_callback(self._sending.discard)
 
     def _signalled(self, signum: int) -> None:
         if self.signum is None:
@@ -81,5 +82,5 @@ class Interruption:
             self.remove()
 
     def _cancel(self) -> None:
-        if self._sending is not None and not self._sending.done():
-            self._sending.cancel()
+        for sending in list(self._sending):
+            sending.cancel()

@@ -3,10 +3,13 @@
 A request holds a ticket of the run's limiter (:mod:`.concurrency`) while it is in flight. A 429
 hands the ticket back: the limiter says how long this request waits (its ``Retry-After``), then it
 queues for a ticket again (the client's pacing seam, :meth:`pipeline.client.AsyncClient.with_pacing`).
-The client counts every send of one request, 429s, 5xx and transport errors together, against
-``max_attempts``: one retry budget (:func:`pipeline.client.retry.retrying`). Before each request
-the budget reserves what it will be billed. What comes back goes to a :class:`Receiver`, which
-judges and records it; what stops the sending (quota, budget, a refused key) too.
+A 429 is a reason to wait, not a failure: it takes no attempt from ``max_attempts``, which bounds
+5xx and transport errors (:func:`pipeline.client.retry.retrying`), as long as the run makes
+progress; once the service has answered nothing but 429 for a while
+(:meth:`~pipeline.run.send.concurrency.Limiter.stalled`), sending stops (exit 4) and the report
+says why. Before each request the budget reserves what it will be billed. What comes back goes to
+a :class:`Receiver`, which judges and records it; what stops the sending (quota, budget, a refused
+key, a service that only refuses) too.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pipeline.errors import (
 from pipeline.placeholders.schemes import Scheme, encode
 from pipeline.run.records import StopReason
 from pipeline.run.send.budget import Budget
-from pipeline.run.send.concurrency import Limiter, Ticket
+from pipeline.run.send.concurrency import PATIENCE, PATIENT_REFUSALS, Limiter, Ticket
 from pipeline.run.window import Pending
 
 if TYPE_CHECKING:
@@ -34,6 +37,10 @@ if TYPE_CHECKING:
     from pipeline.client.api_data import TranslateResult
 
 __all__ = ["Receiver", "Sender", "recovery_batches"]
+
+
+#: Loop turns an answered request yields before it is judged (:func:`_hand_over`).
+_HAND_OVER_TURNS = 8
 
 
 class Receiver(Protocol):
@@ -61,6 +68,10 @@ class _Stopped(Exception):
     """The run stopped sending while a refused request waited for its turn again."""
 
 
+class _Stalled(Exception):
+    """A refused request gives up: the service has answered nothing but 429 for too long."""
+
+
 class Sender:
     """Sends texts for one round: each request within the budget, with a ticket of the limiter."""
 
@@ -77,13 +88,33 @@ class Sender:
         self.stop.set()
 
     async def send_all(self, batches: list[tuple[list[Pending], dict[str, Any]]], scheme: Scheme = Scheme.XML) -> None:
-        """Send every batch (items and the parameters they share) at once, as far as the limiter lets them."""
+        """Send every batch (items and the parameters they share) at once, as far as the limiter lets them.
+
+        Something unexpected in one request stops the sending, and is raised once the requests in
+        flight have ended: what they bring back is judged and recorded first.
+        """
+        if not batches:
+            return
+        requests = [asyncio.ensure_future(self._guarded(items, params, scheme)) for items, params in batches]
+        batches.clear()  # each request holds its texts until it is recorded, and no longer
         try:
-            requests = [self.send(items, params, scheme) for items, params in batches]
-            batches.clear()  # each request holds its texts until it is recorded, and no longer
-            await asyncio.gather(*requests)
+            await asyncio.wait(requests)
+        finally:
+            for request in requests:  # cancelled itself (a second signal): the requests with it
+                request.cancel()
+        for request in requests:
+            error = None if request.cancelled() else request.exception()
+            if error is not None:
+                raise error
+
+    async def _guarded(self, items: list[Pending], params: dict[str, Any], scheme: Scheme) -> None:
+        try:
+            await self.send(items, params, scheme)
         except (AuthenticationError, TransportError) as exc:
             self.halt(StopReason.SERVICE, str(exc))
+        except Exception:
+            self.stop.set()  # nothing more is sent; the requests in flight are still judged
+            raise
 
     async def send(self, items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         """One request for ``items`` under ``scheme``; split in two when the service finds it too large."""
@@ -105,6 +136,7 @@ class Sender:
         try:
             result = await self._request([t for texts in sent for t in texts], params, ticket)
             if result is not None:
+                await _hand_over()
                 billed = self.receiver.answered(items, result, scheme, sent, costs)
             return
         except PayloadTooLargeError as exc:
@@ -145,6 +177,15 @@ class Sender:
             result = await self.client.with_pacing(held.pace).translate(texts, **params)
         except _Stopped:
             return None
+        except _Stalled:
+            if not self.stop.is_set():  # said once, by the first request to give up
+                self.halt(
+                    StopReason.SERVICE,
+                    f"the service answered every request with 429 (too many requests), for {PATIENCE:g} s "
+                    f"or {PATIENT_REFUSALS} times in a row: stopped sending; what was translated is saved, "
+                    f"run again later for the rest",
+                )
+            return None
         except RateLimitedError as exc:  # the last attempt: the limiter learns from it all the same
             if held.holding:
                 self.limiter.refused(held.ticket, exc.retry_after)
@@ -173,11 +214,24 @@ class _Held:
         self.holding = False
         started = limiter.now()
         await limiter.sleep(limiter.refused(self.ticket, error.retry_after))
+        if limiter.stalled():
+            raise _Stalled
         again = await self.sender.ticket(again=True)
         if again is None:
             raise _Stopped
         self.ticket, self.holding = again, True
         return limiter.now() - started
+
+
+async def _hand_over() -> None:
+    """Give the loop a few turns: the request this answer made room for is on its way before the answer is judged.
+
+    Judging an answer (the gate over each of its segments) takes the loop for a while; taken
+    first, it would hold back the next request, and with it a place in the service, every time.
+    A request needs a few turns to be written (the limiter's grant, the connection pool, the write).
+    """
+    for _ in range(_HAND_OVER_TURNS):
+        await asyncio.sleep(0)
 
 
 def recovery_batches(scheme: Scheme, items: list[Pending]) -> list[list[Pending]]:

@@ -204,10 +204,11 @@ async def test_async_transport_error_retried(aclient: AsyncClient, router: respx
 
 
 @pytest.mark.anyio
-async def test_a_caller_that_paces_itself_decides_each_429s_wait_and_every_send_counts_in_one_budget(
+async def test_a_caller_that_paces_itself_decides_each_429s_wait_and_a_paced_429_takes_no_attempt(
     router: respx.Router, fake_time: FakeTime
 ) -> None:
-    """429s, 5xx and transport errors share max_attempts; the pace decides a 429's wait, not the request's time."""
+    """5xx and transport errors take attempts; the pace decides a 429's wait and when to give up, not
+    max_attempts, and its wait is not the request's own time."""
     paced: list[float | None] = []
 
     async def pace(error: RateLimitedError) -> float:
@@ -221,7 +222,11 @@ async def test_a_caller_that_paces_itself_decides_each_429s_wait_and_every_send_
             httpx.Response(503),
             httpx.ReadError("reset"),
             httpx.Response(200, json=OK),
-            *[httpx.Response(429, json={"message": "slow down"})] * 4,
+            *[httpx.Response(429, json={"message": "slow down"})] * 6,
+            httpx.Response(200, json=OK),
+            httpx.Response(503),
+            httpx.Response(429, json={"message": "slow down"}),
+            *[httpx.Response(503)] * 3,
         ]
     )
     async with AsyncClient(
@@ -235,7 +240,10 @@ async def test_a_caller_that_paces_itself_decides_each_429s_wait_and_every_send_
         own = client.with_pacing(pace)
         assert (await own.translate(["Hello"], target_lang="DE")).translations[0].text == "Hallo"
         assert paced == [3.0] and len(fake_time.sleeps) == 2  # the 503 and the reset waited their back-off
-        with pytest.raises(RateLimitedError) as caught:
+        # Six 429s in a row, more than max_attempts sends: each waited as the pace said, none failed the call.
+        assert (await own.translate(["Hello"], target_lang="DE")).translations[0].text == "Hallo"
+        assert route.call_count == 11 and paced == [3.0, *[None] * 6]
+        with pytest.raises(ServerError) as caught:  # 503, 429, 503, 503, 503: the fourth failed attempt
             await own.translate(["Hello"], target_lang="DE")
-    assert route.call_count == 8 and caught.value.attempts == 4 and paced == [3.0, None, None, None]
+    assert route.call_count == 16 and caught.value.attempts == 4 and caught.value.status_code == 503
     assert client._pace is None  # the original is unchanged

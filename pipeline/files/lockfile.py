@@ -1,19 +1,23 @@
-"""An exclusive lock on a file between processes, held through an open descriptor.
+"""Locks between processes on files: :class:`FileLock`, and the lock held while a run's state files are
+written (:func:`state_lock`), in one small module, so that a command that only writes its state (a
+refresh that merges and translates nothing) loads neither asyncio nor the catalog locks.
 
-``flock`` on POSIX, ``msvcrt.locking`` of the file's first byte on Windows: the system drops the
-lock with the descriptor, so a process that is killed leaves none behind. Two descriptors conflict
-even inside one process, as two runs' locks do. The same calls as the ``filelock`` package makes,
-so a run of an older ``pipeline`` and this one still take turns; written here because importing
-``filelock`` 4 (with ``decimal``, ``platform`` and ``secrets``) cost about 12 ms of every run that
-locks a catalog, for two calls.
+A :class:`FileLock` is ``flock`` on POSIX, ``msvcrt.locking`` of the file's first byte on Windows,
+held through an open descriptor: the system drops it with the descriptor, so a process that is
+killed leaves none behind, and two descriptors conflict even inside one process, as two runs' locks
+do. These are the calls the ``filelock`` package makes, so a run of an older ``pipeline`` and this
+one still take turns; written here because importing ``filelock`` 4 (with ``decimal``, ``platform``
+and ``secrets``) cost about 12 ms of every run that locks a catalog, for two calls.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 if sys.platform == "win32":
@@ -21,7 +25,24 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-__all__ = ["FileLock"]
+__all__ = ["STATE_LOCK_SECONDS", "FileLock", "state_lock"]
+
+#: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
+STATE_LOCK_SECONDS = 10.0
+
+
+@contextlib.contextmanager
+def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
+    """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
+    made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
+    lock = FileLock(path)
+    if not lock.acquire(wait):
+        raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path))
+    try:
+        yield
+    finally:
+        lock.release()
+
 
 #: Seconds between two tries of a blocking :meth:`FileLock.acquire` (filelock's own interval).
 POLL_SECONDS = 0.05

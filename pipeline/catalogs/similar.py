@@ -1,0 +1,85 @@
+"""msgmerge's fuzzy matching: which translated entry lends its translation to a new one of the template.
+
+The measure is :class:`difflib.SequenceMatcher`'s ratio, at least :data:`FUZZY_THRESHOLD` (msgmerge's
+own threshold for its similar ``fstrcmp`` measure). The search is exhaustive but cheap: rapidfuzz
+ranks the lenders by the ratio of their longest common subsequence (``fstrcmp``'s own measure, never
+below the matcher's), and the matcher runs only on the best of them, best first, until that bound
+falls below the best ratio found.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
+
+__all__ = ["FUZZY_THRESHOLD", "Lenders", "most_similar", "similarity"]
+
+FUZZY_THRESHOLD = 0.6
+#: Below any difference between two ways of computing one ratio in floating point (rapidfuzz turns
+#: a cutoff of exactly 0.6 into a distance that leaves a ratio of exactly 0.6 out).
+_ROUNDING = 1e-4
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two source texts are, 0..1, as msgmerge's fuzzy matching measures it."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
+        return 0.0
+    return matcher.ratio()
+
+
+def most_similar(text: str, sources: Sequence[str]) -> int | None:
+    """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if any
+    reaches :data:`FUZZY_THRESHOLD` (:meth:`Lenders.most_similar`)."""
+    return Lenders(sources).most_similar(text)
+
+
+#: The length ratio below which two texts cannot reach the threshold: their longest common
+#: subsequence is at most the shorter one, so its ratio 2 * LCS / (a + b) is at most 2 * b / (a + b).
+_LENGTH_RATIO = (FUZZY_THRESHOLD - _ROUNDING) / (2 - (FUZZY_THRESHOLD - _ROUNDING))
+
+
+class Lenders:
+    """The sources a new entry may take its translation from, sorted by length once for every search."""
+
+    def __init__(self, sources: Sequence[str]) -> None:
+        self._order = sorted(range(len(sources)), key=lambda k: len(sources[k]))  # -> index in ``sources``
+        self._sources = [sources[k] for k in self._order]
+        self._lengths = [len(source) for source in self._sources]
+
+    def most_similar(self, text: str) -> int | None:
+        """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if
+        any reaches :data:`FUZZY_THRESHOLD`.
+
+        Only the sources whose length can reach the threshold are compared (:data:`_LENGTH_RATIO`: a
+        third of the searches' time went to the others). The ratio of two texts' longest common
+        subsequence bounds the matcher's from above (the matcher's blocks are a common subsequence),
+        so the sources are tried in the order of that bound, and none after it falls below the best
+        ratio found.
+        """
+        low = bisect_left(self._lengths, math.floor(len(text) * _LENGTH_RATIO))
+        high = bisect_right(self._lengths, math.ceil(len(text) / _LENGTH_RATIO))
+        ranked = process.extract(
+            text,
+            self._sources[low:high],
+            scorer=Indel.normalized_similarity,
+            score_cutoff=FUZZY_THRESHOLD - _ROUNDING,
+            limit=None,
+        )
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq1(text)
+        best, best_ratio = None, FUZZY_THRESHOLD
+        for source, bound, j in ranked:
+            if bound < best_ratio - _ROUNDING:
+                break
+            k = self._order[low + j]
+            matcher.set_seq2(source)
+            ratio = matcher.ratio()
+            if ratio > best_ratio or (ratio == best_ratio and (best is None or k < best)):
+                best, best_ratio = k, ratio
+        return best
