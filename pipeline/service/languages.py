@@ -92,11 +92,6 @@ def has_feature(resource: str, code: str, feature: str) -> bool:
 
 #: Every language of text translation (the widest table): what :func:`find` knows.
 LANGUAGES: tuple[Language, ...] = tuple(e.language for e in resource_entries(TEXT))
-#: Write: targets of /write/rephrase and /write/correct together, and those with style/tone.
-WRITE_TARGETS = tuple(e.language.code for e in resource_entries("write"))
-WRITE_STYLE_TARGETS = frozenset(e.language.code for e in resource_entries("write") if "writing_style" in e.features)
-#: Document formality: as text translation but without ES-419 (spec, document translation).
-DOCUMENT_FORMALITY_TARGETS = frozenset(e.language.v2 for e in resource_entries(DOCUMENT) if "formality" in e.features)
 
 
 def canonical(code: str) -> str:

@@ -77,9 +77,9 @@ def _finish(
 
 
 HOLD = """
-import sys, filelock
-lock = filelock.FileLock(sys.argv[1])
-lock.acquire()
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o666)
+fcntl.flock(fd, fcntl.LOCK_EX)
 print("held", flush=True)
 sys.stdin.read()
 """

@@ -52,6 +52,10 @@ from pipeline.service.store.jobs import DONE, ERROR, TRANSLATING, JobSpec, JobVi
 from pipeline.service.store.metering import period_of
 from pipeline.service.store.resources import Lookups
 
+#: Document formality: as text translation but without ES-419 (spec, document translation).
+FORMALITY_TARGETS = frozenset(
+    e.language.v2 for e in languages.resource_entries(languages.DOCUMENT) if "formality" in e.features
+)
 #: Largest request body of an upload (the spec leaves the limit open).
 MAX_UPLOAD_BYTES = 30 * 1024 * 1024
 MAX_FILENAME_CHARS = 255
@@ -145,7 +149,7 @@ def _formality(form: FormData, target: languages.Language) -> str:
     value = string_part(form, "formality") or "default"
     if value not in FORMALITIES:
         raise bad_request(f"invalid value {echo(value)} for 'formality'; allowed: {', '.join(FORMALITIES)}")
-    supported = target.v2 in languages.DOCUMENT_FORMALITY_TARGETS
+    supported = target.v2 in FORMALITY_TARGETS
     return effective_formality(value, supported, target, " for documents")
 
 

@@ -41,7 +41,10 @@ from pipeline.service.store.metering import period_of
 WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 REPHRASE_TARGETS = ("de", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt-BR", "pt-PT", "zh", "zh-Hans")
-CORRECT_TARGETS = languages.WRITE_TARGETS
+#: Targets of /write/rephrase and /write/correct together, and those with a writing style or tone
+#: (the Write table is read with this route group, not with the text-translation ones).
+CORRECT_TARGETS = tuple(e.language.code for e in languages.resource_entries("write"))
+STYLE_TARGETS = frozenset(e.language.code for e in languages.resource_entries("write") if "writing_style" in e.features)
 #: Base codes the official clients send to rephrase, answered as the variant the real service picks.
 REPHRASE_ALIASES = {"en": "en-US", "pt": "pt-PT"}
 BOTH_DEFINED = "Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request."
@@ -85,7 +88,7 @@ def _unsupported(name: str, value: str, target: str | None) -> str:
     who = f"Language {target.lower()} does" if target else "A request without target_lang does"
     return (
         f"{who} not support setting {what} ({name} {echo(value)}); supported for "
-        f"{', '.join(sorted(languages.WRITE_STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
+        f"{', '.join(sorted(STYLE_TARGETS))}; use prefer_{value} to fall back to the default"
     )
 
 
@@ -97,7 +100,7 @@ def _mode(params: Params, target: str | None) -> str:
             continue
         if value not in _allowed(values):
             raise bad_request(f"invalid value {echo(value)} for '{name}'; allowed: {', '.join(_allowed(values))}")
-        if target in languages.WRITE_STYLE_TARGETS:
+        if target in STYLE_TARGETS:
             modes.append(f"{name}:{value.removeprefix('prefer_')}")
         elif value.startswith("prefer_"):
             modes.append("default")

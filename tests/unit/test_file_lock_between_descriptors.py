@@ -1,0 +1,73 @@
+"""pipeline.files.lockfile: one holder at a time, whatever process or object holds it; gone with its descriptor."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.files.lockfile import FileLock
+
+HOLD = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o666)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_second_lock_on_the_same_file_waits_for_the_first_to_let_go(tmp_path: Path) -> None:
+    first, second = FileLock(tmp_path / "a.lock"), FileLock(tmp_path / "a.lock")
+    assert first.try_acquire() and first.is_locked
+    assert not second.try_acquire() and not second.is_locked
+    assert not second.acquire(timeout=0)
+    first.release()
+    assert second.try_acquire()
+    second.release()
+    second.release()  # a second release does nothing
+
+
+def test_a_lock_another_process_holds_is_refused_and_taken_once_that_process_ends(tmp_path: Path) -> None:
+    path = tmp_path / "b.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    lock = FileLock(path)
+    try:
+        assert not lock.try_acquire()
+    finally:
+        holder.communicate("", timeout=30)  # the holder ends: the system drops its lock
+    assert lock.try_acquire()
+    fd = os.open(path, os.O_RDWR)
+    try:
+        with pytest.raises(BlockingIOError):  # an independent flock on the file sees it held
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)
+        lock.release()
+
+
+def test_a_lock_file_deleted_under_its_lock_is_not_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "c.lock"
+    real_flock = fcntl.flock
+
+    def flock_then_delete(fd: int, operation: int) -> None:
+        real_flock(fd, operation)
+        if operation & fcntl.LOCK_EX:
+            path.unlink()  # another process cleaned the folder between our open and our lock
+
+    monkeypatch.setattr(fcntl, "flock", flock_then_delete)
+    assert not FileLock(path).try_acquire()
+    monkeypatch.setattr(fcntl, "flock", real_flock)
+    assert FileLock(path).try_acquire()
+
+
+def test_a_lock_file_that_cannot_be_made_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        FileLock(tmp_path / "missing" / "d.lock").try_acquire()
