@@ -34,7 +34,7 @@ from typing import Any
 CONTEXT_CLASSES = ("RunContext", "RunInputs")
 USAGE_READ = re.compile(r"(?<!def )\b(?:read_usage_soon|start_usage|start_languages)\(")
 PATH_INSERT = re.compile(r"^\s*sys\.path\.insert\(", re.M)
-TIMING = re.compile(r"\btime\.(sleep|monotonic|perf_counter)\(|\basyncio\.sleep\((?!0\))[^)]")
+TIMING = re.compile(r"(?<![\w.])time\.(sleep|monotonic|perf_counter)\(|\basyncio\.sleep\((?!0\))[^)]")
 
 
 def _python(folder: Path) -> Iterator[Path]:
