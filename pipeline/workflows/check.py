@@ -16,18 +16,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.catalog_paths import configured_locale
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import cdata_as_text, translated_from
-from pipeline.catalogs.xliff import XliffCatalog
 from pipeline.errors import CatalogError
 from pipeline.model import Issue
 from pipeline.run.gate import check_unit, plural_usage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
+    from pipeline.catalogs.xliff import XliffCatalog
     from pipeline.config import Settings
 
 
@@ -69,14 +69,14 @@ def check_paths(
 def _with_key_texts(settings: Settings, path: Path, catalog: Catalog) -> tuple[Unit, ...] | None:
     """The units of ``catalog`` with each key replaced by the text it stands for, and CDATA in their
     targets read as text; None when no source is a key."""
-    assert isinstance(catalog, XliffCatalog)
-    locale = configured_locale(settings, path) or catalog.language or locales.locale_from_path(path)
-    texts = translated_from(catalog, locale, settings.source_lang) if locale else {}
+    xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys
+    locale = configured_locale(settings, path) or xliff.language or locales.locale_from_path(path)
+    texts = translated_from(xliff, locale, settings.source_lang) if locale else {}
     if not texts:
         return None
     return tuple(
         replaced(u, targets=tuple(cdata_as_text(t) for t in u.targets)) if u.index in texts else u
-        for u in catalog.with_sources(texts).units
+        for u in xliff.with_sources(texts).units
     )
 
 
