@@ -15,7 +15,6 @@ from pipeline.errors import ExitCode, UsageError
 
 
 def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
-
     settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
@@ -23,13 +22,11 @@ def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
 
 
 def stats(args: argparse.Namespace) -> int:
-
     settings, service = _settings_and_service(args)
     return _show(cache_stats(settings, service), args.json)
 
 
 def clear(args: argparse.Namespace) -> int:
-
     if args.all_services and not args.shared:
         raise UsageError("--all-services applies to the shared cache: add --shared")
     settings, service = _settings_and_service(args)

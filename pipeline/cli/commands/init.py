@@ -13,7 +13,6 @@ from pipeline.workflows.init import inspect, one_line, render
 
 
 def init(args: argparse.Namespace) -> int:
-
     root = args.directory.resolve()
     target = root / CONFIG_NAME
     if not root.is_dir():

@@ -20,7 +20,6 @@ from pipeline.workflows.refresh import refresh as refresh_catalogs
 
 
 def refresh(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
     if args.max_characters is not None:
         if args.max_characters < 0:

@@ -72,7 +72,6 @@ def _target_code(settings: Settings, lang: str) -> str:
 
 
 def glossary_sync(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
     plan = ResourcePlan(settings)
     dictionaries = plan.dictionaries(_all_targets(settings))
@@ -98,7 +97,6 @@ def glossary_sync(args: argparse.Namespace) -> int:
 
 
 def glossary_list(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
@@ -111,7 +109,6 @@ def glossary_list(args: argparse.Namespace) -> int:
 
 
 def glossary_show(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
     source = locales.base_language(settings.source_lang)
 
@@ -140,7 +137,6 @@ def glossary_show(args: argparse.Namespace) -> int:
 
 
 def glossary_delete(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
@@ -154,7 +150,6 @@ def glossary_delete(args: argparse.Namespace) -> int:
 
 
 def style_sync(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
     plan = ResourcePlan(settings)
     desired = {}
@@ -178,7 +173,6 @@ def style_sync(args: argparse.Namespace) -> int:
 
 
 def style_list(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
 
     async def work(client: Any) -> int:
@@ -193,7 +187,6 @@ def style_list(args: argparse.Namespace) -> int:
 
 
 def style_show(args: argparse.Namespace) -> int:
-
     settings = load_cli_settings(args)
     target = _target_code(settings, args.target)
 

@@ -26,7 +26,6 @@ from pipeline.run.report.progress import for_stream
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-
     settings = load_cli_settings(args)
     if args.cache_dir:
         settings = replace(settings, cache_dir=args.cache_dir.resolve())
@@ -40,7 +39,6 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def translate(args: argparse.Namespace) -> int:
-
     settings = _settings(args)
     options = RunOptions(
         paths=tuple(args.paths),

@@ -14,7 +14,6 @@ from pipeline.workflows.check import check_paths
 
 
 def check(args: argparse.Namespace) -> int:
-
     settings = load_settings(args.config)
     if args.follow_symlinks_outside:
         settings = replace(settings, follow_symlinks_outside=True)
