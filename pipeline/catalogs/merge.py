@@ -34,7 +34,6 @@ from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
 from pipeline.errors import CatalogError
-from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
 from pipeline.plural_rules import PluralRule
 
 _POT_DATE = re.compile(r'^(\s*"POT-Creation-Date:\s*)([^"\\]*)(\\n")')
@@ -284,7 +283,16 @@ class _Merger:
 
     def _fails_new_flags(self, old: _Entry, t: _Entry) -> bool:
         """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
-        ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
+        ``range:`` that is no longer within the old one, makes the entry need a translator's eye.
+
+        Only a change of the flags can: the same flags turn on the same formats and the same range.
+        The grammars are loaded for the first entry whose flags the template changed (most merges
+        have none: they change references and comments).
+        """
+        if _format_flags(old) == _format_flags(t):
+            return False
+        from pipeline.placeholders.grammars import check_entry, grammars_for, range_of  # the front door: formats
+
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
         sources = (t.msgid, t.msgid_plural) if t.msgid_plural else (t.msgid,)
         if t.msgid_plural:

@@ -7,8 +7,10 @@ file, the merge here edits only the affected entries.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -252,3 +254,31 @@ def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_stil
     assert units["%s was saved"].state is UnitState.TRANSLATED
     msgfmt_check(catalog)
     assert main(["check", "--skip-fuzzy", str(catalog)]) == 0
+
+
+#: Run ``pipeline refresh --merge-only`` in a fresh process (what a release build starts); which of
+#: :data:`WATCHED` it loaded.
+MERGE_PROBE = """
+import json, sys
+from pipeline.cli import main
+code = main(["refresh", "--merge-only", "--quiet"])
+print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}))
+"""
+WATCHED = ("pipeline.placeholders.grammars",)
+
+
+@pytest.mark.parametrize(
+    ("pair", "loaded"), [("added_changed_removed_revived", []), ("format_flag_added", list(WATCHED))]
+)
+def test_a_merge_loads_the_format_grammars_only_where_the_template_changed_flags(
+    tmp_path: Path, pair: str, loaded: list[str]
+) -> None:
+    catalog = tmp_path / "po" / "de.po"
+    catalog.parent.mkdir()
+    shutil.copy(DATA / f"{pair}.po", catalog)
+    shutil.copy(DATA / f"{pair}.pot", tmp_path / "po" / "messages.pot")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["po/*.po"]\n[cache]\ndir = "cache"\n')
+    probe = MERGE_PROBE % (WATCHED,)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(done.stdout) == {"code": 0, "loaded": loaded}, done.stderr
+    assert catalog.read_bytes() != (DATA / f"{pair}.po").read_bytes()  # merged all the same
