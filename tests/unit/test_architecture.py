@@ -27,7 +27,7 @@ STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {
         "pipeline.cli.commands.translate",
         "pipeline.cli.commands.refresh",
-        "pipeline.cli.commands",
+        "pipeline.cli.commands.reports",
     },
     "pipeline.run.scan": {"pipeline.cli.commands.resources"},
     # The one gate: `pipeline check` runs its rules over existing translations, and `pipeline review`
