@@ -237,6 +237,22 @@ def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_p
     assert data.startswith(header + body) and "#~" not in data and 'msgid "New"' in data
 
 
+def test_references_written_on_other_lines_are_the_same_references(tmp_path: Path) -> None:
+    """An entry keeps its lines where the template lists the same references on other lines (as polib
+    reads them), and takes the template's where a reference changed."""
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    template = tmp_path / "x.pot"
+    template.write_text(
+        header + '#: a.py:1 b.py:2\nmsgid "Same"\nmsgstr ""\n\n#: a.py:1\n#: b.py:3\nmsgid "Moved"\nmsgstr ""\n'
+    )
+    catalog = tmp_path / "de.po"
+    same = '#: a.py:1\n#:  b.py:2\nmsgid "Same"\nmsgstr "Gleich"\n'
+    catalog.write_text(header + same + '\n#: a.py:1\n#: b.py:2\nmsgid "Moved"\nmsgstr "Verschoben"\n')
+    result = merge(catalog, template)
+    assert result.data.decode() == header + same + '\n#: a.py:1 b.py:3\nmsgid "Moved"\nmsgstr "Verschoben"\n'
+    assert (result.fuzzy, result.added) == (0, 0)
+
+
 def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(
     tmp_path: Path, msgfmt_check: Callable[[Path], None]
 ) -> None:
