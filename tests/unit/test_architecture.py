@@ -301,6 +301,7 @@ FRONT_DOORS = {
     "pipeline.connect:open_client": "the client (httpx) once a request is needed; the local service if named",
     "pipeline.catalogs:read_catalog": "a catalog format's reader (polib, lxml), by the file's suffix",
     "pipeline.catalogs.merge:_fails_new_flags": "the format grammars, for an entry whose flags the template changed",
+    "pipeline.catalogs.similar:_rapidfuzz": "rapidfuzz, when a merge looks for the entry most like a new one",
     "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
     "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",

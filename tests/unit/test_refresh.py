@@ -281,15 +281,19 @@ from pipeline.cli import main
 code = main(["refresh", "--merge-only", "--quiet"])
 print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}))
 """
-WATCHED = ("pipeline.placeholders.grammars",)
+WATCHED = ("pipeline.placeholders.grammars", "rapidfuzz")
 #: What a merge alone never loads: a translation run's stages, records and report.
 RUN = ("pipeline.run.orchestrate", "pipeline.run.records", "pipeline.run.report", "asyncio", "httpx")
 
 
 @pytest.mark.parametrize(
-    ("pair", "loaded"), [("added_changed_removed_revived", []), ("format_flag_added", list(WATCHED))]
+    ("pair", "loaded"),
+    [
+        ("added_changed_removed_revived", ["rapidfuzz"]),  # new messages, no flag changed
+        ("format_flag_added", ["pipeline.placeholders.grammars"]),  # flags changed, no new message
+    ],
 )
-def test_a_merge_loads_the_format_grammars_only_where_the_template_changed_flags(
+def test_a_merge_loads_the_format_grammars_and_the_fuzzy_ranking_only_where_the_template_needs_them(
     tmp_path: Path, pair: str, loaded: list[str]
 ) -> None:
     catalog = tmp_path / "po" / "de.po"
