@@ -242,7 +242,7 @@ class _Merger:
         """An entry the template keeps: as it is, unless the template's comments or flags changed."""
         first, end = self.ranges[i]
         old, t = self.entries[i], self.template[pos]
-        if (old.comment, _format_flags(old)) == (t.comment, _format_flags(t)) and self._same_references(i, pos):
+        if old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos):
             return self.lines[first:end]
         block = self.lines[first:end]
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
@@ -279,7 +279,7 @@ class _Merger:
         The grammars are loaded for the first entry whose flags the template changed (most merges
         have none: they change references and comments).
         """
-        if _format_flags(old) == _format_flags(t):
+        if _same_formats(old, t):
             return False
         from pipeline.placeholders.grammars import check_entry, grammars_for, range_of  # the front door: formats
 
@@ -395,6 +395,11 @@ def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
         if 0 <= form < len(counts):
             counts[form] += 1
     return tuple(c >= 5 for c in counts)
+
+
+def _same_formats(a: Entry, b: Entry) -> bool:
+    """Whether two entries have the same flags but ``fuzzy`` (the same flags mostly: then no list is made)."""
+    return a.flags == b.flags or _format_flags(a) == _format_flags(b)
 
 
 def _format_flags(entry: Entry) -> list[str]:
