@@ -98,7 +98,11 @@ def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> Mer
 
 
 def _decoded_lines(catalog: PoRead) -> list[str]:
-    return [ln.decode(catalog.encoding) for ln in catalog.raw.splitlines(keepends=True)]
+    """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
+    (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
+    elsewhere."""
+    raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
+    return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
 
 
 def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:

@@ -253,6 +253,30 @@ def test_references_written_on_other_lines_are_the_same_references(tmp_path: Pat
     assert (result.fuzzy, result.added) == (0, 0)
 
 
+def test_a_lone_cr_inside_a_line_does_not_move_the_entries_of_a_merge(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    """msgfmt (and the reader) end a line at LF only: "# note\\r# more" is one line. Split at the CR
+    too, every entry after it was one line off, and the new entry landed between a msgid and its msgstr."""
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    catalog = tmp_path / "de.po"
+    catalog.write_bytes(
+        (
+            header + '# note\r# more\n#: a.py:1\nmsgid "One"\nmsgstr "Eins"\n\n#: a.py:2\nmsgid "Two"\nmsgstr "Zwei"\n'
+        ).encode()
+    )
+    msgfmt_check(catalog)
+    template = tmp_path / "de.pot"
+    template.write_text(header + 'msgid "One"\nmsgstr ""\n\nmsgid "Two"\nmsgstr ""\n\nmsgid "Three"\nmsgstr ""\n')
+    catalog.write_bytes(merge(catalog, template).data)
+    expected = (
+        header
+        + '# note\r# more\nmsgid "One"\nmsgstr "Eins"\n\nmsgid "Two"\nmsgstr "Zwei"\n\nmsgid "Three"\nmsgstr ""\n'
+    )
+    assert catalog.read_bytes() == expected.encode()
+    msgfmt_check(catalog)
+
+
 def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(
     tmp_path: Path, msgfmt_check: Callable[[Path], None]
 ) -> None:
