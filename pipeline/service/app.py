@@ -240,8 +240,11 @@ class ServiceApp(Starlette):
     async def aclose(self) -> None:
         """Stop the document worker and close the database (once); nothing of the app runs afterwards."""
         was_open, self._phase = self._phase == "open", "closed"
-        if was_open:
-            # Joining the worker may wait for an engine request in flight: not on the event loop.
+        if not was_open:
+            return
+        if self._documents is None:  # no worker to join, and a database in memory (a data directory opens the jobs)
+            self.state.service.close()
+        else:  # joining the worker may wait for an engine request in flight: not on the event loop
             await asyncio.to_thread(self._release)
 
     def _release(self) -> None:
