@@ -208,5 +208,6 @@ def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text: str
     from pipeline.placeholders import protect as protect_module
 
     assume(protect_module.TRIGGERS.search(text) is None)  # a small letter before a capital: a trigger too
-    assert [m.group() for m in protect_module._PATTERN.finditer(text) if m.group()] == []
+    kinds = [protect_module._kind_pattern(k) for k in protect_module._KIND_PATTERNS]
+    assert [m.group() for kind in kinds for m in kind.finditer(text)] == []
     assert protect(text, flags).placeholders == ()
