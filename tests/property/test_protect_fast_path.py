@@ -10,6 +10,7 @@ from unittest import mock
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from pipeline.placeholders import kinds
 from pipeline.placeholders import protect as protect_module
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.placeholders.runs import Span
@@ -83,13 +84,13 @@ TEXT = st.one_of(
 
 #: The oracle of the kinds' scan: one alternation of every kind, in their order of precedence.
 _EVERY_KIND = re.compile(
-    "|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in protect_module._KIND_PATTERNS.items()),
+    "|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in kinds._KIND_PATTERNS.items()),
     re.VERBOSE | re.DOTALL,
 )
 
 
-def _alternation_spans(core: str, kinds: tuple[str, ...], start: int, end: int) -> list[Span]:
-    """What the alternation of every kind finds in ``core[start:end]`` (``kinds`` left aside)."""
+def _alternation_spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
+    """What the alternation of every kind finds in ``core[start:end]`` (``scanned`` left aside)."""
     return [
         (m.start(), m.end(), (m.lastgroup or "").replace("_", "-"), False)
         for m in _EVERY_KIND.finditer(core, start, end)
@@ -102,8 +103,8 @@ def _full_scan(text: str, flags: tuple[str, ...]) -> Protected:
     shortcut, no kinds narrowed to those the text can hold, no kind searched on its own, no memo."""
     with (
         mock.patch.object(protect_module, "TRIGGERS", re.compile("")),
-        mock.patch.object(protect_module, "_kinds_in", lambda text: tuple(protect_module._KIND_PATTERNS)),
-        mock.patch.object(protect_module, "_kind_spans", _alternation_spans),
+        mock.patch.object(kinds, "scanned_in", lambda text: tuple(range(len(kinds._SCANNED)))),
+        mock.patch.object(kinds, "spans", _alternation_spans),
     ):
         return protect_module._protect.__wrapped__(text, flags)
 
@@ -124,6 +125,6 @@ def test_protect_gives_what_the_full_scan_gives(text: str, flags: list[str]) -> 
 @given(TEXT)
 def test_every_placeholder_holds_a_trigger_character(text: str) -> None:
     # The shortcut's premise, kind by kind: whatever any kind matches holds a character of TRIGGERS.
-    for kind in protect_module._KIND_PATTERNS:
-        for found in protect_module._kind_pattern(kind).finditer(text):
+    for i, (kind, _, _) in enumerate(kinds._SCANNED):
+        for found in kinds._scanned_pattern(i).finditer(text):
             assert protect_module.TRIGGERS.search(found.group()) is not None, (kind, found.group())
