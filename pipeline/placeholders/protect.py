@@ -11,7 +11,7 @@ on, whatever the segment's format flags say: markup tags whole with the directiv
 translate), quoted code, the directives of the formats the flags name
 (:mod:`~pipeline.placeholders.grammars`), ICU structure (:mod:`~pipeline.placeholders.icu`, with the
 target language's plural categories added by :mod:`~pipeline.placeholders.icu_plurals`), and the
-kinds of :mod:`~pipeline.placeholders.grammar` (other formats' directives, variables, options,
+kinds of :mod:`~pipeline.placeholders.kinds` (other formats' directives, variables, options,
 paths, names, URLs, entities, newlines). What is an *error* in a human translation is another
 question, judged as gettext does (:mod:`~pipeline.placeholders.checks`).
 
