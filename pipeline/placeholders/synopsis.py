@@ -1,0 +1,115 @@
+"""The program and subcommand words of a usage synopsis: ``git commit-graph write`` of
+``usage: git commit-graph write [--object-dir <dir>]``.
+
+A user types these words as they are; translated (``gitä cömmit-gräph``), the synopsis names a
+program nobody has. They are the lowercase words that start a line of a synopsis, up to its first
+option, bracket or metavariable, where the line
+
+- starts with a usage label (``usage:``, ``Usage:``, ``  or:``, vim's ``E562: Usage:``; the label is
+  text and is translated);
+- or starts with a placeholder naming the program (``%s add [OPTION]...``, ``Usage: {0} build [-q]``);
+- or is a bare synopsis, as git keeps its usage strings (``git notes add [<options>]``): lowercase
+  words straight before an option or an opening bracket.
+
+Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m] even with a single
+patch`` is a sentence, and so is a label's ``usage: see the manual``.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["KIND", "command_words"]
+
+#: The kind of the words' placeholder: the synopsis's command, which keeps its place among the options
+#: (:func:`pipeline.placeholders.glue.disordered`).
+KIND = "command-synopsis"
+
+_STOP = r"(?:or|and|the|to|of|for|in|on|at|by|from|is|are|be|with|without|when|use|see|try|run|then|also|if|not|no|a|an)"
+_WORD = rf"(?!{_STOP}\b)[a-z][a-z0-9_+.-]*[a-z0-9]"  # git, commit-graph, dpkg-deb, python3, bisect--helper
+
+_SYNOPSIS = re.compile(
+    rf"""
+    (?:^|(?<=\n))[ \t]*                     # a line's start and its indentation
+    (?:(?:E[0-9]+|%s):[ ]+(?=(?i:usage):))? # an error's number or the program before it: vim's "E562: "
+    (?:(?P<label>(?i:usage|or)):[ \t]*)?    # usage: / Usage: / or:  (translated, left out of the span)
+    (?:(?P<program>                         # the program's placeholder: %s, %1$s, %(prog)s, {{0}}, {{prog}}, %1
+        %(?:[1-9]\$)?s | %\([A-Za-z_]\w*\)s | \{{[A-Za-z_0-9]*\}} | %[1-9]
+    )[ \t]+)?
+    (?P<words>{_WORD}(?:[ ]{_WORD}){{0,4}})  # up to five words: git submodule set-branch
+    (?=
+        [ \t]+(?:--?[A-Za-z\[<]|[\[<(])     # then an option, an opening bracket or a metavariable
+      | (?(label)[ \t]*(?:\n|\Z)|(?!))      # or, after a label, the line's end (usage: git stash clear)
+    )
+    """,
+    re.VERBOSE,
+)
+#: What a bare synopsis line holds after its command: groups in brackets (their content is the
+#: synopsis's business, but no directive: "loading translations [%s]..." is a message), metavariables,
+#: alternatives in parentheses, options, capitals, "..." and "|", and a subcommand before its options
+#: (``git notes [--ref <notes-ref>] add [-f]``; bash's ``... or fc -s [pat=rep]``).
+_GROUP = re.compile(r"\[[^\[\]%\n]*\]|<[^<>%\n]+>|\{[^{}%\n]*\}")
+_ALTERNATIVES = re.compile(r"\((?:[ ]*(?:--?[\w-]+|<[^<>\n]+>|[A-Z][A-Z0-9_]*|\0)[ ]*\|?)+\)")
+_GROUPED = "\0"  # what a group is replaced by
+_ITEM = re.compile(
+    r"""
+    \0                                      # a group
+    | --?(?:[A-Za-z0-9][\w-]*(?:=\S*)?)?    # an option, "-" or "--" alone
+    | \|+ | \.\.\.|…                        # alternatives, repetition
+    | [A-Z][A-Z0-9_.-]*(?:\.\.\.)?          # a metavariable in capitals: FILE, SET1
+    | or                                    # "... or fc -s [pat=rep]"
+    """,
+    re.VERBOSE,
+)
+_SUBCOMMAND = re.compile(rf"(?!{_STOP}\b)[a-z][a-z0-9_-]*")
+#: Where a bare synopsis goes on: the same line, or the next ones when indented (git wraps its options).
+_CONTINUED = re.compile(r"[^\n]*(?:\n[ \t]+[^\n]*)*")
+
+
+def command_words(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the command words of every usage synopsis line of ``text``."""
+    found: list[tuple[int, int]] = []
+    for m in _SYNOPSIS.finditer(text):
+        if m.group("label") is None and not _synopsis_rest(text, m.end("words")):
+            continue
+        words = m.group("words").split(" ")
+        if "_" in words[0]:
+            continue  # bash's "job_spec [&]": an argument, no command
+        kept = next((i for i, word in enumerate(words[1:], 1) if _is_argument(word)), len(words))
+        start = m.start("words")
+        found.append((start, start + len(" ".join(words[:kept]))))
+    return found
+
+
+#: Names synopses give their arguments in small letters (bash's ``source filename [arguments]``,
+#: ``getopts optstring name [arg ...]``): words a translator translates, which no command is named.
+_ARGUMENTS = frozenset(
+    """arg args argument arguments name names filename file files dir directory path paths expr expression
+    pattern patterns string word words value values n num number count optstring command spec mode id
+    key keys list text""".split()
+)
+
+
+def _is_argument(word: str) -> bool:
+    """Whether a word after a synopsis's program names an argument rather than a subcommand."""
+    return "_" in word or word in _ARGUMENTS
+
+
+def _synopsis_rest(text: str, at: int) -> bool:
+    """Whether what follows a bare line's words is a synopsis's options and arguments, nothing else."""
+    rest = _CONTINUED.match(text, at)
+    assert rest is not None  # matches the empty string
+    line, previous = rest.group(), ""
+    while line != previous:  # innermost groups first: [--split[=<strategy>]]
+        previous = line
+        line = _ALTERNATIVES.sub(f" {_GROUPED} ", _GROUP.sub(f" {_GROUPED} ", line))
+    items = line.split()
+    if "[" not in rest.group():
+        return False  # no optional part: "ignore revisions from <file>", "missing --config=<config>" are sentences
+    for i, item in enumerate(items):
+        if _ITEM.fullmatch(item):
+            continue
+        after = items[i + 1] if i + 1 < len(items) else ""
+        if not (_SUBCOMMAND.fullmatch(item) and (after == _GROUPED or after.startswith("-") or i and items[i - 1] == "or")):
+            return False
+    return True
