@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.cli import main
+from pipeline.damage import Kind, check
 from pipeline.placeholders.protect import protect
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
@@ -237,6 +238,9 @@ def test_a_usage_synopsis_keeps_its_program_and_subcommand_words(
     for part, words in SYNOPSIS_WORDS.items():
         source = next(s for s in targets if part in s)
         assert words in targets[source], (source, targets[source])
+    # the independent damage checker sees no command word changed (it does in what main wrote before:
+    # tests/data/damage/written-by-main.po)
+    assert [(s, d) for s, t in targets.items() for d in check(s, t) if d.kind is Kind.COMMAND] == []
     # the arguments' names of bash's synopses and the words of sentences are translated
     assert not re.search("filename|optstring|ignore|revisions|loading|combine", " ".join(targets.values()))
     msgfmt_check(root / "usage_synopsis.po")
