@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.model import Severity
-from pipeline.placeholders import icu, icu_plurals, markup
+from pipeline.placeholders import icu, icu_plurals, markup, synopsis
+from pipeline.placeholders.glue import in_translation
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
@@ -95,11 +96,14 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_icu_argument_problems(src, tgt))
-    tgt = _plural_as_argument(src, tgt)
+    tgt = synopsis.kept_in(src, _plural_as_argument(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
         problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
+    touching = in_translation(src, tgt) if src.placeholders and tgt.placeholders else None
+    if touching is not None:  # a program reads it all the same: a reader's matter (the gate refuses it in answers)
+        problems.append(warning(touching, Rule.PLACEHOLDER))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["KIND", "command_words"]
+from pipeline.segments import Placeholder, Protected
+
+__all__ = ["KIND", "command_words", "kept_in"]
 
 #: The kind of the words' placeholder: the synopsis's command, which keeps its place among the options
 #: (:func:`pipeline.placeholders.glue.disordered`).
@@ -113,3 +115,50 @@ def _synopsis_rest(text: str, at: int) -> bool:
         if not (_SUBCOMMAND.fullmatch(item) and (after == _GROUPED or after.startswith("-") or i and items[i - 1] == "or")):
             return False
     return True
+
+
+_TAG = re.compile(r'<x id="(\d+)"/>')
+
+
+def kept_in(source: Protected, target: Protected) -> Protected:
+    """``target`` with the source's command words made placeholders where it holds them as words.
+
+    A translation's line need not read as a synopsis to our rules (``Aufruf: git notes add [...]``:
+    a label in another language; ``--object-dir [git commit-graph write]``: moved), yet it holds the
+    words a user types: judged as a translation, they are there, in the place they were put.
+    """
+    wanted = [ph.text for ph in source.placeholders if ph.kind == KIND]
+    for ph in target.placeholders:
+        if ph.kind == KIND and ph.text in wanted:
+            wanted.remove(ph.text)
+    # The target's own command words that the source has not (git's "write" alone, where the source
+    # reads "git commit-graph write"; a translated line that reads as a synopsis, "nutze [<Präfix>]")
+    # are text, where the source's words are looked for.
+    source_words = {ph.text for ph in source.placeholders if ph.kind == KIND}
+    inline = {str(ph.id): ph.text for ph in target.placeholders if ph.kind == KIND and ph.text not in source_words}
+    if not wanted and not inline:
+        return target
+    flat = _TAG.sub(lambda m: inline.get(m.group(1), m.group()), target.text)
+    pieces = _TAG.split(flat)  # text, id, text, id, ..., text
+    before = len(pieces)
+    for text in wanted:
+        word = re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
+        for i in range(0, len(pieces), 2):
+            m = word.search(pieces[i])
+            if m is not None:
+                pieces[i : i + 1] = [pieces[i][: m.start()], f"new:{text}", pieces[i][m.end() :]]
+                break
+    if len(pieces) == before and not inline:
+        return target
+    by_id = {str(ph.id): ph for ph in target.placeholders}
+    out: list[str] = []
+    placeholders: list[Placeholder] = []
+    for i, piece in enumerate(pieces):
+        if i % 2 == 0:
+            out.append(piece)
+            continue
+        old = by_id.get(piece)
+        ph = Placeholder(len(placeholders) + 1, piece[4:], KIND) if old is None else old
+        placeholders.append(Placeholder(len(placeholders) + 1, ph.text, ph.kind, ph.ordered))
+        out.append(f'<x id="{len(placeholders)}"/>')
+    return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
