@@ -328,6 +328,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
         if not (text.startswith("[/") or known or named in closers):
             return []  # a bracketed word ([here](url), [default], a usage line's [pat=rep]) is prose
         return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
+    elif group == "identifier" and _two_sentences(text):
+        return []
     elif group == "fortran":
         words = text.split()
         while len(words) > 1 and not words[-1].isupper():
@@ -338,6 +340,20 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
     if kind is Kind.PRINTF and glued:
         text, key = text + part[match.end()], key + "+"  # a letter glued on (%Y -> %Yą) is damage a key shows
     return [Token(kind, text, key, start)]
+
+
+#: Words that start an English sentence and name no module or class: ``content.They should`` is two
+#: sentences missing a space (plone), ``vim.Buffer`` a name.
+_SENTENCE_STARTS = frozenset(
+    "The They This These Those That There Then It Its We You Your Our He She If In On At As For To A An "
+    "Please Note See Use When While Each All Any No Not Only Otherwise Also But And Or So Some".split()
+)
+
+
+def _two_sentences(text: str) -> bool:
+    """Whether a dotted name is two sentences without a space between them: ``content.They``."""
+    first, dot, second = text.partition(".")
+    return bool(dot) and "." not in second and second in _SENTENCE_STARTS and first.isalpha() and first.islower()
 
 
 def _tag(match: re.Match[str], offset: int, part: str) -> list[Token]:

@@ -235,6 +235,11 @@ CORRECT = [
     ("pass -k flag to git-mailinfo", "-k an git-mailinfo übergeben"),
     ("loading translations [%s]... ", "ładowanie tłumaczeń [%s]..."),
     ("warning: ignoring --context", "uwaga: opcja --context zignorowana"),
+    # plone: two sentences without a space between them, not a dotted name
+    (
+        "Discussion Items are documents which reply to other content.They should *not* be addable.",
+        "Diskussionsbeiträge sind Dokumente, die auf andere Inhalte antworten. Sie sollen *nicht* hinzufügbar sein.",
+    ),
 ]
 
 
