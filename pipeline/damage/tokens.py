@@ -277,12 +277,22 @@ def _program_words(part: str, offset: int) -> list[Token]:
             continue  # a bare synopsis is a whole text (git's), and nothing but its arguments follow its words
         at = line.start("words") + offset
         for index, word in enumerate(words):
-            # an argument's name (bash's "source filename", "let arg [arg ...]") is text, translated
-            if index and (_NOUNISH.search(word) or "_" in word or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", rest)):
+            if index and _names_an_argument(word, rest):
                 break
             found.append(Token(Kind.COMMAND, word, word, at))
             at += len(word) + 1
     return found
+
+
+def _names_an_argument(word: str, rest: str) -> bool:
+    """Whether a word after a usage line's program names an argument (a translator translates it): a
+    name's shape (bash's ``source filename``, ``job_spec``), or a word its arguments repeat (``let arg
+    [arg ...]``)."""
+    return (
+        bool(_NOUNISH.search(word))
+        or "_" in word
+        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", rest) is not None
+    )
 
 
 def _synopsis_after(rest: str) -> bool:
@@ -295,9 +305,15 @@ def _synopsis_after(rest: str) -> bool:
         shown = re.sub(r"\[[^\[\]]*\]|<[^<>]*>|\([^()]*\)", " [] ", shown)
     items = shown.replace("...", " ").replace("|", " ").split()
     return all(
-        item == "[]" or item.startswith("-") or item.isupper()
-        or (re.fullmatch(r"[a-z][\w-]*", item) is not None and item not in _PROSE_WORDS
-            and i + 1 < len(items) and (items[i + 1] == "[]" or items[i + 1].startswith("-")))
+        item == "[]"
+        or item.startswith("-")
+        or item.isupper()
+        or (
+            re.fullmatch(r"[a-z][\w-]*", item) is not None
+            and item not in _PROSE_WORDS
+            and i + 1 < len(items)
+            and (items[i + 1] == "[]" or items[i + 1].startswith("-"))
+        )
         for i, item in enumerate(items)
     )
 

@@ -27,7 +27,11 @@ __all__ = ["KIND", "command_words", "kept_in"]
 #: (:func:`pipeline.placeholders.glue.disordered`).
 KIND = "command-synopsis"
 
-_STOP = r"(?:or|and|the|to|of|for|in|on|at|by|from|is|are|be|with|without|when|use|see|try|run|then|also|if|not|no|a|an)"
+#: Words of a sentence, which no program or subcommand is called.
+_STOP = (
+    r"(?:or|and|the|to|of|for|in|on|at|by|from|is|are|be|with|without|when|use|see|try|run|then|also|if|not"
+    r"|no|a|an)"
+)
 _WORD = rf"(?!{_STOP}\b)[a-z][a-z0-9_+.-]*[a-z0-9]"  # git, commit-graph, dpkg-deb, python3, bisect--helper
 
 _SYNOPSIS = re.compile(
@@ -101,18 +105,18 @@ def _synopsis_rest(text: str, at: int) -> bool:
     """Whether what follows a bare line's words is a synopsis's options and arguments, nothing else."""
     rest = _CONTINUED.match(text, at)
     assert rest is not None  # matches the empty string
+    if "[" not in rest.group():
+        return False  # no optional part: "ignore revisions from <file>", "missing --config=<config>" are sentences
     line, previous = rest.group(), ""
     while line != previous:  # innermost groups first: [--split[=<strategy>]]
         previous = line
         line = _ALTERNATIVES.sub(f" {_GROUPED} ", _GROUP.sub(f" {_GROUPED} ", line))
-    items = line.split()
-    if "[" not in rest.group():
-        return False  # no optional part: "ignore revisions from <file>", "missing --config=<config>" are sentences
-    for i, item in enumerate(items):
+    items = ["", *line.split(), ""]
+    for before, item, after in zip(items, items[1:-1], items[2:], strict=False):
         if _ITEM.fullmatch(item):
             continue
-        after = items[i + 1] if i + 1 < len(items) else ""
-        if not (_SUBCOMMAND.fullmatch(item) and (after == _GROUPED or after.startswith("-") or i and items[i - 1] == "or")):
+        subcommand = after == _GROUPED or after.startswith("-") or before == "or"  # add [-f]; or fc -s
+        if not (subcommand and _SUBCOMMAND.fullmatch(item)):
             return False
     return True
 
