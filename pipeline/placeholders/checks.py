@@ -8,8 +8,10 @@ for a reviewer: a translation longer than its unit's length limit (:mod:`pipelin
 an entity written as its character or the reverse, other edge whitespace, a translated attribute
 (``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
 directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
-own is unusual, and code protection keeps from the engine but no flag of the entry names (a date
-format, an option, a path, another format's placeholder), which a translator may adapt. Edges,
+own is unusual, code protection keeps from the engine but no flag of the entry names (a date
+format, an option, a path, another format's placeholder), which a translator may adapt, and what the
+gate refuses in an engine's answer but a program reads all the same (a usage synopsis's command moved
+among its options or written against their bracket, a ``%<PRIuMAX>`` glued to a word). Edges,
 characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
