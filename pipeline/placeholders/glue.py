@@ -131,6 +131,9 @@ def in_translation(source: Protected, target: Protected) -> str | None:
     source has not gets an id of its own, which neither rule judges), so the translation reads as an
     engine's answer would.
     """
+    judged = '%<x id="' in source.text or '"/> [' in source.text  # a macro directive; a program before its options
+    if not (judged or any(ph.kind == _COMMAND for ph in source.placeholders)):
+        return None  # nothing either rule judges in a human translation (most texts)
     free: dict[str, list[int]] = {}
     for ph in source.placeholders:
         free.setdefault(ph.text, []).append(ph.id)

@@ -70,12 +70,14 @@ _ITEM = re.compile(
 _SUBCOMMAND = re.compile(rf"(?!{_STOP}\b)[a-z][a-z0-9_-]*")
 #: Where a bare synopsis goes on: the same line, or the next ones when indented (git wraps its options).
 _CONTINUED = re.compile(r"[^\n]*(?:\n[ \t]+[^\n]*)*")
+_NEWLINE = re.compile(r"\n")
 
 
 def command_words(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the command words of every usage synopsis line of ``text``."""
     found: list[tuple[int, int]] = []
-    for m in _SYNOPSIS.finditer(text):
+    starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]  # tried where a line starts, not at every character
+    for m in filter(None, (_SYNOPSIS.match(text, at) for at in starts)):
         if m.group("label") is None and not _synopsis_rest(text, m.end("words")):
             continue
         words = m.group("words").split(" ")
