@@ -9,9 +9,8 @@ an entity written as its character or the reverse, other edge whitespace, a tran
 (``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
 directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
 own is unusual, code protection keeps from the engine but no flag of the entry names (a date
-format, an option, a path, another format's placeholder), which a translator may adapt, and what the
-gate refuses in an engine's answer but a program reads all the same (a usage synopsis's command moved
-among its options or written against their bracket, a ``%<PRIuMAX>`` glued to a word). Edges,
+format, an option, a path, another format's placeholder), which a translator may adapt, and a usage
+line's command moved among its options or a ``%<PRIuMAX>`` glued to a word. Edges,
 characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
@@ -28,8 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.model import Severity
-from pipeline.placeholders import icu, icu_plurals, markup, synopsis
-from pipeline.placeholders.glue import in_translation
+from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
@@ -103,8 +101,8 @@ def _checked(
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
         problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
-    touching = in_translation(src, tgt) if src.placeholders and tgt.placeholders else None
-    if touching is not None:  # a program reads it all the same: a reader's matter (the gate refuses it in answers)
+    touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
+    if touching is not None:
         problems.append(warning(touching, Rule.PLACEHOLDER))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
