@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "has (markup, variables, ICU structure) missing, added or changed, and markup added that runs code. "
         "Warnings are style, or code no format flag of the entry names that a translator may adapt: "
         "entities vs characters, other edge whitespace, translated attribute text, bidi and invisible "
-        "characters, URLs, date formats, options, paths. Key-based XLIFF (Symfony) is checked against the "
+        "characters, URLs, date formats, options, paths, a usage line's command moved among its options or "
+        "against their bracket. Key-based XLIFF (Symfony) is checked against the "
         "texts of the source-language file beside it. Fuzzy (needs-review) entries are checked too, and "
         "reported apart: they are what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
         epilog="exit codes: 0 no error (warnings may be printed); 1 some translation is broken, a catalog "
