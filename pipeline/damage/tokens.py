@@ -92,7 +92,10 @@ _EXTENSIONS = (
 _PATTERN = re.compile(
     r"""
     (?P<comment> <!--.*?--> )                           # an HTML/XML comment, whole
-  | (?P<pri> %<PRI\w+> )                                # gettext's <inttypes.h> macro directive %<PRIu64>
+  | (?P<pri> % (?:\d+\$)? [-+\ \#0'I]* (?:\d+|\*)? (?:\.\d*)? <PRI\w+> )   # gettext's <inttypes.h> macro
+                                                        #   directive %<PRIu64>, %'<PRIuMAX>, %3$<PRIu64>
+  | (?P<build_macro> (?<![\w@]) @[A-Z][A-Z0-9_]*@ (?: [\w.+-]*\w )? )   # configure's @GPG@, with the name
+                                                        #   it starts: @GPG@-connect-agent is what one types
   | (?P<gcc_quote> %<.*?%> )                            # gcc's quoted code %<constexpr%>, contents included
   | (?P<template> \{\{.*?\}\} | \{%.*?%\} | \{\#.*?\#\} )   # Jinja/Django/Angular {{ v }} {% tag %} {# c #}
   | (?P<tag>                                            # a markup tag: opening, closing or empty
@@ -260,7 +263,11 @@ _PROSE_WORDS = frozenset(
     "a an and are as at be been by can cannot for from has have if in is it not of on only or see the to try "
     "use was were when with without must may do does should will".split()
 )
-_NOUNISH = re.compile(r"(?:name|file|spec|string|expr|args?|arguments?|pattern|word|num|mode|dir)$")
+_NOUNISH = re.compile(
+    r"(?:name|file|spec|string|expr|args?|arguments?|pattern|word|num|mode|dir)$"
+    # whole words only (git's fast-import, ls-files are commands): e2label device, findsuper device
+    r"|^(?:path|device|disk|dev|partition|label|size|image|host|port|url|user)s?$"
+)
 
 
 def _program_words(part: str, offset: int) -> list[Token]:
@@ -431,6 +438,7 @@ _KIND = {
     "printf": Kind.PRINTF,
     "lisp": Kind.LISP,
     "fortran": Kind.VARIABLE,
+    "build_macro": Kind.VARIABLE,
     "variable": Kind.VARIABLE,
     "wiki": Kind.BBCODE,
     "ex_command": Kind.COMMAND,

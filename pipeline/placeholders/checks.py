@@ -329,6 +329,7 @@ _CODE_KINDS = frozenset(
         "ex-command",
         "protocol-command",
         "command-synopsis",
+        "build-macro",
         "file-glob",
         "glued-file-name",
         "code-name",

@@ -42,6 +42,7 @@ _LABELS = {
     "ex-command": "command",
     "protocol-command": "command",
     "command-synopsis": "command",
+    "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",
     "escaped-brace": "reference",
@@ -54,6 +55,10 @@ _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-b
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
 _CODE_NAME = "code-name"
+#: What makes a code name after it a directive: ``%``, with a position, flags, width and precision as
+#: msgfmt reads them before ``<PRIuMAX>`` (``%'<PRIuMAX>``, ``%3$<PRIu64>``, ``%-10<PRId64>``).
+_MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
+_NOBODY = Placeholder(0, "", "")
 #: A synopsis's command words.
 _COMMAND = "command-synopsis"
 #: Kinds a synopsis line's command keeps on its either side.
@@ -66,7 +71,7 @@ class _Source(NamedTuple):
 
     by_id: dict[str, Placeholder]
     kinds: dict[str, Placeholder]  # the watched placeholders, by id
-    macros: set[str]  # ids of the code names ``%`` makes directives
+    macros: dict[str, str]  # ids of the code names ``%`` makes directives: the ``%`` (``%'``, ``%3$``) before each
     tokens: set[str]  # ids of the watched placeholders that are tokens (not directives)
     apart: dict[str, tuple[bool, bool]]  # per id: whether a word touches it, left and right
     bracketed: set[str]  # ids a bracket follows
@@ -78,7 +83,11 @@ class _Source(NamedTuple):
 def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     source = protected.text
     by_id = {str(ph.id): ph for ph in protected.placeholders}
-    macros = {m.group(1) for m in _TAG_AT.finditer(source) if source[m.start() - 1 : m.start()] == "%"}
+    macros = {
+        m.group(1): before
+        for m in _TAG_AT.finditer(source)
+        if by_id.get(m.group(1), _NOBODY).kind == _CODE_NAME and (before := _directive_before(source, m.start(), by_id))
+    }
     programs = _programs(source, by_id)
     kinds = {
         str(ph.id): ph
@@ -114,12 +123,12 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
         if ph.kind in _NUMBERED and _digit_after(answer, m.end()):
             if not _digit_after(source, _end_of(source, ident)):
                 return f"argument {ph.text!r} is glued to the digit after it"
-        if ident in macros and answer[m.start() - 1 : m.start()] != "%":
-            return f"directive '%{ph.text}' lost its '%'"
+        if ident in macros and _directive_before(answer, m.start(), src.by_id) != macros[ident]:
+            return f"directive '{macros[ident]}{ph.text}' lost its '{macros[ident]}'"
         before, after = _neighbours(answer, m, tokens)
         if ph.kind not in _LABELS:  # a directive: only a word (or a synopsis's bracket) after it
             if after and not apart[ident][1]:
-                text = f"%{ph.text}" if ident in macros else ph.text
+                text = macros[ident] + ph.text if ident in macros else ph.text
                 return f"placeholder {text!r} is glued to the word after it"
             if ident in src.programs and answer.startswith("[", m.end()):  # a usage line's program
                 return f"placeholder {ph.text!r} is glued to the bracket after it"
@@ -129,6 +138,16 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
         if answer.startswith("[", m.end()) and ident not in src.bracketed:
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the bracket after it"
     return None
+
+
+def _directive_before(text: str, at: int, by_id: dict[str, Placeholder]) -> str:
+    """The ``%`` with its modifiers right before ``at`` in protected ``text``, placeholders read as their
+    text (``%'`` and ``%3`` are placeholders of their own), or ''."""
+    if not at or text[at - 1] not in "%$'-+ #0123456789.I*>":
+        return ""  # most code names: nothing a directive ends with before them, nothing to expand
+    head = _TAG_AT.sub(lambda m: by_id[m.group(1)].text if m.group(1) in by_id else m.group(), text[:at])
+    m = _MACRO_PERCENT.search(head[-40:])
+    return m.group() if m else ""
 
 
 def disordered(protected: Protected, answer: str) -> str | None:
@@ -162,7 +181,7 @@ def in_translation(source: Protected, target: Protected) -> str | None:
     source has not gets an id of its own, which neither rule judges), so the translation reads as an
     engine's answer would.
     """
-    judged = '%<x id="' in source.text or '"/> [' in source.text  # a macro directive; a program before its options
+    judged = '"/> [' in source.text or bool(_source(source, True).macros)  # a program before its options; a macro
     if not (judged or any(ph.kind == _COMMAND for ph in source.placeholders)):
         return None  # nothing either rule judges in a human translation (most texts)
     free: dict[str, list[int]] = {}

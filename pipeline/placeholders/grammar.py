@@ -19,6 +19,7 @@ __all__ = [
     "BRACKET_MARKUP",
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
+    "BUILD_MACRO",
     "COMMAND_SYNOPSIS",
     "ESCAPED_BRACE",
     "EX_COMMAND",
@@ -273,6 +274,10 @@ PROTOCOL_COMMAND = (
 #: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
 #: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"
 #: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
+#: An Autoconf/Make substitution the build replaces with a program's name: ``@GPG@``, ``@PACKAGE_NAME@``
+#: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro.
+BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]*@(?!@)"""
+
 COMMAND_SYNOPSIS = r"""
     (?<![\w\[-])                  # the command's name, two letters or more ("x [y [z]]" is text),
     (?!(?:or|and|the|to|of|for|with|use|see|try|run|then|also)\b)  # no word of a sentence ("or [-q]")

@@ -18,6 +18,7 @@ from pipeline.placeholders.runs import Span
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
 # decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
+    "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     "template": grammar.TEMPLATE,
@@ -55,6 +56,7 @@ _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a te
 #: can hold, which makes protection more than twice as fast on real catalogs. (A kind of
 #: :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
+    "build-macro": ("@",),
     "url": (":", "/"),
     "email": ("@",),
     "template": ("{",),

@@ -9,7 +9,11 @@ option, bracket or metavariable, where the line
   text and is translated);
 - or starts with a placeholder naming the program (``%s add [OPTION]...``, ``Usage: {0} build [-q]``);
 - or is a bare synopsis, as git keeps its usage strings (``git notes add [<options>]``): lowercase
-  words straight before an option or an opening bracket.
+  words straight before an option or an opening bracket, at the start of an unindented line (an
+  indented line goes on a synopsis above it: badblocks' ``       device [last_block]`` is arguments).
+
+A word that names an argument (``device``, ``file``, ``job_spec``) ends the run, and so does the line's
+end after the program's placeholder: ``Usage: %s disk`` names what the program reads.
 
 Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m] even with a single
 patch`` is a sentence, and so is a label's ``usage: see the manual``.
@@ -32,7 +36,10 @@ _STOP = (
     r"(?:or|and|the|to|of|for|in|on|at|by|from|is|are|be|with|without|when|use|see|try|run|then|also|if|not"
     r"|no|a|an)"
 )
-_WORD = rf"(?!{_STOP}\b)[a-z][a-z0-9_+.-]*[a-z0-9]"  # git, commit-graph, dpkg-deb, python3, bisect--helper
+_WORD = (
+    rf"(?:(?!{_STOP}\b)[a-z][a-z0-9_+.-]*[a-z0-9]"  # git, commit-graph, dpkg-deb, python3, bisect--helper
+    r"|@[A-Z][A-Z0-9_]*@(?:[a-z0-9_+.-]*[a-z0-9])?)"  # a name the build puts in: @GPG@-connect-agent
+)
 
 _SYNOPSIS = re.compile(
     rf"""
@@ -71,6 +78,7 @@ _SUBCOMMAND = re.compile(rf"(?!{_STOP}\b)[a-z][a-z0-9_-]*")
 #: Where a bare synopsis goes on: the same line, or the next ones when indented (git wraps its options).
 _CONTINUED = re.compile(r"[^\n]*(?:\n[ \t]+[^\n]*)*")
 _NEWLINE = re.compile(r"\n")
+_ENDS_LINE = re.compile(r"[ \t]*(?:\n|\Z)")
 
 
 def command_words(text: str) -> list[tuple[int, int]]:
@@ -80,9 +88,13 @@ def command_words(text: str) -> list[tuple[int, int]]:
     for m in filter(None, (_SYNOPSIS.match(text, at) for at in starts)):
         if m.group("label") is None and not _synopsis_rest(text, m.end("words")):
             continue
+        if m.group("label") is None and m.group("program") is None and m.start("words") > m.start():
+            continue  # an indented bare line goes on the synopsis above it: its arguments
         words = m.group("words").split(" ")
-        if "_" in words[0]:
-            continue  # bash's "job_spec [&]": an argument, no command
+        if "_" in words[0] or (m.group("program") is not None and _is_argument(words[0])):
+            continue  # bash's "job_spec [&]", "%s device [start]": an argument, no command
+        if m.group("program") is not None and _ENDS_LINE.match(text, m.end("words")):
+            continue  # "Usage: %s disk": what the program reads (a subcommand has options after it)
         kept = next((i for i, word in enumerate(words[1:], 1) if _is_argument(word)), len(words))
         start = m.start("words")
         found.append((start, start + len(" ".join(words[:kept]))))
@@ -94,7 +106,8 @@ def command_words(text: str) -> list[tuple[int, int]]:
 _ARGUMENTS = frozenset(
     """arg args argument arguments name names filename file files dir directory path paths expr expression
     pattern patterns string word words value values n num number count optstring command spec mode id
-    key keys list text""".split()
+    key keys list text device devices dev disk disks partition filesystem fs label newlabel size image
+    mountpoint user host port url uri dest destination target prefix""".split()
 )
 
 
