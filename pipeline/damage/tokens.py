@@ -139,7 +139,8 @@ _PATTERN = re.compile(
   | (?P<protocol> \b (?:CWD|CDUP|SMNT|REIN|PASV|STRU|STOU|APPE|ALLO|RETR|STOR|RNFR|RNTO|ABOR|DELE|RMD|MKD|PWD
         |NLST|SYST|NOOP|PBSZ|PROT|EPSV|EPRT|MDTM|FEAT|EHLO|HELO|RCPT) \b )   # FTP and SMTP verbs no prose spells
   | (?P<synopsis> (?<![\w\[-]) (?!(?:or|and|use|see|the|with|try|then)\b)   # a usage synopsis's command:
-        [a-z][a-z0-9_-]+                                #   trap [-lp] ..., fc -s [x] (not "or [-q|--quiet]")
+        [a-z][a-z0-9-]+ (?!\w)                         #   trap [-lp] ..., fc -s [x] (not "or [-q|--quiet]",
+                                                        #   nor badblocks' metavariable "test_pattern [-t")
         (?= \ + (?: \[- | \[\[ | -[A-Za-z][^\n]*\[ ) ) )  #   (wherever: "or fc -s" may be "или fc -s")
   | (?P<lisp> ~ [:@]* [ASDBOXRPCFEG%&|] )               # Lisp format ~A ~% (uppercase only: prose has ~a)
   | (?P<fortran> !\$ [^\W\d_]+ (?: [ \t]+ [^\W\d_]+ )* )  # Fortran !$OMP PARALLEL DO (cut to its capitals)
@@ -337,6 +338,9 @@ def _without_repeats(found: list[Token]) -> list[Token]:
     return out
 
 
+_GROUPING_FLAGS = re.compile(r"\A(%(?:\d+\$)?)([-+ #0'I]*)")
+
+
 def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str], part: str) -> list[Token]:
     """The token(s) one match stands for (a tag brings the code of its text attributes along)."""
     text, start = match.group(), match.start() + offset
@@ -359,6 +363,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
             words.pop()  # the directive's words are capitals; what follows is prose
         text = " ".join(words)
     kind, key = _KIND[group], _SPACES.sub("", text) if group in _SPACELESS else text
+    if group == "pri":  # the locale's digit grouping is the translator's: %'<PRIuMAX> prints the same number
+        key = _GROUPING_FLAGS.sub(lambda m: m.group(1) + m.group(2).replace("'", "").replace("I", ""), key)
     glued = match.end() < len(part) and part[match.end()].isalpha() and text not in ("%<", "%>", "%'")
     if kind is Kind.PRINTF and glued:
         text, key = text + part[match.end()], key + "+"  # a letter glued on (%Y -> %Yą) is damage a key shows

@@ -23,6 +23,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from pipeline.placeholders import grammar
 from pipeline.segments import Placeholder, Protected
 
 __all__ = ["disordered", "glued", "in_translation"]
@@ -55,9 +56,7 @@ _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-b
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
 _CODE_NAME = "code-name"
-#: What makes a code name after it a directive: ``%``, with a position, flags, width and precision as
-#: msgfmt reads them before ``<PRIuMAX>`` (``%'<PRIuMAX>``, ``%3$<PRIu64>``, ``%-10<PRId64>``).
-_MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
+_MACRO_PERCENT = grammar.MACRO_PERCENT
 _NOBODY = Placeholder(0, "", "")
 #: A synopsis's command words.
 _COMMAND = "command-synopsis"
@@ -86,7 +85,7 @@ def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     macros = {
         m.group(1): before
         for m in _TAG_AT.finditer(source)
-        if by_id.get(m.group(1), _NOBODY).kind == _CODE_NAME and (before := _directive_before(source, m.start(), by_id))
+        if by_id.get(m.group(1), _NOBODY).kind == _CODE_NAME and (before := _directive_before(source, m.start()))
     }
     programs = _programs(source, by_id)
     kinds = {
@@ -123,7 +122,10 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
         if ph.kind in _NUMBERED and _digit_after(answer, m.end()):
             if not _digit_after(source, _end_of(source, ident)):
                 return f"argument {ph.text!r} is glued to the digit after it"
-        if ident in macros and _directive_before(answer, m.start(), src.by_id) != macros[ident]:
+        directive = _directive_before(answer, m.start()) if ident in macros else ""
+        if ident in macros and (not directive or (directive != macros[ident] and not usage_and_macros)):
+            # a translator may group digits (%'<PRIuMAX>) or number the argument (%3$<PRIu64>); an engine
+            # gives back what it was sent
             return f"directive '{macros[ident]}{ph.text}' lost its '{macros[ident]}'"
         before, after = _neighbours(answer, m, tokens)
         if ph.kind not in _LABELS:  # a directive: only a word (or a synopsis's bracket) after it
@@ -140,13 +142,9 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
     return None
 
 
-def _directive_before(text: str, at: int, by_id: dict[str, Placeholder]) -> str:
-    """The ``%`` with its modifiers right before ``at`` in protected ``text``, placeholders read as their
-    text (``%'`` and ``%3`` are placeholders of their own), or ''."""
-    if not at or text[at - 1] not in "%$'-+ #0123456789.I*>":
-        return ""  # most code names: nothing a directive ends with before them, nothing to expand
-    head = _TAG_AT.sub(lambda m: by_id[m.group(1)].text if m.group(1) in by_id else m.group(), text[:at])
-    m = _MACRO_PERCENT.search(head[-40:])
+def _directive_before(text: str, at: int) -> str:
+    """The ``%`` with its modifiers right before ``at`` in protected ``text`` (they are text), or ''."""
+    m = _MACRO_PERCENT.search(text, max(0, at - 40), at)
     return m.group() if m else ""
 
 

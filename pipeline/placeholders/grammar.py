@@ -20,6 +20,7 @@ __all__ = [
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "BUILD_MACRO",
+    "MACRO_PERCENT",
     "COMMAND_SYNOPSIS",
     "ESCAPED_BRACE",
     "EX_COMMAND",
@@ -274,6 +275,12 @@ PROTOCOL_COMMAND = (
 #: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
 #: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"
 #: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
+#: What makes xgettext's ``<PRIuMAX>`` after it a directive: ``%``, with a position, flags, width and
+#: precision as msgfmt reads them (``%'<PRIuMAX>``, ``%3$<PRIu64>``, ``%-10<PRId64>``). Text, as the ``%``
+#: alone is: the name in angle brackets is the placeholder, and what stands before it is judged by
+#: :mod:`~pipeline.placeholders.glue`.
+MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
+
 #: An Autoconf/Make substitution the build replaces with a program's name: ``@GPG@``, ``@PACKAGE_NAME@``
 #: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro.
 BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]*@(?!@)"""

@@ -211,8 +211,12 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
     last = 0
     for span in [*fixed, (len(core), len(core), "", False)]:
         start, end = span[0], span[1]
-        if start > last and scanned:  # no kind matches an empty gap
-            found.extend(kinds.spans(core, scanned, last, start))
+        gap = start
+        if span[2] == markup.CODE_NAME and core.startswith("<PRI", start):  # %'<PRIuMAX>: its % is text
+            percent = grammar.MACRO_PERCENT.search(core, last, start)
+            gap = percent.start() if percent else start
+        if gap > last and scanned:  # no kind matches an empty gap
+            found.extend(kinds.spans(core, scanned, last, gap))
         if span[2] and start >= last:
             found.append(span)
             last = end

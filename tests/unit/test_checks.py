@@ -222,3 +222,31 @@ def test_usage_lines_and_macro_directives_of_human_translations_are_judged_as_wa
         f"{where}:26: warning: placeholder '%s' is glued to the bracket after it",
     ]
     assert main(["check", "--strict", "-q", str(path)]) == 1
+
+
+@pytest.mark.parametrize("name", ["findutils-cs.po", "util-linux-cs.po", "util-linux-ja.po"])
+def test_macro_directives_with_grouping_flag_or_position_pass_check(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Published human translations (verbatim) that msgfmt -c accepts: %'<PRIuMAX> (the locale's digit
+    # grouping), %3$<PRIu64> (a position). They keep their directive's '%'.
+    path = Path(__file__).resolve().parents[1] / "data" / "damage" / name
+    assert main(["check", "--strict", str(path)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_a_macro_directive_that_loses_its_percent_and_modifiers_is_warned() -> None:
+    from pipeline.placeholders.glue import in_translation
+    from pipeline.placeholders.protect import protect
+
+    flags = ("c-format",)
+    grouped = protect("Your environment variables take up %<PRIuMAX> bytes\n", flags)
+    assert in_translation(grouped, protect("Vaše proměnné prostředí zabírají %'<PRIuMAX> bajtů\n", flags)) is None
+    placed = protect("%s: Zero-filled %<PRIu64> bytes from the offset %<PRIu64>\n", flags)
+    ja = "%1$s: 開始位置 %3$<PRIu64> から %2$<PRIu64> バイトを 0で埋めました\n"
+    assert in_translation(placed, protect(ja, flags)) is None
+    source = protect("%s: %s (%'<PRIu64> bytes) trimmed on %s\n", flags)
+    lost = in_translation(source, protect("%s: %s ('<PRIu64> bajtů) zahozeno v %s\n", flags))
+    assert lost == "directive '%'<PRIu64>' lost its '%''"
+    moved = in_translation(placed, protect(ja.replace("%3$<PRIu64>", "3$<PRIu64>"), flags))
+    assert moved == "directive '%<PRIu64>' lost its '%'"
