@@ -9,8 +9,9 @@ option, bracket or metavariable, where the line
   text and is translated);
 - or starts with a placeholder naming the program (``%s add [OPTION]...``, ``Usage: {0} build [-q]``);
 - or is a bare synopsis, as git keeps its usage strings (``git notes add [<options>]``): lowercase
-  words straight before an option or an opening bracket, at the start of an unindented line (an
-  indented line goes on a synopsis above it: badblocks' ``       device [last_block]`` is arguments).
+  words straight before an option or an opening bracket, unless the line is indented under a usage
+  line it goes on (badblocks' ``       device [last_block]`` is arguments; util-linux's `` chrt [options]``
+  under ``Set policy:`` a synopsis).
 
 A word that names an argument (``device``, ``file``, ``job_spec``) ends the run, and so does the line's
 end after the program's placeholder: ``Usage: %s disk`` names what the program reads.
@@ -88,8 +89,8 @@ def command_words(text: str) -> list[tuple[int, int]]:
     for m in filter(None, (_SYNOPSIS.match(text, at) for at in starts)):
         if m.group("label") is None and not _synopsis_rest(text, m.end("words")):
             continue
-        if m.group("label") is None and m.group("program") is None and m.start("words") > m.start():
-            continue  # an indented bare line goes on the synopsis above it: its arguments
+        if m.group("label") is None and m.group("program") is None and _continues(text, starts, m.start()):
+            continue  # badblocks' "       device [last_block]": the arguments of the usage line above
         words = m.group("words").split(" ")
         if "_" in words[0] or (m.group("program") is not None and _is_argument(words[0])):
             continue  # bash's "job_spec [&]", "%s device [start]": an argument, no command
@@ -114,6 +115,24 @@ _ARGUMENTS = frozenset(
 def _is_argument(word: str) -> bool:
     """Whether a word after a synopsis's program names an argument rather than a subcommand."""
     return "_" in word or word in _ARGUMENTS
+
+
+#: A line that starts a usage synopsis on itself (``Usage: %s [-b block_size]``), which indented lines
+#: below it go on; a label alone (``Usage:``) has its synopses on the lines below.
+_LABELLED_LINE = re.compile(r"[ \t]*(?:(?:E[0-9]+|%s):[ ]+)?(?i:usage|or):[ \t]*[^\s]")
+
+
+def _continues(text: str, starts: list[int], at: int) -> bool:
+    """Whether the indented line at ``at`` goes on a labelled usage line above it (through indented lines)."""
+    if not text.startswith((" ", "\t"), at):
+        return False
+    index = starts.index(at)
+    while index > 0:
+        index -= 1
+        line = text[starts[index] : starts[index + 1] - 1]
+        if not line.startswith((" ", "\t")) or _LABELLED_LINE.match(line):
+            return _LABELLED_LINE.match(line) is not None
+    return False
 
 
 def _synopsis_rest(text: str, at: int) -> bool:
