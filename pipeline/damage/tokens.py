@@ -264,6 +264,9 @@ _PROSE_WORDS = frozenset(
     "a an and are as at be been by can cannot for from has have if in is it not of on only or see the to try "
     "use was were when with without must may do does should will".split()
 )
+#: An interactive command's help text: the command, its bracketed arguments, then " - " or a column's
+#: spaces before the description (gawk's ``help [command] - print ...``, parted's ``print [devices|free]   display``).
+_HELP_LINE = re.compile(r"\A([a-z][a-z0-9-]+)(?= \[[^\n]*\](?: - | {2,})[^\s\-])")
 _NOUNISH = re.compile(
     r"(?:name|file|spec|string|expr|args?|arguments?|pattern|word|num|mode|dir)$"
     # whole words only (git's fast-import, ls-files are commands): e2label device, findsuper device
@@ -276,6 +279,9 @@ def _program_words(part: str, offset: int) -> list[Token]:
     found: list[Token] = []
     if "[" not in part and "<" not in part and "-" not in part:
         return found
+    help_line = _HELP_LINE.match(part)
+    if help_line and help_line.group(1) not in _PROSE_WORDS:
+        found.append(Token(Kind.COMMAND, help_line.group(1), help_line.group(1), offset))
     for line in _USAGE_LINE.finditer(part):
         words = line.group("words").split(" ")
         rest = part[line.end() : part.find("\n", line.end()) % (len(part) + 1)]

@@ -16,6 +16,9 @@ option, bracket or metavariable, where the line
 A word that names an argument (``device``, ``file``, ``job_spec``) ends the run, and so does the line's
 end after the program's placeholder: ``Usage: %s disk`` names what the program reads.
 
+An interactive program's help line that starts a text (gawk's debugger ``help [command] - print list of
+commands``) names a command the same way.
+
 Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m] even with a single
 patch`` is a sentence, and so is a label's ``usage: see the manual``.
 """
@@ -87,7 +90,9 @@ def command_words(text: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]  # tried where a line starts, not at every character
     for m in filter(None, (_SYNOPSIS.match(text, at) for at in starts)):
-        if m.group("label") is None and not _synopsis_rest(text, m.end("words")):
+        if m.group("label") is None and not (
+            _synopsis_rest(text, m.end("words")) or (m.start() == 0 and _command_help(text, m.group("words")))
+        ):
             continue
         if m.group("label") is None and m.group("program") is None and _continues(text, starts, m.start()):
             continue  # badblocks' "       device [last_block]": the arguments of the usage line above
@@ -115,6 +120,23 @@ _ARGUMENTS = frozenset(
 def _is_argument(word: str) -> bool:
     """Whether a word after a synopsis's program names an argument rather than a subcommand."""
     return "_" in word or word in _ARGUMENTS
+
+
+#: An interactive command's help line: its name, its arguments in brackets, then `` - `` or a column's
+#: spaces and the description (gawk's debugger ``help [command] - print list of commands``, parted's
+#: ``print [devices|free|list,all]            display the partition table``).
+_COMMAND_HELP = re.compile(r"(?:[ ]\0)+(?:[ ]-[ ]|[ ]{2,})\S")
+_INNERMOST = re.compile(r"\[[^\[\]\n]*\]")
+
+
+def _command_help(text: str, words: str) -> bool:
+    """Whether ``text``, starting with the one word ``words``, is an interactive command's help line."""
+    if " " in words:
+        return False
+    line, previous = text[len(words) : text.find("\n") % (len(text) + 1)], ""
+    while line != previous:  # innermost groups first: [[filename:]N|function]
+        previous, line = line, _INNERMOST.sub(_GROUPED, line)
+    return _COMMAND_HELP.match(line) is not None
 
 
 #: A line that starts a usage synopsis on itself (``Usage: %s [-b block_size]``), which indented lines
