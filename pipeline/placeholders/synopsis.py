@@ -178,6 +178,7 @@ def _synopsis_rest(text: str, at: int) -> bool:
 
 
 _TAG = re.compile(r'<x id="(\d+)"/>')
+_BUILD_MACRO = "build-macro"
 
 
 def kept_in(source: Protected, target: Protected) -> Protected:
@@ -195,7 +196,12 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     # reads "git commit-graph write"; a translated line that reads as a synopsis, "nutze [<Präfix>]")
     # are text, where the source's words are looked for.
     source_words = {ph.text for ph in source.placeholders if ph.kind == KIND}
-    inline = {str(ph.id): ph.text for ph in target.placeholders if ph.kind == KIND and ph.text not in source_words}
+    inline = {
+        str(ph.id): ph.text
+        for ph in target.placeholders
+        if (ph.kind == KIND and ph.text not in source_words)
+        or (ph.kind == _BUILD_MACRO and any(ph.text in text for text in wanted))  # "@GPG@" of "@GPG@-connect-agent"
+    }
     if not wanted and not inline:
         return target
     flat = _TAG.sub(lambda m: inline.get(m.group(1), m.group()), target.text)
