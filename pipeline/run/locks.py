@@ -124,18 +124,14 @@ class CatalogLocks:
         the loop's signal handlers run while it waits.
         """
         wanted = sorted(set(paths))
-        if self.directory is None or not wanted:
-            return False
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
+        directory = self._usable(log) if wanted else None
+        if directory is None:
             return False
         me = json.dumps(Holder.me().__dict__).encode("utf-8")
         waited = False
         taken: list[Path] = []
         for path in wanted:
-            file = _lock_file(self.directory, path)
+            file = _lock_file(directory, path)
             try:
                 lock = FileLock(file)
                 waited = await self._take(lock, file, name(path), log, stopped) or waited
@@ -153,17 +149,13 @@ class CatalogLocks:
     def take_free(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
         """Lock every catalog of ``paths`` without waiting; False, holding none of them, when another run holds one."""
         wanted = sorted(set(paths))
-        if self.directory is None or not wanted:
-            return True
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
+        directory = self._usable(log) if wanted else None
+        if directory is None:
             return True
         me = json.dumps(Holder.me().__dict__).encode("utf-8")
         taken: list[Path] = []
         for path in wanted:
-            file = _lock_file(self.directory, path)
+            file = _lock_file(directory, path)
             try:
                 lock = FileLock(file)
                 if not lock.try_acquire():
@@ -176,6 +168,17 @@ class CatalogLocks:
             taken.append(path)
             _note(file, me)
         return True
+
+    def _usable(self, log: Callable[[str], None]) -> Path | None:
+        """The lock folder, made if missing; None without a cache folder, or when it cannot be made (said)."""
+        if self.directory is None:
+            return None
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
+            return None
+        return self.directory
 
     def release(self, paths: Iterable[Path] | None = None) -> None:
         """Let other runs have the catalogs of ``paths`` (None: every catalog held)."""
