@@ -37,7 +37,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
     p.set_defaults(handler="workflows:check")
+    _register_refresh(sub)
 
+
+def _register_refresh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = sub.add_parser(
         "refresh",
         help="update catalogs from their template, then translate what is new or stale",
@@ -69,7 +72,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     r.add_argument(
         "--merge-only",
-        action="store_true",
+        dest="handler",
+        action="store_const",
+        const="merge:merge_only",  # the merge step's own handler, which loads nothing of a translation run
         help="update the catalogs from the template; translate nothing, send nothing",
     )
     add_frozen_argument(r, "refresh")

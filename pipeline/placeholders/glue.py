@@ -19,7 +19,9 @@ among its options; the placeholders of prose keep the free order a translation n
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from pipeline.segments import Placeholder, Protected
 
@@ -56,22 +58,50 @@ _CODE_NAME = "code-name"
 _SYNOPSIS = frozenset({"command-synopsis", "option", "code-name"})
 
 
-def glued(protected: Protected, answer: str) -> str | None:
-    """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
-    digit) that the source keeps apart, or None."""
+class _Source(NamedTuple):
+    """What :func:`glued` and :func:`disordered` read from the source: the same for every answer to it
+    (a run judges one source's answers in each of its languages)."""
+
+    by_id: dict[str, Placeholder]
+    kinds: dict[str, Placeholder]  # the watched placeholders, by id
+    macros: set[str]  # ids of the code names ``%`` makes directives
+    tokens: set[str]  # ids of the watched placeholders that are tokens (not directives)
+    apart: dict[str, tuple[bool, bool]]  # per id: whether a word touches it, left and right
+    bracketed: set[str]  # ids a bracket follows
+    programs: set[str]  # ids that name a usage line's program
+    lines: list[tuple[set[str], list[str]]]  # the synopsis lines (see _lines)
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _source(protected: Protected) -> _Source:
     source = protected.text
+    by_id = {str(ph.id): ph for ph in protected.placeholders}
     macros = {m.group(1) for m in _TAG_AT.finditer(source) if source[m.start() - 1 : m.start()] == "%"}
     kinds = {
         str(ph.id): ph
         for ph in protected.placeholders
         if _watched(ph.kind) or (ph.kind == _CODE_NAME and str(ph.id) in macros)
     }
+    tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
+    if not kinds:
+        apart: dict[str, tuple[bool, bool]] = {}
+        bracketed: set[str] = set()
+        programs: set[str] = set()
+    else:
+        apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
+        bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
+        programs = _programs(source, by_id)
+    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id))
+
+
+def glued(protected: Protected, answer: str) -> str | None:
+    """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
+    digit) that the source keeps apart, or None."""
+    src = _source(protected)
+    kinds, macros, tokens, apart = src.kinds, src.macros, src.tokens, src.apart
     if not kinds:
         return None
-    tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
-    apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
-    bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
-    programs = _programs(source, {str(ph.id): ph for ph in protected.placeholders})
+    source = protected.text
     for m in _TAG_AT.finditer(answer):
         ident = m.group(1)
         if ident not in kinds or ident not in apart:
@@ -87,12 +117,12 @@ def glued(protected: Protected, answer: str) -> str | None:
             if after and not apart[ident][1]:
                 text = f"%{ph.text}" if ident in macros else ph.text
                 return f"placeholder {text!r} is glued to the word after it"
-            if ident in programs and answer.startswith("[", m.end()):  # a usage line's program
+            if ident in src.programs and answer.startswith("[", m.end()):  # a usage line's program
                 return f"placeholder {ph.text!r} is glued to the bracket after it"
             continue
         if (after and not apart[ident][1]) or (before and not apart[ident][0]):
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the text next to it"
-        if answer.startswith("[", m.end()) and ident not in bracketed:
+        if answer.startswith("[", m.end()) and ident not in src.bracketed:
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the bracket after it"
     return None
 
@@ -107,13 +137,15 @@ def disordered(protected: Protected, answer: str) -> str | None:
     themselves, as translators of bash's synopses do when they rewrap them, and options of prose move
     with the sentence.
     """
-    by_id = {str(ph.id): ph for ph in protected.placeholders}
+    src = _source(protected)
+    if not src.lines:
+        return None
     order = [m.group(1) for m in _TAG_AT.finditer(answer)]
-    for heads, line in _lines(protected.text, by_id):
+    for heads, line in src.lines:
         got = [ident for ident in order if ident in line]
         for at, ident in enumerate(line):
             if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]):
-                return f"command {by_id[ident].text!r} of the usage synopsis moved among its options"
+                return f"command {src.by_id[ident].text!r} of the usage synopsis moved among its options"
     return None
 
 
