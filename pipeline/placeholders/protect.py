@@ -28,7 +28,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup
+from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
@@ -194,6 +194,12 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF.finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
+    if triggered:  # a usage synopsis's program and subcommands, as a user types them
+        fixed += [
+            (start, end, synopsis.KIND, False)
+            for start, end in synopsis.command_words(core)
+            if not any(a < end and start < b for a, b, _, _ in fixed)
+        ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
 
