@@ -314,27 +314,9 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 #: Code of other programs, protected from the engine whatever the flag says but no format msgfmt
 #: checks: a human translator who adapts a date format, a quoted word or a path is warned, not refused.
 _CODE_KINDS = frozenset(
-    {
-        "percent-directive",
-        "qt-count",
-        "qt-numbered",
-        "quoted-code",
-        "option",
-        "path",
-        "code-identifier",
-        "identifier",
-        "code-run",
-        "fortran-directive",
-        "wiki",
-        "ex-command",
-        "protocol-command",
-        "command-synopsis",
-        "build-macro",
-        "file-glob",
-        "glued-file-name",
-        "code-name",
-        "escaped-brace",
-    }
+    """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
+    fortran-directive wiki ex-command protocol-command command-synopsis build-macro file-glob glued-file-name
+    code-name escaped-brace""".split()
 )
 _LETTER = re.compile(r"[^\W\d_]")
 #: A name of capitals only: a metavariable of a help text ({INTEGER}, %REGEXP%), which translators translate.
