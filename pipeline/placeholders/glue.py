@@ -56,7 +56,6 @@ _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-b
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
 _CODE_NAME = "code-name"
-_MACRO_PERCENT = grammar.MACRO_PERCENT
 _NOBODY = Placeholder(0, "", "")
 #: A synopsis's command words.
 _COMMAND = "command-synopsis"
@@ -144,7 +143,7 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
 
 def _directive_before(text: str, at: int) -> str:
     """The ``%`` with its modifiers right before ``at`` in protected ``text`` (they are text), or ''."""
-    m = _MACRO_PERCENT.search(text, max(0, at - 40), at)
+    m = grammar.MACRO_PERCENT.search(text, max(0, at - 40), at)
     return m.group() if m else ""
 
 

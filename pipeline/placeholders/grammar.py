@@ -17,10 +17,9 @@ __all__ = [
     "ARGUMENT_NAME",
     "BACKQUOTED",
     "BRACKET_MARKUP",
+    "BUILD_MACRO",
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
-    "BUILD_MACRO",
-    "MACRO_PERCENT",
     "COMMAND_SYNOPSIS",
     "ESCAPED_BRACE",
     "EX_COMMAND",
@@ -32,6 +31,7 @@ __all__ = [
     "GCC_QUOTED",
     "ICU_ARGUMENT",
     "INTEGER_PRINTF",
+    "MACRO_PERCENT",
     "OPTION",
     "PATH",
     "PERCENT_DIRECTIVE",
@@ -272,9 +272,6 @@ PROTOCOL_COMMAND = (
 """
 )
 
-#: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
-#: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"
-#: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
 #: What makes xgettext's ``<PRIuMAX>`` after it a directive: ``%``, with a position, flags, width and
 #: precision as msgfmt reads them (``%'<PRIuMAX>``, ``%3$<PRIu64>``, ``%-10<PRId64>``). Text, as the ``%``
 #: alone is: the name in angle brackets is the placeholder, and what stands before it is judged by
@@ -285,6 +282,9 @@ MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-
 #: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro.
 BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]*@(?!@)"""
 
+#: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
+#: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"
+#: must read as its source's "or fc -s"), or starting the text before bracketed arguments only.
 COMMAND_SYNOPSIS = r"""
     (?<![\w\[-])                  # the command's name, two letters or more ("x [y [z]]" is text),
     (?!(?:or|and|the|to|of|for|with|use|see|try|run|then|also)\b)  # no word of a sentence ("or [-q]")
