@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from enum import StrEnum
 
-from pipeline.damage.tokens import Kind, Token, is_count, tokens
+from pipeline.damage.tokens import Kind, Token, help_command, is_count, tokens
 
 _POSITION = re.compile(r"^%\d+\$")
 
@@ -60,7 +60,8 @@ def _unquoted(found: list[Damage], translation: str, source: str) -> list[Damage
         and not (
             d.kind is Kind.COMMAND
             and d.change is Change.MISSING
-            and _words(translation, d.token) >= max(1, _words(source, d.token))
+            and _words(translation, d.token)
+            >= (1 if help_command(source) == d.token else max(1, _words(source, d.token)))
         )
     ]
 

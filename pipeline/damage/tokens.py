@@ -94,8 +94,9 @@ _PATTERN = re.compile(
     (?P<comment> <!--.*?--> )                           # an HTML/XML comment, whole
   | (?P<pri> % (?:\d+\$)? [-+\ \#0'I]* (?:\d+|\*)? (?:\.\d*)? <PRI\w+> )   # gettext's <inttypes.h> macro
                                                         #   directive %<PRIu64>, %'<PRIuMAX>, %3$<PRIu64>
-  | (?P<build_macro> (?<![\w@]) @[A-Z][A-Z0-9_]*@ (?: [\w.+-]*\w )? )   # configure's @GPG@, with the name
+  | (?P<build_macro> (?<![\w@]) @[A-Z][A-Z0-9_]+@ (?: [\w.+-]*\w )? )   # configure's @GPG@, with the name
                                                         #   it starts: @GPG@-connect-agent is what one types
+                                                        #   (two letters at least: e2fsck's @B@C are codes)
   | (?P<gcc_quote> %<.*?%> )                            # gcc's quoted code %<constexpr%>, contents included
   | (?P<template> \{\{.*?\}\} | \{%.*?%\} | \{\#.*?\#\} )   # Jinja/Django/Angular {{ v }} {% tag %} {# c #}
   | (?P<tag>                                            # a markup tag: opening, closing or empty
@@ -274,14 +275,21 @@ _NOUNISH = re.compile(
 )
 
 
+def help_command(text: str) -> str | None:
+    """The command whose help line ``text`` is (``continue [COUNT] - continue program being debugged``);
+    its description may say the word again, which a translation translates."""
+    line = _HELP_LINE.match(text)
+    return line.group(1) if line and line.group(1) not in _PROSE_WORDS else None
+
+
 def _program_words(part: str, offset: int) -> list[Token]:
     """The program and subcommand words of each usage line of ``part``, one COMMAND token each."""
     found: list[Token] = []
     if "[" not in part and "<" not in part and "-" not in part:
         return found
-    help_line = _HELP_LINE.match(part)
-    if help_line and help_line.group(1) not in _PROSE_WORDS:
-        found.append(Token(Kind.COMMAND, help_line.group(1), help_line.group(1), offset))
+    command = help_command(part)
+    if command:
+        found.append(Token(Kind.COMMAND, command, command, offset))
     for line in _USAGE_LINE.finditer(part):
         words = line.group("words").split(" ")
         rest = part[line.end() : part.find("\n", line.end()) % (len(part) + 1)]
@@ -363,6 +371,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
         return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
     elif group == "identifier" and _two_sentences(text):
         return []
+    elif group == "synopsis" and _NOUNISH.search(text):
+        return []  # resize2fs' "... device [-b|-s|new_size]": an argument's name before options
     elif group == "fortran":
         words = text.split()
         while len(words) > 1 and not words[-1].isupper():

@@ -279,8 +279,9 @@ PROTOCOL_COMMAND = (
 MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
 
 #: An Autoconf/Make substitution the build replaces with a program's name: ``@GPG@``, ``@PACKAGE_NAME@``
-#: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro.
-BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]*@(?!@)"""
+#: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro; two at
+#: least: e2fsck's one-letter ``@B`` ``@C`` are its own codes.
+BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]+@(?!@)"""
 
 #: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
 #: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"

@@ -42,7 +42,7 @@ _STOP = (
 )
 _WORD = (
     rf"(?:(?!{_STOP}\b)[a-z][a-z0-9_+.-]*[a-z0-9]"  # git, commit-graph, dpkg-deb, python3, bisect--helper
-    r"|@[A-Z][A-Z0-9_]*@(?:[a-z0-9_+.-]*[a-z0-9])?)"  # a name the build puts in: @GPG@-connect-agent
+    r"|@[A-Z][A-Z0-9_]+@(?:[a-z0-9_+.-]*[a-z0-9])?)"  # a name the build puts in: @GPG@-connect-agent
 )
 
 _SYNOPSIS = re.compile(
