@@ -99,6 +99,7 @@ async def translate(
                 await connections.aclose()
     finally:
         locks.release()
+        provenance.close()
     stop = interruption.stopped()
     if stop is not None:  # whatever else stopped the run, the user asked it to stop
         ledger.interrupted(stop)
@@ -451,8 +452,8 @@ def _save(run: RunContext) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(directory)):
+            run.provenance.save()  # first: a catalog the state says is settled has its provenance
             run.journal.save()
-            run.provenance.save()
     except OSError as exc:
         run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
 
