@@ -36,6 +36,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,7 @@ class Provenance:
         self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
         # Earlier versions' per-catalog files: looked for once (a run of many catalogs asks for each).
         self._legacy = directory is not None and (directory / PROVENANCE_DIR).is_dir()
 
@@ -162,27 +164,15 @@ class Provenance:
         if self.directory is None or not self._recorded:
             return
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
-        rows = [
+        # Encoded as the table takes them, not all at once: a large catalog's records are held once.
+        rows = (
             (display, identity, _record_text(record))
             for display, recorded in self._recorded.items()
             for identity, record in recorded.items()
-        ]
+        )
         try:
-            db = self._open()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for path in legacy:  # beneath the rows: what a later version saved wins
-                    catalog, units = _load_legacy(path, None)
-                    if catalog is not None:
-                        db.executemany(
-                            "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)",
-                            ((catalog, identity, _record_text(rec)) for identity, rec in units.items()),
-                        )
-                db.executemany("INSERT OR REPLACE INTO written (catalog, identity, record) VALUES (?, ?, ?)", rows)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+            with self._lock:
+                _insert(self._open(), legacy, rows)
         except sqlite3.Error as exc:
             raise OSError(errno.EIO, f"{self.directory / PROVENANCE_FILE}: {exc}") from None
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
@@ -208,14 +198,14 @@ class Provenance:
         assert self.directory is not None
         found = _load_legacy(provenance_path(self.directory, display), display)[1] if self._legacy else {}
         try:
-            db = self._open() if self._db is not None or (self.directory / PROVENANCE_FILE).exists() else None
-            if db is not None:
-                for identity, text in db.execute(
-                    "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?", (display,)
-                ):
-                    record = _record_from(text)
-                    if record is not None and isinstance(identity, str):
-                        found[identity] = record
+            with self._lock:
+                db = self._open() if self._db is not None or (self.directory / PROVENANCE_FILE).exists() else None
+                query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
+                rows = db.execute(query, (display,)).fetchall() if db is not None else []
+            for identity, text in rows:
+                record = _record_from(text)
+                if record is not None and isinstance(identity, str):
+                    found[identity] = record
         except sqlite3.Error:
             pass  # damaged, locked for longer than the timeout, not ours: as without provenance
         return found
@@ -229,7 +219,9 @@ class Provenance:
         self.directory.mkdir(parents=True, exist_ok=True)
         # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
         os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
-        db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
+        # its uses taken in turn (_lock).
+        db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             # Each commit reaches the disk: the state saved next says these catalogs are settled.
@@ -241,6 +233,24 @@ class Provenance:
             raise
         self._db = db
         return db
+
+
+def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str, str, str]]) -> None:
+    """Fold ``legacy`` files in beneath what the table holds, and put ``rows`` over it, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for path in legacy:  # beneath the rows: what a later version saved wins
+            catalog, units = _load_legacy(path, None)
+            if catalog is not None:
+                db.executemany(
+                    "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)",
+                    ((catalog, identity, _record_text(rec)) for identity, rec in units.items()),
+                )
+        db.executemany("INSERT OR REPLACE INTO written (catalog, identity, record) VALUES (?, ?, ?)", rows)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def provenance_path(directory: Path, display: str) -> Path:

@@ -381,3 +381,17 @@ def test_a_later_provenance_record_of_a_unit_replaces_the_earlier(tmp_path: Path
     record = after.machine_written("x.po", _unit("Open", "Aufmachen"))
     assert record is not None and record.inputs == "in2"
     assert after.machine_written("z.po", _unit("Open", "Öffnen")) is not None
+
+
+def test_provenance_opened_in_one_thread_is_read_in_another(tmp_path: Path) -> None:
+    """A window's catalogs are scanned in worker threads: their provenance is read there."""
+    import threading
+
+    first = Provenance(tmp_path)
+    first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    first.save()  # the table is opened in this thread...
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.append(first.machine_written("x.po", _unit("Open", "Öffnen"))))
+    worker.start()
+    worker.join()
+    assert found and found[0] is not None  # ...and read in another
