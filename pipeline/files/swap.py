@@ -62,7 +62,7 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
         _settle_exchange(tmp, path, expected, ours)
         return
     try:  # no atomic exchange here: the last check, then the rename at once
-        if _contents(path) != expected:
+        if not _holds(path, expected):
             raise ChangedMeanwhile(path, "changed during the run")
         os.replace(tmp, path)
     except BaseException:
@@ -77,7 +77,7 @@ def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_
     or, saved twice in the instant between (extremely unlikely), the later save is put at ``path``
     and the earlier one kept beside it, named in the error.
     """
-    if _contents(Path(displaced)) == expected:
+    if _holds(Path(displaced), expected):
         atomic.discard(displaced)
         return
     try:
@@ -93,11 +93,25 @@ def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_
     raise ChangedMeanwhile(path, "saved twice during the run", kept=displaced)
 
 
-def _contents(path: Path) -> bytes | None:
+def _holds(path: Path, expected: bytes) -> bool:
+    """Whether ``path`` holds exactly ``expected`` (False when it cannot be read); read a piece at a time, so
+    that a large catalog's old bytes are not held beside its new ones."""
+    want = memoryview(expected)
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size != len(expected):
+                return False
+            at = 0
+            while piece := handle.read(_COMPARED):
+                if want[at : at + len(piece)] != piece:
+                    return False
+                at += len(piece)
     except OSError:
-        return None
+        return False
+    return at == len(expected)
+
+
+_COMPARED = 1 << 20  # bytes read and compared at a time
 
 
 def _exchange(tmp: str, path: Path) -> bool:

@@ -179,6 +179,7 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> No
             reads.start_usage()
         if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
             await _write(run, files, scanned)
+            _save(run)  # once the admissions are let go: a large catalog's translations are held once, as recorded
         clock = ledger.timed("write", clock)
         if after:
             read = await reads.usage()
@@ -374,7 +375,8 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
 
 
 async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
-    """Admit each catalog's translations through the gate, write them, record their provenance, settle.
+    """Admit each catalog's translations through the gate, write them, record their provenance, settle (saved
+    by the caller).
 
     The loop gets a turn after each catalog's admission, before anything is written: the usage
     read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
@@ -409,7 +411,6 @@ async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatal
             settled.settle_unread(
                 run.journal, inputs.fingerprint, display, path, _fingerprint(files.snapshots.get(path)), unread
             )
-    _save(run)
 
 
 def _written(
