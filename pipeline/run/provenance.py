@@ -7,13 +7,13 @@ term makes stale only the units that contain it). A catalog's rows are read only
 is parsed and something asks. A fuzzy unit whose target still equals what we wrote is an untouched
 machine translation; any other target is a human's.
 
-A run saves what a window wrote in one transaction (under the run state's lock,
-:mod:`pipeline.run.journal`), before the state that says those catalogs are settled: a run killed
-at any moment leaves either the rows of a window or none of them, and a catalog is never settled
-without its rows. (One JSON file per catalog, read, merged and rewritten with an fsync each, was a
-fifth of a run that added one string to each of 1,000 catalogs.) Earlier versions' files
-(``provenance/<hash>.json``) are still read beneath the rows, and folded into the table by the
-next save, which then removes them.
+A run saves what a window is about to write in one transaction (under the run state's lock,
+:mod:`pipeline.run.journal`), before it writes the first of those catalogs: a run killed at any
+moment leaves either the rows of a window or none of them, and never a machine translation of its
+own in a catalog without its row (it would pass for a human's). A row whose catalog was then not
+written (changed meanwhile) matches nothing: a record counts only while the unit holds its text.
+Earlier versions' files (``provenance/<hash>.json``) are still read beneath the rows, and folded
+into the table by the next save, which then removes them.
 
 What reviewers rejected: ``rejections.json`` beside it (:class:`Rejections`). ``pipeline review``
 empties a rejected entry so that the next run translates it again; with the same inputs the

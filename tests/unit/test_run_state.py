@@ -395,3 +395,29 @@ def test_provenance_opened_in_one_thread_is_read_in_another(tmp_path: Path) -> N
     worker.start()
     worker.join()
     assert found and found[0] is not None  # ...and read in another
+
+
+class _Killed(BaseException):
+    """Stands for a kill -9 right after the catalogs were written, before anything else is saved."""
+
+
+def test_a_run_killed_right_after_its_writes_leaves_the_provenance_of_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.run import write
+
+    settings = project(tmp_path)
+    write_catalogs = write.write_catalogs
+
+    def killed(*args: object, **kwargs: object) -> NoReturn:
+        write_catalogs(*args, **kwargs)  # type: ignore[arg-type]
+        raise _Killed
+
+    monkeypatch.setattr(write, "write_catalogs", killed)
+    with pytest.raises(_Killed):
+        run(settings, FakeService())
+    assert not (cache_dir(settings) / STATE_NAME).exists()  # nothing settled: the next run reads it again
+    written = [u for u in read_catalog(tmp_path / APP).units if u.state is UnitState.FUZZY and u.line < 30]
+    assert len(written) == 4  # the machine translations are in the catalog (not the human's fuzzy "Review me")...
+    recorded = Provenance(cache_dir(settings))
+    assert all(recorded.machine_written(APP, unit) is not None for unit in written)  # ...and known as ours

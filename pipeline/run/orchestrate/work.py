@@ -48,7 +48,7 @@ from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
 from pipeline.run.send import length
 from pipeline.run.send.interruption import Interruption
-from pipeline.run.window import Pending, Refused, ScannedCatalog, WindowFiles
+from pipeline.run.window import Admission, Pending, Refused, ScannedCatalog, WindowFiles
 
 __all__ = ["run", "translate"]
 
@@ -375,7 +375,7 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
 
 
 async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
-    """Admit each catalog's translations through the gate, write them, record their provenance, settle (saved
+    """Admit each catalog's translations through the gate, record their provenance, write them, settle (saved
     by the caller).
 
     The loop gets a turn after each catalog's admission, before anything is written: the usage
@@ -396,6 +396,7 @@ async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatal
         admissions.append(gate.admit(settings.mark_fuzzy, s, ledger.done, ledger.window.notes))
         await asyncio.sleep(0)
     ledger.release_translations()  # what is written is in the admissions now: room for the rendering
+    _record(run, scanned, admissions)
     jobs = [(s, a.translations, files.snapshots.get(s.path)) for s, a in zip(scanned, admissions, strict=True)]
     outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, ledger.window.review)
     for s, admission, outcome in zip(scanned, admissions, outcomes, strict=True):
@@ -420,7 +421,7 @@ def _written(
     outcome: tuple[Fingerprint | None, str | None],
     snapshot: bytes | None,
 ) -> None:
-    """What a catalog's write came to: the report, the provenance of what the pipeline wrote, the catalog settled."""
+    """What a catalog's write came to: the report, the catalog settled."""
     inputs, ledger = run.inputs, run.ledger
     written_as, problem = outcome
     ledger.left_rejected(s.display, s.target_lang)
@@ -432,29 +433,49 @@ def _written(
         ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, review))
     else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
         ledger.not_written([s.display])
-    human = ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
-    if written:
-        of = plan.Inputs(inputs.settings.source_lang, run.connections.resources)
-        units = s.catalog.units
-        run.provenance.record(
-            s.display,
-            ((units[i], forms, of.of_unit(s.target_lang, units[i])) for i, forms in written.items() if i not in human),
-        )
     languages, awaiting = ledger.report.service_languages, ledger.counters(s.display).awaiting_review
     result = settled.Outcome(ledger.issues_of(s.display), ledger.stopped is not None, awaiting, languages)
     settled.settle(run.journal, inputs.fingerprint, s, written_as or _fingerprint(snapshot), written, result)
 
 
-def _save(run: RunContext) -> None:
-    """Save what the run remembers (under the state's lock); a failure is a warning (the next run just parses more)."""
+def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Admission]) -> None:
+    """Record the provenance of what the window is about to write, and save it before the first catalog is
+    written: a run killed at any moment leaves no machine translation of its own in a catalog without its
+    record (it would be taken for a human's). A catalog then left as it was (changed meanwhile) keeps rows
+    whose texts it does not hold: a record counts only while the unit holds exactly its text."""
+    of = plan.Inputs(run.inputs.settings.source_lang, run.connections.resources)
+    for s, admission in zip(scanned, admissions, strict=True):
+        human = run.ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
+        units = s.catalog.units
+        if admission.translations:
+            run.provenance.record(
+                s.display,
+                (
+                    (units[i], forms, of.of_unit(s.target_lang, units[i]))
+                    for i, forms in admission.translations.items()
+                    if i not in human
+                ),
+            )
     directory = run.journal.directory
-    if directory is None or not (run.journal.changed or run.provenance.changed):
+    if directory is None or not run.provenance.changed:
         return
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(directory)):
-            run.provenance.save()  # first: a catalog the state says is settled has its provenance
-            run.journal.save()
+            run.provenance.save()
+    except OSError as exc:
+        run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
+
+
+def _save(run: RunContext) -> None:
+    """Save what the run remembers (under the state's lock); a failure is a warning (the next run just parses more)."""
+    directory = run.journal.directory
+    if directory is None or not run.journal.changed:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with state_lock(state_lock_path(directory)):
+            run.journal.save()  # the provenance of what was written is saved before the writes (_record)
     except OSError as exc:
         run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
 
