@@ -1,8 +1,9 @@
 """Assembly of the service app: routes, middleware, error handlers, and its open/close life.
 
 :func:`create_app` builds a :class:`ServiceApp` and opens nothing. :meth:`ServiceApp.open` opens
-the database, registers the configured accounts, reads the translation memories and resumes the
-document jobs; :meth:`ServiceApp.aclose` stops the document worker and closes the database. Both
+the database, registers the configured accounts, reads the translation memories and, with a data
+directory, resumes the document jobs (an in-memory app opens them at its first document request);
+:meth:`ServiceApp.aclose` stops the document worker and closes the database. Both
 are idempotent, and the ASGI lifespan calls them (any ASGI server, ``pipeline serve``, and
 :class:`~pipeline.service.embedded.EmbeddedTransport`, the pipeline's in-process mode, which drives
 the lifespan itself); ``async with app.running()`` does the same for a caller that runs no
@@ -20,17 +21,15 @@ import contextlib
 import importlib
 import sqlite3
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.datastructures import URLPath
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Match, Mount, Router
 from starlette.types import Receive, Scope, Send
 
 from pipeline.service.config import ServiceConfig
-from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.engine.base import Engine
 from pipeline.service.engine.instructions import InstructionFollowingEngine
 from pipeline.service.engine.pseudo import PseudoEngine
@@ -49,7 +48,10 @@ from pipeline.service.store.memories import MemoryStore
 from pipeline.service.store.metering import Meter
 from pipeline.service.store.resources import Resources
 from pipeline.service.store.styles import StyleStore
-from pipeline.service.testing.faults import FaultBook, FaultMeter, FaultMiddleware, MangledEngine
+
+if TYPE_CHECKING:  # loaded by the app when it needs them: see ServiceApp.document_jobs and fault_book
+    from pipeline.service.documents.jobs import DocumentJobs
+    from pipeline.service.testing.faults import FaultBook
 
 #: The route groups (``api`` modules) by the version prefix they are mounted under, each with the
 #: first segments of its paths (one group per segment and version). A group's module is loaded at
@@ -124,12 +126,19 @@ class ServiceStartError(Exception):
     """The app cannot open: its data directory, database or a translation memory file is unusable."""
 
 
+def fault_book() -> FaultBook:
+    """The counters of the scripted failures (``testing.faults``), loaded for an app started with test faults only."""
+    from pipeline.service.testing.faults import FaultBook
+
+    return FaultBook()
+
+
 def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> ServiceState:
     """Open the store, register the configured accounts, read the memories, pick the engine."""
     db = Database(config.data_dir)
     try:
         accounts = AccountStore(db)
-        meter = Meter(db) if faults is None else FaultMeter(db, faults)
+        meter = Meter(db) if faults is None else faults.meter(db)
         clock = config.clock or system_clock
         registered = accounts.register(config.accounts, int(clock().timestamp() * 1000))
         memory_store = MemoryStore(db)
@@ -146,7 +155,7 @@ def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> Servi
         db=db,
         accounts=accounts,
         meter=meter,
-        engine=engine if faults is None else MangledEngine(engine),
+        engine=engine if faults is None else faults.mangled(engine),
         lookups=resources,
         clock=clock,
     )
@@ -164,8 +173,8 @@ class ServiceApp(Starlette):
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
-        self._faults = FaultBook() if config.test_faults else None
-        middleware = [Middleware(FaultMiddleware, book=self._faults)] if self._faults is not None else []
+        self._faults = fault_book() if config.test_faults else None
+        middleware = [self._faults.middleware()] if self._faults is not None else []
         super().__init__(
             routes=routes(),
             middleware=middleware,
@@ -179,6 +188,7 @@ class ServiceApp(Starlette):
         # "/v2/translate/" is an unknown path (404), not a redirect to "/v2/translate".
         self.router.redirect_slashes = False
         self._phase = "new"
+        self._documents: DocumentJobs | None = None
 
     @property
     def is_open(self) -> bool:
@@ -186,7 +196,8 @@ class ServiceApp(Starlette):
         return self._phase == "open"
 
     async def open(self) -> None:
-        """Open the database and the document jobs (once); ServiceStartError when they cannot be used.
+        """Open the database (once), and the document jobs of a data directory; ServiceStartError when they
+        cannot be used.
 
         Nothing here awaits, so two callers on one event loop cannot both open the app.
         """
@@ -198,31 +209,47 @@ class ServiceApp(Starlette):
             state = build_state(self.config, self._faults)
         except (OSError, ValueError, sqlite3.Error) as exc:
             raise ServiceStartError(str(exc)) from exc
-        try:
-            # Resumes the jobs a previous run left unfinished and drops the expired ones (with --data-dir).
-            documents = DocumentJobs(
-                state.db,
-                state.engine,
-                state.now_ms,
-                lookups=state.lookups,
-                retention_hours=self.config.document_retention_hours,
-                ended=self.config.on_document_ended,
-            )
-        except sqlite3.Error as exc:
-            state.close()
-            raise ServiceStartError(str(exc)) from exc
-        self.state.service, self.state.documents = state, documents
+        self.state.service = state
+        if self.config.data_dir is not None:
+            try:  # resumes the jobs a previous run left unfinished and drops the expired ones
+                self._documents = self._open_documents(state)
+            except sqlite3.Error as exc:
+                state.close()
+                raise ServiceStartError(str(exc)) from exc
         self._phase = "open"
+
+    def document_jobs(self) -> DocumentJobs:
+        """The document jobs and their worker: opened with the app when it has a data directory, else at the
+        first document request (an in-memory database holds no job before it)."""
+        if self._documents is None:
+            self._documents = self._open_documents(self.state.service)
+        return self._documents
+
+    def _open_documents(self, state: ServiceState) -> DocumentJobs:
+        from pipeline.service.documents.jobs import DocumentJobs  # the front door: with the first document
+
+        return DocumentJobs(
+            state.db,
+            state.engine,
+            state.now_ms,
+            lookups=state.lookups,
+            retention_hours=self.config.document_retention_hours,
+            ended=self.config.on_document_ended,
+        )
 
     async def aclose(self) -> None:
         """Stop the document worker and close the database (once); nothing of the app runs afterwards."""
         was_open, self._phase = self._phase == "open", "closed"
-        if was_open:
-            # Joining the worker may wait for an engine request in flight: not on the event loop.
+        if not was_open:
+            return
+        if self._documents is None:  # no worker to join, and a database in memory (a data directory opens the jobs)
+            self.state.service.close()
+        else:  # joining the worker may wait for an engine request in flight: not on the event loop
             await asyncio.to_thread(self._release)
 
     def _release(self) -> None:
-        self.state.documents.close()
+        if self._documents is not None:
+            self._documents.close()
         self.state.service.close()
 
     @contextlib.asynccontextmanager

@@ -311,6 +311,8 @@ FRONT_DOORS = {
     "pipeline.service.store.memories:load_memory": "the memory files' readers (lxml, polib), with the first file",
     "pipeline.service.documents.formats:_module": "a document format's module, when a document of it comes",
     "pipeline.service.app:group_routes": "a route group's module (api/), at the first request under its paths",
+    "pipeline.service.app:_open_documents": "the document jobs' worker, with a data directory or the first document",
+    "pipeline.service.app:fault_book": "the scripted failures, for an app started with test faults",
 }
 
 

@@ -87,3 +87,28 @@ def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(t
     done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['httpx']"  # the client's, and not its command line's, nor a server's
+
+
+def test_a_one_catalog_embedded_run_loads_neither_the_document_worker_nor_the_test_faults_nor_a_closing_thread(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["*.po"]\n[service]\nurl = "embedded"\n', encoding="utf-8")
+    catalog = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n'
+    (tmp_path / "de.po").write_text(catalog, encoding="utf-8")
+    probe = (
+        "import atexit, sys, threading; from pipeline.cli import run; "
+        "names = ('pipeline.service.app', 'pipeline.service.documents.jobs', 'pipeline.service.testing.faults'); "
+        "started = []; start = threading.Thread.start; "
+        "threading.Thread.start = lambda self: (started.append(self.name), start(self))[1]; "
+        "atexit.register(lambda: print([m for m in names if m in sys.modules], started)); "
+        "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert 'msgstr ""' not in (tmp_path / "de.po").read_text(encoding="utf-8").split('msgid "Hello"')[1]  # translated
+    loaded, threads = done.stdout.strip().split("] [")
+    assert loaded == "['pipeline.service.app'"  # the service answered; its document jobs and faults stayed unloaded
+    assert "asyncio" not in threads and "_do_shutdown" not in threads  # closing it needed no thread of the loop's

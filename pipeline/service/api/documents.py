@@ -226,7 +226,7 @@ NOT_READY_RETRY_SECONDS = 1
 
 def jobs_of(request: Request) -> DocumentJobs:
     """The document jobs of the app serving ``request``."""
-    jobs: DocumentJobs = request.app.state.documents
+    jobs: DocumentJobs = request.app.document_jobs()
     return jobs
 
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipeline.protocol import RETRY_AFTER_HEADER, TEST_FAULT_HEADER
@@ -181,6 +182,18 @@ class FaultBook:
                 return False
             self._characters[spec.id] = used + characters
         return True
+
+    def middleware(self) -> Middleware:
+        """The app's middleware acting out this book's faults (:class:`FaultMiddleware`)."""
+        return Middleware(FaultMiddleware, book=self)
+
+    def meter(self, db: Database) -> Meter:
+        """The app's meter, refusing past a fault's ``quota_after`` (:class:`FaultMeter`)."""
+        return FaultMeter(db, self)
+
+    def mangled(self, engine: Engine) -> Engine:
+        """``engine``, its markup damaged where a fault asks for it (:class:`MangledEngine`)."""
+        return MangledEngine(engine)
 
 
 #: The fault of the request being handled; set by the middleware for the handling of one request.
