@@ -19,14 +19,14 @@ import functools
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from pipeline.files import atomic
 from pipeline.files.atomic import Content, atomic_write
 
-__all__ = ["AtomicWriter", "ChangedMeanwhile", "atomic_write_all", "write_over"]
+__all__ = ["AtomicWriter", "ChangedMeanwhile", "write_over"]
 
 
 class ChangedMeanwhile(OSError):
@@ -142,19 +142,6 @@ def _renameat2() -> Callable[..., int] | None:
         return ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):  # a libc without it (musl before 1.2.x, old glibc)
         return None
-
-
-def atomic_write_all(files: Sequence[tuple[Path, Content]], workers: int = 8) -> list[OSError | None]:
-    """Write several files as :func:`atomic_write` does, at once; per file, the OSError it met or None.
-
-    Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
-    provenance files queued up for most of a second; in threads the waits overlap.
-    """
-    if len(files) < 2:
-        return [_written(path, data) for path, data in files]
-    with AtomicWriter(workers) as writer:
-        futures = [writer.submit(path, data) for path, data in files]
-    return [future.result() for future in futures]
 
 
 class AtomicWriter:

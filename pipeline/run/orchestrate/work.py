@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
 
 from pipeline.cache import holds_nothing
@@ -456,26 +456,25 @@ def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Adm
                     if i not in human
                 ),
             )
-    directory = run.journal.directory
-    if directory is None or not run.provenance.changed:
-        return
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with state_lock(state_lock_path(directory)):
-            run.provenance.save()
-    except OSError as exc:
-        run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
+    if run.provenance.changed:
+        _under_state_lock(run, run.provenance.save)
 
 
 def _save(run: RunContext) -> None:
-    """Save what the run remembers (under the state's lock); a failure is a warning (the next run just parses more)."""
+    """Save what the run remembers (the provenance of what was written is saved before the writes: _record)."""
+    if run.journal.changed:
+        _under_state_lock(run, run.journal.save)
+
+
+def _under_state_lock(run: RunContext, save: Callable[[], None]) -> None:
+    """``save`` under the state's lock; a failure is a warning (the next run just parses more)."""
     directory = run.journal.directory
-    if directory is None or not run.journal.changed:
+    if directory is None:
         return
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(directory)):
-            run.journal.save()  # the provenance of what was written is saved before the writes (_record)
+            save()
     except OSError as exc:
         run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
 
