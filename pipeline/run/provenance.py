@@ -100,7 +100,7 @@ class Provenance:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what
         this run recorded and has not saved yet)."""
         if display not in self._provenance:
-            loaded = self._load(display) if self.directory is not None else {}
+            loaded = self._load(self.directory, display) if self.directory is not None else {}
             self._provenance[display] = {**loaded, **self._recorded.get(display, {})}
         return self._provenance[display]
 
@@ -172,7 +172,7 @@ class Provenance:
         )
         try:
             with self._lock:
-                _insert(self._open(), legacy, rows)
+                _insert(self._open(self.directory), legacy, rows)
         except sqlite3.Error as exc:
             raise OSError(errno.EIO, f"{self.directory / PROVENANCE_FILE}: {exc}") from None
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
@@ -193,13 +193,12 @@ class Provenance:
             self._db.close()
             self._db = None
 
-    def _load(self, display: str) -> dict[str, Written]:
+    def _load(self, directory: Path, display: str) -> dict[str, Written]:
         """The rows of ``display`` (over an earlier version's file); empty where the table cannot be read."""
-        assert self.directory is not None
-        found = _load_legacy(provenance_path(self.directory, display), display)[1] if self._legacy else {}
+        found = _load_legacy(provenance_path(directory, display), display)[1] if self._legacy else {}
         try:
             with self._lock:
-                db = self._open() if self._db is not None or (self.directory / PROVENANCE_FILE).exists() else None
+                db = self._open(directory) if self._db is not None or (directory / PROVENANCE_FILE).exists() else None
                 query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
                 rows = db.execute(query, (display,)).fetchall() if db is not None else []
             for identity, text in rows:
@@ -210,13 +209,12 @@ class Provenance:
             pass  # damaged, locked for longer than the timeout, not ours: as without provenance
         return found
 
-    def _open(self) -> sqlite3.Connection:
-        """The table's connection, opened (and the file made) on first use."""
+    def _open(self, directory: Path) -> sqlite3.Connection:
+        """The table's connection, opened (and the file made in ``directory``) on first use."""
         if self._db is not None:
             return self._db
-        assert self.directory is not None
-        path = self.directory / PROVENANCE_FILE
-        self.directory.mkdir(parents=True, exist_ok=True)
+        path = directory / PROVENANCE_FILE
+        directory.mkdir(parents=True, exist_ok=True)
         # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
         os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
         # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
