@@ -14,7 +14,7 @@ from dataclasses import dataclass
 #: part of every cache key and run fingerprint: bump it when the protected form of any text changes.
 #: Kept here, so that a run with nothing to translate can check its fingerprints without loading the
 #: segment records or the placeholder grammars.
-SCHEME_VERSION = "x-tags/5"  # 5: URLs of any scheme, GNU quotes, Ex commands, globs, element names
+SCHEME_VERSION = "x-tags/6"  # 6: a usage synopsis's program and subcommand words
 
 
 class Severity(enum.StrEnum):

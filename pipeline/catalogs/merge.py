@@ -24,17 +24,15 @@ the template; newly obsolete ones go to the end. A second merge with the same te
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from pipeline.catalogs.po import PoRead, read_po_file
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
 from pipeline.errors import CatalogError
-from pipeline.placeholders.grammars import check_entry, grammars_for, range_of
 from pipeline.plural_rules import PluralRule
 
 _POT_DATE = re.compile(r'^(\s*"POT-Creation-Date:\s*)([^"\\]*)(\\n")')
@@ -64,26 +62,18 @@ class _Block:
     gap: list[str]  # the lines before it in the original file (blank lines, mostly)
 
 
-class _Entry(NamedTuple):
-    """An entry as the merge compares and copies it: the scanner's strings (msgfmt's reading) and the
-    references of its ``#:`` lines, as polib reads them."""
-
-    msgctxt: str | None
-    msgid: str
-    msgid_plural: str
-    msgstr: str
-    msgstr_plural: dict[int, str]
-    obsolete: bool
-    flags: tuple[str, ...]
-    comment: str  # the ``#.`` lines
-    occurrences: tuple[tuple[str, str], ...]
+#: An entry's ``#:`` lines, stripped: its references as written, parsed only where they are compared
+#: with others that are written differently, or written anew (:func:`_occurrences`).
+References = tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Template:
-    """A template as merges use it: its live entries and header fields, read once for all its catalogs."""
+    """A template as merges use it: its live entries (the scanner's: msgfmt's reading of the strings) with
+    the references of each, and its header fields; read once for all its catalogs."""
 
-    entries: tuple[_Entry, ...]
+    entries: tuple[Entry, ...]
+    references: tuple[References, ...]
     metadata: dict[str, str]
 
 
@@ -91,8 +81,8 @@ def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
     template = read_po_file(path, raw)
-    entries = _entries(template.spans, _decoded_lines(template))
-    return Template(tuple(e for e in entries if not e.obsolete), dict(template.metadata))
+    live = [e for e in template.spans if not e.obsolete]
+    return Template(tuple(live), _references(live, _decoded_lines(template)), dict(template.metadata))
 
 
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
@@ -104,62 +94,49 @@ def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> Mer
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
     catalog = read_po_file(catalog_path, raw)  # the strict reader: refused with its line
     lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
-    merger = _Merger(catalog, _entries(catalog.spans, lines), list(template.entries), lines, template.metadata)
-    return merger.run(catalog.raw)
+    return _Merger(catalog, template, lines).run(catalog.raw)
 
 
 def _decoded_lines(catalog: PoRead) -> list[str]:
-    return [ln.decode(catalog.encoding) for ln in catalog.raw.splitlines(keepends=True)]
+    """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
+    (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
+    elsewhere."""
+    raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
+    return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
 
 
-def _entries(spans: list[Entry], lines: list[str]) -> list[_Entry]:
-    return [
-        _Entry(
-            s.msgctxt,
-            s.msgid,
-            s.msgid_plural,
-            s.msgstr,
-            s.msgstr_plural,
-            s.obsolete,
-            s.flags,
-            s.comment,
-            _occurrences(lines[s.first : s.msgid_line]),
-        )
-        for s in spans
-    ]
+def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:
+    """Each entry's ``#:`` lines."""
+    return tuple(
+        tuple(text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:"))
+        for e in entries
+    )
 
 
-def _occurrences(head: list[str]) -> tuple[tuple[str, str], ...]:
+def _occurrences(references: References) -> tuple[tuple[str, str], ...]:
     """The references of an entry's ``#:`` lines (``file:line``, or a name without a line), as polib reads them."""
     found: list[tuple[str, str]] = []
-    for line in head:
-        text = line.strip()
-        if text.startswith("#:"):
-            for ref in text[3:].split():
-                name, colon, number = ref.rpartition(":")
-                found.append((name, number) if colon and number.isdigit() else (ref, ""))
+    for text in references:
+        for ref in text[3:].split():
+            name, colon, number = ref.rpartition(":")
+            found.append((name, number) if colon and number.isdigit() else (ref, ""))
     return tuple(found)
 
 
-def _key(entry: _Entry) -> tuple[str | None, str, str | None]:
+def _key(entry: Entry) -> tuple[str | None, str, str | None]:
     return entry.msgctxt, entry.msgid, entry.msgid_plural or None
 
 
-def _translated(entry: _Entry) -> bool:
+def _translated(entry: Entry) -> bool:
     return bool(entry.msgstr or any(entry.msgstr_plural.values()))
 
 
 class _Merger:
-    def __init__(
-        self,
-        catalog: PoRead,
-        entries: list[_Entry],
-        template: list[_Entry],
-        lines: list[str],
-        template_metadata: Mapping[str, str],
-    ) -> None:
-        self.catalog, self.entries, self.template, self.lines = catalog, entries, template, lines
-        self.template_metadata = template_metadata
+    def __init__(self, catalog: PoRead, template: Template, lines: list[str]) -> None:
+        self.catalog, self.entries, self.lines = catalog, catalog.spans, lines
+        self.references = _references(catalog.spans, lines)
+        self.template, self.template_references = template.entries, template.references
+        self.template_metadata = template.metadata
         self.ranges = [(span.first, span.msgstr_end) for span in catalog.spans]  # each entry's lines
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         self.nplurals = catalog.plural.nplurals if catalog.plural else 2
@@ -269,7 +246,7 @@ class _Merger:
         """An entry the template keeps: as it is, unless the template's comments or flags changed."""
         first, end = self.ranges[i]
         old, t = self.entries[i], self.template[pos]
-        if (old.comment, old.occurrences, _format_flags(old)) == (t.comment, t.occurrences, _format_flags(t)):
+        if old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos):
             return self.lines[first:end]
         block = self.lines[first:end]
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
@@ -280,11 +257,36 @@ class _Merger:
             fuzzy = True
             self.flagged_fuzzy += 1
             previous = self._previous_lines(old)
-        return [*comments, *_template_comments(t, fuzzy), *previous, *block[body:]]
+        return [*comments, *self._template_comments(pos, fuzzy), *previous, *block[body:]]
 
-    def _fails_new_flags(self, old: _Entry, t: _Entry) -> bool:
+    def _same_references(self, i: int, pos: int) -> bool:
+        """Whether catalog entry ``i`` has the references of template entry ``pos`` (lines written alike
+        have; lines written otherwise may have them all the same)."""
+        ours, theirs = self.references[i], self.template_references[pos]
+        return ours == theirs or _occurrences(ours) == _occurrences(theirs)
+
+    def _template_comments(self, pos: int, fuzzy: bool) -> list[str]:
+        """The ``#.``, ``#:`` and ``#,`` lines of template entry ``pos`` (with ``fuzzy`` among its flags)."""
+        t = self.template[pos]
+        lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
+        lines += _reference_lines(_occurrences(self.template_references[pos]))
+        flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
+        if flags:
+            lines.append("#, " + ", ".join(flags))
+        return lines
+
+    def _fails_new_flags(self, old: Entry, t: Entry) -> bool:
         """msgmerge's rule: a format the template turns on that the translation does not satisfy, or a
-        ``range:`` that is no longer within the old one, makes the entry need a translator's eye."""
+        ``range:`` that is no longer within the old one, makes the entry need a translator's eye.
+
+        Only a change of the flags can: the same flags turn on the same formats and the same range.
+        The grammars are loaded for the first entry whose flags the template changed (most merges
+        have none: they change references and comments).
+        """
+        if _same_formats(old, t):
+            return False
+        from pipeline.placeholders.grammars import check_entry, grammars_for, range_of  # the front door: formats
+
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
         sources = (t.msgid, t.msgid_plural) if t.msgid_plural else (t.msgid,)
         if t.msgid_plural:
@@ -299,7 +301,7 @@ class _Merger:
         was, now = range_of(old.flags), range_of(t.flags)
         return was is not None and (now is None or not (was[0] <= now[0] and now[1] <= was[1]))
 
-    def _previous_lines(self, old: _Entry) -> list[str]:
+    def _previous_lines(self, old: Entry) -> list[str]:
         """``#|`` lines naming the entry itself, as msgmerge writes them for an entry it makes fuzzy."""
         previous: list[str] = []
         if old.msgctxt is not None:
@@ -324,7 +326,7 @@ class _Merger:
         previous = self._previous_lines(old)
         return [
             *self._translator_comments(i),
-            *_template_comments(t, True),
+            *self._template_comments(pos, True),
             *previous,
             *_source_lines(t),
             *self._target_lines(t, old),
@@ -334,14 +336,14 @@ class _Merger:
         old, t = self.entries[i], self.template[pos]
         return [
             *self._translator_comments(i),
-            *_template_comments(t, "fuzzy" in old.flags),
+            *self._template_comments(pos, "fuzzy" in old.flags),
             *_source_lines(t),
             *self._target_lines(t, old),
         ]
 
     def _new_lines(self, pos: int) -> list[str]:
         t = self.template[pos]
-        return [*_template_comments(t, False), *_source_lines(t), *self._target_lines(t, None)]
+        return [*self._template_comments(pos, False), *_source_lines(t), *self._target_lines(t, None)]
 
     def _obsolete_lines(self, i: int) -> list[str]:
         first, end = self.ranges[i]
@@ -351,7 +353,7 @@ class _Merger:
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
         return [*head, *(f"#~ {ln}" for ln in block[body:])]
 
-    def _target_lines(self, t: _Entry, old: _Entry | None) -> list[str]:
+    def _target_lines(self, t: Entry, old: Entry | None) -> list[str]:
         if not t.msgid_plural:
             value = "" if old is None else (old.msgstr if not old.msgid_plural else old.msgstr_plural.get(0, ""))
             return format_field("msgstr", value)
@@ -399,20 +401,16 @@ def _often(rule: PluralRule | None) -> tuple[bool, ...] | None:
     return tuple(c >= 5 for c in counts)
 
 
-def _format_flags(entry: _Entry) -> list[str]:
+def _same_formats(a: Entry, b: Entry) -> bool:
+    """Whether two entries have the same flags but ``fuzzy`` (the same flags mostly: then no list is made)."""
+    return a.flags == b.flags or _format_flags(a) == _format_flags(b)
+
+
+def _format_flags(entry: Entry) -> list[str]:
     return [f for f in entry.flags if f != "fuzzy"]
 
 
-def _template_comments(t: _Entry, fuzzy: bool) -> list[str]:
-    lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
-    lines += _references(t.occurrences)
-    flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
-    if flags:
-        lines.append("#, " + ", ".join(flags))
-    return lines
-
-
-def _references(occurrences: Sequence[tuple[str, str]]) -> list[str]:
+def _reference_lines(occurrences: Sequence[tuple[str, str]]) -> list[str]:
     """``#:`` lines as xgettext writes them: references wrapped at the page width."""
     lines: list[str] = []
     current = "#:"
@@ -427,7 +425,7 @@ def _references(occurrences: Sequence[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def _source_lines(t: _Entry) -> list[str]:
+def _source_lines(t: Entry) -> list[str]:
     lines = format_field("msgctxt", t.msgctxt) if t.msgctxt is not None else []
     lines += format_field("msgid", t.msgid)
     if t.msgid_plural:

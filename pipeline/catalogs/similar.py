@@ -4,7 +4,8 @@ The measure is :class:`difflib.SequenceMatcher`'s ratio, at least :data:`FUZZY_T
 own threshold for its similar ``fstrcmp`` measure). The search is exhaustive but cheap: rapidfuzz
 ranks the lenders by the ratio of their longest common subsequence (``fstrcmp``'s own measure, never
 below the matcher's), and the matcher runs only on the best of them, best first, until that bound
-falls below the best ratio found.
+falls below the best ratio found. rapidfuzz is loaded by the first search: a merge whose template
+brings no new message (references and comments changed) never loads it.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ import difflib
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-
-from rapidfuzz import process
-from rapidfuzz.distance import Indel
+from typing import Any
 
 __all__ = ["FUZZY_THRESHOLD", "Lenders", "most_similar", "similarity"]
 
@@ -44,6 +43,14 @@ def most_similar(text: str, sources: Sequence[str]) -> int | None:
 _LENGTH_RATIO = (FUZZY_THRESHOLD - _ROUNDING) / (2 - (FUZZY_THRESHOLD - _ROUNDING))
 
 
+def _rapidfuzz() -> tuple[Any, Any]:
+    """rapidfuzz's ``process`` and ``Indel``: the front door of the ranking's library, loaded by the first search."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import Indel
+
+    return process, Indel
+
+
 class Lenders:
     """The sources a new entry may take its translation from, sorted by length once for every search."""
 
@@ -64,10 +71,11 @@ class Lenders:
         """
         low = bisect_left(self._lengths, math.floor(len(text) * _LENGTH_RATIO))
         high = bisect_right(self._lengths, math.ceil(len(text) / _LENGTH_RATIO))
+        process, indel = _rapidfuzz()
         ranked = process.extract(
             text,
             self._sources[low:high],
-            scorer=Indel.normalized_similarity,
+            scorer=indel.normalized_similarity,
             score_cutoff=FUZZY_THRESHOLD - _ROUNDING,
             limit=None,
         )

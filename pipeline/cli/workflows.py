@@ -15,20 +15,27 @@ if TYPE_CHECKING:
     pass
 
 
+#: `pipeline check --help`: what is an error and what a warning.
+_CHECK_DESCRIPTION = (
+    "Check every translated entry of the catalogs. Errors break the program or the catalog: "
+    "what `msgfmt --check` rejects (the format directives of every format flag gettext knows, "
+    "newlines at both ends, plural forms and the Plural-Forms header), and a placeholder the source "
+    "has (markup, variables, ICU structure) missing, added or changed, and markup added that runs code. "
+    "Warnings are style, or code no format flag of the entry names that a translator may adapt: "
+    "entities vs characters, other edge whitespace, translated attribute text, bidi and invisible "
+    "characters, URLs, date formats, options, paths, a usage line's command moved among its options or "
+    "against their bracket. Key-based XLIFF (Symfony) is checked against the "
+    "texts of the source-language file beside it. Fuzzy (needs-review) entries are checked too, and "
+    "reported apart: they are what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does."
+)
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``check`` and ``refresh`` subcommands."""
     p = sub.add_parser(
         "check",
         help="check translations without the service (placeholders, plurals, markup, whitespace)",
-        description="Check every translated entry of the catalogs. Errors break the program or the catalog: "
-        "what `msgfmt --check` rejects (the format directives of every format flag gettext knows, "
-        "newlines at both ends, plural forms and the Plural-Forms header), and a placeholder the source "
-        "has (markup, variables, ICU structure) missing, added or changed, and markup added that runs code. "
-        "Warnings are style, or code no format flag of the entry names that a translator may adapt: "
-        "entities vs characters, other edge whitespace, translated attribute text, bidi and invisible "
-        "characters, URLs, date formats, options, paths. Key-based XLIFF (Symfony) is checked against the "
-        "texts of the source-language file beside it. Fuzzy (needs-review) entries are checked too, and "
-        "reported apart: they are what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does.",
+        description=_CHECK_DESCRIPTION,
         epilog="exit codes: 0 no error (warnings may be printed); 1 some translation is broken, a catalog "
         "cannot be read, or (--strict) a warning; 2 usage or configuration error",
     )
@@ -37,7 +44,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings or summary")
     p.set_defaults(handler="workflows:check")
+    _register_refresh(sub)
 
+
+def _register_refresh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = sub.add_parser(
         "refresh",
         help="update catalogs from their template, then translate what is new or stale",
@@ -69,7 +79,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     r.add_argument(
         "--merge-only",
-        action="store_true",
+        dest="handler",
+        action="store_const",
+        const="merge:merge_only",  # the merge step's own handler, which loads nothing of a translation run
         help="update the catalogs from the template; translate nothing, send nothing",
     )
     add_frozen_argument(r, "refresh")

@@ -45,16 +45,28 @@ class Damage:
 
 def check(source: str, translation: str) -> list[Damage]:
     """Every code-like token of ``source`` that ``translation`` changed, lost or added."""
-    return _unquoted(compare(tokens(source), tokens(translation)), translation)
+    return _unquoted(compare(tokens(source), tokens(translation)), translation, source)
 
 
-def _unquoted(found: list[Damage], translation: str) -> list[Damage]:
-    """``found`` without the GNU-quoted code that the translation holds as it is without quotes (``alias``)."""
+def _unquoted(found: list[Damage], translation: str, source: str) -> list[Damage]:
+    """``found`` without the GNU-quoted code that the translation holds as it is without quotes (``alias``),
+    and without a command word it holds as a word as often as the source where the line around it no
+    longer reads as a synopsis (``source Dateiname [Argumente]``: ``source`` is there, its argument's name
+    translated)."""
     return [
         d
         for d in found
         if not (d.kind is Kind.GNU_QUOTED and d.change is Change.MISSING and d.token[1:-1].strip() in translation)
+        and not (
+            d.kind is Kind.COMMAND
+            and d.change is Change.MISSING
+            and _words(translation, d.token) >= max(1, _words(source, d.token))
+        )
     ]
+
+
+def _words(text: str, word: str) -> int:
+    return len(re.findall(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text))
 
 
 def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
@@ -72,7 +84,7 @@ def check_plural(sources: Sequence[str], forms: Sequence[str]) -> list[Damage]:
         best: list[Damage] | None = None
         for source in sources:
             theirs = [t for t in tokens(source) if not _left_out(t, here, kept)]
-            damage = _unquoted(compare(theirs, target), form)
+            damage = _unquoted(compare(theirs, target), form, source)
             if best is None or len(damage) < len(best):
                 best = damage
         found.extend(best or [])

@@ -218,8 +218,8 @@ def tokens(text: str) -> list[Token]:
 
 
 def _scan(text: str, start: int, end: int, in_branch: bool) -> list[Token]:
-    found: list[Token] = []
     part = text[start:end]
+    found: list[Token] = _program_words(part, start)
     closers = {m.group(1).lower() for m in re.finditer(r"\[/([^\W\d_]\w*)\]", part)}
     for match in _PATTERN.finditer(part):
         group = match.lastgroup or ""
@@ -230,8 +230,104 @@ def _scan(text: str, start: int, end: int, in_branch: bool) -> list[Token]:
         for quoted in _QUOTED.finditer(part):
             content = next(g for g in quoted.groups()[1:] if g is not None).strip()
             found.append(Token(Kind.GNU_QUOTED, quoted.group(1), content, quoted.start() + start))
-        found.sort(key=lambda t: t.start)
+    found = _without_repeats(found)
+    found.sort(key=lambda t: t.start)
     return [Token(t.kind, t.text, t.key, t.start, in_branch) for t in found] if in_branch else found
+
+
+#: A line of a usage synopsis and the words a user types at its start (the program and its subcommands):
+#: after "usage:" or "or:" (vim's "E562: Usage:"), or a directive standing for the program (``%s``,
+#: ``{0}``), or nothing (git's bare synopses, whose words must then stand right before an option, an
+#: option's bracket or a metavariable: "loading translations [%s]" and "pass -k flag to" are
+#: sentences); up to the first option, bracket or angle bracket. A translation may call the label
+#: anything ("Aufruf:"): a word of the source's that the translation holds as a word is kept
+#: (:func:`pipeline.damage.compare.check`).
+_USAGE_LINE = re.compile(
+    r"""
+    (?m: ^ ) [ \t]*
+    (?: E\d+ : \ + )?                                 # vim's error number
+    (?: (?P<label> (?i: usage | or ) : ) [ \t]+ )?    # Usage: / or:
+    (?: (?P<program> %(?:\d\$)?s | %\(\w+\)s | \{\w*\} ) [ \t]+ )?   # %s, %1$s, %(prog)s, {0}
+    (?P<words> [a-z][\w.+-]*[a-z0-9] (?: \ [a-z][\w.+-]*[a-z0-9] )* )   # git commit-graph write
+    (?: (?<= . ) (?(label) (?= [ \t]+ [\[<(-] )       # labelled: an option, a bracket, <metavariable>
+                 | (?(program) (?= [ \t]+ [\[-] )     # the program's directive: its options
+                 | (?= [ \t]+ (?: \[[-<\[a-z] | --?[A-Za-z] | <[a-z] ) ) ) ) )   # bare: the same, closely
+    """,
+    re.VERBOSE,
+)
+#: Words of prose that no program is called, which end a run (a sentence's "ignore revisions from").
+_PROSE_WORDS = frozenset(
+    "a an and are as at be been by can cannot for from has have if in is it not of on only or see the to try "
+    "use was were when with without must may do does should will".split()
+)
+_NOUNISH = re.compile(r"(?:name|file|spec|string|expr|args?|arguments?|pattern|word|num|mode|dir)$")
+
+
+def _program_words(part: str, offset: int) -> list[Token]:
+    """The program and subcommand words of each usage line of ``part``, one COMMAND token each."""
+    found: list[Token] = []
+    if "[" not in part and "<" not in part and "-" not in part:
+        return found
+    for line in _USAGE_LINE.finditer(part):
+        words = line.group("words").split(" ")
+        rest = part[line.end() : part.find("\n", line.end()) % (len(part) + 1)]
+        if any(w in _PROSE_WORDS for w in words):
+            continue
+        if not (line.group("label") or line.group("program")) and (line.start() or not _synopsis_after(rest)):
+            continue  # a bare synopsis is a whole text (git's), and nothing but its arguments follow its words
+        at = line.start("words") + offset
+        for index, word in enumerate(words):
+            if index and _names_an_argument(word, rest):
+                break
+            found.append(Token(Kind.COMMAND, word, word, at))
+            at += len(word) + 1
+    return found
+
+
+def _names_an_argument(word: str, rest: str) -> bool:
+    """Whether a word after a usage line's program names an argument (a translator translates it): a
+    name's shape (bash's ``source filename``, ``job_spec``), or a word its arguments repeat (``let arg
+    [arg ...]``)."""
+    return (
+        bool(_NOUNISH.search(word))
+        or "_" in word
+        or re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", rest) is not None
+    )
+
+
+def _synopsis_after(rest: str) -> bool:
+    """Whether ``rest`` reads as a synopsis's arguments: brackets, <metavariables>, (alternatives), options,
+    CAPITALS, "|" and "...", a subcommand right before its options (``[--ref <notes-ref>] add [-f]``)."""
+    if "[" not in rest:
+        return False
+    shown = rest
+    for _ in range(3):  # nested brackets: [--split[=<strategy>]]
+        shown = re.sub(r"\[[^\[\]]*\]|<[^<>]*>|\([^()]*\)", " [] ", shown)
+    items = shown.replace("...", " ").replace("|", " ").split()
+    return all(
+        item == "[]"
+        or item.startswith("-")
+        or item.isupper()
+        or (
+            re.fullmatch(r"[a-z][\w-]*", item) is not None
+            and item not in _PROSE_WORDS
+            and i + 1 < len(items)
+            and (items[i + 1] == "[]" or items[i + 1].startswith("-"))
+        )
+        for i, item in enumerate(items)
+    )
+
+
+def _without_repeats(found: list[Token]) -> list[Token]:
+    """``found`` with one token per start: a usage line's last word may also be read as a synopsis's command."""
+    seen: set[int] = set()
+    out = []
+    for token in found:
+        if token.kind is Kind.COMMAND and token.start in seen:
+            continue
+        seen.add(token.start)
+        out.append(token)
+    return out
 
 
 def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str], part: str) -> list[Token]:
@@ -248,6 +344,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
         if not (text.startswith("[/") or known or named in closers):
             return []  # a bracketed word ([here](url), [default], a usage line's [pat=rep]) is prose
         return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
+    elif group == "identifier" and _two_sentences(text):
+        return []
     elif group == "fortran":
         words = text.split()
         while len(words) > 1 and not words[-1].isupper():
@@ -258,6 +356,20 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
     if kind is Kind.PRINTF and glued:
         text, key = text + part[match.end()], key + "+"  # a letter glued on (%Y -> %Yą) is damage a key shows
     return [Token(kind, text, key, start)]
+
+
+#: Words that start an English sentence and name no module or class: ``content.They should`` is two
+#: sentences missing a space (plone), ``vim.Buffer`` a name.
+_SENTENCE_STARTS = frozenset(
+    "The They This These Those That There Then It Its We You Your Our He She If In On At As For To A An "
+    "Please Note See Use When While Each All Any No Not Only Otherwise Also But And Or So Some".split()
+)
+
+
+def _two_sentences(text: str) -> bool:
+    """Whether a dotted name is two sentences without a space between them: ``content.They``."""
+    first, dot, second = text.partition(".")
+    return bool(dot) and "." not in second and second in _SENTENCE_STARTS and first.isalpha() and first.islower()
 
 
 def _tag(match: re.Match[str], offset: int, part: str) -> list[Token]:

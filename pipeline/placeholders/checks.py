@@ -8,8 +8,9 @@ for a reviewer: a translation longer than its unit's length limit (:mod:`pipelin
 an entity written as its character or the reverse, other edge whitespace, a translated attribute
 (``title=``, ``alt=``), a URL pointing at a localised page, a bidi or invisible character, a
 directive that reads no argument (``%%``, ``%<``), markup whose balance differs where the source's
-own is unusual, and code protection keeps from the engine but no flag of the entry names (a date
-format, an option, a path, another format's placeholder), which a translator may adapt. Edges,
+own is unusual, code protection keeps from the engine but no flag of the entry names (a date
+format, an option, a path, another format's placeholder), which a translator may adapt, and a usage
+line's command moved among its options or a ``%<PRIuMAX>`` glued to a word. Edges,
 characters and length are :mod:`pipeline.placeholders.text_rules`.
 
 :func:`check_translation` judges one text against its source; the gate
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.model import Severity
-from pipeline.placeholders import icu, icu_plurals, markup
+from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
@@ -95,11 +96,14 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_icu_argument_problems(src, tgt))
-    tgt = _plural_as_argument(src, tgt)
+    tgt = synopsis.kept_in(src, _plural_as_argument(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
         problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
+    touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
+    if touching is not None:
+        problems.append(warning(touching, Rule.PLACEHOLDER))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):

@@ -19,11 +19,13 @@ among its options; the placeholders of prose keep the free order a translation n
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from pipeline.segments import Placeholder, Protected
 
-__all__ = ["disordered", "glued"]
+__all__ = ["disordered", "glued", "in_translation"]
 
 #: Tokens a reader (or a program) ends at the first character that is not a letter or digit: touching
 #: a word makes them another token.
@@ -52,26 +54,58 @@ _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-b
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
 _CODE_NAME = "code-name"
+#: A synopsis's command words.
+_COMMAND = "command-synopsis"
 #: Kinds a synopsis line's command keeps on its either side.
-_SYNOPSIS = frozenset({"command-synopsis", "option", "code-name"})
+_SYNOPSIS = frozenset({_COMMAND, "option", "code-name"})
 
 
-def glued(protected: Protected, answer: str) -> str | None:
-    """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
-    digit) that the source keeps apart, or None."""
+class _Source(NamedTuple):
+    """What :func:`glued` and :func:`disordered` read from the source: the same for every answer to it
+    (a run judges one source's answers in each of its languages)."""
+
+    by_id: dict[str, Placeholder]
+    kinds: dict[str, Placeholder]  # the watched placeholders, by id
+    macros: set[str]  # ids of the code names ``%`` makes directives
+    tokens: set[str]  # ids of the watched placeholders that are tokens (not directives)
+    apart: dict[str, tuple[bool, bool]]  # per id: whether a word touches it, left and right
+    bracketed: set[str]  # ids a bracket follows
+    programs: set[str]  # ids that name a usage line's program
+    lines: list[tuple[set[str], list[str]]]  # the synopsis lines (see _lines)
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     source = protected.text
+    by_id = {str(ph.id): ph for ph in protected.placeholders}
     macros = {m.group(1) for m in _TAG_AT.finditer(source) if source[m.start() - 1 : m.start()] == "%"}
+    programs = _programs(source, by_id)
     kinds = {
         str(ph.id): ph
         for ph in protected.placeholders
-        if _watched(ph.kind) or (ph.kind == _CODE_NAME and str(ph.id) in macros)
+        if (_watched(ph.kind) or (ph.kind == _CODE_NAME and str(ph.id) in macros))
+        and (not usage_and_macros or ph.kind == _COMMAND or str(ph.id) in macros or str(ph.id) in programs)
     }
+    tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
+    if not kinds:
+        apart: dict[str, tuple[bool, bool]] = {}
+        bracketed: set[str] = set()
+    else:
+        apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
+        bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
+    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id))
+
+
+def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> str | None:
+    """Why an engine's ``answer`` glues a token to a word or another token (or a numbered argument to a
+    digit) that the source keeps apart, or None. ``usage_and_macros``: judge only a usage line's command
+    and program and xgettext's ``%<PRIuMAX>`` (what a human translation is held to: a Basque ``%dk``,
+    an Esperanto ``%dª`` are the language's grammar)."""
+    src = _source(protected, usage_and_macros)
+    kinds, macros, tokens, apart = src.kinds, src.macros, src.tokens, src.apart
     if not kinds:
         return None
-    tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
-    apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
-    bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
-    programs = _programs(source, {str(ph.id): ph for ph in protected.placeholders})
+    source = protected.text
     for m in _TAG_AT.finditer(answer):
         ident = m.group(1)
         if ident not in kinds or ident not in apart:
@@ -87,12 +121,12 @@ def glued(protected: Protected, answer: str) -> str | None:
             if after and not apart[ident][1]:
                 text = f"%{ph.text}" if ident in macros else ph.text
                 return f"placeholder {text!r} is glued to the word after it"
-            if ident in programs and answer.startswith("[", m.end()):  # a usage line's program
+            if ident in src.programs and answer.startswith("[", m.end()):  # a usage line's program
                 return f"placeholder {ph.text!r} is glued to the bracket after it"
             continue
         if (after and not apart[ident][1]) or (before and not apart[ident][0]):
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the text next to it"
-        if answer.startswith("[", m.end()) and ident not in bracketed:
+        if answer.startswith("[", m.end()) and ident not in src.bracketed:
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the bracket after it"
     return None
 
@@ -107,14 +141,43 @@ def disordered(protected: Protected, answer: str) -> str | None:
     themselves, as translators of bash's synopses do when they rewrap them, and options of prose move
     with the sentence.
     """
-    by_id = {str(ph.id): ph for ph in protected.placeholders}
+    src = _source(protected, False)
+    if not src.lines:
+        return None
     order = [m.group(1) for m in _TAG_AT.finditer(answer)]
-    for heads, line in _lines(protected.text, by_id):
+    for heads, line in src.lines:
         got = [ident for ident in order if ident in line]
         for at, ident in enumerate(line):
-            if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]):
-                return f"command {by_id[ident].text!r} of the usage synopsis moved among its options"
+            # what a translation left out (an option with a translated name: bash's -sigspec) is judged elsewhere
+            if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]) & set(got):
+                return f"command {src.by_id[ident].text!r} of the usage synopsis moved among its options"
     return None
+
+
+def in_translation(source: Protected, target: Protected) -> str | None:
+    """What :func:`disordered`, or :func:`glued` of a usage line or a ``%<PRIuMAX>``, finds in an
+    existing translation, protected as ``target``.
+
+    The target's placeholders take the ids of the source's with the same text, in order (one the
+    source has not gets an id of its own, which neither rule judges), so the translation reads as an
+    engine's answer would.
+    """
+    judged = '%<x id="' in source.text or '"/> [' in source.text  # a macro directive; a program before its options
+    if not (judged or any(ph.kind == _COMMAND for ph in source.placeholders)):
+        return None  # nothing either rule judges in a human translation (most texts)
+    free: dict[str, list[int]] = {}
+    for ph in source.placeholders:
+        free.setdefault(ph.text, []).append(ph.id)
+    ids: dict[str, int] = {}
+    for ph in target.placeholders:
+        same = free.get(ph.text)
+        ids[str(ph.id)] = same.pop(0) if same else _UNMATCHED + ph.id
+    answer = _TAG_AT.sub(lambda m: f'<x id="{ids.get(m.group(1), _UNMATCHED)}"/>', target.text)
+    return glued(source, answer, usage_and_macros=True) or disordered(source, answer)
+
+
+#: Ids of a translation's placeholders that the source does not have: beyond any source's.
+_UNMATCHED = 1_000_000
 
 
 def _lines(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], list[str]]]:
@@ -130,7 +193,7 @@ def _lines(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], lis
         if ph.kind == "control" and "\n" in ph.text:
             lines.append((set(), []))
             continue
-        if ph.kind == "command-synopsis" or m.group(1) in programs:
+        if ph.kind == _COMMAND or m.group(1) in programs:
             heads.add(m.group(1))
             line.append(m.group(1))
         elif ph.kind in _SYNOPSIS:

@@ -174,20 +174,28 @@ OPTION = r"""
 #: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
 #: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
 #: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
-PATH = r"""
+#: Its alternatives, in order; the scan searches each where the text holds what it needs (the first and
+#: third a slash, the second a dot, the last a colon and a backslash).
+PATH_ROOTED = r"""
     (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
     (?:~|\.{1,2})?              # home, here, up
     /(?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
     (?:/(?:[A-Za-z0-9_.+@-]|\([\w|]+\))*)*   # the others; a trailing slash too
-    | (?<![\w.~:\\-])
-      \.[a-z][a-z0-9_.-]*[a-z0-9] # a dotfile starting a word or after a folder: .netrc, OUTPUT_DIR/.doctrees
-                                # (".NET" is a name)
-    | (?<![\w/.~:\\-])
-      [A-Za-z0-9_.+-]+          # a relative path's first folder
-      (?:/[A-Za-z0-9_.+-]+)*    # more folders
-      /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
-    | \b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
 """
+DOTFILE = r"""
+    (?<![\w.~:\\-])
+    \.[a-z][a-z0-9_.-]*[a-z0-9]   # a dotfile starting a word or after a folder: .netrc, OUTPUT_DIR/.doctrees
+                                # (".NET" is a name)
+"""
+PATH_RELATIVE = r"""
+    (?<![\w/.~:\\-])
+    [A-Za-z0-9_.+-]+            # a relative path's first folder
+    (?:/[A-Za-z0-9_.+-]+)*      # more folders
+    /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
+"""
+WINDOWS_PATH = r"""\b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
+"""
+PATH = "|".join((PATH_ROOTED, DOTFILE, PATH_RELATIVE, WINDOWS_PATH))
 
 #: A name a program reads, whose shape no word of prose has: ``snake_case`` and ``MAX_ROWS`` (human
 #: translators keep 92 % of the capitals-with-underscore names of 24 projects' catalogs as they are;
@@ -238,8 +246,10 @@ FILE_GLOB = r"""
 #: Vim's Ex commands: ``:qa!``, ``:help 'cm'`` (an option's name), ``:s\/sub/`` (a pattern), ``:recover``.
 #: The colon starts a word: "E1270:" and "10:30" are text.
 EX_COMMAND = r"""
-    (?:(?<=[\s"'(\[])|^)
-    :[a-z]{1,20}!?              # the command, maybe forced
+    :(?<![^\s"'(\[]:)          # the colon, starting the text or after a space, a quote or a bracket (a
+                                # literal first: the regex engine looks for the colon rather than try a
+                                # lookbehind at every position)
+    [a-z]{1,20}!?               # the command, maybe forced
     (?:\\?/\S*                  # its pattern: :s\/sub/
       |[ ]'[a-z]{1,20}'         # or the option it is about: :help 'cm'
     )?

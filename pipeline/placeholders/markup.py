@@ -164,7 +164,8 @@ def is_markup(tag: str, text: str) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    return _end_tag(m.group("name")).search(text) is not None
+    # A regex of its own per name: compiled only where the text has an end tag at all.
+    return "</" in text and _end_tag(m.group("name")).search(text) is not None
 
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
@@ -177,6 +178,7 @@ _KEYS = frozenset(
 )
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
+_KEY_CHORD = re.compile(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
 #: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
 _USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
@@ -206,13 +208,14 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
         return True
     at = text.index(tag) if at is None else at
     before, after = text[:at], text[at + len(tag) :]
-    if name in _KEYS or re.fullmatch(r"[CSMAD]-\w+|F[0-9]{1,2}", name):
+    if name in _KEYS or _KEY_CHORD.fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
     if _GLUED_BEFORE.search(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
         return False
     if name in _EXPANSIONS:
         return True
-    if re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
+    # A regex of its own per name: compiled only where the text holds the dotted name at all.
+    if f".{name}" in text and re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
         return True
     if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
         return False

@@ -11,7 +11,7 @@ on, whatever the segment's format flags say: markup tags whole with the directiv
 translate), quoted code, the directives of the formats the flags name
 (:mod:`~pipeline.placeholders.grammars`), ICU structure (:mod:`~pipeline.placeholders.icu`, with the
 target language's plural categories added by :mod:`~pipeline.placeholders.icu_plurals`), and the
-kinds of :mod:`~pipeline.placeholders.grammar` (other formats' directives, variables, options,
+kinds of :mod:`~pipeline.placeholders.kinds` (other formats' directives, variables, options,
 paths, names, URLs, entities, newlines). What is an *error* in a human translation is another
 question, judged as gettext does (:mod:`~pipeline.placeholders.checks`).
 
@@ -28,7 +28,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from pipeline.placeholders import grammar, icu, icu_plurals, markup
+from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
@@ -44,103 +44,6 @@ class PlaceholderMismatch(ValueError):
     """A translation cannot be restored faithfully; ``str(exc)`` is the reason for the report."""
 
 
-# Each kind: a verbose regex, applied to the text between markup, quoted code, a format flag's
-# directives and ICU structure (:func:`_spans`). Order matters: at one position, the first kind
-# listed wins. Every kind applies whatever the entry's flags say: a flag names the format gettext
-# checks (which decides what is an *error*), never all the code a text holds.
-_KIND_PATTERNS: dict[str, str] = {
-    "url": grammar.URL,
-    "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
-    "template": grammar.TEMPLATE,
-    "ruby-named": grammar.RUBY_NAMED,
-    # Before the printf kinds, or %size% would be %s + "ize%".
-    "percent-named": grammar.PERCENT_NAMED,
-    "safe-printf": grammar.SAFE_PRINTF,
-    # Before the other directives, which would read %Ln as %L and "n".
-    "qt-count": grammar.QT_COUNT,
-    "qt-numbered": grammar.QT_NUMBERED,
-    "percent-directive": grammar.PERCENT_DIRECTIVE,
-    "escaped-brace": grammar.ESCAPED_BRACE,
-    "safe-brace": grammar.SAFE_BRACE,
-    "icu-arg": grammar.ICU_ARGUMENT,
-    "fortran-directive": grammar.FORTRAN_DIRECTIVE,
-    "code-identifier": grammar.CODE_IDENTIFIER,
-    "dollar-var": grammar.DOLLAR_VARIABLE,
-    "ex-command": grammar.EX_COMMAND,
-    "option": grammar.OPTION,
-    "protocol-command": grammar.PROTOCOL_COMMAND,
-    "command-synopsis": grammar.COMMAND_SYNOPSIS,
-    # Before paths, or *.vim would be a star and a dotfile, and %s_ascii.spl a name and a file.
-    "file-glob": grammar.FILE_GLOB,
-    "glued-file-name": grammar.GLUED_FILE_NAME,
-    # Before identifiers, or flatpages/default.html would be a word and a file name.
-    "path": grammar.PATH,
-    "identifier": grammar.IDENTIFIER,
-    "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
-    "control": r"[\n\t\r\v\f]",
-}
-_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
-_NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
-#: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
-#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`). The regex engine tries every
-#: alternative at every position: a text's alternation leaves out the kinds it cannot hold, which
-#: makes protection more than twice as fast on real catalogs.
-_NEEDS: dict[str, tuple[str, ...]] = {
-    "url": (":", "/"),
-    "email": ("@",),
-    "template": ("{",),
-    "ruby-named": ("%", "{"),
-    "percent-named": ("%",),
-    "safe-printf": ("%",),
-    "qt-count": ("%",),
-    "qt-numbered": ("%",),
-    "percent-directive": ("%",),
-    "escaped-brace": ("\\", "{"),
-    "safe-brace": ("{",),
-    "icu-arg": ("{",),
-    "fortran-directive": ("!", "$"),
-    "code-identifier": ("$",),
-    "dollar-var": ("$",),
-    "ex-command": (":",),
-    "option": ("-",),
-    "protocol-command": (),
-    "command-synopsis": ("[",),
-    "file-glob": ("*",),
-    "glued-file-name": ("%}", "."),
-    "path": ("/\\.",),
-    "identifier": (_NAME,),
-    "entity": ("&",),
-    "control": ("\n\t\r\v\f",),
-}
-_LOOKED_FOR = "".join(sorted({c for needs in _NEEDS.values() for group in needs for c in group} - {_NAME}))
-
-
-@functools.lru_cache(maxsize=512)
-def _alternation(kinds: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex of ``kinds`` in their order of precedence, each a named group."""
-    return re.compile(
-        "|".join(f"(?P<{k.replace('-', '_')}>{_KIND_PATTERNS[k]})" for k in kinds), re.VERBOSE | re.DOTALL
-    )
-
-
-@functools.lru_cache(maxsize=1024)
-def _alternation_for(present: frozenset[str]) -> re.Pattern[str]:
-    """The alternation of the kinds a text holding the characters ``present`` can hold."""
-    return _alternation(
-        tuple(k for k, needs in _NEEDS.items() if all(any(c in present for c in group) for group in needs))
-    )
-
-
-def _pattern_for(text: str) -> re.Pattern[str]:
-    """The alternation of the kinds ``text`` can hold."""
-    present = {c for c in _LOOKED_FOR if c in text}
-    if _IDENTIFIER_HINT.search(text):
-        present.add(_NAME)
-    return _alternation_for(frozenset(present))
-
-
-#: Every kind: what the alternation of a text that holds everything is.
-_PATTERN = _alternation(tuple(_KIND_PATTERNS))
 #: Kinds that read a printf argument in order when they carry no position or name.
 PRINTF_KINDS = frozenset({"safe-printf"})
 _SAFE_PRINTF = re.compile(grammar.SAFE_PRINTF, re.VERBOSE)
@@ -291,22 +194,25 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF.finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
+    if triggered:  # a usage synopsis's program and subcommands, as a user types them
+        fixed += [
+            (start, end, synopsis.KIND, False)
+            for start, end in synopsis.command_words(core)
+            if not any(a < end and start < b for a, b, _, _ in fixed)
+        ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
     """``fixed`` with the regex kinds found in the text between its spans, in order."""
-    pattern = _pattern_for(core)
+    scanned = kinds.scanned_in(core)
     found: list[_Span] = []
     last = 0
     for span in [*fixed, (len(core), len(core), "", False)]:
         start, end = span[0], span[1]
-        if start >= last:
-            for m in pattern.finditer(core, last, start):
-                if m.start() != m.end():
-                    assert m.lastgroup is not None  # every kind is a named group
-                    found.append((m.start(), m.end(), m.lastgroup.replace("_", "-"), False))
+        if start > last and scanned:  # no kind matches an empty gap
+            found.extend(kinds.spans(core, scanned, last, start))
         if span[2] and start >= last:
             found.append(span)
             last = end

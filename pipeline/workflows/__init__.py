@@ -1,2 +1,3 @@
 """Workflows around runs: ``pipeline check`` (:mod:`~pipeline.workflows.check`, the release gate needing no
-service) and ``pipeline refresh`` (:mod:`~pipeline.workflows.refresh`, merge templates then re-translate)."""
+service) and ``pipeline refresh`` (:mod:`~pipeline.workflows.refresh`, merge templates then re-translate; the merge
+step: :mod:`~pipeline.workflows.merge`)."""

@@ -1,6 +1,6 @@
 """Protect's shortcuts change no protected form: a text with no trigger character is protected at once,
-the regex scan is skipped for it, and a text's scan tries only the kinds it can hold; all must give
-what the full scan gives, text for text."""
+the regex scan is skipped for it, and a text's scan tries only the kinds it can hold, each kind's regex
+on its own; all must give what one alternation of every kind gives, text for text."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from unittest import mock
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from pipeline.placeholders import kinds
 from pipeline.placeholders import protect as protect_module
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
+from pipeline.placeholders.runs import Span
 from pipeline.segments import Protected
 
 #: Real examples of every placeholder kind (and of text that only looks like one), from the unit tests
@@ -80,12 +82,29 @@ TEXT = st.one_of(
 )
 
 
+#: The oracle of the kinds' scan: one alternation of every kind, in their order of precedence.
+_EVERY_KIND = re.compile(
+    "|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in kinds._KIND_PATTERNS.items()),
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _alternation_spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
+    """What the alternation of every kind finds in ``core[start:end]`` (``scanned`` left aside)."""
+    return [
+        (m.start(), m.end(), (m.lastgroup or "").replace("_", "-"), False)
+        for m in _EVERY_KIND.finditer(core, start, end)
+        if m.start() != m.end()
+    ]
+
+
 def _full_scan(text: str, flags: tuple[str, ...]) -> Protected:
-    """``protect`` as it would be with every text searched by every kind: no trigger shortcut, no
-    alternation narrowed to the kinds the text can hold, no memo."""
+    """``protect`` as it would be with every text searched by one alternation of every kind: no trigger
+    shortcut, no kinds narrowed to those the text can hold, no kind searched on its own, no memo."""
     with (
         mock.patch.object(protect_module, "TRIGGERS", re.compile("")),
-        mock.patch.object(protect_module, "_pattern_for", lambda text: protect_module._PATTERN),
+        mock.patch.object(kinds, "scanned_in", lambda text: tuple(range(len(kinds._SCANNED)))),
+        mock.patch.object(kinds, "spans", _alternation_spans),
     ):
         return protect_module._protect.__wrapped__(text, flags)
 
@@ -106,6 +125,6 @@ def test_protect_gives_what_the_full_scan_gives(text: str, flags: list[str]) -> 
 @given(TEXT)
 def test_every_placeholder_holds_a_trigger_character(text: str) -> None:
     # The shortcut's premise, kind by kind: whatever any kind matches holds a character of TRIGGERS.
-    for found in protect_module._PATTERN.finditer(text):
-        if found.group():
-            assert protect_module.TRIGGERS.search(found.group()) is not None, (found.lastgroup, found.group())
+    for i, (kind, _, _) in enumerate(kinds._SCANNED):
+        for found in kinds._scanned_pattern(i).finditer(text):
+            assert protect_module.TRIGGERS.search(found.group()) is not None, (kind, found.group())

@@ -205,8 +205,10 @@ NO_TRIGGER = "<&:@{}%$[]`'\n\t\r\v\f-/.~_()"
 @given(st.text(st.characters(exclude_characters=NO_TRIGGER, exclude_categories=["Cs"]), max_size=80), FLAGS)
 def test_a_text_without_any_trigger_character_has_no_regex_placeholder(text: str, flags: list[str]) -> None:
     # protect skips its regex scan for such texts: every kind must need one of those characters.
+    from pipeline.placeholders import kinds
     from pipeline.placeholders import protect as protect_module
 
     assume(protect_module.TRIGGERS.search(text) is None)  # a small letter before a capital: a trigger too
-    assert [m.group() for m in protect_module._PATTERN.finditer(text) if m.group()] == []
+    scanned = [kinds._scanned_pattern(i) for i in range(len(kinds._SCANNED))]
+    assert [m.group() for pattern in scanned for m in pattern.finditer(text)] == []
     assert protect(text, flags).placeholders == ()

@@ -27,7 +27,7 @@ STAGE_ENTRY_POINTS = {
     "pipeline.run.report": {
         "pipeline.cli.commands.translate",
         "pipeline.cli.commands.refresh",
-        "pipeline.cli.commands",
+        "pipeline.cli.commands.reports",
     },
     "pipeline.run.scan": {"pipeline.cli.commands.resources"},
     # The one gate: `pipeline check` runs its rules over existing translations, and `pipeline review`
@@ -300,6 +300,8 @@ FRONT_DOORS = {
     "pipeline.run.orchestrate:translate_catalogs": "the same, in the caller's event loop",
     "pipeline.connect:open_client": "the client (httpx) once a request is needed; the local service if named",
     "pipeline.catalogs:read_catalog": "a catalog format's reader (polib, lxml), by the file's suffix",
+    "pipeline.catalogs.merge:_fails_new_flags": "the format grammars, for an entry whose flags the template changed",
+    "pipeline.catalogs.similar:_rapidfuzz": "rapidfuzz, when a merge looks for the entry most like a new one",
     "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
     "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",

@@ -204,3 +204,21 @@ def test_an_answer_swapping_angular_start_and_close_is_refused_for_recovery() ->
     assert (swapped.text, swapped.retryable) == (None, True)
     kept = verify(protected, 'Lies <x id="1"/>das<x id="2"/> zuerst', segment)
     assert kept.text == 'Lies <x id="START_TAG_SPAN"/>das<x id="CLOSE_TAG_SPAN"/> zuerst'
+
+
+def test_usage_lines_and_macro_directives_of_human_translations_are_judged_as_warnings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # What the gate refuses in an engine's answer, pipeline check reports in a human translation; a
+    # program reads each of them all the same, so none is an error (msgfmt accepts the catalog too:
+    # test_at_least_as_strict_as_msgfmt).
+    path = CHECK_DATA / "warn_usage_lines_human.po"
+    assert main(["check", str(path)]) == 0
+    where = f"{path.relative_to(Path.cwd())}"
+    assert capsys.readouterr().out.splitlines() == [
+        f"{where}:15: warning: command 'git commit-graph write' of the usage synopsis moved among its options",
+        f"{where}:18: warning: command 'git commit-graph write' is glued to the bracket after it",
+        f"{where}:22: warning: placeholder '%<PRIuMAX>' is glued to the word after it",
+        f"{where}:26: warning: placeholder '%s' is glued to the bracket after it",
+    ]
+    assert main(["check", "--strict", "-q", str(path)]) == 1

@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.cli import main
+from pipeline.damage import Kind, check
 from pipeline.placeholders.protect import protect
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "code"
@@ -212,3 +213,35 @@ def test_shown_values_and_metavariables_stay_translatable() -> None:
     """Human translators translate these (bash ru, django-cms, django-oscar; vim's <file> metavariables)."""
     for text in ("<unspecified>", "<missing product>", "<no current directory>", "-S <session>\tSource file <session>"):
         assert "<" not in "".join(ph.text for ph in protect(text).placeholders if ph.kind != "option"), text
+
+
+#: usage_synopsis.po (git, bash, vim, sphinx, coreutils verbatim): a part of the source that picks the
+#: entry -> the program and subcommand words that must come back as they are.
+SYNOPSIS_WORDS = {
+    "git commit-graph write [": "git commit-graph write [",
+    "git notes [": "git notes [",
+    "git submodule set-branch [": "git submodule set-branch [",
+    "git bundle list-heads <": "git bundle list-heads <",
+    "source filename": "source ",
+    "getopts optstring": "getopts ",
+    "Usage: cstag": " cstag <",
+}
+
+
+def test_a_usage_synopsis_keeps_its_program_and_subcommand_words(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    root, report = _translate(tmp_path, ["usage_synopsis.po"])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "usage_synopsis.po").units}
+    assert len(targets) == 10 and all(CYRILLIC.search(t) for t in targets.values()), targets
+    for part, words in SYNOPSIS_WORDS.items():
+        source = next(s for s in targets if part in s)
+        assert words in targets[source], (source, targets[source])
+    # the independent damage checker sees no command word changed (it does in what main wrote before:
+    # tests/data/damage/written-by-main.po)
+    assert [(s, d) for s, t in targets.items() for d in check(s, t) if d.kind is Kind.COMMAND] == []
+    # the arguments' names of bash's synopses and the words of sentences are translated
+    assert not re.search("filename|optstring|ignore|revisions|loading|combine", " ".join(targets.values()))
+    msgfmt_check(root / "usage_synopsis.po")
+    assert main(["check", str(root / "usage_synopsis.po")]) == 0

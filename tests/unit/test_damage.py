@@ -112,6 +112,17 @@ DAMAGED += [
         "PBSZ",
     ),
     ("trap [-lp] [[arg] signal_spec ...]", "تراط [-lp] [[ارغ] signal_spec ...]", Kind.COMMAND, "trap"),
+    # a usage synopsis's program and subcommand words (what main wrote before x-tags/6)
+    (
+        "usage: git commit-graph write [--object-dir <dir>]",
+        "usage: gitä cömmit-gräph write [--object-dir <dir>]",
+        Kind.COMMAND,
+        "commit-graph",
+    ),
+    ("git notes [--ref <notes-ref>] add [-f]", "гит notes [--ref <notes-ref>] add [-f]", Kind.COMMAND, "git"),
+    ("E562: Usage: cstag <ident>", "E562: Utilisation : cßtag <ident>", Kind.COMMAND, "cstag"),
+    ("Usage: %s add [OPTION]...", "Aufruf: %s ädd [OPTION]...", Kind.COMMAND, "add"),
+    ("source filename [arguments]", "ßource Dateiname [Argumente]", Kind.COMMAND, "source"),
     (
         "The URL of the request was: http://%(host)s%(path)s",
         "Theä ÜRL öf theä reqüeßt wäß: httpä://%(host)s%(path)s",
@@ -216,6 +227,19 @@ CORRECT = [
     ),
     ("Type `help name' to find out more.", "Введите «help name», чтобы узнать больше."),
     ("Type `help name' to find out more.", "Geben Sie „help name“ ein, um mehr zu erfahren."),
+    # a usage line's label, its arguments' names and sentences of the same shape are translated
+    ("usage: git commit-graph write [--object-dir <dir>]", "Aufruf: git commit-graph write [--object-dir <dir>]"),
+    ("E562: Usage: cstag <ident>", "E562: Utilisation : cstag <ident>"),
+    ("source filename [arguments]", "source Dateiname [Argumente]"),
+    ("getopts optstring name [arg ...]", "getopts chaineopts nom [arg ...]"),
+    ("pass -k flag to git-mailinfo", "-k an git-mailinfo übergeben"),
+    ("loading translations [%s]... ", "ładowanie tłumaczeń [%s]..."),
+    ("warning: ignoring --context", "uwaga: opcja --context zignorowana"),
+    # plone: two sentences without a space between them, not a dotted name
+    (
+        "Discussion Items are documents which reply to other content.They should *not* be addable.",
+        "Diskussionsbeiträge sind Dokumente, die auf andere Inhalte antworten. Sie sollen *nicht* hinzufügbar sein.",
+    ),
 ]
 
 

@@ -170,7 +170,7 @@ def test_refresh_without_a_template_does_not_count_nothing(
 
 
 def test_the_usage_note_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.cli.commands import print_usage
+    from pipeline.cli.commands.reports import print_usage
     from pipeline.run.quota import UsageRecord
     from pipeline.run.records import RunReport
 

@@ -7,8 +7,10 @@ file, the merge here edits only the affected entries.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,8 @@ from pipeline.catalogs.merge import merge
 from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
-from pipeline.workflows.refresh import find_template, refresh
+from pipeline.workflows.merge import find_template
+from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
@@ -234,6 +237,46 @@ def test_merge_reads_hex_and_octal_escapes_as_msgfmt_and_keeps_their_bytes(tmp_p
     assert data.startswith(header + body) and "#~" not in data and 'msgid "New"' in data
 
 
+def test_references_written_on_other_lines_are_the_same_references(tmp_path: Path) -> None:
+    """An entry keeps its lines where the template lists the same references on other lines (as polib
+    reads them), and takes the template's where a reference changed."""
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    template = tmp_path / "x.pot"
+    template.write_text(
+        header + '#: a.py:1 b.py:2\nmsgid "Same"\nmsgstr ""\n\n#: a.py:1\n#: b.py:3\nmsgid "Moved"\nmsgstr ""\n'
+    )
+    catalog = tmp_path / "de.po"
+    same = '#: a.py:1\n#:  b.py:2\nmsgid "Same"\nmsgstr "Gleich"\n'
+    catalog.write_text(header + same + '\n#: a.py:1\n#: b.py:2\nmsgid "Moved"\nmsgstr "Verschoben"\n')
+    result = merge(catalog, template)
+    assert result.data.decode() == header + same + '\n#: a.py:1 b.py:3\nmsgid "Moved"\nmsgstr "Verschoben"\n'
+    assert (result.fuzzy, result.added) == (0, 0)
+
+
+def test_a_lone_cr_inside_a_line_does_not_move_the_entries_of_a_merge(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    """msgfmt (and the reader) end a line at LF only: "# note\\r# more" is one line. Split at the CR
+    too, every entry after it was one line off, and the new entry landed between a msgid and its msgstr."""
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    catalog = tmp_path / "de.po"
+    catalog.write_bytes(
+        (
+            header + '# note\r# more\n#: a.py:1\nmsgid "One"\nmsgstr "Eins"\n\n#: a.py:2\nmsgid "Two"\nmsgstr "Zwei"\n'
+        ).encode()
+    )
+    msgfmt_check(catalog)
+    template = tmp_path / "de.pot"
+    template.write_text(header + 'msgid "One"\nmsgstr ""\n\nmsgid "Two"\nmsgstr ""\n\nmsgid "Three"\nmsgstr ""\n')
+    catalog.write_bytes(merge(catalog, template).data)
+    expected = (
+        header
+        + '# note\r# more\nmsgid "One"\nmsgstr "Eins"\n\nmsgid "Two"\nmsgstr "Zwei"\n\nmsgid "Three"\nmsgstr ""\n'
+    )
+    assert catalog.read_bytes() == expected.encode()
+    msgfmt_check(catalog)
+
+
 def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_still_compiles(
     tmp_path: Path, msgfmt_check: Callable[[Path], None]
 ) -> None:
@@ -252,3 +295,37 @@ def test_refresh_makes_fuzzy_what_a_new_format_flag_refuses_and_the_catalog_stil
     assert units["%s was saved"].state is UnitState.TRANSLATED
     msgfmt_check(catalog)
     assert main(["check", "--skip-fuzzy", str(catalog)]) == 0
+
+
+#: Run ``pipeline refresh --merge-only`` in a fresh process (what a release build starts); which of
+#: :data:`WATCHED` it loaded.
+MERGE_PROBE = """
+import json, sys
+from pipeline.cli import main
+code = main(["refresh", "--merge-only", "--quiet"])
+print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}))
+"""
+WATCHED = ("pipeline.placeholders.grammars", "rapidfuzz")
+#: What a merge alone never loads: a translation run's stages, records and report.
+RUN = ("pipeline.run.orchestrate", "pipeline.run.records", "pipeline.run.report", "asyncio", "httpx")
+
+
+@pytest.mark.parametrize(
+    ("pair", "loaded"),
+    [
+        ("added_changed_removed_revived", ["rapidfuzz"]),  # new messages, no flag changed
+        ("format_flag_added", ["pipeline.placeholders.grammars"]),  # flags changed, no new message
+    ],
+)
+def test_a_merge_loads_the_format_grammars_and_the_fuzzy_ranking_only_where_the_template_needs_them(
+    tmp_path: Path, pair: str, loaded: list[str]
+) -> None:
+    catalog = tmp_path / "po" / "de.po"
+    catalog.parent.mkdir()
+    shutil.copy(DATA / f"{pair}.po", catalog)
+    shutil.copy(DATA / f"{pair}.pot", tmp_path / "po" / "messages.pot")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["po/*.po"]\n[cache]\ndir = "cache"\n')
+    probe = MERGE_PROBE % ((*WATCHED, *RUN),)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(done.stdout) == {"code": 0, "loaded": loaded}, done.stderr
+    assert catalog.read_bytes() != (DATA / f"{pair}.po").read_bytes()  # merged all the same

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import pipeline.workflows.refresh as refresh_module
+import pipeline.workflows.merge as merge_step
 from pipeline.catalogs.merge import MergeResult, Template, merge_read
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.run.records import RunReport
-from pipeline.workflows.refresh import MergeOutcome, refresh
+from pipeline.workflows.merge import MergeOutcome
+from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
 
 CATALOGS = 8  # the sample project's PO catalogs
@@ -43,7 +44,7 @@ def merged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         names.append(f"{path.parent.parent.name}/{path.name}")
         return merge_read(path, raw, template)
 
-    monkeypatch.setattr(refresh_module, "merge_read", spy)
+    monkeypatch.setattr(merge_step, "merge_read", spy)
     return names
 
 

@@ -1,6 +1,6 @@
 """Issue 35's acceptance bench: code damage in what ``pipeline translate`` writes, on published projects.
 
-For each project of ``bench.harness.corpus`` (24 of them: a KDE application, a Qt library's ``_qt.po``, gcc,
+For each project of ``bench.harness.corpus`` (25 of them: a KDE application, a Qt library's ``_qt.po``, gcc,
 GNOME apps, Django and Flask apps, PHP apps, Symfony and Angular apps with ICU XLIFF, a Perl tool, ...)
 a sample of translated entries is blanked (``--sample``, default 40 per project; see
 ``bench/acceptance/damage/sample.py``) and the entries already empty are asked too. Then ``pipeline translate``

@@ -210,6 +210,15 @@ PROJECTS = (
         why="dpkg-dev's Perl scripts: perl-format, option names, file paths, $VARS",
     ),
     CorpusProject(
+        "po4a",
+        "Perl tool (po4a)",
+        "github",
+        "mquinson/po4a",
+        ("repo/po/bin/{lang}.po",),
+        ("de",),
+        why="po4a's own messages: a Perl program's %s, options, module names (Locale::Po4a::...), file names",
+    ),
+    CorpusProject(
         "sphinx",
         "Python tool (Sphinx)",
         "pip",

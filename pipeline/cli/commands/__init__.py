@@ -1,5 +1,6 @@
 """What each command does once its arguments are parsed, and what they share once they run (here: their
-settings, logging, issue output, the usage line and the reports).
+settings, logging and issue output; the usage line and the reports of a translation run:
+:mod:`~pipeline.cli.commands.reports`).
 
 A command's module is loaded by name (``module:function``) when it runs: the parsers
 (:mod:`pipeline.cli`'s modules) stay light, so that building one command's parser costs nothing
@@ -12,22 +13,9 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from pathlib import Path
 
-from pipeline.config import REPORT_SUBDIR, Settings, check_service_url, load_settings, project_dir
-from pipeline.errors import ExitCode
+from pipeline.config import Settings, check_service_url, load_settings
 from pipeline.model import Alert, Issue, Severity
-from pipeline.run import report as report_files
-from pipeline.run.records import RunReport
-from pipeline.run.report import usage_line
-
-
-def report_dir(args: argparse.Namespace, settings: Settings) -> Path:
-    """Where the report goes: ``--report-dir``, else the configured folder, else the project's cache folder."""
-    if args.report_dir:
-        given: Path = args.report_dir
-        return given.resolve()
-    return settings.report_dir or project_dir(settings.root) / REPORT_SUBDIR
 
 
 def load_cli_settings(args: argparse.Namespace) -> Settings:
@@ -72,31 +60,3 @@ def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
     for issue in issues:
         if issue.severity is Severity.ERROR or not quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)
-
-
-def print_usage(report: RunReport) -> None:
-    """The account's usage before and after the run, on stderr, when it was read.
-
-    Why it was not (the usage call failed, no limit) was said once while the run went on.
-    """
-    if report.usage is not None and report.usage.before is not None:
-        print(f"pipeline: {usage_line(report)}", file=sys.stderr)
-
-
-def save_reports(report: RunReport, directory: Path) -> tuple[RunReport, Path | None]:
-    """Write ``report.json`` and ``report.md``; the report, and where its JSON is (None: it could not be written).
-
-    When that fails (a full disk) it is said, and the report returned has at least exit 1: the
-    catalogs, cache and state were written before, so only the report is lost and the run's outcome
-    stays what it was, but something needs a look.
-    """
-    try:
-        json_path, _ = report_files.write_reports(report, directory)
-    except OSError as exc:
-        print(
-            f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
-            f"and the run state are saved",
-            file=sys.stderr,
-        )
-        return replace(report, exit_code=max(report.exit_code, ExitCode.PARTIAL)), None
-    return report, json_path

@@ -9,14 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.catalog_paths import where_searched
-from pipeline.cli.commands import (
-    load_cli_settings,
-    print_issues,
-    print_usage,
-    report_dir,
-    save_reports,
-    stderr_log,
-)
+from pipeline.cli.commands import load_cli_settings, print_issues, stderr_log
+from pipeline.cli.commands.reports import print_usage, report_dir, save_reports
 from pipeline.config import Settings, load_settings
 from pipeline.model import Severity
 from pipeline.run.orchestrate import RunOptions, run_translate

@@ -60,6 +60,11 @@ class Database:
                 raise
             self._conn.execute("COMMIT")
 
+    def write(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """One writing statement, atomic on its own (SQLite commits it as it ends)."""
+        with self._lock:
+            self._conn.execute(sql, args)
+
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """All rows of a read-only statement."""
         with self._lock:

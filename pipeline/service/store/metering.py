@@ -69,19 +69,20 @@ class Meter:
     def charge(self, key_id: str, account_id: str, period: str, kind: Kind, characters: int, limit: int | None) -> bool:
         """Add ``characters`` unless that would take the key over ``limit``; False means refused."""
         column = _COLUMNS[kind]
+        add = (
+            f"INSERT INTO key_usage(key_id, account_id, period, {column}) VALUES (?, ?, ?, ?) "
+            f"ON CONFLICT(key_id, period) DO UPDATE SET {column} = {column} + excluded.{column}"
+        )
+        values = (key_id, account_id, period, characters)
+        if limit is None or characters <= 0:  # nothing to check first: the one statement is its own transaction
+            self._db.write(add, values)
+            return True
         with self._db.transaction() as conn:
-            if limit is not None and characters > 0:
-                row = conn.execute(
-                    f"SELECT {_TOTAL} FROM key_usage WHERE key_id = ? AND period = ?", (key_id, period)
-                ).fetchone()
-                used = row[0] if row else 0
-                if used + characters > limit:
-                    return False
-            conn.execute(
-                f"INSERT INTO key_usage(key_id, account_id, period, {column}) VALUES (?, ?, ?, ?) "
-                f"ON CONFLICT(key_id, period) DO UPDATE SET {column} = {column} + excluded.{column}",
-                (key_id, account_id, period, characters),
-            )
+            row = conn.execute(f"SELECT {_TOTAL} FROM key_usage WHERE key_id = ? AND period = ?", (key_id, period))
+            found = row.fetchone()
+            if (found[0] if found else 0) + characters > limit:
+                return False
+            conn.execute(add, values)
         return True
 
     def refund(self, key_id: str, period: str, kind: Kind, characters: int) -> None:

@@ -1,0 +1,150 @@
+"""The regex kinds of placeholder: each kind's pattern, what a text must hold for it, and the scan that
+finds them in a text as one alternation of every kind would, in their order of precedence.
+
+:mod:`~pipeline.placeholders.protect` runs the scan over the text its markup, quoted code, format
+directives and ICU structure leave (:func:`spans`), with the kinds the text can hold (:func:`scanned_in`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pipeline.placeholders import grammar
+from pipeline.placeholders.runs import Span
+
+# Each kind: a verbose regex, applied to the text between markup, quoted code, a format flag's
+# directives and ICU structure. Order matters: at one position, the first kind listed wins. Every
+# kind applies whatever the entry's flags say: a flag names the format gettext checks (which
+# decides what is an *error*), never all the code a text holds.
+_KIND_PATTERNS: dict[str, str] = {
+    "url": grammar.URL,
+    "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
+    "template": grammar.TEMPLATE,
+    "ruby-named": grammar.RUBY_NAMED,
+    # Before the printf kinds, or %size% would be %s + "ize%".
+    "percent-named": grammar.PERCENT_NAMED,
+    "safe-printf": grammar.SAFE_PRINTF,
+    # Before the other directives, which would read %Ln as %L and "n".
+    "qt-count": grammar.QT_COUNT,
+    "qt-numbered": grammar.QT_NUMBERED,
+    "percent-directive": grammar.PERCENT_DIRECTIVE,
+    "escaped-brace": grammar.ESCAPED_BRACE,
+    "safe-brace": grammar.SAFE_BRACE,
+    "icu-arg": grammar.ICU_ARGUMENT,
+    "fortran-directive": grammar.FORTRAN_DIRECTIVE,
+    "code-identifier": grammar.CODE_IDENTIFIER,
+    "dollar-var": grammar.DOLLAR_VARIABLE,
+    "ex-command": grammar.EX_COMMAND,
+    "option": grammar.OPTION,
+    "protocol-command": grammar.PROTOCOL_COMMAND,
+    "command-synopsis": grammar.COMMAND_SYNOPSIS,
+    # Before paths, or *.vim would be a star and a dotfile, and %s_ascii.spl a name and a file.
+    "file-glob": grammar.FILE_GLOB,
+    "glued-file-name": grammar.GLUED_FILE_NAME,
+    # Before identifiers, or flatpages/default.html would be a word and a file name.
+    "path": grammar.PATH,
+    "identifier": grammar.IDENTIFIER,
+    "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
+    "control": r"[\n\t\r\v\f]",
+}
+_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
+_NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
+#: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
+#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`). A text is searched only by the kinds it
+#: can hold, which makes protection more than twice as fast on real catalogs. (A kind of
+#: :data:`_ALTERNATIVES` says it per alternative.)
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "url": (":", "/"),
+    "email": ("@",),
+    "template": ("{",),
+    "ruby-named": ("%", "{"),
+    "percent-named": ("%",),
+    "safe-printf": ("%",),
+    "qt-count": ("%",),
+    "qt-numbered": ("%",),
+    "percent-directive": ("%",),
+    "escaped-brace": ("\\", "{"),
+    "safe-brace": ("{",),
+    "icu-arg": ("{",),
+    "fortran-directive": ("!", "$"),
+    "code-identifier": ("$",),
+    "dollar-var": ("$",),
+    "ex-command": (":",),
+    "option": ("-",),
+    "protocol-command": (),
+    "command-synopsis": ("[",),
+    "file-glob": ("*",),
+    "glued-file-name": ("%}", "."),
+    "identifier": (_NAME,),
+    "entity": ("&",),
+    "control": ("\n\t\r\v\f",),
+}
+#: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
+#: is searched for dotfiles only, not for the paths that a slash starts or separates.
+_ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "path": (
+        (grammar.PATH_ROOTED, ("/",)),
+        (grammar.DOTFILE, (".",)),
+        (grammar.PATH_RELATIVE, ("/",)),
+        (grammar.WINDOWS_PATH, (":", "\\")),
+    ),
+}
+#: What the scan searches, in order of precedence: (kind, regex, needs) of each kind, or of each of its
+#: alternatives (a kind is the alternation of its alternatives, in order).
+_SCANNED: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
+    (kind, pattern, needs)
+    for kind in _KIND_PATTERNS
+    for pattern, needs in (_ALTERNATIVES[kind] if kind in _ALTERNATIVES else ((_KIND_PATTERNS[kind], _NEEDS[kind]),))
+)
+_LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - {_NAME}))
+
+
+@functools.cache
+def _scanned_pattern(index: int) -> re.Pattern[str]:
+    """The regex of one entry of :data:`_SCANNED`, compiled at its first use."""
+    return re.compile(_SCANNED[index][1], re.VERBOSE | re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
+def _scanned_for(present: frozenset[str]) -> tuple[int, ...]:
+    """What a text holding the characters ``present`` is searched by (indexes of :data:`_SCANNED`), in order."""
+    return tuple(
+        i for i, (_, _, needs) in enumerate(_SCANNED) if all(any(c in present for c in group) for group in needs)
+    )
+
+
+def scanned_in(text: str) -> tuple[int, ...]:
+    """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
+    present = {c for c in _LOOKED_FOR if c in text}
+    if _IDENTIFIER_HINT.search(text):
+        present.add(_NAME)
+    return _scanned_for(frozenset(present))
+
+
+def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
+    """The matches of ``scanned`` (indexes of :data:`_SCANNED`) in ``core[start:end]``, as one alternation of
+    them in their order would find them: the leftmost match, the first listed where two start at one
+    place, then on from its end.
+
+    Each is its own regex, searched again only once the scan has passed its next match: one alternation
+    per set of kinds a text can hold would be compiled anew for each set (a run's texts hold dozens,
+    ~3 ms each), and a single alternation of every kind tries them all at every position. No kind
+    matches the empty string (a unit test checks), so none is passed over as ``finditer`` would.
+    """
+    patterns = [_scanned_pattern(i) for i in scanned]
+    upcoming = [p.search(core, start, end) for p in patterns]
+    found: list[Span] = []
+    while True:
+        first: re.Match[str] | None = None
+        kind = ""
+        for i, m in zip(scanned, upcoming, strict=True):
+            if m is not None and (first is None or m.start() < first.start()):
+                first, kind = m, _SCANNED[i][0]
+        if first is None:
+            return found
+        after = first.end()
+        found.append((first.start(), after, kind, False))
+        for i, m in enumerate(upcoming):
+            if m is not None and m.start() < after:
+                upcoming[i] = patterns[i].search(core, after, end)

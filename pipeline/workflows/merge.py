@@ -1,0 +1,216 @@
+"""The merge step of ``pipeline refresh``: every PO catalog of the project updated from its template.
+
+Each catalog is merged by :mod:`pipeline.catalogs.merge` (msgmerge semantics, only the affected
+entries edited) and written atomically when it changed. The run state (:mod:`pipeline.run.journal`)
+remembers what each merge left: a catalog whose bytes and template are as the last merge left them
+is not merged again. ``pipeline refresh --merge-only`` is this step alone, and loads nothing of a
+translation run.
+
+Which template belongs to a catalog: ``--template`` or ``[refresh] template`` for all of them; else
+``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
+``<dir>/<domain>.pot``); else the only ``.pot`` in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
+from pipeline.catalogs.merge import Template, merge_read, read_template
+from pipeline.config import Settings
+from pipeline.errors import CatalogError
+from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import state_lock
+from pipeline.files.untrusted import read_regular
+from pipeline.model import Issue, Severity
+from pipeline.run.journal import Journal, Merged, state_lock_path
+
+
+@dataclass(frozen=True)
+class MergeSummary:
+    """What the merge step did to one catalog."""
+
+    path: str
+    template: str
+    written: bool  # the merge changed it (and wrote it, unless the refresh was --frozen)
+    added: int
+    fuzzy: int
+    obsoleted: int
+    revived: int
+    removed: int
+
+
+@dataclass
+class MergeOutcome:
+    """The merge step over every catalog: what changed and what could not be merged."""
+
+    catalogs: list[MergeSummary] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    merged_paths: list[Path] = field(default_factory=list)
+
+
+def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
+    """The template of ``catalog``: the configured one, else found by the layout (module docstring)."""
+    if configured is not None:
+        return configured
+    if catalog.parent.name == "LC_MESSAGES":
+        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
+        if candidate.is_file():
+            return candidate
+    siblings = sorted(catalog.parent.glob("*.pot"))
+    if len(siblings) == 1:
+        return siblings[0]
+    same_domain = catalog.parent / f"{catalog.stem}.pot"
+    return same_domain if same_domain.is_file() else None
+
+
+def merge_catalogs(
+    root: Path,
+    paths: Sequence[Path],
+    template: Path | None,
+    log: Callable[[str], None],
+    write: bool = True,
+    journal: Journal | None = None,
+) -> MergeOutcome:
+    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``).
+
+    With a ``journal``, a catalog whose bytes and template hash as the last merge left them is not
+    merged again (merging would change nothing), and what each merge leaves is noted in it.
+    """
+    outcome = MergeOutcome()
+    merging = _Merging(root, write, journal)
+    for path in paths:
+        display = display_path(root, path)
+        if path.suffix.lower() != ".po":
+            outcome.issues.append(
+                Issue(
+                    display, "only PO catalogs are merged from a template; translated as is", severity=Severity.SKIPPED
+                )
+            )
+            outcome.merged_paths.append(path)
+            continue
+        found = find_template(path, template)
+        if found is None:
+            outcome.issues.append(
+                Issue(
+                    display,
+                    "no template found: pass --template or set [refresh] template "
+                    "(or put <domain>.pot next to the locale folders)",
+                )
+            )
+            continue
+        summary = merging.catalog(path, display, found)
+        if isinstance(summary, Issue):
+            outcome.issues.append(summary)
+            continue
+        outcome.catalogs.append(summary)
+        outcome.merged_paths.append(path)
+        if summary.written:
+            log(
+                f"{display}: {summary.added} added, {summary.fuzzy} fuzzy, {summary.obsoleted} obsolete, "
+                f"{summary.revived} revived, {summary.removed} removed (from {summary.template})"
+            )
+    return outcome
+
+
+class _Merging:
+    """The merge step's catalogs, one by one: each template read once, and parsed only when a catalog of it
+    is merged; a catalog the journal knows as its last merge left it is skipped unparsed."""
+
+    def __init__(self, root: Path, write: bool, journal: Journal | None) -> None:
+        self.root, self.write, self.journal = root, write, journal
+        self._templates: dict[Path, tuple[bytes, str] | CatalogError] = {}  # path -> (bytes, SHA-256)
+        self._parsed: dict[Path, Template | CatalogError] = {}
+
+    def catalog(self, path: Path, display: str, template: Path) -> MergeSummary | Issue:
+        """What merging ``path`` with ``template`` did, or the issue that stopped it."""
+        template_display = display_path(self.root, template)
+        try:
+            raw = read_regular(path)
+        except OSError as exc:
+            return Issue(display, f"not merged: cannot read: {exc.strerror}")
+        digest = hashlib.sha256(raw).hexdigest()
+        try:
+            template_digest = self._template(template)[1]
+            if self.journal is not None and self.journal.merged(display, template_display, template_digest, digest):
+                return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
+            result = merge_read(path, raw, self._parsed_template(template))
+            if result.changed and self.write:
+                atomic_write(path, result.data)
+        except CatalogError as exc:
+            return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
+        except OSError as exc:
+            return Issue(display, f"cannot write the catalog: {exc.strerror}")
+        if self.journal is not None and (self.write or not result.changed):
+            left = hashlib.sha256(result.data).hexdigest() if result.changed else digest
+            self.journal.note_merged(display, Merged(template_display, template_digest, left))
+        counts = (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed)
+        return MergeSummary(display, template_display, result.changed, *counts)
+
+    def _template(self, path: Path) -> tuple[bytes, str]:
+        """The template's bytes and their SHA-256; CatalogError when it cannot be read."""
+        if path not in self._templates:
+            try:
+                data = read_regular(path)
+                self._templates[path] = (data, hashlib.sha256(data).hexdigest())
+            except OSError as exc:
+                self._templates[path] = CatalogError(str(path), f"cannot read: {exc.strerror}")
+        found = self._templates[path]
+        if isinstance(found, CatalogError):
+            raise found
+        return found
+
+    def _parsed_template(self, path: Path) -> Template:
+        """The template as the strict reader reads it; CatalogError, with its line, when it is broken."""
+        if path not in self._parsed:
+            try:
+                self._parsed[path] = read_template(path, self._template(path)[0])
+            except CatalogError as exc:
+                self._parsed[path] = exc
+        found = self._parsed[path]
+        if isinstance(found, CatalogError):
+            raise found
+        return found
+
+
+def merge_templates(
+    settings: Settings,
+    paths: Sequence[Path] = (),
+    template: Path | None = None,
+    *,
+    log: Callable[[str], None] = lambda message: None,
+    frozen: bool = False,
+) -> MergeOutcome:
+    """Merge every catalog of the project (or of ``paths``) with its template, and save what the merges left.
+
+    ``frozen``: merge in memory, write nothing, log nothing (the caller lists what would change).
+    """
+    found = find_catalogs(settings, paths, writing=not frozen)  # a frozen refresh writes nothing
+    catalogs = [p for p in found.paths if p.suffix.lower() in CATALOG_SUFFIXES]
+    # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
+    merge_log = (lambda message: None) if frozen else log
+    journal = Journal(settings.cache_dir)
+    outcome = merge_catalogs(
+        settings.root, catalogs, template or settings.refresh_template, merge_log, not frozen, journal
+    )
+    outcome.issues[:0] = found.refused
+    if not frozen:
+        outcome.issues.extend(_save(journal))
+    return outcome
+
+
+def _save(journal: Journal) -> list[Issue]:
+    """Save what the merge step left in the journal (under the state's lock); a failure is a warning."""
+    directory = journal.directory
+    if directory is None or not journal.changed:
+        return []
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with state_lock(state_lock_path(directory)):
+            journal.save()
+    except OSError as exc:  # the next refresh merges again: nothing is lost
+        return [Issue(str(directory), f"cannot save the run state: {exc.strerror}", severity=Severity.WARNING)]
+    return []
