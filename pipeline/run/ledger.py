@@ -7,14 +7,18 @@ writes the report: every counter, issue and stop of ``report.json`` is set by a 
 after what happened. The first stop is the one reported (:meth:`Ledger.stop`); a signal overrides
 it, since the user asked the run to stop (:meth:`Ledger.interrupted`).
 
-A window's translations and the notes that go with them are the ledger's too (:class:`Decisions`):
+The windows' translations and the notes that go with them are the ledger's too (:class:`Decisions`):
 what was translated, copied, served from the cache or reused, what asks for a reviewer's note,
 what was sent again for its length. The stages read them (the gate admits from them, the plural
-planner picks fallbacks by them) and never write them.
+planner picks fallbacks by them) and never write them. Everything in them is keyed by catalog, and
+a catalog belongs to one window: two windows (one being written while the next sends) share them,
+and each window lets go of its own catalogs' (:meth:`Ledger.release_translations`,
+:meth:`Ledger.close_window`).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -33,7 +37,7 @@ __all__ = ["Decisions", "Ledger"]
 
 
 class Decisions:
-    """One window's translations and what goes with them, by segment: written by the ledger alone."""
+    """The open windows' translations and what goes with them, by segment or catalog: written by the ledger alone."""
 
     __slots__ = ("asked", "done", "notes", "retried", "review", "reused", "withheld")
 
@@ -67,6 +71,7 @@ class Ledger:
         self._said: set[str] = set()
         self._left: set[str] = set()  # keys of the texts counted in the report's remaining
         self._answered = False
+        self._timed_until = -math.inf  # the latest second a stage's timing counted
 
     # -- what was said --------------------------------------------------------------------------
 
@@ -198,18 +203,27 @@ class Ledger:
 
     # -- a window's translations ------------------------------------------------------------------
 
-    def new_window(self) -> None:
-        """The next window of catalogs: nothing decided for it yet."""
-        self.window = Decisions()
-
     @property
     def done(self) -> Mapping[SegmentKey, str]:
-        """The window's verified translations, by segment."""
+        """The open windows' verified translations, by segment."""
         return self.window.done
 
-    def release_translations(self) -> None:
-        """The gate admitted what is written: the window's translations and notes make room for the rendering."""
-        self.window.done, self.window.notes, self.window.asked = {}, {}, set()
+    def release_translations(self, catalogs: Collection[str]) -> None:
+        """The gate admitted what is written of ``catalogs``: their translations and notes make room for the
+        rendering."""
+        window = self.window
+        window.done = {key: text for key, text in window.done.items() if key.catalog not in catalogs}
+        window.notes = {key: note for key, note in window.notes.items() if key.catalog not in catalogs}
+        window.asked = {key for key in window.asked if key.catalog not in catalogs}
+
+    def close_window(self, catalogs: Collection[str]) -> None:
+        """A window's catalogs are done with: nothing decided for them is kept."""
+        self.release_translations(catalogs)
+        window = self.window
+        window.retried = {key: first for key, first in window.retried.items() if key.catalog not in catalogs}
+        for by_catalog in (window.review, window.reused, window.withheld):
+            for name in catalogs:
+                by_catalog.pop(name, None)
 
     def copied(self, key: SegmentKey, text: str, counted: bool = True) -> None:
         """A segment with nothing to translate is written as it is (a plural fallback counts only where used)."""
@@ -345,9 +359,12 @@ class Ledger:
         self.window.retried[key] = first
         self._catalogs[key.catalog].counters.length_retried += 1
 
-    def kept_shorter(self) -> None:
-        """Each retried segment keeps the shorter of its two answers (its first when the retry was not answered)."""
+    def kept_shorter(self, catalogs: Collection[str]) -> None:
+        """Each retried segment of ``catalogs`` keeps the shorter of its two answers (its first when the retry was
+        not answered)."""
         for key, first in self.window.retried.items():
+            if key.catalog not in catalogs:
+                continue
             now = self.window.done.get(key)
             if now is None or len(first) <= len(now):
                 self.window.done[key] = first
@@ -398,10 +415,18 @@ class Ledger:
         """The catalogs seen so far, by name (read only: the dry-run estimate counts what they would get)."""
         return dict(self._catalogs)
 
-    def timed(self, stage: str, since: float) -> float:
-        """Add the seconds since ``since`` to the stage's timing (windows add up); returns now."""
+    def timed(self, stage: str, since: float, counts: bool = True) -> float:
+        """Add the seconds since ``since`` to the stage's timing (windows add up); returns now.
+
+        Two open windows time the same seconds: each second counts once. The later window's stages do not
+        count (``counts``) until the earlier one has ended; its next stage then counts from there.
+        """
         now = self.clock()
-        self.report.timings[stage] = round(self.report.timings.get(stage, 0.0) + now - since, 3)
+        if not counts:
+            return now
+        seconds = max(0.0, now - max(since, self._timed_until))
+        self._timed_until = max(self._timed_until, now)
+        self.report.timings[stage] = round(self.report.timings.get(stage, 0.0) + seconds, 3)
         return now
 
     def finish(self, started: float, exit_code: Callable[[RunReport], int]) -> RunReport:

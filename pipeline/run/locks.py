@@ -7,9 +7,12 @@ are taken in sorted order, so two runs never wait for each other in a circle, an
 the process: a run that is killed leaves none behind (:mod:`pipeline.files.lockfile`: ``flock`` on
 POSIX, ``msvcrt.locking`` on Windows). Without a cache folder nothing is locked.
 
-Each lock holds a file descriptor, so a run locks one window of catalogs at a time, at most
-:func:`at_once` of them, and lets them go once the window is written and its state saved (before
-the next is locked, so two runs never hold some and wait for others). Beside each lock a note
+Each lock holds a file descriptor, so a run locks a window of catalogs at a time, at most
+:func:`at_once` of them, and lets them go once the window is written and its state saved. The
+next window may be locked before that, while the last requests of the one before are answered,
+but only if none of its catalogs is held by another run (:meth:`CatalogLocks.take_free`): a run
+waits for another's catalogs only while it holds none, so two runs never hold some and wait for
+others. Beside each lock a note
 (``<name>.owner``) says who holds it and since when: a run that has to wait says so, naming the
 holder, even under ``--quiet`` (:class:`~pipeline.model.Alert`), and gives up after
 ``Settings.lock_wait`` seconds with :class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or
@@ -103,7 +106,7 @@ class CatalogLocks:
     def __init__(self, cache_dir: Path | None, wait: float = 600.0) -> None:
         self.directory = cache_dir / LOCKS_DIR if cache_dir is not None else None
         self.wait = wait
-        self._held: list[FileLock] = []
+        self._held: dict[Path, FileLock] = {}
 
     async def acquire(
         self,
@@ -121,17 +124,14 @@ class CatalogLocks:
         the loop's signal handlers run while it waits.
         """
         wanted = sorted(set(paths))
-        if self.directory is None or not wanted:
-            return False
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
+        directory = self._usable(log) if wanted else None
+        if directory is None:
             return False
         me = json.dumps(Holder.me().__dict__).encode("utf-8")
         waited = False
+        taken: list[Path] = []
         for path in wanted:
-            file = self.directory / f"{hashlib.sha256(os.fsencode(path)).hexdigest()[:32]}.lock"
+            file = _lock_file(directory, path)
             try:
                 lock = FileLock(file)
                 waited = await self._take(lock, file, name(path), log, stopped) or waited
@@ -139,17 +139,53 @@ class CatalogLocks:
                 log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
                 continue
             except (CatalogsBusy, WaitStopped):
-                self.release()
+                self.release(taken)
                 raise
-            self._held.append(lock)
+            self._held[path] = lock
+            taken.append(path)
             _note(file, me)
         return waited
 
-    def release(self) -> None:
-        """Let other runs have the catalogs."""
-        for lock in self._held:
-            lock.release()
-        self._held.clear()
+    def take_free(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
+        """Lock every catalog of ``paths`` without waiting; False, holding none of them, when another run holds one."""
+        wanted = sorted(set(paths))
+        directory = self._usable(log) if wanted else None
+        if directory is None:
+            return True
+        me = json.dumps(Holder.me().__dict__).encode("utf-8")
+        taken: list[Path] = []
+        for path in wanted:
+            file = _lock_file(directory, path)
+            try:
+                lock = FileLock(file)
+                if not lock.try_acquire():
+                    self.release(taken)
+                    return False
+            except OSError as exc:
+                log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
+                continue
+            self._held[path] = lock
+            taken.append(path)
+            _note(file, me)
+        return True
+
+    def _usable(self, log: Callable[[str], None]) -> Path | None:
+        """The lock folder, made if missing; None without a cache folder, or when it cannot be made (said)."""
+        if self.directory is None:
+            return None
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log(f"warning: cannot create {self.directory} ({exc.strerror}); catalogs are not locked against other runs")
+            return None
+        return self.directory
+
+    def release(self, paths: Iterable[Path] | None = None) -> None:
+        """Let other runs have the catalogs of ``paths`` (None: every catalog held)."""
+        for path in list(self._held) if paths is None else paths:
+            lock = self._held.pop(path, None)
+            if lock is not None:
+                lock.release()
 
     async def _take(
         self, lock: FileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
@@ -174,6 +210,11 @@ class CatalogLocks:
             f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
             f"--lock-wait sets the wait)"
         )
+
+
+def _lock_file(directory: Path, catalog: Path) -> Path:
+    """The lock file of ``catalog`` in ``directory``: named by a hash of its path."""
+    return directory / f"{hashlib.sha256(os.fsencode(catalog)).hexdigest()[:32]}.lock"
 
 
 def _command() -> str:

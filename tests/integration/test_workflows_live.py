@@ -143,7 +143,8 @@ def test_a_key_whose_own_limit_is_far_below_the_need_stops_before_sending_anythi
     assert report.exit_code == ExitCode.QUOTA
     assert "the key has 20 characters left" in str(report.stopped) and "--max-characters 20" in str(report.stopped)
     assert translate_requests(transport) == 0
-    assert [path for _, path in transport.requests] == ["/v2/usage"]  # no sync, no listing, nothing else
+    # No sync, nothing else: the usage read, and the listing of languages sent with it (a listing bills nothing).
+    assert sorted(path for _, path in transport.requests) == ["/v2/usage", "/v3/languages"]
     assert files(root / "locale") == before
     assert usage(report).key_limit == 20 and usage(report).left == 20
 

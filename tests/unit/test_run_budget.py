@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
@@ -111,7 +114,15 @@ def test_context_grouping_cost_is_counted(tmp_path: Path) -> None:
     assert none.context_requests == 0
 
 
-def test_requests_for_all_languages_share_one_concurrency_limit(tmp_path: Path) -> None:
+def test_requests_for_all_languages_share_one_concurrency_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The virtual clock moves on whenever the event loop waits, a worker thread's scan or plan included: they
+    # run inline here, so that the German requests are still in flight when the Polish ones are ready.
+    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
+        return function(*args)
+
+    monkeypatch.setattr(asyncio, "to_thread", inline)
     settings = project(tmp_path, langs=("de", "pl"))
     settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
     in_flight, peak, langs_in_flight = 0, 0, set()

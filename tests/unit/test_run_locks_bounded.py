@@ -73,7 +73,7 @@ def test_300_catalogs_under_a_limit_of_256_descriptors_are_translated_and_then_s
     assert (again.returncode, again.stderr) == (0, "")
 
 
-def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
+def test_a_run_locks_at_most_two_windows_waits_only_holding_none_and_lets_each_go_once_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = project(tmp_path, body="")
@@ -81,8 +81,9 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
     for n in range(23):
         (folder / f"c{n}.po").write_text(CATALOG.replace("{n}", str(n)), encoding="utf-8")
     monkeypatch.setattr(work, "at_once", lambda: 5)
-    held: list[int] = []
-    real_acquire, real_release = CatalogLocks.acquire, CatalogLocks.release
+    taken: list[int] = []  # catalogs locked by each window, in order
+    most = [0]  # the most catalogs held at once
+    real_acquire, real_take_free = CatalogLocks.acquire, CatalogLocks.take_free
 
     async def acquire(
         self: CatalogLocks,
@@ -91,17 +92,48 @@ def test_a_run_locks_one_window_at_a_time_and_lets_each_go_once_written(
         log: Callable[[str], None],
         stopped: Callable[[], bool] = lambda: False,
     ) -> bool:
-        assert self._held == []  # the last window's locks are let go before the next are taken
+        assert self._held == {}  # a run that may wait for another's catalogs holds none: no circle of waits
+        before = len(self._held)
         waited = await real_acquire(self, paths, name, log, stopped)
-        held.append(len(self._held))
+        taken.append(len(self._held) - before)
+        most[0] = max(most[0], len(self._held))
         return waited
 
+    def take_free(
+        self: CatalogLocks, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]
+    ) -> bool:
+        before = len(self._held)
+        free = real_take_free(self, paths, name, log)
+        taken.append(len(self._held) - before)
+        most[0] = max(most[0], len(self._held))
+        return free
+
     monkeypatch.setattr(CatalogLocks, "acquire", acquire)
-    monkeypatch.setattr(CatalogLocks, "release", real_release)
+    monkeypatch.setattr(CatalogLocks, "take_free", take_free)
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 23
-    assert held == [5, 5, 5, 5, 4]  # app.po (nothing to translate) and the 23: in windows of 5
+    assert taken == [5, 5, 5, 5, 4]  # app.po (nothing to translate) and the 23: in windows of 5
+    assert 5 <= most[0] <= 10  # the window being written and the next one sending, at most
     assert at_once(1024) == 256 and at_once(64) == 16 and at_once(10**6) == 512
+
+
+def test_the_next_window_waits_for_another_run_only_once_the_one_before_let_its_catalogs_go(tmp_path: Path) -> None:
+    first, other = CatalogLocks(tmp_path / "cache"), CatalogLocks(tmp_path / "cache")
+    mine, theirs = tmp_path / "a.po", tmp_path / "b.po"
+    asyncio.run(first.acquire([mine], str, lambda m: None))
+    asyncio.run(other.acquire([theirs], str, lambda m: None))
+    try:
+        # Held by the other run: nothing taken, nothing waited for, what was held stays held.
+        assert first.take_free([theirs, tmp_path / "c.po"], str, lambda m: None) is False
+        assert list(first._held) == [mine]
+        other.release([theirs])
+        assert first.take_free([theirs, tmp_path / "c.po"], str, lambda m: None) is True
+        assert sorted(first._held) == [mine, theirs, tmp_path / "c.po"]
+        first.release([mine])
+        assert sorted(first._held) == [theirs, tmp_path / "c.po"]
+    finally:
+        first.release()
+        other.release()
 
 
 def holder_of(settings: Settings) -> CatalogLocks:

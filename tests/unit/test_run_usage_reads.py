@@ -47,8 +47,12 @@ class Recording(FakeService):
         # A window per catalog: before the first, after each; the read after a window serves the next one's check.
         (1, 16_384, 10**6, "ULTTUTTUTTU", ExitCode.OK),
         (10**9, 3, 10**6, "ULTTUUTTTTUTU", ExitCode.OK),  # parts of 3 segments: before each, after once
-        (1, 16_384, 60, "ULTTU", ExitCode.QUOTA),  # the second window finds too little left: no request
-        (10**9, 16_384, 10, "U", ExitCode.QUOTA),  # over quota from the start: the one read
+        # The second window, started while the first one's requests are answered, reads before its part and
+        # finds too little left: no request; the read after the first window's requests, which it owes, last.
+        (1, 16_384, 60, "ULTTUU", ExitCode.QUOTA),
+        # Over quota from the start: no request but the two reads of a first run, which go out together
+        # (the languages, which bill nothing, without waiting for the check).
+        (10**9, 16_384, 10, "UL", ExitCode.QUOTA),
     ],
 )
 def test_a_run_knows_the_usage_before_each_part_and_after_each_window_and_reports_the_first_and_last(
@@ -183,6 +187,18 @@ def test_the_languages_are_read_while_the_catalogs_are_scanned_too(
     # right after it: both while the other catalogs are scanned.
     assert service.at_usage[0] < len(LANGS) and service.at_languages[0] < len(LANGS)
     assert service.calls.startswith("UL") and service.calls.count("L") == 1
+
+
+def test_an_account_without_a_limit_is_read_before_the_run_sends_and_after_it_not_before_each_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline.run.plan, "PART_SEGMENTS", 3)  # parts of 3 segments: a read before each, with a limit
+    service = NotingTheLanguages([], None)
+    report = run(project(tmp_path, langs=LANGS), service)
+    assert report.exit_code == ExitCode.OK and service.calls.count("T") > 3
+    # No quota check can stop the run: the first read says so, and only the read after the requests is made again.
+    assert service.calls.startswith("UL") and service.calls.count("U") == 2 and service.calls.endswith("U")
+    assert usage(report, "after").account_count == service.billed > 0
 
 
 def test_a_first_run_without_a_key_says_so_and_changes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

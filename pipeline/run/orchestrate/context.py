@@ -138,6 +138,7 @@ class Reads:
         self._languages: asyncio.Future[tuple[frozenset[str], str]] | None = None
         self._offered: tuple[frozenset[str], str] | None = None
         self._kept: tuple[Allowance | None, str | None] | None = None  # see keep
+        self._unlimited: tuple[Allowance | None, str | None] | None = None  # the last read, when it showed no limit
 
     @property
     def offered(self) -> frozenset[str] | None:
@@ -147,27 +148,28 @@ class Reads:
     def start_usage(self, languages_too: bool = False) -> None:
         """Start reading the account's usage, to be taken by :meth:`usage`.
 
-        ``languages_too``: when the usage shows no limit (or cannot be read), no quota check can stop
-        the run, so the target languages are read next, without waiting for the check.
+        ``languages_too``: the target languages are read at the same time, without waiting for the
+        quota check (a listing bills nothing; what the check guards is the translate requests, and
+        glossary and style writes): the first request then waits for one round trip, not two.
         """
         if self._usage is None:
-            self._usage = asyncio.ensure_future(self._read_usage(languages_too))
-
-    async def _read_usage(self, languages_too: bool) -> tuple[Allowance | None, str | None]:
-        read = await read_usage(self._client(), self._url)
-        before = read[0]
-        if languages_too and (before is None or before.left is None):
+            self._usage = asyncio.ensure_future(read_usage(self._client(), self._url))
+        if languages_too:
             self.start_languages()
-        return read
 
     async def usage(self) -> tuple[Allowance | None, str | None]:
         """The account's usage: one kept since the run's last request (:meth:`keep`), the read :meth:`start_usage`
-        started, or one made now (see :func:`read_usage`)."""
+        started, the last one when it showed no limit (no quota check can stop the run: there is nothing to
+        read again for), or one made now (see :func:`read_usage`)."""
         kept, self._kept = self._kept, None
         if kept is not None:
             return kept
         read, self._usage = self._usage, None
-        return await (read if read is not None else read_usage(self._client(), self._url))
+        if read is None and self._unlimited is not None:
+            return self._unlimited
+        got = await (read if read is not None else read_usage(self._client(), self._url))
+        self._unlimited = got if got[0] is not None and got[0].left is None else None
+        return got
 
     def keep(self, read: tuple[Allowance | None, str | None]) -> None:
         """``read`` was made after the run's last request was billed: the next :meth:`usage` returns it instead of

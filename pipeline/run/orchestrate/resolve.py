@@ -260,7 +260,8 @@ class Resolver:
             # The usage could not be read: before the run says it goes on without a quota check, the
             # service must answer at all (a URL ending in /v2 answers neither read), or it stops, said once.
             return False
-        usage, shortfall = check_quota(read, needed, connections.budget.left, connections.budget.spent)
+        budget = connections.budget  # what the requests still in flight (of a part or window before) are billed counts
+        usage, shortfall = check_quota(read, needed, budget.left, budget.spent + budget.reserved)
         if not settings.service.embedded:  # the embedded service bills no one: its usage is neither said nor reported
             ledger.usage_before(usage, needed)
         if shortfall is not None:

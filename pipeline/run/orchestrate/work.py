@@ -5,27 +5,38 @@ Loaded by the run's front door (:mod:`pipeline.run.orchestrate`) once it knows t
 what runs remember, the locks, the connections, the interruption and the progress display.
 
 The catalogs are read in windows (:func:`pipeline.catalog_paths.catalog_windows`), each scanned,
-translated, written and saved before the next is read; a window's segments are planned and
-resolved in parts (:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one
-part's protected texts, keys and waiting segments at a time, and pays a text its parts share once.
-What a part does with the cache and the service is :mod:`.resolve`'s.
+translated, written and saved in turn; a window's segments are planned and resolved in parts
+(:func:`pipeline.run.plan.parts`): a catalog larger than a window keeps only one part's protected
+texts, keys and waiting segments at a time, and pays a text its parts share once. What a part does
+with the cache and the service is :mod:`.resolve`'s.
+
+The service never waits for a window boundary: once a window's last part is cut, the next window
+is locked, scanned and planned, and its requests queue behind the last ones of the window before
+(:class:`~.turns.Turn`), while those are answered, judged and written. At most two windows are open at
+once; windows are written and saved in order, each once the one before is; a window whose
+predecessor failed writes nothing.
 
 Two runs on the same catalogs take turns (:mod:`pipeline.run.locks`): each window's catalogs
 are locked while it is read, translated and written; a second run waits for the catalogs the first
-holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6).
+holds (saying who holds them), then finds them done, or gives up after ``lock_wait`` (exit 6). A
+run waits only while it holds no catalog: the next window is locked early only if none of its
+catalogs is held by another run, and otherwise once the window before has let its catalogs go.
 
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written, and serves the next window's first part as well (nothing is billed in between,
-unless the run waited for another run's catalogs: it then reads again).
+and are written. When no later window has started meanwhile, it serves the next window's first
+part as well (nothing is billed in between, unless the run waited for another run's catalogs: it
+then reads again); when one has, that window's parts read for themselves, and the read after is
+left to the last window.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 
 from pipeline.cache import holds_nothing
@@ -33,22 +44,22 @@ from pipeline.catalog_paths import catalog_windows, display_path
 from pipeline.catalogs import Unit
 from pipeline.connect import ClientFactory
 from pipeline.errors import UsageError
-from pipeline.files.lockfile import state_lock
 from pipeline.model import Issue, Severity
-from pipeline.run import gate, plan, scan, settled, write
-from pipeline.run.journal import Journal, state_lock_path
+from pipeline.run import gate, plan, scan, write
+from pipeline.run.journal import Journal
 from pipeline.run.ledger import Ledger
 from pipeline.run.locks import CatalogLocks, CatalogsBusy, WaitStopped, at_once
 from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
+from pipeline.run.orchestrate.turns import Turn
+from pipeline.run.orchestrate.writing import write_window
 from pipeline.run.provenance import Provenance, Rejections
-from pipeline.run.records import Fingerprint, RunInputs, RunReport, StopReason
+from pipeline.run.records import RunInputs, RunReport, StopReason
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index, reuse
-from pipeline.run.send import length
 from pipeline.run.send.interruption import Interruption
-from pipeline.run.window import Admission, Pending, Refused, ScannedCatalog, WindowFiles
+from pipeline.run.window import Pending, Refused, ScannedCatalog, WindowFiles
 
 __all__ = ["run", "translate"]
 
@@ -93,8 +104,7 @@ async def translate(
                 Rejections(settings.cache_dir),
             )
             try:
-                for number, paths in enumerate(_windows(work)):
-                    await _window(work, paths, inputs.started if number == 0 else ledger.clock())
+                await _in_turn(work)
             finally:
                 await connections.aclose()
     finally:
@@ -104,6 +114,44 @@ async def translate(
     if stop is not None:  # whatever else stopped the run, the user asked it to stop
         ledger.interrupted(stop)
     return finish(inputs, ledger)
+
+
+async def _in_turn(run: RunContext) -> None:
+    """Every window, each started once the one before has cut its last part; at most two open at once.
+
+    A window that fails stops the sending (the requests in flight are still judged); the window
+    after it writes nothing, and the failure is raised once both have ended.
+    """
+    open_: list[tuple[asyncio.Future[None], Turn]] = []
+    try:
+        for number, paths in enumerate(_windows(run)):
+            if len(open_) == 2:
+                await open_.pop(0)[0]
+            turn = Turn(open_[-1][0] if open_ else None)
+            if open_:
+                open_[-1][1].next = turn
+            clock = run.inputs.started if number == 0 else run.ledger.clock()
+            window: asyncio.Future[None] = asyncio.ensure_future(_window(run, paths, clock, turn))
+            window.add_done_callback(functools.partial(_ended, run))
+            open_.append((window, turn))
+            await turn.cut.wait()
+            if window.done():
+                window.result()  # raised: no later window
+        while open_:
+            await open_.pop(0)[0]
+    except asyncio.CancelledError:
+        for window, _ in open_:
+            window.cancel()
+        raise
+    finally:
+        if open_:  # a later window ends as its failed predecessor left it: it writes nothing
+            await asyncio.wait([window for window, _ in open_])
+
+
+def _ended(run: RunContext, window: asyncio.Future[None]) -> None:
+    """A window that failed stops the sending of the one after it: the requests in flight are judged, no more go."""
+    if not window.cancelled() and window.exception() is not None:
+        run.interruption.stop.set()
 
 
 def _windows(run: RunContext) -> Iterator[list[Path]]:
@@ -134,29 +182,40 @@ def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
         )
 
 
-async def _window(run: RunContext, paths: list[Path], clock: float) -> None:
+async def _window(run: RunContext, paths: list[Path], clock: float, turn: Turn) -> None:
     """Lock, scan, plan, translate and write one window of catalogs, then let them go; timings count from ``clock``."""
     try:
-        paths = await _lock(run, paths)
-    except CatalogsBusy as exc:
-        run.ledger.stop(StopReason.LOCKED, str(exc))
-        _not_read(run, paths)
-        return
-    except WaitStopped:  # a signal: the report's stop says which (see translate)
-        _not_read(run, paths)
-        return
-    try:
-        await _locked_window(run, paths, clock)
+        try:
+            paths = await _lock(run, paths, turn)
+        except CatalogsBusy as exc:
+            run.ledger.stop(StopReason.LOCKED, str(exc))
+            _not_read(run, paths)
+            return
+        except WaitStopped:  # a signal: the report's stop says which (see translate)
+            _not_read(run, paths)
+            return
+        try:
+            await _locked_window(run, paths, clock, turn)
+        finally:
+            run.locks.release(paths)  # after the state was saved: a run waiting for these finds them done
     finally:
-        run.locks.release()  # after the state was saved: a run waiting for these finds them done
+        turn.cut.set()
 
 
-async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
-    """Lock the window's catalogs; those another run settled while this one waited are skipped."""
+async def _lock(run: RunContext, paths: list[Path], turn: Turn) -> list[Path]:
+    """Lock the window's catalogs; those another run settled while this one waited are skipped.
+
+    While the window before holds its catalogs, these are taken only if no other run holds one;
+    otherwise the window waits for the one before to let its go, then for the other run's.
+    """
     inputs = run.inputs
     if inputs.options.dry_run:
         return paths
     root, interruption = inputs.settings.root, run.interruption
+    if turn.open_before():
+        if run.locks.take_free(paths, lambda p: display_path(root, p), run.ledger.log):
+            return paths
+        await turn.written_before()
     if not await run.locks.acquire(
         paths, lambda p: display_path(root, p), run.ledger.log, lambda: interruption.signum is not None
     ):
@@ -167,33 +226,43 @@ async def _lock(run: RunContext, paths: list[Path]) -> list[Path]:
     return unsettled(inputs.settings, inputs.options, run.journal, (inputs.skips, inputs.service), paths, run.ledger)
 
 
-async def _locked_window(run: RunContext, paths: list[Path], clock: float) -> None:
+async def _locked_window(run: RunContext, paths: list[Path], clock: float, turn: Turn) -> None:
     ledger, reads = run.ledger, run.connections.reads
-    ledger.new_window()
     files = WindowFiles(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
     sent = ledger.report.totals.requests
+    scanned: list[ScannedCatalog] = []
     try:
-        scanned, usage, clock = await _translate(run, files, clock)
+        scanned, usage, clock = await _translate(run, files, clock, turn)
+        if not await turn.written_before():  # the window before failed: the run ends with its error
+            ledger.not_written(s.display for s in scanned)
+            return
+        # The account's usage once this window's requests are billed, read while its catalogs are written. A
+        # later window sending meanwhile reads before its own parts, and owes the read after.
+        if turn.owed is not None:
+            sent = min(sent, turn.owed)
         after = ledger.report.totals.requests > sent and ledger.usage_read and not _leaving(run)
-        if after:  # the account's usage once this window's requests are billed, read while its catalogs are written
+        if after and turn.next is not None:
+            turn.next.owed, after = sent, False
+        if after:
             reads.start_usage()
         if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
-            await _write(run, files, scanned)
-            _save(run)  # once the admissions are let go: a large catalog's translations are held once, as recorded
-        clock = ledger.timed("write", clock)
+            await write_window(run, files, scanned)
+        clock = ledger.timed("write", clock, turn.counts())
         if after:
             read = await reads.usage()
             ledger.usage_after(read[0])
             reads.keep(read)  # nothing is billed before the next window's first part: its check needs no read
-            ledger.timed("translate", clock)
+            ledger.timed("translate", clock, turn.counts())
     finally:
-        reads.forget()
+        ledger.close_window([s.display for s in scanned])
+        if not turn.followed:
+            reads.forget()
     if usage is not None:
         raise usage
 
 
 async def _translate(
-    run: RunContext, files: WindowFiles, clock: float
+    run: RunContext, files: WindowFiles, clock: float, turn: Turn
 ) -> tuple[list[ScannedCatalog], UsageError | None, float]:
     """Scan the window's catalogs and resolve each part as it is cut; the catalogs as the gate reads them, a
     usage error to raise once written, the clock.
@@ -201,40 +270,53 @@ async def _translate(
     A part is resolved while the next is scanned and planned (:func:`_read` cuts the first catalog
     with work into a part of its own, so the first request leaves early), and the next part's
     requests go out while the last ones of the part before are in flight: at most two parts at
-    once, each keeping its texts only while it resolves.
+    once, each keeping its texts only while it resolves. A part planned while another resolves,
+    or while requests are in flight, is planned in a worker thread. Once the last part is cut, the
+    next window may start (``turn.cut``).
     """
     ledger = run.ledger
     window: list[ScannedCatalog] = []  # the catalogs scanned so far, as the gate reads them
     resolving: list[asyncio.Future[UsageError | None]] = []
     usage: UsageError | None = None
     try:
-        async for part in _read(run, files, window):
-            clock = ledger.timed("scan", clock)
-            pending, spare, clock = _planned(run, window, part, clock)
-            resolving.append(asyncio.ensure_future(_resolve(run, list(window), pending, spare)))
+        async for part in _read(run, files, window, turn):
+            clock = ledger.timed("scan", clock, turn.counts())
+            threaded = bool(resolving) or not run.connections.limiter.idle()
+            pending, spare, clock = await _planned(run, window, part, clock, turn.counts(), threaded)
+            resolver = Resolver(run, list(window), pending, spare)
+            resolving.append(asyncio.ensure_future(_resolve(run, resolver)))
             if len(resolving) > 1:
                 usage = await resolving.pop(0)
                 if usage is not None:
                     break
+        turn.cut.set()
         for task in resolving:
             usage = await task or usage
         resolving.clear()
     finally:
         for task in resolving:  # the window stopped early (an error, a cancel): no part left running
             task.cancel()
-    return window, usage, ledger.timed("translate", clock)
+    return window, usage, ledger.timed("translate", clock, turn.counts())
 
 
-def _planned(
-    run: RunContext, window: list[ScannedCatalog], part: list[ScannedCatalog], clock: float
+async def _planned(
+    run: RunContext,
+    window: list[ScannedCatalog],
+    part: list[ScannedCatalog],
+    clock: float,
+    counts: bool,
+    threaded: bool,
 ) -> tuple[dict[str, Pending], dict[str, Pending], float]:
-    """Plan one part and reuse what reviewed translations cover; its texts to send, its spare ones, the clock.
-    Reuse makes some units of the window's catalogs of their reviewed forms: ``window`` is updated."""
+    """Plan one part and reuse what reviewed translations cover; its texts to send, its spare ones, the clock
+    (``counts``: whether the seconds count, see :meth:`~.turns.Turn.counts`). Reuse makes some units of the
+    window's catalogs of their reviewed forms: ``window`` is updated. Planned in a worker thread when
+    ``threaded`` (requests in flight: the event loop keeps its turns, to send and receive meanwhile)."""
     inputs, ledger = run.inputs, run.ledger
-    planned = plan.plan(inputs.settings.source_lang, part, run.connections.resources, inputs.service)
+    args = (inputs.settings.source_lang, part, run.connections.resources, inputs.service)
+    planned = await asyncio.to_thread(plan.plan, *args) if threaded else plan.plan(*args)
     for key, text in planned.copied.items():
         ledger.copied(key, text, counted=key in planned.counted)
-    clock = ledger.timed("scan", clock)
+    clock = ledger.timed("scan", clock, counts)
     pending, spare = planned.pending, planned.spare
     if run.reuse is not None and (pending or spare):
         found = reuse(run.reuse, window, pending, spare, ledger.done, gate.first_error)
@@ -246,16 +328,14 @@ def _planned(
             ledger.reuse_saved(segments, billed_to, characters)
         window[:] = found.scanned
         pending, spare = found.pending, found.spare
-        clock = ledger.timed("reuse", clock)
+        clock = ledger.timed("reuse", clock, counts)
     return pending, spare, clock
 
 
-async def _resolve(
-    run: RunContext, scanned: list[ScannedCatalog], pending: dict[str, Pending], spare: dict[str, Pending]
-) -> UsageError | None:
+async def _resolve(run: RunContext, resolver: Resolver) -> UsageError | None:
     """Resolve one part's texts; a usage error (no key) to raise once the window is written."""
     try:
-        await Resolver(run, scanned, pending, spare).resolve()
+        await resolver.resolve()
     except UsageError as exc:  # no key for the service: said as a usage error (exit 2), once written
         return exc
     except Exception as exc:  # noqa: BLE001 - whatever fails, what was verified before it is written
@@ -286,45 +366,47 @@ def _leaving(run: RunContext) -> bool:
 
 
 async def _read(
-    run: RunContext, files: WindowFiles, window: list[ScannedCatalog]
+    run: RunContext, files: WindowFiles, window: list[ScannedCatalog], turn: Turn
 ) -> AsyncIterator[list[ScannedCatalog]]:
     """Scan the window's catalogs into ``window``, one by one, and cut them into parts to plan and send in turn.
 
     The first catalog with units to translate is a part of its own: its requests go out while the
-    other catalogs are scanned, each in a worker thread so that the event loop keeps sending and
-    receiving meanwhile. The rest are cut into parts of about :data:`pipeline.run.plan.PART_SEGMENTS`
-    segments once all are scanned. A dry run (which counts each text once) has one part, and a run
-    that first syncs changed glossary or style files reads the window whole (the sync covers every
-    target language of the window at once).
+    other catalogs are scanned, each in a worker thread so that the event loop keeps sending and receiving meanwhile
+    (every catalog, while the window before is still open). The rest are cut into parts of about
+    :data:`pipeline.run.plan.PART_SEGMENTS` segments once all are scanned. A dry run (which counts
+    each text once) has one part, and a run that first syncs changed glossary or style files reads
+    the window whole (the sync covers every target language of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
     unit to translate is a text to send: the usage read starts with the first catalog that has one.
+    With no glossary or style file to check first (nothing configured that could stop the run
+    before its first request) and a service over the network, the reads go out before the first
+    catalog is scanned, and it is scanned in a worker thread meanwhile: the round trips of the
+    usage and the languages overlap the scan instead of following it.
     """
     inputs, ledger, connections = run.inputs, run.ledger, run.connections
     settings, options = inputs.settings, inputs.options
-    inputs_of = plan.Inputs(settings.source_lang, connections.resources)
     offered = await _offered(run)
-
-    def stale(display: str, target: str, unit: Unit) -> bool:
-        return run.provenance.is_stale(display, unit, inputs_of.current(target, unit))
-
-    retranslate = stale if options.retranslate_stale else None
+    retranslate = _retranslate(run) if options.retranslate_stale else None
     first = not options.dry_run and ledger.stopped is None and run.interruption.signum is None
     early = first and not ledger.report.totals.requests and holds_nothing(settings, options.use_cache)
+    ahead = early and not settings.service.embedded and not settings.resources.configured
+    overlapping = turn.open_before()  # its requests are in flight: the loop keeps its turns
+    if ahead:
+        connections.reads.start_usage(languages_too=True)
+        early = False
     most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
     # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
     may_cut = first and not connections.terminology_due
     cut = False
     for path in files.paths:
-        found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut)
+        found, issues, refused = await _scan(
+            run, files, path, retranslate, offered, threaded=cut or ahead or overlapping
+        )
         window.extend(found)
         rest.extend(found)
-        ledger.add_issues(issues)
-        for r in refused:
-            ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
-        for s in found:
-            ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
+        _noted(ledger, found, issues, refused)
         wanting = [s for s in found if s.source_forms]
         if early and wanting:
             for s in wanting:  # a glossary that cannot be used stops the run before any request
@@ -338,6 +420,25 @@ async def _read(
     if rest or not cut:
         for piece in plan.parts(rest, most):
             yield piece
+
+
+def _retranslate(run: RunContext) -> scan.Retranslate:
+    """``--retranslate-stale``: whether a unit the pipeline wrote was written from inputs that changed since."""
+    inputs_of = plan.Inputs(run.inputs.settings.source_lang, run.connections.resources)
+
+    def stale(display: str, target: str, unit: Unit) -> bool:
+        return run.provenance.is_stale(display, unit, inputs_of.current(target, unit))
+
+    return stale
+
+
+def _noted(ledger: Ledger, found: list[ScannedCatalog], issues: list[Issue], refused: list[Refused]) -> None:
+    """What the scan of a catalog found, in the report."""
+    ledger.add_issues(issues)
+    for r in refused:
+        ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
+    for s in found:
+        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
 
 
 async def _scan(
@@ -372,112 +473,3 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
         _, languages = await reads.languages()
         run.ledger.service_languages(languages)
     return reads.offered
-
-
-async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
-    """Admit each catalog's translations through the gate, record their provenance, write them, settle (saved
-    by the caller).
-
-    The loop gets a turn after each catalog's admission, before anything is written: the usage
-    read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
-    """
-    inputs, ledger = run.inputs, run.ledger
-    settings = inputs.settings
-    ledger.kept_shorter()
-    over = length.over_length(scanned, ledger.done, ledger.window.reused, settings.over_length == "refuse")
-    for display, index, note in over.review:
-        ledger.over_length(display, index, note)
-    for keys, issue in over.refused:
-        ledger.refused_for_length(keys, issue)
-    if ledger.report.service_languages is not None:
-        run.journal.note_languages(inputs.service, ledger.report.service_languages)
-    admissions = []
-    for s in scanned:
-        admissions.append(gate.admit(settings.mark_fuzzy, s, ledger.done, ledger.window.notes))
-        await asyncio.sleep(0)
-    ledger.release_translations()  # what is written is in the admissions now: room for the rendering
-    _record(run, scanned, admissions)
-    jobs = [(s, a.translations, files.snapshots.get(s.path)) for s, a in zip(scanned, admissions, strict=True)]
-    outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, ledger.window.review)
-    for s, admission, outcome in zip(scanned, admissions, outcomes, strict=True):
-        ledger.admitted(s.display, admission.issues, admission.failed, admission.skipped)
-        _written(run, s, admission.translations, outcome, files.snapshots.get(s.path))
-    used = {s.path for s in scanned}
-    for path in files.paths:  # unreadable, or of no known language: settled with that error
-        if path not in used:
-            display = display_path(settings.root, path)
-            unread = settled.Outcome(
-                ledger.issues_of(display), ledger.stopped is not None, 0, ledger.report.service_languages
-            )
-            settled.settle_unread(
-                run.journal, inputs.fingerprint, display, path, _fingerprint(files.snapshots.get(path)), unread
-            )
-
-
-def _written(
-    run: RunContext,
-    s: ScannedCatalog,
-    admitted: dict[int, tuple[str, ...]],
-    outcome: tuple[Fingerprint | None, str | None],
-    snapshot: bytes | None,
-) -> None:
-    """What a catalog's write came to: the report, the catalog settled."""
-    inputs, ledger = run.inputs, run.ledger
-    written_as, problem = outcome
-    ledger.left_rejected(s.display, s.target_lang)
-    if problem:
-        ledger.add_issues([Issue(s.display, problem, None, s.target_lang)])
-    written = admitted if written_as is not None else {}
-    if written_as is not None:
-        review = ledger.window.review.get(s.display, {})
-        ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, review))
-    else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
-        ledger.not_written([s.display])
-    languages, awaiting = ledger.report.service_languages, ledger.counters(s.display).awaiting_review
-    result = settled.Outcome(ledger.issues_of(s.display), ledger.stopped is not None, awaiting, languages)
-    settled.settle(run.journal, inputs.fingerprint, s, written_as or _fingerprint(snapshot), written, result)
-
-
-def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Admission]) -> None:
-    """Record the provenance of what the window is about to write, and save it before the first catalog is
-    written: a run killed at any moment leaves no machine translation of its own in a catalog without its
-    record (it would be taken for a human's). A catalog then left as it was (changed meanwhile) keeps rows
-    whose texts it does not hold: a record counts only while the unit holds exactly its text."""
-    of = plan.Inputs(run.inputs.settings.source_lang, run.connections.resources)
-    for s, admission in zip(scanned, admissions, strict=True):
-        human = run.ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
-        units = s.catalog.units
-        if admission.translations:
-            run.provenance.record(
-                s.display,
-                (
-                    (units[i], forms, of.of_unit(s.target_lang, units[i]))
-                    for i, forms in admission.translations.items()
-                    if i not in human
-                ),
-            )
-    if run.provenance.changed:
-        _under_state_lock(run, run.provenance.save)
-
-
-def _save(run: RunContext) -> None:
-    """Save what the run remembers (the provenance of what was written is saved before the writes: _record)."""
-    if run.journal.changed:
-        _under_state_lock(run, run.journal.save)
-
-
-def _under_state_lock(run: RunContext, save: Callable[[], None]) -> None:
-    """``save`` under the state's lock; a failure is a warning (the next run just parses more)."""
-    directory = run.journal.directory
-    if directory is None:
-        return
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with state_lock(state_lock_path(directory)):
-            save()
-    except OSError as exc:
-        run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
-
-
-def _fingerprint(data: bytes | None) -> Fingerprint | None:
-    return None if data is None else Fingerprint.of(data)

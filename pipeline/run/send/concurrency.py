@@ -318,6 +318,10 @@ class Limiter:
         self.controller.answered(ticket, self._clock(), len(self._waiters) + len(self._again))
         self._wake()
 
+    def idle(self) -> bool:
+        """Whether no request holds a ticket or queues for one."""
+        return self.controller.in_flight == 0 and not (self._waiters or self._again)
+
     def stalled(self) -> bool:
         """Whether every request since the last answer (or the first request) was refused, for
         :data:`PATIENCE` seconds or :data:`PATIENT_REFUSALS` times."""
