@@ -39,7 +39,7 @@ import polib
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
-from pipeline.catalogs.po_lines import Lines, decoded
+from pipeline.catalogs.po_lines import Lines, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
@@ -94,7 +94,7 @@ class PoCatalog:
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
         # strings and all, are dropped once read. What polib's entries need besides the units is
         # kept for the few entries that have it.
-        self._where = array("q", (n for span in read.spans for n in _where(span)))
+        self._where = array(offsets(len(read.raw)), (n for span in read.spans for n in _where(span)))
         self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
         self._plural_strings = {
             i: dict(span.msgstr_plural)

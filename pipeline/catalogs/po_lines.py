@@ -10,9 +10,15 @@ from typing import overload
 
 from pipeline.errors import CatalogError
 
-__all__ = ["Lines", "decoded"]
+__all__ = ["Lines", "decoded", "offsets"]
 
 _END = re.Match.end  # mapped over a file's newlines: no Python frame per line
+
+
+def offsets(largest: int) -> str:
+    """The array type code that holds numbers up to ``largest``: 4 bytes each below 2 GiB (every catalog
+    but an absurd one), else 8. A run holds a large catalog's offsets for as long as its units."""
+    return "i" if largest < 2**31 else "q"
 
 
 class Lines(Sequence[bytes]):
@@ -21,7 +27,7 @@ class Lines(Sequence[bytes]):
 
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
-        self.starts = array("Q", [0])
+        self.starts = array(offsets(len(raw)), [0])
         self.starts.extend(map(_END, re.finditer(b"\n", raw)))
         if raw and not raw.endswith(b"\n"):
             self.starts.append(len(raw))

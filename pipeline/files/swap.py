@@ -19,14 +19,14 @@ import functools
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from pipeline.files import atomic
 from pipeline.files.atomic import Content, atomic_write
 
-__all__ = ["AtomicWriter", "ChangedMeanwhile", "atomic_write_all", "write_over"]
+__all__ = ["AtomicWriter", "ChangedMeanwhile", "write_over"]
 
 
 class ChangedMeanwhile(OSError):
@@ -62,7 +62,7 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
         _settle_exchange(tmp, path, expected, ours)
         return
     try:  # no atomic exchange here: the last check, then the rename at once
-        if _contents(path) != expected:
+        if not _holds(path, expected):
             raise ChangedMeanwhile(path, "changed during the run")
         os.replace(tmp, path)
     except BaseException:
@@ -77,7 +77,7 @@ def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_
     or, saved twice in the instant between (extremely unlikely), the later save is put at ``path``
     and the earlier one kept beside it, named in the error.
     """
-    if _contents(Path(displaced)) == expected:
+    if _holds(Path(displaced), expected):
         atomic.discard(displaced)
         return
     try:
@@ -93,11 +93,25 @@ def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_
     raise ChangedMeanwhile(path, "saved twice during the run", kept=displaced)
 
 
-def _contents(path: Path) -> bytes | None:
+def _holds(path: Path, expected: bytes) -> bool:
+    """Whether ``path`` holds exactly ``expected`` (False when it cannot be read); read a piece at a time, so
+    that a large catalog's old bytes are not held beside its new ones."""
+    want = memoryview(expected)
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size != len(expected):
+                return False
+            at = 0
+            while piece := handle.read(_COMPARED):
+                if want[at : at + len(piece)] != piece:
+                    return False
+                at += len(piece)
     except OSError:
-        return None
+        return False
+    return at == len(expected)
+
+
+_COMPARED = 1 << 20  # bytes read and compared at a time
 
 
 def _exchange(tmp: str, path: Path) -> bool:
@@ -128,19 +142,6 @@ def _renameat2() -> Callable[..., int] | None:
         return ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):  # a libc without it (musl before 1.2.x, old glibc)
         return None
-
-
-def atomic_write_all(files: Sequence[tuple[Path, Content]], workers: int = 8) -> list[OSError | None]:
-    """Write several files as :func:`atomic_write` does, at once; per file, the OSError it met or None.
-
-    Every atomic write waits for the disk (fsync): one after another, a run's catalogs and their
-    provenance files queued up for most of a second; in threads the waits overlap.
-    """
-    if len(files) < 2:
-        return [_written(path, data) for path, data in files]
-    with AtomicWriter(workers) as writer:
-        futures = [writer.submit(path, data) for path, data in files]
-    return [future.result() for future in futures]
 
 
 class AtomicWriter:

@@ -1,11 +1,19 @@
-"""What the pipeline wrote into each catalog: ``provenance/<hash>.json`` in the run state's folder.
+"""What the pipeline wrote into each catalog: ``provenance.sqlite3`` in the run state's folder.
 
-One file per catalog, read only when the catalog is parsed: for every unit the pipeline wrote, its
-identity (msgctxt + msgid, which survives reordering), the source it was translated from, the
-translation written, and the hash of the other inputs (the glossary entries its source contains,
-style list, formality, ...: so a changed term makes stale only the units that contain it). A fuzzy
-unit whose target still equals what we wrote is an untouched machine translation; any other
-target is a human's. Saved with the run state, under its lock (:mod:`pipeline.run.journal`).
+For every unit the pipeline wrote, one row: the catalog, the unit's identity (msgctxt + msgid, which
+survives reordering), the source it was translated from, the translation written, and the hash of
+the other inputs (the glossary entries its source contains, style list, formality, ...: so a changed
+term makes stale only the units that contain it). A catalog's rows are read only when the catalog
+is parsed and something asks. A fuzzy unit whose target still equals what we wrote is an untouched
+machine translation; any other target is a human's.
+
+A run saves what a window is about to write in one transaction (under the run state's lock,
+:mod:`pipeline.run.journal`), before it writes the first of those catalogs: a run killed at any
+moment leaves either the rows of a window or none of them, and never a machine translation of its
+own in a catalog without its row (it would pass for a human's). A row whose catalog was then not
+written (changed meanwhile) matches nothing: a record counts only while the unit holds its text.
+Earlier versions' files (``provenance/<hash>.json``) are still read beneath the rows, and folded
+into the table by the next save, which then removes them.
 
 What reviewers rejected: ``rejections.json`` beside it (:class:`Rejections`). ``pipeline review``
 empties a rejected entry so that the next run translates it again; with the same inputs the
@@ -22,21 +30,26 @@ lock, merged with what is on disk, so two review sessions never drop each other'
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
-from pipeline.files.atomic import Content, atomic_write
+from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import state_lock
-from pipeline.files.swap import atomic_write_all
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json, state_lock_path
 
 __all__ = [
     "PROVENANCE_DIR",
+    "PROVENANCE_FILE",
     "REJECTIONS_NAME",
     "Entry",
     "Provenance",
@@ -46,7 +59,13 @@ __all__ = [
     "unit_identity",
 ]
 
-PROVENANCE_DIR = "provenance"
+PROVENANCE_FILE = "provenance.sqlite3"
+PROVENANCE_DIR = "provenance"  # earlier versions' files, one per catalog: read, and folded into the table
+_BUSY_TIMEOUT_SECONDS = 30.0  # another run's save: seconds, never minutes
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS written (catalog TEXT NOT NULL, identity TEXT NOT NULL, "
+    "record TEXT NOT NULL, PRIMARY KEY (catalog, identity)) WITHOUT ROWID"
+)
 REJECTIONS_NAME = "rejections.json"
 
 
@@ -72,12 +91,16 @@ class Provenance:
         self._provenance: dict[str, dict[str, Written]] = {}
         self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        # Earlier versions' per-catalog files: looked for once (a run of many catalogs asks for each).
+        self._legacy = directory is not None and (directory / PROVENANCE_DIR).is_dir()
 
     def provenance(self, display: str) -> dict[str, Written]:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what
         this run recorded and has not saved yet)."""
         if display not in self._provenance:
-            loaded = _load(self._path(display)) if self.directory is not None else {}
+            loaded = self._load(self.directory, display) if self.directory is not None else {}
             self._provenance[display] = {**loaded, **self._recorded.get(display, {})}
         return self._provenance[display]
 
@@ -136,35 +159,100 @@ class Provenance:
         return bool(self._recorded)
 
     def save(self) -> None:
-        """Write the provenance of the catalogs this run wrote into, atomically (the caller holds the state's lock)."""
+        """Write the provenance of the catalogs this run wrote into, in one transaction (the caller holds the
+        state's lock); OSError when it cannot. Earlier versions' files are folded in, then removed."""
         if self.directory is None or not self._recorded:
             return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        files: list[tuple[Path, Content]] = []
-        saved_displays: list[str] = []
-        for display, recorded in sorted(self._recorded.items()):
-            path = self._path(display)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            saved_displays.append(display)
-            files.append((path, provenance_file(display, {**_load(path), **recorded})))
-        # One provenance file per catalog written: their fsyncs overlap instead of queueing.
-        errors = atomic_write_all(files)
-        for display, error in zip(saved_displays, errors, strict=True):
-            if error is None:  # on disk now: read again if asked, not held (a run of many windows)
-                self._provenance.pop(display, None)
-                self._by_text.pop(display, None)
-                del self._recorded[display]
-        failed = next((e for e in errors if e is not None), None)
-        if failed is not None:
-            raise failed
+        legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
+        # Encoded as the table takes them, not all at once: a large catalog's records are held once.
+        rows = (
+            (display, identity, _record_text(record))
+            for display, recorded in self._recorded.items()
+            for identity, record in recorded.items()
+        )
+        try:
+            with self._lock:
+                _insert(self._open(self.directory), legacy, rows)
+        except sqlite3.Error as exc:
+            raise OSError(errno.EIO, f"{self.directory / PROVENANCE_FILE}: {exc}") from None
+        for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        if legacy:
+            with contextlib.suppress(OSError):
+                (self.directory / PROVENANCE_DIR).rmdir()
+        self._legacy = False
+        for display in self._recorded:  # on disk now: read again if asked, not held (a run of many windows)
+            self._provenance.pop(display, None)
+            self._by_text.pop(display, None)
         self._recorded.clear()
 
-    def _path(self, display: str) -> Path:
-        return provenance_path(self.directory, display) if self.directory is not None else Path(display)
+    def close(self) -> None:
+        """Close the table's file (it is opened again if asked)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _load(self, directory: Path, display: str) -> dict[str, Written]:
+        """The rows of ``display`` (over an earlier version's file); empty where the table cannot be read."""
+        found = _load_legacy(provenance_path(directory, display), display)[1] if self._legacy else {}
+        try:
+            with self._lock:
+                db = self._open(directory) if self._db is not None or (directory / PROVENANCE_FILE).exists() else None
+                query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
+                rows = db.execute(query, (display,)).fetchall() if db is not None else []
+            for identity, text in rows:
+                record = _record_from(text)
+                if record is not None and isinstance(identity, str):
+                    found[identity] = record
+        except sqlite3.Error:
+            pass  # damaged, locked for longer than the timeout, not ours: as without provenance
+        return found
+
+    def _open(self, directory: Path) -> sqlite3.Connection:
+        """The table's connection, opened (and the file made in ``directory``) on first use."""
+        if self._db is not None:
+            return self._db
+        path = directory / PROVENANCE_FILE
+        directory.mkdir(parents=True, exist_ok=True)
+        # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
+        os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
+        # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
+        # its uses taken in turn (_lock).
+        db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            # Each commit reaches the disk: the state saved next says these catalogs are settled.
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute(_SCHEMA)
+            db.execute("SELECT catalog, identity, record FROM written LIMIT 0")  # a foreign table of that name
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+        return db
+
+
+def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str, str, str]]) -> None:
+    """Fold ``legacy`` files in beneath what the table holds, and put ``rows`` over it, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for path in legacy:  # beneath the rows: what a later version saved wins
+            catalog, units = _load_legacy(path, None)
+            if catalog is not None:
+                db.executemany(
+                    "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)",
+                    ((catalog, identity, _record_text(rec)) for identity, rec in units.items()),
+                )
+        db.executemany("INSERT OR REPLACE INTO written (catalog, identity, record) VALUES (?, ?, ?)", rows)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def provenance_path(directory: Path, display: str) -> Path:
-    """Where the provenance of catalog ``display`` is kept in the state folder ``directory``."""
+    """Where an earlier version kept the provenance of catalog ``display`` in the state folder ``directory``."""
     name = hashlib.sha256(display.encode("utf-8")).hexdigest()[:32]
     return directory / PROVENANCE_DIR / f"{name}.json"
 
@@ -173,21 +261,22 @@ def _context_of(identity: str) -> str | None:
     return identity.split("\x04", 1)[0] if "\x04" in identity else None
 
 
-def provenance_file(display: str, units: dict[str, Written], chunk: int = 512) -> Iterator[bytes]:
-    """A provenance file's bytes, a few hundred units at a time: what ``_dump`` (compact) makes of
-    ``{"version", "catalog", "units"}``, without holding a whole catalog's JSON (several times its
-    size) at once. Each chunk is one encoder call (its rows are a dict's members), not two per unit."""
-    encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
-    yield f'{{"catalog": {encode(display)}, "units": {{'.encode()
-    keys = sorted(units)
-    for start in range(0, len(keys), chunk):
-        rows = {key: _fields(units[key]) for key in keys[start : start + chunk]}
-        yield (", " if start else "").encode() + encode(rows)[1:-1].encode("utf-8")
-    yield f'}}, "version": {STATE_VERSION}}}\n'.encode()
+def _record_text(rec: Written) -> str:
+    return json.dumps([rec.sources, rec.targets, rec.inputs], separators=(",", ":"))
 
 
-def _fields(rec: Written) -> dict[str, object]:
-    return {"sources": rec.sources, "targets": rec.targets, "inputs": rec.inputs}
+def _record_from(text: object) -> Written | None:
+    """A row's record; None for anything else (the file is plain SQLite anyone with write access can edit)."""
+    try:
+        values = json.loads(text) if isinstance(text, bytes) else None
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(values, list) and len(values) == 3):
+        return None
+    sources, targets, inputs = values
+    if not (_strings(sources) and _strings(targets) and isinstance(inputs, str)):
+        return None
+    return Written(tuple(sources), tuple(targets), inputs)
 
 
 def _written_from(values: object) -> Written | None:
@@ -203,11 +292,14 @@ def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
-def _load(path: Path) -> dict[str, Written]:
-    units = read_json(path).get("units")
-    if not isinstance(units, dict):
-        return {}
-    return {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
+def _load_legacy(path: Path, display: str | None) -> tuple[str | None, dict[str, Written]]:
+    """An earlier version's file: the catalog it names (``display`` when given: the file is named after it)
+    and its records; nothing when missing or damaged."""
+    data = read_json(path)
+    catalog, units = display or data.get("catalog"), data.get("units")
+    if not isinstance(units, dict) or not isinstance(catalog, str):
+        return None, {}
+    return catalog, {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
 
 
 # -- what reviewers rejected ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.journal import STATE_NAME
-from pipeline.run.provenance import PROVENANCE_DIR
+from pipeline.run.provenance import PROVENANCE_FILE
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 
@@ -145,23 +145,37 @@ def test_a_settled_record_with_forged_types_is_dropped_not_replayed(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    "units",
+    "record",
     [
         "[]",
         '"x"',
-        '{"Hello": []}',
-        '{"Hello": {"sources": "Hello", "targets": [1], "inputs": "x"}}',
-        '{"Hello": {"sources": ["a"], "targets": ["b"], "inputs": 5}}',
+        "not json",
+        b"\xff\xfe",
+        '[["Hello"], ["Hallo"]]',
+        '["Hello", ["Hallo"], "x"]',
+        '[["a"], [1], "x"]',
+        '[["a"], ["b"], 5]',
+        "[" * 100_000,
     ],
 )
-def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, units: str) -> None:
+def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: Path, record: str | bytes) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    (path,) = (cache_dir(settings) / PROVENANCE_DIR).iterdir()
-    path.write_text(f'{{"version": 1, "catalog": "locale/de/LC_MESSAGES/app.po", "units": {units}}}')
+    with sqlite3.connect(cache_dir(settings) / PROVENANCE_FILE) as db:
+        assert db.execute("UPDATE written SET record = ?", (record,)).rowcount > 0
+    db.close()
     (cache_dir(settings) / STATE_NAME).unlink()  # parse the catalog again, reading its provenance
     report = run(settings, FakeService(), retranslate_stale=True)
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
+
+
+def test_a_provenance_file_that_is_no_database_is_said_and_the_run_goes_on(tmp_path: Path) -> None:
+    settings = project(tmp_path)
+    cache_dir(settings).mkdir(parents=True)
+    (cache_dir(settings) / PROVENANCE_FILE).write_bytes(b"not a database at all" * 100)
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
+    assert any("cannot save the run state" in issue.reason for issue in report.issues)
 
 
 @pytest.mark.parametrize(

@@ -346,13 +346,78 @@ def test_a_run_saving_once_per_window_keeps_what_another_run_saved_between_two_o
     assert Journal(tmp_path).settled_record("c.po") == _settled(3)
 
 
-def test_a_provenance_file_written_in_pieces_is_the_compact_json_of_its_units(tmp_path: Path) -> None:
+def test_an_earlier_versions_provenance_files_are_read_then_folded_into_the_table(tmp_path: Path) -> None:
     from pipeline.run.journal import STATE_VERSION, dump_json
-    from pipeline.run.provenance import Written, provenance_file
+    from pipeline.run.provenance import PROVENANCE_DIR, PROVENANCE_FILE, provenance_path
 
-    units = {f'k{i}\u00e9"\x04ctx': Written((f"s{i}", "plural"), (f"t{i}\n",), "abc") for i in range(1500)}
-    whole = {k: {"sources": r.sources, "targets": r.targets, "inputs": r.inputs} for k, r in units.items()}
-    expected = dump_json({"version": STATE_VERSION, "catalog": "de.po", "units": whole}, indent=None)
-    assert b"".join(provenance_file("de.po", units)) == expected
-    empty = dump_json({"version": STATE_VERSION, "catalog": "x", "units": {}}, indent=None)
-    assert b"".join(provenance_file("x", {})) == empty
+    old = {"Open": {"sources": ["Open"], "targets": ["Öffnen"], "inputs": "in"}}
+    for display in ("x.po", "y.po"):
+        path = provenance_path(tmp_path, display)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(dump_json({"version": STATE_VERSION, "catalog": display, "units": old}, indent=None))
+    before = Provenance(tmp_path)
+    assert before.machine_written("x.po", _unit("Open", "Öffnen")) is not None  # read beneath the table
+    before.record("x.po", [(_unit("Close", "Schließen"), ("Schließen",), "in")])
+    before.save()
+    before.close()
+    assert not (tmp_path / PROVENANCE_DIR).exists() and (tmp_path / PROVENANCE_FILE).is_file()
+    after = Provenance(tmp_path)
+    for unit in (_unit("Open", "Öffnen"), _unit("Close", "Schließen")):
+        assert after.machine_written("x.po", unit) is not None
+    assert after.machine_written("y.po", _unit("Open", "Öffnen")) is not None  # a catalog this run did not write
+    assert after.machine_written("y.po", _unit("Open", "Offen")) is None  # a human's text
+
+
+def test_a_later_provenance_record_of_a_unit_replaces_the_earlier(tmp_path: Path) -> None:
+    first = Provenance(tmp_path)
+    first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    first.save()
+    second = Provenance(tmp_path)
+    second.record("x.po", [(_unit("Open", "Aufmachen"), ("Aufmachen",), "in2")])
+    second.record("z.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    second.save()
+    after = Provenance(tmp_path)
+    assert after.machine_written("x.po", _unit("Open", "Öffnen")) is None  # rewritten since: not ours any more
+    record = after.machine_written("x.po", _unit("Open", "Aufmachen"))
+    assert record is not None and record.inputs == "in2"
+    assert after.machine_written("z.po", _unit("Open", "Öffnen")) is not None
+
+
+def test_provenance_opened_in_one_thread_is_read_in_another(tmp_path: Path) -> None:
+    """A window's catalogs are scanned in worker threads: their provenance is read there."""
+    import threading
+
+    first = Provenance(tmp_path)
+    first.record("x.po", [(_unit("Open", "Öffnen"), ("Öffnen",), "in")])
+    first.save()  # the table is opened in this thread...
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.append(first.machine_written("x.po", _unit("Open", "Öffnen"))))
+    worker.start()
+    worker.join()
+    assert found and found[0] is not None  # ...and read in another
+
+
+class _Killed(BaseException):
+    """Stands for a kill -9 right after the catalogs were written, before anything else is saved."""
+
+
+def test_a_run_killed_right_after_its_writes_leaves_the_provenance_of_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.run import write
+
+    settings = project(tmp_path)
+    write_catalogs = write.write_catalogs
+
+    def killed(*args: object, **kwargs: object) -> NoReturn:
+        write_catalogs(*args, **kwargs)  # type: ignore[arg-type]
+        raise _Killed
+
+    monkeypatch.setattr(write, "write_catalogs", killed)
+    with pytest.raises(_Killed):
+        run(settings, FakeService())
+    assert not (cache_dir(settings) / STATE_NAME).exists()  # nothing settled: the next run reads it again
+    written = [u for u in read_catalog(tmp_path / APP).units if u.state is UnitState.FUZZY and u.line < 30]
+    assert len(written) == 4  # the machine translations are in the catalog (not the human's fuzzy "Review me")...
+    recorded = Provenance(cache_dir(settings))
+    assert all(recorded.machine_written(APP, unit) is not None for unit in written)  # ...and known as ours

@@ -109,6 +109,7 @@ async def translate(
                 await connections.aclose()
     finally:
         locks.release()
+        provenance.close()
     stop = interruption.stopped()
     if stop is not None:  # whatever else stopped the run, the user asked it to stop
         ledger.interrupted(stop)

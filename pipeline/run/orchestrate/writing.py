@@ -1,8 +1,9 @@
-"""A window's catalogs written: through the gate, atomically, their provenance recorded, settled, the state saved."""
+"""A window's catalogs written: through the gate, their provenance recorded, atomically, settled, the state saved."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from pipeline.catalog_paths import display_path
 from pipeline.files.lockfile import state_lock
@@ -12,17 +13,22 @@ from pipeline.run.journal import state_lock_path
 from pipeline.run.orchestrate.context import RunContext
 from pipeline.run.records import Fingerprint
 from pipeline.run.send import length
-from pipeline.run.window import ScannedCatalog, WindowFiles
+from pipeline.run.window import Admission, ScannedCatalog, WindowFiles
 
 __all__ = ["write_window"]
 
 
 async def write_window(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
-    """Admit each catalog's translations through the gate, write them, record their provenance, settle.
+    """Admit each catalog's translations through the gate, record their provenance, write them, settle, save.
 
     The loop gets a turn after each catalog's admission, before anything is written: the usage
     read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
     """
+    await _write(run, files, scanned)
+    _save(run)  # once the admissions are let go: a large catalog's translations are held once, as recorded
+
+
+async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
     inputs, ledger = run.inputs, run.ledger
     settings = inputs.settings
     displays = {s.display for s in scanned}
@@ -39,6 +45,7 @@ async def write_window(run: RunContext, files: WindowFiles, scanned: list[Scanne
         admissions.append(gate.admit(settings.mark_fuzzy, s, ledger.done, ledger.window.notes))
         await asyncio.sleep(0)
     ledger.release_translations(displays)  # what is written is in the admissions now: room for the rendering
+    _record(run, scanned, admissions)
     jobs = [(s, a.translations, files.snapshots.get(s.path)) for s, a in zip(scanned, admissions, strict=True)]
     outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, ledger.window.review)
     for s, admission, outcome in zip(scanned, admissions, outcomes, strict=True):
@@ -54,7 +61,6 @@ async def write_window(run: RunContext, files: WindowFiles, scanned: list[Scanne
             settled.settle_unread(
                 run.journal, inputs.fingerprint, display, path, _fingerprint(files.snapshots.get(path)), unread
             )
-    _save(run)
 
 
 def _written(
@@ -64,7 +70,7 @@ def _written(
     outcome: tuple[Fingerprint | None, str | None],
     snapshot: bytes | None,
 ) -> None:
-    """What a catalog's write came to: the report, the provenance of what the pipeline wrote, the catalog settled."""
+    """What a catalog's write came to: the report, the catalog settled."""
     inputs, ledger = run.inputs, run.ledger
     written_as, problem = outcome
     ledger.left_rejected(s.display, s.target_lang)
@@ -76,29 +82,48 @@ def _written(
         ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, review))
     else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
         ledger.not_written([s.display])
-    human = ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
-    if written:
-        of = plan.Inputs(inputs.settings.source_lang, run.connections.resources)
-        units = s.catalog.units
-        run.provenance.record(
-            s.display,
-            ((units[i], forms, of.of_unit(s.target_lang, units[i])) for i, forms in written.items() if i not in human),
-        )
     languages, awaiting = ledger.report.service_languages, ledger.counters(s.display).awaiting_review
     result = settled.Outcome(ledger.issues_of(s.display), ledger.stopped is not None, awaiting, languages)
     settled.settle(run.journal, inputs.fingerprint, s, written_as or _fingerprint(snapshot), written, result)
 
 
+def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Admission]) -> None:
+    """Record the provenance of what the window is about to write, and save it before the first catalog is
+    written: a run killed at any moment leaves no machine translation of its own in a catalog without its
+    record (it would be taken for a human's). A catalog then left as it was (changed meanwhile) keeps rows
+    whose texts it does not hold: a record counts only while the unit holds exactly its text."""
+    of = plan.Inputs(run.inputs.settings.source_lang, run.connections.resources)
+    for s, admission in zip(scanned, admissions, strict=True):
+        human = run.ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
+        units = s.catalog.units
+        if admission.translations:
+            run.provenance.record(
+                s.display,
+                (
+                    (units[i], forms, of.of_unit(s.target_lang, units[i]))
+                    for i, forms in admission.translations.items()
+                    if i not in human
+                ),
+            )
+    if run.provenance.changed:
+        _under_state_lock(run, run.provenance.save)
+
+
 def _save(run: RunContext) -> None:
-    """Save what the run remembers (under the state's lock); a failure is a warning (the next run just parses more)."""
+    """Save what the run remembers (the provenance of what was written is saved before the writes: _record)."""
+    if run.journal.changed:
+        _under_state_lock(run, run.journal.save)
+
+
+def _under_state_lock(run: RunContext, save: Callable[[], None]) -> None:
+    """``save`` under the state's lock; a failure is a warning (the next run just parses more)."""
     directory = run.journal.directory
-    if directory is None or not (run.journal.changed or run.provenance.changed):
+    if directory is None:
         return
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(directory)):
-            run.journal.save()
-            run.provenance.save()
+            save()
     except OSError as exc:
         run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
 

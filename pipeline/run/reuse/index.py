@@ -135,6 +135,7 @@ class Index:
         self._unread = set(run_paths)  # the run's catalogs whose window has not read them yet
         self._ahead: dict[Path, tuple[bytes, Catalog]] = {}  # a run's catalog as parsed: its bytes, its catalog
         self._ahead_bytes = 0
+        self._project: list[Path] | None = None  # the project's catalogs, found once for every language built
 
     def parsed(self, path: Path, data: bytes | None) -> Catalog | None:
         """The run's catalog at ``path`` as the index parsed it, if that was from the bytes ``data``; None
@@ -196,9 +197,10 @@ class Index:
 
     def _candidates(self) -> Iterator[tuple[Path, bool]]:
         """Every catalog the discovery finds (read-only ones too), then each compendium: (path, is a compendium)."""
-        for path in find_catalogs(self.settings, (), writing=False).paths:
-            if path.suffix.lower() != ".pot":
-                yield path, False
+        if self._project is None:
+            found = find_catalogs(self.settings, (), writing=False).paths
+            self._project = [path for path in found if path.suffix.lower() != ".pot"]
+        yield from ((path, False) for path in self._project)
         for pattern in self.settings.compendia:
             root = self.settings.root
             if any(char in pattern for char in "*?["):
