@@ -14,7 +14,7 @@ from dataclasses import dataclass
 #: part of every cache key and run fingerprint: bump it when the protected form of any text changes.
 #: Kept here, so that a run with nothing to translate can check its fingerprints without loading the
 #: segment records or the placeholder grammars.
-SCHEME_VERSION = "x-tags/7"  # 7: argument names and build macros (@GPG@) in usage synopses
+SCHEME_VERSION = "x-tags/8"  # 8: e2fsck's %Iu %Dn and @-abbreviations, brace sets of options
 
 
 class Severity(enum.StrEnum):

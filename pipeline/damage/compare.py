@@ -140,8 +140,13 @@ def compare(source: Sequence[Token], translation: Sequence[Token]) -> list[Damag
             else:
                 added.remove(new)
                 found.append(Damage(kind, texts[(kind, old)], Change.CHANGED, texts[new]))
-        found.extend(Damage(k, texts[(k, new)], Change.ADDED) for k, new in added if k not in PROSE_LOOKALIKES)
-    paired = Counter(d.became for d in found if d.change is Change.GLUED)
+        found.extend(
+            Damage(k, texts[(k, new)], Change.ADDED)
+            for k, new in added
+            if k not in PROSE_LOOKALIKES and not _written_out(k, new, source)
+        )
+    # a translation token already reported as what a source directive became is not reported again
+    paired = Counter(d.became for d in found if d.change in (Change.GLUED, Change.CHANGED))
     return found + _glued(source, translation, positional, paired)
 
 
@@ -163,10 +168,24 @@ def _glued_on(old: str, new: str) -> bool:
     return new.startswith(old) and new[len(old) :].isalpha()
 
 
+#: What e2fsck's ``@E`` stands for ("entry '%Dn' in %p (%i)"): a translation that writes it out adds these.
+_E2FSCK_ENTRY = frozenset({"%Dn", "%p", "%i"})
+
+
+def _written_out(kind: Kind, key: str, source: Sequence[Token]) -> bool:
+    """An added token that is e2fsck's: a code in place of its word (``@b`` for "block": e2fsck knows only
+    ASCII letters, so ``@ф`` is damage), or a directive of the ``@E`` the translation wrote out."""
+    if kind is Kind.AT_CODE:
+        return key.isascii()
+    return kind is Kind.PRINTF and key in _E2FSCK_ENTRY and any(t.key == "@E" for t in source)
+
+
 def _optional(kind: Kind, key: str) -> bool:
     """A source token a translation may leave out."""
     if kind is Kind.ENTITY:
         return key.lower() not in STRUCTURAL_ENTITIES
+    if kind is Kind.AT_CODE:
+        return True  # e2fsck expands @i to "inode": translators write the word out as often as not
     return kind is Kind.PRINTF and bool(OPTIONAL_DIRECTIVE.match(key))
 
 

@@ -43,6 +43,7 @@ class Kind(StrEnum):
     OPTION = "option"  # --scale -ffixed-line-length -o
     IDENTIFIER = "identifier"  # snake_case camelCase QString os.path std::string main()
     LISP = "lisp"  # ~A ~S ~D ~%
+    AT_CODE = "at-code"  # e2fsck's @b @i @bs, @-words (a translation may write out what they stand for)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,9 @@ _PATTERN = re.compile(
                | mailto: | www\. )                      #   file:/home), a mailto: or a www. host
         [^\s<>"'`\]\[{}]* )                             #   what follows, if anything ("like http://")
   | (?P<email> [\w.+-]+ @ [A-Za-z0-9-]+ (?: \.[A-Za-z0-9-]+ )+ )
+  | (?P<at_code> (?<![\w@%.+-]) @ [^\W\d_] (?!@) )     # e2fsck's @b @i: it expands the one letter after @
+                                                        #   and prints the rest (@bs, German @ne, Finnish @issa);
+                                                        #   any script, so that @ф shows
   | (?P<icu_head> \{ \s* [\w.]+ \s* , \s* (?:plural|selectordinal|select) \b [^{}]* )  # an ICU head whose
                                                         #   construct did not parse (see icu.py)
   | (?P<brace>                                          # a brace field: str.format, C#, Java, ICU simple
@@ -123,7 +127,8 @@ _PATTERN = re.compile(
         (?! [A-Za-z0-9] )                               #   (PHP's %slink%s is two %s)
     )
   | (?P<printf>
-        % \( [^()\n]{0,60} \) [-+\#0]* (?:\*|\d+)? (?:\.(?:\*|\d+))? [A-Za-z%]    # Python %(name)s
+        % [ID] [A-Za-z] (?![A-Za-z])                    # e2fsck's inode and entry fields %Iu %Dn
+      | % \( [^()\n]{0,60} \) [-+\#0]* (?:\*|\d+)? (?:\.(?:\*|\d+))? [A-Za-z%]    # Python %(name)s
       | % \{ [A-Za-z_]\w* \}                                                   # Ruby %{name}
       | % (?:\d+\$)? [-+\#0'I_^]*                       # C/PHP/strftime/gcc: position and flags,
         (?: \*(?:\d+\$)? | \d+ )? (?: \. (?: \*(?:\d+\$)? | \d+ ) )?  # width and precision,
@@ -454,6 +459,7 @@ _KIND = {
     "template": Kind.TEMPLATE,
     "url": Kind.URL,
     "email": Kind.EMAIL,
+    "at_code": Kind.AT_CODE,
     "icu_head": Kind.ICU,
     "brace": Kind.BRACE,
     "percent_name": Kind.PERCENT_NAME,

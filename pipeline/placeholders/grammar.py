@@ -15,6 +15,7 @@ import re
 
 __all__ = [
     "ARGUMENT_NAME",
+    "AT_ABBREVIATION",
     "BACKQUOTED",
     "BRACKET_MARKUP",
     "BUILD_MACRO",
@@ -124,9 +125,12 @@ DOLLAR_VARIABLE = r"""
 
 #: A directive of some format a ``%`` starts that the entry's flag does not name (or no flag): strftime's
 #: conversions (``%Y-%m-%d``, ``%-d``, ``%Ey``), GCC's diagnostics (``%qs``, ``%r``...``%R``, ``%wd``,
-#: ``%m``, ``%'``). A percent sign before a space, a digit or punctuation stays text ("100% sure").
+#: ``%m``, ``%'``), e2fsck's expansions (``%Iu``, ``%Dn``). A percent sign before a space, a digit or
+#: punctuation stays text ("100% sure").
 PERCENT_DIRECTIVE = r"""
-    %
+    %[ID][A-Za-z](?![A-Za-z])   # e2fsck's two-letter expansions of an inode's and an entry's fields:
+                                # %Iu, %Is, %Di, %Dn, %Dt (its unflagged problem.c messages)
+    | %
     (?:[0-9]+\$)?               # argument position
     [-_0^#+]?                   # one flag: glibc's padding and case flags, printf's
     [0-9]*                      # width
@@ -282,6 +286,16 @@ MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-
 #: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro; two at
 #: least: e2fsck's one-letter ``@B`` ``@C`` are its own codes.
 BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]+@(?!@)"""
+
+#: e2fsck's abbreviations, which it expands at run time in the translated message too (``@b`` "block",
+#: ``@i`` "inode", ``@S`` "superblock", ``@bs`` "blocks"): an ``@`` and one ASCII letter, maybe a plural
+#: ``s``, as a word of its own. Not inside a word (``user@host``), not before a letter (``@media``, a
+#: handle), not after ``%`` (Apple's ``%@``) or another ``@`` (``@GPG@``).
+AT_ABBREVIATION = r"""
+    (?<![\w@%.+-])               # starting a word: not an address, a macro's end or a directive
+    @[A-Za-z]s?                 # the code, and the plural s
+    (?![\w@])                   # ending the word: "@media", "@GPG@" are not codes
+"""
 
 #: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s
 #: [pat=rep]``, ``logout [n]``: a lowercase name before its options (wherever: a translation's "или fc -s"

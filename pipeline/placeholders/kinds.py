@@ -21,6 +21,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
+    "at-abbreviation": grammar.AT_ABBREVIATION,
     "template": grammar.TEMPLATE,
     "ruby-named": grammar.RUBY_NAMED,
     # Before the printf kinds, or %size% would be %s + "ize%".
@@ -59,6 +60,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "build-macro": ("@",),
     "url": (":", "/"),
     "email": ("@",),
+    "at-abbreviation": ("@",),
     "template": ("{",),
     "ruby-named": ("%", "{"),
     "percent-named": ("%",),

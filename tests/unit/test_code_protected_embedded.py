@@ -65,6 +65,11 @@ CODE = {
     "The symbol SYS$LOGIN points there": ["SYS$LOGIN"],
     "Run `make install` in /usr/local/bin or ~/.local/bin": ["`make install`", "/usr/local/bin", "~/.local/bin"],
     "Mail help@example.org or see https://example.org/help": ["help@example.org", "https://example.org/help"],
+    # e2fsck_codes.po: e2fsck's field expansions and @-abbreviations
+    "%s @o @i %i (uid=%Iu, gid=%Ig, mode=%Im, size=%Is)\n": ["%s @o @i %i (", "=%Iu,", "=%Ig,", "=%Im,", "=%Is)"],
+    "@E has an incorrect filetype (was %Dt, @s %N).\n": ["@E ", " %Dt, @s %N)"],
+    "Too many illegal @bs in @i %i.\n": [" @bs ", " @i %i"],
+    "@S last mount time (%t,\n\tnow = %T) is in the future.\n": ["@S ", "(%t,\n\t", " = %T)"],
 }
 
 
@@ -84,7 +89,14 @@ def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "name", ["markup_tags_whole.po", "markup_beyond_html.po", "icu_arguments.po", "code_of_other_formats.po"]
+    "name",
+    [
+        "markup_tags_whole.po",
+        "markup_beyond_html.po",
+        "icu_arguments.po",
+        "code_of_other_formats.po",
+        "e2fsck_codes.po",
+    ],
 )
 def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(
     tmp_path: Path, msgfmt_check: Callable[[Path], None], name: str
@@ -207,6 +219,16 @@ def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
     assert picked == set(CODE_IN)
     msgfmt_check(root / "gnu_vim_kde_code.po")
     assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
+
+
+def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
+    """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word."""
+    text = "Mail a@b.example or @jack about @media, %@ and @GPG@-agent: 50%less, 50%Discount, @-expanded"
+    assert [(p.kind, p.text) for p in protect(text).placeholders] == [
+        ("email", "a@b.example"),
+        ("safe-printf", "%@"),
+        ("build-macro", "@GPG@"),
+    ]
 
 
 def test_shown_values_and_metavariables_stay_translatable() -> None:
