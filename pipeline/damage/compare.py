@@ -168,16 +168,17 @@ def _glued_on(old: str, new: str) -> bool:
     return new.startswith(old) and new[len(old) :].isalpha()
 
 
-#: What e2fsck's ``@E`` stands for ("entry '%Dn' in %p (%i)"): a translation that writes it out adds these.
-_E2FSCK_ENTRY = frozenset({"%Dn", "%p", "%i"})
+#: The directives of what e2fsck's ``@E`` and ``@F`` stand for ("entry '%Dn' in %p (%i)", "for inode %i (%Q)
+#: is"): a translation that writes one out adds them.
+_E2FSCK_WRITTEN_OUT = {"@E": ("%Dn", "%p", "%i"), "@F": ("%i", "%Q")}
 
 
 def _written_out(kind: Kind, key: str, source: Sequence[Token]) -> bool:
     """An added token that is e2fsck's: a code in place of its word (``@b`` for "block": e2fsck knows only
-    ASCII letters, so ``@ф`` is damage), or a directive of the ``@E`` the translation wrote out."""
+    ASCII letters, so ``@ф`` is damage), or a directive of the ``@E`` or ``@F`` the translation wrote out."""
     if kind is Kind.AT_CODE:
         return key.isascii()
-    return kind is Kind.PRINTF and key in _E2FSCK_ENTRY and any(t.key == "@E" for t in source)
+    return kind is Kind.PRINTF and any(key in _E2FSCK_WRITTEN_OUT.get(t.key, ()) for t in source)
 
 
 def _optional(kind: Kind, key: str) -> bool:
