@@ -162,8 +162,8 @@ _PATTERN = re.compile(
   | (?P<backquote> ``[^`\n]+`` | `[^`'\n]+` )           # reST/Markdown code; GNU `quote' is prose
   | (?P<path>
         [A-Za-z]:\\[\w.\\-]+                            # C:\Windows
-      | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
-                                                        #   (not "term(s)/phrase")
+      | (?<![\w/.~)-]) (?:~|\.{1,2})? / (?!-) (?: [\w.+@-] | \([\w|]+\) )*[\w)]   # /etc/x ~/.x ./configure
+                                                        #   (not "term(s)/phrase", nor "+/-sectors")
         (?: / (?: [\w.+@-] | \([\w|]+\) )* )*        #   and bash's /dev/(tcp|udp)/host/port
       | (?<![\w.~-]) \. [a-z][\w.]*\w                    # a dotfile: .netrc .vimrc (.desktop-Datei: a compound;
                                                         #   MAJOR[.MINOR] is a metavariable)

@@ -17,6 +17,7 @@ __all__ = [
     "ARGUMENT_NAME",
     "AT_ABBREVIATION",
     "BACKQUOTED",
+    "BRACE_SET",
     "BRACKET_MARKUP",
     "BUILD_MACRO",
     "CODE_ELEMENT",
@@ -172,9 +173,19 @@ CODE_ELEMENT = r"""
 OPTION = r"""
     (?:(?<=[\s(\[{"'=,`|])|^)   # after a space, an opening bracket or quote, a usage line's |:
                                 # not "Demo</b>-Anwendung"
-    --?[A-Za-z][A-Za-z0-9_]*    # -x, --name, -ffixed
+    (?:--?[A-Za-z]              # -x, --name, -ffixed
+      |--[0-9]+[A-Za-z]         #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
+    )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
+"""
+
+#: Shell brace expansion of names a program reads: util-linux's ``{LABEL,UUID,PARTUUID,PARTLABEL}=<value>``,
+#: ``--{raw,json,pairs}`` (the options --raw, --json, --pairs), ``+size{K,M,G,T,P}``: two names or more,
+#: comma-separated, no space ("{see below, or above}" is text), with the option prefix that starts a word.
+BRACE_SET = r"""
+    (?:(?:(?<=[\s(\["'=,`|])|^)--?(?=\{))?   # the options' prefix: --{raw,json}
+    \{[A-Za-z0-9_-]+(?:,[A-Za-z0-9_-]+)+\}   # {LABEL,UUID}, {K,M,G}
 """
 
 #: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
@@ -185,7 +196,8 @@ OPTION = r"""
 PATH_ROOTED = r"""
     (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
     (?:~|\.{1,2})?              # home, here, up
-    /(?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
+    /(?!-)                      # not "+/-sectors" (util-linux's "plus or minus")
+    (?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
     (?:/(?:[A-Za-z0-9_.+@-]|\([\w|]+\))*)*   # the others; a trailing slash too
 """
 DOTFILE = r"""

@@ -70,6 +70,12 @@ CODE = {
     "@E has an incorrect filetype (was %Dt, @s %N).\n": ["@E ", " %Dt, @s %N)"],
     "Too many illegal @bs in @i %i.\n": [" @bs ", " @i %i"],
     "@S last mount time (%t,\n\tnow = %T) is in the future.\n": ["@S ", "(%t,\n\t", " = %T)"],
+    # option_brace_sets.po: util-linux's brace sets of names, options whose name starts with a digit
+    " %s [options] {LABEL,UUID,PARTUUID,PARTLABEL}=<value>\n": [" %s [", "] {LABEL,UUID,PARTUUID,PARTLABEL}=<"],
+    "options --{raw,json,pairs} and --summary=only are mutually exclusive": ["--{raw,json,pairs}", "--summary=only"],
+    " -B, --32bit              turns on ADDR_LIMIT_32BIT\n": [" -B, --32bit ", "ADDR_LIMIT_32BIT"],
+    "     --4gb                ignored (for backward compatibility only)\n": ["     --4gb "],
+    "Last sector, +/-sectors or +/-size{K,M,G,T,P}": ["{K,M,G,T,P}"],
 }
 
 
@@ -96,6 +102,7 @@ def _translate(tmp_path: Path, names: list[str]) -> tuple[Path, dict[str, Any]]:
         "icu_arguments.po",
         "code_of_other_formats.po",
         "e2fsck_codes.po",
+        "option_brace_sets.po",
     ],
 )
 def test_every_code_token_comes_back_as_it_was_and_the_text_around_it_is_translated(

@@ -120,3 +120,17 @@ def test_e2fsck_codes_changed_are_caught_and_written_out_are_not() -> None:
     assert [(d.token, d.became) for d in check(orphan, orphan.replace("%Iu", "%Iü"))] == [("%Iu", "%Iü")]
     # German glues a suffix on (@ne is @n and "e"): e2fsck reads one letter after @
     assert check("@n extent", "@ne Erweiterung") == []
+
+
+def test_a_brace_set_of_names_translated_is_caught() -> None:
+    """util-linux ja.po (published): findfs reads LABEL=, PARTUUID=, never a translation of them."""
+    source = " %s [options] {LABEL,UUID,PARTUUID,PARTLABEL}=<value>\n"
+    published = " %s [オプション] {ラベル,UUID,パーティションUUID,パーティションラベル}=<値>\n"
+    assert (Kind.BRACE, "{LABEL,UUID,PARTUUID,PARTLABEL}") in {(d.kind, d.token) for d in check(source, published)}
+    assert check("options --{raw,json,pairs} and", "přepínače --{raw,json,pairs} a") == []
+    assert [(d.token, d.became) for d in check("options --{raw,json,pairs} and", "опции --{raw,жсон,pairs} и")] == [
+        ("{raw,json,pairs}", "{raw,жсон,pairs}")
+    ]
+    assert [(d.token, d.became) for d in check(" -B, --32bit  turns on", " -B, --32бит  включает")] == [
+        ("--32bit", "--32бит")
+    ]
