@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from enum import StrEnum
 
-from pipeline.damage.tokens import Kind, Token, help_command, is_count, tokens
+from pipeline.damage.tokens import Kind, Token, brace_metavariables, help_command, is_count, tokens
 
 _POSITION = re.compile(r"^%\d+\$")
 
@@ -45,7 +45,20 @@ class Damage:
 
 def check(source: str, translation: str) -> list[Damage]:
     """Every code-like token of ``source`` that ``translation`` changed, lost or added."""
-    return _unquoted(compare(tokens(source), tokens(translation)), translation, source)
+    return _metavariables(_unquoted(compare(tokens(source), tokens(translation)), translation, source), source)
+
+
+def _metavariables(found: list[Damage], source: str) -> list[Damage]:
+    """``found`` without the braces a translation put in place of the source's braced argument names: sed's
+    ``{script-only-if-no-other-script}`` is ``{SKRIPT_JEN_KDYŽ_JE_JEDINÝ}`` in Czech, a name, no field."""
+    left = brace_metavariables(source)
+    kept = []
+    for d in found:
+        if left and d.kind is Kind.BRACE and d.change is Change.ADDED:
+            left -= 1
+            continue
+        kept.append(d)
+    return kept
 
 
 def _unquoted(found: list[Damage], translation: str, source: str) -> list[Damage]:

@@ -280,6 +280,11 @@ _NOUNISH = re.compile(
 )
 
 
+def brace_metavariables(text: str) -> int:
+    """How many of a usage line's braced argument names ``text`` holds (``{script-only-if-no-other-script}``)."""
+    return len(_HYPHENATED_NAME.findall(text))
+
+
 def help_command(text: str) -> str | None:
     """The command whose help line ``text`` is (``continue [COUNT] - continue program being debugged``);
     its description may say the word again, which a translation translates."""
@@ -357,6 +362,9 @@ def _without_repeats(found: list[Token]) -> list[Token]:
     return out
 
 
+#: A brace around a hyphenated name: no format's argument (a name of str.format, ICU, C#, RFC 6570 holds no
+#: hyphen), but what a usage line calls an argument, which translators translate.
+_HYPHENATED_NAME = re.compile(r"\{[^\W\d_]\w*(?:-\w+)+\}")
 _GROUPING_FLAGS = re.compile(r"\A(%(?:\d+\$)?)([-+ #0'I]*)")
 
 
@@ -376,6 +384,8 @@ def _tokens_of(match: re.Match[str], group: str, offset: int, closers: set[str],
         return [Token(Kind.BBCODE, text, text, start), *_code_content(part, match, named, offset, bbcode=True)]
     elif group == "identifier" and _two_sentences(text):
         return []
+    elif group == "brace" and _HYPHENATED_NAME.fullmatch(text):
+        return []  # sed's {script-only-if-no-other-script}: a usage line's metavariable (34 of 37 translate it)
     elif group == "synopsis" and _NOUNISH.search(text):
         return []  # resize2fs' "... device [-b|-s|new_size]": an argument's name before options
     elif group == "fortran":

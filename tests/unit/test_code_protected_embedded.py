@@ -238,6 +238,13 @@ def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() 
     ]
 
 
+def test_a_braced_argument_name_of_a_usage_line_stays_translatable() -> None:
+    """sed's {script-only-if-no-other-script} names the script argument: 34 of sed 4.9's 37 translations
+    translate it (tests/data/damage/sed-*.po), as they translate [input-file]."""
+    usage = "Usage: %s [OPTION]... {script-only-if-no-other-script} [input-file]...\n\n"
+    assert [ph.text for ph in protect(usage).placeholders] == ["%s"]
+
+
 def test_shown_values_and_metavariables_stay_translatable() -> None:
     """Human translators translate these (bash ru, django-cms, django-oscar; vim's <file> metavariables)."""
     for text in ("<unspecified>", "<missing product>", "<no current directory>", "-S <session>\tSource file <session>"):
