@@ -110,9 +110,9 @@ _PATTERN = re.compile(
                | mailto: | www\. )                      #   file:/home), a mailto: or a www. host
         [^\s<>"'`\]\[{}]* )                             #   what follows, if anything ("like http://")
   | (?P<email> [\w.+-]+ @ [A-Za-z0-9-]+ (?: \.[A-Za-z0-9-]+ )+ )
-  | (?P<at_code> (?<![\w@%.+-]) @ [^\W\d_] (?!@) )     # e2fsck's @b @i: it expands the one letter after @
-                                                        #   and prints the rest (@bs, German @ne, Finnish @issa);
-                                                        #   any script, so that @ф shows
+  | (?P<at_code> (?<![\w@%.+-]) @ [^\W\d_] (?!@)       # e2fsck's @b @i: it expands the one letter after @
+        (?: _\w+ )? )                                   #   and prints the rest (@bs, German @ne, Finnish @issa);
+                                                        #   any script, so that @ф shows; a field @b_size whole
   | (?P<icu_head> \{ \s* [\w.]+ \s* , \s* (?:plural|selectordinal|select) \b [^{}]* )  # an ICU head whose
                                                         #   construct did not parse (see icu.py)
   | (?P<brace>                                          # a brace field: str.format, C#, Java, ICU simple

@@ -300,12 +300,14 @@ MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-
 BUILD_MACRO = r"""(?<![\w@])@[A-Z][A-Z0-9_]+@(?!@)"""
 
 #: e2fsck's abbreviations, which it expands at run time in the translated message too (``@b`` "block",
-#: ``@i`` "inode", ``@S`` "superblock", ``@bs`` "blocks"): an ``@`` and one ASCII letter, maybe a plural
-#: ``s``, as a word of its own. Not inside a word (``user@host``), not before a letter (``@media``, a
-#: handle), not after ``%`` (Apple's ``%@``) or another ``@`` (``@GPG@``).
+#: ``@i`` "inode", ``@S`` "superblock", ``@bs`` "blocks", ``@b_size`` the field "block_size"): an ``@`` and
+#: one ASCII letter, maybe a plural ``s`` or a field name's tail, as a word of its own. Not inside a word
+#: (``user@host``), not before a letter (``@media``, a handle), not after ``%`` (Apple's ``%@``) or another
+#: ``@`` (``@GPG@``).
 AT_ABBREVIATION = r"""
     (?<![\w@%.+-])               # starting a word: not an address, a macro's end or a directive
-    @[A-Za-z]s?                 # the code, and the plural s
+    @[A-Za-z]                   # the code
+    (?:s|_[A-Za-z0-9_]+)?       # the plural s, or the rest of a field's name: @b_size
     (?![\w@])                   # ending the word: "@media", "@GPG@" are not codes
 """
 

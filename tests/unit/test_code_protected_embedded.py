@@ -70,6 +70,10 @@ CODE = {
     "@E has an incorrect filetype (was %Dt, @s %N).\n": ["@E ", " %Dt, @s %N)"],
     "Too many illegal @bs in @i %i.\n": [" @bs ", " @i %i"],
     "@S last mount time (%t,\n\tnow = %T) is in the future.\n": ["@S ", "(%t,\n\t", " = %T)"],
+    (
+        "@S @b_size = %b, fragsize = %c.\nThis version of e2fsck does not support fragment sizes different\n"
+        "from the @b size.\n"
+    ): ["@S @b_size = %b, ", " = %c.\n", " @b "],
     # option_brace_sets.po: util-linux's brace sets of names, options whose name starts with a digit
     " %s [options] {LABEL,UUID,PARTUUID,PARTLABEL}=<value>\n": [" %s [", "] {LABEL,UUID,PARTUUID,PARTLABEL}=<"],
     "options --{raw,json,pairs} and --summary=only are mutually exclusive": ["--{raw,json,pairs}", "--summary=only"],
