@@ -100,7 +100,7 @@ def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     else:
         apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
         bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
-    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id))
+    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id, programs))
 
 
 def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> str | None:
@@ -196,11 +196,10 @@ def in_translation(source: Protected, target: Protected) -> str | None:
 _UNMATCHED = 1_000_000
 
 
-def _lines(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], list[str]]]:
+def _lines(text: str, by_id: dict[str, Placeholder], programs: set[str]) -> list[tuple[set[str], list[str]]]:
     """Per synopsis line of ``text`` (protected): its commands, and the ids of its commands, options
-    and names in order."""
+    and names in order (``programs``: what :func:`_programs` found in it)."""
     lines: list[tuple[set[str], list[str]]] = [(set(), [])]
-    programs = _programs(text, by_id)
     for m in _TAG_AT.finditer(text):
         ph = by_id.get(m.group(1))
         if ph is None:

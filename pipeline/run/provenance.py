@@ -273,16 +273,18 @@ def _record_from(text: object) -> Written | None:
         return None
     if not (isinstance(values, list) and len(values) == 3):
         return None
-    sources, targets, inputs = values
-    if not (_strings(sources) and _strings(targets) and isinstance(inputs, str)):
-        return None
-    return Written(tuple(sources), tuple(targets), inputs)
+    return _written(*values)
 
 
 def _written_from(values: object) -> Written | None:
+    """An earlier version's file's record (a dict); None for anything else."""
     if not isinstance(values, dict):
         return None
-    sources, targets, inputs = values.get("sources"), values.get("targets"), values.get("inputs")
+    return _written(values.get("sources"), values.get("targets"), values.get("inputs"))
+
+
+def _written(sources: object, targets: object, inputs: object) -> Written | None:
+    """A record of these values, or None when any is not of its type."""
     if not (_strings(sources) and _strings(targets) and isinstance(inputs, str)):
         return None
     return Written(tuple(sources), tuple(targets), inputs)

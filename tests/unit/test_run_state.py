@@ -29,6 +29,19 @@ def units(path: Path) -> dict[str, Unit]:
     return {u.sources[0]: u for u in read_catalog(path).units}
 
 
+def catalogs_read(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The paths the scan stage parses from now on, in order."""
+    reads: list[Path] = []
+    real = read_catalog  # what the scan stage reads catalogs with
+
+    def reading(path: Path, raw: bytes | None = None) -> Catalog:
+        reads.append(path)
+        return real(path, raw)
+
+    monkeypatch.setattr(scan_module, "read_catalog", reading)
+    return reads
+
+
 @pytest.fixture
 def no_parsing(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
     """Make any catalog read fail the test: a skipped catalog must not even be parsed."""
@@ -73,14 +86,7 @@ def test_same_bytes_with_a_new_mtime_are_still_skipped_but_an_edit_is_not(
     run(settings, FakeService())
     path = tmp_path / APP
     os.utime(path, ns=(1, 1))  # a checkout or `touch`: the bytes are what was settled
-    reads: list[Path] = []
-    real = read_catalog  # what the scan stage reads catalogs with
-
-    def reading(path: Path, raw: bytes | None = None) -> Catalog:
-        reads.append(path)
-        return real(path, raw)
-
-    monkeypatch.setattr(scan_module, "read_catalog", reading)
+    reads = catalogs_read(monkeypatch)
     assert run(settings, FakeService()).unchanged_catalogs == 1 and reads == []
     with path.open("a", encoding="utf-8") as handle:
         handle.write('\nmsgid "Brand new"\nmsgstr ""\n')
@@ -145,14 +151,7 @@ def test_a_same_size_edit_within_one_clock_tick_is_noticed(tmp_path: Path) -> No
 def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = project(tmp_path)
     run(settings, FakeService())
-    reads: list[Path] = []
-    real = read_catalog  # what the scan stage reads catalogs with
-
-    def reading(path: Path, raw: bytes | None = None) -> Catalog:
-        reads.append(path)
-        return real(path, raw)
-
-    monkeypatch.setattr(scan_module, "read_catalog", reading)
+    reads = catalogs_read(monkeypatch)
     run(replace(settings, context="none"), FakeService())
     assert reads == [tmp_path / APP]
     none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
