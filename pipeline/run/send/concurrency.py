@@ -70,11 +70,18 @@ _KEEP_ANSWERED = 4
 #: Outcomes remembered per level, to tell a limit from noise (:meth:`Controller._beyond_limit`).
 _KEEP_PER_LEVEL = 32
 #: The G statistic (twice the log-likelihood ratio) at which refusals are taken to be more frequent
-#: from some level up than below it: about one chance in a thousand for noise, with the levels tried.
-LIMIT_EVIDENCE = 12.0
+#: from some level up than below it. The test is made at every 429 and at every level below it, so
+#: one test must pass for noise far less often than once in a thousand: at 20, about once in
+#: 100,000 (at 12, simulated storms of 20 % refused at random took noise for a limit in one run in
+#: five, and then probed their way back up for seconds).
+LIMIT_EVIDENCE = 20.0
 #: Odds at which refusals from some level up are taken for a limit's (which refuses most requests
-#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet.
-LIMIT_ODDS = 100.0
+#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet. Three
+#: refusals above a level with no answer there reach them (a limit refuses every request of slow
+#: start's overshoot, in one round trip); two reach them only over a refusal rate below of 4 % or less,
+#: measured, not assumed: noise often refuses two of slow start's top levels, where most of its
+#: requests are.
+LIMIT_ODDS = 500.0
 _BEYOND_LIMIT = 0.9
 _PRIOR = (0.4, 4.0)  # refusals and outcomes assumed below a level before any is seen: 10 %
 
