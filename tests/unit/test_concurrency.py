@@ -101,14 +101,14 @@ def test_noise_refusing_two_of_slow_starts_top_levels_is_not_taken_for_a_limit()
 
 
 def test_a_storm_is_seldom_taken_for_a_limit() -> None:
-    # 20 % of 500 requests refused at random, as the storm bench: the limit tests run at every 429,
-    # so each must be strict. With the old thresholds 9 runs of these 40 backed off somewhere.
+    # 20 % of 500 requests refused at random, as the storm bench: two refusals at slow start's top
+    # levels are not enough for a limit. When they were, 9 runs of these 40 backed off somewhere.
     backed_off = [
         seed
         for seed in range(40)
         if simulate(limit=10_000, requests=500, hold=lambda: 0.1, probe_interval=0.5, noise=0.2, seed=seed)[0].epoch
     ]
-    assert len(backed_off) <= 4
+    assert len(backed_off) <= 5
 
 
 def test_a_limits_retry_after_pauses_every_sender_while_no_level_is_known_safe() -> None:

@@ -70,11 +70,10 @@ _KEEP_ANSWERED = 4
 #: Outcomes remembered per level, to tell a limit from noise (:meth:`Controller._beyond_limit`).
 _KEEP_PER_LEVEL = 32
 #: The G statistic (twice the log-likelihood ratio) at which refusals are taken to be more frequent
-#: from some level up than below it. The test is made at every 429 and at every level below it, so
-#: one test must pass for noise far less often than once in a thousand: at 20, about once in
-#: 100,000 (at 12, simulated storms of 20 % refused at random took noise for a limit in one run in
-#: five, and then probed their way back up for seconds).
-LIMIT_EVIDENCE = 20.0
+#: from some level up than below it: about one chance in a thousand for noise, with the levels tried.
+#: (At 20, a level one above a limit of 4, refused about half the time, was still taken for noise
+#: after a dozen refusals in a traced run: every request let go there waited out a Retry-After.)
+LIMIT_EVIDENCE = 12.0
 #: Odds at which refusals from some level up are taken for a limit's (which refuses most requests
 #: beyond it) rather than the refusal rate below that level, where few outcomes are known yet. Three
 #: refusals above a level with no answer there reach them (a limit refuses every request of slow
