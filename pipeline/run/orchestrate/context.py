@@ -147,7 +147,7 @@ class Reads:
 
     @property
     def reading(self) -> bool:
-        """Whether a read started early is still on its way (the event loop must keep its turns to send and receive it)."""
+        """Whether a read started early is still on its way (the event loop must keep turns to send and receive it)."""
         return any(read is not None and not read.done() for read in (self._usage, self._languages))
 
     def start_usage(self, languages_too: bool = False) -> None:
