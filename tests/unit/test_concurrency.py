@@ -82,35 +82,6 @@ def test_a_burst_of_429s_backs_off_once() -> None:
     assert controller.allowed == 4  # halved once, not once per 429
 
 
-def test_noise_refusing_two_of_slow_starts_top_levels_is_not_taken_for_a_limit() -> None:
-    controller = Controller(ceiling=16, initial=2)
-    for ticket in fill(controller):
-        controller.answered(ticket, 0.1)
-    tickets = fill(controller, 0.1)
-    assert [t.level for t in tickets] == [1, 2, 3, 4]
-    for ticket in tickets[:2]:
-        controller.answered(ticket, 0.2)
-    for ticket in tickets[2:]:  # the round trip's two top levels, refused at random
-        assert controller.refused(ticket, 1.0, 0.2) == 1.0  # each waits its Retry-After
-    assert controller.epoch == 0 and controller.noise == 2
-    assert controller.allowed == 6  # slow start goes on
-    # A limit refuses every request beyond it: a third refusal up there is one.
-    tickets = fill(controller, 0.2)
-    controller.refused(tickets[4], 1.0, 0.3)
-    assert controller.epoch == 1 and controller.allowed < 6
-
-
-def test_a_storm_is_seldom_taken_for_a_limit() -> None:
-    # 20 % of 500 requests refused at random, as the storm bench: two refusals at slow start's top
-    # levels are not enough for a limit. When they were, 9 runs of these 40 backed off somewhere.
-    backed_off = [
-        seed
-        for seed in range(40)
-        if simulate(limit=10_000, requests=500, hold=lambda: 0.1, probe_interval=0.5, noise=0.2, seed=seed)[0].epoch
-    ]
-    assert len(backed_off) <= 5
-
-
 def test_a_limits_retry_after_pauses_every_sender_while_no_level_is_known_safe() -> None:
     controller = Controller(ceiling=8, initial=4)
     for ticket in fill(controller, 10.0):  # every request refused

@@ -71,16 +71,10 @@ _KEEP_ANSWERED = 4
 _KEEP_PER_LEVEL = 32
 #: The G statistic (twice the log-likelihood ratio) at which refusals are taken to be more frequent
 #: from some level up than below it: about one chance in a thousand for noise, with the levels tried.
-#: (At 20, a level one above a limit of 4, refused about half the time, was still taken for noise
-#: after a dozen refusals in a traced run: every request let go there waited out a Retry-After.)
 LIMIT_EVIDENCE = 12.0
 #: Odds at which refusals from some level up are taken for a limit's (which refuses most requests
-#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet. Three
-#: refusals above a level with no answer there reach them (a limit refuses every request of slow
-#: start's overshoot, in one round trip); two reach them only over a refusal rate below of 4 % or less,
-#: measured, not assumed: noise often refuses two of slow start's top levels, where most of its
-#: requests are.
-LIMIT_ODDS = 500.0
+#: beyond it) rather than the refusal rate below that level, where few outcomes are known yet.
+LIMIT_ODDS = 100.0
 _BEYOND_LIMIT = 0.9
 _PRIOR = (0.4, 4.0)  # refusals and outcomes assumed below a level before any is seen: 10 %
 
