@@ -272,8 +272,7 @@ async def _translate(
     requests go out while the last ones of the part before are in flight: at most two parts at
     once, each keeping its texts only while it resolves. A part planned while another resolves,
     or while requests are in flight (the account's reads started during the scan included), is
-    planned in a worker thread. Once the last part is cut, the
-    next window may start (``turn.cut``).
+    planned in a worker thread. Once the last part is cut, the next window may start (``turn.cut``).
     """
     ledger = run.ledger
     window: list[ScannedCatalog] = []  # the catalogs scanned so far, as the gate reads them

@@ -24,9 +24,8 @@ async def write_window(run: RunContext, files: WindowFiles, scanned: list[Scanne
     The loop gets a turn after each catalog's admission, before anything is written: the usage
     read after the window's requests goes out meanwhile, and its round trip overlaps the rest. While
     a later window's requests are in flight, the catalogs are rendered and written in a worker thread
-    (they are this window's alone), so that the loop sends and receives meanwhile: on the event loop,
-    a window of coreutils' three largest catalogs held back the next window's answers and requests
-    for 0.12 s.
+    (they are this window's alone), so that the loop sends and receives meanwhile instead of leaving
+    the service idle.
     """
     await _write(run, files, scanned)
     _save(run)  # once the admissions are let go: a large catalog's translations are held once, as recorded
