@@ -271,7 +271,7 @@ async def _translate(
     with work into a part of its own, so the first request leaves early), and the next part's
     requests go out while the last ones of the part before are in flight: at most two parts at
     once, each keeping its texts only while it resolves. A part planned while another resolves,
-    or while requests are in flight (the account's reads started during the scan included), is
+    or while requests are in flight (the account's reads over the network included), is
     planned in a worker thread. Once the last part is cut, the next window may start (``turn.cut``).
     """
     ledger = run.ledger
@@ -282,7 +282,10 @@ async def _translate(
         async for part in _read(run, files, window, turn):
             clock = ledger.timed("scan", clock, turn.counts())
             connections = run.connections
-            threaded = bool(resolving) or not connections.limiter.idle() or connections.reads.reading
+            # The account's reads over the network need the loop's turns to leave; the embedded service
+            # answers them on the loop itself, with no thread to start and join.
+            remote_reads = connections.reads.reading and not run.inputs.settings.service.embedded
+            threaded = bool(resolving) or not connections.limiter.idle() or remote_reads
             pending, spare, clock = await _planned(run, window, part, clock, turn.counts(), threaded)
             resolver = Resolver(run, list(window), pending, spare)
             resolving.append(asyncio.ensure_future(_resolve(run, resolver)))
