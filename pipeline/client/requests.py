@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from urllib.parse import quote
 
 from pipeline import protocol
@@ -41,8 +41,7 @@ def answer_bound(request_bytes: int) -> int:
     return max(ANSWER_FLOOR_BYTES, ANSWER_BYTES_PER_REQUEST_BYTE * request_bytes)
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     """One HTTP request, relative to the client's base URL; the client adds auth and user agent."""
 
     method: str
@@ -81,8 +80,7 @@ class Call(Generic[T]):
     max_answer: int = ANSWER_BYTES  # bytes of a successful answer's body; more fails the call
 
 
-@dataclass(frozen=True)
-class Sleep:
+class Sleep(NamedTuple):
     """A flow step: wait this many seconds (through the client's injected sleep).
 
     ``rate_limited``: the wait follows a 429; a caller that paces its own requests
