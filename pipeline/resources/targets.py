@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline import locales, protocol
@@ -123,8 +123,8 @@ class ResourcePlan:
             matched = dictionary.matched_hash(text)
         found = self._key_options.get((options, matched))  # a few distinct results for thousands of texts
         if found is None:
-            found = self._key_options[options, matched] = replace(
-                options, glossary_id=None, style_id=None, glossary_hash=matched
+            found = self._key_options[options, matched] = options._replace(
+                glossary_id=None, style_id=None, glossary_hash=matched
             )
         return found
 

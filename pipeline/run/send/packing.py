@@ -18,7 +18,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pipeline import protocol
 from pipeline.run.keys import request_params
@@ -135,7 +135,7 @@ def groups(pending: Mapping[str, Pending], with_context: bool = True) -> dict[Tr
         opts = item.options
         if not with_context:
             if opts not in without:
-                without[opts] = replace(opts, context=None)
+                without[opts] = opts._replace(context=None)
             opts = without[opts]
         grouped[opts].append(item)
     return grouped
