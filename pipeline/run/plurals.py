@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pipeline.placeholders.grammar import INTEGER_PRINTF
 from pipeline.placeholders.protect import protect
@@ -65,8 +66,7 @@ class UnitPlan:
     fallbacks: dict[int, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Assembled:
+class Assembled(NamedTuple):
     """The target forms of a unit (None when some segment has no translation) and warnings about them."""
 
     texts: tuple[str, ...] | None

@@ -62,8 +62,7 @@ class Remaining:
         return Remaining(self.segments + other.segments, self.texts + other.texts, self.characters + other.characters)
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
+class Fingerprint(NamedTuple):
     """What a settled catalog is recognised by: the size and SHA-256 of its bytes (kept instead of the bytes)."""
 
     size: int
@@ -75,8 +74,7 @@ class Fingerprint:
         return cls(len(data), hashlib.sha256(data).hexdigest())
 
 
-@dataclass(frozen=True)
-class RunOptions:
+class RunOptions(NamedTuple):
     """What one ``pipeline translate`` invocation asks for, beyond the settings."""
 
     paths: tuple[Path, ...] = ()

@@ -185,8 +185,7 @@ class Recovery:
     characters: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Reused:
+class Reused(NamedTuple):
     """A unit written with a reviewed translation found elsewhere, and where it was found."""
 
     catalog: str
@@ -195,8 +194,7 @@ class Reused:
     origin: str  # "path:line" of the catalog or compendium entry it was copied from
 
 
-@dataclass(frozen=True, slots=True)
-class DryRunEstimate:
+class DryRunEstimate(NamedTuple):
     """What a real run would send (``report.json``'s ``would_send``, field for field)."""
 
     requests: int = 0
@@ -209,8 +207,7 @@ class DryRunEstimate:
     fallback_texts: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogWork:
+class CatalogWork(NamedTuple):
     """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
 
     ``characters`` counts each unique text once per catalog that needs it (a text two catalogs

@@ -18,7 +18,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline import protocol
 from pipeline.run.keys import request_params
@@ -26,8 +26,7 @@ from pipeline.run.window import Pending
 from pipeline.segments import TranslationOptions
 
 
-@dataclass(frozen=True, slots=True)
-class Packing:
+class Packing(NamedTuple):
     """The result of packing: batches of indexes into the input, and the indexes that fit nowhere."""
 
     batches: tuple[tuple[int, ...], ...]
