@@ -38,8 +38,7 @@ class StopReason(enum.Enum):
     LOCKED = "locked"  # another run held catalogs longer than lock_wait: exit 6
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(NamedTuple):
     """An early stop: its reason, and the message the reports show."""
 
     reason: StopReason
@@ -49,16 +48,15 @@ class Stop:
         return self.message
 
 
-@dataclass(frozen=True, slots=True)
-class Remaining:
+class Remaining(NamedTuple):
     """What a stopped run left unsent, for the next run."""
 
     segments: int
     texts: int
     characters: int
 
-    def __add__(self, other: Remaining) -> Remaining:
-        """What two windows of a run left, together."""
+    def plus(self, other: Remaining) -> Remaining:
+        """What two windows of a run left, together (``+`` would join the two tuples)."""
         return Remaining(self.segments + other.segments, self.texts + other.texts, self.characters + other.characters)
 
 

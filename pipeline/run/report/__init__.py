@@ -121,7 +121,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "exit_code": report.exit_code,
         "stopped": str(report.stopped) if report.stopped is not None else None,
         "budget": report.budget,
-        "remaining": asdict(report.remaining) if report.remaining is not None else None,
+        "remaining": report.remaining._asdict() if report.remaining is not None else None,
         "duration_seconds": report.duration_seconds,
         "timings": report.timings,
         "context_requests": report.context_requests,
