@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.glossaries import GlossaryStore
@@ -29,15 +29,13 @@ Entries = tuple[tuple[str, str], ...]
 _CACHED_DICTIONARIES = 8
 
 
-@dataclass(frozen=True)
-class GlossaryInfo:
+class GlossaryInfo(NamedTuple):
     """A glossary's dictionaries: (source base, target base) in lower case -> (source, target) pairs."""
 
     dictionaries: Mapping[tuple[str, str], tuple[tuple[str, str], ...]]
 
 
-@dataclass(frozen=True)
-class StyleInfo:
+class StyleInfo(NamedTuple):
     """A style rule list as translation needs it: language, instruction prompts, configured rules."""
 
     language: str
