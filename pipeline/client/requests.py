@@ -9,7 +9,6 @@ flows written once, in :mod:`pipeline.client.retry` and :mod:`pipeline.client.en
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from urllib.parse import quote
 
@@ -70,8 +69,7 @@ class Request(NamedTuple):
         return arguments
 
 
-@dataclass(frozen=True)
-class Call(Generic[T]):
+class Call(NamedTuple, Generic[T]):
     """A request and how to turn its successful answer into a result."""
 
     request: Request
