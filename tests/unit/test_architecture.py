@@ -458,14 +458,10 @@ FROZEN_DATACLASSES = {
     "pipeline.config.resources.ResourceSettings": _HASHED_AS_OBJECT,
     "pipeline.damage.icu.Construct": _MUTABLE_DEFAULT,
     "pipeline.review.session.Entry": _INDEX,
-    "pipeline.run.plurals.FormPlan": _INDEX,
-    "pipeline.run.plurals.UnitPlan": _MUTABLE_DEFAULT,
-    "pipeline.run.window.ScannedCatalog": _MUTABLE_DEFAULT,
     "pipeline.service.config.MemorySpec": _VALIDATES,
     "pipeline.service.config.AccountSpec": _VALIDATES,
     "pipeline.service.config.ServiceConfig": _VALIDATES,
     "pipeline.service.engine.tm_match.MemoryIndex": "fields worked out in __post_init__ from the others",
-    "pipeline.service.store.resources.MemoryInfo": _MUTABLE_DEFAULT,
     "pipeline.workflows.merge.MergeSummary": _OTHER_BRANCH,
 }
 

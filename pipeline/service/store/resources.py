@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from pipeline.service.engine.tm_match import MemoryIndex
@@ -44,13 +44,12 @@ class StyleInfo(NamedTuple):
     configured_rules: tuple[tuple[str, str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class MemoryInfo:
+class MemoryInfo(NamedTuple):
     """A translation memory of the account: its source base language and a matcher per target base."""
 
     memory_id: str
     source_lang: str = ""
-    by_target: Mapping[str, MemoryIndex] = field(default_factory=dict)
+    by_target: Mapping[str, MemoryIndex] = MappingProxyType({})
 
 
 class Lookups(Protocol):
