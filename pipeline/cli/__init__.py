@@ -191,8 +191,13 @@ def run() -> NoReturn:
     Nor does the process run httpx's own command line: httpx imports it, and with it click and
     pygments where they are installed (click comes with uvicorn), unless the import
     is refused, which httpx answers with a stub. About 25 ms of every run that sends a request.
+    Nor does it load trio, which httpcore imports where it is installed (Selenium brings it, for one)
+    to serve trio's event loops besides asyncio's: the process runs asyncio's alone, and the import
+    took 55-80 ms of the first request of every run over the network (85 ms of CPU, measured on
+    this project's development environment).
     """
-    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # None: the import is refused
+    for unused in ("httpx._main", "trio"):  # None: the import is refused
+        sys.modules.setdefault(unused, None)  # type: ignore[arg-type]
     gc.set_threshold(*GC_THRESHOLDS)
     try:
         try:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 import pipeline.catalog_paths
+import pipeline.run.write
 from pipeline.catalog_paths import catalog_windows
 from pipeline.catalogs import read_catalog
 from pipeline.errors import ExitCode
@@ -110,3 +116,59 @@ def test_the_budget_spans_the_windows(tmp_path: Path, one_catalog_per_window: No
     report = run(replace(settings, max_characters=budget), service)
     assert report.exit_code == ExitCode.QUOTA and "budget" in str(report.stopped)
     assert 0 < service.billed <= budget
+
+
+class HoldsTheNextWindow(FakeService):
+    """Holds the first window's (German) last answers until the next window's (French) request has come, and
+    that one until the first window's catalog is written: a window written while the next one's request is out.
+    The first German answer goes at once: the limit grows by one, and the French request gets a place."""
+
+    def __init__(self) -> None:
+        super().__init__(languages=("de", "fr"))
+        self.german = 0
+        self.french_came: asyncio.Event | None = None
+        self.german_written: asyncio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def answer(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v2/translate":
+            if self.french_came is None or self.german_written is None:
+                self.french_came, self.german_written = asyncio.Event(), asyncio.Event()
+                self.loop = asyncio.get_running_loop()
+            if json.loads(request.content)["target_lang"] == "FR":
+                self.french_came.set()
+                await self.german_written.wait()
+            else:
+                self.german += 1
+                if self.german > 1:
+                    await self.french_came.wait()
+        return self.handler(request)
+
+    def written(self) -> None:
+        assert self.loop is not None and self.german_written is not None
+        self.loop.call_soon_threadsafe(self.german_written.set)
+
+
+def test_a_window_is_written_off_the_event_loop_while_the_next_ones_requests_are_out(
+    tmp_path: Path, one_catalog_per_window: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = project(tmp_path, langs=("de", "fr"))
+    settings = replace(settings, service=replace(settings.service, concurrency=2))
+    service = HoldsTheNextWindow()
+    written_on: list[tuple[str, bool]] = []
+    write_catalogs = pipeline.run.write.write_catalogs
+
+    def recorded(mark_fuzzy: bool, jobs: Any, review: Any = None) -> Any:
+        for scanned, _, _ in jobs:
+            written_on.append((scanned.target_lang, threading.current_thread() is threading.main_thread()))
+        outcomes = write_catalogs(mark_fuzzy, jobs, review)
+        if any(scanned.target_lang == "DE" for scanned, _, _ in jobs):
+            service.written()
+        return outcomes
+
+    monkeypatch.setattr(pipeline.run.write, "write_catalogs", recorded)
+    report = run(settings, service)
+    assert report.exit_code == ExitCode.OK and report.totals.segments_failed == 0
+    # German while the French request was out: in a worker thread, the loop free to answer it. French
+    # last, with nothing in flight: on the loop, as before.
+    assert written_on == [("DE", False), ("FR", True)]

@@ -145,6 +145,11 @@ class Reads:
         """The target codes the service offers, once read (None before)."""
         return None if self._offered is None else self._offered[0]
 
+    @property
+    def reading(self) -> bool:
+        """Whether a read started early is still on its way (the event loop must keep turns to send and receive it)."""
+        return any(read is not None and not read.done() for read in (self._usage, self._languages))
+
     def start_usage(self, languages_too: bool = False) -> None:
         """Start reading the account's usage, to be taken by :meth:`usage`.
 

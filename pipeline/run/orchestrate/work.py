@@ -271,8 +271,8 @@ async def _translate(
     with work into a part of its own, so the first request leaves early), and the next part's
     requests go out while the last ones of the part before are in flight: at most two parts at
     once, each keeping its texts only while it resolves. A part planned while another resolves,
-    or while requests are in flight, is planned in a worker thread. Once the last part is cut, the
-    next window may start (``turn.cut``).
+    or while requests are in flight (the account's reads over the network included), is
+    planned in a worker thread. Once the last part is cut, the next window may start (``turn.cut``).
     """
     ledger = run.ledger
     window: list[ScannedCatalog] = []  # the catalogs scanned so far, as the gate reads them
@@ -281,7 +281,11 @@ async def _translate(
     try:
         async for part in _read(run, files, window, turn):
             clock = ledger.timed("scan", clock, turn.counts())
-            threaded = bool(resolving) or not run.connections.limiter.idle()
+            connections = run.connections
+            # The account's reads over the network need the loop's turns to leave; the embedded service
+            # answers them on the loop itself, with no thread to start and join.
+            remote_reads = connections.reads.reading and not run.inputs.settings.service.embedded
+            threaded = bool(resolving) or not connections.limiter.idle() or remote_reads
             pending, spare, clock = await _planned(run, window, part, clock, turn.counts(), threaded)
             resolver = Resolver(run, list(window), pending, spare)
             resolving.append(asyncio.ensure_future(_resolve(run, resolver)))

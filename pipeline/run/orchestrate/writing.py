@@ -22,7 +22,10 @@ async def write_window(run: RunContext, files: WindowFiles, scanned: list[Scanne
     """Admit each catalog's translations through the gate, record their provenance, write them, settle, save.
 
     The loop gets a turn after each catalog's admission, before anything is written: the usage
-    read after the window's requests goes out meanwhile, and its round trip overlaps the rest.
+    read after the window's requests goes out meanwhile, and its round trip overlaps the rest. While
+    a later window's requests are in flight, the catalogs are rendered and written in a worker thread
+    (they are this window's alone), so that the loop sends and receives meanwhile instead of leaving
+    the service idle.
     """
     await _write(run, files, scanned)
     _save(run)  # once the admissions are let go: a large catalog's translations are held once, as recorded
@@ -47,7 +50,11 @@ async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatal
     ledger.release_translations(displays)  # what is written is in the admissions now: room for the rendering
     _record(run, scanned, admissions)
     jobs = [(s, a.translations, files.snapshots.get(s.path)) for s, a in zip(scanned, admissions, strict=True)]
-    outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, ledger.window.review)
+    review = {s.display: ledger.window.review[s.display] for s in scanned if s.display in ledger.window.review}
+    if run.connections.limiter.idle():
+        outcomes = write.write_catalogs(settings.mark_fuzzy, jobs, review)
+    else:  # a later window's requests are in flight: rendered in a worker thread, the loop keeps its turns for them
+        outcomes = await asyncio.to_thread(write.write_catalogs, settings.mark_fuzzy, jobs, review)
     for s, admission, outcome in zip(scanned, admissions, outcomes, strict=True):
         ledger.admitted(s.display, admission.issues, admission.failed, admission.skipped)
         _written(run, s, admission.translations, outcome, files.snapshots.get(s.path))
