@@ -121,7 +121,7 @@ def main(argv: list[str]) -> int:
                 found = reading(Path(name), with_polib=n % args.polib_every == 0)
                 text = json.dumps(found, default=repr, ensure_ascii=False)
                 kind = found[0]
-                shown = found if kind == "refused" or args.full else hashlib.sha256(text.encode()).hexdigest()
+                shown = found if kind != "read" or args.full else hashlib.sha256(text.encode()).hexdigest()
                 out.write(json.dumps({"file": name, "kind": kind, "reading": shown}, ensure_ascii=False) + "\n")
         return 0
     old, new = (

@@ -74,7 +74,10 @@ ENDS = ["", "", "", " ", "\t", "\r"]
 def _entry(draw: st.DrawFn, n: int) -> list[str]:
     """One entry (numbered ``n`` so that msgids differ), mostly well formed, sometimes not quite."""
     lines = draw(st.lists(st.sampled_from(COMMENTS), max_size=4))
-    obsolete = draw(st.integers(0, 4)) == 0
+    lines += draw(
+        st.lists(st.sampled_from(['#~| msgid "w"', "#~|", '#~| "v"']), max_size=2)
+    )  # msgmerge's, before "#~ msgid"
+    obsolete = draw(st.integers(0, 3)) == 0
     body = []
     if draw(st.booleans()):
         body.append(f"msgctxt{draw(st.sampled_from(KEYWORD_SPACES))}{draw(st.sampled_from(STRINGS))}")
@@ -131,3 +134,15 @@ def test_a_catalog_as_gettext_writes_it_is_read_entry_by_entry_without_the_stric
         read = read_po_file(path)
     assert strict.call_count == 0
     assert len(read.spans) > 3
+
+
+def test_an_entry_opened_by_its_keyword_after_previous_strings_of_an_obsolete_one_has_its_lines(tmp_path: Path) -> None:
+    """ "#~|" lines neither open nor close an entry: the keyword after them is the entry's first line."""
+    path = tmp_path / "de.po"
+    body = ['msgid "a"', 'msgstr "b"', "", '#~| msgid "old"', '#~ msgid "new"', '#~ msgstr "neu"', ""]
+    path.write_text("\n".join([*HEADER, "", *body]), encoding="utf-8")
+    read = read_po_file(path)
+    with mock.patch.object(blocks, "BLOCK", re.compile("(?!)")):
+        assert read_po_file(path) == read
+    obsolete = read.spans[-1]
+    assert (obsolete.first, obsolete.msgid_line, obsolete.insert_flags_at, obsolete.msgstr_start) == (9, 9, 9, 10)

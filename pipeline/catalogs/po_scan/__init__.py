@@ -5,7 +5,7 @@ an entry, a msgid without msgstr, escapes gettext does not know), collects each 
 as polib reads them (unescaped, ``#,`` flags split at commas, ``#.`` comments joined) and records
 where the entry lives: its ``msgstr`` block and its ``#,`` flags line. Where an entry is in the
 shape gettext writes it, a fast path reads all of it with one match instead, alike (:mod:`.blocks`):
-most catalogs are read that way, entry by entry, at about a third of the cost.
+the entries of most published catalogs are read that way, at about half the cost of their lines.
 
 It also refuses whatever polib refuses (:mod:`.polib_rules`: a comment marker without a space, a
 broken ``#|`` line, a keyword where polib's state machine has no transition), so that a catalog a

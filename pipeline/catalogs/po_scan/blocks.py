@@ -83,11 +83,12 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     if plural_forms is None:
         return None
     flags_line = i + tc.count("\n") + gc.count("\n") + oc.count("\n")
-    insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
-    first, previous, skipped = i, pv.count("\n"), ov.count("\n")
-    if insert_at == i and not previous:  # no comment opens the entry: its keyword does, after the "#~|" lines
-        first = insert_at = i + skipped
-    msgid_line = insert_at + previous + skipped + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
+    comments_end = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
+    previous, skipped = pv.count("\n"), ov.count("\n")
+    msgid_line = comments_end + previous + skipped + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
+    # The entry's first line is its first comment; without one, its first keyword, after the "#~|" lines.
+    first = i if comments_end > i or previous else i + skipped
+    insert_at = comments_end if comments_end > i else first
     msgstr_start = msgid_line + 1 + id_more.count("\n") + (1 + plural_more.count("\n") if forms is not None else 0)
     msgstr_end = msgstr_start + (forms.count("\n") if forms is not None else 1 + str_more.count("\n"))
     raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
