@@ -9,6 +9,9 @@ line per catalog: a digest of everything the reader gives, or the refusal's reas
 - ``dump LIST --out DUMP``: read each file of LIST and record what was read (``--full``: the whole
   reading instead of its digest, to see where two versions part; ``--polib-every N``: polib's
   entries of every Nth file only, polib's parse being the slowest part).
+- ``mutants LIST --out DIR``: for each file of LIST under 200 kB, a few copies with one line broken
+  the way catalogs get broken (a line dropped, doubled, indented or cut short, a stray line, a bad
+  escape, a blank line inside an entry, ...), so that refusals are compared as well as readings.
 - ``compare OLD NEW``: the counts (files, same readings, same refusals, different) and the files that
   differ; exits 1 if any does.
 
@@ -32,6 +35,7 @@ import argparse
 import hashlib
 import json
 import os
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,10 +104,65 @@ def _renders(catalog: PoCatalog) -> list[str]:
     return [hashlib.sha256(data).hexdigest() for data in renders]
 
 
+#: Lines put into a catalog by ``mutants``: what hand edits and broken tools leave.
+STRAY = [
+    b'"stray"',
+    b"#~| x",
+    b"#~|x",
+    b'msgstr "x"',
+    b"#,fuzzy",
+    b"#.",
+    b"#| msgid",
+    b'msgid_plural "p"',
+    b'msgstr[0] "z"',
+    b'msgstr[1] "z"',
+    b'#~ "x"',
+    b'#~ msgid "x"',
+    b'msgid "\\q"',
+    b"msgid",
+    b"garbage",
+    b"\t",
+    b'"a\rb"',
+]
+
+
+def mutants(path: Path, out: Path, count: int, seed: int) -> list[Path]:
+    """``count`` copies of ``path`` with one line broken each, written under ``out``."""
+    rng = random.Random(f"{seed}:{path}")
+    lines = path.read_bytes().split(b"\n")
+    written = []
+    for n in range(count):
+        broken = list(lines)
+        at = rng.randrange(len(broken))
+        kind = rng.randrange(9)
+        if kind == 0:
+            del broken[at]
+        elif kind == 1:
+            broken.insert(at, broken[at])
+        elif kind == 2:
+            broken.insert(at, b"")
+        elif kind == 3:
+            broken[at] = b"  " + broken[at]
+        elif kind == 4:
+            broken[at] = broken[at].rstrip(b'"\r')
+        elif kind == 5:
+            broken.insert(at, rng.choice(STRAY))
+        elif kind == 6:
+            broken[at] = broken[at].replace(b"\\n", rng.choice([b"\\x41", b"\\101", b"\\q", b"\\a"]), 1)
+        elif kind == 7:
+            broken[at] = broken[at] + rng.choice([b"\t", b" ", b"\r", b" \r"])
+        else:
+            broken[at : at + 2] = broken[at : at + 2][::-1]
+        target = out / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{n}{path.suffix}"
+        target.write_bytes(b"\n".join(broken))
+        written.append(target)
+    return written
+
+
 def main(argv: list[str]) -> int:
     """``list``, ``dump`` or ``compare``, as the module's docstring says."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("list", "dump", "compare"))
+    parser.add_argument("command", choices=("list", "dump", "mutants", "compare"))
     parser.add_argument("paths", nargs="+", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--full", action="store_true", help="dump: the whole reading, not its digest")
@@ -113,6 +172,13 @@ def main(argv: list[str]) -> int:
         with args.out.open("w", encoding="utf-8", errors="surrogateescape") as out:
             for path in catalogs(args.paths):
                 out.write(f"{path}\n")
+        return 0
+    if args.command == "mutants":
+        args.out.mkdir(parents=True, exist_ok=True)
+        names = args.paths[0].read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+        for name in names:
+            if Path(name).stat().st_size < 200_000:
+                mutants(Path(name), args.out, count=3, seed=37)
         return 0
     if args.command == "dump":
         names = args.paths[0].read_text(encoding="utf-8", errors="surrogateescape").splitlines()
