@@ -438,6 +438,9 @@ class _PoText(str):
         return list(self.lines)
 
 
+_KEY = operator.attrgetter("msgctxt", "msgid")
+
+
 def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
     """Refuse a second entry with the msgctxt and msgid of an earlier one, as msgfmt does (obsolete ones too)."""
     keys = list(map(_KEY, spans))
@@ -453,9 +456,6 @@ def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
                 span.msgid_line + 1,
             )
         seen[key] = span.msgid_line + 1
-
-
-_KEY = operator.attrgetter("msgctxt", "msgid")
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
