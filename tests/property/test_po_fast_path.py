@@ -146,3 +146,11 @@ def test_an_entry_opened_by_its_keyword_after_previous_strings_of_an_obsolete_on
         assert read_po_file(path) == read
     obsolete = read.spans[-1]
     assert (obsolete.first, obsolete.msgid_line, obsolete.insert_flags_at, obsolete.msgstr_start) == (9, 9, 9, 10)
+
+
+def test_no_block_starts_at_a_line_the_strict_path_skips() -> None:
+    """A run of "#~|" lines is skipped a line at a time: a block matched from each of them would read
+    the whole run again each time (quadratic in a file made of them)."""
+    run = '#~| msgid "old"\n' * 3 + '#~ msgid "new"\n#~ msgstr "neu"\n'
+    assert blocks.BLOCK.match(run) is None
+    assert blocks.BLOCK.match("#, fuzzy\n" + run) is not None

@@ -25,6 +25,8 @@ from pipeline.catalogs.po_strings import unescape
 # {V} a "#~|" line, which neither opens nor closes an entry.
 BLOCK = re.compile(
     r"""
+    (?! {V} )  # not a "#~|" line first: the strict path skips them one by one, and a run of them
+               # would be matched again from each (a catalog of such lines would take quadratic time)
     (?P<tc> (?: \# (?:[ \t][^\n\r]*)? \r?\n )* )     # translator comments, "# words"
     (?P<gc> (?: \#\. (?:[ \t][^\n\r]*)? \r?\n )* )   # extracted comments, "#. words"
     (?P<oc> (?: \#: (?:[ \t][^\n\r]*)? \r?\n )* )    # references, "#: file:line"
@@ -83,18 +85,14 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     if plural_forms is None:
         return None
     flags_line = i + tc.count("\n") + gc.count("\n") + oc.count("\n")
-    comments_end = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
-    previous, skipped = pv.count("\n"), ov.count("\n")
-    msgid_line = comments_end + previous + skipped + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
-    # The entry's first line is its first comment; without one, its first keyword, after the "#~|" lines.
-    first = i if comments_end > i or previous else i + skipped
-    insert_at = comments_end if comments_end > i else first
+    insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
+    msgid_line = insert_at + pv.count("\n") + ov.count("\n") + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
     msgstr_start = msgid_line + 1 + id_more.count("\n") + (1 + plural_more.count("\n") if forms is not None else 0)
     msgstr_end = msgstr_start + (forms.count("\n") if forms is not None else 1 + str_more.count("\n"))
     raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
     raw_id = _contents(msgid, id_more)
     read = Entry(
-        first,
+        i,
         msgid_line,
         flags_line if fl is not None else None,
         insert_at,
