@@ -3,7 +3,7 @@
 ::
 
     base.py        the format-neutral model: Catalog, Unit, UnitState, Reviewed
-    po.py          Gettext PO (read in one pass by po_scan.py; po_header, po_lines, po_strings its parts)
+    po.py          Gettext PO (read in one pass by po_scan/; po_header, po_lines, po_strings its parts)
     po_review.py   a reviewer's decisions written into a PO catalog
     xliff.py       XLIFF 1.2 and 2.x, edited in place (xmltext.py: its text; xliff_edits.py: review)
     charset.py     a PO catalog's charset, and converting it to UTF-8

@@ -1,10 +1,10 @@
-"""PO string literals as GNU gettext writes them: escaped, and wrapped at its page width."""
+"""PO string literals: escaped and wrapped as GNU gettext writes them, unescaped as msgfmt reads them."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["WRAP_WIDTH", "escape", "format_field"]
+__all__ = ["WRAP_WIDTH", "escape", "format_field", "unescape"]
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
 
@@ -54,3 +54,48 @@ def _wrap(chunk: str, limit: int) -> list[str]:
     if chunk:
         parts.append(chunk)
     return parts
+
+
+_NAMED = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", '"': '"'}
+_READ_ESCAPE = re.compile(r"\\(?:([ntrabfv\\\"])|([0-7]{1,3})|x([0-9A-Fa-f]+))")
+
+
+def unescape(text: str) -> str:
+    """A PO string's content as msgfmt reads it: named escapes, octal (up to three digits) and hex numbers.
+
+    A number is one byte (hex digits are read as long as they last, as C does, the value kept to a
+    byte); bytes above 127 that follow each other are decoded together as UTF-8 (``\\303\\251`` is é),
+    falling back to Latin-1.
+    """
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    pending = bytearray()
+    last = 0
+    for m in _READ_ESCAPE.finditer(text):
+        if m.start() != last or m.group(1) is not None:
+            _flush(pending, out)
+        out.append(text[last : m.start()])
+        last = m.end()
+        named, octal, hexa = m.groups()
+        if named is not None:
+            out.append(_NAMED[named])
+            continue
+        value = (int(octal, 8) if octal else int(hexa, 16)) & 0xFF
+        if value < 0x80:
+            _flush(pending, out)
+            out.append(chr(value))
+        else:
+            pending.append(value)
+    _flush(pending, out)
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _flush(pending: bytearray, out: list[str]) -> None:
+    if pending:
+        try:
+            out.append(pending.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(pending.decode("latin-1"))
+        pending.clear()

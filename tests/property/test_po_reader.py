@@ -2,8 +2,9 @@
 
 The reader is one pass of its own (no polib) in a run; polib still reads the catalogs that are
 merged. Generated files mix valid entries with what catalogs get wrong (comments without a space,
-previous-msgid lines, obsolete remnants, escapes, stray strings), so both the rules and the strings
-are compared.
+previous-msgid lines, obsolete remnants, escapes, stray strings, spaces and CRs at line ends), so
+both the rules and the strings are compared, through the reader's fast path (entries in gettext's
+shape) and its strict line scanner alike.
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ LINES = st.sampled_from(
         "#~ #. old note",
         "",
         "   ",
+        "#, fuzzy\t",
+        "#. note \r",
+        'msgstr "x" \r',
+        '"cont"\t',
+        "#~|",
+        '#~| "w"',
         'msgid "a\\"b"',
         'msgstr "t\\tu\\nv"',
         'msgid "\\q"',

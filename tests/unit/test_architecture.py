@@ -443,8 +443,6 @@ FROZEN_DATACLASSES = {
     "pipeline.catalogs.keyed.KeyedSources": _MUTABLE_DEFAULT,
     "pipeline.catalogs.merge.MergeResult": _OTHER_BRANCH,
     "pipeline.catalogs.merge.Template": _OTHER_BRANCH,
-    "pipeline.catalogs.po.PoRead": _OTHER_BRANCH,
-    "pipeline.catalogs.po_scan.Scanned": _OTHER_BRANCH,
     "pipeline.client.api_data.DocumentHandle": _HIDDEN,
     "pipeline.client.api_data.TranslatedDocument": _HIDDEN,
     "pipeline.client.api_data.GlossaryDictionary": _HIDDEN,

@@ -1,0 +1,140 @@
+"""The scan's fast path: a well-formed entry, in the shape gettext writes it, read with one match.
+
+:data:`BLOCK` accepts only lines the strict line scanner reads without complaint, and
+:func:`entry` reads them alike: each line starts at its first column and ends in spaces, tabs and
+a CRLF's CR at most (what the strict path strips); comments come in gettext's order, each marker
+alone or followed by a space or tab; strings hold no escape but the named ones both gettext and
+polib know. Anything else (octal or hex escapes, a second flags line, a blank line inside an entry,
+``#~|``, indentation) is no match, and the scanner reads it line by line.
+
+What the lines of a matched entry mean to polib needs no check: from any state an entry may follow
+(:meth:`~pipeline.catalogs.po_scan.polib_rules.PolibRules.may_start_entry`), each of them is a move
+polib makes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.catalogs.po_scan.entry import Entry, polib_key
+from pipeline.catalogs.po_strings import unescape
+
+# A quoted string is {S}, its content {C}: plain characters, or a backslash and one of the named
+# escapes (octal and hex ones, rare, are left to the strict path). {E} ends a line (what the strict
+# path strips after the string: spaces, tabs, a CRLF's CR); {O} is "#~ " where the entry is obsolete;
+# {V} a "#~|" line, which neither opens nor closes an entry.
+BLOCK = re.compile(
+    r"""
+    (?! {V} )  # not a "#~|" line first: the strict path skips them one by one, and a run of them
+               # would be matched again from each (a catalog of such lines would take quadratic time)
+    (?P<tc> (?: \# (?:[ \t][^\n\r]*)? \r?\n )* )     # translator comments, "# words"
+    (?P<gc> (?: \#\. (?:[ \t][^\n\r]*)? \r?\n )* )   # extracted comments, "#. words"
+    (?P<oc> (?: \#: (?:[ \t][^\n\r]*)? \r?\n )* )    # references, "#: file:line"
+    (?P<fl> \#, (?:[ \t][^\n\r]*)? \r?\n )?          # one flags line, "#, fuzzy, c-format"
+    (?P<pv> (?: \#\|[ ]msg(?:ctxt|id_plural|id)[ ]+\S[^\n\r]* \r?\n  # previous strings, "#| msgid ..."
+                (?: \#\|[ ]+"[^\n\r]* \r?\n )* )* )                  # and their '#| "..."' lines
+    (?P<ov> (?: {V} )* )  # an obsolete entry's previous strings, "#~| msgid ...", which the strict path skips
+    (?P<o> \#~[ ] )?                                 # an obsolete entry's marker, then {O} on each line
+    (?: msgctxt[ ] "(?P<ctxt>{C})" {E} (?P<ctxt_more> (?: {O}{S}{E} )* ) {O} )?
+    msgid[ ] "(?P<id>{C})" {E} (?P<id_more> (?: {O}{S}{E} )* )
+    (?: {O}msgid_plural[ ] "(?P<plural>{C})" {E} (?P<plural_more> (?: {O}{S}{E} )* )
+        (?P<forms> (?: {O}msgstr\[[0-9]\][ ] {S} {E} (?: {O}{S}{E} )* )+ )
+      | {O}msgstr[ ] "(?P<str>{C})" {E} (?P<str_more> (?: {O}{S}{E} )* )
+    )
+    (?P<blank> (?: [ \t]*\r?\n )* )
+    # What follows closes the entry (the strict path would add a string or a msgstr line to it),
+    # after the lines the strict path skips.
+    (?= (?: {V} | [ \t]*\r?\n )* (?: \#[^~] | \#~[ ]msg(?:ctxt|id)[ ] | msgctxt[ ] | msgid[ ] | \Z ) )
+    """.replace("{S}", r'"{C}"')
+    .replace("{C}", r'[^"\\\n\r]*(?:\\[ntrabfv\\"][^"\\\n\r]*)*')
+    .replace("{E}", r"[ \t]*\r?\n")
+    .replace("{O}", r"(?(o)\#~[ ])")
+    .replace("{V}", r"\#~\| (?:[ \t][^\n\r]*)? \r?\n"),
+    re.VERBOSE,
+)
+# A string line of a matched block, and a msgstr[N] line or a string line: the string's content,
+# between the line's first and last quote.
+_CONTENT = re.compile(r'"(.*)"[ \t]*\r?\n')
+_FORM = re.compile(r'(?:msgstr\[([0-9])\][ ])?"(.*)"[ \t]*\r?\n')
+
+
+def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) -> tuple[Entry, int] | None:
+    """The entry :data:`BLOCK` matched at line ``i``, as the strict path reads it, and the number of lines
+    it spans (blank lines after it included); None when a plural form comes twice, which the strict path
+    refuses. ``flags_read`` keeps one tuple per distinct flags line."""
+    (
+        tc,
+        gc,
+        oc,
+        fl,
+        pv,
+        ov,
+        obsolete,
+        ctxt,
+        ctxt_more,
+        msgid,
+        id_more,
+        plural,
+        plural_more,
+        forms,
+        msgstr,
+        str_more,
+        blank,
+    ) = found.groups()  # every group, in the pattern's order
+    plural_forms = _forms(forms) if forms is not None else {}
+    if plural_forms is None:
+        return None
+    flags_line = i + tc.count("\n") + gc.count("\n") + oc.count("\n")
+    insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
+    msgid_line = insert_at + pv.count("\n") + ov.count("\n") + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
+    msgstr_start = msgid_line + 1 + id_more.count("\n") + (1 + plural_more.count("\n") if forms is not None else 0)
+    msgstr_end = msgstr_start + (forms.count("\n") if forms is not None else 1 + str_more.count("\n"))
+    raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
+    raw_id = _contents(msgid, id_more)
+    read = Entry(
+        i,
+        msgid_line,
+        flags_line if fl is not None else None,
+        insert_at,
+        msgstr_start,
+        msgstr_end,
+        obsolete is not None,
+        unescape(raw_ctxt) if raw_ctxt is not None else None,
+        unescape(raw_id),
+        unescape(_contents(plural, plural_more)) if forms is not None else "",
+        unescape(_contents(msgstr, str_more)) if msgstr is not None else "",
+        plural_forms,
+        _flags(fl, flags_read) if fl is not None else (),
+        "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
+        polib_key(raw_ctxt, raw_id),
+    )
+    return read, msgstr_end - i + blank.count("\n")
+
+
+def _contents(first: str, more: str) -> str:
+    """What a keyword's string and its string lines hold, joined, escapes as written."""
+    return first + "".join(_CONTENT.findall(more)) if more else first
+
+
+def _forms(forms: str) -> dict[int, str] | None:
+    """The msgstr[N] lines' strings by N, in the file's order; None if an N comes twice."""
+    read: dict[str, list[str]] = {}
+    parts: list[str] = []
+    for number, content in _FORM.findall(forms):
+        if number:
+            if number in read:
+                return None
+            parts = read[number] = [content]
+        else:
+            parts.append(content)
+    return {int(number): unescape("".join(parts)) for number, parts in read.items()}
+
+
+def _flags(line: str, flags_read: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The flags of a "#," line, split at commas as the strict path splits them (a bare "#," has none)."""
+    flags = flags_read.get(line)
+    if flags is None:
+        marker_and_flags = line.strip()
+        flags = tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()
+        flags_read[line] = flags
+    return flags

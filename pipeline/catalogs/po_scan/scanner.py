@@ -1,0 +1,260 @@
+"""The scan: every line checked and read, or a well-formed entry at a time where the fast path matches one."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.catalogs.po_scan import blocks
+from pipeline.catalogs.po_scan.entry import Entry, Scanned, polib_key
+from pipeline.catalogs.po_scan.polib_rules import PolibRules
+from pipeline.catalogs.po_strings import unescape
+from pipeline.errors import CatalogError
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
+# A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
+# runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
+# (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
+_ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
+_BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\" \\\\, octal and \\x hex)'
+# A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
+_KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
+
+
+@dataclass
+class _Open:
+    """The entry being read."""
+
+    first: int
+    obsolete: bool = False
+    msgid_line: int | None = None
+    flags_line: int | None = None
+    insert_at: int | None = None
+    msgstr_start: int | None = None
+    msgstr_end: int | None = None
+    strings: dict[str, list[str]] = field(default_factory=dict)  # keyword -> its quoted strings
+    flags: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    plural_forms: list[str] = field(default_factory=list)  # the msgstr[N] keywords, in the file's order
+
+
+def scan(path: Path, lines: list[str]) -> Scanned:
+    """Check the syntax line by line and read every entry."""
+    return _Scanner(path).read(lines)
+
+
+def metadata(header: str) -> dict[str, str]:
+    """The header entry's fields, as polib reads them.
+
+    ``Name: value`` lines; a line without a colon continues the last.
+    """
+    fields: dict[str, str] = {}
+    key = None
+    for line in header.splitlines():
+        name, colon, value = line.partition(":")
+        if colon:
+            key, fields[name] = name, value.strip()
+        elif key is not None:
+            fields[key] += "\n" + line.strip()
+    return fields
+
+
+def _excerpt(line: str) -> str:
+    """A misspelt keyword worth quoting (`` 'msgstrr'``), else nothing: the line may be a secret's.
+
+    A file that is no catalog at all (an ``.env`` linked or named as one) must not have its
+    content copied into errors, reports and CI summaries.
+    """
+    word = _KEYWORD_LIKE.match(line)
+    return f" {word.group()!r}" if word else ""
+
+
+def _contents(quoted: list[str]) -> str:
+    """What the quoted strings of one keyword hold, joined, escapes as written."""
+    return quoted[0][1:-1] if len(quoted) == 1 else "".join(q[1:-1] for q in quoted)
+
+
+class _Scanner:
+    """The scan's state: the entries read, the one being read, and where in an entry the last line was."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: list[Entry] = []
+        self.entry: _Open | None = None
+        self.state: str | None = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
+        self.key = ""  # the keyword whose strings continuation lines extend
+        self.rules = PolibRules(path)
+        self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
+
+    def read(self, lines: list[str]) -> Scanned:
+        """Every entry of ``lines``; a :class:`CatalogError` at the first line gettext would refuse."""
+        text = "\n".join(lines) + "\n"
+        fast = text.count("\n") == len(lines)  # the fast path counts lines by newlines
+        i, at = 0, 0  # the line read next, and where it starts in ``text``
+        while i < len(lines):
+            if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
+                i, at = self._entries(text, i, at)
+                if i == len(lines):
+                    break
+            self._line(i, lines[i])
+            i, at = i + 1, at + len(lines[i]) + 1
+        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+            raise self._fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
+        self._close()
+        return Scanned(self.entries, self.rules.refusal(self.entries))
+
+    def _entries(self, text: str, i: int, at: int) -> tuple[int, int]:
+        """The fast path: the well-formed entries that follow each other from line ``i`` (at ``at`` in
+        ``text``) on; the line, and its place, where the strict path goes on."""
+        before = len(self.entries)
+        match, entry, flags = blocks.BLOCK.match, blocks.entry, self._flags  # looked up once: a loop per entry
+        while (found := match(text, at)) is not None and (read := entry(i, found, flags)) is not None:
+            if self.entry is not None:
+                self._close()  # the entry the strict path was reading: its last line came before this one
+            self.entries.append(read[0])
+            i, at = i + read[1], found.end()
+        if len(self.entries) > before:  # the state the last entry's last line leaves the scanner and polib in
+            last = self.entries[-1]
+            self.state = "msgstr"
+            self.key = f"msgstr[{next(reversed(last.msgstr_plural))}]" if last.msgstr_plural else "msgstr"
+            self.rules.entry_read(last.msgstr_end - 1, plural=bool(last.msgstr_plural))
+        return i, at
+
+    def _line(self, i: int, line: str) -> None:
+        """The strict path: one line, checked and read."""
+        s = line.strip()
+        if not s:
+            return
+        self.rules.line(i, s)
+        obsolete = s[0] == "#" and s.startswith("#~")
+        if obsolete:
+            s = s[2:].strip()
+            if not s or s[0] == "|":
+                return
+        first = s[0]
+        if first == "#":
+            self._comment(i, s)
+        elif first == '"':
+            self._continuation(i, s)
+        elif (keyword := _KEYWORD.match(s)) is not None:
+            self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
+        else:
+            raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
+
+    def _fail(self, i: int, reason: str) -> CatalogError:
+        return CatalogError(str(self.path), reason, i + 1)
+
+    def _comment(self, i: int, s: str) -> None:
+        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+            raise self._fail(i, "comment inside an entry, before its msgstr")
+        if self.state == "msgstr" or self.entry is None:
+            self._close()
+            self.entry = _Open(i)
+        entry = self.entry
+        self.state = "comment"
+        if s.startswith("#,"):
+            if entry.flags_line is None:
+                entry.flags_line = i
+            if len(s.split(None, 1)) > 1:  # polib reads flags from "#, a, b" (a bare "#," has none)
+                entry.flags.extend(flag.strip() for flag in s[3:].split(","))
+        elif s.startswith("#.") and len(s.split(None, 1)) > 1:
+            entry.comments.append(s[3:])
+        if not s.startswith("#|"):
+            entry.insert_at = i + 1
+
+    def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
+        base = "msgstr" if name.startswith("msgstr") else name
+        if base in ("msgctxt", "msgid"):
+            self._entry_start(i, base, obsolete)
+        elif base == "msgid_plural":
+            if self.state != "msgid":
+                raise self._fail(i, "msgid_plural without msgid")
+        else:
+            self._msgstr(i, name)
+        if not _STRING.fullmatch(rest):
+            raise self._fail(i, f"{name} is not followed by a properly quoted string")
+        if "\\" in rest and "\\" in _ESCAPE.sub("", rest):
+            raise self._fail(i, _BAD_ESCAPE)
+        assert self.entry is not None
+        self.state, self.key = base, name
+        strings = self.entry.strings
+        if name in strings:
+            strings[name].append(rest)
+        else:
+            strings[name] = [rest]
+            if name[-1] == "]":
+                self.entry.plural_forms.append(name)
+
+    def _entry_start(self, i: int, base: str, obsolete: bool) -> None:
+        """A msgctxt or msgid: a new entry after a msgstr, checked against where the last line was."""
+        if self.state == "msgstr" or self.entry is None:
+            self._close()
+            self.entry = _Open(i, obsolete)
+        if base == "msgid" and self.state not in (None, "comment", "msgctxt", "msgstr"):
+            raise self._fail(i, "msgid where a msgstr was expected")
+        if base == "msgctxt" and self.state not in (None, "comment", "msgstr"):
+            raise self._fail(i, "msgctxt in the middle of an entry")
+        self.entry.obsolete = obsolete
+        if base == "msgid":
+            self.entry.msgid_line = i
+
+    def _msgstr(self, i: int, name: str) -> None:
+        if self.state not in ("msgid", "msgid_plural", "msgstr"):
+            raise self._fail(i, "msgstr without msgid")
+        if name != "msgstr" and len(name) > len("msgstr[0]"):
+            raise self._fail(i, f"{name}: no language has that many plural forms")
+        entry = self.entry
+        assert entry is not None
+        if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
+            raise self._fail(i, f"{name} a second time in one entry")
+        if entry.msgstr_start is None:
+            entry.msgstr_start = i
+        entry.msgstr_end = i + 1
+
+    def _continuation(self, i: int, s: str) -> None:
+        if self.state in (None, "comment"):
+            raise self._fail(i, "string continuation outside an entry")
+        if not _STRING.fullmatch(s):
+            raise self._fail(i, "continuation line is not a properly quoted string")
+        if "\\" in s and "\\" in _ESCAPE.sub("", s):
+            raise self._fail(i, _BAD_ESCAPE)
+        assert self.entry is not None
+        self.entry.strings.setdefault(self.key, []).append(s)
+        if self.state == "msgstr":
+            self.entry.msgstr_end = i + 1
+
+    def _close(self) -> None:
+        """Record the entry being read (trailing comments after the last entry are no entry)."""
+        entry, self.entry = self.entry, None
+        if entry is None or entry.msgid_line is None:
+            return
+        if entry.msgstr_start is None or entry.msgstr_end is None:
+            raise self._fail(entry.msgid_line, "msgid without msgstr")
+        strings = entry.strings
+        plural = entry.plural_forms
+        raw_ctxt = _contents(strings["msgctxt"]) if "msgctxt" in strings else None
+        raw_id = _contents(strings.get("msgid", []))
+        self.entries.append(
+            Entry(
+                first=entry.first,
+                msgid_line=entry.msgid_line,
+                flags_line=entry.flags_line,
+                insert_flags_at=entry.insert_at if entry.insert_at is not None else entry.first,
+                msgstr_start=entry.msgstr_start,
+                msgstr_end=entry.msgstr_end,
+                obsolete=entry.obsolete,
+                msgctxt=unescape(raw_ctxt) if raw_ctxt is not None else None,
+                msgid=unescape(raw_id),
+                msgid_plural=unescape(_contents(strings.get("msgid_plural", []))),
+                msgstr=unescape(_contents(strings.get("msgstr", []))),
+                msgstr_plural={int(name[7:-1]): unescape(_contents(strings[name])) for name in plural}
+                if plural
+                else {},
+                flags=tuple(entry.flags),
+                comment="\n".join(entry.comments),
+                polib_key=polib_key(raw_ctxt, raw_id),
+            )
+        )
