@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.catalogs.po import PoRead, read_po_file
 from pipeline.catalogs.po_scan import Entry
@@ -40,8 +40,7 @@ _TEMPLATE_COMMENT = ("#.", "#:", "#,", "#|")
 _KEYWORD_START = re.compile(r"\s*(?:#~\s*)?(msgctxt|msgid)\b")
 
 
-@dataclass(frozen=True)
-class MergeResult:
+class MergeResult(NamedTuple):
     """What a merge did to one catalog; ``data`` is the new file, equal to the old one when nothing changed."""
 
     data: bytes
@@ -53,8 +52,7 @@ class MergeResult:
     removed: int = 0
 
 
-@dataclass
-class _Block:
+class _Block(NamedTuple):
     """One entry of the output: its lines, and the template position it serves (None: obsolete)."""
 
     lines: list[str]
@@ -67,8 +65,7 @@ class _Block:
 References = tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Template:
+class Template(NamedTuple):
     """A template as merges use it: its live entries (the scanner's: msgfmt's reading of the strings) with
     the references of each, and its header fields; read once for all its catalogs."""
 
