@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -107,6 +106,6 @@ def test_the_budget_spans_the_windows(tmp_path: Path, one_catalog_per_window: No
     pipeline.catalog_paths.WINDOW_BYTES = 1
     budget = estimate(whole).characters // 2
     service = FakeService(languages=LANGS)
-    report = run(replace(settings, max_characters=budget), service)
+    report = run(settings._replace(max_characters=budget), service)
     assert report.exit_code == ExitCode.QUOTA and "budget" in str(report.stopped)
     assert 0 < service.billed <= budget
