@@ -97,15 +97,26 @@ def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> Mer
 def _decoded_lines(catalog: PoRead) -> list[str]:
     """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
     (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
-    elsewhere."""
+    elsewhere.
+
+    A UTF-8 file is decoded whole and split at its LFs (a LF byte is a LF character there, and nothing
+    else is); another charset line by line, as the reader split its bytes.
+    """
     raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
+    if encoding == "utf-8":
+        lines = raw.decode(encoding).split("\n")
+        last = lines.pop()  # after the last LF: a line without its newline, or nothing
+        lines = [line + "\n" for line in lines]
+        if last:
+            lines.append(last)
+        return lines
     return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
 
 
 def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:
     """Each entry's ``#:`` lines."""
     return tuple(
-        tuple(text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:"))
+        tuple([text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:")])
         for e in entries
     )
 
