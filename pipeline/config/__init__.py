@@ -134,9 +134,9 @@ class Settings(NamedTuple):
 
 
 def as_data(value: object) -> object:
-    """A configuration record as plain data: each record (a NamedTuple) a dict of its fields, each mapping a
-    dict, recursively; what hashes of the configuration are taken over, as ``dataclasses.asdict`` gave it
-    when the records were dataclasses."""
+    """A configuration record as plain data, what hashes of the configuration are taken over: each record
+    (a NamedTuple) a dict of its fields, never a list (a hash names each value by its field, and stays
+    what ``state.json`` and ``synced.json`` hold), each mapping a dict, recursively."""
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return {name: as_data(item) for name, item in zip(value._fields, value, strict=True)}
     if isinstance(value, tuple | list):
