@@ -157,10 +157,11 @@ class _Merger:
         revived: dict[int, int] = {}  # template position -> obsolete entry brought back
         unmatched: list[int] = []
         for pos, t in enumerate(self.template):
-            if _key(t) in live:
-                serves[live[_key(t)]] = pos
-            elif _key(t) in dead:
-                revived[pos] = dead[_key(t)]
+            key = _key(t)
+            if key in live:
+                serves[live[key]] = pos
+            elif key in dead:
+                revived[pos] = dead[key]
             else:
                 unmatched.append(pos)
         lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
