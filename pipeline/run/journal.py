@@ -28,9 +28,9 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, fields, is_dataclass, replace
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
@@ -92,8 +92,7 @@ def _jsonable(value: object) -> object:
     return repr(value) if not isinstance(value, Path) else str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(NamedTuple):
     """A catalog a run left with nothing to do, and what its report entry needs without reading it."""
 
     size: int
@@ -114,8 +113,7 @@ class Settled:
     awaiting: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Merged:
+class Merged(NamedTuple):
     """A catalog as a refresh's merge left it: merged again with the same template, it would not change."""
 
     template: str  # the template's path as displayed (another template is another merge)
@@ -257,7 +255,7 @@ class Journal:
             "version": STATE_VERSION,
             "catalogs": {name: _record_json(rec) for name, rec in sorted(settled.items())},
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
-            "merged": {name: asdict(rec) for name, rec in sorted(merged.items())},
+            "merged": {name: rec._asdict() for name, rec in sorted(merged.items())},
         }
         # On one line: the encoder written in C serializes it (an indented dump takes the pure-Python
         # one), and a run of many windows saves the whole state once per window.
@@ -299,12 +297,9 @@ def _identity(path: Path) -> _FileIdentity:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-_RECORD_FIELDS = tuple(f.name for f in fields(Settled))
-
-
 def _record_json(record: Settled) -> dict[str, object]:
     """A settled record as state.json holds it (its fields are plain values and tuples of them)."""
-    return {name: getattr(record, name) for name in _RECORD_FIELDS}
+    return record._asdict()
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -329,7 +324,7 @@ _SETTLED_TYPES = {
 }
 
 
-_MERGED_FIELDS = {f.name for f in fields(Merged)}
+_MERGED_FIELDS = set(Merged._fields)
 
 
 def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
@@ -350,8 +345,7 @@ def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
                 len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str) for n in record.notices
             ):
                 continue
-            settled[name] = replace(
-                record,
+            settled[name] = record._replace(
                 notices=tuple(
                     (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
                     for line, reason, severity, cause in record.notices

@@ -269,7 +269,7 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path: Path, monkeypa
     run(settings, FakeService())
     original = plan_module.translation_options
     monkeypatch.setattr(
-        plan_module, "translation_options", lambda *args: replace(original(*args), glossary_hash="new glossary")
+        plan_module, "translation_options", lambda *args: original(*args)._replace(glossary_hash="new glossary")
     )
     service = FakeService()
     report = run(settings, service, retranslate_stale=True)
