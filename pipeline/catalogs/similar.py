@@ -55,9 +55,10 @@ class Lenders:
     """The sources a new entry may take its translation from, sorted by length once for every search."""
 
     def __init__(self, sources: Sequence[str]) -> None:
-        self._order = sorted(range(len(sources)), key=lambda k: len(sources[k]))  # -> index in ``sources``
+        lengths = list(map(len, sources))
+        self._order = sorted(range(len(sources)), key=lengths.__getitem__)  # -> index in ``sources``
         self._sources = [sources[k] for k in self._order]
-        self._lengths = [len(source) for source in self._sources]
+        self._lengths = [lengths[k] for k in self._order]
 
     def most_similar(self, text: str) -> int | None:
         """The index of the source most similar to ``text`` by :func:`similarity` (the first among equals), if

@@ -23,9 +23,9 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.config.checks import (
     CACHE_URL_SCHEMES,
@@ -58,6 +58,7 @@ __all__ = [
     "UNSUPPORTED",
     "ServiceSettings",
     "Settings",
+    "as_data",
     "check_cache_url",
     "check_service_url",
     "find_config",
@@ -94,9 +95,8 @@ class ServiceSettings:
         return self.url == EMBEDDED
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything a run needs to know, resolved to absolute paths."""
+class Settings(NamedTuple):
+    """Everything a run needs to know, resolved to absolute paths (a copy with some changed: ``_replace``)."""
 
     root: Path
     config_path: Path | None = None
@@ -104,12 +104,12 @@ class Settings:
     catalogs: tuple[str, ...] = default("catalogs")
     exclude: tuple[str, ...] = default("exclude")
     target_langs: tuple[str, ...] = default("target_langs")
-    service: ServiceSettings = field(default_factory=ServiceSettings)
+    service: ServiceSettings = ServiceSettings()
     mark_fuzzy: bool = default("translate.mark_fuzzy")
     max_characters: int | None = default("translate.max_characters")  # billed characters one run may spend
     lock_wait: float = default("translate.lock_wait")  # seconds a run waits for catalogs another run locked
     context: str = default("translate.context")
-    locale_map: Mapping[str, str] = field(default_factory=lambda: dict(default("translate.locale_map")))
+    locale_map: Mapping[str, str] = default("translate.locale_map")
     languages: tuple[tuple[str, str], ...] = default("translate.languages")  # (glob, locale), in the file's order
     to_utf8: bool = default("translate.to_utf8")
     reuse: bool = default("translate.reuse")  # reviewed translations elsewhere are written before any is paid for
@@ -120,13 +120,30 @@ class Settings:
     # Folders the file names are relative to ``root``; unset, the project's folder in the user's cache
     # (:mod:`pipeline.config`); None here: no cache and run state, no report folder.
     cache_dir: Path | None = None
-    cache_url: str | None = field(default=default("cache.url"), repr=False)  # may carry a password: never printed
+    cache_url: str | None = default("cache.url")  # may carry a password: never printed (__repr__)
     cache_ttl: int | None = default("cache.ttl")  # seconds a shared cache entry lives (None: until cleared)
     report_dir: Path | None = None
     refresh_template: Path | None = default("refresh.template")
-    resources: ResourceSettings = field(default_factory=ResourceSettings)
+    resources: ResourceSettings = ResourceSettings()
     # Read and write catalogs reached through links that leave the project (--follow-symlinks-outside).
     follow_symlinks_outside: bool = False
+
+    def __repr__(self) -> str:
+        fields = zip(self._fields, self, strict=True)
+        return f"Settings({', '.join(f'{name}={value!r}' for name, value in fields if name != 'cache_url')})"
+
+
+def as_data(value: object) -> object:
+    """A configuration record as plain data, what hashes of the configuration are taken over: each record
+    (a NamedTuple) a dict of its fields, never a list (a hash names each value by its field, and stays
+    what ``state.json`` and ``synced.json`` hold), each mapping a dict, recursively."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return {name: as_data(item) for name, item in zip(value._fields, value, strict=True)}
+    if isinstance(value, tuple | list):
+        return type(value)(as_data(item) for item in value)
+    if isinstance(value, Mapping):
+        return {key: as_data(item) for key, item in value.items()}
+    return value
 
 
 def user_cache_home() -> Path:
@@ -220,10 +237,10 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         settings = from_table(config_path, data)
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
-        settings = replace(settings, service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
+        settings = settings._replace(service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
     env_cache_url = os.environ.get(ENV_CACHE_URL)
     if env_cache_url:
-        settings = replace(settings, cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
+        settings = settings._replace(cache_url=check_cache_url(env_cache_url, ENV_CACHE_URL))
     return settings
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar, cast
 
 from pipeline import protocol
 from pipeline.config.keys import types
@@ -26,8 +26,7 @@ _PROJECT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _NEEDS_QUALITY = ("style", "translation_memory_id")
 
 
-@dataclass(frozen=True)
-class Instruction:
+class Instruction(NamedTuple):
     """A custom instruction of a style list, as configured."""
 
     label: str
@@ -35,8 +34,7 @@ class Instruction:
     source_language: str | None = None
 
 
-@dataclass(frozen=True)
-class StyleSpec:
+class StyleSpec(NamedTuple):
     """A style rule list as configured: name, configured rules, custom instructions."""
 
     name: str
@@ -48,8 +46,7 @@ class StyleSpec:
         return {category: dict(rules) for category, rules in self.rules}
 
 
-@dataclass(frozen=True)
-class LocaleSpec:
+class LocaleSpec(NamedTuple):
     """The resource keys of one ``[locales.<code>]`` table (or the defaults); None means inherit."""
 
     glossaries: tuple[Path, ...] = ()
@@ -62,14 +59,13 @@ class LocaleSpec:
     no_style: bool = False  # ``style = false``: opt out of the default style list
 
 
-@dataclass(frozen=True)
-class ResourceSettings:
+class ResourceSettings(NamedTuple):
     """Glossaries, style lists, formality, model type and translation memory, per target locale."""
 
     project: str = "pipeline"
     multilingual_glossaries: tuple[Path, ...] = ()
-    defaults: LocaleSpec = field(default_factory=LocaleSpec)
-    locales: Mapping[str, LocaleSpec] = field(default_factory=dict)  # key as written in the file
+    defaults: LocaleSpec = LocaleSpec()
+    locales: Mapping[str, LocaleSpec] = MappingProxyType({})  # key as written in the file
 
     @property
     def configured(self) -> bool:

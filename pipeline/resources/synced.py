@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
 from pathlib import Path
 
-from pipeline.config import Settings
+from pipeline.config import Settings, as_data
 from pipeline.config.resources import ResourceSettings
 from pipeline.files.atomic import atomic_write
 from pipeline.files.untrusted import read_regular
@@ -47,7 +46,7 @@ def fingerprint(settings: Settings) -> str | None:
         "source": settings.source_lang,
         "locale_map": dict(settings.locale_map),
         "files": files,
-        "resources": asdict(res),
+        "resources": as_data(res),
     }
     encoded = json.dumps(material, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(encoded.encode("utf-8")).hexdigest()

@@ -28,11 +28,11 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, fields, is_dataclass
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from pipeline.config import Settings
+from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
 from pipeline.files.untrusted import read_regular
@@ -64,7 +64,7 @@ _OUTCOME_NEUTRAL = {
 
 def settings_hash(settings: Settings) -> str:
     """Hash of every setting that can change what a run does to a catalog, plus the code's versions."""
-    relevant = {f.name: getattr(settings, f.name) for f in fields(settings) if f.name not in _OUTCOME_NEUTRAL}
+    relevant = {name: as_data(value) for name, value in settings._asdict().items() if name not in _OUTCOME_NEUTRAL}
     material = json.dumps(
         {"settings": relevant, "version": __version__, "scheme": SCHEME_VERSION}, sort_keys=True, default=_jsonable
     )

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.catalogs.merge import Template, merge_read, read_template
@@ -29,8 +29,7 @@ from pipeline.model import Issue, Severity
 from pipeline.run.journal import Journal, Merged, state_lock_path
 
 
-@dataclass(frozen=True)
-class MergeSummary:
+class MergeSummary(NamedTuple):
     """What the merge step did to one catalog."""
 
     path: str
@@ -43,13 +42,13 @@ class MergeSummary:
     removed: int
 
 
-@dataclass
 class MergeOutcome:
     """The merge step over every catalog: what changed and what could not be merged."""
 
-    catalogs: list[MergeSummary] = field(default_factory=list)
-    issues: list[Issue] = field(default_factory=list)
-    merged_paths: list[Path] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.catalogs: list[MergeSummary] = []
+        self.issues: list[Issue] = []
+        self.merged_paths: list[Path] = []
 
 
 def find_template(catalog: Path, configured: Path | None = None) -> Path | None:

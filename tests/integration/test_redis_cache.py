@@ -416,7 +416,6 @@ def test_a_round_trip_reads_a_bounded_number_of_bytes_and_asks_again_for_the_res
 def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    from dataclasses import replace
 
     from pipeline.cache import open_cache
     from pipeline.cache.maintenance import cache_stats, clear_cache
@@ -442,7 +441,7 @@ def test_stats_and_clear_work_on_the_shared_store_and_clear_only_what_is_asked(
     stats = cache_stats(settings, "svc-a")
     assert "error" in figures(stats, "shared") and figures(stats, "local")["entries"] == 0
     assert PASSWORD not in json.dumps(stats)
-    down = cache_stats(replace(settings, cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
+    down = cache_stats(settings._replace(cache_url=f"redis://:{PASSWORD}@127.0.0.1:{redis_server.port}/0"), "x")
     assert PASSWORD not in json.dumps(down)
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from babel import Locale, localedata
 from babel.messages.plurals import get_plural
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.plural_rules import PluralExpressionError, PluralRule, compile_expression, plural_rule_for
+from pipeline.plural_rules import PluralExpressionError, PluralRule, _forms, compile_expression, plural_rule_for
 
 _ALL = (get_plural(Locale.parse(name)) for name in localedata.locale_identifiers())
 CLDR = sorted({(rule.num_plurals, rule.plural_expr) for rule in _ALL})
@@ -40,3 +40,35 @@ def test_a_rule_dividing_by_zero_for_some_number_still_answers_the_others() -> N
 def test_a_language_reads_its_rule_once_and_the_same_each_time() -> None:
     assert plural_rule_for("pl") is plural_rule_for("pl")
     assert plural_rule_for("pl") == PluralRule(get_plural(Locale.parse("pl")).num_plurals, get_plural("pl").plural_expr)
+
+
+def _expressions() -> st.SearchStrategy[str]:
+    """Expressions of gettext's whole grammar: constants (0 among them, to divide by), ``n``, every operator."""
+    leaves = st.one_of(st.just("n"), st.integers(0, 12).map(str))
+    binary = ["||", "&&", "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%"]
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(binary), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} ? {t[1]} : {t[2]})"),
+            inner.map(lambda e: f"!{e}"),
+        )
+
+    return st.recursive(leaves, extend, max_leaves=12)
+
+
+@given(_expressions())
+@example("n && 5 / n")  # each operand guards a division its value makes safe
+@example("n == 0 || 5 % n")
+@example("n ? 7 / n : 1")
+@example("n > 3 ? 1 : 4 / (n - 3)")
+@example("n / (n - 500) || n % (n - 1)")  # divides by zero for some numbers: no table
+def test_the_table_is_worked_out_as_the_rule_evaluated_number_by_number(expression: str) -> None:
+    """The table is computed for all numbers at once, with ``&&``, ``||`` and ``?:`` short-circuited: it holds
+    what evaluating each number gives, and is missing exactly when evaluating some number divides by zero."""
+    evaluate = compile_expression(expression)
+    try:
+        expected: tuple[int, ...] | None = tuple(evaluate(n) for n in range(1001))
+    except PluralExpressionError:
+        expected = None
+    assert _forms(expression) == expected

@@ -431,36 +431,24 @@ _HIDDEN = "a field kept out of repr (a secret, or a document's bytes)"
 _VALIDATES = "__post_init__ checks or coerces its fields, for every caller"
 _MUTABLE_DEFAULT = "a fresh dict or list per record by default: a NamedTuple's default is one object all would share"
 _INDEX = "a field named index or count, which would shadow the tuple method of that name"
-_HASHED_AS_OBJECT = (
-    "hashed into settings_hash and the resources fingerprint as a JSON object (test_fingerprints_pinned)"
-)
-_OTHER_BRANCH = "not converted yet: its module is rewritten on another branch this round"
 FROZEN_DATACLASSES = {
     "pipeline.model.Issue": _VALIDATES,
     "pipeline.protocol.Dictionary": "subclassed by resources.glossary_files.Dictionary, which adds cached properties",
     "pipeline.catalog_paths.Found": _MUTABLE_DEFAULT,
     "pipeline.catalogs.base.Unit": _INDEX,
     "pipeline.catalogs.keyed.KeyedSources": _MUTABLE_DEFAULT,
-    "pipeline.catalogs.merge.MergeResult": _OTHER_BRANCH,
-    "pipeline.catalogs.merge.Template": _OTHER_BRANCH,
     "pipeline.client.api_data.DocumentHandle": _HIDDEN,
     "pipeline.client.api_data.TranslatedDocument": _HIDDEN,
     "pipeline.client.api_data.GlossaryDictionary": _HIDDEN,
     "pipeline.client.api_data.DeveloperKey": _HIDDEN,
     "pipeline.client.retry.RetryPolicy": _VALIDATES,
     "pipeline.config.ServiceSettings": _VALIDATES,
-    "pipeline.config.Settings": _MUTABLE_DEFAULT + "; " + _HIDDEN,
-    "pipeline.config.resources.Instruction": _HASHED_AS_OBJECT,
-    "pipeline.config.resources.StyleSpec": _HASHED_AS_OBJECT,
-    "pipeline.config.resources.LocaleSpec": _HASHED_AS_OBJECT,
-    "pipeline.config.resources.ResourceSettings": _HASHED_AS_OBJECT,
     "pipeline.damage.icu.Construct": _MUTABLE_DEFAULT,
     "pipeline.review.session.Entry": _INDEX,
     "pipeline.service.config.MemorySpec": _VALIDATES,
     "pipeline.service.config.AccountSpec": _VALIDATES,
     "pipeline.service.config.ServiceConfig": _VALIDATES,
     "pipeline.service.engine.tm_match.MemoryIndex": "fields worked out in __post_init__ from the others",
-    "pipeline.workflows.merge.MergeSummary": _OTHER_BRANCH,
 }
 
 

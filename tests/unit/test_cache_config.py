@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -62,7 +61,7 @@ def test_the_password_is_not_in_the_settings_repr_and_changes_no_fingerprint(
     settings = load_settings(write(tmp_path, "ttl = 60\n"))
     assert SECRET not in repr(settings)
     # Where results are shared does not change what a run writes: catalogs settled stay settled.
-    assert settings_hash(settings) == settings_hash(replace(settings, cache_url=None, cache_ttl=None))
+    assert settings_hash(settings) == settings_hash(settings._replace(cache_url=None, cache_ttl=None))
 
 
 def test_no_cache_means_neither_the_folder_nor_the_shared_store(

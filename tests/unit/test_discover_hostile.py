@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
@@ -53,7 +52,7 @@ def test_the_flag_allows_a_link_out_of_the_project(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     outside = _outside_catalog(tmp_path)
     (folder / "linked.po").symlink_to(outside)
-    report = run(dataclasses.replace(settings, follow_symlinks_outside=True), FakeService())
+    report = run(settings._replace(follow_symlinks_outside=True), FakeService())
     assert report.exit_code == ExitCode.OK, report.issues
     assert "[DE] Elsewhere" in outside.read_text(encoding="utf-8")
 
@@ -100,7 +99,7 @@ def test_a_linked_secret_is_not_read_and_with_the_flag_not_quoted(tmp_path: Path
     shutil.copy(HOSTILE / "not_a_catalog_with_a_secret.po", secret)
     (folder / "secrets.po").symlink_to(secret)
     for follow in (False, True):
-        report = run(dataclasses.replace(settings, follow_symlinks_outside=follow), FakeService())
+        report = run(settings._replace(follow_symlinks_outside=follow), FakeService())
         json_path, md_path = write_reports(report, tmp_path / f"report-{follow}")
         texts = str(report.issues) + json_path.read_text(encoding="utf-8") + md_path.read_text(encoding="utf-8")
         assert ("secrets.po" if not follow else "env.po") in texts

@@ -97,9 +97,7 @@ def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path: Pa
     root = _copy(tmp_path, "symfony")
     settings = load_settings(root / "pipeline.toml")
     service = FakeService()
-    settings = settings.__class__(
-        **{**settings.__dict__, "service": settings.service.__class__(url="http://x.invalid")}
-    )
+    settings = settings._replace(service=settings.service.__class__(url="http://x.invalid"))
     report = run(settings, service)
     sent = [text for request in service.requests for text in request["text"]]
     assert not any("registration." in text for text in sent)
@@ -147,9 +145,7 @@ def test_a_legacy_charset_catalog_is_filled_in_its_charset(
 def test_a_catalog_whose_charset_cannot_hold_the_language_is_refused_before_sending(tmp_path: Path) -> None:
     root = _copy(tmp_path, "legacy")
     settings = load_settings(root / "pipeline.toml")
-    settings = settings.__class__(
-        **{**settings.__dict__, "service": settings.service.__class__(url="http://x.invalid")}
-    )
+    settings = settings._replace(service=settings.service.__class__(url="http://x.invalid"))
     service = FakeService(languages=("pl", "he"))
     before = (root / "po" / "pl.po").read_bytes()
     report = run(settings, service)
@@ -183,9 +179,7 @@ def test_keys_without_a_source_language_catalog_are_not_sent(tmp_path: Path) -> 
     root = _copy(tmp_path, "symfony")
     (root / "translations" / "messages.en.xlf").unlink()
     settings = load_settings(root / "pipeline.toml")
-    settings = settings.__class__(
-        **{**settings.__dict__, "service": settings.service.__class__(url="http://x.invalid")}
-    )
+    settings = settings._replace(service=settings.service.__class__(url="http://x.invalid"))
     service = FakeService()
     report = run(settings, service)
     sent = [text for request in service.requests for text in request["text"]]

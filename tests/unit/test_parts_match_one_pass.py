@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -41,7 +40,7 @@ def in_parts(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
 def test_a_catalog_in_parts_is_written_billed_and_reported_as_in_one(
     two_projects: dict[str, Settings], monkeypatch: pytest.MonkeyPatch, size: int, cache: str
 ) -> None:
-    settings = {n: s if cache == "folder" else replace(s, cache_dir=None) for n, s in two_projects.items()}
+    settings = {n: s if cache == "folder" else s._replace(cache_dir=None) for n, s in two_projects.items()}
     options = {"use_cache": False} if cache == "--no-cache" else {}
     whole_service, parts_service = FakeService(languages=LANGS), FakeService(languages=LANGS)
     whole = run(settings["whole"], whole_service, **options)
@@ -75,7 +74,7 @@ def test_a_budget_stop_in_part_one_leaves_the_later_parts_for_the_rerun_which_pa
     total = estimate(run(two_projects["whole"], FakeService(languages=LANGS), dry_run=True)).characters
     in_parts(monkeypatch, 2)
     first = FakeService(languages=LANGS)
-    stopped = run(replace(settings, max_characters=total // 4), first)
+    stopped = run(settings._replace(max_characters=total // 4), first)
     assert stopped.exit_code == ExitCode.QUOTA
     assert 0 < first.billed <= total // 4
     assert stopped.remaining is not None and stopped.remaining.characters >= total - first.billed

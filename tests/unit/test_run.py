@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -123,7 +122,7 @@ def test_damaged_placeholders_are_recovered_by_showing_them_another_way(tmp_path
 
 
 def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path: Path) -> None:
-    settings = replace(project(tmp_path), mark_fuzzy=False)
+    settings = project(tmp_path)._replace(mark_fuzzy=False)
     path = tmp_path / "locale/de/LC_MESSAGES/app.po"
     report = run(settings, FakeService(mangle={"xml", "html", "tokens"}))
     assert report.recovery["DE"].segments == {"pieces": 3}
@@ -131,7 +130,7 @@ def test_pieces_are_the_last_resort_and_stay_marked_for_review(tmp_path: Path) -
     assert notes and {i.severity for i in notes} == {"skipped"}  # fuzzy marking is off: left for a human
     units = {u.sources[0]: u for u in read_catalog(path).units}
     assert units["Hello %(name)s"].state is UnitState.UNTRANSLATED
-    report = run(replace(settings, mark_fuzzy=True), FakeService(mangle={"xml", "html", "tokens"}))
+    report = run(settings._replace(mark_fuzzy=True), FakeService(mangle={"xml", "html", "tokens"}))
     units = {u.sources[0]: u for u in read_catalog(path).units}
     assert units["Hello %(name)s"].targets == ("[DE] Hello %(name)s",)
     assert units["Hello %(name)s"].state is UnitState.FUZZY
@@ -298,9 +297,8 @@ def test_a_dry_run_estimates_round_one_and_counts_the_possible_fallbacks(tmp_pat
 
 
 def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_path: Path) -> None:
-    from dataclasses import replace
 
-    settings = replace(project(tmp_path, langs=("ru",), body=PLURAL_ONLY), max_characters=20)
+    settings = project(tmp_path, langs=("ru",), body=PLURAL_ONLY)._replace(max_characters=20)
     service = FakeService(rewrite=spell_out_two)
     report = run(settings, service)  # round one spends the whole budget: the fallback does not fit
     assert sent(service) == [["1 file", "2 files", "5 files"]]
@@ -309,7 +307,7 @@ def test_both_rounds_share_the_budget_and_a_rerun_sends_only_the_fallback(tmp_pa
     assert report.remaining == Remaining(segments=1, texts=1, characters=len('<x id="1"/> files'))
     assert read_catalog(tmp_path / RU).units[0].state is UnitState.UNTRANSLATED  # nothing approximate written
     service = FakeService(rewrite=spell_out_two)
-    report = run(replace(settings, max_characters=None), service)
+    report = run(settings._replace(max_characters=None), service)
     assert sent(service) == [['<x id="1"/> files']] and report.totals.segments_from_cache == 3
     assert read_catalog(tmp_path / RU).units[0].targets[1] == "[RU] %(count)d files"
 

@@ -52,7 +52,7 @@ def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(
     everything = sum(len(t) for t in sent_texts(unlimited))
     budget = everything // 2
     service = FakeService()
-    report = run(replace(settings, max_characters=budget), service)
+    report = run(settings._replace(max_characters=budget), service)
     assert report.stopped is not None
     assert report.exit_code == ExitCode.QUOTA and report.stopped.message.startswith("budget of")
     billed = report.totals.billed_characters
@@ -74,7 +74,7 @@ def test_no_request_ever_goes_beyond_the_budget(tmp_path: Path) -> None:
     for budget in range(0, 60, 7):
         settings = project(tmp_path / str(budget), langs=("de", "pl"))
         service = FakeService()
-        report = run(replace(settings, max_characters=budget), service)
+        report = run(settings._replace(max_characters=budget), service)
         assert sum(len(t) for t in sent_texts(service)) <= budget, budget
         assert report.exit_code == ExitCode.QUOTA
 
@@ -85,11 +85,11 @@ def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> Non
     run(settings, FakeService())
     (tmp_path / DE).write_bytes(original)
     service = FakeService()
-    report = run(replace(settings, max_characters=0), service)
+    report = run(settings._replace(max_characters=0), service)
     assert service.requests == [] and report.exit_code == ExitCode.OK  # all from the cache: within budget
     with (tmp_path / DE).open("a", encoding="utf-8") as handle:
         handle.write('\nmsgid "New"\nmsgstr ""\n')
-    report = run(replace(settings, max_characters=0), service)
+    report = run(settings._replace(max_characters=0), service)
     assert service.requests == [] and report.exit_code == ExitCode.QUOTA
     assert report.remaining == Remaining(segments=1, texts=1, characters=3)
 
@@ -110,7 +110,7 @@ def test_context_grouping_cost_is_counted(tmp_path: Path) -> None:
     assert report.context_requests == 1  # without context grouping, one request would carry all four texts
     dry = run(project(tmp_path / "again"), FakeService(), dry_run=True)
     assert estimate(dry).context_requests == 1
-    none = run(replace(project(tmp_path / "none"), context="none"), FakeService())
+    none = run(project(tmp_path / "none")._replace(context="none"), FakeService())
     assert none.context_requests == 0
 
 
@@ -124,7 +124,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(
 
     monkeypatch.setattr(asyncio, "to_thread", inline)
     settings = project(tmp_path, langs=("de", "pl"))
-    settings = replace(settings, service=replace(settings.service, concurrency=2), context="none")
+    settings = settings._replace(service=replace(settings.service, concurrency=2), context="none")
     in_flight, peak, langs_in_flight = 0, 0, set()
     time_ = VirtualTime()  # an answer takes 0.05 s of it: the others get sent meanwhile, on any machine
 

@@ -82,7 +82,7 @@ class Limited:
 
 def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=CEILING))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=CEILING))
     service = Limited(time_)
     report = run(settings, service)
     assert report.exit_code == ExitCode.OK, report.issues
@@ -96,7 +96,7 @@ def test_the_run_finds_the_limit_backs_off_and_translates_everything(tmp_path: P
 
 def test_requests_in_flight_never_exceed_the_ceiling(tmp_path: Path, time_: LimitedTime) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=3))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=3))
     seen = 0
     in_flight = 0
 
@@ -149,7 +149,7 @@ def test_random_429s_cost_the_refused_requests_their_wait_not_the_run_its_speed(
     took = {}
     for share in (0.0, 0.2):
         settings = project(tmp_path / str(share), langs=("de", "pl"), body=NOISY_BODY)
-        settings = replace(settings, context="none", service=replace(settings.service, concurrency=16))
+        settings = settings._replace(context="none", service=replace(settings.service, concurrency=16))
         service, started = Noisy(time_, share, retry_after), time_.now
         report = run(settings, service)
         assert report.exit_code == ExitCode.OK, report.issues

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +121,7 @@ def test_the_retry_carries_the_instruction_leaves_the_classic_model_out_and_keep
 
 def test_a_failed_retry_keeps_the_first_answer_with_a_warning(tmp_path: Path) -> None:
     path = catalog(tmp_path, "de", f'#, max-length:14\nmsgid "{LONG}"\nmsgstr ""\n')
-    settings = replace(embedded(tmp_path), service=ServiceSettings(url="http://fake.invalid"))
+    settings = embedded(tmp_path)._replace(service=ServiceSettings(url="http://fake.invalid"))
     report = run(settings, FakeService(fail_with={2: 400}))
     assert report.exit_code == ExitCode.OK, report.issues
     assert report.totals.segments_failed == 0 and report.totals.length_over == 1

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -144,7 +143,7 @@ def holder_of(settings: Settings) -> CatalogLocks:
 
 
 def test_a_run_waits_a_bounded_time_says_for_whom_then_stops_with_exit_6(tmp_path: Path) -> None:
-    settings = replace(project(tmp_path), lock_wait=0.2)
+    settings = project(tmp_path)._replace(lock_wait=0.2)
     before = (tmp_path / "locale/de/LC_MESSAGES/app.po").read_bytes()
     other = holder_of(settings)
     said: list[str] = []
@@ -205,7 +204,7 @@ HOLD = textwrap.dedent(
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a process's state")
 def test_a_holder_stopped_with_ctrl_z_is_named_as_stopped(tmp_path: Path) -> None:
-    settings = replace(project(tmp_path), lock_wait=0.1)
+    settings = project(tmp_path)._replace(lock_wait=0.1)
     catalog = (tmp_path / "locale/de/LC_MESSAGES/app.po").resolve()
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(settings.cache_dir), str(catalog)],

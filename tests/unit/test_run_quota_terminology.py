@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +78,7 @@ def test_the_account_limit_counts_too_and_a_budget_within_it_is_a_partial_run(tm
     stopped = run(settings, FakeService(usage=usage))
     assert stopped.exit_code == ExitCode.QUOTA and f"the account has {left} characters left" in str(stopped.stopped)
     service = FakeService(usage=usage)
-    partial = run(replace(settings, max_characters=left), service)
+    partial = run(settings._replace(max_characters=left), service)
     assert partial.exit_code == ExitCode.QUOTA and str(partial.stopped).startswith(f"budget of {left}")
     assert 0 < sum(len(t) for t in texts(service)) <= left
 
@@ -214,7 +213,7 @@ def test_an_edited_style_list_is_synced_and_a_dry_run_syncs_nothing(tmp_path: Pa
 def test_refresh_retranslates_only_untouched_machine_translations_with_a_changed_term(tmp_path: Path) -> None:
     settings = resource_project(tmp_path, langs=("de",))
     (tmp_path / "locale" / "messages.pot").write_text(HEADER.format(lang="") + BODY, encoding="utf-8")
-    settings = replace(settings, refresh_template=tmp_path / "locale" / "messages.pot")
+    settings = settings._replace(refresh_template=tmp_path / "locale" / "messages.pot")
     fake = FakeResources(memories=[TM])
     _, first = refresh(settings, client_factory=fake.factory())
     assert first is not None

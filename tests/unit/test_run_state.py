@@ -152,9 +152,9 @@ def test_changed_settings_parse_the_catalog_again(tmp_path: Path, monkeypatch: p
     settings = project(tmp_path)
     run(settings, FakeService())
     reads = catalogs_read(monkeypatch)
-    run(replace(settings, context="none"), FakeService())
+    run(settings._replace(context="none"), FakeService())
     assert reads == [tmp_path / APP]
-    none = replace(settings, context="none", max_characters=10, service=replace(settings.service, concurrency=3))
+    none = settings._replace(context="none", max_characters=10, service=replace(settings.service, concurrency=3))
     run(none, FakeService())
     assert len(reads) == 1  # budget and service settings do not change what a catalog becomes
 

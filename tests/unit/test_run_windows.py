@@ -113,7 +113,7 @@ def test_the_budget_spans_the_windows(tmp_path: Path, one_catalog_per_window: No
     pipeline.catalog_paths.WINDOW_BYTES = 1
     budget = estimate(whole).characters // 2
     service = FakeService(languages=LANGS)
-    report = run(replace(settings, max_characters=budget), service)
+    report = run(settings._replace(max_characters=budget), service)
     assert report.exit_code == ExitCode.QUOTA and "budget" in str(report.stopped)
     assert 0 < service.billed <= budget
 
@@ -153,7 +153,7 @@ def test_a_window_is_written_off_the_event_loop_while_the_next_ones_requests_are
     tmp_path: Path, one_catalog_per_window: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = project(tmp_path, langs=("de", "fr"))
-    settings = replace(settings, service=replace(settings.service, concurrency=2))
+    settings = settings._replace(service=replace(settings.service, concurrency=2))
     service = HoldsTheNextWindow()
     written_on: list[tuple[str, bool]] = []
     write_catalogs = pipeline.run.write.write_catalogs

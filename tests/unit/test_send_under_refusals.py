@@ -111,8 +111,8 @@ def test_a_service_that_never_stops_answering_429_stops_the_run_clearly_and_fail
     # progress, and stops, saying why, once the service has answered nothing but 429 for
     # PATIENCE seconds or PATIENT_REFUSALS times in a row. What is left is the next run's work.
     settings = project(tmp_path, langs=("de",), body=BODY)
-    settings = replace(
-        settings, context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
+    settings = settings._replace(
+        context="none", service=replace(settings.service, concurrency=concurrency, max_attempts=2)
     )
     service = Always429(headers)
     report = run(settings, Factory(lambda: client(httpx.MockTransport(service.handler), time_, max_attempts=2)))
@@ -163,7 +163,7 @@ def test_429_mixed_with_5xx_and_transport_errors_gets_every_request_through(
     tmp_path: Path, limiters: list[Limiter], time_: VirtualTime
 ) -> None:
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=10))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=4, max_attempts=10))
     service = Mixed()
     report = run(settings, Factory(service.factory(time_)))
     assert report.exit_code == ExitCode.OK, [i.reason for i in report.issues][:3]
@@ -217,7 +217,7 @@ def test_a_limit_that_drops_mid_run_across_windows_costs_few_refusals(
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
     body = "".join(f'msgid "Message number {i}"\nmsgstr ""\n\n' for i in range(300))
     settings = project(tmp_path, langs=("de", "pl"), body=body)
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=8, max_attempts=8))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=8, max_attempts=8))
     service = Dropping(time_)
     report = run(settings, service)
     assert report.exit_code == ExitCode.OK, [i.reason for i in report.issues][:3]
@@ -238,7 +238,7 @@ def test_sigint_during_a_long_retry_after_stops_sending_and_saves(
     monkeypatch.setattr(pipeline.catalog_paths, "WINDOW_BYTES", 1)
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
     # One request at a time: the second is refused, the signal comes while it waits its Retry-After.
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=5))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=1, max_attempts=5))
     calls: list[str] = []
     answered: list[str] = []
     refused: list[list[str]] = []
@@ -281,7 +281,7 @@ def test_max_attempts_bounds_5xx_and_transport_errors_and_a_paced_429_takes_none
 ) -> None:
     # [service] max_attempts: "per request, for 5xx / transport errors"; the run paces 429s itself.
     settings = project(tmp_path, langs=("de",), body='msgid "One text"\nmsgstr ""\n')
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=1, max_attempts=3))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=1, max_attempts=3))
     calls = 0
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -328,7 +328,7 @@ def test_a_storm_of_429s_ends_with_no_segment_failed_and_nothing_billed_twice(
     # Each request is refused more often than max_attempts allows sends, and 30 % of the others at
     # random: while answers keep coming, every refused request waits its Retry-After and goes again.
     settings = project(tmp_path, langs=("de", "pl"), body=BODY)
-    settings = replace(settings, context="none", service=replace(settings.service, concurrency=4, max_attempts=3))
+    settings = settings._replace(context="none", service=replace(settings.service, concurrency=4, max_attempts=3))
     service = Storm(time_, refusals=4, share=0.3, seed=seed)
     report = run(settings, Factory(lambda: client(httpx.MockTransport(service.handler), time_, max_attempts=3)))
     assert report.exit_code == ExitCode.OK, report.stopped

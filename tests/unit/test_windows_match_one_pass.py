@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +48,9 @@ def test_a_dry_run_budget_verdict_does_not_depend_on_windows(tmp_path: Path, one
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     whole = run(settings, FakeService(), dry_run=True)
     budget = estimate(whole).characters
-    whole_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
+    whole_b = run(settings._replace(max_characters=budget), FakeService(), dry_run=True)
     pipeline.catalog_paths.WINDOW_BYTES = 1
-    windowed_b = run(replace(settings, max_characters=budget), FakeService(), dry_run=True)
+    windowed_b = run(settings._replace(max_characters=budget), FakeService(), dry_run=True)
     assert whole_b.exit_code == windowed_b.exit_code
     assert (whole_b.stopped is None) == (windowed_b.stopped is None)
 
@@ -65,9 +64,9 @@ def test_remaining_after_a_budget_stop_counts_the_unread_windows_too(
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     estimated = estimate(run(whole_settings, FakeService(languages=langs), dry_run=True)).characters
     budget = estimated // 8  # stops inside the first window either way
-    whole = run(replace(whole_settings, max_characters=budget), FakeService(languages=langs))
+    whole = run(whole_settings._replace(max_characters=budget), FakeService(languages=langs))
     pipeline.catalog_paths.WINDOW_BYTES = 1
-    windowed = run(replace(windowed_settings, max_characters=budget), FakeService(languages=langs))
+    windowed = run(windowed_settings._replace(max_characters=budget), FakeService(languages=langs))
     assert whole.exit_code == windowed.exit_code == ExitCode.QUOTA
     assert whole.totals.billed_characters == windowed.totals.billed_characters
     # "Left for the next run" must not shrink because the rest was never read
@@ -83,7 +82,7 @@ def test_a_rerun_after_a_budget_stop_in_window_one_pays_only_for_the_rest(
     total = estimate(run(settings, FakeService(languages=langs), dry_run=True)).characters
     pipeline.catalog_paths.WINDOW_BYTES = 1
     first = FakeService(languages=langs)
-    stopped = run(replace(settings, max_characters=total // 8), first)
+    stopped = run(settings._replace(max_characters=total // 8), first)
     assert stopped.exit_code == ExitCode.QUOTA
     second = FakeService(languages=langs)
     rerun = run(settings, second)
@@ -101,7 +100,7 @@ def test_a_catalog_that_fails_to_parse_in_window_two(tmp_path: Path, one_catalog
     import shutil
 
     shutil.copytree(tmp_path, whole_root)
-    whole = run(replace(settings, root=whole_root, cache_dir=whole_root / "cache"), FakeService(languages=langs))
+    whole = run(settings._replace(root=whole_root, cache_dir=whole_root / "cache"), FakeService(languages=langs))
     pipeline.catalog_paths.WINDOW_BYTES = 1
     service = FakeService(languages=langs)
     windowed = run(settings, service)
@@ -152,7 +151,7 @@ def mixed_project(root: Path) -> Settings:
     for name in ("symfony_messages.fr.xlf", "xcode_de.xliff", "xliff12_inline_markup.xlf"):
         shutil.copy(XLIFF_DATA / name, root / "locale" / name)
     (root / "locale" / "de" / "LC_MESSAGES" / "broken.po").write_text('msgid "x\nmsgstr ""\n', encoding="utf-8")
-    return replace(settings, catalogs=("locale/*/LC_MESSAGES/*.po", "locale/*.xlf", "locale/*.xliff"))
+    return settings._replace(catalogs=("locale/*/LC_MESSAGES/*.po", "locale/*.xlf", "locale/*.xliff"))
 
 
 def comparable(report: RunReport) -> dict[str, Any]:
@@ -208,7 +207,7 @@ def test_the_budget_spans_windows_even_when_answers_are_refused_by_the_gate(
     pipeline.catalog_paths.WINDOW_BYTES = 1
     budget = unlimited.billed * 2 // 3
     service = FakeService(languages=langs, mangle=mangle)
-    report = run(replace(settings, max_characters=budget), service)
+    report = run(settings._replace(max_characters=budget), service)
     assert service.billed <= budget, (service.billed, budget, unlimited.billed)
     assert report.totals.billed_characters == service.billed
 
@@ -221,8 +220,8 @@ def test_a_text_shared_by_two_windows_is_billed_once_without_a_cache(
     whole_settings, windowed_settings = two_german_catalogs(whole_root), two_german_catalogs(windowed_root)
     options = {"use_cache": False} if no_cache == "option" else {}
     if no_cache == "settings":
-        whole_settings = replace(whole_settings, cache_dir=None)
-        windowed_settings = replace(windowed_settings, cache_dir=None)
+        whole_settings = whole_settings._replace(cache_dir=None)
+        windowed_settings = windowed_settings._replace(cache_dir=None)
     pipeline.catalog_paths.WINDOW_BYTES = 10**9
     once = FakeService()
     assert run(whole_settings, once, **options).exit_code == ExitCode.OK

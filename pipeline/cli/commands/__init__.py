@@ -23,9 +23,9 @@ def load_cli_settings(args: argparse.Namespace) -> Settings:
     settings = load_settings(args.config)
     if args.service_url:
         url = check_service_url(args.service_url, "--service-url")
-        settings = replace(settings, service=replace(settings.service, url=url))
+        settings = settings._replace(service=replace(settings.service, url=url))
     if "follow_symlinks_outside" in args and args.follow_symlinks_outside:  # commands on catalogs only
-        settings = replace(settings, follow_symlinks_outside=True)
+        settings = settings._replace(follow_symlinks_outside=True)
     return settings
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 
 from pipeline.cache.maintenance import Figures, cache_stats, clear_cache
 from pipeline.cli.commands import load_cli_settings
@@ -17,7 +16,7 @@ from pipeline.errors import ExitCode, UsageError
 def _settings_and_service(args: argparse.Namespace) -> tuple[Settings, str]:
     settings = load_cli_settings(args)
     if args.cache_dir:
-        settings = replace(settings, cache_dir=args.cache_dir.resolve())
+        settings = settings._replace(cache_dir=args.cache_dir.resolve())
     return settings, service_identity(settings.service)
 
 

@@ -51,7 +51,7 @@ def _configured(
     settings = load_settings(args.config)
     if args.service_url:
         url = check_service_url(args.service_url, "--service-url")
-        settings = replace(settings, service=replace(settings.service, url=url))
+        settings = settings._replace(service=replace(settings.service, url=url))
     check_service(settings.service)
     if not settings.service.embedded:
         args.service_url = settings.service.url

@@ -8,7 +8,6 @@ reading and writing its catalogs.
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 from pipeline.cli.commands import load_cli_settings, print_issues, stderr_log
 from pipeline.config import Settings
@@ -30,7 +29,7 @@ def refresh_settings(args: argparse.Namespace) -> Settings:
     if args.max_characters is not None:
         if args.max_characters < 0:
             raise UsageError("--max-characters must be 0 or more")
-        settings = replace(settings, max_characters=args.max_characters)
+        settings = settings._replace(max_characters=args.max_characters)
     return settings
 
 

@@ -6,7 +6,6 @@ import argparse
 import sys
 import threading
 import webbrowser
-from dataclasses import replace
 
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode, UsageError
@@ -19,7 +18,7 @@ def review(args: argparse.Namespace) -> int:
         raise UsageError("--port must be between 0 and 65535")
     settings = load_settings(args.config)
     if args.follow_symlinks_outside:
-        settings = replace(settings, follow_symlinks_outside=True)
+        settings = settings._replace(follow_symlinks_outside=True)
     session = Session(settings, args.paths, warn=lambda message: print(f"pipeline review: {message}", file=sys.stderr))
     if not session.entries:
         print(f"pipeline review: nothing awaits review in {len(session.catalogs)} catalog(s)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from pipeline.catalog_paths import where_searched
@@ -22,13 +21,13 @@ from pipeline.run.report.progress import for_stream
 def _settings(args: argparse.Namespace) -> Settings:
     settings = load_cli_settings(args)
     if args.cache_dir:
-        settings = replace(settings, cache_dir=args.cache_dir.resolve())
+        settings = settings._replace(cache_dir=args.cache_dir.resolve())
     if args.max_characters is not None:
-        settings = replace(settings, max_characters=args.max_characters)
+        settings = settings._replace(max_characters=args.max_characters)
     if args.lock_wait is not None:
-        settings = replace(settings, lock_wait=args.lock_wait)
+        settings = settings._replace(lock_wait=args.lock_wait)
     if args.to_utf8:
-        settings = replace(settings, to_utf8=True)
+        settings = settings._replace(to_utf8=True)
     return settings
 
 

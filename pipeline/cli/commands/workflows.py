@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 
 from pipeline.catalog_paths import display_path, find_catalogs
 from pipeline.config import load_settings
@@ -16,7 +15,7 @@ from pipeline.workflows.check import check_paths
 def check(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     if args.follow_symlinks_outside:
-        settings = replace(settings, follow_symlinks_outside=True)
+        settings = settings._replace(follow_symlinks_outside=True)
     found = find_catalogs(settings, args.paths, writing=False)
     paths = found.paths
     display = {p: display_path(settings.root, p) for p in paths}

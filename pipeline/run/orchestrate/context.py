@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline import connect
@@ -68,7 +67,7 @@ class Connections:
         if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
             cache_dir = None
         return open_cache(
-            replace(settings, cache_dir=cache_dir),
+            settings._replace(cache_dir=cache_dir),
             self._inputs.service,
             lambda message: self._ledger.warn(cache_dir, message),
             enabled=options.use_cache,

@@ -7,7 +7,6 @@ answer is written, the same one leaves the entry untranslated, said once per cat
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -158,7 +157,7 @@ def test_records_of_another_shape_are_dropped(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("catalog", "source"), [(XLIFF_12, "Save"), (XLIFF_2, 'Open <pc id="1">{name}</pc>')])
 def test_xliff_rejections_match_what_the_run_writes(tmp_path: Path, catalog: str, source: str) -> None:
-    settings = replace(review_project(tmp_path), service=ServiceSettings(url="http://fake.invalid", concurrency=1))
+    settings = review_project(tmp_path)._replace(service=ServiceSettings(url="http://fake.invalid", concurrency=1))
     reject(settings, source)  # the fixture's draft: the run then writes its own
     run(settings, FakeService())
     written = unit_of(tmp_path / catalog, source)
