@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Alphabet", "alphabet", "charset_problem", "known_targets", "script_of", "unheld"]
 
@@ -175,8 +175,7 @@ _LANGUAGES = {
 _FINALS: dict[str, dict[int, int]] = {"hebrew": str.maketrans("כמנפצ", "ךםןףץ")}
 
 
-@dataclass(frozen=True)
-class Alphabet:
+class Alphabet(NamedTuple):
     """A target language's table: ``table[i]`` stands for the i-th basic Latin letter."""
 
     code: str

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import locales
 from pipeline.config import Settings
@@ -140,8 +141,7 @@ def project_files(top: Path, patterns: Sequence[str], ignore_case: bool = False)
     return sorted(names)
 
 
-@dataclass(frozen=True)
-class _Pattern:
+class _Pattern(NamedTuple):
     text: str
     parts: tuple[str, ...]
     prefix: int  # leading folders without a wildcard: searched even when hidden or a venv

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Limit", "limit_of", "storage_flag", "length_flag"]
 
@@ -41,8 +41,7 @@ def storage_flag(codec: str, size: int) -> str:
     return f"max-storage-{codec}:{size}"
 
 
-@dataclass(frozen=True, slots=True)
-class Limit:
+class Limit(NamedTuple):
     """How long a unit's translation may be: in characters, in bytes of a codec, or both."""
 
     characters: int | None = None

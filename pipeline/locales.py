@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.alphabets import known_targets, script_of
 
@@ -109,8 +108,7 @@ def parse_locale(code: str) -> tuple[str, str, str, str] | None:
     )
 
 
-@dataclass(frozen=True)
-class Variety:
+class Variety(NamedTuple):
     """A catalog locale as a run reads it: the service code it is translated into, and what sets it apart.
 
     ``key`` names the variety: reviewed translations are reused only between catalogs of one key

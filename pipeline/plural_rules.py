@@ -20,15 +20,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.locales import cldr
 
 __all__ = ["PluralExpressionError", "PluralRule", "check", "compile_expression", "plural_rule_for"]
 
 
-@dataclass(frozen=True, slots=True)
-class PluralRule:
+class PluralRule(NamedTuple):
     """A catalog's plural rule: how many forms, and which number picks which form."""
 
     nplurals: int

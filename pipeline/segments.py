@@ -9,14 +9,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import NamedTuple
 
 __all__ = ["Placeholder", "Protected", "Segment", "SegmentKey", "TranslationOptions"]
 
 
-@dataclass(frozen=True, slots=True)
-class SegmentKey:
+class SegmentKey(NamedTuple):
     """Identity of one translatable string: catalog path, unit within it, source form within the unit."""
 
     catalog: str
@@ -24,8 +22,7 @@ class SegmentKey:
     form: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """One string to translate, as read from a catalog."""
 
     key: SegmentKey
@@ -35,8 +32,7 @@ class Segment:
     context: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Placeholder:
+class Placeholder(NamedTuple):
     """A span of source text that must come back verbatim; ``ordered`` ones keep their relative order."""
 
     id: int
@@ -45,8 +41,7 @@ class Placeholder:
     ordered: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Protected:
+class Protected(NamedTuple):
     """A segment's text as sent: placeholders replaced by ``<x id="N"/>``, edge whitespace set aside."""
 
     text: str
@@ -60,8 +55,7 @@ class Protected:
         return _has_letters(self.text)
 
 
-@dataclass(frozen=True, slots=True)
-class TranslationOptions:
+class TranslationOptions(NamedTuple):
     """Everything besides the text that changes the service's output for a segment."""
 
     source_lang: str
@@ -83,26 +77,10 @@ class TranslationOptions:
     # the service says about it (pipeline.resources.attach.memory_version) keys the cache. Unknown
     # (None) until the run has asked, and a key made before that is never stored under.
     translation_memory_version: str | None = None
-    # A run looks its few options up tens of thousands of times (memos, groups of texts): their hash,
-    # a tuple of every field above, is worked out once. Not a field to compare, show or pickle.
-    _hash: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash(tuple(getattr(self, name) for name in _COMPARED)))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The hash of strings differs between processes: a copy made elsewhere works its own out.
-        return TranslationOptions, tuple(getattr(self, name) for name in _COMPARED)
 
     def inputs_hash(self) -> str:
         """Short hash of the inputs besides text and context (glossary, style, formality, ...), for provenance."""
         return _inputs_hash(self)
-
-
-_COMPARED = tuple(f.name for f in fields(TranslationOptions) if f.compare)
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from pipeline.plural_rules import PluralRule
 
@@ -37,8 +37,7 @@ class Unit:
     state: UnitState
 
 
-@dataclass(frozen=True, slots=True)
-class Reviewed:
+class Reviewed(NamedTuple):
     """What a reviewer decided for one unit awaiting review, as :meth:`Catalog.render_reviewed` writes it.
 
     Accepted: no ``targets`` (the translation stays), not ``pending``. Edited: the new ``targets``

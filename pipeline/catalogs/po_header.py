@@ -13,8 +13,8 @@ import codecs
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.errors import CatalogError
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
@@ -142,8 +142,7 @@ UNFILLED_ERROR = (
 )
 
 
-@dataclass(frozen=True)
-class PluralHeader:
+class PluralHeader(NamedTuple):
     """The plural rule a catalog is read with, where write-back puts it, and warnings about it."""
 
     rule: PluralRule | None

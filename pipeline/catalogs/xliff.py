@@ -210,7 +210,7 @@ class XliffCatalog:
                     raise ValueError(f"unit {index} of {self.path}: {problem}")
                 content = self._content(index, decision.targets[0])
             if decision.note is not None:
-                decision = replace(decision, note=_NOT_XML.sub(" ", decision.note))
+                decision = decision._replace(note=_NOT_XML.sub(" ", decision.note))
             edits.extend(reviewed_edits(self._text, self._places[index], decision, content))
         return self._spliced(edits)
 

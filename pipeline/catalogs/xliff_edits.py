@@ -26,7 +26,7 @@ approved; the reader (:mod:`pipeline.catalogs.xliff`) counts both as finished, a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -46,8 +46,7 @@ _AFTER_NOTES_2 = frozenset({"originalData", "segment", "ignorable"})
 Edit = tuple[int, int, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """Where one unit lives in the text, and what write-back needs to know about it."""
 
     source: Span
@@ -62,8 +61,7 @@ class Place:
     notes_at: NotesAt | None = None  # 2.x: where a reviewer's note goes
 
 
-@dataclass(frozen=True, slots=True)
-class NotesAt:
+class NotesAt(NamedTuple):
     """Where a note goes in a 2.x unit: after its last ``<note>``, or in a new ``<notes>`` before ``offset``."""
 
     offset: int

@@ -13,8 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 _TOKEN = re.compile(
     r"""
@@ -31,8 +30,7 @@ _TAG_END = re.compile(r"\s*/?>$")
 _DECLARED = re.compile(rb"""^<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """One element's place in the text (character offsets, end exclusive; lines 1-based)."""
 
     name: str  # qualified name as written, prefix included

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 _V = TypeVar("_V")
 
@@ -19,19 +19,21 @@ def frozen_mapping(data: Mapping[str, _V] | None = None) -> Mapping[str, _V]:
     return MappingProxyType(dict(data or {}))
 
 
+#: The ``extra`` of a record the service said nothing more about (read-only, so one serves all).
+NO_EXTRA: Mapping[str, object] = frozen_mapping()
+
+
 # --- Text translation -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Translation:
+class Translation(NamedTuple):
     """One translated text, in the order of the request's texts."""
 
     text: str
     detected_source_language: str
 
 
-@dataclass(frozen=True)
-class TranslateResult:
+class TranslateResult(NamedTuple):
     """The answer of ``POST /v2/translate``."""
 
     translations: tuple[Translation, ...]
@@ -50,8 +52,7 @@ class DocumentHandle:
     document_key: str = field(repr=False)
 
 
-@dataclass(frozen=True)
-class DocumentStatus:
+class DocumentStatus(NamedTuple):
     """State of a document translation job."""
 
     document_id: str
@@ -82,8 +83,7 @@ class TranslatedDocument:
 # --- Write ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Improvement:
+class Improvement(NamedTuple):
     """One improved text from ``/v2/write/rephrase`` or ``/v2/write/correct``."""
 
     text: str
@@ -94,8 +94,7 @@ class Improvement:
 # --- Glossaries -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DictionarySummary:
+class DictionarySummary(NamedTuple):
     """One language pair of a v3 glossary, without its entries."""
 
     source_lang: str
@@ -113,8 +112,7 @@ class GlossaryDictionary:
     entries_format: str = "tsv"
 
 
-@dataclass(frozen=True)
-class Glossary:
+class Glossary(NamedTuple):
     """A v3 (multilingual) glossary's metadata."""
 
     glossary_id: str
@@ -124,8 +122,7 @@ class Glossary:
     ready: bool | None = None
 
 
-@dataclass(frozen=True)
-class GlossaryV2:
+class GlossaryV2(NamedTuple):
     """A legacy single-pair glossary."""
 
     glossary_id: str
@@ -137,8 +134,7 @@ class GlossaryV2:
     creation_time: str | None = None
 
 
-@dataclass(frozen=True)
-class LanguagePair:
+class LanguagePair(NamedTuple):
     """A source/target pair (``/v2/glossary-language-pairs``)."""
 
     source_lang: str
@@ -148,8 +144,7 @@ class LanguagePair:
 # --- Style rules ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CustomInstruction:
+class CustomInstruction(NamedTuple):
     """A free-text instruction of a style rule list; ``id`` is None before the service assigns one."""
 
     label: str
@@ -158,8 +153,7 @@ class CustomInstruction:
     id: str | None = None
 
 
-@dataclass(frozen=True)
-class StyleRuleList:
+class StyleRuleList(NamedTuple):
     """A style rule list; rules and instructions are None unless the view was detailed."""
 
     style_id: str
@@ -175,8 +169,7 @@ class StyleRuleList:
 # --- Languages ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """A language of ``GET /v3/languages``; ``features`` maps feature name -> status."""
 
     code: str
@@ -191,8 +184,7 @@ class Language:
         return feature in self.features
 
 
-@dataclass(frozen=True)
-class FeatureDescriptor:
+class FeatureDescriptor(NamedTuple):
     """Which sides of a pair a feature needs (``GET /v3/languages/resources``)."""
 
     name: str
@@ -200,16 +192,14 @@ class FeatureDescriptor:
     needs_target_support: bool
 
 
-@dataclass(frozen=True)
-class LanguageResource:
+class LanguageResource(NamedTuple):
     """A resource (``translate_text``, ``glossary``, ...) and its features."""
 
     name: str
     features: tuple[FeatureDescriptor, ...]
 
 
-@dataclass(frozen=True)
-class LanguageV2:
+class LanguageV2(NamedTuple):
     """A language of the deprecated ``GET /v2/languages``."""
 
     language: str
@@ -220,24 +210,22 @@ class LanguageV2:
 # --- Translation memories, usage ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TranslationMemory:
+class TranslationMemory(NamedTuple):
     """A translation memory of the account; its shape beyond the id is not specified."""
 
     translation_memory_id: str
     name: str | None = None
-    extra: Mapping[str, object] = field(default_factory=frozen_mapping)
+    extra: Mapping[str, object] = NO_EXTRA
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(NamedTuple):
     """``GET /v2/usage``; figures the spec does not name are kept in ``extra``."""
 
     character_count: int
     character_limit: int | None = None
     speech_to_text_milliseconds_count: int | None = None
     speech_to_text_milliseconds_limit: int | None = None
-    extra: Mapping[str, object] = field(default_factory=frozen_mapping)
+    extra: Mapping[str, object] = NO_EXTRA
 
 
 # --- Administration -------------------------------------------------------------------------
@@ -258,8 +246,7 @@ class DeveloperKey:
     api_key: str | None = field(default=None, repr=False)
 
 
-@dataclass(frozen=True)
-class CustomTagUsage:
+class CustomTagUsage(NamedTuple):
     """Characters used under one reporting tag (per period, or per day with ``usage_date``)."""
 
     custom_tag: str
@@ -269,8 +256,7 @@ class CustomTagUsage:
     usage_date: str | None = None
 
 
-@dataclass(frozen=True)
-class CustomTagUsageReport:
+class CustomTagUsageReport(NamedTuple):
     """One page of ``GET /v2/admin/analytics/custom-tags``."""
 
     aggregate_by: str

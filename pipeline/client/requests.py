@@ -9,8 +9,7 @@ flows written once, in :mod:`pipeline.client.retry` and :mod:`pipeline.client.en
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from urllib.parse import quote
 
 from pipeline import protocol
@@ -41,8 +40,7 @@ def answer_bound(request_bytes: int) -> int:
     return max(ANSWER_FLOOR_BYTES, ANSWER_BYTES_PER_REQUEST_BYTE * request_bytes)
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     """One HTTP request, relative to the client's base URL; the client adds auth and user agent."""
 
     method: str
@@ -71,8 +69,7 @@ class Request:
         return arguments
 
 
-@dataclass(frozen=True)
-class Call(Generic[T]):
+class Call(NamedTuple, Generic[T]):
     """A request and how to turn its successful answer into a result."""
 
     request: Request
@@ -81,8 +78,7 @@ class Call(Generic[T]):
     max_answer: int = ANSWER_BYTES  # bytes of a successful answer's body; more fails the call
 
 
-@dataclass(frozen=True)
-class Sleep:
+class Sleep(NamedTuple):
     """A flow step: wait this many seconds (through the client's injected sleep).
 
     ``rate_limited``: the wait follows a 429; a caller that paces its own requests

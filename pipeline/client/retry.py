@@ -17,7 +17,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from pipeline.client.api_data import DocumentStatus
 from pipeline.client.requests import Call, Flow, Sleep
@@ -105,8 +105,7 @@ def retrying(
                 attempt -= 1
 
 
-@dataclass(frozen=True)
-class PollPolicy:
+class PollPolicy(NamedTuple):
     """How a document job is polled: exponential back-off from ``initial`` up to ``maximum`` seconds,
     giving up after ``max_wait`` seconds.
     """

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from enum import StrEnum
+from typing import NamedTuple
 
 from pipeline.damage.tokens import Kind, Token, brace_metavariables, help_command, is_count, tokens
 
@@ -33,8 +33,7 @@ class Change(StrEnum):
     GLUED = "glued"  # the token came back whole, but a letter now touches it where the source had none
 
 
-@dataclass(frozen=True)
-class Damage:
+class Damage(NamedTuple):
     """One token that did not come through: its kind, the source's text, what happened, what it became."""
 
     kind: Kind

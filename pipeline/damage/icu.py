@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 _HEAD = re.compile(r"\{\s*([\w.]+)\s*,\s*(plural|selectordinal|select)\s*,\s*(offset\s*:\s*\d+\s*)?")
 _SELECTOR = re.compile(r"\s*(=\s*-?\d+(?:\.\d+)?|[\w-]+)\s*\{")
 _CLOSE = re.compile(r"\s*\}")
 
 
-@dataclass(frozen=True)
-class Branch:
+class Branch(NamedTuple):
     """One message of a complex argument: where its text is, and where its ``#`` stand."""
 
     start: int

@@ -15,8 +15,8 @@ whatever the words around it became.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from pipeline.damage import icu
 
@@ -46,8 +46,7 @@ class Kind(StrEnum):
     AT_CODE = "at-code"  # e2fsck's @b @i @bs, @-words (a translation may write out what they stand for)
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One code-like span of a text."""
 
     kind: Kind

@@ -24,7 +24,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.model import Severity
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
@@ -287,8 +287,7 @@ _STRFTIME = re.compile(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
 _STRFTIME_ALT = re.compile(r"%[EO][A-Za-z]")
 
 
-@dataclass(frozen=True, slots=True)
-class _Style:
+class _Style(NamedTuple):
     """Which placeholder differences are style (warnings) for one source and translation.
 
     Unflagged placeholders are guesses; where the guess and a human translator disagree in a way that

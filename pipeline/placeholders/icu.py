@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.placeholders.grammar import ARGUMENT_NAME
 
@@ -39,8 +40,7 @@ _BODY_CLOSE = re.compile(r"\}\s*")
 _MAX_DEPTH = 20
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """One protected part of an ICU message."""
 
     start: int
@@ -146,8 +146,7 @@ def _matching_brace(text: str, pos: int) -> int:
     raise _Malformed
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     """A piece of a restored translation: placeholder ``(id, kind, text)`` or plain text (``id`` None)."""
 
     text: str

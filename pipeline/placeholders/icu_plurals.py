@@ -23,6 +23,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pipeline.locales import cldr
 from pipeline.placeholders import icu
@@ -56,8 +57,7 @@ def without_locale(flags: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f for f in flags if not f.startswith(LOCALE_FLAG)) if locale_of(flags) else flags
 
 
-@dataclass(frozen=True, slots=True)
-class Expanded:
+class Expanded(NamedTuple):
     """A message with the categories added, and where each added case's representative number is."""
 
     text: str

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.placeholders import grammar
 from pipeline.segments import Placeholder
@@ -108,8 +108,7 @@ def _outer(xliff: bool) -> re.Pattern[str]:
     return re.compile(alternatives, re.VERBOSE | re.DOTALL | re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class OuterSpan:
+class OuterSpan(NamedTuple):
     """A span protected whole (a tag, or a piece of one cut around a text attribute's value)."""
 
     start: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.model import Severity
 
@@ -26,8 +26,7 @@ class Rule(enum.Enum):
     LENGTH = "length"  # longer than the unit's length limit (max-length:N, XLIFF maxwidth, slr)
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong with a translation, and the rule it breaks."""
 
     reason: str

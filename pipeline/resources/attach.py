@@ -184,8 +184,7 @@ def attached(
 
     def resynced(opts: TranslationOptions) -> TranslationOptions:
         gone = dropped.get(opts.target_lang, set())
-        return replace(
-            opts,
+        return opts._replace(
             glossary_id=synced.glossary_id if opts.glossary_hash and "glossary" not in gone else None,
             glossary_hash=None if "glossary" in gone else opts.glossary_hash,
             style_id=synced.style_ids.get(opts.target_lang) if "style list" not in gone else None,

@@ -8,8 +8,7 @@ glossaries both sides, formality and style rules the target.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline import protocol
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError, TransportError
@@ -31,8 +30,7 @@ STOP = (QuotaExceededError, TransportError)
 FATAL = (AuthenticationError, *STOP)
 
 
-@dataclass(frozen=True)
-class LanguageSupport:
+class LanguageSupport(NamedTuple):
     """Languages of ``translate_text`` with their features, and the sides each feature needs."""
 
     features: Mapping[str, frozenset[str]]  # code (upper case) -> feature names

@@ -19,8 +19,8 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import protocol
 from pipeline.client import limits
@@ -33,8 +33,7 @@ from pipeline.locales import base_language
 GLOSSARY_FILE_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One source phrase and its target phrase, with where it was read."""
 
     source: str

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import locales, protocol
 from pipeline.catalog_paths import display_path
@@ -25,8 +25,7 @@ from pipeline.resources.glossary_files import Dictionary, Entry, merge, read_mul
 from pipeline.segments import TranslationOptions
 
 
-@dataclass(frozen=True)
-class TargetPlan:
+class TargetPlan(NamedTuple):
     """What the requests for one service target code carry, before the service is asked."""
 
     target: str
@@ -123,8 +122,8 @@ class ResourcePlan:
             matched = dictionary.matched_hash(text)
         found = self._key_options.get((options, matched))  # a few distinct results for thousands of texts
         if found is None:
-            found = self._key_options[options, matched] = replace(
-                options, glossary_id=None, style_id=None, glossary_hash=matched
+            found = self._key_options[options, matched] = options._replace(
+                glossary_id=None, style_id=None, glossary_hash=matched
             )
         return found
 

@@ -20,7 +20,7 @@ import enum
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.catalogs import Catalog, Unit
 from pipeline.limits import limit_of
@@ -58,8 +58,7 @@ class Status(enum.Enum):
     ELSEWHERE = "elsewhere"  # no longer awaiting review: another program changed it
 
 
-@dataclass(frozen=True, slots=True)
-class Details:
+class Details(NamedTuple):
     """What a PO entry has beyond its unit (from polib's entry): translator comments, references, previous source."""
 
     comments: str = ""

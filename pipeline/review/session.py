@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import locales
 from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
@@ -95,8 +96,7 @@ class Loaded:
     key_of: dict[int, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a decision did: the entry as written, and the entries of its catalog when another program changed it."""
 
     entry: Entry
@@ -240,7 +240,7 @@ class Session:
         outcome = self._decide(entry_id, seen, decision)
         loaded, unit = rejected[0]
         problem = self._remember(loaded, unit)
-        return outcome if problem is None else replace(outcome, warnings=(*outcome.warnings, problem))
+        return outcome if problem is None else outcome._replace(warnings=(*outcome.warnings, problem))
 
     def _remember(self, loaded: Loaded, unit: Unit) -> str | None:
         """Record the rejection of ``unit``'s translation (as read before the reject); what went wrong, if anything."""

@@ -28,9 +28,9 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, fields, is_dataclass, replace
+from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pipeline.config import Settings
 from pipeline.distribution import __version__
@@ -92,8 +92,7 @@ def _jsonable(value: object) -> object:
     return repr(value) if not isinstance(value, Path) else str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(NamedTuple):
     """A catalog a run left with nothing to do, and what its report entry needs without reading it."""
 
     size: int
@@ -114,8 +113,7 @@ class Settled:
     awaiting: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Merged:
+class Merged(NamedTuple):
     """A catalog as a refresh's merge left it: merged again with the same template, it would not change."""
 
     template: str  # the template's path as displayed (another template is another merge)
@@ -259,7 +257,7 @@ class Journal:
         rest = {
             "version": STATE_VERSION,
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
-            "merged": {name: asdict(rec) for name, rec in sorted(merged.items())},
+            "merged": {name: rec._asdict() for name, rec in sorted(merged.items())},
         }
         atomic_write(path, self._dump(settled, rest))
         self._settled, self._languages, self._merged = settled, languages, merged
@@ -315,12 +313,9 @@ def _identity(path: Path) -> _FileIdentity:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-_RECORD_FIELDS = tuple(f.name for f in fields(Settled))
-
-
 def _record_json(record: Settled) -> dict[str, object]:
     """A settled record as state.json holds it (its fields are plain values and tuples of them)."""
-    return {name: getattr(record, name) for name in _RECORD_FIELDS}
+    return record._asdict()
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -345,7 +340,7 @@ _SETTLED_TYPES = {
 }
 
 
-_MERGED_FIELDS = {f.name for f in fields(Merged)}
+_MERGED_FIELDS = set(Merged._fields)
 
 
 def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
@@ -366,8 +361,7 @@ def _settled_from(data: dict[str, Any]) -> dict[str, Settled]:
                 len(n) == 4 and (n[0] is None or type(n[0]) is int) and isinstance(n[1], str) for n in record.notices
             ):
                 continue
-            settled[name] = replace(
-                record,
+            settled[name] = record._replace(
                 notices=tuple(
                     (line, reason, str(Severity(severity)), str(Cause(cause).value) if cause else None)
                     for line, reason, severity, cause in record.notices

@@ -405,7 +405,7 @@ class Ledger:
             texts=len(new),
             characters=sum(len(t.protected.text) for t in new),
         )
-        self.report.remaining = more if self.report.remaining is None else self.report.remaining + more
+        self.report.remaining = more if self.report.remaining is None else self.report.remaining.plus(more)
 
     def estimate(self, would_send: DryRunEstimate, would_write: list[CatalogWork]) -> None:
         """What a real run would send and write (a dry run)."""

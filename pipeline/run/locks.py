@@ -33,8 +33,8 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
 from pipeline.files.lockfile import FileLock, read_note
@@ -69,8 +69,7 @@ class WaitStopped(Exception):
     """The run was asked to stop (a signal) while it waited for a catalog another run holds."""
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(NamedTuple):
     """Who holds a lock: a process on a host, its command line, since when (seconds since the epoch)."""
 
     pid: int
@@ -127,7 +126,7 @@ class CatalogLocks:
         directory = self._usable(log) if wanted else None
         if directory is None:
             return False
-        me = json.dumps(Holder.me().__dict__).encode("utf-8")
+        me = json.dumps(Holder.me()._asdict()).encode("utf-8")
         waited = False
         taken: list[Path] = []
         for path in wanted:
@@ -152,7 +151,7 @@ class CatalogLocks:
         directory = self._usable(log) if wanted else None
         if directory is None:
             return True
-        me = json.dumps(Holder.me().__dict__).encode("utf-8")
+        me = json.dumps(Holder.me()._asdict()).encode("utf-8")
         taken: list[Path] = []
         for path in wanted:
             file = _lock_file(directory, path)

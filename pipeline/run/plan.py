@@ -121,7 +121,7 @@ def _piece(s: ScannedCatalog, units: list[int], end: int | None) -> ScannedCatal
     first = bisect_left(s.fallbacks, units[0], key=_unit) if units else 0
     last = len(s.fallbacks) if end is None else bisect_left(s.fallbacks, end, lo=first, key=_unit)
     segments = tuple(segment for index in units for segment in s.unit_segments(index))
-    return replace(s, segments=segments, fallbacks=s.fallbacks[first:last])
+    return s._replace(segments=segments, fallbacks=s.fallbacks[first:last])
 
 
 def _unit(segment: Segment) -> int:

@@ -23,7 +23,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from pipeline.placeholders.grammar import INTEGER_PRINTF
 from pipeline.placeholders.protect import protect
@@ -43,30 +44,27 @@ _NOT_A_COUNT = frozenset({"%%", "{{", "}}"})
 _ENGLISH = PluralRule(2, "(n != 1)")
 
 
-@dataclass(frozen=True, slots=True)
-class FormPlan:
+class FormPlan(NamedTuple):
     """How one target form is obtained: from segment ``segment``, with the count put back if ``number`` is set."""
 
     segment: int
     number: int | None = None
-    count: str | None = None  # the count placeholder's text, to put back in place of ``number``
+    count_text: str | None = None  # the count placeholder's text, to put back in place of ``number``
     source: str = ""  # the source sentence (with the count) the number text was made from
     fallback: int = PLURAL  # segment used when the number does not come back exactly once (0 or 1)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitPlan:
+class UnitPlan(NamedTuple):
     """Every target form of one plural unit, the texts to send, and why the result is approximate if it is."""
 
     forms: tuple[FormPlan, ...]
     texts: dict[int, str]  # segment form -> source text to translate in the first round
     approximate: str | None = None  # set when some form is known in advance to be a copy of the plural
     # segment form -> source text translated only when a number form falls back to it (not in ``texts``)
-    fallbacks: dict[int, str] = field(default_factory=dict)
+    fallbacks: Mapping[int, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class Assembled:
+class Assembled(NamedTuple):
     """The target forms of a unit (None when some segment has no translation) and warnings about them."""
 
     texts: tuple[str, ...] | None
@@ -216,11 +214,11 @@ def _choose(
 
 def put_back(translation: str, form: FormPlan, flags: Iterable[str]) -> str | None:
     """``translation`` with the representative number replaced by the count placeholder, or None if unsafe."""
-    assert form.number is not None and form.count is not None
+    assert form.number is not None and form.count_text is not None
     found = list(_number_pattern(form.number).finditer(translation))
     if len(found) != 1:
         return None
-    text = translation[: found[0].start()] + form.count + translation[found[0].end() :]
+    text = translation[: found[0].start()] + form.count_text + translation[found[0].end() :]
     # The count may have landed among unnamed printf placeholders in another order than the source's.
     if _ordered(text, flags) != _ordered(form.source, flags):
         return None

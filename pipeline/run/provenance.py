@@ -38,9 +38,8 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
@@ -74,8 +73,7 @@ def unit_identity(unit: Unit) -> str:
     return unit.sources[0] if unit.context is None else f"{unit.context}\x04{unit.sources[0]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
+class Written(NamedTuple):
     """Provenance of one unit the pipeline wrote."""
 
     sources: tuple[str, ...]

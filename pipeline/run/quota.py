@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.errors import AuthenticationError, NotFoundError, ServiceError, TransportError
 
@@ -34,8 +34,7 @@ if TYPE_CHECKING:  # the client (httpx) is loaded only when a request is really 
 UNLIMITED = 10**12
 
 
-@dataclass(frozen=True)
-class Allowance:
+class Allowance(NamedTuple):
     """Characters used and allowed this period, for the account and for the calling key."""
 
     account_count: int

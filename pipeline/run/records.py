@@ -38,8 +38,7 @@ class StopReason(enum.Enum):
     LOCKED = "locked"  # another run held catalogs longer than lock_wait: exit 6
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(NamedTuple):
     """An early stop: its reason, and the message the reports show."""
 
     reason: StopReason
@@ -49,21 +48,19 @@ class Stop:
         return self.message
 
 
-@dataclass(frozen=True, slots=True)
-class Remaining:
+class Remaining(NamedTuple):
     """What a stopped run left unsent, for the next run."""
 
     segments: int
     texts: int
     characters: int
 
-    def __add__(self, other: Remaining) -> Remaining:
-        """What two windows of a run left, together."""
+    def plus(self, other: Remaining) -> Remaining:
+        """What two windows of a run left, together (``+`` would join the two tuples)."""
         return Remaining(self.segments + other.segments, self.texts + other.texts, self.characters + other.characters)
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
+class Fingerprint(NamedTuple):
     """What a settled catalog is recognised by: the size and SHA-256 of its bytes (kept instead of the bytes)."""
 
     size: int
@@ -75,8 +72,7 @@ class Fingerprint:
         return cls(len(data), hashlib.sha256(data).hexdigest())
 
 
-@dataclass(frozen=True)
-class RunOptions:
+class RunOptions(NamedTuple):
     """What one ``pipeline translate`` invocation asks for, beyond the settings."""
 
     paths: tuple[Path, ...] = ()

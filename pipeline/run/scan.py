@@ -7,7 +7,7 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -90,7 +90,7 @@ def scan(
             continue
         catalog, keys_left = _keyed(settings.source_lang, display, fitted, locale, target, issues)
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
-        found = replace(found, formality=variety.formality)
+        found = found._replace(formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
     return scanned, issues, refused
 
@@ -178,8 +178,7 @@ class _Found:
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
     """``scanned`` without ``units`` (keys with no text to translate from: warned about)."""
-    return replace(
-        scanned,
+    return scanned._replace(
         source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
         skipped=scanned.skipped + len(units),
     )

@@ -8,7 +8,6 @@ and how, is :mod:`pipeline.run.journal`.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -104,7 +103,7 @@ def settle(
     if record is None:
         journal.unsettle(s.display)
     else:
-        journal.settle(s.display, replace(record, retry=bool(refused)))
+        journal.settle(s.display, record._replace(retry=bool(refused)))
 
 
 def settle_unread(

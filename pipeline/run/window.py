@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.model import Cause, Issue, Severity
@@ -40,8 +41,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ScannedCatalog:
+class ScannedCatalog(NamedTuple):
     """A readable catalog, its languages, and its units to translate.
 
     The units to translate are the keys of ``source_forms``, in file order. Their segments are
@@ -57,7 +57,7 @@ class ScannedCatalog:
     segments: tuple[Segment, ...]
     source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
-    plural_plans: dict[int, UnitPlan] = field(default_factory=dict)  # plural units: how forms are made
+    plural_plans: Mapping[int, UnitPlan] = MappingProxyType({})  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
     context_policy: str = "all"  # what a segment's context is made of (Settings.context)
     formality: str | None = None  # the catalog's own form of address ("formal": de_DE_formal), else None
@@ -185,8 +185,7 @@ class Recovery:
     characters: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Reused:
+class Reused(NamedTuple):
     """A unit written with a reviewed translation found elsewhere, and where it was found."""
 
     catalog: str
@@ -195,8 +194,7 @@ class Reused:
     origin: str  # "path:line" of the catalog or compendium entry it was copied from
 
 
-@dataclass(frozen=True, slots=True)
-class DryRunEstimate:
+class DryRunEstimate(NamedTuple):
     """What a real run would send (``report.json``'s ``would_send``, field for field)."""
 
     requests: int = 0
@@ -209,8 +207,7 @@ class DryRunEstimate:
     fallback_texts: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogWork:
+class CatalogWork(NamedTuple):
     """What a real run would do to one catalog (dry run): segments it would write, characters it would bill.
 
     ``characters`` counts each unique text once per catalog that needs it (a text two catalogs

@@ -10,8 +10,8 @@ upper-case form (``EN-US``). Input codes are matched case-insensitively everywhe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from pipeline.service.data import tables
 
@@ -21,8 +21,7 @@ TEXT, DOCUMENT = "translate_text", "translate_document"
 RESOURCES = tables.RESOURCES
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """One language of a resource: code (v3 form), English name, status, roles."""
 
     code: str
@@ -46,8 +45,7 @@ class Language:
 Feature = tables.FeatureSpec
 
 
-@dataclass(frozen=True)
-class ResourceEntry:
+class ResourceEntry(NamedTuple):
     """One language as a resource lists it: roles and the feature names it supports."""
 
     language: Language

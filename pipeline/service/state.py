@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.requests import Request
 
@@ -21,8 +21,7 @@ def system_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-@dataclass(frozen=True)
-class ServiceState:
+class ServiceState(NamedTuple):
     """Store, engine and clock of one app."""
 
     config: ServiceConfig

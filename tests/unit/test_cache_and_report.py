@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +49,15 @@ def test_the_key_covers_every_translation_option() -> None:
         "tag_handling_version": "v2",
     }
     # A new field must be tested here (the memory's version below: it counts only with a memory).
-    assert {*changed, "translation_memory_version"} == {f.name for f in fields(TranslationOptions) if f.init}
-    keys = {cache_key("svc", replace(OPTS, **{name: value}), "Hello") for name, value in changed.items()}
+    assert {*changed, "translation_memory_version"} == set(TranslationOptions._fields)
+    keys = {cache_key("svc", OPTS._replace(**{name: value}), "Hello") for name, value in changed.items()}
     assert len(keys) == len(changed) and cache_key("svc", OPTS, "Hello") not in keys
-    memory = replace(OPTS, translation_memory_id="tm")
-    versions = {cache_key("svc", replace(memory, translation_memory_version=v), "Hello") for v in (None, "a", "b")}
+    memory = OPTS._replace(translation_memory_id="tm")
+    versions = {cache_key("svc", memory._replace(translation_memory_version=v), "Hello") for v in (None, "a", "b")}
     assert len(versions) == 3  # an edited memory misses; not yet known is a key of its own
-    assert cache_key("svc", replace(OPTS, translation_memory_version="a"), "Hello") == cache_key("svc", OPTS, "Hello")
-    assert replace(OPTS, glossary_hash="a").inputs_hash() != replace(OPTS, glossary_hash="b").inputs_hash()
-    assert replace(OPTS, context="x").inputs_hash() == OPTS.inputs_hash()  # context is per unit, not an input
+    assert cache_key("svc", OPTS._replace(translation_memory_version="a"), "Hello") == cache_key("svc", OPTS, "Hello")
+    assert OPTS._replace(glossary_hash="a").inputs_hash() != OPTS._replace(glossary_hash="b").inputs_hash()
+    assert OPTS._replace(context="x").inputs_hash() == OPTS.inputs_hash()  # context is per unit, not an input
 
 
 def test_the_key_covers_the_protection_scheme(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -269,7 +269,7 @@ def test_changed_inputs_make_machine_translations_stale(tmp_path: Path, monkeypa
     run(settings, FakeService())
     original = plan_module.translation_options
     monkeypatch.setattr(
-        plan_module, "translation_options", lambda *args: replace(original(*args), glossary_hash="new glossary")
+        plan_module, "translation_options", lambda *args: original(*args)._replace(glossary_hash="new glossary")
     )
     service = FakeService()
     report = run(settings, service, retranslate_stale=True)
@@ -349,7 +349,7 @@ def test_each_save_writes_state_json_as_the_whole_state_encoded_afresh_would_be(
     """A save encodes only the records that changed since the last; the file is what encoding all gives."""
     journal = Journal(tmp_path)
     journal.note_languages("embedded", "hash")
-    quoted = replace(_settled(1), notices=((3, 'a "quoted" note', "warning", None),))
+    quoted = _settled(1)._replace(notices=((3, 'a "quoted" note', "warning", None),))
     steps: list[dict[str, Settled | None]] = [  # per save, the records settled (None: unsettled)
         {"b.po": _settled(2), "ä/ü.po": quoted},
         {"a.po": _settled(3), "b.po": _settled(4)},  # b.po changed

@@ -126,7 +126,7 @@ def test_refresh_across_windows_matches_one_pass(
         run(settings[name], FakeService(languages=langs))
     original = plan_module.translation_options
     monkeypatch.setattr(
-        plan_module, "translation_options", lambda *args: replace(original(*args), glossary_hash="new glossary")
+        plan_module, "translation_options", lambda *args: original(*args)._replace(glossary_hash="new glossary")
     )
     services = {name: FakeService(languages=langs) for name in roots}
     pipeline.catalog_paths.WINDOW_BYTES = 10**9

@@ -233,6 +233,8 @@ def _plain(value: Any) -> Any:
     """Records, mappings and tuples as JSON-ready dicts and lists."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple record: an object, not a list
+        return {name: _plain(item) for name, item in zip(value._fields, value, strict=True)}
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

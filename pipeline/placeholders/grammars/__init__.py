@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.placeholders.grammars import compiler, lisp, named, positional, printf
 from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
@@ -100,8 +100,7 @@ def parse(grammar: Grammar, text: str, translated: bool) -> Parsed:
     return grammar.parse(text, translated)
 
 
-@dataclass(frozen=True, slots=True)
-class FormProblem:
+class FormProblem(NamedTuple):
     """What msgfmt says of one form: its index (None for a singular entry), the format and the reason."""
 
     form: int | None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "Arg",
@@ -31,8 +31,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+class Directive(NamedTuple):
     """One directive's span in its text, and whether it consumes an argument (``%%`` does not)."""
 
     start: int
@@ -42,16 +41,14 @@ class Directive:
     ordered: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Arg:
+class Arg(NamedTuple):
     """An argument a format string reads: its number (1-based) or name, and the type it needs."""
 
     key: int | str
     type: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Parsed:
+class Parsed(NamedTuple):
     """A text read by a grammar: its directives, the arguments they need, or why it is no format string.
 
     ``args`` is sorted by key with duplicates merged; ``facts`` holds what a format compares besides
@@ -64,8 +61,7 @@ class Parsed:
     facts: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class Grammar:
+class Grammar(NamedTuple):
     """A format gettext checks: its flag word (``c`` in ``c-format``), name, parser and comparison."""
 
     word: str

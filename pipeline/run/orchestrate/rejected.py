@@ -66,7 +66,7 @@ def matches(
         }
         if not wanted:
             continue
-        admitted = gate.admit(True, replace(s, source_forms=wanted), done, notes)
+        admitted = gate.admit(True, s._replace(source_forms=wanted), done, notes)
         admitted_forms = admitted.translations.items()
         found.extend((s.display, i) for i, forms in admitted_forms if rejections.rejects(entry(s, i), forms))
     return found

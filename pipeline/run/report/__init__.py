@@ -121,7 +121,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "exit_code": report.exit_code,
         "stopped": str(report.stopped) if report.stopped is not None else None,
         "budget": report.budget,
-        "remaining": asdict(report.remaining) if report.remaining is not None else None,
+        "remaining": report.remaining._asdict() if report.remaining is not None else None,
         "duration_seconds": report.duration_seconds,
         "timings": report.timings,
         "context_requests": report.context_requests,
@@ -138,12 +138,12 @@ def to_json(report: RunReport) -> dict[str, Any]:
             }
             for c in sorted(report.catalogs, key=lambda c: c.path)
         ],
-        "would_send": asdict(report.would_send) if report.would_send is not None else None,
+        "would_send": report.would_send._asdict() if report.would_send is not None else None,
         # Per language: segments each recovery scheme got past the gate, and the characters retries cost.
         "recovery": {lang: asdict(r) for lang, r in sorted(report.recovery.items())},
         # Every unit written from a reviewed translation elsewhere, and where that was ("path:line").
-        "reused": [asdict(r) for r in report.reused],
-        "would_write": [asdict(w) for w in report.would_write] if report.dry_run else None,
+        "reused": [r._asdict() for r in report.reused],
+        "would_write": [w._asdict() for w in report.would_write] if report.dry_run else None,
         "usage": _usage_json(report.usage),
         "issues": [
             {

@@ -19,7 +19,6 @@ translation (:mod:`pipeline.run.journal`): like any human text, no later run rew
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import NamedTuple
 
 from pipeline.catalogs import Catalog, Unit
@@ -133,4 +132,4 @@ def _reused(
         written = {SegmentKey(s.display, number, REUSED_FORM + i): target for i, target in enumerate(human.targets)}
         line = s.catalog.units[number].line
         units.append(ReusedUnit(s.display, number, line, s.target_lang, human.origin, written, copied))
-    return replace(s, source_forms=forms, plural_plans=plans), units
+    return s._replace(source_forms=forms, plural_plans=plans), units

@@ -29,6 +29,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline import locales
 from pipeline.catalog_paths import configured_locale, display_path, find_catalogs
@@ -64,8 +65,7 @@ _SIGNATURE_NUMBERS = range(201)
 Key = tuple[str | None, tuple[str, ...], tuple[int, ...] | None]
 
 
-@dataclass(frozen=True, slots=True)
-class Human:
+class Human(NamedTuple):
     """A reviewed translation of an entry, and where it is (``path:line``)."""
 
     targets: tuple[str, ...]
@@ -86,8 +86,7 @@ class LanguageIndex:
         return self.compendia.get(key)
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """What one catalog holds for the index: its declared language, plural rule and reviewed entries."""
 
     language: str | None  # the catalog's own declaration (PO Language header, XLIFF target language)

@@ -52,7 +52,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 DEFAULT_PAUSE = 1.0  # seconds, after a 429 without Retry-After; doubles while they keep coming
 MAX_PAUSE = 60.0
@@ -79,8 +79,7 @@ _BEYOND_LIMIT = 0.9
 _PRIOR = (0.4, 4.0)  # refusals and outcomes assumed below a level before any is seen: 10 %
 
 
-@dataclass(frozen=True, slots=True)
-class Ticket:
+class Ticket(NamedTuple):
     """Leave for one request: ``level`` is how many were in flight with it when it was let go."""
 
     level: int

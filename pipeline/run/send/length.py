@@ -24,7 +24,6 @@ their limit, human ones included (:func:`pipeline.placeholders.checks.length_pro
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import NamedTuple
 
 from pipeline import protocol
@@ -81,8 +80,7 @@ def retries(
             if allowed <= kept:
                 continue  # the placeholders and edge whitespace alone fill the limit: no wording can fit
             room = allowed + len(protected.text) - len(ref.text)
-            asked = replace(
-                opts,
+            asked = opts._replace(
                 custom_instructions=(*opts.custom_instructions, INSTRUCTION.format(n=room)),
                 model_type=None if opts.model_type == _CLASSIC else opts.model_type,
             )

@@ -18,7 +18,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from pipeline import protocol
 from pipeline.run.keys import request_params
@@ -26,8 +26,7 @@ from pipeline.run.window import Pending
 from pipeline.segments import TranslationOptions
 
 
-@dataclass(frozen=True, slots=True)
-class Packing:
+class Packing(NamedTuple):
     """The result of packing: batches of indexes into the input, and the indexes that fit nowhere."""
 
     batches: tuple[tuple[int, ...], ...]
@@ -135,7 +134,7 @@ def groups(pending: Mapping[str, Pending], with_context: bool = True) -> dict[Tr
         opts = item.options
         if not with_context:
             if opts not in without:
-                without[opts] = replace(opts, context=None)
+                without[opts] = opts._replace(context=None)
             opts = without[opts]
         grouped[opts].append(item)
     return grouped

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 import uuid
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
@@ -76,8 +76,7 @@ _FIELDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Upload:
+class Upload(NamedTuple):
     """The file of an upload: its checked name, its part's content type, its bytes."""
 
     filename: str

@@ -12,7 +12,6 @@ pseudo engine applies the mechanical punctuation rules among them (see ``engine.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -202,7 +201,7 @@ async def rename_style(request: Request, caller: Caller) -> Response:
     """``PATCH /v3/style_rules/{style_id}``: a new name."""
     body = await read_json_object(request, BODY_LIMIT)
     name = _name(body.get("name"))
-    style = await _change(request, caller, lambda s: dataclasses.replace(s, name=name))
+    style = await _change(request, caller, lambda s: s._replace(name=name))
     return json_response(style_json(style))
 
 
@@ -210,7 +209,7 @@ async def rename_style(request: Request, caller: Caller) -> Response:
 async def replace_rules(request: Request, caller: Caller) -> Response:
     """``PUT /v3/style_rules/{style_id}/configured_rules``: the whole set; instructions unaffected."""
     rules = configured_rules(await read_json_object(request, BODY_LIMIT))
-    style = await _change(request, caller, lambda s: dataclasses.replace(s, configured_rules=rules))
+    style = await _change(request, caller, lambda s: s._replace(configured_rules=rules))
     return json_response(style_json(style))
 
 
@@ -235,7 +234,7 @@ async def add_instruction(request: Request, caller: Caller) -> Response:
     def edit(style: StyleList) -> StyleList:
         if len(style.instructions) >= MAX_STYLE_INSTRUCTIONS:
             raise _too_many(len(style.instructions) + 1)
-        return dataclasses.replace(style, instructions=(*style.instructions, instruction))
+        return style._replace(instructions=(*style.instructions, instruction))
 
     updated = style_json(await _change(request, caller, edit))
     return json_response({**updated, **instruction_json(instruction)}, status=201)
@@ -259,13 +258,13 @@ async def replace_instruction(request: Request, caller: Caller) -> Response:
     """``PUT .../custom_instructions/{instruction_id}``: label, prompt and source_language replaced."""
     style_id, instruction_id = request.path_params["style_id"], request.path_params["instruction_id"]
     fresh = instruction_from(await read_json_object(request, BODY_LIMIT), "the custom instruction")
-    replacement = dataclasses.replace(fresh, id=instruction_id)
+    replacement = fresh._replace(id=instruction_id)
 
     def edit(style: StyleList) -> StyleList:
         if _find(style, instruction_id) is None:
             raise _instruction_missing(style_id, instruction_id)
-        return dataclasses.replace(
-            style, instructions=tuple(replacement if i.id == instruction_id else i for i in style.instructions)
+        return style._replace(
+            instructions=tuple(replacement if i.id == instruction_id else i for i in style.instructions)
         )
 
     await _change(request, caller, edit)
@@ -280,7 +279,7 @@ async def delete_instruction(request: Request, caller: Caller) -> Response:
     def edit(style: StyleList) -> StyleList:
         if _find(style, instruction_id) is None:
             raise _instruction_missing(style_id, instruction_id)
-        return dataclasses.replace(style, instructions=tuple(i for i in style.instructions if i.id != instruction_id))
+        return style._replace(instructions=tuple(i for i in style.instructions if i.id != instruction_id))
 
     await _change(request, caller, edit)
     return Response(status_code=204)

@@ -16,7 +16,7 @@ and on every translation, as the real service does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -39,8 +39,7 @@ from pipeline.service.store.accounts import DeveloperKey
 from pipeline.service.store.metering import period_of
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):
     """What the resources a request names give the engine."""
 
     glossary: tuple[tuple[str, str], ...] = ()

@@ -19,8 +19,7 @@ Resolved here so that the engine and the response agree:
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal, NamedTuple, cast
 
 from pipeline.protocol import (
     FORMALITIES,
@@ -46,8 +45,7 @@ from pipeline.service.languages import Language
 QUALITY, LATENCY = "quality_optimized", "latency_optimized"
 
 
-@dataclass(frozen=True)
-class TranslateJob:
+class TranslateJob(NamedTuple):
     """A valid translate request with its effective settings."""
 
     texts: tuple[str, ...]

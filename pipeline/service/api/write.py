@@ -21,8 +21,7 @@ official clients) and answers them as ``en-US`` and ``pt-PT``, as the real servi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -52,8 +51,7 @@ BOTH_DEFINED = "Both writing_style and tone defined. Currently only style OR ton
 Endpoint = Literal["rephrase", "correct"]
 
 
-@dataclass(frozen=True)
-class WriteJob:
+class WriteJob(NamedTuple):
     """A valid Write request: texts, the canonical target (or None) and the effective mode."""
 
     texts: tuple[str, ...]

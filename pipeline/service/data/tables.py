@@ -9,10 +9,9 @@ resource does not list, an unknown status) fails loudly at load time, never at r
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 STATUSES = ("stable", "beta", "early_access")
 #: The resources with a data file, in the order ``/v3/languages/resources`` lists them.
@@ -27,8 +26,7 @@ RESOURCES = (
 )
 
 
-@dataclass(frozen=True)
-class FeatureSpec:
+class FeatureSpec(NamedTuple):
     """A feature of a resource and the side(s) of a language pair that must support it."""
 
     name: str
@@ -36,8 +34,7 @@ class FeatureSpec:
     needs_target_support: bool
 
 
-@dataclass(frozen=True)
-class LanguageRow:
+class LanguageRow(NamedTuple):
     """One language of one resource: v3 code, English name, status, roles and supported features."""
 
     code: str
@@ -53,8 +50,7 @@ class LanguageRow:
         return self.code.upper()
 
 
-@dataclass(frozen=True)
-class ResourceTable:
+class ResourceTable(NamedTuple):
     """Every language of one resource, its features, and where the facts come from."""
 
     name: str

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.service.documents.base import DocumentError, Translator
 from pipeline.service.echo import echo
@@ -28,8 +27,7 @@ _OFFICE = "application/vnd.openxmlformats-officedocument."
 GENERIC_TYPES = frozenset({"", "application/octet-stream", "binary/octet-stream", "application/x-www-form-urlencoded"})
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     """One accepted input format."""
 
     extension: str

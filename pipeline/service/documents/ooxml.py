@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from lxml import etree
@@ -43,8 +43,7 @@ A_NS = ("http://schemas.openxmlformats.org/drawingml/2006/main", "http://purl.oc
 S_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main", "http://purl.oclc.org/ooxml/spreadsheetml/main")
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """One OOXML document kind: its main content type and the content types of its text parts."""
 
     extension: str

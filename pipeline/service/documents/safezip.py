@@ -15,7 +15,7 @@ import io
 import re
 import zipfile
 import zlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.service.echo import echo
 
@@ -35,8 +35,7 @@ class PackageError(ValueError):
     """The upload is not a ZIP package that may be opened safely."""
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """The caps :func:`inspect` and :func:`read_member` enforce (smaller in tests)."""
 
     members: int = MAX_MEMBERS

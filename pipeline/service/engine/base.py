@@ -12,15 +12,13 @@ on the request, so a new resource adds a field with a default here and nothing e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from pipeline.protocol import TM_THRESHOLD_DEFAULT
 from pipeline.service.engine.tm_match import MemoryIndex
 
 
-@dataclass(frozen=True)
-class MarkupOptions:
+class MarkupOptions(NamedTuple):
     """Tag handling of a request: the mode and the tag-name lists it was given."""
 
     mode: Literal["xml", "html"]
@@ -31,8 +29,7 @@ class MarkupOptions:
     version: Literal["v1", "v2"] = "v1"
 
 
-@dataclass(frozen=True)
-class EngineRequest:
+class EngineRequest(NamedTuple):
     """Texts to translate and every setting that may change the output.
 
     Languages are upper-case v2 codes: ``source_lang`` is a base language (``EN``) or None to
@@ -62,8 +59,7 @@ class EngineRequest:
     memory_threshold: int = TM_THRESHOLD_DEFAULT
 
 
-@dataclass(frozen=True)
-class Translation:
+class Translation(NamedTuple):
     """One translated text and the source language used (detected or given), upper case."""
 
     text: str

@@ -36,7 +36,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.alphabets import alphabet
 from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions, Translation
@@ -60,8 +60,7 @@ _STRICT = "shorter"
 _TOKENS = re.compile(r"\s+|\S+")
 
 
-@dataclass(frozen=True)
-class Instructions:
+class Instructions(NamedTuple):
     """What a request's instructions ask of the engine here: the variant's key and a length limit."""
 
     key: int | None  # picks the variant's letters; None without instructions
@@ -102,8 +101,7 @@ def _words(text: str) -> Iterable[tuple[int, int]]:
         position = end
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(NamedTuple):
     """How the variant of one key and target rewrites a word's first letter: within the target's alphabet."""
 
     cycle: str  # the alphabet's letters (lower case where the script has case), each once

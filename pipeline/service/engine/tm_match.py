@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 # rapidfuzz is imported where a text is matched: a service that never looks a memory up (the
 # pipeline's embedded one, translating catalogs) does not load it.
@@ -64,8 +64,7 @@ def passes(a: str, b: str, threshold: int) -> bool:
     return 100 * distance <= (100 - threshold) * longest
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """The memory segment applied to a text, and its score."""
 
     source: str

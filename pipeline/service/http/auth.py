@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -31,8 +31,7 @@ class Access(enum.Enum):
     ADMIN = "admin key, paid tier"
 
 
-@dataclass(frozen=True)
-class Caller:
+class Caller(NamedTuple):
     """The authenticated caller: its account and, unless it used an admin key, its developer key."""
 
     account: Account

@@ -20,7 +20,7 @@ import logging
 import sqlite3
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.protocol import MAX_ACTIVE_DEVELOPER_KEYS
 from pipeline.service.config import AccountSpec
@@ -52,16 +52,14 @@ _SCHEMA = (
 )
 
 
-@dataclass(frozen=True)
-class Account:
+class Account(NamedTuple):
     """An account: its id and tier (``paid`` or ``free``)."""
 
     account_id: str
     tier: str
 
 
-@dataclass(frozen=True)
-class DeveloperKey:
+class DeveloperKey(NamedTuple):
     """A developer key as stored (times in epoch milliseconds, limits None when unlimited)."""
 
     key_id: str
@@ -78,8 +76,7 @@ class DeveloperKey:
         return self.deactivated_ms is not None
 
 
-@dataclass(frozen=True)
-class Credential:
+class Credential(NamedTuple):
     """Who a secret belongs to: the account, and the developer key unless it is an admin key."""
 
     account: Account

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.protocol import Dictionary
 from pipeline.service.store.database import Database
@@ -35,8 +35,7 @@ _SCHEMA = (
 )
 
 
-@dataclass(frozen=True)
-class DictionarySummary:
+class DictionarySummary(NamedTuple):
     """One language pair of a glossary and its number of entries."""
 
     source_lang: str
@@ -45,8 +44,7 @@ class DictionarySummary:
     revision: str = ""
 
 
-@dataclass(frozen=True)
-class GlossaryRecord:
+class GlossaryRecord(NamedTuple):
     """A glossary's metadata: id, name, creation time (epoch ms) and dictionary summaries."""
 
     glossary_id: str

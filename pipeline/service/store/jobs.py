@@ -19,7 +19,6 @@ Document keys are stored hashed.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -27,7 +26,7 @@ import logging
 import math
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.protocol import TM_THRESHOLD_DEFAULT
 from pipeline.service.config import DEFAULT_DOCUMENT_RETENTION_HOURS
@@ -67,8 +66,7 @@ _SCHEMA = (
 )
 
 
-@dataclass(frozen=True)
-class JobSpec:
+class JobSpec(NamedTuple):
     """What to do with an upload: formats, languages and resources, resolved at upload time."""
 
     filename: str
@@ -94,7 +92,7 @@ class JobSpec:
 
     def to_json(self) -> str:
         """The spec as stored."""
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+        return json.dumps(self._asdict(), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> JobSpec:
@@ -106,8 +104,7 @@ class JobSpec:
         return cls(**data)
 
 
-@dataclass(frozen=True)
-class JobView:
+class JobView(NamedTuple):
     """A job as the status endpoint shows it."""
 
     document_id: str

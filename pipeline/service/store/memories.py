@@ -25,7 +25,7 @@ import hashlib
 import pathlib
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from pipeline.files.untrusted import read_regular
 from pipeline.service.config import AccountSpec, MemoryLoadError, MemorySpec
@@ -35,8 +35,7 @@ from pipeline.service.store.database import Database
 _ID_NAMESPACE = uuid.UUID("5b0e6c1e-52c4-4f31-9a43-6d0f3c1f0a7e")
 
 
-@dataclass(frozen=True)
-class TranslationMemory:
+class TranslationMemory(NamedTuple):
     """One memory: id, name, source language and an index per target language (base codes).
 
     ``digest`` is the SHA-256 of its file; ``created_ms`` and ``updated_ms`` the times the listing
@@ -145,7 +144,7 @@ class MemoryStore:
                 "INSERT OR REPLACE INTO translation_memory_versions VALUES (?, ?, ?, ?)",
                 (memory.memory_id, memory.digest, created, updated),
             )
-        return replace(memory, created_ms=created, updated_ms=updated)
+        return memory._replace(created_ms=created, updated_ms=updated)
 
     def list(self, account_id: str) -> Iterable[TranslationMemory]:
         """The account's memories in configuration order."""

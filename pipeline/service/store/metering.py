@@ -9,8 +9,7 @@ limit and in ``character_count``. Tag usage is kept per UTC day, for text transl
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pipeline.service.store.database import Database
 
@@ -50,8 +49,7 @@ def period_bounds(now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
     return start, end
 
 
-@dataclass(frozen=True)
-class TagUsage:
+class TagUsage(NamedTuple):
     """Characters of one custom tag, for the whole range or one day (``day`` set)."""
 
     custom_tag: str

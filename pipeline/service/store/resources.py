@@ -16,8 +16,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+from types import MappingProxyType
+from typing import NamedTuple, Protocol
 
 from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.glossaries import GlossaryStore
@@ -29,15 +29,13 @@ Entries = tuple[tuple[str, str], ...]
 _CACHED_DICTIONARIES = 8
 
 
-@dataclass(frozen=True)
-class GlossaryInfo:
+class GlossaryInfo(NamedTuple):
     """A glossary's dictionaries: (source base, target base) in lower case -> (source, target) pairs."""
 
     dictionaries: Mapping[tuple[str, str], tuple[tuple[str, str], ...]]
 
 
-@dataclass(frozen=True)
-class StyleInfo:
+class StyleInfo(NamedTuple):
     """A style rule list as translation needs it: language, instruction prompts, configured rules."""
 
     language: str
@@ -46,13 +44,12 @@ class StyleInfo:
     configured_rules: tuple[tuple[str, str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class MemoryInfo:
+class MemoryInfo(NamedTuple):
     """A translation memory of the account: its source base language and a matcher per target base."""
 
     memory_id: str
     source_lang: str = ""
-    by_target: Mapping[str, MemoryIndex] = field(default_factory=dict)
+    by_target: Mapping[str, MemoryIndex] = MappingProxyType({})
 
 
 class Lookups(Protocol):

@@ -12,8 +12,7 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from pipeline.service.store.database import Database
 
@@ -34,8 +33,7 @@ _SCHEMA = (
 Rules = dict[str, dict[str, str]]
 
 
-@dataclass(frozen=True)
-class Instruction:
+class Instruction(NamedTuple):
     """A custom instruction: generated id, label, prompt, optional source language."""
 
     id: str
@@ -44,8 +42,7 @@ class Instruction:
     source_language: str | None = None
 
 
-@dataclass(frozen=True)
-class StyleList:
+class StyleList(NamedTuple):
     """A style rule list as stored (times in epoch milliseconds)."""
 
     style_id: str
@@ -72,7 +69,7 @@ def _from_row(row: sqlite3.Row) -> StyleList:
 
 
 def _instructions_json(instructions: tuple[Instruction, ...]) -> str:
-    return json.dumps([vars(i) for i in instructions], ensure_ascii=False)
+    return json.dumps([i._asdict() for i in instructions], ensure_ascii=False)
 
 
 def new_instruction(label: str, prompt: str, source_language: str | None) -> Instruction:
@@ -145,7 +142,7 @@ class StyleStore:
             if row is None:
                 return None
             current = _from_row(row)
-            edited = replace(edit(current), version=current.version + 1, updated_ms=now_ms)
+            edited = edit(current)._replace(version=current.version + 1, updated_ms=now_ms)
             conn.execute(
                 "UPDATE style_rule_lists SET name = ?, version = ?, updated_ms = ?, configured_rules = ?, "
                 "custom_instructions = ? WHERE style_id = ?",

@@ -50,11 +50,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import dataclasses
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 from starlette.middleware import Middleware
@@ -85,8 +83,7 @@ class DroppedConnection(httpx.RemoteProtocolError):
     silent = True
 
 
-@dataclass(frozen=True)
-class FaultSpec:
+class FaultSpec(NamedTuple):
     """One parsed ``X-Test-Fault`` header."""
 
     id: str
@@ -100,8 +97,7 @@ class FaultSpec:
     every: int = 1
 
 
-@dataclass(frozen=True)
-class ActiveFault:
+class ActiveFault(NamedTuple):
     """A request's fault and whether its ``times`` budget lets it act on this request."""
 
     spec: FaultSpec
@@ -302,6 +298,6 @@ class MangledEngine:
             return translations
         mode, mark, every = fault.spec.mangle, mark_of(request.target_lang), fault.spec.every
         return [
-            dataclasses.replace(t, text=mangle.apply(mode, t.text, request.markup, mark)) if (i + 1) % every == 0 else t
+            t._replace(text=mangle.apply(mode, t.text, request.markup, mark)) if (i + 1) % every == 0 else t
             for i, t in enumerate(translations)
         ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from typing import Any
@@ -162,7 +161,7 @@ class Resources(NoResources):
 
 def test_lookup_seam_applies_glossaries_and_checks_style_language(client: InProcess, headers: type[Headers]) -> None:
     state = client.app.state.service
-    client.app.state.service = dataclasses.replace(state, lookups=Resources())
+    client.app.state.service = state._replace(lookups=Resources())
     body = {"text": ["Save the File"], "source_lang": "EN", "target_lang": "DE-CH", "glossary_id": "g1"}
     out = client.post("/v2/translate", json=body, headers=headers.paid)
     assert out.json()["translations"][0]["text"] == f"Sichern {transliterate('the', 'DE-CH')} Datei"
