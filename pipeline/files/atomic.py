@@ -59,7 +59,8 @@ def write_beside(path: Path, data: Content, durable: bool = True) -> str:
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     fd, tmp = new_beside(path)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        # A buffer of a set size: open() would ask the system whether the new file is a terminal first.
+        with open(fd, "wb", buffering=_BUFFER) as handle:
             if isinstance(data, bytes):
                 handle.write(data)
             else:
@@ -67,14 +68,15 @@ def write_beside(path: Path, data: Content, durable: bool = True) -> str:
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        except FileNotFoundError:
-            pass
+        if mode is not None:  # the mode ``path`` had when it was looked at, above
+            os.chmod(tmp, mode & 0o7777)
     except BaseException:
         discard(tmp)
         raise
     return tmp
+
+
+_BUFFER = 1 << 16  # bytes written at a time
 
 
 def new_beside(path: Path) -> tuple[int, str]:

@@ -136,6 +136,9 @@ class Journal:
         # state.json as this run last read or wrote it: while the file is that one, _settled,
         # _languages and _merged are what it holds (an atomic write makes a new file, so another run's save shows).
         self._synced: _FileIdentity = None
+        # Each settled record as state.json holds it, kept from one save to the next: a run of many
+        # windows saves once per window, and encodes only the records that changed since the last.
+        self._encoded: dict[str, tuple[Settled, str]] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -251,18 +254,31 @@ class Journal:
             settled, languages, merged, _ = self._read()
         settled, merged = _applied(settled, self._changes), _applied(merged, self._merged_changes)
         languages.update(self._languages_seen)
-        data = {
+        rest = {
             "version": STATE_VERSION,
-            "catalogs": {name: _record_json(rec) for name, rec in sorted(settled.items())},
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
             "merged": {name: rec._asdict() for name, rec in sorted(merged.items())},
         }
-        # On one line: the encoder written in C serializes it (an indented dump takes the pure-Python
-        # one), and a run of many windows saves the whole state once per window.
-        atomic_write(path, dump_json(data, indent=None))
+        atomic_write(path, self._dump(settled, rest))
         self._settled, self._languages, self._merged = settled, languages, merged
         self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
         self._synced = _identity(path)
+
+    def _dump(self, settled: dict[str, Settled], rest: dict[str, object]) -> bytes:
+        """state.json's bytes: ``settled`` as ``"catalogs"`` and the keys of ``rest``, as :func:`dump_json` on one
+        line writes them (on one line: the encoder written in C serializes it, an indented dump takes the
+        pure-Python one). A record encoded for an earlier save is not encoded again."""
+        encoded: dict[str, tuple[Settled, str]] = {}
+        for name, record in settled.items():
+            kept = self._encoded.get(name)
+            if kept is None or kept[0] is not record:
+                text = json.dumps(_record_json(record), ensure_ascii=False, sort_keys=True)
+                kept = (record, f"{json.dumps(name, ensure_ascii=False)}: {text}")
+            encoded[name] = kept
+        self._encoded = encoded
+        catalogs = ", ".join(encoded[name][1] for name in sorted(encoded))
+        others = json.dumps(rest, ensure_ascii=False, sort_keys=True)  # "catalogs" sorts before every other key
+        return f'{{"catalogs": {{{catalogs}}}, {others[1:]}\n'.encode()
 
 
 def _applied(records: dict[str, _Record], changes: dict[str, _Record | None]) -> dict[str, _Record]:

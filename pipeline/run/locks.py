@@ -12,11 +12,12 @@ Each lock holds a file descriptor, so a run locks a window of catalogs at a time
 next window may be locked before that, while the last requests of the one before are answered,
 but only if none of its catalogs is held by another run (:meth:`CatalogLocks.take_free`): a run
 waits for another's catalogs only while it holds none, so two runs never hold some and wait for
-others. Beside each lock a note
-(``<name>.owner``) says who holds it and since when: a run that has to wait says so, naming the
-holder, even under ``--quiet`` (:class:`~pipeline.model.Alert`), and gives up after
-``Settings.lock_wait`` seconds with :class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or
-on a frozen CI runner holds its locks until it is resumed or ended.
+others. In each lock file its holder leaves a note that says who holds it and since when
+(:meth:`~pipeline.files.lockfile.FileLock.write_note`: no file of its own to open per catalog): a
+run that has to wait says so, naming the holder, even under ``--quiet``
+(:class:`~pipeline.model.Alert`), and gives up after ``Settings.lock_wait`` seconds with
+:class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or on a frozen CI runner holds its locks
+until it is resumed or ended.
 
 Only catalogs a run may write are locked, after the settled ones were skipped: a run with
 nothing to do takes no lock.
@@ -36,8 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.lockfile import FileLock
-from pipeline.files.untrusted import read_regular
+from pipeline.files.lockfile import FileLock, read_note
 from pipeline.model import Alert
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
@@ -142,7 +142,7 @@ class CatalogLocks:
                 raise
             self._held[path] = lock
             taken.append(path)
-            _note(file, me)
+            _note(lock, me)
         return waited
 
     def take_free(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
@@ -165,7 +165,7 @@ class CatalogLocks:
                 continue
             self._held[path] = lock
             taken.append(path)
-            _note(file, me)
+            _note(lock, me)
         return True
 
     def _usable(self, log: Callable[[str], None]) -> Path | None:
@@ -225,22 +225,10 @@ def _command() -> str:
     return " ".join([name, *sys.argv[1:]])
 
 
-def _note(file: Path, me: bytes) -> None:
-    """Say who holds ``file``'s lock, beside it (best effort: a waiter without a note just says less).
-
-    The last run's note is written over, then cut to length, rather than emptied first: on ext4 a
-    file emptied and written again is flushed to the disk when it is closed (``auto_da_alloc``),
-    which cost a run milliseconds per catalog it locked (5 s for 1,000 catalogs on a busy disk). A
-    waiter reading the note meanwhile may find it half old: it is not valid JSON then, and the
-    waiter says only that another run holds the lock.
-    """
+def _note(lock: FileLock, me: bytes) -> None:
+    """Say who holds ``lock``, in its file (best effort: a waiter without a note just says less)."""
     try:
-        fd = os.open(f"{file}.owner", os.O_WRONLY | os.O_CREAT, 0o666)
-        try:
-            os.write(fd, me)
-            os.ftruncate(fd, len(me))
-        finally:
-            os.close(fd)
+        lock.write_note(me)
     except OSError:
         pass
 
@@ -248,7 +236,7 @@ def _note(file: Path, me: bytes) -> None:
 def _holder(file: Path) -> Holder | None:
     """The note of whoever holds ``file``'s lock; None when there is none, or it is not ours."""
     try:
-        data = json.loads(read_regular(f"{file}.owner", _OWNER_BYTES))
+        data = json.loads(read_note(file, _OWNER_BYTES))
         holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return None

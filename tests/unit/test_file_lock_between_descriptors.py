@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.files.lockfile import FileLock
+from pipeline.files.lockfile import FileLock, read_note
 
 HOLD = """
 import fcntl, os, sys
@@ -71,3 +71,37 @@ def test_a_lock_file_deleted_under_its_lock_is_not_taken(tmp_path: Path, monkeyp
 def test_a_lock_file_that_cannot_be_made_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         FileLock(tmp_path / "missing" / "d.lock").try_acquire()
+
+
+def test_a_holders_note_is_read_from_the_lock_file_without_its_first_byte(tmp_path: Path) -> None:
+    path = tmp_path / "e.lock"
+    lock = FileLock(path)
+    assert lock.try_acquire()
+    try:
+        lock.write_note(b'{"pid": 123456789}')
+        assert read_note(path, 4096) == b'{"pid": 123456789}'
+        lock.write_note(b'{"pid": 1}')  # a shorter note leaves nothing of the longer one
+        assert read_note(path, 4096) == b'{"pid": 1}'
+        assert path.read_bytes()[1:] == b'{"pid": 1}'  # the first byte is the one Windows locks
+        with pytest.raises(OSError, match="larger than 4 bytes"):
+            read_note(path, 4)
+    finally:
+        lock.release()
+    assert path.read_bytes() == b""  # nobody holds it: no note to mislead a waiter
+    killed = FileLock(path)
+    assert killed.try_acquire()
+    killed.write_note(b'{"pid": 123456789}')
+    os.close(killed._fd or -1)  # a holder killed: its note stays
+    taken = FileLock(path)  # the next holder writes over it
+    assert taken.try_acquire()
+    taken.write_note(b"{}")
+    assert read_note(path, 4096) == b"{}"
+    taken.release()
+
+
+def test_a_note_needs_the_lock_and_a_fifo_is_no_note(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        FileLock(tmp_path / "f.lock").write_note(b"{}")
+    os.mkfifo(tmp_path / "g.lock")
+    with pytest.raises(OSError, match="not a regular file"):
+        read_note(tmp_path / "g.lock", 4096)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
-from pipeline.run import provenance
+from pipeline.run import provenance, scan
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
 from pipeline.run.report import to_json, to_markdown
@@ -319,12 +320,23 @@ def test_a_catalog_the_index_parses_before_its_window_is_parsed_once_and_not_rec
         return real(path, lines)
 
     monkeypatch.setattr(po, "scan", counting)  # what read_po calls, for the index and the scan alike
+    in_threads: list[str] = []
+    real_to_thread = asyncio.to_thread
+
+    async def to_thread(function: Callable[..., Any], *args: Any) -> Any:
+        if function is scan.scan:
+            in_threads.extend(path.name for path in args[1])
+        return await real_to_thread(function, *args)
+
+    monkeypatch.setattr(asyncio, "to_thread", to_thread)
     service = FakeService()
     report = run(settings(tmp_path), service)
     assert report.exit_code == ExitCode.OK
     # a.po: by its window, then by the index (it was no candidate: read already); c.po: by the index
-    # in b.po's window only, its own window taking it as parsed.
+    # in b.po's window only, its own window taking it as parsed, on the event loop: no worker thread
+    # to parse it in while b.po's requests are out.
     assert parsed == ["a.po", "b.po", "a.po", "c.po"]
+    assert "c.po" not in in_threads
     assert units(first)[None, "Save"].targets == ("Speichern",)  # reused from c.po
     assert units(later)[None, "Cancel"].targets == ("[DE] Cancel",)
     # Recorded: a.po, read by its own window before the index read it; not c.po, which the run then wrote.

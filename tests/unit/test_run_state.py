@@ -18,7 +18,7 @@ import pipeline.run.scan as scan_module
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import Settings, load_settings
 from pipeline.errors import ExitCode
-from pipeline.run.journal import STATE_NAME, Journal, Settled
+from pipeline.run.journal import STATE_NAME, STATE_VERSION, Journal, Settled, dump_json
 from pipeline.run.provenance import Provenance
 from tests.run_fakes import FakeService, cache_dir, project, run
 
@@ -345,8 +345,35 @@ def test_a_run_saving_once_per_window_keeps_what_another_run_saved_between_two_o
     assert Journal(tmp_path).settled_record("c.po") == _settled(3)
 
 
+def test_each_save_writes_state_json_as_the_whole_state_encoded_afresh_would_be(tmp_path: Path) -> None:
+    """A save encodes only the records that changed since the last; the file is what encoding all gives."""
+    journal = Journal(tmp_path)
+    journal.note_languages("embedded", "hash")
+    quoted = _settled(1)._replace(notices=((3, 'a "quoted" note', "warning", None),))
+    steps: list[dict[str, Settled | None]] = [  # per save, the records settled (None: unsettled)
+        {"b.po": _settled(2), "ä/ü.po": quoted},
+        {"a.po": _settled(3), "b.po": _settled(4)},  # b.po changed
+        {"ä/ü.po": None},
+    ]
+    for step in steps:
+        for name, record in step.items():
+            if record is None:
+                journal.unsettle(name)
+            else:
+                journal.settle(name, record)
+        journal.save()
+        data = (tmp_path / STATE_NAME).read_bytes()
+        state = json.loads(data)
+        assert data == dump_json(state, indent=None)
+        kept = Journal(tmp_path)
+        assert {name: kept.settled_record(name) for name in state["catalogs"]} == {
+            name: journal.settled_record(name) for name in ("a.po", "b.po", "ä/ü.po") if journal.settled_record(name)
+        }
+    assert set(state["catalogs"]) == {"a.po", "b.po"} and state["catalogs"]["b.po"]["size"] == 4
+    assert state["version"] == STATE_VERSION and state["languages"]["embedded"][0] == "hash"
+
+
 def test_an_earlier_versions_provenance_files_are_read_then_folded_into_the_table(tmp_path: Path) -> None:
-    from pipeline.run.journal import STATE_VERSION, dump_json
     from pipeline.run.provenance import PROVENANCE_DIR, PROVENANCE_FILE, provenance_path
 
     old = {"Open": {"sources": ["Open"], "targets": ["Öffnen"], "inputs": "in"}}

@@ -375,9 +375,10 @@ async def _read(
     """Scan the window's catalogs into ``window``, one by one, and cut them into parts to plan and send in turn.
 
     The first catalog with units to translate is a part of its own: its requests go out while the
-    other catalogs are scanned, each in a worker thread so that the event loop keeps sending and receiving meanwhile
-    (every catalog, while the window before is still open). The rest are cut into parts of about
-    :data:`pipeline.run.plan.PART_SEGMENTS` segments once all are scanned. A dry run (which counts
+    other catalogs are scanned, each still to parse in a worker thread so that the event loop keeps
+    sending and receiving meanwhile (every such catalog, while the window before is still open). The
+    rest are cut into parts of about :data:`pipeline.run.plan.PART_SEGMENTS` segments once all are
+    scanned. A dry run (which counts
     each text once) has one part, and a run that first syncs changed glossary or style files reads
     the window whole (the sync covers every target language of the window at once).
 
@@ -453,9 +454,12 @@ async def _scan(
     offered: frozenset[str] | None,
     threaded: bool,
 ) -> tuple[list[ScannedCatalog], list[Issue], list[Refused]]:
-    """Scan one catalog, in a worker thread when ``threaded`` (requests in flight keep the loop's turns)."""
+    """Scan one catalog, in a worker thread when ``threaded`` (requests in flight keep the loop's turns) and
+    it is still to be parsed: one the reuse index parsed already takes a fraction of a millisecond, less
+    than the hop to a worker thread and back."""
     inputs = run.inputs
     ahead = run.reuse.parsed(path, files.snapshots.get(path)) if run.reuse is not None else None  # the index's own
+    threaded = threaded and ahead is None
     args = (
         inputs.settings,
         (path,),
