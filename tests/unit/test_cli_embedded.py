@@ -72,43 +72,48 @@ def test_a_broken_catalog_exits_1_and_the_rest_is_translated(
 
 def test_the_command_sends_without_importing_httpx_own_command_line_or_uvicorn(tmp_path: Path) -> None:
     import importlib.util
-    import subprocess
-    import sys
 
     # Installed with uvicorn, a dependency: what httpx would pull in, and what only serve and review run.
     assert importlib.util.find_spec("click") is not None and importlib.util.find_spec("uvicorn") is not None
     root = copy_sample_project(tmp_path, "embedded")
-    probe = (
-        "import atexit, sys; from pipeline.cli import run; "
-        "loaded = lambda: sorted(m for m in ('httpx', 'click', 'pygments', 'uvicorn') if m in sys.modules); "
-        "atexit.register(lambda: print(loaded())); "
-        "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
+    printed = _translate_in_a_fresh_process(
+        root, "", "sorted(m for m in ('httpx', 'click', 'pygments', 'uvicorn') if m in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['httpx']"  # the client's, and not its command line's, nor a server's
+    assert printed == "['httpx']"  # the client's, and not its command line's, nor a server's
 
 
 def test_a_one_catalog_embedded_run_loads_neither_the_document_worker_nor_the_test_faults_nor_a_closing_thread(
     tmp_path: Path,
 ) -> None:
-    import subprocess
-    import sys
 
     (tmp_path / "pipeline.toml").write_text('catalogs = ["*.po"]\n[service]\nurl = "embedded"\n', encoding="utf-8")
     catalog = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n'
     (tmp_path / "de.po").write_text(catalog, encoding="utf-8")
-    probe = (
-        "import atexit, sys, threading; from pipeline.cli import run; "
+    printed = _translate_in_a_fresh_process(
+        tmp_path,
+        "import threading; "
         "names = ('pipeline.service.app', 'pipeline.service.documents.jobs', 'pipeline.service.testing.faults'); "
         "started = []; start = threading.Thread.start; "
-        "threading.Thread.start = lambda self: (started.append(self.name), start(self))[1]; "
-        "atexit.register(lambda: print([m for m in names if m in sys.modules], started)); "
-        "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
+        "threading.Thread.start = lambda self: (started.append(self.name), start(self))[1]; ",
+        "[m for m in names if m in sys.modules], started",
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
     assert 'msgstr ""' not in (tmp_path / "de.po").read_text(encoding="utf-8").split('msgid "Hello"')[1]  # translated
-    loaded, threads = done.stdout.strip().split("] [")
+    loaded, threads = printed.split("] [")
     assert loaded == "['pipeline.service.app'"  # the service answered; its document jobs and faults stayed unloaded
     assert "asyncio" not in threads and "_do_shutdown" not in threads  # closing it needed no thread of the loop's
+
+
+def _translate_in_a_fresh_process(cwd: Path, setup: str, printed_at_exit: str) -> str:
+    """``pipeline translate --quiet`` in ``cwd`` as a fresh process, after ``setup`` (Python statements);
+    what ``print(printed_at_exit)`` shows as the process exits. The run must succeed."""
+    import subprocess
+    import sys
+
+    probe = (
+        f"import atexit, sys; from pipeline.cli import run; {setup}"
+        f"atexit.register(lambda: print({printed_at_exit})); "
+        "sys.argv = ['pipeline', 'translate', '--quiet']; run()"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
