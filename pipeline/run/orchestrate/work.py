@@ -378,9 +378,9 @@ async def _read(
     other catalogs are scanned, each still to parse in a worker thread so that the event loop keeps
     sending and receiving meanwhile (every such catalog, while the window before is still open). The
     rest are cut into parts of about :data:`pipeline.run.plan.PART_SEGMENTS` segments once all are
-    scanned. A dry run (which counts
-    each text once) has one part, and a run that first syncs changed glossary or style files reads
-    the window whole (the sync covers every target language of the window at once).
+    scanned. A dry run (which counts each text once) has one part, and a run that first syncs
+    changed glossary or style files reads the window whole (the sync covers every target language
+    of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
     unit to translate is a text to send: the usage read starts with the first catalog that has one.
