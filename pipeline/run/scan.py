@@ -21,7 +21,7 @@ from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import Refused, ScannedCatalog, form_segments, not_offered, unit_context
+from pipeline.run.window import Refused, ScannedCatalog, UnitForms, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
@@ -154,7 +154,7 @@ class _Found:
     """How the segments of one catalog's wanted units are made, collected in unit order."""
 
     policy: str  # Settings.context
-    source_forms: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    source_forms: UnitForms = field(default_factory=UnitForms)
     plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)
     fallbacks: list[Segment] = field(default_factory=list)
     skipped: int = 0
@@ -170,16 +170,16 @@ class _Found:
             plan = self.plural_plans[unit.index] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
-            self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
+            self.source_forms.add(unit.index, tuple(f.segment for f in plan.forms))
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
         else:
-            self.source_forms[unit.index] = (0,)
+            self.source_forms.add(unit.index, (0,))
 
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
     """``scanned`` without ``units`` (keys with no text to translate from: warned about)."""
     return scanned._replace(
-        source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
+        source_forms=UnitForms.of((i, f) for i, f in scanned.source_forms.items() if i not in units),
         skipped=scanned.skipped + len(units),
     )
 
