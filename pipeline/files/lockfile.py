@@ -62,6 +62,9 @@ class FileLock:
         self.path = Path(path)
         self._fd: int | None = None
         self._size = 0  # the file's size when taken, then as the last note left it
+        #: Whether the file held a note when this object took it: its last holder ended without
+        #: letting it go (killed), and may have left work half done.
+        self.abandoned = False
 
     @property
     def is_locked(self) -> bool:
@@ -88,6 +91,7 @@ class FileLock:
             os.close(fd)
             return False
         self._fd, self._size = fd, status.st_size
+        self.abandoned = status.st_size > 0
         return True
 
     def acquire(self, timeout: float) -> bool:
