@@ -31,7 +31,10 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-__all__ = ["STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock"]
+__all__ = ["STATE_LOCK_NAME", "STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock"]
+
+#: The lock file in a cache folder held while the run state there is written (state and provenance).
+STATE_LOCK_NAME = "state.lock"
 
 #: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
 STATE_LOCK_SECONDS = 10.0
