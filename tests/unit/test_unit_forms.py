@@ -15,7 +15,9 @@ def test_unit_forms_read_as_the_dict_of_the_same_units() -> None:
     assert forms == expected and dict(forms.items()) == expected
     assert list(forms) == list(forms.indices) == [0, 3, 7, 1000] and len(forms) == 4
     assert forms[7] == (0,) and forms[3] == (0, 1, 0) and forms.get(5) is None
-    assert 1000 in forms and 5 not in forms and -1 not in forms and "3" not in forms
+    assert 1000 in forms and 5 not in forms and -1 not in forms
+    not_an_index: object = "3"
+    assert not_an_index not in forms
     with pytest.raises(KeyError):
         forms[1001]
 
