@@ -482,3 +482,27 @@ def test_a_busy_event_loop_never_makes_the_floor_exceed_what_the_service_held(se
     floors, refusals = busy_run(limit=4, seed=seed)
     assert max(floors) == 4
     assert refusals <= 30  # slow start's overshoot and a few refused probes (main: 15-27)
+
+
+@pytest.mark.parametrize("seed", [4, 15])
+def test_a_back_off_that_random_429s_looked_like_a_limit_is_undone(seed: int) -> None:
+    # No limit, 20 % refused at random: two refusals at the newest levels of slow start look like a
+    # limit's. The refusals that come below the level backed off to, as often as above it, show it
+    # was noise: the back-off is undone. Main kept them (these two runs took 14.9 and 15.2 s).
+    def storm(noise: float) -> Simulated:
+        controller, _ = simulate(
+            limit=100,
+            ceiling=16,
+            requests=508,
+            hold=lambda: 0.1,
+            network=0.0,
+            probe_interval=0.5,
+            noise=noise,
+            seed=seed,
+        )
+        return controller
+
+    controller, clean = storm(0.2), storm(0.0)
+    assert controller.simulated_seconds <= 2.5 * clean.simulated_seconds  # 3.4 s clean
+    assert controller.epoch >= 1 and controller.undone == controller.epoch
+    assert controller.allowed == 16

@@ -21,7 +21,10 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   ``Retry-After``, and then goes before the requests not sent yet;
 - a limit's 429 pulls the limit below the number in flight with the refused request (the service
   evidently took no more), and at the first 429 of a burst back to the floor when one is known
-  (the overshoot of slow start is then undone in one back-off, not two), else to half;
+  (the overshoot of slow start is then undone in one back-off, not two), else to half. Early in a
+  run two random 429s at the newest levels look like a limit's; when 429s then come below the
+  level backed off to, and the refusals no longer grow with the requests in flight, the back-off
+  is undone (limit, floor and pause as they were before it);
 - the refused request waits ``Retry-After`` seconds (or a doubling default when the service sent
   none) before it goes again, through the limiter like any other. When the back-off had no floor
   to go back to, a limit's 429 pauses every sender as well: nothing new goes out before the pause
@@ -105,6 +108,16 @@ class Ticket(NamedTuple):
     surely: int = 0  # how many of the ``level`` were sent too shortly before it to have been answered yet
 
 
+class _BackOff(NamedTuple):
+    """A back-off for a limit, and what it changed: undone if the 429 it was taken for turns out to be noise."""
+
+    level: int  # the refused request's
+    limit: float
+    floor: int
+    refused_level: int | None
+    paused_until: float
+
+
 class Controller:
     """The additive-increase, back-off-on-429 rule, with every clock reading passed in (``now``)."""
 
@@ -138,6 +151,8 @@ class Controller:
         # Per level (the number in flight at grant): whether each of its last outcomes was a 429.
         self._outcomes = [deque[bool](maxlen=_KEEP_PER_LEVEL) for _ in range(ceiling + 1)]
         self.noise = 0  # 429s taken for noise: only the refused request waited
+        self.undone = 0  # back-offs undone: the 429s they were taken for turned out to be noise
+        self._backed: _BackOff | None = None  # the last back-off, while it may still be undone
 
     @property
     def allowed(self) -> int:
@@ -258,11 +273,20 @@ class Controller:
             self._pause = min(MAX_PAUSE, self._pause * 2)
         if not self._beyond_limit(ticket.level):
             self.noise += 1
+            backed = self._backed
+            if backed is not None and ticket.level <= self.allowed and not self._beyond_limit(backed.level):
+                # Refused below the limit it backed off to, and the refusals no longer grow with
+                # the requests in flight: the 429s it was taken for were noise too.
+                self.limit, self.floor, self.refused_level = backed.limit, backed.floor, backed.refused_level
+                self.paused_until = backed.paused_until
+                self._backed, self._refused_at = None, None
+                self.undone += 1
             return pause
         self._steady, self._step = 0, 1
         self._refused_at = min(ticket.level, self._refused_at or ticket.level)
         target = out - 1
         if ticket.epoch == self.epoch:  # the first 429 of its burst: one back-off per burst
+            self._backed = _BackOff(ticket.level, self.limit, self.floor, self.refused_level, self.paused_until)
             self._to_floor = 0 < self.floor < self.allowed
         if first and self.epoch == 0:  # undo slow start's overshoot
             target = min(target, self.floor if self._to_floor else self.allowed // 2)
