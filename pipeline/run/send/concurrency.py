@@ -3,8 +3,8 @@
 A service limits how many requests an account may have in flight without saying how many, and
 answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter` its asyncio shell:
 
-- it starts at :data:`INITIAL` and grows while answers come: one more request in flight per answer until the
-  first 429 (doubling per round trip, as TCP's slow start);
+- it starts at :data:`INITIAL` and grows while answers come: one more request in flight per
+  answer until the first 429 (doubling per round trip, as TCP's slow start);
 - it keeps the most requests the service has demonstrably held at once (its *floor*): an
   answered request and the answered ones sent shortly before it were all in the service
   together. "Shortly" is half the shortest round trip seen: a request's answer cannot have left
@@ -41,10 +41,10 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   were answered with no 429 at all at that level or above, random-looking ones included: one
   level above the limit is refused only now and then, when no request has just left. "Full"
   counts the requests sent at most a shortest round trip before: an older one's answer may have
-  come and wait to be read, and would make a level look held that never was. Near the
-  end of the work there is no probe: when the requests waiting would all be answered at the
-  level held before a refused probe could come back (its wait and two round trips), a probe
-  could only lengthen the run;
+  come and wait to be read, and would make a level look held that never was. Near the end of
+  the work there is no probe: when the requests waiting would all be answered at the level held
+  before a refused probe could come back (its wait and two round trips), a probe could only
+  lengthen the run;
 - the limit never exceeds ``ceiling`` (``[service] concurrency``).
 
 A request refused with 429 waits and goes again as long as the run makes progress: the limiter
