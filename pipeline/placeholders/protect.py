@@ -104,7 +104,7 @@ PROTECT_MEMO = 1 << 15
 @functools.lru_cache(maxsize=PROTECT_MEMO)
 def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
-    triggered = TRIGGERS.search(core) is not None
+    triggered = _triggered(core)
     if not triggered and not _flagged(flags) and XLIFF_INLINE not in flags:
         # Most texts: no character any kind (nor markup, nor ICU, which needs a brace) starts with, and
         # no format grammar or XLIFF span to look for. What _spans would find: nothing.
@@ -114,7 +114,7 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     if locale is not None:  # the target's plural categories, added to the source's ICU plurals
         expanded = icu_plurals.expand(core, locale)
         core, numbers = expanded.text, {at: n for at, n in expanded.added if n is not None}
-        triggered = triggered or TRIGGERS.search(core) is not None
+        triggered = triggered or _triggered(core)
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
@@ -148,6 +148,15 @@ TRIGGERS = re.compile(
     + "|"
     + grammar.PROTOCOL_VERBS
 )
+#: The characters of TRIGGERS alone: a class the regex engine skips ahead to, where the whole alternation
+#: (a lookbehind, ``\w``) is tried at every position. Most texts that hold a trigger hold one of these.
+_TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
+
+
+def _triggered(core: str) -> bool:
+    """Whether :data:`TRIGGERS` finds something in ``core``."""
+    return _TRIGGER_CHARACTERS.search(core) is not None or TRIGGERS.search(core) is not None
+
 
 _Span = Span
 
