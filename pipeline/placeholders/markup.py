@@ -221,8 +221,7 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     before, after = text[:at], text[at + len(tag) :]
     if name in _KEYS or _KEY_CHORD.fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
-    # _GLUED_BEFORE matches at most two characters: it is searched for there, not through the whole text before.
-    if _GLUED_BEFORE.search(before, len(before) - 2) or _BESIDE_AFTER.match(after) or _quoted(before, after):
+    if _glued_before(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
         return False
     if name in _EXPANSIONS:
         return True
@@ -232,6 +231,12 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
         return False
     return _USAGE.search(text) is None
+
+
+def _glued_before(before: str) -> bool:
+    """Whether the text before a ``<word>`` ends glued to it (a word, ``=``, a bracket, another ``<word>``)."""
+    # At most two characters match: they are searched for there, not through the whole text before.
+    return _GLUED_BEFORE.search(before, len(before) - 2) is not None
 
 
 def _quoted(before: str, after: str) -> bool:
