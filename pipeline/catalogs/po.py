@@ -44,9 +44,10 @@ from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
+from pipeline.patterns import lazy_regex
 from pipeline.plural_rules import PluralRule
 
-_POLIB_LINE = re.compile(r"\(line (\d+)\)")
+_POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -120,7 +121,7 @@ class PoCatalog:
                     _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
                 )
             except (OSError, ValueError) as exc:
-                found = _POLIB_LINE.search(str(exc))
+                found = _POLIB_LINE().search(str(exc))
                 raise CatalogError(
                     str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
                 ) from None

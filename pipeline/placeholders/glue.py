@@ -23,6 +23,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.segments import Placeholder, Protected
 
@@ -143,7 +144,7 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
 
 def _directive_before(text: str, at: int) -> str:
     """The ``%`` with its modifiers right before ``at`` in protected ``text`` (they are text), or ''."""
-    m = grammar.MACRO_PERCENT.search(text, max(0, at - 40), at)
+    m = grammar.MACRO_PERCENT().search(text, max(0, at - 40), at)
     return m.group() if m else ""
 
 
@@ -259,7 +260,7 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
     def word(ch: str) -> bool:
         return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
 
-    previous = _BEFORE.search(text, 0, m.start())
+    previous = _BEFORE().search(text, 0, m.start())
     following = _TAG_AT.match(text, m.end())
     return (
         m.start() > 0 and (word(text[m.start() - 1]) or (previous is not None and previous.group(1) in tokens)),
@@ -267,7 +268,7 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
     )
 
 
-_BEFORE = re.compile(r'<x id="(\d+)"/>\Z')
+_BEFORE = lazy_regex(r'<x id="(\d+)"/>\Z')
 
 
 #: From here on (CJK radicals, kana, ideographs, Hangul...): scripts a token is not glued to.

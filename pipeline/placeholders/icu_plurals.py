@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pipeline.locales import cldr
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import icu
 
 __all__ = ["LOCALE_FLAG", "NUMBER", "Expanded", "expand", "locale_flags", "numbers_back", "without_locale"]
@@ -36,12 +37,12 @@ LOCALE_FLAG = "icu-locale:"
 NUMBER = "icu-number"
 #: Numbers tried for each category, small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
-_PLURAL_HEAD = re.compile(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
+_PLURAL_HEAD = lazy_regex(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
 
 
 def locale_flags(text: str, locale: str) -> tuple[str, ...]:
     """``(icu-locale:<locale>,)`` when ``text`` holds an ICU plural lacking a category ``locale`` needs."""
-    if "{" not in text or not _PLURAL_HEAD.search(text):
+    if "{" not in text or not _PLURAL_HEAD().search(text):
         return ()
     expanded = expand(text, locale)
     return (f"{LOCALE_FLAG}{locale}",) if expanded.text != text else ()

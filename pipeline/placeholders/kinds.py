@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.placeholders.runs import Span
 
@@ -51,7 +52,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
-_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
+_IDENTIFIER_HINT = lazy_regex(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
 _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
 #: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`). A text is searched only by the kinds it
@@ -123,7 +124,7 @@ def _scanned_for(present: frozenset[str]) -> tuple[int, ...]:
 def scanned_in(text: str) -> tuple[int, ...]:
     """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
     present = {c for c in _LOOKED_FOR if c in text}
-    if _IDENTIFIER_HINT.search(text):
+    if _IDENTIFIER_HINT().search(text):
         present.add(_NAME)
     return _scanned_for(frozenset(present))
 
