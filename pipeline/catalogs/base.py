@@ -1,7 +1,5 @@
 """What every catalog format offers the run: units with their sources, targets and state."""
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass

@@ -17,8 +17,6 @@ with every token intact. :func:`disordered` refuses an answer that moves a synop
 among its options; the placeholders of prose keep the free order a translation needs.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import NamedTuple

@@ -9,8 +9,6 @@ source's exact order, every other placeholder inside the same case as in the sou
 that would change the structure (letters between cases, a stray brace or ``#``).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -223,7 +221,7 @@ class _Node:
     """An argument of a message's structure: its head, and its cases with the arguments they hold."""
 
     head: str
-    cases: list[tuple[str, list[_Node]]]
+    cases: list[tuple[str, list["_Node"]]]
 
 
 def structure_problem(

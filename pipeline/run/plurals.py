@@ -18,8 +18,6 @@ source, ``NUMBER_BASE + i`` the representative-number text of target form ``i``.
 text, so deduplication and the cache key differ naturally between them.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping

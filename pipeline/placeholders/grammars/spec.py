@@ -10,8 +10,6 @@ the comparisons below, so each rule is written once.
 picks for many numbers; False lets a translation leave arguments out (a form that covers one number).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
