@@ -167,13 +167,13 @@ class _Found:
         """
         if unit.plural:
             assert plural is not None  # _refusal left such units out
-            plan = self.plural_plans[unit.index] = plurals.plan_unit(
+            plan = self.plural_plans[unit.position] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
-            self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
+            self.source_forms[unit.position] = tuple(f.segment for f in plan.forms)
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
         else:
-            self.source_forms[unit.index] = (0,)
+            self.source_forms[unit.position] = (0,)
 
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:

@@ -83,9 +83,11 @@ def form_segments(
     """
     flags = unit.flags
     if locale is None or not any("{" in text for text in texts.values()):
-        return [Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, flags, context) for f in sorted(texts)]
+        return [
+            Segment(SegmentKey(display, unit.position, f), texts[f], unit.line, flags, context) for f in sorted(texts)
+        ]
     return [
-        Segment(SegmentKey(display, unit.index, f), text, unit.line, flags + locale_flags(text, locale), context)
+        Segment(SegmentKey(display, unit.position, f), text, unit.line, flags + locale_flags(text, locale), context)
         for f, text in sorted(texts.items())
     ]
 
