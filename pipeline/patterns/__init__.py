@@ -12,7 +12,6 @@ A pattern every run uses (the PO reader's, the protection's scan, a locale code'
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from typing import AnyStr
@@ -22,4 +21,13 @@ __all__ = ["lazy_regex"]
 
 def lazy_regex(pattern: AnyStr, flags: int = 0) -> Callable[[], re.Pattern[AnyStr]]:
     """A function returning ``re.compile(pattern, flags)``, compiled by its first call and kept."""
-    return functools.cache(functools.partial(re.compile, pattern, flags))
+    # A closure: made in 0.3 us, where functools.cache over a partial takes 3 us (its update_wrapper),
+    # for a call 10 ns slower. Two threads calling it first may both compile; either result serves.
+    kept: list[re.Pattern[AnyStr]] = []
+
+    def compiled() -> re.Pattern[AnyStr]:
+        if not kept:
+            kept.append(re.compile(pattern, flags))
+        return kept[0]
+
+    return compiled
