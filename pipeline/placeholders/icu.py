@@ -11,7 +11,6 @@ that would change the structure (letters between cases, a stray brace or ``#``).
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
@@ -216,12 +215,15 @@ def _scopes(sequence: Sequence[tuple[int, str]]) -> dict[int, int]:
 CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
 
 
-@dataclass
 class _Node:
     """An argument of a message's structure: its head, and its cases with the arguments they hold."""
 
-    head: str
-    cases: list[tuple[str, list["_Node"]]]
+    # A plain class: a dataclass is built with exec when the module loads, for a helper never compared.
+    __slots__ = ("head", "cases")
+
+    def __init__(self, head: str, cases: list[tuple[str, list["_Node"]]]) -> None:
+        self.head = head
+        self.cases = cases
 
 
 def structure_problem(

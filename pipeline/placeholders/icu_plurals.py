@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pipeline.locales import cldr
@@ -112,19 +111,24 @@ def _representative(numbers: tuple[int, ...], exact: set[int]) -> int | None | b
     return next((n for n in left if n >= 2), left[0] if left else None)
 
 
-@dataclass
+# Plain classes: a dataclass is built with exec when the module loads, for helpers never compared.
 class _Arg:
-    head: icu.Span
-    kind: str  # plural, selectordinal, select
-    cases: list[_Case] = field(default_factory=list)
-    close: icu.Span | None = None
+    __slots__ = ("head", "kind", "cases", "close")
+
+    def __init__(self, head: icu.Span, kind: str) -> None:
+        self.head = head
+        self.kind = kind  # plural, selectordinal, select
+        self.cases: list[_Case] = []
+        self.close: icu.Span | None = None
 
 
-@dataclass
 class _Case:
-    key: icu.Span
-    items: list[icu.Span | _Arg] = field(default_factory=list)
-    close: icu.Span | None = None
+    __slots__ = ("key", "items", "close")
+
+    def __init__(self, key: icu.Span) -> None:
+        self.key = key
+        self.items: list[icu.Span | _Arg] = []
+        self.close: icu.Span | None = None
 
     @property
     def end(self) -> int:
