@@ -5,8 +5,6 @@ the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
 :mod:`pipeline.segments`. What the run decides from them is the :class:`~pipeline.run.ledger.Ledger`'s.
 """
 
-from __future__ import annotations
-
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -61,7 +59,7 @@ class UnitForms(Mapping[int, tuple[int, ...]]):
         self._forms: dict[int, tuple[int, ...]] = {}  # the units whose forms are not (0,)
 
     @classmethod
-    def of(cls, pairs: Iterable[tuple[int, tuple[int, ...]]]) -> UnitForms:
+    def of(cls, pairs: Iterable[tuple[int, tuple[int, ...]]]) -> "UnitForms":
         """The units of ``pairs`` (index, forms), in ascending index order."""
         made = cls()
         for index, forms in pairs:
@@ -116,13 +114,13 @@ class ScannedCatalog(NamedTuple):
 
     path: Path
     display: str  # path as shown in reports (relative to the project root when possible)
-    catalog: Catalog
+    catalog: "Catalog"
     locale: str
     target_lang: str
     segments: tuple[Segment, ...]
     source_forms: Mapping[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
-    plural_plans: Mapping[int, UnitPlan] = MappingProxyType({})  # plural units: how forms are made
+    plural_plans: Mapping[int, "UnitPlan"] = MappingProxyType({})  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
     context_policy: str = "all"  # what a segment's context is made of (Settings.context)
     formality: str | None = None  # the catalog's own form of address ("formal": de_DE_formal), else None
@@ -141,7 +139,7 @@ class ScannedCatalog(NamedTuple):
 
 
 def form_segments(
-    display: str, unit: Unit, texts: Mapping[int, str], context: str | None, locale: str | None = None
+    display: str, unit: "Unit", texts: Mapping[int, str], context: str | None, locale: str | None = None
 ) -> list[Segment]:
     """A segment of ``unit`` in catalog ``display`` for each text of ``texts`` (source form -> text), in form order.
 
@@ -150,9 +148,11 @@ def form_segments(
     """
     flags = unit.flags
     if locale is None or not any("{" in text for text in texts.values()):
-        return [Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, flags, context) for f in sorted(texts)]
+        return [
+            Segment(SegmentKey(display, unit.position, f), texts[f], unit.line, flags, context) for f in sorted(texts)
+        ]
     return [
-        Segment(SegmentKey(display, unit.index, f), text, unit.line, flags + locale_flags(text, locale), context)
+        Segment(SegmentKey(display, unit.position, f), text, unit.line, flags + locale_flags(text, locale), context)
         for f, text in sorted(texts.items())
     ]
 
@@ -180,7 +180,7 @@ class Refused(NamedTuple):
     issue: Issue
 
 
-def unit_context(policy: str, unit: Unit) -> str | None:
+def unit_context(policy: str, unit: "Unit") -> str | None:
     """What is sent as the request's ``context`` for a unit, per the configured policy."""
     if policy == "none":
         return None
