@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
+from pipeline.files.damaged import is_damaged, set_aside
 
 FILE_NAME = "translations.sqlite3"
 LEGACY_FILES = ("cache.db", "cache.db-wal", "cache.db-shm")  # diskcache's, read by earlier versions
@@ -47,27 +48,17 @@ class LocalStore:
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / FILE_NAME
+        #: Where a file SQLite could not read as a database was moved (:mod:`pipeline.files.damaged`).
+        self.set_aside: Path | None = None
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL
-            # files like it): a team's shared cache folder under umask 002 stays writable by the group.
-            os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666))
-            self._db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            try:
+                self._db = _connect(self.path)
+            except sqlite3.Error as exc:
+                self.set_aside = set_aside(self.path) if is_damaged(exc) else None
+                if self.set_aside is None:
+                    raise
+                self._db = _connect(self.path)  # a new file where the damaged one was
         except (OSError, sqlite3.Error) as exc:
-            raise LocalStoreError(_reason(exc)) from None
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID"
-            )
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS recent (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL)"
-            )
-            self._db.execute("SELECT key, value FROM translations LIMIT 0")  # a foreign table of that name
-            self._db.execute("SELECT id, key, value FROM recent LIMIT 0")
-        except sqlite3.Error as exc:
-            self._db.close()
             raise LocalStoreError(_reason(exc)) from None
         self._appended = 0  # entries this connection put in recent since it last folded
 
@@ -190,6 +181,26 @@ def _size(base: Path, *suffixes: str) -> int:
         except OSError:
             pass
     return total
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """The store's connection, its file and tables made if missing; OSError or sqlite3.Error when it cannot."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL files
+    # like it): a team's shared cache folder under umask 002 stays writable by the group.
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
+    db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones
+        db.execute("CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        db.execute("CREATE TABLE IF NOT EXISTS recent (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL)")
+        db.execute("SELECT key, value FROM translations LIMIT 0")  # a foreign table of that name
+        db.execute("SELECT id, key, value FROM recent LIMIT 0")
+    except BaseException:
+        db.close()
+        raise
+    return db
 
 
 def _reason(exc: BaseException) -> str:

@@ -62,6 +62,12 @@ class TranslationCache:
                     f"warning: the translation cache in {directory} cannot be used ({exc}); this run keeps "
                     f"its translations in memory only"
                 )
+            else:
+                if self._local.set_aside is not None:
+                    self._log(
+                        f"warning: the translation cache {self._local.path} was not a database SQLite can read; "
+                        f"it was moved to {self._local.set_aside.name} and a new one started"
+                    )
 
     @property
     def shared_round_trips(self) -> int:

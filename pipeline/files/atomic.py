@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["Content", "atomic_write", "discard", "write_beside", "written_beside"]
+__all__ = ["Content", "atomic_write", "discard", "discard_left", "write_beside", "written_beside"]
 
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
@@ -90,16 +90,16 @@ def _write_all(fd: int, pieces: Iterable[bytes | memoryview]) -> None:
     size = 0
     for piece in pieces:
         if size + len(piece) > _BUFFER and gathered:
-            _write_out(fd, b"".join(gathered))
+            _write_out(fd, gathered)
             gathered, size = [], 0
         gathered.append(piece)
         size += len(piece)
     if gathered:
-        _write_out(fd, gathered[0] if len(gathered) == 1 else b"".join(gathered))
+        _write_out(fd, gathered)
 
 
-def _write_out(fd: int, data: bytes | memoryview) -> None:
-    view = memoryview(data)
+def _write_out(fd: int, gathered: list[bytes | memoryview]) -> None:
+    view = memoryview(gathered[0] if len(gathered) == 1 else b"".join(gathered))
     while view:
         view = view[os.write(fd, view) :]
 
@@ -108,15 +108,16 @@ _BUFFER = 1 << 16  # bytes written at a time, at most (but for a larger piece)
 
 
 def new_beside(path: Path) -> tuple[int, str]:
-    """A new, empty file in ``path``'s folder (``.<name>.<random>.tmp``), open for writing.
+    """A new, empty file in ``path``'s folder (``.<name>.<pid>.<random>.tmp``), open for writing.
 
     Created as ``open()`` creates a file, 0666 less the umask (``tempfile.mkstemp`` makes it 0600
     whatever the umask: a report or a new pipeline.toml a team's CI or group could not read). A
-    file that existed gets its own mode back before the swap.
+    file that existed gets its own mode back before the swap. The name carries the writing
+    process's id, so that what a killed process left can be told apart (:func:`discard_left`).
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
+        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
@@ -128,3 +129,27 @@ def discard(tmp: str) -> None:
     """Remove the file ``tmp`` if it is there."""
     with contextlib.suppress(OSError):
         os.unlink(tmp)
+
+
+def discard_left(path: Path, pid: int) -> int:
+    """Remove the temporary files that process ``pid``, now ended, left beside ``path`` (see
+    :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
+    prefix, removed = f".{path.name}.{pid}.", 0
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return 0
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        random = name[len(prefix) : -len(".tmp")]
+        if len(random) != 12 or not all(c in "0123456789abcdef" for c in random):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

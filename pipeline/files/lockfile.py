@@ -31,7 +31,10 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-__all__ = ["STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock"]
+__all__ = ["STATE_LOCK_NAME", "STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock"]
+
+#: The lock file in a cache folder held while the run state there is written (state and provenance).
+STATE_LOCK_NAME = "state.lock"
 
 #: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
 STATE_LOCK_SECONDS = 10.0
@@ -62,6 +65,9 @@ class FileLock:
         self.path = Path(path)
         self._fd: int | None = None
         self._size = 0  # the file's size when taken, then as the last note left it
+        #: Whether the file held a note when this object took it: its last holder ended without
+        #: letting it go (killed), and may have left work half done.
+        self.abandoned = False
 
     @property
     def is_locked(self) -> bool:
@@ -88,6 +94,7 @@ class FileLock:
             os.close(fd)
             return False
         self._fd, self._size = fd, status.st_size
+        self.abandoned = status.st_size > 0
         return True
 
     def acquire(self, timeout: float) -> bool:

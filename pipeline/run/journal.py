@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, TypeVar
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import STATE_LOCK_NAME
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
@@ -42,7 +43,7 @@ _Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
-LOCK_NAME = "state.lock"  # held while a save merges this run's changes into the files
+LOCK_NAME = STATE_LOCK_NAME  # held while a save merges this run's changes into the files
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.

@@ -17,7 +17,9 @@ others. In each lock file its holder leaves a note that says who holds it and si
 run that has to wait says so, naming the holder, even under ``--quiet``
 (:class:`~pipeline.model.Alert`), and gives up after ``Settings.lock_wait`` seconds with
 :class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or on a frozen CI runner holds its locks
-until it is resumed or ended.
+until it is resumed or ended. A lock whose note is still there when it is taken was held by a run
+that was killed: the temporary files that run left beside the catalog (a write it had begun) are
+removed, if the note names a process of this host that has ended.
 
 Only catalogs a run may write are locked, after the settled ones were skipped: a run with
 nothing to do takes no lock.
@@ -36,6 +38,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from pipeline.files.atomic import discard_left
 from pipeline.files.descriptors import soft_limit
 from pipeline.files.lockfile import FileLock, read_note
 from pipeline.model import Alert
@@ -142,6 +145,7 @@ class CatalogLocks:
                 raise
             self._held[path] = lock
             taken.append(path)
+            _clear_left(lock, path, name, log)
             _note(lock, me)
         return waited
 
@@ -165,6 +169,7 @@ class CatalogLocks:
                 continue
             self._held[path] = lock
             taken.append(path)
+            _clear_left(lock, path, name, log)
             _note(lock, me)
         return True
 
@@ -231,6 +236,33 @@ def _note(lock: FileLock, me: bytes) -> None:
         lock.write_note(me)
     except OSError:
         pass
+
+
+def _clear_left(lock: FileLock, catalog: Path, name: Callable[[Path], str], log: Callable[[str], None]) -> None:
+    """Remove what the killed holder of ``lock`` left beside ``catalog``: temporary files of a write
+    it had begun (:func:`~pipeline.files.atomic.discard_left`). Only when the note it left names a
+    process of this host that has ended: a process still alive (the id used again) keeps its files."""
+    if not lock.abandoned:
+        return
+    holder = _holder(lock.path)
+    if holder is None or holder.host != _hostname() or _alive(holder.pid):
+        return
+    removed = discard_left(catalog, holder.pid)
+    if removed:
+        log(f"removed {removed} temporary file(s) that a killed run (process {holder.pid}) left beside {name(catalog)}")
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` of this host exists (True when that cannot be told, as on Windows)."""
+    if sys.platform == "win32" or pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, another user's
+        return True
+    return True
 
 
 def _holder(file: Path) -> Holder | None:

@@ -37,12 +37,13 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
+from pipeline.files.damaged import is_damaged, set_aside
 from pipeline.files.lockfile import state_lock
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json, state_lock_path
 
@@ -84,8 +85,9 @@ class Written(NamedTuple):
 class Provenance:
     """What the pipeline wrote, per catalog: loaded on first use, this run's records held until saved."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, warn: Callable[[str], None] = lambda message: None) -> None:
         self.directory = directory
+        self._warn = warn  # a file SQLite cannot read, set aside (save)
         self._provenance: dict[str, dict[str, Written]] = {}
         self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
@@ -162,17 +164,20 @@ class Provenance:
         if self.directory is None or not self._recorded:
             return
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
-        # Encoded as the table takes them, not all at once: a large catalog's records are held once.
-        rows = (
-            (display, identity, _record_text(record))
-            for display, recorded in self._recorded.items()
-            for identity, record in recorded.items()
-        )
         try:
-            with self._lock:
-                _insert(self._open(self.directory), legacy, rows)
+            self._insert(self.directory, legacy)
         except sqlite3.Error as exc:
-            raise OSError(errno.EIO, f"{self.directory / PROVENANCE_FILE}: {exc}") from None
+            path = self.directory / PROVENANCE_FILE
+            aside = set_aside(path, lock_held=True) if is_damaged(exc) else None
+            if aside is None:
+                raise OSError(errno.EIO, f"{path}: {exc}") from None
+            self._warn(
+                f"{path} was not a database SQLite can read ({exc}); it was moved to {aside.name} and a new one started"
+            )
+            try:
+                self._insert(self.directory, legacy)
+            except sqlite3.Error as again:
+                raise OSError(errno.EIO, f"{path}: {again}") from None
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -184,6 +189,22 @@ class Provenance:
             self._provenance.pop(display, None)
             self._by_text.pop(display, None)
         self._recorded.clear()
+
+    def _insert(self, directory: Path, legacy: list[Path]) -> None:
+        """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error)."""
+        # Encoded as the table takes them, not all at once: a large catalog's records are held once.
+        rows = (
+            (display, identity, _record_text(record))
+            for display, recorded in self._recorded.items()
+            for identity, record in recorded.items()
+        )
+        with self._lock:
+            try:
+                _insert(self._open(directory), legacy, rows)
+            except sqlite3.Error as exc:
+                if is_damaged(exc):
+                    self.close()  # set aside next: the next use opens the new file
+                raise
 
     def close(self) -> None:
         """Close the table's file (it is opened again if asked)."""
@@ -203,8 +224,8 @@ class Provenance:
                 record = _record_from(text)
                 if record is not None and isinstance(identity, str):
                     found[identity] = record
-        except sqlite3.Error:
-            pass  # damaged, locked for longer than the timeout, not ours: as without provenance
+        except (sqlite3.Error, OSError):
+            pass  # damaged, locked for longer than the timeout, not ours, not a file: as without provenance
         return found
 
     def _open(self, directory: Path) -> sqlite3.Connection:

@@ -41,11 +41,22 @@ def test_all_services_without_shared_is_a_usage_error(config: str, capsys: pytes
     assert "--shared" in capsys.readouterr().err
 
 
-def test_a_damaged_cache_file_is_reported_not_a_traceback(
+def test_a_cache_file_that_cannot_be_opened_is_reported_not_a_traceback(
+    tmp_path: Path, config: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "cache" / "translations.sqlite3").mkdir(parents=True)  # a folder where the file goes
+    assert main(["cache", "stats", "--config", config]) == 1
+    out = capsys.readouterr().out
+    assert "unavailable" in out and "Traceback" not in out
+
+
+def test_a_damaged_cache_file_is_set_aside_and_said(
     tmp_path: Path, config: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "translations.sqlite3").write_bytes(b"garbage" * 1000)
-    assert main(["cache", "stats", "--config", config]) == 1
+    assert main(["cache", "stats", "--config", config]) == 0
     out = capsys.readouterr().out
-    assert "unavailable" in out and "Traceback" not in out
+    (aside,) = (tmp_path / "cache").glob("translations.sqlite3.damaged-*")
+    assert ": 0 entries, " in out
+    assert f"(the file was not a database SQLite can read: moved to {aside}, a new one made)\n" in out

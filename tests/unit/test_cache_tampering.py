@@ -169,10 +169,22 @@ def test_provenance_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: 
     assert report.exit_code == ExitCode.OK and report.unchanged_catalogs == 0
 
 
-def test_a_provenance_file_that_is_no_database_is_said_and_the_run_goes_on(tmp_path: Path) -> None:
+def test_a_provenance_file_that_is_no_database_is_set_aside_said_and_the_run_goes_on(tmp_path: Path) -> None:
     settings = project(tmp_path)
     cache_dir(settings).mkdir(parents=True)
     (cache_dir(settings) / PROVENANCE_FILE).write_bytes(b"not a database at all" * 100)
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
+    (aside,) = cache_dir(settings).glob(PROVENANCE_FILE + ".damaged-*")
+    assert [i.reason for i in report.issues if PROVENANCE_FILE in i.reason] == [
+        f"{cache_dir(settings) / PROVENANCE_FILE} was not a database SQLite can read (file is not a database); "
+        f"it was moved to {aside.name} and a new one started"
+    ]
+
+
+def test_a_provenance_file_that_cannot_be_opened_is_said_and_the_run_goes_on(tmp_path: Path) -> None:
+    settings = project(tmp_path)
+    (cache_dir(settings) / PROVENANCE_FILE).mkdir(parents=True)  # a folder where the file goes
     report = run(settings, FakeService())
     assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 4
     assert any("cannot save the run state" in issue.reason for issue in report.issues)

@@ -49,7 +49,7 @@ def _line(name: str, figures: Figures | None) -> str:
     if "error" in figures:
         return f"{name} ({where}): unavailable: {figures['error']}"
     if "cleared" in figures:
-        return f"{name} ({where}): {figures['cleared']} entries removed"
+        return f"{name} ({where}): {figures['cleared']} entries removed{_aside(figures)}"
     if name == "shared":
         return (
             f"{name} ({where}): {figures['entries']} entries for this service, "
@@ -60,7 +60,13 @@ def _line(name: str, figures: Figures | None) -> str:
         if figures.get("legacy_bytes")
         else ""
     )
-    return f"{name} ({where}): {figures['entries']} entries, {_size(figures['bytes'])}{legacy}"
+    return f"{name} ({where}): {figures['entries']} entries, {_size(figures['bytes'])}{legacy}{_aside(figures)}"
+
+
+def _aside(figures: Figures) -> str:
+    if not figures.get("set_aside"):
+        return ""
+    return f" (the file was not a database SQLite can read: moved to {figures['set_aside']}, a new one made)"
 
 
 def _size(count: object) -> str:

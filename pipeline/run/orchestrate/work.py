@@ -83,7 +83,7 @@ async def translate(
     settings, options = inputs.settings, inputs.options
     interruption = Interruption()
     locks = CatalogLocks(settings.cache_dir, settings.lock_wait)
-    provenance = Provenance(settings.cache_dir)
+    provenance = Provenance(settings.cache_dir, lambda message: ledger.warn(settings.cache_dir, message))
     index = None
     if settings.reuse:  # --no-cache: the index is a cache too
         persist = options.use_cache and not options.dry_run

@@ -1,0 +1,73 @@
+"""A SQLite file of the cache folder that SQLite cannot read as a database, set aside so runs can start afresh.
+
+The translation cache (``translations.sqlite3``) and the provenance (``provenance.sqlite3``) are the
+pipeline's own files. When one is not a database any more (overwritten, cut short, a disk's bad
+block in its header), every run used to warn and go on without it, for ever. It is now renamed to
+``<name>.damaged-<UTC time>`` (with its ``-wal`` and ``-shm`` files: SQLite would otherwise apply a
+stale log to the new file), once, under the lock of the folder's run state, so two runs that find
+it damaged at the same moment move it once, and a run never moves a new file another run made.
+What it held cannot be read anyway; the file is kept for whoever wants to look.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from pipeline.files.lockfile import STATE_LOCK_NAME, state_lock
+
+__all__ = ["is_damaged", "set_aside"]
+
+_UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """Whether ``exc`` says the file is not a database or is malformed (not busy, not a full disk)."""
+    return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorcode", None) in _UNREADABLE
+
+
+def set_aside(path: Path, lock_held: bool = False) -> Path | None:
+    """Rename the damaged database ``path`` (see the module), under the run state's lock of its folder
+    (which the caller may hold already: ``lock_held``): its new name.
+
+    None when it reads as a database now (another run set it aside and made a new one), or when it
+    cannot be moved (the caller goes on without it, as before).
+    """
+    try:
+        if lock_held:
+            return _set_aside(path)
+        with state_lock(path.parent / STATE_LOCK_NAME):
+            return _set_aside(path)
+    except OSError:
+        return None
+
+
+def _set_aside(path: Path) -> Path | None:
+    if _readable(path):
+        return None
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    if aside.exists():  # set aside within the same second before: keep both
+        aside = aside.with_name(f"{aside.name}-{os.urandom(3).hex()}")
+    os.replace(path, aside)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+    return aside
+
+
+def _readable(path: Path) -> bool:
+    """Whether SQLite reads ``path``'s schema (a missing file is readable: it would be made new)."""
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10.0)
+    except sqlite3.Error:
+        return True  # missing or not openable: nothing to set aside
+    try:
+        db.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.Error as exc:
+        return not is_damaged(exc)
+    finally:
+        db.close()
+    return True

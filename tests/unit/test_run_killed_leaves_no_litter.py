@@ -1,0 +1,156 @@
+"""A run killed while it writes a catalog leaves a temporary file beside it; the next run removes it.
+
+The file is ``.<catalog>.<pid>.<random>.tmp`` (:func:`pipeline.files.atomic.new_beside`); the lock
+file of the catalog still holds the killed run's note, naming its process, so the run that takes the
+lock next knows whose files they are (:mod:`pipeline.run.locks`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from pipeline.files.atomic import discard_left, new_beside
+from pipeline.files.lockfile import FileLock
+from pipeline.run.locks import CatalogLocks
+
+CATALOG = (
+    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    'msgid "Open the file"\nmsgstr ""\n'
+)
+
+#: ``pipeline translate`` killed (SIGKILL, nothing runs after it) once a catalog's new bytes are
+#: written beside it, before they are swapped in.
+KILLED_WHILE_WRITING = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pipeline.files import atomic
+
+    written = atomic.write_beside
+
+    def write_then_die(*args, **kwargs):
+        written(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    atomic.write_beside = write_then_die
+    from pipeline.cli import main
+    sys.exit(main(["translate", "--quiet"]))
+    """
+)
+
+
+def _translate(root: Path, *script: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    command = [sys.executable, "-c", *script] if script else [sys.executable, "-m", "pipeline", "translate"]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
+def _litter(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_the_run_after_a_kill_removes_the_temporary_file_the_killed_run_left(tmp_path: Path) -> None:
+    catalog = tmp_path / "locale" / "de.po"
+    catalog.parent.mkdir()
+    catalog.write_text(CATALOG, encoding="utf-8")
+    (tmp_path / "pipeline.toml").write_text(
+        'catalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
+    )
+    killed = _translate(tmp_path, KILLED_WHILE_WRITING)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = _litter(catalog.parent)
+    assert len(left) == 1 and left[0].startswith(".de.po.")  # the write it had begun
+    assert catalog.read_text(encoding="utf-8") == CATALOG  # the catalog itself is the old one
+
+    again = _translate(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert f"removed 1 temporary file(s) that a killed run (process {left[0].split('.')[3]})" in again.stderr
+    assert _litter(catalog.parent) == []
+    assert 'msgstr "' in catalog.read_text(encoding="utf-8").split("Open the file")[1]
+    assert catalog.read_text(encoding="utf-8") != CATALOG
+
+
+def _ended_process() -> int:
+    """The id of a process of this host that has ended."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _killed_holder(cache: Path, catalog: Path, pid: int, host: str) -> None:
+    """Leave the lock file of ``catalog`` as a holder ``pid`` on ``host`` killed while holding it leaves it."""
+    locks = CatalogLocks(cache)
+    assert locks.take_free([catalog], str, print)
+    lock = locks._held[catalog]
+    lock.write_note(json.dumps({"pid": pid, "host": host, "command": "pipeline", "since": time.time()}).encode())
+    assert lock._fd is not None
+    os.close(lock._fd)  # killed: the descriptor goes, the note stays
+    lock._fd = None
+
+
+def _temporary(catalog: Path, pid: int) -> Path:
+    path = catalog.parent / f".{catalog.name}.{pid}.{os.urandom(6).hex()}.tmp"
+    path.write_bytes(b"half")
+    return path
+
+
+def test_only_the_ended_holders_files_of_that_catalog_are_removed(tmp_path: Path) -> None:
+    catalog, other = tmp_path / "de.po", tmp_path / "fr.po"
+    catalog.write_text(CATALOG, encoding="utf-8")
+    dead, alive = _ended_process(), os.getpid()
+    ours = [_temporary(catalog, dead), _temporary(catalog, dead)]
+    kept = [
+        _temporary(catalog, alive),  # a process still writing (the review server, say)
+        _temporary(other, dead),  # another catalog: its own lock decides
+        catalog.parent / f".{catalog.name}.{dead}.notours.tmp",  # not a name we make
+    ]
+    kept[-1].write_bytes(b"")
+    os.symlink(catalog, catalog.parent / f".{catalog.name}.{dead}.{'0' * 12}.tmp")  # never a link
+    _killed_holder(tmp_path / ".cache", catalog, dead, socket.gethostname())
+    said: list[str] = []
+    locks = CatalogLocks(tmp_path / ".cache")
+    assert not asyncio.run(locks.acquire([catalog], lambda p: p.name, said.append))  # no wait
+    locks.release()
+    assert not any(p.exists() for p in ours)
+    assert all(p.exists() for p in kept)
+    assert catalog.exists() and (catalog.parent / f".{catalog.name}.{dead}.{'0' * 12}.tmp").is_symlink()
+    assert said == [f"removed 2 temporary file(s) that a killed run (process {dead}) left beside de.po"]
+
+
+def test_a_holder_of_another_host_or_still_alive_keeps_its_files(tmp_path: Path) -> None:
+    catalog = tmp_path / "de.po"
+    catalog.write_text(CATALOG, encoding="utf-8")
+    for pid, host in ((_ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
+        left = _temporary(catalog, pid)
+        _killed_holder(tmp_path / ".cache", catalog, pid, host)
+        said: list[str] = []
+        locks = CatalogLocks(tmp_path / ".cache")
+        assert locks.take_free([catalog], lambda p: p.name, said.append)
+        locks.release()
+        assert left.exists() and said == []
+
+
+def test_a_lock_let_go_is_not_taken_for_an_abandoned_one(tmp_path: Path) -> None:
+    lock = FileLock(tmp_path / "x.lock")
+    assert lock.try_acquire() and not lock.abandoned
+    lock.write_note(b"{}")
+    lock.release()
+    again = FileLock(tmp_path / "x.lock")
+    assert again.try_acquire() and not again.abandoned
+    again.release()
+
+
+def test_temporary_names_carry_the_writing_process(tmp_path: Path) -> None:
+    fd, name = new_beside(tmp_path / "de.po")
+    os.close(fd)
+    assert Path(name).name.startswith(f".de.po.{os.getpid()}.")
+    assert discard_left(tmp_path / "de.po", os.getpid()) == 1  # the caller says whose files are left
+    assert not Path(name).exists()
