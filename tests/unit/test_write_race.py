@@ -183,7 +183,8 @@ def test_a_file_is_replaced_only_while_it_holds_exactly_the_bytes_read(
 
 def test_a_file_written_in_pieces_holds_them_in_order(tmp_path: Path) -> None:
     big = bytes(range(256)) * 1024  # larger than a write at a time: goes out as it is
-    pieces = [b"a", memoryview(b"bc"), big, *(bytes([n]) * 1000 for n in range(200)), memoryview(big)[5:9], b""]
+    pieces: list[bytes | memoryview] = [b"a", memoryview(b"bc"), big, memoryview(big)[5:9], b""]
+    pieces[3:3] = [bytes([n]) * 1000 for n in range(200)]
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
     write_over(path, iter(pieces), b"as read")
