@@ -255,18 +255,32 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
     A word is letters or digits of a script that spaces its words: Chinese and Japanese writing puts
     no space around a link, and a reader's link ends at the ideograph.
     """
-
-    def word(ch: str) -> bool:
-        return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
-
-    previous = _BEFORE.search(text, 0, m.start())
-    following = _TAG_AT.match(text, m.end())
+    start, end = m.span()
     return (
-        m.start() > 0 and (word(text[m.start() - 1]) or (previous is not None and previous.group(1) in tokens)),
-        m.end() < len(text) and (word(text[m.end()]) or (following is not None and following.group(1) in tokens)),
+        start > 0 and (_word(text[start - 1]) or _token_before(text, start, tokens)),
+        end < len(text) and (_word(text[end]) or _token_at(text, end, tokens)),
     )
 
 
+def _token_before(text: str, at: int, tokens: set[str]) -> bool:
+    """Whether the tag that ends at ``at`` (only the last tag opening before it can) is one of ``tokens``."""
+    opening = text.rfind(_OPENING, 0, at)
+    previous = _BEFORE.match(text, opening, at) if opening >= 0 else None
+    return previous is not None and previous.group(1) in tokens
+
+
+def _token_at(text: str, at: int, tokens: set[str]) -> bool:
+    """Whether a tag of one of ``tokens`` starts at ``at``."""
+    following = _TAG_AT.match(text, at)
+    return following is not None and following.group(1) in tokens
+
+
+def _word(ch: str) -> bool:
+    """Whether ``ch`` is part of a word of a script that spaces its words."""
+    return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
+
+
+_OPENING = '<x id="'
 _BEFORE = re.compile(r'<x id="(\d+)"/>\Z')
 
 

@@ -108,6 +108,16 @@ def _outer(xliff: bool) -> re.Pattern[str]:
     return re.compile(alternatives, re.VERBOSE | re.DOTALL | re.IGNORECASE)
 
 
+#: What a text must hold for an alternative of :data:`_OUTER` to match in it: one of these strings
+#: (``<`` for tags, comments, XML specials, code elements, ``%<…%>`` and vim's keys; a backquote; a
+#: bracket for BBCode and ``[[``, ``]]`` for wiki links; three apostrophes or braces for wiki markup).
+#: A text with none holds no span and is not scanned: the alternation has no first character the
+#: regex engine could skip ahead to, so it is tried at every position of the text.
+_OUTER_NEEDS = ("<", "`", "[", "]]", "'''", "{{{")
+#: What XLIFF's inner XML adds: its escaped tags (``&lt;``, in any case: the alternation ignores case).
+_XLIFF_NEEDS = "&"
+
+
 class OuterSpan(NamedTuple):
     """A span protected whole (a tag, or a piece of one cut around a text attribute's value)."""
 
@@ -123,6 +133,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     ``every_tag``: every tag is markup (XLIFF's inner XML, a KUIT entry).
     """
     spans: list[OuterSpan] = []
+    if not any(needed in text for needed in _OUTER_NEEDS) and not (xliff and _XLIFF_NEEDS in text):
+        return spans
     for m in _outer(xliff).finditer(text):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
@@ -209,7 +221,7 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     before, after = text[:at], text[at + len(tag) :]
     if name in _KEYS or _KEY_CHORD.fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
-    if _GLUED_BEFORE.search(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
+    if _glued_before(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
         return False
     if name in _EXPANSIONS:
         return True
@@ -221,8 +233,16 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     return _USAGE.search(text) is None
 
 
+def _glued_before(before: str) -> bool:
+    """Whether the text before a ``<word>`` ends glued to it (a word, ``=``, a bracket, another ``<word>``)."""
+    # At most two characters match: they are searched for there, not through the whole text before.
+    return _GLUED_BEFORE.search(before, len(before) - 2) is not None
+
+
 def _quoted(before: str, after: str) -> bool:
     """Whether the text around a ``<word>`` quotes it with a command (``'git add <file>'``)."""
+    if not any(q in before and q in after for q in "'\""):  # nothing to pair (taking apostrophes out adds no quote)
+        return False
     before, after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
     return any(before.count(q) % 2 == 1 and q in after for q in "'\"")
 

@@ -78,7 +78,7 @@ def _xml_char(match: re.Match[str]) -> str:
 
 
 def _xml_unescape(text: str) -> str:
-    return _XML_ENTITY.sub(_xml_char, text)
+    return _XML_ENTITY.sub(_xml_char, text) if "&" in text else text
 
 
 def split_edges(text: str) -> tuple[str, str, str]:
@@ -104,7 +104,7 @@ PROTECT_MEMO = 1 << 15
 @functools.lru_cache(maxsize=PROTECT_MEMO)
 def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     prefix, core, suffix = split_edges(text)
-    triggered = TRIGGERS.search(core) is not None
+    triggered = _triggered(core)
     if not triggered and not _flagged(flags) and XLIFF_INLINE not in flags:
         # Most texts: no character any kind (nor markup, nor ICU, which needs a brace) starts with, and
         # no format grammar or XLIFF span to look for. What _spans would find: nothing.
@@ -114,7 +114,7 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     if locale is not None:  # the target's plural categories, added to the source's ICU plurals
         expanded = icu_plurals.expand(core, locale)
         core, numbers = expanded.text, {at: n for at, n in expanded.added if n is not None}
-        triggered = triggered or TRIGGERS.search(core) is not None
+        triggered = triggered or _triggered(core)
     pieces: list[str] = []
     placeholders: list[Placeholder] = []
     last = 0
@@ -148,6 +148,15 @@ TRIGGERS = re.compile(
     + "|"
     + grammar.PROTOCOL_VERBS
 )
+#: The characters of TRIGGERS alone: a class the regex engine skips ahead to, where the whole alternation
+#: (a lookbehind, ``\w``) is tried at every position. Most texts that hold a trigger hold one of these.
+_TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
+
+
+def _triggered(core: str) -> bool:
+    """Whether :data:`TRIGGERS` finds something in ``core``."""
+    return _TRIGGER_CHARACTERS.search(core) is not None or TRIGGERS.search(core) is not None
+
 
 _Span = Span
 
@@ -272,7 +281,7 @@ def restore(translated: str, protected: Protected) -> str:
         return restored
     by_id = {ph.id: ph for ph in protected.placeholders}
     seen: list[Placeholder] = []
-    parts: list[icu.Part] = []
+    texts: list[str] = []  # the text before each placeholder seen, then the text after the last
     last = 0
     for match in _TOKEN.finditer(translated):
         if match.group("markup") is not None:
@@ -280,16 +289,27 @@ def restore(translated: str, protected: Protected) -> str:
         ph = by_id.get(int(match.group("id")))
         if ph is None:
             raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
-        parts.append(icu.Part(_xml_unescape(translated[last : match.start()])))
-        parts.append(icu.Part(ph.text, ph.id, ph.kind))
+        texts.append(_xml_unescape(translated[last : match.start()]))
         seen.append(ph)
         last = match.end()
-    parts.append(icu.Part(_xml_unescape(translated[last:])))
+    texts.append(_xml_unescape(translated[last:]))
     _verify(seen, protected.placeholders)
     groups = markup.tag_groups(protected.placeholders)
+    icu_structure = any(ph.kind in icu.STRUCTURE for ph in protected.placeholders)
+    if not groups and not icu_structure:  # most texts: the pieces as they came
+        pieces = [text for pair in zip(texts[:-1], (ph.text for ph in seen), strict=True) for text in pair]
+        restored = f"{protected.prefix}{''.join(pieces)}{texts[-1]}{protected.suffix}"
+        _no_foreign_markup(restored, protected)
+        return restored
+    parts = [
+        part
+        for text, ph in zip(texts[:-1], seen, strict=True)
+        for part in (icu.Part(text), icu.Part(ph.text, ph.id, ph.kind))
+    ]
+    parts.append(icu.Part(texts[-1]))
     if groups:
         parts = _attribute_values(parts, groups)
-    if any(ph.kind in icu.STRUCTURE for ph in protected.placeholders):
+    if icu_structure:
         if any(ph.kind == icu_plurals.NUMBER for ph in protected.placeholders):
             parts = icu_plurals.numbers_back(parts, [(ph.id, ph.kind, ph.text) for ph in protected.placeholders])
         parts = icu.quote_apostrophes(parts)

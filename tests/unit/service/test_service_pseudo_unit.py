@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.alphabets import alphabet
+from pipeline.service.engine import pseudo
 from pipeline.service.engine.base import EngineRequest, MarkupOptions
 from pipeline.service.engine.pseudo import PseudoEngine, transliterate
 from pipeline.service.languages import Language, text_targets
@@ -252,3 +253,9 @@ def test_every_letter_there_is_in_every_target_is_not_all_kept() -> None:
                     transliterate(text, target, next_gen)
 
     assert _retained(feed) < 12_000_000  # 320,000 letters met; every one of them kept: 29 MB
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_an_ascii_text_has_the_words_the_unicode_pattern_finds(text: str) -> None:
+    # transliterate reads an ASCII text with a pattern of its own, for speed: the same words, always.
+    assert pseudo._ASCII_WORD.findall(text) == pseudo._WORD.findall(text)

@@ -1,0 +1,63 @@
+"""The gate's shortcuts answer what the searches they stand for answer: the markup scan skipped for a
+text without a character it needs, the tag before a placeholder found from the last tag opening, a
+metavariable's glued text and quotes looked at only where they can be, a trigger character looked
+for on its own. Each is checked against the plain search it replaced, written out here."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from pipeline.placeholders import glue, markup
+from pipeline.placeholders import protect as protect_module
+from tests.property.test_protect_fast_path import EXAMPLES, TEXT
+
+#: Texts with protected placeholders, as an engine's answer or a source's protected form holds them.
+TAGGED = st.lists(
+    st.sampled_from(['<x id="1"/>', '<x id="23"/>', '<x id="', '"/>', "x", " ", "é", "日", "[", "<"])
+    | st.text(max_size=3),
+    max_size=12,
+).map("".join)
+
+
+@given(TEXT, st.booleans(), st.booleans())
+@example("a `code` b", False, False)
+@example("[[Page]] and '''bold''' and {{{1}}}", False, False)
+@example("&LT;b&GT;x&lt;/b&gt;", True, True)
+def test_the_markup_scan_finds_nothing_in_a_text_it_skips(text: str, xliff: bool, every_tag: bool) -> None:
+    with mock.patch.object(markup, "_OUTER_NEEDS", ("",)):  # "" is in every text: nothing skipped
+        scanned = markup.outer_spans(text, xliff, every_tag)
+    assert markup.outer_spans(text, xliff, every_tag) == scanned
+
+
+@given(TAGGED, st.integers(min_value=0, max_value=60), st.sets(st.sampled_from(["1", "23", "4"])))
+@example('a<x id="1"/><x id="23"/>b', 24, {"23"})
+def test_the_tag_before_is_the_one_ending_there(text: str, at: int, tokens: set[str]) -> None:
+    at = min(at, len(text))
+    previous = glue._BEFORE.search(text, 0, at)  # what was searched for from the text's start
+    assert glue._token_before(text, at, tokens) == (previous is not None and previous.group(1) in tokens)
+
+
+_PLAIN_GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
+_APOSTROPHE = re.compile(r"\w'\w")
+
+
+@given(st.lists(st.sampled_from([*EXAMPLES, "'", '"', "don't", "<file>", "-J", "="]), max_size=8).map("".join))
+@example("'git add <file>'")
+@example("<start>,<end> <package>-<version>")
+@example("it's <file>'s")
+def test_a_metavariables_neighbours_are_judged_as_by_the_whole_text(text: str) -> None:
+    for at in range(len(text) + 1):
+        before, after = text[:at], text[at:]
+        assert markup._glued_before(before) == (_PLAIN_GLUED_BEFORE.search(before) is not None)
+        plain_before, plain_after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
+        quoted = any(plain_before.count(q) % 2 == 1 and q in plain_after for q in "'\"")
+        assert markup._quoted(before, after) == quoted
+
+
+@given(TEXT)
+def test_a_trigger_character_is_a_trigger(text: str) -> None:
+    assert protect_module._triggered(text) == (protect_module.TRIGGERS.search(text) is not None)
