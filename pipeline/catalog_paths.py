@@ -236,9 +236,7 @@ def _name_regex(part: str) -> str:
         elif end != -1:
             body = part[i + 1 : end]
             negate = body.startswith("!")
-            # Escaped: what a regex's set reads as more than a character ([ & ~ | start nested sets
-            # and set operations in later Pythons, which warn about them today).
-            body = re.sub(r"([\\^\]\[&~|])", r"\\\1", body[1:] if negate else body)
+            body = _set_body(body[1:] if negate else body)
             # A negated set never matches "/" either; said apart, so the "/" cannot start a range with the body.
             out.append((f"(?!/)[^{body}]" if body else "[^/]") if negate else f"[{body}]")
             i = end
@@ -246,6 +244,25 @@ def _name_regex(part: str) -> str:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def _set_body(body: str) -> str:
+    """A glob's bracket body as a regex set's: ranges kept, every other character but a letter or digit
+    escaped (``[ & ~ | -`` doubled start nested sets and set operations in later Pythons, which warn
+    about them today: ``[?--]`` is the range from ``?`` to ``-``, not a set difference)."""
+    out, i = [], 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            out.append(f"{_in_set(body[i])}-{_in_set(body[i + 2])}")
+            i += 3
+        else:
+            out.append(_in_set(body[i]))
+            i += 1
+    return "".join(out)
+
+
+def _in_set(char: str) -> str:
+    return char if char.isalnum() else "\\" + char
 
 
 def _git_files(top: Path) -> list[str] | None:

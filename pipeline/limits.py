@@ -19,14 +19,15 @@ applies to its whole target; a unit of several segments has it checked on each s
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
+
 __all__ = ["Limit", "limit_of", "storage_flag", "length_flag"]
 
-_LENGTH = re.compile(r"max-length:(\d{1,9})")
-_STORAGE = re.compile(r"max-storage-(utf-8|utf-16|utf-32):(\d{1,9})")
+_LENGTH = lazy_regex(r"max-length:(\d{1,9})")
+_STORAGE = lazy_regex(r"max-storage-(utf-8|utf-16|utf-32):(\d{1,9})")
 #: Python codecs without a byte-order mark: the bytes a store holds.
 _CODECS = {"utf-8": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
 
@@ -80,9 +81,9 @@ def limit_of(flags: Sequence[str]) -> Limit | None:
     storage: list[tuple[str, int]] = []
     for flag in flags:
         if flag.startswith("max-"):
-            if found := _LENGTH.fullmatch(flag):
+            if found := _LENGTH().fullmatch(flag):
                 characters.append(int(found.group(1)))
-            elif found := _STORAGE.fullmatch(flag):
+            elif found := _STORAGE().fullmatch(flag):
                 storage.append((found.group(1), int(found.group(2))))
     if not (characters or storage):
         return None

@@ -4,8 +4,6 @@ and the options besides the text that change the service's output.
 Imported only once some catalog is read: a run with nothing new needs :mod:`pipeline.model` alone.
 """
 
-from __future__ import annotations
-
 import functools
 import hashlib
 import re

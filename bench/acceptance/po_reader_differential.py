@@ -75,7 +75,7 @@ def reading(path: Path, with_polib: bool = True) -> Any:
     before += [read.is_template, list(read.warnings), read.plural_header_at, read.plural_unfilled_line]
     before.append(hashlib.sha256(bytes(read.starts)).hexdigest())
     units = [
-        [u.index, u.line, u.sources, u.targets, u.nforms, u.plural, u.flags, u.context, u.notes, u.state.name]
+        [u.position, u.line, u.sources, u.targets, u.nforms, u.plural, u.flags, u.context, u.notes, u.state.name]
         for u in catalog.units
     ]
     kept: list[Any] = [catalog.entry_lines(), [catalog._span(i) for i in range(len(units))], catalog.header_error]
@@ -98,7 +98,7 @@ def _polib_entries(catalog: PoCatalog) -> Any:
 
 def _renders(catalog: PoCatalog) -> list[str]:
     live = [u for u in catalog.units if u.state.name != "OBSOLETE"]
-    chosen = {u.index: tuple(f"T{u.index}.{k}" for k in range(u.nforms)) for u in live[::3]}
+    chosen = {u.position: tuple(f"T{u.position}.{k}" for k in range(u.nforms)) for u in live[::3]}
     review = {index: f"note {index}" for index in list(chosen)[::4]}
     renders = [catalog.render(chosen), catalog.render(chosen, mark_fuzzy=False, review=review), catalog.render({})]
     return [hashlib.sha256(data).hexdigest() for data in renders]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 
 from pipeline.model import SCHEME_VERSION
+from pipeline.patterns import lazy_regex
 from pipeline.protocol import MAX_TRANSLATE_BODY_BYTES
 
 ENTRY_VERSION = 1
@@ -30,7 +30,7 @@ MAX_ENTRY_BYTES = 16 * MAX_TRANSLATE_BODY_BYTES
 
 
 #: Half of a UTF-16 pair on its own; json.loads turns an escaped pair into one character.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = lazy_regex("[\ud800-\udfff]")
 
 #: A JSON string as json.dumps(..., ensure_ascii=False) writes it, its encoder made once.
 _STRING = json.JSONEncoder(ensure_ascii=False)
@@ -68,7 +68,7 @@ def decode(stored: object) -> str | None:
     ):  # type(): true == 1 in Python
         return None
     translation = data["translation"]
-    if not isinstance(translation, str) or _LONE_SURROGATE.search(translation):
+    if not isinstance(translation, str) or _LONE_SURROGATE().search(translation):
         return None
     return translation
 

@@ -1,10 +1,7 @@
 """What every catalog format offers the run: units with their sources, targets and state."""
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -21,11 +18,10 @@ class UnitState(enum.Enum):
     OBSOLETE = "obsolete"
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """One PO entry or XLIFF unit, format-neutral."""
 
-    index: int
+    position: int  # 0-based, in the catalog's order: the key a run's translations and segments use
     line: int
     sources: tuple[str, ...]  # (text,) or (singular, plural)
     targets: tuple[str, ...]

@@ -14,9 +14,10 @@ from pipeline.catalogs.base import Catalog
 from pipeline.catalogs.po import PoCatalog, read_po
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
+from pipeline.patterns import lazy_regex
 
 #: The header's Content-Type line (a string line of the header entry) and the charset in it.
-_CONTENT_TYPE = re.compile(
+_CONTENT_TYPE = lazy_regex(
     r'^(\s*(?:msgstr\s+)?"Content-Type:[^"\n]*?charset=)([^\s;\\"]+)', re.MULTILINE | re.IGNORECASE
 )
 
@@ -29,7 +30,7 @@ def converted_to_utf8(catalog: Catalog) -> Catalog:
         text = read_regular(path).decode(catalog.encoding)
     except (OSError, UnicodeDecodeError) as exc:
         raise CatalogError(str(path), f"cannot be converted to UTF-8: {exc}") from None
-    found = _CONTENT_TYPE.search(text)
+    found = _CONTENT_TYPE().search(text)
     if found is None:
         raise CatalogError(str(path), "cannot be converted to UTF-8: no charset in the header's Content-Type")
     raw = (text[: found.start(2)] + "UTF-8" + text[found.end(2) :]).encode("utf-8")

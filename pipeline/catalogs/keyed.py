@@ -50,9 +50,9 @@ def keyed_sources(catalog: Catalog, locale: str, source_lang: str) -> KeyedSourc
             continue
         key = unit.sources[0]
         if key in texts_by_key:
-            found.texts[unit.index] = texts_by_key[key]
+            found.texts[unit.position] = texts_by_key[key]
         elif looks_like_key(key):
-            found.missing[unit.index] = key
+            found.missing[unit.position] = key
     return found
 
 
@@ -60,7 +60,9 @@ def translated_from(catalog: Catalog, locale: str, source_lang: str) -> dict[int
     """For every unit of ``catalog`` whose source is a key: the text a translation is made from (and
     checked against), unit index -> text. What ``translate`` sends for a key, ``check`` compares with."""
     _, texts_by_key = key_texts(catalog, locale, source_lang)
-    return {u.index: texts_by_key[u.sources[0]] for u in catalog.units if not u.plural and u.sources[0] in texts_by_key}
+    return {
+        u.position: texts_by_key[u.sources[0]] for u in catalog.units if not u.plural and u.sources[0] in texts_by_key
+    }
 
 
 def key_texts(catalog: Catalog, locale: str, source_lang: str) -> tuple[Path | None, dict[str, str]]:

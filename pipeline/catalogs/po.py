@@ -44,9 +44,10 @@ from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
+from pipeline.patterns import lazy_regex
 from pipeline.plural_rules import PluralRule
 
-_POLIB_LINE = re.compile(r"\(line (\d+)\)")
+_POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -120,7 +121,7 @@ class PoCatalog:
                     _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
                 )
             except (OSError, ValueError) as exc:
-                found = _POLIB_LINE.search(str(exc))
+                found = _POLIB_LINE().search(str(exc))
                 raise CatalogError(
                     str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
                 ) from None
@@ -332,7 +333,7 @@ def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple
     else:
         state = UnitState.TRANSLATED
     flags_read = flags.setdefault(entry.flags, entry.flags)
-    # Unit's fields in order (index, line, sources, targets, nforms, plural, flags, context, notes, state):
+    # Unit's fields in order (position, line, sources, targets, nforms, plural, flags, context, notes, state):
     # passed by keyword, ten arguments cost a third more, once per entry of every catalog read.
     return Unit(
         index,
@@ -464,14 +465,14 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
     entries = list(pofile)
     units = catalog.units
     for entry, unit in zip(entries, units, strict=False):
-        msgctxt, msgid, obsolete, *_ = catalog.polib_strings(unit.index)
+        msgctxt, msgid, obsolete, *_ = catalog.polib_strings(unit.position)
         if (entry.msgid, entry.msgctxt, bool(entry.obsolete)) != (msgid, msgctxt, obsolete):
-            first = catalog._span(unit.index).first
+            first = catalog._span(unit.position).first
             raise CatalogError(str(path), "entry could not be located for faithful write-back", first + 1)
     if len(entries) != len(units):
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(units)})")
     for entry, unit in zip(entries, units, strict=True):
-        _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.index)
+        _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.position)
         entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
         if msgid_plural:
             entry.msgstr_plural = msgstr_plural

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
@@ -136,7 +135,7 @@ class XliffCatalog:
         For sources that are keys (``registration.title``): the run translates, checks and records
         the text the key stands for; what is written back is the same file with targets added.
         """
-        units = tuple(replace(u, sources=(sources[u.index],)) if u.index in sources else u for u in self.units)
+        units = tuple(u._replace(sources=(sources[u.position],)) if u.position in sources else u for u in self.units)
         return XliffCatalog(self.path, self._text, self._codec, self.version, self._language, units, self._places)
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:

@@ -4,8 +4,6 @@ Fields the spec names are typed attributes; for resources whose full shape the s
 (usage, translation memories) the remaining fields are kept read-only in ``extra``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType

@@ -26,6 +26,7 @@ from pipeline.errors import (
     error_for_status,
     redact,
 )
+from pipeline.patterns import lazy_regex
 
 T = TypeVar("T")
 
@@ -34,13 +35,13 @@ _MAX_QUOTED_BODY = 300
 
 #: What a page holds that is not its words: comments, scripts and styles (an unclosed one runs to the
 #: end, as in a browser, and keeps every pattern here linear: nothing is scanned twice).
-_NOT_WORDS = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
-_MARKUP = re.compile(r"<[A-Za-z/!?][^<>]*>")  # a tag; "a < b" is words
-_SPACES = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")  # control characters too: no escape reaches a terminal
+_NOT_WORDS = lazy_regex(r"<!--.*?(?:-->|\Z)|<(script|style)\b.*?(?:</\1\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_MARKUP = lazy_regex(r"<[A-Za-z/!?][^<>]*>")  # a tag; "a < b" is words
+_SPACES = lazy_regex(r"[\s\x00-\x1f\x7f-\x9f]+")  # control characters too: no escape reaches a terminal
 
 #: A JSON escape of half a UTF-16 pair: only an answer holding one can hold a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = lazy_regex("[\ud800-\udfff]")
 
 
 @contextmanager
@@ -121,16 +122,16 @@ def _error_message(content: bytes, secrets: Sequence[str]) -> str:
         return redact(data["message"], secrets)
     text = redact(text, secrets)
     if text.startswith("<"):  # an HTML or XML page: its words, not its markup
-        text = redact(html.unescape(_MARKUP.sub(" ", _NOT_WORDS.sub(" ", text))), secrets)  # &#x6b;ey...
-    words = _SPACES.sub(" ", text).strip()
+        text = redact(html.unescape(_MARKUP().sub(" ", _NOT_WORDS().sub(" ", text))), secrets)  # &#x6b;ey...
+    words = _SPACES().sub(" ", text).strip()
     if _holds_split_secret(words, secrets):  # "sek<b>ret</b>": both halves would be shown
         return ""
     return words[:_MAX_QUOTED_BODY]
 
 
 def _holds_split_secret(words: str, secrets: Sequence[str]) -> bool:
-    squeezed = _SPACES.sub("", words)
-    return any(secret and _SPACES.sub("", secret) in squeezed for secret in secrets)
+    squeezed = _SPACES().sub("", words)
+    return any(secret and _SPACES().sub("", secret) in squeezed for secret in secrets)
 
 
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
@@ -200,7 +201,7 @@ def _holds_lone_surrogate(body: Any) -> bool:
     while pending:
         value = pending.pop()
         if isinstance(value, str):
-            if _LONE_SURROGATE.search(value):
+            if _LONE_SURROGATE().search(value):
                 return True
         elif isinstance(value, dict):
             pending.extend(value)

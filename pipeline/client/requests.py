@@ -6,8 +6,6 @@ shells only know how to perform one call and how to sleep; retries and document 
 flows written once, in :mod:`pipeline.client.retry` and :mod:`pipeline.client.endpoints`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from urllib.parse import quote

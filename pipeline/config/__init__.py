@@ -16,8 +16,6 @@ naming the file and the key, exit 2. A library caller may build :class:`Settings
 reference of every key: ``docs/configuration.md``.
 """
 
-from __future__ import annotations
-
 import hashlib
 import os
 import re

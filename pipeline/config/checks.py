@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.locales import check_code
+from pipeline.patterns import lazy_regex
 
 #: What ``isinstance`` takes: a type or a tuple of types.
 _Types = type | tuple[type, ...]
@@ -213,7 +214,7 @@ def check_cache_url(url: str, where: str) -> str:
 #: character whatever it is, then up to the next ``]`` of the name (``\\`` separates names there too);
 #: a leading ``!`` negates.
 _BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
-_RANGE = re.compile(r"(.)-(.)")
+_RANGE = lazy_regex(r"(.)-(.)")
 
 
 def glob_problem(glob: str) -> str | None:
@@ -221,7 +222,7 @@ def glob_problem(glob: str) -> str | None:
     if "\0" in glob:
         return "holds a NUL character, which no file name can"
     for body in _BRACKETS.findall(glob.replace("\\", "/")):
-        for low, high in _RANGE.findall(body.removeprefix("!")):
+        for low, high in _RANGE().findall(body.removeprefix("!")):
             if low > high:
                 return f"is not a valid glob: the character range {low}-{high} is empty (write {high}-{low})"
     return None

@@ -11,8 +11,6 @@ The glossary and style tables (``[resources]``, ``[locale_defaults]``, ``[locale
 their ``style``) are declared here too; what their values become is :mod:`pipeline.config.resources`'.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple

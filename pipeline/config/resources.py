@@ -4,8 +4,6 @@ Parsed here and kept as frozen records in :class:`pipeline.config.Settings`; the
 and documentation are :mod:`pipeline.config.keys`'.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from pathlib import Path

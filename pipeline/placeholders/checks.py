@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from pipeline.model import Severity
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
@@ -127,7 +128,7 @@ def format_problems(
     ]
 
 
-_LONE_BRACE = re.compile(r"\{\{|\}\}|(?P<lone>\})")
+_LONE_BRACE = lazy_regex(r"\{\{|\}\}|(?P<lone>\})")
 
 
 def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Problem]:
@@ -137,7 +138,7 @@ def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Pr
 
     def lone(text: str) -> int:
         stripped = protect(text, flags).text
-        return sum(1 for m in _LONE_BRACE.finditer(stripped) if m.group("lone"))
+        return sum(1 for m in _LONE_BRACE().finditer(stripped) if m.group("lone"))
 
     if lone(target) > lone(source):
         return [Problem("a '}' that is not part of a field (write '}}' for a brace)", rule=Rule.STRAY)]
@@ -166,7 +167,7 @@ def _icu_argument_problems(source: Protected, target: Protected) -> list[Problem
         found: dict[str, set[str]] = {}
         for ph in protected.placeholders:
             if ph.kind == "icu-arg" and "," in ph.text:
-                found.setdefault(_identity(ph), set()).add(_SPACES.sub("", ph.text))
+                found.setdefault(_identity(ph), set()).add(_SPACES().sub("", ph.text))
         return found
 
     theirs, mine = written(source), written(target)
@@ -183,7 +184,7 @@ def _icu_argument_problems(source: Protected, target: Protected) -> list[Problem
     ]
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES = lazy_regex(r"\s+")
 
 
 def _plural_as_argument(source: Protected, target: Protected) -> Protected:
@@ -195,7 +196,7 @@ def _plural_as_argument(source: Protected, target: Protected) -> Protected:
         f"{{{m.group(1)}}}"
         for ph in source.placeholders
         if ph.kind == icu.HEAD
-        for m in [_ICU_NAME.match(ph.text)]
+        for m in [_ICU_NAME().match(ph.text)]
         if m
     }
     if not heads:
@@ -215,7 +216,7 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
     tgt = [(ph.kind, ph.text) for ph in target.placeholders if ph.kind in icu.STRUCTURE]
     if not tgt:
         names = {_identity(ph) for ph in target.placeholders if ph.kind in ("icu-arg", "safe-brace")}
-        heads = {f"{{{m.group(1)}}}" for kind, text in src if kind == icu.HEAD for m in [_ICU_NAME.match(text)] if m}
+        heads = {f"{{{m.group(1)}}}" for kind, text in src if kind == icu.HEAD for m in [_ICU_NAME().match(text)] if m}
         if heads and heads <= names:  # {count} 评论: one form, no cases needed
             return [warning("the translation writes the ICU plural or select as its bare argument", Rule.ICU)]
         return [Problem("the translation is not a well-formed ICU message like its source", rule=Rule.ICU)]
@@ -240,39 +241,39 @@ _IGNORED_KINDS = frozenset({"control", icu.HASH}) | icu.STRUCTURE
 #: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
 #: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
 #: tools that merge a translation back go by the element's name and id, never by these.
-_TEXT_ATTRIBUTES = re.compile(
+_TEXT_ATTRIBUTES = lazy_regex(
     r"""(\s(?:title|alt|placeholder|aria-label|aria-description|label|summary|equiv-text|disp|equiv)\s*=\s*)"""
     r"""(?:"[^"]*"|'[^']*')""",
     re.I,
 )
 #: HTML's void elements written ``<br>``, ``<br/>``, ``<br />`` or ``<br >``: one element.
-_VOID_TAG = re.compile(r"<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b", re.I)
-_EMPTY_END = re.compile(r"\s*/?\s*>$")
-_TAG_END = re.compile(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
+_VOID_TAG = lazy_regex(r"<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b", re.I)
+_EMPTY_END = lazy_regex(r"\s*/?\s*>$")
+_TAG_END = lazy_regex(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
 #: An XML namespace declaration: where a tool serialised the element, not what it is.
-_XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
+_XMLNS = lazy_regex(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
 def _identity(ph: Placeholder) -> str:
     """What must come back unchanged: a tag's text without the values of its text attributes; a
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
     if ph.kind == "html-tag":
-        text = _TAG_END.sub(r"\1", _TEXT_ATTRIBUTES.sub(r'\1""', _XMLNS.sub("", ph.text)))
-        text = _TAG_NAME.sub(lambda m: m.group().lower(), text, count=1)  # HTML's names: any case
-        return _EMPTY_END.sub(">", text) if _VOID_TAG.match(text) else text
+        text = _TAG_END().sub(r"\1", _TEXT_ATTRIBUTES().sub(r'\1""', _XMLNS().sub("", ph.text)))
+        text = _TAG_NAME().sub(lambda m: m.group().lower(), text, count=1)  # HTML's names: any case
+        return _EMPTY_END().sub(">", text) if _VOID_TAG().match(text) else text
     if ph.kind == "xliff-escaped-tag":
-        return _ESCAPED_TAG_NAME.sub(lambda m: m.group().lower(), ph.text, count=1)
+        return _ESCAPED_TAG_NAME().sub(lambda m: m.group().lower(), ph.text, count=1)
     if ph.kind == "dollar-var" and ph.text.startswith("${"):
         return "$" + ph.text[2:-1]
     if ph.kind == "icu-arg":  # the program passes the argument by name; its type and style are how it shows
-        name = _ICU_NAME.match(ph.text)
+        name = _ICU_NAME().match(ph.text)
         return f"{{{name.group(1)}}}" if name else ph.text
     return ph.text
 
 
-_ICU_NAME = re.compile(r"\{\s*([A-Za-z_0-9]+)")
-_TAG_NAME = re.compile(r"^</?[A-Za-z][\w:.-]*")
-_ESCAPED_TAG_NAME = re.compile(r"^&lt;/?[A-Za-z][\w:.-]*")
+_ICU_NAME = lazy_regex(r"\{\s*([A-Za-z_0-9]+)")
+_TAG_NAME = lazy_regex(r"^</?[A-Za-z][\w:.-]*")
+_ESCAPED_TAG_NAME = lazy_regex(r"^&lt;/?[A-Za-z][\w:.-]*")
 
 
 def _set_like(kind: str, text: str) -> bool:
@@ -282,9 +283,9 @@ def _set_like(kind: str, text: str) -> bool:
 
 #: strftime's conversions that printf does not have: an unflagged text holding one is a date format,
 #: which a translator adapts to the language ("%b %e %H:%M" -> "%e. %b %H.%M").
-_STRFTIME = re.compile(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
+_STRFTIME = lazy_regex(r"%[-_0^#]?\d*[aAbBChHIjkmMPrRStTUVwWyYzZ+]")
 #: glibc's alternative digits and era (%Od, %Ey): a translation that uses them reads a date format.
-_STRFTIME_ALT = re.compile(r"%[EO][A-Za-z]")
+_STRFTIME_ALT = lazy_regex(r"%[EO][A-Za-z]")
 
 
 class _Style(NamedTuple):
@@ -320,9 +321,9 @@ _CODE_KINDS = frozenset(
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.
 _E2FSCK_EXPANSIONS = {"@E": frozenset({"%Dn", "%p", "%i"}), "@F": frozenset({"%i", "%Q"})}
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTER = lazy_regex(r"[^\W\d_]")
 #: A name of capitals only: a metavariable of a help text ({INTEGER}, %REGEXP%), which translators translate.
-_METAVARIABLE = re.compile(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
+_METAVARIABLE = lazy_regex(r"[{%]?[A-Z][A-Z0-9_]+[}%]?")
 
 
 def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: tuple[str, ...]) -> _Style:
@@ -332,13 +333,15 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
     unflagged = not grammars or any(parse(g, source, False).invalid for g in grammars)
     agrees = _printf_agrees(source, target, src) if unflagged else None
     dates = unflagged and (
-        _STRFTIME.search(source) is not None or _STRFTIME_ALT.search(target) is not None or _lone_percent(source, src)
+        _STRFTIME().search(source) is not None
+        or _STRFTIME_ALT().search(target) is not None
+        or _lone_percent(source, src)
     )
     return _Style(
         date_format=dates,
         flagged=not unflagged,
         markup_is_style=XLIFF_INLINE not in flags and _values(src, agrees, dates) == _values(tgt, agrees, dates),
-        literal=guessed and _LETTER.search(_unguessed_text(src)) is None,
+        literal=guessed and _LETTER().search(_unguessed_text(src)) is None,
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
         printf_agrees=agrees,
     )
@@ -377,7 +380,7 @@ def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
         return Severity.WARNING
     if kind == "safe-printf" and (style.date_format or text == "%%"):  # "%%" reads no argument
         return Severity.WARNING
-    if kind in ("safe-brace", "percent-named") and _METAVARIABLE.fullmatch(text):
+    if kind in ("safe-brace", "percent-named") and _METAVARIABLE().fullmatch(text):
         return Severity.WARNING
     if kind == "safe-brace" and text == "{}" and not want and not style.source_braces:
         return Severity.WARNING  # "{}" added to a text that has no field: a brace pair, not a field
@@ -401,13 +404,13 @@ def _values(protected: Protected, printf_agrees: bool | None, dates: bool) -> Co
             found[ph.text] += 1
     values: Counter[str] = Counter()
     for text, count in found.items():
-        if text == "%%" or (dates and _PRINTF_VALUE.fullmatch(text)):
+        if text == "%%" or (dates and _PRINTF_VALUE().fullmatch(text)):
             continue
-        values["%" if printf_agrees and _PRINTF_VALUE.fullmatch(text) else text] += count
+        values["%" if printf_agrees and _PRINTF_VALUE().fullmatch(text) else text] += count
     return values
 
 
-_PRINTF_VALUE = re.compile(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
+_PRINTF_VALUE = lazy_regex(r"%(?:\d+\$)?[-+#0]?\d*(?:\.\d+)?[a-zA-Z@]+")
 
 
 _MARKUP_KINDS = frozenset({"html-tag", "html-attr", "html-comment", "bracket-markup", "wiki"})

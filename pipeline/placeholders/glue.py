@@ -17,12 +17,11 @@ with every token intact. :func:`disordered` refuses an answer that moves a synop
 among its options; the placeholders of prose keep the free order a translation needs.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.segments import Placeholder, Protected
 
@@ -143,7 +142,7 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
 
 def _directive_before(text: str, at: int) -> str:
     """The ``%`` with its modifiers right before ``at`` in protected ``text`` (they are text), or ''."""
-    m = grammar.MACRO_PERCENT.search(text, max(0, at - 40), at)
+    m = grammar.MACRO_PERCENT().search(text, max(0, at - 40), at)
     return m.group() if m else ""
 
 
@@ -265,7 +264,7 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
 def _token_before(text: str, at: int, tokens: set[str]) -> bool:
     """Whether the tag that ends at ``at`` (only the last tag opening before it can) is one of ``tokens``."""
     opening = text.rfind(_OPENING, 0, at)
-    previous = _BEFORE.match(text, opening, at) if opening >= 0 else None
+    previous = _BEFORE().match(text, opening, at) if opening >= 0 else None
     return previous is not None and previous.group(1) in tokens
 
 
@@ -281,7 +280,7 @@ def _word(ch: str) -> bool:
 
 
 _OPENING = '<x id="'
-_BEFORE = re.compile(r'<x id="(\d+)"/>\Z')
+_BEFORE = lazy_regex(r'<x id="(\d+)"/>\Z')
 
 
 #: From here on (CJK radicals, kana, ideographs, Hangul...): scripts a token is not glued to.

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.patterns import lazy_regex
+
 __all__ = [
     "ARGUMENT_NAME",
     "AT_ABBREVIATION",
@@ -292,7 +294,7 @@ PROTOCOL_COMMAND = (
 #: precision as msgfmt reads them (``%'<PRIuMAX>``, ``%3$<PRIu64>``, ``%-10<PRId64>``). Text, as the ``%``
 #: alone is: the name in angle brackets is the placeholder, and what stands before it is judged by
 #: :mod:`~pipeline.placeholders.glue`.
-MACRO_PERCENT = re.compile(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
+MACRO_PERCENT = lazy_regex(r"%(?:[1-9][0-9]*\$)?[-+ #0'I]*(?:[0-9]+|\*)?(?:\.[0-9]*)?\Z")
 
 #: An Autoconf/Make substitution the build replaces with a program's name: ``@GPG@``, ``@PACKAGE_NAME@``
 #: (gnupg's ``Usage: @GPG@-connect-agent``). Capitals only: ``user@host`` and ``@media`` are no macro; two at
@@ -357,7 +359,7 @@ WIKI = r"""
 
 #: A printf conversion of an integer (%d, %i, %u, with position, key, flags, width or length):
 #: what can stand for the count of a plural.
-INTEGER_PRINTF = re.compile(
+INTEGER_PRINTF = lazy_regex(
     r"""
     %
     (?:[0-9]+\$)?               # argument position

@@ -9,13 +9,11 @@ source's exact order, every other placeholder inside the same case as in the sou
 that would change the structure (letters between cases, a stray brace or ``#``).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders.grammar import ARGUMENT_NAME
 
 #: Opens an argument; closes one; opens a case body.
@@ -23,10 +21,10 @@ HEAD, CLOSE, CASE = "icu-head", "icu-close", "icu-case"
 STRUCTURE = frozenset({HEAD, CLOSE, CASE})
 HASH, ARG, QUOTE = "icu-hash", "icu-arg", "icu-quote"
 #: Somewhere in the text, the head of a plural or select message: {count, plural, ...
-PRESENT = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*,\s*(?:plural|select|selectordinal)\s*,", re.VERBOSE)
+PRESENT = lazy_regex(r"\{\s*" + ARGUMENT_NAME + r"\s*,\s*(?:plural|select|selectordinal)\s*,", re.VERBOSE)
 
 #: The head of a plural or select message at a position, up to its first case; group 1 is its type.
-_HEAD = re.compile(
+_HEAD = lazy_regex(
     r"\{\s*"
     + ARGUMENT_NAME
     + r"""\s*,\s*(plural|select|selectordinal)\s*,
@@ -34,9 +32,9 @@ _HEAD = re.compile(
     re.VERBOSE,
 )
 #: A simple argument, {name} or {0}, or the start of a formatted one: {when, date, short}.
-_SIMPLE = re.compile(r"\{\s*" + ARGUMENT_NAME + r"\s*(?:\}|,)", re.VERBOSE)
-_KEY = re.compile(r"(?:=-?\d+(?:\.\d+)?|[A-Za-z_][\w-]*)\s*\{")
-_BODY_CLOSE = re.compile(r"\}\s*")
+_SIMPLE = lazy_regex(r"\{\s*" + ARGUMENT_NAME + r"\s*(?:\}|,)", re.VERBOSE)
+_KEY = lazy_regex(r"(?:=-?\d+(?:\.\d+)?|[A-Za-z_][\w-]*)\s*\{")
+_BODY_CLOSE = lazy_regex(r"\}\s*")
 _MAX_DEPTH = 20
 
 
@@ -50,7 +48,7 @@ class Span(NamedTuple):
 
 def head_type(text: str, head: Span) -> str:
     """``plural``, ``select`` or ``selectordinal``: the type of the argument whose head is ``head``."""
-    m = _HEAD.match(text, head.start)
+    m = _HEAD().match(text, head.start)
     return m.group(1) if m else ""
 
 
@@ -60,7 +58,7 @@ class _Malformed(Exception):
 
 def spans(text: str) -> list[Span] | None:
     """The protected parts of ``text`` in order, or None when it holds no well-formed plural/select argument."""
-    if not PRESENT.search(text):
+    if not PRESENT().search(text):
         return None
     out: list[Span] = []
     try:
@@ -105,9 +103,9 @@ def _quote(text: str, pos: int, out: list[Span]) -> int:
 
 
 def _argument(text: str, pos: int, out: list[Span], in_plural: bool, depth: int) -> int:
-    head = _HEAD.match(text, pos)
+    head = _HEAD().match(text, pos)
     if head is None:
-        simple = _SIMPLE.match(text, pos)
+        simple = _SIMPLE().match(text, pos)
         if simple is None:
             raise _Malformed
         end = _matching_brace(text, pos)
@@ -117,12 +115,12 @@ def _argument(text: str, pos: int, out: list[Span], in_plural: bool, depth: int)
     nested_plural = in_plural or head.group(1) != "select"
     pos, cases = head.end(), 0
     while pos < len(text) and text[pos] != "}":
-        key = _KEY.match(text, pos)
+        key = _KEY().match(text, pos)
         if key is None:
             raise _Malformed
         out.append(Span(pos, key.end(), CASE))
         pos = _message(text, key.end(), out, nested_plural, depth + 1)
-        close = _BODY_CLOSE.match(text, pos)
+        close = _BODY_CLOSE().match(text, pos)
         if close is None:
             raise _Malformed
         out.append(Span(pos, close.end(), CLOSE))
@@ -175,7 +173,7 @@ def check(parts: Sequence[Part], source_ids: Sequence[tuple[int, str]]) -> str |
             if problem:
                 return problem
         elif part.kind == HEAD:
-            head = _HEAD.match(part.text)
+            head = _HEAD().match(part.text)
             stack.append(("arg", bool(stack and stack[-1][1]) or (head is not None and head.group(1) != "select")))
         elif part.kind == CASE:
             stack.append(("case", bool(stack and stack[-1][1])))
@@ -217,12 +215,15 @@ def _scopes(sequence: Sequence[tuple[int, str]]) -> dict[int, int]:
 CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
 
 
-@dataclass
 class _Node:
     """An argument of a message's structure: its head, and its cases with the arguments they hold."""
 
-    head: str
-    cases: list[tuple[str, list[_Node]]]
+    # A plain class: a dataclass is built with exec when the module loads, for a helper never compared.
+    __slots__ = ("head", "cases")
+
+    def __init__(self, head: str, cases: list[tuple[str, list["_Node"]]]) -> None:
+        self.head = head
+        self.cases = cases
 
 
 def structure_problem(
@@ -246,7 +247,7 @@ def _tree(sequence: Sequence[tuple[str, str]]) -> list[_Node]:
     top: list[_Node] = []
     stack: list[tuple[_Node, list[_Node] | None]] = []  # an argument, and the case body being read
     for kind, text in sequence:
-        text = _SPACES.sub(" ", text.strip())
+        text = _SPACES().sub(" ", text.strip())
         if kind == HEAD:
             node = _Node(text, [])
             (stack[-1][1] if stack and stack[-1][1] is not None else top).append(node)
@@ -283,7 +284,7 @@ def _compare(source: list[_Node], target: list[_Node], dropped: list[str]) -> st
     return None
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES = lazy_regex(r"\s+")
 
 
 def quote_apostrophes(parts: Sequence[Part]) -> list[Part]:

@@ -22,10 +22,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pipeline.locales import cldr
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import icu
 
 __all__ = ["LOCALE_FLAG", "NUMBER", "Expanded", "expand", "locale_flags", "numbers_back", "without_locale"]
@@ -36,12 +36,12 @@ LOCALE_FLAG = "icu-locale:"
 NUMBER = "icu-number"
 #: Numbers tried for each category, small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
-_PLURAL_HEAD = re.compile(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
+_PLURAL_HEAD = lazy_regex(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
 
 
 def locale_flags(text: str, locale: str) -> tuple[str, ...]:
     """``(icu-locale:<locale>,)`` when ``text`` holds an ICU plural lacking a category ``locale`` needs."""
-    if "{" not in text or not _PLURAL_HEAD.search(text):
+    if "{" not in text or not _PLURAL_HEAD().search(text):
         return ()
     expanded = expand(text, locale)
     return (f"{LOCALE_FLAG}{locale}",) if expanded.text != text else ()
@@ -111,19 +111,24 @@ def _representative(numbers: tuple[int, ...], exact: set[int]) -> int | None | b
     return next((n for n in left if n >= 2), left[0] if left else None)
 
 
-@dataclass
+# Plain classes: a dataclass is built with exec when the module loads, for helpers never compared.
 class _Arg:
-    head: icu.Span
-    kind: str  # plural, selectordinal, select
-    cases: list[_Case] = field(default_factory=list)
-    close: icu.Span | None = None
+    __slots__ = ("head", "kind", "cases", "close")
+
+    def __init__(self, head: icu.Span, kind: str) -> None:
+        self.head = head
+        self.kind = kind  # plural, selectordinal, select
+        self.cases: list[_Case] = []
+        self.close: icu.Span | None = None
 
 
-@dataclass
 class _Case:
-    key: icu.Span
-    items: list[icu.Span | _Arg] = field(default_factory=list)
-    close: icu.Span | None = None
+    __slots__ = ("key", "items", "close")
+
+    def __init__(self, key: icu.Span) -> None:
+        self.key = key
+        self.items: list[icu.Span | _Arg] = []
+        self.close: icu.Span | None = None
 
     @property
     def end(self) -> int:

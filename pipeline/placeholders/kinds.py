@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.placeholders.runs import Span
 
@@ -51,7 +52,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
-_IDENTIFIER_HINT = re.compile(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
+_IDENTIFIER_HINT = lazy_regex(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
 _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
 #: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``).
 _CAPITALS_HINT = re.compile(r"[A-Z]{3}")
@@ -126,7 +127,7 @@ def _scanned_for(present: frozenset[str]) -> tuple[int, ...]:
 def scanned_in(text: str) -> tuple[int, ...]:
     """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
     present = {c for c in _LOOKED_FOR if c in text}
-    if _IDENTIFIER_HINT.search(text):
+    if _IDENTIFIER_HINT().search(text):
         present.add(_NAME)
     if _CAPITALS_HINT.search(text):
         present.add(_CAPITALS)

@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.segments import Placeholder
 
@@ -160,12 +161,12 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     return spans
 
 
-_TAG_PARTS = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
+_TAG_PARTS = lazy_regex(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
 
 
 def is_markup(tag: str, text: str) -> bool:
     """Whether a tag-like ``<...>`` of a PO string ``text`` is markup (see the module docstring)."""
-    m = _TAG_PARTS.match(tag)
+    m = _TAG_PARTS().match(tag)
     if m is None:
         return False
     rest, name = m.group("rest").strip(), m.group("name").lower()
@@ -188,17 +189,17 @@ _KEYS = frozenset(
     Cmd SID Plug Leader LocalLeader Nop LeftMouse RightMouse""".split()
 )
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
-_LONE_WORD = re.compile(r"<([A-Za-z][\w.-]*)>")
-_KEY_CHORD = re.compile(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
+_LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
+_KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
 #: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
-_USAGE = re.compile(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
+_USAGE = lazy_regex(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
 #: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
 #: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a
 #: quoted command (``'git add <file>'``).
-_GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
-_BESIDE_AFTER = re.compile(r"\A[,/|-]?<")
-_APOSTROPHE = re.compile(r"\w'\w")  # "isn't": no quote
+_GLUED_BEFORE = lazy_regex(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
+_BESIDE_AFTER = lazy_regex(r"\A[,/|-]?<")
+_APOSTROPHE = lazy_regex(r"\w'\w")  # "isn't": no quote
 
 
 def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
@@ -211,7 +212,7 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). ``at``: where ``tag`` is in ``text``
     (default: its first occurrence).
     """
-    m = _LONE_WORD.fullmatch(tag)
+    m = _LONE_WORD().fullmatch(tag)
     if m is None:
         return False
     name = m.group(1)
@@ -219,9 +220,9 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
         return True
     at = text.index(tag) if at is None else at
     before, after = text[:at], text[at + len(tag) :]
-    if name in _KEYS or _KEY_CHORD.fullmatch(name):
+    if name in _KEYS or _KEY_CHORD().fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
-    if _glued_before(before) or _BESIDE_AFTER.match(after) or _quoted(before, after):
+    if _glued_before(before) or _BESIDE_AFTER().match(after) or _quoted(before, after):
         return False
     if name in _EXPANSIONS:
         return True
@@ -230,20 +231,20 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
         return True
     if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
         return False
-    return _USAGE.search(text) is None
+    return _USAGE().search(text) is None
 
 
 def _glued_before(before: str) -> bool:
     """Whether the text before a ``<word>`` ends glued to it (a word, ``=``, a bracket, another ``<word>``)."""
     # At most two characters match: they are searched for there, not through the whole text before.
-    return _GLUED_BEFORE.search(before, len(before) - 2) is not None
+    return _GLUED_BEFORE().search(before, len(before) - 2) is not None
 
 
 def _quoted(before: str, after: str) -> bool:
     """Whether the text around a ``<word>`` quotes it with a command (``'git add <file>'``)."""
     if not any(q in before and q in after for q in "'\""):  # nothing to pair (taking apostrophes out adds no quote)
         return False
-    before, after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
+    before, after = _APOSTROPHE().sub("", before), _APOSTROPHE().sub("", after)
     return any(before.count(q) % 2 == 1 and q in after for q in "'\"")
 
 
@@ -269,9 +270,9 @@ def _end_tag(name: str) -> re.Pattern[str]:
 
 
 #: An attribute of a tag with its quoted value (the value's group says which quote).
-_ATTRIBUTE = re.compile(r"""\s(?P<name>[\w:.-]+)\s*=\s*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
+_ATTRIBUTE = lazy_regex(r"""\s(?P<name>[\w:.-]+)\s*=\s*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 #: What a value holds besides words.
-_NOT_WORDS = re.compile(
+_NOT_WORDS = lazy_regex(
     r"""%\([^)]*\)\w            # %(name)s
       | %\w                     # %s, %1
       | \{[^{}]*\}              # {field}
@@ -279,7 +280,7 @@ _NOT_WORDS = re.compile(
       | &\w+;                   # &amp;""",
     re.VERBOSE,
 )
-_LETTERS = re.compile(r"[^\W\d_]{2}")
+_LETTERS = lazy_regex(r"[^\W\d_]{2}")
 
 
 def _text_values(tag: str) -> list[tuple[int, int]]:
@@ -287,10 +288,10 @@ def _text_values(tag: str) -> list[tuple[int, int]]:
     if "=" not in tag:
         return []
     found = []
-    for m in _ATTRIBUTE.finditer(tag):
+    for m in _ATTRIBUTE().finditer(tag):
         group = "double" if m.group("double") is not None else "single"
         value = m.group(group)
-        if m.group("name").lower() in TEXT_ATTRIBUTES and _LETTERS.search(_NOT_WORDS.sub(" ", value)):
+        if m.group("name").lower() in TEXT_ATTRIBUTES and _LETTERS().search(_NOT_WORDS().sub(" ", value)):
             found.append((m.start(group), m.end(group)))
     return found
 
@@ -312,8 +313,8 @@ def tag_groups(placeholders: Iterable[Placeholder]) -> list[list[int]]:
 
 #: Angular's XLIFF 1.2 stands for an element's start and end with two empty ``x`` elements whose
 #: ids pair up: ``START_TAG_SPAN`` / ``CLOSE_TAG_SPAN``, ``START_BOLD_TEXT_1`` / ``CLOSE_BOLD_TEXT_1``.
-_ANGULAR_PAIR = re.compile(r"""<x\s[^>]*?\bid\s*=\s*["'](?P<edge>START|CLOSE)_(?P<name>[A-Z0-9_]+)["']""")
-_TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w:.-]*)")
+_ANGULAR_PAIR = lazy_regex(r"""<x\s[^>]*?\bid\s*=\s*["'](?P<edge>START|CLOSE)_(?P<name>[A-Z0-9_]+)["']""")
+_TAG_NAME = lazy_regex(r"<(/?)([A-Za-z][\w:.-]*)")
 
 
 def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
@@ -326,13 +327,13 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
             continue
         if ph.kind != TAG_KIND:
             continue
-        pair = _ANGULAR_PAIR.match(ph.text) if ph.text.startswith("<x") else None
+        pair = _ANGULAR_PAIR().match(ph.text) if ph.text.startswith("<x") else None
         if pair is not None:
             closing, name = ("/" if pair.group("edge") == "CLOSE" else ""), "angular:" + pair.group("name")
         elif ph.text.endswith("/>"):
             continue
         else:
-            tag = _TAG_NAME.match(ph.text)
+            tag = _TAG_NAME().match(ph.text)
             assert tag is not None  # a markup placeholder is a tag
             closing, name = tag.groups()
             name = name.lower()
@@ -346,7 +347,7 @@ def tags_balanced(placeholders: Iterable[Placeholder]) -> bool:
 
 
 #: Tag-like tokens in text, as a browser or an XML reader would see them.
-_TOKEN = re.compile(
+_TOKEN = lazy_regex(
     r"""<
     (?: /?[A-Za-z][^<>]*        # a start or end tag, attributes and all
       | !--.*?--                # a comment
@@ -358,7 +359,7 @@ _TOKEN = re.compile(
 )
 #: Elements that run code or load content, and attributes that do: never brought in by a translation.
 ACTIVE_ELEMENTS = frozenset("applet base embed form frame frameset iframe math meta object script style svg".split())
-_ACTIVE_ATTRIBUTE = re.compile(
+_ACTIVE_ATTRIBUTE = lazy_regex(
     r"""\son[a-z]+\s*=                                      # an event handler: onclick=, onerror=
       | \s(?:src|srcset|poster|background|data)\s*=         # a resource loaded: a tracking image
       | \s(?:href|action|formaction)\s*=\s*["']?\s*        # a link or form target
@@ -382,8 +383,8 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
     for mine, theirs in spellings:
         if "<" not in mine:
             continue
-        known = [_shape(token) for token in _TOKEN.findall(theirs)]
-        for token in _TOKEN.findall(mine):
+        known = [_shape(token) for token in _TOKEN().findall(theirs)]
+        for token in _TOKEN().findall(mine):
             if _shape(token) in known:
                 known.remove(_shape(token))
             elif _reads_as_markup(token):
@@ -391,23 +392,23 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
     return found
 
 
-_TEXT_VALUE = re.compile(rf"""(\s(?:{"|".join(sorted(TEXT_ATTRIBUTES))})\s*=\s*)(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
+_TEXT_VALUE = lazy_regex(rf"""(\s(?:{"|".join(sorted(TEXT_ATTRIBUTES))})\s*=\s*)(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
 
 
 def _shape(token: str) -> str:
     """A tag without the values of its text attributes, which a translation may change."""
-    return _TEXT_VALUE.sub(r'\1""', token) if "=" in token else token
+    return _TEXT_VALUE().sub(r'\1""', token) if "=" in token else token
 
 
 def active(token: str) -> bool:
     """Whether a tag runs code or loads content (``<script>``, ``<img src=…>``, ``onclick=``)."""
-    m = _TAG_PARTS.match(token)
+    m = _TAG_PARTS().match(token)
     name = m.group("name").lower() if m else ""
-    return name in ACTIVE_ELEMENTS or _ACTIVE_ATTRIBUTE.search(token) is not None or token.startswith("<!")
+    return name in ACTIVE_ELEMENTS or _ACTIVE_ATTRIBUTE().search(token) is not None or token.startswith("<!")
 
 
 def _reads_as_markup(token: str) -> bool:
-    m = _TAG_PARTS.match(token)
+    m = _TAG_PARTS().match(token)
     if m is None:
         return True  # a comment, processing instruction, CDATA or declaration
     name = m.group("name").lower()
@@ -422,13 +423,13 @@ def _unescape(text: str) -> str:
 # mtype="protected" or translate="no", and 2.x sm translate="no" up to the em that names it.
 # A scanner rather than a regex, because such spans nest (mrk in mrk) and sm/em pair by id.
 _XML_ATTRS = r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*"""
-_XML_TOKEN = re.compile(
+_XML_TOKEN = lazy_regex(
     rf"""<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>
        |<(?P<close>/)?(?:[\w.-]+:)?(?P<name>[\w.-]+)(?P<attrs>{_XML_ATTRS})(?P<empty>/)?>""",
     re.VERBOSE | re.DOTALL,
 )
 _NATIVE = frozenset({"ph", "bpt", "ept", "it"})
-_NOT_TRANSLATED = re.compile(r"""\s(?:[\w.-]+:)?(?:mtype\s*=\s*["']protected["']|translate\s*=\s*["']no["'])""")
+_NOT_TRANSLATED = lazy_regex(r"""\s(?:[\w.-]+:)?(?:mtype\s*=\s*["']protected["']|translate\s*=\s*["']no["'])""")
 
 
 def _attribute(attrs: str, name: str) -> str:
@@ -442,12 +443,12 @@ def xliff_protected(core: str) -> list[tuple[int, int]]:
     start: int | None = None
     depth = 0
     until_em: str | None = None  # the sm id whose em closes the open span
-    for tag in _XML_TOKEN.finditer(core):
+    for tag in _XML_TOKEN().finditer(core):
         name, attrs, closing, empty = tag.group("name", "attrs", "close", "empty")
         if name is None:  # comment, CDATA, processing instruction
             continue
         if start is None:
-            protected = not closing and _NOT_TRANSLATED.search(attrs) is not None
+            protected = not closing and _NOT_TRANSLATED().search(attrs) is not None
             if empty and name == "sm" and protected:
                 start, until_em = tag.start(), _attribute(attrs, "id")
                 continue

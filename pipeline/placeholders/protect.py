@@ -28,6 +28,7 @@ import functools
 import re
 from collections.abc import Iterable
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
@@ -46,7 +47,7 @@ class PlaceholderMismatch(ValueError):
 
 #: Kinds that read a printf argument in order when they carry no position or name.
 PRINTF_KINDS = frozenset({"safe-printf"})
-_SAFE_PRINTF = re.compile(grammar.SAFE_PRINTF, re.VERBOSE)
+_SAFE_PRINTF = lazy_regex(grammar.SAFE_PRINTF, re.VERBOSE)
 #: msgfmt reads a ``kde-kuit-format`` entry as XML: every tag of it is markup.
 _KUIT = "kde-kuit-format"
 
@@ -200,7 +201,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if not any(a < s.end and s.start < b for a, b, _, _ in fixed)
         ]
         for i, (start, end, _) in enumerate(outer):
-            if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF.finditer(core, start, end)):
+            if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF().finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
     if triggered:  # a usage synopsis's program and subcommands, as a user types them
@@ -222,7 +223,7 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
         start, end = span[0], span[1]
         gap = start
         if span[2] == markup.CODE_NAME and core.startswith("<PRI", start):  # %'<PRIuMAX>: its % is text
-            percent = grammar.MACRO_PERCENT.search(core, last, start)
+            percent = grammar.MACRO_PERCENT().search(core, last, start)
             gap = percent.start() if percent else start
         if gap > last and scanned:  # no kind matches an empty gap
             found.extend(kinds.spans(core, scanned, last, gap))
@@ -352,13 +353,13 @@ def _no_foreign_markup(restored: str, protected: Protected) -> None:
         raise PlaceholderMismatch(f"markup {foreign[0]!r} that the source does not have")
 
 
-_CANONICAL = re.compile(rf'<{TAG} id="([0-9]+)"/>')
+_CANONICAL = lazy_regex(rf'<{TAG} id="([0-9]+)"/>')
 
 
 def source_text(protected: Protected) -> str:
     """The text ``protected`` was made from."""
     texts = {str(ph.id): ph.text for ph in protected.placeholders}
-    pieces = _CANONICAL.split(protected.text)  # text, id, text, id, ..., text
+    pieces = _CANONICAL().split(protected.text)  # text, id, text, id, ..., text
     core = "".join(texts[piece] if i % 2 else _xml_unescape(piece) for i, piece in enumerate(pieces))
     return f"{protected.prefix}{core}{protected.suffix}"
 

@@ -4,7 +4,7 @@ parts would no longer name the file."""
 
 from __future__ import annotations
 
-import re
+from pipeline.patterns import lazy_regex
 
 #: ``(start, end, kind, ordered)`` of a placeholder of a text.
 Span = tuple[int, int, str, bool]
@@ -19,7 +19,7 @@ _RUN_PARTS = frozenset(
     {"safe-printf", "percent-directive", "qt-numbered", "safe-brace", "icu-arg", "dollar-var", "template", "ruby-named"}
 )
 #: Between two parts of a run: path separators, an index's bracket, a file name's underscore (%s_%s.spl), nothing.
-_RUN_JOINT = re.compile(r"[/\\[_]*")
+_RUN_JOINT = lazy_regex(r"[/\\[_]*")
 #: The kind of a run of code made one span.
 _MERGED = "code-run"
 
@@ -32,7 +32,7 @@ def code_runs(core: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     run: list[Span] = []
     for span in [*spans, (len(core) + 1, len(core) + 1, "", False)]:
-        joined = run and _joinable(span[2]) and _RUN_JOINT.fullmatch(core, run[-1][1], span[0]) is not None
+        joined = run and _joinable(span[2]) and _RUN_JOINT().fullmatch(core, run[-1][1], span[0]) is not None
         if joined:
             run.append(span)
             continue

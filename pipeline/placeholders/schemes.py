@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline import protocol
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders.protect import TAG
 from pipeline.segments import Protected
 
@@ -52,10 +53,10 @@ class Scheme(enum.Enum):
 #: Recovery order after the first attempt.
 RECOVERY = (Scheme.XML_V2, Scheme.HTML, Scheme.TOKENS, Scheme.PIECES)
 
-_CANONICAL = re.compile(rf"""<{TAG}\s+id\s*=\s*["'](\d+)["']\s*/>""")
-_SPAN = re.compile(r"""<span\s+translate\s*=\s*["']no["']\s+id\s*=\s*["']p(\d+)["']\s*>\s*</span\s*>""", re.I)
-_TOKEN = re.compile(r"_XQ(\d+)_")
-_LETTER = re.compile(r"[^\W\d_]")
+_CANONICAL = lazy_regex(rf"""<{TAG}\s+id\s*=\s*["'](\d+)["']\s*/>""")
+_SPAN = lazy_regex(r"""<span\s+translate\s*=\s*["']no["']\s+id\s*=\s*["']p(\d+)["']\s*>\s*</span\s*>""", re.I)
+_TOKEN = lazy_regex(r"_XQ(\d+)_")
+_LETTER = lazy_regex(r"[^\W\d_]")
 
 
 def request_params(scheme: Scheme) -> dict[str, Any]:
@@ -76,7 +77,7 @@ def applicable(scheme: Scheme, protected: Protected, model_type: str | None = No
     if scheme is Scheme.XML_V2:
         return model_type != "latency_optimized"  # v2 needs the next-generation models
     if scheme is Scheme.TOKENS:
-        return not _TOKEN.search(_unescape(protected.text))  # the source must not hold such words itself
+        return not _TOKEN().search(_unescape(protected.text))  # the source must not hold such words itself
     if scheme is Scheme.PIECES:  # every piece of a text goes in one request
         return len(encode(scheme, protected)) <= protocol.MAX_TEXTS_PER_REQUEST
     return True
@@ -87,9 +88,9 @@ def encode(scheme: Scheme, protected: Protected) -> tuple[str, ...]:
     if scheme in (Scheme.XML, Scheme.XML_V2):
         return (protected.text,)
     if scheme is Scheme.HTML:
-        return (_CANONICAL.sub(lambda m: f'<span translate="no" id="p{m.group(1)}"></span>', protected.text),)
+        return (_CANONICAL().sub(lambda m: f'<span translate="no" id="p{m.group(1)}"></span>', protected.text),)
     if scheme is Scheme.TOKENS:
-        return (_unescape(_CANONICAL.sub(lambda m: f"_XQ{m.group(1)}_", protected.text)),)
+        return (_unescape(_CANONICAL().sub(lambda m: f"_XQ{m.group(1)}_", protected.text)),)
     return tuple(core for _, core, _ in _pieces(protected.text) if core)
 
 
@@ -99,13 +100,13 @@ def decode(scheme: Scheme, protected: Protected, answers: Sequence[str]) -> str:
         return answers[0]
     if scheme is Scheme.HTML:
         # HTML answers may spell characters as named entities (&nbsp;): back to characters, then XML.
-        parts = _SPAN.split(answers[0])  # text, id, text, id, ..., text
+        parts = _SPAN().split(answers[0])  # text, id, text, id, ..., text
         return "".join(
             f'<{TAG} id="{part}"/>' if odd else _escape(html.unescape(part))
             for odd, part in ((i % 2 == 1, p) for i, p in enumerate(parts))
         )
     if scheme is Scheme.TOKENS:
-        return _TOKEN.sub(lambda m: f'<{TAG} id="{m.group(1)}"/>', _escape(answers[0]))
+        return _TOKEN().sub(lambda m: f'<{TAG} id="{m.group(1)}"/>', _escape(answers[0]))
     out: list[str] = []
     translated = iter(answers)
     for lead, core, trail in _pieces(protected.text):
@@ -121,12 +122,12 @@ def _pieces(canonical: str) -> list[tuple[str, str, str]]:
     """
     runs: list[tuple[str, str, str]] = []
     last = 0
-    for match in [*_CANONICAL.finditer(canonical), None]:
+    for match in [*_CANONICAL().finditer(canonical), None]:
         end = match.start() if match else len(canonical)
         text = canonical[last:end]
         tag = match.group() if match else ""
         plain = _unescape(text)
-        if _LETTER.search(plain):
+        if _LETTER().search(plain):
             core = plain.strip()
             start = plain.index(core)
             runs.append((_escape(plain[:start]), core, _escape(plain[start + len(core) :]) + tag))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.patterns import lazy_regex
 from pipeline.segments import Placeholder, Protected
 
 __all__ = ["KIND", "command_words", "kept_in"]
@@ -45,7 +46,7 @@ _WORD = (
     r"|@[A-Z][A-Z0-9_]+@(?:[a-z0-9_+.-]*[a-z0-9])?)"  # a name the build puts in: @GPG@-connect-agent
 )
 
-_SYNOPSIS = re.compile(
+_SYNOPSIS = lazy_regex(
     rf"""
     (?:^|(?<=\n))[ \t]*                     # a line's start and its indentation
     (?:(?:E[0-9]+|%s):[ ]+(?=(?i:usage):))? # an error's number or the program before it: vim's "E562: "
@@ -65,10 +66,10 @@ _SYNOPSIS = re.compile(
 #: synopsis's business, but no directive: "loading translations [%s]..." is a message), metavariables,
 #: alternatives in parentheses, options, capitals, "..." and "|", and a subcommand before its options
 #: (``git notes [--ref <notes-ref>] add [-f]``; bash's ``... or fc -s [pat=rep]``).
-_GROUP = re.compile(r"\[[^\[\]%\n]*\]|<[^<>%\n]+>|\{[^{}%\n]*\}")
-_ALTERNATIVES = re.compile(r"\((?:[ ]*(?:--?[\w-]+|<[^<>\n]+>|[A-Z][A-Z0-9_]*|\0)[ ]*\|?)+\)")
+_GROUP = lazy_regex(r"\[[^\[\]%\n]*\]|<[^<>%\n]+>|\{[^{}%\n]*\}")
+_ALTERNATIVES = lazy_regex(r"\((?:[ ]*(?:--?[\w-]+|<[^<>\n]+>|[A-Z][A-Z0-9_]*|\0)[ ]*\|?)+\)")
 _GROUPED = "\0"  # what a group is replaced by
-_ITEM = re.compile(
+_ITEM = lazy_regex(
     r"""
     \0                                      # a group
     | --?(?:[A-Za-z0-9][\w-]*(?:=\S*)?)?    # an option, "-" or "--" alone
@@ -78,18 +79,18 @@ _ITEM = re.compile(
     """,
     re.VERBOSE,
 )
-_SUBCOMMAND = re.compile(rf"(?!{_STOP}\b)[a-z][a-z0-9_-]*")
+_SUBCOMMAND = lazy_regex(rf"(?!{_STOP}\b)[a-z][a-z0-9_-]*")
 #: Where a bare synopsis goes on: the same line, or the next ones when indented (git wraps its options).
-_CONTINUED = re.compile(r"[^\n]*(?:\n[ \t]+[^\n]*)*")
-_NEWLINE = re.compile(r"\n")
-_ENDS_LINE = re.compile(r"[ \t]*(?:\n|\Z)")
+_CONTINUED = lazy_regex(r"[^\n]*(?:\n[ \t]+[^\n]*)*")
+_NEWLINE = lazy_regex(r"\n")
+_ENDS_LINE = lazy_regex(r"[ \t]*(?:\n|\Z)")
 
 
 def command_words(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the command words of every usage synopsis line of ``text``."""
     found: list[tuple[int, int]] = []
-    starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]  # tried where a line starts, not at every character
-    for m in filter(None, (_SYNOPSIS.match(text, at) for at in starts)):
+    starts = [0, *(m.end() for m in _NEWLINE().finditer(text))]  # tried where a line starts, not at every character
+    for m in filter(None, (_SYNOPSIS().match(text, at) for at in starts)):
         if m.group("label") is None and not (
             _synopsis_rest(text, m.end("words")) or (m.start() == 0 and _command_help(text, m.group("words")))
         ):
@@ -99,7 +100,7 @@ def command_words(text: str) -> list[tuple[int, int]]:
         words = m.group("words").split(" ")
         if "_" in words[0] or (m.group("program") is not None and _is_argument(words[0])):
             continue  # bash's "job_spec [&]", "%s device [start]": an argument, no command
-        if m.group("program") is not None and _ENDS_LINE.match(text, m.end("words")):
+        if m.group("program") is not None and _ENDS_LINE().match(text, m.end("words")):
             continue  # "Usage: %s disk": what the program reads (a subcommand has options after it)
         kept = next((i for i, word in enumerate(words[1:], 1) if _is_argument(word)), len(words))
         start = m.start("words")
@@ -125,8 +126,8 @@ def _is_argument(word: str) -> bool:
 #: An interactive command's help line: its name, its arguments in brackets, then `` - `` or a column's
 #: spaces and the description (gawk's debugger ``help [command] - print list of commands``, parted's
 #: ``print [devices|free|list,all]            display the partition table``).
-_COMMAND_HELP = re.compile(r"(?:[ ]\0)+(?:[ ]-[ ]|[ ]{2,})\S")
-_INNERMOST = re.compile(r"\[[^\[\]\n]*\]")
+_COMMAND_HELP = lazy_regex(r"(?:[ ]\0)+(?:[ ]-[ ]|[ ]{2,})\S")
+_INNERMOST = lazy_regex(r"\[[^\[\]\n]*\]")
 
 
 def _command_help(text: str, words: str) -> bool:
@@ -135,13 +136,13 @@ def _command_help(text: str, words: str) -> bool:
         return False
     line, previous = text[len(words) : text.find("\n") % (len(text) + 1)], ""
     while line != previous:  # innermost groups first: [[filename:]N|function]
-        previous, line = line, _INNERMOST.sub(_GROUPED, line)
-    return _COMMAND_HELP.match(line) is not None
+        previous, line = line, _INNERMOST().sub(_GROUPED, line)
+    return _COMMAND_HELP().match(line) is not None
 
 
 #: A line that starts a usage synopsis on itself (``Usage: %s [-b block_size]``), which indented lines
 #: below it go on; a label alone (``Usage:``) has its synopses on the lines below.
-_LABELLED_LINE = re.compile(r"[ \t]*(?:(?:E[0-9]+|%s):[ ]+)?(?i:usage|or):[ \t]*[^\s]")
+_LABELLED_LINE = lazy_regex(r"[ \t]*(?:(?:E[0-9]+|%s):[ ]+)?(?i:usage|or):[ \t]*[^\s]")
 
 
 def _continues(text: str, starts: list[int], at: int) -> bool:
@@ -152,32 +153,32 @@ def _continues(text: str, starts: list[int], at: int) -> bool:
     while index > 0:
         index -= 1
         line = text[starts[index] : starts[index + 1] - 1]
-        if not line.startswith((" ", "\t")) or _LABELLED_LINE.match(line):
-            return _LABELLED_LINE.match(line) is not None
+        if not line.startswith((" ", "\t")) or _LABELLED_LINE().match(line):
+            return _LABELLED_LINE().match(line) is not None
     return False
 
 
 def _synopsis_rest(text: str, at: int) -> bool:
     """Whether what follows a bare line's words is a synopsis's options and arguments, nothing else."""
-    rest = _CONTINUED.match(text, at)
+    rest = _CONTINUED().match(text, at)
     assert rest is not None  # matches the empty string
     if "[" not in rest.group():
         return False  # no optional part: "ignore revisions from <file>", "missing --config=<config>" are sentences
     line, previous = rest.group(), ""
     while line != previous:  # innermost groups first: [--split[=<strategy>]]
         previous = line
-        line = _ALTERNATIVES.sub(f" {_GROUPED} ", _GROUP.sub(f" {_GROUPED} ", line))
+        line = _ALTERNATIVES().sub(f" {_GROUPED} ", _GROUP().sub(f" {_GROUPED} ", line))
     items = ["", *line.split(), ""]
     for before, item, after in zip(items, items[1:-1], items[2:], strict=False):
-        if _ITEM.fullmatch(item):
+        if _ITEM().fullmatch(item):
             continue
         subcommand = after == _GROUPED or after.startswith("-") or before == "or"  # add [-f]; or fc -s
-        if not (subcommand and _SUBCOMMAND.fullmatch(item)):
+        if not (subcommand and _SUBCOMMAND().fullmatch(item)):
             return False
     return True
 
 
-_TAG = re.compile(r'<x id="(\d+)"/>')
+_TAG = lazy_regex(r'<x id="(\d+)"/>')
 _BUILD_MACRO = "build-macro"
 
 
@@ -204,8 +205,8 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     }
     if not wanted and not inline:
         return target
-    flat = _TAG.sub(lambda m: inline.get(m.group(1), m.group()), target.text)
-    pieces = _TAG.split(flat)  # text, id, text, id, ..., text
+    flat = _TAG().sub(lambda m: inline.get(m.group(1), m.group()), target.text)
+    pieces = _TAG().split(flat)  # text, id, text, id, ..., text
     before = len(pieces)
     for text in wanted:
         word = re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,12 +21,13 @@ from pipeline import protocol
 from pipeline.client.api_data import CustomInstruction, StyleRuleList
 from pipeline.config.resources import StyleSpec
 from pipeline.errors import AuthenticationError, QuotaExceededError, ServiceError
+from pipeline.patterns import lazy_regex
 from pipeline.resources.targets import style_language, style_material
 
 if TYPE_CHECKING:  # the client (httpx) is loaded by the caller, only when requests are sent
     from pipeline.client.aio import AsyncClient
 
-_MARKER = re.compile(r" \[pipeline:(?P<project>[A-Za-z0-9._-]+):(?P<target>[A-Za-z0-9-]+):(?P<hash>[0-9a-f]+)\]$")
+_MARKER = lazy_regex(r" \[pipeline:(?P<project>[A-Za-z0-9._-]+):(?P<target>[A-Za-z0-9-]+):(?P<hash>[0-9a-f]+)\]$")
 MAX_PAGES = 400  # 10,000 lists: far beyond any plan, and a bound on a service that never ends a listing
 
 
@@ -49,7 +49,7 @@ def service_name(spec: StyleSpec, project: str, target: str) -> str:
 
 def parse_marker(name: str) -> tuple[str, str] | None:
     """``(project, target)`` of a list made by this module, or None."""
-    found = _MARKER.search(name)
+    found = _MARKER().search(name)
     return (found["project"], found["target"]) if found else None
 
 

@@ -8,8 +8,6 @@ holds the hash of the glossary entries whose source phrase occurs in it (see
 re-translates the segments that contain it and nothing else.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from collections.abc import Iterable

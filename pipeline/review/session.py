@@ -167,10 +167,10 @@ class Session:
         loaded.keys = {}
         for unit in loaded.catalog.units:
             key = entries.identity(unit, seen)
-            loaded.keys[key] = unit.index
+            loaded.keys[key] = unit.position
             if unit.state is not UnitState.FUZZY:
                 continue
-            details = loaded.details.get(unit.index, Details())
+            details = loaded.details.get(unit.position, Details())
             machine = self._provenance.machine_written(loaded.display, unit) is not None
             origin, reused_from = entries.origin(unit, details, machine)
             found = entries.problems(loaded.catalog, unit, entries.current_targets(unit))
@@ -182,7 +182,7 @@ class Session:
                 entry_id,
                 loaded.number,
                 key,
-                unit.index,
+                unit.position,
                 unit.line,
                 origin,
                 reused_from,
@@ -284,7 +284,7 @@ class Session:
                 raise Conflict("the catalog was saved with a change to this entry since the page showed it", entry)
             reviewed, status, warnings = decision(loaded, unit)
             try:
-                data = loaded.catalog.render_reviewed({unit.index: reviewed})
+                data = loaded.catalog.render_reviewed({unit.position: reviewed})
             except ValueError as exc:  # what the checks let through and the format cannot hold
                 raise Refused([str(exc)]) from None
             try:
@@ -371,7 +371,7 @@ def _details(catalog: Catalog) -> dict[int, Details]:
         if unit.state is not UnitState.FUZZY:
             continue
         previous = tuple(p for p in (entry.previous_msgid, entry.previous_msgid_plural) if p is not None)
-        found[unit.index] = Details(
+        found[unit.position] = Details(
             entry.tcomment or "",
             tuple(f"{path}:{line}" if line else path for path, line in entry.occurrences),
             entry.previous_msgctxt,

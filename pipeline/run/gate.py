@@ -180,7 +180,7 @@ def check_unit(
     problems: list[Problem] = []
     if catalog is not None:
         for target in dict.fromkeys(targets):
-            reason = catalog.write_problem(target, unit.index)
+            reason = catalog.write_problem(target, unit.position)
             if reason:
                 problems.append(Problem(reason, rule=Rule.STORAGE))
     if not unit.plural:

@@ -18,8 +18,6 @@ source, ``NUMBER_BASE + i`` the representative-number text of target form ``i``.
 text, so deduplication and the cache key differ naturally between them.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -100,7 +98,7 @@ def count_placeholder(text: str, flags: Iterable[str]) -> str | None:
         if (ph.kind in _COUNT_KINDS or ph.kind.endswith(FORMAT_SUFFIX)) and ph.text not in _NOT_A_COUNT
     ]
     if len(set(candidates)) > 1:
-        candidates = [c for c in candidates if INTEGER_PRINTF.match(c)]
+        candidates = [c for c in candidates if INTEGER_PRINTF().match(c)]
     if len(candidates) != 1 or text.count(candidates[0]) != 1:
         return None
     return candidates[0]

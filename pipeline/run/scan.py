@@ -7,7 +7,6 @@ offline (:mod:`pipeline.locales`), so a run whose segments are all cached sends 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -149,15 +148,18 @@ def _refusal(unit: Unit, display: str, target: str, plural: PluralRule | None) -
     return None
 
 
-@dataclass
 class _Found:
     """How the segments of one catalog's wanted units are made, collected in unit order."""
 
-    policy: str  # Settings.context
-    source_forms: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    plural_plans: dict[int, plurals.UnitPlan] = field(default_factory=dict)
-    fallbacks: list[Segment] = field(default_factory=list)
-    skipped: int = 0
+    # A plain class: a dataclass is built with exec when the module loads, for a helper never compared.
+    __slots__ = ("policy", "source_forms", "plural_plans", "fallbacks", "skipped")
+
+    def __init__(self, policy: str) -> None:
+        self.policy = policy  # Settings.context
+        self.source_forms: dict[int, tuple[int, ...]] = {}
+        self.plural_plans: dict[int, plurals.UnitPlan] = {}
+        self.fallbacks: list[Segment] = []
+        self.skipped = 0
 
     def add(self, source_lang: str, display: str, unit: Unit, plural: PluralRule | None) -> None:
         """The unit's forms (a plural's number sentences, with their fallbacks kept apart).
@@ -167,13 +169,13 @@ class _Found:
         """
         if unit.plural:
             assert plural is not None  # _refusal left such units out
-            plan = self.plural_plans[unit.index] = plurals.plan_unit(
+            plan = self.plural_plans[unit.position] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
-            self.source_forms[unit.index] = tuple(f.segment for f in plan.forms)
+            self.source_forms[unit.position] = tuple(f.segment for f in plan.forms)
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
         else:
-            self.source_forms[unit.index] = (0,)
+            self.source_forms[unit.position] = (0,)
 
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:

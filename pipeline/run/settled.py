@@ -5,8 +5,6 @@ imports neither asyncio nor the catalog parsers nor the client. What is remember
 and how, is :mod:`pipeline.run.journal`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -72,7 +70,7 @@ class Outcome(NamedTuple):
 def settle(
     journal: Journal,
     fingerprint: str,
-    s: ScannedCatalog,
+    s: "ScannedCatalog",
     data: Fingerprint | None,
     written: Collection[int],
     outcome: Outcome,

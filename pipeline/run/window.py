@@ -5,8 +5,6 @@ the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
 :mod:`pipeline.segments`. What the run decides from them is the :class:`~pipeline.run.ledger.Ledger`'s.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,13 +49,13 @@ class ScannedCatalog(NamedTuple):
 
     path: Path
     display: str  # path as shown in reports (relative to the project root when possible)
-    catalog: Catalog
+    catalog: "Catalog"
     locale: str
     target_lang: str
     segments: tuple[Segment, ...]
     source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
-    plural_plans: Mapping[int, UnitPlan] = MappingProxyType({})  # plural units: how forms are made
+    plural_plans: Mapping[int, "UnitPlan"] = MappingProxyType({})  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed
     context_policy: str = "all"  # what a segment's context is made of (Settings.context)
     formality: str | None = None  # the catalog's own form of address ("formal": de_DE_formal), else None
@@ -76,7 +74,7 @@ class ScannedCatalog(NamedTuple):
 
 
 def form_segments(
-    display: str, unit: Unit, texts: Mapping[int, str], context: str | None, locale: str | None = None
+    display: str, unit: "Unit", texts: Mapping[int, str], context: str | None, locale: str | None = None
 ) -> list[Segment]:
     """A segment of ``unit`` in catalog ``display`` for each text of ``texts`` (source form -> text), in form order.
 
@@ -85,9 +83,11 @@ def form_segments(
     """
     flags = unit.flags
     if locale is None or not any("{" in text for text in texts.values()):
-        return [Segment(SegmentKey(display, unit.index, f), texts[f], unit.line, flags, context) for f in sorted(texts)]
+        return [
+            Segment(SegmentKey(display, unit.position, f), texts[f], unit.line, flags, context) for f in sorted(texts)
+        ]
     return [
-        Segment(SegmentKey(display, unit.index, f), text, unit.line, flags + locale_flags(text, locale), context)
+        Segment(SegmentKey(display, unit.position, f), text, unit.line, flags + locale_flags(text, locale), context)
         for f, text in sorted(texts.items())
     ]
 
@@ -115,7 +115,7 @@ class Refused(NamedTuple):
     issue: Issue
 
 
-def unit_context(policy: str, unit: Unit) -> str | None:
+def unit_context(policy: str, unit: "Unit") -> str | None:
     """What is sent as the request's ``context`` for a unit, per the configured policy."""
     if policy == "none":
         return None

@@ -8,8 +8,6 @@ upper-case form (``EN-US``). Input codes are matched case-insensitively everywhe
 ``include=external`` is accepted and changes nothing.
 """
 
-from __future__ import annotations
-
 from functools import cache
 from typing import NamedTuple
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as replaced
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -75,7 +74,7 @@ def _with_key_texts(settings: Settings, path: Path, catalog: Catalog) -> tuple[U
     if not texts:
         return None
     return tuple(
-        replaced(u, targets=tuple(cdata_as_text(t) for t in u.targets)) if u.index in texts else u
+        u._replace(targets=tuple(cdata_as_text(t) for t in u.targets)) if u.position in texts else u
         for u in xliff.with_sources(texts).units
     )
 

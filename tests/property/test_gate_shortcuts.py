@@ -37,7 +37,7 @@ def test_the_markup_scan_finds_nothing_in_a_text_it_skips(text: str, xliff: bool
 @example('a<x id="1"/><x id="23"/>b', 24, {"23"})
 def test_the_tag_before_is_the_one_ending_there(text: str, at: int, tokens: set[str]) -> None:
     at = min(at, len(text))
-    previous = glue._BEFORE.search(text, 0, at)  # what was searched for from the text's start
+    previous = glue._BEFORE().search(text, 0, at)  # what was searched for from the text's start
     assert glue._token_before(text, at, tokens) == (previous is not None and previous.group(1) in tokens)
 
 

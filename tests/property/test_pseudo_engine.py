@@ -104,4 +104,4 @@ def test_a_request_translates_each_text_as_it_would_alone(
 @given(st.text(st.characters(exclude_characters="<&", exclude_categories=["Cs"]), min_size=1, max_size=60))
 def test_a_text_without_lt_or_amp_holds_no_markup_token(text: str) -> None:
     # pieces() takes such a text whole, without its tokenizer.
-    assert TOKEN.search(text) is None
+    assert TOKEN().search(text) is None

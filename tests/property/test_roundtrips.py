@@ -131,10 +131,10 @@ def test_po_write_then_read_gives_back_the_translations(
     path = tmp_path / "x.po"
     path.write_bytes(_po([(c, m, "") for c, m, _ in entries], crlf, True).encode("utf-8"))
     catalog = read_catalog(path)
-    wanted = {u.index: (translations[u.index],) for u in catalog.units}
+    wanted = {u.position: (translations[u.position],) for u in catalog.units}
     path.write_bytes(catalog.render(wanted))
     again = read_catalog(path)
-    assert [u.targets for u in again.units] == [wanted[u.index] for u in again.units]
+    assert [u.targets for u in again.units] == [wanted[u.position] for u in again.units]
     assert all("fuzzy" in u.flags for u in again.units)
     assert again.render({}) == path.read_bytes()
 

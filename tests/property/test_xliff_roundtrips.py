@@ -167,8 +167,8 @@ def test_translated_units_read_back_and_nothing_else_changes(generated: tuple[by
             protected = protect(unit.sources[0], unit.flags)
             assert "SECRET" not in protected.text
             assert restore(protected.text, protected) == unit.sources[0]
-            wanted[unit.index] = ("Übersetzt: " + restore(protected.text, protected),)
-            assert catalog.write_problem(wanted[unit.index][0], unit.index) is None
+            wanted[unit.position] = ("Übersetzt: " + restore(protected.text, protected),)
+            assert catalog.write_problem(wanted[unit.position][0], unit.position) is None
     out = catalog.render(wanted, mark_fuzzy=mark_fuzzy)
     path.write_bytes(out)
     again = read_catalog(path)
@@ -176,10 +176,10 @@ def test_translated_units_read_back_and_nothing_else_changes(generated: tuple[by
     assert len(again.units) == len(catalog.units)
     for old, new in zip(catalog.units, again.units, strict=True):
         assert new.sources == old.sources and new.notes == old.notes
-        if old.index in wanted:
+        if old.position in wanted:
             assert new.state is (UnitState.FUZZY if mark_fuzzy else UnitState.TRANSLATED)
             assert new.targets[0].startswith("Übersetzt: ")
-            assert len(new.targets[0]) >= len(wanted[old.index][0])  # text re-escaped, markup verbatim
+            assert len(new.targets[0]) >= len(wanted[old.position][0])  # text re-escaped, markup verbatim
         else:
             assert (new.targets, new.state) == (old.targets, old.state)
     if not wanted:

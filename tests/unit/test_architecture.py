@@ -435,7 +435,6 @@ FROZEN_DATACLASSES = {
     "pipeline.model.Issue": _VALIDATES,
     "pipeline.protocol.Dictionary": "subclassed by resources.glossary_files.Dictionary, which adds cached properties",
     "pipeline.catalog_paths.Found": _MUTABLE_DEFAULT,
-    "pipeline.catalogs.base.Unit": _INDEX,
     "pipeline.catalogs.keyed.KeyedSources": _MUTABLE_DEFAULT,
     "pipeline.client.api_data.DocumentHandle": _HIDDEN,
     "pipeline.client.api_data.TranslatedDocument": _HIDDEN,

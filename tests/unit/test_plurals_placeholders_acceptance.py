@@ -279,9 +279,9 @@ def test_every_placeholder_kind_comes_back_verbatim(tmp_path: Path, msgfmt_check
     root, report, fake = translate(tmp_path, ["every_placeholder_kind.po"])
     assert report.exit_code == 0, report.issues
     before = untranslated_units("every_placeholder_kind.po")
-    after = {u.index: u for u in read_catalog(root / "every_placeholder_kind.po").units}
+    after = {u.position: u for u in read_catalog(root / "every_placeholder_kind.po").units}
     for old in before:
-        new = after[old.index]
+        new = after[old.position]
         for source, target in zip((old.sources[0], old.sources[-1]) * 3, new.targets, strict=False):
             want = [ph.text for ph in protect(source, old.flags).placeholders]
             got = [ph.text for ph in protect(target, old.flags).placeholders]

@@ -287,7 +287,7 @@ def _settled(n: int) -> Settled:
 
 def _unit(msgid: str, target: str) -> Unit:
     return Unit(
-        index=0,
+        position=0,
         line=1,
         sources=(msgid,),
         targets=(target,),

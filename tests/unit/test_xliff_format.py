@@ -44,7 +44,7 @@ def translate_all(catalog: XliffCatalog, mark_fuzzy: bool = True) -> bytes:
     for unit in catalog.units:
         if unit.state is UnitState.UNTRANSLATED:
             protected = protect(unit.sources[0], unit.flags)
-            translations[unit.index] = (restore(protected.text.upper().replace("<X ID=", "<x id="), protected),)
+            translations[unit.position] = (restore(protected.text.upper().replace("<X ID=", "<x id="), protected),)
     return catalog.render(translations, mark_fuzzy=mark_fuzzy)
 
 
@@ -333,7 +333,7 @@ def test_new_target_copies_the_source_xml_space(tmp_path: Path) -> None:
     path = tmp_path / "x.fr.xlf"
     shutil.copy(SAMPLE_XLIFF / "driftwood.fr.xlf", path)
     catalog = read_catalog(path)
-    index = next(u.index for u in catalog.units if u.sources == (" (optional)",))
+    index = next(u.position for u in catalog.units if u.sources == (" (optional)",))
     out = catalog.render({index: (" (facultatif)",)}).decode("utf-8")
     assert (
         '<source xml:space="preserve"> (optional)</source>\n        <target xml:space="preserve"> (facultatif)' in out
@@ -438,7 +438,7 @@ def test_pipeline_translate_fills_the_sample_xliff_catalogs(tmp_path: Path, caps
             if old.state is UnitState.UNTRANSLATED:
                 filled += 1
                 assert new.state is UnitState.FUZZY and new.targets[0].strip() and new.targets != old.sources
-                assert after.write_problem(new.targets[0], new.index) is None  # same inline markup, well-formed
+                assert after.write_problem(new.targets[0], new.position) is None  # same inline markup, well-formed
             else:
                 assert (new.targets, new.state) == (old.targets, old.state)
         for line in changed_lines(original.read_bytes(), path.read_bytes()):

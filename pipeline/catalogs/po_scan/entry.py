@@ -1,7 +1,5 @@
 """What the scan reads of an entry: its strings, and where it lives in the file."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 import polib

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.catalogs.po_scan import blocks
@@ -24,21 +23,36 @@ _BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
 
 
-@dataclass
 class _Open:
     """The entry being read."""
 
-    first: int
-    obsolete: bool = False
-    msgid_line: int | None = None
-    flags_line: int | None = None
-    insert_at: int | None = None
-    msgstr_start: int | None = None
-    msgstr_end: int | None = None
-    strings: dict[str, list[str]] = field(default_factory=dict)  # keyword -> its quoted strings
-    flags: list[str] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    plural_forms: list[str] = field(default_factory=list)  # the msgstr[N] keywords, in the file's order
+    # A plain class: a dataclass is built with exec when the module loads, for a helper never compared.
+    __slots__ = (
+        "first",
+        "obsolete",
+        "msgid_line",
+        "flags_line",
+        "insert_at",
+        "msgstr_start",
+        "msgstr_end",
+        "strings",
+        "flags",
+        "comments",
+        "plural_forms",
+    )
+
+    def __init__(self, first: int, obsolete: bool = False) -> None:
+        self.first = first
+        self.obsolete = obsolete
+        self.msgid_line: int | None = None
+        self.flags_line: int | None = None
+        self.insert_at: int | None = None
+        self.msgstr_start: int | None = None
+        self.msgstr_end: int | None = None
+        self.strings: dict[str, list[str]] = {}  # keyword -> its quoted strings
+        self.flags: list[str] = []
+        self.comments: list[str] = []
+        self.plural_forms: list[str] = []  # the msgstr[N] keywords, in the file's order
 
 
 def scan(path: Path, lines: list[str]) -> Scanned:

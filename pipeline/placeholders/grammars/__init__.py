@@ -16,10 +16,10 @@ and each grammar's regexes are compiled the first time it parses a text
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.placeholders.grammars import compiler, lisp, named, positional, printf
 from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
 
@@ -112,13 +112,13 @@ class FormProblem(NamedTuple):
         return f"{where}: {self.grammar.pretty} format: {self.reason}"
 
 
-_RANGE = re.compile(r"^range:\s*([0-9]+)\.\.([0-9]+)$")
+_RANGE = lazy_regex(r"^range:\s*([0-9]+)\.\.([0-9]+)$")
 
 
 def range_of(flags: Sequence[str]) -> tuple[int, int] | None:
     """The ``range: min..max`` flag (the numbers a plural entry is used for), as gettext reads it."""
     for flag in flags:
-        m = _RANGE.match(flag.strip())
+        m = _RANGE().match(flag.strip())
         if m and int(m.group(1)) <= int(m.group(2)):
             return int(m.group(1)), int(m.group(2))
     return None

@@ -10,12 +10,11 @@ the comparisons below, so each rule is written once.
 picks for many numbers; False lets a translation leave arguments out (a form that covers one number).
 """
 
-from __future__ import annotations
-
-import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+from pipeline import patterns
 
 __all__ = [
     "Arg",
@@ -76,14 +75,14 @@ class Grammar(NamedTuple):
 
 
 def lazy_regex(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """``re.compile(pattern, flags | re.ASCII)``, compiled by the first call and kept.
+    """``re.compile(pattern, flags | re.ASCII)``, compiled by the first call and kept (:mod:`pipeline.patterns`).
 
     ASCII: gettext reads a format string byte by byte, so a digit is ``0``-``9`` (``c_isdigit``) and a
     name's letters are ASCII; ``%١`` is no directive to msgfmt, and ``%1١`` is ``%1`` followed by text.
     A run compiles the grammars its catalogs' flags name, not all thirty: a grammar's regexes are
     compiled the first time it parses a text.
     """
-    return functools.cache(functools.partial(re.compile, pattern, flags | re.ASCII))
+    return patterns.lazy_regex(pattern, flags | re.ASCII)
 
 
 def merge_args(args: Sequence[Arg], any_type: str = "") -> tuple[tuple[Arg, ...], str | None]:

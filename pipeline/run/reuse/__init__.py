@@ -16,8 +16,6 @@ its origin (``report.json``'s ``reused``). A reused unit is not recorded as the 
 translation (:mod:`pipeline.run.journal`): like any human text, no later run rewrites it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 

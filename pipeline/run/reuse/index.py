@@ -21,8 +21,6 @@ for the scan of its window, which takes it instead of parsing the same bytes aga
 (:meth:`Index.parsed`).
 """
 
-from __future__ import annotations
-
 import functools
 import hashlib
 import json

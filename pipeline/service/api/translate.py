@@ -13,8 +13,6 @@ of its limit answers 456. The response carries ``billed_characters`` (when asked
 and on every translation, as the real service does.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

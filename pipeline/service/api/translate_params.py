@@ -16,8 +16,6 @@ Resolved here so that the engine and the response agree:
 - formality (rule 9): ``prefer_*`` falls back to ``default`` where formality is unsupported.
 """
 
-from __future__ import annotations
-
 import uuid
 from typing import Literal, NamedTuple, cast
 

@@ -6,8 +6,6 @@ are read once per process; a file that contradicts itself (a feature naming a la
 resource does not list, an unknown status) fails loudly at load time, never at request time.
 """
 
-from __future__ import annotations
-
 import json
 from functools import cache
 from pathlib import Path

@@ -35,7 +35,7 @@ def _decode(data: bytes) -> tuple[str, str, bytes]:
 
 def _splits(piece: str) -> bool:
     """Whether a kept piece ends the current block."""
-    match = TOKEN.fullmatch(piece)
+    match = TOKEN().fullmatch(piece)
     if match is None:
         return True  # ignored content (script, style, code, translate="no")
     name = match.group("name")

@@ -9,8 +9,6 @@ Part 2 resources (glossaries, style rules, translation memories) reach the engin
 on the request, so a new resource adds a field with a default here and nothing else changes.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Literal, NamedTuple, Protocol
 

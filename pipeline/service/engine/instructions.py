@@ -39,12 +39,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from pipeline.alphabets import alphabet
+from pipeline.patterns import lazy_regex
 from pipeline.service.engine.base import Engine, EngineRequest, MarkupOptions, Translation
 from pipeline.service.engine.glossary_match import term_index
 from pipeline.service.engine.markup import pieces
 from pipeline.service.languages import base_of
 
-_LIMIT = re.compile(
+_LIMIT = lazy_regex(
     r"""(?ix)
     \b(?P<kind>
         at\s+most | no\s+more\s+than
@@ -57,7 +58,7 @@ _LIMIT = re.compile(
 )
 #: "shorter than N" allows N - 1 characters.
 _STRICT = "shorter"
-_TOKENS = re.compile(r"\s+|\S+")
+_TOKENS = lazy_regex(r"\s+|\S+")
 
 
 class Instructions(NamedTuple):
@@ -73,7 +74,7 @@ def read(instructions: tuple[str, ...]) -> Instructions:
     if not instructions:
         return Instructions(None, None)
     digest = hashlib.sha256("\x1e".join(instructions).encode("utf-8")).digest()
-    limits = [_limit(m) for text in instructions for m in _LIMIT.finditer(text)]
+    limits = [_limit(m) for text in instructions for m in _LIMIT().finditer(text)]
     return Instructions(int.from_bytes(digest[:4], "big"), min(limits) if limits else None)
 
 
@@ -194,7 +195,7 @@ def _keep_from_start(runs: Sequence[str], room: int) -> list[str]:
     any_word = False
     for index, run in enumerate(runs):
         pending = ""
-        for token in _TOKENS.findall(run):
+        for token in _TOKENS().findall(run):
             if token.isspace():
                 pending += token
                 continue

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from pipeline.patterns import lazy_regex
 from pipeline.service.engine.base import MarkupOptions
 
 # Linear time on hostile input: an unterminated comment, CDATA section or processing
@@ -25,7 +26,7 @@ from pipeline.service.engine.base import MarkupOptions
 # again from every later start, and no other token may contain "<", so a failed attempt never
 # scans past the next "<". (Hence a "<" inside a quoted attribute value is not supported; XML
 # forbids it anyway.)
-TOKEN = re.compile(
+TOKEN = lazy_regex(
     r"""
       <!--.*?(?:-->|\Z)                            # comment
     | <!\[CDATA\[.*?(?:\]\]>|\Z)                   # CDATA section
@@ -46,7 +47,7 @@ HTML_ALWAYS_IGNORED = frozenset({"code", "script", "style"})
 HTML_VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 )
-_TRANSLATE_NO = re.compile(r"""\btranslate\s*=\s*(?:"no"|'no'|no\b)""", re.I)
+_TRANSLATE_NO = lazy_regex(r"""\btranslate\s*=\s*(?:"no"|'no'|no\b)""", re.I)
 
 
 class Piece(NamedTuple):
@@ -62,7 +63,7 @@ class Piece(NamedTuple):
 def _starts_ignored(name: str, attrs: str, ignore: frozenset[str], html: bool) -> bool:
     if name in ignore:
         return True
-    return html and (name in HTML_ALWAYS_IGNORED or bool(_TRANSLATE_NO.search(attrs)))
+    return html and (name in HTML_ALWAYS_IGNORED or bool(_TRANSLATE_NO().search(attrs)))
 
 
 def pieces(text: str, options: MarkupOptions | None) -> Iterator[Piece]:
@@ -75,7 +76,7 @@ def pieces(text: str, options: MarkupOptions | None) -> Iterator[Piece]:
     ignoring: str | None = None
     depth = 0
     pos = 0
-    for match in TOKEN.finditer(text):
+    for match in TOKEN().finditer(text):
         start, end = match.span()
         if start > pos:
             yield Piece(text[pos:start], ignoring is None)

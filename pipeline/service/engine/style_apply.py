@@ -46,6 +46,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from pipeline.patterns import lazy_regex
 from pipeline.service.languages import base_of
 
 Rules = Sequence[tuple[str, str, str]]
@@ -62,7 +63,7 @@ _CURLY = {"de": ("\u201e", "\u201c")}
 _CURLY_DEFAULT = ("\u201c", "\u201d")
 _GUILLEMETS = {"de": ("\u00bb", "\u00ab"), "fr": ("\u00ab" + NARROW_NBSP, NARROW_NBSP + "\u00bb")}
 _GUILLEMETS_DEFAULT = ("\u00ab", "\u00bb")
-_ANY_DOUBLE_QUOTE = re.compile('[\u00ab\u00bb\u201c\u201d\u201e\u201f"]')
+_ANY_DOUBLE_QUOTE = lazy_regex('[\u00ab\u00bb\u201c\u201d\u201e\u201f"]')
 _QUOTE_SPACES = " \u00a0\u202f"
 
 _QUOTE_OPTIONS = {
@@ -82,10 +83,10 @@ _COMBINED_OPTIONS = {
     "use_guillemets_and_straight_apostrophes": ("guillemets", "straight"),
 }
 _APOSTROPHE_OPTIONS = {"use_curly_apostrophes": "curly", "use_straight_apostrophes": "straight"}
-_STRAIGHT_APOSTROPHE = re.compile(rf"{_AFTER_LETTER}'")
-_CURLY_APOSTROPHE = re.compile(rf"{_AFTER_LETTER}\u2019")
+_STRAIGHT_APOSTROPHE = lazy_regex(rf"{_AFTER_LETTER}'")
+_CURLY_APOSTROPHE = lazy_regex(rf"{_AFTER_LETTER}\u2019")
 
-_THREE_PERIODS = re.compile(r"(?<!\.)(?:\.\.\.|\. \. \.)(?!\.)")
+_THREE_PERIODS = lazy_regex(r"(?<!\.)(?:\.\.\.|\. \. \.)(?!\.)")
 _ELLIPSIS_OPTIONS = {
     "use_ellipsis_character": "\u2026",
     "use_one_ellipsis_character": "\u2026",
@@ -94,9 +95,9 @@ _ELLIPSIS_OPTIONS = {
     "use_three_spaced_periods": ". . .",
 }
 
-_SPACED_MARK = re.compile(rf"{_AFTER_WORD}[ \u00a0\u202f]?([;:!?]+)(?=\s|$)")
+_SPACED_MARK = lazy_regex(rf"{_AFTER_WORD}[ \u00a0\u202f]?([;:!?]+)(?=\s|$)")
 
-_SENTENCE_BREAK = re.compile(rf"{_AFTER_LETTER}(?:[ \u00a0]+[-\u2013\u2014][ \u00a0]+|\u2014)(?=[^\W\d_])")
+_SENTENCE_BREAK = lazy_regex(rf"{_AFTER_LETTER}(?:[ \u00a0]+[-\u2013\u2014][ \u00a0]+|\u2014)(?=[^\W\d_])")
 _BREAK_OPTIONS = {
     "use_em_dash_with_space_on_either_side": " \u2014 ",
     "use_em_dash_without_space_on_either_side": "\u2014",
@@ -155,7 +156,7 @@ def _quote_style(text: str, style: str, language: str) -> str:
         opening, closing = _CURLY.get(language, _CURLY_DEFAULT)
     else:
         opening, closing = _GUILLEMETS.get(language, _GUILLEMETS_DEFAULT)
-    spots = [m.start() for m in _ANY_DOUBLE_QUOTE.finditer(text)]
+    spots = [m.start() for m in _ANY_DOUBLE_QUOTE().finditer(text)]
     if not spots or len(spots) % 2:
         return text
     # Guillemets may have spaces on their inner side (« oui »): those belong to the quote.
@@ -184,19 +185,19 @@ def _quote_style(text: str, style: str, language: str) -> str:
 
 def _apostrophes(text: str, style: str) -> str:
     if style == "curly":
-        return _STRAIGHT_APOSTROPHE.sub("\u2019", text)
-    return _CURLY_APOSTROPHE.sub("'", text)
+        return _STRAIGHT_APOSTROPHE().sub("\u2019", text)
+    return _CURLY_APOSTROPHE().sub("'", text)
 
 
 def _ellipsis(text: str, form: str) -> str:
     if form == "\u2026":
-        return _THREE_PERIODS.sub(form, text)
-    return _THREE_PERIODS.sub(form, text.replace("\u2026", form))
+        return _THREE_PERIODS().sub(form, text)
+    return _THREE_PERIODS().sub(form, text.replace("\u2026", form))
 
 
 def _spacing(text: str, option: str) -> str:
     space = " " if option == "use_regular_space" else ""
-    return _SPACED_MARK.sub(lambda m: space + m.group(1), text)
+    return _SPACED_MARK().sub(lambda m: space + m.group(1), text)
 
 
 def _keeps_final_period(text: str, end: int) -> bool:
@@ -261,7 +262,7 @@ def _rewrites(rules: Rules, language: str) -> list[Callable[[str], str]]:
         steps.append(partial(_spacing, option=spacing))
     dash = _BREAK_OPTIONS.get(chosen.get(("punctuation", "sentence_break_indicator"), ""))
     if dash is not None:
-        steps.append(partial(_SENTENCE_BREAK.sub, dash))
+        steps.append(partial(_SENTENCE_BREAK().sub, dash))
     degrees = chosen.get(("punctuation", "periods_in_academic_degrees"))
     if degrees in ("use", "do_not_use"):
         steps.append(partial(_degrees, option=degrees))

@@ -20,20 +20,21 @@ rapidfuzz's (C++), so a memory of 100,000 segments costs milliseconds per text.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from pipeline.patterns import lazy_regex
+
 # rapidfuzz is imported where a text is matched: a service that never looks a memory up (the
 # pipeline's embedded one, translating catalogs) does not load it.
 
-_SPACE = re.compile(r"\s+")
+_SPACE = lazy_regex(r"\s+")
 
 
 def normalize(text: str) -> str:
     """NFC, whitespace runs as one space, no edge whitespace: the form segments are compared in."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    return _SPACE().sub(" ", unicodedata.normalize("NFC", text)).strip()
 
 
 def _rapidfuzz() -> tuple[Any, Any]:

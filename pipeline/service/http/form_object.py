@@ -14,14 +14,14 @@ Every value is a string, as in any form.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from pipeline.patterns import lazy_regex
 from pipeline.service.echo import echo
 from pipeline.service.http.params import parse_form
 from pipeline.service.http.responses import bad_request
 
-_INDEXED = re.compile(
+_INDEXED = lazy_regex(
     r"""(?x)
     (?P<name>[A-Za-z_][A-Za-z0-9_]*)   # the list's name: dictionaries
     \[(?P<index>[0-9]{1,6})\]          # its element: [0]
@@ -37,7 +37,7 @@ def form_object(body: bytes) -> dict[str, Any]:
     for key, values in parse_form(body).items():
         if len(values) > 1:
             raise bad_request(f"form field {echo(key)} may be given only once")
-        match = _INDEXED.fullmatch(key)
+        match = _INDEXED().fullmatch(key)
         if match is None:
             plain[key] = values[0]
             continue

@@ -14,13 +14,13 @@ Query parameters, which every endpoint reads the same way, go through :func:`sin
 from __future__ import annotations
 
 import json
-import re
 import urllib.parse
 from collections.abc import Iterable
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
+from pipeline.patterns import lazy_regex
 from pipeline.service.echo import echo
 from pipeline.service.http.responses import ApiError, bad_request
 
@@ -206,7 +206,7 @@ def parse_json_object(body: bytes) -> dict[str, Any]:
 
 
 #: A string (whatever it holds), or what starts a value in an array or object: ``[``, ``{`` or ``,``.
-_JSON_STRUCTURE = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{,]')
+_JSON_STRUCTURE = lazy_regex(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{,]')
 
 
 def _json_values_past(body: bytes, most: int) -> bool:
@@ -220,7 +220,7 @@ def _json_values_past(body: bytes, most: int) -> bool:
     if body.count(b",") + body.count(b"[") + body.count(b"{") <= most:
         return False
     count = 0
-    for match in _JSON_STRUCTURE.finditer(body):
+    for match in _JSON_STRUCTURE().finditer(body):
         if match.end() - match.start() == 1:
             count += 1
             if count > most:

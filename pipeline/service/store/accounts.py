@@ -13,8 +13,6 @@ Secrets are never stored, only their SHA-256; the creating call is the only mome
 an API-created key is known.
 """
 
-from __future__ import annotations
-
 import hashlib
 import logging
 import sqlite3

@@ -7,8 +7,6 @@ invisible, exactly as if it did not exist. ``revision`` changes on every write o
 so that parsed entries can be cached safely (see ``resources``).
 """
 
-from __future__ import annotations
-
 import sqlite3
 import uuid
 from typing import NamedTuple

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import csv
 import functools
-import re
 from collections.abc import Iterable, Iterator
 
+from pipeline.patterns import lazy_regex
 from pipeline.protocol import (
     MAX_GLOSSARY_DICTIONARY_BYTES,
     MAX_GLOSSARY_NAME_BYTES,
@@ -36,7 +36,7 @@ from pipeline.service.echo import echo
 ENTRY_FORMATS = ("tsv", "csv")
 #: C0 and C1 control characters (Unicode category Cc: tab, line feed, CR, NEL included) and the
 #: Unicode line and paragraph separators.
-_FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_FORBIDDEN = lazy_regex("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class ContentError(ValueError):
@@ -77,7 +77,7 @@ def phrase_problem(phrase: str) -> str | None:
     """What is wrong with one source or target phrase, or None when it is valid."""
     if not phrase:
         return "empty phrase"
-    bad = _FORBIDDEN.search(phrase)
+    bad = _FORBIDDEN().search(phrase)
     if bad is not None:
         return f"control character or line break U+{ord(bad.group()):04X} in {echo(phrase)}"
     if phrase != phrase.strip():

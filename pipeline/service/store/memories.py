@@ -19,8 +19,6 @@ A memory's id is a UUID derived from the account's tier and the memory's name, s
 same across restarts. ``api.memories`` lists them; see ``engine.tm_match`` for the fuzzy-match score.
 """
 
-from __future__ import annotations
-
 import hashlib
 import pathlib
 import uuid

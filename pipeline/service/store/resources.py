@@ -11,8 +11,6 @@ the dictionary of the request's pair is loaded and parsed, once per revision (a 
 the latest parsed dictionaries, so a 10 MB dictionary is not re-read for every request).
 """
 
-from __future__ import annotations
-
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -107,7 +105,9 @@ class _EntryCache:
 class _Dictionaries(Mapping[tuple[str, str], Entries]):
     """A glossary's dictionaries by pair; entries are loaded only for the pair asked for."""
 
-    def __init__(self, resources: Resources, account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]):
+    def __init__(
+        self, resources: "Resources", account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]
+    ):
         self._resources, self._account_id, self._glossary_id = resources, account_id, glossary_id
         self._revisions = revisions
 

@@ -6,8 +6,6 @@ Every method takes the account id: another account's list is invisible, exactly 
 Each successful change sets ``updated_ms`` and adds one to ``version``.
 """
 
-from __future__ import annotations
-
 import json
 import sqlite3
 import uuid

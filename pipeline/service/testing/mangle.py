@@ -17,7 +17,7 @@ _ATTRIBUTE_VALUE = re.compile(r"""=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 def _tags(text: str) -> list[re.Match[str]]:
-    return [m for m in TOKEN.finditer(text) if m.group("tag") is not None]
+    return [m for m in TOKEN().finditer(text) if m.group("tag") is not None]
 
 
 def _ignored_spans(text: str, markup: MarkupOptions) -> list[tuple[int, int]]:

@@ -35,7 +35,7 @@ def test_the_report_counts_what_awaits_review_after_the_run_and_a_skipped_catalo
     again = run(settings, FakeService())  # nothing new: the catalog is not even read
     assert again.unchanged_catalogs == 1 and again.totals.awaiting_review == after
     catalog = read_catalog(path)  # a reviewer accepts one entry
-    index = next(u.index for u in catalog.units if u.state is UnitState.FUZZY)
+    index = next(u.position for u in catalog.units if u.state is UnitState.FUZZY)
     path.write_bytes(catalog.render_reviewed({index: Reviewed()}))
     assert run(settings, FakeService()).totals.awaiting_review == after - 1
 

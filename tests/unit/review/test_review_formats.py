@@ -29,7 +29,7 @@ def decide(path: Path, source: str, decision: Reviewed) -> list[str]:
     """Write ``decision`` for the unit with ``source`` into ``path``; the lines removed and added."""
     before = path.read_text(encoding="utf-8")
     catalog = read_catalog(path)
-    index = next(u.index for u in catalog.units if u.sources[0] == source)
+    index = next(u.position for u in catalog.units if u.sources[0] == source)
     path.write_bytes(catalog.render_reviewed({index: decision}))
     after = path.read_text(encoding="utf-8")
     diff = difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
@@ -98,7 +98,7 @@ def test_po_crlf_and_a_missing_final_newline_are_kept(tmp_path: Path) -> None:
     text = text.replace('msgid "Restore"\r\nmsgstr ""\r\n', '#, fuzzy\r\nmsgid "Restore"\r\nmsgstr "Zurück"')
     path.write_bytes(text.encode("utf-8"))
     catalog = read_catalog(path)
-    index = next(u.index for u in catalog.units if u.sources[0] == "Restore")
+    index = next(u.position for u in catalog.units if u.sources[0] == "Restore")
     data = catalog.render_reviewed({index: Reviewed(targets=("Wiederherstellen",))})
     assert data.endswith(b'msgid "Restore"\r\nmsgstr "Wiederherstellen"')
     assert data.count(b"\r\n") == data.count(b"\n")
@@ -106,7 +106,7 @@ def test_po_crlf_and_a_missing_final_newline_are_kept(tmp_path: Path) -> None:
 
 def test_po_refuses_a_wrong_number_of_forms() -> None:
     catalog = read_catalog(REVIEW / "awaiting_review.po")
-    index = next(u.index for u in catalog.units if u.plural)
+    index = next(u.position for u in catalog.units if u.plural)
     with pytest.raises(ValueError, match="needs 2 forms"):
         catalog.render_reviewed({index: Reviewed(targets=("eins",))})
 

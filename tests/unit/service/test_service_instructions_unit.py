@@ -196,8 +196,8 @@ def test_a_memory_match_is_cut_too() -> None:
 
 def test_tags_come_back_whole_and_in_order_whatever_the_limit() -> None:
     text = '<p>Open <b>the</b> <x id="1"/> file<br/> now</p>'
-    tags = [m.group() for m in TOKEN.finditer(text)]
+    tags = [m.group() for m in TOKEN().finditer(text)]
     for limit in range(len(text) + 2):
         cut = shorten(text, limit, XML)
-        assert [m.group() for m in TOKEN.finditer(cut)] == tags
+        assert [m.group() for m in TOKEN().finditer(cut)] == tags
         assert len(cut) <= max(limit, len("".join(tags)))
