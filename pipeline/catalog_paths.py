@@ -44,6 +44,7 @@ class Found:
 
     paths: list[Path]
     refused: list[Issue] = field(default_factory=list)
+    read_only: list[Path] = field(default_factory=list)  # refused as read-only (``writing``), each also in ``refused``
 
 
 def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool = True) -> Found:
@@ -68,6 +69,7 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
     excluded = _Patterns(settings.exclude)
     found: set[Path] = set()
     refused: list[Issue] = []
+    read_only_found: list[Path] = []
     folders: dict[str, str] = {}
     for candidate in sorted(candidates):
         real = _resolve(candidate, folders)
@@ -88,9 +90,10 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
             continue
         if writing and read_only(real):
             refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), READ_ONLY))
+            read_only_found.append(real)
             continue
         found.add(real)
-    return Found(sorted(found), refused)
+    return Found(sorted(found), refused, read_only_found)
 
 
 def where_searched(settings: Settings, paths: Sequence[Path] = ()) -> str:

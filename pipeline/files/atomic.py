@@ -16,10 +16,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["Content", "atomic_write", "discard", "discard_left", "write_beside"]
+__all__ = ["Content", "atomic_write", "discard", "discard_left", "write_beside", "written_beside"]
 
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
@@ -51,6 +52,16 @@ def write_beside(path: Path, data: Content, durable: bool = True) -> str:
     Refuses a read-only ``path`` (see :func:`atomic_write`); the caller renames the file into place
     or :func:`discard`\ s it.
     """
+    return written_beside(path, data, durable)[0]
+
+
+def written_beside(path: Path, data: Content, durable: bool = True) -> tuple[str, os.stat_result]:
+    """:func:`write_beside`, and the new file's status as it was made (its identity: ``os.path.samestat``).
+
+    Each system call here is a turn of the GIL for a writer thread, against every other thread:
+    the bytes go out through ``os.write`` (a file object would ask the descriptor's status and
+    position first), and the mode is set only where the new file did not get it when it was made.
+    """
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -59,24 +70,41 @@ def write_beside(path: Path, data: Content, durable: bool = True) -> str:
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     fd, tmp = new_beside(path)
     try:
-        # A buffer of a set size: open() would ask the system whether the new file is a terminal first.
-        with open(fd, "wb", buffering=_BUFFER) as handle:
-            if isinstance(data, bytes):
-                handle.write(data)
-            else:
-                handle.writelines(data)
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        if mode is not None:  # the mode ``path`` had when it was looked at, above
-            os.chmod(tmp, mode & 0o7777)
+        made = os.fstat(fd)
+        _write_all(fd, (data,) if isinstance(data, bytes) else data)
+        if mode is not None and stat.S_IMODE(made.st_mode) != stat.S_IMODE(mode):  # as ``path`` was, above
+            os.chmod(tmp, stat.S_IMODE(mode))
+        if durable:
+            os.fsync(fd)
     except BaseException:
+        os.close(fd)
         discard(tmp)
         raise
-    return tmp
+    os.close(fd)
+    return tmp, made
 
 
-_BUFFER = 1 << 16  # bytes written at a time
+def _write_all(fd: int, pieces: Iterable[bytes | memoryview]) -> None:
+    """Write ``pieces`` in order, gathered up to :data:`_BUFFER` bytes a call (a large piece goes out as it is)."""
+    gathered: list[bytes | memoryview] = []
+    size = 0
+    for piece in pieces:
+        if size + len(piece) > _BUFFER and gathered:
+            _write_out(fd, gathered)
+            gathered, size = [], 0
+        gathered.append(piece)
+        size += len(piece)
+    if gathered:
+        _write_out(fd, gathered)
+
+
+def _write_out(fd: int, gathered: list[bytes | memoryview]) -> None:
+    view = memoryview(gathered[0] if len(gathered) == 1 else b"".join(gathered))
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+_BUFFER = 1 << 16  # bytes written at a time, at most (but for a larger piece)
 
 
 def new_beside(path: Path) -> tuple[int, str]:

@@ -46,9 +46,8 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
     holds exactly ``expected``, checked in the same step as the replacement; otherwise
     :class:`ChangedMeanwhile`, and ``path`` is left as it is (a removed file is not created again).
     """
-    tmp = atomic.write_beside(path, data)
+    tmp, ours = atomic.written_beside(path, data)
     try:
-        ours = os.stat(tmp)
         exchanged = _exchange(tmp, path)
     except FileNotFoundError as exc:
         atomic.discard(tmp)
@@ -97,17 +96,20 @@ def _holds(path: Path, expected: bytes) -> bool:
     """Whether ``path`` holds exactly ``expected`` (False when it cannot be read); read a piece at a time, so
     that a large catalog's old bytes are not held beside its new ones."""
     want = memoryview(expected)
+    at = 0
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         try:
-            if os.fstat(fd).st_size != len(expected):
-                return False
-            at = 0
-            # A byte more than the size said is asked for: a file that grew meanwhile shows it.
-            while piece := os.read(fd, min(_COMPARED, len(expected) - at + 1)):
+            while True:
+                # A byte more than expected is asked for: a longer file shows it. A read of a regular file
+                # that gives less than asked has reached its end (one read for a catalog that is as read).
+                asked = min(_COMPARED, len(expected) - at + 1)
+                piece = os.read(fd, asked)
                 if want[at : at + len(piece)] != piece:
                     return False
                 at += len(piece)
+                if len(piece) < asked:
+                    break
         finally:
             os.close(fd)
     except OSError:

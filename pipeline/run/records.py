@@ -99,6 +99,9 @@ class RunInputs(NamedTuple):
     paths: tuple[Path, ...]  # the catalogs found that an earlier run did not settle, in order
     terminology: str | None  # fingerprint of glossary and style files not synced to this service yet
     started: float  # time.monotonic() when the run began
+    #: Every catalog the configuration finds, settled and read-only ones included (what reuse draws on),
+    #: as found when the run began; None when the run was given paths of its own (reuse then looks itself).
+    project: tuple[Path, ...] | None = None
 
     @property
     def has_work(self) -> bool:

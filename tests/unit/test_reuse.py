@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pipeline import catalog_paths
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.config import ServiceSettings, Settings
 from pipeline.errors import ExitCode
@@ -266,6 +267,31 @@ def test_nothing_untranslated_reads_no_sibling_and_the_index_is_kept_by_the_cata
     run(config, FakeService())
     assert sorted(parsed) == ["django.po", "djangojs.po", "new.po"]  # only the one written since
     assert units(tmp_path / "locale/de/LC_MESSAGES/more.po")[None, "Save"].targets == ("Speichern",)
+
+
+def test_reuse_draws_on_the_catalogs_the_run_found_read_only_ones_included_without_looking_again(
+    tmp_path: Path, project: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, script = project
+    server.chmod(0o444)  # refused for writing, still a source of reviewed translations
+
+    def looked_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the index looked for the catalogs the run had found")
+
+    monkeypatch.setattr(index, "find_catalogs", looked_again)
+    report = run(settings(tmp_path), FakeService())
+    assert [i.reason for i in report.issues if i.catalog == SERVER_PATH] == [catalog_paths.READ_ONLY]
+    assert units(script)[None, "Save"].targets == ("Speichern",)  # reused from the read-only catalog
+    assert [r.origin.partition(":")[0] for r in report.reused] == [SERVER_PATH, SERVER_PATH]
+
+
+def test_a_run_given_its_catalogs_finds_the_project_reuse_draws_on_itself(
+    tmp_path: Path, project: tuple[Path, Path]
+) -> None:
+    server, script = project
+    report = run(settings(tmp_path), FakeService(), paths=(script,))
+    assert report.exit_code == ExitCode.OK and [c.path for c in report.catalogs] == [SCRIPT_PATH]
+    assert units(script)[None, "Save"].targets == ("Speichern",)  # from django.po, which the run was not given
 
 
 def test_a_tampered_index_file_is_read_again_from_the_catalog(tmp_path: Path, project: tuple[Path, Path]) -> None:

@@ -34,13 +34,13 @@ KILLED_WHILE_WRITING = textwrap.dedent(
     import os, signal, sys
     from pipeline.files import atomic
 
-    written = atomic.write_beside
+    written = atomic.written_beside  # what a catalog's new bytes are written beside it with
 
     def write_then_die(*args, **kwargs):
         written(*args, **kwargs)
         os.kill(os.getpid(), signal.SIGKILL)
 
-    atomic.write_beside = write_then_die
+    atomic.written_beside = write_then_die
     from pipeline.cli import main
     sys.exit(main(["translate", "--quiet"]))
     """

@@ -149,3 +149,43 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
     assert kept is not None and Path(kept).read_bytes() == b"first save"
     assert path.read_bytes() == b"second save"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["app.po", Path(kept).name])
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+@pytest.mark.parametrize(
+    ("now", "replaced"),
+    [
+        (b"as read", True),
+        (b"as read, and a line saved after it", False),  # longer: the byte past the end is asked for
+        (b"as rea", False),  # shorter
+        (b"As read", False),
+        (b"x" * (swap._COMPARED + 5), True),  # compared a piece at a time
+        (b"x" * (swap._COMPARED + 5) + b"y", False),
+        (b"x" * (swap._COMPARED + 4), False),
+    ],
+)
+def test_a_file_is_replaced_only_while_it_holds_exactly_the_bytes_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool, now: bytes, replaced: bool
+) -> None:
+    if not exchange:
+        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
+    path = tmp_path / "app.po"
+    path.write_bytes(now)
+    read = b"x" * (swap._COMPARED + 5) if now.startswith(b"x") else b"as read"
+    if replaced:
+        write_over(path, b"translated", read)
+    else:
+        with pytest.raises(ChangedMeanwhile):
+            write_over(path, b"translated", read)
+    assert path.read_bytes() == (b"translated" if replaced else now)
+    assert [p.name for p in tmp_path.iterdir()] == ["app.po"]
+
+
+def test_a_file_written_in_pieces_holds_them_in_order(tmp_path: Path) -> None:
+    big = bytes(range(256)) * 1024  # larger than a write at a time: goes out as it is
+    pieces: list[bytes | memoryview] = [b"a", memoryview(b"bc"), big, memoryview(big)[5:9], b""]
+    pieces[3:3] = [bytes([n]) * 1000 for n in range(200)]
+    path = tmp_path / "app.po"
+    path.write_bytes(b"as read")
+    write_over(path, iter(pieces), b"as read")
+    assert path.read_bytes() == b"".join(pieces)

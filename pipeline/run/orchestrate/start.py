@@ -53,7 +53,9 @@ def begin(
     if not options.dry_run and not settings.service.embedded:
         if synced.SyncRecord(journal.directory).needs_sync(service, terms):
             terminology = terms
-    inputs = RunInputs(settings, options, service, fingerprint, skips, tuple(paths), terminology, started)
+    # What the configuration finds is the project reuse draws on: found once, not walked again for it.
+    project = None if options.paths else tuple(sorted({*found.paths, *found.read_only}))
+    inputs = RunInputs(settings, options, service, fingerprint, skips, tuple(paths), terminology, started, project)
     return inputs, ledger, journal
 
 

@@ -87,7 +87,7 @@ async def translate(
     index = None
     if settings.reuse:  # --no-cache: the index is a cache too
         persist = options.use_cache and not options.dry_run
-        index = Index(settings, journal, provenance, options.use_cache, persist, inputs.paths)
+        index = Index(settings, journal, provenance, options.use_cache, persist, inputs.paths, inputs.project)
     try:
         with interruption.handling(handle_signals):
             rejections = Rejections(settings.cache_dir)

@@ -121,10 +121,12 @@ class Index:
         cached: bool = True,
         persist: bool = True,
         run_paths: Iterable[Path] = (),
+        project: Iterable[Path] | None = None,
     ) -> None:
         """``cached``: read what earlier runs kept in the cache folder; ``persist``: keep what this one parses;
         ``run_paths``: the run's catalogs, kept parsed for their window's scan when the index parses them
-        before it (:meth:`parsed` says when a window reads one)."""
+        before it (:meth:`parsed` says when a window reads one); ``project``: every catalog the discovery
+        finds, read-only ones included, when the run has them already (otherwise found on first need)."""
         self.settings, self.journal, self.provenance, self.persist = settings, journal, provenance, persist
         self.warnings: list[tuple[str, str]] = []  # (file, why it was not read): compendia only
         self._languages: dict[tuple[str, ...], LanguageIndex] = {}
@@ -132,7 +134,8 @@ class Index:
         self._unread = set(run_paths)  # the run's catalogs whose window has not read them yet
         self._ahead: dict[Path, tuple[bytes, Catalog]] = {}  # a run's catalog as parsed: its bytes, its catalog
         self._ahead_bytes = 0
-        self._project: list[Path] | None = None  # the project's catalogs, found once for every language built
+        # The project's catalogs, found once for every language built (templates are no source).
+        self._project = None if project is None else [path for path in project if path.suffix.lower() != ".pot"]
 
     def parsed(self, path: Path, data: bytes | None) -> Catalog | None:
         """The run's catalog at ``path`` as the index parsed it, if that was from the bytes ``data``; None
