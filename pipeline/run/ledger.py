@@ -43,7 +43,9 @@ class Decisions:
 
     def __init__(self) -> None:
         self.done: dict[SegmentKey, str] = {}  # segment -> verified translation
-        self.asked: set[SegmentKey] = set()  # translated by the service in this run (not the cache)
+        # Translated by the service in this run (not the cache); read only to honour a reviewer's rejection, so
+        # a run with none keeps no entry per segment (None; see Ledger.keep_asked).
+        self.asked: set[SegmentKey] | None = set()
         self.notes: dict[SegmentKey, str] = {}  # segment -> why it needs a reviewer's eye
         # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
         self.review: dict[str, dict[int, str]] = {}
@@ -214,7 +216,8 @@ class Ledger:
         window = self.window
         window.done = {key: text for key, text in window.done.items() if key.catalog not in catalogs}
         window.notes = {key: note for key, note in window.notes.items() if key.catalog not in catalogs}
-        window.asked = {key for key in window.asked if key.catalog not in catalogs}
+        if window.asked is not None:
+            window.asked = {key for key in window.asked if key.catalog not in catalogs}
 
     def close_window(self, catalogs: Collection[str]) -> None:
         """A window's catalogs are done with: nothing decided for them is kept."""
@@ -224,6 +227,18 @@ class Ledger:
         for by_catalog in (window.review, window.reused, window.withheld):
             for name in catalogs:
                 by_catalog.pop(name, None)
+
+    def keep_asked(self, keep: bool) -> None:
+        """Whether to remember which segments the service translated (not the cache): only a reviewer's rejection
+        asks (:meth:`withhold`, a text asked for once more), and without one the record would cost a set entry
+        per segment of the window for nothing."""
+        self.window.asked = set() if keep else None
+
+    def was_asked(self, key: SegmentKey) -> bool:
+        """Whether the service translated ``key`` in this run (not the cache); known when :meth:`keep_asked` said so."""
+        if self.window.asked is None:
+            raise RuntimeError("the run keeps no record of what the service translated: it has no reviewer rejection")
+        return key in self.window.asked
 
     def copied(self, key: SegmentKey, text: str, counted: bool = True) -> None:
         """A segment with nothing to translate is written as it is (a plural fallback counts only where used)."""
@@ -244,7 +259,8 @@ class Ledger:
     def translated(self, key: SegmentKey, text: str, note: str | None = None) -> None:
         """The service's answer for a segment passed the gate (``note``: why it needs a reviewer's eye)."""
         self.window.done[key] = text
-        self.window.asked.add(key)
+        if self.window.asked is not None:
+            self.window.asked.add(key)
         if note:
             self.window.notes[key] = note
         if key not in self.window.retried:  # a length retry's segment was counted with its first answer
@@ -317,7 +333,7 @@ class Ledger:
             if self.window.done.pop(key, None) is None:
                 continue
             self.window.notes.pop(key, None)
-            if key in self.window.asked:
+            if self.was_asked(key):
                 counters.segments_translated -= 1
             elif key in sent:
                 counters.segments_from_cache -= 1

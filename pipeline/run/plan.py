@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pipeline import locales
@@ -33,7 +33,7 @@ from pipeline.run import plurals
 from pipeline.run.keys import cache_key, request_params
 from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
-from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog
+from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog, UnitForms
 from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
 __all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
@@ -105,7 +105,8 @@ def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[
         if size >= most:  # the catalogs before filled the part
             yield part
             part, size = [], 0
-        units = list(s.source_forms)  # the units to translate, in file order
+        forms = s.source_forms  # the units to translate, in file order
+        units = forms.indices if isinstance(forms, UnitForms) else list(forms)  # a reused unit makes a dict
         start = 0
         for n, index in enumerate(units):
             size += s.segment_count(index)
@@ -116,7 +117,7 @@ def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[
     yield part
 
 
-def _piece(s: ScannedCatalog, units: list[int], end: int | None) -> ScannedCatalog:
+def _piece(s: ScannedCatalog, units: Sequence[int], end: int | None) -> ScannedCatalog:
     """``s`` with the segments of ``units``, and the fallbacks of the units before ``end`` (the rest: None)."""
     first = bisect_left(s.fallbacks, units[0], key=_unit) if units else 0
     last = len(s.fallbacks) if end is None else bisect_left(s.fallbacks, end, lo=first, key=_unit)

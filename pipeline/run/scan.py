@@ -20,7 +20,7 @@ from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.run import plurals
-from pipeline.run.window import Refused, ScannedCatalog, form_segments, not_offered, unit_context
+from pipeline.run.window import Refused, ScannedCatalog, UnitForms, form_segments, not_offered, unit_context
 from pipeline.segments import Segment
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
@@ -156,7 +156,7 @@ class _Found:
 
     def __init__(self, policy: str) -> None:
         self.policy = policy  # Settings.context
-        self.source_forms: dict[int, tuple[int, ...]] = {}
+        self.source_forms = UnitForms()
         self.plural_plans: dict[int, plurals.UnitPlan] = {}
         self.fallbacks: list[Segment] = []
         self.skipped = 0
@@ -172,16 +172,16 @@ class _Found:
             plan = self.plural_plans[unit.position] = plurals.plan_unit(
                 unit.sources, unit.flags, unit.nforms, plural, source_lang
             )
-            self.source_forms[unit.position] = tuple(f.segment for f in plan.forms)
+            self.source_forms.add(unit.position, tuple(f.segment for f in plan.forms))
             self.fallbacks.extend(form_segments(display, unit, plan.fallbacks, unit_context(self.policy, unit)))
         else:
-            self.source_forms[unit.position] = (0,)
+            self.source_forms.add(unit.position, (0,))
 
 
 def _without(scanned: ScannedCatalog, units: frozenset[int]) -> ScannedCatalog:
     """``scanned`` without ``units`` (keys with no text to translate from: warned about)."""
     return scanned._replace(
-        source_forms={i: f for i, f in scanned.source_forms.items() if i not in units},
+        source_forms=UnitForms.of((i, f) for i, f in scanned.source_forms.items() if i not in units),
         skipped=scanned.skipped + len(units),
     )
 

@@ -5,7 +5,9 @@ the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
 :mod:`pipeline.segments`. What the run decides from them is the :class:`~pipeline.run.ledger.Ledger`'s.
 """
 
-from collections.abc import Callable, Mapping
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -31,12 +33,75 @@ __all__ = [
     "ReusedUnit",
     "ScannedCatalog",
     "Verdict",
+    "UnitForms",
     "Verify",
     "WindowFiles",
     "form_segments",
     "not_offered",
     "unit_context",
 ]
+
+
+class UnitForms(Mapping[int, tuple[int, ...]]):
+    """A catalog's units to translate, in file order -> the source form (SegmentKey.form) of each target form.
+
+    Most units have one form, ``(0,)``: their indices are kept in an array (8 bytes each) and only the
+    plurals' forms in a dict, where a dict entry per unit cost 35 bytes and more (5 MiB for a 10 MB
+    catalog, held for the whole window). Units are added in ascending index order (:meth:`add`).
+    """
+
+    __slots__ = ("_units", "_forms")
+
+    _ONE = (0,)
+
+    def __init__(self) -> None:
+        self._units = array("q")
+        self._forms: dict[int, tuple[int, ...]] = {}  # the units whose forms are not (0,)
+
+    @classmethod
+    def of(cls, pairs: Iterable[tuple[int, tuple[int, ...]]]) -> "UnitForms":
+        """The units of ``pairs`` (index, forms), in ascending index order."""
+        made = cls()
+        for index, forms in pairs:
+            made.add(index, forms)
+        return made
+
+    def add(self, index: int, forms: tuple[int, ...]) -> None:
+        """Unit ``index``, after every unit added before it, with ``forms``."""
+        if self._units and index <= self._units[-1]:
+            raise ValueError(f"unit {index} added after unit {self._units[-1]}")
+        self._units.append(index)
+        if forms != self._ONE:
+            self._forms[index] = forms
+
+    @property
+    def indices(self) -> Sequence[int]:
+        """The units' indices in file order (the array itself: a list would hold an int object each)."""
+        return self._units
+
+    def __getitem__(self, index: int) -> tuple[int, ...]:
+        forms = self._forms.get(index)
+        if forms is not None:
+            return forms
+        at = bisect_left(self._units, index)
+        if at == len(self._units) or self._units[at] != index:
+            raise KeyError(index)
+        return self._ONE
+
+    def __contains__(self, index: object) -> bool:
+        if not isinstance(index, int):
+            return False
+        at = bisect_left(self._units, index)
+        return at < len(self._units) and self._units[at] == index
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+    def __repr__(self) -> str:
+        return f"UnitForms({dict(self.items())!r})"
 
 
 class ScannedCatalog(NamedTuple):
@@ -53,7 +118,7 @@ class ScannedCatalog(NamedTuple):
     locale: str
     target_lang: str
     segments: tuple[Segment, ...]
-    source_forms: dict[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
+    source_forms: Mapping[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
     plural_plans: Mapping[int, "UnitPlan"] = MappingProxyType({})  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed

@@ -177,3 +177,26 @@ def test_a_text_two_unsent_parts_share_remains_once_with_every_segment_that_wait
     ledger.leave([pending("k-save", "Save", range(0, 2)), pending("k-open", "Open", range(2, 3))])
     ledger.leave([pending("k-save", "Save", range(10, 13))])  # the next part waits for the same text
     assert ledger.report.remaining == Remaining(segments=6, texts=2, characters=8)
+
+
+def test_which_segments_the_service_translated_is_kept_only_for_a_reviewer_rejection() -> None:
+    from pipeline.run.ledger import Ledger
+    from pipeline.segments import SegmentKey
+
+    asked, served = SegmentKey("de.po", 1), SegmentKey("de.po", 2)
+    for keep in (True, False):
+        ledger = Ledger("embedded", dry_run=False, budget=None, log=lambda message: None)
+        ledger.keep_asked(keep)
+        ledger.scanned("de.po", "DE", skipped=0, awaiting=0)
+        ledger.translated(asked, "Gespeichert")
+        ledger.served(served, "Geöffnet", characters=6)
+        assert ledger.done == {asked: "Gespeichert", served: "Geöffnet"}
+        if keep:  # withhold and a text asked again tell the service's translations from the cache's
+            assert ledger.was_asked(asked) and not ledger.was_asked(served)
+            ledger.withhold("de.po", [asked, served], sent={asked, served})
+            counters = ledger.counters("de.po")
+            assert (counters.segments_translated, counters.segments_from_cache, counters.segments_skipped) == (0, 0, 2)
+        else:  # no rejection to honour: no entry per segment, and asking is a mistake said as one
+            assert ledger.window.asked is None
+            with pytest.raises(RuntimeError, match="no reviewer rejection"):
+                ledger.was_asked(asked)

@@ -75,7 +75,7 @@ def matches(
 def again(units: list[UnitRef], items: Iterable[Pending], ledger: Ledger) -> Again:
     """The segments of ``units`` to ask for once more (taken back from the ledger), and the answers to keep."""
     wanted = frozenset(units)
-    done, asked = ledger.done, ledger.window.asked
+    done = ledger.done
     texts: dict[str, Pending] = {}
     copies: dict[str, str] = {}
     for item in items:
@@ -83,7 +83,7 @@ def again(units: list[UnitRef], items: Iterable[Pending], ledger: Ledger) -> Aga
         if not refs:
             continue
         key = second_opinion_key(item.key)
-        served = [ref for ref in refs if ref.key not in asked]
+        served = [ref for ref in refs if not ledger.was_asked(ref.key)]
         if len(served) < len(refs):
             copies[item.key] = key
         if not served:

@@ -90,6 +90,8 @@ async def translate(
         index = Index(settings, journal, provenance, options.use_cache, persist, inputs.paths, inputs.project)
     try:
         with interruption.handling(handle_signals):
+            rejections = Rejections(settings.cache_dir)
+            ledger.keep_asked(bool(rejections))  # read only to honour a reviewer's rejection
             connections = Connections(inputs, ledger, journal, client_factory)
             work = RunContext(
                 inputs,
@@ -101,7 +103,7 @@ async def translate(
                 interruption,
                 progress or Progress(),
                 index,
-                Rejections(settings.cache_dir),
+                rejections,
             )
             try:
                 await _in_turn(work)
