@@ -17,7 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from pipeline.files.lockfile import STATE_LOCK_NAME, state_lock
+from pipeline.files.lockfile import state_lock, state_lock_path
 
 __all__ = ["is_damaged", "set_aside"]
 
@@ -39,7 +39,7 @@ def set_aside(path: Path, lock_held: bool = False) -> Path | None:
     try:
         if lock_held:
             return _set_aside(path)
-        with state_lock(path.parent / STATE_LOCK_NAME):
+        with state_lock(state_lock_path(path.parent)):
             return _set_aside(path)
     except OSError:
         return None

@@ -31,13 +31,18 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-__all__ = ["STATE_LOCK_NAME", "STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock"]
+__all__ = ["STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock", "state_lock_path"]
 
-#: The lock file in a cache folder held while the run state there is written (state and provenance).
-STATE_LOCK_NAME = "state.lock"
+_STATE_LOCK_NAME = "state.lock"  # held while a save merges a run's changes into the state's files
 
 #: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
 STATE_LOCK_SECONDS = 10.0
+
+
+def state_lock_path(directory: Path) -> Path:
+    """The lock file held while the run state in ``directory`` is written (state, provenance, a damaged
+    file set aside)."""
+    return directory / _STATE_LOCK_NAME
 
 
 @contextlib.contextmanager

@@ -35,7 +35,6 @@ from typing import Any, NamedTuple, TypeVar
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
-from pipeline.files.lockfile import STATE_LOCK_NAME
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
@@ -43,7 +42,6 @@ _Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
-LOCK_NAME = STATE_LOCK_NAME  # held while a save merges this run's changes into the files
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
@@ -243,7 +241,8 @@ class Journal:
     def save(self) -> None:
         """Write what changed into ``state.json``, atomically; no-op without a state folder.
 
-        What another run saved meanwhile is kept: the caller holds the state's lock (:func:`state_lock_path`).
+        What another run saved meanwhile is kept: the caller holds the state's lock
+        (:func:`~pipeline.files.lockfile.state_lock_path`).
         """
         if self.directory is None or not self.changed:
             return
@@ -290,11 +289,6 @@ def _applied(records: dict[str, _Record], changes: dict[str, _Record | None]) ->
         else:
             records[name] = change
     return records
-
-
-def state_lock_path(directory: Path) -> Path:
-    """The lock file held while the run state in ``directory`` is written (state and provenance)."""
-    return directory / LOCK_NAME
 
 
 def dump_json(data: object, indent: int | None = 1) -> bytes:

@@ -44,8 +44,8 @@ from typing import NamedTuple, TypeGuard
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, set_aside
-from pipeline.files.lockfile import state_lock
-from pipeline.run.journal import STATE_VERSION, dump_json, read_json, state_lock_path
+from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.run.journal import STATE_VERSION, dump_json, read_json
 
 __all__ = [
     "PROVENANCE_DIR",

@@ -23,10 +23,10 @@ from pipeline.catalogs.merge import Template, merge_read, read_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.atomic import atomic_write
-from pipeline.files.lockfile import state_lock
+from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Issue, Severity
-from pipeline.run.journal import Journal, Merged, state_lock_path
+from pipeline.run.journal import Journal, Merged
 
 
 class MergeSummary(NamedTuple):

@@ -6,10 +6,9 @@ import asyncio
 from collections.abc import Callable
 
 from pipeline.catalog_paths import display_path
-from pipeline.files.lockfile import state_lock
+from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.model import Issue
 from pipeline.run import gate, plan, settled, write
-from pipeline.run.journal import state_lock_path
 from pipeline.run.orchestrate.context import RunContext
 from pipeline.run.records import Fingerprint
 from pipeline.run.send import length
