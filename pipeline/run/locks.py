@@ -145,8 +145,7 @@ class CatalogLocks:
                 raise
             self._held[path] = lock
             taken.append(path)
-            _clear_left(lock, path, name, log)
-            _note(lock, me)
+            _taken(lock, path, me, name, log)
         return waited
 
     def take_free(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
@@ -169,8 +168,7 @@ class CatalogLocks:
                 continue
             self._held[path] = lock
             taken.append(path)
-            _clear_left(lock, path, name, log)
-            _note(lock, me)
+            _taken(lock, path, me, name, log)
         return True
 
     def _usable(self, log: Callable[[str], None]) -> Path | None:
@@ -230,8 +228,10 @@ def _command() -> str:
     return " ".join([name, *sys.argv[1:]])
 
 
-def _note(lock: FileLock, me: bytes) -> None:
-    """Say who holds ``lock``, in its file (best effort: a waiter without a note just says less)."""
+def _taken(lock: FileLock, catalog: Path, me: bytes, name: Callable[[Path], str], log: Callable[[str], None]) -> None:
+    """``lock`` on ``catalog`` was just taken: clear what a killed holder left, then say who holds it, in
+    its file (best effort: a waiter without a note just says less)."""
+    _clear_left(lock, catalog, name, log)  # reads the killed holder's note: before ours is written over it
     try:
         lock.write_note(me)
     except OSError:
