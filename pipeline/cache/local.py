@@ -49,13 +49,13 @@ class LocalStore:
     def __init__(self, directory: Path) -> None:
         self.path = directory / FILE_NAME
         #: Where a file SQLite could not read as a database was moved (:mod:`pipeline.files.damaged`).
-        self.set_aside: Path | None = None
+        self.damaged_moved_to: Path | None = None
         try:
             try:
                 self._db = _connect(self.path)
             except sqlite3.Error as exc:
-                self.set_aside = set_aside(self.path) if is_damaged(exc) else None
-                if self.set_aside is None:
+                self.damaged_moved_to = set_aside(self.path) if is_damaged(exc) else None
+                if self.damaged_moved_to is None:
                     raise
                 self._db = _connect(self.path)  # a new file where the damaged one was
         except (OSError, sqlite3.Error) as exc:

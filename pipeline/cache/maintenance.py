@@ -59,8 +59,8 @@ def _local(
         store = LocalStore(folder)
     except LocalStoreError as exc:
         return {**where, "error": str(exc)}
-    if store.set_aside is not None:  # not a database SQLite could read: moved, a new one made
-        where["set_aside"] = str(store.set_aside)
+    if store.damaged_moved_to is not None:  # not a database SQLite could read: moved, a new one made
+        where["set_aside"] = str(store.damaged_moved_to)
     try:
         return {**where, **action(store)}
     except LocalStoreError as exc:

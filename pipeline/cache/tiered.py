@@ -63,10 +63,10 @@ class TranslationCache:
                     f"its translations in memory only"
                 )
             else:
-                if self._local.set_aside is not None:
+                if self._local.damaged_moved_to is not None:
                     self._log(
                         f"warning: the translation cache {self._local.path} was not a database SQLite can read; "
-                        f"it was moved to {self._local.set_aside.name} and a new one started"
+                        f"it was moved to {self._local.damaged_moved_to.name} and a new one started"
                     )
 
     @property
