@@ -55,7 +55,8 @@ def measure(project: str, root: Path, env: dict[str, str], change: tuple[int, in
     target = catalog_path(root, domain, lang)
     target.parent.mkdir(parents=True)
     write_config(root)
-    msgmerge = ["msgmerge", "--previous", "--quiet", "-o", str(root / "msgmerge.po"), str(published), str(pot)]
+    merged = root / "msgmerge.out"  # not a ``*.po``: not one of the catalogs ``refresh`` merges
+    msgmerge = ["msgmerge", "--previous", "--quiet", "-o", str(merged), str(published), str(pot)]
     refresh = pipeline_argv("refresh", "--merge-only", "--quiet")
     pairs: list[tuple[Timed, Timed]] = []
     for _ in range(RUNS):

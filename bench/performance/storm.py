@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench.harness.process import pipeline_argv, timed
+from bench.harness.process import SOME_FAILED, pipeline_argv, timed
 from bench.harness.rows import Row, Target, main
 from bench.harness.stand_in import RETRY_AFTER, StandIn
 from bench.harness.workloads import SIX, read_report, template, write_project
@@ -25,7 +25,9 @@ def one_run(root: Path, project: str, env: dict[str, str], share: float, seed: i
     """``project`` translated from scratch in ``root`` against the stand-in refusing ``share`` of requests."""
     with StandIn(LATENCY, NO_LIMIT, share, seed) as service:
         write_project(root, template(project), SIX, url=service.url)
-        run = timed(pipeline_argv("translate", "--quiet"), root, {**env, "PIPELINE_AUTH_KEY": service.key})
+        run = timed(
+            pipeline_argv("translate", "--quiet"), root, {**env, "PIPELINE_AUTH_KEY": service.key}, SOME_FAILED
+        )
         stats = service.stats()
     report = read_report(root)
     totals = report["totals"]
