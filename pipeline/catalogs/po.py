@@ -374,7 +374,7 @@ def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
         )
     raw_lines = Lines(raw)
     encoding, warnings = encoding_of(path, raw, raw_lines)
-    scanned = scan(path, decoded(path, raw_lines, encoding))
+    scanned = scan(path, *decoded(path, raw_lines, encoding))
     spans = scanned.entries
     _refuse_duplicates(path, spans)
     if scanned.polib_refusal is not None:

@@ -61,7 +61,12 @@ _FORM = re.compile(r'(?:msgstr\[([0-9])\][ ])?"(.*)"[ \t]*\r?\n')
 def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) -> tuple[Entry, int] | None:
     """The entry :data:`BLOCK` matched at line ``i``, as the strict path reads it, and the number of lines
     it spans (blank lines after it included); None when a plural form comes twice, which the strict path
-    refuses. ``flags_read`` keeps one tuple per distinct flags line."""
+    refuses. ``flags_read`` keeps one tuple per distinct flags line.
+
+    Run once per entry of every catalog read: the optional parts are absent in most entries, so each is
+    tested before it is counted, joined or unescaped (a call on an empty string costs as much as one on a
+    line).
+    """
     (
         tc,
         gc,
@@ -81,16 +86,52 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         str_more,
         blank,
     ) = found.groups()  # every group, in the pattern's order
-    plural_forms = _forms(forms) if forms is not None else {}
-    if plural_forms is None:
-        return None
-    flags_line = i + tc.count("\n") + gc.count("\n") + oc.count("\n")
+    if forms is not None:
+        plural_forms = _forms(forms)
+        if plural_forms is None:
+            return None
+    else:
+        plural_forms = {}
+    flags_line = i
+    if tc:
+        flags_line += tc.count("\n")
+    if gc:
+        flags_line += gc.count("\n")
+    if oc:
+        flags_line += oc.count("\n")
     insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
-    msgid_line = insert_at + pv.count("\n") + ov.count("\n") + (1 + ctxt_more.count("\n") if ctxt is not None else 0)
-    msgstr_start = msgid_line + 1 + id_more.count("\n") + (1 + plural_more.count("\n") if forms is not None else 0)
-    msgstr_end = msgstr_start + (forms.count("\n") if forms is not None else 1 + str_more.count("\n"))
-    raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
-    raw_id = _contents(msgid, id_more)
+    msgid_line = insert_at
+    if pv:
+        msgid_line += pv.count("\n")
+    if ov:
+        msgid_line += ov.count("\n")
+    if ctxt is not None:
+        msgid_line += 1 + ctxt_more.count("\n") if ctxt_more else 1
+    msgstr_start = msgid_line + 1 + id_more.count("\n") if id_more else msgid_line + 1
+    if forms is not None:
+        msgstr_start += 1 + plural_more.count("\n") if plural_more else 1
+        msgstr_end = msgstr_start + forms.count("\n")
+    else:
+        msgstr_end = msgstr_start + 1 + str_more.count("\n") if str_more else msgstr_start + 1
+    raw_id = msgid + "".join(_CONTENT.findall(id_more)) if id_more else msgid
+    if ctxt is not None:
+        raw_ctxt = ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt
+        key = polib_key(raw_ctxt, raw_id) if "\\" in raw_id or "\\" in raw_ctxt else None
+        msgctxt = unescape(raw_ctxt) if "\\" in raw_ctxt else raw_ctxt
+    else:
+        key = polib_key(None, raw_id) if "\\" in raw_id else None
+        msgctxt = None
+    if msgstr is not None:
+        raw_str = msgstr + "".join(_CONTENT.findall(str_more)) if str_more else msgstr
+        text = unescape(raw_str) if "\\" in raw_str else raw_str
+    else:
+        text = ""
+    if fl is not None:
+        flags = flags_read.get(fl)
+        if flags is None:
+            flags = flags_read[fl] = _flags(fl)
+    else:
+        flags = ()
     read = Entry(
         i,
         msgid_line,
@@ -99,16 +140,16 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         msgstr_start,
         msgstr_end,
         obsolete is not None,
-        unescape(raw_ctxt) if raw_ctxt is not None else None,
-        unescape(raw_id),
+        msgctxt,
+        unescape(raw_id) if "\\" in raw_id else raw_id,
         unescape(_contents(plural, plural_more)) if forms is not None else "",
-        unescape(_contents(msgstr, str_more)) if msgstr is not None else "",
+        text,
         plural_forms,
-        _flags(fl, flags_read) if fl is not None else (),
+        flags,
         "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
-        polib_key(raw_ctxt, raw_id),
+        key,
     )
-    return read, msgstr_end - i + blank.count("\n")
+    return read, msgstr_end - i + blank.count("\n") if blank else msgstr_end - i
 
 
 def _contents(first: str, more: str) -> str:
@@ -130,11 +171,7 @@ def _forms(forms: str) -> dict[int, str] | None:
     return {int(number): unescape("".join(parts)) for number, parts in read.items()}
 
 
-def _flags(line: str, flags_read: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _flags(line: str) -> tuple[str, ...]:
     """The flags of a "#," line, split at commas as the strict path splits them (a bare "#," has none)."""
-    flags = flags_read.get(line)
-    if flags is None:
-        marker_and_flags = line.strip()
-        flags = tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()
-        flags_read[line] = flags
-    return flags
+    marker_and_flags = line.strip()
+    return tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()

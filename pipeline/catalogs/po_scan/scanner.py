@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.catalogs.po_scan import blocks
@@ -55,9 +56,10 @@ class _Open:
         self.plural_forms: list[str] = []  # the msgstr[N] keywords, in the file's order
 
 
-def scan(path: Path, lines: list[str]) -> Scanned:
-    """Check the syntax line by line and read every entry."""
-    return _Scanner(path).read(lines)
+def scan(path: Path, text: str, lines: Sequence[str]) -> Scanned:
+    """Check the syntax line by line and read every entry: ``text`` is the file's, each line ended by a
+    newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`)."""
+    return _Scanner(path).read(text, lines)
 
 
 def metadata(header: str) -> dict[str, str]:
@@ -103,20 +105,20 @@ class _Scanner:
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
 
-    def read(self, lines: list[str]) -> Scanned:
-        """Every entry of ``lines``; a :class:`CatalogError` at the first line gettext would refuse."""
-        text = "\n".join(lines) + "\n"
-        fast = text.count("\n") == len(lines)  # the fast path counts lines by newlines
+    def read(self, text: str, lines: Sequence[str]) -> Scanned:
+        """Every entry of ``text`` (``lines``); a :class:`CatalogError` at the first line gettext would refuse."""
+        count = len(lines)
+        fast = text.count("\n") == count  # the fast path counts lines by newlines
         i, at = 0, 0  # the line read next, and where it starts in ``text``
-        while i < len(lines):
+        while i < count:
             if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
                 i, at = self._entries(text, i, at)
-                if i == len(lines):
+                if i == count:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
         if self.state in ("msgctxt", "msgid", "msgid_plural"):
-            raise self._fail(len(lines) - 1, "the file ends inside an entry, before its msgstr")
+            raise self._fail(count - 1, "the file ends inside an entry, before its msgstr")
         self._close()
         return Scanned(self.entries, self.rules.refusal(self.entries))
 
