@@ -67,44 +67,19 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     tested before it is counted, joined or unescaped (a call on an empty string costs as much as one on a
     line).
     """
-    (
-        tc,
-        gc,
-        oc,
-        fl,
-        pv,
-        ov,
-        obsolete,
-        ctxt,
-        ctxt_more,
-        msgid,
-        id_more,
-        plural,
-        plural_more,
-        forms,
-        msgstr,
-        str_more,
-        blank,
-    ) = found.groups()  # every group, in the pattern's order
+    groups = found.groups()  # every group, in the pattern's order
+    tc, gc, oc, fl, pv, ov = groups[:6]  # comments, flags, previous strings
+    obsolete, ctxt, ctxt_more, msgid, id_more = groups[6:11]
+    plural, plural_more, forms, msgstr, str_more, blank = groups[11:]
     if forms is not None:
         plural_forms = _forms(forms)
         if plural_forms is None:
             return None
     else:
         plural_forms = {}
-    flags_line = i
-    if tc:
-        flags_line += tc.count("\n")
-    if gc:
-        flags_line += gc.count("\n")
-    if oc:
-        flags_line += oc.count("\n")
+    flags_line = i + (tc.count("\n") if tc else 0) + (gc.count("\n") if gc else 0) + (oc.count("\n") if oc else 0)
     insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
-    msgid_line = insert_at
-    if pv:
-        msgid_line += pv.count("\n")
-    if ov:
-        msgid_line += ov.count("\n")
+    msgid_line = insert_at + (pv.count("\n") if pv else 0) + (ov.count("\n") if ov else 0)
     if ctxt is not None:
         msgid_line += 1 + ctxt_more.count("\n") if ctxt_more else 1
     msgstr_start = msgid_line + 1 + id_more.count("\n") if id_more else msgid_line + 1
@@ -114,24 +89,17 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     else:
         msgstr_end = msgstr_start + 1 + str_more.count("\n") if str_more else msgstr_start + 1
     raw_id = msgid + "".join(_CONTENT.findall(id_more)) if id_more else msgid
-    if ctxt is not None:
-        raw_ctxt = ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt
-        key = polib_key(raw_ctxt, raw_id) if "\\" in raw_id or "\\" in raw_ctxt else None
-        msgctxt = unescape(raw_ctxt) if "\\" in raw_ctxt else raw_ctxt
+    raw_ctxt = (ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt) if ctxt is not None else None
+    if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
+        key = polib_key(raw_ctxt, raw_id)
+        raw_id, raw_ctxt = unescape(raw_id), unescape(raw_ctxt) if raw_ctxt is not None else None
     else:
-        key = polib_key(None, raw_id) if "\\" in raw_id else None
-        msgctxt = None
+        key = None
     if msgstr is not None:
         raw_str = msgstr + "".join(_CONTENT.findall(str_more)) if str_more else msgstr
         text = unescape(raw_str) if "\\" in raw_str else raw_str
     else:
         text = ""
-    if fl is not None:
-        flags = flags_read.get(fl)
-        if flags is None:
-            flags = flags_read[fl] = _flags(fl)
-    else:
-        flags = ()
     read = Entry(
         i,
         msgid_line,
@@ -140,12 +108,12 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         msgstr_start,
         msgstr_end,
         obsolete is not None,
-        msgctxt,
-        unescape(raw_id) if "\\" in raw_id else raw_id,
+        raw_ctxt,  # unescaped by now, as raw_id
+        raw_id,
         unescape(_contents(plural, plural_more)) if forms is not None else "",
         text,
         plural_forms,
-        flags,
+        (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
         "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
         key,
     )
@@ -171,7 +139,10 @@ def _forms(forms: str) -> dict[int, str] | None:
     return {int(number): unescape("".join(parts)) for number, parts in read.items()}
 
 
-def _flags(line: str) -> tuple[str, ...]:
-    """The flags of a "#," line, split at commas as the strict path splits them (a bare "#," has none)."""
+def _flags(line: str, flags_read: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The flags of a "#," line, split at commas as the strict path splits them (a bare "#," has none),
+    kept in ``flags_read``."""
     marker_and_flags = line.strip()
-    return tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()
+    flags = tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()
+    flags_read[line] = flags
+    return flags
