@@ -384,6 +384,7 @@ def _leaves(path: Path, real: Path, roots: Sequence[Path]) -> bool:
     return Path(os.path.abspath(path)) != real  # no link on the way: a file the user named, where it is
 
 
+@functools.lru_cache(maxsize=16384)
 def display_path(root: Path, path: Path) -> str:
     """``path`` relative to the project ``root`` where it lies inside it: how reports, messages and the run
     state name a catalog.
@@ -391,6 +392,9 @@ def display_path(root: Path, path: Path) -> str:
     A name's bytes that are not UTF-8 (a Latin-1 folder from an old zip archive) are written as
     ``\\xe9``: the name is then text every output and record can hold, where the path itself
     (``os.fsdecode``'s surrogates) cannot be printed, hashed or written as UTF-8.
+
+    Kept for the last catalogs asked about: a run names each of its catalogs in its scan, its reuse
+    index, its locks and its state, and working the name out took longer than looking it up.
     """
     try:
         name = str(path.relative_to(root))
