@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -341,9 +341,9 @@ def test_a_catalog_the_index_parses_before_its_window_is_parsed_once_and_not_rec
     parsed: list[str] = []
     real = po_scan.scan
 
-    def counting(path: Path, lines: list[str]) -> po_scan.Scanned:
+    def counting(path: Path, text: str, lines: Sequence[str]) -> po_scan.Scanned:
         parsed.append(path.name)
-        return real(path, lines)
+        return real(path, text, lines)
 
     monkeypatch.setattr(po, "scan", counting)  # what read_po calls, for the index and the scan alike
     in_threads: list[str] = []
