@@ -63,20 +63,16 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     it spans (blank lines after it included); None when a plural form comes twice, which the strict path
     refuses. ``flags_read`` keeps one tuple per distinct flags line.
 
-    Run once per entry of every catalog read: the optional parts are absent in most entries, so each is
-    tested before it is counted, joined or unescaped (a call on an empty string costs as much as one on a
-    line).
+    Run once per entry of every catalog read: most entries lack most parts, so each part is tested before
+    it is counted, joined or unescaped (a call on an empty string costs as much as on a line).
     """
     groups = found.groups()  # every group, in the pattern's order
     tc, gc, oc, fl, pv, ov = groups[:6]  # comments, flags, previous strings
     obsolete, ctxt, ctxt_more, msgid, id_more = groups[6:11]
     plural, plural_more, forms, msgstr, str_more, blank = groups[11:]
-    if forms is not None:
-        plural_forms = _forms(forms)
-        if plural_forms is None:
-            return None
-    else:
-        plural_forms = {}
+    plural_forms = _forms(forms) if forms is not None else {}
+    if plural_forms is None:
+        return None
     flags_line = i + (tc.count("\n") if tc else 0) + (gc.count("\n") if gc else 0) + (oc.count("\n") if oc else 0)
     insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
     msgid_line = insert_at + (pv.count("\n") if pv else 0) + (ov.count("\n") if ov else 0)
@@ -91,7 +87,9 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     raw_id = msgid + "".join(_CONTENT.findall(id_more)) if id_more else msgid
     raw_ctxt = (ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt) if ctxt is not None else None
     if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
-        key = polib_key(raw_ctxt, raw_id)
+        # Of the escapes a block may hold, polib reads all but \a as msgfmt does: only with one can the
+        # two readings of the key differ (an escaped backslash before an "a" is looked at in full).
+        key = polib_key(raw_ctxt, raw_id) if "\\a" in raw_id or "\\a" in (raw_ctxt or "") else None
         raw_id, raw_ctxt = unescape(raw_id), unescape(raw_ctxt) if raw_ctxt is not None else None
     else:
         key = None
