@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.catalogs.po import PoRead, read_po_file
+from pipeline.catalogs.po import PoRead, read_po_text
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
@@ -77,9 +77,9 @@ class Template(NamedTuple):
 def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
-    template = read_po_file(path, raw)
+    template, lines = read_po_text(path, raw)
     live = [e for e in template.spans if not e.obsolete]
-    return Template(tuple(live), _references(live, _decoded_lines(template)), dict(template.metadata))
+    return Template(tuple(live), _references(live, _terminated_lines(template, lines)), dict(template.metadata))
 
 
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
@@ -89,28 +89,19 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
 
 def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
-    catalog = read_po_file(catalog_path, raw)  # the strict reader: refused with its line
-    lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
-    return _Merger(catalog, template, lines).run(catalog.raw)
+    catalog, lines = read_po_text(catalog_path, raw)  # the strict reader: refused with its line
+    # Each file is read and decoded once: what is merged is what was checked.
+    return _Merger(catalog, template, _terminated_lines(catalog, lines)).run(catalog.raw)
 
 
-def _decoded_lines(catalog: PoRead) -> list[str]:
-    """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
-    (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
-    elsewhere.
-
-    A UTF-8 file is decoded whole and split at its LFs (a LF byte is a LF character there, and nothing
-    else is); another charset line by line, as the reader split its bytes.
-    """
-    raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
-    if encoding == "utf-8":
-        lines = raw.decode(encoding).split("\n")
-        last = lines.pop()  # after the last LF: a line without its newline, or nothing
-        lines = [line + "\n" for line in lines]
-        if last:
-            lines.append(last)
-        return lines
-    return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
+def _terminated_lines(read: PoRead, lines: list[str]) -> list[str]:
+    """The file's ``lines`` as the reader decoded and numbered them, each with its newline again: a line
+    ends after a LF only (a lone CR is inside a line, as msgfmt reads it), and the last one has none
+    where the file ends without one."""
+    terminated = [line + "\n" for line in lines]
+    if terminated and not read.raw.endswith(b"\n"):
+        terminated[-1] = lines[-1]
+    return terminated
 
 
 def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:
