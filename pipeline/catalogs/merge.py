@@ -249,8 +249,8 @@ class _Merger:
         """An entry the template keeps: as it is, unless the template's comments or flags changed."""
         first, end = self.ranges[i]
         old, t = self.entries[i], self.template[pos]
-        # Comment lines written as the template's (most entries of a merge) hold its comments, flags and
-        # references: nothing to read from them.
+        # Comment lines written as the template's (an entry whose source did not move, or a template
+        # made from this catalog) hold its comments, flags and references: nothing to read from them.
         same_lines = self.lines[first : old.msgid_line] == self.template_lines[t.first : t.msgid_line]
         if same_lines or (old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos)):
             return self.lines[first:end]
@@ -318,7 +318,7 @@ class _Merger:
         return previous
 
     def _ended(self, lines: list[str]) -> list[str]:
-        """Lines made here (the file's end with their newline already), each ended with the file's newline."""
+        """``lines`` each ended with the file's newline: those the merge made (the file's have theirs)."""
         return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
 
     def _translator_comments(self, i: int) -> list[str]:
