@@ -158,13 +158,14 @@ class _Merger:
                 revived[pos] = dead[key]
             else:
                 unmatched.append(pos)
-        lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
-        sources = Lenders([self.entries[i].msgid for i in lenders])
         fuzzy: dict[int, int] = {}  # template position -> catalog entry lending its translation
-        for pos in unmatched:
-            best = sources.most_similar(self.template[pos].msgid)
-            if best is not None:
-                fuzzy[pos] = lenders[best]
+        if unmatched:  # the lenders, sorted, only for a template that brings new messages
+            lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
+            sources = Lenders([self.entries[i].msgid for i in lenders])
+            for pos in unmatched:
+                best = sources.most_similar(self.template[pos].msgid)
+                if best is not None:
+                    fuzzy[pos] = lenders[best]
         used = set(serves) | set(revived.values()) | set(fuzzy.values())
         in_place = {}  # a live entry lending to exactly one new entry is replaced where it stands
         lent: dict[int, list[int]] = {}
