@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import overload
 
@@ -50,7 +50,7 @@ class Lines(Sequence[bytes]):
         return self.raw[self.starts[index] : self.starts[index + 1]]
 
 
-def decoded(path: Path, lines: Lines, encoding: str) -> tuple[str, Sequence[str]]:
+def decoded(path: Path, lines: Lines, encoding: str) -> tuple[str, TextLines]:
     """The file's text, each line ended by a newline (the last one too), and its lines without their
     newlines (the scanner strips every line); the first line that is not valid in ``encoding`` is refused.
 
@@ -71,18 +71,18 @@ def decoded(path: Path, lines: Lines, encoding: str) -> tuple[str, Sequence[str]
         text += "\n"  # after the last newline: the last line, ended as the others are
     if text.count("\n") != len(lines):  # a codec that reads a newline elsewhere: decoded line by line, as written
         split = [line.decode(encoding).rstrip("\n") for line in lines]
-        return "\n".join(split) + "\n", split
+        return "\n".join(split) + "\n", TextLines("", split)
     return text, TextLines(text, len(lines))
 
 
 class TextLines(Sequence[str]):
-    """The lines of ``text`` (each ended by a newline; ``count`` of them) without their newlines, split on
-    first use."""
+    """The lines of a text each ended by a newline, without their newlines, split on first use: ``text``
+    and the number of its lines, or the lines themselves."""
 
-    def __init__(self, text: str, count: int) -> None:
+    def __init__(self, text: str, lines: int | list[str]) -> None:
         self._text = text
-        self._count = count
-        self._split: list[str] | None = None
+        self._split = lines if isinstance(lines, list) else None
+        self._count = len(lines) if isinstance(lines, list) else lines
 
     def __len__(self) -> int:
         return self._count
@@ -94,7 +94,14 @@ class TextLines(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self.as_list()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.as_list())
+
+    def as_list(self) -> list[str]:
+        """The lines, as a list (split now if they were not yet)."""
         if self._split is None:
             self._split = self._text.split("\n")
             self._split.pop()  # after the last newline: no line
-        return self._split[index]
+        return self._split
