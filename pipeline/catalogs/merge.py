@@ -95,7 +95,7 @@ def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> Mer
     return _Merger(catalog, template, _terminated_lines(catalog, lines)).run(catalog.raw)
 
 
-def _terminated_lines(read: PoRead, lines: list[str]) -> list[str]:
+def _terminated_lines(read: PoRead, lines: Sequence[str]) -> list[str]:
     """The file's ``lines`` as the reader decoded and numbered them, each with its newline again: a line
     ends after a LF only (a lone CR is inside a line, as msgfmt reads it), and the last one has none
     where the file ends without one."""

@@ -364,21 +364,15 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
 def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
     """What :func:`read_po` reads, checked alike, before it becomes a catalog: the scanner's entries
     (the header's left out), which a merge compares and copies without the catalog's units."""
-    return _read_po(path, raw)[0]
+    return read_po_text(path, raw)[0]
 
 
-def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, list[str]]:
+def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLines]:
     """:func:`read_po_file`'s reading, and the file's lines as it decoded them (without their newlines).
 
     A merge copies a catalog's lines as text: it takes the ones that were checked instead of decoding
-    the file a second time. A run does not keep them (its catalogs hold their bytes alone), nor
-    splits them: the scan reads a well-formed catalog from its text.
+    the file a second time. A run neither keeps them (its catalogs hold their bytes alone) nor splits them.
     """
-    read, lines = _read_po(path, raw)
-    return read, lines.as_list()
-
-
-def _read_po(path: Path, raw: bytes | None) -> tuple[PoRead, TextLines]:
     try:
         raw = read_regular(path) if raw is None else raw
     except OSError as exc:
