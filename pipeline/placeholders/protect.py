@@ -281,19 +281,7 @@ def restore(translated: str, protected: Protected) -> str:
         _no_foreign_markup(restored, protected)
         return restored
     by_id = {ph.id: ph for ph in protected.placeholders}
-    seen: list[Placeholder] = []
-    texts: list[str] = []  # the text before each placeholder seen, then the text after the last
-    last = 0
-    for match in _TOKEN.finditer(translated):
-        if match.group("markup") is not None:
-            raise PlaceholderMismatch(f"unexpected markup {match.group('markup')!r} in translation")
-        ph = by_id.get(int(match.group("id")))
-        if ph is None:
-            raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
-        texts.append(_xml_unescape(translated[last : match.start()]))
-        seen.append(ph)
-        last = match.end()
-    texts.append(_xml_unescape(translated[last:]))
+    seen, texts = _as_sent(translated, by_id) or _tokens(translated, by_id)
     _verify(seen, protected.placeholders)
     groups = markup.tag_groups(protected.placeholders)
     icu_structure = any(ph.kind in icu.STRUCTURE for ph in protected.placeholders)
@@ -320,6 +308,42 @@ def restore(translated: str, protected: Protected) -> str:
     restored = f"{protected.prefix}{''.join(p.text for p in parts)}{protected.suffix}"
     _no_foreign_markup(restored, protected)
     return restored
+
+
+def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]] | None:
+    """What :func:`_tokens` finds, for an answer whose every tag is a known placeholder's as sent (the
+    usual answer): cut at those tags alone. None for any other answer (text between them holds a ``<``,
+    which :data:`_TOKEN` would read as a tag, or an id is unknown): :func:`_tokens` says why."""
+    pieces = _CANONICAL().split(translated)  # text, id, text, id, ..., text
+    texts = pieces[::2]
+    if any("<" in text for text in texts):
+        return None
+    seen: list[Placeholder] = []
+    for ident in pieces[1::2]:
+        ph = by_id.get(int(ident))
+        if ph is None:
+            return None
+        seen.append(ph)
+    return seen, [_xml_unescape(text) for text in texts]
+
+
+def _tokens(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]]:
+    """The placeholders of ``translated`` in order, and the text before each then after the last (unescaped);
+    refuses markup and unknown ids."""
+    seen: list[Placeholder] = []
+    texts: list[str] = []
+    last = 0
+    for match in _TOKEN.finditer(translated):
+        if match.group("markup") is not None:
+            raise PlaceholderMismatch(f"unexpected markup {match.group('markup')!r} in translation")
+        ph = by_id.get(int(match.group("id")))
+        if ph is None:
+            raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
+        texts.append(_xml_unescape(translated[last : match.start()]))
+        seen.append(ph)
+        last = match.end()
+    texts.append(_xml_unescape(translated[last:]))
+    return seen, texts
 
 
 def _attribute_values(parts: list[icu.Part], groups: list[list[int]]) -> list[icu.Part]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pipeline.placeholders import glue, markup
 from pipeline.placeholders import protect as protect_module
+from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
 
 #: Texts with protected placeholders, as an engine's answer or a source's protected form holds them.
@@ -61,3 +62,19 @@ def test_a_metavariables_neighbours_are_judged_as_by_the_whole_text(text: str) -
 @given(TEXT)
 def test_a_trigger_character_is_a_trigger(text: str) -> None:
     assert protect_module._triggered(text) == (protect_module.TRIGGERS.search(text) is not None)
+
+
+@given(TAGGED, st.sets(st.sampled_from([1, 4, 23])))
+@example('a<x id="1"/>&amp;<x id="23"/>', {1, 23})
+@example('a<x id="1"/><x id="4"/>', {1})
+@example('<x id="1"/><x id="1">', {1})
+@example('<x id="1"/><b>', {1})
+def test_an_answer_cut_at_its_tags_as_sent_reads_as_the_tokenizer_reads_it(text: str, ids: set[int]) -> None:
+    by_id = {ident: Placeholder(ident, f"%{ident}$s", "safe-printf") for ident in ids}
+    try:
+        tokens: object = protect_module._tokens(text, by_id)
+    except protect_module.PlaceholderMismatch:
+        tokens = None  # refused: the cut must leave it to the tokenizer
+    assert protect_module._as_sent(text, by_id) in (tokens, None)
+    if tokens is not None and "<" not in protect_module._CANONICAL().sub("", text):
+        assert protect_module._as_sent(text, by_id) == tokens  # the usual answer takes the short way
