@@ -134,6 +134,16 @@ def scanned_in(text: str) -> tuple[int, ...]:
     return _scanned_for(frozenset(present))
 
 
+#: What :data:`_SCANNED` holds of the kinds that match only what holds a ``%`` (the directives of printf and
+#: its kin): a gap without one, between the directives a format flag names, is not searched for them.
+_PERCENT_KINDS = frozenset(i for i, (_, _, needs) in enumerate(_SCANNED) if "%" in needs)
+
+
+@functools.lru_cache(maxsize=1024)
+def _without_percent(scanned: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(i for i in scanned if i not in _PERCENT_KINDS)
+
+
 def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
     """The matches of ``scanned`` (indexes of :data:`_SCANNED`) in ``core[start:end]``, as one alternation of
     them in their order would find them: the leftmost match, the first listed where two start at one
@@ -144,6 +154,8 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
     ~3 ms each), and a single alternation of every kind tries them all at every position. No kind
     matches the empty string (a unit test checks), so none is passed over as ``finditer`` would.
     """
+    if core.find("%", start, end) < 0:
+        scanned = _without_percent(scanned)
     patterns = [_scanned_pattern(i) for i in scanned]
     upcoming = [p.search(core, start, end) for p in patterns]
     found: list[Span] = []

@@ -11,7 +11,7 @@ from unittest import mock
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.placeholders import glue, markup
+from pipeline.placeholders import glue, kinds, markup
 from pipeline.placeholders import protect as protect_module
 from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
@@ -78,3 +78,16 @@ def test_an_answer_cut_at_its_tags_as_sent_reads_as_the_tokenizer_reads_it(text:
     assert protect_module._as_sent(text, by_id) in (tokens, None)
     if tokens is not None and "<" not in protect_module._CANONICAL().sub("", text):
         assert protect_module._as_sent(text, by_id) == tokens  # the usual answer takes the short way
+
+
+@given(st.lists(st.sampled_from(EXAMPLES), max_size=8).map(" ".join), st.integers(0, 80), st.integers(0, 80))
+@example("%s_%s.spl 50% %{name} %name% %Ln %1", 0, 40)
+@example("a %(x)s b %%", 2, 12)
+def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, start: int, end: int) -> None:
+    start, end = min(start, len(text)), min(end, len(text))
+    scanned = kinds.scanned_in(text)
+    with mock.patch.object(kinds, "_PERCENT_KINDS", frozenset()):
+        kinds._without_percent.cache_clear()
+        every = kinds.spans(text, scanned, start, end)
+    kinds._without_percent.cache_clear()
+    assert kinds.spans(text, scanned, start, end) == every
