@@ -82,12 +82,12 @@ def test_an_answer_cut_at_its_tags_as_sent_reads_as_the_tokenizer_reads_it(text:
 
 @given(st.lists(st.sampled_from(EXAMPLES), max_size=8).map(" ".join), st.integers(0, 80), st.integers(0, 80))
 @example("%s_%s.spl 50% %{name} %name% %Ln %1", 0, 40)
-@example("a %(x)s b %%", 2, 12)
-def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, start: int, end: int) -> None:
-    start, end = min(start, len(text)), min(end, len(text))
-    scanned = kinds.scanned_in(text)
-    with mock.patch.object(kinds, "_PERCENT_KINDS", frozenset()):
+@example("a %(x)s b %% --verbose ~/.config", 2, 30)
+def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, start: int, length: int) -> None:
+    for begin, end in ((0, len(text)), (min(start, len(text)), min(start + length, len(text)))):
+        scanned = kinds.scanned_in(text)
+        with mock.patch.object(kinds, "_PERCENT_KINDS", frozenset()):
+            kinds._without_percent.cache_clear()
+            every = kinds.spans(text, scanned, begin, end)
         kinds._without_percent.cache_clear()
-        every = kinds.spans(text, scanned, start, end)
-    kinds._without_percent.cache_clear()
-    assert kinds.spans(text, scanned, start, end) == every
+        assert kinds.spans(text, scanned, begin, end) == every
