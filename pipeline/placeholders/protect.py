@@ -74,8 +74,16 @@ def _xml_char(match: re.Match[str]) -> str:
     name, dec, hexa = match.groups()
     if name:
         return _XML_NAMED[name]
-    code = int(dec) if dec else int(hexa, 16)
+    code = _number(dec) if dec else int(hexa, 16)
     return chr(code) if 0 < code <= 0x10FFFF else match.group()
+
+
+def _number(digits: str) -> int:
+    """The decimal ``digits`` as a number, 0 (no character, no placeholder) for more than Python converts."""
+    try:
+        return int(digits)
+    except ValueError:  # over 4,300 digits (sys.get_int_max_str_digits): beyond any character or id
+        return 0
 
 
 def _xml_unescape(text: str) -> str:
@@ -320,7 +328,7 @@ def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Place
         return None
     seen: list[Placeholder] = []
     for ident in pieces[1::2]:
-        ph = by_id.get(int(ident))
+        ph = by_id.get(_number(ident))
         if ph is None:
             return None
         seen.append(ph)
@@ -336,7 +344,7 @@ def _tokens(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeh
     for match in _TOKEN.finditer(translated):
         if match.group("markup") is not None:
             raise PlaceholderMismatch(f"unexpected markup {match.group('markup')!r} in translation")
-        ph = by_id.get(int(match.group("id")))
+        ph = by_id.get(_number(match.group("id")))
         if ph is None:
             raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
         texts.append(_xml_unescape(translated[last : match.start()]))
