@@ -54,8 +54,14 @@ _KIND_PATTERNS: dict[str, str] = {
 }
 _IDENTIFIER_HINT = lazy_regex(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
 _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
-#: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``).
-_CAPITALS_HINT = re.compile(r"[A-Z]{3}")
+#: :data:`_IDENTIFIER_HINT`'s ``\w\.\w`` written from its dot, and its ``[a-z][A-Z]|[A-Z]{2}[a-z]{2}`` from
+#: its (first) capital: each starts with what the regex engine skips ahead to, where the alternation is
+#: tried at every position of the text (see :func:`_named`).
+_DOTTED = lazy_regex(r"\.(?<=\w\.)(?=\w)")
+_CAMEL = lazy_regex(r"[A-Z](?:(?<=[a-z][A-Z])|(?=[A-Z][a-z]{2}))")
+#: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``). Written
+#: with a first capital of its own, which the regex engine skips ahead to (``[A-Z]{3}`` is tried everywhere).
+_CAPITALS_HINT = re.compile(r"[A-Z][A-Z]{2}")
 _CAPITALS = "\1"  # stands for a match of _CAPITALS_HINT
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
 #: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`_CAPITALS_HINT`).
@@ -124,10 +130,21 @@ def _scanned_for(present: frozenset[str]) -> tuple[int, ...]:
     )
 
 
+def _named(text: str) -> bool:
+    """Whether :data:`_IDENTIFIER_HINT` finds something in ``text``: its alternatives looked for one by one."""
+    return (
+        "_" in text
+        or "::" in text
+        or "()" in text
+        or ("." in text and _DOTTED().search(text) is not None)
+        or _CAMEL().search(text) is not None
+    )
+
+
 def scanned_in(text: str) -> tuple[int, ...]:
     """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
     present = {c for c in _LOOKED_FOR if c in text}
-    if _IDENTIFIER_HINT().search(text):
+    if _named(text):
         present.add(_NAME)
     if _CAPITALS_HINT.search(text):
         present.add(_CAPITALS)

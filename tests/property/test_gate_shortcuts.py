@@ -91,3 +91,15 @@ def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, st
             every = kinds.spans(text, scanned, begin, end)
         kinds._without_percent.cache_clear()
         assert kinds.spans(text, scanned, begin, end) == every
+
+
+@given(st.text(alphabet="aZbYAB_.:()é1 -", max_size=14) | TEXT)
+@example("conf.py")
+@example("phpMyAdmin")
+@example("OAuth")
+@example("a.é")
+@example(".a")
+@example("ABC")
+def test_the_hint_of_a_name_is_found_where_its_alternation_finds_it(text: str) -> None:
+    assert kinds._named(text) == (kinds._IDENTIFIER_HINT().search(text) is not None)
+    assert (kinds._CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
