@@ -103,3 +103,15 @@ def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, st
 def test_the_hint_of_a_name_is_found_where_its_alternation_finds_it(text: str) -> None:
     assert kinds._named(text) == (kinds._IDENTIFIER_HINT().search(text) is not None)
     assert (kinds._CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
+
+
+_STARTS = [":", "'", "`", "[", "]", "{", "%", "&", "<"]
+
+
+@given(st.lists(st.sampled_from([*EXAMPLES, *_STARTS]), max_size=8).map("".join) | TEXT)
+@example("`code' and ''bold'' :help x<CR> %<PRIu64%> [b]x[/b] [[Page|x]] {{{1}}} &lt;b&gt;")
+@example("''''' ]] [[ <!-- c --> <![CDATA[x]]> <?pi?>")
+def test_the_markup_alternation_finds_from_its_starting_characters_what_it_finds_everywhere(text: str) -> None:
+    for xliff in (False, True):
+        everywhere = [(m.span(), m.lastgroup) for m in markup._outer(xliff).finditer(text)]
+        assert [(m.span(), m.lastgroup) for m in markup._outer_matches(text, xliff)] == everywhere
