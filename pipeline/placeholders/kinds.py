@@ -58,13 +58,15 @@ _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a te
 #: its (first) capital: each starts with what the regex engine skips ahead to, where the alternation is
 #: tried at every position of the text (see :func:`_named`).
 _DOTTED = lazy_regex(r"\.(?<=\w\.)(?=\w)")
-_CAMEL = lazy_regex(r"[A-Z](?:(?<=[a-z][A-Z])|(?=[A-Z][a-z]{2}))")
+#: ``[a-z][A-Z]|[A-Z]{2}[a-z]{2}`` (``phpMyAdmin``, ``OAuth``) written from its first capital; protection's
+#: trigger looks for it too.
+CASED = re.compile(r"[A-Z](?:(?<=[a-z][A-Z])|(?=[A-Z][a-z]{2}))")
 #: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``). Written
 #: with a first capital of its own, which the regex engine skips ahead to (``[A-Z]{3}`` is tried everywhere).
-_CAPITALS_HINT = re.compile(r"[A-Z][A-Z]{2}")
-_CAPITALS = "\1"  # stands for a match of _CAPITALS_HINT
+CAPITALS_HINT = re.compile(r"[A-Z][A-Z]{2}")
+_CAPITALS = "\1"  # stands for a match of CAPITALS_HINT
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
-#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`_CAPITALS_HINT`).
+#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`CAPITALS_HINT`).
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
@@ -137,7 +139,7 @@ def _named(text: str) -> bool:
         or "::" in text
         or "()" in text
         or ("." in text and _DOTTED().search(text) is not None)
-        or _CAMEL().search(text) is not None
+        or CASED.search(text) is not None
     )
 
 
@@ -146,7 +148,7 @@ def scanned_in(text: str) -> tuple[int, ...]:
     present = {c for c in _LOOKED_FOR if c in text}
     if _named(text):
         present.add(_NAME)
-    if _CAPITALS_HINT.search(text):
+    if CAPITALS_HINT.search(text):
         present.add(_CAPITALS)
     return _scanned_for(frozenset(present))
 

@@ -162,9 +162,27 @@ TRIGGERS = re.compile(
 _TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
 
 
+#: TRIGGERS' alternatives after its characters, each written from what the regex engine skips ahead to:
+#: a dash, slash, tilde or dot starting a word, written from that character; a dot or slash between two
+#: letters, from the dot or slash. (Three apostrophes, ``/.`` and ``()`` are plain strings; a small letter
+#: before a capital and two capitals before two small letters are :data:`kinds.CASED`.)
+_STARTING = re.compile(r"[-/~.](?<![\w/.~\\-][-/~.])")
+_BETWEEN = re.compile(r"[./](?<=\w[./])(?=\w)")
+
+
 def _triggered(core: str) -> bool:
-    """Whether :data:`TRIGGERS` finds something in ``core``."""
-    return _TRIGGER_CHARACTERS.search(core) is not None or TRIGGERS.search(core) is not None
+    """Whether :data:`TRIGGERS` finds something in ``core``: its alternatives looked for one by one, the whole
+    alternation only where a protocol's command can be (three capitals in a row)."""
+    return (
+        _TRIGGER_CHARACTERS.search(core) is not None
+        or "'''" in core
+        or "/." in core
+        or "()" in core
+        or _STARTING.search(core) is not None
+        or _BETWEEN.search(core) is not None
+        or kinds.CASED.search(core) is not None
+        or (kinds.CAPITALS_HINT.search(core) is not None and TRIGGERS.search(core) is not None)
+    )
 
 
 _Span = Span

@@ -1,7 +1,10 @@
 """The gate's shortcuts answer what the searches they stand for answer: the markup scan skipped for a
-text without a character it needs, the tag before a placeholder found from the last tag opening, a
-metavariable's glued text and quotes looked at only where they can be, a trigger character looked
-for on its own. Each is checked against the plain search it replaced, written out here."""
+text without a character it needs, and tried only at the characters a match starts with; the tag
+before a placeholder found from the last tag opening; a metavariable's glued text and quotes looked at
+only where they can be; a trigger character looked for on its own, and the trigger's other
+alternatives one by one, as the hint of a name is; an answer whose tags are all placeholders as sent
+cut at them alone; a gap without a ``%`` not searched for the kinds that need one. Each is checked
+against the plain search it replaced, written out here."""
 
 from __future__ import annotations
 
@@ -59,8 +62,26 @@ def test_a_metavariables_neighbours_are_judged_as_by_the_whole_text(text: str) -
         assert markup._quoted(before, after) == quoted
 
 
-@given(TEXT)
-def test_a_trigger_character_is_a_trigger(text: str) -> None:
+@given(TEXT | st.text(alphabet="aZbYAB-/~.\\'() 1é_", max_size=12) | st.sampled_from(["PASV", "xPASV", "a PWD b"]))
+@example("'''")
+@example("a/.b")
+@example("f()")
+@example("-x")
+@example("a-b")
+@example("a~-b")
+@example("a\\-b")
+@example("a.-b")
+@example("a/-b")
+@example("a--b")
+@example("é-b")
+@example(" ~/x")
+@example("conf.py")
+@example("phpMyAdmin")
+@example("OAuth")
+@example("PASV")
+@example("aPASV")
+@example("PASVa")
+def test_a_text_is_triggered_as_the_trigger_alternation_finds(text: str) -> None:
     assert protect_module._triggered(text) == (protect_module.TRIGGERS.search(text) is not None)
 
 
@@ -102,7 +123,7 @@ def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, st
 @example("ABC")
 def test_the_hint_of_a_name_is_found_where_its_alternation_finds_it(text: str) -> None:
     assert kinds._named(text) == (kinds._IDENTIFIER_HINT().search(text) is not None)
-    assert (kinds._CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
+    assert (kinds.CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
 
 
 _STARTS = [":", "'", "`", "[", "]", "{", "%", "&", "<"]
