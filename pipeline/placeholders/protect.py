@@ -302,7 +302,8 @@ def restore(translated: str, protected: Protected) -> str:
     """Put the placeholders back into a translation of ``protected.text``; verify everything came back."""
     # Strip before restoring: a placeholder that stands for whitespace must survive at the edges.
     translated = translated.strip()
-    if not protected.placeholders and _TOKEN.search(translated) is None:  # nothing to put back
+    # Nothing to put back, nor any tag to refuse: every match of _TOKEN starts with a "<", and any "<" is one.
+    if not protected.placeholders and "<" not in translated:
         restored = f"{protected.prefix}{_xml_unescape(translated)}{protected.suffix}"
         _no_foreign_markup(restored, protected)
         return restored

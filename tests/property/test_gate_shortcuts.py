@@ -3,7 +3,7 @@ text without a character it needs, and tried only at the characters a match star
 before a placeholder found from the last tag opening; a metavariable's glued text and quotes looked at
 only where they can be; a trigger character looked for on its own, and the trigger's other
 alternatives one by one, as the hint of a name is; an answer whose tags are all placeholders as sent
-cut at them alone; a gap without a ``%`` not searched for the kinds that need one. Each is checked
+cut at them alone, and one without a ``<`` known to hold none; a gap without a ``%`` not searched for the kinds that need one. Each is checked
 against the plain search it replaced, written out here."""
 
 from __future__ import annotations
@@ -136,3 +136,10 @@ def test_the_markup_alternation_finds_from_its_starting_characters_what_it_finds
     for xliff in (False, True):
         everywhere = [(m.span(), m.lastgroup) for m in markup._outer(xliff).finditer(text)]
         assert [(m.span(), m.lastgroup) for m in markup._outer_matches(text, xliff)] == everywhere
+
+
+@given(TAGGED | TEXT)
+@example("a < b")
+@example("<")
+def test_a_text_without_a_less_than_sign_is_the_one_the_tokenizer_finds_nothing_in(text: str) -> None:
+    assert ("<" not in text) == (protect_module._TOKEN.search(text) is None)
