@@ -3,8 +3,8 @@ text without a character it needs, and tried only at the characters a match star
 before a placeholder found from the last tag opening; a metavariable's glued text and quotes looked at
 only where they can be; a trigger character looked for on its own, and the trigger's other
 alternatives one by one, as the hint of a name is; an answer whose tags are all placeholders as sent
-cut at them alone, and one without a ``<`` known to hold none; a gap without a ``%`` not searched for the kinds that need one. Each is checked
-against the plain search it replaced, written out here."""
+cut at them alone, and one without a ``<`` known to hold none; a gap without a ``%`` not searched for
+the kinds that need one. Each is checked against the plain search it replaced, written out here."""
 
 from __future__ import annotations
 
