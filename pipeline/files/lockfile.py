@@ -61,10 +61,15 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
 #: Seconds between two tries of a blocking :meth:`FileLock.acquire` (filelock's own interval).
 POLL_SECONDS = 0.05
 _BUSY = (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK)
+#: A lock file is written (its holder's note) and emptied: never through a link (a cache folder a
+#: project keeps in its own tree holds whatever a clone put there: a link to a file of the user's
+#: would be overwritten, then emptied), never waiting on a FIFO.
+_OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 class FileLock:
-    """An exclusive lock on ``path`` (created when missing), taken by :meth:`try_acquire` or :meth:`acquire`."""
+    """An exclusive lock on ``path`` (created when missing; a link or a FIFO there is an OSError), taken by
+    :meth:`try_acquire` or :meth:`acquire`."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -83,12 +88,19 @@ class FileLock:
         """Take the lock unless another descriptor holds it (then False); OSError when the file cannot be opened."""
         if self._fd is not None:
             return True
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fd = os.open(self.path, _OPEN_FLAGS, 0o666)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+                raise OSError(errno.ELOOP, "a link, not a regular file", str(self.path)) from None
+            raise
         try:
             _lock(fd)
             # Deleted between our open and our lock (by a process that cleaned the folder): a lock on a
             # file nobody else can open would let another run in; the next try opens the new file.
             status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file", str(self.path))
             taken = status.st_nlink > 0
         except OSError as exc:
             os.close(fd)
