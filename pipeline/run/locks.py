@@ -270,9 +270,14 @@ def _holder(file: Path) -> Holder | None:
     try:
         data = json.loads(read_note(file, _OWNER_BYTES))
         holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        time.localtime(holder.since)  # a time this system can show: not NaN, infinite or past time_t
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError):
         return None
-    return holder if holder.since == holder.since else None  # NaN: not a time
+    return holder if 0 < holder.pid <= _PID_MAX else None  # an id os.kill takes (a pid_t), not a group
+
+
+#: The largest process id a note may name: a 32-bit ``pid_t`` (Linux's own ids stay under 2**22).
+_PID_MAX = 2**31 - 1
 
 
 def _stopped(pid: int) -> bool:
