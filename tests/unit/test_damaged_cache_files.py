@@ -21,7 +21,7 @@ APP = "locale/de/LC_MESSAGES/app.po"
 
 
 def _aside(folder: Path, name: str) -> list[Path]:
-    return sorted(folder.glob(f"{name}.damaged-*"))
+    return sorted(p for p in folder.glob(f"{name}.damaged-*") if not p.name.endswith(("-wal", "-shm")))
 
 
 def test_a_translation_cache_that_is_not_a_database_is_set_aside_once(tmp_path: Path) -> None:
@@ -64,4 +64,42 @@ def test_a_provenance_file_that_is_not_a_database_is_set_aside_when_the_run_save
     written = [u for u in read_catalog(tmp_path / APP).units if u.state is UnitState.FUZZY and u.line < 30]
     assert written and all(Provenance(folder).machine_written(APP, u) is not None for u in written)  # saved
     assert "warning" not in " ".join(i.reason for i in run(settings, FakeService(), retranslate_stale=True).issues)
+    assert [i.reason for i in run(settings, FakeService()).issues] == []
+
+
+def _damaged_past_its_schema(path: Path) -> None:
+    """Every page of ``path`` but the first (the schema) overwritten: SQLite opens it, and its tables are
+    "malformed" only when read (a bad block, a copy cut and patched)."""
+    data = bytearray(path.read_bytes())
+    assert len(data) > 4096
+    data[4096:] = b"\x07" * (len(data) - 4096)  # 7: no kind of b-tree page
+    path.write_bytes(bytes(data))
+
+
+def test_a_translation_cache_malformed_past_its_schema_is_set_aside_at_its_first_failed_read(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.set_many({f"k{i}": "v" * 100 for i in range(200)})
+    store.close()
+    _damaged_past_its_schema(tmp_path / "translations.sqlite3")
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    assert cache.get("k1") is None
+    cache.set_many({"new": "v"})
+    cache.close()
+    (aside,) = _aside(tmp_path, "translations.sqlite3")
+    assert len(said) == 1 and f"it was moved to {aside.name} and a new one started" in said[0]
+    again: list[str] = []
+    assert TranslationCache(tmp_path, log=again.append).get("new") == "v"  # written to the new file
+    assert again == []
+
+
+def test_a_provenance_file_malformed_past_its_schema_is_set_aside_when_the_run_saves(tmp_path: Path) -> None:
+    settings = project(tmp_path)
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    _damaged_past_its_schema(folder / PROVENANCE_FILE)
+    (tmp_path / APP).write_text((tmp_path / APP).read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n')
+    warnings = [i.reason for i in run(settings, FakeService()).issues]
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert len(warnings) == 1 and f"it was moved to {aside.name} and a new one started" in warnings[0]
     assert [i.reason for i in run(settings, FakeService()).issues] == []
