@@ -210,10 +210,10 @@ def check_cache_url(url: str, where: str) -> str:
     return url
 
 
-#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, its first
-#: character whatever it is, then up to the next ``]`` of the name (``\\`` separates names there too);
-#: a leading ``!`` negates.
-_BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
+#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, a leading ``!``
+#: (it negates), the first character whatever it is, then up to the next ``]`` of the name (``\\``
+#: separates names there too).
+_BRACKETS = re.compile(r"\[(!?[^/][^]/]*)\]")
 _RANGE = lazy_regex(r"(.)-(.)")
 
 
