@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
 from pipeline.files.damaged import is_damaged, set_aside
+from pipeline.files.untrusted import made_here
 
 FILE_NAME = "translations.sqlite3"
 LEGACY_FILES = ("cache.db", "cache.db-wal", "cache.db-shm")  # diskcache's, read by earlier versions
@@ -215,7 +216,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL files
     # like it): a team's shared cache folder under umask 002 stays writable by the group.
-    os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
+    made_here(path)  # and never through a link: SQLite would write where it leads
     db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")

@@ -2,6 +2,7 @@
 
 :func:`read_regular` reads a file someone else made (a catalog, a compendium, a glossary, a
 configuration, a project file ``init`` looks at, a document): a regular file only, within a size.
+:func:`made_here` makes a file of our own where someone else may have put a link first.
 :func:`work_tree` says whether a folder is in a git work tree; :mod:`pipeline.files.git` asks git,
 safely, which files it sees there.
 """
@@ -13,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["read_regular", "work_tree"]
+__all__ = ["made_here", "read_regular", "work_tree"]
 
 #: How a file someone else made is opened: without waiting (a FIFO opens at once), never as the
 #: terminal it may be.
@@ -50,6 +51,26 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", os.fspath(path))
     return data
+
+
+def made_here(path: Path) -> None:
+    """Make the file ``path`` (0666 less the umask, as ``open()`` makes one) unless it is there; OSError
+    when a link or anything but a regular file is there.
+
+    For a file a library opens by name after us (SQLite): a folder a project keeps in its own tree
+    holds whatever a clone put there, and a link would have the library write where it leads.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | _READ_FLAGS, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+            raise OSError(errno.ELOOP, "a link, not a regular file", os.fspath(path)) from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    finally:
+        os.close(fd)
 
 
 def work_tree(top: Path) -> Path | None:

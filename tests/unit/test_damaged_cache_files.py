@@ -106,3 +106,19 @@ def test_a_provenance_file_malformed_past_its_schema_is_set_aside_when_the_run_s
     (aside,) = _aside(folder, PROVENANCE_FILE)
     assert len(warnings) == 1 and f"it was moved to {aside.name} and a new one started" in warnings[0]
     assert [i.reason for i in run(settings, FakeService()).issues] == []
+
+
+def test_a_link_in_a_cache_files_place_is_not_followed(tmp_path: Path) -> None:
+    # A project may keep its cache folder in its own tree, so a clone can put a link where a cache
+    # file goes: SQLite made its database wherever the link led (a missing file anywhere the user
+    # may write, or another program's database turned to WAL with our tables in it).
+    settings = project(tmp_path)
+    folder, outside = cache_dir(settings), tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "empty").write_bytes(b"")
+    (folder / "translations.sqlite3").symlink_to(outside / "made.sqlite3")
+    (folder / PROVENANCE_FILE).symlink_to(outside / "empty")
+    warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
+    assert sorted(p.name for p in outside.iterdir()) == ["empty"] and (outside / "empty").read_bytes() == b""
+    assert len(warnings) == 2 and all("a link, not a regular file" in w for w in warnings), warnings
