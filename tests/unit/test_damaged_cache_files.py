@@ -6,6 +6,7 @@ every run warn, keep its translations in memory only and fail to save its state,
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def test_a_provenance_file_malformed_past_its_schema_is_set_aside_when_the_run_s
     assert [i.reason for i in run(settings, FakeService()).issues] == []
 
 
-def test_a_link_in_a_cache_files_place_is_not_followed(tmp_path: Path) -> None:
+def test_a_link_or_a_fifo_in_a_cache_files_place_is_not_opened(tmp_path: Path) -> None:
     # A project may keep its cache folder in its own tree, so a clone can put a link where a cache
     # file goes: SQLite made its database wherever the link led (a missing file anywhere the user
     # may write, or another program's database turned to WAL with our tables in it).
@@ -122,3 +123,9 @@ def test_a_link_in_a_cache_files_place_is_not_followed(tmp_path: Path) -> None:
     warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
     assert sorted(p.name for p in outside.iterdir()) == ["empty"] and (outside / "empty").read_bytes() == b""
     assert len(warnings) == 2 and all("a link, not a regular file" in w for w in warnings), warnings
+    settings = project(tmp_path / "fifo")
+    cache_dir(settings).mkdir()
+    for name in ("translations.sqlite3", PROVENANCE_FILE):  # a FIFO there: opening it waited for ever
+        os.mkfifo(cache_dir(settings) / name)
+    warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
+    assert len(warnings) == 2 and all("not a regular file" in w for w in warnings), warnings
