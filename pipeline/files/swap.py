@@ -98,7 +98,8 @@ def _holds(path: Path, expected: bytes) -> bool:
     want = memoryview(expected)
     at = 0
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        # Without waiting: a FIFO put there (or a link to one) would wait for a writer; it reads as empty.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
             while True:
                 # A byte more than expected is asked for: a longer file shows it. A read of a regular file
