@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.files.untrusted import read_regular
+from pipeline.files.untrusted import open_own, read_regular
 
 if sys.platform == "win32":
     import msvcrt
@@ -63,10 +63,6 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
 #: Seconds between two tries of a blocking :meth:`FileLock.acquire` (filelock's own interval).
 POLL_SECONDS = 0.05
 _BUSY = (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK)
-#: A lock file is written (its holder's note) and emptied: never through a link (a cache folder a
-#: project keeps in its own tree holds whatever a clone put there: a link to a file of the user's
-#: would be overwritten, then emptied), never waiting on a FIFO.
-_OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 class FileLock:
@@ -90,12 +86,9 @@ class FileLock:
         """Take the lock unless another descriptor holds it (then False); OSError when the file cannot be opened."""
         if self._fd is not None:
             return True
-        try:
-            fd = os.open(self.path, _OPEN_FLAGS, 0o666)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link
-                raise OSError(errno.ELOOP, "a link, not a regular file", str(self.path)) from None
-            raise
+        # Written (the holder's note) and emptied: never through a link, which a cache folder a project
+        # keeps in its own tree may hold (a file of the user's would be overwritten, then emptied).
+        fd = open_own(self.path, os.O_RDWR | os.O_CREAT)
         try:
             _lock(fd)
             # Deleted between our open and our lock (by a process that cleaned the folder): a lock on a
