@@ -49,7 +49,7 @@ def test_state_survives_restart_with_data_dir(launch_service: Callable[..., Live
     data = tmp_path / "data"
     first = launch_service(data_dir=data)
     admin = auth(first.admin_key)
-    with httpx.Client(base_url=first.url) as client:
+    with httpx.Client(base_url=first.url, timeout=30) as client:  # a fresh server's first translate loads the engine
         created = client.post("/v2/admin/developer-keys", json={"label": "kept"}, headers=admin).json()
         secret, key_id = created["api_key"], created["key_id"]
         client.put("/v2/admin/developer-keys/limits", json={"key_id": key_id, "characters": 1000}, headers=admin)
@@ -65,7 +65,7 @@ def test_state_survives_restart_with_data_dir(launch_service: Callable[..., Live
     second = launch_service(
         data_dir=data, auth_key=first.auth_key, admin_key=first.admin_key, free_auth_key=first.free_auth_key
     )
-    with httpx.Client(base_url=second.url) as client:
+    with httpx.Client(base_url=second.url, timeout=30) as client:
         assert client.get("/v2/admin/developer-keys", headers=admin).json() == keys_before
         usage = client.get("/v2/usage", headers=auth(secret)).json()
         assert usage["api_key_character_count"] == 11 and usage["api_key_character_limit"] == 1000
