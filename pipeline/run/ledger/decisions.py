@@ -20,10 +20,9 @@ class Translations(MutableMapping["SegmentKey", str]):
     """Verified translations by segment, kept by catalog and unit rather than by :class:`SegmentKey`.
 
     A window holds one per segment until its catalogs are written. Keyed by the segment's unit
-    index (the very int its :class:`~pipeline.catalogs.Unit` holds) in a dict per catalog, an entry
-    costs no key object of its own: a key record per segment cost 64 bytes more (9 MiB for a
-    10 MB catalog). Forms other than 0 (a plural's number sentences) are keyed by (unit, form).
-    Letting a catalog go is dropping its dicts (:meth:`release`).
+    index in a dict per catalog, an entry costs an int at most: a key record per segment cost 64
+    bytes (9 MiB for a 10 MB catalog). Forms other than 0 (a plural's number sentences) are keyed
+    by (unit, form). Letting a catalog go is dropping its dicts (:meth:`release`).
     """
 
     __slots__ = ("_first", "_others", "_key")
