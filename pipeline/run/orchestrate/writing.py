@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pipeline.catalog_paths import display_path
 from pipeline.files.lockfile import state_lock, state_lock_path
@@ -72,7 +72,7 @@ async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatal
 def _written(
     run: RunContext,
     s: ScannedCatalog,
-    admitted: dict[int, tuple[str, ...]],
+    admitted: Mapping[int, tuple[str, ...]],
     outcome: tuple[Fingerprint | None, str | None],
     snapshot: bytes | None,
 ) -> None:
