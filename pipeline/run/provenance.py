@@ -37,7 +37,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeGuard
 
@@ -82,6 +82,12 @@ class Written(NamedTuple):
     inputs: str
 
 
+def _records(units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> Iterator[tuple[str, Written]]:
+    """Each (unit, targets, inputs hash) as its identity and record."""
+    for unit, targets, inputs in units:
+        yield unit_identity(unit), Written(unit.sources, targets, inputs)
+
+
 class Provenance:
     """What the pipeline wrote, per catalog: loaded on first use, this run's records held until saved."""
 
@@ -89,7 +95,8 @@ class Provenance:
         self.directory = directory
         self._warn = warn  # a file SQLite cannot read, set aside (save)
         self._provenance: dict[str, dict[str, Written]] = {}
-        self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
+        # This run's provenance, applied on save: per catalog, what record() was given, iterated as saved.
+        self._recorded: dict[str, list[Iterable[tuple[Unit, tuple[str, ...], str]]]] = {}
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
@@ -101,23 +108,24 @@ class Provenance:
         this run recorded and has not saved yet)."""
         if display not in self._provenance:
             loaded = self._load(self.directory, display) if self.directory is not None else {}
-            self._provenance[display] = {**loaded, **self._recorded.get(display, {})}
+            self._provenance[display] = loaded
+            for units in self._recorded.get(display, ()):
+                loaded.update(_records(units))
         return self._provenance[display]
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
-        """Remember the translations just written into ``display``: (unit, targets, inputs hash) each.
+        """Remember the translations about to be written into ``display``: (unit, targets, inputs hash) each.
 
-        The provenance loaded for ``display`` (if it was: a catalog translated for the first time
-        has none to load) takes them too; else they are held once, until saved.
+        ``units`` is iterated when saved (again if the save is retried): a collection, or an
+        iterable that makes them again each time, so that a large catalog's records (about 200
+        bytes a unit) are never all held. The provenance loaded for ``display`` (if it was: a
+        catalog translated for the first time has none to load) takes them at once.
         """
         self._by_text.pop(display, None)
-        recorded = self._recorded.setdefault(display, {})
+        self._recorded.setdefault(display, []).append(units)
         loaded = self._provenance.get(display)
-        for unit, targets, inputs in units:
-            identity = unit_identity(unit)
-            recorded[identity] = record = Written(unit.sources, targets, inputs)
-            if loaded is not None:
-                loaded[identity] = record
+        if loaded is not None:
+            loaded.update(_records(units))
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -196,7 +204,8 @@ class Provenance:
         rows = (
             (display, identity, _record_text(record))
             for display, recorded in self._recorded.items()
-            for identity, record in recorded.items()
+            for units in recorded
+            for identity, record in _records(units)
         )
         with self._lock:
             try:
