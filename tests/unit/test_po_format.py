@@ -63,7 +63,7 @@ def test_units_made_on_demand_read_as_the_tuple_of_the_same_units(tmp_path: Path
     assert plural.plural and plural.targets == ("", "", "") and plural.state is UnitState.UNTRANSLATED
     assert closed.targets == ("",) and not closed.plural and closed.sources == ("Close",)
     with pytest.raises(IndexError):
-        units[3]
+        units[len(as_tuple)]
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,8 @@ def test_admitted_forms_read_as_the_dict_of_the_same_units() -> None:
     expected = dict(pairs)
     assert admitted == expected and dict(admitted.items()) == expected and len(admitted) == 4
     assert admitted[5] == ("ein Ding", "zwei Dinge") and admitted[300] == ("",) and admitted.get(3) is None
-    assert 301 in admitted and 4 not in admitted and "2" not in admitted
+    not_an_index: object = "2"
+    assert 301 in admitted and 4 not in admitted and not_an_index not in admitted
     with pytest.raises(KeyError):
         admitted[302]
     with pytest.raises(ValueError, match="unit 301 added after unit 301"):
