@@ -1,7 +1,7 @@
 """What every catalog format offers the run: units with their sources, targets and state."""
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -51,9 +51,12 @@ class Catalog(Protocol):
 
     path: Path
     format: str
-    units: tuple[Unit, ...]
     plural: PluralRule | None  # the catalog's own plural rule, if it declares one
     warnings: tuple[str, ...]  # about the file as a whole (a header that misnames its charset)
+
+    @property
+    def units(self) -> Sequence[Unit]:
+        """The catalog's units, in file order (a unit's ``position`` is its index here)."""
 
     @property
     def language(self) -> str | None:

@@ -24,7 +24,6 @@ escapes or transforms text would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
-import functools
 import heapq
 import io
 import operator
@@ -37,11 +36,12 @@ from typing import NamedTuple
 import polib
 
 from pipeline.catalogs import po_review
-from pipeline.catalogs.base import Reviewed, Unit, UnitState
+from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 from pipeline.patterns import lazy_regex
@@ -89,8 +89,7 @@ class PoCatalog:
         self._starts = read.starts
         self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
         self.metadata: Mapping[str, str] = dict(read.metadata)
-        flags: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
-        self.units: tuple[Unit, ...] = tuple([_unit(i, span, read.plural, flags) for i, span in enumerate(read.spans)])
+        self.units = PoUnits(read.spans, read.plural)
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
         # strings and all, are dropped once read. What polib's entries need besides the units is
         # kept for the few entries that have it.
@@ -309,50 +308,6 @@ def _terminator(raw_line: bytes) -> bytes:
     if raw_line.endswith(b"\r\n"):
         return b"\r\n"
     return b"\n" if raw_line.endswith(b"\n") else b""
-
-
-def _unit(index: int, entry: Entry, plural: PluralRule | None, flags: dict[tuple[str, ...], tuple[str, ...]]) -> Unit:
-    is_plural = bool(entry.msgid_plural)
-    if is_plural:
-        nforms = plural.nplurals if plural else 2
-        targets = tuple(entry.msgstr_plural.get(i, "") for i in range(max(nforms, len(entry.msgstr_plural))))
-        targets = _untranslated(len(targets)) if not any(targets) else targets
-        sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
-        translated, complete = any(targets), all(targets[:nforms])
-    else:
-        nforms, targets, sources = 1, (entry.msgstr,) if entry.msgstr else _untranslated(1), (entry.msgid,)
-        translated = complete = bool(entry.msgstr)
-    if entry.obsolete:
-        state = UnitState.OBSOLETE
-    elif not translated:
-        state = UnitState.UNTRANSLATED
-    elif "fuzzy" in entry.flags:
-        state = UnitState.FUZZY
-    elif not complete:
-        state = UnitState.PARTIAL
-    else:
-        state = UnitState.TRANSLATED
-    flags_read = flags.setdefault(entry.flags, entry.flags)
-    # Unit's fields in order (position, line, sources, targets, nforms, plural, flags, context, notes, state):
-    # passed by keyword, ten arguments cost a third more, once per entry of every catalog read.
-    return Unit(
-        index,
-        entry.msgid_line + 1,
-        sources,
-        targets,
-        nforms,
-        is_plural,
-        flags_read,
-        entry.msgctxt,
-        entry.comment,
-        state,
-    )
-
-
-@functools.cache
-def _untranslated(forms: int) -> tuple[str, ...]:
-    """Empty targets: one tuple shared by every untranslated unit of that many forms."""
-    return ("",) * forms
 
 
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:

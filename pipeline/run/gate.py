@@ -43,7 +43,7 @@ from pipeline.placeholders.checks import (
 from pipeline.placeholders.glue import disordered, glued
 from pipeline.placeholders.protect import PlaceholderMismatch, restore
 from pipeline.run import plurals
-from pipeline.run.window import Admission, ScannedCatalog, Verdict
+from pipeline.run.window import Admission, AdmittedForms, ScannedCatalog, Verdict
 from pipeline.segments import Protected, Segment, SegmentKey
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def admit(
     ``notes`` holds, per segment, why its translation needs a reviewer's eye (e.g. translated in
     pieces): such a unit is written only marked fuzzy (``mark_fuzzy``), like an approximate plural.
     """
-    translations: dict[int, tuple[str, ...]] = {}
+    translations = AdmittedForms()
     issues: list[Issue] = []
     failed = skipped = 0
     usage: tuple[tuple[bool, ...] | None, int, str | None] | None = None
@@ -155,7 +155,7 @@ def admit(
         # What a human may write a machine translation may write too, but never silently.
         warnings = (*warnings, *dict.fromkeys(p.reason for p in found if p.severity is Severity.WARNING))
         issues.extend(Issue(s.display, w, unit.line, s.target_lang, severity=Severity.WARNING) for w in warnings)
-        translations[index] = tuple(found_texts)
+        translations.add(index, found_texts)
     return Admission(translations, issues, failed, skipped)
 
 

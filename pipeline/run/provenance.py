@@ -37,7 +37,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeGuard
 
@@ -83,6 +83,20 @@ class Written(NamedTuple):
     inputs: str
 
 
+class _Records:
+    """Each (unit, targets, inputs hash) of ``units`` as its identity and record, made again each time they are
+    iterated."""
+
+    __slots__ = ("_units",)
+
+    def __init__(self, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
+        self._units = units
+
+    def __iter__(self) -> Iterator[tuple[str, Written]]:
+        for unit, targets, inputs in self._units:
+            yield unit_identity(unit), Written(unit.sources, targets, inputs)
+
+
 class Provenance:
     """What the pipeline wrote, per catalog: loaded on first use, this run's records held until saved."""
 
@@ -90,7 +104,8 @@ class Provenance:
         self.directory = directory
         self._warn = warn  # a file SQLite cannot read, set aside (save)
         self._provenance: dict[str, dict[str, Written]] = {}
-        self._recorded: dict[str, dict[str, Written]] = {}  # this run's provenance, applied on save
+        # This run's provenance, applied on save: per catalog, (identity, record) pairs, made as they are saved.
+        self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
@@ -102,23 +117,27 @@ class Provenance:
         this run recorded and has not saved yet)."""
         if display not in self._provenance:
             loaded = self._load(self.directory, display) if self.directory is not None else {}
-            self._provenance[display] = {**loaded, **self._recorded.get(display, {})}
+            self._provenance[display] = loaded
+            for records in self._recorded.get(display, ()):
+                loaded.update(records)
         return self._provenance[display]
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
-        """Remember the translations just written into ``display``: (unit, targets, inputs hash) each.
+        """Remember the translations about to be written into ``display``: (unit, targets, inputs hash) each.
 
-        The provenance loaded for ``display`` (if it was: a catalog translated for the first time
-        has none to load) takes them too; else they are held once, until saved.
+        ``units`` is iterated when saved (again if the save is retried): a collection, or an
+        iterable that makes them again each time, so that a large catalog's records (about 200
+        bytes a unit) are never all held. The provenance loaded for ``display`` (if it was: a
+        catalog translated for the first time has none to load) takes them at once.
         """
         self._by_text.pop(display, None)
-        recorded = self._recorded.setdefault(display, {})
+        records: Iterable[tuple[str, Written]] = _Records(units)
+        if self.directory is None:  # never saved: the records are held, not the catalog they are made from
+            records = list(records)
+        self._recorded.setdefault(display, []).append(records)
         loaded = self._provenance.get(display)
-        for unit, targets, inputs in units:
-            identity = unit_identity(unit)
-            recorded[identity] = record = Written(unit.sources, targets, inputs)
-            if loaded is not None:
-                loaded[identity] = record
+        if loaded is not None:
+            loaded.update(records)
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -166,19 +185,11 @@ class Provenance:
             return
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
         try:
-            self._insert(self.directory, legacy)
-        except sqlite3.Error as exc:
-            path = self.directory / PROVENANCE_FILE
-            aside = set_aside(path, lock_held=True) if is_damaged(exc) else None
-            if aside is None:
-                raise OSError(errno.EIO, f"{path}: {exc}") from None
-            self._warn(
-                f"{path} was not a database SQLite can read ({exc}); it was moved to {aside.name} and a new one started"
-            )
-            try:
-                self._insert(self.directory, legacy)
-            except sqlite3.Error as again:
-                raise OSError(errno.EIO, f"{path}: {again}") from None
+            self._insert_or_start_again(self.directory, legacy)
+        except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
+            for recorded in self._recorded.values():
+                recorded[:] = [list(records) for records in recorded]
+            raise
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -191,13 +202,31 @@ class Provenance:
             self._by_text.pop(display, None)
         self._recorded.clear()
 
+    def _insert_or_start_again(self, directory: Path, legacy: list[Path]) -> None:
+        """:meth:`_insert`; a damaged file is set aside and the insert made into a new one (OSError when it cannot)."""
+        try:
+            self._insert(directory, legacy)
+        except sqlite3.Error as exc:
+            path = directory / PROVENANCE_FILE
+            aside = set_aside(path, lock_held=True) if is_damaged(exc) else None
+            if aside is None:
+                raise OSError(errno.EIO, f"{path}: {exc}") from None
+            self._warn(
+                f"{path} was not a database SQLite can read ({exc}); it was moved to {aside.name} and a new one started"
+            )
+            try:
+                self._insert(directory, legacy)
+            except sqlite3.Error as again:
+                raise OSError(errno.EIO, f"{path}: {again}") from None
+
     def _insert(self, directory: Path, legacy: list[Path]) -> None:
         """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error)."""
         # Encoded as the table takes them, not all at once: a large catalog's records are held once.
         rows = (
             (display, identity, _record_text(record))
             for display, recorded in self._recorded.items()
-            for identity, record in recorded.items()
+            for records in recorded
+            for identity, record in records
         )
         with self._lock:
             try:

@@ -40,7 +40,7 @@ def snapshot(path: Path) -> bytes | None:
 
 def write_catalogs(
     mark_fuzzy: bool,
-    jobs: Sequence[tuple[ScannedCatalog, dict[int, tuple[str, ...]], bytes | None]],
+    jobs: Sequence[tuple[ScannedCatalog, Mapping[int, tuple[str, ...]], bytes | None]],
     review: Mapping[str, Mapping[int, str]] | None = None,
 ) -> list[tuple[Fingerprint | None, str | None]]:
     """Write each catalog's admitted translations, every other unit untouched; per job, in order, the

@@ -47,6 +47,25 @@ def test_units_and_states(tmp_path: Path) -> None:
     assert units[3].nforms == 3 and units[3].sources == ("%d file", "%d files")
 
 
+def test_units_made_on_demand_read_as_the_tuple_of_the_same_units(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '#. a note\nmsgctxt "menu"\nmsgid "Open"\nmsgstr "Otwórz"\n\n'
+        'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n\n'
+        'msgid "Close"\nmsgstr ""\n',
+    )
+    units = read_catalog(path).units
+    as_tuple = tuple(units)
+    assert units == as_tuple and units == read_catalog(path).units and len(units) == 3
+    assert [u.position for u in units] == [0, 1, 2] and units[-1] == as_tuple[2] and units[1:] == as_tuple[1:]
+    opened, plural, closed = units
+    assert (opened.context, opened.notes, opened.targets, opened.nforms) == ("menu", "a note", ("Otwórz",), 1)
+    assert plural.plural and plural.targets == ("", "", "") and plural.state is UnitState.UNTRANSLATED
+    assert closed.targets == ("",) and not closed.plural and closed.sources == ("Close",)
+    with pytest.raises(IndexError):
+        units[len(as_tuple)]
+
+
 @pytest.mark.parametrize(
     ("body", "line", "reason"),
     [

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 from pipeline.catalog_paths import display_path
+from pipeline.catalogs import Unit
 from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.model import Issue
 from pipeline.run import gate, plan, settled, write
@@ -72,7 +73,7 @@ async def _write(run: RunContext, files: WindowFiles, scanned: list[ScannedCatal
 def _written(
     run: RunContext,
     s: ScannedCatalog,
-    admitted: dict[int, tuple[str, ...]],
+    admitted: Mapping[int, tuple[str, ...]],
     outcome: tuple[Fingerprint | None, str | None],
     snapshot: bytes | None,
 ) -> None:
@@ -101,18 +102,32 @@ def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Adm
     of = plan.Inputs(run.inputs.settings.source_lang, run.connections.resources)
     for s, admission in zip(scanned, admissions, strict=True):
         human = run.ledger.window.reused.get(s.display, set())  # a human's text: never recorded as the pipeline's
-        units = s.catalog.units
         if admission.translations:
-            run.provenance.record(
-                s.display,
-                (
-                    (units[i], forms, of.of_unit(s.target_lang, units[i]))
-                    for i, forms in admission.translations.items()
-                    if i not in human
-                ),
-            )
+            run.provenance.record(s.display, _Recorded(s, admission.translations, human, of))
     if run.provenance.changed:
         _under_state_lock(run, run.provenance.save)
+
+
+class _Recorded:
+    """A catalog's units about to be written, as provenance records them (unit, targets, inputs hash).
+
+    Made again each time they are iterated, so that they are never all held
+    (:meth:`~pipeline.run.provenance.Provenance.record`).
+    """
+
+    __slots__ = ("_s", "_translations", "_human", "_inputs")
+
+    def __init__(
+        self, s: ScannedCatalog, translations: Mapping[int, tuple[str, ...]], human: Collection[int], of: plan.Inputs
+    ) -> None:
+        self._s, self._translations, self._human, self._inputs = s, translations, human, of
+
+    def __iter__(self) -> Iterator[tuple[Unit, tuple[str, ...], str]]:
+        units, target = self._s.catalog.units, self._s.target_lang
+        for index, forms in self._translations.items():
+            if index not in self._human:
+                unit = units[index]
+                yield unit, forms, self._inputs.of_unit(target, unit)
 
 
 def _save(run: RunContext) -> None:

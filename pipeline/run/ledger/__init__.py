@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.model import Cause, Counters, Issue, Severity
 from pipeline.run.journal import Settled
+from pipeline.run.ledger.decisions import Decisions, Translations
 from pipeline.run.records import CatalogReport, Remaining, RunReport, Stop, StopReason
 
 if TYPE_CHECKING:  # records of a run with work: a run with nothing new loads none of them
@@ -33,25 +34,7 @@ if TYPE_CHECKING:  # records of a run with work: a run with nothing new loads no
     from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Recovery, ReusedUnit
     from pipeline.segments import SegmentKey
 
-__all__ = ["Decisions", "Ledger"]
-
-
-class Decisions:
-    """The open windows' translations and what goes with them, by segment or catalog: written by the ledger alone."""
-
-    __slots__ = ("asked", "done", "notes", "retried", "review", "reused", "withheld")
-
-    def __init__(self) -> None:
-        self.done: dict[SegmentKey, str] = {}  # segment -> verified translation
-        # Translated by the service in this run (not the cache); read only to honour a reviewer's rejection, so
-        # a run with none keeps no entry per segment (None; see Ledger.keep_asked).
-        self.asked: set[SegmentKey] | None = set()
-        self.notes: dict[SegmentKey, str] = {}  # segment -> why it needs a reviewer's eye
-        # Written marked for review whatever mark_fuzzy says, with a note in the file: catalog -> unit -> note.
-        self.review: dict[str, dict[int, str]] = {}
-        self.reused: dict[str, set[int]] = {}  # catalog -> units written from a reviewed translation
-        self.retried: dict[SegmentKey, str] = {}  # sent again for its length limit -> first answer
-        self.withheld: dict[str, int] = {}  # catalog -> units left untranslated: a reviewer rejected the text
+__all__ = ["Decisions", "Ledger", "Translations"]
 
 
 class Ledger:
@@ -214,7 +197,7 @@ class Ledger:
         """The gate admitted what is written of ``catalogs``: their translations and notes make room for the
         rendering."""
         window = self.window
-        window.done = {key: text for key, text in window.done.items() if key.catalog not in catalogs}
+        window.done.release(catalogs)
         window.notes = {key: note for key, note in window.notes.items() if key.catalog not in catalogs}
         if window.asked is not None:
             window.asked = {key for key in window.asked if key.catalog not in catalogs}
