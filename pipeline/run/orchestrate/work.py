@@ -25,10 +25,11 @@ catalogs is held by another run, and otherwise once the window before has let it
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written. When no later window has started meanwhile, it serves the next window's first
-part as well (nothing is billed in between, unless the run waited for another run's catalogs: it
-then reads again); when one has, that window's parts read for themselves, and the read after is
-left to the last window.
+and are written (the last window closes the cache meanwhile, in a worker thread). Each read is on
+its way before that work takes the loop (:meth:`~.context.Reads.written`). When no later window
+has started meanwhile, the read after serves the next window's first part as well (nothing is
+billed in between, unless the run waited for another run's catalogs: it then reads again); when
+one has, that window's parts read for themselves, and the read after is left to the last window.
 """
 
 from __future__ import annotations
@@ -126,10 +127,10 @@ async def _in_turn(run: RunContext) -> None:
     """
     open_: list[tuple[asyncio.Future[None], Turn]] = []
     try:
-        for number, paths in enumerate(_windows(run)):
+        for number, (paths, last) in enumerate(_windows(run)):
             if len(open_) == 2:
                 await open_.pop(0)[0]
-            turn = Turn(open_[-1][0] if open_ else None)
+            turn = Turn(open_[-1][0] if open_ else None, last)
             if open_:
                 open_[-1][1].next = turn
             clock = run.inputs.started if number == 0 else run.ledger.clock()
@@ -156,8 +157,9 @@ def _ended(run: RunContext, window: asyncio.Future[None]) -> None:
         run.interruption.stop.set()
 
 
-def _windows(run: RunContext) -> Iterator[list[Path]]:
-    """The windows of catalogs to read in turn; none more once a signal asked the run to stop.
+def _windows(run: RunContext) -> Iterator[tuple[list[Path], bool]]:
+    """The windows of catalogs to read in turn, each with whether it is the last; none more once a signal asked
+    the run to stop.
 
     A later window finds a text an earlier one paid for in the cache; without one (or in a dry
     run, which writes none) it would pay or count it again: one window then.
@@ -173,7 +175,7 @@ def _windows(run: RunContext) -> Iterator[list[Path]]:
         if number and (run.interruption.signum is not None or (stop is not None and stop.reason is StopReason.LOCKED)):
             _not_read(run, (path for later in windows[number:] for path in later))
             return
-        yield window
+        yield window, number == len(windows) - 1
 
 
 def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
@@ -247,8 +249,18 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float, turn:
             turn.next.owed, after = sent, False
         if after:
             reads.start_usage()
-        if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
-            await write_window(run, files, scanned)
+            await reads.written()  # on its way before the writes hold the loop
+        # After the last window's requests the run uses its cache no more: it is closed (what the run added folded
+        # in) in a worker thread while the catalogs are written, and the provenance once they are, both within the
+        # read's round trip. (A run that reads nothing after, the embedded service's, starts no thread for it.)
+        closing = asyncio.ensure_future(run.connections.close_cache()) if after and turn.last else None
+        try:
+            if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
+                await write_window(run, files, scanned)
+        finally:
+            if closing is not None:
+                await closing
+                run.provenance.close()
         clock = ledger.timed("write", clock, turn.counts())
         if after:
             read = await reads.usage()
@@ -401,6 +413,7 @@ async def _read(
     overlapping = turn.open_before()  # its requests are in flight: the loop keeps its turns
     if ahead:
         connections.reads.start_usage(languages_too=True)
+        await connections.reads.written()  # on their way before a worker thread's scan competes with the loop
         early = False
     most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
