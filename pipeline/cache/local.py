@@ -50,6 +50,7 @@ class LocalStore:
         self.path = directory / FILE_NAME
         #: Where a file SQLite could not read as a database was moved (:mod:`pipeline.files.damaged`).
         self.damaged_moved_to: Path | None = None
+        self.damaged_reason = ""  # SQLite's words for what was wrong with it
         try:
             try:
                 self._db = _connect(self.path)
@@ -57,6 +58,7 @@ class LocalStore:
                 self.damaged_moved_to = set_aside(self.path) if is_damaged(exc) else None
                 if self.damaged_moved_to is None:
                     raise
+                self.damaged_reason = str(exc)
                 self._db = _connect(self.path)  # a new file where the damaged one was
         except (OSError, sqlite3.Error) as exc:
             raise LocalStoreError(_reason(exc)) from None

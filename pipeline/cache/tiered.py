@@ -65,8 +65,9 @@ class TranslationCache:
             else:
                 if self._local.damaged_moved_to is not None:
                     self._log(
-                        f"warning: the translation cache {self._local.path} was not a database SQLite can read; "
-                        f"it was moved to {self._local.damaged_moved_to.name} and a new one started"
+                        f"warning: the translation cache {self._local.path} was not a database SQLite can read "
+                        f"({self._local.damaged_reason}); it was moved to {self._local.damaged_moved_to.name} and a "
+                        f"new one started"
                     )
 
     @property

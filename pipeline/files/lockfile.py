@@ -20,11 +20,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import stat
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from pipeline.files.untrusted import read_regular
 
 if sys.platform == "win32":
     import msvcrt
@@ -149,20 +150,10 @@ class FileLock:
 
 
 def read_note(path: Path, limit: int) -> bytes:
-    """The note the holder of the lock file at ``path`` left in it (:meth:`FileLock.write_note`), at most
-    ``limit`` bytes; OSError when there is none to read (no such file, not a regular file, longer)."""
-    # Opened as a file someone else made is (pipeline.files.untrusted): a FIFO put there opens at once.
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        os.lseek(fd, 1, os.SEEK_SET)
-        note = os.read(fd, limit + 1)
-    finally:
-        os.close(fd)
-    if len(note) > limit:
-        raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
-    return note
+    """The note the holder of the lock file at ``path`` left in it (:meth:`FileLock.write_note`), after the
+    first byte; OSError when there is none to read (no such file, not a regular file, a file longer than
+    ``limit`` bytes). Read as a file someone else made is: a FIFO put there is refused, not waited on."""
+    return read_regular(path, limit)[1:]
 
 
 if sys.platform == "win32":

@@ -33,7 +33,7 @@ from pipeline.run import plurals
 from pipeline.run.keys import cache_key, request_params
 from pipeline.run.records import CatalogReport
 from pipeline.run.send.packing import context_requests, groups, pack
-from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog, UnitForms
+from pipeline.run.window import CatalogWork, DryRunEstimate, Pending, Plan, ScannedCatalog
 from pipeline.segments import Segment, SegmentKey, TranslationOptions
 
 __all__ = ["PART_SEGMENTS", "Inputs", "estimate", "needed", "parts", "plan", "split", "translation_options"]
@@ -105,8 +105,7 @@ def parts(scanned: list[ScannedCatalog], most: int = PART_SEGMENTS) -> Iterator[
         if size >= most:  # the catalogs before filled the part
             yield part
             part, size = [], 0
-        forms = s.source_forms  # the units to translate, in file order
-        units = forms.indices if isinstance(forms, UnitForms) else list(forms)  # a reused unit makes a dict
+        units = s.source_forms.indices  # the units to translate, in file order
         start = 0
         for n, index in enumerate(units):
             size += s.segment_count(index)

@@ -118,7 +118,7 @@ class ScannedCatalog(NamedTuple):
     locale: str
     target_lang: str
     segments: tuple[Segment, ...]
-    source_forms: Mapping[int, tuple[int, ...]]  # unit index -> segment form (SegmentKey.form) of each target form
+    source_forms: UnitForms  # unit index -> segment form (SegmentKey.form) of each target form
     skipped: int
     plural_plans: Mapping[int, "UnitPlan"] = MappingProxyType({})  # plural units: how forms are made
     fallbacks: tuple[Segment, ...] = ()  # plural fallback texts: sent only for forms whose number failed

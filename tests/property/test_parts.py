@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pipeline.catalogs.base import Unit, UnitState
 from pipeline.run.plan import parts
 from pipeline.run.plurals import UnitPlan
-from pipeline.run.window import ScannedCatalog
+from pipeline.run.window import ScannedCatalog, UnitForms
 from pipeline.segments import Segment, SegmentKey
 
 
@@ -34,7 +34,7 @@ def scanned(name: str, shapes: list[tuple[int, int]]) -> ScannedCatalog:
         for f in range(shapes[i][1])
     )
     catalog = SimpleNamespace(units=units)
-    forms = {i: tuple(range(shapes[i][0])) for i in wanted}
+    forms = UnitForms.of((i, tuple(range(shapes[i][0]))) for i in wanted)
     return ScannedCatalog(Path(name), name, catalog, "de", "DE", (), forms, 0, plans, fallbacks)
 
 

@@ -33,7 +33,10 @@ def test_a_translation_cache_that_is_not_a_database_is_set_aside_once(tmp_path: 
     aside = _aside(tmp_path, "translations.sqlite3")
     assert len(aside) == 1
     assert aside[0].read_bytes() == NOT_A_DATABASE  # kept, for whoever wants to look
-    assert len(said) == 1 and f"was moved to {aside[0].name} and a new one started" in said[0]
+    assert said == [
+        f"warning: the translation cache {tmp_path / 'translations.sqlite3'} was not a database SQLite can read "
+        f"(file is not a database); it was moved to {aside[0].name} and a new one started"
+    ]
     again: list[str] = []
     assert TranslationCache(tmp_path, log=again.append).get("k") == "v"  # the new file keeps what it got
     assert again == []

@@ -83,8 +83,8 @@ def test_a_holders_note_is_read_from_the_lock_file_without_its_first_byte(tmp_pa
         lock.write_note(b'{"pid": 1}')  # a shorter note leaves nothing of the longer one
         assert read_note(path, 4096) == b'{"pid": 1}'
         assert path.read_bytes()[1:] == b'{"pid": 1}'  # the first byte is the one Windows locks
-        with pytest.raises(OSError, match="larger than 4 bytes"):
-            read_note(path, 4)
+        with pytest.raises(OSError, match="larger than 10 bytes"):  # the lock byte and a 10-byte note
+            read_note(path, 10)
     finally:
         lock.release()
     assert path.read_bytes() == b""  # nobody holds it: no note to mislead a waiter

@@ -26,7 +26,7 @@ from pipeline.run import gate
 from pipeline.run.keys import second_opinion_key
 from pipeline.run.ledger import Ledger
 from pipeline.run.provenance import Entry, Rejections
-from pipeline.run.window import Pending, ScannedCatalog
+from pipeline.run.window import Pending, ScannedCatalog, UnitForms
 from pipeline.segments import SegmentKey
 
 __all__ = ["Again", "again", "entry", "matches", "withhold"]
@@ -59,11 +59,11 @@ def matches(
     found: list[UnitRef] = []
     for s in scanned:
         human = reused.get(s.display, set())
-        wanted = {
-            index: forms
+        wanted = UnitForms.of(
+            (index, forms)
             for index, forms in s.source_forms.items()
             if index not in human and rejections.texts(entry(s, index))
-        }
+        )
         if not wanted:
             continue
         admitted = gate.admit(True, s._replace(source_forms=wanted), done, notes)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from pipeline.catalogs import Catalog, Unit
 from pipeline.plural_rules import plural_rule_for
 from pipeline.run.reuse.index import Human, Index, signature
-from pipeline.run.window import Pending, ReusedUnit, ScannedCatalog
+from pipeline.run.window import Pending, ReusedUnit, ScannedCatalog, UnitForms
 from pipeline.segments import SegmentKey
 
 __all__ = ["REUSED_FORM", "Check", "Index", "Reuse", "reuse"]
@@ -130,4 +130,4 @@ def _reused(
         written = {SegmentKey(s.display, number, REUSED_FORM + i): target for i, target in enumerate(human.targets)}
         line = s.catalog.units[number].line
         units.append(ReusedUnit(s.display, number, line, s.target_lang, human.origin, written, copied))
-    return s._replace(source_forms=forms, plural_plans=plans), units
+    return s._replace(source_forms=UnitForms.of(sorted(forms.items())), plural_plans=plans), units
