@@ -191,8 +191,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL files
     # like it): a team's shared cache folder under umask 002 stays writable by the group.
     os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
-    # Used by one thread at a time, not always the one that opened it: a run closes it in a worker thread.
-    db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones

@@ -112,12 +112,11 @@ class Connections:
                 self._ledger.warn(self._journal.directory, f"cannot save the sync record: {exc.strerror}")
         return outcome
 
-    async def close_cache(self) -> None:
-        """Close the cache now, if it was opened, in a worker thread: the run uses it no more (a later use would
-        open it again), and folding what it added into the file takes SQLite a while, the loop none."""
+    def close_cache(self) -> None:
+        """Close the cache now, if it was opened: the run uses it no more (a later use would open it again)."""
         cache = self.__dict__.pop("cache", None)
         if cache is not None:
-            await asyncio.to_thread(cache.close)
+            cache.close()
 
     async def aclose(self) -> None:
         """Close what the run opened: the reads, the limiter, the client (and an embedded service), the cache."""

@@ -25,8 +25,8 @@ catalogs is held by another run, and otherwise once the window before has let it
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written (the last window closes the cache meanwhile, in a worker thread). Each read is on
-its way before that work takes the loop (:meth:`~.context.Reads.written`). When no later window
+and are written (and after the last window, while the run closes its cache and provenance). Each
+read is on its way before that work takes the loop (:meth:`~.context.Reads.written`). When no later window
 has started meanwhile, the read after serves the next window's first part as well (nothing is
 billed in between, unless the run waited for another run's catalogs: it then reads again); when
 one has, that window's parts read for themselves, and the read after is left to the last window.
@@ -250,19 +250,13 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float, turn:
         if after:
             reads.start_usage()
             await reads.written()  # on its way before the writes hold the loop
-        # After the last window's requests the run uses its cache no more: it is closed (what the run added folded
-        # in) in a worker thread while the catalogs are written, and the provenance once they are, both within the
-        # read's round trip. (A run that reads nothing after, the embedded service's, starts no thread for it.)
-        closing = asyncio.ensure_future(run.connections.close_cache()) if after and turn.last else None
-        try:
-            if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
-                await write_window(run, files, scanned)
-        finally:
-            if closing is not None:
-                await closing
-                run.provenance.close()
+        if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
+            await write_window(run, files, scanned)
         clock = ledger.timed("write", clock, turn.counts())
         if after:
+            if turn.last:  # the run uses its cache and provenance no more: closed while the read is on its way
+                run.connections.close_cache()
+                run.provenance.close()
             read = await reads.usage()
             ledger.usage_after(read[0])
             reads.keep(read)  # nothing is billed before the next window's first part: its check needs no read
