@@ -248,14 +248,21 @@ def test_an_unread_usage_goes_on_only_where_the_service_answers_and_says_so_once
     assert report.stopped.message.startswith("the service's target languages could not be read")
 
 
-def test_a_first_run_has_its_reads_on_their_way_before_it_scans_a_catalog(
+def test_a_first_run_has_its_reads_on_their_way_once_the_first_catalog_with_work_is_scanned(
     tmp_path: Path, scanned: list[object]
 ) -> None:
-    # Both round trips overlap the scan from its start: a scan in a worker thread would compete with the
-    # loop for the interpreter while the reads are still being written, delaying them.
+    # Before the next catalog's scan starts in a worker thread, which would compete with the loop while
+    # the reads are still being written.
     service = NotingTheLanguages(scanned, 10**6)
     assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
-    assert (service.at_usage[0], service.at_languages[0]) == (0, 0)
+    assert (service.at_usage[0], service.at_languages[0]) == (1, 1)
+
+
+def test_a_first_run_with_nothing_to_send_asks_the_service_nothing(tmp_path: Path) -> None:
+    service = Recording(10**6)
+    report = run(project(tmp_path, langs=LANGS, body='msgid "Done"\nmsgstr "Fertig"\n'), service)
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 0
+    assert service.calls == ""  # neither the usage nor the languages
 
 
 class NotingTheEnd(Recording):

@@ -391,11 +391,10 @@ async def _read(
     of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
-    unit to translate is a text to send: the usage read starts with the first catalog that has one.
-    With no glossary or style file to check first (nothing configured that could stop the run
-    before its first request) and a service over the network, the reads go out before the first
-    catalog is scanned, and it is scanned in a worker thread meanwhile: the round trips of the
-    usage and the languages overlap the scan instead of following it.
+    unit to translate is a text to send: the reads of the usage and the languages start with the
+    first catalog that has one (not before: a run with nothing to send asks the service nothing),
+    and are on their way before the next catalog's scan competes with the loop: their round trips
+    overlap the other scans and the first part's plan.
     """
     inputs, ledger, connections = run.inputs, run.ledger, run.connections
     settings, options = inputs.settings, inputs.options
@@ -403,21 +402,14 @@ async def _read(
     retranslate = _retranslate(run) if options.retranslate_stale else None
     first = not options.dry_run and ledger.stopped is None and run.interruption.signum is None
     early = first and not ledger.report.totals.requests and holds_nothing(settings, options.use_cache)
-    ahead = early and not settings.service.embedded and not settings.resources.configured
     overlapping = turn.open_before()  # its requests are in flight: the loop keeps its turns
-    if ahead:
-        connections.reads.start_usage(languages_too=True)
-        await connections.reads.written()  # on their way before a worker thread's scan competes with the loop
-        early = False
     most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
     # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
     may_cut = first and not connections.terminology_due
     cut = False
     for path in files.paths:
-        found, issues, refused = await _scan(
-            run, files, path, retranslate, offered, threaded=cut or ahead or overlapping
-        )
+        found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut or overlapping)
         window.extend(found)
         rest.extend(found)
         _noted(ledger, found, issues, refused)
@@ -426,6 +418,7 @@ async def _read(
             for s in wanting:  # a glossary that cannot be used stops the run before any request
                 connections.resources.target(s.target_lang)
             connections.reads.start_usage(languages_too=True)
+            await connections.reads.written()  # on their way before a worker thread's scan competes with the loop
             early = False
         if may_cut and wanting and not cut:
             cut, part, rest = True, rest, []
