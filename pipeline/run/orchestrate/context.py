@@ -174,7 +174,7 @@ class Reads:
     async def written(self) -> None:
         """Give the loop the turns a read just started needs to be written, before work that holds the loop (the
         window's writes) or competes for the interpreter with it (a scan in a worker thread): the read's round
-        trip then overlaps that work from its start. A read the loop waits on does not count its turns."""
+        trip then overlaps that work from its start. Returns at once when no read is on its way."""
         for _ in range(_WRITE_TURNS):
             if not self.reading:
                 return

@@ -26,10 +26,11 @@ The account's usage is read before the first translate request of a part. When t
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
 and are written (and after the last window, while the run closes its cache and provenance). Each
-read is on its way before that work takes the loop (:meth:`~.context.Reads.written`). When no later window
-has started meanwhile, the read after serves the next window's first part as well (nothing is
-billed in between, unless the run waited for another run's catalogs: it then reads again); when
-one has, that window's parts read for themselves, and the read after is left to the last window.
+read is on its way before that work takes the loop (:meth:`~.context.Reads.written`). When no
+later window has started meanwhile, the read after serves the next window's first part as well
+(nothing is billed in between, unless the run waited for another run's catalogs: it then reads
+again); when one has, that window's parts read for themselves, and the read after is left to the
+last window.
 """
 
 from __future__ import annotations
