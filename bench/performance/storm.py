@@ -25,9 +25,7 @@ def one_run(root: Path, project: str, env: dict[str, str], share: float, seed: i
     """``project`` translated from scratch in ``root`` against the stand-in refusing ``share`` of requests."""
     with StandIn(LATENCY, NO_LIMIT, share, seed) as service:
         write_project(root, template(project), SIX, url=service.url)
-        run = timed(
-            pipeline_argv("translate", "--quiet"), root, {**env, "PIPELINE_AUTH_KEY": service.key}, SOME_FAILED
-        )
+        run = timed(pipeline_argv("translate", "--quiet"), root, {**env, "PIPELINE_AUTH_KEY": service.key}, SOME_FAILED)
         stats = service.stats()
     report = read_report(root)
     totals = report["totals"]
