@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.catalogs.po import PoRead, read_po_file
+from pipeline.catalogs.po import PoRead, read_po_text
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
@@ -66,20 +66,21 @@ References = tuple[str, ...]
 
 
 class Template(NamedTuple):
-    """A template as merges use it: its live entries (the scanner's: msgfmt's reading of the strings) with
-    the references of each, and its header fields; read once for all its catalogs."""
+    """A template as merges use it: its live entries (the scanner's: msgfmt's reading of the strings), its
+    lines (where each entry's comments are read from when they are compared) and its header fields; read
+    once for all its catalogs."""
 
     entries: tuple[Entry, ...]
-    references: tuple[References, ...]
+    lines: list[str]  # each with its newline, as :func:`_terminated_lines` gives them
     metadata: dict[str, str]
 
 
 def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
-    template = read_po_file(path, raw)
-    live = [e for e in template.spans if not e.obsolete]
-    return Template(tuple(live), _references(live, _decoded_lines(template)), dict(template.metadata))
+    template, lines = read_po_text(path, raw)
+    live = tuple(e for e in template.spans if not e.obsolete)
+    return Template(live, _terminated_lines(template, lines), dict(template.metadata))
 
 
 def merge(catalog_path: Path, template_path: Path) -> MergeResult:
@@ -89,36 +90,24 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
 
 def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
-    catalog = read_po_file(catalog_path, raw)  # the strict reader: refused with its line
-    lines = _decoded_lines(catalog)  # each file is read once: what is merged is what was checked
-    return _Merger(catalog, template, lines).run(catalog.raw)
+    catalog, lines = read_po_text(catalog_path, raw)  # the strict reader: refused with its line
+    # Each file is read and decoded once: what is merged is what was checked.
+    return _Merger(catalog, template, _terminated_lines(catalog, lines)).run(catalog.raw)
 
 
-def _decoded_lines(catalog: PoRead) -> list[str]:
-    """The file's lines as the reader numbered them, each with its newline: a line ends after a LF only
-    (a lone CR is inside a line, as msgfmt reads it), or the line numbers of its entries would point
-    elsewhere.
-
-    A UTF-8 file is decoded whole and split at its LFs (a LF byte is a LF character there, and nothing
-    else is); another charset line by line, as the reader split its bytes.
-    """
-    raw, starts, encoding = catalog.raw, catalog.starts, catalog.encoding
-    if encoding == "utf-8":
-        lines = raw.decode(encoding).split("\n")
-        last = lines.pop()  # after the last LF: a line without its newline, or nothing
-        lines = [line + "\n" for line in lines]
-        if last:
-            lines.append(last)
-        return lines
-    return [raw[start:end].decode(encoding) for start, end in zip(starts, starts[1:], strict=False)]
+def _terminated_lines(read: PoRead, lines: list[str]) -> list[str]:
+    """The file's ``lines`` as the reader decoded and numbered them, each with its newline again: a line
+    ends after a LF only (a lone CR is inside a line, as msgfmt reads it), and the last one has none
+    where the file ends without one."""
+    terminated = [line + "\n" for line in lines]
+    if terminated and not read.raw.endswith(b"\n"):
+        terminated[-1] = lines[-1]
+    return terminated
 
 
-def _references(entries: Sequence[Entry], lines: list[str]) -> tuple[References, ...]:
-    """Each entry's ``#:`` lines."""
-    return tuple(
-        tuple([text for line in lines[e.first : e.msgid_line] if (text := line.strip()).startswith("#:")])
-        for e in entries
-    )
+def _references(entry: Entry, lines: list[str]) -> References:
+    """The entry's ``#:`` lines (``lines``: those of its file)."""
+    return tuple([text for line in lines[entry.first : entry.msgid_line] if (text := line.strip()).startswith("#:")])
 
 
 def _occurrences(references: References) -> tuple[tuple[str, str], ...]:
@@ -142,11 +131,16 @@ def _translated(entry: Entry) -> bool:
 class _Merger:
     def __init__(self, catalog: PoRead, template: Template, lines: list[str]) -> None:
         self.catalog, self.entries, self.lines = catalog, catalog.spans, lines
-        self.references = _references(catalog.spans, lines)
-        self.template, self.template_references = template.entries, template.references
+        self.template, self.template_lines = template.entries, template.lines
         self.template_metadata = template.metadata
         self.ranges = [(span.first, span.msgstr_end) for span in catalog.spans]  # each entry's lines
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+        self.final_newline = not lines or lines[-1].endswith("\n")
+        if not self.final_newline and self.ranges and self.ranges[-1][1] == len(lines):
+            # The last entry's last line: wherever the entry goes, a line follows it (the file's missing
+            # newline is taken off the whole text again at the end). Every other line of an entry
+            # has its newline, so entries are copied as they are, and new lines end as they are made.
+            lines[-1] += self.newline
         self.nplurals = catalog.plural.nplurals if catalog.plural else 2
         self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added
 
@@ -164,13 +158,14 @@ class _Merger:
                 revived[pos] = dead[key]
             else:
                 unmatched.append(pos)
-        lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
-        sources = Lenders([self.entries[i].msgid for i in lenders])
         fuzzy: dict[int, int] = {}  # template position -> catalog entry lending its translation
-        for pos in unmatched:
-            best = sources.most_similar(self.template[pos].msgid)
-            if best is not None:
-                fuzzy[pos] = lenders[best]
+        if unmatched:  # the lenders, sorted, only for a template that brings new messages
+            lenders = [i for i, e in enumerate(self.entries) if _translated(e)]
+            sources = Lenders([self.entries[i].msgid for i in lenders])
+            for pos in unmatched:
+                best = sources.most_similar(self.template[pos].msgid)
+                if best is not None:
+                    fuzzy[pos] = lenders[best]
         used = set(serves) | set(revived.values()) | set(fuzzy.values())
         in_place = {}  # a live entry lending to exactly one new entry is replaced where it stands
         lent: dict[int, list[int]] = {}
@@ -228,10 +223,10 @@ class _Merger:
         out = self._header()
         for block in blocks:
             out.extend(block.gap)
-            out.extend(_terminated(block.lines, self.newline))
+            out.extend(block.lines)
         out.extend(self.tail)
         text = "".join(out)
-        if self.lines and not self.lines[-1].endswith("\n"):
+        if not self.final_newline:
             text = text.rstrip("\r\n")  # keep a missing final newline missing
         try:
             return text.encode(self.catalog.encoding)
@@ -255,7 +250,10 @@ class _Merger:
         """An entry the template keeps: as it is, unless the template's comments or flags changed."""
         first, end = self.ranges[i]
         old, t = self.entries[i], self.template[pos]
-        if old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos):
+        # Comment lines written as the template's (an entry whose source did not move, or a template
+        # made from this catalog) hold its comments, flags and references: nothing to read from them.
+        same_lines = self.lines[first : old.msgid_line] == self.template_lines[t.first : t.msgid_line]
+        if same_lines or (old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos)):
             return self.lines[first:end]
         block = self.lines[first:end]
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
@@ -266,19 +264,19 @@ class _Merger:
             fuzzy = True
             self.flagged_fuzzy += 1
             previous = self._previous_lines(old)
-        return [*comments, *self._template_comments(pos, fuzzy), *previous, *block[body:]]
+        return self._ended([*comments, *self._template_comments(pos, fuzzy), *previous, *block[body:]])
 
     def _same_references(self, i: int, pos: int) -> bool:
         """Whether catalog entry ``i`` has the references of template entry ``pos`` (lines written alike
         have; lines written otherwise may have them all the same)."""
-        ours, theirs = self.references[i], self.template_references[pos]
+        ours, theirs = _references(self.entries[i], self.lines), _references(self.template[pos], self.template_lines)
         return ours == theirs or _occurrences(ours) == _occurrences(theirs)
 
     def _template_comments(self, pos: int, fuzzy: bool) -> list[str]:
         """The ``#.``, ``#:`` and ``#,`` lines of template entry ``pos`` (with ``fuzzy`` among its flags)."""
         t = self.template[pos]
         lines = [f"#. {ln}".rstrip() for ln in t.comment.split("\n")] if t.comment else []
-        lines += _reference_lines(_occurrences(self.template_references[pos]))
+        lines += _reference_lines(_occurrences(_references(t, self.template_lines)))
         flags = (["fuzzy"] if fuzzy else []) + _format_flags(t)
         if flags:
             lines.append("#, " + ", ".join(flags))
@@ -320,6 +318,10 @@ class _Merger:
             previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
         return previous
 
+    def _ended(self, lines: list[str]) -> list[str]:
+        """``lines`` each ended with the file's newline: those the merge made (the file's have theirs)."""
+        return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
+
     def _translator_comments(self, i: int) -> list[str]:
         first, end = self.ranges[i]
         block = self.lines[first:end]
@@ -333,26 +335,30 @@ class _Merger:
         """A template entry that takes the translation of a similar old entry, marked fuzzy."""
         old, t = self.entries[i], self.template[pos]
         previous = self._previous_lines(old)
-        return [
-            *self._translator_comments(i),
-            *self._template_comments(pos, True),
-            *previous,
-            *_source_lines(t),
-            *self._target_lines(t, old),
-        ]
+        return self._ended(
+            [
+                *self._translator_comments(i),
+                *self._template_comments(pos, True),
+                *previous,
+                *_source_lines(t),
+                *self._target_lines(t, old),
+            ]
+        )
 
     def _revived_lines(self, pos: int, i: int) -> list[str]:
         old, t = self.entries[i], self.template[pos]
-        return [
-            *self._translator_comments(i),
-            *self._template_comments(pos, "fuzzy" in old.flags),
-            *_source_lines(t),
-            *self._target_lines(t, old),
-        ]
+        return self._ended(
+            [
+                *self._translator_comments(i),
+                *self._template_comments(pos, "fuzzy" in old.flags),
+                *_source_lines(t),
+                *self._target_lines(t, old),
+            ]
+        )
 
     def _new_lines(self, pos: int) -> list[str]:
         t = self.template[pos]
-        return [*self._template_comments(pos, False), *_source_lines(t), *self._target_lines(t, None)]
+        return self._ended([*self._template_comments(pos, False), *_source_lines(t), *self._target_lines(t, None)])
 
     def _obsolete_lines(self, i: int) -> list[str]:
         first, end = self.ranges[i]
@@ -360,7 +366,7 @@ class _Merger:
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         head = [ln for ln in block[:body] if not ln.startswith(("#.", "#:"))]
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
-        return [*head, *(f"#~ {ln}" for ln in block[body:])]
+        return [*head, *(f"#~ {ln}" for ln in block[body:])]  # the file's lines: each ends as it did
 
     def _target_lines(self, t: Entry, old: Entry | None) -> list[str]:
         if not t.msgid_plural:
@@ -444,7 +450,3 @@ def _source_lines(t: Entry) -> list[str]:
 
 def _prefixed(prefix: str, lines: list[str]) -> list[str]:
     return [prefix + ln for ln in lines]
-
-
-def _terminated(lines: list[str], newline: str) -> list[str]:
-    return [ln if ln.endswith("\n") else ln + newline for ln in lines]

@@ -364,6 +364,15 @@ def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
 def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
     """What :func:`read_po` reads, checked alike, before it becomes a catalog: the scanner's entries
     (the header's left out), which a merge compares and copies without the catalog's units."""
+    return read_po_text(path, raw)[0]
+
+
+def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, list[str]]:
+    """:func:`read_po_file`'s reading, and the file's lines as it decoded them (without their newlines).
+
+    A merge copies a catalog's lines as text: it takes the ones that were checked instead of decoding
+    the file a second time. A run does not keep them (its catalogs hold their bytes alone).
+    """
     try:
         raw = read_regular(path) if raw is None else raw
     except OSError as exc:
@@ -374,7 +383,8 @@ def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
         )
     raw_lines = Lines(raw)
     encoding, warnings = encoding_of(path, raw, raw_lines)
-    scanned = scan(path, decoded(path, raw_lines, encoding))
+    lines = decoded(path, raw_lines, encoding)
+    scanned = scan(path, lines)
     spans = scanned.entries
     _refuse_duplicates(path, spans)
     if scanned.polib_refusal is not None:
@@ -401,7 +411,7 @@ def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
         spans = spans[:header] + spans[header + 1 :]
     plurals = any(s.msgid_plural and not s.obsolete for s in spans)
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
-    return PoRead(
+    read = PoRead(
         path,
         raw,
         raw_lines.starts,
@@ -414,6 +424,7 @@ def read_po_file(path: Path, raw: bytes | None = None) -> PoRead:
         rule.add_at,
         rule.unfilled_line,
     )
+    return read, lines
 
 
 class _PoText(str):

@@ -140,6 +140,24 @@ def test_merge_keeps_crlf_and_a_missing_final_newline(tmp_path: Path) -> None:
     )
 
 
+def test_merge_keeps_a_catalog_in_its_own_charset(tmp_path: Path) -> None:
+    # The merge copies the lines the reader decoded in the header's charset, and writes them back in it.
+    catalog = tmp_path / "ja.po"
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=EUC-JP\\n"\n\n'
+    entries = '#: a.c:1\nmsgid "Old"\nmsgstr "古い"\n\nmsgid "Gone"\nmsgstr "消えた"\n'
+    catalog.write_bytes(f"{header}{entries}".encode("euc-jp"))
+    template = tmp_path / "ja.pot"
+    template.write_text(
+        '#: a.c:2\nmsgid "Old"\nmsgstr ""\n\nmsgid "Gone away"\nmsgstr ""\n\nmsgid "New ü"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    data = merge(catalog, template).data
+    assert data.decode("euc-jp") == (
+        f'{header}#: a.c:2\nmsgid "Old"\nmsgstr "古い"\n\n'
+        '#, fuzzy\n#| msgid "Gone"\nmsgid "Gone away"\nmsgstr "消えた"\n\nmsgid "New ü"\nmsgstr ""\n'
+    )
+
+
 def test_similarity_threshold_is_msgmerges() -> None:
     assert FUZZY_THRESHOLD == 0.6
     assert similarity("Modified", "Modified on") > FUZZY_THRESHOLD
