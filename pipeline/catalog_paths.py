@@ -228,7 +228,7 @@ def _name_regex(part: str) -> str:
     out, i = [], 0
     while i < len(part):
         char = part[i]
-        end = part.find("]", i + 2) if char == "[" else -1
+        end = part.find("]", _body_start(part, i)) if char == "[" else -1
         if char == "*":
             out.append("[^/]*")
         elif char == "?":
@@ -244,6 +244,15 @@ def _name_regex(part: str) -> str:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def _body_start(part: str, bracket: int) -> int:
+    """Where the closing ``]`` of the set opened at ``bracket`` is looked for: past a ``!`` and then a ``]``
+    (a ``]`` first in the set is one of its characters, after a ``!`` too, as fnmatch reads it)."""
+    start = bracket + 1
+    if part.startswith("!", start):
+        start += 1
+    return start + 1 if part.startswith("]", start) else start
 
 
 def _set_body(body: str) -> str:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
 from pipeline.files.damaged import is_damaged, set_aside
+from pipeline.files.untrusted import made_here
 
 FILE_NAME = "translations.sqlite3"
 LEGACY_FILES = ("cache.db", "cache.db-wal", "cache.db-shm")  # diskcache's, read by earlier versions
@@ -40,7 +41,12 @@ class LocalStoreError(Exception):
     """The cache file cannot be opened, read or written (damaged, not SQLite, disk full, ...).
 
     Never leaves the cache package: the tiered cache falls back to memory, maintenance reports it.
+    ``damaged``: SQLite said the file is no database or is malformed (:meth:`LocalStore.start_afresh`).
     """
+
+    def __init__(self, reason: str, damaged: bool = False) -> None:
+        super().__init__(reason)
+        self.damaged = damaged
 
 
 class LocalStore:
@@ -61,7 +67,7 @@ class LocalStore:
                 self.damaged_reason = str(exc)
                 self._db = _connect(self.path)  # a new file where the damaged one was
         except (OSError, sqlite3.Error) as exc:
-            raise LocalStoreError(_reason(exc)) from None
+            raise _failed(exc) from None
         self._appended = 0  # entries this connection put in recent since it last folded
 
     def get_many(self, keys: Iterable[str]) -> dict[str, str]:
@@ -85,7 +91,7 @@ class LocalStore:
                         if translation is not None and isinstance(key, str):
                             found[key] = translation
         except sqlite3.Error as exc:
-            raise LocalStoreError(_reason(exc)) from None
+            raise _failed(exc) from None
         return found
 
     def set_many(self, items: Mapping[str, str]) -> None:
@@ -107,7 +113,7 @@ class LocalStore:
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise LocalStoreError(_reason(exc)) from None
+            raise _failed(exc) from None
 
     def _fold(self) -> None:
         """Move every entry of ``recent`` (any run's) into the main table, in order; inside a transaction."""
@@ -120,7 +126,7 @@ class LocalStore:
         try:
             (entries,) = self._db.execute(_COUNT).fetchone()
         except sqlite3.Error as exc:
-            raise LocalStoreError(_reason(exc)) from None
+            raise _failed(exc) from None
         return {
             "entries": entries,
             "bytes": _size(self.path, "", "-wal", "-shm"),
@@ -135,15 +141,35 @@ class LocalStore:
             self._db.execute("DELETE FROM recent")
             self._db.execute("VACUUM")
         except sqlite3.Error as exc:
-            raise LocalStoreError(_reason(exc)) from None
+            raise _failed(exc) from None
         for name in LEGACY_FILES:
             try:
                 os.unlink(self.path.parent / name)
             except FileNotFoundError:
                 pass
             except OSError as exc:
-                raise LocalStoreError(_reason(exc)) from None
+                raise _failed(exc) from None
         return int(entries)
+
+    def start_afresh(self) -> Path | None:
+        """After a :class:`LocalStoreError` that said the file is damaged (its tables malformed past a
+        schema that opened): set it aside (:mod:`pipeline.files.damaged`) and go on with a new file.
+
+        Where it was moved; None when it was not (already set aside once by this store, readable
+        now, not movable, or no new file could be made), and the store is closed then.
+        """
+        self._db.close()
+        if self.damaged_moved_to is not None:
+            return None
+        moved = set_aside(self.path)
+        if moved is None:
+            return None
+        try:
+            self._db = _connect(self.path)
+        except (OSError, sqlite3.Error):
+            return None
+        self.damaged_moved_to, self._appended = moved, 0
+        return moved
 
     def close(self) -> None:
         """Fold what this connection appended into the main table, and close the file.
@@ -190,7 +216,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     # Made first as open() makes a file (SQLite makes it 0644 whatever the umask, and its WAL files
     # like it): a team's shared cache folder under umask 002 stays writable by the group.
-    os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
+    made_here(path)  # and never through a link: SQLite would write where it leads
     db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")
@@ -203,6 +229,10 @@ def _connect(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _failed(exc: OSError | sqlite3.Error) -> LocalStoreError:
+    return LocalStoreError(_reason(exc), damaged=is_damaged(exc))
 
 
 def _reason(exc: BaseException) -> str:

@@ -59,14 +59,20 @@ def _local(
         store = LocalStore(folder)
     except LocalStoreError as exc:
         return {**where, "error": str(exc)}
-    if store.damaged_moved_to is not None:  # not a database SQLite could read: moved, a new one made
-        where["set_aside"] = str(store.damaged_moved_to)
     try:
-        return {**where, **action(store)}
+        try:
+            figures = action(store)
+        except LocalStoreError as exc:  # malformed past a schema that opened: set aside now, if it can be
+            if not exc.damaged or store.start_afresh() is None:
+                raise
+            figures = action(store)
     except LocalStoreError as exc:
         return {**where, "error": str(exc)}
     finally:
         store.close()
+    if store.damaged_moved_to is not None:  # not a database SQLite could read: moved, a new one made
+        where["set_aside"] = str(store.damaged_moved_to)
+    return {**where, **figures}
 
 
 def _shared(

@@ -133,7 +133,8 @@ class TranslationCache:
             try:
                 return self._local.get_many(keys)
             except LocalStoreError as exc:
-                self._drop_local(exc)
+                if self._drop_local(exc):
+                    return self._near_get(keys)
         return {key: self._memory[key] for key in keys if key in self._memory}
 
     def _near_set(self, items: Mapping[str, str]) -> None:
@@ -142,17 +143,28 @@ class TranslationCache:
                 self._local.set_many(items)
                 return
             except LocalStoreError as exc:
-                self._drop_local(exc)
+                if self._drop_local(exc):
+                    return self._near_set(items)
         self._memory.update(items)
 
-    def _drop_local(self, exc: LocalStoreError) -> None:
+    def _drop_local(self, exc: LocalStoreError) -> bool:
+        """Go on after the local file failed: in a new file when it was damaged and could be set aside
+        (True: the caller tries again, once, since a store sets aside once), else in memory."""
         assert self._local is not None
+        moved = self._local.start_afresh() if exc.damaged else None
+        if moved is not None:
+            self._log(
+                f"warning: the translation cache {self._local.path} failed ({exc}); it was moved to "
+                f"{moved.name} and a new one started"
+            )
+            return True
         self._log(
             f"warning: the translation cache {self._local.path} failed ({exc}); this run keeps its "
             f"translations in memory from here on"
         )
         self._local.close()
         self._local = None
+        return False
 
     def _drop_shared(self, exc: SharedStoreError) -> None:
         assert self._shared is not None

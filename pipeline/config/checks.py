@@ -10,6 +10,7 @@ in the error (``" must be at least 1"``, ``"[0] is not a valid glob: ..."``); th
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -83,9 +84,21 @@ def globs(values: list[str]) -> str | None:
 
 
 def compendia(values: list[str]) -> str | None:
-    """Globs of compendia: none empty, each able to name a file."""
+    """Globs of compendia: none empty, each able to name a file, each one pathlib's glob (which finds
+    them) reads: a ``**`` is a whole folder name there."""
     empty = next((i for i, glob in enumerate(values) if not glob), None)
-    return f"[{empty}] is empty: a compendium is a file name or glob" if empty is not None else globs(values)
+    if empty is not None:
+        return f"[{empty}] is empty: a compendium is a file name or glob"
+    glued = next((i for i, glob in enumerate(values) if _glued_any_folders(glob)), None)
+    if glued is not None:
+        return f"[{glued}] is not a valid glob: '**' stands for any folders only as a whole name (a/**/b.po); write '*'"
+    return globs(values)
+
+
+def _glued_any_folders(glob: str) -> bool:
+    """Whether a ``**`` of ``glob`` is part of a longer name (``x**.po``), which pathlib refuses (ValueError)."""
+    names = glob.replace("\\", "/").split("/") if os.name == "nt" else glob.split("/")
+    return any("**" in name and name != "**" for name in names)
 
 
 def glob_keys(table: dict[str, Any]) -> str | None:
@@ -210,10 +223,10 @@ def check_cache_url(url: str, where: str) -> str:
     return url
 
 
-#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, its first
-#: character whatever it is, then up to the next ``]`` of the name (``\\`` separates names there too);
-#: a leading ``!`` negates.
-_BRACKETS = re.compile(r"\[([^/][^]/]*)\]")
+#: A bracket expression of a glob as :mod:`pipeline.catalog_paths` reads it: ``[``, a leading ``!``
+#: (it negates), the first character whatever it is, then up to the next ``]`` of the name (``\\``
+#: separates names there too).
+_BRACKETS = re.compile(r"\[(!?[^/][^]/]*)\]")
 _RANGE = lazy_regex(r"(.)-(.)")
 
 

@@ -71,9 +71,14 @@ def written_beside(path: Path, data: Content, durable: bool = True) -> tuple[str
     fd, tmp = new_beside(path)
     try:
         made = os.fstat(fd)
+        # Given ``path``'s mode (as it was, above) before a byte is written: a file kept private
+        # (0600) must not have its new content in a file others may open meanwhile.
+        if mode is not None and stat.S_IMODE(made.st_mode) != stat.S_IMODE(mode):
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, stat.S_IMODE(mode))
+            else:  # Windows before Python 3.13
+                os.chmod(tmp, stat.S_IMODE(mode))
         _write_all(fd, (data,) if isinstance(data, bytes) else data)
-        if mode is not None and stat.S_IMODE(made.st_mode) != stat.S_IMODE(mode):  # as ``path`` was, above
-            os.chmod(tmp, stat.S_IMODE(mode))
         if durable:
             os.fsync(fd)
     except BaseException:

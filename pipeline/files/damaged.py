@@ -2,11 +2,11 @@
 
 The translation cache (``translations.sqlite3``) and the provenance (``provenance.sqlite3``) are the
 pipeline's own files. When one is not a database any more (overwritten, cut short, a disk's bad
-block in its header), every run used to warn and go on without it, for ever. It is now renamed to
-``<name>.damaged-<UTC time>`` (with its ``-wal`` and ``-shm`` files: SQLite would otherwise apply a
-stale log to the new file), once, under the lock of the folder's run state, so two runs that find
-it damaged at the same moment move it once, and a run never moves a new file another run made.
-What it held cannot be read anyway; the file is kept for whoever wants to look.
+block in its header or in a table), every run used to warn and go on without it, for ever. It is
+now renamed to ``<name>.damaged-<UTC time>`` (with its ``-wal`` and ``-shm`` files: SQLite would
+otherwise apply a stale log to the new file), once, under the lock of the folder's run state, so two
+runs that find it damaged at the same moment move it once, and a run never moves a new file
+another run made. What it held cannot be read anyway; the file is kept for whoever wants to look.
 """
 
 from __future__ import annotations
@@ -59,15 +59,19 @@ def _set_aside(path: Path) -> Path | None:
 
 
 def _readable(path: Path) -> bool:
-    """Whether SQLite reads ``path``'s schema (a missing file is readable: it would be made new)."""
+    """Whether SQLite reads ``path`` whole (a missing file is readable: it would be made new).
+
+    Every page, not the schema alone: a file whose schema reads but whose tables are malformed (a
+    bad block past the first page) failed at its first query, and was kept, for ever. This runs only
+    once a query said the file is damaged, and reads every page, once.
+    """
     try:
         db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10.0)
     except sqlite3.Error:
         return True  # missing or not openable: nothing to set aside
     try:
-        db.execute("PRAGMA schema_version").fetchone()
+        return db.execute("PRAGMA quick_check(1)").fetchall() == [("ok",)]
     except sqlite3.Error as exc:
         return not is_damaged(exc)
     finally:
         db.close()
-    return True

@@ -20,12 +20,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.files.untrusted import read_regular
+from pipeline.files.untrusted import open_own, read_regular
 
 if sys.platform == "win32":
     import msvcrt
@@ -65,7 +66,8 @@ _BUSY = (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK)
 
 
 class FileLock:
-    """An exclusive lock on ``path`` (created when missing), taken by :meth:`try_acquire` or :meth:`acquire`."""
+    """An exclusive lock on ``path`` (created when missing; a link or a FIFO there is an OSError), taken by
+    :meth:`try_acquire` or :meth:`acquire`."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -84,12 +86,16 @@ class FileLock:
         """Take the lock unless another descriptor holds it (then False); OSError when the file cannot be opened."""
         if self._fd is not None:
             return True
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        # Written (the holder's note) and emptied: never through a link, which a cache folder a project
+        # keeps in its own tree may hold (a file of the user's would be overwritten, then emptied).
+        fd = open_own(self.path, os.O_RDWR | os.O_CREAT)
         try:
             _lock(fd)
             # Deleted between our open and our lock (by a process that cleaned the folder): a lock on a
             # file nobody else can open would let another run in; the next try opens the new file.
             status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file", str(self.path))
             taken = status.st_nlink > 0
         except OSError as exc:
             os.close(fd)

@@ -1,5 +1,4 @@
-"""Replacing a file only while it still holds the bytes that were read (one step, a save never lost); atomic
-writes in worker threads.
+"""Replacing a file only while it still holds the bytes that were read (one step, a save never lost).
 
 A translator may save a catalog at any moment, and the check and the replacement must be one step.
 On Linux they are: the new file is swapped in with ``renameat2(RENAME_EXCHANGE)``, the file it
@@ -7,8 +6,8 @@ displaced is compared with what was read, and a file saved meanwhile is swapped 
 Where no atomic exchange exists (other systems, some network file systems) the last check is made
 right before the rename, after the slow part (writing and flushing the new file), which leaves a
 window of microseconds instead of the whole flush. ``pipeline review`` writes a reviewer's decisions
-this way; a run its catalogs, in worker threads (:class:`AtomicWriter`): every atomic write waits for
-the disk (fsync), and in threads the waits overlap.
+this way, ``refresh`` its merged catalogs, and a run its catalogs, in worker threads
+(:mod:`pipeline.files.writer`).
 """
 
 from __future__ import annotations
@@ -18,15 +17,13 @@ import errno
 import functools
 import os
 import sys
-import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from pipeline.files import atomic
-from pipeline.files.atomic import Content, atomic_write
+from pipeline.files.atomic import Content
 
-__all__ = ["AtomicWriter", "ChangedMeanwhile", "write_over"]
+__all__ = ["ChangedMeanwhile", "write_over"]
 
 
 class ChangedMeanwhile(OSError):
@@ -98,7 +95,8 @@ def _holds(path: Path, expected: bytes) -> bool:
     want = memoryview(expected)
     at = 0
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        # Without waiting: a FIFO put there (or a link to one) would wait for a writer; it reads as empty.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
             while True:
                 # A byte more than expected is asked for: a longer file shows it. A read of a regular file
@@ -148,41 +146,3 @@ def _renameat2() -> Callable[..., int] | None:
         return ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):  # a libc without it (musl before 1.2.x, old glibc)
         return None
-
-
-class AtomicWriter:
-    """Atomic writes in worker threads, each started as soon as its file is ready (``with`` waits for all).
-
-    While a caller prepares the next file (renders a catalog), the writes submitted so far wait for
-    the disk in the background; :meth:`submit` waits only when ``at_once`` writes are still pending.
-    """
-
-    def __init__(self, at_once: int = 8) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=at_once)
-        self._slots = threading.BoundedSemaphore(at_once)
-
-    def submit(self, path: Path, data: Content, expected: bytes | None = None) -> Future[OSError | None]:
-        """Start writing ``data`` to ``path`` (only over ``expected``: see :func:`~pipeline.files.swap.write_over`); the
-        future holds the OSError the write met (:class:`~pipeline.files.swap.ChangedMeanwhile` among them), or None.
-        """
-        self._slots.acquire()
-        future = self._pool.submit(_written, path, data, expected)
-        future.add_done_callback(lambda _: self._slots.release())
-        return future
-
-    def __enter__(self) -> AtomicWriter:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._pool.shutdown(wait=True)
-
-
-def _written(path: Path, data: Content, expected: bytes | None = None) -> OSError | None:
-    try:
-        if expected is None:
-            atomic_write(path, data)
-        else:
-            write_over(path, data, expected)
-    except OSError as exc:
-        return exc
-    return None

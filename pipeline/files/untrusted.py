@@ -2,6 +2,8 @@
 
 :func:`read_regular` reads a file someone else made (a catalog, a compendium, a glossary, a
 configuration, a project file ``init`` looks at, a document): a regular file only, within a size.
+:func:`open_own` and :func:`made_here` open or make a file of the pipeline's own where someone else may
+have put a link or a FIFO first.
 :func:`work_tree` says whether a folder is in a git work tree; :mod:`pipeline.files.git` asks git,
 safely, which files it sees there.
 """
@@ -13,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["read_regular", "work_tree"]
+__all__ = ["made_here", "open_own", "read_regular", "work_tree"]
 
 #: How a file someone else made is opened: without waiting (a FIFO opens at once), never as the
 #: terminal it may be.
@@ -50,6 +52,33 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", os.fspath(path))
     return data
+
+
+def open_own(path: Path, flags: int) -> int:
+    """``os.open(path, flags)`` (0666 less the umask when it makes the file) for a file of the pipeline's
+    own in a folder someone else may have put things in: never through a link (OSError "a link, not a
+    regular file"), never waiting on a FIFO. The caller looks at what it opened (``os.fstat``).
+
+    A cache folder a project keeps in its own tree holds whatever a clone put there: through a link,
+    a file of the user's would be written where the pipeline meant its own.
+    """
+    try:
+        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+            raise OSError(errno.ELOOP, "a link, not a regular file", os.fspath(path)) from None
+        raise
+
+
+def made_here(path: Path) -> None:
+    """Make the file ``path`` unless it is there (:func:`open_own`); OSError when anything but a regular file
+    is there. For a file a library opens by name after us (SQLite)."""
+    fd = open_own(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    finally:
+        os.close(fd)
 
 
 def work_tree(top: Path) -> Path | None:

@@ -54,11 +54,19 @@ _KIND_PATTERNS: dict[str, str] = {
 }
 _IDENTIFIER_HINT = lazy_regex(r"_|\w\.\w|::|\(\)|[a-z][A-Z]|[A-Z]{2}[a-z]{2}")
 _NAME = "\0"  # stands for a match of _IDENTIFIER_HINT among the characters a text holds
-#: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``).
-_CAPITALS_HINT = re.compile(r"[A-Z]{3}")
-_CAPITALS = "\1"  # stands for a match of _CAPITALS_HINT
+#: :data:`_IDENTIFIER_HINT`'s ``\w\.\w`` written from its dot, and its ``[a-z][A-Z]|[A-Z]{2}[a-z]{2}`` from
+#: its (first) capital: each starts with what the regex engine skips ahead to, where the alternation is
+#: tried at every position of the text (see :func:`_named`).
+_DOTTED = lazy_regex(r"\.(?<=\w\.)(?=\w)")
+#: ``[a-z][A-Z]|[A-Z]{2}[a-z]{2}`` (``phpMyAdmin``, ``OAuth``) written from its first capital; protection's
+#: trigger looks for it too.
+CASED = re.compile(r"[A-Z](?:(?<=[a-z][A-Z])|(?=[A-Z][a-z]{2}))")
+#: Three capitals in a row: what every protocol command holds (``CWD``, ``PASV``, ``STARTTLS``). Written
+#: with a first capital of its own, which the regex engine skips ahead to (``[A-Z]{3}`` is tried everywhere).
+CAPITALS_HINT = re.compile(r"[A-Z][A-Z]{2}")
+_CAPITALS = "\1"  # stands for a match of CAPITALS_HINT
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
-#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`_CAPITALS_HINT`).
+#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`CAPITALS_HINT`).
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
@@ -124,14 +132,35 @@ def _scanned_for(present: frozenset[str]) -> tuple[int, ...]:
     )
 
 
+def _named(text: str) -> bool:
+    """Whether :data:`_IDENTIFIER_HINT` finds something in ``text``: its alternatives looked for one by one."""
+    return (
+        "_" in text
+        or "::" in text
+        or "()" in text
+        or ("." in text and _DOTTED().search(text) is not None)
+        or CASED.search(text) is not None
+    )
+
+
 def scanned_in(text: str) -> tuple[int, ...]:
     """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
     present = {c for c in _LOOKED_FOR if c in text}
-    if _IDENTIFIER_HINT().search(text):
+    if _named(text):
         present.add(_NAME)
-    if _CAPITALS_HINT.search(text):
+    if CAPITALS_HINT.search(text):
         present.add(_CAPITALS)
     return _scanned_for(frozenset(present))
+
+
+#: What :data:`_SCANNED` holds of the kinds that match only what holds a ``%`` (the directives of printf and
+#: its kin): a gap without one, between the directives a format flag names, is not searched for them.
+_PERCENT_KINDS = frozenset(i for i, (_, _, needs) in enumerate(_SCANNED) if "%" in needs)
+
+
+@functools.lru_cache(maxsize=1024)
+def _without_percent(scanned: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(i for i in scanned if i not in _PERCENT_KINDS)
 
 
 def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
@@ -144,6 +173,8 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
     ~3 ms each), and a single alternation of every kind tries them all at every position. No kind
     matches the empty string (a unit test checks), so none is passed over as ``finditer`` would.
     """
+    if core.find("%", start, end) < 0:
+        scanned = _without_percent(scanned)
     patterns = [_scanned_pattern(i) for i in scanned]
     upcoming = [p.search(core, start, end) for p in patterns]
     found: list[Span] = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
@@ -119,6 +119,29 @@ _OUTER_NEEDS = ("<", "`", "[", "]]", "'''", "{{{")
 _XLIFF_NEEDS = "&"
 
 
+#: Every character a match of :data:`_OUTER` can start with: ``<`` (tags, comments, XML specials, code
+#: elements), ``&`` (XLIFF's escaped tags), ``%`` (GCC's ``%<…%>``), a backquote, ``:`` (vim's typed
+#: commands), ``[`` and ``]`` (BBCode, wiki links), an apostrophe and ``{`` (wiki markup).
+_OUTER_STARTS = re.compile(r"[<&%`:\[\]'{]")
+
+
+def _outer_matches(text: str, xliff: bool) -> Iterator[re.Match[str]]:
+    """What ``_outer(xliff).finditer(text)`` finds, the alternation tried only where a match can start.
+
+    No alternative has a first character the regex engine could skip ahead to, so ``finditer`` tries
+    them all at every position of the text; here they are tried at the characters that start one.
+    """
+    outer = _outer(xliff)
+    at = 0
+    while (start := _OUTER_STARTS.search(text, at)) is not None:
+        m = outer.match(text, start.start())
+        if m is None:
+            at = start.start() + 1
+        else:
+            yield m
+            at = m.end()  # no alternative matches the empty string (a unit test checks)
+
+
 class OuterSpan(NamedTuple):
     """A span protected whole (a tag, or a piece of one cut around a text attribute's value)."""
 
@@ -136,7 +159,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     spans: list[OuterSpan] = []
     if not any(needed in text for needed in _OUTER_NEEDS) and not (xliff and _XLIFF_NEEDS in text):
         return spans
-    for m in _outer(xliff).finditer(text):
+    for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
         tag = m.group()

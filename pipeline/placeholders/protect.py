@@ -74,8 +74,16 @@ def _xml_char(match: re.Match[str]) -> str:
     name, dec, hexa = match.groups()
     if name:
         return _XML_NAMED[name]
-    code = int(dec) if dec else int(hexa, 16)
+    code = _number(dec) if dec else int(hexa, 16)
     return chr(code) if 0 < code <= 0x10FFFF else match.group()
+
+
+def _number(digits: str) -> int:
+    """The decimal ``digits`` as a number, 0 (no character, no placeholder) for more than Python converts."""
+    try:
+        return int(digits)
+    except ValueError:  # over 4,300 digits (sys.get_int_max_str_digits): beyond any character or id
+        return 0
 
 
 def _xml_unescape(text: str) -> str:
@@ -154,9 +162,27 @@ TRIGGERS = re.compile(
 _TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
 
 
+#: TRIGGERS' alternatives after its characters, each written from what the regex engine skips ahead to:
+#: a dash, slash, tilde or dot starting a word, written from that character; a dot or slash between two
+#: letters, from the dot or slash. (Three apostrophes, ``/.`` and ``()`` are plain strings; a small letter
+#: before a capital and two capitals before two small letters are :data:`kinds.CASED`.)
+_STARTING = re.compile(r"[-/~.](?<![\w/.~\\-][-/~.])")
+_BETWEEN = re.compile(r"[./](?<=\w[./])(?=\w)")
+
+
 def _triggered(core: str) -> bool:
-    """Whether :data:`TRIGGERS` finds something in ``core``."""
-    return _TRIGGER_CHARACTERS.search(core) is not None or TRIGGERS.search(core) is not None
+    """Whether :data:`TRIGGERS` finds something in ``core``: its alternatives looked for one by one, the whole
+    alternation only where a protocol's command can be (three capitals in a row)."""
+    return (
+        _TRIGGER_CHARACTERS.search(core) is not None
+        or "'''" in core
+        or "/." in core
+        or "()" in core
+        or _STARTING.search(core) is not None
+        or _BETWEEN.search(core) is not None
+        or kinds.CASED.search(core) is not None
+        or (kinds.CAPITALS_HINT.search(core) is not None and TRIGGERS.search(core) is not None)
+    )
 
 
 _Span = Span
@@ -276,24 +302,13 @@ def restore(translated: str, protected: Protected) -> str:
     """Put the placeholders back into a translation of ``protected.text``; verify everything came back."""
     # Strip before restoring: a placeholder that stands for whitespace must survive at the edges.
     translated = translated.strip()
-    if not protected.placeholders and _TOKEN.search(translated) is None:  # nothing to put back
+    # Nothing to put back, nor any tag to refuse: every match of _TOKEN starts with a "<", and any "<" is one.
+    if not protected.placeholders and "<" not in translated:
         restored = f"{protected.prefix}{_xml_unescape(translated)}{protected.suffix}"
         _no_foreign_markup(restored, protected)
         return restored
     by_id = {ph.id: ph for ph in protected.placeholders}
-    seen: list[Placeholder] = []
-    texts: list[str] = []  # the text before each placeholder seen, then the text after the last
-    last = 0
-    for match in _TOKEN.finditer(translated):
-        if match.group("markup") is not None:
-            raise PlaceholderMismatch(f"unexpected markup {match.group('markup')!r} in translation")
-        ph = by_id.get(int(match.group("id")))
-        if ph is None:
-            raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
-        texts.append(_xml_unescape(translated[last : match.start()]))
-        seen.append(ph)
-        last = match.end()
-    texts.append(_xml_unescape(translated[last:]))
+    seen, texts = _as_sent(translated, by_id) or _tokens(translated, by_id)
     _verify(seen, protected.placeholders)
     groups = markup.tag_groups(protected.placeholders)
     icu_structure = any(ph.kind in icu.STRUCTURE for ph in protected.placeholders)
@@ -320,6 +335,42 @@ def restore(translated: str, protected: Protected) -> str:
     restored = f"{protected.prefix}{''.join(p.text for p in parts)}{protected.suffix}"
     _no_foreign_markup(restored, protected)
     return restored
+
+
+def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]] | None:
+    """What :func:`_tokens` finds, for an answer whose every tag is a known placeholder's as sent (the
+    usual answer): cut at those tags alone. None for any other answer (text between them holds a ``<``,
+    which :data:`_TOKEN` would read as a tag, or an id is unknown): :func:`_tokens` says why."""
+    pieces = _CANONICAL().split(translated)  # text, id, text, id, ..., text
+    texts = pieces[::2]
+    if any("<" in text for text in texts):
+        return None
+    seen: list[Placeholder] = []
+    for ident in pieces[1::2]:
+        ph = by_id.get(_number(ident))
+        if ph is None:
+            return None
+        seen.append(ph)
+    return seen, [_xml_unescape(text) for text in texts]
+
+
+def _tokens(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]]:
+    """The placeholders of ``translated`` in order, and the text before each then after the last (unescaped);
+    refuses markup and unknown ids."""
+    seen: list[Placeholder] = []
+    texts: list[str] = []
+    last = 0
+    for match in _TOKEN.finditer(translated):
+        if match.group("markup") is not None:
+            raise PlaceholderMismatch(f"unexpected markup {match.group('markup')!r} in translation")
+        ph = by_id.get(_number(match.group("id")))
+        if ph is None:
+            raise PlaceholderMismatch(f"unknown placeholder id {match.group('id')} in translation")
+        texts.append(_xml_unescape(translated[last : match.start()]))
+        seen.append(ph)
+        last = match.end()
+    texts.append(_xml_unescape(translated[last:]))
+    return seen, texts
 
 
 def _attribute_values(parts: list[icu.Part], groups: list[list[int]]) -> list[icu.Part]:

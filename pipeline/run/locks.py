@@ -89,10 +89,16 @@ class Holder(NamedTuple):
         """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
         now = time.time() if now is None else now
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
-        text = f"process {self.pid} on {self.host} ({self.command}), since {when} ({_ago(now - self.since)})"
+        host, command = self.host.translate(_CONTROLS), self.command.translate(_CONTROLS)
+        text = f"process {self.pid} on {host} ({command}), since {when} ({_ago(now - self.since)})"
         if self.host == _hostname() and _stopped(self.pid):
             text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
         return text
+
+
+#: Control characters (C0, DEL, C1), shown as ``?``: a note is written by whatever held the lock, and an
+#: escape sequence in it would drive the terminal of the run that prints it.
+_CONTROLS = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], "?")
 
 
 def _hostname() -> str:
@@ -270,9 +276,14 @@ def _holder(file: Path) -> Holder | None:
     try:
         data = json.loads(read_note(file, _OWNER_BYTES))
         holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        time.localtime(holder.since)  # a time this system can show: not NaN, infinite or past time_t
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError):
         return None
-    return holder if holder.since == holder.since else None  # NaN: not a time
+    return holder if 0 < holder.pid <= _PID_MAX else None  # an id os.kill takes (a pid_t), not a group
+
+
+#: The largest process id a note may name: a 32-bit ``pid_t`` (Linux's own ids stay under 2**22).
+_PID_MAX = 2**31 - 1
 
 
 def _stopped(pid: int) -> bool:

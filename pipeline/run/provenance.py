@@ -45,6 +45,7 @@ from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.untrusted import made_here
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json
 
 __all__ = [
@@ -235,7 +236,7 @@ class Provenance:
         path = directory / PROVENANCE_FILE
         directory.mkdir(parents=True, exist_ok=True)
         # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
-        os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666))
+        made_here(path)  # and never through a link: SQLite would write where it leads
         # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
         # its uses taken in turn (_lock).
         db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)

@@ -1,6 +1,6 @@
 """Writing: put the admitted translations into their catalogs, atomically, unless one changed meanwhile.
 
-Catalogs are written in worker threads (:class:`pipeline.files.swap.AtomicWriter`): every atomic write
+Catalogs are written in worker threads (:class:`pipeline.files.writer.AtomicWriter`): every atomic write
 waits for the disk (fsync), and those waits overlap each other and the rendering of the next
 catalogs instead of queueing, with at most a few writes pending at once. A catalog's new bytes go
 to its file piece by piece as they are rendered (:meth:`~pipeline.catalogs.base.Catalog.render_pieces`),
@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.catalogs import Catalog, UnitState
-from pipeline.files.swap import AtomicWriter, ChangedMeanwhile
+from pipeline.files.swap import ChangedMeanwhile
 from pipeline.files.untrusted import read_regular
+from pipeline.files.writer import AtomicWriter
 from pipeline.run.records import Fingerprint
 from pipeline.run.window import ScannedCatalog
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.catalog_paths import project_files
+from pipeline.catalogs.keyed import glob_escape
 from pipeline.config import CONFIG_NAME, glob_problem
 from pipeline.config.reference import init_key, init_keys
 from pipeline.files.untrusted import read_regular
@@ -91,11 +92,11 @@ def _django(root: Path, files: list[str], found: Found) -> None:
                 joined = "/".join(s.strip("/") for s in strings)
                 folder = next((f for f in (root / joined, base / joined) if f.is_dir()), root / joined)
                 where = os.path.relpath(folder, root).replace(os.sep, "/")
-                found.add(f"{where}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
+                found.add(f"{glob_escape(where)}/*/LC_MESSAGES/*.po", f"Django LOCALE_PATHS ({name})")
     for name in files:
         parts = name.split("/")
         if len(parts) >= 4 and parts[-2] == "LC_MESSAGES" and parts[-4] == "locale" and name.endswith(".po"):
-            found.add(f"{'/'.join(parts[:-3])}/*/LC_MESSAGES/*.po", "a locale/ folder (Django app, Babel)")
+            found.add(f"{glob_escape('/'.join(parts[:-3]))}/*/LC_MESSAGES/*.po", "a locale/ folder (Django app, Babel)")
 
 
 def _django_base(root: Path, settings_module: str) -> Path:
@@ -130,8 +131,8 @@ def _babel(root: Path, found: Found) -> None:
         if command in ("compile_catalog", "update_catalog", "init_catalog"):
             directory, domain = table.get("directory"), table.get("domain")
             if isinstance(directory, str) and directory.strip():
-                domain = domain.strip() if isinstance(domain, str) and domain.strip() else "*"
-                found.add(f"{directory.strip()}/*/LC_MESSAGES/{domain}.po", f"Babel {where}")
+                domain = glob_escape(domain.strip()) if isinstance(domain, str) and domain.strip() else "*"
+                found.add(f"{glob_escape(directory.strip())}/*/LC_MESSAGES/{domain}.po", f"Babel {where}")
 
 
 def _sphinx(root: Path, files: list[str], found: Found) -> None:
@@ -144,7 +145,7 @@ def _sphinx(root: Path, files: list[str], found: Found) -> None:
             continue
         here = Path(name).parent
         for folder in _STRING.findall(block.group(1)):
-            found.add(f"{(here / folder).as_posix()}/**/*.po", f"Sphinx locale_dirs ({name})")
+            found.add(f"{glob_escape((here / folder).as_posix())}/**/*.po", f"Sphinx locale_dirs ({name})")
 
 
 def _angular(root: Path, found: Found) -> None:
@@ -170,7 +171,7 @@ def _angular(root: Path, found: Found) -> None:
         locales = i18n.get("locales")
         for locale, spec in locales.items() if isinstance(locales, dict) else ():
             for file in _translations(spec):
-                found.add(file, f"Angular i18n of project {name} ({locale})")
+                found.add(glob_escape(file), f"Angular i18n of project {name} ({locale})")
 
 
 def _translations(spec: object) -> list[str]:
@@ -192,10 +193,10 @@ def _folders(files: list[str], found: Found) -> None:
     for folder, suffixes in sorted(seen.items()):
         if folder.endswith("languages"):  # WordPress keeps plugins/ and themes/ below it
             if "po" in suffixes:
-                found.add(f"{folder}/**/*.po", "WordPress language files")
+                found.add(f"{glob_escape(folder)}/**/*.po", "WordPress language files")
             continue
         for suffix in sorted(suffixes & {"po", "xlf", "xliff"}):
-            found.add(f"{folder}/*.{suffix}", "Symfony translations")
+            found.add(f"{glob_escape(folder)}/*.{suffix}", "Symfony translations")
         if (
             folder.endswith("translations")
             and found.source_lang is None

@@ -22,8 +22,8 @@ from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.catalogs.merge import Template, merge_read, read_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.swap import ChangedMeanwhile, write_over
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Issue, Severity
 from pipeline.run.journal import Journal, Merged
@@ -138,9 +138,12 @@ class _Merging:
                 return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
             result = merge_read(path, raw, self._parsed_template(template))
             if result.changed and self.write:
-                atomic_write(path, result.data)
+                write_over(path, result.data, raw)  # only while it holds what was merged: a save is never lost
         except CatalogError as exc:
             return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
+        except ChangedMeanwhile as exc:
+            kept = "" if exc.kept is None else f"; an earlier save is kept in {exc.kept}"
+            return Issue(display, f"not merged: the catalog was changed during the run; run again{kept}")
         except OSError as exc:
             return Issue(display, f"cannot write the catalog: {exc.strerror}")
         if self.journal is not None and (self.write or not result.changed):

@@ -1,7 +1,10 @@
 """The gate's shortcuts answer what the searches they stand for answer: the markup scan skipped for a
-text without a character it needs, the tag before a placeholder found from the last tag opening, a
-metavariable's glued text and quotes looked at only where they can be, a trigger character looked
-for on its own. Each is checked against the plain search it replaced, written out here."""
+text without a character it needs, and tried only at the characters a match starts with; the tag
+before a placeholder found from the last tag opening; a metavariable's glued text and quotes looked at
+only where they can be; a trigger character looked for on its own, and the trigger's other
+alternatives one by one, as the hint of a name is; an answer whose tags are all placeholders as sent
+cut at them alone, and one without a ``<`` known to hold none; a gap without a ``%`` not searched for
+the kinds that need one. Each is checked against the plain search it replaced, written out here."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from unittest import mock
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.placeholders import glue, markup
+from pipeline.placeholders import glue, kinds, markup
 from pipeline.placeholders import protect as protect_module
+from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
 
 #: Texts with protected placeholders, as an engine's answer or a source's protected form holds them.
@@ -58,6 +62,84 @@ def test_a_metavariables_neighbours_are_judged_as_by_the_whole_text(text: str) -
         assert markup._quoted(before, after) == quoted
 
 
-@given(TEXT)
-def test_a_trigger_character_is_a_trigger(text: str) -> None:
+@given(TEXT | st.text(alphabet="aZbYAB-/~.\\'() 1é_", max_size=12) | st.sampled_from(["PASV", "xPASV", "a PWD b"]))
+@example("'''")
+@example("a/.b")
+@example("f()")
+@example("-x")
+@example("a-b")
+@example("a~-b")
+@example("a\\-b")
+@example("a.-b")
+@example("a/-b")
+@example("a--b")
+@example("é-b")
+@example(" ~/x")
+@example("conf.py")
+@example("phpMyAdmin")
+@example("OAuth")
+@example("PASV")
+@example("aPASV")
+@example("PASVa")
+def test_a_text_is_triggered_as_the_trigger_alternation_finds(text: str) -> None:
     assert protect_module._triggered(text) == (protect_module.TRIGGERS.search(text) is not None)
+
+
+@given(TAGGED, st.sets(st.sampled_from([1, 4, 23])))
+@example('a<x id="1"/>&amp;<x id="23"/>', {1, 23})
+@example('a<x id="1"/><x id="4"/>', {1})
+@example('<x id="1"/><x id="1">', {1})
+@example('<x id="1"/><b>', {1})
+def test_an_answer_cut_at_its_tags_as_sent_reads_as_the_tokenizer_reads_it(text: str, ids: set[int]) -> None:
+    by_id = {ident: Placeholder(ident, f"%{ident}$s", "safe-printf") for ident in ids}
+    try:
+        tokens: object = protect_module._tokens(text, by_id)
+    except protect_module.PlaceholderMismatch:
+        tokens = None  # refused: the cut must leave it to the tokenizer
+    assert protect_module._as_sent(text, by_id) in (tokens, None)
+    if tokens is not None and "<" not in protect_module._CANONICAL().sub("", text):
+        assert protect_module._as_sent(text, by_id) == tokens  # the usual answer takes the short way
+
+
+@given(st.lists(st.sampled_from(EXAMPLES), max_size=8).map(" ".join), st.integers(0, 80), st.integers(0, 80))
+@example("%s_%s.spl 50% %{name} %name% %Ln %1", 0, 40)
+@example("a %(x)s b %% --verbose ~/.config", 2, 30)
+def test_a_gap_without_a_percent_finds_what_every_kind_finds_there(text: str, start: int, length: int) -> None:
+    for begin, end in ((0, len(text)), (min(start, len(text)), min(start + length, len(text)))):
+        scanned = kinds.scanned_in(text)
+        with mock.patch.object(kinds, "_PERCENT_KINDS", frozenset()):
+            kinds._without_percent.cache_clear()
+            every = kinds.spans(text, scanned, begin, end)
+        kinds._without_percent.cache_clear()
+        assert kinds.spans(text, scanned, begin, end) == every
+
+
+@given(st.text(alphabet="aZbYAB_.:()é1 -", max_size=14) | TEXT)
+@example("conf.py")
+@example("phpMyAdmin")
+@example("OAuth")
+@example("a.é")
+@example(".a")
+@example("ABC")
+def test_the_hint_of_a_name_is_found_where_its_alternation_finds_it(text: str) -> None:
+    assert kinds._named(text) == (kinds._IDENTIFIER_HINT().search(text) is not None)
+    assert (kinds.CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
+
+
+_STARTS = [":", "'", "`", "[", "]", "{", "%", "&", "<"]
+
+
+@given(st.lists(st.sampled_from([*EXAMPLES, *_STARTS]), max_size=8).map("".join) | TEXT)
+@example("`code' and ''bold'' :help x<CR> %<PRIu64%> [b]x[/b] [[Page|x]] {{{1}}} &lt;b&gt;")
+@example("''''' ]] [[ <!-- c --> <![CDATA[x]]> <?pi?>")
+def test_the_markup_alternation_finds_from_its_starting_characters_what_it_finds_everywhere(text: str) -> None:
+    for xliff in (False, True):
+        everywhere = [(m.span(), m.lastgroup) for m in markup._outer(xliff).finditer(text)]
+        assert [(m.span(), m.lastgroup) for m in markup._outer_matches(text, xliff)] == everywhere
+
+
+@given(TAGGED | TEXT)
+@example("a < b")
+@example("<")
+def test_a_text_without_a_less_than_sign_is_the_one_the_tokenizer_finds_nothing_in(text: str) -> None:
+    assert ("<" not in text) == (protect_module._TOKEN.search(text) is None)

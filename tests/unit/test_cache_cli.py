@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cache import TranslationCache
+from pipeline.cache.local import LocalStore
 from pipeline.cli import main
 
 
@@ -60,3 +61,21 @@ def test_a_damaged_cache_file_is_set_aside_and_said(
     (aside,) = (tmp_path / "cache").glob("translations.sqlite3.damaged-*")
     assert ": 0 entries, " in out
     assert f"(the file was not a database SQLite can read: moved to {aside}, a new one made)\n" in out
+
+
+def test_a_cache_file_malformed_past_its_schema_is_set_aside_by_clear(
+    tmp_path: Path, config: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = LocalStore(tmp_path / "cache")
+    store.set_many({f"k{i}": "v" * 100 for i in range(200)})
+    store.close()
+    path = tmp_path / "cache" / "translations.sqlite3"
+    data = bytearray(path.read_bytes())
+    data[4096:] = b"\x07" * (len(data) - 4096)  # every page but the schema's: "malformed" once read
+    path.write_bytes(bytes(data))
+    assert main(["cache", "clear", "--config", config]) == 0
+    out = capsys.readouterr().out
+    (aside,) = (tmp_path / "cache").glob("translations.sqlite3.damaged-*[0-9Z]")  # its -wal and -shm beside it
+    assert f"(the file was not a database SQLite can read: moved to {aside}, a new one made)\n" in out
+    assert main(["cache", "stats", "--config", config]) == 0
+    assert ": 0 entries, " in capsys.readouterr().out

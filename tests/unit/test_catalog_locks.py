@@ -7,7 +7,10 @@ import os
 import threading
 from pathlib import Path
 
-from pipeline.run.locks import CatalogLocks
+import pytest
+
+from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.run.locks import CatalogLocks, Holder, _lock_file
 
 
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path: Path) -> None:
@@ -56,3 +59,28 @@ def test_an_unusable_lock_folder_is_a_warning_not_a_failure(tmp_path: Path) -> N
     said: list[str] = []
     asyncio.run(CatalogLocks(tmp_path / "cache").acquire([tmp_path / "de.po"], str, said.append))
     assert len(said) == 1 and said[0].startswith("warning: cannot create")
+
+
+def test_a_link_in_a_lock_files_place_leaves_what_it_names_alone(tmp_path: Path) -> None:
+    victim, catalog, cache = tmp_path / "victim.txt", tmp_path / "de.po", tmp_path / "cache"
+    victim.write_bytes(b"precious\n")
+    (cache / "locks").mkdir(parents=True)
+    os.symlink(victim, _lock_file(cache / "locks", catalog))
+    said: list[str] = []
+    locks = CatalogLocks(cache)
+    asyncio.run(locks.acquire([catalog], lambda p: p.name, said.append))
+    locks.release()
+    assert len(said) == 1 and said[0].startswith("warning: cannot lock de.po (")
+    os.symlink(victim, state_lock_path(cache))
+    with pytest.raises(OSError), state_lock(state_lock_path(cache)):
+        pass
+    assert victim.read_bytes() == b"precious\n"
+
+
+def test_a_holders_note_is_shown_without_its_control_characters() -> None:
+    # Anything that can hold the lock (another user's process, on a shared cache folder) writes the
+    # note a waiting run prints: an escape sequence in it would drive that run's terminal.
+    holder = Holder(4242, "build\x1b]0;owned\x07-7", "pipeline translate \x1b[2J\r\n\x9b31m", 0.0)
+    assert holder.describe(now=60.0).startswith(
+        "process 4242 on build?]0;owned?-7 (pipeline translate ?[2J???31m), since "
+    )

@@ -75,6 +75,9 @@ def test_pyproject_tool_section_and_environment_override(tmp_path: Path, monkeyp
         ("[service]\nconcurrency = 0", "service.concurrency must be at least 1"),
         ('[translate]\ncontext = "some"', "translate.context must be one of"),
         ("source_lang = ", "invalid TOML"),
+        # pathlib's glob, which finds compendia, raised ValueError for these in the middle of a run
+        ('[translate]\ncompendia = ["i18n/x**.po"]', r"translate.compendia\[0\] is not a valid glob: '\*\*'"),
+        ('[translate]\ncompendia = ["a", "**b/*.po"]', r"translate.compendia\[1\] is not a valid glob: '\*\*'"),
     ],
 )
 def test_config_errors_name_the_file_and_key(tmp_path: Path, text: str, message: str) -> None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from pipeline.cli import main
 from pipeline.errors import ExitCode
+from pipeline.files.atomic import atomic_write
+from pipeline.files.swap import write_over
 from tests.sample_project import copy_sample_project
 
 
@@ -65,3 +67,28 @@ def test_a_catalog_keeps_its_own_mode(
     monkeypatch.chdir(root)
     assert main(["translate", "--config", str(root / "pipeline.toml")]) == ExitCode.OK
     assert {p: _mode(p) for p in catalogs} == before
+
+
+@pytest.mark.parametrize("replace", [atomic_write, lambda path, data: write_over(path, data, b"old")])
+def test_a_private_files_new_bytes_are_never_in_a_file_others_may_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replace: Callable[[Path, bytes], None]
+) -> None:
+    # The new file was made 0666 less the umask and given the old file's mode after its bytes were
+    # written: another user could open it meanwhile, and read a 0600 file's new content.
+    path = tmp_path / "de.po"
+    path.write_bytes(b"old")
+    path.chmod(0o600)
+    modes: list[int] = []
+    real_write = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        modes.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    old = os.umask(0o022)
+    try:
+        replace(path, b"new")
+    finally:
+        os.umask(old)
+    assert modes == [0o600] and _mode(path) == 0o600 and path.read_bytes() == b"new"

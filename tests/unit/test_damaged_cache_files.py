@@ -6,6 +6,7 @@ every run warn, keep its translations in memory only and fail to save its state,
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -21,7 +22,7 @@ APP = "locale/de/LC_MESSAGES/app.po"
 
 
 def _aside(folder: Path, name: str) -> list[Path]:
-    return sorted(folder.glob(f"{name}.damaged-*"))
+    return sorted(p for p in folder.glob(f"{name}.damaged-*") if not p.name.endswith(("-wal", "-shm")))
 
 
 def test_a_translation_cache_that_is_not_a_database_is_set_aside_once(tmp_path: Path) -> None:
@@ -68,3 +69,63 @@ def test_a_provenance_file_that_is_not_a_database_is_set_aside_when_the_run_save
     assert written and all(Provenance(folder).machine_written(APP, u) is not None for u in written)  # saved
     assert "warning" not in " ".join(i.reason for i in run(settings, FakeService(), retranslate_stale=True).issues)
     assert [i.reason for i in run(settings, FakeService()).issues] == []
+
+
+def _damaged_past_its_schema(path: Path) -> None:
+    """Every page of ``path`` but the first (the schema) overwritten: SQLite opens it, and its tables are
+    "malformed" only when read (a bad block, a copy cut and patched)."""
+    data = bytearray(path.read_bytes())
+    assert len(data) > 4096
+    data[4096:] = b"\x07" * (len(data) - 4096)  # 7: no kind of b-tree page
+    path.write_bytes(bytes(data))
+
+
+def test_a_translation_cache_malformed_past_its_schema_is_set_aside_at_its_first_failed_read(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.set_many({f"k{i}": "v" * 100 for i in range(200)})
+    store.close()
+    _damaged_past_its_schema(tmp_path / "translations.sqlite3")
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    assert cache.get("k1") is None
+    cache.set_many({"new": "v"})
+    cache.close()
+    (aside,) = _aside(tmp_path, "translations.sqlite3")
+    assert len(said) == 1 and f"it was moved to {aside.name} and a new one started" in said[0]
+    again: list[str] = []
+    assert TranslationCache(tmp_path, log=again.append).get("new") == "v"  # written to the new file
+    assert again == []
+
+
+def test_a_provenance_file_malformed_past_its_schema_is_set_aside_when_the_run_saves(tmp_path: Path) -> None:
+    settings = project(tmp_path)
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    _damaged_past_its_schema(folder / PROVENANCE_FILE)
+    (tmp_path / APP).write_text((tmp_path / APP).read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n')
+    warnings = [i.reason for i in run(settings, FakeService()).issues]
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert len(warnings) == 1 and f"it was moved to {aside.name} and a new one started" in warnings[0]
+    assert [i.reason for i in run(settings, FakeService()).issues] == []
+
+
+def test_a_link_or_a_fifo_in_a_cache_files_place_is_not_opened(tmp_path: Path) -> None:
+    # A project may keep its cache folder in its own tree, so a clone can put a link where a cache
+    # file goes: SQLite made its database wherever the link led (a missing file anywhere the user
+    # may write, or another program's database turned to WAL with our tables in it).
+    settings = project(tmp_path)
+    folder, outside = cache_dir(settings), tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "empty").write_bytes(b"")
+    (folder / "translations.sqlite3").symlink_to(outside / "made.sqlite3")
+    (folder / PROVENANCE_FILE).symlink_to(outside / "empty")
+    warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
+    assert sorted(p.name for p in outside.iterdir()) == ["empty"] and (outside / "empty").read_bytes() == b""
+    assert len(warnings) == 2 and all("a link, not a regular file" in w for w in warnings), warnings
+    settings = project(tmp_path / "fifo")
+    cache_dir(settings).mkdir()
+    for name in ("translations.sqlite3", PROVENANCE_FILE):  # a FIFO there: opening it waited for ever
+        os.mkfifo(cache_dir(settings) / name)
+    warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
+    assert len(warnings) == 2 and all("not a regular file" in w for w in warnings), warnings

@@ -105,3 +105,18 @@ def test_a_note_needs_the_lock_and_a_fifo_is_no_note(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "g.lock")
     with pytest.raises(OSError, match="not a regular file"):
         read_note(tmp_path / "g.lock", 4096)
+
+
+def test_a_link_or_a_fifo_in_the_lock_files_place_is_refused_and_what_it_names_left_alone(tmp_path: Path) -> None:
+    # A cache folder may be one a project configures in its own tree ([cache] dir), so a clone can
+    # put anything there: taking a lock through a link wrote the note into the file it named and
+    # emptied it on release.
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    os.symlink(victim, tmp_path / "h.lock")
+    with pytest.raises(OSError, match="a link, not a regular file"):
+        FileLock(tmp_path / "h.lock").try_acquire()
+    os.mkfifo(tmp_path / "i.lock")
+    with pytest.raises(OSError, match="not a regular file"):
+        FileLock(tmp_path / "i.lock").try_acquire()
+    assert victim.read_bytes() == b"precious\n"

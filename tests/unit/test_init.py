@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalog_paths import find_catalogs
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
@@ -126,3 +127,28 @@ def test_when_every_catalog_is_refused_for_its_charset_the_preview_says_so(
     assert captured.err.count("its charset ASCII cannot hold the letters of") == 2
     assert "no catalog to translate: the 2 files found are left out, for the reasons above" in captured.out
     assert "found no catalog" not in captured.out
+
+
+def test_folder_names_with_glob_characters_are_written_as_literal_globs(tmp_path: Path) -> None:
+    # Next.js names folders [locale] and [slug]: written as they are, "app/[locale]/translations/*.xlf"
+    # is a glob of app/l/translations, app/o/... and the run found none of the project's catalogs.
+    _write(
+        tmp_path,
+        {
+            "app/[locale]/translations/messages.fr.xlf": "<xliff/>",
+            "web/a*b?/locale/de/LC_MESSAGES/django.po": PO.format(lang="de"),
+            "app/l/translations/other.fr.xlf": "<xliff/>",  # what the unescaped glob would have taken
+        },
+    )
+    assert main(["init", str(tmp_path), "--no-preview"]) == ExitCode.OK
+    assert set(_catalogs(tmp_path)) == {
+        "app/[[]locale]/translations/*.xlf",
+        "app/l/translations/*.xlf",
+        "web/a[*]b[?]/locale/*/LC_MESSAGES/*.po",
+    }
+    found = [p.relative_to(tmp_path).as_posix() for p in find_catalogs(load_settings(tmp_path / "pipeline.toml")).paths]
+    assert sorted(found) == [
+        "app/[locale]/translations/messages.fr.xlf",
+        "app/l/translations/other.fr.xlf",
+        "web/a*b?/locale/de/LC_MESSAGES/django.po",
+    ]

@@ -1,4 +1,4 @@
-"""The placeholder kinds' scan: what it relies on of the kinds' patterns."""
+"""The placeholder kinds' scan, and the markup scan before it: what they rely on of their patterns."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pipeline.placeholders import kinds
+from pipeline.placeholders import kinds, markup
 
 
 @pytest.mark.parametrize(("kind", "pattern", "needs"), kinds._SCANNED)
@@ -23,3 +23,10 @@ def test_a_kind_searched_as_its_alternatives_is_their_alternation() -> None:
     for kind, alternatives in kinds._ALTERNATIVES.items():
         assert "|".join(pattern for pattern, _ in alternatives) == kinds._KIND_PATTERNS[kind]
         assert [k for k, _, _ in kinds._SCANNED].count(kind) == len(alternatives)
+
+
+@pytest.mark.parametrize("xliff", [False, True])
+def test_no_markup_alternative_matches_the_empty_string(xliff: bool) -> None:
+    # The markup scan goes on from the end of each match, as finditer does only for a match that is not empty.
+    pattern = markup._outer(xliff)
+    assert re._parser.parse(pattern.pattern, pattern.flags).getwidth()[0] > 0  # type: ignore[attr-defined]

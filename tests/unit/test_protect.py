@@ -110,6 +110,19 @@ def test_flags_given_as_a_list_a_generator_or_a_tuple_protect_alike() -> None:
     assert protect(text, ()) != expected  # without the flag, %(n)s is protected by the safe grammar only
 
 
+def test_numbers_too_long_for_int_in_an_answer_are_refused_or_kept_as_text() -> None:
+    # Python refuses to convert more than 4,300 decimal digits: an answer's id or character reference
+    # that long is an unknown placeholder, or text, not an exception the gate does not expect.
+    protected = protect("Hello %s", ["c-format"])
+    digits = "9" * 5000
+    with pytest.raises(PlaceholderMismatch, match="unknown placeholder id 9999"):
+        restore(f'Hallo <x id="{digits}"/>', protected)
+    with pytest.raises(PlaceholderMismatch, match="unknown placeholder id 9999"):
+        restore(f'Hallo <x id="1"/> <x id="{digits}"/>', protected)
+    assert restore(f'Hallo &#{digits}; <x id="1"/>', protected) == f"Hallo &#{digits}; %s"
+    assert restore('Hallo &#0000065; <x id="0001"/>', protected) == "Hallo A %s"
+
+
 def test_a_text_without_placeholders_still_refuses_tags_in_its_translation() -> None:
     protected = protect("  Save & close ")
     assert protected.placeholders == ()

@@ -23,6 +23,7 @@ from pipeline.catalogs.merge import merge
 from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
+from pipeline.files import atomic, swap
 from pipeline.workflows.merge import find_template
 from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
@@ -347,3 +348,33 @@ def test_a_merge_loads_the_format_grammars_and_the_fuzzy_ranking_only_where_the_
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
     assert json.loads(done.stdout) == {"code": 0, "loaded": loaded}, done.stderr
     assert catalog.read_bytes() != (DATA / f"{pair}.po").read_bytes()  # merged all the same
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_a_save_while_refresh_merges_a_catalog_is_kept_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
+    # The merge step replaced the catalog whatever it held by then (atomic_write): a translator's
+    # save, or the translations another run wrote, made while it merged were lost.
+    if not exchange:
+        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
+    project = copy_sample_project(tmp_path, "http://127.0.0.1:9/unreachable")
+    settings = load_settings(project / "pipeline.toml")
+    pot = project / "sample_locales" / "messages.pot"
+    _edited_template(tmp_path, pot).replace(pot)
+    catalog = project / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
+    saved = catalog.read_bytes() + b'\nmsgid "Saved by a translator"\nmsgstr "Von Hand gespeichert"\n'
+    real = atomic.new_beside
+
+    def new_beside(target: Path) -> tuple[int, str]:
+        if target == catalog:
+            catalog.write_bytes(saved)
+        return real(target)
+
+    monkeypatch.setattr(atomic, "new_beside", new_beside)
+    outcome, _ = refresh(settings, merge_only=True)
+    assert catalog.read_bytes() == saved
+    assert [(i.catalog, i.reason) for i in outcome.issues] == [
+        ("sample_locales/de/LC_MESSAGES/messages.po", "not merged: the catalog was changed during the run; run again")
+    ]
+    assert len(outcome.catalogs) == 7 and not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pipeline.files.atomic import discard_left, new_beside
 from pipeline.files.lockfile import FileLock
-from pipeline.run.locks import CatalogLocks
+from pipeline.run.locks import CatalogLocks, _holder, _lock_file
 
 CATALOG = (
     'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
@@ -154,3 +154,25 @@ def test_temporary_names_carry_the_writing_process(tmp_path: Path) -> None:
     assert Path(name).name.startswith(f".de.po.{os.getpid()}.")
     assert discard_left(tmp_path / "de.po", os.getpid()) == 1  # the caller says whose files are left
     assert not Path(name).exists()
+
+
+def test_a_note_whose_process_or_time_no_system_can_hold_is_no_note(tmp_path: Path) -> None:
+    # Anything may be in a lock file: ids past what a pid holds made os.kill raise OverflowError,
+    # a time past time_t made the waiting message's localtime raise it, each a traceback.
+    catalog = tmp_path / "de.po"
+    catalog.write_text(CATALOG, encoding="utf-8")
+    here = socket.gethostname()
+    for pid in ("1e999", str(2**31), str(2**63), str(10**30), "-1", "0"):
+        lock_file = _lock_file(tmp_path / ".cache" / "locks", catalog)
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        note = f'{{"pid": {pid}, "host": "{here}", "command": "pipeline", "since": 1}}'
+        lock_file.write_bytes(b"\n" + note.encode())
+        said: list[str] = []
+        locks = CatalogLocks(tmp_path / ".cache")
+        assert locks.take_free([catalog], lambda p: p.name, said.append)
+        locks.release()
+        assert said == []
+    for since in ("1e300", "-1e300", "1e999"):
+        note = f'{{"pid": {os.getpid()}, "host": "{here}", "command": "pipeline", "since": {since}}}'
+        lock_file.write_bytes(b"\n" + note.encode())
+        assert _holder(lock_file) is None

@@ -8,6 +8,7 @@ threads). The saves here land at chosen instants through a hook, not a timed rac
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,18 @@ def test_a_file_written_in_pieces_holds_them_in_order(tmp_path: Path) -> None:
     path.write_bytes(b"as read")
     write_over(path, iter(pieces), b"as read")
     assert path.read_bytes() == b"".join(pieces)
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_a_catalog_turned_into_a_fifo_during_the_run_is_left_as_it_is_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
+    # The check that the file still holds what was read opened it to read: a FIFO put there (or a
+    # link to one) waited for a writer that never came, and the run with it.
+    if not exchange:
+        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
+    path = tmp_path / "app.po"
+    os.mkfifo(path)
+    with pytest.raises(ChangedMeanwhile):
+        write_over(path, b"translated", b"as read")
+    assert [p.name for p in tmp_path.iterdir()] == ["app.po"] and stat.S_ISFIFO(os.lstat(path).st_mode)
