@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,9 @@ import pipeline.run.scan
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.model import Issue
+from pipeline.run.ledger import Ledger
+from pipeline.run.orchestrate.context import Connections
+from pipeline.run.provenance import Provenance
 from pipeline.run.window import Refused, ScannedCatalog
 from tests.run_fakes import FakeService, project, run, usage
 from tests.unit.test_run_quota_terminology import texts
@@ -243,3 +246,75 @@ def test_an_unread_usage_goes_on_only_where_the_service_answers_and_says_so_once
     assert [m for m in said if "quota" in m] == []
     assert report.stopped is not None
     assert report.stopped.message.startswith("the service's target languages could not be read")
+
+
+def test_a_first_run_has_its_reads_on_their_way_once_the_first_catalog_with_work_is_scanned(
+    tmp_path: Path, scanned: list[object]
+) -> None:
+    # Before the next catalog's scan starts in a worker thread, which would compete with the loop while
+    # the reads are still being written.
+    service = NotingTheLanguages(scanned, 10**6)
+    assert run(project(tmp_path, langs=LANGS), service).exit_code == ExitCode.OK
+    assert (service.at_usage[0], service.at_languages[0]) == (1, 1)
+
+
+def test_a_first_run_with_nothing_to_send_asks_the_service_nothing(tmp_path: Path) -> None:
+    service = Recording(10**6)
+    report = run(project(tmp_path, langs=LANGS, body='msgid "Done"\nmsgstr "Fertig"\n'), service)
+    assert report.exit_code == ExitCode.OK and report.totals.segments_translated == 0
+    assert service.calls == ""  # neither the usage nor the languages
+
+
+class NotingTheEnd(Recording):
+    """Notes the usage reads after a translate request (before the second part, after the window) in ``events``."""
+
+    def __init__(self, events: list[str], written: Callable[[], int]) -> None:
+        super().__init__(10**6)
+        self.events, self.written = events, written
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v2/usage" and "T" in self.calls:
+            self.events.append(f"read ({self.written()} catalogs written)")
+        return super().handler(request)
+
+
+def test_the_read_after_the_last_window_leaves_before_its_writes_and_the_run_closes_its_files_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[str] = []
+    settings = project(tmp_path, langs=LANGS)
+    catalogs = [tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po" for lang in LANGS]
+    close_cache, close_provenance = Connections.close_cache, Provenance.close
+    after = Ledger.usage_after
+
+    def written() -> int:
+        return sum('msgstr "[' in path.read_text(encoding="utf-8") for path in catalogs)
+
+    def closing_cache(connections: Connections) -> None:
+        events.append(f"cache closed ({written()} catalogs written)")
+        close_cache(connections)
+
+    def closing_provenance(provenance: Provenance) -> None:
+        if not any(e.startswith("provenance") for e in events):  # closed again as the run ends: closes nothing
+            events.append(f"provenance closed ({written()} catalogs written)")
+        close_provenance(provenance)
+
+    def read_after(ledger: Ledger, allowance: Any) -> None:
+        events.append("read after taken")
+        after(ledger, allowance)
+
+    monkeypatch.setattr(Connections, "close_cache", closing_cache)
+    monkeypatch.setattr(Provenance, "close", closing_provenance)
+    monkeypatch.setattr(Ledger, "usage_after", read_after)
+    report = run(settings, NotingTheEnd(events, written))
+    assert report.exit_code == ExitCode.OK
+    assert all('msgstr "[' in path.read_text(encoding="utf-8") for path in catalogs)
+    # Its round trip overlaps the writes, and closing the cache and the provenance once they are written. (Closed
+    # while the catalogs were written, in a worker thread, the cache's and the catalogs' fsyncs slowed each other.)
+    assert events[-4:] == [
+        "read (0 catalogs written)",
+        "cache closed (3 catalogs written)",
+        "provenance closed (3 catalogs written)",
+        "read after taken",
+    ]
+    assert sum(e.startswith("cache closed") for e in events) == 1

@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Connections", "Reads", "RunContext"]
 
+#: Loop turns a read just started takes to be written: about 12 on a new connection (the client's first
+#: request: loading the transport, the connect, the write), fewer on a pooled one (measured over loopback).
+_WRITE_TURNS = 16
+
 
 class Connections:
     """One run's cache, client, limiter, budget, claims, glossary and style plan, and the account's reads."""
@@ -108,6 +112,12 @@ class Connections:
                 self._ledger.warn(self._journal.directory, f"cannot save the sync record: {exc.strerror}")
         return outcome
 
+    def close_cache(self) -> None:
+        """Close the cache now, if it was opened: the run uses it no more (a later use would open it again)."""
+        cache = self.__dict__.pop("cache", None)
+        if cache is not None:
+            cache.close()
+
     async def aclose(self) -> None:
         """Close what the run opened: the reads, the limiter, the client (and an embedded service), the cache."""
         self.reads.forget()
@@ -160,6 +170,15 @@ class Reads:
             self._usage = asyncio.ensure_future(read_usage(self._client(), self._url))
         if languages_too:
             self.start_languages()
+
+    async def written(self) -> None:
+        """Give the loop the turns a read just started needs to be written, before work that holds the loop (the
+        window's writes) or competes for the interpreter with it (a scan in a worker thread): the read's round
+        trip then overlaps that work from its start. Returns at once when no read is on its way."""
+        for _ in range(_WRITE_TURNS):
+            if not self.reading:
+                return
+            await asyncio.sleep(0)
 
     async def usage(self) -> tuple[Allowance | None, str | None]:
         """The account's usage: one kept since the run's last request (:meth:`keep`), the read :meth:`start_usage`

@@ -18,8 +18,9 @@ __all__ = ["Turn"]
 class Turn:
     """One window's place in the run: when the next may start, whether one has, and when it may write."""
 
-    def __init__(self, before: asyncio.Future[None] | None) -> None:
+    def __init__(self, before: asyncio.Future[None] | None, last: bool = False) -> None:
         self.before = before  # the window before, while it may still be open
+        self.last = last  # no window is to follow: what ends the run may overlap the read after its requests
         self.cut = asyncio.Event()  # every part of this window is cut (or it ended): the next may start
         self.next: Turn | None = None  # the window after, once it has started
         #: The run's answered requests when a window before, followed by this one, began: it left the

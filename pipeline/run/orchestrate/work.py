@@ -25,10 +25,12 @@ catalogs is held by another run, and otherwise once the window before has let it
 The account's usage is read before the first translate request of a part. When the run's cache
 holds nothing yet, that read goes out while the catalogs are scanned (a run the cache covers asks
 the service nothing); the read after a window's requests goes out while its catalogs pass the gate
-and are written. When no later window has started meanwhile, it serves the next window's first
-part as well (nothing is billed in between, unless the run waited for another run's catalogs: it
-then reads again); when one has, that window's parts read for themselves, and the read after is
-left to the last window.
+and are written (and after the last window, while the run closes its cache and provenance). Each
+read is on its way before that work takes the loop (:meth:`~.context.Reads.written`). When no
+later window has started meanwhile, the read after serves the next window's first part as well
+(nothing is billed in between, unless the run waited for another run's catalogs: it then reads
+again); when one has, that window's parts read for themselves, and the read after is left to the
+last window.
 """
 
 from __future__ import annotations
@@ -126,10 +128,10 @@ async def _in_turn(run: RunContext) -> None:
     """
     open_: list[tuple[asyncio.Future[None], Turn]] = []
     try:
-        for number, paths in enumerate(_windows(run)):
+        for number, (paths, last) in enumerate(_windows(run)):
             if len(open_) == 2:
                 await open_.pop(0)[0]
-            turn = Turn(open_[-1][0] if open_ else None)
+            turn = Turn(open_[-1][0] if open_ else None, last)
             if open_:
                 open_[-1][1].next = turn
             clock = run.inputs.started if number == 0 else run.ledger.clock()
@@ -156,8 +158,9 @@ def _ended(run: RunContext, window: asyncio.Future[None]) -> None:
         run.interruption.stop.set()
 
 
-def _windows(run: RunContext) -> Iterator[list[Path]]:
-    """The windows of catalogs to read in turn; none more once a signal asked the run to stop.
+def _windows(run: RunContext) -> Iterator[tuple[list[Path], bool]]:
+    """The windows of catalogs to read in turn, each with whether it is the last; none more once a signal asked
+    the run to stop.
 
     A later window finds a text an earlier one paid for in the cache; without one (or in a dry
     run, which writes none) it would pay or count it again: one window then.
@@ -173,7 +176,7 @@ def _windows(run: RunContext) -> Iterator[list[Path]]:
         if number and (run.interruption.signum is not None or (stop is not None and stop.reason is StopReason.LOCKED)):
             _not_read(run, (path for later in windows[number:] for path in later))
             return
-        yield window
+        yield window, number == len(windows) - 1
 
 
 def _not_read(run: RunContext, paths: Iterable[Path]) -> None:
@@ -247,10 +250,14 @@ async def _locked_window(run: RunContext, paths: list[Path], clock: float, turn:
             turn.next.owed, after = sent, False
         if after:
             reads.start_usage()
+            await reads.written()  # on its way before the writes hold the loop
         if not run.inputs.options.dry_run and not _unusable(run, scanned, usage):
             await write_window(run, files, scanned)
         clock = ledger.timed("write", clock, turn.counts())
         if after:
+            if turn.last:  # the run uses its cache and provenance no more: closed while the read is on its way
+                run.connections.close_cache()
+                run.provenance.close()
             read = await reads.usage()
             ledger.usage_after(read[0])
             reads.keep(read)  # nothing is billed before the next window's first part: its check needs no read
@@ -385,11 +392,10 @@ async def _read(
     of the window at once).
 
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
-    unit to translate is a text to send: the usage read starts with the first catalog that has one.
-    With no glossary or style file to check first (nothing configured that could stop the run
-    before its first request) and a service over the network, the reads go out before the first
-    catalog is scanned, and it is scanned in a worker thread meanwhile: the round trips of the
-    usage and the languages overlap the scan instead of following it.
+    unit to translate is a text to send: the reads of the usage and the languages start with the
+    first catalog that has one (not before: a run with nothing to send asks the service nothing),
+    and are on their way before the next catalog's scan competes with the loop: their round trips
+    overlap the other scans and the first part's plan.
     """
     inputs, ledger, connections = run.inputs, run.ledger, run.connections
     settings, options = inputs.settings, inputs.options
@@ -397,20 +403,14 @@ async def _read(
     retranslate = _retranslate(run) if options.retranslate_stale else None
     first = not options.dry_run and ledger.stopped is None and run.interruption.signum is None
     early = first and not ledger.report.totals.requests and holds_nothing(settings, options.use_cache)
-    ahead = early and not settings.service.embedded and not settings.resources.configured
     overlapping = turn.open_before()  # its requests are in flight: the loop keeps its turns
-    if ahead:
-        connections.reads.start_usage(languages_too=True)
-        early = False
     most = sys.maxsize if options.dry_run else plan.PART_SEGMENTS
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
     # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
     may_cut = first and not connections.terminology_due
     cut = False
     for path in files.paths:
-        found, issues, refused = await _scan(
-            run, files, path, retranslate, offered, threaded=cut or ahead or overlapping
-        )
+        found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut or overlapping)
         window.extend(found)
         rest.extend(found)
         _noted(ledger, found, issues, refused)
@@ -419,6 +419,7 @@ async def _read(
             for s in wanting:  # a glossary that cannot be used stops the run before any request
                 connections.resources.target(s.target_lang)
             connections.reads.start_usage(languages_too=True)
+            await connections.reads.written()  # on their way before a worker thread's scan competes with the loop
             early = False
         if may_cut and wanting and not cut:
             cut, part, rest = True, rest, []

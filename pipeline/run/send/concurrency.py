@@ -7,7 +7,8 @@ answers 429 beyond it. :class:`Controller` is the I/O-free rule, :class:`Limiter
   answer until the first 429 (doubling per round trip, as TCP's slow start);
 - it keeps the most requests the service has demonstrably held at once (its *floor*): an
   answered request and the answered ones sent shortly before it were all in the service
-  together. "Shortly" is half the shortest round trip seen: a request's answer cannot have left
+  together, and so were it and those sent shortly after it, whichever order the answers come
+  back in. "Shortly" is half the shortest round trip seen: a request's answer cannot have left
   the service that soon, as long as the network takes less of a round trip than the service's
   own work (over loopback it takes nothing; to a translation service, a fraction). A request
   counts as sent when it is written (its task runs again), not when it is let go: the event
@@ -147,7 +148,7 @@ class Controller:
         # floor from round trips never reaches it (a round trip can count a request the service had
         # already let go, when the client wrote the other late; a refusal at the level cannot lie).
         self._refused_at: int | None = None
-        self._answered: set[int] = set()  # numbers of recent requests answered (not 429)
+        self._answered: dict[int, float] = {}  # recent requests answered (not 429): number -> when it was sent
         # Per level (the number in flight at grant): whether each of its last outcomes was a 429.
         self._outcomes = [deque[bool](maxlen=_KEEP_PER_LEVEL) for _ in range(ceiling + 1)]
         self.noise = 0  # 429s taken for noise: only the refused request waited
@@ -209,13 +210,18 @@ class Controller:
         # It was in the service with every young request answered before it: they were sent so
         # shortly before it that their answers had not left the service yet when it came.
         held = 1 + sum(1 for number in ticket.young if number in self._answered)
+        # Or with the answered ones sent shortly after it, for the same reason: answers come back in any order,
+        # and the first of a group sent together may be answered last. (Either group alone: the ones before and
+        # the ones after it may not all have been in the service at once.)
+        later = 1 + sum(1 for at in self._answered.values() if 0 <= at - ticket.sent_at < self.shortest / 2)
+        held = max(held, later)
         if self._refused_at is not None:
             held = min(held, self._refused_at - 1)
         self.floor = max(self.floor, held)
-        self._answered.add(ticket.number)
+        self._answered[ticket.number] = ticket.sent_at
         if len(self._answered) > 2 * _KEEP_ANSWERED * self.ceiling:
             oldest = self._let_go - _KEEP_ANSWERED * self.ceiling
-            self._answered = {number for number in self._answered if number > oldest}
+            self._answered = {number: at for number, at in self._answered.items() if number > oldest}
         self._pause = DEFAULT_PAUSE
         if self.refused_level is None:
             self.limit = min(self.ceiling, self.limit + 1)
