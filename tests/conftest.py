@@ -16,9 +16,12 @@ from lxml import etree
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
 
-# Properties that write and read files: a file system's latency is not the code's, so no deadline
-# (the default 200 ms fails them on a busy machine), and a tmp_path shared by the examples is fine
-# (each example writes over it).
+# No property has a deadline: speed is the bench's business (bench/), and hypothesis's default 200 ms
+# per example failed pure properties on a machine at load 25.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+# Properties that write and read files: a tmp_path shared by the examples is fine (each example writes
+# over it), and a file system's latency is not the code's.
 settings.register_profile(
     "files", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
