@@ -43,7 +43,41 @@ __all__ = [
 ]
 
 
-class UnitForms(Mapping[int, tuple[int, ...]]):
+class _ByUnit:
+    """Units of a catalog by index, added in ascending order: the indices in an array (8 bytes each)."""
+
+    __slots__ = ("_units",)
+
+    def __init__(self) -> None:
+        self._units = array("q")
+
+    def _append(self, index: int) -> None:
+        """Unit ``index``, after every unit added before it."""
+        if self._units and index <= self._units[-1]:
+            raise ValueError(f"unit {index} added after unit {self._units[-1]}")
+        self._units.append(index)
+
+    def _at(self, index: int) -> int:
+        """Where unit ``index`` is in the array; KeyError when it was not added."""
+        at = bisect_left(self._units, index)
+        if at == len(self._units) or self._units[at] != index:
+            raise KeyError(index)
+        return at
+
+    def __contains__(self, index: object) -> bool:
+        if not isinstance(index, int):
+            return False
+        at = bisect_left(self._units, index)
+        return at < len(self._units) and self._units[at] == index
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+
+class UnitForms(_ByUnit, Mapping[int, tuple[int, ...]]):
     """A catalog's units to translate, in file order -> the source form (SegmentKey.form) of each target form.
 
     Most units have one form, ``(0,)``: their indices are kept in an array (8 bytes each) and only the
@@ -51,12 +85,12 @@ class UnitForms(Mapping[int, tuple[int, ...]]):
     catalog, held for the whole window). Units are added in ascending index order (:meth:`add`).
     """
 
-    __slots__ = ("_units", "_forms")
+    __slots__ = ("_forms",)
 
     _ONE = (0,)
 
     def __init__(self) -> None:
-        self._units = array("q")
+        super().__init__()
         self._forms: dict[int, tuple[int, ...]] = {}  # the units whose forms are not (0,)
 
     @classmethod
@@ -69,9 +103,7 @@ class UnitForms(Mapping[int, tuple[int, ...]]):
 
     def add(self, index: int, forms: tuple[int, ...]) -> None:
         """Unit ``index``, after every unit added before it, with ``forms``."""
-        if self._units and index <= self._units[-1]:
-            raise ValueError(f"unit {index} added after unit {self._units[-1]}")
-        self._units.append(index)
+        self._append(index)
         if forms != self._ONE:
             self._forms[index] = forms
 
@@ -84,28 +116,14 @@ class UnitForms(Mapping[int, tuple[int, ...]]):
         forms = self._forms.get(index)
         if forms is not None:
             return forms
-        at = bisect_left(self._units, index)
-        if at == len(self._units) or self._units[at] != index:
-            raise KeyError(index)
+        self._at(index)
         return self._ONE
-
-    def __contains__(self, index: object) -> bool:
-        if not isinstance(index, int):
-            return False
-        at = bisect_left(self._units, index)
-        return at < len(self._units) and self._units[at] == index
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._units)
-
-    def __len__(self) -> int:
-        return len(self._units)
 
     def __repr__(self) -> str:
         return f"UnitForms({dict(self.items())!r})"
 
 
-class AdmittedForms(Mapping[int, tuple[str, ...]]):
+class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
     """A catalog's units the gate admitted, in file order -> the target forms each is written with.
 
     Held from the gate until the catalog is written: as a dict of tuples a unit cost about 120
@@ -114,37 +132,20 @@ class AdmittedForms(Mapping[int, tuple[str, ...]]):
     added in ascending index order (:meth:`add`).
     """
 
-    __slots__ = ("_units", "_texts")
+    __slots__ = ("_texts",)
 
     def __init__(self) -> None:
-        self._units = array("q")
+        super().__init__()
         self._texts: list[str | tuple[str, ...]] = []
 
     def add(self, index: int, forms: Sequence[str]) -> None:
         """Unit ``index``, after every unit added before it, with its target ``forms``."""
-        if self._units and index <= self._units[-1]:
-            raise ValueError(f"unit {index} added after unit {self._units[-1]}")
-        self._units.append(index)
+        self._append(index)
         self._texts.append(forms[0] if len(forms) == 1 else tuple(forms))
 
     def __getitem__(self, index: int) -> tuple[str, ...]:
-        at = bisect_left(self._units, index)
-        if at == len(self._units) or self._units[at] != index:
-            raise KeyError(index)
-        text = self._texts[at]
+        text = self._texts[self._at(index)]
         return (text,) if isinstance(text, str) else text
-
-    def __contains__(self, index: object) -> bool:
-        if not isinstance(index, int):
-            return False
-        at = bisect_left(self._units, index)
-        return at < len(self._units) and self._units[at] == index
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._units)
-
-    def __len__(self) -> int:
-        return len(self._units)
 
     def __repr__(self) -> str:
         return f"AdmittedForms({dict(self.items())!r})"
