@@ -107,6 +107,10 @@ class PoCatalog:
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
+    def positions(self, state: UnitState) -> list[int]:
+        """The positions of the units in ``state``, in file order (read from the units' state column)."""
+        return self.units.positions(state)
+
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
         """polib's entries (what msgmerge-style merging works on), parsed on first use and matched with the units.

@@ -23,6 +23,11 @@ __all__ = ["PoUnits", "untranslated"]
 
 _STATES = tuple(UnitState)
 _CODES = {state: code for code, state in enumerate(_STATES)}
+# The codes _add stores, looked up once here: an enum member's hash is a Python call.
+_OBSOLETE, _UNTRANSLATED, _FUZZY, _PARTIAL, _TRANSLATED = (
+    _CODES[s]
+    for s in (UnitState.OBSOLETE, UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.PARTIAL, UnitState.TRANSLATED)
+)
 
 
 @functools.cache
@@ -66,20 +71,20 @@ class PoUnits(Sequence[Unit]):
             self._sources.append(entry.msgid)
             self._targets.append(entry.msgstr)
         if entry.obsolete:
-            state = UnitState.OBSOLETE
+            state = _OBSOLETE
         elif not translated:
-            state = UnitState.UNTRANSLATED
+            state = _UNTRANSLATED
         elif "fuzzy" in entry.flags:
-            state = UnitState.FUZZY
+            state = _FUZZY
         elif not complete:
-            state = UnitState.PARTIAL
+            state = _PARTIAL
         else:
-            state = UnitState.TRANSLATED
+            state = _TRANSLATED
         self._lines.append(entry.msgid_line + 1)
         self._flags.append(shared.setdefault(entry.flags, entry.flags))
         self._contexts.append(entry.msgctxt)
         self._notes.append(entry.comment)
-        self._states.append(_CODES[state])
+        self._states.append(state)
 
     def _unit(self, position: int) -> Unit:
         source, target = self._sources[position], self._targets[position]
@@ -119,6 +124,15 @@ class PoUnits(Sequence[Unit]):
 
     def __len__(self) -> int:
         return len(self._sources)
+
+    def positions(self, state: UnitState) -> list[int]:
+        """The positions of the units in ``state``, in file order: found in the state column, no unit made."""
+        code, states, found = _CODES[state], self._states, []
+        at = states.find(code)
+        while at >= 0:
+            found.append(at)
+            at = states.find(code, at + 1)
+        return found
 
     def __iter__(self) -> Iterator[Unit]:
         return map(self._unit, range(len(self._sources)))

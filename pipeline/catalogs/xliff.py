@@ -114,6 +114,10 @@ class XliffCatalog:
         self._codec = codec
         self._places = places
 
+    def positions(self, state: UnitState) -> list[int]:
+        """The positions of the units in ``state``, in file order."""
+        return [u.position for u in self.units if u.state is state]
+
     @property
     def language(self) -> str | None:
         """The target language the file declares, when it declares one."""

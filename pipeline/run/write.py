@@ -87,7 +87,7 @@ def awaiting_review(catalog: Catalog, written: Collection[int], mark_fuzzy: bool
     """How many units of ``catalog`` await review once ``written`` (unit indexes) are written: those that
     did already, and those written marked for review (all with ``mark_fuzzy``, else those ``review`` names)."""
     marked = set(written) if mark_fuzzy else set(written).intersection(review)
-    return len(marked.union(u.position for u in catalog.units if u.state is UnitState.FUZZY))
+    return len(marked.union(catalog.positions(UnitState.FUZZY)))
 
 
 class _Hashed:

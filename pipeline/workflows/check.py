@@ -86,7 +86,7 @@ def check_catalog(
     is wrong to ``into``."""
     if getattr(catalog, "is_template", False):
         return
-    into.awaiting += sum(1 for u in catalog.units if u.state is UnitState.FUZZY)
+    into.awaiting += len(catalog.positions(UnitState.FUZZY))
     wanted = {UnitState.TRANSLATED, UnitState.PARTIAL} | ({UnitState.FUZZY} if include_fuzzy else set())
     checked = [u for u in (catalog.units if units is None else units) if u.state in wanted]
     issues = into.issues
