@@ -41,7 +41,8 @@ XLIFF = """<?xml version="1.0" encoding="UTF-8"?>
   <file source-language="en" target-language="de" datatype="plaintext" original="app">
     <body>
       <trans-unit id="a"><source>new</source></trans-unit>
-      <trans-unit id="b"><source>looked at</source><target state="needs-review-translation">angesehen</target></trans-unit>
+      <trans-unit id="b"><source>looked at</source>
+        <target state="needs-review-translation">angesehen</target></trans-unit>
       <trans-unit id="c"><source>done</source><target state="translated">fertig</target></trans-unit>
     </body>
   </file>
