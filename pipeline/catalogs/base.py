@@ -58,8 +58,8 @@ class Catalog(Protocol):
     def units(self) -> Sequence[Unit]:
         """The catalog's units, in file order (a unit's ``position`` is its index here)."""
 
-    def positions(self, state: UnitState) -> list[int]:
-        """The positions of the units in ``state``, in file order (without making every unit)."""
+    def positions(self, *states: UnitState) -> list[int]:
+        """The positions of the units in any of ``states``, in file order (without making every unit)."""
 
     @property
     def language(self) -> str | None:

@@ -107,9 +107,9 @@ class PoCatalog:
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
-    def positions(self, state: UnitState) -> list[int]:
-        """The positions of the units in ``state``, in file order (read from the units' state column)."""
-        return self.units.positions(state)
+    def positions(self, *states: UnitState) -> list[int]:
+        """The positions of the units in any of ``states``, in file order (read from the units' state column)."""
+        return self.units.positions(*states)
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:

@@ -125,14 +125,10 @@ class PoUnits(Sequence[Unit]):
     def __len__(self) -> int:
         return len(self._sources)
 
-    def positions(self, state: UnitState) -> list[int]:
-        """The positions of the units in ``state``, in file order: found in the state column, no unit made."""
-        code, states, found = _CODES[state], self._states, []
-        at = states.find(code)
-        while at >= 0:
-            found.append(at)
-            at = states.find(code, at + 1)
-        return found
+    def positions(self, *states: UnitState) -> list[int]:
+        """The positions of the units in any of ``states``, in file order: found in the state column, no unit made."""
+        codes = {_CODES[state] for state in states}
+        return [position for position, code in enumerate(self._states) if code in codes]
 
     def __iter__(self) -> Iterator[Unit]:
         return map(self._unit, range(len(self._sources)))

@@ -114,9 +114,9 @@ class XliffCatalog:
         self._codec = codec
         self._places = places
 
-    def positions(self, state: UnitState) -> list[int]:
-        """The positions of the units in ``state``, in file order."""
-        return [u.position for u in self.units if u.state is state]
+    def positions(self, *states: UnitState) -> list[int]:
+        """The positions of the units in any of ``states``, in file order."""
+        return [u.position for u in self.units if u.state in states]
 
     @property
     def language(self) -> str | None:

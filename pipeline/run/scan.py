@@ -106,7 +106,11 @@ def _segments(
 ) -> ScannedCatalog:
     plural = catalog.plural or plural_rule_for(locale)
     found = _Found(settings.context)
-    for unit in catalog.units:
+    units = catalog.units
+    # Only units in these states can be wanted: the others are not made (a PO catalog makes a unit when asked).
+    states = (UnitState.UNTRANSLATED, UnitState.PARTIAL, *((UnitState.FUZZY,) if retranslate is not None else ()))
+    for position in catalog.positions(*states):
+        unit = units[position]
         if unit.state is not UnitState.PARTIAL and not _wanted(unit, display, target, retranslate):
             continue
         refusal = _refusal(unit, display, target, plural)

@@ -61,4 +61,6 @@ def test_positions_are_those_of_the_units_in_each_state(tmp_path: Path, name: st
         assert catalog.positions(state) == expected
         seen.update(expected)
     assert seen == set(range(len(catalog.units)))
+    several = (UnitState.UNTRANSLATED, UnitState.FUZZY)
+    assert catalog.positions(*several) == [u.position for u in catalog.units if u.state in several]
     assert catalog.positions(UnitState.FUZZY), "the fixture has units under review"
