@@ -281,6 +281,7 @@ def _read(path: Path, data: bytes) -> Catalog:
 
 def _source(catalog: Catalog, display: str, provenance: Provenance) -> Source:
     """The reviewed entries of ``catalog``: translated in full, not fuzzy; ``ours`` when the pipeline wrote them."""
+    units = catalog.units
     entries = tuple(
         (
             unit.context,
@@ -289,8 +290,7 @@ def _source(catalog: Catalog, display: str, provenance: Provenance) -> Source:
             unit.line,
             provenance.machine_written(display, unit) is not None,
         )
-        for unit in catalog.units
-        if unit.state is UnitState.TRANSLATED
+        for unit in (units[position] for position in catalog.positions(UnitState.TRANSLATED))
     )
     plural = (catalog.plural.nplurals, catalog.plural.expression) if catalog.plural is not None else None
     return Source(catalog.language, plural, entries)
