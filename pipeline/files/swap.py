@@ -37,6 +37,11 @@ class ChangedMeanwhile(OSError):
         super().__init__(errno.ESTALE, reason, str(path))
         self.kept = kept
 
+    @property
+    def kept_note(self) -> str:
+        """What a message about it adds: where an earlier save was kept ("" when none was)."""
+        return "" if self.kept is None else f"; an earlier save is kept in {self.kept}"
+
 
 def write_over(path: Path, data: Content, expected: bytes) -> None:
     """Replace ``path`` with ``data`` (as :func:`~pipeline.files.atomic.atomic_write` does) only while it

@@ -72,10 +72,7 @@ def write_catalogs(
     for n, pieces, future in started:
         error = future.result()
         if isinstance(error, ChangedMeanwhile):
-            results[n] = (
-                None,
-                CHANGED if error.kept is None else f"{CHANGED}; an earlier save is kept in {error.kept}",
-            )
+            results[n] = (None, CHANGED + error.kept_note)
         else:
             results[n] = (
                 (pieces.fingerprint(), None) if error is None else (None, f"cannot write the catalog: {error.strerror}")

@@ -142,8 +142,7 @@ class _Merging:
         except CatalogError as exc:
             return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
         except ChangedMeanwhile as exc:
-            kept = "" if exc.kept is None else f"; an earlier save is kept in {exc.kept}"
-            return Issue(display, f"not merged: the catalog was changed during the run; run again{kept}")
+            return Issue(display, f"not merged: the catalog was changed during the run; run again{exc.kept_note}")
         except OSError as exc:
             return Issue(display, f"cannot write the catalog: {exc.strerror}")
         if self.journal is not None and (self.write or not result.changed):
