@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pipeline.files import atomic
 from pipeline.files.atomic import Content
+from pipeline.files.untrusted import READ_FLAGS
 
 __all__ = ["ChangedMeanwhile", "write_over"]
 
@@ -100,8 +101,8 @@ def _holds(path: Path, expected: bytes) -> bool:
     want = memoryview(expected)
     at = 0
     try:
-        # Without waiting: a FIFO put there (or a link to one) would wait for a writer; it reads as empty.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        # As a file someone else made: a FIFO put there (or a link to one) opens without waiting, reads as empty.
+        fd = os.open(path, READ_FLAGS)
         try:
             while True:
                 # A byte more than expected is asked for: a longer file shows it. A read of a regular file

@@ -15,11 +15,11 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["made_here", "open_own", "read_regular", "work_tree"]
+__all__ = ["READ_FLAGS", "made_here", "open_own", "read_regular", "work_tree"]
 
 #: How a file someone else made is opened: without waiting (a FIFO opens at once), never as the
 #: terminal it may be.
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
 def read_regular(path: Path | str, limit: int | None = None) -> bytes:
@@ -32,7 +32,7 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     file. Every refusal is an OSError whose ``strerror`` says why (``not a regular file (a FIFO)``,
     ``larger than N bytes``), so callers' handling of unreadable files names the file with it.
     """
-    fd = os.open(path, _READ_FLAGS)
+    fd = os.open(path, READ_FLAGS)
     try:
         status = os.fstat(fd)
         mode = status.st_mode
