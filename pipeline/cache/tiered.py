@@ -20,6 +20,7 @@ from typing import Protocol
 
 from pipeline.cache.entry import SharedStoreError
 from pipeline.cache.local import LocalStore, LocalStoreError
+from pipeline.files.damaged import moved_note
 
 
 class SharedStore(Protocol):
@@ -63,12 +64,10 @@ class TranslationCache:
                     f"its translations in memory only"
                 )
             else:
-                if self._local.damaged_moved_to is not None:
-                    self._log(
-                        f"warning: the translation cache {self._local.path} was not a database SQLite can read "
-                        f"({self._local.damaged_reason}); it was moved to {self._local.damaged_moved_to.name} and a "
-                        f"new one started"
-                    )
+                moved = self._local.damaged_moved_to
+                if moved is not None:
+                    reason = self._local.damaged_reason
+                    self._log(f"warning: the translation cache {moved_note(self._local.path, reason, moved)}")
 
     @property
     def shared_round_trips(self) -> int:

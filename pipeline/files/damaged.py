@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.files.lockfile import state_lock, state_lock_path
 
-__all__ = ["is_damaged", "set_aside"]
+__all__ = ["is_damaged", "moved_note", "set_aside"]
 
 _UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
@@ -27,6 +27,11 @@ _UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 def is_damaged(exc: BaseException) -> bool:
     """Whether ``exc`` says the file is not a database or is malformed (not busy, not a full disk)."""
     return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorcode", None) in _UNREADABLE
+
+
+def moved_note(path: Path, reason: object, aside: Path) -> str:
+    """What a run says of ``path`` set aside as ``aside`` for SQLite's ``reason``."""
+    return f"{path} was not a database SQLite can read ({reason}); it was moved to {aside.name} and a new one started"
 
 
 def set_aside(path: Path, lock_held: bool = False) -> Path | None:

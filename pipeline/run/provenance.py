@@ -43,7 +43,7 @@ from typing import NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
-from pipeline.files.damaged import is_damaged, set_aside
+from pipeline.files.damaged import is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.untrusted import made_here
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json
@@ -211,9 +211,7 @@ class Provenance:
             aside = set_aside(path, lock_held=True) if is_damaged(exc) else None
             if aside is None:
                 raise OSError(errno.EIO, f"{path}: {exc}") from None
-            self._warn(
-                f"{path} was not a database SQLite can read ({exc}); it was moved to {aside.name} and a new one started"
-            )
+            self._warn(moved_note(path, exc, aside))
             try:
                 self._insert(directory, legacy)
             except sqlite3.Error as again:
