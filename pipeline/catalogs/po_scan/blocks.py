@@ -84,8 +84,8 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         msgstr_end = msgstr_start + forms.count("\n")
     else:
         msgstr_end = msgstr_start + 1 + str_more.count("\n") if str_more else msgstr_start + 1
-    raw_id = msgid + "".join(_CONTENT.findall(id_more)) if id_more else msgid
-    raw_ctxt = (ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt) if ctxt is not None else None
+    raw_id = _contents(msgid, id_more)
+    raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
     if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
         # Of the escapes a block may hold, polib reads all but \a as msgfmt does: only with one can the
         # two readings of the key differ (an escaped backslash before an "a" is looked at in full).
@@ -94,7 +94,7 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     else:
         key = None
     if msgstr is not None:
-        raw_str = msgstr + "".join(_CONTENT.findall(str_more)) if str_more else msgstr
+        raw_str = _contents(msgstr, str_more)
         text = unescape(raw_str) if "\\" in raw_str else raw_str
     else:
         text = ""
