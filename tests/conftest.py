@@ -13,6 +13,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from lxml import etree
 
+from pipeline.files import swap
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
 
@@ -34,6 +36,15 @@ def user_cache_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     home = tmp_path_factory.mktemp("xdg-cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     return home
+
+
+@pytest.fixture(params=[True, False])
+def exchange(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether the test's catalog writes swap with an atomic exchange (Linux's renameat2): each test that
+    takes it runs both ways, the other as on systems without one (the last check made before the rename)."""
+    if not request.param:
+        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
+    return bool(request.param)
 
 
 @pytest.fixture

@@ -107,12 +107,7 @@ def test_without_an_exchange_the_last_check_is_made_just_before_the_rename(
     assert path.read_bytes() == b"translated"
 
 
-@pytest.mark.parametrize("exchange", [True, False])
-def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
-) -> None:
-    if not exchange:
-        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
+def test_an_unchanged_file_is_replaced_and_a_removed_one_is_not_created(tmp_path: Path, exchange: bool) -> None:
     path = tmp_path / "app.po"
     path.write_bytes(b"as read")
     path.chmod(0o640)
@@ -152,7 +147,6 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["app.po", Path(kept).name])
 
 
-@pytest.mark.parametrize("exchange", [True, False])
 @pytest.mark.parametrize(
     ("now", "replaced"),
     [
@@ -166,10 +160,8 @@ def test_two_saves_in_the_instant_of_the_swap_are_both_kept_the_later_at_the_pat
     ],
 )
 def test_a_file_is_replaced_only_while_it_holds_exactly_the_bytes_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool, now: bytes, replaced: bool
+    tmp_path: Path, exchange: bool, now: bytes, replaced: bool
 ) -> None:
-    if not exchange:
-        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
     path = tmp_path / "app.po"
     path.write_bytes(now)
     read = b"x" * (swap._COMPARED + 5) if now.startswith(b"x") else b"as read"
@@ -192,14 +184,11 @@ def test_a_file_written_in_pieces_holds_them_in_order(tmp_path: Path) -> None:
     assert path.read_bytes() == b"".join(pieces)
 
 
-@pytest.mark.parametrize("exchange", [True, False])
 def test_a_catalog_turned_into_a_fifo_during_the_run_is_left_as_it_is_without_waiting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+    tmp_path: Path, exchange: bool
 ) -> None:
     # The check that the file still holds what was read opened it to read: a FIFO put there (or a
     # link to one) waited for a writer that never came, and the run with it.
-    if not exchange:
-        monkeypatch.setattr(swap, "_exchange", lambda tmp, target: False)
     path = tmp_path / "app.po"
     os.mkfifo(path)
     with pytest.raises(ChangedMeanwhile):
