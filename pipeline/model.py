@@ -70,7 +70,10 @@ class Counters:
     billed_characters: int = 0
     characters_saved: int = 0
     requests: int = 0
-    segments_translated: int = 0
+    segments_translated: int = 0  # translated by the service and written
+    # Translated by the service (and billed) but not written: the catalog's write failed (a full disk),
+    # it changed during the run, or the run wrote nothing. Cached (RunReport.translations_cached).
+    segments_not_written: int = 0
     segments_from_cache: int = 0
     segments_copied: int = 0
     segments_failed: int = 0

@@ -55,6 +55,7 @@ class TranslationCache:
         self._local: LocalStore | None = None
         self._shared = shared
         self._outbox: dict[str, str] = {}
+        self._forgotten = False  # an entry was kept in memory only: a later run will not find it
         if directory is not None:
             try:
                 self._local = LocalStore(directory)
@@ -73,6 +74,12 @@ class TranslationCache:
     def shared_round_trips(self) -> int:
         """Round trips made to the shared store so far (0 without one)."""
         return self._shared.round_trips if self._shared is not None else 0
+
+    @property
+    def kept(self) -> bool:
+        """Whether every entry stored so far is where a later run finds it (the cache folder or the shared store),
+        as far as known: an entry still waiting for the shared store counts as kept until the store fails."""
+        return not self._forgotten
 
     def get(self, key: str) -> str | None:
         """The cached protected translation for ``key``, or None."""
@@ -145,6 +152,8 @@ class TranslationCache:
                 if self._drop_local(exc):
                     return self._near_set(items)
         self._memory.update(items)
+        if self._shared is None:
+            self._forgotten = True
 
     def _drop_local(self, exc: LocalStoreError) -> bool:
         """Go on after the local file failed: in a new file when it was damaged and could be set aside
@@ -173,4 +182,6 @@ class TranslationCache:
         )
         self._shared.close()
         self._shared = None
+        if self._outbox and self._local is None:
+            self._forgotten = True
         self._outbox = {}

@@ -141,5 +141,8 @@ class RunReport:
     unchanged_catalogs: int = 0
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     recovery: dict[str, Recovery] = field(default_factory=dict)  # target language -> what retries recovered
+    #: Whether every translation the service gave this run is in a cache a later run reads (False: some were
+    #: kept in memory only, as with ``--no-cache``): what a run again pays for those not written.
+    translations_cached: bool = True
     service_languages: str | None = None  # hash of the target languages the service offered, when asked
     reused: list[Reused] = field(default_factory=list)  # units written from reviewed translations elsewhere

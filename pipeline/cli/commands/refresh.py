@@ -14,7 +14,7 @@ from pipeline.cli.commands.merge import merged_line, print_frozen_merges, print_
 from pipeline.cli.commands.reports import print_usage, report_dir, save_reports
 from pipeline.errors import ExitCode
 from pipeline.run.records import RunReport
-from pipeline.run.report import awaiting_note, work_lines
+from pipeline.run.report import awaiting_note, not_written_note, work_lines
 from pipeline.workflows.merge import MergeOutcome
 from pipeline.workflows.refresh import refresh as refresh_catalogs
 
@@ -33,7 +33,8 @@ def refresh(args: argparse.Namespace) -> int:
         t = report.totals
         print(
             f"{merged_line(outcome)}; {t.segments_translated} segments translated, {t.segments_from_cache} from "
-            f"cache, {t.segments_failed} failed{awaiting_note(t)}; {t.billed_characters} characters billed; "
+            f"cache, {t.segments_failed} failed{not_written_note(report)}{awaiting_note(t)}; "
+            f"{t.billed_characters} characters billed; "
             + (f"report: {json_path}" if json_path else "no report written")
         )
         print_usage(report)

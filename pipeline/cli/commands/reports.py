@@ -43,8 +43,8 @@ def save_reports(report: RunReport, directory: Path) -> tuple[RunReport, Path | 
         json_path, _ = report_files.write_reports(report, directory)
     except OSError as exc:
         print(
-            f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; the catalogs, the cache "
-            f"and the run state are saved",
+            f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; what the run wrote before "
+            f"it (catalogs, cache, run state) is saved",
             file=sys.stderr,
         )
         return replace(report, exit_code=max(report.exit_code, ExitCode.PARTIAL)), None

@@ -14,7 +14,7 @@ from pipeline.config import Settings, load_settings
 from pipeline.model import Severity
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import RunReport
-from pipeline.run.report import awaiting_note, fallback_note, reuse_and_length, work_lines
+from pipeline.run.report import awaiting_note, fallback_note, not_written_note, reuse_and_length, work_lines
 from pipeline.run.report.progress import for_stream
 
 
@@ -59,7 +59,7 @@ def translate(args: argparse.Namespace) -> int:
             print(
                 f"{t.segments_translated} translated, {t.segments_from_cache} from cache, {t.segments_copied} "
                 f"copied, {t.segments_failed} failed, {t.segments_skipped} skipped{reuse_and_length(t)}"
-                f"{awaiting_note(t)}; "
+                f"{not_written_note(report)}{awaiting_note(t)}; "
                 f"{t.billed_characters} characters billed in {t.requests} requests; "
                 + (
                     f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them, not read; "

@@ -113,13 +113,20 @@ class Ledger:
 
     def not_written(self, displays: Iterable[str], reused_too: bool = False) -> None:
         """The catalogs were not written after all: what the cache, reuse or copying would have given them is not
-        counted; with ``reused_too`` (nothing of the window is written) their reused units are not listed either."""
+        counted, and what the service translated for them is counted as not written (it was billed, and is
+        cached); with ``reused_too`` (nothing of the window is written) their reused units are not listed either."""
         names = set(displays)
         for name in names:
             c = self._catalogs[name].counters
             c.segments_from_cache = c.segments_copied = c.segments_reused = c.characters_reused = 0
+            c.segments_not_written += c.segments_translated
+            c.segments_translated = 0
         if reused_too:
             self.report.reused[:] = [r for r in self.report.reused if r.catalog not in names]
+
+    def cache_lost(self) -> None:
+        """Some translation of this run is in no cache a later run reads (the cache fell back to memory)."""
+        self.report.translations_cached = False
 
     # -- the stop ---------------------------------------------------------------------------------
 

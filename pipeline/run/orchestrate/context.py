@@ -116,7 +116,7 @@ class Connections:
         """Close the cache now, if it was opened: the run uses it no more (a later use would open it again)."""
         cache = self.__dict__.pop("cache", None)
         if cache is not None:
-            cache.close()
+            self._close(cache)
 
     async def aclose(self) -> None:
         """Close what the run opened: the reads, the limiter, the client (and an embedded service), the cache."""
@@ -127,7 +127,15 @@ class Connections:
                 await self.client.aclose()
         finally:
             if "cache" in self.__dict__:
-                self.cache.close()
+                self._close(self.cache)
+
+    def _close(self, cache: TranslationCache) -> None:
+        """Close ``cache``, the report told when some translation of the run is in no cache a later run reads."""
+        try:
+            cache.close()
+        finally:
+            if not cache.kept:
+                self._ledger.cache_lost()
 
 
 class Reads:

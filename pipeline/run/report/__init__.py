@@ -97,6 +97,19 @@ def reuse_and_length(t: Counters) -> str:
     return "".join(f"; {part}" for part in parts)
 
 
+def not_written_note(report: RunReport) -> str:
+    """What the service translated that no catalog got (a full disk, a catalog changed meanwhile), for the one-line
+    summary, and what a run again pays for it: empty when every translation was written."""
+    n = report.totals.segments_not_written
+    return f"; {n} {_not_written(report)}" if n else ""
+
+
+def _not_written(report: RunReport) -> str:
+    if report.translations_cached:
+        return "translated but not written (cached: a run again pays nothing for them)"
+    return "translated but not written (not cached either: a run again pays for them again)"
+
+
 def awaiting_note(t: Counters) -> str:
     """How many units await review (for the one-line summary): empty when none does."""
     return f"; {t.awaiting_review} awaiting review (pipeline review)" if t.awaiting_review else ""
@@ -126,6 +139,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "timings": report.timings,
         "context_requests": report.context_requests,
         "unchanged_catalogs": report.unchanged_catalogs,
+        "translations_cached": report.translations_cached,
         "totals": _counts(report.totals),
         "languages": {lang: {**_counts(c), "catalogs": n} for lang, (c, n) in _languages(report).items()},
         "catalogs": [
@@ -213,6 +227,8 @@ def to_markdown(report: RunReport) -> str:
         f"{t.requests} requests{context}; {report.duration_seconds:.1f} s.",
         "",
     ]
+    if t.segments_not_written:
+        lines += [f"{t.segments_not_written} segments were {_not_written(report)}.", ""]
     if report.unchanged_catalogs:
         lines += [f"{report.unchanged_catalogs} catalog(s) unchanged since a run that finished them: not read.", ""]
     if t.awaiting_review:
