@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["Content", "atomic_write", "discard", "discard_left", "write_beside", "written_beside"]
+__all__ = ["Content", "atomic_write", "discard", "discard_left", "discard_left_in", "write_beside", "written_beside"]
 
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
@@ -139,17 +139,29 @@ def discard(tmp: str) -> None:
 def discard_left(path: Path, pid: int) -> int:
     """Remove the temporary files that process ``pid``, now ended, left beside ``path`` (see
     :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
-    prefix, removed = f".{path.name}.{pid}.", 0
+    return _discard_left(path.parent, pid, path.name)
+
+
+def discard_left_in(folder: Path, pid: int) -> int:
+    """Remove the temporary files that process ``pid``, now ended, left in ``folder`` for any file (see
+    :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
+    return _discard_left(folder, pid, None)
+
+
+def _discard_left(folder: Path, pid: int, name: str | None) -> int:
+    end, removed = f".{pid}", 0  # what the name before the random part ends with
     try:
-        entries = list(os.scandir(path.parent))
+        entries = list(os.scandir(folder))
     except OSError:
         return 0
     for entry in entries:
-        name = entry.name
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
+        found = entry.name
+        if not (found.startswith(".") and found.endswith(".tmp")):
             continue
-        random = name[len(prefix) : -len(".tmp")]
-        if len(random) != 12 or not all(c in "0123456789abcdef" for c in random):
+        stem, _, random = found[: -len(".tmp")].rpartition(".")
+        if len(stem) <= len(end) + 1 or not stem.endswith(end) or len(random) != 12:
+            continue
+        if not all(c in "0123456789abcdef" for c in random) or (name is not None and stem != f".{name}{end}"):
             continue
         try:
             if entry.is_file(follow_symlinks=False):

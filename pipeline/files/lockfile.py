@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
+import socket
 import stat
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from pipeline.files.atomic import discard_left_in
 from pipeline.files.untrusted import open_own, read_regular
 
 if sys.platform == "win32":
@@ -33,7 +36,18 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-__all__ = ["STATE_LOCK_SECONDS", "FileLock", "read_note", "state_lock", "state_lock_path"]
+__all__ = [
+    "PID_MAX",
+    "STATE_LOCK_SECONDS",
+    "FileLock",
+    "alive",
+    "ended_holder",
+    "holder_note",
+    "hostname",
+    "read_note",
+    "state_lock",
+    "state_lock_path",
+]
 
 _STATE_LOCK_NAME = "state.lock"  # held while a save merges a run's changes into the state's files
 
@@ -49,15 +63,71 @@ def state_lock_path(directory: Path) -> Path:
 
 @contextlib.contextmanager
 def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
-    """Hold the lock at ``path`` while the run state is written; OSError when the lock file cannot be
-    made, or when another process held it for ``wait`` seconds (a run stopped with Ctrl-Z there)."""
+    """Hold the lock at ``path`` while files of its folder are written (the run state, the reports); OSError when
+    the lock file cannot be made, or when another process held it for ``wait`` seconds (a run stopped with
+    Ctrl-Z there).
+
+    Every file the pipeline writes in that folder is written under it, and its holder leaves a note
+    naming its process (:func:`holder_note`). A note still there when the lock is taken was left by a
+    holder that was killed: the temporary files it left in the folder (a write it had begun) are
+    removed, when it was a process of this host that has ended (:func:`ended_holder`).
+    """
     lock = FileLock(path)
     if not lock.acquire(wait):
         raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path))
     try:
+        pid = ended_holder(lock)
+        if pid is not None:
+            discard_left_in(path.parent, pid)
+        with contextlib.suppress(OSError):  # best effort: without it, a killed holder's files just stay
+            lock.write_note(holder_note())
         yield
     finally:
         lock.release()
+
+
+def holder_note() -> bytes:
+    """The note this process leaves in a lock it holds: its id, its host, its command line, since when (JSON)."""
+    command = " ".join(sys.argv)[:200] if sys.argv and sys.argv[0] else "a Python program using pipeline"
+    return json.dumps({"pid": os.getpid(), "host": hostname(), "command": command, "since": time.time()}).encode()
+
+
+def ended_holder(lock: FileLock, limit: int = 4096) -> int | None:
+    """The process id the note of ``lock``'s killed holder names (:attr:`FileLock.abandoned`), when it is a process
+    of this host that has ended; None otherwise (no note, not ours, another host's, a process still alive:
+    the id used again). Its temporary files are then its alone (:func:`pipeline.files.atomic.discard_left`)."""
+    if not lock.abandoned:
+        return None
+    try:
+        data = json.loads(read_note(lock.path, limit))
+        pid, host = data["pid"], data["host"]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    if type(pid) is not int or not 0 < pid <= PID_MAX or host != hostname() or alive(pid):
+        return None
+    return pid
+
+
+#: The largest process id a note may name: a 32-bit ``pid_t`` (Linux's own ids stay under 2**22).
+PID_MAX = 2**31 - 1
+
+
+def hostname() -> str:
+    """This host's name, as notes name it."""
+    return socket.gethostname()
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` of this host exists (True when that cannot be told, as on Windows)."""
+    if sys.platform == "win32" or pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, another user's
+        return True
+    return True
 
 
 #: Seconds between two tries of a blocking :meth:`FileLock.acquire` (filelock's own interval).

@@ -22,6 +22,7 @@ from pathlib import Path
 from pipeline.config import Settings, as_data
 from pipeline.config.resources import ResourceSettings
 from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
@@ -78,10 +79,11 @@ class SyncRecord:
         if self.directory is None:
             return
         path = self.directory / RECORD_NAME
-        synced = {**_load(path), service: current}  # another run may have synced to another service
         self.directory.mkdir(parents=True, exist_ok=True)
-        data = {"version": RECORD_VERSION, "synced": dict(sorted(synced.items()))}
-        atomic_write(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+        with state_lock(state_lock_path(self.directory)):  # as every file of the folder: see state_lock
+            synced = {**_load(path), service: current}  # another run may have synced to another service
+            data = {"version": RECORD_VERSION, "synced": dict(sorted(synced.items()))}
+            atomic_write(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
         self._synced = synced
 
 

@@ -31,7 +31,6 @@ import asyncio
 import hashlib
 import json
 import os
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -40,7 +39,7 @@ from typing import NamedTuple
 
 from pipeline.files.atomic import discard_left
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.lockfile import FileLock, read_note
+from pipeline.files.lockfile import PID_MAX, FileLock, ended_holder, hostname, read_note
 from pipeline.model import Alert
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
@@ -83,7 +82,7 @@ class Holder(NamedTuple):
     @classmethod
     def me(cls) -> Holder:
         """This process, now."""
-        return cls(os.getpid(), _hostname(), _command()[:200], time.time())
+        return cls(os.getpid(), hostname(), _command()[:200], time.time())
 
     def describe(self, now: float | None = None) -> str:
         """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
@@ -91,7 +90,7 @@ class Holder(NamedTuple):
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
         host, command = self.host.translate(_CONTROLS), self.command.translate(_CONTROLS)
         text = f"process {self.pid} on {host} ({command}), since {when} ({_ago(now - self.since)})"
-        if self.host == _hostname() and _stopped(self.pid):
+        if self.host == hostname() and _stopped(self.pid):
             text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
         return text
 
@@ -99,10 +98,6 @@ class Holder(NamedTuple):
 #: Control characters (C0, DEL, C1), shown as ``?``: a note is written by whatever held the lock, and an
 #: escape sequence in it would drive the terminal of the run that prints it.
 _CONTROLS = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], "?")
-
-
-def _hostname() -> str:
-    return socket.gethostname()
 
 
 class CatalogLocks:
@@ -248,27 +243,12 @@ def _clear_left(lock: FileLock, catalog: Path, name: Callable[[Path], str], log:
     """Remove what the killed holder of ``lock`` left beside ``catalog``: temporary files of a write
     it had begun (:func:`~pipeline.files.atomic.discard_left`). Only when the note it left names a
     process of this host that has ended: a process still alive (the id used again) keeps its files."""
-    if not lock.abandoned:
+    pid = ended_holder(lock, _OWNER_BYTES)
+    if pid is None:
         return
-    holder = _holder(lock.path)
-    if holder is None or holder.host != _hostname() or _alive(holder.pid):
-        return
-    removed = discard_left(catalog, holder.pid)
+    removed = discard_left(catalog, pid)
     if removed:
-        log(f"removed {removed} temporary file(s) that a killed run (process {holder.pid}) left beside {name(catalog)}")
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` of this host exists (True when that cannot be told, as on Windows)."""
-    if sys.platform == "win32" or pid <= 0:
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it exists, another user's
-        return True
-    return True
+        log(f"removed {removed} temporary file(s) that a killed run (process {pid}) left beside {name(catalog)}")
 
 
 def _holder(file: Path) -> Holder | None:
@@ -279,11 +259,7 @@ def _holder(file: Path) -> Holder | None:
         time.localtime(holder.since)  # a time this system can show: not NaN, infinite or past time_t
     except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError):
         return None
-    return holder if 0 < holder.pid <= _PID_MAX else None  # an id os.kill takes (a pid_t), not a group
-
-
-#: The largest process id a note may name: a 32-bit ``pid_t`` (Linux's own ids stay under 2**22).
-_PID_MAX = 2**31 - 1
+    return holder if 0 < holder.pid <= PID_MAX else None  # an id os.kill takes (a pid_t), not a group
 
 
 def _stopped(pid: int) -> bool:

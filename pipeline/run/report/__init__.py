@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
+from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.model import Counters, Severity
 from pipeline.run.records import RunReport, StopReason
 
@@ -332,10 +333,13 @@ def _md(text: str) -> str:
 
 
 def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
-    """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing)."""
+    """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing), under its folder's lock: a run
+    killed while writing them leaves temporary files that the next taker of the lock removes (:func:`state_lock`)."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path, md_path = directory / "report.json", directory / "report.md"
     data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    atomic_write(json_path, data, durable=False)  # written again by every run: see atomic_write
-    atomic_write(md_path, to_markdown(report).encode("utf-8"), durable=False)
+    markdown = to_markdown(report).encode("utf-8")
+    with state_lock(state_lock_path(directory)):
+        atomic_write(json_path, data, durable=False)  # written again by every run: see atomic_write
+        atomic_write(md_path, markdown, durable=False)
     return json_path, md_path

@@ -1,0 +1,129 @@
+"""A run killed while it writes a file of the cache or report folder (the run state, a report) leaves a
+temporary file there; whoever takes that folder's lock next removes it.
+
+Every file the pipeline writes in those folders is written while holding the folder's lock
+(``state.lock``), and the holder leaves a note in it naming its process: a note still there when the
+lock is taken names a run that was killed while it held it, and only that process's temporary files
+(``.<name>.<pid>.<random>.tmp``, regular files, never through a link) are removed, and only when it
+is a process of this host that has ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from pipeline.files.lockfile import FileLock, state_lock, state_lock_path
+
+CATALOG = (
+    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    'msgid "Open the file"\nmsgstr ""\n'
+)
+
+
+def _ended_process() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _killed_holder(folder: Path, pid: int, host: str) -> None:
+    """Leave ``folder``'s state lock as a holder ``pid`` on ``host`` killed while holding it leaves it."""
+    lock = FileLock(state_lock_path(folder))
+    assert lock.try_acquire()
+    lock.write_note(json.dumps({"pid": pid, "host": host, "command": "pipeline", "since": time.time()}).encode())
+    assert lock._fd is not None
+    os.close(lock._fd)  # killed: the descriptor goes, the note stays
+    lock._fd = None
+
+
+def _temporary(folder: Path, name: str, pid: int) -> Path:
+    path = folder / f".{name}.{pid}.{os.urandom(6).hex()}.tmp"
+    path.write_bytes(b"half")
+    return path
+
+
+def test_the_ended_holders_temporary_files_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    dead, alive = _ended_process(), os.getpid()
+    (tmp_path / "state.json").write_text("{}")
+    ours = [_temporary(tmp_path, "state.json", dead), _temporary(tmp_path, "report.json", dead)]
+    kept = [
+        _temporary(tmp_path, "state.json", alive),  # a live process's write
+        tmp_path / f".state.json.{dead}.notours.tmp",  # not a name we make
+        tmp_path / f".state.json.{dead}1.{'a' * 12}.tmp",  # another process whose id starts alike
+    ]
+    kept[1].write_bytes(b"")
+    kept[2].write_bytes(b"")
+    link = tmp_path / f".victim.{dead}.{'0' * 12}.tmp"
+    os.symlink(tmp_path / "state.json", link)
+    _killed_holder(tmp_path, dead, socket.gethostname())
+    with state_lock(state_lock_path(tmp_path)):
+        pass
+    assert not any(p.exists() for p in ours)
+    assert all(p.exists() for p in kept)
+    assert link.is_symlink() and (tmp_path / "state.json").read_text() == "{}"
+
+
+def test_a_holder_of_another_host_or_still_alive_keeps_its_files(tmp_path: Path) -> None:
+    for pid, host in ((_ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
+        left = _temporary(tmp_path, "state.json", pid)
+        _killed_holder(tmp_path, pid, host)
+        with state_lock(state_lock_path(tmp_path)):
+            pass
+        assert left.exists()
+
+
+def test_the_state_lock_says_who_holds_it_while_held_and_nothing_once_let_go(tmp_path: Path) -> None:
+    path = state_lock_path(tmp_path)
+    with state_lock(path):
+        note = json.loads(path.read_bytes()[1:])
+        assert note["pid"] == os.getpid() and note["host"] == socket.gethostname()
+    assert path.read_bytes() == b""
+
+
+#: ``pipeline translate`` killed (SIGKILL) once a report's new bytes are written beside it, before the rename.
+KILLED_WHILE_REPORTING = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pipeline.files import atomic
+    from pipeline.run import report
+
+    def write_then_die(path, data, durable=True):
+        atomic.write_beside(path, data, durable)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    report.atomic_write = write_then_die
+    from pipeline.cli import main
+    sys.exit(main(["translate", "--quiet"]))
+    """
+)
+
+
+def _translate(root: Path, *script: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
+    command = [sys.executable, "-c", *script] if script else [sys.executable, "-m", "pipeline", "translate"]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_path: Path) -> None:
+    catalog = tmp_path / "locale" / "de.po"
+    catalog.parent.mkdir()
+    catalog.write_text(CATALOG, encoding="utf-8")
+    (tmp_path / "pipeline.toml").write_text(
+        'catalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
+    )
+    killed = _translate(tmp_path, KILLED_WHILE_REPORTING)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    report = tmp_path / "report"
+    [left] = [p.name for p in report.iterdir() if p.name.endswith(".tmp")]
+    assert left.startswith(".report.json.")
+    again = _translate(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in report.iterdir() if not p.name.endswith(".lock")) == ["report.json", "report.md"]
