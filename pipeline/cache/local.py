@@ -15,6 +15,14 @@ run's cache cost). They are appended to ``recent`` instead (one or two pages a c
 into ``translations`` in one transaction when the store closes, or once a connection has appended
 :data:`FOLD_AT` of them. Reads look in both, the later entry winning; entries a killed run left in
 ``recent`` are read like the others and folded by the next run that writes.
+
+A file found damaged is set aside (:mod:`pipeline.files.damaged`), by this run or by another one
+that found it first, and the store goes on in the new file: what ``recent`` held is carried over
+(what this run paid for since it last folded, and what killed runs left), as far as it can be
+read. A store also notices, before it folds and when it closes, that another run set its file
+aside meanwhile (it was writing to the file under its old name) and carries its entries over the
+same way. What it had folded into the damaged file's main table is not carried:
+:attr:`LocalStore.lost` says so.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
-from pipeline.files.damaged import is_damaged, set_aside
+from pipeline.files.damaged import is_damaged, readable, set_aside
 from pipeline.files.untrusted import made_here
 
 FILE_NAME = "translations.sqlite3"
@@ -57,18 +65,23 @@ class LocalStore:
         #: Where a file SQLite could not read as a database was moved (:mod:`pipeline.files.damaged`).
         self.damaged_moved_to: Path | None = None
         self.damaged_reason = ""  # SQLite's words for what was wrong with it
+        #: Whether some entry stored through this store was left in a file set aside, not carried to the new one.
+        self.lost = False
         try:
             try:
                 self._db = _connect(self.path)
             except sqlite3.Error as exc:
                 self.damaged_moved_to = set_aside(self.path) if is_damaged(exc) else None
-                if self.damaged_moved_to is None:
-                    raise
+                if self.damaged_moved_to is None and not (is_damaged(exc) and readable(self.path)):
+                    raise  # else another run set it aside first and made a new one: that is opened
                 self.damaged_reason = str(exc)
                 self._db = _connect(self.path)  # a new file where the damaged one was
+            self._opened = _identity(self.path)
         except (OSError, sqlite3.Error) as exc:
             raise _failed(exc) from None
         self._appended = 0  # entries this connection put in recent since it last folded
+        self._folded = False  # whether this connection folded entries into its file's main table
+        self._afresh = False  # whether this store started afresh once (it does not twice)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, str]:
         """The entries found among ``keys`` (well-formed ones only)."""
@@ -99,6 +112,8 @@ class LocalStore:
         if not items:
             return
         try:
+            if self._appended + len(items) >= FOLD_AT:
+                self._follow()  # not folded into a file another run set aside meanwhile
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany(
@@ -120,6 +135,7 @@ class LocalStore:
         self._db.execute("INSERT OR REPLACE INTO translations (key, value) SELECT key, value FROM recent ORDER BY id")
         self._db.execute("DELETE FROM recent")
         self._appended = 0
+        self._folded = True
 
     def stats(self) -> dict[str, object]:
         """Entries and bytes on disk."""
@@ -151,34 +167,89 @@ class LocalStore:
                 raise _failed(exc) from None
         return int(entries)
 
-    def start_afresh(self) -> Path | None:
+    def start_afresh(self) -> str | None:
         """After a :class:`LocalStoreError` that said the file is damaged (its tables malformed past a
-        schema that opened): set it aside (:mod:`pipeline.files.damaged`) and go on with a new file.
+        schema that opened): set it aside (:mod:`pipeline.files.damaged`), or find that another run did
+        and made a new one, and go on in the new file, with what ``recent`` held carried over.
 
-        Where it was moved; None when it was not (already set aside once by this store, readable
-        now, not movable, or no new file could be made), and the store is closed then.
+        What happened, for a message ("it was moved to X and a new one started"); None when the store
+        could not go on in a new file (it started afresh once already, the file is neither movable nor
+        readable, no new file could be made), and the store is closed then.
         """
+        if self._afresh or self.damaged_moved_to is not None:
+            self._db.close()
+            return None
+        self._afresh = True
+        carried = self._recent()
         self._db.close()
-        if self.damaged_moved_to is not None:
-            return None
         moved = set_aside(self.path)
-        if moved is None:
+        if moved is None and not readable(self.path):
             return None
+        if not self._reopen(carried):
+            return None
+        if moved is None:
+            return "another run had set it aside and started a new one, which this run uses from here on"
+        self.damaged_moved_to = moved
+        return f"it was moved to {moved.name} and a new one started"
+
+    def _follow(self) -> None:
+        """Go on in the file now at the store's path if another run set this one aside meanwhile (found damaged):
+        what ``recent`` holds is carried over. Before a fold, and when the store closes."""
+        try:
+            if _identity(self.path) == self._opened:
+                return
+        except OSError:
+            pass  # moved and not made again yet: a new file is made
+        carried = self._recent()
+        self._db.close()
+        if not self._reopen(carried):
+            self.lost = True  # what it appended stays in the file set aside
+            raise sqlite3.OperationalError(f"cannot open {self.path} again")
+
+    def _recent(self) -> list[tuple[str, str]] | None:
+        """The well-formed entries of ``recent`` in the file the store has open, in order; None when some could
+        not be read (a damaged page)."""
+        rows: list[tuple[str, str]] = []
+        try:
+            for key, value in self._db.execute("SELECT key, CAST(value AS BLOB) FROM recent ORDER BY id"):
+                translation = decode(value)
+                if translation is not None and isinstance(key, str):
+                    rows.append((key, translation))
+        except sqlite3.Error:
+            return None
+        return rows
+
+    def _reopen(self, carried: list[tuple[str, str]] | None) -> bool:
+        """Open the file at the store's path (made if missing) and append ``carried`` to its ``recent``; False when
+        it cannot be opened. An entry this connection folded into the old file's main table, or one of
+        ``recent`` that could not be read (``carried`` None), is not carried: :attr:`lost`."""
+        before = self._opened
         try:
             self._db = _connect(self.path)
+            self._opened = _identity(self.path)
+            if carried:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(
+                    "INSERT INTO recent (key, value) VALUES (?, ?)", ((k, encode(v)) for k, v in carried)
+                )
+                self._db.execute("COMMIT")
         except (OSError, sqlite3.Error):
-            return None
-        self.damaged_moved_to, self._appended = moved, 0
-        return moved
+            return False
+        if self._opened != before:  # the same file (readable again) still holds what was folded into it
+            self.lost = self.lost or self._folded or (carried is None and self._appended > 0)
+        self._appended, self._folded = len(carried or ()), False
+        return True
 
     def close(self) -> None:
         """Fold what this connection appended into the main table, and close the file.
 
         A fold that fails (the disk full, the file read-only) leaves the entries in ``recent``,
-        where they are read all the same: closing never fails.
+        where they are read all the same: closing never fails. A file another run set aside meanwhile
+        is not folded into: its entries are carried to the new one first.
         """
         try:
             if self._appended:
+                self._follow()
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     self._fold()
@@ -199,6 +270,12 @@ _COUNT = "SELECT count(*) FROM (SELECT key FROM translations UNION SELECT key FR
 def created(directory: Path) -> bool:
     """Whether a local cache was ever made in ``directory``: this store's file, or the legacy one it reads."""
     return (directory / FILE_NAME).exists() or (directory / LEGACY_FILES[0]).exists()
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one."""
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
 
 
 def _size(base: Path, *suffixes: str) -> int:

@@ -133,6 +133,13 @@ class TranslationCache:
                 self._shared.close()
             if self._local is not None:
                 self._local.close()
+                if self._local.lost and not self._forgotten:
+                    self._forgotten = True
+                    self._log(
+                        f"warning: the translation cache {self._local.path} was set aside during this run (found "
+                        f"damaged); some translations this run had stored in it are not in the new one (a run "
+                        f"again pays for them)"
+                    )
 
     def _near_get(self, keys: list[str]) -> dict[str, str]:
         if self._local is not None:
@@ -156,15 +163,17 @@ class TranslationCache:
             self._forgotten = True
 
     def _drop_local(self, exc: LocalStoreError) -> bool:
-        """Go on after the local file failed: in a new file when it was damaged and could be set aside
-        (True: the caller tries again, once, since a store sets aside once), else in memory."""
+        """Go on after the local file failed: in a new file when it was damaged and could be set aside, or another
+        run set it aside and made a new one (True: the caller tries again, once, since a store starts afresh
+        once), else in memory."""
         assert self._local is not None
-        moved = self._local.start_afresh() if exc.damaged else None
-        if moved is not None:
-            self._log(
-                f"warning: the translation cache {self._local.path} failed ({exc}); it was moved to "
-                f"{moved.name} and a new one started"
-            )
+        afresh = self._local.start_afresh() if exc.damaged else None
+        if afresh is not None:
+            lost = ""
+            if self._local.lost:
+                self._forgotten = True
+                lost = "; some translations this run had stored in it could not be carried over (a run again pays)"
+            self._log(f"warning: the translation cache {self._local.path} failed ({exc}); {afresh}{lost}")
             return True
         self._log(
             f"warning: the translation cache {self._local.path} failed ({exc}); this run keeps its "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.files.lockfile import state_lock, state_lock_path
 
-__all__ = ["is_damaged", "moved_note", "set_aside"]
+__all__ = ["is_damaged", "moved_note", "readable", "set_aside"]
 
 _UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
@@ -51,7 +51,7 @@ def set_aside(path: Path, lock_held: bool = False) -> Path | None:
 
 
 def _set_aside(path: Path) -> Path | None:
-    if _readable(path):
+    if readable(path):
         return None
     aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
     if aside.exists():  # set aside within the same second before: keep both
@@ -63,7 +63,7 @@ def _set_aside(path: Path) -> Path | None:
     return aside
 
 
-def _readable(path: Path) -> bool:
+def readable(path: Path) -> bool:
     """Whether SQLite reads ``path`` whole (a missing file is readable: it would be made new).
 
     Every page, not the schema alone: a file whose schema reads but whose tables are malformed (a

@@ -10,6 +10,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
@@ -129,3 +131,97 @@ def test_a_link_or_a_fifo_in_a_cache_files_place_is_not_opened(tmp_path: Path) -
         os.mkfifo(cache_dir(settings) / name)
     warnings = sorted(i.reason for i in run(settings, FakeService()).issues)
     assert len(warnings) == 2 and all("not a regular file" in w for w in warnings), warnings
+
+
+def _damaged_in_its_main_table(path: Path) -> None:
+    """The main table's page (the second: ``translations`` is made first) overwritten, the rest whole: a run
+    opens the file, appends to ``recent``, and fails only when a read reaches ``translations``."""
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = b"\x07" * 4096
+    path.write_bytes(bytes(data))
+
+
+def test_what_a_run_stored_before_its_file_was_found_damaged_is_in_the_new_file(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    store.set_many({f"k{i}": "v" * 100 for i in range(200)})
+    store.close()
+    _damaged_in_its_main_table(tmp_path / "translations.sqlite3")
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    cache.set_many({"paid for": "before the damage showed"})  # appended: no read of the damaged table yet
+    assert cache.get("k1") is None  # the read that finds the damage: the file is set aside
+    cache.set_many({"after": "v"})
+    cache.close()
+    assert cache.kept
+    (aside,) = _aside(tmp_path, "translations.sqlite3")
+    assert len(said) == 1 and f"it was moved to {aside.name} and a new one started" in said[0]
+    again = TranslationCache(tmp_path, log=said.append)
+    assert again.get_many(["paid for", "after"]) == {"paid for": "before the damage showed", "after": "v"}
+    assert len(said) == 1
+
+
+def test_a_run_whose_file_another_run_set_aside_goes_on_in_the_new_file(tmp_path: Path) -> None:
+    said: list[str] = []
+    first = TranslationCache(tmp_path, log=said.append)
+    first.set_many({"first's": "v1"})
+    # Another run found the file damaged and set it aside (moved, with its log), then started a new one.
+    path = tmp_path / "translations.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    second = TranslationCache(tmp_path, log=said.append)
+    second.set_many({"second's": "v2"})
+    second.close()
+    first.set_many({"first's later": "v3"})
+    first.close()
+    assert first.kept and said == []
+    found = TranslationCache(tmp_path).get_many(["first's", "first's later", "second's"])
+    assert found == {"first's": "v1", "first's later": "v3", "second's": "v2"}
+
+
+def test_a_run_that_finds_its_file_damaged_and_already_set_aside_opens_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+    first = TranslationCache(tmp_path, log=said.append)
+    first.set_many({"first's": "v1"})
+    path = tmp_path / "translations.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    TranslationCache(tmp_path).close()  # the other run's new file
+
+    from pipeline.cache import local
+
+    def damaged_once(self: local.LocalStore, keys: object) -> dict[str, str]:
+        monkeypatch.undo()
+        raise local.LocalStoreError("database disk image is malformed", damaged=True)
+
+    monkeypatch.setattr(local.LocalStore, "get_many", damaged_once)
+    assert first.get("anything") is None  # the query that finds the damage; another run set it aside already
+    first.set_many({"first's later": "v3"})
+    first.close()
+    assert first.kept
+    assert len(said) == 1 and "another run had set it aside and started a new one" in said[0], said
+    found = TranslationCache(tmp_path).get_many(["first's", "first's later"])
+    assert found == {"first's": "v1", "first's later": "v3"}
+
+
+def test_what_a_run_folded_into_a_file_set_aside_is_said_to_be_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.cache import local
+
+    monkeypatch.setattr(local, "FOLD_AT", 2)
+    said: list[str] = []
+    first = TranslationCache(tmp_path, log=said.append)
+    first.set_many({"a": "1", "b": "2"})  # folded into the main table at once
+    path = tmp_path / "translations.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    first.set_many({"c": "3", "d": "4"})
+    first.close()
+    assert not first.kept  # a and b are in the file set aside only
+    assert len(said) == 1 and "some translations this run had stored in it are not in the new one" in said[0]
+    assert TranslationCache(tmp_path).get_many(["a", "b", "c", "d"]) == {"c": "3", "d": "4"}
