@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
 from pipeline.files.damaged import is_damaged, readable, set_aside
+from pipeline.files.own import CACHE_SETTING, check_tables
 from pipeline.files.untrusted import made_here
 
 FILE_NAME = "translations.sqlite3"
@@ -43,6 +45,7 @@ _CHUNK = 500  # keys per SELECT: below every SQLite's limit on bound parameters
 #: Entries a connection appends to ``recent`` before it folds them into the main table (``recent``
 #: has no index: reads scan it, so it stays short).
 FOLD_AT = 4096
+_TABLES = ("translations", "recent")
 
 
 class LocalStoreError(Exception):
@@ -158,6 +161,8 @@ class LocalStore:
             self._db.execute("VACUUM")
         except sqlite3.Error as exc:
             raise _failed(exc) from None
+        if not _diskcache(self.path.parent / LEGACY_FILES[0]):
+            return int(entries)  # another program's cache.db ([cache] dir may name any folder): left alone
         for name in LEGACY_FILES:
             try:
                 os.unlink(self.path.parent / name)
@@ -272,6 +277,23 @@ def created(directory: Path) -> bool:
     return (directory / FILE_NAME).exists() or (directory / LEGACY_FILES[0]).exists()
 
 
+def _diskcache(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link) holding diskcache's tables: the earlier versions' cache."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return False
+    try:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return {"Cache", "Settings"} <= tables
+
+
 def _identity(path: Path) -> tuple[int, int]:
     """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one."""
     status = os.stat(path)
@@ -296,6 +318,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     made_here(path)  # and never through a link: SQLite would write where it leads
     db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
+        check_tables(db, path, _TABLES, CACHE_SETTING)  # another program's database is not made ours
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps it consistent; a crash loses only the last ones
         db.execute("CREATE TABLE IF NOT EXISTS translations (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")

@@ -40,6 +40,11 @@ def set_aside(path: Path, lock_held: bool = False) -> Path | None:
 
     None when it reads as a database now (another run set it aside and made a new one), or when it
     cannot be moved (the caller goes on without it, as before).
+
+    A file that is not SQLite at all is set aside too, though nothing says the pipeline made it
+    (``[cache] dir`` may name any folder): it is renamed, never removed or written, and its name is
+    ours alone. Another program's SQLite database of that name is refused before this
+    (:func:`pipeline.files.own.check_tables`).
     """
     try:
         if lock_held:

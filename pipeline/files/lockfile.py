@@ -21,7 +21,6 @@ import contextlib
 import errno
 import json
 import os
-import socket
 import stat
 import sys
 import time
@@ -113,8 +112,11 @@ PID_MAX = 2**31 - 1
 
 
 def hostname() -> str:
-    """This host's name, as notes name it."""
-    return socket.gethostname()
+    """This host's name, as notes name it: what ``socket.gethostname()`` gives, without loading ``socket``
+    (and ``selectors``) into a run that only writes its report."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    return os.environ.get("COMPUTERNAME", "")  # Windows
 
 
 def alive(pid: int) -> bool:
@@ -143,6 +145,7 @@ class FileLock:
         self.path = Path(path)
         self._fd: int | None = None
         self._size = 0  # the file's size when taken, then as the last note left it
+        self._foreign = False  # the file held something else than a note of ours when taken: left as it is
         #: Whether the file held a note when this object took it: its last holder ended without
         #: letting it go (killed), and may have left work half done.
         self.abandoned = False
@@ -177,6 +180,10 @@ class FileLock:
             return False
         self._fd, self._size = fd, status.st_size
         self.abandoned = status.st_size > 0
+        if self.abandoned and not _holds_note(fd):
+            # Not a note of ours: another program's file of that name (a folder ``[cache] dir`` names may be
+            # anyone's). Locked all the same (flock writes nothing), never written or emptied.
+            self.abandoned, self._foreign = False, True
         return True
 
     def acquire(self, timeout: float) -> bool:
@@ -200,6 +207,8 @@ class FileLock:
         fd = self._fd
         if fd is None:
             raise OSError(errno.EBADF, "the lock is not held", str(self.path))
+        if self._foreign:
+            raise OSError(errno.EEXIST, "the lock file holds something else than a note of pipeline's", str(self.path))
         data = b"\n" + note  # the first byte is the one Windows locks
         if hasattr(os, "pwrite"):
             os.pwrite(fd, data, 0)
@@ -216,13 +225,21 @@ class FileLock:
         if fd is None:
             return
         try:
-            if self._size:
+            if self._size and not self._foreign:
                 with contextlib.suppress(OSError):  # a note left behind is one a killed holder leaves too
                     os.ftruncate(fd, 0)
                 self._size = 0
             _unlock(fd)
         finally:
             os.close(fd)
+
+
+def _holds_note(fd: int) -> bool:
+    """Whether the file open at ``fd`` starts as our notes do (:meth:`FileLock.write_note`: a byte, then JSON)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, 2, 0) == b"\n{"
+    os.lseek(fd, 0, os.SEEK_SET)
+    return os.read(fd, 2) == b"\n{"
 
 
 def read_note(path: Path, limit: int) -> bytes:

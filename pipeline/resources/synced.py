@@ -23,6 +23,7 @@ from pipeline.config import Settings, as_data
 from pipeline.config.resources import ResourceSettings
 from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.own import CACHE_SETTING, check_ours, json_first
 from pipeline.files.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
@@ -81,6 +82,7 @@ class SyncRecord:
         path = self.directory / RECORD_NAME
         self.directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(self.directory)):  # as every file of the folder: see state_lock
+            check_ours(path, json_first("synced", "version"), CACHE_SETTING)  # never another program's file
             synced = {**_load(path), service: current}  # another run may have synced to another service
             data = {"version": RECORD_VERSION, "synced": dict(sorted(synced.items()))}
             atomic_write(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))

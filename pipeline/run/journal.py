@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, TypeVar
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
+from pipeline.files.own import CACHE_SETTING, check_ours, json_first
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
@@ -42,6 +43,7 @@ _Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
+_MARKERS = json_first("catalogs", "languages", "merged", "version")  # state.json's first key, sorted
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
@@ -254,6 +256,7 @@ class Journal:
             settled, languages, merged, _ = self._read()
         settled, merged = _applied(settled, self._changes), _applied(merged, self._merged_changes)
         languages.update(self._languages_seen)
+        check_ours(path, _MARKERS, CACHE_SETTING)  # [cache] dir may name any folder: never another program's file
         rest = {
             "version": STATE_VERSION,
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},

@@ -45,6 +45,7 @@ from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.own import CACHE_SETTING, check_ours, check_tables, json_first
 from pipeline.files.untrusted import made_here
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json
 
@@ -191,8 +192,9 @@ class Provenance:
                 recorded[:] = [list(records) for records in recorded]
             raise
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+            if _load_legacy(path, None)[0] is not None:  # ours: a file of another shape is not removed
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
         if legacy:
             with contextlib.suppress(OSError):
                 (self.directory / PROVENANCE_DIR).rmdir()
@@ -268,6 +270,7 @@ class Provenance:
         # its uses taken in turn (_lock).
         db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
         try:
+            check_tables(db, path, ("written",), CACHE_SETTING)  # another program's database is not made ours
             db.execute("PRAGMA journal_mode=WAL")
             # Each commit reaches the disk: the state saved next says these catalogs are settled.
             db.execute("PRAGMA synchronous=FULL")
@@ -398,6 +401,7 @@ class Rejections:
         self.directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(self.directory)):
             path = self.directory / REJECTIONS_NAME
+            check_ours(path, json_first("entries", "version"), CACHE_SETTING)  # never another program's file
             rejected = _load_rejections(path)  # another session or run may have saved meanwhile
             rejected.setdefault(entry, set()).add(text_hash(forms))
             atomic_write(path, dump_json(_rejections_file(rejected)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import sys
@@ -99,11 +100,14 @@ def test_the_local_store_reads_more_keys_than_sqlite_binds_at_once(tmp_path: Pat
 
 
 def test_clearing_the_local_store_also_removes_the_old_diskcache_file(tmp_path: Path) -> None:
-    (tmp_path / LEGACY_FILES[0]).write_bytes(b"old")
+    with contextlib.closing(sqlite3.connect(tmp_path / LEGACY_FILES[0])) as db:  # diskcache's tables
+        db.execute("CREATE TABLE Settings (key TEXT NOT NULL UNIQUE, value)")
+        db.execute("CREATE TABLE Cache (rowid INTEGER PRIMARY KEY, key BLOB, value BLOB)")
+        db.commit()
     (tmp_path / "state.json").write_text("{}")
     store = LocalStore(tmp_path)
     store.set_many({"a": "A", "b": "B"})
-    assert store.stats()["legacy_bytes"] == 3
+    assert store.stats()["legacy_bytes"] == (tmp_path / LEGACY_FILES[0]).stat().st_size
     assert store.clear() == 2 and store.get_many(["a", "b"]) == {}
     assert not (tmp_path / LEGACY_FILES[0]).exists() and (tmp_path / "state.json").exists()  # run state stays
     store.close()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.own import REPORT_SETTING, check_ours, json_first
 from pipeline.model import Counters, Severity
 from pipeline.run.records import RunReport, StopReason
 
@@ -340,6 +341,9 @@ def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
     data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     markdown = to_markdown(report).encode("utf-8")
     with state_lock(state_lock_path(directory)):
+        # [report] dir may name any folder: neither is written unless both are ours (or missing).
+        check_ours(json_path, json_first("schema"), REPORT_SETTING)
+        check_ours(md_path, (b"## Translation",), REPORT_SETTING)
         atomic_write(json_path, data, durable=False)  # written again by every run: see atomic_write
         atomic_write(md_path, markdown, durable=False)
     return json_path, md_path

@@ -1,0 +1,87 @@
+"""Files of the pipeline's own in a folder a setting names: replaced or written into only when they are ours.
+
+``[cache] dir`` and ``[report] dir`` may name any folder, and a cloned repository's pipeline.toml
+chooses them: a run must not replace another program's ``state.json`` or ``report.json`` there, nor
+turn its SQLite database to WAL with our tables in it. Before such a file is replaced, it must be
+missing, empty (nothing to lose: an unflushed write cut by a power cut), or a regular file (not a
+link) in our format, told by its first bytes (:func:`check_ours`) or, for SQLite, by its tables
+(:func:`check_tables`); otherwise :class:`NotOurs`, naming the file and the setting, and the file
+is left as it was. Only the first bytes are read: the check costs one small read per save.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.files.untrusted import READ_FLAGS
+
+if TYPE_CHECKING:  # a run that saves only its JSON state loads no SQLite
+    import sqlite3
+
+__all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_tables", "json_first"]
+
+CACHE_SETTING = "[cache] dir"
+REPORT_SETTING = "[report] dir"
+_HEAD = 256  # bytes read to tell the format
+
+
+class NotOurs(OSError):
+    """A file where the pipeline would write one of its own is not one it wrote: it was left as it is."""
+
+    def __init__(self, path: Path, why: str, setting: str) -> None:
+        super().__init__(
+            errno.EEXIST,
+            f"{path} is not a file pipeline wrote ({why}); it was left as it is: point {setting} at a folder of "
+            f"pipeline's own, or remove the file",
+            str(path),
+        )
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def json_first(*keys: str) -> tuple[bytes, ...]:
+    """The markers of a JSON file of ours whose first key is one of ``keys`` (sorted keys, of this version or an
+    earlier one): ``{"key":`` (whitespace allowed)."""
+    return tuple(b'{"' + key.encode() + b'":' for key in keys)
+
+
+def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
+    """Raise :class:`NotOurs` unless ``path`` is missing, empty, or a regular file whose first bytes, whitespace
+    aside, start with one of ``markers`` (:func:`json_first`, or a text's first line)."""
+    try:
+        fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotOurs(path, "a link", setting) from None
+        raise
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotOurs(path, "not a regular file", setting)
+        head = os.read(fd, _HEAD) if status.st_size else b""
+    finally:
+        os.close(fd)
+    if head and not _squeezed(head).startswith(tuple(_squeezed(marker) for marker in markers)):
+        raise NotOurs(path, "not in the format pipeline writes", setting)
+
+
+def _squeezed(data: bytes) -> bytes:
+    """``data`` without its whitespace (a JSON file may be indented or not)."""
+    return b"".join(data.split())
+
+
+def check_tables(db: sqlite3.Connection, path: Path, ours: Collection[str], setting: str) -> None:
+    """Raise :class:`NotOurs` when the database ``db`` (just opened at ``path``, nothing written yet) holds a table,
+    index, view or trigger that is not among ``ours`` (SQLite's own automatic indexes aside)."""
+    names = [name for (name,) in db.execute("SELECT name FROM sqlite_master")]
+    foreign = sorted(n for n in names if n not in ours and not str(n).startswith("sqlite_autoindex_"))
+    if foreign:
+        raise NotOurs(path, f"a database with other tables: {', '.join(map(str, foreign[:3]))}", setting)
