@@ -20,7 +20,16 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["Content", "atomic_write", "discard", "discard_left", "discard_left_in", "write_beside", "written_beside"]
+__all__ = [
+    "Content",
+    "atomic_write",
+    "discard",
+    "discard_left",
+    "discard_left_in",
+    "left_beside",
+    "write_beside",
+    "written_beside",
+]
 
 
 #: A file's new content: its bytes, or its pieces in order (written as they come: a large file
@@ -55,8 +64,9 @@ def write_beside(path: Path, data: Content, durable: bool = True) -> str:
     return written_beside(path, data, durable)[0]
 
 
-def written_beside(path: Path, data: Content, durable: bool = True) -> tuple[str, os.stat_result]:
-    """:func:`write_beside`, and the new file's status as it was made (its identity: ``os.path.samestat``).
+def written_beside(path: Path, data: Content, durable: bool = True, tag: str = "") -> tuple[str, os.stat_result]:
+    """:func:`write_beside`, and the new file's status as it was made (its identity: ``os.path.samestat``);
+    ``tag`` begins the random part of its name (:func:`new_beside`).
 
     Each system call here is a turn of the GIL for a writer thread, against every other thread:
     the bytes go out through ``os.write`` (a file object would ask the descriptor's status and
@@ -68,7 +78,7 @@ def written_beside(path: Path, data: Content, durable: bool = True) -> tuple[str
         mode = None
     if mode is not None and (not mode & 0o222 or not os.access(path, os.W_OK)):
         raise PermissionError(errno.EACCES, "the file is read-only", str(path))
-    fd, tmp = new_beside(path)
+    fd, tmp = new_beside(path, tag)
     try:
         made = os.fstat(fd)
         # Given ``path``'s mode (as it was, above) before a byte is written: a file kept private
@@ -112,17 +122,20 @@ def _write_out(fd: int, gathered: list[bytes | memoryview]) -> None:
 _BUFFER = 1 << 16  # bytes written at a time, at most (but for a larger piece)
 
 
-def new_beside(path: Path) -> tuple[int, str]:
+def new_beside(path: Path, tag: str = "") -> tuple[int, str]:
     """A new, empty file in ``path``'s folder (``.<name>.<pid>.<random>.tmp``), open for writing.
 
     Created as ``open()`` creates a file, 0666 less the umask (``tempfile.mkstemp`` makes it 0600
     whatever the umask: a report or a new pipeline.toml a team's CI or group could not read). A
     file that existed gets its own mode back before the swap. The name carries the writing
-    process's id, so that what a killed process left can be told apart (:func:`discard_left`).
+    process's id, so that what a killed process left can be told apart (:func:`discard_left`). The
+    random part is 12 hex digits; ``tag`` (at most 8 hex digits) is its beginning: a checksum of what
+    the file replaces, for :func:`pipeline.files.swap.discard_left`.
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):
-        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+        random = (tag + os.urandom(6).hex())[:12]
+        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{random}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
@@ -138,22 +151,40 @@ def discard(tmp: str) -> None:
 
 def discard_left(path: Path, pid: int) -> int:
     """Remove the temporary files that process ``pid``, now ended, left beside ``path`` (see
-    :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
-    return _discard_left(path.parent, pid, path.name)
+    :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched.
+    A file written over by an exchange: :func:`pipeline.files.swap.discard_left`."""
+    return _discard(left_beside(path, pid))
 
 
 def discard_left_in(folder: Path, pid: int) -> int:
     """Remove the temporary files that process ``pid``, now ended, left in ``folder`` for any file (see
     :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
-    return _discard_left(folder, pid, None)
+    return _discard(_left(folder, pid, None))
 
 
-def _discard_left(folder: Path, pid: int, name: str | None) -> int:
-    end, removed = f".{pid}", 0  # what the name before the random part ends with
+def left_beside(path: Path, pid: int) -> list[str]:
+    """The temporary files process ``pid`` left beside ``path`` (:func:`new_beside`): regular files (not links)
+    of exactly that name's shape."""
+    return _left(path.parent, pid, path.name)
+
+
+def _discard(paths: list[str]) -> int:
+    removed = 0
+    for found in paths:
+        try:
+            os.unlink(found)
+        except OSError:
+            continue
+        removed += 1
+    return removed
+
+
+def _left(folder: Path, pid: int, name: str | None) -> list[str]:
+    end, left = f".{pid}", []  # what the name before the random part ends with
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return 0
+        return []
     for entry in entries:
         found = entry.name
         if not (found.startswith(".") and found.endswith(".tmp")):
@@ -165,8 +196,7 @@ def _discard_left(folder: Path, pid: int, name: str | None) -> int:
             continue
         try:
             if entry.is_file(follow_symlinks=False):
-                os.unlink(entry.path)
-                removed += 1
+                left.append(entry.path)
         except OSError:
             continue
-    return removed
+    return left

@@ -16,7 +16,9 @@ import ctypes
 import errno
 import functools
 import os
+import stat
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from pipeline.files import atomic
 from pipeline.files.atomic import Content
 from pipeline.files.untrusted import READ_FLAGS
 
-__all__ = ["ChangedMeanwhile", "write_over"]
+__all__ = ["ChangedMeanwhile", "discard_left", "write_over"]
 
 
 class ChangedMeanwhile(OSError):
@@ -49,7 +51,9 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
     holds exactly ``expected``, checked in the same step as the replacement; otherwise
     :class:`ChangedMeanwhile`, and ``path`` is left as it is (a removed file is not created again).
     """
-    tmp, ours = atomic.written_beside(path, data)
+    # The name carries a checksum of ``expected``: a run killed between the exchange and its settling leaves
+    # the displaced file under it, and the next run can tell what was read (removed) from a save (kept).
+    tmp, ours = atomic.written_beside(path, data, tag=_tag(expected))
     try:
         exchanged = _exchange(tmp, path)
     except FileNotFoundError as exc:
@@ -70,6 +74,60 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
     except BaseException:
         atomic.discard(tmp)
         raise
+
+
+def discard_left(path: Path, pid: int) -> tuple[int, list[str]]:
+    """Remove what process ``pid``, killed while writing over ``path``, left beside it: how many, and the names of
+    the files kept.
+
+    Its temporary file holds either its unfinished new bytes (killed before the exchange) or, killed in
+    the instant between the exchange and its settling, the file it displaced: the catalog as read, or a
+    translator's save made during the run. The name's tag is a checksum of what was read
+    (:func:`write_over`): a file holding that, or left beside a catalog that still holds it (no exchange
+    yet), is removed. Anything else may be someone's save, and is kept (a file written by a version
+    that tagged no name is kept too).
+    """
+    removed, kept = 0, []
+    now: list[str | None] = []  # the checksum of path as it is now, read once when needed
+    for left in atomic.left_beside(path, pid):
+        tag = os.path.basename(left).rsplit(".", 2)[-2][:_TAG_DIGITS]
+        if _crc(left) != tag:
+            if not now:
+                now.append(_crc(str(path)))
+            if now[0] != tag:
+                kept.append(os.path.basename(left))
+                continue
+        try:
+            os.unlink(left)
+        except OSError:
+            continue
+        removed += 1
+    return removed, kept
+
+
+_TAG_DIGITS = 8
+
+
+def _tag(data: bytes) -> str:
+    """The checksum of ``data`` that begins a temporary file's random part (:func:`discard_left`)."""
+    return f"{zlib.crc32(data):0{_TAG_DIGITS}x}"
+
+
+def _crc(path: str) -> str | None:
+    """:func:`_tag` of the regular file at ``path``, read a piece at a time; None when it cannot be read."""
+    crc = 0
+    try:
+        fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            while piece := os.read(fd, _COMPARED):
+                crc = zlib.crc32(piece, crc)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    return f"{crc:0{_TAG_DIGITS}x}"
 
 
 def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_result) -> None:

@@ -37,9 +37,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.files.atomic import discard_left
 from pipeline.files.descriptors import soft_limit
 from pipeline.files.lockfile import PID_MAX, FileLock, ended_holder, hostname, read_note
+from pipeline.files.swap import discard_left
 from pipeline.model import Alert
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
@@ -246,9 +246,14 @@ def _clear_left(lock: FileLock, catalog: Path, name: Callable[[Path], str], log:
     pid = ended_holder(lock, _OWNER_BYTES)
     if pid is None:
         return
-    removed = discard_left(catalog, pid)
+    removed, kept = discard_left(catalog, pid)
     if removed:
         log(f"removed {removed} temporary file(s) that a killed run (process {pid}) left beside {name(catalog)}")
+    for left in kept:
+        log(
+            f"kept {left}, which a killed run (process {pid}) left beside {name(catalog)}: it may hold a save made "
+            f"during that run; compare it with the catalog, then remove it"
+        )
 
 
 def _holder(file: Path) -> Holder | None:

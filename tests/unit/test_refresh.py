@@ -363,10 +363,10 @@ def test_a_save_while_refresh_merges_a_catalog_is_kept_and_reported(
     saved = catalog.read_bytes() + b'\nmsgid "Saved by a translator"\nmsgstr "Von Hand gespeichert"\n'
     real = atomic.new_beside
 
-    def new_beside(target: Path) -> tuple[int, str]:
+    def new_beside(target: Path, tag: str = "") -> tuple[int, str]:
         if target == catalog:
             catalog.write_bytes(saved)
-        return real(target)
+        return real(target, tag)
 
     monkeypatch.setattr(atomic, "new_beside", new_beside)
     outcome, _ = refresh(settings, merge_only=True)

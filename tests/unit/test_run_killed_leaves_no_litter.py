@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zlib
 from pathlib import Path
 
 from pipeline.files.atomic import discard_left, new_beside
@@ -97,7 +98,9 @@ def _killed_holder(cache: Path, catalog: Path, pid: int, host: str) -> None:
 
 
 def _temporary(catalog: Path, pid: int) -> Path:
-    path = catalog.parent / f".{catalog.name}.{pid}.{os.urandom(6).hex()}.tmp"
+    """A write ``pid`` began over ``catalog`` as it is (killed before the swap: the name's tag is its checksum)."""
+    tag = f"{zlib.crc32(catalog.read_bytes()):08x}" if catalog.exists() else "0" * 8
+    path = catalog.parent / f".{catalog.name}.{pid}.{tag}{os.urandom(2).hex()}.tmp"
     path.write_bytes(b"half")
     return path
 

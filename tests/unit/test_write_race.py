@@ -26,11 +26,11 @@ def save_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, edi
     real = atomic.new_beside
     saved: list[str] = []
 
-    def new_beside(target: Path) -> tuple[int, str]:
+    def new_beside(target: Path, tag: str = "") -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)
             saved.append(str(path))
-        return real(target)
+        return real(target, tag)
 
     monkeypatch.setattr(atomic, "new_beside", new_beside)
     return saved

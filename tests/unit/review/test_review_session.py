@@ -218,11 +218,11 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     real = atomic.new_beside
     saved: list[bool] = []
 
-    def new_beside(target: Path) -> tuple[int, str]:
+    def new_beside(target: Path, tag: str = "") -> tuple[int, str]:
         if not saved and target.name == path.name and os.path.samefile(target.parent, path.parent):
             path.write_bytes(edit)  # saved after the session read the file, before the swap
             saved.append(True)
-        return real(target)
+        return real(target, tag)
 
     monkeypatch.setattr(atomic, "new_beside", new_beside)
     assert session.accept(entry.id, entry.version).entry.status is Status.ACCEPTED
