@@ -25,7 +25,6 @@ __all__ = [
     "atomic_write",
     "discard",
     "discard_left",
-    "discard_left_in",
     "left_beside",
     "write_beside",
     "written_beside",
@@ -153,24 +152,8 @@ def discard_left(path: Path, pid: int) -> int:
     """Remove the temporary files that process ``pid``, now ended, left beside ``path`` (see
     :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched.
     A file written over by an exchange: :func:`pipeline.files.swap.discard_left`."""
-    return _discard(left_beside(path, pid))
-
-
-def discard_left_in(folder: Path, pid: int) -> int:
-    """Remove the temporary files that process ``pid``, now ended, left in ``folder`` for any file (see
-    :func:`new_beside`): how many. Only regular files of exactly that name's shape are touched."""
-    return _discard(_left(folder, pid, None))
-
-
-def left_beside(path: Path, pid: int) -> list[str]:
-    """The temporary files process ``pid`` left beside ``path`` (:func:`new_beside`): regular files (not links)
-    of exactly that name's shape."""
-    return _left(path.parent, pid, path.name)
-
-
-def _discard(paths: list[str]) -> int:
     removed = 0
-    for found in paths:
+    for found in left_beside(path, pid):
         try:
             os.unlink(found)
         except OSError:
@@ -179,20 +162,20 @@ def _discard(paths: list[str]) -> int:
     return removed
 
 
-def _left(folder: Path, pid: int, name: str | None) -> list[str]:
-    end, left = f".{pid}", []  # what the name before the random part ends with
+def left_beside(path: Path, pid: int) -> list[str]:
+    """The temporary files process ``pid`` left beside ``path`` (:func:`new_beside`): regular files (not links)
+    of exactly that name's shape."""
+    stem_is, left = f".{path.name}.{pid}", []  # the name before its random part
     try:
-        entries = list(os.scandir(folder))
+        entries = list(os.scandir(path.parent))
     except OSError:
         return []
     for entry in entries:
         found = entry.name
-        if not (found.startswith(".") and found.endswith(".tmp")):
+        if not found.endswith(".tmp"):
             continue
         stem, _, random = found[: -len(".tmp")].rpartition(".")
-        if len(stem) <= len(end) + 1 or not stem.endswith(end) or len(random) != 12:
-            continue
-        if not all(c in "0123456789abcdef" for c in random) or (name is not None and stem != f".{name}{end}"):
+        if stem != stem_is or len(random) != 12 or not all(c in "0123456789abcdef" for c in random):
             continue
         try:
             if entry.is_file(follow_symlinks=False):

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.files.atomic import discard_left_in
+from pipeline.files.atomic import discard_left
 from pipeline.files.untrusted import open_own, read_regular
 
 if sys.platform == "win32":
@@ -36,6 +36,7 @@ else:
     import fcntl
 
 __all__ = [
+    "LOCKED_FILES",
     "PID_MAX",
     "STATE_LOCK_SECONDS",
     "FileLock",
@@ -49,6 +50,10 @@ __all__ = [
 ]
 
 _STATE_LOCK_NAME = "state.lock"  # held while a save merges a run's changes into the state's files
+#: The files written while holding a folder's state lock (:func:`state_lock`), whose temporary files a killed
+#: holder left are removed: the run state's, the sync record, the reviewers' rejections, the reports. A
+#: catalog's are not, even in the same folder (its own lock decides: it may hold a save).
+LOCKED_FILES = ("state.json", "synced.json", "rejections.json", "report.json", "report.md")
 
 #: Seconds a run waits for the run state's lock: another run holds it only while it writes its state.
 STATE_LOCK_SECONDS = 10.0
@@ -68,8 +73,8 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
 
     Every file the pipeline writes in that folder is written under it, and its holder leaves a note
     naming its process (:func:`holder_note`). A note still there when the lock is taken was left by a
-    holder that was killed: the temporary files it left in the folder (a write it had begun) are
-    removed, when it was a process of this host that has ended (:func:`ended_holder`).
+    holder that was killed: the temporary files it left in the folder for :data:`LOCKED_FILES` (a write
+    it had begun) are removed, when it was a process of this host that has ended (:func:`ended_holder`).
     """
     lock = FileLock(path)
     if not lock.acquire(wait):
@@ -77,7 +82,8 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
     try:
         pid = ended_holder(lock)
         if pid is not None:
-            discard_left_in(path.parent, pid)
+            for name in LOCKED_FILES:
+                discard_left(path.parent / name, pid)
         with contextlib.suppress(OSError):  # best effort: without it, a killed holder's files just stay
             lock.write_note(holder_note())
         yield

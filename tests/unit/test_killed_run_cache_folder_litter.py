@@ -127,3 +127,25 @@ def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_
     again = _translate(tmp_path)
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in report.iterdir() if not p.name.endswith(".lock")) == ["report.json", "report.md"]
+
+
+def test_only_the_files_written_under_the_lock_are_cleared_not_a_catalogs_beside_them(tmp_path: Path) -> None:
+    # [report] dir = "." in a project whose catalogs are at its top: a catalog's temporary file there is the
+    # catalog lock's business (it may hold a save: pipeline.files.swap.discard_left), not the state lock's.
+    dead = _ended_process()
+    catalog_temp = _temporary(tmp_path, "de.po", dead)
+    report_temp = _temporary(tmp_path, "report.json", dead)
+    _killed_holder(tmp_path, dead, socket.gethostname())
+    with state_lock(state_lock_path(tmp_path)):
+        pass
+    assert catalog_temp.exists() and not report_temp.exists()
+
+
+def test_the_files_written_under_a_state_lock_are_the_ones_it_clears() -> None:
+    from pipeline.files.lockfile import LOCKED_FILES
+    from pipeline.resources.synced import RECORD_NAME
+    from pipeline.run.journal import STATE_NAME
+    from pipeline.run.provenance import REJECTIONS_NAME
+    from pipeline.run.report import REPORT_FILES
+
+    assert set(LOCKED_FILES) == {STATE_NAME, RECORD_NAME, REJECTIONS_NAME, *REPORT_FILES}

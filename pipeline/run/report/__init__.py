@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pipeline.run.window import DryRunEstimate
 
 SCHEMA_VERSION = 1
+REPORT_FILES = ("report.json", "report.md")
 MD_ISSUE_ROWS = 100  # a job summary has a size limit (1 MiB on GitHub); report.json has every issue
 MD_OPEN_CATALOGS = 20  # more catalogs than this are folded into a <details> block
 
@@ -337,7 +338,7 @@ def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
     """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing), under its folder's lock: a run
     killed while writing them leaves temporary files that the next taker of the lock removes (:func:`state_lock`)."""
     directory.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = directory / "report.json", directory / "report.md"
+    json_path, md_path = (directory / name for name in REPORT_FILES)
     data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     markdown = to_markdown(report).encode("utf-8")
     with state_lock(state_lock_path(directory)):
