@@ -41,6 +41,7 @@ __all__ = [
     "STATE_LOCK_SECONDS",
     "FileLock",
     "alive",
+    "command_line",
     "ended_holder",
     "holder_note",
     "hostname",
@@ -93,8 +94,17 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
 
 def holder_note() -> bytes:
     """The note this process leaves in a lock it holds: its id, its host, its command line, since when (JSON)."""
-    command = " ".join(sys.argv)[:200] if sys.argv and sys.argv[0] else "a Python program using pipeline"
-    return json.dumps({"pid": os.getpid(), "host": hostname(), "command": command, "since": time.time()}).encode()
+    note = {"pid": os.getpid(), "host": hostname(), "command": command_line(), "since": time.time()}
+    return json.dumps(note).encode()
+
+
+def command_line() -> str:
+    """This process's command line as its user typed it (``python -m pipeline`` shown as ``pipeline``), for notes."""
+    if not sys.argv or not sys.argv[0]:
+        return "a Python program using pipeline"
+    program = Path(sys.argv[0])
+    name = "pipeline" if program.name == "pipeline" or program.parent.name == "pipeline" else program.name
+    return " ".join([name, *sys.argv[1:]])[:200]
 
 
 def ended_holder(lock: FileLock, limit: int = 4096) -> int | None:

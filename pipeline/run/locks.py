@@ -31,14 +31,13 @@ import asyncio
 import hashlib
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.lockfile import PID_MAX, FileLock, ended_holder, hostname, read_note
+from pipeline.files.lockfile import PID_MAX, FileLock, command_line, ended_holder, hostname, read_note
 from pipeline.files.swap import discard_left
 from pipeline.model import Alert
 
@@ -82,7 +81,7 @@ class Holder(NamedTuple):
     @classmethod
     def me(cls) -> Holder:
         """This process, now."""
-        return cls(os.getpid(), hostname(), _command()[:200], time.time())
+        return cls(os.getpid(), hostname(), command_line(), time.time())
 
     def describe(self, now: float | None = None) -> str:
         """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
@@ -218,15 +217,6 @@ class CatalogLocks:
 def _lock_file(directory: Path, catalog: Path) -> Path:
     """The lock file of ``catalog`` in ``directory``: named by a hash of its path."""
     return directory / f"{hashlib.sha256(os.fsencode(catalog)).hexdigest()[:32]}.lock"
-
-
-def _command() -> str:
-    """This process's command line as its user typed it (``python -m pipeline`` shown as ``pipeline``)."""
-    if not sys.argv or not sys.argv[0]:
-        return "a Python program using pipeline"
-    program = Path(sys.argv[0])
-    name = "pipeline" if program.name == "pipeline" or program.parent.name == "pipeline" else program.name
-    return " ".join([name, *sys.argv[1:]])
 
 
 def _taken(lock: FileLock, catalog: Path, me: bytes, name: Callable[[Path], str], log: Callable[[str], None]) -> None:
