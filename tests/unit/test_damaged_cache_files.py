@@ -73,20 +73,25 @@ def test_a_provenance_file_that_is_not_a_database_is_set_aside_when_the_run_save
     assert [i.reason for i in run(settings, FakeService()).issues] == []
 
 
-def _damaged_past_its_schema(path: Path) -> None:
-    """Every page of ``path`` but the first (the schema) overwritten: SQLite opens it, and its tables are
-    "malformed" only when read (a bad block, a copy cut and patched)."""
+def _damaged_past_its_schema(path: Path, end: int | None = None) -> None:
+    """Every page of ``path`` but the first (the schema) overwritten, up to byte ``end``: SQLite opens it, and its
+    tables are "malformed" only when read (a bad block, a copy cut and patched)."""
     data = bytearray(path.read_bytes())
     assert len(data) > 4096
-    data[4096:] = b"\x07" * (len(data) - 4096)  # 7: no kind of b-tree page
+    end = len(data) if end is None else end
+    data[4096:end] = b"\x07" * (end - 4096)  # 7: no kind of b-tree page
     path.write_bytes(bytes(data))
 
 
-def test_a_translation_cache_malformed_past_its_schema_is_set_aside_at_its_first_failed_read(tmp_path: Path) -> None:
-    store = LocalStore(tmp_path)
+def _cache_of_several_pages(folder: Path) -> Path:
+    store = LocalStore(folder)
     store.set_many({f"k{i}": "v" * 100 for i in range(200)})
     store.close()
-    _damaged_past_its_schema(tmp_path / "translations.sqlite3")
+    return folder / "translations.sqlite3"
+
+
+def test_a_translation_cache_malformed_past_its_schema_is_set_aside_at_its_first_failed_read(tmp_path: Path) -> None:
+    _damaged_past_its_schema(_cache_of_several_pages(tmp_path))
     said: list[str] = []
     cache = TranslationCache(tmp_path, log=said.append)
     assert cache.get("k1") is None
@@ -133,19 +138,10 @@ def test_a_link_or_a_fifo_in_a_cache_files_place_is_not_opened(tmp_path: Path) -
     assert len(warnings) == 2 and all("not a regular file" in w for w in warnings), warnings
 
 
-def _damaged_in_its_main_table(path: Path) -> None:
-    """The main table's page (the second: ``translations`` is made first) overwritten, the rest whole: a run
-    opens the file, appends to ``recent``, and fails only when a read reaches ``translations``."""
-    data = bytearray(path.read_bytes())
-    data[4096:8192] = b"\x07" * 4096
-    path.write_bytes(bytes(data))
-
-
 def test_what_a_run_stored_before_its_file_was_found_damaged_is_in_the_new_file(tmp_path: Path) -> None:
-    store = LocalStore(tmp_path)
-    store.set_many({f"k{i}": "v" * 100 for i in range(200)})
-    store.close()
-    _damaged_in_its_main_table(tmp_path / "translations.sqlite3")
+    # The main table's page (the second: ``translations`` is made first) overwritten, the rest whole: a run
+    # opens the file, appends to ``recent``, and fails only when a read reaches ``translations``.
+    _damaged_past_its_schema(_cache_of_several_pages(tmp_path), end=8192)
     said: list[str] = []
     cache = TranslationCache(tmp_path, log=said.append)
     cache.set_many({"paid for": "before the damage showed"})  # appended: no read of the damaged table yet
@@ -160,15 +156,19 @@ def test_what_a_run_stored_before_its_file_was_found_damaged_is_in_the_new_file(
     assert len(said) == 1
 
 
+def _set_aside_by_another_run(path: Path) -> None:
+    """Move ``path`` as :func:`set_aside` does (with its log), as another run that found it damaged would."""
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+
+
 def test_a_run_whose_file_another_run_set_aside_goes_on_in_the_new_file(tmp_path: Path) -> None:
     said: list[str] = []
     first = TranslationCache(tmp_path, log=said.append)
     first.set_many({"first's": "v1"})
     # Another run found the file damaged and set it aside (moved, with its log), then started a new one.
-    path = tmp_path / "translations.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        if Path(f"{path}{suffix}").exists():
-            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    _set_aside_by_another_run(tmp_path / "translations.sqlite3")
     second = TranslationCache(tmp_path, log=said.append)
     second.set_many({"second's": "v2"})
     second.close()
@@ -185,10 +185,7 @@ def test_a_run_that_finds_its_file_damaged_and_already_set_aside_opens_the_new_o
     said: list[str] = []
     first = TranslationCache(tmp_path, log=said.append)
     first.set_many({"first's": "v1"})
-    path = tmp_path / "translations.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        if Path(f"{path}{suffix}").exists():
-            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    _set_aside_by_another_run(tmp_path / "translations.sqlite3")
     TranslationCache(tmp_path).close()  # the other run's new file
 
     from pipeline.cache import local
@@ -216,10 +213,7 @@ def test_what_a_run_folded_into_a_file_set_aside_is_said_to_be_lost(
     said: list[str] = []
     first = TranslationCache(tmp_path, log=said.append)
     first.set_many({"a": "1", "b": "2"})  # folded into the main table at once
-    path = tmp_path / "translations.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        if Path(f"{path}{suffix}").exists():
-            os.replace(f"{path}{suffix}", f"{path}.damaged-20261129T000000Z{suffix}")
+    _set_aside_by_another_run(tmp_path / "translations.sqlite3")
     first.set_many({"c": "3", "d": "4"})
     first.close()
     assert not first.kept  # a and b are in the file set aside only

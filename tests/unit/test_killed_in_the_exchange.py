@@ -9,21 +9,15 @@ before the swap), is the run's own to remove. Anything else may be a save, and i
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from pipeline.files import swap
-
-CATALOG = (
-    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-    'msgid "Open the file"\nmsgstr ""\n'
-)
+from tests.killed_runs import CATALOG, ended_process, one_catalog_project, translate
 
 #: ``pipeline translate`` killed (SIGKILL) right after the exchange, before it is settled; with ``save``, a
 #: translator saves the catalog after the run read it and before the exchange.
@@ -54,23 +48,7 @@ KILLED_IN_THE_EXCHANGE = textwrap.dedent(
 
 
 def _translate(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
-    command = (
-        [sys.executable, "-c", KILLED_IN_THE_EXCHANGE, *args]
-        if args
-        else [sys.executable, "-m", "pipeline", "translate"]
-    )
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
-
-
-def _project(tmp_path: Path) -> Path:
-    catalog = tmp_path / "locale" / "de.po"
-    catalog.parent.mkdir()
-    catalog.write_text(CATALOG, encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text(
-        'catalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
-    )
-    return catalog
+    return translate(root, KILLED_IN_THE_EXCHANGE, *args) if args else translate(root)
 
 
 def _litter(folder: Path) -> list[Path]:
@@ -81,7 +59,7 @@ pytestmark = pytest.mark.skipif(swap._renameat2() is None, reason="no atomic exc
 
 
 def test_the_catalog_as_read_left_by_a_run_killed_in_the_exchange_is_removed(tmp_path: Path) -> None:
-    catalog = _project(tmp_path)
+    catalog = one_catalog_project(tmp_path)
     killed = _translate(tmp_path, "")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     [left] = _litter(catalog.parent)
@@ -93,7 +71,7 @@ def test_the_catalog_as_read_left_by_a_run_killed_in_the_exchange_is_removed(tmp
 
 
 def test_a_save_displaced_by_a_run_killed_in_the_exchange_is_kept_and_named(tmp_path: Path) -> None:
-    catalog = _project(tmp_path)
+    catalog = one_catalog_project(tmp_path)
     saved = CATALOG.replace('msgid "Open the file"\nmsgstr ""', 'msgid "Open the file"\nmsgstr "Datei öffnen"')
     killed = _translate(tmp_path, saved)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -107,20 +85,14 @@ def test_a_save_displaced_by_a_run_killed_in_the_exchange_is_kept_and_named(tmp_
 
 def test_a_write_begun_before_a_kill_is_removed_when_the_catalog_still_holds_what_was_read(tmp_path: Path) -> None:
     # The temporary file of a write killed before its swap holds the run's new bytes, the catalog the old ones.
-    catalog = _project(tmp_path)
+    catalog = one_catalog_project(tmp_path)
     tag = f"{__import__('zlib').crc32(CATALOG.encode()):08x}"
-    left = catalog.parent / f".de.po.{_ended_process()}.{tag}abcd.tmp"
+    left = catalog.parent / f".de.po.{ended_process()}.{tag}abcd.tmp"
     left.write_text("half a new catalog")
     _abandoned_lock(tmp_path, catalog, int(left.name.split(".")[3]))
     again = _translate(tmp_path)
     assert again.returncode == 0, again.stderr
     assert _litter(catalog.parent) == []
-
-
-def _ended_process() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def _abandoned_lock(root: Path, catalog: Path, pid: int) -> None:

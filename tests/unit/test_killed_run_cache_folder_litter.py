@@ -14,24 +14,12 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
 
 from pipeline.files.lockfile import FileLock, state_lock, state_lock_path
-
-CATALOG = (
-    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-    'msgid "Open the file"\nmsgstr ""\n'
-)
-
-
-def _ended_process() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
+from tests.killed_runs import ended_process, one_catalog_project, translate
 
 
 def _killed_holder(folder: Path, pid: int, host: str) -> None:
@@ -51,7 +39,7 @@ def _temporary(folder: Path, name: str, pid: int) -> Path:
 
 
 def test_the_ended_holders_temporary_files_are_removed_and_nothing_else(tmp_path: Path) -> None:
-    dead, alive = _ended_process(), os.getpid()
+    dead, alive = ended_process(), os.getpid()
     (tmp_path / "state.json").write_text("{}")
     ours = [_temporary(tmp_path, "state.json", dead), _temporary(tmp_path, "report.json", dead)]
     kept = [
@@ -72,7 +60,7 @@ def test_the_ended_holders_temporary_files_are_removed_and_nothing_else(tmp_path
 
 
 def test_a_holder_of_another_host_or_still_alive_keeps_its_files(tmp_path: Path) -> None:
-    for pid, host in ((_ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
+    for pid, host in ((ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
         left = _temporary(tmp_path, "state.json", pid)
         _killed_holder(tmp_path, pid, host)
         with state_lock(state_lock_path(tmp_path)):
@@ -106,25 +94,14 @@ KILLED_WHILE_REPORTING = textwrap.dedent(
 )
 
 
-def _translate(root: Path, *script: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
-    command = [sys.executable, "-c", *script] if script else [sys.executable, "-m", "pipeline", "translate"]
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
-
-
 def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_path: Path) -> None:
-    catalog = tmp_path / "locale" / "de.po"
-    catalog.parent.mkdir()
-    catalog.write_text(CATALOG, encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text(
-        'catalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
-    )
-    killed = _translate(tmp_path, KILLED_WHILE_REPORTING)
+    one_catalog_project(tmp_path)
+    killed = translate(tmp_path, KILLED_WHILE_REPORTING)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     report = tmp_path / "report"
     [left] = [p.name for p in report.iterdir() if p.name.endswith(".tmp")]
     assert left.startswith(".report.json.")
-    again = _translate(tmp_path)
+    again = translate(tmp_path)
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in report.iterdir() if not p.name.endswith(".lock")) == ["report.json", "report.md"]
 
@@ -132,7 +109,7 @@ def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_
 def test_only_the_files_written_under_the_lock_are_cleared_not_a_catalogs_beside_them(tmp_path: Path) -> None:
     # [report] dir = "." in a project whose catalogs are at its top: a catalog's temporary file there is the
     # catalog lock's business (it may hold a save: pipeline.files.swap.discard_left), not the state lock's.
-    dead = _ended_process()
+    dead = ended_process()
     catalog_temp = _temporary(tmp_path, "de.po", dead)
     report_temp = _temporary(tmp_path, "report.json", dead)
     _killed_holder(tmp_path, dead, socket.gethostname())

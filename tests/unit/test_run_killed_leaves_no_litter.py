@@ -12,8 +12,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import textwrap
 import time
 import zlib
@@ -22,11 +20,7 @@ from pathlib import Path
 from pipeline.files.atomic import discard_left, new_beside
 from pipeline.files.lockfile import FileLock
 from pipeline.run.locks import CatalogLocks, _holder, _lock_file
-
-CATALOG = (
-    'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-    'msgid "Open the file"\nmsgstr ""\n'
-)
+from tests.killed_runs import CATALOG, ended_process, one_catalog_project, translate
 
 #: ``pipeline translate`` killed (SIGKILL, nothing runs after it) once a catalog's new bytes are
 #: written beside it, before they are swapped in.
@@ -48,42 +42,24 @@ KILLED_WHILE_WRITING = textwrap.dedent(
 )
 
 
-def _translate(root: Path, *script: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIPELINE_")}
-    command = [sys.executable, "-c", *script] if script else [sys.executable, "-m", "pipeline", "translate"]
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
-
-
 def _litter(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
 def test_the_run_after_a_kill_removes_the_temporary_file_the_killed_run_left(tmp_path: Path) -> None:
-    catalog = tmp_path / "locale" / "de.po"
-    catalog.parent.mkdir()
-    catalog.write_text(CATALOG, encoding="utf-8")
-    (tmp_path / "pipeline.toml").write_text(
-        'catalogs = ["locale/*.po"]\n[service]\nurl = "embedded"\n[cache]\ndir = ".cache"\n[report]\ndir = "report"\n'
-    )
-    killed = _translate(tmp_path, KILLED_WHILE_WRITING)
+    catalog = one_catalog_project(tmp_path)
+    killed = translate(tmp_path, KILLED_WHILE_WRITING)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     left = _litter(catalog.parent)
     assert len(left) == 1 and left[0].startswith(".de.po.")  # the write it had begun
     assert catalog.read_text(encoding="utf-8") == CATALOG  # the catalog itself is the old one
 
-    again = _translate(tmp_path)
+    again = translate(tmp_path)
     assert again.returncode == 0, again.stderr
     assert f"removed 1 temporary file(s) that a killed run (process {left[0].split('.')[3]})" in again.stderr
     assert _litter(catalog.parent) == []
     assert 'msgstr "' in catalog.read_text(encoding="utf-8").split("Open the file")[1]
     assert catalog.read_text(encoding="utf-8") != CATALOG
-
-
-def _ended_process() -> int:
-    """The id of a process of this host that has ended."""
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def _killed_holder(cache: Path, catalog: Path, pid: int, host: str) -> None:
@@ -108,7 +84,7 @@ def _temporary(catalog: Path, pid: int) -> Path:
 def test_only_the_ended_holders_files_of_that_catalog_are_removed(tmp_path: Path) -> None:
     catalog, other = tmp_path / "de.po", tmp_path / "fr.po"
     catalog.write_text(CATALOG, encoding="utf-8")
-    dead, alive = _ended_process(), os.getpid()
+    dead, alive = ended_process(), os.getpid()
     ours = [_temporary(catalog, dead), _temporary(catalog, dead)]
     kept = [
         _temporary(catalog, alive),  # a process still writing (the review server, say)
@@ -131,7 +107,7 @@ def test_only_the_ended_holders_files_of_that_catalog_are_removed(tmp_path: Path
 def test_a_holder_of_another_host_or_still_alive_keeps_its_files(tmp_path: Path) -> None:
     catalog = tmp_path / "de.po"
     catalog.write_text(CATALOG, encoding="utf-8")
-    for pid, host in ((_ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
+    for pid, host in ((ended_process(), "another-host"), (os.getpid(), socket.gethostname())):
         left = _temporary(catalog, pid)
         _killed_holder(tmp_path / ".cache", catalog, pid, host)
         said: list[str] = []
