@@ -114,4 +114,4 @@ def test_translations_neither_written_nor_cached_are_said_to_cost_a_run_again(
     report = json.loads((root / "report" / "report.json").read_text(encoding="utf-8"))
     assert report["translations_cached"] is False
     n = report["totals"]["segments_not_written"]
-    assert n > 0 and f"; {n} translated but not written (not cached either: a run again pays for them again)" in out
+    assert n > 0 and f"; {n} translated but not written (not cached either: a run again pays for them)" in out

@@ -110,7 +110,7 @@ def not_written_note(report: RunReport) -> str:
 def _not_written(report: RunReport) -> str:
     if report.translations_cached:
         return "translated but not written (cached: a run again pays nothing for them)"
-    return "translated but not written (not cached either: a run again pays for them again)"
+    return "translated but not written (not cached either: a run again pays for them)"
 
 
 def awaiting_note(t: Counters) -> str:
