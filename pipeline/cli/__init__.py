@@ -64,7 +64,7 @@ COMMANDS = {
 }
 
 
-def terminal_columns() -> int:
+def _terminal_columns() -> int:
     """The terminal's width in columns, as :func:`shutil.get_terminal_size` gives it: ``$COLUMNS``, else the
     width of the terminal standard output is, else 80."""
     try:
@@ -81,7 +81,7 @@ def terminal_columns() -> int:
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help formatter, as wide as the terminal (:func:`terminal_columns`, less 2, as argparse's own).
+    """argparse's help formatter, as wide as the terminal (:func:`_terminal_columns`, less 2, as argparse's own).
 
     argparse makes a formatter for every argument a parser is given (to check its metavar), and its
     own asks :func:`shutil.get_terminal_size` for the width: importing shutil, and bz2, lzma and
@@ -92,7 +92,7 @@ class HelpFormatter(argparse.HelpFormatter):
     def __init__(
         self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
     ) -> None:
-        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
 
 
 class ArgumentParser(argparse.ArgumentParser):
