@@ -128,6 +128,8 @@ class UnitForms(_ByUnit, Mapping[int, tuple[int, ...]]):
 
 
 class _FormsItems(ItemsView[int, tuple[int, ...]]):
+    """:meth:`UnitForms.items`: a Mapping's items view whose iteration reads the array in order."""
+
     _mapping: UnitForms
 
     def __iter__(self) -> Iterator[tuple[int, tuple[int, ...]]]:
@@ -169,6 +171,8 @@ class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
 
 
 class _AdmittedItems(ItemsView[int, tuple[str, ...]]):
+    """:meth:`AdmittedForms.items`: a Mapping's items view whose iteration reads the array and texts in order."""
+
     _mapping: AdmittedForms
 
     def __iter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
