@@ -11,8 +11,9 @@
     merge.py       msgmerge for ``pipeline refresh``
 
 :func:`read_catalog` chooses the reader by the file's suffix and loads only that format's module
-(polib for PO, lxml for XLIFF): a project of PO files never loads lxml. Writing files atomically
-is :mod:`pipeline.files`'.
+(lxml for XLIFF): a project of PO files never loads lxml. The PO reader is this package's own;
+polib is loaded only where its reading of a file is asked for (:attr:`po.PoCatalog.entries`, a key
+with escapes read on the strict path). Writing files atomically is :mod:`pipeline.files`'.
 """
 
 from __future__ import annotations

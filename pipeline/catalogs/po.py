@@ -31,9 +31,7 @@ import re
 from array import array
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import NamedTuple
-
-import polib
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
@@ -46,6 +44,9 @@ from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 from pipeline.patterns import lazy_regex
 from pipeline.plural_rules import PluralRule
+
+if TYPE_CHECKING:
+    import polib
 
 _POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -122,6 +123,8 @@ class PoCatalog:
         Raises :class:`CatalogError` when polib reads the file otherwise than the scanner did.
         """
         if self._entries is None:
+            import polib  # the front door of polib's reading of a catalog: only the review session asks for it
+
             try:
                 # The text already read, never the path: the file may have changed or vanished since.
                 pofile = polib.pofile(

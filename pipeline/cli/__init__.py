@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from pipeline.config import CONFIG_NAME
 from pipeline.config.checks import code
@@ -34,6 +34,8 @@ from pipeline.errors import PipelineError
 __all__ = [
     "COMMANDS",
     "GC_THRESHOLDS",
+    "ArgumentParser",
+    "HelpFormatter",
     "add_catalog_arguments",
     "add_config_argument",
     "add_frozen_argument",
@@ -62,6 +64,46 @@ COMMANDS = {
 }
 
 
+def _terminal_columns() -> int:
+    """The terminal's width in columns, as :func:`shutil.get_terminal_size` gives it: ``$COLUMNS``, else the
+    width of the terminal standard output is, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    try:
+        return (os.get_terminal_size(stdout.fileno()).columns if stdout is not None else 0) or 80
+    except (ValueError, OSError):  # standard output closed, or not a terminal
+        return 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as the terminal (:func:`_terminal_columns`, less 2, as argparse's own).
+
+    argparse makes a formatter for every argument a parser is given (to check its metavar), and its
+    own asks :func:`shutil.get_terminal_size` for the width: importing shutil, and bz2, lzma and
+    zlib with it, cost every command about 4 ms of CPU, for a width that only ``--help`` and usage
+    errors print with.
+    """
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, its help formatted by :class:`HelpFormatter` unless told otherwise; the parsers of
+    its subcommands (``add_subparsers``) are of this class too."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**kwargs)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The full argument parser of ``pipeline``, or (given a known ``command``) one that knows only that command.
 
@@ -69,7 +111,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     refresh`` what a release build runs: building the parsers of every other command (and
     importing their modules) would cost each more than Python's start-up.
     """
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="pipeline",
         description="Machine-translate Gettext PO/POT and XLIFF catalogs through the translation service.",
     )

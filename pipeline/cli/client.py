@@ -12,7 +12,7 @@ import argparse
 import pathlib
 from typing import TYPE_CHECKING
 
-from pipeline.cli import add_config_argument
+from pipeline.cli import ArgumentParser, add_config_argument
 from pipeline.protocol import LANGUAGE_INCLUDES, LANGUAGE_RESOURCES
 
 if TYPE_CHECKING:
@@ -25,11 +25,11 @@ ADMIN_KEY_ENV = "PIPELINE_ADMIN_KEY"
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the client's subcommands to ``pipeline``'s parser."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = ArgumentParser(add_help=False)
     common.add_argument("--service-url", metavar="URL", help=f"base URL of the service (default: ${URL_ENV})")
     common.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
-    configured = argparse.ArgumentParser(add_help=False)
+    configured = ArgumentParser(add_help=False)
     configured.add_argument(
         "--service-url",
         metavar="URL",

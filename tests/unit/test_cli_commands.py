@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_each_command_parses_with_only_its_own_module_and_the_map_names_every_command() -> None:
     import argparse
@@ -24,3 +26,33 @@ def test_each_command_parses_with_only_its_own_module_and_the_map_names_every_co
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['pipeline.cli.workflows']"
+
+
+def test_a_commands_parser_is_built_and_used_without_loading_shutil() -> None:
+    import subprocess
+    import sys
+
+    # argparse's own formatter imports shutil (and bz2, lzma) for the terminal's width: 4 ms of every command.
+    probe = (
+        "import sys; from pipeline.cli import build_parser; "
+        "build_parser('refresh').parse_args(['refresh', '--merge-only']); print('shutil' in sys.modules)"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "False"
+
+
+@pytest.mark.parametrize("columns", [None, "57", "200", "", "0", "-3", "wide"])
+def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch: pytest.MonkeyPatch, columns: str | None) -> None:
+    import argparse
+
+    from pipeline.cli import HelpFormatter, build_parser
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert HelpFormatter("pipeline")._width == argparse.HelpFormatter("pipeline")._width  # shutil's answer, less 2
+    if columns in ("57", "200"):  # refresh's description fills its lines up to the width, and no further
+        (sub,) = (a for a in build_parser("refresh")._actions if isinstance(a, argparse._SubParsersAction))
+        widest = max(map(len, sub.choices["refresh"].format_help().splitlines()))
+        assert int(columns) - 12 < widest <= int(columns) - 2

@@ -327,6 +327,8 @@ print(json.dumps({"code": code, "loaded": [m for m in %r if m in sys.modules]}))
 WATCHED = ("pipeline.placeholders.grammars", "rapidfuzz")
 #: What a merge alone never loads: a translation run's stages, records and report.
 RUN = ("pipeline.run.orchestrate", "pipeline.run.records", "pipeline.run.report", "asyncio", "httpx")
+#: What a merge has no use for: polib (the PO reader is the package's own).
+UNUSED = ("polib",)
 
 
 @pytest.mark.parametrize(
@@ -344,7 +346,7 @@ def test_a_merge_loads_the_format_grammars_and_the_fuzzy_ranking_only_where_the_
     shutil.copy(DATA / f"{pair}.po", catalog)
     shutil.copy(DATA / f"{pair}.pot", tmp_path / "po" / "messages.pot")
     (tmp_path / "pipeline.toml").write_text('catalogs = ["po/*.po"]\n[cache]\ndir = "cache"\n')
-    probe = MERGE_PROBE % ((*WATCHED, *RUN),)
+    probe = MERGE_PROBE % ((*WATCHED, *RUN, *UNUSED),)
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
     assert json.loads(done.stdout) == {"code": 0, "loaded": loaded}, done.stderr
     assert catalog.read_bytes() != (DATA / f"{pair}.po").read_bytes()  # merged all the same

@@ -2,8 +2,6 @@
 
 from typing import NamedTuple
 
-import polib
-
 from pipeline.catalogs.po_strings import unescape
 from pipeline.errors import CatalogError
 
@@ -49,6 +47,8 @@ def polib_key(raw_ctxt: str | None, raw_id: str) -> tuple[str | None, str] | Non
     """(msgctxt, msgid) as polib reads them, when that is not as msgfmt does; else None."""
     if "\\" not in raw_id and (raw_ctxt is None or "\\" not in raw_ctxt):
         return None
+    import polib  # the front door of polib's reading of a key with escapes: most catalogs never need it
+
     ours = (unescape(raw_ctxt) if raw_ctxt is not None else None, unescape(raw_id))
     theirs = (polib.unescape(raw_ctxt) if raw_ctxt is not None else None, polib.unescape(raw_id))
     return theirs if theirs != ours else None
