@@ -61,6 +61,9 @@ class Catalog(Protocol):
     def positions(self, *states: UnitState) -> list[int]:
         """The positions of the units in any of ``states``, in file order (without making every unit)."""
 
+    def flags_of(self, position: int) -> tuple[str, ...]:
+        """The flags of the unit at ``position`` (without making the unit)."""
+
     @property
     def language(self) -> str | None:
         """The target language the catalog itself declares, if any."""

@@ -112,6 +112,10 @@ class PoCatalog:
         """The positions of the units in any of ``states``, in file order (read from the units' state column)."""
         return self.units.positions(*states)
 
+    def flags_of(self, position: int) -> tuple[str, ...]:
+        """The flags of the unit at ``position`` (read from the flags column)."""
+        return self.units.flags_of(position)
+
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
         """polib's entries (what msgmerge-style merging works on), parsed on first use and matched with the units.
@@ -183,12 +187,12 @@ class PoCatalog:
         review: Mapping[int, str] | None = None,
     ) -> Iterator[bytes | memoryview]:
         """:meth:`render`'s bytes in pieces, made as they are taken: the lines between two edits, an edit."""
+        units = self.units
         for index, forms in translations.items():  # all checked before anything is rendered
-            unit = self.units[index]
-            if unit.state is UnitState.OBSOLETE:
+            if units.state_of(index) is UnitState.OBSOLETE:
                 raise ValueError(f"unit {index} of {self.path} cannot take a translation")
-            if len(forms) != unit.nforms:
-                raise ValueError(f"unit {index} of {self.path} needs {unit.nforms} forms, got {len(forms)}")
+            if len(forms) != (nforms := units.nforms_of(index)):
+                raise ValueError(f"unit {index} of {self.path} needs {nforms} forms, got {len(forms)}")
         # Each unit's edits are made as the copy reaches them (units are in file order), never all at once.
         edits = heapq.merge(
             self._unit_edits(translations, mark_fuzzy, review or {}),
@@ -216,18 +220,19 @@ class PoCatalog:
     ) -> Iterator[_Edit]:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
         nl = self._newline.encode(self.encoding)
+        units = self.units
         for index in sorted(translations):
-            forms, unit, span = translations[index], self.units[index], self._span(index)
+            forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
                 yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
-            if (mark_fuzzy or index in review) and "fuzzy" not in unit.flags:
+            if (mark_fuzzy or index in review) and "fuzzy" not in units.flags_of(index):
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
                     yield (span.flags_line, 1, span.flags_line + 1, line)
                 else:
                     yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
-            if unit.plural:
+            if units.plural_at(index):
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
             else:
                 lines = format_field("msgstr", forms[0])
@@ -242,7 +247,7 @@ class PoCatalog:
             line = filled_plural_line(self._text(unfilled), self.plural)
             return [(unfilled, 1, unfilled + 1, self._encoded([line], _terminator(self._line(unfilled))))]
         at = self._plural_header_at
-        if at is None or self.plural is None or not any(self.units[i].plural for i in translations):
+        if at is None or self.plural is None or not any(map(self.units.plural_at, translations)):
             return []
         rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
         return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]

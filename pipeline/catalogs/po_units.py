@@ -125,6 +125,24 @@ class PoUnits(Sequence[Unit]):
     def __len__(self) -> int:
         return len(self._sources)
 
+    # One field of a unit, read from its column: for the stages that need no more of it than that.
+
+    def flags_of(self, position: int) -> tuple[str, ...]:
+        """The flags of unit ``position``."""
+        return self._flags[position]
+
+    def plural_at(self, position: int) -> bool:
+        """Whether unit ``position`` is a plural one."""
+        return not isinstance(self._sources[position], str)
+
+    def nforms_of(self, position: int) -> int:
+        """How many target forms unit ``position`` needs."""
+        return self._nplurals if self.plural_at(position) else 1
+
+    def state_of(self, position: int) -> UnitState:
+        """The state of unit ``position``."""
+        return _STATES[self._states[position]]
+
     def positions(self, *states: UnitState) -> list[int]:
         """The positions of the units in any of ``states``, in file order: found in the state column, no unit made."""
         codes = {_CODES[state] for state in states}

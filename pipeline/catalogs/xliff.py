@@ -118,6 +118,10 @@ class XliffCatalog:
         """The positions of the units in any of ``states``, in file order."""
         return [u.position for u in self.units if u.state in states]
 
+    def flags_of(self, position: int) -> tuple[str, ...]:
+        """The flags of the unit at ``position``."""
+        return self.units[position].flags
+
     @property
     def language(self) -> str | None:
         """The target language the file declares, when it declares one."""

@@ -169,6 +169,8 @@ class Inputs:
         self.source_lang, self.resources = source_lang, resources
         self._options: dict[str, TranslationOptions] = {}  # target -> options of its segments (context aside)
         self._whole: dict[str, str] = {}  # target -> inputs hash of its whole options, as older provenance has it
+        # target -> the inputs hash of every unit where no glossary applies (a source then changes nothing), else None
+        self._same: dict[str, str | None] = {}
 
     def options(self, target: str) -> TranslationOptions:
         """The options ``target``'s segments are sent with, context aside."""
@@ -179,7 +181,14 @@ class Inputs:
     def of_unit(self, target: str, unit: Unit) -> str:
         """The unit's inputs hash, with only the glossary entries its source contains: a changed term
         makes stale the units that contain it, and no other."""
-        return self.resources.key_options(self.options(target), "\n".join(unit.sources)).inputs_hash()
+        if target not in self._same:
+            plain = self.resources.target(target).dictionary is None
+            self._same[target] = self._of_source(target, "") if plain else None
+        same = self._same[target]
+        return same if same is not None else self._of_source(target, "\n".join(unit.sources))
+
+    def _of_source(self, target: str, source: str) -> str:
+        return self.resources.key_options(self.options(target), source).inputs_hash()
 
     def current(self, target: str, unit: Unit) -> tuple[str, str]:
         """The hashes a unit written now would have: its own, and its whole target's (older provenance)."""

@@ -311,8 +311,13 @@ def _context_of(identity: str) -> str | None:
     return identity.split("\x04", 1)[0] if "\x04" in identity else None
 
 
+#: json.dumps(..., separators=(",", ":")) with its encoder made once: dumps makes one per call when given
+#: an argument, and a run encodes a record per unit it writes.
+_RECORD = json.JSONEncoder(separators=(",", ":"))
+
+
 def _record_text(rec: Written) -> str:
-    return json.dumps([rec.sources, rec.targets, rec.inputs], separators=(",", ":"))
+    return _RECORD.encode([rec.sources, rec.targets, rec.inputs])
 
 
 def _record_from(text: object) -> Written | None:

@@ -7,7 +7,7 @@ the next is defined here, frozen, next to nothing but :mod:`pipeline.model` and
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -119,8 +119,23 @@ class UnitForms(_ByUnit, Mapping[int, tuple[int, ...]]):
         self._at(index)
         return self._ONE
 
+    def items(self) -> ItemsView[int, tuple[int, ...]]:
+        """Each unit with its forms, in file order: read off the array, not looked up unit by unit."""
+        return _FormsItems(self)
+
     def __repr__(self) -> str:
         return f"UnitForms({dict(self.items())!r})"
+
+
+class _FormsItems(ItemsView[int, tuple[int, ...]]):
+    """:meth:`UnitForms.items`: a Mapping's items view whose iteration reads the array in order."""
+
+    _mapping: UnitForms
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        forms, one = self._mapping._forms, UnitForms._ONE
+        for index in self._mapping._units:
+            yield index, forms.get(index, one)
 
 
 class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
@@ -147,8 +162,22 @@ class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
         text = self._texts[self._at(index)]
         return (text,) if isinstance(text, str) else text
 
+    def items(self) -> ItemsView[int, tuple[str, ...]]:
+        """Each unit with its forms, in file order: read off the array and the list, not looked up unit by unit."""
+        return _AdmittedItems(self)
+
     def __repr__(self) -> str:
         return f"AdmittedForms({dict(self.items())!r})"
+
+
+class _AdmittedItems(ItemsView[int, tuple[str, ...]]):
+    """:meth:`AdmittedForms.items`: a Mapping's items view whose iteration reads the array and texts in order."""
+
+    _mapping: AdmittedForms
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
+        for index, text in zip(self._mapping._units, self._mapping._texts, strict=True):
+            yield index, ((text,) if isinstance(text, str) else text)
 
 
 class ScannedCatalog(NamedTuple):

@@ -38,7 +38,10 @@ class EmbeddedTransport(httpx.AsyncBaseTransport):
         """Start the app's lifespan (once, whoever asks first), then hand the request to the app."""
         if self._lifespan is None:
             self._lifespan = asyncio.ensure_future(_Lifespan.start(self.service))
-        await asyncio.shield(self._lifespan)
+        if self._lifespan.done():  # every request after the first: no shield (a future and callbacks) to wait on
+            self._lifespan.result()  # its ServiceStartError again, as awaiting it would raise
+        else:
+            await asyncio.shield(self._lifespan)
         exchange = _Exchange(await request.aread())
         url = request.url
         scope = {

@@ -13,6 +13,7 @@ def test_unit_forms_read_as_the_dict_of_the_same_units() -> None:
     pairs = [(0, (0,)), (3, (0, 1, 0)), (7, (0,)), (1000, (1, 0))]
     forms, expected = UnitForms.of(pairs), dict(pairs)
     assert forms == expected and dict(forms.items()) == expected
+    assert list(forms.items()) == pairs and (3, (0, 1, 0)) in forms.items() and len(forms.items()) == 4
     assert list(forms) == list(forms.indices) == [0, 3, 7, 1000] and len(forms) == 4
     assert forms[7] == (0,) and forms[3] == (0, 1, 0) and forms.get(5) is None
     assert 1000 in forms and 5 not in forms and -1 not in forms
@@ -43,6 +44,7 @@ def test_admitted_forms_read_as_the_dict_of_the_same_units() -> None:
         admitted.add(index, list(forms))
     expected = dict(pairs)
     assert admitted == expected and dict(admitted.items()) == expected and len(admitted) == 4
+    assert list(admitted.items()) == pairs and (5, ("ein Ding", "zwei Dinge")) in admitted.items()
     assert admitted[5] == ("ein Ding", "zwei Dinge") and admitted[300] == ("",) and admitted.get(3) is None
     not_an_index: object = "2"
     assert 301 in admitted and 4 not in admitted and not_an_index not in admitted

@@ -71,6 +71,8 @@ def reuse(
     found: dict[tuple[str, int], Human] = {}
     for s in wanted:
         language = index.language(s.locale)
+        if not language:  # nothing to find: the units are not made to ask
+            continue
         rule = signature(s.catalog.plural or plural_rule_for(s.locale))
         for number in sorted(waiting[s.display]):
             unit = s.catalog.units[number]

@@ -77,6 +77,10 @@ class LanguageIndex:
     project: dict[Key, Human | None] = field(default_factory=dict)  # None: catalogs disagree
     compendia: dict[Key, Human | None] = field(default_factory=dict)
 
+    def __bool__(self) -> bool:
+        """Whether any reviewed translation is indexed (a project translated from scratch has none)."""
+        return bool(self.project or self.compendia)
+
     def find(self, key: Key) -> Human | None:
         """The one reviewed translation of ``key``; None when there is none or they disagree."""
         if key in self.project:

@@ -110,10 +110,11 @@ def over_length(
     for s in scanned:
         human = reused.get(s.display, set())
         for index, forms in s.source_forms.items():
-            unit = s.catalog.units[index]
-            if index in human or not any(f.startswith("max-") for f in unit.flags):
+            flags = s.catalog.flags_of(index)  # most units have no limit: not made to say so
+            if index in human or not any(f.startswith("max-") for f in flags):
                 continue
-            limit = limit_of(unit.flags)
+            unit = s.catalog.units[index]
+            limit = limit_of(flags)
             keys = [SegmentKey(s.display, index, form) for form in forms]
             texts = [text for k in keys if (text := done.get(k)) is not None]
             problem = next((p for text in texts if limit is not None and (p := limit.problem(text))), None)
