@@ -47,10 +47,12 @@ __all__ = [
     "hostname",
     "read_note",
     "state_lock",
+    "report_lock_path",
     "state_lock_path",
 ]
 
 _STATE_LOCK_NAME = "state.lock"  # held while a save merges a run's changes into the state's files
+_REPORT_LOCK_NAME = ".report.lock"  # held while the reports are written
 #: The files written while holding a folder's state lock (:func:`state_lock`), whose temporary files a killed
 #: holder left are removed: the run state's, the sync record, the reviewers' rejections, the reports. A
 #: catalog's are not, even in the same folder (its own lock decides: it may hold a save).
@@ -64,6 +66,12 @@ def state_lock_path(directory: Path) -> Path:
     """The lock file held while the run state in ``directory`` is written (state, provenance, a damaged
     file set aside)."""
     return directory / _STATE_LOCK_NAME
+
+
+def report_lock_path(directory: Path) -> Path:
+    """The lock file held while the reports in ``directory`` are written: hidden, since CI jobs upload that
+    folder as it is (GitHub's upload-artifact leaves hidden files out)."""
+    return directory / _REPORT_LOCK_NAME
 
 
 @contextlib.contextmanager

@@ -103,7 +103,7 @@ def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_
     assert left.startswith(".report.json.")
     again = translate(tmp_path)
     assert again.returncode == 0, again.stderr
-    assert sorted(p.name for p in report.iterdir() if not p.name.endswith(".lock")) == ["report.json", "report.md"]
+    assert sorted(p.name for p in report.iterdir()) == [".report.lock", "report.json", "report.md"]
 
 
 def test_only_the_files_written_under_the_lock_are_cleared_not_a_catalogs_beside_them(tmp_path: Path) -> None:

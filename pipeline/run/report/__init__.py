@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
-from pipeline.files.lockfile import state_lock, state_lock_path
+from pipeline.files.lockfile import report_lock_path, state_lock
 from pipeline.files.own import REPORT_SETTING, check_ours, json_first
 from pipeline.model import Counters, Severity
 from pipeline.run.records import RunReport, StopReason
@@ -335,13 +335,14 @@ def _md(text: str) -> str:
 
 
 def write_reports(report: RunReport, directory: Path) -> tuple[Path, Path]:
-    """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing), under its folder's lock: a run
-    killed while writing them leaves temporary files that the next taker of the lock removes (:func:`state_lock`)."""
+    """Write ``report.json`` and ``report.md`` into ``directory`` (created if missing), under the folder's report lock
+    (:func:`report_lock_path`): a run killed while writing them leaves temporary files that the next taker of the
+    lock removes (:func:`state_lock`)."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path, md_path = (directory / name for name in REPORT_FILES)
     data = (json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     markdown = to_markdown(report).encode("utf-8")
-    with state_lock(state_lock_path(directory)):
+    with state_lock(report_lock_path(directory)):
         # [report] dir may name any folder: neither is written unless both are ours (or missing).
         check_ours(json_path, json_first("schema"), REPORT_SETTING)
         check_ours(md_path, (b"## Translation",), REPORT_SETTING)
