@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["awaiting_review", "snapshot", "write_catalogs"]
 
-CHANGED = "not written: the catalog was changed or removed during the run; run again (the translations are cached)"
+#: Whether a run again pays for what this catalog was given is the summary's to say (cached, or not: ``--no-cache``).
+CHANGED = "not written: the catalog was changed or removed during the run; run again"
 AT_ONCE = 8  # catalog writes pending at once
 
 

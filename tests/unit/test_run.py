@@ -12,6 +12,7 @@ import pytest
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.config import Settings
 from pipeline.errors import ExitCode, UsageError
+from pipeline.run import write
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
 from tests.run_fakes import HEADER, PLURALS, FakeService, cache_dir, estimate, project, run
@@ -337,7 +338,8 @@ def test_a_catalog_edited_during_the_run_is_not_overwritten_and_a_rerun_is_free(
     report = run(settings, FakeService(rewrite=translator_saves))
     assert path.read_text(encoding="utf-8") == edited
     assert report.exit_code == ExitCode.PARTIAL
-    assert any("changed or removed during the run" in i.reason for i in report.issues)
+    assert [i.reason for i in report.issues if "changed or removed" in i.reason] == [write.CHANGED]
+    assert report.totals.segments_not_written > 0 and report.translations_cached  # what the summary says of them
     service = FakeService()
     again = run(settings, service)
     assert again.exit_code == ExitCode.OK and service.requests == []
