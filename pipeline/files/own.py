@@ -80,8 +80,9 @@ def _squeezed(data: bytes) -> bytes:
 
 def check_tables(db: sqlite3.Connection, path: Path, ours: Collection[str], setting: str) -> None:
     """Raise :class:`NotOurs` when the database ``db`` (just opened at ``path``, nothing written yet) holds a table,
-    index, view or trigger that is not among ``ours`` (SQLite's own automatic indexes aside)."""
+    index, view or trigger that is not among ``ours``. SQLite's own are aside: only SQLite makes names that begin
+    with ``sqlite_`` (automatic indexes; ``sqlite_stat1`` after an ANALYZE someone ran on a file of ours)."""
     names = [name for (name,) in db.execute("SELECT name FROM sqlite_master")]
-    foreign = sorted(n for n in names if n not in ours and not str(n).startswith("sqlite_autoindex_"))
+    foreign = sorted(n for n in names if n not in ours and not str(n).startswith("sqlite_"))
     if foreign:
         raise NotOurs(path, f"a database with other tables: {', '.join(map(str, foreign[:3]))}", setting)

@@ -101,6 +101,20 @@ def test_sqlite_files_of_another_program_get_none_of_our_tables(tmp_path: Path) 
         LocalStore(folder)
 
 
+def test_our_sqlite_file_analyzed_by_hand_is_still_ours(tmp_path: Path) -> None:
+    # ANALYZE (sqlite3's CLI, a database browser) adds SQLite's own sqlite_stat1 table to a file of ours.
+    store = LocalStore(tmp_path)
+    store.set_many({"k": "v"})
+    store.close()
+    db = sqlite3.connect(tmp_path / "translations.sqlite3")
+    db.execute("ANALYZE")
+    db.commit()
+    db.close()
+    again = LocalStore(tmp_path)
+    assert again.get_many(["k"]) == {"k": "v"}
+    again.close()
+
+
 def test_a_lock_file_of_another_program_keeps_its_content(tmp_path: Path) -> None:
     path = state_lock_path(tmp_path)
     path.write_bytes(b"1234\n")  # another program's pid file of that name
