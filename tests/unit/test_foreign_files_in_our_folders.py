@@ -19,7 +19,7 @@ import pytest
 from pipeline.cache.local import LocalStore, LocalStoreError
 from pipeline.cli import main
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import NotOurs
+from pipeline.files.own import NotOurs, check_ours, json_first
 from pipeline.run.journal import STATE_NAME
 from pipeline.run.provenance import PROVENANCE_FILE
 from tests.run_fakes import FakeService, cache_dir, project, run
@@ -139,3 +139,23 @@ def test_cache_clear_leaves_a_cache_db_that_is_not_diskcaches(tmp_path: Path) ->
     main(["cache", "clear", "--config", str(config)])
     assert (folder / "cache.db").read_bytes() == data
     os.unlink(folder / "cache.db")
+
+
+def test_a_report_a_power_cut_left_as_nul_bytes_is_replaced(tmp_path: Path) -> None:
+    # The reports are not flushed before their rename; some file systems (XFS) then keep the new file's size
+    # but not its blocks, and it reads as NUL bytes: as empty, nothing to lose, not a reason to fail every run.
+    root = copy_sample_project(tmp_path, "embedded")
+    (root / "report").mkdir()
+    (root / "report" / "report.json").write_bytes(b"\0" * 5000)
+    (root / "report" / "report.md").write_bytes(b"\0" * 300)
+    assert main(["translate", "--config", str(root / "pipeline.toml")]) == 0
+    assert json.loads((root / "report" / "report.json").read_text())["schema"] == 1
+    assert (root / "report" / "report.md").read_text().startswith("## Translation")
+
+
+def test_a_file_that_only_begins_with_nul_bytes_is_not_ours(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    path.write_bytes(b"\0" * 300 + b"another program's data")  # a binary file of another program's
+    with pytest.raises(NotOurs):
+        check_ours(path, json_first("schema"), "[report] dir")
+    assert path.read_bytes() == b"\0" * 300 + b"another program's data"
