@@ -3,10 +3,11 @@
 ``[cache] dir`` and ``[report] dir`` may name any folder, and a cloned repository's pipeline.toml
 chooses them: a run must not replace another program's ``state.json`` or ``report.json`` there, nor
 turn its SQLite database to WAL with our tables in it. Before such a file is replaced, it must be
-missing, empty (nothing to lose: an unflushed write cut by a power cut), or a regular file (not a
-link) in our format, told by its first bytes (:func:`check_ours`) or, for SQLite, by its tables
-(:func:`check_tables`); otherwise :class:`NotOurs`, naming the file and the setting, and the file
-is left as it was. Only the first bytes are read: the check costs one small read per save.
+missing, empty or NUL bytes only (nothing to lose: an unflushed write cut by a power cut), or a
+regular file (not a link) in our format, told by its first bytes (:func:`check_ours`) or, for SQLite,
+by its tables (:func:`check_tables`); otherwise :class:`NotOurs`, naming the file and the setting,
+and the file is left as it was. Only the first bytes are read (all of a file that begins with NULs):
+the check costs one small read per save.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ def json_first(*keys: str) -> tuple[bytes, ...]:
 
 
 def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
-    """Raise :class:`NotOurs` unless ``path`` is missing, empty, or a regular file whose first bytes, whitespace
-    aside, start with one of ``markers`` (:func:`json_first`, or a text's first line)."""
+    """Raise :class:`NotOurs` unless ``path`` is missing, empty (or NUL bytes only), or a regular file whose first
+    bytes, whitespace aside, start with one of ``markers`` (:func:`json_first`, or a text's first line)."""
     try:
         fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
@@ -67,10 +68,21 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
         if not stat.S_ISREG(status.st_mode):
             raise NotOurs(path, "not a regular file", setting)
         head = os.read(fd, _HEAD) if status.st_size else b""
+        if not head.strip(b"\0") and _nul_only(fd):
+            return  # as empty: what a power cut leaves of an unflushed write on some file systems
     finally:
         os.close(fd)
-    if head and not _squeezed(head).startswith(tuple(_squeezed(marker) for marker in markers)):
+    if not _squeezed(head).startswith(tuple(_squeezed(marker) for marker in markers)):
         raise NotOurs(path, "not in the format pipeline writes", setting)
+
+
+def _nul_only(fd: int) -> bool:
+    """Whether the rest of the file open at ``fd`` holds NUL bytes only. After a power cut, a file written
+    without a flush (the reports) may have its new size but not its blocks (XFS): it reads as NULs."""
+    while piece := os.read(fd, 1 << 16):
+        if piece.strip(b"\0"):
+            return False
+    return True
 
 
 def _squeezed(data: bytes) -> bytes:
