@@ -159,3 +159,14 @@ def test_a_file_that_only_begins_with_nul_bytes_is_not_ours(tmp_path: Path) -> N
     with pytest.raises(NotOurs):
         check_ours(path, json_first("schema"), "[report] dir")
     assert path.read_bytes() == b"\0" * 300 + b"another program's data"
+
+
+def test_a_lock_file_a_power_cut_left_as_nul_bytes_is_ours_again(tmp_path: Path) -> None:
+    # A note is written without a flush: after a power cut the file may keep its size and read as NULs.
+    # Taken for another program's file, it would never hold a note again (no clean-up after a killed run).
+    path = state_lock_path(tmp_path)
+    path.write_bytes(b"\0" * 120)
+    with state_lock(path):
+        note = json.loads(path.read_bytes()[1:])
+        assert note["pid"] == os.getpid()
+    assert path.read_bytes() == b""
