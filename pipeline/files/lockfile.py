@@ -206,8 +206,9 @@ class FileLock:
         self.abandoned = status.st_size > 0
         if self.abandoned and not _holds_note(fd):
             # Not a note of ours: another program's file of that name (a folder ``[cache] dir`` names may be
-            # anyone's). Locked all the same (flock writes nothing), never written or emptied.
-            self.abandoned, self._foreign = False, True
+            # anyone's). Locked all the same (flock writes nothing), never written or emptied. But NUL bytes
+            # only are a note a power cut cut short (written without a flush): nothing to read, ours to write.
+            self.abandoned, self._foreign = False, not _nul_only(fd, status.st_size)
         return True
 
     def acquire(self, timeout: float) -> bool:
@@ -264,6 +265,18 @@ def _holds_note(fd: int) -> bool:
         return os.pread(fd, 2, 0) == b"\n{"
     os.lseek(fd, 0, os.SEEK_SET)
     return os.read(fd, 2) == b"\n{"
+
+
+def _nul_only(fd: int, size: int, limit: int = 1 << 16) -> bool:
+    """Whether the file open at ``fd`` (``size`` bytes, at most ``limit`` read) holds NUL bytes only."""
+    if size > limit:
+        return False  # longer than any note: not one cut short
+    if hasattr(os, "pread"):
+        data = os.pread(fd, size, 0)
+    else:
+        os.lseek(fd, 0, os.SEEK_SET)
+        data = os.read(fd, size)
+    return not data.strip(b"\0")
 
 
 def read_note(path: Path, limit: int) -> bytes:
