@@ -170,3 +170,11 @@ def test_a_lock_file_a_power_cut_left_as_nul_bytes_is_ours_again(tmp_path: Path)
         note = json.loads(path.read_bytes()[1:])
         assert note["pid"] == os.getpid()
     assert path.read_bytes() == b""
+
+
+def test_a_sparse_file_too_large_to_be_a_report_is_not_read_through(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    with path.open("wb") as sparse:
+        sparse.truncate(1 << 40)  # a terabyte of NULs that takes no disk: never read to its end
+    with pytest.raises(NotOurs):
+        check_ours(path, json_first("schema"), "[report] dir")
