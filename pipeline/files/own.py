@@ -29,6 +29,8 @@ __all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_ta
 CACHE_SETTING = "[cache] dir"
 REPORT_SETTING = "[report] dir"
 _HEAD = 256  # bytes read to tell the format
+#: The largest file of NUL bytes read through to take it as empty: a sparse file of any size reads as NULs.
+_NUL_LIMIT = 64 << 20
 
 
 class NotOurs(OSError):
@@ -68,7 +70,7 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
         if not stat.S_ISREG(status.st_mode):
             raise NotOurs(path, "not a regular file", setting)
         head = os.read(fd, _HEAD) if status.st_size else b""
-        if not head.strip(b"\0") and _nul_only(fd):
+        if not head.strip(b"\0") and status.st_size <= _NUL_LIMIT and _nul_only(fd):
             return  # as empty: what a power cut leaves of an unflushed write on some file systems
     finally:
         os.close(fd)
