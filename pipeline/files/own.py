@@ -6,7 +6,7 @@ turn its SQLite database to WAL with our tables in it. Before such a file is rep
 missing, empty or NUL bytes only (nothing to lose: an unflushed write cut by a power cut), or a
 regular file (not a link) in our format, told by its first bytes (:func:`check_ours`) or, for SQLite,
 by its tables (:func:`check_tables`); otherwise :class:`NotOurs`, naming the file and the setting,
-and the file is left as it was. Only the first bytes are read (all of a file that begins with NULs):
+and the file is left as it was. Only the first bytes are read (all of a file of NULs, up to 64 MiB):
 the check costs one small read per save.
 """
 
