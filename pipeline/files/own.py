@@ -69,7 +69,9 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             raise NotOurs(path, "not a regular file", setting)
-        head = os.read(fd, _HEAD) if status.st_size else b""
+        if not status.st_size:
+            return
+        head = os.read(fd, _HEAD)
         if not head.strip(b"\0") and status.st_size <= _NUL_LIMIT and _nul_only(fd):
             return  # as empty: what a power cut leaves of an unflushed write on some file systems
     finally:
