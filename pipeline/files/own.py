@@ -26,8 +26,9 @@ if TYPE_CHECKING:  # a run that saves only its JSON state loads no SQLite
 
 __all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_tables", "json_first"]
 
-CACHE_SETTING = "[cache] dir"
-REPORT_SETTING = "[report] dir"
+#: Where a folder named in a refusal comes from: the configuration, or the command line.
+CACHE_SETTING = "[cache] dir (--cache-dir)"
+REPORT_SETTING = "[report] dir (--report-dir)"
 _HEAD = 256  # bytes read to tell the format
 #: The largest file of NUL bytes read through to take it as empty: a sparse file of any size reads as NULs.
 _NUL_LIMIT = 64 << 20

@@ -47,7 +47,7 @@ def test_a_report_folder_holding_another_programs_report_is_left_alone_with_a_cl
     err = capsys.readouterr().err
     assert (root / "report" / "report.json").read_bytes() == OTHERS
     assert f"{root / 'report' / 'report.json'} is not a file pipeline wrote" in err
-    assert "[report] dir" in err
+    assert "point [report] dir (--report-dir) at a folder of pipeline's own" in err
     assert not (root / "report" / "report.md").exists()  # nothing of the report is written beside it
 
 
