@@ -11,7 +11,7 @@ from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from pipeline.model import Cause, Issue, Severity
 from pipeline.placeholders.icu_plurals import locale_flags
@@ -43,7 +43,10 @@ __all__ = [
 ]
 
 
-class _ByUnit:
+_V = TypeVar("_V")
+
+
+class _ByUnit(Mapping[int, _V]):
     """Units of a catalog by index, added in ascending order: the indices in an array (8 bytes each)."""
 
     __slots__ = ("_units",)
@@ -76,8 +79,29 @@ class _ByUnit:
     def __len__(self) -> int:
         return len(self._units)
 
+    def items(self) -> ItemsView[int, _V]:
+        """Each unit with its value, in file order: read off the array (:meth:`_in_order`), not looked up unit by
+        unit."""
+        return _InOrder(self)
 
-class UnitForms(_ByUnit, Mapping[int, tuple[int, ...]]):
+    def _in_order(self) -> Iterator[tuple[int, _V]]:
+        """Each unit with its value, in file order."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self.items())!r})"
+
+
+class _InOrder(ItemsView[int, _V]):
+    """:meth:`_ByUnit.items`: a Mapping's items view whose iteration reads the units in order."""
+
+    _mapping: _ByUnit[_V]
+
+    def __iter__(self) -> Iterator[tuple[int, _V]]:
+        return self._mapping._in_order()
+
+
+class UnitForms(_ByUnit[tuple[int, ...]]):
     """A catalog's units to translate, in file order -> the source form (SegmentKey.form) of each target form.
 
     Most units have one form, ``(0,)``: their indices are kept in an array (8 bytes each) and only the
@@ -119,26 +143,13 @@ class UnitForms(_ByUnit, Mapping[int, tuple[int, ...]]):
         self._at(index)
         return self._ONE
 
-    def items(self) -> ItemsView[int, tuple[int, ...]]:
-        """Each unit with its forms, in file order: read off the array, not looked up unit by unit."""
-        return _FormsItems(self)
-
-    def __repr__(self) -> str:
-        return f"UnitForms({dict(self.items())!r})"
-
-
-class _FormsItems(ItemsView[int, tuple[int, ...]]):
-    """:meth:`UnitForms.items`: a Mapping's items view whose iteration reads the array in order."""
-
-    _mapping: UnitForms
-
-    def __iter__(self) -> Iterator[tuple[int, tuple[int, ...]]]:
-        forms, one = self._mapping._forms, UnitForms._ONE
-        for index in self._mapping._units:
+    def _in_order(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        forms, one = self._forms, self._ONE
+        for index in self._units:
             yield index, forms.get(index, one)
 
 
-class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
+class AdmittedForms(_ByUnit[tuple[str, ...]]):
     """A catalog's units the gate admitted, in file order -> the target forms each is written with.
 
     Held from the gate until the catalog is written: as a dict of tuples a unit cost about 120
@@ -162,21 +173,8 @@ class AdmittedForms(_ByUnit, Mapping[int, tuple[str, ...]]):
         text = self._texts[self._at(index)]
         return (text,) if isinstance(text, str) else text
 
-    def items(self) -> ItemsView[int, tuple[str, ...]]:
-        """Each unit with its forms, in file order: read off the array and the list, not looked up unit by unit."""
-        return _AdmittedItems(self)
-
-    def __repr__(self) -> str:
-        return f"AdmittedForms({dict(self.items())!r})"
-
-
-class _AdmittedItems(ItemsView[int, tuple[str, ...]]):
-    """:meth:`AdmittedForms.items`: a Mapping's items view whose iteration reads the array and texts in order."""
-
-    _mapping: AdmittedForms
-
-    def __iter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
-        for index, text in zip(self._mapping._units, self._mapping._texts, strict=True):
+    def _in_order(self) -> Iterator[tuple[int, tuple[str, ...]]]:
+        for index, text in zip(self._units, self._texts, strict=True):
             yield index, ((text,) if isinstance(text, str) else text)
 
 
