@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.files.atomic import discard_left
+from pipeline.files.own import nul_only
 from pipeline.files.untrusted import open_own, read_regular
 
 if sys.platform == "win32":
@@ -53,6 +54,8 @@ __all__ = [
 
 _STATE_LOCK_NAME = "state.lock"  # held while a save merges a run's changes into the state's files
 _REPORT_LOCK_NAME = ".report.lock"  # held while the reports are written
+#: The longest lock file of NUL bytes taken for a note a power cut cut short (longer than any note we write).
+_NOTE_LIMIT = 1 << 16
 #: The files written while holding a folder's state lock (:func:`state_lock`), whose temporary files a killed
 #: holder left are removed: the run state's, the sync record, the reviewers' rejections, the reports. A
 #: catalog's are not, even in the same folder (its own lock decides: it may hold a save).
@@ -208,7 +211,7 @@ class FileLock:
             # Not a note of ours: another program's file of that name (a folder ``[cache] dir`` names may be
             # anyone's). Locked all the same (flock writes nothing), never written or emptied. But NUL bytes
             # only are a note a power cut cut short (written without a flush): nothing to read, ours to write.
-            self.abandoned, self._foreign = False, not _nul_only(fd, status.st_size)
+            self.abandoned, self._foreign = False, not nul_only(fd, status.st_size, _NOTE_LIMIT)
         return True
 
     def acquire(self, timeout: float) -> bool:
@@ -265,18 +268,6 @@ def _holds_note(fd: int) -> bool:
         return os.pread(fd, 2, 0) == b"\n{"
     os.lseek(fd, 0, os.SEEK_SET)
     return os.read(fd, 2) == b"\n{"
-
-
-def _nul_only(fd: int, size: int, limit: int = 1 << 16) -> bool:
-    """Whether the file open at ``fd`` (``size`` bytes, at most ``limit`` read) holds NUL bytes only."""
-    if size > limit:
-        return False  # longer than any note: not one cut short
-    if hasattr(os, "pread"):
-        data = os.pread(fd, size, 0)
-    else:
-        os.lseek(fd, 0, os.SEEK_SET)
-        data = os.read(fd, size)
-    return not data.strip(b"\0")
 
 
 def read_note(path: Path, limit: int) -> bytes:

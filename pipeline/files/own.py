@@ -24,7 +24,7 @@ from pipeline.files.untrusted import READ_FLAGS
 if TYPE_CHECKING:  # a run that saves only its JSON state loads no SQLite
     import sqlite3
 
-__all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_tables", "json_first"]
+__all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_tables", "json_first", "nul_only"]
 
 #: Where a folder named in a refusal comes from: the configuration, or the command line.
 CACHE_SETTING = "[cache] dir (--cache-dir)"
@@ -73,7 +73,7 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
         if not status.st_size:
             return
         head = os.read(fd, _HEAD)
-        if not head.strip(b"\0") and status.st_size <= _NUL_LIMIT and _nul_only(fd):
+        if not head.strip(b"\0") and nul_only(fd, status.st_size, _NUL_LIMIT):
             return  # as empty: what a power cut leaves of an unflushed write on some file systems
     finally:
         os.close(fd)
@@ -81,9 +81,13 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
         raise NotOurs(path, "not in the format pipeline writes", setting)
 
 
-def _nul_only(fd: int) -> bool:
-    """Whether the rest of the file open at ``fd`` holds NUL bytes only. After a power cut, a file written
-    without a flush (the reports) may have its new size but not its blocks (XFS): it reads as NULs."""
+def nul_only(fd: int, size: int, limit: int) -> bool:
+    """Whether the file open at ``fd``, of ``size`` bytes, holds NUL bytes only; False, unread, past ``limit``
+    bytes (a sparse file of any size reads as NULs). After a power cut, a file written without a flush (the
+    reports, a lock's note) may have its new size but not its blocks (XFS): it reads as NULs."""
+    if size > limit:
+        return False
+    os.lseek(fd, 0, os.SEEK_SET)
     while piece := os.read(fd, 1 << 16):
         if piece.strip(b"\0"):
             return False
