@@ -51,8 +51,8 @@ def print_merges(outcome: MergeOutcome, args: argparse.Namespace) -> int:
 
 def merged_line(outcome: MergeOutcome) -> str:
     """How many catalogs the merge step changed."""
-    if not outcome.catalogs:
-        return "no catalog merged (no template for them)"
+    if not outcome.catalogs:  # the problems printed above say why (no template, a catalog held by a run, ...)
+        return "no catalog merged"
     changed = sum(1 for c in outcome.catalogs if c.written)
     return f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
 
