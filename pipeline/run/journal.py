@@ -342,10 +342,10 @@ def _this_version(data: object) -> dict[str, Any]:
 
 
 def _is_state(data: object) -> bool:
-    """Whether parsed JSON ``data`` is a state.json of pipeline's, of any version, its keys in any order: an object
-    with an integer ``version`` and the ``catalogs`` object every version writes (another program's JSON may
-    begin with either key, seldom holds both)."""
-    return isinstance(data, dict) and type(data.get("version")) is int and isinstance(data.get("catalogs"), dict)
+    """Whether parsed JSON ``data`` is a state.json of pipeline's, of any version, its keys in any order (its records
+    may be damaged: they are read one by one): an object with an integer ``version`` and the ``catalogs`` every
+    version writes (another program's JSON may begin with either key, seldom holds both)."""
+    return isinstance(data, dict) and type(data.get("version")) is int and "catalogs" in data
 
 
 # Each field of a settled record and the exact type it must have: these files are plain JSON anyone
