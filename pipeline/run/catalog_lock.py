@@ -25,13 +25,22 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NamedTuple
 
-from pipeline.files.lockfile import PID_MAX, POLL_SECONDS, FileLock, command_line, ended_holder, hostname, read_note
+from pipeline.files.lockfile import PID_MAX, POLL_SECONDS, FileLock, ended_holder, holder_note, hostname, read_note
 from pipeline.files.swap import discard_left
 from pipeline.model import Alert
 
-__all__ = ["LOCKS_DIR", "CatalogsBusy", "Holder", "lock_file", "claim", "one_catalog", "waiting", "who_holds"]
+__all__ = [
+    "LOCKS_DIR",
+    "CatalogsBusy",
+    "claim",
+    "describe",
+    "lock_file",
+    "one_catalog",
+    "read_holder",
+    "waiting",
+    "who_holds",
+]
 
 LOCKS_DIR = "locks"
 _OWNER_BYTES = 4096  # a longer note is not ours: not read
@@ -41,28 +50,19 @@ class CatalogsBusy(Exception):
     """Another run held a catalog longer than this process would wait; the message names the holder."""
 
 
-class Holder(NamedTuple):
-    """Who holds a lock: a process on a host, its command line, since when (seconds since the epoch)."""
+def describe(pid: int, host: str, command: str, since: float, now: float | None = None) -> str:
+    """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped.
 
-    pid: int
-    host: str
-    command: str
-    since: float
-
-    @classmethod
-    def me(cls) -> Holder:
-        """This process, now."""
-        return cls(os.getpid(), hostname(), command_line(), time.time())
-
-    def describe(self, now: float | None = None) -> str:
-        """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
-        now = time.time() if now is None else now
-        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
-        host, command = self.host.translate(_CONTROLS), self.command.translate(_CONTROLS)
-        text = f"process {self.pid} on {host} ({command}), since {when} ({_ago(now - self.since)})"
-        if self.host == hostname() and _stopped(self.pid):
-            text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
-        return text
+    The fields of a holder's note (:class:`pipeline.run.locks.Holder`): a plain function, so that a merge,
+    which takes a lock, builds no record class for the note it only writes.
+    """
+    now = time.time() if now is None else now
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since))
+    shown_host, shown_command = host.translate(_CONTROLS), command.translate(_CONTROLS)
+    text = f"process {pid} on {shown_host} ({shown_command}), since {when} ({_ago(now - since)})"
+    if host == hostname() and _stopped(pid):
+        text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {pid}` resumes it"
+    return text
 
 
 #: Control characters (C0, DEL, C1), shown as ``?``: a note is written by whatever held the lock, and an
@@ -95,7 +95,7 @@ def one_catalog(
         yield
         return
     try:
-        claim(lock, catalog, json.dumps(Holder.me()._asdict()).encode("utf-8"), lambda _: shown, log)
+        claim(lock, catalog, holder_note(), lambda _: shown, log)
         yield
     finally:
         lock.release()
@@ -121,8 +121,8 @@ def waiting(wait: float, shown: str, who: str) -> Alert:
 
 def who_holds(file: Path) -> str:
     """Who holds the lock ``file``, as its note says (``process 4242 on build-7 (...)``)."""
-    holder = _holder(file)
-    return holder.describe() if holder else "another run (it left no note of who it is)"
+    note = read_holder(file)
+    return describe(*note) if note else "another run (it left no note of who it is)"
 
 
 def lock_file(directory: Path, catalog: Path) -> Path:
@@ -157,15 +157,16 @@ def _clear_left(lock: FileLock, catalog: Path, name: Callable[[Path], str], log:
         )
 
 
-def _holder(file: Path) -> Holder | None:
-    """The note of whoever holds ``file``'s lock; None when there is none, or it is not ours."""
+def read_holder(file: Path) -> tuple[int, str, str, float] | None:
+    """The note of whoever holds ``file``'s lock: process id, host, command line, since when; None when there is
+    none, or it is not ours."""
     try:
         data = json.loads(read_note(file, _OWNER_BYTES))
-        holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
-        time.localtime(holder.since)  # a time this system can show: not NaN, infinite or past time_t
+        note = (int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
+        time.localtime(note[3])  # a time this system can show: not NaN, infinite or past time_t
     except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError):
         return None
-    return holder if 0 < holder.pid <= PID_MAX else None  # an id os.kill takes (a pid_t), not a group
+    return note if 0 < note[0] <= PID_MAX else None  # an id os.kill takes (a pid_t), not a group
 
 
 def _stopped(pid: int) -> bool:

@@ -31,13 +31,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.lockfile import FileLock
-from pipeline.run.catalog_lock import LOCKS_DIR, CatalogsBusy, Holder, claim, lock_file, waiting, who_holds
+from pipeline.files.lockfile import FileLock, command_line, hostname
+from pipeline.run.catalog_lock import LOCKS_DIR, CatalogsBusy, claim, describe, lock_file, waiting, who_holds
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
 
@@ -60,6 +62,24 @@ def at_once(limit: int | None = None) -> int:
 
 class WaitStopped(Exception):
     """The run was asked to stop (a signal) while it waited for a catalog another run holds."""
+
+
+class Holder(NamedTuple):
+    """Who holds a lock: a process on a host, its command line, since when (seconds since the epoch)."""
+
+    pid: int
+    host: str
+    command: str
+    since: float
+
+    @classmethod
+    def me(cls) -> Holder:
+        """This process, now."""
+        return cls(os.getpid(), hostname(), command_line(), time.time())
+
+    def describe(self, now: float | None = None) -> str:
+        """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
+        return describe(*self, now=now)
 
 
 class CatalogLocks:

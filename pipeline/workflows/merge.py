@@ -122,16 +122,6 @@ def merge_catalogs(
     return outcome
 
 
-class _Pair(NamedTuple):
-    """A catalog and its template, as the run state knows them (names shown, the template's SHA-256)."""
-
-    path: Path
-    display: str
-    template: Path
-    template_display: str
-    template_digest: str
-
-
 class _Merging:
     """The merge step's catalogs, one by one: each template read once, and parsed only when a catalog of it
     is merged; a catalog the journal knows as its last merge left it is skipped unparsed."""
@@ -150,10 +140,10 @@ class _Merging:
         except OSError as exc:
             return Issue(display, f"not merged: cannot read: {exc.strerror}")
         try:
-            pair = _Pair(path, display, template, template_display, self._template(template)[1])
-            found = self._merged(pair, raw)
+            template_digest = self._template(template)[1]
+            found = self._merged(path, display, template, raw)
             if found is not None and found[1].changed and self.write:
-                found = self._written(pair, raw, found)
+                found = self._written(path, display, template, raw, found)
         except CatalogError as exc:
             return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
         except CatalogsBusy as exc:
@@ -171,40 +161,44 @@ class _Merging:
         digest, result = found
         if self.journal is not None and (self.write or not result.changed):
             left = hashlib.sha256(result.data).hexdigest() if result.changed else digest
-            self.journal.note_merged(display, Merged(template_display, pair.template_digest, left))
+            self.journal.note_merged(display, Merged(template_display, template_digest, left))
         counts = (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed)
         return MergeSummary(display, template_display, result.changed, *counts)
 
-    def _merged(self, pair: _Pair, raw: bytes) -> tuple[str, MergeResult] | None:
-        """``raw`` (the catalog's bytes) merged with the template, and their SHA-256; None when the journal knows
-        them as what the last merge with this template left."""
+    def _merged(self, path: Path, display: str, template: Path, raw: bytes) -> tuple[str, MergeResult] | None:
+        """``raw`` (the catalog's bytes) merged with ``template``, and their SHA-256; None when the journal knows them
+        as what the last merge with this template left."""
         digest = hashlib.sha256(raw).hexdigest()
         journal = self.journal
-        if journal is not None and journal.merged(pair.display, pair.template_display, pair.template_digest, digest):
-            return None
-        return digest, merge_read(pair.path, raw, self._parsed_template(pair.template))
+        if journal is not None:
+            template_display, template_digest = display_path(self.root, template), self._template(template)[1]
+            if journal.merged(display, template_display, template_digest, digest):
+                return None
+        return digest, merge_read(path, raw, self._parsed_template(template))
 
-    def _written(self, pair: _Pair, raw: bytes, found: tuple[str, MergeResult]) -> tuple[str, MergeResult] | None:
+    def _written(
+        self, path: Path, display: str, template: Path, raw: bytes, found: tuple[str, MergeResult]
+    ) -> tuple[str, MergeResult] | None:
         """Write ``found`` (the merge of ``raw``) under the catalog's lock; what was written (None: nothing was).
 
         Only over ``raw``: a catalog written since it was read (by a run that held it, which the lock
         waited for) is read and merged again under the lock, once; changed again, it is left as it is
         (:class:`ChangedMeanwhile`).
         """
-        with one_catalog(self.cache_dir, pair.path, pair.display, self.lock_wait, self.log):
+        with one_catalog(self.cache_dir, path, display, self.lock_wait, self.log):
             try:
-                write_over(pair.path, found[1].data, raw)  # only while it holds what was merged: a save is never lost
+                write_over(path, found[1].data, raw)  # only while it holds what was merged: a save is never lost
                 return found
             except ChangedMeanwhile as exc:
                 if exc.kept is not None:  # two saves in an instant: both kept, for the user to look at
                     raise
                 try:
-                    raw = read_regular(pair.path)
+                    raw = read_regular(path)
                 except OSError:  # removed meanwhile: left so
                     raise exc from None
-            again = self._merged(pair, raw)
+            again = self._merged(path, display, template, raw)
             if again is not None and again[1].changed:
-                write_over(pair.path, again[1].data, raw)
+                write_over(path, again[1].data, raw)
             return again
 
     def _template(self, path: Path) -> tuple[bytes, str]:

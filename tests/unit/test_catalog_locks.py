@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.run.catalog_lock import Holder, lock_file
-from pipeline.run.locks import CatalogLocks
+from pipeline.run.catalog_lock import lock_file
+from pipeline.run.locks import CatalogLocks, Holder
 
 
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.files.atomic import discard_left, new_beside
 from pipeline.files.lockfile import FileLock
-from pipeline.run.catalog_lock import _holder, lock_file
+from pipeline.run.catalog_lock import lock_file, read_holder
 from pipeline.run.locks import CatalogLocks
 from tests.killed_runs import CATALOG, ended_process, one_catalog_project, translate
 
@@ -155,4 +155,4 @@ def test_a_note_whose_process_or_time_no_system_can_hold_is_no_note(tmp_path: Pa
     for since in ("1e300", "-1e300", "1e999"):
         note = f'{{"pid": {os.getpid()}, "host": "{here}", "command": "pipeline", "since": {since}}}'
         held.write_bytes(b"\n" + note.encode())
-        assert _holder(held) is None
+        assert read_holder(held) is None

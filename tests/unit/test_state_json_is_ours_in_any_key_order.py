@@ -32,8 +32,9 @@ def _saved(folder: Path) -> list[str]:
 OURS = {
     "reordered": b'{"version": 1, "merged": {"po/fr.po": %s}, "languages": {}, "catalogs": {}}\n'
     % json.dumps(RECORD).encode(),
-    "indented, as earlier versions wrote it": b'{\n "catalogs": {},\n "merged": {\n  "po/fr.po": %s\n },\n "version": 1\n}\n'
-    % json.dumps(RECORD).encode(),
+    "indented, as earlier versions wrote it": (
+        b'{\n "catalogs": {},\n "merged": {\n  "po/fr.po": %s\n },\n "version": 1\n}\n' % json.dumps(RECORD).encode()
+    ),
     "with a byte-order mark": b'\xef\xbb\xbf{"catalogs": {}, "merged": {"po/fr.po": %s}, "version": 1}\n'
     % json.dumps(RECORD).encode(),
     "of a later version, another key first": b'{"blocked": [], "catalogs": {}, "merged": {}, "version": 2}\n',
