@@ -122,7 +122,7 @@ class Session:
         self.entries: dict[str, Entry] = {}
         self.decided: Counter[tuple[str, Status]] = Counter()  # (language, decision)
         self._serial = 0
-        self._provenance = Provenance(settings.cache_dir)
+        self._provenance = Provenance(settings.cache_dir, warn)
         self._rejections = Rejections(settings.cache_dir)
         found = find_catalogs(settings, paths, writing=True)
         for issue in found.refused:

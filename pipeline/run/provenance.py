@@ -103,7 +103,7 @@ class Provenance:
 
     def __init__(self, directory: Path | None, warn: Callable[[str], None] = lambda message: None) -> None:
         self.directory = directory
-        self._warn = warn  # a file SQLite cannot read, set aside (save)
+        self._warn = warn  # a file SQLite cannot read, set aside (read or save)
         self._provenance: dict[str, dict[str, Written]] = {}
         # This run's provenance, applied on save: per catalog, (identity, record) pairs, made as they are saved.
         self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
@@ -254,9 +254,25 @@ class Provenance:
                 record = _record_from(text)
                 if record is not None and isinstance(identity, str):
                     found[identity] = record
-        except (sqlite3.Error, OSError):
-            pass  # damaged, locked for longer than the timeout, not ours, not a file: as without provenance
+        except (sqlite3.Error, OSError) as exc:  # locked for longer than the timeout, not ours, not a file, damaged:
+            if is_damaged(exc):  # as without provenance, and a damaged file is set aside
+                self._set_aside(directory, exc)
         return found
+
+    def _set_aside(self, directory: Path, exc: BaseException) -> None:
+        """A read found the file damaged (where no save may go for a long time: a run with nothing new to write, a
+        review): set it aside, said, as a save that finds it so does, and carry what was read from it before into
+        the new file, at the next save."""
+        with self._lock:
+            self.close()
+        path = directory / PROVENANCE_FILE
+        aside = set_aside(path)  # under the run state's lock
+        if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
+            return
+        self._warn(moved_note(path, exc, aside))
+        for display, rows in list(self._provenance.items()):  # a scan thread may load another meanwhile
+            if rows:  # beneath this run's records of it (saved over them)
+                self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
     def _open(self, directory: Path) -> sqlite3.Connection:
         """The table's connection, opened (and the file made in ``directory``) on first use."""
