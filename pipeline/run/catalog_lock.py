@@ -77,9 +77,9 @@ def one_catalog(
     """Hold ``catalog``'s lock while it is read, changed and written once (a merge, a reviewer's decision).
 
     Waits up to ``wait`` seconds for another holder (a run), saying for whom as a run does, then raises
-    :class:`CatalogsBusy`. When the lock cannot be had at all (no cache folder, a lock folder that cannot
-    be made or written), the write goes on unlocked, as a run's does (said, but for the missing folder):
-    the write itself never goes over a save (:func:`~pipeline.files.swap.write_over`).
+    :class:`CatalogsBusy`. Without a cache folder nothing is locked; when the lock folder or file cannot
+    be made, the write goes on unlocked and says so, as a run's does: the write itself never goes over a
+    save (:func:`~pipeline.files.swap.write_over`).
     """
     if cache_dir is None:
         yield

@@ -26,11 +26,9 @@ for the scan of its window, which takes it instead of parsing the same bytes aga
 (:meth:`Index.parsed`).
 """
 
-import contextlib
 import functools
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +40,7 @@ from pipeline.catalogs import Catalog, UnitState, read_catalog
 from pipeline.catalogs.po import read_po
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.files.atomic import atomic_write, left_in
+from pipeline.files.atomic import atomic_write, discard, left_in
 from pipeline.files.lockfile import FileLock, take_over
 from pipeline.files.untrusted import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
@@ -313,8 +311,7 @@ class Index:
 def _discard_left(directory: Path, pid: int) -> None:
     """Remove the temporary files of records ended process ``pid`` left in ``directory`` (a killed holder)."""
     for left in left_in(directory, pid, _is_record):
-        with contextlib.suppress(OSError):
-            os.unlink(left)
+        discard(left)
 
 
 def _is_record(name: str) -> bool:
