@@ -173,12 +173,9 @@ def test_a_merge_that_waited_longer_than_lock_wait_merges_nothing_and_says_who_h
     tmp_path: Path,
 ) -> None:
     catalog = _refresh_project(tmp_path)
-    (tmp_path / "pipeline.toml").write_text(
-        (tmp_path / "pipeline.toml").read_text() + "[translate]\nlock_wait = 0\n", encoding="utf-8"
-    )
     run = _held_by_a_run(tmp_path / ".cache", catalog)
     try:
-        merged = _pipeline(tmp_path, "refresh", "--merge-only")
+        merged = _pipeline(tmp_path, "refresh", "--merge-only", "--lock-wait", "0")
     finally:
         run.release()
     assert merged.returncode == 1, merged.stderr

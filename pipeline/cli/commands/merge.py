@@ -30,6 +30,8 @@ def refresh_settings(args: argparse.Namespace) -> Settings:
         if args.max_characters < 0:
             raise UsageError("--max-characters must be 0 or more")
         settings = settings._replace(max_characters=args.max_characters)
+    if args.lock_wait is not None:
+        settings = settings._replace(lock_wait=args.lock_wait)
     return settings
 
 
