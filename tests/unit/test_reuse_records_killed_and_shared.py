@@ -9,30 +9,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import textwrap
 import time
 from pathlib import Path
 
 from pipeline.files.lockfile import FileLock, hostname
 from pipeline.run.reuse import index
-from tests.killed_runs import ended_process, translate
+from tests.killed_runs import ended_process, killed_writing, translate
 
 #: ``pipeline translate`` killed (SIGKILL) once a reuse record's new bytes are written beside it, before the rename.
-KILLED_WHILE_RECORDING = textwrap.dedent(
-    """
-    import os, signal, sys
-    from pipeline.files import atomic
-    from pipeline.run.reuse import index
-
-    def write_then_die(path, data, durable=True):
-        atomic.write_beside(path, data, durable)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    index.atomic_write = write_then_die
-    from pipeline.cli import main
-    sys.exit(main(["translate", "--quiet"]))
-    """
-)
+KILLED_WHILE_RECORDING = killed_writing("pipeline.run.reuse.index")
 
 HEADER = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
 
