@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.files.untrusted import READ_FLAGS
+from pipeline.files.untrusted import READ_FLAGS, read_regular
 
 if TYPE_CHECKING:  # a run that saves only its JSON state loads no SQLite
     import sqlite3
@@ -36,6 +36,7 @@ __all__ = [
     "json_first",
     "nul_only",
     "parse_json",
+    "read_ours",
 ]
 
 #: Where a folder named in a refusal comes from: the configuration, or the command line.
@@ -85,6 +86,21 @@ def parse_json(raw: bytes, ours: Callable[[object], bool], cut_short: tuple[byte
     except (ValueError, RecursionError):
         return None, None if _squeezed(raw[:_HEAD]).startswith(cut_short) else NOT_OUR_FORMAT
     return parsed, None if ours(parsed) else NOT_OUR_FORMAT
+
+
+def read_ours(path: Path, ours: Callable[[object], bool], cut_short: tuple[bytes, ...], setting: str) -> object:
+    """The JSON of the pipeline's file at ``path``, read before it is replaced (None: missing, empty, or it does not
+    parse); :class:`NotOurs` when something else is there: a link, not a regular file, another program's JSON
+    (:func:`parse_json`, with ``ours`` and ``cut_short``)."""
+    check_ours(path, None, setting)
+    try:
+        raw = read_regular(path)
+    except FileNotFoundError:
+        return None
+    parsed, why = parse_json(raw, ours, cut_short)
+    if why is not None:
+        raise NotOurs(path, why, setting)
+    return parsed
 
 
 def check_ours(path: Path, markers: tuple[bytes, ...] | None, setting: str) -> None:

@@ -164,7 +164,7 @@ class Journal:
         except OSError:
             raw = b""  # missing or unreadable: start afresh (a save says why it cannot write there)
         parsed, self._foreign = parse_json(raw, _is_state, _CUT_SHORT)
-        data = _this_version(parsed)
+        data = this_version(parsed)
         return _settled_from(data), _languages_from(data), _merged_from(data), identity
 
     # -- settled catalogs -------------------------------------------------------------------
@@ -333,10 +333,10 @@ def read_json(path: Path) -> dict[str, Any]:
         data = json.loads(read_regular(path))
     except (OSError, ValueError, RecursionError):
         return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
-    return _this_version(data)
+    return this_version(data)
 
 
-def _this_version(data: object) -> dict[str, Any]:
+def this_version(data: object) -> dict[str, Any]:
     """``data`` when it is a state file's JSON object of this version; empty otherwise."""
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
 

@@ -39,15 +39,15 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, check_ours, check_tables, json_first
+from pipeline.files.own import CACHE_SETTING, check_tables, json_first, read_ours
 from pipeline.files.untrusted import made_here
-from pipeline.run.journal import STATE_VERSION, dump_json, read_json
+from pipeline.run.journal import STATE_VERSION, dump_json, read_json, this_version
 
 __all__ = [
     "PROVENANCE_DIR",
@@ -422,8 +422,10 @@ class Rejections:
         self.directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(self.directory)):
             path = self.directory / REJECTIONS_NAME
-            check_ours(path, json_first("entries", "version"), CACHE_SETTING)  # never another program's file
-            rejected = _load_rejections(path)  # another session or run may have saved meanwhile
+            # Never another program's file; another session or run may have saved meanwhile.
+            rejected = _rejections_of(
+                this_version(read_ours(path, _is_rejections, json_first("entries"), CACHE_SETTING))
+            )
             rejected.setdefault(entry, set()).add(text_hash(forms))
             atomic_write(path, dump_json(_rejections_file(rejected)))
         self._rejected = rejected
@@ -439,7 +441,17 @@ def _rejections_file(rejected: dict[Entry, set[str]]) -> dict[str, object]:
 
 def _load_rejections(path: Path) -> dict[Entry, set[str]]:
     """The file's records; a record of any other shape is dropped (the file is plain JSON anyone may edit)."""
-    entries = read_json(path).get("entries")
+    return _rejections_of(read_json(path))
+
+
+def _is_rejections(data: object) -> bool:
+    """Whether parsed JSON ``data`` is a rejections.json of pipeline's, of any version, its keys in any order."""
+    return isinstance(data, dict) and type(data.get("version")) is int and "entries" in data
+
+
+def _rejections_of(data: dict[str, Any]) -> dict[Entry, set[str]]:
+    """The records of a rejections.json's JSON ``data`` of this version; a record of any other shape is dropped."""
+    entries = data.get("entries")
     found: dict[Entry, set[str]] = {}
     for values in entries.values() if isinstance(entries, dict) else ():
         if not isinstance(values, dict):

@@ -2,17 +2,22 @@
 program's (left as it is, the save refused with a warning) is told by what it holds, not by which key comes
 first: a file of ours reordered by a tool or a hand, begun with a byte-order mark by an editor, or written by
 another version (whose first key may be another) is ours; another program's JSON whose first key happens to
-be one of ours ("version": source maps, manifests) is not.
+be one of ours ("version": source maps, manifests) is not. So are ``synced.json`` and ``rejections.json``,
+which their writers read before they replace them.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from pipeline.files.own import NotOurs
+from pipeline.resources.synced import RECORD_NAME, SyncRecord
 from pipeline.run.journal import STATE_NAME, Journal, Merged
+from pipeline.run.provenance import REJECTIONS_NAME, Rejections
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 RECORD = {"template": "po/messages.pot", "template_sha256": "a" * 64, "sha256": "b" * 64, "version": "0.1.0"}
@@ -88,3 +93,25 @@ def test_a_run_keeps_what_a_reordered_state_file_remembers_and_leaves_a_source_m
     later = run(settings, FakeService())
     assert (folder / STATE_NAME).read_bytes() == THEIRS["a source map"]
     assert [i for i in later.issues if STATE_NAME in i.reason and "is not a file pipeline wrote" in i.reason]
+
+
+def _synced(folder: Path) -> None:
+    SyncRecord(folder).save("https://api.example", "f" * 64)
+
+
+def _rejected(folder: Path) -> None:
+    Rejections(folder).record(("DE", None, ("Save",)), ("Speichern",))
+
+
+@pytest.mark.parametrize(("name", "save"), [(RECORD_NAME, _synced), (REJECTIONS_NAME, _rejected)])
+def test_the_other_state_files_are_told_by_what_they_hold_too(tmp_path: Path, name: str, save: Any) -> None:
+    save(tmp_path)
+    ours = json.loads((tmp_path / name).read_bytes())
+    (tmp_path / name).write_text(json.dumps(dict(reversed(list(ours.items())))), encoding="utf-8")  # version first
+    save(tmp_path)
+    assert json.loads((tmp_path / name).read_bytes()) == ours  # replaced, and its records kept
+    for theirs in (THEIRS["a source map"], THEIRS["a manifest"]):
+        (tmp_path / name).write_bytes(theirs)
+        with pytest.raises(NotOurs, match="is not a file pipeline wrote"):
+            save(tmp_path)
+        assert (tmp_path / name).read_bytes() == theirs
