@@ -247,3 +247,33 @@ def test_a_provenance_file_malformed_where_a_read_goes_is_set_aside_when_read_an
     provenance.save()  # what was read from it before is carried into the new file
     provenance.close()
     assert list(Provenance(folder).provenance(other)) == ["Save"]
+
+
+def test_a_review_that_finds_the_provenance_file_damaged_keeps_what_it_read_in_the_new_file(tmp_path: Path) -> None:
+    # A review reads provenance and never records any: the rows it read from the file before it was found damaged
+    # (and set aside) must reach the new file all the same, or the next run takes those machine translations for
+    # a human's, which the set-aside was meant to prevent.
+    from pipeline.review.session import Session
+
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de = "locale/de/LC_MESSAGES/app.po"
+    # Rows between de's and fr's (locale/fr/...): fr's on the table's last page.
+    db = sqlite3.connect(folder / PROVENANCE_FILE)
+    db.executemany(
+        "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
+    )
+    db.commit()
+    db.close()
+    path = folder / PROVENANCE_FILE
+    data = bytearray(path.read_bytes())
+    data[-4096:] = b"\x07" * 4096  # the last page (fr's rows) damaged; de's, on the first leaf, read first
+    path.write_bytes(bytes(data))
+    said: list[str] = []
+    Session(settings, warn=said.append)
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert any(f"it was moved to {aside.name}" in line for line in said), said
+    after = Provenance(folder)
+    assert after.provenance(de), "the rows the review read before are in the new file"
+    after.close()
