@@ -33,13 +33,14 @@ from pipeline.catalogs.po import PoCatalog
 from pipeline.catalogs.xliff import XliffCatalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
+from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.swap import ChangedMeanwhile, write_over
 from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
 from pipeline.run.catalog_lock import CatalogsBusy, one_catalog
-from pipeline.run.provenance import Provenance, Rejections
+from pipeline.run.provenance import PROVENANCE_FILE, Provenance, Rejections
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
 WRITE_TRIES = 3
@@ -205,7 +206,20 @@ class Session:
             if old.status is Status.PENDING:  # another program reviewed it or removed it
                 self.entries[old.id] = replace(old, status=Status.ELSEWHERE)
             fresh.append(self.entries[old.id])
+        self._keep_carried()
         return fresh
+
+    def _keep_carried(self) -> None:
+        """Save what the provenance file held before a read found it damaged and set it aside: the provenance
+        carries those rows for its next save, and a review, which records none of its own, makes no other."""
+        directory = self.settings.cache_dir
+        if directory is None or not self._provenance.changed:
+            return
+        try:
+            with state_lock(state_lock_path(directory)):
+                self._provenance.save()
+        except OSError as exc:
+            self.warn(f"cannot save into a new {directory / PROVENANCE_FILE} what the damaged one held: {exc.strerror}")
 
     def ordered(self) -> list[Entry]:
         """Every entry, grouped by language and catalog, machine translations first, then in file order."""
