@@ -203,3 +203,22 @@ def test_a_decision_while_a_run_holds_the_catalog_is_refused_naming_it_and_nothi
     assert catalog.read_bytes() == before
     assert session.accept(entry.id, entry.version).entry.status.value == "accepted"  # once it is let go
     assert next(u for u in read_catalog(catalog).units if u.position == entry.index).state is UnitState.TRANSLATED
+
+
+def test_a_merge_waits_lock_wait_in_all_not_once_per_catalog_a_run_holds(tmp_path: Path) -> None:
+    # A run holds a window of catalogs (16 at least) at once: a merge that waited a whole lock_wait for each of
+    # them waited 16 times what --lock-wait says (a run stopped with Ctrl-Z: hours for a wait of minutes).
+    catalog = _refresh_project(tmp_path)
+    other = catalog.with_name("fr.po")
+    other.write_text(CATALOG.replace("Language: de", "Language: fr"), encoding="utf-8")
+    run = CatalogLocks(tmp_path / ".cache")
+    assert run.take_free([catalog.resolve(), other.resolve()], str, print)
+    try:
+        merged = _pipeline(tmp_path, "refresh", "--merge-only", "--lock-wait", "1")
+    finally:
+        run.release()
+    assert merged.returncode == 1, merged.stderr
+    waits = [line for line in merged.stderr.splitlines() if line.startswith("pipeline: waiting up to")]
+    assert [w.split(" for ")[0] for w in waits] == ["pipeline: waiting up to 1 s", "pipeline: waiting up to 0 s"]
+    assert "locale/fr.po: error: not merged: another run held it longer than lock_wait (1 s)" in merged.stderr
+    assert catalog.read_text(encoding="utf-8") == CATALOG
