@@ -17,8 +17,10 @@ merges what the run wrote, and what a merge killed while writing leaves is remov
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -129,6 +131,9 @@ class _Merging:
     def __init__(self, settings: Settings, write: bool, journal: Journal | None, log: Callable[[str], None]) -> None:
         self.root, self.write, self.journal, self.log = settings.root, write, journal, log
         self.cache_dir, self.lock_wait = settings.cache_dir, settings.lock_wait
+        # What is left of lock_wait: a run holds a window of catalogs at once, and the merge waits lock_wait in all
+        # for the catalogs runs hold, not once for each of them.
+        self._wait_left = settings.lock_wait
         self._templates: dict[Path, tuple[bytes, str] | CatalogError] = {}  # path -> (bytes, SHA-256)
         self._parsed: dict[Path, Template | CatalogError] = {}
 
@@ -185,7 +190,7 @@ class _Merging:
         waited for) is read and merged again under the lock, once; changed again, it is left as it is
         (:class:`ChangedMeanwhile`).
         """
-        with one_catalog(self.cache_dir, path, display, self.lock_wait, self.log):
+        with self._locked(path, display):
             try:
                 write_over(path, found[1].data, raw)  # only while it holds what was merged: a save is never lost
                 return found
@@ -200,6 +205,19 @@ class _Merging:
             if again is not None and again[1].changed:
                 write_over(path, again[1].data, raw)
             return again
+
+    @contextlib.contextmanager
+    def _locked(self, path: Path, display: str) -> Iterator[None]:
+        """``path``'s lock (:func:`one_catalog`), its wait taken from what is left of ``lock_wait``."""
+        started, entered = time.monotonic(), False
+        try:
+            with one_catalog(self.cache_dir, path, display, self._wait_left, self.log):
+                entered = True
+                self._wait_left = max(0.0, self._wait_left - (time.monotonic() - started))
+                yield
+        finally:
+            if not entered:  # waited the rest out (CatalogsBusy)
+                self._wait_left = max(0.0, self._wait_left - (time.monotonic() - started))
 
     def _template(self, path: Path) -> tuple[bytes, str]:
         """The template's bytes and their SHA-256; CatalogError when it cannot be read."""
