@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
@@ -307,11 +308,11 @@ def restore(translated: str, protected: Protected) -> str:
         restored = f"{protected.prefix}{_xml_unescape(translated)}{protected.suffix}"
         _no_foreign_markup(restored, protected)
         return restored
-    by_id = {ph.id: ph for ph in protected.placeholders}
-    seen, texts = _as_sent(translated, by_id) or _tokens(translated, by_id)
-    _verify(seen, protected.placeholders)
-    groups = markup.tag_groups(protected.placeholders)
-    icu_structure = any(ph.kind in icu.STRUCTURE for ph in protected.placeholders)
+    sent = _sent(protected)
+    seen, texts = _as_sent(translated, sent.by_id) or _tokens(translated, sent.by_id)
+    if tuple(ph.id for ph in seen) != sent.tags:  # each tag once, in the order sent: nothing _verify refuses
+        _verify(seen, protected.placeholders)
+    groups, icu_structure = sent.groups, sent.icu_structure
     if not groups and not icu_structure:  # most texts: the pieces as they came
         pieces = [text for pair in zip(texts[:-1], (ph.text for ph in seen), strict=True) for text in pair]
         restored = f"{protected.prefix}{''.join(pieces)}{texts[-1]}{protected.suffix}"
@@ -335,6 +336,30 @@ def restore(translated: str, protected: Protected) -> str:
     restored = f"{protected.prefix}{''.join(p.text for p in parts)}{protected.suffix}"
     _no_foreign_markup(restored, protected)
     return restored
+
+
+class _Sent(NamedTuple):
+    """What :func:`restore` reads from a protected text, the same for every answer to it (a run restores
+    one text's answers in each of its languages)."""
+
+    by_id: dict[int, Placeholder]  # read only
+    tags: tuple[int, ...]  # the ids of the tags sent, in order
+    groups: list[list[int]]  # read only: markup.tag_groups
+    icu_structure: bool
+    source: str  # source_text
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _sent(protected: Protected) -> _Sent:
+    placeholders = protected.placeholders
+    return _Sent(
+        {ph.id: ph for ph in placeholders},
+        # An ICU case's number is sent as text (an ordered one would be for _verify to judge).
+        tuple(ph.id for ph in placeholders if ph.kind != icu_plurals.NUMBER or ph.ordered),
+        markup.tag_groups(placeholders),
+        any(ph.kind in icu.STRUCTURE for ph in placeholders),
+        source_text(protected),
+    )
 
 
 def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]] | None:
@@ -399,7 +424,7 @@ def _no_foreign_markup(restored: str, protected: Protected) -> None:
     plain text under a scheme without tag handling): restored, it would be markup."""
     if "<" not in restored and "&lt;" not in restored:
         return
-    foreign = markup.foreign_markup(restored, source_text(protected), escaped=True)
+    foreign = markup.foreign_markup(restored, _sent(protected).source, escaped=True)
     if foreign:
         raise PlaceholderMismatch(f"markup {foreign[0]!r} that the source does not have")
 
