@@ -14,7 +14,7 @@ from unittest import mock
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.placeholders import glue, kinds, markup
+from pipeline.placeholders import glue, kinds, markup, synopsis
 from pipeline.placeholders import protect as protect_module
 from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
@@ -32,9 +32,24 @@ TAGGED = st.lists(
 @example("[[Page]] and '''bold''' and {{{1}}}", False, False)
 @example("&LT;b&GT;x&lt;/b&gt;", True, True)
 def test_the_markup_scan_finds_nothing_in_a_text_it_skips(text: str, xliff: bool, every_tag: bool) -> None:
-    with mock.patch.object(markup, "_OUTER_NEEDS", ("",)):  # "" is in every text: nothing skipped
+    assert markup._needed(text) == any(needed in text for needed in markup._OUTER_NEEDS)
+    with mock.patch.object(markup, "_needed", lambda _: True):  # nothing skipped
         scanned = markup.outer_spans(text, xliff, every_tag)
     assert markup.outer_spans(text, xliff, every_tag) == scanned
+
+
+@given(TEXT | st.text(alphabet="ab -[<(:\n\tuUsageor", max_size=30))
+@example("usage: git stash clear")
+@example("git notes add [<options>]")
+@example("Usage: %s disk")
+@example("help (x|y)")
+@example("plain words only")
+@example("logout [n]")
+@example("trap [arg] [sigspec ...]")
+def test_the_synopsis_scan_finds_nothing_in_a_text_it_skips(text: str) -> None:
+    with mock.patch.object(synopsis, "_may_hold", lambda _: True):  # nothing skipped
+        scanned = synopsis.command_words(text)
+    assert synopsis.command_words(text) == scanned
 
 
 @given(TAGGED, st.integers(min_value=0, max_value=60), st.sets(st.sampled_from(["1", "23", "4"])))
