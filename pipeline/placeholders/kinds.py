@@ -163,6 +163,12 @@ def _without_percent(scanned: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(i for i in scanned if i not in _PERCENT_KINDS)
 
 
+@functools.lru_cache(maxsize=1024)
+def _compiled(scanned: tuple[int, ...]) -> tuple[tuple[re.Pattern[str], ...], tuple[str, ...]]:
+    """The regexes of ``scanned`` (indexes of :data:`_SCANNED`) and their kinds, in order."""
+    return tuple(_scanned_pattern(i) for i in scanned), tuple(_SCANNED[i][0] for i in scanned)
+
+
 def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
     """The matches of ``scanned`` (indexes of :data:`_SCANNED`) in ``core[start:end]``, as one alternation of
     them in their order would find them: the leftmost match, the first listed where two start at one
@@ -175,15 +181,17 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
     """
     if core.find("%", start, end) < 0:
         scanned = _without_percent(scanned)
-    patterns = [_scanned_pattern(i) for i in scanned]
+    patterns, names = _compiled(scanned)
+    if len(patterns) == 1:  # one regex alone: its own matches, one after another
+        return [(m.start(), m.end(), names[0], False) for m in patterns[0].finditer(core, start, end)]
     upcoming = [p.search(core, start, end) for p in patterns]
     found: list[Span] = []
     while True:
         first: re.Match[str] | None = None
         kind = ""
-        for i, m in zip(scanned, upcoming, strict=True):
+        for name, m in zip(names, upcoming, strict=True):
             if m is not None and (first is None or m.start() < first.start()):
-                first, kind = m, _SCANNED[i][0]
+                first, kind = m, name
         if first is None:
             return found
         after = first.end()
