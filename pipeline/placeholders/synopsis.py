@@ -199,6 +199,8 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     words a user types: judged as a translation, they are there, in the place they were put.
     """
     wanted = [ph.text for ph in source.placeholders if ph.kind == KIND]
+    if not wanted and not any(ph.kind == KIND for ph in target.placeholders):
+        return target  # no command word on either side (most texts): nothing to look for, nothing inline
     for ph in target.placeholders:
         if ph.kind == KIND and ph.text in wanted:
             wanted.remove(ph.text)
