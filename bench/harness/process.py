@@ -1,5 +1,7 @@
 """A whole command measured as a user runs it: a fresh process, beside ``python -c pass`` of the same venv.
 
+Both run in a venv where the checkout is installed as users install it (:mod:`bench.harness.installed`).
+
 Every process is started through GNU ``time`` (Debian's package ``time``): a process forked from the
 bench itself would count the bench's memory in its own peak (the memory it had before its exec), one
 forked from ``time`` does not, and ``time`` reports that peak (``%M``). ``time`` itself is forked from
@@ -19,13 +21,14 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from bench.harness import installed
 
 GNU_TIME = "/usr/bin/time"
 
@@ -85,14 +88,13 @@ def fresh_env(work: Path, **extra: str) -> dict[str, str]:
 
 
 def pipeline_argv(*args: str) -> list[str]:
-    """The ``pipeline`` console script of this interpreter's environment, with ``args``."""
-    script = Path(sys.executable).with_name("pipeline")
-    return [str(script), *args] if script.exists() else [sys.executable, "-m", "pipeline", *args]
+    """The ``pipeline`` console script as users install it (:mod:`bench.harness.installed`), with ``args``."""
+    return [str(installed.python().with_name("pipeline")), *args]
 
 
-def python_argv() -> list[str]:
-    """``python -c pass`` of this interpreter's environment (the same venv as ``pipeline``)."""
-    return [sys.executable, "-c", "pass"]
+def python_argv(*args: str) -> list[str]:
+    """The Python of the same venv as :func:`pipeline_argv`, with ``args`` (default: ``-c pass``)."""
+    return [str(installed.python()), *(args or ("-c", "pass"))]
 
 
 def timed(argv: Sequence[str], cwd: Path, env: dict[str, str], accept: tuple[int, ...] = ACCEPTED_EXIT) -> Timed:

@@ -4,7 +4,7 @@ A row module defines a :class:`Row` (what it measures, its projects, its targets
 function from one project to its figures) and ends with ``main("bench.performance.<module>", ROW)``;
 ``python -m bench.performance`` runs every row. :func:`run_row` gives every row the same frame: a work
 folder, a bytecode cache compiled first, ``python -c pass`` of the same venv and the load average at
-the start and the end.
+the start and the end. Every command runs as users install the package (:mod:`bench.harness.installed`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.harness import installed
 from bench.harness.process import MissingTool, fresh_env, load_average, python_c_pass, warm_bytecode
 from bench.harness.serve import render
 
@@ -61,6 +62,7 @@ def run_row(row: Row, projects: tuple[str, ...] | None = None) -> dict[str, Any]
         work = Path(tmp)
         env = fresh_env(work)
         try:
+            out["installed"] = {"source": str(installed.source()), "python": str(installed.python())}
             warm_bytecode(work, env)
             out["python_c_pass"] = python_c_pass(env)
         except MissingTool as missing:

@@ -9,13 +9,12 @@ polib's slope. Target: <= 2x.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import polib
 
-from bench.harness.process import pipeline_argv, timed
+from bench.harness.process import pipeline_argv, python_argv, timed
 from bench.harness.rows import Row, Target, main
 from bench.harness.workloads import catalog_path, read_report, template, write_config
 
@@ -59,7 +58,7 @@ def measure(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
         pristine = root / f"{mib}mib.po"  # outside the project: not a catalog of the run
         pristine.write_bytes(path.read_bytes())
         write_config(folder)
-        parse = timed([sys.executable, "-c", "import polib, sys; polib.pofile(sys.argv[1])", str(pristine)], root, env)
+        parse = timed(python_argv("-c", "import polib, sys; polib.pofile(sys.argv[1])", str(pristine)), root, env)
         run = timed(pipeline_argv("translate", "--quiet"), folder, env)
         if parse.exit_code:
             raise RuntimeError(f"{project}, {mib} MiB: polib could not parse {pristine}")
