@@ -368,7 +368,7 @@ def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Place
     which :data:`_TOKEN` would read as a tag, or an id is unknown): :func:`_tokens` says why."""
     pieces = _CANONICAL().split(translated)  # text, id, text, id, ..., text
     texts = pieces[::2]
-    if any("<" in text for text in texts):
+    if translated.count("<") != len(pieces) // 2:  # a "<" besides the tags' own
         return None
     seen: list[Placeholder] = []
     for ident in pieces[1::2]:
@@ -376,7 +376,7 @@ def _as_sent(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Place
         if ph is None:
             return None
         seen.append(ph)
-    return seen, [_xml_unescape(text) for text in texts]
+    return seen, [_xml_unescape(text) for text in texts] if "&" in translated else texts
 
 
 def _tokens(translated: str, by_id: dict[int, Placeholder]) -> tuple[list[Placeholder], list[str]]:
