@@ -115,6 +115,8 @@ def _outer(xliff: bool) -> re.Pattern[str]:
 #: A text with none holds no span and is not scanned: the alternation has no first character the
 #: regex engine could skip ahead to, so it is tried at every position of the text.
 _OUTER_NEEDS = ("<", "`", "[", "]]", "'''", "{{{")
+
+
 def _needed(text: str) -> bool:
     """Whether ``text`` holds one of :data:`_OUTER_NEEDS`, each looked for in turn (most texts hold none)."""
     return "<" in text or "`" in text or "[" in text or "]]" in text or "'''" in text or "{{{" in text
