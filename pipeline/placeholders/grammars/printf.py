@@ -419,12 +419,8 @@ def _parse_perl(text: str) -> Parsed:
     return args.parsed(directives, invalid)
 
 
-#: The size letters perl reads alike, as gettext folds them.
-_PERL_SIZES = {"hh": "h", "ll": "L", "q": "L", "I64": "L", "I32": "", "I": "ptr"}
-
-
 def _perl_type(conversion: str, size: str) -> str:
-    size = _PERL_SIZES.get(size, size)
+    size = {"hh": "h", "ll": "L", "q": "L", "I64": "L", "I32": "", "I": "ptr"}.get(size, size)
     if conversion in "DUO":
         return ("int" if conversion == "D" else "uint") + "/V"
     if conversion in "di":
