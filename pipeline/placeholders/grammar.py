@@ -173,10 +173,11 @@ CODE_ELEMENT = r"""
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
 #: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    (?:(?<=[\s(\[{"'=,`|])|^)   # after a space, an opening bracket or quote, a usage line's |:
-                                # not "Demo</b>-Anwendung"
-    (?:--?[A-Za-z]              # -x, --name, -ffixed
-      |--[0-9]+[A-Za-z]         #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
+    -(?<![^\s(\[{"'=,`|]-)       # a dash first in the text or after a space, an opening bracket or quote, a
+                                # usage line's |: not "Demo</b>-Anwendung" (written from the dash, which the
+                                # regex engine skips ahead to)
+    (?:-?[A-Za-z]               # -x, --name, -ffixed
+      |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
