@@ -65,13 +65,15 @@ CASED = re.compile(r"[A-Z](?:(?<=[a-z][A-Z])|(?=[A-Z][a-z]{2}))")
 #: with a first capital of its own, which the regex engine skips ahead to (``[A-Z]{3}`` is tried everywhere).
 CAPITALS_HINT = re.compile(r"[A-Z][A-Z]{2}")
 _CAPITALS = "\1"  # stands for a match of CAPITALS_HINT
+_SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: What a text must hold for a kind to match anywhere in it: each string of characters is one of which
-#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`CAPITALS_HINT`).
+#: it holds (``_NAME``: a match of :data:`_IDENTIFIER_HINT`, ``_CAPITALS``: of :data:`CAPITALS_HINT`,
+#: ``_SCHEME``: a ``:/``).
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
     "build-macro": ("@",),
-    "url": (":", "/"),
+    "url": (_SCHEME,),
     "email": ("@",),
     "at-abbreviation": ("@",),
     "template": ("{",),
@@ -115,7 +117,7 @@ _SCANNED: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
     for kind in _KIND_PATTERNS
     for pattern, needs in (_ALTERNATIVES[kind] if kind in _ALTERNATIVES else ((_KIND_PATTERNS[kind], _NEEDS[kind]),))
 )
-_LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - {_NAME, _CAPITALS}))
+_LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - {_NAME, _CAPITALS, _SCHEME}))
 
 
 @functools.cache
@@ -150,6 +152,8 @@ def scanned_in(text: str) -> tuple[int, ...]:
         present.add(_NAME)
     if CAPITALS_HINT.search(text):
         present.add(_CAPITALS)
+    if ":/" in text:
+        present.add(_SCHEME)
     return _scanned_for(frozenset(present))
 
 
