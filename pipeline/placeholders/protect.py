@@ -346,10 +346,9 @@ class _Sent(NamedTuple):
     tags: tuple[int, ...]  # the ids of the tags sent, in order
     groups: list[list[int]]  # read only: markup.tag_groups
     icu_structure: bool
-    source: str  # source_text
 
 
-@functools.lru_cache(maxsize=1 << 13)
+@functools.lru_cache(maxsize=1 << 12)
 def _sent(protected: Protected) -> _Sent:
     placeholders = protected.placeholders
     return _Sent(
@@ -358,7 +357,6 @@ def _sent(protected: Protected) -> _Sent:
         tuple(ph.id for ph in placeholders if ph.kind != icu_plurals.NUMBER or ph.ordered),
         markup.tag_groups(placeholders),
         any(ph.kind in icu.STRUCTURE for ph in placeholders),
-        source_text(protected),
     )
 
 
@@ -424,7 +422,7 @@ def _no_foreign_markup(restored: str, protected: Protected) -> None:
     plain text under a scheme without tag handling): restored, it would be markup."""
     if "<" not in restored and "&lt;" not in restored:
         return
-    foreign = markup.foreign_markup(restored, _sent(protected).source, escaped=True)
+    foreign = markup.foreign_markup(restored, source_text(protected), escaped=True)
     if foreign:
         raise PlaceholderMismatch(f"markup {foreign[0]!r} that the source does not have")
 
