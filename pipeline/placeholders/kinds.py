@@ -117,7 +117,8 @@ _SCANNED: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
     for kind in _KIND_PATTERNS
     for pattern, needs in (_ALTERNATIVES[kind] if kind in _ALTERNATIVES else ((_KIND_PATTERNS[kind], _NEEDS[kind]),))
 )
-_LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - {_NAME, _CAPITALS, _SCHEME}))
+_MARKERS = {_NAME, _CAPITALS, _SCHEME}
+_LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - _MARKERS))
 
 
 @functools.cache

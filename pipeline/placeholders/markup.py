@@ -115,13 +115,6 @@ def _outer(xliff: bool) -> re.Pattern[str]:
 #: A text with none holds no span and is not scanned: the alternation has no first character the
 #: regex engine could skip ahead to, so it is tried at every position of the text.
 _OUTER_NEEDS = ("<", "`", "[", "]]", "'''", "{{{")
-
-
-def _needed(text: str) -> bool:
-    """Whether ``text`` holds one of :data:`_OUTER_NEEDS`, each looked for in turn (most texts hold none)."""
-    return "<" in text or "`" in text or "[" in text or "]]" in text or "'''" in text or "{{{" in text
-
-
 #: What XLIFF's inner XML adds: its escaped tags (``&lt;``, in any case: the alternation ignores case).
 _XLIFF_NEEDS = "&"
 
@@ -164,7 +157,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     ``every_tag``: every tag is markup (XLIFF's inner XML, a KUIT entry).
     """
     spans: list[OuterSpan] = []
-    if not _needed(text) and not (xliff and _XLIFF_NEEDS in text):
+    if not any(needed in text for needed in _OUTER_NEEDS) and not (xliff and _XLIFF_NEEDS in text):
         return spans
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
