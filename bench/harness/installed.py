@@ -13,9 +13,9 @@ built package, without extras):
 Every row therefore runs ``pipeline`` and ``python -c pass`` in a virtualenv made from the checkout by
 ``pip install`` and kept, by the hash of what is installed, under the system's temporary folder. The
 checkout is this one, or ``$PIPELINE_BENCH_INSTALL`` (another worktree: a before/after comparison then
-runs the same bench code against two installs). A lock makes concurrent benches build a venv once, and
-each bench holds its venv shared, so the pruning of old venvs (the newest :data:`KEEP` stay) never
-removes one in use.
+runs the same bench code against two installs). A bench holds its venv with a shared lock, taken
+exclusive only to build it: concurrent benches build a venv once, and the pruning of old venvs (the
+newest :data:`KEEP` stay) never removes one in use.
 """
 
 from __future__ import annotations
@@ -62,16 +62,19 @@ def python() -> Path:
     venv = VENVS / source_hash(root)
     VENVS.mkdir(parents=True, exist_ok=True)
     lock = (VENVS / f"{venv.name}.lock").open("wb")
-    fcntl.flock(lock, fcntl.LOCK_EX)
+    fcntl.flock(lock, fcntl.LOCK_SH)  # while held, no other bench rebuilds it and no pruner removes it
     if not (venv / COMPLETE).exists():
-        shutil.rmtree(venv, ignore_errors=True)
-        print(f"# installing {root} into {venv} (pip install, not editable, no extras)", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        subprocess.run([*pip, str(root)], check=True, stdout=subprocess.DEVNULL)
-        (venv / COMPLETE).touch()
-    os.utime(venv / COMPLETE)  # the newest now: a pruner keeps it even in the instant the lock is converted
-    fcntl.flock(lock, fcntl.LOCK_SH)  # other benches may run it too; a pruner may not remove it
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builder; a bench running a built venv never waits here
+        if not (venv / COMPLETE).exists():
+            shutil.rmtree(venv, ignore_errors=True)
+            print(f"# installing {root} into {venv} (pip install, not editable, no extras)", file=sys.stderr)
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+            subprocess.run([*pip, str(root)], check=True, stdout=subprocess.DEVNULL)
+            (venv / COMPLETE).touch()
+        os.utime(venv / COMPLETE)  # the newest now: a pruner keeps it even while the lock is converted back
+        fcntl.flock(lock, fcntl.LOCK_SH)
+    os.utime(venv / COMPLETE)
     _held.append(lock)
     _prune(keep=venv)
     return venv / "bin" / "python"

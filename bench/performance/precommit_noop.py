@@ -6,6 +6,7 @@ Compared, as median wall-clock milliseconds of fresh processes (what pre-commit 
 The catalogs are a copy of sample_locales/ (7 catalogs), translated by the embedded service.
 Every process may cache bytecode (in a temporary folder), as an installed package has, even where
 PYTHONDONTWRITEBYTECODE is set; without it each run would also compile the package's modules.
+Every process runs as users install the package (bench.harness.installed).
 The report and the run state go to a temporary user cache folder.
 """
 
@@ -16,10 +17,11 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.harness.process import pipeline_argv, python_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = 7
@@ -52,7 +54,7 @@ def main() -> None:
         shutil.copytree(ROOT / "sample_locales", work, dirs_exist_ok=True)
         (work / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
         catalogs = sorted(str(p.relative_to(work)) for p in work.glob("*/LC_MESSAGES/*.po"))
-        pipeline = [sys.executable, "-m", "pipeline"]
+        pipeline = pipeline_argv()
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["XDG_CACHE_HOME"] = tmp + "-xdg"  # the report: not in the real ~/.cache
         started = time.perf_counter()
@@ -65,8 +67,8 @@ def main() -> None:
         figures = {
             "catalogs": len(catalogs),
             "runs_per_figure": RUNS,
-            "python_c_pass_ms": _median_ms([sys.executable, "-c", "pass"], work, env),
-            "polib_parse_catalogs_ms": _median_ms([sys.executable, "-c", parse, *catalogs], work, env),
+            "python_c_pass_ms": _median_ms(python_argv(), work, env),
+            "polib_parse_catalogs_ms": _median_ms(python_argv("-c", parse, *catalogs), work, env),
             "check_hook_ms": _median_ms([*pipeline, "check", "--quiet", *catalogs], work, env),
             "translate_hook_noop_ms": _median_ms([*pipeline, "translate", "--quiet", *catalogs], work, env),
             "translate_first_run_ms": first_ms,
