@@ -415,7 +415,7 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
     return found
 
 
-@functools.lru_cache(maxsize=1 << 12)
+@functools.lru_cache(maxsize=1 << 10)
 def _shapes(source: str) -> tuple[str, ...]:
     """The shapes of ``source``'s tag-like tokens: one source is compared with its answer in every language."""
     return tuple(_shape(token) for token in _TOKEN().findall(source))
