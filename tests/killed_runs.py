@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 CATALOG = (
@@ -38,3 +39,22 @@ def ended_process() -> int:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
     return child.pid
+
+
+def killed_writing(module: str) -> str:
+    """A script for :func:`translate`: ``pipeline translate --quiet``, killed (SIGKILL) once ``module``'s
+    ``atomic_write`` has written a file's new bytes beside it, before the rename."""
+    return textwrap.dedent(
+        f"""
+        import importlib, os, signal, sys
+        from pipeline.files import atomic
+
+        def write_then_die(path, data, durable=True):
+            atomic.write_beside(path, data, durable)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        importlib.import_module("{module}").atomic_write = write_then_die
+        from pipeline.cli import main
+        sys.exit(main(["translate", "--quiet"]))
+        """
+    )

@@ -39,6 +39,7 @@ __all__ = [
     "add_catalog_arguments",
     "add_config_argument",
     "add_frozen_argument",
+    "add_lock_wait_argument",
     "build_parser",
     "handler",
     "language_code",
@@ -162,6 +163,27 @@ def add_frozen_argument(p: argparse.ArgumentParser, command: str) -> None:
         f"there is nothing to do, 1 (as a run would) when what is left is what the last run refused "
         f"in catalogs unchanged since, or input no run can use; needs no key",
     )
+
+
+def add_lock_wait_argument(p: argparse.ArgumentParser, waits_for: str) -> None:
+    """The ``--lock-wait`` option of ``translate`` and ``refresh``: how long to wait for catalogs another run holds."""
+    p.add_argument(
+        "--lock-wait",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"wait at most this long for catalogs another run is translating (it is named on stderr, even "
+        f"with --quiet), then {waits_for} (default: the config's [translate] lock_wait, else 600; 0: never wait)",
+    )
+
+
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 <= number < float("inf"):
+        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+    return number
 
 
 def language_code(value: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli import add_catalog_arguments, add_frozen_argument, language_code
+from pipeline.cli import add_catalog_arguments, add_frozen_argument, add_lock_wait_argument, language_code
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL
 
 
@@ -77,14 +77,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         help="stop before billing more than N characters in this run; what was translated is saved "
         "and the run exits 3 (default: the config's [translate] max_characters, else no limit)",
     )
-    p.add_argument(
-        "--lock-wait",
-        type=_seconds,
-        metavar="SECONDS",
-        help="wait at most this long for catalogs another run is translating (it is named on stderr, even "
-        "with --quiet), then stop with exit 6 (default: the config's [translate] lock_wait, else 600; 0: "
-        "never wait)",
-    )
+    add_lock_wait_argument(p, "stop with exit 6")
 
 
 def _budget(value: str) -> int:
@@ -94,14 +87,4 @@ def _budget(value: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
     if number < 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
-    return number
-
-
-def _seconds(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
-    if not 0 <= number < float("inf"):
-        raise argparse.ArgumentTypeError("must be 0 or more seconds")
     return number

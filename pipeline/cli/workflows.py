@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pipeline.cli import (
     add_catalog_arguments,
     add_frozen_argument,
+    add_lock_wait_argument,
 )
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def _register_refresh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "write the report. A second refresh changes nothing.",
         epilog="exit codes: as `pipeline translate` (0 all done; 1 some segments failed or input was invalid; "
         "2 usage or configuration error; 3 quota or budget reached, or too few characters left for the run; "
-        "4 service refused or unreachable; 5 --frozen and a refresh would change a catalog)",
+        "4 service refused or unreachable; 5 --frozen and a refresh would change a catalog; 6 another run held "
+        "catalogs longer than --lock-wait)",
     )
     add_catalog_arguments(r)
     r.add_argument(
@@ -84,6 +86,7 @@ def _register_refresh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         const="merge:merge_only",  # the merge step's own handler, which loads nothing of a translation run
         help="update the catalogs from the template; translate nothing, send nothing",
     )
+    add_lock_wait_argument(r, "leave the catalogs it holds as they are: not merged (exit 1), not translated (exit 6)")
     add_frozen_argument(r, "refresh")
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     r.set_defaults(handler="refresh:refresh")

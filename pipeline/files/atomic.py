@@ -17,7 +17,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "discard",
     "discard_left",
     "left_beside",
+    "left_in",
     "write_beside",
     "written_beside",
 ]
@@ -165,17 +166,26 @@ def discard_left(path: Path, pid: int) -> int:
 def left_beside(path: Path, pid: int) -> list[str]:
     """The temporary files process ``pid`` left beside ``path`` (:func:`new_beside`): regular files (not links)
     of exactly that name's shape."""
-    stem_is, left = f".{path.name}.{pid}", []  # the name before its random part
+    return left_in(path.parent, pid, lambda name: name == path.name)
+
+
+def left_in(folder: Path, pid: int, named: Callable[[str], bool]) -> list[str]:
+    """The temporary files process ``pid`` left in ``folder`` (:func:`new_beside`) for the files whose names
+    ``named`` accepts: regular files (not links) of exactly that name's shape."""
+    left = []
     try:
-        entries = list(os.scandir(path.parent))
+        entries = list(os.scandir(folder))
     except OSError:
         return []
     for entry in entries:
         found = entry.name
-        if not found.endswith(".tmp"):
+        if not found.startswith(".") or not found.endswith(".tmp"):
             continue
-        stem, _, random = found[: -len(".tmp")].rpartition(".")
-        if stem != stem_is or len(random) != 12 or not all(c in "0123456789abcdef" for c in random):
+        stem, _, random = found[1 : -len(".tmp")].rpartition(".")  # <name>.<pid>, <random>
+        name, _, written_by = stem.rpartition(".")
+        if written_by != str(pid) or len(random) != 12 or not all(c in "0123456789abcdef" for c in random):
+            continue
+        if not name or not named(name):
             continue
         try:
             if entry.is_file(follow_symlinks=False):

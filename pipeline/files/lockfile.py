@@ -24,7 +24,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pipeline.files.atomic import discard_left
@@ -48,6 +48,7 @@ __all__ = [
     "hostname",
     "read_note",
     "state_lock",
+    "take_over",
     "report_lock_path",
     "state_lock_path",
 ]
@@ -92,15 +93,26 @@ def state_lock(path: Path, wait: float = STATE_LOCK_SECONDS) -> Iterator[None]:
     if not lock.acquire(wait):
         raise OSError(errno.EBUSY, f"another process held its lock for {wait:g} s", str(path))
     try:
-        pid = ended_holder(lock)
-        if pid is not None:
-            for name in LOCKED_FILES:
-                discard_left(path.parent / name, pid)
-        with contextlib.suppress(OSError):  # best effort: without it, a killed holder's files just stay
-            lock.write_note(holder_note())
+        take_over(lock, lambda pid: _discard_locked(path.parent, pid))
         yield
     finally:
         lock.release()
+
+
+def _discard_locked(folder: Path, pid: int) -> None:
+    """Remove the temporary files ended process ``pid`` left in ``folder`` for :data:`LOCKED_FILES`."""
+    for name in LOCKED_FILES:
+        discard_left(folder / name, pid)
+
+
+def take_over(lock: FileLock, clean: Callable[[int], object]) -> None:
+    """``lock`` was just taken: ``clean(pid)`` when its note names a killed holder of this host that has ended
+    (:func:`ended_holder`: to remove that process's temporary files), then leave this process's note in it."""
+    pid = ended_holder(lock)
+    if pid is not None:
+        clean(pid)
+    with contextlib.suppress(OSError):  # best effort: without it, a killed holder's files just stay
+        lock.write_note(holder_note())
 
 
 def holder_note() -> bytes:

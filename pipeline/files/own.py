@@ -4,7 +4,8 @@
 chooses them: a run must not replace another program's ``state.json`` or ``report.json`` there, nor
 turn its SQLite database to WAL with our tables in it. Before such a file is replaced, it must be
 missing, empty or NUL bytes only (nothing to lose: an unflushed write cut by a power cut), or a
-regular file (not a link) in our format, told by its first bytes (:func:`check_ours`) or, for SQLite,
+regular file (not a link) in our format, told by its first bytes (:func:`check_ours`), by what it
+holds (:func:`parse_json`, for a JSON file its writer reads anyway: in any key order) or, for SQLite,
 by its tables (:func:`check_tables`); otherwise :class:`NotOurs`, naming the file and the setting,
 and the file is left as it was. Only the first bytes are read (all of a file of NULs, up to 64 MiB):
 the check costs one small read per save.
@@ -13,23 +14,37 @@ the check costs one small read per save.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.files.untrusted import READ_FLAGS
+from pipeline.files.untrusted import READ_FLAGS, read_regular
 
 if TYPE_CHECKING:  # a run that saves only its JSON state loads no SQLite
     import sqlite3
 
-__all__ = ["CACHE_SETTING", "REPORT_SETTING", "NotOurs", "check_ours", "check_tables", "json_first", "nul_only"]
+__all__ = [
+    "CACHE_SETTING",
+    "NOT_OUR_FORMAT",
+    "REPORT_SETTING",
+    "NotOurs",
+    "check_ours",
+    "check_tables",
+    "json_first",
+    "nul_only",
+    "parse_json",
+    "read_ours",
+]
 
 #: Where a folder named in a refusal comes from: the configuration, or the command line.
 CACHE_SETTING = "[cache] dir (--cache-dir)"
 REPORT_SETTING = "[report] dir (--report-dir)"
 _HEAD = 256  # bytes read to tell the format
+#: Why a file is refused when its content is not what the pipeline writes there.
+NOT_OUR_FORMAT = "not in the format pipeline writes"
 #: The largest file of NUL bytes read through to take it as empty: a sparse file of any size reads as NULs.
 _NUL_LIMIT = 64 << 20
 
@@ -55,9 +70,43 @@ def json_first(*keys: str) -> tuple[bytes, ...]:
     return tuple(b'{"' + key.encode() + b'":' for key in keys)
 
 
-def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
+def parse_json(raw: bytes, ours: Callable[[object], bool], cut_short: tuple[bytes, ...]) -> tuple[object, str | None]:
+    """The JSON in ``raw`` (a file's bytes; None when it does not parse), and why it is not a file of the pipeline's
+    (None: it is, or holds nothing to lose: empty, NUL bytes only).
+
+    Told by what it holds, ``ours(parsed)``, whatever the order of its keys (a tool or a hand may have
+    reordered them, another version may write another key first) or a byte-order mark an editor put
+    before it; a file that does not parse (cut short, damaged) by how it begins: ``cut_short``
+    (:func:`json_first`), as the pipeline writes it.
+    """
+    if not raw or (raw[0] == 0 and not raw.strip(b"\0")):
+        return None, None
+    try:
+        parsed = json.loads(raw)  # bytes: a byte-order mark is read as one
+    except (ValueError, RecursionError):
+        return None, None if _squeezed(raw[:_HEAD]).startswith(cut_short) else NOT_OUR_FORMAT
+    return parsed, None if ours(parsed) else NOT_OUR_FORMAT
+
+
+def read_ours(path: Path, ours: Callable[[object], bool], cut_short: tuple[bytes, ...], setting: str) -> object:
+    """The JSON of the pipeline's file at ``path``, read before it is replaced (None: missing, empty, or it does not
+    parse); :class:`NotOurs` when something else is there: a link, not a regular file, another program's JSON
+    (:func:`parse_json`, with ``ours`` and ``cut_short``)."""
+    check_ours(path, None, setting)
+    try:
+        raw = read_regular(path)
+    except FileNotFoundError:
+        return None
+    parsed, why = parse_json(raw, ours, cut_short)
+    if why is not None:
+        raise NotOurs(path, why, setting)
+    return parsed
+
+
+def check_ours(path: Path, markers: tuple[bytes, ...] | None, setting: str) -> None:
     """Raise :class:`NotOurs` unless ``path`` is missing, empty (or NUL bytes only), or a regular file whose first
-    bytes, whitespace aside, start with one of ``markers`` (:func:`json_first`, or a text's first line)."""
+    bytes, whitespace aside, start with one of ``markers`` (:func:`json_first`, or a text's first line; None:
+    any, its content judged by :func:`parse_json`)."""
     try:
         fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
@@ -77,8 +126,8 @@ def check_ours(path: Path, markers: tuple[bytes, ...], setting: str) -> None:
             return  # as empty: what a power cut leaves of an unflushed write on some file systems
     finally:
         os.close(fd)
-    if not _squeezed(head).startswith(tuple(_squeezed(marker) for marker in markers)):
-        raise NotOurs(path, "not in the format pipeline writes", setting)
+    if markers is not None and not _squeezed(head).startswith(tuple(_squeezed(marker) for marker in markers)):
+        raise NotOurs(path, NOT_OUR_FORMAT, setting)
 
 
 def nul_only(fd: int, size: int, limit: int) -> bool:

@@ -156,7 +156,6 @@ def _settle_exchange(displaced: str, path: Path, expected: bytes, ours: os.stat_
 def _holds(path: Path, expected: bytes) -> bool:
     """Whether ``path`` holds exactly ``expected`` (False when it cannot be read); read a piece at a time, so
     that a large catalog's old bytes are not held beside its new ones."""
-    want = memoryview(expected)
     at = 0
     try:
         # As a file someone else made: a FIFO put there (or a link to one) opens without waiting, reads as empty.
@@ -167,7 +166,8 @@ def _holds(path: Path, expected: bytes) -> bool:
                 # that gives less than asked has reached its end (one read for a catalog that is as read).
                 asked = min(_COMPARED, len(expected) - at + 1)
                 piece = os.read(fd, asked)
-                if want[at : at + len(piece)] != piece:
+                # startswith compares in place, with memcmp; a memoryview slice compares byte by byte.
+                if not expected.startswith(piece, at):
                     return False
                 at += len(piece)
                 if len(piece) < asked:

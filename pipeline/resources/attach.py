@@ -24,8 +24,6 @@ from pipeline.errors import ServiceError
 from pipeline.model import Issue, Severity
 from pipeline.resources.features import FATAL, STOP, LanguageSupport, discover
 from pipeline.resources.glossary_files import Dictionary
-from pipeline.resources.glossary_sync import Pair, sync_glossary
-from pipeline.resources.style_sync import sync_styles
 from pipeline.resources.targets import ResourcePlan, TargetPlan, has_style_lists
 from pipeline.segments import Protected, Segment, TranslationOptions
 
@@ -33,6 +31,7 @@ if TYPE_CHECKING:
     from dataclasses import Field
 
     from pipeline.client.api_data import TranslationMemory
+    from pipeline.resources.glossary_sync import Pair
 
 
 class PendingText(Protocol):
@@ -224,6 +223,9 @@ async def _sync_glossary(
 ) -> str | None:
     if not pairs:
         return None
+    # The front door: the glossary's sync, once a target has a glossary to sync.
+    from pipeline.resources.glossary_sync import sync_glossary
+
     try:
         outcome = await sync_glossary(client, plan.project, pairs, prune=False, log=log)
     except FATAL:
@@ -246,6 +248,9 @@ async def _sync_styles(
 ) -> dict[str, str]:
     if not styles:
         return {}
+    # The front door: the style lists' sync, once a target has style rules to sync.
+    from pipeline.resources.style_sync import sync_styles
+
     try:
         outcome = await sync_styles(client, plan.project, styles, prune=False, log=log)
     except STOP:

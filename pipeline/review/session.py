@@ -10,6 +10,11 @@ step). A catalog saved by another program meanwhile is read again first: a decis
 the other program did not touch is written into the new bytes (its change is kept); one on an
 entry it changed is refused as a :class:`Conflict` carrying the entry as it is now, for the
 reviewer to look at again. Nothing is sent anywhere.
+
+Each decision is read and written under its catalog's lock (:func:`pipeline.run.catalog_lock.one_catalog`),
+as a translation run writes it: one made while a run holds the catalog waits a few seconds, then is
+refused naming the run (the run would otherwise find its catalog changed and write nothing), and
+what a session killed while writing left is removed by the next holder.
 """
 
 from __future__ import annotations
@@ -33,10 +38,13 @@ from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
+from pipeline.run.catalog_lock import CatalogsBusy, one_catalog
 from pipeline.run.provenance import Provenance, Rejections
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
 WRITE_TRIES = 3
+#: Seconds a decision waits for a catalog another run holds (at most ``lock_wait``): the page waits meanwhile.
+DECISION_WAIT = 5.0
 MAX_NOTE = 1000  # characters
 #: The order entries are listed in, within a catalog: machine translations first.
 ORIGIN_ORDER = {Origin.MACHINE: 0, Origin.REUSED: 1, Origin.FUZZY: 2}
@@ -109,11 +117,12 @@ class Session:
 
     def __init__(self, settings: Settings, paths: Sequence[Path] = (), warn: Callable[[str], None] = print) -> None:
         self.settings = settings
+        self.warn = warn
         self.catalogs: list[Loaded] = []
         self.entries: dict[str, Entry] = {}
         self.decided: Counter[tuple[str, Status]] = Counter()  # (language, decision)
         self._serial = 0
-        self._provenance = Provenance(settings.cache_dir)
+        self._provenance = Provenance(settings.cache_dir, warn)
         self._rejections = Rejections(settings.cache_dir)
         found = find_catalogs(settings, paths, writing=True)
         for issue in found.refused:
@@ -268,6 +277,18 @@ class Session:
         if entry.status not in (Status.PENDING, Status.NOTED):
             raise Refused([f"already {entry.status.value} in this review"])
         loaded = self.catalogs[entry.catalog]
+        wait = min(self.settings.lock_wait, DECISION_WAIT)
+        try:
+            with one_catalog(self.settings.cache_dir, loaded.path, loaded.display, wait, self.warn):
+                return self._written(entry_id, seen, decision, loaded)
+        except CatalogsBusy as exc:
+            raise Refused(
+                [f"another run holds {loaded.display}: {exc}; nothing was written: decide again once it has finished"]
+            ) from None
+
+    def _written(self, entry_id: str, seen: str, decision: _Decision, loaded: Loaded) -> Outcome:
+        """:meth:`_decide`'s decision written, under the catalog's lock."""
+        entry = self.entries[entry_id]
         reloaded: list[Entry] = []
         for _ in range(WRITE_TRIES):
             try:

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, TypeVar
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
-from pipeline.files.own import CACHE_SETTING, check_ours, json_first
+from pipeline.files.own import CACHE_SETTING, NotOurs, check_ours, json_first, parse_json
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
@@ -43,7 +43,8 @@ _Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
-_MARKERS = json_first("catalogs", "languages", "merged", "version")  # state.json's first key, sorted
+#: How a state.json of ours that does not parse (cut short) begins: as every version writes it.
+_CUT_SHORT = json_first("catalogs")
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
@@ -137,6 +138,8 @@ class Journal:
         # state.json as this run last read or wrote it: while the file is that one, _settled,
         # _languages and _merged are what it holds (an atomic write makes a new file, so another run's save shows).
         self._synced: _FileIdentity = None
+        # Why state.json as last read is not ours (None: it is, or there is none): a save then leaves it as it is.
+        self._foreign: str | None = None
         # Each settled record as state.json holds it, kept from one save to the next: a run of many
         # windows saves once per window, and encodes only the records that changed since the last.
         self._encoded: dict[str, tuple[Settled, str]] = {}
@@ -156,7 +159,12 @@ class Journal:
             return {}, {}, {}, None
         path = self.directory / STATE_NAME
         identity = _identity(path)
-        data = read_json(path)
+        try:
+            raw = read_regular(path)
+        except OSError:
+            raw = b""  # missing or unreadable: start afresh (a save says why it cannot write there)
+        parsed, self._foreign = parse_json(raw, _is_state, _CUT_SHORT)
+        data = this_version(parsed)
         return _settled_from(data), _languages_from(data), _merged_from(data), identity
 
     # -- settled catalogs -------------------------------------------------------------------
@@ -256,7 +264,10 @@ class Journal:
             settled, languages, merged, _ = self._read()
         settled, merged = _applied(settled, self._changes), _applied(merged, self._merged_changes)
         languages.update(self._languages_seen)
-        check_ours(path, _MARKERS, CACHE_SETTING)  # [cache] dir may name any folder: never another program's file
+        # [cache] dir may name any folder: never another program's file (told by what it held when read).
+        check_ours(path, None, CACHE_SETTING)
+        if self._foreign is not None:
+            raise NotOurs(path, self._foreign, CACHE_SETTING)
         rest = {
             "version": STATE_VERSION,
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
@@ -265,7 +276,7 @@ class Journal:
         atomic_write(path, self._dump(settled, rest))
         self._settled, self._languages, self._merged = settled, languages, merged
         self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
-        self._synced = _identity(path)
+        self._synced, self._foreign = _identity(path), None
 
     def _dump(self, settled: dict[str, Settled], rest: dict[str, object]) -> bytes:
         """state.json's bytes: ``settled`` as ``"catalogs"`` and the keys of ``rest``, as :func:`dump_json` on one
@@ -322,7 +333,19 @@ def read_json(path: Path) -> dict[str, Any]:
         data = json.loads(read_regular(path))
     except (OSError, ValueError, RecursionError):
         return {}  # missing or damaged: start afresh (everything is parsed again, nothing is lost)
+    return this_version(data)
+
+
+def this_version(data: object) -> dict[str, Any]:
+    """``data`` when it is a state file's JSON object of this version; empty otherwise."""
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
+
+
+def _is_state(data: object) -> bool:
+    """Whether parsed JSON ``data`` is a state.json of pipeline's, of any version, its keys in any order (its records
+    may be damaged: they are read one by one): an object with an integer ``version`` and the ``catalogs`` every
+    version writes (another program's JSON may begin with either key, seldom holds both)."""
+    return isinstance(data, dict) and type(data.get("version")) is int and "catalogs" in data
 
 
 # Each field of a settled record and the exact type it must have: these files are plain JSON anyone

@@ -19,7 +19,9 @@ run that has to wait says so, naming the holder, even under ``--quiet``
 :class:`CatalogsBusy` (exit 6): a run stopped with Ctrl-Z or on a frozen CI runner holds its locks
 until it is resumed or ended. A lock whose note is still there when it is taken was held by a run
 that was killed: the temporary files that run left beside the catalog (a write it had begun) are
-removed, if the note names a process of this host that has ended.
+removed, if the note names a process of this host that has ended. Lock files, notes and that clean-up
+are :mod:`pipeline.run.catalog_lock`'s, shared with ``refresh``'s merge and ``review``'s decisions, which
+lock the one catalog they write around each write.
 
 Only catalogs a run may write are locked, after the settled ones were skipped: a run with
 nothing to do takes no lock.
@@ -28,7 +30,6 @@ nothing to do takes no lock.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import time
@@ -37,16 +38,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
-from pipeline.files.lockfile import PID_MAX, FileLock, command_line, ended_holder, hostname, read_note
-from pipeline.files.swap import discard_left
-from pipeline.model import Alert
+from pipeline.files.lockfile import FileLock, command_line, hostname
+from pipeline.run.catalog_lock import LOCKS_DIR, CatalogsBusy, claim, describe, lock_file, waiting, who_holds
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
 
-LOCKS_DIR = "locks"
 #: The most catalogs a run locks at once, whatever its descriptor limit allows.
 MOST_AT_ONCE = 512
-_OWNER_BYTES = 4096  # a longer note is not ours: not read
 #: Seconds between two tries for a lock another run holds; the event loop runs meanwhile, so a
 #: signal stops the wait at once (a blocking wait took Ctrl-C only when ``lock_wait`` ran out).
 POLL_SECONDS = 0.05
@@ -60,10 +58,6 @@ def at_once(limit: int | None = None) -> int:
         if limit is None:
             return MOST_AT_ONCE
     return max(16, min(MOST_AT_ONCE, limit // 4))
-
-
-class CatalogsBusy(Exception):
-    """Another run held a catalog longer than this run would wait; the message names it and the holder."""
 
 
 class WaitStopped(Exception):
@@ -85,18 +79,7 @@ class Holder(NamedTuple):
 
     def describe(self, now: float | None = None) -> str:
         """``process 4242 on build-7 (pipeline translate --quiet), since ... (14 min ago)``; whether it is stopped."""
-        now = time.time() if now is None else now
-        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
-        host, command = self.host.translate(_CONTROLS), self.command.translate(_CONTROLS)
-        text = f"process {self.pid} on {host} ({command}), since {when} ({_ago(now - self.since)})"
-        if self.host == hostname() and _stopped(self.pid):
-            text += f"; that process is stopped (Ctrl-Z, or a frozen job): `kill -CONT {self.pid}` resumes it"
-        return text
-
-
-#: Control characters (C0, DEL, C1), shown as ``?``: a note is written by whatever held the lock, and an
-#: escape sequence in it would drive the terminal of the run that prints it.
-_CONTROLS = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], "?")
+        return describe(*self, now=now)
 
 
 class CatalogLocks:
@@ -133,7 +116,7 @@ class CatalogLocks:
         waited = False
         taken: list[Path] = []
         for path in wanted:
-            file = _lock_file(directory, path)
+            file = lock_file(directory, path)
             try:
                 lock = FileLock(file)
                 waited = await self._take(lock, file, name(path), log, stopped) or waited
@@ -145,7 +128,7 @@ class CatalogLocks:
                 raise
             self._held[path] = lock
             taken.append(path)
-            _taken(lock, path, me, name, log)
+            claim(lock, path, me, name, log)
         return waited
 
     def take_free(self, paths: Iterable[Path], name: Callable[[Path], str], log: Callable[[str], None]) -> bool:
@@ -157,7 +140,7 @@ class CatalogLocks:
         me = json.dumps(Holder.me()._asdict()).encode("utf-8")
         taken: list[Path] = []
         for path in wanted:
-            file = _lock_file(directory, path)
+            file = lock_file(directory, path)
             try:
                 lock = FileLock(file)
                 if not lock.try_acquire():
@@ -168,7 +151,7 @@ class CatalogLocks:
                 continue
             self._held[path] = lock
             taken.append(path)
-            _taken(lock, path, me, name, log)
+            claim(lock, path, me, name, log)
         return True
 
     def _usable(self, log: Callable[[str], None]) -> Path | None:
@@ -195,9 +178,8 @@ class CatalogLocks:
         """Take ``lock``; True when it had to wait for it."""
         if lock.try_acquire():
             return False
-        holder = _holder(file)
-        who = holder.describe() if holder else "another run (it left no note of who it is)"
-        log(Alert(f"waiting up to {self.wait:g} s for {shown}, which another run holds: {who}"))
+        who = who_holds(file)
+        log(waiting(self.wait, shown, who))
         deadline = time.monotonic() + self.wait
         while True:
             await asyncio.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
@@ -212,64 +194,3 @@ class CatalogLocks:
             f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
             f"--lock-wait sets the wait)"
         )
-
-
-def _lock_file(directory: Path, catalog: Path) -> Path:
-    """The lock file of ``catalog`` in ``directory``: named by a hash of its path."""
-    return directory / f"{hashlib.sha256(os.fsencode(catalog)).hexdigest()[:32]}.lock"
-
-
-def _taken(lock: FileLock, catalog: Path, me: bytes, name: Callable[[Path], str], log: Callable[[str], None]) -> None:
-    """``lock`` on ``catalog`` was just taken: clear what a killed holder left, then say who holds it, in
-    its file (best effort: a waiter without a note just says less)."""
-    _clear_left(lock, catalog, name, log)  # reads the killed holder's note: before ours is written over it
-    try:
-        lock.write_note(me)
-    except OSError:
-        pass
-
-
-def _clear_left(lock: FileLock, catalog: Path, name: Callable[[Path], str], log: Callable[[str], None]) -> None:
-    """Remove what the killed holder of ``lock`` left beside ``catalog``: temporary files of a write
-    it had begun (:func:`~pipeline.files.atomic.discard_left`). Only when the note it left names a
-    process of this host that has ended: a process still alive (the id used again) keeps its files."""
-    pid = ended_holder(lock, _OWNER_BYTES)
-    if pid is None:
-        return
-    removed, kept = discard_left(catalog, pid)
-    if removed:
-        log(f"removed {removed} temporary file(s) that a killed run (process {pid}) left beside {name(catalog)}")
-    for left in kept:
-        log(
-            f"kept {left}, which a killed run (process {pid}) left beside {name(catalog)}: it may hold a save made "
-            f"during that run; compare it with the catalog, then remove it"
-        )
-
-
-def _holder(file: Path) -> Holder | None:
-    """The note of whoever holds ``file``'s lock; None when there is none, or it is not ours."""
-    try:
-        data = json.loads(read_note(file, _OWNER_BYTES))
-        holder = Holder(int(data["pid"]), str(data["host"]), str(data["command"]), float(data["since"]))
-        time.localtime(holder.since)  # a time this system can show: not NaN, infinite or past time_t
-    except (OSError, ValueError, TypeError, KeyError, RecursionError, OverflowError):
-        return None
-    return holder if 0 < holder.pid <= PID_MAX else None  # an id os.kill takes (a pid_t), not a group
-
-
-def _stopped(pid: int) -> bool:
-    """Whether process ``pid`` of this host is stopped (Linux: its state in /proc is T or t)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read(4096)
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"T", b"t")
-
-
-def _ago(seconds: float) -> str:
-    if seconds < 120:
-        return f"{max(seconds, 0):.0f} s ago"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min ago"
-    return f"{seconds / 3600:.1f} h ago"

@@ -40,15 +40,15 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
-from typing import NamedTuple, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, check_ours, check_tables, json_first
+from pipeline.files.own import CACHE_SETTING, check_tables, json_first, read_ours
 from pipeline.files.untrusted import made_here
-from pipeline.run.journal import STATE_VERSION, dump_json, read_json
+from pipeline.run.journal import STATE_VERSION, dump_json, read_json, this_version
 
 __all__ = [
     "PROVENANCE_DIR",
@@ -104,7 +104,7 @@ class Provenance:
 
     def __init__(self, directory: Path | None, warn: Callable[[str], None] = lambda message: None) -> None:
         self.directory = directory
-        self._warn = warn  # a file SQLite cannot read, set aside (save)
+        self._warn = warn  # a file SQLite cannot read, set aside (read or save)
         self._provenance: dict[str, dict[str, Written]] = {}
         # This run's provenance, applied on save: per catalog, (identity, record) pairs, made as they are saved.
         self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
@@ -255,9 +255,25 @@ class Provenance:
                 record = _record_from(text)
                 if record is not None and isinstance(identity, str):
                     found[identity] = record
-        except (sqlite3.Error, OSError):
-            pass  # damaged, locked for longer than the timeout, not ours, not a file: as without provenance
+        except (sqlite3.Error, OSError) as exc:  # locked for longer than the timeout, not ours, not a file, damaged:
+            if is_damaged(exc):  # as without provenance, and a damaged file is set aside
+                self._set_aside(directory, exc)
         return found
+
+    def _set_aside(self, directory: Path, exc: BaseException) -> None:
+        """A read found the file damaged (where no save may go for a long time: a run with nothing new to write, a
+        review): set it aside, said, as a save that finds it so does, and carry what was read from it before into
+        the new file, at the next save."""
+        with self._lock:
+            self.close()
+        path = directory / PROVENANCE_FILE
+        aside = set_aside(path)  # under the run state's lock
+        if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
+            return
+        self._warn(moved_note(path, exc, aside))
+        for display, rows in list(self._provenance.items()):  # a scan thread may load another meanwhile
+            if rows:  # beneath this run's records of it (saved over them)
+                self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
     def _open(self, directory: Path) -> sqlite3.Connection:
         """The table's connection, opened (and the file made in ``directory``) on first use."""
@@ -405,8 +421,10 @@ class Rejections:
         self.directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(self.directory)):
             path = self.directory / REJECTIONS_NAME
-            check_ours(path, json_first("entries", "version"), CACHE_SETTING)  # never another program's file
-            rejected = _load_rejections(path)  # another session or run may have saved meanwhile
+            # Never another program's file; another session or run may have saved meanwhile.
+            rejected = _rejections_of(
+                this_version(read_ours(path, _is_rejections, json_first("entries"), CACHE_SETTING))
+            )
             rejected.setdefault(entry, set()).add(text_hash(forms))
             atomic_write(path, dump_json(_rejections_file(rejected)))
         self._rejected = rejected
@@ -422,7 +440,17 @@ def _rejections_file(rejected: dict[Entry, set[str]]) -> dict[str, object]:
 
 def _load_rejections(path: Path) -> dict[Entry, set[str]]:
     """The file's records; a record of any other shape is dropped (the file is plain JSON anyone may edit)."""
-    entries = read_json(path).get("entries")
+    return _rejections_of(read_json(path))
+
+
+def _is_rejections(data: object) -> bool:
+    """Whether parsed JSON ``data`` is a rejections.json of pipeline's, of any version, its keys in any order."""
+    return isinstance(data, dict) and type(data.get("version")) is int and "entries" in data
+
+
+def _rejections_of(data: dict[str, Any]) -> dict[Entry, set[str]]:
+    """The records of a rejections.json's JSON ``data`` of this version; a record of any other shape is dropped."""
+    entries = data.get("entries")
     found: dict[Entry, set[str]] = {}
     for values in entries.values() if isinstance(entries, dict) else ():
         if not isinstance(values, dict):

@@ -9,6 +9,10 @@ translation run.
 Which template belongs to a catalog: ``--template`` or ``[refresh] template`` for all of them; else
 ``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
 ``<dir>/<domain>.pot``); else the only ``.pot`` in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
+
+A catalog is merged and written under its lock (:func:`pipeline.run.catalog_lock.one_catalog`), as a
+translation run writes it: a merge waits for a run that holds the catalog (up to ``lock_wait``), then
+merges what the run wrote, and what a merge killed while writing leaves is removed by the next holder.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
-from pipeline.catalogs.merge import Template, merge_read, read_template
+from pipeline.catalogs.merge import MergeResult, Template, merge_read, read_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.swap import ChangedMeanwhile, write_over
 from pipeline.files.untrusted import read_regular
 from pipeline.model import Issue, Severity
+from pipeline.run.catalog_lock import CatalogsBusy, one_catalog
 from pipeline.run.journal import Journal, Merged
 
 
@@ -67,20 +72,22 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
 
 
 def merge_catalogs(
-    root: Path,
+    settings: Settings,
     paths: Sequence[Path],
     template: Path | None,
     log: Callable[[str], None],
     write: bool = True,
     journal: Journal | None = None,
 ) -> MergeOutcome:
-    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``).
+    """Update every PO catalog of ``paths`` from its template; write those that changed (unless not ``write``),
+    each under its lock (the cache folder's, waiting up to ``settings.lock_wait`` for a run that holds it).
 
     With a ``journal``, a catalog whose bytes and template hash as the last merge left them is not
     merged again (merging would change nothing), and what each merge leaves is noted in it.
     """
+    root = settings.root
     outcome = MergeOutcome()
-    merging = _Merging(root, write, journal)
+    merging = _Merging(settings, write, journal, log)
     for path in paths:
         display = display_path(root, path)
         if path.suffix.lower() != ".po":
@@ -119,8 +126,9 @@ class _Merging:
     """The merge step's catalogs, one by one: each template read once, and parsed only when a catalog of it
     is merged; a catalog the journal knows as its last merge left it is skipped unparsed."""
 
-    def __init__(self, root: Path, write: bool, journal: Journal | None) -> None:
-        self.root, self.write, self.journal = root, write, journal
+    def __init__(self, settings: Settings, write: bool, journal: Journal | None, log: Callable[[str], None]) -> None:
+        self.root, self.write, self.journal, self.log = settings.root, write, journal, log
+        self.cache_dir, self.lock_wait = settings.cache_dir, settings.lock_wait
         self._templates: dict[Path, tuple[bytes, str] | CatalogError] = {}  # path -> (bytes, SHA-256)
         self._parsed: dict[Path, Template | CatalogError] = {}
 
@@ -131,25 +139,67 @@ class _Merging:
             raw = read_regular(path)
         except OSError as exc:
             return Issue(display, f"not merged: cannot read: {exc.strerror}")
-        digest = hashlib.sha256(raw).hexdigest()
         try:
             template_digest = self._template(template)[1]
-            if self.journal is not None and self.journal.merged(display, template_display, template_digest, digest):
-                return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
-            result = merge_read(path, raw, self._parsed_template(template))
-            if result.changed and self.write:
-                write_over(path, result.data, raw)  # only while it holds what was merged: a save is never lost
+            found = self._merged(path, display, template, raw)
+            if found is not None and found[1].changed and self.write:
+                found = self._written(path, display, template, raw, found)
         except CatalogError as exc:
             return Issue(display_path(self.root, Path(exc.path)), f"not merged: {exc.reason}", exc.line)
+        except CatalogsBusy as exc:
+            return Issue(
+                display,
+                f"not merged: another run held it longer than lock_wait ({self.lock_wait:g} s): {exc}; "
+                f"run again once it has finished",
+            )
         except ChangedMeanwhile as exc:
             return Issue(display, f"not merged: the catalog was changed during the run; run again{exc.kept_note}")
         except OSError as exc:
             return Issue(display, f"cannot write the catalog: {exc.strerror}")
+        if found is None:  # as the last merge left it
+            return MergeSummary(display, template_display, False, 0, 0, 0, 0, 0)
+        digest, result = found
         if self.journal is not None and (self.write or not result.changed):
             left = hashlib.sha256(result.data).hexdigest() if result.changed else digest
             self.journal.note_merged(display, Merged(template_display, template_digest, left))
         counts = (result.added, result.fuzzy, result.obsoleted, result.revived, result.removed)
         return MergeSummary(display, template_display, result.changed, *counts)
+
+    def _merged(self, path: Path, display: str, template: Path, raw: bytes) -> tuple[str, MergeResult] | None:
+        """``raw`` (the catalog's bytes) merged with ``template``, and their SHA-256; None when the journal knows them
+        as what the last merge with this template left."""
+        digest = hashlib.sha256(raw).hexdigest()
+        journal = self.journal
+        if journal is not None:
+            template_display, template_digest = display_path(self.root, template), self._template(template)[1]
+            if journal.merged(display, template_display, template_digest, digest):
+                return None
+        return digest, merge_read(path, raw, self._parsed_template(template))
+
+    def _written(
+        self, path: Path, display: str, template: Path, raw: bytes, found: tuple[str, MergeResult]
+    ) -> tuple[str, MergeResult] | None:
+        """Write ``found`` (the merge of ``raw``) under the catalog's lock; what was written (None: nothing was).
+
+        Only over ``raw``: a catalog written since it was read (by a run that held it, which the lock
+        waited for) is read and merged again under the lock, once; changed again, it is left as it is
+        (:class:`ChangedMeanwhile`).
+        """
+        with one_catalog(self.cache_dir, path, display, self.lock_wait, self.log):
+            try:
+                write_over(path, found[1].data, raw)  # only while it holds what was merged: a save is never lost
+                return found
+            except ChangedMeanwhile as exc:
+                if exc.kept is not None:  # two saves in an instant: both kept, for the user to look at
+                    raise
+                try:
+                    raw = read_regular(path)
+                except OSError:  # removed meanwhile: left so
+                    raise exc from None
+            again = self._merged(path, display, template, raw)
+            if again is not None and again[1].changed:
+                write_over(path, again[1].data, raw)
+            return again
 
     def _template(self, path: Path) -> tuple[bytes, str]:
         """The template's bytes and their SHA-256; CatalogError when it cannot be read."""
@@ -194,9 +244,7 @@ def merge_templates(
     # A frozen refresh lists what the merge would do itself; a log of merges that did not happen would mislead.
     merge_log = (lambda message: None) if frozen else log
     journal = Journal(settings.cache_dir)
-    outcome = merge_catalogs(
-        settings.root, catalogs, template or settings.refresh_template, merge_log, not frozen, journal
-    )
+    outcome = merge_catalogs(settings, catalogs, template or settings.refresh_template, merge_log, not frozen, journal)
     outcome.issues[:0] = found.refused
     if not frozen:
         outcome.issues.extend(_save(journal))

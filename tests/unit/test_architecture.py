@@ -306,6 +306,8 @@ FRONT_DOORS = {
     "pipeline.catalogs.similar:_rapidfuzz": "rapidfuzz, when a merge looks for the entry most like a new one",
     "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
+    "pipeline.resources.attach:_sync_glossary": "the glossary's sync, when a target of the run has a glossary",
+    "pipeline.resources.attach:_sync_styles": "the style lists' sync, when a target of the run has style rules",
     "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",
     "pipeline.locales:cldr": "CLDR (babel), when a code is checked or named, or a plural rule looked up",
     "pipeline.placeholders.grammars.positional:_xml_problem": "lxml, for a kde-kuit-format string with markup",

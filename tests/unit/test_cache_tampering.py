@@ -125,7 +125,7 @@ def test_run_state_of_the_wrong_shape_is_ignored_without_a_traceback(tmp_path: P
     assert report.totals.segments_translated == 4
     if state.lstrip().startswith('{"version"'):
         assert run(settings, FakeService()).unchanged_catalogs == 1  # and replaced by a good one
-    else:  # not a state.json of ours (its first key): left as it is, said
+    else:  # not a state.json of ours (no "version" and "catalogs"): left as it is, said
         assert (cache_dir(settings) / STATE_NAME).read_text(encoding="utf-8") == state
         assert any("is not a file pipeline wrote" in i.reason for i in report.issues)
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.run.locks import CatalogLocks, Holder, _lock_file
+from pipeline.run.catalog_lock import lock_file
+from pipeline.run.locks import CatalogLocks, Holder
 
 
 def test_a_second_run_waits_for_the_catalogs_the_first_holds(tmp_path: Path) -> None:
@@ -65,7 +66,7 @@ def test_a_link_in_a_lock_files_place_leaves_what_it_names_alone(tmp_path: Path)
     victim, catalog, cache = tmp_path / "victim.txt", tmp_path / "de.po", tmp_path / "cache"
     victim.write_bytes(b"precious\n")
     (cache / "locks").mkdir(parents=True)
-    os.symlink(victim, _lock_file(cache / "locks", catalog))
+    os.symlink(victim, lock_file(cache / "locks", catalog))
     said: list[str] = []
     locks = CatalogLocks(cache)
     asyncio.run(locks.acquire([catalog], lambda p: p.name, said.append))

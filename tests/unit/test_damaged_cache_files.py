@@ -219,3 +219,31 @@ def test_what_a_run_folded_into_a_file_set_aside_is_said_to_be_lost(
     assert not first.kept  # a and b are in the file set aside only
     assert len(said) == 1 and "some translations this run had stored in it are not in the new one" in said[0]
     assert TranslationCache(tmp_path).get_many(["a", "b", "c", "d"]) == {"c": "3", "d": "4"}
+
+
+def test_a_provenance_file_malformed_where_a_read_goes_is_set_aside_when_read_and_what_was_read_is_carried(
+    tmp_path: Path,
+) -> None:
+    # A run that only reads provenance (nothing new to write, a review) found it damaged and went on as without it,
+    # saying nothing, for ever: machine translations then pass for a human's, and no save came to set it aside.
+    settings = project(tmp_path)
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    written = [u for u in read_catalog(tmp_path / APP).units if u.state is UnitState.FUZZY]
+    other = "a/other.po"  # sorts first: its rows on the table's first page, the app's on its last
+    db = sqlite3.connect(folder / PROVENANCE_FILE)
+    db.execute("INSERT INTO written VALUES (?, ?, ?)", (other, "Save", '[["Save"],["Enregistrer"],"x"]'))
+    db.executemany("INSERT INTO written VALUES (?, ?, ?)", ((f"b/{n:04}.po", "x", "y" * 200) for n in range(300)))
+    db.commit()
+    db.close()  # the last connection: its log is written into the file
+    said: list[str] = []
+    provenance = Provenance(folder, said.append)
+    assert list(provenance.provenance(other)) == ["Save"]
+    _damaged_past_its_schema(folder / PROVENANCE_FILE)  # where the app's rows are: pages not read yet
+    assert provenance.machine_written(APP, written[0]) is None  # unreadable: as without provenance
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert len(said) == 1 and f"it was moved to {aside.name} and a new one started" in said[0]
+    assert provenance.changed
+    provenance.save()  # what was read from it before is carried into the new file
+    provenance.close()
+    assert list(Provenance(folder).provenance(other)) == ["Save"]

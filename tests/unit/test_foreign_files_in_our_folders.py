@@ -3,7 +3,8 @@ a run never replaces or removes a file there that the pipeline did not make.
 
 Before a file of its own (state.json, synced.json, rejections.json, report.json, report.md, the SQLite
 files, a lock's note) is replaced or written into, the file there must be ours: a regular file, not a
-link, in our format (its first JSON key, the report's heading, only our SQLite tables). Otherwise that
+link, in our format (its first JSON key, or for state.json what it holds: test_our_json_files_by_what_they_hold.py;
+the report's heading; only our SQLite tables). Otherwise that
 write stops with an error naming the file and the setting, and the file is left as it was.
 """
 

@@ -100,9 +100,9 @@ def _abandoned_lock(root: Path, catalog: Path, pid: int) -> None:
     import time
 
     from pipeline.files.lockfile import hostname
-    from pipeline.run.locks import _lock_file
+    from pipeline.run.catalog_lock import lock_file
 
-    lock = _lock_file(root / ".cache" / "locks", catalog.resolve())
+    lock = lock_file(root / ".cache" / "locks", catalog.resolve())
     lock.parent.mkdir(parents=True, exist_ok=True)
     note = {"pid": pid, "host": hostname(), "command": "pipeline", "since": time.time()}
     lock.write_bytes(b"\n" + json.dumps(note).encode())

@@ -14,12 +14,11 @@ import json
 import os
 import signal
 import socket
-import textwrap
 import time
 from pathlib import Path
 
 from pipeline.files.lockfile import FileLock, state_lock, state_lock_path
-from tests.killed_runs import ended_process, one_catalog_project, translate
+from tests.killed_runs import ended_process, killed_writing, one_catalog_project, translate
 
 
 def _killed_holder(folder: Path, pid: int, host: str) -> None:
@@ -77,21 +76,7 @@ def test_the_state_lock_says_who_holds_it_while_held_and_nothing_once_let_go(tmp
 
 
 #: ``pipeline translate`` killed (SIGKILL) once a report's new bytes are written beside it, before the rename.
-KILLED_WHILE_REPORTING = textwrap.dedent(
-    """
-    import os, signal, sys
-    from pipeline.files import atomic
-    from pipeline.run import report
-
-    def write_then_die(path, data, durable=True):
-        atomic.write_beside(path, data, durable)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    report.atomic_write = write_then_die
-    from pipeline.cli import main
-    sys.exit(main(["translate", "--quiet"]))
-    """
-)
+KILLED_WHILE_REPORTING = killed_writing("pipeline.run.report")
 
 
 def test_the_run_after_a_kill_while_writing_the_report_removes_what_it_left(tmp_path: Path) -> None:

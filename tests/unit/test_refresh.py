@@ -352,28 +352,45 @@ def test_a_merge_loads_the_format_grammars_and_the_fuzzy_ranking_only_where_the_
     assert catalog.read_bytes() != (DATA / f"{pair}.po").read_bytes()  # merged all the same
 
 
-def test_a_save_while_refresh_merges_a_catalog_is_kept_and_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+@pytest.mark.parametrize("saves", [1, 2])
+def test_a_save_while_refresh_merges_a_catalog_is_kept_and_merged_or_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool, saves: int
 ) -> None:
     # The merge step replaced the catalog whatever it held by then (atomic_write): a translator's
-    # save, or the translations another run wrote, made while it merged were lost.
+    # save, or the translations another run wrote, made while it merged were lost. A save made while
+    # the merge is written is now merged in turn (read again, under the catalog's lock); a second save
+    # in the instant of that write is left as it is, and the catalog reported.
     project = copy_sample_project(tmp_path, "http://127.0.0.1:9/unreachable")
     settings = load_settings(project / "pipeline.toml")
     pot = project / "sample_locales" / "messages.pot"
     _edited_template(tmp_path, pot).replace(pot)
     catalog = project / "sample_locales" / "de" / "LC_MESSAGES" / "messages.po"
-    saved = catalog.read_bytes() + b'\nmsgid "Saved by a translator"\nmsgstr "Von Hand gespeichert"\n'
+    saved = [
+        catalog.read_bytes() + f'\nmsgid "Saved by a translator {n}"\nmsgstr "Gespeichert"\n'.encode() for n in (1, 2)
+    ]
     real = atomic.new_beside
+    made: list[bytes] = []
 
     def new_beside(target: Path, tag: str = "") -> tuple[int, str]:
-        if target == catalog:
-            catalog.write_bytes(saved)
+        if target == catalog and len(made) < saves:  # the instant before the merge's write
+            made.append(saved[len(made)])
+            catalog.write_bytes(made[-1])
         return real(target, tag)
 
     monkeypatch.setattr(atomic, "new_beside", new_beside)
     outcome, _ = refresh(settings, merge_only=True)
-    assert catalog.read_bytes() == saved
-    assert [(i.catalog, i.reason) for i in outcome.issues] == [
-        ("sample_locales/de/LC_MESSAGES/messages.po", "not merged: the catalog was changed during the run; run again")
-    ]
-    assert len(outcome.catalogs) == 7 and not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]
+    if saves == 1:
+        assert outcome.issues == []
+        text = catalog.read_text(encoding="utf-8")
+        assert 'msgid "Saved by a translator 1"' in text  # the save is kept,
+        [merged] = [c for c in outcome.catalogs if c.path == "sample_locales/de/LC_MESSAGES/messages.po"]
+        assert merged.written and merged.added == 2  # and merged
+    else:
+        assert catalog.read_bytes() == saved[1]
+        assert [(i.catalog, i.reason) for i in outcome.issues] == [
+            (
+                "sample_locales/de/LC_MESSAGES/messages.po",
+                "not merged: the catalog was changed during the run; run again",
+            )
+        ]
+    assert len(outcome.catalogs) == 9 - saves and not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]

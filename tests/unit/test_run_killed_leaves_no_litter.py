@@ -19,7 +19,8 @@ from pathlib import Path
 
 from pipeline.files.atomic import discard_left, new_beside
 from pipeline.files.lockfile import FileLock
-from pipeline.run.locks import CatalogLocks, _holder, _lock_file
+from pipeline.run.catalog_lock import lock_file, read_holder
+from pipeline.run.locks import CatalogLocks
 from tests.killed_runs import CATALOG, ended_process, one_catalog_project, translate
 
 #: ``pipeline translate`` killed (SIGKILL, nothing runs after it) once a catalog's new bytes are
@@ -142,10 +143,10 @@ def test_a_note_whose_process_or_time_no_system_can_hold_is_no_note(tmp_path: Pa
     catalog.write_text(CATALOG, encoding="utf-8")
     here = socket.gethostname()
     for pid in ("1e999", str(2**31), str(2**63), str(10**30), "-1", "0"):
-        lock_file = _lock_file(tmp_path / ".cache" / "locks", catalog)
-        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        held = lock_file(tmp_path / ".cache" / "locks", catalog)
+        held.parent.mkdir(parents=True, exist_ok=True)
         note = f'{{"pid": {pid}, "host": "{here}", "command": "pipeline", "since": 1}}'
-        lock_file.write_bytes(b"\n" + note.encode())
+        held.write_bytes(b"\n" + note.encode())
         said: list[str] = []
         locks = CatalogLocks(tmp_path / ".cache")
         assert locks.take_free([catalog], lambda p: p.name, said.append)
@@ -153,5 +154,5 @@ def test_a_note_whose_process_or_time_no_system_can_hold_is_no_note(tmp_path: Pa
         assert said == []
     for since in ("1e300", "-1e300", "1e999"):
         note = f'{{"pid": {os.getpid()}, "host": "{here}", "command": "pipeline", "since": {since}}}'
-        lock_file.write_bytes(b"\n" + note.encode())
-        assert _holder(lock_file) is None
+        held.write_bytes(b"\n" + note.encode())
+        assert read_holder(held) is None

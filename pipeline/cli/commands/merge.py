@@ -30,6 +30,8 @@ def refresh_settings(args: argparse.Namespace) -> Settings:
         if args.max_characters < 0:
             raise UsageError("--max-characters must be 0 or more")
         settings = settings._replace(max_characters=args.max_characters)
+    if args.lock_wait is not None:
+        settings = settings._replace(lock_wait=args.lock_wait)
     return settings
 
 
@@ -51,8 +53,8 @@ def print_merges(outcome: MergeOutcome, args: argparse.Namespace) -> int:
 
 def merged_line(outcome: MergeOutcome) -> str:
     """How many catalogs the merge step changed."""
-    if not outcome.catalogs:
-        return "no catalog merged (no template for them)"
+    if not outcome.catalogs:  # the problems printed above say why (no template, a catalog held by a run, ...)
+        return "no catalog merged"
     changed = sum(1 for c in outcome.catalogs if c.written)
     return f"{changed} of {len(outcome.catalogs)} catalogs updated from their template"
 

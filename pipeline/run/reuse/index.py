@@ -13,7 +13,12 @@ catalog of another language is told apart without parsing where its path, the co
 the run state says its language. What a catalog holds is kept in the cache folder
 (``reuse/<hash of its name>.json``), named by the SHA-256 of its bytes: the next run reads that
 instead of parsing a catalog nobody changed, and parses one whose bytes differ. The catalogs of
-the run's later windows are not recorded: it is about to write them.
+the run's later windows are not recorded: it is about to write them. Records are written as the
+other files of the cache folder are: while holding the folder's lock (``reuse/.lock``, taken at a
+build's first record and let go when the build ends), whose holder leaves a note naming its process,
+so that the next holder removes what a run killed while writing a record left. A run that finds the
+lock held (another run writing its records) keeps no record in that build: the next run parses those
+catalogs again, which is slower, never wrong.
 
 A catalog of the run the index parses before its window is read (one that changed since the last
 run: a new string in each of a project's catalogs) is kept, up to :data:`AHEAD_BYTES` of catalogs,
@@ -35,7 +40,8 @@ from pipeline.catalogs import Catalog, UnitState, read_catalog
 from pipeline.catalogs.po import read_po
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
-from pipeline.files.atomic import atomic_write
+from pipeline.files.atomic import atomic_write, discard, left_in
+from pipeline.files.lockfile import FileLock, take_over
 from pipeline.files.untrusted import read_regular
 from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
 from pipeline.run.journal import Journal
@@ -45,6 +51,8 @@ __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 
 INDEX_VERSION = 1
 INDEX_DIR = "reuse"
+#: The lock held while records are written in :data:`INDEX_DIR` (hidden, beside them).
+LOCK_NAME = ".lock"
 #: The largest compendium read: a glob may match a file of any size (or a link to /dev/zero, which a
 #: regular-file check refuses first); a compendium past this one would hold its run's memory.
 COMPENDIUM_BYTES = 256 * 1024 * 1024
@@ -138,6 +146,7 @@ class Index:
         self._unread = set(run_paths)  # the run's catalogs whose window has not read them yet
         self._ahead: dict[Path, tuple[bytes, Catalog]] = {}  # a run's catalog as parsed: its bytes, its catalog
         self._ahead_bytes = 0
+        self._writing: FileLock | bool | None = None  # the records' lock while a build holds it; False: held elsewhere
         # The project's catalogs, found once for every language built (templates are no source).
         self._project = None if project is None else [path for path in project if path.suffix.lower() != ".pot"]
 
@@ -164,6 +173,14 @@ class Index:
             return
         for key in todo:
             self._languages[key] = LanguageIndex()
+        try:
+            self._build(codes, todo, parsed)
+        finally:
+            if isinstance(self._writing, FileLock):
+                self._writing.release()
+            self._writing = None
+
+    def _build(self, codes: list[str], todo: set[tuple[str, ...]], parsed: dict[Path, tuple[str, Catalog]]) -> None:
         bases = {locales.base_language(code) for code in codes}
         for path, compendium in self._candidates():
             display = display_path(self.settings.root, path)
@@ -265,9 +282,8 @@ class Index:
                 self._ahead[path] = (data, catalog)
                 self._ahead_bytes += len(data)
             return source
-        if stored is not None and self.persist:
+        if stored is not None and self.persist and self._may_write(stored.parent):
             try:
-                stored.parent.mkdir(parents=True, exist_ok=True)
                 # Not flushed to the disk: a record a power cut leaves old or empty fails the digest or
                 # shape check of _load, and that catalog is parsed again (a flush per catalog cost more
                 # than parsing it).
@@ -275,6 +291,32 @@ class Index:
             except OSError:
                 pass  # the next run parses it again: slower, never wrong
         return source
+
+    def _may_write(self, directory: Path) -> bool:
+        """Whether this build may write records in ``directory``: it holds the folder's lock (taken at the first
+        record, with the clean-up after a killed holder); False when another run holds it, or it cannot be made."""
+        if self._writing is None:
+            self._writing = False
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+                lock = FileLock(directory / LOCK_NAME)
+                if lock.try_acquire():
+                    self._writing = lock
+                    take_over(lock, lambda pid: _discard_left(directory, pid))
+            except OSError:
+                pass  # no record kept: the next run parses those catalogs again
+        return isinstance(self._writing, FileLock)
+
+
+def _discard_left(directory: Path, pid: int) -> None:
+    """Remove the temporary files of records ended process ``pid`` left in ``directory`` (a killed holder)."""
+    for left in left_in(directory, pid, _is_record):
+        discard(left)
+
+
+def _is_record(name: str) -> bool:
+    """Whether ``name`` is a record's (:meth:`Index._source`: 32 hex digits of a hash, then ``.json``)."""
+    return len(name) == 37 and name.endswith(".json") and all(c in "0123456789abcdef" for c in name[:32])
 
 
 def _read(path: Path, data: bytes) -> Catalog:
