@@ -173,10 +173,11 @@ CODE_ELEMENT = r"""
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
 #: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    (?:(?<=[\s(\[{"'=,`|])|^)   # after a space, an opening bracket or quote, a usage line's |:
-                                # not "Demo</b>-Anwendung"
-    (?:--?[A-Za-z]              # -x, --name, -ffixed
-      |--[0-9]+[A-Za-z]         #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
+    -(?<![^\s(\[{"'=,`|]-)       # a dash first in the text or after a space, an opening bracket or quote, a
+                                # usage line's |: not "Demo</b>-Anwendung" (written from the dash, which the
+                                # regex engine skips ahead to)
+    (?:-?[A-Za-z]               # -x, --name, -ffixed
+      |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
@@ -196,15 +197,16 @@ BRACE_SET = r"""
 #: Its alternatives, in order; the scan searches each where the text holds what it needs (the first and
 #: third a slash, the second a dot, the last a colon and a backslash).
 PATH_ROOTED = r"""
-    (?<![\w/.~:\\)\]])           # not inside a word, a URL or another path, nor after "term(s)"
-    (?:~|\.{1,2})?              # home, here, up
-    /(?!-)                      # not "+/-sectors" (util-linux's "plus or minus")
+    (?:~(?<![\w/.~:\\)\]]~)/     # home, here, up, or the root, not inside a word, a URL or another path,
+      |\.(?<![\w/.~:\\)\]]\.)\.?/  #   nor after "term(s)" (each written from its first character, which
+      |/(?<![\w/.~:\\)\]]/)        #   the regex engine skips ahead to)
+    )(?!-)                      # not "+/-sectors" (util-linux's "plus or minus")
     (?:[A-Za-z0-9_.+@-]|\([\w|]+\))+   # the first component; bash's /dev/(tcp|udp) alternatives too
     (?:/(?:[A-Za-z0-9_.+@-]|\([\w|]+\))*)*   # the others; a trailing slash too
 """
 DOTFILE = r"""
-    (?<![\w.~:\\-])
-    \.[a-z][a-z0-9_.-]*[a-z0-9]   # a dotfile starting a word or after a folder: .netrc, OUTPUT_DIR/.doctrees
+    \.(?<![\w.~:\\-]\.)          # a dot starting a word or after a folder (written from the dot)
+    [a-z][a-z0-9_.-]*[a-z0-9]   # a dotfile: .netrc, OUTPUT_DIR/.doctrees
                                 # (".NET" is a name)
 """
 PATH_RELATIVE = r"""

@@ -406,13 +406,19 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
     for mine, theirs in spellings:
         if "<" not in mine:
             continue
-        known = [_shape(token) for token in _TOKEN().findall(theirs)]
+        known = list(_shapes(theirs))
         for token in _TOKEN().findall(mine):
             if _shape(token) in known:
                 known.remove(_shape(token))
             elif _reads_as_markup(token):
                 found.append(token)
     return found
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _shapes(source: str) -> tuple[str, ...]:
+    """The shapes of ``source``'s tag-like tokens: one source is compared with its answer in every language."""
+    return tuple(_shape(token) for token in _TOKEN().findall(source))
 
 
 _TEXT_VALUE = lazy_regex(rf"""(\s(?:{"|".join(sorted(TEXT_ATTRIBUTES))})\s*=\s*)(?:"[^"]*"|'[^']*')""", re.IGNORECASE)

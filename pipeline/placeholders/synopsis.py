@@ -89,7 +89,10 @@ _ENDS_LINE = lazy_regex(r"[ \t]*(?:\n|\Z)")
 def command_words(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the command words of every usage synopsis line of ``text``."""
     found: list[tuple[int, int]] = []
-    starts = [0, *(m.end() for m in _NEWLINE().finditer(text))]  # tried where a line starts, not at every character
+    if not _may_hold(text):
+        return found
+    # Tried where a line starts, not at every character.
+    starts = [0, *(m.end() for m in _NEWLINE().finditer(text))] if "\n" in text else [0]
     for m in filter(None, (_SYNOPSIS().match(text, at) for at in starts)):
         if m.group("label") is None and not (
             _synopsis_rest(text, m.end("words")) or (m.start() == 0 and _command_help(text, m.group("words")))
@@ -106,6 +109,12 @@ def command_words(text: str) -> list[tuple[int, int]]:
         start = m.start("words")
         found.append((start, start + len(" ".join(words[:kept]))))
     return found
+
+
+def _may_hold(text: str) -> bool:
+    """Whether ``text`` holds what a synopsis's words stand before (an option, a bracket, a metavariable,
+    alternatives) or a label's colon: without any, :data:`_SYNOPSIS` matches nowhere."""
+    return "-" in text or "[" in text or "<" in text or "(" in text or ":" in text
 
 
 #: Names synopses give their arguments in small letters (bash's ``source filename [arguments]``,
@@ -190,6 +199,8 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     words a user types: judged as a translation, they are there, in the place they were put.
     """
     wanted = [ph.text for ph in source.placeholders if ph.kind == KIND]
+    if not wanted and not any(ph.kind == KIND for ph in target.placeholders):
+        return target  # no command word on either side (most texts): nothing to look for, nothing inline
     for ph in target.placeholders:
         if ph.kind == KIND and ph.text in wanted:
             wanted.remove(ph.text)

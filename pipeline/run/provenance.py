@@ -38,6 +38,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
@@ -327,13 +328,11 @@ def _context_of(identity: str) -> str | None:
     return identity.split("\x04", 1)[0] if "\x04" in identity else None
 
 
-#: json.dumps(..., separators=(",", ":")) with its encoder made once: dumps makes one per call when given
-#: an argument, and a run encodes a record per unit it writes.
-_RECORD = json.JSONEncoder(separators=(",", ":"))
-
-
 def _record_text(rec: Written) -> str:
-    return _RECORD.encode([rec.sources, rec.targets, rec.inputs])
+    """``[sources, targets, inputs]`` as ``json.dumps(..., separators=(",", ":"))`` writes it, put together
+    from its strings: an encoder's call makes its C encoder anew each time, and a run records every unit."""
+    sources, targets = ",".join(map(_json_string, rec.sources)), ",".join(map(_json_string, rec.targets))
+    return f"[[{sources}],[{targets}],{_json_string(rec.inputs)}]"
 
 
 def _record_from(text: object) -> Written | None:

@@ -4,7 +4,8 @@ before a placeholder found from the last tag opening; a metavariable's glued tex
 only where they can be; a trigger character looked for on its own, and the trigger's other
 alternatives one by one, as the hint of a name is; an answer whose tags are all placeholders as sent
 cut at them alone, and one without a ``<`` known to hold none; a gap without a ``%`` not searched for
-the kinds that need one. Each is checked against the plain search it replaced, written out here."""
+the kinds that need one; a text without an option, bracket or colon not searched for a synopsis. Each
+is checked against the plain search it replaced, written out here."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from unittest import mock
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.placeholders import glue, kinds, markup
+from pipeline.placeholders import glue, kinds, markup, synopsis
 from pipeline.placeholders import protect as protect_module
 from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
@@ -35,6 +36,20 @@ def test_the_markup_scan_finds_nothing_in_a_text_it_skips(text: str, xliff: bool
     with mock.patch.object(markup, "_OUTER_NEEDS", ("",)):  # "" is in every text: nothing skipped
         scanned = markup.outer_spans(text, xliff, every_tag)
     assert markup.outer_spans(text, xliff, every_tag) == scanned
+
+
+@given(TEXT | st.text(alphabet="ab -[<(:\n\tuUsageor", max_size=30))
+@example("usage: git stash clear")
+@example("git notes add [<options>]")
+@example("Usage: %s disk")
+@example("help (x|y)")
+@example("plain words only")
+@example("logout [n]")
+@example("trap [arg] [sigspec ...]")
+def test_the_synopsis_scan_finds_nothing_in_a_text_it_skips(text: str) -> None:
+    with mock.patch.object(synopsis, "_may_hold", lambda _: True):  # nothing skipped
+        scanned = synopsis.command_words(text)
+    assert synopsis.command_words(text) == scanned
 
 
 @given(TAGGED, st.integers(min_value=0, max_value=60), st.sets(st.sampled_from(["1", "23", "4"])))

@@ -13,6 +13,7 @@ from pipeline.placeholders.grammars.spec import Arg, Directive, Grammar, Parsed,
 __all__ = ["PERL_BRACE", "PYTHON", "PYTHON_BRACE", "RUBY", "SH"]
 
 _MAPPING, _TUPLE = "mapping", "tuple"
+_MAPPING_FACTS, _TUPLE_FACTS = frozenset({_MAPPING}), frozenset({_TUPLE})
 
 # --- Python % -----------------------------------------------------------------------------------
 
@@ -42,27 +43,27 @@ def _parse_python(text: str, translated: bool) -> Parsed:
         m = _PYTHON().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid=_bad(text, at, len(directives) + 1))
-        stars = [s for s in (m["width"], m["precision"]) if s == "*"]
-        conversion = m["conversion"]
-        if stars or (m["name"] is None and conversion != "%"):
+        name, width, precision, conversion = m.group("name", "width", "precision", "conversion")
+        stars = (width == "*") + (precision == "*")
+        if stars or (name is None and conversion != "%"):
             if named:
                 return Parsed(tuple(directives), invalid="the string uses both named and unnamed arguments")
-            unnamed.extend(Arg(len(unnamed) + 1 + i, "int") for i in range(len(stars)))
-        type_ = "any" if conversion in "sr" and m["precision"] and set(m["precision"]) == {"0"} else None
+            unnamed.extend(Arg(len(unnamed) + 1 + i, "int") for i in range(stars))
+        type_ = "any" if conversion in "sr" and precision and set(precision) == {"0"} else None
         type_ = type_ or _PYTHON_TYPES.get(conversion, "")
-        if m["name"] is not None:
+        if name is not None:
             if unnamed:
                 return Parsed(tuple(directives), invalid="the string uses both named and unnamed arguments")
-            named.append(Arg(m["name"], type_))
+            named.append(Arg(name, type_))
         elif conversion != "%":
             unnamed.append(Arg(len(unnamed) + 1, type_))
-        takes = conversion != "%" or m["name"] is not None or bool(stars)
-        directives.append(Directive(at, m.end(), takes, takes and m["name"] is None))
+        takes = conversion != "%" or name is not None or bool(stars)
+        directives.append(Directive(at, m.end(), takes, takes and name is None))
         at = text.find("%", m.end())
     if named:
         args, problem = merge_args(named, any_type="any")
-        return Parsed(tuple(directives), args, problem, frozenset({_MAPPING}))
-    return Parsed(tuple(directives), tuple(unnamed), facts=frozenset({_TUPLE} if unnamed else ()))
+        return Parsed(tuple(directives), args, problem, _MAPPING_FACTS)
+    return Parsed(tuple(directives), tuple(unnamed), facts=_TUPLE_FACTS if unnamed else frozenset())
 
 
 def _check_python(source: Parsed, target: Parsed, strict: bool) -> str | None:

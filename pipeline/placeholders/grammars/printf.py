@@ -193,6 +193,8 @@ class _Args:
     def parsed(self, directives: list[Directive], invalid: str | None, any_type: str = "") -> Parsed:
         if invalid:
             return Parsed(tuple(directives), invalid=invalid)
+        if not self.explicit:  # unnumbered alone: arguments 1, 2, ... once each, in order, as merged
+            return Parsed(tuple(directives), tuple(self.numbered))
         args, problem = merge_args(self.numbered)
         return Parsed(tuple(directives), args, problem)
 
@@ -396,6 +398,9 @@ def _parse_perl(text: str) -> Parsed:
     args = _Args(may_mix=True)
 
     def read(m: re.Match[str]) -> Directive | str | None:
+        if m.end() - m.start() == 2 and m["conversion"] != "%":  # %s, %d: nothing between % and the conversion
+            type_ = "vector" if m["conversion"] == "_" else _perl_type(m["conversion"], "")
+            return args.add(None, type_) or Directive(m.start(), m.end(), True, True)
         vector = m["vector"]
         if vector and vector.startswith("*"):
             problem = args.add(vector[1:-2] if "$" in vector else None, "string")

@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pipeline.alphabets import Alphabet, alphabet
+from pipeline.patterns import lazy_regex
 from pipeline.service.engine import detect
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index
@@ -205,8 +206,23 @@ class PseudoEngine:
         return Translation(_translate_text(text, request), source)
 
 
+#: What a text that a pipeline sent holds besides words: its placeholders' tags and character references,
+#: kept whole; a text with any other "<" (markup, a comment) is cut into pieces by ``markup`` instead.
+_KEPT = r'(?P<kept><x id="[0-9]+"/>|&(?:\#[0-9]+|\#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);)'
+_OTHER_MARKUP = lazy_regex(r'<(?!x id="[0-9]+"/>)')
+_KEPT_OR_WORD = lazy_regex(f"{_KEPT}|{_WORD.pattern}")
+_KEPT_OR_ASCII_WORD = lazy_regex(f"{_KEPT}|{_ASCII_WORD.pattern}")
+
+
 def _translate_text(text: str, request: EngineRequest) -> str:
     """Translate the translatable runs, apply the style rules across them, keep the rest."""
+    tokens = request.markup is not None and ("<" in text or "&" in text)  # a text without is one run
+    if tokens and not request.glossary and not request.style_rules and _OTHER_MARKUP().search(text) is None:
+        # The usual text sent with placeholders: one pass, the tokens kept and the words translated.
+        words = _words(request.target_lang, request.model_type == QUALITY)
+        return (_KEPT_OR_ASCII_WORD() if text.isascii() else _KEPT_OR_WORD()).sub(
+            lambda m: words[m.group()] if m.lastgroup is None else m.group(), text
+        )
     parts = list(pieces(text, request.markup))
     if not request.style_rules:  # the usual request: each run on its own
         return "".join(_translate_run(p.text, request) if p.translatable else p.text for p in parts)
