@@ -16,7 +16,7 @@ from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.files.damaged import is_damaged, set_aside
-from pipeline.run.provenance import PROVENANCE_FILE, Provenance
+from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 NOT_A_DATABASE = b"these bytes were never SQLite's " * 200
@@ -277,3 +277,38 @@ def test_a_review_that_finds_the_provenance_file_damaged_keeps_what_it_read_in_t
     after = Provenance(folder)
     assert after.provenance(de), "the rows the review read before are in the new file"
     after.close()
+
+
+def test_what_a_run_saved_before_a_read_found_the_provenance_file_damaged_is_in_the_new_file(tmp_path: Path) -> None:
+    # A run saves a window's provenance (its records then read again from the file, not held), and a later
+    # window's read finds the file damaged and sets it aside: the records saved first must reach the new file,
+    # or the machine translations the run wrote in its first window pass for a human's.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    db = sqlite3.connect(folder / PROVENANCE_FILE)  # rows between de's and fr's: fr's on the table's last page
+    db.executemany(
+        "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
+    )
+    db.commit()
+    db.close()
+    path = folder / PROVENANCE_FILE
+    data = bytearray(path.read_bytes())
+    data[-4096:] = b"\x07" * 4096  # fr's rows damaged, de's whole
+    path.write_bytes(bytes(data))
+    said: list[str] = []
+    provenance = Provenance(folder, said.append)
+    unit = next(u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    before = set(provenance.provenance(de))
+    provenance.record(de, [(unit, ("Neu",), "inputs")])
+    provenance.save()  # the first window's records, into the file not known to be damaged yet
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    assert provenance.machine_written(fr, fr_unit) is None  # the read that finds the damage
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    provenance.save()
+    provenance.close()
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert set(found) == before and found[unit_identity(unit)].targets == ("Neu",), said
