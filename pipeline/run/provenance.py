@@ -111,6 +111,8 @@ class Provenance:
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        # The catalogs whose records this process saved (then no longer held): read back from a file set aside.
+        self._saved: set[str] = set()
         # Earlier versions' per-catalog files: looked for once (a run of many catalogs asks for each).
         self._legacy = directory is not None and (directory / PROVENANCE_DIR).is_dir()
 
@@ -201,6 +203,7 @@ class Provenance:
                 (self.directory / PROVENANCE_DIR).rmdir()
         self._legacy = False
         for display in self._recorded:  # on disk now: read again if asked, not held (a run of many windows)
+            self._saved.add(display)
             self._provenance.pop(display, None)
             self._by_text.pop(display, None)
         self._recorded.clear()
@@ -262,8 +265,8 @@ class Provenance:
 
     def _set_aside(self, directory: Path, exc: BaseException) -> None:
         """A read found the file damaged (where no save may go for a long time: a run with nothing new to write, a
-        review): set it aside, said, as a save that finds it so does, and carry what was read from it before into
-        the new file, at the next save."""
+        review): set it aside, said, as a save that finds it so does, and carry what was read from it before, and
+        what this process saved into it (read back from it where it can be), into the new file, at the next save."""
         with self._lock:
             self.close()
         path = directory / PROVENANCE_FILE
@@ -271,7 +274,10 @@ class Provenance:
         if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
             return
         self._warn(moved_note(path, exc, aside))
-        for display, rows in list(self._provenance.items()):  # a scan thread may load another meanwhile
+        carried = dict(self._provenance)  # a scan thread may load another meanwhile
+        for display in self._saved - carried.keys():  # saved into that file, not held since
+            carried[display] = _salvaged(aside, display)
+        for display, rows in carried.items():
             if rows:  # beneath this run's records of it (saved over them)
                 self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
@@ -298,6 +304,25 @@ class Provenance:
             raise
         self._db = db
         return db
+
+
+def _salvaged(aside: Path, display: str) -> dict[str, Written]:
+    """The rows of ``display`` that can still be read from the damaged file set aside as ``aside`` (opened read-only);
+    empty when they cannot."""
+    found: dict[str, Written] = {}
+    try:
+        db = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
+        try:
+            query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
+            for identity, text in db.execute(query, (display,)):
+                record = _record_from(text)
+                if record is not None and isinstance(identity, str):
+                    found[identity] = record
+        finally:
+            db.close()
+    except sqlite3.Error:
+        pass  # damaged where they are too: as without them
+    return found
 
 
 def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str, str, str]]) -> None:
