@@ -191,7 +191,7 @@ class Provenance:
         try:
             self._insert_or_start_again(self.directory, legacy)
         except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
-            for recorded in self._recorded.values():
+            for recorded in list(self._recorded.values()):
                 recorded[:] = [list(records) for records in recorded]
             raise
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
@@ -202,11 +202,13 @@ class Provenance:
             with contextlib.suppress(OSError):
                 (self.directory / PROVENANCE_DIR).rmdir()
         self._legacy = False
-        for display in self._recorded:  # on disk now: read again if asked, not held (a run of many windows)
+        # On disk now: read again if asked, not held (a run of many windows). Over a copy of the names: a scan
+        # thread that finds the file damaged meanwhile adds what it carries (_set_aside), not to be iterated over.
+        for display in list(self._recorded):
             self._saved.add(display)
             self._provenance.pop(display, None)
             self._by_text.pop(display, None)
-        self._recorded.clear()
+            self._recorded.pop(display, None)
 
     def _insert_or_start_again(self, directory: Path, legacy: list[Path]) -> None:
         """:meth:`_insert`; a damaged file is set aside and the insert made into a new one (OSError when it cannot)."""
@@ -277,9 +279,10 @@ class Provenance:
         carried = dict(self._provenance)  # a scan thread may load another meanwhile
         for display in self._saved - carried.keys():  # saved into that file, not held since
             carried[display] = _salvaged(aside, display)
-        for display, rows in carried.items():
-            if rows:  # beneath this run's records of it (saved over them)
-                self._recorded.setdefault(display, []).insert(0, list(rows.items()))
+        with self._lock:  # a save in progress iterates over the records under it (_insert)
+            for display, rows in carried.items():
+                if rows:  # beneath this run's records of it (saved over them)
+                    self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
     def _open(self, directory: Path) -> sqlite3.Connection:
         """The table's connection, opened (and the file made in ``directory``) on first use."""
