@@ -259,17 +259,7 @@ def test_a_review_that_finds_the_provenance_file_damaged_keeps_what_it_read_in_t
     folder = cache_dir(settings)
     run(settings, FakeService())
     de = "locale/de/LC_MESSAGES/app.po"
-    # Rows between de's and fr's (locale/fr/...): fr's on the table's last page.
-    db = sqlite3.connect(folder / PROVENANCE_FILE)
-    db.executemany(
-        "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
-    )
-    db.commit()
-    db.close()
-    path = folder / PROVENANCE_FILE
-    data = bytearray(path.read_bytes())
-    data[-4096:] = b"\x07" * 4096  # the last page (fr's rows) damaged; de's, on the first leaf, read first
-    path.write_bytes(bytes(data))
+    _damage_the_last_page(folder)
     said: list[str] = []
     Session(settings, warn=said.append)
     (aside,) = _aside(folder, PROVENANCE_FILE)
@@ -287,16 +277,7 @@ def test_what_a_run_saved_before_a_read_found_the_provenance_file_damaged_is_in_
     folder = cache_dir(settings)
     run(settings, FakeService())
     de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
-    db = sqlite3.connect(folder / PROVENANCE_FILE)  # rows between de's and fr's: fr's on the table's last page
-    db.executemany(
-        "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
-    )
-    db.commit()
-    db.close()
-    path = folder / PROVENANCE_FILE
-    data = bytearray(path.read_bytes())
-    data[-4096:] = b"\x07" * 4096  # fr's rows damaged, de's whole
-    path.write_bytes(bytes(data))
+    _damage_the_last_page(folder)
     said: list[str] = []
     provenance = Provenance(folder, said.append)
     unit = next(u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
@@ -312,3 +293,18 @@ def test_what_a_run_saved_before_a_read_found_the_provenance_file_damaged_is_in_
     found = after.provenance(de)
     after.close()
     assert set(found) == before and found[unit_identity(unit)].targets == ("Neu",), said
+
+
+def _damage_the_last_page(folder: Path) -> None:
+    """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...), so fr's are on the table's
+    last page, and that page overwritten: fr's rows damaged, de's (on the first leaf, read first) whole."""
+    db = sqlite3.connect(folder / PROVENANCE_FILE)
+    db.executemany(
+        "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
+    )
+    db.commit()
+    db.close()
+    path = folder / PROVENANCE_FILE
+    data = bytearray(path.read_bytes())
+    data[-4096:] = b"\x07" * 4096
+    path.write_bytes(bytes(data))
