@@ -295,6 +295,33 @@ def test_what_a_run_saved_before_a_read_found_the_provenance_file_damaged_is_in_
     assert set(found) == before and found[unit_identity(unit)].targets == ("Neu",), said
 
 
+def test_what_a_run_saved_before_a_save_found_the_provenance_file_damaged_is_in_the_new_file(tmp_path: Path) -> None:
+    # As above, but the damage is found by a later window's save, which sets the file aside and saves into a new
+    # one: what the first window saved (and what was read) must reach the new file beneath the window's records.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    _damage_the_last_page(folder)
+    said: list[str] = []
+    provenance = Provenance(folder, said.append)
+    unit = next(u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    before = set(provenance.provenance(de))
+    provenance.record(de, [(unit, ("Neu",), "inputs")])
+    provenance.save()  # the first window's records, into the file not known to be damaged yet
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    provenance.record(fr, [(fr_unit, ("Nouveau",), "inputs")])
+    provenance.save()  # meets fr's damaged page: set aside, saved into a new file
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert any(aside.name in line for line in said), said
+    provenance.close()
+    after = Provenance(folder)
+    found, found_fr = after.provenance(de), after.provenance(fr)
+    after.close()
+    assert set(found) == before and found[unit_identity(unit)].targets == ("Neu",), said
+    assert found_fr[unit_identity(fr_unit)].targets == ("Nouveau",)
+
+
 def _damage_the_last_page(folder: Path) -> None:
     """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...), so fr's are on the table's
     last page, and that page overwritten: fr's rows damaged, de's (on the first leaf, read first) whole."""
