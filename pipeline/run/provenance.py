@@ -211,7 +211,8 @@ class Provenance:
             self._recorded.pop(display, None)
 
     def _insert_or_start_again(self, directory: Path, legacy: list[Path]) -> None:
-        """:meth:`_insert`; a damaged file is set aside and the insert made into a new one (OSError when it cannot)."""
+        """:meth:`_insert`; a damaged file is set aside and the insert made into a new one, with what was read from it
+        and saved into it carried (:meth:`_carry`); OSError when it cannot."""
         try:
             self._insert(directory, legacy)
         except sqlite3.Error as exc:
@@ -220,6 +221,7 @@ class Provenance:
             if aside is None:
                 raise OSError(errno.EIO, f"{path}: {exc}") from None
             self._warn(moved_note(path, exc, aside))
+            self._carry(aside)
             try:
                 self._insert(directory, legacy)
             except sqlite3.Error as again:
@@ -276,6 +278,11 @@ class Provenance:
         if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
             return
         self._warn(moved_note(path, exc, aside))
+        self._carry(aside)
+
+    def _carry(self, aside: Path) -> None:
+        """The file was set aside as ``aside``: what this process read from it, and what it saved into it (read back
+        where it can be), goes into the new file at the next save, beneath this run's records."""
         carried = dict(self._provenance)  # a scan thread may load another meanwhile
         for display in self._saved - carried.keys():  # saved into that file, not held since
             carried[display] = _salvaged(aside, display)
