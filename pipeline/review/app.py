@@ -18,6 +18,7 @@ API (JSON; an entry is named by the id the session gave it, never by a path):
 * ``POST /api/entries/{id}/accept|edit|reject|keep`` with ``{"version": ..., "targets": [...],
   "note": ...}``: 200 with the entry written; 422 ``{"errors": [...]}`` refused (a check failed);
   409 ``{"conflict": reason, "entry": ...}`` when the catalog changed under the page;
+  a decision on a catalog a run holds waits for it (:meth:`Session.turn`) while other requests are answered;
 * ``POST /api/quit``: end the review (the server stops; the command prints its summary).
 """
 
@@ -162,8 +163,12 @@ class _Api:
         body = await _json_body(request)
         if not isinstance(body, dict) or not isinstance(body.get("version"), str):
             return JSONResponse({"errors": ['a JSON object with the "version" the page saw is expected']}, 400)
+        entry_id, action = request.path_params["id"], request.path_params["action"]
         try:
-            outcome = _act(session, request.path_params["id"], request.path_params["action"], body)
+            if action not in _ACTIONS:
+                raise _BadRequest(f"unknown action {action[:20]!r}")
+            async with session.turn(entry_id):  # waits for a run that holds the catalog, answering others
+                outcome = _act(session, entry_id, action, body)
         except KeyError:
             return JSONResponse({"errors": ["no such entry"]}, 404)
         except _BadRequest as exc:
@@ -190,6 +195,9 @@ class _Api:
 
 class _BadRequest(ValueError):
     """A request the page never sends: a wrong action or field type."""
+
+
+_ACTIONS = ("accept", "reject", "edit", "keep")
 
 
 def _act(session: Session, entry_id: str, action: str, body: dict[str, Any]) -> Outcome:

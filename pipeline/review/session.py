@@ -14,13 +14,15 @@ reviewer to look at again. Nothing is sent anywhere.
 Each decision is read and written under its catalog's lock (:func:`pipeline.run.catalog_lock.one_catalog`),
 as a translation run writes it: one made while a run holds the catalog waits a few seconds, then is
 refused naming the run (the run would otherwise find its catalog changed and write nothing), and
-what a session killed while writing left is removed by the next holder.
+what a session killed while writing left is removed by the next holder. A server waits through
+:meth:`Session.turn`, which leaves its event loop free to answer other requests meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
@@ -39,7 +41,7 @@ from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
 from pipeline.review.entries import Details, Origin, Status
-from pipeline.run.catalog_lock import CatalogsBusy, one_catalog
+from pipeline.run.catalog_lock import CatalogsBusy, one_catalog, one_catalog_awaited
 from pipeline.run.provenance import PROVENANCE_FILE, Provenance, Rejections
 
 #: Times a decision is tried again when the catalog changes between reading it and writing it.
@@ -123,6 +125,7 @@ class Session:
         self.entries: dict[str, Entry] = {}
         self.decided: Counter[tuple[str, Status]] = Counter()  # (language, decision)
         self._serial = 0
+        self._held: int | None = None  # the catalog whose lock :meth:`turn` holds, for the decision it awaits
         self._provenance = Provenance(settings.cache_dir, warn)
         self._rejections = Rejections(settings.cache_dir)
         found = find_catalogs(settings, paths, writing=True)
@@ -283,22 +286,50 @@ class Session:
         """Leave the entry awaiting review, with the reviewer's ``note``."""
         return self._decide(entry_id, seen, lambda loaded, unit: _kept(note))
 
-    def _decide(self, entry_id: str, seen: str, decision: _Decision) -> Outcome:
-        """Write ``decision`` for the entry the page saw as version ``seen``, over the catalog's current bytes."""
+    @contextlib.asynccontextmanager
+    async def turn(self, entry_id: str) -> AsyncIterator[None]:
+        """Hold the lock of ``entry_id``'s catalog while the body makes one decision on it (without awaiting).
+
+        For a server: the wait for a run that holds the catalog lets its event loop answer other requests,
+        and two decisions on one catalog take turns. KeyError for no such entry; :class:`Refused` when it
+        is decided already, or the run held the catalog longer than the wait, as :meth:`accept` is.
+        """
+        loaded = self._decidable(entry_id)
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                await stack.enter_async_context(
+                    one_catalog_awaited(self.settings.cache_dir, loaded.path, loaded.display, self._wait(), self.warn)
+                )
+            except CatalogsBusy as exc:
+                raise _busy(loaded, exc) from None
+            self._held = loaded.number
+            try:
+                yield
+            finally:
+                self._held = None
+
+    def _decidable(self, entry_id: str) -> Loaded:
+        """The catalog of the entry a decision is about; KeyError for no such entry, Refused when it is decided."""
         entry = self.entries.get(entry_id)
         if entry is None:
             raise KeyError(entry_id)
         if entry.status not in (Status.PENDING, Status.NOTED):
             raise Refused([f"already {entry.status.value} in this review"])
-        loaded = self.catalogs[entry.catalog]
-        wait = min(self.settings.lock_wait, DECISION_WAIT)
+        return self.catalogs[entry.catalog]
+
+    def _wait(self) -> float:
+        return min(self.settings.lock_wait, DECISION_WAIT)
+
+    def _decide(self, entry_id: str, seen: str, decision: _Decision) -> Outcome:
+        """Write ``decision`` for the entry the page saw as version ``seen``, over the catalog's current bytes."""
+        loaded = self._decidable(entry_id)
+        if self._held == loaded.number:  # taken by :meth:`turn`
+            return self._written(entry_id, seen, decision, loaded)
         try:
-            with one_catalog(self.settings.cache_dir, loaded.path, loaded.display, wait, self.warn):
+            with one_catalog(self.settings.cache_dir, loaded.path, loaded.display, self._wait(), self.warn):
                 return self._written(entry_id, seen, decision, loaded)
         except CatalogsBusy as exc:
-            raise Refused(
-                [f"another run holds {loaded.display}: {exc}; nothing was written: decide again once it has finished"]
-            ) from None
+            raise _busy(loaded, exc) from None
 
     def _written(self, entry_id: str, seen: str, decision: _Decision, loaded: Loaded) -> Outcome:
         """:meth:`_decide`'s decision written, under the catalog's lock."""
@@ -359,6 +390,12 @@ class Session:
             counts = ", ".join(f"{self.decided[(language, s)]} {_SAID[s]}" for s in DECIDED)
             lines.append(f"{language}: {counts}")
         return lines
+
+
+def _busy(loaded: Loaded, exc: CatalogsBusy) -> Refused:
+    """The refusal of a decision on ``loaded`` that a run held longer than a decision waits."""
+    reason = f"another run holds {loaded.display}: {exc}; nothing was written: decide again once it has finished"
+    return Refused([reason])
 
 
 _SAID = {Status.ACCEPTED: "accepted", Status.EDITED: "edited", Status.REJECTED: "rejected", Status.NOTED: "kept"}

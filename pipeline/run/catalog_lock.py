@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 from pipeline.files.lockfile import PID_MAX, POLL_SECONDS, FileLock, ended_holder, holder_note, hostname, read_note
@@ -37,6 +37,7 @@ __all__ = [
     "describe",
     "lock_file",
     "one_catalog",
+    "one_catalog_awaited",
     "read_holder",
     "waiting",
     "who_holds",
@@ -81,17 +82,77 @@ def one_catalog(
     be made, the write goes on unlocked and says so, as a run's does: the write itself never goes over a
     save (:func:`~pipeline.files.swap.write_over`).
     """
-    if cache_dir is None:
+    lock = _lock_of(cache_dir, catalog, shown, log)
+    try:
+        if lock is not None and not lock.try_acquire():
+            for pause in _tries(lock, shown, wait, log):
+                time.sleep(pause)
+    except OSError as exc:
+        _unlocked(shown, exc, log)
+        lock = None
+    with _holding(lock, catalog, shown, log):
         yield
-        return
+
+
+@contextlib.asynccontextmanager
+async def one_catalog_awaited(
+    cache_dir: Path | None, catalog: Path, shown: str, wait: float, log: Callable[[str], None]
+) -> AsyncIterator[None]:
+    """:func:`one_catalog` for a server: the wait for another holder lets its event loop answer other requests.
+
+    Once taken, the lock is held until the body ends; a body that does not await holds it for one
+    step of the loop, so two requests on the same catalog take turns, each waiting as for a run.
+    """
+    import asyncio  # here: a merge, which takes locks too, does not load asyncio
+
+    lock = _lock_of(cache_dir, catalog, shown, log)
+    try:
+        if lock is not None and not lock.try_acquire():
+            for pause in _tries(lock, shown, wait, log):
+                await asyncio.sleep(pause)
+    except OSError as exc:
+        _unlocked(shown, exc, log)
+        lock = None
+    with _holding(lock, catalog, shown, log):
+        yield
+
+
+def _lock_of(cache_dir: Path | None, catalog: Path, shown: str, log: Callable[[str], None]) -> FileLock | None:
+    """``catalog``'s lock, not taken yet; None when nothing is locked (no cache folder, or no lock folder: said)."""
+    if cache_dir is None:
+        return None
     directory = cache_dir / LOCKS_DIR
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(lock_file(directory, catalog))
-        if not lock.try_acquire():
-            _wait(lock, shown, wait, log)
     except OSError as exc:
-        log(f"warning: cannot lock {shown} ({exc.strerror}); another run may write it meanwhile")
+        _unlocked(shown, exc, log)
+        return None
+    return FileLock(lock_file(directory, catalog))
+
+
+def _unlocked(shown: str, exc: OSError, log: Callable[[str], None]) -> None:
+    log(f"warning: cannot lock {shown} ({exc.strerror}); another run may write it meanwhile")
+
+
+def _tries(lock: FileLock, shown: str, wait: float, log: Callable[[str], None]) -> Iterator[float]:
+    """The pauses before each new try to take ``lock``, which another process holds, within ``wait`` seconds
+    (said once); ends once taken, raises :class:`CatalogsBusy` when the wait is over. The caller pauses, as
+    its way of waiting allows (a sleep, or an event loop's)."""
+    who = who_holds(lock.path)
+    log(waiting(wait, shown, who))
+    deadline = time.monotonic() + wait
+    while True:
+        yield min(POLL_SECONDS, max(0.0, deadline - time.monotonic()))
+        if lock.try_acquire():
+            return
+        if time.monotonic() >= deadline:
+            raise CatalogsBusy(who)
+
+
+@contextlib.contextmanager
+def _holding(lock: FileLock | None, catalog: Path, shown: str, log: Callable[[str], None]) -> Iterator[None]:
+    """Body of a write under ``lock``, just taken (None: nothing locked); let go after it."""
+    if lock is None:
         yield
         return
     try:
@@ -99,19 +160,6 @@ def one_catalog(
         yield
     finally:
         lock.release()
-
-
-def _wait(lock: FileLock, shown: str, wait: float, log: Callable[[str], None]) -> None:
-    """Take ``lock``, which another process holds, within ``wait`` seconds (said); CatalogsBusy otherwise."""
-    who = who_holds(lock.path)
-    log(waiting(wait, shown, who))
-    deadline = time.monotonic() + wait
-    while True:
-        time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
-        if lock.try_acquire():
-            return
-        if time.monotonic() >= deadline:
-            raise CatalogsBusy(who)
 
 
 def waiting(wait: float, shown: str, who: str) -> Alert:

@@ -304,6 +304,7 @@ FRONT_DOORS = {
     "pipeline.catalogs.po_scan.entry:polib_key": "polib, where a key holds an escape it may read otherwise",
     "pipeline.catalogs.merge:_fails_new_flags": "the format grammars, for an entry whose flags the template changed",
     "pipeline.catalogs.similar:_rapidfuzz": "rapidfuzz, when a merge looks for the entry most like a new one",
+    "pipeline.run.catalog_lock:one_catalog_awaited": "asyncio, for the review server's wait (a merge waits without it)",
     "pipeline.catalog_paths:_git_files": "git's listing (subprocess), inside a work tree only",
     "pipeline.cache:open_shared": "Redis (an extra), when a shared cache is configured",
     "pipeline.resources.attach:_sync_glossary": "the glossary's sync, when a target of the run has a glossary",
