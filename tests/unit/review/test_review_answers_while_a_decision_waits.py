@@ -114,12 +114,13 @@ def test_a_decision_that_waited_the_whole_wait_is_refused_naming_the_run_and_not
         assert "another run holds locale/de/LC_MESSAGES/app.po: process" in reason
         assert reason.endswith("nothing was written: decide again once it has finished")
         assert len([line for line in page.said if WAITING in line]) == 1
+        assert (tmp_path / PO).read_bytes() == before
         again = await page.client.post(f"/api/entries/{row['id']}/accept", json={"version": row["version"]})
         assert again.status_code == 200  # once the run has let it go
         await page.client.aclose()
 
     asyncio.run(review())
-    assert (tmp_path / PO).read_bytes() != before
+    assert _awaiting(tmp_path / PO) == _awaiting(REVIEW_DATA / "awaiting_review.po") - 1
 
 
 def _awaiting(catalog: Path) -> int:
