@@ -17,7 +17,7 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,34 +70,41 @@ def json_first(*keys: str) -> tuple[bytes, ...]:
     return tuple(b'{"' + key.encode() + b'":' for key in keys)
 
 
-def parse_json(raw: bytes, ours: Callable[[object], bool], cut_short: tuple[bytes, ...]) -> tuple[object, str | None]:
+def parse_json(raw: bytes, key: str) -> tuple[object, str | None]:
     """The JSON in ``raw`` (a file's bytes; None when it does not parse), and why it is not a file of the pipeline's
-    (None: it is, or holds nothing to lose: empty, NUL bytes only).
+    that holds ``key`` (None: it is, or holds nothing to lose: empty, NUL bytes only).
 
-    Told by what it holds, ``ours(parsed)``, whatever the order of its keys (a tool or a hand may have
-    reordered them, another version may write another key first) or a byte-order mark an editor put
-    before it; a file that does not parse (cut short, damaged) by how it begins: ``cut_short``
-    (:func:`json_first`), as the pipeline writes it.
+    Told by what it holds (:func:`_versioned`), whatever the order of its keys (a tool or a hand may
+    have reordered them, another version may write another key first) or a byte-order mark an editor
+    put before it; a file that does not parse (cut short, damaged) by how it begins: with ``key``
+    (:func:`json_first`), as the pipeline writes it, its keys sorted.
     """
     if not raw or (raw[0] == 0 and not raw.strip(b"\0")):
         return None, None
     try:
         parsed = json.loads(raw)  # bytes: a byte-order mark is read as one
     except (ValueError, RecursionError):
-        return None, None if _squeezed(raw[:_HEAD]).startswith(cut_short) else NOT_OUR_FORMAT
-    return parsed, None if ours(parsed) else NOT_OUR_FORMAT
+        return None, None if _squeezed(raw[:_HEAD]).startswith(json_first(key)) else NOT_OUR_FORMAT
+    return parsed, None if _versioned(parsed, key) else NOT_OUR_FORMAT
 
 
-def read_ours(path: Path, ours: Callable[[object], bool], cut_short: tuple[bytes, ...], setting: str) -> object:
+def _versioned(data: object, key: str) -> bool:
+    """Whether parsed JSON ``data`` is a file of the pipeline's holding ``key``, of any version, its keys in any order
+    (its records may be damaged: each reader drops those it cannot take): an object with an integer ``version`` and
+    ``key`` (another program's JSON may begin with either, seldom holds both)."""
+    return isinstance(data, dict) and type(data.get("version")) is int and key in data
+
+
+def read_ours(path: Path, key: str, setting: str) -> object:
     """The JSON of the pipeline's file at ``path``, read before it is replaced (None: missing, empty, or it does not
     parse); :class:`NotOurs` when something else is there: a link, not a regular file, another program's JSON
-    (:func:`parse_json`, with ``ours`` and ``cut_short``)."""
+    (:func:`parse_json`, with ``key``)."""
     check_ours(path, None, setting)
     try:
         raw = read_regular(path)
     except FileNotFoundError:
         return None
-    parsed, why = parse_json(raw, ours, cut_short)
+    parsed, why = parse_json(raw, key)
     if why is not None:
         raise NotOurs(path, why, setting)
     return parsed

@@ -23,7 +23,7 @@ from pipeline.config import Settings, as_data
 from pipeline.config.resources import ResourceSettings
 from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, json_first, read_ours
+from pipeline.files.own import CACHE_SETTING, read_ours
 from pipeline.files.untrusted import read_regular
 
 RECORD_NAME = "synced.json"
@@ -83,7 +83,7 @@ class SyncRecord:
         self.directory.mkdir(parents=True, exist_ok=True)
         with state_lock(state_lock_path(self.directory)):  # as every file of the folder: see state_lock
             # Never another program's file; another run may have synced to another service meanwhile.
-            synced = {**_synced_of(read_ours(path, _is_record, json_first("synced"), CACHE_SETTING)), service: current}
+            synced = {**_synced_of(read_ours(path, "synced", CACHE_SETTING)), service: current}
             data = {"version": RECORD_VERSION, "synced": dict(sorted(synced.items()))}
             atomic_write(path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
         self._synced = synced
@@ -102,8 +102,3 @@ def _synced_of(data: object) -> dict[str, str]:
     if not isinstance(data, dict) or data.get("version") != RECORD_VERSION or not isinstance(data.get("synced"), dict):
         return {}
     return {str(k): str(v) for k, v in data["synced"].items()}
-
-
-def _is_record(data: object) -> bool:
-    """Whether parsed JSON ``data`` is a sync record of pipeline's, of any version, its keys in any order."""
-    return isinstance(data, dict) and type(data.get("version")) is int and "synced" in data

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, TypeVar
 from pipeline.config import Settings, as_data
 from pipeline.distribution import __version__
 from pipeline.files.atomic import atomic_write
-from pipeline.files.own import CACHE_SETTING, NotOurs, check_ours, json_first, parse_json
+from pipeline.files.own import CACHE_SETTING, NotOurs, check_ours, parse_json
 from pipeline.files.untrusted import read_regular
 from pipeline.model import SCHEME_VERSION, Cause, Severity
 
@@ -43,8 +43,6 @@ _Record = TypeVar("_Record")
 
 STATE_VERSION = 1
 STATE_NAME = "state.json"
-#: How a state.json of ours that does not parse (cut short) begins: as every version writes it.
-_CUT_SHORT = json_first("catalogs")
 #: How long a language list seen from a service is trusted for keeping "not offered" catalogs settled.
 LANGUAGES_TTL = 24 * 3600
 # Settings that choose which catalogs run or how the service is reached, not what a catalog becomes.
@@ -163,7 +161,7 @@ class Journal:
             raw = read_regular(path)
         except OSError:
             raw = b""  # missing or unreadable: start afresh (a save says why it cannot write there)
-        parsed, self._foreign = parse_json(raw, _is_state, _CUT_SHORT)
+        parsed, self._foreign = parse_json(raw, "catalogs")  # every version writes "catalogs" first
         data = this_version(parsed)
         return _settled_from(data), _languages_from(data), _merged_from(data), identity
 
@@ -339,13 +337,6 @@ def read_json(path: Path) -> dict[str, Any]:
 def this_version(data: object) -> dict[str, Any]:
     """``data`` when it is a state file's JSON object of this version; empty otherwise."""
     return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
-
-
-def _is_state(data: object) -> bool:
-    """Whether parsed JSON ``data`` is a state.json of pipeline's, of any version, its keys in any order (its records
-    may be damaged: they are read one by one): an object with an integer ``version`` and the ``catalogs`` every
-    version writes (another program's JSON may begin with either key, seldom holds both)."""
-    return isinstance(data, dict) and type(data.get("version")) is int and "catalogs" in data
 
 
 # Each field of a settled record and the exact type it must have: these files are plain JSON anyone

@@ -46,7 +46,7 @@ from pipeline.catalogs import Unit, UnitState
 from pipeline.files.atomic import atomic_write
 from pipeline.files.damaged import is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, check_tables, json_first, read_ours
+from pipeline.files.own import CACHE_SETTING, check_tables, read_ours
 from pipeline.files.untrusted import made_here
 from pipeline.run.journal import STATE_VERSION, dump_json, read_json, this_version
 
@@ -457,9 +457,7 @@ class Rejections:
         with state_lock(state_lock_path(self.directory)):
             path = self.directory / REJECTIONS_NAME
             # Never another program's file; another session or run may have saved meanwhile.
-            rejected = _rejections_of(
-                this_version(read_ours(path, _is_rejections, json_first("entries"), CACHE_SETTING))
-            )
+            rejected = _rejections_of(this_version(read_ours(path, "entries", CACHE_SETTING)))
             rejected.setdefault(entry, set()).add(text_hash(forms))
             atomic_write(path, dump_json(_rejections_file(rejected)))
         self._rejected = rejected
@@ -476,11 +474,6 @@ def _rejections_file(rejected: dict[Entry, set[str]]) -> dict[str, object]:
 def _load_rejections(path: Path) -> dict[Entry, set[str]]:
     """The file's records; a record of any other shape is dropped (the file is plain JSON anyone may edit)."""
     return _rejections_of(read_json(path))
-
-
-def _is_rejections(data: object) -> bool:
-    """Whether parsed JSON ``data`` is a rejections.json of pipeline's, of any version, its keys in any order."""
-    return isinstance(data, dict) and type(data.get("version")) is int and "entries" in data
 
 
 def _rejections_of(data: dict[str, Any]) -> dict[Entry, set[str]]:
