@@ -256,12 +256,8 @@ class Provenance:
         try:
             with self._lock:
                 db = self._open(directory) if self._db is not None or (directory / PROVENANCE_FILE).exists() else None
-                query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
-                rows = db.execute(query, (display,)).fetchall() if db is not None else []
-            for identity, text in rows:
-                record = _record_from(text)
-                if record is not None and isinstance(identity, str):
-                    found[identity] = record
+                rows = db.execute(_ROWS_OF, (display,)).fetchall() if db is not None else []
+            found.update(_written_rows(rows))
         except (sqlite3.Error, OSError) as exc:  # locked for longer than the timeout, not ours, not a file, damaged:
             if is_damaged(exc):  # as without provenance, and a damaged file is set aside
                 self._set_aside(directory, exc)
@@ -316,6 +312,18 @@ class Provenance:
         return db
 
 
+#: A catalog's rows, each (identity, record as bytes).
+_ROWS_OF = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
+
+
+def _written_rows(rows: Iterable[tuple[object, object]]) -> Iterator[tuple[str, Written]]:
+    """The records of ``rows`` (:data:`_ROWS_OF`); a row of any other shape is dropped (anyone may write the file)."""
+    for identity, text in rows:
+        record = _record_from(text)
+        if record is not None and isinstance(identity, str):
+            yield identity, record
+
+
 def _salvaged(aside: Path, display: str) -> dict[str, Written]:
     """The rows of ``display`` that can still be read from the damaged file set aside as ``aside`` (opened read-only);
     empty when they cannot."""
@@ -323,11 +331,7 @@ def _salvaged(aside: Path, display: str) -> dict[str, Written]:
     try:
         db = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
         try:
-            query = "SELECT identity, CAST(record AS BLOB) FROM written WHERE catalog = ?"
-            for identity, text in db.execute(query, (display,)):
-                record = _record_from(text)
-                if record is not None and isinstance(identity, str):
-                    found[identity] = record
+            found.update(_written_rows(db.execute(_ROWS_OF, (display,))))
         finally:
             db.close()
     except sqlite3.Error:
