@@ -163,12 +163,11 @@ class _Api:
         body = await _json_body(request)
         if not isinstance(body, dict) or not isinstance(body.get("version"), str):
             return JSONResponse({"errors": ['a JSON object with the "version" the page saw is expected']}, 400)
-        entry_id, action = request.path_params["id"], request.path_params["action"]
+        entry_id = request.path_params["id"]
         try:
-            if action not in _ACTIONS:
-                raise _BadRequest(f"unknown action {action[:20]!r}")
+            act = _action(request.path_params["action"], body)  # a request the page never sends: before any wait
             async with session.turn(entry_id):  # waits for a run that holds the catalog, answering others
-                outcome = _act(session, entry_id, action, body)
+                outcome = act(session, entry_id)
         except KeyError:
             return JSONResponse({"errors": ["no such entry"]}, 404)
         except _BadRequest as exc:
@@ -197,25 +196,24 @@ class _BadRequest(ValueError):
     """A request the page never sends: a wrong action or field type."""
 
 
-_ACTIONS = ("accept", "reject", "edit", "keep")
-
-
-def _act(session: Session, entry_id: str, action: str, body: dict[str, Any]) -> Outcome:
+def _action(action: str, body: dict[str, Any]) -> Callable[[Session, str], Outcome]:
+    """The decision ``action`` with ``body`` asks for, to make on an entry; :class:`_BadRequest` for an action or a
+    field the page never sends."""
     version = body["version"]
     if action == "accept":
-        return session.accept(entry_id, version)
+        return lambda session, entry_id: session.accept(entry_id, version)
     if action == "reject":
-        return session.reject(entry_id, version)
+        return lambda session, entry_id: session.reject(entry_id, version)
     if action == "edit":
         targets = body.get("targets")
         if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
             raise _BadRequest('"targets" must be a list of texts, one per form')
-        return session.edit(entry_id, version, targets)
+        return lambda session, entry_id: session.edit(entry_id, version, targets)
     if action == "keep":
         note = body.get("note")
         if not isinstance(note, str):
             raise _BadRequest('"note" must be a text')
-        return session.keep(entry_id, version, note)
+        return lambda session, entry_id: session.keep(entry_id, version, note)
     raise _BadRequest(f"unknown action {action[:20]!r}")
 
 
