@@ -21,6 +21,9 @@ from typing import NamedTuple
 from pipeline.patterns import lazy_regex
 from pipeline.service.engine.base import MarkupOptions
 
+#: A character or entity reference, kept whole as a token.
+REFERENCE = r"&(?:\#[0-9]+|\#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
+
 # Linear time on hostile input: an unterminated comment, CDATA section or processing
 # instruction runs to the end of the text (as in HTML parsers) instead of being searched for
 # again from every later start, and no other token may contain "<", so a failed attempt never
@@ -38,8 +41,8 @@ TOKEN = lazy_regex(
         (?P<attrs>(?:[^<>"'/]|/(?!>)|"[^"<]*"|'[^'<]*')*)
         (?P<selfclose>/)?>
       )
-    | &(?:\#[0-9]+|\#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);   # reference
-    """,
+    | """
+    + REFERENCE,
     re.S | re.X,
 )
 

@@ -51,7 +51,7 @@ from pipeline.patterns import lazy_regex
 from pipeline.service.engine import detect
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.glossary_match import term_index
-from pipeline.service.engine.markup import pieces, visible_text
+from pipeline.service.engine.markup import REFERENCE, pieces, visible_text
 from pipeline.service.engine.style_apply import apply as apply_style
 from pipeline.service.languages import base_of
 
@@ -208,7 +208,7 @@ class PseudoEngine:
 
 #: What a text that a pipeline sent holds besides words: its placeholders' tags and character references,
 #: kept whole; a text with any other "<" (markup, a comment) is cut into pieces by ``markup`` instead.
-_KEPT = r'(?P<kept><x id="[0-9]+"/>|&(?:\#[0-9]+|\#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);)'
+_KEPT = rf'(?P<kept><x id="[0-9]+"/>|{REFERENCE})'
 _OTHER_MARKUP = lazy_regex(r'<(?!x id="[0-9]+"/>)')
 _KEPT_OR_WORD = lazy_regex(f"{_KEPT}|{_WORD.pattern}")
 _KEPT_OR_ASCII_WORD = lazy_regex(f"{_KEPT}|{_ASCII_WORD.pattern}")
