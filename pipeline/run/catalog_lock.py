@@ -40,6 +40,7 @@ __all__ = [
     "one_catalog_awaited",
     "read_holder",
     "waiting",
+    "waits",
     "who_holds",
 ]
 
@@ -85,7 +86,7 @@ def one_catalog(
     lock = _lock_of(cache_dir, catalog, shown, log)
     try:
         if lock is not None and not lock.try_acquire():
-            for pause in _tries(lock, shown, wait, log):
+            for pause in waits(lock, shown, wait, log):
                 time.sleep(pause)
     except OSError as exc:
         _unlocked(shown, exc, log)
@@ -108,7 +109,7 @@ async def one_catalog_awaited(
     lock = _lock_of(cache_dir, catalog, shown, log)
     try:
         if lock is not None and not lock.try_acquire():
-            for pause in _tries(lock, shown, wait, log):
+            for pause in waits(lock, shown, wait, log):
                 await asyncio.sleep(pause)
     except OSError as exc:
         _unlocked(shown, exc, log)
@@ -134,7 +135,7 @@ def _unlocked(shown: str, exc: OSError, log: Callable[[str], None]) -> None:
     log(f"warning: cannot lock {shown} ({exc.strerror}); another run may write it meanwhile")
 
 
-def _tries(lock: FileLock, shown: str, wait: float, log: Callable[[str], None]) -> Iterator[float]:
+def waits(lock: FileLock, shown: str, wait: float, log: Callable[[str], None]) -> Iterator[float]:
     """The pauses before each new try to take ``lock``, which another process holds, within ``wait`` seconds
     (said once); ends once taken, raises :class:`CatalogsBusy` when the wait is over. The caller pauses, as
     its way of waiting allows (a sleep, or an event loop's)."""

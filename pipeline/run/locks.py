@@ -39,15 +39,12 @@ from typing import NamedTuple
 
 from pipeline.files.descriptors import soft_limit
 from pipeline.files.lockfile import FileLock, command_line, hostname
-from pipeline.run.catalog_lock import LOCKS_DIR, CatalogsBusy, claim, describe, lock_file, waiting, who_holds
+from pipeline.run.catalog_lock import LOCKS_DIR, CatalogsBusy, claim, describe, lock_file, waits
 
 __all__ = ["LOCKS_DIR", "CatalogLocks", "CatalogsBusy", "Holder", "WaitStopped", "at_once"]
 
 #: The most catalogs a run locks at once, whatever its descriptor limit allows.
 MOST_AT_ONCE = 512
-#: Seconds between two tries for a lock another run holds; the event loop runs meanwhile, so a
-#: signal stops the wait at once (a blocking wait took Ctrl-C only when ``lock_wait`` ran out).
-POLL_SECONDS = 0.05
 
 
 def at_once(limit: int | None = None) -> int:
@@ -119,7 +116,7 @@ class CatalogLocks:
             file = lock_file(directory, path)
             try:
                 lock = FileLock(file)
-                waited = await self._take(lock, file, name(path), log, stopped) or waited
+                waited = await self._take(lock, name(path), log, stopped) or waited
             except OSError as exc:
                 log(f"warning: cannot lock {name(path)} ({exc.strerror}); another run may translate it too")
                 continue
@@ -172,25 +169,21 @@ class CatalogLocks:
             if lock is not None:
                 lock.release()
 
-    async def _take(
-        self, lock: FileLock, file: Path, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]
-    ) -> bool:
-        """Take ``lock``; True when it had to wait for it."""
+    async def _take(self, lock: FileLock, shown: str, log: Callable[[str], None], stopped: Callable[[], bool]) -> bool:
+        """Take ``lock``; True when it had to wait for it. The wait sleeps on the event loop between tries
+        (:func:`~pipeline.run.catalog_lock.waits`), so a signal stops it at once (a blocking wait took Ctrl-C only
+        when ``lock_wait`` ran out)."""
         if lock.try_acquire():
             return False
-        who = who_holds(file)
-        log(waiting(self.wait, shown, who))
-        deadline = time.monotonic() + self.wait
-        while True:
-            await asyncio.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
-            if stopped():
-                raise WaitStopped(shown)
-            if lock.try_acquire():
-                return True
-            if time.monotonic() >= deadline:
-                break
-        raise CatalogsBusy(
-            f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
-            f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
-            f"--lock-wait sets the wait)"
-        )
+        try:
+            for pause in waits(lock, shown, self.wait, log):
+                await asyncio.sleep(pause)
+                if stopped():
+                    raise WaitStopped(shown)
+        except CatalogsBusy as who:  # waited it all out
+            raise CatalogsBusy(
+                f"gave up after waiting {self.wait:g} s for {shown}, which another run holds: {who}; nothing "
+                f"more was read (run again once it has finished, or end it; [translate] lock_wait or "
+                f"--lock-wait sets the wait)"
+            ) from None
+        return True
