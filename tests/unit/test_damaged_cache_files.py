@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
+import pipeline.run.provenance as provenance_module
 from pipeline.files.damaged import is_damaged, set_aside
 from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
@@ -317,3 +321,91 @@ def _damage_the_last_page(folder: Path) -> None:
     data = bytearray(path.read_bytes())
     data[-4096:] = b"\x07" * 4096
     path.write_bytes(bytes(data))
+
+
+class _Contended:
+    """A lock that says (``waiting``) when a thread finds it held and waits for it: how a test knows, without a
+    sleep, that a thread is kept out of what another does."""
+
+    def __init__(self, lock: Any, waiting: threading.Event) -> None:
+        self._lock, self._waiting = lock, waiting
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            self._waiting.set()
+            self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+def _paused(pause: Callable[[], None], call: Callable[..., Any]) -> Callable[..., Any]:
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        pause()
+        return call(*args, **kwargs)
+
+    return paused
+
+
+@pytest.mark.parametrize("interleaving", ["a save before the move", "a save before the carry", "a read across it"])
+def test_a_read_that_sets_the_provenance_file_aside_loses_no_row_whatever_runs_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interleaving: str
+) -> None:
+    # A window's catalogs are scanned (their provenance read) in worker threads while the main thread saves the
+    # window before's records, or another thread reads another catalog. A read that finds the file damaged sets it
+    # aside and carries what was read and saved into the new file. One thread is stopped at a point of its work
+    # and the other let go, until it is done or waits for the first: whatever the order, every row reaches the new
+    # file, and the newest of each.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
+    expected = Provenance(folder)
+    de_rows = dict(expected.provenance(de))
+    expected.close()
+    unit = next(u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    at_pause, go, other_done_or_waiting = threading.Event(), threading.Event(), threading.Event()
+
+    def pause() -> None:
+        if not at_pause.is_set():  # the first time only
+            at_pause.set()
+            assert go.wait(60)
+
+    said: list[str] = []
+    after_move = interleaving == "a save before the carry"
+    provenance = Provenance(folder, lambda message: (said.append(message), after_move and pause()))
+    if interleaving == "a read across it":  # de's read stopped once its rows are read, fr's read let go
+        monkeypatch.setattr("pipeline.run.provenance._written_rows", _paused(pause, provenance_module._written_rows))
+        paused_work, other_work = (lambda: provenance.provenance(de)), (lambda: provenance.provenance(fr))
+    else:  # fr's read, which finds the damage, stopped as it sets the file aside; the save of de's record let go
+        if not after_move:
+            monkeypatch.setattr("pipeline.run.provenance.set_aside", _paused(pause, provenance_module.set_aside))
+        assert provenance.provenance(de) == de_rows
+        provenance.record(de, [(unit, ("Neu",), "inputs")])
+        de_rows[unit_identity(unit)] = provenance.provenance(de)[unit_identity(unit)]
+        paused_work, other_work = (lambda: provenance.machine_written(fr, fr_unit)), provenance.save
+    provenance._lock = _Contended(provenance._lock, other_done_or_waiting)  # type: ignore[assignment]
+
+    def other() -> None:
+        other_work()
+        other_done_or_waiting.set()
+
+    first, second = threading.Thread(target=paused_work), threading.Thread(target=other)
+    first.start()
+    assert at_pause.wait(60)
+    second.start()
+    assert other_done_or_waiting.wait(60)
+    go.set()
+    first.join(60)
+    second.join(60)
+    assert not first.is_alive() and not second.is_alive()
+    provenance.save()  # what a carry left for the next save, if any
+    provenance.close()
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert sum(aside.name in line for line in said) == 1, said
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert found == de_rows
