@@ -110,6 +110,9 @@ class Provenance:
         self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
+        # Held for each use of the file (a window's catalogs are read in worker threads), for a read until its rows
+        # are held, for a record, and for a save or a set-aside whole: a set-aside never falls between a save's
+        # insert and its bookkeeping, nor a save between a set-aside's move and its carry (_set_aside).
         self._lock = threading.Lock()
         # The catalogs whose records this process saved (then no longer held): read back from a file set aside.
         self._saved: set[str] = set()
@@ -119,12 +122,8 @@ class Provenance:
     def provenance(self, display: str) -> dict[str, Written]:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what
         this run recorded and has not saved yet)."""
-        if display not in self._provenance:
-            loaded = self._load(self.directory, display) if self.directory is not None else {}
-            self._provenance[display] = loaded
-            for records in self._recorded.get(display, ()):
-                loaded.update(records)
-        return self._provenance[display]
+        loaded = self._provenance.get(display)
+        return loaded if loaded is not None else self._load(display)
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
         """Remember the translations about to be written into ``display``: (unit, targets, inputs hash) each.
@@ -134,14 +133,15 @@ class Provenance:
         bytes a unit) are never all held. The provenance loaded for ``display`` (if it was: a
         catalog translated for the first time has none to load) takes them at once.
         """
-        self._by_text.pop(display, None)
         records: Iterable[tuple[str, Written]] = _Records(units)
         if self.directory is None:  # never saved: the records are held, not the catalog they are made from
             records = list(records)
-        self._recorded.setdefault(display, []).append(records)
-        loaded = self._provenance.get(display)
-        if loaded is not None:
-            loaded.update(records)
+        with self._lock:  # a set-aside may be carrying what is held meanwhile (_carry)
+            self._by_text.pop(display, None)
+            self._recorded.setdefault(display, []).append(records)
+            loaded = self._provenance.get(display)
+            if loaded is not None:
+                loaded.update(records)
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -174,8 +174,9 @@ class Provenance:
 
     def reload(self) -> None:
         """Forget what was loaded (another run may have written these catalogs meanwhile); this run's records stay."""
-        self._provenance.clear()
-        self._by_text.clear()
+        with self._lock:
+            self._provenance.clear()
+            self._by_text.clear()
 
     @property
     def changed(self) -> bool:
@@ -188,12 +189,18 @@ class Provenance:
         if self.directory is None or not self._recorded:
             return
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
-        try:
-            self._insert_or_start_again(self.directory, legacy)
-        except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
-            for recorded in list(self._recorded.values()):
-                recorded[:] = [list(records) for records in recorded]
-            raise
+        with self._lock:
+            try:
+                self._insert_or_start_again(self.directory, legacy)
+            except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
+                for recorded in self._recorded.values():
+                    recorded[:] = [list(records) for records in recorded]
+                raise
+            for display in self._recorded:  # on disk now: read again if asked, not held (a run of many windows)
+                self._saved.add(display)
+                self._provenance.pop(display, None)
+                self._by_text.pop(display, None)
+            self._recorded.clear()
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
             if _load_legacy(path, None)[0] is not None:  # ours: a file of another shape is not removed
                 with contextlib.suppress(OSError):
@@ -202,17 +209,10 @@ class Provenance:
             with contextlib.suppress(OSError):
                 (self.directory / PROVENANCE_DIR).rmdir()
         self._legacy = False
-        # On disk now: read again if asked, not held (a run of many windows). Over a copy of the names: a scan
-        # thread that finds the file damaged meanwhile adds what it carries (_set_aside), not to be iterated over.
-        for display in list(self._recorded):
-            self._saved.add(display)
-            self._provenance.pop(display, None)
-            self._by_text.pop(display, None)
-            self._recorded.pop(display, None)
 
     def _insert_or_start_again(self, directory: Path, legacy: list[Path]) -> None:
         """:meth:`_insert`; a damaged file is set aside and the insert made into a new one, with what was read from it
-        and saved into it carried (:meth:`_carry`); OSError when it cannot."""
+        and saved into it carried (:meth:`_carry`); OSError when it cannot (the caller holds the lock)."""
         try:
             self._insert(directory, legacy)
         except sqlite3.Error as exc:
@@ -228,7 +228,8 @@ class Provenance:
                 raise OSError(errno.EIO, f"{path}: {again}") from None
 
     def _insert(self, directory: Path, legacy: list[Path]) -> None:
-        """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error)."""
+        """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error). The caller
+        holds the lock."""
         # Encoded as the table takes them, not all at once: a large catalog's records are held once.
         rows = (
             (display, identity, _record_text(record))
@@ -236,13 +237,12 @@ class Provenance:
             for records in recorded
             for identity, record in records
         )
-        with self._lock:
-            try:
-                _insert(self._open(directory), legacy, rows)
-            except sqlite3.Error as exc:
-                if is_damaged(exc):
-                    self.close()  # set aside next: the next use opens the new file
-                raise
+        try:
+            _insert(self._open(directory), legacy, rows)
+        except sqlite3.Error as exc:
+            if is_damaged(exc):
+                self.close()  # set aside next: the next use opens the new file
+            raise
 
     def close(self) -> None:
         """Close the table's file (it is opened again if asked)."""
@@ -250,42 +250,54 @@ class Provenance:
             self._db.close()
             self._db = None
 
-    def _load(self, directory: Path, display: str) -> dict[str, Written]:
-        """The rows of ``display`` (over an earlier version's file); empty where the table cannot be read."""
-        found = _load_legacy(provenance_path(directory, display), display)[1] if self._legacy else {}
-        try:
-            with self._lock:
-                db = self._open(directory) if self._db is not None or (directory / PROVENANCE_FILE).exists() else None
-                rows = db.execute(_ROWS_OF, (display,)).fetchall() if db is not None else []
-            found.update(_written_rows(rows))
-        except (sqlite3.Error, OSError) as exc:  # locked for longer than the timeout, not ours, not a file, damaged:
-            if is_damaged(exc):  # as without provenance, and a damaged file is set aside
-                self._set_aside(directory, exc)
-        return found
+    def _load(self, display: str) -> dict[str, Written]:
+        """The rows of ``display`` (over an earlier version's file, under this run's records not saved yet), held
+        from now on; as without the table where it cannot be read, and a damaged file is set aside."""
+        directory, damaged = self.directory, None
+        found = _load_legacy(provenance_path(directory, display), display)[1] if directory and self._legacy else {}
+        with self._lock:  # until the rows are held: a set-aside carries what is held (_carry), never what is on its way
+            try:
+                if directory is not None and (self._db is not None or (directory / PROVENANCE_FILE).exists()):
+                    found.update(_written_rows(self._open(directory).execute(_ROWS_OF, (display,)).fetchall()))
+            except (sqlite3.Error, OSError) as exc:  # locked past the timeout, not ours, not a file, damaged: as
+                damaged = exc if is_damaged(exc) else None  # without provenance, and a damaged file is set aside
+            for records in self._recorded.get(display, ()):
+                found.update(records)
+            loaded = self._provenance.setdefault(display, found)
+        if damaged is not None and directory is not None:
+            self._set_aside(directory, damaged)
+        return loaded
 
     def _set_aside(self, directory: Path, exc: BaseException) -> None:
         """A read found the file damaged (where no save may go for a long time: a run with nothing new to write, a
         review): set it aside, said, as a save that finds it so does, and carry what was read from it before, and
-        what this process saved into it (read back from it where it can be), into the new file, at the next save."""
-        with self._lock:
-            self.close()
+        what this process saved into it (read back from it where it can be), into the new file, at the next save.
+
+        Under the run state's lock, taken first as a save's caller takes it (no two threads wait for each other),
+        then this process's: the move and the carry are made with no save, read or record between them.
+        """
         path = directory / PROVENANCE_FILE
-        aside = set_aside(path)  # under the run state's lock
-        if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
+        try:
+            with state_lock(state_lock_path(directory)), self._lock:
+                self.close()  # before the move (an open file is not moved on Windows), and a save may have opened it
+                aside = set_aside(path, lock_held=True)
+                if aside is not None:
+                    self._carry(aside)
+        except OSError:  # the run state's lock not had: as without provenance (the next read or save finds it)
             return
-        self._warn(moved_note(path, exc, aside))
-        self._carry(aside)
+        if aside is not None:  # else another run or a save of this one set it aside first, and carried
+            self._warn(moved_note(path, exc, aside))
 
     def _carry(self, aside: Path) -> None:
         """The file was set aside as ``aside``: what this process read from it, and what it saved into it (read back
-        where it can be), goes into the new file at the next save, beneath this run's records."""
-        carried = dict(self._provenance)  # a scan thread may load another meanwhile
+        where it can be), goes into the new file at the next save, beneath this run's records (the caller holds the
+        lock)."""
+        carried = dict(self._provenance)
         for display in self._saved - carried.keys():  # saved into that file, not held since
             carried[display] = _salvaged(aside, display)
-        with self._lock:  # a save in progress iterates over the records under it (_insert)
-            for display, rows in carried.items():
-                if rows:  # beneath this run's records of it (saved over them)
-                    self._recorded.setdefault(display, []).insert(0, list(rows.items()))
+        for display, rows in carried.items():
+            if rows:  # beneath this run's records of it (saved over them)
+                self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
     def _open(self, directory: Path) -> sqlite3.Connection:
         """The table's connection, opened (and the file made in ``directory``) on first use."""

@@ -10,15 +10,16 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pipeline.run.provenance as provenance_module
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
-import pipeline.run.provenance as provenance_module
 from pipeline.files.damaged import is_damaged, set_aside
 from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
@@ -375,17 +376,25 @@ def test_a_read_that_sets_the_provenance_file_aside_loses_no_row_whatever_runs_b
 
     said: list[str] = []
     after_move = interleaving == "a save before the carry"
-    provenance = Provenance(folder, lambda message: (said.append(message), after_move and pause()))
+
+    def warn(message: str) -> None:
+        said.append(message)
+        if after_move:
+            pause()
+
+    provenance = Provenance(folder, warn)
+    paused_work: Callable[[], object]
+    other_work: Callable[[], object]
     if interleaving == "a read across it":  # de's read stopped once its rows are read, fr's read let go
         monkeypatch.setattr("pipeline.run.provenance._written_rows", _paused(pause, provenance_module._written_rows))
-        paused_work, other_work = (lambda: provenance.provenance(de)), (lambda: provenance.provenance(fr))
+        paused_work, other_work = partial(provenance.provenance, de), partial(provenance.provenance, fr)
     else:  # fr's read, which finds the damage, stopped as it sets the file aside; the save of de's record let go
         if not after_move:
-            monkeypatch.setattr("pipeline.run.provenance.set_aside", _paused(pause, provenance_module.set_aside))
+            monkeypatch.setattr("pipeline.run.provenance.set_aside", _paused(pause, set_aside))
         assert provenance.provenance(de) == de_rows
         provenance.record(de, [(unit, ("Neu",), "inputs")])
         de_rows[unit_identity(unit)] = provenance.provenance(de)[unit_identity(unit)]
-        paused_work, other_work = (lambda: provenance.machine_written(fr, fr_unit)), provenance.save
+        paused_work, other_work = partial(provenance.machine_written, fr, fr_unit), provenance.save
     provenance._lock = _Contended(provenance._lock, other_done_or_waiting)  # type: ignore[assignment]
 
     def other() -> None:
