@@ -222,3 +222,43 @@ def test_a_merge_waits_lock_wait_in_all_not_once_per_catalog_a_run_holds(tmp_pat
     assert [w.split(" for ")[0] for w in waits] == ["pipeline: waiting up to 1 s", "pipeline: waiting up to 0 s"]
     assert "locale/fr.po: error: not merged: another run held it longer than lock_wait (1 s)" in merged.stderr
     assert catalog.read_text(encoding="utf-8") == CATALOG
+
+
+def test_a_catalog_made_a_link_while_a_merge_waits_is_left_as_it_is_and_so_is_the_file_it_leads_to(
+    tmp_path: Path,
+) -> None:
+    # The merge read the catalog, then waited for the run that held it; meanwhile the catalog was made a link to a
+    # file holding the same bytes. The merge replaced the link by a regular file holding the merge, and the file
+    # it led to was not merged. It is a change like a save: not merged, said, both left as they are.
+    catalog = _refresh_project(tmp_path)
+    (tmp_path / "pipeline.toml").write_text(
+        (tmp_path / "pipeline.toml").read_text() + "[translate]\nlock_wait = 120\n", encoding="utf-8"
+    )
+    shared = tmp_path / "shared" / "de.po"
+    shared.parent.mkdir()
+    run = _held_by_a_run(tmp_path / ".cache", catalog)
+    merging = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "refresh", "--merge-only"],
+        cwd=tmp_path,
+        env=_ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert merging.stderr is not None
+        said = merging.stderr.readline()
+        assert said.startswith("pipeline: waiting up to 120 s for locale/de.po, which another run holds"), said
+        shared.write_text(CATALOG, encoding="utf-8")
+        catalog.unlink()
+        catalog.symlink_to("../shared/de.po")
+        run.release()
+        _, err = merging.communicate(timeout=300)
+    finally:
+        if merging.poll() is None:
+            merging.kill()
+            merging.wait()
+    assert merging.returncode == 1, err
+    assert "locale/de.po: error: not merged: the catalog was made a symbolic link during the run; run again" in err
+    assert os.readlink(catalog) == "../shared/de.po" and shared.read_text(encoding="utf-8") == CATALOG
+    assert not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]
