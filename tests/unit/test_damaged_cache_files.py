@@ -184,6 +184,38 @@ def test_a_run_whose_file_another_run_set_aside_goes_on_in_the_new_file(tmp_path
     assert found == {"first's": "v1", "first's later": "v3", "second's": "v2"}
 
 
+def test_what_a_run_stores_after_another_run_set_its_file_aside_reaches_the_new_file_within_a_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run notices that another run set its file aside (found damaged) before a fold, and at close, and carries
+    # what it stored meanwhile into the new file. Killed before either (SIGKILL, a power cut), up to FOLD_AT
+    # entries it had paid for stayed in the file set aside: the next run paid for them again. It now looks every
+    # FOLLOW_EVERY entries stored, not at each store (one request's entries, on the per-request path).
+    from pipeline.cache import local
+
+    monkeypatch.setattr(local, "FOLLOW_EVERY", 100, raising=False)
+    looked: list[Path] = []
+    identity = local._identity
+    monkeypatch.setattr(local, "_identity", lambda path: (looked.append(path), identity(path))[1])
+    first = TranslationCache(tmp_path)
+    first.set_many({"before": "v"})
+    _set_aside_by_another_run(tmp_path / "translations.sqlite3")
+    TranslationCache(tmp_path).close()  # the other run's new file
+    looked.clear()
+    per_request = 20
+    stored = {f"k{n}": f"v{n}" for n in range(local.FOLLOW_EVERY + per_request)}
+    keys = list(stored)
+    for start in range(0, local.FOLLOW_EVERY - per_request, per_request):  # not a look per request
+        first.set_many({key: stored[key] for key in keys[start : start + per_request]})
+    assert looked == []
+    for start in range(local.FOLLOW_EVERY - per_request, len(keys), per_request):
+        first.set_many({key: stored[key] for key in keys[start : start + per_request]})
+    assert looked  # and the run is killed here, before its close: the new file holds what it stored
+    assert TranslationCache(tmp_path).get_many(["before", *keys]) == {"before": "v", **stored}
+    first.close()
+    assert first.kept
+
+
 def test_a_run_that_finds_its_file_damaged_and_already_set_aside_opens_the_new_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
