@@ -196,7 +196,12 @@ def test_what_a_run_stores_after_another_run_set_its_file_aside_reaches_the_new_
     monkeypatch.setattr(local, "FOLLOW_EVERY", 100, raising=False)
     looked: list[Path] = []
     identity = local._identity
-    monkeypatch.setattr(local, "_identity", lambda path: (looked.append(path), identity(path))[1])
+
+    def looking(path: Path) -> tuple[int, int]:
+        looked.append(path)
+        return identity(path)
+
+    monkeypatch.setattr(local, "_identity", looking)
     first = TranslationCache(tmp_path)
     first.set_many({"before": "v"})
     _set_aside_by_another_run(tmp_path / "translations.sqlite3")
