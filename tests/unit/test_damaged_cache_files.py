@@ -455,3 +455,38 @@ def test_a_read_that_sets_the_provenance_file_aside_loses_no_row_whatever_runs_b
     found = after.provenance(de)
     after.close()
     assert found == de_rows
+
+
+def test_what_a_run_saves_after_another_run_set_the_provenance_file_aside_is_in_the_new_file(tmp_path: Path) -> None:
+    # Two runs on one cache folder: the other one's read finds the provenance file damaged and sets it aside. This
+    # run's connection still led to that file, so the records it had saved there (read back by nobody) and every
+    # save after, silently, stayed in it, and the new file never had them: its machine translations passed for a
+    # human's.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
+    first, second, *_ = (u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    this = Provenance(folder)
+    expected = dict(this.provenance(de))
+    this.record(de, [(first, ("Neu",), "inputs")])
+    this.save()  # into the file not known to be damaged yet
+    said: list[str] = []
+    other = Provenance(folder, said.append)
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    assert other.machine_written(fr, fr_unit) is None  # the other run's read that finds the damage
+    other.close()
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert len(said) == 1 and aside.name in said[0]
+    this.record(de, [(second, ("Zweite",), "inputs")])  # a later window's, where the file set aside is whole
+    this.save()
+    this.close()
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert {key: record.targets for key, record in found.items()} == {
+        **{key: record.targets for key, record in expected.items()},
+        unit_identity(first): ("Neu",),
+        unit_identity(second): ("Zweite",),
+    }
