@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
-from pipeline.files.damaged import is_damaged, readable, set_aside
+from pipeline.files.damaged import file_identity, is_damaged, readable, set_aside
 from pipeline.files.own import CACHE_SETTING, check_tables
 from pipeline.files.untrusted import made_here
 
@@ -84,7 +84,7 @@ class LocalStore:
                     raise  # else another run set it aside first and made a new one: that is opened
                 self.damaged_reason = str(exc)
                 self._db = _connect(self.path)  # a new file where the damaged one was
-            self._opened = _identity(self.path)
+            self._opened = file_identity(self.path)
         except (OSError, sqlite3.Error) as exc:
             raise _failed(exc) from None
         self._appended = 0  # entries this connection put in recent since it last folded
@@ -208,7 +208,7 @@ class LocalStore:
         what ``recent`` holds is carried over. Every :data:`FOLLOW_EVERY` entries stored, before a fold, and when
         the store closes."""
         try:
-            if _identity(self.path) == self._opened:
+            if file_identity(self.path) == self._opened:
                 return
         except OSError:
             pass  # moved and not made again yet: a new file is made
@@ -238,7 +238,7 @@ class LocalStore:
         before = self._opened
         try:
             self._db = _connect(self.path)
-            self._opened = _identity(self.path)
+            self._opened = file_identity(self.path)
             if carried:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
@@ -299,12 +299,6 @@ def _diskcache(path: Path) -> bool:
     finally:
         db.close()
     return {"Cache", "Settings"} <= tables
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one."""
-    status = os.stat(path)
-    return status.st_dev, status.st_ino
 
 
 def _size(base: Path, *suffixes: str) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.files.lockfile import state_lock, state_lock_path
 
-__all__ = ["is_damaged", "moved_note", "readable", "set_aside"]
+__all__ = ["file_identity", "is_damaged", "moved_note", "readable", "set_aside"]
 
 _UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
@@ -66,6 +66,13 @@ def _set_aside(path: Path) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     return aside
+
+
+def file_identity(path: Path) -> tuple[int, int]:
+    """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one, while a
+    connection opened before still leads to the old one."""
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
 
 
 def readable(path: Path) -> bool:

@@ -20,6 +20,7 @@ import pipeline.run.provenance as provenance_module
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
+from pipeline.files import damaged
 from pipeline.files.damaged import is_damaged, set_aside
 from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
@@ -195,13 +196,13 @@ def test_what_a_run_stores_after_another_run_set_its_file_aside_reaches_the_new_
 
     monkeypatch.setattr(local, "FOLLOW_EVERY", 100, raising=False)
     looked: list[Path] = []
-    identity = local._identity
+    identity = damaged.file_identity
 
     def looking(path: Path) -> tuple[int, int]:
         looked.append(path)
         return identity(path)
 
-    monkeypatch.setattr(local, "_identity", looking)
+    monkeypatch.setattr(local, "file_identity", looking)
     first = TranslationCache(tmp_path)
     first.set_many({"before": "v"})
     _set_aside_by_another_run(tmp_path / "translations.sqlite3")

@@ -15,17 +15,7 @@ written (changed meanwhile) matches nothing: a record counts only while the unit
 Earlier versions' files (``provenance/<hash>.json``) are still read beneath the rows, and folded
 into the table by the next save, which then removes them.
 
-What reviewers rejected: ``rejections.json`` beside it (:class:`Rejections`). ``pipeline review``
-empties a rejected entry so that the next run translates it again; with the same inputs the
-cache (or the service) would give the very text the reviewer rejected. So the rejection is
-remembered, and a run does not write that text for that entry again
-(:mod:`pipeline.run.orchestrate.rejected`). An entry is named apart from any catalog: the target
-language (the service's code, which the text was translated into), the context (msgctxt) and the
-source texts (every form; for a key-based XLIFF key, the text it stands for); for each, the
-SHA-256 of every text rejected for it (all its forms). A catalog renamed or moved, or a sibling
-catalog with the same entry, keeps the rejection. The file holds the catalogs' own texts and
-hashes, never a key or anything of the service's account. Saved atomically under the run state's
-lock, merged with what is on disk, so two review sessions never drop each other's records.
+What reviewers rejected: ``rejections.json`` beside it (:mod:`.rejections`).
 """
 
 from __future__ import annotations
@@ -37,18 +27,19 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
-from typing import Any, NamedTuple, TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
-from pipeline.files.atomic import atomic_write
-from pipeline.files.damaged import is_damaged, moved_note, set_aside
+from pipeline.files.damaged import file_identity, is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, check_tables, read_ours
+from pipeline.files.own import CACHE_SETTING, check_tables
 from pipeline.files.untrusted import made_here
-from pipeline.run.journal import STATE_VERSION, dump_json, read_json, this_version
+from pipeline.run.journal import read_json
+from pipeline.run.provenance.rejections import REJECTIONS_NAME, Entry, Rejections, text_hash
 
 __all__ = [
     "PROVENANCE_DIR",
@@ -69,7 +60,6 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS written (catalog TEXT NOT NULL, identity TEXT NOT NULL, "
     "record TEXT NOT NULL, PRIMARY KEY (catalog, identity)) WITHOUT ROWID"
 )
-REJECTIONS_NAME = "rejections.json"
 
 
 def unit_identity(unit: Unit) -> str:
@@ -110,6 +100,7 @@ class Provenance:
         self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
+        self._opened = (0, 0)  # which file the connection was opened on (file_identity)
         # Held for each use of the file (a window's catalogs are read in worker threads), for a read until its rows
         # are held, for a record, and for a save or a set-aside whole: a set-aside never falls between a save's
         # insert and its bookkeeping, nor a save between a set-aside's move and its carry (_set_aside).
@@ -191,6 +182,7 @@ class Provenance:
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
         with self._lock:
             try:
+                self._follow(self.directory)
                 self._insert_or_start_again(self.directory, legacy)
             except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
                 for recorded in self._recorded.values():
@@ -221,7 +213,7 @@ class Provenance:
             if aside is None:
                 raise OSError(errno.EIO, f"{path}: {exc}") from None
             self._warn(moved_note(path, exc, aside))
-            self._carry(aside)
+            self._carry(partial(_salvaged, aside))
             try:
                 self._insert(directory, legacy)
             except sqlite3.Error as again:
@@ -279,22 +271,36 @@ class Provenance:
         path = directory / PROVENANCE_FILE
         try:
             with state_lock(state_lock_path(directory)), self._lock:
+                self._follow(directory)  # another run set it aside first: carried from the file this process has open
                 self.close()  # before the move (an open file is not moved on Windows), and a save may have opened it
                 aside = set_aside(path, lock_held=True)
                 if aside is not None:
-                    self._carry(aside)
+                    self._carry(partial(_salvaged, aside))
         except OSError:  # the run state's lock not had: as without provenance (the next read or save finds it)
             return
         if aside is not None:  # else another run or a save of this one set it aside first, and carried
             self._warn(moved_note(path, exc, aside))
 
-    def _carry(self, aside: Path) -> None:
-        """The file was set aside as ``aside``: what this process read from it, and what it saved into it (read back
-        where it can be), goes into the new file at the next save, beneath this run's records (the caller holds the
-        lock)."""
+    def _follow(self, directory: Path) -> None:
+        """When another run set aside the file this process has open (found damaged), carry what this process read from
+        it and saved into it (read through that connection where it can be), and close it: the next use opens the new
+        file. Under the run state's lock, as a set-aside is made, so none falls between this look and what follows;
+        the caller holds the lock too."""
+        if self._db is None:
+            return
+        with contextlib.suppress(OSError):  # moved, and no new file made yet: one is made
+            if file_identity(directory / PROVENANCE_FILE) == self._opened:
+                return
+        self._carry(partial(_rows_in, self._db))
+        self.close()
+
+    def _carry(self, saved: Callable[[str], dict[str, Written]]) -> None:
+        """The file was set aside: what this process read from it, and what it saved into it (``saved``: a catalog's
+        rows read back from it, where they can be), goes into the new file at the next save, beneath this run's
+        records (the caller holds the lock)."""
         carried = dict(self._provenance)
         for display in self._saved - carried.keys():  # saved into that file, not held since
-            carried[display] = _salvaged(aside, display)
+            carried[display] = saved(display)
         for display, rows in carried.items():
             if rows:  # beneath this run's records of it (saved over them)
                 self._recorded.setdefault(display, []).insert(0, list(rows.items()))
@@ -307,6 +313,8 @@ class Provenance:
         directory.mkdir(parents=True, exist_ok=True)
         # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
         made_here(path)  # and never through a link: SQLite would write where it leads
+        # Before the connection: a file another run sets aside (and makes again) after this is noticed (_follow).
+        opened = file_identity(path)
         # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
         # its uses taken in turn (_lock).
         db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
@@ -320,7 +328,7 @@ class Provenance:
         except BaseException:
             db.close()
             raise
-        self._db = db
+        self._db, self._opened = db, opened
         return db
 
 
@@ -339,16 +347,22 @@ def _written_rows(rows: Iterable[tuple[object, object]]) -> Iterator[tuple[str, 
 def _salvaged(aside: Path, display: str) -> dict[str, Written]:
     """The rows of ``display`` that can still be read from the damaged file set aside as ``aside`` (opened read-only);
     empty when they cannot."""
-    found: dict[str, Written] = {}
     try:
         db = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
-        try:
-            found.update(_written_rows(db.execute(_ROWS_OF, (display,))))
-        finally:
-            db.close()
     except sqlite3.Error:
-        pass  # damaged where they are too: as without them
-    return found
+        return {}
+    try:
+        return _rows_in(db, display)
+    finally:
+        db.close()
+
+
+def _rows_in(db: sqlite3.Connection, display: str) -> dict[str, Written]:
+    """The rows of ``display`` that can be read through ``db``; empty when they cannot (damaged where they are too)."""
+    try:
+        return dict(_written_rows(db.execute(_ROWS_OF, (display,))))
+    except sqlite3.Error:
+        return {}
 
 
 def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str, str, str]]) -> None:
@@ -423,87 +437,3 @@ def _load_legacy(path: Path, display: str | None) -> tuple[str | None, dict[str,
     if not isinstance(units, dict) or not isinstance(catalog, str):
         return None, {}
     return catalog, {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
-
-
-# -- what reviewers rejected ---------------------------------------------------------------
-
-#: An entry as rejections name it: (target language, context, source forms).
-Entry = tuple[str, str | None, tuple[str, ...]]
-
-
-def text_hash(forms: Sequence[str]) -> str:
-    """The hex SHA-256 naming a translation (every form)."""
-    return hashlib.sha256(json.dumps(list(forms), ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _name(entry: Entry) -> str:
-    """The file's key for ``entry``: a hash, so that two sessions merging records agree on it."""
-    return text_hash([entry[0], entry[1] or "", "\x00", *entry[2]])
-
-
-class Rejections:
-    """The rejections recorded in the state folder ``directory`` (read when made; nothing without a folder)."""
-
-    def __init__(self, directory: Path | None) -> None:
-        self.directory = directory
-        self._rejected: dict[Entry, set[str]] = {}
-        if directory is not None:
-            self._rejected = _load_rejections(directory / REJECTIONS_NAME)
-
-    def __bool__(self) -> bool:
-        return bool(self._rejected)
-
-    def texts(self, entry: Entry) -> frozenset[str]:
-        """The hashes of the texts rejected for ``entry``."""
-        return frozenset(self._rejected.get(entry, ()))
-
-    def rejects(self, entry: Entry, forms: Sequence[str]) -> bool:
-        """Whether a reviewer rejected exactly ``forms`` as ``entry``'s translation."""
-        found = self._rejected.get(entry)
-        return found is not None and text_hash(forms) in found
-
-    def record(self, entry: Entry, forms: Sequence[str]) -> None:
-        """Remember that a reviewer rejected ``forms`` for ``entry``, merged into the file at once.
-
-        Raises OSError when it cannot be saved (no state folder: :class:`FileNotFoundError`).
-        """
-        if self.directory is None:
-            raise FileNotFoundError("no cache folder to keep the run state in ([cache] dir is empty)")
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with state_lock(state_lock_path(self.directory)):
-            path = self.directory / REJECTIONS_NAME
-            # Never another program's file; another session or run may have saved meanwhile.
-            rejected = _rejections_of(this_version(read_ours(path, "entries", CACHE_SETTING)))
-            rejected.setdefault(entry, set()).add(text_hash(forms))
-            atomic_write(path, dump_json(_rejections_file(rejected)))
-        self._rejected = rejected
-
-
-def _rejections_file(rejected: dict[Entry, set[str]]) -> dict[str, object]:
-    entries = {
-        _name(entry): {"language": entry[0], "context": entry[1], "sources": list(entry[2]), "texts": sorted(texts)}
-        for entry, texts in rejected.items()
-    }
-    return {"version": STATE_VERSION, "entries": dict(sorted(entries.items()))}
-
-
-def _load_rejections(path: Path) -> dict[Entry, set[str]]:
-    """The file's records; a record of any other shape is dropped (the file is plain JSON anyone may edit)."""
-    return _rejections_of(read_json(path))
-
-
-def _rejections_of(data: dict[str, Any]) -> dict[Entry, set[str]]:
-    """The records of a rejections.json's JSON ``data`` of this version; a record of any other shape is dropped."""
-    entries = data.get("entries")
-    found: dict[Entry, set[str]] = {}
-    for values in entries.values() if isinstance(entries, dict) else ():
-        if not isinstance(values, dict):
-            continue
-        language, context, sources, texts = (values.get(k) for k in ("language", "context", "sources", "texts"))
-        if not (isinstance(language, str) and isinstance(context, (str, type(None)))):
-            continue
-        if not (_strings(sources) and sources and _strings(texts)):
-            continue
-        entry = (language, context, tuple(sources))
-        found.setdefault(entry, set()).update(texts)
-    return found
