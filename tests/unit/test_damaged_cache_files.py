@@ -491,3 +491,30 @@ def test_what_a_run_saves_after_another_run_set_the_provenance_file_aside_is_in_
         unit_identity(first): ("Neu",),
         unit_identity(second): ("Zweite",),
     }
+
+
+@pytest.mark.parametrize("options", [{"dry_run": True}, {"dry_run": True, "frozen": True}], ids=["dry run", "frozen"])
+def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_file_it_set_aside(
+    tmp_path: Path, options: dict[str, bool]
+) -> None:
+    # A run that reads provenance and then writes no catalog (--dry-run, --frozen) saves none: what it carried from
+    # a file it found damaged and set aside was dropped at its end, and the machine translations of those catalogs
+    # passed for a human's from then on.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    before = Provenance(folder)
+    expected = dict(before.provenance(de))
+    before.close()
+    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
+    for catalog in (de, fr):  # changed since: read again, their provenance with them
+        path = tmp_path / catalog
+        path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n', encoding="utf-8")
+    report = run(settings, FakeService(), **options)
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert any(aside.name in issue.reason for issue in report.issues), report.issues
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert found == expected
