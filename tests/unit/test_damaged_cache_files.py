@@ -518,3 +518,33 @@ def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_fi
     found = after.provenance(de)
     after.close()
     assert found == expected
+
+
+@pytest.mark.parametrize("found_by", ["a read", "a save"])
+def test_a_provenance_set_aside_keeps_the_rows_it_can_still_read_of_catalogs_the_run_did_not_read(
+    tmp_path: Path, found_by: str
+) -> None:
+    # A run carried only what it had read or saved: a pre-commit run that touched one catalog, found the file damaged
+    # where that catalog's rows are and set it aside, left every other catalog's rows, whole, in the file set aside,
+    # and their machine translations passed for a human's from then on.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    before = Provenance(folder)
+    expected = dict(before.provenance(de))
+    before.close()
+    _damage_the_last_page(folder)  # fr's rows damaged, de's (and the filler's first rows) whole
+    provenance = Provenance(folder)
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    if found_by == "a read":
+        assert provenance.machine_written(fr, fr_unit) is None
+    provenance.record(fr, [(fr_unit, ("Nouveau",), "inputs")])
+    provenance.save()
+    provenance.close()
+    assert len(_aside(folder, PROVENANCE_FILE)) == 1
+    after = Provenance(folder)
+    found, found_fr = after.provenance(de), after.provenance(fr)
+    after.close()
+    assert found == expected
+    assert found_fr[unit_identity(fr_unit)].targets == ("Nouveau",)
