@@ -213,6 +213,7 @@ class Provenance:
             if aside is None:
                 raise OSError(errno.EIO, f"{path}: {exc}") from None
             self._warn(moved_note(path, exc, aside))
+            self._salvage(directory, aside)
             self._carry(partial(_salvaged, aside))
             try:
                 self._insert(directory, legacy)
@@ -275,6 +276,7 @@ class Provenance:
                 self.close()  # before the move (an open file is not moved on Windows), and a save may have opened it
                 aside = set_aside(path, lock_held=True)
                 if aside is not None:
+                    self._salvage(directory, aside)
                     self._carry(partial(_salvaged, aside))
         except OSError:  # the run state's lock not had: as without provenance (the next read or save finds it)
             return
@@ -293,6 +295,12 @@ class Provenance:
                 return
         self._carry(partial(_rows_in, self._db))
         self.close()
+
+    def _salvage(self, directory: Path, aside: Path) -> None:
+        """Copy every row of the file set aside as ``aside`` that can still be read into the new one, beneath what it
+        holds: the catalogs this process never read keep their records too (the caller holds the lock)."""
+        with contextlib.suppress(sqlite3.Error, OSError):  # no new file: the rows carried wait for the next save
+            _copy_readable(aside, self._open(directory))
 
     def _carry(self, saved: Callable[[str], dict[str, Written]]) -> None:
         """The file was set aside: what this process read from it, and what it saved into it (``saved``: a catalog's
@@ -355,6 +363,44 @@ def _salvaged(aside: Path, display: str) -> dict[str, Written]:
         return _rows_in(db, display)
     finally:
         db.close()
+
+
+#: Every row, in key order from one end of the table (``{0}``: ASC or DESC).
+_IN_ORDER = "SELECT catalog, identity, CAST(record AS BLOB) FROM written ORDER BY catalog {0}, identity {0}"
+
+
+def _copy_readable(aside: Path, db: sqlite3.Connection) -> None:
+    """Every row of the damaged file ``aside`` (opened read-only) that can be read in key order from either end of
+    the table, into ``db`` beneath what it holds, in one transaction: a read in order stops at the first page it
+    cannot read, so only the rows on the pages between are left."""
+    try:
+        old = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
+    except sqlite3.Error:
+        return
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for order in ("ASC", "DESC"):
+                db.executemany(
+                    "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)", _readable(old, order)
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        old.close()
+
+
+def _readable(db: sqlite3.Connection, order: str) -> Iterator[tuple[str, str, str]]:
+    """The well-formed rows of ``db`` in ``order`` (:data:`_IN_ORDER`), up to the first that cannot be read."""
+    try:
+        for catalog, identity, text in db.execute(_IN_ORDER.format(order)):
+            record = _record_from(text)
+            if record is not None and isinstance(catalog, str) and isinstance(identity, str):
+                yield catalog, identity, _record_text(record)
+    except sqlite3.Error:
+        return
 
 
 def _rows_in(db: sqlite3.Connection, display: str) -> dict[str, Written]:
