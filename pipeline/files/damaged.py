@@ -6,7 +6,8 @@ block in its header or in a table), every run used to warn and go on without it,
 now renamed to ``<name>.damaged-<UTC time>`` (with its ``-wal`` and ``-shm`` files: SQLite would
 otherwise apply a stale log to the new file), once, under the lock of the folder's run state, so two
 runs that find it damaged at the same moment move it once, and a run never moves a new file
-another run made. What it held cannot be read anyway; the file is kept for whoever wants to look.
+another run made. What it held cannot be read whole (the provenance copies the rows that still can
+be); the file is kept for whoever wants to look.
 """
 
 from __future__ import annotations
