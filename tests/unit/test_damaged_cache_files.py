@@ -20,9 +20,10 @@ import pipeline.run.provenance as provenance_module
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
+from pipeline.config import Settings
 from pipeline.files import damaged
 from pipeline.files.damaged import is_damaged, set_aside
-from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
+from pipeline.run.provenance import PROVENANCE_FILE, Provenance, Written, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 NOT_A_DATABASE = b"these bytes were never SQLite's " * 200
@@ -493,6 +494,21 @@ def test_what_a_run_saves_after_another_run_set_the_provenance_file_aside_is_in_
     }
 
 
+DE, FR = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+
+
+def _translated_then_damaged(tmp_path: Path) -> tuple[Settings, dict[str, Written]]:
+    """A project in German and French translated once, then its provenance file damaged where fr's rows are
+    (:func:`_damage_the_last_page`); its settings, and de's records as they were (whole, and still readable)."""
+    settings = project(tmp_path, ("de", "fr"))
+    run(settings, FakeService())
+    before = Provenance(cache_dir(settings))
+    expected = dict(before.provenance(DE))
+    before.close()
+    _damage_the_last_page(cache_dir(settings))
+    return settings, expected
+
+
 @pytest.mark.parametrize("options", [{"dry_run": True}, {"dry_run": True, "frozen": True}], ids=["dry run", "frozen"])
 def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_file_it_set_aside(
     tmp_path: Path, options: dict[str, bool]
@@ -500,22 +516,16 @@ def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_fi
     # A run that reads provenance and then writes no catalog (--dry-run, --frozen) saves none: what it carried from
     # a file it found damaged and set aside was dropped at its end, and the machine translations of those catalogs
     # passed for a human's from then on.
-    settings = project(tmp_path, ("de", "fr"))
+    settings, expected = _translated_then_damaged(tmp_path)
     folder = cache_dir(settings)
-    run(settings, FakeService())
-    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
-    before = Provenance(folder)
-    expected = dict(before.provenance(de))
-    before.close()
-    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
-    for catalog in (de, fr):  # changed since: read again, their provenance with them
+    for catalog in (DE, FR):  # changed since: read again, their provenance with them
         path = tmp_path / catalog
         path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n', encoding="utf-8")
     report = run(settings, FakeService(), **options)
     (aside,) = _aside(folder, PROVENANCE_FILE)
     assert any(aside.name in issue.reason for issue in report.issues), report.issues
     after = Provenance(folder)
-    found = after.provenance(de)
+    found = after.provenance(DE)
     after.close()
     assert found == expected
 
@@ -527,24 +537,18 @@ def test_a_provenance_set_aside_keeps_the_rows_it_can_still_read_of_catalogs_the
     # A run carried only what it had read or saved: a pre-commit run that touched one catalog, found the file damaged
     # where that catalog's rows are and set it aside, left every other catalog's rows, whole, in the file set aside,
     # and their machine translations passed for a human's from then on.
-    settings = project(tmp_path, ("de", "fr"))
+    settings, expected = _translated_then_damaged(tmp_path)
     folder = cache_dir(settings)
-    run(settings, FakeService())
-    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
-    before = Provenance(folder)
-    expected = dict(before.provenance(de))
-    before.close()
-    _damage_the_last_page(folder)  # fr's rows damaged, de's (and the filler's first rows) whole
     provenance = Provenance(folder)
-    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    fr_unit = next(u for u in read_catalog(tmp_path / FR).units if u.state is UnitState.FUZZY)
     if found_by == "a read":
-        assert provenance.machine_written(fr, fr_unit) is None
-    provenance.record(fr, [(fr_unit, ("Nouveau",), "inputs")])
+        assert provenance.machine_written(FR, fr_unit) is None
+    provenance.record(FR, [(fr_unit, ("Nouveau",), "inputs")])
     provenance.save()
     provenance.close()
     assert len(_aside(folder, PROVENANCE_FILE)) == 1
     after = Provenance(folder)
-    found, found_fr = after.provenance(de), after.provenance(fr)
+    found, found_fr = after.provenance(DE), after.provenance(FR)
     after.close()
     assert found == expected
     assert found_fr[unit_identity(fr_unit)].targets == ("Nouveau",)
