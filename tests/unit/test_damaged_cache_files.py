@@ -349,18 +349,24 @@ def test_what_a_run_saved_before_the_provenance_file_was_found_damaged_is_in_the
 
 
 def _damage_the_last_page(folder: Path) -> None:
-    """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...), so fr's are on the table's
-    last page, and that page overwritten: fr's rows damaged, de's (on the first leaf, read first) whole."""
+    """300 rows put between de's and fr's (:func:`_rows_between`), and the table's last page overwritten: fr's rows
+    damaged, de's (on the first leaf, read first) whole."""
+    _rows_between(folder)
+    path = folder / PROVENANCE_FILE
+    data = bytearray(path.read_bytes())
+    data[-4096:] = b"\x07" * 4096
+    path.write_bytes(bytes(data))
+
+
+def _rows_between(folder: Path) -> None:
+    """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...): fr's are on the table's last
+    page, de's on its first leaf."""
     db = sqlite3.connect(folder / PROVENANCE_FILE)
     db.executemany(
         "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
     )
     db.commit()
     db.close()
-    path = folder / PROVENANCE_FILE
-    data = bytearray(path.read_bytes())
-    data[-4096:] = b"\x07" * 4096
-    path.write_bytes(bytes(data))
 
 
 class _Contended:
@@ -511,23 +517,39 @@ def _translated_then_damaged(tmp_path: Path) -> tuple[Settings, dict[str, Writte
 
 @pytest.mark.parametrize("options", [{"dry_run": True}, {"dry_run": True, "frozen": True}], ids=["dry run", "frozen"])
 def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_file_it_set_aside(
-    tmp_path: Path, options: dict[str, bool]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, bool]
 ) -> None:
     # A run that reads provenance and then writes no catalog (--dry-run, --frozen) saves none: what it carried from
-    # a file it found damaged and set aside was dropped at its end, and the machine translations of those catalogs
-    # passed for a human's from then on.
-    settings, expected = _translated_then_damaged(tmp_path)
+    # a file it found damaged and set aside (what it had read before the damage, which cannot be read from the file
+    # any more) was dropped at its end, and the machine translations of that catalog passed for a human's.
+    settings = project(tmp_path, ("de", "fr"))
     folder = cache_dir(settings)
+    run(settings, FakeService())
+    _rows_between(folder)  # de's rows and fr's on pages of their own: fr's read reaches the disk
+    pristine = Provenance(folder)
+    expected = {display: dict(pristine.provenance(display)) for display in (DE, FR)}
+    pristine.close()
     for catalog in (DE, FR):  # changed since: read again, their provenance with them
         path = tmp_path / catalog
         path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n', encoding="utf-8")
+    load, read_first = Provenance._load, list[str]()
+
+    def load_then_damage(self: Provenance, display: str) -> dict[str, Written]:
+        rows = load(self, display)
+        if rows and not read_first:  # the file damaged whole once the first catalog's rows are read
+            read_first.append(display)
+            _damaged_past_its_schema(folder / PROVENANCE_FILE)
+        return rows
+
+    monkeypatch.setattr(Provenance, "_load", load_then_damage)
     report = run(settings, FakeService(), **options)
+    monkeypatch.undo()
     (aside,) = _aside(folder, PROVENANCE_FILE)
     assert any(aside.name in issue.reason for issue in report.issues), report.issues
     after = Provenance(folder)
-    found = after.provenance(DE)
+    found = after.provenance(read_first[0])
     after.close()
-    assert found == expected
+    assert found == expected[read_first[0]]
 
 
 @pytest.mark.parametrize("found_by", ["a read", "a save"])
