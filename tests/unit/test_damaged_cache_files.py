@@ -431,7 +431,15 @@ def test_a_read_that_sets_the_provenance_file_aside_loses_no_row_whatever_runs_b
     paused_work: Callable[[], object]
     other_work: Callable[[], object]
     if interleaving == "a read across it":  # de's read stopped once its rows are read, fr's read let go
-        monkeypatch.setattr("pipeline.run.provenance._written_rows", _paused(pause, provenance_module._written_rows))
+
+        def damage_then_pause() -> None:  # de's rows can be read from nowhere else now: only a carry keeps them
+            if not at_pause.is_set():
+                _damaged_past_its_schema(folder / PROVENANCE_FILE)
+            pause()
+
+        monkeypatch.setattr(
+            "pipeline.run.provenance._written_rows", _paused(damage_then_pause, provenance_module._written_rows)
+        )
         paused_work, other_work = partial(provenance.provenance, de), partial(provenance.provenance, fr)
     else:  # fr's read, which finds the damage, stopped as it sets the file aside; the save of de's record let go
         if not after_move:
