@@ -115,7 +115,7 @@ def test_a_key_no_http_header_can_hold_is_refused_without_showing_it(key: str) -
 
 def test_a_secret_is_starred_in_its_escaped_spellings_too() -> None:
     key = "sk-attack\nInjected: x"
-    shown = redact(f"Illegal header value {key.encode()!r} ({key!r}, {key.encode('unicode_escape')!r})", [key])
+    shown = redact(f"Illegal header value {key.encode()!r} ({key!r})", [key])
     assert "attack" not in shown, shown
 
 
