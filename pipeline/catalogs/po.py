@@ -39,7 +39,7 @@ from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
-from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
@@ -222,6 +222,7 @@ class PoCatalog:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
         nl = self._newline.encode(self.encoding)
         units = self.units
+        width = wrap_width_of(self._raw.decode(self.encoding)) if translations else WRAP_WIDTH
         for index in sorted(translations):
             forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
@@ -234,9 +235,9 @@ class PoCatalog:
                 else:
                     yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
             if units.plural_at(index):
-                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
+                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form, width)]
             else:
-                lines = format_field("msgstr", forms[0])
+                lines = format_field("msgstr", forms[0], width)
             block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
             yield (span.msgstr_start, 1, span.msgstr_end, block)
 

@@ -153,9 +153,14 @@ def test_a_catalog_written_without_wrapping_gets_its_new_translations_unwrapped(
 
 
 def test_a_wrapped_catalog_gets_its_new_translations_wrapped(tmp_path: Path) -> None:
+    # Transifex leaves its header's lines long, and counts an escape as one character.
     path = tmp_path / "de.po"
-    path.write_text(NO_WRAP_HEADER + f'msgid "{LONG}"\nmsgstr ""\n', encoding="utf-8")
-    lines = read_po(path).render({0: (LONG,)}).decode("utf-8").splitlines()
+    msgid = "\n".join(format_field("msgid", LONG))
+    team = '"Language-Team: German (https://app.transifex.com/example-community/teams/178115/de/)\\n"\n'
+    escaped = 'msgid "Click <a href=\\"%(url)s\\">here</a> to attempt loading the page again ({}). "\nmsgstr ""\n\n'
+    body = "".join(escaped.format(n) for n in range(3))
+    path.write_text(NO_WRAP_HEADER.replace("\n\n", "\n" + team + "\n") + body + f'{msgid}\nmsgstr ""\n')
+    lines = read_po(path).render({3: (LONG,)}).decode("utf-8").splitlines()
     assert lines[-3:] == [
         'msgstr ""',
         '"This site is not able to apply these updates automatically, so you will have "',
