@@ -31,6 +31,7 @@ def wrap_width_of(text: str) -> int:
     where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`."""
     header = _HEADER().search(text)
     start = header.end() if header else 0
+    cuts = text.count(' "\n"', start) + text.count(' "\r\n"', start)
     unwrapped = 0
     for match in _LONG_STRING_LINE().finditer(text, start):
         end = text.find("\n", match.end())
@@ -43,15 +44,19 @@ def wrap_width_of(text: str) -> int:
         cut = _CUT().search(line, match.end() - match.start())
         if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
             unwrapped += 1
-    cuts = [_columns(_ESCAPE().sub("x", m.group(1))) for m in _CUT_AT_A_SPACE().finditer(text, start)]
-    if unwrapped >= UNWRAPPED_LINES and unwrapped > len(cuts):
-        return NO_WRAP
-    widest = max(cuts, default=0)
+            if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
+                return NO_WRAP
+    widest = max(
+        (_columns(_ESCAPE().sub("x", line)) for line in _WIDE_CUT().findall(text, start)),
+        default=0,
+    )
     return widest if widest > WRAP_WIDTH + _SLACK else WRAP_WIDTH
 
 
 def _columns(text: str) -> int:
     """The columns ``text`` takes, as gettext counts them: a mark or format character none, a wide one two."""
+    if not text or max(text) < "\u0300":  # below the combining marks and wide characters: one column each
+        return len(text)
     return sum(0 if category(c) in _NO_COLUMN else 2 if east_asian_width(c) in "WF" else 1 for c in text)
 
 
@@ -61,8 +66,8 @@ _HEADER = lazy_regex(r'^msgid ""\r?\nmsgstr ""\r?\n(?:"[^\r\n]*\r?\n)*', re.M)
 _ESCAPE = lazy_regex(r"\\.")
 #: A word and the space after it, where a wrapper may cut.
 _CUT = lazy_regex(r"[^ ] ")
-#: A string line cut after a space (not after a \n) and continued on the next line: a wrapped file's mark.
-_CUT_AT_A_SPACE = lazy_regex(r'^([^\r\n]*(?<!\\n) ")\r?\n"', re.M)
+#: A string line well past WRAP_WIDTH characters cut after a space and continued: a wider wrapper's.
+_WIDE_CUT = lazy_regex(rf'^("[^\r\n]{{{WRAP_WIDTH + 1},}} ")\r?\n"', re.M)
 #: Columns past WRAP_WIDTH that other wrappers allow themselves (80, an escape counted as one).
 _SLACK = 8
 
