@@ -91,10 +91,8 @@ RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
 #: Symfony / Laravel parameters: %name%. Listed before the printf kinds by protect, or %size%
 #: would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
-#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none. Its closing percent sign is
-#: not followed by an ASCII letter, which would make it a strftime conversion: French "%Hh%M" and
-#: Dutch "%Hu%M" (14h30) are an hour, a letter and a minute.
-PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%(?![A-Za-z])"""
+#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none.
+PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 # --- Markup and variables of unflagged strings ----------------------------------------------------
 
