@@ -11,17 +11,21 @@ the dictionary of the request's pair is loaded and parsed, once per revision (a 
 the latest parsed dictionaries, so a 10 MB dictionary is not re-read for every request).
 """
 
+from __future__ import annotations
+
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.glossaries import GlossaryStore
 from pipeline.service.store.glossary_content import from_tsv
 from pipeline.service.store.memories import MemoryStore
 from pipeline.service.store.styles import StyleStore
+
+if TYPE_CHECKING:  # made by store.memory_files with the first memory file: a service without memories never loads it
+    from pipeline.service.engine.tm_match import MemoryIndex
 
 Entries = tuple[tuple[str, str], ...]
 _CACHED_DICTIONARIES = 8
@@ -105,9 +109,7 @@ class _EntryCache:
 class _Dictionaries(Mapping[tuple[str, str], Entries]):
     """A glossary's dictionaries by pair; entries are loaded only for the pair asked for."""
 
-    def __init__(
-        self, resources: "Resources", account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]
-    ):
+    def __init__(self, resources: Resources, account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]):
         self._resources, self._account_id, self._glossary_id = resources, account_id, glossary_id
         self._revisions = revisions
 
