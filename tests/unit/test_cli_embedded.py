@@ -113,6 +113,25 @@ def test_a_run_whose_targets_have_no_glossary_nor_style_rules_loads_neither_sync
     assert printed == "[]"
 
 
+def test_a_run_without_glossary_style_rules_or_memory_loads_none_of_the_services_stores_matchers_or_endpoints(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["*.po"]\n[service]\nurl = "embedded"\n', encoding="utf-8")
+    catalog = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n'
+    (tmp_path / "de.po").write_text(catalog, encoding="utf-8")
+    unused = (
+        "pipeline.service.api.glossaries",  # the endpoints
+        "pipeline.service.api.style_rules",
+        "pipeline.service.api.memories",
+        "pipeline.service.store.glossaries",  # their stores
+        "pipeline.service.store.styles",
+        "pipeline.service.engine.tm_match",  # the memory matcher
+    )
+    printed = _translate_in_a_fresh_process(tmp_path, "", f"[m for m in {unused!r} if m in sys.modules]")
+    assert 'msgstr ""' not in (tmp_path / "de.po").read_text(encoding="utf-8").split('msgid "Hello"')[1]  # translated
+    assert printed == "[]"
+
+
 def _translate_in_a_fresh_process(cwd: Path, setup: str, printed_at_exit: str) -> str:
     """``pipeline translate --quiet`` in ``cwd`` as a fresh process, after ``setup`` (Python statements);
     what ``print(printed_at_exit)`` shows as the process exits. The run must succeed."""
