@@ -106,7 +106,7 @@ def read_po(data: bytes, where: str) -> tuple[str, dict[str, list[tuple[str, str
 
 
 def indexes(source: str, pairs: dict[str, list[tuple[str, str]]]) -> dict[str, MemoryIndex]:
-    """The matcher of each target language's pairs, in the order of the targets; the source's own pairs dropped."""
+    """The matcher of each target language's pairs, by target language; the source language's own pairs dropped."""
     return {
         target: MemoryIndex(source, target, tuple(items)) for target, items in sorted(pairs.items()) if target != source
     }

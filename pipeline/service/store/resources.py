@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 from pipeline.service.store.database import Database
 from pipeline.service.store.memories import MemoryStore
 
-if TYPE_CHECKING:
-    # made by store.memory_files with the first memory file: a service without memories never loads it
+if TYPE_CHECKING:  # the matchers come with the first memory file (store.memory_files), the stores at first use
     from pipeline.service.engine.tm_match import MemoryIndex
     from pipeline.service.store.glossaries import GlossaryStore
     from pipeline.service.store.styles import StyleStore
