@@ -49,9 +49,17 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
     """The async client the settings describe: the embedded service in-process, or the configured URL.
 
     Closing the client (``await client.aclose()``) closes the embedded service with it: its
-    database and document worker.
+    database and document worker. An https service's TLS context is made while the client's
+    modules load (:func:`pipeline.client.tls.start`).
     """
     import secrets
+    from urllib.parse import urlsplit
+
+    remote_key = os.environ.get(ENV_AUTH_KEY)
+    if not service.embedded and remote_key and service.url and urlsplit(service.url).scheme == "https":
+        from pipeline.client import tls
+
+        tls.start()  # its roots load in a worker thread (outside the GIL) while the client's modules are imported
 
     from pipeline.client.aio import AsyncClient  # the front door: the client, once a request is needed
     from pipeline.client.retry import RetryPolicy
@@ -69,11 +77,10 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
         return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
-    remote_key = os.environ.get(ENV_AUTH_KEY)
     if not remote_key or not service.url:
         raise UsageError(f"the service at {service.url} needs a key: set {ENV_AUTH_KEY}")
     log(f"using the translation service at {service.url}")
     try:
         return AsyncClient(service.url, remote_key, **common)
-    except ValueError as exc:  # the URL was checked with the settings: a proxy the environment names
+    except ValueError as exc:  # the URL was checked with the settings: a proxy or TLS roots the environment names
         raise UsageError(str(exc)) from None

@@ -10,9 +10,9 @@ real service is reached.
 
 The middleware wraps the app ``pipeline serve`` serves, in one process: a proxy in front of ``pipeline
 serve`` would add a second HTTP hop to every request on a busy machine. ``GET /_stand-in/stats`` says
-what it counted, and when the latest requests arrived. Run as ``python -m bench.harness.stand_in LATENCY LIMIT [SHARE] [SEED]`` with the key in
-``$STAND_IN_KEY``: it prints its URL, then serves until terminated; :class:`StandIn` does that for a
-``with`` block.
+what it counted, and when the latest requests arrived. Run as ``python -m bench.harness.stand_in
+LATENCY LIMIT [SHARE] [SEED]`` with the key in ``$STAND_IN_KEY``: it prints its URL, then serves until
+terminated; :class:`StandIn` does that for a ``with`` block.
 """
 
 from __future__ import annotations
@@ -100,18 +100,22 @@ def serve(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0, 
 
     sock = bind("127.0.0.1", 0)  # as `pipeline serve` binds (asyncio sets TCP_NODELAY on such sockets)
     tls = os.environ.get("STAND_IN_TLS")
-    files = {} if not tls else {"ssl_certfile": f"{tls}/server.pem", "ssl_keyfile": f"{tls}/server.key"}
     print(f"{'https' if tls else 'http'}://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(middleware, lifespan="on", access_log=False, log_level="warning", **files)
+    config = uvicorn.Config(
+        middleware,
+        lifespan="on",
+        access_log=False,
+        log_level="warning",
+        ssl_certfile=f"{tls}/server.pem" if tls else None,
+        ssl_keyfile=f"{tls}/server.key" if tls else None,
+    )
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 
 
 class StandIn:
     """The stand-in in a child process for the length of a ``with``; ``url`` and ``key`` to reach it."""
 
-    def __init__(
-        self, latency: float, limit: int, share: float = 0.0, seed: int = 26, tls: Path | None = None
-    ) -> None:
+    def __init__(self, latency: float, limit: int, share: float = 0.0, seed: int = 26, tls: Path | None = None) -> None:
         self.argv = [sys.executable, "-m", "bench.harness.stand_in", str(latency), str(limit), str(share), str(seed)]
         self.key = secrets.token_urlsafe(16)
         self.url = ""

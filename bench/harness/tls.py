@@ -17,7 +17,9 @@ import certifi
 
 from bench.harness.process import require
 
-_SERVER_EXTENSIONS = "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+_SERVER_EXTENSIONS = (
+    "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+)
 
 
 def _openssl(*args: str | Path, cwd: Path) -> None:
