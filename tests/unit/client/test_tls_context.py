@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import certifi
+import httpx
 import pytest
 
 from pipeline.client import tls
@@ -58,14 +59,21 @@ def test_the_roots_are_those_httpx_would_use_ssl_cert_file_then_ssl_cert_dir_the
     assert tls.roots()[:3] == (None, str(tmp_path), "SSL_CERT_DIR")
 
 
-def test_the_context_verifies_as_strictly_as_httpxs_own_with_the_same_roots(tmp_path: Path) -> None:
+def test_the_context_verifies_as_strictly_as_httpxs_own_with_the_same_roots(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     context = tls.verifying()
-    httpx_own = ssl.create_default_context(cafile=certifi.where())
+    httpx_own = httpx.create_ssl_context()  # what a transport given verify=True makes
     assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
     assert context.minimum_version == httpx_own.minimum_version
     assert context.options == httpx_own.options
     assert context.cert_store_stats() == httpx_own.cert_store_stats()
     assert context.get_ca_certs() == httpx_own.get_ca_certs()
+    bundle = _bundle(tmp_path)
+    bundle.write_text(bundle.read_text().split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----\n")
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))  # one root only: the one both trust
+    assert tls.verifying().get_ca_certs() == httpx.create_ssl_context().get_ca_certs()
+    assert len(tls.verifying().get_ca_certs()) == 1
 
 
 def test_the_context_is_made_once_per_process_for_the_same_roots(
