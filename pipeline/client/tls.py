@@ -6,11 +6,12 @@ bundle of roots costs 20-90 ms of CPU, and behind proxies a client has a transpo
 variable besides its direct one, each loading it again. Here the context is made as httpx 0.28
 makes it, same roots, same checks (``CERT_REQUIRED``, host names), once per process for the same
 roots. :func:`start` begins making it in a worker thread: OpenSSL parses the roots without
-holding the GIL, so the run's imports and planning go on beside it, and :func:`verifying`
-returns it when the client is built.
+holding the GIL, so the client's modules are imported beside it (about 40 ms, httpx and httpcore),
+and :func:`verifying` returns it when the client is built.
 
 The roots are looked up as httpx looks them up: the environment is read when the client is made
-(a context made for other roots is not used), and a bundle whose file changed is loaded again. A
+(a context made for other roots is not used), and a bundle whose file changed is loaded again (the
+context of its older state is let go). A
 root file that cannot be loaded is a ``ValueError`` that names the variable and the file, not an
 ``OSError`` or ``ssl.SSLError`` from deep inside httpx.
 """
@@ -83,6 +84,8 @@ def _future(where: Roots, threaded: bool) -> Future[ssl.SSLContext]:
         future = _made.get(where)
         if future is not None:
             return future
+        for older in [made for made in _made if made[:3] == where[:3]]:  # the same bundle before it changed
+            del _made[older]
         future = _made[where] = Future()
     if threaded:
         threading.Thread(target=_make, args=(where, future), name="tls-context", daemon=True).start()
@@ -96,7 +99,8 @@ def _make(where: Roots, future: Future[ssl.SSLContext]) -> None:
         context = _context(where)
     except Exception as exc:  # noqa: BLE001 - whatever it is, the client waiting for the context raises it
         with _lock:  # not kept: the next client tries again (the file may be mended by then)
-            del _made[where]
+            if _made.get(where) is future:
+                del _made[where]
         future.set_exception(exc)
     else:
         future.set_result(context)
