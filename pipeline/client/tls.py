@@ -24,8 +24,6 @@ import threading
 from concurrent.futures import Future
 from typing import NamedTuple
 
-import certifi
-
 __all__ = ["Roots", "roots", "start", "verifying"]
 
 
@@ -50,6 +48,8 @@ def roots() -> Roots:
     capath = os.environ.get("SSL_CERT_DIR")
     if capath:  # OpenSSL reads a folder's certificates during each handshake: nothing to watch
         return Roots(None, capath, "SSL_CERT_DIR", None)
+    import certifi  # the front door: certifi, once an https client needs its roots (the embedded one never does)
+
     cafile = certifi.where()
     return Roots(cafile, None, "certifi", _state(cafile))
 
