@@ -11,9 +11,8 @@ and :func:`verifying` returns it when the client is built.
 
 The roots are looked up as httpx looks them up: the environment is read when the client is made
 (a context made for other roots is not used), and a bundle whose file changed is loaded again (the
-context of its older state is let go). A
-root file that cannot be loaded is a ``ValueError`` that names the variable and the file, not an
-``OSError`` or ``ssl.SSLError`` from deep inside httpx.
+context of its older state is let go). Roots that cannot be loaded are a ``ValueError`` that names
+the variable and the file, not an ``OSError`` or ``ssl.SSLError`` from deep inside httpx.
 """
 
 from __future__ import annotations
