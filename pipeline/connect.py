@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL, ServiceSettings
 from pipeline.distribution import __version__
@@ -23,7 +24,7 @@ from pipeline.errors import UsageError
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client.aio import AsyncClient
 
-__all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client", "service_identity"]
+__all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client", "prepare", "service_identity"]
 
 ClientFactory = Callable[[], "AsyncClient"]
 EMBEDDED_BASE_URL = "http://embedded.invalid"
@@ -45,22 +46,28 @@ def check_service(service: ServiceSettings) -> None:
         )
 
 
+def prepare(service: ServiceSettings) -> None:
+    """Start making, beside the run's work, what a client of ``service`` will need and costs CPU alone: an https
+    service's TLS context (:func:`pipeline.client.tls.start`), whose roots load in a worker thread without the
+    GIL. Called once the run has a unit to translate, and by :func:`open_client`; does nothing for the
+    embedded service, a plain http one, or a run without a key (which stops before any request)."""
+    if service.embedded or not service.url or not os.environ.get(ENV_AUTH_KEY):
+        return
+    if urlsplit(service.url).scheme == "https":
+        from pipeline.client import tls  # the front door: the roots' loader, for an https service only
+
+        tls.start()
+
+
 def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncClient:
     """The async client the settings describe: the embedded service in-process, or the configured URL.
 
     Closing the client (``await client.aclose()``) closes the embedded service with it: its
-    database and document worker. An https service's TLS context is made while the client's
-    modules load (:func:`pipeline.client.tls.start`).
+    database and document worker.
     """
     import secrets
-    from urllib.parse import urlsplit
 
-    remote_key = os.environ.get(ENV_AUTH_KEY)
-    if not service.embedded and remote_key and service.url and urlsplit(service.url).scheme == "https":
-        from pipeline.client import tls
-
-        tls.start()  # its roots load in a worker thread (outside the GIL) while the client's modules are imported
-
+    prepare(service)  # unless the run did: the TLS roots load while the client's modules are imported
     from pipeline.client.aio import AsyncClient  # the front door: the client, once a request is needed
     from pipeline.client.retry import RetryPolicy
 
@@ -77,6 +84,7 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
         return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
+    remote_key = os.environ.get(ENV_AUTH_KEY)
     if not remote_key or not service.url:
         raise UsageError(f"the service at {service.url} needs a key: set {ENV_AUTH_KEY}")
     log(f"using the translation service at {service.url}")

@@ -13,8 +13,10 @@ import certifi
 import httpx
 import pytest
 
+import pipeline.connect
 from pipeline.client import tls
 from pipeline.client.sync import Client
+from pipeline.config import ServiceSettings
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
 
@@ -165,3 +167,23 @@ def test_a_client_of_an_https_service_says_which_roots_cannot_be_loaded(
     with pytest.raises(ValueError, match="^cannot load the TLS roots SSL_CERT_FILE names"):
         Client("https://mt.example.com", "key")
     Client("http://127.0.0.1:8000", "key").close()  # plain http loads no roots
+
+
+@pytest.mark.parametrize(
+    ("url", "key", "started"),
+    [
+        ("https://mt.example.com", "a-key", 1),
+        ("HTTPS://mt.example.com/v2", "a-key", 1),
+        ("http://127.0.0.1:8000", "a-key", 0),  # plain http: no roots to load
+        ("https://mt.example.com", "", 0),  # no key: the run stops before any request
+        ("embedded", "a-key", 0),
+    ],
+)
+def test_a_run_prepares_the_tls_roots_of_an_https_service_it_has_a_key_for(
+    monkeypatch: pytest.MonkeyPatch, url: str, key: str, started: int
+) -> None:
+    starts: list[None] = []
+    monkeypatch.setattr(tls, "start", lambda: starts.append(None))
+    monkeypatch.setenv("PIPELINE_AUTH_KEY", key)
+    pipeline.connect.prepare(ServiceSettings(url=url))
+    assert len(starts) == started
