@@ -179,15 +179,23 @@ def test_a_run_over_https_trusts_the_roots_ssl_cert_file_names(
     assert all(_catalogs(root)[path] != text for path, text in before.items())
 
 
+@pytest.mark.parametrize(
+    ("host", "trusted", "said"),
+    [
+        ("127.0.0.1", False, "self-signed certificate"),  # certifi's roots: not this certificate's
+        ("localhost", True, "Hostname mismatch"),  # trusted, but made for 127.0.0.1 only
+    ],
+)
 def test_a_run_against_a_certificate_it_does_not_trust_stops_clearly_and_changes_no_catalog(
-    https_service: tuple[str, Path], live_service: LiveService, tmp_path: Path
+    https_service: tuple[str, Path], live_service: LiveService, tmp_path: Path, host: str, trusted: bool, said: str
 ) -> None:
-    url, _ = https_service
-    root = copy_sample_project(tmp_path, url)
+    url, cert = https_service
+    root = copy_sample_project(tmp_path, url.replace("127.0.0.1", host))
     before = _catalogs(root)
-    done = _translate(root, live_service.auth_key)  # certifi's roots: not this certificate's
+    done = _translate(root, live_service.auth_key, **({"SSL_CERT_FILE": str(cert)} if trusted else {}))
     assert done.returncode == 4, done.stderr
     assert "service unreachable" in done.stderr and "CERTIFICATE_VERIFY_FAILED" in done.stderr
+    assert said in done.stderr
     assert "Traceback" not in done.stderr
     assert live_service.auth_key not in done.stdout + done.stderr + (root / "report" / "report.json").read_text()
     assert _catalogs(root) == before
