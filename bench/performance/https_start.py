@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness.process import Pair, pipeline_argv, python_argv, timed
-from bench.harness.rows import Row, Target, main
+from bench.harness.rows import Row, main
 from bench.harness.stand_in import StandIn
 from bench.harness.tls import authority, trusting
 from bench.harness.workloads import add_string, catalog_path, read_report, template, write_config, write_template
+from bench.performance import one_string as one_string_row
 from bench.performance import slow_service
 
 RUNS = 5
@@ -81,8 +82,8 @@ def _slow(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
 ONE_STRING = Row(
     name="one_string_https",
     what="one new string in a one-catalog project, against a service over https on loopback: the whole command",
-    projects=("sphinx", "gnome-shell", "coreutils", "netbox"),
-    targets=(Target("ratio_to_python", 10),),
+    projects=one_string_row.ROW.projects,
+    targets=one_string_row.ROW.targets,
     measure=one_string,
 )
 SLOW = Row(
