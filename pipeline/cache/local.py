@@ -19,9 +19,10 @@ into ``translations`` in one transaction when the store closes, or once a connec
 A file found damaged is set aside (:mod:`pipeline.files.damaged`), by this run or by another one
 that found it first, and the store goes on in the new file: what ``recent`` held is carried over
 (what this run paid for since it last folded, and what killed runs left), as far as it can be
-read. A store also notices, before it folds and when it closes, that another run set its file
-aside meanwhile (it was writing to the file under its old name) and carries its entries over the
-same way. What it had folded into the damaged file's main table is not carried:
+read. A store also notices that another run set its file aside meanwhile (it was writing to the
+file under its old name), every :data:`FOLLOW_EVERY` entries it stores, before it folds and when it
+closes, and carries its entries over the same way: a run killed meanwhile leaves at most that many in
+the file set aside. What it had folded into the damaged file's main table is not carried:
 :attr:`LocalStore.lost` says so.
 """
 
@@ -34,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pipeline.cache.entry import decode, encode
-from pipeline.files.damaged import is_damaged, readable, set_aside
+from pipeline.files.damaged import file_identity, is_damaged, readable, set_aside
 from pipeline.files.own import CACHE_SETTING, check_tables
 from pipeline.files.untrusted import made_here
 
@@ -45,6 +46,10 @@ _CHUNK = 500  # keys per SELECT: below every SQLite's limit on bound parameters
 #: Entries a connection appends to ``recent`` before it folds them into the main table (``recent``
 #: has no index: reads scan it, so it stays short).
 FOLD_AT = 4096
+#: Entries a connection appends between two looks at whether another run set its file aside: a run killed
+#: before it looks again leaves at most these in the file set aside, to be paid for again. A look is an
+#: ``os.stat``: not one per request's entries.
+FOLLOW_EVERY = 256
 _TABLES = ("translations", "recent")
 
 
@@ -79,7 +84,7 @@ class LocalStore:
                     raise  # else another run set it aside first and made a new one: that is opened
                 self.damaged_reason = str(exc)
                 self._db = _connect(self.path)  # a new file where the damaged one was
-            self._opened = _identity(self.path)
+            self._opened = file_identity(self.path)
         except (OSError, sqlite3.Error) as exc:
             raise _failed(exc) from None
         self._appended = 0  # entries this connection put in recent since it last folded
@@ -115,8 +120,9 @@ class LocalStore:
         if not items:
             return
         try:
-            if self._appended + len(items) >= FOLD_AT:
-                self._follow()  # not folded into a file another run set aside meanwhile
+            after = self._appended + len(items)
+            if after >= FOLD_AT or after // FOLLOW_EVERY > self._appended // FOLLOW_EVERY:
+                self._follow()  # not left in, nor folded into, a file another run set aside meanwhile
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.executemany(
@@ -199,9 +205,10 @@ class LocalStore:
 
     def _follow(self) -> None:
         """Go on in the file now at the store's path if another run set this one aside meanwhile (found damaged):
-        what ``recent`` holds is carried over. Before a fold, and when the store closes."""
+        what ``recent`` holds is carried over. Every :data:`FOLLOW_EVERY` entries stored, before a fold, and when
+        the store closes."""
         try:
-            if _identity(self.path) == self._opened:
+            if file_identity(self.path) == self._opened:
                 return
         except OSError:
             pass  # moved and not made again yet: a new file is made
@@ -231,7 +238,7 @@ class LocalStore:
         before = self._opened
         try:
             self._db = _connect(self.path)
-            self._opened = _identity(self.path)
+            self._opened = file_identity(self.path)
             if carried:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
@@ -292,12 +299,6 @@ def _diskcache(path: Path) -> bool:
     finally:
         db.close()
     return {"Cache", "Settings"} <= tables
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one."""
-    status = os.stat(path)
-    return status.st_dev, status.st_ino
 
 
 def _size(base: Path, *suffixes: str) -> int:

@@ -6,7 +6,8 @@ block in its header or in a table), every run used to warn and go on without it,
 now renamed to ``<name>.damaged-<UTC time>`` (with its ``-wal`` and ``-shm`` files: SQLite would
 otherwise apply a stale log to the new file), once, under the lock of the folder's run state, so two
 runs that find it damaged at the same moment move it once, and a run never moves a new file
-another run made. What it held cannot be read anyway; the file is kept for whoever wants to look.
+another run made. What it held cannot be read whole (the provenance copies the rows that still can
+be); the file is kept for whoever wants to look.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from pipeline.files.lockfile import state_lock, state_lock_path
 
-__all__ = ["is_damaged", "moved_note", "readable", "set_aside"]
+__all__ = ["file_identity", "is_damaged", "moved_note", "readable", "set_aside"]
 
 _UNREADABLE = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
@@ -66,6 +67,13 @@ def _set_aside(path: Path) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     return aside
+
+
+def file_identity(path: Path) -> tuple[int, int]:
+    """Which file is at ``path`` now (device and inode): another run may set it aside and make a new one, while a
+    connection opened before still leads to the old one."""
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
 
 
 def readable(path: Path) -> bool:

@@ -30,15 +30,17 @@ __all__ = ["ChangedMeanwhile", "discard_left", "write_over"]
 
 
 class ChangedMeanwhile(OSError):
-    """The file no longer held the bytes it was read with (saved, removed): it was left as it is.
+    """The file no longer held the bytes it was read with (saved, removed, made a link): it was left as it is.
 
     ``kept``: where an earlier save was kept, when a file was saved twice in the instant of the
-    exchange (both saves are kept; the later one at the file's own path).
+    exchange (both saves are kept; the later one at the file's own path). ``linked``: a symbolic link
+    is in its place now (left, and the file it leads to, as they are).
     """
 
     def __init__(self, path: Path, reason: str, kept: str | None = None) -> None:
         super().__init__(errno.ESTALE, reason, str(path))
         self.kept = kept
+        self.linked = os.path.islink(path)
 
     @property
     def kept_note(self) -> str:
@@ -50,6 +52,11 @@ def write_over(path: Path, data: Content, expected: bytes) -> None:
     """Replace ``path`` with ``data`` (as :func:`~pipeline.files.atomic.atomic_write` does) only while it
     holds exactly ``expected``, checked in the same step as the replacement; otherwise
     :class:`ChangedMeanwhile`, and ``path`` is left as it is (a removed file is not created again).
+
+    ``path`` is the file itself, never a link (callers resolve the links they follow): a link put in its
+    place meanwhile is a change, even to a file holding ``expected``. Replacing it would leave the file
+    it leads to unwritten and undo whoever put it there; following it would write a file the caller
+    never chose (one a run refuses as leaving the project).
     """
     # The name carries a checksum of ``expected``: a run killed between the exchange and its settling leaves
     # the displaced file under it, and the next run can tell what was read (removed) from a save (kept).
@@ -158,8 +165,9 @@ def _holds(path: Path, expected: bytes) -> bool:
     that a large catalog's old bytes are not held beside its new ones."""
     at = 0
     try:
-        # As a file someone else made: a FIFO put there (or a link to one) opens without waiting, reads as empty.
-        fd = os.open(path, READ_FLAGS)
+        # As a file someone else made: a FIFO put there opens without waiting, reads as empty; a link is not the
+        # file that was read (write_over).
+        fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
         try:
             while True:
                 # A byte more than expected is asked for: a longer file shows it. A read of a regular file

@@ -355,7 +355,13 @@ class Session:
                 raise Refused([str(exc)]) from None
             try:
                 write_over(loaded.path, data, current)
-            except ChangedMeanwhile:
+            except ChangedMeanwhile as exc:
+                if exc.linked:  # on purpose, not a save of the moment: left, with the file it leads to, as they are
+                    reason = (
+                        f"{loaded.display} was made a symbolic link since it was read: nothing was written (start "
+                        f"the review again to review the file it leads to)"
+                    )
+                    raise Refused([reason]) from None
                 continue  # saved at the very moment: read again and try once more
             except OSError as exc:
                 raise Refused([f"cannot write {loaded.display}: {exc.strerror}"]) from None

@@ -28,6 +28,7 @@ __all__ = ["awaiting_review", "snapshot", "write_catalogs"]
 
 #: Whether a run again pays for what this catalog was given is the summary's to say (cached, or not: ``--no-cache``).
 CHANGED = "not written: the catalog was changed or removed during the run; run again"
+LINKED = "not written: the catalog was made a symbolic link during the run; run again"
 AT_ONCE = 8  # catalog writes pending at once
 
 
@@ -73,7 +74,7 @@ def write_catalogs(
     for n, pieces, future in started:
         error = future.result()
         if isinstance(error, ChangedMeanwhile):
-            results[n] = (None, CHANGED + error.kept_note)
+            results[n] = (None, LINKED if error.linked else CHANGED + error.kept_note)
         else:
             results[n] = (
                 (pieces.fingerprint(), None) if error is None else (None, f"cannot write the catalog: {error.strerror}")

@@ -158,6 +158,8 @@ class _Merging:
                 f"run again once it has finished",
             )
         except ChangedMeanwhile as exc:
+            if exc.linked:
+                return Issue(display, "not merged: the catalog was made a symbolic link during the run; run again")
             return Issue(display, f"not merged: the catalog was changed during the run; run again{exc.kept_note}")
         except OSError as exc:
             return Issue(display, f"cannot write the catalog: {exc.strerror}")

@@ -10,11 +10,13 @@ catalog "changed during the run").
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -136,33 +138,42 @@ def _held_by_a_run(cache: Path, catalog: Path) -> CatalogLocks:
     return locks
 
 
-def test_a_merge_waits_for_the_run_that_holds_the_catalog_and_merges_what_it_wrote(tmp_path: Path) -> None:
-    catalog = _refresh_project(tmp_path)
-    (tmp_path / "pipeline.toml").write_text(
-        (tmp_path / "pipeline.toml").read_text() + "[translate]\nlock_wait = 120\n", encoding="utf-8"
+@contextlib.contextmanager
+def _merging_while_a_run_holds(root: Path, catalog: Path) -> Iterator[Callable[[], tuple[int, str, str]]]:
+    """``pipeline refresh --merge-only --quiet`` in ``root`` started while a run holds ``catalog`` (lock_wait 120 s),
+    given once it says it waits: a call lets the catalog go and gives the merge's exit code, output and errors."""
+    (root / "pipeline.toml").write_text(
+        (root / "pipeline.toml").read_text() + "[translate]\nlock_wait = 120\n", encoding="utf-8"
     )
-    run = _held_by_a_run(tmp_path / ".cache", catalog)
-    merging = subprocess.Popen(
-        [sys.executable, "-m", "pipeline", "refresh", "--merge-only", "--quiet"],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    run = _held_by_a_run(root / ".cache", catalog)
+    command = [sys.executable, "-m", "pipeline", "refresh", "--merge-only", "--quiet"]
+    merging = subprocess.Popen(command, cwd=root, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def let_go() -> tuple[int, str, str]:
+        run.release()
+        out, err = merging.communicate(timeout=300)
+        return merging.returncode, out, err
+
     try:
         assert merging.stderr is not None
         said = merging.stderr.readline()  # the wait is said even with --quiet; EOF if the merge did not wait
         assert said.startswith("pipeline: waiting up to 120 s for locale/de.po, which another run holds: process"), said
-        assert catalog.read_text(encoding="utf-8") == CATALOG  # nothing written while the run holds it
-        translated = CATALOG.replace('"Open the file"\nmsgstr ""', '"Open the file"\nmsgstr "Datei öffnen"')
-        catalog.write_text(translated, encoding="utf-8")  # what the run writes before it lets the catalog go
-        run.release()
-        out, err = merging.communicate(timeout=300)
+        yield let_go
     finally:
+        run.release()
         if merging.poll() is None:
             merging.kill()
             merging.wait()
-    assert merging.returncode == 0, err
+
+
+def test_a_merge_waits_for_the_run_that_holds_the_catalog_and_merges_what_it_wrote(tmp_path: Path) -> None:
+    catalog = _refresh_project(tmp_path)
+    with _merging_while_a_run_holds(tmp_path, catalog) as let_go:
+        assert catalog.read_text(encoding="utf-8") == CATALOG  # nothing written while the run holds it
+        translated = CATALOG.replace('"Open the file"\nmsgstr ""', '"Open the file"\nmsgstr "Datei öffnen"')
+        catalog.write_text(translated, encoding="utf-8")  # what the run writes before it lets the catalog go
+        code, out, err = let_go()
+    assert code == 0, err
     assert out == ""
     units = {u.sources[0]: u for u in read_catalog(catalog).units}
     assert units["Open the file"].targets == ("Datei öffnen",)  # the run's save is kept
@@ -222,3 +233,23 @@ def test_a_merge_waits_lock_wait_in_all_not_once_per_catalog_a_run_holds(tmp_pat
     assert [w.split(" for ")[0] for w in waits] == ["pipeline: waiting up to 1 s", "pipeline: waiting up to 0 s"]
     assert "locale/fr.po: error: not merged: another run held it longer than lock_wait (1 s)" in merged.stderr
     assert catalog.read_text(encoding="utf-8") == CATALOG
+
+
+def test_a_catalog_made_a_link_while_a_merge_waits_is_left_as_it_is_and_so_is_the_file_it_leads_to(
+    tmp_path: Path,
+) -> None:
+    # The merge read the catalog, then waited for the run that held it; meanwhile the catalog was made a link to a
+    # file holding the same bytes. The merge replaced the link by a regular file holding the merge, and the file
+    # it led to was not merged. It is a change like a save: not merged, said, both left as they are.
+    catalog = _refresh_project(tmp_path)
+    shared = tmp_path / "shared" / "de.po"
+    shared.parent.mkdir()
+    with _merging_while_a_run_holds(tmp_path, catalog) as let_go:
+        shared.write_text(CATALOG, encoding="utf-8")
+        catalog.unlink()
+        catalog.symlink_to("../shared/de.po")
+        code, _, err = let_go()
+    assert code == 1, err
+    assert "locale/de.po: error: not merged: the catalog was made a symbolic link during the run; run again" in err
+    assert os.readlink(catalog) == "../shared/de.po" and shared.read_text(encoding="utf-8") == CATALOG
+    assert not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]

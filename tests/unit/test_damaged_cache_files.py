@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import pipeline.run.provenance as provenance_module
 from pipeline.cache.local import LocalStore
 from pipeline.cache.tiered import TranslationCache
 from pipeline.catalogs import UnitState, read_catalog
+from pipeline.config import Settings
+from pipeline.files import damaged
 from pipeline.files.damaged import is_damaged, set_aside
-from pipeline.run.provenance import PROVENANCE_FILE, Provenance, unit_identity
+from pipeline.run.provenance import PROVENANCE_FILE, Provenance, Written, unit_identity
 from tests.run_fakes import FakeService, cache_dir, project, run
 
 NOT_A_DATABASE = b"these bytes were never SQLite's " * 200
@@ -179,6 +186,43 @@ def test_a_run_whose_file_another_run_set_aside_goes_on_in_the_new_file(tmp_path
     assert found == {"first's": "v1", "first's later": "v3", "second's": "v2"}
 
 
+def test_what_a_run_stores_after_another_run_set_its_file_aside_reaches_the_new_file_within_a_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run notices that another run set its file aside (found damaged) before a fold, and at close, and carries
+    # what it stored meanwhile into the new file. Killed before either (SIGKILL, a power cut), up to FOLD_AT
+    # entries it had paid for stayed in the file set aside: the next run paid for them again. It now looks every
+    # FOLLOW_EVERY entries stored, not at each store (one request's entries, on the per-request path).
+    from pipeline.cache import local
+
+    monkeypatch.setattr(local, "FOLLOW_EVERY", 100, raising=False)
+    looked: list[Path] = []
+    identity = damaged.file_identity
+
+    def looking(path: Path) -> tuple[int, int]:
+        looked.append(path)
+        return identity(path)
+
+    monkeypatch.setattr(local, "file_identity", looking)
+    first = TranslationCache(tmp_path)
+    first.set_many({"before": "v"})
+    _set_aside_by_another_run(tmp_path / "translations.sqlite3")
+    TranslationCache(tmp_path).close()  # the other run's new file
+    looked.clear()
+    per_request = 20
+    stored = {f"k{n}": f"v{n}" for n in range(local.FOLLOW_EVERY + per_request)}
+    keys = list(stored)
+    for start in range(0, local.FOLLOW_EVERY - per_request, per_request):  # not a look per request
+        first.set_many({key: stored[key] for key in keys[start : start + per_request]})
+    assert looked == []
+    for start in range(local.FOLLOW_EVERY - per_request, len(keys), per_request):
+        first.set_many({key: stored[key] for key in keys[start : start + per_request]})
+    assert looked  # and the run is killed here, before its close: the new file holds what it stored
+    assert TranslationCache(tmp_path).get_many(["before", *keys]) == {"before": "v", **stored}
+    first.close()
+    assert first.kept
+
+
 def test_a_run_that_finds_its_file_damaged_and_already_set_aside_opens_the_new_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -305,15 +349,236 @@ def test_what_a_run_saved_before_the_provenance_file_was_found_damaged_is_in_the
 
 
 def _damage_the_last_page(folder: Path) -> None:
-    """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...), so fr's are on the table's
-    last page, and that page overwritten: fr's rows damaged, de's (on the first leaf, read first) whole."""
+    """300 rows put between de's and fr's (:func:`_rows_between`), and the table's last page overwritten: fr's rows
+    damaged, de's (on the first leaf, read first) whole."""
+    _rows_between(folder)
+    path = folder / PROVENANCE_FILE
+    data = bytearray(path.read_bytes())
+    data[-4096:] = b"\x07" * 4096
+    path.write_bytes(bytes(data))
+
+
+def _rows_between(folder: Path) -> None:
+    """300 rows put between de's and fr's (locale/fr/... sorts after locale/e/...): fr's are on the table's last
+    page, de's on its first leaf."""
     db = sqlite3.connect(folder / PROVENANCE_FILE)
     db.executemany(
         "INSERT INTO written VALUES (?, ?, ?)", ((f"locale/e/{n:04}.po", "x", "y" * 200) for n in range(300))
     )
     db.commit()
     db.close()
-    path = folder / PROVENANCE_FILE
-    data = bytearray(path.read_bytes())
-    data[-4096:] = b"\x07" * 4096
-    path.write_bytes(bytes(data))
+
+
+class _Contended:
+    """A lock that says (``waiting``) when a thread finds it held and waits for it: how a test knows, without a
+    sleep, that a thread is kept out of what another does."""
+
+    def __init__(self, lock: Any, waiting: threading.Event) -> None:
+        self._lock, self._waiting = lock, waiting
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            self._waiting.set()
+            self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+def _paused(pause: Callable[[], None], call: Callable[..., Any]) -> Callable[..., Any]:
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        pause()
+        return call(*args, **kwargs)
+
+    return paused
+
+
+@pytest.mark.parametrize("interleaving", ["a save before the move", "a save before the carry", "a read across it"])
+def test_a_read_that_sets_the_provenance_file_aside_loses_no_row_whatever_runs_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interleaving: str
+) -> None:
+    # A window's catalogs are scanned (their provenance read) in worker threads while the main thread saves the
+    # window before's records, or another thread reads another catalog. A read that finds the file damaged sets it
+    # aside and carries what was read and saved into the new file. One thread is stopped at a point of its work
+    # and the other let go, until it is done or waits for the first: whatever the order, every row reaches the new
+    # file, and the newest of each.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
+    expected = Provenance(folder)
+    de_rows = dict(expected.provenance(de))
+    expected.close()
+    unit = next(u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    at_pause, go, other_done_or_waiting = threading.Event(), threading.Event(), threading.Event()
+
+    def pause() -> None:
+        if not at_pause.is_set():  # the first time only
+            at_pause.set()
+            assert go.wait(60)
+
+    said: list[str] = []
+    after_move = interleaving == "a save before the carry"
+
+    def warn(message: str) -> None:
+        said.append(message)
+        if after_move:
+            pause()
+
+    provenance = Provenance(folder, warn)
+    paused_work: Callable[[], object]
+    other_work: Callable[[], object]
+    if interleaving == "a read across it":  # de's read stopped once its rows are read, fr's read let go
+
+        def damage_then_pause() -> None:  # de's rows can be read from nowhere else now: only a carry keeps them
+            if not at_pause.is_set():
+                _damaged_past_its_schema(folder / PROVENANCE_FILE)
+            pause()
+
+        monkeypatch.setattr(
+            "pipeline.run.provenance._written_rows", _paused(damage_then_pause, provenance_module._written_rows)
+        )
+        paused_work, other_work = partial(provenance.provenance, de), partial(provenance.provenance, fr)
+    else:  # fr's read, which finds the damage, stopped as it sets the file aside; the save of de's record let go
+        if not after_move:
+            monkeypatch.setattr("pipeline.run.provenance.set_aside", _paused(pause, set_aside))
+        assert provenance.provenance(de) == de_rows
+        provenance.record(de, [(unit, ("Neu",), "inputs")])
+        de_rows[unit_identity(unit)] = provenance.provenance(de)[unit_identity(unit)]
+        paused_work, other_work = partial(provenance.machine_written, fr, fr_unit), provenance.save
+    provenance._lock = _Contended(provenance._lock, other_done_or_waiting)  # type: ignore[assignment]
+
+    def other() -> None:
+        other_work()
+        other_done_or_waiting.set()
+
+    first, second = threading.Thread(target=paused_work), threading.Thread(target=other)
+    first.start()
+    assert at_pause.wait(60)
+    second.start()
+    assert other_done_or_waiting.wait(60)
+    go.set()
+    first.join(60)
+    second.join(60)
+    assert not first.is_alive() and not second.is_alive()
+    provenance.save()  # what a carry left for the next save, if any
+    provenance.close()
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert sum(aside.name in line for line in said) == 1, said
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert found == de_rows
+
+
+def test_what_a_run_saves_after_another_run_set_the_provenance_file_aside_is_in_the_new_file(tmp_path: Path) -> None:
+    # Two runs on one cache folder: the other one's read finds the provenance file damaged and sets it aside. This
+    # run's connection still led to that file, so the records it had saved there (read back by nobody) and every
+    # save after, silently, stayed in it, and the new file never had them: its machine translations passed for a
+    # human's.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    de, fr = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+    _damage_the_last_page(folder)  # fr's rows damaged, de's whole
+    first, second, *_ = (u for u in read_catalog(tmp_path / de).units if u.state is UnitState.FUZZY)
+    this = Provenance(folder)
+    expected = dict(this.provenance(de))
+    this.record(de, [(first, ("Neu",), "inputs")])
+    this.save()  # into the file not known to be damaged yet
+    said: list[str] = []
+    other = Provenance(folder, said.append)
+    fr_unit = next(u for u in read_catalog(tmp_path / fr).units if u.state is UnitState.FUZZY)
+    assert other.machine_written(fr, fr_unit) is None  # the other run's read that finds the damage
+    other.close()
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert len(said) == 1 and aside.name in said[0]
+    this.record(de, [(second, ("Zweite",), "inputs")])  # a later window's, where the file set aside is whole
+    this.save()
+    this.close()
+    after = Provenance(folder)
+    found = after.provenance(de)
+    after.close()
+    assert {key: record.targets for key, record in found.items()} == {
+        **{key: record.targets for key, record in expected.items()},
+        unit_identity(first): ("Neu",),
+        unit_identity(second): ("Zweite",),
+    }
+
+
+DE, FR = "locale/de/LC_MESSAGES/app.po", "locale/fr/LC_MESSAGES/app.po"
+
+
+def _translated_then_damaged(tmp_path: Path) -> tuple[Settings, dict[str, Written]]:
+    """A project in German and French translated once, then its provenance file damaged where fr's rows are
+    (:func:`_damage_the_last_page`); its settings, and de's records as they were (whole, and still readable)."""
+    settings = project(tmp_path, ("de", "fr"))
+    run(settings, FakeService())
+    before = Provenance(cache_dir(settings))
+    expected = dict(before.provenance(DE))
+    before.close()
+    _damage_the_last_page(cache_dir(settings))
+    return settings, expected
+
+
+@pytest.mark.parametrize("options", [{"dry_run": True}, {"dry_run": True, "frozen": True}], ids=["dry run", "frozen"])
+def test_a_run_that_writes_no_catalog_keeps_what_it_carried_from_a_provenance_file_it_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, bool]
+) -> None:
+    # A run that reads provenance and then writes no catalog (--dry-run, --frozen) saves none: what it carried from
+    # a file it found damaged and set aside (what it had read before the damage, which cannot be read from the file
+    # any more) was dropped at its end, and the machine translations of that catalog passed for a human's.
+    settings = project(tmp_path, ("de", "fr"))
+    folder = cache_dir(settings)
+    run(settings, FakeService())
+    _rows_between(folder)  # de's rows and fr's on pages of their own: fr's read reaches the disk
+    pristine = Provenance(folder)
+    expected = {display: dict(pristine.provenance(display)) for display in (DE, FR)}
+    pristine.close()
+    for catalog in (DE, FR):  # changed since: read again, their provenance with them
+        path = tmp_path / catalog
+        path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "One more"\nmsgstr ""\n', encoding="utf-8")
+    load, read_first = Provenance._load, list[str]()
+
+    def load_then_damage(self: Provenance, display: str) -> dict[str, Written]:
+        rows = load(self, display)
+        if rows and not read_first:  # the file damaged whole once the first catalog's rows are read
+            read_first.append(display)
+            _damaged_past_its_schema(folder / PROVENANCE_FILE)
+        return rows
+
+    monkeypatch.setattr(Provenance, "_load", load_then_damage)
+    report = run(settings, FakeService(), **options)
+    monkeypatch.undo()
+    (aside,) = _aside(folder, PROVENANCE_FILE)
+    assert any(aside.name in issue.reason for issue in report.issues), report.issues
+    after = Provenance(folder)
+    found = after.provenance(read_first[0])
+    after.close()
+    assert found == expected[read_first[0]]
+
+
+@pytest.mark.parametrize("found_by", ["a read", "a save"])
+def test_a_provenance_set_aside_keeps_the_rows_it_can_still_read_of_catalogs_the_run_did_not_read(
+    tmp_path: Path, found_by: str
+) -> None:
+    # A run carried only what it had read or saved: a pre-commit run that touched one catalog, found the file damaged
+    # where that catalog's rows are and set it aside, left every other catalog's rows, whole, in the file set aside,
+    # and their machine translations passed for a human's from then on.
+    settings, expected = _translated_then_damaged(tmp_path)
+    folder = cache_dir(settings)
+    provenance = Provenance(folder)
+    fr_unit = next(u for u in read_catalog(tmp_path / FR).units if u.state is UnitState.FUZZY)
+    if found_by == "a read":
+        assert provenance.machine_written(FR, fr_unit) is None
+    provenance.record(FR, [(fr_unit, ("Nouveau",), "inputs")])
+    provenance.save()
+    provenance.close()
+    assert len(_aside(folder, PROVENANCE_FILE)) == 1
+    after = Provenance(folder)
+    found, found_fr = after.provenance(DE), after.provenance(FR)
+    after.close()
+    assert found == expected
+    assert found_fr[unit_identity(fr_unit)].targets == ("Nouveau",)

@@ -194,3 +194,58 @@ def test_a_catalog_turned_into_a_fifo_during_the_run_is_left_as_it_is_without_wa
     with pytest.raises(ChangedMeanwhile):
         write_over(path, b"translated", b"as read")
     assert [p.name for p in tmp_path.iterdir()] == ["app.po"] and stat.S_ISFIFO(os.lstat(path).st_mode)
+
+
+def made_a_link_when_the_writer_starts(monkeypatch: pytest.MonkeyPatch, path: Path, target: Path) -> list[str]:
+    """Put a link to ``target`` (a file holding the same bytes) in ``path``'s place the moment the writer makes its
+    temporary file for ``path``."""
+    real = atomic.new_beside
+    made: list[str] = []
+
+    def new_beside(beside: Path, tag: str = "") -> tuple[int, str]:
+        if not made and beside.name == path.name and os.path.samefile(beside.parent, path.parent):
+            target.write_bytes(path.read_bytes())
+            path.unlink()
+            path.symlink_to(os.path.relpath(target, path.parent))
+            made.append(str(path))
+        return real(beside, tag)
+
+    monkeypatch.setattr(atomic, "new_beside", new_beside)
+    return made
+
+
+def test_a_catalog_made_a_link_during_the_run_is_left_as_it_is_and_so_is_the_file_it_leads_to(
+    tmp_path: Path, exchange: bool
+) -> None:
+    # A catalog replaced by a link to a file holding the same bytes (a shared catalog, a checkout that made it one)
+    # passed the check through the link: the link was replaced by a regular file with the new bytes, and the file
+    # it led to kept the old ones. A link found at the start is written through, to its target (and refused when it
+    # leaves the project); one put there meanwhile is a change like a save: left as it is, for the next run.
+    path, shared = tmp_path / "app.po", tmp_path / "shared.po"
+    shared.write_bytes(b"as read")
+    path.symlink_to("shared.po")
+    with pytest.raises(ChangedMeanwhile) as raised:
+        write_over(path, b"translated", b"as read")
+    assert raised.value.linked
+    assert os.readlink(path) == "shared.po" and shared.read_bytes() == b"as read"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.po", "shared.po"]
+
+
+def test_a_run_says_a_catalog_was_made_a_link_while_it_wrote_and_the_next_run_writes_through_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
+    settings = project(tmp_path)
+    path, shared = tmp_path / CATALOG, tmp_path / "locale" / "shared-de.po"
+    made = made_a_link_when_the_writer_starts(monkeypatch, path, shared)
+    before = path.read_bytes()
+    report = run(settings, FakeService())
+    assert made and path.is_symlink() and shared.read_bytes() == before
+    assert report.exit_code == ExitCode.PARTIAL
+    assert [(i.catalog, i.reason) for i in report.issues] == [
+        (CATALOG, "not written: the catalog was made a symbolic link during the run; run again")
+    ]
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    again = run(settings, FakeService())  # the link, found at the start now, is written through
+    assert again.exit_code == ExitCode.OK, again.issues
+    assert path.is_symlink() and "[DE] Open" in shared.read_text(encoding="utf-8")

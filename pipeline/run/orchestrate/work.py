@@ -55,7 +55,7 @@ from pipeline.run.orchestrate.context import Connections, RunContext
 from pipeline.run.orchestrate.resolve import Resolver
 from pipeline.run.orchestrate.start import finish, unsettled
 from pipeline.run.orchestrate.turns import Turn
-from pipeline.run.orchestrate.writing import write_window
+from pipeline.run.orchestrate.writing import save_carried, write_window
 from pipeline.run.provenance import Provenance, Rejections
 from pipeline.run.records import RunInputs, RunReport, StopReason
 from pipeline.run.report.progress import Progress
@@ -113,6 +113,7 @@ async def translate(
                 await connections.aclose()
     finally:
         locks.release()
+        save_carried(settings.cache_dir, provenance, ledger)
         provenance.close()
     stop = interruption.stopped()
     if stop is not None:  # whatever else stopped the run, the user asked it to stop

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
 
 from pipeline.catalog_paths import display_path
 from pipeline.catalogs import Unit
 from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.model import Issue
 from pipeline.run import gate, plan, settled, write
+from pipeline.run.ledger import Ledger
 from pipeline.run.orchestrate.context import RunContext
+from pipeline.run.provenance import Provenance
 from pipeline.run.records import Fingerprint
 from pipeline.run.send import length
 from pipeline.run.window import Admission, ScannedCatalog, WindowFiles
 
-__all__ = ["write_window"]
+__all__ = ["save_carried", "write_window"]
 
 
 async def write_window(run: RunContext, files: WindowFiles, scanned: list[ScannedCatalog]) -> None:
@@ -105,7 +108,7 @@ def _record(run: RunContext, scanned: list[ScannedCatalog], admissions: list[Adm
         if admission.translations:
             run.provenance.record(s.display, _Recorded(s, admission.translations, human, of))
     if run.provenance.changed:
-        _under_state_lock(run, run.provenance.save)
+        _under_state_lock(run.journal.directory, run.ledger, run.provenance.save)
 
 
 class _Recorded:
@@ -133,12 +136,19 @@ class _Recorded:
 def _save(run: RunContext) -> None:
     """Save what the run remembers (the provenance of what was written is saved before the writes: _record)."""
     if run.journal.changed:
-        _under_state_lock(run, run.journal.save)
+        _under_state_lock(run.journal.directory, run.ledger, run.journal.save)
 
 
-def _under_state_lock(run: RunContext, save: Callable[[], None]) -> None:
+def save_carried(directory: Path | None, provenance: Provenance, ledger: Ledger) -> None:
+    """At the run's end, save what its provenance still holds: the rows it carried from a file it found damaged and
+    set aside when no save came after (a dry run writes no catalog, so saves none), and the records of a save that
+    failed."""
+    if provenance.changed:
+        _under_state_lock(directory, ledger, provenance.save)
+
+
+def _under_state_lock(directory: Path | None, ledger: Ledger, save: Callable[[], None]) -> None:
     """``save`` under the state's lock; a failure is a warning (the next run just parses more)."""
-    directory = run.journal.directory
     if directory is None:
         return
     try:
@@ -146,7 +156,7 @@ def _under_state_lock(run: RunContext, save: Callable[[], None]) -> None:
         with state_lock(state_lock_path(directory)):
             save()
     except OSError as exc:
-        run.ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
+        ledger.warn(directory, f"cannot save the run state: {exc.strerror}")
 
 
 def _fingerprint(data: bytes | None) -> Fingerprint | None:

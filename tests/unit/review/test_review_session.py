@@ -230,6 +230,20 @@ def test_a_save_at_the_instant_of_the_write_is_kept_and_the_decision_written_ove
     assert unit_in(path, "Upload files").state is UnitState.TRANSLATED
 
 
+def test_a_catalog_made_a_link_since_it_was_read_is_refused_and_left_as_it_is(settings: Settings) -> None:
+    # Another program made the catalog a link to a file holding the same bytes: the decision replaced the link
+    # by a regular file, and the file it led to kept the entry awaiting review. Link and target are left alone.
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path, shared = settings.root / PO, settings.root / "shared.po"
+    shared.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(os.path.relpath(shared, path.parent))
+    with pytest.raises(Refused, match=r"was made a symbolic link since it was read: nothing was written"):
+        session.accept(entry.id, entry.version)
+    assert path.is_symlink() and unit_in(shared, "Upload files").state is UnitState.FUZZY
+
+
 def test_a_catalog_another_program_broke_is_refused_with_its_line(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")

@@ -15,17 +15,7 @@ written (changed meanwhile) matches nothing: a record counts only while the unit
 Earlier versions' files (``provenance/<hash>.json``) are still read beneath the rows, and folded
 into the table by the next save, which then removes them.
 
-What reviewers rejected: ``rejections.json`` beside it (:class:`Rejections`). ``pipeline review``
-empties a rejected entry so that the next run translates it again; with the same inputs the
-cache (or the service) would give the very text the reviewer rejected. So the rejection is
-remembered, and a run does not write that text for that entry again
-(:mod:`pipeline.run.orchestrate.rejected`). An entry is named apart from any catalog: the target
-language (the service's code, which the text was translated into), the context (msgctxt) and the
-source texts (every form; for a key-based XLIFF key, the text it stands for); for each, the
-SHA-256 of every text rejected for it (all its forms). A catalog renamed or moved, or a sibling
-catalog with the same entry, keeps the rejection. The file holds the catalogs' own texts and
-hashes, never a key or anything of the service's account. Saved atomically under the run state's
-lock, merged with what is on disk, so two review sessions never drop each other's records.
+What reviewers rejected: ``rejections.json`` beside it (:mod:`.rejections`).
 """
 
 from __future__ import annotations
@@ -37,18 +27,19 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
-from typing import Any, NamedTuple, TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from pipeline.catalogs import Unit, UnitState
-from pipeline.files.atomic import atomic_write
-from pipeline.files.damaged import is_damaged, moved_note, set_aside
+from pipeline.files.damaged import file_identity, is_damaged, moved_note, set_aside
 from pipeline.files.lockfile import state_lock, state_lock_path
-from pipeline.files.own import CACHE_SETTING, check_tables, read_ours
+from pipeline.files.own import CACHE_SETTING, check_tables
 from pipeline.files.untrusted import made_here
-from pipeline.run.journal import STATE_VERSION, dump_json, read_json, this_version
+from pipeline.run.journal import read_json
+from pipeline.run.provenance.rejections import REJECTIONS_NAME, Entry, Rejections, text_hash
 
 __all__ = [
     "PROVENANCE_DIR",
@@ -69,7 +60,6 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS written (catalog TEXT NOT NULL, identity TEXT NOT NULL, "
     "record TEXT NOT NULL, PRIMARY KEY (catalog, identity)) WITHOUT ROWID"
 )
-REJECTIONS_NAME = "rejections.json"
 
 
 def unit_identity(unit: Unit) -> str:
@@ -110,6 +100,10 @@ class Provenance:
         self._recorded: dict[str, list[Iterable[tuple[str, Written]]]] = {}
         self._by_text: dict[str, dict[tuple[str | None, tuple[str, ...]], Written]] = {}  # (msgctxt, targets)
         self._db: sqlite3.Connection | None = None
+        self._opened = (0, 0)  # which file the connection was opened on (file_identity)
+        # Held for each use of the file (a window's catalogs are read in worker threads), for a read until its rows
+        # are held, for a record, and for a save or a set-aside whole: a set-aside never falls between a save's
+        # insert and its bookkeeping, nor a save between a set-aside's move and its carry (_set_aside).
         self._lock = threading.Lock()
         # The catalogs whose records this process saved (then no longer held): read back from a file set aside.
         self._saved: set[str] = set()
@@ -119,12 +113,8 @@ class Provenance:
     def provenance(self, display: str) -> dict[str, Written]:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what
         this run recorded and has not saved yet)."""
-        if display not in self._provenance:
-            loaded = self._load(self.directory, display) if self.directory is not None else {}
-            self._provenance[display] = loaded
-            for records in self._recorded.get(display, ()):
-                loaded.update(records)
-        return self._provenance[display]
+        loaded = self._provenance.get(display)
+        return loaded if loaded is not None else self._load(display)
 
     def record(self, display: str, units: Iterable[tuple[Unit, tuple[str, ...], str]]) -> None:
         """Remember the translations about to be written into ``display``: (unit, targets, inputs hash) each.
@@ -134,14 +124,15 @@ class Provenance:
         bytes a unit) are never all held. The provenance loaded for ``display`` (if it was: a
         catalog translated for the first time has none to load) takes them at once.
         """
-        self._by_text.pop(display, None)
         records: Iterable[tuple[str, Written]] = _Records(units)
         if self.directory is None:  # never saved: the records are held, not the catalog they are made from
             records = list(records)
-        self._recorded.setdefault(display, []).append(records)
-        loaded = self._provenance.get(display)
-        if loaded is not None:
-            loaded.update(records)
+        with self._lock:  # a set-aside may be carrying what is held meanwhile (_carry)
+            self._by_text.pop(display, None)
+            self._recorded.setdefault(display, []).append(records)
+            loaded = self._provenance.get(display)
+            if loaded is not None:
+                loaded.update(records)
 
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
@@ -174,8 +165,9 @@ class Provenance:
 
     def reload(self) -> None:
         """Forget what was loaded (another run may have written these catalogs meanwhile); this run's records stay."""
-        self._provenance.clear()
-        self._by_text.clear()
+        with self._lock:
+            self._provenance.clear()
+            self._by_text.clear()
 
     @property
     def changed(self) -> bool:
@@ -188,12 +180,19 @@ class Provenance:
         if self.directory is None or not self._recorded:
             return
         legacy = sorted((self.directory / PROVENANCE_DIR).glob("*.json")) if self._legacy else []
-        try:
-            self._insert_or_start_again(self.directory, legacy)
-        except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
-            for recorded in list(self._recorded.values()):
-                recorded[:] = [list(records) for records in recorded]
-            raise
+        with self._lock:
+            try:
+                self._follow(self.directory)
+                self._insert_or_start_again(self.directory, legacy)
+            except OSError:  # kept for the next save as the records themselves, not the catalogs they are made from
+                for recorded in self._recorded.values():
+                    recorded[:] = [list(records) for records in recorded]
+                raise
+            for display in self._recorded:  # on disk now: read again if asked, not held (a run of many windows)
+                self._saved.add(display)
+                self._provenance.pop(display, None)
+                self._by_text.pop(display, None)
+            self._recorded.clear()
         for path in legacy:  # in the table now (a file left by a crash here is folded again, beneath)
             if _load_legacy(path, None)[0] is not None:  # ours: a file of another shape is not removed
                 with contextlib.suppress(OSError):
@@ -202,17 +201,10 @@ class Provenance:
             with contextlib.suppress(OSError):
                 (self.directory / PROVENANCE_DIR).rmdir()
         self._legacy = False
-        # On disk now: read again if asked, not held (a run of many windows). Over a copy of the names: a scan
-        # thread that finds the file damaged meanwhile adds what it carries (_set_aside), not to be iterated over.
-        for display in list(self._recorded):
-            self._saved.add(display)
-            self._provenance.pop(display, None)
-            self._by_text.pop(display, None)
-            self._recorded.pop(display, None)
 
     def _insert_or_start_again(self, directory: Path, legacy: list[Path]) -> None:
         """:meth:`_insert`; a damaged file is set aside and the insert made into a new one, with what was read from it
-        and saved into it carried (:meth:`_carry`); OSError when it cannot."""
+        and saved into it carried (:meth:`_carry`); OSError when it cannot (the caller holds the lock)."""
         try:
             self._insert(directory, legacy)
         except sqlite3.Error as exc:
@@ -221,14 +213,16 @@ class Provenance:
             if aside is None:
                 raise OSError(errno.EIO, f"{path}: {exc}") from None
             self._warn(moved_note(path, exc, aside))
-            self._carry(aside)
+            self._salvage(directory, aside)
+            self._carry(partial(_salvaged, aside))
             try:
                 self._insert(directory, legacy)
             except sqlite3.Error as again:
                 raise OSError(errno.EIO, f"{path}: {again}") from None
 
     def _insert(self, directory: Path, legacy: list[Path]) -> None:
-        """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error)."""
+        """This run's records into the table, in one transaction; a damaged file is closed (sqlite3.Error). The caller
+        holds the lock."""
         # Encoded as the table takes them, not all at once: a large catalog's records are held once.
         rows = (
             (display, identity, _record_text(record))
@@ -236,13 +230,12 @@ class Provenance:
             for records in recorded
             for identity, record in records
         )
-        with self._lock:
-            try:
-                _insert(self._open(directory), legacy, rows)
-            except sqlite3.Error as exc:
-                if is_damaged(exc):
-                    self.close()  # set aside next: the next use opens the new file
-                raise
+        try:
+            _insert(self._open(directory), legacy, rows)
+        except sqlite3.Error as exc:
+            if is_damaged(exc):
+                self.close()  # set aside next: the next use opens the new file
+            raise
 
     def close(self) -> None:
         """Close the table's file (it is opened again if asked)."""
@@ -250,42 +243,75 @@ class Provenance:
             self._db.close()
             self._db = None
 
-    def _load(self, directory: Path, display: str) -> dict[str, Written]:
-        """The rows of ``display`` (over an earlier version's file); empty where the table cannot be read."""
-        found = _load_legacy(provenance_path(directory, display), display)[1] if self._legacy else {}
-        try:
-            with self._lock:
-                db = self._open(directory) if self._db is not None or (directory / PROVENANCE_FILE).exists() else None
-                rows = db.execute(_ROWS_OF, (display,)).fetchall() if db is not None else []
-            found.update(_written_rows(rows))
-        except (sqlite3.Error, OSError) as exc:  # locked for longer than the timeout, not ours, not a file, damaged:
-            if is_damaged(exc):  # as without provenance, and a damaged file is set aside
-                self._set_aside(directory, exc)
-        return found
+    def _load(self, display: str) -> dict[str, Written]:
+        """The rows of ``display`` (over an earlier version's file, under this run's records not saved yet), held
+        from now on; as without the table where it cannot be read, and a damaged file is set aside."""
+        directory, damaged = self.directory, None
+        found = _load_legacy(provenance_path(directory, display), display)[1] if directory and self._legacy else {}
+        with self._lock:  # until the rows are held: a set-aside carries what is held (_carry), never what is on its way
+            try:
+                if directory is not None and (self._db is not None or (directory / PROVENANCE_FILE).exists()):
+                    found.update(_written_rows(self._open(directory).execute(_ROWS_OF, (display,)).fetchall()))
+            except (sqlite3.Error, OSError) as exc:  # locked past the timeout, not ours, not a file, damaged: as
+                damaged = exc if is_damaged(exc) else None  # without provenance, and a damaged file is set aside
+            for records in self._recorded.get(display, ()):
+                found.update(records)
+            loaded = self._provenance.setdefault(display, found)
+        if damaged is not None and directory is not None:
+            self._set_aside(directory, damaged)
+        return loaded
 
     def _set_aside(self, directory: Path, exc: BaseException) -> None:
         """A read found the file damaged (where no save may go for a long time: a run with nothing new to write, a
         review): set it aside, said, as a save that finds it so does, and carry what was read from it before, and
-        what this process saved into it (read back from it where it can be), into the new file, at the next save."""
-        with self._lock:
-            self.close()
-        path = directory / PROVENANCE_FILE
-        aside = set_aside(path)  # under the run state's lock
-        if aside is None:  # another run set it aside first, or it cannot be moved: as without provenance
-            return
-        self._warn(moved_note(path, exc, aside))
-        self._carry(aside)
+        what this process saved into it (read back from it where it can be), into the new file, at the next save.
 
-    def _carry(self, aside: Path) -> None:
-        """The file was set aside as ``aside``: what this process read from it, and what it saved into it (read back
-        where it can be), goes into the new file at the next save, beneath this run's records."""
-        carried = dict(self._provenance)  # a scan thread may load another meanwhile
+        Under the run state's lock, taken first as a save's caller takes it (no two threads wait for each other),
+        then this process's: the move and the carry are made with no save, read or record between them.
+        """
+        path = directory / PROVENANCE_FILE
+        try:
+            with state_lock(state_lock_path(directory)), self._lock:
+                self._follow(directory)  # another run set it aside first: carried from the file this process has open
+                self.close()  # before the move (an open file is not moved on Windows), and a save may have opened it
+                aside = set_aside(path, lock_held=True)
+                if aside is not None:
+                    self._salvage(directory, aside)
+                    self._carry(partial(_salvaged, aside))
+        except OSError:  # the run state's lock not had: as without provenance (the next read or save finds it)
+            return
+        if aside is not None:  # else another run or a save of this one set it aside first, and carried
+            self._warn(moved_note(path, exc, aside))
+
+    def _follow(self, directory: Path) -> None:
+        """When another run set aside the file this process has open (found damaged), carry what this process read from
+        it and saved into it (read through that connection where it can be), and close it: the next use opens the new
+        file. Under the run state's lock, as a set-aside is made, so none falls between this look and what follows;
+        the caller holds the lock too."""
+        if self._db is None:
+            return
+        with contextlib.suppress(OSError):  # moved, and no new file made yet: one is made
+            if file_identity(directory / PROVENANCE_FILE) == self._opened:
+                return
+        self._carry(partial(_rows_in, self._db))
+        self.close()
+
+    def _salvage(self, directory: Path, aside: Path) -> None:
+        """Copy every row of the file set aside as ``aside`` that can still be read into the new one, beneath what it
+        holds: the catalogs this process never read keep their records too (the caller holds the lock)."""
+        with contextlib.suppress(sqlite3.Error, OSError):  # no new file: the rows carried wait for the next save
+            _copy_readable(aside, self._open(directory))
+
+    def _carry(self, saved: Callable[[str], dict[str, Written]]) -> None:
+        """The file was set aside: what this process read from it, and what it saved into it (``saved``: a catalog's
+        rows read back from it, where they can be), goes into the new file at the next save, beneath this run's
+        records (the caller holds the lock)."""
+        carried = dict(self._provenance)
         for display in self._saved - carried.keys():  # saved into that file, not held since
-            carried[display] = _salvaged(aside, display)
-        with self._lock:  # a save in progress iterates over the records under it (_insert)
-            for display, rows in carried.items():
-                if rows:  # beneath this run's records of it (saved over them)
-                    self._recorded.setdefault(display, []).insert(0, list(rows.items()))
+            carried[display] = saved(display)
+        for display, rows in carried.items():
+            if rows:  # beneath this run's records of it (saved over them)
+                self._recorded.setdefault(display, []).insert(0, list(rows.items()))
 
     def _open(self, directory: Path) -> sqlite3.Connection:
         """The table's connection, opened (and the file made in ``directory``) on first use."""
@@ -295,6 +321,8 @@ class Provenance:
         directory.mkdir(parents=True, exist_ok=True)
         # Made first as open() makes a file: SQLite makes it 0644 whatever the umask.
         made_here(path)  # and never through a link: SQLite would write where it leads
+        # Before the connection: a file another run sets aside (and makes again) after this is noticed (_follow).
+        opened = file_identity(path)
         # A window's catalogs are scanned (and their provenance read) in worker threads: one connection,
         # its uses taken in turn (_lock).
         db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False)
@@ -308,7 +336,7 @@ class Provenance:
         except BaseException:
             db.close()
             raise
-        self._db = db
+        self._db, self._opened = db, opened
         return db
 
 
@@ -327,16 +355,60 @@ def _written_rows(rows: Iterable[tuple[object, object]]) -> Iterator[tuple[str, 
 def _salvaged(aside: Path, display: str) -> dict[str, Written]:
     """The rows of ``display`` that can still be read from the damaged file set aside as ``aside`` (opened read-only);
     empty when they cannot."""
-    found: dict[str, Written] = {}
     try:
         db = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
-        try:
-            found.update(_written_rows(db.execute(_ROWS_OF, (display,))))
-        finally:
-            db.close()
     except sqlite3.Error:
-        pass  # damaged where they are too: as without them
-    return found
+        return {}
+    try:
+        return _rows_in(db, display)
+    finally:
+        db.close()
+
+
+#: Every row, in key order from one end of the table (``{0}``: ASC or DESC).
+_IN_ORDER = "SELECT catalog, identity, CAST(record AS BLOB) FROM written ORDER BY catalog {0}, identity {0}"
+
+
+def _copy_readable(aside: Path, db: sqlite3.Connection) -> None:
+    """Every row of the damaged file ``aside`` (opened read-only) that can be read in key order from either end of
+    the table, into ``db`` beneath what it holds, in one transaction: a read in order stops at the first page it
+    cannot read, so only the rows on the pages between are left."""
+    try:
+        old = sqlite3.connect(f"{aside.absolute().as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_SECONDS)
+    except sqlite3.Error:
+        return
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for order in ("ASC", "DESC"):
+                db.executemany(
+                    "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)", _readable(old, order)
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        old.close()
+
+
+def _readable(db: sqlite3.Connection, order: str) -> Iterator[tuple[str, str, str]]:
+    """The well-formed rows of ``db`` in ``order`` (:data:`_IN_ORDER`), up to the first that cannot be read."""
+    try:
+        for catalog, identity, text in db.execute(_IN_ORDER.format(order)):
+            record = _record_from(text)
+            if record is not None and isinstance(catalog, str) and isinstance(identity, str):
+                yield catalog, identity, _record_text(record)
+    except sqlite3.Error:
+        return
+
+
+def _rows_in(db: sqlite3.Connection, display: str) -> dict[str, Written]:
+    """The rows of ``display`` that can be read through ``db``; empty when they cannot (damaged where they are too)."""
+    try:
+        return dict(_written_rows(db.execute(_ROWS_OF, (display,))))
+    except sqlite3.Error:
+        return {}
 
 
 def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str, str, str]]) -> None:
@@ -411,87 +483,3 @@ def _load_legacy(path: Path, display: str | None) -> tuple[str | None, dict[str,
     if not isinstance(units, dict) or not isinstance(catalog, str):
         return None, {}
     return catalog, {key: record for key, values in units.items() if (record := _written_from(values)) is not None}
-
-
-# -- what reviewers rejected ---------------------------------------------------------------
-
-#: An entry as rejections name it: (target language, context, source forms).
-Entry = tuple[str, str | None, tuple[str, ...]]
-
-
-def text_hash(forms: Sequence[str]) -> str:
-    """The hex SHA-256 naming a translation (every form)."""
-    return hashlib.sha256(json.dumps(list(forms), ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _name(entry: Entry) -> str:
-    """The file's key for ``entry``: a hash, so that two sessions merging records agree on it."""
-    return text_hash([entry[0], entry[1] or "", "\x00", *entry[2]])
-
-
-class Rejections:
-    """The rejections recorded in the state folder ``directory`` (read when made; nothing without a folder)."""
-
-    def __init__(self, directory: Path | None) -> None:
-        self.directory = directory
-        self._rejected: dict[Entry, set[str]] = {}
-        if directory is not None:
-            self._rejected = _load_rejections(directory / REJECTIONS_NAME)
-
-    def __bool__(self) -> bool:
-        return bool(self._rejected)
-
-    def texts(self, entry: Entry) -> frozenset[str]:
-        """The hashes of the texts rejected for ``entry``."""
-        return frozenset(self._rejected.get(entry, ()))
-
-    def rejects(self, entry: Entry, forms: Sequence[str]) -> bool:
-        """Whether a reviewer rejected exactly ``forms`` as ``entry``'s translation."""
-        found = self._rejected.get(entry)
-        return found is not None and text_hash(forms) in found
-
-    def record(self, entry: Entry, forms: Sequence[str]) -> None:
-        """Remember that a reviewer rejected ``forms`` for ``entry``, merged into the file at once.
-
-        Raises OSError when it cannot be saved (no state folder: :class:`FileNotFoundError`).
-        """
-        if self.directory is None:
-            raise FileNotFoundError("no cache folder to keep the run state in ([cache] dir is empty)")
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with state_lock(state_lock_path(self.directory)):
-            path = self.directory / REJECTIONS_NAME
-            # Never another program's file; another session or run may have saved meanwhile.
-            rejected = _rejections_of(this_version(read_ours(path, "entries", CACHE_SETTING)))
-            rejected.setdefault(entry, set()).add(text_hash(forms))
-            atomic_write(path, dump_json(_rejections_file(rejected)))
-        self._rejected = rejected
-
-
-def _rejections_file(rejected: dict[Entry, set[str]]) -> dict[str, object]:
-    entries = {
-        _name(entry): {"language": entry[0], "context": entry[1], "sources": list(entry[2]), "texts": sorted(texts)}
-        for entry, texts in rejected.items()
-    }
-    return {"version": STATE_VERSION, "entries": dict(sorted(entries.items()))}
-
-
-def _load_rejections(path: Path) -> dict[Entry, set[str]]:
-    """The file's records; a record of any other shape is dropped (the file is plain JSON anyone may edit)."""
-    return _rejections_of(read_json(path))
-
-
-def _rejections_of(data: dict[str, Any]) -> dict[Entry, set[str]]:
-    """The records of a rejections.json's JSON ``data`` of this version; a record of any other shape is dropped."""
-    entries = data.get("entries")
-    found: dict[Entry, set[str]] = {}
-    for values in entries.values() if isinstance(entries, dict) else ():
-        if not isinstance(values, dict):
-            continue
-        language, context, sources, texts = (values.get(k) for k in ("language", "context", "sources", "texts"))
-        if not (isinstance(language, str) and isinstance(context, (str, type(None)))):
-            continue
-        if not (_strings(sources) and sources and _strings(texts)):
-            continue
-        entry = (language, context, tuple(sources))
-        found.setdefault(entry, set()).update(texts)
-    return found
