@@ -263,6 +263,8 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
 
 def _token_before(text: str, at: int, tokens: set[str]) -> bool:
     """Whether the tag that ends at ``at`` (only the last tag opening before it can) is one of ``tokens``."""
+    if not text.endswith("/>", 0, at):  # no tag ends there (most places: a space, a word)
+        return False
     opening = text.rfind(_OPENING, 0, at)
     previous = _BEFORE().match(text, opening, at) if opening >= 0 else None
     return previous is not None and previous.group(1) in tokens
@@ -276,7 +278,15 @@ def _token_at(text: str, at: int, tokens: set[str]) -> bool:
 
 def _word(ch: str) -> bool:
     """Whether ``ch`` is part of a word of a script that spaces its words."""
-    return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
+    if not ch.isalnum():
+        return False
+    code = ord(ch)
+    if code >= _IDEOGRAPHIC:
+        return False
+    for first, last in _UNSPACED:  # a loop, not a generator: two characters of every tag of every answer
+        if first <= code <= last:
+            return False
+    return True
 
 
 _OPENING = '<x id="'
