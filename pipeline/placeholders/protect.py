@@ -215,13 +215,16 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
         directives, valid = _directives(core, grammars)
     ordered_outer = set()
     fixed: list[_Span] = []
-    for start, end, kind, ordered in directives:
-        inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
-        if inside is not None:
-            if ordered:
-                ordered_outer.add(inside)
-        elif not any(s < end and start < e for s, e, _ in outer):
-            fixed.append((start, end, kind, ordered))
+    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
+        fixed = list(directives)
+    else:
+        for start, end, kind, ordered in directives:
+            inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
+            if inside is not None:
+                if ordered:
+                    ordered_outer.add(inside)
+            elif not any(s < end and start < e for s, e, _ in outer):
+                fixed.append((start, end, kind, ordered))
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [
