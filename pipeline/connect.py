@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL, ServiceSettings
 from pipeline.distribution import __version__
 from pipeline.errors import UsageError
+from pipeline.protocol import key_problem
 
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client.aio import AsyncClient
@@ -69,9 +70,11 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
         transport = embedded_transport(ServiceConfig(accounts=(AccountSpec("paid", (key,)),)))
         log("using the embedded local service (in-process pseudo-translation, no network, no account)")
         return AsyncClient(EMBEDDED_BASE_URL, key, transport=transport, **common)
-    remote_key = os.environ.get(ENV_AUTH_KEY)
+    remote_key = os.environ.get(ENV_AUTH_KEY, "").strip()  # a key file's newline is no part of the key
     if not remote_key or not service.url:
         raise UsageError(f"the service at {service.url} needs a key: set {ENV_AUTH_KEY}")
+    if problem := key_problem(remote_key):
+        raise UsageError(f"{ENV_AUTH_KEY} {problem}")
     log(f"using the translation service at {service.url}")
     try:
         return AsyncClient(service.url, remote_key, **common)

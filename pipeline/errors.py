@@ -201,7 +201,11 @@ SHORT_SECRET = 8
 def redact(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every non-empty secret replaced by ``***``: longest first, a short one (under
     :data:`SHORT_SECRET` characters) only where no letter, digit or ``_`` touches it."""
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+    # Each also as a message quoting it escaped spells it: repr of the text, of its UTF-8 bytes.
+    spellings = {
+        spelled for s in secrets if s for spelled in (s, repr(s)[1:-1], repr(s.encode("utf-8", "replace"))[2:-1])
+    }
+    for secret in sorted(spellings, key=len, reverse=True):
         if len(secret) >= SHORT_SECRET:
             text = text.replace(secret, "***")
         else:

@@ -20,11 +20,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
 
-__all__ = ["Limit", "limit_of", "storage_flag", "length_flag"]
+if TYPE_CHECKING:  # a type only: lxml is loaded by XLIFF's reader, for an XLIFF catalog
+    from lxml import etree
+
+__all__ = [
+    "DEFAULT_PROFILES",
+    "NS_SLR",
+    "Limit",
+    "length_flag",
+    "limit_of",
+    "limits_2",
+    "limits_12",
+    "profiles_of",
+    "storage_flag",
+]
 
 _LENGTH = lazy_regex(r"max-length:(\d{1,9})")
 _STORAGE = lazy_regex(r"max-storage-(utf-8|utf-16|utf-32):(\d{1,9})")
@@ -88,3 +101,44 @@ def limit_of(flags: Sequence[str]) -> Limit | None:
     if not (characters or storage):
         return None
     return Limit(min(characters) if characters else None, min(storage, key=lambda s: s[1]) if storage else None)
+
+
+# --- What an XLIFF unit declares ------------------------------------------------------------------
+
+NS_SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"  # the size and length restriction module
+
+#: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
+DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
+_STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
+# ASCII digits only, as the schemas' integers are: "²" and "٣" are digits to str.isdigit and \d.
+_RESTRICTION = lazy_regex(r"\s*(?:[0-9]{1,9}\s*,\s*)?([0-9]{1,9})\s*")  # "max" or "min,max"
+_NUMBER = lazy_regex(r"\s*([0-9]{1,9})\s*")
+
+
+def limits_12(unit: etree._Element) -> tuple[str, ...]:
+    """A 1.2 trans-unit's ``maxwidth`` in characters, as a ``max-length`` flag."""
+    width = _NUMBER().fullmatch(unit.get("maxwidth") or "")
+    if width is None or unit.get("size-unit") != "char":
+        return ()
+    return (length_flag(int(width.group(1))),)
+
+
+def profiles_of(file: etree._Element) -> tuple[str, str]:
+    """A 2.x file's general and storage profiles (``slr:profiles``), the standard ones by default."""
+    found = file.find(f"{{{NS_SLR}}}profiles")
+    if found is None:
+        return DEFAULT_PROFILES
+    return found.get("generalProfile", DEFAULT_PROFILES[0]), found.get("storageProfile", DEFAULT_PROFILES[1])
+
+
+def limits_2(unit: etree._Element, profiles: tuple[str, str]) -> tuple[str, ...]:
+    """A 2.x unit's size and storage restrictions under the standard profiles, as flags."""
+    general, storage = profiles
+    flags = []
+    size = _RESTRICTION().fullmatch(unit.get(f"{{{NS_SLR}}}sizeRestriction") or "")
+    if size and general == "xliff:codepoints":
+        flags.append(length_flag(int(size.group(1))))
+    stored = _RESTRICTION().fullmatch(unit.get(f"{{{NS_SLR}}}storageRestriction") or "")
+    if stored and storage in _STORAGE_PROFILES:
+        flags.append(storage_flag(_STORAGE_PROFILES[storage], int(stored.group(1))))
+    return tuple(flags)

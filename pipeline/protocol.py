@@ -112,3 +112,16 @@ class Dictionary:
     def pair(self) -> tuple[str, str]:
         """``(source, target)`` base codes in lower case."""
         return self.source_lang, self.target_lang
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` cannot go in the ``Authorization`` header (never showing it), or None if it can."""
+    if not key.strip():
+        return "is empty"
+    # Visible ASCII with spaces inside only: httpx refuses anything else, with an error quoting the header.
+    if not (key.isascii() and key.isprintable() and key == key.strip()):
+        return (
+            "cannot be sent in an HTTP header: it holds a line break, a control character, a character "
+            "outside ASCII or a space at either end (not shown here)"
+        )
+    return None

@@ -4,7 +4,9 @@
 The text to translate is the source-language catalog's translation of the key, never the key:
 translated literally, a key is billed and written into the target as if it were text. A source
 counts as a key where the source-language catalog next to it (same name, the source language's
-code in place of the target's) gives it a text other than itself; a source that looks like a key
+code in place of the target's) gives it a text other than itself, under that source or, where the
+source there became the text, under the unit's name (1.2 ``resname``, 2.x ``name``: Symfony's key
+before the source); a source that looks like a key
 (dotted words, no spaces: ``form.label.email``) but has no text there is left untranslated, with
 a warning.
 """
@@ -12,11 +14,14 @@ a warning.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, cast
 
 from pipeline.catalogs import read_catalog
-from pipeline.catalogs.base import Catalog, UnitState
+from pipeline.catalogs.base import Catalog, Unit, UnitState
 from pipeline.catalogs.xmltext import escape_text
 from pipeline.errors import CatalogError
 
@@ -34,6 +39,13 @@ class KeyedSources:
     source_catalog: Path | None
     texts: dict[int, str] = field(default_factory=dict)
     missing: dict[int, str] = field(default_factory=dict)  # unit index -> the key
+
+
+class _Named(Protocol):
+    """An XLIFF catalog as read here: its units, and the name each gives (``XliffCatalog.names``)."""
+
+    units: Sequence[Unit]
+    names: tuple[str | None, ...]
 
 
 def looks_like_key(text: str) -> bool:
@@ -72,13 +84,22 @@ def key_texts(catalog: Catalog, locale: str, source_lang: str) -> tuple[Path | N
     texts_by_key: dict[str, str] = {}
     if sibling is not None:
         try:
-            source = read_catalog(sibling)
+            # The sibling has the catalog's suffix, so XLIFF's reader reads it.
+            source = cast("_Named", read_catalog(sibling))
         except CatalogError:
             source = None  # reported when the run reads it as a catalog of its own
-        for unit in source.units if source is not None else ():
+        units, names = (source.units, source.names) if source is not None else ((), ())
+        # A name given to one unit only: a 2.x unit's segments share theirs.
+        counts = Counter(names)
+        for unit, name in zip(units, names, strict=True):
             target = unit.targets[0] if unit.targets and unit.state is not UnitState.OBSOLETE else ""
-            if target.strip() and target != unit.sources[0]:
+            if not target.strip():
+                continue
+            if target != unit.sources[0]:
                 texts_by_key[unit.sources[0]] = cdata_as_text(target)
+            # Where the source became the text, the key lives on as the name (Kimai's resname).
+            if name is not None and counts[name] == 1 and target != name:
+                texts_by_key.setdefault(name, cdata_as_text(target))
     return sibling, texts_by_key
 
 

@@ -30,6 +30,7 @@ import operator
 import re
 from array import array
 from collections.abc import Iterator, Mapping
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -38,7 +39,7 @@ from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
-from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
+from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
@@ -221,6 +222,7 @@ class PoCatalog:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
         nl = self._newline.encode(self.encoding)
         units = self.units
+        width = wrap_width_of(self._raw.decode(self.encoding)) if translations else WRAP_WIDTH
         for index in sorted(translations):
             forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
@@ -233,9 +235,9 @@ class PoCatalog:
                 else:
                     yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
             if units.plural_at(index):
-                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form)]
+                lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form, width)]
             else:
-                lines = format_field("msgstr", forms[0])
+                lines = format_field("msgstr", forms[0], width)
             block = self._encoded(lines, _terminator(self._line(span.msgstr_end - 1)))
             yield (span.msgstr_start, 1, span.msgstr_end, block)
 
@@ -354,6 +356,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     scanned = scan(path, text, lines)
     spans = scanned.entries
     _refuse_duplicates(path, spans)
+    _refuse_misnumbered_forms(path, spans, lines)
     if scanned.polib_refusal is not None:
         raise scanned.polib_refusal
     # polib takes the first live entry with an empty msgid as the header, whatever its context.
@@ -435,6 +438,34 @@ def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
                 span.msgid_line + 1,
             )
         seen[key] = span.msgid_line + 1
+
+
+_FORMS = operator.attrgetter("msgstr_plural")
+_PLURAL_ID = operator.attrgetter("msgid_plural")
+_PLURAL_KEYWORD = lazy_regex(r"(?:#~\s*)?msgid_plural\b")
+
+
+def _refuse_misnumbered_forms(path: Path, spans: list[Entry], lines: TextLines) -> None:
+    """Refuse plural forms msgfmt refuses (obsolete entries' too): msgstr[N] without a msgid_plural, a plain
+    msgstr after one, forms not numbered 0, 1, 2... in the file's order."""
+    # The entries with forms or a msgid_plural, picked at C speed: most catalogs hold few.
+    picked = {span.first: span for span in compress(spans, map(_FORMS, spans))}
+    picked.update((span.first, span) for span in compress(spans, map(_PLURAL_ID, spans)))
+    for _, span in sorted(picked.items()):
+        forms = list(span.msgstr_plural)
+        if not span.msgid_plural:
+            if any(_PLURAL_KEYWORD().match(lines[i]) for i in range(span.msgid_line, span.msgstr_start)):
+                continue  # msgid_plural "", which msgfmt reads
+            # at the msgid, where msgfmt misses it
+            raise CatalogError(str(path), "msgstr[N] without a msgid_plural, which msgfmt refuses", span.msgid_line + 1)
+        if not forms:
+            reason = "an entry with a msgid_plural has msgstr[0], msgstr[1]..., not a msgstr, as msgfmt requires"
+        elif forms != list(range(len(forms))):
+            numbers = ", ".join(f"msgstr[{n}]" for n in forms)
+            reason = f"plural forms {numbers}: msgfmt requires msgstr[0], msgstr[1]... in that order"
+        else:
+            continue
+        raise CatalogError(str(path), reason, span.msgstr_start + 1)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:

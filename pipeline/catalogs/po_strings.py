@@ -3,10 +3,74 @@
 from __future__ import annotations
 
 import re
+from unicodedata import category, east_asian_width
 
-__all__ = ["WRAP_WIDTH", "escape", "format_field", "unescape"]
+from pipeline.patterns import lazy_regex
+
+__all__ = ["NO_WRAP", "WRAP_WIDTH", "escape", "format_field", "unescape", "wrap_width_of"]
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
+NO_WRAP = 1 << 30  # msgcat --no-wrap's width: a string is split after a \n only
+#: How many unwrapped string lines make a file one written without wrapping: a line or two is a hand's edit.
+UNWRAPPED_LINES = 3
+
+#: A string line (``msgid "``, ``msgstr[1] "``, ``"``; not an obsolete one) past WRAP_WIDTH characters.
+_LONG_STRING_LINE = lazy_regex(
+    rf"""^(?=[^\r\n]{{{WRAP_WIDTH + 1}}})
+    (?:msg\w+(?:\[[0-9]+\])?[ ])?\"          # the keyword, if any: its string starts after the quote
+    """,
+    re.M | re.X,
+)
+
+
+def wrap_width_of(text: str) -> int:
+    """The width a catalog's strings are wrapped at, as its lines show (the header's aside: Transifex
+    leaves them long). :data:`NO_WRAP` where string lines well past :data:`WRAP_WIDTH` that a wrapper
+    would have cut (WordPress's, msgcat --no-wrap's) outnumber the lines cut at a space, and are at
+    least :data:`UNWRAPPED_LINES` (a line or two is a hand's edit); else the widest line cut at a space
+    where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`."""
+    header = _HEADER().search(text)
+    start = header.end() if header else 0
+    cuts = text.count(' "\n"', start) + text.count(' "\r\n"', start)
+    unwrapped = 0
+    for match in _LONG_STRING_LINE().finditer(text, start):
+        end = text.find("\n", match.end())
+        end = len(text) if end == -1 else end
+        if text[match.start() : end].rstrip("\r").endswith(' "') and text.startswith('"', end + 1):
+            continue  # cut at a space: wrapped, at a greater width
+        # Columns as a wrapper counts them: an escape as one character (Transifex's); the cut line
+        # keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
+        line = _ESCAPE().sub("x", text[match.start() : end].rstrip("\r"))
+        cut = _CUT().search(line, match.end() - match.start())
+        if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
+            unwrapped += 1
+            if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
+                return NO_WRAP
+    widest = max(
+        (_columns(_ESCAPE().sub("x", line)) for line in _WIDE_CUT().findall(text, start)),
+        default=0,
+    )
+    return widest if widest > WRAP_WIDTH + _SLACK else WRAP_WIDTH
+
+
+def _columns(text: str) -> int:
+    """The columns ``text`` takes, as gettext counts them: a mark or format character none, a wide one two."""
+    if not text or max(text) < "\u0300":  # below the combining marks and wide characters: one column each
+        return len(text)
+    return sum(0 if category(c) in _NO_COLUMN else 2 if east_asian_width(c) in "WF" else 1 for c in text)
+
+
+_NO_COLUMN = frozenset({"Mn", "Me", "Cf"})
+#: The header entry and the blank line after it.
+_HEADER = lazy_regex(r'^msgid ""\r?\nmsgstr ""\r?\n(?:"[^\r\n]*\r?\n)*', re.M)
+_ESCAPE = lazy_regex(r"\\.")
+#: A word and the space after it, where a wrapper may cut.
+_CUT = lazy_regex(r"[^ ] ")
+#: A string line well past WRAP_WIDTH characters cut after a space and continued: a wider wrapper's.
+_WIDE_CUT = lazy_regex(rf'^("[^\r\n]{{{WRAP_WIDTH + 1},}} ")\r?\n"', re.M)
+#: Columns past WRAP_WIDTH that other wrappers allow themselves (80, an escape counted as one).
+_SLACK = 8
+
 
 _ESCAPES = {
     "\\": "\\\\",

@@ -61,14 +61,13 @@ from pipeline.catalogs.xmltext import (
 )
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
-from pipeline.limits import length_flag, storage_flag
+from pipeline.limits import DEFAULT_PROFILES, limits_2, limits_12, profiles_of
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
-NS_SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"  # the size and length restriction module
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
 REVIEW_SUBSTATE = "pipeline:needs-review"
@@ -105,10 +104,14 @@ class XliffCatalog:
         language: str | None,
         units: tuple[Unit, ...],
         places: tuple[Place, ...],
+        names: tuple[str | None, ...],
     ) -> None:
         self.path = path
         self.version = version
         self.units = units
+        #: per unit, the name a program looks its message up by where the file gives one: a 1.2
+        #: trans-unit's ``resname``, a 2.x unit's ``name`` (Symfony reads it as the key, before the source)
+        self.names = names
         self._language = language
         self._text = text
         self._codec = codec
@@ -144,7 +147,9 @@ class XliffCatalog:
         the text the key stands for; what is written back is the same file with targets added.
         """
         units = tuple(u._replace(sources=(sources[u.position],)) if u.position in sources else u for u in self.units)
-        return XliffCatalog(self.path, self._text, self._codec, self.version, self._language, units, self._places)
+        return XliffCatalog(
+            self.path, self._text, self._codec, self.version, self._language, units, self._places, self.names
+        )
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""
@@ -308,7 +313,8 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         language = root.get("trgLang") or None
     units: list[Unit] = []
     places: list[Place] = []
-    for source, target, segment, after, notes, finished, limits in found:
+    names: list[str | None] = []
+    for source, target, segment, after, notes, finished, limits, unit_name in found:
         source_span = located[source]
         inner = text[source_span.open_end : source_span.close_start]
         if not inner.strip():
@@ -321,6 +327,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
         flags = (XLIFF_INLINE, *limits)
         units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
+        names.append(unit_name)
         places.append(
             Place(
                 source_span,
@@ -335,7 +342,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
                 None if segment is None else notes_at(segment, located, text),
             )
         )
-    return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places))
+    return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places), tuple(names))
 
 
 def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
@@ -354,14 +361,22 @@ def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, st
     return text, codec, dict(zip(elements, spans, strict=True))
 
 
-#: (source, target, segment, element a new target follows, notes, finished, length-limit flags)
+#: (source, target, segment, element a new target follows, notes, finished, length-limit flags, name)
 _Found = tuple[
-    etree._Element, "etree._Element | None", "etree._Element | None", etree._Element, str, bool, tuple[str, ...]
+    etree._Element,
+    "etree._Element | None",
+    "etree._Element | None",
+    etree._Element,
+    str,
+    bool,
+    tuple[str, ...],
+    "str | None",
 ]
 
 
 def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, None, element a new target follows, notes, finished, limits) per translatable trans-unit."""
+    """(source, target, None, element a new target follows, notes, finished, limits, resname) per translatable
+    trans-unit."""
     q = f"{{{NS_12}}}"
     for unit in root.iter(f"{q}trans-unit"):
         if not _translatable(unit):
@@ -379,20 +394,21 @@ def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
             seg_source if seg_source is not None else source,
             _notes(unit.findall(f"{q}note")),
             finished,
-            _limits_12(unit),
+            limits_12(unit),
+            unit.get("resname") or None,
         )
 
 
 def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, segment, source, notes, finished, limits) per segment of every translatable unit."""
+    """(source, target, segment, source, notes, finished, limits, name) per segment of every translatable unit."""
     q = f"{{{NS_2}}}"
-    profiles = {file: _profiles(file) for file in root.iterchildren(f"{q}file")}
+    profiles = {file: profiles_of(file) for file in root.iterchildren(f"{q}file")}
     for unit in root.iter(f"{q}unit"):
         if not _translatable(unit):
             continue
         notes = _notes(unit.findall(f"{q}notes/{q}note"))
         file = next(unit.iterancestors(f"{q}file"), None)
-        limits = _limits_2(unit, profiles[file] if file is not None and file in profiles else _DEFAULT_PROFILES)
+        limits = limits_2(unit, profiles[file] if file is not None and file in profiles else DEFAULT_PROFILES)
         open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
         for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
             ignorable = etree.QName(segment).localname == "ignorable"
@@ -413,44 +429,7 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
                 continue
             state = segment.get("state", "initial")
             finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
-            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits
-
-
-#: The standard profiles a 2.x file uses where it declares none: code points, and UTF-8 bytes.
-_DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8")
-_STORAGE_PROFILES = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
-# ASCII digits only, as the schemas' integers are: "²" and "٣" are digits to str.isdigit and \d.
-_RESTRICTION = re.compile(r"\s*(?:[0-9]{1,9}\s*,\s*)?([0-9]{1,9})\s*")  # "max" or "min,max"
-_NUMBER = re.compile(r"\s*([0-9]{1,9})\s*")
-
-
-def _limits_12(unit: etree._Element) -> tuple[str, ...]:
-    """A 1.2 trans-unit's ``maxwidth`` in characters, as the flag of :mod:`pipeline.limits`."""
-    width = _NUMBER.fullmatch(unit.get("maxwidth") or "")
-    if width is None or unit.get("size-unit") != "char":
-        return ()
-    return (length_flag(int(width.group(1))),)
-
-
-def _profiles(file: etree._Element) -> tuple[str, str]:
-    """A 2.x file's general and storage profiles (``slr:profiles``), the standard ones by default."""
-    found = file.find(f"{{{NS_SLR}}}profiles")
-    if found is None:
-        return _DEFAULT_PROFILES
-    return found.get("generalProfile", _DEFAULT_PROFILES[0]), found.get("storageProfile", _DEFAULT_PROFILES[1])
-
-
-def _limits_2(unit: etree._Element, profiles: tuple[str, str]) -> tuple[str, ...]:
-    """A 2.x unit's size and storage restrictions under the standard profiles, as flags."""
-    general, storage = profiles
-    flags = []
-    size = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}sizeRestriction") or "")
-    if size and general == "xliff:codepoints":
-        flags.append(length_flag(int(size.group(1))))
-    stored = _RESTRICTION.fullmatch(unit.get(f"{{{NS_SLR}}}storageRestriction") or "")
-    if stored and storage in _STORAGE_PROFILES:
-        flags.append(storage_flag(_STORAGE_PROFILES[storage], int(stored.group(1))))
-    return tuple(flags)
+            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
 
 
 def _translatable(element: etree._Element) -> bool:

@@ -204,8 +204,8 @@ def user_agent() -> str:
 
 def default_headers(auth_key: str, reporting_tag: str | None) -> dict[str, str]:
     """Headers sent with every request: the key only ever in ``Authorization``."""
-    if not auth_key or not auth_key.strip():
-        raise ValueError("auth_key is empty")
+    if problem := protocol.key_problem(auth_key):
+        raise ValueError(f"auth_key {problem}")
     headers = {
         protocol.AUTH_HEADER: f"{protocol.AUTH_SCHEME} {auth_key}",
         "User-Agent": user_agent(),

@@ -381,6 +381,8 @@ def _severity(kind: str, text: str, want: int, style: _Style) -> Severity:
         return Severity.WARNING
     if kind == "safe-printf" and (style.date_format or text == "%%"):  # "%%" reads no argument
         return Severity.WARNING
+    if kind == "percent-named" and style.date_format and not want:
+        return Severity.WARNING  # French "%Hh%M" for "%H:%M": an hour, a letter and a minute to strftime
     if kind in ("safe-brace", "percent-named") and _METAVARIABLE().fullmatch(text):
         return Severity.WARNING
     if kind == "safe-brace" and text == "{}" and not want and not style.source_braces:

@@ -165,7 +165,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
-                if is_code_name(tag, text, m.start()):
+                if is_code_name(tag, text):
                     spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
             values = [] if xliff else _text_values(tag)
@@ -225,15 +225,14 @@ _BESIDE_AFTER = lazy_regex(r"\A[,/|-]?<")
 _APOSTROPHE = lazy_regex(r"\w'\w")  # "isn't": no quote
 
 
-def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
+def is_code_name(tag: str, text: str) -> bool:
     """Whether a lone ``<word>`` that is no markup is code rather than a metavariable or a shown value.
 
     Code: a header file (``<signal.h>``), a key (``<Enter>``, ``<C-x>``), a file the text also names
     (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
     (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
     the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
-    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). ``at``: where ``tag`` is in ``text``
-    (default: its first occurrence).
+    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). Every occurrence of ``tag`` is judged alike.
     """
     m = _LONE_WORD().fullmatch(tag)
     if m is None:
@@ -241,12 +240,13 @@ def is_code_name(tag: str, text: str, at: int | None = None) -> bool:
     name = m.group(1)
     if "." in name:
         return True
-    at = text.index(tag) if at is None else at
-    before, after = text[:at], text[at + len(tag) :]
     if name in _KEYS or _KEY_CHORD().fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
-    if _glued_before(before) or _BESIDE_AFTER().match(after) or _quoted(before, after):
-        return False
+    # One name, one thing: a metavariable where any occurrence is one ("[<channel>] ... closes <channel>").
+    for where in (found.start() for found in re.finditer(re.escape(tag), text)):
+        before, after = text[:where], text[where + len(tag) :]
+        if _glued_before(before) or _BESIDE_AFTER().match(after) or _quoted(before, after):
+            return False
     if name in _EXPANSIONS:
         return True
     # A regex of its own per name: compiled only where the text holds the dotted name at all.

@@ -2,7 +2,8 @@
 
 :func:`create_app` builds a :class:`ServiceApp` and opens nothing. :meth:`ServiceApp.open` opens
 the database, registers the configured accounts, reads the translation memories and, with a data
-directory, resumes the document jobs (an in-memory app opens them at its first document request);
+directory, opens the glossary and style stores and resumes the document jobs (an in-memory app
+opens each at its first use: its first glossary, style rule list or document request);
 :meth:`ServiceApp.aclose` stops the document worker and closes the database. Both
 are idempotent, and the ASGI lifespan calls them (any ASGI server, ``pipeline serve``, and
 :class:`~pipeline.service.embedded.EmbeddedTransport`, the pipeline's in-process mode, which drives
@@ -43,11 +44,9 @@ from pipeline.service.http.responses import (
 from pipeline.service.state import ServiceState, system_clock
 from pipeline.service.store.accounts import AccountStore
 from pipeline.service.store.database import Database
-from pipeline.service.store.glossaries import GlossaryStore
 from pipeline.service.store.memories import MemoryStore
 from pipeline.service.store.metering import Meter
 from pipeline.service.store.resources import Resources
-from pipeline.service.store.styles import StyleStore
 
 if TYPE_CHECKING:  # loaded by the app when it needs them: see ServiceApp.document_jobs and fault_book
     from pipeline.service.documents.jobs import DocumentJobs
@@ -144,7 +143,9 @@ def build_state(config: ServiceConfig, faults: FaultBook | None = None) -> Servi
         memory_store = MemoryStore(db)
         for account, spec in zip(registered, config.accounts, strict=True):
             memory_store.load(account.account_id, spec)
-        resources = Resources(GlossaryStore(db), StyleStore(db), memory_store)
+        resources = Resources(db, memory_store)
+        if config.data_dir is not None:  # the file holds every table from the start; an unusable store fails here
+            resources.open_all()
     except BaseException:
         db.close()
         raise

@@ -57,6 +57,19 @@ def test_no_key_exits_2_and_changes_no_file(live_service: LiveService, tmp_path:
     assert {p: p.read_bytes() for p in before} == before
 
 
+@pytest.mark.parametrize("key", ["sk-attack-9f2c\nInjected: x", "sk-attack-9f2c\x01", "sk-attack-9f2c-\u00fc"])
+def test_a_key_no_http_header_can_hold_exits_2_without_showing_it(
+    live_service: LiveService, tmp_path: Path, key: str
+) -> None:
+    # Its line break used to reach httpx, whose error printed the header, key and all.
+    root = tmp_path / "project"
+    before = _project(root)
+    done = _translate(root, live_service.url, key)
+    assert done.returncode == 2, done.stderr
+    assert "PIPELINE_AUTH_KEY" in done.stderr and "attack" not in done.stderr, done.stderr
+    assert {p: p.read_bytes() for p in before} == before
+
+
 def test_a_wrong_key_exits_4_says_so_once_and_changes_no_file(live_service: LiveService, tmp_path: Path) -> None:
     root = tmp_path / "project"
     before = _project(root)

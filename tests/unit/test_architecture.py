@@ -320,6 +320,8 @@ FRONT_DOORS = {
     "pipeline.service.app:group_routes": "a route group's module (api/), at the first request under its paths",
     "pipeline.service.app:_open_documents": "the document jobs' worker, with a data directory or the first document",
     "pipeline.service.app:fault_book": "the scripted failures, for an app started with test faults",
+    "pipeline.service.store.resources:_glossary_store": "the glossary store, at an in-memory app's first glossary use",
+    "pipeline.service.store.resources:_style_store": "the style list store, at an in-memory app's first style list use",
 }
 
 

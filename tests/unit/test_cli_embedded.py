@@ -103,12 +103,23 @@ def test_a_one_catalog_embedded_run_loads_neither_the_document_worker_nor_the_te
     assert "asyncio" not in threads and "_do_shutdown" not in threads  # closing it needed no thread of the loop's
 
 
-def test_a_run_whose_targets_have_no_glossary_nor_style_rules_loads_neither_sync(tmp_path: Path) -> None:
+def test_a_run_whose_targets_have_no_glossary_style_rules_nor_memory_loads_nothing_of_them_on_either_side(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "pipeline.toml").write_text('catalogs = ["*.po"]\n[service]\nurl = "embedded"\n', encoding="utf-8")
     catalog = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "Hello"\nmsgstr ""\n'
     (tmp_path / "de.po").write_text(catalog, encoding="utf-8")
-    syncs = ("pipeline.resources.glossary_sync", "pipeline.resources.style_sync")
-    printed = _translate_in_a_fresh_process(tmp_path, "", f"[m for m in {syncs!r} if m in sys.modules]")
+    unused = (
+        "pipeline.resources.glossary_sync",  # the run's syncs
+        "pipeline.resources.style_sync",
+        "pipeline.service.api.glossaries",  # the service's endpoints
+        "pipeline.service.api.style_rules",
+        "pipeline.service.api.memories",
+        "pipeline.service.store.glossaries",  # their stores
+        "pipeline.service.store.styles",
+        "pipeline.service.engine.tm_match",  # the memory matcher
+    )
+    printed = _translate_in_a_fresh_process(tmp_path, "", f"[m for m in {unused!r} if m in sys.modules]")
     assert 'msgstr ""' not in (tmp_path / "de.po").read_text(encoding="utf-8").split('msgid "Hello"')[1]  # translated
     assert printed == "[]"
 

@@ -255,6 +255,13 @@ def test_shown_values_and_metavariables_stay_translatable() -> None:
         assert "<" not in "".join(ph.text for ph in protect(text).placeholders if ph.kind != "option"), text
 
 
+def test_a_metavariable_named_twice_in_a_text_is_one_metavariable() -> None:
+    """GNOME polari's help texts: "[<channel>]" is a metavariable, so is "<channel>" in the prose after it.
+    The first was sent as text and the second kept, so "closes <channel>" named a word no longer there."""
+    text = "/CLOSE [<channel>] [<reason>] — closes <channel>, by default the current one"
+    assert [ph.text for ph in protect(text).placeholders] == ["/CLOSE"]
+
+
 #: usage_synopsis.po (git, bash, vim, sphinx, coreutils verbatim): a part of the source that picks the
 #: entry -> the program and subcommand words that must come back as they are.
 SYNOPSIS_WORDS = {

@@ -113,6 +113,24 @@ def test_keys_are_translated_from_the_source_language_catalogs_text(tmp_path: Pa
     assert report.exit_code == ExitCode.OK
 
 
+def test_a_key_is_a_units_resname_where_the_source_language_file_has_the_text_as_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Kimai: messages.en.xlf has the English text as source and the key as resname; messages.de.xlf
+    # still has the key as source. Symfony reads the resname as the key; so do translate and check.
+    root = _copy(tmp_path, "symfony_resname")
+    settings = load_settings(root / "pipeline.toml")
+    service = FakeService()
+    settings = settings._replace(service=settings.service.__class__(url="http://x.invalid"))
+    run(settings, service)
+    sent = [text for request in service.requests for text in request["text"]]
+    assert not any("registration." in text for text in sent), sent
+    assert any(text.startswith("An e-mail has been sent to ") for text in sent), sent
+    capsys.readouterr()
+    assert main(["check", "--config", str(root / "pipeline.toml")]) == ExitCode.OK
+    assert "0 error(s)" in capsys.readouterr().err
+
+
 def test_a_source_xliff_without_a_target_language_is_left_as_a_template(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

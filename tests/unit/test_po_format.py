@@ -135,6 +135,39 @@ def test_render_keeps_crlf_and_a_missing_final_newline(tmp_path: Path) -> None:
     assert b"\n" not in out.replace(b"\r\n", b"")
 
 
+NO_WRAP_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+LONG = "This site is not able to apply these updates automatically, so you will have to do it yourself."
+
+
+def test_a_catalog_written_without_wrapping_gets_its_new_translations_unwrapped(tmp_path: Path) -> None:
+    # WordPress's catalogs (GlotPress) and msgcat --no-wrap: one line per string, split after a \n only.
+    path = tmp_path / "de.po"
+    path.write_text(
+        NO_WRAP_HEADER + f'msgid "{LONG}"\nmsgstr "{LONG}"\n\nmsgid "{LONG} Again."\nmsgstr ""\n\n'
+        'msgid "Two\\nlines"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    text = read_po(path).render({1: (f"{LONG} Again.",), 2: ("Zwei\nZeilen",)}).decode("utf-8")
+    assert f'msgstr "{LONG} Again."\n' in text
+    assert 'msgstr ""\n"Zwei\\n"\n"Zeilen"\n' in text
+
+
+def test_a_wrapped_catalog_gets_its_new_translations_wrapped(tmp_path: Path) -> None:
+    # Transifex leaves its header's lines long, and counts an escape as one character.
+    path = tmp_path / "de.po"
+    msgid = "\n".join(format_field("msgid", LONG))
+    team = '"Language-Team: German (https://app.transifex.com/example-community/teams/178115/de/)\\n"\n'
+    escaped = 'msgid "Click <a href=\\"%(url)s\\">here</a> to attempt loading the page again ({}). "\nmsgstr ""\n\n'
+    body = "".join(escaped.format(n) for n in range(3))
+    path.write_text(NO_WRAP_HEADER.replace("\n\n", "\n" + team + "\n") + body + f'{msgid}\nmsgstr ""\n')
+    lines = read_po(path).render({3: (LONG,)}).decode("utf-8").splitlines()
+    assert lines[-3:] == [
+        'msgstr ""',
+        '"This site is not able to apply these updates automatically, so you will have "',
+        '"to do it yourself."',
+    ]
+
+
 def test_render_in_a_legacy_charset(tmp_path: Path) -> None:
     path = tmp_path / "latin1.po"
     path.write_bytes(

@@ -23,6 +23,7 @@ from pipeline.connect import check_service
 from pipeline.connect import open_client as open_async
 from pipeline.errors import ExitCode, UsageError
 from pipeline.files.untrusted import read_regular
+from pipeline.protocol import key_problem
 
 T = TypeVar("T")
 
@@ -35,6 +36,8 @@ def open_client(args: argparse.Namespace, key_env: str = AUTH_KEY_ENV) -> Client
     key = os.environ.get(key_env, "").strip()
     if not key:
         raise UsageError(f"no key: set {key_env} (keys are never taken from the command line)")
+    if problem := key_problem(key):
+        raise UsageError(f"{key_env} {problem}")
 
     try:
         return sync.Client(url, key)

@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from pipeline.protocol import MAX_GLOSSARY_DICTIONARY_BYTES, Dictionary
+from pipeline.service.api.lookups import no_dictionary_message
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_or_form_object
@@ -64,11 +65,6 @@ def glossary_json(record: GlossaryRecord) -> dict[str, object]:
 def not_found(glossary_id: str) -> ApiError:
     """404 for a glossary the account does not have."""
     return ApiError(404, f"glossary {echo(glossary_id)} not found")
-
-
-def no_dictionary_message(glossary_id: str, source: str, target: str) -> str:
-    """The message for a language pair a glossary has no dictionary for, in the real service's words."""
-    return f"No dictionary found for language pair {source}->{target} in glossary {echo(glossary_id)}"
 
 
 def no_dictionary(glossary_id: str, source: str, target: str) -> ApiError:

@@ -7,12 +7,20 @@ errors: 404 for an id the account does not have, 400 for a wrong language pair.
 
 from __future__ import annotations
 
-from pipeline.service.api.glossaries import no_dictionary_message
+from typing import TYPE_CHECKING
+
 from pipeline.service.echo import echo
-from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.http.responses import ApiError, bad_request
 from pipeline.service.languages import Language
 from pipeline.service.store.resources import Lookups, StyleInfo
+
+if TYPE_CHECKING:  # made by store.memory_files with the first memory file: a service without memories never loads it
+    from pipeline.service.engine.tm_match import MemoryIndex
+
+
+def no_dictionary_message(glossary_id: str, source: str, target: str) -> str:
+    """The message for a language pair a glossary has no dictionary for, in the real service's words."""
+    return f"No dictionary found for language pair {source}->{target} in glossary {echo(glossary_id)}"
 
 
 def glossary_entries(

@@ -13,8 +13,10 @@ of its limit answers 456. The response carries ``billed_characters`` (when asked
 and on every translation, as the real service does.
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -28,13 +30,15 @@ from pipeline.protocol import (
 from pipeline.service.api.lookups import glossary_entries, memory_index, style_for
 from pipeline.service.api.translate_params import TranslateJob, parse_translate
 from pipeline.service.engine.base import EngineRequest, Translation
-from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.params import Params, media_type, read_body
 from pipeline.service.http.responses import json_response, quota_exceeded
 from pipeline.service.state import ServiceState, service_of
 from pipeline.service.store.accounts import DeveloperKey
 from pipeline.service.store.metering import period_of
+
+if TYPE_CHECKING:  # made by store.memory_files with the first memory file: a service without memories never loads it
+    from pipeline.service.engine.tm_match import MemoryIndex
 
 
 class _Found(NamedTuple):

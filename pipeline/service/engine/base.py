@@ -9,11 +9,15 @@ Part 2 resources (glossaries, style rules, translation memories) reach the engin
 on the request, so a new resource adds a field with a default here and nothing else changes.
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
-from typing import Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 from pipeline.protocol import TM_THRESHOLD_DEFAULT
-from pipeline.service.engine.tm_match import MemoryIndex
+
+if TYPE_CHECKING:  # made by store.memory_files with the first memory file: a service without memories never loads it
+    from pipeline.service.engine.tm_match import MemoryIndex
 
 
 class MarkupOptions(NamedTuple):

@@ -101,6 +101,11 @@ class GlossaryStore:
         )
         return tuple(DictionarySummary(r[0], r[1], r[2], r[3]) for r in rows)
 
+    def entries(self, account_id: str, glossary_id: str, source: str, target: str) -> tuple[tuple[str, str], ...]:
+        """The (source, target) phrase pairs of one dictionary, parsed; none when it is missing."""
+        tsv = self.entries_tsv(account_id, glossary_id, source, target)
+        return () if tsv is None else from_tsv(tsv)
+
     def entries_tsv(self, account_id: str, glossary_id: str, source: str, target: str) -> str | None:
         """The TSV entries of one dictionary, or None when the glossary or dictionary is missing."""
         row = self._db.query_one(

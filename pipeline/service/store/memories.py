@@ -19,16 +19,20 @@ A memory's id is a UUID derived from the account's tier and the memory's name, s
 same across restarts. ``api.memories`` lists them; see ``engine.tm_match`` for the fuzzy-match score.
 """
 
+from __future__ import annotations
+
 import hashlib
 import pathlib
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.files.untrusted import read_regular
 from pipeline.service.config import AccountSpec, MemoryLoadError, MemorySpec
-from pipeline.service.engine.tm_match import MemoryIndex
 from pipeline.service.store.database import Database
+
+if TYPE_CHECKING:  # the matchers are made by store.memory_files, with the first memory file
+    from pipeline.service.engine.tm_match import MemoryIndex
 
 _ID_NAMESPACE = uuid.UUID("5b0e6c1e-52c4-4f31-9a43-6d0f3c1f0a7e")
 
@@ -76,8 +80,7 @@ def load_memory(tier: str, spec: MemorySpec) -> TranslationMemory:
         source, pairs = (memory_files.read_tmx if suffix == ".tmx" else memory_files.read_po)(data, where)
     except UnicodeDecodeError:
         raise MemoryLoadError(f"{where}: a PO compendium must be UTF-8") from None
-    pairs.pop(source, None)
-    by_target = {target: MemoryIndex(source, target, tuple(items)) for target, items in sorted(pairs.items())}
+    by_target = memory_files.indexes(source, pairs)
     digest = hashlib.sha256(data).hexdigest()
     return TranslationMemory(memory_id_for(tier, spec.name), spec.name, source, by_target, digest)
 

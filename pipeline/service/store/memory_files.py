@@ -1,8 +1,9 @@
 """The memory files the local service reads: TMX, and PO compendia (loaded with the first memory file).
 
 Each gives the memory's source language and its (source, target) pairs by target language (base
-codes); a file that cannot be used is a :class:`~pipeline.service.store.memories.MemoryLoadError`
-naming it and, when known, the line.
+codes), which :func:`indexes` makes into the matchers of ``engine.tm_match`` (loaded here, so a
+service without memories never loads it); a file that cannot be used is a
+:class:`~pipeline.service.store.memories.MemoryLoadError` naming it and, when known, the line.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from lxml import etree
 from pipeline.safexml import UnsafeXmlError, parse
 from pipeline.service import languages
 from pipeline.service.config import MemoryLoadError
+from pipeline.service.engine.tm_match import MemoryIndex
 
-__all__ = ["read_po", "read_tmx"]
+__all__ = ["indexes", "read_po", "read_tmx"]
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _PLAIN_DOCTYPE = re.compile(rb"<!DOCTYPE\s+tmx\s+(?:SYSTEM|PUBLIC)(?:\s+\"[^\"\[>]*\")+\s*>", re.I)
@@ -101,3 +103,10 @@ def read_po(data: bytes, where: str) -> tuple[str, dict[str, list[tuple[str, str
         else:
             segments.append((entry.msgid, entry.msgstr))
     return source, {target: [(s, t) for s, t in segments if s.strip() and t.strip()]}
+
+
+def indexes(source: str, pairs: dict[str, list[tuple[str, str]]]) -> dict[str, MemoryIndex]:
+    """The matcher of each target language's pairs, by target language; the source language's own pairs dropped."""
+    return {
+        target: MemoryIndex(source, target, tuple(items)) for target, items in sorted(pairs.items()) if target != source
+    }

@@ -9,19 +9,27 @@ nothing exists.
 Glossary entries are read lazily: translation first learns which pairs a glossary has, and only
 the dictionary of the request's pair is loaded and parsed, once per revision (a small cache keeps
 the latest parsed dictionaries, so a 10 MB dictionary is not re-read for every request).
+
+The glossary and style stores open at their first use (:func:`_glossary_store`, :func:`_style_store`:
+their modules loaded, their tables made), so an app that is never asked for a glossary or a style
+rule list, the pipeline's embedded service translating a project without them, loads neither.
 """
+
+from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from pipeline.service.engine.tm_match import MemoryIndex
-from pipeline.service.store.glossaries import GlossaryStore
-from pipeline.service.store.glossary_content import from_tsv
+from pipeline.service.store.database import Database
 from pipeline.service.store.memories import MemoryStore
-from pipeline.service.store.styles import StyleStore
+
+if TYPE_CHECKING:  # the matchers come with the first memory file (store.memory_files), the stores at first use
+    from pipeline.service.engine.tm_match import MemoryIndex
+    from pipeline.service.store.glossaries import GlossaryStore
+    from pipeline.service.store.styles import StyleStore
 
 Entries = tuple[tuple[str, str], ...]
 _CACHED_DICTIONARIES = 8
@@ -105,9 +113,7 @@ class _EntryCache:
 class _Dictionaries(Mapping[tuple[str, str], Entries]):
     """A glossary's dictionaries by pair; entries are loaded only for the pair asked for."""
 
-    def __init__(
-        self, resources: "Resources", account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]
-    ):
+    def __init__(self, resources: Resources, account_id: str, glossary_id: str, revisions: dict[tuple[str, str], str]):
         self._resources, self._account_id, self._glossary_id = resources, account_id, glossary_id
         self._revisions = revisions
 
@@ -115,8 +121,7 @@ class _Dictionaries(Mapping[tuple[str, str], Entries]):
         revision = self._revisions[pair]
 
         def load() -> Entries:
-            tsv = self._resources.glossaries.entries_tsv(self._account_id, self._glossary_id, *pair)
-            return () if tsv is None else from_tsv(tsv)
+            return self._resources.glossaries.entries(self._account_id, self._glossary_id, *pair)
 
         return self._resources.entry_cache.get((self._glossary_id, *pair, revision), load)
 
@@ -127,12 +132,55 @@ class _Dictionaries(Mapping[tuple[str, str], Entries]):
         return len(self._revisions)
 
 
-class Resources:
-    """Stores of the account resources; also the app's :class:`Lookups`."""
+def _glossary_store(db: Database) -> GlossaryStore:
+    """The glossary store over ``db``, its tables made."""
+    from pipeline.service.store.glossaries import GlossaryStore  # the front door: with the first glossary use
 
-    def __init__(self, glossaries: GlossaryStore, styles: StyleStore, memories: MemoryStore) -> None:
-        self.glossaries, self.styles, self.memories = glossaries, styles, memories
+    return GlossaryStore(db)
+
+
+def _style_store(db: Database) -> StyleStore:
+    """The style rule list store over ``db``, its table made."""
+    from pipeline.service.store.styles import StyleStore  # the front door: with the first style rule list use
+
+    return StyleStore(db)
+
+
+class Resources:
+    """Stores of the account resources; also the app's :class:`Lookups`.
+
+    The memories are read when the app opens; the glossary and style stores open at their first
+    use, or all at once with :meth:`open_all` (an app with a data directory, whose file then holds
+    every table from the start, as a store that cannot be used is then found at once).
+    """
+
+    def __init__(self, db: Database, memories: MemoryStore) -> None:
+        self.memories = memories
         self.entry_cache = _EntryCache()
+        self._db = db
+        self._opening = threading.Lock()  # endpoints reach the stores from worker threads too
+        self._glossaries: GlossaryStore | None = None
+        self._styles: StyleStore | None = None
+
+    def open_all(self) -> None:
+        """Open the glossary and style stores now."""
+        _ = self.glossaries, self.styles
+
+    @property
+    def glossaries(self) -> GlossaryStore:
+        """The glossary store, opened at its first use."""
+        with self._opening:
+            if self._glossaries is None:
+                self._glossaries = _glossary_store(self._db)
+            return self._glossaries
+
+    @property
+    def styles(self) -> StyleStore:
+        """The style rule list store, opened at its first use."""
+        with self._opening:
+            if self._styles is None:
+                self._styles = _style_store(self._db)
+            return self._styles
 
     def glossary(self, account_id: str, glossary_id: str) -> GlossaryInfo | None:
         """The glossary with its dictionaries by (source base, target base)."""

@@ -22,6 +22,7 @@ from pipeline.errors import (
     ServerError,
     ServiceError,
     TransportError,
+    redact,
 )
 from tests.unit.client.client_fakes import BASE_URL, KEY
 
@@ -103,6 +104,19 @@ def test_empty_key_and_schemeless_url_are_refused() -> None:
         Client(BASE_URL, "  ")
     with pytest.raises(ValueError, match="must start with http:// or https://, not 'localhost:8000'"):
         Client("localhost:8000", KEY)
+
+
+@pytest.mark.parametrize("key", ["sk-attack-9f2c\r", "sk-attack\nInjected: x", "sk-attack\x7f", "sk-attack-\u00fc"])
+def test_a_key_no_http_header_can_hold_is_refused_without_showing_it(key: str) -> None:
+    with pytest.raises(ValueError, match="cannot be sent in an HTTP header") as caught:
+        Client(BASE_URL, key)
+    assert "attack" not in str(caught.value)
+
+
+def test_a_secret_is_starred_in_its_escaped_spellings_too() -> None:
+    key = "sk-attack\nInjected: x"
+    shown = redact(f"Illegal header value {key.encode()!r} ({key!r})", [key])
+    assert "attack" not in shown, shown
 
 
 def test_malformed_success_answer_is_a_service_error(client: Client, router: respx.Router) -> None:

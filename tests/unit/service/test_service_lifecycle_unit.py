@@ -22,6 +22,7 @@ from pipeline.service.config import AccountSpec, ServiceConfig
 from pipeline.service.embedded import embedded_transport
 from pipeline.service.engine.base import EngineRequest, Translation
 from pipeline.service.engine.pseudo import PseudoEngine
+from pipeline.service.store.resources import Resources
 from tests.unit.service.documents_support import JobsEnded
 
 KEY = "lifecycle-key"
@@ -160,3 +161,32 @@ def test_an_unusable_data_directory_is_a_start_error(tmp_path: Path) -> None:
     with pytest.raises(ServiceStartError):
         asyncio.run(app.open())
     assert not app.is_open
+
+
+def _tables(app: ServiceApp) -> set[str]:
+    return {row[0] for row in app.state.service.db.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_an_app_with_a_data_directory_makes_every_resource_table_when_it_opens(tmp_path: Path) -> None:
+    async def scenario() -> set[str]:
+        async with create_app(config(data_dir=tmp_path)).running() as app:
+            return _tables(app)
+
+    assert {"glossaries", "glossary_dictionaries", "style_rule_lists", "translation_memory_versions"} <= asyncio.run(
+        scenario()
+    )
+
+
+def test_an_in_memory_app_opens_its_glossary_and_style_stores_at_their_first_use_from_any_thread() -> None:
+    async def scenario() -> tuple[set[str], set[str], int]:
+        async with create_app(config()).running() as app:
+            before = _tables(app)
+            resources = app.state.service.lookups
+            assert isinstance(resources, Resources)
+            stores = await asyncio.gather(*(asyncio.to_thread(lambda: resources.glossaries) for _ in range(8)))
+            return before, _tables(app), len({id(store) for store in stores})
+
+    before, after, distinct = asyncio.run(scenario())
+    assert "glossaries" not in before and "style_rule_lists" not in before
+    assert {"glossaries", "glossary_dictionaries"} <= after and "style_rule_lists" not in after
+    assert distinct == 1  # one store, however many threads asked at once
