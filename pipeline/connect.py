@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pipeline.config import ENV_AUTH_KEY, ENV_SERVICE_URL, ServiceSettings
 from pipeline.distribution import __version__
@@ -24,7 +25,7 @@ from pipeline.protocol import key_problem
 if TYPE_CHECKING:  # the client (httpx) is imported only when a request is really needed
     from pipeline.client.aio import AsyncClient
 
-__all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client", "service_identity"]
+__all__ = ["EMBEDDED_BASE_URL", "ClientFactory", "check_service", "open_client", "prepare", "service_identity"]
 
 ClientFactory = Callable[[], "AsyncClient"]
 EMBEDDED_BASE_URL = "http://embedded.invalid"
@@ -46,6 +47,19 @@ def check_service(service: ServiceSettings) -> None:
         )
 
 
+def prepare(service: ServiceSettings) -> None:
+    """Start making, beside the run's work, what a client of ``service`` will need and costs CPU alone: an https
+    service's TLS context (:func:`pipeline.client.tls.start`), whose roots load in a worker thread without the
+    GIL. Called once the run has a unit to translate, and by :func:`open_client`; does nothing for the
+    embedded service, a plain http one, or a run without a key (which stops before any request)."""
+    if service.embedded or not service.url or not os.environ.get(ENV_AUTH_KEY):
+        return
+    if urlsplit(service.url).scheme == "https":
+        from pipeline.client import tls  # the front door: the roots' loader, for an https service only
+
+        tls.start()
+
+
 def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncClient:
     """The async client the settings describe: the embedded service in-process, or the configured URL.
 
@@ -54,6 +68,7 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
     """
     import secrets
 
+    prepare(service)  # unless the run did: the TLS roots load while the client's modules are imported
     from pipeline.client.aio import AsyncClient  # the front door: the client, once a request is needed
     from pipeline.client.retry import RetryPolicy
 
@@ -78,5 +93,5 @@ def open_client(service: ServiceSettings, log: Callable[[str], None]) -> AsyncCl
     log(f"using the translation service at {service.url}")
     try:
         return AsyncClient(service.url, remote_key, **common)
-    except ValueError as exc:  # the URL was checked with the settings: a proxy the environment names
+    except ValueError as exc:  # the URL was checked with the settings: a proxy or TLS roots the environment names
         raise UsageError(str(exc)) from None

@@ -4,13 +4,15 @@ Every request takes ``latency`` seconds (the service's own work included unless 
 ``service_seconds_max`` says); a request arriving while ``limit`` others are in flight is answered 429
 with ``Retry-After: 1`` (after the same latency), a limit the pipeline is not told; and besides the
 limit, ``refuse_share`` of translate requests are refused the same way at random (a generator seeded
-with ``seed``): refusals that do not grow with the requests in flight.
+with ``seed``): refusals that do not grow with the requests in flight. Over TLS when ``$STAND_IN_TLS``
+names a folder made by :func:`bench.harness.tls.authority` (its server certificate and key), as the
+real service is reached.
 
 The middleware wraps the app ``pipeline serve`` serves, in one process: a proxy in front of ``pipeline
 serve`` would add a second HTTP hop to every request on a busy machine. ``GET /_stand-in/stats`` says
-what it counted. Run as ``python -m bench.harness.stand_in LATENCY LIMIT [SHARE] [SEED]`` with the key in
-``$STAND_IN_KEY``: it prints its URL, then serves until terminated; :class:`StandIn` does that for a
-``with`` block.
+what it counted, and when the latest requests arrived. Run as ``python -m bench.harness.stand_in
+LATENCY LIMIT [SHARE] [SEED]`` with the key in ``$STAND_IN_KEY``: it prints its URL, then serves until
+terminated; :class:`StandIn` does that for a ``with`` block.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ import json
 import os
 import random
 import secrets
+import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -47,6 +52,7 @@ def serve(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0, 
     paths: dict[str, int] = {}
     stats: dict[str, Any] = {"answered": 0, "rejected": 0, "max_in_flight": 0, "paths": paths}
     stats["service_seconds_max"] = 0.0
+    arrivals: list[float] = stats.setdefault("arrivals", [])  # time.monotonic() of each request, the latest 1,000
     in_flight = 0
     chance = random.Random(seed)
 
@@ -63,6 +69,8 @@ def serve(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0, 
         if scope["path"] == STATS_PATH:
             await reply(send, 200, [(b"content-type", b"application/json")], json.dumps(stats).encode())
             return
+        arrivals.append(time.monotonic())  # the same clock in every process: a bench compares it with its own
+        del arrivals[:-1000]
         noise = scope["path"].endswith("/translate") and chance.random() < refuse_share
         if in_flight >= limit or noise:  # refused at the edge, but the answer still travels back
             stats["rejected"] += 1
@@ -91,22 +99,33 @@ def serve(auth_key: str, latency: float, limit: int, refuse_share: float = 0.0, 
             await send(message)
 
     sock = bind("127.0.0.1", 0)  # as `pipeline serve` binds (asyncio sets TCP_NODELAY on such sockets)
-    print(f"http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(middleware, lifespan="on", access_log=False, log_level="warning")
+    tls = os.environ.get("STAND_IN_TLS")
+    print(f"{'https' if tls else 'http'}://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(
+        middleware,
+        lifespan="on",
+        access_log=False,
+        log_level="warning",
+        ssl_certfile=f"{tls}/server.pem" if tls else None,
+        ssl_keyfile=f"{tls}/server.key" if tls else None,
+    )
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
 
 
 class StandIn:
     """The stand-in in a child process for the length of a ``with``; ``url`` and ``key`` to reach it."""
 
-    def __init__(self, latency: float, limit: int, share: float = 0.0, seed: int = 26) -> None:
+    def __init__(self, latency: float, limit: int, share: float = 0.0, seed: int = 26, tls: Path | None = None) -> None:
         self.argv = [sys.executable, "-m", "bench.harness.stand_in", str(latency), str(limit), str(share), str(seed)]
         self.key = secrets.token_urlsafe(16)
         self.url = ""
+        self.tls = tls  # a folder of bench.harness.tls.authority: served over https, its CA trusted by stats()
         self._process: subprocess.Popen[str] | None = None
 
     def __enter__(self) -> StandIn:
         env = {**os.environ, "STAND_IN_KEY": self.key}
+        if self.tls is not None:
+            env["STAND_IN_TLS"] = str(self.tls)
         self._process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=env)
         assert self._process.stdout is not None
         self.url = self._process.stdout.readline().strip()
@@ -117,7 +136,10 @@ class StandIn:
 
     def stats(self) -> dict[str, Any]:
         """What the stand-in counted so far (answered, 429s, the most in flight)."""
-        answer: dict[str, Any] = httpx.get(self.url + STATS_PATH, trust_env=False).json()
+        verify: ssl.SSLContext | bool = True
+        if self.tls is not None:
+            verify = ssl.create_default_context(cafile=self.tls / "ca.pem")
+        answer: dict[str, Any] = httpx.get(self.url + STATS_PATH, trust_env=False, verify=verify).json()
         return answer
 
     def __exit__(self, *exc_info: object) -> None:

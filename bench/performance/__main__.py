@@ -16,7 +16,7 @@ from typing import Any
 
 from bench.harness.rows import Row, run_row
 from bench.harness.serve import commit, render
-from bench.performance import embedded, many_catalogs, memory, merge, one_string, slow_service, storm
+from bench.performance import embedded, https_start, many_catalogs, memory, merge, one_string, slow_service, storm
 
 ROWS: tuple[Row, ...] = (
     one_string.ROW,
@@ -29,6 +29,8 @@ ROWS: tuple[Row, ...] = (
     memory.ROW,
     slow_service.LARGE,
     embedded.ROW,
+    https_start.ONE_STRING,
+    https_start.SLOW,
 )
 
 

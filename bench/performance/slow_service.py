@@ -24,9 +24,10 @@ from bench.harness.workloads import SIX, read_report, template, write_project
 LATENCY, LIMIT, CEILING = 0.2, 4, 16
 
 
-def measure(project: str, root: Path, env: dict[str, str]) -> dict[str, Any]:
-    """``project`` in six languages translated from scratch against the stand-in."""
-    with StandIn(LATENCY, LIMIT) as service:
+def measure(project: str, root: Path, env: dict[str, str], tls: Path | None = None) -> dict[str, Any]:
+    """``project`` in six languages translated from scratch against the stand-in (over https with ``tls``'s
+    certificate, which ``env`` trusts: :mod:`bench.performance.https_start`)."""
+    with StandIn(LATENCY, LIMIT, tls=tls) as service:
         counts = write_project(root, template(project), SIX, url=service.url, concurrency=CEILING)
         run = timed(pipeline_argv("translate", "--quiet"), root, {**env, "PIPELINE_AUTH_KEY": service.key})
         stats = service.stats()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import compress
 from unicodedata import category, east_asian_width
 
 from pipeline.patterns import lazy_regex
@@ -14,13 +15,8 @@ NO_WRAP = 1 << 30  # msgcat --no-wrap's width: a string is split after a \n only
 #: How many unwrapped string lines make a file one written without wrapping: a line or two is a hand's edit.
 UNWRAPPED_LINES = 3
 
-#: A string line (``msgid "``, ``msgstr[1] "``, ``"``; not an obsolete one) past WRAP_WIDTH characters.
-_LONG_STRING_LINE = lazy_regex(
-    rf"""^(?=[^\r\n]{{{WRAP_WIDTH + 1}}})
-    (?:msg\w+(?:\[[0-9]+\])?[ ])?\"          # the keyword, if any: its string starts after the quote
-    """,
-    re.M | re.X,
-)
+#: Where a string line's string starts: after its keyword's quote, or its own first quote.
+_STRING_START = lazy_regex(r'(?:msg\w+(?:\[[0-9]+\])?[ ])?"')
 
 
 def wrap_width_of(text: str) -> int:
@@ -28,28 +24,32 @@ def wrap_width_of(text: str) -> int:
     leaves them long). :data:`NO_WRAP` where string lines well past :data:`WRAP_WIDTH` that a wrapper
     would have cut (WordPress's, msgcat --no-wrap's) outnumber the lines cut at a space, and are at
     least :data:`UNWRAPPED_LINES` (a line or two is a hand's edit); else the widest line cut at a space
-    where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`."""
+    where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`.
+
+    Only the lines past :data:`WRAP_WIDTH` are looked at, found by their lengths (a catalog wrapped at
+    79 has few): the text is not searched line start by line start."""
     header = _HEADER().search(text)
     start = header.end() if header else 0
     cuts = text.count(' "\n"', start) + text.count(' "\r\n"', start)
-    unwrapped = 0
-    for match in _LONG_STRING_LINE().finditer(text, start):
-        end = text.find("\n", match.end())
-        end = len(text) if end == -1 else end
-        if text[match.start() : end].rstrip("\r").endswith(' "') and text.startswith('"', end + 1):
-            continue  # cut at a space: wrapped, at a greater width
-        # Columns as a wrapper counts them: an escape as one character (Transifex's); the cut line
-        # keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
-        line = _ESCAPE().sub("x", text[match.start() : end].rstrip("\r"))
-        cut = _CUT().search(line, match.end() - match.start())
+    lines = text[start:].split("\n")
+    unwrapped = widest = 0
+    for at in compress(range(len(lines)), map(WRAP_WIDTH.__lt__, map(len, lines))):
+        line = lines[at].rstrip("\r")
+        opened = _STRING_START().match(line)  # a string line (not a comment's, nor an obsolete entry's)
+        if opened is None or len(line) <= WRAP_WIDTH:
+            continue
+        # Columns as a wrapper counts them: an escape as one character (Transifex's).
+        if line.endswith(' "') and at + 1 < len(lines) and lines[at + 1].startswith('"'):
+            if line[0] == '"' and len(line) > WRAP_WIDTH + 3:  # cut at a space: wrapped, at a greater width
+                widest = max(widest, _columns(_ESCAPE().sub("x", line)))
+            continue
+        # The cut line keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
+        line = _ESCAPE().sub("x", line)
+        cut = _CUT().search(line, opened.end())
         if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
             unwrapped += 1
             if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
                 return NO_WRAP
-    widest = max(
-        (_columns(_ESCAPE().sub("x", line)) for line in _WIDE_CUT().findall(text, start)),
-        default=0,
-    )
     return widest if widest > WRAP_WIDTH + _SLACK else WRAP_WIDTH
 
 
@@ -66,8 +66,6 @@ _HEADER = lazy_regex(r'^msgid ""\r?\nmsgstr ""\r?\n(?:"[^\r\n]*\r?\n)*', re.M)
 _ESCAPE = lazy_regex(r"\\.")
 #: A word and the space after it, where a wrapper may cut.
 _CUT = lazy_regex(r"[^ ] ")
-#: A string line well past WRAP_WIDTH characters cut after a space and continued: a wider wrapper's.
-_WIDE_CUT = lazy_regex(rf'^("[^\r\n]{{{WRAP_WIDTH + 1},}} ")\r?\n"', re.M)
 #: Columns past WRAP_WIDTH that other wrappers allow themselves (80, an escape counted as one).
 _SLACK = 8
 

@@ -18,6 +18,7 @@ from urllib.request import getproxies
 import httpx
 
 from pipeline import protocol
+from pipeline.client import tls
 from pipeline.client.endpoints import TextEndpoints
 from pipeline.client.requests import Request
 from pipeline.client.retry import RetryPolicy
@@ -90,33 +91,37 @@ def open_http(
     httpx builds its transports with the proxies the environment names (``HTTPS_PROXY``,
     ``HTTP_PROXY``, ``ALL_PROXY``, less the hosts of ``NO_PROXY``), read as httpx reads them. A
     setting httpx cannot use (an unknown scheme, SOCKS without ``socksio``, a ``NO_PROXY`` entry it
-    cannot parse) is a ValueError that says so, as a bad ``base_url`` is; without a proxy,
-    ``NO_PROXY`` is not read at all.
+    cannot parse) is a ValueError that says so, as a bad ``base_url`` is, and so are roots of trust
+    that cannot be loaded; without a proxy, ``NO_PROXY`` is not read at all.
     """
-    if transport is None and not behind_proxy(base_url):
-        transport = network(limits=POOL_LIMITS, verify=tls_verify(base_url))
     if transport is not None:
         return client(base_url=base_url, transport=transport, **settings)
+    verify = tls_verify(base_url)
+    if not behind_proxy(base_url):
+        return client(base_url=base_url, transport=network(limits=POOL_LIMITS, verify=verify), **settings)
     try:
-        return client(base_url=base_url, limits=POOL_LIMITS, verify=tls_verify(base_url), **settings)
+        return client(base_url=base_url, limits=POOL_LIMITS, verify=verify, **settings)
     except (ValueError, ImportError, httpx.InvalidURL) as exc:  # only the proxy settings are parsed here
         raise ValueError(
             f"the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY) cannot be used: {exc}"
         ) from None
 
 
-def tls_verify(base_url: str) -> ssl.SSLContext | bool:
-    """What the network transports verify TLS with: httpx's default (certifi's roots, or ``SSL_CERT_FILE``'s).
+def tls_verify(base_url: str) -> ssl.SSLContext:
+    """What the network transports verify TLS with: the roots httpx would use (certifi's, or those
+    ``SSL_CERT_FILE`` or ``SSL_CERT_DIR`` name), in one context per process (:mod:`pipeline.client.tls`),
+    which every transport of a client behind proxies shares.
 
     A service over plain http (``pipeline serve``, a test server) never makes its transports speak
     TLS with it (requests go to the base URL; redirects are not followed), so their context loads no
-    roots: loading them costs about 50 ms per transport, and a TLS handshake with no roots fails,
-    closed. Through a proxy the same holds: httpcore forwards a plain http request, and reaches an
-    https proxy with its own context (``proxy_ssl_context``), never this one.
+    roots: loading them costs 20-90 ms, and a TLS handshake with no roots fails, closed. Through a
+    proxy the same holds: httpcore forwards a plain http request, and reaches an https proxy with its
+    own context (``proxy_ssl_context``), never this one. Raises ValueError, naming the variable and
+    the file, when the roots cannot be loaded.
     """
     if httpx.URL(base_url).scheme == "http":
         return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    return True
+    return tls.verifying()
 
 
 class NoCookies(CookieJar):

@@ -193,8 +193,6 @@ _SPACES = lazy_regex(r"\s+")
 def _plural_as_argument(source: Protected, target: Protected) -> Protected:
     """``target`` without the simple arguments that stand for a plural or select of the source written
     as its argument (``{count} 评论``: a language with one plural form needs no cases)."""
-    if any(ph.kind in icu.STRUCTURE for ph in target.placeholders):
-        return target
     heads = {
         f"{{{m.group(1)}}}"
         for ph in source.placeholders
@@ -202,7 +200,7 @@ def _plural_as_argument(source: Protected, target: Protected) -> Protected:
         for m in [_ICU_NAME().match(ph.text)]
         if m
     }
-    if not heads:
+    if not heads or any(ph.kind in icu.STRUCTURE for ph in target.placeholders):  # the source's first: most have none
         return target
     kept = tuple(
         ph for ph in target.placeholders if not (ph.kind in ("icu-arg", "safe-brace") and _identity(ph) in heads)

@@ -74,6 +74,8 @@ class _Source(NamedTuple):
     bracketed: set[str]  # ids a bracket follows
     programs: set[str]  # ids that name a usage line's program
     lines: list[tuple[set[str], list[str]]]  # the synopsis lines (see _lines)
+    #: Whether :func:`in_translation` has anything to judge: a program before its options, a macro, a command.
+    judged: bool
 
 
 @functools.lru_cache(maxsize=1 << 13)
@@ -99,7 +101,8 @@ def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     else:
         apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
         bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
-    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id, programs))
+    judged = '"/> [' in source or bool(macros) or any(ph.kind == _COMMAND for ph in protected.placeholders)
+    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id, programs), judged)
 
 
 def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> str | None:
@@ -177,8 +180,7 @@ def in_translation(source: Protected, target: Protected) -> str | None:
     source has not gets an id of its own, which neither rule judges), so the translation reads as an
     engine's answer would.
     """
-    judged = '"/> [' in source.text or bool(_source(source, True).macros)  # a program before its options; a macro
-    if not (judged or any(ph.kind == _COMMAND for ph in source.placeholders)):
+    if not _source(source, True).judged:
         return None  # nothing either rule judges in a human translation (most texts)
     free: dict[str, list[int]] = {}
     for ph in source.placeholders:
@@ -263,6 +265,8 @@ def _neighbours(text: str, m: re.Match[str], tokens: set[str]) -> tuple[bool, bo
 
 def _token_before(text: str, at: int, tokens: set[str]) -> bool:
     """Whether the tag that ends at ``at`` (only the last tag opening before it can) is one of ``tokens``."""
+    if not text.endswith("/>", 0, at):  # no tag ends there (most places: a space, a word)
+        return False
     opening = text.rfind(_OPENING, 0, at)
     previous = _BEFORE().match(text, opening, at) if opening >= 0 else None
     return previous is not None and previous.group(1) in tokens
@@ -276,7 +280,15 @@ def _token_at(text: str, at: int, tokens: set[str]) -> bool:
 
 def _word(ch: str) -> bool:
     """Whether ``ch`` is part of a word of a script that spaces its words."""
-    return ch.isalnum() and ord(ch) < _IDEOGRAPHIC and not any(a <= ord(ch) <= b for a, b in _UNSPACED)
+    if not ch.isalnum():
+        return False
+    code = ord(ch)
+    if code >= _IDEOGRAPHIC:
+        return False
+    for first, last in _UNSPACED:  # a loop, not a generator: two characters of every tag of every answer
+        if first <= code <= last:
+            return False
+    return True
 
 
 _OPENING = '<x id="'

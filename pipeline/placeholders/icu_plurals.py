@@ -49,7 +49,10 @@ def locale_flags(text: str, locale: str) -> tuple[str, ...]:
 
 def locale_of(flags: Sequence[str]) -> str | None:
     """The locale an ``icu-locale:`` flag names, if any."""
-    return next((f[len(LOCALE_FLAG) :] for f in flags if f.startswith(LOCALE_FLAG)), None)
+    for flag in flags:  # a loop, not a generator: asked of every text protected and every translation judged
+        if flag.startswith(LOCALE_FLAG):
+            return flag[len(LOCALE_FLAG) :]
+    return None
 
 
 def without_locale(flags: tuple[str, ...]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ directives and ICU structure leave (:func:`spans`), with the kinds the text can 
 from __future__ import annotations
 
 import functools
+import heapq
 import re
 
 from pipeline.patterns import lazy_regex
@@ -119,6 +120,8 @@ _SCANNED: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
 )
 _MARKERS = {_NAME, _CAPITALS, _SCHEME}
 _LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - _MARKERS))
+#: Any of them: a text's are found in one pass of the regex engine, not one scan of the text per character.
+_ONE_LOOKED_FOR = re.compile(f"[{re.escape(_LOOKED_FOR)}]")
 
 
 @functools.cache
@@ -148,7 +151,7 @@ def _named(text: str) -> bool:
 
 def scanned_in(text: str) -> tuple[int, ...]:
     """What ``text`` is searched by: the kinds (or their alternatives) it can hold."""
-    present = {c for c in _LOOKED_FOR if c in text}
+    present = set(_ONE_LOOKED_FOR.findall(text))
     if _named(text):
         present.add(_NAME)
     if CAPITALS_HINT.search(text):
@@ -189,18 +192,20 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
     patterns, names = _compiled(scanned)
     if len(patterns) == 1:  # one regex alone: its own matches, one after another
         return [(m.start(), m.end(), names[0], False) for m in patterns[0].finditer(core, start, end)]
-    upcoming = [p.search(core, start, end) for p in patterns]
+    # Each regex's next match as (where it starts, the regex's place in the order, the match): the
+    # smallest is the leftmost match, the first listed among those that start there.
+    upcoming = [(m.start(), i, m) for i, p in enumerate(patterns) if (m := p.search(core, start, end))]
+    heapq.heapify(upcoming)
     found: list[Span] = []
-    while True:
-        first: re.Match[str] | None = None
-        kind = ""
-        for name, m in zip(names, upcoming, strict=True):
-            if m is not None and (first is None or m.start() < first.start()):
-                first, kind = m, name
-        if first is None:
-            return found
+    while upcoming:
+        at, i, first = heapq.heappop(upcoming)
         after = first.end()
-        found.append((first.start(), after, kind, False))
-        for i, m in enumerate(upcoming):
-            if m is not None and m.start() < after:
-                upcoming[i] = patterns[i].search(core, after, end)
+        found.append((at, after, names[i], False))
+        passed = [i]  # this regex and every other whose next match starts before this one's end
+        while upcoming and upcoming[0][0] < after:
+            passed.append(heapq.heappop(upcoming)[1])
+        for i in passed:
+            m = patterns[i].search(core, after, end)
+            if m is not None:
+                heapq.heappush(upcoming, (m.start(), i, m))
+    return found

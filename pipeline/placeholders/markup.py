@@ -157,7 +157,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     ``every_tag``: every tag is markup (XLIFF's inner XML, a KUIT entry).
     """
     spans: list[OuterSpan] = []
-    if not any(needed in text for needed in _OUTER_NEEDS) and not (xliff and _XLIFF_NEEDS in text):
+    if not any(map(text.__contains__, _OUTER_NEEDS)) and not (xliff and _XLIFF_NEEDS in text):
         return spans
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group

@@ -64,7 +64,9 @@ def _is_ordered(kind: str, text: str) -> bool:
 
 
 def _xml_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if "&" in text or "<" in text or ">" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text  # most pieces between placeholders: nothing to escape
 
 
 _XML_ENTITY = re.compile(r"&(?:(lt|gt|amp|quot|apos)|#([0-9]+)|#[xX]([0-9A-Fa-f]+));")
@@ -96,7 +98,7 @@ def split_edges(text: str) -> tuple[str, str, str]:
     core = text.strip()
     if not core:
         return text, "", ""
-    start = text.index(core)
+    start = len(text) - len(text.lstrip())  # the core starts with its first non-whitespace character
     return text[:start], core, text[start + len(core) :]
 
 
@@ -213,13 +215,16 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
         directives, valid = _directives(core, grammars)
     ordered_outer = set()
     fixed: list[_Span] = []
-    for start, end, kind, ordered in directives:
-        inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
-        if inside is not None:
-            if ordered:
-                ordered_outer.add(inside)
-        elif not any(s < end and start < e for s, e, _ in outer):
-            fixed.append((start, end, kind, ordered))
+    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
+        fixed = list(directives)
+    else:
+        for start, end, kind, ordered in directives:
+            inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
+            if inside is not None:
+                if ordered:
+                    ordered_outer.add(inside)
+            elif not any(s < end and start < e for s, e, _ in outer):
+                fixed.append((start, end, kind, ordered))
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [
@@ -423,7 +428,7 @@ def _no_foreign_markup(restored: str, protected: Protected) -> None:
     plain text under a scheme without tag handling): restored, it would be markup."""
     if "<" not in restored and "&lt;" not in restored:
         return
-    foreign = markup.foreign_markup(restored, source_text(protected), escaped=True)
+    foreign = markup.foreign_markup(restored, _source_text(protected), escaped=True)
     if foreign:
         raise PlaceholderMismatch(f"markup {foreign[0]!r} that the source does not have")
 
@@ -437,6 +442,10 @@ def source_text(protected: Protected) -> str:
     pieces = _CANONICAL().split(protected.text)  # text, id, text, id, ..., text
     core = "".join(texts[piece] if i % 2 else _xml_unescape(piece) for i, piece in enumerate(pieces))
     return f"{protected.prefix}{core}{protected.suffix}"
+
+
+#: :func:`source_text` for the answers to one text in every language, kept for 1,024 texts as :func:`_sent` is.
+_source_text = functools.lru_cache(maxsize=1 << 10)(source_text)
 
 
 def _verify(seen: list[Placeholder], expected: tuple[Placeholder, ...]) -> None:

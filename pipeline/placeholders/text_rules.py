@@ -17,7 +17,7 @@ __all__ = ["INVISIBLE", "character_problems", "edge_problems", "length_problems"
 
 def length_problems(target: str, flags: Sequence[str]) -> list[Problem]:
     """A translation over the length limit its flags set: a warning (a reviewer shortens it, or the UI breaks)."""
-    limit = limit_of(tuple(flags)) if any(f.startswith("max-") for f in flags) else None
+    limit = limit_of(tuple(flags))  # kept per distinct flags: most have no "max-" flag, and no limit
     reason = limit.problem(target) if limit is not None else None
     return [warning(f"the translation has {reason}", Rule.LENGTH)] if reason else []
 

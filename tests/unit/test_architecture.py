@@ -299,6 +299,8 @@ FRONT_DOORS = {
     "pipeline.run.orchestrate:run_translate": "the run's stages and connections, once there is work",
     "pipeline.run.orchestrate:translate_catalogs": "the same, in the caller's event loop",
     "pipeline.connect:open_client": "the client (httpx) once a request is needed; the local service if named",
+    "pipeline.connect:prepare": "the TLS roots' loader, once a run with an https service has a unit to translate",
+    "pipeline.client.tls:roots": "certifi, for an https client whose roots no variable names",
     "pipeline.catalogs:read_catalog": "a catalog format's reader (lxml for XLIFF), by the file's suffix",
     "pipeline.catalogs.po:entries": "polib's entries of a catalog, which only the review session asks for",
     "pipeline.catalogs.po_scan.entry:polib_key": "polib, where a key holds an escape it may read otherwise",

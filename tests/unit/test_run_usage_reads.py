@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections import Counter
@@ -318,3 +319,39 @@ def test_the_read_after_the_last_window_leaves_before_its_writes_and_the_run_clo
         "read after taken",
     ]
     assert sum(e.startswith("cache closed") for e in events) == 1
+
+
+class UsageAnsweredAfterTheListing(FakeService):
+    """Answers a usage read only once the languages listing has arrived, or after a second without it."""
+
+    def __init__(self) -> None:
+        super().__init__(languages=LANGS, usage={"character_count": 0, "character_limit": 10**6})
+        self.listed: asyncio.Event | None = None
+        self.usage_waited_alone = 0  # usage reads answered with no listing on its way
+
+    async def answer(self, request: httpx.Request) -> httpx.Response:
+        if self.listed is None:
+            self.listed = asyncio.Event()
+        if request.url.path == "/v3/languages":
+            self.listed.set()
+        elif request.url.path == "/v2/usage" and not self.listed.is_set():
+            try:
+                await asyncio.wait_for(self.listed.wait(), 1)
+            except TimeoutError:
+                self.usage_waited_alone += 1
+        return self.handler(request)
+
+
+def test_a_run_its_cache_mostly_serves_sends_the_listing_beside_the_usage_read_not_after_it(tmp_path: Path) -> None:
+    # The pre-commit hook's usual run: one new entry, the rest in the cache. Its first request waits for the
+    # usage read and the languages; the listing bills nothing, so both round trips overlap.
+    settings = project(tmp_path, langs=LANGS)
+    assert run(settings, FakeService(languages=LANGS)).exit_code == ExitCode.OK
+    for lang in LANGS:
+        path = tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po"
+        path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
+    service = UsageAnsweredAfterTheListing()
+    assert run(settings, service).exit_code == ExitCode.OK
+    assert service.language_requests == 1 and service.usage_calls >= 1
+    assert service.usage_waited_alone == 0
+    assert texts(service) == ["New"] * len(LANGS)

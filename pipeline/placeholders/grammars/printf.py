@@ -391,6 +391,8 @@ _PERL = lazy_regex(
     """,
     re.VERBOSE,
 )
+_PERL_SIZES = {"hh": "h", "ll": "L", "q": "L", "I64": "L", "I32": "", "I": "ptr"}  # what _perl_type reads
+_PERL_OTHER = {"c": "char", "s": "string", "p": "pointer"}
 
 
 def _parse_perl(text: str) -> Parsed:
@@ -425,7 +427,7 @@ def _parse_perl(text: str) -> Parsed:
 
 
 def _perl_type(conversion: str, size: str) -> str:
-    size = {"hh": "h", "ll": "L", "q": "L", "I64": "L", "I32": "", "I": "ptr"}.get(size, size)
+    size = _PERL_SIZES.get(size, size)
     if conversion in "DUO":
         return ("int" if conversion == "D" else "uint") + "/V"
     if conversion in "di":
@@ -434,7 +436,7 @@ def _perl_type(conversion: str, size: str) -> str:
         return "uint/" + size
     if conversion in "eEfFgG":
         return "double/" + size
-    return {"c": "char", "s": "string", "p": "pointer"}.get(conversion, "count/" + size)
+    return _PERL_OTHER.get(conversion, "count/" + size)
 
 
 _JAVA_PRINTF = lazy_regex(

@@ -85,6 +85,12 @@ class Connections:
             return self._client_factory()
         return connect.open_client(self._inputs.settings.service, self._ledger.log)
 
+    def prepare_client(self) -> None:
+        """Start making what the client will need and costs CPU alone (:func:`pipeline.connect.prepare`: an https
+        service's TLS context), beside the run's work, unless a client factory replaces the client."""
+        if self._client_factory is None and "client" not in self.__dict__:
+            connect.prepare(self._inputs.settings.service)
+
     @property
     def terminology_due(self) -> bool:
         """Whether glossary or style files changed since the last sync to this service, and this run has not synced."""

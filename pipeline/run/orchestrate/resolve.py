@@ -237,8 +237,9 @@ class Resolver:
         """Before the part's first request: the quota, the edited terminology, the service's languages. False: stopped.
 
         The usage read is the one the scan started (:class:`~pipeline.run.orchestrate.context.Reads`),
-        or one made now: a part it cannot cover sends nothing at all, not even a glossary or a
-        listing. The target languages are read (once per run) while the terminology is synced.
+        or one made now: a part it cannot cover sends no translate request and syncs no glossary or
+        style list. The target languages (read once per run; a listing bills nothing) are read beside
+        it, so a run its cache mostly serves waits for one round trip before its first request, not two.
         """
         if self.ready is None:
             self.ready = await self._make_ready(texts)
@@ -249,6 +250,7 @@ class Resolver:
         ledger, connections, settings = run.ledger, run.connections, run.inputs.settings
         url = settings.service.url
         needed = sum(len(p.protected.text) for p in texts.values())
+        connections.reads.start_languages()
         try:
             read = await connections.reads.usage()
         except (AuthenticationError, TransportError) as exc:  # nothing can be sent: said once, as is
@@ -267,7 +269,6 @@ class Resolver:
         if shortfall is not None:
             ledger.stop(StopReason.QUOTA, shortfall)
             return False
-        connections.reads.start_languages()
         if connections.terminology_due:
             self.synced = await connections.sync_terminology(s.target_lang for s in self.scanned)
         return await self._offered(url)

@@ -392,6 +392,9 @@ async def _read(
     changed glossary or style files reads the window whole (the sync covers every target language
     of the window at once).
 
+    The first catalog with a unit to translate makes a request likely: what the client will need and
+    costs CPU alone starts then, beside the rest (:meth:`~.context.Connections.prepare_client`).
+
     When the run's cache holds nothing yet (a first run, ``--no-cache``) and nothing was sent, a
     unit to translate is a text to send: the reads of the usage and the languages start with the
     first catalog that has one (not before: a run with nothing to send asks the service nothing),
@@ -409,13 +412,16 @@ async def _read(
     rest: list[ScannedCatalog] = []  # scanned, not yet in a part
     # Glossary or style files to sync: the sync covers every target of the window at once, so it is read whole first.
     may_cut = first and not connections.terminology_due
-    cut = False
+    cut = prepared = False
     for path in files.paths:
         found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut or overlapping)
         window.extend(found)
         rest.extend(found)
         _noted(ledger, found, issues, refused)
         wanting = [s for s in found if s.source_forms]
+        if first and wanting and not prepared:  # a request is likely: its TLS context loads beside the scans and plans
+            connections.prepare_client()
+            prepared = True
         if early and wanting:
             for s in wanting:  # a glossary that cannot be used stops the run before any request
                 connections.resources.target(s.target_lang)
