@@ -3,6 +3,7 @@ the same roots, started in a worker thread, and roots that cannot be loaded said
 
 from __future__ import annotations
 
+import os
 import shutil
 import ssl
 import threading
@@ -146,6 +147,35 @@ def test_roots_that_cannot_be_loaded_are_a_value_error_naming_the_variable_and_t
     monkeypatch.setenv("SSL_CERT_DIR", str(missing))
     with pytest.raises(ValueError, match=said.format("SSL_CERT_DIR", missing, "not a folder")):
         tls.verifying()
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_a_fifo_named_as_the_roots_is_refused_without_waiting_for_a_writer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, threaded: bool
+) -> None:
+    # OpenSSL opened it and waited for a writer that never comes: in the worker thread, while the run waited for
+    # the context deaf to SIGINT and SIGTERM (it signals the main thread only), for ever.
+    fifo = tmp_path / "roots.pem"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("SSL_CERT_FILE", str(fifo))
+    outcome: list[BaseException | ssl.SSLContext] = []
+
+    def made() -> None:
+        if threaded:
+            tls.start()
+        try:
+            outcome.append(tls.verifying())
+        except ValueError as exc:
+            outcome.append(exc)
+
+    waiting = threading.Thread(target=made, daemon=True)
+    waiting.start()
+    waiting.join(10)
+    if waiting.is_alive():  # let the open that waits go on: a writer opens the FIFO and leaves at once
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        waiting.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], ValueError), outcome
+    assert str(outcome[0]) == f"cannot load the TLS roots SSL_CERT_FILE names ({fifo}): not a regular file (a FIFO)"
 
 
 def test_roots_that_failed_are_loaded_again_once_mended(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
