@@ -257,14 +257,14 @@ def test_a_catalog_made_a_link_outside_the_project_before_its_window_reads_it_is
     # The catalogs are found (links resolved, one leaving the project refused) before the run locks and reads each
     # window, which may come after a wait for another run's lock (lock_wait: minutes) or after earlier windows. A
     # catalog made a link meanwhile was read through it: a file outside the project was parsed, sent and billed.
-    from pipeline.run.orchestrate import start
+    from pipeline import catalog_paths
 
     project_dir, elsewhere = tmp_path / "project", tmp_path / "elsewhere.po"
     project_dir.mkdir()
     settings = project(project_dir)
     path = project_dir / CATALOG
     elsewhere.write_text(path.read_text(encoding="utf-8") + '\nmsgid "Private words"\nmsgstr ""\n', encoding="utf-8")
-    real = start.find_catalogs
+    real = catalog_paths.find_catalogs
 
     def found_then_linked(*args: object, **kwargs: object) -> object:
         found = real(*args, **kwargs)  # type: ignore[arg-type]
@@ -272,7 +272,7 @@ def test_a_catalog_made_a_link_outside_the_project_before_its_window_reads_it_is
         path.symlink_to(elsewhere)
         return found
 
-    monkeypatch.setattr(start, "find_catalogs", found_then_linked)
+    monkeypatch.setattr("pipeline.run.orchestrate.start.find_catalogs", found_then_linked)
     service = FakeService()
     report = run(settings, service)
     assert not any("Private" in text for body in service.requests for text in body["text"])
