@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import ssl
+import stat
 import threading
 from concurrent.futures import Future
 from typing import NamedTuple
@@ -109,7 +110,21 @@ def _context(where: Roots) -> ssl.SSLContext:
     if where.capath is not None and not os.path.isdir(where.capath):
         # OpenSSL would take it and trust nothing: every handshake would fail, saying less.
         raise where.unusable("not a folder")
+    if where.cafile is not None:
+        _regular(where)
     try:
         return ssl.create_default_context(cafile=where.cafile, capath=where.capath)
     except OSError as exc:  # the file cannot be read, or holds no certificate OpenSSL can parse (ssl.SSLError)
         raise where.unusable(exc.strerror or str(exc)) from None
+
+
+def _regular(where: Roots) -> None:
+    """Refuse a bundle that is not a regular file: OpenSSL would open a FIFO and wait for a writer that never comes
+    (in the worker thread, which no signal reaches, with the run waiting for it), or read a device without end."""
+    try:
+        mode = os.stat(where.cafile or "").st_mode
+    except OSError:  # said by OpenSSL as it is (missing, not allowed)
+        return
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device"
+        raise where.unusable(f"not a regular file ({kind})")

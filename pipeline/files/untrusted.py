@@ -22,8 +22,9 @@ __all__ = ["READ_FLAGS", "made_here", "open_own", "read_regular", "work_tree"]
 READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
-def read_regular(path: Path | str, limit: int | None = None) -> bytes:
-    """The bytes of the regular file at ``path`` (links followed); OSError for anything else or past ``limit`` bytes.
+def read_regular(path: Path | str, limit: int | None = None, follow: bool = True) -> bytes:
+    """The bytes of the regular file at ``path`` (links followed unless ``follow`` is False: a link there is then an
+    OSError); OSError for anything else or past ``limit`` bytes.
 
     For a file someone else made: a name in a project, a glob's match or an argument may be a FIFO
     (opening it waits for a writer that never comes, deaf to Ctrl-C), a device or a link to one
@@ -32,7 +33,7 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
     file. Every refusal is an OSError whose ``strerror`` says why (``not a regular file (a FIFO)``,
     ``larger than N bytes``), so callers' handling of unreadable files names the file with it.
     """
-    fd = os.open(path, READ_FLAGS)
+    fd = os.open(path, READ_FLAGS if follow else READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     try:
         status = os.fstat(fd)
         mode = status.st_mode

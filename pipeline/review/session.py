@@ -21,6 +21,7 @@ what a session killed while writing left is removed by the next holder. A server
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.lockfile import state_lock, state_lock_path
 from pipeline.files.swap import ChangedMeanwhile, write_over
+from pipeline.files.untrusted import read_regular
 from pipeline.model import Severity
 from pipeline.plural_rules import PluralRule, plural_rule_for
 from pipeline.review import entries
@@ -336,9 +338,11 @@ class Session:
         entry = self.entries[entry_id]
         reloaded: list[Entry] = []
         for _ in range(WRITE_TRIES):
-            try:
-                current = loaded.path.read_bytes()
+            try:  # never through a link: the catalog's links were resolved when the session found it
+                current = read_regular(loaded.path, follow=False)
             except OSError as exc:
+                if os.path.islink(loaded.path):
+                    raise Refused([_made_a_link(loaded)]) from None
                 raise Refused([f"cannot read {loaded.display}: {exc.strerror}"]) from None
             if current != loaded.raw:  # saved by another program since it was read: read it again
                 reloaded = self._reread(loaded, current)
@@ -357,11 +361,7 @@ class Session:
                 write_over(loaded.path, data, current)
             except ChangedMeanwhile as exc:
                 if exc.linked:  # on purpose, not a save of the moment: left, with the file it leads to, as they are
-                    reason = (
-                        f"{loaded.display} was made a symbolic link since it was read: nothing was written (start "
-                        f"the review again to review the file it leads to)"
-                    )
-                    raise Refused([reason]) from None
+                    raise Refused([_made_a_link(loaded)]) from None
                 continue  # saved at the very moment: read again and try once more
             except OSError as exc:
                 raise Refused([f"cannot write {loaded.display}: {exc.strerror}"]) from None
@@ -456,3 +456,11 @@ def _details(catalog: Catalog) -> dict[int, Details]:
             previous if entry.previous_msgid is not None else (),
         )
     return found
+
+
+def _made_a_link(loaded: Loaded) -> str:
+    """Why a decision was refused for a catalog made a link since it was read (the link and its file left alone)."""
+    return (
+        f"{loaded.display} was made a symbolic link since it was read: nothing was written (start the review again "
+        f"to review the file it leads to)"
+    )

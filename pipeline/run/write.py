@@ -10,7 +10,8 @@ hashed on the way for its fingerprint: a large catalog's are never in memory all
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+import os
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,26 +19,49 @@ from pipeline.catalogs import Catalog, UnitState
 from pipeline.files.swap import ChangedMeanwhile
 from pipeline.files.untrusted import read_regular
 from pipeline.files.writer import AtomicWriter
+from pipeline.model import Issue
 from pipeline.run.records import Fingerprint
-from pipeline.run.window import ScannedCatalog
+from pipeline.run.window import ScannedCatalog, WindowFiles
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["awaiting_review", "snapshot", "write_catalogs"]
+__all__ = ["awaiting_review", "snapshot", "window_files", "write_catalogs"]
 
 #: Whether a run again pays for what this catalog was given is the summary's to say (cached, or not: ``--no-cache``).
 CHANGED = "not written: the catalog was changed or removed during the run; run again"
 LINKED = "not written: the catalog was made a symbolic link during the run; run again"
+LINKED_UNREAD = "not read: the catalog was made a symbolic link during the run; run again"
 AT_ONCE = 8  # catalog writes pending at once
 
 
 def snapshot(path: Path) -> bytes | None:
-    """The bytes of ``path`` now, or None when it cannot be read."""
+    """The bytes of ``path`` now, or None when it cannot be read; never read through a link.
+
+    A run's catalogs are found with their links resolved (one leaving the project refused), and a
+    window reads them later, after earlier windows or a wait for another run's lock: a link in a
+    catalog's place now was put there since, and may lead anywhere. It is :class:`ChangedMeanwhile`
+    (``linked``): neither the link nor the file it leads to is read.
+    """
     try:
-        return read_regular(path)
+        return read_regular(path, follow=False)
     except OSError:
+        if os.path.islink(path):
+            raise ChangedMeanwhile(path, "made a symbolic link during the run") from None
         return None
+
+
+def window_files(paths: list[Path], display: Callable[[Path], str]) -> tuple[WindowFiles, list[Issue]]:
+    """A window's catalogs and their bytes, taken before parsing (:func:`snapshot`); a catalog made a link since the
+    run found it is left out, and the issue that says so is returned."""
+    snapshots: dict[Path, bytes | None] = {}
+    linked: list[Issue] = []
+    for path in paths:
+        try:
+            snapshots[path] = snapshot(path)
+        except ChangedMeanwhile:
+            linked.append(Issue(display(path), LINKED_UNREAD))
+    return WindowFiles([path for path in paths if path in snapshots], snapshots), linked
 
 
 def write_catalogs(

@@ -249,3 +249,35 @@ def test_a_run_says_a_catalog_was_made_a_link_while_it_wrote_and_the_next_run_wr
     again = run(settings, FakeService())  # the link, found at the start now, is written through
     assert again.exit_code == ExitCode.OK, again.issues
     assert path.is_symlink() and "[DE] Open" in shared.read_text(encoding="utf-8")
+
+
+def test_a_catalog_made_a_link_outside_the_project_before_its_window_reads_it_is_neither_read_nor_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The catalogs are found (links resolved, one leaving the project refused) before the run locks and reads each
+    # window, which may come after a wait for another run's lock (lock_wait: minutes) or after earlier windows. A
+    # catalog made a link meanwhile was read through it: a file outside the project was parsed, sent and billed.
+    from pipeline import catalog_paths
+
+    project_dir, elsewhere = tmp_path / "project", tmp_path / "elsewhere.po"
+    project_dir.mkdir()
+    settings = project(project_dir)
+    path = project_dir / CATALOG
+    elsewhere.write_text(path.read_text(encoding="utf-8") + '\nmsgid "Private words"\nmsgstr ""\n', encoding="utf-8")
+    real = catalog_paths.find_catalogs
+
+    def found_then_linked(*args: object, **kwargs: object) -> object:
+        found = real(*args, **kwargs)  # type: ignore[arg-type]
+        path.unlink()
+        path.symlink_to(elsewhere)
+        return found
+
+    monkeypatch.setattr("pipeline.run.orchestrate.start.find_catalogs", found_then_linked)
+    service = FakeService()
+    report = run(settings, service)
+    assert not any("Private" in text for body in service.requests for text in body["text"])
+    assert path.is_symlink() and "Private words" in elsewhere.read_text(encoding="utf-8")
+    assert report.exit_code == ExitCode.PARTIAL
+    assert [(i.catalog, i.reason) for i in report.issues] == [
+        (CATALOG, "not read: the catalog was made a symbolic link during the run; run again")
+    ]

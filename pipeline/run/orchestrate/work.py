@@ -234,7 +234,8 @@ async def _lock(run: RunContext, paths: list[Path], turn: Turn) -> list[Path]:
 
 async def _locked_window(run: RunContext, paths: list[Path], clock: float, turn: Turn) -> None:
     ledger, reads = run.ledger, run.connections.reads
-    files = WindowFiles(paths, {path: write.snapshot(path) for path in paths})  # taken before parsing: see settle
+    files, linked = write.window_files(paths, functools.partial(display_path, run.inputs.settings.root))
+    ledger.add_issues(linked)
     sent = ledger.report.totals.requests
     scanned: list[ScannedCatalog] = []
     try:

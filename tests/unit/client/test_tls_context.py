@@ -3,6 +3,7 @@ the same roots, started in a worker thread, and roots that cannot be loaded said
 
 from __future__ import annotations
 
+import os
 import shutil
 import ssl
 import threading
@@ -49,6 +50,11 @@ def _bundle(tmp_path: Path, name: str = "roots.pem") -> Path:
     return path
 
 
+def _roots_of(context: ssl.SSLContext) -> list[str]:
+    """The context's root certificates, in an order of their own."""
+    return sorted(repr(sorted(cert.items())) for cert in context.get_ca_certs())
+
+
 def test_the_roots_are_those_httpx_would_use_ssl_cert_file_then_ssl_cert_dir_then_certifi(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -70,7 +76,9 @@ def test_the_context_verifies_as_strictly_as_httpxs_own_with_the_same_roots(
     assert context.minimum_version == httpx_own.minimum_version
     assert context.options == httpx_own.options
     assert context.cert_store_stats() == httpx_own.cert_store_stats()
-    assert context.get_ca_certs() == httpx_own.get_ca_certs()
+    # As sets: OpenSSL sorts a store's certificates at its first lookup, so a context that verified a server (the
+    # process's one, in an earlier test) lists them in another order.
+    assert _roots_of(context) == _roots_of(httpx_own)
     bundle = _bundle(tmp_path)
     bundle.write_text(bundle.read_text().split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----\n")
     monkeypatch.setenv("SSL_CERT_FILE", str(bundle))  # one root only: the one both trust
@@ -146,6 +154,35 @@ def test_roots_that_cannot_be_loaded_are_a_value_error_naming_the_variable_and_t
     monkeypatch.setenv("SSL_CERT_DIR", str(missing))
     with pytest.raises(ValueError, match=said.format("SSL_CERT_DIR", missing, "not a folder")):
         tls.verifying()
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_a_fifo_named_as_the_roots_is_refused_without_waiting_for_a_writer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, threaded: bool
+) -> None:
+    # OpenSSL opened it and waited for a writer that never comes: in the worker thread, while the run waited for
+    # the context deaf to SIGINT and SIGTERM (it signals the main thread only), for ever.
+    fifo = tmp_path / "roots.pem"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("SSL_CERT_FILE", str(fifo))
+    outcome: list[BaseException | ssl.SSLContext] = []
+
+    def made() -> None:
+        if threaded:
+            tls.start()
+        try:
+            outcome.append(tls.verifying())
+        except ValueError as exc:
+            outcome.append(exc)
+
+    waiting = threading.Thread(target=made, daemon=True)
+    waiting.start()
+    waiting.join(10)
+    if waiting.is_alive():  # let the open that waits go on: a writer opens the FIFO and leaves at once
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        waiting.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], ValueError), outcome
+    assert str(outcome[0]) == f"cannot load the TLS roots SSL_CERT_FILE names ({fifo}): not a regular file (a FIFO)"
 
 
 def test_roots_that_failed_are_loaded_again_once_mended(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

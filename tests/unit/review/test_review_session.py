@@ -244,6 +244,23 @@ def test_a_catalog_made_a_link_since_it_was_read_is_refused_and_left_as_it_is(se
     assert path.is_symlink() and unit_in(shared, "Upload files").state is UnitState.FUZZY
 
 
+def test_a_catalog_made_a_link_outside_the_project_is_neither_read_nor_listed(
+    settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The decision read the catalog again through the link before the write refused it: a file outside the project
+    # (another project's catalog, anything in PO syntax) was parsed and its entries listed on the page.
+    session = Session(settings)
+    entry = entry_for(session, "Upload files")
+    path, elsewhere = settings.root / PO, tmp_path_factory.mktemp("elsewhere") / "de.po"
+    elsewhere.write_bytes(path.read_bytes() + b'\n#, fuzzy\nmsgid "Private words"\nmsgstr "Private Worte"\n')
+    path.unlink()
+    path.symlink_to(elsewhere)
+    with pytest.raises(Refused, match=r"was made a symbolic link since it was read: nothing was written"):
+        session.accept(entry.id, entry.version)
+    assert not [e.key for e in session.entries.values() if "Private" in e.key]
+    assert path.is_symlink() and "Private Worte" in elsewhere.read_text(encoding="utf-8")
+
+
 def test_a_catalog_another_program_broke_is_refused_with_its_line(settings: Settings) -> None:
     session = Session(settings)
     entry = entry_for(session, "Upload files")
