@@ -30,7 +30,7 @@ import operator
 import re
 from array import array
 from collections.abc import Iterator, Mapping
-from itertools import compress
+from itertools import compress, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -443,6 +443,7 @@ def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
 _FORMS = operator.attrgetter("msgstr_plural")
 _PLURAL_ID = operator.attrgetter("msgid_plural")
 _PLURAL_KEYWORD = lazy_regex(r"(?:#~\s*)?msgid_plural\b")
+_FORM_KEYWORD = lazy_regex(r"\s*(?:#~\s*)?msgstr\[")
 
 
 def _refuse_misnumbered_forms(path: Path, spans: list[Entry], lines: TextLines) -> None:
@@ -460,12 +461,17 @@ def _refuse_misnumbered_forms(path: Path, spans: list[Entry], lines: TextLines) 
             raise CatalogError(str(path), "msgstr[N] without a msgid_plural, which msgfmt refuses", span.msgid_line + 1)
         if not forms:
             reason = "an entry with a msgid_plural has msgstr[0], msgstr[1]..., not a msgstr, as msgfmt requires"
+            line = span.msgstr_start
         elif forms != list(range(len(forms))):
             numbers = ", ".join(f"msgstr[{n}]" for n in forms)
             reason = f"plural forms {numbers}: msgfmt requires msgstr[0], msgstr[1]... in that order"
+            # at the first form out of its place, as msgfmt says it: the lines of the forms' keywords, in order
+            wrong = next(place for place, n in enumerate(forms) if n != place)
+            keywords = (i for i in range(span.msgstr_start, span.msgstr_end) if _FORM_KEYWORD().match(lines[i]))
+            line = next(islice(keywords, wrong, None), span.msgstr_start)
         else:
             continue
-        raise CatalogError(str(path), reason, span.msgstr_start + 1)
+        raise CatalogError(str(path), reason, line + 1)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
