@@ -181,3 +181,18 @@ def test_a_misspelt_keyword_is_still_quoted(tmp_path: Path) -> None:
     path.write_text(text + '\nmsgid "x"\nmgsstr ""\n', encoding="utf-8")
     with pytest.raises(CatalogError, match="'mgsstr'"):
         read_po(path)
+
+
+def test_an_empty_msgid_plural_is_a_plural_entry_as_msgfmt_reads_it(tmp_path: Path) -> None:
+    """``msgid_plural ""`` makes a plural entry to msgfmt: its forms are its translation, and a translation
+    written to it is written as forms (read as one msgstr, a human's forms were overwritten by a msgstr that
+    msgfmt then refused)."""
+    path = tmp_path / "de.po"
+    path.write_bytes((HOSTILE / "accepted_empty_msgid_plural_with_forms.po").read_bytes())
+    catalog = read_po(path)
+    translated, untranslated = catalog.units
+    assert (translated.plural, translated.targets, translated.state.name) == (True, ("Datei", "Dateien"), "TRANSLATED")
+    assert (untranslated.plural, untranslated.nforms, untranslated.state.name) == (True, 2, "UNTRANSLATED")
+    path.write_bytes(catalog.render({untranslated.position: ("Ordner", "Ordner")}))
+    assert read_po(path).units[untranslated.position].targets == ("Ordner", "Ordner")
+    assert _msgfmt(path) == 0
