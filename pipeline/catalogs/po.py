@@ -100,7 +100,7 @@ class PoCatalog:
         self._plural_strings = {
             i: dict(span.msgstr_plural)
             for i, span in enumerate(read.spans)
-            if span.msgid_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+            if span.msgstr_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
@@ -379,7 +379,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(s.msgid_plural and not s.obsolete for s in spans)
+    plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
     read = PoRead(
         path,
@@ -489,7 +489,7 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
     for entry, unit in zip(entries, units, strict=True):
         _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.position)
         entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
-        if msgid_plural:
+        if unit.plural:  # msgid_plural "" too
             entry.msgstr_plural = msgstr_plural
         else:
             entry.msgstr = msgstr
