@@ -221,7 +221,7 @@ class PoCatalog:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
         nl = self._newline.encode(self.encoding)
         units = self.units
-        width = wrap_width_of(self._raw.decode(self.encoding)) if translations else WRAP_WIDTH
+        width = wrap_width_of(self._raw, self.encoding) if translations else WRAP_WIDTH
         for index in sorted(translations):
             forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first

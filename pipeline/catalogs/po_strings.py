@@ -19,37 +19,46 @@ UNWRAPPED_LINES = 3
 _STRING_START = lazy_regex(r'(?:msg\w+(?:\[[0-9]+\])?[ ])?"')
 
 
-def wrap_width_of(text: str) -> int:
+def wrap_width_of(raw: bytes, encoding: str) -> int:
     """The width a catalog's strings are wrapped at, as its lines show (the header's aside: Transifex
     leaves them long). :data:`NO_WRAP` where string lines well past :data:`WRAP_WIDTH` that a wrapper
     would have cut (WordPress's, msgcat --no-wrap's) outnumber the lines cut at a space, and are at
     least :data:`UNWRAPPED_LINES` (a line or two is a hand's edit); else the widest line cut at a space
     where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`.
 
-    Only the lines past :data:`WRAP_WIDTH` are looked at, found by their lengths (a catalog wrapped at
-    79 has few): the text is not searched line start by line start."""
-    header = _HEADER().search(text)
-    start = header.end() if header else 0
-    cuts = text.count(' "\n"', start) + text.count(' "\r\n"', start)
-    lines = text[start:].split("\n")
+    ``raw`` is the catalog's bytes in ``encoding`` (a PO file's encodings all write ASCII as ASCII). It
+    is read in slices of whole lines, :data:`_SLICE` bytes or so each, decoded one at a time: a large
+    catalog's text and lines are never all held at once. Only the lines past :data:`WRAP_WIDTH`
+    characters are looked at, found by their lengths (a catalog wrapped at 79 has few)."""
+    stop = raw.find(b"\n", _SLICE)
+    first = raw[: len(raw) if stop == -1 else stop].decode(encoding, "replace")  # where a header is
+    header = _HEADER().search(first)
+    pos = len(first[: header.end()].encode(encoding, "replace")) if header else 0
+    cuts = raw.count(b' "\n"', pos) + raw.count(b' "\r\n"', pos)
     unwrapped = widest = 0
-    for at in compress(range(len(lines)), map(WRAP_WIDTH.__lt__, map(len, lines))):
-        line = lines[at].rstrip("\r")
-        opened = _STRING_START().match(line)  # a string line (not a comment's, nor an obsolete entry's)
-        if opened is None or len(line) <= WRAP_WIDTH:
-            continue
-        # Columns as a wrapper counts them: an escape as one character (Transifex's).
-        if line.endswith(' "') and at + 1 < len(lines) and lines[at + 1].startswith('"'):
-            if line[0] == '"' and len(line) > WRAP_WIDTH + 3:  # cut at a space: wrapped, at a greater width
-                widest = max(widest, _columns(_ESCAPE().sub("x", line)))
-            continue
-        # The cut line keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
-        line = _ESCAPE().sub("x", line)
-        cut = _CUT().search(line, opened.end())
-        if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
-            unwrapped += 1
-            if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
-                return NO_WRAP
+    while pos < len(raw):
+        end = raw.find(b"\n", pos + _SLICE)
+        end = len(raw) if end == -1 else end
+        lines = raw[pos:end].decode(encoding, "replace").split("\n")
+        after = raw[end + 1 : end + 2]  # the first byte of the line after the slice
+        for at in compress(range(len(lines)), map(WRAP_WIDTH.__lt__, map(len, lines))):
+            line = lines[at].rstrip("\r")
+            opened = _STRING_START().match(line)  # a string line (not a comment's, nor an obsolete entry's)
+            if opened is None or len(line) <= WRAP_WIDTH:
+                continue
+            # Columns as a wrapper counts them: an escape as one character (Transifex's).
+            if line.endswith(' "') and (lines[at + 1].startswith('"') if at + 1 < len(lines) else after == b'"'):
+                if line[0] == '"' and len(line) > WRAP_WIDTH + 3:  # cut at a space: wrapped, at a greater width
+                    widest = max(widest, _columns(_ESCAPE().sub("x", line)))
+                continue
+            # The cut line keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
+            line = _ESCAPE().sub("x", line)
+            cut = _CUT().search(line, opened.end())
+            if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
+                unwrapped += 1
+                if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
+                    return NO_WRAP
+        pos = end + 1
     return widest if widest > WRAP_WIDTH + _SLACK else WRAP_WIDTH
 
 
@@ -68,6 +77,8 @@ _ESCAPE = lazy_regex(r"\\.")
 _CUT = lazy_regex(r"[^ ] ")
 #: Columns past WRAP_WIDTH that other wrappers allow themselves (80, an escape counted as one).
 _SLACK = 8
+#: The bytes of whole lines :func:`wrap_width_of` decodes at a time.
+_SLICE = 1 << 16
 
 
 _ESCAPES = {
