@@ -120,8 +120,13 @@ def _occurrences(references: References) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def _plural(entry: Entry) -> bool:
+    """Whether ``entry`` is a plural entry: a msgid_plural, ``msgid_plural ""`` too (forms), as msgfmt reads it."""
+    return bool(entry.msgid_plural or entry.msgstr_plural)
+
+
 def _key(entry: Entry) -> tuple[str | None, str, str | None]:
-    return entry.msgctxt, entry.msgid, entry.msgid_plural or None
+    return entry.msgctxt, entry.msgid, entry.msgid_plural if _plural(entry) else None
 
 
 def _translated(entry: Entry) -> bool:
@@ -295,13 +300,13 @@ class _Merger:
         from pipeline.placeholders.grammars import check_entry, grammars_for, range_of  # the front door: formats
 
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
-        sources = (t.msgid, t.msgid_plural) if t.msgid_plural else (t.msgid,)
-        if t.msgid_plural:
+        sources = (t.msgid, t.msgid_plural) if _plural(t) else (t.msgid,)
+        if _plural(t):
             targets = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
         else:
             targets = [old.msgstr]
-        often = _often(self.catalog.plural) if t.msgid_plural else None
-        form_of = self.catalog.plural.form_for if self.catalog.plural and t.msgid_plural else None
+        often = _often(self.catalog.plural) if _plural(t) else None
+        form_of = self.catalog.plural.form_for if self.catalog.plural and _plural(t) else None
         flags = [*newly, *(f for f in t.flags if f.startswith("range:"))]
         if newly and check_entry(flags, sources, targets, often, form_of):
             return True
@@ -314,7 +319,7 @@ class _Merger:
         if old.msgctxt is not None:
             previous += _prefixed("#| ", format_field("msgctxt", old.msgctxt))
         previous += _prefixed("#| ", format_field("msgid", old.msgid))
-        if old.msgid_plural:
+        if _plural(old):
             previous += _prefixed("#| ", format_field("msgid_plural", old.msgid_plural))
         return previous
 
@@ -369,12 +374,12 @@ class _Merger:
         return [*head, *(f"#~ {ln}" for ln in block[body:])]  # the file's lines: each ends as it did
 
     def _target_lines(self, t: Entry, old: Entry | None) -> list[str]:
-        if not t.msgid_plural:
-            value = "" if old is None else (old.msgstr if not old.msgid_plural else old.msgstr_plural.get(0, ""))
+        if not _plural(t):
+            value = "" if old is None else (old.msgstr if not _plural(old) else old.msgstr_plural.get(0, ""))
             return format_field("msgstr", value)
         if old is None:
             forms = [""] * self.nplurals
-        elif old.msgid_plural:
+        elif _plural(old):
             forms = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
         else:
             forms = [old.msgstr] * self.nplurals  # as msgmerge does: every form starts from the singular
@@ -443,7 +448,7 @@ def _reference_lines(occurrences: Sequence[tuple[str, str]]) -> list[str]:
 def _source_lines(t: Entry) -> list[str]:
     lines = format_field("msgctxt", t.msgctxt) if t.msgctxt is not None else []
     lines += format_field("msgid", t.msgid)
-    if t.msgid_plural:
+    if _plural(t):
         lines += format_field("msgid_plural", t.msgid_plural)
     return lines
 

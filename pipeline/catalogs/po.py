@@ -26,11 +26,9 @@ from __future__ import annotations
 import codecs
 import heapq
 import io
-import operator
 import re
 from array import array
 from collections.abc import Iterator, Mapping
-from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,6 +37,7 @@ from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
@@ -100,7 +99,7 @@ class PoCatalog:
         self._plural_strings = {
             i: dict(span.msgstr_plural)
             for i, span in enumerate(read.spans)
-            if span.msgid_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+            if span.msgstr_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
@@ -355,8 +354,8 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     text, lines = decoded(path, raw_lines, encoding)
     scanned = scan(path, text, lines)
     spans = scanned.entries
-    _refuse_duplicates(path, spans)
-    _refuse_misnumbered_forms(path, spans, lines)
+    refuse_duplicates(path, spans)
+    refuse_misnumbered_forms(path, spans, lines)
     if scanned.polib_refusal is not None:
         raise scanned.polib_refusal
     # polib takes the first live entry with an empty msgid as the header, whatever its context.
@@ -379,7 +378,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(s.msgid_plural and not s.obsolete for s in spans)
+    plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
     read = PoRead(
         path,
@@ -420,54 +419,6 @@ class _PoText(str):
         return list(self.lines)
 
 
-_KEY = operator.attrgetter("msgctxt", "msgid")
-
-
-def _refuse_duplicates(path: Path, spans: list[Entry]) -> None:
-    """Refuse a second entry with the msgctxt and msgid of an earlier one, as msgfmt does (obsolete ones too)."""
-    keys = list(map(_KEY, spans))
-    if len(set(keys)) == len(keys):  # the common case, counted at C speed; else the first duplicate is found
-        return
-    seen: dict[tuple[str | None, str], int] = {}
-    for span in spans:
-        key = (span.msgctxt, span.msgid)
-        if key in seen:
-            raise CatalogError(
-                str(path),
-                f"the same msgctxt and msgid as the entry at line {seen[key]}, which msgfmt refuses",
-                span.msgid_line + 1,
-            )
-        seen[key] = span.msgid_line + 1
-
-
-_FORMS = operator.attrgetter("msgstr_plural")
-_PLURAL_ID = operator.attrgetter("msgid_plural")
-_PLURAL_KEYWORD = lazy_regex(r"(?:#~\s*)?msgid_plural\b")
-
-
-def _refuse_misnumbered_forms(path: Path, spans: list[Entry], lines: TextLines) -> None:
-    """Refuse plural forms msgfmt refuses (obsolete entries' too): msgstr[N] without a msgid_plural, a plain
-    msgstr after one, forms not numbered 0, 1, 2... in the file's order."""
-    # The entries with forms or a msgid_plural, picked at C speed: most catalogs hold few.
-    picked = {span.first: span for span in compress(spans, map(_FORMS, spans))}
-    picked.update((span.first, span) for span in compress(spans, map(_PLURAL_ID, spans)))
-    for _, span in sorted(picked.items()):
-        forms = list(span.msgstr_plural)
-        if not span.msgid_plural:
-            if any(_PLURAL_KEYWORD().match(lines[i]) for i in range(span.msgid_line, span.msgstr_start)):
-                continue  # msgid_plural "", which msgfmt reads
-            # at the msgid, where msgfmt misses it
-            raise CatalogError(str(path), "msgstr[N] without a msgid_plural, which msgfmt refuses", span.msgid_line + 1)
-        if not forms:
-            reason = "an entry with a msgid_plural has msgstr[0], msgstr[1]..., not a msgstr, as msgfmt requires"
-        elif forms != list(range(len(forms))):
-            numbers = ", ".join(f"msgstr[{n}]" for n in forms)
-            reason = f"plural forms {numbers}: msgfmt requires msgstr[0], msgstr[1]... in that order"
-        else:
-            continue
-        raise CatalogError(str(path), reason, span.msgstr_start + 1)
-
-
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
     """Refuse the file unless polib's entries and the scanner's units agree one to one; then give polib's
     entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
@@ -483,7 +434,7 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
     for entry, unit in zip(entries, units, strict=True):
         _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.position)
         entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
-        if msgid_plural:
+        if unit.plural:  # msgid_plural "" too
             entry.msgstr_plural = msgstr_plural
         else:
             entry.msgstr = msgstr

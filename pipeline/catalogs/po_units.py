@@ -60,7 +60,7 @@ class PoUnits(Sequence[Unit]):
             self._add(entry, shared)
 
     def _add(self, entry: Entry, shared: dict[tuple[str, ...], tuple[str, ...]]) -> None:
-        if entry.msgid_plural:
+        if entry.msgid_plural or entry.msgstr_plural:  # forms: a plural entry, its msgid_plural "" too (msgfmt's)
             forms = entry.msgstr_plural
             targets = tuple(forms.get(i, "") for i in range(max(self._nplurals, len(forms))))
             translated, complete = any(targets), all(targets[: self._nplurals])

@@ -159,13 +159,14 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     spans: list[OuterSpan] = []
     if not any(map(text.__contains__, _OUTER_NEEDS)) and not (xliff and _XLIFF_NEEDS in text):
         return spans
+    code_name = functools.cache(lambda tag: is_code_name(tag, text))  # a <word> is judged once per text
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
         tag = m.group()
         if kind == TAG_KIND:
             if not (every_tag or is_markup(tag, text)):
-                if is_code_name(tag, text):
+                if code_name(tag):
                     spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
             values = [] if xliff else _text_values(tag)

@@ -142,9 +142,12 @@ def _wanted(unit: Unit, display: str, target: str, retranslate: Retranslate | No
 
 
 def _refusal(unit: Unit, display: str, target: str, plural: PluralRule | None) -> Issue | None:
-    """Why a wanted unit is left out (half-translated plural, no plural rule), or None."""
+    """Why a wanted unit is left out (half-translated plural, empty plural source, no plural rule), or None."""
     if unit.state is UnitState.PARTIAL:
         reason = "some plural forms are translated and some are empty; left for a human"
+        return Issue(display, reason, unit.line, target, severity=Severity.SKIPPED)
+    if unit.plural and not unit.sources[-1].strip():  # msgid_plural "": nothing to translate the forms from
+        reason = "the plural source (msgid_plural) is empty, so its forms have no text to translate; left for a human"
         return Issue(display, reason, unit.line, target, severity=Severity.SKIPPED)
     if unit.plural and plural is None:
         reason = "no Plural-Forms header and no CLDR rule for the language"

@@ -262,6 +262,24 @@ def test_a_metavariable_named_twice_in_a_text_is_one_metavariable() -> None:
     assert [ph.text for ph in protect(text).placeholders] == ["/CLOSE"]
 
 
+def test_a_name_repeated_in_a_long_text_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every occurrence of a ``<word>`` is judged alike, so it is judged once per text: judged per occurrence,
+    each judgement looking at every occurrence, a 100 KB text of 8,000 of them took minutes to protect."""
+    from pipeline.placeholders import markup
+
+    judged: list[str] = []
+    real = markup.is_code_name
+
+    def counted(tag: str, text: str) -> bool:
+        judged.append(tag)
+        return real(tag, text)
+
+    monkeypatch.setattr(markup, "is_code_name", counted)
+    text = " ".join(f"see <foo{i % 3}> and <bar> here" for i in range(300))
+    protect(text)
+    assert sorted(judged) == ["<bar>", "<foo0>", "<foo1>", "<foo2>"]
+
+
 #: usage_synopsis.po (git, bash, vim, sphinx, coreutils verbatim): a part of the source that picks the
 #: entry -> the program and subcommand words that must come back as they are.
 SYNOPSIS_WORDS = {

@@ -127,9 +127,11 @@ def test_an_absurd_plural_header_is_an_error_for_that_catalog(name: str, reason:
         ("refused_duplicate_of_an_obsolete_entry.po", 13, "entry at line 10"),
         ("refused_missing_header.po", None, "no header entry"),
         ("refused_byte_order_mark.po", 1, "byte-order mark"),
-        # Plural forms: msgfmt says "plural form has wrong index", "missing 'msgid_plural' section".
+        # Plural forms: msgfmt says "plural form has wrong index", "missing 'msgid_plural' section", at the
+        # first form whose number is not its place (the first form, numbered 1; the second, numbered 5).
         ("refused_plural_forms_out_of_order.po", 15, r"msgstr\[1\], msgstr\[0\]: msgfmt requires"),
-        ("refused_plural_form_number_skipped.po", 15, r"msgstr\[0\], msgstr\[5\]: msgfmt requires"),
+        ("refused_plural_form_number_skipped.po", 16, r"msgstr\[0\], msgstr\[5\]: msgfmt requires"),
+        ("refused_plural_form_skipped_after_a_wrapped_obsolete_form.po", 17, r"msgstr\[0\], msgstr\[2\]: msgfmt"),
         ("refused_plural_form_without_msgid_plural.po", 13, "without a msgid_plural"),
         ("refused_plural_form_of_an_obsolete_entry_without_msgid_plural.po", 13, "without a msgid_plural"),
         ("refused_plain_msgstr_of_a_plural_entry.po", 15, "not a msgstr"),
@@ -179,3 +181,18 @@ def test_a_misspelt_keyword_is_still_quoted(tmp_path: Path) -> None:
     path.write_text(text + '\nmsgid "x"\nmgsstr ""\n', encoding="utf-8")
     with pytest.raises(CatalogError, match="'mgsstr'"):
         read_po(path)
+
+
+def test_an_empty_msgid_plural_is_a_plural_entry_as_msgfmt_reads_it(tmp_path: Path) -> None:
+    """``msgid_plural ""`` makes a plural entry to msgfmt: its forms are its translation, and a translation
+    written to it is written as forms (read as one msgstr, a human's forms were overwritten by a msgstr that
+    msgfmt then refused)."""
+    path = tmp_path / "de.po"
+    path.write_bytes((HOSTILE / "accepted_empty_msgid_plural_with_forms.po").read_bytes())
+    catalog = read_po(path)
+    translated, untranslated = catalog.units
+    assert (translated.plural, translated.targets, translated.state.name) == (True, ("Datei", "Dateien"), "TRANSLATED")
+    assert (untranslated.plural, untranslated.nforms, untranslated.state.name) == (True, 2, "UNTRANSLATED")
+    path.write_bytes(catalog.render({untranslated.position: ("Ordner", "Ordner")}))
+    assert read_po(path).units[untranslated.position].targets == ("Ordner", "Ordner")
+    assert _msgfmt(path) == 0

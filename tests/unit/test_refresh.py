@@ -29,7 +29,7 @@ from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "refresh"
-PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added"]
+PAIRS = ["added_changed_removed_revived", "plural_change_and_flags", "format_flag_added", "empty_msgid_plural"]
 
 
 def _semantics(path: Path) -> dict[tuple[str | None, str, str, bool], dict[str, Any]]:

@@ -490,3 +490,19 @@ def test_the_pipeline_process_tunes_its_own_garbage_collector(monkeypatch: pytes
         gc.set_threshold(*before)
     assert exited.value.code == 0
     assert seen == [pipeline.cli.GC_THRESHOLDS] != [before]
+
+
+def test_a_plural_entry_with_an_empty_msgid_plural_is_left_for_a_human_unsent(tmp_path: Path) -> None:
+    """``msgid_plural ""``: no text to translate the other forms from. Sent, its forms came back empty and
+    were refused at the gate, billed again by every run."""
+    body = 'msgid "One file"\nmsgid_plural ""\nmsgstr[0] ""\nmsgstr[1] ""\n\nmsgid "Open"\nmsgstr ""\n'
+    settings = project(tmp_path, body=body)
+    service = FakeService()
+    report = run(settings, service)
+    sent = [t for r in service.requests for t in r.get("text", [])]
+    assert sent == ["Open"]
+    skipped = [i for i in report.issues if i.severity == "skipped"]
+    assert [(i.line, "msgid_plural" in i.reason) for i in skipped] == [(7, True)]
+    assert report.exit_code == ExitCode.OK, report.issues
+    units = read_catalog(tmp_path / "locale/de/LC_MESSAGES/app.po").units
+    assert units[0].targets == ("", "") and units[0].state is UnitState.UNTRANSLATED

@@ -18,6 +18,7 @@ with polib and with this scanner, and match the two entry by entry: a third of a
     scanner.py      the scan: a line at a time, or an entry at a time where blocks.py matches one
     blocks.py       the fast path: a well-formed entry, in the shape gettext writes it, in one match
     polib_rules.py  what polib refuses that the scanner would let through
+    msgfmt_rules.py what msgfmt refuses across entries: a duplicate, plural forms out of their numbers
     entry.py        what the scan reads of an entry
 """
 
