@@ -197,7 +197,9 @@ class _Merging:
                 write_over(path, found[1].data, raw)  # only while it holds what was merged: a save is never lost
                 return found
             except ChangedMeanwhile as exc:
-                if exc.kept is not None:  # two saves in an instant: both kept, for the user to look at
+                # Two saves in an instant (both kept, for the user to look at), or a link put in its place (not
+                # read through: it is left as it is, and what it leads to would be refused at the write anyway).
+                if exc.kept is not None or exc.linked:
                     raise
                 try:
                     raw = read_regular(path)
