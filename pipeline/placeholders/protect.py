@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
-from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
+from pipeline.placeholders.grammars import Grammar, grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
 
@@ -202,7 +202,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     """
     xliff = XLIFF_INLINE in flags
     grammars = grammars_for(flags)
-    every_tag = xliff or GRAMMARS[_KUIT] in grammars
+    every_tag = xliff or any(g.flag == _KUIT for g in grammars)
     native = [(start, end, "xliff-native") for start, end in markup.xliff_protected(core)] if xliff else []
     outer: list[tuple[int, int, str]] = list(native)
     if triggered:
