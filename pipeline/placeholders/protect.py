@@ -27,13 +27,16 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
-from pipeline.placeholders.grammars import Grammar, grammars_for, parse
+from pipeline.placeholders.grammars import grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
+
+if TYPE_CHECKING:
+    from pipeline.placeholders.grammars.spec import Grammar
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.

@@ -6,9 +6,11 @@ import importlib
 import subprocess
 import sys
 
-from pipeline.placeholders.grammars import FORMATS, Grammar, grammar
+from pipeline.placeholders.grammars import FORMATS, grammar
+from pipeline.placeholders.grammars.spec import Grammar
 
 _MODULES = ("compiler", "lisp", "named", "positional", "printf")
+_LOADED = ("spec", *_MODULES)
 
 
 def test_the_table_names_every_grammar_of_the_package_once_with_the_module_that_holds_it() -> None:
@@ -22,12 +24,12 @@ def test_the_table_names_every_grammar_of_the_package_once_with_the_module_that_
     assert [grammar(flag).flag for flag in FORMATS] == list(FORMATS)
 
 
-def test_a_text_without_a_format_flag_loads_no_grammar_and_a_c_format_one_loads_only_printf() -> None:
+def test_a_text_without_a_format_flag_loads_no_grammar_and_a_c_format_one_loads_printf_alone() -> None:
     script = "\n".join(
         [
             "import sys",
             "from pipeline.placeholders.protect import protect",
-            f"names = {_MODULES!r}",
+            f"names = {_LOADED!r}",
             "loaded = lambda: sorted(m for m in names if f'pipeline.placeholders.grammars.{m}' in sys.modules)",
             "protect('Hello %s, {name}')",
             "print(loaded())",
@@ -35,4 +37,4 @@ def test_a_text_without_a_format_flag_loads_no_grammar_and_a_c_format_one_loads_
         ]
     )
     printed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert printed.splitlines() == ["[]", "['%s'] ['printf']"]
+    assert printed.splitlines() == ["[]", "['%s'] ['printf', 'spec']"]

@@ -18,17 +18,16 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
-from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
+
+if TYPE_CHECKING:  # loaded with the first grammar (each grammar's module imports it)
+    from pipeline.placeholders.grammars.spec import Grammar, Parsed
 
 __all__ = [
     "FORMATS",
-    "Directive",
     "FormProblem",
-    "Grammar",
-    "Parsed",
     "check_entry",
     "grammar",
     "grammars_for",
@@ -76,6 +75,8 @@ FORMATS: dict[str, str] = {
 @functools.cache
 def grammar(flag: str) -> Grammar:
     """The grammar of the format ``flag`` names (a key of :data:`FORMATS`), its module loaded at the first call."""
+    from pipeline.placeholders.grammars.spec import Grammar
+
     module = importlib.import_module(f"{__name__}.{FORMATS[flag]}")
     return next(g for g in vars(module).values() if isinstance(g, Grammar) and g.flag == flag)
 
