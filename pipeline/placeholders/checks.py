@@ -18,8 +18,6 @@ characters and length are :mod:`pipeline.placeholders.text_rules`.
 whole entry (:func:`pipeline.placeholders.grammars.check_entry`) for plural ones.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections import Counter
