@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     import polib
 
 _POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
+# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``), which msgfmt and
+# the scanner read and polib does not (it takes the one character after the bracket for the number).
+_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -128,7 +131,7 @@ class PoCatalog:
             try:
                 # The text already read, never the path: the file may have changed or vanished since.
                 pofile = polib.pofile(
-                    _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
+                    _PoText(_polib_text(self.raw.decode(self.encoding))), encoding=self.encoding, wrapwidth=WRAP_WIDTH
                 )
             except (OSError, ValueError) as exc:
                 found = _POLIB_LINE().search(str(exc))
@@ -417,6 +420,12 @@ class _PoText(str):
     def splitlines(self, keepends: bool = False) -> list[str]:
         """The PO text's lines (polib strips their ends itself)."""
         return list(self.lines)
+
+
+def _polib_text(text: str) -> str:
+    """``text`` with its plural forms numbered as polib reads them (``msgstr[0]``): polib's entries are given
+    the scanner's strings anyway (:func:`_match`), and a line's length is all that changes."""
+    return _LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", text)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:

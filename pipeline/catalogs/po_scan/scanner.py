@@ -12,7 +12,9 @@ from pipeline.catalogs.po_scan.polib_rules import PolibRules
 from pipeline.catalogs.po_strings import unescape
 from pipeline.errors import CatalogError
 
-_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
+# A plural form's number may have blanks around it and leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``):
+# msgfmt's lexer skips the blanks between its tokens and reads the number as a number.
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[ \t]*\d+[ \t]*\])?)\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -182,6 +184,8 @@ class _Scanner:
             entry.insert_at = i + 1
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
+        if name[-1] == "]" and len(name) != len("msgstr[0]"):  # the form's number as msgfmt reads it
+            name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)
