@@ -111,6 +111,25 @@ class PoCatalog:
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
+    def miscounted_forms(self) -> dict[int, tuple[int, int]]:
+        """Per live plural unit whose entry has more or fewer forms than the header's nplurals: the line of
+        its first form (1-based, where msgfmt says it) and its number of forms. ``msgfmt --check`` refuses a
+        catalog with such an entry translated (fuzzy ones only with ``--use-fuzzy``); a run writes nplurals
+        forms into an untranslated one."""
+        if self.plural is None:
+            return {}
+        nplurals, units = self.plural.nplurals, self.units
+        found: dict[int, tuple[int, int]] = {}
+        for position in range(len(units)):
+            if not units.plural_at(position) or units.state_of(position) is UnitState.OBSOLETE:
+                continue
+            # A unit has its entry's forms, or nplurals where it had fewer: those are kept as read.
+            read = self._plural_strings.get(position)
+            count = len(read) if read is not None else len(units[position].targets)
+            if count != nplurals:
+                found[position] = (self._span(position).msgstr_start + 1, count)
+        return found
+
     def positions(self, *states: UnitState) -> list[int]:
         """The positions of the units in any of ``states``, in file order (read from the units' state column)."""
         return self.units.positions(*states)
