@@ -211,9 +211,12 @@ def test_plural_form_numbers_with_spaces_or_leading_zeros_are_read_as_msgfmt_rea
     assert catalog.render({}) == raw
     path.write_bytes(catalog.render({link.position: ("Verknüpfung", "Verknüpfungen")}))
     written = path.read_bytes()
-    assert written.replace(b'#, fuzzy\nmsgid "link"', b'msgid "link"').replace(
-        b'msgstr[0] "Verkn\xc3\xbcpfung"\nmsgstr[1] "Verkn\xc3\xbcpfungen"\n', b'msgstr[ 0 ] ""\nmsgstr[01 ] ""\n'
-    ) == raw
+    assert (
+        written.replace(b'#, fuzzy\nmsgid "link"', b'msgid "link"').replace(
+            b'msgstr[0] "Verkn\xc3\xbcpfung"\nmsgstr[1] "Verkn\xc3\xbcpfungen"\n', b'msgstr[ 0 ] ""\nmsgstr[01 ] ""\n'
+        )
+        == raw
+    )
     assert read_po(path).units[link.position].targets == ("Verknüpfung", "Verknüpfungen")
     assert _msgfmt(path) == 0
     # polib (the review's reading of comments and previous strings) reads them too

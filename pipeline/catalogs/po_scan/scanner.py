@@ -11,10 +11,12 @@ from pipeline.catalogs.po_scan.entry import Entry, Scanned, polib_key
 from pipeline.catalogs.po_scan.polib_rules import PolibRules
 from pipeline.catalogs.po_strings import unescape
 from pipeline.errors import CatalogError
+from pipeline.patterns import lazy_regex
 
-# A plural form's number may have blanks around it and leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``):
-# msgfmt's lexer skips the blanks between its tokens and reads the number as a number.
-_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[ \t]*\d+[ \t]*\])?)\s*(.*)$")
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
+# A plural form's number with blanks around it (``msgstr[ 0 ]``), after "msgstr": msgfmt's lexer skips
+# the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
+_SPACED_FORM = lazy_regex(r"\[[ \t]*(\d+)[ \t]*\]\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -184,7 +186,9 @@ class _Scanner:
             entry.insert_at = i + 1
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
-        if name[-1] == "]" and len(name) != len("msgstr[0]"):  # the form's number as msgfmt reads it
+        if name == "msgstr" and rest[:1] == "[" and (spaced := _SPACED_FORM().match(rest)) is not None:
+            name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]
+        elif name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
             name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
         if base in ("msgctxt", "msgid"):
