@@ -91,7 +91,10 @@ class PoCatalog:
         # (and where the last ends): a bytes object per line would cost more than the text itself.
         self._raw = read.raw
         self._starts = read.starts
-        self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
+        self._newline = _terminator(self._line(0)).decode() if len(read.starts) > 1 else "\n"
+        self._newline = self._newline or "\n"  # a file of one line, without a newline
+        # A comment line written into a file of lone CRs ends with CRLF: msgfmt runs a comment on to a line feed.
+        self._comment_end = "\r\n" if self._newline == "\r" else self._newline
         self.metadata: Mapping[str, str] = dict(read.metadata)
         self.units = PoUnits(read.spans, read.plural)
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
@@ -241,20 +244,21 @@ class PoCatalog:
         self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]
     ) -> Iterator[_Edit]:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
-        nl = self._newline.encode(self.encoding)
+        comment_end = self._comment_end.encode(self.encoding)
         units = self.units
-        width = wrap_width_of(self._raw, self.encoding) if translations else WRAP_WIDTH
+        lined = self._raw.replace(b"\r", b"\n") if self._newline == "\r" else self._raw  # its lines, as it wraps them
+        width = wrap_width_of(lined, self.encoding) if translations else WRAP_WIDTH
         for index in sorted(translations):
             forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
-                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
+                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], comment_end))
             if (mark_fuzzy or index in review) and "fuzzy" not in units.flags_of(index):
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
                     yield (span.flags_line, 1, span.flags_line + 1, line)
                 else:
-                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
+                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], comment_end))
             if units.plural_at(index):
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form, width)]
             else:
@@ -286,7 +290,9 @@ class PoCatalog:
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
         """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.po_review`)."""
-        return po_review.render_reviewed(self._raw, self.encoding, self.entry_lines(), self.units, decisions)
+        return po_review.render_reviewed(
+            self._raw, self._starts, self.encoding, self.entry_lines(), self.units, decisions
+        )
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
@@ -340,9 +346,10 @@ def _where(entry: Entry) -> tuple[int, int, int, int, int]:
 
 
 def _terminator(raw_line: bytes) -> bytes:
+    """How ``raw_line`` ends: CRLF, LF, a lone CR (old Mac line endings), or not at all (a file's last line)."""
     if raw_line.endswith(b"\r\n"):
         return b"\r\n"
-    return b"\n" if raw_line.endswith(b"\n") else b""
+    return raw_line[-1:] if raw_line.endswith((b"\n", b"\r")) else b""
 
 
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
@@ -371,8 +378,10 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         raise CatalogError(
             str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
         )
-    raw_lines = Lines(raw)
-    encoding, warnings = encoding_of(path, raw, raw_lines)
+    # Old Mac line endings: read with a line feed for each lone CR (the same offsets), written back with theirs.
+    reading = _lone_crs_as_lf(path, raw) if lone_crs(raw) else raw
+    raw_lines = Lines(reading)
+    encoding, warnings = encoding_of(path, reading, raw_lines)
     text, lines = decoded(path, raw_lines, encoding)
     scanned = scan(path, text, lines)
     spans = scanned.entries
@@ -416,6 +425,52 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         rule.unfilled_line,
     )
     return read, lines
+
+
+#: A CR that ends a line by itself (old Mac line endings), not as part of a CRLF.
+_LONE_CR = lazy_regex(rb"\r(?!\n)")
+#: A line that starts a comment to msgfmt, which runs on to the next line feed: "#", "#,", "#:", "#|" ... but
+#: not "#~", an obsolete entry's line, whose marker msgfmt reads as a mode (that also lasts to the line feed).
+_COMMENT = lazy_regex(rb"[ \t\f\v]*#")
+_OBSOLETE = lazy_regex(rb"[ \t\f\v]*#~")
+
+
+def lone_crs(raw: bytes) -> bool:
+    """Whether ``raw``'s lines end with a CR alone (old Mac line endings), as its first line does (as write-back
+    takes its newline from the first line). A lone CR inside a line of a file of LF or CRLF lines is read
+    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment."""
+    cr = raw.find(b"\r")
+    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n":
+        return False
+    lf = raw.find(b"\n", 0, cr)
+    return lf == -1
+
+
+def _lone_crs_as_lf(path: Path, raw: bytes) -> bytes:
+    """``raw`` with each lone CR made a line feed, where msgfmt reads the file alike; else a :class:`CatalogError`.
+
+    msgfmt reads a lone CR as a blank, so a comment ended by one runs on to the next line feed, and
+    the entries in between are not there for it (an obsolete entry's ``#~`` makes what follows
+    obsolete alike). Such a file is refused: what a run wrote there would never reach the compiled catalog.
+    Comments that only hide comments are no loss.
+    """
+    line = 0
+    for chunk in raw.split(b"\n"):  # a line to msgfmt
+        parts = chunk.split(b"\r")
+        for at, part in enumerate(parts[:-1]):
+            if not _COMMENT().match(part):
+                continue
+            marker = _OBSOLETE() if _OBSOLETE().match(part) else _COMMENT()  # what may follow it unharmed
+            if any(p.strip() and not marker.match(p) for p in parts[at + 1 :]):
+                raise CatalogError(
+                    str(path),
+                    "a comment ended by a lone CR (old Mac line endings): msgfmt reads everything after it up to "
+                    "the next line feed as part of the comment, and misses the entries there; convert the line "
+                    "endings to LF (tr '\\r' '\\n')",
+                    line + at + 1,
+                )
+        line += len(parts) - (1 if chunk.endswith(b"\r") else 0)
+    return _LONE_CR().sub(b"\n", raw)
 
 
 class _PoText(str):

@@ -163,7 +163,12 @@ def test_the_fixtures_agree_with_msgfmt(name: str) -> None:
         refused_by_us = False
     except CatalogError:
         refused_by_us = True
-    stricter = {"charset_not_a_text_encoding.po", "plural_forms_nplurals_100000.po"}
+    # refused_comment_ended_by_a_bare_cr.po: msgfmt reads its entries as part of a comment, and none is left
+    stricter = {
+        "charset_not_a_text_encoding.po",
+        "plural_forms_nplurals_100000.po",
+        "refused_comment_ended_by_a_bare_cr.po",
+    }
     assert refused_by_us == (refused_by_msgfmt or name in stricter)
 
 
