@@ -10,7 +10,9 @@ rather than risked.
 
 Write-back works on the original bytes: every line that does not belong to a translated entry's
 ``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
-line endings, charset, missing final newline).
+line endings, charset, missing final newline). Line endings may be LF, CRLF or, from old Mac tools,
+a lone CR, which msgfmt reads as a blank: a comment written into such a file ends with CRLF, since
+msgfmt runs a comment on to a line feed.
 
 Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
 line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
