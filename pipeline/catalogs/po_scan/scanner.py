@@ -160,7 +160,10 @@ class _Scanner:
         elif first == '"':
             self._continuation(i, s)
         elif (keyword := _KEYWORD.match(s)) is not None:
-            self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
+            name, rest = keyword.group(1), keyword.group(2).rstrip()
+            if name == "msgstr" and rest[:1] == "[" and s[6] == "[" and (spaced := _SPACED_FORM().match(rest)):
+                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]  # not "msgstr [0]", which polib refuses
+            self._keyword(i, name, rest, obsolete)
         else:
             raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
 
@@ -186,9 +189,7 @@ class _Scanner:
             entry.insert_at = i + 1
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
-        if name == "msgstr" and rest[:1] == "[" and (spaced := _SPACED_FORM().match(rest)) is not None:
-            name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]
-        elif name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
+        if name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
             name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
         if base in ("msgctxt", "msgid"):
