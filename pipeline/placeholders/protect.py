@@ -218,7 +218,8 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     if not outer:  # no markup or quoted code (most texts): every directive stands as it is
         fixed = list(directives)
     else:
-        disjoint = Disjoint.of((s, e) for s, e, _ in outer)  # indexes as outer's
+        # by bisection where there are many (indexes as outer's); a few are tested each, for less
+        disjoint = Disjoint.of((s, e) for s, e, _ in outer) if len(outer) > 8 else None
         for start, end, kind, ordered in directives:
             if disjoint is not None:
                 inside = disjoint.holding(start, end)
@@ -293,15 +294,28 @@ def _directives(core: str, grammars: tuple[Grammar, ...]) -> tuple[list[_Span], 
     """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
     whether every grammar reads ``core`` as a valid format string."""
     spans: list[_Span] = []
-    taken = Disjoint()
     valid = True
     for each in grammars:
         parsed = parse(each, core, True)
         valid = valid and parsed.invalid is None
+        if not spans:  # the first grammar's (most texts have one), in the text's order: apart from all if past the last
+            last = 0
+            for d in parsed.directives:
+                if d.start >= last or not any(s < d.end and d.start < e for s, e, _, _ in spans):
+                    spans.append((d.start, d.end, each.flag, d.ordered))
+                    last = max(last, d.end)
+            continue
+        # another grammar's, tested against those kept by bisection (each against each: n squared)
+        taken = Disjoint.of(sorted((s, e) for s, e, _, _ in spans))
         for d in parsed.directives:
-            if not taken.overlaps(d.start, d.end):
+            if taken is None:
+                overlapping = any(s < d.end and d.start < e for s, e, _, _ in spans)
+            else:
+                overlapping = taken.overlaps(d.start, d.end)
+            if not overlapping:
                 spans.append((d.start, d.end, each.flag, d.ordered))
-                taken.add(d.start, d.end)
+                if taken is not None:
+                    taken.add(d.start, d.end)
     return spans, valid
 
 
