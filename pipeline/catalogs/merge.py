@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.catalogs.po import PoRead, lone_crs, read_po_text
+from pipeline.catalogs.po import PoRead, read_po_text
+from pipeline.catalogs.po_lines import lone_crs
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders

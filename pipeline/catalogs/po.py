@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
-from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
+from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
@@ -380,8 +380,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         raise CatalogError(
             str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
         )
-    # Old Mac line endings: read with a line feed for each lone CR (the same offsets), written back with theirs.
-    reading = _lone_crs_as_lf(path, raw) if lone_crs(raw) else raw
+    reading = as_read(path, raw)  # old Mac line endings (lone CRs) read as LF, written back as they were
     raw_lines = Lines(reading)
     encoding, warnings = encoding_of(path, reading, raw_lines)
     text, lines = decoded(path, raw_lines, encoding)
@@ -427,52 +426,6 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         rule.unfilled_line,
     )
     return read, lines
-
-
-#: A CR that ends a line by itself (old Mac line endings), not as part of a CRLF.
-_LONE_CR = lazy_regex(rb"\r(?!\n)")
-#: A line that starts a comment to msgfmt, which runs on to the next line feed: "#", "#,", "#:", "#|" ... but
-#: not "#~", an obsolete entry's line, whose marker msgfmt reads as a mode (that also lasts to the line feed).
-_COMMENT = lazy_regex(rb"[ \t\f\v]*#")
-_OBSOLETE = lazy_regex(rb"[ \t\f\v]*#~")
-
-
-def lone_crs(raw: bytes) -> bool:
-    """Whether ``raw``'s lines end with a CR alone (old Mac line endings), as its first line does (as write-back
-    takes its newline from the first line). A lone CR inside a line of a file of LF or CRLF lines is read
-    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment."""
-    cr = raw.find(b"\r")
-    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n":
-        return False
-    lf = raw.find(b"\n", 0, cr)
-    return lf == -1
-
-
-def _lone_crs_as_lf(path: Path, raw: bytes) -> bytes:
-    """``raw`` with each lone CR made a line feed, where msgfmt reads the file alike; else a :class:`CatalogError`.
-
-    msgfmt reads a lone CR as a blank, so a comment ended by one runs on to the next line feed, and
-    the entries in between are not there for it (an obsolete entry's ``#~`` makes what follows
-    obsolete alike). Such a file is refused: what a run wrote there would never reach the compiled catalog.
-    Comments that only hide comments are no loss.
-    """
-    line = 0
-    for chunk in raw.split(b"\n"):  # a line to msgfmt
-        parts = chunk.split(b"\r")
-        for at, part in enumerate(parts[:-1]):
-            if not _COMMENT().match(part):
-                continue
-            marker = _OBSOLETE() if _OBSOLETE().match(part) else _COMMENT()  # what may follow it unharmed
-            if any(p.strip() and not marker.match(p) for p in parts[at + 1 :]):
-                raise CatalogError(
-                    str(path),
-                    "a comment ended by a lone CR (old Mac line endings): msgfmt reads everything after it up to "
-                    "the next line feed as part of the comment, and misses the entries there; convert the line "
-                    "endings to LF (tr '\\r' '\\n')",
-                    line + at + 1,
-                )
-        line += len(parts) - (1 if chunk.endswith(b"\r") else 0)
-    return _LONE_CR().sub(b"\n", raw)
 
 
 class _PoText(str):

@@ -27,7 +27,7 @@ closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
@@ -158,7 +158,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     if not any(map(text.__contains__, _OUTER_NEEDS)) and not (xliff and _XLIFF_NEEDS in text):
         return spans
     code_name = functools.cache(lambda tag: is_code_name(tag, text))  # a <word> is judged once per text
-    closed = _Closed(text)
+    # the elements the text closes, found once (searched for per tag, a text of n tags cost n squared)
+    closed = functools.cache(lambda: {name.lower() for name in _END_TAGS().findall(text)} if "</" in text else set())
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
@@ -187,30 +188,13 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
 _TAG_PARTS = lazy_regex(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
 
 
-class _Closed:
-    """The elements a text closes (``</b>``, in any case), found once per text when first asked: searched
-    for again per tag, a text of n tags cost n squared."""
-
-    __slots__ = ("text", "names")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.names: set[str] | None = None
-
-    def __contains__(self, name: str) -> bool:
-        if self.names is None:
-            found = _END_TAGS().findall(self.text) if "</" in self.text else []
-            self.names = {each.lower() for each in found}
-        return name.lower() in self.names
-
-
 #: An end tag, its element's name (the names :data:`_TAG_PARTS` reads).
 _END_TAGS = lazy_regex(r"</([A-Za-z][\w:.-]*)\s*>")
 
 
-def is_markup(tag: str, closed: _Closed) -> bool:
-    """Whether a tag-like ``<...>`` of a PO string is markup (see the module docstring); ``closed``: the
-    elements that string closes."""
+def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
+    """Whether a tag-like ``<...>`` of a PO string is markup (see the module docstring); ``closed()``: the
+    elements that string closes, in lower case."""
     m = _TAG_PARTS().match(tag)
     if m is None:
         return False
@@ -221,7 +205,7 @@ def is_markup(tag: str, closed: _Closed) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    return m.group("name") in closed
+    return m.group("name").lower() in closed()
 
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.

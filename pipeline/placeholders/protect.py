@@ -221,19 +221,13 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     if not outer:  # no markup or quoted code (most texts): every directive stands as it is
         fixed = list(directives)
     else:
-        # by bisection where there are many (indexes as outer's); a few are tested each, for less
-        disjoint = Disjoint.of((s, e) for s, e, _ in outer) if len(outer) > 8 else None
+        placed = Disjoint.of((s, e) for s, e, _ in outer)  # indexes as outer's
         for start, end, kind, ordered in directives:
-            if disjoint is not None:
-                inside = disjoint.holding(start, end)
-                overlapping = inside is not None or disjoint.overlaps(start, end)
-            else:
-                inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
-                overlapping = inside is not None or any(s < end and start < e for s, e, _ in outer)
+            inside = placed.holding(start, end)
             if inside is not None:
                 if ordered:
                     ordered_outer.add(inside)
-            elif not overlapping:
+            elif not placed.overlaps(start, end):
                 fixed.append((start, end, kind, ordered))
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
@@ -297,28 +291,15 @@ def _directives(core: str, grammars: tuple[Grammar, ...]) -> tuple[list[_Span], 
     """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
     whether every grammar reads ``core`` as a valid format string."""
     spans: list[_Span] = []
+    kept = Disjoint()  # the spans kept: each directive is tested against them by bisection, not each in turn
     valid = True
     for each in grammars:
         parsed = parse(each, core, True)
         valid = valid and parsed.invalid is None
-        if not spans:  # the first grammar's (most texts have one), in the text's order: apart from all if past the last
-            last = 0
-            for d in parsed.directives:
-                if d.start >= last or not any(s < d.end and d.start < e for s, e, _, _ in spans):
-                    spans.append((d.start, d.end, each.flag, d.ordered))
-                    last = max(last, d.end)
-            continue
-        # another grammar's, tested against those kept by bisection (each against each: n squared)
-        taken = Disjoint.of(sorted((s, e) for s, e, _, _ in spans))
         for d in parsed.directives:
-            if taken is None:
-                overlapping = any(s < d.end and d.start < e for s, e, _, _ in spans)
-            else:
-                overlapping = taken.overlaps(d.start, d.end)
-            if not overlapping:
+            if not kept.overlaps(d.start, d.end):
                 spans.append((d.start, d.end, each.flag, d.ordered))
-                if taken is not None:
-                    taken.add(d.start, d.end)
+                kept.add(d.start, d.end)
     return spans, valid
 
 

@@ -28,27 +28,25 @@ _MERGED = "code-run"
 
 
 class Disjoint:
-    """Spans that do not overlap, by start: whether another span overlaps one, or which one holds it, found by
-    bisection. Tested against each span in turn, a text of n placeholders cost n squared (7,000 took seconds)."""
+    """Spans, and whether another span overlaps one of them or which one holds it: found by bisection where
+    they do not overlap each other and come in order (tested against each in turn, a text of n placeholders
+    cost n squared: 7,000 took seconds), else by testing each."""
 
-    __slots__ = ("starts", "ends")
+    __slots__ = ("starts", "ends", "indexed")
 
     def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
+        self.indexed = True  # none empty, each ending where the next starts or earlier
 
     @classmethod
-    def of(cls, spans: Iterable[tuple[int, int]]) -> Disjoint | None:
-        """``spans``, in their order, or None unless none is empty and each ends where the next starts or
-        earlier (then each must be tested)."""
+    def of(cls, spans: Iterable[tuple[int, int]]) -> Disjoint:
+        """``spans``, in their order (:meth:`holding` gives an index into them)."""
         made = cls()
         for start, end in spans:
-            if end <= start:
-                return None
             made.starts.append(start)
             made.ends.append(end)
-        if any(end > start for end, start in zip(made.ends, made.starts[1:], strict=False)):
-            return None
+        made.indexed = all(map(int.__lt__, made.starts, made.ends)) and all(map(int.__le__, made.ends, made.starts[1:]))
         return made
 
     def add(self, start: int, end: int) -> None:
@@ -60,12 +58,17 @@ class Disjoint:
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether ``start``..``end`` overlaps one of the spans (``s < end and start < e``)."""
+        if not self.indexed:
+            return any(s < end and start < e for s, e in zip(self.starts, self.ends, strict=True))
         # Only the last span starting before ``end`` can: every one before it ends where the next starts, or earlier.
         last = bisect_left(self.starts, end) - 1
         return last >= 0 and self.ends[last] > start
 
     def holding(self, start: int, end: int) -> int | None:
-        """The index of the span that holds ``start``..``end`` (not empty), or None."""
+        """The index of the first span that holds ``start``..``end`` (not empty), or None."""
+        if not self.indexed:
+            pairs = enumerate(zip(self.starts, self.ends, strict=True))
+            return next((i for i, (s, e) in pairs if s <= start and end <= e), None)
         last = bisect_right(self.starts, start) - 1
         return last if last >= 0 and self.ends[last] >= end else None
 

@@ -44,19 +44,16 @@ def test_overlaps_and_holders_are_found_as_testing_each_span_found_them(
     kept: list[tuple[int, int]] = []  # spans added as _directives adds them: those that overlap none before
     disjoint = Disjoint()
     for s, e in spans:
-        if not any(a < e and s < b for a, b in kept):
-            assert not disjoint.overlaps(s, e)
+        overlapping = any(a < e and s < b for a, b in kept)
+        assert disjoint.overlaps(s, e) == overlapping
+        if not overlapping:
             kept.append((s, e))
             disjoint.add(s, e)
-        else:
-            assert disjoint.overlaps(s, e)
     assert disjoint.overlaps(start, end) == any(a < end and start < b for a, b in kept)
-    ordered = sorted(kept)
-    given_order = Disjoint.of(ordered)
-    if any(a == b for a, b in ordered):
-        assert given_order is None  # each is tested then
-    elif length > 0:  # what holding is asked of: a directive, never empty
-        assert given_order is not None
-        holder = next((i for i, (a, b) in enumerate(ordered) if a <= start and end <= b), None)
-        assert given_order.holding(start, end) == holder
-    assert Disjoint.of([(0, 5), (4, 9)]) is None
+    if length > 0:  # what holding is asked of: a directive, never empty
+        for given in (sorted(kept), spans):  # apart and in order (by bisection), or as they come (each tested)
+            placed = Disjoint.of(given)
+            holder = next((i for i, (a, b) in enumerate(given) if a <= start and end <= b), None)
+            assert placed.holding(start, end) == holder
+            assert placed.overlaps(start, end) == any(a < end and start < b for a, b in given)
+    assert not Disjoint.of([(0, 5), (4, 9)]).indexed and Disjoint.of([(0, 5), (5, 9)]).indexed
