@@ -20,8 +20,7 @@ protects nothing a later run trusts. Every record is trusted only while the cata
 same (a merged one: its template's too), so an older state.json after a power cut costs parses,
 never a wrong skip; a file the cut left empty, of NUL bytes or cut short is read as holding nothing
 and written again (:func:`pipeline.files.own.parse_json`). A run of many windows saves once per
-window, and the flush (on this project's disk 1-3 ms, up to 20 times that under other writes) held
-the run's one thread each time.
+window, and each flush held the run's one thread.
 
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
