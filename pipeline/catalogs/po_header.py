@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.errors import CatalogError
-from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+from pipeline.plural_rules import WHOLE_NUMBER_FORMS, PluralExpressionError, PluralRule, check, plural_rule_for
 
 _CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
 # Bytes an ASCII-compatible PO charset must read and write as themselves, whatever comes before
@@ -171,7 +171,7 @@ def plural_header(
             check(rule.nplurals, rule.expression)
         except PluralExpressionError as exc:
             raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
-        return PluralHeader(rule)
+        return PluralHeader(rule, warnings=_fewer_than_cldr(rule, language, line) if plurals else ())
     cldr = plural_rule_for(language) if language else None
     if unfilled:
         if cldr is None or line is None:
@@ -189,6 +189,24 @@ def plural_header(
         "as msginit writes it"
     )
     return PluralHeader(cldr, add_at, warnings=(missing,) if plurals else ())
+
+
+def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple[str, ...]:
+    """A warning when the header gives ``language`` two forms or fewer where its whole numbers take more in
+    CLDR (Arabic's six): the rule is followed as written, as msgfmt follows it, but the team should know.
+    A rule of more forms than two is a team's choice (Welsh's four in GNOME), and is not judged."""
+    if rule.nplurals > 2:
+        return ()
+    base = language.replace("-", "_").replace("@", "_").replace(".", "_").partition("_")[0].lower()
+    forms = WHOLE_NUMBER_FORMS.get(base)
+    if forms is None or rule.nplurals >= len(forms):
+        return ()
+    where = f" on line {line}" if line is not None else ""
+    return (
+        f"Plural-Forms{where} says nplurals={rule.nplurals} for {language}, but CLDR has {len(forms)} plural forms for "
+        f"its whole numbers ({', '.join(forms)}): plural entries are translated into the header's "
+        f"{rule.nplurals}; if that is not the team's choice, correct the header",
+    )
 
 
 def filled_plural_line(text: str, rule: PluralRule) -> str:
