@@ -152,13 +152,15 @@ class PluralHeader(NamedTuple):
 
 
 def plural_header(
-    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool
+    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool, template: bool = False
 ) -> PluralHeader:
     """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
 
     A rule msgfmt refuses is a :class:`CatalogError`, except the template's unfilled one, which
     write-back fills with CLDR's rule for the language, as msginit does: a catalog copied from its
     template is the usual way a translation starts, and its singular entries deserve a translation.
+    In a ``.pot`` itself (``template``) the unfilled rule is what xgettext writes, with no language to
+    fill it from: nothing is read with it (msgmerge takes nothing from a template's header), so no rule.
     Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
     (``plurals``) are translated.
     """
@@ -176,6 +178,8 @@ def plural_header(
         return PluralHeader(rule)
     cldr = plural_rule_for(language) if language else None
     if unfilled:
+        if template and cldr is None:
+            return PluralHeader(None)
         if cldr is None or line is None:
             raise CatalogError(str(path), UNFILLED_ERROR.removesuffix(" (msginit does)"), line)
         reason = (
