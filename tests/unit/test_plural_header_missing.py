@@ -1,0 +1,56 @@
+"""A catalog with no Plural-Forms header whose translators already wrote its plural entries with another
+number of forms than CLDR's rule for its language: Elixir's gettext writes no Plural-Forms line, and
+teslamate's Spanish catalog holds two forms per plural entry, where CLDR (babel 2.17+) gives Spanish three
+(msginit and msgfmt --check suggest two). Adding CLDR's rule would make every one of those translations
+"half translated" and the file one msgfmt --check refuses for that; so no rule is added, the plural
+entries wait for one, and the rest is translated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+
+CONFIG = 'source_lang = "en"\n[service]\nurl = "embedded"\n[cache]\ndir = ""\n'
+HUMAN = (
+    '#, elixir-autogen, elixir-format\nmsgid "Found %{count} file"\nmsgid_plural "Found %{count} files"\n'
+    'msgstr[0] "Encontrado %{count} archivo"\nmsgstr[1] "Encontrados %{count} archivos"\n'
+)
+CATALOG = (
+    'msgid ""\nmsgstr ""\n"Language: es\\n"\n\n'
+    + HUMAN
+    + '\n#, elixir-autogen, elixir-format\nmsgid "%{count} car"\nmsgid_plural "%{count} cars"\n'
+    'msgstr[0] ""\nmsgstr[1] ""\n\n#, elixir-autogen, elixir-format\nmsgid "Theme"\nmsgstr ""\n'
+)
+
+
+def _catalog(tmp_path: Path) -> Path:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "es.po"
+    path.write_text(CATALOG, encoding="utf-8")
+    return path
+
+
+def test_a_run_adds_no_rule_that_contradicts_the_translated_plural_entries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _catalog(tmp_path)
+    main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)])
+    err = capsys.readouterr().err
+    after = path.read_text(encoding="utf-8")
+    assert "Plural-Forms" not in after
+    assert HUMAN in after
+    assert 'msgid "Theme"\nmsgstr ""' not in after
+    assert 'msgid "%{count} car"\nmsgid_plural "%{count} cars"\nmsgstr[0] ""\nmsgstr[1] ""\n' in after
+    assert f"{path}: warning: no Plural-Forms header, and its translated plural entries have 2 forms" in err
+    assert "CLDR's rule for es has 3" in err
+
+
+def test_check_judges_the_forms_as_msgfmt_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _catalog(tmp_path)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "no Plural-Forms header" in out
+    assert "plural form 2 is empty" not in out
