@@ -218,13 +218,22 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     if not outer:  # no markup or quoted code (most texts): every directive stands as it is
         fixed = list(directives)
     else:
+        # Markup a directive holds, its conversion after it: Ruby's %<count>d is no tag <count>. (xgettext's
+        # %<PRIuMAX> ends with its name: that stays a code name after a '%', which glue.py judges.)
+        swallowed: set[int] = set()
         for start, end, kind, ordered in directives:
             inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
+            crossing = [i for i, (s, e, _) in enumerate(outer) if s < end and start < e]
             if inside is not None:
                 if ordered:
                     ordered_outer.add(inside)
-            elif not any(s < end and start < e for s, e, _ in outer):
+            elif all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
+                swallowed.update(crossing)
                 fixed.append((start, end, kind, ordered))
+        if swallowed:
+            kept = [i for i in range(len(outer)) if i not in swallowed]
+            ordered_outer = {new for new, old in enumerate(kept) if old in ordered_outer}
+            outer = [outer[i] for i in kept]
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [
