@@ -143,3 +143,12 @@ def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structu
         restore(accent(protected.text), protected)
         == '{VAR_PLURAL, plural, =0 {JUST NOW} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> MINUTES AGO}}'
     )
+
+
+def test_an_icu_plural_shown_in_a_placeholder_attribute_gets_no_categories() -> None:
+    # Angular writes a nested ICU message as <ph equiv="ICU" disp="{minutes, plural, ...}"/>: the
+    # attribute only shows it. Russian's categories were added inside it, so the unit's inline markup
+    # differed from the source's and no translation of "Updated: ..." was ever written.
+    ph = '<ph id="0" equiv="ICU" disp="{minutes, plural, =0 {...} =1 {...} other {...}}"/>'
+    protected = protect(f"Updated: {ph}", ("xliff-inline", "icu-locale:ru"))
+    assert [p.text for p in protected.placeholders] == [ph]
