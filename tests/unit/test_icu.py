@@ -152,3 +152,12 @@ def test_an_icu_plural_shown_in_a_placeholder_attribute_gets_no_categories() -> 
     ph = '<ph id="0" equiv="ICU" disp="{minutes, plural, =0 {...} =1 {...} other {...}}"/>'
     protected = protect(f"Updated: {ph}", ("xliff-inline", "icu-locale:ru"))
     assert [p.text for p in protected.placeholders] == [ph]
+
+
+def test_a_case_holding_markup_is_not_copied_into_the_categories_added() -> None:
+    # Copies of <ph id="0"/> would repeat an inline id XLIFF wants unique, and the gate refuses markup
+    # that comes back more often than the source has it: such a plural keeps the source's categories.
+    source = '{VAR_PLURAL, plural, =0 {just now} other {<ph id="0" equiv="INTERPOLATION" disp="{{m}}"/> minutes ago}}'
+    protected = protect(source, ("xliff-inline", "icu-locale:ru"))
+    assert [p.text for p in protected.placeholders].count('<ph id="0" equiv="INTERPOLATION" disp="{{m}}"/>') == 1
+    assert "few" not in "".join(p.text for p in protected.placeholders)
