@@ -161,3 +161,11 @@ def test_a_case_holding_markup_is_not_copied_into_the_categories_added() -> None
     protected = protect(source, ("xliff-inline", "icu-locale:ru"))
     assert [p.text for p in protected.placeholders].count('<ph id="0" equiv="INTERPOLATION" disp="{{m}}"/>') == 1
     assert "few" not in "".join(p.text for p in protected.placeholders)
+
+
+def test_a_case_holding_escaped_markup_is_not_copied_either() -> None:
+    # Symfony's ICU XLIFF escapes its HTML: "&lt;b&gt;#&lt;/b&gt; files". Four copies of &lt;/b&gt;
+    # where the source has two: the gate refused every answer, and the unit was never written.
+    source = "{n, plural, one {&lt;b&gt;#&lt;/b&gt; file} other {&lt;b&gt;#&lt;/b&gt; files}}"
+    protected = protect(source, ("xliff-inline", "icu-locale:ru"))
+    assert "few" not in "".join(p.text for p in protected.placeholders)
