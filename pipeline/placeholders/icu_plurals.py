@@ -38,6 +38,7 @@ NUMBER = "icu-number"
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
 _PLURAL_HEAD = lazy_regex(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
 _TAG = lazy_regex(r"<[A-Za-z/][^<>]*>")  # an opening, closing or empty tag: "a < b" is no tag
+_MARKUP = lazy_regex(r"<[A-Za-z/][^<>]*>|&lt;/?[A-Za-z][^&<>]*&gt;")  # a tag, or one XLIFF escapes as text
 
 
 def locale_flags(text: str, locale: str) -> tuple[str, ...]:
@@ -206,7 +207,7 @@ class _Writer:
         numbers = {tag: _representative(ns, exact) for tag, ns in wanted.items() if tag not in keys}
         missing = {tag: n for tag, n in numbers.items() if n is not False}
         other = next((case for case in arg.cases if _key(self.text, case) == "other"), None)
-        if other is not None and _TAG().search(self.text, other.key.end, other.end):
+        if other is not None and _MARKUP().search(self.text, other.key.end, other.end):
             missing = {}  # copies of its markup: XLIFF's inline ids would repeat, and the gate refuses them
         for case in arg.cases:
             if case is other and missing:
