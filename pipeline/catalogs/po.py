@@ -379,18 +379,8 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
-    translated_forms = frozenset(
-        len(s.msgstr_plural) for s in spans if s.msgstr_plural and not s.obsolete and any(s.msgstr_plural.values())
-    )
-    rule = plural_header(
-        path,
-        fields,
-        field_line(raw_lines, header_lines, b"Plural-Forms"),
-        add_at,
-        plurals,
-        is_template,
-        translated_forms,
-    )
+    forms = frozenset(len(s.msgstr_plural) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
+    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
     read = PoRead(
         path,
         raw,

@@ -213,27 +213,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     valid = False
     if grammars:
         directives, valid = _directives(core, grammars)
-    ordered_outer = set()
-    fixed: list[_Span] = []
-    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
-        fixed = list(directives)
-    else:
-        # Markup a directive holds, its conversion after it: Ruby's %<count>d is no tag <count>. (xgettext's
-        # %<PRIuMAX> ends with its name: that stays a code name after a '%', which glue.py judges.)
-        swallowed: set[int] = set()
-        for start, end, kind, ordered in directives:
-            inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
-            crossing = [i for i, (s, e, _) in enumerate(outer) if s < end and start < e]
-            if inside is not None:
-                if ordered:
-                    ordered_outer.add(inside)
-            elif all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
-                swallowed.update(crossing)
-                fixed.append((start, end, kind, ordered))
-        if swallowed:
-            kept = [i for i in range(len(outer)) if i not in swallowed]
-            ordered_outer = {new for new, old in enumerate(kept) if old in ordered_outer}
-            outer = [outer[i] for i in kept]
+    fixed, ordered_outer, outer = _beside_outer(directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [
@@ -253,6 +233,30 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
         ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
+
+
+def _beside_outer(
+    directives: list[_Span], outer: list[tuple[int, int, str]]
+) -> tuple[list[_Span], set[int], list[tuple[int, int, str]]]:
+    """Directives apart from ``outer``, the ``outer`` with an ordered one, ``outer`` less tags in one (Ruby's %<n>d)."""
+    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
+        return list(directives), set(), outer
+    fixed: list[_Span] = []
+    ordered_outer: set[int] = set()
+    swallowed: set[int] = set()
+    for start, end, kind, ordered in directives:
+        inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
+        crossing = [i for i, (s, e, _) in enumerate(outer) if s < end and start < e]
+        if inside is not None:
+            if ordered:
+                ordered_outer.add(inside)
+        elif all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
+            swallowed.update(crossing)  # tags the conversion follows: %<n>d, never %<PRIuMAX> (glue.py judges it)
+            fixed.append((start, end, kind, ordered))
+    if not swallowed:
+        return fixed, ordered_outer, outer
+    kept = [i for i in range(len(outer)) if i not in swallowed]
+    return fixed, {new for new, old in enumerate(kept) if old in ordered_outer}, [outer[i] for i in kept]
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
