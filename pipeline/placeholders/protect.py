@@ -242,11 +242,8 @@ def _beside_outer(
     directives: list[_Span], outer: list[tuple[int, int, str]]
 ) -> tuple[list[_Span], set[int], list[tuple[int, int, str]]]:
     """Directives apart from ``outer``, the ``outer`` with an ordered one, ``outer`` less tags in one (Ruby's %<n>d)."""
-    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
-        return list(directives), set(), outer
     fixed: list[_Span] = []
-    ordered_outer: set[int] = set()
-    swallowed: set[int] = set()
+    ordered_outer, swallowed = set[int](), set[int]()  # no markup nor quoted code (most texts): all stand apart
     for start, end, kind, ordered in directives:
         inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
         crossing = [i for i, (s, e, _) in enumerate(outer) if s < end and start < e]
