@@ -55,3 +55,21 @@ def test_check_judges_the_forms_as_msgfmt_does(tmp_path: Path, capsys: pytest.Ca
     out = capsys.readouterr().out
     assert "no Plural-Forms header" in out
     assert "plural form 2 is empty" not in out
+
+
+def test_a_form_left_empty_after_the_last_one_written_is_not_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # teslamate's Korean errors.po: msgmerge gave each plural entry two slots, and its translators
+    # filled the one Korean has (CLDR: nplurals=1). Those are translations, not half-done ones.
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "ko.po"
+    korean = (
+        'msgid ""\nmsgstr ""\n"Language: ko\\n"\n\nmsgid "should have %{count} item(s)"\n'
+        'msgid_plural "should have %{count} item(s)"\nmsgstr[0] "%{count} 개의 아이템이 있어야합니다."\nmsgstr[1] ""\n'
+    )
+    path.write_text(korean, encoding="utf-8")
+    main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)])
+    err = capsys.readouterr().err
+    assert "half" not in err and "some plural forms are translated and some are empty" not in err
+    assert path.read_text(encoding="utf-8") == korean
