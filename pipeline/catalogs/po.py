@@ -379,7 +379,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
-    forms = frozenset(len(s.msgstr_plural) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
+    forms = frozenset(_forms_written(s) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
     read = PoRead(
         path,
@@ -395,6 +395,12 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         rule.unfilled_line,
     )
     return read, lines
+
+
+def _forms_written(span: Entry) -> int:
+    """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
+    slots, and a Korean translator fills the one Korean has."""
+    return 1 + max(i for i, text in span.msgstr_plural.items() if text)
 
 
 class _PoText(str):
