@@ -32,7 +32,7 @@ import re
 from array import array
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
@@ -397,21 +397,15 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     fields = metadata(spans[header].msgstr) if header is not None else {}
     is_template = path.suffix.lower() == ".pot"
     if (header is None or not fields) and not is_template:
-        # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
-        # rule. A template is never compiled, and merging needs nothing from its header.
-        line = spans[header].msgid_line + 1 if header is not None else None
-        raise CatalogError(
-            str(path),
-            'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
-            line,
-        )
+        _refuse_headerless(path, spans[header].msgid_line + 1 if header is not None else None)
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
     # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
-    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
+    forms = frozenset(_forms_written(s) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
+    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
     read = PoRead(
         path,
         raw,
@@ -426,6 +420,22 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         rule.unfilled_line,
     )
     return read, lines
+
+
+def _refuse_headerless(path: Path, line: int | None) -> NoReturn:
+    """msgfmt --check refuses a catalog without a header: nothing says its charset or plural rule. (A
+    template is never compiled, and merging needs nothing from its header.)"""
+    raise CatalogError(
+        str(path),
+        'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
+        line,
+    )
+
+
+def _forms_written(span: Entry) -> int:
+    """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
+    slots, and a Korean translator fills the one Korean has."""
+    return 1 + max(i for i, text in span.msgstr_plural.items() if text)
 
 
 class _PoText(str):

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import grammars_for, parse
-from pipeline.placeholders.runs import Disjoint, Span, code_runs
+from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs
 from pipeline.segments import Placeholder, Protected
 
 if TYPE_CHECKING:
@@ -216,19 +216,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     valid = False
     if grammars:
         directives, valid = _directives(core, grammars)
-    ordered_outer = set()
-    fixed: list[_Span] = []
-    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
-        fixed = list(directives)
-    else:
-        placed = Disjoint.of((s, e) for s, e, _ in outer)  # indexes as outer's
-        for start, end, kind, ordered in directives:
-            inside = placed.holding(start, end)
-            if inside is not None:
-                if ordered:
-                    ordered_outer.add(inside)
-            elif not placed.overlaps(start, end):
-                fixed.append((start, end, kind, ordered))
+    fixed, ordered_outer, outer = beside_outer(directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [

@@ -64,6 +64,13 @@ class Disjoint:
         last = bisect_left(self.starts, end) - 1
         return last >= 0 and self.ends[last] > start
 
+    def crossing(self, start: int, end: int) -> range | list[int]:
+        """The indexes of the spans that overlap ``start``..``end`` (``s < end and start < e``), in order."""
+        if not self.indexed:
+            return [i for i, (s, e) in enumerate(zip(self.starts, self.ends, strict=True)) if s < end and start < e]
+        # In order and apart, both the starts and the ends rise: the overlapping spans are one run of them.
+        return range(bisect_right(self.ends, start), bisect_left(self.starts, end))
+
     def holding(self, start: int, end: int) -> int | None:
         """The index of the first span that holds ``start``..``end`` (not empty), or None."""
         if not self.indexed:
@@ -71,6 +78,33 @@ class Disjoint:
             return next((i for i, (s, e) in pairs if s <= start and end <= e), None)
         last = bisect_right(self.starts, start) - 1
         return last if last >= 0 and self.ends[last] >= end else None
+
+
+def beside_outer(
+    directives: list[Span], outer: list[tuple[int, int, str]]
+) -> tuple[list[Span], set[int], list[tuple[int, int, str]]]:
+    """Of a text's format directives and its ``outer`` spans (markup, quoted code; ``(start, end, kind)`` in order):
+    the directives apart from ``outer``, the indexes of ``outer`` holding an ordered directive, and ``outer`` less
+    the tags a directive holds (Ruby's ``%<n>d``)."""
+    if not outer:  # no markup nor quoted code (most texts): every directive stands as it is
+        return list(directives), set(), outer
+    fixed: list[Span] = []
+    ordered_outer, swallowed = set[int](), set[int]()
+    placed = Disjoint.of((s, e) for s, e, _ in outer)  # indexes as outer's
+    for start, end, kind, ordered in directives:
+        inside = placed.holding(start, end)
+        if inside is not None:
+            if ordered:
+                ordered_outer.add(inside)
+            continue
+        crossing = placed.crossing(start, end)
+        if all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
+            swallowed.update(crossing)  # tags the conversion follows: %<n>d, never %<PRIuMAX> (glue.py judges it)
+            fixed.append((start, end, kind, ordered))
+    if not swallowed:
+        return fixed, ordered_outer, outer
+    kept = [i for i in range(len(outer)) if i not in swallowed]
+    return fixed, {new for new, old in enumerate(kept) if old in ordered_outer}, [outer[i] for i in kept]
 
 
 def code_runs(core: str, spans: list[Span]) -> list[Span]:
