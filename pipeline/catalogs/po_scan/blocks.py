@@ -74,6 +74,7 @@ def pattern(text: str) -> re.Pattern[str]:
 # between the line's first and last quote.
 _CONTENT = re.compile(r'"(.*)"[ \t]*\r?\n')
 _FORM = re.compile(r'(?:msgstr\[([0-9])\][ ])?"(.*)"[ \t]*\r?\n')
+_NEW = tuple.__new__
 
 
 def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) -> tuple[Entry, int] | None:
@@ -84,26 +85,60 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     Run once per entry of every catalog read: most entries lack most parts, so each part is tested before
     it is counted, joined or unescaped (a call on an empty string costs as much as on a line).
     """
-    groups = found.groups()  # every group, in the pattern's order
-    tc, gc, oc, fl, pv, ov = groups[:6]  # comments, flags, previous strings
-    obsolete, ctxt, ctxt_more, msgid, id_more = groups[6:11]
-    plural, plural_more, forms, msgstr, str_more, blank = groups[11:]
-    plural_forms = _forms(forms) if forms is not None else {}
-    if plural_forms is None:
-        return None
+    (
+        tc,
+        gc,
+        oc,
+        fl,
+        pv,
+        ov,
+        obsolete,
+        ctxt,
+        ctxt_more,
+        msgid,
+        id_more,
+        plural,
+        plural_more,
+        forms,
+        msgstr,
+        str_more,
+        blank,
+    ) = found.groups()  # every group, in the pattern's order
+    if forms is not None:
+        plural_forms = _forms(forms)
+        if plural_forms is None:
+            return None
+    else:
+        plural_forms = {}
     flags_line = i + (tc.count("\n") if tc else 0) + (gc.count("\n") if gc else 0) + (oc.count("\n") if oc else 0)
     insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
     msgid_line = insert_at + (pv.count("\n") if pv else 0) + (ov.count("\n") if ov else 0)
     if ctxt is not None:
         msgid_line += 1 + ctxt_more.count("\n") if ctxt_more else 1
-    msgstr_start = msgid_line + 1 + id_more.count("\n") if id_more else msgid_line + 1
+        raw_ctxt = ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt
+    else:
+        raw_ctxt = None
+    if id_more:  # a keyword's string, then its string lines' (escapes as written)
+        msgstr_start = msgid_line + 1 + id_more.count("\n")
+        raw_id = msgid + "".join(_CONTENT.findall(id_more))
+    else:
+        msgstr_start = msgid_line + 1
+        raw_id = msgid
     if forms is not None:
         msgstr_start += 1 + plural_more.count("\n") if plural_more else 1
         msgstr_end = msgstr_start + forms.count("\n")
+        text = ""
+        plural = unescape(plural + "".join(_CONTENT.findall(plural_more)) if plural_more else plural)
     else:
-        msgstr_end = msgstr_start + 1 + str_more.count("\n") if str_more else msgstr_start + 1
-    raw_id = _contents(msgid, id_more)
-    raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
+        if str_more:
+            msgstr_end = msgstr_start + 1 + str_more.count("\n")
+            text = msgstr + "".join(_CONTENT.findall(str_more))
+        else:
+            msgstr_end = msgstr_start + 1
+            text = msgstr
+        if "\\" in text:
+            text = unescape(text)
+        plural = ""
     if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
         # Of the escapes a block may hold, polib reads all but \a as msgfmt does: only with one can the
         # two readings of the key differ (an escaped backslash before an "a" is looked at in full).
@@ -111,34 +146,27 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         raw_id, raw_ctxt = unescape(raw_id), unescape(raw_ctxt) if raw_ctxt is not None else None
     else:
         key = None
-    if msgstr is not None:
-        raw_str = _contents(msgstr, str_more)
-        text = unescape(raw_str) if "\\" in raw_str else raw_str
-    else:
-        text = ""
-    read = Entry(
-        i,
-        msgid_line,
-        flags_line if fl is not None else None,
-        insert_at,
-        msgstr_start,
-        msgstr_end,
-        obsolete is not None,
-        raw_ctxt,  # unescaped by now, as raw_id
-        raw_id,
-        unescape(_contents(plural, plural_more)) if forms is not None else "",
-        text,
-        plural_forms,
-        (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
-        "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
-        key,
+    read = _NEW(  # Entry's fields in order, without the Python frame of its __new__
+        Entry,
+        (
+            i,
+            msgid_line,
+            flags_line if fl is not None else None,
+            insert_at,
+            msgstr_start,
+            msgstr_end,
+            obsolete is not None,
+            raw_ctxt,  # unescaped by now, as raw_id
+            raw_id,
+            plural,
+            text,
+            plural_forms,
+            (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
+            "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
+            key,
+        ),
     )
     return read, msgstr_end - i + blank.count("\n") if blank else msgstr_end - i
-
-
-def _contents(first: str, more: str) -> str:
-    """What a keyword's string and its string lines hold, joined, escapes as written."""
-    return first + "".join(_CONTENT.findall(more)) if more else first
 
 
 def _forms(forms: str) -> dict[int, str] | None:
