@@ -83,27 +83,11 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     refuses. ``flags_read`` keeps one tuple per distinct flags line.
 
     Run once per entry of every catalog read: most entries lack most parts, so each part is tested before
-    it is counted, joined or unescaped (a call on an empty string costs as much as on a line).
+    it is counted, joined or unescaped (a call on an empty string costs as much as on a line), and no
+    object is made that the entry's record does not keep (each one brings the collector's next pass closer).
     """
-    (
-        tc,
-        gc,
-        oc,
-        fl,
-        pv,
-        ov,
-        obsolete,
-        ctxt,
-        ctxt_more,
-        msgid,
-        id_more,
-        plural,
-        plural_more,
-        forms,
-        msgstr,
-        str_more,
-        blank,
-    ) = found.groups()  # every group, in the pattern's order
+    (tc, gc, oc, fl, pv, ov, obsolete, ctxt, ctxt_more, msgid, id_more,  # every group, in the pattern's order
+     plural, plural_more, forms, msgstr, str_more, blank) = found.groups()  # fmt: skip
     if forms is not None:
         plural_forms = _forms(forms)
         if plural_forms is None:
@@ -139,33 +123,19 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
         if "\\" in text:
             text = unescape(text)
         plural = ""
+    key = None
     if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
         # Of the escapes a block may hold, polib reads all but \a as msgfmt does: only with one can the
         # two readings of the key differ (an escaped backslash before an "a" is looked at in full).
         key = polib_key(raw_ctxt, raw_id) if "\\a" in raw_id or "\\a" in (raw_ctxt or "") else None
         raw_id, raw_ctxt = unescape(raw_id), unescape(raw_ctxt) if raw_ctxt is not None else None
-    else:
-        key = None
-    read = _NEW(  # Entry's fields in order, without the Python frame of its __new__
-        Entry,
-        (
-            i,
-            msgid_line,
-            flags_line if fl is not None else None,
-            insert_at,
-            msgstr_start,
-            msgstr_end,
-            obsolete is not None,
-            raw_ctxt,  # unescaped by now, as raw_id
-            raw_id,
-            plural,
-            text,
-            plural_forms,
-            (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
-            "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
-            key,
-        ),
-    )
+    read = _NEW(Entry, (  # Entry's fields in order, made without the Python frame of its __new__
+        i, msgid_line, flags_line if fl is not None else None, insert_at, msgstr_start, msgstr_end,
+        obsolete is not None, raw_ctxt, raw_id, plural, text, plural_forms,  # raw_ctxt and raw_id unescaped by now
+        (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
+        "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
+        key,
+    ))  # fmt: skip
     return read, msgstr_end - i + blank.count("\n") if blank else msgstr_end - i
 
 
