@@ -29,6 +29,8 @@ import io
 import re
 from array import array
 from collections.abc import Iterator, Mapping
+from itertools import chain, compress, islice, repeat
+from operator import attrgetter, is_
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -94,12 +96,18 @@ class PoCatalog:
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
         # strings and all, are dropped once read. What polib's entries need besides the units is
         # kept for the few entries that have it.
-        self._where = array(offsets(len(read.raw)), [n for span in read.spans for n in _where(span)])
-        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        # Each is made a field at a time over the records, the loops in C.
+        spans = read.spans
+        where = list(chain.from_iterable(map(_WHERE_OF, spans)))
+        for k in compress(range(1, len(where), _WHERE), map(is_, islice(where, 1, None, _WHERE), repeat(None))):
+            where[k] = -1  # no flags line
+        self._where = array(offsets(len(read.raw)), where)
+        keys = list(map(_POLIB_KEY, spans))
+        self._polib_keys = {i: keys[i] for i in compress(range(len(spans)), keys)}
         self._plural_strings = {
-            i: dict(span.msgstr_plural)
-            for i, span in enumerate(read.spans)
-            if span.msgstr_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+            i: dict(spans[i].msgstr_plural)
+            for i in compress(range(len(spans)), map(_FORMS, spans))
+            if spans[i].msgstr_plural != dict(enumerate(self.units[i].targets))
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
@@ -309,12 +317,9 @@ class _Span(NamedTuple):
 
 
 _WHERE = len(_Span._fields)
-
-
-def _where(entry: Entry) -> tuple[int, int, int, int, int]:
-    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
-    flags_line = -1 if entry.flags_line is None else entry.flags_line
-    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
+#: An entry's :class:`_Span`, its flags line None where it has none (-1 in :attr:`PoCatalog._where`).
+_WHERE_OF = attrgetter(*_Span._fields)
+_POLIB_KEY, _FORMS = attrgetter("polib_key"), attrgetter("msgstr_plural")
 
 
 def _terminator(raw_line: bytes) -> bytes:
@@ -378,7 +383,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
+    plurals = any(not s.obsolete for s in compress(spans, map(_FORMS, spans)))  # msgid_plural "" has forms too
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
     read = PoRead(
         path,
