@@ -30,7 +30,7 @@ import re
 from array import array
 from collections.abc import Iterator, Mapping
 from itertools import chain, compress, islice, repeat
-from operator import attrgetter, is_
+from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -38,7 +38,7 @@ from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
-from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
@@ -318,8 +318,8 @@ class _Span(NamedTuple):
 
 _WHERE = len(_Span._fields)
 #: An entry's :class:`_Span`, its flags line None where it has none (-1 in :attr:`PoCatalog._where`).
-_WHERE_OF = attrgetter(*_Span._fields)
-_POLIB_KEY, _FORMS = attrgetter("polib_key"), attrgetter("msgstr_plural")
+_WHERE_OF = fields(*_Span._fields)
+_POLIB_KEY, _FORMS = fields("polib_key"), fields("msgstr_plural")
 
 
 def _terminator(raw_line: bytes) -> bytes:

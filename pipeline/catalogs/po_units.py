@@ -14,11 +14,11 @@ import operator
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import compress, product, repeat
-from operator import add, attrgetter, contains
+from operator import add, contains
 from typing import overload
 
 from pipeline.catalogs.base import Unit, UnitState
-from pipeline.catalogs.po_scan import Entry
+from pipeline.catalogs.po_scan import Entry, fields
 from pipeline.plural_rules import PluralRule
 
 __all__ = ["PoUnits", "untranslated"]
@@ -40,9 +40,9 @@ def _state(obsolete: bool, translated: bool, fuzzy: bool, complete: bool) -> Uni
 
 #: An entry's state's code by (obsolete, translated, fuzzy, complete): looked up for every entry, in C.
 _STATE_OF = {facts: _CODES[_state(*facts)] for facts in product((False, True), repeat=4)}
-_MSGID, _MSGSTR, _PLURAL_ID, _FORMS = (attrgetter(f) for f in ("msgid", "msgstr", "msgid_plural", "msgstr_plural"))
-_FLAGS, _OBSOLETE, _MSGID_LINE = attrgetter("flags"), attrgetter("obsolete"), attrgetter("msgid_line")
-_CONTEXT, _COMMENT = attrgetter("msgctxt"), attrgetter("comment")
+_MSGID, _MSGSTR, _PLURAL_ID, _FORMS = map(fields, ("msgid", "msgstr", "msgid_plural", "msgstr_plural"))
+_FLAGS, _OBSOLETE, _MSGID_LINE = map(fields, ("flags", "obsolete", "msgid_line"))
+_CONTEXT, _COMMENT = map(fields, ("msgctxt", "comment"))
 
 
 @functools.cache
