@@ -16,8 +16,6 @@ The same letters are what a run checks a catalog's charset against before it sen
 for it (:func:`charset_problem`): a Polish catalog in ISO-8859-1 cannot take a Polish translation.
 """
 
-from __future__ import annotations
-
 import functools
 import itertools
 from typing import NamedTuple

@@ -8,8 +8,6 @@ the paths given on the command line) is neither read nor written unless
 another project's catalog must not be rewritten, nor have its content quoted in a report.
 """
 
-from __future__ import annotations
-
 import functools
 import os
 import posixpath

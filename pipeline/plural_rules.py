@@ -15,8 +15,6 @@ builds Python source and evaluates it, and raises ``ZeroDivisionError`` from the
 have. Forms are bounded by :data:`MAX_FORMS`, the most any language has in CLDR (and gettext).
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Callable

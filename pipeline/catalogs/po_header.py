@@ -7,8 +7,6 @@ not count), and only an ASCII-compatible text encoding is accepted: a codec that
 state with ASCII bytes (ISO-2022, UTF-7) would corrupt the file on write-back.
 """
 
-from __future__ import annotations
-
 import codecs
 import functools
 import re

@@ -11,8 +11,6 @@ requests at once, and when to give up (the run stops once the service has answer
 does not count against ``max_total``, which bounds the request's own time.
 """
 
-from __future__ import annotations
-
 import logging
 import random
 from collections.abc import Callable

@@ -15,8 +15,6 @@ context of its older state is let go). Roots that cannot be loaded are a ``Value
 the variable and the file, not an ``OSError`` or ``ssl.SSLError`` from deep inside httpx.
 """
 
-from __future__ import annotations
-
 import os
 import ssl
 import stat

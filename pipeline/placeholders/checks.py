@@ -18,8 +18,6 @@ characters and length are :mod:`pipeline.placeholders.text_rules`.
 whole entry (:func:`pipeline.placeholders.grammars.check_entry`) for plural ones.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections import Counter
@@ -29,7 +27,7 @@ from typing import NamedTuple
 from pipeline.model import Severity
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
-from pipeline.placeholders.grammars import GRAMMARS, check_entry, grammars_for, parse
+from pipeline.placeholders.grammars import FORMATS, check_entry, grammar, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
@@ -133,7 +131,7 @@ _LONE_BRACE = lazy_regex(r"\{\{|\}\}|(?P<lone>\})")
 
 def _stray_problems(source: str, target: str, flags: tuple[str, ...]) -> list[Problem]:
     """A lone ``}`` is text to msgfmt, but str.format raises on it: the program breaks."""
-    if "}" not in target or GRAMMARS["python-brace-format"] not in grammars_for(flags):
+    if "}" not in target or all(g.flag != "python-brace-format" for g in grammars_for(flags)):
         return []
 
     def lone(text: str) -> int:
@@ -351,8 +349,8 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
 def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:
     if not any(ph.kind == "safe-printf" for ph in src.placeholders):
         return None
-    grammar = GRAMMARS["c-format"]
-    if parse(grammar, source, False).invalid or parse(grammar, target, True).invalid:
+    c = grammar("c-format")
+    if parse(c, source, False).invalid or parse(c, target, True).invalid:
         return None
     return not check_entry(["c-format"], [source], [target])
 
@@ -478,10 +476,9 @@ def _attribute_problems(source: Sequence[Placeholder], target: Sequence[Placehol
 
 @functools.lru_cache(maxsize=1024)
 def _takes_argument(text: str, kind: str) -> bool:
-    grammar = GRAMMARS.get(kind)
-    if grammar is None:
+    if kind not in FORMATS:
         return True
-    directives = parse(grammar, text, True).directives
+    directives = parse(grammar(kind), text, True).directives
     return any(d.takes_argument for d in directives) or not directives
 
 

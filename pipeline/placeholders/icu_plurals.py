@@ -17,8 +17,6 @@ case without ``#`` are filled with the ``other`` case as it is. Categories the s
 language does not use are kept (ICU never selects them).
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Sequence

@@ -25,8 +25,6 @@ the names such catalogs use (``[b]``, ``[url=…]``, ``[doc@page]``) always; any
 closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are text.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from collections.abc import Iterable, Iterator

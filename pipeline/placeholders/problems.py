@@ -1,7 +1,5 @@
 """What a rule finds wrong with a translation: a :class:`Problem`, with its severity and the :class:`Rule` it breaks."""
 
-from __future__ import annotations
-
 import enum
 from typing import NamedTuple
 

@@ -27,13 +27,16 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
-from pipeline.placeholders.grammars import GRAMMARS, Grammar, grammars_for, parse
+from pipeline.placeholders.grammars import grammars_for, parse
 from pipeline.placeholders.runs import Span, code_runs
 from pipeline.segments import Placeholder, Protected
+
+if TYPE_CHECKING:
+    from pipeline.placeholders.grammars.spec import Grammar
 
 # SCHEME_VERSION, the version of the protected form made here, is in pipeline.model.
 #: The tag name sent in ``ignore_tags``.
@@ -202,7 +205,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     """
     xliff = XLIFF_INLINE in flags
     grammars = grammars_for(flags)
-    every_tag = xliff or GRAMMARS[_KUIT] in grammars
+    every_tag = xliff or any(g.flag == _KUIT for g in grammars)
     native = [(start, end, "xliff-native") for start, end in markup.xliff_protected(core)] if xliff else []
     outer: list[tuple[int, int, str]] = list(native)
     if triggered:

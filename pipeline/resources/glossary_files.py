@@ -14,8 +14,6 @@ Every phrase is checked with the client's own rules (:mod:`pipeline.client.limit
 anything is sent; errors name the file and line. Empty lines are skipped.
 """
 
-from __future__ import annotations
-
 import csv
 import functools
 import hashlib

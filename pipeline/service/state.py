@@ -1,7 +1,5 @@
 """The live objects of one app instance, reachable from every endpoint as ``request.app.state.service``."""
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Callable
 from typing import NamedTuple

@@ -16,61 +16,69 @@ and each grammar's regexes are compiled the first time it parses a text
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
-from pipeline.placeholders.grammars import compiler, lisp, named, positional, printf
-from pipeline.placeholders.grammars.spec import Directive, Grammar, Parsed
+
+if TYPE_CHECKING:  # loaded with the first grammar (each grammar's module imports it)
+    from pipeline.placeholders.grammars.spec import Grammar, Parsed
 
 __all__ = [
-    "GRAMMARS",
-    "Directive",
+    "FORMATS",
     "FormProblem",
-    "Grammar",
-    "Parsed",
     "check_entry",
+    "grammar",
     "grammars_for",
     "parse",
     "range_of",
 ]
 
-#: Every grammar, by its flag, in gettext's order.
-GRAMMARS: dict[str, Grammar] = {
-    g.flag: g
-    for g in (
-        printf.C,
-        printf.OBJC,
-        named.PYTHON,
-        named.PYTHON_BRACE,
-        positional.JAVA,
-        printf.JAVA_PRINTF,
-        positional.CSHARP,
-        printf.JAVASCRIPT,
-        lisp.SCHEME,
-        lisp.LISP,
-        lisp.ELISP,
-        lisp.LIBREP,
-        named.RUBY,
-        named.SH,
-        printf.AWK,
-        printf.LUA,
-        positional.PASCAL,
-        positional.SMALLTALK,
-        positional.QT,
-        positional.QT_PLURAL,
-        positional.KDE,
-        positional.KDE_KUIT,
-        positional.BOOST,
-        printf.TCL,
-        printf.PERL,
-        named.PERL_BRACE,
-        printf.PHP,
-        compiler.GCC_INTERNAL,
-        compiler.GFC_INTERNAL,
-        positional.YCP,
-    )
+#: Every format gettext checks, by its flag, in gettext's order, and the module of this package that
+#: holds its grammar. A module is loaded by the first text whose flags name one of its formats
+#: (:func:`grammar`): a run meets the two or three formats its catalogs use, of thirty.
+FORMATS: dict[str, str] = {
+    "c-format": "printf",
+    "objc-format": "printf",
+    "python-format": "named",
+    "python-brace-format": "named",
+    "java-format": "positional",
+    "java-printf-format": "printf",
+    "csharp-format": "positional",
+    "javascript-format": "printf",
+    "scheme-format": "lisp",
+    "lisp-format": "lisp",
+    "elisp-format": "lisp",
+    "librep-format": "lisp",
+    "ruby-format": "named",
+    "sh-format": "named",
+    "awk-format": "printf",
+    "lua-format": "printf",
+    "object-pascal-format": "positional",
+    "smalltalk-format": "positional",
+    "qt-format": "positional",
+    "qt-plural-format": "positional",
+    "kde-format": "positional",
+    "kde-kuit-format": "positional",
+    "boost-format": "positional",
+    "tcl-format": "printf",
+    "perl-format": "printf",
+    "perl-brace-format": "named",
+    "php-format": "printf",
+    "gcc-internal-format": "compiler",
+    "gfc-internal-format": "compiler",
+    "ycp-format": "positional",
 }
+
+
+@functools.cache
+def grammar(flag: str) -> Grammar:
+    """The grammar of the format ``flag`` names (a key of :data:`FORMATS`), its module loaded at the first call."""
+    from pipeline.placeholders.grammars.spec import Grammar
+
+    module = importlib.import_module(f"{__name__}.{FORMATS[flag]}")
+    return next(g for g in vars(module).values() if isinstance(g, Grammar) and g.flag == flag)
 
 
 @functools.lru_cache(maxsize=256)
@@ -84,9 +92,9 @@ def _grammars(flags: tuple[str, ...]) -> tuple[Grammar, ...]:
                 on = prefix == "possible-"
                 word = word[len(prefix) :]
                 break
-        if word in GRAMMARS:
+        if word in FORMATS:
             state[word] = on
-    return tuple(GRAMMARS[flag] for flag in GRAMMARS if state.get(flag))
+    return tuple(grammar(flag) for flag in FORMATS if state.get(flag))
 
 
 def grammars_for(flags: Iterable[str]) -> tuple[Grammar, ...]:

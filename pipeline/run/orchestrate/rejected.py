@@ -16,8 +16,6 @@ A unit whose forms are still a rejected text once the answers are in is not writ
 translation found elsewhere is a human's text, not checked here.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import NamedTuple

@@ -58,8 +58,6 @@ The send stage takes a :class:`Ticket` before each request and hands it back wit
 or :meth:`Limiter.release` (any other outcome, which teaches nothing about the limit).
 """
 
-from __future__ import annotations
-
 import asyncio
 import math
 import time

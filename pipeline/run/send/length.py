@@ -21,8 +21,6 @@ marked for review with a note (``over_length = "review"``, the default) or left 
 their limit, human ones included (:func:`pipeline.placeholders.checks.length_problems`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 

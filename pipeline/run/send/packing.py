@@ -12,8 +12,6 @@ room left per range of requests instead of trying every open request in turn (wh
 500,000-entry catalog quadratic).
 """
 
-from __future__ import annotations
-
 import heapq
 import math
 from collections import defaultdict

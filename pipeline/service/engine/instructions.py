@@ -28,8 +28,6 @@ see that instructions reached the engine, and one kind of instruction it can hon
 pseudo engine; an engine given in the configuration follows instructions itself).
 """
 
-from __future__ import annotations
-
 import asyncio
 import functools
 import hashlib

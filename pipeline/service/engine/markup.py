@@ -12,8 +12,6 @@ HTML tag names are matched case-insensitively and void elements (``<br>``) need 
 XML names are case-sensitive.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
 from typing import NamedTuple

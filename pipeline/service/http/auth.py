@@ -7,8 +7,6 @@ non-admin endpoint, a developer key on an admin endpoint, or a free-tier account
 paid-only area (Write, style rules, administration).
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple

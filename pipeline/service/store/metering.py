@@ -6,8 +6,6 @@ Text translation, Write and document characters are kept apart but count togethe
 limit and in ``character_count``. Tag usage is kept per UTC day, for text translation only.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from typing import Literal, NamedTuple
 

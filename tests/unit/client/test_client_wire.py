@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -782,3 +784,20 @@ def test_httpcore_finds_out_the_async_library_without_searching_for_a_module_eac
     finally:
         sys.meta_path.remove(finder)
     assert "sniffio" not in finder.names
+
+
+def test_the_user_agent_names_the_interpreter_as_platform_does_without_loading_platform() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['httpx._main'] = None\n"  # as the command's process does (pipeline.cli.run)
+        "from pipeline.client.base import user_agent\n"
+        "print(user_agent(), 'platform' in sys.modules)\n"
+        "import platform\n"
+        "print(f'{platform.python_implementation()}/{platform.python_version()}')\n"
+    )
+    agent_line, platform_says = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    agent, loaded = agent_line.rsplit(" ", 1)
+    assert agent.startswith("pipeline-i18n/") and agent.endswith(f" {platform_says}")
+    assert loaded == "False"
