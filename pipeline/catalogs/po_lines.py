@@ -14,7 +14,7 @@ from pipeline.errors import CatalogError
 __all__ = ["Lines", "TextLines", "decoded", "offsets"]
 
 _END = re.Match.end  # mapped over a file's newlines: no Python frame per line
-_SLICE = 1 << 20
+_SLICE = 1 << 20  # the bytes of whole lines Lines splits at a time
 
 
 def offsets(largest: int) -> str:
@@ -35,7 +35,7 @@ class Lines(Sequence[bytes]):
             if raw and not raw.endswith(b"\n"):
                 self.starts.append(len(raw))
             return
-        # The lines' lengths, added up: a third fewer instructions than a match object per newline. A slice
+        # The lines' lengths, added up: fewer instructions than a match object per newline. A slice
         # of whole lines at a time, so that the lines split at once never hold much more than _SLICE bytes.
         at = 0
         while at < len(raw):
