@@ -31,6 +31,8 @@ import io
 import re
 from array import array
 from collections.abc import Iterator, Mapping
+from itertools import chain, compress, islice, repeat
+from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
@@ -38,7 +40,7 @@ from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
-from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
@@ -102,12 +104,18 @@ class PoCatalog:
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
         # strings and all, are dropped once read. What polib's entries need besides the units is
         # kept for the few entries that have it.
-        self._where = array(offsets(len(read.raw)), [n for span in read.spans for n in _where(span)])
-        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        # Each is made a field at a time over the records, the loops in C.
+        spans = read.spans
+        where = list(chain.from_iterable(map(_WHERE_OF, spans)))
+        for k in compress(range(1, len(where), _WHERE), map(is_, islice(where, 1, None, _WHERE), repeat(None))):
+            where[k] = -1  # no flags line
+        self._where = array(offsets(len(read.raw)), where)
+        keys = list(map(_POLIB_KEY, spans))
+        self._polib_keys = {i: keys[i] for i in compress(range(len(spans)), keys)}
         self._plural_strings = {
-            i: dict(span.msgstr_plural)
-            for i, span in enumerate(read.spans)
-            if span.msgstr_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+            i: dict(spans[i].msgstr_plural)
+            for i in compress(range(len(spans)), map(_FORMS, spans))
+            if spans[i].msgstr_plural != dict(enumerate(self.units[i].targets))
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
@@ -339,12 +347,9 @@ class _Span(NamedTuple):
 
 
 _WHERE = len(_Span._fields)
-
-
-def _where(entry: Entry) -> tuple[int, int, int, int, int]:
-    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
-    flags_line = -1 if entry.flags_line is None else entry.flags_line
-    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
+#: An entry's :class:`_Span`, its flags line None where it has none (-1 in :attr:`PoCatalog._where`).
+_WHERE_OF = fields(*_Span._fields)
+_POLIB_KEY, _FORMS = fields("polib_key"), fields("msgstr_plural")
 
 
 def _terminator(raw_line: bytes) -> bytes:
@@ -403,7 +408,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
+    plurals = any(not s.obsolete for s in compress(spans, map(_FORMS, spans)))  # msgid_plural "" has forms too
     forms = frozenset(_forms_written(s) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
     rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
     read = PoRead(
@@ -423,8 +428,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
 
 
 def _refuse_headerless(path: Path, line: int | None) -> NoReturn:
-    """msgfmt --check refuses a catalog without a header: nothing says its charset or plural rule. (A
-    template is never compiled, and merging needs nothing from its header.)"""
+    """msgfmt --check refuses it: nothing says its charset or plural rule (a template is never compiled)."""
     raise CatalogError(
         str(path),
         'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',

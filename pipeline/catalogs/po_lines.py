@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from pathlib import Path
 from typing import overload
 
@@ -14,6 +15,7 @@ from pipeline.patterns import lazy_regex
 __all__ = ["Lines", "TextLines", "as_read", "decoded", "lone_crs", "offsets"]
 
 _END = re.Match.end  # mapped over a file's newlines: no Python frame per line
+_SLICE = 1 << 20  # the bytes of whole lines Lines splits at a time
 
 
 def offsets(largest: int) -> str:
@@ -29,9 +31,19 @@ class Lines(Sequence[bytes]):
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
         self.starts = array(offsets(len(raw)), [0])
-        self.starts.extend(map(_END, re.finditer(b"\n", raw)))
-        if raw and not raw.endswith(b"\n"):
-            self.starts.append(len(raw))
+        if b"\r" in raw:  # bytes.splitlines would end a line at a lone CR too, which a PO file does not
+            self.starts.extend(map(_END, re.finditer(b"\n", raw)))
+            if raw and not raw.endswith(b"\n"):
+                self.starts.append(len(raw))
+            return
+        # The lines' lengths, added up: fewer instructions than a match object per newline. A slice
+        # of whole lines at a time, so that the lines split at once never hold much more than _SLICE bytes.
+        at = 0
+        while at < len(raw):
+            end = raw.find(b"\n", at + _SLICE) + 1 or len(raw)
+            lengths = map(len, raw[at:end].splitlines(keepends=True))
+            self.starts.extend(list(accumulate(lengths, initial=at))[1:])  # from a list: array takes one faster
+            at = end
 
     def __len__(self) -> int:
         return len(self.starts) - 1

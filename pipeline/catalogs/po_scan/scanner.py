@@ -108,11 +108,13 @@ class _Scanner:
         self.key = ""  # the keyword whose strings continuation lines extend
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
+        self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
     def read(self, text: str, lines: Sequence[str]) -> Scanned:
         """Every entry of ``text`` (``lines``); a :class:`CatalogError` at the first line gettext would refuse."""
         count = len(lines)
         fast = text.count("\n") == count  # the fast path counts lines by newlines
+        self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
             if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
@@ -130,7 +132,7 @@ class _Scanner:
         """The fast path: the well-formed entries that follow each other from line ``i`` (at ``at`` in
         ``text``) on; the line, and its place, where the strict path goes on."""
         before = len(self.entries)
-        match, entry, flags = blocks.BLOCK.match, blocks.entry, self._flags  # looked up once: a loop per entry
+        match, entry, flags = self._block.match, blocks.entry, self._flags  # looked up once: a loop per entry
         while (found := match(text, at)) is not None and (read := entry(i, found, flags)) is not None:
             if self.entry is not None:
                 self._close()  # the entry the strict path was reading: its last line came before this one
