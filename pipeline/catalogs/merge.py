@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.catalogs.po import PoRead, read_po_text
+from pipeline.catalogs.po_lines import lone_crs
 from pipeline.catalogs.po_scan import Entry
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
@@ -86,6 +87,7 @@ def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
     template, lines = read_po_text(path, raw)
+    _refuse_lone_crs(template)
     live = tuple(e for e in template.spans if not e.obsolete)
     return Template(live, _terminated_lines(template, lines), dict(template.metadata))
 
@@ -98,8 +100,20 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
 def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
     catalog, lines = read_po_text(catalog_path, raw)  # the strict reader: refused with its line
+    _refuse_lone_crs(catalog)
     # Each file is read and decoded once: what is merged is what was checked.
     return _Merger(catalog, template, _terminated_lines(catalog, lines)).run(catalog.raw)
+
+
+def _refuse_lone_crs(read: PoRead) -> None:
+    """A file of old Mac line endings (lone CRs), which translate and review keep, is not merged: the
+    merge's new lines would end otherwise, and its comment lines need a line feed for msgfmt."""
+    if lone_crs(read.raw):
+        raise CatalogError(
+            str(read.path),
+            "its lines end with a CR alone (old Mac line endings), which refresh does not merge: convert them "
+            "to LF (tr '\\r' '\\n'), then refresh",
+        )
 
 
 def _terminated_lines(read: PoRead, lines: Sequence[str]) -> list[str]:

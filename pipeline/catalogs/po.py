@@ -10,7 +10,9 @@ rather than risked.
 
 Write-back works on the original bytes: every line that does not belong to a translated entry's
 ``msgstr`` block or flags line is copied as it was (wrapping, comments, order, obsolete entries,
-line endings, charset, missing final newline).
+line endings, charset, missing final newline). Line endings may be LF, CRLF or, from old Mac tools,
+a lone CR, which msgfmt reads as a blank: a comment written into such a file ends with CRLF, since
+msgfmt runs a comment on to a line feed.
 
 Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
 line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
@@ -29,14 +31,16 @@ import io
 import re
 from array import array
 from collections.abc import Iterator, Mapping
+from itertools import chain, compress, islice, repeat
+from operator import is_
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
-from pipeline.catalogs.po_lines import Lines, TextLines, decoded, offsets
-from pipeline.catalogs.po_scan import Entry, metadata, scan
+from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
+from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
@@ -49,6 +53,9 @@ if TYPE_CHECKING:
     import polib
 
 _POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
+# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``), which msgfmt and
+# the scanner read and polib does not (it takes the one character after the bracket for the number).
+_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -88,18 +95,27 @@ class PoCatalog:
         # (and where the last ends): a bytes object per line would cost more than the text itself.
         self._raw = read.raw
         self._starts = read.starts
-        self._newline = "\r\n" if len(read.starts) > 1 and self._line(0).endswith(b"\r\n") else "\n"
+        self._newline = _terminator(self._line(0)).decode() if len(read.starts) > 1 else "\n"
+        self._newline = self._newline or "\n"  # a file of one line, without a newline
+        # A comment line written into a file of lone CRs ends with CRLF: msgfmt runs a comment on to a line feed.
+        self._comment_end = "\r\n" if self._newline == "\r" else self._newline
         self.metadata: Mapping[str, str] = dict(read.metadata)
         self.units = PoUnits(read.spans, read.plural)
         # Per unit, the lines write-back touches (:data:`_WHERE` ints each): the scanner's records,
         # strings and all, are dropped once read. What polib's entries need besides the units is
         # kept for the few entries that have it.
-        self._where = array(offsets(len(read.raw)), [n for span in read.spans for n in _where(span)])
-        self._polib_keys = {i: span.polib_key for i, span in enumerate(read.spans) if span.polib_key is not None}
+        # Each is made a field at a time over the records, the loops in C.
+        spans = read.spans
+        where = list(chain.from_iterable(map(_WHERE_OF, spans)))
+        for k in compress(range(1, len(where), _WHERE), map(is_, islice(where, 1, None, _WHERE), repeat(None))):
+            where[k] = -1  # no flags line
+        self._where = array(offsets(len(read.raw)), where)
+        keys = list(map(_POLIB_KEY, spans))
+        self._polib_keys = {i: keys[i] for i in compress(range(len(spans)), keys)}
         self._plural_strings = {
-            i: dict(span.msgstr_plural)
-            for i, span in enumerate(read.spans)
-            if span.msgstr_plural and span.msgstr_plural != dict(enumerate(self.units[i].targets))
+            i: dict(spans[i].msgstr_plural)
+            for i in compress(range(len(spans)), map(_FORMS, spans))
+            if spans[i].msgstr_plural != dict(enumerate(self.units[i].targets))
         }
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
@@ -107,6 +123,25 @@ class PoCatalog:
         self.header_error: tuple[int, str] | None = None
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
+
+    def miscounted_forms(self) -> dict[int, tuple[int, int]]:
+        """Per live plural unit whose entry has more or fewer forms than the header's nplurals: the line of
+        its first form (1-based, where msgfmt says it) and its number of forms. ``msgfmt --check`` refuses a
+        catalog with such an entry translated (fuzzy ones only with ``--use-fuzzy``); a run writes nplurals
+        forms into an untranslated one."""
+        if self.plural is None:
+            return {}
+        nplurals, units = self.plural.nplurals, self.units
+        found: dict[int, tuple[int, int]] = {}
+        for position in range(len(units)):
+            if not units.plural_at(position) or units.state_of(position) is UnitState.OBSOLETE:
+                continue
+            # A unit has its entry's forms, or nplurals where it had fewer: those are kept as read.
+            read = self._plural_strings.get(position)
+            count = len(read) if read is not None else len(units[position].targets)
+            if count != nplurals:
+                found[position] = (self._span(position).msgstr_start + 1, count)
+        return found
 
     def positions(self, *states: UnitState) -> list[int]:
         """The positions of the units in any of ``states``, in file order (read from the units' state column)."""
@@ -128,7 +163,7 @@ class PoCatalog:
             try:
                 # The text already read, never the path: the file may have changed or vanished since.
                 pofile = polib.pofile(
-                    _PoText(self.raw.decode(self.encoding)), encoding=self.encoding, wrapwidth=WRAP_WIDTH
+                    _PoText(_polib_text(self.raw.decode(self.encoding))), encoding=self.encoding, wrapwidth=WRAP_WIDTH
                 )
             except (OSError, ValueError) as exc:
                 found = _POLIB_LINE().search(str(exc))
@@ -219,20 +254,21 @@ class PoCatalog:
         self, translations: Mapping[int, tuple[str, ...]], mark_fuzzy: bool, review: Mapping[int, str]
     ) -> Iterator[_Edit]:
         """The edits that write ``translations`` in, in the file's order: a unit's comment, its flags, its msgstr."""
-        nl = self._newline.encode(self.encoding)
+        comment_end = self._comment_end.encode(self.encoding)
         units = self.units
-        width = wrap_width_of(self._raw, self.encoding) if translations else WRAP_WIDTH
+        lined = self._raw.replace(b"\r", b"\n") if self._newline == "\r" else self._raw  # its lines, as it wraps them
+        width = wrap_width_of(lined, self.encoding) if translations else WRAP_WIDTH
         for index in sorted(translations):
             forms, span = translations[index], self._span(index)
             if index in review:  # before a "#, fuzzy" inserted at the same line: comments come first
-                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], nl))
+                yield (span.first, 0, span.first, self._encoded([f"# {self._comment(review[index])}"], comment_end))
             if (mark_fuzzy or index in review) and "fuzzy" not in units.flags_of(index):
                 if span.flags_line is not None:
                     flags_text = self._text(span.flags_line).strip()[2:]
                     line = self._encoded([f"#, fuzzy,{flags_text}"], _terminator(self._line(span.flags_line)))
                     yield (span.flags_line, 1, span.flags_line + 1, line)
                 else:
-                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], nl))
+                    yield (span.insert_flags_at, 0, span.insert_flags_at, self._encoded(["#, fuzzy"], comment_end))
             if units.plural_at(index):
                 lines = [ln for i, form in enumerate(forms) for ln in format_field(f"msgstr[{i}]", form, width)]
             else:
@@ -264,7 +300,9 @@ class PoCatalog:
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
         """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.po_review`)."""
-        return po_review.render_reviewed(self._raw, self.encoding, self.entry_lines(), self.units, decisions)
+        return po_review.render_reviewed(
+            self._raw, self._starts, self.encoding, self.entry_lines(), self.units, decisions
+        )
 
     def entry_lines(self) -> list[tuple[int, int]]:
         """Per unit, the 0-based ``[first, end)`` range of its lines (first comment to last msgstr line)."""
@@ -309,18 +347,16 @@ class _Span(NamedTuple):
 
 
 _WHERE = len(_Span._fields)
-
-
-def _where(entry: Entry) -> tuple[int, int, int, int, int]:
-    """``entry``'s :class:`_Span` as ints (no flags line: -1)."""
-    flags_line = -1 if entry.flags_line is None else entry.flags_line
-    return entry.first, flags_line, entry.insert_flags_at, entry.msgstr_start, entry.msgstr_end
+#: An entry's :class:`_Span`, its flags line None where it has none (-1 in :attr:`PoCatalog._where`).
+_WHERE_OF = fields(*_Span._fields)
+_POLIB_KEY, _FORMS = fields("polib_key"), fields("msgstr_plural")
 
 
 def _terminator(raw_line: bytes) -> bytes:
+    """How ``raw_line`` ends: CRLF, LF, a lone CR (old Mac line endings), or not at all (a file's last line)."""
     if raw_line.endswith(b"\r\n"):
         return b"\r\n"
-    return b"\n" if raw_line.endswith(b"\n") else b""
+    return raw_line[-1:] if raw_line.endswith((b"\n", b"\r")) else b""
 
 
 def read_po(path: Path, raw: bytes | None = None) -> PoCatalog:
@@ -349,8 +385,9 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         raise CatalogError(
             str(path), "the file starts with a byte-order mark (BOM), which gettext refuses; save it without one", 1
         )
-    raw_lines = Lines(raw)
-    encoding, warnings = encoding_of(path, raw, raw_lines)
+    reading = as_read(path, raw)  # old Mac line endings (lone CRs) read as LF, written back as they were
+    raw_lines = Lines(reading)
+    encoding, warnings = encoding_of(path, reading, raw_lines)
     text, lines = decoded(path, raw_lines, encoding)
     scanned = scan(path, text, lines)
     spans = scanned.entries
@@ -365,21 +402,15 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     fields = metadata(spans[header].msgstr) if header is not None else {}
     is_template = path.suffix.lower() == ".pot"
     if (header is None or not fields) and not is_template:
-        # msgfmt --check refuses such a catalog: without the header nothing says its charset or plural
-        # rule. A template is never compiled, and merging needs nothing from its header.
-        line = spans[header].msgid_line + 1 if header is not None else None
-        raise CatalogError(
-            str(path),
-            'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
-            line,
-        )
+        _refuse_headerless(path, spans[header].msgid_line + 1 if header is not None else None)
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
     # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(s.msgstr_plural and not s.obsolete for s in spans)  # msgid_plural "" has forms too
-    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals)
+    plurals = any(not s.obsolete for s in compress(spans, map(_FORMS, spans)))  # msgid_plural "" has forms too
+    forms = frozenset(_forms_written(s) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
+    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
     read = PoRead(
         path,
         raw,
@@ -394,6 +425,21 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         rule.unfilled_line,
     )
     return read, lines
+
+
+def _refuse_headerless(path: Path, line: int | None) -> NoReturn:
+    """msgfmt --check refuses it: nothing says its charset or plural rule (a template is never compiled)."""
+    raise CatalogError(
+        str(path),
+        'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
+        line,
+    )
+
+
+def _forms_written(span: Entry) -> int:
+    """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
+    slots, and a Korean translator fills the one Korean has."""
+    return 1 + max(i for i, text in span.msgstr_plural.items() if text)
 
 
 class _PoText(str):
@@ -417,6 +463,12 @@ class _PoText(str):
     def splitlines(self, keepends: bool = False) -> list[str]:
         """The PO text's lines (polib strips their ends itself)."""
         return list(self.lines)
+
+
+def _polib_text(text: str) -> str:
+    """``text`` with its plural forms numbered as polib reads them (``msgstr[0]``): polib's entries are given
+    the scanner's strings anyway (:func:`_match`), and a line's length is all that changes."""
+    return _LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", text)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:

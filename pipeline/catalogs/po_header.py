@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.errors import CatalogError
-from pipeline.plural_rules import PluralExpressionError, PluralRule, check, plural_rule_for
+from pipeline.plural_rules import WHOLE_NUMBER_FORMS, PluralExpressionError, PluralRule, check, plural_rule_for
 
 _CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
 # Bytes an ASCII-compatible PO charset must read and write as themselves, whatever comes before
@@ -140,6 +140,10 @@ UNFILLED_ERROR = (
 )
 
 
+#: The rule gettext's runtime (and msgfmt) applies to a catalog whose header names none.
+GETTEXT_DEFAULT = "nplurals=2; plural=(n != 1);"
+
+
 class PluralHeader(NamedTuple):
     """The plural rule a catalog is read with, where write-back puts it, and warnings about it."""
 
@@ -150,15 +154,21 @@ class PluralHeader(NamedTuple):
 
 
 def plural_header(
-    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool
+    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool, forms: frozenset[int]
 ) -> PluralHeader:
     """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
 
     A rule msgfmt refuses is a :class:`CatalogError`, except the template's unfilled one, which
     write-back fills with CLDR's rule for the language, as msginit does: a catalog copied from its
     template is the usual way a translation starts, and its singular entries deserve a translation.
+    In a ``.pot`` itself the unfilled rule is what xgettext writes, with no language to
+    fill it from: nothing is read with it (msgmerge takes nothing from a template's header), so no rule.
     Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
-    (``plurals``) are translated.
+    (``plurals``) are translated, unless the entries translated already (``forms``: their numbers of
+    forms) all have another number of forms: Spanish has three in CLDR (babel 2.17+) and two
+    in msginit's table and in Elixir's gettext. Adding CLDR's rule there would make each of those
+    translations one msgfmt --check refuses; where they have two, the catalog is read with the rule gettext
+    itself uses when a catalog has none (:data:`GETTEXT_DEFAULT`), and nothing is added to its header.
     """
     header = fields.get("Plural-Forms", "")
     language = (fields.get("Language") or "").strip()
@@ -171,9 +181,11 @@ def plural_header(
             check(rule.nplurals, rule.expression)
         except PluralExpressionError as exc:
             raise CatalogError(str(path), f"Plural-Forms: {exc}", line) from None
-        return PluralHeader(rule)
+        return PluralHeader(rule, warnings=_fewer_than_cldr(rule, language, line) if plurals else ())
     cldr = plural_rule_for(language) if language else None
     if unfilled:
+        if cldr is None and path.suffix.lower() == ".pot":
+            return PluralHeader(None)
         if cldr is None or line is None:
             raise CatalogError(str(path), UNFILLED_ERROR.removesuffix(" (msginit does)"), line)
         reason = (
@@ -181,6 +193,13 @@ def plural_header(
             f"with CLDR's rule for {language} (nplurals={cldr.nplurals}; plural={cldr.expression};), as msginit does"
         )
         return PluralHeader(cldr, unfilled_line=line, warnings=(reason,))
+    if cldr is not None and cldr.nplurals != 2 and forms == {2}:
+        conflict = (
+            f"no Plural-Forms header, and its translated plural entries have 2 forms where CLDR's rule for "
+            f"{language} has {cldr.nplurals}: plural entries are translated with gettext's rule for a catalog "
+            f"without one ({GETTEXT_DEFAULT}) and no header line is added; add the Plural-Forms line its program uses"
+        )
+        return PluralHeader(PluralRule(2, "(n != 1)"), warnings=(conflict,))
     if cldr is None or "plural=" in header or add_at is None:
         return PluralHeader(cldr)
     missing = (
@@ -189,6 +208,24 @@ def plural_header(
         "as msginit writes it"
     )
     return PluralHeader(cldr, add_at, warnings=(missing,) if plurals else ())
+
+
+def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple[str, ...]:
+    """A warning when the header gives ``language`` two forms or fewer where its whole numbers take more in
+    CLDR (Arabic's six): the rule is followed as written, as msgfmt follows it, but the team should know.
+    A rule of more forms than two is a team's choice (Welsh's four in GNOME), and is not judged."""
+    if rule.nplurals > 2:
+        return ()
+    base = language.replace("-", "_").replace("@", "_").replace(".", "_").partition("_")[0].lower()
+    forms = WHOLE_NUMBER_FORMS.get(base)
+    if forms is None or rule.nplurals >= len(forms):
+        return ()
+    where = f" on line {line}" if line is not None else ""
+    return (
+        f"Plural-Forms{where} says nplurals={rule.nplurals} for {language}, but CLDR has {len(forms)} plural forms for "
+        f"its whole numbers ({', '.join(forms)}): plural entries are translated into the header's "
+        f"{rule.nplurals}; if that is not the team's choice, correct the header",
+    )
 
 
 def filled_plural_line(text: str, rule: PluralRule) -> str:

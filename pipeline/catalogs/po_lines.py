@@ -1,18 +1,21 @@
-"""A PO file's lines: offsets into its bytes, sliced when asked for, and decoded all at once."""
+"""A PO file's lines: offsets into its bytes, sliced when asked for, and decoded all at once; where they end."""
 
 from __future__ import annotations
 
 import re
 from array import array
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from pathlib import Path
 from typing import overload
 
 from pipeline.errors import CatalogError
+from pipeline.patterns import lazy_regex
 
-__all__ = ["Lines", "TextLines", "decoded", "offsets"]
+__all__ = ["Lines", "TextLines", "as_read", "decoded", "lone_crs", "offsets"]
 
 _END = re.Match.end  # mapped over a file's newlines: no Python frame per line
+_SLICE = 1 << 20  # the bytes of whole lines Lines splits at a time
 
 
 def offsets(largest: int) -> str:
@@ -28,9 +31,19 @@ class Lines(Sequence[bytes]):
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
         self.starts = array(offsets(len(raw)), [0])
-        self.starts.extend(map(_END, re.finditer(b"\n", raw)))
-        if raw and not raw.endswith(b"\n"):
-            self.starts.append(len(raw))
+        if b"\r" in raw:  # bytes.splitlines would end a line at a lone CR too, which a PO file does not
+            self.starts.extend(map(_END, re.finditer(b"\n", raw)))
+            if raw and not raw.endswith(b"\n"):
+                self.starts.append(len(raw))
+            return
+        # The lines' lengths, added up: fewer instructions than a match object per newline. A slice
+        # of whole lines at a time, so that the lines split at once never hold much more than _SLICE bytes.
+        at = 0
+        while at < len(raw):
+            end = raw.find(b"\n", at + _SLICE) + 1 or len(raw)
+            lengths = map(len, raw[at:end].splitlines(keepends=True))
+            self.starts.extend(list(accumulate(lengths, initial=at))[1:])  # from a list: array takes one faster
+            at = end
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -105,3 +118,53 @@ class TextLines(Sequence[str]):
             self._split = self._text.split("\n")
             self._split.pop()  # after the last newline: no line
         return self._split
+
+
+#: A CR that ends a line by itself (old Mac line endings), not as part of a CRLF.
+_LONE_CR = lazy_regex(rb"\r(?!\n)")
+#: A line that starts a comment to msgfmt, which runs on to the next line feed: "#", "#,", "#:", "#|" ... but
+#: not "#~", an obsolete entry's line, whose marker msgfmt reads as a mode (that also lasts to the line feed).
+_COMMENT = lazy_regex(rb"[ \t\f\v]*#")
+_OBSOLETE = lazy_regex(rb"[ \t\f\v]*#~")
+
+
+def lone_crs(raw: bytes) -> bool:
+    """Whether ``raw``'s lines end with a CR alone (old Mac line endings), as its first line does (as write-back
+    takes its newline from the first line). A lone CR inside a line of a file of LF or CRLF lines is read
+    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment."""
+    cr = raw.find(b"\r")
+    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n":
+        return False
+    lf = raw.find(b"\n", 0, cr)
+    return lf == -1
+
+
+def as_read(path: Path, raw: bytes) -> bytes:
+    """``raw`` as the reader reads it: where its lines end with a lone CR (:func:`lone_crs`), each lone CR made
+    a line feed (the same offsets: write-back copies the file's own bytes) if msgfmt reads the file alike, else a
+    :class:`CatalogError`.
+
+    msgfmt reads a lone CR as a blank, so a comment ended by one runs on to the next line feed, and
+    the entries in between are not there for it (an obsolete entry's ``#~`` makes what follows
+    obsolete alike). Such a file is refused: what a run wrote there would never reach the compiled catalog.
+    Comments that only hide comments are no loss.
+    """
+    if not lone_crs(raw):
+        return raw
+    line = 0
+    for chunk in raw.split(b"\n"):  # a line to msgfmt
+        parts = chunk.split(b"\r")
+        for at, part in enumerate(parts[:-1]):
+            if not _COMMENT().match(part):
+                continue
+            marker = _OBSOLETE() if _OBSOLETE().match(part) else _COMMENT()  # what may follow it unharmed
+            if any(p.strip() and not marker.match(p) for p in parts[at + 1 :]):
+                raise CatalogError(
+                    str(path),
+                    "a comment ended by a lone CR (old Mac line endings): msgfmt reads everything after it up to "
+                    "the next line feed as part of the comment, and misses the entries there; convert the line "
+                    "endings to LF (tr '\\r' '\\n')",
+                    line + at + 1,
+                )
+        line += len(parts) - (1 if chunk.endswith(b"\r") else 0)
+    return _LONE_CR().sub(b"\n", raw)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pipeline.catalogs.base import Reviewed, Unit
-from pipeline.catalogs.po_lines import Lines
 from pipeline.catalogs.po_strings import format_field
 
 #: How a reviewer's note starts, as a translator comment: ``# review: wrong term for "file"``.
@@ -31,30 +30,31 @@ _KEYWORDS = ("msgctxt", "msgid")
 
 def render_reviewed(
     raw: bytes,
+    starts: Sequence[int],
     encoding: str,
     ranges: Sequence[tuple[int, int]],
     units: Sequence[Unit],
     decisions: Mapping[int, Reviewed],
 ) -> bytes:
-    """``raw`` with ``decisions`` (unit index -> decision) written in; ``ranges`` gives each unit's lines."""
+    """``raw`` with ``decisions`` (unit index -> decision) written in; ``starts``: where each of its lines starts
+    (and where the last ends), as the reader split them; ``ranges`` gives each unit's lines."""
     for index, decision in decisions.items():
         unit = units[index]
         if decision.targets is not None and len(decision.targets) != unit.nforms:
             raise ValueError(f"unit {index} needs {unit.nforms} forms, got {len(decision.targets)}")
         if decision.note is not None and not decision.pending:
             raise ValueError("a note goes with an entry kept for review")
-    lines = Lines(raw)
-    newline = "\r\n" if len(lines) and lines[0].endswith(b"\r\n") else "\n"
+    newline = (_end(raw[starts[0] : starts[1]].decode(encoding)) if len(starts) > 1 else "") or "\n"
     out: list[bytes] = []
     at = 0
     for index in sorted(decisions, key=lambda i: ranges[i][0]):
         first, end = ranges[index]
-        out.append(raw[lines.starts[at] : lines.starts[first]])
-        block = [lines[i].decode(encoding) for i in range(first, end)]
+        out.append(raw[starts[at] : starts[first]])
+        block = [raw[starts[i] : starts[i + 1]].decode(encoding) for i in range(first, end)]
         entry = _entry(block, units[index], decisions[index], newline, encoding)
         out.append(entry.encode(encoding))
         at = end
-    out.append(raw[lines.starts[at] :])
+    out.append(raw[starts[at] :])
     return b"".join(out)
 
 
@@ -63,7 +63,8 @@ def _entry(block: list[str], unit: Unit, decision: Reviewed, newline: str, encod
     msgstr_at = next(i for i, line in enumerate(block) if line.lstrip().startswith("msgstr"))
     head: list[str] = []
     if decision.note is not None:
-        head.append(f"# {NOTE_PREFIX}{_comment(decision.note, encoding)}{newline}")
+        end = "\r\n" if newline == "\r" else newline  # lone CRs: CRLF, as msgfmt runs a comment on to a line feed
+        head.append(f"# {NOTE_PREFIX}{_comment(decision.note, encoding)}{end}")
     in_comments = True
     for line in block[:msgstr_at]:
         text = line.strip()
@@ -89,8 +90,11 @@ def _entry(block: list[str], unit: Unit, decision: Reviewed, newline: str, encod
 
 
 def _end(line: str) -> str:
-    """The line end ``line`` has: CRLF, LF, or none (the last line of a file without a final newline)."""
-    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+    """The line end ``line`` has: CRLF, LF, a lone CR (old Mac line endings), or none (the last line of a file
+    without a final newline)."""
+    if line.endswith("\r\n"):
+        return "\r\n"
+    return line[-1] if line.endswith(("\n", "\r")) else ""
 
 
 def _comment(note: str, encoding: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from itertools import compress
+from collections.abc import Iterator
 from unicodedata import category, east_asian_width
 
 from pipeline.patterns import lazy_regex
@@ -26,40 +26,46 @@ def wrap_width_of(raw: bytes, encoding: str) -> int:
     least :data:`UNWRAPPED_LINES` (a line or two is a hand's edit); else the widest line cut at a space
     where that is well past :data:`WRAP_WIDTH` (a tool wrapping at 100); else :data:`WRAP_WIDTH`.
 
-    ``raw`` is the catalog's bytes in ``encoding`` (a PO file's encodings all write ASCII as ASCII). It
-    is read in slices of whole lines, :data:`_SLICE` bytes or so each, decoded one at a time: a large
-    catalog's text and lines are never all held at once. Only the lines past :data:`WRAP_WIDTH`
-    characters are looked at, found by their lengths (a catalog wrapped at 79 has few)."""
+    ``raw`` is the catalog's bytes in ``encoding`` (a PO file's encodings all write ASCII as ASCII, and
+    no character in fewer bytes than one). Only the lines past :data:`WRAP_WIDTH` bytes are decoded and
+    looked at, found by a search that jumps from newline to newline (a catalog wrapped at 79 has few):
+    neither the catalog's text nor its lines are made."""
     stop = raw.find(b"\n", _SLICE)
     first = raw[: len(raw) if stop == -1 else stop].decode(encoding, "replace")  # where a header is
     header = _HEADER().search(first)
     pos = len(first[: header.end()].encode(encoding, "replace")) if header else 0
     cuts = raw.count(b' "\n"', pos) + raw.count(b' "\r\n"', pos)
     unwrapped = widest = 0
-    while pos < len(raw):
-        end = raw.find(b"\n", pos + _SLICE)
-        end = len(raw) if end == -1 else end
-        lines = raw[pos:end].decode(encoding, "replace").split("\n")
-        after = raw[end + 1 : end + 2]  # the first byte of the line after the slice
-        for at in compress(range(len(lines)), map(WRAP_WIDTH.__lt__, map(len, lines))):
-            line = lines[at].rstrip("\r")
-            opened = _STRING_START().match(line)  # a string line (not a comment's, nor an obsolete entry's)
-            if opened is None or len(line) <= WRAP_WIDTH:
-                continue
-            # Columns as a wrapper counts them: an escape as one character (Transifex's).
-            if line.endswith(' "') and (lines[at + 1].startswith('"') if at + 1 < len(lines) else after == b'"'):
-                if line[0] == '"' and len(line) > WRAP_WIDTH + 3:  # cut at a space: wrapped, at a greater width
-                    widest = max(widest, _columns(_ESCAPE().sub("x", line)))
-                continue
-            # The cut line keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
-            line = _ESCAPE().sub("x", line)
-            cut = _CUT().search(line, opened.end())
-            if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
-                unwrapped += 1
-                if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
-                    return NO_WRAP
-        pos = end + 1
+    for start, end in _long_lines(raw, pos):
+        line = raw[start:end].decode(encoding, "replace").rstrip("\r")
+        opened = _STRING_START().match(line)  # a string line (not a comment's, nor an obsolete entry's)
+        if opened is None or len(line) <= WRAP_WIDTH:
+            continue
+        # Columns as a wrapper counts them: an escape as one character (Transifex's).
+        if line.endswith(' "') and raw[end + 1 : end + 2] == b'"':  # a string line follows: cut there
+            if line[0] == '"' and len(line) > WRAP_WIDTH + 3:  # cut at a space: wrapped, at a greater width
+                widest = max(widest, _columns(_ESCAPE().sub("x", line)))
+            continue
+        # The cut line keeps its closing quote; a cut falls after a word, not in a string's leading spaces.
+        line = _ESCAPE().sub("x", line)
+        cut = _CUT().search(line, opened.end())
+        if cut and _columns(line[: cut.end()]) < WRAP_WIDTH and _columns(line) > WRAP_WIDTH + _SLACK:
+            unwrapped += 1
+            if unwrapped >= UNWRAPPED_LINES and unwrapped > cuts:
+                return NO_WRAP
     return widest if widest > WRAP_WIDTH + _SLACK else WRAP_WIDTH
+
+
+def _long_lines(raw: bytes, pos: int) -> Iterator[tuple[int, int]]:
+    """Where each line of more than :data:`WRAP_WIDTH` bytes from ``pos`` (where a line starts) on starts and
+    ends (before its newline)."""
+    if pos == 0:  # the first line, which no newline comes before
+        end = raw.find(b"\n")
+        end = len(raw) if end == -1 else end
+        if end > WRAP_WIDTH:
+            yield 0, end
+    for found in _LONG_LINE().finditer(raw, max(pos - 1, 0)):
+        yield found.start() + 1, found.end()
 
 
 def _columns(text: str) -> int:
@@ -77,8 +83,10 @@ _ESCAPE = lazy_regex(r"\\.")
 _CUT = lazy_regex(r"[^ ] ")
 #: Columns past WRAP_WIDTH that other wrappers allow themselves (80, an escape counted as one).
 _SLACK = 8
-#: The bytes of whole lines :func:`wrap_width_of` decodes at a time.
+#: The bytes of whole lines :func:`wrap_width_of` looks for a header in.
 _SLICE = 1 << 16
+#: A newline and a line of more than WRAP_WIDTH bytes after it: sre finds each newline as memchr would.
+_LONG_LINE = lazy_regex(rb"\n.{%d,}" % (WRAP_WIDTH + 1))
 
 
 _ESCAPES = {

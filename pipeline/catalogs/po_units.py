@@ -12,22 +12,37 @@ from __future__ import annotations
 import functools
 import operator
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from itertools import compress, product, repeat
+from operator import add, contains
 from typing import overload
 
 from pipeline.catalogs.base import Unit, UnitState
-from pipeline.catalogs.po_scan import Entry
+from pipeline.catalogs.po_scan import Entry, fields
 from pipeline.plural_rules import PluralRule
 
 __all__ = ["PoUnits", "untranslated"]
 
 _STATES = tuple(UnitState)
 _CODES = {state: code for code, state in enumerate(_STATES)}
-# The codes _add stores, looked up once here: an enum member's hash is a Python call.
-_OBSOLETE, _UNTRANSLATED, _FUZZY, _PARTIAL, _TRANSLATED = (
-    _CODES[s]
-    for s in (UnitState.OBSOLETE, UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.PARTIAL, UnitState.TRANSLATED)
-)
+
+
+def _state(obsolete: bool, translated: bool, fuzzy: bool, complete: bool) -> UnitState:
+    """An entry's state from what it holds (``complete``: every form a translation, a singular one's msgstr)."""
+    if obsolete:
+        return UnitState.OBSOLETE
+    if not translated:
+        return UnitState.UNTRANSLATED
+    if fuzzy:
+        return UnitState.FUZZY
+    return UnitState.TRANSLATED if complete else UnitState.PARTIAL
+
+
+#: An entry's state's code by (obsolete, translated, fuzzy, complete): looked up for every entry, in C.
+_STATE_OF = {facts: _CODES[_state(*facts)] for facts in product((False, True), repeat=4)}
+_MSGID, _MSGSTR, _PLURAL_ID, _FORMS = map(fields, ("msgid", "msgstr", "msgid_plural", "msgstr_plural"))
+_FLAGS, _OBSOLETE, _MSGID_LINE = map(fields, ("flags", "obsolete", "msgid_line"))
+_CONTEXT, _COMMENT = map(fields, ("msgctxt", "comment"))
 
 
 @functools.cache
@@ -46,45 +61,34 @@ class PoUnits(Sequence[Unit]):
 
     __slots__ = ("_sources", "_targets", "_lines", "_flags", "_contexts", "_notes", "_states", "_nplurals")
 
-    def __init__(self, entries: Iterable[Entry], plural: PluralRule | None) -> None:
-        self._nplurals = plural.nplurals if plural else 2  # every plural unit's number of target forms
-        self._sources: list[str | tuple[str, str]] = []
-        self._targets: list[str | tuple[str, ...]] = []
-        self._lines = array("q")  # 1-based line of each msgid
-        self._flags: list[tuple[str, ...]] = []
-        self._contexts: list[str | None] = []
-        self._notes: list[str] = []
-        self._states = bytearray()
-        shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
-        for entry in entries:
-            self._add(entry, shared)
-
-    def _add(self, entry: Entry, shared: dict[tuple[str, ...], tuple[str, ...]]) -> None:
-        if entry.msgid_plural or entry.msgstr_plural:  # forms: a plural entry, its msgid_plural "" too (msgfmt's)
+    def __init__(self, entries: Sequence[Entry], plural: PluralRule | None) -> None:
+        # Each column is made from the entries a field at a time, the loops in C: only the plural entries,
+        # few in most catalogs, take a Python step of their own.
+        nplurals = self._nplurals = plural.nplurals if plural else 2  # every plural unit's number of target forms
+        count = len(entries)
+        self._sources: list[str | tuple[str, str]] = list(map(_MSGID, entries))
+        self._targets: list[str | tuple[str, ...]] = list(map(_MSGSTR, entries))
+        translated = list(map(bool, self._targets))  # and complete, as a singular entry is with its msgstr
+        complete = translated.copy()
+        plurals = set(compress(range(count), map(_PLURAL_ID, entries)))  # msgid_plural "" has forms too (msgfmt's)
+        plurals.update(compress(range(count), map(_FORMS, entries)))
+        for position in plurals:
+            entry = entries[position]
             forms = entry.msgstr_plural
-            targets = tuple(forms.get(i, "") for i in range(max(self._nplurals, len(forms))))
-            translated, complete = any(targets), all(targets[: self._nplurals])
-            self._sources.append((entry.msgid, entry.msgid_plural))
-            self._targets.append(targets if translated else untranslated(len(targets)))
-        else:
-            translated = complete = bool(entry.msgstr)
-            self._sources.append(entry.msgid)
-            self._targets.append(entry.msgstr)
-        if entry.obsolete:
-            state = _OBSOLETE
-        elif not translated:
-            state = _UNTRANSLATED
-        elif "fuzzy" in entry.flags:
-            state = _FUZZY
-        elif not complete:
-            state = _PARTIAL
-        else:
-            state = _TRANSLATED
-        self._lines.append(entry.msgid_line + 1)
-        self._flags.append(shared.setdefault(entry.flags, entry.flags))
-        self._contexts.append(entry.msgctxt)
-        self._notes.append(entry.comment)
-        self._states.append(state)
+            targets = tuple(forms.get(i, "") for i in range(max(nplurals, len(forms))))
+            translated[position], complete[position] = any(targets), all(targets[:nplurals])
+            self._sources[position] = (entry.msgid, entry.msgid_plural)
+            self._targets[position] = targets if translated[position] else untranslated(len(targets))
+        flags = list(map(_FLAGS, entries))
+        fuzzy = map(contains, flags, repeat("fuzzy"))
+        self._states = bytearray(
+            map(_STATE_OF.__getitem__, zip(map(_OBSOLETE, entries), translated, fuzzy, complete, strict=True))
+        )
+        self._lines = array("q", map(add, map(_MSGID_LINE, entries), repeat(1)))  # 1-based line of each msgid
+        shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct flags line, not one per unit
+        self._flags: list[tuple[str, ...]] = list(map(shared.setdefault, flags, flags))
+        self._contexts: list[str | None] = list(map(_CONTEXT, entries))
+        self._notes: list[str] = list(map(_COMMENT, entries))
 
     def _unit(self, position: int) -> Unit:
         source, target = self._sources[position], self._targets[position]

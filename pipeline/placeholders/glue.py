@@ -164,11 +164,13 @@ def disordered(protected: Protected, answer: str) -> str | None:
         return None
     order = [m.group(1) for m in _TAG_AT.finditer(answer)]
     for heads, line in src.lines:
-        got = [ident for ident in order if ident in line]
-        for at, ident in enumerate(line):
-            # what a translation left out (an option with a translated name: bash's -sigspec) is judged elsewhere
-            if ident in heads and ident in got and set(got[: got.index(ident)]) != set(line[:at]) & set(got):
-                return f"command {src.by_id[ident].text!r} of the usage synopsis moved among its options"
+        on_line = set(line)
+        got = [ident for ident in order if ident in on_line]
+        if not any(ident in heads for ident in got):
+            continue
+        moved = _moved_head(heads, line, got)
+        if moved is not None:
+            return f"command {src.by_id[moved].text!r} of the usage synopsis moved among its options"
     return None
 
 
@@ -191,6 +193,39 @@ def in_translation(source: Protected, target: Protected) -> str | None:
         ids[str(ph.id)] = same.pop(0) if same else _UNMATCHED + ph.id
     answer = _TAG_AT.sub(lambda m: f'<x id="{ids.get(m.group(1), _UNMATCHED)}"/>', target.text)
     return glued(source, answer, usage_and_macros=True) or disordered(source, answer)
+
+
+def _moved_head(heads: set[str], line: list[str], got: list[str]) -> str | None:
+    """The first command of a synopsis ``line`` that the answer (``got``: its ids on that line, in order)
+    puts after other ids than the source does, counting only ids the answer has; or None.
+
+    What precedes an id only grows along a line, so a prefix is told by its size and the latest, in the
+    source's order, of what it holds: linear, where comparing a set per command cost n squared.
+    """
+    kept = set(got)
+    rank: dict[str, int] = {}  # the ids the answer has, by first place in the source
+    for ident in line:
+        if ident in kept and ident not in rank:
+            rank[ident] = len(rank)
+    answered: dict[str, tuple[int, int]] = {}  # per command: what precedes its first place in the answer
+    distinct: set[str] = set()
+    latest = -1
+    for ident in got:
+        if ident in heads and ident not in answered:
+            answered[ident] = (len(distinct), latest)
+        if ident not in distinct:
+            distinct.add(ident)
+            latest = max(latest, rank[ident])
+    before = 0  # how many ids the answer has precede this place in the source
+    for ident in line:
+        # what a translation left out (an option with a translated name: bash's -sigspec) is judged elsewhere
+        if ident in answered:
+            size, last = answered[ident]
+            if size != before or last >= before:  # not the first ``before`` of the source's order
+                return ident
+        if rank.get(ident) == before:
+            before += 1
+    return None
 
 
 #: Ids of a translation's placeholders that the source does not have: beyond any source's.
@@ -229,9 +264,11 @@ def _programs(text: str, by_id: dict[str, Placeholder]) -> set[str]:
             if "\n" in ph.text:
                 start, first = m.end(), True
             continue
-        label = _TAG_AT.sub(" ", text[start : m.start()]).strip()
-        if first and (not label or (label.endswith(":") and " " not in label)) and text.startswith(" [", m.end()):
-            found.add(m.group(1))
+        if first and text.startswith(" [", m.end()):
+            # what comes before the line's first tag (read once per line: every tag's would be quadratic)
+            label = _TAG_AT.sub(" ", text[start : m.start()]).strip()
+            if not label or (label.endswith(":") and " " not in label):
+                found.add(m.group(1))
         first = False
     return found
 

@@ -64,6 +64,7 @@ SAFE_PRINTF = r"""
     [-+#0]?                     # one flag at most, never a space: "100% discount" is text
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
+    (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     (?:(?:ll|l|z)[diuxX]        # an integer with its length
       |[sdifuxXeEgGc%@])        # or a plain conversion
 """
@@ -141,6 +142,7 @@ PERCENT_DIRECTIVE = r"""
     (?:[EO](?=[A-Za-z])         # glibc's alternative era and digits: %Ey, %Od
       |q?[+#]?(?:ll|l|w|h|z|j|t|L|H)?   # GCC's quoting (q), tree flags, sizes; stat's %Hd %Ld
     )
+    (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     [A-Za-z@](?![A-Za-z])       # the conversion letter, ending the word: "50%less" is text
     | %[<>']                    # GCC's quotes and apostrophe, when not around code (see GCC_QUOTED)
     | %\([^()\s]{1,40}\)[A-Za-z] # a mapping key with any conversion: bash's printf %(fmt)T, Python's %(x)r

@@ -35,6 +35,8 @@ NUMBER = "icu-number"
 #: Numbers tried for each category, small first (engines keep them as digits).
 _SEARCH = (*range(0, 1001), 10_000, 100_000, 1_000_000)
 _PLURAL_HEAD = lazy_regex(r"\{\s*[A-Za-z_0-9]+\s*,\s*(plural|selectordinal)\s*,")
+_TAG = lazy_regex(r"<[A-Za-z/][^<>]*>")  # an opening, closing or empty tag: "a < b" is no tag
+_MARKUP = lazy_regex(r"<[A-Za-z/][^<>]*>|&lt;/?[A-Za-z][^&<>]*&gt;")  # a tag, or one XLIFF escapes as text
 
 
 def locale_flags(text: str, locale: str) -> tuple[str, ...]:
@@ -69,8 +71,12 @@ class Expanded(NamedTuple):
 
 @functools.lru_cache(maxsize=1024)
 def expand(text: str, locale: str) -> Expanded:
-    """``text`` with every plural argument given the CLDR categories of ``locale`` it lacks."""
-    spans = icu.spans(text)
+    """``text`` with every plural argument given the CLDR categories of ``locale`` it lacks.
+
+    Tags are read as blanks: an ICU message a tag's attribute shows (Angular's ``<ph equiv="ICU"
+    disp="{minutes, plural, ...}"/>``) is markup, which must come back as it was sent.
+    """
+    spans = icu.spans(_TAG().sub(lambda m: " " * len(m.group()), text) if "<" in text else text)
     categories = _categories(locale)
     if not spans or categories is None:
         return Expanded(text)
@@ -199,6 +205,8 @@ class _Writer:
         numbers = {tag: _representative(ns, exact) for tag, ns in wanted.items() if tag not in keys}
         missing = {tag: n for tag, n in numbers.items() if n is not False}
         other = next((case for case in arg.cases if _key(self.text, case) == "other"), None)
+        if other is not None and _MARKUP().search(self.text, other.key.end, other.end):
+            missing = {}  # copies of its markup: XLIFF's inline ids would repeat, and the gate refuses them
         for case in arg.cases:
             if case is other and missing:
                 for tag in _CLDR_ORDER:

@@ -27,7 +27,7 @@ closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
@@ -158,12 +158,14 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     if not any(map(text.__contains__, _OUTER_NEEDS)) and not (xliff and _XLIFF_NEEDS in text):
         return spans
     code_name = functools.cache(lambda tag: is_code_name(tag, text))  # a <word> is judged once per text
+    # the elements the text closes, found once (searched for per tag, a text of n tags cost n squared)
+    closed = functools.cache(lambda: {name.lower() for name in _END_TAGS().findall(text)} if "</" in text else set())
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
         tag = m.group()
         if kind == TAG_KIND:
-            if not (every_tag or is_markup(tag, text)):
+            if not (every_tag or is_markup(tag, closed)):
                 if code_name(tag):
                     spans.append(OuterSpan(m.start(), m.end(), CODE_NAME))
                 continue
@@ -186,8 +188,13 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
 _TAG_PARTS = lazy_regex(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*)>")
 
 
-def is_markup(tag: str, text: str) -> bool:
-    """Whether a tag-like ``<...>`` of a PO string ``text`` is markup (see the module docstring)."""
+#: An end tag, its element's name (the names :data:`_TAG_PARTS` reads).
+_END_TAGS = lazy_regex(r"</([A-Za-z][\w:.-]*)\s*>")
+
+
+def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
+    """Whether a tag-like ``<...>`` of a PO string is markup (see the module docstring); ``closed()``: the
+    elements that string closes, in lower case."""
     m = _TAG_PARTS().match(tag)
     if m is None:
         return False
@@ -198,8 +205,7 @@ def is_markup(tag: str, text: str) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    # A regex of its own per name: compiled only where the text has an end tag at all.
-    return "</" in text and _end_tag(m.group("name")).search(text) is not None
+    return m.group("name").lower() in closed()
 
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
@@ -283,12 +289,6 @@ def _is_bracket_markup(tag: str, text: str) -> bool:
     if name not in _BRACKET_NAMES:
         return False
     return bool(value) or (len(name) > 1 and name not in _BRACKET_VALUED)
-
-
-@functools.lru_cache(maxsize=256)
-def _end_tag(name: str) -> re.Pattern[str]:
-    """The end tag of element ``name``, in any case: a start tag's partner."""
-    return re.compile(rf"</{re.escape(name)}\s*>", re.I)
 
 
 #: An attribute of a tag with its quoted value (the value's group says which quote).

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import grammars_for, parse
-from pipeline.placeholders.runs import Span, code_runs
+from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs
 from pipeline.segments import Placeholder, Protected
 
 if TYPE_CHECKING:
@@ -216,18 +216,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     valid = False
     if grammars:
         directives, valid = _directives(core, grammars)
-    ordered_outer = set()
-    fixed: list[_Span] = []
-    if not outer:  # no markup or quoted code (most texts): every directive stands as it is
-        fixed = list(directives)
-    else:
-        for start, end, kind, ordered in directives:
-            inside = next((i for i, (s, e, _) in enumerate(outer) if s <= start and end <= e), None)
-            if inside is not None:
-                if ordered:
-                    ordered_outer.add(inside)
-            elif not any(s < end and start < e for s, e, _ in outer):
-                fixed.append((start, end, kind, ordered))
+    fixed, ordered_outer, outer = beside_outer(directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [
@@ -290,13 +279,15 @@ def _directives(core: str, grammars: tuple[Grammar, ...]) -> tuple[list[_Span], 
     """The directives of every format ``grammars`` name (the first grammar's where two overlap), and
     whether every grammar reads ``core`` as a valid format string."""
     spans: list[_Span] = []
+    kept = Disjoint()  # the spans kept: each directive is tested against them by bisection, not each in turn
     valid = True
     for each in grammars:
         parsed = parse(each, core, True)
         valid = valid and parsed.invalid is None
         for d in parsed.directives:
-            if not any(s < d.end and d.start < e for s, e, _, _ in spans):
+            if not kept.overlaps(d.start, d.end):
                 spans.append((d.start, d.end, each.flag, d.ordered))
+                kept.add(d.start, d.end)
     return spans, valid
 
 

@@ -15,6 +15,13 @@ Plain JSON written atomically:
   catalog whose bytes and template hash the same: merging them again would change nothing.
 * the hash of the target languages each service offered, and when it was seen.
 
+Not flushed to the disk before its rename (as the reports and the reuse records are not): the flush
+protects nothing a later run trusts. Every record is trusted only while the catalog's bytes hash the
+same (a merged one: its template's too), so an older state.json after a power cut costs parses,
+never a wrong skip; a file the cut left empty, of NUL bytes or cut short is read as holding nothing
+and written again (:func:`pipeline.files.own.parse_json`). A run of many windows saves once per
+window, and each flush held the run's one thread.
+
 Two runs may share a cache folder (parallel CI jobs on one persisted cache): each save takes a
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
 drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
@@ -271,7 +278,7 @@ class Journal:
             "languages": {name: list(seen) for name, seen in sorted(languages.items())},
             "merged": {name: rec._asdict() for name, rec in sorted(merged.items())},
         }
-        atomic_write(path, self._dump(settled, rest))
+        atomic_write(path, self._dump(settled, rest), durable=False)  # see the module's docstring
         self._settled, self._languages, self._merged = settled, languages, merged
         self._changes, self._languages_seen, self._merged_changes = {}, {}, {}
         self._synced, self._foreign = _identity(path), None

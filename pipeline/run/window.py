@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
-from pipeline.model import Cause, Issue, Severity
+from pipeline.model import Cause, Counters, Issue, Severity
 from pipeline.placeholders.icu_plurals import locale_flags
 from pipeline.segments import Protected, Segment, SegmentKey, TranslationOptions
 
@@ -232,11 +232,29 @@ def form_segments(
 
 
 def not_offered(
-    display: str, reason: str, target: str | None, cause: Cause, skip: bool, segments: int | None = None
+    display: str,
+    reason: str,
+    target: str | None,
+    cause: Cause,
+    skip: bool,
+    segments: int | None = None,
+    written: Counters | None = None,
 ) -> Issue:
     """The one issue of a catalog whose language cannot be translated into (scan finds it, or the
-    service's language list): an error, or skipped when ``unsupported_languages = "skip"`` (``skip``)."""
+    service's language list): an error, or skipped when ``unsupported_languages = "skip"`` (``skip``).
+    ``written``: the catalog's counters, where the run writes it all the same (what needs no service)."""
     reason += f": {segments} segments not translated" if segments is not None else ": not translated"
+    if written is not None:
+        kept = [
+            f"{n} {what}"
+            for n, what in (
+                (written.segments_copied, "with nothing to translate, copied as they are"),
+                (written.segments_from_cache, "from the cache"),
+                (written.segments_reused, "reused from reviewed translations"),
+            )
+            if n
+        ]
+        reason += f"; written all the same: {', '.join(kept)}" if kept else ""
     if skip:
         return Issue(display, reason, target_lang=target, severity=Severity.SKIPPED, cause=cause)
     reason += ' (set [translate] unsupported_languages = "skip" to pass over such catalogs)'

@@ -106,8 +106,17 @@ def check_catalog(
     often, one_form, problem = plural_usage(catalog.plural)
     if problem:
         issues.append(Issue(display, problem, 1))
+    miscounted_forms = getattr(catalog, "miscounted_forms", None)  # PO's: XLIFF has no nplurals
+    miscounted: dict[int, tuple[int, int]] = miscounted_forms() if miscounted_forms is not None else {}
     for unit in checked:
-        found = check_unit(unit, unit.targets, None, often, one_form)
+        targets = unit.targets
+        if unit.position in miscounted:  # msgfmt's error, at its line; the forms there are checked as usual
+            line, count = miscounted[unit.position]
+            forms = "1 plural form" if count == 1 else f"{count} plural forms"
+            reason = f"{forms}, but the header says nplurals={unit.nforms}: msgfmt --check refuses the catalog"
+            (into.fuzzy if unit.state is UnitState.FUZZY else issues).append(Issue(display, reason, line))
+            targets = targets[: min(count, unit.nforms)]
+        found = check_unit(unit, targets, None, often, one_form)
         (into.fuzzy if unit.state is UnitState.FUZZY else issues).extend(
             Issue(display, p.reason, unit.line, severity=p.severity) for p in found
         )

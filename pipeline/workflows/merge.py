@@ -8,7 +8,8 @@ translation run.
 
 Which template belongs to a catalog: ``--template`` or ``[refresh] template`` for all of them; else
 ``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
-``<dir>/<domain>.pot``); else the only ``.pot`` in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
+``<dir>/<domain>.pot``, and KDE's ``po/<lang>/<domain>.po`` -> ``po/<domain>.pot``); else the only ``.pot``
+in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
 
 A catalog is merged and written under its lock (:func:`pipeline.run.catalog_lock.one_catalog`), as a
 translation run writes it: a merge waits for a run that holds the catalog (up to ``lock_wait``), then
@@ -66,6 +67,9 @@ def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
         candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
         if candidate.is_file():
             return candidate
+    beside = catalog.parent.parent / f"{catalog.stem}.pot"  # KDE's po/<lang>/<domain>.po -> po/<domain>.pot
+    if catalog.parent.name != "LC_MESSAGES" and beside.is_file():
+        return beside
     siblings = sorted(catalog.parent.glob("*.pot"))
     if len(siblings) == 1:
         return siblings[0]

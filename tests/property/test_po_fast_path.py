@@ -121,7 +121,7 @@ def test_the_fast_path_reads_as_the_strict_path_does(tmp_path: Path, text: str) 
     path = tmp_path / "de.po"
     path.write_bytes(text.encode("utf-8"))
     fast = _read(path)
-    with mock.patch.object(blocks, "BLOCK", re.compile("(?!)")):  # every line by the strict path
+    with mock.patch.object(blocks, "pattern", lambda text: re.compile("(?!)")):  # every line by the strict path
         strict = _read(path)
     assert fast == strict
 
@@ -142,7 +142,7 @@ def test_an_entry_opened_by_its_keyword_after_previous_strings_of_an_obsolete_on
     body = ['msgid "a"', 'msgstr "b"', "", '#~| msgid "old"', '#~ msgid "new"', '#~ msgstr "neu"', ""]
     path.write_text("\n".join([*HEADER, "", *body]), encoding="utf-8")
     read = read_po_file(path)
-    with mock.patch.object(blocks, "BLOCK", re.compile("(?!)")):
+    with mock.patch.object(blocks, "pattern", lambda text: re.compile("(?!)")):
         assert read_po_file(path) == read
     obsolete = read.spans[-1]
     assert (obsolete.first, obsolete.msgid_line, obsolete.insert_flags_at, obsolete.msgstr_start) == (9, 9, 9, 10)
@@ -152,5 +152,21 @@ def test_no_block_starts_at_a_line_the_strict_path_skips() -> None:
     """A run of "#~|" lines is skipped a line at a time: a block matched from each of them would read
     the whole run again each time (quadratic in a file made of them)."""
     run = '#~| msgid "old"\n' * 3 + '#~ msgid "new"\n#~ msgstr "neu"\n'
-    assert blocks.BLOCK.match(run) is None
-    assert blocks.BLOCK.match("#, fuzzy\n" + run) is not None
+    for block in (blocks.BLOCK, blocks.BLOCK_CR()):
+        assert block.match(run) is None
+        assert block.match("#, fuzzy\n" + run) is not None
+
+
+def _found(matched: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, ...]] | None:
+    return None if matched is None else (matched.span(), matched.groups())
+
+
+@settings(settings.get_profile("files"), max_examples=300)
+@given(_catalog())
+def test_the_pattern_for_a_text_without_a_cr_reads_as_the_one_for_any_text(text: str) -> None:
+    """The fast path reads a text without a CR with a pattern of its own (a line is ``.*\\n``): from every
+    line, it matches what the pattern for any text matches."""
+    text = text.replace("\r", "")
+    assert blocks.pattern(text) is blocks.BLOCK
+    for at in [0, *(newline.end() for newline in re.finditer("\n", text))]:
+        assert _found(blocks.BLOCK.match(text, at)) == _found(blocks.BLOCK_CR().match(text, at))

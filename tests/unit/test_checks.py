@@ -7,9 +7,11 @@ placeholder missing, added or changed that msgfmt does not see); ``warn_*`` pass
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -251,3 +253,34 @@ def test_a_macro_directive_that_loses_its_percent_and_modifiers_is_warned() -> N
     assert lost == "directive '%'<PRIu64>' lost its '%''"
     moved = in_translation(placed, protect(ja.replace("%3$<PRIu64>", "3$<PRIu64>"), flags))
     assert moved == "directive '%<PRIu64>' lost its '%'"
+
+
+class _CountingPattern:
+    """A compiled pattern that adds up the length of every text its ``sub`` is given."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.read = pattern, 0
+
+    def sub(self, repl: Any, text: str) -> str:
+        self.read += len(text)
+        return self.pattern.sub(repl, text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pattern, name)
+
+
+@pytest.mark.parametrize("line", ["%s [--opt] <file>", "word %s [x] ", "Usage: %s [%s]", "%s [x]\n"])
+def test_checking_a_text_reads_it_a_bounded_number_of_times_whatever_its_placeholders(
+    line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 50 KB text of 7,000 placeholders on one line took 3-7 s: what came before each placeholder on its
+    line was read again for each (the work grew with the square of their number)."""
+    from pipeline.placeholders import glue
+    from pipeline.placeholders.protect import protect
+
+    counting = _CountingPattern(glue._TAG_AT)
+    monkeypatch.setattr(glue, "_TAG_AT", counting)
+    source = protect(line * 2000, ("c-format",))
+    assert len(source.placeholders) >= 2000
+    check_translation(line * 2000, (line * 2000).replace("opt", "Opt"), ("c-format",))
+    assert 0 < counting.read <= 4 * len(source.text)

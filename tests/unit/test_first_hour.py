@@ -137,6 +137,22 @@ def test_unoffered_languages_are_one_line_per_catalog_in_the_output_and_the_repo
     assert "0 translated, 0 from cache, 0 copied" in again.out
 
 
+@pytest.mark.parametrize(("translate", "said"), [("", "error"), ('unsupported_languages = "skip"', "skipped")])
+def test_what_a_catalog_in_an_unoffered_language_gets_written_is_said(
+    user: Path, capsys: pytest.CaptureFixture[str], translate: str, said: str
+) -> None:
+    """Entries with nothing to translate (placeholders alone) are copied into it as into any catalog: the
+    catalog's one line says so, as it says what was not translated."""
+    project(user, {"ug.po": catalog("ug", {"Open": "", "{count}": "", "<b>{name}</b>": ""})}, translate=translate)
+    main(["translate"])
+    out, err = capsys.readouterr()
+    (line,) = [line for line in err.splitlines() if "does not offer" in line]
+    assert line.startswith(f"locale/ug.po: {said}: the service does not offer Uyghur (UG) as a target language")
+    assert "1 segments not translated; written all the same: 2 with nothing to translate, copied as they are" in line
+    assert read_catalog(user / "locale" / "ug.po").units[1].targets == ("{count}",)
+    assert "0 translated, 0 from cache, 2 copied" in out
+
+
 def test_unsupported_languages_skip_makes_them_pass_the_run(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project(user, {"cak.po": catalog("cak", {"Open": ""})}, translate='unsupported_languages = "skip"')
     assert main(["translate"]) == 0

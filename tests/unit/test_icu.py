@@ -143,3 +143,29 @@ def test_angular_icu_with_braces_in_an_interpolation_attribute_keeps_its_structu
         restore(accent(protected.text), protected)
         == '{VAR_PLURAL, plural, =0 {JUST NOW} other {<x id="INTERPOLATION" equiv-text="{{minutes}}"/> MINUTES AGO}}'
     )
+
+
+def test_an_icu_plural_shown_in_a_placeholder_attribute_gets_no_categories() -> None:
+    # Angular writes a nested ICU message as <ph equiv="ICU" disp="{minutes, plural, ...}"/>: the
+    # attribute only shows it. Russian's categories were added inside it, so the unit's inline markup
+    # differed from the source's and no translation of "Updated: ..." was ever written.
+    ph = '<ph id="0" equiv="ICU" disp="{minutes, plural, =0 {...} =1 {...} other {...}}"/>'
+    protected = protect(f"Updated: {ph}", ("xliff-inline", "icu-locale:ru"))
+    assert [p.text for p in protected.placeholders] == [ph]
+
+
+def test_a_case_holding_markup_is_not_copied_into_the_categories_added() -> None:
+    # Copies of <ph id="0"/> would repeat an inline id XLIFF wants unique, and the gate refuses markup
+    # that comes back more often than the source has it: such a plural keeps the source's categories.
+    source = '{VAR_PLURAL, plural, =0 {just now} other {<ph id="0" equiv="INTERPOLATION" disp="{{m}}"/> minutes ago}}'
+    protected = protect(source, ("xliff-inline", "icu-locale:ru"))
+    assert [p.text for p in protected.placeholders].count('<ph id="0" equiv="INTERPOLATION" disp="{{m}}"/>') == 1
+    assert "few" not in "".join(p.text for p in protected.placeholders)
+
+
+def test_a_case_holding_escaped_markup_is_not_copied_either() -> None:
+    # Symfony's ICU XLIFF escapes its HTML: "&lt;b&gt;#&lt;/b&gt; files". Four copies of &lt;/b&gt;
+    # where the source has two: the gate refused every answer, and the unit was never written.
+    source = "{n, plural, one {&lt;b&gt;#&lt;/b&gt; file} other {&lt;b&gt;#&lt;/b&gt; files}}"
+    protected = protect(source, ("xliff-inline", "icu-locale:ru"))
+    assert "few" not in "".join(p.text for p in protected.placeholders)

@@ -391,3 +391,21 @@ def test_a_large_catalog(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -
     msgfmt_check(path)
     (tmp_path / "before.po").write_bytes(original)
     assert_only_translated_lines_changed(tmp_path / "before.po", path)
+
+
+def test_a_run_writes_nplurals_forms_into_an_entry_that_had_more_or_fewer(tmp_path: Path) -> None:
+    """Untranslated entries with 1 or 3 forms where nplurals is 2 get 2 (what msgfmt requires); the translated
+    ones a human wrote with 1 or 3 are left as they are, the one with 1 reported as left for a human."""
+    root, report, _ = translate(tmp_path, ["plural_forms_miscounted.po"])
+    catalog = read_catalog(root / "plural_forms_miscounted.po")
+    by_source = {u.sources[0]: u for u in catalog.units}
+    assert by_source["%d tab"].targets == ("[DE] %d TAB", "[DE] %d TABS")
+    assert by_source["%d window"].targets == ("[DE] %d WINDOW", "[DE] %d WINDOWS")
+    assert by_source["%d file"].targets == ("%d Datei", "")
+    assert by_source["%d link"].targets == ("%d Verknüpfung", "%d Verknüpfungen", "%d Verknüpfungen")
+    assert_only_translated_lines_changed(DATA / "plural_forms_miscounted.po", root / "plural_forms_miscounted.po")
+    text = (root / "plural_forms_miscounted.po").read_text(encoding="utf-8")
+    assert text.count("msgstr[2]") == 2  # the link's and the fuzzy page's, a human's
+    assert [(i.line, i.reason) for i in report.issues] == [
+        (17, "some plural forms are translated and some are empty; left for a human")
+    ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.catalogs import UnitState, read_catalog
+from pipeline.catalogs import Reviewed, UnitState, read_catalog
 from pipeline.catalogs.po import read_po
 from pipeline.catalogs.po_strings import format_field
 from pipeline.errors import CatalogError
@@ -133,6 +133,68 @@ def test_render_keeps_crlf_and_a_missing_final_newline(tmp_path: Path) -> None:
     out = read_catalog(path).render({0: ("A",), 1: ("B",)})
     assert out.endswith(b'#, fuzzy\r\nmsgid "b"\r\nmsgstr "B"')
     assert b"\n" not in out.replace(b"\r\n", b"")
+
+
+def _msgfmt_statistics(path: Path) -> str:
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU msgfmt is not installed")
+    done = subprocess.run([msgfmt, "--check", "--statistics", "-o", "/dev/null", str(path)], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    return done.stderr.decode().splitlines()[-1]
+
+
+def test_bare_cr_line_endings_are_read_and_kept_and_what_is_written_msgfmt_reads(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """Old Mac line endings: msgfmt reads a lone CR as a blank, so a comment runs on to the next line feed.
+    The catalog is read line by line as an editor shows it; what a run writes ends its lines with a CR, but
+    a comment line it adds (``#, fuzzy``) with CRLF, or msgfmt would read the rest of the file as comment."""
+    raw = (data_dir / "po" / "cr_line_endings.po").read_bytes()
+    assert b"\n" not in raw.replace(b"\\n", b"")
+    path = tmp_path / "de.po"
+    path.write_bytes(raw)
+    catalog = read_catalog(path)
+    assert [(u.sources[0], u.state.name) for u in catalog.units] == [
+        ("Open", "TRANSLATED"),
+        ("Save %s", "UNTRANSLATED"),
+        ("%d file", "UNTRANSLATED"),
+        ("Close", "UNTRANSLATED"),
+    ]
+    assert catalog.units[2].plural and catalog.units[0].line == 10
+    assert catalog.render({}) == raw
+    out = catalog.render({1: ("%s speichern",), 2: ("%d Datei", "%d Dateien")}, mark_fuzzy=False)
+    assert out == raw.replace(b'"Save %s"\rmsgstr ""', b'"Save %s"\rmsgstr "%s speichern"').replace(
+        b'msgstr[0] ""\rmsgstr[1] ""', b'msgstr[0] "%d Datei"\rmsgstr[1] "%d Dateien"'
+    )
+    path.write_bytes(out)
+    assert _msgfmt_statistics(path) == "3 translated messages, 1 untranslated message."
+    fuzzy = catalog.render({1: ("%s speichern",), 3: ("Schließen",)})
+    assert fuzzy.count(b"#, fuzzy\r\n") == 2 and fuzzy.replace(b"#, fuzzy\r\n", b"").count(b"\n") == 0
+    path.write_bytes(fuzzy)
+    assert _msgfmt_statistics(path) == "1 translated message, 2 fuzzy translations, 1 untranslated message."
+    assert [u.state.name for u in read_catalog(path).units] == ["TRANSLATED", "FUZZY", "UNTRANSLATED", "FUZZY"]
+    # a reviewer's decisions: the accepted entry loses its flag line, the one kept gets the note ended with CRLF
+    reviewed = read_catalog(path).render_reviewed({1: Reviewed(), 3: Reviewed(pending=True, note="Schließen?")})
+    assert reviewed == fuzzy.replace(b'#, fuzzy\r\nmsgid "Save', b'msgid "Save').replace(
+        b'#, fuzzy\r\nmsgid "Close', b'# review: Schlie\xc3\x9fen?\r\n#, fuzzy\r\nmsgid "Close'
+    )
+    path.write_bytes(reviewed)
+    assert _msgfmt_statistics(path) == "2 translated messages, 1 fuzzy translation, 1 untranslated message."
+
+
+def test_refresh_refuses_a_catalog_of_bare_cr_line_endings_naming_them(data_dir: Path) -> None:
+    from pipeline.catalogs.merge import merge
+
+    path = data_dir / "po" / "cr_line_endings.po"
+    with pytest.raises(CatalogError, match="old Mac line endings"):
+        merge(path, data_dir / "po" / "human_translations.po")
+
+
+def test_a_comment_ended_by_a_bare_cr_that_hides_entries_from_msgfmt_is_refused(data_dir: Path) -> None:
+    with pytest.raises(CatalogError, match="msgfmt reads everything after it up to the next line feed") as info:
+        read_catalog(data_dir / "hostile_po" / "refused_comment_ended_by_a_bare_cr.po")
+    assert info.value.line == 10
 
 
 NO_WRAP_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'

@@ -163,7 +163,12 @@ def test_the_fixtures_agree_with_msgfmt(name: str) -> None:
         refused_by_us = False
     except CatalogError:
         refused_by_us = True
-    stricter = {"charset_not_a_text_encoding.po", "plural_forms_nplurals_100000.po"}
+    # refused_comment_ended_by_a_bare_cr.po: msgfmt reads its entries as part of a comment, and none is left
+    stricter = {
+        "charset_not_a_text_encoding.po",
+        "plural_forms_nplurals_100000.po",
+        "refused_comment_ended_by_a_bare_cr.po",
+    }
     assert refused_by_us == (refused_by_msgfmt or name in stricter)
 
 
@@ -196,3 +201,50 @@ def test_an_empty_msgid_plural_is_a_plural_entry_as_msgfmt_reads_it(tmp_path: Pa
     path.write_bytes(catalog.render({untranslated.position: ("Ordner", "Ordner")}))
     assert read_po(path).units[untranslated.position].targets == ("Ordner", "Ordner")
     assert _msgfmt(path) == 0
+
+
+def test_plural_form_numbers_with_spaces_or_leading_zeros_are_read_as_msgfmt_reads_them(tmp_path: Path) -> None:
+    """``msgstr[ 0 ]``, ``msgstr[<tab>1]``, ``msgstr[00]``: msgfmt's lexer skips blanks around the number and
+    reads it as a number. Such forms are read, written over like any other, and the rest of the file is kept."""
+    path = tmp_path / "de.po"
+    raw = (HOSTILE / "accepted_plural_form_numbers_spaced_or_zero_padded.po").read_bytes()
+    path.write_bytes(raw)
+    catalog = read_po(path)
+    file, folder, link = catalog.units
+    assert (file.targets, folder.targets, link.targets) == (("Datei", "Dateien"), ("Ordner", "Ordner"), ("", ""))
+    assert [u.state.name for u in catalog.units] == ["FUZZY", "TRANSLATED", "UNTRANSLATED"]
+    assert catalog.render({}) == raw
+    path.write_bytes(catalog.render({link.position: ("Verknüpfung", "Verknüpfungen")}))
+    written = path.read_bytes()
+    assert (
+        written.replace(b'#, fuzzy\nmsgid "link"', b'msgid "link"').replace(
+            b'msgstr[0] "Verkn\xc3\xbcpfung"\nmsgstr[1] "Verkn\xc3\xbcpfungen"\n', b'msgstr[ 0 ] ""\nmsgstr[01 ] ""\n'
+        )
+        == raw
+    )
+    assert read_po(path).units[link.position].targets == ("Verknüpfung", "Verknüpfungen")
+    assert _msgfmt(path) == 0
+    # polib (the review's reading of comments and previous strings) reads them too
+    assert [entry.msgid for entry in catalog.entries] == ["file", "folder", "link"]
+
+
+@pytest.mark.parametrize(
+    ("forms", "line", "reason"),
+    [
+        ('msgstr[ 1 ] "a"\nmsgstr[0] "b"\n', 12, r"msgstr\[1\], msgstr\[0\]: msgfmt requires"),
+        ('msgstr[0] "a"\nmsgstr[002] "b"\n', 13, r"msgstr\[0\], msgstr\[2\]: msgfmt requires"),
+        ('msgstr[0] "a"\nmsgstr[00] "b"\n', 13, r"msgstr\[0\] a second time"),
+        # a blank before the bracket: msgfmt reads it, polib (which refresh merges) does not
+        ('msgstr [0] "a"\nmsgstr[1] "b"\n', 12, "msgstr is not followed by a properly quoted string"),
+    ],
+)
+def test_spaced_or_zero_padded_plural_forms_out_of_their_numbers_are_refused_at_their_line(
+    tmp_path: Path, forms: str, line: int, reason: str
+) -> None:
+    path = tmp_path / "de.po"
+    header = (HOSTILE / "accepted_empty_msgid_plural_with_forms.po").read_text(encoding="utf-8").split("\n\n")[0]
+    path.write_text(header + '\n\nmsgid "file"\nmsgid_plural "files"\n' + forms, encoding="utf-8")
+    assert (_msgfmt(path) != 0) == ("msgstr [" not in forms)
+    with pytest.raises(CatalogError, match=reason) as info:
+        read_po(path)
+    assert info.value.line == line

@@ -180,6 +180,17 @@ def test_template_is_found_next_to_the_locale_folders(tmp_path: Path) -> None:
     assert find_template(flat / "de.po", tmp_path / "x.pot") == tmp_path / "x.pot"
 
 
+def test_template_is_found_next_to_language_folders_without_lc_messages(tmp_path: Path) -> None:
+    # KDE's layout (po/de/konsole.po, po/ja/konsole.po): the template beside the language folders,
+    # where the "no template found" message tells the user to put it.
+    de = tmp_path / "po" / "de"
+    de.mkdir(parents=True)
+    (de / "konsole.po").touch()
+    assert find_template(de / "konsole.po") is None
+    (tmp_path / "po" / "konsole.pot").touch()
+    assert find_template(de / "konsole.po") == tmp_path / "po" / "konsole.pot"
+
+
 def _entry(path: Path, msgid: str, obsolete: bool = False) -> polib.POEntry:
     return next(e for e in polib.pofile(str(path)) if e.msgid == msgid and bool(e.obsolete) == obsolete)
 

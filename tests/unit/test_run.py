@@ -400,8 +400,9 @@ def test_a_language_not_offered_settles_until_the_service_list_changes(
     assert report.exit_code == ExitCode.PARTIAL
     reasons = {i.reason for i in report.issues if i.severity == "error"}
     assert reasons == {
-        "the service does not offer Japanese (JA) as a target language: 3 segments not translated (set [translate] "
-        'unsupported_languages = "skip" to pass over such catalogs)'
+        "the service does not offer Japanese (JA) as a target language: 3 segments not translated; written all the "
+        'same: 1 with nothing to translate, copied as they are (set [translate] unsupported_languages = "skip" to '
+        "pass over such catalogs)"
     }
     # Nothing a rerun can change: skipped unread, the failure reported again, nothing asked of the service.
     service = FakeService()

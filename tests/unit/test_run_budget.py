@@ -79,6 +79,46 @@ def test_no_request_ever_goes_beyond_the_budget(tmp_path: Path) -> None:
         assert report.exit_code == ExitCode.QUOTA
 
 
+def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A beta language is billed nothing: konsole in eo, ga, hi, kk and sr with --max-characters 20000
+    # stopped after 545 billed characters, "budget of 20000 billed characters reached", because the
+    # requests in flight held 16,493 characters of it. A request that does not fit beside the requests
+    # in flight now waits for them to be billed. Here the German request (54 characters, billed nothing)
+    # is in flight when the Polish one (51) asks for room in a budget of 60.
+    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
+        return function(*args)
+
+    monkeypatch.setattr(asyncio, "to_thread", inline)
+    settings = project(tmp_path, langs=("de", "pl"))
+    settings = settings._replace(service=replace(settings.service, concurrency=2), context="none")
+    time_ = VirtualTime()
+    billed: list[int] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages":
+            return languages_answer(("de", "pl"))
+        if request.url.path != "/v2/translate":
+            return httpx.Response(404, json={"message": "not found"})
+        body = json.loads(request.content)
+        await time_.sleep(0.05)
+        billed.append(0 if body["target_lang"] == "DE" else sum(map(len, body["text"])))
+        texts = [{"text": t, "detected_source_language": "EN"} for t in body["text"]]
+        return httpx.Response(200, json={"translations": texts, "billed_characters": billed[-1]})
+
+    class BetaGerman:
+        def factory(self) -> ClientFactory:
+            transport = httpx.MockTransport(handler)
+            return lambda: AsyncClient(
+                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)
+            )
+
+    report = run(settings._replace(max_characters=60), BetaGerman())
+    assert report.stopped is None and report.exit_code == ExitCode.OK
+    assert billed == [0, 51] and report.totals.billed_characters == 51
+
+
 def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / DE).read_bytes()

@@ -352,6 +352,34 @@ def test_a_run_saving_once_per_window_keeps_what_another_run_saved_between_two_o
     assert Journal(tmp_path).settled_record("c.po") == _settled(3)
 
 
+def test_a_save_is_not_flushed_and_what_a_power_cut_leaves_of_it_is_read_as_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """state.json is written atomically but not flushed (a flush per window held a run of many catalogs):
+    what a power cut may leave of an unflushed file (nothing, NUL bytes, a beginning) is read as no record,
+    and the next save writes the file whole again."""
+    flushed: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    journal = Journal(tmp_path)
+    journal.settle("a.po", _settled(1))
+    journal.save()
+    assert flushed == []
+    whole = (tmp_path / STATE_NAME).read_bytes()
+    for left in (b"", b"\0" * len(whole), whole[: len(whole) // 2]):
+        (tmp_path / STATE_NAME).write_bytes(left)
+        after_cut = Journal(tmp_path)
+        assert after_cut.settled_record("a.po") is None  # nothing trusted: the catalog is parsed again
+        after_cut.settle("b.po", _settled(2))
+        after_cut.save()
+        assert set(json.loads((tmp_path / STATE_NAME).read_bytes())["catalogs"]) == {"b.po"}
+
+
 def test_each_save_writes_state_json_as_the_whole_state_encoded_afresh_would_be(tmp_path: Path) -> None:
     """A save encodes only the records that changed since the last; the file is what encoding all gives."""
     journal = Journal(tmp_path)

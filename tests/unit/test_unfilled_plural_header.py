@@ -74,3 +74,22 @@ def test_an_unfilled_rule_for_a_language_cldr_has_none_for_is_refused_with_its_l
     with pytest.raises(CatalogError) as caught:
         read_catalog(path)
     assert caught.value.line == 9 and "invalid nplurals value" in caught.value.reason
+
+
+def test_a_template_as_xgettext_writes_it_is_merged(tmp_path: Path, msgfmt_check: Callable[[Path], None]) -> None:
+    # xgettext leaves Language empty and the rule unfilled in every template with plural entries (tar.pot,
+    # wget.pot): msgmerge takes nothing from a template's header, and neither does a refresh.
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    template = tmp_path / "wget.pot"
+    template.write_text(HEADER.format(lang="") + ENTRIES, encoding="utf-8")
+    catalog = tmp_path / "ru.po"
+    rule = (
+        '"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+        'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n'
+    )
+    catalog.write_text(HEADER.format(lang="ru").replace(HEADER.splitlines(keepends=True)[8], rule), encoding="utf-8")
+    config = str(tmp_path / "pipeline.toml")
+    assert main(["refresh", "--config", config, "--merge-only", "--template", str(template), str(catalog)]) == 0
+    after = catalog.read_text(encoding="utf-8")
+    assert after.count("Found %d broken link.") == 1 and after.count("msgstr[2]") == 1
+    msgfmt_check(catalog)

@@ -22,7 +22,7 @@ with polib and with this scanner, and match the two entry by entry: a third of a
     entry.py        what the scan reads of an entry
 """
 
-from pipeline.catalogs.po_scan.entry import Entry, Scanned
+from pipeline.catalogs.po_scan.entry import Entry, Scanned, fields
 from pipeline.catalogs.po_scan.scanner import metadata, scan
 
-__all__ = ["Entry", "Scanned", "metadata", "scan"]
+__all__ = ["Entry", "Scanned", "fields", "metadata", "scan"]

@@ -18,44 +18,63 @@ import re
 
 from pipeline.catalogs.po_scan.entry import Entry, polib_key
 from pipeline.catalogs.po_strings import unescape
+from pipeline.patterns import lazy_regex
 
 # A quoted string is {S}, its content {C}: plain characters, or a backslash and one of the named
 # escapes (octal and hex ones, rare, are left to the strict path). {E} ends a line (what the strict
 # path strips after the string: spaces, tabs, a CRLF's CR); {O} is "#~ " where the entry is obsolete;
-# {V} a "#~|" line, which neither opens nor closes an entry.
-BLOCK = re.compile(
-    r"""
+# {V} a "#~|" line, which neither opens nor closes an entry. {L} is the rest of a line, {N} its end.
+# Every repeat is possessive ("*+"): what one part of an entry takes, no later part could take (each
+# starts otherwise), so sre keeps no place to step back to, line after line.
+_BLOCK = r"""
     (?! {V} )  # not a "#~|" line first: the strict path skips them one by one, and a run of them
                # would be matched again from each (a catalog of such lines would take quadratic time)
-    (?P<tc> (?: \# (?:[ \t][^\n\r]*)? \r?\n )* )     # translator comments, "# words"
-    (?P<gc> (?: \#\. (?:[ \t][^\n\r]*)? \r?\n )* )   # extracted comments, "#. words"
-    (?P<oc> (?: \#: (?:[ \t][^\n\r]*)? \r?\n )* )    # references, "#: file:line"
-    (?P<fl> \#, (?:[ \t][^\n\r]*)? \r?\n )?          # one flags line, "#, fuzzy, c-format"
-    (?P<pv> (?: \#\|[ ]msg(?:ctxt|id_plural|id)[ ]+\S[^\n\r]* \r?\n  # previous strings, "#| msgid ..."
-                (?: \#\|[ ]+"[^\n\r]* \r?\n )* )* )                  # and their '#| "..."' lines
-    (?P<ov> (?: {V} )* )  # an obsolete entry's previous strings, "#~| msgid ...", which the strict path skips
+    (?P<tc> (?: \# (?:[ \t]{L})? {N} )*+ )     # translator comments, "# words"
+    (?P<gc> (?: \#\. (?:[ \t]{L})? {N} )*+ )   # extracted comments, "#. words"
+    (?P<oc> (?: \#: (?:[ \t]{L})? {N} )*+ )    # references, "#: file:line"
+    (?P<fl> \#, (?:[ \t]{L})? {N} )?          # one flags line, "#, fuzzy, c-format"
+    (?P<pv> (?: \#\|[ ]msg(?:ctxt|id_plural|id)[ ]+\S{L} {N}  # previous strings, "#| msgid ..."
+                (?: \#\|[ ]+"{L} {N} )*+ )*+ )               # and their '#| "..."' lines
+    (?P<ov> (?: {V} )*+ )  # an obsolete entry's previous strings, "#~| msgid ...", which the strict path skips
     (?P<o> \#~[ ] )?                                 # an obsolete entry's marker, then {O} on each line
-    (?: msgctxt[ ] "(?P<ctxt>{C})" {E} (?P<ctxt_more> (?: {O}{S}{E} )* ) {O} )?
-    msgid[ ] "(?P<id>{C})" {E} (?P<id_more> (?: {O}{S}{E} )* )
-    (?: {O}msgid_plural[ ] "(?P<plural>{C})" {E} (?P<plural_more> (?: {O}{S}{E} )* )
-        (?P<forms> (?: {O}msgstr\[[0-9]\][ ] {S} {E} (?: {O}{S}{E} )* )+ )
-      | {O}msgstr[ ] "(?P<str>{C})" {E} (?P<str_more> (?: {O}{S}{E} )* )
+    (?: msgctxt[ ] "(?P<ctxt>{C})" {E} (?P<ctxt_more> (?: {O}{S}{E} )*+ ) {O} )?
+    msgid[ ] "(?P<id>{C})" {E} (?P<id_more> (?: {O}{S}{E} )*+ )
+    (?: {O}msgid_plural[ ] "(?P<plural>{C})" {E} (?P<plural_more> (?: {O}{S}{E} )*+ )
+        (?P<forms> (?: {O}msgstr\[[0-9]\][ ] {S} {E} (?: {O}{S}{E} )*+ )++ )
+      | {O}msgstr[ ] "(?P<str>{C})" {E} (?P<str_more> (?: {O}{S}{E} )*+ )
     )
-    (?P<blank> (?: [ \t]*\r?\n )* )
+    (?P<blank> (?: [ \t]*{N} )*+ )
     # What follows closes the entry (the strict path would add a string or a msgstr line to it),
     # after the lines the strict path skips.
-    (?= (?: {V} | [ \t]*\r?\n )* (?: \#[^~] | \#~[ ]msg(?:ctxt|id)[ ] | msgctxt[ ] | msgid[ ] | \Z ) )
-    """.replace("{S}", r'"{C}"')
-    .replace("{C}", r'[^"\\\n\r]*(?:\\[ntrabfv\\"][^"\\\n\r]*)*')
-    .replace("{E}", r"[ \t]*\r?\n")
-    .replace("{O}", r"(?(o)\#~[ ])")
-    .replace("{V}", r"\#~\| (?:[ \t][^\n\r]*)? \r?\n"),
-    re.VERBOSE,
-)
+    (?= (?: {V} | [ \t]*{N} )*+ (?: \#[^~] | \#~[ ]msg(?:ctxt|id)[ ] | msgctxt[ ] | msgid[ ] | \Z ) )
+    """.replace("{S}", r'"{C}"').replace("{C}", r'{Q}*+(?:\\[ntrabfv\\"]{Q}*+)*+')
+_BLOCK = _BLOCK.replace("{E}", r"[ \t]*{N}").replace("{O}", r"(?(o)\#~[ ])").replace("{V}", r"\#~\| (?:[ \t]{L})? {N}")
+
+
+def _block(cr: bool) -> str:
+    """:data:`BLOCK`'s pattern, for a text that holds a CR or one that holds none."""
+    if cr:
+        return _BLOCK.replace("{L}", r"[^\n\r]*").replace("{N}", r"\r?\n").replace("{Q}", r'[^"\\\n\r]')
+    # Without a CR in the text, "." is "[^\n\r]" and sre reads it several times faster, a plain "\n" ends a line.
+    return _BLOCK.replace("{L}", ".*").replace("{N}", r"\n").replace("{Q}", r'[^"\\\n]')
+
+
+#: A well-formed entry in a text without a CR (nearly every catalog).
+BLOCK = re.compile(_block(cr=False), re.VERBOSE)
+#: The same in a text with a CR anywhere (CRLF line ends): alike on a text without one, a fifth slower.
+BLOCK_CR = lazy_regex(_block(cr=True), re.VERBOSE)
+
+
+def pattern(text: str) -> re.Pattern[str]:
+    """The pattern that reads a well-formed entry of ``text``."""
+    return BLOCK_CR() if "\r" in text else BLOCK
+
+
 # A string line of a matched block, and a msgstr[N] line or a string line: the string's content,
 # between the line's first and last quote.
 _CONTENT = re.compile(r'"(.*)"[ \t]*\r?\n')
 _FORM = re.compile(r'(?:msgstr\[([0-9])\][ ])?"(.*)"[ \t]*\r?\n')
+_NEW = tuple.__new__
 
 
 def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) -> tuple[Entry, int] | None:
@@ -64,63 +83,60 @@ def entry(i: int, found: re.Match[str], flags_read: dict[str, tuple[str, ...]]) 
     refuses. ``flags_read`` keeps one tuple per distinct flags line.
 
     Run once per entry of every catalog read: most entries lack most parts, so each part is tested before
-    it is counted, joined or unescaped (a call on an empty string costs as much as on a line).
+    it is counted, joined or unescaped (a call on an empty string costs as much as on a line), and no
+    object is made that the entry's record does not keep (each one brings the collector's next pass closer).
     """
-    groups = found.groups()  # every group, in the pattern's order
-    tc, gc, oc, fl, pv, ov = groups[:6]  # comments, flags, previous strings
-    obsolete, ctxt, ctxt_more, msgid, id_more = groups[6:11]
-    plural, plural_more, forms, msgstr, str_more, blank = groups[11:]
-    plural_forms = _forms(forms) if forms is not None else {}
-    if plural_forms is None:
-        return None
+    (tc, gc, oc, fl, pv, ov, obsolete, ctxt, ctxt_more, msgid, id_more,  # every group, in the pattern's order
+     plural, plural_more, forms, msgstr, str_more, blank) = found.groups()  # fmt: skip
+    if forms is not None:
+        plural_forms = _forms(forms)
+        if plural_forms is None:
+            return None
+    else:
+        plural_forms = {}
     flags_line = i + (tc.count("\n") if tc else 0) + (gc.count("\n") if gc else 0) + (oc.count("\n") if oc else 0)
     insert_at = flags_line + 1 if fl is not None else flags_line  # after the last comment but "#|" ones
     msgid_line = insert_at + (pv.count("\n") if pv else 0) + (ov.count("\n") if ov else 0)
     if ctxt is not None:
         msgid_line += 1 + ctxt_more.count("\n") if ctxt_more else 1
-    msgstr_start = msgid_line + 1 + id_more.count("\n") if id_more else msgid_line + 1
+        raw_ctxt = ctxt + "".join(_CONTENT.findall(ctxt_more)) if ctxt_more else ctxt
+    else:
+        raw_ctxt = None
+    if id_more:  # a keyword's string, then its string lines' (escapes as written)
+        msgstr_start = msgid_line + 1 + id_more.count("\n")
+        raw_id = msgid + "".join(_CONTENT.findall(id_more))
+    else:
+        msgstr_start = msgid_line + 1
+        raw_id = msgid
     if forms is not None:
         msgstr_start += 1 + plural_more.count("\n") if plural_more else 1
         msgstr_end = msgstr_start + forms.count("\n")
+        text = ""
+        plural = unescape(plural + "".join(_CONTENT.findall(plural_more)) if plural_more else plural)
     else:
-        msgstr_end = msgstr_start + 1 + str_more.count("\n") if str_more else msgstr_start + 1
-    raw_id = _contents(msgid, id_more)
-    raw_ctxt = _contents(ctxt, ctxt_more) if ctxt is not None else None
+        if str_more:
+            msgstr_end = msgstr_start + 1 + str_more.count("\n")
+            text = msgstr + "".join(_CONTENT.findall(str_more))
+        else:
+            msgstr_end = msgstr_start + 1
+            text = msgstr
+        if "\\" in text:
+            text = unescape(text)
+        plural = ""
+    key = None
     if "\\" in raw_id or (raw_ctxt is not None and "\\" in raw_ctxt):
         # Of the escapes a block may hold, polib reads all but \a as msgfmt does: only with one can the
         # two readings of the key differ (an escaped backslash before an "a" is looked at in full).
         key = polib_key(raw_ctxt, raw_id) if "\\a" in raw_id or "\\a" in (raw_ctxt or "") else None
         raw_id, raw_ctxt = unescape(raw_id), unescape(raw_ctxt) if raw_ctxt is not None else None
-    else:
-        key = None
-    if msgstr is not None:
-        raw_str = _contents(msgstr, str_more)
-        text = unescape(raw_str) if "\\" in raw_str else raw_str
-    else:
-        text = ""
-    read = Entry(
-        i,
-        msgid_line,
-        flags_line if fl is not None else None,
-        insert_at,
-        msgstr_start,
-        msgstr_end,
-        obsolete is not None,
-        raw_ctxt,  # unescaped by now, as raw_id
-        raw_id,
-        unescape(_contents(plural, plural_more)) if forms is not None else "",
-        text,
-        plural_forms,
+    read = _NEW(Entry, (  # Entry's fields in order, made without the Python frame of its __new__
+        i, msgid_line, flags_line if fl is not None else None, insert_at, msgstr_start, msgstr_end,
+        obsolete is not None, raw_ctxt, raw_id, plural, text, plural_forms,  # raw_ctxt and raw_id unescaped by now
         (flags_read.get(fl) or _flags(fl, flags_read)) if fl is not None else (),
         "\n".join([c[3:] for line in gc.split("\n")[:-1] if len(c := line.strip()) > 2]) if gc else "",
         key,
-    )
+    ))  # fmt: skip
     return read, msgstr_end - i + blank.count("\n") if blank else msgstr_end - i
-
-
-def _contents(first: str, more: str) -> str:
-    """What a keyword's string and its string lines hold, joined, escapes as written."""
-    return first + "".join(_CONTENT.findall(more)) if more else first
 
 
 def _forms(forms: str) -> dict[int, str] | None:

@@ -1,6 +1,7 @@
 """What the scan reads of an entry: its strings, and where it lives in the file."""
 
-from typing import NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from pipeline.catalogs.po_strings import unescape
 from pipeline.errors import CatalogError
@@ -52,3 +53,9 @@ def polib_key(raw_ctxt: str | None, raw_id: str) -> tuple[str | None, str] | Non
     ours = (unescape(raw_ctxt) if raw_ctxt is not None else None, unescape(raw_id))
     theirs = (polib.unescape(raw_ctxt) if raw_ctxt is not None else None, polib.unescape(raw_id))
     return theirs if theirs != ours else None
+
+
+def fields(*names: str) -> Any:
+    """A getter of ``names`` of an :class:`Entry` (one value, or a tuple of them), by index: mapped over every
+    entry of a catalog, an attribute getter costs twice as much (a named tuple's fields are descriptors)."""
+    return itemgetter(*map(Entry._fields.index, names))

@@ -4,18 +4,17 @@ numbered 0, 1, 2... in order), each at the line msgfmt names."""
 
 from __future__ import annotations
 
-import operator
 from itertools import compress, islice
 from pathlib import Path
 
 from pipeline.catalogs.po_lines import TextLines
-from pipeline.catalogs.po_scan.entry import Entry
+from pipeline.catalogs.po_scan.entry import Entry, fields
 from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
 
 __all__ = ["refuse_duplicates", "refuse_misnumbered_forms"]
 
-_KEY = operator.attrgetter("msgctxt", "msgid")
+_KEY = fields("msgctxt", "msgid")
 
 
 def refuse_duplicates(path: Path, spans: list[Entry]) -> None:
@@ -35,8 +34,8 @@ def refuse_duplicates(path: Path, spans: list[Entry]) -> None:
         seen[key] = span.msgid_line + 1
 
 
-_FORMS = operator.attrgetter("msgstr_plural")
-_PLURAL_ID = operator.attrgetter("msgid_plural")
+_FORMS = fields("msgstr_plural")
+_PLURAL_ID = fields("msgid_plural")
 _PLURAL_KEYWORD = lazy_regex(r"(?:#~\s*)?msgid_plural\b")
 _FORM_KEYWORD = lazy_regex(r"\s*(?:#~\s*)?msgstr\[")
 

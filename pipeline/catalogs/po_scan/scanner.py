@@ -11,8 +11,12 @@ from pipeline.catalogs.po_scan.entry import Entry, Scanned, polib_key
 from pipeline.catalogs.po_scan.polib_rules import PolibRules
 from pipeline.catalogs.po_strings import unescape
 from pipeline.errors import CatalogError
+from pipeline.patterns import lazy_regex
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
+# A plural form's number with blanks around it (``msgstr[ 0 ]``), after "msgstr": msgfmt's lexer skips
+# the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
+_SPACED_FORM = lazy_regex(r"\[[ \t]*(\d+)[ \t]*\]\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -104,11 +108,13 @@ class _Scanner:
         self.key = ""  # the keyword whose strings continuation lines extend
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
+        self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
     def read(self, text: str, lines: Sequence[str]) -> Scanned:
         """Every entry of ``text`` (``lines``); a :class:`CatalogError` at the first line gettext would refuse."""
         count = len(lines)
         fast = text.count("\n") == count  # the fast path counts lines by newlines
+        self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
             if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
@@ -126,7 +132,7 @@ class _Scanner:
         """The fast path: the well-formed entries that follow each other from line ``i`` (at ``at`` in
         ``text``) on; the line, and its place, where the strict path goes on."""
         before = len(self.entries)
-        match, entry, flags = blocks.BLOCK.match, blocks.entry, self._flags  # looked up once: a loop per entry
+        match, entry, flags = self._block.match, blocks.entry, self._flags  # looked up once: a loop per entry
         while (found := match(text, at)) is not None and (read := entry(i, found, flags)) is not None:
             if self.entry is not None:
                 self._close()  # the entry the strict path was reading: its last line came before this one
@@ -156,7 +162,10 @@ class _Scanner:
         elif first == '"':
             self._continuation(i, s)
         elif (keyword := _KEYWORD.match(s)) is not None:
-            self._keyword(i, keyword.group(1), keyword.group(2).rstrip(), obsolete)
+            name, rest = keyword.group(1), keyword.group(2).rstrip()
+            if name == "msgstr" and rest[:1] == "[" and s[6] == "[" and (spaced := _SPACED_FORM().match(rest)):
+                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]  # not "msgstr [0]", which polib refuses
+            self._keyword(i, name, rest, obsolete)
         else:
             raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
 
@@ -182,6 +191,8 @@ class _Scanner:
             entry.insert_at = i + 1
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
+        if name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
+            name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)

@@ -105,7 +105,9 @@ class Judge:
                 refused[ref.key.catalog] = (target, refused.get(ref.key.catalog, (target, 0))[1] + 1)
             self.progress.advance(target, len(item.refs))
         for catalog, (target, segments) in refused.items():
-            issue = not_offered(catalog, locales.not_offered(target), target, Cause.LANGUAGE, skip, segments)
+            # what the run writes into it nonetheless (copies, the cache's) was served before any request
+            written = self.ledger.counters(catalog)
+            issue = not_offered(catalog, locales.not_offered(target), target, Cause.LANGUAGE, skip, segments, written)
             self.ledger.not_offered(catalog, segments, skip, issue)
 
     def failed(self, item: Pending, reason: str, billed: int = 0, cause: Cause | None = None) -> None:

@@ -329,7 +329,8 @@ class Provenance:
         try:
             check_tables(db, path, ("written",), CACHE_SETTING)  # another program's database is not made ours
             db.execute("PRAGMA journal_mode=WAL")
-            # Each commit reaches the disk: the state saved next says these catalogs are settled.
+            # Each commit reaches the disk before the window's catalogs are written: a catalog holding a
+            # machine translation without its row would pass for a human's after a power cut.
             db.execute("PRAGMA synchronous=FULL")
             db.execute(_SCHEMA)
             db.execute("SELECT catalog, identity, record FROM written LIMIT 0")  # a foreign table of that name

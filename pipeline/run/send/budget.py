@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Budget"]
 
@@ -14,12 +15,15 @@ class Budget:
 
     A request reserves the characters it will be billed before it is sent (the service bills every
     character of the texts, tags included, and nothing for ``context``), so requests in flight can
-    never together go beyond the limit.
+    never together go beyond the limit. A request may be billed less than it reserved (a beta language
+    is billed nothing): one that does not fit beside the requests in flight waits until they are
+    settled (:meth:`settled`) before the run is said to have reached its budget.
     """
 
     limit: int | None
     spent: int = 0
     reserved: int = 0
+    _change: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
     @property
     def left(self) -> int | None:
@@ -46,3 +50,9 @@ class Budget:
         """Replace a reservation by what the request was really billed (0 when it failed)."""
         self.reserved -= reserved
         self.spent += billed
+        self._change.set()
+
+    async def settled(self) -> None:
+        """Wait until a reservation in flight is settled."""
+        self._change.clear()
+        await self._change.wait()

@@ -118,12 +118,19 @@ class Sender:
 
     async def send(self, items: list[Pending], params: dict[str, Any], scheme: Scheme = Scheme.XML) -> None:
         """One request for ``items`` under ``scheme``; split in two when the service finds it too large."""
-        ticket = await self.ticket()
-        if ticket is None:
-            return
         sent = [encode(scheme, i.protected) for i in items]  # one text per item, or its pieces
         costs = [sum(map(len, texts)) for texts in sent]
-        fit = self.budget.fitting(costs)
+        while True:
+            ticket = await self.ticket()
+            if ticket is None:
+                return
+            fit = self.budget.fitting(costs)
+            if fit == len(items) or not self.budget.reserved:
+                break
+            # Requests in flight may be billed less than they hold: wait for them, without a ticket (one
+            # refused with a 429 needs a ticket to finish).
+            self.limiter.release(ticket)
+            await self.budget.settled()
         if fit < len(items):  # send what still fits, then stop: the rest is left for a run with a new budget
             self.halt(StopReason.BUDGET, f"budget of {self.budget.limit} billed characters reached")
             items, costs, sent = items[:fit], costs[:fit], sent[:fit]

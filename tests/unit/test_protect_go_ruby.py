@@ -1,0 +1,34 @@
+"""Directives of Go's and Ruby's formats that protection left to the engine as text.
+
+Go's fmt names an argument by its index, ``%[2]d``, ``%6.2[1]f`` (catalogs of gotext and
+leonelquinteros/gotext): the ``d`` went to the engine and came back as a Cyrillic ``д``, written,
+since no checker reads ``go-format`` (msgfmt 0.21 does not know it). Ruby's named directive with a
+conversion, ``%<count>d`` (``ruby-format``, the form RuboCop asks for), was cut around a ``<count>``
+taken for a markup tag: its ``d`` was translated and the gate refused every answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.placeholders.protect import protect, restore
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "sent"),
+    [
+        ("Got %[2]d of %[1]d", ("go-format",), 'Got <x id="1"/> of <x id="2"/>'),
+        ("Got %[2]d of %[1]d", (), 'Got <x id="1"/> of <x id="2"/>'),
+        ("Total %6.2[1]f", ("go-format",), 'Total <x id="1"/>'),
+        ("%<count>d files", ("ruby-format",), '<x id="1"/> files'),
+        ("%{name} has %<n>.2f points", ("ruby-format",), '<x id="1"/> has <x id="2"/> points'),
+    ],
+)
+def test_the_whole_directive_is_one_placeholder(text: str, flags: tuple[str, ...], sent: str) -> None:
+    protected = protect(text, flags)
+    assert protected.text == sent
+    assert restore(protected.text, protected) == text
+
+
+def test_a_bracketed_number_in_prose_stays_text() -> None:
+    assert protect("Footnote [1] and 50% [2]").text == "Footnote [1] and 50% [2]"
