@@ -12,6 +12,10 @@ of the venv installed as users install it (:mod:`bench.harness.installed`), roun
 - ``merge``: the floor's reading, the merge itself (:func:`pipeline.catalogs.merge.merge_read`: the
   matching, fuzzy matching included, and the new text) and writing its result: the library's work
   with nothing of the command around it;
+- ``stdlib_imports``: the interpreter and the modules of the standard library the whole command imports (and
+  the interpreter's own start-up modules), no work;
+- ``foreign_imports``: those and the third-party modules it imports (rapidfuzz, where the template adds
+  messages to match), no work: ``imports`` less these is what importing the pipeline's own modules costs;
 - ``imports``: the interpreter and every module the whole command imports, and no work;
 - ``command``: ``pipeline refresh --merge-only --quiet``, as the row runs it (the configuration, the
   catalogs' discovery, the lock, the journal, the state saved);
@@ -31,6 +35,7 @@ import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -130,10 +135,14 @@ def measure(project: str, change: str, root: Path, rounds: int, instructions: bo
         [python, "-c", _MODULES], cwd=root, env=env, check=True, capture_output=True, text=True
     ).stderr.split()
     ours = [name for name in modules if name == "pipeline" or name.startswith("pipeline.")]
+    foreign = [name for name in modules if name not in ours]
+    stdlib = [name for name in foreign if name.partition(".")[0] in sys.stdlib_module_names]
     layers = {
         "python_c_pass": [python, "-c", "pass"],
         "floor": [python, "-c", _FLOOR, str(pot), str(target)],
         "merge": [python, "-c", _MERGE, str(pot), str(target)],
+        "stdlib_imports": [python, "-c", _IMPORTS, str(pot), str(target), *stdlib],
+        "foreign_imports": [python, "-c", _IMPORTS, str(pot), str(target), *foreign],
         "imports": [python, "-c", _IMPORTS, str(pot), str(target), *modules],
         "command": [str(Path(python).with_name("pipeline")), "refresh", "--merge-only", "--quiet"],
         "msgmerge": ["msgmerge", "--previous", "--quiet", "-o", str(root / "msgmerge.out"), str(published), str(pot)],

@@ -54,11 +54,18 @@ class MergeResult(NamedTuple):
 
 
 class _Block(NamedTuple):
-    """One entry of the output: its lines, and the template position it serves (None: obsolete)."""
+    """One entry of the output, and the lines before it: the file's lines ``start`` to ``end`` (copied as they
+    are: the lines before the entry, and the entry itself where the merge leaves it as it is), then
+    ``lines``, made by the merge; and the template position it serves (None: obsolete).
 
-    lines: list[str]
+    An entry left as it is is a range of the file, never a list of its lines: most entries of a merge
+    stay as they are, and the ranges of neighbours are copied as one.
+    """
+
     position: int | None
-    gap: list[str]  # the lines before it in the original file (blank lines, mostly)
+    start: int
+    end: int
+    lines: Sequence[str] = ()
 
 
 #: An entry's ``#:`` lines, stripped: its references as written, parsed only where they are compared
@@ -140,7 +147,8 @@ def _plural(entry: Entry) -> bool:
 
 
 def _key(entry: Entry) -> tuple[str | None, str, str | None]:
-    return entry.msgctxt, entry.msgid, entry.msgid_plural if _plural(entry) else None
+    # _plural(entry), written out: this runs for every entry of both files
+    return entry.msgctxt, entry.msgid, entry.msgid_plural if entry.msgid_plural or entry.msgstr_plural else None
 
 
 def _translated(entry: Entry) -> bool:
@@ -152,10 +160,9 @@ class _Merger:
         self.catalog, self.entries, self.lines = catalog, catalog.spans, lines
         self.template, self.template_lines = template.entries, template.lines
         self.template_metadata = template.metadata
-        self.ranges = [(span.first, span.msgstr_end) for span in catalog.spans]  # each entry's lines
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
         self.final_newline = not lines or lines[-1].endswith("\n")
-        if not self.final_newline and self.ranges and self.ranges[-1][1] == len(lines):
+        if not self.final_newline and self.entries and self.entries[-1].msgstr_end == len(lines):
             # The last entry's last line: wherever the entry goes, a line follows it (the file's missing
             # newline is taken off the whole text again at the end). Every other line of an entry
             # has its newline, so entries are copied as they are, and new lines end as they are made.
@@ -164,8 +171,10 @@ class _Merger:
         self.flagged_fuzzy = 0  # kept entries made fuzzy by a format or range the template added
 
     def run(self, raw: bytes) -> MergeResult:
-        live = {_key(e): i for i, e in enumerate(self.entries) if not e.obsolete}
-        dead = {_key(e): i for i, e in enumerate(self.entries) if e.obsolete}
+        live: dict[tuple[str | None, str, str | None], int] = {}
+        dead: dict[tuple[str | None, str, str | None], int] = {}
+        for i, e in enumerate(self.entries):
+            (dead if e.obsolete else live)[_key(e)] = i
         serves: dict[int, int] = {}  # catalog entry -> template position it keeps serving as is
         revived: dict[int, int] = {}  # template position -> obsolete entry brought back
         unmatched: list[int] = []
@@ -193,15 +202,15 @@ class _Merger:
         for i, positions in lent.items():
             if len(positions) == 1 and i not in serves and not self.entries[i].obsolete:
                 in_place[i] = positions[0]
-        blocks = self._existing_blocks(serves, in_place, fuzzy, used)
+        blocks = self._existing_blocks(serves, in_place, used)
         new_blocks = [(pos, self._fuzzy_lines(pos, fuzzy[pos])) for pos in fuzzy if pos not in in_place.values()]
         new_blocks += [(pos, self._revived_lines(pos, i)) for pos, i in revived.items()]
         new_blocks += [(pos, self._new_lines(pos)) for pos in unmatched if pos not in fuzzy]
-        blocks = _placed(blocks, [_Block(entry_lines, pos, [self.newline]) for pos, entry_lines in sorted(new_blocks)])
-        obsoleted = [i for i, e in enumerate(self.entries) if not e.obsolete and i not in used and _translated(e)]
-        removed = sum(1 for i, e in enumerate(self.entries) if not e.obsolete and i not in used and not _translated(e))
-        blocks += [_Block(self._obsolete_lines(i), None, [self.newline]) for i in obsoleted]
-        data = self._render(blocks)
+        blocks = _placed(blocks, [_Block(pos, 0, 0, [self.newline, *lines]) for pos, lines in sorted(new_blocks)])
+        unused = [i for i, e in enumerate(self.entries) if not e.obsolete and i not in used]
+        obsoleted = [i for i in unused if _translated(self.entries[i])]
+        blocks += [_Block(None, 0, 0, [self.newline, *self._obsolete_lines(i)]) for i in obsoleted]
+        data = self._render([*blocks, self.tail])
         return MergeResult(
             data,
             data != raw,
@@ -209,41 +218,47 @@ class _Merger:
             fuzzy=len(fuzzy) + self.flagged_fuzzy,
             obsoleted=len(obsoleted),
             revived=len(revived),
-            removed=removed,
+            removed=len(unused) - len(obsoleted),
         )
 
-    def _existing_blocks(
-        self, serves: dict[int, int], in_place: dict[int, int], fuzzy: dict[int, int], used: set[int]
-    ) -> list[_Block]:
+    def _existing_blocks(self, serves: dict[int, int], in_place: dict[int, int], used: set[int]) -> list[_Block]:
         """The catalog's entries that stay where they are, each with the lines before it."""
         blocks: list[_Block] = []
         previous_end = self._header_end()
-        for i, (first, end) in enumerate(self.ranges):
-            gap = self.lines[previous_end:first]
-            previous_end = end
-            entry = self.entries[i]
-            if i in serves:
-                blocks.append(_Block(self._kept_lines(i, serves[i]), serves[i], gap))
-            elif i in in_place:
-                blocks.append(_Block(self._fuzzy_lines(in_place[i], i), in_place[i], gap))
+        serving, replacing = serves.get, in_place.get
+        for i, entry in enumerate(self.entries):
+            start, first, previous_end = previous_end, entry.first, entry.msgstr_end
+            if (pos := serving(i)) is not None:
+                lines = self._kept_lines(i, pos)
+                blocks.append(_Block(pos, start, previous_end) if lines is None else _Block(pos, start, first, lines))
+            elif (pos := replacing(i)) is not None:
+                blocks.append(_Block(pos, start, first, self._fuzzy_lines(pos, i)))
             elif entry.obsolete and i not in used:
-                blocks.append(_Block(self.lines[first:end], None, gap))
-        self.tail = self.lines[previous_end:]
+                blocks.append(_Block(None, start, previous_end))
+        self.tail = _Block(None, previous_end, len(self.lines))  # what follows the last entry
         return blocks
 
     def _header_end(self) -> int:
         """Where the header entry ends; the blank lines after it belong to the first entry."""
-        end = self.ranges[0][0] if self.ranges else len(self.lines)
+        end = self.entries[0].first if self.entries else len(self.lines)
         while end > 0 and not self.lines[end - 1].strip():
             end -= 1
         return end
 
     def _render(self, blocks: list[_Block]) -> bytes:
         out = self._header()
+        lines = self.lines
+        start = end = 0  # the file's lines not copied yet: neighbours in the file are copied as one range
         for block in blocks:
-            out.extend(block.gap)
-            out.extend(block.lines)
-        out.extend(self.tail)
+            if block.start != end:
+                out.extend(lines[start:end])
+                start = block.start
+            end = block.end
+            if block.lines:
+                out.extend(lines[start:end])
+                out.extend(block.lines)
+                start = end
+        out.extend(lines[start:end])
         text = "".join(out)
         if not self.final_newline:
             text = text.rstrip("\r\n")  # keep a missing final newline missing
@@ -265,16 +280,17 @@ class _Merger:
 
     # -- entry lines -------------------------------------------------------------------------------
 
-    def _kept_lines(self, i: int, pos: int) -> list[str]:
-        """An entry the template keeps: as it is, unless the template's comments or flags changed."""
-        first, end = self.ranges[i]
+    def _kept_lines(self, i: int, pos: int) -> list[str] | None:
+        """An entry the template keeps: None where it stays as it is, else its lines with the template's comments
+        and flags."""
         old, t = self.entries[i], self.template[pos]
+        first = old.first
         # Comment lines written as the template's (an entry whose source did not move, or a template
         # made from this catalog) hold its comments, flags and references: nothing to read from them.
         same_lines = self.lines[first : old.msgid_line] == self.template_lines[t.first : t.msgid_line]
         if same_lines or (old.comment == t.comment and _same_formats(old, t) and self._same_references(i, pos)):
-            return self.lines[first:end]
-        block = self.lines[first:end]
+            return None
+        block = self.lines[first : old.msgstr_end]
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         comments = [ln for ln in block[:body] if not ln.lstrip().startswith(_TEMPLATE_COMMENT)]
         previous = [ln for ln in block[:body] if ln.lstrip().startswith("#|")]
@@ -342,8 +358,7 @@ class _Merger:
         return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
 
     def _translator_comments(self, i: int) -> list[str]:
-        first, end = self.ranges[i]
-        block = self.lines[first:end]
+        block = self.lines[self.entries[i].first : self.entries[i].msgstr_end]
         return [
             ln
             for ln in block
@@ -380,8 +395,7 @@ class _Merger:
         return self._ended([*self._template_comments(pos, False), *_source_lines(t), *self._target_lines(t, None)])
 
     def _obsolete_lines(self, i: int) -> list[str]:
-        first, end = self.ranges[i]
-        block = self.lines[first:end]
+        block = self.lines[self.entries[i].first : self.entries[i].msgstr_end]
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         head = [ln for ln in block[:body] if not ln.startswith(("#.", "#:"))]
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
@@ -406,7 +420,10 @@ def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
 
     One pass over both: as the template positions of ``new`` grow, the last block before each one
     can only move down the list (one search per new block made a merge quadratic: a third of its time).
+    The blocks between two places are copied as one slice.
     """
+    if not new:
+        return blocks
     by_position = sorted((b.position, k) for k, b in enumerate(blocks) if b.position is not None)
     after: dict[int, list[_Block]] = {}  # index of the block they follow (-1: the start) -> new blocks
     last, j = -1, 0
@@ -416,10 +433,13 @@ def _placed(blocks: list[_Block], new: list[_Block]) -> list[_Block]:
             last = max(last, by_position[j][1])
             j += 1
         after.setdefault(last, []).append(block)
-    placed = after.get(-1, [])
-    for k, block in enumerate(blocks):
-        placed.append(block)
-        placed.extend(after.get(k, ()))
+    placed: list[_Block] = []
+    done = 0  # blocks[:done] are placed
+    for k in sorted(after):
+        placed += blocks[done : k + 1]
+        placed += after[k]
+        done = k + 1
+    placed += blocks[done:]
     return placed
 
 

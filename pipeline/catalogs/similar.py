@@ -94,8 +94,7 @@ class Lenders:
             score_cutoff=FUZZY_THRESHOLD - _ROUNDING,
             limit=None,
         )
-        matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq1(text)
+        matcher = None  # made for the first source that neither holds the text nor is held by it
         best, best_ratio = None, FUZZY_THRESHOLD
         for source, bound, j in ranked:
             if bound < best_ratio - _ROUNDING:
@@ -103,6 +102,9 @@ class Lenders:
             k = self._order[low + j]
             ratio = contained_ratio(text, source)
             if ratio is None:
+                if matcher is None:
+                    matcher = difflib.SequenceMatcher(None, autojunk=False)
+                    matcher.set_seq1(text)
                 matcher.set_seq2(source)
                 ratio = matcher.ratio()
             if ratio > best_ratio or (ratio == best_ratio and (best is None or k < best)):

@@ -31,10 +31,10 @@ def layouts(draw: st.DrawFn) -> tuple[list[_Block], list[_Block]]:
     taken = draw(st.lists(st.booleans(), min_size=len(positions), max_size=len(positions)))
     kept = [p for p, old in zip(positions, taken, strict=True) if old]  # in the catalog's order
     added = sorted(p for p, old in zip(positions, taken, strict=True) if not old)
-    blocks = [_Block([f"kept {p}"], p, []) for p in kept]
+    blocks = [_Block(p, 0, 0, [f"kept {p}"]) for p in kept]
     for _ in range(draw(st.integers(0, 3))):  # obsolete entries, anywhere
-        blocks.insert(draw(st.integers(0, len(blocks))), _Block(["obsolete"], None, []))
-    return blocks, [_Block([f"new {p}"], p, []) for p in added]
+        blocks.insert(draw(st.integers(0, len(blocks))), _Block(None, 0, 0, ["obsolete"]))
+    return blocks, [_Block(p, 0, 0, [f"new {p}"]) for p in added]
 
 
 @given(layouts())
