@@ -25,7 +25,7 @@ def _catalog(tmp_path: Path, lang: str, rule: str = "nplurals=2; plural=(n != 1)
     return path
 
 
-@pytest.mark.parametrize(("lang", "forms"), [("ar", 6), ("cy", 6), ("ru", 3), ("he", 3), ("ar_EG", 6)])
+@pytest.mark.parametrize(("lang", "forms"), [("ar", 6), ("cy", 6), ("ru", 3), ("ar_EG", 6)])
 def test_two_forms_where_cldr_has_more_are_warned_with_the_header_line(tmp_path: Path, lang: str, forms: int) -> None:
     (warning,) = read_catalog(_catalog(tmp_path, lang)).warnings
     assert warning.startswith(f"Plural-Forms on line 9 says nplurals=2 for {lang}, but CLDR has {forms} plural forms")
@@ -36,12 +36,18 @@ def test_two_forms_where_cldr_has_more_are_warned_with_the_header_line(tmp_path:
     [
         ("de", "nplurals=2; plural=(n != 1);"),
         ("fr", "nplurals=2; plural=(n > 1);"),  # CLDR's "many" is for millions: no whole number below 1000
+        ("he", "nplurals=2; plural=(n != 1);"),  # what gettext's msginit writes for Hebrew (CLDR: 3)
         ("cy", "nplurals=4; plural=(n==1) ? 0 : (n==2) ? 1 : (n != 8 && n != 11) ? 2 : 3;"),  # GNOME's choice
         ("ar", "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);"),
     ],
 )
 def test_a_rule_cldr_agrees_with_or_a_team_chose_is_not_warned(tmp_path: Path, lang: str, rule: str) -> None:
     assert read_catalog(_catalog(tmp_path, lang, rule)).warnings == ()
+
+
+def test_hebrew_with_another_two_form_rule_than_msginits_is_warned(tmp_path: Path) -> None:
+    (warning,) = read_catalog(_catalog(tmp_path, "he", "nplurals=2; plural=(n > 1);")).warnings
+    assert warning.startswith("Plural-Forms on line 9 says nplurals=2 for he, but CLDR has 3 plural forms")
 
 
 def test_a_catalog_without_plural_entries_is_not_warned(tmp_path: Path) -> None:
