@@ -210,6 +210,11 @@ def plural_header(
     return PluralHeader(cldr, add_at, warnings=(missing,) if plurals else ())
 
 
+#: The rules gettext's msginit writes (gettext-tools/src/plural-table.c) where CLDR gives whole numbers more forms
+#: and the header two or fewer: Hebrew's alone (CLDR: one, two, other). Spaces removed.
+_MSGINIT_RULES = {"he": "(n!=1)"}
+
+
 def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple[str, ...]:
     """A warning when the header gives ``language`` two forms or fewer where its whole numbers take more in
     CLDR (Arabic's six): the rule is followed as written, as msgfmt follows it, but the team should know.
@@ -220,6 +225,8 @@ def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple
     forms = WHOLE_NUMBER_FORMS.get(base)
     if forms is None or rule.nplurals >= len(forms):
         return ()
+    if _MSGINIT_RULES.get(base) == "".join(rule.expression.split()):
+        return ()  # what gettext's own msginit writes for it: gettext's convention, not an oversight
     where = f" on line {line}" if line is not None else ""
     return (
         f"Plural-Forms{where} says nplurals={rule.nplurals} for {language}, but CLDR has {len(forms)} plural forms for "
