@@ -122,6 +122,8 @@ class TextLines(Sequence[str]):
 
 #: A CR that ends a line by itself (old Mac line endings), not as part of a CRLF.
 _LONE_CR = lazy_regex(rb"\r(?!\n)")
+#: CRs that end a line with a line feed after them (CRLF, or CR CR LF: a blank, then CRLF, to msgfmt).
+_CRS_LF = lazy_regex(rb"\r+\n")
 #: A line that starts a comment to msgfmt, which runs on to the next line feed: "#", "#,", "#:", "#|" ... but
 #: not "#~", an obsolete entry's line, whose marker msgfmt reads as a mode (that also lasts to the line feed).
 _COMMENT = lazy_regex(rb"[ \t\f\v]*#")
@@ -131,9 +133,10 @@ _OBSOLETE = lazy_regex(rb"[ \t\f\v]*#~")
 def lone_crs(raw: bytes) -> bool:
     """Whether ``raw``'s lines end with a CR alone (old Mac line endings), as its first line does (as write-back
     takes its newline from the first line). A lone CR inside a line of a file of LF or CRLF lines is read
-    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment."""
+    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment; so are CRs before a CRLF (a CRLF
+    file converted again, CR CR LF), which leave the line ended by its line feed."""
     cr = raw.find(b"\r")
-    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n":
+    if cr == -1 or _CRS_LF().match(raw, cr):
         return False
     lf = raw.find(b"\n", 0, cr)
     return lf == -1
