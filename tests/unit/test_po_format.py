@@ -221,6 +221,18 @@ def test_a_crlf_catalog_with_a_cr_too_many_per_line_is_no_old_mac_catalog(tmp_pa
     merge(path, template)  # not refused as a catalog of old Mac line endings
 
 
+def test_lone_crs_in_the_first_comment_of_an_lf_catalog_are_no_old_mac_catalog(tmp_path: Path) -> None:
+    """A first comment with lone CRs in it (``# title\\r\\r# more``) in a catalog of LF lines: msgfmt reads it as
+    one comment line, and so is it read: lines numbered by line feeds, and what is written ends with LF alone."""
+    path = tmp_path / "de.po"
+    body = HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);") + 'msgid "a"\nmsgstr ""\n'
+    path.write_bytes(b"# Project title\r\r# more\n" + body.encode())
+    catalog = read_catalog(path)
+    assert [u.line for u in catalog.units] == [8]
+    written = catalog.render({0: ("A long translation, " * 6,)})
+    assert b"\r" not in written.replace(b"# Project title\r\r# more\n", b"")
+
+
 NO_WRAP_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
 LONG = "This site is not able to apply these updates automatically, so you will have to do it yourself."
 
