@@ -204,7 +204,8 @@ def test_a_crlf_catalog_with_a_cr_too_many_per_line_is_no_old_mac_catalog(tmp_pa
     from pipeline.catalogs.merge import merge
 
     path = tmp_path / "de.po"
-    body = HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);") + 'msgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr "B"\n'
+    body = HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);")
+    body += 'msgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr "B"\n'
     path.write_bytes(body.replace("\n", "\r\r\n").encode())
     catalog = read_catalog(path)
     assert [u.line for u in catalog.units] == [7, 10]
