@@ -129,14 +129,14 @@ _OBSOLETE = lazy_regex(rb"[ \t\f\v]*#~")
 
 
 def lone_crs(raw: bytes) -> bool:
-    """Whether ``raw``'s lines end with a CR alone (old Mac line endings), as its first line does (as write-back
-    takes its newline from the first line). A lone CR inside a line of a file of LF or CRLF lines is read
-    as msgfmt reads it, as a blank: ``# note\\r# more`` is one comment."""
+    """Whether ``raw``'s lines end with a CR alone (old Mac line endings): its first line does (as write-back
+    takes its newline from the first line), and lone CRs outnumber line feeds. Lone CRs in a file of LF or
+    CRLF lines are read as msgfmt reads them, as blanks: ``# note\\r# more`` is one comment, even on the first
+    line, and so is a CR before a CRLF (CR CR LF, a CRLF file converted again)."""
     cr = raw.find(b"\r")
-    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n":
+    if cr == -1 or raw[cr + 1 : cr + 2] == b"\n" or raw.find(b"\n", 0, cr) != -1:
         return False
-    lf = raw.find(b"\n", 0, cr)
-    return lf == -1
+    return raw.count(b"\r") - raw.count(b"\r\n") > raw.count(b"\n")
 
 
 def as_read(path: Path, raw: bytes) -> bytes:

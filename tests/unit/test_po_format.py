@@ -197,6 +197,43 @@ def test_a_comment_ended_by_a_bare_cr_that_hides_entries_from_msgfmt_is_refused(
     assert info.value.line == 10
 
 
+def test_a_crlf_catalog_with_a_cr_too_many_per_line_is_no_old_mac_catalog(tmp_path: Path) -> None:
+    """Lines ended by CR CR LF (a CRLF catalog converted to CRLF again): msgfmt reads the first CR as a blank
+    and counts lines by their line feeds, so the catalog is read as one of CRLF lines, not of lone CRs (a blank
+    line after each): its lines are numbered as msgfmt numbers them, and refresh does not refuse it."""
+    from pipeline.catalogs.merge import merge
+
+    path = tmp_path / "de.po"
+    body = HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);")
+    body += 'msgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr "B"\n'
+    path.write_bytes(body.replace("\n", "\r\r\n").encode())
+    catalog = read_catalog(path)
+    assert [u.line for u in catalog.units] == [7, 10]
+    assert catalog.render({}) == path.read_bytes()
+    written = catalog.render({0: ("A",)}, mark_fuzzy=False)  # the line written ends with CRLF
+    assert written == path.read_bytes().replace(b'msgstr ""\r\r\n\r', b'msgstr "A"\r\n\r')
+    path.write_bytes(path.read_bytes() + b'msgid "a"\r\r\nmsgstr "A"\r\r\n')
+    with pytest.raises(CatalogError) as info:
+        read_catalog(path)
+    assert info.value.line == 12  # where msgfmt reports the duplicate
+    template = tmp_path / "de.pot"
+    template.write_text(body.replace('msgstr "B"', 'msgstr ""'), encoding="utf-8")
+    path.write_bytes(body.replace("\n", "\r\r\n").encode())
+    merge(path, template)  # not refused as a catalog of old Mac line endings
+
+
+def test_lone_crs_in_the_first_comment_of_an_lf_catalog_are_no_old_mac_catalog(tmp_path: Path) -> None:
+    """A first comment with lone CRs in it (``# title\\r\\r# more``) in a catalog of LF lines: msgfmt reads it as
+    one comment line, and so is it read: lines numbered by line feeds, and what is written ends with LF alone."""
+    path = tmp_path / "de.po"
+    body = HEADER.format(lang="de", plural="nplurals=2; plural=(n != 1);") + 'msgid "a"\nmsgstr ""\n'
+    path.write_bytes(b"# Project title\r\r# more\n" + body.encode())
+    catalog = read_catalog(path)
+    assert [u.line for u in catalog.units] == [8]
+    written = catalog.render({0: ("A long translation, " * 6,)})
+    assert b"\r" not in written.replace(b"# Project title\r\r# more\n", b"")
+
+
 NO_WRAP_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
 LONG = "This site is not able to apply these updates automatically, so you will have to do it yourself."
 
