@@ -123,7 +123,7 @@ def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
     ("german", "exit_code"), [(("429", "429", "ok"), ExitCode.OK), (("500",), ExitCode.PARTIAL)], ids=["429", "500"]
 )
 def test_a_request_waiting_for_room_goes_once_the_one_in_flight_settles_after_429s_or_a_failure(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, german: tuple[str, ...], exit_code: ExitCode
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, german: tuple[str, ...], exit_code: int
 ) -> None:
     # One ticket: the Polish request waits for the German one without it, which needs it again after each
     # 429; a German request that fails settles nothing billed. Neither waits forever, nor stops the run.
