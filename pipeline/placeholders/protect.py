@@ -216,7 +216,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     valid = False
     if grammars:
         directives, valid = _directives(core, grammars)
-    fixed, ordered_outer, outer = beside_outer(directives, outer)
+    fixed, ordered_outer, outer = beside_outer(core, directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
         fixed += [

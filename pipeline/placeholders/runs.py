@@ -81,11 +81,12 @@ class Disjoint:
 
 
 def beside_outer(
-    directives: list[Span], outer: list[tuple[int, int, str]]
+    core: str, directives: list[Span], outer: list[tuple[int, int, str]]
 ) -> tuple[list[Span], set[int], list[tuple[int, int, str]]]:
-    """Of a text's format directives and its ``outer`` spans (markup, quoted code; ``(start, end, kind)`` in order):
-    the directives apart from ``outer``, the indexes of ``outer`` holding an ordered directive, and ``outer`` less
-    the tags a directive holds (Ruby's ``%<n>d``)."""
+    """Of the format directives of ``core`` and its ``outer`` spans (markup, quoted code; ``(start, end, kind)`` in
+    order): the directives apart from ``outer``, the indexes of ``outer`` holding an ordered directive, and ``outer``
+    less the tags a directive holds before its conversion letter (Ruby's ``%<n>d``; not ``50%<br/>%s``, whose
+    ``%<br/>%`` would take the ``%`` of the ``%s`` after it and leave its ``s`` as text)."""
     if not outer:  # no markup nor quoted code (most texts): every directive stands as it is
         return list(directives), set(), outer
     fixed: list[Span] = []
@@ -98,6 +99,8 @@ def beside_outer(
                 ordered_outer.add(inside)
             continue
         crossing = placed.crossing(start, end)
+        if crossing and not core[end - 1].isalpha():
+            continue
         if all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
             swallowed.update(crossing)  # tags the conversion follows: %<n>d, never %<PRIuMAX> (glue.py judges it)
             fixed.append((start, end, kind, ordered))

@@ -32,3 +32,19 @@ def test_the_whole_directive_is_one_placeholder(text: str, flags: tuple[str, ...
 
 def test_a_bracketed_number_in_prose_stays_text() -> None:
     assert protect("Footnote [1] and 50% [2]").text == "Footnote [1] and 50% [2]"
+
+
+@pytest.mark.parametrize(
+    ("text", "sent"),
+    [
+        # Ruby's grammar reads "%<br/>%" as a directive whose conversion is the next '%': taken whole, the
+        # tag went with it and so did the '%' of the directive after it, whose "s" went to the engine as text.
+        ("50%<br/>%s", '50%<x id="1"/><x id="2"/>'),
+        ("Done: 100%<br/>%{count} left", 'Done: 100%<x id="1"/><x id="2"/> left'),
+        ("%<PRIuMAX>%%", '%<x id="1"/><x id="2"/>'),
+    ],
+)
+def test_a_tag_before_a_percent_sign_is_markup_not_a_directive_name(text: str, sent: str) -> None:
+    protected = protect(text, ("ruby-format",))
+    assert protected.text == sent
+    assert restore(protected.text, protected) == text

@@ -119,6 +119,49 @@ def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
     assert billed == [0, 51] and report.totals.billed_characters == 51
 
 
+@pytest.mark.parametrize(
+    ("german", "exit_code"), [(("429", "429", "ok"), ExitCode.OK), (("500",), ExitCode.PARTIAL)], ids=["429", "500"]
+)
+def test_a_request_waiting_for_room_goes_once_the_one_in_flight_settles_after_429s_or_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, german: tuple[str, ...], exit_code: int
+) -> None:
+    # One ticket: the Polish request waits for the German one without it, which needs it again after each
+    # 429; a German request that fails settles nothing billed. Neither waits forever, nor stops the run.
+    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
+        return function(*args)
+
+    monkeypatch.setattr(asyncio, "to_thread", inline)
+    settings = project(tmp_path, langs=("de", "pl"))
+    settings = settings._replace(service=replace(settings.service, concurrency=1), context="none")
+    time_, script, answered = VirtualTime(), list(german), []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages":
+            return languages_answer(("de", "pl"))
+        if request.url.path != "/v2/translate":
+            return httpx.Response(404, json={"message": "not found"})
+        body = json.loads(request.content)
+        await time_.sleep(0.05)
+        what = script.pop(0) if body["target_lang"] == "DE" else "ok"
+        answered.append((body["target_lang"], what))
+        if what != "ok":
+            return httpx.Response(int(what), headers={"Retry-After": "0"}, json={"message": what})
+        billed = 0 if body["target_lang"] == "DE" else sum(map(len, body["text"]))
+        texts = [{"text": t, "detected_source_language": "EN"} for t in body["text"]]
+        return httpx.Response(200, json={"translations": texts, "billed_characters": billed})
+
+    class Service:
+        def factory(self) -> ClientFactory:
+            transport = httpx.MockTransport(handler)
+            return lambda: AsyncClient(
+                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)
+            )
+
+    report = run(settings._replace(max_characters=60), Service())
+    assert answered == [("DE", what) for what in german] + [("PL", "ok")]
+    assert report.stopped is None and report.exit_code == exit_code and report.totals.billed_characters == 51
+
+
 def test_a_zero_budget_sends_nothing_but_serves_the_cache(tmp_path: Path) -> None:
     settings = project(tmp_path)
     original = (tmp_path / DE).read_bytes()
