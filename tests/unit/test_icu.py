@@ -163,6 +163,15 @@ def test_a_case_holding_markup_is_not_copied_into_the_categories_added() -> None
     assert "few" not in "".join(p.text for p in protected.placeholders)
 
 
+def test_a_case_holding_markup_outside_xliff_is_copied_into_the_categories_added() -> None:
+    # A PO catalog's HTML has no inline ids to repeat: Russian's few and many get the <b> of other, as
+    # the engine needs them to write "2 файла" and "5 файлов" (without them ICU shows other's form).
+    source = "{n, plural, one {<b>#</b> file} other {<b>#</b> files}}"
+    protected = protect(source, ("icu-locale:ru",))
+    assert [p.text for p in protected.placeholders].count("<b>") == 4
+    assert "few {" in restore(protected.text, protected)
+
+
 def test_a_case_holding_escaped_markup_is_not_copied_either() -> None:
     # Symfony's ICU XLIFF escapes its HTML: "&lt;b&gt;#&lt;/b&gt; files". Four copies of &lt;/b&gt;
     # where the source has two: the gate refused every answer, and the unit was never written.
