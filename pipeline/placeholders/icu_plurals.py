@@ -70,18 +70,20 @@ class Expanded(NamedTuple):
 
 
 @functools.lru_cache(maxsize=1024)
-def expand(text: str, locale: str) -> Expanded:
+def expand(text: str, locale: str, xliff: bool = False) -> Expanded:
     """``text`` with every plural argument given the CLDR categories of ``locale`` it lacks.
 
     Tags are read as blanks: an ICU message a tag's attribute shows (Angular's ``<ph equiv="ICU"
-    disp="{minutes, plural, ...}"/>``) is markup, which must come back as it was sent.
+    disp="{minutes, plural, ...}"/>``) is markup, which must come back as it was sent. In an XLIFF
+    unit (``xliff``) a plural whose ``other`` case holds markup keeps the source's categories: copies
+    would repeat inline ids XLIFF wants unique, and the gate refuses markup the source has fewer times.
     """
     spans = icu.spans(_TAG().sub(lambda m: " " * len(m.group()), text) if "<" in text else text)
     categories = _categories(locale)
     if not spans or categories is None:
         return Expanded(text)
     tree = _tree(text, spans, [0])
-    out = _Writer(text, categories)
+    out = _Writer(text, categories, xliff)
     out.items(tree, 0, len(text), None)
     return Expanded("".join(out.parts), tuple(out.added)) if out.added else Expanded(text)
 
@@ -170,8 +172,8 @@ def _tree(text: str, spans: list[icu.Span], at: list[int], until_close: bool = F
 class _Writer:
     """Writes a message again, adding the missing categories before each plural's ``other`` case."""
 
-    def __init__(self, text: str, categories: tuple[_Numbers, _Numbers]) -> None:
-        self.text, self.categories = text, categories
+    def __init__(self, text: str, categories: tuple[_Numbers, _Numbers], xliff: bool) -> None:
+        self.text, self.categories, self.xliff = text, categories, xliff
         self.parts: list[str] = []
         self.added: list[tuple[int, int | None]] = []
         self.length = 0
@@ -205,7 +207,7 @@ class _Writer:
         numbers = {tag: _representative(ns, exact) for tag, ns in wanted.items() if tag not in keys}
         missing = {tag: n for tag, n in numbers.items() if n is not False}
         other = next((case for case in arg.cases if _key(self.text, case) == "other"), None)
-        if other is not None and _MARKUP().search(self.text, other.key.end, other.end):
+        if self.xliff and other is not None and _MARKUP().search(self.text, other.key.end, other.end):
             missing = {}  # copies of its markup: XLIFF's inline ids would repeat, and the gate refuses them
         for case in arg.cases:
             if case is other and missing:

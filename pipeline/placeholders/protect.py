@@ -127,7 +127,7 @@ def _protect(text: str, flags: tuple[str, ...]) -> Protected:
     locale = icu_plurals.locale_of(flags)
     numbers: dict[int, int] = {}  # where an added ICU case starts -> the number in place of its '#'
     if locale is not None:  # the target's plural categories, added to the source's ICU plurals
-        expanded = icu_plurals.expand(core, locale)
+        expanded = icu_plurals.expand(core, locale, XLIFF_INLINE in flags)
         core, numbers = expanded.text, {at: n for at, n in expanded.added if n is not None}
         triggered = triggered or _triggered(core)
     pieces: list[str] = []
