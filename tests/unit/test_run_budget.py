@@ -15,6 +15,7 @@ import pytest
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
+from pipeline.config import Settings
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
 from pipeline.run.records import Remaining
@@ -31,6 +32,30 @@ def sent_texts(service: FakeService) -> list[str]:
 
 def pairs(service: FakeService) -> set[tuple[str, str]]:
     return {(r["target_lang"], t) for r in service.requests for t in r["text"]}
+
+
+def _german_and_polish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, concurrency: int) -> Settings:
+    """A German and a Polish catalog, sent ``concurrency`` requests at a time without context grouping,
+    with worker threads' work (scan, plan) run inline: the virtual clock moves on only while the event
+    loop waits, so which request is in flight when another is ready is the same on any machine."""
+
+    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
+        return function(*args)
+
+    monkeypatch.setattr(asyncio, "to_thread", inline)
+    settings = project(tmp_path, langs=("de", "pl"))
+    return settings._replace(service=replace(settings.service, concurrency=concurrency), context="none")
+
+
+class _Handled:
+    """A service that is ``handler`` (a request is tried once: its own test says what follows a refusal)."""
+
+    def __init__(self, handler: Callable[[httpx.Request], Any]) -> None:
+        self.handler = handler
+
+    def factory(self) -> ClientFactory:
+        transport = httpx.MockTransport(self.handler)
+        return lambda: AsyncClient("http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1))
 
 
 def test_budget_fitting_takes_the_prefix_that_fits() -> None:
@@ -87,12 +112,7 @@ def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
     # requests in flight held 16,493 characters of it. A request that does not fit beside the requests
     # in flight now waits for them to be billed. Here the German request (54 characters, billed nothing)
     # is in flight when the Polish one (51) asks for room in a budget of 60.
-    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
-        return function(*args)
-
-    monkeypatch.setattr(asyncio, "to_thread", inline)
-    settings = project(tmp_path, langs=("de", "pl"))
-    settings = settings._replace(service=replace(settings.service, concurrency=2), context="none")
+    settings = _german_and_polish(tmp_path, monkeypatch, concurrency=2)
     time_ = VirtualTime()
     billed: list[int] = []
 
@@ -107,14 +127,7 @@ def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
         texts = [{"text": t, "detected_source_language": "EN"} for t in body["text"]]
         return httpx.Response(200, json={"translations": texts, "billed_characters": billed[-1]})
 
-    class BetaGerman:
-        def factory(self) -> ClientFactory:
-            transport = httpx.MockTransport(handler)
-            return lambda: AsyncClient(
-                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)
-            )
-
-    report = run(settings._replace(max_characters=60), BetaGerman())
+    report = run(settings._replace(max_characters=60), _Handled(handler))
     assert report.stopped is None and report.exit_code == ExitCode.OK
     assert billed == [0, 51] and report.totals.billed_characters == 51
 
@@ -127,12 +140,7 @@ def test_a_request_waiting_for_room_goes_once_the_one_in_flight_settles_after_42
 ) -> None:
     # One ticket: the Polish request waits for the German one without it, which needs it again after each
     # 429; a German request that fails settles nothing billed. Neither waits forever, nor stops the run.
-    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
-        return function(*args)
-
-    monkeypatch.setattr(asyncio, "to_thread", inline)
-    settings = project(tmp_path, langs=("de", "pl"))
-    settings = settings._replace(service=replace(settings.service, concurrency=1), context="none")
+    settings = _german_and_polish(tmp_path, monkeypatch, concurrency=1)
     time_, script, answered = VirtualTime(), list(german), []
 
     async def handler(request: httpx.Request) -> httpx.Response:
@@ -150,14 +158,7 @@ def test_a_request_waiting_for_room_goes_once_the_one_in_flight_settles_after_42
         texts = [{"text": t, "detected_source_language": "EN"} for t in body["text"]]
         return httpx.Response(200, json={"translations": texts, "billed_characters": billed})
 
-    class Service:
-        def factory(self) -> ClientFactory:
-            transport = httpx.MockTransport(handler)
-            return lambda: AsyncClient(
-                "http://fake.invalid", "k", transport=transport, retry=RetryPolicy(max_attempts=1)
-            )
-
-    report = run(settings._replace(max_characters=60), Service())
+    report = run(settings._replace(max_characters=60), _Handled(handler))
     assert answered == [("DE", what) for what in german] + [("PL", "ok")]
     assert report.stopped is None and report.exit_code == exit_code and report.totals.billed_characters == 51
 
@@ -202,12 +203,7 @@ def test_requests_for_all_languages_share_one_concurrency_limit(
 ) -> None:
     # The virtual clock moves on whenever the event loop waits, a worker thread's scan or plan included: they
     # run inline here, so that the German requests are still in flight when the Polish ones are ready.
-    async def inline(function: Callable[..., Any], /, *args: Any) -> Any:
-        return function(*args)
-
-    monkeypatch.setattr(asyncio, "to_thread", inline)
-    settings = project(tmp_path, langs=("de", "pl"))
-    settings = settings._replace(service=replace(settings.service, concurrency=2), context="none")
+    settings = _german_and_polish(tmp_path, monkeypatch, concurrency=2)
     in_flight, peak, langs_in_flight = 0, 0, set()
     time_ = VirtualTime()  # an answer takes 0.05 s of it: the others get sent meanwhile, on any machine
 
