@@ -95,8 +95,7 @@ class PoCatalog:
         # (and where the last ends): a bytes object per line would cost more than the text itself.
         self._raw = read.raw
         self._starts = read.starts
-        self._newline = _terminator(self._line(0)).decode() if len(read.starts) > 1 else "\n"
-        self._newline = self._newline or "\n"  # a file of one line, without a newline
+        self._newline = (_terminator(self._line(0)).decode() if len(read.starts) > 1 else "") or "\n"  # one line: LF
         # A comment line written into a file of lone CRs ends with CRLF: msgfmt runs a comment on to a line feed.
         self._comment_end = "\r\n" if self._newline == "\r" else self._newline
         self.metadata: Mapping[str, str] = dict(read.metadata)
@@ -408,9 +407,10 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
-    plurals = any(not s.obsolete for s in compress(spans, map(_FORMS, spans)))  # msgid_plural "" has forms too
-    forms = frozenset(_forms_written(s) for s in spans if not s.obsolete and any(s.msgstr_plural.values()))
-    rule = plural_header(path, fields, field_line(raw_lines, header_lines, b"Plural-Forms"), add_at, plurals, forms)
+    live_plurals = [s for s in compress(spans, map(_FORMS, spans)) if not s.obsolete]  # msgid_plural "" too
+    forms = frozenset(_forms_written(s) for s in live_plurals if any(s.msgstr_plural.values()))
+    plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
+    rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
     read = PoRead(
         path,
         raw,
