@@ -330,13 +330,14 @@ class _Merger:
         from pipeline.placeholders.grammars import check_entry, grammars_for, range_of  # the front door: formats
 
         newly = [g.flag for g in grammars_for(t.flags) if g not in grammars_for(old.flags)]
-        sources = (t.msgid, t.msgid_plural) if _plural(t) else (t.msgid,)
+        often = form_of = None
         if _plural(t):
+            sources: tuple[str, ...] = (t.msgid, t.msgid_plural)
             targets = [old.msgstr_plural.get(k, "") for k in range(self.nplurals)]
+            often = _often(self.catalog.plural)
+            form_of = self.catalog.plural.form_for if self.catalog.plural else None
         else:
-            targets = [old.msgstr]
-        often = _often(self.catalog.plural) if _plural(t) else None
-        form_of = self.catalog.plural.form_for if self.catalog.plural and _plural(t) else None
+            sources, targets = (t.msgid,), [old.msgstr]
         flags = [*newly, *(f for f in t.flags if f.startswith("range:"))]
         if newly and check_entry(flags, sources, targets, often, form_of):
             return True
