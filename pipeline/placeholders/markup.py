@@ -248,10 +248,12 @@ def is_code_name(tag: str, text: str) -> bool:
     if name in _KEYS or _KEY_CHORD().fullmatch(name):
         return True  # even glued to a command: ":help iccf<Enter>"
     # One name, one thing: a metavariable where any occurrence is one ("[<channel>] ... closes <channel>").
-    for where in (found.start() for found in re.finditer(re.escape(tag), text)):
+    where = text.find(tag)  # each occurrence, found as a string: no regex compiled per tag a catalog holds
+    while where != -1:
         before, after = text[:where], text[where + len(tag) :]
         if _glued_before(before) or _BESIDE_AFTER().match(after) or _quoted(before, after):
             return False
+        where = text.find(tag, where + len(tag))
     if name in _EXPANSIONS:
         return True
     # A regex of its own per name: compiled only where the text holds the dotted name at all.
