@@ -34,7 +34,10 @@ States written (``mark_fuzzy`` true / false):
   the step before ``reviewed`` and ``final``), with ``subState="pipeline:needs-review"`` /
   ``subState="pipeline:mt"``.
 
-States read: a missing, empty or whitespace-only target is untranslated. A filled target is fuzzy
+States read: a missing, empty or whitespace-only target is untranslated, and so is a target that is
+the source's copy where the file says no translation was started (1.2 ``new`` or ``needs-translation``
+on the target, 2.x ``initial`` written on the segment): merge tools bring new strings that way
+(ng-extract-i18n-merge, xliffmerge), and it is filled in place. Any other filled target is fuzzy
 when 1.2 says ``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment
 carries our ``pipeline:needs-review``); otherwise it is translated.
 """
@@ -84,6 +87,8 @@ _UNFINISHED_12 = frozenset(
         "needs-review-l10n",
     }
 )
+# How merge tools bring a new string (ng-extract-i18n-merge, xliffmerge): the source copied into the target.
+_NOT_STARTED_12 = frozenset({"new", "needs-translation"})
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -321,8 +326,9 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
             continue
         target_span = located[target] if target is not None else None
         target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
-        if not target_inner.strip():
-            state = UnitState.UNTRANSLATED
+        copy = target_inner == inner and _not_started(target, segment)
+        if copy or not target_inner.strip():
+            state, target_inner = UnitState.UNTRANSLATED, ""
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
         flags = (XLIFF_INLINE, *limits)
@@ -430,6 +436,14 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
             state = segment.get("state", "initial")
             finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
             yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
+
+
+def _not_started(target: etree._Element | None, segment: etree._Element | None) -> bool:
+    """The file says the unit's translation is not started (1.2 target ``new`` or ``needs-translation``,
+    2.x segment ``initial`` written out): a target that copies the source is then a stand-in."""
+    if segment is not None:
+        return segment.get("state") == "initial"
+    return target is not None and target.get("state") in _NOT_STARTED_12
 
 
 def _translatable(element: etree._Element) -> bool:

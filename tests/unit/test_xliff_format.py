@@ -95,8 +95,40 @@ def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated() -
         UnitState.TRANSLATED,
         UnitState.TRANSLATED,
     ]
-    assert catalog.units[4].targets == ("Move",)  # pre-filled by a tool or a human: never overwritten
+    assert catalog.units[4].targets == ("Verschieben",)  # a draft, though not started: never overwritten
     assert all(u.flags == (XLIFF_INLINE,) and u.nforms == 1 and not u.plural for u in catalog.units)
+
+
+def test_a_target_that_copies_the_source_in_a_not_started_state_is_untranslated() -> None:
+    # Angular merge tools (ng-extract-i18n-merge, xliffmerge) bring a new string as its source copied
+    # into the target, 1.2 state="new" (or needs-translation), 2.0 segment state="initial": a stand-in,
+    # not a translation. A target that differs, or one no state marks as not started, is somebody's.
+    v12, v20 = read("xliff12_new_targets_copy_the_source.xlf"), read("xliff20_initial_targets_copy_the_source.xlf")
+    assert [u.state for u in v12.units] == [UnitState.UNTRANSLATED] * 2 + [
+        UnitState.FUZZY,
+        UnitState.TRANSLATED,
+        UnitState.TRANSLATED,
+    ]
+    assert [u.state for u in v20.units] == [UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.FUZZY]
+    assert v12.units[0].targets == ("",) and v12.units[2].targets == ("Rechercher",)
+    after = translate_all(v12)
+    assert changed_lines((DATA / "xliff12_new_targets_copy_the_source.xlf").read_bytes(), after) == [
+        '-        <source>Reload the application.</source><target state="new">Reload the application.</target>',
+        '+        <source>Reload the application.</source><target state="needs-review-translation"'
+        ' state-qualifier="leveraged-mt">RELOAD THE APPLICATION.</target>',
+        '-        <source> Visit the platform in "<x id="INTERPOLATION" equiv-text="{{ lang }}"/>" </source>'
+        '<target state="needs-translation"> Visit the platform in "<x id="INTERPOLATION" equiv-text="{{ lang }}"/>" </target>',
+        '+        <source> Visit the platform in "<x id="INTERPOLATION" equiv-text="{{ lang }}"/>" </source>'
+        '<target state="needs-review-translation" state-qualifier="leveraged-mt">'
+        ' VISIT THE PLATFORM IN "<x id="INTERPOLATION" equiv-text="{{ lang }}"/>" </target>',
+    ]
+    after = translate_all(v20)
+    assert changed_lines((DATA / "xliff20_initial_targets_copy_the_source.xlf").read_bytes(), after) == [
+        '-      <segment state="initial">',
+        '+      <segment state="translated" subState="pipeline:needs-review">',
+        '-        <target> The spot for <ph id="0" equiv="INTERPOLATION" disp="{{ sport }}"/>. </target>',
+        '+        <target> THE SPOT FOR <ph id="0" equiv="INTERPOLATION" disp="{{ sport }}"/>. </target>',
+    ]
 
 
 def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes() -> None:
