@@ -502,6 +502,14 @@ def test_apple_format_specifiers_are_placeholders() -> None:
     assert protect("50%less, 100%hello", (XLIFF_INLINE,)).placeholders == ()  # lengths only before integers
 
 
+def test_apple_stringsdict_variables_are_one_placeholder() -> None:
+    # Xcode exports a .stringsdict's format key as "%#@files@": the name between the @s is the key of
+    # its plural rule, looked up at run time, so a translated name ("%#@fileß@") breaks the lookup.
+    protected = protect("You have %#@files@ in %1$#@d_folders@ (%@)", (XLIFF_INLINE,))
+    assert [ph.text for ph in protected.placeholders] == ["%#@files@", "%1$#@d_folders@", "%@"]
+    assert protected.text == 'You have <x id="1"/> in <x id="2"/> (<x id="3"/>)'
+
+
 REAL_WORLD = ["angular_messages.fr.xlf", "symfony_messages.fr.xlf", "xcode_de.xliff", "okapi_xliff20.fr.xlf"]
 
 
