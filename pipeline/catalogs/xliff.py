@@ -37,7 +37,8 @@ States written (``mark_fuzzy`` true / false):
 States read: a missing, empty or whitespace-only target is untranslated, and so is a target that is
 the source's copy where the file says no translation was started (1.2 ``new`` or ``needs-translation``
 on the target, 2.x ``initial`` written on the segment): merge tools bring new strings that way
-(ng-extract-i18n-merge, xliffmerge), and it is filled in place. Any other filled target is fuzzy
+(ng-extract-i18n-merge, xliffmerge), and so is the source behind Symfony's ``__`` prefix (what its
+``translation:extract`` writes for a new message); both are filled in place. Any other filled target is fuzzy
 when 1.2 says ``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment
 carries our ``pipeline:needs-review``); otherwise it is translated.
 """
@@ -89,6 +90,8 @@ _UNFINISHED_12 = frozenset(
 )
 # How merge tools bring a new string (ng-extract-i18n-merge, xliffmerge): the source copied into the target.
 _NOT_STARTED_12 = frozenset({"new", "needs-translation"})
+#: What Symfony's ``translation:extract`` puts before a new message's source in its target (``--prefix``).
+SYMFONY_NEW_PREFIX = "__"
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -326,8 +329,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
             continue
         target_span = located[target] if target is not None else None
         target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
-        copy = target_inner == inner and _not_started(target, segment)
-        if copy or not target_inner.strip():
+        if not target_inner.strip() or _stand_in(source, target, segment, inner, target_inner):
             state, target_inner = UnitState.UNTRANSLATED, ""
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
@@ -438,12 +440,23 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
             yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
 
 
-def _not_started(target: etree._Element | None, segment: etree._Element | None) -> bool:
-    """The file says the unit's translation is not started (1.2 target ``new`` or ``needs-translation``,
-    2.x segment ``initial`` written out): a target that copies the source is then a stand-in."""
-    if segment is not None:
-        return segment.get("state") == "initial"
-    return target is not None and target.get("state") in _NOT_STARTED_12
+def _stand_in(
+    source: etree._Element, target: etree._Element | None, segment: etree._Element | None, inner: str, target_inner: str
+) -> bool:
+    """Whether the target holds what a tool put there for a new string, not a translation.
+
+    Merge tools copy the source into a target whose state says the translation is not started (1.2
+    ``new`` or ``needs-translation``, 2.x ``initial`` written on the segment); Symfony's
+    ``translation:extract`` writes the source behind its ``__`` prefix (in CDATA where it holds
+    ``& < >``), which the application would show as it is.
+    """
+    if target is None:
+        return False
+    if target_inner == inner:
+        if segment is not None:
+            return segment.get("state") == "initial"
+        return target.get("state") in _NOT_STARTED_12
+    return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 
 def _translatable(element: etree._Element) -> bool:

@@ -130,6 +130,23 @@ def test_a_target_that_copies_the_source_in_a_not_started_state_is_untranslated(
     ]
 
 
+def test_symfony_extracts_new_messages_behind_its_prefix_and_they_are_untranslated() -> None:
+    # `translation:extract --force` fills a new message's target with "__" and the source (in CDATA
+    # where the text holds & < >); the application shows "__Welcome" until somebody translates it.
+    catalog = read("symfony_extract_new_messages.de.xlf")
+    states = [UnitState.UNTRANSLATED, UnitState.UNTRANSLATED, UnitState.TRANSLATED, UnitState.TRANSLATED]
+    assert [u.state for u in catalog.units] == states
+    assert [u.targets for u in catalog.units] == [("",), ("",), ("Abmelden",), ("__init",)]
+    after = translate_all(catalog)
+    mt = '<target state="needs-review-translation" state-qualifier="leveraged-mt">'
+    assert changed_lines((DATA / "symfony_extract_new_messages.de.xlf").read_bytes(), after) == [
+        "-        <target>__Welcome, %name%!</target>",
+        f"+        {mt}WELCOME, %name%!</target>",
+        "-        <target><![CDATA[__Terms & conditions]]></target>",
+        f"+        {mt}TERMS &amp; CONDITIONS</target>",
+    ]
+
+
 def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes() -> None:
     catalog = read("xliff12_existing_targets.xlf")
     before = (DATA / "xliff12_existing_targets.xlf").read_bytes()
