@@ -71,7 +71,8 @@ from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
-NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
+NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 keeps the 2.0 namespace
+NS_22 = "urn:oasis:names:tc:xliff:document:2.2"  # 2.2 has its own, for the same core elements
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
 REVIEW_SUBSTATE = "pipeline:needs-review"
@@ -307,7 +308,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         raise CatalogError(where, exc.reason, exc.line) from None
     root = tree.getroot()
     name = etree.QName(root)
-    if name.localname != "xliff" or name.namespace not in (NS_12, NS_2):
+    if name.localname != "xliff" or name.namespace not in (NS_12, NS_2, NS_22):
         raise CatalogError(
             where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
         )
@@ -409,7 +410,7 @@ def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
 
 def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
     """(source, target, segment, source, notes, finished, limits, name) per segment of every translatable unit."""
-    q = f"{{{NS_2}}}"
+    q = f"{{{etree.QName(root).namespace}}}"
     profiles = {file: profiles_of(file) for file in root.iterchildren(f"{q}file")}
     for unit in root.iter(f"{q}unit"):
         if not _translatable(unit):

@@ -196,6 +196,17 @@ def test_xliff2_state_and_substate_go_on_the_segment(tmp_path: Path) -> None:
     assert [u.state for u in read_catalog(path).units] == [UnitState.TRANSLATED] * 3
 
 
+def test_xliff22_with_its_own_namespace_is_read_and_written() -> None:
+    catalog = read("xliff22_namespace.xlf")
+    assert catalog.language == "de" and catalog.units[0].notes == "Shown on the start page"
+    assert [u.state for u in catalog.units] == [UnitState.UNTRANSLATED, UnitState.TRANSLATED]
+    assert changed_lines((DATA / "xliff22_namespace.xlf").read_bytes(), translate_all(catalog)) == [
+        "-      <segment>",
+        '+      <segment state="translated" subState="pipeline:needs-review">',
+        '+        <target>HELLO <ph id="1"/>, SEE <pc id="2">THE GUIDE</pc></target>',
+    ]
+
+
 def test_xliff2_ignorable_translate_no_and_notes() -> None:
     catalog = read("xliff20_ignorable_segments_notes.xlf")
     assert [u.sources[0] for u in catalog.units] == ["Welcome.", "Let us begin.", "Have fun."]
