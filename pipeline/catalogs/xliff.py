@@ -34,13 +34,10 @@ States written (``mark_fuzzy`` true / false):
   the step before ``reviewed`` and ``final``), with ``subState="pipeline:needs-review"`` /
   ``subState="pipeline:mt"``.
 
-States read: a missing, empty or whitespace-only target is untranslated, and so is a target that is
-the source's copy where the file says no translation was started (1.2 ``new`` or ``needs-translation``
-on the target, 2.x ``initial`` written on the segment): merge tools bring new strings that way
-(ng-extract-i18n-merge, xliffmerge), and so is the source behind Symfony's ``__`` prefix (what its
-``translation:extract`` writes for a new message); both are filled in place. Any other filled target is fuzzy
-when 1.2 says ``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment
-carries our ``pipeline:needs-review``); otherwise it is translated.
+States read: a missing, empty or whitespace-only target is untranslated, and so is what a tool wrote
+for a new string (:func:`_stand_in`), filled in place. Any other filled target is fuzzy when 1.2 says
+``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment carries our
+``pipeline:needs-review``); otherwise it is translated.
 """
 
 from __future__ import annotations
@@ -89,10 +86,8 @@ _UNFINISHED_12 = frozenset(
         "needs-review-l10n",
     }
 )
-# How merge tools bring a new string (ng-extract-i18n-merge, xliffmerge): the source copied into the target.
 _NOT_STARTED_12 = frozenset({"new", "needs-translation"})
-#: What Symfony's ``translation:extract`` puts before a new message's source in its target (``--prefix``).
-SYMFONY_NEW_PREFIX = "__"
+SYMFONY_NEW_PREFIX = "__"  # what Symfony's ``translation:extract`` puts before a new message's source
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -444,13 +439,9 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
 def _stand_in(
     source: etree._Element, target: etree._Element | None, segment: etree._Element | None, inner: str, target_inner: str
 ) -> bool:
-    """Whether the target holds what a tool put there for a new string, not a translation.
-
-    Merge tools copy the source into a target whose state says the translation is not started (1.2
-    ``new`` or ``needs-translation``, 2.x ``initial`` written on the segment); Symfony's
-    ``translation:extract`` writes the source behind its ``__`` prefix (in CDATA where it holds
-    ``& < >``), which the application would show as it is.
-    """
+    """Whether the target holds what a tool wrote for a new string: the source copied where the state says
+    the translation is not started (1.2 ``new``/``needs-translation``, 2.x ``initial`` written out), as
+    Angular's merge tools do, or behind Symfony's ``__`` prefix (its ``translation:extract``)."""
     if target is None:
         return False
     if target_inner == inner:
