@@ -489,6 +489,5 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
     language it does not offer is said once, as a run would say it."""
     reads, inputs = run.connections.reads, run.inputs
     if reads.offered is None and inputs.options.dry_run and inputs.settings.service.embedded:
-        _, languages = await reads.languages()
-        run.ledger.service_languages(languages)
+        run.ledger.service_languages((await run.connections.languages()).hash)
     return reads.offered
