@@ -345,8 +345,11 @@ class Resolver:
             judge.refuse_targets(texts, offered, run.inputs.settings.unsupported_languages == "skip")
             batches = send.batches(texts, offered, judge.failed)
             ledger.requests(0, context_requests(texts, len(batches)))
-            segments = sum(len(p.refs) for p in texts.values())
-            ledger.log(f"sending {segments} segments ({len(texts)} unique texts) in about {len(batches)} requests")
+            sending = [item for items, _ in batches for item in items]  # the refused ones are errors, said apart
+            if sending:
+                segments = sum(len(p.refs) for p in sending)
+                requests = f"{len(batches)} request{'s' if len(batches) > 1 else ''}"
+                ledger.log(f"sending {segments} segments ({len(sending)} unique texts) in about {requests}")
             await sender.send_all(batches)
             if judge.outcome.retry:
                 segments = sum(len(p.refs) for p in judge.outcome.retry.values())
