@@ -15,17 +15,8 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.model import Issue, Severity, said_once
+from tests.unit.test_first_hour import project
 
-CONFIG = """\
-source_lang = "en"
-catalogs = ["locale/*.po"]
-[service]
-url = "embedded"
-[cache]
-dir = ".cache"
-[report]
-dir = "report"
-"""
 #: The shape of Django's French catalogs: a header of two forms, entries with three (msgstr[2] for "many").
 FRENCH = (
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n'
@@ -44,8 +35,7 @@ def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("PIPELINE_SERVICE_URL", "PIPELINE_AUTH_KEY", "PIPELINE_CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    (tmp_path / "locale").mkdir()
-    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    project(tmp_path, {})  # test_first_hour's: the embedded service, catalogs in locale/, the report in report/
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
