@@ -58,17 +58,20 @@ __all__ = [
 # --- Shared parts of a printf conversion ---------------------------------------------------------
 
 #: printf forms safe to detect without a format flag (where "100%" is just text): Apple's %@ and
-#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too.
+#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too, and
+#: Apple's stringsdict variables whole (%#@files@: the name is the key of a plural rule).
 SAFE_PRINTF = r"""
     %
     (?:[0-9]+\$)?               # argument position
+    (?:\#@[A-Za-z_][A-Za-z0-9_]*@   # a stringsdict variable, %#@files@ or %1$#@d_files@: one piece
+    |
     (?:\([A-Za-z_]\w*\))?       # Python mapping key
     [-+#0]?                     # one flag at most, never a space: "100% discount" is text
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
     (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     (?:(?:ll|l|z)[diuxX]        # an integer with its length
-      |[sdifuxXeEgGc%@])        # or a plain conversion
+      |[sdifuxXeEgGc%@]))       # or a plain conversion
 """
 
 #: An argument named by an identifier or a number: the safe brace kind and ICU arguments share it.
