@@ -232,6 +232,30 @@ def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
     assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
 
 
+#: web_mail_tracker_code.po (zabbix, roundup, verbatim): a part of the source that picks the entry -> code
+#: that must come back as it is.
+WEB_CODE = {
+    "ZBX_SOCKET_BYTES_LIMIT": ["%1$s", "%2$s", "ZBX_SOCKET_BYTES_LIMIT", "include/defines.inc.php"],
+    "Roundup trackers index": ["<html><head><title>", "</title></head>", "<body><h1>", "</h1><ol>"],
+    "the password be changed": ["%(name)s", "%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s"],
+    "your registration": ["%(name)s", "%(tracker)s", "%(url)s?@action=confrego&otk=%(otk)s"],
+}
+
+
+def test_paths_document_tags_and_links_built_by_directives_of_web_apps_come_back_as_they_were(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    root, report = _translate(tmp_path, ["web_mail_tracker_code.po"])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "web_mail_tracker_code.po").units}
+    assert len(targets) == len(WEB_CODE)
+    for part, code in WEB_CODE.items():
+        source = next(s for s in targets if part in s)
+        assert CYRILLIC.search(targets[source]), targets[source]
+        assert [token for token in code if token not in targets[source]] == [], targets[source]
+    msgfmt_check(root / "web_mail_tracker_code.po")
+    assert main(["check", str(root / "web_mail_tracker_code.po")]) == 0
+
 def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
     """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word."""
     text = "Mail a@b.example or @jack about @media, %@ and @GPG@-agent: 50%less, 50%Discount, @-expanded"
