@@ -194,7 +194,8 @@ BRACE_SET = r"""
 """
 
 #: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
-#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
+#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``,
+#: ``include/defines.inc.php``: every dot of the name, or its last part is sent as a word). An absolute
 #: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
 #: Its alternatives, in order; the scan searches each where the text holds what it needs (the first and
 #: third a slash, the second a dot, the last a colon and a backslash).
@@ -215,7 +216,9 @@ PATH_RELATIVE = r"""
     (?<![\w/.~:\\-])
     [A-Za-z0-9_.+-]+            # a relative path's first folder
     (?:/[A-Za-z0-9_.+-]+)*      # more folders
-    /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
+    /[A-Za-z0-9_+-]+            # the file's name
+    (?:\.[A-Za-z0-9_+-]+)*      #   and its inner dotted parts: defines.inc.php, jquery.min.js, a.tar.gz
+    \.[A-Za-z0-9]{1,8}\b        # its extension
 """
 WINDOWS_PATH = r"""\b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
 """
