@@ -245,13 +245,28 @@ IDENTIFIER = r"""
     | \b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b                  # capitals, then small letters: OAuth, ETag
 """
 
-#: A URL with any scheme, and a scheme alone as help texts name it: ``https://example.org/x``,
-#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``.
-URL = r"""
+#: A URL: one with any scheme, and a scheme alone as help texts name it (``https://example.org/x``,
+#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``); and
+#: a query, with the end of the path it is glued to, where directives build the rest of the link
+#: (roundup's ``%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s``) or a text shows it alone
+#: (``?format=json``): its field names are the program's, its values what the program reads. Its
+#: alternatives, in order; the scan searches the first where the text holds ``:/``, the second where it
+#: holds ``?`` and ``=``.
+URL_WITH_SCHEME = r"""
     \b[a-z][a-z0-9+.-]*[a-z0-9]  # the scheme, two characters or more (C:/ is a Windows path)
     :/{1,3}                     # file:/home, smb://, trash:///
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
+URL_QUERY = r"""
+    [A-Za-z0-9_.~/-]*           # the path's last part, glued to it: user?@template=
+    \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
+    [^\s<>"'`&]*                # its value
+    (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
+    (?<![.,;:!?)\]])             # without the sentence's punctuation after it
+"""
+URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
+#: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
+URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
 
 #: A file name glued to a directive or a brace field: ``"%s_%s.spl"``, ``%s_ascii.spl``, ``{name}.txt``:
 #: the program builds the name; a word of it translated names another file.

@@ -74,7 +74,6 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
     "build-macro": ("@",),
-    "url": (_SCHEME,),
     "email": ("@",),
     "at-abbreviation": ("@",),
     "template": ("{",),
@@ -104,6 +103,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "url": ((grammar.URL_WITH_SCHEME, (_SCHEME,)), (grammar.URL_QUERY, ("?", "="))),
     "path": (
         (grammar.PATH_ROOTED, ("/",)),
         (grammar.DOTFILE, (".",)),
