@@ -239,6 +239,7 @@ WEB_CODE = {
     "Roundup trackers index": ["<html><head><title>", "</title></head>", "<body><h1>", "</h1><ol>"],
     "the password be changed": ["%(name)s", "%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s"],
     "your registration": ["%(name)s", "%(tracker)s", "%(url)s?@action=confrego&otk=%(otk)s"],
+    "processor usage in Hz": ["<url>", "<uuid>"],  # "usage" is a word here, no usage line's label
 }
 
 
