@@ -42,6 +42,7 @@ _LABELS = {
     "ex-command": "command",
     "protocol-command": "command",
     "command-synopsis": "command",
+    "quoted-command": "command",
     "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",

@@ -232,12 +232,16 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF().finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
-    if triggered:  # a usage synopsis's program and subcommands, as a user types them
-        fixed += [
-            (start, end, synopsis.KIND, False)
-            for start, end in synopsis.command_words(core)
-            if not any(a < end and start < b for a, b, _, _ in fixed)
-        ]
+    if triggered:  # a usage synopsis's program and subcommands, and a quoted command, as a user types them
+        for kind, found in (
+            (synopsis.KIND, synopsis.command_words(core)),
+            (synopsis.QUOTED_KIND, synopsis.quoted_command(core)),
+        ):
+            fixed += [
+                (start, end, kind, False)
+                for start, end in found
+                if not any(a < end and start < b for a, b, _, _ in fixed)
+            ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
 

@@ -104,6 +104,15 @@ def test_url_changes_are_warnings_not_errors() -> None:
     assert problems and {p.severity for p in problems} == {"warning"}
 
 
+def test_a_quoted_command_is_judged_as_code_a_translator_may_adapt() -> None:
+    # git's German translators quote a command the source names bare, and keep the quoted ones' words
+    assert check_translation("git write-tree failed", '"git write-tree" schlug fehl') == []
+    kept = check_translation('(use "git add <file>...")', '(benutzen Sie "git add <Datei>...")')
+    assert kept == []
+    dropped = check_translation('(use "git add <file>...")', '(benutzen Sie "git hinzufügen <Datei>...")')
+    assert [(p.severity, p.reason) for p in dropped] == [("warning", "placeholder 'git add' missing")]
+
+
 def test_relaxed_plural_form_may_only_drop_trailing_arguments() -> None:
     # Polish form 0 is used for n == 1 only, so it may leave out arguments, but not the first of two.
     flags = ["c-format"]

@@ -257,6 +257,21 @@ def test_paths_document_tags_and_links_built_by_directives_of_web_apps_come_back
     msgfmt_check(root / "web_mail_tracker_code.po")
     assert main(["check", str(root / "web_mail_tracker_code.po")]) == 0
 
+
+def test_a_quoted_command_keeps_what_a_user_types_and_its_metavariables_are_translated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    root, report = _translate(tmp_path, ["quoted_commands.po"])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    targets = [u.targets[0] for u in read_catalog(root / "quoted_commands.po").units]
+    assert len(targets) == 3 and all(CYRILLIC.search(t) for t in targets), targets
+    assert re.search(r"'gnucash-cli --quotes get <[\u0400-\u04ff]+>'", targets[0]), targets[0]
+    assert '"roundup-server -c help"' in targets[1] and re.match(r" -c <[\u0400-\u04ff]+> ", targets[1]), targets[1]
+    assert re.search(r'"git add <[\u0400-\u04ff]+>\.\.\."', targets[2]), targets[2]
+    msgfmt_check(root / "quoted_commands.po")
+    assert main(["check", str(root / "quoted_commands.po")]) == 0
+
+
 def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
     """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word."""
     text = "Mail a@b.example or @jack about @media, %@ and @GPG@-agent: 50%less, 50%Discount, @-expanded"

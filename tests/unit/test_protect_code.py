@@ -101,6 +101,19 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
                 ("<body>", "html-tag"),
             ],
         ),
+        # a quoted command: what a user types, up to a metavariable (gnucash, roundup, git)
+        (
+            "Please use 'gnucash-cli --quotes get <datafile>' or \u201cgit rebase --onto <base> --force\u201d",
+            (),
+            [
+                ("gnucash-cli", "quoted-command"),
+                ("--quotes", "option"),
+                ("get", "quoted-command"),
+                ("git rebase", "quoted-command"),
+                ("--onto", "option"),
+                ("--force", "option"),
+            ],
+        ),
         # a URL's query: alone, after a file, and glued to the directives that build the link (roundup)
         ("Add ?format=json or see index.php?id=3&x=1.", (), [("?format=json", "url"), ("index.php?id=3&x=1", "url")]),
         (
@@ -135,6 +148,7 @@ def test_code_is_protected_whatever_the_flag(
         "_Zoom, Save _as, E_xit, Pre_view",  # GTK mnemonics: words a GNOME translator translates
         "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
         "Is a=b? Why? Because.",  # a question mark is a query's only before a field and its =
+        "it's 'save as' or \"open file\" and don't 'x'",  # quoted words without an option or metavariable
     ],
 )
 def test_prose_that_looks_like_code_is_left_to_translate(text: str) -> None:
