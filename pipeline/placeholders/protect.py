@@ -233,13 +233,13 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
     if triggered:  # a usage synopsis's program and subcommands, and a quoted command, as a user types them
-        for kind, found in (
+        for command_kind, words in (
             (synopsis.KIND, synopsis.command_words(core)),
             (synopsis.QUOTED_KIND, synopsis.quoted_command(core)),
         ):
             fixed += [
-                (start, end, kind, False)
-                for start, end in found
+                (start, end, command_kind, False)
+                for start, end in words
                 if not any(a < end and start < b for a, b, _, _ in fixed)
             ]
     fixed.sort()
