@@ -43,6 +43,7 @@ _LABELS = {
     "protocol-command": "command",
     "command-synopsis": "command",
     "quoted-command": "command",
+    "quoted-regex": "pattern",
     "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",

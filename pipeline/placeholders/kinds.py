@@ -20,6 +20,8 @@ from pipeline.placeholders.runs import Span
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
 # decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
+    # Before the e-mail addresses and paths a pattern holds: '^.*@example\.com'.
+    "quoted-regex": grammar.QUOTED_REGEX,
     "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
@@ -73,6 +75,7 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
+    "quoted-regex": ("'\"", "\\.^$"),
     "build-macro": ("@",),
     "email": ("@",),
     "at-abbreviation": ("@",),

@@ -157,13 +157,17 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a dotfile
 #: after a folder (``0~/.config``: the folder glued to a word, the dotfile not), a small letter before a
 #: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()``, a protocol's
-#: command (``CWD``) or a URL's query (``?format=``): a text without any holds no placeholder.
+#: command (``CWD``), a URL's query (``?format=``) or a quoted pattern (``'^.*@example\\.com'``): a text
+#: without any holds no placeholder.
 TRIGGERS = re.compile(
     r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|/\.|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
     + "|"
     + grammar.PROTOCOL_VERBS
     + "|"
     + grammar.URL_QUERY_HINT
+    + "|(?x:"
+    + grammar.QUOTED_REGEX
+    + ")"
 )
 #: The characters of TRIGGERS alone: a class the regex engine skips ahead to, where the whole alternation
 #: (a lookbehind, ``\w``) is tried at every position. Most texts that hold a trigger hold one of these.
@@ -177,6 +181,7 @@ _TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
 _STARTING = re.compile(r"[-/~.](?<![\w/.~\\-][-/~.])")
 _BETWEEN = re.compile(r"[./](?<=\w[./])(?=\w)")
 _QUERY = re.compile(grammar.URL_QUERY_HINT)
+_QUOTED_REGEX = re.compile(grammar.QUOTED_REGEX, re.VERBOSE)
 
 
 def _triggered(core: str) -> bool:
@@ -191,6 +196,7 @@ def _triggered(core: str) -> bool:
         or _BETWEEN.search(core) is not None
         or kinds.CASED.search(core) is not None
         or ("?" in core and _QUERY.search(core) is not None)
+        or (("'" in core or '"' in core) and _QUOTED_REGEX.search(core) is not None)
         or (kinds.CAPITALS_HINT.search(core) is not None and TRIGGERS.search(core) is not None)
     )
 

@@ -240,6 +240,7 @@ WEB_CODE = {
     "the password be changed": ["%(name)s", "%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s"],
     "your registration": ["%(name)s", "%(tracker)s", "%(url)s?@action=confrego&otk=%(otk)s"],
     "processor usage in Hz": ["<url>", "<uuid>"],  # "usage" is a word here, no usage line's label
+    "Regexps begin with": ["'^.*@example\\.com'"],
 }
 
 

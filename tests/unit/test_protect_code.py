@@ -114,6 +114,8 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
                 ("--force", "option"),
             ],
         ),
+        # a quoted regular expression, without its quotes (mailman's postorius)
+        ("Regexps begin with '^' as in '^.*@example\\.com'.", (), [("^.*@example\\.com", "quoted-regex")]),
         # a URL's query: alone, after a file, and glued to the directives that build the link (roundup)
         ("Add ?format=json or see index.php?id=3&x=1.", (), [("?format=json", "url"), ("index.php?id=3&x=1", "url")]),
         (
@@ -149,6 +151,7 @@ def test_code_is_protected_whatever_the_flag(
         "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
         "Is a=b? Why? Because.",  # a question mark is a query's only before a field and its =
         "it's 'save as' or \"open file\" and don't 'x'",  # quoted words without an option or metavariable
+        "don't 'x.y', it's '^' alone",  # quoted, but no pattern
     ],
 )
 def test_prose_that_looks_like_code_is_left_to_translate(text: str) -> None:
