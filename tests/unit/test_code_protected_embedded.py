@@ -232,6 +232,16 @@ def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
     assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
 
 
+def _translated_and_checked(tmp_path: Path, name: str, msgfmt_check: Callable[[Path], None]) -> dict[str, str]:
+    """The translations `pipeline translate` writes into the fixture ``name``, by source, once it is seen that
+    nothing was refused and that msgfmt and `pipeline check` pass the catalog."""
+    root, report = _translate(tmp_path, [name])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    msgfmt_check(root / name)
+    assert main(["check", str(root / name)]) == 0
+    return {u.sources[0]: u.targets[0] for u in read_catalog(root / name).units}
+
+
 #: web_mail_tracker_code.po (zabbix, roundup, verbatim): a part of the source that picks the entry -> code
 #: that must come back as it is.
 WEB_CODE = {
@@ -247,30 +257,22 @@ WEB_CODE = {
 def test_paths_document_tags_and_links_built_by_directives_of_web_apps_come_back_as_they_were(
     tmp_path: Path, msgfmt_check: Callable[[Path], None]
 ) -> None:
-    root, report = _translate(tmp_path, ["web_mail_tracker_code.po"])
-    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
-    targets = {u.sources[0]: u.targets[0] for u in read_catalog(root / "web_mail_tracker_code.po").units}
+    targets = _translated_and_checked(tmp_path, "web_mail_tracker_code.po", msgfmt_check)
     assert len(targets) == len(WEB_CODE)
     for part, code in WEB_CODE.items():
         source = next(s for s in targets if part in s)
         assert CYRILLIC.search(targets[source]), targets[source]
         assert [token for token in code if token not in targets[source]] == [], targets[source]
-    msgfmt_check(root / "web_mail_tracker_code.po")
-    assert main(["check", str(root / "web_mail_tracker_code.po")]) == 0
 
 
 def test_a_quoted_command_keeps_what_a_user_types_and_its_metavariables_are_translated(
     tmp_path: Path, msgfmt_check: Callable[[Path], None]
 ) -> None:
-    root, report = _translate(tmp_path, ["quoted_commands.po"])
-    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
-    targets = [u.targets[0] for u in read_catalog(root / "quoted_commands.po").units]
+    targets = list(_translated_and_checked(tmp_path, "quoted_commands.po", msgfmt_check).values())
     assert len(targets) == 3 and all(CYRILLIC.search(t) for t in targets), targets
     assert re.search(r"'gnucash-cli --quotes get <[\u0400-\u04ff]+>'", targets[0]), targets[0]
     assert '"roundup-server -c help"' in targets[1] and re.match(r" -c <[\u0400-\u04ff]+> ", targets[1]), targets[1]
     assert re.search(r'"git add <[\u0400-\u04ff]+>\.\.\."', targets[2]), targets[2]
-    msgfmt_check(root / "quoted_commands.po")
-    assert main(["check", str(root / "quoted_commands.po")]) == 0
 
 
 def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
