@@ -95,7 +95,7 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_icu_argument_problems(src, tgt))
-    tgt = synopsis.kept_in(src, _plural_as_argument(src, _names_as_in_source(source, tgt)))
+    tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, tgt)))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
@@ -108,36 +108,6 @@ def _checked(
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
         problems.append(warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
     return tuple(problems)
-
-
-_TAG_AT = lazy_regex(r'<x id="(\d+)"/>')
-
-
-def _names_as_in_source(source: str, target: Protected) -> Protected:
-    """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
-    make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
-    no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
-    text_names = {
-        str(ph.id): ph.text
-        for ph in target.placeholders
-        if ph.kind == markup.CODE_NAME and not markup.is_code_name(ph.text, source)
-    }
-    if not text_names:
-        return target  # most translations: no <word> at all
-    kept: list[Placeholder] = []
-    numbers: dict[str, int] = {}
-    for ph in target.placeholders:
-        if str(ph.id) not in text_names:
-            numbers[str(ph.id)] = len(kept) + 1
-            kept.append(Placeholder(len(kept) + 1, ph.text, ph.kind, ph.ordered))
-
-    def renumbered(m: re.Match[str]) -> str:
-        name = text_names.get(m.group(1))
-        if name is not None:
-            return name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return f'<x id="{numbers[m.group(1)]}"/>'
-
-    return Protected(_TAG_AT().sub(renumbered, target.text), tuple(kept), target.prefix, target.suffix)
 
 
 def format_problems(

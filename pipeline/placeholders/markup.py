@@ -14,9 +14,7 @@ What is markup in a PO string (in XLIFF every inline element is, and so is every
 ``kde-kuit-format`` entry, which msgfmt reads as XML):
 
 - a closing tag, a tag with attributes, a tag that closes itself;
-- a tag whose partner is in the text (``<nobr>…</nobr>``, ``<filename>%1</filename>``), and an element
-  of HTML's in a text that closes elements (``<html><head>…</head><body>``: the end tags of a
-  document come in another string);
+- a tag whose partner is in the text (``<nobr>…</nobr>``), any element of HTML's where the text closes one;
 - an element HTML or Qt's rich text formats text with, alone too (``<b>``, ``<br>``, ``<qt>``).
 
 A lone ``<word>`` with none of these is code when a reader types or a program reads it, and text when it
@@ -207,9 +205,7 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    # Its partner; or, in a text that closes elements (HTML), any element of HTML's: a document's
-    # <html> and <body> whose end tags another string writes (roundup's "<html><head>…</head>\n<body>").
-    closes = closed()
+    closes = closed()  # HTML: roundup's "<html><head>…</head>\n<body>", whose end tags another string writes
     return name in closes or (bool(closes) and name in HTML_ELEMENTS)
 
 
@@ -224,9 +220,9 @@ _KEYS = frozenset(
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
 _KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
-#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage:" label
-#: (not the word: zabbix's "processor usage in Hz, <url> - VMware service URL" names a key's parameter), or
-#: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
+#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage:" label (not
+#: the word: zabbix's "usage in Hz, <url> - …" names a key's parameter), or small words starting it before
+#: an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
 _USAGE = lazy_regex(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage:|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
 #: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
 #: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a

@@ -21,6 +21,11 @@ commands``) names a command the same way.
 
 Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m] even with a single
 patch`` is a sentence, and so is a label's ``usage: see the manual``.
+
+A command quoted in a sentence (``'gnucash-cli --quotes get <datafile>'``) has its words typed as they are
+too (:func:`quoted_command`). Judging a translation, its command words and its lone ``<word>``s are read
+with the source's: a label translated reads as no usage line, yet holds the same command and
+metavariables (:func:`kept_in`, :func:`names_as_in_source`).
 """
 
 from __future__ import annotations
@@ -28,9 +33,10 @@ from __future__ import annotations
 import re
 
 from pipeline.patterns import lazy_regex
+from pipeline.placeholders import markup
 from pipeline.segments import Placeholder, Protected
 
-__all__ = ["KIND", "QUOTED_KIND", "command_words", "kept_in", "quoted_command"]
+__all__ = ["KIND", "QUOTED_KIND", "command_words", "kept_in", "names_as_in_source", "quoted_command"]
 
 #: The kind of the words' placeholder: the synopsis's command, which keeps its place among the options
 #: (:func:`pipeline.placeholders.glue.disordered`).
@@ -298,3 +304,30 @@ def kept_in(source: Protected, target: Protected) -> Protected:
         placeholders.append(Placeholder(len(placeholders) + 1, ph.text, ph.kind, ph.ordered))
         out.append(f'<x id="{len(placeholders)}"/>')
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
+
+
+def names_as_in_source(source: str, target: Protected) -> Protected:
+    """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
+    make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
+    no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
+    text_names = {
+        str(ph.id): ph.text
+        for ph in target.placeholders
+        if ph.kind == markup.CODE_NAME and not markup.is_code_name(ph.text, source)
+    }
+    if not text_names:
+        return target  # most translations: no <word> at all
+    kept: list[Placeholder] = []
+    numbers: dict[str, int] = {}
+    for ph in target.placeholders:
+        if str(ph.id) not in text_names:
+            numbers[str(ph.id)] = len(kept) + 1
+            kept.append(Placeholder(len(kept) + 1, ph.text, ph.kind, ph.ordered))
+
+    def renumbered(m: re.Match[str]) -> str:
+        name = text_names.get(m.group(1))
+        if name is not None:
+            return name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return f'<x id="{numbers[m.group(1)]}"/>'
+
+    return Protected(_TAG().sub(renumbered, target.text), tuple(kept), target.prefix, target.suffix)
