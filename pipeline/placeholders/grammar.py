@@ -48,6 +48,8 @@ __all__ = [
     "SAFE_BRACE",
     "SAFE_PRINTF",
     "TEMPLATE",
+    "TEMPLATE_TAG",
+    "TEMPLATE_VARIABLE",
     "URL",
     "VIM_TYPED",
     "WIKI",
@@ -56,17 +58,20 @@ __all__ = [
 # --- Shared parts of a printf conversion ---------------------------------------------------------
 
 #: printf forms safe to detect without a format flag (where "100%" is just text): Apple's %@ and
-#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too.
+#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too, and
+#: Apple's stringsdict variables whole (%#@files@: the name is the key of a plural rule).
 SAFE_PRINTF = r"""
     %
     (?:[0-9]+\$)?               # argument position
+    (?:\#@[A-Za-z_][A-Za-z0-9_]*@   # a stringsdict variable, %#@files@ or %1$#@d_files@: one piece
+    |
     (?:\([A-Za-z_]\w*\))?       # Python mapping key
     [-+#0]?                     # one flag at most, never a space: "100% discount" is text
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
     (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     (?:(?:ll|l|z)[diuxX]        # an integer with its length
-      |[sdifuxXeEgGc%@])        # or a plain conversion
+      |[sdifuxXeEgGc%@]))       # or a plain conversion
 """
 
 #: An argument named by an identifier or a number: the safe brace kind and ICU arguments share it.
@@ -99,10 +104,13 @@ PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 #: Template variables and tags: {{ name }}, {% tag %}. Not inside a third brace: ``{{{ x }}}`` is wiki
 #: markup, text to gettext and to the reader.
-TEMPLATE = r"""
+TEMPLATE_VARIABLE = r"""
     (?<!\{)\{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
-    | \{%.*?%\}                       # {% tag %}
 """
+TEMPLATE_TAG = r"""
+    \{%.*?%\}                         # {% tag %}: up to the first "%}", whatever it holds (Django reads so)
+"""
+TEMPLATE = "|".join((TEMPLATE_VARIABLE, TEMPLATE_TAG))
 
 #: BBCode-style markup (phpMyAdmin's ``[em]``, ``[a@url]...[/a]``, ``[doc@page]``, a forum's ``[kbd]``):
 #: any name; :mod:`~pipeline.placeholders.markup` decides which are markup ("[x]", "[OPTIONS]" are text).
@@ -362,7 +370,11 @@ COMMAND_SYNOPSIS = r"""
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).
-CODE_IDENTIFIER = r"""\b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*"""
+CODE_IDENTIFIER = r"""
+    (?<!\$)                    # not after a "$": that is a $name, which starts first ("$a$a": each one a
+                                # search that ran on to the end, n of them cost n squared)
+    \b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*
+"""
 
 #: Fortran's OpenMP and OpenACC directives quoted in a compiler's messages: ``!$OMP DO``, ``!$ACC LOOP``,
 #: with the clause words in capitals that follow.

@@ -34,6 +34,7 @@ import re
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import markup
+from pipeline.placeholders.code_names import CodeNames
 from pipeline.segments import Placeholder, Protected
 
 __all__ = ["KIND", "QUOTED_KIND", "command_words", "kept_in", "names_as_in_source", "quoted_command"]
@@ -310,13 +311,14 @@ def names_as_in_source(source: str, target: Protected) -> Protected:
     """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
     make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
     no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
+    if not any(ph.kind == markup.CODE_NAME for ph in target.placeholders):
+        return target  # most translations: no <word> at all
+    code = CodeNames(source)
     text_names = {
-        str(ph.id): ph.text
-        for ph in target.placeholders
-        if ph.kind == markup.CODE_NAME and not markup.is_code_name(ph.text, source)
+        str(ph.id): ph.text for ph in target.placeholders if ph.kind == markup.CODE_NAME and not code(ph.text)
     }
     if not text_names:
-        return target  # most translations: no <word> at all
+        return target
     kept: list[Placeholder] = []
     numbers: dict[str, int] = {}
     for ph in target.placeholders:
