@@ -24,9 +24,10 @@ _KEYS = frozenset(
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
 _KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
-#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
-#: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
-_USAGE = lazy_regex(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
+#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage:" label (not
+#: the word: zabbix's "usage in Hz, <url> - …" names a key's parameter), or small words starting it before
+#: an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
+_USAGE = lazy_regex(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage:|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
 #: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
 #: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a
 #: quoted command (``'git add <file>'``).
@@ -42,7 +43,7 @@ class CodeNames:
     (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
     (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
     the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
-    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). Every occurrence of a tag is judged alike.
+    "usage:" label (``-font <font>``, ``Usage: cp <source> <dest>``). Every occurrence of a tag is judged alike.
 
     What a judgement asks of the whole text (where each ``<word>`` is, its quotes, its dotted names, whether
     it is a usage line) is read once for all of them: asked anew per tag, a text of n names cost n squared

@@ -173,6 +173,17 @@ BACKQUOTED = r"""
     | `[^`'\n]{1,80}'           # `configure', `help name'
 """
 
+#: A regular expression quoted in a sentence, without its quotes (a translator may write his language's):
+#: mailman's ``'^.*@example\.com'``. One word of two characters or more that an escaped character, a
+#: repeated dot, or a caret starting it or a dollar ending it marks as a pattern ("'^'" alone is a
+#: character named, "'don't'" a word, "'%.*s'" a directive).
+QUOTED_REGEX = r"""
+    (?<=['"])(?<![\w'"]['"])     # after a quote that starts a word
+    (?=\^|[^'"\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$['"]))
+    [^'"\s%]{2,}               # no directive: '%.*s' is the format's (its precision, not a pattern)
+    (?=['"](?!\w))              # before a quote that ends it
+"""
+
 #: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
 #: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
 CODE_ELEMENT = r"""
@@ -202,7 +213,8 @@ BRACE_SET = r"""
 """
 
 #: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
-#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
+#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``,
+#: ``include/defines.inc.php``: every dot of the name, or its last part is sent as a word). An absolute
 #: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
 #: Its alternatives, in order; the scan searches each where the text holds what it needs (the first and
 #: third a slash, the second a dot, the last a colon and a backslash).
@@ -223,7 +235,9 @@ PATH_RELATIVE = r"""
     (?<![\w/.~:\\-])
     [A-Za-z0-9_.+-]+            # a relative path's first folder
     (?:/[A-Za-z0-9_.+-]+)*      # more folders
-    /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
+    /[A-Za-z0-9_+-]+            # the file's name
+    (?:\.[A-Za-z0-9_+-]+)*      #   and its inner dotted parts: defines.inc.php, jquery.min.js, a.tar.gz
+    \.[A-Za-z0-9]{1,8}\b        # its extension
 """
 WINDOWS_PATH = r"""\b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
 """
@@ -250,13 +264,28 @@ IDENTIFIER = r"""
     | \b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b                  # capitals, then small letters: OAuth, ETag
 """
 
-#: A URL with any scheme, and a scheme alone as help texts name it: ``https://example.org/x``,
-#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``.
-URL = r"""
+#: A URL: one with any scheme, and a scheme alone as help texts name it (``https://example.org/x``,
+#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``); and
+#: a query, with the end of the path it is glued to, where directives build the rest of the link
+#: (roundup's ``%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s``) or a text shows it alone
+#: (``?format=json``): its field names are the program's, its values what the program reads. Its
+#: alternatives, in order; the scan searches the first where the text holds ``:/``, the second where it
+#: holds ``?`` and ``=``.
+URL_WITH_SCHEME = r"""
     \b[a-z][a-z0-9+.-]*[a-z0-9]  # the scheme, two characters or more (C:/ is a Windows path)
     :/{1,3}                     # file:/home, smb://, trash:///
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
+URL_QUERY = r"""
+    [A-Za-z0-9_.~/-]*           # the path's last part, glued to it: user?@template=
+    \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
+    [^\s<>"'`&]*                # its value
+    (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
+    (?<![.,;:!?)\]])             # without the sentence's punctuation after it
+"""
+URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
+#: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
+URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
 
 #: A file name glued to a directive or a brace field: ``"%s_%s.spl"``, ``%s_ascii.spl``, ``{name}.txt``:
 #: the program builds the name; a word of it translated names another file.

@@ -20,6 +20,8 @@ from pipeline.placeholders.runs import Span
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
 # decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
+    # Before the e-mail addresses and paths a pattern holds: '^.*@example\.com'.
+    "quoted-regex": grammar.QUOTED_REGEX,
     "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
@@ -73,8 +75,8 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
+    "quoted-regex": ("'\"", "\\.^$"),
     "build-macro": ("@",),
-    "url": (_SCHEME,),
     "email": ("@",),
     "at-abbreviation": ("@",),
     "template": ("{",),
@@ -104,6 +106,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "url": ((grammar.URL_WITH_SCHEME, (_SCHEME,)), (grammar.URL_QUERY, ("?", "="))),
     "template": ((grammar.TEMPLATE_VARIABLE, ("{",)), (grammar.TEMPLATE_TAG, ("{", "%"))),
     "path": (
         (grammar.PATH_ROOTED, ("/",)),

@@ -14,7 +14,7 @@ What is markup in a PO string (in XLIFF every inline element is, and so is every
 ``kde-kuit-format`` entry, which msgfmt reads as XML):
 
 - a closing tag, a tag with attributes, a tag that closes itself;
-- a tag whose partner is in the text (``<nobr>…</nobr>``, ``<filename>%1</filename>``);
+- a tag whose partner is in the text (``<nobr>…</nobr>``), any element of HTML's where the text closes one;
 - an element HTML or Qt's rich text formats text with, alone too (``<b>``, ``<br>``, ``<qt>``).
 
 A lone ``<word>`` with none of these is code when a reader types or a program reads it, and text when it
@@ -266,7 +266,8 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    return m.group("name").lower() in closed()
+    closes = closed()  # HTML: roundup's "<html><head>…</head>\n<body>", whose end tags another string writes
+    return name in closes or (bool(closes) and name in HTML_ELEMENTS)
 
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
