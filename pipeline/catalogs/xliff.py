@@ -441,13 +441,22 @@ def _stand_in(
 ) -> bool:
     """Whether the target holds what a tool wrote for a new string: the source copied where the state says
     the translation is not started (1.2 ``new``/``needs-translation``, 2.x ``initial`` written out), as
-    Angular's merge tools do, or behind Symfony's ``__`` prefix (its ``translation:extract``)."""
+    Angular's merge tools do, or behind Symfony's ``__`` prefix (its ``translation:extract``, no state).
+    A target somebody marked as theirs is never one: 1.2 ``approved="yes"`` or a ``state-qualifier`` (the
+    tool that chose the text), a finished state."""
     if target is None:
         return False
+    if segment is not None:
+        not_started = segment.get("state", "initial") == "initial"
+    else:
+        unit = target.getparent()
+        approved = unit is not None and unit.get("approved") == "yes"
+        not_started = not approved and target.get("state-qualifier") is None
+        not_started = not_started and target.get("state", "new") in _NOT_STARTED_12
+    if not not_started:
+        return False
     if target_inner == inner:
-        if segment is not None:
-            return segment.get("state") == "initial"
-        return target.get("state") in _NOT_STARTED_12
+        return (segment if segment is not None else target).get("state") is not None
     return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 
