@@ -16,11 +16,12 @@ msgfmt runs a comment on to a line feed.
 
 Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
 line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
-(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), no header entry, a
-plural rule that divides by zero, picks a form the catalog does not have or claims more forms than
-any language has. The charset is the one the header entry's Content-Type names (nothing else in
-the file counts), and only an ASCII-compatible text encoding is accepted: a codec that adds a BOM,
-escapes or transforms text would corrupt the file on write-back.
+(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), a plural rule that
+divides by zero, picks a form the catalog does not have or claims more forms than any language has. A
+catalog without a header entry is read as msgfmt (without ``--check``) reads it, with gettext's defaults.
+The charset is the one the header entry's Content-Type names (nothing else in the file counts), and
+only an ASCII-compatible text encoding is accepted: a codec that adds a BOM, escapes or transforms text
+would corrupt the file on write-back.
 """
 
 from __future__ import annotations
@@ -34,11 +35,19 @@ from collections.abc import Iterator, Mapping
 from itertools import chain, compress, islice, repeat
 from operator import is_
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
+from pipeline import locales
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
-from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
+from pipeline.catalogs.po_header import (
+    UNFILLED_ERROR,
+    PluralHeader,
+    encoding_of,
+    field_line,
+    filled_plural_line,
+    plural_header,
+)
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
@@ -47,15 +56,16 @@ from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 from pipeline.patterns import lazy_regex
-from pipeline.plural_rules import PluralRule
+from pipeline.plural_rules import WHOLE_NUMBER_FORMS, PluralRule
 
 if TYPE_CHECKING:
     import polib
 
 _POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
-# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``), which msgfmt and
-# the scanner read and polib does not (it takes the one character after the bracket for the number).
-_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
+# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``, ``msgstr [0]``), which
+# msgfmt and the scanner read and polib does not (it takes the one character after the bracket for the number,
+# and "msgstr" followed by a blank for a plain msgstr).
+_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)[ \t]*\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -78,6 +88,8 @@ class PoRead(NamedTuple):
     #: The line (1-based) of a Plural-Forms a template left unfilled (``nplurals=INTEGER;``), which msgfmt
     #: refuses: write-back puts :attr:`plural`'s rule in its place.
     plural_unfilled_line: int | None = None
+    #: (line, reason) of what ``msgfmt --check`` refuses in the header (its line: None where there is none).
+    header_error: tuple[int | None, str] | None = None
 
 
 class PoCatalog:
@@ -119,7 +131,8 @@ class PoCatalog:
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
         #: (line, reason) of what msgfmt refuses in the header, which ``pipeline check`` reports as an error.
-        self.header_error: tuple[int, str] | None = None
+        self.header_error = read.header_error
+        self._unfilled_line = read.plural_unfilled_line
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
@@ -278,7 +291,7 @@ class PoCatalog:
     def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
         """The Plural-Forms line a header without one gets when plural translations are written, or the
         rule an unfilled one gets whenever anything is written (msgfmt refuses the catalog as it is)."""
-        unfilled = self.header_error[0] - 1 if self.header_error is not None else None
+        unfilled = self._unfilled_line - 1 if self._unfilled_line is not None else None
         if unfilled is not None and translations and self.plural is not None:
             line = filled_plural_line(self._text(unfilled), self.plural)
             return [(unfilled, 1, unfilled + 1, self._encoded([line], _terminator(self._line(unfilled))))]
@@ -400,9 +413,9 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         raise CatalogError(str(path), "entry could not be located for faithful write-back", spans[header].first + 1)
     fields = metadata(spans[header].msgstr) if header is not None else {}
     is_template = path.suffix.lower() == ".pot"
-    if (header is None or not fields) and not is_template:
-        _refuse_headerless(path, spans[header].msgid_line + 1 if header is not None else None)
+    headerless = not fields and not is_template  # none, or an empty msgstr: msgfmt reads either with its defaults
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
+    header_line = spans[header].msgid_line + 1 if header is not None else None
     # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
@@ -410,7 +423,10 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     live_plurals = [s for s in compress(spans, map(_FORMS, spans)) if not s.obsolete]  # msgid_plural "" too
     forms = frozenset(_forms_written(s) for s in live_plurals if any(s.msgstr_plural.values()))
     plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
-    rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
+    if headerless:
+        rule = _headerless(path, bool(live_plurals))
+    else:
+        rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
     read = PoRead(
         path,
         raw,
@@ -423,17 +439,34 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         (*warnings, *rule.warnings),
         rule.add_at,
         rule.unfilled_line,
+        (header_line, HEADERLESS_ERROR) if headerless else None,
     )
     return read, lines
 
 
-def _refuse_headerless(path: Path, line: int | None) -> NoReturn:
-    """msgfmt --check refuses it: nothing says its charset or plural rule (a template is never compiled)."""
-    raise CatalogError(
-        str(path),
-        'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
-        line,
-    )
+#: What ``msgfmt --check`` says of a catalog without a header entry, or with an empty one (plain msgfmt compiles it).
+HEADERLESS_ERROR = (
+    'no header entry (msgid "" with Content-Type and Plural-Forms), which msgfmt --check refuses ("PO file header '
+    "missing or invalid\"); msgfmt without --check reads it with gettext's nplurals=2; plural=(n != 1);"
+)
+
+
+def _headerless(path: Path, plurals: bool) -> PluralHeader:
+    """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as
+    they are (UTF-8 here) and the plural rule its runtime uses for it, ``nplurals=2; plural=(n != 1)``.
+    No header is added, as none of gettext's tools adds one; a language whose numbers take more forms
+    than two is warned about once, since its plural entries are written with two."""
+    rule = PluralRule(2, "(n != 1)")
+    language = locales.locale_from_path(path) or ""
+    forms = WHOLE_NUMBER_FORMS.get(language.replace("-", "_").partition("_")[0].lower(), ())
+    warnings: tuple[str, ...] = ()
+    if plurals and len(forms) > 2:
+        warnings = (
+            f"no header entry: plural entries are written with the two forms gettext uses for a catalog without "
+            f"one (nplurals=2; plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)}); add a "
+            "header with its Plural-Forms line (msginit writes one)",
+        )
+    return PluralHeader(rule, warnings=warnings)
 
 
 def _forms_written(span: Entry) -> int:

@@ -30,8 +30,13 @@ def encoding_of(path: Path, raw: bytes, raw_lines: Sequence[bytes]) -> tuple[str
     if found is None:
         return "utf-8", ()
     name, line = found
-    if name.upper() == "CHARSET":  # an unfilled POT header
-        return "utf-8", ()
+    if name.upper() == "CHARSET":  # an unfilled POT header: msgfmt reads the bytes as they are, and warns in a catalog
+        if path.suffix.lower() == ".pot":
+            return "utf-8", ()
+        return "utf-8", (
+            f"the header's Content-Type on line {line} says charset={name[:40]}, a template's placeholder, which "
+            "msgfmt warns is not a portable encoding name: read and written as UTF-8; set charset=UTF-8 there",
+        )
     shown = name[:40]
     try:
         codec = codecs.lookup(name).name

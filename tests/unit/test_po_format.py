@@ -70,10 +70,10 @@ def test_units_made_on_demand_read_as_the_tuple_of_the_same_units(tmp_path: Path
     ("body", "line", "reason"),
     [
         ('msgid "a"\nmsgstr a"\n', 8, "properly quoted"),
-        ('msgid "a"\n# comment\nmsgstr ""\n', 8, "comment inside an entry"),
-        ('msgid "a"\n\nmsgid "b"\nmsgstr ""\n', 9, "msgid where a msgstr was expected"),
+        ('msgid "a"\n# comment\nmsgstr ""\n', 7, "missing 'msgstr' section"),  # at the msgid, as msgfmt says
+        ('msgid "a"\n\nmsgid "b"\nmsgstr ""\n', 7, "missing 'msgstr' section"),
         ('msgid "a"\nmsgstr ""\nbogus\n', 9, "unrecognised line"),
-        ('msgid "a"\n', 7, "ends inside an entry"),
+        ('msgid "a"\n', 7, "missing 'msgstr' section"),
     ],
 )
 def test_syntax_errors_name_the_line(tmp_path: Path, body: str, line: int, reason: str) -> None:

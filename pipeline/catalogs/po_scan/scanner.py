@@ -14,8 +14,8 @@ from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
-# A plural form's number with blanks around it (``msgstr[ 0 ]``), after "msgstr": msgfmt's lexer skips
-# the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
+# A plural form's number with blanks around it (``msgstr[ 0 ]``, ``msgstr [0]``), after "msgstr": msgfmt's
+# lexer skips the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
 _SPACED_FORM = lazy_regex(r"\[[ \t]*(\d+)[ \t]*\]\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
@@ -123,7 +123,9 @@ class _Scanner:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
-        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
+        if self.state == "msgctxt":
             raise self._fail(count - 1, "the file ends inside an entry, before its msgstr")
         self._close()
         return Scanned(self.entries, self.rules.refusal(self.entries))
@@ -163,8 +165,8 @@ class _Scanner:
             self._continuation(i, s)
         elif (keyword := _KEYWORD.match(s)) is not None:
             name, rest = keyword.group(1), keyword.group(2).rstrip()
-            if name == "msgstr" and rest[:1] == "[" and s[6] == "[" and (spaced := _SPACED_FORM().match(rest)):
-                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]  # not "msgstr [0]", which polib refuses
+            if name == "msgstr" and rest[:1] == "[" and (spaced := _SPACED_FORM().match(rest)):
+                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]
             self._keyword(i, name, rest, obsolete)
         else:
             raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
@@ -172,8 +174,16 @@ class _Scanner:
     def _fail(self, i: int, reason: str) -> CatalogError:
         return CatalogError(str(self.path), reason, i + 1)
 
+    def _missing_msgstr(self) -> CatalogError:
+        """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""
+        assert self.entry is not None and self.entry.msgid_line is not None
+        keyword = "msgstr[]" if self.state == "msgid_plural" else "msgstr"
+        return self._fail(self.entry.msgid_line, f"missing '{keyword}' section: the entry ends before its {keyword}")
+
     def _comment(self, i: int, s: str) -> None:
-        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
+        if self.state == "msgctxt":
             raise self._fail(i, "comment inside an entry, before its msgstr")
         if self.state == "msgstr" or self.entry is None:
             self._close()
@@ -220,6 +230,8 @@ class _Scanner:
         if self.state == "msgstr" or self.entry is None:
             self._close()
             self.entry = _Open(i, obsolete)
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
         if base == "msgid" and self.state not in (None, "comment", "msgctxt", "msgstr"):
             raise self._fail(i, "msgid where a msgstr was expected")
         if base == "msgctxt" and self.state not in (None, "comment", "msgstr"):
