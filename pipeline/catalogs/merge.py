@@ -356,8 +356,7 @@ class _Merger:
         if self.comment_newline == self.newline:
             return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
         return [
-            ln.rstrip("\r\n") + (self.comment_newline if ln.lstrip().startswith("#") else self.newline)
-            for ln in lines
+            ln.rstrip("\r\n") + (self.comment_newline if ln.lstrip().startswith("#") else self.newline) for ln in lines
         ]
 
     def _translator_comments(self, i: int) -> list[str]:
@@ -402,7 +401,7 @@ class _Merger:
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         head = [ln for ln in block[:body] if not ln.startswith(("#.", "#:"))]
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
-        return self._ended([*head, *(f"#~ {ln}" for ln in block[body:])])  # the file's lines: each ends as it did
+        return self._ended([*head, *(f"#~ {ln}" for ln in block[body:])])  # the file's lines, ended as it ends them
 
     def _target_lines(self, t: Entry, old: Entry | None) -> list[str]:
         if not _plural(t):

@@ -66,6 +66,8 @@ _POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
 # msgfmt and the scanner read and polib does not (it takes the one character after the bracket for the number,
 # and "msgstr" followed by a blank for a plain msgstr).
 _LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)[ \t]*\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
+# A plural form's keyword, where its lines start (obsolete entries are never written into).
+_FORM_LINE = lazy_regex(r"[ \t]*msgstr[ \t]*\[")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -299,7 +301,25 @@ class PoCatalog:
         if at is None or self.plural is None or not any(map(self.units.plural_at, translations)):
             return []
         rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
-        return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]
+        return [
+            (at, 0, at, self._encoded([rule], self._newline.encode(self.encoding))),
+            *self._emptied_slots(translations),
+        ]
+
+    def _emptied_slots(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
+        """The empty forms after the last of nplurals in the translated entries a run leaves as they are, removed
+        where the rule's header line is added: msgfmt --check counts an entry's forms, empty ones too, against
+        it (msgmerge gave teslamate's Korean entries two slots, and its translators filled the one Korean has)."""
+        edits: list[_Edit] = []
+        nplurals, units = self.plural.nplurals if self.plural else 2, self.units
+        for position, (_, count) in self.miscounted_forms().items():
+            targets = units[position].targets
+            if position in translations or count <= nplurals or not targets[0] or any(targets[nplurals:]):
+                continue
+            span = self._span(position)
+            keywords = [i for i in range(span.msgstr_start, span.msgstr_end) if _FORM_LINE().match(self._text(i))]
+            edits.append((keywords[nplurals], 1, span.msgstr_end, b""))
+        return edits
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
@@ -421,7 +441,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     live_plurals = [s for s in compress(spans, map(_FORMS, spans)) if not s.obsolete]  # msgid_plural "" too
-    forms = frozenset(_forms_written(s) for s in live_plurals if any(s.msgstr_plural.values()))
+    forms = frozenset((_forms_written(s), len(s.msgstr_plural)) for s in live_plurals if any(s.msgstr_plural.values()))
     plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
     if headerless:
         rule = _headerless(path, bool(live_plurals))
@@ -471,7 +491,8 @@ def _headerless(path: Path, plurals: bool) -> PluralHeader:
 
 def _forms_written(span: Entry) -> int:
     """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
-    slots, and a Korean translator fills the one Korean has."""
+    slots, and a Korean translator fills the one Korean has (the empty slot after it goes where the rule's
+    header line is added: :meth:`PoCatalog._emptied_slots`)."""
     return 1 + max(i for i, text in span.msgstr_plural.items() if text)
 
 

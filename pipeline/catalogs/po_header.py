@@ -159,7 +159,12 @@ class PluralHeader(NamedTuple):
 
 
 def plural_header(
-    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool, forms: frozenset[int]
+    path: Path,
+    fields: Mapping[str, str],
+    line: int | None,
+    add_at: int | None,
+    plurals: bool,
+    forms: frozenset[tuple[int, int]],
 ) -> PluralHeader:
     """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
 
@@ -169,11 +174,12 @@ def plural_header(
     In a ``.pot`` itself the unfilled rule is what xgettext writes, with no language to
     fill it from: nothing is read with it (msgmerge takes nothing from a template's header), so no rule.
     Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
-    (``plurals``) are translated, unless the entries translated already (``forms``: their numbers of
-    forms) all have another number of forms: Spanish has three in CLDR (babel 2.17+) and two
-    in msginit's table and in Elixir's gettext. Adding CLDR's rule there would make each of those
-    translations one msgfmt --check refuses; where they have two, the catalog is read with the rule gettext
-    itself uses when a catalog has none (:data:`GETTEXT_DEFAULT`), and nothing is added to its header.
+    (``plurals``) are translated, unless an entry translated already (``forms``: the number of forms up to
+    its last written one, and of its slots) has more written forms or fewer slots than CLDR's: Spanish
+    has three in CLDR (babel 2.17+) and two in msginit's table and in Elixir's gettext. Adding CLDR's rule
+    there would make each of those translations one msgfmt --check refuses; the catalog is then read with
+    the rule gettext itself uses when a catalog has none (:data:`GETTEXT_DEFAULT`), and nothing is added to
+    its header. (Empty slots after the last written form are removed where the line is added.)
     """
     header = fields.get("Plural-Forms", "")
     language = (fields.get("Language") or "").strip()
@@ -198,9 +204,12 @@ def plural_header(
             f"with CLDR's rule for {language} (nplurals={cldr.nplurals}; plural={cldr.expression};), as msginit does"
         )
         return PluralHeader(cldr, unfilled_line=line, warnings=(reason,))
-    if cldr is not None and cldr.nplurals != 2 and forms == {2}:
+    # CLDR's rule is added only where every translated plural entry then has its number of forms (the empty
+    # slots after its last written form removed): else msgfmt --check would refuse those translations.
+    if cldr is not None and not all(written <= cldr.nplurals <= slots for written, slots in forms):
+        counts = " or ".join(str(n) for n in sorted({written for written, _ in forms}))
         conflict = (
-            f"no Plural-Forms header, and its translated plural entries have 2 forms where CLDR's rule for "
+            f"no Plural-Forms header, and its translated plural entries have {counts} forms where CLDR's rule for "
             f"{language} has {cldr.nplurals}: plural entries are translated with gettext's rule for a catalog "
             f"without one ({GETTEXT_DEFAULT}) and no header line is added; add the Plural-Forms line its program uses"
         )
