@@ -121,3 +121,37 @@ def test_a_templates_charset_in_a_catalog_is_warned_about_as_msgfmt_does(tmp_pat
     template.write_text(text.replace('"é"', '""'), encoding="utf-8")
     assert 'Charset "CHARSET"' not in _msgfmt(template).stderr  # nor in a template, where xgettext leaves it
     assert read_po(template).warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ('#, fuzzy\n#| msgctxt "c"\n#| msgid "a"\n#| "b"\n#| msgid_plural "as"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('#| msgid "a"\n\nmsgctxt "x"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('#, fuzzy\n#~| msgid "a"\n#~| "b"\n#~ msgid "c"\n#~ msgstr "d"\n', None),
+        ('#, fuzzy\n#| msgid "a"\n#| msgid "b"\nmsgid "c"\nmsgstr "d"\n', 8),
+        ('#| msgctxt "a"\nmsgid "c"\nmsgstr "d"\n', 7),
+        ('#| msgid_plural "as"\nmsgid "c"\nmsgstr "d"\n', 6),
+        ('#| "more"\nmsgid "c"\nmsgstr "d"\n', 6),
+        ('#| msgid "a"\n#, fuzzy\nmsgid "c"\nmsgstr "d"\n', 8),  # msgfmt: the msgid after the comment
+        ('#| msgid "a"\n#~ msgid "c"\n#~ msgstr "d"\n', 7),
+        ('#~| msgid "a"\nmsgid "c"\nmsgstr "d"\n', 7),
+        ('msgid "a"\nmsgstr "b"\n\n#~| x\n#~ msgid "e"\n#~ msgstr "f"\n', 9),
+        ('#~| msgid "a\\q"\n#~ msgid "c"\n#~ msgstr "d"\n', 6),
+        ('#| msgid "a\\q"\nmsgid "c"\nmsgstr "d"\n', 6),
+    ],
+)
+def test_previous_strings_are_read_in_msgfmts_grammar(tmp_path: Path, entry: str, line: int | None) -> None:
+    """``#|`` and ``#~|`` lines: msgctxt, msgid, msgid_plural in that order, quoted strings with known escapes,
+    right before their entry's msgctxt or msgid (blank lines between, comments not), live with live."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = _msgfmt(path)
+    if line is None:
+        assert found.returncode == 0, found.stderr
+        read_po(path)
+        return
+    assert found.returncode != 0 and found.stderr.startswith(f"{path}:{line}:")
+    with pytest.raises(CatalogError) as info:
+        read_po(path)
+    assert info.value.line == line

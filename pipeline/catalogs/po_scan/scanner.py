@@ -28,6 +28,15 @@ _BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
 
 
+#: The previous string's keywords that may follow each (None: the first), as msgfmt's grammar orders them.
+_PREVIOUS_ORDER: dict[str | None, tuple[str, ...]] = {
+    None: ("msgctxt", "msgid"),
+    "msgctxt": ("msgid",),
+    "msgid": ("msgid_plural",),
+    "msgid_plural": (),
+}
+
+
 class _Open:
     """The entry being read."""
 
@@ -106,6 +115,11 @@ class _Scanner:
         self.entry: _Open | None = None
         self.state: str | None = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
         self.key = ""  # the keyword whose strings continuation lines extend
+        # The last previous string's keyword ("#| msgid ..."), until the msgctxt or msgid it precedes, and
+        # whether it was an obsolete entry's ("#~| msgid ..."): msgfmt's grammar checked in order.
+        self.previous: str | None = None
+        self.previous_obsolete = False
+        self.interrupted: int | None = None  # a comment's line between the previous strings and their msgid
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
@@ -117,7 +131,7 @@ class _Scanner:
         self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
-            if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
+            if fast and self.state in (None, "msgstr") and self.previous is None and self.rules.may_start_entry():
                 i, at = self._entries(text, i, at)
                 if i == count:
                     break
@@ -127,6 +141,8 @@ class _Scanner:
             raise self._missing_msgstr()
         if self.state == "msgctxt":
             raise self._fail(count - 1, "the file ends inside an entry, before its msgstr")
+        if self.previous is not None:
+            raise self._fail(count - 1, "the file ends after previous strings (#|), before their entry's msgid")
         self._close()
         return Scanned(self.entries, self.rules.refusal(self.entries))
 
@@ -156,7 +172,12 @@ class _Scanner:
         obsolete = s[0] == "#" and s.startswith("#~")
         if obsolete:
             s = s[2:].strip()
-            if not s or s[0] == "|":
+            if not s:
+                return
+            if s[0] == "|":  # "#~| msgid ...": an obsolete entry's previous string, which opens no entry
+                if self.state in ("msgid", "msgid_plural"):
+                    raise self._missing_msgstr()
+                self._previous(i, s[1:].strip(), obsolete=True)
                 return
         first = s[0]
         if first == "#":
@@ -190,6 +211,11 @@ class _Scanner:
             self.entry = _Open(i)
         entry = self.entry
         self.state = "comment"
+        previous = s.startswith("#|")
+        if previous:
+            self._previous(i, s[2:].strip(), obsolete=False)
+        elif self.previous is not None and self.interrupted is None:
+            self.interrupted = i  # refused at the line msgfmt names, the msgctxt or msgid after it
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
@@ -197,8 +223,34 @@ class _Scanner:
                 entry.flags.extend(flag.strip() for flag in s[3:].split(","))
         elif s.startswith("#.") and len(s.split(None, 1)) > 1:
             entry.comments.append(s[3:])
-        if not s.startswith("#|"):
+        if not previous:
             entry.insert_at = i + 1
+
+    def _previous(self, i: int, rest: str, obsolete: bool) -> None:
+        """A previous string's line (``rest``: after its "#|" or "#~|"), checked as msgfmt's grammar has them:
+        ``#| msgctxt``, ``#| msgid``, ``#| msgid_plural`` in that order, each a quoted string and its lines."""
+        if not rest:
+            return  # a bare "#|" or "#~|", which msgfmt reads as nothing
+        if self.previous is not None and obsolete != self.previous_obsolete:
+            raise self._fail(i, "#| and #~| previous strings mixed (msgfmt: inconsistent use of #~)")
+        if rest[0] == '"':
+            if self.previous is None:
+                raise self._fail(i, "a previous string's line (#|) without a #| msgid before it")
+            string = rest
+        else:
+            keyword, string = (*rest.split(None, 1), "")[:2]
+            if keyword not in _PREVIOUS_ORDER:
+                raise self._fail(
+                    i, f"unrecognised previous string{_excerpt(rest)}: not #| msgctxt, msgid or msgid_plural"
+                )
+            if keyword not in _PREVIOUS_ORDER[self.previous]:
+                raise self._fail(i, f"#| {keyword} out of msgfmt's order (#| msgctxt, #| msgid, #| msgid_plural)")
+            self.previous, string = keyword, string.strip()
+        if not _STRING.fullmatch(string):
+            raise self._fail(i, "a previous string (#|) that is not a properly quoted string")
+        if "\\" in string and "\\" in _ESCAPE.sub("", string):
+            raise self._fail(i, _BAD_ESCAPE)
+        self.previous_obsolete = obsolete
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
         if name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
@@ -227,6 +279,15 @@ class _Scanner:
 
     def _entry_start(self, i: int, base: str, obsolete: bool) -> None:
         """A msgctxt or msgid: a new entry after a msgstr, checked against where the last line was."""
+        if self.previous is not None:  # the entry the previous strings (#|) were written for
+            if self.interrupted is not None:
+                reason = f"a comment (line {self.interrupted + 1}) between previous strings (#|) and their msgid"
+                raise self._fail(i, reason + ", which msgfmt refuses")
+            if self.previous == "msgctxt":
+                raise self._fail(i, "#| msgctxt without a #| msgid after it, which msgfmt refuses")
+            if obsolete != self.previous_obsolete:
+                raise self._fail(i, "#| and #~| previous strings mixed (msgfmt: inconsistent use of #~)")
+            self.previous = None
         if self.state == "msgstr" or self.entry is None:
             self._close()
             self.entry = _Open(i, obsolete)
@@ -241,6 +302,8 @@ class _Scanner:
             self.entry.msgid_line = i
 
     def _msgstr(self, i: int, name: str) -> None:
+        if self.previous is not None:
+            raise self._fail(i, f"{name} after previous strings (#|), before their entry's msgid")
         if self.state not in ("msgid", "msgid_plural", "msgstr"):
             raise self._fail(i, "msgstr without msgid")
         if name != "msgstr" and len(name) > len("msgstr[0]"):
@@ -254,6 +317,8 @@ class _Scanner:
         entry.msgstr_end = i + 1
 
     def _continuation(self, i: int, s: str) -> None:
+        if self.previous is not None:
+            raise self._fail(i, "a string after previous strings (#|), before their entry's msgid")
         if self.state in (None, "comment"):
             raise self._fail(i, "string continuation outside an entry")
         if not _STRING.fullmatch(s):
