@@ -155,3 +155,30 @@ def test_previous_strings_are_read_in_msgfmts_grammar(tmp_path: Path, entry: str
     with pytest.raises(CatalogError) as info:
         read_po(path)
     assert info.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ('msgid "a"\n#~ "x"\nmsgstr "b"\n', 7),
+        ('msgid "a"\nmsgstr "b"\n#~ "x"\n', 8),
+        ('#~ msgid "a"\n"x"\n#~ msgstr "b"\n', 7),
+        ('#~ msgid "a"\nmsgstr "b"\n', 7),
+        ('msgid "a"\n#~ msgstr "b"\n', 7),
+        ('#~ msgctxt "a"\nmsgid "a"\nmsgstr "b"\n', 7),
+        ('#~ msgid "a"\n#~ msgstr "b"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('msgid "a"\nmsgstr "b"\n#~ msgid "c"\n#~ msgstr "d"\n', None),
+    ],
+)
+def test_an_entry_is_obsolete_in_all_its_lines_or_in_none(tmp_path: Path, entry: str, line: int | None) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = _msgfmt(path)
+    if line is None:
+        assert found.returncode == 0, found.stderr
+        read_po(path)
+        return
+    assert found.stderr.startswith(f"{path}:{line}: inconsistent use of #~")
+    with pytest.raises(CatalogError, match="inconsistent use of #~") as info:
+        read_po(path)
+    assert info.value.line == line

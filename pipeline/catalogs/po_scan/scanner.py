@@ -37,6 +37,10 @@ _PREVIOUS_ORDER: dict[str | None, tuple[str, ...]] = {
 }
 
 
+#: Where the scanner is inside an entry's keywords and strings.
+_KEYWORD_STATES = ("msgctxt", "msgid", "msgid_plural", "msgstr")
+
+
 class _Open:
     """The entry being read."""
 
@@ -183,7 +187,7 @@ class _Scanner:
         if first == "#":
             self._comment(i, s)
         elif first == '"':
-            self._continuation(i, s)
+            self._continuation(i, s, obsolete)
         elif (keyword := _KEYWORD.match(s)) is not None:
             name, rest = keyword.group(1), keyword.group(2).rstrip()
             if name == "msgstr" and rest[:1] == "[" and (spaced := _SPACED_FORM().match(rest)):
@@ -191,6 +195,13 @@ class _Scanner:
             self._keyword(i, name, rest, obsolete)
         else:
             raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
+
+    def _same_obsolete(self, i: int, obsolete: bool) -> None:
+        """Refuse a line of an entry's keywords and strings that is "#~" where the entry's first is not, or
+        the other way round (msgfmt: "inconsistent use of #~")."""
+        if self.entry is not None and self.state in _KEYWORD_STATES and obsolete != self.entry.obsolete:
+            line, entry = ("with", "a live") if obsolete else ("without", "an obsolete")
+            raise self._fail(i, f"a line {line} #~ in {entry} entry, which msgfmt refuses (inconsistent use of #~)")
 
     def _fail(self, i: int, reason: str) -> CatalogError:
         return CatalogError(str(self.path), reason, i + 1)
@@ -256,6 +267,8 @@ class _Scanner:
         if name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
             name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
+        if base != "msgctxt" and (base != "msgid" or self.state == "msgctxt"):  # a line of the entry's keywords
+            self._same_obsolete(i, obsolete)
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)
         elif base == "msgid_plural":
@@ -316,9 +329,10 @@ class _Scanner:
             entry.msgstr_start = i
         entry.msgstr_end = i + 1
 
-    def _continuation(self, i: int, s: str) -> None:
+    def _continuation(self, i: int, s: str, obsolete: bool) -> None:
         if self.previous is not None:
             raise self._fail(i, "a string after previous strings (#|), before their entry's msgid")
+        self._same_obsolete(i, obsolete)
         if self.state in (None, "comment"):
             raise self._fail(i, "string continuation outside an entry")
         if not _STRING.fullmatch(s):
