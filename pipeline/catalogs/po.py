@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import codecs
 import heapq
-import io
 import re
 from array import array
 from collections.abc import Iterator, Mapping
@@ -37,35 +36,31 @@ from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from pipeline import locales
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.po_header import (
+    HEADERLESS_ERROR,
     UNFILLED_ERROR,
-    PluralHeader,
     encoding_of,
     field_line,
     filled_plural_line,
+    headerless_rule,
     plural_header,
 )
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
+from pipeline.catalogs.po_scan.polib_file import polib_file
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 from pipeline.patterns import lazy_regex
-from pipeline.plural_rules import WHOLE_NUMBER_FORMS, PluralRule
+from pipeline.plural_rules import PluralRule
 
 if TYPE_CHECKING:
     import polib
 
-_POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
-# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``, ``msgstr [0]``), which
-# msgfmt and the scanner read and polib does not (it takes the one character after the bracket for the number,
-# and "msgstr" followed by a blank for a plain msgstr).
-_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)[ \t]*\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
 # A plural form's keyword, where its lines start (obsolete entries are never written into).
 _FORM_LINE = lazy_regex(r"[ \t]*msgstr[ \t]*\[")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
@@ -172,18 +167,8 @@ class PoCatalog:
         Raises :class:`CatalogError` when polib reads the file otherwise than the scanner did.
         """
         if self._entries is None:
-            import polib  # the front door of polib's reading of a catalog: only the review session asks for it
-
-            try:
-                # The text already read, never the path: the file may have changed or vanished since.
-                pofile = polib.pofile(
-                    _PoText(_polib_text(self.raw.decode(self.encoding))), encoding=self.encoding, wrapwidth=WRAP_WIDTH
-                )
-            except (OSError, ValueError) as exc:
-                found = _POLIB_LINE().search(str(exc))
-                raise CatalogError(
-                    str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
-                ) from None
+            # The text already read, never the path: the file may have changed or vanished since.
+            pofile = polib_file(self.path, self.raw.decode(self.encoding), self.encoding)
             _match(self.path, pofile, self)
             self._entries = tuple(pofile)
         return self._entries
@@ -444,7 +429,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     forms = frozenset((_forms_written(s), len(s.msgstr_plural)) for s in live_plurals if any(s.msgstr_plural.values()))
     plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
     if headerless:
-        rule = _headerless(path, bool(live_plurals))
+        rule = headerless_rule(path, bool(live_plurals))
     else:
         rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
     read = PoRead(
@@ -464,65 +449,11 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     return read, lines
 
 
-#: What ``msgfmt --check`` says of a catalog without a header entry, or with an empty one (plain msgfmt compiles it).
-HEADERLESS_ERROR = (
-    'no header entry (msgid "" with Content-Type and Plural-Forms), which msgfmt --check refuses ("PO file header '
-    "missing or invalid\"); msgfmt without --check reads it with gettext's nplurals=2; plural=(n != 1);"
-)
-
-
-def _headerless(path: Path, plurals: bool) -> PluralHeader:
-    """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as
-    they are (UTF-8 here) and the plural rule its runtime uses for it, ``nplurals=2; plural=(n != 1)``.
-    No header is added, as none of gettext's tools adds one; a language whose numbers take more forms
-    than two is warned about once, since its plural entries are written with two."""
-    rule = PluralRule(2, "(n != 1)")
-    language = locales.locale_from_path(path) or ""
-    forms = WHOLE_NUMBER_FORMS.get(language.replace("-", "_").partition("_")[0].lower(), ())
-    warnings: tuple[str, ...] = ()
-    if plurals and len(forms) > 2:
-        warnings = (
-            f"no header entry: plural entries are written with the two forms gettext uses for a catalog without "
-            f"one (nplurals=2; plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)}); add a "
-            "header with its Plural-Forms line (msginit writes one)",
-        )
-    return PluralHeader(rule, warnings=warnings)
-
-
 def _forms_written(span: Entry) -> int:
     """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
     slots, and a Korean translator fills the one Korean has (the empty slot after it goes where the rule's
     header line is added: :meth:`PoCatalog._emptied_slots`)."""
     return 1 + max(i for i, text in span.msgstr_plural.items() if text)
-
-
-class _PoText(str):
-    """PO text that :func:`polib.pofile` can never mistake for a path, split into lines as a file is read.
-
-    ``polib.pofile`` takes a path or a text and tells them apart with ``os.path.isfile``: a catalog
-    that vanished mid-run would have its path parsed as PO text, and a text naming an existing file
-    would read that file instead. So the value polib tests is a NUL byte, which no path can hold
-    (``os.path.isfile`` answers False), and the lines it parses come from :meth:`splitlines`:
-    split where a text-mode file splits (``\n``, ``\r\n``, ``\r``), not where ``str.splitlines``
-    also does (U+0085, U+2028, ... are text inside a PO string).
-    """
-
-    lines: list[str]
-
-    def __new__(cls, text: str) -> _PoText:
-        value = super().__new__(cls, "\0")
-        value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
-        return value
-
-    def splitlines(self, keepends: bool = False) -> list[str]:
-        """The PO text's lines (polib strips their ends itself)."""
-        return list(self.lines)
-
-
-def _polib_text(text: str) -> str:
-    """``text`` with its plural forms numbered as polib reads them (``msgstr[0]``): polib's entries are given
-    the scanner's strings anyway (:func:`_match`), and a line's length is all that changes."""
-    return _LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", text)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
@@ -544,11 +475,3 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
             entry.msgstr_plural = msgstr_plural
         else:
             entry.msgstr = msgstr
-
-
-def _polib_reason(message: str) -> str:
-    """polib's reason for refusing a file, without anything it quoted from the file."""
-    reason = message.rpartition("): ")[2] if "): " in message else ""
-    if reason.startswith("unknown keyword"):
-        return "unknown keyword"
-    return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"

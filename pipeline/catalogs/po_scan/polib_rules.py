@@ -143,7 +143,7 @@ class PolibRules:
 
     def _symbol(self, i: int, line: str, tokens: list[str]) -> str | None:
         first = tokens[0]
-        if _SPACED_FORM.match(line):  # "msgstr [0]": polib is given it as "msgstr[0]" (po._polib_text)
+        if _SPACED_FORM.match(line):  # "msgstr [0]": polib is given it as "msgstr[0]" (polib_file._polib_text)
             return "mx"
         if first in self._KEYWORDS and len(tokens) > 1:
             return self._KEYWORDS[first]
