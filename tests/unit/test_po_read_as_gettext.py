@@ -144,17 +144,7 @@ def test_a_templates_charset_in_a_catalog_is_warned_about_as_msgfmt_does(tmp_pat
 def test_previous_strings_are_read_in_msgfmts_grammar(tmp_path: Path, entry: str, line: int | None) -> None:
     """``#|`` and ``#~|`` lines: msgctxt, msgid, msgid_plural in that order, quoted strings with known escapes,
     right before their entry's msgctxt or msgid (blank lines between, comments not), live with live."""
-    path = tmp_path / "de.po"
-    path.write_text(HEADER + entry, encoding="utf-8")
-    found = _msgfmt(path)
-    if line is None:
-        assert found.returncode == 0, found.stderr
-        read_po(path)
-        return
-    assert found.returncode != 0 and found.stderr.startswith(f"{path}:{line}:")
-    with pytest.raises(CatalogError) as info:
-        read_po(path)
-    assert info.value.line == line
+    _read_or_refused_as_msgfmt_does(tmp_path / "de.po", entry, line, "")
 
 
 @pytest.mark.parametrize(
@@ -171,14 +161,19 @@ def test_previous_strings_are_read_in_msgfmts_grammar(tmp_path: Path, entry: str
     ],
 )
 def test_an_entry_is_obsolete_in_all_its_lines_or_in_none(tmp_path: Path, entry: str, line: int | None) -> None:
-    path = tmp_path / "de.po"
+    _read_or_refused_as_msgfmt_does(tmp_path / "de.po", entry, line, "inconsistent use of #~")
+
+
+def _read_or_refused_as_msgfmt_does(path: Path, entry: str, line: int | None, reason: str) -> None:
+    """The catalog of ``entry`` is read where msgfmt compiles it, else refused at msgfmt's ``line`` (``reason``:
+    what msgfmt and the refusal both say, if anything)."""
     path.write_text(HEADER + entry, encoding="utf-8")
     found = _msgfmt(path)
     if line is None:
         assert found.returncode == 0, found.stderr
         read_po(path)
         return
-    assert found.stderr.startswith(f"{path}:{line}: inconsistent use of #~")
-    with pytest.raises(CatalogError, match="inconsistent use of #~") as info:
+    assert found.returncode != 0 and found.stderr.startswith(f"{path}:{line}: {reason}".rstrip())
+    with pytest.raises(CatalogError, match=reason) as info:
         read_po(path)
     assert info.value.line == line
