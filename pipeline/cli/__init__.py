@@ -201,6 +201,7 @@ EXIT_READER_GONE = 141
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    _missing_streams()
     _printable_stdout()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
@@ -221,6 +222,23 @@ def handler(name: str) -> Callable[[argparse.Namespace], int]:
     loaded = importlib.import_module(module if "." in module else f"pipeline.cli.commands.{module}")
     run: Callable[[argparse.Namespace], int] = getattr(loaded, function)
     return run
+
+
+def _missing_streams() -> None:
+    """Standard output or error the process was started without (``pipeline translate >&- 2>&-``, a daemon's
+    child) lead to the null device, as a daemon's do.
+
+    Python leaves such a stream None: a command's ``sys.stdout.write`` failed with a traceback (after a run
+    had written its catalogs), and ``print(..., file=sys.stderr)`` wrote the errors into standard output. The
+    descriptor itself is taken too, so that no file or socket the run opens becomes descriptor 1 or 2.
+    """
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))
 
 
 def _printable_stdout() -> None:

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,58 @@ def test_a_run_whose_stderr_reader_left_translates_everything_once_and_ends_with
     assert first.returncode == 141
     assert again.returncode == 0, again.stderr
     assert "0 translated, 0 from cache" in again.stdout and "0 characters billed" in again.stdout, again.stdout
+
+
+def _without(*descriptors: int) -> Callable[[], None]:
+    """Close ``descriptors`` in the child: ``pipeline translate >&-`` (a cron line, a daemon's child)."""
+
+    def close() -> None:
+        for fd in descriptors:
+            os.close(fd)
+
+    return close
+
+
+def test_a_run_started_without_stdout_translates_and_exits_0_without_a_traceback(tmp_path: Path) -> None:
+    shutil.copytree(SAMPLES, tmp_path / "sample_locales")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    args = ["translate", "--service-url", "embedded", "--cache-dir", "cache", "--report-dir", "report"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_without(1),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    totals = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))["totals"]
+    assert totals["segments_translated"] + totals["segments_copied"] == expected_segments(SAMPLES)
+
+
+def test_a_table_printed_without_stdout_is_dropped_without_a_traceback(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "usage", "--service-url", "embedded"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_without(1),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_messages_of_a_command_started_without_stderr_stay_out_of_its_output(tmp_path: Path) -> None:
+    shutil.copytree(SAMPLES, tmp_path / "sample_locales")
+    (tmp_path / "pipeline.toml").write_text('catalogs = ["sample_locales/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "translate", "--dry-run", "--service-url", "embedded"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=_without(2),
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("found 8 catalog(s):\n"), (
+        done.stdout
+    )  # "pipeline: using the embedded ..." went nowhere
