@@ -242,13 +242,16 @@ def _missing_streams() -> None:
 
 
 def _printable_stdout() -> None:
-    """Standard output writes a file name's undecodable bytes as ``\\udcXX``, as stderr does, instead of failing.
+    """Standard output writes what its encoding lacks as ``\\xXX``, ``\\uXXXX`` (a file name's undecodable bytes as
+    ``\\udcXX``), as stderr does, instead of failing.
 
-    A path holds them when a folder's name is not UTF-8 (a Latin-1 name from an old archive). Only a
-    strict stream is changed: in the C locale Python writes them back as the bytes they were.
+    A path holds undecodable bytes when a folder's name is not UTF-8 (a Latin-1 name from an old archive),
+    and a path or a message holds letters an ASCII or Latin-1 terminal cannot show. Python's C locale
+    without its UTF-8 mode (``PYTHONUTF8=0``) writes ASCII with ``surrogateescape``, which fails on those
+    letters (``pipeline check`` failed with a traceback on the first issue naming ``größe.po``).
     """
     stream = sys.stdout
-    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+    if getattr(stream, "errors", None) in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="backslashreplace")
 
 
