@@ -95,6 +95,9 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_icu_argument_problems(src, tgt))
+    if "{" in source and "{" in target:  # a plural's cases are the target's: each is held to the source's own
+        held = icu_plurals.held_to_cases(source, target)  # or, one the source lacks, to its "other"
+        src = src if held == source else protect(held, flags)
     tgt = synopsis.kept_in(src, _plural_as_argument(src, tgt))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not

@@ -48,6 +48,8 @@ __all__ = [
     "SAFE_BRACE",
     "SAFE_PRINTF",
     "TEMPLATE",
+    "TEMPLATE_TAG",
+    "TEMPLATE_VARIABLE",
     "URL",
     "VIM_TYPED",
     "WIKI",
@@ -99,10 +101,13 @@ PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 #: Template variables and tags: {{ name }}, {% tag %}. Not inside a third brace: ``{{{ x }}}`` is wiki
 #: markup, text to gettext and to the reader.
-TEMPLATE = r"""
+TEMPLATE_VARIABLE = r"""
     (?<!\{)\{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
-    | \{%.*?%\}                       # {% tag %}
 """
+TEMPLATE_TAG = r"""
+    \{%.*?%\}                         # {% tag %}: up to the first "%}", whatever it holds (Django reads so)
+"""
+TEMPLATE = "|".join((TEMPLATE_VARIABLE, TEMPLATE_TAG))
 
 #: BBCode-style markup (phpMyAdmin's ``[em]``, ``[a@url]...[/a]``, ``[doc@page]``, a forum's ``[kbd]``):
 #: any name; :mod:`~pipeline.placeholders.markup` decides which are markup ("[x]", "[OPTIONS]" are text).
@@ -333,7 +338,11 @@ COMMAND_SYNOPSIS = r"""
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).
-CODE_IDENTIFIER = r"""\b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*"""
+CODE_IDENTIFIER = r"""
+    (?<!\$)                    # not after a "$": that is a $name, which starts first ("$a$a": each one a
+                                # search that ran on to the end, n of them cost n squared)
+    \b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*
+"""
 
 #: Fortran's OpenMP and OpenACC directives quoted in a compiler's messages: ``!$OMP DO``, ``!$ACC LOOP``,
 #: with the clause words in capitals that follow.

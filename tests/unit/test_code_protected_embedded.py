@@ -265,16 +265,16 @@ def test_a_metavariable_named_twice_in_a_text_is_one_metavariable() -> None:
 def test_a_name_repeated_in_a_long_text_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every occurrence of a ``<word>`` is judged alike, so it is judged once per text: judged per occurrence,
     each judgement looking at every occurrence, a 100 KB text of 8,000 of them took minutes to protect."""
-    from pipeline.placeholders import markup
+    from pipeline.placeholders import code_names
 
     judged: list[str] = []
-    real = markup.is_code_name
+    real = code_names.CodeNames._judge
 
-    def counted(tag: str, text: str) -> bool:
+    def counted(self: code_names.CodeNames, tag: str) -> bool:
         judged.append(tag)
-        return real(tag, text)
+        return real(self, tag)
 
-    monkeypatch.setattr(markup, "is_code_name", counted)
+    monkeypatch.setattr(code_names.CodeNames, "_judge", counted)
     text = " ".join(f"see <foo{i % 3}> and <bar> here" for i in range(300))
     protect(text)
     assert sorted(judged) == ["<bar>", "<foo0>", "<foo1>", "<foo2>"]
