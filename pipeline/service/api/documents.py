@@ -22,13 +22,15 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 import uuid
+from collections.abc import AsyncGenerator
 from typing import NamedTuple
 
+from python_multipart.multipart import parse_options_header
 from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Message
 
 from pipeline.protocol import FORMALITIES, TM_THRESHOLD_DEFAULT, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
 from pipeline.service import languages
@@ -84,19 +86,34 @@ class Upload(NamedTuple):
     data: bytes
 
 
+class _UploadParser(MultiPartParser):
+    """Starlette's multipart parser, with the part named ``file`` always read as a file.
+
+    The spec lets the file name come "in the part's content disposition or in ``filename``"; a part
+    without a ``filename`` option is a plain text field to Starlette, refused here and decoded as
+    text (a binary document cannot be recovered from that), so it is given an empty one.
+    """
+
+    def on_headers_finished(self) -> None:
+        disposition = self._current_part.content_disposition
+        if disposition is not None:  # without one, Starlette refuses the part
+            _, options = parse_options_header(disposition)
+            if options.get(b"name") == b"file" and b"filename" not in options:
+                self._current_part.content_disposition = disposition + b'; filename=""'
+        super().on_headers_finished()
+
+
 async def read_form(request: Request, body: bytes) -> FormData:
     """The multipart form of an already-read body (400 when malformed)."""
-    delivered = False
 
-    async def receive() -> Message:
-        nonlocal delivered
-        if delivered:
-            return {"type": "http.disconnect"}
-        delivered = True
-        return {"type": "http.request", "body": body, "more_body": False}
+    async def stream() -> AsyncGenerator[bytes, None]:
+        yield body
 
-    replay = Request(request.scope, receive)
-    return await replay.form(max_files=1, max_fields=len(_FIELDS) + 4, max_part_size=64 * 1024)
+    parser = _UploadParser(request.headers, stream(), max_files=1, max_fields=len(_FIELDS) + 4, max_part_size=64 * 1024)
+    try:
+        return await parser.parse()
+    except MultiPartException as exc:
+        raise bad_request(exc.message) from None
 
 
 def check_filename(name: str) -> str:
