@@ -47,7 +47,14 @@ from pipeline.service.documents.base import DocumentError
 from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM, Params, media_type, read_body
+from pipeline.service.http.params import (
+    LEGACY_AUTH_MESSAGE,
+    LEGACY_AUTH_PARAM,
+    Params,
+    media_type,
+    read_body,
+    whole_number,
+)
 from pipeline.service.http.responses import ApiError, bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
 from pipeline.service.store.jobs import DONE, ERROR, TRANSLATING, JobSpec, JobView
@@ -173,10 +180,9 @@ def _threshold(form: FormData) -> int:
     threshold = string_part(form, "translation_memory_threshold")
     if threshold is None:
         return TM_THRESHOLD_DEFAULT
-    try:
-        number = int(threshold, 10)
-    except ValueError:
-        raise bad_request("part 'translation_memory_threshold' must be an integer") from None
+    number = whole_number(threshold)
+    if number is None:
+        raise bad_request("part 'translation_memory_threshold' must be an integer")
     if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
         raise bad_request(
             f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, "
