@@ -275,7 +275,7 @@ def test_integers_in_forms_and_queries_are_ascii_digits_only(
     post_form: Callable[..., httpx.Response],
     error: Callable[[httpx.Response, int], str],
 ) -> None:
-    """Each of these was read as 50 (or 3) and the request went on."""
+    """Each of these was read as the number 50 and the request went on."""
     base = [("text", "Hello"), ("source_lang", "EN"), ("target_lang", "DE")]
     for value in LENIENT_INTEGERS:
         refused = post_form("/v2/translate", [*base, ("translation_memory_threshold", value)], keys.paid)
