@@ -8,7 +8,8 @@ change a translation) are :mod:`pipeline.segments`'s: a run with nothing new nev
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 #: Version of the protected form (:class:`pipeline.segments.Protected`, made by :mod:`pipeline.placeholders.protect`),
 #: part of every cache key and run fingerprint: bump it when the protected form of any text changes.
@@ -61,6 +62,34 @@ class Issue:
     def where(self) -> str:
         """``path:line`` (or just the path) for messages."""
         return f"{self.catalog}:{self.line}" if self.line else self.catalog
+
+
+#: Lines named of a problem said once for many entries of a catalog (:func:`said_once`).
+SHOWN_LINES = 3
+
+
+def said_once(issues: Iterable[Issue]) -> list[Issue]:
+    """``issues`` as people read them: a problem many entries of one catalog share (the same reason, severity
+    and language) said once, at its first line, with how many entries and their first lines.
+
+    A catalog whose header lacks a plural rule, or says another nplurals than its entries have,
+    otherwise fills a screen with one line per entry. The report's JSON keeps one issue per entry.
+    """
+    groups: dict[tuple[str, str, Severity, str | None], list[Issue]] = {}
+    for issue in issues:
+        groups.setdefault((issue.catalog, issue.reason, issue.severity, issue.target_lang), []).append(issue)
+    said: list[Issue] = []
+    for same in groups.values():
+        if len(same) == 1:
+            said.append(same[0])
+            continue
+        lines = sorted({i.line for i in same if i.line})
+        if len(lines) < 2:
+            said.append(same[0])
+            continue
+        shown = ", ".join(map(str, lines[:SHOWN_LINES])) + (", …" if len(lines) > SHOWN_LINES else "")
+        said.append(replace(same[0], reason=f"{same[0].reason} ({len(same)} entries: lines {shown})", line=lines[0]))
+    return said
 
 
 @dataclass(slots=True)

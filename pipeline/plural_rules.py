@@ -135,7 +135,7 @@ def check(nplurals: int, expression: str) -> Evaluator:
     """The compiled rule, after checking it as ``msgfmt --check`` does; raises PluralExpressionError."""
     if not 1 <= nplurals <= MAX_FORMS:
         raise PluralExpressionError(f"nplurals={nplurals}: a language has 1 to {MAX_FORMS} plural forms")
-    evaluate = compile_expression(expression)
+    evaluate = _compiled(expression)  # every catalog of a language declares the same rule: parsed once
     forms = _forms(expression)
     largest = max(forms) if forms is not None else max(map(evaluate, _CHECKED))  # the latter raises
     if largest >= nplurals:

@@ -32,6 +32,7 @@ PLURALS = {
     "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
     "fr": "nplurals=2; plural=(n > 1);",
     "ja": "nplurals=1; plural=0;",
+    "ga": "nplurals=5; plural=(n==1 ? 0 : n==2 ? 1 : n<7 ? 2 : n<11 ? 3 : 4);",
 }
 BODY = (
     '#, python-format\nmsgid "Hello %(name)s"\nmsgstr ""\n\nmsgid "Done"\nmsgstr "Fertig"\n\n'

@@ -88,8 +88,8 @@ def _header_charset(raw_lines: Sequence[bytes]) -> tuple[str, int] | None:
     charset a PO file can be in. Comments and other entries do not count, however they look.
     """
     context = False
-    i = 0
-    while i < len(raw_lines):
+    i, count = 0, len(raw_lines)
+    while i < count:
         s = raw_lines[i].strip()
         if s.startswith(b"msgctxt"):
             context = True
@@ -97,12 +97,12 @@ def _header_charset(raw_lines: Sequence[bytes]) -> tuple[str, int] | None:
             header = not context and re.fullmatch(rb'msgid\s*""', s) is not None
             context = False
             j = i + 1
-            while j < len(raw_lines) and raw_lines[j].strip().startswith(b'"'):
+            while j < count and raw_lines[j].strip().startswith(b'"'):
                 header = header and raw_lines[j].strip() == b'""'
                 j += 1
-            if header and j < len(raw_lines) and raw_lines[j].strip().startswith(b"msgstr"):
+            if header and j < count and raw_lines[j].strip().startswith(b"msgstr"):
                 end = j + 1
-                while end < len(raw_lines) and raw_lines[end].strip().startswith(b'"'):
+                while end < count and raw_lines[end].strip().startswith(b'"'):
                     end += 1
                 line = field_line(raw_lines, (j, end), b"Content-Type")
                 if line is None:

@@ -55,11 +55,12 @@ class Lines(Sequence[bytes]):
     def __getitem__(self, index: slice) -> list[bytes]: ...
 
     def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
+        count = len(self.starts) - 1  # len(self), without a Python call: the header's reading asks line by line
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
+            return [self[i] for i in range(*index.indices(count))]
+        if not -count <= index < count:
             raise IndexError(index)
-        index %= len(self)
+        index %= count
         return self.raw[self.starts[index] : self.starts[index + 1]]
 
 

@@ -34,9 +34,10 @@ States written (``mark_fuzzy`` true / false):
   the step before ``reviewed`` and ``final``), with ``subState="pipeline:needs-review"`` /
   ``subState="pipeline:mt"``.
 
-States read: a missing, empty or whitespace-only target is untranslated. A filled target is fuzzy
-when 1.2 says ``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment
-carries our ``pipeline:needs-review``); otherwise it is translated.
+States read: a missing, empty or whitespace-only target is untranslated, and so is what a tool wrote
+for a new string (:func:`_stand_in`), filled in place. Any other filled target is fuzzy when 1.2 says
+``new``, ``needs-*`` or ``needs-review-*``, or 2.x says ``initial`` (or the segment carries our
+``pipeline:needs-review``); otherwise it is translated.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
-NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 and 2.2 keep the 2.0 namespace
+NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 keeps the 2.0 namespace
+NS_22 = "urn:oasis:names:tc:xliff:document:2.2"  # 2.2 has its own, for the same core elements
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
 REVIEW_SUBSTATE = "pipeline:needs-review"
@@ -84,6 +86,8 @@ _UNFINISHED_12 = frozenset(
         "needs-review-l10n",
     }
 )
+_NOT_STARTED_12 = frozenset({"new", "needs-translation"})
+SYMFONY_NEW_PREFIX = "__"  # what Symfony's ``translation:extract`` puts before a new message's source
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -299,7 +303,7 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         raise CatalogError(where, exc.reason, exc.line) from None
     root = tree.getroot()
     name = etree.QName(root)
-    if name.localname != "xliff" or name.namespace not in (NS_12, NS_2):
+    if name.localname != "xliff" or name.namespace not in (NS_12, NS_2, NS_22):
         raise CatalogError(
             where, f"not an XLIFF 1.2 or 2.x document (root element {name.localname[:40]})", root.sourceline
         )
@@ -321,8 +325,8 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
             continue
         target_span = located[target] if target is not None else None
         target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
-        if not target_inner.strip():
-            state = UnitState.UNTRANSLATED
+        if not target_inner.strip() or _stand_in(source, target, segment, inner, target_inner):
+            state, target_inner = UnitState.UNTRANSLATED, ""
         else:
             state = UnitState.TRANSLATED if finished else UnitState.FUZZY
         flags = (XLIFF_INLINE, *limits)
@@ -401,7 +405,7 @@ def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
 
 def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
     """(source, target, segment, source, notes, finished, limits, name) per segment of every translatable unit."""
-    q = f"{{{NS_2}}}"
+    q = f"{{{etree.QName(root).namespace}}}"
     profiles = {file: profiles_of(file) for file in root.iterchildren(f"{q}file")}
     for unit in root.iter(f"{q}unit"):
         if not _translatable(unit):
@@ -430,6 +434,21 @@ def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
             state = segment.get("state", "initial")
             finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
             yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
+
+
+def _stand_in(
+    source: etree._Element, target: etree._Element | None, segment: etree._Element | None, inner: str, target_inner: str
+) -> bool:
+    """Whether the target holds what a tool wrote for a new string: the source copied where the state says
+    the translation is not started (1.2 ``new``/``needs-translation``, 2.x ``initial`` written out), as
+    Angular's merge tools do, or behind Symfony's ``__`` prefix (its ``translation:extract``)."""
+    if target is None:
+        return False
+    if target_inner == inner:
+        if segment is not None:
+            return segment.get("state") == "initial"
+        return target.get("state") in _NOT_STARTED_12
+    return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 
 def _translatable(element: etree._Element) -> bool:

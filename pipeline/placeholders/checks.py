@@ -95,7 +95,10 @@ def _checked(
     tgt = protect(target, flags)
     problems.extend(_icu_problems(src, tgt))
     problems.extend(_icu_argument_problems(src, tgt))
-    tgt = synopsis.kept_in(src, _plural_as_argument(src, tgt))
+    if "{" in source and "{" in target:  # a plural's cases are the target's: each is held to the source's own
+        held = icu_plurals.held_to_cases(source, target)  # or, one the source lacks, to its "other"
+        src = src if held == source else protect(held, flags)
+    tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, tgt)))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
@@ -314,8 +317,8 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 #: checks: a human translator who adapts a date format, a quoted word or a path is warned, not refused.
 _CODE_KINDS = frozenset(
     """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
-    fortran-directive wiki ex-command protocol-command command-synopsis build-macro file-glob glued-file-name
-    code-name escaped-brace brace-set""".split()
+    fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
+    file-glob glued-file-name code-name escaped-brace brace-set""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.

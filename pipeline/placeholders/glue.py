@@ -42,6 +42,8 @@ _LABELS = {
     "ex-command": "command",
     "protocol-command": "command",
     "command-synopsis": "command",
+    "quoted-command": "command",
+    "quoted-regex": "pattern",
     "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",

@@ -48,6 +48,8 @@ __all__ = [
     "SAFE_BRACE",
     "SAFE_PRINTF",
     "TEMPLATE",
+    "TEMPLATE_TAG",
+    "TEMPLATE_VARIABLE",
     "URL",
     "VIM_TYPED",
     "WIKI",
@@ -56,17 +58,20 @@ __all__ = [
 # --- Shared parts of a printf conversion ---------------------------------------------------------
 
 #: printf forms safe to detect without a format flag (where "100%" is just text): Apple's %@ and
-#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too.
+#: the integer lengths (%lld, %zu) included, so that Xcode-style catalogs are protected too, and
+#: Apple's stringsdict variables whole (%#@files@: the name is the key of a plural rule).
 SAFE_PRINTF = r"""
     %
     (?:[0-9]+\$)?               # argument position
+    (?:\#@[A-Za-z_][A-Za-z0-9_]*@   # a stringsdict variable, %#@files@ or %1$#@d_files@: one piece
+    |
     (?:\([A-Za-z_]\w*\))?       # Python mapping key
     [-+#0]?                     # one flag at most, never a space: "100% discount" is text
     [0-9]*                      # width
     (?:\.[0-9]+)?               # precision
     (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     (?:(?:ll|l|z)[diuxX]        # an integer with its length
-      |[sdifuxXeEgGc%@])        # or a plain conversion
+      |[sdifuxXeEgGc%@]))       # or a plain conversion
 """
 
 #: An argument named by an identifier or a number: the safe brace kind and ICU arguments share it.
@@ -99,10 +104,13 @@ PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
 
 #: Template variables and tags: {{ name }}, {% tag %}. Not inside a third brace: ``{{{ x }}}`` is wiki
 #: markup, text to gettext and to the reader.
-TEMPLATE = r"""
+TEMPLATE_VARIABLE = r"""
     (?<!\{)\{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
-    | \{%.*?%\}                       # {% tag %}
 """
+TEMPLATE_TAG = r"""
+    \{%.*?%\}                         # {% tag %}: up to the first "%}", whatever it holds (Django reads so)
+"""
+TEMPLATE = "|".join((TEMPLATE_VARIABLE, TEMPLATE_TAG))
 
 #: BBCode-style markup (phpMyAdmin's ``[em]``, ``[a@url]...[/a]``, ``[doc@page]``, a forum's ``[kbd]``):
 #: any name; :mod:`~pipeline.placeholders.markup` decides which are markup ("[x]", "[OPTIONS]" are text).
@@ -165,6 +173,17 @@ BACKQUOTED = r"""
     | `[^`'\n]{1,80}'           # `configure', `help name'
 """
 
+#: A regular expression quoted in a sentence, without its quotes (a translator may write his language's):
+#: mailman's ``'^.*@example\.com'``. One word of two characters or more that an escaped character, a
+#: repeated dot, or a caret starting it or a dollar ending it marks as a pattern ("'^'" alone is a
+#: character named, "'don't'" a word, "'%.*s'" a directive).
+QUOTED_REGEX = r"""
+    (?<=['"])(?<![\w'"]['"])     # after a quote that starts a word
+    (?=\^|[^'"\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$['"]))
+    [^'"\s%]{2,}               # no directive: '%.*s' is the format's (its precision, not a pattern)
+    (?=['"](?!\w))              # before a quote that ends it
+"""
+
 #: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
 #: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
 CODE_ELEMENT = r"""
@@ -194,7 +213,8 @@ BRACE_SET = r"""
 """
 
 #: A path: ``/usr/local/bin``, ``~/.config``, ``./configure``, ``../po``, ``C:\Windows``, and a relative
-#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``). An absolute
+#: one whose last part names a file (``flatpages/default.html``, ``META-INF/container.xml``,
+#: ``include/defines.inc.php``: every dot of the name, or its last part is sent as a word). An absolute
 #: one starts a word, and a relative one needs its file's extension, so "and/or" and "km/h" stay text.
 #: Its alternatives, in order; the scan searches each where the text holds what it needs (the first and
 #: third a slash, the second a dot, the last a colon and a backslash).
@@ -215,7 +235,9 @@ PATH_RELATIVE = r"""
     (?<![\w/.~:\\-])
     [A-Za-z0-9_.+-]+            # a relative path's first folder
     (?:/[A-Za-z0-9_.+-]+)*      # more folders
-    /[A-Za-z0-9_+-]+\.[A-Za-z0-9]{1,8}\b   # the file, with its extension
+    /[A-Za-z0-9_+-]+            # the file's name
+    (?:\.[A-Za-z0-9_+-]+)*      #   and its inner dotted parts: defines.inc.php, jquery.min.js, a.tar.gz
+    \.[A-Za-z0-9]{1,8}\b        # its extension
 """
 WINDOWS_PATH = r"""\b[A-Za-z]:\\[^\s"'<>]+   # a Windows path
 """
@@ -242,13 +264,28 @@ IDENTIFIER = r"""
     | \b[A-Z]{2,}[a-z]{2,}[A-Za-z0-9]*\b                  # capitals, then small letters: OAuth, ETag
 """
 
-#: A URL with any scheme, and a scheme alone as help texts name it: ``https://example.org/x``,
-#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``.
-URL = r"""
+#: A URL: one with any scheme, and a scheme alone as help texts name it (``https://example.org/x``,
+#: ``smb://server/resource/file.txt``, ``trash:///``, ``file:/home/konqi``, ``http://``, ``file://``); and
+#: a query, with the end of the path it is glued to, where directives build the rest of the link
+#: (roundup's ``%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s``) or a text shows it alone
+#: (``?format=json``): its field names are the program's, its values what the program reads. Its
+#: alternatives, in order; the scan searches the first where the text holds ``:/``, the second where it
+#: holds ``?`` and ``=``.
+URL_WITH_SCHEME = r"""
     \b[a-z][a-z0-9+.-]*[a-z0-9]  # the scheme, two characters or more (C:/ is a Windows path)
     :/{1,3}                     # file:/home, smb://, trash:///
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
+URL_QUERY = r"""
+    [A-Za-z0-9_.~/-]*           # the path's last part, glued to it: user?@template=
+    \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
+    [^\s<>"'`&]*                # its value
+    (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
+    (?<![.,;:!?)\]])             # without the sentence's punctuation after it
+"""
+URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
+#: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
+URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
 
 #: A file name glued to a directive or a brace field: ``"%s_%s.spl"``, ``%s_ascii.spl``, ``{name}.txt``:
 #: the program builds the name; a word of it translated names another file.
@@ -333,7 +370,11 @@ COMMAND_SYNOPSIS = r"""
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).
-CODE_IDENTIFIER = r"""\b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*"""
+CODE_IDENTIFIER = r"""
+    (?<!\$)                    # not after a "$": that is a $name, which starts first ("$a$a": each one a
+                                # search that ran on to the end, n of them cost n squared)
+    \b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*
+"""
 
 #: Fortran's OpenMP and OpenACC directives quoted in a compiler's messages: ``!$OMP DO``, ``!$ACC LOOP``,
 #: with the clause words in capitals that follow.

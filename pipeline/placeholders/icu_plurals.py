@@ -26,7 +26,16 @@ from pipeline.locales import cldr
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import icu
 
-__all__ = ["LOCALE_FLAG", "NUMBER", "Expanded", "expand", "locale_flags", "numbers_back", "without_locale"]
+__all__ = [
+    "LOCALE_FLAG",
+    "NUMBER",
+    "Expanded",
+    "expand",
+    "held_to_cases",
+    "locale_flags",
+    "numbers_back",
+    "without_locale",
+]
 
 #: The flag that names the target locale of a segment whose ICU plurals lack its categories.
 LOCALE_FLAG = "icu-locale:"
@@ -78,7 +87,7 @@ def expand(text: str, locale: str, xliff: bool = False) -> Expanded:
     unit (``xliff``) a plural whose ``other`` case holds markup keeps the source's categories: copies
     would repeat inline ids XLIFF wants unique, and the gate refuses markup the source has fewer times.
     """
-    spans = icu.spans(_TAG().sub(lambda m: " " * len(m.group()), text) if "<" in text else text)
+    spans = _spans(text)
     categories = _categories(locale)
     if not spans or categories is None:
         return Expanded(text)
@@ -86,6 +95,11 @@ def expand(text: str, locale: str, xliff: bool = False) -> Expanded:
     out = _Writer(text, categories, xliff)
     out.items(tree, 0, len(text), None)
     return Expanded("".join(out.parts), tuple(out.added)) if out.added else Expanded(text)
+
+
+def _spans(text: str) -> list[icu.Span] | None:
+    """:func:`icu.spans` with tags read as blanks (an ICU message in a tag's attribute is markup)."""
+    return icu.spans(_TAG().sub(lambda m: " " * len(m.group()), text) if "<" in text else text)
 
 
 _Numbers = dict[str, tuple[int, ...]]
@@ -237,6 +251,74 @@ _CLDR_ORDER = ("zero", "one", "two", "few", "many")
 
 def _key(text: str, case: _Case) -> str:
     return text[case.key.start : case.key.end].rstrip("{ \t\n")
+
+
+@functools.lru_cache(maxsize=1024)
+def held_to_cases(source: str, target: str) -> str:
+    """``source`` with each plural (and ``selectordinal``) argument given the cases ``target`` writes it with:
+    what a translation's placeholders are counted against.
+
+    A case the source lacks is held to the source's ``other`` (a copy of it, markup and all: Russian's
+    ``few`` and ``many`` written like ``other``), and a source case the translation leaves out counts
+    nothing (ICU takes ``other`` for it; the structure check warns). ``source`` as it is when the two do
+    not pair argument for argument (the structure check says why) or write the same cases.
+    """
+    src_spans, tgt_spans = _spans(source), _spans(target)
+    if not src_spans or not tgt_spans:
+        return source
+    src_args = _plurals(_tree(source, src_spans, [0]))
+    tgt_args = _plurals(_tree(target, tgt_spans, [0]))
+    if len(src_args) != len(tgt_args):
+        return source
+    cases: dict[int, list[str]] = {}  # a source argument's head -> the keys the target writes it with
+    for src_arg, tgt_arg in zip(src_args, tgt_args, strict=True):
+        src_keys = [_key(source, case) for case in src_arg.cases]
+        tgt_keys = [_key(target, case) for case in tgt_arg.cases]
+        if src_arg.kind != tgt_arg.kind or "other" not in src_keys:
+            return source
+        if src_keys != tgt_keys:
+            cases[src_arg.head.start] = tgt_keys
+    if not cases:
+        return source
+    out: list[str] = []
+    _held(source, _tree(source, src_spans, [0]), 0, len(source), cases, out)
+    return "".join(out)
+
+
+def _plurals(items: list[icu.Span | _Arg]) -> list[_Arg]:
+    """The plural and selectordinal arguments of ``items``, nested ones too, in the order they start."""
+    found: list[_Arg] = []
+    for item in items:
+        if isinstance(item, _Arg):
+            if item.kind != "select":
+                found.append(item)
+            for case in item.cases:
+                found.extend(_plurals(case.items))
+    return found
+
+
+def _held(
+    text: str, items: list[icu.Span | _Arg], start: int, end: int, cases: dict[int, list[str]], out: list[str]
+) -> None:
+    """Copy ``text[start:end]`` holding ``items`` into ``out``, the arguments ``cases`` names with its keys."""
+    at = start
+    for item in items:
+        if not isinstance(item, _Arg):
+            continue
+        out.append(text[at : item.head.end])
+        keys = cases.get(item.head.start)
+        by_key = {_key(text, case): case for case in item.cases}
+        for key in keys if keys is not None else list(by_key):
+            case = by_key.get(key, by_key["other"] if keys is not None else None)
+            if case is None:
+                continue
+            out.append(f"{key} {{" if key not in by_key else text[case.key.start : case.key.end])
+            _held(text, case.items, case.key.end, case.end, cases, out)
+            out.append(text[case.close.start : case.close.end] if case.close is not None else "}")
+        at = item.close.end if item.close is not None else item.head.end
+        if item.close is not None:
+            out.append(text[item.close.start : item.close.end])
+    out.append(text[at:end])
 
 
 def numbers_back(parts: list[icu.Part], expected: Sequence[tuple[int, str, str]]) -> list[icu.Part]:

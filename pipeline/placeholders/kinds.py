@@ -20,6 +20,8 @@ from pipeline.placeholders.runs import Span
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
 # decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
+    # Before the e-mail addresses and paths a pattern holds: '^.*@example\.com'.
+    "quoted-regex": grammar.QUOTED_REGEX,
     "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
@@ -73,8 +75,8 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
+    "quoted-regex": ("'\"", "\\.^$"),
     "build-macro": ("@",),
-    "url": (_SCHEME,),
     "email": ("@",),
     "at-abbreviation": ("@",),
     "template": ("{",),
@@ -104,6 +106,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "url": ((grammar.URL_WITH_SCHEME, (_SCHEME,)), (grammar.URL_QUERY, ("?", "="))),
+    "template": ((grammar.TEMPLATE_VARIABLE, ("{",)), (grammar.TEMPLATE_TAG, ("{", "%"))),
     "path": (
         (grammar.PATH_ROOTED, ("/",)),
         (grammar.DOTFILE, (".",)),
@@ -118,6 +122,9 @@ _SCANNED: tuple[tuple[str, str, tuple[str, ...]], ...] = tuple(
     for kind in _KIND_PATTERNS
     for pattern, needs in (_ALTERNATIVES[kind] if kind in _ALTERNATIVES else ((_KIND_PATTERNS[kind], _NEEDS[kind]),))
 )
+#: Alternatives every match of which ends with a closer: searched only up to the text's last one. Where none
+#: follows, the lazy ``.*?`` reads on to the text's end from every opener: ``{%`` 10,000 times took seconds.
+_ENDS_WITH = {grammar.TEMPLATE_TAG: "%}"}
 _MARKERS = {_NAME, _CAPITALS, _SCHEME}
 _LOOKED_FOR = "".join(sorted({c for _, _, needs in _SCANNED for group in needs for c in group} - _MARKERS))
 #: Any of them: a text's are found in one pass of the regex engine, not one scan of the text per character.
@@ -172,9 +179,22 @@ def _without_percent(scanned: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _compiled(scanned: tuple[int, ...]) -> tuple[tuple[re.Pattern[str], ...], tuple[str, ...]]:
-    """The regexes of ``scanned`` (indexes of :data:`_SCANNED`) and their kinds, in order."""
-    return tuple(_scanned_pattern(i) for i in scanned), tuple(_SCANNED[i][0] for i in scanned)
+def _compiled(scanned: tuple[int, ...]) -> tuple[tuple[re.Pattern[str], ...], tuple[str, ...], tuple[str, ...]]:
+    """The regexes of ``scanned`` (indexes of :data:`_SCANNED`), their kinds and closers (:data:`_ENDS_WITH`,
+    "" for none), in order."""
+    return (
+        tuple(_scanned_pattern(i) for i in scanned),
+        tuple(_SCANNED[i][0] for i in scanned),
+        tuple(_ENDS_WITH.get(_SCANNED[i][1], "") for i in scanned),
+    )
+
+
+def _searched_until(core: str, closer: str, start: int, end: int) -> int:
+    """Where a regex whose matches end with ``closer`` is searched up to: the last one's end (``start``: none)."""
+    if not closer:
+        return end
+    last = core.rfind(closer, start, end)
+    return start if last < 0 else last + len(closer)
 
 
 def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Span]:
@@ -189,12 +209,13 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
     """
     if core.find("%", start, end) < 0:
         scanned = _without_percent(scanned)
-    patterns, names = _compiled(scanned)
+    patterns, names, closers = _compiled(scanned)
+    ends = [_searched_until(core, closer, start, end) for closer in closers]
     if len(patterns) == 1:  # one regex alone: its own matches, one after another
-        return [(m.start(), m.end(), names[0], False) for m in patterns[0].finditer(core, start, end)]
+        return [(m.start(), m.end(), names[0], False) for m in patterns[0].finditer(core, start, ends[0])]
     # Each regex's next match as (where it starts, the regex's place in the order, the match): the
     # smallest is the leftmost match, the first listed among those that start there.
-    upcoming = [(m.start(), i, m) for i, p in enumerate(patterns) if (m := p.search(core, start, end))]
+    upcoming = [(m.start(), i, m) for i, p in enumerate(patterns) if (m := p.search(core, start, ends[i]))]
     heapq.heapify(upcoming)
     found: list[Span] = []
     while upcoming:
@@ -205,7 +226,7 @@ def spans(core: str, scanned: tuple[int, ...], start: int, end: int) -> list[Spa
         while upcoming and upcoming[0][0] < after:
             passed.append(heapq.heappop(upcoming)[1])
         for i in passed:
-            m = patterns[i].search(core, after, end)
+            m = patterns[i].search(core, after, ends[i])
             if m is not None:
                 heapq.heappush(upcoming, (m.start(), i, m))
     return found

@@ -14,13 +14,13 @@ What is markup in a PO string (in XLIFF every inline element is, and so is every
 ``kde-kuit-format`` entry, which msgfmt reads as XML):
 
 - a closing tag, a tag with attributes, a tag that closes itself;
-- a tag whose partner is in the text (``<nobr>…</nobr>``, ``<filename>%1</filename>``);
+- a tag whose partner is in the text (``<nobr>…</nobr>``), any element of HTML's where the text closes one;
 - an element HTML or Qt's rich text formats text with, alone too (``<b>``, ``<br>``, ``<qt>``).
 
 A lone ``<word>`` with none of these is code when a reader types or a program reads it, and text when it
 is a help text's metavariable (``cp <source> <dest>``, ``-J<directory>``, ``<new column>``) or a value shown
-as it is (``<unspecified>``), which translators translate (:func:`is_code_name`; the human translations of
-the same catalogs decided each rule). Bracket markup (BBCode) alike:
+as it is (``<unspecified>``), which translators translate (:mod:`pipeline.placeholders.code_names`; the
+human translations of the same catalogs decided each rule). Bracket markup (BBCode) alike:
 the names such catalogs use (``[b]``, ``[url=…]``, ``[doc@page]``) always; any other name when it
 closes or has its partner (``[kbd]config[/kbd]``); ``[x]`` and ``[OPTIONS]`` are text.
 """
@@ -32,16 +32,16 @@ from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
+from pipeline.placeholders.code_names import CodeNames
 from pipeline.segments import Placeholder
 
 __all__ = [
     "ATTRIBUTE_PIECE",
     "CODE_NAME",
     "TAG_KIND",
-    "OuterSpan",
     "VOID",
+    "OuterSpan",
     "foreign_markup",
-    "is_code_name",
     "outer_spans",
     "xliff_protected",
     "tag_groups",
@@ -129,15 +129,76 @@ def _outer_matches(text: str, xliff: bool) -> Iterator[re.Match[str]]:
     No alternative has a first character the regex engine could skip ahead to, so ``finditer`` tries
     them all at every position of the text; here they are tried at the characters that start one.
     """
-    outer = _outer(xliff)
+    return _matches(_outer(xliff), _OUTER_STARTS, text)
+
+
+def _matches(pattern: re.Pattern[str], starts: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """What ``pattern.finditer(text)`` finds, ``pattern`` tried only where ``starts`` finds a character a
+    match starts with, and not where an opener that reads on has no closer (:class:`_Closers`)."""
     at = 0
-    while (start := _OUTER_STARTS.search(text, at)) is not None:
-        m = outer.match(text, start.start())
+    closers = _Closers(text)
+    while (start := starts.search(text, at)) is not None:
+        m = pattern.match(text, start.start()) if closers.may_start(start.start()) else None
         if m is None:
             at = start.start() + 1
         else:
             yield m
             at = m.end()  # no alternative matches the empty string (a unit test checks)
+
+
+_LESS_THAN = re.compile("<")
+
+
+class _Closers:
+    """Whether a markup pattern's alternative that reads on until its closer may start at a position.
+
+    In each pattern searched so (:data:`_OUTER`, :data:`_TOKEN`, :data:`_XML_TOKEN`) each of these is
+    the only alternative that starts with its opener, and tried where nothing closes it, it reads on
+    to the text's end (or the line's): ``<!--`` 10,000 times took a minute, Ruby's ``%<n>d`` 4,000
+    times seconds. Each closer is looked for once for every opener before it.
+    """
+
+    __slots__ = ("text", "found")
+
+    #: (opener, closer, where the closer may start after the opener, the characters it must come before).
+    READS_ON = (
+        ("%<", "%>", 2, "\n"),  # GCC's %<…%>: on its line
+        ("<!--", "-->", 4, ""),
+        ("<![CDATA[", "]]>", 9, ""),
+        ("<?", "?>", 2, ""),
+    )
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, int] = {}  # a closer (or stop) -> where it was last found (len(text): nowhere after)
+
+    def may_start(self, at: int) -> bool:
+        """False where an opener at ``at`` has no closer (any other position: True)."""
+        text = self.text
+        if text[at] == "&":  # XLIFF's &lt;…&gt;, its closer in any case, before any < or >
+            return not text.startswith("&lt;", at) or self._next(_ESCAPED_END, at + 4) < self._next(_ANGLE, at)
+        for opener, closer, after, stops in self.READS_ON:
+            if text.startswith(opener, at):
+                found = self._next(closer, at + after)
+                return found < len(text) and not any(self._next(stop, at) < found for stop in stops)
+        return True
+
+    def _next(self, what: str | re.Pattern[str], at: int) -> int:
+        """Where ``what`` is next at ``at`` or after (``len(text)``: nowhere); the positions asked for only rise."""
+        key = what if isinstance(what, str) else what.pattern
+        found = self.found.get(key, -1)
+        if found < at:
+            if isinstance(what, str):
+                found = self.text.find(what, at)
+            else:
+                m = what.search(self.text, at)
+                found = m.start() if m is not None else -1
+            found = self.found[key] = len(self.text) if found < 0 else found
+        return found
+
+
+_ESCAPED_END = re.compile("&gt;", re.IGNORECASE)
+_ANGLE = re.compile("[<>]")
 
 
 class OuterSpan(NamedTuple):
@@ -157,7 +218,7 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     spans: list[OuterSpan] = []
     if not any(map(text.__contains__, _OUTER_NEEDS)) and not (xliff and _XLIFF_NEEDS in text):
         return spans
-    code_name = functools.cache(lambda tag: is_code_name(tag, text))  # a <word> is judged once per text
+    code_name = CodeNames(text)  # a <word> is judged once per text
     # the elements the text closes, found once (searched for per tag, a text of n tags cost n squared)
     closed = functools.cache(lambda: {name.lower() for name in _END_TAGS().findall(text)} if "</" in text else set())
     for m in _outer_matches(text, xliff):
@@ -205,75 +266,12 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
         return False
     if name in VOID:  # <source>, <input>: no partner to look for
         return False
-    return m.group("name").lower() in closed()
+    closes = closed()  # HTML: roundup's "<html><head>…</head>\n<body>", whose end tags another string writes
+    return name in closes or (bool(closes) and name in HTML_ELEMENTS)
 
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
 CODE_NAME = "code-name"
-#: Vim's key notation, spelt as vim spells it (``<Enter>``, ``<CR>``, ``<C-W>``; ``<end>`` is a
-#: metavariable), and the expansions of its command line (``<sfile>``): what its users type as it is.
-_KEYS = frozenset(
-    """Enter Return CR NL LF Tab Esc Space BS Del Bar Bslash Up Down Left Right Home End Insert PageUp PageDown
-    Cmd SID Plug Leader LocalLeader Nop LeftMouse RightMouse""".split()
-)
-_EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
-_LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
-_KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
-#: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage", or
-#: small words starting it before an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
-_USAGE = lazy_regex(r"(?:^|[\s\[(|])(?:--?|\+)[A-Za-z<]|\b[Uu]sage\b|^[a-z][\w-]*(?:[ ]+[a-z][\w/-]*)*[ ]+[<\[(]")
-#: A metavariable where it stands: glued to an option, a word or a bracket (``-J<directory>``,
-#: ``=<number>``, ``[<options>]``), beside another (``<start>,<end>``, ``<package>-<version>``), in a
-#: quoted command (``'git add <file>'``).
-_GLUED_BEFORE = lazy_regex(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
-_BESIDE_AFTER = lazy_regex(r"\A[,/|-]?<")
-_APOSTROPHE = lazy_regex(r"\w'\w")  # "isn't": no quote
-
-
-def is_code_name(tag: str, text: str) -> bool:
-    """Whether a lone ``<word>`` that is no markup is code rather than a metavariable or a shown value.
-
-    Code: a header file (``<signal.h>``), a key (``<Enter>``, ``<C-x>``), a file the text also names
-    (``<vimrc>`` beside ``.vimrc``), and an element named in a sentence that is no usage line
-    (GSettings' ``<%s> must contain at least one <value>``: human translators keep all of glib's). Text:
-    the whole text (``<unspecified>``, ``<Empty>``), and a metavariable of a text with options or a
-    "usage" (``-font <font>``, ``Usage: cp <source> <dest>``). Every occurrence of ``tag`` is judged alike.
-    """
-    m = _LONE_WORD().fullmatch(tag)
-    if m is None:
-        return False
-    name = m.group(1)
-    if "." in name:
-        return True
-    if name in _KEYS or _KEY_CHORD().fullmatch(name):
-        return True  # even glued to a command: ":help iccf<Enter>"
-    # One name, one thing: a metavariable where any occurrence is one ("[<channel>] ... closes <channel>").
-    for where in (found.start() for found in re.finditer(re.escape(tag), text)):
-        before, after = text[:where], text[where + len(tag) :]
-        if _glued_before(before) or _BESIDE_AFTER().match(after) or _quoted(before, after):
-            return False
-    if name in _EXPANSIONS:
-        return True
-    # A regex of its own per name: compiled only where the text holds the dotted name at all.
-    if f".{name}" in text and re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
-        return True
-    if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
-        return False
-    return _USAGE().search(text) is None
-
-
-def _glued_before(before: str) -> bool:
-    """Whether the text before a ``<word>`` ends glued to it (a word, ``=``, a bracket, another ``<word>``)."""
-    # At most two characters match: they are searched for there, not through the whole text before.
-    return _GLUED_BEFORE().search(before, len(before) - 2) is not None
-
-
-def _quoted(before: str, after: str) -> bool:
-    """Whether the text around a ``<word>`` quotes it with a command (``'git add <file>'``)."""
-    if not any(q in before and q in after for q in "'\""):  # nothing to pair (taking apostrophes out adds no quote)
-        return False
-    before, after = _APOSTROPHE().sub("", before), _APOSTROPHE().sub("", after)
-    return any(before.count(q) % 2 == 1 and q in after for q in "'\"")
 
 
 def _is_bracket_markup(tag: str, text: str) -> bool:
@@ -406,7 +404,7 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
         if "<" not in mine:
             continue
         known = list(_shapes(theirs))
-        for token in _TOKEN().findall(mine):
+        for token in (m.group() for m in _matches(_TOKEN(), _LESS_THAN, mine)):
             if _shape(token) in known:
                 known.remove(_shape(token))
             elif _reads_as_markup(token):
@@ -417,7 +415,7 @@ def foreign_markup(text: str, source: str, escaped: bool = False) -> list[str]:
 @functools.lru_cache(maxsize=1 << 10)
 def _shapes(source: str) -> tuple[str, ...]:
     """The shapes of ``source``'s tag-like tokens: one source is compared with its answer in every language."""
-    return tuple(_shape(token) for token in _TOKEN().findall(source))
+    return tuple(_shape(m.group()) for m in _matches(_TOKEN(), _LESS_THAN, source))
 
 
 _TEXT_VALUE = lazy_regex(rf"""(\s(?:{"|".join(sorted(TEXT_ATTRIBUTES))})\s*=\s*)(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
@@ -471,7 +469,7 @@ def xliff_protected(core: str) -> list[tuple[int, int]]:
     start: int | None = None
     depth = 0
     until_em: str | None = None  # the sm id whose em closes the open span
-    for tag in _XML_TOKEN().finditer(core):
+    for tag in _matches(_XML_TOKEN(), _LESS_THAN, core):
         name, attrs, closing, empty = tag.group("name", "attrs", "close", "empty")
         if name is None:  # comment, CDATA, processing instruction
             continue

@@ -156,12 +156,18 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 #: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a dotfile
 #: after a folder (``0~/.config``: the folder glued to a word, the dotfile not), a small letter before a
-#: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()`` or a protocol's
-#: command (``CWD``): a text without any holds no placeholder.
+#: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()``, a protocol's
+#: command (``CWD``), a URL's query (``?format=``) or a quoted pattern (``'^.*@example\\.com'``): a text
+#: without any holds no placeholder.
 TRIGGERS = re.compile(
     r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|/\.|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
     + "|"
     + grammar.PROTOCOL_VERBS
+    + "|"
+    + grammar.URL_QUERY_HINT
+    + "|(?x:"
+    + grammar.QUOTED_REGEX
+    + ")"
 )
 #: The characters of TRIGGERS alone: a class the regex engine skips ahead to, where the whole alternation
 #: (a lookbehind, ``\w``) is tried at every position. Most texts that hold a trigger hold one of these.
@@ -174,6 +180,8 @@ _TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
 #: before a capital and two capitals before two small letters are :data:`kinds.CASED`.)
 _STARTING = re.compile(r"[-/~.](?<![\w/.~\\-][-/~.])")
 _BETWEEN = re.compile(r"[./](?<=\w[./])(?=\w)")
+_QUERY = re.compile(grammar.URL_QUERY_HINT)
+_QUOTED_REGEX = re.compile(grammar.QUOTED_REGEX, re.VERBOSE)
 
 
 def _triggered(core: str) -> bool:
@@ -187,6 +195,8 @@ def _triggered(core: str) -> bool:
         or _STARTING.search(core) is not None
         or _BETWEEN.search(core) is not None
         or kinds.CASED.search(core) is not None
+        or ("?" in core and _QUERY.search(core) is not None)
+        or (("'" in core or '"' in core) and _QUOTED_REGEX.search(core) is not None)
         or (kinds.CAPITALS_HINT.search(core) is not None and TRIGGERS.search(core) is not None)
     )
 
@@ -228,12 +238,16 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF().finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
-    if triggered:  # a usage synopsis's program and subcommands, as a user types them
-        fixed += [
-            (start, end, synopsis.KIND, False)
-            for start, end in synopsis.command_words(core)
-            if not any(a < end and start < b for a, b, _, _ in fixed)
-        ]
+    if triggered:  # a usage synopsis's program and subcommands, and a quoted command, as a user types them
+        for command_kind, words in (
+            (synopsis.KIND, synopsis.command_words(core)),
+            (synopsis.QUOTED_KIND, synopsis.quoted_command(core)),
+        ):
+            fixed += [
+                (start, end, command_kind, False)
+                for start, end in words
+                if not any(a < end and start < b for a, b, _, _ in fixed)
+            ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
 

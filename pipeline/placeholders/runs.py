@@ -86,7 +86,8 @@ def beside_outer(
     """Of the format directives of ``core`` and its ``outer`` spans (markup, quoted code; ``(start, end, kind)`` in
     order): the directives apart from ``outer``, the indexes of ``outer`` holding an ordered directive, and ``outer``
     less the tags a directive holds before its conversion letter (Ruby's ``%<n>d``; not ``50%<br/>%s``, whose
-    ``%<br/>%`` would take the ``%`` of the ``%s`` after it and leave its ``s`` as text)."""
+    ``%<br/>%`` would take the ``%`` of the ``%s`` after it and leave its ``s`` as text) or its closing brace
+    (Ruby's ``%{<b>}``: Ruby and msgfmt read a ``%{…}`` name up to the brace, whatever it holds)."""
     if not outer:  # no markup nor quoted code (most texts): every directive stands as it is
         return list(directives), set(), outer
     fixed: list[Span] = []
@@ -99,7 +100,7 @@ def beside_outer(
                 ordered_outer.add(inside)
             continue
         crossing = placed.crossing(start, end)
-        if crossing and not core[end - 1].isalpha():
+        if crossing and not (core[end - 1].isalpha() or core[end - 1] == "}"):
             continue
         if all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
             swallowed.update(crossing)  # tags the conversion follows: %<n>d, never %<PRIuMAX> (glue.py judges it)

@@ -21,6 +21,11 @@ commands``) names a command the same way.
 
 Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m] even with a single
 patch`` is a sentence, and so is a label's ``usage: see the manual``.
+
+A command quoted in a sentence (``'gnucash-cli --quotes get <datafile>'``) has its words typed as they are
+too (:func:`quoted_command`). Judging a translation, its command words and its lone ``<word>``s are read
+with the source's: a label translated reads as no usage line, yet holds the same command and
+metavariables (:func:`kept_in`, :func:`names_as_in_source`).
 """
 
 from __future__ import annotations
@@ -28,13 +33,17 @@ from __future__ import annotations
 import re
 
 from pipeline.patterns import lazy_regex
+from pipeline.placeholders import markup
+from pipeline.placeholders.code_names import CodeNames
 from pipeline.segments import Placeholder, Protected
 
-__all__ = ["KIND", "command_words", "kept_in"]
+__all__ = ["KIND", "QUOTED_KIND", "command_words", "kept_in", "names_as_in_source", "quoted_command"]
 
 #: The kind of the words' placeholder: the synopsis's command, which keeps its place among the options
 #: (:func:`pipeline.placeholders.glue.disordered`).
 KIND = "command-synopsis"
+#: The kind of a quoted command's program, words and options, up to a metavariable (:func:`quoted_command`).
+QUOTED_KIND = "quoted-command"
 
 #: Words of a sentence, which no program or subcommand is called.
 _STOP = (
@@ -108,6 +117,58 @@ def command_words(text: str) -> list[tuple[int, int]]:
         kept = next((i for i, word in enumerate(words[1:], 1) if _is_argument(word)), len(words))
         start = m.start("words")
         found.append((start, start + len(" ".join(words[:kept]))))
+    return found
+
+
+#: A command line quoted in a sentence: a program (``git``, ``gnucash-cli``, ``roundup-server``), then
+#: subcommands, arguments, options, metavariables and their groups, one space apart, inside quotes of
+#: any language. The quote before it starts a word (an apostrophe inside one is no quote).
+_QUOTED_COMMAND = lazy_regex(
+    r"""
+    (?P<open>['"‘“„»«])(?<![\w'"‘’“”„»«].)     # written from the quote, which the regex engine skips ahead to
+    (?P<body>[a-z][a-z0-9_+.-]*[a-z0-9]             # the program
+      (?:[ ](?:--?[A-Za-z0-9][\w-]*(?:=[^\s'"‘’“”„»«]*)?   # an option, with its value
+          |[a-z][a-z0-9_+.-]*                      # a subcommand or an argument written as it is
+          |<[^<>\n'"]+>(?:\.\.\.)?                # a metavariable: <file>, <file>...
+          |\[[^\[\]\n'"]*\](?:\.\.\.)?             # an optional group: [<options>]
+          |[A-Z][A-Z0-9_]*(?:\.\.\.)?              # a metavariable in capitals: FILE
+          |\.\.\.
+      ))+)
+    (?P<close>['"’”“«»])
+    """,
+    re.VERBOSE,
+)
+_CLOSES = {"'": "'", '"': '"', "‘": "’", "“": "”", "„": "“", "»": "«", "«": "»"}
+#: The words of a quoted command that a user types as they are: its program, subcommands, arguments (its
+#: options are the option kind's).
+_TYPED = lazy_regex(r"[a-z][a-z0-9_+.-]*")
+
+
+def quoted_command(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of words a user types as they are of the commands ``text`` quotes
+    (``gnucash-cli`` and ``get`` of ``'gnucash-cli --quotes get <datafile>'``, ``git add`` of ``"git add
+    <file>..."``): the program, its subcommands and arguments, each run up to an option (the option kind's),
+    a metavariable or a group, which a translator translates (git's German ``"git add <Datei>..."``). A quote
+    holding no option nor metavariable ("'save as'") is prose.
+    """
+    found: list[tuple[int, int]] = []
+    if ("-" not in text and "<" not in text) or not any(q in text for q in _CLOSES):
+        return found  # no option, no metavariable, or no quote: most texts
+    for m in _QUOTED_COMMAND().finditer(text):
+        body = m.group("body")
+        if _CLOSES[m.group("open")] != m.group("close") or not any(c in body for c in "-<"):
+            continue
+        at = m.start("body")
+        run: tuple[int, int] | None = None
+        for token in body.split(" "):
+            if _TYPED().fullmatch(token):
+                run = (run[0] if run else at, at + len(token))
+            elif run:
+                found.append(run)
+                run = None
+            at += len(token) + 1
+        if run:
+            found.append(run)
     return found
 
 
@@ -189,37 +250,41 @@ def _synopsis_rest(text: str, at: int) -> bool:
 
 _TAG = lazy_regex(r'<x id="(\d+)"/>')
 _BUILD_MACRO = "build-macro"
+_COMMANDS = frozenset({KIND, QUOTED_KIND})
 
 
 def kept_in(source: Protected, target: Protected) -> Protected:
-    """``target`` with the source's command words made placeholders where it holds them as words.
+    """``target`` with the source's command words (a synopsis's, a quoted command's) made placeholders where it
+    holds them as words.
 
     A translation's line need not read as a synopsis to our rules (``Aufruf: git notes add [...]``:
     a label in another language; ``--object-dir [git commit-graph write]``: moved), yet it holds the
     words a user types: judged as a translation, they are there, in the place they were put.
     """
-    wanted = [ph.text for ph in source.placeholders if ph.kind == KIND]
-    if not wanted and not any(ph.kind == KIND for ph in target.placeholders):
+    wanted = [(ph.text, ph.kind) for ph in source.placeholders if ph.kind in _COMMANDS]
+    if not wanted and not any(ph.kind in _COMMANDS for ph in target.placeholders):
         return target  # no command word on either side (most texts): nothing to look for, nothing inline
     for ph in target.placeholders:
-        if ph.kind == KIND and ph.text in wanted:
-            wanted.remove(ph.text)
+        if (ph.text, ph.kind) in wanted:
+            wanted.remove((ph.text, ph.kind))
     # The target's own command words that the source has not (git's "write" alone, where the source
-    # reads "git commit-graph write"; a translated line that reads as a synopsis, "nutze [<Präfix>]")
-    # are text, where the source's words are looked for.
-    source_words = {ph.text for ph in source.placeholders if ph.kind == KIND}
+    # reads "git commit-graph write"; a translated line that reads as a synopsis, "nutze [<Präfix>]"; a
+    # command the translator quotes, git's "\"git write-tree\" schlug fehl") are text, where the
+    # source's words are looked for.
+    source_words = {(ph.text, ph.kind) for ph in source.placeholders if ph.kind in _COMMANDS}
     inline = {
         str(ph.id): ph.text
         for ph in target.placeholders
-        if (ph.kind == KIND and ph.text not in source_words)
-        or (ph.kind == _BUILD_MACRO and any(ph.text in text for text in wanted))  # "@GPG@" of "@GPG@-connect-agent"
+        if (ph.kind in _COMMANDS and (ph.text, ph.kind) not in source_words)
+        or (ph.kind == _BUILD_MACRO and any(ph.text in text for text, _ in wanted))  # "@GPG@" of "@GPG@-connect-agent"
     }
     if not wanted and not inline:
         return target
     flat = _TAG().sub(lambda m: inline.get(m.group(1), m.group()), target.text)
     pieces = _TAG().split(flat)  # text, id, text, id, ..., text
     before = len(pieces)
-    for text in wanted:
+    kinds = dict(wanted)
+    for text, _ in wanted:
         word = re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
         for i in range(0, len(pieces), 2):
             m = word.search(pieces[i])
@@ -236,7 +301,35 @@ def kept_in(source: Protected, target: Protected) -> Protected:
             out.append(piece)
             continue
         old = by_id.get(piece)
-        ph = Placeholder(len(placeholders) + 1, piece[4:], KIND) if old is None else old
+        ph = Placeholder(len(placeholders) + 1, piece[4:], kinds[piece[4:]]) if old is None else old
         placeholders.append(Placeholder(len(placeholders) + 1, ph.text, ph.kind, ph.ordered))
         out.append(f'<x id="{len(placeholders)}"/>')
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
+
+
+def names_as_in_source(source: str, target: Protected) -> Protected:
+    """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
+    make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
+    no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
+    if not any(ph.kind == markup.CODE_NAME for ph in target.placeholders):
+        return target  # most translations: no <word> at all
+    code = CodeNames(source)
+    text_names = {
+        str(ph.id): ph.text for ph in target.placeholders if ph.kind == markup.CODE_NAME and not code(ph.text)
+    }
+    if not text_names:
+        return target
+    kept: list[Placeholder] = []
+    numbers: dict[str, int] = {}
+    for ph in target.placeholders:
+        if str(ph.id) not in text_names:
+            numbers[str(ph.id)] = len(kept) + 1
+            kept.append(Placeholder(len(kept) + 1, ph.text, ph.kind, ph.ordered))
+
+    def renumbered(m: re.Match[str]) -> str:
+        name = text_names.get(m.group(1))
+        if name is not None:
+            return name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return f'<x id="{numbers[m.group(1)]}"/>'
+
+    return Protected(_TAG().sub(renumbered, target.text), tuple(kept), target.prefix, target.suffix)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from pipeline import locales
@@ -198,11 +198,12 @@ class Inputs:
 
 
 def estimate(
-    sending: dict[str, Pending], fallbacks: int, catalogs: dict[str, CatalogReport]
+    sending: dict[str, Pending], fallbacks: int, catalogs: dict[str, CatalogReport], cost: Callable[[str, int], int]
 ) -> tuple[DryRunEstimate, list[CatalogWork]]:
     """What a real run would send (requests and their lower bound, characters billed, texts, segments) and
     write (per catalog): ``sending`` is every text its rounds would send, ``fallbacks`` the number of plural
-    fallback texts a second round might add (neither needed yet nor in the cache)."""
+    fallback texts a second round might add (neither needed yet nor in the cache); ``cost`` says what a
+    text's characters into a target are billed (:meth:`pipeline.run.send.budget.Budget.cost`)."""
     requests = lower_bound = 0
     for opts, items in groups(sending).items():
         packing = pack([p.protected.text for p in items], request_params(opts))
@@ -212,22 +213,24 @@ def estimate(
         requests=requests,
         requests_lower_bound=lower_bound,
         context_requests=context_requests(sending, requests),
-        characters=sum(len(p.protected.text) for p in sending.values()),
+        characters=sum(cost(p.options.target_lang, len(p.protected.text)) for p in sending.values()),
         texts=len(sending),
         segments=sum(len(p.refs) for p in sending.values()),
         fallback_texts=fallbacks,
     )
-    return would_send, _would_write(catalogs, sending)
+    return would_send, _would_write(catalogs, sending, cost)
 
 
-def _would_write(catalogs: dict[str, CatalogReport], pending: dict[str, Pending]) -> list[CatalogWork]:
+def _would_write(
+    catalogs: dict[str, CatalogReport], pending: dict[str, Pending], cost: Callable[[str, int], int]
+) -> list[CatalogWork]:
     """Per catalog a real run would change: the segments it would write and the characters it would bill."""
     segments: Counter[str] = Counter()
     characters: Counter[str] = Counter()
     for item in pending.values():
         for name, count in Counter(ref.key.catalog for ref in item.refs).items():
             segments[name] += count
-            characters[name] += len(item.protected.text)
+            characters[name] += cost(item.options.target_lang, len(item.protected.text))
     work = []
     for name, cat in catalogs.items():
         c = cat.counters

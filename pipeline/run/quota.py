@@ -180,15 +180,26 @@ def check_quota(
     return record, shortfall(before, needed, budget, earlier)
 
 
-async def offered_targets(client: AsyncClient) -> tuple[frozenset[str], str]:
-    """The target codes the service offers (upper case), and a hash of that list for the run state.
+class Targets(NamedTuple):
+    """The target languages the service offers (upper-case codes), those of them it bills nothing, and a hash
+    of the offered ones for the run state."""
+
+    offered: frozenset[str]
+    free: frozenset[str]  # beta languages: "not billed during beta" (the service's billing rules)
+    hash: str
+
+
+async def offered_targets(client: AsyncClient) -> Targets:
+    """The target codes the service offers, and which of them are in beta (billed nothing).
 
     A catalog settled because its language is not offered is looked at again once the service's
     list changes.
     """
     languages = await client.languages("translate_text", include=("beta",))
-    offered = frozenset(lang.code.upper() for lang in languages if lang.usable_as_target)
-    return offered, languages_hash(offered)
+    targets = [lang for lang in languages if lang.usable_as_target]
+    offered = frozenset(lang.code.upper() for lang in targets)
+    free = frozenset(lang.code.upper() for lang in targets if lang.status == "beta")
+    return Targets(offered, free, languages_hash(offered))
 
 
 def languages_hash(offered: frozenset[str]) -> str:

@@ -15,7 +15,7 @@ from unittest import mock
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from pipeline.placeholders import glue, kinds, markup, synopsis
+from pipeline.placeholders import code_names, glue, kinds, markup, synopsis
 from pipeline.placeholders import protect as protect_module
 from pipeline.segments import Placeholder
 from tests.property.test_protect_fast_path import EXAMPLES, TEXT
@@ -61,20 +61,56 @@ def test_the_tag_before_is_the_one_ending_there(text: str, at: int, tokens: set[
 
 
 _PLAIN_GLUED_BEFORE = re.compile(r"(?:[\w=:\[(|]|>[,/|-]?)\Z")
+_PLAIN_BESIDE_AFTER = re.compile(r"\A[,/|-]?<")
 _APOSTROPHE = re.compile(r"\w'\w")
 
 
-@given(st.lists(st.sampled_from([*EXAMPLES, "'", '"', "don't", "<file>", "-J", "="]), max_size=8).map("".join))
+def _is_code_name_plainly(tag: str, text: str) -> bool:
+    """What :class:`code_names.CodeNames` answers, each question asked of the whole text (n names: n squared)."""
+    m = re.fullmatch(r"<([A-Za-z][\w.-]*)>", tag)
+    if m is None:
+        return False
+    name = m.group(1)
+    if "." in name:
+        return True
+    if name in code_names._KEYS or code_names._KEY_CHORD().fullmatch(name):
+        return True
+    for where in (found.start() for found in re.finditer(re.escape(tag), text)):
+        before, after = text[:where], text[where + len(tag) :]
+        plain_before, plain_after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
+        quoted = any(plain_before.count(q) % 2 == 1 and q in plain_after for q in "'\"")
+        if _PLAIN_GLUED_BEFORE.search(before) or _PLAIN_BESIDE_AFTER.match(after) or quoted:
+            return False
+    if name in code_names._EXPANSIONS:
+        return True
+    if re.search(rf"(?<![\w.])\.{re.escape(name)}\b", text):
+        return True
+    if not text.replace(tag, "").strip(" .,:;!?()\n\t\"'"):
+        return False
+    return code_names._USAGE().search(text) is None
+
+
+_NAMES = ["<file>", "<a-b>", "<a->", "<vimrc>", "<sfile>", "<Enter>", "<n1>", "<x>"]
+
+
+@given(
+    st.lists(
+        st.sampled_from([*EXAMPLES, *_NAMES, "'", '"', "don't", "-J", "=", ".vimrc", ".a-b", ".a-", "..x", "a.x", "é"])
+        | st.text(alphabet="ab.-<>'\" ", max_size=4),
+        max_size=8,
+    ).map("".join)
+)
 @example("'git add <file>'")
 @example("<start>,<end> <package>-<version>")
 @example("it's <file>'s")
-def test_a_metavariables_neighbours_are_judged_as_by_the_whole_text(text: str) -> None:
-    for at in range(len(text) + 1):
-        before, after = text[:at], text[at:]
-        assert markup._glued_before(before) == (_PLAIN_GLUED_BEFORE.search(before) is not None)
-        plain_before, plain_after = _APOSTROPHE.sub("", before), _APOSTROPHE.sub("", after)
-        quoted = any(plain_before.count(q) % 2 == 1 and q in plain_after for q in "'\"")
-        assert markup._quoted(before, after) == quoted
+@example("see .vimrc and <vimrc>")
+@example("<a-> .a-b and <a-b> .a-")
+@example("(<Empty>).")
+@example("Usage: cp <source> <dest>")
+def test_a_name_is_judged_code_as_by_asking_the_whole_text_each_time(text: str) -> None:
+    judge = code_names.CodeNames(text)
+    for tag in {m.group() for m in re.finditer(r"<[A-Za-z][\w.-]*>", text)}:  # what outer_spans asks of
+        assert judge(tag) == _is_code_name_plainly(tag, text), tag
 
 
 @given(TEXT | st.text(alphabet="aZbYAB-/~.\\'() 1é_", max_size=12) | st.sampled_from(["PASV", "xPASV", "a PWD b"]))
@@ -141,16 +177,22 @@ def test_the_hint_of_a_name_is_found_where_its_alternation_finds_it(text: str) -
     assert (kinds.CAPITALS_HINT.search(text) is not None) == (re.search(r"[A-Z]{3}", text) is not None)
 
 
-_STARTS = [":", "'", "`", "[", "]", "{", "%", "&", "<"]
+_STARTS = [":", "'", "`", "[", "]", "{", "%", "&", "<", "%<", "%>", "\n", "%<n>d", "<!--", "-->", "<?", "?>"]
+_STARTS += ["<![CDATA[", "]]>", "&lt;a ", "&gt;", "&GT;"]
 
 
 @given(st.lists(st.sampled_from([*EXAMPLES, *_STARTS]), max_size=8).map("".join) | TEXT)
 @example("`code' and ''bold'' :help x<CR> %<PRIu64%> [b]x[/b] [[Page|x]] {{{1}}} &lt;b&gt;")
 @example("''''' ]] [[ <!-- c --> <![CDATA[x]]> <?pi?>")
+@example("%<n>d %<a %<b%> %<c\n%> %<%> %%<x%>")
+@example("<!-- a <!-- b --> <!--> <? x <?y?> <?> <![CDATA[ a <![CDATA[b]]> &lt;a &lt;b&gt; &LT;c x &GT; &lt;d <e> &gt;")
 def test_the_markup_alternation_finds_from_its_starting_characters_what_it_finds_everywhere(text: str) -> None:
     for xliff in (False, True):
         everywhere = [(m.span(), m.lastgroup) for m in markup._outer(xliff).finditer(text)]
         assert [(m.span(), m.lastgroup) for m in markup._outer_matches(text, xliff)] == everywhere
+    for pattern in (markup._TOKEN(), markup._XML_TOKEN()):  # the tokens a reader sees, XLIFF's inline XML
+        spans = [m.span() for m in pattern.finditer(text)]
+        assert [m.span() for m in markup._matches(pattern, markup._LESS_THAN, text)] == spans
 
 
 @given(TAGGED | TEXT)

@@ -3,9 +3,12 @@ what the plain quadratic comparisons they replaced answer, written out here as o
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.placeholders import grammar, kinds
 from pipeline.placeholders.glue import _moved_head
 from pipeline.placeholders.runs import Disjoint
 
@@ -57,3 +60,27 @@ def test_overlaps_and_holders_are_found_as_testing_each_span_found_them(
             assert placed.holding(start, end) == holder
             assert placed.overlaps(start, end) == any(a < end and start < b for a, b in given)
     assert not Disjoint.of([(0, 5), (4, 9)]).indexed and Disjoint.of([(0, 5), (5, 9)]).indexed
+
+
+#: The identifier holding "$" as it was written before it stopped starting after a "$" (which a $name
+#: always took first): on "$a$a..." each search of it ran on to the end.
+_PLAIN_CODE_IDENTIFIER = r"""\b[A-Za-z_][A-Za-z0-9_]*\$[A-Za-z0-9_$]*"""
+
+
+def _every_kind(code_identifier: str) -> re.Pattern[str]:
+    patterns = {**kinds._KIND_PATTERNS, "code-identifier": code_identifier}
+    return re.compile("|".join(f"(?P<{k.replace('-', '_')}>{p})" for k, p in patterns.items()), re.VERBOSE | re.DOTALL)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["$", "a", "b1", "_", "$a", "!$omp", "x", " ", "-", "%", "{", "}", "$(", ")", "[", "]", "'"])
+        | st.sampled_from(["é", "í", "lí", "%1$s", "$5", ".", "@", "OMP", ":", "/", "SYS$LOGIN", "foo$bar$"]),
+        max_size=12,
+    ).map("".join)
+)
+def test_the_placeholder_kinds_find_what_they_found_before_the_identifier_with_a_dollar_was_narrowed(
+    text: str,
+) -> None:
+    before = [(m.span(), m.lastgroup) for m in _every_kind(_PLAIN_CODE_IDENTIFIER).finditer(text)]
+    assert [(m.span(), m.lastgroup) for m in _every_kind(grammar.CODE_IDENTIFIER).finditer(text)] == before

@@ -117,6 +117,8 @@ def _full_scan(text: str, flags: tuple[str, ...]) -> Protected:
 @example("$month$year", [])
 @example("0~/.config", [])  # a dotfile after a folder glued to a word
 @example("{n, plural, one {# file} other {# files}}", [])
+@example("{% a {% b %} c {% d {{ e }} %} {% f", [])  # a tag is searched for up to the last "%}" only
+@example("%} {% a", [])
 def test_protect_gives_what_the_full_scan_gives(text: str, flags: list[str]) -> None:
     assert protect(text, flags) == _full_scan(text, tuple(flags))
 

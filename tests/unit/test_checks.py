@@ -104,6 +104,26 @@ def test_url_changes_are_warnings_not_errors() -> None:
     assert problems and {p.severity for p in problems} == {"warning"}
 
 
+def test_a_quoted_command_is_judged_as_code_a_translator_may_adapt() -> None:
+    # git's German translators quote a command the source names bare, and keep the quoted ones' words
+    assert check_translation("git write-tree failed", '"git write-tree" schlug fehl') == []
+    kept = check_translation('(use "git add <file>...")', '(benutzen Sie "git add <Datei>...")')
+    assert kept == []
+    dropped = check_translation('(use "git add <file>...")', '(benutzen Sie "git hinzufügen <Datei>...")')
+    assert [(p.severity, p.reason) for p in dropped] == [("warning", "placeholder 'git add' missing")]
+
+
+def test_a_metavariable_of_the_source_is_one_in_its_translation_too() -> None:
+    # roundup's de.po: its usage label translated ("Verwendung:"), the translation no longer reads as a usage
+    # line, yet its <command>, kept or translated, is the metavariable the source's is, not added code
+    source = "Usage: help topic\n        <command> -- help specific to a command\n"
+    for kept in ("<command>", "<Befehl>"):
+        assert check_translation(source, f"Verwendung: help topic\n        {kept} -- Hilfe zu einem Befehl\n") == []
+    # a header a translation adds is still code the source does not have
+    added = check_translation(source, "Verwendung: help topic\n        <command> -- siehe <stdio.h>\n")
+    assert [p.reason for p in added] == ["placeholder '<stdio.h>' not in the source"]
+
+
 def test_relaxed_plural_form_may_only_drop_trailing_arguments() -> None:
     # Polish form 0 is used for n == 1 only, so it may leave out arguments, but not the first of two.
     flags = ["c-format"]

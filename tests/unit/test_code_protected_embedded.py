@@ -232,6 +232,49 @@ def test_code_of_gnu_vim_kde_and_web_catalogs_comes_back_as_it_was(
     assert main(["check", str(root / "gnu_vim_kde_code.po")]) == 0
 
 
+def _translated_and_checked(tmp_path: Path, name: str, msgfmt_check: Callable[[Path], None]) -> dict[str, str]:
+    """The translations `pipeline translate` writes into the fixture ``name``, by source, once it is seen that
+    nothing was refused and that msgfmt and `pipeline check` pass the catalog."""
+    root, report = _translate(tmp_path, [name])
+    assert [i for i in report["issues"] if i["severity"] != "warning"] == []
+    msgfmt_check(root / name)
+    assert main(["check", str(root / name)]) == 0
+    return {u.sources[0]: u.targets[0] for u in read_catalog(root / name).units}
+
+
+#: web_mail_tracker_code.po (zabbix, roundup, verbatim): a part of the source that picks the entry -> code
+#: that must come back as it is.
+WEB_CODE = {
+    "ZBX_SOCKET_BYTES_LIMIT": ["%1$s", "%2$s", "ZBX_SOCKET_BYTES_LIMIT", "include/defines.inc.php"],
+    "Roundup trackers index": ["<html><head><title>", "</title></head>", "<body><h1>", "</h1><ol>"],
+    "the password be changed": ["%(name)s", "%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s"],
+    "your registration": ["%(name)s", "%(tracker)s", "%(url)s?@action=confrego&otk=%(otk)s"],
+    "processor usage in Hz": ["<url>", "<uuid>"],  # "usage" is a word here, no usage line's label
+    "Regexps begin with": ["'^.*@example\\.com'"],
+}
+
+
+def test_paths_document_tags_and_links_built_by_directives_of_web_apps_come_back_as_they_were(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    targets = _translated_and_checked(tmp_path, "web_mail_tracker_code.po", msgfmt_check)
+    assert len(targets) == len(WEB_CODE)
+    for part, code in WEB_CODE.items():
+        source = next(s for s in targets if part in s)
+        assert CYRILLIC.search(targets[source]), targets[source]
+        assert [token for token in code if token not in targets[source]] == [], targets[source]
+
+
+def test_a_quoted_command_keeps_what_a_user_types_and_its_metavariables_are_translated(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    targets = list(_translated_and_checked(tmp_path, "quoted_commands.po", msgfmt_check).values())
+    assert len(targets) == 3 and all(CYRILLIC.search(t) for t in targets), targets
+    assert re.search(r"'gnucash-cli --quotes get <[\u0400-\u04ff]+>'", targets[0]), targets[0]
+    assert '"roundup-server -c help"' in targets[1] and re.match(r" -c <[\u0400-\u04ff]+> ", targets[1]), targets[1]
+    assert re.search(r'"git add <[\u0400-\u04ff]+>\.\.\."', targets[2]), targets[2]
+
+
 def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
     """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word."""
     text = "Mail a@b.example or @jack about @media, %@ and @GPG@-agent: 50%less, 50%Discount, @-expanded"
@@ -265,16 +308,16 @@ def test_a_metavariable_named_twice_in_a_text_is_one_metavariable() -> None:
 def test_a_name_repeated_in_a_long_text_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every occurrence of a ``<word>`` is judged alike, so it is judged once per text: judged per occurrence,
     each judgement looking at every occurrence, a 100 KB text of 8,000 of them took minutes to protect."""
-    from pipeline.placeholders import markup
+    from pipeline.placeholders import code_names
 
     judged: list[str] = []
-    real = markup.is_code_name
+    real = code_names.CodeNames._judge
 
-    def counted(tag: str, text: str) -> bool:
+    def counted(self: code_names.CodeNames, tag: str) -> bool:
         judged.append(tag)
-        return real(tag, text)
+        return real(self, tag)
 
-    monkeypatch.setattr(markup, "is_code_name", counted)
+    monkeypatch.setattr(code_names.CodeNames, "_judge", counted)
     text = " ".join(f"see <foo{i % 3}> and <bar> here" for i in range(300))
     protect(text)
     assert sorted(judged) == ["<bar>", "<foo0>", "<foo1>", "<foo2>"]

@@ -137,6 +137,19 @@ def test_unoffered_languages_are_one_line_per_catalog_in_the_output_and_the_repo
     assert "0 translated, 0 from cache, 0 copied" in again.out
 
 
+def test_a_run_that_sends_nothing_does_not_say_it_is_sending(user: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # It said "sending 30 segments (30 unique texts) in about 0 requests" before the error for each catalog.
+    entries = {f"Entry {n}": "" for n in range(30)}
+    project(user, {"ug.po": catalog("ug", entries)})
+    assert main(["translate"]) == 1
+    err = capsys.readouterr().err
+    assert "sending" not in err and "does not offer Uyghur" in err
+    (user / "locale" / "de.po").write_text(catalog("de", {"Open": ""}), encoding="utf-8")
+    assert main(["translate"]) == 1  # the Uyghur catalog is an error again; German is sent
+    err = capsys.readouterr().err
+    assert "sending 1 segments (1 unique texts) in about 1 request\n" in err
+
+
 @pytest.mark.parametrize(("translate", "said"), [("", "error"), ('unsupported_languages = "skip"', "skipped")])
 def test_what_a_catalog_in_an_unoffered_language_gets_written_is_said(
     user: Path, capsys: pytest.CaptureFixture[str], translate: str, said: str

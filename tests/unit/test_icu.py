@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from pipeline.placeholders import icu
+from pipeline.placeholders.checks import check_translation
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 from pipeline.segments import Protected
 
@@ -178,3 +179,26 @@ def test_a_case_holding_escaped_markup_is_not_copied_either() -> None:
     source = "{n, plural, one {&lt;b&gt;#&lt;/b&gt; file} other {&lt;b&gt;#&lt;/b&gt; files}}"
     protected = protect(source, ("xliff-inline", "icu-locale:ru"))
     assert "few" not in "".join(p.text for p in protected.placeholders)
+
+
+def test_markup_in_the_cases_the_target_adds_is_held_to_the_sources_other_case() -> None:
+    # docs/plurals-placeholders.md: a case the source lacks is held to the source's "other". A Russian
+    # translation of a PO entry with HTML in its cases (the run adds few and many, copying other's <b>)
+    # drew "markup '<b>' 4 times, the source has it 2" on every run and every `pipeline check`.
+    source = "{count, plural, one {<b>#</b> file} other {<b>#</b> files}}"
+    russian = "{count, plural, one {<b>#</b> файл} few {<b>#</b> файла} many {<b>#</b> файлов} other {<b>#</b> файла}}"
+    assert check_translation(source, russian) == []
+    link = 'You have {n, plural, one {<a href="/inbox">one message</a>} other {<a href="/inbox"># messages</a>}}'
+    polish = link.replace("other {", 'few {<a href="/inbox"># wiadomości</a>} many {<a href="/inbox"># x</a>} other {')
+    assert check_translation(link, polish) == []
+    # Each case is still held to its own: a few case without other's <b> is a warning, as before.
+    bare = russian.replace("few {<b>#</b> файла}", "few {# файла}")
+    assert {p.reason for p in check_translation(source, bare)} == {
+        "markup '<b>' missing (3 of 4)",
+        "markup '</b>' missing (3 of 4)",
+    }
+    # A source case left out is the structure check's warning alone.
+    japanese = "{count, plural, other {<b>#</b> ファイル}}"
+    assert [p.reason for p in check_translation(source, japanese)] == [
+        "the ICU plural leaves out the source's case(s) one"
+    ]

@@ -86,6 +86,43 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("__all__", "identifier"), ("MAX_ROWS", "identifier"), ("OAuth", "identifier"), ("ETags", "identifier")],
         ),
+        # a file name of several dots, whole (zabbix); HTML's document elements beside end tags (roundup)
+        ("in include/defines.inc.php.", (), [("include/defines.inc.php", "path")]),
+        (
+            "<html><head><title>Index</title></head>\n<body>",
+            (),
+            [
+                ("<html>", "html-tag"),
+                ("<head>", "html-tag"),
+                ("<title>", "html-tag"),
+                ("</title>", "html-tag"),
+                ("</head>", "html-tag"),
+                ("\n", "control"),
+                ("<body>", "html-tag"),
+            ],
+        ),
+        # a quoted command: what a user types, up to a metavariable (gnucash, roundup, git)
+        (
+            "Please use 'gnucash-cli --quotes get <datafile>' or \u201cgit rebase --onto <base> --force\u201d",
+            (),
+            [
+                ("gnucash-cli", "quoted-command"),
+                ("--quotes", "option"),
+                ("get", "quoted-command"),
+                ("git rebase", "quoted-command"),
+                ("--onto", "option"),
+                ("--force", "option"),
+            ],
+        ),
+        # a quoted regular expression, without its quotes (mailman's postorius)
+        ("Regexps begin with '^' as in '^.*@example\\.com'.", (), [("^.*@example\\.com", "quoted-regex")]),
+        # a URL's query: alone, after a file, and glued to the directives that build the link (roundup)
+        ("Add ?format=json or see index.php?id=3&x=1.", (), [("?format=json", "url"), ("index.php?id=3&x=1", "url")]),
+        (
+            "%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s",
+            ("python-format",),
+            [("%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s", "code-run")],
+        ),
     ],
 )
 def test_code_is_protected_whatever_the_flag(
@@ -112,10 +149,17 @@ def test_code_is_protected_whatever_the_flag(
         "Search term(s)/phrase",
         "_Zoom, Save _as, E_xit, Pre_view",  # GTK mnemonics: words a GNOME translator translates
         "x [y [z]]",  # a usage line's nested brackets are no wiki link's end
+        "Is a=b? Why? Because.",  # a question mark is a query's only before a field and its =
+        "it's 'save as' or \"open file\" and don't 'x'",  # quoted words without an option or metavariable
+        "don't 'x.y', it's '^' alone",  # quoted, but no pattern
     ],
 )
 def test_prose_that_looks_like_code_is_left_to_translate(text: str) -> None:
     assert found(text) == []
+
+
+def test_an_element_name_is_a_metavariable_in_a_help_text_that_closes_no_element() -> None:
+    assert found("  -v <upstream> <head>  compare them") == [("-v", "option")]
 
 
 def test_an_option_after_a_closing_tag_is_part_of_a_word() -> None:

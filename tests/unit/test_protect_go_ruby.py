@@ -48,3 +48,20 @@ def test_a_tag_before_a_percent_sign_is_markup_not_a_directive_name(text: str, s
     protected = protect(text, ("ruby-format",))
     assert protected.text == sent
     assert restore(protected.text, protected) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Hello %{<b>} x", ["%{<b>}"]),
+        ("a %{<b>name</b>} b", ["%{<b>name</b>}"]),
+        ("%{a b} and %{x}", ["%{a b}", "%{x}"]),
+    ],
+)
+def test_a_ruby_named_reference_is_protected_up_to_its_brace_whatever_it_holds(text: str, names: list[str]) -> None:
+    # Ruby's format and msgfmt's ruby-format read a %{...} name up to the closing brace, tags and spaces
+    # included ("%{<b>}" takes the hash's "<b>"). It was protected as the tag alone: "%{" and "}" went to
+    # the engine as text, and an answer writing "%{ <b> }" names another key (KeyError in Ruby).
+    protected = protect(text, ("ruby-format",))
+    assert [p.text for p in protected.placeholders] == names
+    assert restore(protected.text, protected) == text

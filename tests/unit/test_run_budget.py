@@ -15,9 +15,10 @@ import pytest
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.client.aio import AsyncClient
 from pipeline.client.retry import RetryPolicy
-from pipeline.config import Settings
+from pipeline.config import ServiceSettings, Settings
 from pipeline.connect import ClientFactory
 from pipeline.errors import ExitCode
+from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.run.records import Remaining
 from pipeline.run.send.budget import Budget
 from tests.run_fakes import FakeService, estimate, languages_answer, project, run
@@ -66,6 +67,14 @@ def test_budget_fitting_takes_the_prefix_that_fits() -> None:
     budget.settle(8, 3)  # billed less than reserved: the rest is free again
     assert budget.spent == 3 and budget.fitting([7, 1]) == 1
     assert Budget(None).fitting([10**9]) == 1
+
+
+def test_a_free_target_the_service_bills_all_the_same_reserves_what_it_sends_from_then_on() -> None:
+    budget = Budget(10, free=frozenset({"GA"}))
+    assert budget.cost("GA", 50) == 0 and budget.cost("DE", 5) == 5
+    budget.reserve(0)
+    budget.settle(0, 50, "GA")  # a service whose list says beta, and bills it
+    assert budget.cost("GA", 5) == 5 and budget.fitting([5]) == 0
 
 
 def test_the_budget_stops_the_run_saves_the_work_and_a_rerun_finishes_it(
@@ -130,6 +139,29 @@ def test_requests_in_flight_that_bill_less_than_they_hold_do_not_stop_the_run(
     report = run(settings._replace(max_characters=60), _Handled(handler))
     assert report.stopped is None and report.exit_code == ExitCode.OK
     assert billed == [0, 51] and report.totals.billed_characters == 51
+
+
+def test_a_beta_language_is_billed_nothing_so_the_budget_and_the_dry_run_count_nothing_for_it(tmp_path: Path) -> None:
+    # The service's billing rules: "beta languages are not billed during beta". With --max-characters 20, a
+    # run into Irish (beta) was refused ("budget of 20 billed characters reached; left for the next run: 2
+    # segments, 63 characters"), and its dry run said "about 63 billed characters". The embedded service
+    # bills as the service does; a German catalog beside it is billed as before.
+    settings = project(tmp_path, langs=("de", "ga"))._replace(service=ServiceSettings(url="embedded", concurrency=1))
+    german = sum(len(t) for t in sent_texts(_sent(tmp_path / "german", "de")))
+    dry = run_translate(settings, RunOptions(dry_run=True), log=lambda m: None)
+    assert estimate(dry).characters == german
+    assert {w.target_lang: w.characters for w in dry.would_write} == {"DE": german, "GA": 0}
+    report = run_translate(settings._replace(max_characters=german), RunOptions(), log=lambda m: None)
+    assert report.stopped is None and report.exit_code == ExitCode.OK
+    assert report.totals.billed_characters == german and report.remaining is None
+    assert read_catalog(tmp_path / "locale/ga/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
+
+
+def _sent(root: Path, lang: str) -> FakeService:
+    """What a run of ``lang`` alone sends (the fake service bills every character)."""
+    service = FakeService()
+    run(project(root, langs=(lang,)), service)
+    return service
 
 
 @pytest.mark.parametrize(

@@ -32,3 +32,29 @@ def test_undefined_entities_and_broken_markup_name_the_line() -> None:
     with pytest.raises(UnsafeXmlError, match="not well-formed") as exc:
         parse(b"<a>\n\n<b></a>")
     assert exc.value.line == 3
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-be"])
+def test_doctype_as_text_inside_the_document_is_text(encoding: str) -> None:
+    # An HTML mail template in CDATA, a comment quoting one: only the prolog can hold a DOCTYPE.
+    declared = encoding.upper().removesuffix("-SIG").removesuffix("-BE")
+    text = (
+        f'<?xml version="1.0" encoding="{declared}"?>\n<!-- a <b>prolog</b> comment -->\n'
+        "<a><!-- <!DOCTYPE html> --><b><![CDATA[<!DOCTYPE html><p>Hi</p>]]></b></a>"
+    )
+    assert parse(text.encode(encoding)).getroot()[1].text == "<!DOCTYPE html><p>Hi</p>"
+
+
+@pytest.mark.parametrize(
+    "prolog",
+    [
+        "<!-- <a> --><!DOCTYPE a>",  # after a comment that looks like a tag
+        '<?pi <a>?>\n<!DOCTYPE a [<!ENTITY e "x">]>',  # after a processing instruction
+        "\ufeff<!DOCTYPE a>",  # after a byte order mark
+        "<!-- unterminated <!DOCTYPE a>",  # a prolog that cannot be read: refused as before
+    ],
+)
+def test_a_doctype_in_the_prolog_is_refused_whatever_precedes_it(prolog: str) -> None:
+    for encoding in ("utf-8", "utf-8-sig", "utf-16", "utf-16-be"):
+        with pytest.raises(UnsafeXmlError, match="DOCTYPE"):
+            parse(f"{prolog}<a><![CDATA[<!DOCTYPE html>]]></a>".encode(encoding))

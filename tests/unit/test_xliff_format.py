@@ -95,8 +95,56 @@ def test_existing_targets_only_missing_empty_and_blank_ones_are_untranslated() -
         UnitState.TRANSLATED,
         UnitState.TRANSLATED,
     ]
-    assert catalog.units[4].targets == ("Move",)  # pre-filled by a tool or a human: never overwritten
+    assert catalog.units[4].targets == ("Verschieben",)  # a draft, though not started: never overwritten
     assert all(u.flags == (XLIFF_INLINE,) and u.nforms == 1 and not u.plural for u in catalog.units)
+
+
+def test_a_target_that_copies_the_source_in_a_not_started_state_is_untranslated() -> None:
+    # Angular merge tools (ng-extract-i18n-merge, xliffmerge) bring a new string as its source copied
+    # into the target, 1.2 state="new" (or needs-translation), 2.0 segment state="initial": a stand-in,
+    # not a translation. A target that differs, or one no state marks as not started, is somebody's.
+    v12, v20 = read("xliff12_new_targets_copy_the_source.xlf"), read("xliff20_initial_targets_copy_the_source.xlf")
+    assert [u.state for u in v12.units] == [UnitState.UNTRANSLATED] * 2 + [
+        UnitState.FUZZY,
+        UnitState.TRANSLATED,
+        UnitState.TRANSLATED,
+    ]
+    assert [u.state for u in v20.units] == [UnitState.UNTRANSLATED, UnitState.FUZZY, UnitState.FUZZY]
+    assert v12.units[0].targets == ("",) and v12.units[2].targets == ("Rechercher",)
+    after = translate_all(v12)
+    visit = ' Visit the platform in "<x id="INTERPOLATION" equiv-text="{{ lang }}"/>" '
+    assert changed_lines((DATA / "xliff12_new_targets_copy_the_source.xlf").read_bytes(), after) == [
+        '-        <source>Reload the application.</source><target state="new">Reload the application.</target>',
+        '+        <source>Reload the application.</source><target state="needs-review-translation"'
+        ' state-qualifier="leveraged-mt">RELOAD THE APPLICATION.</target>',
+        f'-        <source>{visit}</source><target state="needs-translation">{visit}</target>',
+        f'+        <source>{visit}</source><target state="needs-review-translation" state-qualifier="leveraged-mt">'
+        f"{visit.replace('Visit the platform in', 'VISIT THE PLATFORM IN')}</target>",
+    ]
+    after = translate_all(v20)
+    assert changed_lines((DATA / "xliff20_initial_targets_copy_the_source.xlf").read_bytes(), after) == [
+        '-      <segment state="initial">',
+        '+      <segment state="translated" subState="pipeline:needs-review">',
+        '-        <target> The spot for <ph id="0" equiv="INTERPOLATION" disp="{{ sport }}"/>. </target>',
+        '+        <target> THE SPOT FOR <ph id="0" equiv="INTERPOLATION" disp="{{ sport }}"/>. </target>',
+    ]
+
+
+def test_symfony_extracts_new_messages_behind_its_prefix_and_they_are_untranslated() -> None:
+    # `translation:extract --force` fills a new message's target with "__" and the source (in CDATA
+    # where the text holds & < >); the application shows "__Welcome" until somebody translates it.
+    catalog = read("symfony_extract_new_messages.de.xlf")
+    states = [UnitState.UNTRANSLATED, UnitState.UNTRANSLATED, UnitState.TRANSLATED, UnitState.TRANSLATED]
+    assert [u.state for u in catalog.units] == states
+    assert [u.targets for u in catalog.units] == [("",), ("",), ("Abmelden",), ("__init",)]
+    after = translate_all(catalog)
+    mt = '<target state="needs-review-translation" state-qualifier="leveraged-mt">'
+    assert changed_lines((DATA / "symfony_extract_new_messages.de.xlf").read_bytes(), after) == [
+        "-        <target>__Welcome, %name%!</target>",
+        f"+        {mt}WELCOME, %name%!</target>",
+        "-        <target><![CDATA[__Terms & conditions]]></target>",
+        f"+        {mt}TERMS &amp; CONDITIONS</target>",
+    ]
 
 
 def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes() -> None:
@@ -146,6 +194,17 @@ def test_xliff2_state_and_substate_go_on_the_segment(tmp_path: Path) -> None:
     path.write_bytes(translate_all(read_xliff(path), mark_fuzzy=False))
     assert b'state="translated" subState="pipeline:mt"' in path.read_bytes()
     assert [u.state for u in read_catalog(path).units] == [UnitState.TRANSLATED] * 3
+
+
+def test_xliff22_with_its_own_namespace_is_read_and_written() -> None:
+    catalog = read("xliff22_namespace.xlf")
+    assert catalog.language == "de" and catalog.units[0].notes == "Shown on the start page"
+    assert [u.state for u in catalog.units] == [UnitState.UNTRANSLATED, UnitState.TRANSLATED]
+    assert changed_lines((DATA / "xliff22_namespace.xlf").read_bytes(), translate_all(catalog)) == [
+        "-      <segment>",
+        '+      <segment state="translated" subState="pipeline:needs-review">',
+        '+        <target>HELLO <ph id="1"/>, SEE <pc id="2">THE GUIDE</pc></target>',
+    ]
 
 
 def test_xliff2_ignorable_translate_no_and_notes() -> None:
@@ -469,6 +528,14 @@ def test_apple_format_specifiers_are_placeholders() -> None:
     protected = protect("Shared by %1$@ with %2$@: %lld files (%zu KB), %@", (XLIFF_INLINE,))
     assert [ph.text for ph in protected.placeholders] == ["%1$@", "%2$@", "%lld", "%zu", "%@"]
     assert protect("50%less, 100%hello", (XLIFF_INLINE,)).placeholders == ()  # lengths only before integers
+
+
+def test_apple_stringsdict_variables_are_one_placeholder() -> None:
+    # Xcode exports a .stringsdict's format key as "%#@files@": the name between the @s is the key of
+    # its plural rule, looked up at run time, so a translated name ("%#@fileß@") breaks the lookup.
+    protected = protect("You have %#@files@ in %1$#@d_folders@ (%@)", (XLIFF_INLINE,))
+    assert [ph.text for ph in protected.placeholders] == ["%#@files@", "%1$#@d_folders@", "%@"]
+    assert protected.text == 'You have <x id="1"/> in <x id="2"/> (<x id="3"/>)'
 
 
 REAL_WORLD = ["angular_messages.fr.xlf", "symfony_messages.fr.xlf", "xcode_de.xliff", "okapi_xliff20.fr.xlf"]

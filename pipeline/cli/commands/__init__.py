@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from pipeline.config import Settings, check_service_url, load_settings
-from pipeline.model import Alert, Issue, Severity
+from pipeline.model import Alert, Issue, Severity, said_once
 
 
 def load_cli_settings(args: argparse.Namespace) -> Settings:
@@ -56,7 +56,8 @@ def stderr_reader_gone() -> bool:
 
 
 def print_issues(issues: Iterable[Issue], quiet: bool) -> None:
-    """The report's issues on stderr: all of them, or with ``quiet`` only the errors."""
-    for issue in issues:
+    """The report's issues on stderr: all of them, or with ``quiet`` only the errors; a problem many entries
+    of a catalog share said once (:func:`pipeline.model.said_once`)."""
+    for issue in said_once(issues):
         if issue.severity is Severity.ERROR or not quiet:
             print(f"{issue.where()}: {issue.severity}: {issue.reason}", file=sys.stderr)

@@ -8,7 +8,7 @@ import sys
 from pipeline.catalog_paths import display_path, find_catalogs
 from pipeline.config import load_settings
 from pipeline.errors import ExitCode
-from pipeline.model import Severity
+from pipeline.model import Severity, said_once
 from pipeline.workflows.check import check_paths
 
 
@@ -22,14 +22,14 @@ def check(args: argparse.Namespace) -> int:
     checked = check_paths(paths, display, include_fuzzy=not args.skip_fuzzy, settings=settings)
     errors = warnings = 0
     for title, issues in (("", [*found.refused, *checked.issues]), ("fuzzy entry: ", checked.fuzzy)):
-        for issue in sorted(issues, key=lambda i: (i.catalog, i.line or 0)):
+        errors += sum(1 for i in issues if i.severity is Severity.ERROR)
+        warnings += sum(1 for i in issues if i.severity is not Severity.ERROR)
+        # A problem many entries of a catalog share is said once, with how many and their first lines.
+        for issue in sorted(said_once(issues), key=lambda i: (i.catalog, i.line or 0)):
             if issue.severity is Severity.ERROR:
-                errors += 1
                 print(f"{issue.where()}: {title}{issue.reason}")
-            else:
-                warnings += 1
-                if not args.quiet or args.strict:
-                    print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
+            elif not args.quiet or args.strict:
+                print(f"{issue.where()}: {title}{issue.severity}: {issue.reason}")
     if not args.quiet:
         fuzzy = sum(1 for i in checked.fuzzy if i.severity is Severity.ERROR)
         awaiting = f"; {checked.awaiting} entries await review (pipeline review)" if checked.awaiting else ""

@@ -28,7 +28,7 @@ from pipeline.run.journal import Journal
 from pipeline.run.ledger import Ledger
 from pipeline.run.locks import CatalogLocks
 from pipeline.run.provenance import Provenance, Rejections
-from pipeline.run.quota import Allowance, offered_targets, read_usage
+from pipeline.run.quota import Allowance, Targets, offered_targets, read_usage
 from pipeline.run.records import RunInputs
 from pipeline.run.report.progress import Progress
 from pipeline.run.reuse import Index
@@ -90,6 +90,12 @@ class Connections:
         service's TLS context), beside the run's work, unless a client factory replaces the client."""
         if self._client_factory is None and "client" not in self.__dict__:
             connect.prepare(self._inputs.settings.service)
+
+    async def languages(self) -> Targets:
+        """The service's target languages (:meth:`Reads.languages`); the budget learns which of them bill nothing."""
+        targets = await self.reads.languages()
+        self.budget.free = targets.free
+        return targets
 
     @property
     def terminology_due(self) -> bool:
@@ -158,15 +164,15 @@ class Reads:
         self._client = client  # opens the client on first use: a client that cannot be opened is said by the read
         self._url = url
         self._usage: asyncio.Future[tuple[Allowance | None, str | None]] | None = None
-        self._languages: asyncio.Future[tuple[frozenset[str], str]] | None = None
-        self._offered: tuple[frozenset[str], str] | None = None
+        self._languages: asyncio.Future[Targets] | None = None
+        self._offered: Targets | None = None
         self._kept: tuple[Allowance | None, str | None] | None = None  # see keep
         self._unlimited: tuple[Allowance | None, str | None] | None = None  # the last read, when it showed no limit
 
     @property
     def offered(self) -> frozenset[str] | None:
         """The target codes the service offers, once read (None before)."""
-        return None if self._offered is None else self._offered[0]
+        return None if self._offered is None else self._offered.offered
 
     @property
     def reading(self) -> bool:
@@ -222,9 +228,9 @@ class Reads:
         if self._offered is None and self._languages is None:
             self._languages = asyncio.ensure_future(offered_targets(self._client()))
 
-    async def languages(self) -> tuple[frozenset[str], str]:
-        """The target codes the service offers and their hash: read once per run, whoever asks while it is read
-        waiting for the same read (raises what the read raised; the next call reads again)."""
+    async def languages(self) -> Targets:
+        """The target codes the service offers, those it bills nothing, and a hash: read once per run, whoever
+        asks while it is read waiting for the same read (raises what the read raised; the next call reads again)."""
         if self._offered is None:
             read = self._languages
             if read is None:

@@ -249,7 +249,6 @@ class Resolver:
         run = self.run
         ledger, connections, settings = run.ledger, run.connections, run.inputs.settings
         url = settings.service.url
-        needed = sum(len(p.protected.text) for p in texts.values())
         connections.reads.start_languages()
         try:
             read = await connections.reads.usage()
@@ -258,11 +257,13 @@ class Resolver:
             return False
         if read[0] is not None:
             ledger.answered()
-        elif not await self._offered(url):
-            # The usage could not be read: before the run says it goes on without a quota check, the
-            # service must answer at all (a URL ending in /v2 answers neither read), or it stops, said once.
+        # The languages say which targets are billed nothing (beta), so they are read before the quota is
+        # judged; when the usage could not be read, the service must answer this at all (a URL ending in /v2
+        # answers neither read) before the run says it goes on without a quota check, or it stops, said once.
+        if not await self._offered(url):
             return False
         budget = connections.budget  # what the requests still in flight (of a part or window before) are billed counts
+        needed = sum(budget.cost(p.options.target_lang, len(p.protected.text)) for p in texts.values())
         usage, shortfall = check_quota(read, needed, budget.left, budget.spent + budget.reserved)
         if not settings.service.embedded:  # the embedded service bills no one: its usage is neither said nor reported
             ledger.usage_before(usage, needed)
@@ -271,20 +272,20 @@ class Resolver:
             return False
         if connections.terminology_due:
             self.synced = await connections.sync_terminology(s.target_lang for s in self.scanned)
-        return await self._offered(url)
+        return True
 
     async def _offered(self, url: str | None) -> bool:
         """Read the target languages the service offers (once per run); False: the run stopped, and says why."""
         ledger = self.run.ledger
         try:
-            _, languages = await self.run.connections.reads.languages()
+            targets = await self.run.connections.languages()
         except ServiceError as exc:
             # No such endpoint: the URL is not the service's (one ending in /v2, say).
             unreached = (AuthenticationError, TransportError, NotFoundError)
             reason = StopReason.SERVICE if isinstance(exc, unreached) else StopReason.FAILED
             ledger.stop(reason, f"the service's target languages could not be read: {unusable(exc, url)}")
             return False
-        ledger.service_languages(languages)
+        ledger.service_languages(targets.hash)
         ledger.answered()
         return True
 
@@ -344,8 +345,11 @@ class Resolver:
             judge.refuse_targets(texts, offered, run.inputs.settings.unsupported_languages == "skip")
             batches = send.batches(texts, offered, judge.failed)
             ledger.requests(0, context_requests(texts, len(batches)))
-            segments = sum(len(p.refs) for p in texts.values())
-            ledger.log(f"sending {segments} segments ({len(texts)} unique texts) in about {len(batches)} requests")
+            sending = [item for items, _ in batches for item in items]  # the refused ones are errors, said apart
+            if sending:
+                segments = sum(len(p.refs) for p in sending)
+                requests = f"{len(batches)} request{'s' if len(batches) > 1 else ''}"
+                ledger.log(f"sending {segments} segments ({len(sending)} unique texts) in about {requests}")
             await sender.send_all(batches)
             if judge.outcome.retry:
                 segments = sum(len(p.refs) for p in judge.outcome.retry.values())
@@ -394,7 +398,8 @@ class Resolver:
         judge = Judge(run.ledger, run.connections.cache, run.progress, Outcome({}))
         unneeded = [key for key in self.spare if key not in needed]
         maybe = len(unneeded) - judge.holds(unneeded)  # fallbacks a second round may add, if numbers fail
-        would_send, would_write = plan.estimate(self.dry, maybe, run.ledger.catalogs())
+        cost = run.connections.budget.cost  # a beta target's texts cost nothing, once the languages were read
+        would_send, would_write = plan.estimate(self.dry, maybe, run.ledger.catalogs(), cost)
         run.ledger.estimate(would_send, would_write)
 
 

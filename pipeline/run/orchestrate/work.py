@@ -418,7 +418,7 @@ async def _read(
         found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut or overlapping)
         window.extend(found)
         rest.extend(found)
-        _noted(ledger, found, issues, refused)
+        _noted(ledger, run.provenance, found, issues, refused)
         wanting = [s for s in found if s.source_forms]
         if first and wanting and not prepared:  # a request is likely: its TLS context loads beside the scans and plans
             connections.prepare_client()
@@ -448,13 +448,16 @@ def _retranslate(run: RunContext) -> scan.Retranslate:
     return stale
 
 
-def _noted(ledger: Ledger, found: list[ScannedCatalog], issues: list[Issue], refused: list[Refused]) -> None:
+def _noted(
+    ledger: Ledger, provenance: Provenance, found: list[ScannedCatalog], issues: list[Issue], refused: list[Refused]
+) -> None:
     """What the scan of a catalog found, in the report."""
     ledger.add_issues(issues)
     for r in refused:
         ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
     for s in found:
-        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
+        ours = functools.partial(provenance.wrote, s.display)
+        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False, ours))
 
 
 async def _scan(
@@ -489,6 +492,5 @@ async def _offered(run: RunContext) -> frozenset[str] | None:
     language it does not offer is said once, as a run would say it."""
     reads, inputs = run.connections.reads, run.inputs
     if reads.offered is None and inputs.options.dry_run and inputs.settings.service.embedded:
-        _, languages = await reads.languages()
-        run.ledger.service_languages(languages)
+        run.ledger.service_languages((await run.connections.languages()).hash)
     return reads.offered

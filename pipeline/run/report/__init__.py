@@ -19,7 +19,7 @@ from pipeline.errors import ExitCode
 from pipeline.files.atomic import atomic_write
 from pipeline.files.lockfile import report_lock_path, state_lock
 from pipeline.files.own import REPORT_SETTING, check_ours, json_first
-from pipeline.model import Counters, Severity
+from pipeline.model import Counters, Severity, said_once
 from pipeline.run.records import RunReport, StopReason
 
 if TYPE_CHECKING:
@@ -315,10 +315,10 @@ def _issues(report: RunReport) -> list[str]:
     if not report.issues:
         return []
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.SKIPPED: 2}
-    issues = sorted(report.issues, key=lambda i: (order.get(i.severity, 3), i.catalog, i.line or 0))
+    issues = sorted(said_once(report.issues), key=lambda i: (order.get(i.severity, 3), i.catalog, i.line or 0))
     lines = [
         "",
-        f"### Failed and skipped segments ({len(issues)})",
+        f"### Failed and skipped segments ({len(report.issues)})",
         "",
         "| where | language | severity | reason |",
         "|---|---|---|---|",

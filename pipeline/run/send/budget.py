@@ -13,16 +13,21 @@ __all__ = ["Budget"]
 class Budget:
     """Billed characters a run may still spend; None means no limit.
 
-    A request reserves the characters it will be billed before it is sent (the service bills every
-    character of the texts, tags included, and nothing for ``context``), so requests in flight can
-    never together go beyond the limit. A request may be billed less than it reserved (a beta language
-    is billed nothing): one that does not fit beside the requests in flight waits until they are
-    settled (:meth:`settled`) before the run is said to have reached its budget.
+    A request reserves the characters it will be billed before it is sent (:meth:`cost`: the service
+    bills every character of the texts, tags included, nothing for ``context``, and nothing at all
+    for a beta target language), so requests in flight can never together go beyond the limit. A
+    request may be billed less than it reserved (a service that bills less than the rules say): one
+    that does not fit beside the requests in flight waits until they are settled (:meth:`settled`)
+    before the run is said to have reached its budget.
     """
 
     limit: int | None
     spent: int = 0
     reserved: int = 0
+    #: Target codes the service bills nothing (its beta languages), once its language list was read.
+    free: frozenset[str] = frozenset()
+    #: Free targets the service billed all the same: from then on their requests reserve what they send.
+    charged: set[str] = field(default_factory=set)
     _change: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
     @property
@@ -42,14 +47,20 @@ class Budget:
             count += 1
         return count
 
+    def cost(self, target: str, characters: int) -> int:
+        """What ``characters`` of text into ``target`` will be billed: all of them, or none for a beta target."""
+        return 0 if target in self.free and target not in self.charged else characters
+
     def reserve(self, cost: int) -> None:
         """Set ``cost`` aside for a request about to be sent."""
         self.reserved += cost
 
-    def settle(self, reserved: int, billed: int) -> None:
-        """Replace a reservation by what the request was really billed (0 when it failed)."""
+    def settle(self, reserved: int, billed: int, target: str = "") -> None:
+        """Replace a reservation by what the request into ``target`` was really billed (0 when it failed)."""
         self.reserved -= reserved
         self.spent += billed
+        if billed > reserved:  # a target said to be free was billed: its next requests reserve what they send
+            self.charged.add(target)
         self._change.set()
 
     async def settled(self) -> None:

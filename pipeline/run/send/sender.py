@@ -120,11 +120,12 @@ class Sender:
         """One request for ``items`` under ``scheme``; split in two when the service finds it too large."""
         sent = [encode(scheme, i.protected) for i in items]  # one text per item, or its pieces
         costs = [sum(map(len, texts)) for texts in sent]
+        target = str(params.get("target_lang", ""))
         while True:
             ticket = await self.ticket()
             if ticket is None:
                 return
-            fit = self.budget.fitting(costs)
+            fit = self.budget.fitting([self.budget.cost(target, c) for c in costs])
             if fit == len(items) or not self.budget.reserved:
                 break
             # Requests in flight may be billed less than they hold: wait for them, without a ticket (one
@@ -137,7 +138,7 @@ class Sender:
             if not items:
                 self.limiter.release(ticket)
                 return
-        cost = sum(costs)
+        cost = self.budget.cost(target, sum(costs))
         self.budget.reserve(cost)
         billed = 0
         try:
@@ -159,7 +160,7 @@ class Sender:
                 self.receiver.failed(item, f"the service refused the request: {exc}")
             return
         finally:
-            self.budget.settle(cost, billed)
+            self.budget.settle(cost, billed, target)
         # A 413 despite the measured size (a service with a smaller limit): each half gets a ticket of its own.
         if len(items) == 1:
             self.receiver.failed(items[0], f"the service refused the text as too large: {too_large.message}")
