@@ -86,7 +86,7 @@ _UNFINISHED_12 = frozenset(
         "needs-review-l10n",
     }
 )
-_NOT_STARTED_12 = frozenset({"new", "needs-translation"})
+_NOT_STARTED = frozenset({"new", "needs-translation", "initial"})  # 1.2 on the target, 2.x on the segment
 SYMFONY_NEW_PREFIX = "__"  # what Symfony's ``translation:extract`` puts before a new message's source
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -441,13 +441,15 @@ def _stand_in(
 ) -> bool:
     """Whether the target holds what a tool wrote for a new string: the source copied where the state says
     the translation is not started (1.2 ``new``/``needs-translation``, 2.x ``initial`` written out), as
-    Angular's merge tools do, or behind Symfony's ``__`` prefix (its ``translation:extract``)."""
+    Angular's merge tools do, or behind Symfony's ``__`` prefix (``translation:extract``, no state). Never
+    a target marked as somebody's: a finished state, 1.2 ``approved="yes"``, a ``state-qualifier``."""
     if target is None:
         return False
+    marked = segment if segment is not None else target
+    if marked.get("state", "new") not in _NOT_STARTED or target.xpath("@state-qualifier or ../@approved='yes'"):
+        return False  # a finished state, the tool that chose the text, a final review: somebody's
     if target_inner == inner:
-        if segment is not None:
-            return segment.get("state") == "initial"
-        return target.get("state") in _NOT_STARTED_12
+        return marked.get("state") is not None
     return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 

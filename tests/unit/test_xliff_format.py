@@ -147,6 +147,30 @@ def test_symfony_extracts_new_messages_behind_its_prefix_and_they_are_untranslat
     ]
 
 
+def test_a_copy_or_prefixed_source_somebody_marked_as_theirs_is_kept() -> None:
+    # approved="yes", a state-qualifier or a finished state says a human (or their tool) chose the text:
+    # the not-started-copy and Symfony-prefix rules never make it untranslated, so no run replaces it.
+    v12, v20 = read("xliff12_marked_copies_are_kept.xlf"), read("xliff20_marked_prefixes_are_kept.xlf")
+    assert [u.state for u in v12.units] == [
+        UnitState.FUZZY,
+        UnitState.FUZZY,
+        UnitState.TRANSLATED,
+        UnitState.TRANSLATED,
+        UnitState.TRANSLATED,
+        UnitState.UNTRANSLATED,
+        UnitState.UNTRANSLATED,
+    ]
+    assert [u.targets for u in v12.units[:5]] == [("OK",), ("Email",), ("__init",), ("__main",), ("__name",)]
+    assert [u.state for u in v20.units] == [UnitState.TRANSLATED] * 3 + [UnitState.UNTRANSLATED] * 2
+    mt = '<target state="needs-review-translation" state-qualifier="leveraged-mt">'
+    assert changed_lines((DATA / "xliff12_marked_copies_are_kept.xlf").read_bytes(), translate_all(v12)) == [
+        '-        <target state="new">Home</target>',
+        f"+        {mt}HOME</target>",
+        "-        <target>__Save</target>",
+        f"+        {mt}SAVE</target>",
+    ]
+
+
 def test_existing_empty_targets_are_filled_in_place_and_nothing_else_changes() -> None:
     catalog = read("xliff12_existing_targets.xlf")
     before = (DATA / "xliff12_existing_targets.xlf").read_bytes()
