@@ -75,6 +75,16 @@ def test_a_headerless_catalog_in_a_language_of_more_forms_is_warned_about_once(t
     assert len(warnings) == 1 and "ru has 3 (one, few, many)" in warnings[0]
 
 
+def test_a_headerless_catalog_is_warned_about_its_charset_once(tmp_path: Path) -> None:
+    """Without a header there is no charset: gettext's tools take the file for ASCII, so msgcat refuses the
+    non-ASCII translations a run writes (msgfmt warns "charset conversion will not work"). Said once."""
+    path = tmp_path / "de" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADERLESS, encoding="utf-8")
+    warnings = read_po(path).warnings
+    assert len(warnings) == 1 and "charset=UTF-8" in warnings[0] and "de has" not in warnings[0]
+
+
 def test_a_blank_before_a_plural_forms_bracket_is_read_as_msgfmt_reads_it(tmp_path: Path) -> None:
     path = tmp_path / "de.po"
     raw = HEADER + 'msgid "car"\nmsgid_plural "cars"\nmsgstr [0] "Auto"\nmsgstr\t[1] "Autos"\n\n'
