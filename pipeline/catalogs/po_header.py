@@ -261,16 +261,22 @@ HEADERLESS_ERROR = (
 def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
     """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as
     they are (UTF-8 here) and the plural rule its runtime uses for it, ``nplurals=2; plural=(n != 1)``.
-    No header is added, as none of gettext's tools adds one; a language whose numbers take more forms
-    than two is warned about once, since its plural entries are written with two."""
+    No header is added, as none of gettext's tools adds one. One warning says what the missing header
+    costs: no charset, so gettext's tools take the file for ASCII (msgcat refuses the non-ASCII
+    translations a run writes), and, for a language whose numbers take more forms than two, plural
+    entries written with two."""
     rule = PluralRule(2, "(n != 1)")
     language = locale_from_path(path) or ""
     forms = WHOLE_NUMBER_FORMS.get(language.replace("-", "_").partition("_")[0].lower(), ())
-    warnings: tuple[str, ...] = ()
-    if plurals and len(forms) > 2:
-        warnings = (
-            f"no header entry: plural entries are written with the two forms gettext uses for a catalog without "
-            f"one (nplurals=2; plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)}); add a "
-            "header with its Plural-Forms line (msginit writes one)",
-        )
-    return PluralHeader(rule, warnings=warnings)
+    plural = (
+        f"; plural entries are written with the two forms gettext uses without one (nplurals=2; "
+        f"plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)})"
+        if plurals and len(forms) > 2
+        else ""
+    )
+    warning = (
+        "no header entry: read and written as UTF-8, which gettext's tools take for ASCII without a charset "
+        f"(msgcat refuses non-ASCII translations){plural}; add a header with charset=UTF-8 and a Plural-Forms "
+        "line (msginit writes one)"
+    )
+    return PluralHeader(rule, warnings=(warning,))
