@@ -350,3 +350,17 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
     protected = protect("Wrote HTML-ized index to %s [%s].\n", ("c-format",))
     assert glued(protected, 'A HTML-esített index kiírva a(z) <x id="1"/>[<x id="2"/>] fájlba.') is None
     assert disordered(protected, '<x id="2"/> <x id="1"/>') is None
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a URL's query: its path's part was read from every character of a long run before the "?", each
+        # time to the run's end (40,000 characters took 10 s, 100,000 minutes)
+        "a." * 50_000 + " ?x=1",
+        "a/" * 50_000 + " and ?x=1",
+    ],
+)
+def test_a_query_after_a_long_run_of_path_characters_is_found_in_linear_time(text: str) -> None:
+    protect(text, ())
