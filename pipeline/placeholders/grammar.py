@@ -277,7 +277,8 @@ URL_WITH_SCHEME = r"""
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
 URL_QUERY = r"""
-    [A-Za-z0-9_.~/-]*           # the path's last part, glued to it: user?@template=
+    [A-Za-z0-9_.~/-]{0,255}+    # the path's last part, glued to it (user?@template=): up to 255 characters
+                                # of it, or each character of a long run reads the run to its end
     \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
     [^\s<>"'`&]*                # its value
     (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
