@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.placeholders.checks import check_translation
 from pipeline.placeholders.glue import disordered, glued
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
@@ -364,3 +365,18 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
 )
 def test_a_query_after_a_long_run_of_path_characters_is_found_in_linear_time(text: str) -> None:
     protect(text, ())
+
+
+@pytest.mark.parametrize(
+    "translation",
+    [  # coreutils 9.1's stty help, as its French, Russian, German and Swedish translators wrote it
+        " * [-]ctlecho    écho des caractères de contrôle par une notation en\n                   chapeau (« ^c »)\n",
+        " * [-]ctlecho    отображать управляющие символы с крышкой («^c»)\n",
+        " * [-]ctlecho    Steuerzeichen in Hutnotation ausgeben („^c“)\n",
+        " * [-]ctlecho    eka kontrolltecken med hattnotation (”^c”)\n",
+        " * [-]ctlecho    echo control characters in hat notation ('^c')\n",
+    ],
+)
+def test_a_quoted_pattern_is_found_in_the_quotes_of_the_translations_language(translation: str) -> None:
+    source = " * [-]ctlecho    echo control characters in hat notation ('^c')\n"
+    assert check_translation(source, translation) == []
