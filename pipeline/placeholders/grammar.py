@@ -174,15 +174,18 @@ BACKQUOTED = r"""
 """
 
 #: A regular expression quoted in a sentence, without its quotes (a translator may write his language's):
-#: mailman's ``'^.*@example\.com'``. One word of two characters or more that an escaped character, a
-#: repeated dot, or a caret starting it or a dollar ending it marks as a pattern ("'^'" alone is a
-#: character named, "'don't'" a word, "'%.*s'" a directive).
+#: mailman's ``'^.*@example\.com'``, coreutils' ``'^c'``, translated ``« ^c »``, ``„^c“``, ``”^c”``. One word of two
+#: characters or more that an escaped character, a repeated dot, or a caret starting it or a dollar ending it
+#: marks as a pattern ("'^'" alone is a character named, "'don't'" a word, "'%.*s'" a directive).
 QUOTED_REGEX = r"""
-    (?<=['"])(?<![\w'"]['"])     # after a quote that starts a word
-    (?=\^|[^'"\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$['"]))
-    [^'"\s%]{2,}               # no directive: '%.*s' is the format's (its precision, not a pattern)
-    (?=['"](?!\w))              # before a quote that ends it
+    (?:(?<=['"‘’‚“”„«»›‹])(?<![\w'"‘’‚“”„«»›‹]['"‘’‚“”„«»›‹])   # after a quote that starts a word
+      |(?<=[«»‹›][ \u00a0\u202f]))                       # or a guillemet and its space: French « ^c »
+    (?=\^|[^'"‘’‚“”„«»›‹\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$(?:['"‘’“”«»›‹]|[ \u00a0\u202f][«»‹›])))
+    [^'"‘’‚“”„«»›‹\s%]{2,}    # no directive: '%.*s' is the format's (its precision, not a pattern)
+    (?=(?:['"‘’“”«»›‹]|[ \u00a0\u202f][«»‹›])(?!\w))    # before a quote that ends it
 """
+#: The quotes :data:`QUOTED_REGEX` stands between: a text without any holds none.
+QUOTED_REGEX_QUOTES = "'\"‘’‚“”„«»›‹"
 
 #: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
 #: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
