@@ -7,6 +7,8 @@ and each rule has its counter-example of prose that merely looks like code.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pipeline.placeholders.checks import check_translation
@@ -380,3 +382,17 @@ def test_a_query_after_a_long_run_of_path_characters_is_found_in_linear_time(tex
 def test_a_quoted_pattern_is_found_in_the_quotes_of_the_translations_language(translation: str) -> None:
     source = " * [-]ctlecho    echo control characters in hat notation ('^c')\n"
     assert check_translation(source, translation) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "template"),
+    [
+        ("Open /search?q={{ query }} to see", "{{ query }}"),
+        ('See ?page={% url "home" %} for more', '{% url "home" %}'),
+        ("Visit page.html?l={{ lang }}&x=1 now", "{{ lang }}"),
+    ],
+)
+def test_a_template_tag_in_a_urls_query_is_protected_whole(text: str, template: str) -> None:
+    # the query's value took the tag's "{{" or "{%" and left the rest of it ("query }}") to translate
+    sent = re.sub(r'<x id="\d+"/>', " ", protect(text, ()).text)
+    assert not [word for word in re.findall(r"\w+", template) if re.search(rf"\b{word}\b", sent)]
