@@ -279,14 +279,24 @@ URL_WITH_SCHEME = r"""
     :/{1,3}                     # file:/home, smb://, trash:///
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
-URL_QUERY = r"""
+#: A query field's value: what the link holds up to a space, a quote or the next field; a template's field,
+#: variable or tag in it whole (``?q={{ query }}``, ``?page={% url "home" %}``: taken up to their first space,
+#: the rest of them was sent to translate).
+_QUERY_VALUE = r"""(?:[^\s<>"'`&{}]|\{[\w.]*\}|\{\{[^{}]*\}\}|\{%[^{}]*?%\})*"""
+URL_QUERY = (
+    r"""
     [A-Za-z0-9_.~/-]{0,255}+    # the path's last part, glued to it (user?@template=): up to 255 characters
                                 # of it, or each character of a long run reads the run to its end
     \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
-    [^\s<>"'`&]*                # its value
-    (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
+    """
+    + _QUERY_VALUE
+    + r"""                      # its value
+    (?:&(?:amp;)?[\w@.\[\]-]+="""
+    + _QUERY_VALUE
+    + r""")*                    # the other fields (an entity such as &lt; ends it)
     (?<![.,;:!?)\]])             # without the sentence's punctuation after it
 """
+)
 URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
 #: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
 URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
