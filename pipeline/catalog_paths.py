@@ -33,6 +33,7 @@ OUTSIDE_LINK = (
     "(pass --follow-symlinks-outside to allow it)"
 )
 FOLDER = "is a folder named like a catalog: not read"
+LINK_LOOP = "is a symbolic link that leads back to itself: neither read nor written"
 READ_ONLY = "is read-only: left alone (nothing sent for it, nothing written)"
 
 
@@ -70,7 +71,12 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
     read_only_found: list[Path] = []
     folders: dict[str, str] = {}
     for candidate in sorted(candidates):
-        real = _resolve(candidate, folders)
+        try:
+            real = _resolve(candidate, folders)
+        except (OSError, RuntimeError):  # a loop of links: RuntimeError up to Python 3.12, then OSError (ELOOP)
+            if not excluded.match_any(settings.root, candidate, candidate):
+                refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), LINK_LOOP))
+            continue
         if excluded.match_any(settings.root, candidate, real):
             continue
         if candidate.is_dir():

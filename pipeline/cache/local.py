@@ -280,8 +280,15 @@ _COUNT = "SELECT count(*) FROM (SELECT key FROM translations UNION SELECT key FR
 
 
 def created(directory: Path) -> bool:
-    """Whether a local cache was ever made in ``directory``: this store's file, or the legacy one it reads."""
-    return (directory / FILE_NAME).exists() or (directory / LEGACY_FILES[0]).exists()
+    """Whether a local cache was ever made in ``directory``: this store's file, or the legacy one it reads.
+
+    In a folder this user may not look into (another user's home, through ``sudo``) it may have been:
+    whoever opens it then says why it cannot be used.
+    """
+    try:
+        return (directory / FILE_NAME).exists() or (directory / LEGACY_FILES[0]).exists()
+    except OSError:  # exists() answers False for a missing file only: PermissionError is raised
+        return True
 
 
 def _diskcache(path: Path) -> bool:

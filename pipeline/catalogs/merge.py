@@ -87,7 +87,6 @@ def read_template(path: Path, raw: bytes | None = None) -> Template:
     """The template at ``path`` (or ``raw``, its bytes), read by the strict reader: a broken one is refused
     with its line."""
     template, lines = read_po_text(path, raw)
-    _refuse_lone_crs(template)
     live = tuple(e for e in template.spans if not e.obsolete)
     return Template(live, _terminated_lines(template, lines), dict(template.metadata))
 
@@ -100,28 +99,20 @@ def merge(catalog_path: Path, template_path: Path) -> MergeResult:
 def merge_read(catalog_path: Path, raw: bytes | None, template: Template) -> MergeResult:
     """The catalog at ``catalog_path`` (or ``raw``, its bytes as read) updated from ``template``."""
     catalog, lines = read_po_text(catalog_path, raw)  # the strict reader: refused with its line
-    _refuse_lone_crs(catalog)
     # Each file is read and decoded once: what is merged is what was checked.
     return _Merger(catalog, template, _terminated_lines(catalog, lines)).run(catalog.raw)
 
 
-def _refuse_lone_crs(read: PoRead) -> None:
-    """A file of old Mac line endings (lone CRs), which translate and review keep, is not merged: the
-    merge's new lines would end otherwise, and its comment lines need a line feed for msgfmt."""
-    if lone_crs(read.raw):
-        raise CatalogError(
-            str(read.path),
-            "its lines end with a CR alone (old Mac line endings), which refresh does not merge: convert them "
-            "to LF (tr '\\r' '\\n'), then refresh",
-        )
-
-
 def _terminated_lines(read: PoRead, lines: Sequence[str]) -> list[str]:
     """The file's ``lines`` as the reader decoded and numbered them, each with its newline again: a line
-    ends after a LF only (a lone CR is inside a line, as msgfmt reads it), and the last one has none
-    where the file ends without one."""
-    terminated = [line + "\n" for line in lines]
-    if terminated and not read.raw.endswith(b"\n"):
+    ends after a LF only (a lone CR is inside a line, as msgfmt reads it), or in a file of old Mac line
+    endings after its lone CR, and the last one has none where the file ends without one."""
+    if lone_crs(read.raw):  # the reader read each lone CR as a LF, at the same offsets
+        raw, starts = read.raw, read.starts
+        terminated = [line + chr(raw[starts[i + 1] - 1]) for i, line in enumerate(lines)]
+    else:
+        terminated = [line + "\n" for line in lines]
+    if terminated and not read.raw.endswith((b"\n", b"\r")):
         terminated[-1] = lines[-1]
     return terminated
 
@@ -161,7 +152,12 @@ class _Merger:
         self.template, self.template_lines = template.entries, template.lines
         self.template_metadata = template.metadata
         self.newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-        self.final_newline = not lines or lines[-1].endswith("\n")
+        # A file of old Mac line endings: the merge's lines end with a lone CR too, but a comment's with
+        # CRLF, as a run writes them there (msgfmt runs a comment, and a "#~" line, on to a line feed).
+        self.comment_newline = self.newline
+        if lone_crs(catalog.raw):
+            self.newline, self.comment_newline = "\r", "\r\n"
+        self.final_newline = not lines or lines[-1].endswith(("\n", "\r"))
         if not self.final_newline and self.entries and self.entries[-1].msgstr_end == len(lines):
             # The last entry's last line: wherever the entry goes, a line follows it (the file's missing
             # newline is taken off the whole text again at the end). Every other line of an entry
@@ -355,8 +351,13 @@ class _Merger:
         return previous
 
     def _ended(self, lines: list[str]) -> list[str]:
-        """``lines`` each ended with the file's newline: those the merge made (the file's have theirs)."""
-        return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
+        """``lines`` each ended with the file's newline: those the merge made (the file's have theirs, but for
+        a comment's lone CR, which would hide what follows it in its new place from msgfmt)."""
+        if self.comment_newline == self.newline:
+            return [ln if ln.endswith("\n") else ln + self.newline for ln in lines]
+        return [
+            ln.rstrip("\r\n") + (self.comment_newline if ln.lstrip().startswith("#") else self.newline) for ln in lines
+        ]
 
     def _translator_comments(self, i: int) -> list[str]:
         block = self.lines[self.entries[i].first : self.entries[i].msgstr_end]
@@ -400,7 +401,7 @@ class _Merger:
         body = next(k for k, ln in enumerate(block) if _KEYWORD_START.match(ln))
         head = [ln for ln in block[:body] if not ln.startswith(("#.", "#:"))]
         head = [f"#~| {ln[2:].lstrip()}" if ln.startswith("#|") else ln for ln in head]
-        return [*head, *(f"#~ {ln}" for ln in block[body:])]  # the file's lines: each ends as it did
+        return self._ended([*head, *(f"#~ {ln}" for ln in block[body:])])  # the file's lines, ended as it ends them
 
     def _target_lines(self, t: Entry, old: Entry | None) -> list[str]:
         if not _plural(t):

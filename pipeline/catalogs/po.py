@@ -16,32 +16,41 @@ msgfmt runs a comment on to a line feed.
 
 Untrusted input, refused as ``msgfmt --check`` refuses it (each a :class:`CatalogError` with the
 line, so nothing of the catalog is sent): a byte-order mark, an escape gettext does not know
-(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), no header entry, a
-plural rule that divides by zero, picks a form the catalog does not have or claims more forms than
-any language has. The charset is the one the header entry's Content-Type names (nothing else in
-the file counts), and only an ASCII-compatible text encoding is accepted: a codec that adds a BOM,
-escapes or transforms text would corrupt the file on write-back.
+(``\\q``, ``\\u00e9``), the same msgctxt+msgid twice (obsolete entries included), a plural rule that
+divides by zero, picks a form the catalog does not have or claims more forms than any language has. A
+catalog without a header entry is read as msgfmt (without ``--check``) reads it, with gettext's defaults.
+The charset is the one the header entry's Content-Type names (nothing else in the file counts), and
+only an ASCII-compatible text encoding is accepted: a codec that adds a BOM, escapes or transforms text
+would corrupt the file on write-back.
 """
 
 from __future__ import annotations
 
 import codecs
 import heapq
-import io
 import re
 from array import array
 from collections.abc import Iterator, Mapping
 from itertools import chain, compress, islice, repeat
 from operator import is_
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, UnitState
-from pipeline.catalogs.po_header import UNFILLED_ERROR, encoding_of, field_line, filled_plural_line, plural_header
+from pipeline.catalogs.po_header import (
+    HEADERLESS_ERROR,
+    UNFILLED_ERROR,
+    encoding_of,
+    field_line,
+    filled_plural_line,
+    headerless_rule,
+    plural_header,
+)
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
 from pipeline.catalogs.po_scan import Entry, fields, metadata, scan
 from pipeline.catalogs.po_scan.msgfmt_rules import refuse_duplicates, refuse_misnumbered_forms
+from pipeline.catalogs.po_scan.polib_file import polib_file
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field, wrap_width_of
 from pipeline.catalogs.po_units import PoUnits
 from pipeline.errors import CatalogError
@@ -52,10 +61,8 @@ from pipeline.plural_rules import PluralRule
 if TYPE_CHECKING:
     import polib
 
-_POLIB_LINE = lazy_regex(r"\(line (\d+)\)")
-# A plural form numbered with blanks or leading zeros (``msgstr[ 0 ]``, ``msgstr[01]``), which msgfmt and
-# the scanner read and polib does not (it takes the one character after the bracket for the number).
-_LOOSE_FORM = lazy_regex(r"^([ \t]*(?:\#~[ \t]*)?msgstr)\[([ \t]*\d+[ \t]*)\]", re.MULTILINE)
+# A plural form's keyword, where its lines start (obsolete entries are never written into).
+_FORM_LINE = lazy_regex(r"[ \t]*msgstr[ \t]*\[")
 #: NUL ends a string in a compiled catalog; every other control character is written as an escape.
 _UNWRITABLE = re.compile(r"\x00")
 
@@ -78,6 +85,8 @@ class PoRead(NamedTuple):
     #: The line (1-based) of a Plural-Forms a template left unfilled (``nplurals=INTEGER;``), which msgfmt
     #: refuses: write-back puts :attr:`plural`'s rule in its place.
     plural_unfilled_line: int | None = None
+    #: (line, reason) of what ``msgfmt --check`` refuses in the header (its line: None where there is none).
+    header_error: tuple[int | None, str] | None = None
 
 
 class PoCatalog:
@@ -119,7 +128,8 @@ class PoCatalog:
         self._entries: tuple[polib.POEntry, ...] | None = None
         self._plural_header_at = read.plural_header_at
         #: (line, reason) of what msgfmt refuses in the header, which ``pipeline check`` reports as an error.
-        self.header_error: tuple[int, str] | None = None
+        self.header_error = read.header_error
+        self._unfilled_line = read.plural_unfilled_line
         if read.plural_unfilled_line is not None:
             self.header_error = (read.plural_unfilled_line, UNFILLED_ERROR)
 
@@ -157,18 +167,8 @@ class PoCatalog:
         Raises :class:`CatalogError` when polib reads the file otherwise than the scanner did.
         """
         if self._entries is None:
-            import polib  # the front door of polib's reading of a catalog: only the review session asks for it
-
-            try:
-                # The text already read, never the path: the file may have changed or vanished since.
-                pofile = polib.pofile(
-                    _PoText(_polib_text(self.raw.decode(self.encoding))), encoding=self.encoding, wrapwidth=WRAP_WIDTH
-                )
-            except (OSError, ValueError) as exc:
-                found = _POLIB_LINE().search(str(exc))
-                raise CatalogError(
-                    str(self.path), _polib_reason(str(exc)), int(found.group(1)) if found else None
-                ) from None
+            # The text already read, never the path: the file may have changed or vanished since.
+            pofile = polib_file(self.path, self.raw.decode(self.encoding), self.encoding)
             _match(self.path, pofile, self)
             self._entries = tuple(pofile)
         return self._entries
@@ -278,7 +278,7 @@ class PoCatalog:
     def _header_edits(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
         """The Plural-Forms line a header without one gets when plural translations are written, or the
         rule an unfilled one gets whenever anything is written (msgfmt refuses the catalog as it is)."""
-        unfilled = self.header_error[0] - 1 if self.header_error is not None else None
+        unfilled = self._unfilled_line - 1 if self._unfilled_line is not None else None
         if unfilled is not None and translations and self.plural is not None:
             line = filled_plural_line(self._text(unfilled), self.plural)
             return [(unfilled, 1, unfilled + 1, self._encoded([line], _terminator(self._line(unfilled))))]
@@ -286,7 +286,25 @@ class PoCatalog:
         if at is None or self.plural is None or not any(map(self.units.plural_at, translations)):
             return []
         rule = f'"Plural-Forms: nplurals={self.plural.nplurals}; plural={self.plural.expression};\\n"'
-        return [(at, 0, at, self._encoded([rule], self._newline.encode(self.encoding)))]
+        return [
+            (at, 0, at, self._encoded([rule], self._newline.encode(self.encoding))),
+            *self._emptied_slots(translations),
+        ]
+
+    def _emptied_slots(self, translations: Mapping[int, tuple[str, ...]]) -> list[_Edit]:
+        """The empty forms after the last of nplurals in the translated entries a run leaves as they are, removed
+        where the rule's header line is added: msgfmt --check counts an entry's forms, empty ones too, against
+        it (msgmerge gave teslamate's Korean entries two slots, and its translators filled the one Korean has)."""
+        edits: list[_Edit] = []
+        nplurals, units = self.plural.nplurals if self.plural else 2, self.units
+        for position, (_, count) in self.miscounted_forms().items():
+            targets = units[position].targets
+            if position in translations or count <= nplurals or not targets[0] or any(targets[nplurals:]):
+                continue
+            span = self._span(position)
+            keywords = [i for i in range(span.msgstr_start, span.msgstr_end) if _FORM_LINE().match(self._text(i))]
+            edits.append((keywords[nplurals], 1, span.msgstr_end, b""))
+        return edits
 
     def _encoded(self, lines: list[str], terminator: bytes) -> bytes:
         """``lines`` in the file's charset and newlines, the last ended by ``terminator``."""
@@ -400,17 +418,20 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         raise CatalogError(str(path), "entry could not be located for faithful write-back", spans[header].first + 1)
     fields = metadata(spans[header].msgstr) if header is not None else {}
     is_template = path.suffix.lower() == ".pot"
-    if (header is None or not fields) and not is_template:
-        _refuse_headerless(path, spans[header].msgid_line + 1 if header is not None else None)
+    headerless = not fields and not is_template  # none, or an empty msgstr: msgfmt reads either with its defaults
     header_lines = (spans[header].msgstr_start, spans[header].msgstr_end) if header is not None else (0, 0)
+    header_line = spans[header].msgid_line + 1 if header is not None else None
     # Where a Plural-Forms line can go: after the header's last line, when its text ends a line.
     add_at = header_lines[1] if header is not None and spans[header].msgstr.endswith("\n") else None
     if header is not None:
         spans = spans[:header] + spans[header + 1 :]
     live_plurals = [s for s in compress(spans, map(_FORMS, spans)) if not s.obsolete]  # msgid_plural "" too
-    forms = frozenset(_forms_written(s) for s in live_plurals if any(s.msgstr_plural.values()))
+    forms = frozenset((_forms_written(s), len(s.msgstr_plural)) for s in live_plurals if any(s.msgstr_plural.values()))
     plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
-    rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
+    if headerless:
+        rule = headerless_rule(path, bool(live_plurals))
+    else:
+        rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
     read = PoRead(
         path,
         raw,
@@ -423,52 +444,16 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         (*warnings, *rule.warnings),
         rule.add_at,
         rule.unfilled_line,
+        (header_line, HEADERLESS_ERROR) if headerless else None,
     )
     return read, lines
 
 
-def _refuse_headerless(path: Path, line: int | None) -> NoReturn:
-    """msgfmt --check refuses it: nothing says its charset or plural rule (a template is never compiled)."""
-    raise CatalogError(
-        str(path),
-        'no header entry (msgid "" with Content-Type and the other fields), which msgfmt --check requires',
-        line,
-    )
-
-
 def _forms_written(span: Entry) -> int:
     """The forms of a plural entry up to its last non-empty one: msgmerge gives a catalog without a rule two
-    slots, and a Korean translator fills the one Korean has."""
+    slots, and a Korean translator fills the one Korean has (the empty slot after it goes where the rule's
+    header line is added: :meth:`PoCatalog._emptied_slots`)."""
     return 1 + max(i for i, text in span.msgstr_plural.items() if text)
-
-
-class _PoText(str):
-    """PO text that :func:`polib.pofile` can never mistake for a path, split into lines as a file is read.
-
-    ``polib.pofile`` takes a path or a text and tells them apart with ``os.path.isfile``: a catalog
-    that vanished mid-run would have its path parsed as PO text, and a text naming an existing file
-    would read that file instead. So the value polib tests is a NUL byte, which no path can hold
-    (``os.path.isfile`` answers False), and the lines it parses come from :meth:`splitlines`:
-    split where a text-mode file splits (``\n``, ``\r\n``, ``\r``), not where ``str.splitlines``
-    also does (U+0085, U+2028, ... are text inside a PO string).
-    """
-
-    lines: list[str]
-
-    def __new__(cls, text: str) -> _PoText:
-        value = super().__new__(cls, "\0")
-        value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
-        return value
-
-    def splitlines(self, keepends: bool = False) -> list[str]:
-        """The PO text's lines (polib strips their ends itself)."""
-        return list(self.lines)
-
-
-def _polib_text(text: str) -> str:
-    """``text`` with its plural forms numbered as polib reads them (``msgstr[0]``): polib's entries are given
-    the scanner's strings anyway (:func:`_match`), and a line's length is all that changes."""
-    return _LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", text)
 
 
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
@@ -490,11 +475,3 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
             entry.msgstr_plural = msgstr_plural
         else:
             entry.msgstr = msgstr
-
-
-def _polib_reason(message: str) -> str:
-    """polib's reason for refusing a file, without anything it quoted from the file."""
-    reason = message.rpartition("): ")[2] if "): " in message else ""
-    if reason.startswith("unknown keyword"):
-        return "unknown keyword"
-    return reason if reason in ("unescaped double quote found", "invalid continuation line") else "syntax error"

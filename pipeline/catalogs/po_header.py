@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.errors import CatalogError
+from pipeline.locales import locale_from_path
 from pipeline.plural_rules import WHOLE_NUMBER_FORMS, PluralExpressionError, PluralRule, check, plural_rule_for
 
 _CONTENT_CHARSET = re.compile(r'charset\s*=\s*([^\s;\\"]+)', re.IGNORECASE)
@@ -30,8 +31,13 @@ def encoding_of(path: Path, raw: bytes, raw_lines: Sequence[bytes]) -> tuple[str
     if found is None:
         return "utf-8", ()
     name, line = found
-    if name.upper() == "CHARSET":  # an unfilled POT header
-        return "utf-8", ()
+    if name.upper() == "CHARSET":  # an unfilled POT header: msgfmt reads the bytes as they are, and warns in a catalog
+        if path.suffix.lower() == ".pot":
+            return "utf-8", ()
+        return "utf-8", (
+            f"the header's Content-Type on line {line} says charset={name[:40]}, a template's placeholder, which "
+            "msgfmt warns is not a portable encoding name: read and written as UTF-8; set charset=UTF-8 there",
+        )
     shown = name[:40]
     try:
         codec = codecs.lookup(name).name
@@ -154,7 +160,12 @@ class PluralHeader(NamedTuple):
 
 
 def plural_header(
-    path: Path, fields: Mapping[str, str], line: int | None, add_at: int | None, plurals: bool, forms: frozenset[int]
+    path: Path,
+    fields: Mapping[str, str],
+    line: int | None,
+    add_at: int | None,
+    plurals: bool,
+    forms: frozenset[tuple[int, int]],
 ) -> PluralHeader:
     """The rule the ``Plural-Forms`` field (at ``line``) gives, else CLDR's for the ``Language`` field.
 
@@ -164,12 +175,10 @@ def plural_header(
     In a ``.pot`` itself the unfilled rule is what xgettext writes, with no language to
     fill it from: nothing is read with it (msgmerge takes nothing from a template's header), so no rule.
     Without the field, CLDR's rule is added at ``add_at`` (the header's end) when plural entries
-    (``plurals``) are translated, unless the entries translated already (``forms``: their numbers of
-    forms) all have another number of forms: Spanish has three in CLDR (babel 2.17+) and two
-    in msginit's table and in Elixir's gettext. Adding CLDR's rule there would make each of those
-    translations one msgfmt --check refuses; where they have two, the catalog is read with the rule gettext
-    itself uses when a catalog has none (:data:`GETTEXT_DEFAULT`), and nothing is added to its header.
-    """
+    (``plurals``) are translated, unless an entry translated already (``forms``: its forms up to the last
+    written one, and its slots) has more written forms or fewer slots (Spanish: three in CLDR, two in
+    msginit's table and Elixir's gettext): msgfmt --check would refuse it. Then gettext's rule for a
+    catalog without one is used (:data:`GETTEXT_DEFAULT`), and nothing is added."""
     header = fields.get("Plural-Forms", "")
     language = (fields.get("Language") or "").strip()
     unfilled = _UNFILLED.search(header)
@@ -193,9 +202,10 @@ def plural_header(
             f"with CLDR's rule for {language} (nplurals={cldr.nplurals}; plural={cldr.expression};), as msginit does"
         )
         return PluralHeader(cldr, unfilled_line=line, warnings=(reason,))
-    if cldr is not None and cldr.nplurals != 2 and forms == {2}:
+    if cldr is not None and not all(written <= cldr.nplurals <= slots for written, slots in forms):
+        counts = " or ".join(str(n) for n in sorted({written for written, _ in forms}))
         conflict = (
-            f"no Plural-Forms header, and its translated plural entries have 2 forms where CLDR's rule for "
+            f"no Plural-Forms header, and its translated plural entries have {counts} forms where CLDR's rule for "
             f"{language} has {cldr.nplurals}: plural entries are translated with gettext's rule for a catalog "
             f"without one ({GETTEXT_DEFAULT}) and no header line is added; add the Plural-Forms line its program uses"
         )
@@ -239,3 +249,28 @@ def filled_plural_line(text: str, rule: PluralRule) -> str:
     """The header line ``text`` (its terminator dropped) with its unfilled rule replaced by ``rule``."""
     filled = f"nplurals={rule.nplurals}; plural={rule.expression};"
     return _UNFILLED.sub(lambda _: filled, text.rstrip("\r\n"), count=1)
+
+
+#: What ``msgfmt --check`` says of a catalog without a header entry, or with an empty one (plain msgfmt compiles it).
+HEADERLESS_ERROR = (
+    'no header entry (msgid "" with Content-Type and Plural-Forms), which msgfmt --check refuses ("PO file header '
+    "missing or invalid\"); msgfmt without --check reads it with gettext's nplurals=2; plural=(n != 1);"
+)
+
+
+def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
+    """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as
+    they are (UTF-8 here) and the plural rule its runtime uses for it, ``nplurals=2; plural=(n != 1)``.
+    No header is added, as none of gettext's tools adds one; a language whose numbers take more forms
+    than two is warned about once, since its plural entries are written with two."""
+    rule = PluralRule(2, "(n != 1)")
+    language = locale_from_path(path) or ""
+    forms = WHOLE_NUMBER_FORMS.get(language.replace("-", "_").partition("_")[0].lower(), ())
+    warnings: tuple[str, ...] = ()
+    if plurals and len(forms) > 2:
+        warnings = (
+            f"no header entry: plural entries are written with the two forms gettext uses for a catalog without "
+            f"one (nplurals=2; plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)}); add a "
+            "header with its Plural-Forms line (msginit writes one)",
+        )
+    return PluralHeader(rule, warnings=warnings)

@@ -201,6 +201,7 @@ EXIT_READER_GONE = 141
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    _missing_streams()
     _printable_stdout()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
@@ -223,14 +224,34 @@ def handler(name: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
-def _printable_stdout() -> None:
-    """Standard output writes a file name's undecodable bytes as ``\\udcXX``, as stderr does, instead of failing.
+def _missing_streams() -> None:
+    """Standard output or error the process was started without (``pipeline translate >&- 2>&-``, a daemon's
+    child) lead to the null device, as a daemon's do.
 
-    A path holds them when a folder's name is not UTF-8 (a Latin-1 name from an old archive). Only a
-    strict stream is changed: in the C locale Python writes them back as the bytes they were.
+    Python leaves such a stream None: a command's ``sys.stdout.write`` failed with a traceback (after a run
+    had written its catalogs), and ``print(..., file=sys.stderr)`` wrote the errors into standard output. The
+    descriptor itself is taken too, so that no file or socket the run opens becomes descriptor 1 or 2.
+    """
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))
+
+
+def _printable_stdout() -> None:
+    """Standard output writes what its encoding lacks as ``\\xXX``, ``\\uXXXX`` (a file name's undecodable bytes as
+    ``\\udcXX``), as stderr does, instead of failing.
+
+    A path holds undecodable bytes when a folder's name is not UTF-8 (a Latin-1 name from an old archive),
+    and a path or a message holds letters an ASCII or Latin-1 terminal cannot show. Python's C locale
+    without its UTF-8 mode (``PYTHONUTF8=0``) writes ASCII with ``surrogateescape``, which fails on those
+    letters (``pipeline check`` failed with a traceback on the first issue naming ``größe.po``).
     """
     stream = sys.stdout
-    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+    if getattr(stream, "errors", None) in ("strict", "surrogateescape") and hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="backslashreplace")
 
 

@@ -151,7 +151,7 @@ def test_an_entry_opened_by_its_keyword_after_previous_strings_of_an_obsolete_on
 def test_no_block_starts_at_a_line_the_strict_path_skips() -> None:
     """A run of "#~|" lines is skipped a line at a time: a block matched from each of them would read
     the whole run again each time (quadratic in a file made of them)."""
-    run = '#~| msgid "old"\n' * 3 + '#~ msgid "new"\n#~ msgstr "neu"\n'
+    run = '#~| msgctxt "c"\n#~| msgid "old"\n#~| "er"\n#~ msgid "new"\n#~ msgstr "neu"\n'
     for block in (blocks.BLOCK, blocks.BLOCK_CR()):
         assert block.match(run) is None
         assert block.match("#, fuzzy\n" + run) is not None

@@ -302,7 +302,7 @@ FRONT_DOORS = {
     "pipeline.connect:prepare": "the TLS roots' loader, once a run with an https service has a unit to translate",
     "pipeline.client.tls:roots": "certifi, for an https client whose roots no variable names",
     "pipeline.catalogs:read_catalog": "a catalog format's reader (lxml for XLIFF), by the file's suffix",
-    "pipeline.catalogs.po:entries": "polib's entries of a catalog, which only the review session asks for",
+    "pipeline.catalogs.po_scan.polib_file:polib_file": "polib's reading of a catalog, which only a review asks for",
     "pipeline.catalogs.po_scan.entry:polib_key": "polib, where a key holds an escape it may read otherwise",
     "pipeline.catalogs.merge:_fails_new_flags": "the format grammars, for an entry whose flags the template changed",
     "pipeline.catalogs.similar:_rapidfuzz": "rapidfuzz, when a merge looks for the entry most like a new one",

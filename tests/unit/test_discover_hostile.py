@@ -120,6 +120,21 @@ def test_check_reports_the_link_and_takes_the_flag(
     assert main(["check", "--follow-symlinks-outside"]) == ExitCode.OK
 
 
+def test_a_loop_of_links_named_like_catalogs_is_reported_and_the_others_are_translated(tmp_path: Path) -> None:
+    settings, folder = _project(tmp_path)
+    (folder / "loop1.po").symlink_to("loop2.po")
+    (folder / "loop2.po").symlink_to("loop1.po")
+    found = find_catalogs(settings)
+    assert [(i.catalog, i.reason) for i in found.refused] == [
+        (f"locale/de/LC_MESSAGES/{name}", "is a symbolic link that leads back to itself: neither read nor written")
+        for name in ("loop1.po", "loop2.po")
+    ]
+    assert found.paths == [(folder / "app.po").resolve()]
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.PARTIAL
+    assert report.totals.segments_translated > 0
+
+
 def test_a_folder_named_like_a_catalog_is_reported(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     (folder / "odd.po").mkdir()

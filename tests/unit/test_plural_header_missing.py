@@ -7,6 +7,8 @@ entries are translated with the two forms gettext uses for a catalog without a r
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,57 @@ def test_a_form_left_empty_after_the_last_one_written_is_not_counted(
     err = capsys.readouterr().err
     assert "half" not in err and "some plural forms are translated and some are empty" not in err
     assert path.read_text(encoding="utf-8") == korean
+
+
+KOREAN_HUMAN = (
+    'msgid "should have %{count} item(s)"\nmsgid_plural "should have %{count} item(s)"\n'
+    'msgstr[0] "%{count} 개의 아이템이 있어야합니다."\n'
+)
+KOREAN = (
+    'msgid ""\nmsgstr ""\n"Language: ko\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    + KOREAN_HUMAN
+    + 'msgstr[1] ""\n\nmsgid "%{count} new"\nmsgid_plural "%{count} new"\nmsgstr[0] ""\nmsgstr[1] ""\n'
+)
+
+
+def _msgfmt_check(path: Path) -> subprocess.CompletedProcess[str]:
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU msgfmt is not installed")
+    return subprocess.run(
+        [msgfmt, "--check", "--use-fuzzy", "-o", "/dev/null", str(path)], capture_output=True, text=True
+    )
+
+
+def test_the_rule_a_run_adds_leaves_no_translated_entry_msgfmt_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # teslamate's Korean errors.po and one new plural entry: the run adds Korean's rule (nplurals=1); the
+    # empty slot msgmerge left after the translators' one form went with it, or msgfmt --check refused them.
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "ko.po"
+    path.write_text(KOREAN, encoding="utf-8")
+    main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)])
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=1; plural=0;\\n"\n' in after
+    assert KOREAN_HUMAN + "\n" in after
+    assert after.count("msgstr[1]") == 0 and after.count("msgstr[0]") == 2
+    found = _msgfmt_check(path)
+    assert found.returncode == 0, found.stderr
+
+
+def test_no_rule_is_added_where_a_translated_entry_has_more_forms_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One Korean entry written with two forms (as ko/default.po's), one with one: no rule fits both.
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "ko.po"
+    two = 'msgid "a file"\nmsgid_plural "%{count} files"\nmsgstr[0] "파일"\nmsgstr[1] "파일 %{count}개"\n\n'
+    path.write_text(KOREAN.replace('\n\nmsgid "%{count} new"', "\n\n" + two + 'msgid "%{count} new"'), encoding="utf-8")
+    before = set(_msgfmt_check(path).stderr.splitlines())
+    main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)])
+    assert "its translated plural entries have 1 or 2 forms where CLDR's rule for ko has 1" in capsys.readouterr().err
+    after = path.read_text(encoding="utf-8")
+    assert "Plural-Forms" not in after and two in after and KOREAN_HUMAN + 'msgstr[1] ""\n' in after
+    assert set(_msgfmt_check(path).stderr.splitlines()) <= before  # nothing msgfmt --check says more of it

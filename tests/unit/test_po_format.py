@@ -70,10 +70,10 @@ def test_units_made_on_demand_read_as_the_tuple_of_the_same_units(tmp_path: Path
     ("body", "line", "reason"),
     [
         ('msgid "a"\nmsgstr a"\n', 8, "properly quoted"),
-        ('msgid "a"\n# comment\nmsgstr ""\n', 8, "comment inside an entry"),
-        ('msgid "a"\n\nmsgid "b"\nmsgstr ""\n', 9, "msgid where a msgstr was expected"),
+        ('msgid "a"\n# comment\nmsgstr ""\n', 7, "missing 'msgstr' section"),  # at the msgid, as msgfmt says
+        ('msgid "a"\n\nmsgid "b"\nmsgstr ""\n', 7, "missing 'msgstr' section"),
         ('msgid "a"\nmsgstr ""\nbogus\n', 9, "unrecognised line"),
-        ('msgid "a"\n', 7, "ends inside an entry"),
+        ('msgid "a"\n', 7, "missing 'msgstr' section"),
     ],
 )
 def test_syntax_errors_name_the_line(tmp_path: Path, body: str, line: int, reason: str) -> None:
@@ -183,12 +183,44 @@ def test_bare_cr_line_endings_are_read_and_kept_and_what_is_written_msgfmt_reads
     assert _msgfmt_statistics(path) == "2 translated messages, 1 fuzzy translation, 1 untranslated message."
 
 
-def test_refresh_refuses_a_catalog_of_bare_cr_line_endings_naming_them(data_dir: Path) -> None:
+def test_refresh_merges_a_catalog_of_bare_cr_line_endings_as_msgmerge_does(tmp_path: Path) -> None:
+    """Old Mac line endings, which translate reads and keeps: the merge keeps them too, and ends the comment
+    and obsolete lines it writes with CRLF (msgfmt runs those on to a line feed); its entries are msgmerge's."""
     from pipeline.catalogs.merge import merge
 
-    path = data_dir / "po" / "cr_line_endings.po"
-    with pytest.raises(CatalogError, match="old Mac line endings"):
-        merge(path, data_dir / "po" / "human_translations.po")
+    msgmerge, msgcat = shutil.which("msgmerge"), shutil.which("msgcat")
+    if msgmerge is None or msgcat is None:
+        pytest.skip("GNU gettext is not installed")
+    header = 'msgid ""\rmsgstr ""\r"Content-Type: text/plain; charset=UTF-8\\n"\r'
+    header += '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\r\r'
+    path = tmp_path / "de.po"
+    path.write_bytes(
+        (
+            header + '# a translator\r\n#: src/a.c:1\r\nmsgid "Open the file"\rmsgstr "Die Datei öffnen"\r\r'
+            '#: src/b.c:2\r\nmsgid "Close"\rmsgstr "Schließen"\r\rmsgid "Gone away"\rmsgstr "Weg"\r'
+        ).encode()
+    )
+    template = tmp_path / "de.pot"
+    template.write_text(
+        header.replace("\r", "\n")
+        + '#: src/a.c:1\nmsgid "Open the files"\nmsgstr ""\n\n#: src/b.c:3\nmsgid "Close"\nmsgstr ""\n\n'
+        '#. new\n#: src/c.c:1\nmsgid "Brand new"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    expected = tmp_path / "msgmerge.po"
+    subprocess.run([msgmerge, "-q", "--previous", "-o", str(expected), str(path), str(template)], check=True)
+    result = merge(path, template)
+    assert result.changed
+    path.write_bytes(result.data)
+    assert result.data.count(b"\n") == result.data.count(b"\r\n") == 9  # the comment and #~ lines
+    assert b'msgid "Open the files"\rmsgstr "Die Datei \xc3\xb6ffnen"\r\r' in result.data  # the rest: lone CRs
+
+    def entries(po: Path) -> str:  # as msgcat writes them, the CRs msgfmt reads inside comments dropped
+        return subprocess.run([msgcat, str(po)], capture_output=True, text=True, check=True).stdout.replace("\r", "")
+
+    assert entries(path) == entries(expected)
+    assert _msgfmt_statistics(path) == "1 translated message, 1 fuzzy translation, 1 untranslated message."
+    assert merge(path, template).data == result.data  # a second merge changes nothing
 
 
 def test_a_comment_ended_by_a_bare_cr_that_hides_entries_from_msgfmt_is_refused(data_dir: Path) -> None:

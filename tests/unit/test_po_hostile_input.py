@@ -125,7 +125,6 @@ def test_an_absurd_plural_header_is_an_error_for_that_catalog(name: str, reason:
         ("refused_invalid_escape.po", 13, "escape sequence gettext does not know"),
         ("refused_duplicate_msgid.po", 16, "entry at line 10"),
         ("refused_duplicate_of_an_obsolete_entry.po", 13, "entry at line 10"),
-        ("refused_missing_header.po", None, "no header entry"),
         ("refused_byte_order_mark.po", 1, "byte-order mark"),
         # Plural forms: msgfmt says "plural form has wrong index", "missing 'msgid_plural' section", at the
         # first form whose number is not its place (the first form, numbered 1; the second, numbered 5).
@@ -169,7 +168,9 @@ def test_the_fixtures_agree_with_msgfmt(name: str) -> None:
         "plural_forms_nplurals_100000.po",
         "refused_comment_ended_by_a_bare_cr.po",
     }
-    assert refused_by_us == (refused_by_msgfmt or name in stricter)
+    # msgfmt compiles it without --check (gettext's defaults), and `pipeline check` reports it as --check does
+    read_as_msgfmt_compiles = {"missing_header_read_with_gettexts_defaults.po"}
+    assert refused_by_us == ((refused_by_msgfmt and name not in read_as_msgfmt_compiles) or name in stricter)
 
 
 def test_nothing_of_a_file_that_is_no_catalog_is_quoted() -> None:
@@ -234,8 +235,7 @@ def test_plural_form_numbers_with_spaces_or_leading_zeros_are_read_as_msgfmt_rea
         ('msgstr[ 1 ] "a"\nmsgstr[0] "b"\n', 12, r"msgstr\[1\], msgstr\[0\]: msgfmt requires"),
         ('msgstr[0] "a"\nmsgstr[002] "b"\n', 13, r"msgstr\[0\], msgstr\[2\]: msgfmt requires"),
         ('msgstr[0] "a"\nmsgstr[00] "b"\n', 13, r"msgstr\[0\] a second time"),
-        # a blank before the bracket: msgfmt reads it, polib (which refresh merges) does not
-        ('msgstr [0] "a"\nmsgstr[1] "b"\n', 12, "msgstr is not followed by a properly quoted string"),
+        ('msgstr [1] "a"\nmsgstr [0] "b"\n', 12, r"msgstr\[1\], msgstr\[0\]: msgfmt requires"),
     ],
 )
 def test_spaced_or_zero_padded_plural_forms_out_of_their_numbers_are_refused_at_their_line(
@@ -244,7 +244,7 @@ def test_spaced_or_zero_padded_plural_forms_out_of_their_numbers_are_refused_at_
     path = tmp_path / "de.po"
     header = (HOSTILE / "accepted_empty_msgid_plural_with_forms.po").read_text(encoding="utf-8").split("\n\n")[0]
     path.write_text(header + '\n\nmsgid "file"\nmsgid_plural "files"\n' + forms, encoding="utf-8")
-    assert (_msgfmt(path) != 0) == ("msgstr [" not in forms)
+    assert _msgfmt(path) != 0
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(path)
     assert info.value.line == line

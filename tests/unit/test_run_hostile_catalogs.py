@@ -16,7 +16,6 @@ REFUSED = {  # fixture -> line reported
     "plural_forms_picks_a_missing_form.po": 8,
     "refused_invalid_escape.po": 13,
     "refused_duplicate_msgid.po": 16,
-    "refused_missing_header.po": None,
     "refused_byte_order_mark.po": 1,
     "charset_not_a_text_encoding.po": 6,
     "not_a_catalog_with_a_secret.po": 1,

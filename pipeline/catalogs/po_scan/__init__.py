@@ -19,6 +19,7 @@ with polib and with this scanner, and match the two entry by entry: a third of a
     blocks.py       the fast path: a well-formed entry, in the shape gettext writes it, in one match
     polib_rules.py  what polib refuses that the scanner would let through
     msgfmt_rules.py what msgfmt refuses across entries: a duplicate, plural forms out of their numbers
+    polib_file.py   polib's own reading of a catalog, which the review session asks for
     entry.py        what the scan reads of an entry
 """
 

@@ -3,9 +3,10 @@
 :data:`BLOCK` accepts only lines the strict line scanner reads without complaint, and
 :func:`entry` reads them alike: each line starts at its first column and ends in spaces, tabs and
 a CRLF's CR at most (what the strict path strips); comments come in gettext's order, each marker
-alone or followed by a space or tab; strings hold no escape but the named ones both gettext and
-polib know. Anything else (octal or hex escapes, a second flags line, a blank line inside an entry,
-``#~|``, indentation) is no match, and the scanner reads it line by line.
+alone or followed by a space or tab; previous strings (``#|``, ``#~|``) come in msgfmt's order right
+before the msgctxt or msgid; strings hold no escape but the named ones both gettext and polib know.
+Anything else (octal or hex escapes, a second flags line, a blank line inside an entry, indentation, an
+entry that starts with ``#~|``) is no match, and the scanner reads it line by line.
 
 What the lines of a matched entry mean to polib needs no check: from any state an entry may follow
 (:meth:`~pipeline.catalogs.po_scan.polib_rules.PolibRules.may_start_entry`), each of them is a move
@@ -23,19 +24,26 @@ from pipeline.patterns import lazy_regex
 # A quoted string is {S}, its content {C}: plain characters, or a backslash and one of the named
 # escapes (octal and hex ones, rare, are left to the strict path). {E} ends a line (what the strict
 # path strips after the string: spaces, tabs, a CRLF's CR); {O} is "#~ " where the entry is obsolete;
-# {V} a "#~|" line, which neither opens nor closes an entry. {L} is the rest of a line, {N} its end.
+# {V} a "#~|" line, which does not close an entry. {L} is the rest of a line, {N} its end.
 # Every repeat is possessive ("*+"): what one part of an entry takes, no later part could take (each
 # starts otherwise), so sre keeps no place to step back to, line after line.
 _BLOCK = r"""
-    (?! {V} )  # not a "#~|" line first: the strict path skips them one by one, and a run of them
+    (?! {V} )  # not a "#~|" line first: the strict path reads them one by one, and a run of them
                # would be matched again from each (a catalog of such lines would take quadratic time)
     (?P<tc> (?: \# (?:[ \t]{L})? {N} )*+ )     # translator comments, "# words"
     (?P<gc> (?: \#\. (?:[ \t]{L})? {N} )*+ )   # extracted comments, "#. words"
     (?P<oc> (?: \#: (?:[ \t]{L})? {N} )*+ )    # references, "#: file:line"
     (?P<fl> \#, (?:[ \t]{L})? {N} )?          # one flags line, "#, fuzzy, c-format"
-    (?P<pv> (?: \#\|[ ]msg(?:ctxt|id_plural|id)[ ]+\S{L} {N}  # previous strings, "#| msgid ..."
-                (?: \#\|[ ]+"{L} {N} )*+ )*+ )               # and their '#| "..."' lines
-    (?P<ov> (?: {V} )*+ )  # an obsolete entry's previous strings, "#~| msgid ...", which the strict path skips
+    # Previous strings in msgfmt's order ("#| msgctxt", "#| msgid", "#| msgid_plural", each with its
+    # '#| "..."' lines) right before a live entry's msgctxt or msgid; "#~|" ones before an obsolete entry's.
+    (?P<pv> (?: (?: \#\|[ ]msgctxt[ ] {S}{E} (?: \#\|[ ]+{S}{E} )*+ )?+
+                \#\|[ ]msgid[ ] {S}{E} (?: \#\|[ ]+{S}{E} )*+
+                (?: \#\|[ ]msgid_plural[ ] {S}{E} (?: \#\|[ ]+{S}{E} )*+ )?+
+                (?= msg(?:ctxt|id)[ ] ) )?+ )
+    (?P<ov> (?: (?: \#~\|[ ]msgctxt[ ] {S}{E} (?: \#~\|[ ]+{S}{E} )*+ )?+
+                \#~\|[ ]msgid[ ] {S}{E} (?: \#~\|[ ]+{S}{E} )*+
+                (?: \#~\|[ ]msgid_plural[ ] {S}{E} (?: \#~\|[ ]+{S}{E} )*+ )?+
+                (?= \#~[ ]msg(?:ctxt|id)[ ] ) )?+ )
     (?P<o> \#~[ ] )?                                 # an obsolete entry's marker, then {O} on each line
     (?: msgctxt[ ] "(?P<ctxt>{C})" {E} (?P<ctxt_more> (?: {O}{S}{E} )*+ ) {O} )?
     msgid[ ] "(?P<id>{C})" {E} (?P<id_more> (?: {O}{S}{E} )*+ )
@@ -45,7 +53,7 @@ _BLOCK = r"""
     )
     (?P<blank> (?: [ \t]*{N} )*+ )
     # What follows closes the entry (the strict path would add a string or a msgstr line to it),
-    # after the lines the strict path skips.
+    # after "#~|" lines, which open no entry.
     (?= (?: {V} | [ \t]*{N} )*+ (?: \#[^~] | \#~[ ]msg(?:ctxt|id)[ ] | msgctxt[ ] | msgid[ ] | \Z ) )
     """.replace("{S}", r'"{C}"').replace("{C}", r'{Q}*+(?:\\[ntrabfv\\"]{Q}*+)*+')
 _BLOCK = _BLOCK.replace("{E}", r"[ \t]*{N}").replace("{O}", r"(?(o)\#~[ ])").replace("{V}", r"\#~\| (?:[ \t]{L})? {N}")

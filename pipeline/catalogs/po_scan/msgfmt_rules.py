@@ -37,7 +37,7 @@ def refuse_duplicates(path: Path, spans: list[Entry]) -> None:
 _FORMS = fields("msgstr_plural")
 _PLURAL_ID = fields("msgid_plural")
 _PLURAL_KEYWORD = lazy_regex(r"(?:#~\s*)?msgid_plural\b")
-_FORM_KEYWORD = lazy_regex(r"\s*(?:#~\s*)?msgstr\[")
+_FORM_KEYWORD = lazy_regex(r"\s*(?:#~\s*)?msgstr\s*\[")
 
 
 def refuse_misnumbered_forms(path: Path, spans: list[Entry], lines: TextLines) -> None:

@@ -6,11 +6,14 @@ is read (:class:`PolibRules`); a property test compares the two readers on gener
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pipeline.catalogs.po_scan.entry import Entry
 from pipeline.errors import CatalogError
 
+#: A plural form's keyword with blanks before its bracket, which polib is given without them.
+_SPACED_FORM = re.compile(r"msgstr[ \t]+\[")
 #: The comment lines polib moves to from any state, by their marker (when words follow it).
 _COMMENT_SYMBOLS = {"#:": "oc", "#,": "fl", "#.": "gc"}
 
@@ -64,7 +67,12 @@ class PolibRules:
                 elif len(line) > 2 and line[2].isspace() and (symbol := _COMMENT_SYMBOLS.get(line[:2])):
                     # "#: ...", "#, ..." or "#. ..." with words after it: a move polib makes from any state
                     self._last_token, self._last_line, self._state = line[:2], i, symbol
-                elif line[0] == "m" and (space := line.find(" ")) > 0 and (symbol := self._KEYWORDS.get(line[:space])):
+                elif (
+                    line[0] == "m"
+                    and (space := line.find(" ")) > 0
+                    and (symbol := self._KEYWORDS.get(line[:space]))
+                    and line[space:].lstrip()[:1] != "["
+                ):
                     self._last_token, self._last_line = line[:space], i  # a keyword, a space, its string
                     self._move(i, symbol, line)
                 else:
@@ -135,6 +143,8 @@ class PolibRules:
 
     def _symbol(self, i: int, line: str, tokens: list[str]) -> str | None:
         first = tokens[0]
+        if _SPACED_FORM.match(line):  # "msgstr [0]": polib is given it as "msgstr[0]" (polib_file._polib_text)
+            return "mx"
         if first in self._KEYWORDS and len(tokens) > 1:
             return self._KEYWORDS[first]
         if first in ("#:", "#,", "#."):

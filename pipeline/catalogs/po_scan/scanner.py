@@ -14,8 +14,8 @@ from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s*(.*)$")
-# A plural form's number with blanks around it (``msgstr[ 0 ]``), after "msgstr": msgfmt's lexer skips
-# the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
+# A plural form's number with blanks around it (``msgstr[ 0 ]``, ``msgstr [0]``), after "msgstr": msgfmt's
+# lexer skips the blanks between its tokens (and reads ``msgstr[01]`` as form 1: the number as a number).
 _SPACED_FORM = lazy_regex(r"\[[ \t]*(\d+)[ \t]*\]\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
@@ -26,6 +26,19 @@ _ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
 _BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\" \\\\, octal and \\x hex)'
 # A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
+
+
+#: The previous string's keywords that may follow each (None: the first), as msgfmt's grammar orders them.
+_PREVIOUS_ORDER: dict[str | None, tuple[str, ...]] = {
+    None: ("msgctxt", "msgid"),
+    "msgctxt": ("msgid",),
+    "msgid": ("msgid_plural",),
+    "msgid_plural": (),
+}
+
+
+#: Where the scanner is inside an entry's keywords and strings.
+_KEYWORD_STATES = ("msgctxt", "msgid", "msgid_plural", "msgstr")
 
 
 class _Open:
@@ -106,6 +119,11 @@ class _Scanner:
         self.entry: _Open | None = None
         self.state: str | None = None  # None, "comment", "msgctxt", "msgid", "msgid_plural", "msgstr"
         self.key = ""  # the keyword whose strings continuation lines extend
+        # The last previous string's keyword ("#| msgid ..."), until the msgctxt or msgid it precedes, and
+        # whether it was an obsolete entry's ("#~| msgid ..."): msgfmt's grammar checked in order.
+        self.previous: str | None = None
+        self.previous_obsolete = False
+        self.interrupted: int | None = None  # a comment's line between the previous strings and their msgid
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
@@ -117,14 +135,18 @@ class _Scanner:
         self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
-            if fast and self.state in (None, "msgstr") and self.rules.may_start_entry():
+            if fast and self.state in (None, "msgstr") and self.previous is None and self.rules.may_start_entry():
                 i, at = self._entries(text, i, at)
                 if i == count:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
-        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
+        if self.state == "msgctxt":
             raise self._fail(count - 1, "the file ends inside an entry, before its msgstr")
+        if self.previous is not None:
+            raise self._fail(count - 1, "the file ends after previous strings (#|), before their entry's msgid")
         self._close()
         return Scanned(self.entries, self.rules.refusal(self.entries))
 
@@ -154,32 +176,57 @@ class _Scanner:
         obsolete = s[0] == "#" and s.startswith("#~")
         if obsolete:
             s = s[2:].strip()
-            if not s or s[0] == "|":
+            if not s:
+                return
+            if s[0] == "|":  # "#~| msgid ...": an obsolete entry's previous string, which opens no entry
+                if self.state in ("msgid", "msgid_plural"):
+                    raise self._missing_msgstr()
+                self._previous(i, s[1:].strip(), obsolete=True)
                 return
         first = s[0]
         if first == "#":
             self._comment(i, s)
         elif first == '"':
-            self._continuation(i, s)
+            self._continuation(i, s, obsolete)
         elif (keyword := _KEYWORD.match(s)) is not None:
             name, rest = keyword.group(1), keyword.group(2).rstrip()
-            if name == "msgstr" and rest[:1] == "[" and s[6] == "[" and (spaced := _SPACED_FORM().match(rest)):
-                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]  # not "msgstr [0]", which polib refuses
+            if name == "msgstr" and rest[:1] == "[" and (spaced := _SPACED_FORM().match(rest)):
+                name, rest = f"msgstr[{int(spaced[1])}]", spaced[2]
             self._keyword(i, name, rest, obsolete)
         else:
             raise self._fail(i, f"unrecognised line{_excerpt(s)}: not a comment, keyword or quoted string")
 
+    def _same_obsolete(self, i: int, obsolete: bool) -> None:
+        """Refuse a line of an entry's keywords and strings that is "#~" where the entry's first is not, or
+        the other way round (msgfmt: "inconsistent use of #~")."""
+        if self.entry is not None and self.state in _KEYWORD_STATES and obsolete != self.entry.obsolete:
+            line, entry = ("with", "a live") if obsolete else ("without", "an obsolete")
+            raise self._fail(i, f"a line {line} #~ in {entry} entry, which msgfmt refuses (inconsistent use of #~)")
+
     def _fail(self, i: int, reason: str) -> CatalogError:
         return CatalogError(str(self.path), reason, i + 1)
 
+    def _missing_msgstr(self) -> CatalogError:
+        """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""
+        assert self.entry is not None and self.entry.msgid_line is not None
+        keyword = "msgstr[]" if self.state == "msgid_plural" else "msgstr"
+        return self._fail(self.entry.msgid_line, f"missing '{keyword}' section: the entry ends before its {keyword}")
+
     def _comment(self, i: int, s: str) -> None:
-        if self.state in ("msgctxt", "msgid", "msgid_plural"):
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
+        if self.state == "msgctxt":
             raise self._fail(i, "comment inside an entry, before its msgstr")
         if self.state == "msgstr" or self.entry is None:
             self._close()
             self.entry = _Open(i)
         entry = self.entry
         self.state = "comment"
+        previous = s.startswith("#|")
+        if previous:
+            self._previous(i, s[2:].strip(), obsolete=False)
+        elif self.previous is not None and self.interrupted is None:
+            self.interrupted = i  # refused at the line msgfmt names, the msgctxt or msgid after it
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
@@ -187,13 +234,41 @@ class _Scanner:
                 entry.flags.extend(flag.strip() for flag in s[3:].split(","))
         elif s.startswith("#.") and len(s.split(None, 1)) > 1:
             entry.comments.append(s[3:])
-        if not s.startswith("#|"):
+        if not previous:
             entry.insert_at = i + 1
+
+    def _previous(self, i: int, rest: str, obsolete: bool) -> None:
+        """A previous string's line (``rest``: after its "#|" or "#~|"), checked as msgfmt's grammar has them:
+        ``#| msgctxt``, ``#| msgid``, ``#| msgid_plural`` in that order, each a quoted string and its lines."""
+        if not rest:
+            return  # a bare "#|" or "#~|", which msgfmt reads as nothing
+        if self.previous is not None and obsolete != self.previous_obsolete:
+            raise self._fail(i, "#| and #~| previous strings mixed (msgfmt: inconsistent use of #~)")
+        if rest[0] == '"':
+            if self.previous is None:
+                raise self._fail(i, "a previous string's line (#|) without a #| msgid before it")
+            string = rest
+        else:
+            keyword, string = (*rest.split(None, 1), "")[:2]
+            if keyword not in _PREVIOUS_ORDER:
+                raise self._fail(
+                    i, f"unrecognised previous string{_excerpt(rest)}: not #| msgctxt, msgid or msgid_plural"
+                )
+            if keyword not in _PREVIOUS_ORDER[self.previous]:
+                raise self._fail(i, f"#| {keyword} out of msgfmt's order (#| msgctxt, #| msgid, #| msgid_plural)")
+            self.previous, string = keyword, string.strip()
+        if not _STRING.fullmatch(string):
+            raise self._fail(i, "a previous string (#|) that is not a properly quoted string")
+        if "\\" in string and "\\" in _ESCAPE.sub("", string):
+            raise self._fail(i, _BAD_ESCAPE)
+        self.previous_obsolete = obsolete
 
     def _keyword(self, i: int, name: str, rest: str, obsolete: bool) -> None:
         if name[-1] == "]" and len(name) != len("msgstr[0]"):  # msgstr[01]: the form's number as msgfmt reads it
             name = f"msgstr[{int(name[7:-1])}]"
         base = "msgstr" if name.startswith("msgstr") else name
+        if base != "msgctxt" and (base != "msgid" or self.state == "msgctxt"):  # a line of the entry's keywords
+            self._same_obsolete(i, obsolete)
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)
         elif base == "msgid_plural":
@@ -217,9 +292,20 @@ class _Scanner:
 
     def _entry_start(self, i: int, base: str, obsolete: bool) -> None:
         """A msgctxt or msgid: a new entry after a msgstr, checked against where the last line was."""
+        if self.previous is not None:  # the entry the previous strings (#|) were written for
+            if self.interrupted is not None:
+                reason = f"a comment (line {self.interrupted + 1}) between previous strings (#|) and their msgid"
+                raise self._fail(i, reason + ", which msgfmt refuses")
+            if self.previous == "msgctxt":
+                raise self._fail(i, "#| msgctxt without a #| msgid after it, which msgfmt refuses")
+            if obsolete != self.previous_obsolete:
+                raise self._fail(i, "#| and #~| previous strings mixed (msgfmt: inconsistent use of #~)")
+            self.previous = None
         if self.state == "msgstr" or self.entry is None:
             self._close()
             self.entry = _Open(i, obsolete)
+        if self.state in ("msgid", "msgid_plural"):
+            raise self._missing_msgstr()
         if base == "msgid" and self.state not in (None, "comment", "msgctxt", "msgstr"):
             raise self._fail(i, "msgid where a msgstr was expected")
         if base == "msgctxt" and self.state not in (None, "comment", "msgstr"):
@@ -229,6 +315,8 @@ class _Scanner:
             self.entry.msgid_line = i
 
     def _msgstr(self, i: int, name: str) -> None:
+        if self.previous is not None:
+            raise self._fail(i, f"{name} after previous strings (#|), before their entry's msgid")
         if self.state not in ("msgid", "msgid_plural", "msgstr"):
             raise self._fail(i, "msgstr without msgid")
         if name != "msgstr" and len(name) > len("msgstr[0]"):
@@ -241,7 +329,10 @@ class _Scanner:
             entry.msgstr_start = i
         entry.msgstr_end = i + 1
 
-    def _continuation(self, i: int, s: str) -> None:
+    def _continuation(self, i: int, s: str, obsolete: bool) -> None:
+        if self.previous is not None:
+            raise self._fail(i, "a string after previous strings (#|), before their entry's msgid")
+        self._same_obsolete(i, obsolete)
         if self.state in (None, "comment"):
             raise self._fail(i, "string continuation outside an entry")
         if not _STRING.fullmatch(s):

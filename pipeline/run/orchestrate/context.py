@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -68,7 +69,8 @@ class Connections:
         """The translation cache, opened on first use: a dry run reads an existing one and creates none."""
         settings, options = self._inputs.settings, self._inputs.options
         cache_dir = settings.cache_dir if options.use_cache else None
-        if options.dry_run and cache_dir is not None and not cache_dir.is_dir():
+        # os.path's answer: a folder this user may not look into is not one a dry run reads (Path.is_dir raises).
+        if options.dry_run and cache_dir is not None and not os.path.isdir(cache_dir):
             cache_dir = None
         return open_cache(
             settings._replace(cache_dir=cache_dir),

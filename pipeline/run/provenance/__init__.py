@@ -107,8 +107,10 @@ class Provenance:
         self._lock = threading.Lock()
         # The catalogs whose records this process saved (then no longer held): read back from a file set aside.
         self._saved: set[str] = set()
-        # Earlier versions' per-catalog files: looked for once (a run of many catalogs asks for each).
-        self._legacy = directory is not None and (directory / PROVENANCE_DIR).is_dir()
+        # Earlier versions' per-catalog files: looked for once (a run of many catalogs asks for each). os.path's
+        # answer, not Path's: in a folder this user may not look into (another user's home) there are none to use,
+        # where Path.is_dir raises PermissionError.
+        self._legacy = directory is not None and os.path.isdir(directory / PROVENANCE_DIR)
 
     def provenance(self, display: str) -> dict[str, Written]:
         """What the pipeline wrote into ``display``, by unit identity (loaded on first use, with what

@@ -1,0 +1,179 @@
+"""Catalogs gettext reads that the reader refused or misread: each read (or refused) as msgfmt does it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pipeline.catalogs.po import read_po
+from pipeline.cli import main
+from pipeline.errors import CatalogError
+
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+)
+CONFIG = 'source_lang = "en"\n[service]\nurl = "embedded"\n[cache]\ndir = ""\n'
+
+
+def _msgfmt(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU msgfmt is not installed")
+    return subprocess.run([msgfmt, *options, "-o", "/dev/null", str(path)], capture_output=True, text=True)
+
+
+# teslamate's Elixir catalogs: fr/errors.po has no header entry, ja/default.po an empty one (msgid "" msgstr "").
+HEADERLESS = (
+    '## From Ecto.Changeset.cast/4\nmsgid "can\'t be blank"\nmsgstr "ne peut pas être vide"\n\n'
+    'msgid "should be %{count} character(s)"\nmsgid_plural "should be %{count} character(s)"\n'
+    'msgstr[0] "doit contenir %{count} caractère"\nmsgstr[1] "doit contenir %{count} caractères"\n\n'
+    'msgid "is invalid"\nmsgstr ""\n\n'
+    'msgid "Skipped %{count} row"\nmsgid_plural "Skipped %{count} rows"\nmsgstr[0] ""\n'
+)
+
+
+@pytest.mark.parametrize("header", ["", 'msgid ""\nmsgstr ""\n\n'], ids=["no header entry", "an empty one"])
+def test_a_catalog_without_a_header_is_translated_with_gettexts_defaults(
+    tmp_path: Path, header: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "fr" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(header + HEADERLESS, encoding="utf-8")
+    assert _msgfmt(path).returncode == 0  # msgfmt compiles it; only --check asks for a header
+    catalog = read_po(path)
+    assert catalog.plural is not None and (catalog.plural.nplurals, catalog.plural.expression) == (2, "(n != 1)")
+    main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)])
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(header + HEADERLESS.split('msgid "is invalid"')[0])  # no header added, humans' kept
+    assert 'msgid "is invalid"\nmsgstr ""' not in after
+    # the one-slot entry gets the two forms gettext reads a catalog without a rule with
+    assert 'msgid_plural "Skipped %{count} rows"\nmsgstr[0] "' in after and "msgstr[1] " in after.split("rows")[-1]
+    assert _msgfmt(path).returncode == 0
+
+
+def test_check_reports_a_missing_header_as_msgfmt_check_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "fr.po"
+    path.write_text(HEADERLESS, encoding="utf-8")
+    assert _msgfmt(path, "--check").returncode != 0
+    assert main(["check", str(path)]) == 1
+    assert "no header entry" in capsys.readouterr().out
+
+
+def test_a_headerless_catalog_in_a_language_of_more_forms_is_warned_about_once(tmp_path: Path) -> None:
+    path = tmp_path / "ru" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADERLESS, encoding="utf-8")
+    warnings = read_po(path).warnings
+    assert len(warnings) == 1 and "ru has 3 (one, few, many)" in warnings[0]
+
+
+def test_a_blank_before_a_plural_forms_bracket_is_read_as_msgfmt_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "de.po"
+    raw = HEADER + 'msgid "car"\nmsgid_plural "cars"\nmsgstr [0] "Auto"\nmsgstr\t[1] "Autos"\n\n'
+    raw += 'msgid "file"\nmsgid_plural "files"\nmsgstr [0] ""\nmsgstr [1] ""\n'
+    path.write_text(raw, encoding="utf-8")
+    assert _msgfmt(path, "--check").returncode == 0
+    catalog = read_po(path)
+    assert [u.targets for u in catalog.units] == [("Auto", "Autos"), ("", "")]
+    assert [e.msgstr_plural for e in catalog.entries] == [{0: "Auto", 1: "Autos"}, {0: "", 1: ""}]  # refresh's reading
+    written = catalog.render({1: ("Datei", "Dateien")}, mark_fuzzy=False)
+    assert written.decode() == raw.replace('msgstr [0] ""\nmsgstr [1] ""', 'msgstr[0] "Datei"\nmsgstr[1] "Dateien"')
+
+
+@pytest.mark.parametrize(
+    ("entry", "keyword"),
+    [
+        ('msgid "car"\nmsgid_plural "cars"\n\nmsgid "x"\nmsgstr "y"\n', "msgstr[]"),
+        ('msgid "car"\nmsgid_plural "cars"\n\nmsgctxt "c"\nmsgid "x"\nmsgstr "y"\n', "msgstr[]"),
+        ('msgid "car"\nmsgid_plural "cars"\n"s"\n\n#. note\nmsgid "x"\nmsgstr "y"\n', "msgstr[]"),
+        ('msgid "car"\n\nmsgid "x"\nmsgstr "y"\n', "msgstr"),
+        ('msgid "car"\n"s"\n\n#, fuzzy\nmsgid "x"\nmsgstr "y"\n', "msgstr"),
+        ('msgid "car"\nmsgid_plural "cars"\n', "msgstr[]"),
+    ],
+)
+def test_an_entry_without_its_msgstr_is_refused_at_its_own_line(tmp_path: Path, entry: str, keyword: str) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = _msgfmt(path, "--check")
+    assert f"de.po:6: missing '{keyword}' section" in found.stderr
+    with pytest.raises(CatalogError, match=f"missing '{keyword}' section".replace("[", r"\[")) as info:
+        read_po(path)
+    assert info.value.line == 6
+
+
+def test_a_templates_charset_in_a_catalog_is_warned_about_as_msgfmt_does(tmp_path: Path) -> None:
+    text = HEADER.replace("charset=UTF-8", "charset=CHARSET") + 'msgid "x"\nmsgstr "é"\n'
+    path = tmp_path / "de.po"
+    path.write_text(text, encoding="utf-8")
+    assert 'Charset "CHARSET" is not a portable encoding name' in _msgfmt(path).stderr
+    catalog = read_po(path)
+    assert catalog.encoding == "utf-8" and catalog.units[0].targets == ("é",)
+    assert len(catalog.warnings) == 1 and "charset=CHARSET" in catalog.warnings[0] and "line 3" in catalog.warnings[0]
+    template = tmp_path / "messages.pot"
+    template.write_text(text.replace('"é"', '""'), encoding="utf-8")
+    assert 'Charset "CHARSET"' not in _msgfmt(template).stderr  # nor in a template, where xgettext leaves it
+    assert read_po(template).warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ('#, fuzzy\n#| msgctxt "c"\n#| msgid "a"\n#| "b"\n#| msgid_plural "as"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('#| msgid "a"\n\nmsgctxt "x"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('#, fuzzy\n#~| msgid "a"\n#~| "b"\n#~ msgid "c"\n#~ msgstr "d"\n', None),
+        ('#, fuzzy\n#| msgid "a"\n#| msgid "b"\nmsgid "c"\nmsgstr "d"\n', 8),
+        ('#| msgctxt "a"\nmsgid "c"\nmsgstr "d"\n', 7),
+        ('#| msgid_plural "as"\nmsgid "c"\nmsgstr "d"\n', 6),
+        ('#| "more"\nmsgid "c"\nmsgstr "d"\n', 6),
+        ('#| msgid "a"\n#, fuzzy\nmsgid "c"\nmsgstr "d"\n', 8),  # msgfmt: the msgid after the comment
+        ('#| msgid "a"\n#~ msgid "c"\n#~ msgstr "d"\n', 7),
+        ('#~| msgid "a"\nmsgid "c"\nmsgstr "d"\n', 7),
+        ('msgid "a"\nmsgstr "b"\n\n#~| x\n#~ msgid "e"\n#~ msgstr "f"\n', 9),
+        ('#~| msgid "a\\q"\n#~ msgid "c"\n#~ msgstr "d"\n', 6),
+        ('#| msgid "a\\q"\nmsgid "c"\nmsgstr "d"\n', 6),
+    ],
+)
+def test_previous_strings_are_read_in_msgfmts_grammar(tmp_path: Path, entry: str, line: int | None) -> None:
+    """``#|`` and ``#~|`` lines: msgctxt, msgid, msgid_plural in that order, quoted strings with known escapes,
+    right before their entry's msgctxt or msgid (blank lines between, comments not), live with live."""
+    _read_or_refused_as_msgfmt_does(tmp_path / "de.po", entry, line, "")
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ('msgid "a"\n#~ "x"\nmsgstr "b"\n', 7),
+        ('msgid "a"\nmsgstr "b"\n#~ "x"\n', 8),
+        ('#~ msgid "a"\n"x"\n#~ msgstr "b"\n', 7),
+        ('#~ msgid "a"\nmsgstr "b"\n', 7),
+        ('msgid "a"\n#~ msgstr "b"\n', 7),
+        ('#~ msgctxt "a"\nmsgid "a"\nmsgstr "b"\n', 7),
+        ('#~ msgid "a"\n#~ msgstr "b"\nmsgid "c"\nmsgstr "d"\n', None),
+        ('msgid "a"\nmsgstr "b"\n#~ msgid "c"\n#~ msgstr "d"\n', None),
+    ],
+)
+def test_an_entry_is_obsolete_in_all_its_lines_or_in_none(tmp_path: Path, entry: str, line: int | None) -> None:
+    _read_or_refused_as_msgfmt_does(tmp_path / "de.po", entry, line, "inconsistent use of #~")
+
+
+def _read_or_refused_as_msgfmt_does(path: Path, entry: str, line: int | None, reason: str) -> None:
+    """The catalog of ``entry`` is read where msgfmt compiles it, else refused at msgfmt's ``line`` (``reason``:
+    what msgfmt and the refusal both say, if anything)."""
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = _msgfmt(path)
+    if line is None:
+        assert found.returncode == 0, found.stderr
+        read_po(path)
+        return
+    assert found.returncode != 0 and found.stderr.startswith(f"{path}:{line}: {reason}".rstrip())
+    with pytest.raises(CatalogError, match=reason) as info:
+        read_po(path)
+    assert info.value.line == line
