@@ -363,9 +363,14 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
         # time to the run's end (40,000 characters took 10 s, 100,000 minutes)
         "a." * 50_000 + " ?x=1",
         "a/" * 50_000 + " and ?x=1",
+        # each [name] searched the whole text for its [/name], each "]]" the text before it for "[[" (160,000
+        # characters took 10 s)
+        "[a] " * 100_000,
+        "[b]x " * 100_000,
+        "x]] " * 100_000,
     ],
 )
-def test_a_query_after_a_long_run_of_path_characters_is_found_in_linear_time(text: str) -> None:
+def test_a_long_text_of_one_shape_is_protected_in_linear_time(text: str) -> None:
     protect(text, ())
 
 
