@@ -253,6 +253,7 @@ _TAG_PARTS = lazy_regex(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*
 
 #: An end tag, its element's name (the names :data:`_TAG_PARTS` reads).
 _END_TAGS = lazy_regex(r"</([A-Za-z][\w:.-]*)\s*>")
+_BRACKET_ENDS = lazy_regex(r"\[/([A-Za-z][A-Za-z0-9]*)\]")  # [/kbd]: bracket markup's end, and its name
 
 
 def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
@@ -274,10 +275,6 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
 CODE_NAME = "code-name"
-
-
-#: A bracket markup's end (``[/kbd]``) and its name.
-_BRACKET_ENDS = lazy_regex(r"\[/([A-Za-z][A-Za-z0-9]*)\]")
 
 
 def _is_bracket_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
