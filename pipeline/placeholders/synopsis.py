@@ -193,11 +193,12 @@ def _is_argument(word: str) -> bool:
     return "_" in word or word in _ARGUMENTS
 
 
-#: An interactive command's help line: its name, its arguments in brackets, then `` - `` or a column's
-#: spaces and the description (gawk's debugger ``help [command] - print list of commands``, parted's
-#: ``print [devices|free|list,all]            display the partition table``).
+#: An interactive command's help line: its name, its arguments in brackets or angle brackets, then `` - ``
+#: or a column's spaces and the description (gawk's debugger ``help [command] - print list of commands``,
+#: parted's ``print [devices|free|list,all]            display the partition table``, gcov-tool's
+#: ``overlap [options] <dir1> <dir2>       Compute the overlap of two profiles``).
 _COMMAND_HELP = lazy_regex(r"(?:[ ]\0)+(?:[ ]-[ ]|[ ]{2,})\S")
-_INNERMOST = lazy_regex(r"\[[^\[\]\n]*\]")
+_INNERMOST = lazy_regex(r"\[[^\[\]\n]*\]|<[^<>%\n]+>")
 
 
 def _command_help(text: str, words: str) -> bool:

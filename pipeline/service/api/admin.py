@@ -32,12 +32,13 @@ from pipeline.service.http.responses import ApiError, bad_request, json_response
 from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import service_of
 from pipeline.service.store.accounts import DEFAULT_KEY_LABEL, ActiveKeyLimitError, DeveloperKey
+from pipeline.service.store.database import MAX_INTEGER
 from pipeline.service.store.metering import TagUsage
 
 #: Admin bodies are a few fields; anything larger is a mistake.
 MAX_ADMIN_BODY_BYTES = 16 * 1024
-#: Largest limit the store can hold (SQLite INTEGER).
-MAX_LIMIT = 2**63 - 1
+#: Largest limit the store can hold.
+MAX_LIMIT = MAX_INTEGER
 
 
 def key_json(key: DeveloperKey) -> dict[str, object]:

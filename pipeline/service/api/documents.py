@@ -22,13 +22,15 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 import uuid
+from collections.abc import AsyncGenerator
 from typing import NamedTuple
 
+from python_multipart.multipart import parse_options_header
 from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Message
 
 from pipeline.protocol import FORMALITIES, TM_THRESHOLD_DEFAULT, TM_THRESHOLD_MAX, TM_THRESHOLD_MIN
 from pipeline.service import languages
@@ -45,7 +47,14 @@ from pipeline.service.documents.base import DocumentError
 from pipeline.service.documents.jobs import DocumentJobs
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.params import LEGACY_AUTH_MESSAGE, LEGACY_AUTH_PARAM, Params, media_type, read_body
+from pipeline.service.http.params import (
+    LEGACY_AUTH_MESSAGE,
+    LEGACY_AUTH_PARAM,
+    Params,
+    media_type,
+    read_body,
+    whole_number,
+)
 from pipeline.service.http.responses import ApiError, bad_request, json_response, quota_exceeded
 from pipeline.service.state import service_of
 from pipeline.service.store.jobs import DONE, ERROR, TRANSLATING, JobSpec, JobView
@@ -84,19 +93,34 @@ class Upload(NamedTuple):
     data: bytes
 
 
+class _UploadParser(MultiPartParser):
+    """Starlette's multipart parser, with the part named ``file`` always read as a file.
+
+    The spec lets the file name come "in the part's content disposition or in ``filename``"; a part
+    without a ``filename`` option is a plain text field to Starlette, refused here and decoded as
+    text (a binary document cannot be recovered from that), so it is given an empty one.
+    """
+
+    def on_headers_finished(self) -> None:
+        disposition = self._current_part.content_disposition
+        if disposition is not None:  # without one, Starlette refuses the part
+            _, options = parse_options_header(disposition)
+            if options.get(b"name") == b"file" and b"filename" not in options:
+                self._current_part.content_disposition = disposition + b'; filename=""'
+        super().on_headers_finished()
+
+
 async def read_form(request: Request, body: bytes) -> FormData:
     """The multipart form of an already-read body (400 when malformed)."""
-    delivered = False
 
-    async def receive() -> Message:
-        nonlocal delivered
-        if delivered:
-            return {"type": "http.disconnect"}
-        delivered = True
-        return {"type": "http.request", "body": body, "more_body": False}
+    async def stream() -> AsyncGenerator[bytes, None]:
+        yield body
 
-    replay = Request(request.scope, receive)
-    return await replay.form(max_files=1, max_fields=len(_FIELDS) + 4, max_part_size=64 * 1024)
+    parser = _UploadParser(request.headers, stream(), max_files=1, max_fields=len(_FIELDS) + 4, max_part_size=64 * 1024)
+    try:
+        return await parser.parse()
+    except MultiPartException as exc:
+        raise bad_request(exc.message) from None
 
 
 def check_filename(name: str) -> str:
@@ -156,10 +180,9 @@ def _threshold(form: FormData) -> int:
     threshold = string_part(form, "translation_memory_threshold")
     if threshold is None:
         return TM_THRESHOLD_DEFAULT
-    try:
-        number = int(threshold, 10)
-    except ValueError:
-        raise bad_request("part 'translation_memory_threshold' must be an integer") from None
+    number = whole_number(threshold)
+    if number is None:
+        raise bad_request("part 'translation_memory_threshold' must be an integer")
     if not TM_THRESHOLD_MIN <= number <= TM_THRESHOLD_MAX:
         raise bad_request(
             f"translation_memory_threshold must be between {TM_THRESHOLD_MIN} and {TM_THRESHOLD_MAX}, "

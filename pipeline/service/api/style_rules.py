@@ -33,7 +33,7 @@ from pipeline.service import languages
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_object
-from pipeline.service.http.params import single_query
+from pipeline.service.http.params import single_query, whole_number
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import resources_of, service_of
@@ -133,10 +133,9 @@ def _int_query(request: Request, name: str, default: int, low: int, high: int | 
     raw = single_query(request, name, required=False)
     if raw is None:
         return default
-    try:
-        value = int(raw, 10)
-    except ValueError:
-        raise bad_request(f"query parameter '{name}' must be an integer, got {echo(raw)}") from None
+    value = whole_number(raw)
+    if value is None:
+        raise bad_request(f"query parameter '{name}' must be an integer, got {echo(raw)}")
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise bad_request(f"query parameter '{name}' must be {bound}, got {echo(value)}")

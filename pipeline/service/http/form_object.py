@@ -8,7 +8,10 @@ whichever way the body came.
 
 Rules, each broken one a 400 naming the field: a plain field appears once; an indexed field is
 ``NAME[INDEX].FIELD`` or ``NAME[INDEX][FIELD]`` (the two spellings a form library writes) and
-appears once; the indices of a name run from 0 without gaps; a name is either plain or indexed.
+appears once; the indices of a name run from 0 without gaps; a name is either plain or indexed;
+a field with a bracket in its name is indexed (``dictionaries[][source_lang]``, which some form
+libraries write, or an index past 999999 would otherwise be an unknown plain field, and the
+dictionary it carries would be dropped without a word).
 Every value is a string, as in any form.
 """
 
@@ -39,6 +42,11 @@ def form_object(body: bytes) -> dict[str, Any]:
             raise bad_request(f"form field {echo(key)} may be given only once")
         match = _INDEXED().fullmatch(key)
         if match is None:
+            if "[" in key or "]" in key:  # an element meant for a list: ignored as an odd plain field, it was lost
+                raise bad_request(
+                    f"form field {echo(key)} is not a list element: write NAME[INDEX].FIELD or "
+                    "NAME[INDEX][FIELD], INDEX a number from 0 to 999999"
+                )
             plain[key] = values[0]
             continue
         field = match.group("dotted") or match.group("bracketed")

@@ -45,6 +45,19 @@ LEGACY_AUTH_MESSAGE = (
 )
 
 
+#: A whole number as a form or a query writes it: ASCII digits after an optional minus sign.
+_WHOLE_NUMBER = lazy_regex(r"-?[0-9]{1,4000}")
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number, or None when it is not one.
+
+    Python's ``int()`` also reads digits of other scripts (``٥٠``), a plus sign, spaces around and
+    ``_`` between digits, none of which a client writes on purpose.
+    """
+    return int(text) if _WHOLE_NUMBER().fullmatch(text) else None
+
+
 def _declared_length(request: Request) -> int | None:
     value = request.headers.get("content-length", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
@@ -150,10 +163,10 @@ class Params:
         if value is None:
             return None
         if self.form:
-            try:
-                return int(value, 10)
-            except ValueError:
-                raise bad_request(f"parameter '{name}' must be an integer") from None
+            number = whole_number(value)
+            if number is None:
+                raise bad_request(f"parameter '{name}' must be an integer")
+            return number
         if isinstance(value, bool) or not isinstance(value, int):
             raise bad_request(f"parameter '{name}' must be an integer")
         return value

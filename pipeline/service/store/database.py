@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 DATABASE_FILE = "service.sqlite3"
+#: The largest value of an SQLite INTEGER (a signed 64-bit integer); a larger Python int is an OverflowError.
+MAX_INTEGER = 2**63 - 1
 
 
 class Database:

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from pipeline.service.store.database import Database
+from pipeline.service.store.database import MAX_INTEGER, Database
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS style_rule_lists (
@@ -112,10 +112,13 @@ class StyleStore:
         return style
 
     def page(self, account_id: str, page: int, page_size: int) -> list[StyleList]:
-        """One page of the account's lists, oldest first."""
+        """One page of the account's lists, oldest first (empty past the last list, however far)."""
+        offset = page * page_size
+        if offset > MAX_INTEGER:  # no SQLite table holds that many rows, and the query could not take it
+            return []
         rows = self._db.query(
             "SELECT * FROM style_rule_lists WHERE account_id = ? ORDER BY created_ms, rowid LIMIT ? OFFSET ?",
-            (account_id, page_size, page * page_size),
+            (account_id, page_size, offset),
         )
         return [_from_row(r) for r in rows]
 

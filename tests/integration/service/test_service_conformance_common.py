@@ -262,3 +262,31 @@ def test_a_declared_non_json_type_is_415_even_without_a_body(
     # One rule everywhere: the declared media type decides (415), not whether a body follows.
     headers = {**getattr(keys, who), "Content-Type": "text/plain"}
     error(http.request(method, path, content=b"", headers=headers), 415)
+
+
+#: Whole numbers Python's int() reads, and no wire format writes: Arabic-Indic digits, a sign,
+#: spaces around, a digit separator.
+LENIENT_INTEGERS = ("\u0665\u0660", "+50", " 50 ", "5_0")
+
+
+def test_integers_in_forms_and_queries_are_ascii_digits_only(
+    http: httpx.Client,
+    keys: Keys,
+    post_form: Callable[..., httpx.Response],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
+    """Each of these was read as the number 50 and the request went on."""
+    base = [("text", "Hello"), ("source_lang", "EN"), ("target_lang", "DE")]
+    for value in LENIENT_INTEGERS:
+        refused = post_form("/v2/translate", [*base, ("translation_memory_threshold", value)], keys.paid)
+        assert "translation_memory_threshold" in error(refused, 400)
+        listed = http.get("/v3/style_rules", params={"page": value}, headers=keys.paid)
+        assert "page" in error(listed, 400)
+        upload = http.post(
+            "/v2/document",
+            files={"file": ("a.txt", b"Hello\n")},
+            data={"target_lang": "DE", "translation_memory_threshold": value},
+            headers=keys.paid,
+        )
+        assert "translation_memory_threshold" in error(upload, 400)
+    assert post_form("/v2/translate", [*base, ("translation_memory_threshold", "50")], keys.paid).status_code == 200

@@ -314,6 +314,40 @@ def test_filename_part_and_missing_parts(
     assert "empty" in error(upload(http, keys.paid, "a.txt", b""), 400)
 
 
+def multipart_without_file_name(fields: dict[str, str], data: bytes) -> tuple[bytes, str]:
+    """A multipart body whose ``file`` part has no ``filename`` in its Content-Disposition; body and its type."""
+    boundary = "spec-boundary-7f3a"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{n}"\r\n\r\n{v}\r\n'.encode() for n, v in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n".encode()
+        + data
+        + b"\r\n"
+    )
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_the_file_name_may_come_in_the_filename_part_alone(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]
+) -> None:
+    """Spec: the file name is "in the part's content disposition or in filename". A file part without one
+    was refused (400 "must be a file part"), and its bytes would have been decoded as text."""
+    package = samples.docx(2)
+    body, content_type = multipart_without_file_name({"target_lang": "DE", "filename": "notes.docx"}, package)
+    response = http.post(UPLOAD, content=body, headers={**keys.paid, "Content-Type": content_type})
+    assert response.status_code == 200, response.text
+    handle: dict[str, str] = response.json()
+    assert wait(http, keys.paid, handle)["status"] == "done"
+    result = download(http, keys.paid, handle)
+    assert 'filename="notes.docx"' in result.headers["content-disposition"]
+    assert zipfile.ZipFile(io.BytesIO(result.content)).testzip() is None
+    nameless, content_type = multipart_without_file_name({"target_lang": "DE"}, b"Hello\n")
+    refused = http.post(UPLOAD, content=nameless, headers={**keys.paid, "Content-Type": content_type})
+    assert "file name is empty" in error(refused, 400)
+
+
 def test_not_multipart_is_415(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
     assert "multipart/form-data" in error(http.post(UPLOAD, json={"target_lang": "DE"}, headers=keys.paid), 415)
 

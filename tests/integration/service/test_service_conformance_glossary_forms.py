@@ -253,3 +253,28 @@ def test_style_rules_still_take_json_only(
 ) -> None:
     response = send(http, "POST", "/v3/style_rules", [("name", "x"), ("language", "de")], keys.paid)
     assert error(response, 415) == f"unsupported content type '{FORM}'; send application/json"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "dictionaries[][source_lang]",  # qs with arrayFormat "brackets", PHP's way of writing a list
+        "dictionaries[1000000].source_lang",
+        "dictionaries[-1].source_lang",
+        "dictionaries[0]source_lang",
+    ],
+)
+def test_a_dictionary_in_fields_outside_the_form_grammar_is_400_not_dropped(
+    http: httpx.Client,
+    keys: Keys,
+    created: list[str],
+    error: Callable[[httpx.Response, int], str],
+    key: str,
+) -> None:
+    """Such fields were read as unknown plain fields: 201 and an empty glossary, the dictionary gone."""
+    fields = [key.replace("source_lang", name) for name in ("source_lang", "target_lang", "entries", "entries_format")]
+    pairs = [("name", "odd fields"), *zip(fields, ("en", "de", "a\tb", "tsv"), strict=True)]
+    response = send(http, "POST", "/v3/glossaries", pairs, keys.paid)
+    if response.status_code == 201:
+        created.append(response.json()["glossary_id"])
+    assert key in error(response, 400)

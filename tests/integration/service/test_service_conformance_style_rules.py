@@ -148,6 +148,14 @@ def test_list_pages_and_detail(
         error(http.get("/v3/style_rules", params=params, headers=keys.paid), 400)
 
 
+@pytest.mark.parametrize("page", ["400000000000000000", "99999999999999999999"])
+def test_a_page_past_every_list_is_empty_not_a_server_error(http: httpx.Client, keys: Keys, page: str) -> None:
+    """A page number whose offset does not fit SQLite's 64-bit integers was a 500 (OverflowError)."""
+    response = http.get("/v3/style_rules", params={"page": page, "page_size": 25}, headers=keys.paid)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"style_rules": []}
+
+
 def test_missing_lists_and_instructions_are_404(
     http: httpx.Client,
     keys: Keys,

@@ -54,8 +54,14 @@ def test_broken_rules_are_400_naming_the_field(pairs: list[tuple[str, str]], mes
 def test_a_huge_index_is_refused_without_building_a_list() -> None:
     with pytest.raises(ApiError, match="d\\[0\\] is missing"):
         form_object(b"d[999999].a=1")
-    # Seven digits are not an index: the field is a plain one with an odd name, which endpoints ignore.
-    assert form_object(b"d[1000000].a=1") == {"d[1000000].a": "1"}
+
+
+@pytest.mark.parametrize("key", ["d[1000000].a", "d[-1].a", "d[][a]", "d[0]a", "d[0].a-b", "d]", "[0].a"])
+def test_a_bracketed_field_outside_the_grammar_is_400_not_a_plain_field(key: str) -> None:
+    """Read as an unknown plain field, the element it carries was dropped and the request succeeded."""
+    with pytest.raises(ApiError) as caught:
+        form_object(encoded([(key, "1")]))
+    assert caught.value.status == 400 and repr(key) in caught.value.message
 
 
 FIELD = st.from_regex(r"[a-z_]{1,8}", fullmatch=True)
