@@ -53,13 +53,43 @@ SHAPES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("entity unclosed", "&a", ()),
     ("qt numbered", "%1", ()),
     ("at abbreviation", "@a", ()),
+    # the kinds of session 11: a URL's query, quoted commands and patterns, dotted file names, Apple's
+    # %#@name@, HTML elements in a text that closes one, bracket markup and wiki link ends
+    ("query after a path run", "a.", ()),  # " ?x=1" at the end: the path part read from every character
+    ("query fields", "&b=c", ()),  # "?a=b" before
+    ("query template openers", "{{", ()),  # "?a=" before
+    ("query template tags unclosed", "{% a", ()),  # "?a=" before
+    ("quoted regex unclosed", "'^a", ()),
+    ("quoted regex in guillemets", "« a\\. ", ()),
+    ("quoted command, groups", "[a] ", ()),  # "'git -x " before
+    ("quoted command, metavariables", "<a> ", ()),  # "'git -x " before
+    ("quoted command unclosed", "a ", ()),  # "'git -x " before
+    ("dotted file name", ".a_", ()),  # "x/a" before
+    ("apple variables", "%#@a@", ()),
+    ("apple variable openers", "%1$#@", ()),
+    ("html element openers", "<html", ()),  # "</p>" before
+    ("bracket markup without partner", "[b]x ", ()),
+    ("wiki link ends", "x]] ", ()),
 )
+#: What goes before a shape's repeated piece, where it needs an opener once.
+_BEFORE = {
+    "query fields": "?a=b",
+    "query template openers": "?a=",
+    "query template tags unclosed": "?a=",
+    "quoted command, groups": "'git -x ",
+    "quoted command, metavariables": "'git -x ",
+    "quoted command unclosed": "'git -x ",
+    "dotted file name": "x/a",
+    "html element openers": "</p>",
+}
 
 
 def _text(name: str, piece: str, count: int) -> str:
     if name == "ruby names, each its own":
         return " ".join(f"%<n{i}>d" for i in range(count))
-    text = piece * count
+    text = _BEFORE.get(name, "") + piece * count
+    if name == "query after a path run":
+        return text + " ?x=1"
     return text + "@b.org" if name == "email-like run" else text
 
 

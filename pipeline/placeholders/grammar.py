@@ -174,15 +174,18 @@ BACKQUOTED = r"""
 """
 
 #: A regular expression quoted in a sentence, without its quotes (a translator may write his language's):
-#: mailman's ``'^.*@example\.com'``. One word of two characters or more that an escaped character, a
-#: repeated dot, or a caret starting it or a dollar ending it marks as a pattern ("'^'" alone is a
-#: character named, "'don't'" a word, "'%.*s'" a directive).
+#: mailman's ``'^.*@example\.com'``, coreutils' ``'^c'``, translated ``« ^c »``, ``„^c“``, ``”^c”``. One word of two
+#: characters or more that an escaped character, a repeated dot, or a caret starting it or a dollar ending it
+#: marks as a pattern ("'^'" alone is a character named, "'don't'" a word, "'%.*s'" a directive).
 QUOTED_REGEX = r"""
-    (?<=['"])(?<![\w'"]['"])     # after a quote that starts a word
-    (?=\^|[^'"\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$['"]))
-    [^'"\s%]{2,}               # no directive: '%.*s' is the format's (its precision, not a pattern)
-    (?=['"](?!\w))              # before a quote that ends it
+    (?:(?<=['"‘’‚“”„«»›‹])(?<![\w'"‘’‚“”„«»›‹]['"‘’‚“”„«»›‹])   # after a quote that starts a word
+      |(?<=[«»‹›][ \u00a0\u202f]))                       # or a guillemet and its space: French « ^c »
+    (?=\^|[^'"‘’‚“”„«»›‹\s%]*(?:\\[.\\dwsb()\[\]{}|*+?^$]|\.[*+?]|\$(?:['"‘’“”«»›‹]|[ \u00a0\u202f][«»‹›])))
+    [^'"‘’‚“”„«»›‹\s%]{2,}    # no directive: '%.*s' is the format's (its precision, not a pattern)
+    (?=(?:['"‘’“”«»›‹]|[ \u00a0\u202f][«»‹›])(?!\w))    # before a quote that ends it
 """
+#: The quotes :data:`QUOTED_REGEX` stands between: a text without any holds none.
+QUOTED_REGEX_QUOTES = "'\"‘’‚“”„«»›‹"
 
 #: An element whose content is code or keyboard input, content and all: HTML's ``<code>make</code>``,
 #: ``<kbd>``, ``<samp>``, and BBCode's ``[code]main[/code]``, ``[kbd]config[/kbd]`` (no markup inside).
@@ -276,13 +279,24 @@ URL_WITH_SCHEME = r"""
     :/{1,3}                     # file:/home, smb://, trash:///
     (?:[^\s<>"'`]*[^\s<>"'`.,;:!?)\]])?   # the rest, without the sentence's punctuation after it
 """
-URL_QUERY = r"""
-    [A-Za-z0-9_.~/-]*           # the path's last part, glued to it: user?@template=
+#: A query field's value: what the link holds up to a space, a quote or the next field; a template's field,
+#: variable or tag in it whole (``?q={{ query }}``, ``?page={% url "home" %}``: taken up to their first space,
+#: the rest of them was sent to translate).
+_QUERY_VALUE = r"""(?:[^\s<>"'`&{}]|\{[\w.]*\}|\{\{[^{}]*\}\}|\{%[^{}]*?%\})*"""
+URL_QUERY = (
+    r"""
+    [A-Za-z0-9_.~/-]{0,255}+    # the path's last part, glued to it (user?@template=): up to 255 characters
+                                # of it, or each character of a long run reads the run to its end
     \?[\w@.\[\]-]+=             # the first field's name: ?@action=, ?format=, ?id[]=
-    [^\s<>"'`&]*                # its value
-    (?:&(?:amp;)?[\w@.\[\]-]+=[^\s<>"'`&]*)*   # the other fields (an entity such as &lt; ends it)
+    """
+    + _QUERY_VALUE
+    + r"""                      # its value
+    (?:&(?:amp;)?[\w@.\[\]-]+="""
+    + _QUERY_VALUE
+    + r""")*                    # the other fields (an entity such as &lt; ends it)
     (?<![.,;:!?)\]])             # without the sentence's punctuation after it
 """
+)
 URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
 #: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
 URL_QUERY_HINT = r"\?[\w@.\[\]-]+="

@@ -75,7 +75,7 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
-    "quoted-regex": ("'\"", "\\.^$"),
+    "quoted-regex": (grammar.QUOTED_REGEX_QUOTES, "\\.^$"),
     "build-macro": ("@",),
     "email": ("@",),
     "at-abbreviation": ("@",),

@@ -221,6 +221,8 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
     code_name = CodeNames(text)  # a <word> is judged once per text
     # the elements the text closes, found once (searched for per tag, a text of n tags cost n squared)
     closed = functools.cache(lambda: {name.lower() for name in _END_TAGS().findall(text)} if "</" in text else set())
+    closed_brackets = functools.cache(lambda: set(_BRACKET_ENDS().findall(text)) if "[/" in text else set())
+    wiki_opened = text.find("[[")  # a "]]" ends a wiki link only after it (-1: none)
     for m in _outer_matches(text, xliff):
         assert m.lastgroup is not None  # every alternative of the pattern is a named group
         kind = m.lastgroup.replace("_", "-")
@@ -238,9 +240,9 @@ def outer_spans(text: str, xliff: bool, every_tag: bool) -> list[OuterSpan]:
                 start = m.start() + value_end
             spans.append(OuterSpan(start, m.end(), TAG_KIND if start == m.start() else ATTRIBUTE_PIECE))
             continue
-        if kind == "bracket-markup" and not _is_bracket_markup(tag, text):
+        if kind == "bracket-markup" and not _is_bracket_markup(tag, closed_brackets):
             continue
-        if kind == "wiki" and tag == "]]" and "[[" not in text[: m.start()]:
+        if kind == "wiki" and tag == "]]" and not 0 <= wiki_opened <= m.start() - 2:
             continue  # a usage line's nested brackets: [--init [--filter=<spec>]]
         spans.append(OuterSpan(m.start(), m.end(), kind))
     return spans
@@ -251,6 +253,7 @@ _TAG_PARTS = lazy_regex(r"<(?P<close>/)?(?P<name>[A-Za-z][\w:.-]*)(?P<rest>[^>]*
 
 #: An end tag, its element's name (the names :data:`_TAG_PARTS` reads).
 _END_TAGS = lazy_regex(r"</([A-Za-z][\w:.-]*)\s*>")
+_BRACKET_ENDS = lazy_regex(r"\[/([A-Za-z][A-Za-z0-9]*)\]")  # [/kbd]: bracket markup's end, and its name
 
 
 def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
@@ -274,15 +277,15 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
 CODE_NAME = "code-name"
 
 
-def _is_bracket_markup(tag: str, text: str) -> bool:
-    """Whether a ``[name]`` is BBCode: it closes, or has its partner, or is a name such catalogs use in
-    small letters (``[em]``; with a value: ``[a@url]``, ``[color=red]``). A usage line's ``[SIZE]`` and
-    git's ``[a]ccept`` are text."""
+def _is_bracket_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
+    """Whether a ``[name]`` is BBCode: it closes, or has its partner (``closed``: the names the text's
+    ``[/name]`` ends close), or is a name such catalogs use in small letters (``[em]``; with a value:
+    ``[a@url]``, ``[color=red]``). A usage line's ``[SIZE]`` and git's ``[a]ccept`` are text."""
     m = re.match(r"\[(/?)([A-Za-z][A-Za-z0-9]*)([@=]?)", tag)
     if m is None:
         return False
     closing, name, value = m.groups()
-    if closing or re.search(rf"\[/{re.escape(name)}\]", text) is not None:
+    if closing or name in closed():
         return True
     if name not in _BRACKET_NAMES:
         return False

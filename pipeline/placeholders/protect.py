@@ -196,7 +196,7 @@ def _triggered(core: str) -> bool:
         or _BETWEEN.search(core) is not None
         or kinds.CASED.search(core) is not None
         or ("?" in core and _QUERY.search(core) is not None)
-        or (("'" in core or '"' in core) and _QUOTED_REGEX.search(core) is not None)
+        or (any(q in core for q in grammar.QUOTED_REGEX_QUOTES) and _QUOTED_REGEX.search(core) is not None)
         or (kinds.CAPITALS_HINT.search(core) is not None and TRIGGERS.search(core) is not None)
     )
 

@@ -7,8 +7,11 @@ and each rule has its counter-example of prose that merely looks like code.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from pipeline.placeholders.checks import check_translation
 from pipeline.placeholders.glue import disordered, glued
 from pipeline.placeholders.protect import PlaceholderMismatch, protect, restore
 
@@ -350,3 +353,51 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
     protected = protect("Wrote HTML-ized index to %s [%s].\n", ("c-format",))
     assert glued(protected, 'A HTML-esített index kiírva a(z) <x id="1"/>[<x id="2"/>] fájlba.') is None
     assert disordered(protected, '<x id="2"/> <x id="1"/>') is None
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a URL's query: its path's part was read from every character of a long run before the "?", each
+        # time to the run's end (40,000 characters took 10 s, 100,000 minutes)
+        "a." * 50_000 + " ?x=1",
+        "a/" * 50_000 + " and ?x=1",
+        # each [name] searched the whole text for its [/name], each "]]" the text before it for "[[" (160,000
+        # characters took 10 s)
+        "[a] " * 100_000,
+        "[b]x " * 100_000,
+        "x]] " * 100_000,
+    ],
+)
+def test_a_long_text_of_one_shape_is_protected_in_linear_time(text: str) -> None:
+    protect(text, ())
+
+
+@pytest.mark.parametrize(
+    "translation",
+    [  # coreutils 9.1's stty help, as its French, Russian, German and Swedish translators wrote it
+        " * [-]ctlecho    écho des caractères de contrôle par une notation en\n                   chapeau (« ^c »)\n",
+        " * [-]ctlecho    отображать управляющие символы с крышкой («^c»)\n",
+        " * [-]ctlecho    Steuerzeichen in Hutnotation ausgeben („^c“)\n",
+        " * [-]ctlecho    eka kontrolltecken med hattnotation (”^c”)\n",
+        " * [-]ctlecho    echo control characters in hat notation ('^c')\n",
+    ],
+)
+def test_a_quoted_pattern_is_found_in_the_quotes_of_the_translations_language(translation: str) -> None:
+    source = " * [-]ctlecho    echo control characters in hat notation ('^c')\n"
+    assert check_translation(source, translation) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "template"),
+    [
+        ("Open /search?q={{ query }} to see", "{{ query }}"),
+        ('See ?page={% url "home" %} for more', '{% url "home" %}'),
+        ("Visit page.html?l={{ lang }}&x=1 now", "{{ lang }}"),
+    ],
+)
+def test_a_template_tag_in_a_urls_query_is_protected_whole(text: str, template: str) -> None:
+    # the query's value took the tag's "{{" or "{%" and left the rest of it ("query }}") to translate
+    sent = re.sub(r'<x id="\d+"/>', " ", protect(text, ()).text)
+    assert not [word for word in re.findall(r"\w+", template) if re.search(rf"\b{word}\b", sent)]
