@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.catalogs import Catalog, Unit, UnitState
+from pipeline.catalogs import Catalog, UnitState
 from pipeline.files.swap import ChangedMeanwhile
 from pipeline.files.untrusted import read_regular
 from pipeline.files.writer import AtomicWriter
@@ -106,21 +106,11 @@ def write_catalogs(
     return results
 
 
-def awaiting_review(
-    catalog: Catalog,
-    written: Collection[int],
-    mark_fuzzy: bool,
-    ours: Callable[[Unit], bool],
-    review: Collection[int] = (),
-) -> int:
-    """How many of the pipeline's translations in ``catalog`` await review once ``written`` (unit indexes) are
-    written: those written marked for review (all with ``mark_fuzzy``, else those ``review`` names), and the
-    fuzzy units an earlier run wrote (``ours``: its provenance). A fuzzy entry a translator or msgmerge made
-    is not the pipeline's to count."""
+def awaiting_review(catalog: Catalog, written: Collection[int], mark_fuzzy: bool, review: Collection[int] = ()) -> int:
+    """How many units of ``catalog`` await review once ``written`` (unit indexes) are written: those that
+    did already, and those written marked for review (all with ``mark_fuzzy``, else those ``review`` names)."""
     marked = set(written) if mark_fuzzy else set(written).intersection(review)
-    units = catalog.units
-    earlier = [p for p in catalog.positions(UnitState.FUZZY) if p not in marked and ours(units[p])]
-    return len(marked) + len(earlier)
+    return len(marked.union(catalog.positions(UnitState.FUZZY)))
 
 
 class _Hashed:

@@ -418,7 +418,7 @@ async def _read(
         found, issues, refused = await _scan(run, files, path, retranslate, offered, threaded=cut or overlapping)
         window.extend(found)
         rest.extend(found)
-        _noted(ledger, run.provenance, found, issues, refused)
+        _noted(ledger, found, issues, refused)
         wanting = [s for s in found if s.source_forms]
         if first and wanting and not prepared:  # a request is likely: its TLS context loads beside the scans and plans
             connections.prepare_client()
@@ -448,16 +448,13 @@ def _retranslate(run: RunContext) -> scan.Retranslate:
     return stale
 
 
-def _noted(
-    ledger: Ledger, provenance: Provenance, found: list[ScannedCatalog], issues: list[Issue], refused: list[Refused]
-) -> None:
+def _noted(ledger: Ledger, found: list[ScannedCatalog], issues: list[Issue], refused: list[Refused]) -> None:
     """What the scan of a catalog found, in the report."""
     ledger.add_issues(issues)
     for r in refused:
         ledger.not_offered(r.display, r.segments, r.issue.severity is Severity.SKIPPED, r.issue, r.target_lang)
     for s in found:
-        ours = functools.partial(provenance.wrote, s.display)
-        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False, ours))
+        ledger.scanned(s.display, s.target_lang, s.skipped, write.awaiting_review(s.catalog, (), False))
 
 
 async def _scan(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 
@@ -90,8 +89,7 @@ def _written(
     written = admitted if written_as is not None else {}
     if written_as is not None:
         review = ledger.window.review.get(s.display, {})
-        ours = functools.partial(run.provenance.wrote, s.display)
-        ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, ours, review))
+        ledger.written(s.display, write.awaiting_review(s.catalog, written, inputs.settings.mark_fuzzy, review))
     else:  # taken from the cache, reused or copied, and then not written: the report does not say otherwise
         ledger.not_written([s.display])
     languages, awaiting = ledger.report.service_languages, ledger.counters(s.display).awaiting_review

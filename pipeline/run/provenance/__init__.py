@@ -136,10 +136,6 @@ class Provenance:
             if loaded is not None:
                 loaded.update(records)
 
-    def wrote(self, display: str, unit: Unit) -> bool:
-        """Whether ``unit``'s target is still exactly what a run wrote (:meth:`machine_written`)."""
-        return self.machine_written(display, unit) is not None
-
     def machine_written(self, display: str, unit: Unit) -> Written | None:
         """Our record for ``unit`` when its target is still exactly what we wrote, else None.
 
