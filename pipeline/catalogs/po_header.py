@@ -147,7 +147,8 @@ UNFILLED_ERROR = (
 
 
 #: The rule gettext's runtime (and msgfmt) applies to a catalog whose header names none.
-GETTEXT_DEFAULT = "nplurals=2; plural=(n != 1);"
+_GETTEXT_RULE = PluralRule(2, "(n != 1)")
+GETTEXT_DEFAULT = f"nplurals={_GETTEXT_RULE.nplurals}; plural={_GETTEXT_RULE.expression};"
 
 
 class PluralHeader(NamedTuple):
@@ -209,7 +210,7 @@ def plural_header(
             f"{language} has {cldr.nplurals}: plural entries are translated with gettext's rule for a catalog "
             f"without one ({GETTEXT_DEFAULT}) and no header line is added; add the Plural-Forms line its program uses"
         )
-        return PluralHeader(PluralRule(2, "(n != 1)"), warnings=(conflict,))
+        return PluralHeader(_GETTEXT_RULE, warnings=(conflict,))
     if cldr is None or "plural=" in header or add_at is None:
         return PluralHeader(cldr)
     missing = (
@@ -231,7 +232,7 @@ def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple
     A rule of more forms than two is a team's choice (Welsh's four in GNOME), and is not judged."""
     if rule.nplurals > 2:
         return ()
-    base = language.replace("-", "_").replace("@", "_").replace(".", "_").partition("_")[0].lower()
+    base = _base_language(language)
     forms = WHOLE_NUMBER_FORMS.get(base)
     if forms is None or rule.nplurals >= len(forms):
         return ()
@@ -243,6 +244,11 @@ def _fewer_than_cldr(rule: PluralRule, language: str, line: int | None) -> tuple
         f"its whole numbers ({', '.join(forms)}): plural entries are translated into the header's "
         f"{rule.nplurals}; if that is not the team's choice, correct the header",
     )
+
+
+def _base_language(language: str) -> str:
+    """The language code alone, lower case: ``ar`` of ``ar_EG``, ``sr`` of ``sr@latin``, ``de`` of ``de-AT``."""
+    return language.replace("-", "_").replace("@", "_").replace(".", "_").partition("_")[0].lower()
 
 
 def filled_plural_line(text: str, rule: PluralRule) -> str:
@@ -265,12 +271,11 @@ def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
     costs: no charset, so gettext's tools take the file for ASCII (msgcat refuses the non-ASCII
     translations a run writes), and, for a language whose numbers take more forms than two, plural
     entries written with two."""
-    rule = PluralRule(2, "(n != 1)")
     language = locale_from_path(path) or ""
-    forms = WHOLE_NUMBER_FORMS.get(language.replace("-", "_").partition("_")[0].lower(), ())
+    forms = WHOLE_NUMBER_FORMS.get(_base_language(language), ())
     plural = (
-        f"; plural entries are written with the two forms gettext uses without one (nplurals=2; "
-        f"plural=(n != 1);), where {language} has {len(forms)} ({', '.join(forms)})"
+        f"; plural entries are written with the two forms gettext uses without one ({GETTEXT_DEFAULT}), "
+        f"where {language} has {len(forms)} ({', '.join(forms)})"
         if plurals and len(forms) > 2
         else ""
     )
@@ -279,4 +284,4 @@ def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
         f"(msgcat refuses non-ASCII translations){plural}; add a header with charset=UTF-8 and a Plural-Forms "
         "line (msginit writes one)"
     )
-    return PluralHeader(rule, warnings=(warning,))
+    return PluralHeader(_GETTEXT_RULE, warnings=(warning,))
