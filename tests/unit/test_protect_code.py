@@ -126,6 +126,15 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ("python-format",),
             [("%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s", "code-run")],
         ),
+        # two printf conversions around a word, unflagged (phpMyAdmin's catalogs as msgunfmt gives them back):
+        # read as %sCreate% and an "s" sent as text, the "s" came back translated ("%ß")
+        (
+            "%sCreate%s a database named '%s'. Please refer to %sdocumentation%s for possible issues.",
+            (),
+            [("%s", "safe-printf")] * 5,
+        ),
+        # ... and Symfony's names, which a word may follow
+        ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
 )
 def test_code_is_protected_whatever_the_flag(
