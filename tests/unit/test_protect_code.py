@@ -133,6 +133,19 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("%s", "safe-printf")] * 5,
         ),
+        # Trac's and MoinMoin's code blocks, whole over their lines and with a block inside (Trac 1.6's help
+        # texts: its translators keep them as they are); MediaWiki's parameter {{{1}}} too
+        (
+            "Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\nand {{{\n{{{\n#!Ref repository=\"name\"\n}}}\n}}} or {{{1}}}",
+            (),
+            [
+                ("\n", "control"),
+                ("{{{#!ini\n[mainnav]\nsearch = disabled\n}}}", "wiki"),
+                ("\n", "control"),
+                ('{{{\n{{{\n#!Ref repository="name"\n}}}\n}}}', "wiki"),
+                ("{{{1}}}", "wiki"),
+            ],
+        ),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -377,6 +390,9 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
         "[a] " * 100_000,
         "[b]x " * 100_000,
         "x]] " * 100_000,
+        # a wiki code block's opener without its closer, and with one far after it
+        "{{{ a " * 50_000,
+        "{{{ a " * 50_000 + "}}}",
     ],
 )
 def test_a_long_text_of_one_shape_is_protected_in_linear_time(text: str) -> None:
