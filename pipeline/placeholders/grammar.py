@@ -412,13 +412,18 @@ ICU_ARGUMENT = r"""
 """
 
 #: Wiki markup: links (``[[Page]]``, ``[[Page|`` before the label, ``]]`` after it), bold quotes (three
-#: to five apostrophes; two are ICU's and Java's escaped apostrophe, "it''s"), template parameters
-#: (``{{{1}}}``).
+#: to five apostrophes; two are ICU's and Java's escaped apostrophe, "it''s"), MediaWiki's template
+#: parameters (``{{{1}}}``) and Trac's and MoinMoin's code, inline or a block over lines, with a block
+#: inside (``{{{#!ini`` … ``}}}``: its translators keep it as it is).
 WIKI = r"""
     \[\[[^\[\]|\n]+(?:\]\]|\|)  # [[Page]] whole; [[Page| up to the label
     | \]\]                      # the end of a labelled link
     | '{3,5}                    # bold, bold italic
-    | \{\{\{[^{}\n]*\}\}\}      # {{{parameter}}}
+    | \{\{\{                      # {{{ code }}}: what it holds is
+      (?:[^{}] | \{(?!\{\{) | \}(?!\}\})  # anything but a third brace's opener or closer,
+        | \{\{\{ (?:[^{}] | \{(?!\{\{) | \}(?!\}\}))* \}\}\}  # or a block inside, whole
+      )*
+      \}\}\}
 """
 
 # --- Compiled, for single-purpose matches ---------------------------------------------------------

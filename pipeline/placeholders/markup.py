@@ -166,6 +166,7 @@ class _Closers:
         ("<!--", "-->", 4, ""),
         ("<![CDATA[", "]]>", 9, ""),
         ("<?", "?>", 2, ""),
+        ("{{{", "}}}", 3, ""),  # wiki code
     )
 
     def __init__(self, text: str) -> None:
