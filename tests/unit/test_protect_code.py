@@ -146,6 +146,16 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
                 ("{{{1}}}", "wiki"),
             ],
         ),
+        # a Trac link's target in its brackets, its label translated (Trac 1.6: its translators keep the target)
+        (
+            "Database connection\n[wiki:TracEnvironment#DatabaseConnectionStrings string] or [ticket:12]",
+            (),
+            [
+                ("\n", "control"),
+                ("wiki:TracEnvironment#DatabaseConnectionStrings", "wiki-link"),
+                ("ticket:12", "wiki-link"),
+            ],
+        ),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -169,6 +179,8 @@ def test_code_is_protected_whatever_the_flag(
         "It is done.Next time",  # two sentences without a space
         "URLs, APIs and IDs",
         "it''s",  # ICU's and Java's escaped apostrophe
+        "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
+        "in a[i:j] or [x:y",  # an index, a bracket that does not close
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
