@@ -53,6 +53,7 @@ __all__ = [
     "URL",
     "VIM_TYPED",
     "WIKI",
+    "WIKI_LINK",
 ]
 
 # --- Shared parts of a printf conversion ---------------------------------------------------------
@@ -304,7 +305,18 @@ URL_QUERY = (
     (?<![.,;:!?)\]])             # without the sentence's punctuation after it
 """
 )
-URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
+#: A wiki link's target in its brackets (Trac's ``[wiki:TracEnvironment#Strings string]``, ``[ticket:12]``,
+#: ``[wiki:"%(name)s"]``, an InterWiki prefix's): the page a program opens; the label after it is text.
+WIKI_LINK = r"""
+    (?<=\[)(?<![\w\]]\[)         # just after a bracket that follows no word or bracket (a[i:j] is an index)
+    [A-Za-z][A-Za-z0-9+.-]*:    # the prefix: wiki:, ticket:, an InterWiki name
+    (?:                         # (no part reads past a "[": each one would read a long line to its end)
+      (?:"[^"\n\[\]]*"|[^\s\[\]"]+)  # the target, quoted or up to a space ("[Note: this]" has none)
+      (?=[ \t][^\[\]\n]*\]|\])      # in a bracket that closes on its line, maybe after a label
+      | "[^"\n\[\]]*\Z             # or a quote a directive ends, where the text between them ends
+    )
+"""
+URL = "|".join((URL_WITH_SCHEME, URL_QUERY, WIKI_LINK))
 #: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
 URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
 

@@ -106,7 +106,11 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "url": ((grammar.URL_WITH_SCHEME, (_SCHEME,)), (grammar.URL_QUERY, ("?", "="))),
+    "url": (
+        (grammar.URL_WITH_SCHEME, (_SCHEME,)),
+        (grammar.URL_QUERY, ("?", "=")),
+        (grammar.WIKI_LINK, ("[", ":")),
+    ),
     "template": ((grammar.TEMPLATE_VARIABLE, ("{",)), (grammar.TEMPLATE_TAG, ("{", "%"))),
     "path": (
         (grammar.PATH_ROOTED, ("/",)),

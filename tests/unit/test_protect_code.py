@@ -152,10 +152,11 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [
                 ("\n", "control"),
-                ("wiki:TracEnvironment#DatabaseConnectionStrings", "wiki-link"),
-                ("ticket:12", "wiki-link"),
+                ("wiki:TracEnvironment#DatabaseConnectionStrings", "url"),
+                ("ticket:12", "url"),
             ],
         ),
+        ('See [wiki:"%(name)s"].', ("python-format",), [('wiki:"%(name)s', "code-run")]),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -405,6 +406,10 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
         # a wiki code block's opener without its closer, and with one far after it
         "{{{ a " * 50_000,
         "{{{ a " * 50_000 + "}}}",
+        # a wiki link's opener without its bracket's end, on one line
+        "[a:b " * 50_000,
+        "[a:" * 50_000,
+        '[a:"b ' * 50_000,
     ],
 )
 def test_a_long_text_of_one_shape_is_protected_in_linear_time(text: str) -> None:
