@@ -157,6 +157,10 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ],
         ),
         ('See [wiki:"%(name)s"].', ("python-format",), [('wiki:"%(name)s', "code-run")]),
+        # a template's name whose parts a colon separates (GNU Mailman 3.3's keys, whose translation is the
+        # template: the key's words came back translated, and Mailman sent them as the message)
+        ("list:admin:notice:disable.txt", (), [("list:admin:notice:disable.txt", "path")]),
+        ("domain:admin:notice:new-list.txt", (), [("domain:admin:notice:new-list.txt", "path")]),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -181,7 +185,8 @@ def test_code_is_protected_whatever_the_flag(
         "URLs, APIs and IDs",
         "it''s",  # ICU's and Java's escaped apostrophe
         "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
-        "in a[i:j] or [x:y",  # an index, a bracket that does not close
+        "in a[i:j] or [x:y",
+        "Note:see the file or at 12:30.",  # an index, a bracket that does not close
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
