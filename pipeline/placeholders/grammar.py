@@ -245,8 +245,8 @@ DOTFILE = r"""
 PATH_RELATIVE = r"""
     (?<![\w/.~:\\-])
     [A-Za-z0-9_.+-]+            # a relative path's first folder
-    (?:/[A-Za-z0-9_.+-]+)*      # more folders
-    /[A-Za-z0-9_+-]+            # the file's name
+    (?:[/:][A-Za-z0-9_.+-]+)*   # more folders, or the parts of a name a colon separates
+    [/:][A-Za-z0-9_+-]+         # the file's name (GNU Mailman's template list:admin:notice:disable.txt)
     (?:\.[A-Za-z0-9_+-]+)*      #   and its inner dotted parts: defines.inc.php, jquery.min.js, a.tar.gz
     \.[A-Za-z0-9]{1,8}\b        # its extension
 """

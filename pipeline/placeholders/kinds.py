@@ -115,7 +115,7 @@ _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "path": (
         (grammar.PATH_ROOTED, ("/",)),
         (grammar.DOTFILE, (".",)),
-        (grammar.PATH_RELATIVE, ("/",)),
+        (grammar.PATH_RELATIVE, ("/:", ".")),
         (grammar.WINDOWS_PATH, (":", "\\")),
     ),
 }

@@ -413,6 +413,7 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
         "{{{ a " * 50_000 + "}}}",
         # a wiki link's opener without its bracket's end, on one line
         "[a:b " * 50_000,
+        "a:b." * 30_000,  # a name's parts a colon separates, before a file name that never comes
         "[a:" * 50_000,
         '[a:"b ' * 50_000,
     ],
