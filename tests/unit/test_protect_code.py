@@ -161,6 +161,9 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # template: the key's words came back translated, and Mailman sent them as the message)
         ("list:admin:notice:disable.txt", (), [("list:admin:notice:disable.txt", "path")]),
         ("domain:admin:notice:new-list.txt", (), [("domain:admin:notice:new-list.txt", "path")]),
+        # an element only code writes, alone (misago's vendor.js strings: its translators keep "<script>")
+        ("<script>", (), [("<script>", "html-tag")]),
+        ("Use an <iframe> or <noscript>", (), [("<iframe>", "html-tag"), ("<noscript>", "html-tag")]),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
