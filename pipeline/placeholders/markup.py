@@ -72,6 +72,8 @@ FORMATTING = frozenset(
     """a abbr acronym b big blockquote br center cite code del div em font h1 h2 h3 h4 h5 h6 hr i img ins
     kbd li mark nobr ol p pre q qt s small span strike strong sub sup table td th tr tt u ul wbr""".split()
 )
+#: Elements only code writes, never a help text's metavariable: markup alone too (misago's ``<script>``).
+CODE_ONLY = frozenset("applet frameset iframe noscript script".split())
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 #: Attributes whose values are text for the reader, which a translator translates.
@@ -264,7 +266,7 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
     if m is None:
         return False
     rest, name = m.group("rest").strip(), m.group("name").lower()
-    if m.group("close") or "=" in rest or rest.endswith("/") or name in FORMATTING:
+    if m.group("close") or "=" in rest or rest.endswith("/") or name in FORMATTING or name in CODE_ONLY:
         return True
     if rest and not rest.endswith("/"):  # "<new column>": words, no attribute
         return False
