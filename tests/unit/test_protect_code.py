@@ -164,6 +164,12 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # an element only code writes, alone (misago's vendor.js strings: its translators keep "<script>")
         ("<script>", (), [("<script>", "html-tag")]),
         ("Use an <iframe> or <noscript>", (), [("<iframe>", "html-tag"), ("<noscript>", "html-tag")]),
+        # a name in capitals after a percent sign, which phpMyAdmin's scripts replace (%MIN, %SEC)
+        (
+            "About %MIN min. %SEC sec. remaining.",
+            (),
+            [("%MIN", "percent-named"), ("%SEC", "percent-named")],
+        ),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -189,7 +195,8 @@ def test_code_is_protected_whatever_the_flag(
         "it''s",  # ICU's and Java's escaped apostrophe
         "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
         "in a[i:j] or [x:y",
-        "Note:see the file or at 12:30.",  # an index, a bracket that does not close
+        "Note:see the file or at 12:30.",
+        "50%OFF, 100%ABC",  # after a number: a percentage  # an index, a bracket that does not close
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
