@@ -96,8 +96,8 @@ SAFE_BRACE = (
 #: Ruby named references (``ruby-format``): %{name}.
 RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
-#: Symfony / Laravel parameters: %name%. Listed before the printf kinds by protect, or %size%
-#: would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
+#: Symfony / Laravel parameters: %name%, and a name in capitals alone (%MIN). Listed before the printf
+#: kinds by protect, or %size% would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
 #: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none. Not two printf conversions around a
 #: word (phpMyAdmin's "%sdocumentation%s for", "%sCreate%s a database"): a name that starts with a conversion
 #: letter, closed by a "%" whose conversion letter ends a word, is read as printf (Symfony's
@@ -106,6 +106,9 @@ PERCENT_NAMED = r"""
     %
     (?![diouxXeEfFgGcs][A-Za-z0-9_.-]*[A-Za-z0-9_]%[diouxXeEfFgGcs](?![A-Za-z0-9_]))  # not %sword%s
     [A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%
+    | (?<![\w%])%[A-Z][A-Z0-9_]+[A-Z0-9](?![\w%])   # or a name in capitals without the closing "%", three
+                                # characters or more (phpMyAdmin's "%MIN min. %SEC sec."; strftime's "%EC"
+                                # and "%OH" have two), not after a number ("100%ABC")
 """
 
 # --- Markup and variables of unflagged strings ----------------------------------------------------
