@@ -170,6 +170,12 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("%MIN", "percent-named"), ("%SEC", "percent-named")],
         ),
+        # an ini file's section named as such (Trac's "the [trac] section", phpMyAdmin's "into [mysqld] section")
+        (
+            "add it to the [trac] section, or into [mysqld] section of my.cnf",
+            (),
+            [("[trac]", "identifier"), ("[mysqld]", "identifier"), ("my.cnf", "identifier")],
+        ),
         # ... and Symfony's names, which a word may follow
         ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
     ],
@@ -196,7 +202,8 @@ def test_code_is_protected_whatever_the_flag(
         "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
         "in a[i:j] or [x:y",
         "Note:see the file or at 12:30.",
-        "50%OFF, 100%ABC",  # after a number: a percentage  # an index, a bracket that does not close
+        "50%OFF, 100%ABC",  # after a number: a percentage
+        "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one  # an index, a bracket that does not close
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
