@@ -30,6 +30,7 @@ __all__ = [
     "FILE_GLOB",
     "GLUED_FILE_NAME",
     "IDENTIFIER",
+    "INI_SECTION",
     "DOLLAR_VARIABLE",
     "FORTRAN_DIRECTIVE",
     "GCC_QUOTED",
@@ -403,6 +404,13 @@ COMMAND_SYNOPSIS = r"""
     | ^[a-z][a-z0-9_-]+           # or the text's first word,
     (?=[ ]+\[[\w.<> |-]+\](?:[ ]+\[[^\n]*)?\s*$)   # bracketed arguments up to the end (logout [n])
                                   # ("use [PATCH n/m] even with a single patch" is a sentence)
+"""
+
+#: An ini file's section, named as such: Trac's "the [trac] section", phpMyAdmin's "into [mysqld] section" (a
+#: name of two characters or more; "formatted as [prefix]" is a metavariable).
+INI_SECTION = r"""
+    (?<![\w\]])\[[a-z][a-z0-9_.:-]*[a-z0-9]\]
+    (?=[ ]section\b)            # before the word that says what it is
 """
 
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).

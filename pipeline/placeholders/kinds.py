@@ -106,6 +106,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "identifier": ((grammar.IDENTIFIER, (_NAME,)), (grammar.INI_SECTION, ("[",))),
     "url": (
         (grammar.URL_WITH_SCHEME, (_SCHEME,)),
         (grammar.URL_QUERY, ("?", "=")),
