@@ -466,3 +466,13 @@ def test_a_template_tag_in_a_urls_query_is_protected_whole(text: str, template: 
     # the query's value took the tag's "{{" or "{%" and left the rest of it ("query }}") to translate
     sent = re.sub(r'<x id="\d+"/>', " ", protect(text, ()).text)
     assert not [word for word in re.findall(r"\w+", template) if re.search(rf"\b{word}\b", sent)]
+
+
+def test_doubled_braces_quoted_apart_are_no_template_variable() -> None:
+    # pretix 2026.8's validator message: its German translation, which msgfmt accepts, was an error
+    # ('{{" and "}}' missing), and "and" between the quotes was never sent to translate
+    source = 'Please note: to use literal "{" or "}", you need to double them as "{{" and "}}".'
+    german = 'Um "{" und "}" zu verwenden, müssen sie doppelt gesetzt werden als "{{" und "}}".'
+    assert "and" not in " ".join(ph.text for ph in protect(source, ()).placeholders)
+    assert [p for p in check_translation(source, german) if p.severity.name == "ERROR"] == []
+    assert found('Use "{{ name }}" or {{"x"|upper}}') == [("{{ name }}", "template"), ('{{"x"|upper}}', "template")]
