@@ -31,6 +31,7 @@ __all__ = [
     "GLUED_FILE_NAME",
     "IDENTIFIER",
     "INI_SECTION",
+    "QUOTED_BRACES",
     "DOLLAR_VARIABLE",
     "FORTRAN_DIRECTIVE",
     "GCC_QUOTED",
@@ -117,7 +118,9 @@ PERCENT_NAMED = r"""
 #: Template variables and tags: {{ name }}, {% tag %}. Not inside a third brace: ``{{{ x }}}`` is wiki
 #: markup, text to gettext and to the reader.
 TEMPLATE_VARIABLE = r"""
-    (?<!\{)\{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
+    (?<!\{)
+    (?!(?<=")\{\{"|(?<=')\{\{')     # not a quoted "{{" (pretix: "double them as "{{" and "}}"")
+    \{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
 """
 TEMPLATE_TAG = r"""
     \{%.*?%\}                         # {% tag %}: up to the first "%}", whatever it holds (Django reads so)
@@ -334,6 +337,9 @@ GLUED_FILE_NAME = r"""
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
+#: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them
+#: as "{{" and "}}"'): what the user types, no template variable between them.
+QUOTED_BRACES = r"""(?<=["'])(?:\{\{?|\}\}?)(?=["'])"""
 
 #: File patterns of a file dialog's filter: ``*.json``, ``*.*``, vim's ``*.vim;_vimrc``, ``*.c;*.h``.
 FILE_GLOB = r"""

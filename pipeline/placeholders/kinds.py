@@ -107,6 +107,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "identifier": ((grammar.IDENTIFIER, (_NAME,)), (grammar.INI_SECTION, ("[",))),
+    "escaped-brace": ((grammar.ESCAPED_BRACE, ("\\", "{")), (grammar.QUOTED_BRACES, ("{}", "\"'"))),
     "url": (
         (grammar.URL_WITH_SCHEME, (_SCHEME,)),
         (grammar.URL_QUERY, ("?", "=")),
