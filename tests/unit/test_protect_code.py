@@ -136,7 +136,7 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # Trac's and MoinMoin's code blocks, whole over their lines and with a block inside (Trac 1.6's help
         # texts: its translators keep them as they are); MediaWiki's parameter {{{1}}} too
         (
-            "Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\nand {{{\n{{{\n#!Ref repository=\"name\"\n}}}\n}}} or {{{1}}}",
+            'Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\nand {{{\n{{{\n#!Ref repository="name"\n}}}\n}}} or {{{1}}}',
             (),
             [
                 ("\n", "control"),
@@ -176,8 +176,18 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("[trac]", "identifier"), ("[mysqld]", "identifier"), ("my.cnf", "identifier")],
         ),
+        # an escape sequence the user types (phpMyAdmin's "(\n splits lines)": it came back "\н")
+        (
+            "Additional custom header comment (\\n splits lines), \\t for a tab",
+            (),
+            [("\\n", "escape-sequence"), ("\\t", "escape-sequence")],
+        ),
         # ... and Symfony's names, which a word may follow
-        ("%link_start%click here%link_end% to reload", (), [("%link_start%", "percent-named"), ("%link_end%", "percent-named")]),
+        (
+            "%link_start%click here%link_end% to reload",
+            (),
+            [("%link_start%", "percent-named"), ("%link_end%", "percent-named")],
+        ),
     ],
 )
 def test_code_is_protected_whatever_the_flag(
@@ -203,6 +213,7 @@ def test_code_is_protected_whatever_the_flag(
         "in a[i:j] or [x:y",
         "Note:see the file or at 12:30.",
         "50%OFF, 100%ABC",  # after a number: a percentage
+        "\\nabla, a\\nb",  # a backslash before a word, or inside one
         "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one  # an index, a bracket that does not close
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
