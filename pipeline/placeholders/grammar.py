@@ -30,6 +30,7 @@ __all__ = [
     "FILE_GLOB",
     "GLUED_FILE_NAME",
     "IDENTIFIER",
+    "ESCAPE_SEQUENCE",
     "INI_SECTION",
     "QUOTED_BRACES",
     "DOLLAR_VARIABLE",
@@ -337,6 +338,9 @@ GLUED_FILE_NAME = r"""
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
+#: An escape sequence a user types, alone: phpMyAdmin's "(\n splits lines)" (not a backslash before a word,
+#: "\nabla", nor inside one).
+ESCAPE_SEQUENCE = r"""(?<![\w\\])\\[nrt](?![\w\\])"""
 #: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them
 #: as "{{" and "}}"'): what the user types, no template variable between them.
 QUOTED_BRACES = r"""(?<=["'])(?:\{\{?|\}\}?)(?=["'])"""
