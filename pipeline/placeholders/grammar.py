@@ -100,11 +100,11 @@ SAFE_BRACE = (
 RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
 #: Symfony / Laravel parameters: %name%, and a name in capitals alone (%MIN). Listed before the printf
-#: kinds by protect, or %size% would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
-#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none. Not two printf conversions around a
-#: word (phpMyAdmin's "%sdocumentation%s for", "%sCreate%s a database"): a name that starts with a conversion
-#: letter, closed by a "%" whose conversion letter ends a word, is read as printf (Symfony's
-#: "%link_start%click here" is a name).
+#: kinds by protect, or %size% would be read as %s followed by "ize%". An ASCII name of two characters or
+#: more that ends in a letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none. Not two printf
+#: conversions around a word (phpMyAdmin's "%sdocumentation%s for", "%sCreate%s a database"): a name that
+#: starts with a conversion letter, closed by a "%" whose conversion letter ends a word, is read as printf
+#: (Symfony's "%link_start%click here" is a name).
 PERCENT_NAMED = r"""
     %
     (?![diouxXeEfFgGcs][A-Za-z0-9_.-]*[A-Za-z0-9_]%[diouxXeEfFgGcs](?![A-Za-z0-9_]))  # not %sword%s

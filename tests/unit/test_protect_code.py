@@ -136,7 +136,8 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # Trac's and MoinMoin's code blocks, whole over their lines and with a block inside (Trac 1.6's help
         # texts: its translators keep them as they are); MediaWiki's parameter {{{1}}} too
         (
-            'Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\nand {{{\n{{{\n#!Ref repository="name"\n}}}\n}}} or {{{1}}}',
+            "Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\n"
+            'and {{{\n{{{\n#!Ref repository="name"\n}}}\n}}} or {{{1}}}',
             (),
             [
                 ("\n", "control"),
@@ -210,11 +211,11 @@ def test_code_is_protected_whatever_the_flag(
         "URLs, APIs and IDs",
         "it''s",  # ICU's and Java's escaped apostrophe
         "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
-        "in a[i:j] or [x:y",
+        "in a[i:j] or [x:y",  # an index, a bracket that does not close
         "Note:see the file or at 12:30.",
         "50%OFF, 100%ABC",  # after a number: a percentage
         "\\nabla, a\\nb",  # a backslash before a word, or inside one
-        "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one  # an index, a bracket that does not close
+        "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
