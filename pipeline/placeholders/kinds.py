@@ -35,7 +35,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "qt-count": grammar.QT_COUNT,
     "qt-numbered": grammar.QT_NUMBERED,
     "percent-directive": grammar.PERCENT_DIRECTIVE,
-    "escaped-brace": grammar.ESCAPED_BRACE,
+    "escaped-brace": "|".join((grammar.ESCAPED_BRACE, grammar.QUOTED_BRACES)),
     "escape-sequence": grammar.ESCAPE_SEQUENCE,
     "safe-brace": grammar.SAFE_BRACE,
     "icu-arg": grammar.ICU_ARGUMENT,
@@ -52,7 +52,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "glued-file-name": grammar.GLUED_FILE_NAME,
     # Before identifiers, or flatpages/default.html would be a word and a file name.
     "path": grammar.PATH,
-    "identifier": grammar.IDENTIFIER,
+    "identifier": "|".join((grammar.IDENTIFIER, grammar.INI_SECTION)),
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
