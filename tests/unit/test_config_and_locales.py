@@ -89,6 +89,57 @@ def test_config_errors_name_the_file_and_key(tmp_path: Path, text: str, message:
 
 
 @pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        # A misspelt key: its line, and the key meant.
+        (
+            "pipeline.toml",
+            'source_lang = "en"\n\n[service]\nurl = "embedded"\nconcurency = 2\n',
+            "pipeline.toml: line 5: unknown key service.'concurency'; did you mean 'concurrency'?",
+        ),
+        (
+            "pipeline.toml",
+            'source_lang = "en"\ntarget_lang = ["de"]\n',
+            "pipeline.toml: line 2: unknown key 'target_lang'; did you mean 'target_langs'?",
+        ),
+        (
+            "pipeline.toml",
+            'source_lang = "en"\n[servce]\nurl = "x"\n',
+            "line 2: unknown key 'servce'; did you mean 'service'?",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n\n[tool.pipeline]\nsource_lang = "en"\nexclud = []\n',
+            "pyproject.toml: line 6: unknown key 'exclud'; did you mean 'exclude'?",
+        ),
+        ("pipeline.toml", "[service]\n# the URL\nurl = 5\n", "pipeline.toml: line 3: service.url has the wrong type"),
+        (
+            "pipeline.toml",
+            "[service]\nconcurrency = 0\n",
+            "pipeline.toml: line 2: service.concurrency must be at least 1",
+        ),
+        ("pipeline.toml", "service.concurrency = 0\n", "pipeline.toml: line 1: service.concurrency must be at least 1"),
+        ("pipeline.toml", "[locales.de]\ncolour = 1\n", "pipeline.toml: line 2: unknown key locales.de.colour"),
+    ],
+)
+def test_config_errors_say_the_line_and_the_key_meant(tmp_path: Path, name: str, text: str, message: str) -> None:
+    # tomllib gives no positions: "unknown key service.'concurency' (known: ...)" left the user to find it.
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    assert message in str(info.value)
+
+
+def test_an_unknown_key_unlike_any_known_one_suggests_none(tmp_path: Path) -> None:
+    path = tmp_path / "pipeline.toml"
+    path.write_text('source_lang = "en"\nzzzzzz = 1\n')
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    assert "line 2: unknown key 'zzzzzz' (known: " in str(info.value) and "did you mean" not in str(info.value)
+
+
+@pytest.mark.parametrize(
     ("locale", "code"),
     [
         ("de", "DE"),
