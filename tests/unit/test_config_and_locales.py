@@ -202,3 +202,25 @@ def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder
     config.write_text('[cache]\ndir = ".cache"\n', encoding="utf-8")
     with pytest.raises(AssertionError, match="looked up"):
         load_settings(config)  # the report's folder is the default one: looked up
+
+
+def test_a_keys_line_is_found_past_multi_line_strings_and_through_dotted_and_inline_tables() -> None:
+    from pipeline.config.lines import key_line
+
+    text = (
+        'note = """\n'  # 1
+        "url = 'not a key: inside the string'\n"  # 2
+        '"""\n'  # 3
+        "[service]  # the service\n"  # 4
+        "url = 5\n"  # 5
+        "[tool.pipeline]\n"  # 6
+        '"source_lang" = "en"\n'  # 7
+        "translate = { context = 1 }\n"  # 8
+        "cache . dir = 'x'\n"  # 9
+    )
+    assert key_line(text, ("service", "url")) == 5
+    assert key_line(text, ("url",)) is None
+    assert key_line(text, ("tool", "pipeline", "source_lang")) == 7
+    assert key_line(text, ("tool", "pipeline", "translate", "context")) == 8  # the inline table's line
+    assert key_line(text, ("tool", "pipeline", "cache", "dir")) == 9
+    assert key_line(text, ("service", "timeout")) == 4  # not set: its table
