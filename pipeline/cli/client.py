@@ -69,7 +69,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     usage.set_defaults(handler="client:usage")
     _register_keys(subparsers, common)
-    _register_documents_and_write(subparsers, common)
+    _register_documents(subparsers, common)
+    _register_write(subparsers, common)
 
 
 def _register_keys(
@@ -125,7 +126,7 @@ def _register_keys(
     deactivate.set_defaults(handler="client:keys_deactivate")
 
 
-def _register_documents_and_write(
+def _register_documents(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
     document = subparsers.add_parser(
@@ -155,6 +156,10 @@ def _register_documents_and_write(
     )
     translate.set_defaults(handler="client:document_translate")
 
+
+def _register_write(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     write = subparsers.add_parser(
         "write",
         help="improve text (paid tier)",

@@ -9,6 +9,11 @@ from pipeline.cli import add_config_argument
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``glossary`` and ``style`` commands."""
+    _register_glossary(sub)
+    _register_style(sub)
+
+
+def _register_glossary(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     glossary = sub.add_parser(
         "glossary",
         help="sync and inspect the project's glossary on the service",
@@ -47,6 +52,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _common(p, "resources:glossary_delete")
 
+
+def _register_style(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     style = sub.add_parser(
         "style",
         help="sync and inspect the project's style rule lists on the service",
