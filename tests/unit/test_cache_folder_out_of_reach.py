@@ -98,3 +98,23 @@ def test_a_cache_folder_that_cannot_be_made_is_said_once_with_what_moves_it(
     assert str(blocker / "cache" / "pipeline") in warning and "Not a directory" in warning
     assert "[cache] dir" in warning and "--cache-dir" in warning and "XDG_CACHE_HOME" in warning
     assert '#, fuzzy\nmsgid "Open the file"\nmsgstr "Öpen' in (root / "de" / "app.po").read_text(encoding="utf-8")
+
+
+def test_a_refresh_says_an_unusable_cache_folder_once_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The merge locks catalogs and saves its state there as well: it warned about the locks and the state.
+    root = project(tmp_path)
+    (root / "messages.pot").write_text('msgid "Open the file"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
+    config = root / "pipeline.toml"
+    config.write_text(config.read_text(encoding="utf-8") + '[refresh]\ntemplate = "messages.pot"\n', encoding="utf-8")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    code = main(["refresh", "--config", str(config), "--report-dir", str(tmp_path / "report")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        line for line in err.splitlines() if "cannot use the cache folder" in line
+    ]
+    assert err.count("warning") == 1, err

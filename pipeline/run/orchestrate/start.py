@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +11,7 @@ from pipeline.catalog_paths import find_catalogs
 from pipeline.config import Settings
 from pipeline.connect import check_service, service_identity
 from pipeline.resources import synced
+from pipeline.run import cache_folder
 from pipeline.run.journal import Journal, settings_hash, stale_hash
 from pipeline.run.ledger import Ledger
 from pipeline.run.records import RunInputs, RunOptions, RunReport
@@ -37,7 +35,7 @@ def begin(
     started = clock()
     if not options.dry_run:
         check_service(settings.service)
-        settings = _cache_folder_usable(settings, log)
+        settings = cache_folder.usable(settings, log)
     journal = Journal(settings.cache_dir)
     service = service_identity(settings.service)
     if options.frozen and not settings.service.url:
@@ -61,43 +59,6 @@ def begin(
     project = None if options.paths else tuple(sorted({*found.paths, *found.read_only}))
     inputs = RunInputs(settings, options, service, fingerprint, skips, tuple(paths), terminology, started, project)
     return inputs, ledger, journal
-
-
-#: What a run without its cache folder goes without, and what names another folder.
-NO_CACHE_FOLDER = (
-    "warning: cannot use the cache folder {folder} ({reason}): this run keeps no translation cache, run state "
-    "or catalog locks; [cache] dir in the config or --cache-dir names another folder (unset, it is under the "
-    "user's cache folder: $XDG_CACHE_HOME, else ~/.cache)"
-)
-
-
-def _cache_folder_usable(settings: Settings, log: Callable[[str], None]) -> Settings:
-    """``settings``, or without their cache folder when it cannot be made or written there: said once, saying
-    what moves it, where the cache, the run state and the locks would each say the failure in their words."""
-    folder = settings.cache_dir
-    reason = None if folder is None else _cannot_write(folder)
-    if reason is None:
-        return settings
-    log(NO_CACHE_FOLDER.format(folder=folder, reason=reason))
-    return settings._replace(cache_dir=None)
-
-
-def _cannot_write(folder: Path) -> str | None:
-    """Why ``folder`` cannot be made or written in (the system's words), or None; nothing is created."""
-    path = folder
-    while True:
-        try:
-            mode = path.stat().st_mode
-        except FileNotFoundError:
-            if path.parent == path:
-                return None
-            path = path.parent  # made by the first write: what counts is the nearest folder that exists
-            continue
-        except OSError as exc:  # a file on the way (ENOTDIR), a folder this user may not look into (EACCES)
-            return exc.strerror or str(exc)
-        if not stat.S_ISDIR(mode):
-            return os.strerror(errno.ENOTDIR)
-        return None if os.access(path, os.W_OK | os.X_OK) else os.strerror(errno.EACCES)
 
 
 def unsettled(
