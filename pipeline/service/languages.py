@@ -142,6 +142,11 @@ def supports_style(lang: Language) -> bool:
     return has_feature(TEXT, lang.code, "style_rules")
 
 
+def v2_target_name(lang: Language) -> str:
+    """The name the deprecated v2 target listing gives ``lang`` (the unspecified ``ZH`` is Simplified Chinese)."""
+    return tables.load(TEXT).v2_target_names.get(lang.code, lang.name)
+
+
 def v2_listing(kind: str) -> tuple[Language, ...]:
     """The deprecated ``/v2/languages`` view of text translation: ``source`` or ``target`` entries.
 
