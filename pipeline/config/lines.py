@@ -3,8 +3,8 @@
 :mod:`tomllib` gives the values and no positions, so the line is found in the text: table headers
 (``[service]``, ``[tool.pipeline]``, ``[[x]]``) set the table the following ``key = value`` lines
 belong to, and a dotted key (``service.url = ...``) is followed down. Lines inside a multi-line
-string are skipped. A key the text holds only inside an inline table (``service = { url = 5 }``) is
-found at its table's line. Only an error path reads this: the text is a few kilobytes.
+string or a multi-line array are skipped. A key the text holds only inside an inline table
+(``service = { url = 5 }``) is found at its table's line. Only an error path reads this: the text is a few kilobytes.
 """
 
 from __future__ import annotations
@@ -20,6 +20,14 @@ _KEY = re.compile(
 #: One part of a dotted key.
 _PART = re.compile(r""""([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+)""")
 _MULTILINE_QUOTES = ('"""', "'''")
+#: A one-line string, whose brackets are text.
+_STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'[^']*'""")
+
+
+def _brackets(text: str) -> int:
+    """How many more arrays ``text`` opens than it closes (brackets inside strings and comments not counted)."""
+    code = _STRING.sub("", text).split("#", 1)[0]
+    return code.count("[") - code.count("]")
 
 
 def _parts(dotted: str) -> tuple[str, ...]:
@@ -31,10 +39,14 @@ def _defined(text: str) -> dict[tuple[str, ...], int]:
     found: dict[tuple[str, ...], int] = {}
     table: tuple[str, ...] = ()
     open_quote: str | None = None  # inside a multi-line string opened by this quote
+    arrays = 0  # inside this many arrays a value opened on an earlier line
     for number, line in enumerate(text.splitlines(), 1):
         if open_quote is not None:
             if line.count(open_quote) % 2:
                 open_quote = None
+            continue
+        if arrays > 0:
+            arrays = max(0, arrays + _brackets(line))
             continue
         header = _HEADER.match(line)
         if header is not None:
@@ -45,10 +57,12 @@ def _defined(text: str) -> dict[tuple[str, ...], int]:
         if key is None:
             continue
         path = table + _parts(key.group("key"))
-        for depth in range(len(table) + 1, len(path) + 1):  # a dotted key defines its tables too
-            found.setdefault(path[:depth], number)
+        for end in range(len(table) + 1, len(path) + 1):  # a dotted key defines its tables too
+            found.setdefault(path[:end], number)
         rest = line[key.end() :]
         open_quote = next((q for q in _MULTILINE_QUOTES if rest.count(q) % 2), None)
+        if open_quote is None:
+            arrays = max(0, _brackets(rest))
     return found
 
 

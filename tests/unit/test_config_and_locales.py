@@ -217,6 +217,11 @@ def test_a_keys_line_is_found_past_multi_line_strings_and_through_dotted_and_inl
         '"source_lang" = "en"\n'  # 7
         "translate = { context = 1 }\n"  # 8
         "cache . dir = 'x'\n"  # 9
+        "exclude = [\n"  # 10
+        '  ["not", "a header"],\n'  # 11
+        '  "[nor this]",\n'  # 12
+        "]\n"  # 13
+        "catalogs = ['a']\n"  # 14
     )
     assert key_line(text, ("service", "url")) == 5
     assert key_line(text, ("url",)) is None
@@ -224,3 +229,4 @@ def test_a_keys_line_is_found_past_multi_line_strings_and_through_dotted_and_inl
     assert key_line(text, ("tool", "pipeline", "translate", "context")) == 8  # the inline table's line
     assert key_line(text, ("tool", "pipeline", "cache", "dir")) == 9
     assert key_line(text, ("service", "timeout")) == 4  # not set: its table
+    assert key_line(text, ("tool", "pipeline", "catalogs")) == 14  # after an array of arrays over four lines
