@@ -48,6 +48,7 @@ _LABELS = {
     "file-glob": "file pattern",
     "glued-file-name": "file name",
     "escaped-brace": "reference",
+    "escape-sequence": "escape sequence",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.
 _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-format", "smalltalk-format", "ycp-format"})

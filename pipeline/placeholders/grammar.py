@@ -30,6 +30,9 @@ __all__ = [
     "FILE_GLOB",
     "GLUED_FILE_NAME",
     "IDENTIFIER",
+    "ESCAPE_SEQUENCE",
+    "INI_SECTION",
+    "QUOTED_BRACES",
     "DOLLAR_VARIABLE",
     "FORTRAN_DIRECTIVE",
     "GCC_QUOTED",
@@ -53,6 +56,7 @@ __all__ = [
     "URL",
     "VIM_TYPED",
     "WIKI",
+    "WIKI_LINK",
 ]
 
 # --- Shared parts of a printf conversion ---------------------------------------------------------
@@ -95,17 +99,29 @@ SAFE_BRACE = (
 #: Ruby named references (``ruby-format``): %{name}.
 RUBY_NAMED = r"""%\{[A-Za-z_][\w.]*\}"""
 
-#: Symfony / Laravel parameters: %name%. Listed before the printf kinds by protect, or %size%
-#: would be read as %s followed by "ize%". An ASCII name of two characters or more that ends in a
-#: letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none.
-PERCENT_NAMED = r"""%[A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%"""
+#: Symfony / Laravel parameters: %name%, and a name in capitals alone (%MIN). Listed before the printf
+#: kinds by protect, or %size% would be read as %s followed by "ize%". An ASCII name of two characters or
+#: more that ends in a letter, digit or underscore: strftime's "%H.%M" and "%b%e" hold none. Not two printf
+#: conversions around a word (phpMyAdmin's "%sdocumentation%s for", "%sCreate%s a database"): a name that
+#: starts with a conversion letter, closed by a "%" whose conversion letter ends a word, is read as printf
+#: (Symfony's "%link_start%click here" is a name).
+PERCENT_NAMED = r"""
+    %
+    (?![diouxXeEfFgGcs][A-Za-z0-9_.-]*[A-Za-z0-9_]%[diouxXeEfFgGcs](?![A-Za-z0-9_]))  # not %sword%s
+    [A-Za-z_][A-Za-z0-9_.-]*[A-Za-z0-9_]%
+    | (?<![\w%])%[A-Z][A-Z0-9_]+[A-Z0-9](?![\w%])   # or a name in capitals without the closing "%", three
+                                # characters or more (phpMyAdmin's "%MIN min. %SEC sec."; strftime's "%EC"
+                                # and "%OH" have two), not after a number ("100%ABC")
+"""
 
 # --- Markup and variables of unflagged strings ----------------------------------------------------
 
 #: Template variables and tags: {{ name }}, {% tag %}. Not inside a third brace: ``{{{ x }}}`` is wiki
 #: markup, text to gettext and to the reader.
 TEMPLATE_VARIABLE = r"""
-    (?<!\{)\{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
+    (?<!\{)
+    (?!(?<=")\{\{"|(?<=')\{\{')     # not a quoted "{{" (pretix: "double them as "{{" and "}}"")
+    \{\{(?!\{)[^{}]*\}\}(?!\})    # {{ variable }}, no brace inside or around
 """
 TEMPLATE_TAG = r"""
     \{%.*?%\}                         # {% tag %}: up to the first "%}", whatever it holds (Django reads so)
@@ -237,8 +253,8 @@ DOTFILE = r"""
 PATH_RELATIVE = r"""
     (?<![\w/.~:\\-])
     [A-Za-z0-9_.+-]+            # a relative path's first folder
-    (?:/[A-Za-z0-9_.+-]+)*      # more folders
-    /[A-Za-z0-9_+-]+            # the file's name
+    (?:[/:][A-Za-z0-9_.+-]+)*   # more folders, or the parts of a name a colon separates
+    [/:][A-Za-z0-9_+-]+         # the file's name (GNU Mailman's template list:admin:notice:disable.txt)
     (?:\.[A-Za-z0-9_+-]+)*      #   and its inner dotted parts: defines.inc.php, jquery.min.js, a.tar.gz
     \.[A-Za-z0-9]{1,8}\b        # its extension
 """
@@ -297,7 +313,18 @@ URL_QUERY = (
     (?<![.,;:!?)\]])             # without the sentence's punctuation after it
 """
 )
-URL = "|".join((URL_WITH_SCHEME, URL_QUERY))
+#: A wiki link's target in its brackets (Trac's ``[wiki:TracEnvironment#Strings string]``, ``[ticket:12]``,
+#: ``[wiki:"%(name)s"]``, an InterWiki prefix's): the page a program opens; the label after it is text.
+WIKI_LINK = r"""
+    (?<=\[)(?<![\w\]]\[)         # just after a bracket that follows no word or bracket (a[i:j] is an index)
+    [A-Za-z][A-Za-z0-9+.-]*:    # the prefix: wiki:, ticket:, an InterWiki name
+    (?:                         # (no part reads past a "[": each one would read a long line to its end)
+      (?:"[^"\n\[\]]*"|[^\s\[\]"]+)  # the target, quoted or up to a space ("[Note: this]" has none)
+      (?=[ \t][^\[\]\n]*\]|\])      # in a bracket that closes on its line, maybe after a label
+      | "[^"\n\[\]]*\Z             # or a quote a directive ends, where the text between them ends
+    )
+"""
+URL = "|".join((URL_WITH_SCHEME, URL_QUERY, WIKI_LINK))
 #: Where :data:`URL_QUERY` can be: a question mark before a field's name and its ``=``.
 URL_QUERY_HINT = r"\?[\w@.\[\]-]+="
 
@@ -311,6 +338,12 @@ GLUED_FILE_NAME = r"""
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
+#: An escape sequence a user types, alone: phpMyAdmin's "(\n splits lines)" (not a backslash before a word,
+#: "\nabla", nor inside one).
+ESCAPE_SEQUENCE = r"""(?<![\w\\])\\[nrt](?![\w\\])"""
+#: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them
+#: as "{{" and "}}"'): what the user types, no template variable between them.
+QUOTED_BRACES = r"""(?<=["'])(?:\{\{?|\}\}?)(?=["'])"""
 
 #: File patterns of a file dialog's filter: ``*.json``, ``*.*``, vim's ``*.vim;_vimrc``, ``*.c;*.h``.
 FILE_GLOB = r"""
@@ -383,6 +416,13 @@ COMMAND_SYNOPSIS = r"""
                                   # ("use [PATCH n/m] even with a single patch" is a sentence)
 """
 
+#: An ini file's section, named as such: Trac's "the [trac] section", phpMyAdmin's "into [mysqld] section" (a
+#: name of two characters or more; "formatted as [prefix]" is a metavariable).
+INI_SECTION = r"""
+    (?<![\w\]])\[[a-z][a-z0-9_.:-]*[a-z0-9]\]
+    (?=[ ]section\b)            # before the word that says what it is
+"""
+
 #: An identifier holding ``$`` (VMS's ``SYS$LOGIN``, generated names such as ``foo$bar``).
 CODE_IDENTIFIER = r"""
     (?<!\$)                    # not after a "$": that is a $name, which starts first ("$a$a": each one a
@@ -405,13 +445,18 @@ ICU_ARGUMENT = r"""
 """
 
 #: Wiki markup: links (``[[Page]]``, ``[[Page|`` before the label, ``]]`` after it), bold quotes (three
-#: to five apostrophes; two are ICU's and Java's escaped apostrophe, "it''s"), template parameters
-#: (``{{{1}}}``).
+#: to five apostrophes; two are ICU's and Java's escaped apostrophe, "it''s"), MediaWiki's template
+#: parameters (``{{{1}}}``) and Trac's and MoinMoin's code, inline or a block over lines, with a block
+#: inside (``{{{#!ini`` … ``}}}``: its translators keep it as it is).
 WIKI = r"""
     \[\[[^\[\]|\n]+(?:\]\]|\|)  # [[Page]] whole; [[Page| up to the label
     | \]\]                      # the end of a labelled link
     | '{3,5}                    # bold, bold italic
-    | \{\{\{[^{}\n]*\}\}\}      # {{{parameter}}}
+    | \{\{\{                      # {{{ code }}}: what it holds is
+      (?:[^{}] | \{(?!\{\{) | \}(?!\}\})  # anything but a third brace's opener or closer,
+        | \{\{\{ (?:[^{}] | \{(?!\{\{) | \}(?!\}\}))* \}\}\}  # or a block inside, whole
+      )*
+      \}\}\}
 """
 
 # --- Compiled, for single-purpose matches ---------------------------------------------------------

@@ -35,7 +35,8 @@ _KIND_PATTERNS: dict[str, str] = {
     "qt-count": grammar.QT_COUNT,
     "qt-numbered": grammar.QT_NUMBERED,
     "percent-directive": grammar.PERCENT_DIRECTIVE,
-    "escaped-brace": grammar.ESCAPED_BRACE,
+    "escaped-brace": "|".join((grammar.ESCAPED_BRACE, grammar.QUOTED_BRACES)),
+    "escape-sequence": grammar.ESCAPE_SEQUENCE,
     "safe-brace": grammar.SAFE_BRACE,
     "icu-arg": grammar.ICU_ARGUMENT,
     "brace-set": grammar.BRACE_SET,
@@ -51,7 +52,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "glued-file-name": grammar.GLUED_FILE_NAME,
     # Before identifiers, or flatpages/default.html would be a word and a file name.
     "path": grammar.PATH,
-    "identifier": grammar.IDENTIFIER,
+    "identifier": "|".join((grammar.IDENTIFIER, grammar.INI_SECTION)),
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
@@ -87,6 +88,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "qt-numbered": ("%",),
     "percent-directive": ("%",),
     "escaped-brace": ("\\", "{"),
+    "escape-sequence": ("\\",),
     "safe-brace": ("{",),
     "icu-arg": ("{",),
     "brace-set": ("{", ","),
@@ -106,12 +108,18 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "url": ((grammar.URL_WITH_SCHEME, (_SCHEME,)), (grammar.URL_QUERY, ("?", "="))),
+    "identifier": ((grammar.IDENTIFIER, (_NAME,)), (grammar.INI_SECTION, ("[",))),
+    "escaped-brace": ((grammar.ESCAPED_BRACE, ("\\", "{")), (grammar.QUOTED_BRACES, ("{}", "\"'"))),
+    "url": (
+        (grammar.URL_WITH_SCHEME, (_SCHEME,)),
+        (grammar.URL_QUERY, ("?", "=")),
+        (grammar.WIKI_LINK, ("[", ":")),
+    ),
     "template": ((grammar.TEMPLATE_VARIABLE, ("{",)), (grammar.TEMPLATE_TAG, ("{", "%"))),
     "path": (
         (grammar.PATH_ROOTED, ("/",)),
         (grammar.DOTFILE, (".",)),
-        (grammar.PATH_RELATIVE, ("/",)),
+        (grammar.PATH_RELATIVE, ("/:", ".")),
         (grammar.WINDOWS_PATH, (":", "\\")),
     ),
 }

@@ -64,14 +64,14 @@ HTML_ELEMENTS = frozenset(
     strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track tt
     u ul var video wbr""".split()
 )
-#: Elements that format running text, HTML's and Qt rich text's (``<qt>``, ``<nobr>``): markup
-#: wherever they appear, a lone ``<strong>`` included (a translation that breaks a pair must still be
-#: seen to). Other element names (``<address>``, ``<source>``, ``<option>``) are common words of help
-#: texts' metavariables.
+#: Elements that format running text, HTML's and Qt rich text's (``<qt>``, ``<nobr>``), and CODE_ONLY: markup
+#: wherever they appear, a lone ``<strong>`` included (a translation that breaks a pair must still be seen
+#: to). Other element names (``<address>``, ``<source>``, ``<option>``) are words of help texts' metavariables.
 FORMATTING = frozenset(
     """a abbr acronym b big blockquote br center cite code del div em font h1 h2 h3 h4 h5 h6 hr i img ins
     kbd li mark nobr ol p pre q qt s small span strike strong sub sup table td th tr tt u ul wbr""".split()
 )
+CODE_ONLY = frozenset("applet frameset iframe noscript script".split())  # misago's lone <script>: no metavariable
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 #: Attributes whose values are text for the reader, which a translator translates.
@@ -166,6 +166,7 @@ class _Closers:
         ("<!--", "-->", 4, ""),
         ("<![CDATA[", "]]>", 9, ""),
         ("<?", "?>", 2, ""),
+        ("{{{", "}}}", 3, ""),  # wiki code
     )
 
     def __init__(self, text: str) -> None:
@@ -263,7 +264,7 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
     if m is None:
         return False
     rest, name = m.group("rest").strip(), m.group("name").lower()
-    if m.group("close") or "=" in rest or rest.endswith("/") or name in FORMATTING:
+    if m.group("close") or "=" in rest or rest.endswith("/") or name in FORMATTING or name in CODE_ONLY:
         return True
     if rest and not rest.endswith("/"):  # "<new column>": words, no attribute
         return False

@@ -126,6 +126,69 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ("python-format",),
             [("%(url)suser?@template=forgotten&@action=passrst&otk=%(otk)s", "code-run")],
         ),
+        # two printf conversions around a word, unflagged (phpMyAdmin's catalogs as msgunfmt gives them back):
+        # read as %sCreate% and an "s" sent as text, the "s" came back translated ("%ß")
+        (
+            "%sCreate%s a database named '%s'. Please refer to %sdocumentation%s for possible issues.",
+            (),
+            [("%s", "safe-printf")] * 5,
+        ),
+        # Trac's and MoinMoin's code blocks, whole over their lines and with a block inside (Trac 1.6's help
+        # texts: its translators keep them as they are); MediaWiki's parameter {{{1}}} too
+        (
+            "Example:\n{{{#!ini\n[mainnav]\nsearch = disabled\n}}}\n"
+            'and {{{\n{{{\n#!Ref repository="name"\n}}}\n}}} or {{{1}}}',
+            (),
+            [
+                ("\n", "control"),
+                ("{{{#!ini\n[mainnav]\nsearch = disabled\n}}}", "wiki"),
+                ("\n", "control"),
+                ('{{{\n{{{\n#!Ref repository="name"\n}}}\n}}}', "wiki"),
+                ("{{{1}}}", "wiki"),
+            ],
+        ),
+        # a Trac link's target in its brackets, its label translated (Trac 1.6: its translators keep the target)
+        (
+            "Database connection\n[wiki:TracEnvironment#DatabaseConnectionStrings string] or [ticket:12]",
+            (),
+            [
+                ("\n", "control"),
+                ("wiki:TracEnvironment#DatabaseConnectionStrings", "url"),
+                ("ticket:12", "url"),
+            ],
+        ),
+        ('See [wiki:"%(name)s"].', ("python-format",), [('wiki:"%(name)s', "code-run")]),
+        # a template's name whose parts a colon separates (GNU Mailman 3.3's keys, whose translation is the
+        # template: the key's words came back translated, and Mailman sent them as the message)
+        ("list:admin:notice:disable.txt", (), [("list:admin:notice:disable.txt", "path")]),
+        ("domain:admin:notice:new-list.txt", (), [("domain:admin:notice:new-list.txt", "path")]),
+        # an element only code writes, alone (misago's vendor.js strings: its translators keep "<script>")
+        ("<script>", (), [("<script>", "html-tag")]),
+        ("Use an <iframe> or <noscript>", (), [("<iframe>", "html-tag"), ("<noscript>", "html-tag")]),
+        # a name in capitals after a percent sign, which phpMyAdmin's scripts replace (%MIN, %SEC)
+        (
+            "About %MIN min. %SEC sec. remaining.",
+            (),
+            [("%MIN", "percent-named"), ("%SEC", "percent-named")],
+        ),
+        # an ini file's section named as such (Trac's "the [trac] section", phpMyAdmin's "into [mysqld] section")
+        (
+            "add it to the [trac] section, or into [mysqld] section of my.cnf",
+            (),
+            [("[trac]", "identifier"), ("[mysqld]", "identifier"), ("my.cnf", "identifier")],
+        ),
+        # an escape sequence the user types (phpMyAdmin's "(\n splits lines)": it came back "\н")
+        (
+            "Additional custom header comment (\\n splits lines), \\t for a tab",
+            (),
+            [("\\n", "escape-sequence"), ("\\t", "escape-sequence")],
+        ),
+        # ... and Symfony's names, which a word may follow
+        (
+            "%link_start%click here%link_end% to reload",
+            (),
+            [("%link_start%", "percent-named"), ("%link_end%", "percent-named")],
+        ),
     ],
 )
 def test_code_is_protected_whatever_the_flag(
@@ -147,6 +210,12 @@ def test_code_is_protected_whatever_the_flag(
         "It is done.Next time",  # two sentences without a space
         "URLs, APIs and IDs",
         "it''s",  # ICU's and Java's escaped apostrophe
+        "[Error: see the log] and [Note: this]",  # a word and a colon before a space: a label
+        "in a[i:j] or [x:y",  # an index, a bracket that does not close
+        "Note:see the file or at 12:30.",
+        "50%OFF, 100%ABC",  # after a number: a percentage
+        "\\nabla, a\\nb",  # a backslash before a word, or inside one
+        "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
         "Search term(s)/phrase",
@@ -368,6 +437,14 @@ def test_a_directive_before_a_bracket_in_a_sentence_may_touch_it() -> None:
         "[a] " * 100_000,
         "[b]x " * 100_000,
         "x]] " * 100_000,
+        # a wiki code block's opener without its closer, and with one far after it
+        "{{{ a " * 50_000,
+        "{{{ a " * 50_000 + "}}}",
+        # a wiki link's opener without its bracket's end, on one line
+        "[a:b " * 50_000,
+        "a:b." * 30_000,  # a name's parts a colon separates, before a file name that never comes
+        "[a:" * 50_000,
+        '[a:"b ' * 50_000,
     ],
 )
 def test_a_long_text_of_one_shape_is_protected_in_linear_time(text: str) -> None:
@@ -401,3 +478,13 @@ def test_a_template_tag_in_a_urls_query_is_protected_whole(text: str, template: 
     # the query's value took the tag's "{{" or "{%" and left the rest of it ("query }}") to translate
     sent = re.sub(r'<x id="\d+"/>', " ", protect(text, ()).text)
     assert not [word for word in re.findall(r"\w+", template) if re.search(rf"\b{word}\b", sent)]
+
+
+def test_doubled_braces_quoted_apart_are_no_template_variable() -> None:
+    # pretix 2026.8's validator message: its German translation, which msgfmt accepts, was an error
+    # ('{{" and "}}' missing), and "and" between the quotes was never sent to translate
+    source = 'Please note: to use literal "{" or "}", you need to double them as "{{" and "}}".'
+    german = 'Um "{" und "}" zu verwenden, müssen sie doppelt gesetzt werden als "{{" und "}}".'
+    assert [ph.text for ph in protect(source, ()).placeholders] == ["{", "}", "{{", "}}"]
+    assert [p for p in check_translation(source, german) if p.severity.name == "ERROR"] == []
+    assert found('Use "{{ name }}" or {{"x"|upper}}') == [("{{ name }}", "template"), ('{{"x"|upper}}', "template")]
