@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs.base import UnitState
 from pipeline.catalogs.po import read_po
 from pipeline.cli import main
 from pipeline.errors import CatalogError
@@ -187,3 +188,69 @@ def _read_or_refused_as_msgfmt_does(path: Path, entry: str, line: int | None, re
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(path)
     assert info.value.line == line
+
+
+# msgfmt's lexer reads a comment's kind from the character after "#" and a keyword's strings as the tokens
+# that follow it, on its line or the next ones: hand-edited catalogs write "#,fuzzy" and Emacs po-mode's
+# users split a long msgid after its keyword. polib refuses both; the reader reads them as msgfmt does.
+UNSPACED = (
+    "#translator\n#.extracted\n#:src/app.c:12\n#,fuzzy,c-format\n"
+    'msgid "%d file"\nmsgstr "%d Datei"\n\n'
+    'msgid\n"Hello "\n"world"\nmsgstr ""\n\n'
+    'msgctxt\n"menu"\nmsgid "Open"\nmsgstr\n"Öffnen"\n\n'
+    'msgid "car"\nmsgid_plural\n"cars"\nmsgstr[0]\n""\nmsgstr[1] ""\n\n'
+    '#~msgid "gone"\n#~msgstr "weg"\n'
+)
+
+
+def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_are_read_as_msgfmt_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + UNSPACED, encoding="utf-8")
+    assert _msgfmt(path, "--check").returncode == 0
+    catalog = read_po(path)
+    assert [(u.context, u.sources, u.targets) for u in catalog.units] == [
+        (None, ("%d file",), ("%d Datei",)),
+        (None, ("Hello world",), ("",)),
+        ("menu", ("Open",), ("Öffnen",)),
+        (None, ("car", "cars"), ("", "")),
+        (None, ("gone",), ("weg",)),
+    ]
+    assert [u.state for u in catalog.units] == [
+        UnitState.FUZZY,
+        UnitState.UNTRANSLATED,
+        UnitState.TRANSLATED,
+        UnitState.UNTRANSLATED,
+        UnitState.OBSOLETE,
+    ]
+    assert catalog.flags_of(0) == ("fuzzy", "c-format")
+    # polib's reading (the review's) agrees: its comments, references and flags too
+    first = catalog.entries[0]
+    assert (first.tcomment, first.comment, first.occurrences, first.flags) == (
+        "translator",
+        "extracted",
+        [("src/app.c", "12")],
+        ["fuzzy", "c-format"],
+    )
+    assert main(["check", str(path)]) == 0
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(HEADER + UNSPACED.split("msgid\n")[0])  # the fuzzy entry kept as it was
+    assert 'msgid\n"Hello "\n"world"\nmsgstr "' in after and 'msgstr[0]\n""' not in after
+    assert _msgfmt(path, "--check").returncode == 0
+    assert [u.state for u in read_po(path).units][:4] == [UnitState.FUZZY] * 2 + [UnitState.TRANSLATED] + [
+        UnitState.FUZZY
+    ]
+
+
+def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(tmp_path: Path) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + 'msgid\nmsgstr "x"\n', encoding="utf-8")
+    assert "de.po:7:" in _msgfmt(path).stderr
+    with pytest.raises(CatalogError, match="msgid without a string") as info:
+        read_po(path)
+    assert info.value.line == 7

@@ -124,6 +124,9 @@ class _Scanner:
         self.previous: str | None = None
         self.previous_obsolete = False
         self.interrupted: int | None = None  # a comment's line between the previous strings and their msgid
+        # A keyword whose strings start on the next line ("msgid" alone, as msgfmt's lexer reads it), until its
+        # first string: its line and name.
+        self.bare: tuple[int, str] | None = None
         self.rules = PolibRules(path)
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
@@ -135,12 +138,20 @@ class _Scanner:
         self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
-            if fast and self.state in (None, "msgstr") and self.previous is None and self.rules.may_start_entry():
+            if (
+                fast
+                and self.state in (None, "msgstr")
+                and self.previous is None
+                and self.bare is None
+                and self.rules.may_start_entry()
+            ):
                 i, at = self._entries(text, i, at)
                 if i == count:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
+        if self.bare is not None:
+            raise self._without_string(count - 1)
         if self.state in ("msgid", "msgid_plural"):
             raise self._missing_msgstr()
         if self.state == "msgctxt":
@@ -184,6 +195,8 @@ class _Scanner:
                 self._previous(i, s[1:].strip(), obsolete=True)
                 return
         first = s[0]
+        if self.bare is not None and first != '"':
+            raise self._without_string(i)
         if first == "#":
             self._comment(i, s)
         elif first == '"':
@@ -206,6 +219,11 @@ class _Scanner:
     def _fail(self, i: int, reason: str) -> CatalogError:
         return CatalogError(str(self.path), reason, i + 1)
 
+    def _without_string(self, i: int) -> CatalogError:
+        """A keyword alone on its line (its strings may follow on the next ones) that no string follows."""
+        assert self.bare is not None
+        return self._fail(i, f"{self.bare[1]} without a string after it (line {self.bare[0] + 1}), which msgfmt refuses")
+
     def _missing_msgstr(self) -> CatalogError:
         """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""
         assert self.entry is not None and self.entry.msgid_line is not None
@@ -227,13 +245,14 @@ class _Scanner:
             self._previous(i, s[2:].strip(), obsolete=False)
         elif self.previous is not None and self.interrupted is None:
             self.interrupted = i  # refused at the line msgfmt names, the msgctxt or msgid after it
+        # A marker may have its words right after it ("#,fuzzy", "#.note"), as msgfmt reads them.
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
-            if len(s.split(None, 1)) > 1:  # polib reads flags from "#, a, b" (a bare "#," has none)
-                entry.flags.extend(flag.strip() for flag in s[3:].split(","))
-        elif s.startswith("#.") and len(s.split(None, 1)) > 1:
-            entry.comments.append(s[3:])
+            if s[2:].strip():  # polib reads flags from "#, a, b" (a bare "#," has none)
+                entry.flags.extend(flag.strip() for flag in s[2:].split(","))
+        elif s.startswith("#.") and s[2:].strip():
+            entry.comments.append(s[3:] if s[2] in " \t" else s[2:])
         if not previous:
             entry.insert_at = i + 1
 
@@ -276,17 +295,20 @@ class _Scanner:
                 raise self._fail(i, "msgid_plural without msgid")
         else:
             self._msgstr(i, name)
-        if not _STRING.fullmatch(rest):
+        if not rest:  # its strings on the next lines, which msgfmt's lexer reads as the keyword's
+            self.bare = (i, name)
+        elif not _STRING.fullmatch(rest):
             raise self._fail(i, f"{name} is not followed by a properly quoted string")
-        if "\\" in rest and "\\" in _ESCAPE.sub("", rest):
+        elif "\\" in rest and "\\" in _ESCAPE.sub("", rest):
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
         self.state, self.key = base, name
         strings = self.entry.strings
         if name in strings:
-            strings[name].append(rest)
+            if rest:
+                strings[name].append(rest)
         else:
-            strings[name] = [rest]
+            strings[name] = [rest] if rest else []
             if name[-1] == "]":
                 self.entry.plural_forms.append(name)
 
@@ -340,6 +362,7 @@ class _Scanner:
         if "\\" in s and "\\" in _ESCAPE.sub("", s):
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
+        self.bare = None
         self.entry.strings.setdefault(self.key, []).append(s)
         if self.state == "msgstr":
             self.entry.msgstr_end = i + 1
