@@ -26,7 +26,7 @@ from pipeline.model import Issue
 from pipeline.run.gate import check_unit, plural_usage
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
-    from pipeline.catalogs.xliff import XliffCatalog
+    from pipeline.catalogs.xliff.catalog import XliffCatalog
     from pipeline.config import Settings
 
 

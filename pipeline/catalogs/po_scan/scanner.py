@@ -222,7 +222,9 @@ class _Scanner:
     def _without_string(self, i: int) -> CatalogError:
         """A keyword alone on its line (its strings may follow on the next ones) that no string follows."""
         assert self.bare is not None
-        return self._fail(i, f"{self.bare[1]} without a string after it (line {self.bare[0] + 1}), which msgfmt refuses")
+        return self._fail(
+            i, f"{self.bare[1]} without a string after it (line {self.bare[0] + 1}), which msgfmt refuses"
+        )
 
     def _missing_msgstr(self) -> CatalogError:
         """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""

@@ -19,7 +19,7 @@ result that is not well-formed or whose inline elements (name and id) differ fro
 A 2.x segment that starts inside a ``translate="no"`` span opened by an earlier segment is not a
 unit: its own text cannot say which part of it is protected.
 
-Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xmltext`:
+Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xliff.xmltext`:
 with no translations the output is the input, byte for byte; otherwise only the targets written
 (created after ``</source>``, or ``</seg-source>`` in 1.2, with the source's indentation, or filled
 when present but empty) and the state attributes below change. A non-empty target is never read
@@ -50,8 +50,9 @@ from lxml import etree
 
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.keyed import KeyedSources, keyed_sources
-from pipeline.catalogs.xliff_edits import Edit, Place, notes_at, reviewed_edits
-from pipeline.catalogs.xmltext import (
+from pipeline.catalogs.xliff.edits import Edit, Place, notes_at, reviewed_edits
+from pipeline.catalogs.xliff.units import NS_2, NS_12, NS_22, REVIEW_SUBSTATE, found_units, one_language
+from pipeline.catalogs.xliff.xmltext import (
     Span,
     decode,
     element_spans,
@@ -62,30 +63,14 @@ from pipeline.catalogs.xmltext import (
 )
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
-from pipeline.limits import DEFAULT_PROFILES, limits_2, limits_12, profiles_of
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
-NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
-NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 keeps the 2.0 namespace
-NS_22 = "urn:oasis:names:tc:xliff:document:2.2"  # 2.2 has its own, for the same core elements
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
-REVIEW_SUBSTATE = "pipeline:needs-review"
 MT_SUBSTATE = "pipeline:mt"
 
-_UNFINISHED_12 = frozenset(
-    {
-        "new",
-        "needs-translation",
-        "needs-adaptation",
-        "needs-l10n",
-        "needs-review-translation",
-        "needs-review-adaptation",
-        "needs-review-l10n",
-    }
-)
 _NOT_STARTED = frozenset({"new", "needs-translation", "initial"})  # 1.2 on the target, 2.x on the segment
 SYMFONY_NEW_PREFIX = "__"  # what Symfony's ``translation:extract`` puts before a new message's source
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
@@ -96,7 +81,6 @@ class XliffCatalog:
     """A parsed XLIFF file and everything needed to write targets back into it."""
 
     format = "xliff"
-    warnings: tuple[str, ...] = ()  # the reader refuses what it cannot read faithfully; nothing to warn about
     plural: PluralRule | None = None  # XLIFF units are never plural here
 
     def __init__(
@@ -111,6 +95,9 @@ class XliffCatalog:
         names: tuple[str | None, ...],
     ) -> None:
         self.path = path
+        #: what the reader left out (a unit without a source; :func:`read_xliff` says it); what it cannot
+        #: read faithfully it refuses
+        self.warnings: tuple[str, ...] = ()
         self.version = version
         self.units = units
         #: per unit, the name a program looks its message up by where the file gives one: a 1.2
@@ -151,9 +138,18 @@ class XliffCatalog:
         the text the key stands for; what is written back is the same file with targets added.
         """
         units = tuple(u._replace(sources=(sources[u.position],)) if u.position in sources else u for u in self.units)
-        return XliffCatalog(
-            self.path, self._text, self._codec, self.version, self._language, units, self._places, self.names
+        catalog = XliffCatalog(
+            self.path,
+            self._text,
+            self._codec,
+            self.version,
+            self._language,
+            units,
+            self._places,
+            self.names,
         )
+        catalog.warnings = self.warnings
+        return catalog
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""
@@ -214,7 +210,7 @@ class XliffCatalog:
         return self._spliced(edits)
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
-        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff_edits`)."""
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff.edits`)."""
         edits: list[Edit] = []
         for index, decision in decisions.items():
             content = None
@@ -309,12 +305,8 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         )
     text, codec, located = _located(where, data, tree)
     version = root.get("version", "")
-    if name.namespace == NS_12:
-        found = list(_units_12(where, root))
-        language = _one_language(where, root, "target-language")
-    else:
-        found = list(_units_2(where, root))
-        language = root.get("trgLang") or None
+    found, warnings = found_units(root)
+    language = one_language(where, root, "target-language") if name.namespace == NS_12 else root.get("trgLang") or None
     units: list[Unit] = []
     places: list[Place] = []
     names: list[str | None] = []
@@ -346,7 +338,9 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
                 None if segment is None else notes_at(segment, located, text),
             )
         )
-    return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places), tuple(names))
+    catalog = XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places), tuple(names))
+    catalog.warnings = warnings
+    return catalog
 
 
 def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
@@ -363,77 +357,6 @@ def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, st
         if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
             raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
     return text, codec, dict(zip(elements, spans, strict=True))
-
-
-#: (source, target, segment, element a new target follows, notes, finished, length-limit flags, name)
-_Found = tuple[
-    etree._Element,
-    "etree._Element | None",
-    "etree._Element | None",
-    etree._Element,
-    str,
-    bool,
-    tuple[str, ...],
-    "str | None",
-]
-
-
-def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, None, element a new target follows, notes, finished, limits, resname) per translatable
-    trans-unit."""
-    q = f"{{{NS_12}}}"
-    for unit in root.iter(f"{q}trans-unit"):
-        if not _translatable(unit):
-            continue
-        source = unit.find(f"{q}source")
-        if source is None:
-            raise CatalogError(where, "trans-unit without a source", unit.sourceline)
-        target = unit.find(f"{q}target")
-        seg_source = unit.find(f"{q}seg-source")
-        finished = target is not None and target.get("state") not in _UNFINISHED_12
-        yield (
-            source,
-            target,
-            None,
-            seg_source if seg_source is not None else source,
-            _notes(unit.findall(f"{q}note")),
-            finished,
-            limits_12(unit),
-            unit.get("resname") or None,
-        )
-
-
-def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, segment, source, notes, finished, limits, name) per segment of every translatable unit."""
-    q = f"{{{etree.QName(root).namespace}}}"
-    profiles = {file: profiles_of(file) for file in root.iterchildren(f"{q}file")}
-    for unit in root.iter(f"{q}unit"):
-        if not _translatable(unit):
-            continue
-        notes = _notes(unit.findall(f"{q}notes/{q}note"))
-        file = next(unit.iterancestors(f"{q}file"), None)
-        limits = limits_2(unit, profiles[file] if file is not None and file in profiles else DEFAULT_PROFILES)
-        open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
-        for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
-            ignorable = etree.QName(segment).localname == "ignorable"
-            source = segment.find(f"{q}source")
-            if source is None:
-                if ignorable:
-                    continue
-                raise CatalogError(where, "segment without a source", segment.sourceline)
-            inside = bool(open_spans)
-            for marker in source.iter(f"{q}sm", f"{q}em"):
-                if etree.QName(marker).localname == "sm" and marker.get("translate") == "no":
-                    open_spans.add(marker.get("id", ""))
-                else:
-                    open_spans.discard(marker.get("startRef", ""))
-            # A segment that starts inside a translate="no" span (opened by an earlier segment's sm)
-            # cannot be protected from its own text alone: it is left as it is.
-            if inside or ignorable:
-                continue
-            state = segment.get("state", "initial")
-            finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
-            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
 
 
 def _stand_in(
@@ -453,41 +376,10 @@ def _stand_in(
     return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 
-def _translatable(element: etree._Element) -> bool:
-    """The nearest ``translate`` attribute on the element or above it decides; the default is yes."""
-    for node in (element, *element.iterancestors()):
-        value = node.get("translate")
-        if value is not None:
-            return value != "no"
-    return True
-
-
 def _run_notes(source: etree._Element) -> list[etree._Element]:
     """The ``<note from="pipeline">`` of a 1.2 source's trans-unit: what a run wrote for the reviewer."""
     unit = source.getparent()
     return [] if unit is None else [n for n in unit.iterchildren(f"{{{NS_12}}}note") if n.get("from") == "pipeline"]
-
-
-def _notes(notes: list[etree._Element]) -> str:
-    return "\n".join(text for text in ("".join(n.itertext()).strip() for n in notes) if text)
-
-
-def _one_language(where: str, root: etree._Element, attribute: str) -> str | None:
-    """The target language all ``<file>`` elements agree on; a catalog cannot have two."""
-    seen: dict[str, int] = {}
-    for file in root.iterchildren(f"{{{NS_12}}}file"):
-        value = file.get(attribute)
-        if value:
-            seen.setdefault(value, file.sourceline or 0)
-    if len(seen) > 1:
-        names = ", ".join(seen)
-        raise CatalogError(
-            where,
-            f"the files in this catalog have different target languages ({names}); "
-            "split it into one catalog per language",
-            list(seen.values())[1],
-        )
-    return next(iter(seen), None)
 
 
 def _inline_signature(element: etree._Element) -> tuple[tuple[str, str], ...]:
