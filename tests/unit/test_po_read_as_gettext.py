@@ -254,3 +254,15 @@ def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(tmp_pat
     with pytest.raises(CatalogError, match="msgid without a string") as info:
         read_po(path)
     assert info.value.line == 7
+
+
+def test_check_says_what_the_reader_warns_about_a_catalog_as_translate_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER.replace("charset=UTF-8", "charset=ISO-8859-1") + 'msgid "x"\nmsgstr "é"\n', encoding="utf-8")
+    (warning,) = read_po(path).warnings
+    assert "the text is UTF-8" in warning
+    assert main(["check", str(path)]) == 0  # a warning, not an error
+    said = capsys.readouterr()
+    assert f"{path}: warning: {warning}" in said.out and "1 warning(s)" in said.err
