@@ -47,3 +47,27 @@ def test_a_trans_unit_without_a_source_is_skipped_with_a_warning_at_its_line(
     assert out.err.count("no <source>") + out.out.count("no <source>") == 1
     after = path.read_text(encoding="utf-8")
     assert after.count("<target") == 3 and '<target state="translated">Ancien texte</target>' in after
+
+
+UTF32 = NO_SOURCE.replace('encoding="UTF-8"', 'encoding="UTF-32"').replace(
+    """      <trans-unit id="orphan" datatype="html">
+        <target state="translated">Ancien texte</target>
+      </trans-unit>
+""",
+    "",
+)
+
+
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be"])
+def test_a_utf32_file_with_a_byte_order_mark_is_read_and_written_in_utf32(tmp_path: Path, codec: str) -> None:
+    """The XML spec lets a document be UTF-32 with a BOM (lxml reads it); its UTF-32 LE mark starts with
+    UTF-16 LE's, which it was taken for."""
+    path = tmp_path / "messages.fr.xlf"
+    bom = {"utf-32": b"", "utf-32-be": b"\x00\x00\xfe\xff"}[codec]
+    path.write_bytes(bom + UTF32.encode(codec))
+    catalog = read_xliff(path)
+    assert [u.sources for u in catalog.units] == [("Save",), ("Cancel",)]
+    assert catalog.render({}) == path.read_bytes()
+    written = catalog.render({0: ("Enregistrer",)})
+    assert written.startswith(path.read_bytes()[:4]) and "<target" in written.decode(codec)
+    assert [u.targets for u in read_xliff(path, written).units] == [("Enregistrer",), ("",)]
