@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs.base import Reviewed, UnitState
 from pipeline.catalogs.xliff.catalog import read_xliff
 from pipeline.cli import main
+from pipeline.plural_rules import plural_rule_for
+from pipeline.run.plurals import plan_unit
 
 CONFIG = 'source_lang = "en"\n[service]\nurl = "embedded"\n[cache]\ndir = ""\n'
 
@@ -71,3 +74,61 @@ def test_a_utf32_file_with_a_byte_order_mark_is_read_and_written_in_utf32(tmp_pa
     written = catalog.render({0: ("Enregistrer",)})
     assert written.startswith(path.read_bytes()[:4]) and "<target" in written.decode(codec)
     assert [u.targets for u in read_xliff(path, written).units] == [("Enregistrer",), ("",)]
+
+
+# translate-toolkit's po2xliff writes a gettext plural entry as a group of trans-units, one per form: the
+# singular's source in form 0, the plural's in the others (its tests' "cow"/"cows"); Qt's lconvert writes
+# the one source a numerus message has in every form.
+PLURAL_GROUP = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file original="app.po" source-language="en-US" target-language="ru" datatype="po">
+    <body>
+      <group id="1" restype="x-gettext-plurals">
+        <trans-unit id="1[0]" xml:space="preserve">
+          <source>{0}</source>
+        </trans-unit>
+        <trans-unit id="1[1]" xml:space="preserve">
+          <source>{1}</source>
+        </trans-unit>
+        <trans-unit id="1[2]" xml:space="preserve">
+          <source>{1}</source>
+        </trans-unit>
+      </group>
+      <trans-unit id="2"><source>Save</source></trans-unit>
+    </body>
+  </file>
+</xliff>
+"""
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("%d file", "%d files"), ("%n file(s)", "%n file(s)")],
+    ids=["translate-toolkit", "Qt lconvert"],
+)
+def test_a_gettext_plural_group_is_one_plural_unit_each_form_from_its_own_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], singular: str, plural: str
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "app.ru.xlf"
+    path.write_text(PLURAL_GROUP.format(singular, plural), encoding="utf-8")
+    catalog = read_xliff(path)
+    group, save = catalog.units
+    assert (group.sources, group.targets, group.nforms, group.plural, group.line) == (
+        (singular, plural),
+        ("", "", ""),
+        3,
+        True,
+        7,  # form 0's source
+    )
+    assert save.sources == ("Save",) and not save.plural
+    # as a gettext run sends a Russian plural entry: each form from a sentence with a number of its own
+    texts = plan_unit(group.sources, group.flags, group.nforms, plural_rule_for("ru")).texts
+    assert len(set(texts.values())) == 3
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = read_xliff(path)
+    assert [len(u.targets) for u in after.units] == [3, 1] and all(t for u in after.units for t in u.targets)
+    assert path.read_text(encoding="utf-8").count("<target") == 4
+    accepted = read_xliff(path, after.render_reviewed({0: Reviewed()})).units[0]  # every form's target, accepted
+    assert accepted.state is UnitState.TRANSLATED and accepted.targets == after.units[0].targets

@@ -4,6 +4,8 @@ reader needs of it (its source and target elements, notes, state, length limits)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import groupby
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -11,12 +13,13 @@ from pipeline.errors import CatalogError
 from pipeline.limits import DEFAULT_PROFILES, limits_2, limits_12, profiles_of
 from pipeline.model import SHOWN_LINES
 
-__all__ = ["NS_2", "NS_12", "NS_22", "REVIEW_SUBSTATE", "Found", "found_units", "one_language"]
+__all__ = ["NS_2", "NS_12", "NS_22", "REVIEW_SUBSTATE", "Found", "FoundUnit", "found_units", "one_language"]
 
 NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 keeps the 2.0 namespace
 NS_22 = "urn:oasis:names:tc:xliff:document:2.2"  # 2.2 has its own, for the same core elements
 REVIEW_SUBSTATE = "pipeline:needs-review"
+_PLURALS = "x-gettext-plurals"  # the restype of a group that holds a gettext plural entry's forms
 
 _UNFINISHED_12 = frozenset(
     {
@@ -144,9 +147,36 @@ def _sourceless(lines: list[int], element: str) -> str:
     return f"{some} with no <source> (line {shown}), which XLIFF requires: left as it is, not translated"
 
 
-def found_units(root: etree._Element) -> tuple[list[Found], tuple[str, ...]]:
+class FoundUnit(NamedTuple):
+    """A unit's target forms: one, or a gettext plural group's (:func:`_plural_group`)."""
+
+    forms: tuple[Found, ...]
+    plural: bool
+
+
+def found_units(root: etree._Element) -> tuple[list[FoundUnit], tuple[str, ...]]:
     """The units of the XLIFF document ``root`` (1.2 or 2.x), and the one warning about those left out."""
     sourceless: list[int] = []  # the lines of units without a source
     if etree.QName(root).namespace == NS_12:
-        return list(_units_12(root, sourceless)), (_sourceless(sourceless, "trans-unit"),) if sourceless else ()
-    return list(_units_2(root, sourceless)), (_sourceless(sourceless, "segment"),) if sourceless else ()
+        found = []
+        for key, group in groupby(_units_12(root, sourceless), _plural_group):
+            forms = tuple(group)
+            found.append(FoundUnit(forms, key is not forms[0][0]))  # keyed by its group, not its own source
+        return found, (_sourceless(sourceless, "trans-unit"),) if sourceless else ()
+    found = [FoundUnit((one,), False) for one in _units_2(root, sourceless)]
+    return found, (_sourceless(sourceless, "segment"),) if sourceless else ()
+
+
+def _plural_group(found: Found) -> etree._Element:
+    """The ``<group restype="x-gettext-plurals">`` of a trans-unit's forms, else the trans-unit's source.
+
+    translate-toolkit (po2xliff) and Qt (lconvert) write a gettext plural entry as such a group, one
+    trans-unit per target form: its forms are one plural unit, translated as a gettext run translates
+    one, each form from the source it stands for (a number of its own in place of the count).
+    """
+    source = found[0]
+    unit = source.getparent()
+    group = unit.getparent() if unit is not None else None
+    if group is not None and etree.QName(group).localname == "group" and group.get("restype") == _PLURALS:
+        return group
+    return source
