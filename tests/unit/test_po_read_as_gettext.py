@@ -266,3 +266,24 @@ def test_check_says_what_the_reader_warns_about_a_catalog_as_translate_does(
     assert main(["check", str(path)]) == 0  # a warning, not an error
     said = capsys.readouterr()
     assert f"{path}: warning: {warning}" in said.out and "1 warning(s)" in said.err
+
+
+def test_a_headerless_catalog_that_is_not_utf8_is_read_byte_for_byte_as_msgfmt_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgfmt compiles it ("charset conversion will not work"): each byte as it is. Read as ISO-8859-1, which
+    keeps every byte, and said once; a language that charset cannot hold is refused before anything is sent."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    raw = 'msgid "coffee"\nmsgstr "café"\n\nmsgid "is invalid"\nmsgstr ""\n'.encode("latin-1")
+    path.write_bytes(raw)
+    assert _msgfmt(path).returncode == 0
+    catalog = read_po(path)
+    assert [u.targets for u in catalog.units] == [("café",), ("",)]
+    assert len(catalog.warnings) == 1 and "not UTF-8" in catalog.warnings[0]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_bytes()
+    assert after.startswith(raw.split(b'msgid "is invalid"')[0]) and b'msgstr ""' not in after
+    assert _msgfmt(path).returncode == 0
