@@ -132,3 +132,35 @@ def test_a_gettext_plural_group_is_one_plural_unit_each_form_from_its_own_source
     assert path.read_text(encoding="utf-8").count("<target") == 4
     accepted = read_xliff(path, after.render_reviewed({0: Reviewed()})).units[0]  # every form's target, accepted
     assert accepted.state is UnitState.TRANSLATED and accepted.targets == after.units[0].targets
+
+
+# Okapi and translate-toolkit segment a 1.2 trans-unit in a <seg-source> of <mrk mtype="seg"> (XLIFF 1.2,
+# 2.8.3): a target that belongs to it has the same segments, each translated, in the same order.
+SEGMENTED = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" target-language="de" datatype="plaintext" original="doc.txt">
+    <body>
+      <trans-unit id="1">
+        <source>Open the file. Save it.</source>
+        <seg-source><mrk mtype="seg" mid="1">Open the file.</mrk> <mrk mtype="seg" mid="2">Save it.</mrk></seg-source>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+"""
+
+
+def test_a_segmented_source_has_its_segments_carried_into_the_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "doc.de.xlf"
+    path.write_text(SEGMENTED, encoding="utf-8")
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    target = after.split("<target", 1)[1].split("</target>")[0]
+    assert target.count('<mrk mtype="seg" mid="1">') == 1 and target.count('<mrk mtype="seg" mid="2">') == 1
+    assert target.index('mid="1"') < target.index('mid="2"') and "Open the file." not in target
+    assert after.replace(target, "").count("\n") == SEGMENTED.count("\n") + 1  # the target's own line
+    assert main(["check", str(path)]) == 0

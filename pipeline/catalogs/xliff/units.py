@@ -61,6 +61,10 @@ def _units_12(root: etree._Element, sourceless: list[int]) -> Iterator[Found]:
         target = unit.find(f"{q}target")
         seg_source = unit.find(f"{q}seg-source")
         finished = target is not None and target.get("state") not in _UNFINISHED_12
+        if seg_source is not None and seg_source.find(f".//{q}mrk[@mtype='seg']") is not None:
+            # Segmented (XLIFF 1.2, 2.8.3): the text is the segments', and a target has the same segments
+            # (the mrk elements are inline markup, written back as they are, the text in them translated).
+            source = seg_source
         yield (
             source,
             target,
