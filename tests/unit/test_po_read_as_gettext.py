@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -247,13 +248,24 @@ def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_a
     ]
 
 
-def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("entry", "keyword"),
+    [
+        ('msgid\nmsgstr "x"\n', "msgid"),
+        ('msgid "x"\nmsgstr\n', "msgstr"),  # at the end of the file: msgfmt names the line after the last
+        ('msgid "x"\nmsgstr\n\n#. next\nmsgid "y"\nmsgstr ""\n', "msgstr"),  # msgfmt skips the comment
+    ],
+)
+def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(
+    tmp_path: Path, entry: str, keyword: str
+) -> None:
     path = tmp_path / "de.po"
-    path.write_text(HEADER + 'msgid\nmsgstr "x"\n', encoding="utf-8")
-    assert "de.po:7:" in _msgfmt(path).stderr
-    with pytest.raises(CatalogError, match="msgid without a string") as info:
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match=f"{keyword} without a string") as info:
         read_po(path)
-    assert info.value.line == 7
+    assert info.value.line == int(found[1])
 
 
 def test_check_says_what_the_reader_warns_about_a_catalog_as_translate_does(
@@ -287,3 +299,24 @@ def test_a_headerless_catalog_that_is_not_utf8_is_read_byte_for_byte_as_msgfmt_r
     after = path.read_bytes()
     assert after.startswith(raw.split(b'msgid "is invalid"')[0]) and b'msgstr ""' not in after
     assert _msgfmt(path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        'msgid "Size\nmsgstr ""\n',
+        'msgid "Size"\nmsgstr "Grö\nmsgid "x"\nmsgstr ""\n',
+        'msgid "Size"\nmsgstr ""\n"Grö\n\nmsgid "x"\nmsgstr ""\n',
+        'msgid "car"\nmsgid_plural "cars\nmsgstr[0] ""\nmsgstr[1] ""\n',
+    ],
+)
+def test_a_string_left_open_is_refused_at_the_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
+    """msgfmt meets the line's end inside the string and names the line after it (its lexer is there):
+    the same line is named, and the reason says which line the string is on."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+): end-of-line within string", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match=f"not closed on line {int(found[1]) - 1}") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])
