@@ -7,7 +7,7 @@
     po_review.py   a reviewer's decisions written into a PO catalog
     xliff/         XLIFF 1.2 and 2.x, edited in place
     charset.py     a PO catalog's charset, and converting it to UTF-8
-    keyed.py       catalogs keyed by id (the source text in a sibling catalog)
+    keyed.py       catalogs keyed by id (the source text in a sibling catalog; Zope's PO: po_scan/defaults.py)
     merge.py       msgmerge for ``pipeline refresh``
 
 :func:`read_catalog` chooses the reader by the file's suffix and loads only that format's module

@@ -31,6 +31,9 @@ class Unit(NamedTuple):
     context: str | None  # msgctxt
     notes: str  # extracted comments / notes for translators
     state: UnitState
+    #: The id as written where the source is the text it names (a Zope message id, whose ``#. Default:``
+    #: comment is the source: :mod:`pipeline.catalogs.po_scan.defaults`); None where the source is written as is.
+    key: str | None = None
 
 
 class Reviewed(NamedTuple):

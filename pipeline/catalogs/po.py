@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.catalogs import po_review
-from pipeline.catalogs.base import Reviewed, UnitState
+from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.po_header import (
     HEADERLESS_ERROR,
     UNFILLED_ERROR,
@@ -335,7 +335,7 @@ class PoCatalog:
         """Unit ``index`` as polib's entry should read: (msgctxt, msgid) as polib reads them, obsolete,
         and the strings as msgfmt reads them: msgid_plural, msgstr, msgstr_plural."""
         unit = self.units[index]
-        msgctxt, msgid = self._polib_keys.get(index) or (unit.context, unit.sources[0])
+        msgctxt, msgid = self._polib_keys.get(index) or (unit.context, msgid_of(unit))
         obsolete = unit.state is UnitState.OBSOLETE
         if not unit.plural:
             return msgctxt, msgid, obsolete, "", unit.targets[0], {}
@@ -457,6 +457,11 @@ def _forms_written(span: Entry) -> int:
     return 1 + max(i for i, text in span.msgstr_plural.items() if text)
 
 
+def msgid_of(unit: Unit) -> str:
+    """The msgid of ``unit`` as written (its source, but for a Zope message id whose Default is the source)."""
+    return unit.sources[0] if unit.key is None else unit.key
+
+
 def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
     """Refuse the file unless polib's entries and the scanner's units agree one to one; then give polib's
     entries the scanner's strings, which are msgfmt's reading (polib leaves ``\\x41`` as it is)."""
@@ -471,7 +476,7 @@ def _match(path: Path, pofile: polib.POFile, catalog: PoCatalog) -> None:
         raise CatalogError(str(path), f"parsers disagree on the number of entries ({len(entries)} vs {len(units)})")
     for entry, unit in zip(entries, units, strict=True):
         _, _, _, msgid_plural, msgstr, msgstr_plural = catalog.polib_strings(unit.position)
-        entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, unit.sources[0], msgid_plural
+        entry.msgctxt, entry.msgid, entry.msgid_plural = unit.context, msgid_of(unit), msgid_plural
         if unit.plural:  # msgid_plural "" too
             entry.msgstr_plural = msgstr_plural
         else:

@@ -19,6 +19,7 @@ from typing import overload
 
 from pipeline.catalogs.base import Unit, UnitState
 from pipeline.catalogs.po_scan import Entry, fields
+from pipeline.catalogs.po_scan.defaults import default_of
 from pipeline.plural_rules import PluralRule
 
 __all__ = ["PoUnits", "untranslated"]
@@ -59,7 +60,18 @@ class PoUnits(Sequence[Unit]):
     distinct flags line, shared.
     """
 
-    __slots__ = ("_sources", "_targets", "_lines", "_flags", "_contexts", "_notes", "_states", "_nplurals")
+    __slots__ = (
+        "_sources",
+        "_targets",
+        "_lines",
+        "_flags",
+        "_contexts",
+        "_notes",
+        "_states",
+        "_nplurals",
+        "_keys",
+        "undecided",
+    )
 
     def __init__(self, entries: Sequence[Entry], plural: PluralRule | None) -> None:
         # Each column is made from the entries a field at a time, the loops in C: only the plural entries,
@@ -89,6 +101,28 @@ class PoUnits(Sequence[Unit]):
         self._flags: list[tuple[str, ...]] = list(map(shared.setdefault, flags, flags))
         self._contexts: list[str | None] = list(map(_CONTEXT, entries))
         self._notes: list[str] = list(map(_COMMENT, entries))
+        # Zope's message ids (:mod:`~pipeline.catalogs.po_scan.defaults`): the source is the Default, the id its key.
+        self._keys: dict[int, str] = {}
+        #: The units whose ids have two Default texts: which one a translation is for cannot be told.
+        self.undecided: frozenset[int] = frozenset()
+        named = list(compress(range(count), map(contains, self._notes, repeat("Default:"))))
+        if named:
+            self._read_defaults(named)
+
+    def _read_defaults(self, positions: list[int]) -> None:
+        """Make the Default text of each unit of ``positions`` that has one its source."""
+        undecided: set[int] = set()
+        for position in positions:
+            source = self._sources[position]
+            if not isinstance(source, str):
+                continue  # a plural entry: a Default would be the singular's alone
+            found = default_of(self._notes[position], source)
+            if found is None:
+                continue
+            self._keys[position], self._sources[position] = source, found.text
+            if found.undecided:
+                undecided.add(position)
+        self.undecided = frozenset(undecided)
 
     def _unit(self, position: int) -> Unit:
         source, target = self._sources[position], self._targets[position]
@@ -97,8 +131,8 @@ class PoUnits(Sequence[Unit]):
             targets = target
         else:
             targets = (target,) if target else untranslated(1)
-        # Unit's fields in order (position, line, sources, targets, nforms, plural, flags, context, notes, state):
-        # passed by keyword, ten arguments cost a third more, and units are made often.
+        # Unit's fields in order (position, line, sources, targets, nforms, plural, flags, context, notes, state,
+        # key): passed by keyword, eleven arguments cost a third more, and units are made often.
         return Unit(
             position,
             self._lines[position],
@@ -110,6 +144,7 @@ class PoUnits(Sequence[Unit]):
             self._contexts[position],
             self._notes[position],
             _STATES[self._states[position]],
+            self._keys.get(position) if self._keys else None,
         )
 
     @overload

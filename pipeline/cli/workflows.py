@@ -26,7 +26,8 @@ _CHECK_DESCRIPTION = (
     "entities vs characters, other edge whitespace, translated attribute text, bidi and invisible "
     "characters, URLs, date formats, options, paths, a usage line's command moved among its options or "
     "against their bracket. Key-based XLIFF (Symfony) is checked against the "
-    "texts of the source-language file beside it. Fuzzy (needs-review) entries are checked too, and "
+    "texts of the source-language file beside it, a Zope message id (Plone) against its #. Default: text. "
+    "Fuzzy (needs-review) entries are checked too, and "
     "reported apart: they are what machine translation wrote; --skip-fuzzy leaves them out, as msgfmt does."
 )
 

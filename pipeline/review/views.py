@@ -43,8 +43,9 @@ def row(session: Session, entry: Entry) -> JSON:
         "status": entry.status.value,
         "version": entry.version,
         "source": unit.sources[0] if unit is not None else "",
-        # Key-based XLIFF: the key as written (the source above is the text it stands for), else None.
-        "key": loaded.key_of.get(unit.position) if unit is not None else None,
+        # Key-based XLIFF and Zope's message ids: the key as written (the source above is the text it stands
+        # for), else None.
+        "key": (unit.key or loaded.key_of.get(unit.position)) if unit is not None else None,
         "target": unit.targets[0] if unit is not None and unit.targets else "",
         "context": unit.context if unit is not None else None,
     }

@@ -15,6 +15,7 @@ from pipeline.alphabets import charset_problem
 from pipeline.catalog_paths import catalog_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
+from pipeline.catalogs.po import PoCatalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
@@ -289,10 +290,33 @@ def _fit_charset(
     return converted
 
 
+def _undecided(display: str, catalog: PoCatalog, target: str, issues: list[Issue]) -> frozenset[int]:
+    """The untranslated units of ``catalog`` whose ids have two Default texts, each warned about: which
+    one a translation would be for cannot be told."""
+    units = catalog.units
+    undecided = frozenset(i for i in units.undecided if units.state_of(i) is UnitState.UNTRANSLATED)
+    for index in sorted(undecided):
+        unit = units[index]
+        issues.append(
+            Issue(
+                display,
+                f"the message id {unit.key!r} has two different Default texts (#. Default:): not translated "
+                f"(which one a translation is for cannot be told); left for a human",
+                unit.line,
+                target,
+                severity=Severity.WARNING,
+            )
+        )
+    return undecided
+
+
 def _keyed(
     source_lang: str, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
 ) -> tuple[Catalog, frozenset[int]]:
-    """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none."""
+    """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none.
+    For PO: the Zope message ids with two Default texts (:mod:`pipeline.catalogs.po_scan.defaults`), left out."""
+    if isinstance(catalog, PoCatalog):
+        return catalog, _undecided(display, catalog, target, issues)
     if catalog.format != "xliff":
         return catalog, frozenset()
     xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys

@@ -23,6 +23,7 @@ with polib and with this scanner, and match the two entry by entry: a third of a
     msgfmt_rules.py what msgfmt refuses across entries: a duplicate, plural forms out of their numbers
     polib_file.py   polib's own reading of a catalog, which the review session asks for
     entry.py        what the scan reads of an entry
+    defaults.py     Zope's message ids: the text an entry's ``#. Default:`` comment gives
 """
 
 from pipeline.catalogs.po_scan.entry import Entry, Scanned, fields

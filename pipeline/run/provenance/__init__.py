@@ -63,8 +63,9 @@ _SCHEMA = (
 
 
 def unit_identity(unit: Unit) -> str:
-    """msgctxt + msgid, as gettext names a message (``ctx\\x04id``)."""
-    return unit.sources[0] if unit.context is None else f"{unit.context}\x04{unit.sources[0]}"
+    """msgctxt + msgid, as gettext names a message (``ctx\\x04id``); a Zope message's id, not its Default."""
+    name = unit.sources[0] if unit.key is None else unit.key
+    return name if unit.context is None else f"{unit.context}\x04{name}"
 
 
 class Written(NamedTuple):

@@ -49,7 +49,7 @@ from pipeline.run.provenance import Provenance
 
 __all__ = ["Human", "Index", "LanguageIndex", "Source"]
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: a Zope message's source is its Default text
 INDEX_DIR = "reuse"
 #: The lock held while records are written in :data:`INDEX_DIR` (hidden, beside them).
 LOCK_NAME = ".lock"
