@@ -5,7 +5,7 @@
     base.py        the format-neutral model: Catalog, Unit, UnitState, Reviewed
     po.py          Gettext PO (read in one pass by po_scan/; po_header, po_lines, po_strings its parts)
     po_review.py   a reviewer's decisions written into a PO catalog
-    xliff.py       XLIFF 1.2 and 2.x, edited in place (xmltext.py: its text; xliff_edits.py: review)
+    xliff/         XLIFF 1.2 and 2.x, edited in place
     charset.py     a PO catalog's charset, and converting it to UTF-8
     keyed.py       catalogs keyed by id (the source text in a sibling catalog; Zope's PO: po_scan/defaults.py)
     merge.py       msgmerge for ``pipeline refresh``
@@ -31,8 +31,8 @@ __all__ = ["READERS", "Catalog", "CatalogError", "Reviewed", "Unit", "UnitState"
 READERS = {
     ".po": "pipeline.catalogs.po:read_po",
     ".pot": "pipeline.catalogs.po:read_po",
-    ".xlf": "pipeline.catalogs.xliff:read_xliff",
-    ".xliff": "pipeline.catalogs.xliff:read_xliff",
+    ".xlf": "pipeline.catalogs.xliff.catalog:read_xliff",
+    ".xliff": "pipeline.catalogs.xliff.catalog:read_xliff",
 }
 
 

@@ -22,7 +22,7 @@ from typing import Protocol, cast
 
 from pipeline.catalogs import read_catalog
 from pipeline.catalogs.base import Catalog, Unit, UnitState
-from pipeline.catalogs.xmltext import escape_text
+from pipeline.catalogs.xliff.xmltext import escape_text
 from pipeline.errors import CatalogError
 
 #: A CDATA section: its text is what the key stands for, markup included, so it is sent as escaped

@@ -126,7 +126,7 @@ def _occurrences(references: References) -> tuple[tuple[str, str], ...]:
     """The references of an entry's ``#:`` lines (``file:line``, or a name without a line), as polib reads them."""
     found: list[tuple[str, str]] = []
     for text in references:
-        for ref in text[3:].split():
+        for ref in text[2:].split():  # "#:file:1" too, as msgfmt reads it
             name, colon, number = ref.rpartition(":")
             found.append((name, number) if colon and number.isdigit() else (ref, ""))
     return tuple(found)

@@ -429,7 +429,8 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     forms = frozenset((_forms_written(s), len(s.msgstr_plural)) for s in live_plurals if any(s.msgstr_plural.values()))
     plural_line = field_line(raw_lines, header_lines, b"Plural-Forms")
     if headerless:
-        rule = headerless_rule(path, bool(live_plurals))
+        rule = headerless_rule(path, bool(live_plurals), encoding)
+        warnings = ()  # the rule's one warning says what the charset is read as
     else:
         rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
     read = PoRead(

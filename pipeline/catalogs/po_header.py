@@ -29,7 +29,13 @@ def encoding_of(path: Path, raw: bytes, raw_lines: Sequence[bytes]) -> tuple[str
     """The codec to read and write the file with, and warnings about the choice."""
     found = _header_charset(raw_lines)
     if found is None:
-        return "utf-8", ()
+        if raw.isascii() or _is_utf8(raw):
+            return "utf-8", ()
+        # msgfmt reads it, each byte as it is ("charset conversion will not work"): ISO-8859-1 keeps every byte.
+        return NO_CHARSET_CODEC, (
+            "no charset in a header and the text is not UTF-8: read and written as ISO-8859-1, each byte as it is, "
+            "as msgfmt reads it; name the file's charset in the header's Content-Type",
+        )
     name, line = found
     if name.upper() == "CHARSET":  # an unfilled POT header: msgfmt reads the bytes as they are, and warns in a catalog
         if path.suffix.lower() == ".pot":
@@ -264,7 +270,11 @@ HEADERLESS_ERROR = (
 )
 
 
-def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
+#: The codec a catalog that names no charset and is not UTF-8 is read with: each byte one character.
+NO_CHARSET_CODEC = "iso8859-1"
+
+
+def headerless_rule(path: Path, plurals: bool, encoding: str = "utf-8") -> PluralHeader:
     """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as
     they are (UTF-8 here) and the plural rule its runtime uses for it, ``nplurals=2; plural=(n != 1)``.
     No header is added, as none of gettext's tools adds one. One warning says what the missing header
@@ -279,9 +289,11 @@ def headerless_rule(path: Path, plurals: bool) -> PluralHeader:
         if plurals and len(forms) > 2
         else ""
     )
+    read_as = "UTF-8" if encoding != NO_CHARSET_CODEC else "ISO-8859-1, each byte as it is (the text is not UTF-8)"
+    charset = "charset=UTF-8" if encoding != NO_CHARSET_CODEC else "the file's charset"
     warning = (
-        "no header entry: read and written as UTF-8, which gettext's tools take for ASCII without a charset "
-        f"(msgcat refuses non-ASCII translations){plural}; add a header with charset=UTF-8 and a Plural-Forms "
+        f"no header entry: read and written as {read_as}, which gettext's tools take for ASCII without a charset "
+        f"(msgcat refuses non-ASCII translations){plural}; add a header with {charset} and a Plural-Forms "
         "line (msginit writes one)"
     )
     return PluralHeader(_GETTEXT_RULE, warnings=(warning,))

@@ -33,7 +33,7 @@ from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
 from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import translated_from
 from pipeline.catalogs.po import PoCatalog
-from pipeline.catalogs.xliff import XliffCatalog
+from pipeline.catalogs.xliff.catalog import XliffCatalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.lockfile import state_lock, state_lock_path

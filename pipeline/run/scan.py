@@ -25,7 +25,7 @@ from pipeline.run.window import Refused, ScannedCatalog, UnitForms, form_segment
 from pipeline.segments import Segment
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
-    from pipeline.catalogs.xliff import XliffCatalog
+    from pipeline.catalogs.xliff.catalog import XliffCatalog
 
 TEMPLATE_SUFFIXES = (".pot",)
 Retranslate = Callable[[str, str, Unit], bool]

@@ -22,11 +22,11 @@ from pipeline.catalog_paths import configured_locale
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import cdata_as_text, translated_from
 from pipeline.errors import CatalogError
-from pipeline.model import Issue
+from pipeline.model import Issue, Severity
 from pipeline.run.gate import check_unit, plural_usage
 
 if TYPE_CHECKING:  # XLIFF (lxml) is loaded by its reader, only for an XLIFF catalog
-    from pipeline.catalogs.xliff import XliffCatalog
+    from pipeline.catalogs.xliff.catalog import XliffCatalog
     from pipeline.config import Settings
 
 
@@ -60,6 +60,8 @@ def check_paths(
             checked.issues.append(Issue(name, exc.reason, exc.line))
             continue
         checked.read += 1
+        # What the reader says about the file as a whole (its charset, a missing header), as a run says it.
+        checked.issues.extend(Issue(name, warning, severity=Severity.WARNING) for warning in catalog.warnings)
         units = _with_key_texts(settings, path, catalog) if settings is not None and catalog.format == "xliff" else None
         check_catalog(catalog, name, checked, include_fuzzy, units)
     return checked

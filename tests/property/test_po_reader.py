@@ -159,8 +159,19 @@ BODY = st.one_of(_body(), st.lists(LINES, max_size=24))
 PolibUnit = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str | None, str, bool]
 
 
+#: The generated lines msgfmt reads and polib refuses, as polib reads the same meaning (a table of their own,
+#: apart from the reader's rewriting): a marker's words right after it, a keyword whose string is on the next line.
+AS_POLIB_READS = {
+    "#,fuzzy": "#, fuzzy",
+    "#.note": "#. note",
+    "#xyz": "# xyz",
+    '#~msgid "z"': '#~ msgid "z"',
+    "msgstr": 'msgstr ""',
+}
+
+
 def _units_as_polib_reads_them(text: str) -> tuple[list[PolibUnit], dict[str, str]]:
-    pofile = polib.pofile(text)
+    pofile = polib.pofile("\n".join(AS_POLIB_READS.get(line, line) for line in text.split("\n")))
     units: list[PolibUnit] = []
     for entry in pofile:
         if entry.msgid_plural:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.catalogs.xliff import NS_2, NS_12
-from pipeline.catalogs.xmltext import escape_text
+from pipeline.catalogs.xliff.units import NS_2, NS_12
+from pipeline.catalogs.xliff.xmltext import escape_text
 from pipeline.placeholders.protect import protect, restore
 
 WORDS = st.sampled_from(

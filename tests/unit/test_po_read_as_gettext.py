@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from pipeline.catalogs.base import UnitState
 from pipeline.catalogs.po import read_po
 from pipeline.cli import main
 from pipeline.errors import CatalogError
@@ -187,3 +189,134 @@ def _read_or_refused_as_msgfmt_does(path: Path, entry: str, line: int | None, re
     with pytest.raises(CatalogError, match=reason) as info:
         read_po(path)
     assert info.value.line == line
+
+
+# msgfmt's lexer reads a comment's kind from the character after "#" and a keyword's strings as the tokens
+# that follow it, on its line or the next ones: hand-edited catalogs write "#,fuzzy" and Emacs po-mode's
+# users split a long msgid after its keyword. polib refuses both; the reader reads them as msgfmt does.
+UNSPACED = (
+    "#translator\n#.extracted\n#:src/app.c:12\n#,fuzzy,c-format\n"
+    'msgid "%d file"\nmsgstr "%d Datei"\n\n'
+    'msgid\n"Hello "\n"world"\nmsgstr ""\n\n'
+    'msgctxt\n"menu"\nmsgid "Open"\nmsgstr\n"Öffnen"\n\n'
+    'msgid "car"\nmsgid_plural\n"cars"\nmsgstr[0]\n""\nmsgstr[1] ""\n\n'
+    '#~msgid "gone"\n#~msgstr "weg"\n'
+)
+
+
+def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_are_read_as_msgfmt_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + UNSPACED, encoding="utf-8")
+    assert _msgfmt(path, "--check").returncode == 0
+    catalog = read_po(path)
+    assert [(u.context, u.sources, u.targets) for u in catalog.units] == [
+        (None, ("%d file",), ("%d Datei",)),
+        (None, ("Hello world",), ("",)),
+        ("menu", ("Open",), ("Öffnen",)),
+        (None, ("car", "cars"), ("", "")),
+        (None, ("gone",), ("weg",)),
+    ]
+    assert [u.state for u in catalog.units] == [
+        UnitState.FUZZY,
+        UnitState.UNTRANSLATED,
+        UnitState.TRANSLATED,
+        UnitState.UNTRANSLATED,
+        UnitState.OBSOLETE,
+    ]
+    assert catalog.flags_of(0) == ("fuzzy", "c-format")
+    # polib's reading (the review's) agrees: its comments, references and flags too
+    first = catalog.entries[0]
+    assert (first.tcomment, first.comment, first.occurrences, first.flags) == (
+        "translator",
+        "extracted",
+        [("src/app.c", "12")],
+        ["fuzzy", "c-format"],
+    )
+    assert main(["check", str(path)]) == 0
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(HEADER + UNSPACED.split("msgid\n")[0])  # the fuzzy entry kept as it was
+    assert 'msgid\n"Hello "\n"world"\nmsgstr "' in after and 'msgstr[0]\n""' not in after
+    assert _msgfmt(path, "--check").returncode == 0
+    assert [u.state for u in read_po(path).units][:4] == [UnitState.FUZZY] * 2 + [UnitState.TRANSLATED] + [
+        UnitState.FUZZY
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "keyword"),
+    [
+        ('msgid\nmsgstr "x"\n', "msgid"),
+        ('msgid "x"\nmsgstr\n', "msgstr"),  # at the end of the file: msgfmt names the line after the last
+        ('msgid "x"\nmsgstr\n\n#. next\nmsgid "y"\nmsgstr ""\n', "msgstr"),  # msgfmt skips the comment
+    ],
+)
+def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(
+    tmp_path: Path, entry: str, keyword: str
+) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match=f"{keyword} without a string") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])
+
+
+def test_check_says_what_the_reader_warns_about_a_catalog_as_translate_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER.replace("charset=UTF-8", "charset=ISO-8859-1") + 'msgid "x"\nmsgstr "é"\n', encoding="utf-8")
+    (warning,) = read_po(path).warnings
+    assert "the text is UTF-8" in warning
+    assert main(["check", str(path)]) == 0  # a warning, not an error
+    said = capsys.readouterr()
+    assert f"{path}: warning: {warning}" in said.out and "1 warning(s)" in said.err
+
+
+def test_a_headerless_catalog_that_is_not_utf8_is_read_byte_for_byte_as_msgfmt_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgfmt compiles it ("charset conversion will not work"): each byte as it is. Read as ISO-8859-1, which
+    keeps every byte, and said once; a language that charset cannot hold is refused before anything is sent."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    raw = 'msgid "coffee"\nmsgstr "café"\n\nmsgid "is invalid"\nmsgstr ""\n'.encode("latin-1")
+    path.write_bytes(raw)
+    assert _msgfmt(path).returncode == 0
+    catalog = read_po(path)
+    assert [u.targets for u in catalog.units] == [("café",), ("",)]
+    assert len(catalog.warnings) == 1 and "not UTF-8" in catalog.warnings[0]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_bytes()
+    assert after.startswith(raw.split(b'msgid "is invalid"')[0]) and b'msgstr ""' not in after
+    assert _msgfmt(path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        'msgid "Size\nmsgstr ""\n',
+        'msgid "Size"\nmsgstr "Grö\nmsgid "x"\nmsgstr ""\n',
+        'msgid "Size"\nmsgstr ""\n"Grö\n\nmsgid "x"\nmsgstr ""\n',
+        'msgid "car"\nmsgid_plural "cars\nmsgstr[0] ""\nmsgstr[1] ""\n',
+    ],
+)
+def test_a_string_left_open_is_refused_at_the_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
+    """msgfmt meets the line's end inside the string and names the line after it (its lexer is there):
+    the same line is named, and the reason says which line the string is on."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+): end-of-line within string", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match=f"not closed on line {int(found[1]) - 1}") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])

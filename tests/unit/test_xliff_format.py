@@ -11,8 +11,9 @@ import pytest
 from lxml import etree
 
 from pipeline.catalogs import UnitState, read_catalog
-from pipeline.catalogs.xliff import NS_2, NS_12, XliffCatalog, read_xliff
-from pipeline.catalogs.xmltext import set_attributes
+from pipeline.catalogs.xliff.catalog import XliffCatalog, read_xliff
+from pipeline.catalogs.xliff.units import NS_2, NS_12
+from pipeline.catalogs.xliff.xmltext import set_attributes
 from pipeline.errors import CatalogError
 from pipeline.placeholders.protect import XLIFF_INLINE, PlaceholderMismatch, protect, restore
 from tests.sample_project import SAMPLES

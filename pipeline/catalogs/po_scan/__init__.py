@@ -7,8 +7,10 @@ where the entry lives: its ``msgstr`` block and its ``#,`` flags line. Where an 
 shape gettext writes it, a fast path reads all of it with one match instead, alike (:mod:`.blocks`):
 the entries of most published catalogs are read that way, at about half the cost of their lines.
 
-It also refuses whatever polib refuses (:mod:`.polib_rules`: a comment marker without a space, a
-broken ``#|`` line, a keyword where polib's state machine has no transition), so that a catalog a
+It also refuses whatever polib refuses (:mod:`.polib_rules`: a broken ``#|`` line, a keyword where
+polib's state machine has no transition) but what msgfmt reads and polib is given spaced out (a
+comment marker with its words right after it, ``#,fuzzy``; a keyword alone on its line, its strings
+on the next ones), so that a catalog a
 run reads is one that ``pipeline refresh``, which merges polib's entries, reads alike; a property
 test compares the two readers on generated catalogs. (A run used to parse every catalog twice,
 with polib and with this scanner, and match the two entry by entry: a third of a run's reading.)

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.catalogs.po_scan.polib_rules import polib_line
 from pipeline.catalogs.po_strings import WRAP_WIDTH
 from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
@@ -28,7 +29,7 @@ def polib_file(path: Path, text: str, encoding: str) -> polib.POFile:
     import polib  # the front door of polib's reading of a catalog: only the review session asks for it
 
     try:
-        return polib.pofile(_PoText(_polib_text(text)), encoding=encoding, wrapwidth=WRAP_WIDTH)
+        return polib.pofile(_PoText(text), encoding=encoding, wrapwidth=WRAP_WIDTH)
     except (OSError, ValueError) as exc:
         found = _POLIB_LINE().search(str(exc))
         raise CatalogError(str(path), _polib_reason(str(exc)), int(found.group(1)) if found else None) from None
@@ -49,7 +50,8 @@ class _PoText(str):
 
     def __new__(cls, text: str) -> _PoText:
         value = super().__new__(cls, "\0")
-        value.lines = io.StringIO(text, newline=None).readlines()  # universal newlines, as open() reads
+        # universal newlines, as open() reads, each line as polib is given it
+        value.lines = [_polib_line(line) for line in io.StringIO(text, newline=None)]
         return value
 
     def splitlines(self, keepends: bool = False) -> list[str]:
@@ -57,10 +59,11 @@ class _PoText(str):
         return list(self.lines)
 
 
-def _polib_text(text: str) -> str:
-    """``text`` with its plural forms numbered as polib reads them (``msgstr[0]``): polib's entries are given
-    the scanner's strings anyway (``po._match``), and a line's length is all that changes."""
-    return _LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", text)
+def _polib_line(line: str) -> str:
+    """``line`` with its plural form numbered as polib reads them (``msgstr[0]``), and what polib refuses and
+    msgfmt reads given as polib reads it (:func:`polib_line`): polib's entries are given the scanner's strings
+    anyway (``po._match``), and a line's length is all that changes."""
+    return polib_line(_LOOSE_FORM().sub(lambda found: f"{found[1]}[{int(found[2])}]", line))
 
 
 def _polib_reason(message: str) -> str:

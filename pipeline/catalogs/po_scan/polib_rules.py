@@ -16,6 +16,23 @@ from pipeline.errors import CatalogError
 _SPACED_FORM = re.compile(r"msgstr[ \t]+\[")
 #: The comment lines polib moves to from any state, by their marker (when words follow it).
 _COMMENT_SYMBOLS = {"#:": "oc", "#,": "fl", "#.": "gc"}
+#: A comment marker with its words right after it ("#,fuzzy", "#.note", "#note", "#~msgid"): msgfmt's lexer
+#: reads the marker's kind from its characters alone, polib splits the line at blanks and refuses it.
+_UNSPACED_MARKER = re.compile(r"\A([ \t]*)(\#~(?=[^ \t|\r\n])|\#[,.:](?=[^ \t\r\n])|\#(?=[^ \t,.:|~\#\r\n]))")
+#: A keyword alone on its line, its strings on the next ones (msgfmt reads the tokens after it wherever they
+#: are); polib wants one on the keyword's line.
+_BARE_KEYWORD = re.compile(
+    r"\A([ \t]*(?:\#~[ \t]*)?(?:msgctxt|msgid_plural|msgid|msgstr(?:[ \t]*\[[ \t]*\d+[ \t]*\])?))[ \t]*(\r?\n?)\Z"
+)
+
+
+def polib_line(line: str) -> str:
+    """``line`` as polib is given it: a marker's words set apart from it, and a keyword whose strings start on
+    the next line given an empty one (``msgid ""``), which msgfmt reads alike."""
+    if "#" in line[:3] or line.lstrip(" \t#~")[:3] == "msg":
+        line = _UNSPACED_MARKER.sub(r"\1\2 ", line, count=1)
+        line = _BARE_KEYWORD.sub(r'\1 ""\2', line, count=1)
+    return line
 
 
 class PolibRules:
@@ -118,6 +135,7 @@ class PolibRules:
         return self._refused
 
     def _line(self, i: int, line: str) -> None:
+        line = polib_line(line)
         tokens = line.split(None, 2)
         self._last_token, self._last_line = tokens[0], i
         if tokens[0] == "#~|":

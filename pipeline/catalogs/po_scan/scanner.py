@@ -23,6 +23,8 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 # What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
 # (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
 _ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
+# A quote that no quote closes: a string left open at the end of its line.
+_OPEN_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?')
 _BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\" \\\\, octal and \\x hex)'
 # A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
@@ -124,23 +126,36 @@ class _Scanner:
         self.previous: str | None = None
         self.previous_obsolete = False
         self.interrupted: int | None = None  # a comment's line between the previous strings and their msgid
+        # A keyword whose strings start on the next line ("msgid" alone, as msgfmt's lexer reads it), until its
+        # first string: its line and name.
+        self.bare: tuple[int, str] | None = None
+        self.bare_comment: int | None = None  # a comment's line after it, which msgfmt skips
         self.rules = PolibRules(path)
+        self.count = 0  # the lines of the text being read
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
     def read(self, text: str, lines: Sequence[str]) -> Scanned:
         """Every entry of ``text`` (``lines``); a :class:`CatalogError` at the first line gettext would refuse."""
-        count = len(lines)
+        count = self.count = len(lines)
         fast = text.count("\n") == count  # the fast path counts lines by newlines
         self._block = blocks.pattern(text)
         i, at = 0, 0  # the line read next, and where it starts in ``text``
         while i < count:
-            if fast and self.state in (None, "msgstr") and self.previous is None and self.rules.may_start_entry():
+            if (
+                fast
+                and self.state in (None, "msgstr")
+                and self.previous is None
+                and self.bare is None
+                and self.rules.may_start_entry()
+            ):
                 i, at = self._entries(text, i, at)
                 if i == count:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
+        if self.bare is not None:
+            raise self._without_string(count)  # msgfmt's end of file: the line after the last one
         if self.state in ("msgid", "msgid_plural"):
             raise self._missing_msgstr()
         if self.state == "msgctxt":
@@ -184,6 +199,11 @@ class _Scanner:
                 self._previous(i, s[1:].strip(), obsolete=True)
                 return
         first = s[0]
+        if self.bare is not None and first != '"':
+            if first == "#" and not obsolete:  # msgfmt's lexer skips it: the next token's line is named
+                self.bare_comment = i
+                return
+            raise self._without_string(i)
         if first == "#":
             self._comment(i, s)
         elif first == '"':
@@ -206,6 +226,23 @@ class _Scanner:
     def _fail(self, i: int, reason: str) -> CatalogError:
         return CatalogError(str(self.path), reason, i + 1)
 
+    def _unquoted(self, i: int, string: str, reason: str) -> CatalogError:
+        """A string that is not properly quoted (``string``: what follows its keyword, or the line).
+
+        One left open (a quote, then no closing one before the line ends) is named where msgfmt names it:
+        at the next line, where its lexer is when it meets the line's end ("end-of-line within string").
+        """
+        if _OPEN_STRING.fullmatch(string) and i + 1 < self.count:
+            return self._fail(i + 1, f"a string not closed on line {i + 1}, which msgfmt refuses")
+        return self._fail(i, reason)
+
+    def _without_string(self, i: int) -> CatalogError:
+        """A keyword alone on its line (its strings may follow on the next ones) that no string follows."""
+        assert self.bare is not None
+        return self._fail(
+            i, f"{self.bare[1]} without a string after it (line {self.bare[0] + 1}), which msgfmt refuses"
+        )
+
     def _missing_msgstr(self) -> CatalogError:
         """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""
         assert self.entry is not None and self.entry.msgid_line is not None
@@ -227,13 +264,14 @@ class _Scanner:
             self._previous(i, s[2:].strip(), obsolete=False)
         elif self.previous is not None and self.interrupted is None:
             self.interrupted = i  # refused at the line msgfmt names, the msgctxt or msgid after it
+        # A marker may have its words right after it ("#,fuzzy", "#.note"), as msgfmt reads them.
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
-            if len(s.split(None, 1)) > 1:  # polib reads flags from "#, a, b" (a bare "#," has none)
-                entry.flags.extend(flag.strip() for flag in s[3:].split(","))
-        elif s.startswith("#.") and len(s.split(None, 1)) > 1:
-            entry.comments.append(s[3:])
+            if s[2:].strip():  # polib reads flags from "#, a, b" (a bare "#," has none)
+                entry.flags.extend(flag.strip() for flag in s[2:].split(","))
+        elif s.startswith("#.") and s[2:].strip():
+            entry.comments.append(s[3:] if s[2] in " \t" else s[2:])
         if not previous:
             entry.insert_at = i + 1
 
@@ -258,7 +296,7 @@ class _Scanner:
                 raise self._fail(i, f"#| {keyword} out of msgfmt's order (#| msgctxt, #| msgid, #| msgid_plural)")
             self.previous, string = keyword, string.strip()
         if not _STRING.fullmatch(string):
-            raise self._fail(i, "a previous string (#|) that is not a properly quoted string")
+            raise self._unquoted(i, string, "a previous string (#|) that is not a properly quoted string")
         if "\\" in string and "\\" in _ESCAPE.sub("", string):
             raise self._fail(i, _BAD_ESCAPE)
         self.previous_obsolete = obsolete
@@ -276,17 +314,20 @@ class _Scanner:
                 raise self._fail(i, "msgid_plural without msgid")
         else:
             self._msgstr(i, name)
-        if not _STRING.fullmatch(rest):
-            raise self._fail(i, f"{name} is not followed by a properly quoted string")
-        if "\\" in rest and "\\" in _ESCAPE.sub("", rest):
+        if not rest:  # its strings on the next lines, which msgfmt's lexer reads as the keyword's
+            self.bare = (i, name)
+        elif not _STRING.fullmatch(rest):
+            raise self._unquoted(i, rest, f"{name} is not followed by a properly quoted string")
+        elif "\\" in rest and "\\" in _ESCAPE.sub("", rest):
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
         self.state, self.key = base, name
         strings = self.entry.strings
         if name in strings:
-            strings[name].append(rest)
+            if rest:
+                strings[name].append(rest)
         else:
-            strings[name] = [rest]
+            strings[name] = [rest] if rest else []
             if name[-1] == "]":
                 self.entry.plural_forms.append(name)
 
@@ -336,10 +377,13 @@ class _Scanner:
         if self.state in (None, "comment"):
             raise self._fail(i, "string continuation outside an entry")
         if not _STRING.fullmatch(s):
-            raise self._fail(i, "continuation line is not a properly quoted string")
+            raise self._unquoted(i, s, "continuation line is not a properly quoted string")
         if "\\" in s and "\\" in _ESCAPE.sub("", s):
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
+        if self.bare_comment is not None:  # it would be lost from the entry's strings when they are written
+            raise self._fail(self.bare_comment, "a comment between a keyword and its string")
+        self.bare = None
         self.entry.strings.setdefault(self.key, []).append(s)
         if self.state == "msgstr":
             self.entry.msgstr_end = i + 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.catalogs import Reviewed, Unit, UnitState, read_catalog
-from pipeline.catalogs.xmltext import set_attributes
+from pipeline.catalogs.xliff.xmltext import set_attributes
 
 REVIEW = Path(__file__).resolve().parents[2] / "data" / "review"
 

@@ -20,7 +20,7 @@ kept for another look  state as it was; ``<note from="review">``   state as it w
 =====================  ==========================================  ===========================================
 
 ``signed-off`` and ``reviewed`` are the states each version names for a translation a reviewer
-approved; the reader (:mod:`pipeline.catalogs.xliff`) counts both as finished, as other tools do.
+approved; the reader (:mod:`pipeline.catalogs.xliff.catalog`) counts both as finished, as other tools do.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from pipeline.catalogs.base import Reviewed
-from pipeline.catalogs.xmltext import Span, escape_text, leading_indent, set_attributes
+from pipeline.catalogs.xliff.xmltext import Span, escape_text, leading_indent, set_attributes
 
 #: The ``from`` of the note a reviewer leaves on a 1.2 unit kept for another look.
 REVIEW_NOTE_FROM = "review"

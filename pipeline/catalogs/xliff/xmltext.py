@@ -79,7 +79,9 @@ def element_spans(text: str) -> list[Span]:
 
 def decode(data: bytes, declared: str | None) -> tuple[str, str]:
     """``(text, codec)`` such that ``text.encode(codec) == data``; ValueError when no codec gives that."""
-    if data.startswith(codecs.BOM_UTF16_LE):
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16 LE's, which starts its LE one
+        codec = "utf-32-le" if data.startswith(codecs.BOM_UTF32_LE) else "utf-32-be"
+    elif data.startswith(codecs.BOM_UTF16_LE):
         codec = "utf-16-le"  # explicit byte order keeps the BOM as a character, so it is written back as read
     elif data.startswith(codecs.BOM_UTF16_BE):
         codec = "utf-16-be"

@@ -19,12 +19,18 @@ result that is not well-formed or whose inline elements (name and id) differ fro
 A 2.x segment that starts inside a ``translate="no"`` span opened by an earlier segment is not a
 unit: its own text cannot say which part of it is protected.
 
-Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xmltext`:
+Write-back splices into the original text at positions found by :mod:`pipeline.catalogs.xliff.xmltext`:
 with no translations the output is the input, byte for byte; otherwise only the targets written
 (created after ``</source>``, or ``</seg-source>`` in 1.2, with the source's indentation, or filled
 when present but empty) and the state attributes below change. A non-empty target is never read
 as untranslated, whatever its state (somebody wrote it), so the run never sends it; rewriting one
 is left to the run's provenance check (an untouched machine translation of an older run).
+
+Plural groups. translate-toolkit (po2xliff) and Qt (lconvert) write a gettext plural entry as a 1.2
+``<group restype="x-gettext-plurals">`` of trans-units, one per target form: the group is one plural
+unit, its sources the first form's and the second's (singular and plural), its targets the forms'
+(:mod:`pipeline.catalogs.xliff.units`), so that a run translates each form from the source it stands
+for, as it does a PO plural entry. A group some of whose forms are filled is left for a human.
 
 States written (``mark_fuzzy`` true / false):
 
@@ -50,8 +56,9 @@ from lxml import etree
 
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.keyed import KeyedSources, keyed_sources
-from pipeline.catalogs.xliff_edits import Edit, Place, notes_at, reviewed_edits
-from pipeline.catalogs.xmltext import (
+from pipeline.catalogs.xliff.edits import Edit, Place, notes_at, reviewed_edits
+from pipeline.catalogs.xliff.units import NS_2, NS_12, NS_22, REVIEW_SUBSTATE, Found, found_units, one_language
+from pipeline.catalogs.xliff.xmltext import (
     Span,
     decode,
     element_spans,
@@ -62,30 +69,14 @@ from pipeline.catalogs.xmltext import (
 )
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
-from pipeline.limits import DEFAULT_PROFILES, limits_2, limits_12, profiles_of
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
 from pipeline.plural_rules import PluralRule
 from pipeline.safexml import UnsafeXmlError, parse
 
-NS_12 = "urn:oasis:names:tc:xliff:document:1.2"
-NS_2 = "urn:oasis:names:tc:xliff:document:2.0"  # 2.1 keeps the 2.0 namespace
-NS_22 = "urn:oasis:names:tc:xliff:document:2.2"  # 2.2 has its own, for the same core elements
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 MT_QUALIFIER_12 = "leveraged-mt"
-REVIEW_SUBSTATE = "pipeline:needs-review"
 MT_SUBSTATE = "pipeline:mt"
 
-_UNFINISHED_12 = frozenset(
-    {
-        "new",
-        "needs-translation",
-        "needs-adaptation",
-        "needs-l10n",
-        "needs-review-translation",
-        "needs-review-adaptation",
-        "needs-review-l10n",
-    }
-)
 _NOT_STARTED = frozenset({"new", "needs-translation", "initial"})  # 1.2 on the target, 2.x on the segment
 SYMFONY_NEW_PREFIX = "__"  # what Symfony's ``translation:extract`` puts before a new message's source
 # Characters XML 1.0 cannot hold, even as references (and lone surrogates, which no encoding can).
@@ -96,8 +87,7 @@ class XliffCatalog:
     """A parsed XLIFF file and everything needed to write targets back into it."""
 
     format = "xliff"
-    warnings: tuple[str, ...] = ()  # the reader refuses what it cannot read faithfully; nothing to warn about
-    plural: PluralRule | None = None  # XLIFF units are never plural here
+    plural: PluralRule | None = None  # no rule in the file: a plural group's forms follow the language's
 
     def __init__(
         self,
@@ -107,10 +97,13 @@ class XliffCatalog:
         version: str,
         language: str | None,
         units: tuple[Unit, ...],
-        places: tuple[Place, ...],
+        places: tuple[tuple[Place, ...], ...],
         names: tuple[str | None, ...],
     ) -> None:
         self.path = path
+        #: what the reader left out (a unit without a source; :func:`read_xliff` says it); what it cannot
+        #: read faithfully it refuses
+        self.warnings: tuple[str, ...] = ()
         self.version = version
         self.units = units
         #: per unit, the name a program looks its message up by where the file gives one: a 1.2
@@ -119,7 +112,7 @@ class XliffCatalog:
         self._language = language
         self._text = text
         self._codec = codec
-        self._places = places
+        self._places = places  # per unit, where each of its target forms lives
 
     def positions(self, *states: UnitState) -> list[int]:
         """The positions of the units in any of ``states``, in file order."""
@@ -150,10 +143,23 @@ class XliffCatalog:
         For sources that are keys (``registration.title``): the run translates, checks and records
         the text the key stands for; what is written back is the same file with targets added.
         """
-        units = tuple(u._replace(sources=(sources[u.position],)) if u.position in sources else u for u in self.units)
-        return XliffCatalog(
-            self.path, self._text, self._codec, self.version, self._language, units, self._places, self.names
+        # a plural group's forms are never keys: its sources are gettext's singular and plural
+        units = tuple(
+            u._replace(sources=(sources[u.position],)) if u.position in sources and not u.plural else u
+            for u in self.units
         )
+        catalog = XliffCatalog(
+            self.path,
+            self._text,
+            self._codec,
+            self.version,
+            self._language,
+            units,
+            self._places,
+            self.names,
+        )
+        catalog.warnings = self.warnings
+        return catalog
 
     def write_problem(self, text: str, index: int | None = None) -> str | None:
         """Why ``text`` cannot be written as the target of unit ``index``, or None when it can."""
@@ -162,7 +168,12 @@ class XliffCatalog:
             return f"translation contains the character U+{ord(bad.group()):04X}, which XML cannot hold"
         if index is None:
             return None
-        place = self._places[index]
+        # Any form of a plural group may be the one: each is held to the markup its own source has.
+        problems = [self._markup_problem(index, text, place) for place in self._places[index]]
+        return None if None in problems else problems[0]
+
+    def _markup_problem(self, index: int, text: str, place: Place) -> str | None:
+        """Why ``text`` cannot be written as unit ``index``'s target at ``place`` (its markup), or None when it can."""
         content = self._content(index, text)
         wrapper = "".join(f' xmlns{":" + p if p else ""}="{escape_attribute(uri)}"' for p, uri in place.namespaces)
         try:
@@ -199,13 +210,16 @@ class XliffCatalog:
         edits: list[Edit] = []
         review = review or {}
         for index, forms in translations.items():
-            if len(forms) != 1:
-                raise ValueError(f"unit {index} of {self.path} takes one target, got {len(forms)}")
-            problem = self.write_problem(forms[0], index)
-            if problem:
-                raise ValueError(f"unit {index} of {self.path}: {problem}")
-            place, content = self._places[index], self._content(index, forms[0])
-            edits.extend(self._edits(place, content, mark_fuzzy or index in review, index in review))
+            places = self._places[index]
+            if len(forms) != len(places):
+                raise ValueError(f"unit {index} of {self.path} takes {_targets(len(places))}, got {len(forms)}")
+            for form, place in zip(forms, places, strict=True):
+                problem = self.write_problem(form) or self._markup_problem(index, form, place)
+                if problem:
+                    raise ValueError(f"unit {index} of {self.path}: {problem}")
+                content = self._content(index, form)
+                edits.extend(self._edits(place, content, mark_fuzzy or index in review, index in review))
+            place = places[-1]  # a note follows the last form's target
             if index in review and place.segment is None:
                 name = f"{place.source.prefix}note"
                 note = f'{place.indent}<{name} from="pipeline">{escape_text(_NOT_XML.sub(" ", review[index]))}</{name}>'
@@ -214,20 +228,29 @@ class XliffCatalog:
         return self._spliced(edits)
 
     def render_reviewed(self, decisions: Mapping[int, Reviewed]) -> bytes:
-        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff_edits`)."""
+        """The file's bytes with a reviewer's ``decisions`` written in (:mod:`pipeline.catalogs.xliff.edits`)."""
         edits: list[Edit] = []
         for index, decision in decisions.items():
-            content = None
-            if decision.targets is not None:
-                if len(decision.targets) != 1:
-                    raise ValueError(f"unit {index} of {self.path} takes one target, got {len(decision.targets)}")
-                problem = self.write_problem(decision.targets[0], index) if decision.targets[0] else None
-                if problem:
-                    raise ValueError(f"unit {index} of {self.path}: {problem}")
-                content = self._content(index, decision.targets[0])
+            places = self._places[index]
+            if decision.targets is not None and len(decision.targets) != len(places):
+                raise ValueError(
+                    f"unit {index} of {self.path} takes {_targets(len(places))}, got {len(decision.targets)}"
+                )
             if decision.note is not None:
                 decision = decision._replace(note=_NOT_XML.sub(" ", decision.note))
-            edits.extend(reviewed_edits(self._text, self._places[index], decision, content))
+            for form, place in enumerate(places):
+                content = None
+                if decision.targets is not None and decision.targets[form]:
+                    text = decision.targets[form]
+                    problem = self.write_problem(text) or self._markup_problem(index, text, place)
+                    if problem:
+                        raise ValueError(f"unit {index} of {self.path}: {problem}")
+                    content = self._content(index, text)
+                elif decision.targets is not None:
+                    content = ""
+                if decision.pending and form:
+                    continue  # a note kept for another look is written once, after the first form
+                edits.extend(reviewed_edits(self._text, place, decision, content))
         return self._spliced(edits)
 
     def _spliced(self, edits: list[Edit]) -> bytes:
@@ -244,7 +267,12 @@ class XliffCatalog:
     def _content(self, index: int, translation: str) -> str:
         """The target's inner XML: the source's markup pieces verbatim, everything else escaped."""
         unit = self.units[index]
-        markup = {ph.text for ph in protect(unit.sources[0], unit.flags).placeholders if re.search("[<>&]", ph.text)}
+        markup = {
+            ph.text
+            for source in unit.sources  # a plural group's: the singular's and the plural's
+            for ph in protect(source, unit.flags).placeholders
+            if re.search("[<>&]", ph.text)
+        }
         if not markup:
             return escape_text(translation)
         pattern = re.compile("|".join(re.escape(m) for m in sorted(markup, key=len, reverse=True)))
@@ -309,44 +337,66 @@ def read_xliff(path: Path, data: bytes | None = None) -> XliffCatalog:
         )
     text, codec, located = _located(where, data, tree)
     version = root.get("version", "")
-    if name.namespace == NS_12:
-        found = list(_units_12(where, root))
-        language = _one_language(where, root, "target-language")
-    else:
-        found = list(_units_2(where, root))
-        language = root.get("trgLang") or None
+    found, warnings = found_units(root)
+    language = one_language(where, root, "target-language") if name.namespace == NS_12 else root.get("trgLang") or None
     units: list[Unit] = []
-    places: list[Place] = []
+    places: list[tuple[Place, ...]] = []
     names: list[str | None] = []
-    for source, target, segment, after, notes, finished, limits, unit_name in found:
-        source_span = located[source]
-        inner = text[source_span.open_end : source_span.close_start]
-        if not inner.strip():
+    for forms, plural in found:
+        read = [_form(text, located, form) for form in forms]
+        sources = tuple(inner for inner, *_ in read)
+        if not any(inner.strip() for inner in sources):
             continue
-        target_span = located[target] if target is not None else None
-        target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
-        if not target_inner.strip() or _stand_in(source, target, segment, inner, target_inner):
-            state, target_inner = UnitState.UNTRANSLATED, ""
+        targets = tuple(target for _, target, _, _ in read)
+        done = [state for _, target, state, _ in read if target]
+        if not done:
+            state = UnitState.UNTRANSLATED
+        elif len(done) < len(read):
+            state = UnitState.PARTIAL  # a plural group some of whose forms were translated: left for a human
         else:
-            state = UnitState.TRANSLATED if finished else UnitState.FUZZY
+            state = UnitState.FUZZY if UnitState.FUZZY in done else UnitState.TRANSLATED
+        _, _, _, _, notes, _, limits, unit_name = forms[0]
         flags = (XLIFF_INLINE, *limits)
-        units.append(Unit(len(units), source_span.line, (inner,), (target_inner,), 1, False, flags, None, notes, state))
+        line = read[0][3].source.line
+        # a plural unit's sources are gettext's: the singular (form 0's) and the plural (form 1's)
+        unit_sources = (sources[0], sources[min(1, len(sources) - 1)]) if plural else sources
+        units.append(Unit(len(units), line, unit_sources, targets, len(forms), plural, flags, None, notes, state))
         names.append(unit_name)
-        places.append(
-            Place(
-                source_span,
-                target_span,
-                located[segment] if segment is not None else None,
-                located[after].end,
-                leading_indent(text, source_span.start),
-                source.get(XML_SPACE),
-                tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
-                _inline_signature(source),
-                () if segment is not None else tuple(located[n] for n in _run_notes(source)),
-                None if segment is None else notes_at(segment, located, text),
-            )
-        )
-    return XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places), tuple(names))
+        places.append(tuple(place for *_, place in read))
+    catalog = XliffCatalog(path, text, codec, version, language, tuple(units), tuple(places), tuple(names))
+    catalog.warnings = warnings
+    return catalog
+
+
+def _targets(count: int) -> str:
+    return "one target" if count == 1 else f"{count} targets (a plural group's forms)"
+
+
+def _form(text: str, located: dict[etree._Element, Span], found: Found) -> tuple[str, str, UnitState, Place]:
+    """One target form of a unit: its source's inner XML, its target's ("" when there is nothing to keep), the
+    target's state, and where it lives."""
+    source, target, segment, after, _, finished, _, _ = found
+    source_span = located[source]
+    inner = text[source_span.open_end : source_span.close_start]
+    target_span = located[target] if target is not None else None
+    target_inner = text[target_span.open_end : target_span.close_start] if target_span else ""
+    if not target_inner.strip() or _stand_in(source, target, segment, inner, target_inner):
+        state, target_inner = UnitState.UNTRANSLATED, ""
+    else:
+        state = UnitState.TRANSLATED if finished else UnitState.FUZZY
+    place = Place(
+        source_span,
+        target_span,
+        located[segment] if segment is not None else None,
+        located[after].end,
+        leading_indent(text, source_span.start),
+        source.get(XML_SPACE),
+        tuple(sorted((p or "", uri) for p, uri in source.nsmap.items())),
+        _inline_signature(source),
+        () if segment is not None else tuple(located[n] for n in _run_notes(source)),
+        None if segment is None else notes_at(segment, located, text),
+    )
+    return inner, target_inner, state, place
 
 
 def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, str, dict[etree._Element, Span]]:
@@ -363,77 +413,6 @@ def _located(where: str, data: bytes, tree: etree._ElementTree) -> tuple[str, st
         if span.name != (f"{element.prefix}:" if element.prefix else "") + etree.QName(element).localname:
             raise CatalogError(where, "elements could not be located for faithful write-back", element.sourceline)
     return text, codec, dict(zip(elements, spans, strict=True))
-
-
-#: (source, target, segment, element a new target follows, notes, finished, length-limit flags, name)
-_Found = tuple[
-    etree._Element,
-    "etree._Element | None",
-    "etree._Element | None",
-    etree._Element,
-    str,
-    bool,
-    tuple[str, ...],
-    "str | None",
-]
-
-
-def _units_12(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, None, element a new target follows, notes, finished, limits, resname) per translatable
-    trans-unit."""
-    q = f"{{{NS_12}}}"
-    for unit in root.iter(f"{q}trans-unit"):
-        if not _translatable(unit):
-            continue
-        source = unit.find(f"{q}source")
-        if source is None:
-            raise CatalogError(where, "trans-unit without a source", unit.sourceline)
-        target = unit.find(f"{q}target")
-        seg_source = unit.find(f"{q}seg-source")
-        finished = target is not None and target.get("state") not in _UNFINISHED_12
-        yield (
-            source,
-            target,
-            None,
-            seg_source if seg_source is not None else source,
-            _notes(unit.findall(f"{q}note")),
-            finished,
-            limits_12(unit),
-            unit.get("resname") or None,
-        )
-
-
-def _units_2(where: str, root: etree._Element) -> Iterator[_Found]:
-    """(source, target, segment, source, notes, finished, limits, name) per segment of every translatable unit."""
-    q = f"{{{etree.QName(root).namespace}}}"
-    profiles = {file: profiles_of(file) for file in root.iterchildren(f"{q}file")}
-    for unit in root.iter(f"{q}unit"):
-        if not _translatable(unit):
-            continue
-        notes = _notes(unit.findall(f"{q}notes/{q}note"))
-        file = next(unit.iterancestors(f"{q}file"), None)
-        limits = limits_2(unit, profiles[file] if file is not None and file in profiles else DEFAULT_PROFILES)
-        open_spans: set[str] = set()  # ids of sm translate="no" whose em is still to come
-        for segment in unit.iterchildren(f"{q}segment", f"{q}ignorable"):
-            ignorable = etree.QName(segment).localname == "ignorable"
-            source = segment.find(f"{q}source")
-            if source is None:
-                if ignorable:
-                    continue
-                raise CatalogError(where, "segment without a source", segment.sourceline)
-            inside = bool(open_spans)
-            for marker in source.iter(f"{q}sm", f"{q}em"):
-                if etree.QName(marker).localname == "sm" and marker.get("translate") == "no":
-                    open_spans.add(marker.get("id", ""))
-                else:
-                    open_spans.discard(marker.get("startRef", ""))
-            # A segment that starts inside a translate="no" span (opened by an earlier segment's sm)
-            # cannot be protected from its own text alone: it is left as it is.
-            if inside or ignorable:
-                continue
-            state = segment.get("state", "initial")
-            finished = state != "initial" and segment.get("subState") != REVIEW_SUBSTATE
-            yield source, segment.find(f"{q}target"), segment, source, notes, finished, limits, unit.get("name") or None
 
 
 def _stand_in(
@@ -453,41 +432,10 @@ def _stand_in(
     return len(source) == len(target) == 0 and target.text == SYMFONY_NEW_PREFIX + (source.text or "")
 
 
-def _translatable(element: etree._Element) -> bool:
-    """The nearest ``translate`` attribute on the element or above it decides; the default is yes."""
-    for node in (element, *element.iterancestors()):
-        value = node.get("translate")
-        if value is not None:
-            return value != "no"
-    return True
-
-
 def _run_notes(source: etree._Element) -> list[etree._Element]:
     """The ``<note from="pipeline">`` of a 1.2 source's trans-unit: what a run wrote for the reviewer."""
     unit = source.getparent()
     return [] if unit is None else [n for n in unit.iterchildren(f"{{{NS_12}}}note") if n.get("from") == "pipeline"]
-
-
-def _notes(notes: list[etree._Element]) -> str:
-    return "\n".join(text for text in ("".join(n.itertext()).strip() for n in notes) if text)
-
-
-def _one_language(where: str, root: etree._Element, attribute: str) -> str | None:
-    """The target language all ``<file>`` elements agree on; a catalog cannot have two."""
-    seen: dict[str, int] = {}
-    for file in root.iterchildren(f"{{{NS_12}}}file"):
-        value = file.get(attribute)
-        if value:
-            seen.setdefault(value, file.sourceline or 0)
-    if len(seen) > 1:
-        names = ", ".join(seen)
-        raise CatalogError(
-            where,
-            f"the files in this catalog have different target languages ({names}); "
-            "split it into one catalog per language",
-            list(seen.values())[1],
-        )
-    return next(iter(seen), None)
 
 
 def _inline_signature(element: etree._Element) -> tuple[tuple[str, str], ...]:
