@@ -308,15 +308,25 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
 
 
-def names_as_in_source(source: str, target: Protected) -> Protected:
-    """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
-    make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
-    no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
+#: The quotes of other languages, and the straight quote each stands for where a ``<word>`` is judged.
+_STRAIGHT = str.maketrans("\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a", '"""""\'\'\'')
+_TYPOGRAPHIC = lazy_regex("[\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a]")
+
+
+def names_as_in_source(source: str, translation: str, target: Protected) -> Protected:
+    """``target`` (``translation`` protected) with each lone ``<word>`` it takes for code (``code-name``) made text
+    where the source's words make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated
+    "Verwendung: …" reads as no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the
+    source's metavariable. So is one in a command the translation quotes in its language's quotes, where the
+    source has straight ones (git's German ``„git add <Datei>...“`` for ``"git add <file>..."``)."""
     if not any(ph.kind == markup.CODE_NAME for ph in target.placeholders):
         return target  # most translations: no <word> at all
     code = CodeNames(source)
+    quoted = CodeNames(translation.translate(_STRAIGHT)) if _TYPOGRAPHIC().search(translation) else None
     text_names = {
-        str(ph.id): ph.text for ph in target.placeholders if ph.kind == markup.CODE_NAME and not code(ph.text)
+        str(ph.id): ph.text
+        for ph in target.placeholders
+        if ph.kind == markup.CODE_NAME and not (code(ph.text) and (quoted is None or quoted(ph.text)))
     }
     if not text_names:
         return target
