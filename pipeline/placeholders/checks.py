@@ -121,9 +121,10 @@ def _checked(
 #: letters (``<n>``), capitals and capitalized keys (``<MODULE_PATH>``, vim's ``<Enter>``), names with a digit,
 #: an underscore or a dot (``<i1>``, netbox's ``<app_label>``, ``<stdio.h>``), macros (``<PRIuMAX>``).
 _TRANSLATED_NAME = lazy_regex(r"<[a-z]{2,}(?:-[a-z]+)*>")
-#: What a translator writes in such a word's place: words of any script in angle brackets (``<Leertaste>``,
-#: ``<nom de fichier>``, ``<опции-rev-list>``), no digit, underscore nor dot (``<stdio.h>`` is code).
-_STAND_IN = lazy_regex(r"<[^\W\d_]+(?:[ -][^\W\d_]+)*>")
+#: What a translator writes in such a word's place: words of any script in angle brackets, joined by a space,
+#: a hyphen or an underscore (``<Leertaste>``, ``<nom de fichier>``, ``<опции-rev-list>``, git's Swedish
+#: ``<nytt_grennamn>``), no digit nor dot (``<stdio.h>`` is code).
+_STAND_IN = lazy_regex(r"<[^\W\d_]+(?:[ _-][^\W\d_]+)*>")
 
 
 def _without_translated_names(
