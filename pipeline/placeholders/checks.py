@@ -27,6 +27,7 @@ from typing import NamedTuple
 from pipeline.model import Severity
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
+from pipeline.placeholders.code_names import without_translated_names
 from pipeline.placeholders.grammars import FORMATS, check_entry, grammar, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
@@ -102,7 +103,7 @@ def _checked(
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
-        judged_src, judged_tgt = _without_translated_names(src.placeholders, tgt.placeholders, target)
+        judged_src, judged_tgt = without_translated_names(src.placeholders, tgt.placeholders, target)
         problems.extend(_placeholder_problems(judged_src, judged_tgt, strict, style))
     touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
     if touching is not None:
@@ -112,43 +113,6 @@ def _checked(
     elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
         problems.append(warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
     return tuple(problems)
-
-
-#: A lone ``<word>`` of the shape human translators translate: a small-letter word or compound of two letters
-#: or more (git's ``<upstream>``, ``<rev-opts>``, dpkg's ``<directory>``, dselect's ``<space>``). Across the
-#: sample's human catalogs such words are translated 5,908 times to 4,426 kept in dpkg, 8,405 to 1,521 in
-#: git, 292 to 8 in gcc, 79 to 11 in coreutils and 40 to 4 in gnome-shell. What they keep stays code: single
-#: letters (``<n>``), capitals and capitalized keys (``<MODULE_PATH>``, vim's ``<Enter>``), names with a digit,
-#: an underscore or a dot (``<i1>``, netbox's ``<app_label>``, ``<stdio.h>``), macros (``<PRIuMAX>``).
-_TRANSLATED_NAME = lazy_regex(r"<[a-z]{2,}(?:-[a-z]+)*>")
-#: What a translator writes in such a word's place: words of any script in angle brackets, joined by a space,
-#: a hyphen or an underscore (``<Leertaste>``, ``<nom de fichier>``, ``<опции-rev-list>``, git's Swedish
-#: ``<nytt_grennamn>``), no digit nor dot (``<stdio.h>`` is code).
-_STAND_IN = lazy_regex(r"<[^\W\d_]+(?:[ _-][^\W\d_]+)*>")
-
-
-def _without_translated_names(
-    source: Sequence[Placeholder], target: Sequence[Placeholder], translation: str
-) -> tuple[Sequence[Placeholder], Sequence[Placeholder]]:
-    """``source`` and ``target`` less each lone ``<word>`` a human translated: each of :data:`_TRANSLATED_NAME`'s
-    shape that the translation leaves out, where it writes as many words in angle brackets the source has not
-    (``--%s needs <name>``, dpkg's French ``--%s a besoin de <nom>``). The engine never sees them (they are
-    protected); a translator who writes them in their language is not warned about it."""
-    gone = [
-        ph
-        for ph in source
-        if ph.kind == markup.CODE_NAME and ph.text not in translation and _TRANSLATED_NAME().fullmatch(ph.text)
-    ]
-    if not gone:
-        return source, target  # most translations
-    theirs = {ph.text for ph in source}
-    stand_ins = {m.group() for m in _STAND_IN().finditer(translation)} - theirs
-    if sum(translation.count(name) for name in stand_ins) < len(gone):
-        return source, target
-    return (
-        [ph for ph in source if ph not in gone],
-        [ph for ph in target if not (ph.kind == markup.CODE_NAME and ph.text in stand_ins)],
-    )
 
 
 def format_problems(

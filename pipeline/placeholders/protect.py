@@ -30,9 +30,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.patterns import lazy_regex
-from pipeline.placeholders import grammar, icu, icu_plurals, keywords, kinds, markup, synopsis
+from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import grammars_for, parse
-from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs
+from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs, tagged_interpolations
 from pipeline.segments import Placeholder, Protected
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     if grammars:
         directives, valid = _directives(core, grammars)
     if "%{" in core and outer:  # Ruby's and Elixir's %{<b>} unflagged: the whole interpolation, the tag in it
-        directives = _tagged_interpolations(core, directives)
+        directives = tagged_interpolations(core, directives)
     fixed, ordered_outer, outer = beside_outer(core, directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
@@ -244,7 +244,7 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
         for command_kind, words in (
             (synopsis.KIND, synopsis.command_words(core)),
             (synopsis.QUOTED_KIND, synopsis.quoted_command(core)),
-            (keywords.KIND, keywords.spans(core)),
+            (synopsis.PROGRAM_WORD_KIND, synopsis.program_words(core)),
         ):
             fixed += [
                 (start, end, command_kind, False)
@@ -253,21 +253,6 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             ]
     fixed.sort()
     return code_runs(core, _with_regex_kinds(core, fixed)) if triggered else fixed
-
-
-_TAGGED_INTERPOLATION = lazy_regex(r"%\{[^{}\n%]*<[^{}\n]*\}")
-
-
-def _tagged_interpolations(core: str, directives: list[_Span]) -> list[_Span]:
-    """``directives`` with every ``%{…}`` of ``core`` that holds a tag and no directive holds: Ruby's ``format``
-    and Elixir's gettext read its name up to the brace, whatever it holds (a flag's grammar says so too)."""
-    taken = Disjoint.of((s, e) for s, e, _, _ in directives)
-    found = [
-        (m.start(), m.end(), "ruby-named", False)
-        for m in _TAGGED_INTERPOLATION().finditer(core)
-        if not taken.overlaps(m.start(), m.end())
-    ]
-    return sorted(directives + found) if found else directives
 
 
 def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
