@@ -27,6 +27,7 @@ from typing import NamedTuple
 from pipeline.model import Severity
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
+from pipeline.placeholders.code_names import without_translated_names
 from pipeline.placeholders.grammars import FORMATS, check_entry, grammar, grammars_for, parse
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
@@ -98,11 +99,12 @@ def _checked(
     if "{" in source and "{" in target:  # a plural's cases are the target's: each is held to the source's own
         held = icu_plurals.held_to_cases(source, target)  # or, one the source lacks, to its "other"
         src = src if held == source else protect(held, flags)
-    tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, tgt)))
+    tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, target, tgt)))
     problems.extend(_stray_problems(source, target, flags))
     if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
-        problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
+        judged_src, judged_tgt = without_translated_names(src.placeholders, tgt.placeholders, target)
+        problems.extend(_placeholder_problems(judged_src, judged_tgt, strict, style))
     touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
     if touching is not None:
         problems.append(warning(touching, Rule.PLACEHOLDER))
@@ -318,7 +320,7 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 _CODE_KINDS = frozenset(
     """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
     fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
-    file-glob glued-file-name code-name escaped-brace escape-sequence brace-set""".split()
+    file-glob glued-file-name code-name escaped-brace escape-sequence brace-set program-word at-name""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.

@@ -3,17 +3,24 @@
 A ``<word>`` that is no markup (:func:`pipeline.placeholders.markup.is_markup`) is code where a program
 reads it as it is: a header file, a key of vim's, a file the text also names, an element named in
 prose. It is a metavariable (``Usage: cp <source> <dest>``) or a shown value (``<unspecified>``)
-otherwise, which translators translate (:class:`CodeNames`).
+otherwise, which translators translate (:class:`CodeNames`). Judging a human translation, a ``<word>`` of the
+shape translators translate that one wrote in their language is not warned about
+(:func:`without_translated_names`).
 """
 
 from __future__ import annotations
 
 import functools
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from pipeline.patterns import lazy_regex
+from pipeline.segments import Placeholder
 
-__all__ = ["CodeNames"]
+__all__ = ["CODE_NAME", "CodeNames", "without_translated_names"]
+
+#: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
+CODE_NAME = "code-name"
 
 #: Vim's key notation, spelt as vim spells it (``<Enter>``, ``<CR>``, ``<C-W>``; ``<end>`` is a
 #: metavariable), and the expansions of its command line (``<sfile>``): what its users type as it is.
@@ -150,3 +157,40 @@ def _boundary(text: str, at: int) -> bool:
     """``\\b`` at ``at``: a word character on one side only."""
     before = at > 0 and _WORD_CHAR().match(text, at - 1) is not None
     return before != (at < len(text) and _WORD_CHAR().match(text, at) is not None)
+
+
+#: A lone ``<word>`` of the shape human translators translate: a small-letter word or compound of two letters
+#: or more (git's ``<upstream>``, ``<rev-opts>``, dpkg's ``<directory>``, dselect's ``<space>``). Across the
+#: sample's human catalogs such words are translated 5,908 times to 4,426 kept in dpkg, 8,405 to 1,521 in
+#: git, 292 to 8 in gcc, 79 to 11 in coreutils and 40 to 4 in gnome-shell. What they keep stays code: single
+#: letters (``<n>``), capitals and capitalized keys (``<MODULE_PATH>``, vim's ``<Enter>``), names with a digit,
+#: an underscore or a dot (``<i1>``, netbox's ``<app_label>``, ``<stdio.h>``), macros (``<PRIuMAX>``).
+_TRANSLATED_NAME = lazy_regex(r"<[a-z]{2,}(?:-[a-z]+)*>")
+#: What a translator writes in such a word's place: words of any script in angle brackets, joined by a space,
+#: a hyphen or an underscore (``<Leertaste>``, ``<nom de fichier>``, ``<опции-rev-list>``, git's Swedish
+#: ``<nytt_grennamn>``), no digit nor dot (``<stdio.h>`` is code).
+_STAND_IN = lazy_regex(r"<[^\W\d_]+(?:[ _-][^\W\d_]+)*>")
+
+
+def without_translated_names(
+    source: Sequence[Placeholder], target: Sequence[Placeholder], translation: str
+) -> tuple[Sequence[Placeholder], Sequence[Placeholder]]:
+    """``source`` and ``target`` less each lone ``<word>`` a human translated: each of :data:`_TRANSLATED_NAME`'s
+    shape that the translation leaves out, where it writes as many words in angle brackets the source has not
+    (``--%s needs <name>``, dpkg's French ``--%s a besoin de <nom>``). The engine never sees them (they are
+    protected); a translator who writes them in their language is not warned about it."""
+    gone = [
+        ph
+        for ph in source
+        if ph.kind == CODE_NAME and ph.text not in translation and _TRANSLATED_NAME().fullmatch(ph.text)
+    ]
+    if not gone:
+        return source, target  # most translations
+    theirs = {ph.text for ph in source}
+    stand_ins = {m.group() for m in _STAND_IN().finditer(translation)} - theirs
+    if sum(translation.count(name) for name in stand_ins) < len(gone):
+        return source, target
+    return (
+        [ph for ph in source if ph not in gone],
+        [ph for ph in target if not (ph.kind == CODE_NAME and ph.text in stand_ins)],
+    )

@@ -13,8 +13,9 @@ Khmer, Myanmar, Tibetan) may touch it.
 
 A usage synopsis is not a sentence either: ``git notes [--ref <notes-ref>] add`` reads its words in
 the one order the program parses them, and ``--ref [notes <notes-ref>]`` is another command line
-with every token intact. :func:`disordered` refuses an answer that moves a synopsis line's command
-among its options; the placeholders of prose keep the free order a translation needs.
+with every token intact, as ``'get --quotes gnucash-cli'`` is of a quoted command. :func:`disordered`
+refuses an answer that moves a synopsis line's or a quoted command's words among its options; the
+placeholders of prose keep the free order a translation needs.
 """
 
 import functools
@@ -43,6 +44,8 @@ _LABELS = {
     "protocol-command": "command",
     "command-synopsis": "command",
     "quoted-command": "command",
+    "program-word": "word",
+    "at-name": "name",
     "quoted-regex": "pattern",
     "build-macro": "build macro",
     "file-glob": "file pattern",
@@ -63,6 +66,12 @@ _NOBODY = Placeholder(0, "", "")
 _COMMAND = "command-synopsis"
 #: Kinds a synopsis line's command keeps on its either side.
 _SYNOPSIS = frozenset({_COMMAND, "option", "code-name"})
+#: A quoted command's words (``gnucash-cli`` and ``get`` of ``'gnucash-cli --quotes get <datafile>'``).
+_QUOTED = "quoted-command"
+_COMMANDS = frozenset({_COMMAND, _QUOTED})
+#: What stands between two placeholders of one quoted command (protected): a space, or metavariables, groups
+#: and capitals a space apart (``git rebase --onto <base> --force``).
+_IN_COMMAND = lazy_regex(r"[ ](?:(?:&lt;[^&\n]*?&gt;|\[[^\[\]\n]*\]|[A-Z][A-Z0-9_]*)(?:\.\.\.)?[ ])*")
 
 
 class _Source(NamedTuple):
@@ -104,8 +113,9 @@ def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     else:
         apart = {m.group(1): _neighbours(source, m, tokens) for m in _TAG_AT.finditer(source)}
         bracketed = {m.group(1) for m in _TAG_AT.finditer(source) if source.startswith("[", m.end())}
-    judged = '"/> [' in source or bool(macros) or any(ph.kind == _COMMAND for ph in protected.placeholders)
-    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, _lines(source, by_id, programs), judged)
+    judged = '"/> [' in source or bool(macros) or any(ph.kind in _COMMANDS for ph in protected.placeholders)
+    lines = _lines(source, by_id, programs) + _quoted_commands(source, by_id)
+    return _Source(by_id, kinds, macros, tokens, apart, bracketed, programs, lines, judged)
 
 
 def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> str | None:
@@ -153,14 +163,15 @@ def _directive_before(text: str, at: int) -> str:
 
 
 def disordered(protected: Protected, answer: str) -> str | None:
-    """Why an engine's ``answer`` moves a usage synopsis's command among its options, or None.
+    """Why an engine's ``answer`` moves a usage synopsis's or a quoted command's words among its options, or None.
 
     A synopsis line is a line of the source that holds a synopsis's command (``command-synopsis``),
     or whose first placeholder is followed by a bracket (``Usage: %s [<option>...]``, ``{0} [OPTIONS]``:
     the program's name): each such command keeps the options and names it had before it and after it
     (``write [--object-dir]`` never reads ``--object-dir [write]``). Options may change places among
     themselves, as translators of bash's synopses do when they rewrap them, and options of prose move
-    with the sentence.
+    with the sentence. A command quoted in a sentence is such a line of its own (``'gnucash-cli --quotes
+    get <datafile>'`` never reads ``'get --quotes gnucash-cli'``); the sentence around it moves freely.
     """
     src = _source(protected, False)
     if not src.lines:
@@ -173,7 +184,9 @@ def disordered(protected: Protected, answer: str) -> str | None:
             continue
         moved = _moved_head(heads, line, got)
         if moved is not None:
-            return f"command {src.by_id[moved].text!r} of the usage synopsis moved among its options"
+            head = src.by_id[moved]
+            where = "quoted command" if head.kind == _QUOTED else "usage synopsis"
+            return f"command {head.text!r} of the {where} moved among its options"
     return None
 
 
@@ -253,6 +266,37 @@ def _lines(text: str, by_id: dict[str, Placeholder], programs: set[str]) -> list
         elif ph.kind in _SYNOPSIS:
             line.append(m.group(1))
     return [(heads, line) for heads, line in lines if heads]
+
+
+def _quoted_commands(text: str, by_id: dict[str, Placeholder]) -> list[tuple[set[str], list[str]]]:
+    """Per quoted command of ``text`` (protected): its words, and the ids of its words and options in order. A
+    command line is typed in one order (``get --quotes gnucash-cli`` is another command), and its placeholders
+    stand one beside the other, nothing but spaces and metavariables between them."""
+    if not any(ph.kind == _QUOTED for ph in by_id.values()):
+        return []  # most texts
+    found: list[tuple[set[str], list[str]]] = []
+    heads: set[str] = set()
+    line: list[str] = []
+    end = -1
+    for m in _TAG_AT.finditer(text):
+        ph = by_id.get(m.group(1))
+        if ph is None or ph.kind not in _QUOTED_PARTS:
+            continue
+        if not line or _IN_COMMAND().fullmatch(text, end, m.start()) is None:
+            if heads and len(line) > 1:
+                found.append((heads, line))
+            heads, line = set(), []
+        line.append(m.group(1))
+        if ph.kind == _QUOTED:
+            heads.add(m.group(1))
+        end = m.end()
+    if heads and len(line) > 1:
+        found.append((heads, line))
+    return found
+
+
+#: The placeholders a quoted command is made of.
+_QUOTED_PARTS = frozenset({_QUOTED, "option"})
 
 
 def _programs(text: str, by_id: dict[str, Placeholder]) -> set[str]:

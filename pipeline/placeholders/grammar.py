@@ -18,6 +18,7 @@ from pipeline.patterns import lazy_regex
 __all__ = [
     "ARGUMENT_NAME",
     "AT_ABBREVIATION",
+    "AT_NAME",
     "BACKQUOTED",
     "BRACE_SET",
     "BRACKET_MARKUP",
@@ -399,6 +400,15 @@ AT_ABBREVIATION = r"""
     @[A-Za-z]                   # the code
     (?:s|_[A-Za-z0-9_]+)?       # the plural s, or the rest of a field's name: @b_size
     (?![\w@])                   # ending the word: "@media", "@GPG@" are not codes
+"""
+
+#: A name an ``@`` starts: roundup's form fields (``@action``, ``@template``, which its forms submit), Drupal's
+#: ``@count``, CSS's ``@media``. Three letters or digits at least after the ``@`` (e2fsck's ``@b`` and ``@bs`` are
+#: :data:`AT_ABBREVIATION`); not inside an address (``user@host``) nor after a ``%`` (Apple's ``%@``).
+AT_NAME = r"""
+    (?<![\w@%.+-])              # starting a word
+    @[a-z][a-z0-9]{2,}(?:_[a-z0-9]+)*
+    (?![\w@(]|\.\w)             # ending it: not a call's name (@selector()), nor a domain's (*@gmail.com)
 """
 
 #: The command a usage synopsis names: ``trap [-lp] [[arg] signal_spec ...]``, ``fc [-e ename] ... or fc -s

@@ -24,8 +24,11 @@ _KIND_PATTERNS: dict[str, str] = {
     "quoted-regex": grammar.QUOTED_REGEX,
     "build-macro": grammar.BUILD_MACRO,
     "url": grammar.URL,
-    "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
+    # A path glued before the address is part of it ("/" is a character of an address's local part): the
+    # path alone, found first, would leave the address as text (x/y.tar.gzme@x.org).
+    "email": r"(?<![\w.+/-])[\w.+/-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     "at-abbreviation": grammar.AT_ABBREVIATION,
+    "at-name": grammar.AT_NAME,
     "template": grammar.TEMPLATE,
     "ruby-named": grammar.RUBY_NAMED,
     # Before the printf kinds, or %size% would be %s + "ize%".
@@ -80,6 +83,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "build-macro": ("@",),
     "email": ("@",),
     "at-abbreviation": ("@",),
+    "at-name": ("@",),
     "template": ("{",),
     "ruby-named": ("%", "{"),
     "percent-named": ("%",),

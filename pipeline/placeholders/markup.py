@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
-from pipeline.placeholders.code_names import CodeNames
+from pipeline.placeholders.code_names import CODE_NAME, CodeNames
 from pipeline.segments import Placeholder
 
 __all__ = [
@@ -272,10 +272,6 @@ def is_markup(tag: str, closed: Callable[[], set[str]]) -> bool:
         return False
     closes = closed()  # HTML: roundup's "<html><head>…</head>\n<body>", whose end tags another string writes
     return name in closes or (bool(closes) and name in HTML_ELEMENTS)
-
-
-#: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
-CODE_NAME = "code-name"
 
 
 def _is_bracket_markup(tag: str, closed: Callable[[], set[str]]) -> bool:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar, icu, icu_plurals, kinds, markup, synopsis
 from pipeline.placeholders.grammars import grammars_for, parse
-from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs
+from pipeline.placeholders.runs import Disjoint, Span, beside_outer, code_runs, tagged_interpolations
 from pipeline.segments import Placeholder, Protected
 
 if TYPE_CHECKING:
@@ -226,6 +226,8 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
     valid = False
     if grammars:
         directives, valid = _directives(core, grammars)
+    if "%{" in core and outer:  # Ruby's and Elixir's %{<b>} unflagged: the whole interpolation, the tag in it
+        directives = tagged_interpolations(core, directives)
     fixed, ordered_outer, outer = beside_outer(core, directives, outer)
     if not valid:  # ICU structure, and unnumbered printf conversions that order the code they are in
         hidden = _blanked(core, outer)
@@ -238,10 +240,11 @@ def _spans(core: str, flags: tuple[str, ...], triggered: bool) -> list[_Span]:
             if any(_is_ordered("safe-printf", m.group()) for m in _SAFE_PRINTF().finditer(core, start, end)):
                 ordered_outer.add(i)
     fixed += [(start, end, kind, i in ordered_outer) for i, (start, end, kind) in enumerate(outer)]
-    if triggered:  # a usage synopsis's program and subcommands, and a quoted command, as a user types them
+    if triggered:  # a usage synopsis's program and subcommands, a quoted command, words a program reads as they are
         for command_kind, words in (
             (synopsis.KIND, synopsis.command_words(core)),
             (synopsis.QUOTED_KIND, synopsis.quoted_command(core)),
+            (synopsis.PROGRAM_WORD_KIND, synopsis.program_words(core)),
         ):
             fixed += [
                 (start, end, command_kind, False)

@@ -111,6 +111,21 @@ def beside_outer(
     return fixed, {new for new, old in enumerate(kept) if old in ordered_outer}, [outer[i] for i in kept]
 
 
+_TAGGED_INTERPOLATION = lazy_regex(r"%\{[^{}\n%]*<[^{}\n]*\}")
+
+
+def tagged_interpolations(core: str, directives: list[Span]) -> list[Span]:
+    """``directives`` with every ``%{…}`` of ``core`` that holds a tag and no directive holds: Ruby's ``format``
+    and Elixir's gettext read its name up to the brace, whatever it holds (a flag's grammar says so too)."""
+    taken = Disjoint.of((s, e) for s, e, _, _ in directives)
+    found = [
+        (m.start(), m.end(), "ruby-named", False)
+        for m in _TAGGED_INTERPOLATION().finditer(core)
+        if not taken.overlaps(m.start(), m.end())
+    ]
+    return sorted(directives + found) if found else directives
+
+
 def code_runs(core: str, spans: list[Span]) -> list[Span]:
     """``spans`` with every run of code written without a space, a name or path among it, made one span:
     moved apart, its parts would no longer name the file (``%(outdir)s`` far from ``/output.txt``)."""

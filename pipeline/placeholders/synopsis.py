@@ -23,7 +23,9 @@ Words of a sentence (``or``, ``use``, ``see`` ...) end the run: ``use [PATCH n/m
 patch`` is a sentence, and so is a label's ``usage: see the manual``.
 
 A command quoted in a sentence (``'gnucash-cli --quotes get <datafile>'``) has its words typed as they are
-too (:func:`quoted_command`). Judging a translation, its command words and its lone ``<word>``s are read
+too (:func:`quoted_command`), and so are the words roundup's and Plone's programs read where prose could
+stand (:func:`program_words`: a help list's topics, a keyword's name, a mail template's header names). Judging a
+translation, its command words and its lone ``<word>``s are read
 with the source's: a label translated reads as no usage line, yet holds the same command and
 metavariables (:func:`kept_in`, :func:`names_as_in_source`).
 """
@@ -37,13 +39,24 @@ from pipeline.placeholders import markup
 from pipeline.placeholders.code_names import CodeNames
 from pipeline.segments import Placeholder, Protected
 
-__all__ = ["KIND", "QUOTED_KIND", "command_words", "kept_in", "names_as_in_source", "quoted_command"]
+__all__ = [
+    "KIND",
+    "PROGRAM_WORD_KIND",
+    "QUOTED_KIND",
+    "command_words",
+    "kept_in",
+    "names_as_in_source",
+    "program_words",
+    "quoted_command",
+]
 
 #: The kind of the words' placeholder: the synopsis's command, which keeps its place among the options
 #: (:func:`pipeline.placeholders.glue.disordered`).
 KIND = "command-synopsis"
 #: The kind of a quoted command's program, words and options, up to a metavariable (:func:`quoted_command`).
 QUOTED_KIND = "quoted-command"
+#: The kind of a word a program reads where prose could stand (:func:`program_words`).
+PROGRAM_WORD_KIND = "program-word"
 
 #: Words of a sentence, which no program or subcommand is called.
 _STOP = (
@@ -308,15 +321,25 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
 
 
-def names_as_in_source(source: str, target: Protected) -> Protected:
-    """``target`` with each lone ``<word>`` it takes for code (``code-name``) made text where the source's words
-    make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated "Verwendung: …" reads as
-    no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the source's metavariable."""
+#: The quotes of other languages, and the straight quote each stands for where a ``<word>`` is judged.
+_STRAIGHT = str.maketrans("\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a", '"""""\'\'\'')
+_TYPOGRAPHIC = lazy_regex("[\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a]")
+
+
+def names_as_in_source(source: str, translation: str, target: Protected) -> Protected:
+    """``target`` (``translation`` protected) with each lone ``<word>`` it takes for code (``code-name``) made text
+    where the source's words make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated
+    "Verwendung: …" reads as no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the
+    source's metavariable. So is one in a command the translation quotes in its language's quotes, where the
+    source has straight ones (git's German ``„git add <Datei>...“`` for ``"git add <file>..."``)."""
     if not any(ph.kind == markup.CODE_NAME for ph in target.placeholders):
         return target  # most translations: no <word> at all
     code = CodeNames(source)
+    quoted = CodeNames(translation.translate(_STRAIGHT)) if _TYPOGRAPHIC().search(translation) else None
     text_names = {
-        str(ph.id): ph.text for ph in target.placeholders if ph.kind == markup.CODE_NAME and not code(ph.text)
+        str(ph.id): ph.text
+        for ph in target.placeholders
+        if ph.kind == markup.CODE_NAME and not (code(ph.text) and (quoted is None or quoted(ph.text)))
     }
     if not text_names:
         return target
@@ -334,3 +357,45 @@ def names_as_in_source(source: str, target: Protected) -> Protected:
         return f'<x id="{numbers[m.group(1)]}"/>'
 
     return Protected(_TAG().sub(renumbered, target.text), tuple(kept), target.prefix, target.suffix)
+
+
+#: A topic of an indented help list: the line's one word, then a column's spaces and ``--`` before the description.
+_HELP_TOPIC = lazy_regex(r"^[ \t]+([a-z][a-z0-9_-]*)[ \t]+--[ \t]+\S", re.MULTILINE)
+#: A keyword argument's name with its ``=``, opening a bracket, before a metavariable: ``[rounds=<integer>]``.
+_KEYWORD = lazy_regex(r"(?<=\[)[a-z][a-z0-9_-]*=(?=<[^<>\n]+>\])")
+#: The header names of mail that a template writes, as RFC 5322 and MIME spell them.
+_MAIL_HEADERS = (
+    r"(?:From|To|Cc|Bcc|Reply-To|Subject|Date|Sender|Message-ID|In-Reply-To|References|Return-Path"
+    r"|Content-Type|Content-Transfer-Encoding|MIME-Version|Precedence|X-[A-Za-z0-9-]+)"
+)
+#: Two header lines or more in a row, each a name, its colon and a value.
+_MAIL_BLOCK = lazy_regex(rf"^{_MAIL_HEADERS}:[ \t]+\S[^\n]*(?:\n{_MAIL_HEADERS}:[ \t]+\S[^\n]*)+", re.MULTILINE)
+_MAIL_NAME = lazy_regex(rf"^{_MAIL_HEADERS}:", re.MULTILINE)
+
+
+def program_words(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every word of ``text`` a program reads as it is, where prose could stand, in order.
+
+    Each was found translated on a published catalog, where a user then types a word the program does not know:
+
+    - the topics of an indented ``word -- description`` list (roundup's ``help``: ``commands  -- list
+      commands``, ``initopts  -- init command options``; its German translators keep them), two lines or more;
+    - a keyword argument's name before its metavariable in a bracket (roundup's ``[rounds=<integer>]``: the
+      ``<integer>`` is the translator's, ``rounds=`` the command line's);
+    - the header names of a mail template, two header lines in a row (Plone's ``From:``, ``To:``,
+      ``Subject:``, which its German translators keep); one label alone (pretix's ``Subject: {subject}``,
+      translated "Betreff:") is text for the reader.
+
+    (A form field's name, roundup's ``@action``, is a regex kind: :data:`pipeline.placeholders.grammar.AT_NAME`.)
+    """
+    found: list[tuple[int, int]] = []
+    if "--" in text and "\n" in text:
+        topics = [m.span(1) for m in _HELP_TOPIC().finditer(text)]
+        if len(topics) > 1:
+            found += topics
+    if "=<" in text:
+        found += [m.span() for m in _KEYWORD().finditer(text)]
+    if ":" in text and "\n" in text:
+        for block in _MAIL_BLOCK().finditer(text):
+            found += [m.span() for m in _MAIL_NAME().finditer(text, block.start(), block.end())]
+    return sorted(found)

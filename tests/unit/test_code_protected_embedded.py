@@ -276,10 +276,13 @@ def test_a_quoted_command_keeps_what_a_user_types_and_its_metavariables_are_tran
 
 
 def test_addresses_handles_macros_and_words_after_a_percent_stay_as_they_were() -> None:
-    """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word."""
+    """e2fsck's @-codes and %Iu are one letter after @ and two after %: nothing longer, nothing inside a word. A
+    longer name an @ starts is a name of its own (a handle, CSS's @media, roundup's form field @action)."""
     text = "Mail a@b.example or @jack about @media, %@ and @GPG@-agent: 50%less, 50%Discount, @-expanded"
     assert [(p.kind, p.text) for p in protect(text).placeholders] == [
         ("email", "a@b.example"),
+        ("at-name", "@jack"),
+        ("at-name", "@media"),
         ("safe-printf", "%@"),
         ("build-macro", "@GPG@"),
     ]
