@@ -298,7 +298,9 @@ class _Style(NamedTuple):
     :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
     """
 
-    date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
+    #: an unflagged strftime format, or no printf format at all ("Use%", or a flag that says so: glib's
+    #: no-c-format "Invalid %-encoding in URI"): its % are text
+    date_format: bool
     #: A flag's grammar reads the source: the flag says which format the program uses, so what other
     #: grammars guess (``{name}`` in a python-format entry) is the translator's to keep or not.
     flagged: bool
@@ -338,6 +340,7 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         _STRFTIME().search(source) is not None
         or _STRFTIME_ALT().search(target) is not None
         or _lone_percent(source, src)
+        or not _NOT_PRINTF.isdisjoint(flags)
     )
     return _Style(
         date_format=dates,
@@ -347,6 +350,11 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
         printf_agrees=agrees,
     )
+
+
+#: Flags by which the programmer says a text is no printf format, against xgettext's guess: no program
+#: passes it to printf, so its "%-e" is text (gettext then checks nothing either).
+_NOT_PRINTF = frozenset(f"no-{name}-format" for name in ("c", "objc", "python", "php", "perl", "tcl", "awk", "lua"))
 
 
 def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:
