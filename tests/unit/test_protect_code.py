@@ -71,6 +71,13 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("--scale", "option"), ("-O2", "option"), ("-q", "option"), ("--quiet", "option")],
         ),
+        # an option's spellings joined by a slash (util-linux's "-C/--counter %s", shadow's "the -g/--group
+        # option"), the long one too; util-linux's "+/-sectors" (plus or minus) is text
+        (
+            "no name for counter: -C/--counter %s, or --uid/--gid, +/-sectors",
+            ("c-format",),
+            [("-C/--counter", "option"), ("%s", "c-format"), ("--uid/--gid", "option")],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
         (
             "needs_extensions, conf.py, Dpkg::Shlibs, add_node(), phpMyAdmin",
