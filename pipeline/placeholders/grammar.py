@@ -205,6 +205,8 @@ OPTION = r"""
     )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
     (?:=[A-Za-z0-9_.:/-]+)?     # =value
+    (?:/--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*   # its other spellings after a slash: -g/--group,
+                                # --uid/--gid (util-linux, shadow); "+/-sectors" starts no option
 """
 
 #: Shell brace expansion of names a program reads: util-linux's ``{LABEL,UUID,PARTUUID,PARTLABEL}=<value>``,
