@@ -60,6 +60,10 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             [("%r", "percent-directive"), ("%s", "safe-printf"), ("%d", "safe-printf"), ("%R", "percent-directive")],
         ),
         ("Conference: {event_title}", ("python-format",), [("{event_title}", "safe-brace")]),
+        # xfce4-panel's clock (no-c-format): "%0 will be replaced with the preceding hour, %1 with the coming
+        # hour"; a percent of 100%, or 0 %, is text
+        ("%0 o'clock, twenty to %1", ("no-c-format",), [("%0", "qt-numbered"), ("%1", "qt-numbered")]),
+        ("100% or 0 % off", (), []),
         ("#{id, number} of { limit }", (), [("{id, number}", "icu-arg"), ("{ limit }", "icu-arg")]),
         # code of other programs
         ("use %<auto{x}%> here", ("gcc-internal-format",), [("%<auto{x}%>", "quoted-code")]),
