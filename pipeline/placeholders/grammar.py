@@ -156,9 +156,10 @@ PERCENT_DIRECTIVE = r"""
     | %\([^()\s]{1,40}\)[A-Za-z] # a mapping key with any conversion: bash's printf %(fmt)T, Python's %(x)r
 """
 
-#: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag: a
-#: ``%`` and a digit other than 0 is no text a reader writes.
-QT_NUMBERED = r"""%L?[1-9][0-9]?(?![0-9])"""
+#: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag, and
+#: the ``%0`` of programs that count from 0 (xfce4-panel's clock: "%0 o'clock", "twenty to %1"): a ``%``
+#: and a digit is no text a reader writes ("100%" and "0 %" are text; "%05d" is printf's).
+QT_NUMBERED = r"""%L?(?:0|[1-9][0-9]?)(?![0-9])"""
 
 #: Qt's plural count: ``%n``, and ``%Ln`` for the count written with the locale's digits.
 QT_COUNT = r"""%L?n(?![A-Za-z])"""

@@ -64,6 +64,7 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # hour"; a percent of 100%, or 0 %, is text
         ("%0 o'clock, twenty to %1", ("no-c-format",), [("%0", "qt-numbered"), ("%1", "qt-numbered")]),
         ("100% or 0 % off", (), []),
+        ("Access: (%04a) or %05d", (), [("%04a", "percent-directive"), ("%05d", "safe-printf")]),  # stat's, printf's
         ("#{id, number} of { limit }", (), [("{id, number}", "icu-arg"), ("{ limit }", "icu-arg")]),
         # code of other programs
         ("use %<auto{x}%> here", ("gcc-internal-format",), [("%<auto{x}%>", "quoted-code")]),
