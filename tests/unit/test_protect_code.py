@@ -83,6 +83,24 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ("c-format",),
             [("-C/--counter", "option"), ("%s", "c-format"), ("--uid/--gid", "option")],
         ),
+        # the values an option takes, listed after its "=" (util-linux's lsns, GCC's --help) or after its
+        # prefix (util-linux's chrt): words a program reads, which their translators keep
+        ("--tree={parent|owner} is unsupported for your system", (), [("--tree={parent|owner}", "option")]),
+        (
+            "-fvisibility=[private|protected|public|package]\tSet the default symbol visibility.",
+            (),
+            [("-fvisibility=[private|protected|public|package]", "option"), ("\t", "control")],
+        ),
+        (
+            "-msdata=[none,data,sysv,eabi] or --bytes=[-]NUM",
+            (),
+            [("-msdata=[none,data,sysv,eabi]", "option"), ("--bytes", "option")],
+        ),
+        (
+            "--sched-{runtime,deadline,period} options are supported",
+            ("c-format",),
+            [("--sched-{runtime,deadline,period}", "brace-set")],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
         (
             "needs_extensions, conf.py, Dpkg::Shlibs, add_node(), phpMyAdmin",
