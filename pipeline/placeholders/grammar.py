@@ -205,7 +205,10 @@ OPTION = r"""
       |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
-    (?:=[A-Za-z0-9_.:/-]+)?     # =value
+    (?:=(?:[A-Za-z0-9_.:/-]+    # =value
+      |\{[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\}   # or the values it takes, which a program reads:
+      |\[[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\]   #   --tree={parent|owner}, -msdata=[none,data,sysv]
+    ))?
     (?:/--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*   # its other spellings after a slash: -g/--group,
                                 # --uid/--gid (util-linux, shadow); "+/-sectors" starts no option
 """
@@ -214,7 +217,8 @@ OPTION = r"""
 #: ``--{raw,json,pairs}`` (the options --raw, --json, --pairs), ``+size{K,M,G,T,P}``: two names or more,
 #: comma-separated, no space ("{see below, or above}" is text), with the option prefix that starts a word.
 BRACE_SET = r"""
-    (?:(?:(?<=[\s(\["'=,`|])|^)--?(?=\{))?   # the options' prefix: --{raw,json}
+    (?:(?:(?<=[\s(\["'=,`|])|^)--?(?:[A-Za-z][A-Za-z0-9]*-)?(?=\{))?   # the options' prefix: --{raw,json},
+                                                          # --sched-{runtime,deadline}
     \{[A-Za-z0-9_-]+(?:,[A-Za-z0-9_-]+)+\}   # {LABEL,UUID}, {K,M,G}
 """
 
