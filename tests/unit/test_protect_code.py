@@ -64,6 +64,12 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         # hour"; a percent of 100%, or 0 %, is text
         ("%0 o'clock, twenty to %1", ("no-c-format",), [("%0", "qt-numbered"), ("%1", "qt-numbered")]),
         ("100% or 0 % off", (), []),
+        # phpMyAdmin's import page replaces "%MIN" and "%SEC"; "100%CPU" is a number and a word
+        (
+            "About %MIN min. %SEC sec. remaining, 100%CPU",
+            (),
+            [("%MIN", "percent-directive"), ("%SEC", "percent-directive")],
+        ),
         ("Access: (%04a) or %05d", (), [("%04a", "percent-directive"), ("%05d", "safe-printf")]),  # stat's, printf's
         ("#{id, number} of { limit }", (), [("{id, number}", "icu-arg"), ("{ limit }", "icu-arg")]),
         # code of other programs
