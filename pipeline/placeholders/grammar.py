@@ -153,6 +153,8 @@ PERCENT_DIRECTIVE = r"""
     (?:\[[1-9][0-9]?\])?         # Go's explicit argument index: %[2]d, %6.2[1]f
     [A-Za-z@](?![A-Za-z])       # the conversion letter, ending the word: "50%less" is text
     | %[<>']                    # GCC's quotes and apostrophe, when not around code (see GCC_QUOTED)
+    | (?<![A-Za-z0-9])%[A-Z]{2}[A-Z0-9_]*(?![A-Za-z0-9_%])   # a name in capitals a program replaces:
+                                # phpMyAdmin's "%MIN min. %SEC sec." ("100%CPU" is a number and a word)
     | %\([^()\s]{1,40}\)[A-Za-z] # a mapping key with any conversion: bash's printf %(fmt)T, Python's %(x)r
 """
 
