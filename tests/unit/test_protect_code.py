@@ -108,6 +108,14 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             [("--sched-{runtime,deadline,period}", "brace-set")],
         ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
+        # a name two directives build, numbered by the second: util-linux's raw prints "/dev/raw/raw1" with
+        # "%sraw%d" (every translator keeps "raw"); a word two %s wrap is a link's text (phpMyAdmin)
+        (
+            "%sraw%d:  bound to major %d, minor %d",
+            ("c-format",),
+            [("%sraw%d", "code-run"), ("%d", "c-format"), ("%d", "c-format")],
+        ),
+        ("Please refer to %sdocumentation%s.", ("c-format",), [("%s", "c-format"), ("%s", "c-format")]),
         (
             "needs_extensions, conf.py, Dpkg::Shlibs, add_node(), phpMyAdmin",
             (),
