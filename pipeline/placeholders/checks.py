@@ -100,15 +100,16 @@ def _checked(
         src = src if held == source else protect(held, flags)
     tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, tgt)))
     problems.extend(_stray_problems(source, target, flags))
-    if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
+    theirs, ours = _numbered_alike(src.placeholders, tgt.placeholders)
+    if theirs != ours:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
-        problems.extend(_placeholder_problems(src.placeholders, tgt.placeholders, strict, style))
+        problems.extend(_placeholder_problems(theirs, ours, strict, style))
     touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
     if touching is not None:
         problems.append(warning(touching, Rule.PLACEHOLDER))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
-    elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
+    elif _tag_shape(theirs) != _tag_shape(ours) and not tags_balanced(src.placeholders):
         problems.append(warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
     return tuple(problems)
 
@@ -254,6 +255,44 @@ _EMPTY_END = lazy_regex(r"\s*/?\s*>$")
 _TAG_END = lazy_regex(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
 #: An XML namespace declaration: where a tool serialised the element, not what it is.
 _XMLNS = lazy_regex(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+#: A printf conversion, numbered (``%2$s``) or not, and ``%%``; its number, if any, in group 1.
+_CONVERSION = lazy_regex(r"%(?:([1-9][0-9]*)\$)?[-+ #0']*[0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|L|j|z|t|q)?[a-zA-Z%]")
+
+
+def _numbered_alike(
+    source: Sequence[Placeholder], target: Sequence[Placeholder]
+) -> tuple[Sequence[Placeholder], Sequence[Placeholder]]:
+    """Both texts' placeholders, the values in the markup of the one that numbers no argument numbered where
+    the other numbers them: glib's ``<key name='%s'> shadows <key name='%s'>`` reads its arguments in order,
+    so its Japanese translation's ``<key name='%2$s'>`` holds what the source's second tag holds."""
+    numbered = [any(m.group(1) for ph in side for m in _CONVERSION().finditer(ph.text)) for side in (source, target)]
+    if numbered[0] == numbered[1]:
+        return source, target
+    return (_numbered(source), target) if numbered[1] else (source, _numbered(target))
+
+
+def _numbered(placeholders: Sequence[Placeholder]) -> list[Placeholder]:
+    """``placeholders`` with each conversion inside a tag given the number of the argument it reads: the
+    conversions of a text without numbers read the arguments in their order (``%%`` reads none)."""
+    count = 0
+    out: list[Placeholder] = []
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group().endswith("%"):
+            return match.group()
+        count += 1
+        return f"%{count}${match.group()[1:]}"
+
+    for ph in placeholders:
+        if ph.kind in _MARKUP_KINDS:
+            out.append(ph._replace(text=_CONVERSION().sub(number, ph.text)))
+        else:
+            count += sum(1 for m in _CONVERSION().finditer(ph.text) if not m.group().endswith("%"))
+            out.append(ph)
+    return out
 
 
 def _identity(ph: Placeholder) -> str:
