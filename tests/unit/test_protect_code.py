@@ -107,6 +107,13 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             ("c-format",),
             [("--sched-{runtime,deadline,period}", "brace-set")],
         ),
+        # a backslash escape of a pattern or a string, with its braces (glib's gregex.c: the Russian run came
+        # back with "\\ж{...}"); a word's backslash (Folder\\Sub) and a path's are not one
+        (
+            "escapes \\L, \\N{name}, \\x{...} and \\u are not supported in Folder\\Sub",
+            (),
+            [("\\L", "escape"), ("\\N{name}", "escape"), ("\\x{...}", "escape"), ("\\u", "escape")],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
         # a name two directives build, numbered by the second: util-linux's raw prints "/dev/raw/raw1" with
         # "%sraw%d" (every translator keeps "raw"); a word two %s wrap is a link's text (phpMyAdmin)
