@@ -47,6 +47,7 @@ _LABELS = {
     "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",
+    "escape": "escape",
     "escaped-brace": "reference",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.

@@ -25,6 +25,7 @@ __all__ = [
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "COMMAND_SYNOPSIS",
+    "ESCAPE",
     "ESCAPED_BRACE",
     "EX_COMMAND",
     "FILE_GLOB",
@@ -316,6 +317,11 @@ GLUED_FILE_NAME = r"""
     (?:(?<=%[A-Za-z])|(?<=\}))   # right after %s or {name}
     [A-Za-z0-9_-]*\.[A-Za-z][A-Za-z0-9]{0,7}\b   # the rest of the name and its extension
 """
+
+#: A backslash escape of a pattern or a string, with its braces: glib's PCRE messages ``\C``, ``\p``,
+#: ``\N{name}``, ``\x{...}``, tr's ``\a`` ``\t``. One letter after a backslash that starts a word
+#: ("Folder\Sub" is a Windows path's, ``C:\Windows`` a path).
+ESCAPE = r"""(?<![\w\\])\\[A-Za-z](?:\{[^{}\s]{1,60}\}|(?![A-Za-z]))"""
 
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
