@@ -4,6 +4,7 @@ parts would no longer name the file."""
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
@@ -122,7 +123,7 @@ def _numbered_names(core: str, spans: list[Span]) -> list[Span]:
     ``/dev/raw/raw1``) as a name of its own, which :func:`code_runs` then joins to them. A word two ``%s`` wrap
     is text (phpMyAdmin's ``%sdocumentation%s``, a link's)."""
     names: list[Span] = []
-    for (_, before, kind, _), (after, end, next_kind, _) in zip(spans, spans[1:]):
+    for (_, before, kind, _), (after, end, next_kind, _) in itertools.pairwise(spans):
         if (
             _joinable(kind)
             and _joinable(next_kind)

@@ -335,12 +335,12 @@ def names_as_in_source(source: str, target: Protected) -> Protected:
     if not any(ph.kind in (markup.CODE_NAME, _HTML_TAG) for ph in target.placeholders):
         return target  # most translations: no <word> at all
     code = CodeNames(source)
-    closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
     bare = sum(1 for ph in target.placeholders if _BARE_TAG().fullmatch(ph.text)) + len(
         _ESCAPED_BARE_TAG().findall(target.text)
     )
-    if bare > len(_BARE_TAG().findall(source)):
-        closed = None  # more than the source's metavariables: an element added
+    closed: set[str] | None = None  # None: more bare tags than the source's metavariables, an element added
+    if bare <= len(_BARE_TAG().findall(source)):
+        closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
     text_names = {
         str(ph.id): ph.text
         for ph in target.placeholders
