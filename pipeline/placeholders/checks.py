@@ -27,7 +27,8 @@ from typing import NamedTuple
 from pipeline.model import Severity
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
-from pipeline.placeholders.grammars import FORMATS, check_entry, grammar, grammars_for, parse
+from pipeline.placeholders.grammars import FORMATS, NO_PRINTF_FLAGS, check_entry, grammar, grammars_for, parse
+from pipeline.placeholders.grammars.argument_numbers import numbered_alike
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
@@ -100,7 +101,7 @@ def _checked(
         src = src if held == source else protect(held, flags)
     tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, tgt)))
     problems.extend(_stray_problems(source, target, flags))
-    theirs, ours = _numbered_alike(src.placeholders, tgt.placeholders)
+    theirs, ours = numbered_alike(src.placeholders, tgt.placeholders, _MARKUP_KINDS)
     if theirs != ours:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
         problems.extend(_placeholder_problems(theirs, ours, strict, style))
@@ -257,44 +258,6 @@ _TAG_END = lazy_regex(r"\s+(/?>)$")  # <a href="%s" > is <a href="%s">
 _XMLNS = lazy_regex(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
-#: A printf conversion, numbered (``%2$s``) or not, and ``%%``; its number, if any, in group 1.
-_CONVERSION = lazy_regex(r"%(?:([1-9][0-9]*)\$)?[-+ #0']*[0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|L|j|z|t|q)?[a-zA-Z%]")
-
-
-def _numbered_alike(
-    source: Sequence[Placeholder], target: Sequence[Placeholder]
-) -> tuple[Sequence[Placeholder], Sequence[Placeholder]]:
-    """Both texts' placeholders, the values in the markup of the one that numbers no argument numbered where
-    the other numbers them: glib's ``<key name='%s'> shadows <key name='%s'>`` reads its arguments in order,
-    so its Japanese translation's ``<key name='%2$s'>`` holds what the source's second tag holds."""
-    numbered = [any(m.group(1) for ph in side for m in _CONVERSION().finditer(ph.text)) for side in (source, target)]
-    if numbered[0] == numbered[1]:
-        return source, target
-    return (_numbered(source), target) if numbered[1] else (source, _numbered(target))
-
-
-def _numbered(placeholders: Sequence[Placeholder]) -> list[Placeholder]:
-    """``placeholders`` with each conversion inside a tag given the number of the argument it reads: the
-    conversions of a text without numbers read the arguments in their order (``%%`` reads none)."""
-    count = 0
-    out: list[Placeholder] = []
-
-    def number(match: re.Match[str]) -> str:
-        nonlocal count
-        if match.group().endswith("%"):
-            return match.group()
-        count += 1
-        return f"%{count}${match.group()[1:]}"
-
-    for ph in placeholders:
-        if ph.kind in _MARKUP_KINDS:
-            out.append(ph._replace(text=_CONVERSION().sub(number, ph.text)))
-        else:
-            count += sum(1 for m in _CONVERSION().finditer(ph.text) if not m.group().endswith("%"))
-            out.append(ph)
-    return out
-
-
 def _identity(ph: Placeholder) -> str:
     """What must come back unchanged: a tag's text without the values of its text attributes; a
     variable whatever its braces (``${SHELL}`` is ``$SHELL``)."""
@@ -337,9 +300,7 @@ class _Style(NamedTuple):
     :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
     """
 
-    #: an unflagged strftime format, or no printf format at all ("Use%", or a flag that says so: glib's
-    #: no-c-format "Invalid %-encoding in URI"): its % are text
-    date_format: bool
+    date_format: bool  # an unflagged strftime format, or no printf format ("Use%", no-c-format): its % are text
     #: A flag's grammar reads the source: the flag says which format the program uses, so what other
     #: grammars guess (``{name}`` in a python-format entry) is the translator's to keep or not.
     flagged: bool
@@ -379,7 +340,7 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         _STRFTIME().search(source) is not None
         or _STRFTIME_ALT().search(target) is not None
         or _lone_percent(source, src)
-        or not _NOT_PRINTF.isdisjoint(flags)
+        or not NO_PRINTF_FLAGS.isdisjoint(flags)
     )
     return _Style(
         date_format=dates,
@@ -389,11 +350,6 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         source_braces=any(ph.kind == "safe-brace" for ph in src.placeholders),
         printf_agrees=agrees,
     )
-
-
-#: Flags by which the programmer says a text is no printf format, against xgettext's guess: no program
-#: passes it to printf, so its "%-e" is text (gettext then checks nothing either).
-_NOT_PRINTF = frozenset(f"no-{name}-format" for name in ("c", "objc", "python", "php", "perl", "tcl", "awk", "lua"))
 
 
 def _printf_agrees(source: str, target: str, src: Protected) -> bool | None:

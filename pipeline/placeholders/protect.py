@@ -153,14 +153,14 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 
 
 #: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
-#: ``]`` ``:`` ````` ``_``, a control character), three apostrophes, a dash, slash or tilde starting a
+#: ``]`` ``:`` ````` ``_`` ``\``, a control character), three apostrophes, a dash, slash or tilde starting a
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a dotfile
 #: after a folder (``0~/.config``: the folder glued to a word, the dotfile not), a small letter before a
 #: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()``, a protocol's
 #: command (``CWD``), a URL's query (``?format=``) or a quoted pattern (``'^.*@example\\.com'``): a text
 #: without any holds no placeholder.
 TRIGGERS = re.compile(
-    r"""[<&:@{}%$\[\]`_\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|/\.|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
+    r"""[<&:@{}%$\[\]`_\\\n\t\r\v\f]|'''|(?<![\w/.~\\-])[-/~.]|\w[./]\w|/\.|[a-z][A-Z]|[A-Z]{2}[a-z]{2}|\(\)"""
     + "|"
     + grammar.PROTOCOL_VERBS
     + "|"
@@ -171,7 +171,7 @@ TRIGGERS = re.compile(
 )
 #: The characters of TRIGGERS alone: a class the regex engine skips ahead to, where the whole alternation
 #: (a lookbehind, ``\w``) is tried at every position. Most texts that hold a trigger hold one of these.
-_TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\n\t\r\v\f]")
+_TRIGGER_CHARACTERS = re.compile(r"[<&:@{}%$\[\]`_\\\n\t\r\v\f]")
 
 
 #: TRIGGERS' alternatives after its characters, each written from what the regex engine skips ahead to:
