@@ -34,6 +34,7 @@ OUTSIDE_LINK = (
 )
 FOLDER = "is a folder named like a catalog: not read"
 LINK_LOOP = "is a symbolic link that leads back to itself: neither read nor written"
+DANGLING_LINK = "is a symbolic link to {target}, which does not exist: not read"
 READ_ONLY = "is read-only: left alone (nothing sent for it, nothing written)"
 
 
@@ -78,6 +79,14 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
                 refused.append(Issue(display_path(settings.root, Path(os.path.abspath(candidate))), LINK_LOOP))
             continue
         if excluded.match_any(settings.root, candidate, real):
+            continue
+        if os.path.islink(candidate) and not os.path.exists(candidate):  # named as the user wrote it, not its target
+            target = printable(os.readlink(candidate))
+            refused.append(
+                Issue(
+                    display_path(settings.root, Path(os.path.abspath(candidate))), DANGLING_LINK.format(target=target)
+                )
+            )
             continue
         if candidate.is_dir():
             if candidate.suffix.lower() in CATALOG_SUFFIXES:  # other folders a glob matches are just folders

@@ -58,7 +58,15 @@ class UsageError(PipelineError):
 
 
 class ConfigError(UsageError):
-    """The configuration file is wrong; the message names the file and the key."""
+    """The configuration file is wrong; the message names the file and the key.
+
+    ``key``, the path of the key from the configuration's table (``("service", "url")``), lets the
+    one place that has the file's text say the line it is on (:func:`pipeline.config.load_settings`).
+    """
+
+    def __init__(self, message: str, key: tuple[str, ...] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class CatalogError(PipelineError):

@@ -7,12 +7,14 @@ and the command line, in that order of precedence (last wins), read into one fro
                   reading a file (then the environment) into them (:func:`load_settings`)
     keys.py       every key, declared once: section, type, default, documentation, checks
     checks.py     what a value must be (the checks the keys name), URLs and globs
+    lines.py      where a key sits in the file's text (tomllib gives no lines), and the key a misspelt one meant
     resources.py  the glossary and style tables into their records
     reference.py  docs/configuration.md and ``pipeline init``'s commented file, made from the keys
 
 Every value is checked as :mod:`pipeline.config.keys` says, types first, then each key's checks in
 the table's order; the first value wrong is a :class:`~pipeline.errors.ConfigError` of one line
-naming the file and the key, exit 2. A library caller may build :class:`Settings` directly. The
+naming the file, the key's line and the key (and, for an unknown key, the known one it is closest
+to), exit 2. A library caller may build :class:`Settings` directly. The
 reference of every key: ``docs/configuration.md``.
 """
 
@@ -39,6 +41,7 @@ from pipeline.config.checks import (
     kind,
 )
 from pipeline.config.keys import KEYS, Key, default, types
+from pipeline.config.lines import key_line
 from pipeline.config.resources import ResourceSettings, parse_resources
 from pipeline.errors import ConfigError
 from pipeline.files.untrusted import read_regular
@@ -179,7 +182,7 @@ def find_config(start: Path) -> Path | None:
     if candidate.is_file():
         return candidate
     pyproject = start / "pyproject.toml"
-    if pyproject.is_file() and _tool_table(pyproject, _read_toml(pyproject)) is not None:
+    if pyproject.is_file() and _tool_table(pyproject, _read_toml(pyproject)[1]) is not None:
         return pyproject
     return None
 
@@ -199,7 +202,8 @@ def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:
 CONFIG_BYTES = 4 * 1024 * 1024
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    """The text of the TOML file at ``path`` and its table."""
     try:
         data = read_regular(path, CONFIG_BYTES)
     except OSError as exc:
@@ -212,11 +216,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
             f"{path}: line {line}: not UTF-8 (byte 0x{data[exc.start]:02x}); TOML files are UTF-8"
         ) from None
     try:
-        return tomllib.loads(text)
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
+
+
+def _on_its_line(exc: ConfigError, path: Path, text: str, within: tuple[str, ...]) -> ConfigError:
+    """``exc`` with the line of its key in ``text`` after the file's name (``within``: the configuration's table)."""
+    line = None if exc.key is None else key_line(text, (*within, *exc.key))
+    message, named = str(exc), f"{path}: "
+    if line is None or not message.startswith(named):
+        return exc
+    return ConfigError(f"{named}line {line}: {message.removeprefix(named)}", exc.key)
 
 
 def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings:
@@ -229,10 +242,14 @@ def load_settings(config_path: Path | None, cwd: Path | None = None) -> Settings
         settings = Settings(root=cwd, cache_dir=default, report_dir=default / REPORT_SUBDIR)
     else:
         config_path = config_path.resolve()
-        data = _read_toml(config_path)
+        text, data = _read_toml(config_path)
+        within: tuple[str, ...] = ()
         if config_path.name == "pyproject.toml":
-            data = _tool_table(config_path, data) or {}
-        settings = from_table(config_path, data)
+            data, within = _tool_table(config_path, data) or {}, ("tool", "pipeline")
+        try:
+            settings = from_table(config_path, data)
+        except ConfigError as exc:
+            raise _on_its_line(exc, config_path, text, within) from None
     env_url = os.environ.get(ENV_SERVICE_URL)
     if env_url:
         settings = settings._replace(service=replace(settings.service, url=check_service_url(env_url, ENV_SERVICE_URL)))
@@ -271,12 +288,16 @@ def from_table(path: Path, data: dict[str, Any]) -> Settings:
 def _read(path: Path, key: Key, value: Any) -> Any:
     """``value`` of ``key`` checked, as its Settings field holds it."""
     url_check = _URLS.get(key.path)
+    spot = tuple(key.path.split("."))
     if url_check is not None and value:
-        url_check(value, f"{path}: {key.path}")
+        try:
+            url_check(value, f"{path}: {key.path}")
+        except ConfigError as exc:
+            raise ConfigError(str(exc), spot) from None
     for check in key.checks:
         problem = check(value)
         if problem is not None:
-            raise ConfigError(f"{path}: {key.path}{problem}")
+            raise ConfigError(f"{path}: {key.path}{problem}", spot)
     root = path.parent
     match key.read:
         case "float":

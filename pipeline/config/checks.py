@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, cast, get_args, get_origin
 from urllib.parse import urlsplit
 
+from pipeline.config.lines import did_you_mean
 from pipeline.errors import ConfigError, has_userinfo, redact_url
 from pipeline.locales import check_code
 from pipeline.patterns import lazy_regex
@@ -128,20 +129,27 @@ def code_values(table: dict[str, Any]) -> str | None:
 
 def check_types(path: Path, where: str, table: dict[str, Any], schema: Mapping[str, object]) -> None:
     """Every key of ``table`` is in ``schema`` with a value of its type (``list[str]``: a list of strings)."""
+    section = tuple(where.rstrip(".").split(".")) if where else ()
     for key, value in table.items():
         expected = schema.get(key)
         if expected is None:
-            raise ConfigError(f"{path}: unknown key {where}{key!r} (known: {', '.join(sorted(schema))})")
+            known = ", ".join(sorted(schema))
+            raise ConfigError(
+                f"{path}: unknown key {where}{key!r}{did_you_mean(key, tuple(schema))} (known: {known})",
+                (*section, key),
+            )
         item: type | None = None
         if get_origin(expected) is list:
             expected, item = list, get_args(expected)[0]
         # What is left of ``expected`` is a type or a tuple of types (``(int, float)``).
         if isinstance(value, bool) and expected in (int, (int, float)) or not isinstance(value, cast(_Types, expected)):
-            raise ConfigError(f"{path}: {where}{key} has the wrong type ({kind(value)})")
+            raise ConfigError(f"{path}: {where}{key} has the wrong type ({kind(value)})", (*section, key))
         if item is not None and isinstance(value, list):
             bad = next((i for i, element in enumerate(value) if not isinstance(element, item)), None)
             if bad is not None:
-                raise ConfigError(f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {kind(value[bad])}")
+                raise ConfigError(
+                    f"{path}: {where}{key}[{bad}] must be a {item.__name__}, not {kind(value[bad])}", (*section, key)
+                )
 
 
 def check_service_url(url: str, where: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 from pipeline import protocol
 from pipeline.config.keys import types
+from pipeline.config.lines import did_you_mean
 from pipeline.errors import ConfigError
 
 T = TypeVar("T")
@@ -121,13 +122,17 @@ def _project_from_folder(root: Path) -> str:
 
 def _table(path: Path, where: str, value: object, schema: Mapping[str, object]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ConfigError(f"{path}: {where} must be a table")
+        raise ConfigError(f"{path}: {where} must be a table", tuple(where.split(".")))
     for key, item in value.items():
         expected = schema.get(key)
+        spot = (*where.split("."), key)
         if expected is None:
-            raise ConfigError(f"{path}: unknown key {where}.{key} (known: {', '.join(sorted(schema))})")
+            known = ", ".join(sorted(schema))
+            raise ConfigError(
+                f"{path}: unknown key {where}.{key}{did_you_mean(key, tuple(schema))} (known: {known})", spot
+            )
         if (isinstance(item, bool) and expected is int) or not isinstance(item, cast(_Types, expected)):
-            raise ConfigError(f"{path}: {where}.{key} has the wrong type ({type(item).__name__})")
+            raise ConfigError(f"{path}: {where}.{key} has the wrong type ({type(item).__name__})", spot)
     return value
 
 

@@ -99,6 +99,18 @@ def canonical(code: str) -> str:
     return "-".join(out)
 
 
+#: Deprecated targets the real service still accepts, and the variant it serves for each: ``ZH``
+#: is Simplified Chinese (its v2 listing names it so, and the official clients pass it through).
+SERVED_AS = {"zh": "zh-Hans"}
+
+
+def served_as(lang: Language) -> Language:
+    """The language a translation into ``lang`` is made in: itself, or the variant of a deprecated target."""
+    variant = SERVED_AS.get(lang.code)
+    found = None if variant is None else find(variant)
+    return lang if found is None else found
+
+
 def find(code: str) -> Language | None:
     """The text-translation entry for ``code`` (any case), or None."""
     found = entry(TEXT, code)
@@ -128,6 +140,11 @@ def supports_formality(lang: Language, resource: str = TEXT) -> bool:
 def supports_style(lang: Language) -> bool:
     """Whether style rules and ``custom_instructions`` work for this text-translation target."""
     return has_feature(TEXT, lang.code, "style_rules")
+
+
+def v2_target_name(lang: Language) -> str:
+    """The name the deprecated v2 target listing gives ``lang`` (the unspecified ``ZH`` is Simplified Chinese)."""
+    return tables.load(TEXT).v2_target_names.get(lang.code, lang.name)
 
 
 def v2_listing(kind: str) -> tuple[Language, ...]:

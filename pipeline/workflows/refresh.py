@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from pipeline.config import Settings
 from pipeline.errors import ExitCode
 from pipeline.model import Severity
+from pipeline.run import cache_folder
 from pipeline.run.orchestrate import RunOptions, run_translate
 from pipeline.workflows.merge import MergeOutcome, merge_templates
 
@@ -46,6 +47,8 @@ def refresh(
     nothing; the report's exit code is 5 when a refresh would change a catalog. The estimate of a
     catalog the merge would change is of the catalog before the merge (its new entries come on top).
     """
+    if not frozen:  # the merge locks catalogs and saves its state in the cache folder too: asked once for both
+        settings = cache_folder.usable(settings, log)
     outcome = merge_templates(settings, paths, template, log=log, frozen=frozen)
     if merge_only or not outcome.merged_paths:
         return outcome, None

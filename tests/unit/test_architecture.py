@@ -312,6 +312,7 @@ FRONT_DOORS = {
     "pipeline.resources.attach:_sync_glossary": "the glossary's sync, when a target of the run has a glossary",
     "pipeline.resources.attach:_sync_styles": "the style lists' sync, when a target of the run has style rules",
     "pipeline.config:user_cache_home": "the user's folders (platformdirs), where the file names none",
+    "pipeline.config.lines:did_you_mean": "difflib, for a configuration key that is unknown",
     "pipeline.locales:cldr": "CLDR (babel), when a code is checked or named, or a plural rule looked up",
     "pipeline.placeholders.grammars:grammar": "a format's grammar module, for the first text whose flags name it",
     "pipeline.placeholders.grammars.positional:_xml_problem": "lxml, for a kde-kuit-format string with markup",

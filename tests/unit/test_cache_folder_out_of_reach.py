@@ -78,3 +78,43 @@ def test_a_cache_folder_that_cannot_be_looked_into_may_hold_a_cache_and_no_earli
     out_of_reach(monkeypatch, tmp_path)
     assert created(folder)  # opening it says why it cannot be used (`pipeline cache stats`: exit 1, not "0 entries")
     assert not Provenance(folder)._legacy
+
+
+def test_a_cache_folder_that_cannot_be_made_is_said_once_with_what_moves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # $XDG_CACHE_HOME under a file: the locks, the translation cache and the run state each warned about
+    # the same folder, and none said how to use another one.
+    root = project(tmp_path)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    code = main(["translate", "--config", str(root / "pipeline.toml"), "--report-dir", str(tmp_path / "report")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert len(warnings) == 1, err
+    [warning] = warnings
+    assert str(blocker / "cache" / "pipeline") in warning and "Not a directory" in warning
+    assert "[cache] dir" in warning and "--cache-dir" in warning and "XDG_CACHE_HOME" in warning
+    assert '#, fuzzy\nmsgid "Open the file"\nmsgstr "Öpen' in (root / "de" / "app.po").read_text(encoding="utf-8")
+
+
+def test_a_refresh_says_an_unusable_cache_folder_once_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The merge locks catalogs and saves its state there as well: it warned about the locks and the state.
+    root = project(tmp_path)
+    (root / "messages.pot").write_text('msgid "Open the file"\nmsgstr ""\n\nmsgid "New"\nmsgstr ""\n', encoding="utf-8")
+    config = root / "pipeline.toml"
+    config.write_text(config.read_text(encoding="utf-8") + '[refresh]\ntemplate = "messages.pot"\n', encoding="utf-8")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    code = main(["refresh", "--config", str(config), "--report-dir", str(tmp_path / "report")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        line for line in err.splitlines() if "cannot use the cache folder" in line
+    ]
+    assert err.count("warning") == 1, err

@@ -56,3 +56,39 @@ def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch: pytest.MonkeyPatc
         (sub,) = (a for a in build_parser("refresh")._actions if isinstance(a, argparse._SubParsersAction))
         widest = max(map(len, sub.choices["refresh"].format_help().splitlines()))
         assert int(columns) - 12 < widest <= int(columns) - 2
+
+
+def _every_parser() -> list[tuple[str, object]]:
+    """``(prog, parser)`` of ``pipeline`` and of every command and action below it."""
+    import argparse
+
+    from pipeline.cli import build_parser
+
+    found: list[tuple[str, object]] = []
+    todo: list[argparse.ArgumentParser] = [build_parser()]
+    while todo:
+        parser = todo.pop()
+        found.append((parser.prog, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo.extend(action.choices.values())
+    return found
+
+
+def test_every_commands_help_says_what_it_does_and_what_each_argument_means() -> None:
+    import argparse
+
+    # `pipeline languages --help` printed its usage and options with no word on what it does.
+    undescribed = []
+    unexplained = []
+    for prog, parser in _every_parser():
+        assert isinstance(parser, argparse.ArgumentParser)
+        if not (parser.description or "").strip():
+            undescribed.append(prog)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction | argparse._HelpAction | argparse._VersionAction):
+                continue
+            if not (action.help or "").strip():
+                unexplained.append(f"{prog} {'/'.join(action.option_strings) or action.dest}")
+    assert undescribed == []
+    assert unexplained == []

@@ -89,6 +89,57 @@ def test_config_errors_name_the_file_and_key(tmp_path: Path, text: str, message:
 
 
 @pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        # A misspelt key: its line, and the key meant.
+        (
+            "pipeline.toml",
+            'source_lang = "en"\n\n[service]\nurl = "embedded"\nconcurency = 2\n',
+            "pipeline.toml: line 5: unknown key service.'concurency'; did you mean 'concurrency'?",
+        ),
+        (
+            "pipeline.toml",
+            'source_lang = "en"\ntarget_lang = ["de"]\n',
+            "pipeline.toml: line 2: unknown key 'target_lang'; did you mean 'target_langs'?",
+        ),
+        (
+            "pipeline.toml",
+            'source_lang = "en"\n[servce]\nurl = "x"\n',
+            "line 2: unknown key 'servce'; did you mean 'service'?",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n\n[tool.pipeline]\nsource_lang = "en"\nexclud = []\n',
+            "pyproject.toml: line 6: unknown key 'exclud'; did you mean 'exclude'?",
+        ),
+        ("pipeline.toml", "[service]\n# the URL\nurl = 5\n", "pipeline.toml: line 3: service.url has the wrong type"),
+        (
+            "pipeline.toml",
+            "[service]\nconcurrency = 0\n",
+            "pipeline.toml: line 2: service.concurrency must be at least 1",
+        ),
+        ("pipeline.toml", "service.concurrency = 0\n", "pipeline.toml: line 1: service.concurrency must be at least 1"),
+        ("pipeline.toml", "[locales.de]\ncolour = 1\n", "pipeline.toml: line 2: unknown key locales.de.colour"),
+    ],
+)
+def test_config_errors_say_the_line_and_the_key_meant(tmp_path: Path, name: str, text: str, message: str) -> None:
+    # tomllib gives no positions: "unknown key service.'concurency' (known: ...)" left the user to find it.
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    assert message in str(info.value)
+
+
+def test_an_unknown_key_unlike_any_known_one_suggests_none(tmp_path: Path) -> None:
+    path = tmp_path / "pipeline.toml"
+    path.write_text('source_lang = "en"\nzzzzzz = 1\n')
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    assert "line 2: unknown key 'zzzzzz' (known: " in str(info.value) and "did you mean" not in str(info.value)
+
+
+@pytest.mark.parametrize(
     ("locale", "code"),
     [
         ("de", "DE"),
@@ -151,3 +202,31 @@ def test_folders_named_in_the_configuration_never_look_up_the_users_cache_folder
     config.write_text('[cache]\ndir = ".cache"\n', encoding="utf-8")
     with pytest.raises(AssertionError, match="looked up"):
         load_settings(config)  # the report's folder is the default one: looked up
+
+
+def test_a_keys_line_is_found_past_multi_line_strings_and_through_dotted_and_inline_tables() -> None:
+    from pipeline.config.lines import key_line
+
+    text = (
+        'note = """\n'  # 1
+        "url = 'not a key: inside the string'\n"  # 2
+        '"""\n'  # 3
+        "[service]  # the service\n"  # 4
+        "url = 5\n"  # 5
+        "[tool.pipeline]\n"  # 6
+        '"source_lang" = "en"\n'  # 7
+        "translate = { context = 1 }\n"  # 8
+        "cache . dir = 'x'\n"  # 9
+        "exclude = [\n"  # 10
+        '  ["not", "a header"],\n'  # 11
+        '  "[nor this]",\n'  # 12
+        "]\n"  # 13
+        "catalogs = ['a']\n"  # 14
+    )
+    assert key_line(text, ("service", "url")) == 5
+    assert key_line(text, ("url",)) is None
+    assert key_line(text, ("tool", "pipeline", "source_lang")) == 7
+    assert key_line(text, ("tool", "pipeline", "translate", "context")) == 8  # the inline table's line
+    assert key_line(text, ("tool", "pipeline", "cache", "dir")) == 9
+    assert key_line(text, ("service", "timeout")) == 4  # not set: its table
+    assert key_line(text, ("tool", "pipeline", "catalogs")) == 14  # after an array of arrays over four lines

@@ -135,6 +135,31 @@ def test_a_loop_of_links_named_like_catalogs_is_reported_and_the_others_are_tran
     assert report.totals.segments_translated > 0
 
 
+def test_a_dangling_link_among_the_catalogs_is_named_as_the_link_with_what_it_points_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `pipeline check` said "shared/fr.po: error: cannot read: No such file or directory", a file the
+    # user never wrote down: the link locale/de/LC_MESSAGES/fr.po, pointing there, was not named.
+    settings, folder = _project(tmp_path)
+    (folder / "gone.po").symlink_to("../../../shared/gone.po")
+    found = find_catalogs(settings)
+    assert [(i.catalog, i.reason) for i in found.refused] == [
+        (
+            "locale/de/LC_MESSAGES/gone.po",
+            "is a symbolic link to ../../../shared/gone.po, which does not exist: not read",
+        )
+    ]
+    assert found.paths == [(folder / "app.po").resolve()]
+    report = run(settings, FakeService())
+    assert report.exit_code == ExitCode.PARTIAL and report.totals.segments_translated > 0
+    (settings.root / "pipeline.toml").write_text('catalogs = ["locale/*/LC_MESSAGES/*.po"]\n', encoding="utf-8")
+    monkeypatch.chdir(settings.root)
+    assert main(["check"]) == ExitCode.PARTIAL
+    out = capsys.readouterr().out
+    assert "locale/de/LC_MESSAGES/gone.po: is a symbolic link to ../../../shared/gone.po" in out
+    assert "shared/gone.po: error" not in out
+
+
 def test_a_folder_named_like_a_catalog_is_reported(tmp_path: Path) -> None:
     settings, folder = _project(tmp_path)
     (folder / "odd.po").mkdir()

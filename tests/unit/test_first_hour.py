@@ -90,10 +90,10 @@ def test_a_configured_target_or_source_that_is_no_code_names_the_file_and_key(
     project(user, {"de.po": catalog("de", {"Open": ""})}, top='target_langs = ["de", "xx"]')
     assert main(["translate"]) == 2
     err = capsys.readouterr().err
-    assert "pipeline.toml: target_langs: 'xx' is not a language code; nearest: xh (Xhosa)" in err
+    assert "pipeline.toml: line 3: target_langs: 'xx' is not a language code; nearest: xh (Xhosa)" in err
     (user / "pipeline.toml").write_text(CONFIG.format(source="english", top="", translate=""), encoding="utf-8")
     assert main(["translate"]) == 2
-    assert "pipeline.toml: source_lang: 'english' is not a language code; nearest: en (English)" in (
+    assert "pipeline.toml: line 1: source_lang: 'english' is not a language code; nearest: en (English)" in (
         capsys.readouterr().err
     )
 

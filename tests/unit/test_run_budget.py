@@ -157,6 +157,42 @@ def test_a_beta_language_is_billed_nothing_so_the_budget_and_the_dry_run_count_n
     assert read_catalog(tmp_path / "locale/ga/LC_MESSAGES/app.po").units[0].state is UnitState.FUZZY
 
 
+def test_a_dry_run_against_a_remote_service_counts_its_beta_targets_free(tmp_path: Path) -> None:
+    # The dry run against the embedded service counted Irish (beta) free; against a remote one it counted
+    # every character of it, though the service bills none: it read no language list. The list costs
+    # nothing; it is read once there is something to estimate, and nothing is translated.
+    settings = project(tmp_path, langs=("de", "ga"))
+    german = sum(len(t) for t in sent_texts(_sent(tmp_path / "german", "de")))
+    paths: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.path)
+        if request.url.path == "/v3/languages":
+            answer = json.loads(languages_answer(("de", "ga")).content)
+            return httpx.Response(
+                200, json=[{**lang, "status": "beta" if lang["lang"] == "ga" else "stable"} for lang in answer]
+            )
+        return httpx.Response(404, json={"message": "not found"})
+
+    dry = run(settings, _Handled(handler), dry_run=True)
+    assert paths == ["/v3/languages"]
+    assert estimate(dry).characters == german
+    assert {w.target_lang: w.characters for w in dry.would_write} == {"DE": german, "GA": 0}
+
+
+def test_a_dry_run_that_cannot_read_the_language_list_counts_every_target_billed(tmp_path: Path) -> None:
+    # No answer, no key: a dry run still says what it would send, counting beta targets as billed (an upper bound).
+    settings = project(tmp_path, langs=("de", "ga"))
+    german = sum(len(t) for t in sent_texts(_sent(tmp_path / "german", "de")))
+    irish_service = FakeService(languages=("ga",))
+    run(project(tmp_path / "irish", langs=("ga",)), irish_service)
+    irish = sum(len(t) for t in sent_texts(irish_service))
+    assert irish > 0
+    dry = run(settings, _Handled(lambda request: httpx.Response(403, json={"message": "no"})), dry_run=True)
+    assert dry.exit_code == ExitCode.OK
+    assert estimate(dry).characters == german + irish
+
+
 def _sent(root: Path, lang: str) -> FakeService:
     """What a run of ``lang`` alone sends (the fake service bills every character)."""
     service = FakeService()

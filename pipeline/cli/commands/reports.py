@@ -44,7 +44,8 @@ def save_reports(report: RunReport, directory: Path) -> tuple[RunReport, Path | 
     except OSError as exc:
         print(
             f"pipeline: error: cannot write the report in {directory}: {exc.strerror}; what the run wrote before "
-            f"it (catalogs, cache, run state) is saved",
+            f"it (catalogs, cache, run state) is saved; [report] dir in the config or --report-dir names another "
+            "folder",
             file=sys.stderr,
         )
         return replace(report, exit_code=max(report.exit_code, ExitCode.PARTIAL)), None

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from pipeline.errors import (
     AuthenticationError,
     NotFoundError,
+    PipelineError,
     QuotaExceededError,
     ServiceError,
     TransportError,
@@ -168,7 +169,7 @@ class Resolver:
         if self.run.rejections:  # whatever was sent or not: a rejected text is never written
             rejected.withhold(self.run.rejections, self.scanned, self.items(), ledger)
         if self.run.inputs.options.dry_run:
-            self._estimate(needed)
+            await self._estimate(needed)
             return
         ledger.leave(left)
         if connections.terminology_due and not self._stopped():  # nothing sent, the files changed: sync all the same
@@ -392,15 +393,29 @@ class Resolver:
             outcome.finished.difference_update(outcome.retry)
         outcome.retry.clear()
 
-    def _estimate(self, needed: set[str]) -> None:
+    async def _estimate(self, needed: set[str]) -> None:
         """A dry run: what a real run would send (every round's texts the cache does not hold) and write."""
         run = self.run
         judge = Judge(run.ledger, run.connections.cache, run.progress, Outcome({}))
         unneeded = [key for key in self.spare if key not in needed]
         maybe = len(unneeded) - judge.holds(unneeded)  # fallbacks a second round may add, if numbers fail
+        if self.dry and run.connections.reads.offered is None:
+            await self._free_targets()
         cost = run.connections.budget.cost  # a beta target's texts cost nothing, once the languages were read
         would_send, would_write = plan.estimate(self.dry, maybe, run.ledger.catalogs(), cost)
         run.ledger.estimate(would_send, would_write)
+
+    async def _free_targets(self) -> None:
+        """A dry run with texts to estimate reads the service's language list (it bills nothing), which says the
+        beta targets the service bills nothing for; without it, they count as billed (an upper bound)."""
+        run = self.run
+        try:
+            await run.connections.languages()
+        except PipelineError as exc:  # no key, no network: a dry run still says what it would send
+            run.ledger.log(
+                f"the service's target languages could not be read ({unusable(exc, run.inputs.settings.service.url)}); "
+                "the estimate counts beta targets as billed, an upper bound"
+            )
 
 
 def _per_language(pending: dict[str, Pending]) -> Counter[str]:

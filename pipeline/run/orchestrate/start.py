@@ -11,6 +11,7 @@ from pipeline.catalog_paths import find_catalogs
 from pipeline.config import Settings
 from pipeline.connect import check_service, service_identity
 from pipeline.resources import synced
+from pipeline.run import cache_folder
 from pipeline.run.journal import Journal, settings_hash, stale_hash
 from pipeline.run.ledger import Ledger
 from pipeline.run.records import RunInputs, RunOptions, RunReport
@@ -34,6 +35,7 @@ def begin(
     started = clock()
     if not options.dry_run:
         check_service(settings.service)
+        settings = cache_folder.usable(settings, log)
     journal = Journal(settings.cache_dir)
     service = service_identity(settings.service)
     if options.frozen and not settings.service.url:

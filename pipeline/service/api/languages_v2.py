@@ -42,7 +42,11 @@ async def languages_v2(request: Request, caller: Caller) -> Response:
     if kind == "target":
         return json_response(
             [
-                {"language": x.v2, "name": x.name, "supports_formality": languages.supports_formality(x)}
+                {
+                    "language": x.v2,
+                    "name": languages.v2_target_name(x),
+                    "supports_formality": languages.supports_formality(x),
+                }
                 for x in languages.v2_listing("target")
             ]
         )

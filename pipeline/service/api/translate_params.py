@@ -13,7 +13,8 @@ Resolved here so that the engine and the response agree:
   falls back. ``model_type_used`` is set exactly when ``model_type`` was sent;
 - sentence splitting (rules 1-2): as sent, default ``1`` (``nonewlines`` with HTML); next-gen
   ignores it and uses ``0`` without and ``nonewlines`` with tag handling;
-- formality (rule 9): ``prefer_*`` falls back to ``default`` where formality is unsupported.
+- formality (rule 9): ``prefer_*`` falls back to ``default`` where formality is unsupported;
+- the target: the deprecated ``ZH`` is served as ``ZH-HANS``, as the real service serves it.
 """
 
 import uuid
@@ -95,7 +96,7 @@ def target_language(code: str | None) -> Language:
         raise bad_request("parameter 'target_lang' is required")
     lang = languages.find(code)
     if lang is not None and lang.target:
-        return lang
+        return languages.served_as(lang)
     if lang is not None:
         variants = [x.v2 for x in languages.text_targets(include_beta=False) if x.base == lang.base]
         raise bad_request(f"target_lang {echo(code)} is not supported; use one of {', '.join(variants)}")

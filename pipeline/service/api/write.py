@@ -14,7 +14,8 @@ or ambiguous text is never refused.
 Both endpoints run the deterministic corrections of :mod:`pipeline.service.engine.improve` with the
 conventions of the target language (or, without ``target_lang``, of the detected language).
 Every character of every ``text`` is billed as Write usage. ``target_language`` echoes the
-caller's ``target_lang`` in its canonical form; without one it is the detected base language.
+caller's ``target_lang`` in its canonical form; without one it is the detected base language, one
+of the Write languages (``Hello`` is English or another of them, never Finnish).
 Rephrase also takes the base codes ``en`` and ``pt`` (not in the spec's list, but sent by the
 official clients) and answers them as ``en-US`` and ``pt-PT``, as the real service does.
 """
@@ -151,7 +152,7 @@ async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Resp
         raise quota_exceeded()
     items = []
     for text in job.texts:
-        detected = detect.detect(text)
+        detected = detect.detect(text, "write")
         language = job.target or detected.lower()
         items.append(
             {

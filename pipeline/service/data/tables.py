@@ -56,6 +56,8 @@ class ResourceTable(NamedTuple):
     languages: tuple[LanguageRow, ...]
     #: Codes the deprecated v2 listings leave out (as the real service does).
     v2_hidden: frozenset[str]
+    #: Names the deprecated v2 target listing gives instead of the language's own (``zh``: Chinese (simplified)).
+    v2_target_names: dict[str, str]
     sources: tuple[str, ...]
     retrieved: str
 
@@ -118,6 +120,7 @@ def load(resource: str) -> ResourceTable:
         features=features,
         languages=tuple(rows),
         v2_hidden=frozenset(data.get("v2_hidden", ())),
+        v2_target_names=dict(data.get("v2_target_names", {})),
         sources=tuple(data["sources"]),
         retrieved=data["retrieved"],
     )

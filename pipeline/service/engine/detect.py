@@ -3,7 +3,9 @@
 The model takes most of a second to load, so it is loaded on first use (or ahead of time with
 :func:`warm_up`, which ``pipeline serve`` calls in the background) and shared by all requests.
 Results are limited to the source languages whose ``auto_detection`` feature the language data
-lists (the real service detects those only); text without any letters gives ``EN``.
+lists for the resource asked about (the real service detects those only: any of 32 for
+translation, one of the nine Write languages for Write); text without any letters, or with
+nothing the model can tell apart (``Hi`` scores the same in every language), gives ``EN``.
 
 :func:`detect` always answers (translation needs a source language); :func:`detect_reliably`
 answers only when the text is long enough and the model sure enough to refuse a request on it
@@ -17,7 +19,7 @@ import functools
 import threading
 from typing import Any
 
-from pipeline.service.languages import TEXT, has_feature, text_sources
+from pipeline.service.languages import TEXT, has_feature, resource_entries, text_sources
 
 FALLBACK = "EN"
 #: Thresholds of :func:`detect_reliably`: letters in the text, and the model's probability.
@@ -50,16 +52,30 @@ def warm_up() -> None:
 
 
 @functools.lru_cache(maxsize=8192)
+def _ranked(text: str) -> tuple[tuple[str, float], ...]:
+    """Every detectable language with its probability for ``text``, most likely first."""
+    ranked = (_identifier or _load()).rank(text)
+    return tuple((str(_FROM_MODEL.get(code, code)).upper(), float(p)) for code, p in ranked)
+
+
 def _classify(text: str) -> tuple[str, float]:
-    code, probability = (_identifier or _load()).classify(text)
-    return str(_FROM_MODEL.get(code, code)).upper(), float(probability)
+    return _ranked(text)[0]
 
 
-def detect(text: str) -> str:
-    """The most likely source language of ``text`` as an upper-case base code (``DE``)."""
+@functools.cache
+def _detectable(resource: str) -> frozenset[str]:
+    return frozenset(e.language.code.upper() for e in resource_entries(resource) if "auto_detection" in e.features)
+
+
+def detect(text: str, resource: str = TEXT) -> str:
+    """The most likely source language of ``text`` among those ``resource`` detects, upper-case base code (``DE``)."""
     if not any(ch.isalpha() for ch in text):
         return FALLBACK
-    return _classify(text)[0]
+    ranked = _ranked(text)
+    if ranked[0][1] == ranked[-1][1]:  # a tie: nothing in the text points to any language
+        return FALLBACK
+    wanted = _detectable(resource)
+    return next((code for code, _ in ranked if code in wanted), FALLBACK)
 
 
 def detect_reliably(text: str) -> str | None:

@@ -63,14 +63,29 @@ def _declared_length(request: Request) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The whole request body, or 413 when it is larger than ``limit`` bytes.
+def _refused_by_its_head(request: Request, declared: int | None, limit: int) -> ApiError | None:
+    """What the request head alone refuses: a compressed body (415), or one declared too large (413)."""
+    encoding = request.headers.get("content-encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        return ApiError(415, f"unsupported content encoding {echo(encoding)}; send the body uncompressed")
+    if declared is not None and declared > limit:
+        return ApiError(413, f"request body too large: {declared} bytes, at most {limit} bytes are allowed")
+    return None
 
-    A body whose ``Content-Length`` is over the limit is refused before any of it is kept: it is
-    only drained (up to ``limit`` plus 16 MiB) so that the client reads the answer.
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The whole request body; 413 when it is larger than ``limit`` bytes, 415 when it is compressed.
+
+    A body that its head already refuses (a ``Content-Length`` over the limit, a ``Content-Encoding``)
+    is refused before any of it is kept. A client that sent ``Expect: 100-continue`` hears so at once
+    and sends nothing; from any other the body is drained (up to ``limit`` plus 16 MiB) first, so that
+    the client reads the answer instead of meeting a reset connection.
     """
     declared = _declared_length(request)
-    keep = declared is None or declared <= limit
+    refused = _refused_by_its_head(request, declared, limit)
+    if refused is not None and request.headers.get("expect", "").strip().lower() == "100-continue":
+        raise refused  # before the first read, which is what answers "100 Continue"
+    keep = refused is None
     chunks: list[bytes] = []
     size = 0
     try:
@@ -82,9 +97,11 @@ async def read_body(request: Request, limit: int) -> bytes:
                 break
     except ClientDisconnect:
         raise bad_request("request body incomplete: the client disconnected") from None
-    if size > limit or not keep:
+    if size > limit:
         shown = max(size, declared or 0)
         raise ApiError(413, f"request body too large: {shown} bytes, at most {limit} bytes are allowed")
+    if refused is not None:
+        raise refused
     return b"".join(chunks)
 
 

@@ -6,7 +6,8 @@ reads the same); empty lines are skipped. CSV follows the usual conventions, rea
 time: fields may be enclosed in double quotes, ``""`` inside an enclosed field is a quote, commas
 inside quotes are text. A CSV line may carry a source and a target language after the phrases;
 when they differ from the dictionary's pair (compared as base languages, any case) the entry is
-ignored. A quoted field cannot span lines, since no phrase may hold a line break.
+ignored. A quoted field cannot span lines, since no phrase may hold a line break. A byte order
+mark (U+FEFF) before the first line, which a spreadsheet's export read as text keeps, is dropped.
 
 Every broken rule is a :class:`ContentError` whose message names the dictionary and the line:
 wrong number of fields, invalid CSV, an empty phrase, a C0/C1 control character (tab and line feed
@@ -89,7 +90,8 @@ def phrase_problem(phrase: str) -> str | None:
 
 
 def _lines(entries: str) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(entries.split("\n"), 1):
+    # A byte order mark at the start marks the file the entries were read from, not a phrase.
+    for number, line in enumerate(entries.removeprefix("\ufeff").split("\n"), 1):
         line = line.removesuffix("\r")
         if line:
             yield number, line

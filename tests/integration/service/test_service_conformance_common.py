@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import socket
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -290,3 +292,39 @@ def test_integers_in_forms_and_queries_are_ascii_digits_only(
         )
         assert "translation_memory_threshold" in error(upload, 400)
     assert post_form("/v2/translate", [*base, ("translation_memory_threshold", "50")], keys.paid).status_code == 200
+
+
+def _first_answer_to_a_head(live_service: LiveService, head: bytes) -> bytes:
+    """Send a request head alone (no body) and return the head of the first answer."""
+    port = int(live_service.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        return answer
+
+
+def test_an_over_size_body_announced_with_expect_100_continue_is_413_at_once(
+    live_service: LiveService,
+) -> None:
+    # A client that asks first must hear the refusal, not "go on" and then a 413 for a body it sent for nothing.
+    head = (
+        f"POST {TRANSLATE} HTTP/1.1\r\nHost: localhost\r\n"
+        f"Authorization: Service-Auth-Key {live_service.auth_key}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {200 * 1024}\r\nExpect: 100-continue\r\n\r\n"
+    ).encode()
+    answer = _first_answer_to_a_head(live_service, head)
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+
+
+def test_a_compressed_body_is_415(http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str]) -> None:
+    body = gzip.compress(json.dumps(BASIC).encode())
+    headers = {**keys.paid, "Content-Type": "application/json", "Content-Encoding": "gzip"}
+    assert "unsupported content encoding 'gzip'" in error(http.post(TRANSLATE, content=body, headers=headers), 415)
+    # "identity" is no encoding at all.
+    identity = http.post(TRANSLATE, json=BASIC, headers={**keys.paid, "Content-Encoding": "identity"})
+    assert identity.status_code == 200, identity.text

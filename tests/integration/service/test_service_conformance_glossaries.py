@@ -91,6 +91,23 @@ def test_entries_come_back_as_tsv_for_any_case_of_language(
     }
 
 
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_a_byte_order_mark_before_the_entries_is_not_part_of_the_first_phrase(
+    http: httpx.Client, keys: Keys, make_glossary: Callable[..., dict[str, Any]], fmt: str
+) -> None:
+    # A spreadsheet's CSV or TSV export read as text starts with U+FEFF; it marks the file, not the phrase.
+    sep = "\t" if fmt == "tsv" else ","
+    body = make_glossary(dictionary(f"\ufeffsave{sep}Sichern\nfile{sep}Datei\n", fmt=fmt))
+    response = http.get(
+        f"/v3/glossaries/{body['glossary_id']}/entries",
+        params={"source_lang": "en", "target_lang": "de"},
+        headers=keys.paid,
+    )
+    assert response.json()["dictionaries"][0]["entries"] == "save\tSichern\nfile\tDatei"
+    translate = {"text": ["save"], "source_lang": "EN", "target_lang": "DE", "glossary_id": body["glossary_id"]}
+    assert http.post("/v2/translate", json=translate, headers=keys.paid).json()["translations"][0]["text"] == "Sichern"
+
+
 @pytest.mark.parametrize(
     ("entries", "fmt", "line", "words"),
     [

@@ -98,6 +98,18 @@ def test_target_lang_rules(
         assert translate({"text": ["Hello"], "target_lang": code}).status_code == 200, code
 
 
+def test_target_zh_is_served_as_zh_hans(translate: Callable[..., httpx.Response]) -> None:
+    # Deprecated, still accepted by the real service and its official clients: unspecified Chinese
+    # is Simplified Chinese.
+    body = {"text": ["Save the file"], "source_lang": "EN"}
+    for code in ("ZH", "zh"):
+        assert texts_of(translate({**body, "target_lang": code})) == texts_of(
+            translate({**body, "target_lang": "ZH-HANS"})
+        )
+    with_instructions = translate({**body, "target_lang": "ZH", "custom_instructions": ["Be brief"]})
+    assert with_instructions.status_code == 200, with_instructions.text
+
+
 def test_source_lang_rules(
     translate: Callable[..., httpx.Response], error: Callable[[httpx.Response, int], str]
 ) -> None:

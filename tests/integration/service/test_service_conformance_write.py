@@ -50,6 +50,25 @@ def test_without_target_lang_the_detected_language_is_used(http: httpx.Client, k
     }
 
 
+@pytest.mark.parametrize("text", ["Hi", "ok", "Hello", "Save"])
+def test_without_target_lang_a_short_text_is_taken_for_a_write_language(
+    http: httpx.Client, keys: Keys, text: str
+) -> None:
+    # Write improves de, en, es, fr, it, ja, ko, pt and zh only; a word too short to tell (the model
+    # gave "Hi" to Arabic, first of a tie, and "Hello" to Finnish) is no reason to answer another.
+    response = http.post(REPHRASE, json={"text": [text]}, headers=keys.paid)
+    item = response.json()["improvements"][0]
+    assert item["target_language"] in ("de", "en", "es", "fr", "it", "ja", "ko", "pt", "zh"), item
+    assert item["detected_source_language"] == item["target_language"].upper()
+
+
+def test_without_target_lang_a_text_with_nothing_to_tell_is_english(http: httpx.Client, keys: Keys) -> None:
+    # Nothing in "Hi" or "ok" points anywhere: the model's scores tie, and English is the fallback.
+    for text in ("Hi", "ok"):
+        item = http.post(CORRECT, json={"text": [text]}, headers=keys.paid).json()["improvements"][0]
+        assert (item["target_language"], item["detected_source_language"]) == ("en", "EN"), (text, item)
+
+
 @pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])
 def test_every_style_and_tone_value(http: httpx.Client, keys: Keys, name: str, value: str) -> None:
     for sent in (value, f"prefer_{value}", "default"):
