@@ -28,7 +28,8 @@ from pipeline.model import Severity
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import glue, icu, icu_plurals, markup, synopsis
 from pipeline.placeholders.code_names import without_translated_names
-from pipeline.placeholders.grammars import FORMATS, check_entry, grammar, grammars_for, parse
+from pipeline.placeholders.grammars import FORMATS, NO_PRINTF_FLAGS, check_entry, grammar, grammars_for, parse
+from pipeline.placeholders.grammars.argument_numbers import numbered_alike
 from pipeline.placeholders.markup import tags_balanced
 from pipeline.placeholders.problems import Problem, Rule, warning
 from pipeline.placeholders.protect import XLIFF_INLINE, protect
@@ -101,16 +102,17 @@ def _checked(
         src = src if held == source else protect(held, flags)
     tgt = synopsis.kept_in(src, _plural_as_argument(src, synopsis.names_as_in_source(source, target, tgt)))
     problems.extend(_stray_problems(source, target, flags))
-    if src.placeholders != tgt.placeholders:  # the same ones in the same order: nothing to judge, style or not
+    theirs, ours = numbered_alike(src.placeholders, tgt.placeholders, _MARKUP_KINDS)
+    if theirs != ours:  # the same ones in the same order: nothing to judge, style or not
         style = _style_of(source, target, src, tgt, flags)
-        judged_src, judged_tgt = without_translated_names(src.placeholders, tgt.placeholders, target)
+        judged_src, judged_tgt = without_translated_names(theirs, ours, target)
         problems.extend(_placeholder_problems(judged_src, judged_tgt, strict, style))
     touching = glue.in_translation(src, tgt)  # refused in an engine's answer; a program reads it all the same
     if touching is not None:
         problems.append(warning(touching, Rule.PLACEHOLDER))
     if not tags_balanced(tgt.placeholders) and tags_balanced(src.placeholders):
         problems.append(Problem("HTML/XML tags are not balanced and nested as in the source", rule=Rule.MARKUP))
-    elif _tag_shape(src.placeholders) != _tag_shape(tgt.placeholders) and not tags_balanced(src.placeholders):
+    elif _tag_shape(theirs) != _tag_shape(ours) and not tags_balanced(src.placeholders):
         problems.append(warning("the source's markup is not balanced, and the translation's differs", Rule.MARKUP))
     return tuple(problems)
 
@@ -300,7 +302,7 @@ class _Style(NamedTuple):
     :func:`~pipeline.placeholders.protect.restore` whatever the severity here.
     """
 
-    date_format: bool  # an unflagged strftime format, or no printf format at all ("Use%"): its % are text
+    date_format: bool  # an unflagged strftime format, or no printf format ("Use%", no-c-format): its % are text
     #: A flag's grammar reads the source: the flag says which format the program uses, so what other
     #: grammars guess (``{name}`` in a python-format entry) is the translator's to keep or not.
     flagged: bool
@@ -320,7 +322,7 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 _CODE_KINDS = frozenset(
     """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
     fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
-    file-glob glued-file-name code-name escaped-brace escape-sequence brace-set program-word at-name""".split()
+    file-glob glued-file-name code-name escape escaped-brace brace-set program-word at-name""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.
@@ -340,6 +342,7 @@ def _style_of(source: str, target: str, src: Protected, tgt: Protected, flags: t
         _STRFTIME().search(source) is not None
         or _STRFTIME_ALT().search(target) is not None
         or _lone_percent(source, src)
+        or not NO_PRINTF_FLAGS.isdisjoint(flags)
     )
     return _Style(
         date_format=dates,

@@ -50,8 +50,8 @@ _LABELS = {
     "build-macro": "build macro",
     "file-glob": "file pattern",
     "glued-file-name": "file name",
+    "escape": "escape",
     "escaped-brace": "reference",
-    "escape-sequence": "escape sequence",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.
 _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-format", "smalltalk-format", "ycp-format"})

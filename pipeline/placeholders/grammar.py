@@ -26,12 +26,12 @@ __all__ = [
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "COMMAND_SYNOPSIS",
+    "ESCAPE",
     "ESCAPED_BRACE",
     "EX_COMMAND",
     "FILE_GLOB",
     "GLUED_FILE_NAME",
     "IDENTIFIER",
-    "ESCAPE_SEQUENCE",
     "INI_SECTION",
     "QUOTED_BRACES",
     "DOLLAR_VARIABLE",
@@ -173,9 +173,10 @@ PERCENT_DIRECTIVE = r"""
     | %\([^()\s]{1,40}\)[A-Za-z] # a mapping key with any conversion: bash's printf %(fmt)T, Python's %(x)r
 """
 
-#: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag: a
-#: ``%`` and a digit other than 0 is no text a reader writes.
-QT_NUMBERED = r"""%L?[1-9][0-9]?(?![0-9])"""
+#: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag, and
+#: the ``%0`` of programs that count from 0 (xfce4-panel's clock: "%0 o'clock", "twenty to %1"): a ``%``
+#: and a digit is no text a reader writes ("100%" and "0 %" are text; "%05d" is printf's).
+QT_NUMBERED = r"""%L?(?:0|[1-9][0-9]?)(?![0-9])"""
 
 #: Qt's plural count: ``%n``, and ``%Ln`` for the count written with the locale's digits.
 QT_COUNT = r"""%L?n(?![A-Za-z])"""
@@ -221,14 +222,20 @@ OPTION = r"""
       |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
     (?:-[A-Za-z0-9_]+)*         #   -line-length
-    (?:=[A-Za-z0-9_.:/-]+)?     # =value
+    (?:=(?:[A-Za-z0-9_.:/-]+    # =value
+      |\{[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\}   # or the values it takes, which a program reads:
+      |\[[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\]   #   --tree={parent|owner}, -msdata=[none,data,sysv]
+    ))?
+    (?:/--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*   # its other spellings after a slash: -g/--group,
+                                # --uid/--gid (util-linux, shadow); "+/-sectors" starts no option
 """
 
 #: Shell brace expansion of names a program reads: util-linux's ``{LABEL,UUID,PARTUUID,PARTLABEL}=<value>``,
 #: ``--{raw,json,pairs}`` (the options --raw, --json, --pairs), ``+size{K,M,G,T,P}``: two names or more,
 #: comma-separated, no space ("{see below, or above}" is text), with the option prefix that starts a word.
 BRACE_SET = r"""
-    (?:(?:(?<=[\s(\["'=,`|])|^)--?(?=\{))?   # the options' prefix: --{raw,json}
+    (?:(?:(?<=[\s(\["'=,`|])|^)--?(?:[A-Za-z][A-Za-z0-9]*-)?(?=\{))?   # the options' prefix: --{raw,json},
+                                                          # --sched-{runtime,deadline}
     \{[A-Za-z0-9_-]+(?:,[A-Za-z0-9_-]+)+\}   # {LABEL,UUID}, {K,M,G}
 """
 
@@ -336,12 +343,15 @@ GLUED_FILE_NAME = r"""
     [A-Za-z0-9_-]*\.[A-Za-z][A-Za-z0-9]{0,7}\b   # the rest of the name and its extension
 """
 
+#: A backslash escape of a pattern or a string, with its braces: glib's PCRE messages ``\C``, ``\p``,
+#: ``\N{name}``, ``\x{...}``, tr's ``\a`` ``\t``. One letter after a backslash that starts a word
+#: ("Folder\Sub" is a Windows path's, ``C:\Windows`` a path).
+ESCAPE = r"""(?<![\w\\])\\[A-Za-z](?:\{[^{}\s]{1,60}\}|(?![A-Za-z]))"""
+
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
-#: An escape sequence a user types, alone: phpMyAdmin's "(\n splits lines)" (not a backslash before a word,
-#: "\nabla", nor inside one).
-ESCAPE_SEQUENCE = r"""(?<![\w\\])\\[nrt](?![\w\\])"""
+
 #: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them
 #: as "{{" and "}}"'): what the user types, no template variable between them.
 QUOTED_BRACES = r"""(?<=["'])(?:\{\{?|\}\}?)(?=["'])"""

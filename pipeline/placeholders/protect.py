@@ -153,7 +153,7 @@ def _placeholder(number: int, text: str, kind: str, ordered: bool) -> Placeholde
 
 
 #: What every kind, markup and ICU need one of: a character (``<`` ``&`` ``%`` ``{`` ``}`` ``$`` ``@`` ``[``
-#: ``]`` ``:`` ````` ``_`` ``\\``, a control character), three apostrophes, a dash, slash or tilde starting a
+#: ``]`` ``:`` ````` ``_`` ``\``, a control character), three apostrophes, a dash, slash or tilde starting a
 #: word (an option, a path), a dot or slash between two letters (``conf.py``, ``po/de.po``), a dotfile
 #: after a folder (``0~/.config``: the folder glued to a word, the dotfile not), a small letter before a
 #: capital (``phpMyAdmin``), two capitals before two small letters (``OAuth``), ``()``, a protocol's

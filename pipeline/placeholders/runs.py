@@ -4,6 +4,7 @@ parts would no longer name the file."""
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
@@ -126,9 +127,32 @@ def tagged_interpolations(core: str, directives: list[Span]) -> list[Span]:
     return sorted(directives + found) if found else directives
 
 
+#: A word between two directives, without a space: the second numbers it.
+_GLUED_WORD = lazy_regex(r"[A-Za-z][A-Za-z0-9_]*")
+#: An integer conversion of printf: what numbers a name (``%sraw%d``: ``/dev/raw/raw1``).
+_INTEGER_CONVERSION = lazy_regex(r"%(?:[0-9]+\$)?[-+ #0']*[0-9]*(?:hh|h|ll|l|j|z|t)?[diouxX]")
+
+
+def _numbered_names(core: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with each word that two directives build a name with (util-linux's ``%sraw%d``, which prints
+    ``/dev/raw/raw1``) as a name of its own, which :func:`code_runs` then joins to them. A word two ``%s`` wrap
+    is text (phpMyAdmin's ``%sdocumentation%s``, a link's)."""
+    names: list[Span] = []
+    for (_, before, kind, _), (after, end, next_kind, _) in itertools.pairwise(spans):
+        if (
+            _joinable(kind)
+            and _joinable(next_kind)
+            and _GLUED_WORD().fullmatch(core, before, after)
+            and _INTEGER_CONVERSION().fullmatch(core, after, end)
+        ):
+            names.append((before, after, "glued-file-name", False))
+    return sorted(spans + names) if names else spans
+
+
 def code_runs(core: str, spans: list[Span]) -> list[Span]:
     """``spans`` with every run of code written without a space, a name or path among it, made one span:
     moved apart, its parts would no longer name the file (``%(outdir)s`` far from ``/output.txt``)."""
+    spans = _numbered_names(core, spans)
     if len(spans) < 2 or not any(kind in _RUN_NAMES for _, _, kind, _ in spans):
         return spans
     out: list[Span] = []

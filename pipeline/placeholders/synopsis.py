@@ -321,6 +321,26 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
 
 
+_HTML_TAG = "html-tag"
+#: A bare start tag: ``<s>``, no attribute.
+_BARE_TAG = lazy_regex(r"<([A-Za-z][\w-]*)>")
+_ESCAPED_BARE_TAG = lazy_regex(r"&lt;[A-Za-z][\w-]*&gt;")
+
+
+def _lone_element(ph: Placeholder, source: str, closed: set[str] | None) -> bool:
+    """Whether ``ph`` is a bare tag an element's name makes markup, alone in a translation of a source without
+    markup, in place of one of its metavariables: util-linux's Spanish ``<s>`` (seconds) for the help line's
+    ``<sec>``, HTML's strikethrough too. ``closed``: the elements the translation closes (None: it has more
+    bare tags than the source has metavariables)."""
+    bare = _BARE_TAG().fullmatch(ph.text) if ph.kind == _HTML_TAG and closed is not None else None
+    return (
+        bare is not None
+        and bare.group(1).lower() not in (closed or ())
+        and "</" not in source
+        and ph.text not in source
+    )
+
+
 #: The quotes of other languages, and the straight quote each stands for where a ``<word>`` is judged.
 _STRAIGHT = str.maketrans("\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a", '"""""\'\'\'')
 _TYPOGRAPHIC = lazy_regex("[\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a]")
@@ -331,15 +351,23 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
     where the source's words make it a metavariable: roundup's "Usage: help topic … <command> -- …" translated
     "Verwendung: …" reads as no usage line, yet its ``<command>``, kept or translated (``<Befehl>``), is the
     source's metavariable. So is one in a command the translation quotes in its language's quotes, where the
-    source has straight ones (git's German ``„git add <Datei>...“`` for ``"git add <file>..."``)."""
-    if not any(ph.kind == markup.CODE_NAME for ph in target.placeholders):
+    source has straight ones (git's German ``„git add <Datei>...“`` for ``"git add <file>..."``), and a bare
+    tag an element's name makes markup in place of a metavariable (:func:`_lone_element`)."""
+    if not any(ph.kind in (markup.CODE_NAME, _HTML_TAG) for ph in target.placeholders):
         return target  # most translations: no <word> at all
     code = CodeNames(source)
     quoted = CodeNames(translation.translate(_STRAIGHT)) if _TYPOGRAPHIC().search(translation) else None
+    bare = sum(1 for ph in target.placeholders if _BARE_TAG().fullmatch(ph.text)) + len(
+        _ESCAPED_BARE_TAG().findall(target.text)
+    )
+    closed: set[str] | None = None  # None: more bare tags than the source's metavariables, an element added
+    if bare <= len(_BARE_TAG().findall(source)):
+        closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
     text_names = {
         str(ph.id): ph.text
         for ph in target.placeholders
-        if ph.kind == markup.CODE_NAME and not (code(ph.text) and (quoted is None or quoted(ph.text)))
+        if (ph.kind == markup.CODE_NAME or _lone_element(ph, source, closed))
+        and not (code(ph.text) and (quoted is None or quoted(ph.text)))
     }
     if not text_names:
         return target

@@ -304,3 +304,16 @@ def test_checking_a_text_reads_it_a_bounded_number_of_times_whatever_its_placeho
     assert len(source.placeholders) >= 2000
     check_translation(line * 2000, (line * 2000).replace("opt", "Opt"), ("c-format",))
     assert 0 < counting.read <= 4 * len(source.text)
+
+
+def test_markup_values_are_held_to_the_argument_the_source_gives_them() -> None:
+    # the source's unnumbered conversions read the arguments in order: the translation's numbers say
+    # which one a link reads (glib's ja and tr translations write them so)
+    source = "See <a href='%s'>the docs</a> or <a href='%s'>the FAQ</a>"
+    reordered = "<a href='%2$s'>FAQ</a> oder <a href='%1$s'>Doku</a>"
+    assert [p.reason for p in check_translation(source, reordered, ["c-format"])] == []
+    wrong = "<a href='%2$s'>Doku</a> oder <a href='%2$s'>FAQ</a> (%1$s)"
+    assert [p.reason for p in check_translation(source, wrong, ["c-format"]) if p.severity == "error"] == [
+        "markup \"<a href='%1$s'>\" missing",
+        "markup \"<a href='%2$s'>\" 2 times, the source has it 1",
+    ]

@@ -60,6 +60,17 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             [("%r", "percent-directive"), ("%s", "safe-printf"), ("%d", "safe-printf"), ("%R", "percent-directive")],
         ),
         ("Conference: {event_title}", ("python-format",), [("{event_title}", "safe-brace")]),
+        # xfce4-panel's clock (no-c-format): "%0 will be replaced with the preceding hour, %1 with the coming
+        # hour"; a percent of 100%, or 0 %, is text
+        ("%0 o'clock, twenty to %1", ("no-c-format",), [("%0", "qt-numbered"), ("%1", "qt-numbered")]),
+        ("100% or 0 % off", (), []),
+        # phpMyAdmin's import page replaces "%MIN" and "%SEC"; "100%CPU" is a number and a word
+        (
+            "About %MIN min. %SEC sec. remaining, 100%CPU",
+            (),
+            [("%MIN", "percent-named"), ("%SEC", "percent-named")],
+        ),
+        ("Access: (%04a) or %05d", (), [("%04a", "percent-directive"), ("%05d", "safe-printf")]),  # stat's, printf's
         ("#{id, number} of { limit }", (), [("{id, number}", "icu-arg"), ("{ limit }", "icu-arg")]),
         # code of other programs
         ("use %<auto{x}%> here", ("gcc-internal-format",), [("%<auto{x}%>", "quoted-code")]),
@@ -71,7 +82,47 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("--scale", "option"), ("-O2", "option"), ("-q", "option"), ("--quiet", "option")],
         ),
+        # an option's spellings joined by a slash (util-linux's "-C/--counter %s", shadow's "the -g/--group
+        # option"), the long one too; util-linux's "+/-sectors" (plus or minus) is text
+        (
+            "no name for counter: -C/--counter %s, or --uid/--gid, +/-sectors",
+            ("c-format",),
+            [("-C/--counter", "option"), ("%s", "c-format"), ("--uid/--gid", "option")],
+        ),
+        # the values an option takes, listed after its "=" (util-linux's lsns, GCC's --help) or after its
+        # prefix (util-linux's chrt): words a program reads, which their translators keep
+        ("--tree={parent|owner} is unsupported for your system", (), [("--tree={parent|owner}", "option")]),
+        (
+            "-fvisibility=[private|protected|public|package]\tSet the default symbol visibility.",
+            (),
+            [("-fvisibility=[private|protected|public|package]", "option"), ("\t", "control")],
+        ),
+        (
+            "-msdata=[none,data,sysv,eabi] or --bytes=[-]NUM",
+            (),
+            [("-msdata=[none,data,sysv,eabi]", "option"), ("--bytes", "option")],
+        ),
+        (
+            "--sched-{runtime,deadline,period} options are supported",
+            ("c-format",),
+            [("--sched-{runtime,deadline,period}", "brace-set")],
+        ),
+        # a backslash escape of a pattern or a string, with its braces (glib's gregex.c: the Russian run came
+        # back with "\\ж{...}"); a word's backslash (Folder\\Sub) and a path's are not one
+        (
+            "escapes \\L, \\N{name}, \\x{...} and \\u are not supported in Folder\\Sub",
+            (),
+            [("\\L", "escape"), ("\\N{name}", "escape"), ("\\x{...}", "escape"), ("\\u", "escape")],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
+        # a name two directives build, numbered by the second: util-linux's raw prints "/dev/raw/raw1" with
+        # "%sraw%d" (every translator keeps "raw"); a word two %s wrap is a link's text (phpMyAdmin)
+        (
+            "%sraw%d:  bound to major %d, minor %d",
+            ("c-format",),
+            [("%sraw%d", "code-run"), ("%d", "c-format"), ("%d", "c-format")],
+        ),
+        ("Please refer to %sdocumentation%s.", ("c-format",), [("%s", "c-format"), ("%s", "c-format")]),
         (
             "needs_extensions, conf.py, Dpkg::Shlibs, add_node(), phpMyAdmin",
             (),
@@ -181,7 +232,7 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         (
             "Additional custom header comment (\\n splits lines), \\t for a tab",
             (),
-            [("\\n", "escape-sequence"), ("\\t", "escape-sequence")],
+            [("\\n", "escape"), ("\\t", "escape")],
         ),
         # ... and Symfony's names, which a word may follow
         (

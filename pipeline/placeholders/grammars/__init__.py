@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # loaded with the first grammar (each grammar's module import
 
 __all__ = [
     "FORMATS",
+    "NO_PRINTF_FLAGS",
     "FormProblem",
     "check_entry",
     "grammar",
@@ -95,6 +96,11 @@ def _grammars(flags: tuple[str, ...]) -> tuple[Grammar, ...]:
         if word in FORMATS:
             state[word] = on
     return tuple(grammar(flag) for flag in FORMATS if state.get(flag))
+
+
+#: Flags by which the programmer says a text is no printf format, against xgettext's guess (glib's no-c-format
+#: "Invalid %-encoding in URI"): no program passes it to printf, so its "%-e" is text.
+NO_PRINTF_FLAGS = frozenset(f"no-{name}-format" for name in ("c", "objc", "python", "php", "perl", "tcl", "awk", "lua"))
 
 
 def grammars_for(flags: Iterable[str]) -> tuple[Grammar, ...]:
