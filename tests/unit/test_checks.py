@@ -317,3 +317,35 @@ def test_markup_values_are_held_to_the_argument_the_source_gives_them() -> None:
         "markup \"<a href='%1$s'>\" missing",
         "markup \"<a href='%2$s'>\" 2 times, the source has it 1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "flags"),
+    [
+        # dpkg's po/da.po: the metavariable <part> written as the Danish word "del" (a part).
+        (
+            "  -j|--join <part> <part> ...      Join parts together.\n",
+            "  -j|--join <del> <del> ...       Splejs dele.\n",
+            ["c-format"],
+        ),
+        # git's po/ca.po: <upstream> as "font" (a source), <head> as "cap".
+        ("git cherry [-v] [<upstream> [<head> [<limit>]]]", "git cherry [-v] [<font> [<cap> [<límit>]]]", []),
+        # git's po/it.po: <to> as "a".
+        ("convert <from> to <to> in anonymized output", "converte <da> ad <a> nell'output in forma anonima", []),
+        # dpkg's man/po/de.po (POD): I<dd> (a day) as I<tt> (Tag).
+        ("I<day-of-week>B<,> I<dd> I<month> I<yyyy>", "I<Wochentag>B<,> I<tt> I<Monat> I<jjjj>", []),
+    ],
+)
+def test_a_metavariable_translated_as_a_word_that_names_an_html_element_is_not_markup(
+    source: str, target: str, flags: list[str]
+) -> None:
+    assert check_translation(source, target, flags) == []
+
+
+def test_a_formatting_tag_put_where_the_source_has_markup_is_still_judged() -> None:
+    # phpMyAdmin's po/zh_CN.po: the source's <br> written as <b>, which bolds the rest of the page.
+    problems = check_translation("please add one.<br>Hint: A primary key", "请添加。<b>提示：主键")
+    assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
+    # A source with a metavariable and markup: the translation's lone <b> is not one of its words.
+    problems = check_translation("Copy <file> to <b>here</b>", "Kopiere <Datei> nach <b>hier")
+    assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
