@@ -363,11 +363,16 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
     closed: set[str] | None = None  # None: more bare tags than the source's metavariables, an element added
     if bare <= len(_BARE_TAG().findall(source)):
         closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
+    # A bare tag in place of a metavariable is judged by the source's own: its word is not in the source.
+    stand_ins = not any(code(m.group()) for m in _BARE_TAG().finditer(source))
     text_names = {
         str(ph.id): ph.text
         for ph in target.placeholders
-        if (ph.kind == markup.CODE_NAME or _lone_element(ph, source, closed))
-        and not (code(ph.text) and (quoted is None or quoted(ph.text)))
+        if (
+            ph.kind == markup.CODE_NAME
+            and not (code(ph.text) and (quoted is None or quoted(ph.text)))
+            or (stand_ins and _lone_element(ph, source, closed))
+        )
     }
     if not text_names:
         return target
