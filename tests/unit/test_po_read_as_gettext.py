@@ -186,7 +186,7 @@ def _read_or_refused_as_msgfmt_does(path: Path, entry: str, line: int | None, re
         read_po(path)
         return
     assert found.returncode != 0 and found.stderr.startswith(f"{path}:{line}: {reason}".rstrip())
-    with pytest.raises(CatalogError, match=reason) as info:
+    with pytest.raises(CatalogError, match=re.escape(reason) if reason else None) as info:
         read_po(path)
     assert info.value.line == line
 
