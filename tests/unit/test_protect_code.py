@@ -234,6 +234,18 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("\\n", "escape"), ("\\t", "escape")],
         ),
+        # stat's own directives, with a width and a precision (coreutils' unflagged "stat --help" formats):
+        # Qt's %10 and %8 read first, they left ".10A" and "U" to the engine
+        (
+            "Access: (%04a/%10.10A)  Uid: (%5u/%8U)",
+            (),
+            [
+                ("%04a", "percent-directive"),
+                ("%10.10A", "percent-directive"),
+                ("%5u", "safe-printf"),
+                ("%8U", "percent-directive"),
+            ],
+        ),
         # ... and Symfony's names, which a word may follow
         (
             "%link_start%click here%link_end% to reload",
