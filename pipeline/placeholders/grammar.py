@@ -175,8 +175,9 @@ PERCENT_DIRECTIVE = r"""
 
 #: Qt's and KDE's numbered arguments (%1 .. %99, %L1 for a localised number) without their flag, and
 #: the ``%0`` of programs that count from 0 (xfce4-panel's clock: "%0 o'clock", "twenty to %1"): a ``%``
-#: and a digit is no text a reader writes ("100%" and "0 %" are text; "%05d" is printf's).
-QT_NUMBERED = r"""%L?(?:0|[1-9][0-9]?)(?![0-9])"""
+#: and a digit is no text a reader writes ("100%" and "0 %" are text; "%05d" is printf's). Not before a
+#: precision or a capital that ends the word: stat's "%10.10A" and "%8U" are its directives, read whole.
+QT_NUMBERED = r"""%L?(?:0|[1-9][0-9]?)(?![0-9]|\.[0-9]|[A-Z](?![A-Za-z]))"""
 
 #: Qt's plural count: ``%n``, and ``%Ln`` for the count written with the locale's digits.
 QT_COUNT = r"""%L?n(?![A-Za-z])"""
