@@ -23,7 +23,8 @@ import re
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
-from pipeline.placeholders import grammar
+from pipeline.placeholders import grammar, synopsis
+from pipeline.placeholders.code_names import CODE_NAME
 from pipeline.segments import Placeholder, Protected
 
 __all__ = ["disordered", "glued", "in_translation"]
@@ -60,14 +61,14 @@ _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-forma
 _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-brace", "icu-arg"})
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
 #: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
-_CODE_NAME = "code-name"
+_CODE_NAME = CODE_NAME
 _NOBODY = Placeholder(0, "", "")
 #: A synopsis's command words.
-_COMMAND = "command-synopsis"
+_COMMAND = synopsis.KIND
 #: Kinds a synopsis line's command keeps on its either side.
-_SYNOPSIS = frozenset({_COMMAND, "option", "code-name"})
+_SYNOPSIS = frozenset({_COMMAND, "option", _CODE_NAME})
 #: A quoted command's words (``gnucash-cli`` and ``get`` of ``'gnucash-cli --quotes get <datafile>'``).
-_QUOTED = "quoted-command"
+_QUOTED = synopsis.QUOTED_KIND
 _COMMANDS = frozenset({_COMMAND, _QUOTED})
 #: What stands between two placeholders of one quoted command (protected): a space, or metavariables, groups
 #: and capitals a space apart (``git rebase --onto <base> --force``).

@@ -321,7 +321,6 @@ def kept_in(source: Protected, target: Protected) -> Protected:
     return Protected("".join(out), tuple(placeholders), target.prefix, target.suffix)
 
 
-_HTML_TAG = "html-tag"
 #: A bare start tag: ``<s>``, no attribute.
 _BARE_TAG = lazy_regex(r"<([A-Za-z][\w-]*)>")
 _ESCAPED_BARE_TAG = lazy_regex(r"&lt;[A-Za-z][\w-]*&gt;")
@@ -332,7 +331,7 @@ def _lone_element(ph: Placeholder, source: str, closed: set[str] | None) -> bool
     markup, in place of one of its metavariables: util-linux's Spanish ``<s>`` (seconds) for the help line's
     ``<sec>``, HTML's strikethrough too. ``closed``: the elements the translation closes (None: it has more
     bare tags than the source has metavariables)."""
-    bare = _BARE_TAG().fullmatch(ph.text) if ph.kind == _HTML_TAG and closed is not None else None
+    bare = _BARE_TAG().fullmatch(ph.text) if ph.kind == markup.TAG_KIND and closed is not None else None
     return (
         bare is not None
         and bare.group(1).lower() not in (closed or ())
@@ -353,7 +352,7 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
     source's metavariable. So is one in a command the translation quotes in its language's quotes, where the
     source has straight ones (git's German ``„git add <Datei>...“`` for ``"git add <file>..."``), and a bare
     tag an element's name makes markup in place of a metavariable (:func:`_lone_element`)."""
-    if not any(ph.kind in (markup.CODE_NAME, _HTML_TAG) for ph in target.placeholders):
+    if not any(ph.kind in (markup.CODE_NAME, markup.TAG_KIND) for ph in target.placeholders):
         return target  # most translations: no <word> at all
     code = CodeNames(source)
     quoted = CodeNames(translation.translate(_STRAIGHT)) if _TYPOGRAPHIC().search(translation) else None
