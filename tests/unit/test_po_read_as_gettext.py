@@ -320,3 +320,36 @@ def test_a_string_left_open_is_refused_at_the_line_msgfmt_names(tmp_path: Path, 
     with pytest.raises(CatalogError, match=f"not closed on line {int(found[1]) - 1}") as info:
         read_po(path)
     assert info.value.line == int(found[1])
+
+
+# Flags separated by a blank alone: gettext splits a "#," line at blanks as well as commas (msgcat writes
+# "#, fuzzy, c-format" back), so the first entry is fuzzy and C format, the second C format and not wrapped.
+BLANK_FLAGS = (
+    '#, fuzzy c-format\nmsgid "%d file"\nmsgstr "%d Datei"\n\n#, no-wrap  c-format,\nmsgid "%s folder"\nmsgstr ""\n'
+)
+
+
+def test_flags_separated_by_a_blank_are_read_as_gettext_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + BLANK_FLAGS, encoding="utf-8")
+    stats = _msgfmt(path, "--check", "--statistics")
+    assert stats.returncode == 0 and "1 fuzzy translation" in stats.stderr
+    catalog = read_po(path)
+    assert [catalog.flags_of(u.position) for u in catalog.units] == [("fuzzy", "c-format"), ("no-wrap", "c-format")]
+    assert [u.state for u in catalog.units] == [UnitState.FUZZY, UnitState.UNTRANSLATED]
+    assert [entry.flags for entry in catalog.entries] == [["fuzzy", "c-format"], ["no-wrap", "c-format"]]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    # the fuzzy entry left alone, the other marked fuzzy with its own flags as they were written
+    assert after.startswith(HEADER + BLANK_FLAGS.split("#, no-wrap")[0] + "#, fuzzy, no-wrap  c-format,\n")
+    assert _msgfmt(path, "--check").returncode == 0
+    # the C format is checked: a translation that drops the %s is an error, as msgfmt --check says
+    path.write_text(HEADER + BLANK_FLAGS.replace('msgstr ""', 'msgstr "Ordner"'), encoding="utf-8")
+    assert "number of format specifications" in _msgfmt(path, "--check").stderr
+    assert main(["check", str(path)]) == 1
+    assert f"{path}:11: C format: the number of arguments differs" in capsys.readouterr().out

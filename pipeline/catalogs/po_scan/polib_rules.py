@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from pipeline.catalogs.po_scan.entry import Entry
+from pipeline.catalogs.po_strings import flags_in
 from pipeline.errors import CatalogError
 
 #: A plural form's keyword with blanks before its bracket, which polib is given without them.
@@ -26,12 +27,19 @@ _BARE_KEYWORD = re.compile(
 )
 
 
+#: A flags line: its marker, its flags, its line end.
+_FLAGS_LINE = re.compile(r"\A([ \t]*\#,)(.*?)(\r?\n?)\Z", re.DOTALL)
+
+
 def polib_line(line: str) -> str:
-    """``line`` as polib is given it: a marker's words set apart from it, and a keyword whose strings start on
-    the next line given an empty one (``msgid ""``), which msgfmt reads alike."""
+    """``line`` as polib is given it: a marker's words set apart from it, flags split at blanks as well as commas
+    (polib splits them at commas alone), and a keyword whose strings start on the next line given an empty one
+    (``msgid ""``), which msgfmt reads alike."""
     if "#" in line[:3] or line.lstrip(" \t#~")[:3] == "msg":
         line = _UNSPACED_MARKER.sub(r"\1\2 ", line, count=1)
         line = _BARE_KEYWORD.sub(r'\1 ""\2', line, count=1)
+        if (flags := _FLAGS_LINE.match(line)) is not None and (read := flags_in(flags[2])):
+            line = f"{flags[1]} {', '.join(read)}{flags[3]}"
     return line
 
 

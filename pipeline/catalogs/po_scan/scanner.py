@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.catalogs.po_scan import blocks
 from pipeline.catalogs.po_scan.entry import Entry, Scanned, polib_key
 from pipeline.catalogs.po_scan.polib_rules import PolibRules
-from pipeline.catalogs.po_strings import unescape
+from pipeline.catalogs.po_strings import flags_in, unescape
 from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
 
@@ -268,8 +268,7 @@ class _Scanner:
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
-            if s[2:].strip():  # polib reads flags from "#, a, b" (a bare "#," has none)
-                entry.flags.extend(flag.strip() for flag in s[2:].split(","))
+            entry.flags.extend(flags_in(s[2:]))
         elif s.startswith("#.") and s[2:].strip():
             entry.comments.append(s[3:] if s[2] in " \t" else s[2:])
         if not previous:
