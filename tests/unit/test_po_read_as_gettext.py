@@ -353,3 +353,50 @@ def test_flags_separated_by_a_blank_are_read_as_gettext_reads_them(
     assert "number of format specifications" in _msgfmt(path, "--check").stderr
     assert main(["check", str(path)]) == 1
     assert f"{path}:11: C format: the number of arguments differs" in capsys.readouterr().out
+
+
+# msgfmt's lexer reads a keyword's strings as tokens: several on one line, none before the next line, and no blank
+# needed between a keyword and its string. Each entry as msgcat writes it back.
+TOKENS = (
+    'msgid "Hello " "world"\nmsgstr "Hallo " "Welt"\n\n'
+    'msgid"Open"\nmsgstr""\n\n'
+    '#| msgid\n#| "Sav" "e"\nmsgid "Save all"\nmsgstr "Speichern"\n\n'
+    'msgid "Close"\n"" " all"\nmsgstr ""\n'
+)
+
+
+def test_strings_are_read_as_msgfmts_lexer_reads_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + TOKENS, encoding="utf-8")
+    assert _msgfmt(path, "--check").returncode == 0
+    catalog = read_po(path)
+    assert [(u.sources, u.targets) for u in catalog.units] == [
+        (("Hello world",), ("Hallo Welt",)),
+        (("Open",), ("",)),
+        (("Save all",), ("Speichern",)),
+        (("Close all",), ("",)),
+    ]
+    assert [entry.previous_msgid for entry in catalog.entries] == [None, None, "Save", None]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(HEADER + TOKENS.split('msgid"Open"')[0] + '#, fuzzy\nmsgid"Open"\nmsgstr "')
+    assert '#| "Sav" "e"\nmsgid "Save all"\nmsgstr "Speichern"\n\n#, fuzzy\nmsgid "Close"\n"" " all"\nmsgstr "' in after
+    assert [u.state for u in read_po(path).units] == [UnitState.TRANSLATED, UnitState.FUZZY] * 2
+    assert _msgfmt(path, "--check").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ['#| msgid\nmsgid "x"\nmsgstr ""\n', '#| msgid "a"\n#| msgid_plural\n\nmsgid "x"\nmsgstr ""\n', "#| msgctxt\n"],
+)
+def test_a_previous_keyword_without_a_string_is_refused_where_msgfmt_refuses_it(tmp_path: Path, entry: str) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match="without a string after it") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])
