@@ -45,6 +45,12 @@ CONFIG = '[service]\nurl = "http://x.invalid"\n[cache]\ndir = ".cache"\n[report]
             "Value ${val} has to be in stepping of ${step} based on a floor value of ${minimum}",
         ),
         ("Default: long integer\npragma: no cover", "datatype_long", "long integer"),
+        # lingua: a default of several lines (triple-quoted in the code), a "#." line per line as indented there
+        (
+            "Default: Enter the mail server.\n    Leave it empty to use the site's.\nUsed in sentence: x",
+            "help_mailhost",
+            "Enter the mail server.\n    Leave it empty to use the site's.",
+        ),
         # msgfmt holds the translation to the msgid's newlines at its ends: the Default's are dropped
         ('Default: "Hello ${name}\\n"', "mail_hello", "Hello ${name}"),
     ],
@@ -173,3 +179,19 @@ def test_the_review_shows_the_default_as_source_with_the_id_beside_it(tmp_path: 
     written = {e.msgid: e for e in polib.pofile(str(root / CATALOG))}
     assert written["title_revisions_of"].msgstr == 'Versionen von „${title}"'
     assert "fuzzy" not in written["title_revisions_of"].flags
+
+
+def test_a_lingua_default_of_several_lines_is_read_whole_as_zope_shows_it(tmp_path: Path) -> None:
+    """lingua writes ``Default: <the code's text>`` through polib (``POFile(wrapwidth=79)``): a text of several
+    lines is a comment line per line, each indented as in the code, and a long one wrapped at 79 columns."""
+    text = (
+        "Enter the address of the mail server.\n    Leave it empty to use the one the site's settings name, which is "
+        "usually localhost at port 25.\n    Ask your administrator."
+    )
+    pot = polib.POFile(wrapwidth=79)
+    pot.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    pot.append(polib.POEntry(msgid="help_mailhost", msgstr="", comment="Default: " + text + "\npragma: no cover"))
+    pot.save(str(tmp_path / "app.pot"))
+    assert "#.     Leave it empty" in (tmp_path / "app.pot").read_text(encoding="utf-8")
+    (unit,) = read_po(tmp_path / "app.pot").units
+    assert (unit.sources, unit.key) == ((text,), "help_mailhost")
