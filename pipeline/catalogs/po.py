@@ -40,11 +40,13 @@ from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.po_header import (
     HEADERLESS_ERROR,
+    NO_CHARSET_CODEC,
     UNFILLED_ERROR,
     encoding_of,
     field_line,
     filled_plural_line,
     headerless_rule,
+    latin1_doubts,
     plural_header,
 )
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
@@ -433,6 +435,8 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         warnings = ()  # the rule's one warning says what the charset is read as
     else:
         rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
+    if encoding == NO_CHARSET_CODEC:
+        warnings += latin1_doubts(raw)
     read = PoRead(
         path,
         raw,

@@ -400,3 +400,25 @@ def test_a_previous_keyword_without_a_string_is_refused_where_msgfmt_refuses_it(
     with pytest.raises(CatalogError, match="without a string after it") as info:
         read_po(path)
     assert info.value.line == int(found[1])
+
+
+@pytest.mark.parametrize("header", ["", 'msgid ""\nmsgstr "Project-Id-Version: errors\\n"\n\n'])
+def test_a_catalog_without_a_charset_whose_bytes_are_not_latin1_text_is_warned_about(
+    tmp_path: Path, header: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgfmt compiles a cp1251 catalog that names no charset, each byte as ISO-8859-1 ("Íå ìîæåò" for "Не может"):
+    read alike, and said, naming the file, where its bytes are no plausible Latin-1 text."""
+    path = tmp_path / "ru" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    raw = header + 'msgid "can\'t be blank"\nmsgstr "Не может быть пустым"\n\nmsgid "is invalid"\nmsgstr ""\n'
+    path.write_bytes(raw.encode("cp1251"))
+    assert _msgfmt(path).returncode == 0
+    catalog = read_po(path)
+    assert catalog.units[0].targets == ("Не может быть пустым".encode("cp1251").decode("latin-1"),)
+    doubt = [w for w in catalog.warnings if "do not read as Latin-1 text" in w]
+    assert len(doubt) == 1 and "cp1251" in doubt[0]
+    main(["check", str(path)])  # an error too, where msgfmt --check refuses a missing header
+    assert f"{path}: warning: {doubt[0]}" in capsys.readouterr().out
+    # Latin-1 text is not doubted: accented letters alone or two in a row among ASCII ones
+    path.write_bytes((header + 'msgid "size"\nmsgstr "Größe für Bücher, naïveté"\n').encode("latin-1"))
+    assert not [w for w in read_po(path).warnings if "Latin-1 text" in w]
