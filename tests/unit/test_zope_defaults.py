@@ -195,3 +195,31 @@ def test_a_lingua_default_of_several_lines_is_read_whole_as_zope_shows_it(tmp_pa
     assert "#.     Leave it empty" in (tmp_path / "app.pot").read_text(encoding="utf-8")
     (unit,) = read_po(tmp_path / "app.pot").units
     assert (unit.sources, unit.key) == ((text,), "help_mailhost")
+
+
+ZOPE_FORMATS = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+    '#. Default: "%(count)d files"\n#, python-format\nmsgid "label_files"\nmsgstr "%(count)d Dateien"\n\n'
+    '#. Default: "%(count)d folders"\n#, python-format\nmsgid "label_folders"\nmsgstr "Ordner"\n\n'
+    '#. Default: "%(count)d items"\n#, python-format\nmsgid "label_items"\nmsgstr ""\n'
+)
+
+
+def test_a_format_flag_on_a_zope_id_is_judged_against_the_default_and_as_msgfmt_judges_the_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The translation is of the Default, whose directives zope.i18n fills: checked against it. msgfmt -c judges
+    it against the msgid, a name without directives, and refuses every translation that keeps them: said as an
+    error too, and a run writes none (an untranslated entry is one msgfmt -c passes)."""
+    catalog = tmp_path / "locales" / "de" / "LC_MESSAGES" / "plone.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(ZOPE_FORMATS, encoding="utf-8")
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    assert main(["check", str(catalog)]) == ExitCode.PARTIAL
+    out = capsys.readouterr().out
+    assert "plone.po:8: Python format: the translation has argument 'count'" in out
+    assert "judged as msgfmt -c judges it: against the message id 'label_files'" in out
+    assert "plone.po:13: Python format: argument 'count' of the source is missing from the translation" in out
+    before = catalog.read_bytes()
+    run(load_settings(tmp_path / "pipeline.toml"), FakeService())
+    assert catalog.read_bytes() == before
