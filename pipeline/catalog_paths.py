@@ -460,3 +460,24 @@ def catalog_windows(paths: list[Path], budget: int | None = None) -> list[list[P
         windows[-1].append(path)
         total += size
     return windows
+
+
+def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
+    """The template of ``catalog``: ``configured`` (``--template``, ``[refresh] template``) for every catalog;
+    else ``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
+    ``<dir>/<domain>.pot``, and KDE's ``po/<lang>/<domain>.po`` -> ``po/<domain>.pot``); else the only ``.pot``
+    in the catalog's own folder (``po/de.po`` -> ``po/*.pot``)."""
+    if configured is not None:
+        return configured
+    if catalog.parent.name == "LC_MESSAGES":
+        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
+        if candidate.is_file():
+            return candidate
+    beside = catalog.parent.parent / f"{catalog.stem}.pot"  # KDE's po/<lang>/<domain>.po -> po/<domain>.pot
+    if catalog.parent.name != "LC_MESSAGES" and beside.is_file():
+        return beside
+    siblings = sorted(catalog.parent.glob("*.pot"))
+    if len(siblings) == 1:
+        return siblings[0]
+    same_domain = catalog.parent / f"{catalog.stem}.pot"
+    return same_domain if same_domain.is_file() else None

@@ -14,9 +14,7 @@ Matching, as msgmerge does it:
   format its translation does not satisfy as ``msgfmt -c`` judges it (``#, python-brace-format``
   added, ``{default.__name__}`` missing), or widens its ``range:``: a catalog that compiled before
   the merge compiles after it;
-- unlike msgmerge, a kept translated entry also becomes fuzzy where the template changed its Zope
-  Default text (``#. Default:``, :mod:`pipeline.catalogs.po_scan.defaults`): the msgid is only the
-  text's name, and the translation is of the old text.
+- unlike msgmerge, so does one whose Zope Default text the template changed (:mod:`.po_scan.defaults`).
 
 Unlike msgmerge, the file is not re-serialized: header, untouched entries, wrapping, order and line
 endings stay byte for byte. Kept entries get the template's ``#.``, ``#:`` and format flags, their lines
@@ -34,7 +32,7 @@ from typing import NamedTuple
 from pipeline.catalogs.po import PoRead, read_po_text
 from pipeline.catalogs.po_lines import lone_crs
 from pipeline.catalogs.po_scan import Entry
-from pipeline.catalogs.po_scan.defaults import default_of
+from pipeline.catalogs.po_scan.defaults import default_changed
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
 from pipeline.errors import CatalogError
@@ -148,15 +146,6 @@ def _key(entry: Entry) -> tuple[str | None, str, str | None]:
 
 def _translated(entry: Entry) -> bool:
     return bool(entry.msgstr or any(entry.msgstr_plural.values()))
-
-
-def _default_changed(old: Entry, t: Entry) -> bool:
-    """Whether a Zope message id's text, its ``#. Default:``, is another in the template than in the catalog: its
-    translation is of the old text. msgmerge keeps it as it is (the msgid is the same), under the new Default."""
-    if "Default:" not in old.comment or old.comment == t.comment:
-        return False
-    was, now = default_of(old.comment, old.msgid), default_of(t.comment, t.msgid)
-    return was is not None and now is not None and was.text != now.text
 
 
 class _Merger:
@@ -308,7 +297,7 @@ class _Merger:
             fuzzy = True
             self.flagged_fuzzy += 1
             previous = self._previous_lines(old)
-        elif not fuzzy and _translated(old) and _default_changed(old, t):
+        elif not fuzzy and _translated(old) and default_changed(old.msgid, old.comment, t.comment):
             fuzzy = True  # no "#|": the previous text was no msgid
             self.flagged_fuzzy += 1
         return self._ended([*comments, *self._template_comments(pos, fuzzy), *previous, *block[body:]])

@@ -27,6 +27,7 @@ would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
+import copy
 import heapq
 import re
 from array import array
@@ -40,7 +41,6 @@ from pipeline.catalogs import po_review
 from pipeline.catalogs.base import Reviewed, Unit, UnitState
 from pipeline.catalogs.po_header import (
     HEADERLESS_ERROR,
-    NO_CHARSET_CODEC,
     UNFILLED_ERROR,
     encoding_of,
     field_line,
@@ -161,6 +161,12 @@ class PoCatalog:
     def flags_of(self, position: int) -> tuple[str, ...]:
         """The flags of the unit at ``position`` (read from the flags column)."""
         return self.units.flags_of(position)
+
+    def with_units(self, units: PoUnits) -> PoCatalog:
+        """This catalog with ``units`` in place of its own (their sources another text: a template's Defaults)."""
+        catalog = copy.copy(self)
+        catalog.units = units
+        return catalog
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -435,8 +441,6 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         warnings = ()  # the rule's one warning says what the charset is read as
     else:
         rule = plural_header(path, fields, plural_line, add_at, bool(live_plurals), forms)
-    if encoding == NO_CHARSET_CODEC:
-        warnings += latin1_doubts(raw)
     read = PoRead(
         path,
         raw,
@@ -446,7 +450,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         spans,
         rule.rule,
         is_template,
-        (*warnings, *rule.warnings),
+        (*warnings, *rule.warnings, *latin1_doubts(raw, encoding)),
         rule.add_at,
         rule.unfilled_line,
         (header_line, HEADERLESS_ERROR) if headerless else None,

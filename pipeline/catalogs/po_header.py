@@ -280,9 +280,12 @@ _HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
 _HIGH = bytes(range(128, 256))
 
 
-def latin1_doubts(raw: bytes) -> tuple[str, ...]:
-    """A warning where ``raw``, read as ISO-8859-1 for want of a charset, does not look like Latin-1 text (cp1251,
-    KOI8-R, ...): what it says is then read as other letters than the file's, and written back byte for byte."""
+def latin1_doubts(raw: bytes, encoding: str) -> tuple[str, ...]:
+    """A warning where ``raw``, read as ISO-8859-1 for want of a charset (``encoding`` :data:`NO_CHARSET_CODEC`),
+    does not look like Latin-1 text (cp1251, KOI8-R, ...): its texts are read as other letters than the file's,
+    and written back byte for byte."""
+    if encoding != NO_CHARSET_CODEC:
+        return ()
     high = len(raw) - len(raw.translate(None, _HIGH))
     runs = sum(map(len, _HIGH_RUN.findall(raw)))
     if _C1.search(raw) is None and 2 * runs <= high:

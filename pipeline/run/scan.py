@@ -16,6 +16,7 @@ from pipeline.catalog_paths import catalog_locale, display_path
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.catalogs.po import PoCatalog
+from pipeline.catalogs.po_template import TemplateTexts
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
@@ -56,17 +57,18 @@ def scan(
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
     refused: list[Refused] = []
+    templates = TemplateTexts()
     for path in paths:
         display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
-            ready = (parsed or {}).get(path)
-            catalog = ready if ready is not None else read_catalog(path, (read or {}).get(path))
+            catalog = (parsed or {}).get(path) or read_catalog(path, (read or {}).get(path))  # a catalog is truthy
         except CatalogError as exc:
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
+        catalog = templates.apply(catalog, path, settings.refresh_template)  # a Zope id's text: its template's
         issues.extend(Issue(display, warning, severity=Severity.WARNING) for warning in catalog.warnings)
         locale = catalog_locale(settings, path, catalog.language)
         if locale is None:

@@ -18,13 +18,13 @@ from typing import Any
 import polib
 import pytest
 
+from pipeline.catalog_paths import find_template
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.merge import merge
 from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.files import atomic
-from pipeline.workflows.merge import find_template
 from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
 

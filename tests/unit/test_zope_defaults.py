@@ -223,3 +223,42 @@ def test_a_format_flag_on_a_zope_id_is_judged_against_the_default_and_as_msgfmt_
     before = catalog.read_bytes()
     run(load_settings(tmp_path / "pipeline.toml"), FakeService())
     assert catalog.read_bytes() == before
+
+
+# plone.app.locales 7.0.4: de/LC_MESSAGES/plone.po's Default, which a translator's edit corrupted (plone.pot has
+# none for this msgid), and a Default of our own making whose placeholder a translator renamed in the catalog.
+CORRUPTED = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+    '#. Default: "Order in folder6 Unterstützung [deinstallieren]"\n'
+    '#: plone/app/querystring/profiles/default/registry.xml\nmsgid "Order in folder"\nmsgstr ""\n\n'
+    '#. Default: "Moved to ${folder}"\nmsgid "label_moved"\nmsgstr "Verschoben nach ${ordner}"\n'
+)
+TEMPLATE = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    '#: plone/app/querystring/profiles/default/registry.xml\nmsgid "Order in folder"\nmsgstr ""\n\n'
+    '#. Default: "Moved to ${ordner}"\nmsgid "label_moved"\nmsgstr ""\n'
+)
+
+
+@pytest.mark.parametrize("template", [True, False], ids=["with its template", "without one"])
+def test_a_default_changed_in_a_language_catalog_gives_way_to_its_templates(
+    tmp_path: Path, template: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgmerge writes the template's extracted comments over the catalog's: where the catalog has a template
+    (``locales/plone.pot`` for ``locales/de/LC_MESSAGES/plone.po``), its text is the template's (its Default, or
+    its msgid where it has none); without one, the catalog's own Default."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    catalog = tmp_path / CATALOG
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(CORRUPTED, encoding="utf-8")
+    if template:
+        (tmp_path / "locales" / "plone.pot").write_text(TEMPLATE, encoding="utf-8")
+    main(["check", "--config", str(tmp_path / "pipeline.toml"), str(catalog)])
+    said = capsys.readouterr().out
+    assert ("plone.po:12: warning: placeholder '$ordner' not in the source" in said) is not template
+    service = FakeService()
+    run(load_settings(tmp_path / "pipeline.toml"), service)
+    sent = [text for request in service.requests for text in request["text"]]
+    assert sent == (["Order in folder"] if template else ["Order in folder6 Unterstützung [deinstallieren]"])
+    written = {e.msgid: e.msgstr for e in polib.pofile(str(catalog))}
+    assert written["Order in folder"] == f"[DE] {sent[0]}"

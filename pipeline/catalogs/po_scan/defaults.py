@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from pipeline.catalogs.po_strings import unescape
 
-__all__ = ["Default", "default_of"]
+__all__ = ["Default", "default_changed", "default_of"]
 
 _MARK = "Default:"
 #: A whole PO string: quotes around characters that are not quotes or backslashes, or escapes.
@@ -56,6 +56,15 @@ def default_of(comment: str, msgid: str) -> Default | None:
     if not text.strip("\n") or text == msgid:
         return None
     return Default(text, any(other != texts[0] for other in texts[1:]))
+
+
+def default_changed(msgid: str, comment: str, template_comment: str) -> bool:
+    """Whether the entry ``msgid``'s Default text is another in its template's extracted comments than in its own:
+    its translation is of the old text. msgmerge keeps it as it is (the msgid is the same), under the new Default."""
+    if "Default:" not in comment or comment == template_comment:
+        return False
+    was, now = default_of(comment, msgid), default_of(template_comment, msgid)
+    return was is not None and now is not None and was.text != now.text
 
 
 def _read(lines: list[str], at: int, msgid: str) -> str | None:
