@@ -414,7 +414,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     raw_lines = Lines(reading)
     encoding, warnings = encoding_of(path, reading, raw_lines)
     text, lines = decoded(path, raw_lines, encoding)
-    scanned = scan(path, text, lines)
+    scanned = scan(path, text, lines, reading.endswith(b"\n"))
     spans = scanned.entries
     refuse_duplicates(path, spans)
     refuse_misnumbered_forms(path, spans, lines)

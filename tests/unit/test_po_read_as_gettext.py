@@ -422,3 +422,26 @@ def test_a_catalog_without_a_charset_whose_bytes_are_not_latin1_text_is_warned_a
     # Latin-1 text is not doubted: accented letters alone or two in a row among ASCII ones
     path.write_bytes((header + 'msgid "size"\nmsgstr "Größe für Bücher, naïveté"\n').encode("latin-1"))
     assert not [w for w in read_po(path).warnings if "Latin-1 text" in w]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        'msgid "a"\nmsgstr "b"\nmsgstr[0] "c"\n',  # a form after a msgstr: msgfmt's syntax error there
+        'msgid "x"\nmsgstr ""\n"X"\nmsgstr ""\n\nmsgid "a"\nmsgstr "b',  # a second msgstr, named first
+        'msgid "a"\nmsgstr[1] "b"\nmsgstr ""\n',  # the first form not msgstr[0]: named before the msgid
+        'msgid "file"\nmsgid_plural "files"\nmsgid_plural "files"\nmsgstr[0] "Datei"\n',  # at the msgid
+        '#, python-format\nmsgid "PEP %s"\n#~| x\nmsgstr "PEP %s"\n',  # the unknown keyword, before the msgstr
+        'msgid "a"\nmsgstr "b\n',  # left open on the last line: the line after it
+    ],
+)
+def test_a_broken_entry_is_refused_at_the_first_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
+    """Mutants of published catalogs (bench/acceptance/po_reader_differential.py mutants) that were refused on
+    another line than msgfmt's first error."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError) as info:
+        read_po(path)
+    assert info.value.line == int(found[1])

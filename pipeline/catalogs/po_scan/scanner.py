@@ -79,10 +79,13 @@ class _Open:
         self.plural_forms: list[str] = []  # the msgstr[N] keywords, in the file's order
 
 
-def scan(path: Path, text: str, lines: Sequence[str]) -> Scanned:
+def scan(path: Path, text: str, lines: Sequence[str], ended: bool = True) -> Scanned:
     """Check the syntax line by line and read every entry: ``text`` is the file's, each line ended by a
-    newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`)."""
-    return _Scanner(path).read(text, lines)
+    newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`);
+    ``ended``: whether the file's last line ends with a newline."""
+    scanner = _Scanner(path)
+    scanner.ended = ended
+    return scanner.read(text, lines)
 
 
 def metadata(header: str) -> dict[str, str]:
@@ -137,6 +140,7 @@ class _Scanner:
         self.bare_previous: tuple[int, str] | None = None  # the same of a previous string's keyword ("#| msgid")
         self.rules = PolibRules(path)
         self.count = 0  # the lines of the text being read
+        self.ended = True  # whether the file's last line ends with a newline
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
@@ -202,6 +206,9 @@ class _Scanner:
                 return
             if s[0] == "|":  # "#~| msgid ...": an obsolete entry's previous string, which opens no entry
                 if self.state in ("msgid", "msgid_plural"):
+                    word = s[1:].split(None, 1)[0] if s[1:].strip() else '"'
+                    if word[0] != '"' and word not in _PREVIOUS_ORDER:  # msgfmt meets the keyword first
+                        raise self._fail(i, f"unrecognised previous string{_excerpt(s[1:].strip())}")
                     raise self._missing_msgstr()
                 self._previous(i, s[1:].strip(), obsolete=True)
                 return
@@ -239,7 +246,7 @@ class _Scanner:
         One left open (a quote, then no closing one before the line ends) is named where msgfmt names it:
         at the next line, where its lexer is when it meets the line's end ("end-of-line within string").
         """
-        if _OPEN_STRING.fullmatch(string) and i + 1 < self.count:
+        if _OPEN_STRING.fullmatch(string) and (i + 1 < self.count or self.ended):
             return self._fail(i + 1, f"a string not closed on line {i + 1}, which msgfmt refuses")
         return self._fail(i, reason)
 
@@ -318,6 +325,8 @@ class _Scanner:
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)
         elif base == "msgid_plural":
+            if self.state == "msgid_plural":  # a second one: msgfmt's grammar wants the forms
+                raise self._missing_msgstr()
             if self.state != "msgid":
                 raise self._fail(i, "msgid_plural without msgid")
         else:
@@ -372,8 +381,12 @@ class _Scanner:
             raise self._fail(i, f"{name}: no language has that many plural forms")
         entry = self.entry
         assert entry is not None
+        if "msgstr" in entry.strings:  # msgfmt's syntax error, at this line
+            raise self._fail(i, f"{name} after the entry's msgstr, which msgfmt refuses")
         if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
             raise self._fail(i, f"{name} a second time in one entry")
+        if name not in ("msgstr", "msgstr[0]") and self.state == "msgid":  # msgfmt names this line first
+            raise self._fail(i, f"{name} as an entry's first plural form, which msgfmt refuses (nonzero index)")
         if entry.msgstr_start is None:
             entry.msgstr_start = i
         entry.msgstr_end = i + 1
