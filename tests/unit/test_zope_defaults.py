@@ -262,3 +262,6 @@ def test_a_default_changed_in_a_language_catalog_gives_way_to_its_templates(
     assert sent == (["Order in folder"] if template else ["Order in folder6 Unterstützung [deinstallieren]"])
     written = {e.msgid: e.msgstr for e in polib.pofile(str(catalog))}
     assert written["Order in folder"] == f"[DE] {sent[0]}"
+    # the review shows it as the run read it
+    rows = views.listing(Session(load_settings(tmp_path / "pipeline.toml"), warn=pytest.fail))["entries"]
+    assert sent[0] in [row["source"] for row in rows]
