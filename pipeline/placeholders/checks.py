@@ -320,7 +320,7 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 #: Code of other programs, protected from the engine whatever the flag says but no format msgfmt
 #: checks: a human translator who adapts a date format, a quoted word or a path is warned, not refused.
 _CODE_KINDS = frozenset(
-    """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
+    """percent-directive qt-count qt-numbered quoted-code html-declaration option path code-identifier identifier code-run
     fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
     file-glob glued-file-name code-name escape escaped-brace brace-set program-word at-name""".split()
 )
