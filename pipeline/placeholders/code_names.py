@@ -31,6 +31,9 @@ _KEYS = frozenset(
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
 _KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
+#: An <inttypes.h> macro, which xgettext writes in angle brackets (``%<PRIu64>``): code wherever it stands,
+#: glued to a directive's width too (``%-10<PRIu64>``, which reads like an option's metavariable).
+_INTTYPES_MACRO = lazy_regex(r"PRI[diouxX](?:MAX|PTR|(?:LEAST|FAST)?(?:8|16|32|64))")
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage:" label (not
 #: the word: zabbix's "usage in Hz, <url> - …" names a key's parameter), or small words starting it before
 #: an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
@@ -75,7 +78,7 @@ class CodeNames:
         name = m.group(1)
         if "." in name:
             return True
-        if name in _KEYS or _KEY_CHORD().fullmatch(name):
+        if name in _KEYS or _KEY_CHORD().fullmatch(name) or _INTTYPES_MACRO().fullmatch(name):
             return True  # even glued to a command: ":help iccf<Enter>"
         # One name, one thing: a metavariable where any occurrence is one ("[<channel>] ... closes <channel>").
         text = self.text
