@@ -364,3 +364,42 @@ def test_a_usage_synopsis_keeps_its_program_and_subcommand_words(
     ), targets
     msgfmt_check(root / "usage_synopsis.po")
     assert main(["check", str(root / "usage_synopsis.po")]) == 0
+
+
+#: apps_code_found_translated.po (Plone, GNU Mailman, Indico, phpMyAdmin, pretix, roundup, gnome-maps, gcc, verbatim):
+#: a part of the source (or of its Zope Default text) that picks the entry -> code that must come back as it is.
+APPS_CODE = {
+    "doctype_description": ['"<!DOCTYPE html>"'],
+    "help_doctype": ['"&lt;!DOCTYPE html&gt;"'],
+    "[shell]use_python": ["[shell]use_python: {}"],
+    "listaddr(mlist)": ["def listaddr(mlist):\n    print(mlist.posting_address)\n"],
+    "posting address by running": ["% mailman withlist -r listaddr -l ant@example.com\n"],
+    "2017-12-03T12:00:00": ["2017-12-03T12:00:00%(endsubitem)s"],
+    "If column type": ["'a','b','c'…<br>", "'\\\\xyz'", "'a\\'b'"],
+    "2006/112/EC": ["2006/112/EC"],
+    "perftest": ["[password] [rounds=<", "'password'", "'rounds'", "'scheme='"],
+    "maps: URI": ["maps:"],
+    "-mcpu=": ["-mcpu=", "-mtune="],
+}
+
+
+def test_code_of_web_apps_compilers_and_gnome_comes_back_and_plones_doctype_entries_are_written(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    """Main refused Plone's two doctype entries (the engine translated the doctype: not written) and sent the
+    rest's code to the engine as text; now every entry is written, without a warning."""
+    root, report = _translate(tmp_path, ["apps_code_found_translated.po"])
+    assert report["issues"] == []
+    units = read_catalog(root / "apps_code_found_translated.po").units
+    assert len(units) == 11 and all(u.state is UnitState.FUZZY for u in units)
+    picked = set()
+    for unit in units:
+        target = unit.targets[0]
+        assert CYRILLIC.search(target), (unit.sources[0], target)
+        for part, code in APPS_CODE.items():
+            if part in unit.sources[0] or part == unit.key:
+                picked.add(part)
+                assert [token for token in code if token not in target] == [], target
+    assert picked == set(APPS_CODE)
+    msgfmt_check(root / "apps_code_found_translated.po")
+    assert main(["check", str(root / "apps_code_found_translated.po")]) == 0
