@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pipeline.patterns import lazy_regex
 from pipeline.segments import Placeholder
 
-__all__ = ["CODE_NAME", "CodeNames", "without_translated_names"]
+__all__ = ["CODE_NAME", "CodeNames", "translatable_name", "without_translated_names"]
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
 CODE_NAME = "code-name"
@@ -169,6 +169,13 @@ def _boundary(text: str, at: int) -> bool:
 #: letters (``<n>``), capitals and capitalized keys (``<MODULE_PATH>``, vim's ``<Enter>``), names with a digit,
 #: an underscore or a dot (``<i1>``, netbox's ``<app_label>``, ``<stdio.h>``), macros (``<PRIuMAX>``).
 _TRANSLATED_NAME = lazy_regex(r"<[a-z]{2,}(?:-[a-z]+)*>")
+
+
+def translatable_name(tag: str) -> bool:
+    """Whether ``tag``, a lone ``<word>``, has the shape human translators translate (:data:`_TRANSLATED_NAME`)."""
+    return _TRANSLATED_NAME().fullmatch(tag) is not None
+
+
 #: What a translator writes in such a word's place: words of any script in angle brackets, joined by a space,
 #: a hyphen or an underscore (``<Leertaste>``, ``<nom de fichier>``, ``<опции-rev-list>``, git's Swedish
 #: ``<nytt_grennamn>``), no digit nor dot (``<stdio.h>`` is code).
@@ -182,11 +189,7 @@ def without_translated_names(
     shape that the translation leaves out, where it writes as many words in angle brackets the source has not
     (``--%s needs <name>``, dpkg's French ``--%s a besoin de <nom>``). The engine never sees them (they are
     protected); a translator who writes them in their language is not warned about it."""
-    gone = [
-        ph
-        for ph in source
-        if ph.kind == CODE_NAME and ph.text not in translation and _TRANSLATED_NAME().fullmatch(ph.text)
-    ]
+    gone = [ph for ph in source if ph.kind == CODE_NAME and ph.text not in translation and translatable_name(ph.text)]
     if not gone:
         return source, target  # most translations
     theirs = {ph.text for ph in source}

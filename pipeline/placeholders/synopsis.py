@@ -36,7 +36,7 @@ import re
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import markup
-from pipeline.placeholders.code_names import CodeNames
+from pipeline.placeholders.code_names import CodeNames, translatable_name
 from pipeline.segments import Placeholder, Protected
 
 __all__ = [
@@ -365,8 +365,13 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
     closed: set[str] | None = None  # None: more bare tags than the source's metavariables, an element added
     if bare <= len(_BARE_TAG().findall(source)):
         closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
-    # A bare tag in place of a metavariable is judged by the source's own: its word is not in the source.
-    stand_ins = not any(code(m.group()) for m in _BARE_TAG().finditer(source))
+    # A bare tag in place of a metavariable is judged by the source's own: its word is not in the source. A
+    # source's <word> that is code but of the shape translators translate counts as one (git's "please specify
+    # <upstream> manually", whose Catalan translation writes <font>); markup never does (<br>).
+    stand_ins = not any(
+        code(tag) and (not translatable_name(tag) or markup.is_markup(tag, set))
+        for tag in (m.group() for m in _BARE_TAG().finditer(source))
+    )
     text_names = {
         str(ph.id): ph.text
         for ph in target.placeholders

@@ -333,6 +333,12 @@ def test_markup_values_are_held_to_the_argument_the_source_gives_them() -> None:
         ),
         # git's po/ca.po: <upstream> as "font" (a source), <head> as "cap".
         ("git cherry [-v] [<upstream> [<head> [<limit>]]]", "git cherry [-v] [<font> [<cap> [<límit>]]]", []),
+        # git's po/ca.po:7818: <upstream> named in a sentence (code where it stands) as "font", all the same.
+        (
+            "Could not find a tracked remote branch, please specify <upstream> manually.\n",
+            "No s'ha pogut trobar una branca remota seguida. Especifiqueu <font> manualment.\n",
+            ["c-format"],
+        ),
         # git's po/it.po: <to> as "a".
         ("convert <from> to <to> in anonymized output", "converte <da> ad <a> nell'output in forma anonima", []),
         # dpkg's man/po/de.po (POD): I<dd> (a day) as I<tt> (Tag).
@@ -351,4 +357,10 @@ def test_a_formatting_tag_put_where_the_source_has_markup_is_still_judged() -> N
     assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
     # A source with a metavariable and markup: the translation's lone <b> is not one of its words.
     problems = check_translation("Copy <file> to <b>here</b>", "Kopiere <Datei> nach <b>hier")
+    assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
+    # nor where the <word> a sentence names is code: one bare tag added beside the source's own
+    source = "Could not find a tracked remote branch, please specify <upstream> manually.\n"
+    problems = check_translation(
+        source, "No s'ha pogut trobar. Especifiqueu <upstream> <b> manualment.\n", ["c-format"]
+    )
     assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
