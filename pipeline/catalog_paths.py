@@ -360,7 +360,7 @@ def catalog_locale(settings: Settings, path: Path, language: str | None) -> str 
 
     A ``language`` that is not a locale code (``Language: Estonian``) gives way to the path's
     (``et/LC_MESSAGES``), as Django and msgfmt, which never read the header's, would have it; with no
-    path's either it stays, for the run to refuse by its name. :func:`header_language_passed_over`
+    path's either it stays, for the run to refuse by its name. :func:`header_language_warnings`
     says so.
     """
     configured = configured_locale(settings, path)
@@ -373,17 +373,19 @@ def catalog_locale(settings: Settings, path: Path, language: str | None) -> str 
     return locales.refined(language, path)
 
 
-def header_language_passed_over(settings: Settings, path: Path, language: str | None, locale: str) -> str | None:
+def header_language_warnings(
+    settings: Settings, path: Path, display: str, language: str | None, locale: str
+) -> list[Issue]:
     """The warning for a catalog whose ``language`` (its header's) is not a locale code and gave way to
-    the ``locale`` its path names (:func:`catalog_locale`); None for every other catalog."""
+    the ``locale`` its path names (:func:`catalog_locale`); none for every other catalog."""
     if not language or locale == language or configured_locale(settings, path) is not None:
-        return None
+        return []
     if locales.parse_locale(language) is not None:
-        return None
-    return (
-        f"its Language header {language!r} is not a locale code: translated into {locale!r}, the language its "
-        "path names"
-    )
+        return []
+    said = f"its Language header {language!r} is not a locale code"
+    return [
+        Issue(display, f"{said}: translated into {locale!r}, the language its path names", severity=Severity.WARNING)
+    ]
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:
@@ -483,24 +485,3 @@ def catalog_windows(paths: list[Path], budget: int | None = None) -> list[list[P
         windows[-1].append(path)
         total += size
     return windows
-
-
-def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
-    """The template of ``catalog``: ``configured`` (``--template``, ``[refresh] template``) for every catalog;
-    else ``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
-    ``<dir>/<domain>.pot``, and KDE's ``po/<lang>/<domain>.po`` -> ``po/<domain>.pot``); else the only ``.pot``
-    in the catalog's own folder (``po/de.po`` -> ``po/*.pot``)."""
-    if configured is not None:
-        return configured
-    if catalog.parent.name == "LC_MESSAGES":
-        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
-        if candidate.is_file():
-            return candidate
-    beside = catalog.parent.parent / f"{catalog.stem}.pot"  # KDE's po/<lang>/<domain>.po -> po/<domain>.pot
-    if catalog.parent.name != "LC_MESSAGES" and beside.is_file():
-        return beside
-    siblings = sorted(catalog.parent.glob("*.pot"))
-    if len(siblings) == 1:
-        return siblings[0]
-    same_domain = catalog.parent / f"{catalog.stem}.pot"
-    return same_domain if same_domain.is_file() else None

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.catalog_paths import find_template
 from pipeline.catalogs.base import Catalog
 from pipeline.catalogs.po import PoCatalog, read_po
 from pipeline.errors import CatalogError
 from pipeline.files.untrusted import read_regular
 
-__all__ = ["TemplateTexts"]
+__all__ = ["TemplateTexts", "find_template"]
 
 
 class TemplateTexts:
@@ -51,3 +50,24 @@ class TemplateTexts:
             pass
         self._texts[template] = texts
         return texts
+
+
+def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
+    """The template of ``catalog``: ``configured`` (``--template``, ``[refresh] template``) for every catalog;
+    else ``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
+    ``<dir>/<domain>.pot``, and KDE's ``po/<lang>/<domain>.po`` -> ``po/<domain>.pot``); else the only ``.pot``
+    in the catalog's own folder (``po/de.po`` -> ``po/*.pot``)."""
+    if configured is not None:
+        return configured
+    if catalog.parent.name == "LC_MESSAGES":
+        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
+        if candidate.is_file():
+            return candidate
+    beside = catalog.parent.parent / f"{catalog.stem}.pot"  # KDE's po/<lang>/<domain>.po -> po/<domain>.pot
+    if catalog.parent.name != "LC_MESSAGES" and beside.is_file():
+        return beside
+    siblings = sorted(catalog.parent.glob("*.pot"))
+    if len(siblings) == 1:
+        return siblings[0]
+    same_domain = catalog.parent / f"{catalog.stem}.pot"
+    return same_domain if same_domain.is_file() else None

@@ -6,7 +6,7 @@ remembers what each merge left: a catalog whose bytes and template are as the la
 is not merged again. ``pipeline refresh --merge-only`` is this step alone, and loads nothing of a
 translation run.
 
-Which template belongs to a catalog: :func:`pipeline.catalog_paths.find_template`.
+Which template belongs to a catalog: :func:`pipeline.catalogs.po_template.find_template`.
 
 A catalog is merged and written under its lock (:func:`pipeline.run.catalog_lock.one_catalog`), as a
 translation run writes it: a merge waits for a run that holds the catalog (up to ``lock_wait``), then
@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs, find_template
+from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.catalogs.merge import MergeResult, Template, merge_read, read_template
+from pipeline.catalogs.po_template import find_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.lockfile import state_lock, state_lock_path

@@ -18,9 +18,9 @@ from typing import Any
 import polib
 import pytest
 
-from pipeline.catalog_paths import find_template
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.merge import merge
+from pipeline.catalogs.po_template import find_template
 from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
