@@ -21,6 +21,15 @@ HEADER = (
 CONFIG = 'source_lang = "en"\n[service]\nurl = "embedded"\n[cache]\ndir = ""\n'
 
 
+def _app_catalog(tmp_path: Path, entries: str) -> Path:
+    """A German catalog of ``entries`` after :data:`HEADER`, in a project configured beside it."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + entries, encoding="utf-8")
+    return path
+
+
 def _msgfmt(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
@@ -207,10 +216,7 @@ UNSPACED = (
 def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_are_read_as_msgfmt_reads_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
-    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
-    path.parent.mkdir(parents=True)
-    path.write_text(HEADER + UNSPACED, encoding="utf-8")
+    path = _app_catalog(tmp_path, UNSPACED)
     assert _msgfmt(path, "--check").returncode == 0
     catalog = read_po(path)
     assert [(u.context, u.sources, u.targets) for u in catalog.units] == [
@@ -332,10 +338,7 @@ BLANK_FLAGS = (
 def test_flags_separated_by_a_blank_are_read_as_gettext_reads_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
-    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
-    path.parent.mkdir(parents=True)
-    path.write_text(HEADER + BLANK_FLAGS, encoding="utf-8")
+    path = _app_catalog(tmp_path, BLANK_FLAGS)
     stats = _msgfmt(path, "--check", "--statistics")
     assert stats.returncode == 0 and "1 fuzzy translation" in stats.stderr
     catalog = read_po(path)
@@ -366,10 +369,7 @@ TOKENS = (
 
 
 def test_strings_are_read_as_msgfmts_lexer_reads_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
-    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
-    path.parent.mkdir(parents=True)
-    path.write_text(HEADER + TOKENS, encoding="utf-8")
+    path = _app_catalog(tmp_path, TOKENS)
     assert _msgfmt(path, "--check").returncode == 0
     catalog = read_po(path)
     assert [(u.sources, u.targets) for u in catalog.units] == [
