@@ -29,8 +29,8 @@ class TemplateTexts:
     def apply(self, catalog: Catalog, path: Path, configured: Path | None) -> Catalog:
         """``catalog`` (read from ``path``) with the texts its template gives (:func:`find_template`, ``configured``
         the project's template), where any is another than its own: a PO catalog's Zope message ids'."""
-        if not isinstance(catalog, PoCatalog) or catalog.is_template:
-            return catalog
+        if not isinstance(catalog, PoCatalog) or catalog.is_template or not catalog.units.has_defaults:
+            return catalog  # a catalog without Zope Defaults is read as it is: its template is not looked for
         template = find_template(path, configured)
         if template is None or template == path:
             return catalog

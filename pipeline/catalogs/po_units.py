@@ -72,6 +72,7 @@ class PoUnits(Sequence[Unit]):
         "_nplurals",
         "_keys",
         "undecided",
+        "has_defaults",
     )
 
     def __init__(self, entries: Sequence[Entry], plural: PluralRule | None) -> None:
@@ -107,6 +108,8 @@ class PoUnits(Sequence[Unit]):
         #: The units whose ids have two Default texts: which one a translation is for cannot be told.
         self.undecided: frozenset[int] = frozenset()
         named = list(compress(range(count), map(contains, self._notes, repeat("Default:"))))
+        #: Whether any unit has a ``Default:`` comment: only then can a template give a unit another text.
+        self.has_defaults = bool(named)
         if named:
             self._read_defaults(named)
 
