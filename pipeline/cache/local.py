@@ -133,7 +133,8 @@ class LocalStore:
                 if self._appended >= FOLD_AT:
                     self._fold()
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite may have ended it (a full disk): its error is the one to raise
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -266,7 +267,8 @@ class LocalStore:
                 try:
                     self._fold()
                 except BaseException:
-                    self._db.execute("ROLLBACK")
+                    if self._db.in_transaction:  # SQLite may have ended it (a full disk): its error is the one to raise
+                        self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
         except sqlite3.Error:

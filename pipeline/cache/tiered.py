@@ -8,7 +8,8 @@ store in pipelined batches.
 
 Neither store can fail a run: a local file that cannot be used leaves the run with a cache in
 memory, a shared store that does not answer is dropped for the rest of the run; each says so
-once.
+once. A local file that takes no more entries (a full disk) is still read: what earlier runs paid
+for is not paid again; only what this run adds is kept in memory.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class TranslationCache:
         self._shared = shared
         self._outbox: dict[str, str] = {}
         self._forgotten = False  # an entry was kept in memory only: a later run will not find it
+        self._unwritable = False  # the local file failed a write (a full disk): still read, new entries in memory
         if directory is not None:
             try:
                 self._local = LocalStore(directory)
@@ -142,22 +144,32 @@ class TranslationCache:
                     )
 
     def _near_get(self, keys: list[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
         if self._local is not None:
             try:
-                return self._local.get_many(keys)
+                found = self._local.get_many(keys)
             except LocalStoreError as exc:
                 if self._drop_local(exc):
                     return self._near_get(keys)
-        return {key: self._memory[key] for key in keys if key in self._memory}
+        if self._memory:  # without a local file, or since it took no more: this run's entries are the later ones
+            found.update((key, self._memory[key]) for key in keys if key in self._memory)
+        return found
 
     def _near_set(self, items: Mapping[str, str]) -> None:
-        if self._local is not None:
+        if self._local is not None and not self._unwritable:
             try:
                 self._local.set_many(items)
                 return
             except LocalStoreError as exc:
-                if self._drop_local(exc):
-                    return self._near_set(items)
+                if exc.damaged:
+                    if self._drop_local(exc):
+                        return self._near_set(items)
+                else:  # it cannot grow (a full disk), yet what it holds is read as before
+                    self._unwritable = True
+                    self._log(
+                        f"warning: the translation cache {self._local.path} failed ({exc}); it is still read, and "
+                        f"this run keeps its new translations in memory from here on"
+                    )
         self._memory.update(items)
         if self._shared is None:
             self._forgotten = True

@@ -332,3 +332,41 @@ def test_clearing_empties_both_tables(tmp_path: Path) -> None:
     assert store.clear() == 3
     assert store.get_many(["a", "b", "c"]) == {} and store.stats()["entries"] == 0
     store.close()
+
+
+def test_a_cache_file_that_can_take_no_more_entries_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk under the cache folder: the first write failed and the run dropped the whole file, so every
+    # later lookup (the next windows, the plural round) missed what earlier runs had paid for, and paid again.
+    earlier = TranslationCache(tmp_path)
+    earlier.set_many({"paid-before": "Vorher bezahlt"})
+    earlier.close()
+
+    def full(self: LocalStore, items: Mapping[str, str]) -> None:
+        raise LocalStoreError("database or disk is full")
+
+    monkeypatch.setattr(LocalStore, "set_many", full)
+    said: list[str] = []
+    cache = TranslationCache(tmp_path, log=said.append)
+    cache.set_many({"paid-now": "Jetzt bezahlt"})
+    assert cache.get_many(["paid-before", "paid-now"]) == {"paid-before": "Vorher bezahlt", "paid-now": "Jetzt bezahlt"}
+    cache.set_many({"paid-later": "Später bezahlt"})
+    assert cache.get("paid-later") == "Später bezahlt"
+    assert len(said) == 1 and "database or disk is full" in said[0], said
+    assert "still read" in said[0] and "in memory" in said[0], said
+    cache.close()
+    assert not cache.kept  # what this run paid for is not where the next run finds it
+
+
+def test_a_write_that_fills_the_cache_file_says_so_not_that_nothing_was_there_to_roll_back(tmp_path: Path) -> None:
+    # SQLite ends the transaction itself when the file cannot grow; the ROLLBACK after it then failed in turn and
+    # its "cannot rollback - no transaction is active" was the reason shown for the cache (and the run state).
+    store = LocalStore(tmp_path)
+    store.set_many({"first": "Erste"})
+    (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+    store._db.execute(f"PRAGMA max_page_count={pages}")  # a full disk, as SQLite meets it
+    with pytest.raises(LocalStoreError, match="database or disk is full"):
+        store.set_many({f"key {n}": "x" * 3000 for n in range(20)})
+    assert store.get_many(["first", "key 1"]) == {"first": "Erste"}
+    store.close()

@@ -389,7 +389,8 @@ def _copy_readable(aside: Path, db: sqlite3.Connection) -> None:
                     "INSERT OR IGNORE INTO written (catalog, identity, record) VALUES (?, ?, ?)", _readable(old, order)
                 )
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite may have ended it (a full disk): its error is the one to raise
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
     finally:
@@ -428,7 +429,8 @@ def _insert(db: sqlite3.Connection, legacy: list[Path], rows: Iterable[tuple[str
                 )
         db.executemany("INSERT OR REPLACE INTO written (catalog, identity, record) VALUES (?, ?, ?)", rows)
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have ended it (a full disk): its error is the one to raise
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
 

@@ -58,7 +58,8 @@ class Database:
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # SQLite may have ended it (a full disk): its error is the one to raise
+                    self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
 
