@@ -93,7 +93,7 @@ def one_route_per_path(routes: list[BaseRoute]) -> list[BaseRoute]:
     """``routes`` with those sharing a path joined into one route taking all their methods.
 
     A router answers a wrong method with the ``Allow`` of the first route whose path matched, so
-    with one route per method ``GET /v3/glossaries`` would name only ``POST`` (RFC 9110: every
+    with one route per method a ``DELETE /v3/glossaries`` would be told ``Allow: POST`` (RFC 9110: every
     method the resource takes).
     """
     by_path: dict[str, list[Route]] = {}
