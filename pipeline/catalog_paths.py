@@ -356,11 +356,34 @@ def configured_locale(settings: Settings, path: Path) -> str | None:
 
 def catalog_locale(settings: Settings, path: Path, language: str | None) -> str | None:
     """The locale a run translates the catalog at ``path`` into: as configured, else its own ``language``
-    (with the form of address its name adds), else the one its path names; None when nothing says."""
+    (with the form of address its name adds), else the one its path names; None when nothing says.
+
+    A ``language`` that is not a locale code (``Language: Estonian``) gives way to the path's
+    (``et/LC_MESSAGES``), as Django and msgfmt, which never read the header's, would have it; with no
+    path's either it stays, for the run to refuse by its name. :func:`header_language_passed_over`
+    says so.
+    """
     configured = configured_locale(settings, path)
     if configured is not None:
         return configured
-    return locales.refined(language, path) if language else locales.locale_from_path(path)
+    if not language:
+        return locales.locale_from_path(path)
+    if locales.parse_locale(language) is None:
+        return locales.locale_from_path(path) or language
+    return locales.refined(language, path)
+
+
+def header_language_passed_over(settings: Settings, path: Path, language: str | None, locale: str) -> str | None:
+    """The warning for a catalog whose ``language`` (its header's) is not a locale code and gave way to
+    the ``locale`` its path names (:func:`catalog_locale`); None for every other catalog."""
+    if not language or locale == language or configured_locale(settings, path) is not None:
+        return None
+    if locales.parse_locale(language) is not None:
+        return None
+    return (
+        f"its Language header {language!r} is not a locale code: translated into {locale!r}, the language its "
+        "path names"
+    )
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:

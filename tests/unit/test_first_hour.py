@@ -346,6 +346,38 @@ def test_a_folder_given_with_no_catalog_is_named(user: Path, capsys: pytest.Capt
     assert "found no catalog: no .po, .xlf or .xliff file in empty\n" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_a_catalog_given_in_another_language_than_asked_is_not_called_missing(
+    user: Path, capsys: pytest.CaptureFixture[str], dry_run: bool
+) -> None:
+    project(user, {"fr.po": catalog("fr", {"Hello": ""})})
+    args = ["translate", "--target-lang", "ja", "locale/fr.po", *(["--dry-run"] if dry_run else [])]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "found no catalog in JA (the languages asked) among the files given\n" in out
+
+
+def test_a_finished_catalog_given_in_a_language_not_offered_is_not_called_missing(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # django-allauth's sr_Latn: all translated by hand, in a script the service's SR does not write
+    project(user, {"sr_Latn.po": catalog("sr_Latn", {"Hello": "Zdravo"})})
+    assert main(["translate", "locale/sr_Latn.po"]) == 0
+    assert "no catalog to translate among the files given\n" in capsys.readouterr().out
+
+
+def test_configured_languages_that_leave_every_catalog_out_are_named(
+    user: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project(user, {"fr.po": catalog("fr", {"Hello": ""})}, top='target_langs = ["de", "pt_BR"]')
+    assert main(["translate"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"found no catalog in DE, PT-BR (the languages asked): no file in {user} matches catalogs = "
+        "['locale/*.po'], or none in those languages\n"
+    ) in out
+
+
 def test_a_dry_run_predicts_the_exit_code_of_a_catalog_refused_for_its_charset(
     user: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -204,3 +204,26 @@ def test_keys_without_a_source_language_catalog_are_not_sent(tmp_path: Path) -> 
     assert "Save" in sent and not any(text.startswith(("registration.", "help.")) for text in sent)
     warnings = [i.reason for i in report.issues if i.catalog == "translations/messages.de.xlf"]
     assert len(warnings) == 4 and all("there is no en catalog beside it to give its text" in w for w in warnings)
+
+
+def test_a_language_header_that_names_the_language_in_words_gives_way_to_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # django-allauth 65.22.1's et catalog says "Language: Estonian"; Django reads the folder's `et`.
+    catalog = tmp_path / "locale" / "et" / "LC_MESSAGES" / "django.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(
+        'msgid ""\nmsgstr ""\n"Language: Estonian\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\nmsgid "Dashboard"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "pipeline.toml").write_text(EMBEDDED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["translate"]) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert (
+        "locale/et/LC_MESSAGES/django.po: warning: its Language header 'Estonian' is not a locale code: "
+        "translated into 'et', the language its path names"
+    ) in err
+    assert transliterate("Dashboard", "ET") in catalog.read_text(encoding="utf-8")
+    assert '"Language: Estonian\\n"' in catalog.read_text(encoding="utf-8")  # the header is the user's to mend

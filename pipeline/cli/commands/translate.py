@@ -50,10 +50,10 @@ def translate(args: argparse.Namespace) -> int:
     if not args.quiet:
         t = report.totals
         if report.would_send is not None:
-            print_found(report, settings, options.paths)
+            print_found(report, settings, options.paths, options.target_langs)
             print(f"dry run: {dry_run_line(report)}")
         else:
-            nothing = nothing_found(report, settings, options.paths)
+            nothing = nothing_found(report, settings, options.paths, options.target_langs)
             if nothing:
                 print(nothing)
             print(
@@ -99,9 +99,11 @@ def print_frozen(report: RunReport, command: str) -> int:
     return report.exit_code
 
 
-def print_found(report: RunReport, settings: Settings, paths: Sequence[Path] = ()) -> None:
+def print_found(
+    report: RunReport, settings: Settings, paths: Sequence[Path] = (), target_langs: Sequence[str] = ()
+) -> None:
     """The catalogs a dry run found, one a line with its language, those skipped unread marked so."""
-    nothing = nothing_found(report, settings, paths)
+    nothing = nothing_found(report, settings, paths, target_langs)
     if nothing:
         print(nothing)
         return
@@ -111,15 +113,26 @@ def print_found(report: RunReport, settings: Settings, paths: Sequence[Path] = (
         print(f"  {cat.path}{f' ({cat.target_lang})' if cat.target_lang else ''}{note}")
 
 
-def nothing_found(report: RunReport, settings: Settings, paths: Sequence[Path] = ()) -> str | None:
+def nothing_found(
+    report: RunReport, settings: Settings, paths: Sequence[Path] = (), target_langs: Sequence[str] = ()
+) -> str | None:
     """Why a run has no catalog to list: every one found was left out (the issues above say why), or
-    none was found, and where the run looked; None when it has catalogs."""
+    none was found in the languages asked (``target_langs`` and the settings'), or none at all, and where
+    the run looked; None when it has catalogs."""
     if report.catalogs:
         return None
     left_out = {i.catalog for i in report.issues if i.severity is not Severity.WARNING}
     if left_out:
         found = "the file found is" if len(left_out) == 1 else f"the {len(left_out)} files found are"
         return f"no catalog to translate: {found} left out, for the reasons above"
+    asked = [code.upper().replace("_", "-") for code in (*settings.target_langs, *target_langs)]
+    if asked:
+        found = f"found no catalog in {', '.join(dict.fromkeys(asked))} (the languages asked)"
+        if paths and not any(p.is_dir() for p in paths):
+            return f"{found} among the files given"
+        return f"{found}: {where_searched(settings, paths)}, or none in those languages"
+    if paths and not any(p.is_dir() for p in paths):  # each file given was read: none needed anything
+        return "no catalog to translate among the files given"
     return f"found no catalog: {where_searched(settings, paths)}"
 
 
