@@ -122,6 +122,21 @@ def test_every_modification_adds_one_to_the_version(
     assert emptied["configured_rules"] == {} and emptied["version"] == 7
 
 
+def test_replacing_the_configured_rules_without_a_body_is_400_and_keeps_them(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
+    # The body is required (the real service's description); an absent one was read as {} and
+    # replaced every rule with nothing. An explicit {} still clears them.
+    style = make_style(configured_rules=CURLY)
+    path = f"/v3/style_rules/{style['style_id']}"
+    assert "configured rules" in error(http.put(f"{path}/configured_rules", headers=keys.paid), 400)
+    kept = http.get(path, headers=keys.paid).json()
+    assert (kept["configured_rules"], kept["version"]) == (CURLY, 1)
+
+
 def test_list_pages_and_detail(
     http: httpx.Client,
     keys: Keys,
