@@ -194,7 +194,10 @@ async def rename_style(request: Request, caller: Caller) -> Response:
 @guarded(Access.PAID_DEVELOPER)
 async def replace_rules(request: Request, caller: Caller) -> Response:
     """``PUT /v3/style_rules/{style_id}/configured_rules``: the whole set; instructions unaffected."""
-    rules = configured_rules(await read_json_object(request, BODY_LIMIT))
+    body = await read_json_object(
+        request, BODY_LIMIT, "the configured rules object (category -> rule -> option; {} clears them)"
+    )
+    rules = configured_rules(body)
     style = await _change(request, caller, lambda s: s._replace(configured_rules=rules))
     return json_response(style_json(style))
 
