@@ -58,6 +58,10 @@ def test_create_answers_the_full_list_at_version_1(make_style: Callable[..., dic
         ({"language": "en-US"}, "'language'"),
         ({"configured_rules": {"punctuation": "curly"}}, "configured_rules"),
         ({"configured_rules": {"punctuation": {"apostrophe": 1}}}, "configured_rules"),
+        # Not an array, though falsy: they were read as "no instructions" (found with the OpenAPI description).
+        ({"custom_instructions": {}}, "'custom_instructions'"),
+        ({"custom_instructions": 0}, "'custom_instructions'"),
+        ({"custom_instructions": ""}, "'custom_instructions'"),
         ({"custom_instructions": [{"label": "l"}]}, "'prompt'"),
         ({"custom_instructions": [{"label": "l" * 101, "prompt": "p"}]}, "101 characters"),
         ({"custom_instructions": [{"label": "l", "prompt": "p" * 301}]}, "301 characters"),
