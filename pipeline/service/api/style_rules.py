@@ -146,7 +146,7 @@ async def create_style(request: Request, caller: Caller) -> Response:
     body = await read_json_object(request, BODY_LIMIT)
     name, language = _name(body.get("name")), _language(body.get("language"))
     rules = {} if body.get("configured_rules") is None else configured_rules(body["configured_rules"])
-    items = body.get("custom_instructions") or []
+    items = [] if body.get("custom_instructions") is None else body["custom_instructions"]
     if not isinstance(items, list):
         raise bad_request("'custom_instructions' must be an array of objects")
     if len(items) > MAX_STYLE_INSTRUCTIONS:
