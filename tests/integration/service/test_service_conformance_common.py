@@ -61,6 +61,21 @@ def test_a_405_lists_every_method_of_the_path_in_allow(
     assert sorted(m.strip() for m in response.headers["allow"].split(",")) == allowed.split(", ")
 
 
+def test_every_answer_carries_a_trace_id(http: httpx.Client, keys: Keys) -> None:
+    # The real service's OpenAPI description: X-Trace-ID, "a unique identifier for the request that
+    # can be included in bug reports"; the official clients log it with every request.
+    answers = [
+        http.post(TRANSLATE, json=BASIC, headers=keys.paid),
+        http.post(TRANSLATE, json=BASIC, headers=keys.paid),
+        http.post(TRANSLATE, json={"text": []}, headers=keys.paid),
+        http.get("/v3/languages?resource=translate_text"),
+        http.get("/v2/nothing-here", headers=keys.paid),
+    ]
+    traces = [a.headers.get("x-trace-id", "") for a in answers]
+    assert all(len(t) == 32 and all(c in "0123456789abcdef" for c in t) for t in traces), traces
+    assert len(set(traces)) == len(traces)
+
+
 def test_missing_authorization_is_403(http: httpx.Client, error: Callable[[httpx.Response, int], str]) -> None:
     assert "missing Authorization header" in error(http.post(TRANSLATE, json=BASIC), 403)
     assert "missing Authorization header" in error(http.get("/v3/languages?resource=glossary"), 403)
