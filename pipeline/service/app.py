@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import importlib
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import URLPath
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match, Mount, Route, Router
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipeline.service.config import ServiceConfig
 from pipeline.service.engine.base import Engine
@@ -291,12 +292,31 @@ class ServiceApp(Starlette):
             await self.aclose()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Handle one ASGI call; an HTTP request to an app that is not open is answered 503."""
-        if scope["type"] == "http" and self._phase != "open":
+        """Handle one ASGI call; an HTTP request to an app that is not open is answered 503.
+
+        Every HTTP answer carries ``X-Trace-ID``, a new id per request, as the real service's
+        answers do (its clients log it for bug reports).
+        """
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        send = _traced(send, uuid.uuid4().hex.encode())
+        if self._phase != "open":
             message = "the local service is shut down" if self._phase == "closed" else "the local service is not open"
             await error_response(503, message)(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+def _traced(send: Send, trace_id: bytes) -> Send:
+    """``send`` with an ``X-Trace-ID`` header added to the start of the answer."""
+
+    async def traced(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), (b"x-trace-id", trace_id)]}
+        await send(message)
+
+    return traced
 
 
 def create_app(config: ServiceConfig) -> ServiceApp:
