@@ -13,7 +13,8 @@ Matching, as msgmerge does it:
 - a kept entry becomes fuzzy, with its own msgid as the previous one, where the template turns on a
   format its translation does not satisfy as ``msgfmt -c`` judges it (``#, python-brace-format``
   added, ``{default.__name__}`` missing), or widens its ``range:``: a catalog that compiled before
-  the merge compiles after it.
+  the merge compiles after it;
+- unlike msgmerge, so does one whose Zope Default text the template changed (:mod:`.po_scan.defaults`).
 
 Unlike msgmerge, the file is not re-serialized: header, untouched entries, wrapping, order and line
 endings stay byte for byte. Kept entries get the template's ``#.``, ``#:`` and format flags, their lines
@@ -31,6 +32,7 @@ from typing import NamedTuple
 from pipeline.catalogs.po import PoRead, read_po_text
 from pipeline.catalogs.po_lines import lone_crs
 from pipeline.catalogs.po_scan import Entry
+from pipeline.catalogs.po_scan.defaults import default_changed
 from pipeline.catalogs.po_strings import WRAP_WIDTH, format_field
 from pipeline.catalogs.similar import Lenders
 from pipeline.errors import CatalogError
@@ -295,6 +297,9 @@ class _Merger:
             fuzzy = True
             self.flagged_fuzzy += 1
             previous = self._previous_lines(old)
+        elif not fuzzy and _translated(old) and default_changed(old.msgid, old.comment, t.comment):
+            fuzzy = True  # no "#|": the previous text was no msgid
+            self.flagged_fuzzy += 1
         return self._ended([*comments, *self._template_comments(pos, fuzzy), *previous, *block[body:]])
 
     def _same_references(self, i: int, pos: int) -> bool:

@@ -27,6 +27,7 @@ would corrupt the file on write-back.
 from __future__ import annotations
 
 import codecs
+import copy
 import heapq
 import re
 from array import array
@@ -45,6 +46,7 @@ from pipeline.catalogs.po_header import (
     field_line,
     filled_plural_line,
     headerless_rule,
+    latin1_doubts,
     plural_header,
 )
 from pipeline.catalogs.po_lines import Lines, TextLines, as_read, decoded, offsets
@@ -159,6 +161,12 @@ class PoCatalog:
     def flags_of(self, position: int) -> tuple[str, ...]:
         """The flags of the unit at ``position`` (read from the flags column)."""
         return self.units.flags_of(position)
+
+    def with_units(self, units: PoUnits) -> PoCatalog:
+        """This catalog with ``units`` in place of its own (their sources another text: a template's Defaults)."""
+        catalog = copy.copy(self)
+        catalog.units = units
+        return catalog
 
     @property
     def entries(self) -> tuple[polib.POEntry, ...]:
@@ -406,7 +414,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
     raw_lines = Lines(reading)
     encoding, warnings = encoding_of(path, reading, raw_lines)
     text, lines = decoded(path, raw_lines, encoding)
-    scanned = scan(path, text, lines)
+    scanned = scan(path, text, lines, reading.endswith(b"\n"))
     spans = scanned.entries
     refuse_duplicates(path, spans)
     refuse_misnumbered_forms(path, spans, lines)
@@ -442,7 +450,7 @@ def read_po_text(path: Path, raw: bytes | None = None) -> tuple[PoRead, TextLine
         spans,
         rule.rule,
         is_template,
-        (*warnings, *rule.warnings),
+        (*warnings, *rule.warnings, *latin1_doubts(raw, encoding)),
         rule.add_at,
         rule.unfilled_line,
         (header_line, HEADERLESS_ERROR) if headerless else None,

@@ -273,6 +273,30 @@ HEADERLESS_ERROR = (
 #: The codec a catalog that names no charset and is not UTF-8 is read with: each byte one character.
 NO_CHARSET_CODEC = "iso8859-1"
 
+#: Bytes Latin-1 text does not hold: C1 control codes, and words of three letters or more past ASCII, which the
+#: languages written in Latin-1 seldom have and Cyrillic, Greek or Arabic in their 8-bit charsets always do.
+_C1 = re.compile(rb"[\x80-\x9f]")
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{3,}")
+_HIGH = bytes(range(128, 256))
+
+
+def latin1_doubts(raw: bytes, encoding: str) -> tuple[str, ...]:
+    """A warning where ``raw``, read as ISO-8859-1 for want of a charset (``encoding`` :data:`NO_CHARSET_CODEC`),
+    does not look like Latin-1 text (cp1251, KOI8-R, ...): its texts are read as other letters than the file's,
+    and written back byte for byte."""
+    if encoding != NO_CHARSET_CODEC:
+        return ()
+    high = len(raw) - len(raw.translate(None, _HIGH))
+    runs = sum(map(len, _HIGH_RUN.findall(raw)))
+    if _C1.search(raw) is None and 2 * runs <= high:
+        return ()
+    return (
+        "its bytes past ASCII do not read as Latin-1 text (control codes, or whole words of them): the file is likely "
+        "in another charset (cp1251, KOI8-R, ...), and its texts are read as other letters than they are; name "
+        "its charset in the header's Content-Type (msgfmt reads it as ISO-8859-1 too, and warns that charset "
+        "conversion will not work)",
+    )
+
 
 def headerless_rule(path: Path, plurals: bool, encoding: str = "utf-8") -> PluralHeader:
     """A catalog without a header entry (or with an empty one) is read as gettext reads it: the bytes as

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pipeline.catalogs.base import Reviewed, Unit
-from pipeline.catalogs.po_strings import format_field
+from pipeline.catalogs.po_strings import flags_in, format_field
 
 #: How a reviewer's note starts, as a translator comment: ``# review: wrong term for "file"``.
 NOTE_PREFIX = "review: "
@@ -73,7 +73,7 @@ def _entry(block: list[str], unit: Unit, decision: Reviewed, newline: str, encod
         if not in_comments or decision.pending:
             head.append(line)
         elif text.startswith("#,"):
-            flags = [flag.strip() for flag in text[2:].split(",") if flag.strip()]
+            flags = flags_in(text[2:])
             if "fuzzy" not in flags:
                 head.append(line)
             elif len(flags) > 1:

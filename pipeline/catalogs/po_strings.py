@@ -8,7 +8,7 @@ from unicodedata import category, east_asian_width
 
 from pipeline.patterns import lazy_regex
 
-__all__ = ["NO_WRAP", "WRAP_WIDTH", "escape", "format_field", "unescape", "wrap_width_of"]
+__all__ = ["NO_WRAP", "WRAP_WIDTH", "escape", "flags_in", "format_field", "unescape", "wrap_width_of"]
 
 WRAP_WIDTH = 79  # GNU gettext's default page width
 NO_WRAP = 1 << 30  # msgcat --no-wrap's width: a string is split after a \n only
@@ -101,6 +101,17 @@ _ESCAPES = {
     "\v": "\\v",
 }
 _NEEDS_ESCAPE = re.compile(r'[\\"\x01-\x1f\x7f]')
+
+
+#: A flag of a ``#,`` line as gettext reads them (po_parse_comment_special): words apart at commas and blanks
+#: alike, but "range:" and the word after it (``range: 0..10``), which are one flag.
+_FLAG = re.compile(r"range:[\n \t\r\f\v,]+([^\n \t\r\f\v,]+)|[^\n \t\r\f\v,]+")
+
+
+def flags_in(text: str) -> tuple[str, ...]:
+    """The flags of a ``#,`` line, ``text`` what follows its marker, split as gettext splits them: at commas and
+    at blanks (``#, fuzzy c-format`` is fuzzy and c-format to msgfmt), a range written ``range: 0..10``."""
+    return tuple(f"range: {found[1]}" if found[1] else found[0] for found in _FLAG.finditer(text))
 
 
 def escape(text: str) -> str:

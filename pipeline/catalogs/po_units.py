@@ -9,10 +9,11 @@ demand lives only as long as its caller keeps it.
 
 from __future__ import annotations
 
+import copy
 import functools
 import operator
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress, product, repeat
 from operator import add, contains
 from typing import overload
@@ -123,6 +124,41 @@ class PoUnits(Sequence[Unit]):
             if found.undecided:
                 undecided.add(position)
         self.undecided = frozenset(undecided)
+
+    def texts_by_id(self) -> dict[tuple[str | None, str], str]:
+        """The text of each singular unit by its msgctxt and msgid: its Default (a Zope message id's) or its msgid;
+        none for an id with two Defaults."""
+        keys, undecided = self._keys, self.undecided
+        return {
+            (context, keys.get(position, source)): source
+            for position, (source, context) in enumerate(zip(self._sources, self._contexts, strict=True))
+            if isinstance(source, str) and position not in undecided
+        }
+
+    def with_template_texts(self, texts: Mapping[tuple[str | None, str], str]) -> PoUnits | None:
+        """These units with the text a template gives each (``texts``: its :meth:`texts_by_id`) where that is
+        another, or None where none is. msgmerge writes a template's extracted comments over a catalog's, so a
+        Default a translator changed in the catalog is not the text; nor is one the template no longer has."""
+        changed: dict[int, tuple[str, str]] = {}  # position -> (msgid, text)
+        contexts, keys = self._contexts, self._keys
+        for position, source in enumerate(self._sources):
+            if isinstance(source, str):  # a Default is a singular's text
+                msgid = keys.get(position, source)
+                text = texts.get((contexts[position], msgid))
+                if text is not None and text != source:
+                    changed[position] = (msgid, text)
+        if not changed:
+            return None
+        units = copy.copy(self)
+        units._sources, units._keys = list(self._sources), dict(self._keys)
+        for position, (msgid, text) in changed.items():
+            units._sources[position] = text
+            if text == msgid:  # no Default in the template: the msgid is the text
+                del units._keys[position]
+            else:
+                units._keys[position] = msgid
+        units.undecided = self.undecided - changed.keys()
+        return units
 
     def _unit(self, position: int) -> Unit:
         source, target = self._sources[position], self._targets[position]

@@ -216,16 +216,17 @@ CODE_ELEMENT = r"""
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
 #: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    -(?<![^\s(\[{"'=,`|]-)       # a dash first in the text or after a space, an opening bracket or quote, a
-                                # usage line's |: not "Demo</b>-Anwendung" (written from the dash, which the
-                                # regex engine skips ahead to)
+    -(?<![^\s(\[{"'=,`|*]-)      # a dash first in the text or after a space, an opening bracket or quote, a
+                                # usage line's |, AsciiDoc's *: not "Demo</b>-Anwendung" (written from the dash,
+                                # which the regex engine skips ahead to)
     (?:-?[A-Za-z]               # -x, --name, -ffixed
       |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
-    (?:-[A-Za-z0-9_]+)*         #   -line-length
-    (?:=(?:[A-Za-z0-9_.:/-]+    # =value
+    (?:-[A-Za-z0-9_]+)*(?:-\*)? #   -line-length; a family of them: util-linux's --table-*
+    (?:=(?:[A-Za-z0-9_.:/-]+    # =value, or none where the option is named: gcc's "the -mcpu= option"
       |\{[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\}   # or the values it takes, which a program reads:
       |\[[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\]   #   --tree={parent|owner}, -msdata=[none,data,sysv]
+      |(?=[\s"')\],;:*]|\Z)
     ))?
     (?:/--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*   # its other spellings after a slash: -g/--group,
                                 # --uid/--gid (util-linux, shadow); "+/-sectors" starts no option

@@ -33,6 +33,7 @@ from pipeline.catalog_paths import catalog_locale, display_path, find_catalogs
 from pipeline.catalogs import Catalog, Reviewed, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import translated_from
 from pipeline.catalogs.po import PoCatalog
+from pipeline.catalogs.po_template import TemplateTexts
 from pipeline.catalogs.xliff.catalog import XliffCatalog
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
@@ -130,6 +131,7 @@ class Session:
         self._held: int | None = None  # the catalog whose lock :meth:`turn` holds, for the decision it awaits
         self._provenance = Provenance(settings.cache_dir, warn)
         self._rejections = Rejections(settings.cache_dir)
+        self._templates = TemplateTexts()  # a Zope id's text: its template's, as translate and check read it
         found = find_catalogs(settings, paths, writing=True)
         for issue in found.refused:
             warn(f"{issue.where()}: {issue.reason}")
@@ -147,7 +149,7 @@ class Session:
             return None
         try:
             raw = path.read_bytes()
-            catalog = read_catalog(path, raw)
+            catalog = self._templates.apply(read_catalog(path, raw), path, self.settings.refresh_template)
         except OSError as exc:
             warn(f"{display}: cannot read: {exc.strerror}")
             return None
@@ -374,7 +376,9 @@ class Session:
     def _reread(self, loaded: Loaded, data: bytes) -> list[Entry]:
         """Parse ``data`` as ``loaded``'s new bytes and rebuild its entries; the entries as rebuilt."""
         try:
-            catalog = read_catalog(loaded.path, data)
+            catalog = self._templates.apply(
+                read_catalog(loaded.path, data), loaded.path, self.settings.refresh_template
+            )
         except CatalogError as exc:
             line = f" (line {exc.line})" if exc.line else ""
             reason = f"{loaded.display} was changed by another program and cannot be read now{line}: {exc.reason}"

@@ -184,7 +184,13 @@ def check_unit(
             if reason:
                 problems.append(Problem(reason, rule=Rule.STORAGE))
     if not unit.plural:
-        return problems + check_translation(unit.sources[0], targets[0], unit.flags)
+        problems += check_translation(unit.sources[0], targets[0], unit.flags)
+        if unit.key is not None:  # a Zope message id: checked against its Default, and by msgfmt -c against the id
+            problems += [
+                Problem(f"{p.reason}, judged as msgfmt -c judges it: against the message id {unit.key!r}", rule=p.rule)
+                for p in format_problems(unit.flags, (unit.key,), targets[:1])
+            ]
+        return problems
     singular, plural_source = unit.sources
     problems.extend(
         Problem(

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
-from pipeline.catalog_paths import catalog_locale, display_path, header_language_passed_over
+from pipeline.catalog_paths import catalog_locale, display_path, header_language_warnings
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.catalogs.po import PoCatalog
+from pipeline.catalogs.po_template import TemplateTexts
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.model import Cause, Issue, Severity
@@ -56,14 +57,14 @@ def scan(
     scanned: list[ScannedCatalog] = []
     issues: list[Issue] = []
     refused: list[Refused] = []
+    templates = TemplateTexts()
     for path in paths:
         display = display_path(settings.root, path)
         if path.suffix.lower() in TEMPLATE_SUFFIXES:
             issues.append(Issue(display, _TEMPLATE_SKIPPED, severity=Severity.SKIPPED))
             continue
         try:
-            ready = (parsed or {}).get(path)
-            catalog = ready if ready is not None else read_catalog(path, (read or {}).get(path))
+            catalog = (parsed or {}).get(path) or read_catalog(path, (read or {}).get(path))  # a catalog is truthy
         except CatalogError as exc:
             issues.append(Issue(display, exc.reason, exc.line, cause=Cause.INPUT))
             continue
@@ -72,9 +73,7 @@ def scan(
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
-        passed_over = header_language_passed_over(settings, path, catalog.language, locale)
-        if passed_over is not None:
-            issues.append(Issue(display, passed_over, severity=Severity.WARNING))
+        issues.extend(header_language_warnings(settings, path, display, catalog.language, locale))
         source = _source_language(settings, display, locale)
         if source is not None:
             issues.append(source)
@@ -91,7 +90,7 @@ def scan(
         fitted = _fit_charset(settings.to_utf8, display, catalog, locale, target, issues)
         if fitted is None:
             continue
-        catalog, keys_left = _keyed(settings.source_lang, display, fitted, locale, target, issues)
+        catalog, keys_left = _keyed(settings, display, fitted, (locale, target), issues, templates)
         found = _segments(settings, display, path, catalog, locale, target, issues, retranslate)
         found = found._replace(formality=variety.formality)
         scanned.append(_without(found, keys_left) if keys_left else found)
@@ -314,12 +313,21 @@ def _undecided(display: str, catalog: PoCatalog, target: str, issues: list[Issue
 
 
 def _keyed(
-    source_lang: str, display: str, catalog: Catalog, locale: str, target: str, issues: list[Issue]
+    settings: Settings,
+    display: str,
+    catalog: Catalog,
+    languages: tuple[str, str],
+    issues: list[Issue],
+    templates: TemplateTexts,
 ) -> tuple[Catalog, frozenset[int]]:
     """For XLIFF whose sources are keys: the catalog with the texts they stand for, and the keys with none.
-    For PO: the Zope message ids with two Default texts (:mod:`pipeline.catalogs.po_scan.defaults`), left out."""
+    For PO: the Zope message ids' texts as the catalog's template gives them (:mod:`pipeline.catalogs.po_template`),
+    and those with two Default texts (:mod:`pipeline.catalogs.po_scan.defaults`), left out. ``languages``: the
+    catalog's locale and the service's target code."""
+    (locale, target), source_lang = languages, settings.source_lang
     if isinstance(catalog, PoCatalog):
-        return catalog, _undecided(display, catalog, target, issues)
+        catalog = templates.apply(catalog, catalog.path, settings.refresh_template)
+        return catalog, _undecided(display, cast("PoCatalog", catalog), target, issues)
     if catalog.format != "xliff":
         return catalog, frozenset()
     xliff = cast("XliffCatalog", catalog)  # its format is XLIFF's: the only one whose sources can be keys

@@ -21,6 +21,7 @@ from pipeline import locales
 from pipeline.catalog_paths import configured_locale
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.keyed import cdata_as_text, translated_from
+from pipeline.catalogs.po_template import TemplateTexts
 from pipeline.errors import CatalogError
 from pipeline.model import Issue, Severity
 from pipeline.run.gate import check_unit, plural_usage
@@ -52,6 +53,7 @@ def check_paths(
     the texts its keys stand for.
     """
     checked = Checked()
+    templates = TemplateTexts()
     for path in paths:
         name = (display or {}).get(path, str(path))
         try:
@@ -60,6 +62,7 @@ def check_paths(
             checked.issues.append(Issue(name, exc.reason, exc.line))
             continue
         checked.read += 1
+        catalog = templates.apply(catalog, path, settings.refresh_template if settings else None)  # a Zope id's text
         # What the reader says about the file as a whole (its charset, a missing header), as a run says it.
         checked.issues.extend(Issue(name, warning, severity=Severity.WARNING) for warning in catalog.warnings)
         units = _with_key_texts(settings, path, catalog) if settings is not None and catalog.format == "xliff" else None

@@ -6,10 +6,7 @@ remembers what each merge left: a catalog whose bytes and template are as the la
 is not merged again. ``pipeline refresh --merge-only`` is this step alone, and loads nothing of a
 translation run.
 
-Which template belongs to a catalog: ``--template`` or ``[refresh] template`` for all of them; else
-``<domain>.pot`` next to the locale folders (``<dir>/<lang>/LC_MESSAGES/<domain>.po`` ->
-``<dir>/<domain>.pot``, and KDE's ``po/<lang>/<domain>.po`` -> ``po/<domain>.pot``); else the only ``.pot``
-in the catalog's own folder (``po/de.po`` -> ``po/*.pot``).
+Which template belongs to a catalog: :func:`pipeline.catalogs.po_template.find_template`.
 
 A catalog is merged and written under its lock (:func:`pipeline.run.catalog_lock.one_catalog`), as a
 translation run writes it: a merge waits for a run that holds the catalog (up to ``lock_wait``), then
@@ -27,6 +24,7 @@ from typing import NamedTuple
 
 from pipeline.catalog_paths import CATALOG_SUFFIXES, display_path, find_catalogs
 from pipeline.catalogs.merge import MergeResult, Template, merge_read, read_template
+from pipeline.catalogs.po_template import find_template
 from pipeline.config import Settings
 from pipeline.errors import CatalogError
 from pipeline.files.lockfile import state_lock, state_lock_path
@@ -57,24 +55,6 @@ class MergeOutcome:
         self.catalogs: list[MergeSummary] = []
         self.issues: list[Issue] = []
         self.merged_paths: list[Path] = []
-
-
-def find_template(catalog: Path, configured: Path | None = None) -> Path | None:
-    """The template of ``catalog``: the configured one, else found by the layout (module docstring)."""
-    if configured is not None:
-        return configured
-    if catalog.parent.name == "LC_MESSAGES":
-        candidate = catalog.parent.parent.parent / f"{catalog.stem}.pot"
-        if candidate.is_file():
-            return candidate
-    beside = catalog.parent.parent / f"{catalog.stem}.pot"  # KDE's po/<lang>/<domain>.po -> po/<domain>.pot
-    if catalog.parent.name != "LC_MESSAGES" and beside.is_file():
-        return beside
-    siblings = sorted(catalog.parent.glob("*.pot"))
-    if len(siblings) == 1:
-        return siblings[0]
-    same_domain = catalog.parent / f"{catalog.stem}.pot"
-    return same_domain if same_domain.is_file() else None
 
 
 def merge_catalogs(

@@ -9,6 +9,7 @@ shape) and its strict line scanner alike.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -179,7 +180,10 @@ def _units_as_polib_reads_them(text: str) -> tuple[list[PolibUnit], dict[str, st
             sources: tuple[str, ...] = (entry.msgid, entry.msgid_plural)
         else:
             targets, sources = (entry.msgstr,), (entry.msgid,)
-        units.append((sources, targets, tuple(entry.flags), entry.msgctxt, entry.comment or "", bool(entry.obsolete)))
+        # polib splits flags at commas alone, gettext at blanks too (but "range: 0..10") and drops empty ones
+        words = [[flag] if flag.startswith("range:") else re.split(r"[ \t\f\v]+", flag) for flag in entry.flags]
+        flags = tuple(word for split in words for word in split if word)
+        units.append((sources, targets, flags, entry.msgctxt, entry.comment or "", bool(entry.obsolete)))
     return units, dict(pofile.metadata)
 
 

@@ -21,6 +21,15 @@ HEADER = (
 CONFIG = 'source_lang = "en"\n[service]\nurl = "embedded"\n[cache]\ndir = ""\n'
 
 
+def _app_catalog(tmp_path: Path, entries: str) -> Path:
+    """A German catalog of ``entries`` after :data:`HEADER`, in a project configured beside it."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
+    path.parent.mkdir(parents=True)
+    path.write_text(HEADER + entries, encoding="utf-8")
+    return path
+
+
 def _msgfmt(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
@@ -207,10 +216,7 @@ UNSPACED = (
 def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_are_read_as_msgfmt_reads_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
-    path = tmp_path / "de" / "LC_MESSAGES" / "app.po"
-    path.parent.mkdir(parents=True)
-    path.write_text(HEADER + UNSPACED, encoding="utf-8")
+    path = _app_catalog(tmp_path, UNSPACED)
     assert _msgfmt(path, "--check").returncode == 0
     catalog = read_po(path)
     assert [(u.context, u.sources, u.targets) for u in catalog.units] == [
@@ -318,5 +324,124 @@ def test_a_string_left_open_is_refused_at_the_line_msgfmt_names(tmp_path: Path, 
     found = re.search(r"de\.po:(\d+): end-of-line within string", _msgfmt(path).stderr)
     assert found is not None
     with pytest.raises(CatalogError, match=f"not closed on line {int(found[1]) - 1}") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])
+
+
+# Flags separated by a blank alone: gettext splits a "#," line at blanks as well as commas (msgcat writes
+# "#, fuzzy, c-format" back), so the first entry is fuzzy and C format, the second C format and not wrapped.
+BLANK_FLAGS = (
+    '#, fuzzy c-format\nmsgid "%d file"\nmsgstr "%d Datei"\n\n#, no-wrap  c-format,\nmsgid "%s folder"\nmsgstr ""\n'
+)
+
+
+def test_flags_separated_by_a_blank_are_read_as_gettext_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _app_catalog(tmp_path, BLANK_FLAGS)
+    stats = _msgfmt(path, "--check", "--statistics")
+    assert stats.returncode == 0 and "1 fuzzy translation" in stats.stderr
+    catalog = read_po(path)
+    assert [catalog.flags_of(u.position) for u in catalog.units] == [("fuzzy", "c-format"), ("no-wrap", "c-format")]
+    assert [u.state for u in catalog.units] == [UnitState.FUZZY, UnitState.UNTRANSLATED]
+    assert [entry.flags for entry in catalog.entries] == [["fuzzy", "c-format"], ["no-wrap", "c-format"]]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    # the fuzzy entry left alone, the other marked fuzzy with its own flags as they were written
+    assert after.startswith(HEADER + BLANK_FLAGS.split("#, no-wrap")[0] + "#, fuzzy, no-wrap  c-format,\n")
+    assert _msgfmt(path, "--check").returncode == 0
+    # the C format is checked: a translation that drops the %s is an error, as msgfmt --check says
+    path.write_text(HEADER + BLANK_FLAGS.replace('msgstr ""', 'msgstr "Ordner"'), encoding="utf-8")
+    assert "number of format specifications" in _msgfmt(path, "--check").stderr
+    assert main(["check", str(path)]) == 1
+    assert f"{path}:11: C format: the number of arguments differs" in capsys.readouterr().out
+
+
+# msgfmt's lexer reads a keyword's strings as tokens: several on one line, none before the next line, and no blank
+# needed between a keyword and its string. Each entry as msgcat writes it back.
+TOKENS = (
+    'msgid "Hello " "world"\nmsgstr "Hallo " "Welt"\n\n'
+    'msgid"Open"\nmsgstr""\n\n'
+    '#| msgid\n#| "Sav" "e"\nmsgid "Save all"\nmsgstr "Speichern"\n\n'
+    'msgid "Close"\n"" " all"\nmsgstr ""\n'
+)
+
+
+def test_strings_are_read_as_msgfmts_lexer_reads_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _app_catalog(tmp_path, TOKENS)
+    assert _msgfmt(path, "--check").returncode == 0
+    catalog = read_po(path)
+    assert [(u.sources, u.targets) for u in catalog.units] == [
+        (("Hello world",), ("Hallo Welt",)),
+        (("Open",), ("",)),
+        (("Save all",), ("Speichern",)),
+        (("Close all",), ("",)),
+    ]
+    assert [entry.previous_msgid for entry in catalog.entries] == [None, None, "Save", None]
+    assert main(["translate", "--config", str(tmp_path / "pipeline.toml"), str(path)]) == 0
+    capsys.readouterr()
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(HEADER + TOKENS.split('msgid"Open"')[0] + '#, fuzzy\nmsgid"Open"\nmsgstr "')
+    assert '#| "Sav" "e"\nmsgid "Save all"\nmsgstr "Speichern"\n\n#, fuzzy\nmsgid "Close"\n"" " all"\nmsgstr "' in after
+    assert [u.state for u in read_po(path).units] == [UnitState.TRANSLATED, UnitState.FUZZY] * 2
+    assert _msgfmt(path, "--check").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ['#| msgid\nmsgid "x"\nmsgstr ""\n', '#| msgid "a"\n#| msgid_plural\n\nmsgid "x"\nmsgstr ""\n', "#| msgctxt\n"],
+)
+def test_a_previous_keyword_without_a_string_is_refused_where_msgfmt_refuses_it(tmp_path: Path, entry: str) -> None:
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError, match="without a string after it") as info:
+        read_po(path)
+    assert info.value.line == int(found[1])
+
+
+@pytest.mark.parametrize("header", ["", 'msgid ""\nmsgstr "Project-Id-Version: errors\\n"\n\n'])
+def test_a_catalog_without_a_charset_whose_bytes_are_not_latin1_text_is_warned_about(
+    tmp_path: Path, header: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgfmt compiles a cp1251 catalog that names no charset, each byte as ISO-8859-1 ("Íå ìîæåò" for "Не может"):
+    read alike, and said, naming the file, where its bytes are no plausible Latin-1 text."""
+    path = tmp_path / "ru" / "LC_MESSAGES" / "errors.po"
+    path.parent.mkdir(parents=True)
+    raw = header + 'msgid "can\'t be blank"\nmsgstr "Не может быть пустым"\n\nmsgid "is invalid"\nmsgstr ""\n'
+    path.write_bytes(raw.encode("cp1251"))
+    assert _msgfmt(path).returncode == 0
+    catalog = read_po(path)
+    assert catalog.units[0].targets == ("Не может быть пустым".encode("cp1251").decode("latin-1"),)
+    doubt = [w for w in catalog.warnings if "do not read as Latin-1 text" in w]
+    assert len(doubt) == 1 and "cp1251" in doubt[0]
+    main(["check", str(path)])  # an error too, where msgfmt --check refuses a missing header
+    assert f"{path}: warning: {doubt[0]}" in capsys.readouterr().out
+    # Latin-1 text is not doubted: accented letters alone or two in a row among ASCII ones
+    path.write_bytes((header + 'msgid "size"\nmsgstr "Größe für Bücher, naïveté"\n').encode("latin-1"))
+    assert not [w for w in read_po(path).warnings if "Latin-1 text" in w]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        'msgid "a"\nmsgstr "b"\nmsgstr[0] "c"\n',  # a form after a msgstr: msgfmt's syntax error there
+        'msgid "x"\nmsgstr ""\n"X"\nmsgstr ""\n\nmsgid "a"\nmsgstr "b',  # a second msgstr, named first
+        'msgid "a"\nmsgstr[1] "b"\nmsgstr ""\n',  # the first form not msgstr[0]: named before the msgid
+        'msgid "file"\nmsgid_plural "files"\nmsgid_plural "files"\nmsgstr[0] "Datei"\n',  # at the msgid
+        '#, python-format\nmsgid "PEP %s"\n#~| x\nmsgstr "PEP %s"\n',  # the unknown keyword, before the msgstr
+        'msgid "a"\nmsgstr "b\n',  # left open on the last line: the line after it
+    ],
+)
+def test_a_broken_entry_is_refused_at_the_first_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
+    """Mutants of published catalogs (bench/acceptance/po_reader_differential.py mutants) that were refused on
+    another line than msgfmt's first error."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(r"de\.po:(\d+):", _msgfmt(path).stderr)
+    assert found is not None
+    with pytest.raises(CatalogError) as info:
         read_po(path)
     assert info.value.line == int(found[1])

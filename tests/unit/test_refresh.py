@@ -20,11 +20,11 @@ import pytest
 
 from pipeline.catalogs import UnitState, read_catalog
 from pipeline.catalogs.merge import merge
+from pipeline.catalogs.po_template import find_template
 from pipeline.catalogs.similar import FUZZY_THRESHOLD, similarity
 from pipeline.cli import main
 from pipeline.config import load_settings
 from pipeline.files import atomic
-from pipeline.workflows.merge import find_template
 from pipeline.workflows.refresh import refresh
 from tests.sample_project import copy_sample_project
 
@@ -405,3 +405,25 @@ def test_a_save_while_refresh_merges_a_catalog_is_kept_and_merged_or_reported(
             )
         ]
     assert len(outcome.catalogs) == 9 - saves and not [p for p in catalog.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+# plone.app.locales' shape (i18ndude): the text is the Default, the msgid its name.
+ZOPE_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+ZOPE_ENTRY = '#. Default: "{text}"\n#: plone/app/users/browser/login.py\nmsgid "label_log_in"\nmsgstr "{target}"\n'
+
+
+def test_refresh_makes_fuzzy_a_translation_whose_default_text_the_template_changed(
+    tmp_path: Path, msgfmt_check: Callable[[Path], None]
+) -> None:
+    """msgmerge keeps the entry as it is (the msgid did not change) and writes the new Default above the old
+    translation: a translation of the old text, unmarked. The merge marks it fuzzy, for a translator or a run."""
+    catalog = tmp_path / "locales" / "de" / "LC_MESSAGES" / "plone.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(ZOPE_HEADER + ZOPE_ENTRY.format(text="Log in", target="Anmelden"), encoding="utf-8")
+    template = tmp_path / "locales" / "plone.pot"
+    template.write_text(ZOPE_HEADER + ZOPE_ENTRY.format(text="Log in with your e-mail", target=""), encoding="utf-8")
+    assert main(["refresh", "--merge-only", "--quiet", str(catalog)]) == 0
+    (unit,) = read_catalog(catalog).units
+    assert (unit.sources, unit.targets, unit.state) == (("Log in with your e-mail",), ("Anmelden",), UnitState.FUZZY)
+    msgfmt_check(catalog)
+    assert merge(catalog, template).changed is False  # a second merge changes nothing

@@ -341,9 +341,9 @@ def test_a_catalog_the_index_parses_before_its_window_is_parsed_once_and_not_rec
     parsed: list[str] = []
     real = po_scan.scan
 
-    def counting(path: Path, text: str, lines: Sequence[str]) -> po_scan.Scanned:
+    def counting(path: Path, text: str, lines: Sequence[str], ended: bool = True) -> po_scan.Scanned:
         parsed.append(path.name)
-        return real(path, text, lines)
+        return real(path, text, lines, ended)
 
     monkeypatch.setattr(po, "scan", counting)  # what read_po calls, for the index and the scan alike
     in_threads: list[str] = []

@@ -45,6 +45,12 @@ CONFIG = '[service]\nurl = "http://x.invalid"\n[cache]\ndir = ".cache"\n[report]
             "Value ${val} has to be in stepping of ${step} based on a floor value of ${minimum}",
         ),
         ("Default: long integer\npragma: no cover", "datatype_long", "long integer"),
+        # lingua: a default of several lines (triple-quoted in the code), a "#." line per line as indented there
+        (
+            "Default: Enter the mail server.\n    Leave it empty to use the site's.\nUsed in sentence: x",
+            "help_mailhost",
+            "Enter the mail server.\n    Leave it empty to use the site's.",
+        ),
         # msgfmt holds the translation to the msgid's newlines at its ends: the Default's are dropped
         ('Default: "Hello ${name}\\n"', "mail_hello", "Hello ${name}"),
     ],
@@ -173,3 +179,89 @@ def test_the_review_shows_the_default_as_source_with_the_id_beside_it(tmp_path: 
     written = {e.msgid: e for e in polib.pofile(str(root / CATALOG))}
     assert written["title_revisions_of"].msgstr == 'Versionen von „${title}"'
     assert "fuzzy" not in written["title_revisions_of"].flags
+
+
+def test_a_lingua_default_of_several_lines_is_read_whole_as_zope_shows_it(tmp_path: Path) -> None:
+    """lingua writes ``Default: <the code's text>`` through polib (``POFile(wrapwidth=79)``): a text of several
+    lines is a comment line per line, each indented as in the code, and a long one wrapped at 79 columns."""
+    text = (
+        "Enter the address of the mail server.\n    Leave it empty to use the one the site's settings name, which is "
+        "usually localhost at port 25.\n    Ask your administrator."
+    )
+    pot = polib.POFile(wrapwidth=79)
+    pot.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    pot.append(polib.POEntry(msgid="help_mailhost", msgstr="", comment="Default: " + text + "\npragma: no cover"))
+    pot.save(str(tmp_path / "app.pot"))
+    assert "#.     Leave it empty" in (tmp_path / "app.pot").read_text(encoding="utf-8")
+    (unit,) = read_po(tmp_path / "app.pot").units
+    assert (unit.sources, unit.key) == ((text,), "help_mailhost")
+
+
+ZOPE_FORMATS = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+    '#. Default: "%(count)d files"\n#, python-format\nmsgid "label_files"\nmsgstr "%(count)d Dateien"\n\n'
+    '#. Default: "%(count)d folders"\n#, python-format\nmsgid "label_folders"\nmsgstr "Ordner"\n\n'
+    '#. Default: "%(count)d items"\n#, python-format\nmsgid "label_items"\nmsgstr ""\n'
+)
+
+
+def test_a_format_flag_on_a_zope_id_is_judged_against_the_default_and_as_msgfmt_judges_the_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The translation is of the Default, whose directives zope.i18n fills: checked against it. msgfmt -c judges
+    it against the msgid, a name without directives, and refuses every translation that keeps them: said as an
+    error too, and a run writes none (an untranslated entry is one msgfmt -c passes)."""
+    catalog = tmp_path / "locales" / "de" / "LC_MESSAGES" / "plone.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(ZOPE_FORMATS, encoding="utf-8")
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    assert main(["check", str(catalog)]) == ExitCode.PARTIAL
+    out = capsys.readouterr().out
+    assert "plone.po:8: Python format: the translation has argument 'count'" in out
+    assert "judged as msgfmt -c judges it: against the message id 'label_files'" in out
+    assert "plone.po:13: Python format: argument 'count' of the source is missing from the translation" in out
+    before = catalog.read_bytes()
+    run(load_settings(tmp_path / "pipeline.toml"), FakeService())
+    assert catalog.read_bytes() == before
+
+
+# plone.app.locales 7.0.4: de/LC_MESSAGES/plone.po's Default, which a translator's edit corrupted (plone.pot has
+# none for this msgid), and a Default of our own making whose placeholder a translator renamed in the catalog.
+CORRUPTED = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n\n'
+    '#. Default: "Order in folder6 Unterstützung [deinstallieren]"\n'
+    '#: plone/app/querystring/profiles/default/registry.xml\nmsgid "Order in folder"\nmsgstr ""\n\n'
+    '#. Default: "Moved to ${folder}"\nmsgid "label_moved"\nmsgstr "Verschoben nach ${ordner}"\n'
+)
+TEMPLATE = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    '#: plone/app/querystring/profiles/default/registry.xml\nmsgid "Order in folder"\nmsgstr ""\n\n'
+    '#. Default: "Moved to ${ordner}"\nmsgid "label_moved"\nmsgstr ""\n'
+)
+
+
+@pytest.mark.parametrize("template", [True, False], ids=["with its template", "without one"])
+def test_a_default_changed_in_a_language_catalog_gives_way_to_its_templates(
+    tmp_path: Path, template: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """msgmerge writes the template's extracted comments over the catalog's: where the catalog has a template
+    (``locales/plone.pot`` for ``locales/de/LC_MESSAGES/plone.po``), its text is the template's (its Default, or
+    its msgid where it has none); without one, the catalog's own Default."""
+    (tmp_path / "pipeline.toml").write_text(CONFIG, encoding="utf-8")
+    catalog = tmp_path / CATALOG
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text(CORRUPTED, encoding="utf-8")
+    if template:
+        (tmp_path / "locales" / "plone.pot").write_text(TEMPLATE, encoding="utf-8")
+    main(["check", "--config", str(tmp_path / "pipeline.toml"), str(catalog)])
+    said = capsys.readouterr().out
+    assert ("plone.po:12: warning: placeholder '$ordner' not in the source" in said) is not template
+    service = FakeService()
+    run(load_settings(tmp_path / "pipeline.toml"), service)
+    sent = [text for request in service.requests for text in request["text"]]
+    assert sent == (["Order in folder"] if template else ["Order in folder6 Unterstützung [deinstallieren]"])
+    written = {e.msgid: e.msgstr for e in polib.pofile(str(catalog))}
+    assert written["Order in folder"] == f"[DE] {sent[0]}"
+    # the review shows it as the run read it
+    rows = views.listing(Session(load_settings(tmp_path / "pipeline.toml"), warn=pytest.fail))["entries"]
+    assert sent[0] in [row["source"] for row in rows]

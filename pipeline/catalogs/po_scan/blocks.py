@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from pipeline.catalogs.po_scan.entry import Entry, polib_key
-from pipeline.catalogs.po_strings import unescape
+from pipeline.catalogs.po_strings import flags_in, unescape
 from pipeline.patterns import lazy_regex
 
 # A quoted string is {S}, its content {C}: plain characters, or a backslash and one of the named
@@ -162,9 +162,8 @@ def _forms(forms: str) -> dict[int, str] | None:
 
 
 def _flags(line: str, flags_read: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """The flags of a "#," line, split at commas as the strict path splits them (a bare "#," has none),
-    kept in ``flags_read``."""
-    marker_and_flags = line.strip()
-    flags = tuple(flag.strip() for flag in marker_and_flags[3:].split(",")) if len(marker_and_flags) > 2 else ()
+    """The flags of a "#," line, split as the strict path splits them (a bare "#," has none), kept in
+    ``flags_read``."""
+    flags = flags_in(line[2:])
     flags_read[line] = flags
     return flags

@@ -10,8 +10,10 @@ translation is made from and judged against; the id is only its name. Two writer
   comment per line (``#.  "line"`` in i18ndude's newer writer), read as PO strings are: joined.
 - lingua: ``#. Default: text`` as written in the code, which polib wraps at lingua's 79 columns over
   several ``#.`` lines. A line goes on where its first word did not fit on the line before; lingua's
-  other comments (``pragma: no cover``) start lines of their own. Any developer's note may read
-  ``Default: ...``, so this shape counts only for a msgid spelled as a name (no whitespace).
+  other comments (``pragma: no cover``) start lines of their own. A text of several lines (a
+  triple-quoted default) has a ``#.`` line per line of it, each indented as in the code: a line that
+  starts with a blank is the text's next line, kept as zope.i18n shows it. Any developer's note may
+  read ``Default: ...``, so this shape counts only for a msgid spelled as a name (no whitespace).
 
 A Default counts where it is not empty and differs from the msgid. The text keeps the msgid's
 newlines at its ends (``msgfmt --check`` holds a translation to the msgid's). An entry with two
@@ -27,7 +29,7 @@ from typing import NamedTuple
 
 from pipeline.catalogs.po_strings import unescape
 
-__all__ = ["Default", "default_of"]
+__all__ = ["Default", "default_changed", "default_of"]
 
 _MARK = "Default:"
 #: A whole PO string: quotes around characters that are not quotes or backslashes, or escapes.
@@ -56,6 +58,15 @@ def default_of(comment: str, msgid: str) -> Default | None:
     return Default(text, any(other != texts[0] for other in texts[1:]))
 
 
+def default_changed(msgid: str, comment: str, template_comment: str) -> bool:
+    """Whether the entry ``msgid``'s Default text is another in its template's extracted comments than in its own:
+    its translation is of the old text. msgmerge keeps it as it is (the msgid is the same), under the new Default."""
+    if "Default:" not in comment or comment == template_comment:
+        return False
+    was, now = default_of(comment, msgid), default_of(template_comment, msgid)
+    return was is not None and now is not None and was.text != now.text
+
+
 def _read(lines: list[str], at: int, msgid: str) -> str | None:
     """The text of the Default comment at ``lines[at]``, with the lines that go on with it."""
     first = lines[at][len(_MARK) :].strip()
@@ -70,15 +81,18 @@ def _read(lines: list[str], at: int, msgid: str) -> str | None:
         return unescape("".join(parts))
     if any(c.isspace() for c in msgid):
         return None  # not a name: "Default: ..." may be anybody's note
-    # lingua: the words polib wrapped onto the next lines (a string it wrapped is read as a string)
-    parts, written = [first], _PREFIX + len(lines[at])
+    # lingua: the words polib wrapped onto the next lines (a string it wrapped is read as a string), and the
+    # text's own next lines, indented as in the code (a triple-quoted default), which zope.i18n shows as written
+    text, written = first, _PREFIX + len(lines[at])
     for line in lines[at + 1 :]:
-        word = line.split(" ", 1)[0]
-        if not word or line.startswith(_MARK) or written + 1 + len(word) <= _WIDTH:
-            break
-        parts.append(line)
+        if line[:1] in (" ", "\t") and line.strip():
+            text += "\n" + line
+        else:
+            word = line.split(" ", 1)[0]
+            if not word or line.startswith(_MARK) or written + 1 + len(word) <= _WIDTH:
+                break
+            text += " " + line
         written = _PREFIX + len(line)
-    text = " ".join(parts)
     wrapped = _STRING.match(text)
     return unescape(wrapped.group(1)) if wrapped is not None else text
 

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from pipeline.catalogs.po_scan.entry import Entry
+from pipeline.catalogs.po_strings import flags_in
 from pipeline.errors import CatalogError
 
 #: A plural form's keyword with blanks before its bracket, which polib is given without them.
@@ -20,18 +21,39 @@ _COMMENT_SYMBOLS = {"#:": "oc", "#,": "fl", "#.": "gc"}
 #: reads the marker's kind from its characters alone, polib splits the line at blanks and refuses it.
 _UNSPACED_MARKER = re.compile(r"\A([ \t]*)(\#~(?=[^ \t|\r\n])|\#[,.:](?=[^ \t\r\n])|\#(?=[^ \t,.:|~\#\r\n]))")
 #: A keyword alone on its line, its strings on the next ones (msgfmt reads the tokens after it wherever they
-#: are); polib wants one on the keyword's line.
+#: are); polib wants one on the keyword's line. A previous string's keyword too ("#| msgid").
 _BARE_KEYWORD = re.compile(
-    r"\A([ \t]*(?:\#~[ \t]*)?(?:msgctxt|msgid_plural|msgid|msgstr(?:[ \t]*\[[ \t]*\d+[ \t]*\])?))[ \t]*(\r?\n?)\Z"
+    r"\A([ \t]*(?:\#~?[ \t]*\|[ \t]*|\#~[ \t]*)?"
+    r"(?:msgctxt|msgid_plural|msgid|msgstr(?:[ \t]*\[[ \t]*\d+[ \t]*\])?))[ \t]*(\r?\n?)\Z"
 )
+#: A keyword and its string without a blank between them (``msgid"x"``), which polib splits at blanks.
+_UNSPACED_KEYWORD = re.compile(
+    r'\A([ \t]*(?:\#~?[ \t]*\|[ \t]*|\#~[ \t]*)?(?:msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?))(?=")'
+)
+#: A line's strings from its first quote, two or more (``msgid "a" "b"``), and the line's end: polib reads one
+#: string a line, msgfmt's lexer any number.
+_SEVERAL_STRINGS = re.compile(r'("(?:[^"\\]|\\.)*"(?:[ \t\f\v]*"(?:[^"\\]|\\.)*")+)([ \t\f\v\r\n]*)\Z')
+#: What one string holds, escapes as written.
+_CONTENT = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+#: A flags line: its marker, its flags, its line end.
+_FLAGS_LINE = re.compile(r"\A([ \t]*\#,)(.*?)(\r?\n?)\Z", re.DOTALL)
 
 
 def polib_line(line: str) -> str:
-    """``line`` as polib is given it: a marker's words set apart from it, and a keyword whose strings start on
-    the next line given an empty one (``msgid ""``), which msgfmt reads alike."""
+    """``line`` as polib is given it, meaning what msgfmt reads: a marker's words set apart from it, flags split at
+    blanks as well as commas (polib splits them at commas alone), a keyword whose strings start on the next line
+    given an empty one (``msgid ""``), a keyword set apart from its string (``msgid"x"``), and the strings of a
+    line joined in one (``msgid "a" "b"`` is ``msgid "ab"``)."""
     if "#" in line[:3] or line.lstrip(" \t#~")[:3] == "msg":
         line = _UNSPACED_MARKER.sub(r"\1\2 ", line, count=1)
         line = _BARE_KEYWORD.sub(r'\1 ""\2', line, count=1)
+        line = _UNSPACED_KEYWORD.sub(r"\1 ", line, count=1)
+        if (flags := _FLAGS_LINE.match(line)) is not None and (read := flags_in(flags[2])):
+            line = f"{flags[1]} {', '.join(read)}{flags[3]}"
+    if line.count('"') > 2 and (several := _SEVERAL_STRINGS.match(line, line.index('"'))) is not None:
+        line = f'{line[: several.start()]}"{"".join(_CONTENT.findall(several[1]))}"{several[2]}'
     return line
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.catalogs.po_scan import blocks
 from pipeline.catalogs.po_scan.entry import Entry, Scanned, polib_key
 from pipeline.catalogs.po_scan.polib_rules import PolibRules
-from pipeline.catalogs.po_strings import unescape
+from pipeline.catalogs.po_strings import flags_in, unescape
 from pipeline.errors import CatalogError
 from pipeline.patterns import lazy_regex
 
@@ -20,11 +20,15 @@ _SPACED_FORM = lazy_regex(r"\[[ \t]*(\d+)[ \t]*\]\s*(.*)$")
 # A quoted string: plain characters, or a backslash and the character it escapes (written unrolled,
 # runs of plain characters at a time: an alternation tried per character costs 2-4x on every line).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# The strings of a line: msgfmt's lexer reads any number of them, blanks or nothing between them (``msgid "a" "b"``).
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(?:[ \t\f\v]*"[^"\\]*(?:\\.[^"\\]*)*")*')
 # What gettext reads after a backslash: its named escapes, octal and hex numbers. Anything else
 # (\q, \u00e9, \?) is an "invalid control sequence" to msgfmt.
 _ESCAPE = re.compile(r"\\(?:[ntrabfv\\\"]|[0-7]{1,3}|x[0-9A-Fa-f]+)")
-# A quote that no quote closes: a string left open at the end of its line.
-_OPEN_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?')
+# A quote that no quote closes: a string left open at the end of its line (after the line's closed ones).
+_OPEN_STRING = re.compile(r'(?:"[^"\\]*(?:\\.[^"\\]*)*"[ \t\f\v]*)*"[^"\\]*(?:\\.[^"\\]*)*\\?')
+# A previous string's string line ("#| ..." or "#~| ..." and a quote), which a previous keyword alone awaits.
+_PREVIOUS_STRING = re.compile(r'#~?[ \t]*\|[ \t]*"')
 _BAD_ESCAPE = 'an escape sequence gettext does not know (it reads \\n \\t \\r \\" \\\\, octal and \\x hex)'
 # A lowercase word of at most 16 letters, alone before a space or a quote: a misspelt keyword.
 _KEYWORD_LIKE = re.compile(r"[a-z_]{1,16}(?:\[\d{1,2}\])?(?=[\s\"]|$)")
@@ -75,10 +79,13 @@ class _Open:
         self.plural_forms: list[str] = []  # the msgstr[N] keywords, in the file's order
 
 
-def scan(path: Path, text: str, lines: Sequence[str]) -> Scanned:
+def scan(path: Path, text: str, lines: Sequence[str], ended: bool = True) -> Scanned:
     """Check the syntax line by line and read every entry: ``text`` is the file's, each line ended by a
-    newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`)."""
-    return _Scanner(path).read(text, lines)
+    newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`);
+    ``ended``: whether the file's last line ends with a newline."""
+    scanner = _Scanner(path)
+    scanner.ended = ended
+    return scanner.read(text, lines)
 
 
 def metadata(header: str) -> dict[str, str]:
@@ -130,8 +137,10 @@ class _Scanner:
         # first string: its line and name.
         self.bare: tuple[int, str] | None = None
         self.bare_comment: int | None = None  # a comment's line after it, which msgfmt skips
+        self.bare_previous: tuple[int, str] | None = None  # the same of a previous string's keyword ("#| msgid")
         self.rules = PolibRules(path)
         self.count = 0  # the lines of the text being read
+        self.ended = True  # whether the file's last line ends with a newline
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
@@ -154,7 +163,7 @@ class _Scanner:
                     break
             self._line(i, lines[i])
             i, at = i + 1, at + len(lines[i]) + 1
-        if self.bare is not None:
+        if self.bare is not None or self.bare_previous is not None:
             raise self._without_string(count)  # msgfmt's end of file: the line after the last one
         if self.state in ("msgid", "msgid_plural"):
             raise self._missing_msgstr()
@@ -188,6 +197,8 @@ class _Scanner:
         if not s:
             return
         self.rules.line(i, s)
+        if self.bare_previous is not None and not _PREVIOUS_STRING.match(s):
+            raise self._without_string(i)
         obsolete = s[0] == "#" and s.startswith("#~")
         if obsolete:
             s = s[2:].strip()
@@ -195,6 +206,9 @@ class _Scanner:
                 return
             if s[0] == "|":  # "#~| msgid ...": an obsolete entry's previous string, which opens no entry
                 if self.state in ("msgid", "msgid_plural"):
+                    word = s[1:].split(None, 1)[0] if s[1:].strip() else '"'
+                    if word[0] != '"' and word not in _PREVIOUS_ORDER:  # msgfmt meets the keyword first
+                        raise self._fail(i, f"unrecognised previous string{_excerpt(s[1:].strip())}")
                     raise self._missing_msgstr()
                 self._previous(i, s[1:].strip(), obsolete=True)
                 return
@@ -232,16 +246,14 @@ class _Scanner:
         One left open (a quote, then no closing one before the line ends) is named where msgfmt names it:
         at the next line, where its lexer is when it meets the line's end ("end-of-line within string").
         """
-        if _OPEN_STRING.fullmatch(string) and i + 1 < self.count:
+        if _OPEN_STRING.fullmatch(string) and (i + 1 < self.count or self.ended):
             return self._fail(i + 1, f"a string not closed on line {i + 1}, which msgfmt refuses")
         return self._fail(i, reason)
 
     def _without_string(self, i: int) -> CatalogError:
         """A keyword alone on its line (its strings may follow on the next ones) that no string follows."""
-        assert self.bare is not None
-        return self._fail(
-            i, f"{self.bare[1]} without a string after it (line {self.bare[0] + 1}), which msgfmt refuses"
-        )
+        line, keyword = self.bare if self.bare is not None else self.bare_previous or (0, "")
+        return self._fail(i, f"{keyword} without a string after it (line {line + 1}), which msgfmt refuses")
 
     def _missing_msgstr(self) -> CatalogError:
         """An entry that ends before its msgstr, at its msgid's line, as msgfmt reports it."""
@@ -268,8 +280,7 @@ class _Scanner:
         if s.startswith("#,"):
             if entry.flags_line is None:
                 entry.flags_line = i
-            if s[2:].strip():  # polib reads flags from "#, a, b" (a bare "#," has none)
-                entry.flags.extend(flag.strip() for flag in s[2:].split(","))
+            entry.flags.extend(flags_in(s[2:]))
         elif s.startswith("#.") and s[2:].strip():
             entry.comments.append(s[3:] if s[2] in " \t" else s[2:])
         if not previous:
@@ -285,7 +296,7 @@ class _Scanner:
         if rest[0] == '"':
             if self.previous is None:
                 raise self._fail(i, "a previous string's line (#|) without a #| msgid before it")
-            string = rest
+            string, self.bare_previous = rest, None
         else:
             keyword, string = (*rest.split(None, 1), "")[:2]
             if keyword not in _PREVIOUS_ORDER:
@@ -295,7 +306,11 @@ class _Scanner:
             if keyword not in _PREVIOUS_ORDER[self.previous]:
                 raise self._fail(i, f"#| {keyword} out of msgfmt's order (#| msgctxt, #| msgid, #| msgid_plural)")
             self.previous, string = keyword, string.strip()
-        if not _STRING.fullmatch(string):
+            if not string:  # its strings on the next "#|" lines, as msgfmt's lexer reads them
+                self.bare_previous = (i, f"#| {keyword}")
+                self.previous_obsolete = obsolete
+                return
+        if not _STRINGS.fullmatch(string):
             raise self._unquoted(i, string, "a previous string (#|) that is not a properly quoted string")
         if "\\" in string and "\\" in _ESCAPE.sub("", string):
             raise self._fail(i, _BAD_ESCAPE)
@@ -310,24 +325,26 @@ class _Scanner:
         if base in ("msgctxt", "msgid"):
             self._entry_start(i, base, obsolete)
         elif base == "msgid_plural":
+            if self.state == "msgid_plural":  # a second one: msgfmt's grammar wants the forms
+                raise self._missing_msgstr()
             if self.state != "msgid":
                 raise self._fail(i, "msgid_plural without msgid")
         else:
             self._msgstr(i, name)
         if not rest:  # its strings on the next lines, which msgfmt's lexer reads as the keyword's
             self.bare = (i, name)
-        elif not _STRING.fullmatch(rest):
+        elif not _STRINGS.fullmatch(rest):
             raise self._unquoted(i, rest, f"{name} is not followed by a properly quoted string")
         elif "\\" in rest and "\\" in _ESCAPE.sub("", rest):
             raise self._fail(i, _BAD_ESCAPE)
         assert self.entry is not None
         self.state, self.key = base, name
         strings = self.entry.strings
+        quoted = ([rest] if rest[-1] == '"' and rest.count('"') == 2 else _STRING.findall(rest)) if rest else []
         if name in strings:
-            if rest:
-                strings[name].append(rest)
+            strings[name].extend(quoted)
         else:
-            strings[name] = [rest] if rest else []
+            strings[name] = quoted
             if name[-1] == "]":
                 self.entry.plural_forms.append(name)
 
@@ -364,8 +381,12 @@ class _Scanner:
             raise self._fail(i, f"{name}: no language has that many plural forms")
         entry = self.entry
         assert entry is not None
+        if "msgstr" in entry.strings:  # msgfmt's syntax error, at this line
+            raise self._fail(i, f"{name} after the entry's msgstr, which msgfmt refuses")
         if name != "msgstr" and name in entry.strings:  # polib would keep the second, we join them
             raise self._fail(i, f"{name} a second time in one entry")
+        if name not in ("msgstr", "msgstr[0]") and self.state == "msgid":  # msgfmt names this line first
+            raise self._fail(i, f"{name} as an entry's first plural form, which msgfmt refuses (nonzero index)")
         if entry.msgstr_start is None:
             entry.msgstr_start = i
         entry.msgstr_end = i + 1
@@ -376,7 +397,7 @@ class _Scanner:
         self._same_obsolete(i, obsolete)
         if self.state in (None, "comment"):
             raise self._fail(i, "string continuation outside an entry")
-        if not _STRING.fullmatch(s):
+        if not _STRINGS.fullmatch(s):
             raise self._unquoted(i, s, "continuation line is not a properly quoted string")
         if "\\" in s and "\\" in _ESCAPE.sub("", s):
             raise self._fail(i, _BAD_ESCAPE)
@@ -384,7 +405,7 @@ class _Scanner:
         if self.bare_comment is not None:  # it would be lost from the entry's strings when they are written
             raise self._fail(self.bare_comment, "a comment between a keyword and its string")
         self.bare = None
-        self.entry.strings.setdefault(self.key, []).append(s)
+        self.entry.strings.setdefault(self.key, []).extend([s] if s.count('"') == 2 else _STRING.findall(s))
         if self.state == "msgstr":
             self.entry.msgstr_end = i + 1
 
