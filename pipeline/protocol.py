@@ -36,6 +36,9 @@ MAX_STYLE_INSTRUCTIONS = 200
 MAX_STYLE_INSTRUCTION_LABEL_CHARS = 100
 MAX_STYLE_INSTRUCTION_PROMPT_CHARS = 300
 STYLE_PAGE_SIZE_MIN, STYLE_PAGE_SIZE_MAX, STYLE_PAGE_SIZE_DEFAULT = 1, 25, 10
+#: ``GET /v3/translation_memories`` pages (the spec does not show its shape; the real service's
+#: OpenAPI description and both official clients do).
+MEMORY_PAGE_SIZE_MIN, MEMORY_PAGE_SIZE_MAX, MEMORY_PAGE_SIZE_DEFAULT = 1, 25, 10
 
 # --- Status codes with a meaning of their own -----------------------------------------------
 STATUS_QUOTA_EXCEEDED = 456

@@ -126,7 +126,7 @@ class AsyncEndpoints(ShellSettings):
         """Characters used in the current period (``GET /v2/usage``)."""
 
     def translation_memories(self) -> Coroutine[Any, Any, tuple[TranslationMemory, ...]]:
-        """The account's translation memories (``GET /v3/translation_memories``)."""
+        """The account's translation memories (``GET /v3/translation_memories``), every page of them."""
 
     def create_developer_key(self, label: str | None = ...) -> Coroutine[Any, Any, DeveloperKey]:
         """Create a developer key (``POST /v2/admin/developer-keys``); the service labels it when ``label`` is None."""

@@ -236,8 +236,24 @@ class TextEndpoints(EndpointBase):
         return self._call(requests.get("/v2/usage", parse.parse_usage))
 
     def translation_memories(self) -> tuple[TranslationMemory, ...]:
-        """The account's translation memories (``GET /v3/translation_memories``)."""
-        return self._call(requests.get("/v3/translation_memories", parse.parse_translation_memories))
+        """The account's translation memories (``GET /v3/translation_memories``), every page of them."""
+        return self._run(self._memory_pages())
+
+    def _memory_pages(self) -> Flow[tuple[TranslationMemory, ...]]:
+        # A short page ends the listing, and so does one with nothing new: a service that does not
+        # page answers every page with the whole list.
+        found: dict[str, TranslationMemory] = {}
+        size = protocol.MEMORY_PAGE_SIZE_MAX
+        page = 0
+        while True:
+            query = [("page", str(page)), ("page_size", str(size))]
+            call = requests.get("/v3/translation_memories", parse.parse_translation_memories, query)
+            batch = yield from retrying(call, self._retry, self._clock, paced=self._paced)
+            new = [m for m in batch if m.translation_memory_id not in found]
+            found.update((m.translation_memory_id, m) for m in new)
+            if len(batch) < size or not new:
+                return tuple(found.values())
+            page += 1
 
     # --- Administration (admin key) ---------------------------------------------------------
 

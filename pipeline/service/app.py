@@ -21,14 +21,15 @@ import asyncio
 import contextlib
 import importlib
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.datastructures import URLPath
 from starlette.exceptions import HTTPException
-from starlette.routing import BaseRoute, Match, Mount, Router
-from starlette.types import Receive, Scope, Send
+from starlette.routing import BaseRoute, Match, Mount, Route, Router
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pipeline.service.config import ServiceConfig
 from pipeline.service.engine.base import Engine
@@ -79,6 +80,34 @@ def group_routes(module: str) -> list[BaseRoute]:
     return routes
 
 
+class _ByMethod:
+    """The handlers of one path by method, as one ASGI app."""
+
+    def __init__(self, apps: dict[str, ASGIApp]) -> None:
+        self.apps = apps
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.apps[scope["method"]](scope, receive, send)
+
+
+def one_route_per_path(routes: list[BaseRoute]) -> list[BaseRoute]:
+    """``routes`` with those sharing a path joined into one route taking all their methods.
+
+    A router answers a wrong method with the ``Allow`` of the first route whose path matched, so
+    with one route per method a ``DELETE /v3/glossaries`` would be told ``Allow: POST`` (RFC 9110: every
+    method the resource takes).
+    """
+    by_path: dict[str, list[Route]] = {}
+    for route in routes:
+        assert isinstance(route, Route) and route.methods, route
+        by_path.setdefault(route.path, []).append(route)
+    joined: list[BaseRoute] = []
+    for path, group in by_path.items():
+        apps = {method: route.app for route in group for method in route.methods or ()}
+        joined.append(group[0] if len(group) == 1 else Route(path, _ByMethod(apps), methods=list(apps)))
+    return joined
+
+
 class RouteGroup(BaseRoute):
     """One route group under its version's mount: every path whose first segment is one of the group's.
 
@@ -94,7 +123,7 @@ class RouteGroup(BaseRoute):
     def router(self) -> Router:
         """The group's routes, loaded on first use (without redirect_slashes ``/v2/translate/`` is a 404)."""
         if self._router is None:
-            self._router = Router(group_routes(self.module), redirect_slashes=False)
+            self._router = Router(one_route_per_path(group_routes(self.module)), redirect_slashes=False)
         return self._router
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
@@ -263,12 +292,31 @@ class ServiceApp(Starlette):
             await self.aclose()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Handle one ASGI call; an HTTP request to an app that is not open is answered 503."""
-        if scope["type"] == "http" and self._phase != "open":
+        """Handle one ASGI call; an HTTP request to an app that is not open is answered 503.
+
+        Every HTTP answer carries ``X-Trace-ID``, a new id per request, as the real service's
+        answers do (its clients log it for bug reports).
+        """
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        send = _traced(send, uuid.uuid4().hex.encode())
+        if self._phase != "open":
             message = "the local service is shut down" if self._phase == "closed" else "the local service is not open"
             await error_response(503, message)(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+def _traced(send: Send, trace_id: bytes) -> Send:
+    """``send`` with an ``X-Trace-ID`` header added to the start of the answer."""
+
+    async def traced(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), (b"x-trace-id", trace_id)]}
+        await send(message)
+
+    return traced
 
 
 def create_app(config: ServiceConfig) -> ServiceApp:

@@ -101,7 +101,14 @@ def canonical(code: str) -> str:
 
 #: Deprecated targets the real service still accepts, and the variant it serves for each: ``ZH``
 #: is Simplified Chinese (its v2 listing names it so, and the official clients pass it through).
+#: v3 lists them as sources only (``usable_as_target`` false, as ``en`` in the real service's
+#: description); v2 still lists them as targets.
 SERVED_AS = {"zh": "zh-Hans"}
+
+
+def accepted_as_target(lang: Language) -> bool:
+    """Whether text translation takes ``lang`` as ``target_lang``: a listed target or a deprecated one."""
+    return lang.target or lang.code in SERVED_AS
 
 
 def served_as(lang: Language) -> Language:
@@ -155,4 +162,4 @@ def v2_listing(kind: str) -> tuple[Language, ...]:
     """
     hidden = tables.load(TEXT).v2_hidden
     wanted = [lang for lang in LANGUAGES if lang.code not in hidden]
-    return tuple(lang for lang in wanted if (lang.source if kind == "source" else lang.target))
+    return tuple(lang for lang in wanted if (lang.source if kind == "source" else accepted_as_target(lang)))

@@ -7,7 +7,8 @@ dictionaries is left out of the v2 listing and is a 400 for the v2 endpoints tha
 (naming the v3 endpoints to use). Creation takes JSON or a URL-encoded form (the official Node.js
 client sends a form). Creation answers 201, delete 204; content rules are those of
 v3 (``store.glossary_content``). The entries endpoint answers ``text/tab-separated-values``; an
-``Accept`` header that rules that type out is 406 (after the 404/400 of the glossary itself).
+``Accept`` header that rules that type out is 415 (after the 404/400 of the glossary itself), as the
+real service's OpenAPI description and its official mock answer it.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ async def glossary_entries_v2(request: Request, caller: Caller) -> Response:
     """``GET /v2/glossaries/{glossary_id}/entries``: the entries as tab-separated lines."""
     record = _single_pair(request, caller)
     if not _accepts_tsv(request.headers.get("accept", "")):
-        raise ApiError(406, f"the entries are available as {TSV_TYPE} only; send 'Accept: {TSV_TYPE}'")
+        raise ApiError(415, f"the entries are available as {TSV_TYPE} only; send 'Accept: {TSV_TYPE}'")
     (dictionary,) = record.dictionaries
     tsv = resources_of(request).glossaries.entries_tsv(
         caller.account.account_id, record.glossary_id, dictionary.source_lang, dictionary.target_lang

@@ -1,9 +1,11 @@
 """``/v3/translation_memories``: the memories of the caller's account (see ``store.memories``).
 
-``GET /v3/translation_memories`` answers ``{"translation_memories": [...]}`` with
-``translation_memory_id``, ``name``, ``source_language``, ``target_languages``, ``segment_count``,
-``creation_time`` and ``updated_time`` per memory (the official clients' fields; the update time
-changes with the memory's content: ``store.memories.MemoryStore``); ``GET .../{id}`` one of them,
+``GET /v3/translation_memories`` answers ``{"translation_memories": [...], "total_count": N}``, a
+page at a time (``page`` from 0, ``page_size`` 1..25, default 10, as the real service's OpenAPI
+description has them), with ``translation_memory_id``, ``name``, ``source_language``,
+``target_languages``, ``segment_count``, ``creation_time`` and ``updated_time`` per memory (the
+official clients' fields; the update time changes with the memory's content:
+``store.memories.MemoryStore``); ``GET .../{id}`` one of them,
 and ``GET .../{id}/segments`` its segments a page at a time (``page_size`` 1..100, default 50; an
 opaque ``page_cursor``; ``filter_text`` of at least 2 characters, case-insensitive unless
 ``filter_case_sensitive=true``), as the official clients read them. Importing, exporting, job
@@ -19,8 +21,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from pipeline.protocol import MEMORY_PAGE_SIZE_DEFAULT, MEMORY_PAGE_SIZE_MAX, MEMORY_PAGE_SIZE_MIN
 from pipeline.service.http.auth import Access, Caller, guarded
-from pipeline.service.http.params import single_query
+from pipeline.service.http.params import int_query, single_query
 from pipeline.service.http.responses import ApiError, bad_request, json_response
 from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import resources_of
@@ -45,9 +48,12 @@ def memory_json(memory: TranslationMemory) -> dict[str, object]:
 
 @guarded(Access.DEVELOPER)
 async def list_memories(request: Request, caller: Caller) -> Response:
-    """``GET /v3/translation_memories``: the account's memories."""
-    memories = resources_of(request).memories.list(caller.account.account_id)
-    return json_response({"translation_memories": [memory_json(m) for m in memories]})
+    """``GET /v3/translation_memories?page=&page_size=``: one page of the account's memories, and their number."""
+    page = int_query(request, "page", 0, 0, None)
+    size = int_query(request, "page_size", MEMORY_PAGE_SIZE_DEFAULT, MEMORY_PAGE_SIZE_MIN, MEMORY_PAGE_SIZE_MAX)
+    memories = list(resources_of(request).memories.list(caller.account.account_id))
+    shown = memories[page * size : (page + 1) * size]
+    return json_response({"translation_memories": [memory_json(m) for m in shown], "total_count": len(memories)})
 
 
 def _memory(request: Request, caller: Caller) -> TranslationMemory:
@@ -68,8 +74,8 @@ async def get_memory(request: Request, caller: Caller) -> Response:
 async def list_segments(request: Request, caller: Caller) -> Response:
     """``GET /v3/translation_memories/{memory_id}/segments``: one page of source segments with their targets."""
     memory = _memory(request, caller)
-    page_size = _query_int(request, "page_size", SEGMENT_PAGE_DEFAULT, 1, SEGMENT_PAGE_MAX)
-    start = _query_int(request, "page_cursor", 0, 0, None)
+    page_size = int_query(request, "page_size", SEGMENT_PAGE_DEFAULT, 1, SEGMENT_PAGE_MAX)
+    start = int_query(request, "page_cursor", 0, 0, None)
     needle = single_query(request, "filter_text", required=False)
     if needle is not None and len(needle) < 2:
         raise bad_request("query parameter 'filter_text' must hold at least 2 characters")
@@ -112,17 +118,6 @@ def _contains(segment: dict[str, object], needle: str, exact: bool) -> bool:
     if exact:
         return any(needle in text for text in texts)
     return any(needle.casefold() in text.casefold() for text in texts)
-
-
-def _query_int(request: Request, name: str, default: int, low: int, high: int | None) -> int:
-    raw = single_query(request, name, required=False)
-    if raw is None:
-        return default
-    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else -1
-    if value < low or (high is not None and value > high):
-        allowed = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise bad_request(f"query parameter '{name}' must be an integer, {allowed}")
-    return value
 
 
 @guarded(Access.DEVELOPER)

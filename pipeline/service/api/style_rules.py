@@ -33,7 +33,7 @@ from pipeline.service import languages
 from pipeline.service.echo import echo
 from pipeline.service.http.auth import Access, Caller, guarded
 from pipeline.service.http.json_body import read_json_object
-from pipeline.service.http.params import single_query, whole_number
+from pipeline.service.http.params import int_query, single_query
 from pipeline.service.http.responses import ApiError, bad_request, found, json_response, no_content
 from pipeline.service.http.timestamps import iso_millis
 from pipeline.service.state import resources_of, service_of
@@ -129,19 +129,6 @@ def _instruction_missing(style_id: str, instruction_id: str) -> ApiError:
     return ApiError(404, f"custom instruction {echo(instruction_id)} not found in style rule list {echo(style_id)}")
 
 
-def _int_query(request: Request, name: str, default: int, low: int, high: int | None) -> int:
-    raw = single_query(request, name, required=False)
-    if raw is None:
-        return default
-    value = whole_number(raw)
-    if value is None:
-        raise bad_request(f"query parameter '{name}' must be an integer, got {echo(raw)}")
-    if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise bad_request(f"query parameter '{name}' must be {bound}, got {echo(value)}")
-    return value
-
-
 def _bool_query(request: Request, name: str) -> bool:
     raw = single_query(request, name, required=False)
     if raw is None:
@@ -159,7 +146,7 @@ async def create_style(request: Request, caller: Caller) -> Response:
     body = await read_json_object(request, BODY_LIMIT)
     name, language = _name(body.get("name")), _language(body.get("language"))
     rules = {} if body.get("configured_rules") is None else configured_rules(body["configured_rules"])
-    items = body.get("custom_instructions") or []
+    items = [] if body.get("custom_instructions") is None else body["custom_instructions"]
     if not isinstance(items, list):
         raise bad_request("'custom_instructions' must be an array of objects")
     if len(items) > MAX_STYLE_INSTRUCTIONS:
@@ -174,8 +161,8 @@ async def create_style(request: Request, caller: Caller) -> Response:
 async def list_styles(request: Request, caller: Caller) -> Response:
     """``GET /v3/style_rules?detailed=&page=&page_size=``."""
     detailed = _bool_query(request, "detailed")
-    page = _int_query(request, "page", 0, 0, None)
-    size = _int_query(request, "page_size", STYLE_PAGE_SIZE_DEFAULT, STYLE_PAGE_SIZE_MIN, STYLE_PAGE_SIZE_MAX)
+    page = int_query(request, "page", 0, 0, None)
+    size = int_query(request, "page_size", STYLE_PAGE_SIZE_DEFAULT, STYLE_PAGE_SIZE_MIN, STYLE_PAGE_SIZE_MAX)
     styles = resources_of(request).styles.page(caller.account.account_id, page, size)
     return json_response({"style_rules": [style_json(s, detailed) for s in styles]})
 
@@ -207,7 +194,10 @@ async def rename_style(request: Request, caller: Caller) -> Response:
 @guarded(Access.PAID_DEVELOPER)
 async def replace_rules(request: Request, caller: Caller) -> Response:
     """``PUT /v3/style_rules/{style_id}/configured_rules``: the whole set; instructions unaffected."""
-    rules = configured_rules(await read_json_object(request, BODY_LIMIT))
+    body = await read_json_object(
+        request, BODY_LIMIT, "the configured rules object (category -> rule -> option; {} clears them)"
+    )
+    rules = configured_rules(body)
     style = await _change(request, caller, lambda s: s._replace(configured_rules=rules))
     return json_response(style_json(style))
 

@@ -10,7 +10,9 @@ equal-language and variant-to-variant requests are billed; beta targets are free
 that would take the key over its limit is refused whole, before translating, so a key at 100 %
 of its limit answers 456. The response carries ``billed_characters`` (when asked) and
 ``model_type_used`` (when ``model_type`` was sent) both at the top level, as the spec words it,
-and on every translation, as the real service does.
+and on every translation, as the real service does; with ``tag_handling``, every translation
+also says which ``tag_handling_version`` served it (``v1`` unless asked for ``v2``), as the real
+service's OpenAPI description has it (the spec does not show it).
 """
 
 from __future__ import annotations
@@ -104,6 +106,8 @@ def _payload(job: TranslateJob, translations: Sequence[Translation], billed: tup
             item["billed_characters"] = chars
         if job.model_type_used is not None:
             item["model_type_used"] = job.model_type_used
+        if job.markup is not None:
+            item["tag_handling_version"] = job.markup.version
         items.append(item)
     payload: dict[str, object] = {"translations": items}
     if job.show_billed_characters:

@@ -95,7 +95,7 @@ def target_language(code: str | None) -> Language:
     if code is None:
         raise bad_request("parameter 'target_lang' is required")
     lang = languages.find(code)
-    if lang is not None and lang.target:
+    if lang is not None and languages.accepted_as_target(lang):
         return languages.served_as(lang)
     if lang is not None:
         variants = [x.v2 for x in languages.text_targets(include_beta=False) if x.base == lang.base]

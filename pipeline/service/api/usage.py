@@ -8,7 +8,8 @@ figures: ``api_key_character_count`` and ``api_key_character_limit`` (the key's 
 set through the admin API, else the same "no limit" figure; ``0`` forbids any consumption), the
 period as ``start_time`` / ``end_time``, and ``products``: per product (``translate``, documents
 included, and ``write``) the key's and the account's characters. On the paid tier the speech
-fields are present (the local service has no voice: count 0).
+fields are present: both 0, as the real service's OpenAPI description has them (deprecated, "always
+returns 0"; a key's own speech limit is in its admin record, ``usage_limits``).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ async def usage(request: Request, caller: Caller) -> Response:
     }
     if caller.account.tier == "paid":
         payload["speech_to_text_milliseconds_count"] = 0
-        payload["speech_to_text_milliseconds_limit"] = caller.key.speech_limit_ms
+        payload["speech_to_text_milliseconds_limit"] = 0
     return json_response(payload)
 
 

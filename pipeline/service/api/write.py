@@ -4,7 +4,8 @@ Status codes: 403 for a free-tier account (see ``http.auth``), 413 for a body ov
 body that is neither JSON nor a URL-encoded form, 400 for every broken rule (unsupported
 ``target_lang`` for the endpoint, unknown ``writing_style``/``tone``, both given with a value
 other than ``default``, an unprefixed value for a language without style/tone support, style or
-tone sent to ``correct``, a text reliably detected in another language than ``target_lang``),
+tone sent to ``correct``, a text reliably detected in another language than ``target_lang`` or,
+without ``target_lang``, in a language Write does not improve),
 with the wordings the official clients match ("Value for 'target_lang' not supported", "Language
 ja does not support setting a tone", "Both writing_style and tone defined"), 456 when the key's monthly
 character limit would be exceeded. The language check runs before billing and applies only
@@ -15,7 +16,10 @@ Both endpoints run the deterministic corrections of :mod:`pipeline.service.engin
 conventions of the target language (or, without ``target_lang``, of the detected language).
 Every character of every ``text`` is billed as Write usage. ``target_language`` echoes the
 caller's ``target_lang`` in its canonical form; without one it is the detected base language, one
-of the Write languages (``Hello`` is English or another of them, never Finnish).
+of the Write languages (``Hello`` is English or another of them, never Finnish; a long Russian text
+is refused, not taken for the nearest Write language). ``detected_source_language`` is the lower-case
+base of ``target_language``, as the real service writes it: a text is taken to be in the target's
+language, since one reliably in another was refused.
 Rephrase also takes the base codes ``en`` and ``pt`` (not in the spec's list, but sent by the
 official clients) and answers them as ``en-US`` and ``pt-PT``, as the real service does.
 """
@@ -45,6 +49,8 @@ REPHRASE_TARGETS = ("de", "en-GB", "en-US", "es", "fr", "it", "ja", "ko", "pt-BR
 #: (the Write table is read with this route group, not with the text-translation ones).
 CORRECT_TARGETS = tuple(e.language.code for e in languages.resource_entries("write"))
 STYLE_TARGETS = frozenset(e.language.code for e in languages.resource_entries("write") if "writing_style" in e.features)
+#: Base languages Write improves: what a text without ``target_lang`` must be written in.
+WRITE_BASES = frozenset(languages.base_of(code) for code in CORRECT_TARGETS)
 #: Base codes the official clients send to rephrase, answered as the variant the real service picks.
 REPHRASE_ALIASES = {"en": "en-US", "pt": "pt-PT"}
 BOTH_DEFINED = "Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request."
@@ -126,12 +132,22 @@ def parse_write(params: Params, endpoint: Endpoint) -> WriteJob:
     return WriteJob(tuple(texts), target, _mode(params, target))
 
 
-def _check_languages(texts: tuple[str, ...], target: str) -> None:
-    """Spec rule 1: the text's language must equal the target's (400), where detection is reliable."""
-    base = languages.base_of(target).upper()
+def _check_languages(texts: tuple[str, ...], target: str | None) -> None:
+    """Spec rule 1: the text's language must equal the target's (400), where detection is reliable.
+
+    Without ``target_lang`` the text's own language is the target, so it must be one Write improves.
+    """
     for index, text in enumerate(texts):
+        if target is None:
+            outside = detect.detect_outside(text, "write")
+            if outside is not None:
+                raise bad_request(
+                    f"text {index} is in {outside}, which Write does not improve; without target_lang the "
+                    f"text's own language is the target, and it must be one of {', '.join(sorted(WRITE_BASES))}"
+                )
+            continue
         detected = detect.detect_reliably(text)
-        if detected is not None and detected != base:
+        if detected is not None and detected.lower() != languages.base_of(target):
             raise bad_request(
                 f"text {index} is in {detected} but target_lang is {target!r}: Write improves a text in "
                 "its own language (or another variant of it); translate it first"
@@ -144,21 +160,20 @@ async def _improve(request: Request, caller: Caller, endpoint: Endpoint) -> Resp
     assert key is not None  # developer-key endpoint
     body = await read_body(request, MAX_WRITE_BODY_BYTES)
     job = parse_write(Params.parse(body, media_type(request)), endpoint)
-    if job.target is not None:
-        _check_languages(job.texts, job.target)
+    _check_languages(job.texts, job.target)
     total = sum(len(t) for t in job.texts)
     period = period_of(service.now())
     if not service.meter.charge(key.key_id, key.account_id, period, "write", total, key.character_limit):
         raise quota_exceeded()
     items = []
     for text in job.texts:
-        detected = detect.detect(text, "write")
-        language = job.target or detected.lower()
+        # A text is taken to be in the target's language (a reliable other one was refused above).
+        language = job.target or detect.detect(text, "write").lower()
         items.append(
             {
                 "text": improve.improve(text, language),
                 "target_language": language,
-                "detected_source_language": detected,
+                "detected_source_language": languages.base_of(language),
             }
         )
     return json_response({"improvements": items})

@@ -10,7 +10,8 @@ nothing the model can tell apart (``Hi`` scores the same in every language), giv
 :func:`detect` always answers (translation needs a source language); :func:`detect_reliably`
 answers only when the text is long enough and the model sure enough to refuse a request on it
 (Write's rule that the text's language equals the target): short texts such as ``Hello``
-(detected as Finnish) or ``Bonjour`` (58 %) are too unreliable for that.
+(detected as Finnish) or ``Bonjour`` (58 %) are too unreliable for that. :func:`detect_outside`
+answers, as sure, that a text is in none of a resource's languages (Write without a target).
 """
 
 from __future__ import annotations
@@ -76,6 +77,21 @@ def detect(text: str, resource: str = TEXT) -> str:
         return FALLBACK
     wanted = _detectable(resource)
     return next((code for code, _ in ranked if code in wanted), FALLBACK)
+
+
+def detect_outside(text: str, resource: str) -> str | None:
+    """The most likely language of ``text`` when it is reliably none that ``resource`` detects, else None.
+
+    Reliable as in :func:`detect_reliably`: enough letters, and the languages of ``resource`` together
+    below the odds it accepts for one (Russian is not taken for a Write language because Ukrainian
+    and Bulgarian share its words).
+    """
+    if sum(ch.isalpha() for ch in text) < RELIABLE_MIN_LETTERS:
+        return None
+    ranked = _ranked(text)
+    wanted = _detectable(resource)
+    inside = sum(probability for code, probability in ranked if code in wanted)
+    return ranked[0][0] if inside <= 1 - RELIABLE_MIN_CONFIDENCE and ranked[0][0] not in wanted else None
 
 
 def detect_reliably(text: str) -> str | None:

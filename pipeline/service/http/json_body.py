@@ -35,12 +35,15 @@ from pipeline.service.http.responses import ApiError
 INLINE_PARSE_BYTES = 64 * 1024
 
 
-async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object (an empty body is ``{}``)."""
+async def read_json_object(request: Request, limit: int, required: str | None = None) -> dict[str, Any]:
+    """The request's JSON object: an empty body is ``{}``, or, when ``required`` names what the body
+    holds, a 400 (where ``{}`` would change something, as a replacement of every configured rule)."""
     kind = media_type(request)
     body = await read_body(request, limit)
     if kind not in (JSON_TYPE, ""):
         raise ApiError(415, f"unsupported content type {echo(kind)}; send {JSON_TYPE}")
+    if required is not None and not body.strip():
+        raise ApiError(400, f"a request body is required: {required}")
     return await _parsed(parse_json_object, body)
 
 

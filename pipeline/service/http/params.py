@@ -122,6 +122,20 @@ def single_query(request: Request, name: str, required: bool = True) -> str | No
     return values[0]
 
 
+def int_query(request: Request, name: str, default: int, low: int, high: int | None) -> int:
+    """A whole-number query parameter between ``low`` and ``high`` (None: no upper bound); 400 otherwise."""
+    raw = single_query(request, name, required=False)
+    if raw is None:
+        return default
+    value = whole_number(raw)
+    if value is None:
+        raise bad_request(f"query parameter '{name}' must be an integer, got {echo(raw)}")
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise bad_request(f"query parameter '{name}' must be {bound}, got {echo(value)}")
+    return value
+
+
 class Params:
     """Typed, validated access to the parameters of a JSON object or a URL-encoded form."""
 

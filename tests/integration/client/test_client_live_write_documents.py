@@ -36,7 +36,7 @@ def real_client(live_service: LiveService) -> Iterator[Client]:
 
 def test_rephrase(client: Client) -> None:
     improved = client.rephrase(["this is  the the plan"], target_lang="en-GB", writing_style="prefer_business")
-    assert improved == (Improvement("This is the plan", "en-GB", "EN"),)
+    assert improved == (Improvement("This is the plan", "en-GB", "en"),)
 
 
 def test_rephrase_style_rules_reach_the_service(client: Client) -> None:

@@ -229,7 +229,7 @@ def test_usage_has_a_count_and_a_limit(fresh_client: OfficialClient) -> None:
 
 def test_rephrase_and_correct(client: OfficialClient) -> None:
     styled = client.rephrase_text("this are bad", target_lang="en-US", style="business")
-    assert (styled.text, styled.target_language, styled.detected_source_language) == ("This are bad", "en-US", "EN")
+    assert (styled.text, styled.target_language, styled.detected_source_language) == ("This are bad", "en-US", "en")
     toned = client.rephrase_text(["das ist gut", "ja"], target_lang="de", tone="friendly")
     assert [r.target_language for r in toned] == ["de", "de"] and toned[0].text.startswith("D")
     corrected = client.correct_text("this are bad", target_lang="en-GB")

@@ -39,6 +39,43 @@ def test_wrong_method_is_405_with_allow(
     assert "not allowed" in error(http.delete("/v3/languages", headers=keys.paid), 405)
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("OPTIONS", "/v3/glossaries", "GET, HEAD, POST"),
+        ("PUT", "/v3/glossaries/00000000-0000-0000-0000-000000000000", "DELETE, GET, HEAD, PATCH"),
+        ("GET", "/v3/glossaries/00000000-0000-0000-0000-000000000000/dictionaries", "DELETE, PUT"),
+        ("DELETE", "/v3/style_rules", "GET, HEAD, POST"),
+        ("POST", "/v3/style_rules/x/custom_instructions/y", "DELETE, GET, HEAD, PUT"),
+        ("PUT", "/v3/translation_memories/x", "DELETE, GET, HEAD"),
+    ],
+)
+def test_a_405_lists_every_method_of_the_path_in_allow(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], method: str, path: str, allowed: str
+) -> None:
+    # Found by driving the service with the real service's OpenAPI description (schemathesis): Allow
+    # named the methods of one handler of the path only (OPTIONS or DELETE /v3/glossaries answered
+    # "Allow: POST", though GET is served).
+    response = http.request(method, path, headers=keys.paid)
+    assert "not allowed" in error(response, 405)
+    assert sorted(m.strip() for m in response.headers["allow"].split(",")) == allowed.split(", ")
+
+
+def test_every_answer_carries_a_trace_id(http: httpx.Client, keys: Keys) -> None:
+    # The real service's OpenAPI description: X-Trace-ID, "a unique identifier for the request that
+    # can be included in bug reports"; the official clients log it with every request.
+    answers = [
+        http.post(TRANSLATE, json=BASIC, headers=keys.paid),
+        http.post(TRANSLATE, json=BASIC, headers=keys.paid),
+        http.post(TRANSLATE, json={"text": []}, headers=keys.paid),
+        http.get("/v3/languages?resource=translate_text"),
+        http.get("/v2/nothing-here", headers=keys.paid),
+    ]
+    traces = [a.headers.get("x-trace-id", "") for a in answers]
+    assert all(len(t) == 32 and all(c in "0123456789abcdef" for c in t) for t in traces), traces
+    assert len(set(traces)) == len(traces)
+
+
 def test_missing_authorization_is_403(http: httpx.Client, error: Callable[[httpx.Response, int], str]) -> None:
     assert "missing Authorization header" in error(http.post(TRANSLATE, json=BASIC), 403)
     assert "missing Authorization header" in error(http.get("/v3/languages?resource=glossary"), 403)

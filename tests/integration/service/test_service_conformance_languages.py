@@ -47,8 +47,12 @@ SOURCES = [
     "VI",
     "ZH",
 ]
+#: The unspecified EN, PT and ZH are sources only in v3 (the real service's description shows ``en``
+#: with ``usable_as_target: false``; its target list called all three "unspecified variant for backward
+#: compatibility"); the deprecated ZH is still accepted as a target and listed by v2.
 TARGETS = sorted(
-    [c for c in SOURCES if c not in ("EN", "PT")] + ["EN-GB", "EN-US", "ES-419", "PT-BR", "PT-PT", "ZH-HANS", "ZH-HANT"]
+    [c for c in SOURCES if c not in ("EN", "PT", "ZH")]
+    + ["EN-GB", "EN-US", "ES-419", "PT-BR", "PT-PT", "ZH-HANS", "ZH-HANT"]
 )
 FORMALITY = {"DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-PT", "JA", "RU"}
 STYLE_BASES = {"de", "en", "es", "fr", "it", "ja", "ko", "zh"}
@@ -90,6 +94,18 @@ def test_translate_text_languages(languages: Callable[[str], httpx.Response]) ->
         assert ("auto_detection" in features) == (entry["usable_as_source"] and code != "th")
         assert {"glossary", "tag_handling"} <= set(features)
         assert all(value == {"status": "stable"} for value in features.values())
+
+
+@pytest.mark.parametrize("resource", ["translate_text", "translate_document"])
+def test_unspecified_chinese_is_listed_as_a_source_only_like_english(
+    languages: Callable[[str], httpx.Response], resource: str
+) -> None:
+    """``zh`` as a target is deprecated (ZH-HANS or ZH-HANT instead): v3 lists it as ``en`` and ``pt``."""
+    entries = by_code(languages(f"resource={resource}"))
+    for code in ("en", "pt", "zh"):
+        assert (entries[code]["usable_as_source"], entries[code]["usable_as_target"]) == (True, False), code
+    for code in ("zh-Hans", "zh-Hant"):
+        assert (entries[code]["usable_as_source"], entries[code]["usable_as_target"]) == (False, True), code
 
 
 def test_beta_languages_only_with_include_beta(languages: Callable[[str], httpx.Response]) -> None:
@@ -203,8 +219,8 @@ def test_v2_languages(http: httpx.Client, keys: Keys, error: Callable[[httpx.Res
     assert http.get("/v2/languages?type=source", headers=keys.paid).json() == sources
     targets = http.get("/v2/languages?type=target", headers=keys.paid).json()
     target_codes = {x["language"] for x in targets}
-    assert set(TARGETS) <= target_codes and not target_codes & (V2_HIDDEN | {"EN", "PT", "DE-CH", "FR-CA"})
-    assert len(targets) == len(TARGETS) + NEW_BETA - len(V2_HIDDEN)
+    assert set(TARGETS) | {"ZH"} <= target_codes and not target_codes & (V2_HIDDEN | {"EN", "PT", "DE-CH", "FR-CA"})
+    assert len(targets) == len(TARGETS) + 1 + NEW_BETA - len(V2_HIDDEN)
     assert all(set(x) == {"language", "name", "supports_formality"} for x in targets)
     assert {x["language"] for x in targets if x["supports_formality"]} == FORMALITY
     # The deprecated unspecified Chinese, served as Simplified Chinese, is named so (the official mock's name).

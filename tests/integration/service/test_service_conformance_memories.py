@@ -105,6 +105,25 @@ def test_each_account_lists_its_own_memories(served: tuple[LiveService, httpx.Cl
     assert http.get("/v3/translation_memories").status_code == 403
 
 
+def test_the_memory_listing_comes_in_pages(
+    served: tuple[LiveService, httpx.Client], error: Callable[[httpx.Response, int], str]
+) -> None:
+    # The real service's description: page (from 0) and page_size (1 to 25, default 10), and
+    # total_count; both official clients send them. Unread, page 1 answered page 0 again, so a
+    # client walking the pages never saw an end.
+    service, http = served
+
+    def listing(query: str) -> httpx.Response:
+        return http.get(f"/v3/translation_memories?{query}", headers=auth(service.auth_key))
+
+    first = listing("page=0&page_size=1").json()
+    assert [m["name"] for m in first["translation_memories"]] == ["ui"] and first["total_count"] == 1
+    assert listing("page=1&page_size=1").json() == {"translation_memories": [], "total_count": 1}
+    assert listing("page_size=25").json()["total_count"] == 1
+    for query in ("page_size=0", "page_size=26", "page=-1", "page=x"):
+        assert "query parameter 'page" in error(listing(query), 400), query
+
+
 def test_another_paid_account_neither_lists_nor_uses_a_memory(
     served: tuple[LiveService, httpx.Client], error: Callable[[httpx.Response, int], str]
 ) -> None:

@@ -58,6 +58,10 @@ def test_create_answers_the_full_list_at_version_1(make_style: Callable[..., dic
         ({"language": "en-US"}, "'language'"),
         ({"configured_rules": {"punctuation": "curly"}}, "configured_rules"),
         ({"configured_rules": {"punctuation": {"apostrophe": 1}}}, "configured_rules"),
+        # Not an array, though falsy: they were read as "no instructions" (found with the OpenAPI description).
+        ({"custom_instructions": {}}, "'custom_instructions'"),
+        ({"custom_instructions": 0}, "'custom_instructions'"),
+        ({"custom_instructions": ""}, "'custom_instructions'"),
         ({"custom_instructions": [{"label": "l"}]}, "'prompt'"),
         ({"custom_instructions": [{"label": "l" * 101, "prompt": "p"}]}, "101 characters"),
         ({"custom_instructions": [{"label": "l", "prompt": "p" * 301}]}, "301 characters"),
@@ -120,6 +124,21 @@ def test_every_modification_adds_one_to_the_version(
     assert final["updated_time"] >= final["creation_time"]
     emptied = http.put(f"{path}/configured_rules", json={}, headers=keys.paid).json()
     assert emptied["configured_rules"] == {} and emptied["version"] == 7
+
+
+def test_replacing_the_configured_rules_without_a_body_is_400_and_keeps_them(
+    http: httpx.Client,
+    keys: Keys,
+    make_style: Callable[..., dict[str, Any]],
+    error: Callable[[httpx.Response, int], str],
+) -> None:
+    # The body is required (the real service's description); an absent one was read as {} and
+    # replaced every rule with nothing. An explicit {} still clears them.
+    style = make_style(configured_rules=CURLY)
+    path = f"/v3/style_rules/{style['style_id']}"
+    assert "configured rules" in error(http.put(f"{path}/configured_rules", headers=keys.paid), 400)
+    kept = http.get(path, headers=keys.paid).json()
+    assert (kept["configured_rules"], kept["version"]) == (CURLY, 1)
 
 
 def test_list_pages_and_detail(

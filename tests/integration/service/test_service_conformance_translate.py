@@ -47,6 +47,21 @@ def test_response_shape_and_pseudo_translation(translate: Callable[..., httpx.Re
     assert out[0] == transliterate("Hello world", "DE")
 
 
+def test_with_tag_handling_each_translation_says_which_tag_handling_version_served(
+    translate: Callable[..., httpx.Response],
+) -> None:
+    # The real service's OpenAPI description: tag_handling_version on every translation when
+    # tag_handling is set, the default (v1) included; absent without tag handling.
+    body = {"text": ["<b>Hello</b>", "world"], "source_lang": "EN", "target_lang": "DE"}
+    for extra, version in (
+        ({"tag_handling": "xml"}, "v1"),
+        ({"tag_handling": "html", "tag_handling_version": "v2"}, "v2"),
+    ):
+        items = ok(translate({**body, **extra}))["translations"]
+        assert [t["tag_handling_version"] for t in items] == [version, version], extra
+    assert all("tag_handling_version" not in t for t in ok(translate(body))["translations"])
+
+
 def test_same_input_same_output_and_targets_differ(translate: Callable[..., httpx.Response]) -> None:
     body = {"text": ["Save the file 3 times."], "source_lang": "EN"}
     german = texts_of(translate({**body, "target_lang": "DE"}))

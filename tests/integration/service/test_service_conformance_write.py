@@ -23,7 +23,8 @@ def test_improvements_in_request_order(http: httpx.Client, keys: Keys, path: str
     assert response.status_code == 200, response.text
     items = response.json()["improvements"]
     assert [i["text"] for i in items] == ["This is the first text.", "Second one, here", "Third"]
-    assert all(i["target_language"] == "en-US" and i["detected_source_language"] == "EN" for i in items)
+    # Lower case, as the real service writes it (its description's example "en"; deepl-dotnet#76 shows "de").
+    assert all(i["target_language"] == "en-US" and i["detected_source_language"] == "en" for i in items)
 
 
 def test_form_bodies_with_repeated_text(post_form: Callable[..., httpx.Response], keys: Keys) -> None:
@@ -46,7 +47,7 @@ def test_without_target_lang_the_detected_language_is_used(http: httpx.Client, k
     assert item == {
         "text": "Das ist ein schöner Tag in Berlin.",
         "target_language": "de",
-        "detected_source_language": "DE",
+        "detected_source_language": "de",
     }
 
 
@@ -59,14 +60,42 @@ def test_without_target_lang_a_short_text_is_taken_for_a_write_language(
     response = http.post(REPHRASE, json={"text": [text]}, headers=keys.paid)
     item = response.json()["improvements"][0]
     assert item["target_language"] in ("de", "en", "es", "fr", "it", "ja", "ko", "pt", "zh"), item
-    assert item["detected_source_language"] == item["target_language"].upper()
+    assert item["detected_source_language"] == item["target_language"]
 
 
 def test_without_target_lang_a_text_with_nothing_to_tell_is_english(http: httpx.Client, keys: Keys) -> None:
     # Nothing in "Hi" or "ok" points anywhere: the model's scores tie, and English is the fallback.
     for text in ("Hi", "ok"):
         item = http.post(CORRECT, json={"text": [text]}, headers=keys.paid).json()["improvements"][0]
-        assert (item["target_language"], item["detected_source_language"]) == ("en", "EN"), (text, item)
+        assert (item["target_language"], item["detected_source_language"]) == ("en", "en"), (text, item)
+
+
+@pytest.mark.parametrize("path", [REPHRASE, CORRECT])
+def test_without_target_lang_a_text_in_a_language_write_does_not_improve_is_400(
+    http: httpx.Client, keys: Keys, error: Callable[[httpx.Response, int], str], path: str
+) -> None:
+    # Without target_lang the text's own language is the target, and it must be one Write improves:
+    # Russian is none, so taking it for German, English or Chinese (as the detector restricted to
+    # Write's nine languages did) answered a language the text is not in.
+    before = http.get("/v2/usage", headers=keys.paid).json()["character_count"]
+    russian = "Файл не найден. Проверьте путь и повторите попытку."
+    message = error(http.post(path, json={"text": ["fine", russian]}, headers=keys.paid), 400)
+    assert "text 1 is in RU" in message and "target_lang" in message
+    assert http.get("/v2/usage", headers=keys.paid).json()["character_count"] == before
+    # With a Write language, or a text too short to tell, the detected language is the target.
+    for text, language in (("Das ist ist ein schöner Tag in Berlin.", "de"), ("Привет", None)):
+        item = http.post(path, json={"text": [text]}, headers=keys.paid).json()["improvements"][0]
+        assert item["detected_source_language"] == item["target_language"], item
+        assert language is None or item["target_language"] == language
+
+
+def test_with_target_lang_the_target_language_is_reported_as_detected(http: httpx.Client, keys: Keys) -> None:
+    # A text too short to tell is taken to be in the target's language, as the real service reports
+    # it (deepl-dotnet#76: target DE, detected_source_language "de").
+    for text, target, detected in (("Hi", "de", "de"), ("Bonjour", "en-GB", "en"), ("ok", "pt-BR", "pt")):
+        body = {"text": [text], "target_lang": target}
+        item = http.post(CORRECT, json=body, headers=keys.paid).json()["improvements"][0]
+        assert (item["target_language"], item["detected_source_language"]) == (target, detected), item
 
 
 @pytest.mark.parametrize(("name", "value"), [("writing_style", v) for v in STYLES] + [("tone", v) for v in TONES])

@@ -468,6 +468,7 @@ CASES = [
         lambda c: c.translation_memories(),
         "GET",
         "/v3/translation_memories",
+        query=[("page", "0"), ("page_size", "25")],
         answer={"translation_memories": [{"translation_memory_id": "tm-1", "name": "Main", "segment_count": 3}]},
         check=lambda r: (r[0].translation_memory_id, r[0].name, r[0].extra["segment_count"]) == ("tm-1", "Main", 3),
     ),
@@ -594,6 +595,28 @@ def test_endpoint_wire_format(case: Case, client: Client, router: respx.Router) 
         assert request.content == encode_json(case.body)
     assert KEY not in request.url.query.decode() and KEY.encode() not in request.content
     assert case.check(result)
+
+
+def test_translation_memories_are_read_page_by_page(client: Client, router: respx.Router) -> None:
+    """The service pages the listing (25 at most); a memory past the first page is still the account's."""
+    memories = [{"translation_memory_id": f"tm-{i}", "name": f"m{i}"} for i in range(28)]
+
+    def page(request: httpx.Request) -> httpx.Response:
+        query = dict(parse_qsl(request.url.query.decode()))
+        start = int(query["page"]) * int(query["page_size"])
+        shown = memories[start : start + int(query["page_size"])]
+        return httpx.Response(200, json={"translation_memories": shown, "total_count": len(memories)})
+
+    route = router.get("/v3/translation_memories").mock(side_effect=page)
+    assert [m.translation_memory_id for m in client.translation_memories()] == [f"tm-{i}" for i in range(28)]
+    assert [dict(parse_qsl(c.request.url.query.decode()))["page"] for c in route.calls] == ["0", "1"]
+
+
+def test_a_service_that_does_not_page_its_memory_listing_is_read_once(client: Client, router: respx.Router) -> None:
+    memories = [{"translation_memory_id": f"tm-{i}", "name": f"m{i}"} for i in range(30)]
+    route = router.get("/v3/translation_memories").respond(200, json={"translation_memories": memories})
+    assert len(client.translation_memories()) == 30
+    assert route.call_count == 2  # the second page repeats the first: nothing new, so no third
 
 
 def test_translate_body_is_exactly_params_plus_text(client: Client, router: respx.Router) -> None:

@@ -12,8 +12,8 @@ from pipeline.service.data import tables
 
 #: resource -> (languages, stable, beta, usable as source, usable as target), as the files hold them.
 COUNTS = {
-    "translate_text": (123, 40, 83, 114, 121),
-    "translate_document": (122, 40, 82, 113, 120),
+    "translate_text": (123, 40, 83, 114, 120),
+    "translate_document": (122, 40, 82, 113, 119),
     "glossary": (33, 33, 0, 33, 33),
     "voice": (44, 39, 5, 38, 44),
     "write": (14, 14, 0, 9, 14),
