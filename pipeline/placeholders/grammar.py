@@ -20,6 +20,7 @@ __all__ = [
     "AT_ABBREVIATION",
     "AT_NAME",
     "BACKQUOTED",
+    "BACKSLASH_COMMAND",
     "BRACE_SET",
     "BRACKET_MARKUP",
     "BUILD_MACRO",
@@ -348,6 +349,16 @@ GLUED_FILE_NAME = r"""
 #: ``\N{name}``, ``\x{...}``, tr's ``\a`` ``\t``. One letter after a backslash that starts a word
 #: ("Folder\Sub" is a Windows path's, ``C:\Windows`` a path).
 ESCAPE = r"""(?<![\w\\])\\[A-Za-z](?:\{[^{}\s]{1,60}\}|(?![A-Za-z]))"""
+
+#: A TeX or LilyPond command: ``\header``, ``\put-adjacent``, ``\volta-number``, ``\begin{document}`` (with its
+#: braced argument), what LilyPond's and LaTeX's users type. A hyphen joins the name only before a small letter:
+#: ``\notenames-Format`` is a German compound of the command. One letter alone is an :data:`ESCAPE`.
+BACKSLASH_COMMAND = r"""
+    (?<![\w\\])\\              # a backslash starting a word (Folder\Sub is a path's)
+    [A-Za-z](?:[A-Za-z0-9]|-(?=[a-z]))+   # the name, two characters or more
+    (?:\{[^{}\s]{1,60}\})?      # its braced argument: \begin{document}
+    (?!\w)
+"""
 
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
