@@ -132,6 +132,17 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("\\begin{document}", "backslash-command"), ("LaTeX", "identifier")],
         ),
+        # CSS a template sets as a style (Odoo's account_financial_report: <t t-set="label_column_style">width:
+        # 23.24%;</t> came back "wîdth"; translators wrote "Largeur : 16,21% ;")
+        (
+            "width: 23.24%; min-width: 590px;background-color: #ededed !important;",
+            (),
+            [
+                ("width: 23.24%;", "css"),
+                ("min-width: 590px;", "css"),
+                ("background-color: #ededed !important;", "css"),
+            ],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
         # a name two directives build, numbered by the second: util-linux's raw prints "/dev/raw/raw1" with
         # "%sraw%d" (every translator keeps "raw"); a word two %s wrap is a link's text (phpMyAdmin)
@@ -296,6 +307,7 @@ def test_code_is_protected_whatever_the_flag(
         "Note:see the file or at 12:30.",
         "50%OFF, 100%ABC",  # after a number: a percentage
         "a\\nb",  # a backslash inside a word (a word after one is a TeX command: \\nabla)
+        "on display: it shows the list; the color: same as before;",  # a property's name before words, not a value
         "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
