@@ -27,6 +27,7 @@ __all__ = [
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "COMMAND_SYNOPSIS",
+    "CSS_DECLARATION",
     "ESCAPE",
     "ESCAPED_BRACE",
     "EX_COMMAND",
@@ -362,6 +363,25 @@ BACKSLASH_COMMAND = r"""
 
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
+#: A CSS declaration a template sets as a style (Odoo's ``<t t-set="label_column_style">width: 23.24%;</t>``):
+#: a common property, and a value that is one keyword or a list of them (``display: none;``,
+#: ``font-family: Arial, sans-serif;``) or holds a number, a colour or a function (``margin: 0 auto;``,
+#: ``background-color: rgb(135, 90, 123);``). Its semicolon ends it: "display: it shows the list;" is prose.
+_CSS_VALUE = r"(?:[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:%|[a-z]{1,4})?|\#[0-9a-fA-F]{3,8}|[a-z-]+\([^()\n]{0,60}\))"
+_CSS_KEYWORD = r"[a-z]+(?:-[a-z]+)*"
+CSS_DECLARATION = rf"""
+    (?<![\w-])
+    (?:(?:min-|max-)?(?:width|height)          # the property
+      |(?:margin|padding|border)(?:-(?:top|right|bottom|left))?(?:-(?:width|style|color|radius))?
+      |border-collapse|(?:background|text|font)-[a-z]+|background|color|display|float|vertical-align
+      |white-space|overflow|line-height|z-index|opacity|cursor|position|visibility)
+    [ ]*:[ ]*
+    (?:{_CSS_KEYWORD}(?:[ ]*,[ ]*{_CSS_KEYWORD})*          # a keyword, or a list of them
+      |(?:{_CSS_KEYWORD}[ ]+)*{_CSS_VALUE}(?:[ ]+(?:{_CSS_VALUE}|{_CSS_KEYWORD}))*   # or with a number
+    )
+    (?:[ ]*!important)?[ ]*;
+"""
+
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
 
 #: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them
