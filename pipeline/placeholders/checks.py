@@ -322,7 +322,8 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 _CODE_KINDS = frozenset(
     """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
     fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
-    file-glob glued-file-name code-name escape escaped-brace brace-set program-word at-name""".split()
+    file-glob glued-file-name code-name escape backslash-command escaped-brace brace-set program-word at-name
+    css""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.
