@@ -403,6 +403,16 @@ def test_a_run_of_code_written_without_a_space_is_one_placeholder() -> None:
     assert found("Unknown key: latex_elements[%r]", ("python-format",)) == [("latex_elements[%r]", "code-run")]
 
 
+def test_the_lisp_and_scheme_directives_gettext_knows_are_protected_whole() -> None:
+    # Common Lisp's ~/name/ reads the function's name up to its slash (format-lisp.c): "pprint-linear/" was sent
+    assert found("call ~/pprint-linear/ on ~a", ("lisp-format",)) == [
+        ("~/pprint-linear/", "lisp-format"),
+        ("~a", "lisp-format"),
+    ]
+    # Guile's ~y, ~! and ~k (format-scheme.c) were unknown, and every directive of the entry left as text
+    assert [t for t, _ in found("~y then ~a~! and ~k", ("scheme-format",))] == ["~y", "~a", "~!", "~k"]
+
+
 def test_a_url_goes_on_after_the_directives_in_its_path() -> None:
     # LilyPond's scheme-format "https://lilypond.org/doc/v~a.~a/Documentation/usage/…": the path after the
     # second directive came back "Döcümentätiön/üßäge"; a Python link's path after %(version)s the same
