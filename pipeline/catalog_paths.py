@@ -360,7 +360,7 @@ def catalog_locale(settings: Settings, path: Path, language: str | None) -> str 
 
     A ``language`` that is not a locale code (``Language: Estonian``) gives way to the path's
     (``et/LC_MESSAGES``), as Django and msgfmt, which never read the header's, would have it; with no
-    path's either it stays, for the run to refuse by its name. :func:`header_language_passed_over`
+    path's either it stays, for the run to refuse by its name. :func:`header_language_warnings`
     says so.
     """
     configured = configured_locale(settings, path)
@@ -373,17 +373,19 @@ def catalog_locale(settings: Settings, path: Path, language: str | None) -> str 
     return locales.refined(language, path)
 
 
-def header_language_passed_over(settings: Settings, path: Path, language: str | None, locale: str) -> str | None:
+def header_language_warnings(
+    settings: Settings, path: Path, display: str, language: str | None, locale: str
+) -> list[Issue]:
     """The warning for a catalog whose ``language`` (its header's) is not a locale code and gave way to
-    the ``locale`` its path names (:func:`catalog_locale`); None for every other catalog."""
+    the ``locale`` its path names (:func:`catalog_locale`); none for every other catalog."""
     if not language or locale == language or configured_locale(settings, path) is not None:
-        return None
+        return []
     if locales.parse_locale(language) is not None:
-        return None
-    return (
-        f"its Language header {language!r} is not a locale code: translated into {locale!r}, the language its "
-        "path names"
-    )
+        return []
+    said = f"its Language header {language!r} is not a locale code"
+    return [
+        Issue(display, f"{said}: translated into {locale!r}, the language its path names", severity=Severity.WARNING)
+    ]
 
 
 def discover(settings: Settings, paths: Sequence[Path] = ()) -> list[Path]:

@@ -75,9 +75,8 @@ def check_translation(
     return list(_checked(source, target, judged, strict, edges, formats_too))
 
 
-#: Translations whose problems are kept. The same translation is judged when it comes back and
-#: again, with the rest of its unit, before it is written: the second judgement finds the first's
-#: answer here as long as the run's segments fit.
+#: Translations whose problems are kept. The same translation is judged when it comes back and again, with the
+#: rest of its unit, before it is written: the second judgement finds the first's answer here while segments fit.
 CHECK_MEMO = 1 << 15
 
 
@@ -242,8 +241,8 @@ def _icu_problems(source: Protected, target: Protected) -> list[Problem]:
 _SET_KINDS = frozenset({"safe-printf", "safe-brace", "dollar-var", "percent-named", "ruby-named", "icu-arg"})
 #: Style, not the program: a URL to a localised page, an entity for a character or the reverse.
 _WARN_KINDS = frozenset({"url", "email", "entity"})
-#: Newlines may move; ICU structure has its own rule, and a plural case may say its number in words.
-_IGNORED_KINDS = frozenset({"control", icu.HASH}) | icu.STRUCTURE
+#: Newlines may move; ICU structure has its own rule; a plural case, its number in words; an EU act, its German "EG".
+_IGNORED_KINDS = frozenset({"control", icu.HASH, "legal-reference"}) | icu.STRUCTURE
 #: Attributes whose values are text for the reader, which a translator translates, and XLIFF's
 #: descriptions of an inline element's original code (``equiv-text``, ``disp``, ``equiv``): the
 #: tools that merge a translation back go by the element's name and id, never by these.
@@ -320,10 +319,10 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 #: Code of other programs, protected from the engine whatever the flag says but no format msgfmt
 #: checks: a human translator who adapts a date format, a quoted word or a path is warned, not refused.
 _CODE_KINDS = frozenset(
-    """percent-directive qt-count qt-numbered quoted-code option path code-identifier identifier code-run
-    fortran-directive wiki ex-command protocol-command command-synopsis quoted-command quoted-regex build-macro
-    file-glob glued-file-name code-name escape backslash-command escaped-brace brace-set program-word at-name
-    css""".split()
+    """percent-directive qt-count qt-numbered quoted-code html-declaration code-lines timestamp sql-literal option
+    path code-identifier identifier code-run fortran-directive wiki ex-command protocol-command command-synopsis
+    quoted-command quoted-regex build-macro file-glob glued-file-name code-name escape backslash-command css
+    escaped-brace brace-set program-word at-name""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pipeline.patterns import lazy_regex
 from pipeline.segments import Placeholder
 
-__all__ = ["CODE_NAME", "CodeNames", "without_translated_names"]
+__all__ = ["CODE_NAME", "CodeNames", "translatable_name", "without_translated_names"]
 
 #: The kind of a lone ``<word>`` that is code: an element named in prose, a key, a header file.
 CODE_NAME = "code-name"
@@ -31,6 +31,9 @@ _KEYS = frozenset(
 _EXPANSIONS = frozenset("sfile afile abuf amatch slnum sflnum cword cWORD cfile cexpr".split())
 _LONE_WORD = lazy_regex(r"<([A-Za-z][\w.-]*)>")
 _KEY_CHORD = lazy_regex(r"[CSMAD]-\w+|F[0-9]{1,2}")  # <C-W>, <S-Tab>, <F12>
+#: An <inttypes.h> macro, which xgettext writes in angle brackets (``%<PRIu64>``): code wherever it stands,
+#: glued to a directive's width too (``%-10<PRIu64>``, which reads like an option's metavariable).
+_INTTYPES_MACRO = lazy_regex(r"PRI[diouxX](?:MAX|PTR|(?:LEAST|FAST)?(?:8|16|32|64))")
 #: What makes a text a usage line, whose lone ``<word>`` is a metavariable: an option, a "usage:" label (not
 #: the word: zabbix's "usage in Hz, <url> - …" names a key's parameter), or small words starting it before
 #: an argument (``cp <source> <dest>``, ``git cat-file <type> <object>``).
@@ -75,7 +78,7 @@ class CodeNames:
         name = m.group(1)
         if "." in name:
             return True
-        if name in _KEYS or _KEY_CHORD().fullmatch(name):
+        if name in _KEYS or _KEY_CHORD().fullmatch(name) or _INTTYPES_MACRO().fullmatch(name):
             return True  # even glued to a command: ":help iccf<Enter>"
         # One name, one thing: a metavariable where any occurrence is one ("[<channel>] ... closes <channel>").
         text = self.text
@@ -166,6 +169,13 @@ def _boundary(text: str, at: int) -> bool:
 #: letters (``<n>``), capitals and capitalized keys (``<MODULE_PATH>``, vim's ``<Enter>``), names with a digit,
 #: an underscore or a dot (``<i1>``, netbox's ``<app_label>``, ``<stdio.h>``), macros (``<PRIuMAX>``).
 _TRANSLATED_NAME = lazy_regex(r"<[a-z]{2,}(?:-[a-z]+)*>")
+
+
+def translatable_name(tag: str) -> bool:
+    """Whether ``tag``, a lone ``<word>``, has the shape human translators translate (:data:`_TRANSLATED_NAME`)."""
+    return _TRANSLATED_NAME().fullmatch(tag) is not None
+
+
 #: What a translator writes in such a word's place: words of any script in angle brackets, joined by a space,
 #: a hyphen or an underscore (``<Leertaste>``, ``<nom de fichier>``, ``<опции-rev-list>``, git's Swedish
 #: ``<nytt_grennamn>``), no digit nor dot (``<stdio.h>`` is code).
@@ -179,11 +189,7 @@ def without_translated_names(
     shape that the translation leaves out, where it writes as many words in angle brackets the source has not
     (``--%s needs <name>``, dpkg's French ``--%s a besoin de <nom>``). The engine never sees them (they are
     protected); a translator who writes them in their language is not warned about it."""
-    gone = [
-        ph
-        for ph in source
-        if ph.kind == CODE_NAME and ph.text not in translation and _TRANSLATED_NAME().fullmatch(ph.text)
-    ]
+    gone = [ph for ph in source if ph.kind == CODE_NAME and ph.text not in translation and translatable_name(ph.text)]
     if not gone:
         return source, target  # most translations
     theirs = {ph.text for ph in source}

@@ -23,7 +23,7 @@ import re
 from typing import NamedTuple
 
 from pipeline.patterns import lazy_regex
-from pipeline.placeholders import grammar, synopsis
+from pipeline.placeholders import synopsis
 from pipeline.placeholders.code_names import CODE_NAME
 from pipeline.segments import Placeholder, Protected
 
@@ -61,8 +61,12 @@ _NUMBERED = frozenset({"qt-numbered", "qt-format", "kde-format", "kde-kuit-forma
 #: (what is before them is the text's business).
 _DIRECTIVES = frozenset({"safe-printf", "percent-directive", "qt-count", "safe-brace", "icu-arg"})
 _TAG_AT = re.compile(r'<x id="(\d+)"/>')
-#: A name in angle brackets that ``%`` makes a directive: xgettext's ``%<PRIuMAX>`` (code-name kind).
+#: A name in angle brackets (``<Enter>``, an unflagged ``%<PRIuMAX>``).
 _CODE_NAME = CODE_NAME
+#: C's directive whose conversion is an <inttypes.h> macro, protected whole (``%'<PRIuMAX>``, ``%3$<PRIu64>``): a
+#: c-format one, or a code name in an unflagged text.
+_MACRO = lazy_regex(r"%[^<>\s]*<PRI\w+>")
+_MACRO_KINDS = frozenset({_CODE_NAME, "c-format", "objc-format"})
 _NOBODY = Placeholder(0, "", "")
 #: A synopsis's command words.
 _COMMAND = synopsis.KIND
@@ -82,7 +86,7 @@ class _Source(NamedTuple):
 
     by_id: dict[str, Placeholder]
     kinds: dict[str, Placeholder]  # the watched placeholders, by id
-    macros: dict[str, str]  # ids of the code names ``%`` makes directives: the ``%`` (``%'``, ``%3$``) before each
+    macros: set[str]  # ids of C's directives whose conversion is an <inttypes.h> macro (``%'<PRIuMAX>``)
     tokens: set[str]  # ids of the watched placeholders that are tokens (not directives)
     apart: dict[str, tuple[bool, bool]]  # per id: whether a word touches it, left and right
     bracketed: set[str]  # ids a bracket follows
@@ -96,16 +100,12 @@ class _Source(NamedTuple):
 def _source(protected: Protected, usage_and_macros: bool) -> _Source:
     source = protected.text
     by_id = {str(ph.id): ph for ph in protected.placeholders}
-    macros = {
-        m.group(1): before
-        for m in _TAG_AT.finditer(source)
-        if by_id.get(m.group(1), _NOBODY).kind == _CODE_NAME and (before := _directive_before(source, m.start()))
-    }
+    macros = {str(ph.id) for ph in protected.placeholders if ph.kind in _MACRO_KINDS and _MACRO().fullmatch(ph.text)}
     programs = _programs(source, by_id)
     kinds = {
         str(ph.id): ph
         for ph in protected.placeholders
-        if (_watched(ph.kind) or (ph.kind == _CODE_NAME and str(ph.id) in macros))
+        if (_watched(ph.kind) or str(ph.id) in macros)
         and (not usage_and_macros or ph.kind == _COMMAND or str(ph.id) in macros or str(ph.id) in programs)
     }
     tokens = {ident for ident, ph in kinds.items() if ph.kind in _LABELS}
@@ -126,7 +126,7 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
     and program and xgettext's ``%<PRIuMAX>`` (what a human translation is held to: a Basque ``%dk``,
     an Esperanto ``%dª`` are the language's grammar)."""
     src = _source(protected, usage_and_macros)
-    kinds, macros, tokens, apart = src.kinds, src.macros, src.tokens, src.apart
+    kinds, tokens, apart = src.kinds, src.tokens, src.apart
     if not kinds:
         return None
     source = protected.text
@@ -138,16 +138,10 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
         if ph.kind in _NUMBERED and _digit_after(answer, m.end()):
             if not _digit_after(source, _end_of(source, ident)):
                 return f"argument {ph.text!r} is glued to the digit after it"
-        directive = _directive_before(answer, m.start()) if ident in macros else ""
-        if ident in macros and (not directive or (directive != macros[ident] and not usage_and_macros)):
-            # a translator may group digits (%'<PRIuMAX>) or number the argument (%3$<PRIu64>); an engine
-            # gives back what it was sent
-            return f"directive '{macros[ident]}{ph.text}' lost its '{macros[ident]}'"
         before, after = _neighbours(answer, m, tokens)
         if ph.kind not in _LABELS:  # a directive: only a word (or a synopsis's bracket) after it
             if after and not apart[ident][1]:
-                text = macros[ident] + ph.text if ident in macros else ph.text
-                return f"placeholder {text!r} is glued to the word after it"
+                return f"placeholder {ph.text!r} is glued to the word after it"
             if ident in src.programs and answer.startswith("[", m.end()):  # a usage line's program
                 return f"placeholder {ph.text!r} is glued to the bracket after it"
             continue
@@ -156,12 +150,6 @@ def glued(protected: Protected, answer: str, usage_and_macros: bool = False) -> 
         if answer.startswith("[", m.end()) and ident not in src.bracketed:
             return f"{_LABELS[ph.kind]} {ph.text!r} is glued to the bracket after it"
     return None
-
-
-def _directive_before(text: str, at: int) -> str:
-    """The ``%`` with its modifiers right before ``at`` in protected ``text`` (they are text), or ''."""
-    m = grammar.MACRO_PERCENT().search(text, max(0, at - 40), at)
-    return m.group() if m else ""
 
 
 def disordered(protected: Protected, answer: str) -> str | None:

@@ -20,14 +20,12 @@ __all__ = [
     "AT_ABBREVIATION",
     "AT_NAME",
     "BACKQUOTED",
-    "BACKSLASH_COMMAND",
     "BRACE_SET",
     "BRACKET_MARKUP",
     "BUILD_MACRO",
     "CODE_ELEMENT",
     "CODE_IDENTIFIER",
     "COMMAND_SYNOPSIS",
-    "CSS_DECLARATION",
     "ESCAPE",
     "ESCAPED_BRACE",
     "EX_COMMAND",
@@ -218,16 +216,17 @@ CODE_ELEMENT = r"""
 #: A command-line option: ``--scale``, ``-ffixed-line-length``, ``-O2``, ``--color=auto``. It starts a
 #: word (after a space, an opening bracket or a quote), so "e-mail" and "self-contained" stay text.
 OPTION = r"""
-    -(?<![^\s(\[{"'=,`|]-)       # a dash first in the text or after a space, an opening bracket or quote, a
-                                # usage line's |: not "Demo</b>-Anwendung" (written from the dash, which the
-                                # regex engine skips ahead to)
+    -(?<![^\s(\[{"'=,`|*]-)      # a dash first in the text or after a space, an opening bracket or quote, a
+                                # usage line's |, AsciiDoc's *: not "Demo</b>-Anwendung" (written from the dash,
+                                # which the regex engine skips ahead to)
     (?:-?[A-Za-z]               # -x, --name, -ffixed
       |-[0-9]+[A-Za-z]          #   and a long one that starts with digits: --32bit, --4gb ("-1" is a number)
     )[A-Za-z0-9_]*
-    (?:-[A-Za-z0-9_]+)*         #   -line-length
-    (?:=(?:[A-Za-z0-9_.:/-]+    # =value
+    (?:-[A-Za-z0-9_]+)*(?:-\*)? #   -line-length; a family of them: util-linux's --table-*
+    (?:=(?:[A-Za-z0-9_.:/-]+    # =value, or none where the option is named: gcc's "the -mcpu= option"
       |\{[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\}   # or the values it takes, which a program reads:
       |\[[A-Za-z0-9_-]+(?:[,|][A-Za-z0-9_-]+)+\]   #   --tree={parent|owner}, -msdata=[none,data,sysv]
+      |(?=[\s"')\],;:*]|\Z)
     ))?
     (?:/--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)*   # its other spellings after a slash: -g/--group,
                                 # --uid/--gid (util-linux, shadow); "+/-sectors" starts no option
@@ -351,37 +350,8 @@ GLUED_FILE_NAME = r"""
 #: ("Folder\Sub" is a Windows path's, ``C:\Windows`` a path).
 ESCAPE = r"""(?<![\w\\])\\[A-Za-z](?:\{[^{}\s]{1,60}\}|(?![A-Za-z]))"""
 
-#: A TeX or LilyPond command: ``\header``, ``\put-adjacent``, ``\volta-number``, ``\begin{document}`` (with its
-#: braced argument), what LilyPond's and LaTeX's users type. A hyphen joins the name only before a small letter:
-#: ``\notenames-Format`` is a German compound of the command. One letter alone is an :data:`ESCAPE`.
-BACKSLASH_COMMAND = r"""
-    (?<![\w\\])\\              # a backslash starting a word (Folder\Sub is a path's)
-    [A-Za-z](?:[A-Za-z0-9]|-(?=[a-z]))+   # the name, two characters or more
-    (?:\{[^{}\s]{1,60}\})?      # its braced argument: \begin{document}
-    (?!\w)
-"""
-
 #: A brace group a backslash starts: KDE web shortcuts' query references ``\{@}``, ``\{0}``,
 #: ``\{name1,name2,...,"string"}`` (kio), read by the program whatever they hold.
-#: A CSS declaration a template sets as a style (Odoo's ``<t t-set="label_column_style">width: 23.24%;</t>``):
-#: a common property, and a value that is one keyword or a list of them (``display: none;``,
-#: ``font-family: Arial, sans-serif;``) or holds a number, a colour or a function (``margin: 0 auto;``,
-#: ``background-color: rgb(135, 90, 123);``). Its semicolon ends it: "display: it shows the list;" is prose.
-_CSS_VALUE = r"(?:[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:%|[a-z]{1,4})?|\#[0-9a-fA-F]{3,8}|[a-z-]+\([^()\n]{0,60}\))"
-_CSS_KEYWORD = r"[a-z]+(?:-[a-z]+)*"
-CSS_DECLARATION = rf"""
-    (?<![\w-])
-    (?:(?:min-|max-)?(?:width|height)          # the property
-      |(?:margin|padding|border)(?:-(?:top|right|bottom|left))?(?:-(?:width|style|color|radius))?
-      |border-collapse|(?:background|text|font)-[a-z]+|background|color|display|float|vertical-align
-      |white-space|overflow|line-height|z-index|opacity|cursor|position|visibility)
-    [ ]*:[ ]*
-    (?:{_CSS_KEYWORD}(?:[ ]*,[ ]*{_CSS_KEYWORD})*          # a keyword, or a list of them
-      |(?:{_CSS_KEYWORD}[ ]+)*{_CSS_VALUE}(?:[ ]+(?:{_CSS_VALUE}|{_CSS_KEYWORD}))*   # or with a number
-    )
-    (?:[ ]*!important)?[ ]*;
-"""
-
 ESCAPED_BRACE = r"""\\\{[^{}\s]{1,60}\}"""
 
 #: Braces quoted alone, a syntax the text shows (pretix: 'to use literal "{" or "}", you need to double them

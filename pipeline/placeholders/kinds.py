@@ -15,15 +15,86 @@ from pipeline.patterns import lazy_regex
 from pipeline.placeholders import grammar
 from pipeline.placeholders.runs import Span
 
+# --- Code found translated on published catalogs, of no program's format -------------------------------
+
+#: An ini file's section glued to one of its keys, as a help text names a setting: GNU Mailman's
+#: ``[shell]use_python`` (the section alone, named as such, is :data:`grammar.INI_SECTION`).
+INI_KEY = r"""(?<![\w\]])\[[a-z][a-z0-9_.:-]*[a-z0-9]\][a-z_][a-z0-9_]*\b"""
+
+#: Code a help text shows on lines of its own: a Python function's definition with its indented body (GNU
+#: Mailman's ``withlist`` help: "def listaddr(mlist):" / "    print(mlist.posting_address)", which its
+#: translators keep), and a command typed after a shell prompt, with an option (``% mailman withlist -r
+#: listaddr -l ant@example.com``; a line that begins "% of …" or "$ 5 …" is prose).
+PYTHON_BLOCK = r"""
+    (?:^|(?<=\n))
+    (?:(?:async[ ])?def[ ][A-Za-z_]\w*\([^()\n]*\)|class[ ][A-Za-z_]\w*(?:\([^()\n]*\))?)[ ]*:
+    (?:\n[ \t]+\S[^\n]*)+      # the indented body, up to the first line that is not
+"""
+PROMPT_LINE = r"""(?:^|(?<=\n))[%$][ ][a-z][\w.-]*[ ][^\n]*?(?<=[ ])--?[A-Za-z][^\n]*   # a prompt, a command, an option
+"""
+
+#: An ISO 8601 date and time (Indico's "e.g. 2017-12-03T12:00:00"): the ``T`` is no word.
+TIMESTAMP = r"""
+    (?<![\w-])[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?
+    (?:Z|[+-][0-9]{2}:?[0-9]{2})?(?![\w:])
+"""
+
+#: A quoted string literal as SQL reads it: one with one of its backslash escapes (phpMyAdmin's ``'a\'b'``,
+#: ``'\\xyz'``; a regex's ``\.`` is :data:`grammar.QUOTED_REGEX`), a list of them without a space (its enum
+#: values ``'a','b','c'``). Not an apostrophe inside a word ("John's").
+SQL_ESCAPED = r"""(?<![\w'])'(?:[^'\\\s]|\\\S)*\\['\\"0nrtbZ%_](?:[^'\\\s]|\\\S)*'(?![\w'])"""
+SQL_LIST = r"""(?<![\w'])'[^'\s,]*'(?:,'[^'\s,]*')+(?![\w'])"""
+
+#: The number of an EU act (pretix's "Council Directive 2006/112/EC"): a proper name the engine must not
+#: touch, which a translator writes in their language's form (German "2006/112/EG").
+LEGAL_REFERENCE = r"""(?<![\w/])[0-9]{2,4}/[0-9]{1,4}/[A-Z]{2,4}\b(?!/)"""
+
+#: A URI scheme named as such without its slashes: gnome-maps' "Invalid maps: URI".
+SCHEME_NAMED = r"""(?<![\w:/.-])[a-z][a-z0-9+.-]*:(?=[ ](?:URI|URL)s?\b)"""
+
+#: A TeX or LilyPond command: ``\header``, ``\put-adjacent``, ``\volta-number``, ``\begin{document}`` (with its
+#: braced argument), what LilyPond's and LaTeX's users type. A hyphen joins the name only before a small letter:
+#: ``\notenames-Format`` is a German compound of the command. One letter alone is a :data:`grammar.ESCAPE`.
+BACKSLASH_COMMAND = r"""
+    (?<![\w\\])\\              # a backslash starting a word (Folder\Sub is a path's)
+    [A-Za-z](?:[A-Za-z0-9]|-(?=[a-z]))+   # the name, two characters or more
+    (?:\{[^{}\s]{1,60}\})?      # its braced argument: \begin{document}
+    (?!\w)
+"""
+
+#: A CSS declaration a template sets as a style (Odoo's ``<t t-set="label_column_style">width: 23.24%;</t>``):
+#: a common property, and a value that is one keyword or a list of them (``display: none;``,
+#: ``font-family: Arial, sans-serif;``) or holds a number, a colour or a function (``margin: 0 auto;``,
+#: ``background-color: rgb(135, 90, 123);``). Its semicolon ends it: "display: it shows the list;" is prose.
+_CSS_VALUE = r"(?:[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:%|[a-z]{1,4})?|\#[0-9a-fA-F]{3,8}|[a-z-]+\([^()\n]{0,60}\))"
+_CSS_KEYWORD = r"[a-z]+(?:-[a-z]+)*"
+CSS_DECLARATION = rf"""
+    (?<![\w-])
+    (?:(?:min-|max-)?(?:width|height)          # the property
+      |(?:margin|padding|border)(?:-(?:top|right|bottom|left))?(?:-(?:width|style|color|radius))?
+      |border-collapse|(?:background|text|font)-[a-z]+|background|color|display|float|vertical-align
+      |white-space|overflow|line-height|z-index|opacity|cursor|position|visibility)
+    [ ]*:[ ]*
+    (?:{_CSS_KEYWORD}(?:[ ]*,[ ]*{_CSS_KEYWORD})*          # a keyword, or a list of them
+      |(?:{_CSS_KEYWORD}[ ]+)*{_CSS_VALUE}(?:[ ]+(?:{_CSS_VALUE}|{_CSS_KEYWORD}))*   # or with a number
+    )
+    (?:[ ]*!important)?[ ]*;
+"""
+
 # Each kind: a verbose regex, applied to the text between markup, quoted code, a format flag's
 # directives and ICU structure. Order matters: at one position, the first kind listed wins. Every
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
 # decides what is an *error*), never all the code a text holds.
 _KIND_PATTERNS: dict[str, str] = {
+    # Before the printf kinds ("% mailman" is no directive) and the names a code block holds.
+    "code-lines": "|".join((PYTHON_BLOCK, PROMPT_LINE)),
     # Before the e-mail addresses and paths a pattern holds: '^.*@example\.com'.
     "quoted-regex": grammar.QUOTED_REGEX,
     "build-macro": grammar.BUILD_MACRO,
-    "url": grammar.URL,
+    "sql-literal": "|".join((SQL_ESCAPED, SQL_LIST)),
+    "timestamp": TIMESTAMP,
+    "legal-reference": LEGAL_REFERENCE,
+    "url": "|".join((grammar.URL, SCHEME_NAMED)),
     # A path glued before the address is part of it ("/" is a character of an address's local part): the
     # path alone, found first, would leave the address as text (x/y.tar.gzme@x.org).
     "email": r"(?<![\w.+/-])[\w.+/-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
@@ -39,13 +110,13 @@ _KIND_PATTERNS: dict[str, str] = {
     "qt-numbered": grammar.QT_NUMBERED,
     "percent-directive": grammar.PERCENT_DIRECTIVE,
     "escape": grammar.ESCAPE,
-    "backslash-command": grammar.BACKSLASH_COMMAND,
+    "backslash-command": BACKSLASH_COMMAND,
     "escaped-brace": "|".join((grammar.ESCAPED_BRACE, grammar.QUOTED_BRACES)),
     "safe-brace": grammar.SAFE_BRACE,
     "icu-arg": grammar.ICU_ARGUMENT,
     "brace-set": grammar.BRACE_SET,
     "fortran-directive": grammar.FORTRAN_DIRECTIVE,
-    "css": grammar.CSS_DECLARATION,
+    "css": CSS_DECLARATION,
     "code-identifier": grammar.CODE_IDENTIFIER,
     "dollar-var": grammar.DOLLAR_VARIABLE,
     "ex-command": grammar.EX_COMMAND,
@@ -57,7 +128,7 @@ _KIND_PATTERNS: dict[str, str] = {
     "glued-file-name": grammar.GLUED_FILE_NAME,
     # Before identifiers, or flatpages/default.html would be a word and a file name.
     "path": grammar.PATH,
-    "identifier": "|".join((grammar.IDENTIFIER, grammar.INI_SECTION)),
+    "identifier": "|".join((grammar.IDENTIFIER, grammar.INI_SECTION, INI_KEY)),
     "entity": r"&(?:[A-Za-z][A-Za-z0-9]*|\#[0-9]+|\#[xX][0-9A-Fa-f]+);",
     "control": r"[\n\t\r\v\f]",
 }
@@ -81,6 +152,8 @@ _SCHEME = "\2"  # stands for ":/", which every URL holds after its scheme
 #: A text is searched only by the kinds it can hold, which makes protection more than twice as fast on
 #: real catalogs. (A kind of :data:`_ALTERNATIVES` says it per alternative.)
 _NEEDS: dict[str, tuple[str, ...]] = {
+    "timestamp": (":",),
+    "legal-reference": ("/",),
     "quoted-regex": (grammar.QUOTED_REGEX_QUOTES, "\\.^$"),
     "build-macro": ("@",),
     "email": ("@",),
@@ -116,12 +189,15 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 #: Kinds searched as their alternatives, each with what a text must hold for it: a text without a slash
 #: is searched for dotfiles only, not for the paths that a slash starts or separates.
 _ALTERNATIVES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "identifier": ((grammar.IDENTIFIER, (_NAME,)), (grammar.INI_SECTION, ("[",))),
+    "identifier": ((grammar.IDENTIFIER, (_NAME,)), (grammar.INI_SECTION, ("[",)), (INI_KEY, ("[",))),
+    "code-lines": ((PYTHON_BLOCK, (":",)), (PROMPT_LINE, ("%$", "-"))),
+    "sql-literal": ((SQL_ESCAPED, ("'", "\\")), (SQL_LIST, ("'", ","))),
     "escaped-brace": ((grammar.ESCAPED_BRACE, ("\\", "{")), (grammar.QUOTED_BRACES, ("{}", "\"'"))),
     "url": (
         (grammar.URL_WITH_SCHEME, (_SCHEME,)),
         (grammar.URL_QUERY, ("?", "=")),
         (grammar.WIKI_LINK, ("[", ":")),
+        (SCHEME_NAMED, (":",)),
     ),
     "template": ((grammar.TEMPLATE_VARIABLE, ("{",)), (grammar.TEMPLATE_TAG, ("{", "%"))),
     "path": (

@@ -90,6 +90,9 @@ _BRACKET_VALUED = frozenset({"color", "size"})
 _OUTER = {
     "xml-special": r"<!\[CDATA\[.*?\]\]>|<\?.*?\?>",
     "html-comment": r"<!--.*?-->",
+    # a declaration or CDATA in a PO string (in XLIFF CDATA is an xml-special above), also written with
+    # entities as a page template shows it: Plone's "for example <!DOCTYPE html>" and "&lt;!DOCTYPE html&gt;"
+    "html-declaration": r"<![A-Za-z][^<>]*>|<!\[CDATA\[.*?\]\]>|&lt;![A-Za-z](?:(?!&gt;)[^<>&])*&gt;",
     "quoted-code": "|".join((grammar.GCC_QUOTED, grammar.BACKQUOTED, grammar.CODE_ELEMENT, grammar.VIM_TYPED)),
     "xliff-escaped-tag": r"&lt;/?[A-Za-z][\w:.-]*(?:\s(?:(?!&gt;)[^<>])*)?&gt;",
     TAG_KIND: r"""</?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""",
@@ -109,10 +112,11 @@ def _outer(xliff: bool) -> re.Pattern[str]:
 
 #: What a text must hold for an alternative of :data:`_OUTER` to match in it: one of these strings
 #: (``<`` for tags, comments, XML specials, code elements, ``%<…%>`` and vim's keys; a backquote; a
-#: bracket for BBCode and ``[[``, ``]]`` for wiki links; three apostrophes or braces for wiki markup).
+#: bracket for BBCode and ``[[``, ``]]`` for wiki links; three apostrophes or braces for wiki markup;
+#: ``&lt;!`` for a declaration written with entities).
 #: A text with none holds no span and is not scanned: the alternation has no first character the
 #: regex engine could skip ahead to, so it is tried at every position of the text.
-_OUTER_NEEDS = ("<", "`", "[", "]]", "'''", "{{{")
+_OUTER_NEEDS = ("<", "&lt;!", "`", "[", "]]", "'''", "{{{")
 #: What XLIFF's inner XML adds: its escaped tags (``&lt;``, in any case: the alternation ignores case).
 _XLIFF_NEEDS = "&"
 

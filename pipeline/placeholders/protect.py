@@ -263,13 +263,13 @@ def _with_regex_kinds(core: str, fixed: list[_Span]) -> list[_Span]:
     for span in [*fixed, (len(core), len(core), "", False)]:
         start, end = span[0], span[1]
         gap = start
-        if span[2] == markup.CODE_NAME and core.startswith("<PRI", start):  # %'<PRIuMAX>: its % is text
+        if span[2] == markup.CODE_NAME and core.startswith("<PRI", start):  # %'<PRIuMAX>, unflagged: whole
             percent = grammar.MACRO_PERCENT().search(core, last, start)
             gap = percent.start() if percent else start
         if gap > last and scanned:  # no kind matches an empty gap
             found.extend(kinds.spans(core, scanned, last, gap))
         if span[2] and start >= last:
-            found.append(span)
+            found.append((gap, *span[1:]))
             last = end
     return found
 

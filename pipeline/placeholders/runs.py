@@ -91,7 +91,8 @@ def beside_outer(
 ) -> tuple[list[Span], set[int], list[tuple[int, int, str]]]:
     """Of the format directives of ``core`` and its ``outer`` spans (markup, quoted code; ``(start, end, kind)`` in
     order): the directives apart from ``outer``, the indexes of ``outer`` holding an ordered directive, and ``outer``
-    less the tags a directive holds before its conversion letter (Ruby's ``%<n>d``; not ``50%<br/>%s``, whose
+    less the tags a directive holds before its conversion letter (Ruby's ``%<n>d``; C's ``%<PRIuMAX>``, whose
+    conversion the macro is; not ``50%<br/>%s``, whose
     ``%<br/>%`` would take the ``%`` of the ``%s`` after it and leave its ``s`` as text) or its closing brace
     (Ruby's ``%{<b>}``: Ruby and msgfmt read a ``%{…}`` name up to the brace, whatever it holds)."""
     if not outer:  # no markup nor quoted code (most texts): every directive stands as it is
@@ -106,15 +107,24 @@ def beside_outer(
                 ordered_outer.add(inside)
             continue
         crossing = placed.crossing(start, end)
+        if len(crossing) == 1 and _is_macro_of(core, outer[crossing[0]], start, end):
+            swallowed.update(crossing)  # C's %<PRIuMAX>, whole as msgfmt reads it: the macro is its conversion
+            fixed.append((start, end, kind, ordered))
+            continue
         if crossing and not (core[end - 1].isalpha() or core[end - 1] == "}"):
             continue
         if all(start < outer[i][0] and outer[i][1] < end and outer[i][2] != "xliff-native" for i in crossing):
-            swallowed.update(crossing)  # tags the conversion follows: %<n>d, never %<PRIuMAX> (glue.py judges it)
+            swallowed.update(crossing)  # tags the conversion follows: %<n>d
             fixed.append((start, end, kind, ordered))
     if not swallowed:
         return fixed, ordered_outer, outer
     kept = [i for i in range(len(outer)) if i not in swallowed]
     return fixed, {new for new, old in enumerate(kept) if old in ordered_outer}, [outer[i] for i in kept]
+
+
+def _is_macro_of(core: str, span: tuple[int, int, str], start: int, end: int) -> bool:
+    """Whether ``span`` is the ``<PRI…>`` macro that ends the directive ``start``..``end`` (``%'<PRIuMAX>``)."""
+    return start < span[0] and span[1] == end and core.startswith("<PRI", span[0])
 
 
 _TAGGED_INTERPOLATION = lazy_regex(r"%\{[^{}\n%]*<[^{}\n]*\}")

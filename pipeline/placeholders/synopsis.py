@@ -36,7 +36,7 @@ import re
 
 from pipeline.patterns import lazy_regex
 from pipeline.placeholders import markup
-from pipeline.placeholders.code_names import CodeNames
+from pipeline.placeholders.code_names import CodeNames, translatable_name
 from pipeline.segments import Placeholder, Protected
 
 __all__ = [
@@ -265,17 +265,20 @@ def _synopsis_rest(text: str, at: int) -> bool:
 _TAG = lazy_regex(r'<x id="(\d+)"/>')
 _BUILD_MACRO = "build-macro"
 _COMMANDS = frozenset({KIND, QUOTED_KIND})
+#: What a translation holds as words where its own text does not say they are code: command words, the words a
+#: program reads (``'rounds'`` beside „rounds“), a scheme named before a translated "URI" (``maps:``).
+_KEPT_WORDS = _COMMANDS | {PROGRAM_WORD_KIND, "url"}
 
 
 def kept_in(source: Protected, target: Protected) -> Protected:
-    """``target`` with the source's command words (a synopsis's, a quoted command's) made placeholders where it
-    holds them as words.
+    """``target`` with the source's command words (a synopsis's, a quoted command's) and the other words of
+    :data:`_KEPT_WORDS` made placeholders where it holds them as words.
 
     A translation's line need not read as a synopsis to our rules (``Aufruf: git notes add [...]``:
     a label in another language; ``--object-dir [git commit-graph write]``: moved), yet it holds the
     words a user types: judged as a translation, they are there, in the place they were put.
     """
-    wanted = [(ph.text, ph.kind) for ph in source.placeholders if ph.kind in _COMMANDS]
+    wanted = [(ph.text, ph.kind) for ph in source.placeholders if ph.kind in _KEPT_WORDS]
     if not wanted and not any(ph.kind in _COMMANDS for ph in target.placeholders):
         return target  # no command word on either side (most texts): nothing to look for, nothing inline
     for ph in target.placeholders:
@@ -362,8 +365,13 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
     closed: set[str] | None = None  # None: more bare tags than the source's metavariables, an element added
     if bare <= len(_BARE_TAG().findall(source)):
         closed = {ph.text[2:-1].strip().lower() for ph in target.placeholders if ph.text.startswith("</")}
-    # A bare tag in place of a metavariable is judged by the source's own: its word is not in the source.
-    stand_ins = not any(code(m.group()) for m in _BARE_TAG().finditer(source))
+    # A bare tag in place of a metavariable is judged by the source's own: its word is not in the source. A
+    # source's <word> that is code but of the shape translators translate counts as one (git's "please specify
+    # <upstream> manually", whose Catalan translation writes <font>); markup never does (<br>).
+    stand_ins = not any(
+        code(tag) and (not translatable_name(tag) or markup.is_markup(tag, set))
+        for tag in (m.group() for m in _BARE_TAG().finditer(source))
+    )
     text_names = {
         str(ph.id): ph.text
         for ph in target.placeholders
@@ -395,6 +403,12 @@ def names_as_in_source(source: str, translation: str, target: Protected) -> Prot
 _HELP_TOPIC = lazy_regex(r"^[ \t]+([a-z][a-z0-9_-]*)[ \t]+--[ \t]+\S", re.MULTILINE)
 #: A keyword argument's name with its ``=``, opening a bracket, before a metavariable: ``[rounds=<integer>]``.
 _KEYWORD = lazy_regex(r"(?<=\[)[a-z][a-z0-9_-]*=(?=<[^<>\n]+>\])")
+#: A bare word in a bracket, a literal the command line reads where it stands on a line of keyword arguments
+#: (roundup's mode ``[password]`` before ``[rounds=<integer>]``).
+_LITERAL = lazy_regex(r"(?<=\[)[a-z][a-z0-9_-]*(?=\])")
+#: A word in straight quotes (``'rounds'``, ``'scheme='``): a name the program reads where the text also
+#: writes it as a keyword or a literal.
+_QUOTED_NAME = lazy_regex(r"(?<=')[a-z][a-z0-9_-]*=?(?=')")
 #: The header names of mail that a template writes, as RFC 5322 and MIME spell them.
 _MAIL_HEADERS = (
     r"(?:From|To|Cc|Bcc|Reply-To|Subject|Date|Sender|Message-ID|In-Reply-To|References|Return-Path"
@@ -414,6 +428,8 @@ def program_words(text: str) -> list[tuple[int, int]]:
       commands``, ``initopts  -- init command options``; its German translators keep them), two lines or more;
     - a keyword argument's name before its metavariable in a bracket (roundup's ``[rounds=<integer>]``: the
       ``<integer>`` is the translator's, ``rounds=`` the command line's);
+    - on such a line, a bare word in a bracket (roundup's mode ``[password]``), and each of these names where
+      the text quotes it (``'rounds'``, ``'scheme='``; "Invalid 'rounds'." alone is left to the translator);
     - the header names of a mail template, two header lines in a row (Plone's ``From:``, ``To:``,
       ``Subject:``, which its German translators keep); one label alone (pretix's ``Subject: {subject}``,
       translated "Betreff:") is text for the reader.
@@ -426,8 +442,25 @@ def program_words(text: str) -> list[tuple[int, int]]:
         if len(topics) > 1:
             found += topics
     if "=<" in text:
-        found += [m.span() for m in _KEYWORD().finditer(text)]
+        found += _keywords(text)
     if ":" in text and "\n" in text:
         for block in _MAIL_BLOCK().finditer(text):
             found += [m.span() for m in _MAIL_NAME().finditer(text, block.start(), block.end())]
     return sorted(found)
+
+
+def _keywords(text: str) -> list[tuple[int, int]]:
+    """The keyword names of ``text``'s bracketed keyword arguments, the literals on their lines, and these names
+    where the text quotes them."""
+    found = [m.span() for m in _KEYWORD().finditer(text)]
+    for line in {(text.rfind("\n", 0, start) + 1, _line_end(text, start)) for start, _ in found}:
+        found += [m.span() for m in _LITERAL().finditer(text, *line)]
+    names = {text[start:end].rstrip("=") for start, end in found}
+    if names and "'" in text:
+        found += [m.span() for m in _QUOTED_NAME().finditer(text) if m.group().rstrip("=") in names]
+    return found
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end

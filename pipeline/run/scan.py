@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 from pipeline import locales
 from pipeline.alphabets import charset_problem
-from pipeline.catalog_paths import catalog_locale, display_path, header_language_passed_over
+from pipeline.catalog_paths import catalog_locale, display_path, header_language_warnings
 from pipeline.catalogs import Catalog, Unit, UnitState, read_catalog
 from pipeline.catalogs.charset import converted_to_utf8, header_charset
 from pipeline.catalogs.po import PoCatalog
@@ -72,9 +72,7 @@ def scan(
         if locale is None:
             issues.append(_no_language(display, catalog))
             continue
-        passed_over = header_language_passed_over(settings, path, catalog.language, locale)
-        if passed_over is not None:
-            issues.append(Issue(display, passed_over, severity=Severity.WARNING))
+        issues.extend(header_language_warnings(settings, path, display, catalog.language, locale))
         source = _source_language(settings, display, locale)
         if source is not None:
             issues.append(source)

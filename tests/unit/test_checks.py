@@ -271,7 +271,9 @@ def test_published_usage_lines_and_macro_directives_pass_check(name: str, capsys
     assert capsys.readouterr().out == ""
 
 
-def test_a_macro_directive_that_loses_its_percent_and_modifiers_is_warned() -> None:
+def test_a_macro_directive_is_judged_as_msgfmt_judges_it() -> None:
+    # %'<PRIuMAX> is one C directive, as msgfmt reads it: protected whole, and compared by its type, so the
+    # locale's digit grouping and a position are the translator's, and a directive without its '%' is missing.
     from pipeline.placeholders.glue import in_translation
     from pipeline.placeholders.protect import protect
 
@@ -281,11 +283,12 @@ def test_a_macro_directive_that_loses_its_percent_and_modifiers_is_warned() -> N
     placed = protect("%s: Zero-filled %<PRIu64> bytes from the offset %<PRIu64>\n", flags)
     ja = "%1$s: 開始位置 %3$<PRIu64> から %2$<PRIu64> バイトを 0で埋めました\n"
     assert in_translation(placed, protect(ja, flags)) is None
-    source = protect("%s: %s (%'<PRIu64> bytes) trimmed on %s\n", flags)
-    lost = in_translation(source, protect("%s: %s ('<PRIu64> bajtů) zahozeno v %s\n", flags))
-    assert lost == "directive '%'<PRIu64>' lost its '%''"
-    moved = in_translation(placed, protect(ja.replace("%3$<PRIu64>", "3$<PRIu64>"), flags))
-    assert moved == "directive '%<PRIu64>' lost its '%'"
+    assert check_translation("%s: Zero-filled %<PRIu64> bytes from the offset %<PRIu64>\n", ja, flags) == []
+    source = "%s: %s (%'<PRIu64> bytes) trimmed on %s\n"
+    lost = check_translation(source, "%s: %s ('<PRIu64> bajtů) zahozeno v %s\n", flags)
+    assert [p.reason for p in lost if p.severity == "error"] == [
+        "C format: the number of arguments differs from the source's"
+    ]
 
 
 class _CountingPattern:
@@ -343,6 +346,12 @@ def test_markup_values_are_held_to_the_argument_the_source_gives_them() -> None:
         ),
         # git's po/ca.po: <upstream> as "font" (a source), <head> as "cap".
         ("git cherry [-v] [<upstream> [<head> [<limit>]]]", "git cherry [-v] [<font> [<cap> [<límit>]]]", []),
+        # git's po/ca.po:7818: <upstream> named in a sentence (code where it stands) as "font", all the same.
+        (
+            "Could not find a tracked remote branch, please specify <upstream> manually.\n",
+            "No s'ha pogut trobar una branca remota seguida. Especifiqueu <font> manualment.\n",
+            ["c-format"],
+        ),
         # git's po/it.po: <to> as "a".
         ("convert <from> to <to> in anonymized output", "converte <da> ad <a> nell'output in forma anonima", []),
         # dpkg's man/po/de.po (POD): I<dd> (a day) as I<tt> (Tag).
@@ -361,4 +370,10 @@ def test_a_formatting_tag_put_where_the_source_has_markup_is_still_judged() -> N
     assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
     # A source with a metavariable and markup: the translation's lone <b> is not one of its words.
     problems = check_translation("Copy <file> to <b>here</b>", "Kopiere <Datei> nach <b>hier")
+    assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
+    # nor where the <word> a sentence names is code: one bare tag added beside the source's own
+    source = "Could not find a tracked remote branch, please specify <upstream> manually.\n"
+    problems = check_translation(
+        source, "No s'ha pogut trobar. Especifiqueu <upstream> <b> manualment.\n", ["c-format"]
+    )
     assert "HTML/XML tags are not balanced and nested as in the source" in [p.reason for p in problems]
