@@ -321,8 +321,8 @@ _GUESSED = frozenset({"template", "ruby-named", "dollar-var", "percent-named", "
 _CODE_KINDS = frozenset(
     """percent-directive qt-count qt-numbered quoted-code html-declaration code-lines timestamp sql-literal option
     path code-identifier identifier code-run fortran-directive wiki ex-command protocol-command command-synopsis
-    quoted-command quoted-regex build-macro file-glob glued-file-name code-name escape escaped-brace brace-set
-    program-word at-name""".split()
+    quoted-command quoted-regex build-macro file-glob glued-file-name code-name escape backslash-command css
+    escaped-brace brace-set program-word at-name""".split()
 )
 #: e2fsck's abbreviations that hold directives (its po's message.c entries "E@e '%Dn' in %p (%i)", "Ffor @i
 #: %i (%Q) is"): a translator who writes one out adds them.

@@ -52,6 +52,7 @@ _LABELS = {
     "file-glob": "file pattern",
     "glued-file-name": "file name",
     "escape": "escape",
+    "backslash-command": "command",
     "escaped-brace": "reference",
 }
 #: Numbered arguments (``%1``): a digit after one makes another number.

@@ -52,6 +52,35 @@ LEGAL_REFERENCE = r"""(?<![\w/])[0-9]{2,4}/[0-9]{1,4}/[A-Z]{2,4}\b(?!/)"""
 #: A URI scheme named as such without its slashes: gnome-maps' "Invalid maps: URI".
 SCHEME_NAMED = r"""(?<![\w:/.-])[a-z][a-z0-9+.-]*:(?=[ ](?:URI|URL)s?\b)"""
 
+#: A TeX or LilyPond command: ``\header``, ``\put-adjacent``, ``\volta-number``, ``\begin{document}`` (with its
+#: braced argument), what LilyPond's and LaTeX's users type. A hyphen joins the name only before a small letter:
+#: ``\notenames-Format`` is a German compound of the command. One letter alone is a :data:`grammar.ESCAPE`.
+BACKSLASH_COMMAND = r"""
+    (?<![\w\\])\\              # a backslash starting a word (Folder\Sub is a path's)
+    [A-Za-z](?:[A-Za-z0-9]|-(?=[a-z]))+   # the name, two characters or more
+    (?:\{[^{}\s]{1,60}\})?      # its braced argument: \begin{document}
+    (?!\w)
+"""
+
+#: A CSS declaration a template sets as a style (Odoo's ``<t t-set="label_column_style">width: 23.24%;</t>``):
+#: a common property, and a value that is one keyword or a list of them (``display: none;``,
+#: ``font-family: Arial, sans-serif;``) or holds a number, a colour or a function (``margin: 0 auto;``,
+#: ``background-color: rgb(135, 90, 123);``). Its semicolon ends it: "display: it shows the list;" is prose.
+_CSS_VALUE = r"(?:[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:%|[a-z]{1,4})?|\#[0-9a-fA-F]{3,8}|[a-z-]+\([^()\n]{0,60}\))"
+_CSS_KEYWORD = r"[a-z]+(?:-[a-z]+)*"
+CSS_DECLARATION = rf"""
+    (?<![\w-])
+    (?:(?:min-|max-)?(?:width|height)          # the property
+      |(?:margin|padding|border)(?:-(?:top|right|bottom|left))?(?:-(?:width|style|color|radius))?
+      |border-collapse|(?:background|text|font)-[a-z]+|background|color|display|float|vertical-align
+      |white-space|overflow|line-height|z-index|opacity|cursor|position|visibility)
+    [ ]*:[ ]*
+    (?:{_CSS_KEYWORD}(?:[ ]*,[ ]*{_CSS_KEYWORD})*          # a keyword, or a list of them
+      |(?:{_CSS_KEYWORD}[ ]+)*{_CSS_VALUE}(?:[ ]+(?:{_CSS_VALUE}|{_CSS_KEYWORD}))*   # or with a number
+    )
+    (?:[ ]*!important)?[ ]*;
+"""
+
 # Each kind: a verbose regex, applied to the text between markup, quoted code, a format flag's
 # directives and ICU structure. Order matters: at one position, the first kind listed wins. Every
 # kind applies whatever the entry's flags say: a flag names the format gettext checks (which
@@ -81,11 +110,13 @@ _KIND_PATTERNS: dict[str, str] = {
     "qt-numbered": grammar.QT_NUMBERED,
     "percent-directive": grammar.PERCENT_DIRECTIVE,
     "escape": grammar.ESCAPE,
+    "backslash-command": BACKSLASH_COMMAND,
     "escaped-brace": "|".join((grammar.ESCAPED_BRACE, grammar.QUOTED_BRACES)),
     "safe-brace": grammar.SAFE_BRACE,
     "icu-arg": grammar.ICU_ARGUMENT,
     "brace-set": grammar.BRACE_SET,
     "fortran-directive": grammar.FORTRAN_DIRECTIVE,
+    "css": CSS_DECLARATION,
     "code-identifier": grammar.CODE_IDENTIFIER,
     "dollar-var": grammar.DOLLAR_VARIABLE,
     "ex-command": grammar.EX_COMMAND,
@@ -136,11 +167,13 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "qt-numbered": ("%",),
     "percent-directive": ("%",),
     "escape": ("\\",),
+    "backslash-command": ("\\",),
     "escaped-brace": ("\\", "{"),
     "safe-brace": ("{",),
     "icu-arg": ("{",),
     "brace-set": ("{", ","),
     "fortran-directive": ("!", "$"),
+    "css": (":", ";"),
     "code-identifier": ("$",),
     "dollar-var": ("$",),
     "ex-command": (":",),

@@ -24,6 +24,11 @@ _RUN_PARTS = frozenset(
 )
 #: Between two parts of a run: path separators, an index's bracket, a file name's underscore (%s_%s.spl), nothing.
 _RUN_JOINT = lazy_regex(r"[/\\[_]*")
+#: Between two parts of a link's run, and after its last directive: what a URL's path holds up to a space or a
+#: quote, without the sentence's punctuation after it (``…/doc/v~a.~a/Documentation/usage``,
+#: ``…/en/%(version)s/ref/settings/``): a directive does not end the link, its path goes on.
+_URL_JOINT = lazy_regex(r"""[^\s<>"'`]*""")
+_URL_REST = lazy_regex(r"""[^\s<>"'`]*[^\s<>"'`.,;:!?)\]]""")
 #: The kind of a run of code made one span.
 _MERGED = "code-run"
 
@@ -168,7 +173,8 @@ def code_runs(core: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     run: list[Span] = []
     for span in [*spans, (len(core) + 1, len(core) + 1, "", False)]:
-        joined = run and _joinable(span[2]) and _RUN_JOINT().fullmatch(core, run[-1][1], span[0]) is not None
+        joint = _URL_JOINT() if run and _is_link(core, run[0]) else _RUN_JOINT()
+        joined = run and _joinable(span[2]) and joint.fullmatch(core, run[-1][1], span[0]) is not None
         if joined:
             run.append(span)
             continue
@@ -176,6 +182,8 @@ def code_runs(core: str, spans: list[Span]) -> list[Span]:
             end = run[-1][1]
             if core.count("[", run[0][0], end) > core.count("]", run[0][0], end) and core.startswith("]", end):
                 end += 1  # the index's closing bracket: latex_elements[%r]
+            elif _is_link(core, run[0]) and (rest := _URL_REST().match(core, end, min(span[0], len(core)))):
+                end = rest.end()  # the link's path after its last directive
             out.append((run[0][0], end, _MERGED, any(ordered for *_, ordered in run)))
         else:
             out.extend(run)
@@ -183,6 +191,11 @@ def code_runs(core: str, spans: list[Span]) -> list[Span]:
         if span[2] and not run:
             out.append(span)
     return out
+
+
+def _is_link(core: str, span: Span) -> bool:
+    """Whether ``span`` is a URL with its scheme (``https://``), which a directive in its path does not end."""
+    return span[2] == "url" and ":/" in core[span[0] : span[1]]
 
 
 def _joinable(kind: str) -> bool:

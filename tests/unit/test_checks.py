@@ -104,6 +104,19 @@ def test_url_changes_are_warnings_not_errors() -> None:
     assert problems and {p.severity for p in problems} == {"warning"}
 
 
+def test_a_backslash_command_or_a_css_declaration_changed_by_hand_is_a_warning() -> None:
+    # LilyPond's ca.po writes "\\applycontent" for "\\applycontext", fr.po of Odoo's account_financial_report
+    # "Largeur : 16,21% ;" for "width: 16.21%;": code broken, but no format msgfmt checks
+    for source, target in (
+        ("\\applycontext argument", "argument de \\applycontent"),
+        ("width: 16.21%;", "Largeur : 16,21% ;"),
+    ):
+        problems = check_translation(source, target)
+        assert problems and {p.severity for p in problems} == {"warning"}
+    # a German compound of the command keeps it
+    assert check_translation("new \\header format", "neues \\header-Format") == []
+
+
 def test_a_quoted_command_is_judged_as_code_a_translator_may_adapt() -> None:
     # git's German translators quote a command the source names bare, and keep the quoted ones' words
     assert check_translation("git write-tree failed", '"git write-tree" schlug fehl') == []

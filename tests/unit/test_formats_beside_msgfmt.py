@@ -26,6 +26,14 @@ CASES = [
     ("lisp-format", "~[a~;b~]", "~[x~;y~;z~]", False, True),  # stricter: a clause added
     ("scheme-format", "~:[no~;yes~]", "~:[nein~;ja~]", False, False),
     ("scheme-format", "~[a~;b~]", "~[x~;y~;z~]", False, True),  # stricter: a clause added
+    # Guile's own directives (format-scheme.c): ~y pretty-prints an argument, ~! flushes, ~q and ~k; they
+    # were "unknown", and the whole entry a false error
+    ("scheme-format", "~y then ~a~!", "~y dann ~a~!", False, False),
+    ("scheme-format", "~q: ~k", "~q : ~k", False, False),
+    ("scheme-format", "~y then ~a", "~a", True, True),
+    # Common Lisp's ~/name/ calls the function it names and reads an argument
+    ("lisp-format", "~/pprint-linear/ and ~A", "~/pprint-linear/ und ~A", False, False),
+    ("lisp-format", "~/pprint-linear/ and ~A", "~A", True, True),
     (
         "java-format",
         "{0,choice,0#no files|1#one file|1<{0} files}",

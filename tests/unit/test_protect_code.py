@@ -114,6 +114,35 @@ def found(text: str, flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
             (),
             [("\\L", "escape"), ("\\N{name}", "escape"), ("\\x{...}", "escape"), ("\\u", "escape")],
         ),
+        # a TeX or LilyPond command, whole: LilyPond's convert-ly and musicxml2ly catalogs ("new \\header format",
+        # "\\put-adjacent argument order") came back "\\heäder", "\\völtä-nümber"; every translator keeps them. A
+        # hyphen and a capital after it are the translation's compound ("\\notenames-Format"), not the command's
+        (
+            "new \\header format, \\put-adjacent argument order, use \\volta-number; \\drummode-Umgebung",
+            (),
+            [
+                ("\\header", "backslash-command"),
+                ("\\put-adjacent", "backslash-command"),
+                ("\\volta-number", "backslash-command"),
+                ("\\drummode", "backslash-command"),
+            ],
+        ),
+        (
+            "cannot find \\begin{document} in LaTeX document",
+            (),
+            [("\\begin{document}", "backslash-command"), ("LaTeX", "identifier")],
+        ),
+        # CSS a template sets as a style (Odoo's account_financial_report: <t t-set="label_column_style">width:
+        # 23.24%;</t> came back "wîdth"; translators wrote "Largeur : 16,21% ;")
+        (
+            "width: 23.24%; min-width: 590px;background-color: #ededed !important;",
+            (),
+            [
+                ("width: 23.24%;", "css"),
+                ("min-width: 590px;", "css"),
+                ("background-color: #ededed !important;", "css"),
+            ],
+        ),
         ("in /usr/bin, ~/.config or po/de.po", (), [("/usr/bin", "path"), ("~/.config", "path"), ("po/de.po", "path")]),
         # a name two directives build, numbered by the second: util-linux's raw prints "/dev/raw/raw1" with
         # "%sraw%d" (every translator keeps "raw"); a word two %s wrap is a link's text (phpMyAdmin)
@@ -277,7 +306,8 @@ def test_code_is_protected_whatever_the_flag(
         "in a[i:j] or [x:y",  # an index, a bracket that does not close
         "Note:see the file or at 12:30.",
         "50%OFF, 100%ABC",  # after a number: a percentage
-        "\\nabla, a\\nb",  # a backslash before a word, or inside one
+        "a\\nb",  # a backslash inside a word (a word after one is a TeX command: \\nabla)
+        "on display: it shows the list; the color: same as before;",  # a property's name before words, not a value
         "formatted as [prefix], see the [x] sections",  # a bracket no "section" follows, a one-letter one
         "Apply? [y]es/[n]o/[a]ccept all",  # git's key hints: a one-letter BBCode name needs its partner
         "d[SIZE] bytes",  # BBCode's [size] takes a value
@@ -371,6 +401,29 @@ def test_a_run_of_code_written_without_a_space_is_one_placeholder() -> None:
     assert found("see %(outdir)s/output.txt", ("python-format",)) == [("%(outdir)s/output.txt", "code-run")]
     assert [k for _, k in found("Page %d/%d", ("c-format",))] == ["c-format", "c-format"]  # no name among them
     assert found("Unknown key: latex_elements[%r]", ("python-format",)) == [("latex_elements[%r]", "code-run")]
+
+
+def test_the_lisp_and_scheme_directives_gettext_knows_are_protected_whole() -> None:
+    # Common Lisp's ~/name/ reads the function's name up to its slash (format-lisp.c): "pprint-linear/" was sent
+    assert found("call ~/pprint-linear/ on ~a", ("lisp-format",)) == [
+        ("~/pprint-linear/", "lisp-format"),
+        ("~a", "lisp-format"),
+    ]
+    # Guile's ~y, ~! and ~k (format-scheme.c) were unknown, and every directive of the entry left as text
+    assert [t for t, _ in found("~y then ~a~! and ~k", ("scheme-format",))] == ["~y", "~a", "~!", "~k"]
+
+
+def test_a_url_goes_on_after_the_directives_in_its_path() -> None:
+    # LilyPond's scheme-format "https://lilypond.org/doc/v~a.~a/Documentation/usage/…": the path after the
+    # second directive came back "Döcümentätiön/üßäge"; a Python link's path after %(version)s the same
+    assert found("see https://lilypond.org/doc/v~a.~a/Documentation/usage/updating-files now", ("scheme-format",)) == [
+        ("https://lilypond.org/doc/v~a.~a/Documentation/usage/updating-files", "code-run"),
+    ]
+    assert found("See https://docs.djangoproject.com/en/%(version)s/ref/settings/.", ("python-format",)) == [
+        ("https://docs.djangoproject.com/en/%(version)s/ref/settings/", "code-run")
+    ]
+    # the sentence goes on after a link a directive ends
+    assert found("See http://%(host)s%(path)s, then", ("python-format",)) == [("http://%(host)s%(path)s", "code-run")]
 
 
 def test_an_option_moved_to_another_line_of_a_help_text_is_refused() -> None:

@@ -3,9 +3,10 @@
 ``elisp`` and ``librep`` are ported from GNU gettext's ``format-elisp.c`` and ``format-librep.c``
 (0.21). ``lisp`` and ``scheme`` follow ``format-lisp.c`` and ``format-scheme.c`` for the directives
 that read arguments in sequence (``~A ~S ~D ~X ~F ~C ~P ~*``, parameters, ``v`` and ``#``); their
-control structures (``~[ ~{ ~< ~( ~?``, a few thousand lines of constraint solving in gettext) are
-protected as directives and compared as written: a translation keeps each of them as often as the
-source does. A stricter rule than msgfmt's there, and said so in docs/plurals-placeholders.md.
+control structures (``~[ ~{ ~< ~( ~?``, Common Lisp's ``~/name/`` with its function's name, CLISP's ``~!``;
+a few thousand lines of constraint solving in gettext) are protected as directives and compared as
+written: a translation keeps each of them as often as the source does. A stricter rule than msgfmt's
+there, and said so in docs/plurals-placeholders.md.
 """
 
 from __future__ import annotations
@@ -88,10 +89,19 @@ _TILDE = lazy_regex(
 _ARG_TYPES = {**dict.fromkeys("aAsSwW", "any"), **dict.fromkeys("dDbBoOxXrR", "integer"), "c": "char", "C": "char"}
 _ARG_TYPES.update(dict.fromkeys("fFeEgG$", "real"))
 _NO_ARG = set("%&|~\ntT_iI\r")
-_STRUCTURE = set("[]{}<>()?^;*/pP")
+#: CLISP's ~! calls a function with an argument: compared as written, as the control structures are.
+_STRUCTURE = set("[]{}<>()?^;*/pP!")
+#: Guile's own (format-scheme.c): ~y pretty-prints an argument, ~i prints a complex number (Common Lisp's ~i
+#: indents), ~! flushes the output, ~q prints Guile's name, ~k is ~?'s other name.
+_SCHEME_ARG_TYPES = {**_ARG_TYPES, "y": "any", "Y": "any", "i": "complex", "I": "complex"}
+_SCHEME_NO_ARG = (_NO_ARG - set("iI")) | set("!qQ")
+_SCHEME_STRUCTURE = (_STRUCTURE - {"!"}) | set("kK")
 
 
 def _parse_tilde(text: str, scheme: bool) -> Parsed:
+    arg_types, no_arg, control = (
+        (_SCHEME_ARG_TYPES, _SCHEME_NO_ARG, _SCHEME_STRUCTURE) if scheme else (_ARG_TYPES, _NO_ARG, _STRUCTURE)
+    )
     directives: list[Directive] = []
     args: list[Arg] = []
     structure: Counter[str] = Counter()
@@ -101,22 +111,26 @@ def _parse_tilde(text: str, scheme: bool) -> Parsed:
         m = _TILDE().match(text, at)
         if m is None:
             return Parsed(tuple(directives), invalid="the string ends inside a directive")
-        directive = m["directive"]
+        directive, end = m["directive"], m.end()
         for param in m["params"].split(","):
             if param in ("v", "V"):
                 args.append(Arg(current, "integer"))
                 current += 1
-        if directive in _ARG_TYPES:
-            args.append(Arg(current, _ARG_TYPES[directive]))
+        if directive in arg_types:
+            args.append(Arg(current, arg_types[directive]))
             current += 1
-        elif directive in _STRUCTURE:
+        elif directive in control:
             structure[m["modifiers"] + directive.lower()] += 1
-        elif directive not in _NO_ARG:
+            if directive == "/" and not scheme:  # ~/name/ calls the function it names (Scheme's ~/ is a tab)
+                end = text.find("/", end) + 1
+                if end == 0:
+                    return Parsed(tuple(directives), invalid="the string ends in the middle of a ~/.../ directive")
+        elif directive not in no_arg:
             return Parsed(
                 tuple(directives), invalid=f"directive number {len(directives) + 1} ('~{directive}') is unknown"
             )
-        directives.append(Directive(at, m.end(), directive not in _NO_ARG))
-        at = text.find("~", m.end())
+        directives.append(Directive(at, end, directive not in no_arg))
+        at = text.find("~", end)
     if structure:
         # Control structures reorder, repeat and skip arguments: compared as written, see the module docstring.
         shape = ",".join(f"{k}{n}" for k, n in sorted(structure.items()))
