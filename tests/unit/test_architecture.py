@@ -294,6 +294,7 @@ def test_the_sharing_rule_sees_an_import_through_another_module(tmp_path: Path) 
 #: import elsewhere would spread that decision through every module again). Each loads one thing,
 #: when a run or a command shows it needs it.
 FRONT_DOORS = {
+    "pipeline.__main__:main": "the command line, where a Ctrl-C while it loads is caught",
     "pipeline.cli:build_parser": "a command's parser module, by the command's name",
     "pipeline.cli:handler": "a command's handler module when it runs",
     "pipeline.run.orchestrate:run_translate": "the run's stages and connections, once there is work",

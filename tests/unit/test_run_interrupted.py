@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from pathlib import Path
 
 import httpx
@@ -138,3 +139,38 @@ def test_a_second_signal_cancels_the_request_in_flight(tmp_path: Path, handled: 
     for lang in LANGS:  # only what needed no translation ("%(name)s") was written
         assert _translated(tmp_path / "locale" / lang / "LC_MESSAGES" / "app.po") == 0
     assert str(report.stopped).startswith("interrupted by SIGINT")
+
+
+class _InterruptedImport:
+    """An import finder that raises what a Ctrl-C raises when ``name`` is imported."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname == self.name:
+            raise KeyboardInterrupt
+
+
+def test_a_ctrl_c_while_the_command_line_loads_ends_quietly_with_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # K1 saw a traceback for a Ctrl-C in the first ~60 ms: the console script imported pipeline.cli
+    # (and its settings modules) before any of our code could catch it.
+    from pipeline.__main__ import main
+
+    monkeypatch.delitem(sys.modules, "pipeline.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptedImport("pipeline.cli"), *sys.meta_path])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "pipeline: interrupted\n"
+
+
+def test_the_console_script_starts_from_the_entry_point_that_catches_it() -> None:
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    assert tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"] == {
+        "pipeline": "pipeline.__main__:main"
+    }
