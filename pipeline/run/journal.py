@@ -26,7 +26,9 @@ Two runs may share a cache folder (parallel CI jobs on one persisted cache): eac
 lock, re-reads what is on disk and applies only this run's own changes to it, so neither run
 drops what the other settled or recorded. Two runs on the same catalogs also take turns on each
 catalog (:mod:`pipeline.run.locks`), so what one translates the other finds done instead of paying
-for it again.
+for it again. The locks name a catalog by its real path: two checkouts of one project (two CI jobs,
+each in its own clone, sharing one cache) do not take turns, and what one has in flight when the
+other asks is paid by both; only what is already cached is shared.
 """
 
 from __future__ import annotations
