@@ -37,6 +37,16 @@ def _msgfmt(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([msgfmt, *options, "-o", "/dev/null", str(path)], capture_output=True, text=True)
 
 
+def _msgfmts_line(tmp_path: Path, entry: str, says: str = "") -> tuple[Path, int]:
+    """A German catalog of ``entry`` after :data:`HEADER`, and the line of msgfmt's first error that ``says``
+    (a regex of its message; any error when empty)."""
+    path = tmp_path / "de.po"
+    path.write_text(HEADER + entry, encoding="utf-8")
+    found = re.search(rf"de\.po:(\d+):(?:\d+:)? {says}", _msgfmt(path).stderr)
+    assert found is not None
+    return path, int(found[1])
+
+
 # teslamate's Elixir catalogs: fr/errors.po has no header entry, ja/default.po an empty one (msgid "" msgstr "").
 HEADERLESS = (
     '## From Ecto.Changeset.cast/4\nmsgid "can\'t be blank"\nmsgstr "ne peut pas être vide"\n\n'
@@ -265,13 +275,10 @@ def test_comment_markers_without_a_space_and_strings_on_the_keywords_next_line_a
 def test_a_keyword_without_any_string_is_refused_where_msgfmt_refuses_it(
     tmp_path: Path, entry: str, keyword: str
 ) -> None:
-    path = tmp_path / "de.po"
-    path.write_text(HEADER + entry, encoding="utf-8")
-    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
-    assert found is not None
+    path, line = _msgfmts_line(tmp_path, entry, "syntax error")
     with pytest.raises(CatalogError, match=f"{keyword} without a string") as info:
         read_po(path)
-    assert info.value.line == int(found[1])
+    assert info.value.line == line
 
 
 def test_check_says_what_the_reader_warns_about_a_catalog_as_translate_does(
@@ -319,13 +326,10 @@ def test_a_headerless_catalog_that_is_not_utf8_is_read_byte_for_byte_as_msgfmt_r
 def test_a_string_left_open_is_refused_at_the_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
     """msgfmt meets the line's end inside the string and names the line after it (its lexer is there):
     the same line is named, and the reason says which line the string is on."""
-    path = tmp_path / "de.po"
-    path.write_text(HEADER + entry, encoding="utf-8")
-    found = re.search(r"de\.po:(\d+): end-of-line within string", _msgfmt(path).stderr)
-    assert found is not None
-    with pytest.raises(CatalogError, match=f"not closed on line {int(found[1]) - 1}") as info:
+    path, line = _msgfmts_line(tmp_path, entry, "end-of-line within string")
+    with pytest.raises(CatalogError, match=f"not closed on line {line - 1}") as info:
         read_po(path)
-    assert info.value.line == int(found[1])
+    assert info.value.line == line
 
 
 # Flags separated by a blank alone: gettext splits a "#," line at blanks as well as commas (msgcat writes
@@ -393,13 +397,10 @@ def test_strings_are_read_as_msgfmts_lexer_reads_them(tmp_path: Path, capsys: py
     ['#| msgid\nmsgid "x"\nmsgstr ""\n', '#| msgid "a"\n#| msgid_plural\n\nmsgid "x"\nmsgstr ""\n', "#| msgctxt\n"],
 )
 def test_a_previous_keyword_without_a_string_is_refused_where_msgfmt_refuses_it(tmp_path: Path, entry: str) -> None:
-    path = tmp_path / "de.po"
-    path.write_text(HEADER + entry, encoding="utf-8")
-    found = re.search(r"de\.po:(\d+):(\d+:)? syntax error", _msgfmt(path).stderr)
-    assert found is not None
+    path, line = _msgfmts_line(tmp_path, entry, "syntax error")
     with pytest.raises(CatalogError, match="without a string after it") as info:
         read_po(path)
-    assert info.value.line == int(found[1])
+    assert info.value.line == line
 
 
 @pytest.mark.parametrize("header", ["", 'msgid ""\nmsgstr "Project-Id-Version: errors\\n"\n\n'])
@@ -438,10 +439,7 @@ def test_a_catalog_without_a_charset_whose_bytes_are_not_latin1_text_is_warned_a
 def test_a_broken_entry_is_refused_at_the_first_line_msgfmt_names(tmp_path: Path, entry: str) -> None:
     """Mutants of published catalogs (bench/acceptance/po_reader_differential.py mutants) that were refused on
     another line than msgfmt's first error."""
-    path = tmp_path / "de.po"
-    path.write_text(HEADER + entry, encoding="utf-8")
-    found = re.search(r"de\.po:(\d+):", _msgfmt(path).stderr)
-    assert found is not None
+    path, line = _msgfmts_line(tmp_path, entry)
     with pytest.raises(CatalogError) as info:
         read_po(path)
-    assert info.value.line == int(found[1])
+    assert info.value.line == line
