@@ -83,9 +83,7 @@ def scan(path: Path, text: str, lines: Sequence[str], ended: bool = True) -> Sca
     """Check the syntax line by line and read every entry: ``text`` is the file's, each line ended by a
     newline, and ``lines`` the same lines without their newlines (:func:`pipeline.catalogs.po_lines.decoded`);
     ``ended``: whether the file's last line ends with a newline."""
-    scanner = _Scanner(path)
-    scanner.ended = ended
-    return scanner.read(text, lines)
+    return _Scanner(path, ended).read(text, lines)
 
 
 def metadata(header: str) -> dict[str, str]:
@@ -122,7 +120,7 @@ def _contents(quoted: list[str]) -> str:
 class _Scanner:
     """The scan's state: the entries read, the one being read, and where in an entry the last line was."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, ended: bool = True) -> None:
         self.path = path
         self.entries: list[Entry] = []
         self.entry: _Open | None = None
@@ -140,7 +138,7 @@ class _Scanner:
         self.bare_previous: tuple[int, str] | None = None  # the same of a previous string's keyword ("#| msgid")
         self.rules = PolibRules(path)
         self.count = 0  # the lines of the text being read
-        self.ended = True  # whether the file's last line ends with a newline
+        self.ended = ended  # whether the file's last line ends with a newline
         self._flags: dict[str, tuple[str, ...]] = {}  # each distinct flags line's, split
         self._block = blocks.BLOCK  # the fast path's pattern for the text being read (blocks.pattern)
 
