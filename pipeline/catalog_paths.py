@@ -110,12 +110,11 @@ def find_catalogs(settings: Settings, paths: Sequence[Path] = (), writing: bool 
 
 
 def where_searched(settings: Settings, paths: Sequence[Path] = ()) -> str:
-    """Where :func:`find_catalogs` looked, for a run that found nothing: ``no .po, .xlf or .xliff file in DIR``."""
+    """Where :func:`find_catalogs` looked, for a run that found nothing: ``no .po, .xlf or .xliff file in DIR``
+    (with ``paths``, the folders among them: a file given was found, and a run says why it was left out)."""
     every = tuple(f"**/*{suffix}" for suffix in CATALOG_SUFFIXES)
-    folders = [p for p in paths if p.is_dir()]
     if paths:
-        searched = [f"no .po, .xlf or .xliff file in {printable(str(p))}" for p in folders]
-        return "; ".join(searched) or "no catalog among the files given"
+        return "; ".join(f"no .po, .xlf or .xliff file in {printable(str(p))}" for p in paths if p.is_dir())
     top = printable(str(settings.root))
     if tuple(settings.catalogs) == every:
         said = f"no .po, .xlf or .xliff file in {top}"

@@ -125,13 +125,14 @@ def nothing_found(
     if left_out:
         found = "the file found is" if len(left_out) == 1 else f"the {len(left_out)} files found are"
         return f"no catalog to translate: {found} left out, for the reasons above"
+    files_only = bool(paths) and not any(p.is_dir() for p in paths)  # each was read: none needed anything
     asked = [code.upper().replace("_", "-") for code in (*settings.target_langs, *target_langs)]
     if asked:
         found = f"found no catalog in {', '.join(dict.fromkeys(asked))} (the languages asked)"
-        if paths and not any(p.is_dir() for p in paths):
+        if files_only:
             return f"{found} among the files given"
         return f"{found}: {where_searched(settings, paths)}, or none in those languages"
-    if paths and not any(p.is_dir() for p in paths):  # each file given was read: none needed anything
+    if files_only:
         return "no catalog to translate among the files given"
     return f"found no catalog: {where_searched(settings, paths)}"
 
